@@ -1,0 +1,192 @@
+package devchain
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"fmt"
+	"math/big"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/seed018cc74c/vaultd/gen/contracts"
+)
+
+// Contracts are the addresses of the deployed contracts. Later issues add the vault's.
+type Contracts struct {
+	TokenFactory common.Address
+}
+
+// Token is a token deployed on the dev chain.
+type Token struct {
+	Address  common.Address
+	Name     string
+	Symbol   string
+	Decimals uint8
+	Legacy   bool // name() and symbol() return bytes32
+}
+
+// devTokens are the wrapped tokens the factory creates at start: the usual decimals of
+// stablecoins (6), bitcoin (8) and ether (18).
+var devTokens = []Token{
+	{Name: "Vault Wrapped Ether", Symbol: "vWETH", Decimals: 18},
+	{Name: "Vault Wrapped USD Coin", Symbol: "vUSDC", Decimals: 6},
+	{Name: "Vault Wrapped Bitcoin", Symbol: "vWBTC", Decimals: 8},
+}
+
+// legacyToken is deployed directly; its name and symbol are bytes32.
+var legacyToken = Token{Name: "Vault Legacy Maker", Symbol: "vMKR", Decimals: 18, Legacy: true}
+
+// userTokenBalance is minted to every user account of every wrapped token (in whole tokens).
+const userTokenBalance = 1_000_000
+
+func (c *Chain) deploy(ctx context.Context) error {
+	d := &deployer{chain: c, key: c.Accounts.Deployer.Key}
+
+	factoryAddr, err := d.create(ctx, contracts.TokenFactoryMetaData.Bin, nil)
+	if err != nil {
+		return fmt.Errorf("token factory: %w", err)
+	}
+	c.Contracts.TokenFactory = factoryAddr
+
+	factory := contracts.NewTokenFactory()
+	for _, t := range devTokens {
+		receipt, err := d.call(ctx, factoryAddr, factory.PackCreateToken(t.Name, t.Symbol, t.Decimals))
+		if err != nil {
+			return fmt.Errorf("create %s: %w", t.Symbol, err)
+		}
+		created, err := factory.UnpackTokenCreatedEvent(receipt.Logs[len(receipt.Logs)-1])
+		if err != nil {
+			return fmt.Errorf("create %s: %w", t.Symbol, err)
+		}
+		t.Address = created.Token
+		c.Tokens = append(c.Tokens, t)
+	}
+
+	legacy := legacyToken
+	supply := new(big.Int).Mul(big.NewInt(1_000_000_000), ether)
+	legacy.Address, err = d.create(ctx, contracts.LegacyTokenMetaData.Bin,
+		contracts.NewLegacyToken().PackConstructor(bytes32(legacy.Name), bytes32(legacy.Symbol), supply))
+	if err != nil {
+		return fmt.Errorf("legacy token: %w", err)
+	}
+	c.Tokens = append(c.Tokens, legacy)
+
+	wrapped := contracts.NewWrappedToken()
+	for _, t := range c.Tokens[:len(devTokens)] {
+		amount := new(big.Int).Mul(big.NewInt(userTokenBalance), new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(t.Decimals)), nil))
+		for _, u := range c.Accounts.Users {
+			if _, err := d.call(ctx, t.Address, wrapped.PackMint(u.Address, amount)); err != nil {
+				return fmt.Errorf("mint %s: %w", t.Symbol, err)
+			}
+		}
+	}
+	return nil
+}
+
+func bytes32(s string) [32]byte {
+	var b [32]byte
+	copy(b[:], s)
+	return b
+}
+
+// deployer sends the deployment transactions one after the other from one key.
+type deployer struct {
+	chain *Chain
+	key   *ecdsa.PrivateKey
+}
+
+// create deploys bytecode (hex, as in the generated metadata) with constructor arguments.
+func (d *deployer) create(ctx context.Context, binHex string, args []byte) (common.Address, error) {
+	code := append(common.FromHex(strings.TrimPrefix(binHex, "0x")), args...)
+	receipt, err := d.send(ctx, nil, code)
+	if err != nil {
+		return common.Address{}, err
+	}
+	return receipt.ContractAddress, nil
+}
+
+// call sends a transaction to a contract and waits for its successful receipt.
+func (d *deployer) call(ctx context.Context, to common.Address, data []byte) (*types.Receipt, error) {
+	return d.send(ctx, &to, data)
+}
+
+func (d *deployer) send(ctx context.Context, to *common.Address, data []byte) (*types.Receipt, error) {
+	tx, err := SendTx(ctx, d.chain, d.key, to, nil, data)
+	if err != nil {
+		return nil, err
+	}
+	receipt, err := WaitReceipt(ctx, d.chain.client, tx.Hash())
+	if err != nil {
+		return nil, err
+	}
+	if receipt.Status != types.ReceiptStatusSuccessful {
+		return nil, fmt.Errorf("transaction %s reverted", tx.Hash())
+	}
+	return receipt, nil
+}
+
+// SendTx signs and sends an EIP-1559 transaction from key with the node's suggested fees and an
+// estimated gas limit. to == nil creates a contract.
+func SendTx(ctx context.Context, c *Chain, key *ecdsa.PrivateKey, to *common.Address, value *big.Int, data []byte) (*types.Transaction, error) {
+	from := crypto.PubkeyToAddress(key.PublicKey)
+	nonce, err := c.client.PendingNonceAt(ctx, from)
+	if err != nil {
+		return nil, err
+	}
+	tip, err := c.client.SuggestGasTipCap(ctx)
+	if err != nil {
+		return nil, err
+	}
+	head, err := c.client.HeaderByNumber(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	feeCap := new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip)
+	if value == nil {
+		value = new(big.Int)
+	}
+	gas, err := c.client.EstimateGas(ctx, ethereum.CallMsg{From: from, To: to, Value: value, Data: data})
+	if err != nil {
+		return nil, fmt.Errorf("estimate gas: %w", err)
+	}
+	tx, err := types.SignNewTx(key, types.LatestSignerForChainID(new(big.Int).SetUint64(c.ChainID)), &types.DynamicFeeTx{
+		ChainID:   new(big.Int).SetUint64(c.ChainID),
+		Nonce:     nonce,
+		GasTipCap: tip,
+		GasFeeCap: feeCap,
+		Gas:       gas * 12 / 10,
+		To:        to,
+		Value:     value,
+		Data:      data,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return tx, c.client.SendTransaction(ctx, tx)
+}
+
+// WaitReceipt polls for a receipt every 10 ms (bind.WaitMined polls once a second, far too slow
+// for a chain that seals on demand). It rides over the node's "transaction indexing is in
+// progress" answer that comes right after start.
+func WaitReceipt(ctx context.Context, client interface {
+	TransactionReceipt(context.Context, common.Hash) (*types.Receipt, error)
+}, hash common.Hash) (*types.Receipt, error) {
+	ticker := time.NewTicker(10 * time.Millisecond)
+	defer ticker.Stop()
+	for {
+		receipt, err := client.TransactionReceipt(ctx, hash)
+		if err == nil && receipt != nil {
+			return receipt, nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("waiting for %s: %w", hash, ctx.Err())
+		case <-ticker.C:
+		}
+	}
+}
