@@ -1,0 +1,27 @@
+// Command devstack runs the dev chain and every vaultd service in one process: the one command a
+// newcomer runs. It prints the URLs and the admin key (random per run unless ADMIN_API_KEY is set).
+package main
+
+import (
+	"context"
+	"flag"
+	"os"
+
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/seed018cc74c/vaultd/service/devstack"
+	"github.com/seed018cc74c/vaultd/service/platform"
+)
+
+func main() {
+	cfg := devstack.Config{Getenv: os.Getenv, Out: os.Stdout}
+	flag.StringVar(&cfg.Host, "host", "127.0.0.1", "listen host of the chain and the services")
+	flag.IntVar(&cfg.RPCPort, "rpc-port", 8545, "dev chain JSON-RPC port")
+	flag.IntVar(&cfg.RegistryPort, "registry-port", 3009, "token registry port")
+	flag.StringVar(&cfg.DataDir, "data-dir", "", "where the registry keeps tokens.json and icons (default: a temporary folder removed at exit)")
+	flag.StringVar(&cfg.ManifestPath, "out", "devnet.json", "where to write the chain's manifest (\"\" for nowhere)")
+	flag.Parse()
+	platform.Main("devstack", platform.NewEnv(os.Getenv).LogLevel(), nil, func(ctx context.Context, tp trace.TracerProvider) error {
+		return devstack.Run(ctx, cfg, tp)
+	})
+}

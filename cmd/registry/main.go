@@ -1,0 +1,25 @@
+// Command registry serves the token registry (seed 000). Configuration comes from the
+// environment; README.md lists every variable.
+package main
+
+import (
+	"context"
+	"os"
+
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/seed018cc74c/vaultd/service/platform"
+	"github.com/seed018cc74c/vaultd/service/registry"
+)
+
+func main() {
+	cfg, err := registry.LoadConfig(os.Getenv)
+	platform.Main("registry", cfg.HTTP.LogLevel, err, func(ctx context.Context, tp trace.TracerProvider) error {
+		svc, err := registry.New(ctx, cfg, registry.Options{Tracer: tp.Tracer("vaultd/registry")})
+		if err != nil {
+			return err
+		}
+		defer svc.Close()
+		return svc.Run(ctx)
+	})
+}

@@ -1,0 +1,13 @@
+// Package openapi holds the OpenAPI documents of vaultd's services, the source of truth for
+// their routes, payloads and errors, and embeds them so each service can serve its own document
+// at /openapi.yaml. `go generate ./openapi` regenerates the Go servers, clients and models in gen/.
+package openapi
+
+import _ "embed"
+
+//go:generate go tool oapi-codegen -config registry.cfg.yaml registry.yaml
+
+// RegistryYAML is openapi/registry.yaml as written.
+//
+//go:embed registry.yaml
+var RegistryYAML []byte

@@ -1,0 +1,100 @@
+package devchain
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/crypto"
+)
+
+// Manifest is devnet.json: how to reach the dev chain, what is deployed, and the dev accounts
+// with their (public, dev-only) private keys.
+type Manifest struct {
+	RPCURL    string            `json:"rpcUrl"`
+	ChainID   uint64            `json:"chainId"`
+	Contracts map[string]string `json:"contracts"`
+	Tokens    []ManifestToken   `json:"tokens"`
+	Accounts  ManifestAccounts  `json:"accounts"`
+}
+
+// ManifestToken is a deployed token.
+type ManifestToken struct {
+	Address  string `json:"address"`
+	Name     string `json:"name"`
+	Symbol   string `json:"symbol"`
+	Decimals uint8  `json:"decimals"`
+}
+
+// ManifestAccount is a dev account.
+type ManifestAccount struct {
+	Address    string `json:"address"`
+	PrivateKey string `json:"privateKey"`
+}
+
+// ManifestAccounts are the dev accounts by role.
+type ManifestAccounts struct {
+	Deployer ManifestAccount   `json:"deployer"`
+	Operator ManifestAccount   `json:"operator"`
+	Faucet   ManifestAccount   `json:"faucet"`
+	Users    []ManifestAccount `json:"users"`
+}
+
+// Manifest describes the running chain.
+func (c *Chain) Manifest() Manifest {
+	m := Manifest{
+		RPCURL:    c.RPCURL,
+		ChainID:   c.ChainID,
+		Contracts: map[string]string{"tokenFactory": c.Contracts.TokenFactory.Hex()},
+		Tokens:    []ManifestToken{},
+		Accounts: ManifestAccounts{
+			Deployer: manifestAccount(c.Accounts.Deployer),
+			Operator: manifestAccount(c.Accounts.Operator),
+			Faucet:   manifestAccount(c.Accounts.Faucet),
+		},
+	}
+	for _, t := range c.Tokens {
+		m.Tokens = append(m.Tokens, ManifestToken{Address: t.Address.Hex(), Name: t.Name, Symbol: t.Symbol, Decimals: t.Decimals})
+	}
+	for _, u := range c.Accounts.Users {
+		m.Accounts.Users = append(m.Accounts.Users, manifestAccount(u))
+	}
+	return m
+}
+
+func manifestAccount(a Account) ManifestAccount {
+	return ManifestAccount{Address: a.Address.Hex(), PrivateKey: hexutil.Encode(crypto.FromECDSA(a.Key))}
+}
+
+// WriteManifest writes the manifest to path (replacing it whole).
+func (c *Chain) WriteManifest(path string) error {
+	data, err := json.MarshalIndent(c.Manifest(), "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".devnet-*.json")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(append(data, '\n')); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// ReadManifest reads a devnet.json.
+func ReadManifest(path string) (Manifest, error) {
+	var m Manifest
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return m, err
+	}
+	return m, json.Unmarshal(data, &m)
+}

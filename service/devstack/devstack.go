@@ -1,0 +1,155 @@
+// Package devstack runs the whole of vaultd in one process for development: the dev chain and
+// every service on it, wired together, with the dev tokens registered. It is what
+// `go run ./cmd/devstack` runs.
+package devstack
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/seed018cc74c/vaultd/gen/registryapi"
+	"github.com/seed018cc74c/vaultd/service/devchain"
+	"github.com/seed018cc74c/vaultd/service/platform"
+	"github.com/seed018cc74c/vaultd/service/registry"
+)
+
+// Config says where the stack listens and keeps its files.
+type Config struct {
+	Host         string // listen host for every service; "" means 127.0.0.1
+	RPCPort      int    // dev chain JSON-RPC port
+	RegistryPort int
+	DataDir      string // registry data and icons; "" means a fresh temporary folder, removed at exit
+	ManifestPath string // where devnet.json is written; "" means not at all
+	Getenv       func(string) string
+	Out          io.Writer // the ready banner
+}
+
+// Run starts everything, prints where it is, and serves until ctx is done.
+func Run(ctx context.Context, cfg Config, tp trace.TracerProvider) error {
+	if cfg.Host == "" {
+		cfg.Host = "127.0.0.1"
+	}
+	if cfg.DataDir == "" {
+		dir, err := os.MkdirTemp("", "vaultd-devstack-*")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		cfg.DataDir = dir
+	}
+	chain, err := devchain.Start(ctx, devchain.Config{Host: cfg.Host, Port: cfg.RPCPort})
+	if err != nil {
+		return err
+	}
+	defer chain.Close()
+	if cfg.ManifestPath != "" {
+		if err := chain.WriteManifest(cfg.ManifestPath); err != nil {
+			return fmt.Errorf("write %s: %w", cfg.ManifestPath, err)
+		}
+	}
+
+	adminKey := cfg.Getenv("ADMIN_API_KEY")
+	if adminKey == "" {
+		adminKey = randomKey()
+	}
+	regURL := "http://" + net.JoinHostPort(cfg.Host, strconv.Itoa(cfg.RegistryPort))
+	regCfg, err := registry.LoadConfig(overlay(cfg.Getenv, map[string]string{
+		"PORT":            strconv.Itoa(cfg.RegistryPort),
+		"RPC_URL":         chain.RPCURL,
+		"ADMIN_API_KEY":   adminKey,
+		"DATA_FILE":       filepath.Join(cfg.DataDir, "tokens.json"),
+		"ICONS_DIR":       filepath.Join(cfg.DataDir, "icons"),
+		"PUBLIC_BASE_URL": regURL,
+	}))
+	if err != nil {
+		return fmt.Errorf("registry configuration: %w", err)
+	}
+	reg, err := registry.New(ctx, regCfg, registry.Options{Tracer: tp.Tracer("vaultd/registry")})
+	if err != nil {
+		return err
+	}
+	defer reg.Close()
+	regLn, err := net.Listen("tcp", net.JoinHostPort(cfg.Host, strconv.Itoa(cfg.RegistryPort)))
+	if err != nil {
+		return fmt.Errorf("registry: %w", err)
+	}
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	errc := make(chan error, 1)
+	go func() { errc <- platform.Serve(ctx, regLn, reg.Handler(), regCfg.HTTP.ShutdownGrace) }()
+
+	if err := registerDevTokens(ctx, regURL, adminKey, chain.Tokens); err != nil {
+		return fmt.Errorf("register dev tokens: %w", err)
+	}
+	fmt.Fprintf(cfg.Out, `vaultd devstack ready
+  chain      %s (chain id %d)
+  registry   %s   (GET /tokens, /health, /metrics, /openapi.yaml)
+  admin key  %s
+  data       %s
+`, chain.RPCURL, chain.ChainID, regURL, adminKey, cfg.DataDir)
+	if cfg.ManifestPath != "" {
+		fmt.Fprintf(cfg.Out, "  manifest   %s\n", cfg.ManifestPath)
+	}
+
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+		return <-errc
+	}
+}
+
+// registerDevTokens adds every dev token through the registry's own API, as an admin would.
+func registerDevTokens(ctx context.Context, url, adminKey string, tokens []devchain.Token) error {
+	client, err := registryapi.NewClientWithResponses(url, registryapi.WithRequestEditorFn(func(ctx context.Context, req *http.Request) error {
+		req.Header.Set("Authorization", "Bearer "+adminKey)
+		return nil
+	}))
+	if err != nil {
+		return err
+	}
+	categories := map[string]string{"vUSDC": "stablecoin", "vWBTC": "wrapped", "vWETH": "native", "vMKR": "governance"}
+	for i, t := range tokens {
+		category, order, chain := categories[t.Symbol], int32(i*10), "ethereum"
+		ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		resp, err := client.UpsertTokenWithResponse(ctx, registryapi.TokenInput{
+			Address: t.Address.Hex(), Category: &category, SortOrder: &order, UnderlyingChain: &chain,
+		})
+		cancel()
+		if err != nil {
+			return err
+		}
+		if resp.StatusCode() != http.StatusCreated && resp.StatusCode() != http.StatusOK {
+			return errors.New(resp.Status() + ": " + string(resp.Body))
+		}
+	}
+	return nil
+}
+
+func overlay(getenv func(string) string, over map[string]string) func(string) string {
+	return func(k string) string {
+		if v, ok := over[k]; ok {
+			return v
+		}
+		return getenv(k)
+	}
+}
+
+func randomKey() string {
+	var b [24]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}

@@ -1,0 +1,151 @@
+package platform
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/netip"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Env reads typed settings from environment variables and collects every problem, so a bad
+// configuration is reported all at once. Messages name the variable, never its value when the
+// variable is a secret.
+type Env struct {
+	getenv func(string) string
+	errs   []error
+}
+
+// NewEnv reads from getenv (os.Getenv in production, a map in tests).
+func NewEnv(getenv func(string) string) *Env { return &Env{getenv: getenv} }
+
+// Err returns every problem found so far, joined, or nil.
+func (e *Env) Err() error { return errors.Join(e.errs...) }
+
+// Fail records a problem.
+func (e *Env) Fail(format string, args ...any) { e.errs = append(e.errs, fmt.Errorf(format, args...)) }
+
+// String returns the variable or def when it is unset or empty.
+func (e *Env) String(name, def string) string {
+	if v := strings.TrimSpace(e.getenv(name)); v != "" {
+		return v
+	}
+	return def
+}
+
+// Secret returns a required secret, trimmed. A missing secret is a problem; its value is never
+// part of a message.
+func (e *Env) Secret(name string) string {
+	v := strings.TrimSpace(e.getenv(name))
+	if v == "" {
+		e.Fail("%s is required", name)
+	}
+	return v
+}
+
+// Int returns the variable as an integer in [min, max].
+func (e *Env) Int(name string, def, min, max int64) int64 {
+	s := e.String(name, "")
+	if s == "" {
+		return def
+	}
+	v, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || v < min || v > max {
+		e.Fail("%s must be an integer from %d to %d, got %q", name, min, max, s)
+		return def
+	}
+	return v
+}
+
+// Uint returns the variable as an unsigned integer, 0 when unset.
+func (e *Env) Uint(name string) uint64 {
+	s := e.String(name, "")
+	if s == "" {
+		return 0
+	}
+	v, err := strconv.ParseUint(s, 10, 64)
+	if err != nil || v == 0 {
+		e.Fail("%s must be a positive integer, got %q", name, s)
+	}
+	return v
+}
+
+// Bool returns the variable as a boolean (true/false/1/0/yes/no/on/off).
+func (e *Env) Bool(name string, def bool) bool {
+	switch strings.ToLower(e.String(name, "")) {
+	case "":
+		return def
+	case "1", "true", "yes", "on":
+		return true
+	case "0", "false", "no", "off":
+		return false
+	default:
+		e.Fail("%s must be true or false, got %q", name, e.getenv(name))
+		return def
+	}
+}
+
+// Duration returns the variable as a Go duration ("5s", "250ms") that is > 0.
+func (e *Env) Duration(name string, def time.Duration) time.Duration {
+	s := e.String(name, "")
+	if s == "" {
+		return def
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 {
+		e.Fail("%s must be a positive duration such as 5s or 250ms, got %q", name, s)
+		return def
+	}
+	return d
+}
+
+// Prefixes returns a comma-separated list of IPs or CIDR prefixes.
+func (e *Env) Prefixes(name string) []netip.Prefix {
+	var out []netip.Prefix
+	for _, part := range strings.Split(e.String(name, ""), ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		if p, err := netip.ParsePrefix(part); err == nil {
+			out = append(out, p.Masked())
+			continue
+		}
+		if a, err := netip.ParseAddr(part); err == nil {
+			out = append(out, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
+			continue
+		}
+		e.Fail("%s: %q is neither an IP address nor a CIDR prefix", name, part)
+	}
+	return out
+}
+
+// LogLevel returns LOG_LEVEL (debug, info, warn, error; default info).
+func (e *Env) LogLevel() slog.Level {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(e.String("LOG_LEVEL", "info"))); err != nil {
+		e.Fail("LOG_LEVEL must be debug, info, warn or error, got %q", e.getenv("LOG_LEVEL"))
+		return slog.LevelInfo
+	}
+	return l
+}
+
+// HTTPConfig is what every service's HTTP side needs.
+type HTTPConfig struct {
+	Port           int
+	TrustedProxies []netip.Prefix
+	LogLevel       slog.Level
+	ShutdownGrace  time.Duration
+}
+
+// LoadHTTPConfig reads PORT (default defPort), TRUSTED_PROXIES, LOG_LEVEL and SHUTDOWN_GRACE.
+func LoadHTTPConfig(e *Env, defPort int) HTTPConfig {
+	return HTTPConfig{
+		Port:           int(e.Int("PORT", int64(defPort), 0, 65535)),
+		TrustedProxies: e.Prefixes("TRUSTED_PROXIES"),
+		LogLevel:       e.LogLevel(),
+		ShutdownGrace:  e.Duration("SHUTDOWN_GRACE", 30*time.Second),
+	}
+}

@@ -1,0 +1,126 @@
+// Package platform is the HTTP, telemetry and configuration plumbing every vaultd service
+// shares: the middleware chain of DESIGN.md, one JSON error shape from every layer, admin key
+// checks, client IPs, Prometheus metrics, OpenTelemetry spans, JSON logs and graceful shutdown.
+package platform
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"time"
+)
+
+// Error codes shared by the services (DESIGN.md). A service may add its own.
+const (
+	CodeInvalidRequest       = "INVALID_REQUEST"
+	CodeUnauthorized         = "UNAUTHORIZED"
+	CodeNotFound             = "NOT_FOUND"
+	CodeMethodNotAllowed     = "METHOD_NOT_ALLOWED"
+	CodePayloadTooLarge      = "PAYLOAD_TOO_LARGE"
+	CodeUnsupportedMediaType = "UNSUPPORTED_MEDIA_TYPE"
+	CodeRateLimited          = "RATE_LIMITED"
+	CodeChainUnavailable     = "CHAIN_UNAVAILABLE"
+	CodeUnavailable          = "UNAVAILABLE"
+	CodeInternal             = "INTERNAL"
+)
+
+// Error is an error with its HTTP status and machine code. Message is shown to the caller, so it
+// never holds internals or secrets; Cause is logged, never returned.
+type Error struct {
+	Status     int
+	Code       string
+	Message    string
+	TxHash     string        // set for errors about a submitted transaction
+	RetryAfter time.Duration // sent as Retry-After when > 0
+	Cause      error
+}
+
+func (e *Error) Error() string {
+	if e.Cause != nil {
+		return e.Code + ": " + e.Message + ": " + e.Cause.Error()
+	}
+	return e.Code + ": " + e.Message
+}
+
+func (e *Error) Unwrap() error { return e.Cause }
+
+// Errorf returns an *Error with a formatted message.
+func Errorf(status int, code, format string, args ...any) *Error {
+	return &Error{Status: status, Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// InvalidRequest is a 400 INVALID_REQUEST.
+func InvalidRequest(format string, args ...any) *Error {
+	return Errorf(http.StatusBadRequest, CodeInvalidRequest, format, args...)
+}
+
+// ChainUnavailable is a 502 CHAIN_UNAVAILABLE caused by err.
+func ChainUnavailable(err error) *Error {
+	return &Error{Status: http.StatusBadGateway, Code: CodeChainUnavailable, Message: "the chain is unavailable, try again later", Cause: err}
+}
+
+// Internal is a 500 INTERNAL caused by err; the cause is logged, never sent.
+func Internal(err error) *Error {
+	return &Error{Status: http.StatusInternalServerError, Code: CodeInternal, Message: "internal error", Cause: err}
+}
+
+// ErrUnauthorized is the one answer for a missing or wrong admin key.
+var ErrUnauthorized = &Error{Status: http.StatusUnauthorized, Code: CodeUnauthorized, Message: "missing or invalid admin key"}
+
+// AsError turns any error into an *Error: an *Error is kept, a body over its size limit
+// becomes 413, anything else is a 500.
+func AsError(err error) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		return &Error{Status: http.StatusRequestEntityTooLarge, Code: CodePayloadTooLarge,
+			Message: "request body is larger than " + strconv.FormatInt(tooLarge.Limit, 10) + " bytes"}
+	}
+	return Internal(err)
+}
+
+type errorBody struct {
+	Error  string `json:"error"`
+	Code   string `json:"code"`
+	TxHash string `json:"txHash,omitempty"`
+}
+
+// WriteError writes err as the JSON error body with its status and headers, and logs it: at
+// error level for faults of the service (5xx other than an unavailable chain), at debug level
+// for a caller's mistake.
+func WriteError(w http.ResponseWriter, r *http.Request, err error) {
+	e := AsError(err)
+	logError(r, e)
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Cache-Control", "no-store")
+	if e.RetryAfter > 0 {
+		h.Set("Retry-After", strconv.FormatInt(int64((e.RetryAfter+time.Second-1)/time.Second), 10))
+	}
+	if e.Status == http.StatusUnauthorized {
+		h.Set("WWW-Authenticate", `Bearer realm="vaultd"`)
+	}
+	w.WriteHeader(e.Status)
+	_ = json.NewEncoder(w).Encode(errorBody{Error: e.Message, Code: e.Code, TxHash: e.TxHash})
+}
+
+func logError(r *http.Request, e *Error) {
+	level := slog.LevelDebug
+	switch {
+	case e.Status >= 500 && e.Code != CodeChainUnavailable && e.Code != CodeUnavailable:
+		level = slog.LevelError
+	case e.Status >= 500:
+		level = slog.LevelWarn
+	}
+	attrs := []slog.Attr{slog.Int("status", e.Status), slog.String("code", e.Code), slog.String("path", r.URL.Path)}
+	if e.Cause != nil {
+		attrs = append(attrs, slog.String("cause", e.Cause.Error()))
+	}
+	slog.LogAttrs(r.Context(), level, e.Message, attrs...)
+}

@@ -1,0 +1,262 @@
+package platform
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/netip"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/propagation"
+	semconv "go.opentelemetry.io/otel/semconv/v1.37.0"
+	"go.opentelemetry.io/otel/trace"
+)
+
+type ctxKey int
+
+const (
+	ctxRequestID ctxKey = iota
+	ctxClientIP
+	ctxAdmin
+)
+
+// RequestID returns the request's id (the X-Request-Id it came with, or one made up).
+func RequestID(ctx context.Context) string {
+	id, _ := ctx.Value(ctxRequestID).(string)
+	return id
+}
+
+// ClientIP returns the caller's IP as decided by the client IP middleware.
+func ClientIP(ctx context.Context) netip.Addr {
+	ip, _ := ctx.Value(ctxClientIP).(netip.Addr)
+	return ip
+}
+
+// IsAdmin reports whether the request carried the right admin key.
+func IsAdmin(ctx context.Context) bool {
+	ok, _ := ctx.Value(ctxAdmin).(bool)
+	return ok
+}
+
+// recoverer turns a panic into a logged 500 with the usual error body.
+func recoverer(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				slog.ErrorContext(r.Context(), "panic while serving a request", "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+				WriteError(w, r, Internal(fmt.Errorf("panic: %v", v)))
+			}
+		}()
+		next.ServeHTTP(w, r)
+	})
+}
+
+// requestID keeps a well-formed X-Request-Id (at most 64 of [A-Za-z0-9._-]) or makes one, and
+// echoes it in the response.
+func requestID(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id := r.Header.Get("X-Request-Id")
+		if !validRequestID(id) {
+			var b [8]byte
+			_, _ = rand.Read(b[:])
+			id = hex.EncodeToString(b[:])
+		}
+		w.Header().Set("X-Request-Id", id)
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), ctxRequestID, id)))
+	})
+}
+
+func validRequestID(id string) bool {
+	if id == "" || len(id) > 64 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+// clientIP decides the caller's address. X-Forwarded-For is read only when the connection comes
+// from a trusted proxy, and then from the right: the first address that is not itself a trusted
+// proxy is the client. A client cannot choose its own address by sending the header.
+func clientIP(trusted []netip.Prefix) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			ip := ResolveClientIP(r.RemoteAddr, r.Header.Values("X-Forwarded-For"), trusted)
+			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), ctxClientIP, ip)))
+		})
+	}
+}
+
+// ResolveClientIP is the client IP rule, on its own for tests.
+func ResolveClientIP(remoteAddr string, forwardedFor []string, trusted []netip.Prefix) netip.Addr {
+	ap, err := netip.ParseAddrPort(remoteAddr)
+	var ip netip.Addr
+	if err == nil {
+		ip = ap.Addr().Unmap()
+	} else if a, err := netip.ParseAddr(remoteAddr); err == nil {
+		ip = a.Unmap()
+	}
+	if !isTrusted(ip, trusted) || len(forwardedFor) == 0 {
+		return ip
+	}
+	hops := strings.Split(strings.Join(forwardedFor, ","), ",")
+	for i := len(hops) - 1; i >= 0; i-- {
+		hop, err := netip.ParseAddr(strings.TrimSpace(hops[i]))
+		if err != nil {
+			return ip // a garbled hop: trust nothing left of it
+		}
+		hop = hop.Unmap()
+		if !isTrusted(hop, trusted) {
+			return hop
+		}
+		ip = hop
+	}
+	return ip
+}
+
+func isTrusted(ip netip.Addr, trusted []netip.Prefix) bool {
+	for _, p := range trusted {
+		if p.Contains(ip) {
+			return true
+		}
+	}
+	return false
+}
+
+// tracing starts a server span per request, continuing a W3C traceparent when one comes in, and
+// names it by the route pattern once routing is done.
+func tracing(tracer trace.Tracer) func(http.Handler) http.Handler {
+	prop := propagation.TraceContext{}
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			ctx := prop.Extract(r.Context(), propagation.HeaderCarrier(r.Header))
+			ctx, span := tracer.Start(ctx, r.Method, trace.WithSpanKind(trace.SpanKindServer))
+			defer span.End()
+			rec := &statusRecorder{ResponseWriter: w}
+			next.ServeHTTP(rec, r.WithContext(ctx))
+			if !span.IsRecording() {
+				return
+			}
+			route := routePattern(r)
+			span.SetName(r.Method + " " + route)
+			span.SetAttributes(
+				semconv.HTTPRequestMethodKey.String(r.Method),
+				semconv.HTTPRoute(route),
+				semconv.HTTPResponseStatusCode(rec.status()),
+				attribute.String("vaultd.request_id", RequestID(ctx)),
+			)
+			if rec.status() >= 500 {
+				span.SetStatus(codes.Error, http.StatusText(rec.status()))
+			}
+		})
+	}
+}
+
+// metricsMiddleware counts and times requests by route pattern, method and status.
+func metricsMiddleware(m *httpMetrics) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			start := time.Now()
+			rec := &statusRecorder{ResponseWriter: w}
+			next.ServeHTTP(rec, r)
+			m.observe(routePattern(r), r.Method, rec.status(), time.Since(start))
+		})
+	}
+}
+
+// routePattern is the chi route that served r, or "unmatched".
+func routePattern(r *http.Request) string {
+	if rc := chi.RouteContext(r.Context()); rc != nil {
+		if p := rc.RoutePattern(); p != "" {
+			return p
+		}
+	}
+	return "unmatched"
+}
+
+// bodyLimit caps request bodies: limits maps "METHOD /pattern" to bytes, def is for the rest.
+func bodyLimit(def int64, limits map[string]int64) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			limit := def
+			if l, ok := limits[r.Method+" "+routePattern(r)]; ok {
+				limit = l
+			}
+			if r.ContentLength > limit {
+				WriteError(w, r, &http.MaxBytesError{Limit: limit})
+				return
+			}
+			if r.Body != nil {
+				r.Body = http.MaxBytesReader(w, r.Body, limit)
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
+// adminAuth marks requests whose "Authorization: Bearer <key>" matches the admin key, compared
+// in constant time. It rejects nothing itself: the OpenAPI security of each operation decides.
+func adminAuth(key string) func(http.Handler) http.Handler {
+	want := sha256.Sum256([]byte(key))
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if key == "" {
+				next.ServeHTTP(w, r)
+				return
+			}
+			token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+			got := sha256.Sum256([]byte(strings.TrimSpace(token)))
+			if ok && subtle.ConstantTimeCompare(got[:], want[:]) == 1 {
+				r = r.WithContext(context.WithValue(r.Context(), ctxAdmin, true))
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
+// statusRecorder remembers the status a handler wrote.
+type statusRecorder struct {
+	http.ResponseWriter
+	code int
+}
+
+func (s *statusRecorder) WriteHeader(code int) {
+	if s.code == 0 {
+		s.code = code
+	}
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusRecorder) Write(b []byte) (int, error) {
+	if s.code == 0 {
+		s.code = http.StatusOK
+	}
+	return s.ResponseWriter.Write(b)
+}
+
+func (s *statusRecorder) status() int {
+	if s.code == 0 {
+		return http.StatusOK
+	}
+	return s.code
+}
+
+// Unwrap lets http.ResponseController reach the underlying writer.
+func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }

@@ -1,0 +1,170 @@
+package registry
+
+import (
+	"context"
+	"errors"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/seed018cc74c/vaultd/gen/registryapi"
+	"github.com/seed018cc74c/vaultd/service/platform"
+)
+
+// api implements the generated strict server interface. Errors are returned, never written:
+// platform.WriteError maps them in one place.
+type api struct {
+	reg     *Registry
+	health  *healthProbe
+	started time.Time
+}
+
+var _ registryapi.StrictServerInterface = (*api)(nil)
+
+func (a *api) ListTokens(ctx context.Context, req registryapi.ListTokensRequestObject) (registryapi.ListTokensResponseObject, error) {
+	all := req.Params.IncludeDisabled != nil && *req.Params.IncludeDisabled
+	if all && !platform.IsAdmin(ctx) {
+		return nil, platform.ErrUnauthorized
+	}
+	body, etag := a.reg.List(all)
+	resp := listResponse{body: body, etag: etag, cacheControl: "public, max-age=15"}
+	if all {
+		resp.cacheControl = "private, no-store"
+	}
+	if req.Params.IfNoneMatch != nil && etagMatches(*req.Params.IfNoneMatch, etag) {
+		resp.notModified = true
+	}
+	return resp, nil
+}
+
+// listResponse writes a precomputed list body; nothing is encoded per request.
+type listResponse struct {
+	body         []byte
+	etag         string
+	cacheControl string
+	notModified  bool
+}
+
+func (l listResponse) VisitListTokensResponse(w http.ResponseWriter) error {
+	h := w.Header()
+	h["Etag"] = []string{l.etag}
+	h["Cache-Control"] = []string{l.cacheControl}
+	if l.notModified {
+		w.WriteHeader(http.StatusNotModified)
+		return nil
+	}
+	h["Content-Type"] = []string{"application/json"}
+	w.WriteHeader(http.StatusOK)
+	_, err := w.Write(l.body)
+	return err
+}
+
+// etagMatches applies If-None-Match's weak comparison: any listed tag, or "*".
+func etagMatches(header, etag string) bool {
+	for header != "" {
+		var tag string
+		tag, header, _ = strings.Cut(header, ",")
+		tag = strings.TrimPrefix(strings.TrimSpace(tag), "W/")
+		if tag == etag || tag == "*" {
+			return true
+		}
+	}
+	return false
+}
+
+func (a *api) GetToken(ctx context.Context, req registryapi.GetTokenRequestObject) (registryapi.GetTokenResponseObject, error) {
+	addr := common.HexToAddress(req.Address)
+	t, ok := a.reg.Get(addr)
+	if !ok {
+		return nil, errTokenNotFound(addr)
+	}
+	return registryapi.GetToken200JSONResponse(t), nil
+}
+
+func (a *api) UpsertToken(ctx context.Context, req registryapi.UpsertTokenRequestObject) (registryapi.UpsertTokenResponseObject, error) {
+	t, created, err := a.reg.Upsert(ctx, *req.Body)
+	if err != nil {
+		return nil, err
+	}
+	if created {
+		location := "/tokens/" + t.Address
+		return registryapi.UpsertToken201JSONResponse{Body: t, Headers: registryapi.UpsertToken201ResponseHeaders{Location: &location}}, nil
+	}
+	return registryapi.UpsertToken200JSONResponse(t), nil
+}
+
+func (a *api) UploadTokenIcon(ctx context.Context, req registryapi.UploadTokenIconRequestObject) (registryapi.UploadTokenIconResponseObject, error) {
+	addr := common.HexToAddress(req.Address)
+	if _, ok := a.reg.Get(addr); !ok {
+		return nil, errTokenNotFound(addr)
+	}
+	data, err := readSinglePart(req.Body, a.reg.iconMax)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := DetectImage(data); !ok {
+		return nil, errUnsupportedImage
+	}
+	url, err := a.reg.SetIcon(addr, data)
+	if err != nil {
+		return nil, err
+	}
+	return registryapi.UploadTokenIcon200JSONResponse{IconUrl: url}, nil
+}
+
+// readSinglePart reads the body's one part, refusing a second part and more than max bytes.
+// The part's file name and content type are ignored: the bytes decide.
+func readSinglePart(mr *multipart.Reader, max int64) ([]byte, error) {
+	if mr == nil {
+		return nil, platform.InvalidRequest("the body must be multipart/form-data with one file part named \"file\"")
+	}
+	part, err := mr.NextPart()
+	if errors.Is(err, io.EOF) {
+		return nil, platform.InvalidRequest("the body has no file part; send the image in a part named \"file\"")
+	}
+	if err != nil {
+		return nil, multipartError(err)
+	}
+	data, err := io.ReadAll(io.LimitReader(part, max+1))
+	if err != nil {
+		return nil, multipartError(err)
+	}
+	if int64(len(data)) > max {
+		return nil, iconTooLarge(max)
+	}
+	if len(data) == 0 {
+		return nil, platform.InvalidRequest("the file part is empty")
+	}
+	switch _, err := mr.NextPart(); {
+	case errors.Is(err, io.EOF):
+		return data, nil
+	case err == nil:
+		return nil, platform.InvalidRequest("the body must hold exactly one part")
+	default:
+		return nil, multipartError(err)
+	}
+}
+
+func multipartError(err error) error {
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		return err
+	}
+	return platform.InvalidRequest("malformed multipart body: %v", err)
+}
+
+func (a *api) GetHealth(ctx context.Context, req registryapi.GetHealthRequestObject) (registryapi.GetHealthResponseObject, error) {
+	status := registryapi.Healthy
+	if !a.health.ok(ctx) {
+		status = registryapi.Degraded
+	}
+	return registryapi.GetHealth200JSONResponse{
+		Status:     status,
+		TokenCount: a.reg.Count(),
+		Uptime:     int(time.Since(a.started) / time.Second),
+	}, nil
+}

@@ -1,0 +1,109 @@
+package registry
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/seed018cc74c/vaultd/service/platform"
+)
+
+// DefaultPort is the registry's port (seed 000).
+const DefaultPort = 3009
+
+// minAdminKeyLen is the shortest admin key accepted.
+const minAdminKeyLen = 16
+
+// Config is the registry's configuration, split by concern.
+type Config struct {
+	HTTP          platform.HTTPConfig
+	AdminAPIKey   string // never logged or returned
+	PublicBaseURL string // prefix of icon URLs; default http://localhost:PORT
+	Chain         ChainConfig
+	Store         StoreConfig
+	Icons         IconsConfig
+}
+
+// ChainConfig says how to reach the chain.
+type ChainConfig struct {
+	RPCURL     string
+	ChainID    uint64 // 0: take the chain's answer
+	RPCTimeout time.Duration
+}
+
+// StoreConfig says where the registry keeps its entries.
+type StoreConfig struct {
+	DataFile string
+}
+
+// IconsConfig says where icons are stored and how they are served.
+type IconsConfig struct {
+	Dir      string
+	MaxBytes int64
+	Serve    bool // serve Dir at /icons
+}
+
+// LoadConfig reads the registry's environment variables (README.md lists them) and validates
+// them, reporting every problem at once.
+func LoadConfig(getenv func(string) string) (Config, error) {
+	e := platform.NewEnv(getenv)
+	c := Config{
+		HTTP:        platform.LoadHTTPConfig(e, DefaultPort),
+		AdminAPIKey: e.Secret("ADMIN_API_KEY"),
+		Chain: ChainConfig{
+			RPCURL:     e.String("RPC_URL", ""),
+			ChainID:    e.Uint("CHAIN_ID"),
+			RPCTimeout: e.Duration("RPC_TIMEOUT", 5*time.Second),
+		},
+		Store: StoreConfig{DataFile: e.String("DATA_FILE", "./tokens.json")},
+		Icons: IconsConfig{
+			Dir:      e.String("ICONS_DIR", "./icons"),
+			MaxBytes: e.Int("ICON_MAX_BYTES", 512<<10, 1, 16<<20),
+			Serve:    e.Bool("SERVE_ICONS", true),
+		},
+	}
+	c.PublicBaseURL = strings.TrimRight(e.String("PUBLIC_BASE_URL", "http://localhost:"+strconv.Itoa(c.HTTP.Port)), "/")
+	return c, errors.Join(e.Err(), c.Validate())
+}
+
+// Validate checks the whole configuration and joins every problem.
+func (c Config) Validate() error {
+	var errs []error
+	if c.AdminAPIKey != "" && len(c.AdminAPIKey) < minAdminKeyLen {
+		errs = append(errs, fmt.Errorf("ADMIN_API_KEY must be at least %d characters", minAdminKeyLen))
+	}
+	if u, err := url.Parse(c.PublicBaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		errs = append(errs, fmt.Errorf("PUBLIC_BASE_URL must be an http(s) URL, got %q", c.PublicBaseURL))
+	}
+	return errors.Join(append(errs, c.Chain.Validate(), c.Store.Validate(), c.Icons.Validate())...)
+}
+
+// Validate checks the chain settings.
+func (c ChainConfig) Validate() error {
+	if c.RPCURL == "" {
+		return errors.New("RPC_URL is required")
+	}
+	if u, err := url.Parse(c.RPCURL); err != nil || u.Scheme == "" {
+		return fmt.Errorf("RPC_URL must be a URL such as http://127.0.0.1:8545, got %q", c.RPCURL)
+	}
+	return nil
+}
+
+// Validate checks the store settings.
+func (c StoreConfig) Validate() error {
+	if c.DataFile == "" {
+		return errors.New("DATA_FILE must not be empty")
+	}
+	return nil
+}
+
+// Validate checks the icon settings.
+func (c IconsConfig) Validate() error {
+	if c.Dir == "" {
+		return errors.New("ICONS_DIR must not be empty")
+	}
+	return nil
+}

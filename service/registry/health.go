@@ -1,0 +1,31 @@
+package registry
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/seed018cc74c/vaultd/service/chain"
+)
+
+// healthProbe asks the chain for its block number, at most once per interval, so a burst of
+// health checks costs one RPC call and a hung RPC costs at most its timeout.
+type healthProbe struct {
+	chain    *chain.Client
+	interval time.Duration
+
+	mu      sync.Mutex
+	checked time.Time
+	healthy bool
+}
+
+func (p *healthProbe) ok(ctx context.Context) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if time.Since(p.checked) < p.interval {
+		return p.healthy
+	}
+	_, err := p.chain.BlockNumber(ctx)
+	p.healthy, p.checked = err == nil, time.Now()
+	return p.healthy
+}

@@ -1,0 +1,146 @@
+package registry
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/seed018cc74c/vaultd/service/platform"
+)
+
+// DetectImage names the image format of b from its first bytes, as the file extension the
+// icon is stored under. Only PNG, JPEG, GIF and WebP are recognised; SVG is not (it can carry
+// scripts).
+func DetectImage(b []byte) (ext string, ok bool) {
+	switch {
+	case bytes.HasPrefix(b, []byte("\x89PNG\r\n\x1a\n")):
+		return "png", true
+	case bytes.HasPrefix(b, []byte("\xff\xd8\xff")):
+		return "jpg", true
+	case bytes.HasPrefix(b, []byte("GIF87a")), bytes.HasPrefix(b, []byte("GIF89a")):
+		return "gif", true
+	case len(b) >= 12 && bytes.Equal(b[:4], []byte("RIFF")) && bytes.Equal(b[8:12], []byte("WEBP")):
+		return "webp", true
+	}
+	return "", false
+}
+
+// IconField is the parsed `icon` field of POST /tokens: an external URL, image bytes to store,
+// or neither (remove the icon).
+type IconField struct {
+	URL  string
+	Data []byte
+}
+
+const maxIconURL = 2048
+
+var errUnsupportedImage = platform.Errorf(http.StatusUnsupportedMediaType, platform.CodeUnsupportedMediaType, "icon must be a PNG, JPEG, GIF or WebP image")
+
+func iconTooLarge(max int64) error {
+	return platform.Errorf(http.StatusRequestEntityTooLarge, platform.CodePayloadTooLarge, "icon is larger than %d bytes", max)
+}
+
+// ParseIconField reads the icon field: an http(s) URL, a data:image/...;base64, URI, bare
+// base64, or "" (no icon). Decoded images must be at most max bytes and of a known format.
+func ParseIconField(s string, max int64) (IconField, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return IconField{}, nil
+	}
+	lower := strings.ToLower(s)
+	if strings.HasPrefix(lower, "https://") || strings.HasPrefix(lower, "http://") {
+		u, err := url.Parse(s)
+		if err != nil || u.Host == "" || len(s) > maxIconURL || u.User != nil {
+			return IconField{}, platform.InvalidRequest("field \"icon\": not a valid http(s) URL of at most %d characters", maxIconURL)
+		}
+		return IconField{URL: u.String()}, nil
+	}
+	payload := s
+	if strings.HasPrefix(lower, "data:") {
+		meta, data, ok := strings.Cut(s[len("data:"):], ",")
+		if !ok || !strings.HasPrefix(strings.ToLower(meta), "image/") || !strings.HasSuffix(strings.ToLower(meta), ";base64") {
+			return IconField{}, platform.InvalidRequest("field \"icon\": a data URI must have the form data:image/<type>;base64,<data>")
+		}
+		payload = data
+	}
+	data, ok := decodeBase64(payload)
+	if !ok {
+		return IconField{}, platform.InvalidRequest("field \"icon\": must be an http(s) URL, a data:image/<type>;base64, URI, or base64 image data")
+	}
+	if int64(len(data)) > max {
+		return IconField{}, iconTooLarge(max)
+	}
+	if _, ok := DetectImage(data); !ok {
+		return IconField{}, errUnsupportedImage
+	}
+	return IconField{Data: data}, nil
+}
+
+// decodeBase64 accepts standard or URL-safe base64, padded or not.
+func decodeBase64(s string) ([]byte, bool) {
+	s = strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\r' || r == ' ' || r == '\t' {
+			return -1
+		}
+		return r
+	}, s)
+	if s == "" {
+		return nil, false
+	}
+	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
+		if b, err := enc.DecodeString(s); err == nil && len(b) > 0 {
+			return b, true
+		}
+	}
+	return nil, false
+}
+
+// iconFileName is the stored name of an icon: the lowercase token address, the first 8 hex
+// digits of the image's SHA-256, and the extension of its detected format. Nothing the client
+// sent (a file name, a content type) enters it.
+func iconFileName(token common.Address, data []byte, ext string) string {
+	sum := sha256.Sum256(data)
+	return strings.ToLower(token.Hex()) + "-" + hex.EncodeToString(sum[:4]) + "." + ext
+}
+
+var iconFilePattern = regexp.MustCompile(`^0x[0-9a-f]{40}-[0-9a-f]{8}\.(png|jpg|gif|webp)$`)
+
+// IconStore keeps icon files in one directory.
+type IconStore struct {
+	Dir string
+}
+
+// Save stores data for token atomically and returns the file's name.
+func (s IconStore) Save(token common.Address, data []byte) (string, error) {
+	ext, ok := DetectImage(data)
+	if !ok {
+		return "", errUnsupportedImage
+	}
+	name := iconFileName(token, data, ext)
+	if err := writeFileAtomic(filepath.Join(s.Dir, name), data); err != nil {
+		return "", fmt.Errorf("store icon: %w", err)
+	}
+	return name, nil
+}
+
+// Remove deletes a stored icon; only names of the stored-icon form are ever removed.
+func (s IconStore) Remove(name string) error {
+	if !iconFilePattern.MatchString(name) {
+		return nil
+	}
+	err := os.Remove(filepath.Join(s.Dir, name))
+	if os.IsNotExist(err) {
+		return nil
+	}
+	return err
+}

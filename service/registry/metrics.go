@@ -1,0 +1,29 @@
+package registry
+
+import "github.com/prometheus/client_golang/prometheus"
+
+// metrics are the registry's own, beyond the HTTP and chain call metrics.
+type metrics struct {
+	tokens             prometheus.Gauge
+	storeWrites        prometheus.Counter
+	storeWriteFailures prometheus.Counter
+}
+
+func newMetrics(reg prometheus.Registerer) *metrics {
+	m := &metrics{
+		tokens: prometheus.NewGauge(prometheus.GaugeOpts{
+			Namespace: "vaultd", Subsystem: "registry", Name: "tokens",
+			Help: "Registered tokens, enabled or not.",
+		}),
+		storeWrites: prometheus.NewCounter(prometheus.CounterOpts{
+			Namespace: "vaultd", Subsystem: "registry", Name: "store_writes_total",
+			Help: "Attempts to write the data file.",
+		}),
+		storeWriteFailures: prometheus.NewCounter(prometheus.CounterOpts{
+			Namespace: "vaultd", Subsystem: "registry", Name: "store_write_failures_total",
+			Help: "Writes of the data file that failed (the change was refused).",
+		}),
+	}
+	reg.MustRegister(m.tokens, m.storeWrites, m.storeWriteFailures)
+	return m
+}

@@ -1,0 +1,183 @@
+package registry
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/prometheus/client_golang/prometheus"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/seed018cc74c/vaultd/gen/registryapi"
+	"github.com/seed018cc74c/vaultd/openapi"
+	"github.com/seed018cc74c/vaultd/service/chain"
+	"github.com/seed018cc74c/vaultd/service/platform"
+)
+
+// Service is a ready-to-serve registry.
+type Service struct {
+	cfg      Config
+	Registry *Registry
+	chain    *chain.Client
+	handler  http.Handler
+}
+
+// Options are what a caller may add to a service: its tracer and metrics registry.
+type Options struct {
+	Tracer     trace.Tracer
+	Prometheus *prometheus.Registry // nil: a new one
+}
+
+// New builds the registry: it dials the chain, settles the chain id, loads DATA_FILE and wires
+// the HTTP handler. It fails (and the process must exit non-zero) on a data file that cannot be
+// read or is invalid, or whose chain id is not the chain's.
+func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	promReg := opts.Prometheus
+	if promReg == nil {
+		promReg = platform.NewRegistry()
+	}
+	client, err := chain.Dial(cfg.Chain.RPCURL, cfg.Chain.RPCTimeout, platform.NewChainMetrics(promReg))
+	if err != nil {
+		return nil, err
+	}
+	file, found, err := loadStore(cfg.Store.DataFile)
+	if err != nil {
+		client.Close()
+		return nil, err
+	}
+	chainID, err := settleChainID(ctx, client, cfg.Chain.ChainID, file.ChainID, found && len(file.Tokens) > 0, cfg.Store.DataFile)
+	if err != nil {
+		client.Close()
+		return nil, err
+	}
+	if err := os.MkdirAll(cfg.Icons.Dir, 0o755); err != nil {
+		client.Close()
+		return nil, fmt.Errorf("ICONS_DIR: %w", err)
+	}
+
+	reg := &Registry{
+		chain: client, chainID: chainID, dataFile: cfg.Store.DataFile,
+		icons: IconStore{Dir: cfg.Icons.Dir}, iconMax: cfg.Icons.MaxBytes,
+		iconBase: cfg.PublicBaseURL + "/icons/", metrics: newMetrics(promReg),
+	}
+	if err := reg.install(file); err != nil {
+		client.Close()
+		return nil, err
+	}
+
+	a := &api{reg: reg, health: &healthProbe{chain: client, interval: time.Second}, started: time.Now()}
+	strict := registryapi.NewStrictHandlerWithOptions(a, nil, registryapi.StrictHTTPServerOptions{
+		RequestErrorHandlerFunc:  platform.RequestErrorHandler,
+		ResponseErrorHandlerFunc: platform.WriteError,
+	})
+	spec, err := registryapi.GetSwagger()
+	if err != nil {
+		client.Close()
+		return nil, err
+	}
+	// A base64 icon in JSON takes 4/3 of its size; leave room for the rest of the body.
+	upsertLimit := cfg.Icons.MaxBytes*4/3 + 64<<10
+	h := platform.NewHandler(platform.HandlerOptions{
+		Spec: spec, SpecYAML: openapi.RegistryYAML, AdminKey: cfg.AdminAPIKey,
+		TrustedProxies: cfg.HTTP.TrustedProxies, Tracer: opts.Tracer,
+		Metrics: promReg, Gatherer: promReg,
+		BodyLimits: map[string]int64{
+			"POST /tokens":                upsertLimit,
+			"POST /tokens/{address}/icon": cfg.Icons.MaxBytes + 64<<10,
+		},
+		API: func(r chi.Router) {
+			registryapi.HandlerWithOptions(strict, registryapi.ChiServerOptions{BaseRouter: r, ErrorHandlerFunc: platform.RequestErrorHandler})
+		},
+		Static: func(r chi.Router) {
+			if cfg.Icons.Serve {
+				r.Get("/icons/{file}", iconHandler(cfg.Icons.Dir))
+			}
+		},
+	})
+	return &Service{cfg: cfg, Registry: reg, chain: client, handler: h}, nil
+}
+
+// settleChainID asks the chain for its id and checks it against CHAIN_ID and the data file. When
+// the chain cannot be reached, it starts on the id it was told (CHAIN_ID, else the file's), so
+// reads keep working; with neither it fails.
+func settleChainID(ctx context.Context, c *chain.Client, configured, fromFile uint64, fileHasTokens bool, dataFile string) (uint64, error) {
+	id, err := c.ChainID(ctx)
+	if err != nil {
+		known := configured
+		if known == 0 && fileHasTokens {
+			known = fromFile
+		}
+		if known == 0 {
+			return 0, fmt.Errorf("cannot learn the chain id from RPC_URL (%w); set CHAIN_ID to start while the chain is down", err)
+		}
+		slog.Warn("the chain is unreachable at start; serving reads with the known chain id", "chainId", known, "err", err)
+		id = known
+	}
+	if configured != 0 && configured != id {
+		return 0, fmt.Errorf("CHAIN_ID is %d but the chain at RPC_URL says %d", configured, id)
+	}
+	if fileHasTokens && fromFile != id {
+		return 0, fmt.Errorf("data file %s holds tokenIds for chain %d, but the chain is %d; refusing to start", dataFile, fromFile, id)
+	}
+	if id == chain.DeprecatedChainID {
+		slog.Warn("chain id 47474 is deprecated", "chainId", id)
+	}
+	return id, nil
+}
+
+// Handler is the service's HTTP handler.
+func (s *Service) Handler() http.Handler { return s.handler }
+
+// Close releases the chain client.
+func (s *Service) Close() { s.chain.Close() }
+
+// Run listens on PORT and serves until ctx is done.
+func (s *Service) Run(ctx context.Context) error {
+	ln, err := net.Listen("tcp", net.JoinHostPort("", strconv.Itoa(s.cfg.HTTP.Port)))
+	if err != nil {
+		return err
+	}
+	slog.Info("registry listening", "addr", ln.Addr().String(), "chainId", s.Registry.chainID, "tokens", s.Registry.Count())
+	err = platform.Serve(ctx, ln, s.handler, s.cfg.HTTP.ShutdownGrace)
+	if errors.Is(err, http.ErrServerClosed) {
+		return nil
+	}
+	return err
+}
+
+// iconHandler serves stored icons. Only names of the stored form are looked up, so no request
+// reaches any other file; names are content-addressed, so they may be cached for good.
+func iconHandler(dir string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		name := chi.URLParam(r, "file")
+		if !iconFilePattern.MatchString(name) {
+			platform.WriteError(w, r, platform.Errorf(http.StatusNotFound, platform.CodeNotFound, "no such icon"))
+			return
+		}
+		f, err := os.Open(dir + string(os.PathSeparator) + name)
+		if err != nil {
+			platform.WriteError(w, r, platform.Errorf(http.StatusNotFound, platform.CodeNotFound, "no such icon"))
+			return
+		}
+		defer f.Close()
+		st, err := f.Stat()
+		if err != nil {
+			platform.WriteError(w, r, platform.Internal(err))
+			return
+		}
+		w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		w.Header().Set("Content-Security-Policy", "default-src 'none'")
+		http.ServeContent(w, r, name, st.ModTime(), f)
+	}
+}

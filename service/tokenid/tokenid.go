@@ -1,0 +1,36 @@
+// Package tokenid computes the identifier of a token inside the vault's zero-knowledge circuits:
+// tokenId = Poseidon(address as a 160-bit integer, chainId), with circomlib-compatible Poseidon
+// over the BN254 scalar field (go-iden3-crypto), rendered as 0x + 64 lowercase hex digits.
+// "Poseidon2" in the seed means Poseidon of two inputs.
+package tokenid
+
+import (
+	"fmt"
+	"math/big"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/iden3/go-iden3-crypto/poseidon"
+)
+
+// Compute returns the tokenId of token on chainID as a field element.
+func Compute(token common.Address, chainID uint64) (*big.Int, error) {
+	h, err := poseidon.Hash([]*big.Int{new(big.Int).SetBytes(token.Bytes()), new(big.Int).SetUint64(chainID)})
+	if err != nil {
+		return nil, fmt.Errorf("tokenid: %w", err)
+	}
+	return h, nil
+}
+
+// Hex returns the tokenId of token on chainID as 0x + 64 lowercase hex digits (leading zeros kept).
+func Hex(token common.Address, chainID uint64) (string, error) {
+	h, err := Compute(token, chainID)
+	if err != nil {
+		return "", err
+	}
+	return Format(h), nil
+}
+
+// Format renders a field element as 0x + 64 lowercase hex digits.
+func Format(v *big.Int) string {
+	return fmt.Sprintf("0x%064x", v)
+}
