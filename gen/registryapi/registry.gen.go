@@ -5,9 +5,7 @@ package registryapi
 
 import (
 	"bytes"
-	"compress/flate"
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,10 +13,8 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/url"
-	"path"
 	"strings"
 
-	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/go-chi/chi/v5"
 	"github.com/oapi-codegen/runtime"
 	openapi_types "github.com/oapi-codegen/runtime/types"
@@ -207,7 +203,8 @@ type ListTokensParams struct {
 // UploadTokenIconMultipartBody defines parameters for UploadTokenIcon.
 type UploadTokenIconMultipartBody struct {
 	// File The image (PNG, JPEG, GIF or WebP).
-	File *openapi_types.File `json:"file,omitempty"`
+	File                 *openapi_types.File    `json:"file,omitempty"`
+	AdditionalProperties map[string]interface{} `json:"-"`
 }
 
 // UpsertTokenJSONRequestBody defines body for UpsertToken for application/json ContentType.
@@ -215,6 +212,74 @@ type UpsertTokenJSONRequestBody = TokenInput
 
 // UploadTokenIconMultipartRequestBody defines body for UploadTokenIcon for multipart/form-data ContentType.
 type UploadTokenIconMultipartRequestBody UploadTokenIconMultipartBody
+
+// Getter for additional properties for UploadTokenIconMultipartBody. Returns the specified
+// element and whether it was found
+func (a UploadTokenIconMultipartBody) Get(fieldName string) (value interface{}, found bool) {
+	if a.AdditionalProperties != nil {
+		value, found = a.AdditionalProperties[fieldName]
+	}
+	return
+}
+
+// Setter for additional properties for UploadTokenIconMultipartBody
+func (a *UploadTokenIconMultipartBody) Set(fieldName string, value interface{}) {
+	if a.AdditionalProperties == nil {
+		a.AdditionalProperties = make(map[string]interface{})
+	}
+	a.AdditionalProperties[fieldName] = value
+}
+
+// Override default JSON handling for UploadTokenIconMultipartBody to handle AdditionalProperties
+func (a *UploadTokenIconMultipartBody) UnmarshalJSON(b []byte) error {
+	object := make(map[string]json.RawMessage)
+	err := json.Unmarshal(b, &object)
+	if err != nil {
+		return err
+	}
+
+	if raw, found := object["file"]; found {
+		err = json.Unmarshal(raw, &a.File)
+		if err != nil {
+			return fmt.Errorf("error reading 'file': %w", err)
+		}
+		delete(object, "file")
+	}
+
+	if len(object) != 0 {
+		a.AdditionalProperties = make(map[string]interface{})
+		for fieldName, fieldBuf := range object {
+			var fieldVal interface{}
+			err := json.Unmarshal(fieldBuf, &fieldVal)
+			if err != nil {
+				return fmt.Errorf("error unmarshaling field %s: %w", fieldName, err)
+			}
+			a.AdditionalProperties[fieldName] = fieldVal
+		}
+	}
+	return nil
+}
+
+// Override default JSON handling for UploadTokenIconMultipartBody to handle AdditionalProperties
+func (a UploadTokenIconMultipartBody) MarshalJSON() ([]byte, error) {
+	var err error
+	object := make(map[string]json.RawMessage)
+
+	if a.File != nil {
+		object["file"], err = json.Marshal(a.File)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'file': %w", err)
+		}
+	}
+
+	for fieldName, field := range a.AdditionalProperties {
+		object[fieldName], err = json.Marshal(field)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
+		}
+	}
+	return json.Marshal(object)
+}
 
 // RequestEditorFn is the function signature for the RequestEditor callback function
 type RequestEditorFn func(ctx context.Context, req *http.Request) error
@@ -2743,173 +2808,4 @@ func (sh *strictHandler) UploadTokenIcon(w http.ResponseWriter, r *http.Request,
 	} else if response != nil {
 		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
 	}
-}
-
-// Base64 encoded, compressed with deflate, json marshaled OpenAPI spec.
-// Stored as a slice of fixed-width chunks rather than one concatenated
-// const string: with thousands of chunks the chained `+` fold is several
-// times slower for the Go compiler than parsing a slice literal.
-var swaggerSpec = []string{
-	"xFptU+O4sv4rXb6namDKhBASdjbU+ZABZpazTODyslN7N3OxYncSHWzJK8lAdor/fqol2XES8zLs7J5v",
-	"iS1LrVa/PP20vgaxzHIpUBgd9L8GOVMsQ4PK/ruUNygGSaJQ2/8J6ljx3HApgn5wOUMwNAJiKYxisQHm",
-	"xobQvgcmEui2YYb3kPApNzoEJuaQojGoIGYaW0EYcJopZ2YWhIFgGQb9wE8ShIHC3wuuMAn6RhUYBjqe",
-	"YcZIErxnWZ7S6PZ978P48H1nd6e398M7NsF4vLv3w6S920l+3P2w1+1M9ro779qM7QYhLWRQ0ZL/377/",
-	"rb31I9uaDLY+fPnabT/8IwgDM89pTm0UF9Pg4eGBZNC5FBqtAg5mjIsrwW4ZT9mY1icFCoPC0E+W5ymP",
-	"Geln+9+alFSTlEYmNPvBT4Pj4fXVcPDL4Phk8P7kKAgDVEqqoB+YGUJMiwDXUCwWCsGoObApvUmZQRU8",
-	"1NXxD4WToB/8z/biNLfdW719ZKe2e1k/P7vWGw3nZweQ8ASENMCEvkMVguEZJiALE4JU/ikmMGVqzKbY",
-	"gqE0My6mcMc0zSOmmOyDQhLUitgiGY8FKZylr9LU8fDy6Hw4OKkpiPv5wD3481oYCCgE3ucYG0xgworU",
-	"7JMaVrfmd3PLUp6c4+8FavPKPf0yODk+vD4/+t+ro4vL2tYmHNMERoGeZ2OZjgIyAXsecYy5waQP5CAh",
-	"uPchJBjzjKXaepp1xOMEmEJQyBKYKJlBZU7fyVyU2zhJlrF0IlVGZ06rZKg1m6IVUdsndjtWa2dsnkqW",
-	"XEp5wtT0dU5zNvj15HRweH15enp9Mjj/WHcaHkvrLynNrsDMmIBep9t59w7Gc4P6O21+LJM5eQJtrmlJ",
-	"lqbyzhuKjZxDaT7IQiSv2vDl6c9Hw+vh6eX1h9Or4WE9RtiY+/K4V9qRwinXhnz4OyhkKH3s57o2MTBj",
-	"1eNDuFXFlWCFmUnF/8DXaeJqOLi6/On0/Pj/jupqyLjW5KNSAXduCSzJuIAbnH+nE6/mswa/WO9OSTGl",
-	"7DVDlvhc+fnz561BYWYoDG3JbmAhwlpisYrRRZ5LZTD5hAlnl3bMqxR0cXV2dnp+eXR4/eno8Hhwffnr",
-	"2ZqDZIU2MEZgcDb8GMK/zo4+hvDx+ANt6DOOz4BnbIrfSXOlf9j49eSCreChWtIq8lG8MRBw9MunpzEG",
-	"Hcrfgw3CwCmgERa5UDEBvEU1d6kKSiBBIuZK5qgMd6jCHePqPJ9YPOMCtyiaEwQAGrYPGTPxDKQAM+Mr",
-	"210PGWsyY7PMn2fMwB0K40w7hIlUkKPMU8rztAuYyTTRoDFWuKrm7xCQ1qFXHf395uUOnaq+VKPl+N8Y",
-	"G9rYT8hSM7MQdkm32jBT2F8oioymmtmR84DMdqpYgglNuNjN4v2a9uxGD2ThnHMlIBbZGBUdei0c2g90",
-	"CCjoBBOyfCHNkva61ToEbaYO2RU5ga/1RS4wloKOgYsYbaTVqG55jKANo0CyNPXuXru9PvuKZr2CljZX",
-	"CdCk6eNYiqucEvq6tsntr1TaZGCovMBGkmbKAEHyr4gdzIzJ+9vbqYxZOpPa9Hfb7R+36Qu93b7vTcbJ",
-	"uNnKJnUr29phnfFu3E1auZg+a2Cl5E07tsm8IR6tnfS6a7PXFE9Hx2dbvR7EM4xvdJFlq/r5prC2ZsSU",
-	"nKZSzddl+qAQtwjUQZwyrfnEp54QsDVtkYmNU4wlFyFM5S3BcBFjCIIZfovLIi7GNolQItd1EaLy1cZm",
-	"BEyvQlmvqqW19sIgY/c8I+/u9HphkHHh/rWbXMu7YqOJmhk6eHeHY6jlXtAzeedQbXXO1fquNPULjaVM",
-	"kVm4TRa1vsrV+QnFiBJD7gNmuZnD3QzFYn6YMYqQAv8LflGW4WsnQ4+fPBXYsGh7t+OLADmBFKcsnvsw",
-	"aGuTBCmEJ5st+MTmBEfs/pf3+QsVYfBZsTzHBK4uDuHgEUPSUplTlWBDSjvkOk8ZAfYE1T4QNFcw4Uov",
-	"W89OOwzI5JlxZrLbCZqsxtVcDVpxL57Uyz4Im0Ebdnp7dXF48GimOW6w0jOpkSdSbFTRwtZ3x8lmBYj2",
-	"um63MdP4BDTa2Zm0426ym0ySnXF3vBdP4h96413WxndJZ5K0u5POXrzLkg4mvfG7yc6kF+9hbzLejX+I",
-	"J1228whk+vJ1r9uMlwqRoErnXEwtjdIcEx35YQiPOMRBmlx8CUxrXD7BwLotFtmzMX5BLFkTr061FpAW",
-	"mvcOXIuXi9hRN7z1fT2aQo5FXhifFTjtmaVntWwxYanGJjBtK2kq811BwrVRzEgFmpDYS0mBJSZhJOrY",
-	"gcxWEzYhlF8YV79nrZF4Kp09VRqUEH4l2zySHjJ2f4JiSuhtr9uEWRcR+5VBdyCAYueG3oSr85MQGEQJ",
-	"M6xvC5DtVqu1P2Ya97phBFfnxyGMSWHukStSgIZbGmwUjAIwEhRm8harOL4eqHV/e9s/acUy82G60Ens",
-	"425t2zvt7rveD3vPBbhvDVoNDtfoNU8fwCNO9KiVn3DHjC1bjksBFiMazJ61IAe5Hqo1mFJsviaLn3Rd",
-	"FNIcxoXiZn5BMzoZxsgUKirSGwL5wJMUNuH34b0dC6Oi3d6NB4efjofXg7Pj65+PfrWPMGrBYI0SsFTB",
-	"FI2GqNvegTpxEZGF2N1Zi7WzLw6NDMaV0lxMZBPUTLjC2Eg1L9FDrvgti+dbdz5NHp0fdNplpk0wT+Wc",
-	"Cg6x4ABDuONm5tk6w8ik6c9INKMdKgGRUa05KePBSLyFt2/rAceGmTLmvH3bQD+ugNy6QBb12NTIBKAw",
-	"aj4SQEUBSxJXLBV5woynGOcujLnxPpC5ZRjELE1RtZx8Puq9fUtTVSK80cATFIZPOCrgQvPEue8toY03",
-	"Gv5AJbduhLxLMZkixFzFBTe6TzJFq2mXsj2Dnb321pgb8D63yMWRUzXNIbOUj99oKGcAQs524ffDTq9L",
-	"s+uYpUy5MB+CQnJbTGiJqH0fPZnT4bIWx6vwzc0+xCknj6L5nc4E2jLFK4nCUQhldK4q1BCqiBPCSvzw",
-	"x3uDuYHx3G6BPJwZcgGDzFnIuU0mNDAvximPW/BZcRLKrv+km1V0W+liNN9RjUIhWGwTF8sQ/nVxOrRE",
-	"SwjR15FjCEZBnyK0na1kpBdUhpt2FIQwskRCffTB6eFR+f6BVv5U8iwRDY2WWe6MzX1fwMro8x26fVfG",
-	"ycVqx8ueJUvv2JzAoimUcMPMDLlqqPtIeJ+IUx6j0BaY+z7Zp+NLGyG5cViS7NjnfF+ZWtByi0q7KLLT",
-	"arfa9InMUbCcB/1gt9VuefJrZmPk9qwiUqbYQHNEnh6J4G7GU1w4s28iuTaR3oeoZFfKkdxAItEyPy1w",
-	"VnKDmMOdVDdcTEfC1kDlV/twVzObRcggBU4YT52DRb12B9b6aZHTmDdOaXF08BGN54hWenqddvsFrOvL",
-	"OFG/wiOkqFMdKMylMp73LLKMEToKLrwTz0ohDZtqS9C4F8EXGr+9yKONx3Nujcp5SUk6lSSUrYQwId+N",
-	"Ki+PQhorwBcy1V8f55wPfra65iJOiwQPubbz/pMwWGRXSrk2wFItPWZP/BC/9L7D87cc7+xxat8jyLgY",
-	"CUqZdKhc+zgVs3jmpNQzRvLaB9oK4npQ7vAgZkpx8jnQxmbf6OiSTaMWXCDNZ2DM4hvyruh4sjWUAres",
-	"T0cE36ZoRiLabXdhKA18kgmlhaRu1HZPrg43VQ/QhlsX19yAzBWxXmYKNWwk9EwqY9unsBEd0KutA8p/",
-	"Mu37j0PI2P0Wm+I/d3rRZpO5Eoq6dGcdLnXlf1vDBqR3K8yK2mFj0b8oUdNm1XP/vUAbHnwwWTncoN4F",
-	"SNC2RasKZRV2P4QNgNsdhk/QApCplBJvnQW3crgWykKQpbNaEmMJMHcagOqXv9CzF9D2Eed2cZfOYaUx",
-	"tGQADQG1wSKsIZllU9uHyEI+gyEIuWVpVA8zVs6utaS1dTRPB9NALTsfso00W11a2Mc14D3hNkq0T09M",
-	"U++2u81lfZM31VhsbywahWlw2BWFlvI/LUrXHX7TmVZGsr3Sz7ef7Tz/2VJL8yEMei9by9+EqFcn5M/k",
-	"PvXS5LcvZMmLzEBW5126lhbK2uchDHKpG1LBIElq8BeYWQT1cIGtCSxqB74dCcltd5+lhOLnNYa7ir/L",
-	"rIGlBaOwyh82llcsbtTAEkrh22IE2mn4SFTANfLY3cItqQm8FariP1ZYDA+cnGmSdKcCYoXWQ2TGja0P",
-	"3KeG3aAHWT6YadiIfILsg81kYS0r9qEdhY6wGwlnVnqzBafCa21tAYtk3AJxoRTZ8S1LC5+2IkLbUZks",
-	"mICoZAgiOonIE7sRXJ2fwIbvkDANU36LYjOknFInLBxiJaN3iLVkL9xzGugBtGMzpKoTGi14XyM2lkjZ",
-	"0EFPTEYi5TdW0MI2emCjuYMbklVlUpvyhCd8WlTdHc3/wE1rD35H4/kS77TvUYpR8zcavI4s+hhjLMtr",
-	"JP7bCU/xjSYFtWAgPGvuTmYkHBmjF2yMBeXVbRWLPgg0lpd5dHnBpynzXuUalcu9/goaavNeJvOX9+Zd",
-	"V9eaog1UlSufe3eymKVGgVlbWSLYvq3Js2DZlqk1R4e9jI+qUU077QbyaMEYUQCb8WRlbz9RQc18tKnc",
-	"foVb+A57rehAi0YeHl58YaHGwT4sM0nk/w9/NXh4DDj42Mt0yXbYWzMdl4f+zuWdwSYr2fZE+pN7qpUl",
-	"8M5N9DxE+Dvzcndn9/mPVm+n2e96L1ms4foOfdzpfGOkENIMDnx6pP+Vh/j7PcPTy+vB9cHp8PJ8cFC/",
-	"MShkrXtsvuEGhnVhWrZqbTevaW+UrF5PfdWKVe3vGQIoG2fBN3jwM5e1HDNXLUS1aBmQ+hAtazGCDas9",
-	"illLd9Y2QaqRiGr7j2Bjad+rOyk7oxUIst3AOgza2HRF3rdDRfqg8/wHa/eSVzHmkwBzkNTI1lJjTVBz",
-	"QUBsf/XqenghFUFBhqqaGgZduRQD9UP0UGmdQWs1ETtlsl6pk5t0thiyvXS7/a8vHp8MwK3gz4TG7vOf",
-	"LV9IfV3NUhnMRyQYj99mKNtlb665XLkgnGebnBY8Wipl7YKNdatccmHqdsUMcFPVJ/buHdcQZUVqeM6U",
-	"2Z5IlW0RLvYFsy1p07ndAwFLoFEtGLIMF1eXIaJX0UhskAmSj9vCyBcfm85eXXeQ8py7CBvLqeC6bExQ",
-	"aWXvRIQ2XpSgaCRovTeacHfqKC5nZXai/up1SdqzvS9ZJ5f34eKXj45OFnN3WR1TjSMxRQNRd6cXteAD",
-	"T3H5ivIKTE95xg1s9HY68DN/D+N5WR1tgp9mN6r0ahXFdQnILT4E5hSToOK3uNb1qZolIvF6tSD+4qfB",
-	"Vqe3F7pqoOzO5ApvuSz06g0xB+6TsJqlIgAXFwRorK8OGhG9S/AE/1xP/08HiseKggabWw4Ty11RUkgz",
-	"YeIM65G6y7J4VQN4zAVT88bbD6tt0b8V9dYuCj5zS7iseP0BO6+uo+G/FTS+Kpz+V6Dmn+OdnsQE7uBK",
-	"MPBGg78Nsx7q7azqtpmcpuNM8Jaq3fgGNqKpBFUIaG3HWbKd4K19Hm0GYVCo9LErbtbn/MKP36OsOuSt",
-	"BZnspVwnqJe7LbUvym7Lw5eH/wQAAP//",
-}
-
-// decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,
-// after base64-decoding and flate-decompressing the embedded blob.
-func decodeSpec() ([]byte, error) {
-	encoded := strings.Join(swaggerSpec, "")
-	compressed, err := base64.StdEncoding.DecodeString(encoded)
-	if err != nil {
-		return nil, fmt.Errorf("error base64 decoding spec: %w", err)
-	}
-	zr := flate.NewReader(bytes.NewReader(compressed))
-	var buf bytes.Buffer
-	if _, err := buf.ReadFrom(zr); err != nil {
-		return nil, fmt.Errorf("read flate: %w", err)
-	}
-	if err := zr.Close(); err != nil {
-		return nil, fmt.Errorf("close flate reader: %w", err)
-	}
-
-	return buf.Bytes(), nil
-}
-
-var rawSpec = decodeSpecCached()
-
-// a naive cache of the decoded OpenAPI spec
-func decodeSpecCached() func() ([]byte, error) {
-	data, err := decodeSpec()
-	return func() ([]byte, error) {
-		return data, err
-	}
-}
-
-// Constructs a synthetic filesystem for resolving external references when loading openapi specifications.
-func PathToRawSpec(pathToFile string) map[string]func() ([]byte, error) {
-	res := make(map[string]func() ([]byte, error))
-	if len(pathToFile) > 0 {
-		res[pathToFile] = rawSpec
-	}
-
-	return res
-}
-
-// GetSpec returns the OpenAPI specification corresponding to the generated
-// code in this file. External references in the spec are resolved through
-// PathToRawSpec; externally-referenced files must be embedded in their
-// corresponding Go packages (via the import-mapping feature). URL-based
-// external refs are not supported.
-func GetSpec() (swagger *openapi3.T, err error) {
-	resolvePath := PathToRawSpec("")
-
-	loader := openapi3.NewLoader()
-	loader.IsExternalRefsAllowed = true
-	loader.ReadFromURIFunc = func(loader *openapi3.Loader, url *url.URL) ([]byte, error) {
-		pathToFile := url.String()
-		pathToFile = path.Clean(pathToFile)
-		getSpec, ok := resolvePath[pathToFile]
-		if !ok {
-			err1 := fmt.Errorf("path not found: %s", pathToFile)
-			return nil, err1
-		}
-		return getSpec()
-	}
-	var specData []byte
-	specData, err = rawSpec()
-	if err != nil {
-		return
-	}
-	swagger, err = loader.LoadFromData(specData)
-	if err != nil {
-		return
-	}
-	return
-}
-
-// GetSpecJSON returns the raw JSON bytes of the embedded OpenAPI
-// specification: decompressed but not unmarshaled. External references
-// are not resolved here; the bytes are the spec exactly as embedded by
-// codegen. The result is cached at package init time, so repeated calls
-// are cheap.
-func GetSpecJSON() ([]byte, error) {
-	return rawSpec()
-}
-
-// GetSwagger returns the OpenAPI specification corresponding to the
-// generated code in this file.
-//
-// Deprecated: GetSwagger predates kin-openapi renaming openapi3.Swagger
-// to openapi3.T. Use [GetSpec] instead. This wrapper is retained for
-// backwards compatibility.
-func GetSwagger() (*openapi3.T, error) {
-	return GetSpec()
 }

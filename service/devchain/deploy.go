@@ -190,3 +190,18 @@ func WaitReceipt(ctx context.Context, client interface {
 		}
 	}
 }
+
+// CreateToken deploys one more wrapped token through the factory, from the deployer account.
+func (c *Chain) CreateToken(ctx context.Context, name, symbol string, decimals uint8) (Token, error) {
+	d := &deployer{chain: c, key: c.Accounts.Deployer.Key}
+	factory := contracts.NewTokenFactory()
+	receipt, err := d.call(ctx, c.Contracts.TokenFactory, factory.PackCreateToken(name, symbol, decimals))
+	if err != nil {
+		return Token{}, err
+	}
+	created, err := factory.UnpackTokenCreatedEvent(receipt.Logs[len(receipt.Logs)-1])
+	if err != nil {
+		return Token{}, err
+	}
+	return Token{Address: created.Token, Name: name, Symbol: symbol, Decimals: decimals}, nil
+}

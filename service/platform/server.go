@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
@@ -23,8 +24,7 @@ const DefaultBodyLimit = 64 << 10
 
 // HandlerOptions is what NewHandler wires together.
 type HandlerOptions struct {
-	Spec           *openapi3.T // the embedded document from gen/ (GetSwagger)
-	SpecYAML       []byte      // the document as written, served at /openapi.yaml
+	SpecYAML       []byte // the OpenAPI document as written: validation, /openapi.yaml, /openapi.json
 	AdminKey       string      // "" when the service has no admin routes
 	TrustedProxies []netip.Prefix
 	Tracer         trace.Tracer         // nil: no spans
@@ -41,7 +41,18 @@ type HandlerOptions struct {
 // NewHandler builds a service's HTTP handler in the order DESIGN.md gives: recover → request id →
 // client IP → span → metrics → (routing) → body size limit → admin key → OpenAPI validation →
 // generated strict handler. Every error leaves as the one JSON error shape.
-func NewHandler(o HandlerOptions) http.Handler {
+func NewHandler(o HandlerOptions) (http.Handler, error) {
+	spec, err := openapi3.NewLoader().LoadFromData(o.SpecYAML)
+	if err != nil {
+		return nil, fmt.Errorf("openapi document: %w", err)
+	}
+	if err := spec.Validate(context.Background()); err != nil {
+		return nil, fmt.Errorf("openapi document: %w", err)
+	}
+	specJSON, err := json.Marshal(spec)
+	if err != nil {
+		return nil, err
+	}
 	tracer := o.Tracer
 	if tracer == nil {
 		tracer = noop.NewTracerProvider().Tracer("")
@@ -56,17 +67,16 @@ func NewHandler(o HandlerOptions) http.Handler {
 	})
 
 	r.Method(http.MethodGet, "/metrics", promhttp.HandlerFor(o.Gatherer, promhttp.HandlerOpts{}))
-	specJSON, _ := json.Marshal(o.Spec)
 	r.Get("/openapi.yaml", staticBytes("application/yaml", o.SpecYAML))
 	r.Get("/openapi.json", staticBytes("application/json", specJSON))
 	if o.Static != nil {
 		o.Static(r)
 	}
 	r.Group(func(api chi.Router) {
-		api.Use(bodyLimit(DefaultBodyLimit, o.BodyLimits), adminAuth(o.AdminKey), validator(o.Spec))
+		api.Use(bodyLimit(DefaultBodyLimit, o.BodyLimits), adminAuth(o.AdminKey), validator(spec))
 		o.API(api)
 	})
-	return r
+	return r, nil
 }
 
 func staticBytes(contentType string, body []byte) http.HandlerFunc {

@@ -12,6 +12,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/seed018cc74c/vaultd/gen/registryapi"
+	"github.com/seed018cc74c/vaultd/service/chain"
 	"github.com/seed018cc74c/vaultd/service/platform"
 )
 
@@ -77,7 +78,10 @@ func etagMatches(header, etag string) bool {
 }
 
 func (a *api) GetToken(ctx context.Context, req registryapi.GetTokenRequestObject) (registryapi.GetTokenResponseObject, error) {
-	addr := common.HexToAddress(req.Address)
+	addr, err := parseAddress(req.Address)
+	if err != nil {
+		return nil, err
+	}
 	t, ok := a.reg.Get(addr)
 	if !ok {
 		return nil, errTokenNotFound(addr)
@@ -98,7 +102,10 @@ func (a *api) UpsertToken(ctx context.Context, req registryapi.UpsertTokenReques
 }
 
 func (a *api) UploadTokenIcon(ctx context.Context, req registryapi.UploadTokenIconRequestObject) (registryapi.UploadTokenIconResponseObject, error) {
-	addr := common.HexToAddress(req.Address)
+	addr, err := parseAddress(req.Address)
+	if err != nil {
+		return nil, err
+	}
 	if _, ok := a.reg.Get(addr); !ok {
 		return nil, errTokenNotFound(addr)
 	}
@@ -155,6 +162,14 @@ func multipartError(err error) error {
 		return err
 	}
 	return platform.InvalidRequest("malformed multipart body: %v", err)
+}
+
+func parseAddress(s string) (common.Address, error) {
+	addr, err := chain.ParseAddress(s)
+	if err != nil {
+		return addr, platform.InvalidRequest("address %q: %v", s, err)
+	}
+	return addr, nil
 }
 
 func (a *api) GetHealth(ctx context.Context, req registryapi.GetHealthRequestObject) (registryapi.GetHealthResponseObject, error) {

@@ -150,7 +150,10 @@ func (r *Registry) List(includeDisabled bool) (body []byte, etag string) {
 // base64 icon if one came, persists, and only then makes the change visible. It returns the
 // entry and whether it was created.
 func (r *Registry) Upsert(ctx context.Context, in registryapi.TokenInput) (registryapi.Token, bool, error) {
-	addr := common.HexToAddress(in.Address)
+	addr, err := parseAddress(in.Address)
+	if err != nil {
+		return registryapi.Token{}, false, err
+	}
 	var icon *IconField
 	if in.Icon != nil {
 		f, err := ParseIconField(*in.Icon, r.iconMax)
@@ -267,7 +270,9 @@ func (r *Registry) persist(byAddr map[common.Address]storedToken) error {
 	for _, t := range byAddr {
 		f.Tokens = append(f.Tokens, t)
 	}
-	slices.SortFunc(f.Tokens, func(a, b storedToken) int { return strings.Compare(strings.ToLower(a.Address), strings.ToLower(b.Address)) })
+	slices.SortFunc(f.Tokens, func(a, b storedToken) int {
+		return strings.Compare(strings.ToLower(a.Address), strings.ToLower(b.Address))
+	})
 	r.metrics.storeWrites.Inc()
 	if err := saveStore(r.dataFile, f); err != nil {
 		r.metrics.storeWriteFailures.Inc()

@@ -80,15 +80,10 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 		RequestErrorHandlerFunc:  platform.RequestErrorHandler,
 		ResponseErrorHandlerFunc: platform.WriteError,
 	})
-	spec, err := registryapi.GetSwagger()
-	if err != nil {
-		client.Close()
-		return nil, err
-	}
 	// A base64 icon in JSON takes 4/3 of its size; leave room for the rest of the body.
 	upsertLimit := cfg.Icons.MaxBytes*4/3 + 64<<10
-	h := platform.NewHandler(platform.HandlerOptions{
-		Spec: spec, SpecYAML: openapi.RegistryYAML, AdminKey: cfg.AdminAPIKey,
+	h, err := platform.NewHandler(platform.HandlerOptions{
+		SpecYAML: openapi.RegistryYAML, AdminKey: cfg.AdminAPIKey,
 		TrustedProxies: cfg.HTTP.TrustedProxies, Tracer: opts.Tracer,
 		Metrics: promReg, Gatherer: promReg,
 		BodyLimits: map[string]int64{
@@ -104,6 +99,10 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 			}
 		},
 	})
+	if err != nil {
+		client.Close()
+		return nil, err
+	}
 	return &Service{cfg: cfg, Registry: reg, chain: client, handler: h}, nil
 }
 

@@ -1,0 +1,69 @@
+package chain
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestParseAddress(t *testing.T) {
+	const sum = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
+	for _, c := range []struct {
+		in       string
+		ok, okCk bool
+	}{
+		{sum, true, true},
+		{strings.ToLower(sum), true, true},
+		{"0x" + strings.ToUpper(sum[2:]), true, true},
+		{"0X" + strings.ToLower(sum[2:]), true, true},
+		{"0x70997970c51812dc3A010C7d01b50e0d17dc79C8", true, false}, // mixed case, wrong checksum
+		{sum[:41], false, false},
+		{sum + "0", false, false},
+		{"70997970C51812dc3A010C7d01b50e0d17dc79C8ab", false, false},
+		{"0x70997970C51812dc3A010C7d01b50e0d17dc79Cg", false, false},
+		{"", false, false},
+	} {
+		a, err := ParseAddress(c.in)
+		if (err == nil) != c.ok {
+			t.Errorf("ParseAddress(%q) err = %v, want ok=%v", c.in, err, c.ok)
+		}
+		if err == nil && !strings.EqualFold(a.Hex(), c.in) {
+			t.Errorf("ParseAddress(%q) = %s", c.in, a.Hex())
+		}
+		_, err = ParseChecksummedAddress(c.in)
+		if (err == nil) != c.okCk {
+			t.Errorf("ParseChecksummedAddress(%q) err = %v, want ok=%v", c.in, err, c.okCk)
+		}
+		if c.ok && !c.okCk && !errors.Is(err, ErrBadChecksum) {
+			t.Errorf("ParseChecksummedAddress(%q) err = %v, want ErrBadChecksum", c.in, err)
+		}
+	}
+}
+
+// FuzzParseAddress: whatever the input, an accepted address round-trips through its EIP-55 form,
+// and a checksummed parse never accepts what the plain parse refuses.
+func FuzzParseAddress(f *testing.F) {
+	for _, s := range []string{"0x70997970C51812dc3A010C7d01b50e0d17dc79C8", "0x0000000000000000000000000000000000000000", "0xZZ", "", "0X" + strings.Repeat("f", 40), strings.Repeat("0", 42)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		a, err := ParseAddress(s)
+		ck, ckErr := ParseChecksummedAddress(s)
+		if err != nil {
+			if ckErr == nil {
+				t.Fatalf("checksummed parse accepted %q that the plain parse refused", s)
+			}
+			return
+		}
+		if !strings.EqualFold(a.Hex(), s) {
+			t.Fatalf("%q parsed to %s", s, a.Hex())
+		}
+		back, err := ParseChecksummedAddress(a.Hex())
+		if err != nil || back != a {
+			t.Fatalf("EIP-55 form %s of %q does not parse back: %v", a.Hex(), s, err)
+		}
+		if ckErr == nil && ck != a {
+			t.Fatalf("parses disagree on %q", s)
+		}
+	})
+}
