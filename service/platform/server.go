@@ -25,9 +25,9 @@ const DefaultBodyLimit = 64 << 10
 // HandlerOptions is what NewHandler wires together.
 type HandlerOptions struct {
 	SpecYAML       []byte // the OpenAPI document as written: validation, /openapi.yaml, /openapi.json
-	AdminKey       string      // "" when the service has no admin routes
+	AdminKey       string // "" when the service has no admin routes
 	TrustedProxies []netip.Prefix
-	Tracer         trace.Tracer         // nil: no spans
+	Tracer         trace.Tracer          // nil: no spans
 	Metrics        prometheus.Registerer // HTTP metrics go here
 	Gatherer       prometheus.Gatherer   // served at /metrics
 	BodyLimits     map[string]int64      // "METHOD /pattern" → bytes; others get DefaultBodyLimit

@@ -22,3 +22,16 @@ func Start(t testing.TB) *devchain.Chain {
 	t.Cleanup(func() { c.Close() })
 	return c
 }
+
+// StartWith runs a fresh dev chain with the given chain id.
+func StartWith(t testing.TB, chainID uint64) (*devchain.Chain, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	c, err := devchain.Start(ctx, devchain.Config{ChainID: chainID})
+	if err != nil {
+		return nil, err
+	}
+	t.Cleanup(func() { c.Close() })
+	return c, nil
+}
