@@ -1,0 +1,139 @@
+package platform
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"strings"
+	"testing"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+func TestResolveClientIP(t *testing.T) {
+	trusted := []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("::1/128")}
+	for _, c := range []struct {
+		name   string
+		remote string
+		xff    []string
+		want   string
+	}{
+		{"direct client, no header", "203.0.113.7:5555", nil, "203.0.113.7"},
+		{"direct client spoofs the header", "203.0.113.7:5555", []string{"1.2.3.4"}, "203.0.113.7"},
+		{"through a trusted proxy", "10.0.0.2:80", []string{"198.51.100.9"}, "198.51.100.9"},
+		{"client prepends a spoofed hop", "10.0.0.2:80", []string{"1.2.3.4, 198.51.100.9"}, "198.51.100.9"},
+		{"two trusted proxies", "10.0.0.2:80", []string{"198.51.100.9, 10.0.0.3"}, "198.51.100.9"},
+		{"several header lines", "10.0.0.2:80", []string{"1.2.3.4", "198.51.100.9"}, "198.51.100.9"},
+		{"garbage hop", "10.0.0.2:80", []string{"1.2.3.4, not-an-ip"}, "10.0.0.2"},
+		{"only trusted hops", "10.0.0.2:80", []string{"10.0.0.5"}, "10.0.0.5"},
+		{"ipv6 loopback proxy", "[::1]:80", []string{"2001:db8::1"}, "2001:db8::1"},
+		{"mapped ipv4", "[::ffff:203.0.113.7]:1", nil, "203.0.113.7"},
+	} {
+		if got := ResolveClientIP(c.remote, c.xff, trusted).String(); got != c.want {
+			t.Errorf("%s: %s, want %s", c.name, got, c.want)
+		}
+	}
+	if got := ResolveClientIP("127.0.0.1:1", []string{"1.2.3.4"}, nil).String(); got != "127.0.0.1" {
+		t.Errorf("no trusted proxies: header believed (%s)", got)
+	}
+}
+
+const testSpec = `openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /boom:
+    get:
+      operationId: boom
+      responses: {"200": {description: ok}}
+  /admin:
+    post:
+      operationId: admin
+      security: [{bearerAuth: []}]
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: {type: object, required: [a], additionalProperties: false, properties: {a: {type: integer}}}
+      responses: {"200": {description: ok}}
+components:
+  securitySchemes:
+    bearerAuth: {type: http, scheme: bearer}
+`
+
+func testHandler(t *testing.T) http.Handler {
+	t.Helper()
+	reg := prometheus.NewRegistry()
+	h, err := NewHandler(HandlerOptions{
+		SpecYAML: []byte(testSpec), AdminKey: "0123456789abcdef", Metrics: reg, Gatherer: reg,
+		API: func(r chi.Router) {
+			r.Get("/boom", func(w http.ResponseWriter, r *http.Request) { panic("kaboom") })
+			r.Post("/admin", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(200) })
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+func TestEveryLayerAnswersWithTheErrorShape(t *testing.T) {
+	h := testHandler(t)
+	for _, c := range []struct {
+		name, method, path, body, auth string
+		status                         int
+		code                           string
+	}{
+		{"panic", "GET", "/boom", "", "", 500, CodeInternal},
+		{"unknown path", "GET", "/nope", "", "", 404, CodeNotFound},
+		{"wrong method", "DELETE", "/boom", "", "", 405, CodeMethodNotAllowed},
+		{"no key", "POST", "/admin", `{"a":1}`, "", 401, CodeUnauthorized},
+		{"no key, bad body", "POST", "/admin", `{`, "", 401, CodeUnauthorized},
+		{"bad body", "POST", "/admin", `{"a":"x"}`, "Bearer 0123456789abcdef", 400, CodeInvalidRequest},
+		{"extra field", "POST", "/admin", `{"a":1,"b":2}`, "Bearer 0123456789abcdef", 400, CodeInvalidRequest},
+		{"too large", "POST", "/admin", `{"a":1,"pad":"` + strings.Repeat("x", DefaultBodyLimit) + `"}`, "Bearer 0123456789abcdef", 413, CodePayloadTooLarge},
+	} {
+		req := httptest.NewRequest(c.method, c.path, strings.NewReader(c.body))
+		req.Header.Set("Content-Type", "application/json")
+		if c.auth != "" {
+			req.Header.Set("Authorization", c.auth)
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		var body struct{ Error, Code string }
+		if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil || rec.Code != c.status || body.Code != c.code || body.Error == "" {
+			t.Errorf("%s: %d %s, want %d %s", c.name, rec.Code, rec.Body, c.status, c.code)
+		}
+		if ct := rec.Header().Get("Content-Type"); ct != "application/json" {
+			t.Errorf("%s: Content-Type %q", c.name, ct)
+		}
+		if strings.Contains(rec.Body.String(), "kaboom") {
+			t.Errorf("%s: the panic value leaks", c.name)
+		}
+	}
+	req := httptest.NewRequest("POST", "/admin", strings.NewReader(`{"a":1,"b":2}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer 0123456789abcdef")
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if !strings.Contains(rec.Body.String(), `field \"b\" is not accepted`) {
+		t.Errorf("extra field message: %s", rec.Body)
+	}
+}
+
+func TestRequestIDIsKeptOrMade(t *testing.T) {
+	h := testHandler(t)
+	for in, keep := range map[string]bool{"abc-123": true, "": false, "bad id with spaces": false, strings.Repeat("a", 65): false} {
+		req := httptest.NewRequest("GET", "/nope", nil)
+		if in != "" {
+			req.Header.Set("X-Request-Id", in)
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		got := rec.Header().Get("X-Request-Id")
+		if got == "" || (got == in) != keep {
+			t.Errorf("X-Request-Id %q → %q", in, got)
+		}
+	}
+}
