@@ -64,9 +64,14 @@ func Run(ctx context.Context, cfg Config, tp trace.TracerProvider) error {
 	if adminKey == "" {
 		adminKey = randomKey()
 	}
-	regURL := "http://" + net.JoinHostPort(cfg.Host, strconv.Itoa(cfg.RegistryPort))
+	regLn, err := net.Listen("tcp", net.JoinHostPort(cfg.Host, strconv.Itoa(cfg.RegistryPort)))
+	if err != nil {
+		return fmt.Errorf("registry: %w", err)
+	}
+	defer regLn.Close()
+	regURL := "http://" + regLn.Addr().String()
 	regCfg, err := registry.LoadConfig(overlay(cfg.Getenv, map[string]string{
-		"PORT":            strconv.Itoa(cfg.RegistryPort),
+		"PORT":            strconv.Itoa(regLn.Addr().(*net.TCPAddr).Port),
 		"RPC_URL":         chain.RPCURL,
 		"ADMIN_API_KEY":   adminKey,
 		"DATA_FILE":       filepath.Join(cfg.DataDir, "tokens.json"),
@@ -81,10 +86,6 @@ func Run(ctx context.Context, cfg Config, tp trace.TracerProvider) error {
 		return err
 	}
 	defer reg.Close()
-	regLn, err := net.Listen("tcp", net.JoinHostPort(cfg.Host, strconv.Itoa(cfg.RegistryPort)))
-	if err != nil {
-		return fmt.Errorf("registry: %w", err)
-	}
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
