@@ -19,12 +19,17 @@ type healthProbe struct {
 	healthy bool
 }
 
+// probeTimeout caps one probe, so a hung RPC answers health checks as degraded quickly.
+const probeTimeout = time.Second
+
 func (p *healthProbe) ok(ctx context.Context) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if time.Since(p.checked) < p.interval {
 		return p.healthy
 	}
+	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
+	defer cancel()
 	_, err := p.chain.BlockNumber(ctx)
 	p.healthy, p.checked = err == nil, time.Now()
 	return p.healthy

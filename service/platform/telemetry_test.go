@@ -1,0 +1,111 @@
+package platform
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/prometheus/client_golang/prometheus"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+)
+
+// A request gets a server span named by its route, continuing the caller's traceparent, and a
+// log line written while serving it carries the trace and request ids.
+func TestSpansAndLogCorrelation(t *testing.T) {
+	exp := tracetest.NewInMemoryExporter()
+	tp, err := NewTracerProvider(context.Background(), "test", func(string) string { return "" }, sdktrace.NewSimpleSpanProcessor(exp))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs bytes.Buffer
+	logger := NewLogger(&logs, slog.LevelInfo, "test")
+	reg := prometheus.NewRegistry()
+	h, err := NewHandler(HandlerOptions{
+		SpecYAML: []byte(testSpec), Tracer: tp.Tracer("test"), Metrics: reg, Gatherer: reg,
+		API: func(r chi.Router) {
+			r.Get("/boom", func(w http.ResponseWriter, r *http.Request) {
+				logger.InfoContext(r.Context(), "inside the handler")
+				w.WriteHeader(204)
+			})
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := httptest.NewRequest("GET", "/boom", nil)
+	req.Header.Set("traceparent", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
+	req.Header.Set("X-Request-Id", "req-1")
+	h.ServeHTTP(httptest.NewRecorder(), req)
+
+	spans := exp.GetSpans()
+	if len(spans) != 1 {
+		t.Fatalf("%d spans, want 1", len(spans))
+	}
+	s := spans[0]
+	if s.Name != "GET /boom" || s.SpanContext.TraceID().String() != "4bf92f3577b34da6a3ce929d0e0e4736" || s.Parent.SpanID().String() != "00f067aa0ba902b7" {
+		t.Fatalf("span %q trace %s parent %s", s.Name, s.SpanContext.TraceID(), s.Parent.SpanID())
+	}
+	attrs := map[string]string{}
+	for _, a := range s.Attributes {
+		attrs[string(a.Key)] = a.Value.Emit()
+	}
+	if attrs["http.route"] != "/boom" || attrs["http.response.status_code"] != "204" || attrs["vaultd.request_id"] != "req-1" {
+		t.Fatalf("span attributes %v", attrs)
+	}
+	var line map[string]any
+	if err := json.Unmarshal(logs.Bytes(), &line); err != nil {
+		t.Fatalf("log is not JSON: %q", logs.String())
+	}
+	if line["trace_id"] != "4bf92f3577b34da6a3ce929d0e0e4736" || line["request_id"] != "req-1" || line["service"] != "test" {
+		t.Fatalf("log line %v lacks the trace, request id or service", line)
+	}
+}
+
+// On shutdown a request in flight is finished, not dropped.
+func TestServeDrainsInFlightRequests(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	entered := make(chan struct{})
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		close(entered)
+		time.Sleep(300 * time.Millisecond)
+		w.Write([]byte("done"))
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- Serve(ctx, ln, h, 5*time.Second) }()
+
+	got := make(chan string, 1)
+	go func() {
+		resp, err := http.Get("http://" + ln.Addr().String())
+		if err != nil {
+			got <- "error: " + err.Error()
+			return
+		}
+		var b strings.Builder
+		buf := make([]byte, 16)
+		n, _ := resp.Body.Read(buf)
+		b.Write(buf[:n])
+		resp.Body.Close()
+		got <- b.String()
+	}()
+	<-entered
+	cancel()
+	if body := <-got; body != "done" {
+		t.Fatalf("in-flight request got %q", body)
+	}
+	if err := <-served; err != nil {
+		t.Fatalf("Serve: %v", err)
+	}
+}
