@@ -150,7 +150,10 @@ type TokenInput struct {
 	// Enabled Example: true
 	Enabled *bool `json:"enabled,omitempty"`
 
-	// Icon An http(s) URL, a `data:image/...;base64,` URI, bare base64 image data, or "" to remove the icon.
+	// Icon An http(s) URL (at most 2048 characters), a `data:image/...;base64,` URI, bare base64
+	// image data (at most the configured icon size once decoded, 512 KiB by default), or ""
+	// to remove the icon.
+	//
 	//
 	// Example: https://example.com/icons/usdc.png
 	Icon *string `json:"icon,omitempty"`

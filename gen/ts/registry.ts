@@ -191,7 +191,9 @@ export interface components {
         TokenInput: {
             address: components["schemas"]["Address"];
             /**
-             * @description An http(s) URL, a `data:image/...;base64,` URI, bare base64 image data, or "" to remove the icon.
+             * @description An http(s) URL (at most 2048 characters), a `data:image/...;base64,` URI, bare base64
+             *     image data (at most the configured icon size once decoded, 512 KiB by default), or ""
+             *     to remove the icon.
              * @example https://example.com/icons/usdc.png
              */
             icon?: string;

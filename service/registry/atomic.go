@@ -11,7 +11,7 @@ import (
 // target, fsync the folder.
 func writeFileAtomic(path string, data []byte) (err error) {
 	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	tmp, err := os.CreateTemp(dir, tempPattern(filepath.Base(path)))
 	if err != nil {
 		return err
 	}
@@ -37,6 +37,18 @@ func writeFileAtomic(path string, data []byte) (err error) {
 		return err
 	}
 	return syncDir(dir)
+}
+
+// tempPattern is the name writeFileAtomic gives its temporary files.
+func tempPattern(base string) string { return "." + base + ".tmp-*" }
+
+// removeTempFiles deletes temporary files that a crash left in dir (they never hold committed
+// data: the rename is the commit).
+func removeTempFiles(dir, base string) {
+	matches, _ := filepath.Glob(filepath.Join(dir, tempPattern(base)))
+	for _, m := range matches {
+		os.Remove(m)
+	}
 }
 
 func syncDir(dir string) error {

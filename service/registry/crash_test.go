@@ -75,8 +75,14 @@ func TestCrashSafety(t *testing.T) {
 		cmd.Process.Signal(syscall.SIGKILL)
 		cmd.Wait()
 
-		// A restart must load the file (never an error), and every acknowledged change is in it.
+		// A restart must load the file (never an error), and every acknowledged change is in it;
+		// the temporary files a kill left behind are cleaned away.
 		s := startServer(t, dir, nil)
+		for _, pattern := range []string{".*.tmp-*", "icons/.*.tmp-*"} {
+			if left, _ := filepath.Glob(filepath.Join(dir, pattern)); len(left) > 0 {
+				t.Fatalf("round %d: temporary files left after restart: %v", round, left)
+			}
+		}
 		list := listTokens(t, s.admin, &registryapi.ListTokensParams{IncludeDisabled: ptr(true)})
 		if list.StatusCode() != 200 {
 			t.Fatalf("round %d: list after restart: %d", round, list.StatusCode())

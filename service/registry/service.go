@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strconv"
 	"time"
 
@@ -64,6 +65,8 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 		client.Close()
 		return nil, fmt.Errorf("ICONS_DIR: %w", err)
 	}
+	removeTempFiles(filepath.Dir(cfg.Store.DataFile), filepath.Base(cfg.Store.DataFile))
+	removeTempFiles(cfg.Icons.Dir, "*")
 
 	reg := &Registry{
 		chain: client, chainID: chainID, dataFile: cfg.Store.DataFile,
