@@ -1,0 +1,92 @@
+package zk
+
+import (
+	"bytes"
+	"fmt"
+	"sync"
+
+	"github.com/consensys/gnark-crypto/ecc"
+	"github.com/consensys/gnark/backend/groth16"
+	groth16bn254 "github.com/consensys/gnark/backend/groth16/bn254"
+	"github.com/consensys/gnark/constraint"
+	"github.com/consensys/gnark/frontend"
+	"github.com/consensys/gnark/frontend/cs/r1cs"
+
+	"github.com/seed018cc74c/vaultd/gen/zk/devkeys"
+)
+
+// Keys are the compiled reveal circuit with its Groth16 keys.
+type Keys struct {
+	ccs constraint.ConstraintSystem
+	pk  groth16.ProvingKey
+	vk  groth16.VerifyingKey
+}
+
+// Compile compiles the reveal circuit to R1CS.
+func Compile() (constraint.ConstraintSystem, error) {
+	return frontend.Compile(ecc.BN254.ScalarField(), r1cs.NewBuilder, &RevealCircuit{})
+}
+
+// Setup runs a fresh (dev, single-party) Groth16 setup for the reveal circuit.
+func Setup() (*Keys, error) {
+	ccs, err := Compile()
+	if err != nil {
+		return nil, err
+	}
+	pk, vk, err := groth16.Setup(ccs)
+	if err != nil {
+		return nil, err
+	}
+	return &Keys{ccs: ccs, pk: pk, vk: vk}, nil
+}
+
+var (
+	devOnce sync.Once
+	dev     *Keys
+	devErr  error
+)
+
+// DevKeys returns the committed dev keys (gen/zk/devkeys), loaded once. The dev chain's verifier
+// is deployed from them; a test checks that they still match the circuit.
+func DevKeys() (*Keys, error) {
+	devOnce.Do(func() { dev, devErr = LoadKeys(devkeys.ProvingKey, devkeys.VerifyingKey) })
+	return dev, devErr
+}
+
+// LoadKeys reads keys written by WriteTo and compiles the circuit to go with them.
+func LoadKeys(pkBytes, vkBytes []byte) (*Keys, error) {
+	ccs, err := Compile()
+	if err != nil {
+		return nil, err
+	}
+	pk, vk := groth16.NewProvingKey(ecc.BN254), groth16.NewVerifyingKey(ecc.BN254)
+	if _, err := pk.UnsafeReadFrom(bytes.NewReader(pkBytes)); err != nil {
+		return nil, fmt.Errorf("proving key: %w", err)
+	}
+	if _, err := vk.ReadFrom(bytes.NewReader(vkBytes)); err != nil {
+		return nil, fmt.Errorf("verifying key: %w", err)
+	}
+	return &Keys{ccs: ccs, pk: pk, vk: vk}, nil
+}
+
+// Encode returns the proving and verifying keys in gnark's binary form.
+func (k *Keys) Encode() (pkBytes, vkBytes []byte, err error) {
+	var pb, vb bytes.Buffer
+	if _, err := k.pk.WriteRawTo(&pb); err != nil {
+		return nil, nil, err
+	}
+	if _, err := k.vk.WriteTo(&vb); err != nil {
+		return nil, nil, err
+	}
+	return pb.Bytes(), vb.Bytes(), nil
+}
+
+// VerificationKey returns the verifying key as points, for the Solidity verifier's constructor
+// and for snarkjs's verification_key.json.
+func (k *Keys) VerificationKey() *VerificationKey {
+	v := k.vk.(*groth16bn254.VerifyingKey)
+	return &VerificationKey{Alpha: v.G1.Alpha, Beta: v.G2.Beta, Gamma: v.G2.Gamma, Delta: v.G2.Delta, IC: append(v.G1.K[:0:0], v.G1.K...)}
+}
+
+// Constraints is the circuit's number of constraints.
+func (k *Keys) Constraints() int { return k.ccs.GetNbConstraints() }
