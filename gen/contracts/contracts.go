@@ -24,6 +24,1694 @@ var (
 	_ = abi.ConvertType
 )
 
+// CommitRevealVaultMetaData contains all meta data concerning the CommitRevealVault contract.
+var CommitRevealVaultMetaData = bind.MetaData{
+	ABI: "[{\"inputs\":[{\"internalType\":\"address\",\"name\":\"verifier_\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"operator_\",\"type\":\"address\"}],\"stateMutability\":\"nonpayable\",\"type\":\"constructor\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"InvalidAmount\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"commitment\",\"type\":\"bytes32\"}],\"name\":\"InvalidCommitment\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"InvalidProof\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"recipient\",\"type\":\"address\"}],\"name\":\"InvalidRecipient\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"caller\",\"type\":\"address\"}],\"name\":\"NotOperator\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"caller\",\"type\":\"address\"}],\"name\":\"NotOwner\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"nullifier\",\"type\":\"bytes32\"}],\"name\":\"NullifierAlreadySpent\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"signal\",\"type\":\"uint256\"},{\"internalType\":\"address\",\"name\":\"recipient\",\"type\":\"address\"}],\"name\":\"RecipientMismatch\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"Reentrancy\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"token\",\"type\":\"address\"}],\"name\":\"TokenAlreadyRegistered\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"token\",\"type\":\"address\"}],\"name\":\"TokenNotRegistered\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"token\",\"type\":\"address\"}],\"name\":\"TransferFailed\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"expected\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"received\",\"type\":\"uint256\"}],\"name\":\"TransferShortfall\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"root\",\"type\":\"bytes32\"}],\"name\":\"UnknownRoot\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"tokenId\",\"type\":\"uint256\"}],\"name\":\"UnknownTokenId\",\"type\":\"error\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"token\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"},{\"indexed\":false,\"internalType\":\"bytes32\",\"name\":\"commitment\",\"type\":\"bytes32\"},{\"indexed\":false,\"internalType\":\"bytes32\",\"name\":\"leaf\",\"type\":\"bytes32\"},{\"indexed\":false,\"internalType\":\"uint32\",\"name\":\"leafIndex\",\"type\":\"uint32\"}],\"name\":\"Committed\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"bytes32\",\"name\":\"nullifier\",\"type\":\"bytes32\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"recipient\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"token\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"},{\"indexed\":false,\"internalType\":\"bytes32\",\"name\":\"changeCommitment\",\"type\":\"bytes32\"},{\"indexed\":false,\"internalType\":\"address\",\"name\":\"caller\",\"type\":\"address\"}],\"name\":\"Revealed\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"token\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"tokenId\",\"type\":\"uint256\"}],\"name\":\"TokenRegistered\",\"type\":\"event\"},{\"inputs\":[],\"name\":\"MAX_AMOUNT\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"token\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"},{\"internalType\":\"bytes32\",\"name\":\"commitment\",\"type\":\"bytes32\"}],\"name\":\"commit\",\"outputs\":[{\"internalType\":\"uint32\",\"name\":\"leafIndex\",\"type\":\"uint32\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"commitmentTree\",\"outputs\":[{\"internalType\":\"contractCommitmentTree\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"nullifierRegistry\",\"outputs\":[{\"internalType\":\"contractNullifierRegistry\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"operator\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"owner\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"token\",\"type\":\"address\"}],\"name\":\"registerToken\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"tokenId\",\"type\":\"uint256\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"uint256[2]\",\"name\":\"pA\",\"type\":\"uint256[2]\"},{\"internalType\":\"uint256[2][2]\",\"name\":\"pB\",\"type\":\"uint256[2][2]\"},{\"internalType\":\"uint256[2]\",\"name\":\"pC\",\"type\":\"uint256[2]\"},{\"internalType\":\"uint256[6]\",\"name\":\"pubSignals\",\"type\":\"uint256[6]\"},{\"internalType\":\"address\",\"name\":\"recipient\",\"type\":\"address\"}],\"name\":\"reveal\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"name\":\"tokenIdOf\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"name\":\"tokenOfId\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"verifier\",\"outputs\":[{\"internalType\":\"contractIGroth16Verifier\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"}]",
+	ID:  "c815686d33def1fc4b5d73e11b7ce85ad7",
+	Bin: "0x610120604052348015610010575f5ffd5b50604051611c3d380380611c3d83398101604081905261002f9161010c565b33610100526001600160a01b03828116608052811660e0526040513090610055906100d7565b6001600160a01b039091168152602001604051809103905ff08015801561007e573d5f5f3e3d5ffd5b506001600160a01b031660a0526040513090610099906100e4565b6001600160a01b039091168152602001604051809103905ff0801580156100c2573d5f5f3e3d5ffd5b506001600160a01b031660c0525061013d9050565b6107f88061121983390190565b61022c80611a1183390190565b80516001600160a01b0381168114610107575f5ffd5b919050565b5f5f6040838503121561011d575f5ffd5b610126836100f1565b9150610134602084016100f1565b90509250929050565b60805160a05160c05160e051610100516110616101b85f395f81816101e6015261024301525f8181610178015281816103fc015261043801525f818161020d015281816105bc015261078a01525f81816101510152818161050f015281816108200152610c5201525f818160ea01526106dd01526110615ff3fe608060405234801561000f575f5ffd5b50600436106100a6575f3560e01c8063570ca7351161006e578063570ca7351461017357806364fc31b31461019a578063773c02d4146101c25780638da5cb5b146101e1578063b870676c14610208578063d40dc8701461022f575f5ffd5b806309824a80146100aa57806314590546146100d05780632b7ac3f3146100e55780633deb57d61461012457806345b2a6a11461014c575b5f5ffd5b6100bd6100b8366004610e19565b610237565b6040519081526020015b60405180910390f35b6100e36100de366004610e4f565b6103c9565b005b61010c7f000000000000000000000000000000000000000000000000000000000000000081565b6040516001600160a01b0390911681526020016100c7565b61010c610132366004610ec1565b5f602081905290815260409020546001600160a01b031681565b61010c7f000000000000000000000000000000000000000000000000000000000000000081565b61010c7f000000000000000000000000000000000000000000000000000000000000000081565b6101ad6101a8366004610ed8565b61094d565b60405163ffffffff90911681526020016100c7565b6100bd6101d0366004610e19565b60016020525f908152604090205481565b61010c7f000000000000000000000000000000000000000000000000000000000000000081565b61010c7f000000000000000000000000000000000000000000000000000000000000000081565b6100bd610d37565b5f336001600160a01b037f000000000000000000000000000000000000000000000000000000000000000016146102885760405163245aecd360e01b81523360048201526024015b60405180910390fd5b6001600160a01b0382165f90815260016020526040902054156102c9576040516327a5b1a760e11b81526001600160a01b038316600482015260240161027f565b6040805180820182526001600160a01b03841681524660208201529051632b0aac7f60e11b815273__$75f79a42d9bcbdbb69ad79ebd80f556f39$__9163561558fe916103199190600401610f08565b602060405180830381865af4158015610334573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906103589190610f38565b6001600160a01b0383165f8181526001602090815260408083208590558483528282529182902080546001600160a01b03191684179055905183815292935090917fd7ca5dc2f8c6bb37c3a4de2a81499b25f8ca8bbb3082010244fe747077d0f6cc910160405180910390a2919050565b60025460ff16156103ed5760405163558a1e0360e11b815260040160405180910390fd5b6002805460ff191660011790557f00000000000000000000000000000000000000000000000000000000000000006001600160a01b03161580159061045b5750336001600160a01b037f00000000000000000000000000000000000000000000000000000000000000001614155b1561047b57604051633b63649d60e11b815233600482015260240161027f565b6001600160a01b0381166104ad57604051630bc2c5df60e11b81526001600160a01b038216600482015260240161027f565b60608201356001600160a01b038216146104ee5760405162946af360e71b8152606083013560048201526001600160a01b038216602482015260440161027f565b604051636d9833e360e01b8152823560048201819052906001600160a01b037f00000000000000000000000000000000000000000000000000000000000000001690636d9833e390602401602060405180830381865afa158015610554573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906105789190610f63565b610598576040516310e61af960e31b81526004810182905260240161027f565b60405163394a177360e21b8152602084013560048201819052906001600160a01b037f0000000000000000000000000000000000000000000000000000000000000000169063e5285dcc90602401602060405180830381865afa158015610601573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906106259190610f63565b1561064657604051633c4f911160e01b81526004810182905260240161027f565b60a08401355f908152602081905260409020546001600160a01b03168061068657604051631af0266d60e21b815260a0860135600482015260240161027f565b60408501358015806106a557506106a26001600160f81b610f82565b81115b156106c657604051633728b83d60e01b81526004810182905260240161027f565b60405163f398789b60e01b81526001600160a01b037f0000000000000000000000000000000000000000000000000000000000000000169063f398789b90610718908c908c908c908c90600401610fa1565b602060405180830381865afa158015610733573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906107579190610f63565b610774576040516309bde33960e01b815260040160405180910390fd5b604051632cfe849560e01b8152600481018490527f00000000000000000000000000000000000000000000000000000000000000006001600160a01b031690632cfe8495906024015f604051808303815f87803b1580156107d3575f5ffd5b505af11580156107e5573d5f5f3e3d5ffd5b505050505f866004600681106107fd576107fd610f4f565b60200201359050801561089457604051632d287e4360e01b8152600481018290527f00000000000000000000000000000000000000000000000000000000000000006001600160a01b031690632d287e439060240160408051808303815f875af115801561086d573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906108919190610ff0565b50505b6040516001600160a01b0387166024820152604481018390526108e590849060640160408051601f198184030181529190526020810180516001600160e01b031663a9059cbb60e01b179052610d49565b6040805183815260208101839052338183015290516001600160a01b03858116929089169187917f0784c55c1f305dc20c595009b550dc99e0e6c8f570579a7188b093c06ef896cc919081900360600190a450506002805460ff191690555050505050505050565b6002545f9060ff16156109735760405163558a1e0360e11b815260040160405180910390fd5b6002805460ff191660019081179091556001600160a01b0385165f9081526020919091526040812054908190036109c85760405163ddef98d760e01b81526001600160a01b038616600482015260240161027f565b8315806109e257506109df6001600160f81b610f82565b84115b15610a0357604051633728b83d60e01b81526004810185905260240161027f565b821580610a3057507f30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f00000018310155b15610a515760405163537fbfab60e01b81526004810184905260240161027f565b6040516370a0823160e01b81523060048201525f906001600160a01b038716906370a0823190602401602060405180830381865afa158015610a95573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190610ab99190610f38565b60405133602482015230604482015260648101879052909150610b0a90879060840160408051601f198184030181529190526020810180516001600160e01b03166323b872dd60e01b179052610d49565b6040516370a0823160e01b81523060048201525f9082906001600160a01b038916906370a0823190602401602060405180830381865afa158015610b50573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190610b749190610f38565b610b7e9190610f82565b9050858114610baa576040516302ba9edf60e61b8152600481018790526024810182905260440161027f565b604080516060810182528681526020810188905280820185905290516320cf0a3760e01b81525f9173__$fc5a2451f3e054f75c2faf9b3818033d8b$__916320cf0a3791610bfa91600401611024565b602060405180830381865af4158015610c15573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190610c399190610f38565b604051632d287e4360e01b8152600481018290529091507f00000000000000000000000000000000000000000000000000000000000000006001600160a01b031690632d287e439060240160408051808303815f875af1158015610c9f573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190610cc39190610ff0565b50604080518981526020810189905290810183905263ffffffff8216606082015290955033906001600160a01b038a16907f998b38b7b2fffd964a5d4fa6c5fb226c95978632298d5ffe7915dc6dc85613c09060800160405180910390a350506002805460ff191690555090949350505050565b610d466001600160f81b610f82565b81565b5f5f836001600160a01b031683604051610d63919061104b565b5f604051808303815f865af19150503d805f8114610d9c576040519150601f19603f3d011682016040523d82523d5f602084013e610da1565b606091505b5091509150811580610dcf5750805115801590610dcf575080806020019051810190610dcd9190610f63565b155b15610df8576040516339f1c8d960e01b81526001600160a01b038516600482015260240161027f565b50505050565b80356001600160a01b0381168114610e14575f5ffd5b919050565b5f60208284031215610e29575f5ffd5b610e3282610dfe565b9392505050565b8060408101831015610e49575f5ffd5b92915050565b5f5f5f5f5f6101e08688031215610e64575f5ffd5b610e6e8787610e39565b945060c0860187811115610e80575f5ffd5b604087019450610e908882610e39565b9350506101c0860187811115610ea4575f5ffd5b61010087019250610eb481610dfe565b9150509295509295909350565b5f60208284031215610ed1575f5ffd5b5035919050565b5f5f5f60608486031215610eea575f5ffd5b610ef384610dfe565b95602085013595506040909401359392505050565b6040810181835f5b6002811015610f2f578151835260209283019290910190600101610f10565b50505092915050565b5f60208284031215610f48575f5ffd5b5051919050565b634e487b7160e01b5f52603260045260245ffd5b5f60208284031215610f73575f5ffd5b81518015158114610e32575f5ffd5b81810381811115610e4957634e487b7160e01b5f52601160045260245ffd5b6101c08101604086833760408201855f5b6002811015610fd35760408284376040928301929190910190600101610fb2565b50505060408460c084013760c08361010084013795945050505050565b5f5f60408385031215611001575f5ffd5b825163ffffffff81168114611014575f5ffd5b6020939093015192949293505050565b6060810181835f5b6003811015610f2f57815183526020928301929091019060010161102c565b5f82518060208501845e5f9201918252509190505660a060405234801561000f575f5ffd5b506040516107f83803806107f883398101604081905261002e9161010c565b6001600160a01b0381166080525f805b601481101561010257815f826014811061005a5761005a610139565b01558160148281811061006f5761006f610139565b0155604080518082018252838152602081018490529051632b0aac7f60e11b815273__$75f79a42d9bcbdbb69ad79ebd80f556f39$__9163561558fe916100b9919060040161014d565b602060405180830381865af41580156100d4573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906100f8919061017d565b915060010161003e565b5060285550610194565b5f6020828403121561011c575f5ffd5b81516001600160a01b0381168114610132575f5ffd5b9392505050565b634e487b7160e01b5f52603260045260245ffd5b6040810181835f5b6002811015610174578151835260209283019290910190600101610155565b50505092915050565b5f6020828403121561018d575f5ffd5b5051919050565b6080516106466101b25f395f818160e5015261018f01526106465ff3fe608060405234801561000f575f5ffd5b5060043610610085575f3560e01c806398366e351161005857806398366e3514610144578063ba70f7571461014c578063cd87a3b414610162578063fc7e9c6f1461016a575f5ffd5b80632d287e43146100895780636d9833e3146100bd5780638da5cb5b146100e057806390eeb02b1461011f575b5f5ffd5b61009c61009736600461054f565b610182565b6040805163ffffffff90931683526020830191909152015b60405180910390f35b6100d06100cb36600461054f565b6104a1565b60405190151581526020016100b4565b6101077f000000000000000000000000000000000000000000000000000000000000000081565b6040516001600160a01b0390911681526020016100b4565b60485461012f9063ffffffff1681565b60405163ffffffff90911681526020016100b4565b61012f601481565b61015461052a565b6040519081526020016100b4565b61012f602081565b60485461012f90640100000000900463ffffffff1681565b5f80336001600160a01b037f000000000000000000000000000000000000000000000000000000000000000016146101d45760405163245aecd360e01b81523360048201526024015b60405180910390fd5b7f30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f000000183106102175760405163c53e726b60e01b8152600481018490526024016101cb565b604854640100000000900463ffffffff169150620fffff19820161024e57604051631691e59f60e31b815260040160405180910390fd5b82825f5b60148110156103d557600182165f0361032257826014826014811061027957610279610566565b018190555073__$75f79a42d9bcbdbb69ad79ebd80f556f39$__63561558fe60405180604001604052808681526020015f85601481106102bb576102bb610566565b01548152506040518263ffffffff1660e01b81526004016102dc919061057a565b602060405180830381865af41580156102f7573d5f5f3e3d5ffd5b505050506040513d601f19601f8201168201806040525081019061031b91906105aa565b92506103c3565b73__$75f79a42d9bcbdbb69ad79ebd80f556f39$__63561558fe60405180604001604052806014856014811061035a5761035a610566565b01548152602001868152506040518263ffffffff1660e01b8152600401610381919061057a565b602060405180830381865af415801561039c573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906103c091906105aa565b92505b637fffffff600192831c169101610252565b5060485491925082915f906020906103f49063ffffffff1660016105d5565b6103fe91906105f7565b6048805463ffffffff191663ffffffff831690811790915590915084906028906020811061042e5761042e610566565b015561043b8560016105d5565b6048805467ffffffff00000000191664010000000063ffffffff938416021790556040805191871682526020820186905287917fc156f42017957acfca3b7f6906dff8ed1d1a889f2c552e34074c3ad51becaeb9910160405180910390a2505050915091565b5f8181036104b057505f919050565b60485463ffffffff165f5b6020811015610521578360288363ffffffff16602081106104de576104de610566565b0154036104ef575060019392505050565b63ffffffff82161561050b5761050660018361062a565b610517565b6105176001602061062a565b91506001016104bb565b505f9392505050565b6048545f9060289063ffffffff166020811061054857610548610566565b0154905090565b5f6020828403121561055f575f5ffd5b5035919050565b634e487b7160e01b5f52603260045260245ffd5b6040810181835f5b60028110156105a1578151835260209283019290910190600101610582565b50505092915050565b5f602082840312156105ba575f5ffd5b5051919050565b634e487b7160e01b5f52601160045260245ffd5b63ffffffff81811683821601908111156105f1576105f16105c1565b92915050565b5f63ffffffff83168061061857634e487b7160e01b5f52601260045260245ffd5b8063ffffffff84160691505092915050565b63ffffffff82811682821603908111156105f1576105f16105c15660a0604052348015600e575f5ffd5b5060405161022c38038061022c833981016040819052602b91603b565b6001600160a01b03166080526066565b5f60208284031215604a575f5ffd5b81516001600160a01b0381168114605f575f5ffd5b9392505050565b6080516101a96100835f395f81816094015260d901526101a95ff3fe608060405234801561000f575f5ffd5b506004361061003f575f3560e01c80632cfe849514610043578063e5285dcc14610058578063fbfa77cf1461008f575b5f5ffd5b610056610051366004610192565b6100ce565b005b61007a610066366004610192565b5f9081526020819052604090205460ff1690565b60405190151581526020015b60405180910390f35b6100b67f000000000000000000000000000000000000000000000000000000000000000081565b6040516001600160a01b039091168152602001610086565b336001600160a01b037f0000000000000000000000000000000000000000000000000000000000000000161461011e5760405163e9d6016160e01b81523360048201526024015b60405180910390fd5b5f8181526020819052604090205460ff1615610150576040516304ee081f60e21b815260048101829052602401610115565b5f81815260208190526040808220805460ff191660011790555182917f2d8b76eb247945151bd870d531c84c5420f53e3cb9c0ab3b350f46bb0936209691a250565b5f602082840312156101a2575f5ffd5b503591905056",
+	Deps: []*bind.MetaData{
+		&PoseidonT3MetaData,
+		&PoseidonT4MetaData,
+	},
+}
+
+// CommitRevealVault is an auto generated Go binding around an Ethereum contract.
+type CommitRevealVault struct {
+	abi abi.ABI
+}
+
+// GetABI returns the ABI associated with this contract binding.
+func (c *CommitRevealVault) GetABI() abi.ABI {
+	return c.abi
+}
+
+// NewCommitRevealVault creates a new instance of CommitRevealVault.
+func NewCommitRevealVault() *CommitRevealVault {
+	parsed, err := CommitRevealVaultMetaData.ParseABI()
+	if err != nil {
+		panic(errors.New("invalid ABI: " + err.Error()))
+	}
+	return &CommitRevealVault{abi: *parsed}
+}
+
+// Instance creates a wrapper for a deployed contract instance at the given address.
+// Use this to create the instance object passed to abigen v2 library functions Call, Transact, etc.
+func (c *CommitRevealVault) Instance(backend bind.ContractBackend, addr common.Address) *bind.BoundContract {
+	return bind.NewBoundContract(addr, c.abi, backend, backend, backend)
+}
+
+// PackConstructor is the Go binding used to pack the parameters required for
+// contract deployment.
+//
+// Solidity: constructor(address verifier_, address operator_) returns()
+func (commitRevealVault *CommitRevealVault) PackConstructor(verifier_ common.Address, operator_ common.Address) []byte {
+	enc, err := commitRevealVault.abi.Pack("", verifier_, operator_)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// PackMAXAMOUNT is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xd40dc870.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function MAX_AMOUNT() view returns(uint256)
+func (commitRevealVault *CommitRevealVault) PackMAXAMOUNT() []byte {
+	enc, err := commitRevealVault.abi.Pack("MAX_AMOUNT")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackMAXAMOUNT is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xd40dc870.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function MAX_AMOUNT() view returns(uint256)
+func (commitRevealVault *CommitRevealVault) TryPackMAXAMOUNT() ([]byte, error) {
+	return commitRevealVault.abi.Pack("MAX_AMOUNT")
+}
+
+// UnpackMAXAMOUNT is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xd40dc870.
+//
+// Solidity: function MAX_AMOUNT() view returns(uint256)
+func (commitRevealVault *CommitRevealVault) UnpackMAXAMOUNT(data []byte) (*big.Int, error) {
+	out, err := commitRevealVault.abi.Unpack("MAX_AMOUNT", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
+}
+
+// PackCommit is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x64fc31b3.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function commit(address token, uint256 amount, bytes32 commitment) returns(uint32 leafIndex)
+func (commitRevealVault *CommitRevealVault) PackCommit(token common.Address, amount *big.Int, commitment [32]byte) []byte {
+	enc, err := commitRevealVault.abi.Pack("commit", token, amount, commitment)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackCommit is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x64fc31b3.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function commit(address token, uint256 amount, bytes32 commitment) returns(uint32 leafIndex)
+func (commitRevealVault *CommitRevealVault) TryPackCommit(token common.Address, amount *big.Int, commitment [32]byte) ([]byte, error) {
+	return commitRevealVault.abi.Pack("commit", token, amount, commitment)
+}
+
+// UnpackCommit is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x64fc31b3.
+//
+// Solidity: function commit(address token, uint256 amount, bytes32 commitment) returns(uint32 leafIndex)
+func (commitRevealVault *CommitRevealVault) UnpackCommit(data []byte) (uint32, error) {
+	out, err := commitRevealVault.abi.Unpack("commit", data)
+	if err != nil {
+		return *new(uint32), err
+	}
+	out0 := *abi.ConvertType(out[0], new(uint32)).(*uint32)
+	return out0, nil
+}
+
+// PackCommitmentTree is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x45b2a6a1.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function commitmentTree() view returns(address)
+func (commitRevealVault *CommitRevealVault) PackCommitmentTree() []byte {
+	enc, err := commitRevealVault.abi.Pack("commitmentTree")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackCommitmentTree is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x45b2a6a1.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function commitmentTree() view returns(address)
+func (commitRevealVault *CommitRevealVault) TryPackCommitmentTree() ([]byte, error) {
+	return commitRevealVault.abi.Pack("commitmentTree")
+}
+
+// UnpackCommitmentTree is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x45b2a6a1.
+//
+// Solidity: function commitmentTree() view returns(address)
+func (commitRevealVault *CommitRevealVault) UnpackCommitmentTree(data []byte) (common.Address, error) {
+	out, err := commitRevealVault.abi.Unpack("commitmentTree", data)
+	if err != nil {
+		return *new(common.Address), err
+	}
+	out0 := *abi.ConvertType(out[0], new(common.Address)).(*common.Address)
+	return out0, nil
+}
+
+// PackNullifierRegistry is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xb870676c.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function nullifierRegistry() view returns(address)
+func (commitRevealVault *CommitRevealVault) PackNullifierRegistry() []byte {
+	enc, err := commitRevealVault.abi.Pack("nullifierRegistry")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackNullifierRegistry is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xb870676c.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function nullifierRegistry() view returns(address)
+func (commitRevealVault *CommitRevealVault) TryPackNullifierRegistry() ([]byte, error) {
+	return commitRevealVault.abi.Pack("nullifierRegistry")
+}
+
+// UnpackNullifierRegistry is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xb870676c.
+//
+// Solidity: function nullifierRegistry() view returns(address)
+func (commitRevealVault *CommitRevealVault) UnpackNullifierRegistry(data []byte) (common.Address, error) {
+	out, err := commitRevealVault.abi.Unpack("nullifierRegistry", data)
+	if err != nil {
+		return *new(common.Address), err
+	}
+	out0 := *abi.ConvertType(out[0], new(common.Address)).(*common.Address)
+	return out0, nil
+}
+
+// PackOperator is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x570ca735.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function operator() view returns(address)
+func (commitRevealVault *CommitRevealVault) PackOperator() []byte {
+	enc, err := commitRevealVault.abi.Pack("operator")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackOperator is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x570ca735.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function operator() view returns(address)
+func (commitRevealVault *CommitRevealVault) TryPackOperator() ([]byte, error) {
+	return commitRevealVault.abi.Pack("operator")
+}
+
+// UnpackOperator is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x570ca735.
+//
+// Solidity: function operator() view returns(address)
+func (commitRevealVault *CommitRevealVault) UnpackOperator(data []byte) (common.Address, error) {
+	out, err := commitRevealVault.abi.Unpack("operator", data)
+	if err != nil {
+		return *new(common.Address), err
+	}
+	out0 := *abi.ConvertType(out[0], new(common.Address)).(*common.Address)
+	return out0, nil
+}
+
+// PackOwner is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x8da5cb5b.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function owner() view returns(address)
+func (commitRevealVault *CommitRevealVault) PackOwner() []byte {
+	enc, err := commitRevealVault.abi.Pack("owner")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackOwner is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x8da5cb5b.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function owner() view returns(address)
+func (commitRevealVault *CommitRevealVault) TryPackOwner() ([]byte, error) {
+	return commitRevealVault.abi.Pack("owner")
+}
+
+// UnpackOwner is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x8da5cb5b.
+//
+// Solidity: function owner() view returns(address)
+func (commitRevealVault *CommitRevealVault) UnpackOwner(data []byte) (common.Address, error) {
+	out, err := commitRevealVault.abi.Unpack("owner", data)
+	if err != nil {
+		return *new(common.Address), err
+	}
+	out0 := *abi.ConvertType(out[0], new(common.Address)).(*common.Address)
+	return out0, nil
+}
+
+// PackRegisterToken is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x09824a80.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function registerToken(address token) returns(uint256 tokenId)
+func (commitRevealVault *CommitRevealVault) PackRegisterToken(token common.Address) []byte {
+	enc, err := commitRevealVault.abi.Pack("registerToken", token)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackRegisterToken is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x09824a80.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function registerToken(address token) returns(uint256 tokenId)
+func (commitRevealVault *CommitRevealVault) TryPackRegisterToken(token common.Address) ([]byte, error) {
+	return commitRevealVault.abi.Pack("registerToken", token)
+}
+
+// UnpackRegisterToken is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x09824a80.
+//
+// Solidity: function registerToken(address token) returns(uint256 tokenId)
+func (commitRevealVault *CommitRevealVault) UnpackRegisterToken(data []byte) (*big.Int, error) {
+	out, err := commitRevealVault.abi.Unpack("registerToken", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
+}
+
+// PackReveal is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x14590546.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function reveal(uint256[2] pA, uint256[2][2] pB, uint256[2] pC, uint256[6] pubSignals, address recipient) returns()
+func (commitRevealVault *CommitRevealVault) PackReveal(pA [2]*big.Int, pB [2][2]*big.Int, pC [2]*big.Int, pubSignals [6]*big.Int, recipient common.Address) []byte {
+	enc, err := commitRevealVault.abi.Pack("reveal", pA, pB, pC, pubSignals, recipient)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackReveal is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x14590546.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function reveal(uint256[2] pA, uint256[2][2] pB, uint256[2] pC, uint256[6] pubSignals, address recipient) returns()
+func (commitRevealVault *CommitRevealVault) TryPackReveal(pA [2]*big.Int, pB [2][2]*big.Int, pC [2]*big.Int, pubSignals [6]*big.Int, recipient common.Address) ([]byte, error) {
+	return commitRevealVault.abi.Pack("reveal", pA, pB, pC, pubSignals, recipient)
+}
+
+// PackTokenIdOf is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x773c02d4.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function tokenIdOf(address ) view returns(uint256)
+func (commitRevealVault *CommitRevealVault) PackTokenIdOf(arg0 common.Address) []byte {
+	enc, err := commitRevealVault.abi.Pack("tokenIdOf", arg0)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackTokenIdOf is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x773c02d4.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function tokenIdOf(address ) view returns(uint256)
+func (commitRevealVault *CommitRevealVault) TryPackTokenIdOf(arg0 common.Address) ([]byte, error) {
+	return commitRevealVault.abi.Pack("tokenIdOf", arg0)
+}
+
+// UnpackTokenIdOf is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x773c02d4.
+//
+// Solidity: function tokenIdOf(address ) view returns(uint256)
+func (commitRevealVault *CommitRevealVault) UnpackTokenIdOf(data []byte) (*big.Int, error) {
+	out, err := commitRevealVault.abi.Unpack("tokenIdOf", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
+}
+
+// PackTokenOfId is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x3deb57d6.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function tokenOfId(uint256 ) view returns(address)
+func (commitRevealVault *CommitRevealVault) PackTokenOfId(arg0 *big.Int) []byte {
+	enc, err := commitRevealVault.abi.Pack("tokenOfId", arg0)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackTokenOfId is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x3deb57d6.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function tokenOfId(uint256 ) view returns(address)
+func (commitRevealVault *CommitRevealVault) TryPackTokenOfId(arg0 *big.Int) ([]byte, error) {
+	return commitRevealVault.abi.Pack("tokenOfId", arg0)
+}
+
+// UnpackTokenOfId is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x3deb57d6.
+//
+// Solidity: function tokenOfId(uint256 ) view returns(address)
+func (commitRevealVault *CommitRevealVault) UnpackTokenOfId(data []byte) (common.Address, error) {
+	out, err := commitRevealVault.abi.Unpack("tokenOfId", data)
+	if err != nil {
+		return *new(common.Address), err
+	}
+	out0 := *abi.ConvertType(out[0], new(common.Address)).(*common.Address)
+	return out0, nil
+}
+
+// PackVerifier is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x2b7ac3f3.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function verifier() view returns(address)
+func (commitRevealVault *CommitRevealVault) PackVerifier() []byte {
+	enc, err := commitRevealVault.abi.Pack("verifier")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackVerifier is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x2b7ac3f3.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function verifier() view returns(address)
+func (commitRevealVault *CommitRevealVault) TryPackVerifier() ([]byte, error) {
+	return commitRevealVault.abi.Pack("verifier")
+}
+
+// UnpackVerifier is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x2b7ac3f3.
+//
+// Solidity: function verifier() view returns(address)
+func (commitRevealVault *CommitRevealVault) UnpackVerifier(data []byte) (common.Address, error) {
+	out, err := commitRevealVault.abi.Unpack("verifier", data)
+	if err != nil {
+		return *new(common.Address), err
+	}
+	out0 := *abi.ConvertType(out[0], new(common.Address)).(*common.Address)
+	return out0, nil
+}
+
+// CommitRevealVaultCommitted represents a Committed event raised by the CommitRevealVault contract.
+type CommitRevealVaultCommitted struct {
+	Token      common.Address
+	Sender     common.Address
+	Amount     *big.Int
+	Commitment [32]byte
+	Leaf       [32]byte
+	LeafIndex  uint32
+	Raw        *types.Log // Blockchain specific contextual infos
+}
+
+const CommitRevealVaultCommittedEventName = "Committed"
+
+// ContractEventName returns the user-defined event name.
+func (CommitRevealVaultCommitted) ContractEventName() string {
+	return CommitRevealVaultCommittedEventName
+}
+
+// UnpackCommittedEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event Committed(address indexed token, address indexed sender, uint256 amount, bytes32 commitment, bytes32 leaf, uint32 leafIndex)
+func (commitRevealVault *CommitRevealVault) UnpackCommittedEvent(log *types.Log) (*CommitRevealVaultCommitted, error) {
+	event := "Committed"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != commitRevealVault.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(CommitRevealVaultCommitted)
+	if len(log.Data) > 0 {
+		if err := commitRevealVault.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range commitRevealVault.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
+// CommitRevealVaultRevealed represents a Revealed event raised by the CommitRevealVault contract.
+type CommitRevealVaultRevealed struct {
+	Nullifier        [32]byte
+	Recipient        common.Address
+	Token            common.Address
+	Amount           *big.Int
+	ChangeCommitment [32]byte
+	Caller           common.Address
+	Raw              *types.Log // Blockchain specific contextual infos
+}
+
+const CommitRevealVaultRevealedEventName = "Revealed"
+
+// ContractEventName returns the user-defined event name.
+func (CommitRevealVaultRevealed) ContractEventName() string {
+	return CommitRevealVaultRevealedEventName
+}
+
+// UnpackRevealedEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event Revealed(bytes32 indexed nullifier, address indexed recipient, address indexed token, uint256 amount, bytes32 changeCommitment, address caller)
+func (commitRevealVault *CommitRevealVault) UnpackRevealedEvent(log *types.Log) (*CommitRevealVaultRevealed, error) {
+	event := "Revealed"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != commitRevealVault.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(CommitRevealVaultRevealed)
+	if len(log.Data) > 0 {
+		if err := commitRevealVault.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range commitRevealVault.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
+// CommitRevealVaultTokenRegistered represents a TokenRegistered event raised by the CommitRevealVault contract.
+type CommitRevealVaultTokenRegistered struct {
+	Token   common.Address
+	TokenId *big.Int
+	Raw     *types.Log // Blockchain specific contextual infos
+}
+
+const CommitRevealVaultTokenRegisteredEventName = "TokenRegistered"
+
+// ContractEventName returns the user-defined event name.
+func (CommitRevealVaultTokenRegistered) ContractEventName() string {
+	return CommitRevealVaultTokenRegisteredEventName
+}
+
+// UnpackTokenRegisteredEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event TokenRegistered(address indexed token, uint256 tokenId)
+func (commitRevealVault *CommitRevealVault) UnpackTokenRegisteredEvent(log *types.Log) (*CommitRevealVaultTokenRegistered, error) {
+	event := "TokenRegistered"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != commitRevealVault.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(CommitRevealVaultTokenRegistered)
+	if len(log.Data) > 0 {
+		if err := commitRevealVault.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range commitRevealVault.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
+// UnpackError attempts to decode the provided error data using user-defined
+// error definitions.
+func (commitRevealVault *CommitRevealVault) UnpackError(raw []byte) (any, error) {
+	if bytes.Equal(raw[:4], commitRevealVault.abi.Errors["InvalidAmount"].ID.Bytes()[:4]) {
+		return commitRevealVault.UnpackInvalidAmountError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], commitRevealVault.abi.Errors["InvalidCommitment"].ID.Bytes()[:4]) {
+		return commitRevealVault.UnpackInvalidCommitmentError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], commitRevealVault.abi.Errors["InvalidProof"].ID.Bytes()[:4]) {
+		return commitRevealVault.UnpackInvalidProofError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], commitRevealVault.abi.Errors["InvalidRecipient"].ID.Bytes()[:4]) {
+		return commitRevealVault.UnpackInvalidRecipientError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], commitRevealVault.abi.Errors["NotOperator"].ID.Bytes()[:4]) {
+		return commitRevealVault.UnpackNotOperatorError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], commitRevealVault.abi.Errors["NotOwner"].ID.Bytes()[:4]) {
+		return commitRevealVault.UnpackNotOwnerError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], commitRevealVault.abi.Errors["NullifierAlreadySpent"].ID.Bytes()[:4]) {
+		return commitRevealVault.UnpackNullifierAlreadySpentError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], commitRevealVault.abi.Errors["RecipientMismatch"].ID.Bytes()[:4]) {
+		return commitRevealVault.UnpackRecipientMismatchError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], commitRevealVault.abi.Errors["Reentrancy"].ID.Bytes()[:4]) {
+		return commitRevealVault.UnpackReentrancyError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], commitRevealVault.abi.Errors["TokenAlreadyRegistered"].ID.Bytes()[:4]) {
+		return commitRevealVault.UnpackTokenAlreadyRegisteredError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], commitRevealVault.abi.Errors["TokenNotRegistered"].ID.Bytes()[:4]) {
+		return commitRevealVault.UnpackTokenNotRegisteredError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], commitRevealVault.abi.Errors["TransferFailed"].ID.Bytes()[:4]) {
+		return commitRevealVault.UnpackTransferFailedError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], commitRevealVault.abi.Errors["TransferShortfall"].ID.Bytes()[:4]) {
+		return commitRevealVault.UnpackTransferShortfallError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], commitRevealVault.abi.Errors["UnknownRoot"].ID.Bytes()[:4]) {
+		return commitRevealVault.UnpackUnknownRootError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], commitRevealVault.abi.Errors["UnknownTokenId"].ID.Bytes()[:4]) {
+		return commitRevealVault.UnpackUnknownTokenIdError(raw[4:])
+	}
+	return nil, errors.New("Unknown error")
+}
+
+// CommitRevealVaultInvalidAmount represents a InvalidAmount error raised by the CommitRevealVault contract.
+type CommitRevealVaultInvalidAmount struct {
+	Amount *big.Int
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error InvalidAmount(uint256 amount)
+func CommitRevealVaultInvalidAmountErrorID() common.Hash {
+	return common.HexToHash("0x3728b83da61d63401ac13ad617e59d729e6cb5ed67c24fa9dc4e9b626307fd6e")
+}
+
+// UnpackInvalidAmountError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error InvalidAmount(uint256 amount)
+func (commitRevealVault *CommitRevealVault) UnpackInvalidAmountError(raw []byte) (*CommitRevealVaultInvalidAmount, error) {
+	out := new(CommitRevealVaultInvalidAmount)
+	if err := commitRevealVault.abi.UnpackIntoInterface(out, "InvalidAmount", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// CommitRevealVaultInvalidCommitment represents a InvalidCommitment error raised by the CommitRevealVault contract.
+type CommitRevealVaultInvalidCommitment struct {
+	Commitment [32]byte
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error InvalidCommitment(bytes32 commitment)
+func CommitRevealVaultInvalidCommitmentErrorID() common.Hash {
+	return common.HexToHash("0x537fbfab3dd427d9352b2479b77a7abd292451f570ffa496d1639dc23deb1ca4")
+}
+
+// UnpackInvalidCommitmentError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error InvalidCommitment(bytes32 commitment)
+func (commitRevealVault *CommitRevealVault) UnpackInvalidCommitmentError(raw []byte) (*CommitRevealVaultInvalidCommitment, error) {
+	out := new(CommitRevealVaultInvalidCommitment)
+	if err := commitRevealVault.abi.UnpackIntoInterface(out, "InvalidCommitment", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// CommitRevealVaultInvalidProof represents a InvalidProof error raised by the CommitRevealVault contract.
+type CommitRevealVaultInvalidProof struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error InvalidProof()
+func CommitRevealVaultInvalidProofErrorID() common.Hash {
+	return common.HexToHash("0x09bde339c6b182be216ee7ef8ccff6338c6ef7993445216112ae575c5438fd27")
+}
+
+// UnpackInvalidProofError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error InvalidProof()
+func (commitRevealVault *CommitRevealVault) UnpackInvalidProofError(raw []byte) (*CommitRevealVaultInvalidProof, error) {
+	out := new(CommitRevealVaultInvalidProof)
+	if err := commitRevealVault.abi.UnpackIntoInterface(out, "InvalidProof", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// CommitRevealVaultInvalidRecipient represents a InvalidRecipient error raised by the CommitRevealVault contract.
+type CommitRevealVaultInvalidRecipient struct {
+	Recipient common.Address
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error InvalidRecipient(address recipient)
+func CommitRevealVaultInvalidRecipientErrorID() common.Hash {
+	return common.HexToHash("0x17858bbe33f2abed3758965a9f02dee0a7e83a84b7b813e2a23810c33c0858ea")
+}
+
+// UnpackInvalidRecipientError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error InvalidRecipient(address recipient)
+func (commitRevealVault *CommitRevealVault) UnpackInvalidRecipientError(raw []byte) (*CommitRevealVaultInvalidRecipient, error) {
+	out := new(CommitRevealVaultInvalidRecipient)
+	if err := commitRevealVault.abi.UnpackIntoInterface(out, "InvalidRecipient", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// CommitRevealVaultNotOperator represents a NotOperator error raised by the CommitRevealVault contract.
+type CommitRevealVaultNotOperator struct {
+	Caller common.Address
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error NotOperator(address caller)
+func CommitRevealVaultNotOperatorErrorID() common.Hash {
+	return common.HexToHash("0x76c6c93a6423c7e2cef5f93921b1d4d1a5ffb795cd7cfed2df95566b7c7f7c40")
+}
+
+// UnpackNotOperatorError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error NotOperator(address caller)
+func (commitRevealVault *CommitRevealVault) UnpackNotOperatorError(raw []byte) (*CommitRevealVaultNotOperator, error) {
+	out := new(CommitRevealVaultNotOperator)
+	if err := commitRevealVault.abi.UnpackIntoInterface(out, "NotOperator", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// CommitRevealVaultNotOwner represents a NotOwner error raised by the CommitRevealVault contract.
+type CommitRevealVaultNotOwner struct {
+	Caller common.Address
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error NotOwner(address caller)
+func CommitRevealVaultNotOwnerErrorID() common.Hash {
+	return common.HexToHash("0x245aecd3fabbd17d6c3c92dc7f0ab916ea8cbf6fc1862c8b56893090ac3fff4c")
+}
+
+// UnpackNotOwnerError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error NotOwner(address caller)
+func (commitRevealVault *CommitRevealVault) UnpackNotOwnerError(raw []byte) (*CommitRevealVaultNotOwner, error) {
+	out := new(CommitRevealVaultNotOwner)
+	if err := commitRevealVault.abi.UnpackIntoInterface(out, "NotOwner", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// CommitRevealVaultNullifierAlreadySpent represents a NullifierAlreadySpent error raised by the CommitRevealVault contract.
+type CommitRevealVaultNullifierAlreadySpent struct {
+	Nullifier [32]byte
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error NullifierAlreadySpent(bytes32 nullifier)
+func CommitRevealVaultNullifierAlreadySpentErrorID() common.Hash {
+	return common.HexToHash("0x3c4f911111a6d4cb2dc8aa73589d2040af71f333de6bb9b67825789431742031")
+}
+
+// UnpackNullifierAlreadySpentError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error NullifierAlreadySpent(bytes32 nullifier)
+func (commitRevealVault *CommitRevealVault) UnpackNullifierAlreadySpentError(raw []byte) (*CommitRevealVaultNullifierAlreadySpent, error) {
+	out := new(CommitRevealVaultNullifierAlreadySpent)
+	if err := commitRevealVault.abi.UnpackIntoInterface(out, "NullifierAlreadySpent", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// CommitRevealVaultRecipientMismatch represents a RecipientMismatch error raised by the CommitRevealVault contract.
+type CommitRevealVaultRecipientMismatch struct {
+	Signal    *big.Int
+	Recipient common.Address
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error RecipientMismatch(uint256 signal, address recipient)
+func CommitRevealVaultRecipientMismatchErrorID() common.Hash {
+	return common.HexToHash("0x4a35798050ee0b2d9ce6258f0407bb2e8830b0fdd7a7be3870b6f82c9ee141f1")
+}
+
+// UnpackRecipientMismatchError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error RecipientMismatch(uint256 signal, address recipient)
+func (commitRevealVault *CommitRevealVault) UnpackRecipientMismatchError(raw []byte) (*CommitRevealVaultRecipientMismatch, error) {
+	out := new(CommitRevealVaultRecipientMismatch)
+	if err := commitRevealVault.abi.UnpackIntoInterface(out, "RecipientMismatch", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// CommitRevealVaultReentrancy represents a Reentrancy error raised by the CommitRevealVault contract.
+type CommitRevealVaultReentrancy struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error Reentrancy()
+func CommitRevealVaultReentrancyErrorID() common.Hash {
+	return common.HexToHash("0xab143c06c9772d69bbbc9f2fe74acd02f810e93b099f3d1dac8448ac9ae35991")
+}
+
+// UnpackReentrancyError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error Reentrancy()
+func (commitRevealVault *CommitRevealVault) UnpackReentrancyError(raw []byte) (*CommitRevealVaultReentrancy, error) {
+	out := new(CommitRevealVaultReentrancy)
+	if err := commitRevealVault.abi.UnpackIntoInterface(out, "Reentrancy", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// CommitRevealVaultTokenAlreadyRegistered represents a TokenAlreadyRegistered error raised by the CommitRevealVault contract.
+type CommitRevealVaultTokenAlreadyRegistered struct {
+	Token common.Address
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error TokenAlreadyRegistered(address token)
+func CommitRevealVaultTokenAlreadyRegisteredErrorID() common.Hash {
+	return common.HexToHash("0x4f4b634e4a3ec4a90b84a519bc5240b982a8d9414f434c3ed598822d3c63b6d7")
+}
+
+// UnpackTokenAlreadyRegisteredError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error TokenAlreadyRegistered(address token)
+func (commitRevealVault *CommitRevealVault) UnpackTokenAlreadyRegisteredError(raw []byte) (*CommitRevealVaultTokenAlreadyRegistered, error) {
+	out := new(CommitRevealVaultTokenAlreadyRegistered)
+	if err := commitRevealVault.abi.UnpackIntoInterface(out, "TokenAlreadyRegistered", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// CommitRevealVaultTokenNotRegistered represents a TokenNotRegistered error raised by the CommitRevealVault contract.
+type CommitRevealVaultTokenNotRegistered struct {
+	Token common.Address
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error TokenNotRegistered(address token)
+func CommitRevealVaultTokenNotRegisteredErrorID() common.Hash {
+	return common.HexToHash("0xddef98d7d3588b501c2e5e284f10c0ec2d39464d4628e1f36c50bbc18d4a7008")
+}
+
+// UnpackTokenNotRegisteredError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error TokenNotRegistered(address token)
+func (commitRevealVault *CommitRevealVault) UnpackTokenNotRegisteredError(raw []byte) (*CommitRevealVaultTokenNotRegistered, error) {
+	out := new(CommitRevealVaultTokenNotRegistered)
+	if err := commitRevealVault.abi.UnpackIntoInterface(out, "TokenNotRegistered", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// CommitRevealVaultTransferFailed represents a TransferFailed error raised by the CommitRevealVault contract.
+type CommitRevealVaultTransferFailed struct {
+	Token common.Address
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error TransferFailed(address token)
+func CommitRevealVaultTransferFailedErrorID() common.Hash {
+	return common.HexToHash("0x39f1c8d9a08940175dbc82f15840b953aa855264e371e68f3e5d5cb38c445fa0")
+}
+
+// UnpackTransferFailedError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error TransferFailed(address token)
+func (commitRevealVault *CommitRevealVault) UnpackTransferFailedError(raw []byte) (*CommitRevealVaultTransferFailed, error) {
+	out := new(CommitRevealVaultTransferFailed)
+	if err := commitRevealVault.abi.UnpackIntoInterface(out, "TransferFailed", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// CommitRevealVaultTransferShortfall represents a TransferShortfall error raised by the CommitRevealVault contract.
+type CommitRevealVaultTransferShortfall struct {
+	Expected *big.Int
+	Received *big.Int
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error TransferShortfall(uint256 expected, uint256 received)
+func CommitRevealVaultTransferShortfallErrorID() common.Hash {
+	return common.HexToHash("0xaea7b7c04c93d58a8227f091c480b259c14bdbdf958a933c1fc9a3a2d7265654")
+}
+
+// UnpackTransferShortfallError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error TransferShortfall(uint256 expected, uint256 received)
+func (commitRevealVault *CommitRevealVault) UnpackTransferShortfallError(raw []byte) (*CommitRevealVaultTransferShortfall, error) {
+	out := new(CommitRevealVaultTransferShortfall)
+	if err := commitRevealVault.abi.UnpackIntoInterface(out, "TransferShortfall", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// CommitRevealVaultUnknownRoot represents a UnknownRoot error raised by the CommitRevealVault contract.
+type CommitRevealVaultUnknownRoot struct {
+	Root [32]byte
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error UnknownRoot(bytes32 root)
+func CommitRevealVaultUnknownRootErrorID() common.Hash {
+	return common.HexToHash("0x8730d7c85bb68b0daa2a2b20c86a8b1024267282f2c9f868b0bc69623a781190")
+}
+
+// UnpackUnknownRootError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error UnknownRoot(bytes32 root)
+func (commitRevealVault *CommitRevealVault) UnpackUnknownRootError(raw []byte) (*CommitRevealVaultUnknownRoot, error) {
+	out := new(CommitRevealVaultUnknownRoot)
+	if err := commitRevealVault.abi.UnpackIntoInterface(out, "UnknownRoot", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// CommitRevealVaultUnknownTokenId represents a UnknownTokenId error raised by the CommitRevealVault contract.
+type CommitRevealVaultUnknownTokenId struct {
+	TokenId *big.Int
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error UnknownTokenId(uint256 tokenId)
+func CommitRevealVaultUnknownTokenIdErrorID() common.Hash {
+	return common.HexToHash("0x6bc099b4c6c07b731e9ccc70319a2f97ac0d188fa5af3ebef6e00a14c3f8ece8")
+}
+
+// UnpackUnknownTokenIdError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error UnknownTokenId(uint256 tokenId)
+func (commitRevealVault *CommitRevealVault) UnpackUnknownTokenIdError(raw []byte) (*CommitRevealVaultUnknownTokenId, error) {
+	out := new(CommitRevealVaultUnknownTokenId)
+	if err := commitRevealVault.abi.UnpackIntoInterface(out, "UnknownTokenId", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// CommitmentTreeMetaData contains all meta data concerning the CommitmentTree contract.
+var CommitmentTreeMetaData = bind.MetaData{
+	ABI: "[{\"inputs\":[{\"internalType\":\"address\",\"name\":\"owner_\",\"type\":\"address\"}],\"stateMutability\":\"nonpayable\",\"type\":\"constructor\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"leaf\",\"type\":\"bytes32\"}],\"name\":\"LeafNotInField\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"caller\",\"type\":\"address\"}],\"name\":\"NotOwner\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"TreeFull\",\"type\":\"error\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"bytes32\",\"name\":\"commitment\",\"type\":\"bytes32\"},{\"indexed\":false,\"internalType\":\"uint32\",\"name\":\"leafIndex\",\"type\":\"uint32\"},{\"indexed\":false,\"internalType\":\"bytes32\",\"name\":\"root\",\"type\":\"bytes32\"}],\"name\":\"CommitmentInserted\",\"type\":\"event\"},{\"inputs\":[],\"name\":\"DEPTH\",\"outputs\":[{\"internalType\":\"uint32\",\"name\":\"\",\"type\":\"uint32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"ROOT_HISTORY_SIZE\",\"outputs\":[{\"internalType\":\"uint32\",\"name\":\"\",\"type\":\"uint32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"currentRootIndex\",\"outputs\":[{\"internalType\":\"uint32\",\"name\":\"\",\"type\":\"uint32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"getLastRoot\",\"outputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"leaf\",\"type\":\"bytes32\"}],\"name\":\"insert\",\"outputs\":[{\"internalType\":\"uint32\",\"name\":\"index\",\"type\":\"uint32\"},{\"internalType\":\"bytes32\",\"name\":\"root\",\"type\":\"bytes32\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"root\",\"type\":\"bytes32\"}],\"name\":\"isKnownRoot\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"nextIndex\",\"outputs\":[{\"internalType\":\"uint32\",\"name\":\"\",\"type\":\"uint32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"owner\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"}]",
+	ID:  "7bd614277a3a431278e5cfbcaccebd1909",
+	Bin: "0x60a060405234801561000f575f5ffd5b506040516107f83803806107f883398101604081905261002e9161010c565b6001600160a01b0381166080525f805b601481101561010257815f826014811061005a5761005a610139565b01558160148281811061006f5761006f610139565b0155604080518082018252838152602081018490529051632b0aac7f60e11b815273__$75f79a42d9bcbdbb69ad79ebd80f556f39$__9163561558fe916100b9919060040161014d565b602060405180830381865af41580156100d4573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906100f8919061017d565b915060010161003e565b5060285550610194565b5f6020828403121561011c575f5ffd5b81516001600160a01b0381168114610132575f5ffd5b9392505050565b634e487b7160e01b5f52603260045260245ffd5b6040810181835f5b6002811015610174578151835260209283019290910190600101610155565b50505092915050565b5f6020828403121561018d575f5ffd5b5051919050565b6080516106466101b25f395f818160e5015261018f01526106465ff3fe608060405234801561000f575f5ffd5b5060043610610085575f3560e01c806398366e351161005857806398366e3514610144578063ba70f7571461014c578063cd87a3b414610162578063fc7e9c6f1461016a575f5ffd5b80632d287e43146100895780636d9833e3146100bd5780638da5cb5b146100e057806390eeb02b1461011f575b5f5ffd5b61009c61009736600461054f565b610182565b6040805163ffffffff90931683526020830191909152015b60405180910390f35b6100d06100cb36600461054f565b6104a1565b60405190151581526020016100b4565b6101077f000000000000000000000000000000000000000000000000000000000000000081565b6040516001600160a01b0390911681526020016100b4565b60485461012f9063ffffffff1681565b60405163ffffffff90911681526020016100b4565b61012f601481565b61015461052a565b6040519081526020016100b4565b61012f602081565b60485461012f90640100000000900463ffffffff1681565b5f80336001600160a01b037f000000000000000000000000000000000000000000000000000000000000000016146101d45760405163245aecd360e01b81523360048201526024015b60405180910390fd5b7f30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f000000183106102175760405163c53e726b60e01b8152600481018490526024016101cb565b604854640100000000900463ffffffff169150620fffff19820161024e57604051631691e59f60e31b815260040160405180910390fd5b82825f5b60148110156103d557600182165f0361032257826014826014811061027957610279610566565b018190555073__$75f79a42d9bcbdbb69ad79ebd80f556f39$__63561558fe60405180604001604052808681526020015f85601481106102bb576102bb610566565b01548152506040518263ffffffff1660e01b81526004016102dc919061057a565b602060405180830381865af41580156102f7573d5f5f3e3d5ffd5b505050506040513d601f19601f8201168201806040525081019061031b91906105aa565b92506103c3565b73__$75f79a42d9bcbdbb69ad79ebd80f556f39$__63561558fe60405180604001604052806014856014811061035a5761035a610566565b01548152602001868152506040518263ffffffff1660e01b8152600401610381919061057a565b602060405180830381865af415801561039c573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906103c091906105aa565b92505b637fffffff600192831c169101610252565b5060485491925082915f906020906103f49063ffffffff1660016105d5565b6103fe91906105f7565b6048805463ffffffff191663ffffffff831690811790915590915084906028906020811061042e5761042e610566565b015561043b8560016105d5565b6048805467ffffffff00000000191664010000000063ffffffff938416021790556040805191871682526020820186905287917fc156f42017957acfca3b7f6906dff8ed1d1a889f2c552e34074c3ad51becaeb9910160405180910390a2505050915091565b5f8181036104b057505f919050565b60485463ffffffff165f5b6020811015610521578360288363ffffffff16602081106104de576104de610566565b0154036104ef575060019392505050565b63ffffffff82161561050b5761050660018361062a565b610517565b6105176001602061062a565b91506001016104bb565b505f9392505050565b6048545f9060289063ffffffff166020811061054857610548610566565b0154905090565b5f6020828403121561055f575f5ffd5b5035919050565b634e487b7160e01b5f52603260045260245ffd5b6040810181835f5b60028110156105a1578151835260209283019290910190600101610582565b50505092915050565b5f602082840312156105ba575f5ffd5b5051919050565b634e487b7160e01b5f52601160045260245ffd5b63ffffffff81811683821601908111156105f1576105f16105c1565b92915050565b5f63ffffffff83168061061857634e487b7160e01b5f52601260045260245ffd5b8063ffffffff84160691505092915050565b63ffffffff82811682821603908111156105f1576105f16105c156",
+	Deps: []*bind.MetaData{
+		&PoseidonT3MetaData,
+	},
+}
+
+// CommitmentTree is an auto generated Go binding around an Ethereum contract.
+type CommitmentTree struct {
+	abi abi.ABI
+}
+
+// GetABI returns the ABI associated with this contract binding.
+func (c *CommitmentTree) GetABI() abi.ABI {
+	return c.abi
+}
+
+// NewCommitmentTree creates a new instance of CommitmentTree.
+func NewCommitmentTree() *CommitmentTree {
+	parsed, err := CommitmentTreeMetaData.ParseABI()
+	if err != nil {
+		panic(errors.New("invalid ABI: " + err.Error()))
+	}
+	return &CommitmentTree{abi: *parsed}
+}
+
+// Instance creates a wrapper for a deployed contract instance at the given address.
+// Use this to create the instance object passed to abigen v2 library functions Call, Transact, etc.
+func (c *CommitmentTree) Instance(backend bind.ContractBackend, addr common.Address) *bind.BoundContract {
+	return bind.NewBoundContract(addr, c.abi, backend, backend, backend)
+}
+
+// PackConstructor is the Go binding used to pack the parameters required for
+// contract deployment.
+//
+// Solidity: constructor(address owner_) returns()
+func (commitmentTree *CommitmentTree) PackConstructor(owner_ common.Address) []byte {
+	enc, err := commitmentTree.abi.Pack("", owner_)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// PackDEPTH is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x98366e35.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function DEPTH() view returns(uint32)
+func (commitmentTree *CommitmentTree) PackDEPTH() []byte {
+	enc, err := commitmentTree.abi.Pack("DEPTH")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackDEPTH is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x98366e35.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function DEPTH() view returns(uint32)
+func (commitmentTree *CommitmentTree) TryPackDEPTH() ([]byte, error) {
+	return commitmentTree.abi.Pack("DEPTH")
+}
+
+// UnpackDEPTH is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x98366e35.
+//
+// Solidity: function DEPTH() view returns(uint32)
+func (commitmentTree *CommitmentTree) UnpackDEPTH(data []byte) (uint32, error) {
+	out, err := commitmentTree.abi.Unpack("DEPTH", data)
+	if err != nil {
+		return *new(uint32), err
+	}
+	out0 := *abi.ConvertType(out[0], new(uint32)).(*uint32)
+	return out0, nil
+}
+
+// PackROOTHISTORYSIZE is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xcd87a3b4.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function ROOT_HISTORY_SIZE() view returns(uint32)
+func (commitmentTree *CommitmentTree) PackROOTHISTORYSIZE() []byte {
+	enc, err := commitmentTree.abi.Pack("ROOT_HISTORY_SIZE")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackROOTHISTORYSIZE is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xcd87a3b4.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function ROOT_HISTORY_SIZE() view returns(uint32)
+func (commitmentTree *CommitmentTree) TryPackROOTHISTORYSIZE() ([]byte, error) {
+	return commitmentTree.abi.Pack("ROOT_HISTORY_SIZE")
+}
+
+// UnpackROOTHISTORYSIZE is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xcd87a3b4.
+//
+// Solidity: function ROOT_HISTORY_SIZE() view returns(uint32)
+func (commitmentTree *CommitmentTree) UnpackROOTHISTORYSIZE(data []byte) (uint32, error) {
+	out, err := commitmentTree.abi.Unpack("ROOT_HISTORY_SIZE", data)
+	if err != nil {
+		return *new(uint32), err
+	}
+	out0 := *abi.ConvertType(out[0], new(uint32)).(*uint32)
+	return out0, nil
+}
+
+// PackCurrentRootIndex is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x90eeb02b.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function currentRootIndex() view returns(uint32)
+func (commitmentTree *CommitmentTree) PackCurrentRootIndex() []byte {
+	enc, err := commitmentTree.abi.Pack("currentRootIndex")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackCurrentRootIndex is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x90eeb02b.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function currentRootIndex() view returns(uint32)
+func (commitmentTree *CommitmentTree) TryPackCurrentRootIndex() ([]byte, error) {
+	return commitmentTree.abi.Pack("currentRootIndex")
+}
+
+// UnpackCurrentRootIndex is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x90eeb02b.
+//
+// Solidity: function currentRootIndex() view returns(uint32)
+func (commitmentTree *CommitmentTree) UnpackCurrentRootIndex(data []byte) (uint32, error) {
+	out, err := commitmentTree.abi.Unpack("currentRootIndex", data)
+	if err != nil {
+		return *new(uint32), err
+	}
+	out0 := *abi.ConvertType(out[0], new(uint32)).(*uint32)
+	return out0, nil
+}
+
+// PackGetLastRoot is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xba70f757.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function getLastRoot() view returns(bytes32)
+func (commitmentTree *CommitmentTree) PackGetLastRoot() []byte {
+	enc, err := commitmentTree.abi.Pack("getLastRoot")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackGetLastRoot is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xba70f757.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function getLastRoot() view returns(bytes32)
+func (commitmentTree *CommitmentTree) TryPackGetLastRoot() ([]byte, error) {
+	return commitmentTree.abi.Pack("getLastRoot")
+}
+
+// UnpackGetLastRoot is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xba70f757.
+//
+// Solidity: function getLastRoot() view returns(bytes32)
+func (commitmentTree *CommitmentTree) UnpackGetLastRoot(data []byte) ([32]byte, error) {
+	out, err := commitmentTree.abi.Unpack("getLastRoot", data)
+	if err != nil {
+		return *new([32]byte), err
+	}
+	out0 := *abi.ConvertType(out[0], new([32]byte)).(*[32]byte)
+	return out0, nil
+}
+
+// PackInsert is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x2d287e43.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function insert(bytes32 leaf) returns(uint32 index, bytes32 root)
+func (commitmentTree *CommitmentTree) PackInsert(leaf [32]byte) []byte {
+	enc, err := commitmentTree.abi.Pack("insert", leaf)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackInsert is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x2d287e43.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function insert(bytes32 leaf) returns(uint32 index, bytes32 root)
+func (commitmentTree *CommitmentTree) TryPackInsert(leaf [32]byte) ([]byte, error) {
+	return commitmentTree.abi.Pack("insert", leaf)
+}
+
+// InsertOutput serves as a container for the return parameters of contract
+// method Insert.
+type InsertOutput struct {
+	Index uint32
+	Root  [32]byte
+}
+
+// UnpackInsert is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x2d287e43.
+//
+// Solidity: function insert(bytes32 leaf) returns(uint32 index, bytes32 root)
+func (commitmentTree *CommitmentTree) UnpackInsert(data []byte) (InsertOutput, error) {
+	out, err := commitmentTree.abi.Unpack("insert", data)
+	outstruct := new(InsertOutput)
+	if err != nil {
+		return *outstruct, err
+	}
+	outstruct.Index = *abi.ConvertType(out[0], new(uint32)).(*uint32)
+	outstruct.Root = *abi.ConvertType(out[1], new([32]byte)).(*[32]byte)
+	return *outstruct, nil
+}
+
+// PackIsKnownRoot is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x6d9833e3.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function isKnownRoot(bytes32 root) view returns(bool)
+func (commitmentTree *CommitmentTree) PackIsKnownRoot(root [32]byte) []byte {
+	enc, err := commitmentTree.abi.Pack("isKnownRoot", root)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackIsKnownRoot is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x6d9833e3.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function isKnownRoot(bytes32 root) view returns(bool)
+func (commitmentTree *CommitmentTree) TryPackIsKnownRoot(root [32]byte) ([]byte, error) {
+	return commitmentTree.abi.Pack("isKnownRoot", root)
+}
+
+// UnpackIsKnownRoot is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x6d9833e3.
+//
+// Solidity: function isKnownRoot(bytes32 root) view returns(bool)
+func (commitmentTree *CommitmentTree) UnpackIsKnownRoot(data []byte) (bool, error) {
+	out, err := commitmentTree.abi.Unpack("isKnownRoot", data)
+	if err != nil {
+		return *new(bool), err
+	}
+	out0 := *abi.ConvertType(out[0], new(bool)).(*bool)
+	return out0, nil
+}
+
+// PackNextIndex is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xfc7e9c6f.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function nextIndex() view returns(uint32)
+func (commitmentTree *CommitmentTree) PackNextIndex() []byte {
+	enc, err := commitmentTree.abi.Pack("nextIndex")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackNextIndex is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xfc7e9c6f.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function nextIndex() view returns(uint32)
+func (commitmentTree *CommitmentTree) TryPackNextIndex() ([]byte, error) {
+	return commitmentTree.abi.Pack("nextIndex")
+}
+
+// UnpackNextIndex is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xfc7e9c6f.
+//
+// Solidity: function nextIndex() view returns(uint32)
+func (commitmentTree *CommitmentTree) UnpackNextIndex(data []byte) (uint32, error) {
+	out, err := commitmentTree.abi.Unpack("nextIndex", data)
+	if err != nil {
+		return *new(uint32), err
+	}
+	out0 := *abi.ConvertType(out[0], new(uint32)).(*uint32)
+	return out0, nil
+}
+
+// PackOwner is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x8da5cb5b.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function owner() view returns(address)
+func (commitmentTree *CommitmentTree) PackOwner() []byte {
+	enc, err := commitmentTree.abi.Pack("owner")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackOwner is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x8da5cb5b.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function owner() view returns(address)
+func (commitmentTree *CommitmentTree) TryPackOwner() ([]byte, error) {
+	return commitmentTree.abi.Pack("owner")
+}
+
+// UnpackOwner is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x8da5cb5b.
+//
+// Solidity: function owner() view returns(address)
+func (commitmentTree *CommitmentTree) UnpackOwner(data []byte) (common.Address, error) {
+	out, err := commitmentTree.abi.Unpack("owner", data)
+	if err != nil {
+		return *new(common.Address), err
+	}
+	out0 := *abi.ConvertType(out[0], new(common.Address)).(*common.Address)
+	return out0, nil
+}
+
+// CommitmentTreeCommitmentInserted represents a CommitmentInserted event raised by the CommitmentTree contract.
+type CommitmentTreeCommitmentInserted struct {
+	Commitment [32]byte
+	LeafIndex  uint32
+	Root       [32]byte
+	Raw        *types.Log // Blockchain specific contextual infos
+}
+
+const CommitmentTreeCommitmentInsertedEventName = "CommitmentInserted"
+
+// ContractEventName returns the user-defined event name.
+func (CommitmentTreeCommitmentInserted) ContractEventName() string {
+	return CommitmentTreeCommitmentInsertedEventName
+}
+
+// UnpackCommitmentInsertedEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event CommitmentInserted(bytes32 indexed commitment, uint32 leafIndex, bytes32 root)
+func (commitmentTree *CommitmentTree) UnpackCommitmentInsertedEvent(log *types.Log) (*CommitmentTreeCommitmentInserted, error) {
+	event := "CommitmentInserted"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != commitmentTree.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(CommitmentTreeCommitmentInserted)
+	if len(log.Data) > 0 {
+		if err := commitmentTree.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range commitmentTree.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
+// UnpackError attempts to decode the provided error data using user-defined
+// error definitions.
+func (commitmentTree *CommitmentTree) UnpackError(raw []byte) (any, error) {
+	if bytes.Equal(raw[:4], commitmentTree.abi.Errors["LeafNotInField"].ID.Bytes()[:4]) {
+		return commitmentTree.UnpackLeafNotInFieldError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], commitmentTree.abi.Errors["NotOwner"].ID.Bytes()[:4]) {
+		return commitmentTree.UnpackNotOwnerError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], commitmentTree.abi.Errors["TreeFull"].ID.Bytes()[:4]) {
+		return commitmentTree.UnpackTreeFullError(raw[4:])
+	}
+	return nil, errors.New("Unknown error")
+}
+
+// CommitmentTreeLeafNotInField represents a LeafNotInField error raised by the CommitmentTree contract.
+type CommitmentTreeLeafNotInField struct {
+	Leaf [32]byte
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error LeafNotInField(bytes32 leaf)
+func CommitmentTreeLeafNotInFieldErrorID() common.Hash {
+	return common.HexToHash("0xc53e726b83f265f63f33a370af14ec01ef7b1001bc2f088980a3a9ff90c92b06")
+}
+
+// UnpackLeafNotInFieldError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error LeafNotInField(bytes32 leaf)
+func (commitmentTree *CommitmentTree) UnpackLeafNotInFieldError(raw []byte) (*CommitmentTreeLeafNotInField, error) {
+	out := new(CommitmentTreeLeafNotInField)
+	if err := commitmentTree.abi.UnpackIntoInterface(out, "LeafNotInField", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// CommitmentTreeNotOwner represents a NotOwner error raised by the CommitmentTree contract.
+type CommitmentTreeNotOwner struct {
+	Caller common.Address
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error NotOwner(address caller)
+func CommitmentTreeNotOwnerErrorID() common.Hash {
+	return common.HexToHash("0x245aecd3fabbd17d6c3c92dc7f0ab916ea8cbf6fc1862c8b56893090ac3fff4c")
+}
+
+// UnpackNotOwnerError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error NotOwner(address caller)
+func (commitmentTree *CommitmentTree) UnpackNotOwnerError(raw []byte) (*CommitmentTreeNotOwner, error) {
+	out := new(CommitmentTreeNotOwner)
+	if err := commitmentTree.abi.UnpackIntoInterface(out, "NotOwner", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// CommitmentTreeTreeFull represents a TreeFull error raised by the CommitmentTree contract.
+type CommitmentTreeTreeFull struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error TreeFull()
+func CommitmentTreeTreeFullErrorID() common.Hash {
+	return common.HexToHash("0xb48f2cf87f681f6e5e1953ff9a9b61fc72b38e92ba42ee8900d78f5e0dfa0e8a")
+}
+
+// UnpackTreeFullError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error TreeFull()
+func (commitmentTree *CommitmentTree) UnpackTreeFullError(raw []byte) (*CommitmentTreeTreeFull, error) {
+	out := new(CommitmentTreeTreeFull)
+	if err := commitmentTree.abi.UnpackIntoInterface(out, "TreeFull", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Groth16VerifierMetaData contains all meta data concerning the Groth16Verifier contract.
+var Groth16VerifierMetaData = bind.MetaData{
+	ABI: "[{\"inputs\":[{\"internalType\":\"uint256[2]\",\"name\":\"alpha\",\"type\":\"uint256[2]\"},{\"internalType\":\"uint256[2][2]\",\"name\":\"beta\",\"type\":\"uint256[2][2]\"},{\"internalType\":\"uint256[2][2]\",\"name\":\"gamma\",\"type\":\"uint256[2][2]\"},{\"internalType\":\"uint256[2][2]\",\"name\":\"delta\",\"type\":\"uint256[2][2]\"},{\"internalType\":\"uint256[2][7]\",\"name\":\"ic\",\"type\":\"uint256[2][7]\"}],\"stateMutability\":\"nonpayable\",\"type\":\"constructor\"},{\"inputs\":[],\"name\":\"N_PUBLIC\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"uint256[2]\",\"name\":\"pA\",\"type\":\"uint256[2]\"},{\"internalType\":\"uint256[2][2]\",\"name\":\"pB\",\"type\":\"uint256[2][2]\"},{\"internalType\":\"uint256[2]\",\"name\":\"pC\",\"type\":\"uint256[2]\"},{\"internalType\":\"uint256[6]\",\"name\":\"pubSignals\",\"type\":\"uint256[6]\"}],\"name\":\"verifyProof\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"view\",\"type\":\"function\"}]",
+	ID:  "705df20ac9bb7617c5475f7a36dc7ae7fc",
+	Bin: "0x610400604052348015610010575f5ffd5b50604051610d93380380610d9383398101604081905261002f91610224565b845160209586015160a09081526080918252855180519088015196880151805190890151610120526101005260e09690965260c09586528451805190880151958801518051908901516101a05261018052610160959095526101409490945282518051908701519387015180519088015161022052610200526101e0939093526101c0929092528051805190860151828701518051908801516102a0526102805261026052610240526040810151805190860151606083015180519088015161032052610300526102e0526102c05290810151805190850151928201518051908601516103a052610380526103609290925261034091909152015180519101516103e0526103c0526102df565b604051601f8201601f191681016001600160401b038111828210171561017057634e487b7160e01b5f52604160045260245ffd5b604052919050565b5f82601f830112610187575f5ffd5b610191604061013c565b8060408401858111156101a2575f5ffd5b845b818110156101bc5780518452602093840193016101a4565b509095945050505050565b5f82601f8301126101d6575f5ffd5b5f60406101e28161013c565b91508160808501868111156101f5575f5ffd5b855b81811015610218576102098882610178565b835260209092019183016101f7565b50929695505050505050565b5f5f5f5f5f6103808688031215610239575f5ffd5b6102438787610178565b945061025287604088016101c7565b93506102618760c088016101c7565b92506102718761014088016101c7565b91505f876101df880112610283575f5ffd5b505f8061029060e061013c565b90508091506103808801898111156102a6575f5ffd5b6101c089015b818110156102ce576102be8b82610178565b84526020909301926040016102ac565b505080925050509295509295909350565b60805160a05160c05160e05161010051610120516101405161016051610180516101a0516101c0516101e05161020051610220516102405161026051610280516102a0516102c0516102e05161030051610320516103405161036051610380516103a0516103c0516103e0516109916104025f395f61080c01525f6107ea01525f6107c201525f6107a001525f61077001525f61074e01525f61071e01525f6106fc01525f6106cc01525f6106aa01525f61067a01525f61065801525f61051a01525f6104f801525f6103e401525f61040b01525f61043201525f61045901525f61033701525f61035e01525f61038501525f6103ac01525f61028b01525f6102b201525f6102d901525f61030001525f61023f01525f61026501526109915ff3fe608060405234801561000f575f5ffd5b5060043610610034575f3560e01c806349839b6814610038578063f398789b14610053575b5f5ffd5b610040600681565b6040519081526020015b60405180910390f35b6100666100613660046108c0565b610076565b604051901515815260200161004a565b5f805b60068110156100d0577f30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f00000018382600681106100b5576100b5610922565b6020020135106100c8575f9150506104ab565b600101610079565b505f5160206109715f395f51905f5285351015806100ff57505f5160206109715f395f51905f52602086013510155b8061011857505f5160206109715f395f51905f52833510155b8061013457505f5160206109715f395f51905f52602084013510155b1561014057505f6104ab565b5f5160206109715f395f51905f52843510158061016e57505f5160206109715f395f51905f52602085013510155b8061018a57505f5160206109715f395f51905f52604085013510155b806101a657505f5160206109715f395f51905f52606085013510155b156101b257505f6104ab565b5f5f5f6101be856104b3565b925092509250826101d4575f93505050506104ab565b6101dc610831565b883560208a0135156102085761020360208b01355f5160206109715f395f51905f5261094a565b61020a565b5f5b6020808401919091529082526060808a013560a08401526040808b013560808501528a830135918401919091528935908301527f000000000000000000000000000000000000000000000000000000000000000060e08301527f000000000000000000000000000000000000000000000000000000000000000060c08301527f00000000000000000000000000000000000000000000000000000000000000006101608301527f00000000000000000000000000000000000000000000000000000000000000006101408301527f00000000000000000000000000000000000000000000000000000000000000006101208301527f00000000000000000000000000000000000000000000000000000000000000006101008301526101a0820183905261018082018490527f00000000000000000000000000000000000000000000000000000000000000006102208301527f00000000000000000000000000000000000000000000000000000000000000006102008301527f00000000000000000000000000000000000000000000000000000000000000006101e08301527f00000000000000000000000000000000000000000000000000000000000000006101c083015287013561026082015286356102408201527f00000000000000000000000000000000000000000000000000000000000000006102e08201527f00000000000000000000000000000000000000000000000000000000000000006102c08201527f00000000000000000000000000000000000000000000000000000000000000006102a08201527f0000000000000000000000000000000000000000000000000000000000000000610280820152610486610850565b5f6020826103008560085afa90508080156104a2575081516001145b96505050505050505b949350505050565b6040805160c08101825282358152602080840135908201528282013591810191909152606080830135908201526080808301359082015260a080830135908201525f907f0000000000000000000000000000000000000000000000000000000000000000907f000000000000000000000000000000000000000000000000000000000000000090835b600681101561063d575f8061055a61055584600161095d565b61064b565b915091505f604051806060016040528084815260200183815260200186866006811061058857610588610922565b60200201519052905061059961086e565b6105a161088c565b60408260608560075afa9950896105c7575f5f5f99509950995050505050505050610644565b506040805160808101825289815260208082018a90528351928201929092529082015160608201526105f761086e565b60408160808460065afa9a508a61061e575f5f5f9a509a509a505050505050505050610644565b805160209091015190995097505050600193909301925061053c915050565b5060019350505b9193909250565b5f5f8260010361069f57507f0000000000000000000000000000000000000000000000000000000000000000927f000000000000000000000000000000000000000000000000000000000000000092509050565b826002036106f157507f0000000000000000000000000000000000000000000000000000000000000000927f000000000000000000000000000000000000000000000000000000000000000092509050565b8260030361074357507f0000000000000000000000000000000000000000000000000000000000000000927f000000000000000000000000000000000000000000000000000000000000000092509050565b8260040361079557507f0000000000000000000000000000000000000000000000000000000000000000927f000000000000000000000000000000000000000000000000000000000000000092509050565b826005036107e757507f0000000000000000000000000000000000000000000000000000000000000000927f000000000000000000000000000000000000000000000000000000000000000092509050565b507f0000000000000000000000000000000000000000000000000000000000000000927f000000000000000000000000000000000000000000000000000000000000000092509050565b6040518061030001604052806018906020820280368337509192915050565b60405180602001604052806001906020820280368337509192915050565b60405180604001604052806002906020820280368337509192915050565b60405180608001604052806004906020820280368337509192915050565b80604081018310156108ba575f5ffd5b92915050565b5f5f5f5f6101c085870312156108d4575f5ffd5b6108de86866108aa565b935060c08501868111156108f0575f5ffd5b60408601935061090087826108aa565b925050856101c086011115610913575f5ffd5b50919490935090916101000190565b634e487b7160e01b5f52603260045260245ffd5b634e487b7160e01b5f52601160045260245ffd5b818103818111156108ba576108ba610936565b808201808211156108ba576108ba61093656fe30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd47",
+}
+
+// Groth16Verifier is an auto generated Go binding around an Ethereum contract.
+type Groth16Verifier struct {
+	abi abi.ABI
+}
+
+// GetABI returns the ABI associated with this contract binding.
+func (c *Groth16Verifier) GetABI() abi.ABI {
+	return c.abi
+}
+
+// NewGroth16Verifier creates a new instance of Groth16Verifier.
+func NewGroth16Verifier() *Groth16Verifier {
+	parsed, err := Groth16VerifierMetaData.ParseABI()
+	if err != nil {
+		panic(errors.New("invalid ABI: " + err.Error()))
+	}
+	return &Groth16Verifier{abi: *parsed}
+}
+
+// Instance creates a wrapper for a deployed contract instance at the given address.
+// Use this to create the instance object passed to abigen v2 library functions Call, Transact, etc.
+func (c *Groth16Verifier) Instance(backend bind.ContractBackend, addr common.Address) *bind.BoundContract {
+	return bind.NewBoundContract(addr, c.abi, backend, backend, backend)
+}
+
+// PackConstructor is the Go binding used to pack the parameters required for
+// contract deployment.
+//
+// Solidity: constructor(uint256[2] alpha, uint256[2][2] beta, uint256[2][2] gamma, uint256[2][2] delta, uint256[2][7] ic) returns()
+func (groth16Verifier *Groth16Verifier) PackConstructor(alpha [2]*big.Int, beta [2][2]*big.Int, gamma [2][2]*big.Int, delta [2][2]*big.Int, ic [7][2]*big.Int) []byte {
+	enc, err := groth16Verifier.abi.Pack("", alpha, beta, gamma, delta, ic)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// PackNPUBLIC is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x49839b68.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function N_PUBLIC() view returns(uint256)
+func (groth16Verifier *Groth16Verifier) PackNPUBLIC() []byte {
+	enc, err := groth16Verifier.abi.Pack("N_PUBLIC")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackNPUBLIC is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x49839b68.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function N_PUBLIC() view returns(uint256)
+func (groth16Verifier *Groth16Verifier) TryPackNPUBLIC() ([]byte, error) {
+	return groth16Verifier.abi.Pack("N_PUBLIC")
+}
+
+// UnpackNPUBLIC is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x49839b68.
+//
+// Solidity: function N_PUBLIC() view returns(uint256)
+func (groth16Verifier *Groth16Verifier) UnpackNPUBLIC(data []byte) (*big.Int, error) {
+	out, err := groth16Verifier.abi.Unpack("N_PUBLIC", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
+}
+
+// PackVerifyProof is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xf398789b.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function verifyProof(uint256[2] pA, uint256[2][2] pB, uint256[2] pC, uint256[6] pubSignals) view returns(bool)
+func (groth16Verifier *Groth16Verifier) PackVerifyProof(pA [2]*big.Int, pB [2][2]*big.Int, pC [2]*big.Int, pubSignals [6]*big.Int) []byte {
+	enc, err := groth16Verifier.abi.Pack("verifyProof", pA, pB, pC, pubSignals)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackVerifyProof is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xf398789b.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function verifyProof(uint256[2] pA, uint256[2][2] pB, uint256[2] pC, uint256[6] pubSignals) view returns(bool)
+func (groth16Verifier *Groth16Verifier) TryPackVerifyProof(pA [2]*big.Int, pB [2][2]*big.Int, pC [2]*big.Int, pubSignals [6]*big.Int) ([]byte, error) {
+	return groth16Verifier.abi.Pack("verifyProof", pA, pB, pC, pubSignals)
+}
+
+// UnpackVerifyProof is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xf398789b.
+//
+// Solidity: function verifyProof(uint256[2] pA, uint256[2][2] pB, uint256[2] pC, uint256[6] pubSignals) view returns(bool)
+func (groth16Verifier *Groth16Verifier) UnpackVerifyProof(data []byte) (bool, error) {
+	out, err := groth16Verifier.abi.Unpack("verifyProof", data)
+	if err != nil {
+		return *new(bool), err
+	}
+	out0 := *abi.ConvertType(out[0], new(bool)).(*bool)
+	return out0, nil
+}
+
+// IERC20MinimalMetaData contains all meta data concerning the IERC20Minimal contract.
+var IERC20MinimalMetaData = bind.MetaData{
+	ABI: "[{\"inputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"name\":\"balanceOf\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"}]",
+	ID:  "cc7be2929c132f418566d1ccee58eeb367",
+}
+
+// IERC20Minimal is an auto generated Go binding around an Ethereum contract.
+type IERC20Minimal struct {
+	abi abi.ABI
+}
+
+// GetABI returns the ABI associated with this contract binding.
+func (c *IERC20Minimal) GetABI() abi.ABI {
+	return c.abi
+}
+
+// NewIERC20Minimal creates a new instance of IERC20Minimal.
+func NewIERC20Minimal() *IERC20Minimal {
+	parsed, err := IERC20MinimalMetaData.ParseABI()
+	if err != nil {
+		panic(errors.New("invalid ABI: " + err.Error()))
+	}
+	return &IERC20Minimal{abi: *parsed}
+}
+
+// Instance creates a wrapper for a deployed contract instance at the given address.
+// Use this to create the instance object passed to abigen v2 library functions Call, Transact, etc.
+func (c *IERC20Minimal) Instance(backend bind.ContractBackend, addr common.Address) *bind.BoundContract {
+	return bind.NewBoundContract(addr, c.abi, backend, backend, backend)
+}
+
+// PackBalanceOf is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x70a08231.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function balanceOf(address ) view returns(uint256)
+func (iERC20Minimal *IERC20Minimal) PackBalanceOf(arg0 common.Address) []byte {
+	enc, err := iERC20Minimal.abi.Pack("balanceOf", arg0)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackBalanceOf is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x70a08231.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function balanceOf(address ) view returns(uint256)
+func (iERC20Minimal *IERC20Minimal) TryPackBalanceOf(arg0 common.Address) ([]byte, error) {
+	return iERC20Minimal.abi.Pack("balanceOf", arg0)
+}
+
+// UnpackBalanceOf is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x70a08231.
+//
+// Solidity: function balanceOf(address ) view returns(uint256)
+func (iERC20Minimal *IERC20Minimal) UnpackBalanceOf(data []byte) (*big.Int, error) {
+	out, err := iERC20Minimal.abi.Unpack("balanceOf", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
+}
+
+// IGroth16VerifierMetaData contains all meta data concerning the IGroth16Verifier contract.
+var IGroth16VerifierMetaData = bind.MetaData{
+	ABI: "[{\"inputs\":[{\"internalType\":\"uint256[2]\",\"name\":\"\",\"type\":\"uint256[2]\"},{\"internalType\":\"uint256[2][2]\",\"name\":\"\",\"type\":\"uint256[2][2]\"},{\"internalType\":\"uint256[2]\",\"name\":\"\",\"type\":\"uint256[2]\"},{\"internalType\":\"uint256[6]\",\"name\":\"\",\"type\":\"uint256[6]\"}],\"name\":\"verifyProof\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"view\",\"type\":\"function\"}]",
+	ID:  "e159b055d6a4efcde1bf6285bfdb4ac745",
+}
+
+// IGroth16Verifier is an auto generated Go binding around an Ethereum contract.
+type IGroth16Verifier struct {
+	abi abi.ABI
+}
+
+// GetABI returns the ABI associated with this contract binding.
+func (c *IGroth16Verifier) GetABI() abi.ABI {
+	return c.abi
+}
+
+// NewIGroth16Verifier creates a new instance of IGroth16Verifier.
+func NewIGroth16Verifier() *IGroth16Verifier {
+	parsed, err := IGroth16VerifierMetaData.ParseABI()
+	if err != nil {
+		panic(errors.New("invalid ABI: " + err.Error()))
+	}
+	return &IGroth16Verifier{abi: *parsed}
+}
+
+// Instance creates a wrapper for a deployed contract instance at the given address.
+// Use this to create the instance object passed to abigen v2 library functions Call, Transact, etc.
+func (c *IGroth16Verifier) Instance(backend bind.ContractBackend, addr common.Address) *bind.BoundContract {
+	return bind.NewBoundContract(addr, c.abi, backend, backend, backend)
+}
+
+// PackVerifyProof is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xf398789b.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function verifyProof(uint256[2] , uint256[2][2] , uint256[2] , uint256[6] ) view returns(bool)
+func (iGroth16Verifier *IGroth16Verifier) PackVerifyProof(arg0 [2]*big.Int, arg1 [2][2]*big.Int, arg2 [2]*big.Int, arg3 [6]*big.Int) []byte {
+	enc, err := iGroth16Verifier.abi.Pack("verifyProof", arg0, arg1, arg2, arg3)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackVerifyProof is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xf398789b.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function verifyProof(uint256[2] , uint256[2][2] , uint256[2] , uint256[6] ) view returns(bool)
+func (iGroth16Verifier *IGroth16Verifier) TryPackVerifyProof(arg0 [2]*big.Int, arg1 [2][2]*big.Int, arg2 [2]*big.Int, arg3 [6]*big.Int) ([]byte, error) {
+	return iGroth16Verifier.abi.Pack("verifyProof", arg0, arg1, arg2, arg3)
+}
+
+// UnpackVerifyProof is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xf398789b.
+//
+// Solidity: function verifyProof(uint256[2] , uint256[2][2] , uint256[2] , uint256[6] ) view returns(bool)
+func (iGroth16Verifier *IGroth16Verifier) UnpackVerifyProof(data []byte) (bool, error) {
+	out, err := iGroth16Verifier.abi.Unpack("verifyProof", data)
+	if err != nil {
+		return *new(bool), err
+	}
+	out0 := *abi.ConvertType(out[0], new(bool)).(*bool)
+	return out0, nil
+}
+
 // LegacyTokenMetaData contains all meta data concerning the LegacyToken contract.
 var LegacyTokenMetaData = bind.MetaData{
 	ABI: "[{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"name_\",\"type\":\"bytes32\"},{\"internalType\":\"bytes32\",\"name\":\"symbol_\",\"type\":\"bytes32\"},{\"internalType\":\"uint256\",\"name\":\"supply\",\"type\":\"uint256\"}],\"stateMutability\":\"nonpayable\",\"type\":\"constructor\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"balance\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"needed\",\"type\":\"uint256\"}],\"name\":\"InsufficientBalance\",\"type\":\"error\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"from\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"value\",\"type\":\"uint256\"}],\"name\":\"Transfer\",\"type\":\"event\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"name\":\"balanceOf\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"decimals\",\"outputs\":[{\"internalType\":\"uint8\",\"name\":\"\",\"type\":\"uint8\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"name\",\"outputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"symbol\",\"outputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"totalSupply\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"transfer\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"}]",
@@ -356,6 +2044,380 @@ func (legacyToken *LegacyToken) UnpackInsufficientBalanceError(raw []byte) (*Leg
 		return nil, err
 	}
 	return out, nil
+}
+
+// NullifierRegistryMetaData contains all meta data concerning the NullifierRegistry contract.
+var NullifierRegistryMetaData = bind.MetaData{
+	ABI: "[{\"inputs\":[{\"internalType\":\"address\",\"name\":\"vault_\",\"type\":\"address\"}],\"stateMutability\":\"nonpayable\",\"type\":\"constructor\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"nullifier\",\"type\":\"bytes32\"}],\"name\":\"AlreadySpent\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"caller\",\"type\":\"address\"}],\"name\":\"NotVault\",\"type\":\"error\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"bytes32\",\"name\":\"nullifier\",\"type\":\"bytes32\"}],\"name\":\"NullifierSpent\",\"type\":\"event\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"nullifier\",\"type\":\"bytes32\"}],\"name\":\"isSpent\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"nullifier\",\"type\":\"bytes32\"}],\"name\":\"markSpent\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"vault\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"}]",
+	ID:  "dc2f83a04db9c670feb71486a14a045cdf",
+	Bin: "0x60a0604052348015600e575f5ffd5b5060405161022c38038061022c833981016040819052602b91603b565b6001600160a01b03166080526066565b5f60208284031215604a575f5ffd5b81516001600160a01b0381168114605f575f5ffd5b9392505050565b6080516101a96100835f395f81816094015260d901526101a95ff3fe608060405234801561000f575f5ffd5b506004361061003f575f3560e01c80632cfe849514610043578063e5285dcc14610058578063fbfa77cf1461008f575b5f5ffd5b610056610051366004610192565b6100ce565b005b61007a610066366004610192565b5f9081526020819052604090205460ff1690565b60405190151581526020015b60405180910390f35b6100b67f000000000000000000000000000000000000000000000000000000000000000081565b6040516001600160a01b039091168152602001610086565b336001600160a01b037f0000000000000000000000000000000000000000000000000000000000000000161461011e5760405163e9d6016160e01b81523360048201526024015b60405180910390fd5b5f8181526020819052604090205460ff1615610150576040516304ee081f60e21b815260048101829052602401610115565b5f81815260208190526040808220805460ff191660011790555182917f2d8b76eb247945151bd870d531c84c5420f53e3cb9c0ab3b350f46bb0936209691a250565b5f602082840312156101a2575f5ffd5b503591905056",
+}
+
+// NullifierRegistry is an auto generated Go binding around an Ethereum contract.
+type NullifierRegistry struct {
+	abi abi.ABI
+}
+
+// GetABI returns the ABI associated with this contract binding.
+func (c *NullifierRegistry) GetABI() abi.ABI {
+	return c.abi
+}
+
+// NewNullifierRegistry creates a new instance of NullifierRegistry.
+func NewNullifierRegistry() *NullifierRegistry {
+	parsed, err := NullifierRegistryMetaData.ParseABI()
+	if err != nil {
+		panic(errors.New("invalid ABI: " + err.Error()))
+	}
+	return &NullifierRegistry{abi: *parsed}
+}
+
+// Instance creates a wrapper for a deployed contract instance at the given address.
+// Use this to create the instance object passed to abigen v2 library functions Call, Transact, etc.
+func (c *NullifierRegistry) Instance(backend bind.ContractBackend, addr common.Address) *bind.BoundContract {
+	return bind.NewBoundContract(addr, c.abi, backend, backend, backend)
+}
+
+// PackConstructor is the Go binding used to pack the parameters required for
+// contract deployment.
+//
+// Solidity: constructor(address vault_) returns()
+func (nullifierRegistry *NullifierRegistry) PackConstructor(vault_ common.Address) []byte {
+	enc, err := nullifierRegistry.abi.Pack("", vault_)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// PackIsSpent is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xe5285dcc.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function isSpent(bytes32 nullifier) view returns(bool)
+func (nullifierRegistry *NullifierRegistry) PackIsSpent(nullifier [32]byte) []byte {
+	enc, err := nullifierRegistry.abi.Pack("isSpent", nullifier)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackIsSpent is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xe5285dcc.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function isSpent(bytes32 nullifier) view returns(bool)
+func (nullifierRegistry *NullifierRegistry) TryPackIsSpent(nullifier [32]byte) ([]byte, error) {
+	return nullifierRegistry.abi.Pack("isSpent", nullifier)
+}
+
+// UnpackIsSpent is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xe5285dcc.
+//
+// Solidity: function isSpent(bytes32 nullifier) view returns(bool)
+func (nullifierRegistry *NullifierRegistry) UnpackIsSpent(data []byte) (bool, error) {
+	out, err := nullifierRegistry.abi.Unpack("isSpent", data)
+	if err != nil {
+		return *new(bool), err
+	}
+	out0 := *abi.ConvertType(out[0], new(bool)).(*bool)
+	return out0, nil
+}
+
+// PackMarkSpent is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x2cfe8495.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function markSpent(bytes32 nullifier) returns()
+func (nullifierRegistry *NullifierRegistry) PackMarkSpent(nullifier [32]byte) []byte {
+	enc, err := nullifierRegistry.abi.Pack("markSpent", nullifier)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackMarkSpent is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x2cfe8495.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function markSpent(bytes32 nullifier) returns()
+func (nullifierRegistry *NullifierRegistry) TryPackMarkSpent(nullifier [32]byte) ([]byte, error) {
+	return nullifierRegistry.abi.Pack("markSpent", nullifier)
+}
+
+// PackVault is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xfbfa77cf.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function vault() view returns(address)
+func (nullifierRegistry *NullifierRegistry) PackVault() []byte {
+	enc, err := nullifierRegistry.abi.Pack("vault")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackVault is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xfbfa77cf.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function vault() view returns(address)
+func (nullifierRegistry *NullifierRegistry) TryPackVault() ([]byte, error) {
+	return nullifierRegistry.abi.Pack("vault")
+}
+
+// UnpackVault is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xfbfa77cf.
+//
+// Solidity: function vault() view returns(address)
+func (nullifierRegistry *NullifierRegistry) UnpackVault(data []byte) (common.Address, error) {
+	out, err := nullifierRegistry.abi.Unpack("vault", data)
+	if err != nil {
+		return *new(common.Address), err
+	}
+	out0 := *abi.ConvertType(out[0], new(common.Address)).(*common.Address)
+	return out0, nil
+}
+
+// NullifierRegistryNullifierSpent represents a NullifierSpent event raised by the NullifierRegistry contract.
+type NullifierRegistryNullifierSpent struct {
+	Nullifier [32]byte
+	Raw       *types.Log // Blockchain specific contextual infos
+}
+
+const NullifierRegistryNullifierSpentEventName = "NullifierSpent"
+
+// ContractEventName returns the user-defined event name.
+func (NullifierRegistryNullifierSpent) ContractEventName() string {
+	return NullifierRegistryNullifierSpentEventName
+}
+
+// UnpackNullifierSpentEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event NullifierSpent(bytes32 indexed nullifier)
+func (nullifierRegistry *NullifierRegistry) UnpackNullifierSpentEvent(log *types.Log) (*NullifierRegistryNullifierSpent, error) {
+	event := "NullifierSpent"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != nullifierRegistry.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(NullifierRegistryNullifierSpent)
+	if len(log.Data) > 0 {
+		if err := nullifierRegistry.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range nullifierRegistry.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
+// UnpackError attempts to decode the provided error data using user-defined
+// error definitions.
+func (nullifierRegistry *NullifierRegistry) UnpackError(raw []byte) (any, error) {
+	if bytes.Equal(raw[:4], nullifierRegistry.abi.Errors["AlreadySpent"].ID.Bytes()[:4]) {
+		return nullifierRegistry.UnpackAlreadySpentError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], nullifierRegistry.abi.Errors["NotVault"].ID.Bytes()[:4]) {
+		return nullifierRegistry.UnpackNotVaultError(raw[4:])
+	}
+	return nil, errors.New("Unknown error")
+}
+
+// NullifierRegistryAlreadySpent represents a AlreadySpent error raised by the NullifierRegistry contract.
+type NullifierRegistryAlreadySpent struct {
+	Nullifier [32]byte
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error AlreadySpent(bytes32 nullifier)
+func NullifierRegistryAlreadySpentErrorID() common.Hash {
+	return common.HexToHash("0x13b8207ceef3abc849a05e2c655a683e8943fec6598bf26f2a557428463b78df")
+}
+
+// UnpackAlreadySpentError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error AlreadySpent(bytes32 nullifier)
+func (nullifierRegistry *NullifierRegistry) UnpackAlreadySpentError(raw []byte) (*NullifierRegistryAlreadySpent, error) {
+	out := new(NullifierRegistryAlreadySpent)
+	if err := nullifierRegistry.abi.UnpackIntoInterface(out, "AlreadySpent", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// NullifierRegistryNotVault represents a NotVault error raised by the NullifierRegistry contract.
+type NullifierRegistryNotVault struct {
+	Caller common.Address
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error NotVault(address caller)
+func NullifierRegistryNotVaultErrorID() common.Hash {
+	return common.HexToHash("0xe9d60161f21916a4c5effe7a3378e39b8056de5fa1591f1f8657153da97c8bc4")
+}
+
+// UnpackNotVaultError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error NotVault(address caller)
+func (nullifierRegistry *NullifierRegistry) UnpackNotVaultError(raw []byte) (*NullifierRegistryNotVault, error) {
+	out := new(NullifierRegistryNotVault)
+	if err := nullifierRegistry.abi.UnpackIntoInterface(out, "NotVault", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// PoseidonT3MetaData contains all meta data concerning the PoseidonT3 contract.
+var PoseidonT3MetaData = bind.MetaData{
+	ABI: "[{\"inputs\":[{\"internalType\":\"uint256[2]\",\"name\":\"\",\"type\":\"uint256[2]\"}],\"name\":\"hash\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"pure\",\"type\":\"function\"}]",
+	ID:  "75f79a42d9bcbdbb69ad79ebd80f556f39",
+	Bin: "0x61401d610034600b8282823980515f1a607314602857634e487b7160e01b5f525f60045260245ffd5b305f52607381538281f3fe7300000000000000000000000000000000000000003014608060405260043610610034575f3560e01c8063561558fe14610038575b5f5ffd5b61004b610046366004613ee0565b61005d565b60405190815260200160405180910390f35b5f7f30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f00000017f2b90bba00fca0589f617e7dcbfe82e0df706ab640ceb247b791a93b74e36736d7f101071f0032379b697315876690f053d148d4e109f5fb065c8aacc55a0f89bfa7f19a3fc0a56702bf417ba7fee3802593fa644470307043f7773279cd71d25d5e07ef1445235f2148c5986587169fc1bcd887b08d4d00868df5696fff40956e8648460805106017f08dff3487e8ac99e1f29a058d0fa80b930c728730b7ab36ce879f3890ecf73f58560a05106018582830986838883840909925086828309905086828883840909915086868309875f516020613f9d5f395f51905f528509017f5151bcc773d05d360fc9c923795441a9618605f30e31f2b8f087d1575b9c613b01905086858309875f516020613ffd5f395f51905f528509017f547424ff6c2e186923faa2cf5794c8cd2b5d3e8f151620ffda4a15b70cc05b3f0187858409885f516020613f7d5f395f51905f528609017f23dc61092dc247151d38da17703c1ccb157f035575fe333d62fda4d2a5ae1bf5018883800989848b83840909935089838409905089838b83840909925089828309905089828b838409099150898983098a5f516020613f9d5f395f51905f5285098b5f516020613fdd5f395f51905f52870901017f28813dcaebaeaa828a376df87af4a63bc8b7bf27ad49c6298ef7b387bf28526d019050898883098a5f516020613ffd5f395f51905f5285098b5f516020613f5d5f395f51905f52870901017f2727673b2ccbc903f181bf38e1c1d40d2033865200c352bc150928adddf9cb78019550898783098a5f516020613f7d5f395f51905f5285098b5f516020613fbd5f395f51905f52870901017f234ec45ca27727c2e74abd2b2a1494cd6efbd43e340587d6b8fb9e31e65cc63201945089818209935089818b86870909905089868709935089868b86870909955089858609935089858b868709099450898986098a5f516020613f9d5f395f51905f5288098b5f516020613fdd5f395f51905f52840901017f15b52534031ae18f7f862cb2cf7cf760ab10a8150a337b1ccd99ff6e8797d428019350898886098a5f516020613ffd5f395f51905f5288098b5f516020613f5d5f395f51905f52840901017f0dc8fad6d9e4b35f5ed9a3d186b79ce38e0e8a8d1b58b132d701d4eecf68d1f6019250898786098a5f516020613f7d5f395f51905f5288098b5f516020613fbd5f395f51905f52840901017f1bcd95ffc211fbca600f705fad3fb567ea4eb378f62e1fec97805518a47e4d9c01915089848509905089848b83840909935089838409905089838b83840909925089828309905089828b838409099150898983098a5f516020613f9d5f395f51905f5285098b5f516020613fdd5f395f51905f52870901017f10520b0ab721cadfe9eff81b016fc34dc76da36c2578937817cb978d069de559019050898883098a5f516020613ffd5f395f51905f5285098b5f516020613f5d5f395f51905f52870901017f1f6d48149b8e7f7d9b257d8ed5fbbaf42932498075fed0ace88a9eb81f5627f6019550898783098a5f516020613f7d5f395f51905f5285098b5f516020613fbd5f395f51905f52870901017f1d9655f652309014d29e00ef35a2089bfff8dc1c816f0dc9ca34bdb5460c870501945089818209935089818b868709099050898986098a5f516020613f9d5f395f51905f5288098b5f516020613fdd5f395f51905f52840901017f04df5a56ff95bcafb051f7b1cd43a99ba731ff67e47032058fe3d4185697cc7d019350898886098a5f516020613ffd5f395f51905f5288098b5f516020613f5d5f395f51905f52840901017f0672d995f8fff640151b3d290cedaf148690a10a8c8424a7f6ec282b6e4be828019250898786098a5f516020613f7d5f395f51905f5288098b5f516020613fbd5f395f51905f52840901017f099952b414884454b21200d7ffafdd5f0c9a9dcc06f2708e9fc1d8209b5c75b901915089848509905089848b838409099350898983098a5f516020613f9d5f395f51905f5285098b5f516020613fdd5f395f51905f52870901017f052cba2255dfd00c7c483143ba8d469448e43586a9b4cd9183fd0e843a6b9fa6019050898883098a5f516020613ffd5f395f51905f5285098b5f516020613f5d5f395f51905f52870901017f0b8badee690adb8eb0bd74712b7999af82de55707251ad7716077cb93c464ddc019550898783098a5f516020613f7d5f395f51905f5285098b5f516020613fbd5f395f51905f52870901017f119b1590f13307af5a1ee651020c07c749c15d60683a8050b963d0a8e4b2bdd101945089818209935089818b868709099050898986098a5f516020613f9d5f395f51905f5288098b5f516020613fdd5f395f51905f52840901017f03150b7cd6d5d17b2529d36be0f67b832c4acfc884ef4ee5ce15be0bfb4a8d09019350898886098a5f516020613ffd5f395f51905f5288098b5f516020613f5d5f395f51905f52840901017f2cc6182c5e14546e3cf1951f173912355374efb83d80898abe69cb317c9ea565019250898786098a5f516020613f7d5f395f51905f5288098b5f516020613fbd5f395f51905f52840901017e5032551e6378c450cfe129a404b3764218cadedac14e2b92d2cd73111bf0f901915089848509905089848b838409099350898983098a5f516020613f9d5f395f51905f5285098b5f516020613fdd5f395f51905f52870901017f233237e3289baa34bb147e972ebcb9516469c399fcc069fb88f9da2cc28276b5019050898883098a5f516020613ffd5f395f51905f5285098b5f516020613f5d5f395f51905f52870901017f05c8f4f4ebd4a6e3c980d31674bfbe6323037f21b34ae5a4e80c2d4c24d60280019550898783098a5f516020613f7d5f395f51905f5285098b5f516020613fbd5f395f51905f52870901017f0a7b1db13042d396ba05d818a319f25252bcf35ef3aeed91ee1f09b2590fc65b01945089818209935089818b868709099050898986098a5f516020613f9d5f395f51905f5288098b5f516020613fdd5f395f51905f52840901017f2a73b71f9b210cf5b14296572c9d32dbf156e2b086ff47dc5df542365a404ec0019350898886098a5f516020613ffd5f395f51905f5288098b5f516020613f5d5f395f51905f52840901017f1ac9b0417abcc9a1935107e9ffc91dc3ec18f2c4dbe7f22976a760bb5c50c460019250898786098a5f516020613f7d5f395f51905f5288098b5f516020613fbd5f395f51905f52840901017f12c0339ae08374823fabb076707ef479269f3e4d6cb104349015ee046dc93fc001915089848509905089848b838409099350898983098a5f516020613f9d5f395f51905f5285098b5f516020613fdd5f395f51905f52870901017f0b7475b102a165ad7f5b18db4e1e704f52900aa3253baac68246682e56e9a28e019050898883098a5f516020613ffd5f395f51905f5285098b5f516020613f5d5f395f51905f52870901017f037c2849e191ca3edb1c5e49f6e8b8917c843e379366f2ea32ab3aa88d7f8448019550898783098a5f516020613f7d5f395f51905f5285098b5f516020613fbd5f395f51905f52870901017f05a6811f8556f014e92674661e217e9bd5206c5c93a07dc145fdb176a716346f01945089818209935089818b868709099050898986098a5f516020613f9d5f395f51905f5288098b5f516020613fdd5f395f51905f52840901017f29a795e7d98028946e947b75d54e9f044076e87a7b2883b47b675ef5f38bd66e019350898886098a5f516020613ffd5f395f51905f5288098b5f516020613f5d5f395f51905f52840901017f20439a0c84b322eb45a3857afc18f5826e8c7382c8a1585c507be199981fd22f019250898786098a5f516020613f7d5f395f51905f5288098b5f516020613fbd5f395f51905f52840901017f2e0ba8d94d9ecf4a94ec2050c7371ff1bb50f27799a84b6d4a2a6f2a0982c88701915089848509905089848b838409099350898983098a5f516020613f9d5f395f51905f5285098b5f516020613fdd5f395f51905f52870901017f143fd115ce08fb27ca38eb7cce822b4517822cd2109048d2e6d0ddcca17d71c8019050898883098a5f516020613ffd5f395f51905f5285098b5f516020613f5d5f395f51905f52870901017f0c64cbecb1c734b857968dbbdcf813cdf8611659323dbcbfc84323623be9caf1019550898783098a5f516020613f7d5f395f51905f5285098b5f516020613fbd5f395f51905f52870901017f028a305847c683f646fca925c163ff5ae74f348d62c2b670f1426cef9403da5301945089818209935089818b868709099050898986098a5f516020613f9d5f395f51905f5288098b5f516020613fdd5f395f51905f52840901017f2e4ef510ff0b6fda5fa940ab4c4380f26a6bcb64d89427b824d6755b5db9e30c019350898886098a5f516020613ffd5f395f51905f5288098b5f516020613f5d5f395f51905f52840901017e81c95bc43384e663d79270c956ce3b8925b4f6d033b078b96384f50579400e019250898786098a5f516020613f7d5f395f51905f5288098b5f516020613fbd5f395f51905f52840901017f2ed5f0c91cbd9749187e2fade687e05ee2491b349c039a0bba8a9f4023a0bb3801915089848509905089848b838409099350898983098a5f516020613f9d5f395f51905f5285098b5f516020613fdd5f395f51905f52870901017f30509991f88da3504bbf374ed5aae2f03448a22c76234c8c990f01f33a735206019050898883098a5f516020613ffd5f395f51905f5285098b5f516020613f5d5f395f51905f52870901017f1c3f20fd55409a53221b7c4d49a356b9f0a1119fb2067b41a7529094424ec6ad019550898783098a5f516020613f7d5f395f51905f5285098b5f516020613fbd5f395f51905f52870901017f10b4e7f3ab5df003049514459b6e18eec46bb2213e8e131e170887b47ddcb96c01945089818209935089818b868709099050898986098a5f516020613f9d5f395f51905f5288098b5f516020613fdd5f395f51905f52840901017f2a1982979c3ff7f43ddd543d891c2abddd80f804c077d775039aa3502e43adef019350898886098a5f516020613ffd5f395f51905f5288098b5f516020613f5d5f395f51905f52840901017f1c74ee64f15e1db6feddbead56d6d55dba431ebc396c9af95cad0f1315bd5c91019250898786098a5f516020613f7d5f395f51905f5288098b5f516020613fbd5f395f51905f52840901017f07533ec850ba7f98eab9303cace01b4b9e4f2e8b82708cfa9c2fe45a0ae146a001915089848509905089848b838409099350898983098a5f516020613f9d5f395f51905f5285098b5f516020613fdd5f395f51905f52870901017f21576b438e500449a151e4eeaf17b154285c68f42d42c1808a11abf3764c0750019050898883098a5f516020613ffd5f395f51905f5285098b5f516020613f5d5f395f51905f52870901017f2f17c0559b8fe79608ad5ca193d62f10bce8384c815f0906743d6930836d4a9e019550898783098a5f516020613f7d5f395f51905f5285098b5f516020613fbd5f395f51905f52870901017f2d477e3862d07708a79e8aae946170bc9775a4201318474ae665b0b1b7e2730e01945089818209935089818b868709099050898986098a5f516020613f9d5f395f51905f5288098b5f516020613fdd5f395f51905f52840901017f162f5243967064c390e095577984f291afba2266c38f5abcd89be0f5b2747eab019350898886098a5f516020613ffd5f395f51905f5288098b5f516020613f5d5f395f51905f52840901017f2b4cb233ede9ba48264ecd2c8ae50d1ad7a8596a87f29f8a7777a70092393311019250898786098a5f516020613f7d5f395f51905f5288098b5f516020613fbd5f395f51905f52840901017f2c8fbcb2dd8573dc1dbaf8f4622854776db2eece6d85c4cf4254e7c35e03b07a01915089848509905089848b838409099350898983098a5f516020613f9d5f395f51905f5285098b5f516020613fdd5f395f51905f52870901017f1d6f347725e4816af2ff453f0cd56b199e1b61e9f601e9ade5e88db870949da9019050898883098a5f516020613ffd5f395f51905f5285098b5f516020613f5d5f395f51905f52870901017f204b0c397f4ebe71ebc2d8b3df5b913df9e6ac02b68d31324cd49af5c4565529019550898783098a5f516020613f7d5f395f51905f5285098b5f516020613fbd5f395f51905f52870901017f0c4cb9dc3c4fd8174f1149b3c63c3c2f9ecb827cd7dc25534ff8fb75bc79c50201945089818209935089818b868709099050898986098a5f516020613f9d5f395f51905f5288098b5f516020613fdd5f395f51905f52840901017f174ad61a1448c899a25416474f4930301e5c49475279e0639a616ddc45bc7b54019350898886098a5f516020613ffd5f395f51905f5288098b5f516020613f5d5f395f51905f52840901017f1a96177bcf4d8d89f759df4ec2f3cde2eaaa28c177cc0fa13a9816d49a38d2ef019250898786098a5f516020613f7d5f395f51905f5288098b5f516020613fbd5f395f51905f52840901017f066d04b24331d71cd0ef8054bc60c4ff05202c126a233c1a8242ace360b8a30a01915089848509905089848b838409099350898983098a5f516020613f9d5f395f51905f5285098b5f516020613fdd5f395f51905f52870901017f2a4c4fc6ec0b0cf52195782871c6dd3b381cc65f72e02ad527037a62aa1bd804019050898883098a5f516020613ffd5f395f51905f5285098b5f516020613f5d5f395f51905f52870901017f13ab2d136ccf37d447e9f2e14a7cedc95e727f8446f6d9d7e55afc01219fd649019550898783098a5f516020613f7d5f395f51905f5285098b5f516020613fbd5f395f51905f52870901017f1121552fca26061619d24d843dc82769c1b04fcec26f55194c2e3e869acc6a9a01945089818209935089818b868709099050898986098a5f516020613f9d5f395f51905f5288098b5f516020613fdd5f395f51905f52840901017eef653322b13d6c889bc81715c37d77a6cd267d595c4a8909a5546c7c97cff1019350898886098a5f516020613ffd5f395f51905f5288098b5f516020613f5d5f395f51905f52840901017f0e25483e45a665208b261d8ba74051e6400c776d652595d9845aca35d8a397d3019250898786098a5f516020613f7d5f395f51905f5288098b5f516020613fbd5f395f51905f52840901017f29f536dcb9dd7682245264659e15d88e395ac3d4dde92d8c46448db979eeba8901915089848509905089848b838409099350898983098a5f516020613f9d5f395f51905f5285098b5f516020613fdd5f395f51905f52870901017f2a56ef9f2c53febadfda33575dbdbd885a124e2780bbea170e456baace0fa5be019050898883098a5f516020613ffd5f395f51905f5285098b5f516020613f5d5f395f51905f52870901017f1c8361c78eb5cf5decfb7a2d17b5c409f2ae2999a46762e8ee416240a8cb9af1019550898783098a5f516020613f7d5f395f51905f5285098b5f516020613fbd5f395f51905f52870901017f151aff5f38b20a0fc0473089aaf0206b83e8e68a764507bfd3d0ab4be74319c501945089818209935089818b868709099050898986098a5f516020613f9d5f395f51905f5288098b5f516020613fdd5f395f51905f52840901017f04c6187e41ed881dc1b239c88f7f9d43a9f52fc8c8b6cdd1e76e47615b51f100019350898886098a5f516020613ffd5f395f51905f5288098b5f516020613f5d5f395f51905f52840901017f13b37bd80f4d27fb10d84331f6fb6d534b81c61ed15776449e801b7ddc9c2967019250898786098a5f516020613f7d5f395f51905f5288098b5f516020613fbd5f395f51905f52840901017f01a5c536273c2d9df578bfbd32c17b7a2ce3664c2a52032c9321ceb1c4e8a8e401915089848509905089848b838409099350898983098a5f516020613f9d5f395f51905f5285098b5f516020613fdd5f395f51905f52870901017f2ab3561834ca73835ad05f5d7acb950b4a9a2c666b9726da832239065b7c3b02019050898883098a5f516020613ffd5f395f51905f5285098b5f516020613f5d5f395f51905f52870901017f1d4d8ec291e720db200fe6d686c0d613acaf6af4e95d3bf69f7ed516a597b646019550898783098a5f516020613f7d5f395f51905f5285098b5f516020613fbd5f395f51905f52870901017f041294d2cc484d228f5784fe7919fd2bb925351240a04b711514c9c80b65af1d01945089818209935089818b868709099050898986098a5f516020613f9d5f395f51905f5288098b5f516020613fdd5f395f51905f52840901017f154ac98e01708c611c4fa715991f004898f57939d126e392042971dd90e81fc6019350898886098a5f516020613ffd5f395f51905f5288098b5f516020613f5d5f395f51905f52840901017f0b339d8acca7d4f83eedd84093aef51050b3684c88f8b0b04524563bc6ea4da4019250898786098a5f516020613f7d5f395f51905f5288098b5f516020613fbd5f395f51905f52840901017f0955e49e6610c94254a4f84cfbab344598f0e71eaff4a7dd81ed95b50839c82e01915089848509905089848b838409099350898983098a5f516020613f9d5f395f51905f5285098b5f516020613fdd5f395f51905f52870901017f06746a6156eba54426b9e22206f15abca9a6f41e6f535c6f3525401ea0654626019050898883098a5f516020613ffd5f395f51905f5285098b5f516020613f5d5f395f51905f52870901017f0f18f5a0ecd1423c496f3820c549c27838e5790e2bd0a196ac917c7ff32077fb019550898783098a5f516020613f7d5f395f51905f5285098b5f516020613fbd5f395f51905f52870901017f04f6eeca1751f7308ac59eff5beb261e4bb563583ede7bc92a738223d6f76e1301945089818209935089818b868709099050898986098a5f516020613f9d5f395f51905f5288098b5f516020613fdd5f395f51905f52840901017f2b56973364c4c4f5c1a3ec4da3cdce038811eb116fb3e45bc1768d26fc0b3758019350898886098a5f516020613ffd5f395f51905f5288098b5f516020613f5d5f395f51905f52840901017f123769dd49d5b054dcd76b89804b1bcb8e1392b385716a5d83feb65d437f29ef019250898786098a5f516020613f7d5f395f51905f5288098b5f516020613fbd5f395f51905f52840901017f2147b424fc48c80a88ee52b91169aacea989f6446471150994257b2fb01c63e901915089848509905089848b838409099350898983098a5f516020613f9d5f395f51905f5285098b5f516020613fdd5f395f51905f52870901017f0fdc1f58548b85701a6c5505ea332a29647e6f34ad4243c2ea54ad897cebe54d019050898883098a5f516020613ffd5f395f51905f5285098b5f516020613f5d5f395f51905f52870901017f12373a8251fea004df68abcf0f7786d4bceff28c5dbbe0c3944f685cc0a0b1f2019550898783098a5f516020613f7d5f395f51905f5285098b5f516020613fbd5f395f51905f52870901017f21e4f4ea5f35f85bad7ea52ff742c9e8a642756b6af44203dd8a1f35c1a9003501945089818209935089818b868709099050898986098a5f516020613f9d5f395f51905f5288098b5f516020613fdd5f395f51905f52840901017f16243916d69d2ca3dfb4722224d4c462b57366492f45e90d8a81934f1bc3b147019350898886098a5f516020613ffd5f395f51905f5288098b5f516020613f5d5f395f51905f52840901017f1efbe46dd7a578b4f66f9adbc88b4378abc21566e1a0453ca13a4159cac04ac2019250898786098a5f516020613f7d5f395f51905f5288098b5f516020613fbd5f395f51905f52840901017f07ea5e8537cf5dd08886020e23a7f387d468d5525be66f853b672cc96a88969a01915089848509905089848b838409099350898983098a5f516020613f9d5f395f51905f5285098b5f516020613fdd5f395f51905f52870901017f05a8c4f9968b8aa3b7b478a30f9a5b63650f19a75e7ce11ca9fe16c0b76c00bc019050898883098a5f516020613ffd5f395f51905f5285098b5f516020613f5d5f395f51905f52870901017f20f057712cc21654fbfe59bd345e8dac3f7818c701b9c7882d9d57b72a32e83f019550898783098a5f516020613f7d5f395f51905f5285098b5f516020613fbd5f395f51905f52870901017f04a12ededa9dfd689672f8c67fee31636dcd8e88d01d49019bd90b33eb33db6901945089818209935089818b868709099050898986098a5f516020613f9d5f395f51905f5288098b5f516020613fdd5f395f51905f52840901017f27e88d8c15f37dcee44f1e5425a51decbd136ce5091a6767e49ec9544ccd101a019350898886098a5f516020613ffd5f395f51905f5288098b5f516020613f5d5f395f51905f52840901017f2feed17b84285ed9b8a5c8c5e95a41f66e096619a7703223176c41ee433de4d1019250898786098a5f516020613f7d5f395f51905f5288098b5f516020613fbd5f395f51905f52840901017f1ed7cc76edf45c7c404241420f729cf394e5942911312a0d6972b8bd53aff2b801915089848509905089848b838409099350898983098a5f516020613f9d5f395f51905f5285098b5f516020613fdd5f395f51905f52870901017f15742e99b9bfa323157ff8c586f5660eac6783476144cdcadf2874be45466b1a019050898883098a5f516020613ffd5f395f51905f5285098b5f516020613f5d5f395f51905f52870901017f1aac285387f65e82c895fc6887ddf40577107454c6ec0317284f033f27d0c785019550898783098a5f516020613f7d5f395f51905f5285098b5f516020613fbd5f395f51905f52870901017f25851c3c845d4790f9ddadbdb6057357832e2e7a49775f71ec75a96554d67c7701945089818209935089818b868709099050898986098a5f516020613f9d5f395f51905f5288098b5f516020613fdd5f395f51905f52840901017f15a5821565cc2ec2ce78457db197edf353b7ebba2c5523370ddccc3d9f146a67019350898886098a5f516020613ffd5f395f51905f5288098b5f516020613f5d5f395f51905f52840901017f2411d57a4813b9980efa7e31a1db5966dcf64f36044277502f15485f28c71727019250898786098a5f516020613f7d5f395f51905f5288098b5f516020613fbd5f395f51905f52840901017e2e6f8d6520cd4713e335b8c0b6d2e647e9a98e12f4cd2558828b5ef6cb4c9b01915089848509905089848b838409099350898983098a5f516020613f9d5f395f51905f5285098b5f516020613fdd5f395f51905f52870901017f2ff7bc8f4380cde997da00b616b0fcd1af8f0e91e2fe1ed7398834609e0315d2019050898883098a5f516020613ffd5f395f51905f5285098b5f516020613f5d5f395f51905f52870901017eb9831b948525595ee02724471bcd182e9521f6b7bb68f1e93be4febb0d3cbe019550898783098a5f516020613f7d5f395f51905f5285098b5f516020613fbd5f395f51905f52870901017f0a2f53768b8ebf6a86913b0e57c04e011ca408648a4743a87d77adbf0c9c351201945089818209935089818b868709099050898986098a5f516020613f9d5f395f51905f5288098b5f516020613fdd5f395f51905f52840901017e248156142fd0373a479f91ff239e960f599ff7e94be69b7f2a290305e1198d019350898886098a5f516020613ffd5f395f51905f5288098b5f516020613f5d5f395f51905f52840901017f171d5620b87bfb1328cf8c02ab3f0c9a397196aa6a542c2350eb512a2b2bcda9019250898786098a5f516020613f7d5f395f51905f5288098b5f516020613fbd5f395f51905f52840901017f170a4f55536f7dc970087c7c10d6fad760c952172dd54dd99d1045e4ec34a80801915089848509905089848b838409099350898983098a5f516020613f9d5f395f51905f5285098b5f516020613fdd5f395f51905f52870901017f29aba33f799fe66c2ef3134aea04336ecc37e38c1cd211ba482eca17e2dbfae1019050898883098a5f516020613ffd5f395f51905f5285098b5f516020613f5d5f395f51905f52870901017f1e9bc179a4fdd758fdd1bb1945088d47e70d114a03f6a0e8b5ba650369e64973019550898783098a5f516020613f7d5f395f51905f5285098b5f516020613fbd5f395f51905f52870901017f1dd269799b660fad58f7f4892dfb0b5afeaad869a9c4b44f9c9e1c43bdaf8f0901945089818209935089818b868709099050898986098a5f516020613f9d5f395f51905f5288098b5f516020613fdd5f395f51905f52840901017f22cdbc8b70117ad1401181d02e15459e7ccd426fe869c7c95d1dd2cb0f24af38019350898886098a5f516020613ffd5f395f51905f5288098b5f516020613f5d5f395f51905f52840901017f0ef042e454771c533a9f57a55c503fcefd3150f52ed94a7cd5ba93b9c7dacefd019250898786098a5f516020613f7d5f395f51905f5288098b5f516020613fbd5f395f51905f52840901017f11609e06ad6c8fe2f287f3036037e8851318e8b08a0359a03b304ffca62e828401915089848509905089848b838409099350898983098a5f516020613f9d5f395f51905f5285098b5f516020613fdd5f395f51905f52870901017f1166d9e554616dba9e753eea427c17b7fecd58c076dfe42708b08f5b783aa9af019050898883098a5f516020613ffd5f395f51905f5285098b5f516020613f5d5f395f51905f52870901017f2de52989431a859593413026354413db177fbf4cd2ac0b56f855a888357ee466019550898783098a5f516020613f7d5f395f51905f5285098b5f516020613fbd5f395f51905f52870901017f3006eb4ffc7a85819a6da492f3a8ac1df51aee5b17b8e89d74bf01cf5f71e9ad01945089818209935089818b868709099050898986098a5f516020613f9d5f395f51905f5288098b5f516020613fdd5f395f51905f52840901017f2af41fbb61ba8a80fdcf6fff9e3f6f422993fe8f0a4639f962344c8225145086019350898886098a5f516020613ffd5f395f51905f5288098b5f516020613f5d5f395f51905f52840901017f119e684de476155fe5a6b41a8ebc85db8718ab27889e85e781b214bace4827c3019250898786098a5f516020613f7d5f395f51905f5288098b5f516020613fbd5f395f51905f52840901017f1835b786e2e8925e188bea59ae363537b51248c23828f047cff784b97b3fd80001915089848509905089848b838409099350898983098a5f516020613f9d5f395f51905f5285098b5f516020613fdd5f395f51905f52870901017f28201a34c594dfa34d794996c6433a20d152bac2a7905c926c40e285ab32eeb6019050898883098a5f516020613ffd5f395f51905f5285098b5f516020613f5d5f395f51905f52870901017f083efd7a27d1751094e80fefaf78b000864c82eb571187724a761f88c22cc4e7019550898783098a5f516020613f7d5f395f51905f5285098b5f516020613fbd5f395f51905f52870901017f0b6f88a3577199526158e61ceea27be811c16df7774dd8519e079564f61fd13b01945089818209935089818b868709099050898986098a5f516020613f9d5f395f51905f5288098b5f516020613fdd5f395f51905f52840901017f0ec868e6d15e51d9644f66e1d6471a94589511ca00d29e1014390e6ee4254f5b019350898886098a5f516020613ffd5f395f51905f5288098b5f516020613f5d5f395f51905f52840901017f2af33e3f866771271ac0c9b3ed2e1142ecd3e74b939cd40d00d937ab84c98591019250898786098a5f516020613f7d5f395f51905f5288098b5f516020613fbd5f395f51905f52840901017f0b520211f904b5e7d09b5d961c6ace7734568c547dd6858b364ce5e47951f17801915089848509905089848b838409099350898983098a5f516020613f9d5f395f51905f5285098b5f516020613fdd5f395f51905f52870901017f0b2d722d0919a1aad8db58f10062a92ea0c56ac4270e822cca228620188a1d40019050898883098a5f516020613ffd5f395f51905f5285098b5f516020613f5d5f395f51905f52870901017f1f790d4d7f8cf094d980ceb37c2453e957b54a9991ca38bbe0061d1ed6e562d4019550898783098a5f516020613f7d5f395f51905f5285098b5f516020613fbd5f395f51905f52870901017f0171eb95dfbf7d1eaea97cd385f780150885c16235a2a6a8da92ceb01e50423301945089818209935089818b868709099050898986098a5f516020613f9d5f395f51905f5288098b5f516020613fdd5f395f51905f52840901017f0c2d0e3b5fd57549329bf6885da66b9b790b40defd2c8650762305381b168873019350898886098a5f516020613ffd5f395f51905f5288098b5f516020613f5d5f395f51905f52840901017f1162fb28689c27154e5a8228b4e72b377cbcafa589e283c35d3803054407a18d019250898786098a5f516020613f7d5f395f51905f5288098b5f516020613fbd5f395f51905f52840901017f2f1459b65dee441b64ad386a91e8310f282c5a92a89e19921623ef8249711bc001915089848509905089848b838409099350898983098a5f516020613f9d5f395f51905f5285098b5f516020613fdd5f395f51905f52870901017f1e6ff3216b688c3d996d74367d5cd4c1bc489d46754eb712c243f70d1b53cfbb019050898883098a5f516020613ffd5f395f51905f5285098b5f516020613f5d5f395f51905f52870901017f01ca8be73832b8d0681487d27d157802d741a6f36cdc2a0576881f9326478875019550898783098a5f516020613f7d5f395f51905f5285098b5f516020613fbd5f395f51905f52870901017f1f7735706ffe9fc586f976d5bdf223dc680286080b10cea00b9b5de315f9650e01945089818209935089818b868709099050898986098a5f516020613f9d5f395f51905f5288098b5f516020613fdd5f395f51905f52840901017f2522b60f4ea3307640a0c2dce041fba921ac10a3d5f096ef4745ca838285f019019350898886098a5f516020613ffd5f395f51905f5288098b5f516020613f5d5f395f51905f52840901017f23f0bee001b1029d5255075ddc957f833418cad4f52b6c3f8ce16c235572575b019250898786098a5f516020613f7d5f395f51905f5288098b5f516020613fbd5f395f51905f52840901017f2bc1ae8b8ddbb81fcaac2d44555ed5685d142633e9df905f66d9401093082d5901915089848509905089848b838409099350898983098a5f516020613f9d5f395f51905f5285098b5f516020613fdd5f395f51905f52870901017f0f9406b8296564a37304507b8dba3ed162371273a07b1fc98011fcd6ad72205f019050898883098a5f516020613ffd5f395f51905f5285098b5f516020613f5d5f395f51905f52870901017f2360a8eb0cc7defa67b72998de90714e17e75b174a52ee4acb126c8cd995f0a8019550898783098a5f516020613f7d5f395f51905f5285098b5f516020613fbd5f395f51905f52870901017f15871a5cddead976804c803cbaef255eb4815a5e96df8b006dcbbc2767f8894801945089818209935089818b868709099050898986098a5f516020613f9d5f395f51905f5288098b5f516020613fdd5f395f51905f52840901017f193a56766998ee9e0a8652dd2f3b1da0362f4f54f72379544f957ccdeefb420f019350898886098a5f516020613ffd5f395f51905f5288098b5f516020613f5d5f395f51905f52840901017f2a394a43934f86982f9be56ff4fab1703b2e63c8ad334834e4309805e777ae0f019250898786098a5f516020613f7d5f395f51905f5288098b5f516020613fbd5f395f51905f52840901017f1859954cfeb8695f3e8b635dcb345192892cd11223443ba7b4166e8876c0d14201915089848509905089848b838409099350898983098a5f516020613f9d5f395f51905f5285098b5f516020613fdd5f395f51905f52870901017f04e1181763050e58013444dbcb99f1902b11bc25d90bbdca408d3819f4fed32b019050898883098a5f516020613ffd5f395f51905f5285098b5f516020613f5d5f395f51905f52870901017f0fdb253dee83869d40c335ea64de8c5bb10eb82db08b5e8b1f5e5552bfd05f23019550898783098a5f516020613f7d5f395f51905f5285098b5f516020613fbd5f395f51905f52870901017f058cbe8a9a5027bdaa4efb623adead6275f08686f1c08984a9d7c5bae9b4f1c001945089818209935089818b868709099050898986098a5f516020613f9d5f395f51905f5288098b5f516020613fdd5f395f51905f52840901017f1382edce9971e186497eadb1aeb1f52b23b4b83bef023ab0d15228b4cceca59a019350898886098a5f516020613ffd5f395f51905f5288098b5f516020613f5d5f395f51905f52840901017f03464990f045c6ee0819ca51fd11b0be7f61b8eb99f14b77e1e6634601d9e8b5019250898786098a5f516020613f7d5f395f51905f5288098b5f516020613fbd5f395f51905f52840901017f23f7bfc8720dc296fff33b41f98ff83c6fcab4605db2eb5aaa5bc137aeb70a5801915089848509905089848b838409099350898983098a5f516020613f9d5f395f51905f5285098b5f516020613fdd5f395f51905f52870901017f0a59a158e3eec2117e6e94e7f0e9decf18c3ffd5e1531a9219636158bbaf62f2019050898883098a5f516020613ffd5f395f51905f5285098b5f516020613f5d5f395f51905f52870901017f06ec54c80381c052b58bf23b312ffd3ce2c4eba065420af8f4c23ed0075fd07b019550898783098a5f516020613f7d5f395f51905f5285098b5f516020613fbd5f395f51905f52870901017f118872dc832e0eb5476b56648e867ec8b09340f7a7bcb1b4962f0ff9ed1f9d0101945089818209935089818b868709099050898986098a5f516020613f9d5f395f51905f5288098b5f516020613fdd5f395f51905f52840901017f13d69fa127d834165ad5c7cba7ad59ed52e0b0f0e42d7fea95e1906b520921b1019350898886098a5f516020613ffd5f395f51905f5288098b5f516020613f5d5f395f51905f52840901017f169a177f63ea681270b1c6877a73d21bde143942fb71dc55fd8a49f19f10c77b019250898786098a5f516020613f7d5f395f51905f5288098b5f516020613fbd5f395f51905f52840901017f04ef51591c6ead97ef42f287adce40d93abeb032b922f66ffb7e9a5a7450544d01915089848509905089848b838409099350898983098a5f516020613f9d5f395f51905f5285098b5f516020613fdd5f395f51905f52870901017f256e175a1dc079390ecd7ca703fb2e3b19ec61805d4f03ced5f45ee6dd0f69ec019050898883098a5f516020613ffd5f395f51905f5285098b5f516020613f5d5f395f51905f52870901017f30102d28636abd5fe5f2af412ff6004f75cc360d3205dd2da002813d3e2ceeb2019550898783098a5f516020613f7d5f395f51905f5285098b5f516020613fbd5f395f51905f52870901017f10998e42dfcd3bbf1c0714bc73eb1bf40443a3fa99bef4a31fd31be182fcc79201945089818209935089818b868709099050898986098a5f516020613f9d5f395f51905f5288098b5f516020613fdd5f395f51905f52840901017f193edd8e9fcf3d7625fa7d24b598a1d89f3362eaf4d582efecad76f879e36860019350898886098a5f516020613ffd5f395f51905f5288098b5f516020613f5d5f395f51905f52840901017f18168afd34f2d915d0368ce80b7b3347d1c7a561ce611425f2664d7aa51f0b5d019250898786098a5f516020613f7d5f395f51905f5288098b5f516020613fbd5f395f51905f52840901017f29383c01ebd3b6ab0c017656ebe658b6a328ec77bc33626e29e2e95b33ea611101915089848509905089848b838409099350898983098a5f516020613f9d5f395f51905f5285098b5f516020613fdd5f395f51905f52870901017f10646d2f2603de39a1f4ae5e7771a64a702db6e86fb76ab600bf573f9010c711019050898883098a5f516020613ffd5f395f51905f5285098b5f516020613f5d5f395f51905f52870901017f0beb5e07d1b27145f575f1395a55bf132f90c25b40da7b3864d0242dcb1117fb019550898783098a5f516020613f7d5f395f51905f5285098b5f516020613fbd5f395f51905f52870901017f16d685252078c133dc0d3ecad62b5c8830f95bb2e54b59abdffbf018d96fa33601945089818209935089818b868709099050898986098a5f516020613f9d5f395f51905f5288098b5f516020613fdd5f395f51905f52840901017f0a6abd1d833938f33c74154e0404b4b40a555bbbec21ddfafd672dd62047f01a019350898886098a5f516020613ffd5f395f51905f5288098b5f516020613f5d5f395f51905f52840901017f1a679f5d36eb7b5c8ea12a4c2dedc8feb12dffeec450317270a6f19b34cf1860019250898786098a5f516020613f7d5f395f51905f5288098b5f516020613fbd5f395f51905f52840901017f0980fb233bd456c23974d50e0ebfde4726a423eada4e8f6ffbc7592e3f1b93d601915089848509905089848b838409099350898983098a5f516020613f9d5f395f51905f5285098b5f516020613fdd5f395f51905f52870901017f161b42232e61b84cbf1810af93a38fc0cece3d5628c9282003ebacb5c312c72b019050898883098a5f516020613ffd5f395f51905f5285098b5f516020613f5d5f395f51905f52870901017f0ada10a90c7f0520950f7d47a60d5e6a493f09787f1564e5d09203db47de1a0b019550898783098a5f516020613f7d5f395f51905f5285098b5f516020613fbd5f395f51905f52870901017f1a730d372310ba82320345a29ac4238ed3f07a8a2b4e121bb50ddb9af407f45101945089818209935089818b868709099050898986098a5f516020613f9d5f395f51905f5288098b5f516020613fdd5f395f51905f52840901017f2c8120f268ef054f817064c369dda7ea908377feaba5c4dffbda10ef58e8c556019350898886098a5f516020613ffd5f395f51905f5288098b5f516020613f5d5f395f51905f52840901017f1c7c8824f758753fa57c00789c684217b930e95313bcb73e6e7b8649a4968f70019250898786098a5f516020613f7d5f395f51905f5288098b5f516020613fbd5f395f51905f52840901017f2cd9ed31f5f8691c8e39e4077a74faa0f400ad8b491eb3f7b47b27fa3fd1cf7701915089848509905089848b838409099350898983098a5f516020613f9d5f395f51905f5285098b5f516020613fdd5f395f51905f52870901017f23ff4f9d46813457cf60d92f57618399a5e022ac321ca550854ae23918a22eea019050898883098a5f516020613ffd5f395f51905f5285098b5f516020613f5d5f395f51905f52870901017f09945a5d147a4f66ceece6405dddd9d0af5a2c5103529407dff1ea58f180426d019550898783098a5f516020613f7d5f395f51905f5285098b5f516020613fbd5f395f51905f52870901017f188d9c528025d4c2b67660c6b771b90f7c7da6eaa29d3f268a6dd223ec6fc63001945089818209935089818b868709099050898986098a5f516020613f9d5f395f51905f5288098b5f516020613fdd5f395f51905f52840901017f3050e37996596b7f81f68311431d8734dba7d926d3633595e0c0d8ddf4f0f47f019350898886098a5f516020613ffd5f395f51905f5288098b5f516020613f5d5f395f51905f52840901017f15af1169396830a91600ca8102c35c426ceae5461e3f95d89d829518d30afd78019250898786098a5f516020613f7d5f395f51905f5288098b5f516020613fbd5f395f51905f52840901017f1da6d09885432ea9a06d9f37f873d985dae933e351466b2904284da3320d8acc01915089848509905089848b838409099350898983098a5f516020613f9d5f395f51905f5285098b5f516020613fdd5f395f51905f52870901017f2796ea90d269af29f5f8acf33921124e4e4fad3dbe658945e546ee411ddaa9cb019050898883098a5f516020613ffd5f395f51905f5285098b5f516020613f5d5f395f51905f52870901017f202d7dd1da0f6b4b0325c8b3307742f01e15612ec8e9304a7cb0319e01d32d60019550898783098a5f516020613f7d5f395f51905f5285098b5f516020613fbd5f395f51905f52870901017f096d6790d05bb759156a952ba263d672a2d7f9c788f4c831a29dace4c0f8be5f01945089818209935089818b868709099050898986098a5f516020613f9d5f395f51905f5288098b5f516020613fdd5f395f51905f52840901017f054efa1f65b0fce283808965275d877b438da23ce5b13e1963798cb1447d25a4019350898886098a5f516020613ffd5f395f51905f5288098b5f516020613f5d5f395f51905f52840901017f1b162f83d917e93edb3308c29802deb9d8aa690113b2e14864ccf6e18e4165f1019250898786098a5f516020613f7d5f395f51905f5288098b5f516020613fbd5f395f51905f52840901017f21e5241e12564dd6fd9f1cdd2a0de39eedfefc1466cc568ec5ceb745a0506edc01915089848509905089848b83840909935089838409905089838b83840909925089828309905089828b838409099150898983098a5f516020613f9d5f395f51905f5285098b5f516020613fdd5f395f51905f52870901017f1cfb5662e8cf5ac9226a80ee17b36abecb73ab5f87e161927b4349e10e4bdf08019050898883098a5f516020613ffd5f395f51905f5285098b5f516020613f5d5f395f51905f52870901017f0f21177e302a771bbae6d8d1ecb373b62c99af346220ac0129c53f666eb24100019550898783098a5f516020613f7d5f395f51905f5285098b5f516020613fbd5f395f51905f52870901017f1671522374606992affb0dd7f71b12bec4236aede6290546bcef7e1f515c232001945089818209935089818b86870909905089868709935089868b86870909955089858609935089858b868709099450898986098a5f516020613f9d5f395f51905f5288098b5f516020613fdd5f395f51905f52840901017f0fa3ec5b9488259c2eb4cf24501bfad9be2ec9e42c5cc8ccd419d2a692cad870019350898886098a5f516020613ffd5f395f51905f5288098b5f516020613f5d5f395f51905f52840901017f193c0e04e0bd298357cb266c1506080ed36edce85c648cc085e8c57b1ab54bba019250898786098a5f516020613f7d5f395f51905f5288098b5f516020613fbd5f395f51905f52840901017f102adf8ef74735a27e9128306dcbc3c99f6f7291cd406578ce14ea2adaba68f801915089848509905089848b83840909935089838409905089838b83840909925089828309905089828b838409099150898983098a5f516020613f9d5f395f51905f5285098b5f516020613fdd5f395f51905f52870901017f0fe0af7858e49859e2a54d6f1ad945b1316aa24bfbdd23ae40a6d0cb70c3eab1019050898883098a5f516020613ffd5f395f51905f5285098b5f516020613f5d5f395f51905f52870901017f216f6717bbc7dedb08536a2220843f4e2da5f1daa9ebdefde8a5ea7344798d22019550898783098a5f516020613f7d5f395f51905f5285098b5f516020613fbd5f395f51905f52870901017f1da55cc900f0d21f4a3e694391918a1b3c23b2ac773c6b3ef88e2e422832516101945089818209935089818b86870909905089868709935089868b86870909955089858609935089858b868709099450898a8a87098b5f516020613f9d5f395f51905f5289098c5f516020613fdd5f395f51905f5285090101065f5260205ff35b634e487b7160e01b5f52604160045260245ffd5b5f60408284031215613ef0575f5ffd5b82601f830112613efe575f5ffd5b6040516040810181811067ffffffffffffffff82111715613f2157613f21613ecc565b8060405250806040840185811115613f37575f5ffd5b845b81811015613f51578035835260209283019201613f39565b50919594505050505056fe2969f27eed31a480b9c36c764379dbca2cc8fdd1415c3dded62940bcde0bd771176cc029695ad02582a70eff08a6fd99d057e12e58e7d7b6b16cdfabc8ee291116ed41e13bb9c0c66ae119424fddbcbc9314dc9fdbdeea55d6c64543dc4903e0143021ec686a3f330d5f9e654638065ce6cd79e28c5b3753326244ee65a1b1a7109b7f411ba0e4c9b2b70caf5c36a7b194be7c11ad24378bfedb68592ba8118b2e2419f9ec02ec394c9871c832963dc1b89d743c8c7b964029b2311687b1fe23",
+}
+
+// PoseidonT3 is an auto generated Go binding around an Ethereum contract.
+type PoseidonT3 struct {
+	abi abi.ABI
+}
+
+// GetABI returns the ABI associated with this contract binding.
+func (c *PoseidonT3) GetABI() abi.ABI {
+	return c.abi
+}
+
+// NewPoseidonT3 creates a new instance of PoseidonT3.
+func NewPoseidonT3() *PoseidonT3 {
+	parsed, err := PoseidonT3MetaData.ParseABI()
+	if err != nil {
+		panic(errors.New("invalid ABI: " + err.Error()))
+	}
+	return &PoseidonT3{abi: *parsed}
+}
+
+// Instance creates a wrapper for a deployed contract instance at the given address.
+// Use this to create the instance object passed to abigen v2 library functions Call, Transact, etc.
+func (c *PoseidonT3) Instance(backend bind.ContractBackend, addr common.Address) *bind.BoundContract {
+	return bind.NewBoundContract(addr, c.abi, backend, backend, backend)
+}
+
+// PackHash is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x561558fe.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function hash(uint256[2] ) pure returns(uint256)
+func (poseidonT3 *PoseidonT3) PackHash(arg0 [2]*big.Int) []byte {
+	enc, err := poseidonT3.abi.Pack("hash", arg0)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackHash is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x561558fe.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function hash(uint256[2] ) pure returns(uint256)
+func (poseidonT3 *PoseidonT3) TryPackHash(arg0 [2]*big.Int) ([]byte, error) {
+	return poseidonT3.abi.Pack("hash", arg0)
+}
+
+// UnpackHash is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x561558fe.
+//
+// Solidity: function hash(uint256[2] ) pure returns(uint256)
+func (poseidonT3 *PoseidonT3) UnpackHash(data []byte) (*big.Int, error) {
+	out, err := poseidonT3.abi.Unpack("hash", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
+}
+
+// PoseidonT4MetaData contains all meta data concerning the PoseidonT4 contract.
+var PoseidonT4MetaData = bind.MetaData{
+	ABI: "[{\"inputs\":[{\"internalType\":\"uint256[3]\",\"name\":\"\",\"type\":\"uint256[3]\"}],\"name\":\"hash\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"pure\",\"type\":\"function\"}]",
+	ID:  "fc5a2451f3e054f75c2faf9b3818033d8b",
+	Bin: "0x61308b610034600b8282823980515f1a607314602857634e487b7160e01b5f525f60045260245ffd5b305f52607381538281f3fe7300000000000000000000000000000000000000003014608060405260043610610034575f3560e01c806320cf0a3714610038575b5f5ffd5b61004b610046366004612f90565b61005d565b60405190815260200160405180910390f35b5f610793565b805f5101826020510184608051018660a051015f51602061302b5f395f51905f528485095f51602061302b5f395f51905f52855f51602061302b5f395f51905f52838409099450505f51602061302b5f395f51905f52805f51602061300b5f395f51905f5283095f51602061302b5f395f51905f525f51602061306b5f395f51905f5285095f51602061302b5f395f51905f525f51602061304b5f395f51905f5287095f51602061302b5f395f51905f527f236d13393ef85cc48a351dd786dd7a1de5e39942296127fd87947223ae5108ad8909010101065f525f51602061302b5f395f51905f52807f0d745fd00dd167fb86772133640f02ce945004a7bc2c59e8790f725c5d84f0af83095f51602061302b5f395f51905f527f1a5ad71bbbecd8a97dc49cfdbae303ad24d5c4741eab8b7568a9ff8253a1eb6f85095f51602061302b5f395f51905f527f083abff5e10051f078e2827d092e1ae808b4dd3e15ccc3706f38ce4157b6770e87095f51602061302b5f395f51905f527f2a75a171563b807db525be259699ab28fe9bc7fb1f70943ff049bc970e841a0c8909010101066020525f51602061302b5f395f51905f52807f03f3e6fab791f16628168e4b14dbaeb657035ee3da6b2ca83f0c2491e0b403eb83095f51602061302b5f395f51905f527f0fa86f0f27e4d3dd7f3367ce86f684f1f2e4386d3e5b9f38fa283c6aa723b60885095f51602061302b5f395f51905f527f2e18c8570d20bf5df800739a53da75d906ece318cd224ab6b3a2be979e2d7eab87095f51602061302b5f395f51905f527f2070679e798782ef592a52ca9cef820d497ad2eecbaa7e42f366b3e521c4ed428909010101066080525f51602061302b5f395f51905f52807ec15fc3a1d5733dd835eae0823e377f8ba4a8b627627cc2bb661c25d20fb52a83095f51602061302b5f395f51905f527f014fcd5eb0be6d5beeafc4944034cf321c068ef930f10be2207ed58d2a34cdd685095f51602061302b5f395f51905f527f23810bf82877fc19bff7eefeae3faf4bb8104c32ba4cd701596a15623d01476e87095f51602061302b5f395f51905f527f2f545e578202c9732488540e41f783b68ff0613fd79375f8ba8b3d30958e767789090101010660a0525050505050505050565b805f5101826020510184608051018660a051015f51602061302b5f395f51905f528485095f51602061302b5f395f51905f52855f51602061302b5f395f51905f528384090994505f51602061302b5f395f51905f5284850990505f51602061302b5f395f51905f52845f51602061302b5f395f51905f528384090993505f51602061302b5f395f51905f5283840990505f51602061302b5f395f51905f52835f51602061302b5f395f51905f528384090992505f51602061302b5f395f51905f5282830990505f51602061302b5f395f51905f52825f51602061302b5f395f51905f52838409099150505f51602061302b5f395f51905f52805f51602061300b5f395f51905f5283095f51602061302b5f395f51905f525f51602061306b5f395f51905f5285095f51602061302b5f395f51905f525f51602061304b5f395f51905f5287095f51602061302b5f395f51905f527f236d13393ef85cc48a351dd786dd7a1de5e39942296127fd87947223ae5108ad8909010101065f525f51602061302b5f395f51905f52807f0d745fd00dd167fb86772133640f02ce945004a7bc2c59e8790f725c5d84f0af83095f51602061302b5f395f51905f527f1a5ad71bbbecd8a97dc49cfdbae303ad24d5c4741eab8b7568a9ff8253a1eb6f85095f51602061302b5f395f51905f527f083abff5e10051f078e2827d092e1ae808b4dd3e15ccc3706f38ce4157b6770e87095f51602061302b5f395f51905f527f2a75a171563b807db525be259699ab28fe9bc7fb1f70943ff049bc970e841a0c8909010101066020525f51602061302b5f395f51905f52807f03f3e6fab791f16628168e4b14dbaeb657035ee3da6b2ca83f0c2491e0b403eb83095f51602061302b5f395f51905f527f0fa86f0f27e4d3dd7f3367ce86f684f1f2e4386d3e5b9f38fa283c6aa723b60885095f51602061302b5f395f51905f527f2e18c8570d20bf5df800739a53da75d906ece318cd224ab6b3a2be979e2d7eab87095f51602061302b5f395f51905f527f2070679e798782ef592a52ca9cef820d497ad2eecbaa7e42f366b3e521c4ed428909010101066080525f51602061302b5f395f51905f52807ec15fc3a1d5733dd835eae0823e377f8ba4a8b627627cc2bb661c25d20fb52a83095f51602061302b5f395f51905f527f014fcd5eb0be6d5beeafc4944034cf321c068ef930f10be2207ed58d2a34cdd685095f51602061302b5f395f51905f527f23810bf82877fc19bff7eefeae3faf4bb8104c32ba4cd701596a15623d01476e87095f51602061302b5f395f51905f527f2f545e578202c9732488540e41f783b68ff0613fd79375f8ba8b3d30958e767789090101010660a0525050505050505050565b5f7f265ddfe127dd51bd7239347b758f0a1320eb2cc7450acc1dad47f80c8dcf34d65f51602061302b5f395f51905f5260805106017f199750ec472f1809e0f66a545e1e51624108ac845015c2aa3dfc36bab497d8aa5f51602061302b5f395f51905f5260a05106017f157ff3fe65ac7208110f06a5f74302b14d743ea25067f0ffd032f787c7f1cdf85f51602061302b5f395f51905f5260c05106015f51602061302b5f395f51905f5283840993505f51602061302b5f395f51905f52835f51602061302b5f395f51905f528687090992505f51602061302b5f395f51905f5282830993505f51602061302b5f395f51905f52825f51602061302b5f395f51905f528687090991505f51602061302b5f395f51905f5281820993505f51602061302b5f395f51905f52815f51602061302b5f395f51905f528687090990505f51602061302b5f395f51905f52805f51602061300b5f395f51905f5283095f51602061302b5f395f51905f525f51602061306b5f395f51905f5285095f51602061302b5f395f51905f525f51602061304b5f395f51905f5287097f211184aac7468125da9b5527788aed6331caa8335774fe66f16acc6c66c456d7010101065f525f51602061302b5f395f51905f52807f0d745fd00dd167fb86772133640f02ce945004a7bc2c59e8790f725c5d84f0af83095f51602061302b5f395f51905f527f1a5ad71bbbecd8a97dc49cfdbae303ad24d5c4741eab8b7568a9ff8253a1eb6f85095f51602061302b5f395f51905f527f083abff5e10051f078e2827d092e1ae808b4dd3e15ccc3706f38ce4157b6770e87097f19764435729b98150ca53b559b7b1bdd91692d645e831f4a30d30d510792687a010101066020525f51602061302b5f395f51905f52807f03f3e6fab791f16628168e4b14dbaeb657035ee3da6b2ca83f0c2491e0b403eb83095f51602061302b5f395f51905f527f0fa86f0f27e4d3dd7f3367ce86f684f1f2e4386d3e5b9f38fa283c6aa723b60885095f51602061302b5f395f51905f527f2e18c8570d20bf5df800739a53da75d906ece318cd224ab6b3a2be979e2d7eab87097f21f642c132b82c867835f1753eecedd4679085e8c78f6a0ae4a8cd81e9834bdf010101066080525f51602061302b5f395f51905f52807ec15fc3a1d5733dd835eae0823e377f8ba4a8b627627cc2bb661c25d20fb52a83095f51602061302b5f395f51905f527f014fcd5eb0be6d5beeafc4944034cf321c068ef930f10be2207ed58d2a34cdd685095f51602061302b5f395f51905f527f23810bf82877fc19bff7eefeae3faf4bb8104c32ba4cd701596a15623d01476e87097f26bc2b5c607af61196105d955bd3d9b2cf795edcf9e39d1e508c542ca85d6be30101010660a052505050610c167f13da07dc64d428369873e97160234641f8beb56fdd05e5f3563fa39d9c22df4e7f251ad47cb15c4f1105f109ae5e944f1ba9d9e7806d667ffec6fe723002e0b9967f0e35fb89981890520d4aef2b6d6506c3cb2f0b6973c24fa82731345ffa2d1f1e7f2e49c43c4569dd9c5fd35ac45fca33f10b15c590692f8beefe18f4896ac949026103aa565b610ca27f04dba94a7b0ce9e221acad41472b6bbe3aec507f5eb3d33f463672264c9f789b7f0ed69e5e383a688f209d9a561daa79612f3f78d0467ad45485df07093f3675497f011f16b1c63a854f01992e3956f42d8b04eb650c6d535eb0203dec74befdca067f0c009b84e650e6d23dc00c7dccef7483a553939689d350cd46e7b89055fd47386103aa565b610d2e7f0a1ca941f057037526ea200f489be8d4c37c85bbcce6a2aeec91bd69414324477f28bf7459c9b2f4c6d8e7d06a4ee3a47f7745d4271038e5157a32fdf7ede0d6a17f259a666f129eea198f8a1c502fdb38fa39b1f075569564b6e54a485d1182323f7f0a3f2637d840f3a16eb094271c9d237b6036757d4bb50bf7ce732ff1d4fa28e86103aa565b610dba7f1cb55cad7bd133de18a64c5c47b9c97cbe4d8b7bf9e095864471537e6a4ae2c57f26e1ba52ad9285d97dd3ab52f8e840085e8fa83ff1e8f1877b074867cd2dee757f123106a93cd17578d426e8128ac9d90aa9e8a00708e296e084dd57e69caaf8117f0c6f8f958be0e93053d7fd4fc54512855535ed1539f051dcb43a26fd926361cf610063565b610e467f2539de1785b735999fb4dac35ee17ed0ef995d05ab2fc5faeaa69ae87bcec0a57f2b1e809ac1d10ab29ad5f20d03a57dfebadfe5903f58bafed7c508dd2287ae8c7f011003e32f6d9c66f5852f05474a4def0cda294a0eb4e9b9b12b9bb4512e55747f1dcd73e46acd8f8e0e2c7ce04bde7f6d2a53043d5060a41c7143f08e6e9055d0610063565b610ed27f179190e5d0e22179e46f8282872abc88db6e2fdc0dee99e69768bd98c5d06bfb7f1eae0ad8ab68b2f06a0ee36eeb0d0c058529097d91096b756d8fdc2fb5a60d857f192089c4974f68e95408148f7c0632edbb09e6a6ad1a1c2f3f0305f5d03b527b7f0c246c5a2ef8ee0126497f222b3e0a0ef4e1c3d41c86d46e43982cb11d77951d610063565b610f5e7f10ba3a0e01df92e87f301c4b716d8a394d67f4bf42a75c10922910a78f6b5b877f064760623c25c8cf753d238055b444532be13557451c087de09efd454b23fd597f225d394e42207599403efd0c2464a90d52652645882aac35b10e590e6e691e087f29bb9e2c9076732576e9a81c7ac4b83214528f7db00f31bf6cafe794a9b3cd1c610063565b610fea7f2ec93189bd1ab4f69117d0fe980c80ff8785c2961829f701bb74ac1f303b17db7f1d7cb39bafb8c744e148787a2e70230f9d4e917d5713bb050487b5aa7d74070b7f1b94cd61b051b04dd39755ff93821a73ccd6cb11d2491d8aa7f921014de252fb7f0e070bf53f8451b24f9c6e96b0c2a801cb511bc0c242eb9d361b77693f21471c610063565b6110767f20fc411a114d13992c2705aa034e3f315d78608a0f7de4ccf7a72e494855ad0d7f0761d33c66614aaa570e7f1e8244ca1120243f92fa59e4f900c567bf41f5a59b7f062100eb485db06269655cf186a68532985275428450359adc99cec6960711b87f2db366bfdd36d277a692bb825b86275beac404a19ae07a9082ea46bd83517926610063565b6111027f26c0c8fe09eb30b7e27a74dc33492347e5bdff409aa3610254413d3fad795ce57f22734b4c5c3f9493606c4ba9012499bf0f14d13bfcfcccaa16102a29cc2f69e07f23b1822d278ed632a494e58f6df6f5ed038b186d8474155ad87e7dff62b37f4b7f25b5c004a4bdfcb5add9ec4e9ab219ba102c67e8b3effb5fc3a30f317250bc5a610063565b61118e7f1a306d439d463b0816fc6fd64cc939318b45eb759ddde4aa106d15d9bd9baaaa7f248d97d7f76283d63bec30e7a5876c11c06fca9b275c671c5e33d95bb7e8d7297f12b6595bdb329b6fb043ba78bb28c3bec2c0a6de46d8c5ad6067c4ebfd4250da7f070dd0ccb6bd7bbae88eac03fa1fbb26196be3083a809829bbd626df348ccad9610063565b6112197f2a6cf5e9aa03d4336349ad6fb8ed2269c7bef54b8822cc76d08495c12efde1877f04d5ee4c3aa78f7d80fde60d716480d3593f74d4f653ae83f4103246db2e8d657e94975717f9a8a8bb35152f24d43294071ce320c829f388bc852183e1e2ce7e7f28a8f8372e3c38daced7c00421cb4621f4f1b54ddc27821b0d62d3d6ec7c56cf610063565b6112a47f159f81ada0771799ec38fca2d4bf65ebb13d3a74f3298db36272c5ca65e92d9a7eb7258ded52bbda2248404d55ee5044798afc3a209193073f7954d4d63b0b647f03fd9ac865a4b2a6d5e7009785817249bff08a7e0726fcb4e1c11d39d199f0b07f2304d31eaab960ba9274da43e19ddeb7f792180808fd6e43baae48d7efcba3f3610063565b6113307f0832e5753ceb0ff6402543b1109229c165dc2d73bef715e3f1c6e07c168bb1737f2b1b045def3a166cec6ce768d079ba74b18c844e570e1f826575c1068c94c33f7f1e65f838515e5ff0196b49aa41a2d2568df739bc176b08ec95a79ed82932e30d7f1ef90e67437fbc8550237a75bc28e3bb9000130ea25f0c5471e144cf4264431f610063565b6113bc7f22ead100e8e482674decdab17066c5a26bb1515355d5461a3dc06cc85327cea97f0493630b7c670b6deb7c84d414e7ce79049f0ec098c3c7c50768bbe29214a53a7f0e2427d38bd46a60dd640b8e362cad967370ebb777bedff40f6a0be27e7ed7057f02f614e9cedfb3dc6b762ae0a37d41bab1b841c2e8b6451bc5a8e3c390b6ad16610063565b6114487f2f569b8a9a4424c9278e1db7311e889f54ccbf10661bab7fcd18e7c7a7d835057f2fa2a871c15a387cc50f68f6f3c3455b23c00995f05078f672a9864074d412e57f1e32752ada8836ef5837a6cde8ff13dbb599c336349e4c584b4fdc0a0cf6f9d07f25b3e56e655b42cdaae2626ed2554d48583f1ae35626d04de5084e0b6d2a6f16610063565b6114d47f0ef915f0ac120b876abccceb344a1d36bad3f3c5ab91a8ddcbec2e060d8befac7f02fcca2934e046bc623adead873579865d03781ae090ad4a8579d2e7a68003557f227808de93906d5d420246157f2e42b191fe8c90adfe118178ddc723a53190257f044cb455110a8fdd531ade530234c518a7df93f7332ffd2144165374b246b43d610063565b6115607f25721c4fc15a3f2853b57c338fa538d85f8fbba6c6b9c6090611889b797b9c5f7f1fffb9ec1992d66ba1e77a7b93209af6f8fa76d48acb664796174b5326a31a5c7f0a76225dc04170ae3306c85abab59e608c7f497c20156d4d36c668555decc6e57f1797130f4b7a3e1777eb757bc6f287f6ab0fb85f6be63b09f3b16ef2b1405d38610063565b6115ec7f21ca859468a746b6aaa79474a37dab49f1ca5a28c748bc7157e1b3345bb0f9597f2106feea546224ea12ef7f39987a46c85c1bc3dc29bdbd7a92cd60acb4d391ce7f13abe3f5239915d39f7e13c2c24970b6df8cf86ce00a22002bc15866e52b5a967f0c817fd42d5f7a41215e3d07ba197216adb4c3790705da95eb63b982bfcaf75a610063565b6116787f09d3dca9173ed2faceea125157683d18924cadad3f655a60b72f5864961f14557f0558531a4e25470c6157794ca36d0e9647dbfcfe350d64838f5b1a8a2de0d4bf7f0f0e34a64b70a626e464d846674c4c8816c4fb267fe44fe6ea28678cb09490a47f05ccd6255c1e6f0c5cf1f0df934194c62911d14d0321662a8f1a48999e34185b610063565b6117047f176563472456aaa746b694c60e1823611ef39039b2edc7ff391e6f2293d2c4047f1daf345a58006b736499c583cb76c316d6f78ed6a6dffc82111e11a63fe412df7f2bf07216e2aff0a223a487b1a7094e07e79e7bcc9798c648ee3347dd5329d34b7f0328cbd54e8c0913493f866ed03d218bf23f92d68aaec48617d4c722e5bd4335610063565b6117907f2debff156e276bb5742c3373f2635b48b8e923d301f372f8e550cfd4034212c77f14bce3549cc3db7428126b4c3a15ae0ff8148c89f13fb35d35734eb5d4ad0def7f226c9b1af95babcf17b2b1f57c7310179c1803dec5ae8f0a1779ed36c817ae2a7f2ef1e0fad9f08e87a3bb5e47d7e33538ca964d2b7d1083d4fb0225035bd3f8db610063565b61181c7f0b61811a9210be78b05974587486d58bddc8f51bfdfebbb87afe8b7aa7d3199c7f03152169d4f3d06ec33a79bfac91a02c99aa0200db66d5aa7b835265f9c9c8f37f0c225b7bcd04bf9c34b911262fdc9c1b91bf79a10c0184d89c317c53d7161c297f2d4083cf5a87f5b6fc2395b22e356b6441afe1b6b29c47add7d0432d1d4760c7610063565b6118a77e780af2ca1cad6465a2171250fdfc32d6fc241d3214177f3d553ef3631821857f0376b4fae08cb03d3500afec1a1f56acb8e0fde75a2106d7002f59c5611d4daa7f1a44bf0937c722d1376672b69f6c9655ba7ee386fda1112c0757143d1bfa91467f203e000cad298daaf7eba6a5c5921878b8ae48acf7048f16046d637a533b6f78610063565b6119327f222c01175718386f2e2e82eb122789e352e105a3b8fa852613bc534433ee428c7e544b8338791518b2c7645a50392798b21f75bb60e3596170067d00141cac167f10dc6e9c006ea38b04b1e03b4bd9490c0d03f98929ca1d7fb56821fd19d3b6e87f10774d9ab80c25bdeb808bedfd72a8d9b75dbe18d5221c87e9d857079bdc31d5610063565b6119be7f04a533f236c422d1ff900a368949b0022c7a2ae092f308d82b1dcbbf51f5000d7f06041bdac48205ac87adb87c20a478a71c9950c12a80bc0a55a8e83eaaf047467f062752f86eebe11a009c937e468c335b04554574c2990196508e01fa5860186b7f2840d045e9bc22b259cfb8811b1e0f45b77f7bdb7f7e2b46151a1430f608e3c5610063565b611a4a7f14abdec8db9c6dc970291ee638690209b65080781ef9fd13d84c7a726b5f13647f0b0d219346b8574525b1a270e0b4cba5d56c928e3e2c2bd0a1ecaed015aaf6ae7f011c2683ae91eb4dfbc13d6357e8599a9279d1648ff2c95d2f79905bb13920f17f13e31d7a67232fd811d6a955b3d4f25dfe066d1e7dc33df04bde50a2b2d05b2a610063565b611ad67f2567a658a81ffb444f240088fa5524c69a9e53eeab6b7f8c41c3479dcf8c644a7f16eb59494a9776cf57866214dbd1473f3f0738a325638d8ba36535e011d582597f278543721f96d1307b6943f9804e7fe56401deb2ef99c4d12704882e7278b6077f1a0b70b4b26fdc28fcd32aa3d266478801eb12202ef47ced988d0376610be106610063565b611b627f02db50480a07be0eb2c2e13ed6ef4074c0182d9b668b8e08ffe67692500420257f16bd7d22ff858e5e0882c2c999558d77e7673ad5f1915f9feb679a8115f014cf7f15c091233e60efe0d4bbfce2b36415006a4f017f9a85388ce206b91f99f2c9847f29aa1d7c151e9ad0a7ab39f1abd9cf77ab78e0215a5715a6b882ade840bb13d8610063565b611bee7f1498a307e68900065f5e8276f62aef1c37414b84494e1577ad1a6d64341b78ec7f0184bef721888187f645b6fee3667f3c91da214414d89ba5cd301f22b0de89907f1dda05ebc30170bc98cbf2a5ee3b50e8b5f70bc424d39fa4104d37f1cbcf7a427f05e4a220e6a3bc9f7b6806ec9d6cdba186330ef2bf7adb4c13ba866343b73119610063565b611c7a7f0f53dafd535a9f4473dc266b6fccc6841bbd336963f254c152f89e785f729bbf7f2f77d77786d979b23ba4ce4a4c1b3bd0a41132cd467a86ab29b913b6cf3149d07f09d317cc670251943f6f5862a30d2ea9e83056ce4907bfbbcb1ff31ce5bb96507f25f40f82b31dacc4f4939800b9d2c3eacef737b8fab1f864fe33548ad46bd49d610063565b611d067f24a6073f91addc33a49a1fa306df008801c5ec569609034d2fc50f7f0f4d00567f1ce1580a3452ecf302878c8976b82be96676dd114d1dc8d25527405762f835297f2a902c8980c17faae368d385d52d16be41af95c84eaea3cf893e65d6ce4a8f627f25c1fd72e223045265c3a099e17526fa0e6976e1c00baf16de96de85deef2fa2610063565b611d927f2754114281286546b75f09f115fc751b4778303d0405c1b4cc7df0d8e9f639257f06342da370cc0d8c49b77594f6b027c480615d50be36243a99591bc9924ed6f57f23dffae3c423fa7a93468dbccfb029855974be4d0a7b29946796e5b6cd70f15d7f25e52dbd6124530d9fc27fe306d71d4583e07ca554b5d1577f256c68b0be2b74610063565b611e1e7f17662f7456789739f81cd3974827a887d92a5e05bdf3fe6b9fbccca4524aaebd7f13ccf689d67a3ec9f22cb7cd0ac3a327d377ac5cd0146f048debfd098d3ec7be7f265fe062766d08fab4c78d0d9ef3cabe366f3be0a821061679b4b3d2d77d5f3e7f15c19e8534c5c1a8862c2bc1d119eddeabf214153833d7bdb59ee197f8187cf5610063565b611eaa7f2ddb2e376f54d64a563840480df993feb4173203c2bd94ad0e602077aef9a03e7f2bc07ea2bfad68e8dc724f5fef2b37c2d34f761935ffd3b739ceec4668f37e887f18137478382aadba441eb97fe27901989c06738165215319939eb17b01fa975c7f21b29c76329b31c8ef18631e515f7f2f82ca6a5cca70cee4e809fd624be7ad5d610063565b611f367f11fe5b18fbbea1a86e06930cb89f7d4a26e186a65945e96574247fddb720f8f57f0b8442bfe9e4a1b4428673b6bd3eea6f9f445697058f134aae908d0279a29f0c7f0d4de47e1aba34269d0c620904f01a56b33fc4b450c0db50bb7f87734c9a1fe57f277eb50f2baa706106b41cb24c602609e8a20f8d72f613708adb25373596c3f7610063565b611fc27f30185c48b7b2f1d53d4120801b047d087493bce64d4d24aedce2f4836bb84ad47f221b63d66f0b45f9d40c54053a28a06b1d0a4ce41d364797a1a7e0c96529f4217f0b2ca6a999fe6887e0704dad58d03465a96bc9e37d1091f61bc9f9c62bbeb8247f224026f6dfaf71e24d25d8f6d9f90021df5b774dcad4d883170e4ad89c33a0d6610063565b61204e7f1444e8f592bdbfd8025d91ab4982dd425f51682d31472b05e81c43c0f9434b317f0977545836866fa204ca1d853ec0909e3d140770c80ac67dc930c69748d5d4bc7f2716683b32c755fd1bf8235ea162b1f388e1e0090d06162e8e6dfbe4328f3e3b7f23f5d372a3f0e3cba989e223056227d3533356f0faa48f27f8267318632a61f0610063565b6120da7f1db1db8aa45283f31168fa66694cf2808d2189b87c8c8143d56c871907b39b877f174b54d9907d8f5c6afd672a738f42737ec338f3a0964c629f7474dd44c5c8d77f22a5c2fa860d11fe34ee47a5cd9f869800f48f4febe29ad6df69816fb1a914d27f26e04b65e9ca8270beb74a1c5cb8fee8be3ffbfe583f7012a00f874e7718fbe3610063565b6121667f2b30d53ed1759bfb8503da66c92cf4077abe82795dc272b377df57d77c8755267f29c25a22fe2164604552aaea377f448d587ab977fc8227787bd2dc0f36bcf41e7f0b73f613993229f59f01c1cec8760e9936ead9edc8f2814889330a2f2bade4577f1530bf0f46527e889030b8c7b7dfde126f65faf8cce0ab66387341d813d1bfd1610063565b6121f27f0a99b3e178db2e2e432f5cd5bef8fe4483bf5cbf70ed407c08aae24b830ad7257f1ec9daea860971ecdda8ed4f346fa967ac9bc59278277393c68f09fa03b8b95f7f2520e18300afda3f61a40a0b8837293a55ad01071028d4841ffa9ac7063641137f12f6d703b5702aab7b7b7e69359d53a2756c08c85ede7227cf5f0a2916787cd2610063565b61227e7f1049a6c65ff019f0d28770072798e8b7909432bd0c129813a9f179ba627f7d6a7f2737f8ce1d5a67b349590ddbfbd709ed9af54a2a3f2719d33801c9c17bdd9c9e7f08c9c65a4f955e8952d571b191bb0adb49bd8290963203b35d48aab38f8fc3a37f07cda9e63db6e39f086b89b601c2bbe407ee0abac3c817a1317abad7c5778492610063565b61230a7f265a5eccd8b92975e33ad9f75bf3426d424a4c6a7794ee3f08c1d100378e545e7f2ec5f2f1928fe932e56c789b8f6bbcb3e8be4057cbd8dbd18a1b352f5cef42ff7f2ff2b6fd22df49d2440b2eaeeefa8c02a6f478cfcf11f1b2a4f7473483885d197f18b4fe968732c462c0ea5a9beb27cecbde8868944fdf64ee60a5122361daeddb610063565b6123967f01a75666f6241f6825d01cc6dcb1622d4886ea583e87299e6aa2fc716fdb6cf57f2c30d5f33bb32c5c22b9979a605bf64d508b705221e6a686330c9625c2afe0b87f094c97d8c194c42e88018004cbbf2bc5fdb51955d8b2d66b76dd98a2dbf604177f2405eaa4c0bde1129d6242bb5ada0e68778e656cfcb366bf20517da1dfd4279c610063565b6124227f2cf4051e6cab48301a8b2e3bca6099d756bbdf485afa1f549d395bbcbd8064617f27aa8d3e25380c0b1b172d79c6f22eee99231ef5dc69d8dc13a4b5095d0287727f154ade9ca36e268dfeb38461425bb0d8c31219d8fa0dfc75ecd21bf69aa0cc747f0a3290e8398113ea4d12ac091e87be7c6d359ab9a66979fcf47bf2e87d382fcb610063565b6124ae7f0dc8a2146110c0b375432902999223d5aa1ef6e78e1e5ebcbc1d9ba41dc1c7377f1b362e72a5f847f84d03fd291c3c471ed1c14a15b221680acf11a3f02e46aa957f298beb64f812d25d8b4d9620347ab02332dc4cef113ae60d17a8d7a4c91f83bc7f301e70f729f3c94b1d3f517ddff9f2015131feab8afa5eebb0843d7f84b23e71610063565b61253a7f01001cf512ac241d47ebe2239219bc6a173a8bbcb8a5b987b4eac1f533315b6b7f1b5b2946f7c28975f0512ff8e6ca362f8826edd7ea9c29f382ba8a2a0892fd5d7f0a87391fb1cd8cdf6096b64a82f9e95f0fe46f143b702d74545bb314881098ee7f0a48663b34ce5e1c05dc93092cb69778cb21729a72ddc03a08afa1eb922ff279610063565b6125c67f2d9b10c2f2e7ac1afddccffd94a563028bf29b646d020830919f9d5ca1cefe597f19d43ee0c6081c052c9c0df6161eaac1aec356cf435888e79f27f22ff03fa25d7f23c0039a3fab4ad3c2d7cc688164f39e761d5355c05444d99be763a97793a9c47f2fd977c70f645db4f704fa7d7693da727ac093d3fb5f5febc72beb17d8358a32610063565b6126527f0f97ae3033ffa01608aafb26ae13cd393ee0e4ec041ba644a3d3ab546e98c9c87f19d2cc5ca549d1d40cebcd37f3ea54f31161ac3993acf3101d2c2bc30eac1eb07f0abc392fe85eda855820592445094022811ee8676ed6f0c3044dfb54a7c10b357f2457ca6c2f2aa30ec47e4aff5a66f5ce2799283e166fc81cdae2f2b9f83e4267610063565b6126de7f2e47e15ea4a47ff1a6a853aaf3a644ca38d5b085ac1042fdc4a705a7ce089f4d7f0a1bb075aa37ff0cfe6c8531e55e1770eaba808c8fdb6dbf46f8cab58d9ef1af7f240faf28f11499b916f085f73bc4f22eef8344e576f8ad3d1827820366d5e07b7f16dbc78fd28b7fb8260e404cf1d427a7fa15537ea4e168e88a166496e88cfeca610063565b61276a7f242acd3eb3a2f72baf7c7076dd165adf89f9339c7b971921d9e70863451dd8d17f089cb1b032238f5e4914788e3e3c7ead4fc368020b3ed38221deab1051c377027f18b42d7ffdd2ea4faf235902f057a2740cacccd027233001ed10f96538f0916f7f166e5bf073378348860ca4a9c09d39e1673ab059935f4df35fb14528375772b6610063565b6127f67f0529898dc0649907e1d4d5e284b8d1075198c55cad66e8a9bf40f92938e2e9617f1e8e40ac853b7d42f00f2e383982d024f098b9f8fd455953a2fd380c4df7f6b27f17340e71d96f466d61f3058ce092c67d2891fb2bb318613f780c275fe1116c6b7f174fbb104a4ee302bf47f2bd82fce896eac9a068283f326474af860457245c3b610063565b6128817eccf13e0cb6f9d81d52951bea990bd5b6c07c5d98e66ff71db6e74d5b87d1587f292643e3ba2026affcb8c5279313bd51a733c93353e9d9c79cb723136526508e7f12c7553698c4bf6f3ceb250ae00c58c2a9f9291efbde4c8421bef44741752ec67f2162754db0baa030bf7de5bb797364dce8c77aa017ee1d7bf65f21c4d4e5df8f610063565b61290d7f1b8fd9ff39714e075df124f887bf40b383143374fd2080ba0c0a6b6e8fa5b3e87f0f356841b3f556fce5dbe4680457691c2919e2af53008184d03ee1195d72449e7f14c61c836d55d3df742bdf11c60efa186778e3de0f024c0f13fe53f8d8764e1f7f185d1e20e23b0917dd654128cf2f3aaab6723873cb30fc22b0f86c15ab645b4b610063565b6129997f29a3110463a5aae76c3d152875981d0c1daf2dcd65519ef5ca8929851da8c0087f05d797f1ab3647237c14f9d1df032bc9ff9fe1a0ecd377972ce5fd5a0c0146047f2e6c5e898f5547770e5462ad932fcdd2373fc43820ca2b16b0861421e79155c87f0e86a8c2009c140ca3f873924e2aaa14fc3c8ae04e9df0b3e9103418796f6024610063565b612a257f1e6aac1c6d3dd3157956257d3d234ef18c91e82589a78169fbb4a8770977dc2f7f1c793ef0dcc51123654ff26d8d863feeae29e8c572eca912d80c8ae36e40fe9b7f1ed0fb06699ba249b2a30621c05eb12ca29cb91aa082c8bfcce9c522889b47dc7f2974da7bc074322273c3a4b91c05354cdc71640a8bbd1f864b732f8163883314610063565b612ab07f0b0d7e69c651910bbef3e68d417e9fa0fbd57f596c8f29831eff8c0174cdb06d7e6e5979da7e7ef53a825aa6fddc3abfc76f200b3740b8b232ef481f5d06297b7f191033d6d85ceaa6fc7a9a23a6fd9996642d772045ece51335d49306728af96c7f1a20ada7576234eee6273dd6fa98b25ed037748080a47d948fcda33256fb6bf5610063565b612b3c7f0136df457c80588dd687fb2f3be18691705b87ec5a4cfdc168d31084256b67dc7f16af29695157aba9b8bbe3afeb245feee5a929d9f928b9b81de6dadc78c32aae7f12c1ea892cc31e0d9af8b796d9645872f7f77442d62fd4c8085b2f150f72472a7f25caf5b0c1b93bc516435ec084e2ecd44ac46dbbb033c5112c4b20a25c9cdf9d610063565b612bc87f13f9b9a41274129479c5e6138c6c8ee36a670e6bc68c7a49642b645807bfc8247f11aeeb527dc8ce44b4d14aaddca3cfe2f77a1e40fc6da97c249830de1edfde547f03d62fbf82fd1d4313f8e650f587ec06816c28b700bdc50f7e232bd9b5ca9b767f1639a28c5b4c81166aea984fba6e71479e07b1efbc74434db95a285060e7b089610063565b612c547f2cf0a09a55ca93af8abd068f06a7287fb08b193b608582a27379ce35da915dec7f2bedb66e1ad5a1d571e16e2953f48731f66463c2eb54a245444d1c0a3a25707e7f1b39a00cbc81e427de4bdec58febe8d8b5971752067a612b39fc46a68c5d4db47f0e4772fa3d75179dc8484cd26c7c1f635ddeeed7a939440c506cae8b7ebcd15b6103aa565b612ce07f1aa9d3fe4c644910f76b92b3e13b30d500dae5354e79508c3c49c8aa99e0258b7f2d933ff19217a5545013b12873452bebcc5f9969033f15ec642fb464bd6073687f065610c6f4f92491f423d3071eb83539f7c0d49c1387062e630d7fd283dc33947f2d1bd78fa90e77aa88830cabfef2f8d27d1a512050ba7db0753c8fb863efb3876103aa565b612d6b7eb4567186bc3f7c62a7b56acf4f76207a1f43c2d30d0fe4a627dcdd9bd790787f0c7c382443c6aa787c8718d86747c7f74693ae25b1e55df13f7c3c1dd735db0f7f2b7d524c5172cbbb15db4e00668a8c449f67a2605d9ec03802e3fa136ad0b8fb7f027ef04869e482b1c748638c59111c6b27095fa773e1aca078cea1f1c8450bdd6103aa565b7f1e41fc29b825454fe6d61737fe08b47fb07fe739e4c1e61d0337490883db4fd55f51017f12507cd556b7bbcc72ee6dafc616584421e1af872d8c0e89002ae8d3ba0653b6602051017f13d437083553006bcef312e5e6f52a5d97eb36617ef36fe4d77d3e97f71cb5db608051017f163ec73251f85443687222487dda9a65467d90b22f0b38664686077c6a4486d560a051015f51602061302b5f395f51905f5284850994505f51602061302b5f395f51905f52845f51602061302b5f395f51905f528788090993505f51602061302b5f395f51905f5283840994505f51602061302b5f395f51905f52835f51602061302b5f395f51905f528788090992505f51602061302b5f395f51905f5282830994505f51602061302b5f395f51905f52825f51602061302b5f395f51905f528788090991505f51602061302b5f395f51905f5281820994505f51602061302b5f395f51905f52815f51602061302b5f395f51905f528788090990505f51602061302b5f395f51905f52805f51602061302b5f395f51905f525f51602061300b5f395f51905f5284095f51602061302b5f395f51905f525f51602061306b5f395f51905f5286095f51602061302b5f395f51905f525f51602061304b5f395f51905f5288095f51602061302b5f395f51905f527f236d13393ef85cc48a351dd786dd7a1de5e39942296127fd87947223ae5108ad8a0901010106065f5260205ff35b634e487b7160e01b5f52604160045260245ffd5b5f60608284031215612fa0575f5ffd5b82601f830112612fae575f5ffd5b6040516060810181811067ffffffffffffffff82111715612fd157612fd1612f7c565b604052806060840185811115612fe5575f5ffd5b845b81811015612fff578035835260209283019201612fe7565b50919594505050505056fe1d359d245f286c12d50d663bae733f978af08cdbd63017c57b3a75646ff382c130644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001277686494f7644bbc4a9b194e10724eb967f1dc58718e59e3cedc821b2a7ae19023db68784e3f0cc0b85618826a9b3505129c16479973b0a84a4529e66b09c62",
+}
+
+// PoseidonT4 is an auto generated Go binding around an Ethereum contract.
+type PoseidonT4 struct {
+	abi abi.ABI
+}
+
+// GetABI returns the ABI associated with this contract binding.
+func (c *PoseidonT4) GetABI() abi.ABI {
+	return c.abi
+}
+
+// NewPoseidonT4 creates a new instance of PoseidonT4.
+func NewPoseidonT4() *PoseidonT4 {
+	parsed, err := PoseidonT4MetaData.ParseABI()
+	if err != nil {
+		panic(errors.New("invalid ABI: " + err.Error()))
+	}
+	return &PoseidonT4{abi: *parsed}
+}
+
+// Instance creates a wrapper for a deployed contract instance at the given address.
+// Use this to create the instance object passed to abigen v2 library functions Call, Transact, etc.
+func (c *PoseidonT4) Instance(backend bind.ContractBackend, addr common.Address) *bind.BoundContract {
+	return bind.NewBoundContract(addr, c.abi, backend, backend, backend)
+}
+
+// PackHash is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x20cf0a37.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function hash(uint256[3] ) pure returns(uint256)
+func (poseidonT4 *PoseidonT4) PackHash(arg0 [3]*big.Int) []byte {
+	enc, err := poseidonT4.abi.Pack("hash", arg0)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackHash is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x20cf0a37.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function hash(uint256[3] ) pure returns(uint256)
+func (poseidonT4 *PoseidonT4) TryPackHash(arg0 [3]*big.Int) ([]byte, error) {
+	return poseidonT4.abi.Pack("hash", arg0)
+}
+
+// UnpackHash is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x20cf0a37.
+//
+// Solidity: function hash(uint256[3] ) pure returns(uint256)
+func (poseidonT4 *PoseidonT4) UnpackHash(data []byte) (*big.Int, error) {
+	out, err := poseidonT4.abi.Unpack("hash", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
 }
 
 // TokenFactoryMetaData contains all meta data concerning the TokenFactory contract.

@@ -8,17 +8,24 @@ import (
 	"strings"
 	"time"
 
+	"github.com/consensys/gnark-crypto/ecc/bn254"
 	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/seed018cc74c/vaultd/gen/contracts"
+	"github.com/seed018cc74c/vaultd/service/zk"
 )
 
-// Contracts are the addresses of the deployed contracts. Later issues add the vault's.
+// Contracts are the addresses of the deployed contracts.
 type Contracts struct {
-	TokenFactory common.Address
+	TokenFactory      common.Address
+	Verifier          common.Address
+	Vault             common.Address
+	CommitmentTree    common.Address
+	NullifierRegistry common.Address
 }
 
 // Token is a token deployed on the dev chain.
@@ -76,6 +83,10 @@ func (c *Chain) deploy(ctx context.Context) error {
 	}
 	c.Tokens = append(c.Tokens, legacy)
 
+	if err := c.deployVault(ctx, d); err != nil {
+		return err
+	}
+
 	wrapped := contracts.NewWrappedToken()
 	for _, t := range c.Tokens[:len(devTokens)] {
 		amount := new(big.Int).Mul(big.NewInt(userTokenBalance), new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(t.Decimals)), nil))
@@ -86,6 +97,69 @@ func (c *Chain) deploy(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// deployVault deploys the Groth16 verifier with the dev verifying key, the vault (which creates
+// its commitment tree and nullifier registry, and is linked to the Poseidon libraries), and
+// registers the wrapped tokens. The dev vault lets anyone call reveal.
+func (c *Chain) deployVault(ctx context.Context, d *deployer) error {
+	vk, err := zk.DevVerificationKey()
+	if err != nil {
+		return err
+	}
+	alpha, beta, gamma, delta, ic := VerifierArgs(vk)
+	c.Contracts.Verifier, err = d.create(ctx, contracts.Groth16VerifierMetaData.Bin,
+		contracts.NewGroth16Verifier().PackConstructor(alpha, beta, gamma, delta, ic))
+	if err != nil {
+		return fmt.Errorf("verifier: %w", err)
+	}
+	vault := contracts.NewCommitRevealVault()
+	res, err := bind.LinkAndDeploy(&bind.DeploymentParams{
+		Contracts: []*bind.MetaData{&contracts.CommitRevealVaultMetaData},
+		Inputs:    map[string][]byte{contracts.CommitRevealVaultMetaData.ID: vault.PackConstructor(c.Contracts.Verifier, common.Address{})},
+	}, func(input, code []byte) (common.Address, *types.Transaction, error) {
+		receipt, err := d.send(ctx, nil, append(append([]byte{}, code...), input...))
+		if err != nil {
+			return common.Address{}, nil, err
+		}
+		return receipt.ContractAddress, nil, nil
+	})
+	if err != nil {
+		return fmt.Errorf("vault: %w", err)
+	}
+	c.Contracts.Vault = res.Addresses[contracts.CommitRevealVaultMetaData.ID]
+	inst := vault.Instance(c.client, c.Contracts.Vault)
+	if c.Contracts.CommitmentTree, err = bind.Call(inst, nil, vault.PackCommitmentTree(), vault.UnpackCommitmentTree); err != nil {
+		return err
+	}
+	if c.Contracts.NullifierRegistry, err = bind.Call(inst, nil, vault.PackNullifierRegistry(), vault.UnpackNullifierRegistry); err != nil {
+		return err
+	}
+	for _, t := range c.Tokens[:len(devTokens)] {
+		if _, err := d.call(ctx, c.Contracts.Vault, vault.PackRegisterToken(t.Address)); err != nil {
+			return fmt.Errorf("register %s in the vault: %w", t.Symbol, err)
+		}
+	}
+	return nil
+}
+
+// VerifierArgs are the Groth16Verifier constructor's arguments for vk: G2 points in the
+// precompile's order (imaginary part first), as in zk.Proof.CallArgs.
+func VerifierArgs(vk *zk.VerificationKey) (alpha [2]*big.Int, beta, gamma, delta [2][2]*big.Int, ic [7][2]*big.Int) {
+	g1 := func(p bn254.G1Affine) [2]*big.Int {
+		return [2]*big.Int{p.X.BigInt(new(big.Int)), p.Y.BigInt(new(big.Int))}
+	}
+	g2 := func(p bn254.G2Affine) [2][2]*big.Int {
+		return [2][2]*big.Int{
+			{p.X.A1.BigInt(new(big.Int)), p.X.A0.BigInt(new(big.Int))},
+			{p.Y.A1.BigInt(new(big.Int)), p.Y.A0.BigInt(new(big.Int))},
+		}
+	}
+	alpha, beta, gamma, delta = g1(vk.Alpha), g2(vk.Beta), g2(vk.Gamma), g2(vk.Delta)
+	for i := range ic {
+		ic[i] = g1(vk.IC[i])
+	}
+	return
 }
 
 func bytes32(s string) [32]byte {

@@ -46,7 +46,13 @@ func (c *Chain) Manifest() Manifest {
 	m := Manifest{
 		RPCURL:    c.RPCURL,
 		ChainID:   c.ChainID,
-		Contracts: map[string]string{"tokenFactory": c.Contracts.TokenFactory.Hex()},
+		Contracts: map[string]string{
+			"tokenFactory":      c.Contracts.TokenFactory.Hex(),
+			"vault":             c.Contracts.Vault.Hex(),
+			"commitmentTree":    c.Contracts.CommitmentTree.Hex(),
+			"nullifierRegistry": c.Contracts.NullifierRegistry.Hex(),
+			"verifier":          c.Contracts.Verifier.Hex(),
+		},
 		Tokens:    []ManifestToken{},
 		Accounts: ManifestAccounts{
 			Deployer: manifestAccount(c.Accounts.Deployer),

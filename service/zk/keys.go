@@ -53,6 +53,16 @@ func DevKeys() (*Keys, error) {
 	return dev, devErr
 }
 
+// DevVerificationKey returns the dev verifying key alone, without compiling the circuit: what a
+// chain needs to deploy its verifier.
+func DevVerificationKey() (*VerificationKey, error) {
+	vk := groth16.NewVerifyingKey(ecc.BN254)
+	if _, err := vk.ReadFrom(bytes.NewReader(devkeys.VerifyingKey)); err != nil {
+		return nil, fmt.Errorf("verifying key: %w", err)
+	}
+	return (&Keys{vk: vk}).VerificationKey(), nil
+}
+
 // LoadKeys reads keys written by WriteTo and compiles the circuit to go with them.
 func LoadKeys(pkBytes, vkBytes []byte) (*Keys, error) {
 	ccs, err := Compile()

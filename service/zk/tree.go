@@ -55,6 +55,9 @@ func (t *Tree) node(level, i int) *big.Int {
 	return zeros[level]
 }
 
+// Leaf returns leaf i.
+func (t *Tree) Leaf(i int) *big.Int { return t.levels[0][i] }
+
 // Len is the number of leaves.
 func (t *Tree) Len() int { return len(t.levels[0]) }
 

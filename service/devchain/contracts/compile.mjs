@@ -30,7 +30,14 @@ const input = {
   },
 };
 
-const output = JSON.parse(solc.compile(JSON.stringify(input)));
+// Imports of npm packages (poseidon-solidity) resolve to node_modules beside this script.
+function findImports(importPath) {
+  const file = path.join(here, "node_modules", importPath);
+  if (!file.startsWith(path.join(here, "node_modules") + path.sep) || !fs.existsSync(file)) return { error: `not found: ${importPath}` };
+  return { contents: fs.readFileSync(file, "utf8") };
+}
+
+const output = JSON.parse(solc.compile(JSON.stringify(input), { import: findImports }));
 const problems = (output.errors || []).filter((e) => e.severity === "error");
 for (const e of output.errors || []) console.error(e.formattedMessage);
 if (problems.length > 0) process.exit(1);

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.24;
+
+import {PoseidonT3} from "poseidon-solidity/PoseidonT3.sol";
+import {PoseidonT4} from "poseidon-solidity/PoseidonT4.sol";
+import {CommitmentTree} from "./CommitmentTree.sol";
+import {NullifierRegistry} from "./NullifierRegistry.sol";
+
+interface IGroth16Verifier {
+    function verifyProof(uint256[2] calldata, uint256[2][2] calldata, uint256[2] calldata, uint256[6] calldata)
+        external
+        view
+        returns (bool);
+}
+
+interface IERC20Minimal {
+    function balanceOf(address) external view returns (uint256);
+}
+
+/// @title CommitRevealVault
+/// @notice Holds committed tokens and releases them against a Groth16 proof.
+///         commit() pulls `amount` of `token` and inserts the leaf Poseidon(commitment, amount,
+///         tokenId), so a leaf always holds what was really deposited. reveal() checks, in this
+///         order, the recipient against its signal, the root, the nullifier, the token for the
+///         tokenId and the proof; then it spends the nullifier, inserts the change note (if any)
+///         and transfers `amount` to the recipient.
+///         Public signals: [0] root, [1] nullifier, [2] amount, [3] recipient, [4] changeCommitment,
+///         [5] tokenId. tokenId = Poseidon(token, chainid).
+contract CommitRevealVault {
+    uint256 internal constant R = 21888242871839275222246405745257275088548364400416034343698204186575808495617;
+    uint256 public constant MAX_AMOUNT = (uint256(1) << 248) - 1;
+
+    IGroth16Verifier public immutable verifier;
+    CommitmentTree public immutable commitmentTree;
+    NullifierRegistry public immutable nullifierRegistry;
+    /// @notice When set, only this address may call reveal(); zero means anyone may.
+    address public immutable operator;
+    address public immutable owner;
+
+    mapping(uint256 => address) public tokenOfId;
+    mapping(address => uint256) public tokenIdOf;
+    bool private entered;
+
+    event TokenRegistered(address indexed token, uint256 tokenId);
+    event Committed(address indexed token, address indexed sender, uint256 amount, bytes32 commitment, bytes32 leaf, uint32 leafIndex);
+    event Revealed(bytes32 indexed nullifier, address indexed recipient, address indexed token, uint256 amount, bytes32 changeCommitment, address caller);
+
+    error NotOwner(address caller);
+    error NotOperator(address caller);
+    error Reentrancy();
+    error TokenAlreadyRegistered(address token);
+    error TokenNotRegistered(address token);
+    error InvalidAmount(uint256 amount);
+    error InvalidCommitment(bytes32 commitment);
+    error TransferShortfall(uint256 expected, uint256 received);
+    error TransferFailed(address token);
+    error InvalidRecipient(address recipient);
+    error RecipientMismatch(uint256 signal, address recipient);
+    error UnknownRoot(bytes32 root);
+    error NullifierAlreadySpent(bytes32 nullifier);
+    error UnknownTokenId(uint256 tokenId);
+    error InvalidProof();
+
+    modifier nonReentrant() {
+        if (entered) revert Reentrancy();
+        entered = true;
+        _;
+        entered = false;
+    }
+
+    constructor(address verifier_, address operator_) {
+        owner = msg.sender;
+        verifier = IGroth16Verifier(verifier_);
+        operator = operator_;
+        commitmentTree = new CommitmentTree(address(this));
+        nullifierRegistry = new NullifierRegistry(address(this));
+    }
+
+    /// @notice Lets `token` be committed; its tokenId is Poseidon(token, chainid).
+    function registerToken(address token) external returns (uint256 tokenId) {
+        if (msg.sender != owner) revert NotOwner(msg.sender);
+        if (tokenIdOf[token] != 0) revert TokenAlreadyRegistered(token);
+        tokenId = PoseidonT3.hash([uint256(uint160(token)), block.chainid]);
+        tokenIdOf[token] = tokenId;
+        tokenOfId[tokenId] = token;
+        emit TokenRegistered(token, tokenId);
+    }
+
+    /// @notice Deposits `amount` of `token` (approved beforehand) under `commitment`
+    ///         = Poseidon(secret, nullifierSecret).
+    function commit(address token, uint256 amount, bytes32 commitment) external nonReentrant returns (uint32 leafIndex) {
+        uint256 tokenId = tokenIdOf[token];
+        if (tokenId == 0) revert TokenNotRegistered(token);
+        if (amount == 0 || amount > MAX_AMOUNT) revert InvalidAmount(amount);
+        if (commitment == 0 || uint256(commitment) >= R) revert InvalidCommitment(commitment);
+
+        uint256 before = IERC20Minimal(token).balanceOf(address(this));
+        _call(token, abi.encodeWithSignature("transferFrom(address,address,uint256)", msg.sender, address(this), amount));
+        uint256 received = IERC20Minimal(token).balanceOf(address(this)) - before;
+        if (received != amount) revert TransferShortfall(amount, received);
+
+        bytes32 leaf = bytes32(PoseidonT4.hash([uint256(commitment), amount, tokenId]));
+        (leafIndex,) = commitmentTree.insert(leaf);
+        emit Committed(token, msg.sender, amount, commitment, leaf, leafIndex);
+    }
+
+    /// @notice Releases `pubSignals[2]` tokens to `recipient` against a proof.
+    function reveal(
+        uint256[2] calldata pA,
+        uint256[2][2] calldata pB,
+        uint256[2] calldata pC,
+        uint256[6] calldata pubSignals,
+        address recipient
+    ) external nonReentrant {
+        if (operator != address(0) && msg.sender != operator) revert NotOperator(msg.sender);
+        if (recipient == address(0)) revert InvalidRecipient(recipient);
+        if (pubSignals[3] != uint256(uint160(recipient))) revert RecipientMismatch(pubSignals[3], recipient);
+        bytes32 root = bytes32(pubSignals[0]);
+        if (!commitmentTree.isKnownRoot(root)) revert UnknownRoot(root);
+        bytes32 nullifier = bytes32(pubSignals[1]);
+        if (nullifierRegistry.isSpent(nullifier)) revert NullifierAlreadySpent(nullifier);
+        address token = tokenOfId[pubSignals[5]];
+        if (token == address(0)) revert UnknownTokenId(pubSignals[5]);
+        uint256 amount = pubSignals[2];
+        if (amount == 0 || amount > MAX_AMOUNT) revert InvalidAmount(amount);
+        if (!verifier.verifyProof(pA, pB, pC, pubSignals)) revert InvalidProof();
+
+        nullifierRegistry.markSpent(nullifier);
+        bytes32 change = bytes32(pubSignals[4]);
+        if (change != 0) commitmentTree.insert(change);
+        _call(token, abi.encodeWithSignature("transfer(address,uint256)", recipient, amount));
+        emit Revealed(nullifier, recipient, token, amount, change, msg.sender);
+    }
+
+    /// @dev Calls a token and accepts a true or an empty answer, as ERC20s vary.
+    function _call(address token, bytes memory data) private {
+        (bool ok, bytes memory ret) = token.call(data);
+        if (!ok || (ret.length != 0 && !abi.decode(ret, (bool)))) revert TransferFailed(token);
+    }
+}
