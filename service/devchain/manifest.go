@@ -44,8 +44,8 @@ type ManifestAccounts struct {
 // Manifest describes the running chain.
 func (c *Chain) Manifest() Manifest {
 	m := Manifest{
-		RPCURL:    c.RPCURL,
-		ChainID:   c.ChainID,
+		RPCURL:  c.RPCURL,
+		ChainID: c.ChainID,
 		Contracts: map[string]string{
 			"tokenFactory":      c.Contracts.TokenFactory.Hex(),
 			"vault":             c.Contracts.Vault.Hex(),
@@ -53,7 +53,7 @@ func (c *Chain) Manifest() Manifest {
 			"nullifierRegistry": c.Contracts.NullifierRegistry.Hex(),
 			"verifier":          c.Contracts.Verifier.Hex(),
 		},
-		Tokens:    []ManifestToken{},
+		Tokens: []ManifestToken{},
 		Accounts: ManifestAccounts{
 			Deployer: manifestAccount(c.Accounts.Deployer),
 			Operator: manifestAccount(c.Accounts.Operator),
