@@ -1,9 +1,15 @@
 package devchain
 
 import (
+	"crypto/ecdsa"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -103,4 +109,37 @@ func ReadManifest(path string) (Manifest, error) {
 		return m, err
 	}
 	return m, json.Unmarshal(data, &m)
+}
+
+// Account returns the key of a dev account by role ("deployer", "operator", "faucet") or user
+// name ("user0", "user1", …).
+func (m Manifest) Account(name string) (*ecdsa.PrivateKey, error) {
+	var a *ManifestAccount
+	switch name {
+	case "deployer":
+		a = &m.Accounts.Deployer
+	case "operator":
+		a = &m.Accounts.Operator
+	case "faucet":
+		a = &m.Accounts.Faucet
+	default:
+		for i := range m.Accounts.Users {
+			if name == "user"+strconv.Itoa(i) {
+				a = &m.Accounts.Users[i]
+			}
+		}
+	}
+	if a == nil {
+		return nil, fmt.Errorf("no dev account %q (deployer, operator, faucet, user0…user%d)", name, len(m.Accounts.Users)-1)
+	}
+	return crypto.HexToECDSA(strings.TrimPrefix(a.PrivateKey, "0x"))
+}
+
+// Address returns a contract's address from the manifest.
+func (m Manifest) Address(contract string) (common.Address, error) {
+	s, ok := m.Contracts[contract]
+	if !ok || !common.IsHexAddress(s) {
+		return common.Address{}, fmt.Errorf("the manifest has no %s address", contract)
+	}
+	return common.HexToAddress(s), nil
 }

@@ -11,9 +11,13 @@ import (
 	"github.com/consensys/gnark/constraint"
 	"github.com/consensys/gnark/frontend"
 	"github.com/consensys/gnark/frontend/cs/r1cs"
+	"github.com/consensys/gnark/logger"
 
 	"github.com/seed018cc74c/vaultd/gen/zk/devkeys"
 )
+
+// gnark logs its progress to stdout by default; vaultd's programs print their own output there.
+func init() { logger.Disable() }
 
 // Keys are the compiled reveal circuit with its Groth16 keys.
 type Keys struct {

@@ -1,0 +1,164 @@
+// Command card runs the card flow against a dev chain described by devnet.json:
+//
+//	card create --devnet devnet.json --token <address> --amount <base units> [--from user0]
+//	card redeem --devnet devnet.json --secret <card> --recipient <address> (--relayer <url> | --print | --direct) [--from user1]
+//
+// create commits tokens into the vault and prints the card. redeem proves the reveal of the
+// card to the recipient and posts it to a relayer, prints the request, or submits it directly.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"math/big"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/ethereum/go-ethereum/ethclient"
+
+	"github.com/seed018cc74c/vaultd/service/card"
+	"github.com/seed018cc74c/vaultd/service/chain"
+	"github.com/seed018cc74c/vaultd/service/devchain"
+	"github.com/seed018cc74c/vaultd/service/zk"
+)
+
+func main() {
+	if len(os.Args) < 2 || (os.Args[1] != "create" && os.Args[1] != "redeem") {
+		fmt.Fprintln(os.Stderr, "usage: card create|redeem [flags]  (card create -h, card redeem -h)")
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	var err error
+	if os.Args[1] == "create" {
+		err = create(ctx, os.Args[2:])
+	} else {
+		err = redeem(ctx, os.Args[2:])
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "card:", err)
+		if errors.Is(err, chain.ErrUnavailable) {
+			fmt.Fprintln(os.Stderr, "card: is the dev chain running? (go run ./cmd/devnet or ./cmd/devstack)")
+		}
+		os.Exit(1)
+	}
+}
+
+func create(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("card create", flag.ExitOnError)
+	devnet := fs.String("devnet", "devnet.json", "the dev chain's manifest")
+	token := fs.String("token", "", "token address")
+	amount := fs.String("amount", "", "amount in the token's base units")
+	from := fs.String("from", "user0", "dev account that commits (and pays the gas)")
+	fs.Parse(args)
+	m, client, err := connect(*devnet)
+	if err != nil {
+		return err
+	}
+	key, err := m.Account(*from)
+	if err != nil {
+		return err
+	}
+	tok, err := chain.ParseAddress(*token)
+	if err != nil {
+		return fmt.Errorf("--token: %w", err)
+	}
+	amt, ok := new(big.Int).SetString(*amount, 10)
+	if !ok || amt.Sign() <= 0 || amt.Cmp(zk.MaxAmount) > 0 {
+		return fmt.Errorf("--amount must be a positive integer in base units")
+	}
+	vault, err := m.Address("vault")
+	if err != nil {
+		return err
+	}
+	c, receipt, err := card.Create(ctx, client, key, vault, tok, amt)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "committed in block %d (tx %s, gas %d)\n", receipt.BlockNumber, receipt.TxHash, receipt.GasUsed)
+	fmt.Println(c.String())
+	return nil
+}
+
+func redeem(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("card redeem", flag.ExitOnError)
+	devnet := fs.String("devnet", "devnet.json", "the dev chain's manifest")
+	secret := fs.String("secret", "", "the card string that card create printed")
+	recipient := fs.String("recipient", "", "address that receives the tokens")
+	relayer := fs.String("relayer", "", "post the reveal to this relayer (its base URL)")
+	printOnly := fs.Bool("print", false, "print the reveal request JSON instead of sending it")
+	direct := fs.Bool("direct", false, "submit the reveal directly from --from")
+	from := fs.String("from", "user1", "dev account that submits with --direct (and pays the gas)")
+	fs.Parse(args)
+	if n := btoi(*relayer != "") + btoi(*printOnly) + btoi(*direct); n != 1 {
+		return errors.New("choose exactly one of --relayer <url>, --print, --direct")
+	}
+	c, err := card.Parse(*secret)
+	if err != nil {
+		return err
+	}
+	to, err := chain.ParseChecksummedAddress(*recipient)
+	if err != nil || to == ([20]byte{}) {
+		return fmt.Errorf("--recipient: not a valid address")
+	}
+	m, client, err := connect(*devnet)
+	if err != nil {
+		return err
+	}
+	keys, err := zk.DevKeys()
+	if err != nil {
+		return err
+	}
+	req, err := card.Prepare(ctx, client, keys, c, to)
+	if err != nil {
+		return err
+	}
+	switch {
+	case *printOnly:
+		out, _ := json.MarshalIndent(req, "", "  ")
+		fmt.Println(string(out))
+	case *relayer != "":
+		status, body, err := card.PostToRelayer(ctx, *relayer, req)
+		if err != nil {
+			return err
+		}
+		fmt.Println(string(body))
+		if status != 200 {
+			return fmt.Errorf("the relayer answered %d", status)
+		}
+	default:
+		key, err := m.Account(*from)
+		if err != nil {
+			return err
+		}
+		receipt, err := card.Reveal(ctx, client, key, c.Vault, req)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("revealed %s of %s to %s in block %d (tx %s, gas %d)\n", c.Amount, c.Token.Hex(), to.Hex(), receipt.BlockNumber, receipt.TxHash, receipt.GasUsed)
+	}
+	return nil
+}
+
+func connect(path string) (devchain.Manifest, *ethclient.Client, error) {
+	m, err := devchain.ReadManifest(path)
+	if err != nil {
+		return m, nil, fmt.Errorf("read %s: %w (run: go run ./cmd/devnet --out %s)", path, err, path)
+	}
+	client, err := ethclient.Dial(m.RPCURL)
+	if err != nil {
+		return m, nil, fmt.Errorf("%w: %w", chain.ErrUnavailable, err)
+	}
+	return m, client, nil
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
