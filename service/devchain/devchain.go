@@ -73,6 +73,9 @@ func Start(ctx context.Context, cfg Config) (*Chain, error) {
 
 	chainConfig := *params.AllDevChainProtocolChanges
 	chainConfig.ChainID = new(big.Int).SetUint64(cfg.ChainID)
+	// Stop at Osaka, the fork production chains run: forks still in development reprice gas,
+	// and the dev chain's gas figures should be the ones users will pay.
+	chainConfig.BogotaTime, chainConfig.AmsterdamTime = nil, nil
 	alloc := core.SystemContractAllocs()
 	maps.Copy(alloc, accounts.genesisAlloc())
 
