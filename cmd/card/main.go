@@ -13,6 +13,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"math/big"
 	"os"
 	"os/signal"
@@ -27,17 +28,11 @@ import (
 )
 
 func main() {
-	if len(os.Args) < 2 || (os.Args[1] != "create" && os.Args[1] != "redeem") {
-		fmt.Fprintln(os.Stderr, "usage: card create|redeem [flags]  (card create -h, card redeem -h)")
-		os.Exit(2)
-	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	var err error
-	if os.Args[1] == "create" {
-		err = create(ctx, os.Args[2:])
-	} else {
-		err = redeem(ctx, os.Args[2:])
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	if errors.Is(err, errUsage) {
+		os.Exit(2)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "card:", err)
@@ -48,13 +43,29 @@ func main() {
 	}
 }
 
-func create(ctx context.Context, args []string) error {
-	fs := flag.NewFlagSet("card create", flag.ExitOnError)
+var errUsage = errors.New("usage")
+
+// run runs one subcommand; the card, the request or the result go to stdout, progress to stderr.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) < 1 || (args[0] != "create" && args[0] != "redeem") {
+		fmt.Fprintln(stderr, "usage: card create|redeem [flags]  (card create -h, card redeem -h)")
+		return errUsage
+	}
+	if args[0] == "create" {
+		return create(ctx, args[1:], stdout, stderr)
+	}
+	return redeem(ctx, args[1:], stdout)
+}
+
+func create(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("card create", flag.ContinueOnError)
 	devnet := fs.String("devnet", "devnet.json", "the dev chain's manifest")
 	token := fs.String("token", "", "token address")
 	amount := fs.String("amount", "", "amount in the token's base units")
 	from := fs.String("from", "user0", "dev account that commits (and pays the gas)")
-	fs.Parse(args)
+	if err := fs.Parse(args); err != nil {
+		return errUsage
+	}
 	m, client, err := connect(*devnet)
 	if err != nil {
 		return err
@@ -79,13 +90,13 @@ func create(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "committed in block %d (tx %s, gas %d)\n", receipt.BlockNumber, receipt.TxHash, receipt.GasUsed)
-	fmt.Println(c.String())
+	fmt.Fprintf(stderr, "committed in block %d (tx %s, gas %d)\n", receipt.BlockNumber, receipt.TxHash, receipt.GasUsed)
+	fmt.Fprintln(stdout, c.String())
 	return nil
 }
 
-func redeem(ctx context.Context, args []string) error {
-	fs := flag.NewFlagSet("card redeem", flag.ExitOnError)
+func redeem(ctx context.Context, args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("card redeem", flag.ContinueOnError)
 	devnet := fs.String("devnet", "devnet.json", "the dev chain's manifest")
 	secret := fs.String("secret", "", "the card string that card create printed")
 	recipient := fs.String("recipient", "", "address that receives the tokens")
@@ -93,7 +104,9 @@ func redeem(ctx context.Context, args []string) error {
 	printOnly := fs.Bool("print", false, "print the reveal request JSON instead of sending it")
 	direct := fs.Bool("direct", false, "submit the reveal directly from --from")
 	from := fs.String("from", "user1", "dev account that submits with --direct (and pays the gas)")
-	fs.Parse(args)
+	if err := fs.Parse(args); err != nil {
+		return errUsage
+	}
 	if n := btoi(*relayer != "") + btoi(*printOnly) + btoi(*direct); n != 1 {
 		return errors.New("choose exactly one of --relayer <url>, --print, --direct")
 	}
@@ -120,13 +133,13 @@ func redeem(ctx context.Context, args []string) error {
 	switch {
 	case *printOnly:
 		out, _ := json.MarshalIndent(req, "", "  ")
-		fmt.Println(string(out))
+		fmt.Fprintln(stdout, string(out))
 	case *relayer != "":
 		status, body, err := card.PostToRelayer(ctx, *relayer, req)
 		if err != nil {
 			return err
 		}
-		fmt.Println(string(body))
+		fmt.Fprintln(stdout, string(body))
 		if status != 200 {
 			return fmt.Errorf("the relayer answered %d", status)
 		}
@@ -139,7 +152,7 @@ func redeem(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		fmt.Printf("revealed %s of %s to %s in block %d (tx %s, gas %d)\n", c.Amount, c.Token.Hex(), to.Hex(), receipt.BlockNumber, receipt.TxHash, receipt.GasUsed)
+		fmt.Fprintf(stdout, "revealed %s of %s to %s in block %d (tx %s, gas %d)\n", c.Amount, c.Token.Hex(), to.Hex(), receipt.BlockNumber, receipt.TxHash, receipt.GasUsed)
 	}
 	return nil
 }

@@ -285,3 +285,26 @@ func TestPrepareErrors(t *testing.T) {
 		}
 	}
 }
+
+// A vault deployed with an operator lets only the operator reveal.
+func TestOperatorOnlyVault(t *testing.T) {
+	c := devchaintest.Start(t)
+	v, err := c.DeployVault(ctx, c.Accounts.Operator.Address)
+	if err != nil {
+		t.Fatal(err)
+	}
+	token := c.Tokens[0].Address
+	cd, _, err := card.Create(ctx, c.Client(), c.Accounts.Users[0].Key, v.Vault, token, big.NewInt(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, err := card.Prepare(ctx, c.Client(), keys(t), cd, freshAddress(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = card.Reveal(ctx, c.Client(), c.Accounts.Users[1].Key, v.Vault, req)
+	wantRevert(t, "reveal by another account", err, "NotOperator")
+	if _, err := card.Reveal(ctx, c.Client(), c.Accounts.Operator.Key, v.Vault, req); err != nil {
+		t.Fatalf("reveal by the operator: %v", err)
+	}
+}

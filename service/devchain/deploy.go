@@ -83,9 +83,12 @@ func (c *Chain) deploy(ctx context.Context) error {
 	}
 	c.Tokens = append(c.Tokens, legacy)
 
-	if err := c.deployVault(ctx, d); err != nil {
+	vault, err := c.deployVault(ctx, d, common.Address{})
+	if err != nil {
 		return err
 	}
+	c.Contracts.Verifier, c.Contracts.Vault, c.Contracts.CommitmentTree, c.Contracts.NullifierRegistry =
+		vault.Verifier, vault.Vault, vault.CommitmentTree, vault.NullifierRegistry
 
 	wrapped := contracts.NewWrappedToken()
 	for _, t := range c.Tokens[:len(devTokens)] {
@@ -99,24 +102,33 @@ func (c *Chain) deploy(ctx context.Context) error {
 	return nil
 }
 
+// DeployVault deploys another vault (with its own verifier, tree and nullifier registry) whose
+// reveal only operator may call (zero: anyone), with the wrapped tokens registered. The chain's
+// own vault, in Contracts, is open to anyone.
+func (c *Chain) DeployVault(ctx context.Context, operator common.Address) (Contracts, error) {
+	return c.deployVault(ctx, &deployer{chain: c, key: c.Accounts.Deployer.Key}, operator)
+}
+
 // deployVault deploys the Groth16 verifier with the dev verifying key, the vault (which creates
 // its commitment tree and nullifier registry, and is linked to the Poseidon libraries), and
-// registers the wrapped tokens. The dev vault lets anyone call reveal.
-func (c *Chain) deployVault(ctx context.Context, d *deployer) error {
+// registers the wrapped tokens. Only the vault fields of the result are set.
+func (c *Chain) deployVault(ctx context.Context, d *deployer, operator common.Address) (Contracts, error) {
+	var out Contracts
 	vk, err := zk.DevVerificationKey()
 	if err != nil {
-		return err
+		return out, err
 	}
 	alpha, beta, gamma, delta, ic := VerifierArgs(vk)
-	c.Contracts.Verifier, err = d.create(ctx, contracts.Groth16VerifierMetaData.Bin,
+	out.Verifier, err = d.create(ctx, contracts.Groth16VerifierMetaData.Bin,
 		contracts.NewGroth16Verifier().PackConstructor(alpha, beta, gamma, delta, ic))
 	if err != nil {
-		return fmt.Errorf("verifier: %w", err)
+		return out, fmt.Errorf("verifier: %w", err)
 	}
 	vault := contracts.NewCommitRevealVault()
 	res, err := bind.LinkAndDeploy(&bind.DeploymentParams{
 		Contracts: []*bind.MetaData{&contracts.CommitRevealVaultMetaData},
-		Inputs:    map[string][]byte{contracts.CommitRevealVaultMetaData.ID: vault.PackConstructor(c.Contracts.Verifier, common.Address{})},
+		Inputs:    map[string][]byte{contracts.CommitRevealVaultMetaData.ID: vault.PackConstructor(out.Verifier, operator)},
+		Overrides: c.libraries,
 	}, func(input, code []byte) (common.Address, *types.Transaction, error) {
 		receipt, err := d.send(ctx, nil, append(append([]byte{}, code...), input...))
 		if err != nil {
@@ -125,22 +137,30 @@ func (c *Chain) deployVault(ctx context.Context, d *deployer) error {
 		return receipt.ContractAddress, nil, nil
 	})
 	if err != nil {
-		return fmt.Errorf("vault: %w", err)
+		return out, fmt.Errorf("vault: %w", err)
 	}
-	c.Contracts.Vault = res.Addresses[contracts.CommitRevealVaultMetaData.ID]
-	inst := vault.Instance(c.client, c.Contracts.Vault)
-	if c.Contracts.CommitmentTree, err = bind.Call(inst, nil, vault.PackCommitmentTree(), vault.UnpackCommitmentTree); err != nil {
-		return err
-	}
-	if c.Contracts.NullifierRegistry, err = bind.Call(inst, nil, vault.PackNullifierRegistry(), vault.UnpackNullifierRegistry); err != nil {
-		return err
-	}
-	for _, t := range c.Tokens[:len(devTokens)] {
-		if _, err := d.call(ctx, c.Contracts.Vault, vault.PackRegisterToken(t.Address)); err != nil {
-			return fmt.Errorf("register %s in the vault: %w", t.Symbol, err)
+	if c.libraries == nil { // the Poseidon libraries are deployed once and reused
+		c.libraries = map[string]common.Address{}
+		for id, addr := range res.Addresses {
+			if id != contracts.CommitRevealVaultMetaData.ID {
+				c.libraries[id] = addr
+			}
 		}
 	}
-	return nil
+	out.Vault = res.Addresses[contracts.CommitRevealVaultMetaData.ID]
+	inst := vault.Instance(c.client, out.Vault)
+	if out.CommitmentTree, err = bind.Call(inst, nil, vault.PackCommitmentTree(), vault.UnpackCommitmentTree); err != nil {
+		return out, err
+	}
+	if out.NullifierRegistry, err = bind.Call(inst, nil, vault.PackNullifierRegistry(), vault.UnpackNullifierRegistry); err != nil {
+		return out, err
+	}
+	for _, t := range c.Tokens[:len(devTokens)] {
+		if _, err := d.call(ctx, out.Vault, vault.PackRegisterToken(t.Address)); err != nil {
+			return out, fmt.Errorf("register %s in the vault: %w", t.Symbol, err)
+		}
+	}
+	return out, nil
 }
 
 // VerifierArgs are the Groth16Verifier constructor's arguments for vk: G2 points in the

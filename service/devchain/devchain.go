@@ -52,9 +52,10 @@ type Chain struct {
 	Contracts Contracts
 	Tokens    []Token
 
-	stack  *node.Node
-	beacon *catalyst.SimulatedBeacon
-	client *ethclient.Client
+	stack     *node.Node
+	beacon    *catalyst.SimulatedBeacon
+	client    *ethclient.Client
+	libraries map[string]common.Address // deployed Poseidon libraries by bind.MetaData ID
 }
 
 // Start boots the node, funds the dev accounts and deploys the contracts. It returns once every
