@@ -214,7 +214,9 @@ func (d *deployer) send(ctx context.Context, to *common.Address, data []byte) (*
 	if err != nil {
 		return nil, err
 	}
-	receipt, err := WaitReceipt(ctx, d.chain.client, tx.Hash())
+	waitCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	receipt, err := WaitReceipt(waitCtx, d.chain.client, tx.Hash())
 	if err != nil {
 		return nil, err
 	}

@@ -54,8 +54,11 @@ type Chain struct {
 
 	stack     *node.Node
 	beacon    *catalyst.SimulatedBeacon
+	eth       *eth.Ethereum
 	client    *ethclient.Client
 	libraries map[string]common.Address // deployed Poseidon libraries by bind.MetaData ID
+	stopSeal  chan struct{}
+	sealDone  chan struct{}
 }
 
 // Start boots the node, funds the dev accounts and deploys the contracts. It returns once every
@@ -116,8 +119,8 @@ func Start(ctx context.Context, cfg Config) (*Chain, error) {
 		stack.Close()
 		return nil, fmt.Errorf("devchain: beacon: %w", err)
 	}
-	// With period 0 the beacon API's own loop seals a block whenever a transaction arrives.
-	catalyst.RegisterSimulatedBeaconAPIs(stack, beacon)
+	// Blocks are sealed by our own loop (sealer.go), not by the beacon API's, whose missed
+	// wake-ups could leave a transaction unmined.
 	stack.RegisterLifecycle(beacon)
 	if err := stack.Start(); err != nil {
 		stack.Close()
@@ -130,8 +133,12 @@ func Start(ctx context.Context, cfg Config) (*Chain, error) {
 		Accounts: accounts,
 		stack:    stack,
 		beacon:   beacon,
+		eth:      backend,
 		client:   ethclient.NewClient(stack.Attach()),
+		stopSeal: make(chan struct{}),
+		sealDone: make(chan struct{}),
 	}
+	go c.seal()
 	if err := c.deploy(ctx); err != nil {
 		c.Close()
 		return nil, fmt.Errorf("devchain: deploy: %w", err)
@@ -154,6 +161,8 @@ func (c *Chain) Close() error {
 	if c.stack == nil {
 		return nil
 	}
+	close(c.stopSeal)
+	<-c.sealDone
 	c.client.Close()
 	err := c.stack.Close()
 	c.stack = nil

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"regexp"
+	"runtime/pprof"
 	"sync"
 	"testing"
 	"time"
@@ -47,7 +48,9 @@ func TestDevstackServesRegisteredTokens(t *testing.T) {
 		default:
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("devstack not ready:\n%s", out.String())
+			var stacks bytes.Buffer
+			pprof.Lookup("goroutine").WriteTo(&stacks, 1)
+			t.Fatalf("devstack not ready:\n%s\ngoroutines:\n%s", out.String(), stacks.String())
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
