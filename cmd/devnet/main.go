@@ -1,5 +1,6 @@
 // Command devnet runs the in-process dev chain with every contract deployed, writes devnet.json
-// (RPC URL, chain id, contract and token addresses, dev accounts) and runs until SIGINT/SIGTERM.
+// (RPC URL, chain id, contract and token addresses, dev accounts) and, beside it, the dev
+// verifying key as snarkjs's verification_key.json, and runs until SIGINT/SIGTERM.
 package main
 
 import (
@@ -8,8 +9,10 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 
+	"github.com/seed018cc74c/vaultd/gen/zk/devkeys"
 	"github.com/seed018cc74c/vaultd/service/devchain"
 )
 
@@ -32,6 +35,11 @@ func main() {
 		fmt.Fprintln(os.Stderr, "devnet: write manifest:", err)
 		os.Exit(1)
 	}
-	fmt.Printf("devnet ready: rpc %s, chain id %d, manifest %s\n", c.RPCURL, c.ChainID, *out)
+	vkey := filepath.Join(filepath.Dir(*out), "verification_key.json")
+	if err := os.WriteFile(vkey, devkeys.VerificationKeyJSON, 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, "devnet: write verification key:", err)
+		os.Exit(1)
+	}
+	fmt.Printf("devnet ready: rpc %s, chain id %d, manifest %s, verifying key %s\n", c.RPCURL, c.ChainID, *out, vkey)
 	<-ctx.Done()
 }
