@@ -6,8 +6,14 @@ package openapi
 import _ "embed"
 
 //go:generate go tool oapi-codegen -config registry.cfg.yaml registry.yaml
+//go:generate go tool oapi-codegen -config relayer.cfg.yaml relayer.yaml
 
 // RegistryYAML is openapi/registry.yaml as written.
 //
 //go:embed registry.yaml
 var RegistryYAML []byte
+
+// RelayerYAML is openapi/relayer.yaml as written.
+//
+//go:embed relayer.yaml
+var RelayerYAML []byte
