@@ -7,10 +7,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/big"
 	"time"
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/rpc"
 
@@ -83,6 +85,10 @@ func do[T any](c *Client, ctx context.Context, name string, call func(context.Co
 	defer cancel()
 	start := time.Now()
 	v, err := call(ctx)
+	if errors.Is(err, ethereum.NotFound) { // "no such receipt yet" is an answer, not a fault
+		c.metrics.Observe(name, start, nil)
+		return v, err
+	}
 	c.metrics.Observe(name, start, err)
 	if err != nil && !IsNodeAnswer(err) {
 		err = fmt.Errorf("%s: %w: %w", name, ErrUnavailable, err)
@@ -95,4 +101,55 @@ func do[T any](c *Client, ctx context.Context, name string, call func(context.Co
 func IsNodeAnswer(err error) bool {
 	var rpcErr rpc.Error
 	return errors.As(err, &rpcErr) && !errors.Is(err, ErrUnavailable)
+}
+
+// BalanceAt returns addr's balance in the latest block.
+func (c *Client) BalanceAt(ctx context.Context, addr common.Address) (*big.Int, error) {
+	return do(c, ctx, "balance", func(ctx context.Context) (*big.Int, error) { return c.eth.BalanceAt(ctx, addr, nil) })
+}
+
+// PendingNonceAt returns the nonce of addr's next transaction, counting the pool.
+func (c *Client) PendingNonceAt(ctx context.Context, addr common.Address) (uint64, error) {
+	return do(c, ctx, "pending_nonce", func(ctx context.Context) (uint64, error) { return c.eth.PendingNonceAt(ctx, addr) })
+}
+
+// Fees returns the node's suggested priority fee and the latest base fee.
+func (c *Client) Fees(ctx context.Context) (tip, baseFee *big.Int, err error) {
+	tip, err = do(c, ctx, "gas_tip", c.eth.SuggestGasTipCap)
+	if err != nil {
+		return nil, nil, err
+	}
+	head, err := do(c, ctx, "header", func(ctx context.Context) (*types.Header, error) { return c.eth.HeaderByNumber(ctx, nil) })
+	if err != nil {
+		return nil, nil, err
+	}
+	if head.BaseFee == nil {
+		return tip, new(big.Int), nil
+	}
+	return tip, head.BaseFee, nil
+}
+
+// EstimateGas simulates msg; a revert comes back as the node's answer (see RevertOf).
+func (c *Client) EstimateGas(ctx context.Context, msg ethereum.CallMsg) (uint64, error) {
+	return do(c, ctx, "estimate_gas", func(ctx context.Context) (uint64, error) { return c.eth.EstimateGas(ctx, msg) })
+}
+
+// SendTransaction submits a signed transaction.
+func (c *Client) SendTransaction(ctx context.Context, tx *types.Transaction) error {
+	_, err := do(c, ctx, "send_transaction", func(ctx context.Context) (struct{}, error) { return struct{}{}, c.eth.SendTransaction(ctx, tx) })
+	return err
+}
+
+// TransactionReceipt returns the receipt of a mined transaction, or ethereum.NotFound.
+func (c *Client) TransactionReceipt(ctx context.Context, hash common.Hash) (*types.Receipt, error) {
+	return do(c, ctx, "receipt", func(ctx context.Context) (*types.Receipt, error) { return c.eth.TransactionReceipt(ctx, hash) })
+}
+
+// TransactionKnown reports whether the node has the transaction, in its pool or in a block.
+func (c *Client) TransactionKnown(ctx context.Context, hash common.Hash) (bool, error) {
+	_, _, err := c.eth.TransactionByHash(ctx, hash)
+	if errors.Is(err, ethereum.NotFound) {
+		return false, nil
+	}
+	return err == nil, err
 }

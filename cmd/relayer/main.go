@@ -1,0 +1,25 @@
+// Command relayer serves the sponsored-reveal relayer (seed 001). Configuration comes from the
+// environment; README.md lists every variable.
+package main
+
+import (
+	"context"
+	"os"
+
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/seed018cc74c/vaultd/service/platform"
+	"github.com/seed018cc74c/vaultd/service/relayer"
+)
+
+func main() {
+	cfg, err := relayer.LoadConfig(os.Getenv)
+	platform.Main("relayer", cfg.HTTP.LogLevel, err, func(ctx context.Context, tp trace.TracerProvider) error {
+		svc, err := relayer.New(ctx, cfg, relayer.Options{Tracer: tp.Tracer("vaultd/relayer")})
+		if err != nil {
+			return err
+		}
+		defer svc.Close()
+		return svc.Run(ctx)
+	})
+}

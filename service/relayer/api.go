@@ -1,0 +1,50 @@
+package relayer
+
+import (
+	"context"
+	"time"
+
+	"github.com/seed018cc74c/vaultd/gen/relayerapi"
+	"github.com/seed018cc74c/vaultd/service/platform"
+)
+
+// api implements the generated strict server; errors are mapped by platform.WriteError.
+type api struct {
+	r       *Relayer
+	started time.Time
+}
+
+var _ relayerapi.StrictServerInterface = (*api)(nil)
+
+func (a *api) Reveal(ctx context.Context, req relayerapi.RevealRequestObject) (relayerapi.RevealResponseObject, error) {
+	if err := a.r.allowIP(platform.ClientIP(ctx).String()); err != nil {
+		return nil, err
+	}
+	res, err := a.r.Reveal(ctx, *req.Body)
+	if err != nil {
+		return nil, err
+	}
+	return relayerapi.Reveal200JSONResponse(res), nil
+}
+
+func (a *api) GetHealth(ctx context.Context, req relayerapi.GetHealthRequestObject) (relayerapi.GetHealthResponseObject, error) {
+	balance, open, reachable := a.r.gate.state()
+	next, inFlight := a.r.tx.state()
+	h := relayerapi.Health{
+		Status:    relayerapi.Healthy,
+		Operator:  a.r.tx.from.Hex(),
+		Balance:   "0",
+		Threshold: a.r.cfg.Operator.MinBalance.String(),
+		ChainId:   int64(a.r.chainID),
+		NextNonce: int64(next),
+		InFlight:  inFlight,
+		Uptime:    int(time.Since(a.started) / time.Second),
+	}
+	if balance != nil {
+		h.Balance = balance.String()
+	}
+	if !open || !reachable {
+		h.Status = relayerapi.Degraded
+	}
+	return relayerapi.GetHealth200JSONResponse(h), nil
+}

@@ -1,0 +1,168 @@
+package relayer_test
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"net"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/seed018cc74c/vaultd/gen/relayerapi"
+	"github.com/seed018cc74c/vaultd/service/card"
+	"github.com/seed018cc74c/vaultd/service/devchain"
+	"github.com/seed018cc74c/vaultd/service/platform"
+	"github.com/seed018cc74c/vaultd/service/relayer"
+	"github.com/seed018cc74c/vaultd/service/zk"
+)
+
+var ctx = context.Background()
+
+const devVerificationKey = "../../gen/zk/devkeys/verification_key.json"
+
+// env is a relayer's environment on chain c, with small timings for tests.
+func env(c *devchain.Chain, over map[string]string) func(string) string {
+	m := map[string]string{
+		"RPC_URL":                     c.RPCURL,
+		"OPERATOR_PRIVATE_KEY":        hexutil.Encode(crypto.FromECDSA(c.Accounts.Operator.Key)),
+		"COMMIT_REVEAL_VAULT_ADDRESS": c.Contracts.Vault.Hex(),
+		"NULLIFIER_REGISTRY_ADDRESS":  c.Contracts.NullifierRegistry.Hex(),
+		"COMMITMENT_TREE_ADDRESS":     c.Contracts.CommitmentTree.Hex(),
+		"VERIFICATION_KEY_FILE":       devVerificationKey,
+		"RECEIPT_POLL_INTERVAL":       "20ms",
+		"BALANCE_POLL_INTERVAL":       "200ms",
+		"RATE_LIMIT_PER_IP":           "1000/1m",
+		"RATE_LIMIT_PER_RECIPIENT":    "1000/1h",
+		"RATE_LIMIT_TOTAL":            "1000/1m",
+	}
+	for k, v := range over {
+		m[k] = v
+	}
+	return func(k string) string { return m[k] }
+}
+
+type server struct {
+	svc    *relayer.Service
+	url    string
+	client *relayerapi.ClientWithResponses
+}
+
+func startRelayer(t testing.TB, c *devchain.Chain, over map[string]string) *server {
+	t.Helper()
+	cfg, err := relayer.LoadConfig(env(c, over))
+	if err != nil {
+		t.Fatalf("config: %v", err)
+	}
+	svc, err := relayer.New(ctx, cfg, relayer.Options{})
+	if err != nil {
+		t.Fatalf("relayer.New: %v", err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	runCtx, cancel := context.WithCancel(context.Background())
+	svc.Start(runCtx)
+	done := make(chan struct{})
+	go func() { platform.Serve(runCtx, ln, svc.Handler(), 10*time.Second); close(done) }()
+	t.Cleanup(func() { cancel(); <-done; svc.Close() })
+	url := "http://" + ln.Addr().String()
+	client, err := relayerapi.NewClientWithResponses(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &server{svc: svc, url: url, client: client}
+}
+
+func keys(t testing.TB) *zk.Keys {
+	k, err := zk.DevKeys()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+func freshKey(t testing.TB) *ecdsa.PrivateKey {
+	k, _ := crypto.GenerateKey()
+	return k
+}
+
+// request makes a card worth amount of the chain's first token and a reveal request for it, as
+// the relayer's generated client sends it.
+func request(t testing.TB, c *devchain.Chain, from *ecdsa.PrivateKey, amount int64) (card.Card, relayerapi.RevealRequest) {
+	t.Helper()
+	cd, _, err := card.Create(ctx, c.Client(), from, c.Contracts.Vault, c.Tokens[0].Address, big.NewInt(amount))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, err := card.Prepare(ctx, c.Client(), keys(t), cd, crypto.PubkeyToAddress(freshKey(t).PublicKey))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cd, toAPI(t, req)
+}
+
+func toAPI(t testing.TB, req card.Request) relayerapi.RevealRequest {
+	data, _ := json.Marshal(req)
+	var out relayerapi.RevealRequest
+	if err := json.Unmarshal(data, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func reveal(t testing.TB, s *server, req relayerapi.RevealRequest) *relayerapi.RevealResponse {
+	t.Helper()
+	resp, err := s.client.RevealWithResponse(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp
+}
+
+// wantCode checks an error answer's status and code.
+func wantCode(t testing.TB, what string, resp *relayerapi.RevealResponse, status int, code string) {
+	t.Helper()
+	var body struct{ Error, Code, TxHash string }
+	json.Unmarshal(resp.Body, &body)
+	if resp.StatusCode() != status || body.Code != code {
+		t.Fatalf("%s: %d %s, want %d %s", what, resp.StatusCode(), resp.Body, status, code)
+	}
+}
+
+func devUsers(c *devchain.Chain, i int) *ecdsa.PrivateKey {
+	return c.Accounts.Users[i%len(c.Accounts.Users)].Key
+}
+
+type relayerRequest = relayerapi.RevealRequest
+
+// clone deep-copies a request.
+func clone(r relayerRequest) relayerRequest {
+	data, _ := json.Marshal(r)
+	var out relayerRequest
+	json.Unmarshal(data, &out)
+	return out
+}
+
+// mixCase returns the address with the case of one letter flipped: a wrong EIP-55 checksum.
+func mixCase(addr string) string {
+	a := common.HexToAddress(addr).Hex()
+	b := []byte(a)
+	for i := 2; i < len(b); i++ {
+		switch {
+		case b[i] >= 'a' && b[i] <= 'f':
+			b[i] -= 'a' - 'A'
+			return string(b)
+		case b[i] >= 'A' && b[i] <= 'F':
+			b[i] += 'a' - 'A'
+			return string(b)
+		}
+	}
+	panic(fmt.Sprintf("no letter in %s", a))
+}

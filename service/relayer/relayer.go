@@ -1,0 +1,337 @@
+// Package relayer is the sponsored-reveal relayer of seed 001: it checks a reveal request
+// against the chain, submits the vault's reveal from its own operator wallet and pays the gas,
+// under rate limits and a minimum-balance gate, so no one actor can drain the wallet.
+package relayer
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/accounts/abi"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/seed018cc74c/vaultd/gen/contracts"
+	"github.com/seed018cc74c/vaultd/gen/relayerapi"
+	"github.com/seed018cc74c/vaultd/service/chain"
+	"github.com/seed018cc74c/vaultd/service/platform"
+	"github.com/seed018cc74c/vaultd/service/tokenid"
+	"github.com/seed018cc74c/vaultd/service/zk"
+)
+
+// Error codes of the relayer (DESIGN.md).
+const (
+	CodeNullifierUsed    = "NULLIFIER_USED"
+	CodeUnknownRoot      = "UNKNOWN_ROOT"
+	CodeInvalidProof     = "INVALID_PROOF"
+	CodeInvalidRecipient = "INVALID_RECIPIENT"
+	CodeSignalMismatch   = "SIGNAL_MISMATCH"
+	CodeRevealRejected   = "REVEAL_REJECTED"
+	CodeTxReverted       = "TX_REVERTED"
+	CodeTxPending        = "TX_PENDING"
+)
+
+var (
+	vaultABI   = contracts.NewCommitRevealVault()
+	vaultError = func() *abi.ABI { a := vaultABI.GetABI(); return &a }()
+	nullABI    = contracts.NewNullifierRegistry()
+	treeABI    = contracts.NewCommitmentTree()
+	maxUint256 = new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(1))
+)
+
+// Relayer runs reveals.
+type Relayer struct {
+	cfg     Config
+	chainID uint64
+	client  *chain.Client
+	vk      *zk.VerificationKey // nil: no off-chain verification
+	tx      *txManager
+	gate    *gate
+	metrics *metrics
+	tracer  trace.Tracer
+
+	perIP, perRecipient, total *limiter
+
+	mu      sync.Mutex
+	running map[common.Hash]*outcome // reveals in progress, by nullifier
+}
+
+// outcome is a reveal's result, shared with identical requests that arrive meanwhile.
+type outcome struct {
+	done   chan struct{}
+	result relayerapi.RevealResult
+	err    error
+}
+
+func unprocessable(code, format string, args ...any) *platform.Error {
+	return platform.Errorf(http.StatusUnprocessableEntity, code, format, args...)
+}
+
+func rateLimited(r Rate, what string, retry time.Duration) *platform.Error {
+	return &platform.Error{Status: http.StatusTooManyRequests, Code: platform.CodeRateLimited,
+		Message: fmt.Sprintf("rate limit exceeded: %s %s", r, what), RetryAfter: retry}
+}
+
+// allowIP counts a POST /reveal from ip against the per-IP limit.
+func (r *Relayer) allowIP(ip string) error {
+	if ok, retry := r.perIP.allow(ip); !ok {
+		r.metrics.rateLimited.WithLabelValues("ip").Inc()
+		return rateLimited(r.cfg.Limits.PerIP, "requests per client IP", retry)
+	}
+	return nil
+}
+
+// Reveal runs one reveal request to its end.
+func (r *Relayer) Reveal(ctx context.Context, req relayerapi.RevealRequest) (res relayerapi.RevealResult, err error) {
+	start := time.Now()
+	defer func() {
+		outcomeCode := "SUCCESS"
+		if err != nil {
+			outcomeCode = platform.AsError(err).Code
+		}
+		r.metrics.reveals.WithLabelValues(outcomeCode).Inc()
+		r.metrics.stage.WithLabelValues("total").Observe(time.Since(start).Seconds())
+		span := trace.SpanFromContext(ctx)
+		span.SetAttributes(attribute.String("vaultd.outcome", outcomeCode))
+		if res.TxHash != "" {
+			span.SetAttributes(attribute.String("vaultd.tx_hash", res.TxHash))
+		}
+	}()
+	if err := r.gate.check(); err != nil {
+		return res, err
+	}
+	in, err := parse(req)
+	if err != nil {
+		return res, err
+	}
+	// One submission per nullifier: a concurrent identical request waits for the first's outcome.
+	r.mu.Lock()
+	if o, ok := r.running[in.nullifier]; ok {
+		r.mu.Unlock()
+		select {
+		case <-o.done:
+			return o.result, o.err
+		case <-ctx.Done():
+			return res, ctx.Err()
+		}
+	}
+	o := &outcome{done: make(chan struct{})}
+	r.running[in.nullifier] = o
+	r.mu.Unlock()
+	defer func() {
+		o.result, o.err = res, err
+		r.mu.Lock()
+		delete(r.running, in.nullifier)
+		r.mu.Unlock()
+		close(o.done)
+	}()
+	return r.reveal(ctx, in)
+}
+
+// request is a parsed reveal request. The check-3 and check-4 failures are kept, not returned,
+// so that the chain checks (1 and 2) are reported first.
+type request struct {
+	signals      zk.Signals
+	nullifier    common.Hash
+	proof        zk.Proof
+	proofErr     error
+	recipient    common.Address
+	recipientErr error
+	token        common.Address
+	amount       *big.Int
+}
+
+// parse reads what the OpenAPI validation let through. Signals that are not field elements make
+// the chain checks meaningless: that is check 3 at once.
+func parse(req relayerapi.RevealRequest) (request, error) {
+	var in request
+	var err error
+	if in.signals, err = zk.ParseSignals(req.PublicSignals); err != nil {
+		return in, unprocessable(CodeInvalidProof, "%v", err)
+	}
+	in.nullifier = common.BigToHash(in.signals[zk.SignalNullifier])
+	pb := make([][]string, len(req.Proof.PiB))
+	for i, p := range req.Proof.PiB {
+		pb[i] = p
+	}
+	if in.proof, err = zk.ParseProof(zk.ProofJSON{PiA: req.Proof.PiA, PiB: pb, PiC: req.Proof.PiC}); err != nil {
+		in.proofErr = unprocessable(CodeInvalidProof, "%v", err)
+	}
+	if in.recipient, err = chain.ParseChecksummedAddress(req.Recipient); err != nil {
+		in.recipientErr = unprocessable(CodeInvalidRecipient, "recipient %s: %v", req.Recipient, err)
+	} else if in.recipient == (common.Address{}) {
+		in.recipientErr = unprocessable(CodeInvalidRecipient, "recipient is the zero address")
+	}
+	if in.token, err = chain.ParseAddress(req.TokenAddress); err != nil {
+		return in, platform.InvalidRequest("tokenAddress: %v", err)
+	}
+	amount, ok := new(big.Int).SetString(req.Amount, 10)
+	if !ok || amount.Sign() <= 0 || amount.Cmp(maxUint256) > 0 {
+		return in, platform.InvalidRequest("amount must be a decimal integer from 1 to 2^256-1")
+	}
+	in.amount = amount
+	return in, nil
+}
+
+func (r *Relayer) stage(ctx context.Context, name string) (context.Context, func(err error)) {
+	ctx, span := r.tracer.Start(ctx, name)
+	start := time.Now()
+	return ctx, func(err error) {
+		r.metrics.stage.WithLabelValues(name).Observe(time.Since(start).Seconds())
+		if err != nil {
+			span.SetStatus(codes.Error, platform.AsError(err).Code)
+			span.SetAttributes(attribute.String("vaultd.code", platform.AsError(err).Code))
+		}
+		span.End()
+	}
+}
+
+func (r *Relayer) reveal(ctx context.Context, in request) (relayerapi.RevealResult, error) {
+	// Checks 1 and 2 read the chain, concurrently; the seed's order decides what is reported.
+	var spent, known bool
+	cctx, end := r.stage(ctx, "check.chain")
+	g, gctx := errgroup.WithContext(cctx)
+	g.Go(func() (err error) {
+		spent, err = r.isSpent(gctx, in.nullifier)
+		return err
+	})
+	g.Go(func() (err error) {
+		known, err = r.isKnownRoot(gctx, common.BigToHash(in.signals[zk.SignalMerkleRoot]))
+		return err
+	})
+	err := g.Wait()
+	if err != nil {
+		err = platform.ChainUnavailable(err)
+	}
+	end(err)
+	switch {
+	case err != nil:
+		return relayerapi.RevealResult{}, err
+	case spent:
+		return relayerapi.RevealResult{}, platform.Errorf(http.StatusConflict, CodeNullifierUsed, "nullifier %s is already spent", in.nullifier.Hex())
+	case !known:
+		return relayerapi.RevealResult{}, unprocessable(CodeUnknownRoot, "root %#x is not a known root of the commitment tree", in.signals[zk.SignalMerkleRoot])
+	case in.proofErr != nil:
+		return relayerapi.RevealResult{}, in.proofErr
+	case in.recipientErr != nil:
+		return relayerapi.RevealResult{}, in.recipientErr
+	}
+	if err := r.checkSignals(in); err != nil {
+		return relayerapi.RevealResult{}, err
+	}
+	if r.vk != nil {
+		_, end := r.stage(ctx, "check.verify")
+		err := zk.Verify(r.vk, in.proof, in.signals[:])
+		if err != nil {
+			err = unprocessable(CodeInvalidProof, "%v", err)
+		}
+		end(err)
+		if err != nil {
+			return relayerapi.RevealResult{}, err
+		}
+	}
+	a, b, c := in.proof.CallArgs()
+	data := vaultABI.PackReveal(a, b, c, [6]*big.Int(in.signals), in.recipient)
+	sctx, end := r.stage(ctx, "simulate")
+	gas, err := r.client.EstimateGas(sctx, ethereum.CallMsg{From: r.tx.from, To: &r.cfg.Contracts.Vault, Data: data})
+	if err != nil {
+		if rev, ok := chain.RevertOf(vaultError, err); ok {
+			err = unprocessable(CodeRevealRejected, "the vault would refuse this reveal: %s", rev)
+		} else if chain.IsNodeAnswer(err) {
+			err = unprocessable(CodeRevealRejected, "the vault would refuse this reveal: %v", err)
+		} else {
+			err = platform.ChainUnavailable(err)
+		}
+	}
+	end(err)
+	if err != nil {
+		return relayerapi.RevealResult{}, err
+	}
+	// Counted only for reveals about to be sent.
+	if ok, retry := r.perRecipient.allow(in.recipient.Hex()); !ok {
+		r.metrics.rateLimited.WithLabelValues("recipient").Inc()
+		return relayerapi.RevealResult{}, rateLimited(r.cfg.Limits.PerRecipient, "reveals per recipient", retry)
+	}
+	if ok, retry := r.total.allow(""); !ok {
+		r.metrics.rateLimited.WithLabelValues("total").Inc()
+		return relayerapi.RevealResult{}, rateLimited(r.cfg.Limits.Total, "reveals in total", retry)
+	}
+	return r.submit(ctx, data, gas*12/10+10_000)
+}
+
+// checkSignals is check 5: the request's amount, recipient and token are the ones the proof is for.
+func (r *Relayer) checkSignals(in request) error {
+	if in.amount.Cmp(in.signals[zk.SignalAmount]) != 0 {
+		return unprocessable(CodeSignalMismatch, "amount %s is not the proof's amount %s", in.amount, in.signals[zk.SignalAmount])
+	}
+	if new(big.Int).SetBytes(in.recipient.Bytes()).Cmp(in.signals[zk.SignalRecipient]) != 0 {
+		return unprocessable(CodeSignalMismatch, "recipient %s is not the proof's recipient", in.recipient.Hex())
+	}
+	id, err := tokenid.Compute(in.token, r.chainID)
+	if err != nil {
+		return platform.Internal(err)
+	}
+	if id.Cmp(in.signals[zk.SignalTokenID]) != 0 {
+		return unprocessable(CodeSignalMismatch, "tokenAddress %s is not the proof's token (tokenId mismatch on chain %d)", in.token.Hex(), r.chainID)
+	}
+	return nil
+}
+
+// submit sends the reveal and waits for its receipt.
+func (r *Relayer) submit(ctx context.Context, data []byte, gas uint64) (relayerapi.RevealResult, error) {
+	sctx, end := r.stage(ctx, "send")
+	f, err := r.tx.send(sctx, r.cfg.Contracts.Vault, data, gas)
+	if err != nil {
+		err = platform.ChainUnavailable(err)
+	}
+	end(err)
+	if err != nil {
+		return relayerapi.RevealResult{}, err
+	}
+	_, end = r.stage(ctx, "receipt")
+	timer := time.NewTimer(r.cfg.Tx.ReceiptTimeout)
+	defer timer.Stop()
+	select {
+	case <-f.done:
+	case <-timer.C:
+		err := &platform.Error{Status: http.StatusGatewayTimeout, Code: CodeTxPending, Message: "the reveal was sent but not mined in time; it may still be mined", TxHash: f.latest().Hex()}
+		end(err)
+		return relayerapi.RevealResult{TxHash: f.latest().Hex()}, err
+	}
+	end(f.err)
+	if f.err != nil {
+		return relayerapi.RevealResult{}, &platform.Error{Status: http.StatusGatewayTimeout, Code: CodeTxPending, Message: "the reveal was not mined", TxHash: f.latest().Hex(), Cause: f.err}
+	}
+	rc := f.receipt
+	res := relayerapi.RevealResult{Success: rc.Status == types.ReceiptStatusSuccessful, TxHash: rc.TxHash.Hex(), BlockNumber: rc.BlockNumber.Int64(), GasUsed: fmt.Sprint(rc.GasUsed)}
+	r.metrics.gasUsed.Observe(float64(rc.GasUsed))
+	if !res.Success {
+		return res, &platform.Error{Status: http.StatusUnprocessableEntity, Code: CodeTxReverted, Message: "the reveal transaction reverted on chain; it is not retried", TxHash: res.TxHash}
+	}
+	return res, nil
+}
+
+func (r *Relayer) isSpent(ctx context.Context, nullifier common.Hash) (bool, error) {
+	out, err := r.client.Call(ctx, "is_spent", r.cfg.Contracts.NullifierRegistry, nullABI.PackIsSpent(nullifier))
+	if err != nil {
+		return false, err
+	}
+	return nullABI.UnpackIsSpent(out)
+}
+
+func (r *Relayer) isKnownRoot(ctx context.Context, root common.Hash) (bool, error) {
+	out, err := r.client.Call(ctx, "is_known_root", r.cfg.Contracts.CommitmentTree, treeABI.PackIsKnownRoot(root))
+	if err != nil {
+		return false, err
+	}
+	return treeABI.UnpackIsKnownRoot(out)
+}

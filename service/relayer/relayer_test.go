@@ -1,0 +1,77 @@
+package relayer_test
+
+import (
+	"math/big"
+	"strings"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/seed018cc74c/vaultd/gen/contracts"
+	"github.com/seed018cc74c/vaultd/service/devchain/devchaintest"
+)
+
+// A card redeemed through the relayer: the recipient, who never held gas, gets the tokens; the
+// operator pays; the same card again is NULLIFIER_USED.
+func TestRevealThroughRelayer(t *testing.T) {
+	c := devchaintest.Start(t)
+	s := startRelayer(t, c, nil)
+	_, req := request(t, c, devUsers(c, 0), 777)
+	resp := reveal(t, s, req)
+	if resp.StatusCode() != 200 || resp.JSON200 == nil || !resp.JSON200.Success || resp.JSON200.GasUsed == "" || resp.JSON200.BlockNumber == 0 {
+		t.Fatalf("reveal: %d %s", resp.StatusCode(), resp.Body)
+	}
+	w := contracts.NewWrappedToken()
+	recipient := common.HexToAddress(req.Recipient)
+	bal, _ := bind.Call(w.Instance(c.Client(), c.Tokens[0].Address), nil, w.PackBalanceOf(recipient), w.UnpackBalanceOf)
+	if bal.Cmp(big.NewInt(777)) != 0 {
+		t.Fatalf("recipient holds %s", bal)
+	}
+	if eth, _ := c.Client().BalanceAt(ctx, recipient, nil); eth.Sign() != 0 {
+		t.Fatal("the recipient paid gas")
+	}
+	again := reveal(t, s, req)
+	wantCode(t, "the same card again", again, 409, "NULLIFIER_USED")
+	if !strings.Contains(string(again.Body), "already spent") {
+		t.Fatalf("message %s does not say the nullifier is already spent", again.Body)
+	}
+}
+
+// A request failing several checks gets the first in the seed's order.
+func TestCheckOrder(t *testing.T) {
+	c := devchaintest.Start(t)
+	s := startRelayer(t, c, nil)
+	_, spentReq := request(t, c, devUsers(c, 0), 5)
+	if resp := reveal(t, s, spentReq); resp.StatusCode() != 200 {
+		t.Fatalf("setup reveal: %s", resp.Body)
+	}
+	_, fresh := request(t, c, devUsers(c, 1), 6)
+
+	badRoot := func(r *relayerRequest) { r.PublicSignals[0] = "0x1234" }
+	badProof := func(r *relayerRequest) { r.Proof.PiA[0] = "1"; r.Proof.PiA[1] = "1" }
+	badRecipient := func(r *relayerRequest) { r.Recipient = "0x0000000000000000000000000000000000000000" }
+	badChecksum := func(r *relayerRequest) { r.Recipient = mixCase(r.Recipient) }
+	for _, tc := range []struct {
+		name   string
+		base   relayerRequest
+		breaks []func(*relayerRequest)
+		status int
+		code   string
+	}{
+		{"spent + bad root + bad proof + bad recipient", spentReq, []func(*relayerRequest){badRoot, badProof, badRecipient}, 409, "NULLIFIER_USED"},
+		{"bad root + bad proof + bad recipient", fresh, []func(*relayerRequest){badRoot, badProof, badRecipient}, 422, "UNKNOWN_ROOT"},
+		{"bad proof + bad recipient", fresh, []func(*relayerRequest){badProof, badRecipient}, 422, "INVALID_PROOF"},
+		{"zero recipient", fresh, []func(*relayerRequest){badRecipient}, 422, "INVALID_RECIPIENT"},
+		{"bad checksum", fresh, []func(*relayerRequest){badChecksum}, 422, "INVALID_RECIPIENT"},
+	} {
+		r := clone(tc.base)
+		for _, b := range tc.breaks {
+			b(&r)
+		}
+		wantCode(t, tc.name, reveal(t, s, r), tc.status, tc.code)
+	}
+	if resp := reveal(t, s, fresh); resp.StatusCode() != 200 {
+		t.Fatalf("the untouched request after the refusals: %s", resp.Body)
+	}
+}

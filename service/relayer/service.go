@@ -1,0 +1,155 @@
+package relayer
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/go-chi/chi/v5"
+	"github.com/prometheus/client_golang/prometheus"
+	"go.opentelemetry.io/otel/trace"
+	"go.opentelemetry.io/otel/trace/noop"
+
+	"github.com/seed018cc74c/vaultd/gen/relayerapi"
+	"github.com/seed018cc74c/vaultd/openapi"
+	"github.com/seed018cc74c/vaultd/service/chain"
+	"github.com/seed018cc74c/vaultd/service/platform"
+	"github.com/seed018cc74c/vaultd/service/zk"
+)
+
+// Service is a ready-to-run relayer.
+type Service struct {
+	cfg     Config
+	Relayer *Relayer
+	handler http.Handler
+}
+
+// Options are what a caller may add: a tracer and a metrics registry.
+type Options struct {
+	Tracer     trace.Tracer
+	Prometheus *prometheus.Registry
+}
+
+// New builds the relayer: it dials the chain, settles the chain id, reads the verifying key,
+// syncs the nonce and reads the balance once. It does not start the balance poll; Run does.
+func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	reg := opts.Prometheus
+	if reg == nil {
+		reg = platform.NewRegistry()
+	}
+	tracer := opts.Tracer
+	if tracer == nil {
+		tracer = noop.NewTracerProvider().Tracer("")
+	}
+	client, err := chain.Dial(cfg.Chain.RPCURL, cfg.Chain.RPCTimeout, platform.NewChainMetrics(reg))
+	if err != nil {
+		return nil, err
+	}
+	chainID, err := client.ChainID(ctx)
+	if err != nil {
+		client.Close()
+		return nil, fmt.Errorf("learn the chain id from RPC_URL: %w", err)
+	}
+	if cfg.Chain.ChainID != 0 && cfg.Chain.ChainID != chainID {
+		client.Close()
+		return nil, fmt.Errorf("CHAIN_ID is %d but the chain at RPC_URL says %d", cfg.Chain.ChainID, chainID)
+	}
+	if chainID == chain.DeprecatedChainID {
+		slog.Warn("chain id 47474 is deprecated", "chainId", chainID)
+	}
+	var vk *zk.VerificationKey
+	if cfg.VerificationKeyFile != "" {
+		if vk, err = readVerificationKey(cfg.VerificationKeyFile); err != nil {
+			client.Close()
+			return nil, err
+		}
+	}
+	m := newMetrics(reg)
+	r := &Relayer{cfg: cfg, chainID: chainID, client: client, vk: vk, metrics: m, tracer: tracer,
+		perIP: newLimiter(cfg.Limits.PerIP), perRecipient: newLimiter(cfg.Limits.PerRecipient), total: newLimiter(cfg.Limits.Total),
+		running: map[common.Hash]*outcome{}}
+	r.tx = newTxManager(client, cfg.Operator.Key, chainID, cfg.Tx, nil, m)
+	r.gate = newGate(client, r.tx.from, cfg.Operator.MinBalance, cfg.Operator.BalancePoll, m)
+	r.tx.gate = r.gate
+	r.gate.refresh(ctx)
+	r.tx.mu.Lock()
+	err = r.tx.resync(ctx)
+	r.tx.mu.Unlock()
+	if err != nil {
+		slog.Warn("could not read the operator's nonce at start; will retry on the first send", "err", err)
+	}
+
+	a := &api{r: r, started: time.Now()}
+	strict := relayerapi.NewStrictHandlerWithOptions(a, nil, relayerapi.StrictHTTPServerOptions{
+		RequestErrorHandlerFunc:  platform.RequestErrorHandler,
+		ResponseErrorHandlerFunc: platform.WriteError,
+	})
+	h, err := platform.NewHandler(platform.HandlerOptions{
+		SpecYAML: openapi.RelayerYAML, TrustedProxies: cfg.HTTP.TrustedProxies, Tracer: tracer,
+		Metrics: reg, Gatherer: reg,
+		BodyLimits: map[string]int64{"POST /reveal": 16 << 10},
+		API: func(rt chi.Router) {
+			relayerapi.HandlerWithOptions(strict, relayerapi.ChiServerOptions{BaseRouter: rt, ErrorHandlerFunc: platform.RequestErrorHandler})
+		},
+	})
+	if err != nil {
+		client.Close()
+		return nil, err
+	}
+	slog.Info("relayer ready", "operator", r.tx.from.Hex(), "chainId", chainID, "vault", cfg.Contracts.Vault.Hex(), "offchainVerification", vk != nil)
+	return &Service{cfg: cfg, Relayer: r, handler: h}, nil
+}
+
+func readVerificationKey(path string) (*zk.VerificationKey, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("VERIFICATION_KEY_FILE: %w", err)
+	}
+	var j zk.VerificationKeyJSON
+	if err := json.Unmarshal(data, &j); err != nil {
+		return nil, fmt.Errorf("VERIFICATION_KEY_FILE %s: %w", path, err)
+	}
+	vk, err := zk.ParseVerificationKey(j)
+	if err != nil {
+		return nil, fmt.Errorf("VERIFICATION_KEY_FILE %s: %w", path, err)
+	}
+	if len(vk.IC) != zk.NumSignals+1 {
+		return nil, fmt.Errorf("VERIFICATION_KEY_FILE %s: the key takes %d public signals, reveals have %d", path, len(vk.IC)-1, zk.NumSignals)
+	}
+	return vk, nil
+}
+
+// Handler is the service's HTTP handler.
+func (s *Service) Handler() http.Handler { return s.handler }
+
+// Start runs the balance poll until ctx is done.
+func (s *Service) Start(ctx context.Context) { go s.Relayer.gate.run(ctx) }
+
+// Close releases the chain client.
+func (s *Service) Close() { s.Relayer.client.Close() }
+
+// Run polls the balance and serves on PORT until ctx is done; reveals in flight are finished.
+func (s *Service) Run(ctx context.Context) error {
+	ln, err := net.Listen("tcp", net.JoinHostPort("", strconv.Itoa(s.cfg.HTTP.Port)))
+	if err != nil {
+		return err
+	}
+	s.Start(ctx)
+	slog.Info("relayer listening", "addr", ln.Addr().String())
+	err = platform.Serve(ctx, ln, s.handler, s.cfg.HTTP.ShutdownGrace)
+	if errors.Is(err, http.ErrServerClosed) {
+		return nil
+	}
+	return err
+}

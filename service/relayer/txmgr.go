@@ -1,0 +1,279 @@
+package relayer
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/big"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/seed018cc74c/vaultd/service/chain"
+)
+
+// txManager sends the operator's transactions. Nonces come from a local counter, seeded from the
+// node's pending nonce, that moves only when the node has accepted a transaction: a failed send
+// never leaves a gap. A transaction not mined within ReplaceAfter is re-sent with the same nonce
+// and higher fees until it is mined; its receipt is tracked past the request that sent it, so
+// in-flight accounting stays right.
+type txManager struct {
+	client  *chain.Client
+	key     *ecdsa.PrivateKey
+	from    common.Address
+	signer  types.Signer
+	chainID *big.Int
+	cfg     TxConfig
+	gate    *gate
+	metrics *metrics
+
+	mu       sync.Mutex // guards next, synced and inflight; held across a send
+	next     uint64
+	synced   bool
+	inflight map[uint64]*flight
+}
+
+// flight is one nonce's transaction and its replacements.
+type flight struct {
+	nonce    uint64
+	gasLimit uint64
+	txs      []*types.Transaction // every version sent, oldest first (owned by track)
+	reserved *big.Int             // cost reserved at the gate
+
+	done    chan struct{}
+	receipt *types.Receipt
+	err     error
+}
+
+// latest is the newest version's hash.
+func (f *flight) latest() common.Hash { return f.txs[len(f.txs)-1].Hash() }
+
+func newTxManager(client *chain.Client, key *ecdsa.PrivateKey, chainID uint64, cfg TxConfig, g *gate, m *metrics) *txManager {
+	id := new(big.Int).SetUint64(chainID)
+	return &txManager{client: client, key: key, from: crypto.PubkeyToAddress(key.PublicKey), signer: types.LatestSignerForChainID(id),
+		chainID: id, cfg: cfg, gate: g, metrics: m, inflight: map[uint64]*flight{}}
+}
+
+// sendClass is how a node's answer to eth_sendRawTransaction is handled.
+type sendClass int
+
+const (
+	sendAccepted  sendClass = iota // in the pool now
+	sendKnown                      // already in the pool: accepted earlier
+	sendNonceLow                   // the nonce is used: resync and sign once more
+	sendUncertain                  // no answer: the transaction may or may not be in the pool
+	sendRejected                   // refused (underpriced, no funds, …): the nonce is not used
+)
+
+// classifySend is the one place that reads the node's send errors. geth's wording is matched
+// case-insensitively ("nonce too low", "already known"), as every client that wraps it does.
+func classifySend(err error) sendClass {
+	if err == nil {
+		return sendAccepted
+	}
+	if !chain.IsNodeAnswer(err) {
+		return sendUncertain
+	}
+	msg := strings.ToLower(err.Error())
+	switch {
+	case strings.Contains(msg, "already known"), strings.Contains(msg, "known transaction"):
+		return sendKnown
+	case strings.Contains(msg, "nonce too low"):
+		return sendNonceLow
+	default:
+		return sendRejected
+	}
+}
+
+// resync sets the counter from the node's pending nonce, never below a nonce in flight.
+// Callers hold m.mu.
+func (m *txManager) resync(ctx context.Context) error {
+	pending, err := m.client.PendingNonceAt(ctx, m.from)
+	if err != nil {
+		return err
+	}
+	for n := range m.inflight {
+		pending = max(pending, n+1)
+	}
+	m.next, m.synced = pending, true
+	m.metrics.nonce.Set(float64(pending))
+	return nil
+}
+
+// errSendRejected is a send the node refused for a reason other than the nonce.
+var errSendRejected = errors.New("the node refused the transaction")
+
+// send signs data for `to` with the next nonce and submits it, then tracks it in the
+// background. The returned flight's done channel closes when it is mined (or given up).
+func (m *txManager) send(ctx context.Context, to common.Address, data []byte, gasLimit uint64) (*flight, error) {
+	tip, feeCap, err := m.fees(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	cost := new(big.Int).Mul(feeCap, new(big.Int).SetUint64(gasLimit))
+
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !m.synced {
+		if err := m.resync(ctx); err != nil {
+			return nil, err
+		}
+	}
+	for attempt := 0; ; attempt++ {
+		nonce := m.next
+		tx, err := types.SignNewTx(m.key, m.signer, &types.DynamicFeeTx{ChainID: m.chainID, Nonce: nonce, GasTipCap: tip, GasFeeCap: feeCap, Gas: gasLimit, To: &to, Data: data})
+		if err != nil {
+			return nil, err
+		}
+		sendErr := m.client.SendTransaction(ctx, tx)
+		class := classifySend(sendErr)
+		if class == sendUncertain {
+			// A lost answer is not a failed send: look the transaction up before reusing its nonce.
+			if known, err := m.client.TransactionKnown(ctx, tx.Hash()); err == nil && known {
+				class = sendKnown
+			} else {
+				m.synced = false // the next send asks the node, which counts this one if it landed
+				return nil, sendErr
+			}
+		}
+		switch class {
+		case sendAccepted, sendKnown:
+			m.next = nonce + 1
+			f := &flight{nonce: nonce, gasLimit: gasLimit, txs: []*types.Transaction{tx}, reserved: cost, done: make(chan struct{})}
+			m.inflight[nonce] = f
+			m.gate.reserve(cost)
+			m.metrics.nonce.Set(float64(m.next))
+			m.metrics.inFlight.Set(float64(len(m.inflight)))
+			go m.track(f)
+			return f, nil
+		case sendNonceLow:
+			if attempt > 0 {
+				return nil, fmt.Errorf("%w: %w", errSendRejected, sendErr)
+			}
+			slog.Warn("nonce already used (a transaction from the operator key outside this relayer?); resyncing", "nonce", nonce)
+			if err := m.resync(ctx); err != nil {
+				return nil, err
+			}
+		default:
+			return nil, fmt.Errorf("%w: %w", errSendRejected, sendErr)
+		}
+	}
+}
+
+// fees returns the tip and fee cap to use: the node's suggestion (tip + 2 × base fee), or for a
+// replacement at least 12.5 % above prev (geth wants 10 %), capped by MaxFeePerGas.
+func (m *txManager) fees(ctx context.Context, prev *types.Transaction) (tip, feeCap *big.Int, err error) {
+	tip, base, err := m.client.Fees(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	feeCap = new(big.Int).Add(new(big.Int).Mul(base, big.NewInt(2)), tip)
+	if prev != nil {
+		tip = bigMax(tip, bump(prev.GasTipCap()))
+		feeCap = bigMax(feeCap, bump(prev.GasFeeCap()))
+	}
+	if m.cfg.MaxFeePerGas != nil && m.cfg.MaxFeePerGas.Sign() > 0 && feeCap.Cmp(m.cfg.MaxFeePerGas) > 0 {
+		feeCap = new(big.Int).Set(m.cfg.MaxFeePerGas)
+	}
+	if tip.Cmp(feeCap) > 0 {
+		tip = new(big.Int).Set(feeCap)
+	}
+	return tip, feeCap, nil
+}
+
+func bump(v *big.Int) *big.Int {
+	return new(big.Int).Div(new(big.Int).Mul(v, big.NewInt(1125)), big.NewInt(1000))
+}
+
+func bigMax(a, b *big.Int) *big.Int {
+	if a.Cmp(b) >= 0 {
+		return a
+	}
+	return b
+}
+
+// giveUpAfter bounds how long a flight is tracked after its request stopped waiting.
+const giveUpAfter = 30 * time.Minute
+
+// track polls for the flight's receipt (any version), replaces it when it lingers, and settles
+// it: out of the in-flight set, reservation released, balance refreshed.
+func (m *txManager) track(f *flight) {
+	ctx, cancel := context.WithTimeout(context.Background(), giveUpAfter)
+	defer cancel()
+	ticker := time.NewTicker(m.cfg.ReceiptPoll)
+	defer ticker.Stop()
+	lastSent := time.Now()
+	for {
+		for i := len(f.txs) - 1; i >= 0; i-- {
+			r, err := m.client.TransactionReceipt(ctx, f.txs[i].Hash())
+			if err == nil && r != nil {
+				m.settle(f, r, nil)
+				return
+			}
+		}
+		if time.Since(lastSent) >= m.cfg.ReplaceAfter {
+			if m.replace(ctx, f) {
+				lastSent = time.Now()
+			} else {
+				lastSent = lastSent.Add(m.cfg.ReplaceAfter / 2) // try again a little later
+			}
+		}
+		select {
+		case <-ctx.Done():
+			m.settle(f, nil, fmt.Errorf("transaction %s not mined after %s", f.latest(), giveUpAfter))
+			return
+		case <-ticker.C:
+		}
+	}
+}
+
+// replace re-sends the flight's nonce with bumped fees; false when it could not.
+func (m *txManager) replace(ctx context.Context, f *flight) bool {
+	prev := f.txs[len(f.txs)-1]
+	tip, feeCap, err := m.fees(ctx, prev)
+	if err != nil || feeCap.Cmp(prev.GasFeeCap()) <= 0 {
+		return false // fees unknown, or already at MAX_FEE_PER_GAS
+	}
+	tx, err := types.SignNewTx(m.key, m.signer, &types.DynamicFeeTx{ChainID: m.chainID, Nonce: f.nonce, GasTipCap: tip, GasFeeCap: feeCap, Gas: f.gasLimit, To: prev.To(), Data: prev.Data()})
+	if err != nil {
+		return false
+	}
+	switch classifySend(m.client.SendTransaction(ctx, tx)) {
+	case sendAccepted, sendKnown:
+		extra := new(big.Int).Mul(new(big.Int).Sub(feeCap, prev.GasFeeCap()), new(big.Int).SetUint64(f.gasLimit))
+		f.reserved = new(big.Int).Add(f.reserved, extra)
+		m.gate.reserve(extra)
+		f.txs = append(f.txs, tx)
+		m.metrics.replacements.Inc()
+		slog.Info("replaced a lingering transaction", "nonce", f.nonce, "old", prev.Hash(), "new", tx.Hash(), "feeCap", feeCap)
+		return true
+	default:
+		return false // mined meanwhile ("nonce too low") or refused: the receipt poll decides
+	}
+}
+
+func (m *txManager) settle(f *flight, r *types.Receipt, err error) {
+	m.mu.Lock()
+	delete(m.inflight, f.nonce)
+	m.metrics.inFlight.Set(float64(len(m.inflight)))
+	m.mu.Unlock()
+	m.gate.release(f.reserved)
+	f.receipt, f.err = r, err
+	close(f.done)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	m.gate.refresh(ctx)
+	cancel()
+}
+
+// state is what the health report shows.
+func (m *txManager) state() (next uint64, inFlight int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.next, len(m.inflight)
+}
