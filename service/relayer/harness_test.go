@@ -166,3 +166,13 @@ func mixCase(addr string) string {
 	}
 	panic(fmt.Sprintf("no letter in %s", a))
 }
+
+// prepareFor proves the reveal of cd to recipient.
+func prepareFor(t testing.TB, c *devchain.Chain, cd card.Card, recipient common.Address) relayerRequest {
+	t.Helper()
+	req, err := card.Prepare(ctx, c.Client(), keys(t), cd, recipient)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return toAPI(t, req)
+}

@@ -1,0 +1,216 @@
+package relayer_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"log/slog"
+	"math/big"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/params"
+
+	"github.com/seed018cc74c/vaultd/gen/relayerapi"
+	"github.com/seed018cc74c/vaultd/service/devchain"
+	"github.com/seed018cc74c/vaultd/service/devchain/devchaintest"
+	"github.com/seed018cc74c/vaultd/service/relayer"
+)
+
+func withHeader(k, v string) relayerapi.RequestEditorFn {
+	return func(ctx context.Context, req *http.Request) error { req.Header.Set(k, v); return nil }
+}
+
+// The per-IP limit counts every POST /reveal, valid or not; a client cannot escape it with a
+// made-up X-Forwarded-For (no proxy is trusted).
+func TestPerIPLimitAndSpoofedForwardedFor(t *testing.T) {
+	c := devchaintest.Start(t)
+	s := startRelayer(t, c, map[string]string{"RATE_LIMIT_PER_IP": "3/1m"})
+	bad := relayerRequest{Proof: relayerapi.Proof{PiA: []string{"1", "2", "1"}, PiB: relayerapi.G2Point{{"1", "2"}, {"1", "2"}, {"1", "0"}}, PiC: []string{"1", "2", "1"}},
+		PublicSignals: []string{"0x1", "0x2", "0x3", "0x4", "0x0", "0x6"}, Recipient: "0x0000000000000000000000000000000000000001",
+		TokenAddress: c.Tokens[0].Address.Hex(), Amount: "3"}
+	for i := range 3 {
+		resp, err := s.client.RevealWithResponse(ctx, bad, withHeader("X-Forwarded-For", "10.0.0."+string(rune('1'+i))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.StatusCode() == 429 {
+			t.Fatalf("request %d limited too early", i)
+		}
+	}
+	resp, err := s.client.RevealWithResponse(ctx, bad, withHeader("X-Forwarded-For", "203.0.113.99"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantCode(t, "fourth request, spoofed header", resp, 429, "RATE_LIMITED")
+	if resp.HTTPResponse.Header.Get("Retry-After") == "" || !strings.Contains(string(resp.Body), "per client IP") {
+		t.Fatalf("429 without Retry-After or without naming the limit: %s", resp.Body)
+	}
+}
+
+// The per-recipient and total limits count reveals about to be sent, not refused ones.
+func TestRecipientAndTotalLimits(t *testing.T) {
+	c := devchaintest.Start(t)
+	s := startRelayer(t, c, map[string]string{"RATE_LIMIT_PER_RECIPIENT": "1/1h", "RATE_LIMIT_TOTAL": "2/1m"})
+	_, first := request(t, c, devUsers(c, 0), 1)
+	if resp := reveal(t, s, first); resp.StatusCode() != 200 {
+		t.Fatal(string(resp.Body))
+	}
+	// Same recipient again, with a new card: over the per-recipient limit.
+	cd, _ := request(t, c, devUsers(c, 1), 2)
+	again := prepareFor(t, c, cd, common.HexToAddress(first.Recipient))
+	resp := reveal(t, s, again)
+	wantCode(t, "second reveal to one recipient", resp, 429, "RATE_LIMITED")
+	if !strings.Contains(string(resp.Body), "per recipient") {
+		t.Fatalf("limit not named: %s", resp.Body)
+	}
+	_, second := request(t, c, devUsers(c, 2), 3)
+	if resp := reveal(t, s, second); resp.StatusCode() != 200 {
+		t.Fatal(string(resp.Body))
+	}
+	_, third := request(t, c, devUsers(c, 3), 4)
+	resp = reveal(t, s, third)
+	wantCode(t, "third reveal in the window", resp, 429, "RATE_LIMITED")
+	if !strings.Contains(string(resp.Body), "in total") {
+		t.Fatalf("limit not named: %s", resp.Body)
+	}
+}
+
+// logCapture collects log lines for a test.
+type logCapture struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (l *logCapture) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+func (l *logCapture) String() string { l.mu.Lock(); defer l.mu.Unlock(); return l.buf.String() }
+
+// An operator funded below the threshold gets 503 with Retry-After, one trip and one alert line
+// however many requests come; funding it reopens the gate within a poll.
+func TestBalanceGate(t *testing.T) {
+	var logs logCapture
+	prev := slog.Default()
+	slog.SetDefault(slog.New(slog.NewJSONHandler(&logs, nil)))
+	defer slog.SetDefault(prev)
+
+	c := devchaintest.Start(t)
+	poor := freshKey(t)
+	fund(t, c, crypto.PubkeyToAddress(poor.PublicKey), big.NewInt(5)) // 5 native, threshold 100
+	s := startRelayer(t, c, map[string]string{"OPERATOR_PRIVATE_KEY": hexutil.Encode(crypto.FromECDSA(poor)), "BALANCE_POLL_INTERVAL": "100ms"})
+	_, req := request(t, c, devUsers(c, 0), 9)
+	for range 3 {
+		resp := reveal(t, s, req)
+		wantCode(t, "underfunded operator", resp, 503, "OPERATOR_BALANCE_LOW")
+		if resp.HTTPResponse.Header.Get("Retry-After") == "" {
+			t.Fatal("503 without Retry-After")
+		}
+	}
+	if n := strings.Count(logs.String(), "ALERT: operator balance below"); n != 1 {
+		t.Fatalf("%d alert lines, want 1:\n%s", n, logs.String())
+	}
+	if !strings.Contains(logs.String(), `"level":"ERROR"`) || !strings.Contains(logs.String(), crypto.PubkeyToAddress(poor.PublicKey).Hex()) {
+		t.Fatalf("the alert is not at error level with the operator address:\n%s", logs.String())
+	}
+	if strings.Contains(logs.String(), hexutil.Encode(crypto.FromECDSA(poor))[2:]) {
+		t.Fatal("the operator key is in the logs")
+	}
+	metrics := scrape(t, s)
+	for _, want := range []string{"vaultd_relayer_balance_gate_trips_total 1", "vaultd_relayer_balance_low_rejections_total 3", "vaultd_relayer_operator_balance_threshold_ether 100"} {
+		if !strings.Contains(metrics, want) {
+			t.Errorf("metrics lack %q", want)
+		}
+	}
+	h, _ := s.client.GetHealthWithResponse(ctx)
+	if h.JSON200.Status != relayerapi.Degraded {
+		t.Fatalf("health %s while the gate is closed", h.Body)
+	}
+
+	fund(t, c, crypto.PubkeyToAddress(poor.PublicKey), big.NewInt(200))
+	deadline := time.Now().Add(2 * time.Second) // a poll is 100 ms
+	for {
+		resp := reveal(t, s, req)
+		if resp.StatusCode() == 200 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("still %d %s after funding", resp.StatusCode(), resp.Body)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if !strings.Contains(logs.String(), "accepting reveals again") {
+		t.Fatal("the reopening is not logged")
+	}
+}
+
+func fund(t testing.TB, c *devchain.Chain, to common.Address, ether *big.Int) {
+	t.Helper()
+	tx, err := devchain.SendTx(ctx, c, c.Accounts.Faucet.Key, &to, new(big.Int).Mul(ether, big.NewInt(params.Ether)), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := devchain.WaitReceipt(ctx, c.Client(), tx.Hash()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func scrape(t testing.TB, s *server) string {
+	resp, err := http.Get(s.url + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var b bytes.Buffer
+	b.ReadFrom(resp.Body)
+	return b.String()
+}
+
+func TestHealth(t *testing.T) {
+	c := devchaintest.Start(t)
+	s := startRelayer(t, c, nil)
+	resp, err := s.client.GetHealthWithResponse(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := resp.JSON200
+	if h.Status != relayerapi.Healthy || h.Operator != c.Accounts.Operator.Address.Hex() || h.ChainId != 1337 || h.Balance == "0" ||
+		h.Threshold != "100000000000000000000" || h.InFlight != 0 {
+		t.Fatalf("health: %s", resp.Body)
+	}
+	key := hexutil.Encode(crypto.FromECDSA(c.Accounts.Operator.Key))
+	if strings.Contains(string(resp.Body), key[2:]) {
+		t.Fatal("health shows the operator key")
+	}
+	var raw map[string]any
+	json.Unmarshal(resp.Body, &raw)
+	if len(raw) != 8 {
+		t.Fatalf("health fields %v", raw)
+	}
+}
+
+func TestConfigNeverPrintsTheKey(t *testing.T) {
+	c := devchaintest.Start(t)
+	secret := "0xzz" + strings.Repeat("ab", 31)
+	_, err := relayer.LoadConfig(env(c, map[string]string{"OPERATOR_PRIVATE_KEY": secret, "COMMIT_REVEAL_VAULT_ADDRESS": "0x12", "MIN_OPERATOR_BALANCE": "lots"}))
+	if err == nil || strings.Contains(err.Error(), secret[4:]) {
+		t.Fatalf("err = %v (must refuse, and never print the key)", err)
+	}
+	for _, want := range []string{"OPERATOR_PRIVATE_KEY", "COMMIT_REVEAL_VAULT_ADDRESS", "MIN_OPERATOR_BALANCE"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %s: %v", want, err)
+		}
+	}
+	cfg, err := relayer.LoadConfig(env(c, map[string]string{"MIN_OPERATOR_BALANCE": "0.5"}))
+	if err != nil || cfg.Operator.MinBalance.Cmp(new(big.Int).Div(big.NewInt(params.Ether), big.NewInt(2))) != 0 {
+		t.Fatalf("0.5 native: %v %v", cfg.Operator.MinBalance, err)
+	}
+}
