@@ -18,6 +18,7 @@ func main() {
 	flag.StringVar(&cfg.Host, "host", "127.0.0.1", "listen host of the chain and the services")
 	flag.IntVar(&cfg.RPCPort, "rpc-port", 8545, "dev chain JSON-RPC port")
 	flag.IntVar(&cfg.RegistryPort, "registry-port", 3009, "token registry port")
+	flag.IntVar(&cfg.RelayerPort, "relayer-port", 3010, "relayer port")
 	flag.StringVar(&cfg.DataDir, "data-dir", "", "where the registry keeps tokens.json and icons (default: a temporary folder removed at exit)")
 	flag.StringVar(&cfg.ManifestPath, "out", "devnet.json", "where to write the chain's manifest (\"\" for nowhere)")
 	flag.Parse()

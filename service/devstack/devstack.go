@@ -19,10 +19,15 @@ import (
 
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/crypto"
+
 	"github.com/seed018cc74c/vaultd/gen/registryapi"
+	"github.com/seed018cc74c/vaultd/gen/zk/devkeys"
 	"github.com/seed018cc74c/vaultd/service/devchain"
 	"github.com/seed018cc74c/vaultd/service/platform"
 	"github.com/seed018cc74c/vaultd/service/registry"
+	"github.com/seed018cc74c/vaultd/service/relayer"
 )
 
 // Config says where the stack listens and keeps its files.
@@ -30,6 +35,7 @@ type Config struct {
 	Host         string // listen host for every service; "" means 127.0.0.1
 	RPCPort      int    // dev chain JSON-RPC port
 	RegistryPort int
+	RelayerPort  int
 	DataDir      string // registry data and icons; "" means a fresh temporary folder, removed at exit
 	ManifestPath string // where devnet.json is written; "" means not at all
 	Getenv       func(string) string
@@ -87,10 +93,40 @@ func Run(ctx context.Context, cfg Config, tp trace.TracerProvider) error {
 	}
 	defer reg.Close()
 
+	relLn, err := net.Listen("tcp", net.JoinHostPort(cfg.Host, strconv.Itoa(cfg.RelayerPort)))
+	if err != nil {
+		return fmt.Errorf("relayer: %w", err)
+	}
+	defer relLn.Close()
+	relURL := "http://" + relLn.Addr().String()
+	vkey := filepath.Join(cfg.DataDir, "verification_key.json")
+	if err := os.WriteFile(vkey, devkeys.VerificationKeyJSON, 0o644); err != nil {
+		return err
+	}
+	relCfg, err := relayer.LoadConfig(overlay(cfg.Getenv, map[string]string{
+		"PORT":                        strconv.Itoa(relLn.Addr().(*net.TCPAddr).Port),
+		"RPC_URL":                     chain.RPCURL,
+		"OPERATOR_PRIVATE_KEY":        hexutil.Encode(crypto.FromECDSA(chain.Accounts.Operator.Key)),
+		"COMMIT_REVEAL_VAULT_ADDRESS": chain.Contracts.Vault.Hex(),
+		"NULLIFIER_REGISTRY_ADDRESS":  chain.Contracts.NullifierRegistry.Hex(),
+		"COMMITMENT_TREE_ADDRESS":     chain.Contracts.CommitmentTree.Hex(),
+		"VERIFICATION_KEY_FILE":       vkey,
+	}))
+	if err != nil {
+		return fmt.Errorf("relayer configuration: %w", err)
+	}
+	rel, err := relayer.New(ctx, relCfg, relayer.Options{Tracer: tp.Tracer("vaultd/relayer")})
+	if err != nil {
+		return err
+	}
+	defer rel.Close()
+
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	errc := make(chan error, 1)
+	rel.Start(ctx)
+	errc := make(chan error, 2)
 	go func() { errc <- platform.Serve(ctx, regLn, reg.Handler(), regCfg.HTTP.ShutdownGrace) }()
+	go func() { errc <- platform.Serve(ctx, relLn, rel.Handler(), relCfg.HTTP.ShutdownGrace) }()
 
 	if err := registerDevTokens(ctx, regURL, adminKey, chain.Tokens); err != nil {
 		return fmt.Errorf("register dev tokens: %w", err)
@@ -98,19 +134,26 @@ func Run(ctx context.Context, cfg Config, tp trace.TracerProvider) error {
 	fmt.Fprintf(cfg.Out, `vaultd devstack ready
   chain      %s (chain id %d)
   registry   %s   (GET /tokens, /health, /metrics, /openapi.yaml)
+  relayer    %s   (POST /reveal, /health, /metrics, /openapi.yaml)
   admin key  %s
+  operator   %s
   data       %s
-`, chain.RPCURL, chain.ChainID, regURL, adminKey, cfg.DataDir)
+`, chain.RPCURL, chain.ChainID, regURL, relURL, adminKey, chain.Accounts.Operator.Address.Hex(), cfg.DataDir)
 	if cfg.ManifestPath != "" {
 		fmt.Fprintf(cfg.Out, "  manifest   %s\n", cfg.ManifestPath)
 	}
 
+	var first error
 	select {
-	case err := <-errc:
-		return err
+	case first = <-errc:
+		cancel()
 	case <-ctx.Done():
-		return <-errc
+		first = <-errc
 	}
+	if err := <-errc; first == nil {
+		first = err
+	}
+	return first
 }
 
 // registerDevTokens adds every dev token through the registry's own API, as an admin would.

@@ -4,16 +4,26 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"math/big"
 	"net/http"
+	"path/filepath"
 	"regexp"
 	"runtime/pprof"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient"
 	"go.opentelemetry.io/otel/trace/noop"
 
+	"github.com/seed018cc74c/vaultd/gen/contracts"
+	"github.com/seed018cc74c/vaultd/service/card"
+	"github.com/seed018cc74c/vaultd/service/devchain"
 	"github.com/seed018cc74c/vaultd/service/devstack"
+	"github.com/seed018cc74c/vaultd/service/zk"
 )
 
 // syncBuffer is a bytes.Buffer safe for one writer and one reader.
@@ -30,13 +40,14 @@ func (b *syncBuffer) Write(p []byte) (int, error) {
 func (b *syncBuffer) String() string { b.mu.Lock(); defer b.mu.Unlock(); return b.buf.String() }
 
 // The stack starts on free ports, registers the dev tokens through the registry's API, prints
-// where everything is, and stops cleanly.
+// where everything is, redeems a card through its relayer, and stops cleanly.
 func TestDevstackServesRegisteredTokens(t *testing.T) {
 	var out syncBuffer
+	manifest := filepath.Join(t.TempDir(), "devnet.json")
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- devstack.Run(ctx, devstack.Config{Getenv: func(string) string { return "" }, Out: &out}, noop.NewTracerProvider())
+		done <- devstack.Run(ctx, devstack.Config{Getenv: func(string) string { return "" }, Out: &out, ManifestPath: manifest}, noop.NewTracerProvider())
 	}()
 	registry := regexp.MustCompile(`registry\s+(http://\S+)`)
 	key := regexp.MustCompile(`admin key\s+([0-9a-f]{48})`)
@@ -67,6 +78,40 @@ func TestDevstackServesRegisteredTokens(t *testing.T) {
 	resp.Body.Close()
 	if len(list.Tokens) != 4 {
 		t.Fatalf("devstack lists %d tokens, want the 4 dev tokens", len(list.Tokens))
+	}
+
+	// A card redeemed through the stack's relayer reaches a recipient who never held gas.
+	relayerURL := regexp.MustCompile(`relayer\s+(http://\S+)`).FindStringSubmatch(out.String())[1]
+	m, err := devchain.ReadManifest(manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	client, err := ethclient.Dial(m.RPCURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sender, _ := m.Account("user0")
+	vault, _ := m.Address("vault")
+	token := common.HexToAddress(m.Tokens[0].Address)
+	cd, _, err := card.Create(ctx, client, sender, vault, token, big.NewInt(4242))
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys, _ := zk.DevKeys()
+	recipientKey, _ := crypto.GenerateKey()
+	recipient := crypto.PubkeyToAddress(recipientKey.PublicKey)
+	req, err := card.Prepare(ctx, client, keys, cd, recipient)
+	if err != nil {
+		t.Fatal(err)
+	}
+	status, body, err := card.PostToRelayer(ctx, relayerURL, req)
+	if err != nil || status != 200 {
+		t.Fatalf("relayer: %d %s %v", status, body, err)
+	}
+	w := contracts.NewWrappedToken()
+	bal, _ := bind.Call(w.Instance(client, token), nil, w.PackBalanceOf(recipient), w.UnpackBalanceOf)
+	if bal.Cmp(big.NewInt(4242)) != 0 {
+		t.Fatalf("recipient holds %s", bal)
 	}
 	cancel()
 	select {
