@@ -147,7 +147,10 @@ func (c *Client) TransactionReceipt(ctx context.Context, hash common.Hash) (*typ
 
 // TransactionKnown reports whether the node has the transaction, in its pool or in a block.
 func (c *Client) TransactionKnown(ctx context.Context, hash common.Hash) (bool, error) {
-	_, _, err := c.eth.TransactionByHash(ctx, hash)
+	_, err := do(c, ctx, "transaction", func(ctx context.Context) (*types.Transaction, error) {
+		tx, _, err := c.eth.TransactionByHash(ctx, hash)
+		return tx, err
+	})
 	if errors.Is(err, ethereum.NotFound) {
 		return false, nil
 	}

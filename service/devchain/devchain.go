@@ -17,6 +17,7 @@ import (
 	"math/big"
 	"net"
 	"strconv"
+	"sync/atomic"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core"
@@ -59,6 +60,8 @@ type Chain struct {
 	libraries map[string]common.Address // deployed Poseidon libraries by bind.MetaData ID
 	stopSeal  chan struct{}
 	sealDone  chan struct{}
+	wake      chan struct{}
+	paused    atomic.Bool
 }
 
 // Start boots the node, funds the dev accounts and deploys the contracts. It returns once every
@@ -137,6 +140,7 @@ func Start(ctx context.Context, cfg Config) (*Chain, error) {
 		client:   ethclient.NewClient(stack.Attach()),
 		stopSeal: make(chan struct{}),
 		sealDone: make(chan struct{}),
+		wake:     make(chan struct{}, 1),
 	}
 	go c.seal()
 	if err := c.deploy(ctx); err != nil {

@@ -14,6 +14,19 @@ const (
 	sealBackoff = time.Second
 )
 
+// PauseSealing stops sealing blocks: transactions wait in the pool until ResumeSealing. Tests
+// use it to hold a transaction unmined.
+func (c *Chain) PauseSealing() { c.paused.Store(true) }
+
+// ResumeSealing seals again, at once.
+func (c *Chain) ResumeSealing() {
+	c.paused.Store(false)
+	select {
+	case c.wake <- struct{}{}:
+	default:
+	}
+}
+
 // seal is the only goroutine that seals blocks: as soon as transactions arrive, and on a short
 // poll in case a wake-up was missed, it seals until the pool has no executable transaction left.
 func (c *Chain) seal() {
@@ -31,9 +44,11 @@ func (c *Chain) seal() {
 			return
 		case <-txs:
 			woken = true
+		case <-c.wake:
+			woken = true
 		case <-poll.C:
 		}
-		if !woken && time.Now().Before(idleUntil) {
+		if c.paused.Load() || (!woken && time.Now().Before(idleUntil)) {
 			continue
 		}
 		for {

@@ -187,8 +187,11 @@ func (m *txManager) fees(ctx context.Context, prev *types.Transaction) (tip, fee
 	return tip, feeCap, nil
 }
 
+// bump raises v by 12.5 %, and always by at least 1 wei: geth wants both the tip and the fee cap
+// strictly higher, and ≥ 10 % higher, and on a quiet chain the tip can be 1 wei.
 func bump(v *big.Int) *big.Int {
-	return new(big.Int).Div(new(big.Int).Mul(v, big.NewInt(1125)), big.NewInt(1000))
+	b := new(big.Int).Div(new(big.Int).Mul(v, big.NewInt(1125)), big.NewInt(1000))
+	return bigMax(b, new(big.Int).Add(v, big.NewInt(1)))
 }
 
 func bigMax(a, b *big.Int) *big.Int {
@@ -238,13 +241,15 @@ func (m *txManager) replace(ctx context.Context, f *flight) bool {
 	prev := f.txs[len(f.txs)-1]
 	tip, feeCap, err := m.fees(ctx, prev)
 	if err != nil || feeCap.Cmp(prev.GasFeeCap()) <= 0 {
+		slog.Debug("cannot replace a lingering transaction yet", "nonce", f.nonce, "feeCap", feeCap, "err", err)
 		return false // fees unknown, or already at MAX_FEE_PER_GAS
 	}
 	tx, err := types.SignNewTx(m.key, m.signer, &types.DynamicFeeTx{ChainID: m.chainID, Nonce: f.nonce, GasTipCap: tip, GasFeeCap: feeCap, Gas: f.gasLimit, To: prev.To(), Data: prev.Data()})
 	if err != nil {
 		return false
 	}
-	switch classifySend(m.client.SendTransaction(ctx, tx)) {
+	sendErr := m.client.SendTransaction(ctx, tx)
+	switch classifySend(sendErr) {
 	case sendAccepted, sendKnown:
 		extra := new(big.Int).Mul(new(big.Int).Sub(feeCap, prev.GasFeeCap()), new(big.Int).SetUint64(f.gasLimit))
 		f.reserved = new(big.Int).Add(f.reserved, extra)
@@ -254,6 +259,7 @@ func (m *txManager) replace(ctx context.Context, f *flight) bool {
 		slog.Info("replaced a lingering transaction", "nonce", f.nonce, "old", prev.Hash(), "new", tx.Hash(), "feeCap", feeCap)
 		return true
 	default:
+		slog.Debug("replacement not accepted", "nonce", f.nonce, "err", sendErr)
 		return false // mined meanwhile ("nonce too low") or refused: the receipt poll decides
 	}
 }

@@ -1,0 +1,79 @@
+package relayer_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"sync"
+	"testing"
+)
+
+// faultProxy stands between the relayer and the real dev node and forwards every JSON-RPC call,
+// except that a test can make it produce faults the real node cannot: no answer at all for a
+// method (the RPC hangs), or a lost answer (the call reaches the node, the answer is dropped).
+type faultProxy struct {
+	url   string
+	proxy *httputil.ReverseProxy
+
+	mu      sync.Mutex
+	hang    map[string]bool // method → never answer
+	drop    map[string]bool // method → forward, then answer garbage
+	release chan struct{}
+}
+
+func newFaultProxy(t testing.TB, target string) *faultProxy {
+	u, _ := url.Parse(target)
+	p := &faultProxy{proxy: httputil.NewSingleHostReverseProxy(u), hang: map[string]bool{}, drop: map[string]bool{}, release: make(chan struct{})}
+	srv := httptest.NewServer(p)
+	t.Cleanup(func() { p.heal(); srv.Close() })
+	p.url = srv.URL
+	return p
+}
+
+func (p *faultProxy) set(method string, hang, drop bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.hang[method], p.drop[method] = hang, drop
+}
+
+// down makes every method hang; heal undoes every fault and lets hung calls go.
+func (p *faultProxy) down() { p.set("*", true, false) }
+
+func (p *faultProxy) heal() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.hang, p.drop = map[string]bool{}, map[string]bool{}
+	close(p.release)
+	p.release = make(chan struct{})
+}
+
+func (p *faultProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	var call struct{ Method string }
+	json.Unmarshal(body, &call) // batches have no single method: they pass
+	p.mu.Lock()
+	hang := p.hang[call.Method] || p.hang["*"]
+	drop := p.drop[call.Method]
+	release := p.release
+	p.mu.Unlock()
+	if hang {
+		select {
+		case <-r.Context().Done():
+		case <-release:
+		}
+		return
+	}
+	if drop {
+		rec := httptest.NewRecorder()
+		p.proxy.ServeHTTP(rec, r) // the node gets the call ...
+		w.WriteHeader(http.StatusBadGateway)
+		io.WriteString(w, "upstream connection reset") // ... the answer is lost
+		return
+	}
+	p.proxy.ServeHTTP(w, r)
+}

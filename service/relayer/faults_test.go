@@ -1,0 +1,194 @@
+package relayer_test
+
+import (
+	"math/big"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/seed018cc74c/vaultd/gen/relayerapi"
+	"github.com/seed018cc74c/vaultd/service/card"
+	"github.com/seed018cc74c/vaultd/service/devchain"
+	"github.com/seed018cc74c/vaultd/service/devchain/devchaintest"
+	"github.com/seed018cc74c/vaultd/service/zk"
+)
+
+func operatorNonce(t testing.TB, c *devchain.Chain) uint64 {
+	n, err := c.Client().NonceAt(ctx, c.Accounts.Operator.Address, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func pendingOperatorNonce(t testing.TB, c *devchain.Chain) uint64 {
+	n, err := c.Client().PendingNonceAt(ctx, c.Accounts.Operator.Address)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func waitFor(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func revealAsync(t testing.TB, s *server, req relayerRequest) <-chan *relayerapi.RevealResponse {
+	ch := make(chan *relayerapi.RevealResponse, 1)
+	go func() {
+		resp, err := s.client.RevealWithResponse(ctx, req)
+		if err != nil {
+			t.Error(err)
+		}
+		ch <- resp
+	}()
+	return ch
+}
+
+// A reveal that passes the checks but reverts on chain — the same card was revealed directly
+// just before the relayer's transaction — reaches the client as TX_REVERTED with the hash, and
+// is not retried.
+func TestRevertOnChainIsNotRetried(t *testing.T) {
+	c := devchaintest.Start(t)
+	s := startRelayer(t, c, nil)
+	_, req := request(t, c, devUsers(c, 0), 12)
+	start := operatorNonce(t, c)
+
+	c.PauseSealing()
+	data, err := card.RevealCalldata(cardRequest(req))
+	if err != nil {
+		t.Fatal(err)
+	}
+	vault := c.Contracts.Vault
+	if _, err := devchain.SendTx(ctx, c, c.Accounts.Users[1].Key, &vault, nil, data); err != nil {
+		t.Fatal(err)
+	}
+	resp := revealAsync(t, s, req)
+	waitFor(t, "the relayer's transaction in the pool", func() bool { return pendingOperatorNonce(t, c) == start+1 })
+	c.ResumeSealing()
+	r := <-resp
+	wantCode(t, "revealed meanwhile", r, 422, "TX_REVERTED")
+	if !strings.Contains(string(r.Body), `"txHash":"0x`) {
+		t.Fatalf("no txHash: %s", r.Body)
+	}
+	time.Sleep(200 * time.Millisecond)
+	if n := operatorNonce(t, c); n != start+1 {
+		t.Fatalf("operator sent %d transactions, want exactly 1 (no retry)", n-start)
+	}
+}
+
+// A transaction that is not mined in time is replaced (same nonce, higher fees) and the
+// replacement's outcome is reported.
+func TestLingeringTransactionIsReplaced(t *testing.T) {
+	c := devchaintest.Start(t)
+	s := startRelayer(t, c, map[string]string{"REPLACE_AFTER": "200ms", "RECEIPT_TIMEOUT": "20s"})
+	_, req := request(t, c, devUsers(c, 0), 13)
+	start := operatorNonce(t, c)
+	c.PauseSealing()
+	resp := revealAsync(t, s, req)
+	waitFor(t, "a replacement", func() bool { return strings.Contains(scrape(t, s), "vaultd_relayer_transaction_replacements_total 1") })
+	c.ResumeSealing()
+	r := <-resp
+	if r.StatusCode() != 200 {
+		t.Fatalf("after replacement: %d %s", r.StatusCode(), r.Body)
+	}
+	mined, _, err := c.Client().TransactionByHash(ctx, common.HexToHash(r.JSON200.TxHash))
+	if err != nil || mined.Nonce() != start {
+		t.Fatalf("the mined transaction %v has nonce %d, want %d", err, mined.Nonce(), start)
+	}
+	if operatorNonce(t, c) != start+1 {
+		t.Fatal("a nonce gap or an extra transaction")
+	}
+	next, _ := s.client.GetHealthWithResponse(ctx)
+	if next.JSON200.NextNonce != int64(start+1) || next.JSON200.InFlight != 0 {
+		t.Fatalf("health after the replacement: %s", next.Body)
+	}
+}
+
+// A transaction sent from the operator key by someone else is absorbed: the relayer's next send
+// meets "nonce too low", resyncs and succeeds, with no gap.
+func TestOutsideTransactionIsAbsorbed(t *testing.T) {
+	c := devchaintest.Start(t)
+	s := startRelayer(t, c, nil)
+	_, first := request(t, c, devUsers(c, 0), 14)
+	if r := reveal(t, s, first); r.StatusCode() != 200 {
+		t.Fatal(string(r.Body))
+	}
+	self := c.Accounts.Operator.Address
+	tx, err := devchain.SendTx(ctx, c, c.Accounts.Operator.Key, &self, big.NewInt(1), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	devchain.WaitReceipt(ctx, c.Client(), tx.Hash())
+	_, second := request(t, c, devUsers(c, 1), 15)
+	if r := reveal(t, s, second); r.StatusCode() != 200 {
+		t.Fatalf("after an outside transaction: %d %s", r.StatusCode(), r.Body)
+	}
+	_, third := request(t, c, devUsers(c, 2), 16)
+	if r := reveal(t, s, third); r.StatusCode() != 200 {
+		t.Fatal(string(r.Body))
+	}
+	if n := operatorNonce(t, c); n != 4 {
+		t.Fatalf("operator nonce %d, want 4 (3 reveals + 1 outside)", n)
+	}
+}
+
+// The RPC stops answering in the middle of a request and comes back; a send is refused; a send's
+// answer is lost. Each time nothing is left half-done: afterwards reveals succeed with contiguous
+// nonces.
+func TestRPCFaults(t *testing.T) {
+	c := devchaintest.Start(t)
+	proxy := newFaultProxy(t, c.RPCURL)
+	s := startRelayer(t, c, map[string]string{"RPC_URL": proxy.url, "RPC_TIMEOUT": "300ms"})
+	start := operatorNonce(t, c)
+
+	// 1. No answer to the send (and to the lookup that follows): 502, the nonce is not used.
+	_, a := request(t, c, devUsers(c, 0), 21)
+	proxy.set("eth_sendRawTransaction", true, false)
+	proxy.set("eth_getTransactionByHash", true, false)
+	wantCode(t, "send hangs", reveal(t, s, a), 502, "CHAIN_UNAVAILABLE")
+	proxy.heal()
+
+	// 2. The whole RPC is down: 502 at the first check; back up, the same request succeeds.
+	proxy.down()
+	wantCode(t, "RPC down", reveal(t, s, a), 502, "CHAIN_UNAVAILABLE")
+	proxy.heal()
+	if r := reveal(t, s, a); r.StatusCode() != 200 {
+		t.Fatalf("after the RPC came back: %d %s", r.StatusCode(), r.Body)
+	}
+
+	// 3. The send's answer is lost although the node took it: the relayer finds the transaction
+	// by its hash and reports its outcome instead of reusing the nonce.
+	_, b := request(t, c, devUsers(c, 1), 22)
+	proxy.set("eth_sendRawTransaction", false, true)
+	if r := reveal(t, s, b); r.StatusCode() != 200 {
+		t.Fatalf("lost answer: %d %s", r.StatusCode(), r.Body)
+	}
+	proxy.heal()
+
+	_, d := request(t, c, devUsers(c, 2), 23)
+	if r := reveal(t, s, d); r.StatusCode() != 200 {
+		t.Fatal(string(r.Body))
+	}
+	if n := operatorNonce(t, c); n != start+3 {
+		t.Fatalf("operator nonce %d after 3 mined reveals from %d: a gap or a duplicate", n, start)
+	}
+}
+
+func cardRequest(r relayerRequest) card.Request {
+	pb := make([][]string, len(r.Proof.PiB))
+	for i, p := range r.Proof.PiB {
+		pb[i] = p
+	}
+	return card.Request{Proof: zk.ProofJSON{PiA: r.Proof.PiA, PiB: pb, PiC: r.Proof.PiC}, PublicSignals: r.PublicSignals,
+		Recipient: r.Recipient, TokenAddress: r.TokenAddress, Amount: r.Amount}
+}
