@@ -156,3 +156,10 @@ func (c *Client) TransactionKnown(ctx context.Context, hash common.Hash) (bool, 
 	}
 	return err == nil, err
 }
+
+// BlockReceipts returns every receipt of block n.
+func (c *Client) BlockReceipts(ctx context.Context, n uint64) ([]*types.Receipt, error) {
+	return do(c, ctx, "block_receipts", func(ctx context.Context) ([]*types.Receipt, error) {
+		return c.eth.BlockReceipts(ctx, rpc.BlockNumberOrHashWithNumber(rpc.BlockNumber(n)))
+	})
+}

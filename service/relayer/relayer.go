@@ -303,13 +303,14 @@ func (r *Relayer) submit(ctx context.Context, data []byte, gas uint64) (relayera
 	select {
 	case <-f.done:
 	case <-timer.C:
-		err := &platform.Error{Status: http.StatusGatewayTimeout, Code: CodeTxPending, Message: "the reveal was sent but not mined in time; it may still be mined", TxHash: f.latest().Hex()}
+		hash := r.tx.newest(f).Hash().Hex()
+		err := &platform.Error{Status: http.StatusGatewayTimeout, Code: CodeTxPending, Message: "the reveal was sent but not mined in time; it may still be mined", TxHash: hash}
 		end(err)
-		return relayerapi.RevealResult{TxHash: f.latest().Hex()}, err
+		return relayerapi.RevealResult{TxHash: hash}, err
 	}
 	end(f.err)
 	if f.err != nil {
-		return relayerapi.RevealResult{}, &platform.Error{Status: http.StatusGatewayTimeout, Code: CodeTxPending, Message: "the reveal was not mined", TxHash: f.latest().Hex(), Cause: f.err}
+		return relayerapi.RevealResult{}, &platform.Error{Status: http.StatusGatewayTimeout, Code: CodeTxPending, Message: "the reveal was not mined", TxHash: r.tx.newest(f).Hash().Hex(), Cause: f.err}
 	}
 	rc := f.receipt
 	res := relayerapi.RevealResult{Success: rc.Status == types.ReceiptStatusSuccessful, TxHash: rc.TxHash.Hex(), BlockNumber: rc.BlockNumber.Int64(), GasUsed: fmt.Sprint(rc.GasUsed)}

@@ -133,8 +133,11 @@ func readVerificationKey(path string) (*zk.VerificationKey, error) {
 // Handler is the service's HTTP handler.
 func (s *Service) Handler() http.Handler { return s.handler }
 
-// Start runs the balance poll until ctx is done.
-func (s *Service) Start(ctx context.Context) { go s.Relayer.gate.run(ctx) }
+// Start runs the balance poll and the transaction watcher until ctx is done.
+func (s *Service) Start(ctx context.Context) {
+	go s.Relayer.gate.run(ctx)
+	go s.Relayer.tx.watch(ctx)
+}
 
 // Close releases the chain client.
 func (s *Service) Close() { s.Relayer.client.Close() }

@@ -21,8 +21,8 @@ import (
 // txManager sends the operator's transactions. Nonces come from a local counter, seeded from the
 // node's pending nonce, that moves only when the node has accepted a transaction: a failed send
 // never leaves a gap. A transaction not mined within ReplaceAfter is re-sent with the same nonce
-// and higher fees until it is mined; its receipt is tracked past the request that sent it, so
-// in-flight accounting stays right.
+// and higher fees until it is mined; flights are followed by one watch loop past the request
+// that sent them, so in-flight accounting stays right.
 type txManager struct {
 	client  *chain.Client
 	key     *ecdsa.PrivateKey
@@ -33,18 +33,22 @@ type txManager struct {
 	gate    *gate
 	metrics *metrics
 
-	mu       sync.Mutex // guards next, synced and inflight; held across a send
+	mu       sync.Mutex // guards next, synced, inflight and byHash; held across a send
 	next     uint64
 	synced   bool
 	inflight map[uint64]*flight
+	byHash   map[common.Hash]*flight // every version of every flight
 }
 
-// flight is one nonce's transaction and its replacements.
+// flight is one nonce's transaction and its replacements. Its fields other than done, receipt
+// and err are guarded by txManager.mu once the flight is published.
 type flight struct {
 	nonce    uint64
 	gasLimit uint64
-	txs      []*types.Transaction // every version sent, oldest first (owned by track)
+	txs      []*types.Transaction // every version sent, oldest first
 	reserved *big.Int             // cost reserved at the gate
+	sentAt   time.Time
+	lastSent time.Time // of the newest version (owned by watch)
 
 	done    chan struct{}
 	receipt *types.Receipt
@@ -54,10 +58,17 @@ type flight struct {
 // latest is the newest version's hash.
 func (f *flight) latest() common.Hash { return f.txs[len(f.txs)-1].Hash() }
 
+// newest returns the newest version under the manager's lock.
+func (m *txManager) newest(f *flight) *types.Transaction {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return f.txs[len(f.txs)-1]
+}
+
 func newTxManager(client *chain.Client, key *ecdsa.PrivateKey, chainID uint64, cfg TxConfig, g *gate, m *metrics) *txManager {
 	id := new(big.Int).SetUint64(chainID)
 	return &txManager{client: client, key: key, from: crypto.PubkeyToAddress(key.PublicKey), signer: types.LatestSignerForChainID(id),
-		chainID: id, cfg: cfg, gate: g, metrics: m, inflight: map[uint64]*flight{}}
+		chainID: id, cfg: cfg, gate: g, metrics: m, inflight: map[uint64]*flight{}, byHash: map[common.Hash]*flight{}}
 }
 
 // sendClass is how a node's answer to eth_sendRawTransaction is handled.
@@ -145,12 +156,13 @@ func (m *txManager) send(ctx context.Context, to common.Address, data []byte, ga
 		switch class {
 		case sendAccepted, sendKnown:
 			m.next = nonce + 1
-			f := &flight{nonce: nonce, gasLimit: gasLimit, txs: []*types.Transaction{tx}, reserved: cost, done: make(chan struct{})}
+			now := time.Now()
+			f := &flight{nonce: nonce, gasLimit: gasLimit, txs: []*types.Transaction{tx}, reserved: cost, done: make(chan struct{}), sentAt: now, lastSent: now}
 			m.inflight[nonce] = f
+			m.byHash[tx.Hash()] = f
 			m.gate.reserve(cost)
 			m.metrics.nonce.Set(float64(m.next))
 			m.metrics.inFlight.Set(float64(len(m.inflight)))
-			go m.track(f)
 			return f, nil
 		case sendNonceLow:
 			if attempt > 0 {
@@ -204,41 +216,81 @@ func bigMax(a, b *big.Int) *big.Int {
 // giveUpAfter bounds how long a flight is tracked after its request stopped waiting.
 const giveUpAfter = 30 * time.Minute
 
-// track polls for the flight's receipt (any version), replaces it when it lingers, and settles
-// it: out of the in-flight set, reservation released, balance refreshed.
-func (m *txManager) track(f *flight) {
-	ctx, cancel := context.WithTimeout(context.Background(), giveUpAfter)
-	defer cancel()
+// watch is the one loop that follows every flight: each poll it reads the head and, for each
+// new block, the block's receipts in one call, settling the flights whose transaction (any
+// version) is in it; it replaces flights that linger. One loop for all flights keeps the RPC
+// load flat however many reveals are in flight.
+func (m *txManager) watch(ctx context.Context) {
 	ticker := time.NewTicker(m.cfg.ReceiptPoll)
 	defer ticker.Stop()
-	lastSent := time.Now()
+	var seen uint64 // last block whose receipts were read
 	for {
-		for i := len(f.txs) - 1; i >= 0; i-- {
-			r, err := m.client.TransactionReceipt(ctx, f.txs[i].Hash())
-			if err == nil && r != nil {
-				m.settle(f, r, nil)
-				return
-			}
-		}
-		if time.Since(lastSent) >= m.cfg.ReplaceAfter {
-			if m.replace(ctx, f) {
-				lastSent = time.Now()
-			} else {
-				lastSent = lastSent.Add(m.cfg.ReplaceAfter / 2) // try again a little later
-			}
-		}
 		select {
 		case <-ctx.Done():
-			m.settle(f, nil, fmt.Errorf("transaction %s not mined after %s", f.latest(), giveUpAfter))
 			return
 		case <-ticker.C:
+		}
+		m.mu.Lock()
+		idle := len(m.inflight) == 0
+		m.mu.Unlock()
+		head, err := m.client.BlockNumber(ctx)
+		if err != nil {
+			continue
+		}
+		if idle {
+			seen = head // nothing to find in blocks mined while nothing was in flight
+			continue
+		}
+		if seen == 0 || seen > head {
+			seen = head - min(head, 1)
+		}
+		for ; seen < head; seen++ {
+			receipts, err := m.client.BlockReceipts(ctx, seen+1)
+			if err != nil {
+				break // try this block again next poll
+			}
+			for _, r := range receipts {
+				if f := m.flightOf(r.TxHash); f != nil {
+					m.settle(f, r, nil)
+				}
+			}
+		}
+		m.tend(ctx)
+	}
+}
+
+// flightOf finds the flight a transaction hash belongs to.
+func (m *txManager) flightOf(hash common.Hash) *flight {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.byHash[hash]
+}
+
+// tend replaces flights that linger and gives up on those tracked too long.
+func (m *txManager) tend(ctx context.Context) {
+	m.mu.Lock()
+	var flights []*flight
+	for _, f := range m.inflight {
+		flights = append(flights, f)
+	}
+	m.mu.Unlock()
+	for _, f := range flights {
+		switch {
+		case time.Since(f.sentAt) > giveUpAfter:
+			m.settle(f, nil, fmt.Errorf("transaction %s not mined after %s", f.latest(), giveUpAfter))
+		case time.Since(f.lastSent) >= m.cfg.ReplaceAfter:
+			if m.replace(ctx, f) {
+				f.lastSent = time.Now()
+			} else {
+				f.lastSent = f.lastSent.Add(m.cfg.ReplaceAfter / 2) // try again a little later
+			}
 		}
 	}
 }
 
 // replace re-sends the flight's nonce with bumped fees; false when it could not.
 func (m *txManager) replace(ctx context.Context, f *flight) bool {
-	prev := f.txs[len(f.txs)-1]
+	prev := m.newest(f)
 	tip, feeCap, err := m.fees(ctx, prev)
 	if err != nil || feeCap.Cmp(prev.GasFeeCap()) <= 0 {
 		slog.Debug("cannot replace a lingering transaction yet", "nonce", f.nonce, "feeCap", feeCap, "err", err)
@@ -252,9 +304,12 @@ func (m *txManager) replace(ctx context.Context, f *flight) bool {
 	switch classifySend(sendErr) {
 	case sendAccepted, sendKnown:
 		extra := new(big.Int).Mul(new(big.Int).Sub(feeCap, prev.GasFeeCap()), new(big.Int).SetUint64(f.gasLimit))
-		f.reserved = new(big.Int).Add(f.reserved, extra)
 		m.gate.reserve(extra)
+		m.mu.Lock()
+		f.reserved = new(big.Int).Add(f.reserved, extra)
 		f.txs = append(f.txs, tx)
+		m.byHash[tx.Hash()] = f
+		m.mu.Unlock()
 		m.metrics.replacements.Inc()
 		slog.Info("replaced a lingering transaction", "nonce", f.nonce, "old", prev.Hash(), "new", tx.Hash(), "feeCap", feeCap)
 		return true
@@ -266,7 +321,14 @@ func (m *txManager) replace(ctx context.Context, f *flight) bool {
 
 func (m *txManager) settle(f *flight, r *types.Receipt, err error) {
 	m.mu.Lock()
+	if m.inflight[f.nonce] != f { // settled already
+		m.mu.Unlock()
+		return
+	}
 	delete(m.inflight, f.nonce)
+	for _, tx := range f.txs {
+		delete(m.byHash, tx.Hash())
+	}
 	m.metrics.inFlight.Set(float64(len(m.inflight)))
 	m.mu.Unlock()
 	m.gate.release(f.reserved)
