@@ -119,3 +119,32 @@ func TestDuplicateRequestsShareOneTransaction(t *testing.T) {
 		t.Fatalf("no request got the success: %v", bodies)
 	}
 }
+
+// Malformed requests are refused by the OpenAPI validation with 400 INVALID_REQUEST, naming the
+// field, before any check.
+func TestShapeErrors(t *testing.T) {
+	c := devchaintest.Start(t)
+	s := startRelayer(t, c, nil)
+	_, req := request(t, c, devUsers(c, 0), 4)
+	for name, f := range map[string]func(r *relayerRequest){
+		"five signals":      func(r *relayerRequest) { r.PublicSignals = r.PublicSignals[:5] },
+		"decimal signal":    func(r *relayerRequest) { r.PublicSignals[0] = "123" },
+		"short pi_a":        func(r *relayerRequest) { r.Proof.PiA = r.Proof.PiA[:2] },
+		"bad recipient":     func(r *relayerRequest) { r.Recipient = "0x1234" },
+		"amount zero":       func(r *relayerRequest) { r.Amount = "0" },
+		"amount not digits": func(r *relayerRequest) { r.Amount = "1e18" },
+		"amount too long":   func(r *relayerRequest) { r.Amount = strings.Repeat("9", 79) },
+	} {
+		r := clone(req)
+		f(&r)
+		resp := reveal(t, s, r)
+		wantCode(t, name, resp, 400, "INVALID_REQUEST")
+	}
+	// 2^256 passes the pattern (78 digits) but not the range.
+	r := clone(req)
+	r.Amount = "115792089237316195423570985008687907853269984665640564039457584007913129639936"
+	wantCode(t, "amount 2^256", reveal(t, s, r), 400, "INVALID_REQUEST")
+	if n, _ := c.Client().NonceAt(ctx, c.Accounts.Operator.Address, nil); n != 0 {
+		t.Fatal("a malformed request sent a transaction")
+	}
+}

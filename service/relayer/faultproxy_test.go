@@ -20,14 +20,15 @@ type faultProxy struct {
 	proxy *httputil.ReverseProxy
 
 	mu      sync.Mutex
-	hang    map[string]bool // method → never answer
-	drop    map[string]bool // method → forward, then answer garbage
+	hang    map[string]bool   // method → never answer
+	drop    map[string]bool   // method → forward, then answer garbage
+	refuse  map[string]string // method → answer this JSON-RPC error without forwarding
 	release chan struct{}
 }
 
 func newFaultProxy(t testing.TB, target string) *faultProxy {
 	u, _ := url.Parse(target)
-	p := &faultProxy{proxy: httputil.NewSingleHostReverseProxy(u), hang: map[string]bool{}, drop: map[string]bool{}, release: make(chan struct{})}
+	p := &faultProxy{proxy: httputil.NewSingleHostReverseProxy(u), hang: map[string]bool{}, drop: map[string]bool{}, refuse: map[string]string{}, release: make(chan struct{})}
 	srv := httptest.NewServer(p)
 	t.Cleanup(func() { p.heal(); srv.Close() })
 	p.url = srv.URL
@@ -46,21 +47,37 @@ func (p *faultProxy) down() { p.set("*", true, false) }
 func (p *faultProxy) heal() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.hang, p.drop = map[string]bool{}, map[string]bool{}
+	p.hang, p.drop, p.refuse = map[string]bool{}, map[string]bool{}, map[string]string{}
 	close(p.release)
 	p.release = make(chan struct{})
+}
+
+// refuseWith makes the node's answer to method a JSON-RPC error with message.
+func (p *faultProxy) refuseWith(method, message string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.refuse[method] = message
 }
 
 func (p *faultProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	r.Body = io.NopCloser(bytes.NewReader(body))
-	var call struct{ Method string }
+	var call struct {
+		ID     json.RawMessage
+		Method string
+	}
 	json.Unmarshal(body, &call) // batches have no single method: they pass
 	p.mu.Lock()
 	hang := p.hang[call.Method] || p.hang["*"]
 	drop := p.drop[call.Method]
+	refusal := p.refuse[call.Method]
 	release := p.release
 	p.mu.Unlock()
+	if refusal != "" {
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(map[string]any{"jsonrpc": "2.0", "id": call.ID, "error": map[string]any{"code": -32000, "message": refusal}})
+		return
+	}
 	if hang {
 		select {
 		case <-r.Context().Done():

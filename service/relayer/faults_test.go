@@ -114,6 +114,28 @@ func TestLingeringTransactionIsReplaced(t *testing.T) {
 	}
 }
 
+// A transaction not mined within RECEIPT_TIMEOUT is TX_PENDING with its hash; it stays in flight
+// and is settled when it is mined later.
+func TestReceiptTimeoutIsTxPending(t *testing.T) {
+	c := devchaintest.Start(t)
+	s := startRelayer(t, c, map[string]string{"RECEIPT_TIMEOUT": "300ms", "REPLACE_AFTER": "250ms"})
+	_, req := request(t, c, devUsers(c, 0), 17)
+	c.PauseSealing()
+	r := reveal(t, s, req)
+	wantCode(t, "not mined in time", r, 504, "TX_PENDING")
+	if !strings.Contains(string(r.Body), `"txHash":"0x`) {
+		t.Fatalf("no txHash: %s", r.Body)
+	}
+	if h, _ := s.client.GetHealthWithResponse(ctx); h.JSON200.InFlight != 1 {
+		t.Fatalf("in flight: %s", h.Body)
+	}
+	c.ResumeSealing()
+	waitFor(t, "the late transaction to settle", func() bool {
+		h, _ := s.client.GetHealthWithResponse(ctx)
+		return h.JSON200.InFlight == 0
+	})
+}
+
 // A transaction sent from the operator key by someone else is absorbed: the relayer's next send
 // meets "nonce too low", resyncs and succeeds, with no gap.
 func TestOutsideTransactionIsAbsorbed(t *testing.T) {
@@ -173,6 +195,12 @@ func TestRPCFaults(t *testing.T) {
 	if r := reveal(t, s, b); r.StatusCode() != 200 {
 		t.Fatalf("lost answer: %d %s", r.StatusCode(), r.Body)
 	}
+	proxy.heal()
+
+	// 4. The node refuses the send: 502, the nonce is not used.
+	_, e := request(t, c, devUsers(c, 3), 24)
+	proxy.refuseWith("eth_sendRawTransaction", "insufficient funds for gas * price + value")
+	wantCode(t, "send refused", reveal(t, s, e), 502, "CHAIN_UNAVAILABLE")
 	proxy.heal()
 
 	_, d := request(t, c, devUsers(c, 2), 23)

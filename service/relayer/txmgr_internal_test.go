@@ -1,12 +1,18 @@
 package relayer
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/big"
 	"testing"
+	"time"
 
+	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/seed018cc74c/vaultd/service/chain"
+	"github.com/seed018cc74c/vaultd/service/devchain/devchaintest"
 )
 
 func TestBumpIsStrictlyHigherAndAtLeastTenPercent(t *testing.T) {
@@ -46,5 +52,32 @@ func TestClassifySend(t *testing.T) {
 		if got := classifySend(c.err); got != c.want {
 			t.Errorf("classifySend(%v) = %d, want %d", c.err, got, c.want)
 		}
+	}
+}
+
+// Fees never exceed MAX_FEE_PER_GAS, and a replacement is not attempted once the cap is reached.
+func TestFeesRespectTheCap(t *testing.T) {
+	c := devchaintest.Start(t)
+	client, err := chain.Dial(c.RPCURL, 2*time.Second, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	m := &txManager{client: client, cfg: TxConfig{MaxFeePerGas: big.NewInt(1_000)}}
+	tip, feeCap, err := m.fees(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if feeCap.Cmp(big.NewInt(1_000)) > 0 || tip.Cmp(feeCap) > 0 {
+		t.Fatalf("fees %s/%s above the cap", tip, feeCap)
+	}
+	prev := types.NewTx(&types.DynamicFeeTx{GasTipCap: big.NewInt(1_000), GasFeeCap: big.NewInt(1_000)})
+	if _, feeCap, _ := m.fees(context.Background(), prev); feeCap.Cmp(big.NewInt(1_000)) > 0 {
+		t.Fatalf("a replacement bid %s, above the cap", feeCap)
+	}
+	uncapped := &txManager{client: client, cfg: TxConfig{}}
+	_, high, _ := uncapped.fees(context.Background(), prev)
+	if high.Cmp(big.NewInt(1_125)) < 0 {
+		t.Fatalf("an uncapped replacement bid %s, less than 12.5%% more", high)
 	}
 }
