@@ -236,15 +236,5 @@ func (e *RevertError) Error() string { return "the vault refused: " + e.Revert.S
 func waitReceipt(ctx context.Context, client *ethclient.Client, hash common.Hash) (*types.Receipt, error) {
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
-	for {
-		r, err := client.TransactionReceipt(ctx, hash)
-		if err == nil {
-			return r, nil
-		}
-		select {
-		case <-ctx.Done():
-			return nil, fmt.Errorf("waiting for %s: %w", hash, ctx.Err())
-		case <-time.After(10 * time.Millisecond):
-		}
-	}
+	return chain.WaitMined(ctx, client, hash, 10*time.Millisecond)
 }

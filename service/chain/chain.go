@@ -163,3 +163,35 @@ func (c *Client) BlockReceipts(ctx context.Context, n uint64) ([]*types.Receipt,
 		return c.eth.BlockReceipts(ctx, rpc.BlockNumberOrHashWithNumber(rpc.BlockNumber(n)))
 	})
 }
+
+// ReceiptSource is what WaitMined needs of a client.
+type ReceiptSource interface {
+	TransactionReceipt(context.Context, common.Hash) (*types.Receipt, error)
+	BlockNumber(context.Context) (uint64, error)
+}
+
+// WaitMined polls for hash's receipt every poll, then waits until the node's head has reached
+// the receipt's block: geth shows a receipt as soon as the block is inserted, a moment before
+// the head moves, and a call made in that moment would run on the state before the block.
+func WaitMined(ctx context.Context, c ReceiptSource, hash common.Hash, poll time.Duration) (*types.Receipt, error) {
+	t := time.NewTicker(poll)
+	defer t.Stop()
+	var receipt *types.Receipt
+	for {
+		if receipt == nil {
+			if r, err := c.TransactionReceipt(ctx, hash); err == nil && r != nil {
+				receipt = r
+			}
+		}
+		if receipt != nil {
+			if head, err := c.BlockNumber(ctx); err == nil && head >= receipt.BlockNumber.Uint64() {
+				return receipt, nil
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("waiting for %s: %w", hash, ctx.Err())
+		case <-t.C:
+		}
+	}
+}

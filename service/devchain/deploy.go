@@ -16,6 +16,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/seed018cc74c/vaultd/gen/contracts"
+	"github.com/seed018cc74c/vaultd/service/chain"
 	"github.com/seed018cc74c/vaultd/service/zk"
 )
 
@@ -266,25 +267,10 @@ func SendTx(ctx context.Context, c *Chain, key *ecdsa.PrivateKey, to *common.Add
 	return tx, c.client.SendTransaction(ctx, tx)
 }
 
-// WaitReceipt polls for a receipt every 10 ms (bind.WaitMined polls once a second, far too slow
-// for a chain that seals on demand). It rides over the node's "transaction indexing is in
-// progress" answer that comes right after start.
-func WaitReceipt(ctx context.Context, client interface {
-	TransactionReceipt(context.Context, common.Hash) (*types.Receipt, error)
-}, hash common.Hash) (*types.Receipt, error) {
-	ticker := time.NewTicker(10 * time.Millisecond)
-	defer ticker.Stop()
-	for {
-		receipt, err := client.TransactionReceipt(ctx, hash)
-		if err == nil && receipt != nil {
-			return receipt, nil
-		}
-		select {
-		case <-ctx.Done():
-			return nil, fmt.Errorf("waiting for %s: %w", hash, ctx.Err())
-		case <-ticker.C:
-		}
-	}
+// WaitReceipt waits for hash to be mined, polling every 10 ms (bind.WaitMined polls once a
+// second, far too slow for a chain that seals on demand); see chain.WaitMined.
+func WaitReceipt(ctx context.Context, client chain.ReceiptSource, hash common.Hash) (*types.Receipt, error) {
+	return chain.WaitMined(ctx, client, hash, 10*time.Millisecond)
 }
 
 // CreateToken deploys one more wrapped token through the factory, from the deployer account.

@@ -43,12 +43,13 @@ type txManager struct {
 // flight is one nonce's transaction and its replacements. Its fields other than done, receipt
 // and err are guarded by txManager.mu once the flight is published.
 type flight struct {
-	nonce    uint64
-	gasLimit uint64
-	txs      []*types.Transaction // every version sent, oldest first
-	reserved *big.Int             // cost reserved at the gate
-	sentAt   time.Time
-	lastSent time.Time // of the newest version (owned by watch)
+	nonce      uint64
+	gasLimit   uint64
+	txs        []*types.Transaction // every version sent, oldest first
+	reserved   *big.Int             // cost reserved at the gate
+	sentAt     time.Time
+	lastSent   time.Time // of the newest version (owned by watch)
+	lastLookup time.Time // owned by watch
 
 	done    chan struct{}
 	receipt *types.Receipt
@@ -157,7 +158,7 @@ func (m *txManager) send(ctx context.Context, to common.Address, data []byte, ga
 		case sendAccepted, sendKnown:
 			m.next = nonce + 1
 			now := time.Now()
-			f := &flight{nonce: nonce, gasLimit: gasLimit, txs: []*types.Transaction{tx}, reserved: cost, done: make(chan struct{}), sentAt: now, lastSent: now}
+			f := &flight{nonce: nonce, gasLimit: gasLimit, txs: []*types.Transaction{tx}, reserved: cost, done: make(chan struct{}), sentAt: now, lastSent: now, lastLookup: now}
 			m.inflight[nonce] = f
 			m.byHash[tx.Hash()] = f
 			m.gate.reserve(cost)
@@ -230,19 +231,20 @@ func (m *txManager) watch(ctx context.Context) {
 			return
 		case <-ticker.C:
 		}
-		m.mu.Lock()
-		idle := len(m.inflight) == 0
-		m.mu.Unlock()
+		// The head first, then the in-flight set: a flight published after this read can only
+		// be mined in a later block.
 		head, err := m.client.BlockNumber(ctx)
 		if err != nil {
 			continue
 		}
-		if idle {
-			seen = head // nothing to find in blocks mined while nothing was in flight
-			continue
-		}
-		if seen == 0 || seen > head {
-			seen = head - min(head, 1)
+		m.mu.Lock()
+		idle := len(m.inflight) == 0
+		m.mu.Unlock()
+		if idle || seen == 0 || seen > head {
+			seen = head
+			if idle {
+				continue
+			}
 		}
 		for ; seen < head; seen++ {
 			receipts, err := m.client.BlockReceipts(ctx, seen+1)
@@ -257,6 +259,22 @@ func (m *txManager) watch(ctx context.Context) {
 		}
 		m.tend(ctx)
 	}
+}
+
+// lookupEvery is how often a flight's receipts are also asked for one by one.
+const lookupEvery = time.Second
+
+// lookup asks for the receipt of every version of f.
+func (m *txManager) lookup(ctx context.Context, f *flight) *types.Receipt {
+	m.mu.Lock()
+	txs := append([]*types.Transaction(nil), f.txs...)
+	m.mu.Unlock()
+	for _, tx := range txs {
+		if r, err := m.client.TransactionReceipt(ctx, tx.Hash()); err == nil && r != nil {
+			return r
+		}
+	}
+	return nil
 }
 
 // flightOf finds the flight a transaction hash belongs to.
@@ -275,6 +293,13 @@ func (m *txManager) tend(ctx context.Context) {
 	}
 	m.mu.Unlock()
 	for _, f := range flights {
+		if time.Since(f.lastLookup) >= lookupEvery { // a safety net under the block watch
+			f.lastLookup = time.Now()
+			if r := m.lookup(ctx, f); r != nil {
+				m.settle(f, r, nil)
+				continue
+			}
+		}
 		switch {
 		case time.Since(f.sentAt) > giveUpAfter:
 			m.settle(f, nil, fmt.Errorf("transaction %s not mined after %s", f.latest(), giveUpAfter))
