@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math/big"
 	"time"
 
@@ -194,4 +195,16 @@ func WaitMined(ctx context.Context, c ReceiptSource, hash common.Hash, poll time
 		case <-t.C:
 		}
 	}
+}
+
+// CheckChainID applies DESIGN.md's rule to the chain's answer: CHAIN_ID, when set (non-zero),
+// must match it; the deprecated id 47474 is accepted with a warning.
+func CheckChainID(configured, actual uint64) error {
+	if configured != 0 && configured != actual {
+		return fmt.Errorf("CHAIN_ID is %d but the chain at RPC_URL says %d", configured, actual)
+	}
+	if actual == DeprecatedChainID {
+		slog.Warn("chain id 47474 is deprecated", "chainId", actual)
+	}
+	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"strconv"
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -120,6 +121,21 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler, grace time.Dura
 	err := srv.Shutdown(shutdownCtx)
 	if e := <-errc; e != nil && !errors.Is(e, http.ErrServerClosed) && err == nil {
 		err = e
+	}
+	return err
+}
+
+// ListenAndServe listens on port (all interfaces) and serves h until ctx is done; a clean
+// shutdown returns nil.
+func ListenAndServe(ctx context.Context, name string, port int, h http.Handler, grace time.Duration) error {
+	ln, err := net.Listen("tcp", net.JoinHostPort("", strconv.Itoa(port)))
+	if err != nil {
+		return err
+	}
+	slog.Info(name+" listening", "addr", ln.Addr().String())
+	err = Serve(ctx, ln, h, grace)
+	if errors.Is(err, http.ErrServerClosed) {
+		return nil
 	}
 	return err
 }

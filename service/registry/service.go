@@ -2,14 +2,11 @@ package registry
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
-	"strconv"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -125,14 +122,11 @@ func settleChainID(ctx context.Context, c *chain.Client, configured, fromFile ui
 		slog.Warn("the chain is unreachable at start; serving reads with the known chain id", "chainId", known, "err", err)
 		id = known
 	}
-	if configured != 0 && configured != id {
-		return 0, fmt.Errorf("CHAIN_ID is %d but the chain at RPC_URL says %d", configured, id)
+	if err := chain.CheckChainID(configured, id); err != nil {
+		return 0, err
 	}
 	if fileHasTokens && fromFile != id {
 		return 0, fmt.Errorf("data file %s holds tokenIds for chain %d, but the chain is %d; refusing to start", dataFile, fromFile, id)
-	}
-	if id == chain.DeprecatedChainID {
-		slog.Warn("chain id 47474 is deprecated", "chainId", id)
 	}
 	return id, nil
 }
@@ -145,16 +139,8 @@ func (s *Service) Close() { s.chain.Close() }
 
 // Run listens on PORT and serves until ctx is done.
 func (s *Service) Run(ctx context.Context) error {
-	ln, err := net.Listen("tcp", net.JoinHostPort("", strconv.Itoa(s.cfg.HTTP.Port)))
-	if err != nil {
-		return err
-	}
-	slog.Info("registry listening", "addr", ln.Addr().String(), "chainId", s.Registry.chainID, "tokens", s.Registry.Count())
-	err = platform.Serve(ctx, ln, s.handler, s.cfg.HTTP.ShutdownGrace)
-	if errors.Is(err, http.ErrServerClosed) {
-		return nil
-	}
-	return err
+	slog.Info("registry ready", "chainId", s.Registry.chainID, "tokens", s.Registry.Count())
+	return platform.ListenAndServe(ctx, "registry", s.cfg.HTTP.Port, s.handler, s.cfg.HTTP.ShutdownGrace)
 }
 
 // iconHandler serves stored icons. Only names of the stored form are looked up, so no request

@@ -3,13 +3,10 @@ package relayer
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
 	"os"
-	"strconv"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -61,12 +58,9 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 		client.Close()
 		return nil, fmt.Errorf("learn the chain id from RPC_URL: %w", err)
 	}
-	if cfg.Chain.ChainID != 0 && cfg.Chain.ChainID != chainID {
+	if err := chain.CheckChainID(cfg.Chain.ChainID, chainID); err != nil {
 		client.Close()
-		return nil, fmt.Errorf("CHAIN_ID is %d but the chain at RPC_URL says %d", cfg.Chain.ChainID, chainID)
-	}
-	if chainID == chain.DeprecatedChainID {
-		slog.Warn("chain id 47474 is deprecated", "chainId", chainID)
+		return nil, err
 	}
 	var vk *zk.VerificationKey
 	if cfg.VerificationKeyFile != "" {
@@ -144,15 +138,6 @@ func (s *Service) Close() { s.Relayer.client.Close() }
 
 // Run polls the balance and serves on PORT until ctx is done; reveals in flight are finished.
 func (s *Service) Run(ctx context.Context) error {
-	ln, err := net.Listen("tcp", net.JoinHostPort("", strconv.Itoa(s.cfg.HTTP.Port)))
-	if err != nil {
-		return err
-	}
 	s.Start(ctx)
-	slog.Info("relayer listening", "addr", ln.Addr().String())
-	err = platform.Serve(ctx, ln, s.handler, s.cfg.HTTP.ShutdownGrace)
-	if errors.Is(err, http.ErrServerClosed) {
-		return nil
-	}
-	return err
+	return platform.ListenAndServe(ctx, "relayer", s.cfg.HTTP.Port, s.handler, s.cfg.HTTP.ShutdownGrace)
 }
