@@ -17,9 +17,19 @@ func main() {
 	flag.IntVar(&cfg.Singles, "singles", 15, "single reveals per path (median reported)")
 	flag.IntVar(&cfg.Burst, "burst", 60, "reveals submitted at once through the relayer")
 	flag.StringVar(&cfg.VKey, "vkey", "gen/zk/devkeys/verification_key.json", "verification key the relayer checks proofs with (\"\" for none)")
+	profile := flag.String("cpuprofile", "", "write a CPU profile of the burst to this file")
 	flag.Parse()
+	if *profile != "" {
+		f, err := os.Create(*profile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "revealbench:", err)
+			os.Exit(1)
+		}
+		defer f.Close()
+		cfg.CPUProfile = f
+	}
 	if _, err := revealbench.Run(context.Background(), cfg, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "revealbench:", err)
-		os.Exit(1)
+		os.Exit(1) //nolint:gocritic // the profile file is closed by the OS
 	}
 }

@@ -208,3 +208,10 @@ func CheckChainID(configured, actual uint64) error {
 	}
 	return nil
 }
+
+// Simulate runs msg as an eth_call against the latest block, once; a revert comes back as the
+// node's answer (see RevertOf).
+func (c *Client) Simulate(ctx context.Context, msg ethereum.CallMsg) error {
+	_, err := do(c, ctx, "simulate", func(ctx context.Context) ([]byte, error) { return c.eth.CallContract(ctx, msg, nil) })
+	return err
+}

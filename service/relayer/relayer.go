@@ -60,6 +60,7 @@ type Relayer struct {
 	tracer  trace.Tracer
 
 	perIP, perRecipient, total *limiter
+	gas                        gasBook
 
 	mu      sync.Mutex
 	running map[common.Hash]*outcome // reveals in progress, by nullifier
@@ -242,16 +243,7 @@ func (r *Relayer) reveal(ctx context.Context, in request) (relayerapi.RevealResu
 	a, b, c := in.proof.CallArgs()
 	data := vaultABI.PackReveal(a, b, c, [6]*big.Int(in.signals), in.recipient)
 	sctx, end := r.stage(ctx, "simulate")
-	gas, err := r.client.EstimateGas(sctx, ethereum.CallMsg{From: r.tx.from, To: &r.cfg.Contracts.Vault, Data: data})
-	if err != nil {
-		if rev, ok := chain.RevertOf(vaultError, err); ok {
-			err = unprocessable(CodeRevealRejected, "the vault would refuse this reveal: %s", rev)
-		} else if chain.IsNodeAnswer(err) {
-			err = unprocessable(CodeRevealRejected, "the vault would refuse this reveal: %v", err)
-		} else {
-			err = platform.ChainUnavailable(err)
-		}
-	}
+	gas, err := r.simulate(sctx, data, in.signals[zk.SignalChangeCommitment].Sign() != 0)
 	end(err)
 	if err != nil {
 		return relayerapi.RevealResult{}, err
@@ -265,7 +257,64 @@ func (r *Relayer) reveal(ctx context.Context, in request) (relayerapi.RevealResu
 		r.metrics.rateLimited.WithLabelValues("total").Inc()
 		return relayerapi.RevealResult{}, rateLimited(r.cfg.Limits.Total, "reveals in total", retry)
 	}
-	return r.submit(ctx, data, gas*12/10+10_000)
+	return r.submit(ctx, data, gas)
+}
+
+// simulate is check 7: it runs the reveal once as an eth_call and returns the gas limit to send
+// it with. eth_estimateGas executes a call several times, and a reveal's pairing check makes each
+// execution costly, so the limit of reveals without change is learned: estimated for the first,
+// then reused, and raised whenever a mined reveal comes close to it (gasBook). Reveals with
+// change, whose tree insert varies more, are always estimated.
+func (r *Relayer) simulate(ctx context.Context, data []byte, change bool) (uint64, error) {
+	msg := ethereum.CallMsg{From: r.tx.from, To: &r.cfg.Contracts.Vault, Data: data}
+	var limit uint64
+	var err error
+	if known := r.gas.limit(); known > 0 && !change {
+		limit, err = known, r.client.Simulate(ctx, msg)
+	} else {
+		var est uint64
+		if est, err = r.client.EstimateGas(ctx, msg); err == nil {
+			limit = est*13/10 + 10_000
+			if !change {
+				r.gas.raise(limit)
+			}
+		}
+	}
+	if err == nil {
+		return limit, nil
+	}
+	if rev, ok := chain.RevertOf(vaultError, err); ok {
+		return 0, unprocessable(CodeRevealRejected, "the vault would refuse this reveal: %s", rev)
+	}
+	if chain.IsNodeAnswer(err) {
+		return 0, unprocessable(CodeRevealRejected, "the vault would refuse this reveal: %v", err)
+	}
+	return 0, platform.ChainUnavailable(err)
+}
+
+// gasBook is the learned gas limit of reveals without change.
+type gasBook struct {
+	mu  sync.Mutex
+	max uint64
+}
+
+func (g *gasBook) limit() uint64 {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.max
+}
+
+func (g *gasBook) raise(limit uint64) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.max = max(g.max, limit)
+}
+
+// observe raises the limit when a mined reveal used more than 80 % of what it was given.
+func (g *gasBook) observe(used, given uint64) {
+	if used*10 > given*8 {
+		g.raise(used * 13 / 10)
+	}
 }
 
 // checkSignals is check 5: the request's amount, recipient and token are the ones the proof is for.
@@ -315,6 +364,7 @@ func (r *Relayer) submit(ctx context.Context, data []byte, gas uint64) (relayera
 	rc := f.receipt
 	res := relayerapi.RevealResult{Success: rc.Status == types.ReceiptStatusSuccessful, TxHash: rc.TxHash.Hex(), BlockNumber: rc.BlockNumber.Int64(), GasUsed: fmt.Sprint(rc.GasUsed)}
 	r.metrics.gasUsed.Observe(float64(rc.GasUsed))
+	r.gas.observe(rc.GasUsed, f.gasLimit)
 	if !res.Success {
 		return res, &platform.Error{Status: http.StatusUnprocessableEntity, Code: CodeTxReverted, Message: "the reveal transaction reverted on chain; it is not retried", TxHash: res.TxHash}
 	}

@@ -81,3 +81,25 @@ func TestFeesRespectTheCap(t *testing.T) {
 		t.Fatalf("an uncapped replacement bid %s, less than 12.5%% more", high)
 	}
 }
+
+// The learned gas limit only rises: from estimates, and when a mined reveal used more than 80 %
+// of what it was given.
+func TestGasBook(t *testing.T) {
+	var g gasBook
+	if g.limit() != 0 {
+		t.Fatal("a limit before any estimate")
+	}
+	g.raise(400_000)
+	g.raise(300_000)
+	if g.limit() != 400_000 {
+		t.Fatalf("limit %d after raises to 400k and 300k", g.limit())
+	}
+	g.observe(300_000, 400_000) // 75 %: fine
+	if g.limit() != 400_000 {
+		t.Fatalf("limit moved to %d on a reveal that used 75 %%", g.limit())
+	}
+	g.observe(350_000, 400_000) // 87.5 %: too close
+	if g.limit() != 455_000 {
+		t.Fatalf("limit %d after a reveal used 350k of 400k, want 455k", g.limit())
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"math/big"
 	"net"
 	"net/http"
+	"runtime/pprof"
 	"slices"
 	"sync"
 	"time"
@@ -31,6 +32,8 @@ type Config struct {
 	Singles int // single reveals per path
 	Burst   int // reveals submitted at once through the relayer
 	VKey    string
+	// CPUProfile, when set, receives a CPU profile of the timed part only (the burst).
+	CPUProfile io.Writer
 }
 
 // Result holds the measurements.
@@ -83,6 +86,12 @@ func Run(ctx context.Context, cfg Config, out io.Writer) (Result, error) {
 	res.SingleRatio = float64(res.Relayer) / float64(res.Direct)
 
 	burst := reqs[2*cfg.Singles:]
+	if cfg.CPUProfile != nil {
+		if err := pprof.StartCPUProfile(cfg.CPUProfile); err != nil {
+			return res, err
+		}
+		defer pprof.StopCPUProfile()
+	}
 	var wg sync.WaitGroup
 	errs := make(chan error, len(burst))
 	start := time.Now()
