@@ -240,6 +240,7 @@ func (m *txManager) watch(ctx context.Context) {
 		m.mu.Lock()
 		idle := len(m.inflight) == 0
 		m.mu.Unlock()
+		settled := false
 		if idle || seen == 0 || seen > head {
 			seen = head
 			if idle {
@@ -254,10 +255,13 @@ func (m *txManager) watch(ctx context.Context) {
 			for _, r := range receipts {
 				if f := m.flightOf(r.TxHash); f != nil {
 					m.settle(f, r, nil)
+					settled = true
 				}
 			}
 		}
-		m.tend(ctx)
+		if m.tend(ctx) || settled {
+			m.gate.refresh(ctx) // once for everything this round mined
+		}
 	}
 }
 
@@ -284,8 +288,9 @@ func (m *txManager) flightOf(hash common.Hash) *flight {
 	return m.byHash[hash]
 }
 
-// tend replaces flights that linger and gives up on those tracked too long.
-func (m *txManager) tend(ctx context.Context) {
+// tend replaces flights that linger and gives up on those tracked too long; it reports whether
+// it settled any.
+func (m *txManager) tend(ctx context.Context) (settled bool) {
 	m.mu.Lock()
 	var flights []*flight
 	for _, f := range m.inflight {
@@ -297,12 +302,14 @@ func (m *txManager) tend(ctx context.Context) {
 			f.lastLookup = time.Now()
 			if r := m.lookup(ctx, f); r != nil {
 				m.settle(f, r, nil)
+				settled = true
 				continue
 			}
 		}
 		switch {
 		case time.Since(f.sentAt) > giveUpAfter:
 			m.settle(f, nil, fmt.Errorf("transaction %s not mined after %s", f.latest(), giveUpAfter))
+			settled = true
 		case time.Since(f.lastSent) >= m.cfg.ReplaceAfter:
 			if m.replace(ctx, f) {
 				f.lastSent = time.Now()
@@ -311,6 +318,7 @@ func (m *txManager) tend(ctx context.Context) {
 			}
 		}
 	}
+	return settled
 }
 
 // replace re-sends the flight's nonce with bumped fees; false when it could not.
@@ -359,9 +367,6 @@ func (m *txManager) settle(f *flight, r *types.Receipt, err error) {
 	m.gate.release(f.reserved)
 	f.receipt, f.err = r, err
 	close(f.done)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	m.gate.refresh(ctx)
-	cancel()
 }
 
 // state is what the health report shows.
