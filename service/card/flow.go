@@ -12,7 +12,6 @@ import (
 	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
-	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 
 	"github.com/seed018cc74c/vaultd/gen/contracts"
@@ -181,41 +180,14 @@ func RevealCalldata(req Request) ([]byte, error) {
 	return vaultABI.PackReveal(a, b, c, [6]*big.Int(signals), recipient), nil
 }
 
-// Send signs a transaction from key to `to` with data, with the node's fees and estimated gas,
-// and waits for its receipt. A revert at estimation is returned decoded (see RevertError).
+// Send sends a transaction from key to `to` with data (chain.SendTx) and waits for its
+// receipt. A revert at estimation is returned decoded (see RevertError).
 func Send(ctx context.Context, client *ethclient.Client, key *ecdsa.PrivateKey, to common.Address, data []byte) (*types.Receipt, error) {
-	from := crypto.PubkeyToAddress(key.PublicKey)
-	chainID, err := client.ChainID(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", chain.ErrUnavailable, err)
-	}
-	gas, err := client.EstimateGas(ctx, ethereum.CallMsg{From: from, To: &to, Data: data})
+	tx, err := chain.SendTx(ctx, client, key, &to, nil, data)
 	if err != nil {
 		if r, ok := chain.RevertOf(&vaultErrors, err); ok {
 			return nil, &RevertError{Revert: r}
 		}
-		return nil, fmt.Errorf("estimate gas: %w", err)
-	}
-	nonce, err := client.PendingNonceAt(ctx, from)
-	if err != nil {
-		return nil, err
-	}
-	tip, err := client.SuggestGasTipCap(ctx)
-	if err != nil {
-		return nil, err
-	}
-	head, err := client.HeaderByNumber(ctx, nil)
-	if err != nil {
-		return nil, err
-	}
-	tx, err := types.SignNewTx(key, types.LatestSignerForChainID(chainID), &types.DynamicFeeTx{
-		ChainID: chainID, Nonce: nonce, GasTipCap: tip, GasFeeCap: new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip),
-		Gas: gas * 12 / 10, To: &to, Data: data,
-	})
-	if err != nil {
-		return nil, err
-	}
-	if err := client.SendTransaction(ctx, tx); err != nil {
 		return nil, err
 	}
 	receipt, err := waitReceipt(ctx, client, tx.Hash())

@@ -9,11 +9,9 @@ import (
 	"time"
 
 	"github.com/consensys/gnark-crypto/ecc/bn254"
-	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
-	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/seed018cc74c/vaultd/gen/contracts"
 	"github.com/seed018cc74c/vaultd/service/chain"
@@ -227,44 +225,9 @@ func (d *deployer) send(ctx context.Context, to *common.Address, data []byte) (*
 	return receipt, nil
 }
 
-// SendTx signs and sends an EIP-1559 transaction from key with the node's suggested fees and an
-// estimated gas limit. to == nil creates a contract.
+// SendTx sends a transaction from key on the dev chain (see chain.SendTx).
 func SendTx(ctx context.Context, c *Chain, key *ecdsa.PrivateKey, to *common.Address, value *big.Int, data []byte) (*types.Transaction, error) {
-	from := crypto.PubkeyToAddress(key.PublicKey)
-	nonce, err := c.client.PendingNonceAt(ctx, from)
-	if err != nil {
-		return nil, err
-	}
-	tip, err := c.client.SuggestGasTipCap(ctx)
-	if err != nil {
-		return nil, err
-	}
-	head, err := c.client.HeaderByNumber(ctx, nil)
-	if err != nil {
-		return nil, err
-	}
-	feeCap := new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip)
-	if value == nil {
-		value = new(big.Int)
-	}
-	gas, err := c.client.EstimateGas(ctx, ethereum.CallMsg{From: from, To: to, Value: value, Data: data})
-	if err != nil {
-		return nil, fmt.Errorf("estimate gas: %w", err)
-	}
-	tx, err := types.SignNewTx(key, types.LatestSignerForChainID(new(big.Int).SetUint64(c.ChainID)), &types.DynamicFeeTx{
-		ChainID:   new(big.Int).SetUint64(c.ChainID),
-		Nonce:     nonce,
-		GasTipCap: tip,
-		GasFeeCap: feeCap,
-		Gas:       gas * 12 / 10,
-		To:        to,
-		Value:     value,
-		Data:      data,
-	})
-	if err != nil {
-		return nil, err
-	}
-	return tx, c.client.SendTransaction(ctx, tx)
+	return chain.SendTx(ctx, c.client, key, to, value, data)
 }
 
 // WaitReceipt waits for hash to be mined, polling every 10 ms (bind.WaitMined polls once a

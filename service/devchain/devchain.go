@@ -15,7 +15,6 @@ import (
 	"fmt"
 	"maps"
 	"math/big"
-	"net"
 	"strconv"
 	"sync/atomic"
 
@@ -152,13 +151,6 @@ func Start(ctx context.Context, cfg Config) (*Chain, error) {
 
 // Client returns an in-process client of the chain (no HTTP round trip).
 func (c *Chain) Client() *ethclient.Client { return c.client }
-
-// Port returns the TCP port of the HTTP JSON-RPC endpoint.
-func (c *Chain) Port() int {
-	_, port, _ := net.SplitHostPort(c.RPCURL[len("http://"):])
-	p, _ := strconv.Atoi(port)
-	return p
-}
 
 // Close stops the node. It is safe to call more than once.
 func (c *Chain) Close() error {

@@ -8,7 +8,9 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -107,5 +109,49 @@ func TestServeDrainsInFlightRequests(t *testing.T) {
 	}
 	if err := <-served; err != nil {
 		t.Fatalf("Serve: %v", err)
+	}
+}
+
+// With OTEL_EXPORTER_OTLP_ENDPOINT set, spans are exported over OTLP/HTTP to it.
+func TestOTLPExportWhenConfigured(t *testing.T) {
+	var mu sync.Mutex
+	posts := 0
+	collector := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && r.URL.Path == "/v1/traces" {
+			mu.Lock()
+			posts++
+			mu.Unlock()
+		}
+		w.WriteHeader(http.StatusOK)
+	}))
+	defer collector.Close()
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", collector.URL)
+	tp, err := NewTracerProvider(context.Background(), "test", os.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, span := tp.Tracer("test").Start(context.Background(), "work")
+	span.End()
+	if err := tp.ForceFlush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	tp.Shutdown(context.Background())
+	mu.Lock()
+	exported := posts
+	mu.Unlock()
+	if exported == 0 {
+		t.Fatal("no span reached the OTLP endpoint")
+	}
+
+	// Without the variable there is no exporter: spans are made but go nowhere.
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "")
+	quiet, _ := NewTracerProvider(context.Background(), "test", os.Getenv)
+	_, s := quiet.Tracer("test").Start(context.Background(), "work")
+	s.End()
+	quiet.ForceFlush(context.Background())
+	mu.Lock()
+	defer mu.Unlock()
+	if posts != exported {
+		t.Fatal("a provider without OTEL_EXPORTER_OTLP_ENDPOINT exported spans")
 	}
 }

@@ -214,3 +214,28 @@ func TestConfigNeverPrintsTheKey(t *testing.T) {
 		t.Fatalf("0.5 native: %v %v", cfg.Operator.MinBalance, err)
 	}
 }
+
+// The gate counts what transactions in flight may still cost: with the threshold 1,000 wei under
+// the operator's balance, one reveal in flight (its gas limit × fee cap reserved, far more than
+// 1,000 wei) closes the gate for the next request, before anything is mined.
+func TestInFlightCostIsReserved(t *testing.T) {
+	c := devchaintest.Start(t)
+	balance, err := c.Client().BalanceAt(ctx, c.Accounts.Operator.Address, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	min := new(big.Rat).SetFrac(new(big.Int).Sub(balance, big.NewInt(1000)), big.NewInt(params.Ether)).FloatString(18)
+	s := startRelayer(t, c, map[string]string{"MIN_OPERATOR_BALANCE": min, "BALANCE_POLL_INTERVAL": "1h"})
+	_, first := request(t, c, devUsers(c, 0), 1)
+	_, second := request(t, c, devUsers(c, 1), 2)
+	start := operatorNonce(t, c)
+	c.PauseSealing()
+	pending := revealAsync(t, s, first)
+	waitFor(t, "the first reveal in the pool", func() bool { return pendingOperatorNonce(t, c) == start+1 })
+	resp := reveal(t, s, second)
+	wantCode(t, "second reveal while the first is in flight", resp, 503, "OPERATOR_BALANCE_LOW")
+	c.ResumeSealing()
+	if r := <-pending; r.StatusCode() != 200 {
+		t.Fatalf("the first reveal: %d %s", r.StatusCode(), r.Body)
+	}
+}

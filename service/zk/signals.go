@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
-
-	"github.com/ethereum/go-ethereum/common"
 )
 
 // The public signals of a reveal, in the order the circuit declares them, the verifier checks
@@ -22,15 +20,6 @@ const (
 
 // Signals are the six public signals.
 type Signals [NumSignals]*big.Int
-
-// Recipient returns the recipient signal as an address, and false if it does not fit 160 bits.
-func (s Signals) Recipient() (common.Address, bool) {
-	r := s[SignalRecipient]
-	if r == nil || r.BitLen() > 160 {
-		return common.Address{}, false
-	}
-	return common.BigToAddress(r), true
-}
 
 // Hex renders the signals as 0x + 64 hex digits each, the relayer's request format.
 func (s Signals) Hex() []string {
