@@ -21,11 +21,12 @@ func main() {
 	host := flag.String("host", "127.0.0.1", "JSON-RPC listen host")
 	port := flag.Int("port", 8545, "JSON-RPC listen port (0: any free port)")
 	chainID := flag.Uint64("chain-id", devchain.DefaultChainID, "chain id")
+	blockTime := flag.Duration("block-time", 0, "block time, e.g. 2s (default: a block as soon as a transaction arrives)")
 	flag.Parse()
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	c, err := devchain.Start(ctx, devchain.Config{ChainID: *chainID, Host: *host, Port: *port})
+	c, err := devchain.Start(ctx, devchain.Config{ChainID: *chainID, Host: *host, Port: *port, BlockTime: *blockTime})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "devnet:", err)
 		os.Exit(1)

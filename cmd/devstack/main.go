@@ -21,6 +21,7 @@ func main() {
 	flag.IntVar(&cfg.RelayerPort, "relayer-port", 3010, "relayer port")
 	flag.StringVar(&cfg.DataDir, "data-dir", "", "where the registry keeps tokens.json and icons (default: a temporary folder removed at exit)")
 	flag.StringVar(&cfg.ManifestPath, "out", "devnet.json", "where to write the chain's manifest (\"\" for nowhere)")
+	flag.DurationVar(&cfg.BlockTime, "block-time", 0, "dev chain block time, e.g. 2s (default: a block as soon as a transaction arrives)")
 	flag.Parse()
 	platform.Main("devstack", platform.NewEnv(os.Getenv).LogLevel(), nil, func(ctx context.Context, tp trace.TracerProvider) error {
 		return devstack.Run(ctx, cfg, tp)

@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/seed018cc74c/vaultd/service/revealbench"
 )
@@ -17,6 +18,8 @@ func main() {
 	flag.IntVar(&cfg.Singles, "singles", 15, "single reveals per path (median reported)")
 	flag.IntVar(&cfg.Burst, "burst", 60, "reveals submitted at once through the relayer")
 	flag.StringVar(&cfg.VKey, "vkey", "gen/zk/devkeys/verification_key.json", "verification key the relayer checks proofs with (\"\" for none)")
+	flag.DurationVar(&cfg.BlockTime, "block-time", time.Second, "dev chain block time while timing (0: a block as soon as a transaction arrives)")
+	flag.BoolVar(&cfg.Floor, "floor", true, "also time the node alone mining the burst as pre-signed transactions")
 	profile := flag.String("cpuprofile", "", "write a CPU profile of the burst to this file")
 	flag.Parse()
 	if *profile != "" {

@@ -4,8 +4,10 @@ import (
 	"context"
 	"math/big"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
+	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/seed018cc74c/vaultd/gen/contracts"
 	"github.com/seed018cc74c/vaultd/service/devchain"
@@ -64,5 +66,66 @@ func TestAddressesAreStableAcrossRuns(t *testing.T) {
 		if a.Tokens[i].Address != b.Tokens[i].Address {
 			t.Errorf("token %d: %s vs %s", i, a.Tokens[i].Address, b.Tokens[i].Address)
 		}
+	}
+}
+
+// With a block time, transactions wait for the next block and share it; empty blocks keep
+// coming; switching back to no block time mines what waits at once.
+func TestBlockTime(t *testing.T) {
+	c := devchaintest.Start(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	client := c.Client()
+
+	c.SetBlockTime(100 * time.Millisecond)
+	c.PauseSealing() // so the three sends cannot straddle a block boundary
+	var txs []*types.Transaction
+	for _, u := range c.Accounts.Users[:3] {
+		to := c.Accounts.Faucet.Address
+		tx, err := devchain.SendTx(ctx, c, u.Key, &to, big.NewInt(1), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		txs = append(txs, tx)
+	}
+	c.ResumeSealing()
+	var blocks []uint64
+	for _, tx := range txs {
+		r, err := devchain.WaitReceipt(ctx, client, tx.Hash())
+		if err != nil {
+			t.Fatal(err)
+		}
+		blocks = append(blocks, r.BlockNumber.Uint64())
+	}
+	if blocks[0] != blocks[1] || blocks[1] != blocks[2] {
+		t.Fatalf("the three transactions were mined in blocks %v; want one block", blocks)
+	}
+	for { // empty blocks follow
+		head, err := client.BlockNumber(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if head >= blocks[0]+2 {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("head stuck at %d after block %d", head, blocks[0])
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+
+	c.SetBlockTime(time.Hour)
+	to := c.Accounts.Faucet.Address
+	tx, err := devchain.SendTx(ctx, c, c.Accounts.Users[3].Key, &to, big.NewInt(1), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, _ := client.TransactionReceipt(ctx, tx.Hash()); r != nil {
+		t.Fatalf("mined in block %v with an hour's block time", r.BlockNumber)
+	}
+	c.SetBlockTime(0)
+	if _, err := devchain.WaitReceipt(ctx, client, tx.Hash()); err != nil {
+		t.Fatalf("after switching back to sealing on arrival: %v", err)
 	}
 }

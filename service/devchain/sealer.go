@@ -21,19 +21,47 @@ func (c *Chain) PauseSealing() { c.paused.Store(true) }
 // ResumeSealing seals again, at once.
 func (c *Chain) ResumeSealing() {
 	c.paused.Store(false)
+	c.wakeSealer()
+}
+
+// SetBlockTime switches sealing from then on: with d > 0 one block per d, empty or not, as a live
+// chain does (transactions wait for the next block, and what does not fit waits for the one
+// after); with 0 a block as soon as transactions arrive.
+func (c *Chain) SetBlockTime(d time.Duration) {
+	c.blockTime.Store(int64(max(d, 0)))
+	c.wakeSealer()
+}
+
+func (c *Chain) wakeSealer() {
 	select {
 	case c.wake <- struct{}{}:
 	default:
 	}
 }
 
-// seal is the only goroutine that seals blocks: as soon as transactions arrive, and on a short
-// poll in case a wake-up was missed, it seals until the pool has no executable transaction left.
+// seal is the only goroutine that seals blocks, in the mode SetBlockTime chose.
 func (c *Chain) seal() {
 	defer close(c.sealDone)
 	txs := make(chan core.NewTxsEvent, 1024)
 	sub := c.eth.TxPool().SubscribeTransactions(txs, true)
 	defer sub.Unsubscribe()
+	for {
+		var stopped bool
+		if d := time.Duration(c.blockTime.Load()); d > 0 {
+			stopped = c.sealEvery(d)
+		} else {
+			stopped = c.sealOnArrival(txs)
+		}
+		if stopped {
+			return
+		}
+	}
+}
+
+// sealOnArrival seals as soon as transactions arrive, and on a short poll in case a wake-up was
+// missed, until the pool has no executable transaction left. It returns when the chain stops
+// (true) or the block time is set (false).
+func (c *Chain) sealOnArrival(txs <-chan core.NewTxsEvent) bool {
 	poll := time.NewTicker(sealPoll)
 	defer poll.Stop()
 	var idleUntil time.Time // after an empty block, poll-driven sealing waits until then
@@ -41,12 +69,15 @@ func (c *Chain) seal() {
 		woken := false
 		select {
 		case <-c.stopSeal:
-			return
+			return true
 		case <-txs:
 			woken = true
 		case <-c.wake:
 			woken = true
 		case <-poll.C:
+		}
+		if c.blockTime.Load() > 0 {
+			return false
 		}
 		if c.paused.Load() || (!woken && time.Now().Before(idleUntil)) {
 			continue
@@ -65,9 +96,31 @@ func (c *Chain) seal() {
 			}
 			select {
 			case <-c.stopSeal:
-				return
+				return true
 			default:
 			}
+		}
+	}
+}
+
+// sealEvery seals one block per interval, empty or not. It returns when the chain stops (true)
+// or the block time changes (false).
+func (c *Chain) sealEvery(interval time.Duration) bool {
+	tick := time.NewTicker(interval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-c.stopSeal:
+			return true
+		case <-c.wake:
+			if time.Duration(c.blockTime.Load()) != interval {
+				return false
+			}
+			continue
+		case <-tick.C:
+		}
+		if !c.paused.Load() {
+			c.beacon.Commit()
 		}
 	}
 }

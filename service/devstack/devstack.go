@@ -36,8 +36,9 @@ type Config struct {
 	RPCPort      int    // dev chain JSON-RPC port
 	RegistryPort int
 	RelayerPort  int
-	DataDir      string // registry data and icons; "" means a fresh temporary folder, removed at exit
-	ManifestPath string // where devnet.json is written; "" means not at all
+	DataDir      string        // registry data and icons; "" means a fresh temporary folder, removed at exit
+	ManifestPath string        // where devnet.json is written; "" means not at all
+	BlockTime    time.Duration // dev chain block time; 0 seals a block as soon as a transaction arrives
 	Getenv       func(string) string
 	Out          io.Writer // the ready banner
 }
@@ -55,7 +56,7 @@ func Run(ctx context.Context, cfg Config, tp trace.TracerProvider) error {
 		defer os.RemoveAll(dir)
 		cfg.DataDir = dir
 	}
-	chain, err := devchain.Start(ctx, devchain.Config{Host: cfg.Host, Port: cfg.RPCPort})
+	chain, err := devchain.Start(ctx, devchain.Config{Host: cfg.Host, Port: cfg.RPCPort, BlockTime: cfg.BlockTime})
 	if err != nil {
 		return err
 	}
