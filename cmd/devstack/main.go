@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"flag"
+	"log/slog"
 	"os"
 
 	"go.opentelemetry.io/otel/trace"
@@ -23,7 +24,9 @@ func main() {
 	flag.StringVar(&cfg.ManifestPath, "out", "devnet.json", "where to write the chain's manifest (\"\" for nowhere)")
 	flag.DurationVar(&cfg.BlockTime, "block-time", 0, "dev chain block time, e.g. 2s (default: a block as soon as a transaction arrives)")
 	flag.Parse()
-	platform.Main("devstack", platform.NewEnv(os.Getenv).LogLevel(), nil, func(ctx context.Context, tp trace.TracerProvider) error {
+	level := platform.NewEnv(os.Getenv).LogLevel()
+	cfg.Logger = func(service string) *slog.Logger { return platform.NewLogger(os.Stderr, level, service) }
+	platform.Main("devstack", level, nil, func(ctx context.Context, tp trace.TracerProvider) error {
 		return devstack.Run(ctx, cfg, tp)
 	})
 }

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -41,12 +42,18 @@ type Config struct {
 	BlockTime    time.Duration // dev chain block time; 0 seals a block as soon as a transaction arrives
 	Getenv       func(string) string
 	Out          io.Writer // the ready banner
+	// Logger gives each service its logger, so that lines say which service wrote them
+	// (service=registry, service=relayer); nil: the default logger for all.
+	Logger func(service string) *slog.Logger
 }
 
 // Run starts everything, prints where it is, and serves until ctx is done.
 func Run(ctx context.Context, cfg Config, tp trace.TracerProvider) error {
 	if cfg.Host == "" {
 		cfg.Host = "127.0.0.1"
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = func(string) *slog.Logger { return slog.Default() }
 	}
 	if cfg.DataDir == "" {
 		dir, err := os.MkdirTemp("", "vaultd-devstack-*")
@@ -88,7 +95,7 @@ func Run(ctx context.Context, cfg Config, tp trace.TracerProvider) error {
 	if err != nil {
 		return fmt.Errorf("registry configuration: %w", err)
 	}
-	reg, err := registry.New(ctx, regCfg, registry.Options{Tracer: tp.Tracer("vaultd/registry")})
+	reg, err := registry.New(ctx, regCfg, registry.Options{Tracer: tp.Tracer("vaultd/registry"), Logger: cfg.Logger("registry")})
 	if err != nil {
 		return err
 	}
@@ -116,7 +123,7 @@ func Run(ctx context.Context, cfg Config, tp trace.TracerProvider) error {
 	if err != nil {
 		return fmt.Errorf("relayer configuration: %w", err)
 	}
-	rel, err := relayer.New(ctx, relCfg, relayer.Options{Tracer: tp.Tracer("vaultd/relayer")})
+	rel, err := relayer.New(ctx, relCfg, relayer.Options{Tracer: tp.Tracer("vaultd/relayer"), Logger: cfg.Logger("relayer")})
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"log/slog"
 	"math/big"
 	"net/http"
 	"path/filepath"
@@ -23,6 +24,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/card"
 	"github.com/seed018cc74c/vaultd/service/devchain"
 	"github.com/seed018cc74c/vaultd/service/devstack"
+	"github.com/seed018cc74c/vaultd/service/platform"
 	"github.com/seed018cc74c/vaultd/service/zk"
 )
 
@@ -42,12 +44,15 @@ func (b *syncBuffer) String() string { b.mu.Lock(); defer b.mu.Unlock(); return 
 // The stack starts on free ports, registers the dev tokens through the registry's API, prints
 // where everything is, redeems a card through its relayer, and stops cleanly.
 func TestDevstackServesRegisteredTokens(t *testing.T) {
-	var out syncBuffer
+	var out, logs syncBuffer
 	manifest := filepath.Join(t.TempDir(), "devnet.json")
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- devstack.Run(ctx, devstack.Config{Getenv: func(string) string { return "" }, Out: &out, ManifestPath: manifest}, noop.NewTracerProvider())
+		done <- devstack.Run(ctx, devstack.Config{
+			Getenv: func(string) string { return "" }, Out: &out, ManifestPath: manifest,
+			Logger: func(service string) *slog.Logger { return platform.NewLogger(&logs, slog.LevelInfo, service) },
+		}, noop.NewTracerProvider())
 	}()
 	registry := regexp.MustCompile(`registry\s+(http://\S+)`)
 	key := regexp.MustCompile(`admin key\s+([0-9a-f]{48})`)
@@ -67,6 +72,9 @@ func TestDevstackServesRegisteredTokens(t *testing.T) {
 	}
 	if !key.MatchString(out.String()) {
 		t.Fatalf("no random admin key printed:\n%s", out.String())
+	}
+	if !regexp.MustCompile(`"msg":"relayer ready".*"service":"relayer"`).MatchString(logs.String()) {
+		t.Errorf("the relayer's lines do not name it:\n%s", logs.String())
 	}
 	url := registry.FindStringSubmatch(out.String())[1]
 	resp, err := http.Get(url + "/tokens")

@@ -122,5 +122,5 @@ func logError(r *http.Request, e *Error) {
 	if e.Cause != nil {
 		attrs = append(attrs, slog.String("cause", e.Cause.Error()))
 	}
-	slog.LogAttrs(r.Context(), level, e.Message, attrs...)
+	Logger(r.Context()).LogAttrs(r.Context(), level, e.Message, attrs...)
 }

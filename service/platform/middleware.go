@@ -28,7 +28,30 @@ const (
 	ctxRequestID ctxKey = iota
 	ctxClientIP
 	ctxAdmin
+	ctxLogger
 )
+
+// Logger returns the logger of the service serving the request (HandlerOptions.Logger), or the
+// default logger outside a request.
+func Logger(ctx context.Context) *slog.Logger {
+	if l, ok := ctx.Value(ctxLogger).(*slog.Logger); ok {
+		return l
+	}
+	return slog.Default()
+}
+
+// withLogger puts the service's logger in every request's context, for the layers shared by all
+// services (recover, errors) to log under the service's name.
+func withLogger(l *slog.Logger) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		if l == nil {
+			return next
+		}
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), ctxLogger, l)))
+		})
+	}
+}
 
 // RequestID returns the request's id (the X-Request-Id it came with, or one made up).
 func RequestID(ctx context.Context) string {
@@ -56,7 +79,7 @@ func recoverer(next http.Handler) http.Handler {
 				if v == http.ErrAbortHandler {
 					panic(v)
 				}
-				slog.ErrorContext(r.Context(), "panic while serving a request", "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+				Logger(r.Context()).ErrorContext(r.Context(), "panic while serving a request", "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 				WriteError(w, r, Internal(fmt.Errorf("panic: %v", v)))
 			}
 		}()

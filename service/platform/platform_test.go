@@ -1,7 +1,9 @@
 package platform
 
 import (
+	"bytes"
 	"encoding/json"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
@@ -135,5 +137,36 @@ func TestRequestIDIsKeptOrMade(t *testing.T) {
 		if got == "" || (got == in) != keep {
 			t.Errorf("X-Request-Id %q → %q", in, got)
 		}
+	}
+}
+
+// Request-path logs (a panic, an error answer) go to the service's logger, under its name.
+func TestRequestLogsGoToTheServiceLogger(t *testing.T) {
+	var buf bytes.Buffer
+	reg := prometheus.NewRegistry()
+	h, err := NewHandler(HandlerOptions{
+		SpecYAML: []byte(testSpec), AdminKey: "0123456789abcdef", Metrics: reg, Gatherer: reg,
+		Logger: NewLogger(&buf, slog.LevelDebug, "svc-x"),
+		API: func(r chi.Router) {
+			r.Get("/boom", func(w http.ResponseWriter, r *http.Request) { panic("kaboom") })
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{"/boom", "/nope"} {
+		h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", path, nil))
+	}
+	var msgs []string
+	for line := range strings.Lines(buf.String()) {
+		var rec struct{ Msg, Service, Code string }
+		if err := json.Unmarshal([]byte(line), &rec); err != nil || rec.Service != "svc-x" {
+			t.Fatalf("log line %q: %v", line, err)
+		}
+		msgs = append(msgs, rec.Msg+"/"+rec.Code)
+	}
+	if len(msgs) != 3 || msgs[0] != "panic while serving a request/" ||
+		!strings.HasSuffix(msgs[1], "/"+CodeInternal) || !strings.HasSuffix(msgs[2], "/"+CodeNotFound) {
+		t.Fatalf("logged %q", msgs)
 	}
 }

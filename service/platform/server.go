@@ -37,6 +37,8 @@ type HandlerOptions struct {
 	API func(chi.Router)
 	// Static registers routes outside the OpenAPI document (e.g. /icons/*).
 	Static func(chi.Router)
+	// Logger is what request-path logs (errors, panics) go to; nil: the default logger.
+	Logger *slog.Logger
 }
 
 // NewHandler builds a service's HTTP handler in the order DESIGN.md gives: recover → request id →
@@ -59,7 +61,7 @@ func NewHandler(o HandlerOptions) (http.Handler, error) {
 		tracer = noop.NewTracerProvider().Tracer("")
 	}
 	r := chi.NewRouter()
-	r.Use(recoverer, requestID, clientIP(o.TrustedProxies), tracing(tracer), metricsMiddleware(newHTTPMetrics(o.Metrics)))
+	r.Use(withLogger(o.Logger), recoverer, requestID, clientIP(o.TrustedProxies), tracing(tracer), metricsMiddleware(newHTTPMetrics(o.Metrics)))
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, r, Errorf(http.StatusNotFound, CodeNotFound, "no such endpoint"))
 	})

@@ -38,6 +38,7 @@ type Registry struct {
 	iconMax  int64
 	iconBase string // PUBLIC_BASE_URL + "/icons/"
 	metrics  *metrics
+	log      *slog.Logger
 
 	mu    sync.Mutex // serialises writes
 	state atomic.Pointer[snapshot]
@@ -242,7 +243,7 @@ func (r *Registry) commit(t storedToken, oldIcon string) error {
 	discard := func(file string) {
 		if file != "" && file != oldIcon {
 			if err := r.icons.Remove(file); err != nil {
-				slog.Warn("could not remove icon file", "file", file, "err", err)
+				r.log.Warn("could not remove icon file", "file", file, "err", err)
 			}
 		}
 	}
@@ -259,7 +260,7 @@ func (r *Registry) commit(t storedToken, oldIcon string) error {
 	r.metrics.tokens.Set(float64(len(next)))
 	if oldIcon != "" && oldIcon != t.IconFile {
 		if err := r.icons.Remove(oldIcon); err != nil {
-			slog.Warn("could not remove replaced icon file", "file", oldIcon, "err", err)
+			r.log.Warn("could not remove replaced icon file", "file", oldIcon, "err", err)
 		}
 	}
 	return nil

@@ -31,6 +31,7 @@ type Service struct {
 type Options struct {
 	Tracer     trace.Tracer
 	Prometheus *prometheus.Registry // nil: a new one
+	Logger     *slog.Logger         // nil: the default logger
 }
 
 // New builds the registry: it dials the chain, settles the chain id, loads DATA_FILE and wires
@@ -44,6 +45,10 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 	if promReg == nil {
 		promReg = platform.NewRegistry()
 	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.Default()
+	}
 	client, err := chain.Dial(cfg.Chain.RPCURL, cfg.Chain.RPCTimeout, platform.NewChainMetrics(promReg))
 	if err != nil {
 		return nil, err
@@ -53,7 +58,7 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 		client.Close()
 		return nil, err
 	}
-	chainID, err := settleChainID(ctx, client, cfg.Chain.ChainID, file.ChainID, found && len(file.Tokens) > 0, cfg.Store.DataFile)
+	chainID, err := settleChainID(ctx, log, client, cfg.Chain.ChainID, file.ChainID, found && len(file.Tokens) > 0, cfg.Store.DataFile)
 	if err != nil {
 		client.Close()
 		return nil, err
@@ -68,7 +73,7 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 	reg := &Registry{
 		chain: client, chainID: chainID, dataFile: cfg.Store.DataFile,
 		icons: IconStore{Dir: cfg.Icons.Dir}, iconMax: cfg.Icons.MaxBytes,
-		iconBase: cfg.PublicBaseURL + "/icons/", metrics: newMetrics(promReg),
+		iconBase: cfg.PublicBaseURL + "/icons/", metrics: newMetrics(promReg), log: log,
 	}
 	if err := reg.install(file); err != nil {
 		client.Close()
@@ -85,7 +90,7 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 	h, err := platform.NewHandler(platform.HandlerOptions{
 		SpecYAML: openapi.RegistryYAML, AdminKey: cfg.AdminAPIKey,
 		TrustedProxies: cfg.HTTP.TrustedProxies, Tracer: opts.Tracer,
-		Metrics: promReg, Gatherer: promReg,
+		Metrics: promReg, Gatherer: promReg, Logger: opts.Logger,
 		BodyLimits: map[string]int64{
 			"POST /tokens":                upsertLimit,
 			"POST /tokens/{address}/icon": cfg.Icons.MaxBytes + 64<<10,
@@ -109,7 +114,7 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 // settleChainID asks the chain for its id and checks it against CHAIN_ID and the data file. When
 // the chain cannot be reached, it starts on the id it was told (CHAIN_ID, else the file's), so
 // reads keep working; with neither it fails.
-func settleChainID(ctx context.Context, c *chain.Client, configured, fromFile uint64, fileHasTokens bool, dataFile string) (uint64, error) {
+func settleChainID(ctx context.Context, log *slog.Logger, c *chain.Client, configured, fromFile uint64, fileHasTokens bool, dataFile string) (uint64, error) {
 	id, err := c.ChainID(ctx)
 	if err != nil {
 		known := configured
@@ -119,7 +124,7 @@ func settleChainID(ctx context.Context, c *chain.Client, configured, fromFile ui
 		if known == 0 {
 			return 0, fmt.Errorf("cannot learn the chain id from RPC_URL (%w); set CHAIN_ID to start while the chain is down", err)
 		}
-		slog.Warn("the chain is unreachable at start; serving reads with the known chain id", "chainId", known, "err", err)
+		log.Warn("the chain is unreachable at start; serving reads with the known chain id", "chainId", known, "err", err)
 		id = known
 	}
 	if err := chain.CheckChainID(configured, id); err != nil {
@@ -139,7 +144,7 @@ func (s *Service) Close() { s.chain.Close() }
 
 // Run listens on PORT and serves until ctx is done.
 func (s *Service) Run(ctx context.Context) error {
-	slog.Info("registry ready", "chainId", s.Registry.chainID, "tokens", s.Registry.Count())
+	s.Registry.log.Info("registry ready", "chainId", s.Registry.chainID, "tokens", s.Registry.Count())
 	return platform.ListenAndServe(ctx, "registry", s.cfg.HTTP.Port, s.handler, s.cfg.HTTP.ShutdownGrace)
 }
 

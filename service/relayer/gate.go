@@ -27,6 +27,7 @@ type gate struct {
 	min      *big.Int
 	poll     time.Duration
 	metrics  *metrics
+	log      *slog.Logger
 
 	mu        sync.Mutex
 	balance   *big.Int // nil until first read
@@ -37,7 +38,7 @@ type gate struct {
 
 func newGate(client *chain.Client, operator common.Address, min *big.Int, poll time.Duration, m *metrics) *gate {
 	m.threshold.Set(weiToEther(min))
-	return &gate{client: client, operator: operator, min: min, poll: poll, metrics: m, reserved: new(big.Int), open: true}
+	return &gate{client: client, operator: operator, min: min, poll: poll, metrics: m, log: slog.Default(), reserved: new(big.Int), open: true}
 }
 
 // run polls the balance until ctx is done.
@@ -97,9 +98,9 @@ func (g *gate) evaluate() {
 	attrs := []any{"operator", g.operator.Hex(), "balance", weiString(g.balance), "reserved", weiString(g.reserved), "threshold", weiString(g.min)}
 	if !open {
 		g.metrics.gateTrips.Inc()
-		slog.Error("ALERT: operator balance below MIN_OPERATOR_BALANCE; refusing new reveals with 503", attrs...)
+		g.log.Error("ALERT: operator balance below MIN_OPERATOR_BALANCE; refusing new reveals with 503", attrs...)
 	} else {
-		slog.Info("operator balance back above MIN_OPERATOR_BALANCE; accepting reveals again", attrs...)
+		g.log.Info("operator balance back above MIN_OPERATOR_BALANCE; accepting reveals again", attrs...)
 	}
 	g.metrics.gateOpen.Set(b2f(open))
 }

@@ -29,10 +29,11 @@ type Service struct {
 	handler http.Handler
 }
 
-// Options are what a caller may add: a tracer and a metrics registry.
+// Options are what a caller may add: a tracer, a metrics registry and a logger.
 type Options struct {
 	Tracer     trace.Tracer
 	Prometheus *prometheus.Registry
+	Logger     *slog.Logger // nil: the default logger
 }
 
 // New builds the relayer: it dials the chain, settles the chain id, reads the verifying key,
@@ -48,6 +49,10 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 	tracer := opts.Tracer
 	if tracer == nil {
 		tracer = noop.NewTracerProvider().Tracer("")
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.Default()
 	}
 	client, err := chain.Dial(cfg.Chain.RPCURL, cfg.Chain.RPCTimeout, platform.NewChainMetrics(reg))
 	if err != nil {
@@ -76,12 +81,13 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 	r.tx = newTxManager(client, cfg.Operator.Key, chainID, cfg.Tx, nil, m)
 	r.gate = newGate(client, r.tx.from, cfg.Operator.MinBalance, cfg.Operator.BalancePoll, m)
 	r.tx.gate = r.gate
+	r.tx.log, r.gate.log = log, log
 	r.gate.refresh(ctx)
 	r.tx.mu.Lock()
 	err = r.tx.resync(ctx)
 	r.tx.mu.Unlock()
 	if err != nil {
-		slog.Warn("could not read the operator's nonce at start; will retry on the first send", "err", err)
+		log.Warn("could not read the operator's nonce at start; will retry on the first send", "err", err)
 	}
 
 	a := &api{r: r, started: time.Now()}
@@ -91,7 +97,7 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 	})
 	h, err := platform.NewHandler(platform.HandlerOptions{
 		SpecYAML: openapi.RelayerYAML, TrustedProxies: cfg.HTTP.TrustedProxies, Tracer: tracer,
-		Metrics: reg, Gatherer: reg,
+		Metrics: reg, Gatherer: reg, Logger: opts.Logger,
 		BodyLimits: map[string]int64{"POST /reveal": 16 << 10},
 		API: func(rt chi.Router) {
 			relayerapi.HandlerWithOptions(strict, relayerapi.ChiServerOptions{BaseRouter: rt, ErrorHandlerFunc: platform.RequestErrorHandler})
@@ -101,7 +107,7 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 		client.Close()
 		return nil, err
 	}
-	slog.Info("relayer ready", "operator", r.tx.from.Hex(), "chainId", chainID, "vault", cfg.Contracts.Vault.Hex(), "offchainVerification", vk != nil)
+	log.Info("relayer ready", "operator", r.tx.from.Hex(), "chainId", chainID, "vault", cfg.Contracts.Vault.Hex(), "offchainVerification", vk != nil)
 	return &Service{cfg: cfg, Relayer: r, handler: h}, nil
 }
 

@@ -32,6 +32,7 @@ type txManager struct {
 	cfg     TxConfig
 	gate    *gate
 	metrics *metrics
+	log     *slog.Logger
 
 	mu       sync.Mutex // guards next, synced, inflight and byHash; held across a send
 	next     uint64
@@ -69,7 +70,7 @@ func (m *txManager) newest(f *flight) *types.Transaction {
 func newTxManager(client *chain.Client, key *ecdsa.PrivateKey, chainID uint64, cfg TxConfig, g *gate, m *metrics) *txManager {
 	id := new(big.Int).SetUint64(chainID)
 	return &txManager{client: client, key: key, from: crypto.PubkeyToAddress(key.PublicKey), signer: types.LatestSignerForChainID(id),
-		chainID: id, cfg: cfg, gate: g, metrics: m, inflight: map[uint64]*flight{}, byHash: map[common.Hash]*flight{}}
+		chainID: id, cfg: cfg, gate: g, metrics: m, log: slog.Default(), inflight: map[uint64]*flight{}, byHash: map[common.Hash]*flight{}}
 }
 
 // sendClass is how a node's answer to eth_sendRawTransaction is handled.
@@ -169,7 +170,7 @@ func (m *txManager) send(ctx context.Context, to common.Address, data []byte, ga
 			if attempt > 0 {
 				return nil, fmt.Errorf("%w: %w", errSendRejected, sendErr)
 			}
-			slog.Warn("nonce already used (a transaction from the operator key outside this relayer?); resyncing", "nonce", nonce)
+			m.log.Warn("nonce already used (a transaction from the operator key outside this relayer?); resyncing", "nonce", nonce)
 			if err := m.resync(ctx); err != nil {
 				return nil, err
 			}
@@ -326,7 +327,7 @@ func (m *txManager) replace(ctx context.Context, f *flight) bool {
 	prev := m.newest(f)
 	tip, feeCap, err := m.fees(ctx, prev)
 	if err != nil || feeCap.Cmp(prev.GasFeeCap()) <= 0 {
-		slog.Debug("cannot replace a lingering transaction yet", "nonce", f.nonce, "feeCap", feeCap, "err", err)
+		m.log.Debug("cannot replace a lingering transaction yet", "nonce", f.nonce, "feeCap", feeCap, "err", err)
 		return false // fees unknown, or already at MAX_FEE_PER_GAS
 	}
 	tx, err := types.SignNewTx(m.key, m.signer, &types.DynamicFeeTx{ChainID: m.chainID, Nonce: f.nonce, GasTipCap: tip, GasFeeCap: feeCap, Gas: f.gasLimit, To: prev.To(), Data: prev.Data()})
@@ -344,10 +345,10 @@ func (m *txManager) replace(ctx context.Context, f *flight) bool {
 		m.byHash[tx.Hash()] = f
 		m.mu.Unlock()
 		m.metrics.replacements.Inc()
-		slog.Info("replaced a lingering transaction", "nonce", f.nonce, "old", prev.Hash(), "new", tx.Hash(), "feeCap", feeCap)
+		m.log.Info("replaced a lingering transaction", "nonce", f.nonce, "old", prev.Hash(), "new", tx.Hash(), "feeCap", feeCap)
 		return true
 	default:
-		slog.Debug("replacement not accepted", "nonce", f.nonce, "err", sendErr)
+		m.log.Debug("replacement not accepted", "nonce", f.nonce, "err", sendErr)
 		return false // mined meanwhile ("nonce too low") or refused: the receipt poll decides
 	}
 }
