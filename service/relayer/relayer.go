@@ -263,24 +263,31 @@ func (r *Relayer) reveal(ctx context.Context, in request) (relayerapi.RevealResu
 // simulate is check 7: it runs the reveal once as an eth_call and returns the gas limit to send
 // it with. eth_estimateGas executes a call several times, and a reveal's pairing check makes each
 // execution costly, so the limit of reveals without change is learned: estimated for the first,
-// then reused, and raised whenever a mined reveal comes close to it (gasBook). Reveals with
-// change, whose tree insert varies more, are always estimated.
+// then reused, and raised whenever a mined reveal comes close to it (gasBook). The eth_call runs
+// with that limit as its gas, so a reveal that would not fit in it (a costlier token transfer, a
+// new storage slot) fails there and is estimated instead, never sent to run out of gas. Reveals
+// with change, whose tree insert varies more, are always estimated.
 func (r *Relayer) simulate(ctx context.Context, data []byte, change bool) (uint64, error) {
 	msg := ethereum.CallMsg{From: r.tx.from, To: &r.cfg.Contracts.Vault, Data: data}
-	var limit uint64
-	var err error
 	if known := r.gas.limit(); known > 0 && !change {
-		limit, err = known, r.client.Simulate(ctx, msg)
-	} else {
-		var est uint64
-		if est, err = r.client.EstimateGas(ctx, msg); err == nil {
-			limit = est*13/10 + 10_000
-			if !change {
-				r.gas.raise(limit)
-			}
+		msg.Gas = known
+		err := r.client.Simulate(ctx, msg)
+		if err == nil {
+			return known, nil
 		}
+		if !chain.IsNodeAnswer(err) {
+			return 0, platform.ChainUnavailable(err)
+		}
+		// Refused within the learned limit: the estimate below tells a reveal that needs more
+		// gas from one the vault refuses.
+		msg.Gas = 0
 	}
+	est, err := r.client.EstimateGas(ctx, msg)
 	if err == nil {
+		limit := est*13/10 + 10_000
+		if !change {
+			r.gas.raise(limit)
+		}
 		return limit, nil
 	}
 	if rev, ok := chain.RevertOf(vaultError, err); ok {

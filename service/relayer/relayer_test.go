@@ -75,3 +75,20 @@ func TestCheckOrder(t *testing.T) {
 		t.Fatalf("the untouched request after the refusals: %s", resp.Body)
 	}
 }
+
+// A learned gas limit too small for a reveal never sends a transaction that runs out of gas: the
+// simulation runs within the limit, fails, and the reveal is estimated and sent with enough.
+func TestLearnedGasLimitTooSmall(t *testing.T) {
+	c := devchaintest.Start(t)
+	s := startRelayer(t, c, nil)
+	s.svc.SetLearnedGasLimit(150_000) // a reveal needs ~331k
+	_, req := request(t, c, devUsers(c, 0), 31)
+	resp := reveal(t, s, req)
+	if resp.StatusCode() != 200 || resp.JSON200 == nil || !resp.JSON200.Success {
+		t.Fatalf("reveal: %d %s", resp.StatusCode(), resp.Body)
+	}
+	used, _ := new(big.Int).SetString(resp.JSON200.GasUsed, 10)
+	if got := s.svc.LearnedGasLimit(); used == nil || got <= used.Uint64() {
+		t.Fatalf("learned limit %d after a reveal that used %s", got, resp.JSON200.GasUsed)
+	}
+}
