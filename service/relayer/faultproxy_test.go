@@ -9,26 +9,30 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"sync"
+	"sync/atomic"
 	"testing"
 )
 
 // faultProxy stands between the relayer and the real dev node and forwards every JSON-RPC call,
 // except that a test can make it produce faults the real node cannot: no answer at all for a
-// method (the RPC hangs), or a lost answer (the call reaches the node, the answer is dropped).
+// method (the RPC hangs), a late answer (held until heal, then forwarded), or a lost answer (the
+// call reaches the node, the answer is dropped).
 type faultProxy struct {
 	url   string
 	proxy *httputil.ReverseProxy
 
 	mu      sync.Mutex
 	hang    map[string]bool   // method → never answer
+	stall   map[string]bool   // method → answer only after heal
 	drop    map[string]bool   // method → forward, then answer garbage
 	refuse  map[string]string // method → answer this JSON-RPC error without forwarding
 	release chan struct{}
+	hung    atomic.Int32 // calls held unanswered so far
 }
 
 func newFaultProxy(t testing.TB, target string) *faultProxy {
 	u, _ := url.Parse(target)
-	p := &faultProxy{proxy: httputil.NewSingleHostReverseProxy(u), hang: map[string]bool{}, drop: map[string]bool{}, refuse: map[string]string{}, release: make(chan struct{})}
+	p := &faultProxy{proxy: httputil.NewSingleHostReverseProxy(u), hang: map[string]bool{}, stall: map[string]bool{}, drop: map[string]bool{}, refuse: map[string]string{}, release: make(chan struct{})}
 	srv := httptest.NewServer(p)
 	t.Cleanup(func() { p.heal(); srv.Close() })
 	p.url = srv.URL
@@ -47,9 +51,16 @@ func (p *faultProxy) down() { p.set("*", true, false) }
 func (p *faultProxy) heal() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.hang, p.drop, p.refuse = map[string]bool{}, map[string]bool{}, map[string]string{}
+	p.hang, p.stall, p.drop, p.refuse = map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]string{}
 	close(p.release)
 	p.release = make(chan struct{})
+}
+
+// stallUntilHeal holds every call of method until heal, then forwards it: a slow node.
+func (p *faultProxy) stallUntilHeal(method string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.stall[method] = true
 }
 
 // refuseWith makes the node's answer to method a JSON-RPC error with message.
@@ -69,6 +80,7 @@ func (p *faultProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	json.Unmarshal(body, &call) // batches have no single method: they pass
 	p.mu.Lock()
 	hang := p.hang[call.Method] || p.hang["*"]
+	stall := p.stall[call.Method]
 	drop := p.drop[call.Method]
 	refusal := p.refuse[call.Method]
 	release := p.release
@@ -78,12 +90,16 @@ func (p *faultProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		json.NewEncoder(w).Encode(map[string]any{"jsonrpc": "2.0", "id": call.ID, "error": map[string]any{"code": -32000, "message": refusal}})
 		return
 	}
-	if hang {
+	if hang || stall {
+		p.hung.Add(1)
 		select {
 		case <-r.Context().Done():
+			return
 		case <-release:
 		}
-		return
+		if hang {
+			return
+		}
 	}
 	if drop {
 		rec := httptest.NewRecorder()

@@ -1,6 +1,7 @@
 package relayer_test
 
 import (
+	"context"
 	"math/big"
 	"strings"
 	"testing"
@@ -219,4 +220,33 @@ func cardRequest(r relayerRequest) card.Request {
 	}
 	return card.Request{Proof: zk.ProofJSON{PiA: r.Proof.PiA, PiB: pb, PiC: r.Proof.PiC}, PublicSignals: r.PublicSignals,
 		Recipient: r.Recipient, TokenAddress: r.TokenAddress, Amount: r.Amount}
+}
+
+// A client that goes away mid-reveal does not abort the reveal: an identical request waiting on
+// it gets the real outcome, not the first client's cancellation.
+func TestClientGoneMidReveal(t *testing.T) {
+	c := devchaintest.Start(t)
+	proxy := newFaultProxy(t, c.RPCURL)
+	s := startRelayer(t, c, map[string]string{"RPC_URL": proxy.url, "RPC_TIMEOUT": "10s"})
+	_, req := request(t, c, devUsers(c, 0), 41)
+
+	proxy.stallUntilHeal("eth_call") // the chain checks wait
+	firstCtx, leave := context.WithCancel(ctx)
+	first := make(chan error, 1)
+	go func() { _, err := s.client.RevealWithResponse(firstCtx, req); first <- err }()
+	for proxy.hung.Load() == 0 {
+		time.Sleep(5 * time.Millisecond)
+	}
+	second := make(chan *relayerapi.RevealResponse, 1)
+	go func() { second <- reveal(t, s, req) }()
+	time.Sleep(200 * time.Millisecond) // the second request joins the first's outcome
+	leave()
+	if err := <-first; err == nil {
+		t.Fatal("the first client's request finished although it left")
+	}
+	time.Sleep(100 * time.Millisecond) // let a cancellation, if any, reach the checks
+	proxy.heal()
+	if r := <-second; r.StatusCode() != 200 {
+		t.Fatalf("the identical request: %d %s", r.StatusCode(), r.Body)
+	}
 }

@@ -47,3 +47,13 @@ func (l *limiter) allow(key string) (ok bool, retryAfter time.Duration) {
 	}
 	return true, 0
 }
+
+// undo takes back the newest event recorded for key (one that allow let through but that did
+// not happen after all).
+func (l *limiter) undo(key string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if ev := l.events[key]; len(ev) > 0 {
+		l.events[key] = ev[:len(ev)-1]
+	}
+}

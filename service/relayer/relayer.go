@@ -82,6 +82,21 @@ func rateLimited(r Rate, what string, retry time.Duration) *platform.Error {
 		Message: fmt.Sprintf("rate limit exceeded: %s %s", r, what), RetryAfter: retry}
 }
 
+// allowSend counts a reveal about to be sent against the per-recipient and the total limits. A
+// reveal refused by one is counted by neither.
+func (r *Relayer) allowSend(recipient common.Address) error {
+	if ok, retry := r.perRecipient.allow(recipient.Hex()); !ok {
+		r.metrics.rateLimited.WithLabelValues("recipient").Inc()
+		return rateLimited(r.cfg.Limits.PerRecipient, "reveals per recipient", retry)
+	}
+	if ok, retry := r.total.allow(""); !ok {
+		r.perRecipient.undo(recipient.Hex())
+		r.metrics.rateLimited.WithLabelValues("total").Inc()
+		return rateLimited(r.cfg.Limits.Total, "reveals in total", retry)
+	}
+	return nil
+}
+
 // allowIP counts a POST /reveal from ip against the per-IP limit.
 func (r *Relayer) allowIP(ip string) error {
 	if ok, retry := r.perIP.allow(ip); !ok {
@@ -135,7 +150,10 @@ func (r *Relayer) Reveal(ctx context.Context, req relayerapi.RevealRequest) (res
 		r.mu.Unlock()
 		close(o.done)
 	}()
-	return r.reveal(ctx, in)
+	// A client that goes away does not abort a reveal half done: its checks, its send and the
+	// wait for its receipt are bounded by RPC_TIMEOUT and RECEIPT_TIMEOUT, and identical requests
+	// waiting on it get its real outcome.
+	return r.reveal(context.WithoutCancel(ctx), in)
 }
 
 // request is a parsed reveal request. The check-3 and check-4 failures are kept, not returned,
@@ -248,14 +266,8 @@ func (r *Relayer) reveal(ctx context.Context, in request) (relayerapi.RevealResu
 	if err != nil {
 		return relayerapi.RevealResult{}, err
 	}
-	// Counted only for reveals about to be sent.
-	if ok, retry := r.perRecipient.allow(in.recipient.Hex()); !ok {
-		r.metrics.rateLimited.WithLabelValues("recipient").Inc()
-		return relayerapi.RevealResult{}, rateLimited(r.cfg.Limits.PerRecipient, "reveals per recipient", retry)
-	}
-	if ok, retry := r.total.allow(""); !ok {
-		r.metrics.rateLimited.WithLabelValues("total").Inc()
-		return relayerapi.RevealResult{}, rateLimited(r.cfg.Limits.Total, "reveals in total", retry)
+	if err := r.allowSend(in.recipient); err != nil {
+		return relayerapi.RevealResult{}, err
 	}
 	return r.submit(ctx, data, gas)
 }
