@@ -165,6 +165,46 @@ func TestOutsideTransactionIsAbsorbed(t *testing.T) {
 	}
 }
 
+// A transaction from the operator key waiting in the pool at the relayer's next nonce (the node
+// answers "replacement transaction underpriced") is absorbed the same way: resync, next nonce.
+func TestPendingOutsideTransactionIsAbsorbed(t *testing.T) {
+	c := devchaintest.Start(t)
+	s := startRelayer(t, c, nil)
+	_, first := request(t, c, devUsers(c, 0), 17)
+	if r := reveal(t, s, first); r.StatusCode() != 200 {
+		t.Fatal(string(r.Body))
+	}
+	_, second := request(t, c, devUsers(c, 1), 18)
+	c.PauseSealing()
+	self := c.Accounts.Operator.Address
+	if _, err := devchain.SendTx(ctx, c, c.Accounts.Operator.Key, &self, big.NewInt(1), nil); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan *relayerapi.RevealResponse, 1)
+	go func() { done <- reveal(t, s, second) }()
+	for {
+		h, err := s.client.GetHealthWithResponse(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h.JSON200.InFlight == 1 {
+			break // sent, behind the outside transaction
+		}
+		select {
+		case r := <-done:
+			t.Fatalf("before anything was mined: %d %s", r.StatusCode(), r.Body)
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	c.ResumeSealing()
+	if r := <-done; r.StatusCode() != 200 {
+		t.Fatalf("behind a pending outside transaction: %d %s", r.StatusCode(), r.Body)
+	}
+	if n := operatorNonce(t, c); n != 3 {
+		t.Fatalf("operator nonce %d, want 3 (2 reveals + 1 outside)", n)
+	}
+}
+
 // The RPC stops answering in the middle of a request and comes back; a send is refused; a send's
 // answer is lost. Each time nothing is left half-done: afterwards reveals succeed with contiguous
 // nonces.

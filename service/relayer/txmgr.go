@@ -79,7 +79,7 @@ type sendClass int
 const (
 	sendAccepted  sendClass = iota // in the pool now
 	sendKnown                      // already in the pool: accepted earlier
-	sendNonceLow                   // the nonce is used: resync and sign once more
+	sendNonceUsed                  // the nonce is mined, or taken in the pool by a transaction from outside: resync and sign once more
 	sendUncertain                  // no answer: the transaction may or may not be in the pool
 	sendRejected                   // refused (underpriced, no funds, …): the nonce is not used
 )
@@ -98,7 +98,11 @@ func classifySend(err error) sendClass {
 	case strings.Contains(msg, "already known"), strings.Contains(msg, "known transaction"):
 		return sendKnown
 	case strings.Contains(msg, "nonce too low"):
-		return sendNonceLow
+		return sendNonceUsed
+	case strings.Contains(msg, "replacement transaction underpriced"):
+		// Our own transactions all have nonces below the counter (resync keeps it above them),
+		// so the one in the pool at this nonce came from outside.
+		return sendNonceUsed
 	default:
 		return sendRejected
 	}
@@ -166,11 +170,11 @@ func (m *txManager) send(ctx context.Context, to common.Address, data []byte, ga
 			m.metrics.nonce.Set(float64(m.next))
 			m.metrics.inFlight.Set(float64(len(m.inflight)))
 			return f, nil
-		case sendNonceLow:
+		case sendNonceUsed:
 			if attempt > 0 {
 				return nil, fmt.Errorf("%w: %w", errSendRejected, sendErr)
 			}
-			m.log.Warn("nonce already used (a transaction from the operator key outside this relayer?); resyncing", "nonce", nonce)
+			m.log.Warn("nonce already used (a transaction from the operator key outside this relayer?); resyncing", "nonce", nonce, "err", sendErr)
 			if err := m.resync(ctx); err != nil {
 				return nil, err
 			}
