@@ -290,3 +290,18 @@ func TestClientGoneMidReveal(t *testing.T) {
 		t.Fatalf("the identical request: %d %s", r.StatusCode(), r.Body)
 	}
 }
+
+// A reveal the node refused to take is not counted against its recipient's limit: retried once
+// the node takes transactions again, it goes through.
+func TestRefusedSendIsNotCounted(t *testing.T) {
+	c := devchaintest.Start(t)
+	proxy := newFaultProxy(t, c.RPCURL)
+	s := startRelayer(t, c, map[string]string{"RPC_URL": proxy.url, "RATE_LIMIT_PER_RECIPIENT": "1/1h", "RATE_LIMIT_TOTAL": "1/1h"})
+	_, req := request(t, c, devUsers(c, 0), 51)
+	proxy.refuseWith("eth_sendRawTransaction", "insufficient funds for gas * price + value")
+	wantCode(t, "send refused", reveal(t, s, req), 502, "CHAIN_UNAVAILABLE")
+	proxy.heal()
+	if r := reveal(t, s, req); r.StatusCode() != 200 {
+		t.Fatalf("the same reveal once the node takes it: %d %s", r.StatusCode(), r.Body)
+	}
+}

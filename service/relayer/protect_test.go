@@ -239,3 +239,38 @@ func TestInFlightCostIsReserved(t *testing.T) {
 		t.Fatalf("the first reveal: %d %s", r.StatusCode(), r.Body)
 	}
 }
+
+// Requests that pass the gate together at arrival are checked again at the send: once the first
+// one's reserved cost closes the gate, the other gets 503 and no transaction.
+func TestGateIsCheckedAgainAtTheSend(t *testing.T) {
+	c := devchaintest.Start(t)
+	balance, err := c.Client().BalanceAt(ctx, c.Accounts.Operator.Address, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	min := new(big.Rat).SetFrac(new(big.Int).Sub(balance, big.NewInt(1000)), big.NewInt(params.Ether)).FloatString(18)
+	proxy := newFaultProxy(t, c.RPCURL)
+	s := startRelayer(t, c, map[string]string{"RPC_URL": proxy.url, "RPC_TIMEOUT": "10s", "MIN_OPERATOR_BALANCE": min, "BALANCE_POLL_INTERVAL": "1h"})
+	_, first := request(t, c, devUsers(c, 0), 1)
+	_, second := request(t, c, devUsers(c, 1), 2)
+	start := operatorNonce(t, c)
+
+	proxy.stallUntilHeal("eth_call") // both requests get past the gate and wait in the chain checks
+	a, b := revealAsync(t, s, first), revealAsync(t, s, second)
+	waitFor(t, "both requests in the chain checks", func() bool { return proxy.hung.Load() >= 4 })
+	proxy.heal()
+	codes := map[int]int{}
+	for _, ch := range []<-chan *relayerapi.RevealResponse{a, b} {
+		r := <-ch
+		codes[r.StatusCode()]++
+		if r.StatusCode() == 503 {
+			wantCode(t, "the second send", r, 503, "OPERATOR_BALANCE_LOW")
+		}
+	}
+	if codes[200] != 1 || codes[503] != 1 {
+		t.Fatalf("answers %v, want one 200 and one 503", codes)
+	}
+	if n := operatorNonce(t, c); n != start+1 {
+		t.Fatalf("%d transactions sent, want 1", n-start)
+	}
+}

@@ -269,7 +269,13 @@ func (r *Relayer) reveal(ctx context.Context, in request) (relayerapi.RevealResu
 	if err := r.allowSend(in.recipient); err != nil {
 		return relayerapi.RevealResult{}, err
 	}
-	return r.submit(ctx, data, gas)
+	f, err := r.send(ctx, data, gas)
+	if err != nil { // nothing was sent: the reveal is not counted against the limits
+		r.perRecipient.undo(in.recipient.Hex())
+		r.total.undo("")
+		return relayerapi.RevealResult{}, err
+	}
+	return r.await(ctx, f)
 }
 
 // simulate is check 7: it runs the reveal once as an eth_call and returns the gas limit to send
@@ -354,18 +360,21 @@ func (r *Relayer) checkSignals(in request) error {
 	return nil
 }
 
-// submit sends the reveal and waits for its receipt.
-func (r *Relayer) submit(ctx context.Context, data []byte, gas uint64) (relayerapi.RevealResult, error) {
+// send submits the reveal from the operator wallet. It fails with 503 when the gate closed
+// since the request arrived, and 502 when the node did not take the transaction.
+func (r *Relayer) send(ctx context.Context, data []byte, gas uint64) (*flight, error) {
 	sctx, end := r.stage(ctx, "send")
 	f, err := r.tx.send(sctx, r.cfg.Contracts.Vault, data, gas)
-	if err != nil {
+	if _, refused := err.(*platform.Error); err != nil && !refused {
 		err = platform.ChainUnavailable(err)
 	}
 	end(err)
-	if err != nil {
-		return relayerapi.RevealResult{}, err
-	}
-	_, end = r.stage(ctx, "receipt")
+	return f, err
+}
+
+// await waits for the sent reveal's receipt, until RECEIPT_TIMEOUT.
+func (r *Relayer) await(ctx context.Context, f *flight) (relayerapi.RevealResult, error) {
+	_, end := r.stage(ctx, "receipt")
 	timer := time.NewTimer(r.cfg.Tx.ReceiptTimeout)
 	defer timer.Stop()
 	select {

@@ -137,6 +137,11 @@ func (m *txManager) send(ctx context.Context, to common.Address, data []byte, ga
 
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	// The gate again, under the lock that reserves: requests that passed it together at arrival
+	// cannot all be sent once the first of them has closed it.
+	if err := m.gate.check(); err != nil {
+		return nil, err
+	}
 	if !m.synced {
 		if err := m.resync(ctx); err != nil {
 			return nil, err
