@@ -129,9 +129,12 @@ func Run(ctx context.Context, cfg Config, tp trace.TracerProvider) error {
 	}
 	defer rel.Close()
 
+	// The relayer's watcher outlives the servers' drain, so reveals in flight get their answer.
+	background, stopBackground := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopBackground()
+	rel.Start(background)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	rel.Start(ctx)
 	errc := make(chan error, 2)
 	go func() { errc <- platform.Serve(ctx, regLn, reg.Handler(), regCfg.HTTP.ShutdownGrace) }()
 	go func() { errc <- platform.Serve(ctx, relLn, rel.Handler(), relCfg.HTTP.ShutdownGrace) }()

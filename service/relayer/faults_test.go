@@ -2,7 +2,10 @@ package relayer_test
 
 import (
 	"context"
+	"fmt"
 	"math/big"
+	"net"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +16,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/card"
 	"github.com/seed018cc74c/vaultd/service/devchain"
 	"github.com/seed018cc74c/vaultd/service/devchain/devchaintest"
+	"github.com/seed018cc74c/vaultd/service/relayer"
 	"github.com/seed018cc74c/vaultd/service/zk"
 )
 
@@ -303,5 +307,48 @@ func TestRefusedSendIsNotCounted(t *testing.T) {
 	proxy.heal()
 	if r := reveal(t, s, req); r.StatusCode() != 200 {
 		t.Fatalf("the same reveal once the node takes it: %d %s", r.StatusCode(), r.Body)
+	}
+}
+
+// Stopping the relayer (SIGTERM) while a reveal waits to be mined: the reveal still gets its
+// answer, because the transaction watcher outlives the server's drain.
+func TestShutdownFinishesRevealsInFlight(t *testing.T) {
+	c := devchaintest.Start(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	cfg, err := relayer.LoadConfig(env(c, map[string]string{"PORT": strconv.Itoa(port), "RECEIPT_TIMEOUT": "20s", "REPLACE_AFTER": "10s"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := relayer.New(ctx, cfg, relayer.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	runCtx, stop := context.WithCancel(ctx)
+	ran := make(chan error, 1)
+	go func() { ran <- svc.Run(runCtx) }()
+	url := fmt.Sprintf("http://127.0.0.1:%d", port)
+	client, _ := relayerapi.NewClientWithResponses(url)
+	waitFor(t, "the relayer serving", func() bool { _, err := client.GetHealthWithResponse(ctx); return err == nil })
+	s := &server{svc: svc, url: url, client: client}
+
+	_, req := request(t, c, devUsers(c, 0), 61)
+	start := operatorNonce(t, c)
+	c.PauseSealing()
+	pending := revealAsync(t, s, req)
+	waitFor(t, "the reveal in the pool", func() bool { return pendingOperatorNonce(t, c) == start+1 })
+	stop() // SIGTERM
+	time.Sleep(100 * time.Millisecond)
+	c.ResumeSealing()
+	if r := <-pending; r.StatusCode() != 200 {
+		t.Fatalf("the reveal in flight at shutdown: %d %s", r.StatusCode(), r.Body)
+	}
+	if err := <-ran; err != nil {
+		t.Fatalf("Run: %v", err)
 	}
 }

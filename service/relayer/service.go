@@ -142,8 +142,11 @@ func (s *Service) Start(ctx context.Context) {
 // Close releases the chain client.
 func (s *Service) Close() { s.Relayer.client.Close() }
 
-// Run polls the balance and serves on PORT until ctx is done; reveals in flight are finished.
+// Run polls the balance and serves on PORT until ctx is done; reveals in flight are finished
+// (within SHUTDOWN_GRACE): the transaction watcher outlives the server.
 func (s *Service) Run(ctx context.Context) error {
-	s.Start(ctx)
+	background, stop := context.WithCancel(context.WithoutCancel(ctx))
+	defer stop()
+	s.Start(background)
 	return platform.ListenAndServe(ctx, "relayer", s.cfg.HTTP.Port, s.handler, s.cfg.HTTP.ShutdownGrace)
 }
