@@ -4,11 +4,13 @@
 package chain
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"math/big"
+	"slices"
 	"time"
 
 	"github.com/ethereum/go-ethereum"
@@ -156,6 +158,27 @@ func (c *Client) TransactionKnown(ctx context.Context, hash common.Hash) (bool, 
 		return false, nil
 	}
 	return err == nil, err
+}
+
+// PoolTransactions returns addr's executable transactions waiting in the node's pool, by nonce
+// (txpool_contentFrom, which geth, erigon and reth answer; a node without it answers an error).
+func (c *Client) PoolTransactions(ctx context.Context, addr common.Address) ([]*types.Transaction, error) {
+	return do(c, ctx, "pool_transactions", func(ctx context.Context) ([]*types.Transaction, error) {
+		var content struct {
+			Pending map[string]*types.Transaction `json:"pending"`
+		}
+		if err := c.rpc.CallContext(ctx, &content, "txpool_contentFrom", addr); err != nil {
+			return nil, err
+		}
+		txs := make([]*types.Transaction, 0, len(content.Pending))
+		for _, tx := range content.Pending {
+			if tx != nil {
+				txs = append(txs, tx)
+			}
+		}
+		slices.SortFunc(txs, func(a, b *types.Transaction) int { return cmp.Compare(a.Nonce(), b.Nonce()) })
+		return txs, nil
+	})
 }
 
 // BlockReceipts returns every receipt of block n.

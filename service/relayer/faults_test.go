@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/card"
@@ -350,5 +351,61 @@ func TestShutdownFinishesRevealsInFlight(t *testing.T) {
 	}
 	if err := <-ran; err != nil {
 		t.Fatalf("Run: %v", err)
+	}
+}
+
+// A transaction from the operator key already waiting in the pool when the relayer starts (sent
+// before a restart, say) is tracked like the relayer's own: it is replaced when it lingers, with
+// its value and data kept, and later reveals take the nonces after it.
+func TestStartAdoptsPoolTransactions(t *testing.T) {
+	c := devchaintest.Start(t)
+	_, req := request(t, c, devUsers(c, 0), 71)
+	start := operatorNonce(t, c)
+	c.PauseSealing()
+	self := c.Accounts.Operator.Address
+	old, err := devchain.SendTx(ctx, c, c.Accounts.Operator.Key, &self, big.NewInt(7), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := startRelayer(t, c, map[string]string{"REPLACE_AFTER": "200ms", "RECEIPT_TIMEOUT": "20s"})
+	h, _ := s.client.GetHealthWithResponse(ctx)
+	if h.JSON200.InFlight != 1 || h.JSON200.NextNonce != int64(start+1) {
+		t.Fatalf("health with one operator transaction in the pool: %s", h.Body)
+	}
+	waitFor(t, "the lingering transaction replaced", func() bool {
+		return strings.Contains(scrape(t, s), "vaultd_relayer_transaction_replacements_total 1")
+	})
+	pending := revealAsync(t, s, req)
+	waitFor(t, "the reveal in the pool", func() bool { return pendingOperatorNonce(t, c) == start+2 })
+	c.ResumeSealing()
+	if r := <-pending; r.StatusCode() != 200 {
+		t.Fatalf("the reveal behind it: %d %s", r.StatusCode(), r.Body)
+	}
+	waitFor(t, "nothing in flight", func() bool {
+		h, _ := s.client.GetHealthWithResponse(ctx)
+		return h.JSON200.InFlight == 0
+	})
+	if n := operatorNonce(t, c); n != start+2 {
+		t.Fatalf("operator nonce %d, want %d", n, start+2)
+	}
+	block, err := c.Client().BlockByNumber(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mined *types.Transaction
+	for n := block.NumberU64(); mined == nil && n > 0; n-- {
+		b, _ := c.Client().BlockByNumber(ctx, new(big.Int).SetUint64(n))
+		for _, tx := range b.Transactions() {
+			if from, _ := types.Sender(types.LatestSignerForChainID(tx.ChainId()), tx); from == self && tx.Nonce() == start {
+				mined = tx
+			}
+		}
+	}
+	if mined == nil {
+		t.Fatalf("nothing mined at nonce %d", start)
+	}
+	if mined.Hash() == old.Hash() || mined.Value().Cmp(big.NewInt(7)) != 0 || mined.GasFeeCap().Cmp(old.GasFeeCap()) <= 0 {
+		t.Fatalf("mined at nonce %d: %s, value %s, fee cap %s; want a replacement of %s (fee cap %s) with value 7",
+			start, mined.Hash(), mined.Value(), mined.GasFeeCap(), old.Hash(), old.GasFeeCap())
 	}
 }

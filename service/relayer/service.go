@@ -85,9 +85,19 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 	r.gate.refresh(ctx)
 	r.tx.mu.Lock()
 	err = r.tx.resync(ctx)
+	var adopted int
+	var adoptErr error
+	if err == nil {
+		adopted, adoptErr = r.tx.adopt(ctx)
+	}
 	r.tx.mu.Unlock()
-	if err != nil {
+	switch {
+	case err != nil:
 		log.Warn("could not read the operator's nonce at start; will retry on the first send", "err", err)
+	case adoptErr != nil:
+		log.Warn("could not list the operator's transactions in the node's pool (txpool_contentFrom); any sent before this start are not replaced if they linger", "err", adoptErr)
+	case adopted > 0:
+		log.Info("tracking the operator's transactions found waiting in the node's pool; they are replaced if they linger", "count", adopted)
 	}
 
 	a := &api{r: r, started: time.Now()}

@@ -123,6 +123,32 @@ func (m *txManager) resync(ctx context.Context) error {
 	return nil
 }
 
+// adopt tracks the operator's transactions that wait in the node's pool with no flight (sent
+// before a restart, or from outside): they are replaced if they linger, like the relayer's own,
+// instead of holding every later nonce behind them. Callers hold m.mu, after a resync.
+func (m *txManager) adopt(ctx context.Context) (int, error) {
+	txs, err := m.client.PoolTransactions(ctx, m.from)
+	if err != nil {
+		return 0, err
+	}
+	now := time.Now()
+	adopted := 0
+	for _, tx := range txs {
+		if _, tracked := m.inflight[tx.Nonce()]; tracked || tx.Nonce() >= m.next {
+			continue
+		}
+		cost := new(big.Int).Mul(tx.GasFeeCap(), new(big.Int).SetUint64(tx.Gas()))
+		f := &flight{nonce: tx.Nonce(), gasLimit: tx.Gas(), txs: []*types.Transaction{tx}, reserved: cost,
+			done: make(chan struct{}), sentAt: now, lastSent: now, lastLookup: now}
+		m.inflight[f.nonce] = f
+		m.byHash[tx.Hash()] = f
+		m.gate.reserve(cost)
+		adopted++
+	}
+	m.metrics.inFlight.Set(float64(len(m.inflight)))
+	return adopted, nil
+}
+
 // errSendRejected is a send the node refused for a reason other than the nonce.
 var errSendRejected = errors.New("the node refused the transaction")
 
@@ -339,7 +365,8 @@ func (m *txManager) replace(ctx context.Context, f *flight) bool {
 		m.log.Debug("cannot replace a lingering transaction yet", "nonce", f.nonce, "feeCap", feeCap, "err", err)
 		return false // fees unknown, or already at MAX_FEE_PER_GAS
 	}
-	tx, err := types.SignNewTx(m.key, m.signer, &types.DynamicFeeTx{ChainID: m.chainID, Nonce: f.nonce, GasTipCap: tip, GasFeeCap: feeCap, Gas: f.gasLimit, To: prev.To(), Data: prev.Data()})
+	tx, err := types.SignNewTx(m.key, m.signer, &types.DynamicFeeTx{ChainID: m.chainID, Nonce: f.nonce, GasTipCap: tip, GasFeeCap: feeCap,
+		Gas: f.gasLimit, To: prev.To(), Value: prev.Value(), Data: prev.Data(), AccessList: prev.AccessList()})
 	if err != nil {
 		return false
 	}
