@@ -19,6 +19,6 @@ USER vaultd
 WORKDIR /data
 ENV DATA_FILE=/data/tokens.json ICONS_DIR=/data/icons
 VOLUME ["/data"]
-EXPOSE 3009 3010 3011 3012 8545
+EXPOSE 3009 3010 8545
 ENTRYPOINT []
 CMD ["registry"]
