@@ -74,6 +74,11 @@ func Run(ctx context.Context, cfg Config, tp trace.TracerProvider) error {
 		}
 	}
 
+	// A web application's dev server (another port, so another origin) may call both services.
+	origins := cfg.Getenv("CORS_ALLOWED_ORIGINS")
+	if origins == "" {
+		origins = "*"
+	}
 	adminKey := cfg.Getenv("ADMIN_API_KEY")
 	if adminKey == "" {
 		adminKey = randomKey()
@@ -85,12 +90,13 @@ func Run(ctx context.Context, cfg Config, tp trace.TracerProvider) error {
 	defer regLn.Close()
 	regURL := "http://" + regLn.Addr().String()
 	regCfg, err := registry.LoadConfig(overlay(cfg.Getenv, map[string]string{
-		"PORT":            strconv.Itoa(regLn.Addr().(*net.TCPAddr).Port),
-		"RPC_URL":         chain.RPCURL,
-		"ADMIN_API_KEY":   adminKey,
-		"DATA_FILE":       filepath.Join(cfg.DataDir, "tokens.json"),
-		"ICONS_DIR":       filepath.Join(cfg.DataDir, "icons"),
-		"PUBLIC_BASE_URL": regURL,
+		"PORT":                 strconv.Itoa(regLn.Addr().(*net.TCPAddr).Port),
+		"RPC_URL":              chain.RPCURL,
+		"ADMIN_API_KEY":        adminKey,
+		"DATA_FILE":            filepath.Join(cfg.DataDir, "tokens.json"),
+		"ICONS_DIR":            filepath.Join(cfg.DataDir, "icons"),
+		"PUBLIC_BASE_URL":      regURL,
+		"CORS_ALLOWED_ORIGINS": origins,
 	}))
 	if err != nil {
 		return fmt.Errorf("registry configuration: %w", err)
@@ -119,6 +125,7 @@ func Run(ctx context.Context, cfg Config, tp trace.TracerProvider) error {
 		"NULLIFIER_REGISTRY_ADDRESS":  chain.Contracts.NullifierRegistry.Hex(),
 		"COMMITMENT_TREE_ADDRESS":     chain.Contracts.CommitmentTree.Hex(),
 		"VERIFICATION_KEY_FILE":       vkey,
+		"CORS_ALLOWED_ORIGINS":        origins,
 	}))
 	if err != nil {
 		return fmt.Errorf("relayer configuration: %w", err)

@@ -77,9 +77,14 @@ func TestDevstackServesRegisteredTokens(t *testing.T) {
 		t.Errorf("the relayer's lines do not name it:\n%s", logs.String())
 	}
 	url := registry.FindStringSubmatch(out.String())[1]
-	resp, err := http.Get(url + "/tokens")
+	get, _ := http.NewRequest("GET", url+"/tokens", nil)
+	get.Header.Set("Origin", "http://localhost:5173") // a web application's dev server
+	resp, err := http.DefaultClient.Do(get)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if got := resp.Header.Get("Access-Control-Allow-Origin"); got != "*" {
+		t.Errorf("devstack registry: Access-Control-Allow-Origin %q, want *", got)
 	}
 	var list struct{ Tokens []struct{ Symbol string } }
 	json.NewDecoder(resp.Body).Decode(&list)

@@ -138,14 +138,17 @@ type HTTPConfig struct {
 	TrustedProxies []netip.Prefix
 	LogLevel       slog.Level
 	ShutdownGrace  time.Duration
+	CORS           CORS
 }
 
-// LoadHTTPConfig reads PORT (default defPort), TRUSTED_PROXIES, LOG_LEVEL and SHUTDOWN_GRACE.
+// LoadHTTPConfig reads PORT (default defPort), TRUSTED_PROXIES, LOG_LEVEL, SHUTDOWN_GRACE and
+// CORS_ALLOWED_ORIGINS.
 func LoadHTTPConfig(e *Env, defPort int) HTTPConfig {
 	return HTTPConfig{
 		Port:           int(e.Int("PORT", int64(defPort), 0, 65535)),
 		TrustedProxies: e.Prefixes("TRUSTED_PROXIES"),
 		LogLevel:       e.LogLevel(),
 		ShutdownGrace:  e.Duration("SHUTDOWN_GRACE", 30*time.Second),
+		CORS:           e.Origins("CORS_ALLOWED_ORIGINS"),
 	}
 }

@@ -39,11 +39,14 @@ type HandlerOptions struct {
 	Static func(chi.Router)
 	// Logger is what request-path logs (errors, panics) go to; nil: the default logger.
 	Logger *slog.Logger
+	CORS   CORS // origins that may call from a browser; empty: none
 }
 
 // NewHandler builds a service's HTTP handler in the order DESIGN.md gives: recover → request id →
 // client IP → span → metrics → (routing) → body size limit → admin key → OpenAPI validation →
-// generated strict handler. Every error leaves as the one JSON error shape.
+// generated strict handler, with CORS (when configured) right after the request id, so that
+// preflights are answered before routing and every answer, errors included, is readable by an
+// allowed origin. Every error leaves as the one JSON error shape.
 func NewHandler(o HandlerOptions) (http.Handler, error) {
 	spec, err := openapi3.NewLoader().LoadFromData(o.SpecYAML)
 	if err != nil {
@@ -61,7 +64,7 @@ func NewHandler(o HandlerOptions) (http.Handler, error) {
 		tracer = noop.NewTracerProvider().Tracer("")
 	}
 	r := chi.NewRouter()
-	r.Use(withLogger(o.Logger), recoverer, requestID, clientIP(o.TrustedProxies), tracing(tracer), metricsMiddleware(newHTTPMetrics(o.Metrics)))
+	r.Use(withLogger(o.Logger), recoverer, requestID, cors(o.CORS), clientIP(o.TrustedProxies), tracing(tracer), metricsMiddleware(newHTTPMetrics(o.Metrics)))
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, r, Errorf(http.StatusNotFound, CodeNotFound, "no such endpoint"))
 	})

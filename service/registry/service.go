@@ -89,7 +89,7 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 	upsertLimit := cfg.Icons.MaxBytes*4/3 + 64<<10
 	h, err := platform.NewHandler(platform.HandlerOptions{
 		SpecYAML: openapi.RegistryYAML, AdminKey: cfg.AdminAPIKey,
-		TrustedProxies: cfg.HTTP.TrustedProxies, Tracer: opts.Tracer,
+		TrustedProxies: cfg.HTTP.TrustedProxies, CORS: cfg.HTTP.CORS, Tracer: opts.Tracer,
 		Metrics: promReg, Gatherer: promReg, Logger: opts.Logger,
 		BodyLimits: map[string]int64{
 			"POST /tokens":                upsertLimit,

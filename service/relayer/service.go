@@ -106,7 +106,7 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 		ResponseErrorHandlerFunc: platform.WriteError,
 	})
 	h, err := platform.NewHandler(platform.HandlerOptions{
-		SpecYAML: openapi.RelayerYAML, TrustedProxies: cfg.HTTP.TrustedProxies, Tracer: tracer,
+		SpecYAML: openapi.RelayerYAML, TrustedProxies: cfg.HTTP.TrustedProxies, CORS: cfg.HTTP.CORS, Tracer: tracer,
 		Metrics: reg, Gatherer: reg, Logger: opts.Logger,
 		BodyLimits: map[string]int64{"POST /reveal": 16 << 10},
 		API: func(rt chi.Router) {
