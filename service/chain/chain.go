@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"math/big"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/ethereum/go-ethereum"
@@ -104,6 +105,22 @@ func do[T any](c *Client, ctx context.Context, name string, call func(context.Co
 func IsNodeAnswer(err error) bool {
 	var rpcErr rpc.Error
 	return errors.As(err, &rpcErr) && !errors.Is(err, ErrUnavailable)
+}
+
+// IsMethodMissing reports whether err is the node saying it has no such method (JSON-RPC
+// -32601, or the wording nodes and providers use for it).
+func IsMethodMissing(err error) bool {
+	var rpcErr rpc.Error
+	if !errors.As(err, &rpcErr) {
+		return false
+	}
+	if rpcErr.ErrorCode() == -32601 {
+		return true
+	}
+	msg := strings.ToLower(rpcErr.Error())
+	return strings.Contains(msg, "method") &&
+		(strings.Contains(msg, "not found") || strings.Contains(msg, "does not exist") ||
+			strings.Contains(msg, "not supported") || strings.Contains(msg, "not available"))
 }
 
 // BalanceAt returns addr's balance in the latest block.

@@ -409,3 +409,31 @@ func TestStartAdoptsPoolTransactions(t *testing.T) {
 			start, mined.Hash(), mined.Value(), mined.GasFeeCap(), old.Hash(), old.GasFeeCap())
 	}
 }
+
+// A node without eth_getBlockReceipts (some providers): after its first refusal, which is not
+// asked again, reveals are followed one by one and still answered.
+func TestNodeWithoutBlockReceipts(t *testing.T) {
+	c := devchaintest.Start(t)
+	proxy := newFaultProxy(t, c.RPCURL)
+	proxy.refuseWith("eth_getBlockReceipts", "the method eth_getBlockReceipts does not exist/is not available")
+	s := startRelayer(t, c, map[string]string{"RPC_URL": proxy.url})
+	for i := range 3 {
+		_, req := request(t, c, devUsers(c, i), int64(81+i))
+		if r := reveal(t, s, req); r.StatusCode() != 200 {
+			t.Fatalf("reveal %d: %d %s", i, r.StatusCode(), r.Body)
+		}
+	}
+	if m := scrape(t, s); !strings.Contains(m, `vaultd_chain_call_errors_total{call="block_receipts"} 1`+"\n") {
+		t.Fatalf("eth_getBlockReceipts asked more than once after the node said it has none:\n%s", grepLines(m, "block_receipts"))
+	}
+}
+
+func grepLines(s, sub string) string {
+	var out []string
+	for line := range strings.Lines(s) {
+		if strings.Contains(line, sub) {
+			out = append(out, line)
+		}
+	}
+	return strings.Join(out, "")
+}

@@ -34,6 +34,10 @@ type txManager struct {
 	metrics *metrics
 	log     *slog.Logger
 
+	// oneByOne is set (by watch) when the node has no eth_getBlockReceipts: flights are then
+	// looked up one by one every poll instead of once a second.
+	oneByOne bool
+
 	mu       sync.Mutex // guards next, synced, inflight and byHash; held across a send
 	next     uint64
 	synced   bool
@@ -283,8 +287,13 @@ func (m *txManager) watch(ctx context.Context) {
 				continue
 			}
 		}
-		for ; seen < head; seen++ {
+		for ; seen < head && !m.oneByOne; seen++ {
 			receipts, err := m.client.BlockReceipts(ctx, seen+1)
+			if chain.IsMethodMissing(err) {
+				m.oneByOne = true
+				m.log.Warn("the node has no eth_getBlockReceipts; looking transactions up one by one each poll", "err", err)
+				break
+			}
 			if err != nil {
 				break // try this block again next poll
 			}
@@ -334,7 +343,7 @@ func (m *txManager) tend(ctx context.Context) (settled bool) {
 	}
 	m.mu.Unlock()
 	for _, f := range flights {
-		if time.Since(f.lastLookup) >= lookupEvery { // a safety net under the block watch
+		if m.oneByOne || time.Since(f.lastLookup) >= lookupEvery { // a safety net under the block watch
 			f.lastLookup = time.Now()
 			if r := m.lookup(ctx, f); r != nil {
 				m.settle(f, r, nil)
