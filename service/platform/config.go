@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/netip"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -35,12 +36,37 @@ func (e *Env) String(name, def string) string {
 	return def
 }
 
-// Secret returns a required secret, trimmed. A missing secret is a problem; its value is never
-// part of a message.
+// Secret returns a required secret (see OptionalSecret). A missing secret is a problem; its
+// value is never part of a message.
 func (e *Env) Secret(name string) string {
+	problems := len(e.errs)
+	v := e.OptionalSecret(name)
+	if v == "" && len(e.errs) == problems {
+		e.Fail("%s (or %s_FILE) is required", name, name)
+	}
+	return v
+}
+
+// OptionalSecret returns the secret in the variable name, or in the file that name_FILE names
+// (how Docker and Kubernetes hand secrets over), trimmed; "" when neither is set. Its value is
+// never part of a message.
+func (e *Env) OptionalSecret(name string) string {
 	v := strings.TrimSpace(e.getenv(name))
-	if v == "" {
-		e.Fail("%s is required", name)
+	file := strings.TrimSpace(e.getenv(name + "_FILE"))
+	switch {
+	case file == "":
+		return v
+	case v != "":
+		e.Fail("set %s or %s_FILE, not both", name, name)
+		return ""
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		e.Fail("%s_FILE: %v", name, err)
+		return ""
+	}
+	if v = strings.TrimSpace(string(data)); v == "" {
+		e.Fail("%s_FILE: %s is empty", name, file)
 	}
 	return v
 }

@@ -154,7 +154,7 @@ func TestConfigReportsEveryProblem(t *testing.T) {
 	if err == nil {
 		t.Fatal("no error")
 	}
-	for _, want := range []string{"ADMIN_API_KEY is required", "RPC_URL is required", "PORT", "RPC_TIMEOUT", "ICON_MAX_BYTES", "TRUSTED_PROXIES", "SERVE_ICONS"} {
+	for _, want := range []string{"ADMIN_API_KEY (or ADMIN_API_KEY_FILE) is required", "RPC_URL is required", "PORT", "RPC_TIMEOUT", "ICON_MAX_BYTES", "TRUSTED_PROXIES", "SERVE_ICONS"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error lacks %q:\n%v", want, err)
 		}

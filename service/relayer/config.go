@@ -97,7 +97,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 			RPCTimeout: e.Duration("RPC_TIMEOUT", 5*time.Second),
 		},
 		Operator: OperatorConfig{
-			Key:         operatorKey(e, getenv("OPERATOR_PRIVATE_KEY")),
+			Key:         operatorKey(e, e.OptionalSecret("OPERATOR_PRIVATE_KEY")),
 			MinBalance:  ether(e, "MIN_OPERATOR_BALANCE", "100"),
 			BalancePoll: e.Duration("BALANCE_POLL_INTERVAL", 10*time.Second),
 		},
@@ -129,7 +129,7 @@ func (c Config) Validate() error {
 		errs = append(errs, errors.New("RPC_URL is required"))
 	}
 	if c.Operator.Key == nil {
-		errs = append(errs, errors.New("OPERATOR_PRIVATE_KEY is required"))
+		errs = append(errs, errors.New("OPERATOR_PRIVATE_KEY (or OPERATOR_PRIVATE_KEY_FILE) is required"))
 	}
 	if c.Operator.MinBalance == nil {
 		errs = append(errs, errors.New("MIN_OPERATOR_BALANCE is required"))

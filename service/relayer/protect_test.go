@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"math/big"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -209,7 +211,13 @@ func TestConfigNeverPrintsTheKey(t *testing.T) {
 			t.Errorf("error lacks %s: %v", want, err)
 		}
 	}
-	cfg, err := relayer.LoadConfig(env(c, map[string]string{"MIN_OPERATOR_BALANCE": "0.5"}))
+	keyFile := filepath.Join(t.TempDir(), "operator.key")
+	os.WriteFile(keyFile, []byte(hexutil.Encode(crypto.FromECDSA(c.Accounts.Operator.Key))+"\n"), 0o600)
+	cfg, err := relayer.LoadConfig(env(c, map[string]string{"OPERATOR_PRIVATE_KEY": "", "OPERATOR_PRIVATE_KEY_FILE": keyFile}))
+	if err != nil || crypto.PubkeyToAddress(cfg.Operator.Key.PublicKey) != c.Accounts.Operator.Address {
+		t.Fatalf("the key from OPERATOR_PRIVATE_KEY_FILE: %v", err)
+	}
+	cfg, err = relayer.LoadConfig(env(c, map[string]string{"MIN_OPERATOR_BALANCE": "0.5"}))
 	if err != nil || cfg.Operator.MinBalance.Cmp(new(big.Int).Div(big.NewInt(params.Ether), big.NewInt(2))) != 0 {
 		t.Fatalf("0.5 native: %v %v", cfg.Operator.MinBalance, err)
 	}
