@@ -136,10 +136,7 @@ func Run(ctx context.Context, cfg Config, tp trace.TracerProvider) error {
 	}
 	defer rel.Close()
 
-	// The relayer's watcher outlives the servers' drain, so reveals in flight get their answer.
-	background, stopBackground := context.WithCancel(context.WithoutCancel(ctx))
-	defer stopBackground()
-	rel.Start(background)
+	rel.Start() // until rel.Close, after the servers' drain
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	errc := make(chan error, 2)

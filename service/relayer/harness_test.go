@@ -68,7 +68,7 @@ func startRelayer(t testing.TB, c *devchain.Chain, over map[string]string) *serv
 		t.Fatal(err)
 	}
 	runCtx, cancel := context.WithCancel(context.Background())
-	svc.Start(runCtx)
+	svc.Start()
 	done := make(chan struct{})
 	go func() { platform.Serve(runCtx, ln, svc.Handler(), 10*time.Second); close(done) }()
 	t.Cleanup(func() { cancel(); <-done; svc.Close() })

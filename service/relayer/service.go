@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -27,6 +28,9 @@ type Service struct {
 	cfg     Config
 	Relayer *Relayer
 	handler http.Handler
+
+	stop       context.CancelFunc // ends what Start started
+	background sync.WaitGroup
 }
 
 // Options are what a caller may add: a tracer, a metrics registry and a logger.
@@ -143,20 +147,28 @@ func readVerificationKey(path string) (*zk.VerificationKey, error) {
 // Handler is the service's HTTP handler.
 func (s *Service) Handler() http.Handler { return s.handler }
 
-// Start runs the balance poll and the transaction watcher until ctx is done.
-func (s *Service) Start(ctx context.Context) {
-	go s.Relayer.gate.run(ctx)
-	go s.Relayer.tx.watch(ctx)
+// Start runs the balance poll and the transaction watcher until Close. They outlive the
+// server's drain, so reveals in flight when the server stops still get their answer.
+func (s *Service) Start() {
+	ctx, cancel := context.WithCancel(context.Background())
+	s.stop = cancel
+	s.background.Add(2)
+	go func() { defer s.background.Done(); s.Relayer.gate.run(ctx) }()
+	go func() { defer s.background.Done(); s.Relayer.tx.watch(ctx) }()
 }
 
-// Close releases the chain client.
-func (s *Service) Close() { s.Relayer.client.Close() }
+// Close stops what Start started and releases the chain client.
+func (s *Service) Close() {
+	if s.stop != nil {
+		s.stop()
+		s.background.Wait()
+	}
+	s.Relayer.client.Close()
+}
 
 // Run polls the balance and serves on PORT until ctx is done; reveals in flight are finished
-// (within SHUTDOWN_GRACE): the transaction watcher outlives the server.
+// within SHUTDOWN_GRACE. The caller closes the service after.
 func (s *Service) Run(ctx context.Context) error {
-	background, stop := context.WithCancel(context.WithoutCancel(ctx))
-	defer stop()
-	s.Start(background)
+	s.Start()
 	return platform.ListenAndServe(ctx, "relayer", s.cfg.HTTP.Port, s.handler, s.cfg.HTTP.ShutdownGrace)
 }

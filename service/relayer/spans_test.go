@@ -35,7 +35,7 @@ func TestRevealSpans(t *testing.T) {
 	}
 	ln, _ := net.Listen("tcp", "127.0.0.1:0")
 	runCtx, cancel := context.WithCancel(context.Background())
-	svc.Start(runCtx)
+	svc.Start()
 	done := make(chan struct{})
 	go func() { platform.Serve(runCtx, ln, svc.Handler(), 5*time.Second); close(done) }()
 	t.Cleanup(func() { cancel(); <-done; svc.Close() })

@@ -251,7 +251,7 @@ func startRelayer(ctx context.Context, c *devchain.Chain, vkey string) (string, 
 		return "", nil, err
 	}
 	runCtx, cancel := context.WithCancel(ctx)
-	svc.Start(runCtx)
+	svc.Start()
 	done := make(chan struct{})
 	go func() { platform.Serve(runCtx, ln, svc.Handler(), 10*time.Second); close(done) }()
 	return "http://" + ln.Addr().String(), func() { cancel(); <-done; svc.Close() }, nil
