@@ -4,13 +4,11 @@
 package chain
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"math/big"
-	"slices"
 	"strings"
 	"time"
 
@@ -177,7 +175,7 @@ func (c *Client) TransactionKnown(ctx context.Context, hash common.Hash) (bool, 
 	return err == nil, err
 }
 
-// PoolTransactions returns addr's executable transactions waiting in the node's pool, by nonce
+// PoolTransactions returns addr's executable transactions waiting in the node's pool
 // (txpool_contentFrom, which geth, erigon and reth answer; a node without it answers an error).
 func (c *Client) PoolTransactions(ctx context.Context, addr common.Address) ([]*types.Transaction, error) {
 	return do(c, ctx, "pool_transactions", func(ctx context.Context) ([]*types.Transaction, error) {
@@ -193,7 +191,6 @@ func (c *Client) PoolTransactions(ctx context.Context, addr common.Address) ([]*
 				txs = append(txs, tx)
 			}
 		}
-		slices.SortFunc(txs, func(a, b *types.Transaction) int { return cmp.Compare(a.Nonce(), b.Nonce()) })
 		return txs, nil
 	})
 }

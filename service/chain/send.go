@@ -35,20 +35,34 @@ func SendTx(ctx context.Context, client *ethclient.Client, key *ecdsa.PrivateKey
 	if err != nil {
 		return nil, err
 	}
-	tip, err := client.SuggestGasTipCap(ctx)
-	if err != nil {
-		return nil, err
-	}
-	head, err := client.HeaderByNumber(ctx, nil)
+	tip, feeCap, err := WalletFees(ctx, client)
 	if err != nil {
 		return nil, err
 	}
 	tx, err := types.SignNewTx(key, types.LatestSignerForChainID(chainID), &types.DynamicFeeTx{
-		ChainID: chainID, Nonce: nonce, GasTipCap: tip, GasFeeCap: new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip),
+		ChainID: chainID, Nonce: nonce, GasTipCap: tip, GasFeeCap: feeCap,
 		Gas: gas * 12 / 10, To: to, Value: value, Data: data,
 	})
 	if err != nil {
 		return nil, err
 	}
 	return tx, client.SendTransaction(ctx, tx)
+}
+
+// WalletFees is what a wallet bids: the node's suggested tip, and FeeCap of the latest base fee.
+func WalletFees(ctx context.Context, client *ethclient.Client) (tip, feeCap *big.Int, err error) {
+	if tip, err = client.SuggestGasTipCap(ctx); err != nil {
+		return nil, nil, err
+	}
+	head, err := client.HeaderByNumber(ctx, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	return tip, FeeCap(head.BaseFee, tip), nil
+}
+
+// FeeCap is the usual EIP-1559 fee cap: 2 × base fee + tip, so the transaction stays valid while
+// the base fee doubles.
+func FeeCap(baseFee, tip *big.Int) *big.Int {
+	return new(big.Int).Add(new(big.Int).Mul(baseFee, big.NewInt(2)), tip)
 }

@@ -117,16 +117,10 @@ func Run(ctx context.Context, cfg Config, tp trace.TracerProvider) error {
 	if err := os.WriteFile(vkey, devkeys.VerificationKeyJSON, 0o644); err != nil {
 		return err
 	}
-	relCfg, err := relayer.LoadConfig(overlay(cfg.Getenv, map[string]string{
-		"PORT":                        strconv.Itoa(relLn.Addr().(*net.TCPAddr).Port),
-		"RPC_URL":                     chain.RPCURL,
-		"OPERATOR_PRIVATE_KEY":        hexutil.Encode(crypto.FromECDSA(chain.Accounts.Operator.Key)),
-		"COMMIT_REVEAL_VAULT_ADDRESS": chain.Contracts.Vault.Hex(),
-		"NULLIFIER_REGISTRY_ADDRESS":  chain.Contracts.NullifierRegistry.Hex(),
-		"COMMITMENT_TREE_ADDRESS":     chain.Contracts.CommitmentTree.Hex(),
-		"VERIFICATION_KEY_FILE":       vkey,
-		"CORS_ALLOWED_ORIGINS":        origins,
-	}))
+	relEnv := RelayerEnv(chain, vkey)
+	relEnv["PORT"] = strconv.Itoa(relLn.Addr().(*net.TCPAddr).Port)
+	relEnv["CORS_ALLOWED_ORIGINS"] = origins
+	relCfg, err := relayer.LoadConfig(overlay(cfg.Getenv, relEnv))
 	if err != nil {
 		return fmt.Errorf("relayer configuration: %w", err)
 	}
@@ -169,6 +163,19 @@ func Run(ctx context.Context, cfg Config, tp trace.TracerProvider) error {
 		first = err
 	}
 	return first
+}
+
+// RelayerEnv is the relayer's configuration on dev chain c: its RPC, the dev operator's key, the
+// vault's contracts, and the verifying key in vkeyFile. Callers add what differs (port, limits).
+func RelayerEnv(c *devchain.Chain, vkeyFile string) map[string]string {
+	return map[string]string{
+		"RPC_URL":                     c.RPCURL,
+		"OPERATOR_PRIVATE_KEY":        hexutil.Encode(crypto.FromECDSA(c.Accounts.Operator.Key)),
+		"COMMIT_REVEAL_VAULT_ADDRESS": c.Contracts.Vault.Hex(),
+		"NULLIFIER_REGISTRY_ADDRESS":  c.Contracts.NullifierRegistry.Hex(),
+		"COMMITMENT_TREE_ADDRESS":     c.Contracts.CommitmentTree.Hex(),
+		"VERIFICATION_KEY_FILE":       vkeyFile,
+	}
 }
 
 // registerDevTokens adds every dev token through the registry's own API, as an admin would.

@@ -5,18 +5,19 @@ import (
 	"crypto/ecdsa"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/big"
 	"net"
 	"testing"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/card"
 	"github.com/seed018cc74c/vaultd/service/devchain"
+	"github.com/seed018cc74c/vaultd/service/devstack"
 	"github.com/seed018cc74c/vaultd/service/platform"
 	"github.com/seed018cc74c/vaultd/service/relayer"
 	"github.com/seed018cc74c/vaultd/service/zk"
@@ -28,22 +29,15 @@ const devVerificationKey = "../../gen/zk/devkeys/verification_key.json"
 
 // env is a relayer's environment on chain c, with small timings for tests.
 func env(c *devchain.Chain, over map[string]string) func(string) string {
-	m := map[string]string{
-		"RPC_URL":                     c.RPCURL,
-		"OPERATOR_PRIVATE_KEY":        hexutil.Encode(crypto.FromECDSA(c.Accounts.Operator.Key)),
-		"COMMIT_REVEAL_VAULT_ADDRESS": c.Contracts.Vault.Hex(),
-		"NULLIFIER_REGISTRY_ADDRESS":  c.Contracts.NullifierRegistry.Hex(),
-		"COMMITMENT_TREE_ADDRESS":     c.Contracts.CommitmentTree.Hex(),
-		"VERIFICATION_KEY_FILE":       devVerificationKey,
-		"RECEIPT_POLL_INTERVAL":       "20ms",
-		"BALANCE_POLL_INTERVAL":       "200ms",
-		"RATE_LIMIT_PER_IP":           "1000/1m",
-		"RATE_LIMIT_PER_RECIPIENT":    "1000/1h",
-		"RATE_LIMIT_TOTAL":            "1000/1m",
-	}
-	for k, v := range over {
-		m[k] = v
-	}
+	m := devstack.RelayerEnv(c, devVerificationKey)
+	maps.Copy(m, map[string]string{
+		"RECEIPT_POLL_INTERVAL":    "20ms",
+		"BALANCE_POLL_INTERVAL":    "200ms",
+		"RATE_LIMIT_PER_IP":        "1000/1m",
+		"RATE_LIMIT_PER_RECIPIENT": "1000/1h",
+		"RATE_LIMIT_TOTAL":         "1000/1m",
+	})
+	maps.Copy(m, over)
 	return func(k string) string { return m[k] }
 }
 

@@ -5,6 +5,7 @@ package relayer
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/big"
 	"net/http"
@@ -95,6 +96,12 @@ func (r *Relayer) allowSend(recipient common.Address) error {
 		return rateLimited(r.cfg.Limits.Total, "reveals in total", retry)
 	}
 	return nil
+}
+
+// uncountSend takes back a reveal that allowSend counted but that was not sent.
+func (r *Relayer) uncountSend(recipient common.Address) {
+	r.perRecipient.undo(recipient.Hex())
+	r.total.undo("")
 }
 
 // allowIP counts a POST /reveal from ip against the per-IP limit.
@@ -270,9 +277,8 @@ func (r *Relayer) reveal(ctx context.Context, in request) (relayerapi.RevealResu
 		return relayerapi.RevealResult{}, err
 	}
 	f, err := r.send(ctx, data, gas)
-	if err != nil { // nothing was sent: the reveal is not counted against the limits
-		r.perRecipient.undo(in.recipient.Hex())
-		r.total.undo("")
+	if err != nil {
+		r.uncountSend(in.recipient) // nothing was sent
 		return relayerapi.RevealResult{}, err
 	}
 	return r.await(ctx, f)
@@ -365,7 +371,8 @@ func (r *Relayer) checkSignals(in request) error {
 func (r *Relayer) send(ctx context.Context, data []byte, gas uint64) (*flight, error) {
 	sctx, end := r.stage(ctx, "send")
 	f, err := r.tx.send(sctx, r.cfg.Contracts.Vault, data, gas)
-	if _, refused := err.(*platform.Error); err != nil && !refused {
+	var refused *platform.Error // the gate, closed since the request arrived
+	if err != nil && !errors.As(err, &refused) {
 		err = platform.ChainUnavailable(err)
 	}
 	end(err)

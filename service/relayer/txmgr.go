@@ -226,7 +226,7 @@ func (m *txManager) fees(ctx context.Context, prev *types.Transaction) (tip, fee
 	if err != nil {
 		return nil, nil, err
 	}
-	feeCap = new(big.Int).Add(new(big.Int).Mul(base, big.NewInt(2)), tip)
+	feeCap = chain.FeeCap(base, tip)
 	if prev != nil {
 		tip = bigMax(tip, bump(prev.GasTipCap()))
 		feeCap = bigMax(feeCap, bump(prev.GasFeeCap()))

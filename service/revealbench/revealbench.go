@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"math/big"
 	"net"
 	"net/http"
@@ -18,13 +19,13 @@ import (
 	"sync"
 	"time"
 
-	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/seed018cc74c/vaultd/service/card"
 	"github.com/seed018cc74c/vaultd/service/chain"
 	"github.com/seed018cc74c/vaultd/service/devchain"
+	"github.com/seed018cc74c/vaultd/service/devstack"
 	"github.com/seed018cc74c/vaultd/service/platform"
 	"github.com/seed018cc74c/vaultd/service/relayer"
 	"github.com/seed018cc74c/vaultd/service/zk"
@@ -166,15 +167,10 @@ func signReveals(ctx context.Context, c *devchain.Chain, key *ecdsa.PrivateKey, 
 	if err != nil {
 		return nil, err
 	}
-	tip, err := client.SuggestGasTipCap(ctx)
+	tip, feeCap, err := chain.WalletFees(ctx, client)
 	if err != nil {
 		return nil, err
 	}
-	head, err := client.HeaderByNumber(ctx, nil)
-	if err != nil {
-		return nil, err
-	}
-	feeCap := new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(4)), tip)
 	signer := types.LatestSignerForChainID(new(big.Int).SetUint64(c.ChainID))
 	txs := make([]*types.Transaction, 0, len(reqs))
 	for i, req := range reqs {
@@ -225,19 +221,14 @@ func mineAtOnce(ctx context.Context, c *devchain.Chain, txs []*types.Transaction
 }
 
 func startRelayer(ctx context.Context, c *devchain.Chain, vkey string) (string, func(), error) {
-	env := map[string]string{
-		"RPC_URL":                     c.RPCURL,
-		"OPERATOR_PRIVATE_KEY":        hexutil.Encode(crypto.FromECDSA(c.Accounts.Operator.Key)),
-		"COMMIT_REVEAL_VAULT_ADDRESS": c.Contracts.Vault.Hex(),
-		"NULLIFIER_REGISTRY_ADDRESS":  c.Contracts.NullifierRegistry.Hex(),
-		"COMMITMENT_TREE_ADDRESS":     c.Contracts.CommitmentTree.Hex(),
-		"VERIFICATION_KEY_FILE":       vkey,
-		"RECEIPT_POLL_INTERVAL":       "10ms", // the same poll as the direct path's
-		"RATE_LIMIT_PER_IP":           "100000/1m",
-		"RATE_LIMIT_PER_RECIPIENT":    "100000/1h",
-		"RATE_LIMIT_TOTAL":            "100000/1m",
-		"LOG_LEVEL":                   "warn",
-	}
+	env := devstack.RelayerEnv(c, vkey)
+	maps.Copy(env, map[string]string{
+		"RECEIPT_POLL_INTERVAL":    "10ms", // the same poll as the direct path's
+		"RATE_LIMIT_PER_IP":        "100000/1m",
+		"RATE_LIMIT_PER_RECIPIENT": "100000/1h",
+		"RATE_LIMIT_TOTAL":         "100000/1m",
+		"LOG_LEVEL":                "warn",
+	})
 	cfg, err := relayer.LoadConfig(func(k string) string { return env[k] })
 	if err != nil {
 		return "", nil, err
