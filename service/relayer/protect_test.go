@@ -223,16 +223,23 @@ func TestConfigNeverPrintsTheKey(t *testing.T) {
 	}
 }
 
+// thresholdJustUnderBalance is a MIN_OPERATOR_BALANCE 1,000 wei under the operator's balance:
+// the gate is open, and the cost reserved for one transaction in flight closes it.
+func thresholdJustUnderBalance(t testing.TB, c *devchain.Chain) string {
+	t.Helper()
+	balance, err := c.Client().BalanceAt(ctx, c.Accounts.Operator.Address, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return new(big.Rat).SetFrac(new(big.Int).Sub(balance, big.NewInt(1000)), big.NewInt(params.Ether)).FloatString(18)
+}
+
 // The gate counts what transactions in flight may still cost: with the threshold 1,000 wei under
 // the operator's balance, one reveal in flight (its gas limit × fee cap reserved, far more than
 // 1,000 wei) closes the gate for the next request, before anything is mined.
 func TestInFlightCostIsReserved(t *testing.T) {
 	c := devchaintest.Start(t)
-	balance, err := c.Client().BalanceAt(ctx, c.Accounts.Operator.Address, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	min := new(big.Rat).SetFrac(new(big.Int).Sub(balance, big.NewInt(1000)), big.NewInt(params.Ether)).FloatString(18)
+	min := thresholdJustUnderBalance(t, c)
 	s := startRelayer(t, c, map[string]string{"MIN_OPERATOR_BALANCE": min, "BALANCE_POLL_INTERVAL": "1h"})
 	_, first := request(t, c, devUsers(c, 0), 1)
 	_, second := request(t, c, devUsers(c, 1), 2)
@@ -252,11 +259,7 @@ func TestInFlightCostIsReserved(t *testing.T) {
 // one's reserved cost closes the gate, the other gets 503 and no transaction.
 func TestGateIsCheckedAgainAtTheSend(t *testing.T) {
 	c := devchaintest.Start(t)
-	balance, err := c.Client().BalanceAt(ctx, c.Accounts.Operator.Address, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	min := new(big.Rat).SetFrac(new(big.Int).Sub(balance, big.NewInt(1000)), big.NewInt(params.Ether)).FloatString(18)
+	min := thresholdJustUnderBalance(t, c)
 	proxy := newFaultProxy(t, c.RPCURL)
 	s := startRelayer(t, c, map[string]string{"RPC_URL": proxy.url, "RPC_TIMEOUT": "10s", "MIN_OPERATOR_BALANCE": min, "BALANCE_POLL_INTERVAL": "1h"})
 	_, first := request(t, c, devUsers(c, 0), 1)
