@@ -40,3 +40,39 @@ func TestDashboardsUseRealMetrics(t *testing.T) {
 		t.Fatalf("only %d relayer metric references found in dashboards/", found)
 	}
 }
+
+// One mined reveal moves the metrics the issue names: outcome, stages, gas, nonce, in flight,
+// balance, chain calls.
+func TestMetricsOfAReveal(t *testing.T) {
+	c := devchaintest.Start(t)
+	s := startRelayer(t, c, nil)
+	_, req := request(t, c, devUsers(c, 0), 4)
+	if r := reveal(t, s, req); r.StatusCode() != 200 {
+		t.Fatal(string(r.Body))
+	}
+	waitFor(t, "the balance refreshed after the reveal", func() bool {
+		return !strings.Contains(scrape(t, s), "vaultd_relayer_operator_balance_ether 1000\n")
+	})
+	m := scrape(t, s)
+	for _, want := range []string{
+		`vaultd_relayer_reveals_total{outcome="SUCCESS"} 1`,
+		`vaultd_relayer_reveal_gas_used_count 1`,
+		`vaultd_relayer_next_nonce 1`,
+		`vaultd_relayer_transactions_in_flight 0`,
+		`vaultd_relayer_reveal_stage_duration_seconds_count{stage="check.chain"} 1`,
+		`vaultd_relayer_reveal_stage_duration_seconds_count{stage="check.verify"} 1`,
+		`vaultd_relayer_reveal_stage_duration_seconds_count{stage="simulate"} 1`,
+		`vaultd_relayer_reveal_stage_duration_seconds_count{stage="send"} 1`,
+		`vaultd_relayer_reveal_stage_duration_seconds_count{stage="receipt"} 1`,
+		`vaultd_relayer_reveal_stage_duration_seconds_count{stage="total"} 1`,
+		`vaultd_relayer_balance_gate_open 1`,
+		`vaultd_chain_call_duration_seconds_count{call="send_transaction"} 1`,
+	} {
+		if !strings.Contains(m, want+"\n") {
+			t.Errorf("metrics lack %s", want)
+		}
+	}
+	if !regexp.MustCompile(`vaultd_relayer_operator_balance_ether 999\.\d+`).MatchString(m) {
+		t.Errorf("operator balance after paying one reveal's gas:\n%s", grepLines(m, "operator_balance"))
+	}
+}

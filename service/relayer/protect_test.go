@@ -79,8 +79,14 @@ func TestRecipientAndTotalLimits(t *testing.T) {
 	_, third := request(t, c, devUsers(c, 3), 4)
 	resp = reveal(t, s, third)
 	wantCode(t, "third reveal in the window", resp, 429, "RATE_LIMITED")
-	if !strings.Contains(string(resp.Body), "in total") {
-		t.Fatalf("limit not named: %s", resp.Body)
+	if !strings.Contains(string(resp.Body), "in total") || resp.HTTPResponse.Header.Get("Retry-After") == "" {
+		t.Fatalf("limit not named, or no Retry-After: %s", resp.Body)
+	}
+	metrics := scrape(t, s)
+	for _, want := range []string{`vaultd_relayer_rate_limited_total{limit="recipient"} 1`, `vaultd_relayer_rate_limited_total{limit="total"} 1`} {
+		if !strings.Contains(metrics, want+"\n") {
+			t.Errorf("metrics lack %s:\n%s", want, grepLines(metrics, "rate_limited"))
+		}
 	}
 }
 
