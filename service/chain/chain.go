@@ -131,20 +131,26 @@ func (c *Client) PendingNonceAt(ctx context.Context, addr common.Address) (uint6
 	return do(c, ctx, "pending_nonce", func(ctx context.Context) (uint64, error) { return c.eth.PendingNonceAt(ctx, addr) })
 }
 
-// Fees returns the node's suggested priority fee and the latest base fee.
-func (c *Client) Fees(ctx context.Context) (tip, baseFee *big.Int, err error) {
+// Fees returns the node's suggested priority fee, the latest base fee, and the number of the
+// head block it read that base fee from.
+func (c *Client) Fees(ctx context.Context) (tip, baseFee *big.Int, head uint64, err error) {
 	tip, err = do(c, ctx, "gas_tip", c.eth.SuggestGasTipCap)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, 0, err
 	}
-	head, err := do(c, ctx, "header", func(ctx context.Context) (*types.Header, error) { return c.eth.HeaderByNumber(ctx, nil) })
+	h, err := do(c, ctx, "header", func(ctx context.Context) (*types.Header, error) { return c.eth.HeaderByNumber(ctx, nil) })
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, 0, err
 	}
-	if head.BaseFee == nil {
-		return tip, new(big.Int), nil
+	if h.BaseFee == nil {
+		return tip, new(big.Int), h.Number.Uint64(), nil
 	}
-	return tip, head.BaseFee, nil
+	return tip, h.BaseFee, h.Number.Uint64(), nil
+}
+
+// NonceAt returns the nonce of addr's next transaction in the latest block (mined ones only).
+func (c *Client) NonceAt(ctx context.Context, addr common.Address) (uint64, error) {
+	return do(c, ctx, "nonce", func(ctx context.Context) (uint64, error) { return c.eth.NonceAt(ctx, addr, nil) })
 }
 
 // EstimateGas simulates msg; a revert comes back as the node's answer (see RevertOf).

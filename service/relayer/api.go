@@ -28,11 +28,11 @@ func (a *api) Reveal(ctx context.Context, req relayerapi.RevealRequestObject) (r
 }
 
 func (a *api) GetHealth(ctx context.Context, req relayerapi.GetHealthRequestObject) (relayerapi.GetHealthResponseObject, error) {
-	balance, open, reachable := a.r.gate.state()
-	next, inFlight := a.r.tx.state()
+	balance, open, reachable := a.r.gate.State()
+	next, inFlight := a.r.tx.State()
 	h := relayerapi.Health{
 		Status:    relayerapi.Healthy,
-		Operator:  a.r.tx.from.Hex(),
+		Operator:  a.r.tx.From().Hex(),
 		Balance:   "0",
 		Threshold: a.r.cfg.Operator.MinBalance.String(),
 		ChainId:   int64(a.r.chainID),

@@ -437,3 +437,32 @@ func grepLines(s, sub string) string {
 	}
 	return strings.Join(out, "")
 }
+
+// An idle relayer makes at most one chain call per balance poll: the watch loop sleeps while
+// nothing is in flight (it used to read the head every receipt poll, ~10 calls a second).
+func TestIdleRelayerBarelyCallsTheChain(t *testing.T) {
+	c := devchaintest.Start(t)
+	counter := devchaintest.CountCalls(t, c.RPCURL)
+	s := startRelayer(t, c, map[string]string{"RPC_URL": counter.URL, "BALANCE_POLL_INTERVAL": "1s"})
+	_, req := request(t, c, devUsers(c, 0), 91)
+	if r := reveal(t, s, req); r.StatusCode() != 200 { // the watch loop has had work, and is idle again
+		t.Fatalf("reveal: %d %s", r.StatusCode(), r.Body)
+	}
+	waitFor(t, "nothing in flight", func() bool {
+		h, _ := s.client.GetHealthWithResponse(ctx) // answered from memory, no chain call
+		return h.JSON200.InFlight == 0
+	})
+	time.Sleep(200 * time.Millisecond) // the round that settled the reveal ends
+	counter.Take()
+	const idle = 3 * time.Second
+	time.Sleep(idle)
+	byMethod, total := counter.Take()
+	if total > 4 || byMethod["eth_blockNumber"] > 0 {
+		t.Fatalf("an idle relayer made %d chain calls in %s with BALANCE_POLL_INTERVAL=1s (want ≤ 4, no eth_blockNumber): %v", total, idle, byMethod)
+	}
+	// And it still follows what it sends after an idle spell.
+	_, req = request(t, c, devUsers(c, 1), 92)
+	if r := reveal(t, s, req); r.StatusCode() != 200 {
+		t.Fatalf("reveal after an idle spell: %d %s", r.StatusCode(), r.Body)
+	}
+}

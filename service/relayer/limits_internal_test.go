@@ -7,6 +7,8 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/seed018cc74c/vaultd/service/ratelimit"
 )
 
 // A reveal refused by the total limit does not use up its recipient's allowance.
@@ -14,11 +16,11 @@ func TestRefusedRevealIsNotCountedForItsRecipient(t *testing.T) {
 	r := &Relayer{
 		cfg:          Config{Limits: LimitsConfig{PerRecipient: Rate{N: 2, Window: time.Hour}, Total: Rate{N: 1, Window: time.Minute}}},
 		metrics:      newMetrics(prometheus.NewRegistry()),
-		perRecipient: newLimiter(Rate{N: 2, Window: time.Hour}),
-		total:        newLimiter(Rate{N: 1, Window: time.Minute}),
+		perRecipient: ratelimit.New(Rate{N: 2, Window: time.Hour}),
+		total:        ratelimit.New(Rate{N: 1, Window: time.Minute}),
 	}
 	now := time.Now()
-	r.total.now = func() time.Time { return now }
+	r.total.SetClock(func() time.Time { return now })
 	a := common.HexToAddress("0x00000000000000000000000000000000000000aa")
 	if err := r.allowSend(a); err != nil {
 		t.Fatal(err)
@@ -31,5 +33,27 @@ func TestRefusedRevealIsNotCountedForItsRecipient(t *testing.T) {
 	now = now.Add(2 * time.Minute) // the total window has passed; the recipient's has not
 	if err := r.allowSend(a); err != nil {
 		t.Fatalf("the recipient's second reveal: %v (refusals were counted against it)", err)
+	}
+}
+
+// The learned gas limit only rises: from estimates, and when a mined reveal used more than 80 %
+// of what it was given.
+func TestGasBook(t *testing.T) {
+	var g gasBook
+	if g.limit() != 0 {
+		t.Fatal("a limit before any estimate")
+	}
+	g.raise(400_000)
+	g.raise(300_000)
+	if g.limit() != 400_000 {
+		t.Fatalf("limit %d after raises to 400k and 300k", g.limit())
+	}
+	g.observe(300_000, 400_000) // 75 %: fine
+	if g.limit() != 400_000 {
+		t.Fatalf("limit moved to %d on a reveal that used 75 %%", g.limit())
+	}
+	g.observe(350_000, 400_000) // 87.5 %: too close
+	if g.limit() != 455_000 {
+		t.Fatalf("limit %d after a reveal used 350k of 400k, want 455k", g.limit())
 	}
 }

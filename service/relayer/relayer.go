@@ -24,8 +24,11 @@ import (
 	"github.com/seed018cc74c/vaultd/gen/contracts"
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/chain"
+	"github.com/seed018cc74c/vaultd/service/gate"
 	"github.com/seed018cc74c/vaultd/service/platform"
+	"github.com/seed018cc74c/vaultd/service/ratelimit"
 	"github.com/seed018cc74c/vaultd/service/tokenid"
+	"github.com/seed018cc74c/vaultd/service/txmgr"
 	"github.com/seed018cc74c/vaultd/service/zk"
 )
 
@@ -39,6 +42,8 @@ const (
 	CodeRevealRejected   = "REVEAL_REJECTED"
 	CodeTxReverted       = "TX_REVERTED"
 	CodeTxPending        = "TX_PENDING"
+	// CodeOperatorBalanceLow is the 503 of a closed balance gate.
+	CodeOperatorBalanceLow = "OPERATOR_BALANCE_LOW"
 )
 
 var (
@@ -55,12 +60,12 @@ type Relayer struct {
 	chainID uint64
 	client  *chain.Client
 	vk      *zk.VerificationKey // nil: no off-chain verification
-	tx      *txManager
-	gate    *gate
+	tx      *txmgr.Manager
+	gate    *gate.Gate
 	metrics *metrics
 	tracer  trace.Tracer
 
-	perIP, perRecipient, total *limiter
+	perIP, perRecipient, total *ratelimit.Limiter
 	gas                        gasBook
 
 	mu      sync.Mutex
@@ -78,7 +83,7 @@ func unprocessable(code, format string, args ...any) *platform.Error {
 	return platform.Errorf(http.StatusUnprocessableEntity, code, format, args...)
 }
 
-func rateLimited(r Rate, what string, retry time.Duration) *platform.Error {
+func rateLimited(r ratelimit.Rate, what string, retry time.Duration) *platform.Error {
 	return &platform.Error{Status: http.StatusTooManyRequests, Code: platform.CodeRateLimited,
 		Message: fmt.Sprintf("rate limit exceeded: %s %s", r, what), RetryAfter: retry}
 }
@@ -86,12 +91,12 @@ func rateLimited(r Rate, what string, retry time.Duration) *platform.Error {
 // allowSend counts a reveal about to be sent against the per-recipient and the total limits. A
 // reveal refused by one is counted by neither.
 func (r *Relayer) allowSend(recipient common.Address) error {
-	if ok, retry := r.perRecipient.allow(recipient.Hex()); !ok {
+	if ok, retry := r.perRecipient.Allow(recipient.Hex()); !ok {
 		r.metrics.rateLimited.WithLabelValues("recipient").Inc()
 		return rateLimited(r.cfg.Limits.PerRecipient, "reveals per recipient", retry)
 	}
-	if ok, retry := r.total.allow(""); !ok {
-		r.perRecipient.undo(recipient.Hex())
+	if ok, retry := r.total.Allow(""); !ok {
+		r.perRecipient.Undo(recipient.Hex())
 		r.metrics.rateLimited.WithLabelValues("total").Inc()
 		return rateLimited(r.cfg.Limits.Total, "reveals in total", retry)
 	}
@@ -100,13 +105,13 @@ func (r *Relayer) allowSend(recipient common.Address) error {
 
 // uncountSend takes back a reveal that allowSend counted but that was not sent.
 func (r *Relayer) uncountSend(recipient common.Address) {
-	r.perRecipient.undo(recipient.Hex())
-	r.total.undo("")
+	r.perRecipient.Undo(recipient.Hex())
+	r.total.Undo("")
 }
 
 // allowIP counts a POST /reveal from ip against the per-IP limit.
 func (r *Relayer) allowIP(ip string) error {
-	if ok, retry := r.perIP.allow(ip); !ok {
+	if ok, retry := r.perIP.Allow(ip); !ok {
 		r.metrics.rateLimited.WithLabelValues("ip").Inc()
 		return rateLimited(r.cfg.Limits.PerIP, "requests per client IP", retry)
 	}
@@ -129,7 +134,7 @@ func (r *Relayer) Reveal(ctx context.Context, req relayerapi.RevealRequest) (res
 			span.SetAttributes(attribute.String("vaultd.tx_hash", res.TxHash))
 		}
 	}()
-	if err := r.gate.check(); err != nil {
+	if err := r.gate.Check(); err != nil {
 		return res, err
 	}
 	in, err := parse(req)
@@ -292,7 +297,7 @@ func (r *Relayer) reveal(ctx context.Context, in request) (relayerapi.RevealResu
 // new storage slot) fails there and is estimated instead, never sent to run out of gas. Reveals
 // with change, whose tree insert varies more, are always estimated.
 func (r *Relayer) simulate(ctx context.Context, data []byte, change bool) (uint64, error) {
-	msg := ethereum.CallMsg{From: r.tx.from, To: &r.cfg.Contracts.Vault, Data: data}
+	msg := ethereum.CallMsg{From: r.tx.From(), To: &r.cfg.Contracts.Vault, Data: data}
 	if known := r.gas.limit(); known > 0 && !change {
 		msg.Gas = known
 		err := r.client.Simulate(ctx, msg)
@@ -368,9 +373,9 @@ func (r *Relayer) checkSignals(in request) error {
 
 // send submits the reveal from the operator wallet. It fails with 503 when the gate closed
 // since the request arrived, and 502 when the node did not take the transaction.
-func (r *Relayer) send(ctx context.Context, data []byte, gas uint64) (*flight, error) {
+func (r *Relayer) send(ctx context.Context, data []byte, gas uint64) (*txmgr.Flight, error) {
 	sctx, end := r.stage(ctx, "send")
-	f, err := r.tx.send(sctx, r.cfg.Contracts.Vault, data, gas)
+	f, err := r.tx.Send(sctx, txmgr.Tx{To: r.cfg.Contracts.Vault, Data: data, Gas: gas})
 	var refused *platform.Error // the gate, closed since the request arrived
 	if err != nil && !errors.As(err, &refused) {
 		err = platform.ChainUnavailable(err)
@@ -380,26 +385,26 @@ func (r *Relayer) send(ctx context.Context, data []byte, gas uint64) (*flight, e
 }
 
 // await waits for the sent reveal's receipt, until RECEIPT_TIMEOUT.
-func (r *Relayer) await(ctx context.Context, f *flight) (relayerapi.RevealResult, error) {
+func (r *Relayer) await(ctx context.Context, f *txmgr.Flight) (relayerapi.RevealResult, error) {
 	_, end := r.stage(ctx, "receipt")
 	timer := time.NewTimer(r.cfg.Tx.ReceiptTimeout)
 	defer timer.Stop()
 	select {
-	case <-f.done:
+	case <-f.Done():
 	case <-timer.C:
-		hash := r.tx.newest(f).Hash().Hex()
+		hash := f.Hash().Hex()
 		err := &platform.Error{Status: http.StatusGatewayTimeout, Code: CodeTxPending, Message: "the reveal was sent but not mined in time; it may still be mined", TxHash: hash}
 		end(err)
 		return relayerapi.RevealResult{TxHash: hash}, err
 	}
-	end(f.err)
-	if f.err != nil {
-		return relayerapi.RevealResult{}, &platform.Error{Status: http.StatusGatewayTimeout, Code: CodeTxPending, Message: "the reveal was not mined", TxHash: r.tx.newest(f).Hash().Hex(), Cause: f.err}
+	end(f.Err())
+	if f.Err() != nil {
+		return relayerapi.RevealResult{}, &platform.Error{Status: http.StatusGatewayTimeout, Code: CodeTxPending, Message: "the reveal was not mined", TxHash: f.Hash().Hex(), Cause: f.Err()}
 	}
-	rc := f.receipt
+	rc := f.Receipt()
 	res := relayerapi.RevealResult{Success: rc.Status == types.ReceiptStatusSuccessful, TxHash: rc.TxHash.Hex(), BlockNumber: rc.BlockNumber.Int64(), GasUsed: fmt.Sprint(rc.GasUsed)}
 	r.metrics.gasUsed.Observe(float64(rc.GasUsed))
-	r.gas.observe(rc.GasUsed, f.gasLimit)
+	r.gas.observe(rc.GasUsed, f.GasLimit())
 	if !res.Success {
 		return res, &platform.Error{Status: http.StatusUnprocessableEntity, Code: CodeTxReverted, Message: "the reveal transaction reverted on chain; it is not retried", TxHash: res.TxHash}
 	}

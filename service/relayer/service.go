@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/go-chi/chi/v5"
 	"github.com/prometheus/client_golang/prometheus"
 	"go.opentelemetry.io/otel/trace"
@@ -19,7 +20,10 @@ import (
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/openapi"
 	"github.com/seed018cc74c/vaultd/service/chain"
+	"github.com/seed018cc74c/vaultd/service/gate"
 	"github.com/seed018cc74c/vaultd/service/platform"
+	"github.com/seed018cc74c/vaultd/service/ratelimit"
+	"github.com/seed018cc74c/vaultd/service/txmgr"
 	"github.com/seed018cc74c/vaultd/service/zk"
 )
 
@@ -80,26 +84,17 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 	}
 	m := newMetrics(reg)
 	r := &Relayer{cfg: cfg, chainID: chainID, client: client, vk: vk, metrics: m, tracer: tracer,
-		perIP: newLimiter(cfg.Limits.PerIP), perRecipient: newLimiter(cfg.Limits.PerRecipient), total: newLimiter(cfg.Limits.Total),
+		perIP: ratelimit.New(cfg.Limits.PerIP), perRecipient: ratelimit.New(cfg.Limits.PerRecipient), total: ratelimit.New(cfg.Limits.Total),
 		running: map[common.Hash]*outcome{}}
-	r.tx = newTxManager(client, cfg.Operator.Key, chainID, cfg.Tx, nil, m)
-	r.gate = newGate(client, r.tx.from, cfg.Operator.MinBalance, cfg.Operator.BalancePoll, m)
-	r.tx.gate = r.gate
-	r.tx.log, r.gate.log = log, log
-	r.gate.refresh(ctx)
-	r.tx.mu.Lock()
-	err = r.tx.resync(ctx)
-	var adopted int
-	var adoptErr error
-	if err == nil {
-		adopted, adoptErr = r.tx.adopt(ctx)
-	}
-	r.tx.mu.Unlock()
-	switch {
+	operator := crypto.PubkeyToAddress(cfg.Operator.Key.PublicKey)
+	r.gate = gate.New(client, gate.Config{Wallet: operator, Name: "operator", Work: "reveals", Min: cfg.Operator.MinBalance,
+		Poll: cfg.Operator.BalancePoll, Setting: "MIN_OPERATOR_BALANCE", Code: CodeOperatorBalanceLow,
+		Message: "the relayer is out of funds for now, try again later"}, gate.NewMetrics(reg, "relayer", "operator_balance"), log)
+	r.tx = txmgr.New(client, cfg.Operator.Key, chainID, cfg.Tx.Config, r.gate, txmgr.NewMetrics(reg, "relayer"), log)
+	r.gate.Refresh(ctx)
+	switch adopted, err := r.tx.Sync(ctx); {
 	case err != nil:
-		log.Warn("could not read the operator's nonce at start; will retry on the first send", "err", err)
-	case adoptErr != nil:
-		log.Warn("could not list the operator's transactions in the node's pool (txpool_contentFrom); any sent before this start are not replaced if they linger", "err", adoptErr)
+		log.Warn("could not read the operator's nonce or list its transactions in the node's pool (txpool_contentFrom) at start; the nonce is read again at the first send, and transactions sent before this start are not replaced if they linger", "err", err)
 	case adopted > 0:
 		log.Info("tracking the operator's transactions found waiting in the node's pool; they are replaced if they linger", "count", adopted)
 	}
@@ -121,7 +116,7 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 		client.Close()
 		return nil, err
 	}
-	log.Info("relayer ready", "operator", r.tx.from.Hex(), "chainId", chainID, "vault", cfg.Contracts.Vault.Hex(), "offchainVerification", vk != nil)
+	log.Info("relayer ready", "operator", operator.Hex(), "chainId", chainID, "vault", cfg.Contracts.Vault.Hex(), "offchainVerification", vk != nil)
 	return &Service{cfg: cfg, Relayer: r, handler: h}, nil
 }
 
@@ -152,9 +147,9 @@ func (s *Service) Handler() http.Handler { return s.handler }
 func (s *Service) Start() {
 	ctx, cancel := context.WithCancel(context.Background())
 	s.stop = cancel
-	s.background.Add(2)
-	go func() { defer s.background.Done(); s.Relayer.gate.run(ctx) }()
-	go func() { defer s.background.Done(); s.Relayer.tx.watch(ctx) }()
+	s.background.Add(1)
+	go func() { defer s.background.Done(); s.Relayer.gate.Run(ctx) }()
+	s.Relayer.tx.Start()
 }
 
 // Close stops what Start started and releases the chain client.
@@ -163,6 +158,7 @@ func (s *Service) Close() {
 		s.stop()
 		s.background.Wait()
 	}
+	s.Relayer.tx.Close()
 	s.Relayer.client.Close()
 }
 

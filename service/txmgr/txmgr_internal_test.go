@@ -1,4 +1,4 @@
-package relayer
+package txmgr
 
 import (
 	"context"
@@ -63,8 +63,8 @@ func TestFeesRespectTheCap(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer client.Close()
-	m := &txManager{client: client, cfg: TxConfig{MaxFeePerGas: big.NewInt(1_000)}}
-	tip, feeCap, err := m.fees(context.Background(), nil)
+	m := &Manager{client: client, cfg: Config{MaxFeePerGas: big.NewInt(1_000)}}
+	tip, feeCap, _, err := m.fees(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,34 +72,12 @@ func TestFeesRespectTheCap(t *testing.T) {
 		t.Fatalf("fees %s/%s above the cap", tip, feeCap)
 	}
 	prev := types.NewTx(&types.DynamicFeeTx{GasTipCap: big.NewInt(1_000), GasFeeCap: big.NewInt(1_000)})
-	if _, feeCap, _ := m.fees(context.Background(), prev); feeCap.Cmp(big.NewInt(1_000)) > 0 {
+	if _, feeCap, _, _ := m.fees(context.Background(), prev); feeCap.Cmp(big.NewInt(1_000)) > 0 {
 		t.Fatalf("a replacement bid %s, above the cap", feeCap)
 	}
-	uncapped := &txManager{client: client, cfg: TxConfig{}}
-	_, high, _ := uncapped.fees(context.Background(), prev)
+	uncapped := &Manager{client: client, cfg: Config{}}
+	_, high, _, _ := uncapped.fees(context.Background(), prev)
 	if high.Cmp(big.NewInt(1_125)) < 0 {
 		t.Fatalf("an uncapped replacement bid %s, less than 12.5%% more", high)
-	}
-}
-
-// The learned gas limit only rises: from estimates, and when a mined reveal used more than 80 %
-// of what it was given.
-func TestGasBook(t *testing.T) {
-	var g gasBook
-	if g.limit() != 0 {
-		t.Fatal("a limit before any estimate")
-	}
-	g.raise(400_000)
-	g.raise(300_000)
-	if g.limit() != 400_000 {
-		t.Fatalf("limit %d after raises to 400k and 300k", g.limit())
-	}
-	g.observe(300_000, 400_000) // 75 %: fine
-	if g.limit() != 400_000 {
-		t.Fatalf("limit moved to %d on a reveal that used 75 %%", g.limit())
-	}
-	g.observe(350_000, 400_000) // 87.5 %: too close
-	if g.limit() != 455_000 {
-		t.Fatalf("limit %d after a reveal used 350k of 400k, want 455k", g.limit())
 	}
 }

@@ -1,0 +1,110 @@
+// Package ratelimit is the in-process sliding-window rate limiter of vaultd's services, and the
+// "N/window" setting that configures one (RATE_LIMIT_PER_IP=5/1m).
+package ratelimit
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/seed018cc74c/vaultd/service/platform"
+)
+
+// Rate is "N per window".
+type Rate struct {
+	N      int
+	Window time.Duration
+}
+
+func (r Rate) String() string { return fmt.Sprintf("%d per %s", r.N, windowName(r.Window)) }
+
+func windowName(d time.Duration) string {
+	switch d {
+	case time.Second:
+		return "second"
+	case time.Minute:
+		return "minute"
+	case time.Hour:
+		return "hour"
+	}
+	return d.String()
+}
+
+// FromEnv reads the variable name as "N/window", e.g. "5/1m", "10/1h"; def when unset.
+func FromEnv(e *platform.Env, name, def string) Rate {
+	s := e.String(name, def)
+	n, w, ok := strings.Cut(s, "/")
+	count, err1 := strconv.Atoi(strings.TrimSpace(n))
+	window, err2 := time.ParseDuration(strings.TrimSpace(w))
+	if !ok || err1 != nil || err2 != nil || count < 1 || window <= 0 {
+		e.Fail("%s must look like 5/1m (count/window), got %q", name, s)
+		return Rate{N: 1, Window: time.Minute}
+	}
+	return Rate{N: count, Window: window}
+}
+
+// Limiter allows at most Rate.N events per Rate.Window for each key.
+type Limiter struct {
+	rate Rate
+	now  func() time.Time
+
+	mu     sync.Mutex
+	events map[string][]time.Time
+	swept  time.Time
+}
+
+// New makes a limiter of r.
+func New(r Rate) *Limiter {
+	return &Limiter{rate: r, now: time.Now, events: map[string][]time.Time{}}
+}
+
+// Rate is the limiter's rate.
+func (l *Limiter) Rate() Rate { return l.rate }
+
+// Allow records an event for key if the limit allows it; otherwise it returns how long until it
+// would.
+func (l *Limiter) Allow(key string) (ok bool, retryAfter time.Duration) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	now := l.now()
+	cutoff := now.Add(-l.rate.Window)
+	ev := l.events[key]
+	i := 0
+	for i < len(ev) && !ev[i].After(cutoff) {
+		i++
+	}
+	ev = ev[i:]
+	if len(ev) >= l.rate.N {
+		l.events[key] = ev
+		return false, ev[0].Sub(cutoff)
+	}
+	l.events[key] = append(ev, now)
+	if now.Sub(l.swept) > l.rate.Window { // forget keys that went quiet, so memory stays bounded
+		for k, v := range l.events {
+			if len(v) == 0 || !v[len(v)-1].After(cutoff) {
+				delete(l.events, k)
+			}
+		}
+		l.swept = now
+	}
+	return true, 0
+}
+
+// Undo takes back the newest event recorded for key (one that Allow let through but that did
+// not happen after all).
+func (l *Limiter) Undo(key string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if ev := l.events[key]; len(ev) > 0 {
+		l.events[key] = ev[:len(ev)-1]
+	}
+}
+
+// SetClock replaces the limiter's clock (tests).
+func (l *Limiter) SetClock(now func() time.Time) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.now = now
+}

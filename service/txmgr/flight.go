@@ -1,0 +1,271 @@
+package txmgr
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+
+	"github.com/seed018cc74c/vaultd/service/chain"
+)
+
+// Flight is one nonce's transaction and its replacements, followed until one of them is mined.
+type Flight struct {
+	m        *Manager
+	nonce    uint64
+	gasLimit uint64
+	after    uint64 // the head when it was sent: it is mined in a later block
+	record   func(*types.Transaction) error
+
+	// Guarded by m.mu once published.
+	txs      []*types.Transaction // every version sent, oldest first
+	reserved *big.Int             // cost reserved at the gate
+
+	// Owned by the watch loop.
+	sentAt, lastSent, lastLookup time.Time
+
+	done    chan struct{}
+	receipt *types.Receipt
+	err     error
+}
+
+// Done is closed when the flight is settled: mined (Receipt), or given up (Err).
+func (f *Flight) Done() <-chan struct{} { return f.done }
+
+// Receipt is the mined version's receipt, once Done is closed; nil if the flight was given up.
+func (f *Flight) Receipt() *types.Receipt { return f.receipt }
+
+// Err says why the flight was given up, once Done is closed.
+func (f *Flight) Err() error { return f.err }
+
+// Nonce is the flight's nonce.
+func (f *Flight) Nonce() uint64 { return f.nonce }
+
+// GasLimit is the gas limit every version carries.
+func (f *Flight) GasLimit() uint64 { return f.gasLimit }
+
+// Hash is the newest version's hash: the one most likely to be mined.
+func (f *Flight) Hash() common.Hash { return f.newest().Hash() }
+
+func (f *Flight) newest() *types.Transaction {
+	f.m.mu.Lock()
+	defer f.m.mu.Unlock()
+	return f.txs[len(f.txs)-1]
+}
+
+// newFlight makes the flight of tx, sent after block head.
+func (m *Manager) newFlight(tx *types.Transaction, head uint64, record func(*types.Transaction) error) *Flight {
+	now := time.Now()
+	return &Flight{m: m, nonce: tx.Nonce(), gasLimit: tx.Gas(), after: head, record: record, txs: []*types.Transaction{tx},
+		reserved: cost(tx), sentAt: now, lastSent: now, lastLookup: now, done: make(chan struct{})}
+}
+
+// cost is the most tx can cost the wallet: its value and its gas at the fee cap.
+func cost(tx *types.Transaction) *big.Int {
+	c := new(big.Int).Mul(tx.GasFeeCap(), new(big.Int).SetUint64(tx.Gas()))
+	return c.Add(c, tx.Value())
+}
+
+// publish starts following f and wakes the watch loop. Callers hold m.mu.
+func (m *Manager) publish(f *Flight) {
+	m.inflight[f.nonce] = f
+	for _, tx := range f.txs {
+		m.byHash[tx.Hash()] = f
+	}
+	m.gate.Reserve(f.reserved)
+	m.metrics.InFlight(len(m.inflight))
+	select {
+	case m.wake <- struct{}{}:
+	default:
+	}
+}
+
+// giveUpAfter bounds how long a flight is followed.
+const giveUpAfter = 30 * time.Minute
+
+// lookupEvery is how often a flight's receipts are also asked for one by one, a safety net under
+// the block watch.
+const lookupEvery = time.Second
+
+// watch is the one loop that follows every flight: each poll it reads the head and, for each new
+// block, the block's receipts in one call, settling the flights whose transaction (any version)
+// is in it; it replaces flights that linger. One loop for all flights keeps the RPC load flat
+// however many are in flight, and with none in flight it sleeps until one is published: an idle
+// manager makes no chain call.
+func (m *Manager) watch(ctx context.Context) {
+	ticker := time.NewTicker(m.cfg.ReceiptPoll)
+	defer ticker.Stop()
+	var seen uint64 // last block whose receipts were read; 0: none since the last idle spell
+	for {
+		m.mu.Lock()
+		idle := len(m.inflight) == 0
+		m.mu.Unlock()
+		if idle {
+			seen = 0
+			select {
+			case <-ctx.Done():
+				return
+			case <-m.wake:
+			}
+		} else {
+			select {
+			case <-ctx.Done():
+				return
+			case <-ticker.C:
+			}
+		}
+		// The head first, then the in-flight set: a flight published after this read is sent
+		// after it, so it can only be mined in a later block.
+		head, err := m.client.BlockNumber(ctx)
+		if err != nil {
+			continue
+		}
+		m.mu.Lock()
+		first := head
+		for _, f := range m.inflight {
+			first = min(first, f.after)
+		}
+		m.mu.Unlock()
+		if seen == 0 || seen > head { // back from idle (or the chain went back): from the oldest send
+			seen = first
+		}
+		settled := false
+		for ; seen < head && !m.oneByOne; seen++ {
+			receipts, err := m.client.BlockReceipts(ctx, seen+1)
+			if chain.IsMethodMissing(err) {
+				m.oneByOne = true
+				m.log.Warn("the node has no eth_getBlockReceipts; looking transactions up one by one each poll", "err", err)
+				break
+			}
+			if err != nil {
+				break // try this block again next poll
+			}
+			for _, r := range receipts {
+				if f := m.flightOf(r.TxHash); f != nil {
+					m.settle(f, r, nil)
+					settled = true
+				}
+			}
+		}
+		if m.tend(ctx) || settled {
+			m.gate.Refresh(ctx) // once for everything this round mined
+		}
+	}
+}
+
+// flightOf finds the flight a transaction hash belongs to.
+func (m *Manager) flightOf(hash common.Hash) *Flight {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.byHash[hash]
+}
+
+// lookup asks for the receipt of every version of f.
+func (m *Manager) lookup(ctx context.Context, f *Flight) *types.Receipt {
+	m.mu.Lock()
+	txs := append([]*types.Transaction(nil), f.txs...)
+	m.mu.Unlock()
+	for _, tx := range txs {
+		if r, err := m.client.TransactionReceipt(ctx, tx.Hash()); err == nil && r != nil {
+			return r
+		}
+	}
+	return nil
+}
+
+// tend replaces flights that linger and gives up on those followed too long; it reports whether
+// it settled any.
+func (m *Manager) tend(ctx context.Context) (settled bool) {
+	m.mu.Lock()
+	var flights []*Flight
+	for _, f := range m.inflight {
+		flights = append(flights, f)
+	}
+	m.mu.Unlock()
+	for _, f := range flights {
+		if m.oneByOne || time.Since(f.lastLookup) >= lookupEvery {
+			f.lastLookup = time.Now()
+			if r := m.lookup(ctx, f); r != nil {
+				m.settle(f, r, nil)
+				settled = true
+				continue
+			}
+		}
+		switch {
+		case time.Since(f.sentAt) > giveUpAfter:
+			m.settle(f, nil, fmt.Errorf("transaction %s not mined after %s", f.Hash(), giveUpAfter))
+			settled = true
+		case time.Since(f.lastSent) >= m.cfg.ReplaceAfter:
+			if m.replace(ctx, f) {
+				f.lastSent = time.Now()
+			} else {
+				f.lastSent = f.lastSent.Add(m.cfg.ReplaceAfter / 2) // try again a little later
+			}
+		}
+	}
+	return settled
+}
+
+// replace re-sends the flight's nonce with bumped fees, keeping its value and access list, after
+// recording the new version; false when it could not.
+func (m *Manager) replace(ctx context.Context, f *Flight) bool {
+	prev := f.newest()
+	tip, feeCap, _, err := m.fees(ctx, prev)
+	if err != nil || feeCap.Cmp(prev.GasFeeCap()) <= 0 {
+		m.log.Debug("cannot replace a lingering transaction yet", "nonce", f.nonce, "feeCap", feeCap, "err", err)
+		return false // fees unknown, or already at MAX_FEE_PER_GAS
+	}
+	tx, err := types.SignNewTx(m.key, m.signer, &types.DynamicFeeTx{ChainID: m.chainID, Nonce: f.nonce, GasTipCap: tip, GasFeeCap: feeCap,
+		Gas: f.gasLimit, To: prev.To(), Value: prev.Value(), Data: prev.Data(), AccessList: prev.AccessList()})
+	if err != nil {
+		return false
+	}
+	m.mu.Lock()
+	record := f.record
+	m.mu.Unlock()
+	if record != nil {
+		if err := record(tx); err != nil {
+			m.log.Warn("could not record a replacement; not sending it", "nonce", f.nonce, "err", err)
+			return false
+		}
+	}
+	sendErr := m.client.SendTransaction(ctx, tx)
+	switch classifySend(sendErr) {
+	case sendAccepted, sendKnown:
+		extra := new(big.Int).Sub(cost(tx), cost(prev))
+		m.gate.Reserve(extra)
+		m.mu.Lock()
+		f.reserved = new(big.Int).Add(f.reserved, extra)
+		f.txs = append(f.txs, tx)
+		m.byHash[tx.Hash()] = f
+		m.mu.Unlock()
+		m.metrics.Replaced()
+		m.log.Info("replaced a lingering transaction", "nonce", f.nonce, "old", prev.Hash(), "new", tx.Hash(), "feeCap", feeCap)
+		return true
+	default:
+		// Mined meanwhile ("nonce too low"), refused, or no answer: the receipt poll decides. A
+		// recorded version that was not sent is harmless: it has the flight's nonce.
+		m.log.Debug("replacement not accepted", "nonce", f.nonce, "err", sendErr)
+		return false
+	}
+}
+
+func (m *Manager) settle(f *Flight, r *types.Receipt, err error) {
+	m.mu.Lock()
+	if m.inflight[f.nonce] != f { // settled already
+		m.mu.Unlock()
+		return
+	}
+	delete(m.inflight, f.nonce)
+	for _, tx := range f.txs {
+		delete(m.byHash, tx.Hash())
+	}
+	m.metrics.InFlight(len(m.inflight))
+	m.mu.Unlock()
+	m.gate.Release(f.reserved)
+	f.receipt, f.err = r, err
+	close(f.done)
+}

@@ -1,0 +1,30 @@
+package txmgr
+
+import "github.com/prometheus/client_golang/prometheus"
+
+// PromMetrics are the manager's Prometheus metrics, named under one service's subsystem.
+type PromMetrics struct {
+	nonce        prometheus.Gauge
+	inFlight     prometheus.Gauge
+	replacements prometheus.Counter
+}
+
+// NewMetrics registers vaultd_<subsystem>_next_nonce, _transactions_in_flight and
+// _transaction_replacements_total on reg.
+func NewMetrics(reg prometheus.Registerer, subsystem string) *PromMetrics {
+	const ns = "vaultd"
+	m := &PromMetrics{
+		nonce: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: ns, Subsystem: subsystem, Name: "next_nonce",
+			Help: "The nonce the wallet's next transaction will use."}),
+		inFlight: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: ns, Subsystem: subsystem, Name: "transactions_in_flight",
+			Help: "Transactions sent and not yet mined."}),
+		replacements: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Subsystem: subsystem, Name: "transaction_replacements_total",
+			Help: "Transactions re-sent with higher fees because they were not mined in time."}),
+	}
+	reg.MustRegister(m.nonce, m.inFlight, m.replacements)
+	return m
+}
+
+func (m *PromMetrics) NextNonce(n uint64) { m.nonce.Set(float64(n)) }
+func (m *PromMetrics) InFlight(n int)     { m.inFlight.Set(float64(n)) }
+func (m *PromMetrics) Replaced()          { m.replacements.Inc() }
