@@ -7,6 +7,7 @@ import _ "embed"
 
 //go:generate go tool oapi-codegen -config registry.cfg.yaml registry.yaml
 //go:generate go tool oapi-codegen -config relayer.cfg.yaml relayer.yaml
+//go:generate go tool oapi-codegen -config faucet.cfg.yaml faucet.yaml
 
 // RegistryYAML is openapi/registry.yaml as written.
 //
@@ -17,3 +18,8 @@ var RegistryYAML []byte
 //
 //go:embed relayer.yaml
 var RelayerYAML []byte
+
+// FaucetYAML is openapi/faucet.yaml as written.
+//
+//go:embed faucet.yaml
+var FaucetYAML []byte

@@ -26,6 +26,7 @@ import (
 	"github.com/seed018cc74c/vaultd/gen/registryapi"
 	"github.com/seed018cc74c/vaultd/gen/zk/devkeys"
 	"github.com/seed018cc74c/vaultd/service/devchain"
+	"github.com/seed018cc74c/vaultd/service/faucet"
 	"github.com/seed018cc74c/vaultd/service/platform"
 	"github.com/seed018cc74c/vaultd/service/registry"
 	"github.com/seed018cc74c/vaultd/service/relayer"
@@ -37,7 +38,8 @@ type Config struct {
 	RPCPort      int    // dev chain JSON-RPC port
 	RegistryPort int
 	RelayerPort  int
-	DataDir      string        // registry data and icons; "" means a fresh temporary folder, removed at exit
+	FaucetPort   int
+	DataDir      string        // registry data and icons, the faucet's claims; "" means a fresh temporary folder, removed at exit
 	ManifestPath string        // where devnet.json is written; "" means not at all
 	BlockTime    time.Duration // dev chain block time; 0 seals a block as soon as a transaction arrives
 	Getenv       func(string) string
@@ -130,12 +132,38 @@ func Run(ctx context.Context, cfg Config, tp trace.TracerProvider) error {
 	}
 	defer rel.Close()
 
+	fctLn, err := net.Listen("tcp", net.JoinHostPort(cfg.Host, strconv.Itoa(cfg.FaucetPort)))
+	if err != nil {
+		return fmt.Errorf("faucet: %w", err)
+	}
+	defer fctLn.Close()
+	fctURL := "http://" + fctLn.Addr().String()
+	fctEnv := FaucetEnv(chain, filepath.Join(cfg.DataDir, "faucet.db"))
+	fctEnv["PORT"] = strconv.Itoa(fctLn.Addr().(*net.TCPAddr).Port)
+	fctEnv["CORS_ALLOWED_ORIGINS"] = origins
+	fctCfg, err := faucet.LoadConfig(overlay(cfg.Getenv, fctEnv))
+	if err != nil {
+		return fmt.Errorf("faucet configuration: %w", err)
+	}
+	fct, err := faucet.New(ctx, fctCfg, faucet.Options{Tracer: tp.Tracer("vaultd/faucet"), Logger: cfg.Logger("faucet")})
+	if err != nil {
+		return err
+	}
+	defer fct.Close()
+
 	rel.Start() // until rel.Close, after the servers' drain
+	fct.Start()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	errc := make(chan error, 2)
-	go func() { errc <- platform.Serve(ctx, regLn, reg.Handler(), regCfg.HTTP.ShutdownGrace) }()
-	go func() { errc <- platform.Serve(ctx, relLn, rel.Handler(), relCfg.HTTP.ShutdownGrace) }()
+	servers := []struct {
+		ln    net.Listener
+		h     http.Handler
+		grace time.Duration
+	}{{regLn, reg.Handler(), regCfg.HTTP.ShutdownGrace}, {relLn, rel.Handler(), relCfg.HTTP.ShutdownGrace}, {fctLn, fct.Handler(), fctCfg.HTTP.ShutdownGrace}}
+	errc := make(chan error, len(servers))
+	for _, s := range servers {
+		go func() { errc <- platform.Serve(ctx, s.ln, s.h, s.grace) }()
+	}
 
 	if err := registerDevTokens(ctx, regURL, adminKey, chain.Tokens); err != nil {
 		return fmt.Errorf("register dev tokens: %w", err)
@@ -144,14 +172,17 @@ func Run(ctx context.Context, cfg Config, tp trace.TracerProvider) error {
   chain      %s (chain id %d)
   registry   %s   (GET /tokens, /health, /metrics, /openapi.yaml)
   relayer    %s   (POST /reveal, /health, /metrics, /openapi.yaml)
+  faucet     %s   (POST /api/faucet/claim, GET /api/faucet/status, /health, /metrics, /openapi.yaml)
   admin key  %s
   operator   %s
+  faucet key %s   (the faucet's wallet)
   data       %s
-`, chain.RPCURL, chain.ChainID, regURL, relURL, adminKey, chain.Accounts.Operator.Address.Hex(), cfg.DataDir)
+`, chain.RPCURL, chain.ChainID, regURL, relURL, fctURL, adminKey, chain.Accounts.Operator.Address.Hex(), chain.Accounts.Faucet.Address.Hex(), cfg.DataDir)
 	if cfg.ManifestPath != "" {
 		fmt.Fprintf(cfg.Out, "  manifest   %s\n", cfg.ManifestPath)
 	}
 
+	// The first server to stop (or ctx) stops them all; the first error is the answer.
 	var first error
 	select {
 	case first = <-errc:
@@ -159,8 +190,10 @@ func Run(ctx context.Context, cfg Config, tp trace.TracerProvider) error {
 	case <-ctx.Done():
 		first = <-errc
 	}
-	if err := <-errc; first == nil {
-		first = err
+	for range len(servers) - 1 {
+		if err := <-errc; first == nil {
+			first = err
+		}
 	}
 	return first
 }
@@ -175,6 +208,16 @@ func RelayerEnv(c *devchain.Chain, vkeyFile string) map[string]string {
 		"NULLIFIER_REGISTRY_ADDRESS":  c.Contracts.NullifierRegistry.Hex(),
 		"COMMITMENT_TREE_ADDRESS":     c.Contracts.CommitmentTree.Hex(),
 		"VERIFICATION_KEY_FILE":       vkeyFile,
+	}
+}
+
+// FaucetEnv is the faucet's configuration on dev chain c: its RPC, the dev faucet account's key
+// and the claim store at dbFile. Callers add what differs (port, limits).
+func FaucetEnv(c *devchain.Chain, dbFile string) map[string]string {
+	return map[string]string{
+		"RPC_URL":            c.RPCURL,
+		"FAUCET_PRIVATE_KEY": hexutil.Encode(crypto.FromECDSA(c.Accounts.Faucet.Key)),
+		"DATABASE_URL":       "sqlite:" + dbFile,
 	}
 }
 

@@ -21,6 +21,7 @@ import (
 	"go.opentelemetry.io/otel/trace/noop"
 
 	"github.com/seed018cc74c/vaultd/gen/contracts"
+	"github.com/seed018cc74c/vaultd/gen/faucetapi"
 	"github.com/seed018cc74c/vaultd/service/card"
 	"github.com/seed018cc74c/vaultd/service/devchain"
 	"github.com/seed018cc74c/vaultd/service/devstack"
@@ -126,6 +127,27 @@ func TestDevstackServesRegisteredTokens(t *testing.T) {
 	if bal.Cmp(big.NewInt(4242)) != 0 {
 		t.Fatalf("recipient holds %s", bal)
 	}
+
+	// The same new user claims test native tokens from the stack's faucet.
+	faucetURL := regexp.MustCompile(`faucet\s+(http://\S+)`).FindStringSubmatch(out.String())[1]
+	fc, _ := faucetapi.NewClientWithResponses(faucetURL)
+	claim, err := fc.ClaimWithResponse(ctx, faucetapi.ClaimRequest{Address: recipient.Hex()})
+	if err != nil || claim.StatusCode() != 202 {
+		t.Fatalf("faucet claim: %v %v", err, claim)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		st, err := fc.GetClaimStatusWithResponse(ctx, &faucetapi.GetClaimStatusParams{Address: recipient.Hex()})
+		if err == nil && st.JSON200 != nil && st.JSON200.Status == faucetapi.Confirmed {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the claim is not confirmed: %v", st)
+		}
+	}
+	if got, _ := client.BalanceAt(ctx, recipient, nil); got.Cmp(new(big.Int).Mul(big.NewInt(100), big.NewInt(1e18))) != 0 {
+		t.Fatalf("after the claim the recipient holds %s wei, want 100 native tokens", got)
+	}
+
 	cancel()
 	select {
 	case err := <-done:

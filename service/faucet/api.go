@@ -1,0 +1,119 @@
+package faucet
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/seed018cc74c/vaultd/gen/faucetapi"
+	"github.com/seed018cc74c/vaultd/service/chain"
+	"github.com/seed018cc74c/vaultd/service/platform"
+)
+
+// api implements the generated strict server; errors are mapped by platform.WriteError, except
+// the 409, whose body carries the claim.
+type api struct {
+	f       *Faucet
+	started time.Time
+}
+
+var _ faucetapi.StrictServerInterface = (*api)(nil)
+
+func (a *api) Claim(ctx context.Context, req faucetapi.ClaimRequestObject) (faucetapi.ClaimResponseObject, error) {
+	if err := a.f.AllowIP(platform.ClientIP(ctx).String()); err != nil {
+		return nil, err
+	}
+	addr, err := parseAddress(req.Body.Address)
+	if err != nil {
+		return nil, err
+	}
+	c, err := a.f.Claim(ctx, addr)
+	var already *AlreadyClaimedError
+	if errors.As(err, &already) {
+		return faucetapi.Claim409JSONResponse{Code: CodeAlreadyClaimed, Error: already.Error(), Claim: toAPI(already.Claim)}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return faucetapi.Claim202JSONResponse(toAPI(c)), nil
+}
+
+func (a *api) GetClaimStatus(ctx context.Context, req faucetapi.GetClaimStatusRequestObject) (faucetapi.GetClaimStatusResponseObject, error) {
+	addr, err := parseAddress(req.Params.Address)
+	if err != nil {
+		return nil, err
+	}
+	c, err := a.f.Status(ctx, addr)
+	if err != nil {
+		return nil, err
+	}
+	return faucetapi.GetClaimStatus200JSONResponse(toAPI(c)), nil
+}
+
+func (a *api) GetHealth(ctx context.Context, req faucetapi.GetHealthRequestObject) (faucetapi.GetHealthResponseObject, error) {
+	f := a.f
+	balance, open, reachable := f.gate.State()
+	next, inFlight := f.tx.State()
+	h := faucetapi.Health{
+		Status:    faucetapi.Healthy,
+		Faucet:    f.tx.From().Hex(),
+		Balance:   "0",
+		Threshold: f.cfg.Wallet.MinBalance.String(),
+		Amount:    f.cfg.Wallet.Amount.String(),
+		ChainId:   int64(f.chainID),
+		NextNonce: int64(next),
+		InFlight:  inFlight,
+		Uptime:    int(time.Since(a.started) / time.Second),
+	}
+	if balance != nil {
+		h.Balance = balance.String()
+	}
+	if !open || !reachable {
+		h.Status = faucetapi.Degraded
+	}
+	return faucetapi.GetHealth200JSONResponse(h), nil
+}
+
+// parseAddress accepts any letter case; a mixed-case address must carry its EIP-55 checksum
+// (a typo in a mixed-case address is caught, not paid). The zero address is refused.
+func parseAddress(s string) (common.Address, error) {
+	a, err := chain.ParseChecksummedAddress(s)
+	if err != nil {
+		return a, platform.InvalidRequest("address %s: %v", s, err)
+	}
+	if a == (common.Address{}) {
+		return a, platform.InvalidRequest("address is the zero address")
+	}
+	return a, nil
+}
+
+// toAPI is a claim as the API shows it.
+func toAPI(c Claim) faucetapi.Claim {
+	out := faucetapi.Claim{Address: c.Address.Hex(), Status: faucetapi.ClaimStatus(c.Status)}
+	if c.Status == StatusNone {
+		return out
+	}
+	if c.Amount != nil {
+		amount := c.Amount.String()
+		out.Amount = &amount
+	}
+	if h := c.TxHash(); h != (common.Hash{}) {
+		hash := h.Hex()
+		out.TxHash = &hash
+	}
+	if c.Status == StatusConfirmed {
+		block := int64(c.Block)
+		out.BlockNumber = &block
+	}
+	if c.Reason != "" {
+		reason := c.Reason
+		out.Reason = &reason
+	}
+	if !c.CreatedAt.IsZero() {
+		created, updated := c.CreatedAt.UTC(), c.UpdatedAt.UTC()
+		out.CreatedAt, out.UpdatedAt = &created, &updated
+	}
+	return out
+}

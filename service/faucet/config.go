@@ -1,0 +1,98 @@
+package faucet
+
+import (
+	"crypto/ecdsa"
+	"errors"
+	"math/big"
+	"time"
+
+	"github.com/seed018cc74c/vaultd/service/chain"
+	"github.com/seed018cc74c/vaultd/service/platform"
+	"github.com/seed018cc74c/vaultd/service/ratelimit"
+	"github.com/seed018cc74c/vaultd/service/txmgr"
+)
+
+// DefaultPort is the faucet's port.
+const DefaultPort = 3011
+
+// Config is the faucet's configuration, split by concern.
+type Config struct {
+	HTTP        platform.HTTPConfig
+	Chain       ChainConfig
+	Wallet      WalletConfig
+	Tx          txmgr.Config
+	Limits      LimitsConfig
+	DatabaseURL string // sqlite:PATH
+}
+
+// ChainConfig says how to reach the chain.
+type ChainConfig struct {
+	RPCURL     string
+	ChainID    uint64 // 0: the chain's answer
+	RPCTimeout time.Duration
+}
+
+// WalletConfig is the wallet the faucet pays from, and what one claim sends.
+type WalletConfig struct {
+	Key         *ecdsa.PrivateKey // never logged or returned
+	Amount      *big.Int          // wei per claim
+	MinBalance  *big.Int          // wei
+	BalancePoll time.Duration
+}
+
+// LimitsConfig are the faucet's rate limits.
+type LimitsConfig struct {
+	PerIP, Total ratelimit.Rate
+}
+
+// LoadConfig reads the faucet's environment (README.md lists it) and reports every problem at
+// once. A bad key is reported without its value.
+func LoadConfig(getenv func(string) string) (Config, error) {
+	e := platform.NewEnv(getenv)
+	c := Config{
+		HTTP: platform.LoadHTTPConfig(e, DefaultPort),
+		Chain: ChainConfig{
+			RPCURL:     e.String("RPC_URL", ""),
+			ChainID:    e.Uint("CHAIN_ID"),
+			RPCTimeout: e.Duration("RPC_TIMEOUT", 5*time.Second),
+		},
+		Wallet: WalletConfig{
+			Key:         chain.EnvPrivateKey(e, "FAUCET_PRIVATE_KEY"),
+			Amount:      chain.EnvEther(e, "FAUCET_AMOUNT", "100"),
+			MinBalance:  chain.EnvEther(e, "MIN_FAUCET_BALANCE", "1000"),
+			BalancePoll: e.Duration("BALANCE_POLL_INTERVAL", 10*time.Second),
+		},
+		Tx: txmgr.Config{
+			ReplaceAfter: e.Duration("REPLACE_AFTER", 30*time.Second),
+			MaxFeePerGas: chain.EnvGwei(e, "MAX_FEE_PER_GAS", "500"),
+			ReceiptPoll:  e.Duration("RECEIPT_POLL_INTERVAL", 100*time.Millisecond),
+		},
+		Limits: LimitsConfig{
+			PerIP: ratelimit.FromEnv(e, "RATE_LIMIT_PER_IP", "5/1h"),
+			Total: ratelimit.FromEnv(e, "RATE_LIMIT_TOTAL", "1000/1h"),
+		},
+		DatabaseURL: e.String("DATABASE_URL", "sqlite:faucet.db"),
+	}
+	return c, errors.Join(e.Err(), c.Validate())
+}
+
+// Validate checks the whole configuration and joins every problem.
+func (c Config) Validate() error {
+	var errs []error
+	if c.Chain.RPCURL == "" {
+		errs = append(errs, errors.New("RPC_URL is required"))
+	}
+	if c.Wallet.Key == nil {
+		errs = append(errs, errors.New("FAUCET_PRIVATE_KEY (or FAUCET_PRIVATE_KEY_FILE) is required"))
+	}
+	if c.Wallet.Amount != nil && c.Wallet.Amount.Sign() == 0 {
+		errs = append(errs, errors.New("FAUCET_AMOUNT must be more than 0"))
+	}
+	if c.Wallet.Amount == nil || c.Wallet.MinBalance == nil {
+		errs = append(errs, errors.New("FAUCET_AMOUNT and MIN_FAUCET_BALANCE are required"))
+	}
+	if _, err := sqlitePath(c.DatabaseURL); err != nil {
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,431 @@
+// Package faucet is the faucet of seed 001's related endpoints: it sends a fixed amount of test
+// native tokens to an address, one claim per address, exactly once. A claim is recorded in the
+// store (unique per address and chain) before its transaction is signed, every signed version
+// is recorded before it is sent, and unfinished claims are reconciled with the chain at start
+// and whenever a send's outcome was lost, so no crash ends in two transfers to one address or
+// in a claim confirmed without a transfer.
+package faucet
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/seed018cc74c/vaultd/service/chain"
+	"github.com/seed018cc74c/vaultd/service/gate"
+	"github.com/seed018cc74c/vaultd/service/platform"
+	"github.com/seed018cc74c/vaultd/service/ratelimit"
+	"github.com/seed018cc74c/vaultd/service/txmgr"
+)
+
+// Error codes of the faucet.
+const (
+	CodeAlreadyClaimed    = "ALREADY_CLAIMED"
+	CodeClaimRejected     = "CLAIM_REJECTED"
+	CodeFaucetBalanceLow  = "FAUCET_BALANCE_LOW"
+	outcomeAccepted       = "ACCEPTED"
+	reconcileRetry        = 2 * time.Second
+	plainTransferGas      = 21_000
+	storeTimeout          = 10 * time.Second
+	reasonReverted        = "the transfer reverted on chain"
+	reasonRejectedOnRetry = "a transfer to this address would revert"
+)
+
+// AlreadyClaimedError is a claim for an address that has one; Claim is that claim.
+type AlreadyClaimedError struct{ Claim Claim }
+
+func (e *AlreadyClaimedError) Error() string {
+	return fmt.Sprintf("%s has already claimed (%s)", e.Claim.Address.Hex(), e.Claim.Status)
+}
+
+// Faucet runs claims.
+type Faucet struct {
+	cfg     Config
+	chainID uint64
+	client  *chain.Client
+	store   *store
+	tx      *txmgr.Manager
+	gate    *gate.Gate
+	metrics *metrics
+	log     *slog.Logger
+
+	perIP, total *ratelimit.Limiter
+
+	// life is the service's lifetime: followers and the reconciler end with it.
+	life    context.Context
+	end     context.CancelFunc
+	workers sync.WaitGroup
+	recheck chan struct{} // wakes the reconciler
+
+	mu   sync.Mutex
+	busy map[common.Address]bool // claims this process is working on: being made, followed or reconciled
+}
+
+// acquire marks addr's claim as worked on by the caller; false when someone else is.
+func (f *Faucet) acquire(addr common.Address) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.busy[addr] {
+		return false
+	}
+	f.busy[addr] = true
+	return true
+}
+
+func (f *Faucet) release(addr common.Address) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	delete(f.busy, addr)
+}
+
+// wakeReconciler asks for a reconciliation pass soon.
+func (f *Faucet) wakeReconciler() {
+	select {
+	case f.recheck <- struct{}{}:
+	default:
+	}
+}
+
+// Status returns addr's claim; Status is StatusNone when it never claimed.
+func (f *Faucet) Status(ctx context.Context, addr common.Address) (Claim, error) {
+	c, err := f.store.get(ctx, addr)
+	if errors.Is(err, errNotFound) {
+		return Claim{Address: addr, Status: StatusNone}, nil
+	}
+	if err != nil {
+		return Claim{}, platform.Internal(err)
+	}
+	return c, nil
+}
+
+// AllowIP counts a claim request from ip against the per-IP limit.
+func (f *Faucet) AllowIP(ip string) error {
+	if ok, retry := f.perIP.Allow(ip); !ok {
+		f.metrics.rateLimited.WithLabelValues("ip").Inc()
+		f.metrics.claims.WithLabelValues(platform.CodeRateLimited).Inc()
+		return rateLimited(f.cfg.Limits.PerIP, "claims per client IP", retry)
+	}
+	return nil
+}
+
+func rateLimited(r ratelimit.Rate, what string, retry time.Duration) *platform.Error {
+	return &platform.Error{Status: http.StatusTooManyRequests, Code: platform.CodeRateLimited,
+		Message: fmt.Sprintf("rate limit exceeded: %s %s", r, what), RetryAfter: retry}
+}
+
+// Claim makes addr's claim: recorded, then sent. It returns the pending claim once its
+// transaction is accepted by the node (or its send's answer was lost: the reconciler finishes
+// it), an *AlreadyClaimedError when the address has a claim, or the error that stopped it,
+// in which case nothing was recorded and nothing sent.
+func (f *Faucet) Claim(ctx context.Context, addr common.Address) (c Claim, err error) {
+	start := time.Now()
+	ctx = context.WithoutCancel(ctx) // a client that goes away does not abort a claim half made
+	defer func() {
+		outcome := outcomeAccepted
+		if err != nil {
+			var already *AlreadyClaimedError
+			if errors.As(err, &already) {
+				outcome = CodeAlreadyClaimed
+			} else {
+				outcome = platform.AsError(err).Code
+			}
+		}
+		f.metrics.claims.WithLabelValues(outcome).Inc()
+		span := trace.SpanFromContext(ctx)
+		span.SetAttributes(attribute.String("vaultd.outcome", outcome))
+		if h := c.TxHash(); h != (common.Hash{}) {
+			span.SetAttributes(attribute.String("vaultd.tx_hash", h.Hex()))
+		}
+	}()
+	if addr == (common.Address{}) {
+		return c, platform.InvalidRequest("address is the zero address")
+	}
+	existing, err := f.store.get(ctx, addr)
+	switch {
+	case err == nil && existing.Status != StatusFailed:
+		return existing, &AlreadyClaimedError{existing}
+	case err != nil && !errors.Is(err, errNotFound):
+		return c, platform.Internal(err)
+	}
+	if err := f.gate.Check(); err != nil {
+		return c, err
+	}
+	if !f.acquire(addr) { // another request for this address is recording its claim right now
+		return c, f.alreadyClaimed(ctx, addr)
+	}
+	followed := false
+	defer func() {
+		if !followed {
+			f.release(addr)
+		}
+	}()
+	gas, err := f.estimate(ctx, addr)
+	if err != nil {
+		return c, err
+	}
+	if ok, retry := f.total.Allow(""); !ok {
+		f.metrics.rateLimited.WithLabelValues("total").Inc()
+		return c, rateLimited(f.cfg.Limits.Total, "claims in total", retry)
+	}
+	if err := f.record(ctx, addr, existing.Status == StatusFailed); err != nil {
+		f.total.Undo("")
+		return c, err
+	}
+	fl, err := f.send(ctx, addr, gas)
+	switch {
+	case errors.Is(err, txmgr.ErrUncertain):
+		// The transaction is recorded and may be in the pool: the reconciler finishes the claim.
+		f.log.Warn("the node's answer to a claim's transaction was lost; reconciling it", "address", addr.Hex(), "err", err)
+		f.wakeReconciler()
+	case err != nil:
+		// The node did not take the transaction: the claim is withdrawn, the address may claim again.
+		if werr := f.withStore(func(ctx context.Context) error { return f.store.withdraw(ctx, addr) }); werr != nil {
+			f.log.Error("could not withdraw a claim whose transaction was not sent; it will be sent by the reconciler", "address", addr.Hex(), "err", werr)
+			f.wakeReconciler()
+		}
+		f.total.Undo("")
+		var refused *platform.Error // the gate, closed since the request arrived
+		if !errors.As(err, &refused) {
+			err = platform.ChainUnavailable(err)
+		}
+		return c, err
+	default:
+		followed = true
+		f.follow(addr, fl, start)
+	}
+	c, err = f.store.get(ctx, addr)
+	if err != nil {
+		return c, platform.Internal(err)
+	}
+	return c, nil
+}
+
+// alreadyClaimed is the 409 for addr, with its claim as stored now (or as being recorded).
+func (f *Faucet) alreadyClaimed(ctx context.Context, addr common.Address) error {
+	c, err := f.store.get(ctx, addr)
+	if err != nil {
+		c = Claim{Address: addr, Status: StatusPending, Amount: f.cfg.Wallet.Amount}
+	}
+	return &AlreadyClaimedError{c}
+}
+
+// record makes the claim durable before anything is signed: a new row, or a failed claim
+// reopened. Whichever of two concurrent requests records it first wins; the other gets 409.
+func (f *Faucet) record(ctx context.Context, addr common.Address, reopen bool) error {
+	now := time.Now()
+	var err error
+	if reopen {
+		var ok bool
+		if ok, err = f.store.reopen(ctx, addr, f.cfg.Wallet.Amount, now); err == nil && !ok {
+			err = errExists
+		}
+	} else {
+		err = f.store.insert(ctx, addr, f.cfg.Wallet.Amount, now)
+	}
+	switch {
+	case errors.Is(err, errExists):
+		return f.alreadyClaimed(ctx, addr)
+	case err != nil:
+		return platform.Internal(err)
+	}
+	return nil
+}
+
+// estimate is the gas of a transfer to addr: 21,000 to an account, the estimate + 20 % to a
+// contract; a transfer that would revert is CLAIM_REJECTED.
+func (f *Faucet) estimate(ctx context.Context, addr common.Address) (uint64, error) {
+	gas, err := f.client.EstimateGas(ctx, ethereum.CallMsg{From: f.tx.From(), To: &addr, Value: f.cfg.Wallet.Amount})
+	switch {
+	case err == nil && gas > plainTransferGas:
+		return gas * 12 / 10, nil
+	case err == nil:
+		return gas, nil
+	case chain.IsNodeAnswer(err):
+		return 0, &platform.Error{Status: http.StatusUnprocessableEntity, Code: CodeClaimRejected,
+			Message: fmt.Sprintf("a transfer to %s would revert (a contract that does not accept native tokens?)", addr.Hex()), Cause: err}
+	default:
+		return 0, platform.ChainUnavailable(err)
+	}
+}
+
+// send signs and sends the claim's transfer; each signed version is recorded first.
+func (f *Faucet) send(ctx context.Context, addr common.Address, gas uint64) (*txmgr.Flight, error) {
+	return f.tx.Send(ctx, txmgr.Tx{To: addr, Value: f.cfg.Wallet.Amount, Gas: gas, Record: f.recorder(addr)})
+}
+
+// recorder stores each signed version of addr's transaction before it is sent.
+func (f *Faucet) recorder(addr common.Address) func(*types.Transaction) error {
+	return func(tx *types.Transaction) error {
+		return f.withStore(func(ctx context.Context) error { return f.store.recordTx(ctx, addr, tx) })
+	}
+}
+
+// withStore runs a store write that must not be cut short by a caller going away.
+func (f *Faucet) withStore(write func(context.Context) error) error {
+	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	defer cancel()
+	return write(ctx)
+}
+
+// follow waits in the background for addr's flight and settles the claim. The caller has
+// acquired addr; follow releases it.
+func (f *Faucet) follow(addr common.Address, fl *txmgr.Flight, start time.Time) {
+	f.metrics.pending.Inc()
+	f.workers.Add(1)
+	go func() {
+		defer f.workers.Done()
+		defer f.metrics.pending.Dec()
+		select {
+		case <-f.life.Done():
+			return // stopping: the claim stays pending and is reconciled at the next start
+		case <-fl.Done():
+		}
+		defer f.release(addr)
+		r := fl.Receipt()
+		if r == nil { // given up: the reconciler decides whether it can still be mined
+			f.wakeReconciler()
+			return
+		}
+		if err := f.settle(addr, r); err != nil {
+			f.log.Error("could not store a claim's outcome; the reconciler will", "address", addr.Hex(), "err", err)
+			f.wakeReconciler()
+			return
+		}
+		if r.Status == types.ReceiptStatusSuccessful {
+			f.metrics.latency.Observe(time.Since(start).Seconds())
+		}
+	}()
+}
+
+// settle stores a mined transaction's outcome as the claim's.
+func (f *Faucet) settle(addr common.Address, r *types.Receipt) error {
+	status, reason := StatusConfirmed, ""
+	if r.Status != types.ReceiptStatusSuccessful {
+		status, reason = StatusFailed, reasonReverted
+	}
+	err := f.withStore(func(ctx context.Context) error {
+		return f.store.settle(ctx, addr, status, r.BlockNumber.Uint64(), reason)
+	})
+	if err == nil {
+		f.metrics.settled.WithLabelValues(string(status)).Inc()
+	}
+	return err
+}
+
+// reconcileLoop runs a reconciliation pass whenever woken, and again every few seconds until a
+// pass leaves nothing undecided. While nothing needs it, it makes no call at all.
+func (f *Faucet) reconcileLoop() {
+	for {
+		select {
+		case <-f.life.Done():
+			return
+		case <-f.recheck:
+		}
+		for f.reconcile(f.life) > 0 {
+			select {
+			case <-f.life.Done():
+				return
+			case <-time.After(reconcileRetry):
+			}
+		}
+	}
+}
+
+// reconcile brings every pending claim no one is working on up to date with the chain, and
+// returns how many it could not decide yet.
+func (f *Faucet) reconcile(ctx context.Context) (undecided int) {
+	claims, err := f.store.pending(ctx)
+	if err != nil {
+		f.log.Error("could not list pending claims", "err", err)
+		return 1
+	}
+	if len(claims) == 0 {
+		return 0
+	}
+	// The mined nonce before any receipt: a claim whose nonce was already used when it was read,
+	// and none of whose versions has a receipt after, was displaced and will never be mined.
+	mined, err := f.client.NonceAt(ctx, f.tx.From())
+	if err != nil {
+		return len(claims)
+	}
+	for _, c := range claims {
+		if !f.acquire(c.Address) {
+			continue // being made or followed
+		}
+		if !f.reconcileOne(ctx, c, mined) {
+			f.release(c.Address)
+			undecided++
+		}
+	}
+	return undecided
+}
+
+// reconcileOne settles c from a receipt, follows it again, or sends it afresh when it was never
+// signed or its nonce went to another transaction. It reports whether c is decided: settled
+// (and released), or followed (and still acquired, until its flight settles).
+func (f *Faucet) reconcileOne(ctx context.Context, c Claim, mined uint64) bool {
+	start := time.Now()
+	if c.Nonce != nil {
+		for _, h := range c.Hashes {
+			r, err := f.client.TransactionReceipt(ctx, h)
+			if errors.Is(err, ethereum.NotFound) {
+				continue
+			}
+			if err != nil || r == nil {
+				return false // the node cannot tell yet ("indexing in progress"): ask again later
+			}
+			if err := f.settle(c.Address, r); err != nil {
+				return false
+			}
+			f.release(c.Address)
+			return true
+		}
+		if *c.Nonce >= mined {
+			tx := new(types.Transaction)
+			if err := tx.UnmarshalBinary(c.Raw); err != nil {
+				f.log.Error("a pending claim's recorded transaction does not decode", "address", c.Address.Hex(), "err", err)
+				return false
+			}
+			fl, err := f.tx.Resend(ctx, tx, f.recorder(c.Address))
+			if err != nil {
+				return false // its nonce is held by another transaction in the pool, or the node is away: later
+			}
+			f.follow(c.Address, fl, start)
+			return true
+		}
+		f.log.Warn("a claim's transaction was displaced (its nonce is used and none of its versions was mined); sending it afresh",
+			"address", c.Address.Hex(), "nonce", *c.Nonce)
+	}
+	gas, err := f.estimate(ctx, c.Address)
+	var refused *platform.Error
+	if errors.As(err, &refused) && refused.Code == CodeClaimRejected {
+		err = f.withStore(func(ctx context.Context) error {
+			return f.store.settle(ctx, c.Address, StatusFailed, 0, reasonRejectedOnRetry)
+		})
+		if err != nil {
+			return false
+		}
+		f.metrics.settled.WithLabelValues(string(StatusFailed)).Inc()
+		f.release(c.Address)
+		return true
+	}
+	if err != nil {
+		return false
+	}
+	fl, err := f.send(ctx, c.Address, gas)
+	if err != nil {
+		return false
+	}
+	f.follow(c.Address, fl, start)
+	return true
+}

@@ -1,0 +1,32 @@
+package faucet
+
+import "github.com/prometheus/client_golang/prometheus"
+
+// metrics are the faucet's own, beyond the HTTP and chain call metrics, the balance gate's
+// (gate.NewMetrics) and the transaction manager's (txmgr.NewMetrics).
+type metrics struct {
+	claims      *prometheus.CounterVec
+	settled     *prometheus.CounterVec
+	rateLimited *prometheus.CounterVec
+	latency     prometheus.Histogram
+	pending     prometheus.Gauge
+}
+
+func newMetrics(reg prometheus.Registerer) *metrics {
+	const ns, sub = "vaultd", "faucet"
+	m := &metrics{
+		claims: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Subsystem: sub, Name: "claims_total",
+			Help: "Claim requests by outcome: ACCEPTED (recorded and sent) or the error code."}, []string{"outcome"}),
+		settled: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Subsystem: sub, Name: "claims_settled_total",
+			Help: "Claims whose transaction was mined (confirmed) or known dropped or reverted (failed)."}, []string{"status"}),
+		rateLimited: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Subsystem: sub, Name: "rate_limited_total",
+			Help: "Claim requests refused by a rate limit, by limit (ip, total)."}, []string{"limit"}),
+		latency: prometheus.NewHistogram(prometheus.HistogramOpts{Namespace: ns, Subsystem: sub, Name: "claim_duration_seconds",
+			Help:    "Time from a claim's request to its transfer being mined.",
+			Buckets: []float64{.05, .1, .25, .5, 1, 2, 4, 8, 15, 30, 60, 120, 300}}),
+		pending: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: ns, Subsystem: sub, Name: "claims_pending",
+			Help: "Claims recorded and not yet confirmed or failed, as this faucet follows them."}),
+	}
+	reg.MustRegister(m.claims, m.settled, m.rateLimited, m.latency, m.pending)
+	return m
+}

@@ -1,0 +1,153 @@
+package faucet
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/go-chi/chi/v5"
+	"github.com/prometheus/client_golang/prometheus"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/seed018cc74c/vaultd/gen/faucetapi"
+	"github.com/seed018cc74c/vaultd/openapi"
+	"github.com/seed018cc74c/vaultd/service/chain"
+	"github.com/seed018cc74c/vaultd/service/gate"
+	"github.com/seed018cc74c/vaultd/service/platform"
+	"github.com/seed018cc74c/vaultd/service/ratelimit"
+	"github.com/seed018cc74c/vaultd/service/txmgr"
+)
+
+// Service is a ready-to-run faucet.
+type Service struct {
+	cfg     Config
+	Faucet  *Faucet
+	handler http.Handler
+
+	stop       context.CancelFunc // ends what Start started
+	background sync.WaitGroup
+}
+
+// Options are what a caller may add: a tracer, a metrics registry and a logger.
+type Options struct {
+	Tracer     trace.Tracer
+	Prometheus *prometheus.Registry
+	Logger     *slog.Logger // nil: the default logger
+}
+
+// New builds the faucet: it dials the chain, settles the chain id, opens the claim store,
+// reads the wallet's nonce and balance, adopts its transactions waiting in the node's pool,
+// and reconciles the claims a previous run left unfinished, before anything is served.
+func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	reg := opts.Prometheus
+	if reg == nil {
+		reg = platform.NewRegistry()
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	client, err := chain.Dial(cfg.Chain.RPCURL, cfg.Chain.RPCTimeout, platform.NewChainMetrics(reg))
+	if err != nil {
+		return nil, err
+	}
+	chainID, err := client.ChainID(ctx)
+	if err != nil {
+		client.Close()
+		return nil, fmt.Errorf("learn the chain id from RPC_URL: %w", err)
+	}
+	if err := chain.CheckChainID(cfg.Chain.ChainID, chainID); err != nil {
+		client.Close()
+		return nil, err
+	}
+	st, err := openStore(cfg.DatabaseURL, chainID)
+	if err != nil {
+		client.Close()
+		return nil, err
+	}
+	wallet := crypto.PubkeyToAddress(cfg.Wallet.Key.PublicKey)
+	g := gate.New(client, gate.Config{Wallet: wallet, Name: "faucet", Work: "claims", Min: cfg.Wallet.MinBalance,
+		Poll: cfg.Wallet.BalancePoll, Setting: "MIN_FAUCET_BALANCE", Code: CodeFaucetBalanceLow,
+		Message: "the faucet is out of funds for now, try again later"}, gate.NewMetrics(reg, "faucet", "balance"), log)
+	life, end := context.WithCancel(context.Background())
+	f := &Faucet{cfg: cfg, chainID: chainID, client: client, store: st, gate: g, metrics: newMetrics(reg), log: log,
+		tx:    txmgr.New(client, cfg.Wallet.Key, chainID, cfg.Tx, g, txmgr.NewMetrics(reg, "faucet"), log),
+		perIP: ratelimit.New(cfg.Limits.PerIP), total: ratelimit.New(cfg.Limits.Total),
+		life: life, end: end, recheck: make(chan struct{}, 1), busy: map[common.Address]bool{}}
+	g.Refresh(ctx)
+	switch adopted, err := f.tx.Sync(ctx); {
+	case err != nil:
+		log.Warn("could not read the faucet's nonce or list its transactions in the node's pool at start", "err", err)
+	case adopted > 0:
+		log.Info("tracking the faucet's transactions found waiting in the node's pool", "count", adopted)
+	}
+	if undecided := f.reconcile(ctx); undecided > 0 {
+		log.Warn("some unfinished claims could not be reconciled with the chain yet; retrying in the background", "count", undecided)
+		f.wakeReconciler()
+	}
+
+	a := &api{f: f, started: time.Now()}
+	strict := faucetapi.NewStrictHandlerWithOptions(a, nil, faucetapi.StrictHTTPServerOptions{
+		RequestErrorHandlerFunc:  platform.RequestErrorHandler,
+		ResponseErrorHandlerFunc: platform.WriteError,
+	})
+	h, err := platform.NewHandler(platform.HandlerOptions{
+		SpecYAML: openapi.FaucetYAML, TrustedProxies: cfg.HTTP.TrustedProxies, CORS: cfg.HTTP.CORS, Tracer: opts.Tracer,
+		Metrics: reg, Gatherer: reg, Logger: opts.Logger,
+		BodyLimits: map[string]int64{"POST /api/faucet/claim": 1 << 10},
+		API: func(rt chi.Router) {
+			faucetapi.HandlerWithOptions(strict, faucetapi.ChiServerOptions{BaseRouter: rt, ErrorHandlerFunc: platform.RequestErrorHandler})
+		},
+	})
+	if err != nil {
+		end()
+		st.Close()
+		client.Close()
+		return nil, err
+	}
+	log.Info("faucet ready", "wallet", wallet.Hex(), "chainId", chainID, "amount", cfg.Wallet.Amount.String())
+	return &Service{cfg: cfg, Faucet: f, handler: h}, nil
+}
+
+// Handler is the service's HTTP handler.
+func (s *Service) Handler() http.Handler { return s.handler }
+
+// Start runs the balance poll, the transaction watcher and the reconciler until Close.
+func (s *Service) Start() {
+	ctx, cancel := context.WithCancel(context.Background())
+	s.stop = cancel
+	s.background.Add(2)
+	go func() { defer s.background.Done(); s.Faucet.gate.Run(ctx) }()
+	go func() { defer s.background.Done(); s.Faucet.reconcileLoop() }()
+	s.Faucet.tx.Start()
+}
+
+// Close stops what Start started and releases the store and the chain client. Claims still
+// pending stay recorded and are reconciled at the next start.
+func (s *Service) Close() {
+	f := s.Faucet
+	f.end()
+	if s.stop != nil {
+		s.stop()
+	}
+	s.background.Wait()
+	f.workers.Wait()
+	f.tx.Close()
+	f.store.Close()
+	f.client.Close()
+}
+
+// Run serves on PORT until ctx is done; requests in flight are finished within SHUTDOWN_GRACE.
+// The caller closes the service after.
+func (s *Service) Run(ctx context.Context) error {
+	s.Start()
+	return platform.ListenAndServe(ctx, "faucet", s.cfg.HTTP.Port, s.handler, s.cfg.HTTP.ShutdownGrace)
+}
