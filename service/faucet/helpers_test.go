@@ -1,0 +1,58 @@
+package faucet_test
+
+import (
+	"bytes"
+	"crypto/ecdsa"
+	"log/slog"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/crypto"
+)
+
+func freshKey(t testing.TB) *ecdsa.PrivateKey {
+	k, err := crypto.GenerateKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+func keyAddress(k *ecdsa.PrivateKey) common.Address { return crypto.PubkeyToAddress(k.PublicKey) }
+
+func keyHex(k *ecdsa.PrivateKey) string { return hexutil.Encode(crypto.FromECDSA(k)) }
+
+func waitFor(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// logCapture is the default logger's output for one test.
+type logCapture struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (l *logCapture) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+func (l *logCapture) String() string { l.mu.Lock(); defer l.mu.Unlock(); return l.buf.String() }
+
+func captureLogs(t testing.TB) *logCapture {
+	var l logCapture
+	prev := slog.Default()
+	slog.SetDefault(slog.New(slog.NewJSONHandler(&l, nil)))
+	t.Cleanup(func() { slog.SetDefault(prev) })
+	return &l
+}

@@ -1,0 +1,145 @@
+package faucet_test
+
+import (
+	"math/big"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+
+	"github.com/seed018cc74c/vaultd/gen/faucetapi"
+	"github.com/seed018cc74c/vaultd/service/devchain/devchaintest"
+	"github.com/seed018cc74c/vaultd/service/faucet"
+)
+
+// A claim whose transaction waits in the pool when the faucet stops is followed by the next
+// start (the same transaction, not a second one) and confirmed.
+func TestPendingClaimSurvivesARestart(t *testing.T) {
+	c := devchaintest.Start(t)
+	dir := t.TempDir()
+	wallet := c.Accounts.Faucet.Address
+	before := nonce(t, c, wallet)
+	c.PauseSealing()
+	s := startFaucet(t, c, dir, nil)
+	addr := freshAddress(t)
+	r := claim(t, s, addr.Hex())
+	if r.StatusCode() != 202 {
+		t.Fatalf("claim: %d %s", r.StatusCode(), r.Body)
+	}
+	s.stop()
+	s = startFaucet(t, c, dir, nil)
+	if st := status(t, s, addr.Hex()); st.JSON200.Status != faucetapi.Pending || *st.JSON200.TxHash != *r.JSON202.TxHash {
+		t.Fatalf("after the restart: %s", st.Body)
+	}
+	c.ResumeSealing()
+	got := waitStatus(t, s, addr, faucetapi.Confirmed)
+	if *got.TxHash != *r.JSON202.TxHash {
+		t.Fatalf("confirmed by %s, not the claim's transaction %s", *got.TxHash, *r.JSON202.TxHash)
+	}
+	if n := nonce(t, c, wallet); n != before+1 {
+		t.Fatalf("%d transactions for one claim", n-before)
+	}
+	if b := balance(t, c, addr); b.Cmp(amount) != 0 {
+		t.Fatalf("balance %s, want %s", b, amount)
+	}
+}
+
+// A claim whose transaction was displaced while the faucet was down (another transaction from
+// the faucet key took its nonce) is never mined; the next start sees that and sends it afresh,
+// so the address is paid exactly once.
+func TestDisplacedClaimIsSentAfresh(t *testing.T) {
+	c := devchaintest.Start(t)
+	dir := t.TempDir()
+	c.PauseSealing()
+	s := startFaucet(t, c, dir, nil)
+	addr := freshAddress(t)
+	r := claim(t, s, addr.Hex())
+	if r.StatusCode() != 202 {
+		t.Fatalf("claim: %d %s", r.StatusCode(), r.Body)
+	}
+	s.stop()
+	first, _, err := c.Client().TransactionByHash(ctx, common.HexToHash(*r.JSON202.TxHash))
+	if err != nil {
+		t.Fatal(err)
+	}
+	self := c.Accounts.Faucet.Address
+	outside, err := types.SignNewTx(c.Accounts.Faucet.Key, types.LatestSignerForChainID(first.ChainId()), &types.DynamicFeeTx{
+		ChainID: first.ChainId(), Nonce: first.Nonce(), GasTipCap: new(big.Int).Mul(first.GasTipCap(), big.NewInt(3)),
+		GasFeeCap: new(big.Int).Mul(first.GasFeeCap(), big.NewInt(3)), Gas: 21_000, To: &self, Value: big.NewInt(1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Client().SendTransaction(ctx, outside); err != nil {
+		t.Fatalf("the outside transaction: %v", err)
+	}
+	c.ResumeSealing()
+	waitFor(t, "the outside transaction mined", func() bool { return nonce(t, c, self) == first.Nonce()+1 })
+
+	logs := captureLogs(t)
+	s = startFaucet(t, c, dir, nil)
+	got := waitStatus(t, s, addr, faucetapi.Confirmed)
+	if *got.TxHash == first.Hash().Hex() {
+		t.Fatal("confirmed by the displaced transaction")
+	}
+	if b := balance(t, c, addr); b.Cmp(amount) != 0 {
+		t.Fatalf("balance %s, want %s", b, amount)
+	}
+	if !strings.Contains(logs.String(), "displaced") {
+		t.Fatalf("the displacement is not logged:\n%s", logs.String())
+	}
+}
+
+// Configuration problems are all listed at once; a key is never echoed.
+func TestConfigProblemsAreListed(t *testing.T) {
+	secret := "0x" + strings.Repeat("zz", 32)
+	_, err := faucet.LoadConfig(func(k string) string {
+		return map[string]string{"FAUCET_PRIVATE_KEY": secret, "FAUCET_AMOUNT": "0", "MIN_FAUCET_BALANCE": "lots",
+			"DATABASE_URL": "postgres://db/faucet", "RATE_LIMIT_PER_IP": "5 per hour", "PORT": "http"}[k]
+	})
+	if err == nil {
+		t.Fatal("no error")
+	}
+	for _, want := range []string{"RPC_URL", "FAUCET_PRIVATE_KEY is not a valid private key", "FAUCET_AMOUNT", "MIN_FAUCET_BALANCE",
+		"DATABASE_URL", "RATE_LIMIT_PER_IP", "PORT"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("the error does not name %s:\n%v", want, err)
+		}
+	}
+	if strings.Contains(err.Error(), "zzzz") {
+		t.Fatalf("the key is echoed: %v", err)
+	}
+}
+
+// A CHAIN_ID that is not the chain's stops the start.
+func TestWrongChainIDRefusesToStart(t *testing.T) {
+	c := devchaintest.Start(t)
+	cfg, err := faucet.LoadConfig(env(c, t.TempDir(), map[string]string{"CHAIN_ID": "5446"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if svc, err := faucet.New(ctx, cfg, faucet.Options{}); err == nil || !strings.Contains(err.Error(), "CHAIN_ID") {
+		if svc != nil {
+			svc.Close()
+		}
+		t.Fatalf("started on the wrong chain: %v", err)
+	}
+}
+
+// An idle faucet makes at most one chain call per balance poll.
+func TestIdleFaucetBarelyCallsTheChain(t *testing.T) {
+	c := devchaintest.Start(t)
+	counter := devchaintest.CountCalls(t, c.RPCURL)
+	s := startFaucet(t, c, t.TempDir(), map[string]string{"RPC_URL": counter.URL, "BALANCE_POLL_INTERVAL": "1s"})
+	addr := freshAddress(t)
+	claim(t, s, addr.Hex())
+	waitStatus(t, s, addr, faucetapi.Confirmed)
+	waitFor(t, "nothing in flight", func() bool { h, _ := s.client.GetHealthWithResponse(ctx); return h.JSON200.InFlight == 0 })
+	counter.Take()
+	time.Sleep(3 * time.Second)
+	byMethod, total := counter.Take()
+	if total > 4 || byMethod["eth_blockNumber"] > 0 {
+		t.Fatalf("an idle faucet made %d chain calls in 3s with BALANCE_POLL_INTERVAL=1s (want ≤ 4): %v", total, byMethod)
+	}
+}
