@@ -341,9 +341,20 @@ func (f *Faucet) reconcileLoop() {
 	}
 }
 
-// reconcile brings every pending claim no one is working on up to date with the chain, and
-// returns how many it could not decide yet.
-func (f *Faucet) reconcile(ctx context.Context) (undecided int) {
+// reconciled is what a reconciliation did with one claim.
+type reconciled int
+
+const (
+	undecided  reconciled = iota // nothing yet: asked again on the next pass
+	settled                      // its transaction (one of its versions) was mined
+	followed                     // its transaction is in the pool, or was sent again as it was recorded
+	sentAfresh                   // never signed, or displaced: signed with a new nonce and sent
+	rejected                     // a transfer to the address would now revert: failed
+)
+
+// reconcile brings every pending claim no one is working on up to date with the chain, logs
+// what it did, and returns how many claims it could not decide yet.
+func (f *Faucet) reconcile(ctx context.Context) (left int) {
 	claims, err := f.store.pending(ctx)
 	if err != nil {
 		f.log.Error("could not list pending claims", "err", err)
@@ -358,22 +369,28 @@ func (f *Faucet) reconcile(ctx context.Context) (undecided int) {
 	if err != nil {
 		return len(claims)
 	}
+	var done [rejected + 1]int
 	for _, c := range claims {
 		if !f.acquire(c.Address) {
 			continue // being made or followed
 		}
-		if !f.reconcileOne(ctx, c, mined) {
+		r := f.reconcileOne(ctx, c, mined)
+		if r == undecided {
 			f.release(c.Address)
-			undecided++
 		}
+		done[r]++
 	}
-	return undecided
+	if done[undecided] < len(claims) {
+		f.log.Info("reconciled unfinished claims with the chain", "settled", done[settled], "followed", done[followed],
+			"sentAfresh", done[sentAfresh], "rejected", done[rejected], "undecided", done[undecided])
+	}
+	return done[undecided]
 }
 
 // reconcileOne settles c from a receipt, follows it again, or sends it afresh when it was never
-// signed or its nonce went to another transaction. It reports whether c is decided: settled
-// (and released), or followed (and still acquired, until its flight settles).
-func (f *Faucet) reconcileOne(ctx context.Context, c Claim, mined uint64) bool {
+// signed or its nonce went to another transaction. Unless it answers undecided, c is done with
+// (released) or followed (acquired until its flight settles).
+func (f *Faucet) reconcileOne(ctx context.Context, c Claim, mined uint64) reconciled {
 	start := time.Now()
 	if c.Nonce != nil {
 		for _, h := range c.Hashes {
@@ -382,26 +399,26 @@ func (f *Faucet) reconcileOne(ctx context.Context, c Claim, mined uint64) bool {
 				continue
 			}
 			if err != nil || r == nil {
-				return false // the node cannot tell yet ("indexing in progress"): ask again later
+				return undecided // the node cannot tell yet ("indexing in progress"): ask again later
 			}
 			if err := f.settle(c.Address, r); err != nil {
-				return false
+				return undecided
 			}
 			f.release(c.Address)
-			return true
+			return settled
 		}
 		if *c.Nonce >= mined {
 			tx := new(types.Transaction)
 			if err := tx.UnmarshalBinary(c.Raw); err != nil {
 				f.log.Error("a pending claim's recorded transaction does not decode", "address", c.Address.Hex(), "err", err)
-				return false
+				return undecided
 			}
 			fl, err := f.tx.Resend(ctx, tx, f.recorder(c.Address))
 			if err != nil {
-				return false // its nonce is held by another transaction in the pool, or the node is away: later
+				return undecided // its nonce is held by another transaction in the pool, or the node is away: later
 			}
 			f.follow(c.Address, fl, start)
-			return true
+			return followed
 		}
 		f.log.Warn("a claim's transaction was displaced (its nonce is used and none of its versions was mined); sending it afresh",
 			"address", c.Address.Hex(), "nonce", *c.Nonce)
@@ -413,19 +430,19 @@ func (f *Faucet) reconcileOne(ctx context.Context, c Claim, mined uint64) bool {
 			return f.store.settle(ctx, c.Address, StatusFailed, 0, reasonRejectedOnRetry)
 		})
 		if err != nil {
-			return false
+			return undecided
 		}
 		f.metrics.settled.WithLabelValues(string(StatusFailed)).Inc()
 		f.release(c.Address)
-		return true
+		return rejected
 	}
 	if err != nil {
-		return false
+		return undecided
 	}
 	fl, err := f.send(ctx, c.Address, gas)
 	if err != nil {
-		return false
+		return undecided
 	}
 	f.follow(c.Address, fl, start)
-	return true
+	return sentAfresh
 }
