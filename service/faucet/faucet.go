@@ -19,6 +19,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/seed018cc74c/vaultd/service/chain"
@@ -57,6 +58,7 @@ type Faucet struct {
 	tx      *txmgr.Manager
 	gate    *gate.Gate
 	metrics *metrics
+	tracer  trace.Tracer
 	log     *slog.Logger
 
 	perIP, total *ratelimit.Limiter
@@ -150,26 +152,49 @@ func (f *Faucet) Claim(ctx context.Context, addr common.Address) (c Claim, err e
 	if addr == (common.Address{}) {
 		return c, platform.InvalidRequest("address is the zero address")
 	}
-	existing, err := f.store.get(ctx, addr)
-	switch {
-	case err == nil && existing.Status != StatusFailed:
-		return existing, &AlreadyClaimedError{existing}
-	case err != nil && !errors.Is(err, errNotFound):
-		return c, platform.Internal(err)
-	}
 	if err := f.gate.Check(); err != nil {
 		return c, err
 	}
-	if !f.acquire(addr) { // another request for this address is recording its claim right now
-		return c, f.alreadyClaimed(ctx, addr)
+	// The store answers whether the address has a claim. While another request for it is
+	// between its check and its record (milliseconds), wait and look again: a 409 is only ever
+	// given for a claim that is recorded.
+	for deadline := time.Now().Add(claimWait); ; time.Sleep(5 * time.Millisecond) {
+		existing, err := f.store.get(ctx, addr)
+		switch {
+		case err == nil && existing.Status != StatusFailed:
+			return existing, &AlreadyClaimedError{existing}
+		case err != nil && !errors.Is(err, errNotFound):
+			return c, platform.Internal(err)
+		}
+		if f.acquire(addr) {
+			c, err := f.claim(ctx, addr, existing.Status == StatusFailed, start)
+			if !errors.Is(err, errExists) {
+				return c, err
+			}
+			continue // another request recorded it first: answer with its claim
+		}
+		if time.Now().After(deadline) {
+			return c, &platform.Error{Status: http.StatusServiceUnavailable, Code: platform.CodeUnavailable,
+				Message: "another claim for this address is being made; try again", RetryAfter: time.Second}
+		}
 	}
+}
+
+// claimWait bounds how long a claim waits for a concurrent one for the same address.
+const claimWait = 5 * time.Second
+
+// claim makes addr's claim once the caller has acquired it: estimate, record, send. It answers
+// errExists when another request recorded a claim first.
+func (f *Faucet) claim(ctx context.Context, addr common.Address, reopen bool, start time.Time) (c Claim, err error) {
 	followed := false
 	defer func() {
 		if !followed {
 			f.release(addr)
 		}
 	}()
-	gas, err := f.estimate(ctx, addr)
+	sctx, end := f.stage(ctx, "estimate")
+	gas, err := f.estimate(sctx, addr)
+	end(err)
 	if err != nil {
 		return c, err
 	}
@@ -177,11 +202,16 @@ func (f *Faucet) Claim(ctx context.Context, addr common.Address) (c Claim, err e
 		f.metrics.rateLimited.WithLabelValues("total").Inc()
 		return c, rateLimited(f.cfg.Limits.Total, "claims in total", retry)
 	}
-	if err := f.record(ctx, addr, existing.Status == StatusFailed); err != nil {
+	sctx, end = f.stage(ctx, "record")
+	err = f.record(sctx, addr, reopen)
+	end(err)
+	if err != nil {
 		f.total.Undo("")
 		return c, err
 	}
-	fl, err := f.send(ctx, addr, gas)
+	sctx, end = f.stage(ctx, "send")
+	fl, err := f.send(sctx, addr, gas)
+	end(err)
 	switch {
 	case errors.Is(err, txmgr.ErrUncertain):
 		// The transaction is recorded and may be in the pool: the reconciler finishes the claim.
@@ -210,35 +240,42 @@ func (f *Faucet) Claim(ctx context.Context, addr common.Address) (c Claim, err e
 	return c, nil
 }
 
-// alreadyClaimed is the 409 for addr, with its claim as stored now (or as being recorded).
-func (f *Faucet) alreadyClaimed(ctx context.Context, addr common.Address) error {
-	c, err := f.store.get(ctx, addr)
-	if err != nil {
-		c = Claim{Address: addr, Status: StatusPending, Amount: f.cfg.Wallet.Amount}
-	}
-	return &AlreadyClaimedError{c}
-}
-
 // record makes the claim durable before anything is signed: a new row, or a failed claim
-// reopened. Whichever of two concurrent requests records it first wins; the other gets 409.
+// reopened. Of two requests that record at once, one gets errExists.
 func (f *Faucet) record(ctx context.Context, addr common.Address, reopen bool) error {
 	now := time.Now()
-	var err error
-	if reopen {
-		var ok bool
-		if ok, err = f.store.reopen(ctx, addr, f.cfg.Wallet.Amount, now); err == nil && !ok {
-			err = errExists
+	if !reopen {
+		err := f.store.insert(ctx, addr, f.cfg.Wallet.Amount, now)
+		if err != nil && !errors.Is(err, errExists) {
+			return platform.Internal(err)
 		}
-	} else {
-		err = f.store.insert(ctx, addr, f.cfg.Wallet.Amount, now)
+		return err
 	}
+	ok, err := f.store.reopen(ctx, addr, f.cfg.Wallet.Amount, now)
 	switch {
-	case errors.Is(err, errExists):
-		return f.alreadyClaimed(ctx, addr)
 	case err != nil:
 		return platform.Internal(err)
+	case !ok:
+		return errExists
 	}
 	return nil
+}
+
+// stage starts a child span of the request's; end records its outcome.
+func (f *Faucet) stage(ctx context.Context, name string) (context.Context, func(error)) {
+	ctx, span := f.tracer.Start(ctx, name)
+	return ctx, func(err error) {
+		if err != nil {
+			code := platform.AsError(err).Code
+			var already *AlreadyClaimedError
+			if errors.As(err, &already) || errors.Is(err, errExists) {
+				code = CodeAlreadyClaimed
+			}
+			span.SetStatus(codes.Error, code)
+			span.SetAttributes(attribute.String("vaultd.code", code))
+		}
+		span.End()
+	}
 }
 
 // estimate is the gas of a transfer to addr: 21,000 to an account, the estimate + 20 % to a

@@ -52,11 +52,16 @@ type server struct {
 // startFaucet serves a faucet on a loopback port until the test ends (or stop is called).
 func startFaucet(t testing.TB, c *devchain.Chain, dir string, over map[string]string) *server {
 	t.Helper()
+	return startFaucetWith(t, c, dir, over, faucet.Options{})
+}
+
+func startFaucetWith(t testing.TB, c *devchain.Chain, dir string, over map[string]string, opts faucet.Options) *server {
+	t.Helper()
 	cfg, err := faucet.LoadConfig(env(c, dir, over))
 	if err != nil {
 		t.Fatalf("config: %v", err)
 	}
-	svc, err := faucet.New(ctx, cfg, faucet.Options{})
+	svc, err := faucet.New(ctx, cfg, opts)
 	if err != nil {
 		t.Fatalf("faucet.New: %v", err)
 	}

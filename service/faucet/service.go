@@ -13,6 +13,7 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/prometheus/client_golang/prometheus"
 	"go.opentelemetry.io/otel/trace"
+	"go.opentelemetry.io/otel/trace/noop"
 
 	"github.com/seed018cc74c/vaultd/gen/faucetapi"
 	"github.com/seed018cc74c/vaultd/openapi"
@@ -55,6 +56,10 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 	if log == nil {
 		log = slog.Default()
 	}
+	tracer := opts.Tracer
+	if tracer == nil {
+		tracer = noop.NewTracerProvider().Tracer("")
+	}
 	client, err := chain.Dial(cfg.Chain.RPCURL, cfg.Chain.RPCTimeout, platform.NewChainMetrics(reg))
 	if err != nil {
 		return nil, err
@@ -78,7 +83,7 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 		Poll: cfg.Wallet.BalancePoll, Setting: "MIN_FAUCET_BALANCE", Code: CodeFaucetBalanceLow,
 		Message: "the faucet is out of funds for now, try again later"}, gate.NewMetrics(reg, "faucet", "balance"), log)
 	life, end := context.WithCancel(context.Background())
-	f := &Faucet{cfg: cfg, chainID: chainID, client: client, store: st, gate: g, metrics: newMetrics(reg), log: log,
+	f := &Faucet{cfg: cfg, chainID: chainID, client: client, store: st, gate: g, metrics: newMetrics(reg), tracer: tracer, log: log,
 		tx:    txmgr.New(client, cfg.Wallet.Key, chainID, cfg.Tx, g, txmgr.NewMetrics(reg, "faucet"), log),
 		perIP: ratelimit.New(cfg.Limits.PerIP), total: ratelimit.New(cfg.Limits.Total),
 		life: life, end: end, recheck: make(chan struct{}, 1), busy: map[common.Address]bool{}}
@@ -100,7 +105,7 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 		ResponseErrorHandlerFunc: platform.WriteError,
 	})
 	h, err := platform.NewHandler(platform.HandlerOptions{
-		SpecYAML: openapi.FaucetYAML, TrustedProxies: cfg.HTTP.TrustedProxies, CORS: cfg.HTTP.CORS, Tracer: opts.Tracer,
+		SpecYAML: openapi.FaucetYAML, TrustedProxies: cfg.HTTP.TrustedProxies, CORS: cfg.HTTP.CORS, Tracer: tracer,
 		Metrics: reg, Gatherer: reg, Logger: opts.Logger,
 		BodyLimits: map[string]int64{"POST /api/faucet/claim": 1 << 10},
 		API: func(rt chi.Router) {

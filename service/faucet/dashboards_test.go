@@ -1,0 +1,56 @@
+package faucet_test
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/seed018cc74c/vaultd/gen/faucetapi"
+	"github.com/seed018cc74c/vaultd/service/devchain/devchaintest"
+)
+
+// Every vaultd_faucet_* metric a dashboard or alert rule names is exported by the faucet, and a
+// confirmed claim moves the ones that describe it.
+func TestDashboardsUseRealMetrics(t *testing.T) {
+	c := devchaintest.Start(t)
+	s := startFaucet(t, c, t.TempDir(), map[string]string{"RATE_LIMIT_PER_IP": "2/1h"})
+	addr := freshAddress(t)
+	claim(t, s, addr.Hex())
+	waitStatus(t, s, addr, faucetapi.Confirmed)
+	claim(t, s, addr.Hex()) // 409
+	claim(t, s, addr.Hex()) // over the per-IP limit
+	exported := scrape(t, s)
+	for _, want := range []string{
+		`vaultd_faucet_claims_total{outcome="ACCEPTED"} 1`, `vaultd_faucet_claims_total{outcome="ALREADY_CLAIMED"} 1`,
+		`vaultd_faucet_claims_total{outcome="RATE_LIMITED"} 1`, `vaultd_faucet_claims_settled_total{status="confirmed"} 1`,
+		`vaultd_faucet_rate_limited_total{limit="ip"} 1`, "vaultd_faucet_claim_duration_seconds_count 1", "vaultd_faucet_claims_pending 0",
+		"vaultd_faucet_transactions_in_flight 0", "vaultd_faucet_balance_gate_open 1", `vaultd_chain_call_duration_seconds_count{call="send_transaction"} 1`,
+	} {
+		if !strings.Contains(exported, want+"\n") {
+			t.Errorf("metrics lack %q", want)
+		}
+	}
+	files, _ := filepath.Glob("../../dashboards/*")
+	name := regexp.MustCompile(`vaultd_faucet_[a-z_]+`)
+	found := 0
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.yaml") {
+			continue
+		}
+		data, _ := os.ReadFile(f)
+		for _, n := range name.FindAllString(string(data), -1) {
+			for _, suffix := range []string{"_bucket", "_count", "_sum"} {
+				n = strings.TrimSuffix(n, suffix)
+			}
+			found++
+			if !strings.Contains(exported, "# TYPE "+n+" ") {
+				t.Errorf("%s names %s, which the faucet does not export", filepath.Base(f), n)
+			}
+		}
+	}
+	if found < 10 {
+		t.Fatalf("only %d faucet metric references found in dashboards/", found)
+	}
+}
