@@ -1,9 +1,10 @@
 // The calls a web application makes, run with the generated types and openapi-fetch against a
 // running stack (.ci/run starts devstack): not only type-checked, executed.
-//   node build/smoke.js <registry URL> <relayer URL> <reveal request JSON>
+//   node build/smoke.js <registry URL> <relayer URL> <faucet URL> <reveal request JSON>
 import createClient from "openapi-fetch";
 import type { paths as RegistryPaths } from "../../gen/ts/registry";
 import type { components, paths as RelayerPaths } from "../../gen/ts/relayer";
+import type { paths as FaucetPaths } from "../../gen/ts/faucet";
 
 declare const process: { argv: string[]; exitCode?: number };
 
@@ -17,9 +18,10 @@ function expect(ok: boolean, what: string, got: unknown): void {
 }
 
 async function main(): Promise<void> {
-  const [registryUrl, relayerUrl, requestJson] = process.argv.slice(2);
+  const [registryUrl, relayerUrl, faucetUrl, requestJson] = process.argv.slice(2);
   const registry = createClient<RegistryPaths>({ baseUrl: registryUrl });
   const relayer = createClient<RelayerPaths>({ baseUrl: relayerUrl });
+  const faucet = createClient<FaucetPaths>({ baseUrl: faucetUrl });
 
   const list = await registry.GET("/tokens");
   expect(
@@ -42,6 +44,25 @@ async function main(): Promise<void> {
 
   const bad = await relayer.POST("/reveal", { body: { ...body, amount: "twelve" } });
   expect(bad.response.status === 400 && bad.error?.code === "INVALID_REQUEST", "a malformed amount is 400 INVALID_REQUEST", bad.error);
+
+  // A new user claims gas from the faucet, follows the claim to confirmed, and cannot claim twice.
+  const address = body.recipient;
+  const claim = await faucet.POST("/api/faucet/claim", { body: { address } });
+  expect(claim.response.status === 202 && claim.data?.status === "pending" && /^0x[0-9a-fA-F]{64}$/.test(claim.data.txHash ?? ""),
+    "POST /api/faucet/claim is 202 pending with its txHash", claim.data ?? claim.error);
+  let status = await faucet.GET("/api/faucet/status", { params: { query: { address } } });
+  for (let i = 0; i < 200 && status.data?.status === "pending"; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    status = await faucet.GET("/api/faucet/status", { params: { query: { address } } });
+  }
+  expect(status.data?.status === "confirmed" && (status.data.blockNumber ?? 0) > 0, "GET /api/faucet/status follows it to confirmed",
+    status.data ?? status.error);
+  const twice = await faucet.POST("/api/faucet/claim", { body: { address: address.toLowerCase() } });
+  expect(twice.response.status === 409 && twice.error?.code === "ALREADY_CLAIMED" &&
+    "claim" in twice.error && twice.error.claim.status === "confirmed",
+    "a second claim, in lower case, is 409 ALREADY_CLAIMED with the first claim", twice.error);
+  const zero = await faucet.POST("/api/faucet/claim", { body: { address: "0x0000000000000000000000000000000000000000" } });
+  expect(zero.response.status === 400 && zero.error?.code === "INVALID_REQUEST", "the zero address is 400 INVALID_REQUEST", zero.error);
 }
 
 main().catch((err: unknown) => {
