@@ -17,8 +17,8 @@ RUN apt-get update && apt-get install -y --no-install-recommends ca-certificates
 COPY --from=build /out/ /usr/local/bin/
 USER vaultd
 WORKDIR /data
-ENV DATA_FILE=/data/tokens.json ICONS_DIR=/data/icons
+ENV DATA_FILE=/data/tokens.json ICONS_DIR=/data/icons DATABASE_URL=sqlite:/data/faucet.db
 VOLUME ["/data"]
-EXPOSE 3009 3010 8545
+EXPOSE 3009 3010 3011 8545
 ENTRYPOINT []
 CMD ["registry"]

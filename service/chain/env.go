@@ -1,9 +1,14 @@
 package chain
 
 import (
+	"context"
 	"crypto/ecdsa"
+	"errors"
+	"fmt"
 	"math/big"
+	"net/url"
 	"strings"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -58,4 +63,50 @@ func scaled(e *platform.Env, name, def string, decimals int) *big.Int {
 		return nil
 	}
 	return new(big.Int).Set(r.Num())
+}
+
+// Config says how to reach the chain; every service has one.
+type Config struct {
+	RPCURL     string
+	ChainID    uint64 // 0: take the chain's answer
+	RPCTimeout time.Duration
+}
+
+// LoadConfig reads RPC_URL, CHAIN_ID and RPC_TIMEOUT (default 5s).
+func LoadConfig(e *platform.Env) Config {
+	return Config{
+		RPCURL:     e.String("RPC_URL", ""),
+		ChainID:    e.Uint("CHAIN_ID"),
+		RPCTimeout: e.Duration("RPC_TIMEOUT", 5*time.Second),
+	}
+}
+
+// Validate checks the chain settings.
+func (c Config) Validate() error {
+	if c.RPCURL == "" {
+		return errors.New("RPC_URL is required")
+	}
+	if u, err := url.Parse(c.RPCURL); err != nil || u.Scheme == "" {
+		return fmt.Errorf("RPC_URL must be a URL such as http://127.0.0.1:8545, got %q", c.RPCURL)
+	}
+	return nil
+}
+
+// Connect dials the chain of cfg, asks its chain id and checks it against CHAIN_ID: a service
+// that must not run on another chain calls it at start.
+func Connect(ctx context.Context, cfg Config, metrics *platform.ChainMetrics) (*Client, uint64, error) {
+	client, err := Dial(cfg.RPCURL, cfg.RPCTimeout, metrics)
+	if err != nil {
+		return nil, 0, err
+	}
+	id, err := client.ChainID(ctx)
+	if err != nil {
+		client.Close()
+		return nil, 0, fmt.Errorf("learn the chain id from RPC_URL: %w", err)
+	}
+	if err := CheckChainID(cfg.ChainID, id); err != nil {
+		client.Close()
+		return nil, 0, err
+	}
+	return client, id, nil
 }

@@ -18,18 +18,11 @@ const DefaultPort = 3011
 // Config is the faucet's configuration, split by concern.
 type Config struct {
 	HTTP        platform.HTTPConfig
-	Chain       ChainConfig
+	Chain       chain.Config
 	Wallet      WalletConfig
 	Tx          txmgr.Config
 	Limits      LimitsConfig
 	DatabaseURL string // sqlite:PATH
-}
-
-// ChainConfig says how to reach the chain.
-type ChainConfig struct {
-	RPCURL     string
-	ChainID    uint64 // 0: the chain's answer
-	RPCTimeout time.Duration
 }
 
 // WalletConfig is the wallet the faucet pays from, and what one claim sends.
@@ -50,23 +43,15 @@ type LimitsConfig struct {
 func LoadConfig(getenv func(string) string) (Config, error) {
 	e := platform.NewEnv(getenv)
 	c := Config{
-		HTTP: platform.LoadHTTPConfig(e, DefaultPort),
-		Chain: ChainConfig{
-			RPCURL:     e.String("RPC_URL", ""),
-			ChainID:    e.Uint("CHAIN_ID"),
-			RPCTimeout: e.Duration("RPC_TIMEOUT", 5*time.Second),
-		},
+		HTTP:  platform.LoadHTTPConfig(e, DefaultPort),
+		Chain: chain.LoadConfig(e),
 		Wallet: WalletConfig{
 			Key:         chain.EnvPrivateKey(e, "FAUCET_PRIVATE_KEY"),
 			Amount:      chain.EnvEther(e, "FAUCET_AMOUNT", "100"),
 			MinBalance:  chain.EnvEther(e, "MIN_FAUCET_BALANCE", "1000"),
 			BalancePoll: e.Duration("BALANCE_POLL_INTERVAL", 10*time.Second),
 		},
-		Tx: txmgr.Config{
-			ReplaceAfter: e.Duration("REPLACE_AFTER", 30*time.Second),
-			MaxFeePerGas: chain.EnvGwei(e, "MAX_FEE_PER_GAS", "500"),
-			ReceiptPoll:  e.Duration("RECEIPT_POLL_INTERVAL", 100*time.Millisecond),
-		},
+		Tx: txmgr.LoadConfig(e),
 		Limits: LimitsConfig{
 			PerIP: ratelimit.FromEnv(e, "RATE_LIMIT_PER_IP", "5/1h"),
 			Total: ratelimit.FromEnv(e, "RATE_LIMIT_TOTAL", "1000/1h"),
@@ -78,10 +63,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 
 // Validate checks the whole configuration and joins every problem.
 func (c Config) Validate() error {
-	var errs []error
-	if c.Chain.RPCURL == "" {
-		errs = append(errs, errors.New("RPC_URL is required"))
-	}
+	errs := []error{c.Chain.Validate()}
 	if c.Wallet.Key == nil {
 		errs = append(errs, errors.New("FAUCET_PRIVATE_KEY (or FAUCET_PRIVATE_KEY_FILE) is required"))
 	}

@@ -272,4 +272,3 @@ func sorted(m map[string]int) []string {
 	sort.Strings(out)
 	return out
 }
-

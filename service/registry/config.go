@@ -6,8 +6,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"time"
 
+	"github.com/seed018cc74c/vaultd/service/chain"
 	"github.com/seed018cc74c/vaultd/service/platform"
 )
 
@@ -22,16 +22,9 @@ type Config struct {
 	HTTP          platform.HTTPConfig
 	AdminAPIKey   string // never logged or returned
 	PublicBaseURL string // prefix of icon URLs; default http://localhost:PORT
-	Chain         ChainConfig
+	Chain         chain.Config
 	Store         StoreConfig
 	Icons         IconsConfig
-}
-
-// ChainConfig says how to reach the chain.
-type ChainConfig struct {
-	RPCURL     string
-	ChainID    uint64 // 0: take the chain's answer
-	RPCTimeout time.Duration
 }
 
 // StoreConfig says where the registry keeps its entries.
@@ -53,12 +46,8 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	c := Config{
 		HTTP:        platform.LoadHTTPConfig(e, DefaultPort),
 		AdminAPIKey: e.Secret("ADMIN_API_KEY"),
-		Chain: ChainConfig{
-			RPCURL:     e.String("RPC_URL", ""),
-			ChainID:    e.Uint("CHAIN_ID"),
-			RPCTimeout: e.Duration("RPC_TIMEOUT", 5*time.Second),
-		},
-		Store: StoreConfig{DataFile: e.String("DATA_FILE", "./tokens.json")},
+		Chain:       chain.LoadConfig(e),
+		Store:       StoreConfig{DataFile: e.String("DATA_FILE", "./tokens.json")},
 		Icons: IconsConfig{
 			Dir:      e.String("ICONS_DIR", "./icons"),
 			MaxBytes: e.Int("ICON_MAX_BYTES", 512<<10, 1, 16<<20),
@@ -79,17 +68,6 @@ func (c Config) Validate() error {
 		errs = append(errs, fmt.Errorf("PUBLIC_BASE_URL must be an http(s) URL, got %q", c.PublicBaseURL))
 	}
 	return errors.Join(append(errs, c.Chain.Validate(), c.Store.Validate(), c.Icons.Validate())...)
-}
-
-// Validate checks the chain settings.
-func (c ChainConfig) Validate() error {
-	if c.RPCURL == "" {
-		return errors.New("RPC_URL is required")
-	}
-	if u, err := url.Parse(c.RPCURL); err != nil || u.Scheme == "" {
-		return fmt.Errorf("RPC_URL must be a URL such as http://127.0.0.1:8545, got %q", c.RPCURL)
-	}
-	return nil
 }
 
 // Validate checks the store settings.

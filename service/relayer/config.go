@@ -22,7 +22,7 @@ const DefaultPort = 3010
 // Config is the relayer's configuration, split by concern.
 type Config struct {
 	HTTP      platform.HTTPConfig
-	Chain     ChainConfig
+	Chain     chain.Config
 	Operator  OperatorConfig
 	Contracts ContractsConfig
 	Tx        TxConfig
@@ -30,13 +30,6 @@ type Config struct {
 	// VerificationKeyFile, when set, is a snarkjs verification_key.json: proofs are verified
 	// off-chain before anything is simulated.
 	VerificationKeyFile string
-}
-
-// ChainConfig says how to reach the chain.
-type ChainConfig struct {
-	RPCURL     string
-	ChainID    uint64 // 0: the chain's answer
-	RPCTimeout time.Duration
 }
 
 // OperatorConfig is the wallet that pays for reveals.
@@ -71,12 +64,8 @@ type LimitsConfig struct {
 func LoadConfig(getenv func(string) string) (Config, error) {
 	e := platform.NewEnv(getenv)
 	c := Config{
-		HTTP: platform.LoadHTTPConfig(e, DefaultPort),
-		Chain: ChainConfig{
-			RPCURL:     e.String("RPC_URL", ""),
-			ChainID:    e.Uint("CHAIN_ID"),
-			RPCTimeout: e.Duration("RPC_TIMEOUT", 5*time.Second),
-		},
+		HTTP:  platform.LoadHTTPConfig(e, DefaultPort),
+		Chain: chain.LoadConfig(e),
 		Operator: OperatorConfig{
 			Key:         chain.EnvPrivateKey(e, "OPERATOR_PRIVATE_KEY"),
 			MinBalance:  chain.EnvEther(e, "MIN_OPERATOR_BALANCE", "100"),
@@ -89,11 +78,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		},
 		Tx: TxConfig{
 			ReceiptTimeout: e.Duration("RECEIPT_TIMEOUT", 2*time.Minute),
-			Config: txmgr.Config{
-				ReplaceAfter: e.Duration("REPLACE_AFTER", 30*time.Second),
-				MaxFeePerGas: chain.EnvGwei(e, "MAX_FEE_PER_GAS", "500"),
-				ReceiptPoll:  e.Duration("RECEIPT_POLL_INTERVAL", 100*time.Millisecond),
-			},
+			Config:         txmgr.LoadConfig(e),
 		},
 		Limits: LimitsConfig{
 			PerIP:        ratelimit.FromEnv(e, "RATE_LIMIT_PER_IP", "5/1m"),
@@ -107,10 +92,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 
 // Validate checks the whole configuration and joins every problem.
 func (c Config) Validate() error {
-	var errs []error
-	if c.Chain.RPCURL == "" {
-		errs = append(errs, errors.New("RPC_URL is required"))
-	}
+	errs := []error{c.Chain.Validate()}
 	if c.Operator.Key == nil {
 		errs = append(errs, errors.New("OPERATOR_PRIVATE_KEY (or OPERATOR_PRIVATE_KEY_FILE) is required"))
 	}

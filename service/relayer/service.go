@@ -62,17 +62,8 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	client, err := chain.Dial(cfg.Chain.RPCURL, cfg.Chain.RPCTimeout, platform.NewChainMetrics(reg))
+	client, chainID, err := chain.Connect(ctx, cfg.Chain, platform.NewChainMetrics(reg))
 	if err != nil {
-		return nil, err
-	}
-	chainID, err := client.ChainID(ctx)
-	if err != nil {
-		client.Close()
-		return nil, fmt.Errorf("learn the chain id from RPC_URL: %w", err)
-	}
-	if err := chain.CheckChainID(cfg.Chain.ChainID, chainID); err != nil {
-		client.Close()
 		return nil, err
 	}
 	var vk *zk.VerificationKey

@@ -24,6 +24,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/seed018cc74c/vaultd/service/chain"
+	"github.com/seed018cc74c/vaultd/service/platform"
 )
 
 // Config governs submission and replacement.
@@ -31,6 +32,16 @@ type Config struct {
 	ReplaceAfter time.Duration // re-send with higher fees after this
 	MaxFeePerGas *big.Int      // wei; nil or 0: no cap
 	ReceiptPoll  time.Duration // how often the head is read while something is in flight
+}
+
+// LoadConfig reads REPLACE_AFTER (default 30s), MAX_FEE_PER_GAS (gwei, default 500) and
+// RECEIPT_POLL_INTERVAL (default 100ms).
+func LoadConfig(e *platform.Env) Config {
+	return Config{
+		ReplaceAfter: e.Duration("REPLACE_AFTER", 30*time.Second),
+		MaxFeePerGas: chain.EnvGwei(e, "MAX_FEE_PER_GAS", "500"),
+		ReceiptPoll:  e.Duration("RECEIPT_POLL_INTERVAL", 100*time.Millisecond),
+	}
 }
 
 // Gate is the wallet's balance gate: Check refuses new transactions while the wallet is too
