@@ -2,6 +2,9 @@ package faucet_test
 
 import (
 	"math/big"
+	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -141,5 +144,49 @@ func TestIdleFaucetBarelyCallsTheChain(t *testing.T) {
 	byMethod, total := counter.Take()
 	if total > 4 || byMethod["eth_blockNumber"] > 0 {
 		t.Fatalf("an idle faucet made %d chain calls in 3s with BALANCE_POLL_INTERVAL=1s (want ≤ 4): %v", total, byMethod)
+	}
+}
+
+// The shared platform: the key from FAUCET_PRIVATE_KEY_FILE, the served spec, CORS for an allowed
+// origin, the client IP from TRUSTED_PROXIES' X-Forwarded-For (and only from them).
+func TestPlatform(t *testing.T) {
+	c := devchaintest.Start(t)
+	keyFile := filepath.Join(t.TempDir(), "key")
+	if err := os.WriteFile(keyFile, []byte(keyHex(c.Accounts.Faucet.Key)+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := startFaucet(t, c, t.TempDir(), map[string]string{"FAUCET_PRIVATE_KEY": "", "FAUCET_PRIVATE_KEY_FILE": keyFile,
+		"CORS_ALLOWED_ORIGINS": "https://app.example.com", "TRUSTED_PROXIES": "127.0.0.1", "RATE_LIMIT_PER_IP": "1/1h"})
+	if h, _ := s.client.GetHealthWithResponse(ctx); h.JSON200.Faucet != c.Accounts.Faucet.Address.Hex() {
+		t.Fatalf("health with the key from a file: %s", h.Body)
+	}
+	for _, path := range []string{"/openapi.yaml", "/openapi.json"} {
+		resp, err := http.Get(s.url + path)
+		if err != nil || resp.StatusCode != 200 {
+			t.Fatalf("%s: %v %v", path, resp, err)
+		}
+		resp.Body.Close()
+	}
+	post := func(forwardedFor string) *http.Response {
+		req, _ := http.NewRequest("POST", s.url+"/api/faucet/claim", strings.NewReader(`{"address":"`+freshAddress(t).Hex()+`"}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Origin", "https://app.example.com")
+		req.Header.Set("X-Forwarded-For", forwardedFor)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp
+	}
+	first := post("203.0.113.7")
+	if first.StatusCode != 202 || first.Header.Get("Access-Control-Allow-Origin") != "https://app.example.com" {
+		t.Fatalf("claim from an allowed origin: %d %v", first.StatusCode, first.Header)
+	}
+	if r := post("203.0.113.8"); r.StatusCode != 202 {
+		t.Fatalf("another client behind the trusted proxy was limited: %d", r.StatusCode)
+	}
+	if r := post("203.0.113.7"); r.StatusCode != 429 || r.Header.Get("Access-Control-Allow-Origin") == "" {
+		t.Fatalf("the same client again: %d %v, want a readable 429", r.StatusCode, r.Header)
 	}
 }

@@ -1,0 +1,55 @@
+package ratelimit
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/seed018cc74c/vaultd/service/platform"
+)
+
+// N events per window per key; the window slides; Undo gives one back; keys do not share.
+func TestSlidingWindow(t *testing.T) {
+	now := time.Unix(0, 0)
+	l := New(Rate{N: 2, Window: time.Minute})
+	l.SetClock(func() time.Time { return now })
+	for i := range 2 {
+		if ok, _ := l.Allow("a"); !ok {
+			t.Fatalf("event %d refused", i)
+		}
+		now = now.Add(10 * time.Second)
+	}
+	ok, retry := l.Allow("a")
+	if ok || retry != 40*time.Second {
+		t.Fatalf("third event: %v, retry %s; want refused, 40s", ok, retry)
+	}
+	if ok, _ := l.Allow("b"); !ok {
+		t.Fatal("another key was refused")
+	}
+	l.Undo("a")
+	if ok, _ := l.Allow("a"); !ok {
+		t.Fatal("refused after Undo")
+	}
+	now = now.Add(51 * time.Second) // the first event has left the window
+	if ok, _ := l.Allow("a"); !ok {
+		t.Fatal("refused after the window slid")
+	}
+}
+
+func TestFromEnv(t *testing.T) {
+	e := platform.NewEnv(func(k string) string { return map[string]string{"A": "5/1m", "B": " 10 / 1h ", "C": "5 per minute", "D": "0/1m"}[k] })
+	if r := FromEnv(e, "A", ""); r != (Rate{5, time.Minute}) || r.String() != "5 per minute" {
+		t.Fatalf("A: %v", r)
+	}
+	if r := FromEnv(e, "B", ""); r != (Rate{10, time.Hour}) {
+		t.Fatalf("B: %v", r)
+	}
+	if r := FromEnv(e, "E", "3/2s"); r != (Rate{3, 2 * time.Second}) {
+		t.Fatalf("default: %v", r)
+	}
+	FromEnv(e, "C", "")
+	FromEnv(e, "D", "")
+	if err := e.Err(); err == nil || !strings.Contains(err.Error(), "C must look like") || !strings.Contains(err.Error(), "D must look like") {
+		t.Fatalf("problems: %v", err)
+	}
+}

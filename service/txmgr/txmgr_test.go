@@ -1,0 +1,162 @@
+package txmgr_test
+
+import (
+	"context"
+	"errors"
+	"math/big"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/seed018cc74c/vaultd/service/chain"
+	"github.com/seed018cc74c/vaultd/service/devchain"
+	"github.com/seed018cc74c/vaultd/service/devchain/devchaintest"
+	"github.com/seed018cc74c/vaultd/service/gate"
+	"github.com/seed018cc74c/vaultd/service/txmgr"
+)
+
+var ctx = context.Background()
+
+// manager is a transaction manager of the dev faucet account, with its real balance gate.
+func manager(t *testing.T, c *devchain.Chain, replaceAfter time.Duration) *txmgr.Manager {
+	t.Helper()
+	client, err := chain.Dial(c.RPCURL, 5*time.Second, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(client.Close)
+	reg := prometheus.NewRegistry()
+	g := gate.New(client, gate.Config{Wallet: c.Accounts.Faucet.Address, Min: big.NewInt(0), Poll: time.Second, Name: "test", Work: "tests",
+		Setting: "MIN", Code: "LOW", Message: "low"}, gate.NewMetrics(reg, "test", "balance"), nil)
+	m := txmgr.New(client, c.Accounts.Faucet.Key, c.ChainID, txmgr.Config{ReplaceAfter: replaceAfter, ReceiptPoll: 20 * time.Millisecond},
+		g, txmgr.NewMetrics(reg, "test"), nil)
+	if _, err := m.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	m.Start()
+	t.Cleanup(m.Close)
+	return m
+}
+
+func fresh(t *testing.T) common.Address {
+	k, err := crypto.GenerateKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return crypto.PubkeyToAddress(k.PublicKey)
+}
+
+// Every signed version of a transaction, the first and each fee-bumped replacement, is handed
+// to Record while the node does not know it yet; the one mined is among them.
+func TestEveryVersionIsRecordedBeforeItIsSent(t *testing.T) {
+	c := devchaintest.Start(t)
+	m := manager(t, c, 100*time.Millisecond)
+	var mu sync.Mutex
+	var recorded []*types.Transaction
+	record := func(tx *types.Transaction) error {
+		if _, _, err := c.Client().TransactionByHash(ctx, tx.Hash()); !errors.Is(err, ethereum.NotFound) {
+			t.Errorf("version %s recorded after the node had it (%v)", tx.Hash(), err)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		recorded = append(recorded, tx)
+		return nil
+	}
+	c.PauseSealing()
+	to := fresh(t)
+	f, err := m.Send(ctx, txmgr.Tx{To: to, Value: big.NewInt(1234), Gas: 21_000, Record: record})
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		mu.Lock()
+		n := len(recorded)
+		mu.Unlock()
+		if n >= 3 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d versions recorded, want a replacement or two", n)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	c.ResumeSealing()
+	select {
+	case <-f.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("not mined")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	found := false
+	for _, tx := range recorded {
+		if tx.Nonce() != f.Nonce() || tx.Value().Cmp(big.NewInt(1234)) != 0 {
+			t.Fatalf("a recorded version with nonce %d value %s, want %d and 1234", tx.Nonce(), tx.Value(), f.Nonce())
+		}
+		found = found || tx.Hash() == f.Receipt().TxHash
+	}
+	if !found {
+		t.Fatalf("the mined version %s was never recorded", f.Receipt().TxHash)
+	}
+	if got, _ := c.Client().BalanceAt(ctx, to, nil); got.Cmp(big.NewInt(1234)) != 0 {
+		t.Fatalf("recipient holds %s", got)
+	}
+}
+
+// A failed Record stops the version: nothing is sent and the nonce stays free.
+func TestFailedRecordSendsNothing(t *testing.T) {
+	c := devchaintest.Start(t)
+	m := manager(t, c, time.Minute)
+	next, _ := m.State()
+	_, err := m.Send(ctx, txmgr.Tx{To: fresh(t), Value: big.NewInt(1), Gas: 21_000, Record: func(*types.Transaction) error { return errors.New("disk full") }})
+	if err == nil {
+		t.Fatal("sent although the record failed")
+	}
+	if pending, _ := c.Client().PendingNonceAt(ctx, c.Accounts.Faucet.Address); pending != next {
+		t.Fatalf("pending nonce %d, want %d: something was sent", pending, next)
+	}
+	f, err := m.Send(ctx, txmgr.Tx{To: fresh(t), Value: big.NewInt(1), Gas: 21_000})
+	if err != nil || f.Nonce() != next {
+		t.Fatalf("next send: nonce %v, err %v; want nonce %d", f, err, next)
+	}
+}
+
+// A transaction recorded by one manager is followed by the next one with Resend (the same hash,
+// no second transaction); a transaction whose nonce another used is ErrNonceUsed.
+func TestResend(t *testing.T) {
+	c := devchaintest.Start(t)
+	c.PauseSealing()
+	first := manager(t, c, time.Minute)
+	var kept *types.Transaction
+	if _, err := first.Send(ctx, txmgr.Tx{To: fresh(t), Value: big.NewInt(7), Gas: 21_000, Record: func(tx *types.Transaction) error { kept = tx; return nil }}); err != nil {
+		t.Fatal(err)
+	}
+	first.Close()
+	second := manager(t, c, time.Minute) // adopts it from the pool
+	f, err := second.Resend(ctx, kept, nil)
+	if err != nil || f.Hash() != kept.Hash() {
+		t.Fatalf("Resend: %v, %v", f, err)
+	}
+	c.ResumeSealing()
+	select {
+	case <-f.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("not mined")
+	}
+	if f.Receipt().TxHash != kept.Hash() {
+		t.Fatalf("mined %s, want the kept %s", f.Receipt().TxHash, kept.Hash())
+	}
+	// Another transaction at the same nonce with other contents: its nonce is used.
+	other, _ := types.SignNewTx(c.Accounts.Faucet.Key, types.LatestSignerForChainID(kept.ChainId()), &types.DynamicFeeTx{
+		ChainID: kept.ChainId(), Nonce: kept.Nonce(), GasTipCap: kept.GasTipCap(), GasFeeCap: kept.GasFeeCap(), Gas: 21_000, To: kept.To(), Value: big.NewInt(8)})
+	if _, err := second.Resend(ctx, other, nil); !errors.Is(err, txmgr.ErrNonceUsed) {
+		t.Fatalf("Resend of a displaced transaction: %v, want ErrNonceUsed", err)
+	}
+}
