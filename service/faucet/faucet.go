@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -287,6 +288,12 @@ func (f *Faucet) estimate(ctx context.Context, addr common.Address) (uint64, err
 		return gas * 12 / 10, nil
 	case err == nil:
 		return gas, nil
+	case chain.IsNodeAnswer(err) && strings.Contains(strings.ToLower(err.Error()), "insufficient funds"):
+		// The wallet holds less than one claim (MIN_FAUCET_BALANCE set under FAUCET_AMOUNT): not
+		// the address's fault, and not a reason to fail a recorded claim.
+		f.gate.Refresh(ctx)
+		return 0, &platform.Error{Status: http.StatusServiceUnavailable, Code: CodeFaucetBalanceLow,
+			Message: "the faucet is out of funds for now, try again later", RetryAfter: f.cfg.Wallet.BalancePoll, Cause: err}
 	case chain.IsNodeAnswer(err):
 		return 0, &platform.Error{Status: http.StatusUnprocessableEntity, Code: CodeClaimRejected,
 			Message: fmt.Sprintf("a transfer to %s would revert (a contract that does not accept native tokens?)", addr.Hex()), Cause: err}

@@ -254,3 +254,18 @@ func TestBalanceGate(t *testing.T) {
 		t.Fatal("the reopening is not logged")
 	}
 }
+
+// A wallet that holds less than one claim, with MIN_FAUCET_BALANCE set under it, answers 503
+// FAUCET_BALANCE_LOW (not the address's fault), and records nothing.
+func TestWalletHoldingLessThanOneClaim(t *testing.T) {
+	c := devchaintest.Start(t)
+	poor := freshKey(t)
+	fund(t, c, c.Accounts.Deployer.Key, keyAddress(poor), new(big.Int).Mul(big.NewInt(50), big.NewInt(params.Ether)))
+	s := startFaucet(t, c, t.TempDir(), map[string]string{"FAUCET_PRIVATE_KEY": keyHex(poor), "MIN_FAUCET_BALANCE": "0"})
+	addr := freshAddress(t)
+	r := claim(t, s, addr.Hex())
+	wantError(t, "claim from a wallet holding 50 of 100", r.StatusCode(), r.Body, 503, "FAUCET_BALANCE_LOW")
+	if st := status(t, s, addr.Hex()); st.JSON200.Status != faucetapi.None {
+		t.Fatalf("recorded: %s", st.Body)
+	}
+}
