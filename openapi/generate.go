@@ -8,6 +8,7 @@ import _ "embed"
 //go:generate go tool oapi-codegen -config registry.cfg.yaml registry.yaml
 //go:generate go tool oapi-codegen -config relayer.cfg.yaml relayer.yaml
 //go:generate go tool oapi-codegen -config faucet.cfg.yaml faucet.yaml
+//go:generate go tool oapi-codegen -config indexer.cfg.yaml indexer.yaml
 
 // RegistryYAML is openapi/registry.yaml as written.
 //
@@ -23,3 +24,8 @@ var RelayerYAML []byte
 //
 //go:embed faucet.yaml
 var FaucetYAML []byte
+
+// IndexerYAML is openapi/indexer.yaml as written.
+//
+//go:embed indexer.yaml
+var IndexerYAML []byte

@@ -52,6 +52,11 @@ const userTokenBalance = 1_000_000
 
 func (c *Chain) deploy(ctx context.Context) error {
 	d := &deployer{chain: c, key: c.Accounts.Deployer.Key}
+	head, err := c.client.BlockNumber(ctx)
+	if err != nil {
+		return err
+	}
+	c.StartBlock = head + 1 // every deployment is mined after the head of genesis
 
 	factoryAddr, err := d.create(ctx, contracts.TokenFactoryMetaData.Bin, nil)
 	if err != nil {

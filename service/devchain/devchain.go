@@ -56,6 +56,8 @@ type Chain struct {
 	Accounts  Accounts
 	Contracts Contracts
 	Tokens    []Token
+	// StartBlock is the block of the first deployment: an indexer of the contracts starts there.
+	StartBlock uint64
 
 	stack     *node.Node
 	beacon    *catalyst.SimulatedBeacon

@@ -18,11 +18,13 @@ import (
 // Manifest is devnet.json: how to reach the dev chain, what is deployed, and the dev accounts
 // with their (public, dev-only) private keys.
 type Manifest struct {
-	RPCURL    string            `json:"rpcUrl"`
-	ChainID   uint64            `json:"chainId"`
-	Contracts map[string]string `json:"contracts"`
-	Tokens    []ManifestToken   `json:"tokens"`
-	Accounts  ManifestAccounts  `json:"accounts"`
+	RPCURL  string `json:"rpcUrl"`
+	ChainID uint64 `json:"chainId"`
+	// StartBlock is the block of the first deployment: where an indexer starts (START_BLOCK).
+	StartBlock uint64            `json:"startBlock"`
+	Contracts  map[string]string `json:"contracts"`
+	Tokens     []ManifestToken   `json:"tokens"`
+	Accounts   ManifestAccounts  `json:"accounts"`
 }
 
 // ManifestToken is a deployed token.
@@ -50,8 +52,9 @@ type ManifestAccounts struct {
 // Manifest describes the running chain.
 func (c *Chain) Manifest() Manifest {
 	m := Manifest{
-		RPCURL:  c.RPCURL,
-		ChainID: c.ChainID,
+		RPCURL:     c.RPCURL,
+		ChainID:    c.ChainID,
+		StartBlock: c.StartBlock,
 		Contracts: map[string]string{
 			"tokenFactory":      c.Contracts.TokenFactory.Hex(),
 			"vault":             c.Contracts.Vault.Hex(),

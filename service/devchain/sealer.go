@@ -3,6 +3,8 @@ package devchain
 import (
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
+
 	"github.com/ethereum/go-ethereum/core"
 )
 
@@ -123,4 +125,13 @@ func (c *Chain) sealEvery(interval time.Duration) bool {
 			c.beacon.Commit()
 		}
 	}
+}
+
+// Fork makes the block with hash parent the head, as a reorg does: the blocks after it leave
+// the canonical chain, and the next blocks sealed build on parent. The pool must be empty.
+// Tests use it to make real reorgs.
+func (c *Chain) Fork(parent common.Hash) error {
+	c.PauseSealing()
+	defer c.ResumeSealing()
+	return c.beacon.Fork(parent)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/chain"
 	"github.com/seed018cc74c/vaultd/service/platform"
 	"github.com/seed018cc74c/vaultd/service/ratelimit"
+	"github.com/seed018cc74c/vaultd/service/sqldb"
 	"github.com/seed018cc74c/vaultd/service/txmgr"
 )
 
@@ -73,7 +74,7 @@ func (c Config) Validate() error {
 	if c.Wallet.Amount == nil || c.Wallet.MinBalance == nil {
 		errs = append(errs, errors.New("FAUCET_AMOUNT and MIN_FAUCET_BALANCE are required"))
 	}
-	if _, err := sqlitePath(c.DatabaseURL); err != nil {
+	if err := sqldb.Check(c.DatabaseURL); err != nil {
 		errs = append(errs, err)
 	}
 	return errors.Join(errs...)

@@ -7,14 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
-	"net/url"
 	"strings"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
-	_ "modernc.org/sqlite" // database/sql driver "sqlite", pure Go: CGO_ENABLED=0 builds keep working
+
+	"github.com/seed018cc74c/vaultd/service/sqldb"
 )
 
 // Status is a claim's state.
@@ -63,20 +63,12 @@ type store struct {
 	chainID uint64
 }
 
-// openStore opens DATABASE_URL's database (sqlite:PATH) and creates the table if needed.
+// openStore opens DATABASE_URL's database and creates the table if needed.
 func openStore(databaseURL string, chainID uint64) (*store, error) {
-	path, err := sqlitePath(databaseURL)
+	db, err := sqldb.Open(databaseURL)
 	if err != nil {
 		return nil, err
 	}
-	// WAL with synchronous=FULL: a commit is on disk when it returns. One connection: SQLite
-	// writes one at a time anyway, and this way no request waits on a busy lock.
-	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=busy_timeout(10000)&_txlock=immediate"
-	db, err := sql.Open("sqlite", dsn)
-	if err != nil {
-		return nil, fmt.Errorf("DATABASE_URL: %w", err)
-	}
-	db.SetMaxOpenConns(1)
 	_, err = db.Exec(`CREATE TABLE IF NOT EXISTS claims (
 		chain_id     INTEGER NOT NULL,
 		address      TEXT    NOT NULL, -- lowercase 0x hex
@@ -93,29 +85,9 @@ func openStore(databaseURL string, chainID uint64) (*store, error) {
 	)`)
 	if err != nil {
 		db.Close()
-		return nil, fmt.Errorf("DATABASE_URL %s: %w", path, err)
+		return nil, fmt.Errorf("DATABASE_URL: %w", err)
 	}
 	return &store{db: db, chainID: chainID}, nil
-}
-
-// sqlitePath reads sqlite:PATH (relative) or sqlite:///PATH (absolute).
-func sqlitePath(databaseURL string) (string, error) {
-	rest, ok := strings.CutPrefix(databaseURL, "sqlite:")
-	if !ok {
-		scheme, _, _ := strings.Cut(databaseURL, ":")
-		return "", fmt.Errorf("DATABASE_URL: scheme %q is not supported (only sqlite:PATH for now)", scheme)
-	}
-	if strings.HasPrefix(rest, "//") {
-		u, err := url.Parse(databaseURL)
-		if err != nil {
-			return "", fmt.Errorf("DATABASE_URL: %w", err)
-		}
-		rest = u.Path
-	}
-	if rest == "" || strings.ContainsAny(rest, "?#") {
-		return "", errors.New("DATABASE_URL: sqlite:PATH needs a file path (no query)")
-	}
-	return rest, nil
 }
 
 func (s *store) Close() error { return s.db.Close() }
