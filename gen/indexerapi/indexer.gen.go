@@ -85,10 +85,10 @@ type Event struct {
 	Address string `json:"address"`
 
 	// Args The decoded arguments by name; numbers as decimal strings, bytes as 0x-hex, addresses EIP-55.
-	Args        map[string]interface{} `json:"args"`
-	BlockHash   string                 `json:"blockHash"`
-	BlockNumber int64                  `json:"blockNumber"`
-	Event       EventName              `json:"event"`
+	Args        json.RawMessage `json:"args"`
+	BlockHash   string          `json:"blockHash"`
+	BlockNumber int64           `json:"blockNumber"`
+	Event       EventName       `json:"event"`
 
 	// LogIndex The log's index in its block.
 	LogIndex        int    `json:"logIndex"`

@@ -258,3 +258,32 @@ func (c *Client) Simulate(ctx context.Context, msg ethereum.CallMsg) error {
 	_, err := do(c, ctx, "simulate", func(ctx context.Context) ([]byte, error) { return c.eth.CallContract(ctx, msg, nil) })
 	return err
 }
+
+// HeaderByNumber returns block n's header, or the head's when n is nil.
+func (c *Client) HeaderByNumber(ctx context.Context, n *big.Int) (*types.Header, error) {
+	return do(c, ctx, "header", func(ctx context.Context) (*types.Header, error) { return c.eth.HeaderByNumber(ctx, n) })
+}
+
+// BlockReceiptsByHash returns every receipt of the block with hash h: the receipts of exactly
+// that block, even if a reorg replaced it meanwhile.
+func (c *Client) BlockReceiptsByHash(ctx context.Context, h common.Hash) ([]*types.Receipt, error) {
+	return do(c, ctx, "block_receipts", func(ctx context.Context) ([]*types.Receipt, error) {
+		return c.eth.BlockReceipts(ctx, rpc.BlockNumberOrHashWithHash(h, false))
+	})
+}
+
+// TransactionHashes returns the hashes of the transactions of the block with hash h.
+func (c *Client) TransactionHashes(ctx context.Context, h common.Hash) ([]common.Hash, error) {
+	return do(c, ctx, "block", func(ctx context.Context) ([]common.Hash, error) {
+		var block *struct {
+			Transactions []common.Hash `json:"transactions"`
+		}
+		if err := c.rpc.CallContext(ctx, &block, "eth_getBlockByHash", h, false); err != nil {
+			return nil, err
+		}
+		if block == nil { // the node does not have it (any more)
+			return nil, ethereum.NotFound
+		}
+		return block.Transactions, nil
+	})
+}

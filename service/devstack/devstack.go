@@ -27,6 +27,7 @@ import (
 	"github.com/seed018cc74c/vaultd/gen/zk/devkeys"
 	"github.com/seed018cc74c/vaultd/service/devchain"
 	"github.com/seed018cc74c/vaultd/service/faucet"
+	"github.com/seed018cc74c/vaultd/service/indexer"
 	"github.com/seed018cc74c/vaultd/service/platform"
 	"github.com/seed018cc74c/vaultd/service/registry"
 	"github.com/seed018cc74c/vaultd/service/relayer"
@@ -39,7 +40,8 @@ type Config struct {
 	RegistryPort int
 	RelayerPort  int
 	FaucetPort   int
-	DataDir      string        // registry data and icons, the faucet's claims; "" means a fresh temporary folder, removed at exit
+	IndexerPort  int
+	DataDir      string        // registry data and icons, the faucet's claims, the indexer's events; "" means a fresh temporary folder, removed at exit
 	ManifestPath string        // where devnet.json is written; "" means not at all
 	BlockTime    time.Duration // dev chain block time; 0 seals a block as soon as a transaction arrives
 	Getenv       func(string) string
@@ -151,15 +153,36 @@ func Run(ctx context.Context, cfg Config, tp trace.TracerProvider) error {
 	}
 	defer fct.Close()
 
+	ixLn, err := net.Listen("tcp", net.JoinHostPort(cfg.Host, strconv.Itoa(cfg.IndexerPort)))
+	if err != nil {
+		return fmt.Errorf("indexer: %w", err)
+	}
+	defer ixLn.Close()
+	ixURL := "http://" + ixLn.Addr().String()
+	ixEnv := IndexerEnv(chain, filepath.Join(cfg.DataDir, "indexer.db"))
+	ixEnv["PORT"] = strconv.Itoa(ixLn.Addr().(*net.TCPAddr).Port)
+	ixEnv["CORS_ALLOWED_ORIGINS"] = origins
+	ixCfg, err := indexer.LoadConfig(overlay(cfg.Getenv, ixEnv))
+	if err != nil {
+		return fmt.Errorf("indexer configuration: %w", err)
+	}
+	ix, err := indexer.New(ctx, ixCfg, indexer.Options{Tracer: tp.Tracer("vaultd/indexer"), Logger: cfg.Logger("indexer")})
+	if err != nil {
+		return err
+	}
+	defer ix.Close()
+
 	rel.Start() // until rel.Close, after the servers' drain
 	fct.Start()
+	ix.Start()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	servers := []struct {
 		ln    net.Listener
 		h     http.Handler
 		grace time.Duration
-	}{{regLn, reg.Handler(), regCfg.HTTP.ShutdownGrace}, {relLn, rel.Handler(), relCfg.HTTP.ShutdownGrace}, {fctLn, fct.Handler(), fctCfg.HTTP.ShutdownGrace}}
+	}{{regLn, reg.Handler(), regCfg.HTTP.ShutdownGrace}, {relLn, rel.Handler(), relCfg.HTTP.ShutdownGrace}, {fctLn, fct.Handler(), fctCfg.HTTP.ShutdownGrace},
+		{ixLn, ix.Handler(), ixCfg.HTTP.ShutdownGrace}}
 	errc := make(chan error, len(servers))
 	for _, s := range servers {
 		go func() { errc <- platform.Serve(ctx, s.ln, s.h, s.grace) }()
@@ -173,11 +196,12 @@ func Run(ctx context.Context, cfg Config, tp trace.TracerProvider) error {
   registry   %s   (GET /tokens, /health, /metrics, /openapi.yaml)
   relayer    %s   (POST /reveal, /health, /metrics, /openapi.yaml)
   faucet     %s   (POST /api/faucet/claim, GET /api/faucet/status, /health, /metrics, /openapi.yaml)
+  indexer    %s   (GET /api/indexer?event=CommitmentInserted, /health, /metrics, /openapi.yaml)
   admin key  %s
   operator   %s
   faucet key %s   (the faucet's wallet)
   data       %s
-`, chain.RPCURL, chain.ChainID, regURL, relURL, fctURL, adminKey, chain.Accounts.Operator.Address.Hex(), chain.Accounts.Faucet.Address.Hex(), cfg.DataDir)
+`, chain.RPCURL, chain.ChainID, regURL, relURL, fctURL, ixURL, adminKey, chain.Accounts.Operator.Address.Hex(), chain.Accounts.Faucet.Address.Hex(), cfg.DataDir)
 	if cfg.ManifestPath != "" {
 		fmt.Fprintf(cfg.Out, "  manifest   %s\n", cfg.ManifestPath)
 	}
@@ -218,6 +242,20 @@ func FaucetEnv(c *devchain.Chain, dbFile string) map[string]string {
 		"RPC_URL":            c.RPCURL,
 		"FAUCET_PRIVATE_KEY": hexutil.Encode(crypto.FromECDSA(c.Accounts.Faucet.Key)),
 		"DATABASE_URL":       "sqlite:" + dbFile,
+	}
+}
+
+// IndexerEnv is the indexer's configuration on dev chain c: its RPC, the contracts, the start
+// block, and the store at dbFile. Callers add what differs (port).
+func IndexerEnv(c *devchain.Chain, dbFile string) map[string]string {
+	return map[string]string{
+		"RPC_URL":                     c.RPCURL,
+		"COMMIT_REVEAL_VAULT_ADDRESS": c.Contracts.Vault.Hex(),
+		"NULLIFIER_REGISTRY_ADDRESS":  c.Contracts.NullifierRegistry.Hex(),
+		"COMMITMENT_TREE_ADDRESS":     c.Contracts.CommitmentTree.Hex(),
+		"TOKEN_FACTORY_ADDRESS":       c.Contracts.TokenFactory.Hex(),
+		"START_BLOCK":                 strconv.FormatUint(c.StartBlock, 10),
+		"DATABASE_URL":                "sqlite:" + dbFile,
 	}
 }
 

@@ -1,0 +1,26 @@
+// Command indexer serves the indexer of seed 001's related endpoints: the vault's events by
+// name and block range, through reorgs. Configuration comes from the environment; README.md
+// lists every variable.
+package main
+
+import (
+	"context"
+	"os"
+
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/seed018cc74c/vaultd/service/indexer"
+	"github.com/seed018cc74c/vaultd/service/platform"
+)
+
+func main() {
+	cfg, err := indexer.LoadConfig(os.Getenv)
+	platform.Main("indexer", cfg.HTTP.LogLevel, err, func(ctx context.Context, tp trace.TracerProvider) error {
+		svc, err := indexer.New(ctx, cfg, indexer.Options{Tracer: tp.Tracer("vaultd/indexer")})
+		if err != nil {
+			return err
+		}
+		defer svc.Close()
+		return svc.Run(ctx)
+	})
+}

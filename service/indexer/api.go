@@ -1,0 +1,77 @@
+package indexer
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	"github.com/seed018cc74c/vaultd/gen/indexerapi"
+	"github.com/seed018cc74c/vaultd/service/platform"
+)
+
+// api implements the generated strict server; errors are mapped by platform.WriteError.
+type api struct {
+	ix      *Indexer
+	chainID uint64
+	started time.Time
+}
+
+var _ indexerapi.StrictServerInterface = (*api)(nil)
+
+func (a *api) ListEvents(ctx context.Context, req indexerapi.ListEventsRequestObject) (indexerapi.ListEventsResponseObject, error) {
+	p := req.Params
+	q := Query{Name: string(p.Event), Limit: 1000}
+	if p.FromBlock != nil {
+		q.From = uint64(*p.FromBlock) // the schema's minimum is 0
+	}
+	if p.ToBlock != nil && *p.ToBlock != "latest" {
+		to, err := strconv.ParseUint(*p.ToBlock, 10, 64)
+		if err != nil {
+			return nil, platform.InvalidRequest("toBlock must be a block number or latest, got %q", *p.ToBlock)
+		}
+		q.To = &to
+	}
+	if p.Limit != nil {
+		q.Limit = *p.Limit
+	}
+	if p.Cursor != nil {
+		q.Cursor = *p.Cursor
+	}
+	page, err := a.ix.Events(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	out := indexerapi.EventPage{Events: make([]indexerapi.Event, len(page.Events)), IndexedTo: block(page.IndexedTo)}
+	for i, e := range page.Events {
+		out.Events[i] = indexerapi.Event{
+			Event: indexerapi.EventName(e.Name), BlockNumber: int64(e.Block.Number), BlockHash: e.Block.Hash.Hex(),
+			TransactionHash: e.TxHash.Hex(), LogIndex: int(e.LogIndex), Address: e.Address.Hex(), Args: e.Args,
+		}
+	}
+	if page.NextCursor != "" {
+		out.NextCursor = &page.NextCursor
+	}
+	return indexerapi.ListEvents200JSONResponse(out), nil
+}
+
+func (a *api) GetHealth(ctx context.Context, req indexerapi.GetHealthRequestObject) (indexerapi.GetHealthResponseObject, error) {
+	indexed, head, reachable := a.ix.State()
+	h := indexerapi.Health{
+		Status: indexerapi.Healthy, ChainId: int64(a.chainID), IndexedTo: block(indexed), Head: int64(head),
+		StartBlock: int64(a.ix.cfg.StartBlock), Confirmations: int(a.ix.cfg.Confirmations), Uptime: int(time.Since(a.started) / time.Second),
+	}
+	if head > indexed.Number {
+		h.Lag = int64(head - indexed.Number)
+	}
+	if !reachable || h.Lag > int64(a.ix.cfg.Confirmations)+healthyLag {
+		h.Status = indexerapi.Degraded
+	}
+	return indexerapi.GetHealth200JSONResponse(h), nil
+}
+
+// healthyLag is how many blocks beyond CONFIRMATIONS the indexer may lag and be healthy.
+const healthyLag = 10
+
+func block(b Block) indexerapi.Block {
+	return indexerapi.Block{BlockNumber: int64(b.Number), BlockHash: b.Hash.Hex()}
+}

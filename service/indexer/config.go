@@ -1,0 +1,66 @@
+package indexer
+
+import (
+	"errors"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/seed018cc74c/vaultd/service/chain"
+	"github.com/seed018cc74c/vaultd/service/platform"
+	"github.com/seed018cc74c/vaultd/service/sqldb"
+)
+
+// DefaultPort is the indexer's port.
+const DefaultPort = 3012
+
+// Config is the indexer's configuration, split by concern.
+type Config struct {
+	HTTP  platform.HTTPConfig
+	Chain chain.Config
+	// Contracts are the addresses of the indexed contracts by the variable that names them
+	// (COMMITMENT_TREE_ADDRESS, …); TOKEN_FACTORY_ADDRESS is optional.
+	Contracts     map[string]common.Address
+	StartBlock    uint64 // the first block indexed (at least 1: genesis has no transactions)
+	Confirmations uint64 // how far behind the head the indexer stays
+	PollInterval  time.Duration
+	DatabaseURL   string
+}
+
+// required are the contracts an indexer must follow.
+var required = []string{"COMMITMENT_TREE_ADDRESS", "NULLIFIER_REGISTRY_ADDRESS", "COMMIT_REVEAL_VAULT_ADDRESS"}
+
+// LoadConfig reads the indexer's environment (README.md lists it) and reports every problem at
+// once.
+func LoadConfig(getenv func(string) string) (Config, error) {
+	e := platform.NewEnv(getenv)
+	c := Config{
+		HTTP:          platform.LoadHTTPConfig(e, DefaultPort),
+		Chain:         chain.LoadConfig(e),
+		Contracts:     map[string]common.Address{},
+		StartBlock:    uint64(max(e.Int("START_BLOCK", 1, 0, 1<<62), 1)),
+		Confirmations: uint64(e.Int("CONFIRMATIONS", 0, 0, 1000)),
+		PollInterval:  e.Duration("POLL_INTERVAL", time.Second),
+		DatabaseURL:   e.String("DATABASE_URL", "sqlite:indexer.db"),
+	}
+	for name := range contractABIs {
+		if a := chain.EnvAddress(e, name); a != (common.Address{}) {
+			c.Contracts[name] = a
+		}
+	}
+	return c, errors.Join(e.Err(), c.Validate())
+}
+
+// Validate checks the whole configuration and joins every problem.
+func (c Config) Validate() error {
+	errs := []error{c.Chain.Validate(), sqldb.Check(c.DatabaseURL)}
+	for _, name := range required {
+		if c.Contracts[name] == (common.Address{}) {
+			errs = append(errs, errors.New(name+" is required"))
+		}
+	}
+	if c.StartBlock == 0 {
+		errs = append(errs, errors.New("START_BLOCK must be at least 1"))
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,244 @@
+package indexer_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"maps"
+	"math/big"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+
+	"github.com/seed018cc74c/vaultd/gen/indexerapi"
+	"github.com/seed018cc74c/vaultd/service/card"
+	"github.com/seed018cc74c/vaultd/service/devchain"
+	"github.com/seed018cc74c/vaultd/service/devstack"
+	"github.com/seed018cc74c/vaultd/service/indexer"
+	"github.com/seed018cc74c/vaultd/service/platform"
+)
+
+var ctx = context.Background()
+
+func env(c *devchain.Chain, dir string, over map[string]string) func(string) string {
+	m := devstack.IndexerEnv(c, filepath.Join(dir, "indexer.db"))
+	m["POLL_INTERVAL"] = "20ms"
+	maps.Copy(m, over)
+	return func(k string) string { return m[k] }
+}
+
+type server struct {
+	svc    *indexer.Service
+	url    string
+	client *indexerapi.ClientWithResponses
+	stop   func()
+}
+
+func startIndexer(t testing.TB, c *devchain.Chain, dir string, over map[string]string) *server {
+	t.Helper()
+	cfg, err := indexer.LoadConfig(env(c, dir, over))
+	if err != nil {
+		t.Fatalf("config: %v", err)
+	}
+	svc, err := indexer.New(ctx, cfg, indexer.Options{})
+	if err != nil {
+		t.Fatalf("indexer.New: %v", err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	runCtx, cancel := context.WithCancel(context.Background())
+	svc.Start()
+	done := make(chan struct{})
+	go func() { platform.Serve(runCtx, ln, svc.Handler(), 5*time.Second); close(done) }()
+	stopped := false
+	stop := func() {
+		if !stopped {
+			stopped = true
+			cancel()
+			<-done
+			svc.Close()
+		}
+	}
+	t.Cleanup(stop)
+	u := "http://" + ln.Addr().String()
+	client, _ := indexerapi.NewClientWithResponses(u)
+	return &server{svc: svc, url: u, client: client, stop: stop}
+}
+
+// caughtUp waits until the indexer has indexed the chain's head block (by hash).
+func caughtUp(t testing.TB, s *server, c *devchain.Chain) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		head, err := c.Client().HeaderByNumber(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, err := s.client.GetHealthWithResponse(ctx)
+		if err == nil && h.JSON200 != nil && h.JSON200.IndexedTo.BlockHash == head.Hash().Hex() {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the indexer did not catch up with head %d %s: %v", head.Number, head.Hash(), h)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// list asks for every event named name, page by page (limit per page), and returns them.
+func list(t testing.TB, s *server, name string, limit int) []indexerapi.Event {
+	t.Helper()
+	var out []indexerapi.Event
+	params := &indexerapi.ListEventsParams{Event: indexerapi.EventName(name), Limit: &limit}
+	for {
+		r, err := s.client.ListEventsWithResponse(ctx, params)
+		if err != nil || r.JSON200 == nil {
+			t.Fatalf("list %s: %v %v", name, err, r)
+		}
+		out = append(out, r.JSON200.Events...)
+		if r.JSON200.NextCursor == nil {
+			return out
+		}
+		params.Cursor = r.JSON200.NextCursor
+	}
+}
+
+// chainLogs is what the node's own eth_getLogs says of the event's logs: the reference.
+func chainLogs(t testing.TB, c *devchain.Chain, address common.Address, topic common.Hash) []types.Log {
+	logs, err := c.Client().FilterLogs(ctx, ethereum.FilterQuery{FromBlock: big.NewInt(0), Addresses: []common.Address{address}, Topics: [][]common.Hash{{topic}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return logs
+}
+
+// commit makes n cards from dev user i (each an approve and a commit).
+func commit(t testing.TB, c *devchain.Chain, user, n int) []card.Card {
+	t.Helper()
+	var out []card.Card
+	for k := range n {
+		cd, _, err := card.Create(ctx, c.Client(), c.Accounts.Users[user].Key, c.Contracts.Vault, c.Tokens[0].Address, big.NewInt(int64(100+k)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, cd)
+	}
+	return out
+}
+
+// rpcProxy forwards JSON-RPC to the node, except methods it answers itself: a node that does
+// what the real one cannot be made to (empty eth_getLogs answers, no eth_getBlockReceipts).
+type rpcProxy struct {
+	url    string
+	answer map[string]func(id json.RawMessage) any
+
+	mu    sync.Mutex
+	calls map[string]int
+}
+
+// count is how many times method was called.
+func (p *rpcProxy) count(method string) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.calls[method]
+}
+
+func newRPCProxy(t testing.TB, target string, answer map[string]func(id json.RawMessage) any) *rpcProxy {
+	u, _ := url.Parse(target)
+	p := &rpcProxy{answer: answer, calls: map[string]int{}}
+	fwd := httputil.NewSingleHostReverseProxy(u)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		var call struct {
+			ID     json.RawMessage
+			Method string
+		}
+		if json.Unmarshal(body, &call) == nil {
+			p.mu.Lock()
+			p.calls[call.Method]++
+			p.mu.Unlock()
+			if f, ok := p.answer[call.Method]; ok {
+				w.Header().Set("Content-Type", "application/json")
+				json.NewEncoder(w).Encode(f(call.ID))
+				return
+			}
+		}
+		fwd.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	p.url = srv.URL
+	return p
+}
+
+func hexes(events []indexerapi.Event, arg string) []string { return hexesOf(events, arg) }
+
+// hexesOf is one argument of every event, lowercased.
+func hexesOf(events []indexerapi.Event, arg string) []string {
+	var out []string
+	for _, e := range events {
+		var args map[string]any
+		json.Unmarshal(e.Args, &args)
+		out = append(out, strings.ToLower(args[arg].(string)))
+	}
+	return out
+}
+
+func scrape(t testing.TB, s *server) string {
+	resp, err := http.Get(s.url + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var b bytes.Buffer
+	b.ReadFrom(resp.Body)
+	return b.String()
+}
+
+func grep(s, sub string) string {
+	var out []string
+	for line := range strings.Lines(s) {
+		if strings.Contains(line, sub) {
+			out = append(out, line)
+		}
+	}
+	return strings.Join(out, "")
+}
+
+func waitFor(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// newIndexer builds (and closes) an indexer service, for its start-up errors.
+func newIndexer(c *devchain.Chain, dir string, over map[string]string) (*indexer.Service, error) {
+	cfg, err := indexer.LoadConfig(env(c, dir, over))
+	if err != nil {
+		return nil, err
+	}
+	svc, err := indexer.New(ctx, cfg, indexer.Options{})
+	if err == nil {
+		svc.Close()
+	}
+	return svc, err
+}

@@ -1,0 +1,277 @@
+// Package indexer is the indexer of seed 001's related endpoints: it lists the events of the
+// vault's contracts by name and block range. It reads every block's receipts from the node
+// (eth_getBlockReceipts by block hash, or one receipt per transaction where the node has no
+// such method), never eth_getLogs, whose answers can be empty; it decodes the logs of the
+// configured contracts by their ABIs from gen/; and it follows reorgs: a block whose parent is
+// not the block indexed before it makes the indexer roll back to the common ancestor, remove
+// the orphaned events, and index the new branch.
+package indexer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/big"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/seed018cc74c/vaultd/service/chain"
+)
+
+// Fetching: blocks are fetched batchSize at a time, fetchers at once, and stored in one
+// transaction per batch.
+const (
+	batchSize = 64
+	fetchers  = 8
+)
+
+// Indexer follows the chain and keeps the store up to date.
+type Indexer struct {
+	client  *chain.Client
+	store   *store
+	dec     *decoder
+	cfg     Config
+	metrics *metrics
+	log     *slog.Logger
+
+	// oneByOne is set when the node said it has no eth_getBlockReceipts: receipts are then asked
+	// one transaction at a time (the fetchers of the batch that learnt it may each have asked).
+	oneByOne atomic.Bool
+
+	mu      sync.Mutex
+	head    uint64 // the chain's head as last read
+	indexed Block  // the newest indexed block; before any, START_BLOCK − 1 with a zero hash
+	reached bool   // the chain answered the last poll
+}
+
+// errReorg is a batch that does not link to what is stored: the chain reorganised.
+var errReorg = errors.New("the chain reorganised")
+
+// State is the indexer as a health report shows it.
+func (ix *Indexer) State() (indexed Block, head uint64, reachable bool) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	return ix.indexed, ix.head, ix.reached
+}
+
+// Run polls the chain every POLL_INTERVAL and indexes what is new until ctx is done.
+func (ix *Indexer) Run(ctx context.Context) {
+	t := time.NewTicker(ix.cfg.PollInterval)
+	defer t.Stop()
+	for {
+		if err := ix.Step(ctx); err != nil && ctx.Err() == nil {
+			ix.log.Warn("indexing stopped for this poll", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// Step reads the head once and indexes up to head − CONFIRMATIONS, rolling back first if the
+// chain reorganised below what is indexed.
+func (ix *Indexer) Step(ctx context.Context) error {
+	latest, err := ix.client.HeaderByNumber(ctx, nil)
+	ix.mu.Lock()
+	ix.reached = err == nil
+	if err == nil {
+		ix.head = latest.Number.Uint64()
+	}
+	ix.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	ix.metrics.head.Set(float64(latest.Number.Uint64()))
+	head := latest.Number.Uint64()
+	if head < ix.cfg.Confirmations {
+		return nil
+	}
+	target := head - ix.cfg.Confirmations
+	cur := ix.current()
+	// The chain went back below what is indexed, or replaced the block at its height.
+	if target < cur.Number || (ix.cfg.Confirmations == 0 && head == cur.Number && latest.Hash() != cur.Hash) {
+		if err := ix.rewind(ctx); err != nil {
+			return err
+		}
+	}
+	for {
+		cur = ix.current()
+		if cur.Number >= target {
+			return nil
+		}
+		last := min(cur.Number+batchSize, target)
+		blocks, err := ix.fetch(ctx, cur, cur.Number+1, last)
+		if errors.Is(err, errReorg) {
+			if err := ix.rewind(ctx); err != nil {
+				return err
+			}
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if err := ix.store.apply(ctx, blocks); err != nil {
+			return fmt.Errorf("store blocks %d–%d: %w", cur.Number+1, last, err)
+		}
+		for _, b := range blocks {
+			for _, e := range b.Events {
+				ix.metrics.events.WithLabelValues(e.Name).Inc()
+			}
+		}
+		ix.setIndexed(blocks[len(blocks)-1].Block)
+	}
+}
+
+func (ix *Indexer) current() Block {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	return ix.indexed
+}
+
+func (ix *Indexer) setIndexed(b Block) {
+	ix.mu.Lock()
+	ix.indexed = b
+	head := ix.head
+	ix.mu.Unlock()
+	ix.metrics.indexed.Set(float64(b.Number))
+	if head >= b.Number {
+		ix.metrics.lag.Set(float64(head - b.Number))
+	}
+}
+
+// fetch reads blocks [from, to] with their receipts, several at a time, and checks that they
+// link: each one's parent is the one before, the first one's is cur (when cur is a block that
+// was indexed). A break is errReorg.
+func (ix *Indexer) fetch(ctx context.Context, cur Block, from, to uint64) ([]indexedBlock, error) {
+	blocks := make([]indexedBlock, to-from+1)
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(fetchers)
+	for i := range blocks {
+		g.Go(func() error {
+			b, err := ix.block(gctx, from+uint64(i))
+			blocks[i] = b
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	prev := cur.Hash
+	for i, b := range blocks {
+		if (i > 0 || prev != (common.Hash{})) && b.Parent != prev {
+			return nil, errReorg
+		}
+		prev = b.Hash
+	}
+	return blocks, nil
+}
+
+// block reads block n's header and receipts (those of exactly that block, by its hash) and
+// decodes the logs of the indexed contracts.
+func (ix *Indexer) block(ctx context.Context, n uint64) (indexedBlock, error) {
+	h, err := ix.client.HeaderByNumber(ctx, new(big.Int).SetUint64(n))
+	if err != nil {
+		return indexedBlock{}, fmt.Errorf("block %d: %w", n, err)
+	}
+	b := indexedBlock{Block: Block{Number: n, Hash: h.Hash()}, Parent: h.ParentHash}
+	receipts, err := ix.receipts(ctx, h)
+	if err != nil {
+		return b, fmt.Errorf("block %d receipts: %w", n, err)
+	}
+	for _, r := range receipts {
+		for _, l := range r.Logs {
+			name, args, ok, err := ix.dec.decode(l)
+			if err != nil {
+				ix.log.Warn("a log of an indexed contract does not decode; skipped", "block", n, "logIndex", l.Index, "err", err)
+				continue
+			}
+			if ok {
+				b.Events = append(b.Events, Event{Name: name, Block: b.Block, LogIndex: l.Index, TxHash: l.TxHash, Address: l.Address, Args: args})
+			}
+		}
+	}
+	return b, nil
+}
+
+// receipts returns the receipts of the block with header h: in one call, or one by one on a
+// node without eth_getBlockReceipts. A receipt of another block (a reorg meanwhile) is errReorg.
+func (ix *Indexer) receipts(ctx context.Context, h *types.Header) ([]*types.Receipt, error) {
+	if !ix.oneByOne.Load() {
+		receipts, err := ix.client.BlockReceiptsByHash(ctx, h.Hash())
+		if !chain.IsMethodMissing(err) {
+			if errors.Is(err, ethereum.NotFound) {
+				return nil, errReorg
+			}
+			return receipts, err
+		}
+		if !ix.oneByOne.Swap(true) {
+			ix.log.Warn("the node has no eth_getBlockReceipts; reading receipts one transaction at a time", "err", err)
+		}
+	}
+	hashes, err := ix.client.TransactionHashes(ctx, h.Hash())
+	if errors.Is(err, ethereum.NotFound) {
+		return nil, errReorg
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*types.Receipt, 0, len(hashes))
+	for _, tx := range hashes {
+		r, err := ix.client.TransactionReceipt(ctx, tx)
+		if err != nil {
+			return nil, err
+		}
+		if r.BlockHash != h.Hash() {
+			return nil, errReorg
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// rewind finds the newest stored block that is still on the chain and rolls back to it. When
+// none is (a reorg deeper than the blocks kept), everything is indexed again from START_BLOCK.
+func (ix *Indexer) rewind(ctx context.Context) error {
+	cur := ix.current()
+	ancestor := Block{Number: ix.cfg.StartBlock - 1} // nothing indexed
+	deep := false
+	for n := cur.Number; n >= ix.cfg.StartBlock; n-- {
+		stored, ok, err := ix.store.hashAt(ctx, n)
+		if err != nil {
+			return err
+		}
+		if !ok { // not kept any more
+			deep = true
+			break
+		}
+		h, err := ix.client.HeaderByNumber(ctx, new(big.Int).SetUint64(n))
+		if err != nil && !errors.Is(err, ethereum.NotFound) {
+			return err
+		}
+		if err == nil && h.Hash() == stored {
+			ancestor = Block{Number: n, Hash: stored}
+			break
+		}
+	}
+	if deep {
+		ix.log.Error("a reorg deeper than the blocks kept; indexing again from START_BLOCK", "indexedTo", cur.Number, "startBlock", ix.cfg.StartBlock)
+	}
+	removed, err := ix.store.rollback(ctx, ancestor.Number)
+	if err != nil {
+		return err
+	}
+	ix.setIndexed(ancestor)
+	ix.metrics.reorgs.Inc()
+	ix.metrics.rolledBack.Add(float64(removed))
+	ix.log.Warn("reorg: rolled back to the common ancestor", "from", cur.Number, "to", ancestor.Number, "removedEvents", removed)
+	return nil
+}

@@ -1,0 +1,37 @@
+package indexer
+
+import "github.com/prometheus/client_golang/prometheus"
+
+// metrics are the indexer's own, beyond the HTTP and chain call metrics.
+type metrics struct {
+	indexed    prometheus.Gauge
+	head       prometheus.Gauge
+	lag        prometheus.Gauge
+	events     *prometheus.CounterVec
+	reorgs     prometheus.Counter
+	rolledBack prometheus.Counter
+	query      prometheus.Histogram
+}
+
+func newMetrics(reg prometheus.Registerer) *metrics {
+	const ns, sub = "vaultd", "indexer"
+	m := &metrics{
+		indexed: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: ns, Subsystem: sub, Name: "indexed_block",
+			Help: "The newest block indexed."}),
+		head: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: ns, Subsystem: sub, Name: "head_block",
+			Help: "The chain's head as last read."}),
+		lag: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: ns, Subsystem: sub, Name: "lag_blocks",
+			Help: "Blocks between the head and the newest block indexed (CONFIRMATIONS included)."}),
+		events: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Subsystem: sub, Name: "events_total",
+			Help: "Events indexed, by event name (rolled-back ones included)."}, []string{"event"}),
+		reorgs: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Subsystem: sub, Name: "reorgs_total",
+			Help: "Reorgs the indexer rolled back."}),
+		rolledBack: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Subsystem: sub, Name: "rolled_back_events_total",
+			Help: "Events removed because a reorg orphaned their block."}),
+		query: prometheus.NewHistogram(prometheus.HistogramOpts{Namespace: ns, Subsystem: sub, Name: "query_duration_seconds",
+			Help:    "Time to answer GET /api/indexer from the store.",
+			Buckets: []float64{.0005, .001, .0025, .005, .01, .02, .05, .1, .25, .5, 1}}),
+	}
+	reg.MustRegister(m.indexed, m.head, m.lag, m.events, m.reorgs, m.rolledBack, m.query)
+	return m
+}

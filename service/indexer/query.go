@@ -1,0 +1,110 @@
+package indexer
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/seed018cc74c/vaultd/service/platform"
+)
+
+// CodeCursorReorged is the 409 of a cursor whose event a reorg removed.
+const CodeCursorReorged = "CURSOR_REORGED"
+
+// Query asks for the events named Name in blocks [From, To] (To nil: as far as indexed), after
+// Cursor when set, at most Limit.
+type Query struct {
+	Name   string
+	From   uint64
+	To     *uint64
+	Limit  int
+	Cursor string
+}
+
+// Page is an answer: the events, how far the indexer has indexed, and the cursor of the next
+// page when more events match.
+type Page struct {
+	Events     []Event
+	IndexedTo  Block
+	NextCursor string
+}
+
+// Events answers q from the store.
+func (ix *Indexer) Events(ctx context.Context, q Query) (Page, error) {
+	start := time.Now()
+	defer func() { ix.metrics.query.Observe(time.Since(start).Seconds()) }()
+	if !ix.dec.knows(q.Name) {
+		return Page{}, platform.InvalidRequest("unknown event %q; this indexer knows %s", q.Name, strings.Join(ix.dec.names, ", "))
+	}
+	if q.To != nil && *q.To < q.From {
+		return Page{}, platform.InvalidRequest("toBlock %d is before fromBlock %d", *q.To, q.From)
+	}
+	page := Page{IndexedTo: ix.current(), Events: []Event{}}
+	sel := query{name: q.Name, from: q.From, to: page.IndexedTo.Number, limit: q.Limit + 1}
+	if q.To != nil {
+		sel.to = min(*q.To, sel.to)
+	}
+	if q.Cursor != "" {
+		c, err := parseCursor(q.Cursor)
+		if err != nil {
+			return Page{}, platform.InvalidRequest("cursor: %v", err)
+		}
+		h, ok, err := ix.store.eventAt(ctx, c.block, c.logIndex)
+		if err != nil {
+			return Page{}, platform.Internal(err)
+		}
+		if !ok || h != c.hash {
+			return Page{}, platform.Errorf(http.StatusConflict, CodeCursorReorged,
+				"the event at block %d, log %d that the cursor continues after was removed by a reorg; start again from an earlier block", c.block, c.logIndex)
+		}
+		sel.after, sel.afterBlock, sel.afterLog = true, c.block, c.logIndex
+	}
+	if sel.from > sel.to {
+		return page, nil
+	}
+	events, err := ix.store.events(ctx, sel)
+	if err != nil {
+		return Page{}, platform.Internal(err)
+	}
+	if len(events) > q.Limit {
+		events = events[:q.Limit]
+		last := events[len(events)-1]
+		page.NextCursor = cursor{block: last.Block.Number, logIndex: last.LogIndex, hash: last.Block.Hash}.String()
+	}
+	page.Events = events
+	return page, nil
+}
+
+// cursor is the position of the last event of a page: block number, log index, block hash.
+type cursor struct {
+	block    uint64
+	logIndex uint
+	hash     common.Hash
+}
+
+func (c cursor) String() string {
+	return base64.RawURLEncoding.EncodeToString(fmt.Appendf(nil, "%d:%d:%s", c.block, c.logIndex, c.hash.Hex()))
+}
+
+func parseCursor(s string) (cursor, error) {
+	raw, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil {
+		return cursor{}, fmt.Errorf("not a cursor this indexer made")
+	}
+	parts := strings.Split(string(raw), ":")
+	if len(parts) != 3 || len(parts[2]) != 66 || !strings.HasPrefix(parts[2], "0x") {
+		return cursor{}, fmt.Errorf("not a cursor this indexer made")
+	}
+	block, err1 := strconv.ParseUint(parts[0], 10, 64)
+	logIndex, err2 := strconv.ParseUint(parts[1], 10, 32)
+	if err1 != nil || err2 != nil {
+		return cursor{}, fmt.Errorf("not a cursor this indexer made")
+	}
+	return cursor{block: block, logIndex: uint(logIndex), hash: common.HexToHash(parts[2])}, nil
+}

@@ -1,0 +1,106 @@
+package indexer_test
+
+import (
+	"math/big"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/seed018cc74c/vaultd/gen/indexerapi"
+	"github.com/seed018cc74c/vaultd/service/devchain"
+	"github.com/seed018cc74c/vaultd/service/devchain/devchaintest"
+)
+
+// A real reorg on the dev chain: the blocks holding two commits are replaced by another branch
+// (the node puts their transactions back in its pool, so they are mined again, in blocks with
+// other hashes). The indexer rolls back to the common ancestor, removes
+// the orphaned events and indexes the new branch: what it lists is what the chain now says,
+// every block hash canonical; a cursor into the orphaned branch answers 409 CURSOR_REORGED.
+func TestReorg(t *testing.T) {
+	c := devchaintest.Start(t)
+	s := startIndexer(t, c, t.TempDir(), nil)
+	commit(t, c, 0, 1)
+	caughtUp(t, s, c)
+	ancestor, err := c.Client().HeaderByNumber(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	commit(t, c, 0, 2)
+	caughtUp(t, s, c)
+	before := list(t, s, "CommitmentInserted", 1000)
+	one := 1
+	first, _ := s.client.ListEventsWithResponse(ctx, &indexerapi.ListEventsParams{Event: "CommitmentInserted", Limit: &one,
+		FromBlock: ptr(int64(ancestor.Number.Uint64() + 1))})
+	if len(before) != 3 || first.JSON200.NextCursor == nil {
+		t.Fatalf("before the reorg: %d events, cursor %v", len(before), first.JSON200.NextCursor)
+	}
+
+	// The new branch: on the ancestor, a block with a transaction of the deployer's and what the
+	// node put back in its pool from the orphaned blocks (other contents, another timestamp: a
+	// new hash at every height).
+	c.PauseSealing()
+	if err := c.Fork(ancestor.Hash()); err != nil {
+		t.Fatal(err)
+	}
+	c.PauseSealing()
+	self := c.Accounts.Deployer.Address
+	if _, err := devchain.SendTx(ctx, c, c.Accounts.Deployer.Key, &self, big.NewInt(1), nil); err != nil {
+		t.Fatal(err)
+	}
+	c.ResumeSealing()
+	waitFor(t, "the orphaned commits mined again", func() bool {
+		return len(chainLogs(t, c, c.Contracts.CommitmentTree, insertedTopic)) == 3
+	})
+	caughtUp(t, s, c)
+
+	after := list(t, s, "CommitmentInserted", 1000)
+	if len(after) != 3 {
+		t.Fatalf("%d events after the reorg, want 3", len(after))
+	}
+	for _, e := range after {
+		h, err := c.Client().HeaderByNumber(ctx, big.NewInt(e.BlockNumber))
+		if err != nil || h.Hash().Hex() != e.BlockHash {
+			t.Fatalf("event in block %d %s, which is not canonical (%v)", e.BlockNumber, e.BlockHash, err)
+		}
+	}
+	if after[1].BlockHash == before[1].BlockHash {
+		t.Fatal("the re-mined events kept their orphaned block hash")
+	}
+	m := scrape(t, s)
+	if !strings.Contains(m, "vaultd_indexer_reorgs_total 1") || strings.Contains(m, "vaultd_indexer_rolled_back_events_total 0") {
+		t.Fatalf("reorg metrics:\n%s", grep(m, "vaultd_indexer_r"))
+	}
+	r, _ := http.Get(s.url + "/api/indexer?event=CommitmentInserted&cursor=" + *first.JSON200.NextCursor)
+	r.Body.Close()
+	if r.StatusCode != 409 {
+		t.Fatalf("a cursor into the orphaned branch: %d, want 409", r.StatusCode)
+	}
+}
+
+// A restarted indexer resumes where it stopped: no event twice, none missed.
+func TestRestartResumes(t *testing.T) {
+	c := devchaintest.Start(t)
+	dir := t.TempDir()
+	s := startIndexer(t, c, dir, nil)
+	commit(t, c, 0, 2)
+	caughtUp(t, s, c)
+	s.stop()
+	commit(t, c, 1, 3)
+	s = startIndexer(t, c, dir, nil)
+	caughtUp(t, s, c)
+	got := list(t, s, "CommitmentInserted", 1000)
+	if len(got) != 5 {
+		t.Fatalf("%d events after a restart, want 5", len(got))
+	}
+	for i, leaf := range hexesOf(got, "leafIndex") {
+		if leaf != []string{"0", "1", "2", "3", "4"}[i] {
+			t.Fatalf("leaf indexes %v", hexesOf(got, "leafIndex"))
+		}
+	}
+	// A store made for another start block is refused, not mixed.
+	if _, err := newIndexer(c, dir, map[string]string{"START_BLOCK": "2"}); err == nil || !strings.Contains(err.Error(), "startBlock") {
+		t.Fatalf("a store of another start block: %v", err)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }

@@ -1,0 +1,129 @@
+package indexer
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/prometheus/client_golang/prometheus"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/seed018cc74c/vaultd/gen/indexerapi"
+	"github.com/seed018cc74c/vaultd/openapi"
+	"github.com/seed018cc74c/vaultd/service/chain"
+	"github.com/seed018cc74c/vaultd/service/platform"
+)
+
+// Service is a ready-to-run indexer.
+type Service struct {
+	cfg     Config
+	Indexer *Indexer
+	handler http.Handler
+
+	stop       context.CancelFunc
+	background sync.WaitGroup
+}
+
+// Options are what a caller may add: a tracer, a metrics registry and a logger.
+type Options struct {
+	Tracer     trace.Tracer
+	Prometheus *prometheus.Registry
+	Logger     *slog.Logger // nil: the default logger
+}
+
+// New builds the indexer: it dials the chain, settles the chain id, opens the store (refusing
+// one made for another chain, start block or contracts) and resumes from its newest block.
+func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	reg := opts.Prometheus
+	if reg == nil {
+		reg = platform.NewRegistry()
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	client, chainID, err := chain.Connect(ctx, cfg.Chain, platform.NewChainMetrics(reg))
+	if err != nil {
+		return nil, err
+	}
+	st, err := openStore(cfg.DatabaseURL)
+	if err != nil {
+		client.Close()
+		return nil, err
+	}
+	fail := func(err error) (*Service, error) {
+		st.Close()
+		client.Close()
+		return nil, err
+	}
+	meta := map[string]string{"chainId": strconv.FormatUint(chainID, 10), "startBlock": strconv.FormatUint(cfg.StartBlock, 10)}
+	var sources []source
+	for name, a := range cfg.Contracts {
+		meta[name] = a.Hex()
+		sources = append(sources, source{address: a, abi: contractABIs[name]})
+	}
+	if err := st.checkMeta(ctx, meta); err != nil {
+		return fail(err)
+	}
+	ix := &Indexer{client: client, store: st, dec: newDecoder(sources), cfg: cfg, metrics: newMetrics(reg), log: log,
+		indexed: Block{Number: cfg.StartBlock - 1}}
+	last, ok, err := st.last(ctx)
+	if err != nil {
+		return fail(err)
+	}
+	if ok {
+		ix.setIndexed(last)
+	}
+
+	a := &api{ix: ix, chainID: chainID, started: time.Now()}
+	strict := indexerapi.NewStrictHandlerWithOptions(a, nil, indexerapi.StrictHTTPServerOptions{
+		RequestErrorHandlerFunc:  platform.RequestErrorHandler,
+		ResponseErrorHandlerFunc: platform.WriteError,
+	})
+	h, err := platform.NewHandler(platform.HandlerOptions{
+		SpecYAML: openapi.IndexerYAML, TrustedProxies: cfg.HTTP.TrustedProxies, CORS: cfg.HTTP.CORS, Tracer: opts.Tracer,
+		Metrics: reg, Gatherer: reg, Logger: opts.Logger,
+		API: func(rt chi.Router) {
+			indexerapi.HandlerWithOptions(strict, indexerapi.ChiServerOptions{BaseRouter: rt, ErrorHandlerFunc: platform.RequestErrorHandler})
+		},
+	})
+	if err != nil {
+		return fail(err)
+	}
+	log.Info("indexer ready", "chainId", chainID, "startBlock", cfg.StartBlock, "resumeAfter", ix.indexed.Number, "confirmations", cfg.Confirmations)
+	return &Service{cfg: cfg, Indexer: ix, handler: h}, nil
+}
+
+// Handler is the service's HTTP handler.
+func (s *Service) Handler() http.Handler { return s.handler }
+
+// Start runs the indexing loop until Close.
+func (s *Service) Start() {
+	ctx, cancel := context.WithCancel(context.Background())
+	s.stop = cancel
+	s.background.Add(1)
+	go func() { defer s.background.Done(); s.Indexer.Run(ctx) }()
+}
+
+// Close stops the loop and releases the store and the chain client.
+func (s *Service) Close() {
+	if s.stop != nil {
+		s.stop()
+		s.background.Wait()
+	}
+	s.Indexer.store.Close()
+	s.Indexer.client.Close()
+}
+
+// Run indexes and serves on PORT until ctx is done.
+func (s *Service) Run(ctx context.Context) error {
+	s.Start()
+	return platform.ListenAndServe(ctx, "indexer", s.cfg.HTTP.Port, s.handler, s.cfg.HTTP.ShutdownGrace)
+}

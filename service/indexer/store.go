@@ -1,0 +1,217 @@
+package indexer
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/seed018cc74c/vaultd/service/sqldb"
+)
+
+// keepBlocks is how many recent block hashes the store keeps to find the common ancestor of a
+// reorg; a deeper reorg re-indexes from START_BLOCK.
+const keepBlocks = 4096
+
+// Block is a block number with its hash.
+type Block struct {
+	Number uint64
+	Hash   common.Hash
+}
+
+// Event is one indexed event.
+type Event struct {
+	Name     string
+	Block    Block
+	LogIndex uint
+	TxHash   common.Hash
+	Address  common.Address
+	Args     json.RawMessage
+}
+
+// indexedBlock is a block to store with its events.
+type indexedBlock struct {
+	Block
+	Parent common.Hash
+	Events []Event
+}
+
+// store keeps the indexed events and the hashes of recent blocks in an SQL database.
+type store struct{ db *sql.DB }
+
+func openStore(databaseURL string) (*store, error) {
+	db, err := sqldb.Open(databaseURL)
+	if err != nil {
+		return nil, err
+	}
+	for _, stmt := range []string{
+		`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
+		`CREATE TABLE IF NOT EXISTS blocks (number INTEGER PRIMARY KEY, hash TEXT NOT NULL, parent TEXT NOT NULL)`,
+		`CREATE TABLE IF NOT EXISTS events (
+			block_number INTEGER NOT NULL,
+			log_index    INTEGER NOT NULL,
+			block_hash   TEXT    NOT NULL,
+			tx_hash      TEXT    NOT NULL,
+			address      TEXT    NOT NULL,
+			event        TEXT    NOT NULL,
+			args         TEXT    NOT NULL,
+			PRIMARY KEY (block_number, log_index)
+		)`,
+		`CREATE INDEX IF NOT EXISTS events_by_name ON events (event, block_number, log_index)`,
+	} {
+		if _, err := db.Exec(stmt); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("DATABASE_URL: %w", err)
+		}
+	}
+	return &store{db: db}, nil
+}
+
+func (s *store) Close() error { return s.db.Close() }
+
+// checkMeta records what the store indexes (chain id, start block, contracts) the first time,
+// and refuses a store made for something else: its events would be wrong.
+func (s *store) checkMeta(ctx context.Context, want map[string]string) error {
+	for k, v := range want {
+		if _, err := s.db.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING`, k, v); err != nil {
+			return err
+		}
+		var got string
+		if err := s.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = ?`, k).Scan(&got); err != nil {
+			return err
+		}
+		if got != v {
+			return fmt.Errorf("DATABASE_URL holds an index of %s %s, not %s: use another database (or empty this one)", k, got, v)
+		}
+	}
+	return nil
+}
+
+// last is the newest indexed block; ok false when nothing is indexed.
+func (s *store) last(ctx context.Context) (b Block, ok bool, err error) {
+	var hash string
+	err = s.db.QueryRowContext(ctx, `SELECT number, hash FROM blocks ORDER BY number DESC LIMIT 1`).Scan(&b.Number, &hash)
+	if errors.Is(err, sql.ErrNoRows) {
+		return b, false, nil
+	}
+	b.Hash = common.HexToHash(hash)
+	return b, err == nil, err
+}
+
+// hashAt is the stored hash of block n; ok false when it is not kept.
+func (s *store) hashAt(ctx context.Context, n uint64) (h common.Hash, ok bool, err error) {
+	var hash string
+	err = s.db.QueryRowContext(ctx, `SELECT hash FROM blocks WHERE number = ?`, n).Scan(&hash)
+	if errors.Is(err, sql.ErrNoRows) {
+		return h, false, nil
+	}
+	return common.HexToHash(hash), err == nil, err
+}
+
+// apply stores blocks (in order, each the child of the one before) and their events in one
+// transaction, and forgets block hashes older than keepBlocks.
+func (s *store) apply(ctx context.Context, blocks []indexedBlock) error {
+	if len(blocks) == 0 {
+		return nil
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	insBlock, err := tx.PrepareContext(ctx, `INSERT INTO blocks (number, hash, parent) VALUES (?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer insBlock.Close()
+	insEvent, err := tx.PrepareContext(ctx, `INSERT INTO events (block_number, log_index, block_hash, tx_hash, address, event, args) VALUES (?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer insEvent.Close()
+	for _, b := range blocks {
+		if _, err := insBlock.ExecContext(ctx, b.Number, b.Hash.Hex(), b.Parent.Hex()); err != nil {
+			return err
+		}
+		for _, e := range b.Events {
+			if _, err := insEvent.ExecContext(ctx, b.Number, e.LogIndex, b.Hash.Hex(), e.TxHash.Hex(), e.Address.Hex(), e.Name, string(e.Args)); err != nil {
+				return err
+			}
+		}
+	}
+	if last := blocks[len(blocks)-1].Number; last > keepBlocks {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM blocks WHERE number < ?`, last-keepBlocks); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+// rollback removes every block after n and its events; it returns how many events it removed.
+func (s *store) rollback(ctx context.Context, n uint64) (int64, error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, `DELETE FROM events WHERE block_number > ?`, n)
+	if err != nil {
+		return 0, err
+	}
+	removed, _ := res.RowsAffected()
+	if _, err := tx.ExecContext(ctx, `DELETE FROM blocks WHERE number > ?`, n); err != nil {
+		return 0, err
+	}
+	return removed, tx.Commit()
+}
+
+// query selects the events named name in blocks [from, to], after the position (afterBlock,
+// afterLog) when after is set, oldest first, at most limit.
+type query struct {
+	name       string
+	from, to   uint64
+	after      bool
+	afterBlock uint64
+	afterLog   uint
+	limit      int
+}
+
+func (s *store) events(ctx context.Context, q query) ([]Event, error) {
+	afterBlock, afterLog := int64(-1), int64(-1)
+	if q.after {
+		afterBlock, afterLog = int64(q.afterBlock), int64(q.afterLog)
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT block_number, log_index, block_hash, tx_hash, address, args FROM events
+		WHERE event = ? AND block_number >= ? AND block_number <= ? AND (block_number > ? OR (block_number = ? AND log_index > ?))
+		ORDER BY block_number, log_index LIMIT ?`,
+		q.name, q.from, q.to, afterBlock, afterBlock, afterLog, q.limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Event
+	for rows.Next() {
+		e := Event{Name: q.name}
+		var blockHash, txHash, address, args string
+		if err := rows.Scan(&e.Block.Number, &e.LogIndex, &blockHash, &txHash, &address, &args); err != nil {
+			return nil, err
+		}
+		e.Block.Hash, e.TxHash, e.Address, e.Args = common.HexToHash(blockHash), common.HexToHash(txHash), common.HexToAddress(address), json.RawMessage(args)
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// eventAt is the hash of the block of the event stored at (block, logIndex); ok false when there
+// is none.
+func (s *store) eventAt(ctx context.Context, block uint64, logIndex uint) (h common.Hash, ok bool, err error) {
+	var hash string
+	err = s.db.QueryRowContext(ctx, `SELECT block_hash FROM events WHERE block_number = ? AND log_index = ?`, block, logIndex).Scan(&hash)
+	if errors.Is(err, sql.ErrNoRows) {
+		return h, false, nil
+	}
+	return common.HexToHash(hash), err == nil, err
+}
