@@ -1,7 +1,7 @@
 // Command card runs the card flow against a dev chain described by devnet.json:
 //
 //	card create --devnet devnet.json --token <address> --amount <base units> [--from user0]
-//	card redeem --devnet devnet.json --secret <card> --recipient <address> (--relayer <url> | --print | --direct) [--from user1]
+//	card redeem --devnet devnet.json --secret <card> --recipient <address> (--relayer <url> | --print | --direct) [--from user1] [--indexer <url>]
 //
 // create commits tokens into the vault and prints the card. redeem proves the reveal of the
 // card to the recipient and posts it to a relayer, prints the request, or submits it directly.
@@ -104,6 +104,7 @@ func redeem(ctx context.Context, args []string, stdout io.Writer) error {
 	printOnly := fs.Bool("print", false, "print the reveal request JSON instead of sending it")
 	direct := fs.Bool("direct", false, "submit the reveal directly from --from")
 	from := fs.String("from", "user1", "dev account that submits with --direct (and pays the gas)")
+	indexerURL := fs.String("indexer", "", "rebuild the commitment tree from this indexer's events (its base URL) instead of the chain's logs")
 	if err := fs.Parse(args); err != nil {
 		return errUsage
 	}
@@ -126,7 +127,13 @@ func redeem(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	req, err := card.Prepare(ctx, client, keys, c, to)
+	leaves := card.ChainLeaves(client)
+	if *indexerURL != "" {
+		if leaves, err = card.IndexerLeaves(*indexerURL); err != nil {
+			return fmt.Errorf("--indexer: %w", err)
+		}
+	}
+	req, err := card.PrepareFrom(ctx, client, keys, c, to, leaves)
 	if err != nil {
 		return err
 	}

@@ -94,9 +94,24 @@ type Request struct {
 	Amount        string       `json:"amount"`
 }
 
-// Prepare proves the reveal of the whole card to recipient and returns the request. It checks
-// first that the card is for this chain, was committed, and is not spent.
+// Leaves is where a reveal's commitment tree is rebuilt from: the tree contract's address in,
+// its leaves in leaf order out.
+type Leaves func(ctx context.Context, tree common.Address) (*zk.Tree, error)
+
+// ChainLeaves reads the leaves from the chain's own CommitmentInserted logs (eth_getLogs).
+func ChainLeaves(client *ethclient.Client) Leaves {
+	return func(ctx context.Context, tree common.Address) (*zk.Tree, error) { return Tree(ctx, client, tree) }
+}
+
+// Prepare proves the reveal of the whole card to recipient and returns the request, with the
+// tree rebuilt from the chain's logs. It checks first that the card is for this chain, was
+// committed, and is not spent.
 func Prepare(ctx context.Context, client *ethclient.Client, keys *zk.Keys, c Card, recipient common.Address) (Request, error) {
+	return PrepareFrom(ctx, client, keys, c, recipient, ChainLeaves(client))
+}
+
+// PrepareFrom is Prepare with the tree rebuilt from leaves (an indexer's, say).
+func PrepareFrom(ctx context.Context, client *ethclient.Client, keys *zk.Keys, c Card, recipient common.Address, leaves Leaves) (Request, error) {
 	chainID, err := client.ChainID(ctx)
 	if err != nil {
 		return Request{}, fmt.Errorf("%w: %w", chain.ErrUnavailable, err)
@@ -130,7 +145,7 @@ func Prepare(ctx context.Context, client *ethclient.Client, keys *zk.Keys, c Car
 	if spent {
 		return Request{}, ErrAlreadyRedeemed
 	}
-	tree, err := Tree(ctx, client, treeAddr)
+	tree, err := leaves(ctx, treeAddr)
 	if err != nil {
 		return Request{}, err
 	}

@@ -242,3 +242,12 @@ func newIndexer(c *devchain.Chain, dir string, over map[string]string) (*indexer
 	}
 	return svc, err
 }
+
+// call makes an eth_call to `to` with data.
+func call(t testing.TB, c *devchain.Chain, to common.Address, data []byte) []byte {
+	out, err := c.Client().CallContract(ctx, ethereum.CallMsg{To: &to, Data: data}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}

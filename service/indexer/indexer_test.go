@@ -155,3 +155,39 @@ func TestBadQueries(t *testing.T) {
 		}
 	}
 }
+
+// card redeem --indexer: the tree rebuilt from the indexer's CommitmentInserted events has the
+// chain's root, and a reveal proved with it is accepted by the vault.
+func TestCardRedeemedThroughTheIndexer(t *testing.T) {
+	c := devchaintest.Start(t)
+	s := startIndexer(t, c, t.TempDir(), nil)
+	cards := commit(t, c, 0, 4)
+	caughtUp(t, s, c)
+	leaves, err := card.IndexerLeaves(s.url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromIndexer, err := leaves(ctx, c.Contracts.CommitmentTree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromChain, err := card.Tree(ctx, c.Client(), c.Contracts.CommitmentTree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := contracts.NewCommitmentTree().UnpackGetLastRoot(call(t, c, c.Contracts.CommitmentTree, contracts.NewCommitmentTree().PackGetLastRoot()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fromIndexer.Len() != 4 || fromIndexer.Root().Cmp(fromChain.Root()) != 0 || common.BigToHash(fromIndexer.Root()) != root {
+		t.Fatalf("the indexer's tree: %d leaves, root %x; the chain's: root %x, getLastRoot %x", fromIndexer.Len(), fromIndexer.Root(), fromChain.Root(), root)
+	}
+	keys, _ := zk.DevKeys()
+	req, err := card.PrepareFrom(ctx, c.Client(), keys, cards[2], common.HexToAddress("0x00000000000000000000000000000000000000bb"), leaves)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := card.Reveal(ctx, c.Client(), c.Accounts.Users[1].Key, c.Contracts.Vault, req); err != nil {
+		t.Fatalf("a reveal proved on the indexer's tree: %v", err)
+	}
+}
