@@ -2,7 +2,9 @@ package indexer
 
 import (
 	"context"
+	"io"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/seed018cc74c/vaultd/gen/indexerapi"
@@ -43,15 +45,37 @@ func (a *api) ListEvents(ctx context.Context, req indexerapi.ListEventsRequestOb
 	}
 	out := indexerapi.EventPage{Events: make([]indexerapi.Event, len(page.Events)), IndexedTo: block(page.IndexedTo)}
 	for i, e := range page.Events {
-		out.Events[i] = indexerapi.Event{
-			Event: indexerapi.EventName(e.Name), BlockNumber: int64(e.Block.Number), BlockHash: e.Block.Hash.Hex(),
-			TransactionHash: e.TxHash.Hex(), LogIndex: int(e.LogIndex), Address: e.Address.Hex(), Args: e.Args,
-		}
+		out.Events[i] = eventJSON(e)
 	}
 	if page.NextCursor != "" {
 		out.NextCursor = &page.NextCursor
 	}
 	return indexerapi.ListEvents200JSONResponse(out), nil
+}
+
+func (a *api) StreamEvents(ctx context.Context, req indexerapi.StreamEventsRequestObject) (indexerapi.StreamEventsResponseObject, error) {
+	p := req.Params
+	if !a.ix.dec.knows(string(p.Event)) {
+		return nil, platform.InvalidRequest("unknown event %q; this indexer knows %s", p.Event, strings.Join(a.ix.dec.names, ", "))
+	}
+	var from uint64
+	if p.FromBlock != nil {
+		from = uint64(*p.FromBlock)
+	}
+	var c *cursor
+	for _, s := range []*string{p.Cursor, p.LastEventID} {
+		if s != nil && *s != "" {
+			parsed, err := parseCursor(*s)
+			if err != nil {
+				return nil, platform.InvalidRequest("cursor: %v", err)
+			}
+			c = &parsed
+			break
+		}
+	}
+	body, w := io.Pipe()
+	go func() { w.CloseWithError(a.ix.stream(ctx, w, string(p.Event), from, c)) }()
+	return indexerapi.StreamEvents200TexteventStreamResponse{Body: body}, nil
 }
 
 func (a *api) GetHealth(ctx context.Context, req indexerapi.GetHealthRequestObject) (indexerapi.GetHealthResponseObject, error) {

@@ -46,9 +46,39 @@ type Indexer struct {
 	oneByOne atomic.Bool
 
 	mu      sync.Mutex
-	head    uint64 // the chain's head as last read
-	indexed Block  // the newest indexed block; before any, START_BLOCK − 1 with a zero hash
-	reached bool   // the chain answered the last poll
+	head    uint64        // the chain's head as last read
+	indexed Block         // the newest indexed block; before any, START_BLOCK − 1 with a zero hash
+	reached bool          // the chain answered the last poll
+	changed chan struct{} // closed (and replaced) whenever indexed moves: streams wake up
+	reorgs  []uint64      // the common ancestors of the latest reorgs, newest last
+}
+
+// keepReorgs is how many reorgs the indexer remembers for streams that resume across one.
+const keepReorgs = 64
+
+// watch returns the newest indexed block and a channel closed when it moves.
+func (ix *Indexer) watch() (Block, <-chan struct{}) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	return ix.indexed, ix.changed
+}
+
+// rolledBackBefore is where a client that saw events up to block n must drop what it has, after
+// a reorg removed some of them: the oldest common ancestor of the remembered reorgs below n
+// (or 64 blocks below n when none is remembered, after a restart).
+func (ix *Indexer) rolledBackBefore(n uint64) uint64 {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	to, found := n, false
+	for _, a := range ix.reorgs {
+		if a < n {
+			to, found = min(to, a), true
+		}
+	}
+	if !found {
+		to = max(n, ix.cfg.StartBlock+64) - 64
+	}
+	return max(to, ix.cfg.StartBlock-1)
 }
 
 // errReorg is a batch that does not link to what is stored: the chain reorganised.
@@ -141,6 +171,8 @@ func (ix *Indexer) setIndexed(b Block) {
 	ix.mu.Lock()
 	ix.indexed = b
 	head := ix.head
+	close(ix.changed)
+	ix.changed = make(chan struct{})
 	ix.mu.Unlock()
 	ix.metrics.indexed.Set(float64(b.Number))
 	if head >= b.Number {
@@ -269,6 +301,12 @@ func (ix *Indexer) rewind(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	ix.mu.Lock()
+	ix.reorgs = append(ix.reorgs, ancestor.Number)
+	if len(ix.reorgs) > keepReorgs {
+		ix.reorgs = ix.reorgs[1:]
+	}
+	ix.mu.Unlock()
 	ix.setIndexed(ancestor)
 	ix.metrics.reorgs.Inc()
 	ix.metrics.rolledBack.Add(float64(removed))

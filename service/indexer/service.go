@@ -73,7 +73,7 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 		return fail(err)
 	}
 	ix := &Indexer{client: client, store: st, dec: newDecoder(sources), cfg: cfg, metrics: newMetrics(reg), log: log,
-		indexed: Block{Number: cfg.StartBlock - 1}}
+		indexed: Block{Number: cfg.StartBlock - 1}, changed: make(chan struct{})}
 	last, ok, err := st.last(ctx)
 	if err != nil {
 		return fail(err)

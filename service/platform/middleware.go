@@ -283,3 +283,11 @@ func (s *statusRecorder) status() int {
 
 // Unwrap lets http.ResponseController reach the underlying writer.
 func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+
+// Flush sends what was written so far (a stream's events) to the client.
+func (s *statusRecorder) Flush() {
+	if s.code == 0 {
+		s.code = http.StatusOK
+	}
+	_ = http.NewResponseController(s.ResponseWriter).Flush()
+}

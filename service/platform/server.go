@@ -103,10 +103,24 @@ func RequestErrorHandler(w http.ResponseWriter, r *http.Request, err error) {
 	WriteError(w, r, InvalidRequest("%s", firstLine(err.Error())))
 }
 
+// draining is the context key of a server's shutdown signal.
+type drainingKey struct{}
+
+// Draining is closed when the server serving the request starts shutting down: a long-lived
+// handler (a stream) ends then, instead of holding the shutdown for its whole grace.
+func Draining(ctx context.Context) <-chan struct{} {
+	ch, _ := ctx.Value(drainingKey{}).(chan struct{})
+	return ch // nil outside Serve: never closed
+}
+
 // Serve serves h on ln until ctx is done, then shuts down, letting requests in flight finish
-// for up to grace.
+// for up to grace (streams are told to end at once, see Draining).
 func Serve(ctx context.Context, ln net.Listener, h http.Handler, grace time.Duration) error {
+	draining := make(chan struct{})
 	srv := &http.Server{
+		BaseContext: func(net.Listener) context.Context {
+			return context.WithValue(context.Background(), drainingKey{}, draining)
+		},
 		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       60 * time.Second,
@@ -123,6 +137,7 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler, grace time.Dura
 	}
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
+	close(draining)
 	err := srv.Shutdown(shutdownCtx)
 	if e := <-errc; e != nil && !errors.Is(e, http.ErrServerClosed) && err == nil {
 		err = e
