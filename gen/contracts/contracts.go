@@ -2046,6 +2046,141 @@ func (legacyToken *LegacyToken) UnpackInsufficientBalanceError(raw []byte) (*Leg
 	return out, nil
 }
 
+// LoadEmitterMetaData contains all meta data concerning the LoadEmitter contract.
+var LoadEmitterMetaData = bind.MetaData{
+	ABI: "[{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"bytes32\",\"name\":\"commitment\",\"type\":\"bytes32\"},{\"indexed\":false,\"internalType\":\"uint32\",\"name\":\"leafIndex\",\"type\":\"uint32\"},{\"indexed\":false,\"internalType\":\"bytes32\",\"name\":\"root\",\"type\":\"bytes32\"}],\"name\":\"CommitmentInserted\",\"type\":\"event\"},{\"inputs\":[{\"internalType\":\"uint32\",\"name\":\"n\",\"type\":\"uint32\"}],\"name\":\"emitMany\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"next\",\"outputs\":[{\"internalType\":\"uint32\",\"name\":\"\",\"type\":\"uint32\"}],\"stateMutability\":\"view\",\"type\":\"function\"}]",
+	ID:  "4ee17818e8fad28f20e97b893cebfee4e9",
+	Bin: "0x6080604052348015600e575f5ffd5b506101868061001c5f395ff3fe608060405234801561000f575f5ffd5b5060043610610034575f3560e01c80634c8fe52614610038578063c4db049014610060575b5f5ffd5b5f546100479063ffffffff1681565b60405163ffffffff909116815260200160405180910390f35b61007361006e36600461012c565b610075565b005b5f805463ffffffff16905b8263ffffffff168163ffffffff16101561010f576040805163ffffffff841660208201520160408051601f19818403018152828252805160209182012063ffffffff861680855291840191909152917fc156f42017957acfca3b7f6906dff8ed1d1a889f2c552e34074c3ad51becaeb9910160405180910390a28161010481610156565b925050600101610080565b505f805463ffffffff191663ffffffff9290921691909117905550565b5f6020828403121561013c575f5ffd5b813563ffffffff8116811461014f575f5ffd5b9392505050565b5f63ffffffff821663ffffffff810361017d57634e487b7160e01b5f52601160045260245ffd5b6001019291505056",
+}
+
+// LoadEmitter is an auto generated Go binding around an Ethereum contract.
+type LoadEmitter struct {
+	abi abi.ABI
+}
+
+// GetABI returns the ABI associated with this contract binding.
+func (c *LoadEmitter) GetABI() abi.ABI {
+	return c.abi
+}
+
+// NewLoadEmitter creates a new instance of LoadEmitter.
+func NewLoadEmitter() *LoadEmitter {
+	parsed, err := LoadEmitterMetaData.ParseABI()
+	if err != nil {
+		panic(errors.New("invalid ABI: " + err.Error()))
+	}
+	return &LoadEmitter{abi: *parsed}
+}
+
+// Instance creates a wrapper for a deployed contract instance at the given address.
+// Use this to create the instance object passed to abigen v2 library functions Call, Transact, etc.
+func (c *LoadEmitter) Instance(backend bind.ContractBackend, addr common.Address) *bind.BoundContract {
+	return bind.NewBoundContract(addr, c.abi, backend, backend, backend)
+}
+
+// PackEmitMany is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xc4db0490.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function emitMany(uint32 n) returns()
+func (loadEmitter *LoadEmitter) PackEmitMany(n uint32) []byte {
+	enc, err := loadEmitter.abi.Pack("emitMany", n)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackEmitMany is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xc4db0490.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function emitMany(uint32 n) returns()
+func (loadEmitter *LoadEmitter) TryPackEmitMany(n uint32) ([]byte, error) {
+	return loadEmitter.abi.Pack("emitMany", n)
+}
+
+// PackNext is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x4c8fe526.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function next() view returns(uint32)
+func (loadEmitter *LoadEmitter) PackNext() []byte {
+	enc, err := loadEmitter.abi.Pack("next")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackNext is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x4c8fe526.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function next() view returns(uint32)
+func (loadEmitter *LoadEmitter) TryPackNext() ([]byte, error) {
+	return loadEmitter.abi.Pack("next")
+}
+
+// UnpackNext is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x4c8fe526.
+//
+// Solidity: function next() view returns(uint32)
+func (loadEmitter *LoadEmitter) UnpackNext(data []byte) (uint32, error) {
+	out, err := loadEmitter.abi.Unpack("next", data)
+	if err != nil {
+		return *new(uint32), err
+	}
+	out0 := *abi.ConvertType(out[0], new(uint32)).(*uint32)
+	return out0, nil
+}
+
+// LoadEmitterCommitmentInserted represents a CommitmentInserted event raised by the LoadEmitter contract.
+type LoadEmitterCommitmentInserted struct {
+	Commitment [32]byte
+	LeafIndex  uint32
+	Root       [32]byte
+	Raw        *types.Log // Blockchain specific contextual infos
+}
+
+const LoadEmitterCommitmentInsertedEventName = "CommitmentInserted"
+
+// ContractEventName returns the user-defined event name.
+func (LoadEmitterCommitmentInserted) ContractEventName() string {
+	return LoadEmitterCommitmentInsertedEventName
+}
+
+// UnpackCommitmentInsertedEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event CommitmentInserted(bytes32 indexed commitment, uint32 leafIndex, bytes32 root)
+func (loadEmitter *LoadEmitter) UnpackCommitmentInsertedEvent(log *types.Log) (*LoadEmitterCommitmentInserted, error) {
+	event := "CommitmentInserted"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != loadEmitter.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(LoadEmitterCommitmentInserted)
+	if len(log.Data) > 0 {
+		if err := loadEmitter.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range loadEmitter.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
 // NullifierRegistryMetaData contains all meta data concerning the NullifierRegistry contract.
 var NullifierRegistryMetaData = bind.MetaData{
 	ABI: "[{\"inputs\":[{\"internalType\":\"address\",\"name\":\"vault_\",\"type\":\"address\"}],\"stateMutability\":\"nonpayable\",\"type\":\"constructor\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"nullifier\",\"type\":\"bytes32\"}],\"name\":\"AlreadySpent\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"caller\",\"type\":\"address\"}],\"name\":\"NotVault\",\"type\":\"error\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"bytes32\",\"name\":\"nullifier\",\"type\":\"bytes32\"}],\"name\":\"NullifierSpent\",\"type\":\"event\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"nullifier\",\"type\":\"bytes32\"}],\"name\":\"isSpent\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"nullifier\",\"type\":\"bytes32\"}],\"name\":\"markSpent\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"vault\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"}]",

@@ -1,11 +1,13 @@
 package indexer
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"math/big"
 	"reflect"
 	"sort"
+	"strconv"
 
 	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
@@ -65,9 +67,94 @@ func (d *decoder) decode(l *types.Log) (name string, args json.RawMessage, ok bo
 	if err != nil {
 		return "", nil, false, nil
 	}
+	if static(ev) {
+		args, err = decodeStatic(ev, l)
+	} else {
+		args, err = decodeDynamic(ev, l)
+	}
+	if err != nil {
+		return "", nil, false, fmt.Errorf("%s at %s: %w", ev.Name, l.Address.Hex(), err)
+	}
+	return ev.Name, args, true, nil
+}
+
+// static reports whether every argument of ev is one 32-byte word (numbers, addresses, bools,
+// bytesN), as every event of the vault's contracts is: those are rendered straight from their
+// words, in ABI order, without reflection.
+func static(ev *abi.Event) bool {
+	for _, in := range ev.Inputs {
+		switch in.Type.T {
+		case abi.UintTy, abi.IntTy, abi.BoolTy, abi.AddressTy, abi.FixedBytesTy:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// decodeStatic renders an event whose arguments are all one word each: indexed ones from the
+// topics, the others from the data, in order.
+func decodeStatic(ev *abi.Event, l *types.Log) (json.RawMessage, error) {
+	topics, data := l.Topics[1:], l.Data
+	out := make([]byte, 0, 64*len(ev.Inputs))
+	out = append(out, '{')
+	for i, in := range ev.Inputs {
+		var word []byte
+		if in.Indexed {
+			if len(topics) == 0 {
+				return nil, fmt.Errorf("too few topics")
+			}
+			word, topics = topics[0][:], topics[1:]
+		} else {
+			if len(data) < 32 {
+				return nil, fmt.Errorf("data too short")
+			}
+			word, data = data[:32], data[32:]
+		}
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = strconv.AppendQuote(out, in.Name)
+		out = append(out, ':')
+		out = appendWord(out, in.Type, word)
+	}
+	if len(topics) != 0 || len(data) != 0 {
+		return nil, fmt.Errorf("%d topics and %d bytes of data left over", len(topics), len(data))
+	}
+	return append(out, '}'), nil
+}
+
+// appendWord appends the JSON of one word of type t: numbers as decimal strings, addresses
+// EIP-55, bytesN as 0x-hex, bools as JSON booleans.
+func appendWord(out []byte, t abi.Type, w []byte) []byte {
+	switch t.T {
+	case abi.UintTy:
+		if t.Size <= 64 {
+			out = append(out, '"')
+			out = strconv.AppendUint(out, binary.BigEndian.Uint64(w[24:]), 10)
+			return append(out, '"')
+		}
+		return strconv.AppendQuote(out, new(big.Int).SetBytes(w).String())
+	case abi.IntTy:
+		v := new(big.Int).SetBytes(w)
+		if w[0]&0x80 != 0 {
+			v.Sub(v, new(big.Int).Lsh(big.NewInt(1), 256))
+		}
+		return strconv.AppendQuote(out, v.String())
+	case abi.BoolTy:
+		return strconv.AppendBool(out, w[31] != 0)
+	case abi.AddressTy:
+		return strconv.AppendQuote(out, common.BytesToAddress(w[12:]).Hex())
+	default: // bytesN
+		return strconv.AppendQuote(out, hexutil.Encode(w[:t.Size]))
+	}
+}
+
+// decodeDynamic renders an event with strings, bytes or arrays through the ABI package.
+func decodeDynamic(ev *abi.Event, l *types.Log) (json.RawMessage, error) {
 	values := map[string]any{}
 	if err := ev.Inputs.NonIndexed().UnpackIntoMap(values, l.Data); err != nil {
-		return "", nil, false, fmt.Errorf("%s at %s: %w", ev.Name, l.Address.Hex(), err)
+		return nil, err
 	}
 	var indexed abi.Arguments
 	for _, in := range ev.Inputs {
@@ -76,14 +163,13 @@ func (d *decoder) decode(l *types.Log) (name string, args json.RawMessage, ok bo
 		}
 	}
 	if err := abi.ParseTopicsIntoMap(values, indexed, l.Topics[1:]); err != nil {
-		return "", nil, false, fmt.Errorf("%s at %s: %w", ev.Name, l.Address.Hex(), err)
+		return nil, err
 	}
 	out := make(map[string]any, len(values))
 	for k, v := range values {
 		out[k] = render(v)
 	}
-	args, err = json.Marshal(out)
-	return ev.Name, args, err == nil, err
+	return json.Marshal(out)
 }
 
 // render is how an argument appears in JSON: numbers as decimal strings, bytes as 0x-hex,

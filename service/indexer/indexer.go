@@ -26,9 +26,9 @@ import (
 )
 
 // Fetching: blocks are fetched batchSize at a time, fetchers at once, and stored in one
-// transaction per batch.
+// transaction per batch while the next batches are fetched.
 const (
-	batchSize = 64
+	batchSize = 16
 	fetchers  = 8
 )
 
@@ -138,27 +138,61 @@ func (ix *Indexer) Step(ctx context.Context) error {
 		if cur.Number >= target {
 			return nil
 		}
-		last := min(cur.Number+batchSize, target)
-		blocks, err := ix.fetch(ctx, cur, cur.Number+1, last)
-		if errors.Is(err, errReorg) {
-			if err := ix.rewind(ctx); err != nil {
-				return err
-			}
-			continue
-		}
-		if err != nil {
+		err := ix.follow(ctx, cur, target)
+		if !errors.Is(err, errReorg) {
 			return err
 		}
-		if err := ix.store.apply(ctx, blocks); err != nil {
-			return fmt.Errorf("store blocks %d–%d: %w", cur.Number+1, last, err)
+		if err := ix.rewind(ctx); err != nil {
+			return err
 		}
-		for _, b := range blocks {
-			for _, e := range b.Events {
+	}
+}
+
+// fetched is one batch of blocks read from the node, or why it could not be.
+type fetched struct {
+	blocks []indexedBlock
+	err    error
+}
+
+// follow indexes blocks cur+1 … target as a pipeline: while one batch is stored, the next ones
+// are fetched. It stops at the first error; errReorg when a batch does not link to the one
+// before it.
+func (ix *Indexer) follow(ctx context.Context, cur Block, target uint64) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	batches := make(chan fetched, 2)
+	go func() {
+		defer close(batches)
+		prev := cur
+		for from := cur.Number + 1; from <= target; from += batchSize {
+			blocks, err := ix.fetch(ctx, prev, from, min(from+batchSize-1, target))
+			select {
+			case batches <- fetched{blocks, err}:
+			case <-ctx.Done():
+				return
+			}
+			if err != nil {
+				return
+			}
+			prev = blocks[len(blocks)-1].Block
+		}
+	}()
+	for b := range batches {
+		if b.err != nil {
+			return b.err
+		}
+		first, last := b.blocks[0].Number, b.blocks[len(b.blocks)-1].Number
+		if err := ix.store.apply(ctx, b.blocks); err != nil {
+			return fmt.Errorf("store blocks %d–%d: %w", first, last, err)
+		}
+		for _, bl := range b.blocks {
+			for _, e := range bl.Events {
 				ix.metrics.events.WithLabelValues(e.Name).Inc()
 			}
 		}
-		ix.setIndexed(blocks[len(blocks)-1].Block)
+		ix.setIndexed(b.blocks[len(b.blocks)-1].Block)
 	}
+	return nil
 }
 
 func (ix *Indexer) current() Block {
@@ -297,7 +331,7 @@ func (ix *Indexer) rewind(ctx context.Context) error {
 	if deep {
 		ix.log.Error("a reorg deeper than the blocks kept; indexing again from START_BLOCK", "indexedTo", cur.Number, "startBlock", ix.cfg.StartBlock)
 	}
-	removed, err := ix.store.rollback(ctx, ancestor.Number)
+	removed, err := ix.store.rollback(ctx, ancestor.Number, ix.dec.names)
 	if err != nil {
 		return err
 	}

@@ -55,7 +55,7 @@ func (ix *Indexer) Events(ctx context.Context, q Query) (Page, error) {
 		if err != nil {
 			return Page{}, platform.InvalidRequest("cursor: %v", err)
 		}
-		h, ok, err := ix.store.eventAt(ctx, c.block, c.logIndex)
+		h, ok, err := ix.store.eventAt(ctx, q.Name, c.block, c.logIndex)
 		if err != nil {
 			return Page{}, platform.Internal(err)
 		}

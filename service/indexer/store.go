@@ -50,17 +50,18 @@ func openStore(databaseURL string) (*store, error) {
 	for _, stmt := range []string{
 		`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
 		`CREATE TABLE IF NOT EXISTS blocks (number INTEGER PRIMARY KEY, hash TEXT NOT NULL, parent TEXT NOT NULL)`,
+		// One B-tree, in the order queries read it (by event, then chain order); a rollback
+		// deletes by event and block too.
 		`CREATE TABLE IF NOT EXISTS events (
+			event        TEXT    NOT NULL,
 			block_number INTEGER NOT NULL,
 			log_index    INTEGER NOT NULL,
 			block_hash   TEXT    NOT NULL,
 			tx_hash      TEXT    NOT NULL,
 			address      TEXT    NOT NULL,
-			event        TEXT    NOT NULL,
 			args         TEXT    NOT NULL,
-			PRIMARY KEY (block_number, log_index)
-		)`,
-		`CREATE INDEX IF NOT EXISTS events_by_name ON events (event, block_number, log_index)`,
+			PRIMARY KEY (event, block_number, log_index)
+		) WITHOUT ROWID`,
 	} {
 		if _, err := db.Exec(stmt); err != nil {
 			db.Close()
@@ -127,7 +128,7 @@ func (s *store) apply(ctx context.Context, blocks []indexedBlock) error {
 		return err
 	}
 	defer insBlock.Close()
-	insEvent, err := tx.PrepareContext(ctx, `INSERT INTO events (block_number, log_index, block_hash, tx_hash, address, event, args) VALUES (?, ?, ?, ?, ?, ?, ?)`)
+	insEvent, err := tx.PrepareContext(ctx, `INSERT INTO events (event, block_number, log_index, block_hash, tx_hash, address, args) VALUES (?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return err
 	}
@@ -137,7 +138,7 @@ func (s *store) apply(ctx context.Context, blocks []indexedBlock) error {
 			return err
 		}
 		for _, e := range b.Events {
-			if _, err := insEvent.ExecContext(ctx, b.Number, e.LogIndex, b.Hash.Hex(), e.TxHash.Hex(), e.Address.Hex(), e.Name, string(e.Args)); err != nil {
+			if _, err := insEvent.ExecContext(ctx, e.Name, b.Number, e.LogIndex, b.Hash.Hex(), e.TxHash.Hex(), e.Address.Hex(), string(e.Args)); err != nil {
 				return err
 			}
 		}
@@ -150,18 +151,23 @@ func (s *store) apply(ctx context.Context, blocks []indexedBlock) error {
 	return tx.Commit()
 }
 
-// rollback removes every block after n and its events; it returns how many events it removed.
-func (s *store) rollback(ctx context.Context, n uint64) (int64, error) {
+// rollback removes every block after n and its events (of every name in names); it returns how
+// many events it removed.
+func (s *store) rollback(ctx context.Context, n uint64, names []string) (int64, error) {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return 0, err
 	}
 	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, `DELETE FROM events WHERE block_number > ?`, n)
-	if err != nil {
-		return 0, err
+	var removed int64
+	for _, name := range names {
+		res, err := tx.ExecContext(ctx, `DELETE FROM events WHERE event = ? AND block_number > ?`, name, n)
+		if err != nil {
+			return 0, err
+		}
+		k, _ := res.RowsAffected()
+		removed += k
 	}
-	removed, _ := res.RowsAffected()
 	if _, err := tx.ExecContext(ctx, `DELETE FROM blocks WHERE number > ?`, n); err != nil {
 		return 0, err
 	}
@@ -205,11 +211,11 @@ func (s *store) events(ctx context.Context, q query) ([]Event, error) {
 	return out, rows.Err()
 }
 
-// eventAt is the hash of the block of the event stored at (block, logIndex); ok false when there
-// is none.
-func (s *store) eventAt(ctx context.Context, block uint64, logIndex uint) (h common.Hash, ok bool, err error) {
+// eventAt is the hash of the block of the event named name stored at (block, logIndex); ok
+// false when there is none.
+func (s *store) eventAt(ctx context.Context, name string, block uint64, logIndex uint) (h common.Hash, ok bool, err error) {
 	var hash string
-	err = s.db.QueryRowContext(ctx, `SELECT block_hash FROM events WHERE block_number = ? AND log_index = ?`, block, logIndex).Scan(&hash)
+	err = s.db.QueryRowContext(ctx, `SELECT block_hash FROM events WHERE event = ? AND block_number = ? AND log_index = ?`, name, block, logIndex).Scan(&hash)
 	if errors.Is(err, sql.ErrNoRows) {
 		return h, false, nil
 	}

@@ -31,7 +31,7 @@ func (ix *Indexer) stream(ctx context.Context, w io.Writer, name string, from ui
 	for {
 		indexed, changed := ix.watch()
 		if c != nil {
-			h, ok, err := ix.store.eventAt(ctx, c.block, c.logIndex)
+			h, ok, err := ix.store.eventAt(ctx, name, c.block, c.logIndex)
 			if err != nil {
 				return err
 			}
