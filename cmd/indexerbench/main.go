@@ -14,6 +14,13 @@ import (
 )
 
 func main() {
+	if os.Getenv(indexerbench.ChildEnv) != "" { // the indexer process whose memory the bench samples
+		if err := indexerbench.Child(); err != nil {
+			fmt.Fprintln(os.Stderr, "indexerbench child:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	cfg := indexerbench.Config{}
 	flag.IntVar(&cfg.Events, "events", 100_000, "events to backfill")
 	flag.IntVar(&cfg.PerTx, "per-tx", 2_000, "events per transaction (one transaction per block)")

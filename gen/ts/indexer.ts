@@ -21,6 +21,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/indexer/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Events of one name as they are indexed (Server-Sent Events)
+         * @description Sends every event named `event` from `fromBlock` (or after `cursor`, or after the
+         *     `Last-Event-ID` a reconnecting `EventSource` sends), then each new one as it is indexed.
+         *     Each message is `id: <cursor>`, `event: <name>`, `data: <the event as JSON, as in
+         *     GET /api/indexer>`. When a reorg removes events the stream has sent, it sends
+         *     `event: reorg` with `data: {"rolledBackTo": {"blockNumber", "blockHash"}}`: drop what you
+         *     have after that block; the events of the new branch follow. A comment line every 15
+         *     seconds keeps proxies from closing a quiet stream.
+         */
+        get: operations["streamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -180,6 +206,49 @@ export interface operations {
             };
             /** @description An unexpected fault. */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    streamEvents: {
+        parameters: {
+            query: {
+                event: components["schemas"]["EventName"];
+                /** @description The first block (default 0), when there is no cursor. */
+                fromBlock?: number;
+                /** @description Continue after this event (an `id` the stream sent, or a `nextCursor`). */
+                cursor?: string;
+            };
+            header?: {
+                /** @description Sent by a reconnecting EventSource; the same as `cursor`. */
+                "Last-Event-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example id: MzM6MzoweDZj…
+                     *     event: CommitmentInserted
+                     *     data: {"event":"CommitmentInserted","blockNumber":33,…}
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            /** @description `INVALID_REQUEST`: an unknown event, a bad block or cursor. */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -2,7 +2,9 @@
 // holding many vault-shaped events (a LoadEmitter contract emits CommitmentInserted in bulk)
 // against the floor of fetching the same blocks' headers and receipts from the node, the
 // indexer's heap while it backfills, and how far behind the head it runs on a chain with a
-// block time under a stream of commits. It is what `go run ./cmd/indexerbench` runs.
+// block time under a stream of commits. The backfill is timed in process; the memory of an
+// indexer process backfilling the same blocks is sampled in a child, so the node's own memory
+// does not count. It is what `go run ./cmd/indexerbench` runs.
 package indexerbench
 
 import (
@@ -11,10 +13,14 @@ import (
 	"io"
 	"maps"
 	"math/big"
+	"net"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -23,6 +29,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/seed018cc74c/vaultd/gen/contracts"
+	"github.com/seed018cc74c/vaultd/gen/indexerapi"
 	"github.com/seed018cc74c/vaultd/service/card"
 	"github.com/seed018cc74c/vaultd/service/chain"
 	"github.com/seed018cc74c/vaultd/service/devchain"
@@ -47,8 +54,8 @@ type Result struct {
 	Floor, Backfill        time.Duration
 	FloorRate, IndexerRate float64 // events per second
 	Ratio                  float64 // IndexerRate / FloorRate (target ≥ 0.7)
-	HeapFirstHalf          uint64  // peak heap in use while the first half of the blocks was indexed
-	HeapSecondHalf         uint64  // … the second half (flat memory: about the same)
+	RSSFirstHalf           uint64  // peak resident memory of an indexer process while it indexed the first half of the blocks
+	RSSSecondHalf          uint64  // … the second half (flat memory: about the same)
 	MaxLag                 uint64  // blocks behind the head, worst seen under the commits
 	MeanLag                float64
 }
@@ -85,7 +92,6 @@ func Run(ctx context.Context, cfg Config, out io.Writer) (Result, error) {
 	if err != nil {
 		return res, err
 	}
-	defer svc.Close()
 	runtime.GC()
 	if cfg.CPUProfile != nil {
 		if err := pprof.StartCPUProfile(cfg.CPUProfile); err != nil {
@@ -94,20 +100,11 @@ func Run(ctx context.Context, cfg Config, out io.Writer) (Result, error) {
 	}
 	start := time.Now()
 	svc.Start()
-	var heap [2]uint64
 	for {
-		indexed, _, _ := svc.Indexer.State()
-		var m runtime.MemStats
-		runtime.ReadMemStats(&m)
-		half := 0
-		if indexed.Number >= first+(last-first)/2 {
-			half = 1
-		}
-		heap[half] = max(heap[half], m.HeapInuse)
-		if indexed.Number >= last {
+		if indexed, _, _ := svc.Indexer.State(); indexed.Number >= last {
 			break
 		}
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(5 * time.Millisecond)
 	}
 	res.Backfill = time.Since(start)
 	if cfg.CPUProfile != nil {
@@ -115,10 +112,16 @@ func Run(ctx context.Context, cfg Config, out io.Writer) (Result, error) {
 	}
 	res.IndexerRate = float64(res.Events) / res.Backfill.Seconds()
 	res.Ratio = res.IndexerRate / res.FloorRate
-	res.HeapFirstHalf, res.HeapSecondHalf = heap[0], heap[1]
 	fmt.Fprintf(out, "  indexer backfill (fetch, decode, store in SQLite): %s, %.0f events/s: %.2f of the floor (target ≥ 0.7)\n",
 		res.Backfill.Round(time.Millisecond), res.IndexerRate, res.Ratio)
-	fmt.Fprintf(out, "  heap in use while backfilling: first half of the blocks %d MiB, second half %d MiB\n", heap[0]>>20, heap[1]>>20)
+	svc.Close()
+
+	env["DATABASE_URL"] = "sqlite:" + filepath.Join(cfg.DataDir, "indexer-child.db")
+	if res.RSSFirstHalf, res.RSSSecondHalf, err = memory(ctx, env, first, last); err != nil {
+		return res, err
+	}
+	fmt.Fprintf(out, "  an indexer process backfilling the same blocks: peak resident memory %d MiB over the first half of the blocks, %d MiB over the second\n",
+		res.RSSFirstHalf>>20, res.RSSSecondHalf>>20)
 
 	if cfg.Commits > 0 {
 		if res.MaxLag, res.MeanLag, err = lag(ctx, dev, svc, cfg); err != nil {
@@ -128,6 +131,85 @@ func Run(ctx context.Context, cfg Config, out io.Writer) (Result, error) {
 			cfg.Commits, cfg.Block, res.MaxLag, res.MeanLag)
 	}
 	return res, nil
+}
+
+// ChildEnv, set in the environment, makes the bench's own binary run an indexer configured by
+// the rest of the environment (see Child): its memory is then the indexer's alone.
+const ChildEnv = "VAULTD_INDEXERBENCH_CHILD"
+
+// Child runs an indexer configured by the environment until it is killed.
+func Child() error {
+	cfg, err := indexer.LoadConfig(os.Getenv)
+	if err != nil {
+		return err
+	}
+	svc, err := indexer.New(context.Background(), cfg, indexer.Options{})
+	if err != nil {
+		return err
+	}
+	defer svc.Close()
+	return svc.Run(context.Background())
+}
+
+// memory runs an indexer in a child process on env until it has indexed block last, and samples
+// its resident memory: the peak while it indexed the first half of [first, last], and the second.
+func memory(ctx context.Context, env map[string]string, first, last uint64) (firstHalf, secondHalf uint64, err error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, 0, err
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	exe, err := os.Executable()
+	if err != nil {
+		return 0, 0, err
+	}
+	cmd := exec.CommandContext(ctx, exe)
+	cmd.Env = append(os.Environ(), ChildEnv+"=1", "PORT="+strconv.Itoa(port))
+	for k, v := range env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	if err := cmd.Start(); err != nil {
+		return 0, 0, err
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	client, err := indexerapi.NewClientWithResponses("http://127.0.0.1:" + strconv.Itoa(port))
+	if err != nil {
+		return 0, 0, err
+	}
+	deadline := time.Now().Add(5 * time.Minute)
+	for time.Now().Before(deadline) {
+		rss := residentBytes(cmd.Process.Pid)
+		h, err := client.GetHealthWithResponse(ctx)
+		if err == nil && h.JSON200 != nil {
+			indexed := uint64(h.JSON200.IndexedTo.BlockNumber)
+			if indexed < first+(last-first)/2 {
+				firstHalf = max(firstHalf, rss)
+			} else {
+				secondHalf = max(secondHalf, rss)
+			}
+			if indexed >= last {
+				return firstHalf, secondHalf, nil
+			}
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return 0, 0, fmt.Errorf("the indexer process did not reach block %d", last)
+}
+
+// residentBytes is a process's resident memory (VmRSS in /proc/PID/status), 0 when unknown.
+func residentBytes(pid int) uint64 {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for line := range strings.Lines(string(data)) {
+		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, _ := strconv.ParseUint(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
 }
 
 // emit deploys a LoadEmitter and makes it emit n events, perTx per transaction; it returns the
