@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/big"
+	"net/http"
 	"strings"
 	"time"
 
@@ -29,23 +30,29 @@ const DeprecatedChainID = 47474
 
 // Client calls the chain's JSON-RPC.
 type Client struct {
-	rpc     *rpc.Client
-	eth     *ethclient.Client
-	timeout time.Duration
-	metrics *platform.ChainMetrics
+	rpc       *rpc.Client
+	eth       *ethclient.Client
+	timeout   time.Duration
+	metrics   *platform.ChainMetrics
+	transport *http.Transport // this client's own connections (HTTP endpoints)
 }
 
 // Dial makes a client of the endpoint at url. It does not contact the node.
 func Dial(url string, timeout time.Duration, metrics *platform.ChainMetrics) (*Client, error) {
-	c, err := rpc.DialOptions(context.Background(), url)
+	transport := http.DefaultTransport.(*http.Transport).Clone()
+	c, err := rpc.DialOptions(context.Background(), url, rpc.WithHTTPClient(&http.Client{Transport: transport}))
 	if err != nil {
 		return nil, fmt.Errorf("chain: %w", err)
 	}
-	return &Client{rpc: c, eth: ethclient.NewClient(c), timeout: timeout, metrics: metrics}, nil
+	return &Client{rpc: c, eth: ethclient.NewClient(c), timeout: timeout, metrics: metrics, transport: transport}, nil
 }
 
-// Close releases the client's connections.
-func (c *Client) Close() { c.rpc.Close() }
+// Close releases the client's connections, the idle ones of its pool included (go-ethereum's
+// client leaves them open, and a node's shutdown then waits on any that never carried a call).
+func (c *Client) Close() {
+	c.rpc.Close()
+	c.transport.CloseIdleConnections()
+}
 
 // Eth is the underlying go-ethereum client, for calls this package does not wrap.
 func (c *Client) Eth() *ethclient.Client { return c.eth }

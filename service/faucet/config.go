@@ -76,6 +76,8 @@ func (c Config) Validate() error {
 	}
 	if err := sqldb.Check(c.DatabaseURL); err != nil {
 		errs = append(errs, err)
+	} else if sqldb.IsPostgres(c.DatabaseURL) {
+		errs = append(errs, errors.New("DATABASE_URL: the faucet keeps its claims in SQLite (sqlite:PATH) for now; Postgres comes with several replicas"))
 	}
 	return errors.Join(errs...)
 }

@@ -59,7 +59,7 @@ var errNotFound = errors.New("no claim")
 // store keeps the claims of one chain in an SQL database, one row per address: the primary key
 // (chain id, address) is what makes a claim happen once, whatever the requests' timing.
 type store struct {
-	db      *sql.DB
+	db      *sqldb.DB
 	chainID uint64
 }
 

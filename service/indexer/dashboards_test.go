@@ -11,7 +11,9 @@ import (
 )
 
 // Every vaultd_indexer_* metric a dashboard or alert rule names is exported by the indexer.
-func TestDashboardsUseRealMetrics(t *testing.T) {
+func TestDashboardsUseRealMetrics(t *testing.T) { eachStore(t, testDashboardsUseRealMetrics) }
+
+func testDashboardsUseRealMetrics(t *testing.T) {
 	c := devchaintest.Start(t)
 	s := startIndexer(t, c, t.TempDir(), nil)
 	commit(t, c, 0, 1)
@@ -47,7 +49,9 @@ func TestDashboardsUseRealMetrics(t *testing.T) {
 }
 
 // With CONFIRMATIONS=3 the indexer stays three blocks behind the head.
-func TestConfirmations(t *testing.T) {
+func TestConfirmations(t *testing.T) { eachStore(t, testConfirmations) }
+
+func testConfirmations(t *testing.T) {
 	c := devchaintest.Start(t)
 	s := startIndexer(t, c, t.TempDir(), map[string]string{"CONFIRMATIONS": "3"})
 	commit(t, c, 0, 3) // approve, commit, three times: commits at head − 4, head − 2 and head

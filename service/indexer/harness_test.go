@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -28,12 +29,47 @@ import (
 	"github.com/seed018cc74c/vaultd/service/devstack"
 	"github.com/seed018cc74c/vaultd/service/indexer"
 	"github.com/seed018cc74c/vaultd/service/platform"
+	"github.com/seed018cc74c/vaultd/service/sqldb/sqldbtest"
 )
 
 var ctx = context.Background()
 
-func env(c *devchain.Chain, dir string, over map[string]string) func(string) string {
-	m := devstack.IndexerEnv(c, filepath.Join(dir, "indexer.db"))
+func TestMain(m *testing.M) { os.Exit(sqldbtest.Main(m)) }
+
+// backend is the store the running test uses: "sqlite", or "postgres" while eachStore runs it
+// there. Tests run one at a time, so a package variable is enough.
+var (
+	backend       = "sqlite"
+	postgresByDir = map[string]string{}
+)
+
+// eachStore runs test on SQLite, then on Postgres: the same tests on both stores.
+func eachStore(t *testing.T, test func(t *testing.T)) {
+	for _, b := range []string{"sqlite", "postgres"} {
+		t.Run(b, func(t *testing.T) {
+			backend = b
+			defer func() { backend = "sqlite" }()
+			test(t)
+		})
+	}
+}
+
+// databaseURL is the store of an indexer whose files go in dir: one database per dir.
+func databaseURL(t testing.TB, dir string) string {
+	if backend != "postgres" {
+		return "sqlite:" + filepath.Join(dir, "indexer.db")
+	}
+	if u, ok := postgresByDir[dir]; ok {
+		return u
+	}
+	u := sqldbtest.Postgres(t)
+	postgresByDir[dir] = u
+	return u
+}
+
+func env(t testing.TB, c *devchain.Chain, dir string, over map[string]string) func(string) string {
+	m := devstack.IndexerEnv(c, "unused")
+	m["DATABASE_URL"] = databaseURL(t, dir)
 	m["POLL_INTERVAL"] = "20ms"
 	maps.Copy(m, over)
 	return func(k string) string { return m[k] }
@@ -48,7 +84,7 @@ type server struct {
 
 func startIndexer(t testing.TB, c *devchain.Chain, dir string, over map[string]string) *server {
 	t.Helper()
-	cfg, err := indexer.LoadConfig(env(c, dir, over))
+	cfg, err := indexer.LoadConfig(env(t, c, dir, over))
 	if err != nil {
 		t.Fatalf("config: %v", err)
 	}
@@ -231,8 +267,8 @@ func waitFor(t testing.TB, what string, cond func() bool) {
 }
 
 // newIndexer builds (and closes) an indexer service, for its start-up errors.
-func newIndexer(c *devchain.Chain, dir string, over map[string]string) (*indexer.Service, error) {
-	cfg, err := indexer.LoadConfig(env(c, dir, over))
+func newIndexer(t testing.TB, c *devchain.Chain, dir string, over map[string]string) (*indexer.Service, error) {
+	cfg, err := indexer.LoadConfig(env(t, c, dir, over))
 	if err != nil {
 		return nil, err
 	}

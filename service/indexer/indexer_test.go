@@ -21,7 +21,9 @@ var insertedTopic = contracts.NewCommitmentTree().GetABI().Events["CommitmentIns
 // Every CommitmentInserted, Committed, Revealed and NullifierSpent is indexed in chain order
 // with its decoded arguments, the same as the node's own log query; the three wrapped dev
 // tokens' creation and registration are there too.
-func TestIndexesTheVaultsEvents(t *testing.T) {
+func TestIndexesTheVaultsEvents(t *testing.T) { eachStore(t, testIndexesTheVaultsEvents) }
+
+func testIndexesTheVaultsEvents(t *testing.T) {
 	c := devchaintest.Start(t)
 	s := startIndexer(t, c, t.TempDir(), nil)
 	cards := commit(t, c, 0, 3)
@@ -72,6 +74,10 @@ func TestIndexesTheVaultsEvents(t *testing.T) {
 // the seed warns of), it still has every event; and it still does on a node without
 // eth_getBlockReceipts.
 func TestEmptyGetLogsAndNoBlockReceipts(t *testing.T) {
+	eachStore(t, testEmptyGetLogsAndNoBlockReceipts)
+}
+
+func testEmptyGetLogsAndNoBlockReceipts(t *testing.T) {
 	c := devchaintest.Start(t)
 	empty := newRPCProxy(t, c.RPCURL, map[string]func(json.RawMessage) any{
 		"eth_getLogs": func(id json.RawMessage) any { return map[string]any{"jsonrpc": "2.0", "id": id, "result": []any{}} },
@@ -107,7 +113,9 @@ func TestEmptyGetLogsAndNoBlockReceipts(t *testing.T) {
 
 // Pages of limit events continue with nextCursor, in chain order, with no event twice and none
 // missed; the last page has no cursor; a range narrows them.
-func TestPaging(t *testing.T) {
+func TestPaging(t *testing.T) { eachStore(t, testPaging) }
+
+func testPaging(t *testing.T) {
 	c := devchaintest.Start(t)
 	s := startIndexer(t, c, t.TempDir(), nil)
 	commit(t, c, 0, 7)
@@ -128,7 +136,9 @@ func TestPaging(t *testing.T) {
 }
 
 // Bad queries get 400 INVALID_REQUEST saying what is wrong; an unknown event names the known ones.
-func TestBadQueries(t *testing.T) {
+func TestBadQueries(t *testing.T) { eachStore(t, testBadQueries) }
+
+func testBadQueries(t *testing.T) {
 	c := devchaintest.Start(t)
 	s := startIndexer(t, c, t.TempDir(), nil)
 	for q, want := range map[string]string{
@@ -158,7 +168,9 @@ func TestBadQueries(t *testing.T) {
 
 // card redeem --indexer: the tree rebuilt from the indexer's CommitmentInserted events has the
 // chain's root, and a reveal proved with it is accepted by the vault.
-func TestCardRedeemedThroughTheIndexer(t *testing.T) {
+func TestCardRedeemedThroughTheIndexer(t *testing.T) { eachStore(t, testCardRedeemedThroughTheIndexer) }
+
+func testCardRedeemedThroughTheIndexer(t *testing.T) {
 	c := devchaintest.Start(t)
 	s := startIndexer(t, c, t.TempDir(), nil)
 	cards := commit(t, c, 0, 4)

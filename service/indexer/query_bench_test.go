@@ -15,19 +15,25 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/seed018cc74c/vaultd/service/devchain/devchaintest"
+	"github.com/seed018cc74c/vaultd/service/sqldb/sqldbtest"
 )
 
 // BenchmarkQueryPage times GET /api/indexer for a page of 1,000 CommitmentInserted by block
 // range, through the real handler (validation, store, JSON), on a store holding benchEvents
-// events, and reports p50 and p99:
+// events, SQLite and Postgres, and reports p50 and p99:
 //
 //	go test ./service/indexer -run '^$' -bench QueryPage -benchtime 2000x
 func BenchmarkQueryPage(b *testing.B) {
+	b.Run("sqlite", func(b *testing.B) { benchQueryPage(b, "sqlite:"+filepath.Join(b.TempDir(), "indexer.db")) })
+	b.Run("postgres", func(b *testing.B) { benchQueryPage(b, sqldbtest.Postgres(b)) })
+}
+
+func benchQueryPage(b *testing.B, databaseURL string) {
 	const benchEvents, perBlock = 1_000_000, 10
 	c := devchaintest.Start(b)
 	env := map[string]string{
 		"RPC_URL": c.RPCURL, "COMMIT_REVEAL_VAULT_ADDRESS": c.Contracts.Vault.Hex(), "NULLIFIER_REGISTRY_ADDRESS": c.Contracts.NullifierRegistry.Hex(),
-		"COMMITMENT_TREE_ADDRESS": c.Contracts.CommitmentTree.Hex(), "DATABASE_URL": "sqlite:" + filepath.Join(b.TempDir(), "indexer.db"),
+		"COMMITMENT_TREE_ADDRESS": c.Contracts.CommitmentTree.Hex(), "DATABASE_URL": databaseURL,
 	}
 	cfg, err := LoadConfig(func(k string) string { return env[k] })
 	if err != nil {

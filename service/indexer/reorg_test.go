@@ -16,7 +16,9 @@ import (
 // other hashes). The indexer rolls back to the common ancestor, removes
 // the orphaned events and indexes the new branch: what it lists is what the chain now says,
 // every block hash canonical; a cursor into the orphaned branch answers 409 CURSOR_REORGED.
-func TestReorg(t *testing.T) {
+func TestReorg(t *testing.T) { eachStore(t, testReorg) }
+
+func testReorg(t *testing.T) {
 	c := devchaintest.Start(t)
 	s := startIndexer(t, c, t.TempDir(), nil)
 	commit(t, c, 0, 1)
@@ -78,7 +80,9 @@ func TestReorg(t *testing.T) {
 }
 
 // A restarted indexer resumes where it stopped: no event twice, none missed.
-func TestRestartResumes(t *testing.T) {
+func TestRestartResumes(t *testing.T) { eachStore(t, testRestartResumes) }
+
+func testRestartResumes(t *testing.T) {
 	c := devchaintest.Start(t)
 	dir := t.TempDir()
 	s := startIndexer(t, c, dir, nil)
@@ -98,7 +102,7 @@ func TestRestartResumes(t *testing.T) {
 		}
 	}
 	// A store made for another start block is refused, not mixed.
-	if _, err := newIndexer(c, dir, map[string]string{"START_BLOCK": "2"}); err == nil || !strings.Contains(err.Error(), "startBlock") {
+	if _, err := newIndexer(t, c, dir, map[string]string{"START_BLOCK": "2"}); err == nil || !strings.Contains(err.Error(), "startBlock") {
 		t.Fatalf("a store of another start block: %v", err)
 	}
 }

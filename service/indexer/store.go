@@ -40,28 +40,32 @@ type indexedBlock struct {
 }
 
 // store keeps the indexed events and the hashes of recent blocks in an SQL database.
-type store struct{ db *sql.DB }
+type store struct{ db *sqldb.DB }
 
 func openStore(databaseURL string) (*store, error) {
 	db, err := sqldb.Open(databaseURL)
 	if err != nil {
 		return nil, err
 	}
+	withoutRowID := "" // SQLite: the primary key is the table's one B-tree
+	if db.Dialect == sqldb.SQLite {
+		withoutRowID = " WITHOUT ROWID"
+	}
 	for _, stmt := range []string{
 		`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
-		`CREATE TABLE IF NOT EXISTS blocks (number INTEGER PRIMARY KEY, hash TEXT NOT NULL, parent TEXT NOT NULL)`,
-		// One B-tree, in the order queries read it (by event, then chain order); a rollback
-		// deletes by event and block too.
+		`CREATE TABLE IF NOT EXISTS blocks (number BIGINT PRIMARY KEY, hash TEXT NOT NULL, parent TEXT NOT NULL)`,
+		// In the order queries read it (by event, then chain order); a rollback deletes by
+		// event and block too.
 		`CREATE TABLE IF NOT EXISTS events (
-			event        TEXT    NOT NULL,
-			block_number INTEGER NOT NULL,
-			log_index    INTEGER NOT NULL,
-			block_hash   TEXT    NOT NULL,
-			tx_hash      TEXT    NOT NULL,
-			address      TEXT    NOT NULL,
-			args         TEXT    NOT NULL,
+			event        TEXT   NOT NULL,
+			block_number BIGINT NOT NULL,
+			log_index    BIGINT NOT NULL,
+			block_hash   TEXT   NOT NULL,
+			tx_hash      TEXT   NOT NULL,
+			address      TEXT   NOT NULL,
+			args         TEXT   NOT NULL,
 			PRIMARY KEY (event, block_number, log_index)
-		) WITHOUT ROWID`,
+		)` + withoutRowID,
 	} {
 		if _, err := db.Exec(stmt); err != nil {
 			db.Close()
@@ -77,11 +81,11 @@ func (s *store) Close() error { return s.db.Close() }
 // and refuses a store made for something else: its events would be wrong.
 func (s *store) checkMeta(ctx context.Context, want map[string]string) error {
 	for k, v := range want {
-		if _, err := s.db.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING`, k, v); err != nil {
+		if _, err := s.db.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING`, k, v); err != nil {
 			return err
 		}
 		var got string
-		if err := s.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = ?`, k).Scan(&got); err != nil {
+		if err := s.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = $1`, k).Scan(&got); err != nil {
 			return err
 		}
 		if got != v {
@@ -105,7 +109,7 @@ func (s *store) last(ctx context.Context) (b Block, ok bool, err error) {
 // hashAt is the stored hash of block n; ok false when it is not kept.
 func (s *store) hashAt(ctx context.Context, n uint64) (h common.Hash, ok bool, err error) {
 	var hash string
-	err = s.db.QueryRowContext(ctx, `SELECT hash FROM blocks WHERE number = ?`, n).Scan(&hash)
+	err = s.db.QueryRowContext(ctx, `SELECT hash FROM blocks WHERE number = $1`, n).Scan(&hash)
 	if errors.Is(err, sql.ErrNoRows) {
 		return h, false, nil
 	}
@@ -123,12 +127,12 @@ func (s *store) apply(ctx context.Context, blocks []indexedBlock) error {
 		return err
 	}
 	defer tx.Rollback()
-	insBlock, err := tx.PrepareContext(ctx, `INSERT INTO blocks (number, hash, parent) VALUES (?, ?, ?)`)
+	insBlock, err := tx.PrepareContext(ctx, `INSERT INTO blocks (number, hash, parent) VALUES ($1, $2, $3)`)
 	if err != nil {
 		return err
 	}
 	defer insBlock.Close()
-	insEvent, err := tx.PrepareContext(ctx, `INSERT INTO events (event, block_number, log_index, block_hash, tx_hash, address, args) VALUES (?, ?, ?, ?, ?, ?, ?)`)
+	insEvent, err := tx.PrepareContext(ctx, `INSERT INTO events (event, block_number, log_index, block_hash, tx_hash, address, args) VALUES ($1, $2, $3, $4, $5, $6, $7)`)
 	if err != nil {
 		return err
 	}
@@ -144,7 +148,7 @@ func (s *store) apply(ctx context.Context, blocks []indexedBlock) error {
 		}
 	}
 	if last := blocks[len(blocks)-1].Number; last > keepBlocks {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM blocks WHERE number < ?`, last-keepBlocks); err != nil {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM blocks WHERE number < $1`, last-keepBlocks); err != nil {
 			return err
 		}
 	}
@@ -161,14 +165,14 @@ func (s *store) rollback(ctx context.Context, n uint64, names []string) (int64, 
 	defer tx.Rollback()
 	var removed int64
 	for _, name := range names {
-		res, err := tx.ExecContext(ctx, `DELETE FROM events WHERE event = ? AND block_number > ?`, name, n)
+		res, err := tx.ExecContext(ctx, `DELETE FROM events WHERE event = $1 AND block_number > $2`, name, n)
 		if err != nil {
 			return 0, err
 		}
 		k, _ := res.RowsAffected()
 		removed += k
 	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM blocks WHERE number > ?`, n); err != nil {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM blocks WHERE number > $1`, n); err != nil {
 		return 0, err
 	}
 	return removed, tx.Commit()
@@ -191,8 +195,8 @@ func (s *store) events(ctx context.Context, q query) ([]Event, error) {
 		afterBlock, afterLog = int64(q.afterBlock), int64(q.afterLog)
 	}
 	rows, err := s.db.QueryContext(ctx, `SELECT block_number, log_index, block_hash, tx_hash, address, args FROM events
-		WHERE event = ? AND block_number >= ? AND block_number <= ? AND (block_number > ? OR (block_number = ? AND log_index > ?))
-		ORDER BY block_number, log_index LIMIT ?`,
+		WHERE event = $1 AND block_number >= $2 AND block_number <= $3 AND (block_number > $4 OR (block_number = $5 AND log_index > $6))
+		ORDER BY block_number, log_index LIMIT $7`,
 		q.name, q.from, q.to, afterBlock, afterBlock, afterLog, q.limit)
 	if err != nil {
 		return nil, err
@@ -215,7 +219,7 @@ func (s *store) events(ctx context.Context, q query) ([]Event, error) {
 // false when there is none.
 func (s *store) eventAt(ctx context.Context, name string, block uint64, logIndex uint) (h common.Hash, ok bool, err error) {
 	var hash string
-	err = s.db.QueryRowContext(ctx, `SELECT block_hash FROM events WHERE event = ? AND block_number = ? AND log_index = ?`, name, block, logIndex).Scan(&hash)
+	err = s.db.QueryRowContext(ctx, `SELECT block_hash FROM events WHERE event = $1 AND block_number = $2 AND log_index = $3`, name, block, logIndex).Scan(&hash)
 	if errors.Is(err, sql.ErrNoRows) {
 		return h, false, nil
 	}

@@ -86,7 +86,9 @@ func leafOf(t *testing.T, e sse) string {
 
 // A stream sends what is indexed, then each new event as it is indexed; a reconnecting client
 // with Last-Event-ID gets only what came after.
-func TestStream(t *testing.T) {
+func TestStream(t *testing.T) { eachStore(t, testStream) }
+
+func testStream(t *testing.T) {
 	c := devchaintest.Start(t)
 	s := startIndexer(t, c, t.TempDir(), nil)
 	commit(t, c, 0, 2)
@@ -113,7 +115,9 @@ func TestStream(t *testing.T) {
 
 // When a reorg removes events a stream has sent, the stream says so, with the block to roll
 // back to, and sends the new branch's events.
-func TestStreamAcrossAReorg(t *testing.T) {
+func TestStreamAcrossAReorg(t *testing.T) { eachStore(t, testStreamAcrossAReorg) }
+
+func testStreamAcrossAReorg(t *testing.T) {
 	c := devchaintest.Start(t)
 	s := startIndexer(t, c, t.TempDir(), nil)
 	commit(t, c, 0, 1)
@@ -157,7 +161,9 @@ func TestStreamAcrossAReorg(t *testing.T) {
 }
 
 // Stopping the server ends open streams at once instead of waiting out SHUTDOWN_GRACE.
-func TestShutdownEndsStreams(t *testing.T) {
+func TestShutdownEndsStreams(t *testing.T) { eachStore(t, testShutdownEndsStreams) }
+
+func testShutdownEndsStreams(t *testing.T) {
 	c := devchaintest.Start(t)
 	s := startIndexer(t, c, t.TempDir(), nil)
 	events := subscribe(t, s.url+"/api/indexer/stream?event=CommitmentInserted", nil)

@@ -1,6 +1,8 @@
-// Package sqldb opens the SQL database a DATABASE_URL names. Today that is an embedded SQLite
-// file (sqlite:PATH, or sqlite:///ABSOLUTE/PATH) through modernc.org/sqlite, a pure-Go driver,
-// so CGO_ENABLED=0 builds keep working; other schemes are refused with a clear message.
+// Package sqldb opens the SQL database a DATABASE_URL names: an embedded SQLite file
+// (sqlite:PATH, or sqlite:///ABSOLUTE/PATH) through modernc.org/sqlite, a pure-Go driver so
+// CGO_ENABLED=0 builds keep working, or a Postgres server (postgres://…) through pgx. Queries
+// are written once for both: $1-style placeholders (SQLite accepts them too), BIGINT columns,
+// ON CONFLICT; DB.Dialect tells the few statements that differ.
 package sqldb
 
 import (
@@ -10,51 +12,102 @@ import (
 	"net/url"
 	"strings"
 
-	_ "modernc.org/sqlite" // database/sql driver "sqlite"
+	_ "github.com/jackc/pgx/v5/stdlib" // database/sql driver "pgx"
+	_ "modernc.org/sqlite"             // database/sql driver "sqlite"
 )
+
+// Dialect is the database engine.
+type Dialect int
+
+// The engines a DATABASE_URL can name.
+const (
+	SQLite Dialect = iota
+	Postgres
+)
+
+// DB is an open database and its engine.
+type DB struct {
+	*sql.DB
+	Dialect Dialect
+}
 
 // Check reports what is wrong with databaseURL, or nil.
 func Check(databaseURL string) error {
-	_, err := sqlitePath(databaseURL)
+	_, _, err := parse(databaseURL)
 	return err
+}
+
+// IsPostgres reports whether databaseURL names a Postgres server.
+func IsPostgres(databaseURL string) bool {
+	d, _, err := parse(databaseURL)
+	return err == nil && d == Postgres
 }
 
 // Open opens databaseURL's database. SQLite runs in WAL mode with synchronous=FULL (a commit is
 // on disk when it returns) behind one connection: SQLite writes one at a time anyway, and this
-// way no writer waits on a busy lock.
-func Open(databaseURL string) (*sql.DB, error) {
-	path, err := sqlitePath(databaseURL)
+// way no writer waits on a busy lock. Postgres gets a pool of 10 connections.
+func Open(databaseURL string) (*DB, error) {
+	dialect, target, err := parse(databaseURL)
 	if err != nil {
 		return nil, err
 	}
-	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=busy_timeout(10000)&_txlock=immediate")
+	var db *sql.DB
+	switch dialect {
+	case SQLite:
+		db, err = sql.Open("sqlite", "file:"+target+"?_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=busy_timeout(10000)&_txlock=immediate")
+		if err == nil {
+			db.SetMaxOpenConns(1)
+		}
+	case Postgres:
+		db, err = sql.Open("pgx", target)
+		if err == nil {
+			db.SetMaxOpenConns(10)
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("DATABASE_URL: %w", err)
 	}
-	db.SetMaxOpenConns(1)
 	if err := db.Ping(); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("DATABASE_URL %s: %w", path, err)
+		return nil, fmt.Errorf("DATABASE_URL %s: %w", redact(databaseURL), err)
 	}
-	return db, nil
+	return &DB{DB: db, Dialect: dialect}, nil
 }
 
-// sqlitePath reads sqlite:PATH (relative) or sqlite:///PATH (absolute).
-func sqlitePath(databaseURL string) (string, error) {
+// parse reads sqlite:PATH, sqlite:///PATH or postgres://… (postgresql://…).
+func parse(databaseURL string) (Dialect, string, error) {
+	if strings.HasPrefix(databaseURL, "postgres://") || strings.HasPrefix(databaseURL, "postgresql://") {
+		if _, err := url.Parse(databaseURL); err != nil {
+			return 0, "", errors.New("DATABASE_URL: not a valid postgres:// URL")
+		}
+		return Postgres, databaseURL, nil
+	}
 	rest, ok := strings.CutPrefix(databaseURL, "sqlite:")
 	if !ok {
 		scheme, _, _ := strings.Cut(databaseURL, ":")
-		return "", fmt.Errorf("DATABASE_URL: scheme %q is not supported (only sqlite:PATH for now)", scheme)
+		return 0, "", fmt.Errorf("DATABASE_URL: scheme %q is not supported (sqlite:PATH or postgres://…)", scheme)
 	}
 	if strings.HasPrefix(rest, "//") {
 		u, err := url.Parse(databaseURL)
 		if err != nil {
-			return "", fmt.Errorf("DATABASE_URL: %w", err)
+			return 0, "", fmt.Errorf("DATABASE_URL: %w", err)
 		}
 		rest = u.Path
 	}
 	if rest == "" || strings.ContainsAny(rest, "?#") {
-		return "", errors.New("DATABASE_URL: sqlite:PATH needs a file path (no query)")
+		return 0, "", errors.New("DATABASE_URL: sqlite:PATH needs a file path (no query)")
 	}
-	return rest, nil
+	return SQLite, rest, nil
+}
+
+// redact is a database URL without its password, for messages.
+func redact(databaseURL string) string {
+	u, err := url.Parse(databaseURL)
+	if err != nil || u.User == nil {
+		return databaseURL
+	}
+	if _, ok := u.User.Password(); ok {
+		u.User = url.UserPassword(u.User.Username(), "xxxxx")
+	}
+	return u.String()
 }
