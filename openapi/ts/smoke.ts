@@ -1,10 +1,11 @@
 // The calls a web application makes, run with the generated types and openapi-fetch against a
 // running stack (.ci/run starts devstack): not only type-checked, executed.
-//   node build/smoke.js <registry URL> <relayer URL> <faucet URL> <reveal request JSON>
+//   node build/smoke.js <registry URL> <relayer URL> <faucet URL> <indexer URL> <reveal request JSON>
 import createClient from "openapi-fetch";
 import type { paths as RegistryPaths } from "../../gen/ts/registry";
 import type { components, paths as RelayerPaths } from "../../gen/ts/relayer";
 import type { paths as FaucetPaths } from "../../gen/ts/faucet";
+import type { paths as IndexerPaths } from "../../gen/ts/indexer";
 
 declare const process: { argv: string[]; exitCode?: number };
 
@@ -18,10 +19,11 @@ function expect(ok: boolean, what: string, got: unknown): void {
 }
 
 async function main(): Promise<void> {
-  const [registryUrl, relayerUrl, faucetUrl, requestJson] = process.argv.slice(2);
+  const [registryUrl, relayerUrl, faucetUrl, indexerUrl, requestJson] = process.argv.slice(2);
   const registry = createClient<RegistryPaths>({ baseUrl: registryUrl });
   const relayer = createClient<RelayerPaths>({ baseUrl: relayerUrl });
   const faucet = createClient<FaucetPaths>({ baseUrl: faucetUrl });
+  const indexer = createClient<IndexerPaths>({ baseUrl: indexerUrl });
 
   const list = await registry.GET("/tokens");
   expect(
@@ -63,6 +65,14 @@ async function main(): Promise<void> {
     "a second claim, in lower case, is 409 ALREADY_CLAIMED with the first claim", twice.error);
   const zero = await faucet.POST("/api/faucet/claim", { body: { address: "0x0000000000000000000000000000000000000000" } });
   expect(zero.response.status === 400 && zero.error?.code === "INVALID_REQUEST", "the zero address is 400 INVALID_REQUEST", zero.error);
+
+  // The web app rebuilds the Merkle tree from the indexer's CommitmentInserted events.
+  const leaves = await indexer.GET("/api/indexer", { params: { query: { event: "CommitmentInserted", fromBlock: 0, toBlock: "latest" } } });
+  expect(leaves.response.status === 200 && (leaves.data?.events.length ?? 0) >= 1 && leaves.data!.events[0].args.leafIndex === "0" &&
+    leaves.data!.indexedTo.blockNumber >= leaves.data!.events[0].blockNumber,
+    "GET /api/indexer lists the CommitmentInserted leaves with indexedTo", leaves.data ?? leaves.error);
+  const unknown = await indexer.GET("/api/indexer", { params: { query: { event: "Nope" as "Revealed" } } });
+  expect(unknown.response.status === 400 && unknown.error?.code === "INVALID_REQUEST", "an unknown event is 400 INVALID_REQUEST", unknown.error);
 }
 
 main().catch((err: unknown) => {

@@ -148,6 +148,23 @@ func TestDevstackServesRegisteredTokens(t *testing.T) {
 		t.Fatalf("after the claim the recipient holds %s wei, want 100 native tokens", got)
 	}
 
+	// The stack's indexer lists the card's CommitmentInserted, and card redeem could build the
+	// tree from it.
+	indexerURL := regexp.MustCompile(`indexer\s+(http://\S+)`).FindStringSubmatch(out.String())[1]
+	leaves, err := card.IndexerLeaves(indexerURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		tree, err := leaves(ctx, common.HexToAddress(m.Contracts["commitmentTree"]))
+		if err == nil && tree.Len() == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the indexer's tree: %v, %v", tree, err)
+		}
+	}
+
 	cancel()
 	select {
 	case err := <-done:
