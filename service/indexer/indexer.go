@@ -20,16 +20,16 @@ import (
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
-	"golang.org/x/sync/errgroup"
 
 	"github.com/seed018cc74c/vaultd/service/chain"
 )
 
-// Fetching: blocks are fetched batchSize at a time, fetchers at once, and stored in one
-// transaction per batch while the next batches are fetched.
+// Fetching: fetchers blocks are read at once, up to window blocks ahead of the store, and
+// stored batchSize blocks per transaction while the next ones are read.
 const (
-	batchSize = 16
 	fetchers  = 8
+	window    = 48
+	batchSize = 16
 )
 
 // Indexer follows the chain and keeps the store up to date.
@@ -148,59 +148,11 @@ func (ix *Indexer) Step(ctx context.Context) error {
 	}
 }
 
-// fetched is one batch of blocks read from the node, or why it could not be.
-type fetched struct {
-	blocks []indexedBlock
-	err    error
-}
-
-// follow indexes blocks cur+1 … target as a pipeline: while one batch is stored, the next ones
-// are fetched. It stops at the first error; errReorg when a batch does not link to the one
-// before it.
-func (ix *Indexer) follow(ctx context.Context, cur Block, target uint64) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	batches := make(chan fetched, 2)
-	go func() {
-		defer close(batches)
-		prev := cur
-		for from := cur.Number + 1; from <= target; from += batchSize {
-			blocks, err := ix.fetch(ctx, prev, from, min(from+batchSize-1, target))
-			select {
-			case batches <- fetched{blocks, err}:
-			case <-ctx.Done():
-				return
-			}
-			if err != nil {
-				return
-			}
-			prev = blocks[len(blocks)-1].Block
-		}
-	}()
-	for b := range batches {
-		if b.err != nil {
-			return b.err
-		}
-		first, last := b.blocks[0].Number, b.blocks[len(b.blocks)-1].Number
-		if err := ix.store.apply(ctx, b.blocks); err != nil {
-			return fmt.Errorf("store blocks %d–%d: %w", first, last, err)
-		}
-		for _, bl := range b.blocks {
-			for _, e := range bl.Events {
-				ix.metrics.events.WithLabelValues(e.Name).Inc()
-			}
-		}
-		ix.setIndexed(b.blocks[len(b.blocks)-1].Block)
-	}
-	return nil
-}
-
 func (ix *Indexer) current() Block {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	return ix.indexed
 }
-
 func (ix *Indexer) setIndexed(b Block) {
 	ix.mu.Lock()
 	ix.indexed = b
@@ -214,31 +166,85 @@ func (ix *Indexer) setIndexed(b Block) {
 	}
 }
 
-// fetch reads blocks [from, to] with their receipts, several at a time, and checks that they
-// link: each one's parent is the one before, the first one's is cur (when cur is a block that
-// was indexed). A break is errReorg.
-func (ix *Indexer) fetch(ctx context.Context, cur Block, from, to uint64) ([]indexedBlock, error) {
-	blocks := make([]indexedBlock, to-from+1)
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(fetchers)
-	for i := range blocks {
-		g.Go(func() error {
-			b, err := ix.block(gctx, from+uint64(i))
-			blocks[i] = b
-			return err
-		})
-	}
-	if err := g.Wait(); err != nil {
-		return nil, err
-	}
-	prev := cur.Hash
-	for i, b := range blocks {
-		if (i > 0 || prev != (common.Hash{})) && b.Parent != prev {
-			return nil, errReorg
+// slot is one block being fetched: done closes when b (or err) is set.
+type slot struct {
+	done chan struct{}
+	b    indexedBlock
+	err  error
+}
+
+// follow indexes blocks cur+1 … target as a pipeline: fetchers read blocks in order, up to
+// window blocks ahead, while the blocks already read are checked to link (each one's parent is
+// the block before it) and stored batchSize at a time. It stops at the first error; errReorg when
+// a block does not link to the one before it (what linked before it is stored first).
+func (ix *Indexer) follow(ctx context.Context, cur Block, target uint64) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	slots := make(chan *slot, window)
+	go func() {
+		defer close(slots)
+		busy := make(chan struct{}, fetchers)
+		for n := cur.Number + 1; n <= target; n++ {
+			s := &slot{done: make(chan struct{})}
+			select {
+			case slots <- s: // at most window blocks ahead of the store
+			case <-ctx.Done():
+				return
+			}
+			select {
+			case busy <- struct{}{}:
+			case <-ctx.Done():
+				return
+			}
+			go func() {
+				defer func() { <-busy }()
+				s.b, s.err = ix.block(ctx, n)
+				close(s.done)
+			}()
 		}
-		prev = b.Hash
+	}()
+	prev := cur
+	batch := make([]indexedBlock, 0, batchSize)
+	for s := range slots {
+		select {
+		case <-s.done:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		err := s.err
+		if err == nil && prev.Hash != (common.Hash{}) && s.b.Parent != prev.Hash {
+			err = errReorg
+		}
+		if err != nil {
+			return errors.Join(ix.save(ctx, batch), err)
+		}
+		batch = append(batch, s.b)
+		prev = s.b.Block
+		if len(batch) == batchSize {
+			if err := ix.save(ctx, batch); err != nil {
+				return err
+			}
+			batch = batch[:0]
+		}
 	}
-	return blocks, nil
+	return ix.save(ctx, batch)
+}
+
+// save stores blocks that link to what is indexed, and moves the indexed block.
+func (ix *Indexer) save(ctx context.Context, blocks []indexedBlock) error {
+	if len(blocks) == 0 {
+		return nil
+	}
+	if err := ix.store.apply(ctx, blocks); err != nil {
+		return fmt.Errorf("store blocks %d–%d: %w", blocks[0].Number, blocks[len(blocks)-1].Number, err)
+	}
+	for _, b := range blocks {
+		for _, e := range b.Events {
+			ix.metrics.events.WithLabelValues(e.Name).Inc()
+		}
+	}
+	ix.setIndexed(blocks[len(blocks)-1].Block)
+	return nil
 }
 
 // block reads block n's header and receipts (those of exactly that block, by its hash) and

@@ -137,12 +137,19 @@ func (s *store) apply(ctx context.Context, blocks []indexedBlock) error {
 		return err
 	}
 	defer insEvent.Close()
+	addresses := map[common.Address]string{} // EIP-55 costs a hash: once per contract, not per event
 	for _, b := range blocks {
-		if _, err := insBlock.ExecContext(ctx, b.Number, b.Hash.Hex(), b.Parent.Hex()); err != nil {
+		blockHash := b.Hash.Hex()
+		if _, err := insBlock.ExecContext(ctx, b.Number, blockHash, b.Parent.Hex()); err != nil {
 			return err
 		}
 		for _, e := range b.Events {
-			if _, err := insEvent.ExecContext(ctx, e.Name, b.Number, e.LogIndex, b.Hash.Hex(), e.TxHash.Hex(), e.Address.Hex(), string(e.Args)); err != nil {
+			address, ok := addresses[e.Address]
+			if !ok {
+				address = e.Address.Hex()
+				addresses[e.Address] = address
+			}
+			if _, err := insEvent.ExecContext(ctx, e.Name, b.Number, e.LogIndex, blockHash, e.TxHash.Hex(), address, string(e.Args)); err != nil {
 				return err
 			}
 		}

@@ -114,6 +114,13 @@ func Run(ctx context.Context, cfg Config, out io.Writer) (Result, error) {
 	res.Ratio = res.IndexerRate / res.FloorRate
 	fmt.Fprintf(out, "  indexer backfill (fetch, decode, store in SQLite): %s, %.0f events/s: %.2f of the floor (target ≥ 0.7)\n",
 		res.Backfill.Round(time.Millisecond), res.IndexerRate, res.Ratio)
+	if cfg.Commits > 0 {
+		if res.MaxLag, res.MeanLag, err = lag(ctx, dev, svc, cfg); err != nil {
+			return res, err
+		}
+		fmt.Fprintf(out, "  %d commits on a %s block chain: the indexer ran at most %d block(s) behind the head (mean %.2f, sampled every 100 ms)\n",
+			cfg.Commits, cfg.Block, res.MaxLag, res.MeanLag)
+	}
 	svc.Close()
 
 	env["DATABASE_URL"] = "sqlite:" + filepath.Join(cfg.DataDir, "indexer-child.db")
@@ -123,13 +130,6 @@ func Run(ctx context.Context, cfg Config, out io.Writer) (Result, error) {
 	fmt.Fprintf(out, "  an indexer process backfilling the same blocks: peak resident memory %d MiB over the first half of the blocks, %d MiB over the second\n",
 		res.RSSFirstHalf>>20, res.RSSSecondHalf>>20)
 
-	if cfg.Commits > 0 {
-		if res.MaxLag, res.MeanLag, err = lag(ctx, dev, svc, cfg); err != nil {
-			return res, err
-		}
-		fmt.Fprintf(out, "  %d commits on a %s block chain: the indexer ran at most %d block(s) behind the head (mean %.2f, sampled every 100 ms)\n",
-			cfg.Commits, cfg.Block, res.MaxLag, res.MeanLag)
-	}
 	return res, nil
 }
 
