@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
 
@@ -132,11 +133,14 @@ func (s *store) apply(ctx context.Context, blocks []indexedBlock) error {
 		return err
 	}
 	defer insBlock.Close()
-	insEvent, err := tx.PrepareContext(ctx, `INSERT INTO events (event, block_number, log_index, block_hash, tx_hash, address, args) VALUES ($1, $2, $3, $4, $5, $6, $7)`)
+	insEvents, err := tx.PrepareContext(ctx, s.insertEvents(rowsPerInsert))
 	if err != nil {
 		return err
 	}
-	defer insEvent.Close()
+	defer insEvents.Close()
+	// Events go rowsPerInsert rows per statement: one statement per row would pay the driver's
+	// per-call work 2,000 times for a block of 2,000 events.
+	args := make([]any, 0, rowsPerInsert*eventColumns)
 	addresses := map[common.Address]string{} // EIP-55 costs a hash: once per contract, not per event
 	for _, b := range blocks {
 		blockHash := b.Hash.Hex()
@@ -149,9 +153,18 @@ func (s *store) apply(ctx context.Context, blocks []indexedBlock) error {
 				address = e.Address.Hex()
 				addresses[e.Address] = address
 			}
-			if _, err := insEvent.ExecContext(ctx, e.Name, b.Number, e.LogIndex, blockHash, e.TxHash.Hex(), address, string(e.Args)); err != nil {
-				return err
+			args = append(args, e.Name, b.Number, e.LogIndex, blockHash, e.TxHash.Hex(), address, string(e.Args))
+			if len(args) == cap(args) {
+				if _, err := insEvents.ExecContext(ctx, args...); err != nil {
+					return err
+				}
+				args = args[:0]
 			}
+		}
+	}
+	if len(args) > 0 {
+		if _, err := tx.ExecContext(ctx, s.insertEvents(len(args)/eventColumns), args...); err != nil {
+			return err
 		}
 	}
 	if last := blocks[len(blocks)-1].Number; last > keepBlocks {
@@ -160,6 +173,38 @@ func (s *store) apply(ctx context.Context, blocks []indexedBlock) error {
 		}
 	}
 	return tx.Commit()
+}
+
+// Events are inserted rowsPerInsert rows per statement: 7 × 100 parameters, within both
+// engines' limits.
+const (
+	eventColumns  = 7
+	rowsPerInsert = 100
+)
+
+// insertEvents is the INSERT of n event rows. SQLite gets anonymous ? parameters, which it binds
+// by position; $n ones it would look up by name, one by one.
+func (s *store) insertEvents(n int) string {
+	var b strings.Builder
+	b.WriteString(`INSERT INTO events (event, block_number, log_index, block_hash, tx_hash, address, args) VALUES `)
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('(')
+		for c := range eventColumns {
+			if c > 0 {
+				b.WriteByte(',')
+			}
+			if s.db.Dialect == sqldb.SQLite {
+				b.WriteByte('?')
+			} else {
+				fmt.Fprintf(&b, "$%d", i*eventColumns+c+1)
+			}
+		}
+		b.WriteByte(')')
+	}
+	return b.String()
 }
 
 // rollback removes every block after n and its events (of every name in names); it returns how
