@@ -2,7 +2,6 @@ package faucet
 
 import (
 	"context"
-	"log/slog"
 	"net/http"
 	"sync"
 	"time"
@@ -10,9 +9,6 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/go-chi/chi/v5"
-	"github.com/prometheus/client_golang/prometheus"
-	"go.opentelemetry.io/otel/trace"
-	"go.opentelemetry.io/otel/trace/noop"
 
 	"github.com/seed018cc74c/vaultd/gen/faucetapi"
 	"github.com/seed018cc74c/vaultd/openapi"
@@ -33,12 +29,8 @@ type Service struct {
 	background sync.WaitGroup
 }
 
-// Options are what a caller may add: a tracer, a metrics registry and a logger.
-type Options struct {
-	Tracer     trace.Tracer
-	Prometheus *prometheus.Registry
-	Logger     *slog.Logger // nil: the default logger
-}
+// Options are the tracer, metrics registry and logger a caller may give (platform.Options).
+type Options = platform.Options
 
 // New builds the faucet: it dials the chain, settles the chain id, opens the claim store,
 // reads the wallet's nonce and balance, adopts its transactions waiting in the node's pool,
@@ -47,18 +39,8 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	reg := opts.Prometheus
-	if reg == nil {
-		reg = platform.NewRegistry()
-	}
-	log := opts.Logger
-	if log == nil {
-		log = slog.Default()
-	}
-	tracer := opts.Tracer
-	if tracer == nil {
-		tracer = noop.NewTracerProvider().Tracer("")
-	}
+	opts = opts.WithDefaults()
+	reg, log, tracer := opts.Prometheus, opts.Logger, opts.Tracer
 	client, chainID, err := chain.Connect(ctx, cfg.Chain, platform.NewChainMetrics(reg))
 	if err != nil {
 		return nil, err

@@ -2,15 +2,12 @@ package indexer
 
 import (
 	"context"
-	"log/slog"
 	"net/http"
 	"strconv"
 	"sync"
 	"time"
 
 	"github.com/go-chi/chi/v5"
-	"github.com/prometheus/client_golang/prometheus"
-	"go.opentelemetry.io/otel/trace"
 
 	"github.com/seed018cc74c/vaultd/gen/indexerapi"
 	"github.com/seed018cc74c/vaultd/openapi"
@@ -28,12 +25,8 @@ type Service struct {
 	background sync.WaitGroup
 }
 
-// Options are what a caller may add: a tracer, a metrics registry and a logger.
-type Options struct {
-	Tracer     trace.Tracer
-	Prometheus *prometheus.Registry
-	Logger     *slog.Logger // nil: the default logger
-}
+// Options are the tracer, metrics registry and logger a caller may give (platform.Options).
+type Options = platform.Options
 
 // New builds the indexer: it dials the chain, settles the chain id, opens the store (refusing
 // one made for another chain, start block or contracts) and resumes from its newest block.
@@ -41,14 +34,8 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	reg := opts.Prometheus
-	if reg == nil {
-		reg = platform.NewRegistry()
-	}
-	log := opts.Logger
-	if log == nil {
-		log = slog.Default()
-	}
+	opts = opts.WithDefaults()
+	reg, log := opts.Prometheus, opts.Logger
 	client, chainID, err := chain.Connect(ctx, cfg.Chain, platform.NewChainMetrics(reg))
 	if err != nil {
 		return nil, err

@@ -10,8 +10,6 @@ import (
 	"time"
 
 	"github.com/go-chi/chi/v5"
-	"github.com/prometheus/client_golang/prometheus"
-	"go.opentelemetry.io/otel/trace"
 
 	"github.com/seed018cc74c/vaultd/gen/registryapi"
 	"github.com/seed018cc74c/vaultd/openapi"
@@ -27,12 +25,8 @@ type Service struct {
 	handler  http.Handler
 }
 
-// Options are what a caller may add to a service: its tracer and metrics registry.
-type Options struct {
-	Tracer     trace.Tracer
-	Prometheus *prometheus.Registry // nil: a new one
-	Logger     *slog.Logger         // nil: the default logger
-}
+// Options are the tracer, metrics registry and logger a caller may give (platform.Options).
+type Options = platform.Options
 
 // New builds the registry: it dials the chain, settles the chain id, loads DATA_FILE and wires
 // the HTTP handler. It fails (and the process must exit non-zero) on a data file that cannot be
@@ -41,14 +35,8 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	promReg := opts.Prometheus
-	if promReg == nil {
-		promReg = platform.NewRegistry()
-	}
-	log := opts.Logger
-	if log == nil {
-		log = slog.Default()
-	}
+	opts = opts.WithDefaults()
+	promReg, log := opts.Prometheus, opts.Logger
 	client, err := chain.Dial(cfg.Chain.RPCURL, cfg.Chain.RPCTimeout, platform.NewChainMetrics(promReg))
 	if err != nil {
 		return nil, err

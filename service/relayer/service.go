@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"os"
 	"sync"
@@ -13,9 +12,6 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/go-chi/chi/v5"
-	"github.com/prometheus/client_golang/prometheus"
-	"go.opentelemetry.io/otel/trace"
-	"go.opentelemetry.io/otel/trace/noop"
 
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/openapi"
@@ -37,12 +33,8 @@ type Service struct {
 	background sync.WaitGroup
 }
 
-// Options are what a caller may add: a tracer, a metrics registry and a logger.
-type Options struct {
-	Tracer     trace.Tracer
-	Prometheus *prometheus.Registry
-	Logger     *slog.Logger // nil: the default logger
-}
+// Options are the tracer, metrics registry and logger a caller may give (platform.Options).
+type Options = platform.Options
 
 // New builds the relayer: it dials the chain, settles the chain id, reads the verifying key,
 // syncs the nonce and reads the balance once. It does not start the balance poll; Run does.
@@ -50,18 +42,8 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	reg := opts.Prometheus
-	if reg == nil {
-		reg = platform.NewRegistry()
-	}
-	tracer := opts.Tracer
-	if tracer == nil {
-		tracer = noop.NewTracerProvider().Tracer("")
-	}
-	log := opts.Logger
-	if log == nil {
-		log = slog.Default()
-	}
+	opts = opts.WithDefaults()
+	reg, log, tracer := opts.Prometheus, opts.Logger, opts.Tracer
 	client, chainID, err := chain.Connect(ctx, cfg.Chain, platform.NewChainMetrics(reg))
 	if err != nil {
 		return nil, err
