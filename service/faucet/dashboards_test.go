@@ -1,14 +1,12 @@
 package faucet_test
 
 import (
-	"os"
-	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/seed018cc74c/vaultd/gen/faucetapi"
 	"github.com/seed018cc74c/vaultd/service/devchain/devchaintest"
+	"github.com/seed018cc74c/vaultd/service/platform/platformtest"
 )
 
 // Every vaultd_faucet_* metric a dashboard or alert rule names is exported by the faucet, and a
@@ -32,24 +30,7 @@ func TestDashboardsUseRealMetrics(t *testing.T) {
 			t.Errorf("metrics lack %q", want)
 		}
 	}
-	files, _ := filepath.Glob("../../dashboards/*")
-	name := regexp.MustCompile(`vaultd_faucet_[a-z_]+`)
-	found := 0
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.yaml") {
-			continue
-		}
-		data, _ := os.ReadFile(f)
-		for _, n := range name.FindAllString(string(data), -1) {
-			for _, suffix := range []string{"_bucket", "_count", "_sum"} {
-				n = strings.TrimSuffix(n, suffix)
-			}
-			found++
-			if !strings.Contains(exported, "# TYPE "+n+" ") {
-				t.Errorf("%s names %s, which the faucet does not export", filepath.Base(f), n)
-			}
-		}
-	}
+	found := platformtest.CheckDashboards(t, "../../dashboards", "vaultd_faucet_", exported)
 	if found < 10 {
 		t.Fatalf("only %d faucet metric references found in dashboards/", found)
 	}

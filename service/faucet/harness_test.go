@@ -1,17 +1,17 @@
 package faucet_test
 
 import (
-	"bytes"
 	"context"
 	"crypto/ecdsa"
 	"encoding/json"
 	"maps"
 	"math/big"
 	"net"
-	"net/http"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/seed018cc74c/vaultd/service/platform/platformtest"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -171,13 +171,4 @@ func fund(t testing.TB, c *devchain.Chain, from *ecdsa.PrivateKey, to common.Add
 	}
 }
 
-func scrape(t testing.TB, s *server) string {
-	resp, err := http.Get(s.url + "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var b bytes.Buffer
-	b.ReadFrom(resp.Body)
-	return b.String()
-}
+func scrape(t testing.TB, s *server) string { return platformtest.Scrape(t, s.url) }

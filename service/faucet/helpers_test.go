@@ -6,7 +6,8 @@ import (
 	"log/slog"
 	"sync"
 	"testing"
-	"time"
+
+	"github.com/seed018cc74c/vaultd/service/platform/platformtest"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
@@ -27,13 +28,7 @@ func keyHex(k *ecdsa.PrivateKey) string { return hexutil.Encode(crypto.FromECDSA
 
 func waitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	platformtest.WaitFor(t, what, cond)
 }
 
 // logCapture is the default logger's output for one test.

@@ -1,13 +1,11 @@
 package indexer_test
 
 import (
-	"os"
-	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/seed018cc74c/vaultd/service/devchain/devchaintest"
+	"github.com/seed018cc74c/vaultd/service/platform/platformtest"
 )
 
 // Every vaultd_indexer_* metric a dashboard or alert rule names is exported by the indexer.
@@ -20,24 +18,7 @@ func testDashboardsUseRealMetrics(t *testing.T) {
 	caughtUp(t, s, c)
 	list(t, s, "CommitmentInserted", 10)
 	exported := scrape(t, s)
-	files, _ := filepath.Glob("../../dashboards/*")
-	name := regexp.MustCompile(`vaultd_indexer_[a-z_]+`)
-	found := 0
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.yaml") {
-			continue
-		}
-		data, _ := os.ReadFile(f)
-		for _, n := range name.FindAllString(string(data), -1) {
-			for _, suffix := range []string{"_bucket", "_count", "_sum"} {
-				n = strings.TrimSuffix(n, suffix)
-			}
-			found++
-			if !strings.Contains(exported, "# TYPE "+n+" ") {
-				t.Errorf("%s names %s, which the indexer does not export", filepath.Base(f), n)
-			}
-		}
-	}
+	found := platformtest.CheckDashboards(t, "../../dashboards", "vaultd_indexer_", exported)
 	if found < 8 {
 		t.Fatalf("only %d indexer metric references found in dashboards/", found)
 	}

@@ -19,6 +19,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/seed018cc74c/vaultd/service/platform/platformtest"
+
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
@@ -234,16 +236,7 @@ func hexesOf(events []indexerapi.Event, arg string) []string {
 	return out
 }
 
-func scrape(t testing.TB, s *server) string {
-	resp, err := http.Get(s.url + "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var b bytes.Buffer
-	b.ReadFrom(resp.Body)
-	return b.String()
-}
+func scrape(t testing.TB, s *server) string { return platformtest.Scrape(t, s.url) }
 
 func grep(s, sub string) string {
 	var out []string
@@ -257,13 +250,7 @@ func grep(s, sub string) string {
 
 func waitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	platformtest.WaitFor(t, what, cond)
 }
 
 // newIndexer builds (and closes) an indexer service, for its start-up errors.

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/seed018cc74c/vaultd/service/platform/platformtest"
+
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 
@@ -39,13 +41,7 @@ func pendingOperatorNonce(t testing.TB, c *devchain.Chain) uint64 {
 
 func waitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	platformtest.WaitFor(t, what, cond)
 }
 
 func revealAsync(t testing.TB, s *server, req relayerRequest) <-chan *relayerapi.RevealResponse {

@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/seed018cc74c/vaultd/service/platform/platformtest"
+
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -171,16 +173,7 @@ func fund(t testing.TB, c *devchain.Chain, to common.Address, ether *big.Int) {
 	}
 }
 
-func scrape(t testing.TB, s *server) string {
-	resp, err := http.Get(s.url + "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var b bytes.Buffer
-	b.ReadFrom(resp.Body)
-	return b.String()
-}
+func scrape(t testing.TB, s *server) string { return platformtest.Scrape(t, s.url) }
 
 func TestHealth(t *testing.T) {
 	c := devchaintest.Start(t)
