@@ -127,8 +127,10 @@ func (ix *Indexer) Step(ctx context.Context) error {
 	}
 	target := head - ix.cfg.Confirmations
 	cur := ix.current()
-	// The chain went back below what is indexed, or replaced the block at its height.
-	if target < cur.Number || (ix.cfg.Confirmations == 0 && head == cur.Number && latest.Hash() != cur.Hash) {
+	// The chain went back below what is indexed, or replaced the block at its height (nothing
+	// to roll back before the first block is indexed).
+	indexed := cur.Hash != (common.Hash{})
+	if indexed && (target < cur.Number || (ix.cfg.Confirmations == 0 && head == cur.Number && latest.Hash() != cur.Hash)) {
 		if err := ix.rewind(ctx); err != nil {
 			return err
 		}

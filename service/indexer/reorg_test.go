@@ -3,8 +3,10 @@ package indexer_test
 import (
 	"math/big"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/seed018cc74c/vaultd/gen/indexerapi"
 	"github.com/seed018cc74c/vaultd/service/devchain"
@@ -108,3 +110,22 @@ func testRestartResumes(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// An indexer whose START_BLOCK is ahead of the chain (started before the deployment) waits for
+// it: no rollback, no reorg counted; then it indexes from there.
+func TestStartBlockAheadOfTheChain(t *testing.T) { eachStore(t, testStartBlockAheadOfTheChain) }
+
+func testStartBlockAheadOfTheChain(t *testing.T) {
+	c := devchaintest.Start(t)
+	head, _ := c.Client().BlockNumber(ctx)
+	s := startIndexer(t, c, t.TempDir(), map[string]string{"START_BLOCK": strconv.FormatUint(head+3, 10)})
+	time.Sleep(200 * time.Millisecond) // ten polls
+	commit(t, c, 0, 2)                 // blocks head+1 … head+4: the second commit is in head+4
+	caughtUp(t, s, c)
+	if got := list(t, s, "CommitmentInserted", 10); len(got) != 1 {
+		t.Fatalf("%d CommitmentInserted from block %d, want the one in block %d", len(got), head+3, head+4)
+	}
+	if m := scrape(t, s); !strings.Contains(m, "vaultd_indexer_reorgs_total 0") {
+		t.Fatalf("reorgs counted while waiting for the start block:\n%s", grep(m, "reorgs"))
+	}
+}
