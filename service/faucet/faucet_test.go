@@ -234,6 +234,9 @@ func TestBalanceGate(t *testing.T) {
 	if n := strings.Count(logs.String(), "ALERT: faucet balance below MIN_FAUCET_BALANCE"); n != 1 {
 		t.Fatalf("%d alert lines, want 1:\n%s", n, logs.String())
 	}
+	if n := strings.Count(logs.String(), `"level":"ERROR"`); n != 1 {
+		t.Fatalf("%d ERROR lines for one closing and three refused claims, want 1:\n%s", n, logs.String())
+	}
 	if strings.Contains(logs.String(), keyHex(poor)[2:]) {
 		t.Fatal("the faucet key is in the logs")
 	}

@@ -92,7 +92,8 @@ type errorBody struct {
 }
 
 // WriteError writes err as the JSON error body with its status and headers, and logs it: at
-// error level for faults of the service (5xx other than an unavailable chain), at debug level
+// error level for faults of the service (500), at warn level for the other 5xx (the chain away,
+// a closed balance gate: once per request, while their cause logs its one ERROR), at debug level
 // for a caller's mistake.
 func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 	e := AsError(err)
@@ -113,9 +114,10 @@ func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 func logError(r *http.Request, e *Error) {
 	level := slog.LevelDebug
 	switch {
-	case e.Status >= 500 && e.Code != CodeChainUnavailable && e.Code != CodeUnavailable:
+	case e.Status == http.StatusInternalServerError: // a fault of the service
 		level = slog.LevelError
-	case e.Status >= 500:
+	case e.Status >= 500: // the chain away, a closed balance gate, a pending transaction: the
+		// service works as designed, and what closed a gate logged its one alert already
 		level = slog.LevelWarn
 	}
 	attrs := []slog.Attr{slog.Int("status", e.Status), slog.String("code", e.Code), slog.String("path", r.URL.Path)}

@@ -131,6 +131,9 @@ func TestBalanceGate(t *testing.T) {
 	if !strings.Contains(logs.String(), `"level":"ERROR"`) || !strings.Contains(logs.String(), crypto.PubkeyToAddress(poor.PublicKey).Hex()) {
 		t.Fatalf("the alert is not at error level with the operator address:\n%s", logs.String())
 	}
+	if n := strings.Count(logs.String(), `"level":"ERROR"`); n != 1 {
+		t.Fatalf("%d ERROR lines for one closing of the gate and three refused requests, want 1 (refusals log at warn):\n%s", n, logs.String())
+	}
 	if strings.Contains(logs.String(), hexutil.Encode(crypto.FromECDSA(poor))[2:]) {
 		t.Fatal("the operator key is in the logs")
 	}
