@@ -181,12 +181,13 @@ type request struct {
 	amount       *big.Int
 }
 
-// parse reads what the OpenAPI validation let through. Signals that are not field elements make
-// the chain checks meaningless: that is check 3 at once.
+// parse reads what the OpenAPI validation let through. The signals' range (below r) is part of
+// check 3, kept like the proof's, so that the chain checks of the root and the nullifier, which
+// any 256-bit value can be looked up by, come first.
 func parse(req relayerapi.RevealRequest) (request, error) {
 	var in request
 	var err error
-	if in.signals, err = zk.ParseSignals(req.PublicSignals); err != nil {
+	if in.signals, err = zk.ParseSignalValues(req.PublicSignals); err != nil {
 		return in, unprocessable(CodeInvalidProof, "%v", err)
 	}
 	in.nullifier = common.BigToHash(in.signals[zk.SignalNullifier])
@@ -194,7 +195,9 @@ func parse(req relayerapi.RevealRequest) (request, error) {
 	for i, p := range req.Proof.PiB {
 		pb[i] = p
 	}
-	if in.proof, err = zk.ParseProof(zk.ProofJSON{PiA: req.Proof.PiA, PiB: pb, PiC: req.Proof.PiC}); err != nil {
+	if err := in.signals.CheckRange(); err != nil {
+		in.proofErr = unprocessable(CodeInvalidProof, "%v", err)
+	} else if in.proof, err = zk.ParseProof(zk.ProofJSON{PiA: req.Proof.PiA, PiB: pb, PiC: req.Proof.PiC}); err != nil {
 		in.proofErr = unprocessable(CodeInvalidProof, "%v", err)
 	}
 	if in.recipient, err = chain.ParseChecksummedAddress(req.Recipient); err != nil {

@@ -51,6 +51,7 @@ func TestCheckOrder(t *testing.T) {
 	badRoot := func(r *relayerRequest) { r.PublicSignals[0] = "0x1234" }
 	badProof := func(r *relayerRequest) { r.Proof.PiA[0] = "1"; r.Proof.PiA[1] = "1" }
 	badRecipient := func(r *relayerRequest) { r.Recipient = "0x0000000000000000000000000000000000000000" }
+	signalOverR := func(r *relayerRequest) { r.PublicSignals[4] = "0x" + strings.Repeat("f", 64) } // ≥ r: check 3
 	badChecksum := func(r *relayerRequest) { r.Recipient = mixCase(r.Recipient) }
 	for _, tc := range []struct {
 		name   string
@@ -60,6 +61,9 @@ func TestCheckOrder(t *testing.T) {
 		code   string
 	}{
 		{"spent + bad root + bad proof + bad recipient", spentReq, []func(*relayerRequest){badRoot, badProof, badRecipient}, 409, "NULLIFIER_USED"},
+		{"spent + a signal ≥ r", spentReq, []func(*relayerRequest){signalOverR}, 409, "NULLIFIER_USED"},
+		{"bad root + a signal ≥ r", fresh, []func(*relayerRequest){badRoot, signalOverR}, 422, "UNKNOWN_ROOT"},
+		{"a signal ≥ r", fresh, []func(*relayerRequest){signalOverR}, 422, "INVALID_PROOF"},
 		{"bad root + bad proof + bad recipient", fresh, []func(*relayerRequest){badRoot, badProof, badRecipient}, 422, "UNKNOWN_ROOT"},
 		{"bad proof + bad recipient", fresh, []func(*relayerRequest){badProof, badRecipient}, 422, "INVALID_PROOF"},
 		{"zero recipient", fresh, []func(*relayerRequest){badRecipient}, 422, "INVALID_RECIPIENT"},

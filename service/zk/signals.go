@@ -33,18 +33,41 @@ func (s Signals) Hex() []string {
 // ParseSignals reads six signals given as 0x-hex (or decimal) strings, each below the scalar
 // field modulus r.
 func ParseSignals(in []string) (Signals, error) {
+	s, err := ParseSignalValues(in)
+	if err != nil {
+		return s, err
+	}
+	return s, s.CheckRange()
+}
+
+// ParseSignalValues reads six signals as integers below 2^256, without the range check: what a
+// caller needs to look the root and the nullifier up on chain before the proof's own checks.
+func ParseSignalValues(in []string) (Signals, error) {
 	var s Signals
 	if len(in) != NumSignals {
 		return s, fmt.Errorf("want %d public signals, got %d", NumSignals, len(in))
 	}
 	for i, str := range in {
-		v, err := parseScalar(str)
+		v, err := parseInt(str)
 		if err != nil {
 			return s, fmt.Errorf("publicSignals[%d]: %w", i, err)
+		}
+		if v.BitLen() > 256 {
+			return s, fmt.Errorf("publicSignals[%d]: %s does not fit 256 bits", i, str)
 		}
 		s[i] = v
 	}
 	return s, nil
+}
+
+// CheckRange reports the first signal that is not below the scalar field modulus r.
+func (s Signals) CheckRange() error {
+	for i, v := range s {
+		if v.Cmp(ScalarField) >= 0 {
+			return fmt.Errorf("publicSignals[%d]: %#x is not below the scalar field modulus r", i, v)
+		}
+	}
+	return nil
 }
 
 // parseScalar reads a decimal or 0x-hex integer that must be < r.
