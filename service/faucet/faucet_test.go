@@ -2,6 +2,7 @@ package faucet_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/big"
 	"net/http"
 	"strings"
@@ -270,5 +271,23 @@ func TestWalletHoldingLessThanOneClaim(t *testing.T) {
 	wantError(t, "claim from a wallet holding 50 of 100", r.StatusCode(), r.Body, 503, "FAUCET_BALANCE_LOW")
 	if st := status(t, s, addr.Hex()); st.JSON200.Status != faucetapi.None {
 		t.Fatalf("recorded: %s", st.Body)
+	}
+}
+
+// Claims the validation refuses count against the per-IP limit too.
+func TestMalformedClaimsCountPerIP(t *testing.T) {
+	c := devchaintest.Start(t)
+	s := startFaucet(t, c, t.TempDir(), map[string]string{"RATE_LIMIT_PER_IP": "3/1h"})
+	var codes []int
+	for range 5 {
+		resp, err := http.Post(s.url+"/api/faucet/claim", "application/json", strings.NewReader(`{}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		codes = append(codes, resp.StatusCode)
+	}
+	if fmt.Sprint(codes) != "[400 400 400 429 429]" {
+		t.Fatalf("five malformed claims with a limit of 3: %v", codes)
 	}
 }

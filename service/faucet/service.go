@@ -80,6 +80,9 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 		SpecYAML: openapi.FaucetYAML, TrustedProxies: cfg.HTTP.TrustedProxies, CORS: cfg.HTTP.CORS, Tracer: tracer,
 		Metrics: reg, Gatherer: reg, Logger: opts.Logger,
 		BodyLimits: map[string]int64{"POST /api/faucet/claim": 1 << 10},
+		Admit: map[string]func(*http.Request) error{ // every POST counts, malformed ones too
+			"POST /api/faucet/claim": func(r *http.Request) error { return f.AllowIP(platform.ClientIP(r.Context()).String()) },
+		},
 		API: func(rt chi.Router) {
 			faucetapi.HandlerWithOptions(strict, faucetapi.ChiServerOptions{BaseRouter: rt, ErrorHandlerFunc: platform.RequestErrorHandler})
 		},

@@ -215,6 +215,22 @@ func routePattern(r *http.Request) string {
 }
 
 // bodyLimit caps request bodies: limits maps "METHOD /pattern" to bytes, def is for the rest.
+// admit runs the route's admission check (a rate limit) before anything else looks at the
+// request, so that every request counts, malformed ones included.
+func admit(checks map[string]func(*http.Request) error) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if check, ok := checks[r.Method+" "+routePattern(r)]; ok {
+				if err := check(r); err != nil {
+					WriteError(w, r, err)
+					return
+				}
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
 func bodyLimit(def int64, limits map[string]int64) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -32,6 +32,9 @@ type HandlerOptions struct {
 	Metrics        prometheus.Registerer // HTTP metrics go here
 	Gatherer       prometheus.Gatherer   // served at /metrics
 	BodyLimits     map[string]int64      // "METHOD /pattern" → bytes; others get DefaultBodyLimit
+	// Admit are checks run first on a route's every request, before its body is read or
+	// validated ("METHOD /pattern" → check): per-IP rate limits, so malformed requests count too.
+	Admit map[string]func(*http.Request) error
 	// API registers the generated routes on the router it is given; those routes, and only
 	// those, pass the admin check and OpenAPI validation.
 	API func(chi.Router)
@@ -43,7 +46,7 @@ type HandlerOptions struct {
 }
 
 // NewHandler builds a service's HTTP handler in the order DESIGN.md gives: recover → request id →
-// client IP → span → metrics → (routing) → body size limit → admin key → OpenAPI validation →
+// client IP → span → metrics → (routing) → admission (rate limits) → body size limit → admin key → OpenAPI validation →
 // generated strict handler, with CORS (when configured) right after the request id, so that
 // preflights are answered before routing and every answer, errors included, is readable by an
 // allowed origin. Every error leaves as the one JSON error shape.
@@ -79,7 +82,7 @@ func NewHandler(o HandlerOptions) (http.Handler, error) {
 		o.Static(r)
 	}
 	r.Group(func(api chi.Router) {
-		api.Use(bodyLimit(DefaultBodyLimit, o.BodyLimits), adminAuth(o.AdminKey), validator(spec))
+		api.Use(admit(o.Admit), bodyLimit(DefaultBodyLimit, o.BodyLimits), adminAuth(o.AdminKey), validator(spec))
 		o.API(api)
 	})
 	return r, nil

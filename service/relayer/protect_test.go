@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"math/big"
 	"net/http"
@@ -285,5 +286,24 @@ func TestGateIsCheckedAgainAtTheSend(t *testing.T) {
 	}
 	if n := operatorNonce(t, c); n != start+1 {
 		t.Fatalf("%d transactions sent, want 1", n-start)
+	}
+}
+
+// Requests the validation refuses count against the per-IP limit too: seven empty bodies with
+// a limit of five get five 400s and then 429s.
+func TestMalformedRequestsCountPerIP(t *testing.T) {
+	c := devchaintest.Start(t)
+	s := startRelayer(t, c, map[string]string{"RATE_LIMIT_PER_IP": "5/1m"})
+	var codes []int
+	for range 7 {
+		resp, err := http.Post(s.url+"/reveal", "application/json", strings.NewReader(`{}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		codes = append(codes, resp.StatusCode)
+	}
+	if fmt.Sprint(codes) != "[400 400 400 400 400 429 429]" {
+		t.Fatalf("seven malformed requests with a limit of 5: %v", codes)
 	}
 }

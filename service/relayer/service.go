@@ -81,6 +81,9 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 		SpecYAML: openapi.RelayerYAML, TrustedProxies: cfg.HTTP.TrustedProxies, CORS: cfg.HTTP.CORS, Tracer: tracer,
 		Metrics: reg, Gatherer: reg, Logger: opts.Logger,
 		BodyLimits: map[string]int64{"POST /reveal": 16 << 10},
+		Admit: map[string]func(*http.Request) error{ // every POST /reveal counts, malformed ones too
+			"POST /reveal": func(req *http.Request) error { return r.allowIP(platform.ClientIP(req.Context()).String()) },
+		},
 		API: func(rt chi.Router) {
 			relayerapi.HandlerWithOptions(strict, relayerapi.ChiServerOptions{BaseRouter: rt, ErrorHandlerFunc: platform.RequestErrorHandler})
 		},
