@@ -28,6 +28,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness, for load balancers and Kubernetes
+         * @description `200` while the relayer can take reveals; `503` with the reason's code while the balance gate is closed (`OPERATOR_BALANCE_LOW`) or the chain is unreachable (`CHAIN_UNAVAILABLE`). Use it as a
+         *     readiness probe (take the instance out of rotation), and `/health` (always `200`, with
+         *     the details) as a liveness probe. Answered from memory: no chain call.
+         */
+        get: operations["getReady"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -53,6 +75,10 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        Ready: {
+            /** @example true */
+            ready: boolean;
+        };
         /** @description A field element, decimal or 0x-hex. */
         Field: string;
         /** @description [x, y, "1"] */
@@ -321,6 +347,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getReady: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ready"];
+                };
+            };
+            /** @description Not ready; `code` says why. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not ready",
+                     *       "code": "OPERATOR_BALANCE_LOW"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };

@@ -73,6 +73,19 @@ func (a *api) GetHealth(ctx context.Context, req faucetapi.GetHealthRequestObjec
 	return faucetapi.GetHealth200JSONResponse(h), nil
 }
 
+// GetReady is the readiness probe: 503 while the gate is closed or the chain unreachable. It is
+// answered, not logged, however often a load balancer asks.
+func (a *api) GetReady(ctx context.Context, req faucetapi.GetReadyRequestObject) (faucetapi.GetReadyResponseObject, error) {
+	_, open, reachable := a.f.gate.State()
+	switch {
+	case !reachable:
+		return faucetapi.GetReady503JSONResponse{Code: platform.CodeChainUnavailable, Error: "the chain is unreachable"}, nil
+	case !open:
+		return faucetapi.GetReady503JSONResponse{Code: CodeFaucetBalanceLow, Error: "the faucet balance is under MIN_FAUCET_BALANCE"}, nil
+	}
+	return faucetapi.GetReady200JSONResponse{Ready: true}, nil
+}
+
 // parseAddress accepts any letter case; a mixed-case address must carry its EIP-55 checksum
 // (a typo in a mixed-case address is caught, not paid). The zero address is refused.
 func parseAddress(s string) (common.Address, error) {

@@ -244,6 +244,9 @@ func TestBalanceGate(t *testing.T) {
 	if h, _ := s.client.GetHealthWithResponse(ctx); h.JSON200.Status != faucetapi.Degraded {
 		t.Fatalf("health while the gate is closed: %s", h.Body)
 	}
+	if r, _ := s.client.GetReadyWithResponse(ctx); r.StatusCode() != 503 || r.JSON503.Code != "FAUCET_BALANCE_LOW" {
+		t.Fatalf("ready while the gate is closed: %d %s", r.StatusCode(), r.Body)
+	}
 	m := scrape(t, s)
 	for _, want := range []string{"vaultd_faucet_balance_gate_trips_total 1", "vaultd_faucet_balance_low_rejections_total 3",
 		"vaultd_faucet_balance_threshold_ether 1000", "vaultd_faucet_balance_gate_open 0", "vaultd_faucet_balance_ether 50"} {
@@ -254,6 +257,9 @@ func TestBalanceGate(t *testing.T) {
 	fund(t, c, c.Accounts.Deployer.Key, keyAddress(poor), new(big.Int).Mul(big.NewInt(2000), big.NewInt(params.Ether)))
 	waitFor(t, "the gate to reopen", func() bool { return claim(t, s, addr.Hex()).StatusCode() == 202 })
 	waitStatus(t, s, addr, faucetapi.Confirmed)
+	if r, _ := s.client.GetReadyWithResponse(ctx); r.StatusCode() != 200 {
+		t.Fatalf("ready after funding: %d %s", r.StatusCode(), r.Body)
+	}
 	if !strings.Contains(logs.String(), "accepting claims again") {
 		t.Fatal("the reopening is not logged")
 	}

@@ -2,6 +2,7 @@ package indexer
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -91,6 +92,19 @@ func (a *api) GetHealth(ctx context.Context, req indexerapi.GetHealthRequestObje
 		h.Status = indexerapi.Degraded
 	}
 	return indexerapi.GetHealth200JSONResponse(h), nil
+}
+
+// GetReady is the readiness probe: 503 while the chain is unreachable or the indexer lags. It is
+// answered, not logged, however often a load balancer asks.
+func (a *api) GetReady(ctx context.Context, req indexerapi.GetReadyRequestObject) (indexerapi.GetReadyResponseObject, error) {
+	indexed, head, reachable := a.ix.State()
+	switch {
+	case !reachable:
+		return indexerapi.GetReady503JSONResponse{Code: platform.CodeChainUnavailable, Error: "the chain is unreachable"}, nil
+	case head > indexed.Number+a.ix.cfg.Confirmations+healthyLag:
+		return indexerapi.GetReady503JSONResponse{Code: platform.CodeUnavailable, Error: fmt.Sprintf("%d blocks behind the head", head-indexed.Number)}, nil
+	}
+	return indexerapi.GetReady200JSONResponse{Ready: true}, nil
 }
 
 // healthyLag is how many blocks beyond CONFIRMATIONS the indexer may lag and be healthy.

@@ -45,6 +45,9 @@ func testConfirmations(t *testing.T) {
 	if h.JSON200.Lag != 3 || h.JSON200.Confirmations != 3 || h.JSON200.Status != "healthy" {
 		t.Fatalf("health %s", h.Body)
 	}
+	if r, _ := s.client.GetReadyWithResponse(ctx); r.StatusCode() != 200 {
+		t.Fatalf("ready three blocks behind with CONFIRMATIONS=3: %d %s", r.StatusCode(), r.Body)
+	}
 	if got := list(t, s, "CommitmentInserted", 10); len(got) != 1 {
 		t.Fatalf("%d CommitmentInserted up to head − 3, want the first one", len(got))
 	}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
+	"github.com/seed018cc74c/vaultd/service/platform"
 )
 
 // api implements the generated strict server; errors are mapped by platform.WriteError.
@@ -43,4 +44,17 @@ func (a *api) GetHealth(ctx context.Context, req relayerapi.GetHealthRequestObje
 		h.Status = relayerapi.Degraded
 	}
 	return relayerapi.GetHealth200JSONResponse(h), nil
+}
+
+// GetReady is the readiness probe: 503 while the gate is closed or the chain unreachable. It is
+// answered, not logged, however often a load balancer asks.
+func (a *api) GetReady(ctx context.Context, req relayerapi.GetReadyRequestObject) (relayerapi.GetReadyResponseObject, error) {
+	_, open, reachable := a.r.gate.State()
+	switch {
+	case !reachable:
+		return relayerapi.GetReady503JSONResponse{Code: platform.CodeChainUnavailable, Error: "the chain is unreachable"}, nil
+	case !open:
+		return relayerapi.GetReady503JSONResponse{Code: CodeOperatorBalanceLow, Error: "the operator balance is under MIN_OPERATOR_BALANCE"}, nil
+	}
+	return relayerapi.GetReady200JSONResponse{Ready: true}, nil
 }

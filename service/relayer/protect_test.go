@@ -148,6 +148,13 @@ func TestBalanceGate(t *testing.T) {
 	if h.JSON200.Status != relayerapi.Degraded {
 		t.Fatalf("health %s while the gate is closed", h.Body)
 	}
+	before := strings.Count(logs.String(), "\n")
+	if r, _ := s.client.GetReadyWithResponse(ctx); r.StatusCode() != 503 || r.JSON503.Code != "OPERATOR_BALANCE_LOW" {
+		t.Fatalf("ready while the gate is closed: %d %s", r.StatusCode(), r.Body)
+	}
+	if strings.Count(logs.String(), "\n") != before {
+		t.Fatalf("a readiness probe wrote a log line:\n%s", logs.String())
+	}
 
 	fund(t, c, crypto.PubkeyToAddress(poor.PublicKey), big.NewInt(200))
 	deadline := time.Now().Add(2 * time.Second) // a poll is 100 ms
@@ -160,6 +167,9 @@ func TestBalanceGate(t *testing.T) {
 			t.Fatalf("still %d %s after funding", resp.StatusCode(), resp.Body)
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+	if r, _ := s.client.GetReadyWithResponse(ctx); r.StatusCode() != 200 || !r.JSON200.Ready {
+		t.Fatalf("ready after funding: %d %s", r.StatusCode(), r.Body)
 	}
 	if !strings.Contains(logs.String(), "accepting reveals again") {
 		t.Fatal("the reopening is not logged")
