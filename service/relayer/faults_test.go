@@ -462,3 +462,40 @@ func TestIdleRelayerBarelyCallsTheChain(t *testing.T) {
 		t.Fatalf("reveal after an idle spell: %d %s", r.StatusCode(), r.Body)
 	}
 }
+
+// The same reveal sent again while its transaction is pending, after a 504 TX_PENDING, and
+// again after a restart of the relayer (which adopts the transaction from the pool), gets that
+// transaction's outcome (504 while pending, 200 once mined) and never causes a second
+// transaction; once the relayer has settled it, a repeat is NULLIFIER_USED.
+func TestRepeatAfterTxPendingNeverPaysTwice(t *testing.T) {
+	c := devchaintest.Start(t)
+	_, req := request(t, c, devUsers(c, 0), 93)
+	over := map[string]string{"RECEIPT_TIMEOUT": "1s", "REPLACE_AFTER": "500ms"}
+	s := startRelayer(t, c, over)
+	before := pendingOperatorNonce(t, c)
+	c.PauseSealing()
+	first := reveal(t, s, req)
+	wantCode(t, "the reveal, not mined in time", first, 504, "TX_PENDING")
+	again := reveal(t, s, req)
+	wantCode(t, "the same reveal again", again, 504, "TX_PENDING")
+	if n := pendingOperatorNonce(t, c); n != before+1 {
+		t.Fatalf("%d transactions sent for one nullifier", n-before)
+	}
+
+	s.stop()
+	s = startRelayer(t, c, over) // adopts the transaction from the pool, by its nullifier
+	wantCode(t, "the same reveal after a restart", reveal(t, s, req), 504, "TX_PENDING")
+	if n := pendingOperatorNonce(t, c); n != before+1 {
+		t.Fatalf("%d transactions sent for one nullifier across a restart", n-before)
+	}
+	c.ResumeSealing()
+	waitFor(t, "the reveal mined", func() bool { return operatorNonce(t, c) == before+1 })
+	// Its outcome while the relayer still follows it, NULLIFIER_USED once it has settled.
+	if r := reveal(t, s, req); r.StatusCode() != 200 && r.StatusCode() != 409 {
+		t.Fatalf("the same reveal once mined: %d %s", r.StatusCode(), r.Body)
+	}
+	waitFor(t, "NULLIFIER_USED", func() bool { return reveal(t, s, req).StatusCode() == 409 })
+	if n := operatorNonce(t, c); n != before+1 {
+		t.Fatalf("%d transactions mined for one nullifier", n-before)
+	}
+}

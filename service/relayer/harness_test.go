@@ -45,6 +45,7 @@ type server struct {
 	svc    *relayer.Service
 	url    string
 	client *relayerapi.ClientWithResponses
+	stop   func() // stops serving and closes the relayer (also at the end of the test)
 }
 
 func startRelayer(t testing.TB, c *devchain.Chain, over map[string]string) *server {
@@ -65,13 +66,22 @@ func startRelayer(t testing.TB, c *devchain.Chain, over map[string]string) *serv
 	svc.Start()
 	done := make(chan struct{})
 	go func() { platform.Serve(runCtx, ln, svc.Handler(), 10*time.Second); close(done) }()
-	t.Cleanup(func() { cancel(); <-done; svc.Close() })
+	stopped := false
+	stop := func() {
+		if !stopped {
+			stopped = true
+			cancel()
+			<-done
+			svc.Close()
+		}
+	}
+	t.Cleanup(stop)
 	url := "http://" + ln.Addr().String()
 	client, err := relayerapi.NewClientWithResponses(url)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &server{svc: svc, url: url, client: client}
+	return &server{svc: svc, url: url, client: client, stop: stop}
 }
 
 func keys(t testing.TB) *zk.Keys {

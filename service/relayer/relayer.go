@@ -69,7 +69,50 @@ type Relayer struct {
 	gas                        gasBook
 
 	mu      sync.Mutex
-	running map[common.Hash]*outcome // reveals in progress, by nullifier
+	running map[common.Hash]*outcome      // reveals being checked or sent, by nullifier
+	sent    map[common.Hash]*txmgr.Flight // reveals whose transaction is in flight, by nullifier
+}
+
+// track remembers f as the transaction of nullifier until it settles: a repeat of the reveal
+// (after a 504 TX_PENDING, or after a restart that adopted it from the pool) gets its outcome,
+// never a second transaction.
+func (r *Relayer) track(nullifier common.Hash, f *txmgr.Flight) {
+	r.mu.Lock()
+	r.sent[nullifier] = f
+	r.mu.Unlock()
+	go func() {
+		<-f.Done()
+		r.mu.Lock()
+		if r.sent[nullifier] == f {
+			delete(r.sent, nullifier)
+		}
+		r.mu.Unlock()
+	}()
+}
+
+// adoptSent tracks the reveals among the transactions the manager adopted from the node's pool
+// at start, by the nullifier in their calldata.
+func (r *Relayer) adoptSent() int {
+	n := 0
+	for _, f := range r.tx.Flights() {
+		tx := f.Transaction()
+		if tx.To() == nil || *tx.To() != r.cfg.Contracts.Vault || len(tx.Data()) < 4 {
+			continue
+		}
+		method, err := vaultError.MethodById(tx.Data()[:4])
+		if err != nil || method.Name != "reveal" {
+			continue
+		}
+		args, err := method.Inputs.Unpack(tx.Data()[4:])
+		if err != nil || len(args) != 5 {
+			continue
+		}
+		if signals, ok := args[3].([zk.NumSignals]*big.Int); ok {
+			r.track(common.BigToHash(signals[zk.SignalNullifier]), f)
+			n++
+		}
+	}
+	return n
 }
 
 // outcome is a reveal's result, shared with identical requests that arrive meanwhile.
@@ -134,15 +177,18 @@ func (r *Relayer) Reveal(ctx context.Context, req relayerapi.RevealRequest) (res
 			span.SetAttributes(attribute.String("vaultd.tx_hash", res.TxHash))
 		}
 	}()
-	if err := r.gate.Check(); err != nil {
-		return res, err
-	}
 	in, err := parse(req)
 	if err != nil {
 		return res, err
 	}
-	// One submission per nullifier: a concurrent identical request waits for the first's outcome.
+	// One transaction per nullifier: a reveal whose transaction is in flight gets its outcome
+	// (mined within RECEIPT_TIMEOUT, or 504 TX_PENDING again), and a concurrent identical
+	// request waits for the first's.
 	r.mu.Lock()
+	if f, ok := r.sent[in.nullifier]; ok {
+		r.mu.Unlock()
+		return r.await(context.WithoutCancel(ctx), f)
+	}
 	if o, ok := r.running[in.nullifier]; ok {
 		r.mu.Unlock()
 		select {
@@ -162,6 +208,9 @@ func (r *Relayer) Reveal(ctx context.Context, req relayerapi.RevealRequest) (res
 		r.mu.Unlock()
 		close(o.done)
 	}()
+	if err := r.gate.Check(); err != nil {
+		return res, err
+	}
 	// A client that goes away does not abort a reveal half done: its checks, its send and the
 	// wait for its receipt are bounded by RPC_TIMEOUT and RECEIPT_TIMEOUT, and identical requests
 	// waiting on it get its real outcome.
@@ -289,6 +338,7 @@ func (r *Relayer) reveal(ctx context.Context, in request) (relayerapi.RevealResu
 		r.uncountSend(in.recipient) // nothing was sent
 		return relayerapi.RevealResult{}, err
 	}
+	r.track(in.nullifier, f)
 	return r.await(ctx, f)
 }
 

@@ -58,7 +58,7 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 	m := newMetrics(reg)
 	r := &Relayer{cfg: cfg, chainID: chainID, client: client, vk: vk, metrics: m, tracer: tracer,
 		perIP: ratelimit.New(cfg.Limits.PerIP), perRecipient: ratelimit.New(cfg.Limits.PerRecipient), total: ratelimit.New(cfg.Limits.Total),
-		running: map[common.Hash]*outcome{}}
+		running: map[common.Hash]*outcome{}, sent: map[common.Hash]*txmgr.Flight{}}
 	operator := crypto.PubkeyToAddress(cfg.Operator.Key.PublicKey)
 	r.gate = gate.New(client, gate.Config{Wallet: operator, Name: "operator", Work: "reveals", Min: cfg.Operator.MinBalance,
 		Poll: cfg.Operator.BalancePoll, Setting: "MIN_OPERATOR_BALANCE", Code: CodeOperatorBalanceLow,
@@ -69,7 +69,8 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 	case err != nil:
 		log.Warn("could not read the operator's nonce or list its transactions in the node's pool (txpool_contentFrom) at start; the nonce is read again at the first send, and transactions sent before this start are not replaced if they linger", "err", err)
 	case adopted > 0:
-		log.Info("tracking the operator's transactions found waiting in the node's pool; they are replaced if they linger", "count", adopted)
+		log.Info("tracking the operator's transactions found waiting in the node's pool; they are replaced if they linger",
+			"count", adopted, "reveals", r.adoptSent())
 	}
 
 	a := &api{r: r, started: time.Now()}

@@ -50,6 +50,9 @@ func (f *Flight) GasLimit() uint64 { return f.gasLimit }
 // Hash is the newest version's hash: the one most likely to be mined.
 func (f *Flight) Hash() common.Hash { return f.newest().Hash() }
 
+// Transaction is the newest version (every version has the same recipient, value and data).
+func (f *Flight) Transaction() *types.Transaction { return f.newest() }
+
 func (f *Flight) newest() *types.Transaction {
 	f.m.mu.Lock()
 	defer f.m.mu.Unlock()

@@ -110,6 +110,17 @@ func (m *Manager) State() (next uint64, inFlight int) {
 	return m.next, len(m.inflight)
 }
 
+// Flights returns the flights in flight now (those Sync adopted from the pool included).
+func (m *Manager) Flights() []*Flight {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make([]*Flight, 0, len(m.inflight))
+	for _, f := range m.inflight {
+		out = append(out, f)
+	}
+	return out
+}
+
 // Start runs the watch loop until Close.
 func (m *Manager) Start() {
 	ctx, cancel := context.WithCancel(context.Background())
