@@ -1,6 +1,7 @@
 package zk
 
 import (
+	"errors"
 	"fmt"
 	"math/big"
 
@@ -40,6 +41,9 @@ type RevealRequest struct {
 	ChangeSecret, ChangeNullifierSecret *big.Int
 }
 
+// ErrNoChangeSecrets is a partial reveal without the change note's secrets.
+var ErrNoChangeSecrets = errors.New("a partial reveal needs non-zero secrets for its change note (ChangeSecret, ChangeNullifierSecret)")
+
 // Prove proves a reveal and returns the proof and its public signals.
 func (k *Keys) Prove(req RevealRequest) (Proof, Signals, error) {
 	n := req.Note
@@ -54,6 +58,10 @@ func (k *Keys) Prove(req RevealRequest) (Proof, Signals, error) {
 	changeSecret, changeNullifier := orZero(req.ChangeSecret), orZero(req.ChangeNullifierSecret)
 	changeCommitment := new(big.Int)
 	if change.Sign() > 0 {
+		// A change note with known (zero) secrets could be spent by anyone.
+		if changeSecret.Sign() == 0 || changeNullifier.Sign() == 0 {
+			return Proof{}, Signals{}, ErrNoChangeSecrets
+		}
 		changeCommitment = Leaf(Commitment(changeSecret, changeNullifier), change, n.TokenID)
 	}
 	signals := Signals{req.Tree.Root(), n.Nullifier(), req.Amount, new(big.Int).SetBytes(req.Recipient.Bytes()), changeCommitment, n.TokenID}

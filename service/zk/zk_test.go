@@ -3,6 +3,7 @@ package zk
 import (
 	"crypto/rand"
 	"encoding/json"
+	"errors"
 	"flag"
 	"math/big"
 	"os"
@@ -112,4 +113,28 @@ func proveSample(t testing.TB, keys *Keys, value, amount *big.Int) (Proof, Signa
 		t.Fatal(err)
 	}
 	return proof, signals, tree
+}
+
+// A partial reveal without change secrets, or with zero ones, is refused: its change note could
+// be spent by anyone. A full reveal needs none.
+func TestPartialRevealNeedsChangeSecrets(t *testing.T) {
+	keys, err := DevKeys()
+	if err != nil {
+		t.Fatal(err)
+	}
+	note := Note{Secret: randomField(t), NullifierSecret: randomField(t), Value: big.NewInt(100), TokenID: randomField(t)}
+	tree := &Tree{}
+	index, _ := tree.Append(note.Leaf())
+	for name, req := range map[string]RevealRequest{
+		"no change secrets":   {Note: note, Tree: tree, LeafIndex: index, Amount: big.NewInt(40)},
+		"zero change secrets": {Note: note, Tree: tree, LeafIndex: index, Amount: big.NewInt(40), ChangeSecret: new(big.Int), ChangeNullifierSecret: new(big.Int)},
+		"one secret left out": {Note: note, Tree: tree, LeafIndex: index, Amount: big.NewInt(40), ChangeSecret: randomField(t)},
+	} {
+		if _, _, err := keys.Prove(req); !errors.Is(err, ErrNoChangeSecrets) {
+			t.Errorf("%s: %v, want ErrNoChangeSecrets", name, err)
+		}
+	}
+	if _, _, err := keys.Prove(RevealRequest{Note: note, Tree: tree, LeafIndex: index, Amount: big.NewInt(100)}); err != nil {
+		t.Fatalf("a full reveal without change secrets: %v", err)
+	}
 }
