@@ -4,6 +4,7 @@ package ratelimit
 
 import (
 	"fmt"
+	"net/netip"
 	"strconv"
 	"strings"
 	"sync"
@@ -107,4 +108,18 @@ func (l *Limiter) SetClock(now func() time.Time) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.now = now
+}
+
+// ClientKey is the key a client's IP is limited by: the address itself for IPv4 (IPv4-mapped
+// IPv6 included), its /64 for IPv6, since one subscriber commonly holds a whole /64 and could
+// otherwise take a fresh address for every request.
+func ClientKey(ip netip.Addr) string {
+	ip = ip.Unmap()
+	if ip.Is6() {
+		p, err := ip.Prefix(64)
+		if err == nil {
+			return p.String()
+		}
+	}
+	return ip.String()
 }

@@ -1,6 +1,7 @@
 package ratelimit
 
 import (
+	"net/netip"
 	"strings"
 	"testing"
 	"time"
@@ -53,5 +54,20 @@ func TestFromEnv(t *testing.T) {
 	FromEnv(e, "D", "")
 	if err := e.Err(); err == nil || !strings.Contains(err.Error(), "C must look like") || !strings.Contains(err.Error(), "D must look like") {
 		t.Fatalf("problems: %v", err)
+	}
+}
+
+// IPv6 clients are keyed by their /64; IPv4 ones, mapped or not, by their address.
+func TestClientKey(t *testing.T) {
+	for in, want := range map[string]string{
+		"203.0.113.7":          "203.0.113.7",
+		"::ffff:203.0.113.7":   "203.0.113.7",
+		"2001:db8:1:2:3:4:5:6": "2001:db8:1:2::/64",
+		"2001:db8:1:2:ffff::1": "2001:db8:1:2::/64",
+		"2001:db8:1:3::1":      "2001:db8:1:3::/64",
+	} {
+		if got := ClientKey(netip.MustParseAddr(in)); got != want {
+			t.Errorf("ClientKey(%s) = %s, want %s", in, got, want)
+		}
 	}
 }

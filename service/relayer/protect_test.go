@@ -317,3 +317,24 @@ func TestMalformedRequestsCountPerIP(t *testing.T) {
 		t.Fatalf("seven malformed requests with a limit of 5: %v", codes)
 	}
 }
+
+// IPv6 clients are limited by their /64: fresh addresses from one /64 do not escape the limit.
+func TestPerIPLimitKeysIPv6ByPrefix(t *testing.T) {
+	c := devchaintest.Start(t)
+	s := startRelayer(t, c, map[string]string{"RATE_LIMIT_PER_IP": "2/1m", "TRUSTED_PROXIES": "127.0.0.1"})
+	post := func(client string) int {
+		req, _ := http.NewRequest("POST", s.url+"/reveal", strings.NewReader(`{}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("X-Forwarded-For", client)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	got := []int{post("2001:db8:0:1::1"), post("2001:db8:0:1::2"), post("2001:db8:0:1:ffff::3"), post("2001:db8:0:2::1")}
+	if fmt.Sprint(got) != "[400 400 429 400]" {
+		t.Fatalf("three addresses of one /64 and one of another, limit 2: %v", got)
+	}
+}

@@ -152,7 +152,7 @@ func (r *Relayer) uncountSend(recipient common.Address) {
 	r.total.Undo("")
 }
 
-// allowIP counts a POST /reveal from ip against the per-IP limit.
+// allowIP counts a POST /reveal from a client (its ratelimit.ClientKey) against the per-IP limit.
 func (r *Relayer) allowIP(ip string) error {
 	if ok, retry := r.perIP.Allow(ip); !ok {
 		r.metrics.rateLimited.WithLabelValues("ip").Inc()

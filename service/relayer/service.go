@@ -83,7 +83,7 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 		Metrics: reg, Gatherer: reg, Logger: opts.Logger,
 		BodyLimits: map[string]int64{"POST /reveal": 16 << 10},
 		Admit: map[string]func(*http.Request) error{ // every POST /reveal counts, malformed ones too
-			"POST /reveal": func(req *http.Request) error { return r.allowIP(platform.ClientIP(req.Context()).String()) },
+			"POST /reveal": func(req *http.Request) error { return r.allowIP(ratelimit.ClientKey(platform.ClientIP(req.Context()))) },
 		},
 		API: func(rt chi.Router) {
 			relayerapi.HandlerWithOptions(strict, relayerapi.ChiServerOptions{BaseRouter: rt, ErrorHandlerFunc: platform.RequestErrorHandler})
