@@ -8,6 +8,7 @@ package gate
 import (
 	"context"
 	"log/slog"
+	"math"
 	"math/big"
 	"net/http"
 	"sync"
@@ -36,6 +37,7 @@ type Config struct {
 // Metrics are the gate's gauges and counters.
 type Metrics struct {
 	Balance, Threshold, Open prometheus.Gauge
+	TimeToEmpty              prometheus.Gauge
 	Trips, Rejected          prometheus.Counter
 }
 
@@ -49,6 +51,8 @@ func NewMetrics(reg prometheus.Registerer, subsystem, balance string) *Metrics {
 			Help: "The wallet's balance in native tokens, as last read."}),
 		Threshold: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: ns, Subsystem: subsystem, Name: balance + "_threshold_ether",
 			Help: "The minimum balance in native tokens: below it (less the cost reserved by transactions in flight) new work is refused."}),
+		TimeToEmpty: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: ns, Subsystem: subsystem, Name: balance + "_time_to_empty_seconds",
+			Help: "Seconds until the wallet is empty at the rate it was spent over the last hour (balance ÷ burn rate); +Inf while nothing was spent."}),
 		Open: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: ns, Subsystem: subsystem, Name: "balance_gate_open",
 			Help: "1 while the balance gate accepts new work, 0 while it answers 503."}),
 		Trips: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Subsystem: subsystem, Name: "balance_gate_trips_total",
@@ -56,8 +60,9 @@ func NewMetrics(reg prometheus.Registerer, subsystem, balance string) *Metrics {
 		Rejected: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Subsystem: subsystem, Name: "balance_low_rejections_total",
 			Help: "Requests answered 503 because the balance gate was closed."}),
 	}
-	reg.MustRegister(m.Balance, m.Threshold, m.Open, m.Trips, m.Rejected)
+	reg.MustRegister(m.Balance, m.Threshold, m.TimeToEmpty, m.Open, m.Trips, m.Rejected)
 	m.Open.Set(1)
+	m.TimeToEmpty.Set(math.Inf(1))
 	return m
 }
 
@@ -73,6 +78,7 @@ type Gate struct {
 	reserved  *big.Int
 	open      bool
 	reachable bool
+	burn      burnRate
 }
 
 // New makes the gate; it is open until the first balance read says otherwise.
@@ -109,6 +115,7 @@ func (g *Gate) Refresh(ctx context.Context) {
 	}
 	g.balance = bal
 	g.metrics.Balance.Set(WeiToEther(bal))
+	g.metrics.TimeToEmpty.Set(g.burn.observe(time.Now(), bal))
 	g.evaluate()
 }
 
