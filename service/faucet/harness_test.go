@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"maps"
 	"math/big"
-	"net"
 	"path/filepath"
 	"testing"
 	"time"
@@ -21,7 +20,6 @@ import (
 	"github.com/seed018cc74c/vaultd/service/devchain"
 	"github.com/seed018cc74c/vaultd/service/devstack"
 	"github.com/seed018cc74c/vaultd/service/faucet"
-	"github.com/seed018cc74c/vaultd/service/platform"
 )
 
 var ctx = context.Background()
@@ -65,25 +63,7 @@ func startFaucetWith(t testing.TB, c *devchain.Chain, dir string, over map[strin
 	if err != nil {
 		t.Fatalf("faucet.New: %v", err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	runCtx, cancel := context.WithCancel(context.Background())
-	svc.Start()
-	done := make(chan struct{})
-	go func() { platform.Serve(runCtx, ln, svc.Handler(), 10*time.Second); close(done) }()
-	stopped := false
-	stop := func() {
-		if !stopped {
-			stopped = true
-			cancel()
-			<-done
-			svc.Close()
-		}
-	}
-	t.Cleanup(stop)
-	url := "http://" + ln.Addr().String()
+	url, stop := platformtest.Serve(t, svc.Handler(), svc.Start, svc.Close)
 	client, err := faucetapi.NewClientWithResponses(url)
 	if err != nil {
 		t.Fatal(err)

@@ -7,7 +7,6 @@ import (
 	"io"
 	"maps"
 	"math/big"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -30,7 +29,6 @@ import (
 	"github.com/seed018cc74c/vaultd/service/devchain"
 	"github.com/seed018cc74c/vaultd/service/devstack"
 	"github.com/seed018cc74c/vaultd/service/indexer"
-	"github.com/seed018cc74c/vaultd/service/platform"
 	"github.com/seed018cc74c/vaultd/service/sqldb/sqldbtest"
 )
 
@@ -94,25 +92,7 @@ func startIndexer(t testing.TB, c *devchain.Chain, dir string, over map[string]s
 	if err != nil {
 		t.Fatalf("indexer.New: %v", err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	runCtx, cancel := context.WithCancel(context.Background())
-	svc.Start()
-	done := make(chan struct{})
-	go func() { platform.Serve(runCtx, ln, svc.Handler(), 5*time.Second); close(done) }()
-	stopped := false
-	stop := func() {
-		if !stopped {
-			stopped = true
-			cancel()
-			<-done
-			svc.Close()
-		}
-	}
-	t.Cleanup(stop)
-	u := "http://" + ln.Addr().String()
+	u, stop := platformtest.Serve(t, svc.Handler(), svc.Start, svc.Close)
 	client, _ := indexerapi.NewClientWithResponses(u)
 	return &server{svc: svc, url: u, client: client, stop: stop}
 }

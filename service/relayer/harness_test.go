@@ -7,9 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"math/big"
-	"net"
 	"testing"
-	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -18,7 +16,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/card"
 	"github.com/seed018cc74c/vaultd/service/devchain"
 	"github.com/seed018cc74c/vaultd/service/devstack"
-	"github.com/seed018cc74c/vaultd/service/platform"
+	"github.com/seed018cc74c/vaultd/service/platform/platformtest"
 	"github.com/seed018cc74c/vaultd/service/relayer"
 	"github.com/seed018cc74c/vaultd/service/zk"
 )
@@ -58,25 +56,7 @@ func startRelayer(t testing.TB, c *devchain.Chain, over map[string]string) *serv
 	if err != nil {
 		t.Fatalf("relayer.New: %v", err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	runCtx, cancel := context.WithCancel(context.Background())
-	svc.Start()
-	done := make(chan struct{})
-	go func() { platform.Serve(runCtx, ln, svc.Handler(), 10*time.Second); close(done) }()
-	stopped := false
-	stop := func() {
-		if !stopped {
-			stopped = true
-			cancel()
-			<-done
-			svc.Close()
-		}
-	}
-	t.Cleanup(stop)
-	url := "http://" + ln.Addr().String()
+	url, stop := platformtest.Serve(t, svc.Handler(), svc.Start, svc.Close)
 	client, err := relayerapi.NewClientWithResponses(url)
 	if err != nil {
 		t.Fatal(err)

@@ -154,8 +154,22 @@ func (m *Manager) watch(ctx context.Context) {
 			}
 		}
 		if m.tend(ctx) || settled {
+			// The balance first, then the reservations back: released before the balance shows
+			// what was spent, they would open the gate on a balance that no longer is.
 			m.gate.Refresh(ctx) // once for everything this round mined
+			m.releaseSettled()
 		}
+	}
+}
+
+// releaseSettled returns the reservations of the flights settled this round.
+func (m *Manager) releaseSettled() {
+	m.mu.Lock()
+	costs := m.toRelease
+	m.toRelease = nil
+	m.mu.Unlock()
+	for _, c := range costs {
+		m.gate.Release(c)
 	}
 }
 
@@ -267,8 +281,8 @@ func (m *Manager) settle(f *Flight, r *types.Receipt, err error) {
 		delete(m.byHash, tx.Hash())
 	}
 	m.metrics.InFlight(len(m.inflight))
+	m.toRelease = append(m.toRelease, f.reserved) // after the round's balance refresh
 	m.mu.Unlock()
-	m.gate.Release(f.reserved)
 	f.receipt, f.err = r, err
 	close(f.done)
 }

@@ -81,11 +81,12 @@ type Manager struct {
 	// looked up one by one every poll instead of once a second.
 	oneByOne bool
 
-	mu       sync.Mutex // guards next, synced, inflight, byHash and every flight's txs; held across a send
-	next     uint64
-	synced   bool
-	inflight map[uint64]*Flight
-	byHash   map[common.Hash]*Flight // every version of every flight
+	mu        sync.Mutex // guards next, synced, inflight, byHash and every flight's txs; held across a send
+	next      uint64
+	synced    bool
+	inflight  map[uint64]*Flight
+	byHash    map[common.Hash]*Flight // every version of every flight
+	toRelease []*big.Int              // reservations of flights settled this round, released after the balance refresh
 }
 
 // New makes the manager of key's wallet on chain chainID. It makes no chain call; Sync reads the

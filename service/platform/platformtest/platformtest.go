@@ -4,14 +4,19 @@
 package platformtest
 
 import (
+	"context"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/seed018cc74c/vaultd/service/platform"
 )
 
 // Scrape returns what the service at baseURL serves at /metrics.
@@ -71,4 +76,29 @@ func CheckDashboards(t testing.TB, dir, prefix, exported string) int {
 		}
 	}
 	return found
+}
+
+// Serve starts a service (start), serves h on a loopback port, and returns its base URL and a
+// stop that ends serving (letting requests finish) and then closes the service (closeService);
+// stop runs at the end of the test too, and only once.
+func Serve(t testing.TB, h http.Handler, start, closeService func()) (url string, stop func()) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	start()
+	done := make(chan struct{})
+	go func() { platform.Serve(ctx, ln, h, 5*time.Second); close(done) }()
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			cancel()
+			<-done
+			closeService()
+		})
+	}
+	t.Cleanup(stop)
+	return "http://" + ln.Addr().String(), stop
 }
