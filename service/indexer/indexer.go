@@ -150,11 +150,14 @@ func (ix *Indexer) Step(ctx context.Context) error {
 	}
 }
 
+// current is the newest indexed block.
 func (ix *Indexer) current() Block {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	return ix.indexed
 }
+
+// setIndexed moves the newest indexed block and wakes the streams.
 func (ix *Indexer) setIndexed(b Block) {
 	ix.mu.Lock()
 	ix.indexed = b
