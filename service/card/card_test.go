@@ -308,3 +308,27 @@ func TestOperatorOnlyVault(t *testing.T) {
 		t.Fatalf("reveal by the operator: %v", err)
 	}
 }
+
+// A commitment already deposited is refused, decoded as the vault's error: a second deposit
+// under it would share its nullifier and could never be revealed. Nothing is taken.
+func TestCommitmentUsedTwiceIsRefused(t *testing.T) {
+	c := devchaintest.Start(t)
+	from := c.Accounts.Users[0]
+	token := c.Tokens[0].Address
+	cd := newCard(t, c, from.Key, token, 70)
+	note, err := cd.Note()
+	if err != nil {
+		t.Fatal(err)
+	}
+	vault := contracts.NewCommitRevealVault()
+	wrapped := contracts.NewWrappedToken()
+	if _, err := card.Send(ctx, c.Client(), from.Key, token, wrapped.PackApprove(c.Contracts.Vault, big.NewInt(70))); err != nil {
+		t.Fatal(err)
+	}
+	before := tokenBalance(t, c, token, from.Address)
+	_, err = card.Send(ctx, c.Client(), from.Key, c.Contracts.Vault, vault.PackCommit(token, big.NewInt(70), common.BigToHash(note.Commitment())))
+	wantRevert(t, "the same commitment again", err, "CommitmentAlreadyUsed")
+	if after := tokenBalance(t, c, token, from.Address); after.Cmp(before) != 0 {
+		t.Fatalf("the refused deposit took %s", new(big.Int).Sub(before, after))
+	}
+}

@@ -39,6 +39,9 @@ contract CommitRevealVault {
 
     mapping(uint256 => address) public tokenOfId;
     mapping(address => uint256) public tokenIdOf;
+    /// @notice Commitments deposited so far. A second deposit under one commitment would share
+    /// its nullifier, so at most one of them could ever be revealed: it is refused.
+    mapping(bytes32 => bool) public committed;
     bool private entered;
 
     event TokenRegistered(address indexed token, uint256 tokenId);
@@ -52,6 +55,7 @@ contract CommitRevealVault {
     error TokenNotRegistered(address token);
     error InvalidAmount(uint256 amount);
     error InvalidCommitment(bytes32 commitment);
+    error CommitmentAlreadyUsed(bytes32 commitment);
     error TransferShortfall(uint256 expected, uint256 received);
     error TransferFailed(address token);
     error InvalidRecipient(address recipient);
@@ -93,6 +97,8 @@ contract CommitRevealVault {
         if (tokenId == 0) revert TokenNotRegistered(token);
         if (amount == 0 || amount > MAX_AMOUNT) revert InvalidAmount(amount);
         if (commitment == 0 || uint256(commitment) >= R) revert InvalidCommitment(commitment);
+        if (committed[commitment]) revert CommitmentAlreadyUsed(commitment);
+        committed[commitment] = true;
 
         uint256 before = IERC20Minimal(token).balanceOf(address(this));
         _call(token, abi.encodeWithSignature("transferFrom(address,address,uint256)", msg.sender, address(this), amount));
