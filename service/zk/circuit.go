@@ -56,6 +56,7 @@ func (c *RevealCircuit) Define(api frontend.API) error {
 	change := api.Sub(c.Value, c.Amount)
 	api.ToBinary(c.Amount, amountBits)
 	api.ToBinary(change, amountBits)
+	api.ToBinary(c.Value, amountBits) // the note itself, not only its parts: soundness does not rest on the vault's MAX_AMOUNT alone
 	changeLeaf := hash(hash(c.ChangeSecret, c.ChangeNullifierSecret), change, c.TokenID)
 	api.AssertIsEqual(c.ChangeCommitment, api.Select(api.IsZero(change), 0, changeLeaf))
 

@@ -230,3 +230,31 @@ func g2OffSubgroup(t *testing.T) [][]string {
 	t.Fatal("no point off the subgroup found")
 	return nil
 }
+
+// The circuit bounds the note's value itself (below 2^248), not only the amount and the change:
+// soundness does not rest on the vault's MAX_AMOUNT alone.
+func TestCircuitBoundsTheValue(t *testing.T) {
+	two248 := new(big.Int).Lsh(big.NewInt(1), amountBits)
+	assign := func(value *big.Int) *RevealCircuit {
+		note := Note{Secret: big.NewInt(21), NullifierSecret: big.NewInt(22), Value: value, TokenID: big.NewInt(23)}
+		tree := &Tree{}
+		tree.Append(note.Leaf())
+		siblings, bits, _ := tree.Path(0)
+		amount := new(big.Int).Rsh(two248, 1) // 2^247: amount and change both fit 248 bits
+		change := new(big.Int).Sub(value, amount)
+		changeSecret, changeNullifier := big.NewInt(31), big.NewInt(32)
+		a := &RevealCircuit{MerkleRoot: tree.Root(), Nullifier: note.Nullifier(), Amount: amount, Recipient: 7,
+			ChangeCommitment: Leaf(Commitment(changeSecret, changeNullifier), change, note.TokenID), TokenID: note.TokenID,
+			Secret: note.Secret, NullifierSecret: note.NullifierSecret, Value: note.Value, ChangeSecret: changeSecret, ChangeNullifierSecret: changeNullifier}
+		for i := range TreeDepth {
+			a.PathElements[i], a.PathIndices[i] = siblings[i], bits[i]
+		}
+		return a
+	}
+	if err := test.IsSolved(&RevealCircuit{}, assign(new(big.Int).Sub(two248, big.NewInt(1))), ecc.BN254.ScalarField()); err != nil {
+		t.Fatalf("a note worth 2^248 − 1 is not solved: %v", err)
+	}
+	if test.IsSolved(&RevealCircuit{}, assign(new(big.Int).Add(two248, big.NewInt(5))), ecc.BN254.ScalarField()) == nil {
+		t.Fatal("a note worth 2^248 + 5 is solved")
+	}
+}
