@@ -293,7 +293,13 @@ export interface operations {
                 };
             };
             400: components["responses"]["InvalidRequest"];
-            /** @description `NULLIFIER_USED`: the nullifier is already spent (the card was redeemed). */
+            /**
+             * @description `NULLIFIER_USED`: the nullifier is already spent (the card was redeemed).
+             *     `ROOT_EXPIRING`: the proof's root is so old that, with the inserts of the reveals this
+             *     relayer already has in flight ahead of it, it would have left the tree's root history
+             *     (its last 32 roots) by the time this reveal is mined; nothing was sent. Prove again
+             *     against the current root and send that.
+             */
             409: {
                 headers: {
                     [name: string]: unknown;

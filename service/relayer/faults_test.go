@@ -2,11 +2,13 @@ package relayer_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/big"
 	"net"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -14,6 +16,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/card"
@@ -498,4 +501,102 @@ func TestRepeatAfterTxPendingNeverPaysTwice(t *testing.T) {
 	if n := operatorNonce(t, c); n != before+1 {
 		t.Fatalf("%d transactions mined for one nullifier", n-before)
 	}
+}
+
+// Forty partial reveals proved against one root and sent at once: each mined one inserts its
+// change note, and the tree keeps 32 roots, so the relayer sends the first 32 and refuses the
+// rest before paying (409 ROOT_EXPIRING: prove again against the current root). None reverts.
+func TestBurstOfPartialRevealsAgainstOneRootNeverReverts(t *testing.T) {
+	c := devchaintest.Start(t)
+	s := startRelayer(t, c, map[string]string{"RECEIPT_TIMEOUT": "2m"})
+	const n = 40
+	cards := make([]card.Card, n)
+	for i := range cards {
+		cd, _, err := card.Create(ctx, c.Client(), devUsers(c, i), c.Contracts.Vault, c.Tokens[0].Address, big.NewInt(int64(1000+i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cards[i] = cd
+	}
+	tree, err := card.Tree(ctx, c.Client(), c.Contracts.CommitmentTree) // one root for all forty
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqs := make([]relayerRequest, n)
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 2)
+	for i := range cards {
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			reqs[i] = partialRequest(t, cards[i], tree)
+		})
+	}
+	wg.Wait()
+
+	before := operatorNonce(t, c)
+	c.PauseSealing()
+	answers := make(chan *relayerapi.RevealResponse, n)
+	for _, r := range reqs {
+		go func() {
+			resp, err := s.client.RevealWithResponse(ctx, r)
+			if err != nil {
+				t.Error(err)
+			}
+			answers <- resp
+		}()
+	}
+	var got []*relayerapi.RevealResponse
+	waitFor(t, "every reveal sent or refused", func() bool {
+		for len(answers) > 0 {
+			got = append(got, <-answers)
+		}
+		return int(pendingOperatorNonce(t, c)-before)+len(got) == n
+	})
+	sent := pendingOperatorNonce(t, c) - before
+	c.ResumeSealing()
+	for len(got) < n {
+		got = append(got, <-answers)
+	}
+	codes := map[string]int{}
+	for _, r := range got {
+		var body struct{ Code string }
+		json.Unmarshal(r.Body, &body)
+		if r.StatusCode() == 200 {
+			body.Code = "200"
+		}
+		codes[body.Code]++
+	}
+	if sent != 32 || codes["200"] != 32 || codes["ROOT_EXPIRING"] != n-32 {
+		t.Fatalf("%d sent, answers %v; want 32 sent and mined, %d refused with ROOT_EXPIRING, none reverted", sent, codes, n-32)
+	}
+	if mined := operatorNonce(t, c) - before; mined != 32 {
+		t.Fatalf("%d transactions mined, want 32", mined)
+	}
+}
+
+// partialRequest proves the reveal of half of cd against tree, with a change note.
+func partialRequest(t testing.TB, cd card.Card, tree *zk.Tree) relayerRequest {
+	note, err := cd.Note()
+	if err != nil {
+		t.Fatal(err)
+	}
+	index := -1
+	for i := range tree.Len() {
+		if tree.Leaf(i).Cmp(note.Leaf()) == 0 {
+			index = i
+		}
+	}
+	secret, nullifierSecret, err := card.NewSecrets()
+	if err != nil {
+		t.Fatal(err)
+	}
+	recipient := crypto.PubkeyToAddress(freshKey(t).PublicKey)
+	half := new(big.Int).Div(cd.Amount, big.NewInt(2))
+	proof, signals, err := keys(t).Prove(zk.RevealRequest{Note: note, Tree: tree, LeafIndex: index, Amount: half, Recipient: recipient,
+		ChangeSecret: secret, ChangeNullifierSecret: nullifierSecret})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return toAPI(t, card.Request{Proof: proof.JSON(), PublicSignals: signals.Hex(), Recipient: recipient.Hex(), TokenAddress: cd.Token.Hex(), Amount: half.String()})
 }

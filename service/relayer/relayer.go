@@ -42,6 +42,8 @@ const (
 	CodeRevealRejected   = "REVEAL_REJECTED"
 	CodeTxReverted       = "TX_REVERTED"
 	CodeTxPending        = "TX_PENDING"
+	// CodeRootExpiring is a reveal whose root would leave the tree's history before it is mined.
+	CodeRootExpiring = "ROOT_EXPIRING"
 	// CodeOperatorBalanceLow is the 503 of a closed balance gate.
 	CodeOperatorBalanceLow = "OPERATOR_BALANCE_LOW"
 )
@@ -71,17 +73,22 @@ type Relayer struct {
 	mu      sync.Mutex
 	running map[common.Hash]*outcome      // reveals being checked or sent, by nullifier
 	sent    map[common.Hash]*txmgr.Flight // reveals whose transaction is in flight, by nullifier
+	// changeInFlight counts reveals with change in flight: each inserts a leaf, and so a new
+	// root, ahead of the reveals sent after it (see holdRoot).
+	changeInFlight int
+	rootHistory    uint32 // how many roots the tree keeps (ROOT_HISTORY_SIZE)
 }
 
 // track remembers f as the transaction of nullifier until it settles: a repeat of the reveal
 // (after a 504 TX_PENDING, or after a restart that adopted it from the pool) gets its outcome,
 // never a second transaction.
-func (r *Relayer) track(nullifier common.Hash, f *txmgr.Flight) {
+func (r *Relayer) track(nullifier common.Hash, f *txmgr.Flight, settled func()) {
 	r.mu.Lock()
 	r.sent[nullifier] = f
 	r.mu.Unlock()
 	go func() {
 		<-f.Done()
+		settled()
 		r.mu.Lock()
 		if r.sent[nullifier] == f {
 			delete(r.sent, nullifier)
@@ -108,7 +115,14 @@ func (r *Relayer) adoptSent() int {
 			continue
 		}
 		if signals, ok := args[3].([zk.NumSignals]*big.Int); ok {
-			r.track(common.BigToHash(signals[zk.SignalNullifier]), f)
+			release := func() {}
+			if signals[zk.SignalChangeCommitment].Sign() != 0 { // one of the inserts ahead of new reveals
+				r.mu.Lock()
+				r.changeInFlight++
+				r.mu.Unlock()
+				release = func() { r.mu.Lock(); r.changeInFlight--; r.mu.Unlock() }
+			}
+			r.track(common.BigToHash(signals[zk.SignalNullifier]), f, release)
 			n++
 		}
 	}
@@ -280,7 +294,8 @@ func (r *Relayer) stage(ctx context.Context, name string) (context.Context, func
 
 func (r *Relayer) reveal(ctx context.Context, in request) (relayerapi.RevealResult, error) {
 	// Checks 1 and 2 read the chain, concurrently; the seed's order decides what is reported.
-	var spent, known bool
+	var spent bool
+	var root contracts.RootAgeOutput
 	cctx, end := r.stage(ctx, "check.chain")
 	g, gctx := errgroup.WithContext(cctx)
 	g.Go(func() (err error) {
@@ -288,7 +303,7 @@ func (r *Relayer) reveal(ctx context.Context, in request) (relayerapi.RevealResu
 		return err
 	})
 	g.Go(func() (err error) {
-		known, err = r.isKnownRoot(gctx, common.BigToHash(in.signals[zk.SignalMerkleRoot]))
+		root, err = r.rootAge(gctx, common.BigToHash(in.signals[zk.SignalMerkleRoot]))
 		return err
 	})
 	err := g.Wait()
@@ -301,7 +316,7 @@ func (r *Relayer) reveal(ctx context.Context, in request) (relayerapi.RevealResu
 		return relayerapi.RevealResult{}, err
 	case spent:
 		return relayerapi.RevealResult{}, platform.Errorf(http.StatusConflict, CodeNullifierUsed, "nullifier %s is already spent", in.nullifier.Hex())
-	case !known:
+	case !root.Known:
 		return relayerapi.RevealResult{}, unprocessable(CodeUnknownRoot, "root %#x is not a known root of the commitment tree", in.signals[zk.SignalMerkleRoot])
 	case in.proofErr != nil:
 		return relayerapi.RevealResult{}, in.proofErr
@@ -330,15 +345,21 @@ func (r *Relayer) reveal(ctx context.Context, in request) (relayerapi.RevealResu
 	if err != nil {
 		return relayerapi.RevealResult{}, err
 	}
+	release, err := r.holdRoot(root.Age, in.signals[zk.SignalChangeCommitment].Sign() != 0)
+	if err != nil {
+		return relayerapi.RevealResult{}, err
+	}
 	if err := r.allowSend(in.recipient); err != nil {
+		release()
 		return relayerapi.RevealResult{}, err
 	}
 	f, err := r.send(ctx, data, gas)
 	if err != nil {
 		r.uncountSend(in.recipient) // nothing was sent
+		release()
 		return relayerapi.RevealResult{}, err
 	}
-	r.track(in.nullifier, f)
+	r.track(in.nullifier, f, release)
 	return r.await(ctx, f)
 }
 
@@ -472,10 +493,38 @@ func (r *Relayer) isSpent(ctx context.Context, nullifier common.Hash) (bool, err
 	return nullABI.UnpackIsSpent(out)
 }
 
-func (r *Relayer) isKnownRoot(ctx context.Context, root common.Hash) (bool, error) {
-	out, err := r.client.Call(ctx, "is_known_root", r.cfg.Contracts.CommitmentTree, treeABI.PackIsKnownRoot(root))
+// rootAge is check 2: whether root is among the tree's recent roots, and how many inserts ago it
+// was the current one.
+func (r *Relayer) rootAge(ctx context.Context, root common.Hash) (contracts.RootAgeOutput, error) {
+	out, err := r.client.Call(ctx, "root_age", r.cfg.Contracts.CommitmentTree, treeABI.PackRootAge(root))
 	if err != nil {
-		return false, err
+		return contracts.RootAgeOutput{}, err
 	}
-	return treeABI.UnpackIsKnownRoot(out)
+	return treeABI.UnpackRootAge(out)
+}
+
+// holdRoot refuses a reveal whose root the relayer's own inserts ahead of it would push out of
+// the tree's root history before it is mined: its root is age inserts old, and each reveal with
+// change in flight inserts one more. A reveal with change holds its place among those inserts
+// until release (when its transaction settles, or is not sent).
+func (r *Relayer) holdRoot(age uint32, change bool) (release func(), err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if uint64(age)+uint64(r.changeInFlight) >= uint64(r.rootHistory) {
+		return nil, &platform.Error{Status: http.StatusConflict, Code: CodeRootExpiring, Message: fmt.Sprintf(
+			"the proof's root is %d inserts old and this relayer has %d inserts in flight ahead of it; the tree keeps %d roots, so the root would be unknown by the time the reveal is mined: prove again against the current root",
+			age, r.changeInFlight, r.rootHistory)}
+	}
+	if !change {
+		return func() {}, nil
+	}
+	r.changeInFlight++
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			r.mu.Lock()
+			r.changeInFlight--
+			r.mu.Unlock()
+		})
+	}, nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/go-chi/chi/v5"
 
+	"github.com/seed018cc74c/vaultd/gen/contracts"
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/openapi"
 	"github.com/seed018cc74c/vaultd/service/chain"
@@ -59,6 +60,14 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 	r := &Relayer{cfg: cfg, chainID: chainID, client: client, vk: vk, metrics: m, tracer: tracer,
 		perIP: ratelimit.New(cfg.Limits.PerIP), perRecipient: ratelimit.New(cfg.Limits.PerRecipient), total: ratelimit.New(cfg.Limits.Total),
 		running: map[common.Hash]*outcome{}, sent: map[common.Hash]*txmgr.Flight{}}
+	out, err := client.Call(ctx, "root_history_size", cfg.Contracts.CommitmentTree, contracts.NewCommitmentTree().PackROOTHISTORYSIZE())
+	if err == nil {
+		r.rootHistory, err = contracts.NewCommitmentTree().UnpackROOTHISTORYSIZE(out)
+	}
+	if err != nil {
+		client.Close()
+		return nil, fmt.Errorf("read the commitment tree's ROOT_HISTORY_SIZE at COMMITMENT_TREE_ADDRESS: %w", err)
+	}
 	operator := crypto.PubkeyToAddress(cfg.Operator.Key.PublicKey)
 	r.gate = gate.New(client, gate.Config{Wallet: operator, Name: "operator", Work: "reveals", Min: cfg.Operator.MinBalance,
 		Poll: cfg.Operator.BalancePoll, Setting: "MIN_OPERATOR_BALANCE", Code: CodeOperatorBalanceLow,

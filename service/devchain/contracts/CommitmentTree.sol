@@ -65,6 +65,19 @@ contract CommitmentTree {
 
     /// @notice True for the current root and the 31 before it. Searches from the newest root
     ///         back, so a proof made against a fresh root costs one or two reads.
+    /// @notice How many inserts ago root was the current root (0: it is the current one), and
+    /// whether it is among the last ROOT_HISTORY_SIZE roots at all. A relayer uses the age to
+    /// tell whether a reveal proved against root can still be mined after its own inserts ahead.
+    function rootAge(bytes32 root) external view returns (bool known, uint32 age) {
+        if (root == 0) return (false, 0);
+        uint32 i = currentRootIndex;
+        for (uint32 n = 0; n < ROOT_HISTORY_SIZE; n++) {
+            if (roots[i] == root) return (true, n);
+            i = i == 0 ? ROOT_HISTORY_SIZE - 1 : i - 1;
+        }
+        return (false, 0);
+    }
+
     function isKnownRoot(bytes32 root) public view returns (bool) {
         if (root == 0) return false;
         uint32 i = currentRootIndex;
