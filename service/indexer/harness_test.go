@@ -254,3 +254,20 @@ func call(t testing.TB, c *devchain.Chain, to common.Address, data []byte) []byt
 	}
 	return out
 }
+
+// reorg replaces the chain after block ancestor with another branch: a block on ancestor with a
+// transaction of the deployer's and what the node put back in its pool from the orphaned blocks
+// (other contents, another timestamp: a new hash at every height). A real reorg of the dev chain.
+func reorg(t testing.TB, c *devchain.Chain, ancestor common.Hash) {
+	t.Helper()
+	c.PauseSealing()
+	if err := c.Fork(ancestor); err != nil {
+		t.Fatal(err)
+	}
+	c.PauseSealing() // until the new branch's first transaction is in the pool
+	self := c.Accounts.Deployer.Address
+	if _, err := devchain.SendTx(ctx, c, c.Accounts.Deployer.Key, &self, big.NewInt(1), nil); err != nil {
+		t.Fatal(err)
+	}
+	c.ResumeSealing()
+}

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/seed018cc74c/vaultd/gen/indexerapi"
-	"github.com/seed018cc74c/vaultd/service/devchain"
 	"github.com/seed018cc74c/vaultd/service/devchain/devchaintest"
 )
 
@@ -39,19 +38,7 @@ func testReorg(t *testing.T) {
 		t.Fatalf("before the reorg: %d events, cursor %v", len(before), first.JSON200.NextCursor)
 	}
 
-	// The new branch: on the ancestor, a block with a transaction of the deployer's and what the
-	// node put back in its pool from the orphaned blocks (other contents, another timestamp: a
-	// new hash at every height).
-	c.PauseSealing()
-	if err := c.Fork(ancestor.Hash()); err != nil {
-		t.Fatal(err)
-	}
-	c.PauseSealing()
-	self := c.Accounts.Deployer.Address
-	if _, err := devchain.SendTx(ctx, c, c.Accounts.Deployer.Key, &self, big.NewInt(1), nil); err != nil {
-		t.Fatal(err)
-	}
-	c.ResumeSealing()
+	reorg(t, c, ancestor.Hash())
 	waitFor(t, "the orphaned commits mined again", func() bool {
 		return len(chainLogs(t, c, c.Contracts.CommitmentTree, insertedTopic)) == 3
 	})

@@ -4,14 +4,12 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"math/big"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/seed018cc74c/vaultd/gen/indexerapi"
-	"github.com/seed018cc74c/vaultd/service/devchain"
 	"github.com/seed018cc74c/vaultd/service/devchain/devchaintest"
 )
 
@@ -129,16 +127,7 @@ func testStreamAcrossAReorg(t *testing.T) {
 	next(t, events)
 	orphaned := next(t, events)
 
-	c.PauseSealing()
-	if err := c.Fork(ancestor.Hash()); err != nil {
-		t.Fatal(err)
-	}
-	c.PauseSealing()
-	self := c.Accounts.Deployer.Address
-	if _, err := devchain.SendTx(ctx, c, c.Accounts.Deployer.Key, &self, big.NewInt(1), nil); err != nil {
-		t.Fatal(err)
-	}
-	c.ResumeSealing()
+	reorg(t, c, ancestor.Hash())
 	notice := next(t, events)
 	var body struct{ RolledBackTo indexerapi.Block }
 	json.Unmarshal([]byte(notice.data), &body)
