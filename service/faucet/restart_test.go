@@ -15,6 +15,7 @@ import (
 	"github.com/seed018cc74c/vaultd/gen/faucetapi"
 	"github.com/seed018cc74c/vaultd/service/devchain/devchaintest"
 	"github.com/seed018cc74c/vaultd/service/faucet"
+	"github.com/seed018cc74c/vaultd/service/sqldb"
 )
 
 // A claim whose transaction waits in the pool when the faucet stops is followed by the next
@@ -188,5 +189,43 @@ func TestPlatform(t *testing.T) {
 	}
 	if r := post("203.0.113.7"); r.StatusCode != 429 || r.Header.Get("Access-Control-Allow-Origin") == "" {
 		t.Fatalf("the same client again: %d %v, want a readable 429", r.StatusCode, r.Header)
+	}
+}
+
+// A failed claim (its transfer reverted or could not be sent: nothing moved) is reopened by the
+// next claim for the address, which is then paid once; the status shows the new claim.
+func TestFailedClaimCanBeClaimedAgain(t *testing.T) {
+	c := devchaintest.Start(t)
+	dir := t.TempDir()
+	s := startFaucet(t, c, dir, nil) // creates the store
+	s.stop()
+	addr := freshAddress(t)
+	db, err := sqldb.Open("sqlite:" + filepath.Join(dir, "faucet.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = db.Exec(`INSERT INTO claims (chain_id, address, amount, status, reason, created_at, updated_at) VALUES ($1, $2, $3, 'failed', $4, 1, 1)`,
+		c.ChainID, strings.ToLower(addr.Hex()), amount.String(), "the transfer reverted on chain")
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s = startFaucet(t, c, dir, nil)
+	if st := status(t, s, addr.Hex()); st.JSON200.Status != faucetapi.Failed || st.JSON200.Reason == nil {
+		t.Fatalf("the seeded claim: %s", st.Body)
+	}
+	r := claim(t, s, addr.Hex())
+	if r.StatusCode() != 202 {
+		t.Fatalf("claim after a failed one: %d %s", r.StatusCode(), r.Body)
+	}
+	got := waitStatus(t, s, addr, faucetapi.Confirmed)
+	if got.Reason != nil {
+		t.Fatalf("the reopened claim kept the old reason: %q", *got.Reason)
+	}
+	if b := balance(t, c, addr); b.Cmp(amount) != 0 {
+		t.Fatalf("balance %s, want %s", b, amount)
+	}
+	if r := claim(t, s, addr.Hex()); r.StatusCode() != 409 {
+		t.Fatalf("a third claim: %d, want 409", r.StatusCode())
 	}
 }
