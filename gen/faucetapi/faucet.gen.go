@@ -290,7 +290,7 @@ type ClientInterface interface {
 
 	// GetReady Readiness, for load balancers and Kubernetes
 	//
-	// `200` while the faucet can take claims; `503` with the reason's code while its balance gate is closed (`FAUCET_BALANCE_LOW`) or the chain is unreachable (`CHAIN_UNAVAILABLE`). Use it as a
+	// `200` while the faucet can take claims; `503` with the reason's code while its balance gate is closed (`FAUCET_BALANCE_LOW`), its spend limit is reached (`SPEND_LIMIT_REACHED`) or the chain is unreachable (`CHAIN_UNAVAILABLE`). Use it as a
 	// readiness probe (take the instance out of rotation), and `/health` (always `200`, with
 	// the details) as a liveness probe. Answered from memory: no chain call.
 	//
@@ -367,7 +367,7 @@ func (c *Client) GetHealth(ctx context.Context, reqEditors ...RequestEditorFn) (
 
 // GetReady Readiness, for load balancers and Kubernetes
 //
-// `200` while the faucet can take claims; `503` with the reason's code while its balance gate is closed (`FAUCET_BALANCE_LOW`) or the chain is unreachable (`CHAIN_UNAVAILABLE`). Use it as a
+// `200` while the faucet can take claims; `503` with the reason's code while its balance gate is closed (`FAUCET_BALANCE_LOW`), its spend limit is reached (`SPEND_LIMIT_REACHED`) or the chain is unreachable (`CHAIN_UNAVAILABLE`). Use it as a
 // readiness probe (take the instance out of rotation), and `/health` (always `200`, with
 // the details) as a liveness probe. Answered from memory: no chain call.
 //
@@ -605,7 +605,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetReadyWithResponse Readiness, for load balancers and Kubernetes
 	//
-	// `200` while the faucet can take claims; `503` with the reason's code while its balance gate is closed (`FAUCET_BALANCE_LOW`) or the chain is unreachable (`CHAIN_UNAVAILABLE`). Use it as a
+	// `200` while the faucet can take claims; `503` with the reason's code while its balance gate is closed (`FAUCET_BALANCE_LOW`), its spend limit is reached (`SPEND_LIMIT_REACHED`) or the chain is unreachable (`CHAIN_UNAVAILABLE`). Use it as a
 	// readiness probe (take the instance out of rotation), and `/health` (always `200`, with
 	// the details) as a liveness probe. Answered from memory: no chain call.
 	//
@@ -927,7 +927,7 @@ func (c *ClientWithResponses) GetHealthWithResponse(ctx context.Context, reqEdit
 
 // GetReadyWithResponse Readiness, for load balancers and Kubernetes
 //
-// `200` while the faucet can take claims; `503` with the reason's code while its balance gate is closed (`FAUCET_BALANCE_LOW`) or the chain is unreachable (`CHAIN_UNAVAILABLE`). Use it as a
+// `200` while the faucet can take claims; `503` with the reason's code while its balance gate is closed (`FAUCET_BALANCE_LOW`), its spend limit is reached (`SPEND_LIMIT_REACHED`) or the chain is unreachable (`CHAIN_UNAVAILABLE`). Use it as a
 // readiness probe (take the instance out of rotation), and `/health` (always `200`, with
 // the details) as a liveness probe. Answered from memory: no chain call.
 //

@@ -47,7 +47,7 @@ export interface paths {
         };
         /**
          * Readiness, for load balancers and Kubernetes
-         * @description `200` while the faucet can take claims; `503` with the reason's code while its balance gate is closed (`FAUCET_BALANCE_LOW`) or the chain is unreachable (`CHAIN_UNAVAILABLE`). Use it as a
+         * @description `200` while the faucet can take claims; `503` with the reason's code while its balance gate is closed (`FAUCET_BALANCE_LOW`), its spend limit is reached (`SPEND_LIMIT_REACHED`) or the chain is unreachable (`CHAIN_UNAVAILABLE`). Use it as a
          *     readiness probe (take the instance out of rotation), and `/health` (always `200`, with
          *     the details) as a liveness probe. Answered from memory: no chain call.
          */
@@ -287,7 +287,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             502: components["responses"]["ChainUnavailable"];
-            /** @description `FAUCET_BALANCE_LOW`: the faucet wallet needs funding; retry after `Retry-After` seconds. Nothing was recorded. */
+            /** @description `FAUCET_BALANCE_LOW`: the faucet wallet needs funding; `SPEND_LIMIT_REACHED`: the faucet spent its limit for the window. Retry after `Retry-After` seconds. Nothing was recorded. */
             503: {
                 headers: {
                     "Retry-After"?: number;

@@ -37,7 +37,7 @@ export interface paths {
         };
         /**
          * Readiness, for load balancers and Kubernetes
-         * @description `200` while the relayer can take reveals; `503` with the reason's code while the balance gate is closed (`OPERATOR_BALANCE_LOW`) or the chain is unreachable (`CHAIN_UNAVAILABLE`). Use it as a
+         * @description `200` while the relayer can take reveals; `503` with the reason's code while the balance gate is closed (`OPERATOR_BALANCE_LOW`), the spend limit is reached (`SPEND_LIMIT_REACHED`) or the chain is unreachable (`CHAIN_UNAVAILABLE`). Use it as a
          *     readiness probe (take the instance out of rotation), and `/health` (always `200`, with
          *     the details) as a liveness probe. Answered from memory: no chain call.
          */
@@ -331,7 +331,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             502: components["responses"]["ChainUnavailable"];
-            /** @description `OPERATOR_BALANCE_LOW`: the operator wallet needs funding; retry after `Retry-After` seconds. */
+            /** @description `OPERATOR_BALANCE_LOW`: the operator wallet needs funding; `SPEND_LIMIT_REACHED`: the operator spent its limit for the window. Retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     "Retry-After"?: number;

@@ -52,17 +52,26 @@ func EnvGwei(e *platform.Env, name, def string) *big.Int { return scaled(e, name
 
 func scaled(e *platform.Env, name, def string, decimals int) *big.Int {
 	s := e.String(name, def)
+	v, err := ParseUnits(s, decimals)
+	if err != nil {
+		e.Fail("%s %v, got %q", name, err, s)
+		return nil
+	}
+	return v
+}
+
+// ParseUnits reads a non-negative decimal number of a unit with the given decimals ("0.5" ether
+// is ParseUnits("0.5", 18)) as an integer of its smallest part.
+func ParseUnits(s string, decimals int) (*big.Int, error) {
 	r, ok := new(big.Rat).SetString(s)
 	if !ok || r.Sign() < 0 || strings.ContainsAny(s, "eE/") {
-		e.Fail("%s must be a non-negative decimal number, got %q", name, s)
-		return nil
+		return nil, errors.New("must be a non-negative decimal number")
 	}
 	r.Mul(r, new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(decimals)), nil)))
 	if !r.IsInt() {
-		e.Fail("%s has more decimals than the unit allows: %q", name, s)
-		return nil
+		return nil, errors.New("has more decimals than the unit allows")
 	}
-	return new(big.Int).Set(r.Num())
+	return new(big.Int).Set(r.Num()), nil
 }
 
 // Config says how to reach the chain; every service has one.

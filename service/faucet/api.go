@@ -73,7 +73,8 @@ func (a *api) GetHealth(ctx context.Context, req faucetapi.GetHealthRequestObjec
 	return faucetapi.GetHealth200JSONResponse(h), nil
 }
 
-// GetReady is the readiness probe: 503 while the gate is closed or the chain unreachable. It is
+// GetReady is the readiness probe: 503 while the gate is closed, the spend limit reached or the
+// chain unreachable. It is
 // answered, not logged, however often a load balancer asks.
 func (a *api) GetReady(ctx context.Context, req faucetapi.GetReadyRequestObject) (faucetapi.GetReadyResponseObject, error) {
 	_, open, reachable := a.f.gate.State()
@@ -82,6 +83,8 @@ func (a *api) GetReady(ctx context.Context, req faucetapi.GetReadyRequestObject)
 		return faucetapi.GetReady503JSONResponse{Code: platform.CodeChainUnavailable, Error: "the chain is unreachable"}, nil
 	case !open:
 		return faucetapi.GetReady503JSONResponse{Code: CodeFaucetBalanceLow, Error: "the faucet balance is under MIN_FAUCET_BALANCE"}, nil
+	case a.f.gate.SpendReached():
+		return faucetapi.GetReady503JSONResponse{Code: CodeSpendLimitReached, Error: "the faucet has spent FAUCET_SPEND_LIMIT for now"}, nil
 	}
 	return faucetapi.GetReady200JSONResponse{Ready: true}, nil
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/seed018cc74c/vaultd/service/chain"
+	"github.com/seed018cc74c/vaultd/service/gate"
 	"github.com/seed018cc74c/vaultd/service/platform"
 	"github.com/seed018cc74c/vaultd/service/ratelimit"
 	"github.com/seed018cc74c/vaultd/service/sqldb"
@@ -32,6 +33,7 @@ type WalletConfig struct {
 	Amount      *big.Int          // wei per claim
 	MinBalance  *big.Int          // wei
 	BalancePoll time.Duration
+	SpendLimit  gate.Budget // what the wallet may spend per window
 }
 
 // LimitsConfig are the faucet's rate limits.
@@ -51,6 +53,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 			Amount:      chain.EnvEther(e, "FAUCET_AMOUNT", "100"),
 			MinBalance:  chain.EnvEther(e, "MIN_FAUCET_BALANCE", "1000"),
 			BalancePoll: e.Duration("BALANCE_POLL_INTERVAL", 10*time.Second),
+			SpendLimit:  gate.EnvBudget(e, "FAUCET_SPEND_LIMIT", "off"),
 		},
 		Tx: txmgr.LoadConfig(e),
 		Limits: LimitsConfig{

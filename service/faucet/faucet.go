@@ -32,9 +32,11 @@ import (
 
 // Error codes of the faucet.
 const (
-	CodeAlreadyClaimed    = "ALREADY_CLAIMED"
-	CodeClaimRejected     = "CLAIM_REJECTED"
-	CodeFaucetBalanceLow  = "FAUCET_BALANCE_LOW"
+	CodeAlreadyClaimed   = "ALREADY_CLAIMED"
+	CodeClaimRejected    = "CLAIM_REJECTED"
+	CodeFaucetBalanceLow = "FAUCET_BALANCE_LOW"
+	// CodeSpendLimitReached is the 503 of a spent FAUCET_SPEND_LIMIT.
+	CodeSpendLimitReached = "SPEND_LIMIT_REACHED"
 	outcomeAccepted       = "ACCEPTED"
 	reconcileRetry        = 2 * time.Second
 	plainTransferGas      = 21_000

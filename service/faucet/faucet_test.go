@@ -297,3 +297,33 @@ func TestMalformedClaimsCountPerIP(t *testing.T) {
 		t.Fatalf("five malformed claims with a limit of 3: %v", codes)
 	}
 }
+
+// FAUCET_SPEND_LIMIT refuses new claims once what the window's claims paid reaches it (the
+// last one sent may go over it): with 150 and claims of 100 + gas, the second claim is sent,
+// the third gets 503 SPEND_LIMIT_REACHED and nothing is recorded for it; /ready says why.
+func TestSpendLimit(t *testing.T) {
+	c := devchaintest.Start(t)
+	s := startFaucet(t, c, t.TempDir(), map[string]string{"FAUCET_SPEND_LIMIT": "150/1h"})
+	for range 2 {
+		addr := freshAddress(t)
+		if r := claim(t, s, addr.Hex()); r.StatusCode() != 202 {
+			t.Fatalf("claim under the limit: %d %s", r.StatusCode(), r.Body)
+		}
+		waitStatus(t, s, addr, faucetapi.Confirmed)
+	}
+	third := freshAddress(t)
+	r := claim(t, s, third.Hex())
+	wantError(t, "a claim over the spend limit", r.StatusCode(), r.Body, 503, "SPEND_LIMIT_REACHED")
+	if r.HTTPResponse.Header.Get("Retry-After") == "" {
+		t.Fatal("503 without Retry-After")
+	}
+	if st := status(t, s, third.Hex()); st.JSON200.Status != faucetapi.None {
+		t.Fatalf("a refused claim was recorded: %s", st.Body)
+	}
+	if r, _ := s.client.GetReadyWithResponse(ctx); r.StatusCode() != 503 || r.JSON503.Code != "SPEND_LIMIT_REACHED" {
+		t.Fatalf("ready while the spend limit is reached: %d %s", r.StatusCode(), r.Body)
+	}
+	if m := scrape(t, s); !strings.Contains(m, "vaultd_faucet_spend_limit_rejections_total 1") || !strings.Contains(m, "vaultd_faucet_spend_limit_ether 150") {
+		t.Fatalf("metrics:\n%s", m)
+	}
+}

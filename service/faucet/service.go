@@ -53,7 +53,8 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 	wallet := crypto.PubkeyToAddress(cfg.Wallet.Key.PublicKey)
 	g := gate.New(client, gate.Config{Wallet: wallet, Name: "faucet", Work: "claims", Min: cfg.Wallet.MinBalance,
 		Poll: cfg.Wallet.BalancePoll, Setting: "MIN_FAUCET_BALANCE", Code: CodeFaucetBalanceLow,
-		Message: "the faucet is out of funds for now, try again later"}, gate.NewMetrics(reg, "faucet", "balance"), log)
+		Message: "the faucet is out of funds for now, try again later",
+		Budget:  cfg.Wallet.SpendLimit, BudgetSetting: "FAUCET_SPEND_LIMIT", BudgetCode: CodeSpendLimitReached}, gate.NewMetrics(reg, "faucet", "balance"), log)
 	life, end := context.WithCancel(context.Background())
 	f := &Faucet{cfg: cfg, chainID: chainID, client: client, store: st, gate: g, metrics: newMetrics(reg), tracer: tracer, log: log,
 		tx:    txmgr.New(client, cfg.Wallet.Key, chainID, cfg.Tx, g, txmgr.NewMetrics(reg, "faucet"), log),

@@ -2,11 +2,14 @@
 // and refreshed after each mined transaction) and the cost reserved by transactions in flight,
 // and it closes while balance − reserved is under the minimum, refusing new work with a 503.
 // Each transition is logged once: one error-level ALERT line when it closes, one info line when
-// it opens again. The relayer's operator wallet and the faucet's wallet each have one.
+// it opens again. It also keeps the wallet's spend budget (budget.go): what the wallet paid in
+// the last window plus what is reserved must stay under a limit, or new work is refused with a
+// 503 of its own. The relayer's operator wallet and the faucet's wallet each have one.
 package gate
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"math"
 	"math/big"
@@ -32,6 +35,10 @@ type Config struct {
 	Setting string        // the variable that sets Min, for the alert line (MIN_OPERATOR_BALANCE)
 	Code    string        // the 503's code (OPERATOR_BALANCE_LOW)
 	Message string        // the 503's message
+
+	Budget        Budget // the spend budget; a nil Limit is none
+	BudgetSetting string // the variable that sets it (OPERATOR_SPEND_LIMIT)
+	BudgetCode    string // the 503's code while the budget is spent (SPEND_LIMIT_REACHED)
 }
 
 // Metrics are the gate's gauges and counters.
@@ -39,11 +46,16 @@ type Metrics struct {
 	Balance, Threshold, Open prometheus.Gauge
 	TimeToEmpty              prometheus.Gauge
 	Trips, Rejected          prometheus.Counter
+
+	Spent, SpendLimit, SpendOpen prometheus.Gauge
+	SpendRejected                prometheus.Counter
 }
 
 // NewMetrics registers vaultd_<subsystem>_<balance>_ether, _<balance>_threshold_ether,
-// _balance_gate_open, _balance_gate_trips_total and _balance_low_rejections_total on reg;
-// balance names the wallet's balance ("operator_balance", "balance").
+// _balance_gate_open, _balance_gate_trips_total, _balance_low_rejections_total and the spend
+// budget's _spend_window_ether, _spend_limit_ether, _spend_limit_open and
+// _spend_limit_rejections_total on reg; balance names the wallet's balance ("operator_balance",
+// "balance").
 func NewMetrics(reg prometheus.Registerer, subsystem, balance string) *Metrics {
 	const ns = "vaultd"
 	m := &Metrics{
@@ -59,9 +71,18 @@ func NewMetrics(reg prometheus.Registerer, subsystem, balance string) *Metrics {
 			Help: "Times the balance gate closed."}),
 		Rejected: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Subsystem: subsystem, Name: "balance_low_rejections_total",
 			Help: "Requests answered 503 because the balance gate was closed."}),
+		Spent: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: ns, Subsystem: subsystem, Name: "spend_window_ether",
+			Help: "Native tokens the wallet paid for transactions mined within the spend limit's window, plus the worst-case cost reserved by those in flight."}),
+		SpendLimit: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: ns, Subsystem: subsystem, Name: "spend_limit_ether",
+			Help: "The spend limit in native tokens per window; new work is refused while the window's spending reaches it. 0: no limit."}),
+		SpendOpen: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: ns, Subsystem: subsystem, Name: "spend_limit_open",
+			Help: "1 while the spend budget accepts new work, 0 while it answers 503 (the limit is reached)."}),
+		SpendRejected: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Subsystem: subsystem, Name: "spend_limit_rejections_total",
+			Help: "Requests answered 503 because the spend limit was reached."}),
 	}
-	reg.MustRegister(m.Balance, m.Threshold, m.TimeToEmpty, m.Open, m.Trips, m.Rejected)
+	reg.MustRegister(m.Balance, m.Threshold, m.TimeToEmpty, m.Open, m.Trips, m.Rejected, m.Spent, m.SpendLimit, m.SpendOpen, m.SpendRejected)
 	m.Open.Set(1)
+	m.SpendOpen.Set(1)
 	m.TimeToEmpty.Set(math.Inf(1))
 	return m
 }
@@ -79,6 +100,8 @@ type Gate struct {
 	open      bool
 	reachable bool
 	burn      burnRate
+	spending  spending
+	now       func() time.Time
 }
 
 // New makes the gate; it is open until the first balance read says otherwise.
@@ -87,7 +110,10 @@ func New(client *chain.Client, cfg Config, m *Metrics, log *slog.Logger) *Gate {
 		log = slog.Default()
 	}
 	m.Threshold.Set(WeiToEther(cfg.Min))
-	return &Gate{client: client, cfg: cfg, metrics: m, log: log, reserved: new(big.Int), open: true}
+	if cfg.Budget.Limit != nil {
+		m.SpendLimit.Set(WeiToEther(cfg.Budget.Limit))
+	}
+	return &Gate{client: client, cfg: cfg, metrics: m, log: log, reserved: new(big.Int), open: true, now: time.Now}
 }
 
 // Run polls the balance until ctx is done: one chain call per poll.
@@ -115,7 +141,7 @@ func (g *Gate) Refresh(ctx context.Context) {
 	}
 	g.balance = bal
 	g.metrics.Balance.Set(WeiToEther(bal))
-	g.metrics.TimeToEmpty.Set(g.burn.observe(time.Now(), bal))
+	g.metrics.TimeToEmpty.Set(g.burn.observe(g.now(), bal))
 	g.evaluate()
 }
 
@@ -135,8 +161,17 @@ func (g *Gate) Release(cost *big.Int) {
 	g.evaluate()
 }
 
-// evaluate opens or closes the gate; callers hold g.mu.
+// Spent records what a mined transaction cost the wallet, against the spend budget.
+func (g *Gate) Spent(wei *big.Int) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.spending.add(g.now(), wei)
+	g.evaluate()
+}
+
+// evaluate opens or closes the gate and the budget; callers hold g.mu.
 func (g *Gate) evaluate() {
+	g.evaluateBudget()
 	if g.balance == nil {
 		return
 	}
@@ -156,15 +191,46 @@ func (g *Gate) evaluate() {
 	g.metrics.Open.Set(b2f(open))
 }
 
-// Check refuses new work while the gate is closed.
+// evaluateBudget reports whether the window's spending, reservations included, has reached the
+// budget, logging each transition once (a warning: the budget doing its job is no fault of the
+// service); callers hold g.mu.
+func (g *Gate) evaluateBudget() (reached bool) {
+	b := g.cfg.Budget
+	if b.Limit == nil {
+		return false
+	}
+	spent := new(big.Int).Add(g.spending.inWindow(g.now(), b.Window), g.reserved)
+	g.metrics.Spent.Set(WeiToEther(spent))
+	reached = spent.Cmp(b.Limit) >= 0
+	if reached != g.spending.reached {
+		g.spending.reached = reached
+		g.metrics.SpendOpen.Set(b2f(!reached))
+		attrs := []any{"wallet", g.cfg.Wallet.Hex(), "spent", weiString(spent), "limit", b.String()}
+		if reached {
+			g.log.Warn(g.cfg.Name+" spending reached "+g.cfg.BudgetSetting+"; refusing new "+g.cfg.Work+" with 503 "+g.cfg.BudgetCode, attrs...)
+		} else {
+			g.log.Info(g.cfg.Name+" spending back under "+g.cfg.BudgetSetting+"; accepting "+g.cfg.Work+" again", attrs...)
+		}
+	}
+	return reached
+}
+
+// Check refuses new work while the gate is closed or the spend budget is reached.
 func (g *Gate) Check() error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.open {
-		return nil
+	if !g.open {
+		g.metrics.Rejected.Inc()
+		return &platform.Error{Status: http.StatusServiceUnavailable, Code: g.cfg.Code, Message: g.cfg.Message, RetryAfter: g.cfg.Poll}
 	}
-	g.metrics.Rejected.Inc()
-	return &platform.Error{Status: http.StatusServiceUnavailable, Code: g.cfg.Code, Message: g.cfg.Message, RetryAfter: g.cfg.Poll}
+	if g.evaluateBudget() {
+		g.metrics.SpendRejected.Inc()
+		b := g.cfg.Budget
+		return &platform.Error{Status: http.StatusServiceUnavailable, Code: g.cfg.BudgetCode,
+			Message:    fmt.Sprintf("the %s has spent its limit of %s for now, try again later", g.cfg.Name, b),
+			RetryAfter: g.spending.retryAfter(g.now(), b.Window, g.cfg.Poll)}
+	}
+	return nil
 }
 
 // State is the gate as a health report shows it; balance is nil until the first read.
@@ -175,6 +241,13 @@ func (g *Gate) State() (balance *big.Int, open, reachable bool) {
 		balance = new(big.Int).Set(g.balance)
 	}
 	return balance, g.open, g.reachable
+}
+
+// SpendReached reports whether the spend budget is reached now (a readiness report).
+func (g *Gate) SpendReached() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.evaluateBudget()
 }
 
 // WeiToEther converts wei to whole native tokens, for gauges.

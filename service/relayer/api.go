@@ -46,7 +46,8 @@ func (a *api) GetHealth(ctx context.Context, req relayerapi.GetHealthRequestObje
 	return relayerapi.GetHealth200JSONResponse(h), nil
 }
 
-// GetReady is the readiness probe: 503 while the gate is closed or the chain unreachable. It is
+// GetReady is the readiness probe: 503 while the gate is closed, the spend limit reached or the
+// chain unreachable. It is
 // answered, not logged, however often a load balancer asks.
 func (a *api) GetReady(ctx context.Context, req relayerapi.GetReadyRequestObject) (relayerapi.GetReadyResponseObject, error) {
 	_, open, reachable := a.r.gate.State()
@@ -55,6 +56,8 @@ func (a *api) GetReady(ctx context.Context, req relayerapi.GetReadyRequestObject
 		return relayerapi.GetReady503JSONResponse{Code: platform.CodeChainUnavailable, Error: "the chain is unreachable"}, nil
 	case !open:
 		return relayerapi.GetReady503JSONResponse{Code: CodeOperatorBalanceLow, Error: "the operator balance is under MIN_OPERATOR_BALANCE"}, nil
+	case a.r.gate.SpendReached():
+		return relayerapi.GetReady503JSONResponse{Code: CodeSpendLimitReached, Error: "the operator has spent OPERATOR_SPEND_LIMIT for now"}, nil
 	}
 	return relayerapi.GetReady200JSONResponse{Ready: true}, nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/seed018cc74c/vaultd/service/chain"
+	"github.com/seed018cc74c/vaultd/service/gate"
 	"github.com/seed018cc74c/vaultd/service/platform"
 	"github.com/seed018cc74c/vaultd/service/ratelimit"
 	"github.com/seed018cc74c/vaultd/service/txmgr"
@@ -37,6 +38,7 @@ type OperatorConfig struct {
 	Key         *ecdsa.PrivateKey // never logged or returned
 	MinBalance  *big.Int          // wei
 	BalancePoll time.Duration
+	SpendLimit  gate.Budget // what the wallet may spend per window
 }
 
 // ContractsConfig are the vault's contracts.
@@ -70,6 +72,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 			Key:         chain.EnvPrivateKey(e, "OPERATOR_PRIVATE_KEY"),
 			MinBalance:  chain.EnvEther(e, "MIN_OPERATOR_BALANCE", "100"),
 			BalancePoll: e.Duration("BALANCE_POLL_INTERVAL", 10*time.Second),
+			SpendLimit:  gate.EnvBudget(e, "OPERATOR_SPEND_LIMIT", "10/1h"),
 		},
 		Contracts: ContractsConfig{
 			Vault:             chain.EnvAddress(e, "COMMIT_REVEAL_VAULT_ADDRESS"),

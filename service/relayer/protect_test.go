@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -336,5 +337,72 @@ func TestPerIPLimitKeysIPv6ByPrefix(t *testing.T) {
 	got := []int{post("2001:db8:0:1::1"), post("2001:db8:0:1::2"), post("2001:db8:0:1:ffff::3"), post("2001:db8:0:2::1")}
 	if fmt.Sprint(got) != "[400 400 429 400]" {
 		t.Fatalf("three addresses of one /64 and one of another, limit 2: %v", got)
+	}
+}
+
+// OPERATOR_SPEND_LIMIT bounds what the operator pays per window, counting the worst-case cost of
+// reveals in flight: of five reveals sent at once under a limit one reveal exceeds, one is sent
+// and four are refused with 503 SPEND_LIMIT_REACHED and a Retry-After, nothing else is sent,
+// /ready says why, one warning line marks the transition; once the payment leaves the window,
+// reveals are accepted again.
+func TestSpendLimit(t *testing.T) {
+	var logs logCapture
+	prev := slog.Default()
+	slog.SetDefault(slog.New(slog.NewJSONHandler(&logs, nil)))
+	defer slog.SetDefault(prev)
+
+	c := devchaintest.Start(t)
+	const window = 3 * time.Second
+	s := startRelayer(t, c, map[string]string{"OPERATOR_SPEND_LIMIT": "0.000000001/" + window.String()}) // 1 gwei: less than any reveal
+	reqs := make([]relayerRequest, 5)
+	for i := range reqs {
+		_, reqs[i] = request(t, c, devUsers(c, i), int64(i+1))
+	}
+	start := operatorNonce(t, c)
+	var answers []<-chan *relayerapi.RevealResponse
+	for _, r := range reqs {
+		answers = append(answers, revealAsync(t, s, r))
+	}
+	var refused []relayerRequest
+	for i, ch := range answers {
+		r := <-ch
+		switch r.StatusCode() {
+		case 200:
+		case 503:
+			wantCode(t, "a reveal over the spend limit", r, 503, "SPEND_LIMIT_REACHED")
+			if ra, _ := strconv.Atoi(r.HTTPResponse.Header.Get("Retry-After")); ra < 1 || ra > int(window/time.Second) {
+				t.Fatalf("Retry-After %q, want 1..%d", r.HTTPResponse.Header.Get("Retry-After"), int(window/time.Second))
+			}
+			refused = append(refused, reqs[i])
+		default:
+			t.Fatalf("reveal %d: %d %s", i, r.StatusCode(), r.Body)
+		}
+	}
+	if n := operatorNonce(t, c) - start; n != 1 || len(refused) != 4 {
+		t.Fatalf("%d transactions sent and %d reveals refused, want 1 and 4", n, len(refused))
+	}
+	if r, _ := s.client.GetReadyWithResponse(ctx); r.StatusCode() != 503 || r.JSON503.Code != "SPEND_LIMIT_REACHED" {
+		t.Fatalf("ready while the spend limit is reached: %d %s", r.StatusCode(), r.Body)
+	}
+	metrics := scrape(t, s)
+	for _, want := range []string{"vaultd_relayer_spend_limit_open 0", "vaultd_relayer_spend_limit_rejections_total 4", "vaultd_relayer_spend_limit_ether 1e-09"} {
+		if !strings.Contains(metrics, want) {
+			t.Errorf("metrics lack %q", want)
+		}
+	}
+	if n := strings.Count(logs.String(), "spending reached OPERATOR_SPEND_LIMIT"); n != 1 {
+		t.Fatalf("%d lines for one transition, want 1:\n%s", n, logs.String())
+	}
+	if strings.Contains(logs.String(), `"level":"ERROR"`) {
+		t.Fatalf("a reached spend limit logged at error level:\n%s", logs.String())
+	}
+
+	// A payment leaves the window: the next reveal is sent.
+	time.Sleep(window)
+	if r := reveal(t, s, refused[0]); r.StatusCode() != 200 {
+		t.Fatalf("a reveal after the window: %d %s", r.StatusCode(), r.Body)
+	}
+	if n := operatorNonce(t, c) - start; n != 2 {
+		t.Fatalf("%d transactions sent, want 2", n)
 	}
 }

@@ -46,6 +46,8 @@ const (
 	CodeRootExpiring = "ROOT_EXPIRING"
 	// CodeOperatorBalanceLow is the 503 of a closed balance gate.
 	CodeOperatorBalanceLow = "OPERATOR_BALANCE_LOW"
+	// CodeSpendLimitReached is the 503 of a spent OPERATOR_SPEND_LIMIT.
+	CodeSpendLimitReached = "SPEND_LIMIT_REACHED"
 )
 
 var (

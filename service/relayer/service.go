@@ -71,7 +71,8 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 	operator := crypto.PubkeyToAddress(cfg.Operator.Key.PublicKey)
 	r.gate = gate.New(client, gate.Config{Wallet: operator, Name: "operator", Work: "reveals", Min: cfg.Operator.MinBalance,
 		Poll: cfg.Operator.BalancePoll, Setting: "MIN_OPERATOR_BALANCE", Code: CodeOperatorBalanceLow,
-		Message: "the relayer is out of funds for now, try again later"}, gate.NewMetrics(reg, "relayer", "operator_balance"), log)
+		Message: "the relayer is out of funds for now, try again later",
+		Budget:  cfg.Operator.SpendLimit, BudgetSetting: "OPERATOR_SPEND_LIMIT", BudgetCode: CodeSpendLimitReached}, gate.NewMetrics(reg, "relayer", "operator_balance"), log)
 	r.tx = txmgr.New(client, cfg.Operator.Key, chainID, cfg.Tx.Config, r.gate, txmgr.NewMetrics(reg, "relayer"), log)
 	r.gate.Refresh(ctx)
 	switch adopted, err := r.tx.Sync(ctx); {

@@ -72,6 +72,21 @@ func cost(tx *types.Transaction) *big.Int {
 	return c.Add(c, tx.Value())
 }
 
+// paid is what a mined transaction cost the wallet: the gas it used at the price it paid, and
+// its value if it succeeded. A receipt without the price counts the gas at tx's fee cap, never
+// less than was paid.
+func paid(tx *types.Transaction, r *types.Receipt) *big.Int {
+	price := r.EffectiveGasPrice
+	if price == nil {
+		price = tx.GasFeeCap()
+	}
+	wei := new(big.Int).Mul(price, new(big.Int).SetUint64(r.GasUsed))
+	if r.Status == types.ReceiptStatusSuccessful {
+		wei.Add(wei, tx.Value())
+	}
+	return wei
+}
+
 // publish starts following f and wakes the watch loop. Callers hold m.mu.
 func (m *Manager) publish(f *Flight) {
 	m.inflight[f.nonce] = f
@@ -277,8 +292,15 @@ func (m *Manager) settle(f *Flight, r *types.Receipt, err error) {
 		return
 	}
 	delete(m.inflight, f.nonce)
+	mined := f.txs[len(f.txs)-1]
 	for _, tx := range f.txs {
 		delete(m.byHash, tx.Hash())
+		if r != nil && tx.Hash() == r.TxHash {
+			mined = tx
+		}
+	}
+	if r != nil {
+		m.gate.Spent(paid(mined, r))
 	}
 	m.metrics.InFlight(len(m.inflight))
 	m.toRelease = append(m.toRelease, f.reserved) // after the round's balance refresh

@@ -45,12 +45,14 @@ func LoadConfig(e *platform.Env) Config {
 }
 
 // Gate is the wallet's balance gate: Check refuses new transactions while the wallet is too
-// low, Reserve and Release set aside the worst-case cost of transactions in flight, and Refresh
-// re-reads the balance after something was mined.
+// low (or has spent its budget), Reserve and Release set aside the worst-case cost of
+// transactions in flight, Spent is told what each mined one cost, and Refresh re-reads the
+// balance after something was mined.
 type Gate interface {
 	Check() error
 	Reserve(cost *big.Int)
 	Release(cost *big.Int)
+	Spent(wei *big.Int)
 	Refresh(ctx context.Context)
 }
 

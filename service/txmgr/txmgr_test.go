@@ -26,14 +26,19 @@ var ctx = context.Background()
 // manager is a transaction manager of the dev faucet account, with its real balance gate.
 func manager(t *testing.T, c *devchain.Chain, replaceAfter time.Duration) *txmgr.Manager {
 	t.Helper()
+	return managerWith(t, c, replaceAfter, gate.Budget{}, prometheus.NewRegistry())
+}
+
+// managerWith is manager with a spend budget, its metrics on reg.
+func managerWith(t *testing.T, c *devchain.Chain, replaceAfter time.Duration, budget gate.Budget, reg *prometheus.Registry) *txmgr.Manager {
+	t.Helper()
 	client, err := chain.Dial(c.RPCURL, 5*time.Second, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(client.Close)
-	reg := prometheus.NewRegistry()
 	g := gate.New(client, gate.Config{Wallet: c.Accounts.Faucet.Address, Min: big.NewInt(0), Poll: time.Second, Name: "test", Work: "tests",
-		Setting: "MIN", Code: "LOW", Message: "low"}, gate.NewMetrics(reg, "test", "balance"), nil)
+		Setting: "MIN", Code: "LOW", Message: "low", Budget: budget, BudgetSetting: "LIMIT", BudgetCode: "SPENT"}, gate.NewMetrics(reg, "test", "balance"), nil)
 	m := txmgr.New(client, c.Accounts.Faucet.Key, c.ChainID, txmgr.Config{ReplaceAfter: replaceAfter, ReceiptPoll: 20 * time.Millisecond},
 		g, txmgr.NewMetrics(reg, "test"), nil)
 	if _, err := m.Sync(ctx); err != nil {
@@ -158,5 +163,49 @@ func TestResend(t *testing.T) {
 		ChainID: kept.ChainId(), Nonce: kept.Nonce(), GasTipCap: kept.GasTipCap(), GasFeeCap: kept.GasFeeCap(), Gas: 21_000, To: kept.To(), Value: big.NewInt(8)})
 	if _, err := second.Resend(ctx, other, nil); !errors.Is(err, txmgr.ErrNonceUsed) {
 		t.Fatalf("Resend of a displaced transaction: %v, want ErrNonceUsed", err)
+	}
+}
+
+// What a mined transaction cost the wallet is what the spend budget counts: once it settles, the
+// window's spending is exactly the balance's decrease (the gas it used at the price it paid,
+// and its value), not its reservation at the fee cap.
+func TestSpendingCountsWhatWasPaid(t *testing.T) {
+	c := devchaintest.Start(t)
+	reg := prometheus.NewRegistry()
+	m := managerWith(t, c, time.Minute, gate.Budget{Limit: new(big.Int).Lsh(big.NewInt(1), 100), Window: time.Hour}, reg)
+	from := c.Accounts.Faucet.Address
+	before, err := c.Client().BalanceAt(ctx, from, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := m.Send(ctx, txmgr.Tx{To: fresh(t), Value: big.NewInt(1e15), Gas: 50_000}) // 21,000 used of 50,000
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-f.Done()
+	after, err := c.Client().BalanceAt(ctx, from, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := gate.WeiToEther(new(big.Int).Sub(before, after))
+	spent := func() float64 {
+		families, err := reg.Gather()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, mf := range families {
+			if mf.GetName() == "vaultd_test_spend_window_ether" {
+				return mf.GetMetric()[0].GetGauge().GetValue()
+			}
+		}
+		t.Fatal("no vaultd_test_spend_window_ether")
+		return 0
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for spent() != want { // the reservation is released after the balance refresh that follows the receipt
+		if time.Now().After(deadline) {
+			t.Fatalf("spend_window_ether %v, want the balance's decrease %v", spent(), want)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
