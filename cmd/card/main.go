@@ -1,7 +1,7 @@
 // Command card runs the card flow against a dev chain described by devnet.json:
 //
 //	card create --devnet devnet.json --token <address> --amount <base units> [--from user0]
-//	card redeem --devnet devnet.json --secret <card> --recipient <address> (--relayer <url> | --print | --direct) [--from user1] [--indexer <url>]
+//	card redeem --devnet devnet.json --secret <card> --recipient <address> (--relayer <url> | --print | --direct) [--from user1] [--indexer <url>] [--keys <dir>]
 //
 // create commits tokens into the vault and prints the card. redeem proves the reveal of the
 // card to the recipient and posts it to a relayer, prints the request, or submits it directly.
@@ -105,6 +105,7 @@ func redeem(ctx context.Context, args []string, stdout io.Writer) error {
 	direct := fs.Bool("direct", false, "submit the reveal directly from --from")
 	from := fs.String("from", "user1", "dev account that submits with --direct (and pays the gas)")
 	indexerURL := fs.String("indexer", "", "rebuild the commitment tree from this indexer's events (its base URL) instead of the chain's logs")
+	keysDir := fs.String("keys", "", "prove with the keys of this directory (cmd/ceremony finalize) instead of the dev keys")
 	if err := fs.Parse(args); err != nil {
 		return errUsage
 	}
@@ -123,7 +124,7 @@ func redeem(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	keys, err := zk.DevKeys()
+	keys, err := loadKeys(*keysDir)
 	if err != nil {
 		return err
 	}
@@ -181,4 +182,16 @@ func btoi(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// loadKeys reads the proving keys of dir, or the dev keys when dir is "".
+func loadKeys(dir string) (*zk.Keys, error) {
+	if dir == "" {
+		return zk.DevKeys()
+	}
+	k, err := zk.LoadKeysDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("--keys: %w", err)
+	}
+	return k, nil
 }

@@ -1,6 +1,7 @@
 // Command devnet runs the in-process dev chain with every contract deployed, writes devnet.json
-// (RPC URL, chain id, contract and token addresses, dev accounts) and, beside it, the dev
-// verifying key as snarkjs's verification_key.json, and runs until SIGINT/SIGTERM.
+// (RPC URL, chain id, contract and token addresses, dev accounts) and, beside it, the verifying
+// key its verifier was deployed with as snarkjs's verification_key.json (the dev key, or with
+// --keys DIR a ceremony's), and runs until SIGINT/SIGTERM.
 package main
 
 import (
@@ -14,6 +15,7 @@ import (
 
 	"github.com/seed018cc74c/vaultd/gen/zk/devkeys"
 	"github.com/seed018cc74c/vaultd/service/devchain"
+	"github.com/seed018cc74c/vaultd/service/zk"
 )
 
 func main() {
@@ -22,11 +24,26 @@ func main() {
 	port := flag.Int("port", 8545, "JSON-RPC listen port (0: any free port)")
 	chainID := flag.Uint64("chain-id", devchain.DefaultChainID, "chain id")
 	blockTime := flag.Duration("block-time", 0, "block time, e.g. 2s (default: a block as soon as a transaction arrives)")
+	keysDir := flag.String("keys", "", "a keys directory from cmd/ceremony finalize: deploy the verifier from its verification_key.json (default: the dev keys)")
 	flag.Parse()
+
+	vkJSON := devkeys.VerificationKeyJSON
+	var vk *zk.VerificationKey // nil: the dev key
+	if *keysDir != "" {
+		path := filepath.Join(*keysDir, zk.VerificationKeyJSONFile)
+		var err error
+		if vk, err = zk.ReadVerificationKeyFile(path); err == nil {
+			vkJSON, err = os.ReadFile(path)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "devnet: --keys:", err)
+			os.Exit(2)
+		}
+	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	c, err := devchain.Start(ctx, devchain.Config{ChainID: *chainID, Host: *host, Port: *port, BlockTime: *blockTime})
+	c, err := devchain.Start(ctx, devchain.Config{ChainID: *chainID, Host: *host, Port: *port, BlockTime: *blockTime, VerificationKey: vk})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "devnet:", err)
 		os.Exit(1)
@@ -37,7 +54,7 @@ func main() {
 		os.Exit(1)
 	}
 	vkey := filepath.Join(filepath.Dir(*out), "verification_key.json")
-	if err := os.WriteFile(vkey, devkeys.VerificationKeyJSON, 0o644); err != nil {
+	if err := os.WriteFile(vkey, vkJSON, 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, "devnet: write verification key:", err)
 		os.Exit(1)
 	}

@@ -25,6 +25,7 @@ func main() {
 	flag.StringVar(&cfg.DataDir, "data-dir", "", "where the registry keeps tokens.json and icons, the faucet faucet.db and the indexer indexer.db (default: a temporary folder removed at exit)")
 	flag.StringVar(&cfg.ManifestPath, "out", "devnet.json", "where to write the chain's manifest (\"\" for nowhere)")
 	flag.DurationVar(&cfg.BlockTime, "block-time", 0, "dev chain block time, e.g. 2s (default: a block as soon as a transaction arrives)")
+	flag.StringVar(&cfg.KeysDir, "keys", "", "a keys directory from cmd/ceremony finalize: deploy the verifier from its verification_key.json and verify with it in the relayer (default: the dev keys)")
 	flag.Parse()
 	level := platform.NewEnv(os.Getenv).LogLevel()
 	cfg.Logger = func(service string) *slog.Logger { return platform.NewLogger(os.Stderr, level, service) }

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/consensys/gnark-crypto/ecc/bn254"
 	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
@@ -113,16 +112,16 @@ func (c *Chain) DeployVault(ctx context.Context, operator common.Address) (Contr
 	return c.deployVault(ctx, &deployer{chain: c, key: c.Accounts.Deployer.Key}, operator)
 }
 
-// deployVault deploys the Groth16 verifier with the dev verifying key, the vault (which creates
+// deployVault deploys the Groth16 verifier with the chain's verifying key (Config.VerificationKey), the vault (which creates
 // its commitment tree and nullifier registry, and is linked to the Poseidon libraries), and
 // registers the wrapped tokens. Only the vault fields of the result are set.
 func (c *Chain) deployVault(ctx context.Context, d *deployer, operator common.Address) (Contracts, error) {
 	var out Contracts
-	vk, err := zk.DevVerificationKey()
+	vk, err := c.verificationKey()
 	if err != nil {
 		return out, err
 	}
-	alpha, beta, gamma, delta, ic := VerifierArgs(vk)
+	alpha, beta, gamma, delta, ic := zk.VerifierArgs(vk)
 	out.Verifier, err = d.create(ctx, contracts.Groth16VerifierMetaData.Bin,
 		contracts.NewGroth16Verifier().PackConstructor(alpha, beta, gamma, delta, ic))
 	if err != nil {
@@ -167,23 +166,12 @@ func (c *Chain) deployVault(ctx context.Context, d *deployer, operator common.Ad
 	return out, nil
 }
 
-// VerifierArgs are the Groth16Verifier constructor's arguments for vk: G2 points in the
-// precompile's order (imaginary part first), as in zk.Proof.CallArgs.
-func VerifierArgs(vk *zk.VerificationKey) (alpha [2]*big.Int, beta, gamma, delta [2][2]*big.Int, ic [7][2]*big.Int) {
-	g1 := func(p bn254.G1Affine) [2]*big.Int {
-		return [2]*big.Int{p.X.BigInt(new(big.Int)), p.Y.BigInt(new(big.Int))}
+// verificationKey is the key the chain's verifiers are deployed with.
+func (c *Chain) verificationKey() (*zk.VerificationKey, error) {
+	if c.vk != nil {
+		return c.vk, nil
 	}
-	g2 := func(p bn254.G2Affine) [2][2]*big.Int {
-		return [2][2]*big.Int{
-			{p.X.A1.BigInt(new(big.Int)), p.X.A0.BigInt(new(big.Int))},
-			{p.Y.A1.BigInt(new(big.Int)), p.Y.A0.BigInt(new(big.Int))},
-		}
-	}
-	alpha, beta, gamma, delta = g1(vk.Alpha), g2(vk.Beta), g2(vk.Gamma), g2(vk.Delta)
-	for i := range ic {
-		ic[i] = g1(vk.IC[i])
-	}
-	return
+	return zk.DevVerificationKey()
 }
 
 func bytes32(s string) [32]byte {

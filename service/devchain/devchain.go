@@ -33,6 +33,7 @@ import (
 	"github.com/ethereum/go-ethereum/p2p"
 	"github.com/ethereum/go-ethereum/params"
 	"github.com/ethereum/go-ethereum/rpc"
+	"github.com/seed018cc74c/vaultd/service/zk"
 )
 
 // DefaultChainID is the dev chain's chain id (DESIGN.md).
@@ -47,6 +48,9 @@ type Config struct {
 	// BlockTime, when set, seals one block per interval like a live chain (from the end of
 	// Start: the deployments are sealed at once); 0 seals a block as soon as transactions arrive.
 	BlockTime time.Duration
+	// VerificationKey is the key the vault's verifier is deployed with (a ceremony's, say);
+	// nil means the dev key (gen/zk/devkeys).
+	VerificationKey *zk.VerificationKey
 }
 
 // Chain is a running dev chain. Close stops it.
@@ -69,6 +73,7 @@ type Chain struct {
 	wake      chan struct{}
 	paused    atomic.Bool
 	blockTime atomic.Int64 // a time.Duration; see SetBlockTime
+	vk        *zk.VerificationKey
 }
 
 // Start boots the node, funds the dev accounts and deploys the contracts. It returns once every
@@ -148,6 +153,7 @@ func Start(ctx context.Context, cfg Config) (*Chain, error) {
 		stopSeal: make(chan struct{}),
 		sealDone: make(chan struct{}),
 		wake:     make(chan struct{}, 1),
+		vk:       cfg.VerificationKey,
 	}
 	go c.seal()
 	if err := c.deploy(ctx); err != nil {

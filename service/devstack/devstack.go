@@ -31,6 +31,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/platform"
 	"github.com/seed018cc74c/vaultd/service/registry"
 	"github.com/seed018cc74c/vaultd/service/relayer"
+	"github.com/seed018cc74c/vaultd/service/zk"
 )
 
 // Config says where the stack listens and keeps its files.
@@ -44,8 +45,12 @@ type Config struct {
 	DataDir      string        // registry data and icons, the faucet's claims, the indexer's events; "" means a fresh temporary folder, removed at exit
 	ManifestPath string        // where devnet.json is written; "" means not at all
 	BlockTime    time.Duration // dev chain block time; 0 seals a block as soon as a transaction arrives
-	Getenv       func(string) string
-	Out          io.Writer // the ready banner
+	// KeysDir, when set, is a keys directory (cmd/ceremony finalize): the chain's verifier is
+	// deployed from its verification_key.json, and the relayer verifies with it. "" means the
+	// dev keys.
+	KeysDir string
+	Getenv  func(string) string
+	Out     io.Writer // the ready banner
 	// Logger gives each service its logger, so that lines say which service wrote them
 	// (service=registry, service=relayer); nil: the default logger for all.
 	Logger func(service string) *slog.Logger
@@ -67,7 +72,19 @@ func Run(ctx context.Context, cfg Config, tp trace.TracerProvider) error {
 		defer os.RemoveAll(dir)
 		cfg.DataDir = dir
 	}
-	chain, err := devchain.Start(ctx, devchain.Config{Host: cfg.Host, Port: cfg.RPCPort, BlockTime: cfg.BlockTime})
+	vkJSON := devkeys.VerificationKeyJSON
+	var vk *zk.VerificationKey // nil: the dev key
+	if cfg.KeysDir != "" {
+		var err error
+		path := filepath.Join(cfg.KeysDir, zk.VerificationKeyJSONFile)
+		if vk, err = zk.ReadVerificationKeyFile(path); err != nil {
+			return fmt.Errorf("--keys: %w", err)
+		}
+		if vkJSON, err = os.ReadFile(path); err != nil {
+			return err
+		}
+	}
+	chain, err := devchain.Start(ctx, devchain.Config{Host: cfg.Host, Port: cfg.RPCPort, BlockTime: cfg.BlockTime, VerificationKey: vk})
 	if err != nil {
 		return err
 	}
@@ -118,7 +135,7 @@ func Run(ctx context.Context, cfg Config, tp trace.TracerProvider) error {
 	defer relLn.Close()
 	relURL := "http://" + relLn.Addr().String()
 	vkey := filepath.Join(cfg.DataDir, "verification_key.json")
-	if err := os.WriteFile(vkey, devkeys.VerificationKeyJSON, 0o644); err != nil {
+	if err := os.WriteFile(vkey, vkJSON, 0o644); err != nil {
 		return err
 	}
 	relEnv := RelayerEnv(chain, vkey)

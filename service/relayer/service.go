@@ -2,10 +2,8 @@ package relayer
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
-	"os"
 	"sync"
 	"time"
 
@@ -108,20 +106,9 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 }
 
 func readVerificationKey(path string) (*zk.VerificationKey, error) {
-	data, err := os.ReadFile(path)
+	vk, err := zk.ReadVerificationKeyFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("VERIFICATION_KEY_FILE: %w", err)
-	}
-	var j zk.VerificationKeyJSON
-	if err := json.Unmarshal(data, &j); err != nil {
-		return nil, fmt.Errorf("VERIFICATION_KEY_FILE %s: %w", path, err)
-	}
-	vk, err := zk.ParseVerificationKey(j)
-	if err != nil {
-		return nil, fmt.Errorf("VERIFICATION_KEY_FILE %s: %w", path, err)
-	}
-	if len(vk.IC) != zk.NumSignals+1 {
-		return nil, fmt.Errorf("VERIFICATION_KEY_FILE %s: the key takes %d public signals, reveals have %d", path, len(vk.IC)-1, zk.NumSignals)
 	}
 	return vk, nil
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/consensys/gnark-crypto/ecc"
 	"github.com/consensys/gnark/backend/groth16"
-	groth16bn254 "github.com/consensys/gnark/backend/groth16/bn254"
 	"github.com/consensys/gnark/constraint"
 	"github.com/consensys/gnark/frontend"
 	"github.com/consensys/gnark/frontend/cs/r1cs"
@@ -98,8 +97,7 @@ func (k *Keys) Encode() (pkBytes, vkBytes []byte, err error) {
 // VerificationKey returns the verifying key as points, for the Solidity verifier's constructor
 // and for snarkjs's verification_key.json.
 func (k *Keys) VerificationKey() *VerificationKey {
-	v := k.vk.(*groth16bn254.VerifyingKey)
-	return &VerificationKey{Alpha: v.G1.Alpha, Beta: v.G2.Beta, Gamma: v.G2.Gamma, Delta: v.G2.Delta, IC: append(v.G1.K[:0:0], v.G1.K...)}
+	return VerificationKeyOf(k.vk)
 }
 
 // Constraints is the circuit's number of constraints.

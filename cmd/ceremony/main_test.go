@@ -1,0 +1,43 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The commands as a coordinator and a participant type them, up to an open phase 1 (the whole
+// ceremony, both phases and the keys on a dev chain, is service/ceremony's test).
+func TestCommands(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "setup")
+	var out, errOut bytes.Buffer
+	do := func(args ...string) error {
+		out.Reset()
+		errOut.Reset()
+		return run(args, &out, &errOut)
+	}
+	if err := do("init", "--dir", dir); err != nil || !strings.Contains(out.String(), "domain 8192") {
+		t.Fatalf("init: %v\n%s%s", err, out.String(), errOut.String())
+	}
+	if err := do("contribute", "--dir", dir); !errors.Is(err, errUsage) || !strings.Contains(errOut.String(), "--name is required") {
+		t.Fatalf("contribute without a name: %v %s", err, errOut.String())
+	}
+	if err := do("contribute", "--dir", dir, "--name", "alice"); err != nil || !strings.Contains(out.String(), "sha256 ") {
+		t.Fatalf("contribute: %v\n%s%s", err, out.String(), errOut.String())
+	}
+	hash := strings.TrimPrefix(strings.Split(out.String(), "\n")[1], "sha256 ")
+	if err := do("verify", "--dir", dir); err != nil || !strings.Contains(out.String(), hash+": ok") || !strings.Contains(out.String(), "phase 1 is open: 1 contributions") {
+		t.Fatalf("verify: %v\n%s%s", err, out.String(), errOut.String())
+	}
+	if err := do("finalize", "--dir", dir, "--beacon", "not hex"); !errors.Is(err, errUsage) {
+		t.Fatalf("finalize with a bad beacon: %v", err)
+	}
+	if err := do("verify", "--dir", filepath.Join(dir, "nowhere")); err == nil || !strings.Contains(err.Error(), "run init first") {
+		t.Fatalf("verify of no ceremony: %v", err)
+	}
+	if err := do("bake"); !errors.Is(err, errUsage) {
+		t.Fatalf("an unknown command: %v", err)
+	}
+}
