@@ -21,7 +21,6 @@ import (
 
 // Errors a card holder can act on.
 var (
-	ErrUnknownCard     = errors.New("no deposit for this card on this chain: wrong chain or vault, or the card was never committed")
 	ErrAlreadyRedeemed = errors.New("this card has already been redeemed")
 	ErrWrongToken      = errors.New("the vault does not hold this card's token")
 	ErrWrongChain      = errors.New("the card is for another chain")
@@ -85,15 +84,6 @@ func Tree(ctx context.Context, client *ethclient.Client, treeAddr common.Address
 	return t, nil
 }
 
-// Request is a reveal request exactly as the relayer accepts it.
-type Request struct {
-	Proof         zk.ProofJSON `json:"proof"`
-	PublicSignals []string     `json:"publicSignals"`
-	Recipient     string       `json:"recipient"`
-	TokenAddress  string       `json:"tokenAddress"`
-	Amount        string       `json:"amount"`
-}
-
 // Leaves is where a reveal's commitment tree is rebuilt from: the tree contract's address in,
 // its leaves in leaf order out.
 type Leaves func(ctx context.Context, tree common.Address) (*zk.Tree, error)
@@ -149,22 +139,8 @@ func PrepareFrom(ctx context.Context, client *ethclient.Client, keys *zk.Keys, c
 	if err != nil {
 		return Request{}, err
 	}
-	leaf := note.Leaf()
-	index := -1
-	for i := 0; i < tree.Len(); i++ {
-		if tree.Leaf(i).Cmp(leaf) == 0 {
-			index = i
-			break
-		}
-	}
-	if index < 0 {
-		return Request{}, ErrUnknownCard
-	}
-	proof, signals, err := keys.Prove(zk.RevealRequest{Note: note, Tree: tree, LeafIndex: index, Amount: c.Amount, Recipient: recipient})
-	if err != nil {
-		return Request{}, err
-	}
-	return Request{Proof: proof.JSON(), PublicSignals: signals.Hex(), Recipient: recipient.Hex(), TokenAddress: c.Token.Hex(), Amount: c.Amount.String()}, nil
+	req, _, err := ProveFrom(keys, c, tree, recipient, nil)
+	return req, err
 }
 
 // Reveal submits the request's reveal from key's account (no relayer) and waits for it.

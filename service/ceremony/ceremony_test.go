@@ -3,6 +3,7 @@ package ceremony_test
 import (
 	"bytes"
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -97,6 +98,9 @@ func TestThreePartyCeremony(t *testing.T) {
 	data, _ := os.ReadFile(filepath.Join(keysDir, zk.VerifierArgsFile))
 	if err := json.Unmarshal(data, &args); err != nil || !strings.HasPrefix(args.ConstructorArgs, "0x") || len(args.ConstructorArgs) != 2+2*32*(2+4*3+2*7) {
 		t.Fatalf("verifier-args.json: %v %q", err, args.ConstructorArgs)
+	}
+	if want := "0x" + hex.EncodeToString(contracts.NewGroth16Verifier().PackConstructor(zk.VerifierArgs(vk))); args.ConstructorArgs != want {
+		t.Fatalf("verifier-args.json's constructorArgs are not the binding's encoding:\n%s\n%s", args.ConstructorArgs, want)
 	}
 
 	c, err := devchain.Start(ctx, devchain.Config{VerificationKey: vk})

@@ -1,50 +1,20 @@
 package chain
 
 import (
-	"errors"
-
 	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/seed018cc74c/vaultd/service/address"
 )
 
-// ErrBadAddress is returned for text that is not 0x followed by 40 hex digits.
-var ErrBadAddress = errors.New("not an address: want 0x followed by 40 hex digits")
+// The address errors (package address).
+var (
+	ErrBadAddress  = address.ErrBad
+	ErrBadChecksum = address.ErrBadChecksum
+)
 
-// ErrBadChecksum is returned for a mixed-case address whose letter case is not its EIP-55 checksum.
-var ErrBadChecksum = errors.New("address checksum (EIP-55 letter case) does not match")
+// ParseAddress is address.Parse: 0x + 40 hex digits in any letter case.
+func ParseAddress(s string) (common.Address, error) { return address.Parse(s) }
 
-// ParseAddress reads 0x + 40 hex digits in any letter case.
-func ParseAddress(s string) (common.Address, error) {
-	if len(s) != 42 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X') {
-		return common.Address{}, ErrBadAddress
-	}
-	for i := 2; i < len(s); i++ {
-		c := s[i]
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
-			return common.Address{}, ErrBadAddress
-		}
-	}
-	return common.HexToAddress(s), nil
-}
-
-// ParseChecksummedAddress is ParseAddress that also checks the EIP-55 checksum when the hex
-// digits are of mixed case (all-lowercase and all-uppercase carry no checksum).
-func ParseChecksummedAddress(s string) (common.Address, error) {
-	a, err := ParseAddress(s)
-	if err != nil {
-		return a, err
-	}
-	digits := s[2:]
-	hasLower, hasUpper := false, false
-	for i := 0; i < len(digits); i++ {
-		switch c := digits[i]; {
-		case c >= 'a' && c <= 'f':
-			hasLower = true
-		case c >= 'A' && c <= 'F':
-			hasUpper = true
-		}
-	}
-	if hasLower && hasUpper && a.Hex()[2:] != digits {
-		return common.Address{}, ErrBadChecksum
-	}
-	return a, nil
-}
+// ParseChecksummedAddress is address.ParseChecksummed: ParseAddress that also checks the EIP-55
+// checksum when the hex digits are of mixed case.
+func ParseChecksummedAddress(s string) (common.Address, error) { return address.ParseChecksummed(s) }

@@ -141,7 +141,7 @@ func Run(ctx context.Context, cfg Config, tp trace.TracerProvider) error {
 	relEnv := RelayerEnv(chain, vkey)
 	relEnv["PORT"] = strconv.Itoa(relLn.Addr().(*net.TCPAddr).Port)
 	relEnv["CORS_ALLOWED_ORIGINS"] = origins
-	relCfg, err := relayer.LoadConfig(overlay(cfg.Getenv, relEnv))
+	relCfg, err := relayer.LoadConfig(overlay(withDefaults(cfg.Getenv, DevLimits), relEnv))
 	if err != nil {
 		return fmt.Errorf("relayer configuration: %w", err)
 	}
@@ -160,7 +160,7 @@ func Run(ctx context.Context, cfg Config, tp trace.TracerProvider) error {
 	fctEnv := FaucetEnv(chain, filepath.Join(cfg.DataDir, "faucet.db"))
 	fctEnv["PORT"] = strconv.Itoa(fctLn.Addr().(*net.TCPAddr).Port)
 	fctEnv["CORS_ALLOWED_ORIGINS"] = origins
-	fctCfg, err := faucet.LoadConfig(overlay(cfg.Getenv, fctEnv))
+	fctCfg, err := faucet.LoadConfig(overlay(withDefaults(cfg.Getenv, DevLimits), fctEnv))
 	if err != nil {
 		return fmt.Errorf("faucet configuration: %w", err)
 	}
@@ -309,6 +309,21 @@ func overlay(getenv func(string) string, over map[string]string) func(string) st
 			return v
 		}
 		return getenv(k)
+	}
+}
+
+// DevLimits are devstack's per-IP limits, relaxed from the services' defaults (5 a minute for
+// reveals, 5 an hour for claims) because in development every request comes from one address:
+// a web app's test run, a walkthrough, a browser test. The environment overrides them.
+var DevLimits = map[string]string{"RATE_LIMIT_PER_IP": "120/1m"}
+
+// withDefaults answers def[k] for a variable getenv leaves empty.
+func withDefaults(getenv func(string) string, def map[string]string) func(string) string {
+	return func(k string) string {
+		if v := getenv(k); v != "" {
+			return v
+		}
+		return def[k]
 	}
 }
 

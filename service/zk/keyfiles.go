@@ -12,8 +12,6 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bn254"
 	"github.com/consensys/gnark/backend/groth16"
 	groth16bn254 "github.com/consensys/gnark/backend/groth16/bn254"
-
-	"github.com/seed018cc74c/vaultd/gen/contracts"
 )
 
 // Names of the key files in a keys directory: what cmd/ceremony finalize writes and what
@@ -139,7 +137,20 @@ func verifierArgsJSON(vk *VerificationKey) verifierArgs {
 	for _, p := range ic {
 		out.IC = append(out.IC, g1(p))
 	}
-	packed := contracts.NewGroth16Verifier().PackConstructor(alpha, beta, gamma, delta, ic)
+	// Every argument is a fixed-size array of uint256, so the ABI encoding is the 28 words in
+	// order (the ceremony's test checks it against the abigen binding's PackConstructor).
+	var words []*big.Int
+	words = append(words, alpha[:]...)
+	for _, p := range [][2][2]*big.Int{beta, gamma, delta} {
+		words = append(words, p[0][0], p[0][1], p[1][0], p[1][1])
+	}
+	for _, p := range ic {
+		words = append(words, p[:]...)
+	}
+	packed := make([]byte, 0, 32*len(words))
+	for _, w := range words {
+		packed = append(packed, w.FillBytes(make([]byte, 32))...)
+	}
 	out.ConstructorArgs = "0x" + hex.EncodeToString(packed)
 	return out
 }

@@ -1,4 +1,4 @@
-package chain
+package address
 
 import (
 	"errors"
@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-func TestParseAddress(t *testing.T) {
+func TestParse(t *testing.T) {
 	const sum = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
 	for _, c := range []struct {
 		in       string
@@ -23,32 +23,32 @@ func TestParseAddress(t *testing.T) {
 		{"0x70997970C51812dc3A010C7d01b50e0d17dc79Cg", false, false},
 		{"", false, false},
 	} {
-		a, err := ParseAddress(c.in)
+		a, err := Parse(c.in)
 		if (err == nil) != c.ok {
-			t.Errorf("ParseAddress(%q) err = %v, want ok=%v", c.in, err, c.ok)
+			t.Errorf("Parse(%q) err = %v, want ok=%v", c.in, err, c.ok)
 		}
 		if err == nil && !strings.EqualFold(a.Hex(), c.in) {
-			t.Errorf("ParseAddress(%q) = %s", c.in, a.Hex())
+			t.Errorf("Parse(%q) = %s", c.in, a.Hex())
 		}
-		_, err = ParseChecksummedAddress(c.in)
+		_, err = ParseChecksummed(c.in)
 		if (err == nil) != c.okCk {
-			t.Errorf("ParseChecksummedAddress(%q) err = %v, want ok=%v", c.in, err, c.okCk)
+			t.Errorf("ParseChecksummed(%q) err = %v, want ok=%v", c.in, err, c.okCk)
 		}
 		if c.ok && !c.okCk && !errors.Is(err, ErrBadChecksum) {
-			t.Errorf("ParseChecksummedAddress(%q) err = %v, want ErrBadChecksum", c.in, err)
+			t.Errorf("ParseChecksummed(%q) err = %v, want ErrBadChecksum", c.in, err)
 		}
 	}
 }
 
 // FuzzParseAddress: whatever the input, an accepted address round-trips through its EIP-55 form,
 // and a checksummed parse never accepts what the plain parse refuses.
-func FuzzParseAddress(f *testing.F) {
+func FuzzParse(f *testing.F) {
 	for _, s := range []string{"0x70997970C51812dc3A010C7d01b50e0d17dc79C8", "0x0000000000000000000000000000000000000000", "0xZZ", "", "0X" + strings.Repeat("f", 40), strings.Repeat("0", 42)} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		a, err := ParseAddress(s)
-		ck, ckErr := ParseChecksummedAddress(s)
+		a, err := Parse(s)
+		ck, ckErr := ParseChecksummed(s)
 		if err != nil {
 			if ckErr == nil {
 				t.Fatalf("checksummed parse accepted %q that the plain parse refused", s)
@@ -58,7 +58,7 @@ func FuzzParseAddress(f *testing.F) {
 		if !strings.EqualFold(a.Hex(), s) {
 			t.Fatalf("%q parsed to %s", s, a.Hex())
 		}
-		back, err := ParseChecksummedAddress(a.Hex())
+		back, err := ParseChecksummed(a.Hex())
 		if err != nil || back != a {
 			t.Fatalf("EIP-55 form %s of %q does not parse back: %v", a.Hex(), s, err)
 		}

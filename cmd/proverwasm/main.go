@@ -1,0 +1,194 @@
+//go:build js && wasm
+
+// Command proverwasm is the reveal prover for the browser (and Node): the project's own circuit
+// and card format compiled to WebAssembly (GOOS=js GOARCH=wasm), loaded by the TypeScript
+// package (web/client), which runs it in a Web Worker. It registers globalThis.vaultdProver:
+//
+//	init(provingKey: Uint8Array, verifyingKey: Uint8Array): string     load the keys, compile the circuit
+//	newNote(json {chainId, vault, token, amount}): string               a fresh card and its commitment
+//	parseCard(card: string): string                                     a card's fields, leaf and nullifier
+//	prove(json {card, leaves, recipient, amount?}): string              the relayer's request (+ change card)
+//
+// Every function answers a JSON string: the result, or {"error": "…"}. Secrets come from
+// crypto.getRandomValues (Go's crypto/rand on js/wasm).
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/big"
+	"syscall/js"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/seed018cc74c/vaultd/service/address"
+	"github.com/seed018cc74c/vaultd/service/card/note"
+	"github.com/seed018cc74c/vaultd/service/zk"
+)
+
+var keys *zk.Keys
+
+func main() {
+	js.Global().Set("vaultdProver", js.ValueOf(map[string]any{
+		"init":      js.FuncOf(initKeys),
+		"newNote":   jsonFunc(newNote),
+		"parseCard": js.FuncOf(parseCard),
+		"prove":     jsonFunc(prove),
+	}))
+	select {} // serve calls until the page goes away
+}
+
+// answer is a function's JSON answer: v, or {"error": err}.
+func answer(v any, err error) any {
+	if err != nil {
+		data, _ := json.Marshal(map[string]string{"error": err.Error()})
+		return string(data)
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		return answer(nil, err)
+	}
+	return string(data)
+}
+
+// jsonFunc wraps a function of one JSON argument.
+func jsonFunc[T any](f func(T) (any, error)) js.Func {
+	return js.FuncOf(func(_ js.Value, args []js.Value) any {
+		var in T
+		if len(args) != 1 || args[0].Type() != js.TypeString {
+			return answer(nil, errors.New("want one JSON string argument"))
+		}
+		if err := json.Unmarshal([]byte(args[0].String()), &in); err != nil {
+			return answer(nil, err)
+		}
+		return answer(f(in))
+	})
+}
+
+func bytesOf(v js.Value) []byte {
+	b := make([]byte, v.Get("length").Int())
+	js.CopyBytesToGo(b, v)
+	return b
+}
+
+func initKeys(_ js.Value, args []js.Value) any {
+	if len(args) != 2 {
+		return answer(nil, errors.New("init(provingKey, verifyingKey)"))
+	}
+	k, err := zk.LoadKeys(bytesOf(args[0]), bytesOf(args[1]))
+	if err != nil {
+		return answer(nil, err)
+	}
+	keys = k
+	return answer(map[string]int{"constraints": k.Constraints()}, nil)
+}
+
+type noteIn struct {
+	ChainID uint64 `json:"chainId"`
+	Vault   string `json:"vault"`
+	Token   string `json:"token"`
+	Amount  string `json:"amount"`
+}
+
+// noteOut is a card with what a wallet needs to commit it and to follow it.
+type noteOut struct {
+	Card       string `json:"card"`
+	Commitment string `json:"commitment"` // commit(token, amount, commitment)'s third argument
+	Leaf       string `json:"leaf"`       // the tree leaf the vault will insert
+	Nullifier  string `json:"nullifier"`  // spent once revealed
+	TokenID    string `json:"tokenId"`
+}
+
+func describe(c note.Card) (noteOut, error) {
+	n, err := c.Note()
+	if err != nil {
+		return noteOut{}, err
+	}
+	return noteOut{Card: c.String(), Commitment: hex32(n.Commitment()), Leaf: hex32(n.Leaf()), Nullifier: hex32(n.Nullifier()), TokenID: n.TokenID.String()}, nil
+}
+
+func hex32(v *big.Int) string { return fmt.Sprintf("0x%064x", v) }
+
+func newNote(in noteIn) (any, error) {
+	vault, err := address.Parse(in.Vault)
+	if err != nil {
+		return nil, fmt.Errorf("vault: %w", err)
+	}
+	token, err := address.Parse(in.Token)
+	if err != nil {
+		return nil, fmt.Errorf("token: %w", err)
+	}
+	amount, ok := new(big.Int).SetString(in.Amount, 10)
+	if !ok || amount.Sign() <= 0 || amount.Cmp(zk.MaxAmount) > 0 {
+		return nil, errors.New("amount must be a decimal integer from 1 to the vault's maximum")
+	}
+	c := note.Card{ChainID: in.ChainID, Vault: vault, Token: token, Amount: amount}
+	if c.Secret, c.NullifierSecret, err = note.NewSecrets(); err != nil {
+		return nil, err
+	}
+	return describe(c)
+}
+
+func parseCard(_ js.Value, args []js.Value) any {
+	if len(args) != 1 || args[0].Type() != js.TypeString {
+		return answer(nil, errors.New("parseCard(card string)"))
+	}
+	c, err := note.Parse(args[0].String())
+	if err != nil {
+		return answer(nil, err)
+	}
+	return answer(describe(c))
+}
+
+type proveIn struct {
+	Card      string   `json:"card"`
+	Leaves    []string `json:"leaves"` // every leaf of the tree, in insertion order
+	Recipient string   `json:"recipient"`
+	Amount    string   `json:"amount,omitempty"` // "" is the whole card
+}
+
+type proveOut struct {
+	Request note.Request `json:"request"`
+	Change  string       `json:"change,omitempty"` // the change note's card, after a partial reveal
+}
+
+func prove(in proveIn) (any, error) {
+	if keys == nil {
+		return nil, errors.New("init first")
+	}
+	c, err := note.Parse(in.Card)
+	if err != nil {
+		return nil, err
+	}
+	recipient, err := address.ParseChecksummed(in.Recipient)
+	if err != nil || recipient == (common.Address{}) {
+		return nil, fmt.Errorf("recipient: not a valid address")
+	}
+	var amount *big.Int
+	if in.Amount != "" {
+		var ok bool
+		if amount, ok = new(big.Int).SetString(in.Amount, 10); !ok || amount.Sign() <= 0 || amount.Cmp(c.Amount) > 0 {
+			return nil, fmt.Errorf("amount must be from 1 to the card's %s", c.Amount)
+		}
+	}
+	var tree zk.Tree
+	for i, l := range in.Leaves {
+		v, ok := new(big.Int).SetString(l, 0)
+		if !ok {
+			return nil, fmt.Errorf("leaf %d: not a number", i)
+		}
+		if _, err := tree.Append(v); err != nil {
+			return nil, err
+		}
+	}
+	req, change, err := note.ProveFrom(keys, c, &tree, recipient, amount)
+	if err != nil {
+		return nil, err
+	}
+	out := proveOut{Request: req}
+	if change != nil {
+		out.Change = change.String()
+	}
+	return out, nil
+}

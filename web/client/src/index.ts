@@ -1,0 +1,89 @@
+// @vaultd/client: typed clients of vaultd's services, generated from openapi/*.yaml (gen/ts) on
+// openapi-fetch, with one error type for every service's {error, code} body.
+import createClient, { type Client } from "openapi-fetch";
+import type { paths as RegistryPaths, components as RegistryComponents } from "../../../gen/ts/registry.js";
+import type { paths as RelayerPaths, components as RelayerComponents } from "../../../gen/ts/relayer.js";
+import type { paths as FaucetPaths, components as FaucetComponents } from "../../../gen/ts/faucet.js";
+import type { paths as IndexerPaths, components as IndexerComponents } from "../../../gen/ts/indexer.js";
+
+export type { RegistryPaths, RelayerPaths, FaucetPaths, IndexerPaths };
+export type Token = RegistryComponents["schemas"]["Token"];
+export type RevealRequest = RelayerComponents["schemas"]["RevealRequest"];
+export type RevealResult = RelayerComponents["schemas"]["RevealResult"];
+export type Claim = FaucetComponents["schemas"]["Claim"];
+export type IndexedEvent = IndexerComponents["schemas"]["Event"];
+
+/** Every service's error body: a message for people and a code to switch on. */
+export type ErrorBody = RelayerComponents["schemas"]["Error"];
+
+/** A non-2xx answer of a vaultd service. `code` is the body's code (`RATE_LIMITED`, `NULLIFIER_USED`, …). */
+export class VaultdError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly body: unknown;
+  constructor(status: number, body: unknown) {
+    const b = (body ?? {}) as Partial<ErrorBody>;
+    super(`${status} ${b.code ?? "UNKNOWN"}: ${b.error ?? JSON.stringify(body)}`);
+    this.name = "VaultdError";
+    this.status = status;
+    this.code = b.code ?? "UNKNOWN";
+    this.body = body;
+  }
+}
+
+/** The data of an openapi-fetch result, or a VaultdError for its error answer. */
+export function ok<T>(result: { data?: T; error?: unknown; response: Response }): T {
+  if (result.data === undefined || !result.response.ok) {
+    throw new VaultdError(result.response.status, result.error);
+  }
+  return result.data;
+}
+
+/** Base URLs of the services a web app talks to (any may be left out). */
+export interface Endpoints {
+  registry?: string;
+  relayer?: string;
+  faucet?: string;
+  indexer?: string;
+}
+
+export interface Clients {
+  registry: Client<RegistryPaths>;
+  relayer: Client<RelayerPaths>;
+  faucet: Client<FaucetPaths>;
+  indexer: Client<IndexerPaths>;
+}
+
+/** Typed clients for each service (openapi-fetch: `clients.registry.GET("/tokens")`). */
+export function createClients(endpoints: Endpoints, init?: { fetch?: typeof fetch; headers?: Record<string, string> }): Clients {
+  const make = <P extends {}>(baseUrl?: string) => createClient<P>({ baseUrl: baseUrl ?? "", fetch: init?.fetch, headers: init?.headers });
+  return {
+    registry: make<RegistryPaths>(endpoints.registry),
+    relayer: make<RelayerPaths>(endpoints.relayer),
+    faucet: make<FaucetPaths>(endpoints.faucet),
+    indexer: make<IndexerPaths>(endpoints.indexer),
+  };
+}
+
+/**
+ * The commitment tree's leaves, in insertion order, from an indexer's CommitmentInserted
+ * events (page by page): what the prover rebuilds the Merkle path from. `tree` keeps only one
+ * tree's events (the vault's commitmentTree), when the indexer follows several.
+ */
+export async function leavesFromIndexer(indexer: Client<IndexerPaths>, tree?: string): Promise<string[]> {
+  const leaves: string[] = [];
+  let cursor: string | undefined;
+  for (;;) {
+    const page = ok(await indexer.GET("/api/indexer", { params: { query: { event: "CommitmentInserted", limit: 10000, cursor } } }));
+    for (const e of page.events) {
+      if (tree && e.address.toLowerCase() !== tree.toLowerCase()) continue;
+      const args = e.args as { commitment: string; leafIndex: string };
+      if (Number(args.leafIndex) !== leaves.length) {
+        throw new Error(`the indexer's CommitmentInserted events out of order: leaf ${args.leafIndex} after ${leaves.length}`);
+      }
+      leaves.push(args.commitment);
+    }
+    if (!page.nextCursor) return leaves;
+    cursor = page.nextCursor;
+  }
+}

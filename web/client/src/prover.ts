@@ -1,0 +1,88 @@
+// @vaultd/client/prover: make a card and prove its reveal where its secrets are, in the page (a
+// Web Worker) or in Node (in-process), with the project's own circuit compiled to WebAssembly.
+// The proofs are the snarkjs JSON the relayer and zk.Verify accept; cards are the strings
+// `card create` prints and `card redeem` reads.
+import type { RevealRequest } from "./index.js";
+import { answer, defaultAssets, startRuntime, type ProverAssets, type RawProver } from "./runtime.js";
+
+export { approveCalldata, commitCalldata, balanceOfCalldata } from "./calldata.js";
+export type { ProverAssets } from "./runtime.js";
+
+/** A card (the note's secrets as one string) and what a wallet needs to commit and follow it. */
+export interface Note {
+  card: string; // vaultd-card:v1?chain=…&vault=…&token=…&amount=…&secret=…&nullifier=…
+  commitment: string; // the third argument of the vault's commit(token, amount, commitment)
+  leaf: string; // the leaf the vault inserts into its tree
+  nullifier: string; // marked spent once revealed
+  tokenId: string;
+}
+
+export interface ProveInput {
+  card: string;
+  leaves: string[]; // every leaf of the tree, in insertion order (leavesFromIndexer)
+  recipient: string; // EIP-55 address
+  amount?: bigint | string; // less than the card's: a partial reveal; default: all of it
+}
+
+export interface ProveOutput {
+  request: RevealRequest; // POST it to the relayer's /reveal
+  change?: string; // after a partial reveal: the card of what is left (keep it like the first)
+}
+
+type Call = (fn: "newNote" | "parseCard" | "prove", arg: string) => Promise<string>;
+
+/** The reveal prover. Load it once (a few MB of wasm and the proving key), then call it. */
+export class Prover {
+  private constructor(private readonly call: Call, private readonly stop: () => void) {}
+
+  /**
+   * Loads the prover: in a Web Worker where there is one (browsers), in-process otherwise
+   * (Node). `assets` overrides where the files come from: a production proving key from a URL,
+   * say, with its verifying key.
+   */
+  static async load(opts: { assets?: Partial<ProverAssets>; worker?: boolean } = {}): Promise<Prover> {
+    const assets = { ...defaultAssets(), ...opts.assets };
+    if (opts.worker ?? typeof Worker !== "undefined") {
+      const worker = new Worker(new URL("./prover-worker.js", import.meta.url), { type: "module" });
+      let next = 0;
+      const waiting = new Map<number, { resolve: (v: string) => void; reject: (e: Error) => void }>();
+      worker.onmessage = (e: MessageEvent<{ id: number; result?: string; error?: string }>) => {
+        const w = waiting.get(e.data.id);
+        waiting.delete(e.data.id);
+        if (e.data.error !== undefined) w?.reject(new Error(e.data.error));
+        else w?.resolve(e.data.result!);
+      };
+      const send = (fn: string, arg: unknown) =>
+        new Promise<string>((resolve, reject) => {
+          const id = next++;
+          waiting.set(id, { resolve, reject });
+          worker.postMessage({ id, fn, args: [arg] });
+        });
+      await send("load", assets);
+      return new Prover(send, () => worker.terminate());
+    }
+    const raw: RawProver = await startRuntime(assets);
+    return new Prover(async (fn, arg) => raw[fn](arg), () => {});
+  }
+
+  /** A fresh card for amount of token (secrets from crypto.getRandomValues). */
+  async newNote(n: { chainId: number; vault: string; token: string; amount: bigint | string }): Promise<Note> {
+    return answer<Note>(await this.call("newNote", JSON.stringify({ ...n, amount: String(n.amount) })));
+  }
+
+  /** Reads a card string (one `card create` printed, say). */
+  async parseCard(card: string): Promise<Note> {
+    return answer<Note>(await this.call("parseCard", card));
+  }
+
+  /** Proves the reveal of a card (all of it, or amount) to recipient: the relayer's request. */
+  async prove(p: ProveInput): Promise<ProveOutput> {
+    const input = { ...p, amount: p.amount === undefined ? undefined : String(p.amount) };
+    return answer<ProveOutput>(await this.call("prove", JSON.stringify(input)));
+  }
+
+  /** Stops the worker. */
+  terminate(): void {
+    this.stop();
+  }
+}

@@ -1,0 +1,40 @@
+// The installed package in Node, against a running devstack (.ci/ts-smoke packs and installs it):
+// a card made by the Go tool (`card create`) is read, proved from the indexer's leaves in part
+// (the change goes to a new card the wasm made) and posted to the relayer; the repeat is refused;
+// the change card is printed for the Go tool to redeem, so the format is tested both ways.
+//   node node-smoke.mjs <relayer URL> <indexer URL> <card>   →  prints the change card
+import { createClients, leavesFromIndexer, ok, VaultdError } from "@vaultd/client";
+import { Prover } from "@vaultd/client/prover";
+
+const [relayerUrl, indexerUrl, card] = process.argv.slice(2);
+const log = (...a) => console.error(...a);
+const clients = createClients({ relayer: relayerUrl, indexer: indexerUrl });
+
+let t = performance.now();
+const prover = await Prover.load();
+log(`ok  the prover loads in Node (${Math.round(performance.now() - t)} ms)`);
+const note = await prover.parseCard(card);
+if (!note.card.startsWith("vaultd-card:v1?") || !note.leaf.startsWith("0x")) throw new Error(`parseCard: ${JSON.stringify(note)}`);
+log("ok  a card from `card create` is read by the wasm prover");
+
+const leaves = await leavesFromIndexer(clients.indexer);
+if (!leaves.includes(note.leaf)) throw new Error(`the card's leaf is not among the indexer's ${leaves.length} leaves`);
+const amount = BigInt(new URL(card.replace("vaultd-card:v1", "http://x/")).searchParams.get("amount"));
+t = performance.now();
+const { request, change } = await prover.prove({ card, leaves, recipient: "0x2222222222222222222222222222222222222222", amount: amount - 1n });
+log(`ok  a partial reveal proved in Node (${Math.round(performance.now() - t)} ms), change card ${change ? "made" : "MISSING"}`);
+if (!change) process.exit(1);
+
+const res = ok(await clients.relayer.POST("/reveal", { body: request }));
+if (!res.success) throw new Error(`reveal: ${JSON.stringify(res)}`);
+log(`ok  the relayer pays the wasm's proof (${res.txHash})`);
+try {
+  ok(await clients.relayer.POST("/reveal", { body: request }));
+  throw new Error("the repeat was accepted");
+} catch (e) {
+  if (!(e instanceof VaultdError) || e.status !== 409 || e.code !== "NULLIFIER_USED") throw e;
+  log("ok  the repeat is refused: 409 NULLIFIER_USED, as a typed VaultdError");
+}
+console.log(change);
+prover.terminate();
+process.exit(0);
