@@ -4,11 +4,16 @@
 package devstack
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
+	"encoding/base64"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"image"
+	"image/color"
+	"image/png"
 	"io"
 	"log/slog"
 	"net"
@@ -286,11 +291,16 @@ func registerDevTokens(ctx context.Context, url, adminKey string, tokens []devch
 		return err
 	}
 	categories := map[string]string{"vUSDC": "stablecoin", "vWBTC": "wrapped", "vWETH": "native", "vMKR": "governance"}
+	colors := []color.RGBA{{39, 117, 202, 255}, {247, 147, 26, 255}, {98, 126, 234, 255}, {26, 171, 155, 255}}
 	for i, t := range tokens {
 		category, order, chain := categories[t.Symbol], int32(i*10), "ethereum"
+		icon, err := dotIcon(colors[i%len(colors)])
+		if err != nil {
+			return err
+		}
 		ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		resp, err := client.UpsertTokenWithResponse(ctx, registryapi.TokenInput{
-			Address: t.Address.Hex(), Category: &category, SortOrder: &order, UnderlyingChain: &chain,
+			Address: t.Address.Hex(), Category: &category, SortOrder: &order, UnderlyingChain: &chain, Icon: &icon,
 		})
 		cancel()
 		if err != nil {
@@ -301,6 +311,24 @@ func registerDevTokens(ctx context.Context, url, adminKey string, tokens []devch
 		}
 	}
 	return nil
+}
+
+// dotIcon is a 64×64 PNG of a coloured disc, as a data URI: a dev token's icon, uploaded like
+// any other so that a web app shows the registry's icons.
+func dotIcon(c color.RGBA) (string, error) {
+	img := image.NewRGBA(image.Rect(0, 0, 64, 64))
+	for y := range 64 {
+		for x := range 64 {
+			if dx, dy := x-32, y-32; dx*dx+dy*dy <= 30*30 {
+				img.Set(x, y, c)
+			}
+		}
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		return "", err
+	}
+	return "data:image/png;base64," + base64.StdEncoding.EncodeToString(buf.Bytes()), nil
 }
 
 func overlay(getenv func(string) string, over map[string]string) func(string) string {

@@ -24,7 +24,8 @@ export interface RawProver {
 
 async function bytes(url: string): Promise<Uint8Array> {
   if (url.startsWith("file:")) {
-    const fs = await import("node:fs/promises");
+    const nodeFs = "node:fs/promises"; // a variable, so that bundlers for the browser leave it alone
+    const fs: typeof import("node:fs/promises") = await import(/* webpackIgnore: true */ nodeFs);
     return new Uint8Array(await fs.readFile(new URL(url)));
   }
   const r = await fetch(url);

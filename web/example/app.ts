@@ -1,0 +1,126 @@
+// The example web app: every step a user takes, on @vaultd/client and viem. Each section's
+// button runs one step; the results also go to window.journey (the browser test reads them).
+import { createClients, leavesFromIndexer, ok, VaultdError } from "@vaultd/client";
+import { approveCalldata, balanceOfCalldata, commitCalldata, Prover, type Note } from "@vaultd/client/prover";
+import { createPublicClient, createWalletClient, defineChain, http, type Hex } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+
+interface Config {
+  chainId: number; rpcUrl: string; vault: string; commitmentTree: string;
+  tokens: { address: string; symbol: string; decimals: number }[];
+  user: { address: string; privateKey: Hex };
+  registry: string; relayer: string; faucet: string; indexer: string;
+}
+
+const journey: Record<string, unknown> = {};
+(window as unknown as { journey: typeof journey }).journey = journey;
+const $ = (sel: string) => document.querySelector(sel) as HTMLElement;
+const show = (id: string, text: string) => ($(`#${id} .out`).textContent = text);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function step(id: string, run: () => Promise<void>): void {
+  const section = $(`#${id}`);
+  const button = section.querySelector("button") as HTMLButtonElement;
+  button.disabled = false;
+  button.onclick = async () => {
+    button.disabled = true;
+    section.dataset.state = "running";
+    try {
+      await run();
+      section.dataset.state = "done";
+    } catch (e) {
+      section.dataset.state = "error";
+      show(id, String(e instanceof Error ? e.message : e));
+      journey[`${id}Error`] = String(e);
+    }
+  };
+}
+
+const cfg: Config = await (await fetch("config.json")).json();
+const clients = createClients(cfg);
+const chain = defineChain({ id: cfg.chainId, name: "vaultd dev", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [cfg.rpcUrl] } } });
+const pub = createPublicClient({ chain, transport: http() });
+const user = createWalletClient({ chain, transport: http(), account: privateKeyToAccount(cfg.user.privateKey) });
+
+// Tokens with their icons: the page is interactive once they are listed.
+const { tokens } = ok(await clients.registry.GET("/tokens"));
+$("#token-list").replaceChildren(
+  ...tokens.map((t) => {
+    const li = document.createElement("li");
+    const img = document.createElement("img");
+    img.src = t.icon;
+    img.alt = t.symbol;
+    li.append(img, `${t.symbol} — ${t.name} (${t.category})`);
+    return li;
+  }),
+);
+journey.tokens = tokens.length;
+journey.interactiveMs = Math.round(performance.now());
+$("#tokens").dataset.state = "done";
+
+// The prover loads in its worker meanwhile (wasm and proving key: a few MB).
+const assets = (name: string) => new URL(`assets/${name}`, location.href).href;
+const proverLoad = (async () => {
+  const t = performance.now();
+  const p = await Prover.load({ assets: { wasm: assets("prover.wasm"), wasmExec: assets("wasm_exec.js"), provingKey: assets("reveal.pk"), verifyingKey: assets("reveal.vk") } });
+  journey.proverLoadMs = Math.round(performance.now() - t);
+  return p;
+})();
+$("#status").textContent = "ready";
+
+step("claim", async () => {
+  const address = privateKeyToAccount(generatePrivateKey()).address;
+  const claim = await clients.faucet.POST("/api/faucet/claim", { body: { address } });
+  ok(claim);
+  for (;;) {
+    const s = ok(await clients.faucet.GET("/api/faucet/status", { params: { query: { address } } }));
+    show("claim", `${address}: ${s.status} ${s.txHash ?? ""}`);
+    if (s.status === "confirmed") break;
+    if (s.status === "failed") throw new Error(`claim failed: ${JSON.stringify(s)}`);
+    await sleep(200);
+  }
+  journey.claimed = (await pub.getBalance({ address: address as Hex })).toString();
+});
+
+let note: Note | undefined;
+const token = cfg.tokens[0];
+const amount = 1234n;
+step("commit", async () => {
+  const prover = await proverLoad;
+  note = await prover.newNote({ chainId: cfg.chainId, vault: cfg.vault, token: token.address, amount });
+  for (const data of [approveCalldata(cfg.vault, amount), commitCalldata(token.address, amount, note.commitment)]) {
+    const to = (data.startsWith("0x095ea7b3") ? token.address : cfg.vault) as Hex;
+    const hash = await user.sendTransaction({ to, data });
+    const receipt = await pub.waitForTransactionReceipt({ hash, pollingInterval: 100 });
+    if (receipt.status !== "success") throw new Error(`transaction ${hash} reverted`);
+  }
+  journey.card = note.card;
+  show("commit", `committed ${amount} ${token.symbol}; the card:\n${note.card}`);
+});
+
+step("redeem", async () => {
+  if (!note) throw new Error("commit a card first");
+  const prover = await proverLoad;
+  let leaves: string[] = [];
+  for (let i = 0; !leaves.includes(note.leaf); i++) {
+    if (i > 100) throw new Error("the indexer does not have the card's leaf");
+    if (i > 0) await sleep(100);
+    leaves = await leavesFromIndexer(clients.indexer, cfg.commitmentTree);
+  }
+  const recipient = privateKeyToAccount(generatePrivateKey()).address;
+  const t = performance.now();
+  const { request } = await prover.prove({ card: note.card, leaves, recipient });
+  journey.proofMs = Math.round(performance.now() - t);
+  const result = ok(await clients.relayer.POST("/reveal", { body: request }));
+  const balance = BigInt(((await pub.call({ to: token.address as Hex, data: balanceOfCalldata(recipient) })).data ?? "0x0") as string);
+  journey.recipient = recipient;
+  journey.recipientBalance = balance.toString();
+  journey.revealTx = result.txHash;
+  try {
+    ok(await clients.relayer.POST("/reveal", { body: request }));
+    journey.repeat = "accepted";
+  } catch (e) {
+    journey.repeat = e instanceof VaultdError ? `${e.status} ${e.code}` : String(e);
+  }
+  show("redeem", `proved in ${journey.proofMs} ms; ${result.txHash} paid ${balance} ${token.symbol} to ${recipient}; the same request again: ${journey.repeat}`);
+});

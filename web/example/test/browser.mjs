@@ -1,0 +1,77 @@
+// Drives the example page in headless Chromium (Debian's, through puppeteer-core: nothing is
+// downloaded) against a running devstack: the whole user journey, with the proof made in the
+// page; then the recipient's balance is read from the chain here, not from the page. Keeps a
+// screenshot and prints the figures (proof time in the page, time to interactive, wasm size).
+//   node test/browser.mjs <devnet.json> <registry> <relayer> <faucet> <indexer> <artifacts dir>
+import { gzipSync } from "node:zlib";
+import { mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import puppeteer from "puppeteer-core";
+import { serve } from "../serve.mjs";
+
+const [devnet, registry, relayer, faucet, indexer, artifacts] = process.argv.slice(2);
+mkdirSync(artifacts, { recursive: true });
+const fail = (msg) => {
+  throw new Error(msg);
+};
+const site = await serve({ devnet, registry, relayer, faucet, indexer });
+const browser = await puppeteer.launch({
+  executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+  headless: true,
+  args: ["--no-sandbox", "--disable-dev-shm-usage"],
+});
+try {
+  const page = await browser.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  // Chromium logs every non-2xx fetch; the repeat's 409 is one the journey expects.
+  page.on("console", (m) => m.type() === "error" && !m.text().includes("status of 409") && errors.push(m.text()));
+  await page.setViewport({ width: 1000, height: 900 });
+  await page.goto(site.url, { waitUntil: "load" });
+  await page.waitForFunction(() => document.querySelector("#status")?.textContent === "ready", { timeout: 30_000 });
+  const icons = await page.$$eval("#token-list img", (imgs) => imgs.map((i) => i.complete && i.naturalWidth > 0));
+  if (icons.length < 4 || !icons.every(Boolean)) fail(`token icons: ${JSON.stringify(icons)}`);
+  console.log(`ok  the page lists ${icons.length} tokens with their icons from the registry`);
+
+  for (const id of ["claim", "commit", "redeem"]) {
+    await page.click(`#${id} button`);
+    await page.waitForFunction((id) => ["done", "error"].includes(document.querySelector(`#${id}`)?.dataset.state ?? ""), { timeout: 120_000 }, id);
+    const state = await page.$eval(`#${id}`, (s) => s.dataset.state);
+    const out = await page.$eval(`#${id} .out`, (o) => o.textContent);
+    if (state !== "done") {
+      await page.screenshot({ path: join(artifacts, "example-app.png"), fullPage: true });
+      fail(`${id}: ${out}\n${errors.join("\n")}`);
+    }
+    console.log(`ok  ${id}: ${out.split("\n")[0]}`);
+  }
+  const j = await page.evaluate(() => window.journey);
+  await page.screenshot({ path: join(artifacts, "example-app.png"), fullPage: true });
+
+  // The recipient's balance, read from the chain by the test itself.
+  const m = JSON.parse(readFileSync(devnet, "utf8"));
+  const call = await fetch(m.rpcUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_call", params: [{ to: m.tokens[0].address, data: "0x70a08231" + j.recipient.slice(2).toLowerCase().padStart(64, "0") }, "latest"] }),
+  }).then((r) => r.json());
+  if (BigInt(call.result) !== 1234n) fail(`the recipient holds ${BigInt(call.result)} on chain, want 1234`);
+  console.log(`ok  the recipient holds 1234 ${m.tokens[0].symbol} on chain`);
+  if (j.repeat !== "409 NULLIFIER_USED") fail(`the repeat answered ${j.repeat}`);
+  console.log("ok  the same request again is 409 NULLIFIER_USED");
+  if (!(BigInt(j.claimed) > 0n)) fail(`the faucet claim left ${j.claimed}`);
+  if (errors.length) fail(`errors in the page:\n${errors.join("\n")}`);
+
+  const wasm = readFileSync(new URL("../dist/assets/prover.wasm", import.meta.url));
+  const figures = {
+    proofMs: j.proofMs,
+    proverLoadMs: j.proverLoadMs,
+    interactiveMs: j.interactiveMs,
+    wasmBytes: wasm.length,
+    wasmGzipBytes: gzipSync(wasm, { level: 9 }).length,
+    browser: await browser.version(),
+  };
+  console.log(`figures ${JSON.stringify(figures)}`);
+} finally {
+  await browser.close();
+  site.close();
+}
