@@ -170,8 +170,9 @@ export interface components {
             /**
              * @description Machine-readable code; match on this.
              * @example ALREADY_CLAIMED
+             * @enum {string}
              */
-            code: string;
+            code: "INVALID_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "CHAIN_UNAVAILABLE" | "UNAVAILABLE" | "INTERNAL" | "ALREADY_CLAIMED" | "CLAIM_REJECTED" | "FAUCET_BALANCE_LOW" | "SPEND_LIMIT_REACHED";
         };
     };
     responses: {

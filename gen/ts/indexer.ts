@@ -165,8 +165,11 @@ export interface components {
         /** @description The body of every error response. */
         Error: {
             error: string;
-            /** @example INVALID_REQUEST */
-            code: string;
+            /**
+             * @example INVALID_REQUEST
+             * @enum {string}
+             */
+            code: "INVALID_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "CHAIN_UNAVAILABLE" | "UNAVAILABLE" | "INTERNAL" | "CURSOR_REORGED";
         };
     };
     responses: never;

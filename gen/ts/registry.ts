@@ -243,8 +243,9 @@ export interface components {
             /**
              * @description Machine-readable code; match on this.
              * @example TOKEN_NOT_FOUND
+             * @enum {string}
              */
-            code: string;
+            code: "INVALID_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "CHAIN_UNAVAILABLE" | "UNAVAILABLE" | "INTERNAL" | "TOKEN_NOT_FOUND" | "NOT_A_CONTRACT" | "NOT_A_TOKEN";
         };
     };
     responses: {

@@ -13,13 +13,27 @@ export type RevealResult = RelayerComponents["schemas"]["RevealResult"];
 export type Claim = FaucetComponents["schemas"]["Claim"];
 export type IndexedEvent = IndexerComponents["schemas"]["Event"];
 
-/** Every service's error body: a message for people and a code to switch on. */
-export type ErrorBody = RelayerComponents["schemas"]["Error"];
+/** Every code a vaultd service answers with, from each OpenAPI document's Error.code enum. */
+export type ErrorCode =
+  | RegistryComponents["schemas"]["Error"]["code"]
+  | RelayerComponents["schemas"]["Error"]["code"]
+  | FaucetComponents["schemas"]["Error"]["code"]
+  | IndexerComponents["schemas"]["Error"]["code"];
 
-/** A non-2xx answer of a vaultd service. `code` is the body's code (`RATE_LIMITED`, `NULLIFIER_USED`, …). */
+/** Every service's error body: a message for people and a code to switch on. */
+export interface ErrorBody {
+  error: string;
+  code: ErrorCode;
+  txHash?: string;
+}
+
+/**
+ * A non-2xx answer of a vaultd service. `code` is the body's code (`RATE_LIMITED`,
+ * `NULLIFIER_USED`, …; "UNKNOWN" when the body is not a vaultd error, from a proxy, say).
+ */
 export class VaultdError extends Error {
   readonly status: number;
-  readonly code: string;
+  readonly code: ErrorCode | "UNKNOWN";
   readonly body: unknown;
   constructor(status: number, body: unknown) {
     const b = (body ?? {}) as Partial<ErrorBody>;
