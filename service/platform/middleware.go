@@ -239,6 +239,7 @@ func bodyLimit(def int64, limits map[string]int64) func(http.Handler) http.Handl
 				limit = l
 			}
 			if r.ContentLength > limit {
+				drain(r)
 				WriteError(w, r, &http.MaxBytesError{Limit: limit})
 				return
 			}
@@ -260,7 +261,8 @@ func adminAuth(key string) func(http.Handler) http.Handler {
 				next.ServeHTTP(w, r)
 				return
 			}
-			token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+			scheme, token, ok := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
+			ok = ok && strings.EqualFold(scheme, "Bearer") // the scheme is case-insensitive (RFC 9110)
 			got := sha256.Sum256([]byte(strings.TrimSpace(token)))
 			if ok && subtle.ConstantTimeCompare(got[:], want[:]) == 1 {
 				r = r.WithContext(context.WithValue(r.Context(), ctxAdmin, true))

@@ -3,6 +3,7 @@ package platform
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -49,6 +50,12 @@ paths:
     get:
       operationId: boom
       responses: {"200": {description: ok}}
+  /flags:
+    get:
+      operationId: flags
+      parameters:
+        - {name: on, in: query, schema: {type: boolean}}
+      responses: {"200": {description: ok}}
   /admin:
     post:
       operationId: admin
@@ -71,6 +78,7 @@ func testHandler(t *testing.T) http.Handler {
 		SpecYAML: []byte(testSpec), AdminKey: "0123456789abcdef", Metrics: reg, Gatherer: reg,
 		API: func(r chi.Router) {
 			r.Get("/boom", func(w http.ResponseWriter, r *http.Request) { panic("kaboom") })
+			r.Get("/flags", func(w http.ResponseWriter, r *http.Request) { _, _ = io.WriteString(w, "on="+r.URL.Query().Get("on")) })
 			r.Post("/admin", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(200) })
 		},
 	})
@@ -149,6 +157,7 @@ func TestRequestLogsGoToTheServiceLogger(t *testing.T) {
 		Logger: NewLogger(&buf, slog.LevelDebug, "svc-x"),
 		API: func(r chi.Router) {
 			r.Get("/boom", func(w http.ResponseWriter, r *http.Request) { panic("kaboom") })
+			r.Get("/flags", func(w http.ResponseWriter, r *http.Request) { _, _ = io.WriteString(w, "on="+r.URL.Query().Get("on")) })
 		},
 	})
 	if err != nil {
@@ -168,5 +177,65 @@ func TestRequestLogsGoToTheServiceLogger(t *testing.T) {
 	if len(msgs) != 3 || msgs[0] != "panic while serving a request/" ||
 		!strings.HasSuffix(msgs[1], "/"+CodeInternal) || !strings.HasSuffix(msgs[2], "/"+CodeNotFound) {
 		t.Fatalf("logged %q", msgs)
+	}
+}
+
+// The strict HTTP surface: one JSON value per body, booleans spelled true or false, HEAD where
+// GET is, Allow on 405, the Bearer scheme in any case, a percent-encoded path that spells a
+// route, and a 413 a client still sending its body can read.
+func TestStrictHTTPSurface(t *testing.T) {
+	h := httptest.NewServer(testHandler(t))
+	defer h.Close()
+	do := func(method, path, body, auth string) (*http.Response, string) {
+		t.Helper()
+		req, _ := http.NewRequest(method, h.URL+path, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		if auth != "" {
+			req.Header.Set("Authorization", auth)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		data, _ := io.ReadAll(resp.Body)
+		return resp, string(data)
+	}
+	for _, body := range []string{`{"a":1} trailing`, `{"a":1}{"a":2}`, `{"a":1} 2`} {
+		if resp, b := do("POST", "/admin", body, "Bearer 0123456789abcdef"); resp.StatusCode != 400 || !strings.Contains(b, "data after the JSON value") {
+			t.Errorf("%q: %d %s", body, resp.StatusCode, b)
+		}
+	}
+	if resp, b := do("POST", "/admin", `{"a":1}`+"\n", "bearer 0123456789abcdef"); resp.StatusCode != 200 {
+		t.Errorf("lower-case bearer, a trailing newline: %d %s", resp.StatusCode, b)
+	}
+	for _, v := range []string{"1", "TRUE", "t", "yes"} {
+		if resp, b := do("GET", "/flags?on="+v, "", ""); resp.StatusCode != 400 || !strings.Contains(b, `query parameter \"on\": must be true or false`) {
+			t.Errorf("on=%s: %d %s", v, resp.StatusCode, b)
+		}
+	}
+	for _, v := range []string{"true", "false"} {
+		if resp, b := do("GET", "/flags?on="+v, "", ""); resp.StatusCode != 200 || b != "on="+v {
+			t.Errorf("on=%s: %d %s", v, resp.StatusCode, b)
+		}
+	}
+	if resp, b := do("HEAD", "/flags?on=true", "", ""); resp.StatusCode != 200 || b != "" {
+		t.Errorf("HEAD: %d %q", resp.StatusCode, b)
+	}
+	if resp, _ := do("HEAD", "/openapi.yaml", "", ""); resp.StatusCode != 200 {
+		t.Errorf("HEAD /openapi.yaml: %d", resp.StatusCode)
+	}
+	if resp, _ := do("DELETE", "/flags", "", ""); resp.StatusCode != 405 || resp.Header.Get("Allow") != "GET, HEAD" {
+		t.Errorf("405: %d Allow %q", resp.StatusCode, resp.Header.Get("Allow"))
+	}
+	if resp, b := do("GET", "/%66lags?on=true", "", ""); resp.StatusCode != 200 || b != "on=true" {
+		t.Errorf("/%%66lags: %d %s", resp.StatusCode, b)
+	}
+	// 2 MiB sent with its length against a 64 KiB limit: the answer is read, every time.
+	big := `{"a":1,"pad":"` + strings.Repeat("x", 2<<20) + `"}`
+	for range 20 {
+		if resp, _ := do("POST", "/admin", big, "Bearer 0123456789abcdef"); resp.StatusCode != 413 {
+			t.Fatalf("a 2 MiB body: %d", resp.StatusCode)
+		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"go.opentelemetry.io/otel/trace"
@@ -66,13 +67,18 @@ func NewHandler(o HandlerOptions) (http.Handler, error) {
 	if tracer == nil {
 		tracer = noop.NewTracerProvider().Tracer("")
 	}
+	booleans, err := strictQuery(spec)
+	if err != nil {
+		return nil, fmt.Errorf("openapi document: %w", err)
+	}
 	r := chi.NewRouter()
-	r.Use(withLogger(o.Logger), recoverer, requestID, cors(o.CORS), clientIP(o.TrustedProxies), tracing(tracer), metricsMiddleware(newHTTPMetrics(o.Metrics)))
+	r.Use(withLogger(o.Logger), recoverer, requestID, cors(o.CORS), clientIP(o.TrustedProxies), tracing(tracer), metricsMiddleware(newHTTPMetrics(o.Metrics)), plainPath, middleware.GetHead)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, r, Errorf(http.StatusNotFound, CodeNotFound, "no such endpoint"))
 	})
-	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
-		WriteError(w, r, Errorf(http.StatusMethodNotAllowed, CodeMethodNotAllowed, "method not allowed"))
+	r.MethodNotAllowed(func(w http.ResponseWriter, req *http.Request) {
+		w.Header().Set("Allow", allowed(r, req.URL.Path))
+		WriteError(w, req, Errorf(http.StatusMethodNotAllowed, CodeMethodNotAllowed, "method not allowed"))
 	})
 
 	r.Method(http.MethodGet, "/metrics", promhttp.HandlerFor(o.Gatherer, promhttp.HandlerOpts{}))
@@ -82,7 +88,7 @@ func NewHandler(o HandlerOptions) (http.Handler, error) {
 		o.Static(r)
 	}
 	r.Group(func(api chi.Router) {
-		api.Use(admit(o.Admit), bodyLimit(DefaultBodyLimit, o.BodyLimits), adminAuth(o.AdminKey), validator(spec))
+		api.Use(admit(o.Admit), bodyLimit(DefaultBodyLimit, o.BodyLimits), adminAuth(o.AdminKey), booleans, headAsGet, validator(spec))
 		o.API(api)
 	})
 	return r, nil
