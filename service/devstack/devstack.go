@@ -215,10 +215,10 @@ func Run(ctx context.Context, cfg Config, tp trace.TracerProvider) error {
 	}
 	fmt.Fprintf(cfg.Out, `vaultd devstack ready
   chain      %s (chain id %d)
-  registry   %s   (GET /tokens, /health, /metrics, /openapi.yaml)
-  relayer    %s   (POST /reveal, /health, /metrics, /openapi.yaml)
-  faucet     %s   (POST /api/faucet/claim, GET /api/faucet/status, /health, /metrics, /openapi.yaml)
-  indexer    %s   (GET /api/indexer?event=CommitmentInserted, /health, /metrics, /openapi.yaml)
+  registry   %s   (GET /tokens, /health, /metrics, /openapi.yaml, /docs)
+  relayer    %s   (POST /reveal, /health, /metrics, /openapi.yaml, /docs)
+  faucet     %s   (POST /api/faucet/claim, GET /api/faucet/status, /health, /metrics, /openapi.yaml, /docs)
+  indexer    %s   (GET /api/indexer?event=CommitmentInserted, /health, /metrics, /openapi.yaml, /docs)
   admin key  %s
   operator   %s
   faucet key %s   (the faucet's wallet)

@@ -239,3 +239,17 @@ func TestStrictHTTPSurface(t *testing.T) {
 		}
 	}
 }
+
+// Every service serves /docs: its own page, which may fetch only from the service itself (the
+// headless-Chromium check that it renders every operation offline is web/example/test/docs.mjs).
+func TestDocsPage(t *testing.T) {
+	rec := httptest.NewRecorder()
+	testHandler(t).ServeHTTP(rec, httptest.NewRequest("GET", "/docs", nil))
+	csp := rec.Header().Get("Content-Security-Policy")
+	if rec.Code != 200 || !strings.HasPrefix(rec.Header().Get("Content-Type"), "text/html") || !strings.Contains(csp, "connect-src 'self'") || !strings.Contains(csp, "default-src 'none'") {
+		t.Fatalf("/docs: %d %v", rec.Code, rec.Header())
+	}
+	if !strings.Contains(rec.Body.String(), `new URL("openapi.json", location.href)`) || strings.Contains(rec.Body.String(), "https://") {
+		t.Fatal("/docs does not render openapi.json by itself, or names another site")
+	}
+}

@@ -2,6 +2,7 @@ package platform
 
 import (
 	"context"
+	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -84,6 +85,7 @@ func NewHandler(o HandlerOptions) (http.Handler, error) {
 	r.Method(http.MethodGet, "/metrics", promhttp.HandlerFor(o.Gatherer, promhttp.HandlerOpts{}))
 	r.Get("/openapi.yaml", staticBytes("application/yaml", o.SpecYAML))
 	r.Get("/openapi.json", staticBytes("application/json", specJSON))
+	r.Get("/docs", docsPage)
 	if o.Static != nil {
 		o.Static(r)
 	}
@@ -92,6 +94,20 @@ func NewHandler(o HandlerOptions) (http.Handler, error) {
 		o.API(api)
 	})
 	return r, nil
+}
+
+// docsHTML is the API reference page every service serves at /docs: it renders the service's
+// openapi.json with its own script and styles, and loads nothing from anywhere else.
+//
+//go:embed docs.html
+var docsHTML []byte
+
+// docsPage serves docsHTML; its policy lets the page run its inline script and fetch only from
+// the service itself.
+func docsPage(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Content-Security-Policy", "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data:")
+	staticBytes("text/html; charset=utf-8", docsHTML)(w, r)
 }
 
 func staticBytes(contentType string, body []byte) http.HandlerFunc {
