@@ -247,7 +247,7 @@ func WaitMined(ctx context.Context, c ReceiptSource, hash common.Hash, poll time
 	}
 }
 
-// CheckChainID applies DESIGN.md's rule to the chain's answer: CHAIN_ID, when set (non-zero),
+// CheckChainID applies the rule of docs/design.md ("Chains") to the chain's answer: CHAIN_ID, when set (non-zero),
 // must match it; the deprecated id 47474 is accepted with a warning.
 func CheckChainID(configured, actual uint64) error {
 	if configured != 0 && configured != actual {

@@ -36,7 +36,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/zk"
 )
 
-// DefaultChainID is the dev chain's chain id (DESIGN.md).
+// DefaultChainID is the dev chain's chain id (docs/design.md, "Chains").
 const DefaultChainID = 1337
 
 // Config says how to run the dev chain. The zero value is valid: chain id 1337, a free loopback port.

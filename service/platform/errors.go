@@ -1,5 +1,5 @@
 // Package platform is the HTTP, telemetry and configuration plumbing every vaultd service
-// shares: the middleware chain of DESIGN.md, one JSON error shape from every layer, admin key
+// shares: the middleware chain of docs/design.md, one JSON error shape from every layer, admin key
 // checks, client IPs, Prometheus metrics, OpenTelemetry spans, JSON logs and graceful shutdown.
 package platform
 
@@ -13,7 +13,7 @@ import (
 	"time"
 )
 
-// Error codes shared by the services (DESIGN.md). A service may add its own.
+// Error codes shared by the services (docs/design.md, "Error codes"). A service may add its own.
 const (
 	CodeInvalidRequest       = "INVALID_REQUEST"
 	CodeUnauthorized         = "UNAUTHORIZED"

@@ -47,9 +47,10 @@ type HandlerOptions struct {
 	CORS   CORS // origins that may call from a browser; empty: none
 }
 
-// NewHandler builds a service's HTTP handler in the order DESIGN.md gives: recover → request id →
-// client IP → span → metrics → (routing) → admission (rate limits) → body size limit → admin key → OpenAPI validation →
-// generated strict handler, with CORS (when configured) right after the request id, so that
+// NewHandler builds a service's HTTP handler in the order docs/design.md records: recover →
+// request id → client IP → span → metrics → (routing, percent-decoded, HEAD as GET) → admission
+// (rate limits) → body size limit → admin key → strict booleans → OpenAPI validation → generated
+// strict handler, with CORS (when configured) right after the request id, so that
 // preflights are answered before routing and every answer, errors included, is readable by an
 // allowed origin. Every error leaves as the one JSON error shape.
 func NewHandler(o HandlerOptions) (http.Handler, error) {

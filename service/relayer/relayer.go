@@ -32,7 +32,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/zk"
 )
 
-// Error codes of the relayer (DESIGN.md).
+// Error codes of the relayer (docs/design.md, "Error codes"; openapi/relayer.yaml).
 const (
 	CodeNullifierUsed    = "NULLIFIER_USED"
 	CodeUnknownRoot      = "UNKNOWN_ROOT"

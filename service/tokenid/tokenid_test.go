@@ -14,7 +14,7 @@ import (
 //	const p = await buildPoseidon();
 //	console.log(p.F.toString(p([BigInt(address), BigInt(chainId)])));
 //
-// The first row is also DESIGN.md's cross-checked vector. The last row's address was chosen
+// The first row is also the cross-checked vector of docs/design.md ("Tokens"). The last row's address was chosen
 // because its tokenId starts with a zero byte: the hex form must keep all 64 digits.
 var vectors = []struct {
 	address string

@@ -12,7 +12,7 @@ const amountBits = 248
 // Poseidon(Poseidon(secret, nullifierSecret), value, tokenId) is in the tree under MerkleRoot;
 // Nullifier is Poseidon(nullifierSecret); Amount ≤ value; and ChangeCommitment is the leaf of a
 // note holding value − Amount (or 0 when nothing is left). Recipient is bound to the proof.
-// The public fields are declared in DESIGN.md's order, which is the order of the signals.
+// The public fields are declared in the order of docs/design.md ("Reveals"), which is the order of the signals.
 type RevealCircuit struct {
 	MerkleRoot       frontend.Variable `gnark:",public"`
 	Nullifier        frontend.Variable `gnark:",public"`

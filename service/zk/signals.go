@@ -7,7 +7,7 @@ import (
 )
 
 // The public signals of a reveal, in the order the circuit declares them, the verifier checks
-// them and the vault's reveal takes them (DESIGN.md). This file is the one place that owns it.
+// them and the vault's reveal takes them (docs/design.md, "Reveals"). This file is the one place that owns it.
 const (
 	SignalMerkleRoot       = 0
 	SignalNullifier        = 1
