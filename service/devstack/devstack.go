@@ -293,6 +293,9 @@ func registerDevTokens(ctx context.Context, url, adminKey string, tokens []devch
 	categories := map[string]string{"vUSDC": "stablecoin", "vWBTC": "wrapped", "vWETH": "native", "vMKR": "governance"}
 	colors := []color.RGBA{{39, 117, 202, 255}, {247, 147, 26, 255}, {98, 126, 234, 255}, {26, 171, 155, 255}}
 	for i, t := range tokens {
+		if t.Legacy {
+			continue // vMKR is not in the vault: listed, it could not be committed (the README's walkthrough registers it, disabled)
+		}
 		category, order, chain := categories[t.Symbol], int32(i*10), "ethereum"
 		icon, err := dotIcon(colors[i%len(colors)])
 		if err != nil {
