@@ -3,8 +3,10 @@ package card_test
 import (
 	"context"
 	"crypto/ecdsa"
+	"encoding/json"
 	"errors"
 	"math/big"
+	"reflect"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
@@ -330,5 +332,21 @@ func TestCommitmentUsedTwiceIsRefused(t *testing.T) {
 	wantRevert(t, "the same commitment again", err, "CommitmentAlreadyUsed")
 	if after := tokenBalance(t, c, token, from.Address); after.Cmp(before) != 0 {
 		t.Fatalf("the refused deposit took %s", new(big.Int).Sub(before, after))
+	}
+}
+
+// The request the browser prover writes (note.Request, hand-tagged: the wasm stays free of the
+// generated server code) is, as JSON, exactly the relayer's generated model built by ToAPI.
+func TestRequestJSONIsTheRelayerModel(t *testing.T) {
+	req := card.Request{Proof: zk.ProofJSON{PiA: []string{"1", "2", "1"}, PiB: [][]string{{"1", "2"}, {"3", "4"}, {"1", "0"}}, PiC: []string{"5", "6", "1"}},
+		PublicSignals: []string{"0x01", "0x02", "0x03", "0x04", "0x05", "0x06"}, Recipient: "0x1111111111111111111111111111111111111111",
+		TokenAddress: "0x2222222222222222222222222222222222222222", Amount: "7"}
+	a, _ := json.Marshal(req)
+	b, _ := json.Marshal(card.ToAPI(req))
+	var av, bv any
+	json.Unmarshal(a, &av)
+	json.Unmarshal(b, &bv)
+	if !reflect.DeepEqual(av, bv) {
+		t.Fatalf("note.Request %s\nrelayerapi %s", a, b)
 	}
 }

@@ -92,14 +92,7 @@ func request(t testing.TB, c *devchain.Chain, from *ecdsa.PrivateKey, amount int
 	return cd, toAPI(t, req)
 }
 
-func toAPI(t testing.TB, req card.Request) relayerapi.RevealRequest {
-	data, _ := json.Marshal(req)
-	var out relayerapi.RevealRequest
-	if err := json.Unmarshal(data, &out); err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
+func toAPI(t testing.TB, req card.Request) relayerapi.RevealRequest { return card.ToAPI(req) }
 
 func reveal(t testing.TB, s *server, req relayerapi.RevealRequest) *relayerapi.RevealResponse {
 	t.Helper()

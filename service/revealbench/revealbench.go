@@ -7,13 +7,11 @@ package revealbench
 import (
 	"context"
 	"crypto/ecdsa"
-	"encoding/json"
 	"fmt"
 	"io"
 	"maps"
 	"math/big"
 	"net"
-	"net/http"
 	"runtime/pprof"
 	"slices"
 	"sync"
@@ -277,21 +275,14 @@ func freshRecipient() [20]byte {
 
 // post sends a reveal through the relayer and returns the block it was mined in.
 func post(ctx context.Context, url string, req card.Request) (uint64, error) {
-	status, body, err := card.PostToRelayer(ctx, url, req)
+	resp, err := card.PostReveal(ctx, url, req)
 	if err != nil {
 		return 0, err
 	}
-	if status != http.StatusOK {
-		return 0, fmt.Errorf("relayer answered %d: %s", status, body)
+	if resp.JSON200 == nil || !resp.JSON200.Success {
+		return 0, fmt.Errorf("relayer answered %d: %s", resp.StatusCode(), resp.Body)
 	}
-	var r struct {
-		Success     bool
-		BlockNumber uint64
-	}
-	if json.Unmarshal(body, &r) != nil || !r.Success {
-		return 0, fmt.Errorf("relayer answered %s", body)
-	}
-	return r.BlockNumber, nil
+	return uint64(resp.JSON200.BlockNumber), nil
 }
 
 func plural(n int) string {
