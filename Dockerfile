@@ -1,24 +1,68 @@
-# vaultd services in one image; pick the service with the command, e.g.
-#   docker build -t vaultd .
-#   docker run -e RPC_URL=... -e ADMIN_API_KEY=... -p 3009:3009 vaultd registry
-#   docker run -p 8545:8545 -p 3009:3009 vaultd devstack --host 0.0.0.0
-FROM golang:1.26-bookworm AS build
+# vaultd's images: one small image per service, and devstack for development.
+#
+#   buildah bud --target relayer -t vaultd-relayer .      (or: docker build --target relayer …)
+#   targets: registry, relayer, faucet, indexer (static binary, non-root, HEALTHCHECK without
+#   curl: `<service> healthcheck`), devstack (the dev chain and every service, dev keys
+#   included: never for anything that holds value).
+#
+# Base images are fully qualified, so that buildah and podman resolve them as Docker does. Pin
+# them by digest where you build (GO_IMAGE=docker.io/library/golang:1.26.8-bookworm@sha256:…),
+# or point the arguments at your own mirror or stand-ins (.ci/images builds with stand-ins made
+# from the machine's own Go toolchain, since base images cannot be pulled where CI runs).
+ARG GO_IMAGE=docker.io/library/golang:1.26.8-bookworm
+ARG RUNTIME_IMAGE=gcr.io/distroless/static-debian12:nonroot
+# BUILD_FLAGS="" (no -trimpath) lets a build reuse a Go build cache made outside the image.
+ARG BUILD_FLAGS=-trimpath
+
+FROM ${GO_IMAGE} AS build
+ARG BUILD_FLAGS
 WORKDIR /src
+ENV CGO_ENABLED=0 GOFLAGS=-buildvcs=false
 COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
-RUN CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o /out/ ./cmd/...
+RUN go build ${BUILD_FLAGS} -ldflags="-s -w" -o /out/ ./cmd/registry ./cmd/relayer ./cmd/faucet ./cmd/indexer ./cmd/devstack \
+    && mkdir -p /out/data
 
-FROM debian:bookworm-slim
-RUN apt-get update && apt-get install -y --no-install-recommends ca-certificates \
-    && rm -rf /var/lib/apt/lists/* \
-    && useradd --system --uid 10001 --home-dir /data vaultd \
-    && mkdir -p /data && chown vaultd /data
-COPY --from=build /out/ /usr/local/bin/
-USER vaultd
+# Every service image: a static binary on a minimal base, as an unprivileged user, its state in
+# /data (a volume).
+FROM ${RUNTIME_IMAGE} AS service
+COPY --from=build --chown=65532:65532 /out/data /data
+USER 65532:65532
 WORKDIR /data
-ENV DATA_FILE=/data/tokens.json ICONS_DIR=/data/icons DATABASE_URL=sqlite:/data/faucet.db
 VOLUME ["/data"]
-EXPOSE 3009 3010 3011 8545
-ENTRYPOINT []
-CMD ["registry"]
+
+FROM service AS registry
+COPY --from=build /out/registry /usr/local/bin/registry
+ENV DATA_FILE=/data/tokens.json ICONS_DIR=/data/icons
+EXPOSE 3009
+HEALTHCHECK --interval=15s --timeout=5s CMD ["/usr/local/bin/registry", "healthcheck"]
+ENTRYPOINT ["/usr/local/bin/registry"]
+
+FROM service AS relayer
+COPY --from=build /out/relayer /usr/local/bin/relayer
+EXPOSE 3010
+HEALTHCHECK --interval=15s --timeout=5s CMD ["/usr/local/bin/relayer", "healthcheck"]
+ENTRYPOINT ["/usr/local/bin/relayer"]
+
+FROM service AS faucet
+COPY --from=build /out/faucet /usr/local/bin/faucet
+ENV DATABASE_URL=sqlite:/data/faucet.db
+EXPOSE 3011
+HEALTHCHECK --interval=15s --timeout=5s CMD ["/usr/local/bin/faucet", "healthcheck"]
+ENTRYPOINT ["/usr/local/bin/faucet"]
+
+FROM service AS indexer
+COPY --from=build /out/indexer /usr/local/bin/indexer
+ENV DATABASE_URL=sqlite:/data/indexer.db
+EXPOSE 3012
+HEALTHCHECK --interval=15s --timeout=5s CMD ["/usr/local/bin/indexer", "healthcheck"]
+ENTRYPOINT ["/usr/local/bin/indexer"]
+
+# The whole dev stack in one container: `-p 8545:8545 -p 3009-3012:3009-3012`. It listens on
+# every interface and advertises PUBLIC_HOST (default localhost) in the URLs it prints.
+FROM service AS devstack
+COPY --from=build /out/devstack /usr/local/bin/devstack
+EXPOSE 8545 3009 3010 3011 3012
+HEALTHCHECK --interval=15s --timeout=5s CMD ["/usr/local/bin/registry", "healthcheck"]
+ENTRYPOINT ["/usr/local/bin/devstack", "--host", "0.0.0.0", "--data-dir", "/data", "--out", "/data/devnet.json"]

@@ -15,7 +15,8 @@ import (
 )
 
 func main() {
-	cfg := devstack.Config{Getenv: os.Getenv, Out: os.Stdout}
+	platform.Healthcheck(3009) // the container's HEALTHCHECK asks the registry
+	cfg := devstack.Config{Getenv: os.Getenv, Out: os.Stdout, PublicHost: os.Getenv("PUBLIC_HOST")}
 	flag.StringVar(&cfg.Host, "host", "127.0.0.1", "listen host of the chain and the services")
 	flag.IntVar(&cfg.RPCPort, "rpc-port", 8545, "dev chain JSON-RPC port")
 	flag.IntVar(&cfg.RegistryPort, "registry-port", 3009, "token registry port")

@@ -14,6 +14,7 @@ import (
 )
 
 func main() {
+	platform.Healthcheck(indexer.DefaultPort)
 	cfg, err := indexer.LoadConfig(os.Getenv)
 	platform.Main("indexer", cfg.HTTP.LogLevel, err, func(ctx context.Context, tp trace.TracerProvider) error {
 		svc, err := indexer.New(ctx, cfg, indexer.Options{Tracer: tp.Tracer("vaultd/indexer")})

@@ -13,6 +13,7 @@ import (
 )
 
 func main() {
+	platform.Healthcheck(relayer.DefaultPort)
 	cfg, err := relayer.LoadConfig(os.Getenv)
 	platform.Main("relayer", cfg.HTTP.LogLevel, err, func(ctx context.Context, tp trace.TracerProvider) error {
 		svc, err := relayer.New(ctx, cfg, relayer.Options{Tracer: tp.Tracer("vaultd/relayer")})

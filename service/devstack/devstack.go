@@ -21,6 +21,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"go.opentelemetry.io/otel/trace"
@@ -54,8 +55,12 @@ type Config struct {
 	// deployed from its verification_key.json, and the relayer verifies with it. "" means the
 	// dev keys.
 	KeysDir string
-	Getenv  func(string) string
-	Out     io.Writer // the ready banner
+	// PublicHost is the host the printed URLs and the registry's icon URLs name when Host is
+	// every interface (0.0.0.0 in a container): "" means localhost. cmd/devstack reads
+	// PUBLIC_HOST.
+	PublicHost string
+	Getenv     func(string) string
+	Out        io.Writer // the ready banner
 	// Logger gives each service its logger, so that lines say which service wrote them
 	// (service=registry, service=relayer); nil: the default logger for all.
 	Logger func(service string) *slog.Logger
@@ -114,7 +119,7 @@ func Run(ctx context.Context, cfg Config, tp trace.TracerProvider) error {
 		return fmt.Errorf("registry: %w", err)
 	}
 	defer regLn.Close()
-	regURL := "http://" + regLn.Addr().String()
+	regURL := cfg.publicURL(regLn.Addr().String())
 	regCfg, err := registry.LoadConfig(overlay(cfg.Getenv, map[string]string{
 		"PORT":                 strconv.Itoa(regLn.Addr().(*net.TCPAddr).Port),
 		"RPC_URL":              chain.RPCURL,
@@ -138,7 +143,7 @@ func Run(ctx context.Context, cfg Config, tp trace.TracerProvider) error {
 		return fmt.Errorf("relayer: %w", err)
 	}
 	defer relLn.Close()
-	relURL := "http://" + relLn.Addr().String()
+	relURL := cfg.publicURL(relLn.Addr().String())
 	vkey := filepath.Join(cfg.DataDir, "verification_key.json")
 	if err := os.WriteFile(vkey, vkJSON, 0o644); err != nil {
 		return err
@@ -161,7 +166,7 @@ func Run(ctx context.Context, cfg Config, tp trace.TracerProvider) error {
 		return fmt.Errorf("faucet: %w", err)
 	}
 	defer fctLn.Close()
-	fctURL := "http://" + fctLn.Addr().String()
+	fctURL := cfg.publicURL(fctLn.Addr().String())
 	fctEnv := FaucetEnv(chain, filepath.Join(cfg.DataDir, "faucet.db"))
 	fctEnv["PORT"] = strconv.Itoa(fctLn.Addr().(*net.TCPAddr).Port)
 	fctEnv["CORS_ALLOWED_ORIGINS"] = origins
@@ -180,7 +185,7 @@ func Run(ctx context.Context, cfg Config, tp trace.TracerProvider) error {
 		return fmt.Errorf("indexer: %w", err)
 	}
 	defer ixLn.Close()
-	ixURL := "http://" + ixLn.Addr().String()
+	ixURL := cfg.publicURL(ixLn.Addr().String())
 	ixEnv := IndexerEnv(chain, filepath.Join(cfg.DataDir, "indexer.db"))
 	ixEnv["PORT"] = strconv.Itoa(ixLn.Addr().(*net.TCPAddr).Port)
 	ixEnv["CORS_ALLOWED_ORIGINS"] = origins
@@ -223,7 +228,7 @@ func Run(ctx context.Context, cfg Config, tp trace.TracerProvider) error {
   operator   %s
   faucet key %s   (the faucet's wallet)
   data       %s
-`, chain.RPCURL, chain.ChainID, regURL, relURL, fctURL, ixURL, adminKey, chain.Accounts.Operator.Address.Hex(), chain.Accounts.Faucet.Address.Hex(), cfg.DataDir)
+`, cfg.publicURL(strings.TrimPrefix(chain.RPCURL, "http://")), chain.ChainID, regURL, relURL, fctURL, ixURL, adminKey, chain.Accounts.Operator.Address.Hex(), chain.Accounts.Faucet.Address.Hex(), cfg.DataDir)
 	if cfg.ManifestPath != "" {
 		fmt.Fprintf(cfg.Out, "  manifest   %s\n", cfg.ManifestPath)
 	}
@@ -341,6 +346,22 @@ func overlay(getenv func(string) string, over map[string]string) func(string) st
 		}
 		return getenv(k)
 	}
+}
+
+// publicURL is the URL a client reaches a listener at: its own address, or PublicHost (default
+// localhost) with its port when it listens on every interface.
+func (c Config) publicURL(addr string) string {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "http://" + addr
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
+		host = c.PublicHost
+		if host == "" {
+			host = "localhost"
+		}
+	}
+	return "http://" + net.JoinHostPort(host, port)
 }
 
 // DevLimits are devstack's per-IP limits, relaxed from the services' defaults (5 a minute for

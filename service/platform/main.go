@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
@@ -37,5 +38,30 @@ func Main(service string, level slog.Level, configErr error, run func(ctx contex
 		os.Exit(1)
 	}
 	slog.Info(service + " stopped")
+	os.Exit(0)
+}
+
+// Healthcheck answers `<service> healthcheck`, the container's HEALTHCHECK (images carry no
+// curl): it asks the service on this host, on PORT (or defaultPort), for GET /health and exits
+// 0 on 200, 1 otherwise. For any other arguments it returns, and the service starts.
+func Healthcheck(defaultPort int) {
+	if len(os.Args) != 2 || os.Args[1] != "healthcheck" {
+		return
+	}
+	port := os.Getenv("PORT")
+	if port == "" {
+		port = fmt.Sprint(defaultPort)
+	}
+	client := &http.Client{Timeout: 3 * time.Second}
+	resp, err := client.Get("http://127.0.0.1:" + port + "/health")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "healthcheck:", err)
+		os.Exit(1)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		fmt.Fprintln(os.Stderr, "healthcheck: /health answered", resp.Status)
+		os.Exit(1)
+	}
 	os.Exit(0)
 }
