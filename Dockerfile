@@ -64,5 +64,5 @@ ENTRYPOINT ["/usr/local/bin/indexer"]
 FROM service AS devstack
 COPY --from=build /out/devstack /usr/local/bin/devstack
 EXPOSE 8545 3009 3010 3011 3012
-HEALTHCHECK --interval=15s --timeout=5s CMD ["/usr/local/bin/registry", "healthcheck"]
+HEALTHCHECK --interval=15s --timeout=5s CMD ["/usr/local/bin/devstack", "healthcheck"]
 ENTRYPOINT ["/usr/local/bin/devstack", "--host", "0.0.0.0", "--data-dir", "/data", "--out", "/data/devnet.json"]
