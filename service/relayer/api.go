@@ -2,13 +2,18 @@ package relayer
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"net/http"
 	"time"
 
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/platform"
 )
 
-// api implements the generated strict server; errors are mapped by platform.WriteError.
+// api implements the generated strict server: the relayer's domain errors become HTTP answers
+// here (reasons), the shared layer's (rate limits, the balance gate, bad input) are answered by
+// platform.WriteError as they are.
 type api struct {
 	r       *Relayer
 	started time.Time
@@ -19,7 +24,7 @@ var _ relayerapi.StrictServerInterface = (*api)(nil)
 func (a *api) Reveal(ctx context.Context, req relayerapi.RevealRequestObject) (relayerapi.RevealResponseObject, error) {
 	res, err := a.r.Reveal(ctx, *req.Body)
 	if err != nil {
-		return nil, err
+		return nil, httpError(err)
 	}
 	return relayerapi.Reveal200JSONResponse(res), nil
 }
@@ -61,3 +66,37 @@ func (a *api) GetReady(ctx context.Context, req relayerapi.GetReadyRequestObject
 	}
 	return relayerapi.GetReady200JSONResponse{Ready: true}, nil
 }
+
+// reasons is the one table from the relayer's reasons (errors.go) to HTTP statuses and codes.
+var reasons = map[Reason]struct {
+	status int
+	code   string
+}{
+	NullifierUsed:    {http.StatusConflict, CodeNullifierUsed},
+	UnknownRoot:      {http.StatusUnprocessableEntity, CodeUnknownRoot},
+	InvalidProof:     {http.StatusUnprocessableEntity, CodeInvalidProof},
+	InvalidRecipient: {http.StatusUnprocessableEntity, CodeInvalidRecipient},
+	SignalMismatch:   {http.StatusUnprocessableEntity, CodeSignalMismatch},
+	RevealRejected:   {http.StatusUnprocessableEntity, CodeRevealRejected},
+	RootExpiring:     {http.StatusConflict, CodeRootExpiring},
+	ChainUnavailable: {http.StatusBadGateway, platform.CodeChainUnavailable},
+	TxPending:        {http.StatusGatewayTimeout, CodeTxPending},
+	TxReverted:       {http.StatusUnprocessableEntity, CodeTxReverted},
+}
+
+// httpError is err as the relayer answers it: a *RevealError through reasons, anything else
+// (the shared layer's *platform.Error, or a fault: 500) as it is.
+func httpError(err error) error {
+	var re *RevealError
+	if !errors.As(err, &re) {
+		return err
+	}
+	m, ok := reasons[re.Reason]
+	if !ok {
+		return platform.Internal(fmt.Errorf("no HTTP mapping for reason %d: %w", re.Reason, err))
+	}
+	return &platform.Error{Status: m.status, Code: m.code, Message: re.Message, TxHash: re.TxHash, Cause: re.Cause}
+}
+
+// codeOf is the code err is answered with (metrics, spans).
+func codeOf(err error) string { return platform.AsError(httpError(err)).Code }

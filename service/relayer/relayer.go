@@ -138,10 +138,6 @@ type outcome struct {
 	err    error
 }
 
-func unprocessable(code, format string, args ...any) *platform.Error {
-	return platform.Errorf(http.StatusUnprocessableEntity, code, format, args...)
-}
-
 func rateLimited(r ratelimit.Rate, what string, retry time.Duration) *platform.Error {
 	return &platform.Error{Status: http.StatusTooManyRequests, Code: platform.CodeRateLimited,
 		Message: fmt.Sprintf("rate limit exceeded: %s %s", r, what), RetryAfter: retry}
@@ -183,7 +179,7 @@ func (r *Relayer) Reveal(ctx context.Context, req relayerapi.RevealRequest) (res
 	defer func() {
 		outcomeCode := "SUCCESS"
 		if err != nil {
-			outcomeCode = platform.AsError(err).Code
+			outcomeCode = codeOf(err)
 		}
 		r.metrics.reveals.WithLabelValues(outcomeCode).Inc()
 		r.metrics.stage.WithLabelValues("total").Observe(time.Since(start).Seconds())
@@ -253,7 +249,7 @@ func parse(req relayerapi.RevealRequest) (request, error) {
 	var in request
 	var err error
 	if in.signals, err = zk.ParseSignalValues(req.PublicSignals); err != nil {
-		return in, unprocessable(CodeInvalidProof, "%v", err)
+		return in, reject(InvalidProof, "%v", err)
 	}
 	in.nullifier = common.BigToHash(in.signals[zk.SignalNullifier])
 	pb := make([][]string, len(req.Proof.PiB))
@@ -261,14 +257,14 @@ func parse(req relayerapi.RevealRequest) (request, error) {
 		pb[i] = p
 	}
 	if err := in.signals.CheckRange(); err != nil {
-		in.proofErr = unprocessable(CodeInvalidProof, "%v", err)
+		in.proofErr = reject(InvalidProof, "%v", err)
 	} else if in.proof, err = zk.ParseProof(zk.ProofJSON{PiA: req.Proof.PiA, PiB: pb, PiC: req.Proof.PiC}); err != nil {
-		in.proofErr = unprocessable(CodeInvalidProof, "%v", err)
+		in.proofErr = reject(InvalidProof, "%v", err)
 	}
 	if in.recipient, err = chain.ParseChecksummedAddress(req.Recipient); err != nil {
-		in.recipientErr = unprocessable(CodeInvalidRecipient, "recipient %s: %v", req.Recipient, err)
+		in.recipientErr = reject(InvalidRecipient, "recipient %s: %v", req.Recipient, err)
 	} else if in.recipient == (common.Address{}) {
-		in.recipientErr = unprocessable(CodeInvalidRecipient, "recipient is the zero address")
+		in.recipientErr = reject(InvalidRecipient, "recipient is the zero address")
 	}
 	if in.token, err = chain.ParseAddress(req.TokenAddress); err != nil {
 		return in, platform.InvalidRequest("tokenAddress: %v", err)
@@ -287,8 +283,8 @@ func (r *Relayer) stage(ctx context.Context, name string) (context.Context, func
 	return ctx, func(err error) {
 		r.metrics.stage.WithLabelValues(name).Observe(time.Since(start).Seconds())
 		if err != nil {
-			span.SetStatus(codes.Error, platform.AsError(err).Code)
-			span.SetAttributes(attribute.String("vaultd.code", platform.AsError(err).Code))
+			span.SetStatus(codes.Error, codeOf(err))
+			span.SetAttributes(attribute.String("vaultd.code", codeOf(err)))
 		}
 		span.End()
 	}
@@ -310,16 +306,16 @@ func (r *Relayer) reveal(ctx context.Context, in request) (relayerapi.RevealResu
 	})
 	err := g.Wait()
 	if err != nil {
-		err = platform.ChainUnavailable(err)
+		err = chainUnavailable(err)
 	}
 	end(err)
 	switch {
 	case err != nil:
 		return relayerapi.RevealResult{}, err
 	case spent:
-		return relayerapi.RevealResult{}, platform.Errorf(http.StatusConflict, CodeNullifierUsed, "nullifier %s is already spent", in.nullifier.Hex())
+		return relayerapi.RevealResult{}, reject(NullifierUsed, "nullifier %s is already spent", in.nullifier.Hex())
 	case !root.Known:
-		return relayerapi.RevealResult{}, unprocessable(CodeUnknownRoot, "root %#x is not a known root of the commitment tree", in.signals[zk.SignalMerkleRoot])
+		return relayerapi.RevealResult{}, reject(UnknownRoot, "root %#x is not a known root of the commitment tree", in.signals[zk.SignalMerkleRoot])
 	case in.proofErr != nil:
 		return relayerapi.RevealResult{}, in.proofErr
 	case in.recipientErr != nil:
@@ -332,7 +328,7 @@ func (r *Relayer) reveal(ctx context.Context, in request) (relayerapi.RevealResu
 		_, end := r.stage(ctx, "check.verify")
 		err := zk.Verify(r.vk, in.proof, in.signals[:])
 		if err != nil {
-			err = unprocessable(CodeInvalidProof, "%v", err)
+			err = reject(InvalidProof, "%v", err)
 		}
 		end(err)
 		if err != nil {
@@ -381,7 +377,7 @@ func (r *Relayer) simulate(ctx context.Context, data []byte, change bool) (uint6
 			return known, nil
 		}
 		if !chain.IsNodeAnswer(err) {
-			return 0, platform.ChainUnavailable(err)
+			return 0, chainUnavailable(err)
 		}
 		// Refused within the learned limit: the estimate below tells a reveal that needs more
 		// gas from one the vault refuses.
@@ -396,12 +392,12 @@ func (r *Relayer) simulate(ctx context.Context, data []byte, change bool) (uint6
 		return limit, nil
 	}
 	if rev, ok := chain.RevertOf(vaultError, err); ok {
-		return 0, unprocessable(CodeRevealRejected, "the vault would refuse this reveal: %s", rev)
+		return 0, reject(RevealRejected, "the vault would refuse this reveal: %s", rev)
 	}
 	if chain.IsNodeAnswer(err) {
-		return 0, unprocessable(CodeRevealRejected, "the vault would refuse this reveal: %v", err)
+		return 0, reject(RevealRejected, "the vault would refuse this reveal: %v", err)
 	}
-	return 0, platform.ChainUnavailable(err)
+	return 0, chainUnavailable(err)
 }
 
 // gasBook is the learned gas limit of reveals without change.
@@ -432,17 +428,17 @@ func (g *gasBook) observe(used, given uint64) {
 // checkSignals is check 5: the request's amount, recipient and token are the ones the proof is for.
 func (r *Relayer) checkSignals(in request) error {
 	if in.amount.Cmp(in.signals[zk.SignalAmount]) != 0 {
-		return unprocessable(CodeSignalMismatch, "amount %s is not the proof's amount %s", in.amount, in.signals[zk.SignalAmount])
+		return reject(SignalMismatch, "amount %s is not the proof's amount %s", in.amount, in.signals[zk.SignalAmount])
 	}
 	if new(big.Int).SetBytes(in.recipient.Bytes()).Cmp(in.signals[zk.SignalRecipient]) != 0 {
-		return unprocessable(CodeSignalMismatch, "recipient %s is not the proof's recipient", in.recipient.Hex())
+		return reject(SignalMismatch, "recipient %s is not the proof's recipient", in.recipient.Hex())
 	}
 	id, err := tokenid.Compute(in.token, r.chainID)
 	if err != nil {
 		return platform.Internal(err)
 	}
 	if id.Cmp(in.signals[zk.SignalTokenID]) != 0 {
-		return unprocessable(CodeSignalMismatch, "tokenAddress %s is not the proof's token (tokenId mismatch on chain %d)", in.token.Hex(), r.chainID)
+		return reject(SignalMismatch, "tokenAddress %s is not the proof's token (tokenId mismatch on chain %d)", in.token.Hex(), r.chainID)
 	}
 	return nil
 }
@@ -454,7 +450,7 @@ func (r *Relayer) send(ctx context.Context, data []byte, gas uint64) (*txmgr.Fli
 	f, err := r.tx.Send(sctx, txmgr.Tx{To: r.cfg.Contracts.Vault, Data: data, Gas: gas})
 	var refused *platform.Error // the gate, closed since the request arrived
 	if err != nil && !errors.As(err, &refused) {
-		err = platform.ChainUnavailable(err)
+		err = chainUnavailable(err)
 	}
 	end(err)
 	return f, err
@@ -469,20 +465,20 @@ func (r *Relayer) await(ctx context.Context, f *txmgr.Flight) (relayerapi.Reveal
 	case <-f.Done():
 	case <-timer.C:
 		hash := f.Hash().Hex()
-		err := &platform.Error{Status: http.StatusGatewayTimeout, Code: CodeTxPending, Message: "the reveal was sent but not mined in time; it may still be mined", TxHash: hash}
+		err := &RevealError{Reason: TxPending, Message: "the reveal was sent but not mined in time; it may still be mined", TxHash: hash}
 		end(err)
 		return relayerapi.RevealResult{TxHash: hash}, err
 	}
 	end(f.Err())
 	if f.Err() != nil {
-		return relayerapi.RevealResult{}, &platform.Error{Status: http.StatusGatewayTimeout, Code: CodeTxPending, Message: "the reveal was not mined", TxHash: f.Hash().Hex(), Cause: f.Err()}
+		return relayerapi.RevealResult{}, &RevealError{Reason: TxPending, Message: "the reveal was not mined", TxHash: f.Hash().Hex(), Cause: f.Err()}
 	}
 	rc := f.Receipt()
 	res := relayerapi.RevealResult{Success: rc.Status == types.ReceiptStatusSuccessful, TxHash: rc.TxHash.Hex(), BlockNumber: rc.BlockNumber.Int64(), GasUsed: fmt.Sprint(rc.GasUsed)}
 	r.metrics.gasUsed.Observe(float64(rc.GasUsed))
 	r.gas.observe(rc.GasUsed, f.GasLimit())
 	if !res.Success {
-		return res, &platform.Error{Status: http.StatusUnprocessableEntity, Code: CodeTxReverted, Message: "the reveal transaction reverted on chain; it is not retried", TxHash: res.TxHash}
+		return res, &RevealError{Reason: TxReverted, Message: "the reveal transaction reverted on chain; it is not retried", TxHash: res.TxHash}
 	}
 	return res, nil
 }
@@ -513,7 +509,7 @@ func (r *Relayer) holdRoot(age uint32, change bool) (release func(), err error) 
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if uint64(age)+uint64(r.changeInFlight) >= uint64(r.rootHistory) {
-		return nil, &platform.Error{Status: http.StatusConflict, Code: CodeRootExpiring, Message: fmt.Sprintf(
+		return nil, &RevealError{Reason: RootExpiring, Message: fmt.Sprintf(
 			"the proof's root is %d inserts old and this relayer has %d inserts in flight ahead of it; the tree keeps %d roots, so the root would be unknown by the time the reveal is mined: prove again against the current root",
 			age, r.changeInFlight, r.rootHistory)}
 	}

@@ -1,0 +1,42 @@
+package relayer
+
+import "fmt"
+
+// Reason is why the relayer refused a reveal, or why one did not complete, in the relayer's own
+// terms. The domain code returns a *RevealError with one; api.go alone maps each to an HTTP
+// status and code (reasons).
+type Reason int
+
+// The reasons, in the order of the seed's checks, then after the send.
+const (
+	NullifierUsed    Reason = iota + 1 // check 1: the nullifier is spent
+	UnknownRoot                        // check 2: the root is not one of the tree's recent roots
+	InvalidProof                       // checks 3 and 6: malformed, out of range, or not verifying
+	InvalidRecipient                   // check 4
+	SignalMismatch                     // check 5: amount, recipient or token are not the proof's
+	RevealRejected                     // check 7: the vault would revert
+	RootExpiring                       // the relayer's own inserts ahead would evict the root
+	ChainUnavailable                   // the chain did not answer
+	TxPending                          // sent, not mined within RECEIPT_TIMEOUT (TxHash set)
+	TxReverted                         // mined, reverted (TxHash set)
+)
+
+// RevealError is a reveal's failure: its reason, a message for the caller, and the transaction
+// when one was sent.
+type RevealError struct {
+	Reason  Reason
+	Message string
+	TxHash  string
+	Cause   error // logged, never sent
+}
+
+func (e *RevealError) Error() string { return e.Message }
+func (e *RevealError) Unwrap() error { return e.Cause }
+
+func reject(reason Reason, format string, args ...any) *RevealError {
+	return &RevealError{Reason: reason, Message: fmt.Sprintf(format, args...)}
+}
+
+func chainUnavailable(err error) *RevealError {
+	return &RevealError{Reason: ChainUnavailable, Message: "the chain is unavailable, try again later", Cause: err}
+}
