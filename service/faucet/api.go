@@ -3,6 +3,8 @@ package faucet
 import (
 	"context"
 	"errors"
+	"fmt"
+	"net/http"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -32,7 +34,7 @@ func (a *api) Claim(ctx context.Context, req faucetapi.ClaimRequestObject) (fauc
 		return faucetapi.Claim409JSONResponse{Code: CodeAlreadyClaimed, Error: already.Error(), Claim: toAPI(already.Claim)}, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, httpError(err)
 	}
 	return faucetapi.Claim202JSONResponse(toAPI(c)), nil
 }
@@ -130,3 +132,36 @@ func toAPI(c Claim) faucetapi.Claim {
 	}
 	return out
 }
+
+// reasons is the one table from the faucet's reasons (errors.go) to HTTP statuses and codes; an
+// *AlreadyClaimedError is the 409 ALREADY_CLAIMED that Claim answers with the first claim.
+var reasons = map[Reason]struct {
+	status int
+	code   string
+}{
+	ClaimRejected:    {http.StatusUnprocessableEntity, CodeClaimRejected},
+	WalletEmpty:      {http.StatusServiceUnavailable, CodeFaucetBalanceLow},
+	AddressBusy:      {http.StatusServiceUnavailable, platform.CodeUnavailable},
+	ChainUnavailable: {http.StatusBadGateway, platform.CodeChainUnavailable},
+}
+
+// httpError is err as the faucet answers it: a *ClaimError through reasons, anything else (the
+// shared layer's *platform.Error, or a fault: 500) as it is.
+func httpError(err error) error {
+	var already *AlreadyClaimedError
+	if errors.As(err, &already) {
+		return &platform.Error{Status: http.StatusConflict, Code: CodeAlreadyClaimed, Message: already.Error()}
+	}
+	var ce *ClaimError
+	if !errors.As(err, &ce) {
+		return err
+	}
+	m, ok := reasons[ce.Reason]
+	if !ok {
+		return platform.Internal(fmt.Errorf("no HTTP mapping for reason %d: %w", ce.Reason, err))
+	}
+	return &platform.Error{Status: m.status, Code: m.code, Message: ce.Message, RetryAfter: ce.RetryAfter, Cause: ce.Cause}
+}
+
+// codeOf is the code err is answered with (metrics, spans).
+func codeOf(err error) string { return platform.AsError(httpError(err)).Code }

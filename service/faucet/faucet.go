@@ -138,12 +138,7 @@ func (f *Faucet) Claim(ctx context.Context, addr common.Address) (c Claim, err e
 	defer func() {
 		outcome := outcomeAccepted
 		if err != nil {
-			var already *AlreadyClaimedError
-			if errors.As(err, &already) {
-				outcome = CodeAlreadyClaimed
-			} else {
-				outcome = platform.AsError(err).Code
-			}
+			outcome = codeOf(err)
 		}
 		f.metrics.claims.WithLabelValues(outcome).Inc()
 		span := trace.SpanFromContext(ctx)
@@ -177,8 +172,7 @@ func (f *Faucet) Claim(ctx context.Context, addr common.Address) (c Claim, err e
 			continue // another request recorded it first: answer with its claim
 		}
 		if time.Now().After(deadline) {
-			return c, &platform.Error{Status: http.StatusServiceUnavailable, Code: platform.CodeUnavailable,
-				Message: "another claim for this address is being made; try again", RetryAfter: time.Second}
+			return c, &ClaimError{Reason: AddressBusy, Message: "another claim for this address is being made; try again", RetryAfter: time.Second}
 		}
 	}
 }
@@ -229,7 +223,7 @@ func (f *Faucet) claim(ctx context.Context, addr common.Address, reopen bool, st
 		f.total.Undo("")
 		var refused *platform.Error // the gate, closed since the request arrived
 		if !errors.As(err, &refused) {
-			err = platform.ChainUnavailable(err)
+			err = chainUnavailable(err)
 		}
 		return c, err
 	default:
@@ -269,7 +263,7 @@ func (f *Faucet) stage(ctx context.Context, name string) (context.Context, func(
 	ctx, span := f.tracer.Start(ctx, name)
 	return ctx, func(err error) {
 		if err != nil {
-			code := platform.AsError(err).Code
+			code := codeOf(err)
 			var already *AlreadyClaimedError
 			if errors.As(err, &already) || errors.Is(err, errExists) {
 				code = CodeAlreadyClaimed
@@ -294,13 +288,11 @@ func (f *Faucet) estimate(ctx context.Context, addr common.Address) (uint64, err
 		// The wallet holds less than one claim (MIN_FAUCET_BALANCE set under FAUCET_AMOUNT): not
 		// the address's fault, and not a reason to fail a recorded claim.
 		f.gate.Refresh(ctx)
-		return 0, &platform.Error{Status: http.StatusServiceUnavailable, Code: CodeFaucetBalanceLow,
-			Message: "the faucet is out of funds for now, try again later", RetryAfter: f.cfg.Wallet.BalancePoll, Cause: err}
+		return 0, &ClaimError{Reason: WalletEmpty, Message: "the faucet is out of funds for now, try again later", RetryAfter: f.cfg.Wallet.BalancePoll, Cause: err}
 	case chain.IsNodeAnswer(err):
-		return 0, &platform.Error{Status: http.StatusUnprocessableEntity, Code: CodeClaimRejected,
-			Message: fmt.Sprintf("a transfer to %s would revert (a contract that does not accept native tokens?)", addr.Hex()), Cause: err}
+		return 0, &ClaimError{Reason: ClaimRejected, Message: fmt.Sprintf("a transfer to %s would revert (a contract that does not accept native tokens?)", addr.Hex()), Cause: err}
 	default:
-		return 0, platform.ChainUnavailable(err)
+		return 0, chainUnavailable(err)
 	}
 }
 

@@ -2,8 +2,10 @@ package indexer
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"strconv"
 	"strings"
 	"time"
@@ -42,7 +44,7 @@ func (a *api) ListEvents(ctx context.Context, req indexerapi.ListEventsRequestOb
 	}
 	page, err := a.ix.Events(ctx, q)
 	if err != nil {
-		return nil, err
+		return nil, httpError(err)
 	}
 	out := indexerapi.EventPage{Events: make([]indexerapi.Event, len(page.Events)), IndexedTo: block(page.IndexedTo)}
 	for i, e := range page.Events {
@@ -112,4 +114,29 @@ const healthyLag = 10
 
 func block(b Block) indexerapi.Block {
 	return indexerapi.Block{BlockNumber: int64(b.Number), BlockHash: b.Hash.Hex()}
+}
+
+// reasons is the one table from the indexer's reasons (errors.go) to HTTP statuses and codes.
+var reasons = map[Reason]struct {
+	status int
+	code   string
+}{
+	UnknownEvent:  {http.StatusBadRequest, platform.CodeInvalidRequest},
+	BadRange:      {http.StatusBadRequest, platform.CodeInvalidRequest},
+	BadCursor:     {http.StatusBadRequest, platform.CodeInvalidRequest},
+	CursorReorged: {http.StatusConflict, CodeCursorReorged},
+}
+
+// httpError is err as the indexer answers it: a *QueryError through reasons, anything else (a
+// fault: 500) as it is.
+func httpError(err error) error {
+	var qe *QueryError
+	if !errors.As(err, &qe) {
+		return err
+	}
+	m, ok := reasons[qe.Reason]
+	if !ok {
+		return platform.Internal(fmt.Errorf("no HTTP mapping for reason %d: %w", qe.Reason, err))
+	}
+	return &platform.Error{Status: m.status, Code: m.code, Message: qe.Message}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
-	"net/http"
 	"strconv"
 	"strings"
 	"time"
@@ -40,10 +39,10 @@ func (ix *Indexer) Events(ctx context.Context, q Query) (Page, error) {
 	start := time.Now()
 	defer func() { ix.metrics.query.Observe(time.Since(start).Seconds()) }()
 	if !ix.dec.knows(q.Name) {
-		return Page{}, platform.InvalidRequest("unknown event %q; this indexer knows %s", q.Name, strings.Join(ix.dec.names, ", "))
+		return Page{}, &QueryError{Reason: UnknownEvent, Message: fmt.Sprintf("unknown event %q; this indexer knows %s", q.Name, strings.Join(ix.dec.names, ", "))}
 	}
 	if q.To != nil && *q.To < q.From {
-		return Page{}, platform.InvalidRequest("toBlock %d is before fromBlock %d", *q.To, q.From)
+		return Page{}, &QueryError{Reason: BadRange, Message: fmt.Sprintf("toBlock %d is before fromBlock %d", *q.To, q.From)}
 	}
 	page := Page{IndexedTo: ix.current(), Events: []Event{}}
 	sel := query{name: q.Name, from: q.From, to: page.IndexedTo.Number, limit: q.Limit + 1}
@@ -53,15 +52,15 @@ func (ix *Indexer) Events(ctx context.Context, q Query) (Page, error) {
 	if q.Cursor != "" {
 		c, err := parseCursor(q.Cursor)
 		if err != nil {
-			return Page{}, platform.InvalidRequest("cursor: %v", err)
+			return Page{}, &QueryError{Reason: BadCursor, Message: fmt.Sprintf("cursor: %v", err)}
 		}
 		h, ok, err := ix.store.eventAt(ctx, q.Name, c.block, c.logIndex)
 		if err != nil {
 			return Page{}, platform.Internal(err)
 		}
 		if !ok || h != c.hash {
-			return Page{}, platform.Errorf(http.StatusConflict, CodeCursorReorged,
-				"the event at block %d, log %d that the cursor continues after was removed by a reorg; start again from an earlier block", c.block, c.logIndex)
+			return Page{}, &QueryError{Reason: CursorReorged, Message: fmt.Sprintf(
+				"the event at block %d, log %d that the cursor continues after was removed by a reorg; start again from an earlier block", c.block, c.logIndex)}
 		}
 		sel.after, sel.afterBlock, sel.afterLog = true, c.block, c.logIndex
 	}

@@ -1,0 +1,34 @@
+package faucet
+
+import (
+	"time"
+)
+
+// Reason is why the faucet did not take a claim, in the faucet's own terms. The domain code
+// returns a *ClaimError with one (or an *AlreadyClaimedError); api.go alone maps each to an HTTP
+// status and code (reasons).
+type Reason int
+
+// The reasons.
+const (
+	ClaimRejected    Reason = iota + 1 // a transfer to the address would revert
+	WalletEmpty                        // the wallet holds less than one claim
+	AddressBusy                        // another claim for the address is being recorded
+	ChainUnavailable                   // the chain did not answer
+)
+
+// ClaimError is a claim the faucet did not take: its reason, a message for the caller, when to
+// try again, and the cause (logged, never sent).
+type ClaimError struct {
+	Reason     Reason
+	Message    string
+	RetryAfter time.Duration
+	Cause      error
+}
+
+func (e *ClaimError) Error() string { return e.Message }
+func (e *ClaimError) Unwrap() error { return e.Cause }
+
+func chainUnavailable(err error) *ClaimError {
+	return &ClaimError{Reason: ChainUnavailable, Message: "the chain is unavailable, try again later", Cause: err}
+}
