@@ -3,6 +3,7 @@ package registry
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"mime/multipart"
 	"net/http"
@@ -182,4 +183,32 @@ func (a *api) GetHealth(ctx context.Context, req registryapi.GetHealthRequestObj
 		TokenCount: a.reg.Count(),
 		Uptime:     int(time.Since(a.started) / time.Second),
 	}, nil
+}
+
+// reasons is the one table from the registry's reasons (errors.go) to HTTP statuses and codes.
+var reasons = map[Reason]struct {
+	status int
+	code   string
+}{
+	TokenNotFound:    {http.StatusNotFound, CodeTokenNotFound},
+	NotAContract:     {http.StatusUnprocessableEntity, CodeNotAContract},
+	NotAToken:        {http.StatusUnprocessableEntity, CodeNotAToken},
+	ChainUnavailable: {http.StatusBadGateway, platform.CodeChainUnavailable},
+	BadIcon:          {http.StatusBadRequest, platform.CodeInvalidRequest},
+	UnsupportedImage: {http.StatusUnsupportedMediaType, platform.CodeUnsupportedMediaType},
+	IconTooLarge:     {http.StatusRequestEntityTooLarge, platform.CodePayloadTooLarge},
+}
+
+// httpError is err as the registry answers it: a *TokenError through reasons, anything else
+// (the shared layer's *platform.Error, or a fault: 500) as it is.
+func httpError(err error) error {
+	var te *TokenError
+	if !errors.As(err, &te) {
+		return err
+	}
+	m, ok := reasons[te.Reason]
+	if !ok {
+		return platform.Internal(fmt.Errorf("no HTTP mapping for reason %d: %w", te.Reason, err))
+	}
+	return &platform.Error{Status: m.status, Code: m.code, Message: te.Message, Cause: te.Cause}
 }

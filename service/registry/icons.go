@@ -6,7 +6,6 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
-	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -14,8 +13,6 @@ import (
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
-
-	"github.com/seed018cc74c/vaultd/service/platform"
 )
 
 // DetectImage names the image format of b from its first bytes, as the file extension the
@@ -44,11 +41,9 @@ type IconField struct {
 
 const maxIconURL = 2048
 
-var errUnsupportedImage = platform.Errorf(http.StatusUnsupportedMediaType, platform.CodeUnsupportedMediaType, "icon must be a PNG, JPEG, GIF or WebP image")
+var errUnsupportedImage = refuse(UnsupportedImage, "icon must be a PNG, JPEG, GIF or WebP image")
 
-func iconTooLarge(max int64) error {
-	return platform.Errorf(http.StatusRequestEntityTooLarge, platform.CodePayloadTooLarge, "icon is larger than %d bytes", max)
-}
+func iconTooLarge(max int64) error { return refuse(IconTooLarge, "icon is larger than %d bytes", max) }
 
 // ParseIconField reads the icon field: an http(s) URL, a data:image/...;base64, URI, bare
 // base64, or "" (no icon). Decoded images must be at most max bytes and of a known format.
@@ -61,7 +56,7 @@ func ParseIconField(s string, max int64) (IconField, error) {
 	if strings.HasPrefix(lower, "https://") || strings.HasPrefix(lower, "http://") {
 		u, err := url.Parse(s)
 		if err != nil || u.Host == "" || len(s) > maxIconURL || u.User != nil {
-			return IconField{}, platform.InvalidRequest("field \"icon\": not a valid http(s) URL of at most %d characters", maxIconURL)
+			return IconField{}, refuse(BadIcon, "field \"icon\": not a valid http(s) URL of at most %d characters", maxIconURL)
 		}
 		return IconField{URL: u.String()}, nil
 	}
@@ -69,13 +64,13 @@ func ParseIconField(s string, max int64) (IconField, error) {
 	if strings.HasPrefix(lower, "data:") {
 		meta, data, ok := strings.Cut(s[len("data:"):], ",")
 		if !ok || !strings.HasPrefix(strings.ToLower(meta), "image/") || !strings.HasSuffix(strings.ToLower(meta), ";base64") {
-			return IconField{}, platform.InvalidRequest("field \"icon\": a data URI must have the form data:image/<type>;base64,<data>")
+			return IconField{}, refuse(BadIcon, "field \"icon\": a data URI must have the form data:image/<type>;base64,<data>")
 		}
 		payload = data
 	}
 	data, ok := decodeBase64(payload)
 	if !ok {
-		return IconField{}, platform.InvalidRequest("field \"icon\": must be an http(s) URL, a data:image/<type>;base64, URI, or base64 image data")
+		return IconField{}, refuse(BadIcon, "field \"icon\": must be an http(s) URL, a data:image/<type>;base64, URI, or base64 image data")
 	}
 	if int64(len(data)) > max {
 		return IconField{}, iconTooLarge(max)

@@ -36,9 +36,10 @@ func TestDetectImage(t *testing.T) {
 	}
 }
 
+// status is the HTTP status err is answered with (through api.go's table).
 func status(err error) int {
 	var e *platform.Error
-	if errors.As(err, &e) {
+	if errors.As(httpError(err), &e) {
 		return e.Status
 	}
 	return 0

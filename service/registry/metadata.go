@@ -3,7 +3,6 @@ package registry
 import (
 	"context"
 	"math/big"
-	"net/http"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -13,7 +12,6 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/seed018cc74c/vaultd/service/chain"
-	"github.com/seed018cc74c/vaultd/service/platform"
 )
 
 // Error codes of the registry beyond platform's.
@@ -52,13 +50,13 @@ func ReadMetadata(ctx context.Context, c *chain.Client, addr common.Address) (Me
 	g.Go(func() (err error) { symbol, err = callOptional(ctx, c, "symbol", addr, selSymbol); return })
 	g.Go(func() (err error) { decim, err = callOptional(ctx, c, "decimals", addr, selDecimals); return })
 	if err := g.Wait(); err != nil {
-		return md, platform.ChainUnavailable(err)
+		return md, &TokenError{Reason: ChainUnavailable, Message: "the chain is unavailable, try again later", Cause: err}
 	}
 	if len(code) == 0 {
-		return md, platform.Errorf(http.StatusUnprocessableEntity, CodeNotAContract, "no contract at %s", addr.Hex())
+		return md, refuse(NotAContract, "no contract at %s", addr.Hex())
 	}
 	notToken := func(what string) error {
-		return platform.Errorf(http.StatusUnprocessableEntity, CodeNotAToken, "the contract at %s does not answer %s as an ERC20 token", addr.Hex(), what)
+		return refuse(NotAToken, "the contract at %s does not answer %s as an ERC20 token", addr.Hex(), what)
 	}
 	var ok bool
 	if md.Name, ok = decodeName(name); !ok {

@@ -15,7 +15,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"slices"
 	"strings"
 	"sync"
@@ -227,7 +226,7 @@ func (r *Registry) SetIcon(addr common.Address, data []byte) (string, error) {
 }
 
 func errTokenNotFound(addr common.Address) error {
-	return platform.Errorf(http.StatusNotFound, CodeTokenNotFound, "token %s is not registered", addr.Hex())
+	return refuse(TokenNotFound, "token %s is not registered", addr.Hex())
 }
 
 // commit makes t part of the registry: build the next snapshot, persist it, publish it. On

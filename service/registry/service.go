@@ -70,8 +70,10 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 
 	a := &api{reg: reg, health: &healthProbe{chain: client, interval: time.Second}, started: time.Now()}
 	strict := registryapi.NewStrictHandlerWithOptions(a, nil, registryapi.StrictHTTPServerOptions{
-		RequestErrorHandlerFunc:  platform.RequestErrorHandler,
-		ResponseErrorHandlerFunc: platform.WriteError,
+		RequestErrorHandlerFunc: platform.RequestErrorHandler,
+		ResponseErrorHandlerFunc: func(w http.ResponseWriter, r *http.Request, err error) {
+			platform.WriteError(w, r, httpError(err)) // the registry's errors become statuses in one place
+		},
 	})
 	// A base64 icon in JSON takes 4/3 of its size; leave room for the rest of the body.
 	upsertLimit := cfg.Icons.MaxBytes*4/3 + 64<<10
