@@ -64,7 +64,7 @@ type Faucet struct {
 	tracer  trace.Tracer
 	log     *slog.Logger
 
-	perIP, total *ratelimit.Limiter
+	perIP, total ratelimit.Window
 
 	// life is the service's lifetime: followers and the reconciler end with it.
 	life    context.Context
@@ -114,8 +114,13 @@ func (f *Faucet) Status(ctx context.Context, addr common.Address) (Claim, error)
 }
 
 // AllowIP counts a claim request from ip against the per-IP limit.
-func (f *Faucet) AllowIP(ip string) error {
-	if ok, retry := f.perIP.Allow(ip); !ok {
+func (f *Faucet) AllowIP(ctx context.Context, ip string) error {
+	ok, retry, err := f.perIP.Allow(ctx, ip)
+	if err != nil {
+		return &platform.Error{Status: http.StatusServiceUnavailable, Code: platform.CodeUnavailable,
+			Message: "the rate limits cannot be checked right now; try again later", RetryAfter: time.Second, Cause: err}
+	}
+	if !ok {
 		f.metrics.rateLimited.WithLabelValues("ip").Inc()
 		f.metrics.claims.WithLabelValues(platform.CodeRateLimited).Inc()
 		return rateLimited(f.cfg.Limits.PerIP, "claims per client IP", retry)
@@ -195,7 +200,10 @@ func (f *Faucet) claim(ctx context.Context, addr common.Address, reopen bool, st
 	if err != nil {
 		return c, err
 	}
-	if ok, retry := f.total.Allow(""); !ok {
+	if ok, retry, err := f.total.Allow(ctx, ""); err != nil {
+		return c, &platform.Error{Status: http.StatusServiceUnavailable, Code: platform.CodeUnavailable,
+			Message: "the rate limits cannot be checked right now; try again later", RetryAfter: time.Second, Cause: err}
+	} else if !ok {
 		f.metrics.rateLimited.WithLabelValues("total").Inc()
 		return c, rateLimited(f.cfg.Limits.Total, "claims in total", retry)
 	}
@@ -203,7 +211,7 @@ func (f *Faucet) claim(ctx context.Context, addr common.Address, reopen bool, st
 	err = f.record(sctx, addr, reopen)
 	end(err)
 	if err != nil {
-		f.total.Undo("")
+		_ = f.total.Undo(ctx, "")
 		return c, err
 	}
 	sctx, end = f.stage(ctx, "send")
@@ -220,7 +228,7 @@ func (f *Faucet) claim(ctx context.Context, addr common.Address, reopen bool, st
 			f.log.Error("could not withdraw a claim whose transaction was not sent; it will be sent by the reconciler", "address", addr.Hex(), "err", werr)
 			f.wakeReconciler()
 		}
-		f.total.Undo("")
+		_ = f.total.Undo(ctx, "")
 		var refused *platform.Error // the gate, closed since the request arrived
 		if !errors.As(err, &refused) {
 			err = chainUnavailable(err)

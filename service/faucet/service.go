@@ -82,7 +82,9 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 		Metrics: reg, Gatherer: reg, Logger: opts.Logger,
 		BodyLimits: map[string]int64{"POST /api/faucet/claim": 1 << 10},
 		Admit: map[string]func(*http.Request) error{ // every POST counts, malformed ones too
-			"POST /api/faucet/claim": func(r *http.Request) error { return f.AllowIP(ratelimit.ClientKey(platform.ClientIP(r.Context()))) },
+			"POST /api/faucet/claim": func(r *http.Request) error {
+				return f.AllowIP(r.Context(), ratelimit.ClientKey(platform.ClientIP(r.Context())))
+			},
 		},
 		API: func(rt chi.Router) {
 			faucetapi.HandlerWithOptions(strict, faucetapi.ChiServerOptions{BaseRouter: rt, ErrorHandlerFunc: platform.RequestErrorHandler})

@@ -1,8 +1,10 @@
-// Package ratelimit is the in-process sliding-window rate limiter of vaultd's services, and the
-// "N/window" setting that configures one (RATE_LIMIT_PER_IP=5/1m).
+// Package ratelimit is the sliding-window rate limiting of vaultd's services: a Window counts
+// events per key, in one process (Limiter, the default) or in Redis so that a limit holds across
+// every replica (Redis); and the "N/window" setting that configures one (RATE_LIMIT_PER_IP=5/1m).
 package ratelimit
 
 import (
+	"context"
 	"fmt"
 	"net/netip"
 	"strconv"
@@ -46,7 +48,22 @@ func FromEnv(e *platform.Env, name, def string) Rate {
 	return Rate{N: count, Window: window}
 }
 
-// Limiter allows at most Rate.N events per Rate.Window for each key.
+// Window allows at most Rate().N events per Rate().Window for each key. Allow records an event
+// if the limit allows it, or says how long until it would; Undo takes back the newest event of
+// a key (one Allow let through that did not happen after all). An error (a store unreachable)
+// allows nothing: callers refuse rather than let through.
+type Window interface {
+	Allow(ctx context.Context, key string) (ok bool, retryAfter time.Duration, err error)
+	Undo(ctx context.Context, key string) error
+	Rate() Rate
+}
+
+var (
+	_ Window = (*Limiter)(nil)
+	_ Window = (*Redis)(nil)
+)
+
+// Limiter is a Window in this process's memory.
 type Limiter struct {
 	rate Rate
 	now  func() time.Time
@@ -65,8 +82,8 @@ func New(r Rate) *Limiter {
 func (l *Limiter) Rate() Rate { return l.rate }
 
 // Allow records an event for key if the limit allows it; otherwise it returns how long until it
-// would.
-func (l *Limiter) Allow(key string) (ok bool, retryAfter time.Duration) {
+// would. It never fails.
+func (l *Limiter) Allow(_ context.Context, key string) (ok bool, retryAfter time.Duration, err error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.now()
@@ -79,7 +96,7 @@ func (l *Limiter) Allow(key string) (ok bool, retryAfter time.Duration) {
 	ev = ev[i:]
 	if len(ev) >= l.rate.N {
 		l.events[key] = ev
-		return false, ev[0].Sub(cutoff)
+		return false, ev[0].Sub(cutoff), nil
 	}
 	l.events[key] = append(ev, now)
 	if now.Sub(l.swept) > l.rate.Window { // forget keys that went quiet, so memory stays bounded
@@ -90,17 +107,18 @@ func (l *Limiter) Allow(key string) (ok bool, retryAfter time.Duration) {
 		}
 		l.swept = now
 	}
-	return true, 0
+	return true, 0, nil
 }
 
 // Undo takes back the newest event recorded for key (one that Allow let through but that did
 // not happen after all).
-func (l *Limiter) Undo(key string) {
+func (l *Limiter) Undo(_ context.Context, key string) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if ev := l.events[key]; len(ev) > 0 {
 		l.events[key] = ev[:len(ev)-1]
 	}
+	return nil
 }
 
 // SetClock replaces the limiter's clock (tests).

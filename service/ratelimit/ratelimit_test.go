@@ -1,6 +1,7 @@
 package ratelimit
 
 import (
+	"context"
 	"net/netip"
 	"strings"
 	"testing"
@@ -9,30 +10,32 @@ import (
 	"github.com/seed018cc74c/vaultd/service/platform"
 )
 
+var ctx = context.Background()
+
 // N events per window per key; the window slides; Undo gives one back; keys do not share.
 func TestSlidingWindow(t *testing.T) {
 	now := time.Unix(0, 0)
 	l := New(Rate{N: 2, Window: time.Minute})
 	l.SetClock(func() time.Time { return now })
 	for i := range 2 {
-		if ok, _ := l.Allow("a"); !ok {
+		if ok, _, _ := l.Allow(ctx, "a"); !ok {
 			t.Fatalf("event %d refused", i)
 		}
 		now = now.Add(10 * time.Second)
 	}
-	ok, retry := l.Allow("a")
+	ok, retry, _ := l.Allow(ctx, "a")
 	if ok || retry != 40*time.Second {
 		t.Fatalf("third event: %v, retry %s; want refused, 40s", ok, retry)
 	}
-	if ok, _ := l.Allow("b"); !ok {
+	if ok, _, _ := l.Allow(ctx, "b"); !ok {
 		t.Fatal("another key was refused")
 	}
-	l.Undo("a")
-	if ok, _ := l.Allow("a"); !ok {
+	l.Undo(ctx, "a")
+	if ok, _, _ := l.Allow(ctx, "a"); !ok {
 		t.Fatal("refused after Undo")
 	}
 	now = now.Add(51 * time.Second) // the first event has left the window
-	if ok, _ := l.Allow("a"); !ok {
+	if ok, _, _ := l.Allow(ctx, "a"); !ok {
 		t.Fatal("refused after the window slid")
 	}
 }

@@ -56,9 +56,11 @@ type TxConfig struct {
 // Rate is "N per window".
 type Rate = ratelimit.Rate
 
-// LimitsConfig are the three rate limits.
+// LimitsConfig are the three rate limits, and where they are counted: in this process, or in
+// the Redis at RedisURL so that they hold across every replica sharing it.
 type LimitsConfig struct {
 	PerIP, PerRecipient, Total Rate
+	RedisURL                   string // never logged: it may carry a password
 }
 
 // LoadConfig reads the relayer's environment (README.md lists it) and reports every problem at
@@ -87,6 +89,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 			PerIP:        ratelimit.FromEnv(e, "RATE_LIMIT_PER_IP", "5/1m"),
 			PerRecipient: ratelimit.FromEnv(e, "RATE_LIMIT_PER_RECIPIENT", "10/1h"),
 			Total:        ratelimit.FromEnv(e, "RATE_LIMIT_TOTAL", "60/1m"),
+			RedisURL:     e.String("REDIS_URL", ""),
 		},
 		VerificationKeyFile: e.String("VERIFICATION_KEY_FILE", ""),
 	}
@@ -110,6 +113,11 @@ func (c Config) Validate() error {
 	}
 	if c.Tx.ReplaceAfter >= c.Tx.ReceiptTimeout {
 		errs = append(errs, errors.New("REPLACE_AFTER must be shorter than RECEIPT_TIMEOUT"))
+	}
+	if c.Limits.RedisURL != "" {
+		if _, err := ratelimit.Dial(c.Limits.RedisURL); err != nil {
+			errs = append(errs, errors.New("REDIS_URL is not a redis:// or rediss:// URL"))
+		}
 	}
 	if c.VerificationKeyFile != "" {
 		if _, err := os.Stat(c.VerificationKeyFile); err != nil {

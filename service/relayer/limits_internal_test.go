@@ -1,6 +1,7 @@
 package relayer
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -13,25 +14,27 @@ import (
 
 // A reveal refused by the total limit does not use up its recipient's allowance.
 func TestRefusedRevealIsNotCountedForItsRecipient(t *testing.T) {
+	total := ratelimit.New(Rate{N: 1, Window: time.Minute})
 	r := &Relayer{
 		cfg:          Config{Limits: LimitsConfig{PerRecipient: Rate{N: 2, Window: time.Hour}, Total: Rate{N: 1, Window: time.Minute}}},
 		metrics:      newMetrics(prometheus.NewRegistry()),
 		perRecipient: ratelimit.New(Rate{N: 2, Window: time.Hour}),
-		total:        ratelimit.New(Rate{N: 1, Window: time.Minute}),
+		total:        total,
 	}
 	now := time.Now()
-	r.total.SetClock(func() time.Time { return now })
+	total.SetClock(func() time.Time { return now })
+	ctx := context.Background()
 	a := common.HexToAddress("0x00000000000000000000000000000000000000aa")
-	if err := r.allowSend(a); err != nil {
+	if err := r.allowSend(ctx, a); err != nil {
 		t.Fatal(err)
 	}
 	for range 3 {
-		if err := r.allowSend(a); err == nil || !strings.Contains(err.Error(), "in total") {
+		if err := r.allowSend(ctx, a); err == nil || !strings.Contains(err.Error(), "in total") {
 			t.Fatalf("over the total limit: %v", err)
 		}
 	}
 	now = now.Add(2 * time.Minute) // the total window has passed; the recipient's has not
-	if err := r.allowSend(a); err != nil {
+	if err := r.allowSend(ctx, a); err != nil {
 		t.Fatalf("the recipient's second reveal: %v (refusals were counted against it)", err)
 	}
 }

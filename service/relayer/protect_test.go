@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/seed018cc74c/vaultd/service/platform/platformtest"
+	"github.com/seed018cc74c/vaultd/service/redistest"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
@@ -404,5 +405,31 @@ func TestSpendLimit(t *testing.T) {
 	}
 	if n := operatorNonce(t, c) - start; n != 2 {
 		t.Fatalf("%d transactions sent, want 2", n)
+	}
+}
+
+// With REDIS_URL, the limits hold across replicas: two relayers sharing one Redis and a total
+// limit of one reveal send one reveal between them (the second is 429 whichever replica it
+// reaches). With Redis gone, a relayer refuses with 503 UNAVAILABLE rather than send unchecked.
+func TestLimitsInRedisHoldAcrossReplicas(t *testing.T) {
+	c := devchaintest.Start(t)
+	url, stopRedis := redistest.Server(t)
+	limits := map[string]string{"REDIS_URL": url, "RATE_LIMIT_TOTAL": "1/1m"}
+	a, b := startRelayer(t, c, limits), startRelayer(t, c, limits)
+	_, first := request(t, c, devUsers(c, 0), 5)
+	_, second := request(t, c, devUsers(c, 1), 6)
+	start := operatorNonce(t, c)
+	if r := reveal(t, a, first); r.StatusCode() != 200 {
+		t.Fatalf("the first reveal: %d %s", r.StatusCode(), r.Body)
+	}
+	wantCode(t, "a second reveal at the other replica", reveal(t, b, second), 429, "RATE_LIMITED")
+	if n := operatorNonce(t, c) - start; n != 1 {
+		t.Fatalf("%d transactions sent, want 1", n)
+	}
+	stopRedis()
+	r := reveal(t, b, second)
+	wantCode(t, "a reveal with Redis gone", r, 503, "UNAVAILABLE")
+	if n := operatorNonce(t, c) - start; n != 1 {
+		t.Fatalf("%d transactions sent with Redis gone, want still 1", n)
 	}
 }

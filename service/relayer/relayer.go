@@ -16,6 +16,7 @@ import (
 	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/redis/go-redis/v9"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
@@ -69,7 +70,8 @@ type Relayer struct {
 	metrics *metrics
 	tracer  trace.Tracer
 
-	perIP, perRecipient, total *ratelimit.Limiter
+	perIP, perRecipient, total ratelimit.Window
+	redis                      *redis.Client // the limits' Redis (REDIS_URL); nil: in this process
 	gas                        gasBook
 
 	mu      sync.Mutex
@@ -143,15 +145,32 @@ func rateLimited(r ratelimit.Rate, what string, retry time.Duration) *platform.E
 		Message: fmt.Sprintf("rate limit exceeded: %s %s", r, what), RetryAfter: retry}
 }
 
+// limitsUnavailable is the 503 of limits that cannot be checked (Redis unreachable): the
+// relayer refuses rather than pays unchecked.
+func limitsUnavailable(err error) *platform.Error {
+	return &platform.Error{Status: http.StatusServiceUnavailable, Code: platform.CodeUnavailable,
+		Message: "the rate limits cannot be checked right now; try again later", RetryAfter: time.Second, Cause: err}
+}
+
 // allowSend counts a reveal about to be sent against the per-recipient and the total limits. A
 // reveal refused by one is counted by neither.
-func (r *Relayer) allowSend(recipient common.Address) error {
-	if ok, retry := r.perRecipient.Allow(recipient.Hex()); !ok {
+func (r *Relayer) allowSend(ctx context.Context, recipient common.Address) error {
+	ok, retry, err := r.perRecipient.Allow(ctx, recipient.Hex())
+	if err != nil {
+		return limitsUnavailable(err)
+	}
+	if !ok {
 		r.metrics.rateLimited.WithLabelValues("recipient").Inc()
 		return rateLimited(r.cfg.Limits.PerRecipient, "reveals per recipient", retry)
 	}
-	if ok, retry := r.total.Allow(""); !ok {
-		r.perRecipient.Undo(recipient.Hex())
+	ok, retry, err = r.total.Allow(ctx, "")
+	if err != nil || !ok {
+		_ = r.perRecipient.Undo(ctx, recipient.Hex())
+	}
+	if err != nil {
+		return limitsUnavailable(err)
+	}
+	if !ok {
 		r.metrics.rateLimited.WithLabelValues("total").Inc()
 		return rateLimited(r.cfg.Limits.Total, "reveals in total", retry)
 	}
@@ -159,14 +178,18 @@ func (r *Relayer) allowSend(recipient common.Address) error {
 }
 
 // uncountSend takes back a reveal that allowSend counted but that was not sent.
-func (r *Relayer) uncountSend(recipient common.Address) {
-	r.perRecipient.Undo(recipient.Hex())
-	r.total.Undo("")
+func (r *Relayer) uncountSend(ctx context.Context, recipient common.Address) {
+	_ = r.perRecipient.Undo(ctx, recipient.Hex())
+	_ = r.total.Undo(ctx, "")
 }
 
 // allowIP counts a POST /reveal from a client (its ratelimit.ClientKey) against the per-IP limit.
-func (r *Relayer) allowIP(ip string) error {
-	if ok, retry := r.perIP.Allow(ip); !ok {
+func (r *Relayer) allowIP(ctx context.Context, ip string) error {
+	ok, retry, err := r.perIP.Allow(ctx, ip)
+	if err != nil {
+		return limitsUnavailable(err)
+	}
+	if !ok {
 		r.metrics.rateLimited.WithLabelValues("ip").Inc()
 		return rateLimited(r.cfg.Limits.PerIP, "requests per client IP", retry)
 	}
@@ -347,13 +370,13 @@ func (r *Relayer) reveal(ctx context.Context, in request) (relayerapi.RevealResu
 	if err != nil {
 		return relayerapi.RevealResult{}, err
 	}
-	if err := r.allowSend(in.recipient); err != nil {
+	if err := r.allowSend(ctx, in.recipient); err != nil {
 		release()
 		return relayerapi.RevealResult{}, err
 	}
 	f, err := r.send(ctx, data, gas)
 	if err != nil {
-		r.uncountSend(in.recipient) // nothing was sent
+		r.uncountSend(ctx, in.recipient) // nothing was sent
 		release()
 		return relayerapi.RevealResult{}, err
 	}

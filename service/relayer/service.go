@@ -58,6 +58,15 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 	r := &Relayer{cfg: cfg, chainID: chainID, client: client, vk: vk, metrics: m, tracer: tracer,
 		perIP: ratelimit.New(cfg.Limits.PerIP), perRecipient: ratelimit.New(cfg.Limits.PerRecipient), total: ratelimit.New(cfg.Limits.Total),
 		running: map[common.Hash]*outcome{}, sent: map[common.Hash]*txmgr.Flight{}}
+	if cfg.Limits.RedisURL != "" { // the limits hold across every replica sharing this Redis
+		if r.redis, err = ratelimit.Dial(cfg.Limits.RedisURL); err != nil {
+			client.Close()
+			return nil, err
+		}
+		r.perIP = ratelimit.NewRedis(r.redis, "relayer:ip", cfg.Limits.PerIP)
+		r.perRecipient = ratelimit.NewRedis(r.redis, "relayer:recipient", cfg.Limits.PerRecipient)
+		r.total = ratelimit.NewRedis(r.redis, "relayer:total", cfg.Limits.Total)
+	}
 	out, err := client.Call(ctx, "root_history_size", cfg.Contracts.CommitmentTree, contracts.NewCommitmentTree().PackROOTHISTORYSIZE())
 	if err == nil {
 		r.rootHistory, err = contracts.NewCommitmentTree().UnpackROOTHISTORYSIZE(out)
@@ -91,7 +100,9 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 		Metrics: reg, Gatherer: reg, Logger: opts.Logger,
 		BodyLimits: map[string]int64{"POST /reveal": 16 << 10},
 		Admit: map[string]func(*http.Request) error{ // every POST /reveal counts, malformed ones too
-			"POST /reveal": func(req *http.Request) error { return r.allowIP(ratelimit.ClientKey(platform.ClientIP(req.Context()))) },
+			"POST /reveal": func(req *http.Request) error {
+				return r.allowIP(req.Context(), ratelimit.ClientKey(platform.ClientIP(req.Context())))
+			},
 		},
 		API: func(rt chi.Router) {
 			relayerapi.HandlerWithOptions(strict, relayerapi.ChiServerOptions{BaseRouter: rt, ErrorHandlerFunc: platform.RequestErrorHandler})
@@ -134,6 +145,9 @@ func (s *Service) Close() {
 	}
 	s.Relayer.tx.Close()
 	s.Relayer.client.Close()
+	if s.Relayer.redis != nil {
+		s.Relayer.redis.Close()
+	}
 }
 
 // Run polls the balance and serves on PORT until ctx is done; reveals in flight are finished

@@ -1,0 +1,74 @@
+package ratelimit
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// Redis is a sliding-window limit kept in Redis, so that it holds exactly across every replica
+// counting through the same Redis: each key is a sorted set of its events within the window,
+// checked and added to in one script, on Redis's clock (no replica's clock matters).
+type Redis struct {
+	client *redis.Client
+	rate   Rate
+	prefix string // vaultd:ratelimit:<name>:
+}
+
+// Dial connects to the Redis at url (redis://host:port/db, rediss:// for TLS); it makes no call.
+func Dial(url string) (*redis.Client, error) {
+	opts, err := redis.ParseURL(url)
+	if err != nil {
+		return nil, fmt.Errorf("REDIS_URL: %w", err)
+	}
+	opts.DialTimeout, opts.ReadTimeout, opts.WriteTimeout = 2*time.Second, time.Second, time.Second
+	return redis.NewClient(opts), nil
+}
+
+// NewRedis makes the limit r named name (e.g. "relayer:ip") on client.
+func NewRedis(client *redis.Client, name string, r Rate) *Redis {
+	return &Redis{client: client, rate: r, prefix: "vaultd:ratelimit:" + name + ":"}
+}
+
+// Rate is the limit's rate.
+func (l *Redis) Rate() Rate { return l.rate }
+
+// allowScript drops the events older than the window, and adds this one unless the window is
+// full; it answers {1, 0} or {0, milliseconds until the oldest event leaves the window}.
+var allowScript = redis.NewScript(`
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local window = tonumber(ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then
+  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+  return {0, tonumber(oldest[2]) + window - now}
+end
+redis.call('ZADD', KEYS[1], now, ARGV[3])
+redis.call('PEXPIRE', KEYS[1], window)
+return {1, 0}
+`)
+
+// Allow records an event for key if the limit allows it; otherwise it returns how long until it
+// would. An error (Redis unreachable) allows nothing: callers refuse, never let through.
+func (l *Redis) Allow(ctx context.Context, key string) (bool, time.Duration, error) {
+	var id [12]byte
+	_, _ = rand.Read(id[:])
+	res, err := allowScript.Run(ctx, l.client, []string{l.prefix + key}, l.rate.Window.Milliseconds(), l.rate.N, hex.EncodeToString(id[:])).Int64Slice()
+	if err != nil {
+		return false, 0, fmt.Errorf("rate limit in Redis: %w", err)
+	}
+	if len(res) != 2 {
+		return false, 0, fmt.Errorf("rate limit in Redis: unexpected answer %v", res)
+	}
+	return res[0] == 1, max(time.Duration(res[1])*time.Millisecond, 0), nil
+}
+
+// Undo takes back the newest event recorded for key.
+func (l *Redis) Undo(ctx context.Context, key string) error {
+	return l.client.ZPopMax(ctx, l.prefix+key, 1).Err()
+}

@@ -1,0 +1,102 @@
+package ratelimit_test
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/seed018cc74c/vaultd/service/ratelimit"
+	"github.com/seed018cc74c/vaultd/service/redistest"
+)
+
+func client(t *testing.T, url string) *redis.Client {
+	t.Helper()
+	opts, err := redis.ParseURL(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := redis.NewClient(opts)
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// Three replicas, each with its own connection to one Redis, take 90 events at once for one key
+// under a limit of 10: exactly 10 pass, whichever replica they reach; the refused get a
+// Retry-After within the window; Undo gives exactly one back; other keys do not share.
+func TestRedisLimitHoldsExactlyAcrossReplicas(t *testing.T) {
+	url, _ := redistest.Server(t)
+	rate := ratelimit.Rate{N: 10, Window: time.Minute}
+	var replicas []ratelimit.Window
+	for range 3 {
+		replicas = append(replicas, ratelimit.NewRedis(client(t, url), "test:total", rate))
+	}
+	ctx := context.Background()
+	var allowed atomic.Int32
+	var wg sync.WaitGroup
+	for i := range 90 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ok, retry, err := replicas[i%3].Allow(ctx, "")
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			if ok {
+				allowed.Add(1)
+			} else if retry <= 0 || retry > time.Minute {
+				t.Errorf("Retry-After %s", retry)
+			}
+		}()
+	}
+	wg.Wait()
+	if n := allowed.Load(); n != 10 {
+		t.Fatalf("%d events passed a limit of 10 across three replicas", n)
+	}
+	if err := replicas[1].Undo(ctx, ""); err != nil {
+		t.Fatal(err)
+	}
+	if ok, _, _ := replicas[2].Allow(ctx, ""); !ok {
+		t.Fatal("refused after an Undo on another replica")
+	}
+	if ok, _, _ := replicas[0].Allow(ctx, ""); ok {
+		t.Fatal("Undo gave back more than one")
+	}
+	if ok, _, _ := replicas[0].Allow(ctx, "another key"); !ok {
+		t.Fatal("another key was refused")
+	}
+}
+
+// The window slides on Redis's clock: once an event is older than the window, another passes.
+func TestRedisWindowSlides(t *testing.T) {
+	url, _ := redistest.Server(t)
+	l := ratelimit.NewRedis(client(t, url), "test:slide", ratelimit.Rate{N: 1, Window: 300 * time.Millisecond})
+	ctx := context.Background()
+	if ok, _, err := l.Allow(ctx, "k"); !ok || err != nil {
+		t.Fatalf("first event: %v %v", ok, err)
+	}
+	ok, retry, _ := l.Allow(ctx, "k")
+	if ok || retry <= 0 || retry > 300*time.Millisecond {
+		t.Fatalf("second event at once: %v, retry %s", ok, retry)
+	}
+	time.Sleep(retry + 20*time.Millisecond)
+	if ok, _, _ := l.Allow(ctx, "k"); !ok {
+		t.Fatal("refused after the window slid")
+	}
+}
+
+// Redis gone: Allow fails (and callers refuse); nothing is let through.
+func TestRedisDownAllowsNothing(t *testing.T) {
+	url, stop := redistest.Server(t)
+	l := ratelimit.NewRedis(client(t, url), "test:down", ratelimit.Rate{N: 100, Window: time.Minute})
+	stop()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	if ok, _, err := l.Allow(ctx, "k"); ok || err == nil {
+		t.Fatalf("with Redis down: ok %v, err %v", ok, err)
+	}
+}

@@ -1,0 +1,60 @@
+// Package redistest gives tests a real Redis: Debian's redis-server on a free loopback port,
+// without persistence, one per caller, stopped when the test ends. Without redis-server
+// installed, Redis tests are skipped, except when VAULTD_REQUIRE_REDIS=1 (.ci/run sets it, after
+// installing redis-server), where they fail.
+package redistest
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"testing"
+	"time"
+)
+
+// Server starts a redis-server for t and returns its URL (redis://127.0.0.1:PORT/0) and a
+// function that stops it early (a test of Redis going away); it is stopped at the test's end.
+func Server(t testing.TB) (url string, stop func()) {
+	t.Helper()
+	bin, err := exec.LookPath("redis-server")
+	if err != nil {
+		if os.Getenv("VAULTD_REQUIRE_REDIS") == "1" {
+			t.Fatalf("redis-server not found (apt-get install redis-server): %v", err)
+		}
+		t.Skipf("redis-server not installed (apt-get install redis-server): %v", err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	dir := t.TempDir()
+	cmd := exec.Command(bin, "--port", fmt.Sprint(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir)
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start redis-server: %v", err)
+	}
+	stopped := false
+	stop = func() {
+		if !stopped {
+			stopped = true
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
+	}
+	t.Cleanup(stop)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		c, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", port), 200*time.Millisecond)
+		if err == nil {
+			c.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("redis-server did not listen on %d: %v", port, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return fmt.Sprintf("redis://127.0.0.1:%d/0", port), stop
+}
