@@ -433,3 +433,33 @@ func TestLimitsInRedisHoldAcrossReplicas(t *testing.T) {
 		t.Fatalf("%d transactions sent with Redis gone, want still 1", n)
 	}
 }
+
+// With REDIS_URL, one transaction per nullifier holds across replicas: five copies of one reveal
+// sent at once to two relayers sharing a Redis make one transaction; every copy answers with it
+// (200, the same hash) or, arriving after it was mined, 409 NULLIFIER_USED.
+func TestOneTransactionPerNullifierAcrossReplicas(t *testing.T) {
+	c := devchaintest.Start(t)
+	url, _ := redistest.Server(t)
+	replicas := []*server{startRelayer(t, c, map[string]string{"REDIS_URL": url}), startRelayer(t, c, map[string]string{"REDIS_URL": url})}
+	_, req := request(t, c, devUsers(c, 0), 7)
+	start := operatorNonce(t, c)
+	var answers []<-chan *relayerapi.RevealResponse
+	for i := range 5 {
+		answers = append(answers, revealAsync(t, replicas[i%2], req))
+	}
+	hashes := map[string]bool{}
+	for _, ch := range answers {
+		r := <-ch
+		switch r.StatusCode() {
+		case 200:
+			hashes[r.JSON200.TxHash] = true
+		case 409:
+			wantCode(t, "a copy after the mining", r, 409, "NULLIFIER_USED")
+		default:
+			t.Fatalf("a copy: %d %s", r.StatusCode(), r.Body)
+		}
+	}
+	if n := operatorNonce(t, c) - start; n != 1 || len(hashes) != 1 {
+		t.Fatalf("%d transactions sent, %d hashes answered; want 1 and 1", n, len(hashes))
+	}
+}

@@ -71,7 +71,8 @@ type Relayer struct {
 	tracer  trace.Tracer
 
 	perIP, perRecipient, total ratelimit.Window
-	redis                      *redis.Client // the limits' Redis (REDIS_URL); nil: in this process
+	redis                      *redis.Client    // the limits' Redis (REDIS_URL); nil: in this process
+	claims                     *nullifierClaims // one transaction per nullifier across replicas; nil: one process
 	gas                        gasBook
 
 	mu      sync.Mutex
@@ -370,14 +371,31 @@ func (r *Relayer) reveal(ctx context.Context, in request) (relayerapi.RevealResu
 	if err != nil {
 		return relayerapi.RevealResult{}, err
 	}
+	for r.claims != nil { // another replica may be sending this nullifier's reveal already
+		owner, err := r.claims.claim(ctx, in.nullifier)
+		if err != nil {
+			release()
+			return relayerapi.RevealResult{}, claimsUnavailable(err)
+		}
+		if owner {
+			break
+		}
+		res, err := r.awaitOther(ctx, in.nullifier)
+		if !errors.Is(err, errClaimReleased) {
+			release()
+			return res, err
+		}
+	}
 	if err := r.allowSend(ctx, in.recipient); err != nil {
 		release()
+		r.unclaim(ctx, in.nullifier, nil)
 		return relayerapi.RevealResult{}, err
 	}
-	f, err := r.send(ctx, data, gas)
+	f, err := r.send(ctx, data, gas, in.nullifier)
 	if err != nil {
 		r.uncountSend(ctx, in.recipient) // nothing was sent
 		release()
+		r.unclaim(ctx, in.nullifier, err)
 		return relayerapi.RevealResult{}, err
 	}
 	r.track(in.nullifier, f, release)
@@ -468,15 +486,29 @@ func (r *Relayer) checkSignals(in request) error {
 
 // send submits the reveal from the operator wallet. It fails with 503 when the gate closed
 // since the request arrived, and 502 when the node did not take the transaction.
-func (r *Relayer) send(ctx context.Context, data []byte, gas uint64) (*txmgr.Flight, error) {
+func (r *Relayer) send(ctx context.Context, data []byte, gas uint64, nullifier common.Hash) (*txmgr.Flight, error) {
 	sctx, end := r.stage(ctx, "send")
-	f, err := r.tx.Send(sctx, txmgr.Tx{To: r.cfg.Contracts.Vault, Data: data, Gas: gas})
+	tx := txmgr.Tx{To: r.cfg.Contracts.Vault, Data: data, Gas: gas}
+	if r.claims != nil { // every version's hash is recorded before it is sent, for the other replicas
+		tx.Record = func(t *types.Transaction) error {
+			return r.claims.record(context.WithoutCancel(ctx), nullifier, t.Hash())
+		}
+	}
+	f, err := r.tx.Send(sctx, tx)
 	var refused *platform.Error // the gate, closed since the request arrived
 	if err != nil && !errors.As(err, &refused) {
 		err = chainUnavailable(err)
 	}
 	end(err)
 	return f, err
+}
+
+// unclaim gives the nullifier back to the other replicas when nothing was sent; after a send
+// whose answer was lost the transaction may be in the pool, so the claim stays until it expires.
+func (r *Relayer) unclaim(ctx context.Context, nullifier common.Hash, sendErr error) {
+	if r.claims != nil && !errors.Is(sendErr, txmgr.ErrUncertain) {
+		r.claims.release(ctx, nullifier)
+	}
 }
 
 // await waits for the sent reveal's receipt, until RECEIPT_TIMEOUT.

@@ -66,6 +66,7 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 		r.perIP = ratelimit.NewRedis(r.redis, "relayer:ip", cfg.Limits.PerIP)
 		r.perRecipient = ratelimit.NewRedis(r.redis, "relayer:recipient", cfg.Limits.PerRecipient)
 		r.total = ratelimit.NewRedis(r.redis, "relayer:total", cfg.Limits.Total)
+		r.claims = &nullifierClaims{client: r.redis, ttl: time.Hour}
 	}
 	out, err := client.Call(ctx, "root_history_size", cfg.Contracts.CommitmentTree, contracts.NewCommitmentTree().PackROOTHISTORYSIZE())
 	if err == nil {
