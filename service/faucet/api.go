@@ -3,7 +3,6 @@ package faucet
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"time"
 
@@ -135,14 +134,11 @@ func toAPI(c Claim) faucetapi.Claim {
 
 // reasons is the one table from the faucet's reasons (errors.go) to HTTP statuses and codes; an
 // *AlreadyClaimedError is the 409 ALREADY_CLAIMED that Claim answers with the first claim.
-var reasons = map[Reason]struct {
-	status int
-	code   string
-}{
-	ClaimRejected:    {http.StatusUnprocessableEntity, CodeClaimRejected},
-	WalletEmpty:      {http.StatusServiceUnavailable, CodeFaucetBalanceLow},
-	AddressBusy:      {http.StatusServiceUnavailable, platform.CodeUnavailable},
-	ChainUnavailable: {http.StatusBadGateway, platform.CodeChainUnavailable},
+var reasons = platform.Answers[Reason]{
+	ClaimRejected:    {Status: http.StatusUnprocessableEntity, Code: CodeClaimRejected},
+	WalletEmpty:      {Status: http.StatusServiceUnavailable, Code: CodeFaucetBalanceLow},
+	AddressBusy:      {Status: http.StatusServiceUnavailable, Code: platform.CodeUnavailable},
+	ChainUnavailable: {Status: http.StatusBadGateway, Code: platform.CodeChainUnavailable},
 }
 
 // httpError is err as the faucet answers it: a *ClaimError through reasons, anything else (the
@@ -156,11 +152,9 @@ func httpError(err error) error {
 	if !errors.As(err, &ce) {
 		return err
 	}
-	m, ok := reasons[ce.Reason]
-	if !ok {
-		return platform.Internal(fmt.Errorf("no HTTP mapping for reason %d: %w", ce.Reason, err))
-	}
-	return &platform.Error{Status: m.status, Code: m.code, Message: ce.Message, RetryAfter: ce.RetryAfter, Cause: ce.Cause}
+	e := reasons.Error(ce.Reason, ce.Message, ce.Cause)
+	e.RetryAfter = ce.RetryAfter
+	return e
 }
 
 // codeOf is the code err is answered with (metrics, spans).

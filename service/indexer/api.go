@@ -117,14 +117,11 @@ func block(b Block) indexerapi.Block {
 }
 
 // reasons is the one table from the indexer's reasons (errors.go) to HTTP statuses and codes.
-var reasons = map[Reason]struct {
-	status int
-	code   string
-}{
-	UnknownEvent:  {http.StatusBadRequest, platform.CodeInvalidRequest},
-	BadRange:      {http.StatusBadRequest, platform.CodeInvalidRequest},
-	BadCursor:     {http.StatusBadRequest, platform.CodeInvalidRequest},
-	CursorReorged: {http.StatusConflict, CodeCursorReorged},
+var reasons = platform.Answers[Reason]{
+	UnknownEvent:  {Status: http.StatusBadRequest, Code: platform.CodeInvalidRequest},
+	BadRange:      {Status: http.StatusBadRequest, Code: platform.CodeInvalidRequest},
+	BadCursor:     {Status: http.StatusBadRequest, Code: platform.CodeInvalidRequest},
+	CursorReorged: {Status: http.StatusConflict, Code: CodeCursorReorged},
 }
 
 // httpError is err as the indexer answers it: a *QueryError through reasons, anything else (a
@@ -134,9 +131,5 @@ func httpError(err error) error {
 	if !errors.As(err, &qe) {
 		return err
 	}
-	m, ok := reasons[qe.Reason]
-	if !ok {
-		return platform.Internal(fmt.Errorf("no HTTP mapping for reason %d: %w", qe.Reason, err))
-	}
-	return &platform.Error{Status: m.status, Code: m.code, Message: qe.Message}
+	return reasons.Error(qe.Reason, qe.Message, nil)
 }

@@ -126,3 +126,24 @@ func logError(r *http.Request, e *Error) {
 	}
 	Logger(r.Context()).LogAttrs(r.Context(), level, e.Message, attrs...)
 }
+
+// Answer is the HTTP status and code a service answers one of its domain reasons with.
+type Answer struct {
+	Status int
+	Code   string
+}
+
+// Answers is a service's one table from its domain reasons (an enum of its own errors.go) to HTTP
+// answers: the domain code returns typed errors, and the service's api.go turns them into
+// statuses here, at the edge.
+type Answers[R comparable] map[R]Answer
+
+// Error is the answer to reason, with the domain's message and cause; a reason missing from the
+// table is a fault of the service (500), never a guess.
+func (a Answers[R]) Error(reason R, message string, cause error) *Error {
+	m, ok := a[reason]
+	if !ok {
+		return Internal(fmt.Errorf("no HTTP answer for reason %v (%s): %w", reason, message, cause))
+	}
+	return &Error{Status: m.Status, Code: m.Code, Message: message, Cause: cause}
+}

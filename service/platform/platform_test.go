@@ -3,6 +3,7 @@ package platform
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"log/slog"
 	"net/http"
@@ -251,5 +252,19 @@ func TestDocsPage(t *testing.T) {
 	}
 	if !strings.Contains(rec.Body.String(), `new URL("openapi.json", location.href)`) || strings.Contains(rec.Body.String(), "https://") {
 		t.Fatal("/docs does not render openapi.json by itself, or names another site")
+	}
+}
+
+// A service's table answers its reasons with their status and code, the domain's message and
+// cause; a reason missing from it is a 500 that never shows the message, not a guess.
+func TestAnswers(t *testing.T) {
+	type reason int
+	table := Answers[reason]{1: {Status: http.StatusConflict, Code: "TAKEN"}}
+	cause := errors.New("cause")
+	if e := table.Error(1, "already taken", cause); e.Status != 409 || e.Code != "TAKEN" || e.Message != "already taken" || !errors.Is(e, cause) {
+		t.Fatalf("a mapped reason: %#v", e)
+	}
+	if e := table.Error(2, "secret detail", nil); e.Status != 500 || e.Code != CodeInternal || strings.Contains(e.Message, "secret") {
+		t.Fatalf("an unmapped reason: %#v", e)
 	}
 }

@@ -3,7 +3,6 @@ package registry
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"mime/multipart"
 	"net/http"
@@ -186,17 +185,14 @@ func (a *api) GetHealth(ctx context.Context, req registryapi.GetHealthRequestObj
 }
 
 // reasons is the one table from the registry's reasons (errors.go) to HTTP statuses and codes.
-var reasons = map[Reason]struct {
-	status int
-	code   string
-}{
-	TokenNotFound:    {http.StatusNotFound, CodeTokenNotFound},
-	NotAContract:     {http.StatusUnprocessableEntity, CodeNotAContract},
-	NotAToken:        {http.StatusUnprocessableEntity, CodeNotAToken},
-	ChainUnavailable: {http.StatusBadGateway, platform.CodeChainUnavailable},
-	BadIcon:          {http.StatusBadRequest, platform.CodeInvalidRequest},
-	UnsupportedImage: {http.StatusUnsupportedMediaType, platform.CodeUnsupportedMediaType},
-	IconTooLarge:     {http.StatusRequestEntityTooLarge, platform.CodePayloadTooLarge},
+var reasons = platform.Answers[Reason]{
+	TokenNotFound:    {Status: http.StatusNotFound, Code: CodeTokenNotFound},
+	NotAContract:     {Status: http.StatusUnprocessableEntity, Code: CodeNotAContract},
+	NotAToken:        {Status: http.StatusUnprocessableEntity, Code: CodeNotAToken},
+	ChainUnavailable: {Status: http.StatusBadGateway, Code: platform.CodeChainUnavailable},
+	BadIcon:          {Status: http.StatusBadRequest, Code: platform.CodeInvalidRequest},
+	UnsupportedImage: {Status: http.StatusUnsupportedMediaType, Code: platform.CodeUnsupportedMediaType},
+	IconTooLarge:     {Status: http.StatusRequestEntityTooLarge, Code: platform.CodePayloadTooLarge},
 }
 
 // httpError is err as the registry answers it: a *TokenError through reasons, anything else
@@ -206,9 +202,5 @@ func httpError(err error) error {
 	if !errors.As(err, &te) {
 		return err
 	}
-	m, ok := reasons[te.Reason]
-	if !ok {
-		return platform.Internal(fmt.Errorf("no HTTP mapping for reason %d: %w", te.Reason, err))
-	}
-	return &platform.Error{Status: m.status, Code: m.code, Message: te.Message, Cause: te.Cause}
+	return reasons.Error(te.Reason, te.Message, te.Cause)
 }

@@ -3,7 +3,6 @@ package relayer
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"time"
 
@@ -68,20 +67,17 @@ func (a *api) GetReady(ctx context.Context, req relayerapi.GetReadyRequestObject
 }
 
 // reasons is the one table from the relayer's reasons (errors.go) to HTTP statuses and codes.
-var reasons = map[Reason]struct {
-	status int
-	code   string
-}{
-	NullifierUsed:    {http.StatusConflict, CodeNullifierUsed},
-	UnknownRoot:      {http.StatusUnprocessableEntity, CodeUnknownRoot},
-	InvalidProof:     {http.StatusUnprocessableEntity, CodeInvalidProof},
-	InvalidRecipient: {http.StatusUnprocessableEntity, CodeInvalidRecipient},
-	SignalMismatch:   {http.StatusUnprocessableEntity, CodeSignalMismatch},
-	RevealRejected:   {http.StatusUnprocessableEntity, CodeRevealRejected},
-	RootExpiring:     {http.StatusConflict, CodeRootExpiring},
-	ChainUnavailable: {http.StatusBadGateway, platform.CodeChainUnavailable},
-	TxPending:        {http.StatusGatewayTimeout, CodeTxPending},
-	TxReverted:       {http.StatusUnprocessableEntity, CodeTxReverted},
+var reasons = platform.Answers[Reason]{
+	NullifierUsed:    {Status: http.StatusConflict, Code: CodeNullifierUsed},
+	UnknownRoot:      {Status: http.StatusUnprocessableEntity, Code: CodeUnknownRoot},
+	InvalidProof:     {Status: http.StatusUnprocessableEntity, Code: CodeInvalidProof},
+	InvalidRecipient: {Status: http.StatusUnprocessableEntity, Code: CodeInvalidRecipient},
+	SignalMismatch:   {Status: http.StatusUnprocessableEntity, Code: CodeSignalMismatch},
+	RevealRejected:   {Status: http.StatusUnprocessableEntity, Code: CodeRevealRejected},
+	RootExpiring:     {Status: http.StatusConflict, Code: CodeRootExpiring},
+	ChainUnavailable: {Status: http.StatusBadGateway, Code: platform.CodeChainUnavailable},
+	TxPending:        {Status: http.StatusGatewayTimeout, Code: CodeTxPending},
+	TxReverted:       {Status: http.StatusUnprocessableEntity, Code: CodeTxReverted},
 }
 
 // httpError is err as the relayer answers it: a *RevealError through reasons, anything else
@@ -91,11 +87,9 @@ func httpError(err error) error {
 	if !errors.As(err, &re) {
 		return err
 	}
-	m, ok := reasons[re.Reason]
-	if !ok {
-		return platform.Internal(fmt.Errorf("no HTTP mapping for reason %d: %w", re.Reason, err))
-	}
-	return &platform.Error{Status: m.status, Code: m.code, Message: re.Message, TxHash: re.TxHash, Cause: re.Cause}
+	e := reasons.Error(re.Reason, re.Message, re.Cause)
+	e.TxHash = re.TxHash
+	return e
 }
 
 // codeOf is the code err is answered with (metrics, spans).
