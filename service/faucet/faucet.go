@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"strings"
 	"sync"
 	"time"
@@ -117,20 +116,14 @@ func (f *Faucet) Status(ctx context.Context, addr common.Address) (Claim, error)
 func (f *Faucet) AllowIP(ctx context.Context, ip string) error {
 	ok, retry, err := f.perIP.Allow(ctx, ip)
 	if err != nil {
-		return &platform.Error{Status: http.StatusServiceUnavailable, Code: platform.CodeUnavailable,
-			Message: "the rate limits cannot be checked right now; try again later", RetryAfter: time.Second, Cause: err}
+		return ratelimit.Unavailable(err)
 	}
 	if !ok {
 		f.metrics.rateLimited.WithLabelValues("ip").Inc()
 		f.metrics.claims.WithLabelValues(platform.CodeRateLimited).Inc()
-		return rateLimited(f.cfg.Limits.PerIP, "claims per client IP", retry)
+		return ratelimit.Exceeded(f.cfg.Limits.PerIP, "claims per client IP", retry)
 	}
 	return nil
-}
-
-func rateLimited(r ratelimit.Rate, what string, retry time.Duration) *platform.Error {
-	return &platform.Error{Status: http.StatusTooManyRequests, Code: platform.CodeRateLimited,
-		Message: fmt.Sprintf("rate limit exceeded: %s %s", r, what), RetryAfter: retry}
 }
 
 // Claim makes addr's claim: recorded, then sent. It returns the pending claim once its
@@ -201,11 +194,10 @@ func (f *Faucet) claim(ctx context.Context, addr common.Address, reopen bool, st
 		return c, err
 	}
 	if ok, retry, err := f.total.Allow(ctx, ""); err != nil {
-		return c, &platform.Error{Status: http.StatusServiceUnavailable, Code: platform.CodeUnavailable,
-			Message: "the rate limits cannot be checked right now; try again later", RetryAfter: time.Second, Cause: err}
+		return c, ratelimit.Unavailable(err)
 	} else if !ok {
 		f.metrics.rateLimited.WithLabelValues("total").Inc()
-		return c, rateLimited(f.cfg.Limits.Total, "claims in total", retry)
+		return c, ratelimit.Exceeded(f.cfg.Limits.Total, "claims in total", retry)
 	}
 	sctx, end = f.stage(ctx, "record")
 	err = f.record(sctx, addr, reopen)

@@ -6,6 +6,7 @@ package ratelimit
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"net/netip"
 	"strconv"
 	"strings"
@@ -140,4 +141,18 @@ func ClientKey(ip netip.Addr) string {
 		}
 	}
 	return ip.String()
+}
+
+// Exceeded is the 429 of a limit, naming it ("rate limit exceeded: 5 per minute requests per
+// client IP"), with Retry-After.
+func Exceeded(r Rate, what string, retry time.Duration) *platform.Error {
+	return &platform.Error{Status: http.StatusTooManyRequests, Code: platform.CodeRateLimited,
+		Message: fmt.Sprintf("rate limit exceeded: %s %s", r, what), RetryAfter: retry}
+}
+
+// Unavailable is the 503 of limits that cannot be checked (their Redis unreachable): callers
+// refuse rather than let anything through unchecked.
+func Unavailable(err error) *platform.Error {
+	return &platform.Error{Status: http.StatusServiceUnavailable, Code: platform.CodeUnavailable,
+		Message: "the rate limits cannot be checked right now; try again later", RetryAfter: time.Second, Cause: err}
 }

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
-	"net/http"
 	"sync"
 	"time"
 
@@ -141,39 +140,27 @@ type outcome struct {
 	err    error
 }
 
-func rateLimited(r ratelimit.Rate, what string, retry time.Duration) *platform.Error {
-	return &platform.Error{Status: http.StatusTooManyRequests, Code: platform.CodeRateLimited,
-		Message: fmt.Sprintf("rate limit exceeded: %s %s", r, what), RetryAfter: retry}
-}
-
-// limitsUnavailable is the 503 of limits that cannot be checked (Redis unreachable): the
-// relayer refuses rather than pays unchecked.
-func limitsUnavailable(err error) *platform.Error {
-	return &platform.Error{Status: http.StatusServiceUnavailable, Code: platform.CodeUnavailable,
-		Message: "the rate limits cannot be checked right now; try again later", RetryAfter: time.Second, Cause: err}
-}
-
 // allowSend counts a reveal about to be sent against the per-recipient and the total limits. A
 // reveal refused by one is counted by neither.
 func (r *Relayer) allowSend(ctx context.Context, recipient common.Address) error {
 	ok, retry, err := r.perRecipient.Allow(ctx, recipient.Hex())
 	if err != nil {
-		return limitsUnavailable(err)
+		return ratelimit.Unavailable(err)
 	}
 	if !ok {
 		r.metrics.rateLimited.WithLabelValues("recipient").Inc()
-		return rateLimited(r.cfg.Limits.PerRecipient, "reveals per recipient", retry)
+		return ratelimit.Exceeded(r.cfg.Limits.PerRecipient, "reveals per recipient", retry)
 	}
 	ok, retry, err = r.total.Allow(ctx, "")
 	if err != nil || !ok {
 		_ = r.perRecipient.Undo(ctx, recipient.Hex())
 	}
 	if err != nil {
-		return limitsUnavailable(err)
+		return ratelimit.Unavailable(err)
 	}
 	if !ok {
 		r.metrics.rateLimited.WithLabelValues("total").Inc()
-		return rateLimited(r.cfg.Limits.Total, "reveals in total", retry)
+		return ratelimit.Exceeded(r.cfg.Limits.Total, "reveals in total", retry)
 	}
 	return nil
 }
@@ -188,11 +175,11 @@ func (r *Relayer) uncountSend(ctx context.Context, recipient common.Address) {
 func (r *Relayer) allowIP(ctx context.Context, ip string) error {
 	ok, retry, err := r.perIP.Allow(ctx, ip)
 	if err != nil {
-		return limitsUnavailable(err)
+		return ratelimit.Unavailable(err)
 	}
 	if !ok {
 		r.metrics.rateLimited.WithLabelValues("ip").Inc()
-		return rateLimited(r.cfg.Limits.PerIP, "requests per client IP", retry)
+		return ratelimit.Exceeded(r.cfg.Limits.PerIP, "requests per client IP", retry)
 	}
 	return nil
 }
