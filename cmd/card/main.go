@@ -21,6 +21,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/ethclient"
 
+	"github.com/seed018cc74c/vaultd/service/address"
 	"github.com/seed018cc74c/vaultd/service/card"
 	"github.com/seed018cc74c/vaultd/service/chain"
 	"github.com/seed018cc74c/vaultd/service/devchain"
@@ -74,7 +75,7 @@ func create(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	tok, err := chain.ParseAddress(*token)
+	tok, err := address.Parse(*token)
 	if err != nil {
 		return fmt.Errorf("--token: %w", err)
 	}
@@ -116,7 +117,7 @@ func redeem(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	to, err := chain.ParseChecksummedAddress(*recipient)
+	to, err := address.ParseChecksummed(*recipient)
 	if err != nil || to == ([20]byte{}) {
 		return fmt.Errorf("--recipient: not a valid address")
 	}

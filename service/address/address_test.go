@@ -40,7 +40,7 @@ func TestParse(t *testing.T) {
 	}
 }
 
-// FuzzParseAddress: whatever the input, an accepted address round-trips through its EIP-55 form,
+// FuzzParse: whatever the input, an accepted address round-trips through its EIP-55 form,
 // and a checksummed parse never accepts what the plain parse refuses.
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{"0x70997970C51812dc3A010C7d01b50e0d17dc79C8", "0x0000000000000000000000000000000000000000", "0xZZ", "", "0X" + strings.Repeat("f", 40), strings.Repeat("0", 42)} {

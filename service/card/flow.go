@@ -15,6 +15,7 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 
 	"github.com/seed018cc74c/vaultd/gen/contracts"
+	"github.com/seed018cc74c/vaultd/service/address"
 	"github.com/seed018cc74c/vaultd/service/chain"
 	"github.com/seed018cc74c/vaultd/service/zk"
 )
@@ -163,7 +164,7 @@ func RevealCalldata(req Request) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	recipient, err := chain.ParseAddress(req.Recipient)
+	recipient, err := address.Parse(req.Recipient)
 	if err != nil {
 		return nil, err
 	}

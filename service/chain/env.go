@@ -13,6 +13,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 
+	"github.com/seed018cc74c/vaultd/service/address"
 	"github.com/seed018cc74c/vaultd/service/platform"
 )
 
@@ -22,7 +23,7 @@ func EnvAddress(e *platform.Env, name string) common.Address {
 	if s == "" {
 		return common.Address{}
 	}
-	a, err := ParseChecksummedAddress(s)
+	a, err := address.ParseChecksummed(s)
 	if err != nil || a == (common.Address{}) {
 		e.Fail("%s is not a valid address: %q", name, s)
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/seed018cc74c/vaultd/gen/faucetapi"
-	"github.com/seed018cc74c/vaultd/service/chain"
+	"github.com/seed018cc74c/vaultd/service/address"
 	"github.com/seed018cc74c/vaultd/service/platform"
 )
 
@@ -93,7 +93,7 @@ func (a *api) GetReady(ctx context.Context, req faucetapi.GetReadyRequestObject)
 // parseAddress accepts any letter case; a mixed-case address must carry its EIP-55 checksum
 // (a typo in a mixed-case address is caught, not paid). The zero address is refused.
 func parseAddress(s string) (common.Address, error) {
-	a, err := chain.ParseChecksummedAddress(s)
+	a, err := address.ParseChecksummed(s)
 	if err != nil {
 		return a, platform.InvalidRequest("address %s: %v", s, err)
 	}

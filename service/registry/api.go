@@ -12,7 +12,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/seed018cc74c/vaultd/gen/registryapi"
-	"github.com/seed018cc74c/vaultd/service/chain"
+	"github.com/seed018cc74c/vaultd/service/address"
 	"github.com/seed018cc74c/vaultd/service/platform"
 )
 
@@ -165,7 +165,7 @@ func multipartError(err error) error {
 }
 
 func parseAddress(s string) (common.Address, error) {
-	addr, err := chain.ParseAddress(s)
+	addr, err := address.Parse(s)
 	if err != nil {
 		return addr, platform.InvalidRequest("address %q: %v", s, err)
 	}

@@ -23,6 +23,7 @@ import (
 
 	"github.com/seed018cc74c/vaultd/gen/contracts"
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
+	"github.com/seed018cc74c/vaultd/service/address"
 	"github.com/seed018cc74c/vaultd/service/chain"
 	"github.com/seed018cc74c/vaultd/service/gate"
 	"github.com/seed018cc74c/vaultd/service/platform"
@@ -272,12 +273,12 @@ func parse(req relayerapi.RevealRequest) (request, error) {
 	} else if in.proof, err = zk.ParseProof(zk.ProofJSON{PiA: req.Proof.PiA, PiB: pb, PiC: req.Proof.PiC}); err != nil {
 		in.proofErr = reject(InvalidProof, "%v", err)
 	}
-	if in.recipient, err = chain.ParseChecksummedAddress(req.Recipient); err != nil {
+	if in.recipient, err = address.ParseChecksummed(req.Recipient); err != nil {
 		in.recipientErr = reject(InvalidRecipient, "recipient %s: %v", req.Recipient, err)
 	} else if in.recipient == (common.Address{}) {
 		in.recipientErr = reject(InvalidRecipient, "recipient is the zero address")
 	}
-	if in.token, err = chain.ParseAddress(req.TokenAddress); err != nil {
+	if in.token, err = address.Parse(req.TokenAddress); err != nil {
 		return in, platform.InvalidRequest("tokenAddress: %v", err)
 	}
 	amount, ok := new(big.Int).SetString(req.Amount, 10)
