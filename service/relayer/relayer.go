@@ -295,8 +295,9 @@ func (r *Relayer) stage(ctx context.Context, name string) (context.Context, func
 	return ctx, func(err error) {
 		r.metrics.stage.WithLabelValues(name).Observe(time.Since(start).Seconds())
 		if err != nil {
-			span.SetStatus(codes.Error, codeOf(err))
-			span.SetAttributes(attribute.String("vaultd.code", codeOf(err)))
+			code := codeOf(err)
+			span.SetStatus(codes.Error, code)
+			span.SetAttributes(attribute.String("vaultd.code", code))
 		}
 		span.End()
 	}

@@ -1,7 +1,6 @@
 package zk
 
 import (
-	"bytes"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -90,11 +89,8 @@ func VerifierArgs(vk *VerificationKey) (alpha [2]*big.Int, beta, gamma, delta [2
 // WriteKeysDir writes a keys directory: pk and vk in gnark's encodings, vk as snarkjs's
 // verification_key.json, and the Groth16Verifier's constructor arguments for vk.
 func WriteKeysDir(dir string, pk groth16.ProvingKey, vk groth16.VerifyingKey) error {
-	var pb, vb bytes.Buffer
-	if _, err := pk.WriteRawTo(&pb); err != nil {
-		return err
-	}
-	if _, err := vk.WriteTo(&vb); err != nil {
+	pkBytes, vkBytes, err := (&Keys{pk: pk, vk: vk}).Encode()
+	if err != nil {
 		return err
 	}
 	points := VerificationKeyOf(vk)
@@ -109,7 +105,7 @@ func WriteKeysDir(dir string, pk groth16.ProvingKey, vk groth16.VerifyingKey) er
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	for name, data := range map[string][]byte{ProvingKeyFile: pb.Bytes(), VerifyingKeyFile: vb.Bytes(),
+	for name, data := range map[string][]byte{ProvingKeyFile: pkBytes, VerifyingKeyFile: vkBytes,
 		VerificationKeyJSONFile: append(vkJSON, '\n'), VerifierArgsFile: append(args, '\n')} {
 		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
 			return err
