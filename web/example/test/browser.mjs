@@ -59,12 +59,16 @@ try {
   if (j.repeat !== "409 NULLIFIER_USED") fail(`the repeat answered ${j.repeat}`);
   console.log("ok  the same request again is 409 NULLIFIER_USED");
   if (!(BigInt(j.claimed) > 0n)) fail(`the faucet claim left ${j.claimed}`);
+  // The proof takes a second or more in the worker; the page's thread must not freeze meanwhile.
+  if (!(j.mainThreadMaxGapMs < 250)) fail(`the page froze for ${j.mainThreadMaxGapMs} ms while proving`);
+  console.log(`ok  the page stayed responsive while the worker proved (longest pause ${j.mainThreadMaxGapMs} ms)`);
   if (errors.length) fail(`errors in the page:\n${errors.join("\n")}`);
 
   const wasm = readFileSync(new URL("../dist/assets/prover.wasm", import.meta.url));
   const figures = {
     proofMs: j.proofMs,
     proverLoadMs: j.proverLoadMs,
+    mainThreadMaxGapMs: j.mainThreadMaxGapMs,
     interactiveMs: j.interactiveMs,
     wasmBytes: wasm.length,
     wasmGzipBytes: gzipSync(wasm, { level: 9 }).length,
