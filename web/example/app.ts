@@ -1,6 +1,6 @@
 // The example web app: every step a user takes, on @vaultd/client and viem. Each section's
 // button runs one step; the results also go to window.journey (the browser test reads them).
-import { createClients, leavesFromIndexer, ok, VaultdError } from "@vaultd/client";
+import { createClients, leavesIncluding, ok, VaultdError } from "@vaultd/client";
 import { approveCalldata, balanceOfCalldata, commitCalldata, Prover, type Note } from "@vaultd/client/prover";
 import { createPublicClient, createWalletClient, defineChain, http, type Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
@@ -101,12 +101,7 @@ step("commit", async () => {
 step("redeem", async () => {
   if (!note) throw new Error("commit a card first");
   const prover = await proverLoad;
-  let leaves: string[] = [];
-  for (let i = 0; !leaves.includes(note.leaf); i++) {
-    if (i > 100) throw new Error("the indexer does not have the card's leaf");
-    if (i > 0) await sleep(100);
-    leaves = await leavesFromIndexer(clients.indexer, cfg.commitmentTree);
-  }
+  const leaves = await leavesIncluding(clients.indexer, note.leaf, { tree: cfg.commitmentTree, intervalMs: 100 });
   const recipient = privateKeyToAccount(generatePrivateKey()).address;
   // While the worker proves, the page's own thread must stay free: the longest gap between
   // 10 ms ticks (and until the answer) is what a user would feel as a freeze.

@@ -101,3 +101,25 @@ export async function leavesFromIndexer(indexer: Client<IndexerPaths>, tree?: st
     cursor = page.nextCursor;
   }
 }
+
+/**
+ * The leaves as leavesFromIndexer reads them, once they include `leaf`: an indexer follows the
+ * chain a block or two behind, so a card committed a moment ago may not be indexed yet. Polls
+ * every `intervalMs` (250) for up to `timeoutMs` (30 s), then throws an Error saying so.
+ */
+export async function leavesIncluding(
+  indexer: Client<IndexerPaths>,
+  leaf: string,
+  opts: { tree?: string; timeoutMs?: number; intervalMs?: number } = {},
+): Promise<string[]> {
+  const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
+  const want = leaf.toLowerCase();
+  for (;;) {
+    const leaves = await leavesFromIndexer(indexer, opts.tree);
+    if (leaves.some((l) => l.toLowerCase() === want)) return leaves;
+    if (Date.now() >= deadline) {
+      throw new Error(`the indexer has ${leaves.length} leaves and not ${leaf}: is the card from this chain and vault, and is the indexer following it?`);
+    }
+    await new Promise((r) => setTimeout(r, opts.intervalMs ?? 250));
+  }
+}
