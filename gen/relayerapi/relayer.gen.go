@@ -245,7 +245,7 @@ type ClientInterface interface {
 
 	// GetReady Readiness, for load balancers and Kubernetes
 	//
-	// `200` while the relayer can take reveals; `503` with the reason's code while the balance gate is closed (`OPERATOR_BALANCE_LOW`), the spend limit is reached (`SPEND_LIMIT_REACHED`) or the chain is unreachable (`CHAIN_UNAVAILABLE`). Use it as a
+	// `200` while the relayer can take reveals; `503` with the reason's code while the balance gate is closed (`OPERATOR_BALANCE_LOW`), the spend limit is reached (`SPEND_LIMIT_REACHED`), this replica's operator key lease lapsed (`OPERATOR_KEY_UNAVAILABLE`) or the chain is unreachable (`CHAIN_UNAVAILABLE`). Use it as a
 	// readiness probe (take the instance out of rotation), and `/health` (always `200`, with
 	// the details) as a liveness probe. Answered from memory: no chain call.
 	//
@@ -299,7 +299,7 @@ func (c *Client) GetHealth(ctx context.Context, reqEditors ...RequestEditorFn) (
 
 // GetReady Readiness, for load balancers and Kubernetes
 //
-// `200` while the relayer can take reveals; `503` with the reason's code while the balance gate is closed (`OPERATOR_BALANCE_LOW`), the spend limit is reached (`SPEND_LIMIT_REACHED`) or the chain is unreachable (`CHAIN_UNAVAILABLE`). Use it as a
+// `200` while the relayer can take reveals; `503` with the reason's code while the balance gate is closed (`OPERATOR_BALANCE_LOW`), the spend limit is reached (`SPEND_LIMIT_REACHED`), this replica's operator key lease lapsed (`OPERATOR_KEY_UNAVAILABLE`) or the chain is unreachable (`CHAIN_UNAVAILABLE`). Use it as a
 // readiness probe (take the instance out of rotation), and `/health` (always `200`, with
 // the details) as a liveness probe. Answered from memory: no chain call.
 //
@@ -512,7 +512,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetReadyWithResponse Readiness, for load balancers and Kubernetes
 	//
-	// `200` while the relayer can take reveals; `503` with the reason's code while the balance gate is closed (`OPERATOR_BALANCE_LOW`), the spend limit is reached (`SPEND_LIMIT_REACHED`) or the chain is unreachable (`CHAIN_UNAVAILABLE`). Use it as a
+	// `200` while the relayer can take reveals; `503` with the reason's code while the balance gate is closed (`OPERATOR_BALANCE_LOW`), the spend limit is reached (`SPEND_LIMIT_REACHED`), this replica's operator key lease lapsed (`OPERATOR_KEY_UNAVAILABLE`) or the chain is unreachable (`CHAIN_UNAVAILABLE`). Use it as a
 	// readiness probe (take the instance out of rotation), and `/health` (always `200`, with
 	// the details) as a liveness probe. Answered from memory: no chain call.
 	//
@@ -773,7 +773,7 @@ func (c *ClientWithResponses) GetHealthWithResponse(ctx context.Context, reqEdit
 
 // GetReadyWithResponse Readiness, for load balancers and Kubernetes
 //
-// `200` while the relayer can take reveals; `503` with the reason's code while the balance gate is closed (`OPERATOR_BALANCE_LOW`), the spend limit is reached (`SPEND_LIMIT_REACHED`) or the chain is unreachable (`CHAIN_UNAVAILABLE`). Use it as a
+// `200` while the relayer can take reveals; `503` with the reason's code while the balance gate is closed (`OPERATOR_BALANCE_LOW`), the spend limit is reached (`SPEND_LIMIT_REACHED`), this replica's operator key lease lapsed (`OPERATOR_KEY_UNAVAILABLE`) or the chain is unreachable (`CHAIN_UNAVAILABLE`). Use it as a
 // readiness probe (take the instance out of rotation), and `/health` (always `200`, with
 // the details) as a liveness probe. Answered from memory: no chain call.
 //

@@ -37,7 +37,7 @@ export interface paths {
         };
         /**
          * Readiness, for load balancers and Kubernetes
-         * @description `200` while the relayer can take reveals; `503` with the reason's code while the balance gate is closed (`OPERATOR_BALANCE_LOW`), the spend limit is reached (`SPEND_LIMIT_REACHED`) or the chain is unreachable (`CHAIN_UNAVAILABLE`). Use it as a
+         * @description `200` while the relayer can take reveals; `503` with the reason's code while the balance gate is closed (`OPERATOR_BALANCE_LOW`), the spend limit is reached (`SPEND_LIMIT_REACHED`), this replica's operator key lease lapsed (`OPERATOR_KEY_UNAVAILABLE`) or the chain is unreachable (`CHAIN_UNAVAILABLE`). Use it as a
          *     readiness probe (take the instance out of rotation), and `/health` (always `200`, with
          *     the details) as a liveness probe. Answered from memory: no chain call.
          */
@@ -198,7 +198,7 @@ export interface components {
              * @example NULLIFIER_USED
              * @enum {string}
              */
-            code: "INVALID_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "CHAIN_UNAVAILABLE" | "UNAVAILABLE" | "INTERNAL" | "NULLIFIER_USED" | "UNKNOWN_ROOT" | "INVALID_PROOF" | "INVALID_RECIPIENT" | "SIGNAL_MISMATCH" | "REVEAL_REJECTED" | "TX_REVERTED" | "TX_PENDING" | "ROOT_EXPIRING" | "OPERATOR_BALANCE_LOW" | "SPEND_LIMIT_REACHED";
+            code: "INVALID_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "CHAIN_UNAVAILABLE" | "UNAVAILABLE" | "INTERNAL" | "NULLIFIER_USED" | "UNKNOWN_ROOT" | "INVALID_PROOF" | "INVALID_RECIPIENT" | "SIGNAL_MISMATCH" | "REVEAL_REJECTED" | "TX_REVERTED" | "TX_PENDING" | "ROOT_EXPIRING" | "OPERATOR_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "OPERATOR_KEY_UNAVAILABLE";
             /** @description The transaction concerned, for TX_REVERTED and TX_PENDING. */
             txHash?: string;
         };
@@ -332,7 +332,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             502: components["responses"]["ChainUnavailable"];
-            /** @description `OPERATOR_BALANCE_LOW`: the operator wallet needs funding; `SPEND_LIMIT_REACHED`: the operator spent its limit for the window. Retry after `Retry-After` seconds. */
+            /** @description `OPERATOR_BALANCE_LOW`: the operator wallet needs funding; `SPEND_LIMIT_REACHED`: the operator spent its limit for the window; `OPERATOR_KEY_UNAVAILABLE`: this replica's lease of its operator key lapsed (replicas sharing `OPERATOR_PRIVATE_KEYS`), nothing was sent; `UNAVAILABLE`: the replicas' Redis is unreachable. Retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     "Retry-After"?: number;

@@ -45,6 +45,35 @@ func EnvPrivateKey(e *platform.Env, name string) *ecdsa.PrivateKey {
 	return k
 }
 
+// EnvPrivateKeys reads several private keys from name or the file name_FILE names: one per line
+// (or separated by commas or spaces), lines starting with # ignored; nil when neither is set. A
+// bad or repeated key is reported by its position, never its value.
+func EnvPrivateKeys(e *platform.Env, name string) []*ecdsa.PrivateKey {
+	var keys []*ecdsa.PrivateKey
+	seen := map[common.Address]bool{}
+	n := 0
+	for _, line := range strings.Split(e.OptionalSecret(name), "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "#") {
+			continue
+		}
+		for _, s := range strings.FieldsFunc(line, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\r' }) {
+			n++
+			k, err := crypto.HexToECDSA(strings.TrimPrefix(s, "0x"))
+			switch {
+			case err != nil:
+				e.Fail("%s: key %d is not a valid private key (64 hex digits, 0x optional)", name, n)
+				continue
+			case seen[crypto.PubkeyToAddress(k.PublicKey)]:
+				e.Fail("%s: key %d repeats an earlier key", name, n)
+				continue
+			}
+			seen[crypto.PubkeyToAddress(k.PublicKey)] = true
+			keys = append(keys, k)
+		}
+	}
+	return keys
+}
+
 // EnvEther reads whole native tokens, decimals allowed ("100", "0.5"), as wei.
 func EnvEther(e *platform.Env, name, def string) *big.Int { return scaled(e, name, def, 18) }
 

@@ -44,7 +44,7 @@ func (a *api) GetHealth(ctx context.Context, req relayerapi.GetHealthRequestObje
 	if balance != nil {
 		h.Balance = balance.String()
 	}
-	if !open || !reachable {
+	if !open || !reachable || !a.r.holdsKey() {
 		h.Status = relayerapi.Degraded
 	}
 	return relayerapi.GetHealth200JSONResponse(h), nil
@@ -62,6 +62,8 @@ func (a *api) GetReady(ctx context.Context, req relayerapi.GetReadyRequestObject
 		return relayerapi.GetReady503JSONResponse{Code: CodeOperatorBalanceLow, Error: "the operator balance is under MIN_OPERATOR_BALANCE"}, nil
 	case a.r.gate.SpendReached():
 		return relayerapi.GetReady503JSONResponse{Code: CodeSpendLimitReached, Error: "the operator has spent OPERATOR_SPEND_LIMIT for now"}, nil
+	case !a.r.holdsKey():
+		return relayerapi.GetReady503JSONResponse{Code: CodeOperatorKeyUnavailable, Error: "this replica's lease of its operator key lapsed"}, nil
 	}
 	return relayerapi.GetReady200JSONResponse{Ready: true}, nil
 }
@@ -78,6 +80,8 @@ var reasons = platform.Answers[Reason]{
 	ChainUnavailable: {Status: http.StatusBadGateway, Code: platform.CodeChainUnavailable},
 	TxPending:        {Status: http.StatusGatewayTimeout, Code: CodeTxPending},
 	TxReverted:       {Status: http.StatusUnprocessableEntity, Code: CodeTxReverted},
+
+	OperatorKeyUnavailable: {Status: http.StatusServiceUnavailable, Code: CodeOperatorKeyUnavailable},
 }
 
 // httpError is err as the relayer answers it: a *RevealError through reasons, anything else
@@ -88,7 +92,7 @@ func httpError(err error) error {
 		return err
 	}
 	e := reasons.Error(re.Reason, re.Message, re.Cause)
-	e.TxHash = re.TxHash
+	e.TxHash, e.RetryAfter = re.TxHash, re.Retry
 	return e
 }
 

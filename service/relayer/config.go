@@ -33,10 +33,13 @@ type Config struct {
 	VerificationKeyFile string
 }
 
-// OperatorConfig is the wallet that pays for reveals.
+// OperatorConfig is the wallet that pays for reveals: one key (Key), or a set of keys (Keys)
+// shared by the replicas through Redis, each replica leasing one of them at a time (keys.go).
 type OperatorConfig struct {
-	Key         *ecdsa.PrivateKey // never logged or returned
-	MinBalance  *big.Int          // wei
+	Key         *ecdsa.PrivateKey   // never logged or returned
+	Keys        []*ecdsa.PrivateKey // never logged or returned
+	LeaseTTL    time.Duration       // how long a replica's lease of a key outlives its last renewal
+	MinBalance  *big.Int            // wei
 	BalancePoll time.Duration
 	SpendLimit  gate.Budget // what the wallet may spend per window
 }
@@ -72,6 +75,8 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		Chain: chain.LoadConfig(e),
 		Operator: OperatorConfig{
 			Key:         chain.EnvPrivateKey(e, "OPERATOR_PRIVATE_KEY"),
+			Keys:        chain.EnvPrivateKeys(e, "OPERATOR_PRIVATE_KEYS"),
+			LeaseTTL:    e.Duration("OPERATOR_LEASE_TTL", 10*time.Second),
 			MinBalance:  chain.EnvEther(e, "MIN_OPERATOR_BALANCE", "100"),
 			BalancePoll: e.Duration("BALANCE_POLL_INTERVAL", 10*time.Second),
 			SpendLimit:  gate.EnvBudget(e, "OPERATOR_SPEND_LIMIT", "10/1h"),
@@ -99,8 +104,15 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 // Validate checks the whole configuration and joins every problem.
 func (c Config) Validate() error {
 	errs := []error{c.Chain.Validate()}
-	if c.Operator.Key == nil {
-		errs = append(errs, errors.New("OPERATOR_PRIVATE_KEY (or OPERATOR_PRIVATE_KEY_FILE) is required"))
+	switch {
+	case c.Operator.Key == nil && len(c.Operator.Keys) == 0:
+		errs = append(errs, errors.New("OPERATOR_PRIVATE_KEY (or OPERATOR_PRIVATE_KEY_FILE) is required, or OPERATOR_PRIVATE_KEYS_FILE for replicas"))
+	case c.Operator.Key != nil && len(c.Operator.Keys) > 0:
+		errs = append(errs, errors.New("set OPERATOR_PRIVATE_KEY or OPERATOR_PRIVATE_KEYS, not both"))
+	case len(c.Operator.Keys) > 0 && c.Limits.RedisURL == "":
+		errs = append(errs, errors.New("OPERATOR_PRIVATE_KEYS needs REDIS_URL: the replicas lease the keys through it"))
+	case len(c.Operator.Keys) > 0 && c.Operator.LeaseTTL < time.Second:
+		errs = append(errs, errors.New("OPERATOR_LEASE_TTL must be at least 1s"))
 	}
 	if c.Operator.MinBalance == nil {
 		errs = append(errs, errors.New("MIN_OPERATOR_BALANCE is required"))

@@ -1,6 +1,9 @@
 package relayer
 
-import "fmt"
+import (
+	"fmt"
+	"time"
+)
 
 // Reason is why the relayer refused a reveal, or why one did not complete, in the relayer's own
 // terms. The domain code returns a *RevealError with one; api.go alone maps each to an HTTP
@@ -19,6 +22,9 @@ const (
 	ChainUnavailable                   // the chain did not answer
 	TxPending                          // sent, not mined within RECEIPT_TIMEOUT (TxHash set)
 	TxReverted                         // mined, reverted (TxHash set)
+	// OperatorKeyUnavailable: this replica's lease of its operator key (OPERATOR_PRIVATE_KEYS)
+	// lapsed, so it may not send; nothing was sent, another replica may take the reveal.
+	OperatorKeyUnavailable
 )
 
 // RevealError is a reveal's failure: its reason, a message for the caller, and the transaction
@@ -27,7 +33,8 @@ type RevealError struct {
 	Reason  Reason
 	Message string
 	TxHash  string
-	Cause   error // logged, never sent
+	Cause   error         // logged, never sent
+	Retry   time.Duration // when set, the answer's Retry-After
 }
 
 func (e *RevealError) Error() string { return e.Message }

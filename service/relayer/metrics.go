@@ -9,6 +9,7 @@ type metrics struct {
 	reveals     *prometheus.CounterVec
 	stage       *prometheus.HistogramVec
 	gasUsed     prometheus.Histogram
+	leaseEpoch  prometheus.Gauge
 }
 
 func newMetrics(reg prometheus.Registerer) *metrics {
@@ -23,7 +24,26 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60, 120}}, []string{"stage"}),
 		gasUsed: prometheus.NewHistogram(prometheus.HistogramOpts{Namespace: ns, Subsystem: sub, Name: "reveal_gas_used",
 			Help: "Gas used by mined reveal transactions.", Buckets: prometheus.LinearBuckets(250_000, 25_000, 12)}),
+		leaseEpoch: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: ns, Subsystem: sub, Name: "operator_lease_epoch",
+			Help: "The fencing epoch of this replica's lease of its operator key (OPERATOR_PRIVATE_KEYS): it grows each time the key changes hands; 0 with one OPERATOR_PRIVATE_KEY."}),
 	}
-	reg.MustRegister(m.rateLimited, m.reveals, m.stage, m.gasUsed)
+	reg.MustRegister(m.rateLimited, m.reveals, m.stage, m.gasUsed, m.leaseEpoch)
 	return m
+}
+
+// registerOperator exports the wallet this replica pays from (an info metric, for joining each
+// replica's balance and alerts to its wallet) and whether it may send from it now.
+func registerOperator(reg prometheus.Registerer, r *Relayer, wallet string) {
+	info := prometheus.NewGaugeVec(prometheus.GaugeOpts{Namespace: "vaultd", Subsystem: "relayer", Name: "operator_info",
+		Help: "1, labelled with the operator wallet this replica pays from (one per replica; with OPERATOR_PRIVATE_KEYS, the key it leased)."}, []string{"wallet"})
+	info.WithLabelValues(wallet).Set(1)
+	reg.MustRegister(info)
+	reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: "vaultd", Subsystem: "relayer", Name: "operator_lease_held",
+		Help: "1 while this replica may send from its operator key (always with one OPERATOR_PRIVATE_KEY; while its lease is held and renewed with OPERATOR_PRIVATE_KEYS), 0 once it may not."},
+		func() float64 {
+			if r.holdsKey() {
+				return 1
+			}
+			return 0
+		}))
 }

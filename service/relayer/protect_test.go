@@ -238,6 +238,34 @@ func TestConfigNeverPrintsTheKey(t *testing.T) {
 	}
 }
 
+// OPERATOR_PRIVATE_KEYS(_FILE): keys by position, never by value; a repeated key refused; the
+// set needs REDIS_URL and excludes OPERATOR_PRIVATE_KEY.
+func TestConfigOfReplicaKeys(t *testing.T) {
+	c := devchaintest.Start(t)
+	good := hexutil.Encode(crypto.FromECDSA(freshKey(t)))
+	bad := "0x" + strings.Repeat("zq", 32)
+	file := filepath.Join(t.TempDir(), "keys")
+	os.WriteFile(file, []byte("# replicas\n"+good+"\n\n"+bad+"\n"+good+"\n"), 0o600)
+	_, err := relayer.LoadConfig(env(c, map[string]string{"OPERATOR_PRIVATE_KEY": "", "OPERATOR_PRIVATE_KEYS_FILE": file}))
+	if err == nil || strings.Contains(err.Error(), good[2:]) || strings.Contains(err.Error(), bad[2:]) {
+		t.Fatalf("err = %v (must refuse, and never print a key)", err)
+	}
+	for _, want := range []string{"key 2 is not a valid private key", "key 3 repeats", "OPERATOR_PRIVATE_KEYS needs REDIS_URL"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q: %v", want, err)
+		}
+	}
+	os.WriteFile(file, []byte(good+"\n"+hexutil.Encode(crypto.FromECDSA(freshKey(t)))+"\n"), 0o600)
+	cfg, err := relayer.LoadConfig(env(c, map[string]string{"OPERATOR_PRIVATE_KEY": "", "OPERATOR_PRIVATE_KEYS_FILE": file, "REDIS_URL": "redis://127.0.0.1:1/0"}))
+	if err != nil || len(cfg.Operator.Keys) != 2 || cfg.Operator.LeaseTTL != 10*time.Second {
+		t.Fatalf("two keys: %v, %d keys, lease TTL %s", err, len(cfg.Operator.Keys), cfg.Operator.LeaseTTL)
+	}
+	_, err = relayer.LoadConfig(env(c, map[string]string{"OPERATOR_PRIVATE_KEYS_FILE": file, "REDIS_URL": "redis://127.0.0.1:1/0"}))
+	if err == nil || !strings.Contains(err.Error(), "not both") {
+		t.Fatalf("a key and a key set: %v", err)
+	}
+}
+
 // thresholdJustUnderBalance is a MIN_OPERATOR_BALANCE 1,000 wei under the operator's balance:
 // the gate is open, and the cost reserved for one transaction in flight closes it.
 func thresholdJustUnderBalance(t testing.TB, c *devchain.Chain) string {

@@ -49,6 +49,8 @@ const (
 	CodeOperatorBalanceLow = "OPERATOR_BALANCE_LOW"
 	// CodeSpendLimitReached is the 503 of a spent OPERATOR_SPEND_LIMIT.
 	CodeSpendLimitReached = "SPEND_LIMIT_REACHED"
+	// CodeOperatorKeyUnavailable is the 503 of a replica whose operator key's lease lapsed.
+	CodeOperatorKeyUnavailable = "OPERATOR_KEY_UNAVAILABLE"
 )
 
 var (
@@ -73,6 +75,7 @@ type Relayer struct {
 	perIP, perRecipient, total ratelimit.Window
 	redis                      *redis.Client    // the limits' Redis (REDIS_URL); nil: in this process
 	claims                     *nullifierClaims // one transaction per nullifier across replicas; nil: one process
+	lease                      *operatorLease   // the operator key leased from OPERATOR_PRIVATE_KEYS; nil: OPERATOR_PRIVATE_KEY
 	gas                        gasBook
 
 	mu      sync.Mutex
@@ -103,7 +106,7 @@ func (r *Relayer) track(nullifier common.Hash, f *txmgr.Flight, settled func()) 
 }
 
 // adoptSent tracks the reveals among the transactions the manager adopted from the node's pool
-// at start, by the nullifier in their calldata.
+// (at start, or on taking a leased key again), by the nullifier in their calldata.
 func (r *Relayer) adoptSent() int {
 	n := 0
 	for _, f := range r.tx.Flights() {
@@ -120,6 +123,13 @@ func (r *Relayer) adoptSent() int {
 			continue
 		}
 		if signals, ok := args[3].([zk.NumSignals]*big.Int); ok {
+			nullifier := common.BigToHash(signals[zk.SignalNullifier])
+			r.mu.Lock()
+			tracked := r.sent[nullifier] == f // adopted at an earlier sync
+			r.mu.Unlock()
+			if tracked {
+				continue
+			}
 			release := func() {}
 			if signals[zk.SignalChangeCommitment].Sign() != 0 { // one of the inserts ahead of new reveals
 				r.mu.Lock()
@@ -127,7 +137,7 @@ func (r *Relayer) adoptSent() int {
 				r.mu.Unlock()
 				release = func() { r.mu.Lock(); r.changeInFlight--; r.mu.Unlock() }
 			}
-			r.track(common.BigToHash(signals[zk.SignalNullifier]), f, release)
+			r.track(nullifier, f, release)
 			n++
 		}
 	}
@@ -485,7 +495,11 @@ func (r *Relayer) send(ctx context.Context, data []byte, gas uint64, nullifier c
 	}
 	f, err := r.tx.Send(sctx, tx)
 	var refused *platform.Error // the gate, closed since the request arrived
-	if err != nil && !errors.As(err, &refused) {
+	switch {
+	case errors.Is(err, txmgr.ErrFenced):
+		err = &RevealError{Reason: OperatorKeyUnavailable, Retry: time.Second, Cause: err,
+			Message: "this relayer replica cannot renew the lease of its operator key right now; nothing was sent, try again"}
+	case err != nil && !errors.As(err, &refused):
 		err = chainUnavailable(err)
 	}
 	end(err)

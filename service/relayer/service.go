@@ -2,6 +2,7 @@ package relayer
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"sync"
@@ -76,12 +77,27 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 		client.Close()
 		return nil, fmt.Errorf("read the commitment tree's ROOT_HISTORY_SIZE at COMMITMENT_TREE_ADDRESS: %w", err)
 	}
-	operator := crypto.PubkeyToAddress(cfg.Operator.Key.PublicKey)
+	key := cfg.Operator.Key
+	if len(cfg.Operator.Keys) > 0 { // replicas: this one leases a key of the set (keys.go)
+		r.lease, err = leaseOperatorKey(ctx, r.redis, cfg.Operator.Keys, cfg.Operator.LeaseTTL, m.leaseEpoch, log, func() { r.adoptSent() })
+		if err != nil {
+			client.Close()
+			r.redis.Close()
+			return nil, err
+		}
+		key = r.lease.key
+	}
+	operator := crypto.PubkeyToAddress(key.PublicKey)
+	registerOperator(reg, r, operator.Hex())
 	r.gate = gate.New(client, gate.Config{Wallet: operator, Name: "operator", Work: "reveals", Min: cfg.Operator.MinBalance,
 		Poll: cfg.Operator.BalancePoll, Setting: "MIN_OPERATOR_BALANCE", Code: CodeOperatorBalanceLow,
 		Message: "the relayer is out of funds for now, try again later",
 		Budget:  cfg.Operator.SpendLimit, BudgetSetting: "OPERATOR_SPEND_LIMIT", BudgetCode: CodeSpendLimitReached}, gate.NewMetrics(reg, "relayer", "operator_balance"), log)
-	r.tx = txmgr.New(client, cfg.Operator.Key, chainID, cfg.Tx.Config, r.gate, txmgr.NewMetrics(reg, "relayer"), log)
+	r.tx = txmgr.New(client, key, chainID, cfg.Tx.Config, r.gate, txmgr.NewMetrics(reg, "relayer"), log)
+	if r.lease != nil {
+		r.tx.SetFence(r.lease.lease)
+		r.lease.tx.Store(r.tx)
+	}
 	r.gate.Refresh(ctx)
 	switch adopted, err := r.tx.Sync(ctx); {
 	case err != nil:
@@ -145,6 +161,11 @@ func (s *Service) Close() {
 		s.background.Wait()
 	}
 	s.Relayer.tx.Close()
+	if s.Relayer.lease != nil { // a standby takes the key at once; it adopts what is still in flight
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		s.Relayer.lease.lease.Release(ctx)
+		cancel()
+	}
 	s.Relayer.client.Close()
 	if s.Relayer.redis != nil {
 		s.Relayer.redis.Close()
@@ -153,7 +174,31 @@ func (s *Service) Close() {
 
 // Run polls the balance and serves on PORT until ctx is done; reveals in flight are finished
 // within SHUTDOWN_GRACE. The caller closes the service after.
+// A replica whose operator key's lease another replica took (OPERATOR_PRIVATE_KEYS) stops with
+// an error: it can no longer send, and a restart leases a free key.
 func (s *Service) Run(ctx context.Context) error {
 	s.Start()
-	return platform.ListenAndServe(ctx, "relayer", s.cfg.HTTP.Port, s.handler, s.cfg.HTTP.ShutdownGrace)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var lost <-chan struct{}
+	if s.Relayer.lease != nil {
+		lost = s.Relayer.lease.lease.Lost()
+	}
+	var leaseErr error
+	go func() {
+		select {
+		case <-lost:
+			leaseErr = errors.New("another replica took this replica's operator key (its lease lapsed): stopping; a restart leases a free key")
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	err := platform.ListenAndServe(ctx, "relayer", s.cfg.HTTP.Port, s.handler, s.cfg.HTTP.ShutdownGrace)
+	cancel()
+	select {
+	case <-lost:
+		return errors.Join(leaseErr, err)
+	default:
+		return err
+	}
 }

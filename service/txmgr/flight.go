@@ -244,6 +244,12 @@ func (m *Manager) tend(ctx context.Context) (settled bool) {
 // replace re-sends the flight's nonce with bumped fees, keeping its value and access list, after
 // recording the new version; false when it could not.
 func (m *Manager) replace(ctx context.Context, f *Flight) bool {
+	fctx, cancel, err := m.fenced(ctx)
+	defer cancel()
+	if err != nil {
+		m.log.Debug("not replacing a lingering transaction: this process does not hold the wallet now", "nonce", f.nonce, "err", err)
+		return false
+	}
 	prev := f.newest()
 	tip, feeCap, _, err := m.fees(ctx, prev)
 	if err != nil || feeCap.Cmp(prev.GasFeeCap()) <= 0 {
@@ -264,7 +270,7 @@ func (m *Manager) replace(ctx context.Context, f *Flight) bool {
 			return false
 		}
 	}
-	sendErr := m.client.SendTransaction(ctx, tx)
+	sendErr := m.client.SendTransaction(fctx, tx)
 	switch classifySend(sendErr) {
 	case sendAccepted, sendKnown:
 		extra := new(big.Int).Sub(cost(tx), cost(prev))

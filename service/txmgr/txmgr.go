@@ -56,6 +56,16 @@ type Gate interface {
 	Refresh(ctx context.Context)
 }
 
+// Fence is the right to use the wallet, when several processes share its key in turn (a lease,
+// service/lease): Hold answers until when this process may send, or an error once it may not.
+// Every send (first, re-sign, replacement, re-send) asks it first and ends by its deadline.
+type Fence interface {
+	Hold() (deadline time.Time, err error)
+}
+
+// ErrFenced is a send refused because this process does not hold the wallet now.
+var ErrFenced = errors.New("this process does not hold the wallet's lease now")
+
 // Metrics is what the manager reports (NewMetrics registers the usual ones).
 type Metrics interface {
 	NextNonce(n uint64)
@@ -72,6 +82,7 @@ type Manager struct {
 	chainID *big.Int
 	cfg     Config
 	gate    Gate
+	fence   Fence // nil: this process alone uses the key
 	metrics Metrics
 	log     *slog.Logger
 
@@ -101,6 +112,22 @@ func New(client *chain.Client, key *ecdsa.PrivateKey, chainID uint64, cfg Config
 	return &Manager{client: client, key: key, from: crypto.PubkeyToAddress(key.PublicKey), signer: types.LatestSignerForChainID(id),
 		chainID: id, cfg: cfg, gate: gate, metrics: metrics, log: log, wake: make(chan struct{}, 1),
 		inflight: map[uint64]*Flight{}, byHash: map[common.Hash]*Flight{}}
+}
+
+// SetFence makes every send ask f first (before Start; nil: no fence).
+func (m *Manager) SetFence(f Fence) { m.fence = f }
+
+// fenced bounds ctx by the fence's deadline, or refuses with ErrFenced.
+func (m *Manager) fenced(ctx context.Context) (context.Context, context.CancelFunc, error) {
+	if m.fence == nil {
+		return ctx, func() {}, nil
+	}
+	deadline, err := m.fence.Hold()
+	if err != nil {
+		return ctx, func() {}, fmt.Errorf("%w: %w", ErrFenced, err)
+	}
+	ctx, cancel := context.WithDeadline(ctx, deadline)
+	return ctx, cancel, nil
 }
 
 // From is the wallet's address.
@@ -151,6 +178,7 @@ func (m *Manager) Sync(ctx context.Context) (adopted int, err error) {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	m.synced = false // until the node has answered: another process may have used the wallet
 	if err := m.resync(ctx); err != nil {
 		return 0, err
 	}
@@ -219,6 +247,11 @@ func (m *Manager) Send(ctx context.Context, tx Tx) (*Flight, error) {
 
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	ctx, cancel, err := m.fenced(ctx)
+	defer cancel()
+	if err != nil {
+		return nil, err
+	}
 	if err := m.gate.Check(); err != nil {
 		return nil, err
 	}
@@ -285,6 +318,11 @@ func (m *Manager) Resend(ctx context.Context, tx *types.Transaction, record func
 		}
 		f.record = record
 		return f, nil
+	}
+	ctx, cancel, err := m.fenced(ctx)
+	defer cancel()
+	if err != nil {
+		return nil, err
 	}
 	class, sendErr := m.submit(ctx, tx)
 	switch class {

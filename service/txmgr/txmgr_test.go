@@ -26,11 +26,11 @@ var ctx = context.Background()
 // manager is a transaction manager of the dev faucet account, with its real balance gate.
 func manager(t *testing.T, c *devchain.Chain, replaceAfter time.Duration) *txmgr.Manager {
 	t.Helper()
-	return managerWith(t, c, replaceAfter, gate.Budget{}, prometheus.NewRegistry())
+	return managerWith(t, c, replaceAfter, gate.Budget{}, prometheus.NewRegistry(), nil)
 }
 
-// managerWith is manager with a spend budget, its metrics on reg.
-func managerWith(t *testing.T, c *devchain.Chain, replaceAfter time.Duration, budget gate.Budget, reg *prometheus.Registry) *txmgr.Manager {
+// managerWith is manager with a spend budget, its metrics on reg, and a fence (nil: none).
+func managerWith(t *testing.T, c *devchain.Chain, replaceAfter time.Duration, budget gate.Budget, reg *prometheus.Registry, fence txmgr.Fence) *txmgr.Manager {
 	t.Helper()
 	client, err := chain.Dial(c.RPCURL, 5*time.Second, nil)
 	if err != nil {
@@ -41,6 +41,9 @@ func managerWith(t *testing.T, c *devchain.Chain, replaceAfter time.Duration, bu
 		Setting: "MIN", Code: "LOW", Message: "low", Budget: budget, BudgetSetting: "LIMIT", BudgetCode: "SPENT"}, gate.NewMetrics(reg, "test", "balance"), nil)
 	m := txmgr.New(client, c.Accounts.Faucet.Key, c.ChainID, txmgr.Config{ReplaceAfter: replaceAfter, ReceiptPoll: 20 * time.Millisecond},
 		g, txmgr.NewMetrics(reg, "test"), nil)
+	if fence != nil {
+		m.SetFence(fence)
+	}
 	if _, err := m.Sync(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +175,7 @@ func TestResend(t *testing.T) {
 func TestSpendingCountsWhatWasPaid(t *testing.T) {
 	c := devchaintest.Start(t)
 	reg := prometheus.NewRegistry()
-	m := managerWith(t, c, time.Minute, gate.Budget{Limit: new(big.Int).Lsh(big.NewInt(1), 100), Window: time.Hour}, reg)
+	m := managerWith(t, c, time.Minute, gate.Budget{Limit: new(big.Int).Lsh(big.NewInt(1), 100), Window: time.Hour}, reg, nil)
 	from := c.Accounts.Faucet.Address
 	before, err := c.Client().BalanceAt(ctx, from, nil)
 	if err != nil {
@@ -207,5 +210,74 @@ func TestSpendingCountsWhatWasPaid(t *testing.T) {
 			t.Fatalf("spend_window_ether %v, want the balance's decrease %v", spent(), want)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// switchFence is a fence the test opens and closes. The lease behind the relayer's fence, with
+// its timing against a real Redis, is tested in service/lease; here, what the manager does with
+// a fence's answer.
+type switchFence struct {
+	mu     sync.Mutex
+	closed bool
+}
+
+func (f *switchFence) set(closed bool) { f.mu.Lock(); f.closed = closed; f.mu.Unlock() }
+
+func (f *switchFence) Hold() (time.Time, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.closed {
+		return time.Time{}, errors.New("lease lapsed (test)")
+	}
+	return time.Now().Add(time.Minute), nil
+}
+
+// A closed fence stops every send: a new transaction (ErrFenced, nothing sent, the nonce kept
+// for the next) and the replacement of a lingering one (none while closed, resumed once open).
+func TestAClosedFenceSendsNothing(t *testing.T) {
+	c := devchaintest.Start(t)
+	fence := &switchFence{}
+	m := managerWith(t, c, 100*time.Millisecond, gate.Budget{}, prometheus.NewRegistry(), fence)
+	next, _ := m.State()
+	fence.set(true)
+	if _, err := m.Send(ctx, txmgr.Tx{To: fresh(t), Value: big.NewInt(1), Gas: 21_000}); !errors.Is(err, txmgr.ErrFenced) {
+		t.Fatalf("a send through a closed fence: %v, want ErrFenced", err)
+	}
+	if pending, _ := c.Client().PendingNonceAt(ctx, c.Accounts.Faucet.Address); pending != next {
+		t.Fatalf("pending nonce %d, want %d: something was sent", pending, next)
+	}
+	fence.set(false)
+
+	var mu sync.Mutex
+	versions := 0
+	record := func(*types.Transaction) error { mu.Lock(); versions++; mu.Unlock(); return nil }
+	count := func() int { mu.Lock(); defer mu.Unlock(); return versions }
+	c.PauseSealing()
+	f, err := m.Send(ctx, txmgr.Tx{To: fresh(t), Value: big.NewInt(1), Gas: 21_000, Record: record})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Nonce() != next {
+		t.Fatalf("nonce %d after a fenced send, want %d", f.Nonce(), next)
+	}
+	fence.set(true)
+	before := count()
+	time.Sleep(600 * time.Millisecond) // six REPLACE_AFTERs
+	if n := count(); n != before {
+		t.Fatalf("%d replacements signed through a closed fence", n-before)
+	}
+	fence.set(false)
+	deadline := time.Now().Add(10 * time.Second)
+	for count() == before {
+		if time.Now().After(deadline) {
+			t.Fatal("no replacement once the fence opened again")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	c.ResumeSealing()
+	select {
+	case <-f.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("not mined")
 	}
 }

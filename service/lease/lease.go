@@ -1,0 +1,226 @@
+// Package lease gives one process at a time the use of a named resource (an operator key)
+// through Redis, with a fencing epoch: each time the name changes hands its epoch grows, and the
+// holder's right to act ends, by its own clock, before Redis lets anyone else take the name.
+//
+// A lease is a Redis key "<prefix>:<name>" holding "<owner>:<epoch>" with a time to live. The
+// holder renews it every TTL/3. Its local deadline is the time it asked Redis (before the answer)
+// plus the TTL minus a safety margin, so that it stops (Hold fails) at least the margin before
+// Redis expires the key, even when Redis is unreachable: whoever takes the name next starts
+// after the previous holder stopped. A holder that finds its name taken by another has lost it
+// for good (Lost is closed); one whose name merely expired (Redis was away) takes it again with
+// a new epoch (OnAcquire tells the caller, which re-reads what another holder may have changed).
+package lease
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// ErrAllHeld is an Acquire that found every name held by another owner.
+var ErrAllHeld = errors.New("every name is leased by another owner")
+
+// ErrLost is a Hold after the lease's deadline passed (not renewed in time, or taken by another).
+var ErrLost = errors.New("the lease is not held")
+
+// Config is what a lease is taken with.
+type Config struct {
+	Prefix string        // the Redis keys' prefix, e.g. "vaultd:relayer:operator"
+	Owner  string        // this process, for people reading Redis (host:pid, say)
+	TTL    time.Duration // how long Redis keeps a lease not renewed
+	// Margin is how much earlier than Redis the holder stops: the room for clock-rate drift and
+	// for a send begun just before the deadline to reach the node. Default TTL/5, at least 1 s
+	// (or TTL/2 when TTL is below 2 s).
+	Margin time.Duration
+	// OnAcquire, when set, is called (from Acquire, or from the renewal loop) each time the name
+	// is taken with a new epoch, before Hold succeeds under that epoch.
+	OnAcquire func(epoch int64)
+	Logger    *slog.Logger
+}
+
+func (c Config) margin() time.Duration {
+	switch {
+	case c.Margin > 0:
+		return c.Margin
+	case c.TTL < 2*time.Second:
+		return c.TTL / 2
+	}
+	return max(c.TTL/5, time.Second)
+}
+
+// Lease is one name held by this process.
+type Lease struct {
+	rdb  *redis.Client
+	cfg  Config
+	name string
+	key  string
+
+	mu       sync.Mutex
+	token    string // "<owner>:<epoch>" while held
+	epoch    int64
+	deadline time.Time // Hold fails from here on
+
+	lost     chan struct{}
+	lostOnce sync.Once
+	stop     context.CancelFunc
+	done     chan struct{}
+}
+
+// take sets KEYS[1] to ARGV[1]..":"..epoch with a TTL of ARGV[2] ms when it is free or already
+// ARGV[3] (this holder's current token), with a new epoch from KEYS[2] when it was free; 0 when
+// another holds it.
+var take = redis.NewScript(`
+local v = redis.call('GET', KEYS[1])
+if v and v == ARGV[3] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return tonumber(string.match(v, ':(%d+)$'))
+end
+if v then return 0 end
+local e = redis.call('INCR', KEYS[2])
+redis.call('SET', KEYS[1], ARGV[1] .. ':' .. e, 'PX', ARGV[2])
+return e
+`)
+
+// drop deletes KEYS[1] if it still holds ARGV[1].
+var drop = redis.NewScript(`
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+`)
+
+// Acquire takes the first free name of names (tried from a random one on, so that replicas
+// starting together spread out), and renews it in the background until Release. ErrAllHeld when
+// every name is held.
+func Acquire(ctx context.Context, rdb *redis.Client, cfg Config, names []string) (*Lease, error) {
+	if cfg.TTL <= 0 || cfg.Prefix == "" {
+		return nil, errors.New("lease: a prefix and a TTL are required")
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	start := rand.IntN(max(len(names), 1))
+	for i := range names {
+		name := names[(start+i)%len(names)]
+		l := &Lease{rdb: rdb, cfg: cfg, name: name, key: cfg.Prefix + ":" + name, lost: make(chan struct{}), done: make(chan struct{})}
+		ok, err := l.renew(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			rctx, cancel := context.WithCancel(context.Background())
+			l.stop = cancel
+			go l.keep(rctx)
+			return l, nil
+		}
+	}
+	return nil, ErrAllHeld
+}
+
+// Name is the leased name.
+func (l *Lease) Name() string { return l.name }
+
+// Epoch is the lease's current epoch: it grows each time the name changes hands.
+func (l *Lease) Epoch() int64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.epoch
+}
+
+// Hold answers until when this process may act on the name, or ErrLost. A caller that acts
+// (sends a transaction) bounds the act by the deadline it is given.
+func (l *Lease) Hold() (deadline time.Time, err error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !time.Now().Before(l.deadline) {
+		return l.deadline, fmt.Errorf("%w: %s (epoch %d) ended at %s", ErrLost, l.name, l.epoch, l.deadline.Format(time.RFC3339Nano))
+	}
+	return l.deadline, nil
+}
+
+// Lost is closed when another owner took the name: this process will not hold it again.
+func (l *Lease) Lost() <-chan struct{} { return l.lost }
+
+// Release stops renewing and gives the name back at once (if it is still this process's), so
+// that a standby need not wait for the TTL.
+func (l *Lease) Release(ctx context.Context) {
+	l.stop()
+	<-l.done
+	l.mu.Lock()
+	token := l.token
+	l.deadline = time.Time{}
+	l.mu.Unlock()
+	if token != "" {
+		_ = drop.Run(ctx, l.rdb, []string{l.key}, token).Err()
+	}
+}
+
+// renew runs take once: true while the name is this process's, with the deadline moved on.
+func (l *Lease) renew(ctx context.Context) (bool, error) {
+	l.mu.Lock()
+	token := l.token
+	l.mu.Unlock()
+	asked := time.Now() // before the call: Redis starts the TTL later than this
+	e, err := take.Run(ctx, l.rdb, []string{l.key, l.key + ":epoch"}, l.cfg.Owner, l.cfg.TTL.Milliseconds(), token).Int64()
+	if err != nil {
+		return false, err
+	}
+	if e == 0 {
+		return false, nil
+	}
+	l.mu.Lock()
+	fresh := e != l.epoch
+	l.epoch, l.token = e, fmt.Sprintf("%s:%d", l.cfg.Owner, e)
+	if fresh && l.cfg.OnAcquire != nil {
+		l.deadline = time.Time{} // Hold fails until the caller has caught up
+		l.mu.Unlock()
+		l.cfg.OnAcquire(e)
+		l.mu.Lock()
+	}
+	l.deadline = asked.Add(l.cfg.TTL - l.cfg.margin())
+	l.mu.Unlock()
+	return true, nil
+}
+
+// keep renews every TTL/3 until stopped; an unreachable Redis is retried every TTL/10 (the
+// deadline passes meanwhile, and Hold fails), another owner's name closes Lost and ends it.
+func (l *Lease) keep(ctx context.Context) {
+	defer close(l.done)
+	wait := l.cfg.TTL / 3
+	failing := false
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(wait):
+		}
+		cctx, cancel := context.WithTimeout(ctx, l.cfg.TTL/3)
+		ok, err := l.renew(cctx)
+		cancel()
+		switch {
+		case ctx.Err() != nil:
+			return
+		case err != nil:
+			if !failing {
+				l.cfg.Logger.Warn("cannot renew the lease; it lapses if Redis stays unreachable", "name", l.name, "epoch", l.Epoch(), "err", err)
+			}
+			failing, wait = true, max(l.cfg.TTL/10, 10*time.Millisecond)
+		case !ok:
+			l.mu.Lock()
+			l.deadline, l.token = time.Time{}, ""
+			l.mu.Unlock()
+			l.cfg.Logger.Error("the lease was taken by another owner", "name", l.name, "epoch", l.Epoch())
+			l.lostOnce.Do(func() { close(l.lost) })
+			return
+		default:
+			if failing {
+				l.cfg.Logger.Info("renewing the lease again", "name", l.name, "epoch", l.Epoch())
+			}
+			failing, wait = false, l.cfg.TTL/3
+		}
+	}
+}

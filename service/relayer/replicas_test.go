@@ -1,0 +1,397 @@
+package relayer_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/ecdsa"
+	"fmt"
+	"math/big"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/seed018cc74c/vaultd/gen/relayerapi"
+	"github.com/seed018cc74c/vaultd/service/devchain"
+	"github.com/seed018cc74c/vaultd/service/devchain/devchaintest"
+	"github.com/seed018cc74c/vaultd/service/platform"
+	"github.com/seed018cc74c/vaultd/service/redistest"
+	"github.com/seed018cc74c/vaultd/service/relayer"
+)
+
+// The replica tests run this test binary again as relayer processes (replicaEnv set): each is
+// what cmd/relayer runs, configured by its environment, so that a replica can be SIGKILLed.
+const replicaEnv = "VAULTD_RELAYER_REPLICA"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(replicaEnv) == "1" {
+		cfg, err := relayer.LoadConfig(os.Getenv)
+		platform.Main("relayer", cfg.HTTP.LogLevel, err, func(ctx context.Context, tp trace.TracerProvider) error {
+			svc, err := relayer.New(ctx, cfg, relayer.Options{})
+			if err != nil {
+				return err
+			}
+			defer svc.Close()
+			return svc.Run(ctx)
+		})
+	}
+	os.Exit(m.Run())
+}
+
+// replica is one relayer process.
+type replica struct {
+	cmd    *exec.Cmd
+	url    string
+	client *relayerapi.ClientWithResponses
+	logs   *bytes.Buffer
+	exited chan struct{}
+}
+
+// cluster is relayer processes on one dev chain sharing one Redis and one set of operator keys.
+type cluster struct {
+	t    *testing.T
+	c    *devchain.Chain
+	env  map[string]string
+	keys []*ecdsa.PrivateKey
+}
+
+// newCluster funds n fresh operator keys and writes them to OPERATOR_PRIVATE_KEYS_FILE.
+func newCluster(t *testing.T, c *devchain.Chain, n int, over map[string]string) *cluster {
+	url, _ := redistest.Server(t)
+	cl := &cluster{t: t, c: c}
+	var lines []string
+	for range n {
+		k := freshKey(t)
+		to := crypto.PubkeyToAddress(k.PublicKey)
+		tx, err := devchain.SendTx(ctx, c, c.Accounts.Deployer.Key, &to, new(big.Int).Mul(big.NewInt(1000), big.NewInt(1e18)), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := devchain.WaitReceipt(ctx, c.Client(), tx.Hash()); err != nil {
+			t.Fatal(err)
+		}
+		cl.keys = append(cl.keys, k)
+		lines = append(lines, hexutil.Encode(crypto.FromECDSA(k)))
+	}
+	file := filepath.Join(t.TempDir(), "operator-keys")
+	if err := os.WriteFile(file, []byte("# the replicas' operator keys\n"+strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	get := env(c, over)
+	cl.env = map[string]string{}
+	for _, k := range []string{"RPC_URL", "COMMIT_REVEAL_VAULT_ADDRESS", "NULLIFIER_REGISTRY_ADDRESS", "COMMITMENT_TREE_ADDRESS",
+		"VERIFICATION_KEY_FILE", "RECEIPT_POLL_INTERVAL", "BALANCE_POLL_INTERVAL", "RATE_LIMIT_PER_IP", "RATE_LIMIT_PER_RECIPIENT", "RATE_LIMIT_TOTAL"} {
+		cl.env[k] = get(k)
+	}
+	cl.env["OPERATOR_PRIVATE_KEYS_FILE"] = file
+	cl.env["REDIS_URL"] = url
+	cl.env["OPERATOR_LEASE_TTL"] = "2s"
+	cl.env["LOG_LEVEL"] = "debug"
+	for k, v := range over {
+		cl.env[k] = v
+	}
+	return cl
+}
+
+// start runs one more replica; it is killed at the end of the test.
+func (cl *cluster) start() *replica {
+	t := cl.t
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), replicaEnv+"=1", fmt.Sprintf("PORT=%d", port))
+	for k, v := range cl.env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	r := &replica{cmd: cmd, url: fmt.Sprintf("http://127.0.0.1:%d", port), logs: &bytes.Buffer{}, exited: make(chan struct{})}
+	cmd.Stdout, cmd.Stderr = &lockedWriter{w: r.logs}, &lockedWriter{w: r.logs}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { cmd.Wait(); close(r.exited) }()
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		<-r.exited
+		if t.Failed() {
+			t.Logf("replica %s logs:\n%s", r.url, r.logs)
+		}
+	})
+	if r.client, err = relayerapi.NewClientWithResponses(r.url); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+type lockedWriter struct {
+	mu sync.Mutex
+	w  *bytes.Buffer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// operator waits until the replica serves (it may be a standby waiting for a key) and returns
+// the wallet it pays from.
+func (r *replica) operator(t *testing.T, within time.Duration) common.Address {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		h, err := r.client.GetHealthWithResponse(ctx)
+		if err == nil && h.JSON200 != nil {
+			return common.HexToAddress(h.JSON200.Operator)
+		}
+		select {
+		case <-r.exited:
+			t.Fatalf("replica %s exited:\n%s", r.url, r.logs)
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("replica %s not serving after %s:\n%s", r.url, within, r.logs)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func (r *replica) reveal(req relayerRequest) (*relayerapi.RevealResponse, error) {
+	return r.client.RevealWithResponse(ctx, req)
+}
+
+func nonces(t *testing.T, c *devchain.Chain, keys []*ecdsa.PrivateKey) (mined, pending map[common.Address]uint64) {
+	t.Helper()
+	mined, pending = map[common.Address]uint64{}, map[common.Address]uint64{}
+	for _, k := range keys {
+		a := crypto.PubkeyToAddress(k.PublicKey)
+		m, err := c.Client().NonceAt(ctx, a, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := c.Client().PendingNonceAt(ctx, a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mined[a], pending[a] = m, p
+	}
+	return mined, pending
+}
+
+func total(m map[common.Address]uint64) (n uint64) {
+	for _, v := range m {
+		n += v
+	}
+	return n
+}
+
+// Three relayer processes lease three operator keys through one Redis: each pays from its own
+// wallet (no shared nonce counter), and the total limit holds exactly across them: 9 distinct
+// reveals at once against RATE_LIMIT_TOTAL=6 → 6 mined, 3 × 429, each from the wallet of the
+// replica that answered it.
+func TestReplicasLeaseOneKeyEachAndHoldTheTotalLimit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs relayer processes")
+	}
+	c := devchaintest.Start(t)
+	cl := newCluster(t, c, 3, map[string]string{"RATE_LIMIT_TOTAL": "6/1m"})
+	var reqs []relayerRequest
+	for i := range 9 {
+		_, req := request(t, c, devUsers(c, i), int64(10+i))
+		reqs = append(reqs, req)
+	}
+	replicas := []*replica{cl.start(), cl.start(), cl.start()}
+	operators := map[common.Address]*replica{}
+	for _, r := range replicas {
+		operators[r.operator(t, 30*time.Second)] = r
+	}
+	if len(operators) != 3 {
+		t.Fatalf("3 replicas pay from %d distinct wallets, want 3", len(operators))
+	}
+	type answer struct {
+		r    *replica
+		resp *relayerapi.RevealResponse
+	}
+	answers := make(chan answer, len(reqs))
+	for i, req := range reqs {
+		go func() {
+			r := replicas[i%3]
+			resp, err := r.reveal(req)
+			if err != nil {
+				t.Error(err)
+			}
+			answers <- answer{r, resp}
+		}()
+	}
+	ok, limited := map[*replica]uint64{}, 0
+	for range reqs {
+		a := <-answers
+		switch {
+		case a.resp == nil:
+		case a.resp.StatusCode() == 200:
+			ok[a.r]++
+		case a.resp.StatusCode() == 429:
+			wantCode(t, "a reveal over the total limit", a.resp, 429, "RATE_LIMITED")
+			limited++
+		default:
+			t.Errorf("a reveal: %d %s", a.resp.StatusCode(), a.resp.Body)
+		}
+	}
+	mined, _ := nonces(t, c, cl.keys)
+	if n := ok[replicas[0]] + ok[replicas[1]] + ok[replicas[2]]; n != 6 || limited != 3 || total(mined) != 6 {
+		t.Fatalf("%d mined answers, %d × 429, %d transactions; want exactly 6, 3, 6", n, limited, total(mined))
+	}
+	for op, r := range operators {
+		if mined[op] != ok[r] {
+			t.Errorf("wallet %s sent %d transactions, its replica answered %d reveals", op, mined[op], ok[r])
+		}
+	}
+}
+
+// Replicas with keys, on a chain with 1 s blocks, and a standby waiting for a key: five copies
+// of one reveal spread over the replicas make one transaction; then one replica is SIGKILLed
+// with three reveals in flight. The standby takes its key once the lease lapses and adopts its
+// transactions; the clients send the killed replica's requests again elsewhere and get the one
+// transaction's outcome; every reveal is mined exactly once, and the key's next transaction
+// takes the next nonce (no gap, nothing replaced).
+func TestAStandbyTakesOverAKilledReplicasKey(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs relayer processes")
+	}
+	c := devchaintest.Start(t)
+	cl := newCluster(t, c, 3, nil)
+	var reqs []relayerRequest
+	for i := range 5 {
+		_, req := request(t, c, devUsers(c, i), int64(20+i))
+		reqs = append(reqs, req)
+	}
+	replicas := []*replica{cl.start(), cl.start(), cl.start()}
+	operators := make([]common.Address, 3)
+	for i, r := range replicas {
+		operators[i] = r.operator(t, 30*time.Second)
+	}
+	standby := cl.start()
+	c.SetBlockTime(time.Second)
+	startMined, _ := nonces(t, c, cl.keys)
+
+	// Five copies of one reveal, over the three replicas: one transaction.
+	copies := make(chan *relayerapi.RevealResponse, 5)
+	for i := range 5 {
+		go func() {
+			resp, err := replicas[i%3].reveal(reqs[0])
+			if err != nil {
+				t.Error(err)
+			}
+			copies <- resp
+		}()
+	}
+	hashes := map[string]bool{}
+	for range 5 {
+		resp := <-copies
+		switch {
+		case resp == nil:
+		case resp.StatusCode() == 200:
+			hashes[resp.JSON200.TxHash] = true
+		case resp.StatusCode() == 409:
+			wantCode(t, "a copy after the mining", resp, 409, "NULLIFIER_USED")
+		default:
+			t.Fatalf("a copy: %d %s", resp.StatusCode(), resp.Body)
+		}
+	}
+	mined, _ := nonces(t, c, cl.keys)
+	if len(hashes) != 1 || total(mined)-total(startMined) != 1 {
+		t.Fatalf("five copies: %d hashes answered, %d transactions; want 1 and 1", len(hashes), total(mined)-total(startMined))
+	}
+
+	// Three reveals in flight at replica 0, then SIGKILL.
+	victim, key := replicas[0], operators[0]
+	_, before := nonces(t, c, cl.keys)
+	for _, req := range reqs[1:4] {
+		go victim.reveal(req) // its answer is lost with the process
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		_, pending := nonces(t, c, cl.keys)
+		if pending[key] == before[key]+3 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the victim's three reveals never reached the pool (pending nonce %d, was %d):\n%s", pending[key], before[key], victim.logs)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	victim.cmd.Process.Signal(syscall.SIGKILL)
+	<-victim.exited
+
+	// The clients try again at another replica: the one transaction's outcome each.
+	for i, req := range reqs[1:4] {
+		resp, err := replicas[1+i%2].reveal(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.StatusCode() != 200 && resp.StatusCode() != 409 {
+			t.Fatalf("a killed replica's reveal sent again: %d %s", resp.StatusCode(), resp.Body)
+		}
+		if resp.StatusCode() == 409 {
+			wantCode(t, "a killed replica's reveal sent again", resp, 409, "NULLIFIER_USED")
+		}
+	}
+	// The standby serves from the victim's key.
+	if op := standby.operator(t, 30*time.Second); op != key {
+		t.Fatalf("the standby pays from %s, want the killed replica's %s", op, key)
+	}
+	resp, err := standby.reveal(reqs[4])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode() != 200 {
+		t.Fatalf("a reveal at the standby: %d %s", resp.StatusCode(), resp.Body)
+	}
+	tx, _, err := c.Client().TransactionByHash(ctx, common.HexToHash(resp.JSON200.TxHash))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if from, _ := types.Sender(types.LatestSignerForChainID(tx.ChainId()), tx); from != key || tx.Nonce() != before[key]+3 {
+		t.Fatalf("the standby's reveal: from %s nonce %d; want %s nonce %d (the next after the victim's)", from, tx.Nonce(), key, before[key]+3)
+	}
+	mined, pending := nonces(t, c, cl.keys)
+	if mined[key] != before[key]+4 || pending[key] != mined[key] {
+		t.Fatalf("the victim's wallet: %d mined, %d pending; want %d and no more pending", mined[key], pending[key], before[key]+4)
+	}
+	if got := total(mined) - total(startMined); got != 5 {
+		t.Fatalf("%d transactions for 5 reveals", got)
+	}
+	// Every reveal's nullifier is spent: with five transactions for five reveals, none reverted.
+	for _, req := range reqs {
+		resp, err := replicas[1].reveal(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantCode(t, "every reveal, once mined", resp, 409, "NULLIFIER_USED")
+	}
+	h, err := http.Get(standby.url + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Body.Close()
+	var metrics bytes.Buffer
+	metrics.ReadFrom(h.Body)
+	if !strings.Contains(metrics.String(), "vaultd_relayer_operator_lease_held 1") {
+		t.Errorf("the standby's metrics do not show its lease held:\n%s", metrics.String())
+	}
+}
