@@ -36,9 +36,11 @@ type WalletConfig struct {
 	SpendLimit  gate.Budget // what the wallet may spend per window
 }
 
-// LimitsConfig are the faucet's rate limits.
+// LimitsConfig are the faucet's rate limits, and where they are counted: in this process, or in
+// the Redis at RedisURL so that they hold across every replica sharing it.
 type LimitsConfig struct {
 	PerIP, Total ratelimit.Rate
+	RedisURL     string // never logged: it may carry a password
 }
 
 // LoadConfig reads the faucet's environment (README.md lists it) and reports every problem at
@@ -57,8 +59,9 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		},
 		Tx: txmgr.LoadConfig(e),
 		Limits: LimitsConfig{
-			PerIP: ratelimit.FromEnv(e, "RATE_LIMIT_PER_IP", "5/1h"),
-			Total: ratelimit.FromEnv(e, "RATE_LIMIT_TOTAL", "1000/1h"),
+			PerIP:    ratelimit.FromEnv(e, "RATE_LIMIT_PER_IP", "5/1h"),
+			Total:    ratelimit.FromEnv(e, "RATE_LIMIT_TOTAL", "1000/1h"),
+			RedisURL: e.String("REDIS_URL", ""),
 		},
 		DatabaseURL: e.String("DATABASE_URL", "sqlite:faucet.db"),
 	}
@@ -79,8 +82,11 @@ func (c Config) Validate() error {
 	}
 	if err := sqldb.Check(c.DatabaseURL); err != nil {
 		errs = append(errs, err)
-	} else if sqldb.IsPostgres(c.DatabaseURL) {
-		errs = append(errs, errors.New("DATABASE_URL: the faucet keeps its claims in SQLite (sqlite:PATH) for now; Postgres comes with several replicas"))
+	}
+	if c.Limits.RedisURL != "" {
+		if _, err := ratelimit.Dial(c.Limits.RedisURL); err != nil {
+			errs = append(errs, errors.New("REDIS_URL is not a redis:// or rediss:// URL"))
+		}
 	}
 	return errors.Join(errs...)
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/ecdsa"
 	"fmt"
 	"log/slog"
 	"math/big"
@@ -11,6 +12,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -21,12 +23,14 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/params"
 
 	"github.com/seed018cc74c/vaultd/gen/faucetapi"
 	"github.com/seed018cc74c/vaultd/service/devchain"
 	"github.com/seed018cc74c/vaultd/service/devchain/devchaintest"
 	"github.com/seed018cc74c/vaultd/service/faucet"
 	"github.com/seed018cc74c/vaultd/service/platform"
+	"github.com/seed018cc74c/vaultd/service/sqldb/sqldbtest"
 )
 
 // The crash test runs this test binary again as a child that serves a faucet on a store in a
@@ -42,22 +46,63 @@ func TestMain(m *testing.M) {
 	if os.Getenv(crashChildEnv) != "" {
 		os.Exit(crashChild())
 	}
-	os.Exit(m.Run())
+	os.Exit(sqldbtest.Main(m))
 }
 
+// TestCrashSafety: one faucet on an SQLite file, killed 20 times.
 func TestCrashSafety(t *testing.T) {
 	if testing.Short() {
 		t.Skip("crash test runs child processes")
 	}
 	c := devchaintest.Start(t)
+	crashRounds(t, c, 20, 40, []replicaSpec{{db: "sqlite:" + filepath.Join(t.TempDir(), "faucet.db"), key: c.Accounts.Faucet.Key}})
+}
+
+// TestTwoReplicasOnPostgresCrashSafety: two faucet processes, each paying from its own wallet,
+// share one Postgres and claim the same addresses at once; both are killed at random moments,
+// 12 times. Every address is paid once in all, by one wallet or the other: the database's
+// uniqueness decides, and each replica reconciles its own wallet's claims when it is back.
+func TestTwoReplicasOnPostgresCrashSafety(t *testing.T) {
+	if testing.Short() {
+		t.Skip("crash test runs child processes")
+	}
+	c := devchaintest.Start(t)
+	db := sqldbtest.Postgres(t)
+	second := freshKey(t)
+	fund(t, c, c.Accounts.Faucet.Key, keyAddress(second), new(big.Int).Mul(big.NewInt(100_000), big.NewInt(params.Ether)))
+	crashRounds(t, c, 12, 40, []replicaSpec{{db: db, key: c.Accounts.Faucet.Key}, {db: db, key: second}})
+
+	// A third process configured with a wallet a live replica uses (crashRounds' last faucets are
+	// still serving) refuses to start.
+	cfg, err := faucet.LoadConfig(env(c, t.TempDir(), map[string]string{"DATABASE_URL": db, "FAUCET_PRIVATE_KEY": keyHex(second)}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := faucet.New(ctx, cfg, faucet.Options{}); err == nil || !strings.Contains(err.Error(), "give each replica its own FAUCET_PRIVATE_KEY") {
+		t.Fatalf("a second replica with a wallet in use: %v", err)
+	}
+}
+
+// replicaSpec is one faucet process of a crash test: its store and its wallet.
+type replicaSpec struct {
+	db  string
+	key *ecdsa.PrivateKey
+}
+
+// crashRounds runs the crash test: each round starts every replica as a child process on a
+// chain with a block time, each making concurrent claims (fresh addresses and half of the
+// previous round's, the same list for every replica), and kills each at its own random moment.
+// After the last round each replica's store and wallet is served once more, in process, and
+// every claim must end confirmed, with exactly one transfer on chain for each claimed address
+// (from any replica's wallet) and none for the others.
+func crashRounds(t *testing.T, c *devchain.Chain, rounds, perRound int, replicas []replicaSpec) {
 	c.SetBlockTime(200 * time.Millisecond)
-	dir := t.TempDir()
-	const rounds, perRound = 20, 40
+	defer c.SetBlockTime(0)
 	var all []common.Address
 	acked := map[common.Address]string{} // address → the answer acknowledged (202 or 409)
+	var mu sync.Mutex
 	var childLogs bytes.Buffer
 	for round := range rounds {
-		// Each round claims its own fresh addresses and some of the previous round's.
 		batch := all[max(0, len(all)-perRound/2):]
 		for range perRound {
 			a := freshAddress(t)
@@ -68,46 +113,64 @@ func TestCrashSafety(t *testing.T) {
 		for _, a := range batch {
 			list = append(list, a.Hex())
 		}
-		cmd := exec.Command(os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), crashChildEnv+"=1", "CRASH_DIR="+dir, "CRASH_RPC_URL="+c.RPCURL, "CRASH_ADDRS="+strings.Join(list, ","), "CRASH_FAUCET_KEY="+keyHex(c.Accounts.Faucet.Key))
-		out, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		lines := bufio.NewScanner(out)
-		var killer *time.Timer
-		for lines.Scan() {
-			f := strings.Fields(lines.Text())
-			switch {
-			case len(f) == 1 && f[0] == "READY":
-				killAt := time.Duration(10+rand.IntN(250)) * time.Millisecond
-				killer = time.AfterFunc(killAt, func() { cmd.Process.Signal(syscall.SIGKILL) })
-			case len(f) == 3 && f[0] == "ACK":
-				acked[common.HexToAddress(f[1])] = f[2]
+		var wg sync.WaitGroup
+		for _, r := range replicas {
+			cmd := exec.Command(os.Args[0], "-test.run=^$")
+			cmd.Env = append(os.Environ(), crashChildEnv+"=1", "CRASH_DATABASE_URL="+r.db, "CRASH_RPC_URL="+c.RPCURL,
+				"CRASH_ADDRS="+strings.Join(list, ","), "CRASH_FAUCET_KEY="+keyHex(r.key))
+			out, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
 			}
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			wg.Go(func() {
+				lines := bufio.NewScanner(out)
+				var killer *time.Timer
+				for lines.Scan() {
+					f := strings.Fields(lines.Text())
+					switch {
+					case len(f) == 1 && f[0] == "READY":
+						killAt := time.Duration(10+rand.IntN(250)) * time.Millisecond
+						killer = time.AfterFunc(killAt, func() { cmd.Process.Signal(syscall.SIGKILL) })
+					case len(f) == 3 && f[0] == "ACK":
+						mu.Lock()
+						acked[common.HexToAddress(f[1])] = f[2]
+						mu.Unlock()
+					}
+				}
+				if killer != nil {
+					killer.Stop()
+				}
+				cmd.Process.Signal(syscall.SIGKILL)
+				cmd.Wait()
+				mu.Lock()
+				defer mu.Unlock()
+				if killer == nil {
+					t.Errorf("round %d: a child never got ready:\n%s", round, stderr.String())
+				}
+				childLogs.Write(stderr.Bytes())
+			})
 		}
-		if killer == nil {
-			cmd.Wait()
-			t.Fatalf("round %d: the child never got ready:\n%s", round, stderr.String())
+		wg.Wait()
+		if t.Failed() {
+			t.FailNow()
 		}
-		killer.Stop()
-		cmd.Process.Signal(syscall.SIGKILL)
-		cmd.Wait()
-		childLogs.Write(stderr.Bytes())
 	}
 
 	final := captureLogs(t)
-	s := startFaucet(t, c, dir, nil)
+	var servers []*server
+	for _, r := range replicas {
+		servers = append(servers, startFaucet(t, c, t.TempDir(), map[string]string{"DATABASE_URL": r.db, "FAUCET_PRIVATE_KEY": keyHex(r.key)}))
+	}
 	deadline := time.Now().Add(30 * time.Second)
 	claimed := map[common.Address]faucetapi.Claim{}
 	for _, a := range all {
 		for {
-			st := status(t, s, a.Hex())
+			st := status(t, servers[0], a.Hex())
 			if st.JSON200 == nil {
 				t.Fatalf("status of %s: %d %s", a.Hex(), st.StatusCode(), st.Body)
 			}
@@ -123,7 +186,15 @@ func TestCrashSafety(t *testing.T) {
 			time.Sleep(50 * time.Millisecond)
 		}
 	}
-	transfers := transfersFrom(t, c, c.Accounts.Faucet.Address)
+	transfers := map[common.Address]int{}
+	byWallet := map[common.Address]int{}
+	for _, r := range replicas {
+		from := transfersFrom(t, c, keyAddress(r.key))
+		for _, a := range all {
+			transfers[a] += from[a]
+			byWallet[keyAddress(r.key)] += from[a]
+		}
+	}
 	for _, a := range all {
 		cl, ok := claimed[a]
 		switch {
@@ -149,10 +220,15 @@ func TestCrashSafety(t *testing.T) {
 		n, _ := strconv.Atoi(m[2])
 		paths[m[1]] += n
 	}
-	t.Logf("%d rounds killed at random, %d addresses, %d claims recorded (%d acknowledged), each paid exactly once; reconciled at restarts: %v",
-		rounds, len(all), len(claimed), len(acked), paths)
+	t.Logf("%d rounds of %d replicas killed at random, %d addresses, %d claims recorded (%d acknowledged), each paid exactly once (by wallet: %v); reconciled at restarts: %v",
+		rounds, len(replicas), len(all), len(claimed), len(acked), byWallet, paths)
 	if len(acked) < rounds {
 		t.Fatalf("only %d claims acknowledged in %d rounds: the test did not exercise the faucet", len(acked), rounds)
+	}
+	for _, r := range replicas {
+		if byWallet[keyAddress(r.key)] == 0 {
+			t.Fatalf("wallet %s paid no claim: the replicas did not both work", keyAddress(r.key).Hex())
+		}
 	}
 }
 
@@ -189,7 +265,7 @@ func transfersFrom(t testing.TB, c *devchain.Chain, from common.Address) map[com
 // crashChild is the child's main: serve a faucet and claim until killed.
 func crashChild() int {
 	slog.SetDefault(platform.NewLogger(os.Stderr, slog.LevelInfo, "faucet"))
-	dir, rpcURL := os.Getenv("CRASH_DIR"), os.Getenv("CRASH_RPC_URL")
+	dbURL, rpcURL := os.Getenv("CRASH_DATABASE_URL"), os.Getenv("CRASH_RPC_URL")
 	var addrs []string
 	for _, a := range strings.Split(os.Getenv("CRASH_ADDRS"), ",") {
 		if a != "" {
@@ -197,7 +273,7 @@ func crashChild() int {
 		}
 	}
 	cfg, err := faucet.LoadConfig(func(k string) string {
-		return map[string]string{"RPC_URL": rpcURL, "FAUCET_PRIVATE_KEY": os.Getenv("CRASH_FAUCET_KEY"), "DATABASE_URL": "sqlite:" + dir + "/faucet.db",
+		return map[string]string{"RPC_URL": rpcURL, "FAUCET_PRIVATE_KEY": os.Getenv("CRASH_FAUCET_KEY"), "DATABASE_URL": dbURL,
 			"RECEIPT_POLL_INTERVAL": "20ms", "RATE_LIMIT_PER_IP": "100000/1h", "RATE_LIMIT_TOTAL": "100000/1h"}[k]
 	})
 	if err != nil {

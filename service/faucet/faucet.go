@@ -18,6 +18,7 @@ import (
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/redis/go-redis/v9"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
@@ -64,6 +65,7 @@ type Faucet struct {
 	log     *slog.Logger
 
 	perIP, total ratelimit.Window
+	redis        *redis.Client // the limits' Redis (REDIS_URL); nil: in this process
 
 	// life is the service's lifetime: followers and the reconciler end with it.
 	life    context.Context

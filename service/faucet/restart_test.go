@@ -100,7 +100,7 @@ func TestConfigProblemsAreListed(t *testing.T) {
 	secret := "0x" + strings.Repeat("zz", 32)
 	_, err := faucet.LoadConfig(func(k string) string {
 		return map[string]string{"FAUCET_PRIVATE_KEY": secret, "FAUCET_AMOUNT": "0", "MIN_FAUCET_BALANCE": "lots",
-			"DATABASE_URL": "postgres://db/faucet", "RATE_LIMIT_PER_IP": "5 per hour", "PORT": "http"}[k]
+			"DATABASE_URL": "mysql://db/faucet", "RATE_LIMIT_PER_IP": "5 per hour", "PORT": "http"}[k]
 	})
 	if err == nil {
 		t.Fatal("no error")

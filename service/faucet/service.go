@@ -45,12 +45,12 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := openStore(cfg.DatabaseURL, chainID)
+	wallet := crypto.PubkeyToAddress(cfg.Wallet.Key.PublicKey)
+	st, err := openStore(cfg.DatabaseURL, chainID, wallet)
 	if err != nil {
 		client.Close()
 		return nil, err
 	}
-	wallet := crypto.PubkeyToAddress(cfg.Wallet.Key.PublicKey)
 	g := gate.New(client, gate.Config{Wallet: wallet, Name: "faucet", Work: "claims", Min: cfg.Wallet.MinBalance,
 		Poll: cfg.Wallet.BalancePoll, Setting: "MIN_FAUCET_BALANCE", Code: CodeFaucetBalanceLow,
 		Message: "the faucet is out of funds for now, try again later",
@@ -60,6 +60,15 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 		tx:    txmgr.New(client, cfg.Wallet.Key, chainID, cfg.Tx, g, txmgr.NewMetrics(reg, "faucet"), log),
 		perIP: ratelimit.New(cfg.Limits.PerIP), total: ratelimit.New(cfg.Limits.Total),
 		life: life, end: end, recheck: make(chan struct{}, 1), busy: map[common.Address]bool{}}
+	if cfg.Limits.RedisURL != "" { // the limits hold across every replica sharing this Redis
+		if f.redis, err = ratelimit.Dial(cfg.Limits.RedisURL); err != nil {
+			st.Close()
+			client.Close()
+			return nil, err
+		}
+		f.perIP = ratelimit.NewRedis(f.redis, "faucet:ip", cfg.Limits.PerIP)
+		f.total = ratelimit.NewRedis(f.redis, "faucet:total", cfg.Limits.Total)
+	}
 	g.Refresh(ctx)
 	switch adopted, err := f.tx.Sync(ctx); {
 	case err != nil:
@@ -126,6 +135,9 @@ func (s *Service) Close() {
 	f.tx.Close()
 	f.store.Close()
 	f.client.Close()
+	if f.redis != nil {
+		f.redis.Close()
+	}
 }
 
 // Run serves on PORT until ctx is done; requests in flight are finished within SHUTDOWN_GRACE.

@@ -57,40 +57,98 @@ var errExists = errors.New("the address has a claim")
 var errNotFound = errors.New("no claim")
 
 // store keeps the claims of one chain in an SQL database, one row per address: the primary key
-// (chain id, address) is what makes a claim happen once, whatever the requests' timing.
+// (chain id, address) is what makes a claim happen once, whatever the requests' timing and
+// whichever replica they reach. Each row names the wallet that pays it; a replica signs,
+// settles and reconciles only its own wallet's rows, so with one wallet per replica no two
+// processes ever work on one claim's transaction.
 type store struct {
 	db      *sqldb.DB
 	chainID uint64
+	wallet  string // lowercase 0x hex: this process's paying wallet
+	guard   *sql.Conn
 }
 
-// openStore opens DATABASE_URL's database and creates the table if needed.
-func openStore(databaseURL string, chainID uint64) (*store, error) {
+// openStore opens DATABASE_URL's database, creates the table if needed, and on Postgres takes
+// the wallet's advisory lock for the life of the store: a second replica configured with the
+// same wallet refuses to start (it would race this one's nonces).
+func openStore(databaseURL string, chainID uint64, wallet common.Address) (*store, error) {
 	db, err := sqldb.Open(databaseURL)
 	if err != nil {
 		return nil, err
 	}
-	_, err = db.Exec(`CREATE TABLE IF NOT EXISTS claims (
-		chain_id     INTEGER NOT NULL,
-		address      TEXT    NOT NULL, -- lowercase 0x hex
-		amount       TEXT    NOT NULL, -- wei, decimal
-		status       TEXT    NOT NULL, -- pending, confirmed, failed
-		nonce        INTEGER,          -- of its transaction, once signed
-		hashes       TEXT    NOT NULL DEFAULT '', -- every signed version, comma-separated, oldest first
-		raw          TEXT,             -- the newest signed version, 0x hex
-		block_number INTEGER,
-		reason       TEXT    NOT NULL DEFAULT '',
-		created_at   INTEGER NOT NULL, -- unix milliseconds
-		updated_at   INTEGER NOT NULL,
-		PRIMARY KEY (chain_id, address)
-	)`)
-	if err != nil {
+	s := &store{db: db, chainID: chainID, wallet: key(wallet)}
+	if err := s.migrate(); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("DATABASE_URL: %w", err)
 	}
-	return &store{db: db, chainID: chainID}, nil
+	if db.Dialect == sqldb.Postgres {
+		if err := s.lockWallet(); err != nil {
+			db.Close()
+			return nil, err
+		}
+	}
+	return s, nil
 }
 
-func (s *store) Close() error { return s.db.Close() }
+func (s *store) migrate() error {
+	_, err := s.db.Exec(`CREATE TABLE IF NOT EXISTS claims (
+		chain_id     BIGINT  NOT NULL,
+		address      TEXT    NOT NULL, -- lowercase 0x hex
+		amount       TEXT    NOT NULL, -- wei, decimal
+		status       TEXT    NOT NULL, -- pending, confirmed, failed
+		nonce        BIGINT,           -- of its transaction, once signed
+		hashes       TEXT    NOT NULL DEFAULT '', -- every signed version, comma-separated, oldest first
+		raw          TEXT,             -- the newest signed version, 0x hex
+		block_number BIGINT,
+		reason       TEXT    NOT NULL DEFAULT '',
+		created_at   BIGINT  NOT NULL, -- unix milliseconds
+		updated_at   BIGINT  NOT NULL,
+		wallet       TEXT    NOT NULL DEFAULT '', -- the paying wallet, lowercase 0x hex
+		PRIMARY KEY (chain_id, address)
+	)`)
+	if err != nil {
+		return err
+	}
+	// Files from before the wallet column: add it, and give their rows to the one wallet that
+	// paid them (SQLite has one faucet process).
+	if _, err := s.db.Exec(`ALTER TABLE claims ADD COLUMN wallet TEXT NOT NULL DEFAULT ''`); err != nil &&
+		!strings.Contains(err.Error(), "duplicate column") && !strings.Contains(err.Error(), "already exists") {
+		return err
+	}
+	if s.db.Dialect == sqldb.SQLite {
+		_, err = s.db.Exec(`UPDATE claims SET wallet = $1 WHERE wallet = ''`, s.wallet)
+	}
+	return err
+}
+
+// lockWallet takes the Postgres advisory lock of this wallet on a connection held until Close;
+// the server frees it when that connection ends (the process stopped or died).
+func (s *store) lockWallet() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("DATABASE_URL: %w", err)
+	}
+	var ok bool
+	if err := conn.QueryRowContext(ctx, `SELECT pg_try_advisory_lock(hashtextextended($1, 0))`, "vaultd:faucet:"+s.wallet).Scan(&ok); err != nil {
+		conn.Close()
+		return fmt.Errorf("DATABASE_URL: %w", err)
+	}
+	if !ok {
+		conn.Close()
+		return fmt.Errorf("another faucet replica on this DATABASE_URL pays from wallet %s: give each replica its own FAUCET_PRIVATE_KEY", s.wallet)
+	}
+	s.guard = conn
+	return nil
+}
+
+func (s *store) Close() error {
+	if s.guard != nil {
+		s.guard.Close()
+	}
+	return s.db.Close()
+}
 
 func key(a common.Address) string { return strings.ToLower(a.Hex()) }
 
@@ -98,9 +156,9 @@ func millis(t time.Time) int64 { return t.UnixMilli() }
 
 // insert records a new pending claim; errExists when the address has one.
 func (s *store) insert(ctx context.Context, addr common.Address, amount *big.Int, now time.Time) error {
-	res, err := s.db.ExecContext(ctx, `INSERT INTO claims (chain_id, address, amount, status, created_at, updated_at)
-		VALUES (?, ?, ?, 'pending', ?, ?) ON CONFLICT (chain_id, address) DO NOTHING`,
-		s.chainID, key(addr), amount.String(), millis(now), millis(now))
+	res, err := s.db.ExecContext(ctx, `INSERT INTO claims (chain_id, address, amount, status, created_at, updated_at, wallet)
+		VALUES ($1, $2, $3, 'pending', $4, $4, $5) ON CONFLICT (chain_id, address) DO NOTHING`,
+		s.chainID, key(addr), amount.String(), millis(now), s.wallet)
 	if err != nil {
 		return err
 	}
@@ -113,9 +171,9 @@ func (s *store) insert(ctx context.Context, addr common.Address, amount *big.Int
 // reopen turns a failed claim back into a pending one without a transaction; false when the
 // claim is not failed (another request reopened it first).
 func (s *store) reopen(ctx context.Context, addr common.Address, amount *big.Int, now time.Time) (bool, error) {
-	res, err := s.db.ExecContext(ctx, `UPDATE claims SET status = 'pending', amount = ?, nonce = NULL, hashes = '', raw = NULL,
-		block_number = NULL, reason = '', created_at = ?, updated_at = ? WHERE chain_id = ? AND address = ? AND status = 'failed'`,
-		amount.String(), millis(now), millis(now), s.chainID, key(addr))
+	res, err := s.db.ExecContext(ctx, `UPDATE claims SET status = 'pending', amount = $1, nonce = NULL, hashes = '', raw = NULL,
+		block_number = NULL, reason = '', created_at = $2, updated_at = $2, wallet = $3 WHERE chain_id = $4 AND address = $5 AND status = 'failed'`,
+		amount.String(), millis(now), s.wallet, s.chainID, key(addr))
 	if err != nil {
 		return false, err
 	}
@@ -133,10 +191,10 @@ func (s *store) recordTx(ctx context.Context, addr common.Address, tx *types.Tra
 	}
 	h := tx.Hash().Hex()
 	res, err := s.db.ExecContext(ctx, `UPDATE claims SET
-		hashes = CASE WHEN nonce IS ? AND hashes != '' THEN hashes || ',' || ? ELSE ? END,
-		nonce = ?, raw = ?, updated_at = ?
-		WHERE chain_id = ? AND address = ? AND status = 'pending'`,
-		tx.Nonce(), h, h, tx.Nonce(), hexutil.Encode(raw), millis(time.Now()), s.chainID, key(addr))
+		hashes = CASE WHEN nonce IS NOT DISTINCT FROM $1 AND hashes != '' THEN hashes || ',' || $2 ELSE $2 END,
+		nonce = $1, raw = $3, updated_at = $4
+		WHERE chain_id = $5 AND address = $6 AND status = 'pending' AND wallet = $7`,
+		int64(tx.Nonce()), h, hexutil.Encode(raw), millis(time.Now()), s.chainID, key(addr), s.wallet)
 	if err != nil {
 		return err
 	}
@@ -148,16 +206,16 @@ func (s *store) recordTx(ctx context.Context, addr common.Address, tx *types.Tra
 
 // settle marks a pending claim confirmed (block) or failed (reason).
 func (s *store) settle(ctx context.Context, addr common.Address, status Status, block uint64, reason string) error {
-	_, err := s.db.ExecContext(ctx, `UPDATE claims SET status = ?, block_number = ?, reason = ?, updated_at = ?
-		WHERE chain_id = ? AND address = ? AND status = 'pending'`,
-		string(status), block, reason, millis(time.Now()), s.chainID, key(addr))
+	_, err := s.db.ExecContext(ctx, `UPDATE claims SET status = $1, block_number = $2, reason = $3, updated_at = $4
+		WHERE chain_id = $5 AND address = $6 AND status = 'pending' AND wallet = $7`,
+		string(status), int64(block), reason, millis(time.Now()), s.chainID, key(addr), s.wallet)
 	return err
 }
 
 // withdraw deletes a pending claim whose transaction was certainly never accepted by the node,
 // so the address may claim again.
 func (s *store) withdraw(ctx context.Context, addr common.Address) error {
-	_, err := s.db.ExecContext(ctx, `DELETE FROM claims WHERE chain_id = ? AND address = ? AND status = 'pending'`, s.chainID, key(addr))
+	_, err := s.db.ExecContext(ctx, `DELETE FROM claims WHERE chain_id = $1 AND address = $2 AND status = 'pending' AND wallet = $3`, s.chainID, key(addr), s.wallet)
 	return err
 }
 
@@ -165,7 +223,7 @@ const columns = `address, amount, status, nonce, hashes, raw, block_number, reas
 
 // get returns the address's claim, or errNotFound.
 func (s *store) get(ctx context.Context, addr common.Address) (Claim, error) {
-	row := s.db.QueryRowContext(ctx, `SELECT `+columns+` FROM claims WHERE chain_id = ? AND address = ?`, s.chainID, key(addr))
+	row := s.db.QueryRowContext(ctx, `SELECT `+columns+` FROM claims WHERE chain_id = $1 AND address = $2`, s.chainID, key(addr))
 	c, err := scan(row)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Claim{}, errNotFound
@@ -173,10 +231,11 @@ func (s *store) get(ctx context.Context, addr common.Address) (Claim, error) {
 	return c, err
 }
 
-// pending returns every pending claim, those with a transaction first, by nonce.
+// pending returns every pending claim of this process's wallet, those with a transaction first,
+// by nonce.
 func (s *store) pending(ctx context.Context) ([]Claim, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+columns+` FROM claims WHERE chain_id = ? AND status = 'pending'
-		ORDER BY nonce IS NULL, nonce, created_at`, s.chainID)
+	rows, err := s.db.QueryContext(ctx, `SELECT `+columns+` FROM claims WHERE chain_id = $1 AND status = 'pending' AND wallet = $2
+		ORDER BY nonce IS NULL, nonce, created_at`, s.chainID, s.wallet)
 	if err != nil {
 		return nil, err
 	}
