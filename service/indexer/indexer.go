@@ -44,6 +44,8 @@ type Indexer struct {
 	// oneByOne is set when the node said it has no eth_getBlockReceipts: receipts are then asked
 	// one transaction at a time (the fetchers of the batch that learnt it may each have asked).
 	oneByOne atomic.Bool
+	// writing is set while this process is the writer of a shared store (writer.go).
+	writing atomic.Bool
 
 	mu      sync.Mutex
 	head    uint64        // the chain's head as last read
@@ -96,7 +98,11 @@ func (ix *Indexer) Run(ctx context.Context) {
 	t := time.NewTicker(ix.cfg.PollInterval)
 	defer t.Stop()
 	for {
-		if err := ix.Step(ctx); err != nil && ctx.Err() == nil {
+		step := ix.Step
+		if !ix.elect(ctx) {
+			step = ix.read
+		}
+		if err := step(ctx); err != nil && ctx.Err() == nil {
 			ix.log.Warn("indexing stopped for this poll", "err", err)
 		}
 		select {
@@ -110,17 +116,10 @@ func (ix *Indexer) Run(ctx context.Context) {
 // Step reads the head once and indexes up to head − CONFIRMATIONS, rolling back first if the
 // chain reorganised below what is indexed.
 func (ix *Indexer) Step(ctx context.Context) error {
-	latest, err := ix.client.HeaderByNumber(ctx, nil)
-	ix.mu.Lock()
-	ix.reached = err == nil
-	if err == nil {
-		ix.head = latest.Number.Uint64()
-	}
-	ix.mu.Unlock()
+	latest, err := ix.readHead(ctx)
 	if err != nil {
 		return err
 	}
-	ix.metrics.head.Set(float64(latest.Number.Uint64()))
 	head := latest.Number.Uint64()
 	if head < ix.cfg.Confirmations {
 		return nil
@@ -148,6 +147,67 @@ func (ix *Indexer) Step(ctx context.Context) error {
 			return err
 		}
 	}
+}
+
+// readHead reads the chain's head, for the health report and the lag.
+func (ix *Indexer) readHead(ctx context.Context) (*types.Header, error) {
+	latest, err := ix.client.HeaderByNumber(ctx, nil)
+	ix.mu.Lock()
+	ix.reached = err == nil
+	if err == nil {
+		ix.head = latest.Number.Uint64()
+	}
+	ix.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	ix.metrics.head.Set(float64(latest.Number.Uint64()))
+	return latest, nil
+}
+
+// elect keeps or takes the writer's role on a shared store (writer.go) and says whether this
+// process writes; on its own store it always does. A process that becomes the writer goes on
+// from the newest block stored (by the writer before it).
+func (ix *Indexer) elect(ctx context.Context) bool {
+	if !ix.store.shared() {
+		return true
+	}
+	if ix.writing.Load() {
+		if ix.store.holdsWriter(ctx) {
+			return true
+		}
+		ix.writing.Store(false)
+		ix.metrics.writer.Set(0)
+		ix.log.Warn("lost the writer's lock (its database session ended); reading what the writer stores from now on")
+	}
+	if ok, err := ix.store.takeWriter(ctx); err != nil || !ok {
+		return false
+	}
+	if err := ix.read(ctx); err != nil {
+		ix.store.dropWriter()
+		return false
+	}
+	ix.writing.Store(true)
+	ix.metrics.writer.Set(1)
+	ix.log.Info("this indexer is the writer", "resumeAfter", ix.current().Number)
+	return true
+}
+
+// read is a reader's poll: the chain's head (for the lag), and the newest block the writer
+// stored. Streams wake when it moves; one whose events a reorg removed finds out by their hash.
+func (ix *Indexer) read(ctx context.Context) error {
+	_, headErr := ix.readHead(ctx)
+	last, ok, err := ix.store.last(ctx)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		last = Block{Number: ix.cfg.StartBlock - 1}
+	}
+	if last != ix.current() {
+		ix.setIndexed(last)
+	}
+	return headErr
 }
 
 // current is the newest indexed block.

@@ -11,6 +11,7 @@ type metrics struct {
 	reorgs     prometheus.Counter
 	rolledBack prometheus.Counter
 	query      prometheus.Histogram
+	writer     prometheus.Gauge
 }
 
 func newMetrics(reg prometheus.Registerer) *metrics {
@@ -31,7 +32,9 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 		query: prometheus.NewHistogram(prometheus.HistogramOpts{Namespace: ns, Subsystem: sub, Name: "query_duration_seconds",
 			Help:    "Time to answer GET /api/indexer from the store.",
 			Buckets: []float64{.0005, .001, .0025, .005, .01, .02, .05, .1, .25, .5, 1}}),
+		writer: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: ns, Subsystem: sub, Name: "writer",
+			Help: "1 while this indexer follows the chain and writes; 0 while it reads what the writer of a shared Postgres stores."}),
 	}
-	reg.MustRegister(m.indexed, m.head, m.lag, m.events, m.reorgs, m.rolledBack, m.query)
+	reg.MustRegister(m.indexed, m.head, m.lag, m.events, m.reorgs, m.rolledBack, m.query, m.writer)
 	return m
 }

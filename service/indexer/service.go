@@ -68,6 +68,10 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 	if ok {
 		ix.setIndexed(last)
 	}
+	if !st.shared() { // its own store: the one writer (on Postgres, Run elects one)
+		ix.writing.Store(true)
+		ix.metrics.writer.Set(1)
+	}
 
 	a := &api{ix: ix, chainID: chainID, started: time.Now()}
 	strict := indexerapi.NewStrictHandlerWithOptions(a, nil, indexerapi.StrictHTTPServerOptions{

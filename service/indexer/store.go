@@ -40,8 +40,12 @@ type indexedBlock struct {
 	Events []Event
 }
 
-// store keeps the indexed events and the hashes of recent blocks in an SQL database.
-type store struct{ db *sqldb.DB }
+// store keeps the indexed events and the hashes of recent blocks in an SQL database. Reads go
+// to the pool; writes to writer() (writer.go).
+type store struct {
+	db   *sqldb.DB
+	lock *sql.Conn // on Postgres, while this process is the writer: the session holding the lock; used by Run's goroutine only
+}
 
 func openStore(databaseURL string) (*store, error) {
 	db, err := sqldb.Open(databaseURL)
@@ -76,7 +80,10 @@ func openStore(databaseURL string) (*store, error) {
 	return &store{db: db}, nil
 }
 
-func (s *store) Close() error { return s.db.Close() }
+func (s *store) Close() error {
+	s.dropWriter()
+	return s.db.Close()
+}
 
 // checkMeta records what the store indexes (chain id, start block, contracts) the first time,
 // and refuses a store made for something else: its events would be wrong.
@@ -123,7 +130,11 @@ func (s *store) apply(ctx context.Context, blocks []indexedBlock) error {
 	if len(blocks) == 0 {
 		return nil
 	}
-	tx, err := s.db.BeginTx(ctx, nil)
+	w, err := s.writer()
+	if err != nil {
+		return err
+	}
+	tx, err := w.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
@@ -210,7 +221,11 @@ func (s *store) insertEvents(n int) string {
 // rollback removes every block after n and its events (of every name in names); it returns how
 // many events it removed.
 func (s *store) rollback(ctx context.Context, n uint64, names []string) (int64, error) {
-	tx, err := s.db.BeginTx(ctx, nil)
+	w, err := s.writer()
+	if err != nil {
+		return 0, err
+	}
+	tx, err := w.BeginTx(ctx, nil)
 	if err != nil {
 		return 0, err
 	}
