@@ -116,7 +116,7 @@ func (a *api) UploadTokenIcon(ctx context.Context, req registryapi.UploadTokenIc
 	if _, ok := DetectImage(data); !ok {
 		return nil, errUnsupportedImage
 	}
-	url, err := a.reg.SetIcon(addr, data)
+	url, err := a.reg.SetIcon(ctx, addr, data)
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/seed018cc74c/vaultd/service/chain"
 	"github.com/seed018cc74c/vaultd/service/platform"
+	"github.com/seed018cc74c/vaultd/service/sqldb"
 )
 
 // DefaultPort is the registry's port (seed 000).
@@ -27,9 +28,11 @@ type Config struct {
 	Icons         IconsConfig
 }
 
-// StoreConfig says where the registry keeps its entries.
+// StoreConfig says where the registry keeps its entries: DATA_FILE (and ICONS_DIR), or the
+// Postgres at DatabaseURL, shared by replicas.
 type StoreConfig struct {
-	DataFile string
+	DataFile    string
+	DatabaseURL string // never logged: it may carry a password
 }
 
 // IconsConfig says where icons are stored and how they are served.
@@ -47,7 +50,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		HTTP:        platform.LoadHTTPConfig(e, DefaultPort),
 		AdminAPIKey: e.Secret("ADMIN_API_KEY"),
 		Chain:       chain.LoadConfig(e),
-		Store:       StoreConfig{DataFile: e.String("DATA_FILE", "./tokens.json")},
+		Store:       StoreConfig{DataFile: e.String("DATA_FILE", "./tokens.json"), DatabaseURL: e.String("DATABASE_URL", "")},
 		Icons: IconsConfig{
 			Dir:      e.String("ICONS_DIR", "./icons"),
 			MaxBytes: e.Int("ICON_MAX_BYTES", 512<<10, 1, 16<<20),
@@ -74,6 +77,9 @@ func (c Config) Validate() error {
 func (c StoreConfig) Validate() error {
 	if c.DataFile == "" {
 		return errors.New("DATA_FILE must not be empty")
+	}
+	if c.DatabaseURL != "" && !sqldb.IsPostgres(c.DatabaseURL) {
+		return errors.New("DATABASE_URL must be a postgres:// URL (unset: DATA_FILE)")
 	}
 	return nil
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/devchain"
 	"github.com/seed018cc74c/vaultd/service/platform"
 	"github.com/seed018cc74c/vaultd/service/registry"
+	"github.com/seed018cc74c/vaultd/service/sqldb/sqldbtest"
 )
 
 // testChain is one dev chain for the whole package: registry tests only read token metadata
@@ -33,7 +34,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	testChain = c
-	code := m.Run()
+	code := sqldbtest.Main(m) // stops the Postgres cluster the replica tests start
 	c.Close()
 	os.Exit(code)
 }

@@ -1,10 +1,11 @@
 // Package registry is the token registry of seed 000: a directory of the vault's wrapped ERC20
 // tokens whose name, symbol and decimals are read on-chain, with a Poseidon tokenId, admin
-// metadata, icons on disk and a JSON file as its store.
+// metadata, icons, and as its store a JSON file and an icon folder (one process) or Postgres
+// (replicas that follow each other's writes; pgstore.go).
 //
 // Reads are served from an immutable snapshot whose list bodies and ETags are computed once per
 // change. Writes are serialised, persisted atomically before they are acknowledged, and leave
-// memory and disk unchanged when they fail.
+// memory and the store unchanged when they fail.
 package registry
 
 import (
@@ -13,8 +14,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -32,8 +35,7 @@ import (
 type Registry struct {
 	chain    *chain.Client
 	chainID  uint64
-	dataFile string
-	icons    IconStore
+	store    backend
 	iconMax  int64
 	iconBase string // PUBLIC_BASE_URL + "/icons/"
 	metrics  *metrics
@@ -110,7 +112,7 @@ func encodeList(l registryapi.TokenList) (listBody, error) {
 	return listBody{body: body, etag: `"` + hex.EncodeToString(sum[:16]) + `"`}, nil
 }
 
-// install makes the entries of a loaded data file the registry's state.
+// install makes the entries of a loaded store the registry's state.
 func (r *Registry) install(f storeFile) error {
 	byAddr := make(map[common.Address]storedToken, len(f.Tokens))
 	for _, t := range f.Tokens {
@@ -123,6 +125,20 @@ func (r *Registry) install(f storeFile) error {
 	r.state.Store(snap)
 	r.metrics.tokens.Set(float64(len(byAddr)))
 	return nil
+}
+
+// reload reads the store again and publishes what it holds (another replica wrote to it).
+func (r *Registry) reload(ctx context.Context) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	f, _, err := r.store.load(ctx)
+	if err != nil {
+		return err
+	}
+	if f.ChainID != 0 && f.ChainID != r.chainID {
+		return fmt.Errorf("the store now holds tokenIds for chain %d, not %d", f.ChainID, r.chainID)
+	}
+	return r.install(f)
 }
 
 // Count is the number of registered tokens, enabled or not.
@@ -171,55 +187,61 @@ func (r *Registry) Upsert(ctx context.Context, in registryapi.TokenInput) (regis
 		return registryapi.Token{}, false, platform.Internal(err)
 	}
 
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	old, exists := r.state.Load().byAddr[addr]
-	t := old
-	if !exists {
-		t = storedToken{Address: addr.Hex(), Enabled: true}
-	}
-	t.Name, t.Symbol, t.Decimals, t.TokenID = md.Name, md.Symbol, md.Decimals, id
-	if in.Category != nil {
-		t.Category = strings.TrimSpace(*in.Category)
-	}
-	if in.Enabled != nil {
-		t.Enabled = *in.Enabled
-	}
-	if in.SortOrder != nil {
-		t.SortOrder = *in.SortOrder
-	}
-	if in.UnderlyingChain != nil {
-		t.UnderlyingChain = strings.TrimSpace(*in.UnderlyingChain)
-	}
-	if icon != nil {
-		t.IconURL, t.IconFile = icon.URL, ""
-		if icon.Data != nil {
-			if t.IconFile, err = r.icons.Save(addr, icon.Data); err != nil {
-				return registryapi.Token{}, false, platform.Internal(err)
-			}
+	var iconFile string
+	if icon != nil && icon.Data != nil { // content-addressed: stored before the entry names it
+		if iconFile, err = r.store.saveIcon(ctx, addr, icon.Data); err != nil {
+			return registryapi.Token{}, false, platform.Internal(err)
 		}
 	}
-	if err := r.commit(t, old.IconFile); err != nil {
+	var exists bool
+	t, err := r.update(ctx, iconFile, func(old storedToken, found bool) (storedToken, error) {
+		exists = found
+		t := old
+		if !found {
+			t = storedToken{Address: addr.Hex(), Enabled: true}
+		}
+		t.Name, t.Symbol, t.Decimals, t.TokenID = md.Name, md.Symbol, md.Decimals, id
+		if in.Category != nil {
+			t.Category = strings.TrimSpace(*in.Category)
+		}
+		if in.Enabled != nil {
+			t.Enabled = *in.Enabled
+		}
+		if in.SortOrder != nil {
+			t.SortOrder = *in.SortOrder
+		}
+		if in.UnderlyingChain != nil {
+			t.UnderlyingChain = strings.TrimSpace(*in.UnderlyingChain)
+		}
+		if icon != nil {
+			t.IconURL, t.IconFile = icon.URL, iconFile
+		}
+		return t, nil
+	}, addr)
+	if err != nil {
 		return registryapi.Token{}, false, err
 	}
 	return r.token(t), !exists, nil
 }
 
 // SetIcon stores an uploaded icon for a registered token and returns its URL.
-func (r *Registry) SetIcon(addr common.Address, data []byte) (string, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	old, ok := r.state.Load().byAddr[addr]
-	if !ok {
+func (r *Registry) SetIcon(ctx context.Context, addr common.Address, data []byte) (string, error) {
+	if _, ok := r.state.Load().byAddr[addr]; !ok { // before storing anything (checked again under the lock)
 		return "", errTokenNotFound(addr)
 	}
-	file, err := r.icons.Save(addr, data)
+	file, err := r.store.saveIcon(ctx, addr, data)
 	if err != nil {
 		return "", platform.Internal(err)
 	}
-	t := old
-	t.IconURL, t.IconFile = "", file
-	if err := r.commit(t, old.IconFile); err != nil {
+	_, err = r.update(ctx, file, func(old storedToken, found bool) (storedToken, error) {
+		if !found {
+			return old, errTokenNotFound(addr)
+		}
+		t := old
+		t.IconURL, t.IconFile = "", file
+		return t, nil
+	}, addr)
+	if err != nil {
 		return "", err
 	}
 	return r.iconBase + file, nil
@@ -229,54 +251,40 @@ func errTokenNotFound(addr common.Address) error {
 	return refuse(TokenNotFound, "token %s is not registered", addr.Hex())
 }
 
-// commit makes t part of the registry: build the next snapshot, persist it, publish it. On
-// failure nothing changes and a newly stored icon file is removed; on success the entry's
-// previous icon file (oldIcon) is removed if it is no longer used. Callers hold r.mu.
-func (r *Registry) commit(t storedToken, oldIcon string) error {
-	cur := r.state.Load()
-	next := make(map[common.Address]storedToken, len(cur.byAddr)+1)
-	for k, v := range cur.byAddr {
-		next[k] = v
-	}
-	next[common.HexToAddress(t.Address)] = t
-	discard := func(file string) {
-		if file != "" && file != oldIcon {
-			if err := r.icons.Remove(file); err != nil {
-				r.log.Warn("could not remove icon file", "file", file, "err", err)
+// update applies change to the entry at addr (found false when there is none) on the store's
+// freshest entries, persists the result, and only then publishes it. newIcon is an icon stored
+// for this change: removed again when the change fails (unless the entry already used it); the
+// entry's previous icon is removed once no longer used.
+func (r *Registry) update(ctx context.Context, newIcon string, change func(old storedToken, found bool) (storedToken, error), addr common.Address) (storedToken, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var oldIcon string
+	r.metrics.storeWrites.Inc()
+	next, t, err := r.store.write(ctx, r.state.Load().byAddr, r.chainID, func(cur map[common.Address]storedToken) (storedToken, error) {
+		old, found := cur[addr]
+		oldIcon = old.IconFile
+		return change(old, found)
+	})
+	if err != nil {
+		if newIcon != "" && newIcon != oldIcon {
+			if rerr := r.store.removeIcon(ctx, newIcon); rerr != nil {
+				r.log.Warn("could not remove icon file", "file", newIcon, "err", rerr)
 			}
 		}
+		var refused *TokenError
+		if errors.As(err, &refused) {
+			return t, err
+		}
+		r.metrics.storeWriteFailures.Inc()
+		return t, platform.Internal(err)
 	}
-	snap, err := r.newSnapshot(next)
-	if err != nil {
-		discard(t.IconFile)
-		return platform.Internal(err)
+	if err := r.install(storeFile{Tokens: slices.Collect(maps.Values(next))}); err != nil {
+		return t, platform.Internal(err)
 	}
-	if err := r.persist(next); err != nil {
-		discard(t.IconFile)
-		return platform.Internal(err)
-	}
-	r.state.Store(snap)
-	r.metrics.tokens.Set(float64(len(next)))
 	if oldIcon != "" && oldIcon != t.IconFile {
-		if err := r.icons.Remove(oldIcon); err != nil {
+		if err := r.store.removeIcon(ctx, oldIcon); err != nil {
 			r.log.Warn("could not remove replaced icon file", "file", oldIcon, "err", err)
 		}
 	}
-	return nil
-}
-
-func (r *Registry) persist(byAddr map[common.Address]storedToken) error {
-	f := storeFile{Version: fileVersion, ChainID: r.chainID, Tokens: make([]storedToken, 0, len(byAddr))}
-	for _, t := range byAddr {
-		f.Tokens = append(f.Tokens, t)
-	}
-	slices.SortFunc(f.Tokens, func(a, b storedToken) int {
-		return strings.Compare(strings.ToLower(a.Address), strings.ToLower(b.Address))
-	})
-	r.metrics.storeWrites.Inc()
-	if err := saveStore(r.dataFile, f); err != nil {
-		r.metrics.storeWriteFailures.Inc()
-		return fmt.Errorf("write %s: %w", r.dataFile, err)
-	}
-	return nil
+	return t, nil
 }

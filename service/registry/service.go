@@ -5,8 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"os"
-	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -23,6 +22,9 @@ type Service struct {
 	Registry *Registry
 	chain    *chain.Client
 	handler  http.Handler
+
+	stop       context.CancelFunc // ends the following of other replicas' writes (Postgres)
+	background sync.WaitGroup
 }
 
 // Options are the tracer, metrics registry and logger a caller may give (platform.Options).
@@ -41,31 +43,38 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 	if err != nil {
 		return nil, err
 	}
-	file, found, err := loadStore(cfg.Store.DataFile)
+	var store backend
+	where := "data file " + cfg.Store.DataFile
+	if cfg.Store.DatabaseURL != "" {
+		store, err = newPGBackend(cfg.Store.DatabaseURL)
+		where = "DATABASE_URL"
+	} else {
+		store, err = newFileBackend(cfg.Store.DataFile, cfg.Icons.Dir)
+	}
 	if err != nil {
 		client.Close()
 		return nil, err
 	}
-	chainID, err := settleChainID(ctx, log, client, cfg.Chain.ChainID, file.ChainID, found && len(file.Tokens) > 0, cfg.Store.DataFile)
-	if err != nil {
+	fail := func(err error) (*Service, error) {
+		store.close()
 		client.Close()
 		return nil, err
 	}
-	if err := os.MkdirAll(cfg.Icons.Dir, 0o755); err != nil {
-		client.Close()
-		return nil, fmt.Errorf("ICONS_DIR: %w", err)
+	file, found, err := store.load(ctx)
+	if err != nil {
+		return fail(err)
 	}
-	removeTempFiles(filepath.Dir(cfg.Store.DataFile), filepath.Base(cfg.Store.DataFile))
-	removeTempFiles(cfg.Icons.Dir, "*")
+	chainID, err := settleChainID(ctx, log, client, cfg.Chain.ChainID, file.ChainID, found && len(file.Tokens) > 0, where)
+	if err != nil {
+		return fail(err)
+	}
 
 	reg := &Registry{
-		chain: client, chainID: chainID, dataFile: cfg.Store.DataFile,
-		icons: IconStore{Dir: cfg.Icons.Dir}, iconMax: cfg.Icons.MaxBytes,
+		chain: client, chainID: chainID, store: store, iconMax: cfg.Icons.MaxBytes,
 		iconBase: cfg.PublicBaseURL + "/icons/", metrics: newMetrics(promReg), log: log,
 	}
 	if err := reg.install(file); err != nil {
-		client.Close()
-		return nil, err
+		return fail(err)
 	}
 
 	a := &api{reg: reg, health: &healthProbe{chain: client, interval: time.Second}, started: time.Now()}
@@ -90,21 +99,27 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 		},
 		Static: func(r chi.Router) {
 			if cfg.Icons.Serve {
-				r.Get("/icons/{file}", iconHandler(cfg.Icons.Dir))
+				r.Get("/icons/{file}", iconHandler(store))
 			}
 		},
 	})
 	if err != nil {
-		client.Close()
-		return nil, err
+		return fail(err)
 	}
-	return &Service{cfg: cfg, Registry: reg, chain: client, handler: h}, nil
+	svc := &Service{cfg: cfg, Registry: reg, chain: client, handler: h}
+	if pg, ok := store.(*pgBackend); ok { // follow the other replicas' writes
+		ctx, cancel := context.WithCancel(context.Background())
+		svc.stop = cancel
+		svc.background.Add(1)
+		go func() { defer svc.background.Done(); pg.follow(ctx, log, reg.reload) }()
+	}
+	return svc, nil
 }
 
 // settleChainID asks the chain for its id and checks it against CHAIN_ID and the data file. When
 // the chain cannot be reached, it starts on the id it was told (CHAIN_ID, else the file's), so
 // reads keep working; with neither it fails.
-func settleChainID(ctx context.Context, log *slog.Logger, c *chain.Client, configured, fromFile uint64, fileHasTokens bool, dataFile string) (uint64, error) {
+func settleChainID(ctx context.Context, log *slog.Logger, c *chain.Client, configured, fromFile uint64, fileHasTokens bool, store string) (uint64, error) {
 	id, err := c.ChainID(ctx)
 	if err != nil {
 		known := configured
@@ -121,7 +136,7 @@ func settleChainID(ctx context.Context, log *slog.Logger, c *chain.Client, confi
 		return 0, err
 	}
 	if fileHasTokens && fromFile != id {
-		return 0, fmt.Errorf("data file %s holds tokenIds for chain %d, but the chain is %d; refusing to start", dataFile, fromFile, id)
+		return 0, fmt.Errorf("%s holds tokenIds for chain %d, but the chain is %d; refusing to start", store, fromFile, id)
 	}
 	return id, nil
 }
@@ -129,8 +144,15 @@ func settleChainID(ctx context.Context, log *slog.Logger, c *chain.Client, confi
 // Handler is the service's HTTP handler.
 func (s *Service) Handler() http.Handler { return s.handler }
 
-// Close releases the chain client.
-func (s *Service) Close() { s.chain.Close() }
+// Close stops following other replicas and releases the store and the chain client.
+func (s *Service) Close() {
+	if s.stop != nil {
+		s.stop()
+		s.background.Wait()
+	}
+	s.Registry.store.close()
+	s.chain.Close()
+}
 
 // Run listens on PORT and serves until ctx is done.
 func (s *Service) Run(ctx context.Context) error {
@@ -140,27 +162,22 @@ func (s *Service) Run(ctx context.Context) error {
 
 // iconHandler serves stored icons. Only names of the stored form are looked up, so no request
 // reaches any other file; names are content-addressed, so they may be cached for good.
-func iconHandler(dir string) http.HandlerFunc {
+func iconHandler(store backend) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		name := chi.URLParam(r, "file")
 		if !iconFilePattern.MatchString(name) {
 			platform.WriteError(w, r, platform.Errorf(http.StatusNotFound, platform.CodeNotFound, "no such icon"))
 			return
 		}
-		f, err := os.Open(dir + string(os.PathSeparator) + name)
+		f, modified, err := store.icon(r.Context(), name)
 		if err != nil {
 			platform.WriteError(w, r, platform.Errorf(http.StatusNotFound, platform.CodeNotFound, "no such icon"))
 			return
 		}
 		defer f.Close()
-		st, err := f.Stat()
-		if err != nil {
-			platform.WriteError(w, r, platform.Internal(err))
-			return
-		}
 		w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
 		w.Header().Set("X-Content-Type-Options", "nosniff")
 		w.Header().Set("Content-Security-Policy", "default-src 'none'")
-		http.ServeContent(w, r, name, st.ModTime(), f)
+		http.ServeContent(w, r, name, modified, f)
 	}
 }

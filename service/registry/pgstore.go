@@ -1,0 +1,225 @@
+package registry
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"maps"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/seed018cc74c/vaultd/service/sqldb"
+)
+
+// Replicas. With DATABASE_URL=postgres://…, any number of registries share one Postgres: the
+// entries are rows of registry_tokens, the icons rows of registry_icons. A write takes a
+// transaction-level advisory lock (writes from every replica happen one at a time), reads the
+// entries inside it, applies the change to them, and notifies the channel vaultd_registry in the
+// same transaction. Every replica listens on that channel and, on each notification (and after
+// each reconnection, for what it may have missed), reloads the entries and publishes them: the
+// list bodies are computed from the entries alone, so every replica answers the same body with
+// the same ETag.
+
+// notifyChannel is the LISTEN/NOTIFY channel of registry writes.
+const notifyChannel = "vaultd_registry"
+
+type pgBackend struct {
+	url string
+	db  *sqldb.DB
+}
+
+func newPGBackend(databaseURL string) (*pgBackend, error) {
+	db, err := sqldb.Open(databaseURL)
+	if err != nil {
+		return nil, err
+	}
+	for _, stmt := range []string{
+		`CREATE TABLE IF NOT EXISTS registry_tokens (
+			chain_id BIGINT NOT NULL, -- the chain the tokenId was computed with
+			address  TEXT   NOT NULL, -- EIP-55
+			entry    TEXT   NOT NULL, -- the stored entry, JSON (as in DATA_FILE)
+			PRIMARY KEY (address)
+		)`,
+		`CREATE TABLE IF NOT EXISTS registry_icons (
+			name       TEXT        NOT NULL PRIMARY KEY, -- content-addressed, as in ICONS_DIR
+			data       BYTEA       NOT NULL,
+			created_at TIMESTAMPTZ NOT NULL DEFAULT now()
+		)`,
+	} {
+		if _, err := db.Exec(stmt); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("DATABASE_URL: %w", err)
+		}
+	}
+	return &pgBackend{url: databaseURL, db: db}, nil
+}
+
+type queryer interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+func loadRows(ctx context.Context, q queryer) (storeFile, bool, error) {
+	f := storeFile{Version: fileVersion}
+	rows, err := q.QueryContext(ctx, `SELECT chain_id, entry FROM registry_tokens ORDER BY address`)
+	if err != nil {
+		return f, false, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var chainID uint64
+		var entry string
+		if err := rows.Scan(&chainID, &entry); err != nil {
+			return f, false, err
+		}
+		if f.ChainID != 0 && chainID != f.ChainID {
+			return f, true, fmt.Errorf("DATABASE_URL holds tokens of chains %d and %d", f.ChainID, chainID)
+		}
+		f.ChainID = chainID
+		var t storedToken
+		if err := json.Unmarshal([]byte(entry), &t); err != nil {
+			return f, true, fmt.Errorf("DATABASE_URL: the entry of %s: %w", t.Address, err)
+		}
+		f.Tokens = append(f.Tokens, t)
+	}
+	if err := rows.Err(); err != nil {
+		return f, false, err
+	}
+	if err := f.validate(); err != nil {
+		return f, true, fmt.Errorf("DATABASE_URL: %w", err)
+	}
+	return f, len(f.Tokens) > 0, nil
+}
+
+func (b *pgBackend) load(ctx context.Context) (storeFile, bool, error) { return loadRows(ctx, b.db) }
+
+func (b *pgBackend) write(ctx context.Context, _ map[common.Address]storedToken, chainID uint64,
+	change func(map[common.Address]storedToken) (storedToken, error)) (map[common.Address]storedToken, storedToken, error) {
+	tx, err := b.db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, storedToken{}, err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('vaultd:registry:write', 0))`); err != nil {
+		return nil, storedToken{}, err
+	}
+	f, _, err := loadRows(ctx, tx)
+	if err != nil {
+		return nil, storedToken{}, err
+	}
+	cur := make(map[common.Address]storedToken, len(f.Tokens)+1)
+	for _, t := range f.Tokens {
+		cur[common.HexToAddress(t.Address)] = t
+	}
+	t, err := change(cur)
+	if err != nil {
+		return nil, t, err
+	}
+	entry, err := json.Marshal(t)
+	if err != nil {
+		return nil, t, err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO registry_tokens (chain_id, address, entry) VALUES ($1, $2, $3)
+		ON CONFLICT (address) DO UPDATE SET chain_id = excluded.chain_id, entry = excluded.entry`, int64(chainID), t.Address, string(entry)); err != nil {
+		return nil, t, err
+	}
+	if _, err := tx.ExecContext(ctx, `SELECT pg_notify($1, $2)`, notifyChannel, t.Address); err != nil {
+		return nil, t, err
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, t, err
+	}
+	next := maps.Clone(cur)
+	next[common.HexToAddress(t.Address)] = t
+	return next, t, nil
+}
+
+func (b *pgBackend) saveIcon(ctx context.Context, token common.Address, data []byte) (string, error) {
+	ext, ok := DetectImage(data)
+	if !ok {
+		return "", errUnsupportedImage
+	}
+	name := iconFileName(token, data, ext)
+	if _, err := b.db.ExecContext(ctx, `INSERT INTO registry_icons (name, data) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`, name, data); err != nil {
+		return "", fmt.Errorf("store icon: %w", err)
+	}
+	return name, nil
+}
+
+func (b *pgBackend) removeIcon(ctx context.Context, name string) error {
+	if !iconFilePattern.MatchString(name) {
+		return nil
+	}
+	_, err := b.db.ExecContext(ctx, `DELETE FROM registry_icons WHERE name = $1`, name)
+	return err
+}
+
+func (b *pgBackend) icon(ctx context.Context, name string) (io.ReadSeekCloser, time.Time, error) {
+	var data []byte
+	var at time.Time
+	err := b.db.QueryRowContext(ctx, `SELECT data, created_at FROM registry_icons WHERE name = $1`, name).Scan(&data, &at)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, at, fmt.Errorf("no icon %s", name)
+	}
+	if err != nil {
+		return nil, at, err
+	}
+	return readSeekNopCloser{bytes.NewReader(data)}, at, nil
+}
+
+func (b *pgBackend) close() { b.db.Close() }
+
+// follow listens on notifyChannel until ctx is done and calls reload after each notification,
+// and after each (re)connection: a change made while this replica was not listening is loaded
+// too. A lost connection is retried every second, with one warning per outage.
+func (b *pgBackend) follow(ctx context.Context, log *slog.Logger, reload func(context.Context) error) {
+	failing := false
+	for ctx.Err() == nil {
+		err := b.listen(ctx, reload, func() {
+			if failing {
+				log.Info("following the other replicas' writes again")
+				failing = false
+			}
+		})
+		if ctx.Err() != nil {
+			return
+		}
+		if !failing {
+			log.Warn("lost the connection that follows the other replicas' writes; retrying every second (this replica may answer an old list meanwhile)", "err", err)
+			failing = true
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(time.Second):
+		}
+	}
+}
+
+func (b *pgBackend) listen(ctx context.Context, reload func(context.Context) error, connected func()) error {
+	conn, err := pgx.Connect(ctx, b.url)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+	if _, err := conn.Exec(ctx, "LISTEN "+notifyChannel); err != nil {
+		return err
+	}
+	if err := reload(ctx); err != nil {
+		return err
+	}
+	connected()
+	for {
+		if _, err := conn.WaitForNotification(ctx); err != nil {
+			return err
+		}
+		if err := reload(ctx); err != nil {
+			return err
+		}
+	}
+}
