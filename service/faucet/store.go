@@ -91,7 +91,7 @@ func openStore(databaseURL string, chainID uint64, wallet common.Address) (*stor
 }
 
 func (s *store) migrate() error {
-	_, err := s.db.Exec(`CREATE TABLE IF NOT EXISTS claims (
+	create := `CREATE TABLE IF NOT EXISTS claims (
 		chain_id     BIGINT  NOT NULL,
 		address      TEXT    NOT NULL, -- lowercase 0x hex
 		amount       TEXT    NOT NULL, -- wei, decimal
@@ -105,19 +105,19 @@ func (s *store) migrate() error {
 		updated_at   BIGINT  NOT NULL,
 		wallet       TEXT    NOT NULL DEFAULT '', -- the paying wallet, lowercase 0x hex
 		PRIMARY KEY (chain_id, address)
-	)`)
-	if err != nil {
+	)`
+	if s.db.Dialect == sqldb.Postgres {
+		return s.db.Migrate("faucet", create)
+	}
+	if err := s.db.Migrate("faucet", create); err != nil {
 		return err
 	}
 	// Files from before the wallet column: add it, and give their rows to the one wallet that
 	// paid them (SQLite has one faucet process).
-	if _, err := s.db.Exec(`ALTER TABLE claims ADD COLUMN wallet TEXT NOT NULL DEFAULT ''`); err != nil &&
-		!strings.Contains(err.Error(), "duplicate column") && !strings.Contains(err.Error(), "already exists") {
+	if _, err := s.db.Exec(`ALTER TABLE claims ADD COLUMN wallet TEXT NOT NULL DEFAULT ''`); err != nil && !strings.Contains(err.Error(), "duplicate column") {
 		return err
 	}
-	if s.db.Dialect == sqldb.SQLite {
-		_, err = s.db.Exec(`UPDATE claims SET wallet = $1 WHERE wallet = ''`, s.wallet)
-	}
+	_, err := s.db.Exec(`UPDATE claims SET wallet = $1 WHERE wallet = ''`, s.wallet)
 	return err
 }
 

@@ -56,7 +56,7 @@ func openStore(databaseURL string) (*store, error) {
 	if db.Dialect == sqldb.SQLite {
 		withoutRowID = " WITHOUT ROWID"
 	}
-	for _, stmt := range []string{
+	if err := db.Migrate("indexer",
 		`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
 		`CREATE TABLE IF NOT EXISTS blocks (number BIGINT PRIMARY KEY, hash TEXT NOT NULL, parent TEXT NOT NULL)`,
 		// In the order queries read it (by event, then chain order); a rollback deletes by
@@ -70,12 +70,10 @@ func openStore(databaseURL string) (*store, error) {
 			address      TEXT   NOT NULL,
 			args         TEXT   NOT NULL,
 			PRIMARY KEY (event, block_number, log_index)
-		)` + withoutRowID,
-	} {
-		if _, err := db.Exec(stmt); err != nil {
-			db.Close()
-			return nil, fmt.Errorf("DATABASE_URL: %w", err)
-		}
+		)`+withoutRowID,
+	); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("DATABASE_URL: %w", err)
 	}
 	return &store{db: db}, nil
 }

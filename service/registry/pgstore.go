@@ -40,7 +40,7 @@ func newPGBackend(databaseURL string) (*pgBackend, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, stmt := range []string{
+	if err := db.Migrate("registry",
 		`CREATE TABLE IF NOT EXISTS registry_tokens (
 			chain_id BIGINT NOT NULL, -- the chain the tokenId was computed with
 			address  TEXT   NOT NULL, -- EIP-55
@@ -52,11 +52,9 @@ func newPGBackend(databaseURL string) (*pgBackend, error) {
 			data       BYTEA       NOT NULL,
 			created_at TIMESTAMPTZ NOT NULL DEFAULT now()
 		)`,
-	} {
-		if _, err := db.Exec(stmt); err != nil {
-			db.Close()
-			return nil, fmt.Errorf("DATABASE_URL: %w", err)
-		}
+	); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("DATABASE_URL: %w", err)
 	}
 	return &pgBackend{url: databaseURL, db: db}, nil
 }
