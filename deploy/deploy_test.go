@@ -4,6 +4,7 @@
 package deploy
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -33,18 +34,21 @@ type compose struct {
 	Secrets map[string]struct{ File string }
 }
 
-func readCompose(t *testing.T) compose {
+func readCompose(t *testing.T, file string) compose {
 	t.Helper()
-	data, err := os.ReadFile("compose.yaml")
+	data, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var c compose
 	if err := yaml.Unmarshal(data, &c); err != nil {
-		t.Fatalf("compose.yaml: %v", err)
+		t.Fatalf("%s: %v", file, err)
 	}
 	return c
 }
+
+// composeFiles are the deployments: one process per service, and replicated.
+var composeFiles = []string{"compose.yaml", "compose.replicas.yaml"}
 
 // testValues stand in for what an operator puts in .env.
 var testValues = map[string]string{
@@ -52,25 +56,36 @@ var testValues = map[string]string{
 	"COMMIT_REVEAL_VAULT_ADDRESS": "0x29dEEd3d79E960c46d881EDdDd24C5Dd7DF609E2",
 	"NULLIFIER_REGISTRY_ADDRESS":  "0x1111111111111111111111111111111111111111",
 	"COMMITMENT_TREE_ADDRESS":     "0x2222222222222222222222222222222222222222",
+	"POSTGRES_PASSWORD":           "pw",
 }
 
 var interpolation = regexp.MustCompile(`\$\{([A-Z_]+)(:\?[^}]*|:-([^}]*))?\}`)
 
-// Each service's environment in compose.yaml, with .env's values and the secret files in place,
-// is a configuration the service loads without a complaint, and every variable it sets is one
-// the service reads (a misspelt name would be silently ignored otherwise). Every image is a
-// target of the Dockerfile.
+// Each service's environment in each compose file, with .env's values and the secret files in
+// place, is a configuration the service loads without a complaint, and every variable it sets
+// is one the service reads (a misspelt name would be silently ignored otherwise). Every image
+// is a target of the Dockerfile.
 func TestServicesLoadTheirComposeEnvironment(t *testing.T) {
-	c := readCompose(t)
+	for _, file := range composeFiles {
+		t.Run(file, func(t *testing.T) { testComposeEnvironment(t, file) })
+	}
+}
+
+func testComposeEnvironment(t *testing.T, file string) {
+	c := readCompose(t, file)
 	dockerfile, err := os.ReadFile("../Dockerfile")
 	if err != nil {
 		t.Fatal(err)
 	}
 	secrets := t.TempDir()
 	files := map[string]string{
-		"/run/secrets/admin_key":      "0123456789abcdef0123456789abcdef",
-		"/run/secrets/operator_key":   "59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d",
-		"/run/secrets/faucet_key":     "5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a",
+		"/run/secrets/admin_key":    "0123456789abcdef0123456789abcdef",
+		"/run/secrets/operator_key": "59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d",
+		"/run/secrets/faucet_key":   "5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a",
+		"/run/secrets/faucet_key_a": "5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a",
+		"/run/secrets/faucet_key_b": "7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6",
+		"/run/secrets/operator_keys": "# three replicas\n59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d\n" +
+			"47e179ec197488593b187f80a00eb0da91f1b9d0b13f8733639f19c30a34926a\n8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba\n",
 		"/keys/verification_key.json": "",
 	}
 	for name, content := range files {
@@ -90,15 +105,17 @@ func TestServicesLoadTheirComposeEnvironment(t *testing.T) {
 		"faucet":   func(g func(string) string) error { _, err := faucet.LoadConfig(g); return err },
 		"indexer":  func(g func(string) string) error { _, err := indexer.LoadConfig(g); return err },
 	}
-	for name, loadConfig := range load {
-		svc, ok := c.Services[name]
-		if !ok {
-			t.Errorf("compose.yaml has no %s", name)
+	built := map[string]bool{}
+	for name, svc := range c.Services {
+		if svc.Build == nil {
 			continue
 		}
-		if svc.Build == nil || svc.Build.Context != ".." || !strings.Contains(string(dockerfile), "\nFROM service AS "+svc.Build.Target+"\n") || svc.Build.Target != name {
-			t.Errorf("%s: build %+v is not the Dockerfile's %s target", name, svc.Build, name)
+		loadConfig, ok := load[svc.Build.Target]
+		if svc.Build.Context != ".." || !strings.Contains(string(dockerfile), "\nFROM service AS "+svc.Build.Target+"\n") || !ok {
+			t.Errorf("%s: build %+v is not one of the Dockerfile's service targets", name, svc.Build)
+			continue
 		}
+		built[svc.Build.Target] = true
 		env := map[string]string{}
 		for k, v := range svc.Environment {
 			v = interpolation.ReplaceAllStringFunc(v, func(m string) string {
@@ -128,13 +145,18 @@ func TestServicesLoadTheirComposeEnvironment(t *testing.T) {
 			}
 		}
 	}
+	for name := range load {
+		if !built[name] {
+			t.Errorf("%s runs no %s", file, name)
+		}
+	}
 }
 
 // Prometheus scrapes each service by its compose name and port under the job name the alert
 // rules and dashboards use; Grafana's provisioning reads the directory the dashboards are
 // mounted at, and the rules file is the shipped one.
 func TestMonitoringMatchesTheServices(t *testing.T) {
-	c := readCompose(t)
+	c := readCompose(t, "compose.yaml")
 	data, err := os.ReadFile("prometheus.yml")
 	if err != nil {
 		t.Fatal(err)
@@ -174,9 +196,78 @@ func TestMonitoringMatchesTheServices(t *testing.T) {
 		!slices.Contains(c.Services["grafana"].Volumes, "../dashboards:/var/lib/grafana/dashboards/vaultd:ro") {
 		t.Error("Grafana's provisioning does not read the mounted dashboards")
 	}
-	for _, s := range c.Secrets {
-		if !strings.HasPrefix(s.File, "./secrets/") {
-			t.Errorf("secret file %s outside deploy/secrets (which .gitignore keeps out of the repository)", s.File)
+	for _, file := range composeFiles {
+		for _, s := range readCompose(t, file).Secrets {
+			if !strings.HasPrefix(s.File, "./secrets/") {
+				t.Errorf("%s: secret file %s outside deploy/secrets (which .gitignore keeps out of the repository)", file, s.File)
+			}
 		}
+	}
+}
+
+// The replicated deployment: Prometheus finds every replica of each service (DNS of the
+// service, or each named faucet) under the job names the rules use, loads the shipped rules;
+// the proxy publishes each service's port and forwards to its replicas; the replicated services
+// share one Postgres and one Redis.
+func TestReplicatedMonitoringAndProxyMatchTheServices(t *testing.T) {
+	c := readCompose(t, "compose.replicas.yaml")
+	data, err := os.ReadFile("prometheus.replicas.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var prom struct {
+		RuleFiles     []string `yaml:"rule_files"`
+		ScrapeConfigs []struct {
+			JobName       string                       `yaml:"job_name"`
+			StaticConfigs []struct{ Targets []string } `yaml:"static_configs"`
+			DNSSDConfigs  []struct {
+				Names []string
+				Type  string
+				Port  int
+			} `yaml:"dns_sd_configs"`
+		} `yaml:"scrape_configs"`
+	}
+	if err := yaml.Unmarshal(data, &prom); err != nil {
+		t.Fatal(err)
+	}
+	targets := map[string][]string{} // job → host:port
+	for _, s := range prom.ScrapeConfigs {
+		for _, sc := range s.StaticConfigs {
+			targets[s.JobName] = append(targets[s.JobName], sc.Targets...)
+		}
+		for _, d := range s.DNSSDConfigs {
+			for _, n := range d.Names {
+				targets[s.JobName] = append(targets[s.JobName], fmt.Sprintf("%s:%d", n, d.Port))
+			}
+		}
+	}
+	caddy, err := os.ReadFile("Caddyfile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ports := map[string]string{"registry": "3009", "relayer": "3010", "faucet": "3011", "indexer": "3012"}
+	for name, svc := range c.Services {
+		if svc.Build == nil {
+			continue
+		}
+		port := ports[svc.Build.Target]
+		if !slices.Contains(targets["vaultd-"+svc.Build.Target], name+":"+port) {
+			t.Errorf("prometheus.replicas.yml does not scrape %s:%s as vaultd-%s", name, port, svc.Build.Target)
+		}
+		if !strings.Contains(string(caddy), name+" "+port) && !strings.Contains(string(caddy), name+":"+port) {
+			t.Errorf("the Caddyfile does not forward to %s:%s", name, port)
+		}
+		if len(svc.Ports) > 0 {
+			t.Errorf("%s publishes %v: replicas are reached through the proxy", name, svc.Ports)
+		}
+	}
+	for _, port := range ports {
+		if !slices.Contains(c.Services["proxy"].Ports, port+":"+port) || !strings.Contains(string(caddy), "\n:"+port+" {") {
+			t.Errorf("the proxy does not publish %s", port)
+		}
+	}
+	if !slices.Contains(prom.RuleFiles, "alerts.yaml") || !slices.Contains(c.Services["prometheus"].Volumes, "../dashboards/alerts.yaml:/etc/prometheus/alerts.yaml:ro") ||
+		!slices.Contains(c.Services["prometheus"].Volumes, "./prometheus.replicas.yml:/etc/prometheus/prometheus.yml:ro") {
+		t.Error("Prometheus does not load prometheus.replicas.yml and the shipped alerts.yaml")
 	}
 }

@@ -1,6 +1,9 @@
 // Command revealbench times the same reveals through the relayer and directly (as card redeem
 // --direct does) on an in-process dev chain, then a burst through the relayer, and prints the
 // ratios against their targets (relayer/direct ≤ 1.25; a burst of 60 within 2 × one reveal).
+// With --replicas 1,2,3 it measures replicas instead (redis-server must be installed): what
+// REDIS_URL adds to one reveal, and reveals per minute through 1, 2, 3 relayers, each leasing
+// its own key.
 package main
 
 import (
@@ -8,6 +11,8 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/seed018cc74c/vaultd/service/revealbench"
@@ -21,7 +26,25 @@ func main() {
 	flag.DurationVar(&cfg.BlockTime, "block-time", time.Second, "dev chain block time while timing (0: a block as soon as a transaction arrives)")
 	flag.BoolVar(&cfg.Floor, "floor", true, "also time the node alone mining the burst as pre-signed transactions")
 	profile := flag.String("cpuprofile", "", "write a CPU profile of the burst to this file")
+	replicas := flag.String("replicas", "", "measure replicas instead: the replica counts, e.g. 1,2,3")
+	reveals := flag.Int("reveals", 120, "with --replicas: reveals sent at once per replica count")
 	flag.Parse()
+	if *replicas != "" {
+		rc := revealbench.ReplicasConfig{Singles: cfg.Singles, Reveals: *reveals, BlockTime: cfg.BlockTime, VKey: cfg.VKey}
+		for _, s := range strings.Split(*replicas, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(s))
+			if err != nil || n < 1 {
+				fmt.Fprintf(os.Stderr, "revealbench: --replicas %q: want counts like 1,2,3\n", *replicas)
+				os.Exit(2)
+			}
+			rc.Replicas = append(rc.Replicas, n)
+		}
+		if _, err := revealbench.RunReplicas(context.Background(), rc, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "revealbench:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *profile != "" {
 		f, err := os.Create(*profile)
 		if err != nil {

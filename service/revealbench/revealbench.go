@@ -9,9 +9,9 @@ import (
 	"crypto/ecdsa"
 	"fmt"
 	"io"
-	"maps"
 	"math/big"
 	"net"
+	"os"
 	"runtime/pprof"
 	"slices"
 	"sync"
@@ -23,7 +23,6 @@ import (
 	"github.com/seed018cc74c/vaultd/service/card"
 	"github.com/seed018cc74c/vaultd/service/chain"
 	"github.com/seed018cc74c/vaultd/service/devchain"
-	"github.com/seed018cc74c/vaultd/service/devstack"
 	"github.com/seed018cc74c/vaultd/service/platform"
 	"github.com/seed018cc74c/vaultd/service/relayer"
 	"github.com/seed018cc74c/vaultd/service/zk"
@@ -219,19 +218,17 @@ func mineAtOnce(ctx context.Context, c *devchain.Chain, txs []*types.Transaction
 }
 
 func startRelayer(ctx context.Context, c *devchain.Chain, vkey string) (string, func(), error) {
-	env := devstack.RelayerEnv(c, vkey)
-	maps.Copy(env, map[string]string{
-		"RECEIPT_POLL_INTERVAL":    "10ms", // the same poll as the direct path's
-		"RATE_LIMIT_PER_IP":        "100000/1m",
-		"RATE_LIMIT_PER_RECIPIENT": "100000/1h",
-		"RATE_LIMIT_TOTAL":         "100000/1m",
-		"LOG_LEVEL":                "warn",
-	})
+	return startRelayerWith(ctx, c, vkey, nil)
+}
+
+// startRelayerWith serves a relayer on a loopback port with relayerEnv's settings and over.
+func startRelayerWith(ctx context.Context, c *devchain.Chain, vkey string, over map[string]string) (string, func(), error) {
+	env := relayerEnv(c, vkey, over)
 	cfg, err := relayer.LoadConfig(func(k string) string { return env[k] })
 	if err != nil {
 		return "", nil, err
 	}
-	svc, err := relayer.New(ctx, cfg, relayer.Options{})
+	svc, err := relayer.New(ctx, cfg, relayer.Options{Logger: platform.NewLogger(os.Stderr, cfg.HTTP.LogLevel, "relayer")})
 	if err != nil {
 		return "", nil, err
 	}
