@@ -2,13 +2,16 @@ package faucet
 
 import (
 	"context"
+	"fmt"
 	"net/http"
+	"os"
 	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/go-chi/chi/v5"
+	"github.com/redis/go-redis/v9"
 
 	"github.com/seed018cc74c/vaultd/gen/faucetapi"
 	"github.com/seed018cc74c/vaultd/openapi"
@@ -51,23 +54,30 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 		client.Close()
 		return nil, err
 	}
-	g := gate.New(client, gate.Config{Wallet: wallet, Name: "faucet", Work: "claims", Min: cfg.Wallet.MinBalance,
-		Poll: cfg.Wallet.BalancePoll, Setting: "MIN_FAUCET_BALANCE", Code: CodeFaucetBalanceLow,
-		Message: "the faucet is out of funds for now, try again later",
-		Budget:  cfg.Wallet.SpendLimit, BudgetSetting: "FAUCET_SPEND_LIMIT", BudgetCode: CodeSpendLimitReached}, gate.NewMetrics(reg, "faucet", "balance"), log)
-	life, end := context.WithCancel(context.Background())
-	f := &Faucet{cfg: cfg, chainID: chainID, client: client, store: st, gate: g, metrics: newMetrics(reg), tracer: tracer, log: log,
-		tx:    txmgr.New(client, cfg.Wallet.Key, chainID, cfg.Tx, g, txmgr.NewMetrics(reg, "faucet"), log),
-		perIP: ratelimit.New(cfg.Limits.PerIP), total: ratelimit.New(cfg.Limits.Total),
-		life: life, end: end, recheck: make(chan struct{}, 1), busy: map[common.Address]bool{}}
-	if cfg.Limits.RedisURL != "" { // the limits hold across every replica sharing this Redis
-		if f.redis, err = ratelimit.Dial(cfg.Limits.RedisURL); err != nil {
+	var rdb *redis.Client
+	var shared gate.Shared
+	if cfg.Limits.RedisURL != "" { // the limits and the spend limit hold across every replica sharing this Redis
+		if rdb, err = ratelimit.Dial(cfg.Limits.RedisURL); err != nil {
 			st.Close()
 			client.Close()
 			return nil, err
 		}
-		f.perIP = ratelimit.NewRedis(f.redis, "faucet:ip", cfg.Limits.PerIP)
-		f.total = ratelimit.NewRedis(f.redis, "faucet:total", cfg.Limits.Total)
+		host, _ := os.Hostname()
+		shared = gate.NewSharedRedis(rdb, "vaultd:faucet:spend", fmt.Sprintf("%s:%d", host, os.Getpid()), 10*time.Minute)
+	}
+	g := gate.New(client, gate.Config{Wallet: wallet, Name: "faucet", Work: "claims", Min: cfg.Wallet.MinBalance,
+		Poll: cfg.Wallet.BalancePoll, Setting: "MIN_FAUCET_BALANCE", Code: CodeFaucetBalanceLow,
+		Message: "the faucet is out of funds for now, try again later",
+		Budget:  cfg.Wallet.SpendLimit, BudgetSetting: "FAUCET_SPEND_LIMIT", BudgetCode: CodeSpendLimitReached, Shared: shared},
+		gate.NewMetrics(reg, "faucet", "balance"), log)
+	life, end := context.WithCancel(context.Background())
+	f := &Faucet{cfg: cfg, chainID: chainID, client: client, store: st, gate: g, metrics: newMetrics(reg), tracer: tracer, log: log,
+		tx:    txmgr.New(client, cfg.Wallet.Key, chainID, cfg.Tx, g, txmgr.NewMetrics(reg, "faucet"), log),
+		perIP: ratelimit.New(cfg.Limits.PerIP), total: ratelimit.New(cfg.Limits.Total), redis: rdb,
+		life: life, end: end, recheck: make(chan struct{}, 1), busy: map[common.Address]bool{}}
+	if rdb != nil {
+		f.perIP = ratelimit.NewRedis(rdb, "faucet:ip", cfg.Limits.PerIP)
+		f.total = ratelimit.NewRedis(rdb, "faucet:total", cfg.Limits.Total)
 	}
 	g.Refresh(ctx)
 	switch adopted, err := f.tx.Sync(ctx); {

@@ -39,6 +39,9 @@ type Config struct {
 	Budget        Budget // the spend budget; a nil Limit is none
 	BudgetSetting string // the variable that sets it (OPERATOR_SPEND_LIMIT)
 	BudgetCode    string // the 503's code while the budget is spent (SPEND_LIMIT_REACHED)
+	// Shared, when set, is where the budget is counted across replicas (shared.go); nil: in
+	// this process.
+	Shared Shared
 }
 
 // Metrics are the gate's gauges and counters.
@@ -102,6 +105,13 @@ type Gate struct {
 	burn      burnRate
 	spending  spending
 	now       func() time.Time
+
+	// With a shared budget: what this process has not yet written to it (a write failed; the
+	// next check writes it first, and refuses until it can), and the fleet's total as last read.
+	unsharedPaid    []*big.Int
+	unsharedReserve *big.Int
+	sharedTotal     *big.Int
+	sharedOldest    time.Time
 }
 
 // New makes the gate; it is open until the first balance read says otherwise.
@@ -113,7 +123,8 @@ func New(client *chain.Client, cfg Config, m *Metrics, log *slog.Logger) *Gate {
 	if cfg.Budget.Limit != nil {
 		m.SpendLimit.Set(WeiToEther(cfg.Budget.Limit))
 	}
-	return &Gate{client: client, cfg: cfg, metrics: m, log: log, reserved: new(big.Int), open: true, now: time.Now}
+	return &Gate{client: client, cfg: cfg, metrics: m, log: log, reserved: new(big.Int), open: true, now: time.Now,
+		unsharedReserve: new(big.Int), sharedTotal: new(big.Int)}
 }
 
 // Run polls the balance until ctx is done: one chain call per poll.
@@ -150,6 +161,8 @@ func (g *Gate) Reserve(cost *big.Int) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.reserved.Add(g.reserved, cost)
+	g.unsharedReserve.Add(g.unsharedReserve, cost)
+	g.share()
 	g.evaluate()
 }
 
@@ -158,6 +171,8 @@ func (g *Gate) Release(cost *big.Int) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.reserved.Sub(g.reserved, cost)
+	g.unsharedReserve.Sub(g.unsharedReserve, cost)
+	g.share()
 	g.evaluate()
 }
 
@@ -166,7 +181,51 @@ func (g *Gate) Spent(wei *big.Int) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.spending.add(g.now(), wei)
+	g.unsharedPaid = append(g.unsharedPaid, new(big.Int).Set(wei))
+	g.share()
 	g.evaluate()
+}
+
+// sharedTimeout bounds each call to the shared budget.
+const sharedTimeout = 2 * time.Second
+
+// share writes what this process has not yet written to the shared budget; callers hold g.mu.
+// It stops at the first failure and keeps the rest for the next call.
+func (g *Gate) share() error {
+	if g.cfg.Shared == nil || g.cfg.Budget.Limit == nil {
+		g.unsharedPaid, g.unsharedReserve = nil, new(big.Int)
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), sharedTimeout)
+	defer cancel()
+	for len(g.unsharedPaid) > 0 {
+		if err := g.cfg.Shared.Paid(ctx, g.unsharedPaid[0]); err != nil {
+			return err
+		}
+		g.unsharedPaid = g.unsharedPaid[1:]
+	}
+	if g.unsharedReserve.Sign() != 0 {
+		if err := g.cfg.Shared.Reserve(ctx, g.unsharedReserve); err != nil {
+			return err
+		}
+		g.unsharedReserve = new(big.Int)
+	}
+	return nil
+}
+
+// readShared writes what is pending and reads the fleet's total; callers hold g.mu.
+func (g *Gate) readShared() error {
+	if err := g.share(); err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), sharedTimeout)
+	defer cancel()
+	total, oldest, err := g.cfg.Shared.Total(ctx, g.cfg.Budget.Window)
+	if err != nil {
+		return err
+	}
+	g.sharedTotal, g.sharedOldest = total, oldest
+	return nil
 }
 
 // evaluate opens or closes the gate and the budget; callers hold g.mu.
@@ -200,6 +259,9 @@ func (g *Gate) evaluateBudget() (reached bool) {
 		return false
 	}
 	spent := new(big.Int).Add(g.spending.inWindow(g.now(), b.Window), g.reserved)
+	if g.cfg.Shared != nil { // the fleet's, as last read (Check reads it afresh)
+		spent = g.sharedTotal
+	}
 	g.metrics.Spent.Set(WeiToEther(spent))
 	reached = spent.Cmp(b.Limit) >= 0
 	if reached != g.spending.reached {
@@ -223,12 +285,25 @@ func (g *Gate) Check() error {
 		g.metrics.Rejected.Inc()
 		return &platform.Error{Status: http.StatusServiceUnavailable, Code: g.cfg.Code, Message: g.cfg.Message, RetryAfter: g.cfg.Poll}
 	}
+	if g.cfg.Shared != nil && g.cfg.Budget.Limit != nil {
+		if err := g.readShared(); err != nil { // fail closed: the limit cannot be checked
+			return &platform.Error{Status: http.StatusServiceUnavailable, Code: platform.CodeUnavailable, RetryAfter: time.Second, Cause: err,
+				Message: fmt.Sprintf("the %s cannot check its spend limit with the other replicas right now; try again later", g.cfg.Name)}
+		}
+	}
 	if g.evaluateBudget() {
 		g.metrics.SpendRejected.Inc()
 		b := g.cfg.Budget
+		retry := g.spending.retryAfter(g.now(), b.Window, g.cfg.Poll)
+		if g.cfg.Shared != nil {
+			retry = g.cfg.Poll
+			if !g.sharedOldest.IsZero() {
+				retry = max(g.sharedOldest.Add(b.Window).Sub(time.Now()), time.Second)
+			}
+		}
 		return &platform.Error{Status: http.StatusServiceUnavailable, Code: g.cfg.BudgetCode,
 			Message:    fmt.Sprintf("the %s has spent its limit of %s for now, try again later", g.cfg.Name, b),
-			RetryAfter: g.spending.retryAfter(g.now(), b.Window, g.cfg.Poll)}
+			RetryAfter: retry}
 	}
 	return nil
 }
@@ -247,6 +322,9 @@ func (g *Gate) State() (balance *big.Int, open, reachable bool) {
 func (g *Gate) SpendReached() bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	if g.cfg.Shared != nil && g.cfg.Budget.Limit != nil {
+		_ = g.readShared() // unreachable: the last total it read
+	}
 	return g.evaluateBudget()
 }
 

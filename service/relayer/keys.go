@@ -14,6 +14,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/seed018cc74c/vaultd/service/gate"
 	"github.com/seed018cc74c/vaultd/service/lease"
 	"github.com/seed018cc74c/vaultd/service/txmgr"
 )
@@ -46,9 +47,8 @@ func leaseOperatorKey(ctx context.Context, rdb *redis.Client, keys []*ecdsa.Priv
 		names[i] = crypto.PubkeyToAddress(k.PublicKey).Hex()
 		byName[names[i]] = k
 	}
-	host, _ := os.Hostname()
 	ol := &operatorLease{}
-	cfg := lease.Config{Prefix: leasePrefix, Owner: fmt.Sprintf("%s:%d", host, os.Getpid()), TTL: ttl, Logger: log,
+	cfg := lease.Config{Prefix: leasePrefix, Owner: replicaName(), TTL: ttl, Logger: log,
 		OnAcquire: func(e int64) {
 			epoch.Set(float64(e))
 			if tx := ol.tx.Load(); tx != nil { // taken again after it lapsed: catch up with the wallet
@@ -90,4 +90,19 @@ func (r *Relayer) holdsKey() bool {
 	}
 	_, err := r.lease.lease.Hold()
 	return err == nil
+}
+
+// replicaName names this process among the replicas (in Redis keys and lease values).
+func replicaName() string {
+	host, _ := os.Hostname()
+	return fmt.Sprintf("%s:%d", host, os.Getpid())
+}
+
+// sharedBudget is the spend budget's account in the replicas' Redis (nil: none, in process): the
+// limit then holds for the fleet, not per replica.
+func sharedBudget(rdb *redis.Client, prefix string) gate.Shared {
+	if rdb == nil {
+		return nil
+	}
+	return gate.NewSharedRedis(rdb, prefix, replicaName(), 10*time.Minute)
 }

@@ -491,3 +491,23 @@ func TestOneTransactionPerNullifierAcrossReplicas(t *testing.T) {
 		t.Fatalf("%d transactions sent, %d hashes answered; want 1 and 1", n, len(hashes))
 	}
 }
+
+// With REDIS_URL the spend limit is the fleet's: a reveal paid by one replica counts at the
+// other, which refuses the next one (503 SPEND_LIMIT_REACHED) instead of spending a limit of
+// its own.
+func TestSpendLimitHoldsAcrossReplicas(t *testing.T) {
+	c := devchaintest.Start(t)
+	url, _ := redistest.Server(t)
+	limit := map[string]string{"REDIS_URL": url, "OPERATOR_SPEND_LIMIT": "0.000000001/1m"} // 1 gwei: less than any reveal
+	a, b := startRelayer(t, c, limit), startRelayer(t, c, limit)
+	_, first := request(t, c, devUsers(c, 0), 5)
+	_, second := request(t, c, devUsers(c, 1), 6)
+	start := operatorNonce(t, c)
+	if r := reveal(t, a, first); r.StatusCode() != 200 {
+		t.Fatalf("the first reveal: %d %s", r.StatusCode(), r.Body)
+	}
+	wantCode(t, "a reveal at the other replica once the fleet spent its limit", reveal(t, b, second), 503, "SPEND_LIMIT_REACHED")
+	if n := operatorNonce(t, c) - start; n != 1 {
+		t.Fatalf("%d transactions sent, want 1", n)
+	}
+}

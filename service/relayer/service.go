@@ -92,7 +92,8 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 	r.gate = gate.New(client, gate.Config{Wallet: operator, Name: "operator", Work: "reveals", Min: cfg.Operator.MinBalance,
 		Poll: cfg.Operator.BalancePoll, Setting: "MIN_OPERATOR_BALANCE", Code: CodeOperatorBalanceLow,
 		Message: "the relayer is out of funds for now, try again later",
-		Budget:  cfg.Operator.SpendLimit, BudgetSetting: "OPERATOR_SPEND_LIMIT", BudgetCode: CodeSpendLimitReached}, gate.NewMetrics(reg, "relayer", "operator_balance"), log)
+		Budget:  cfg.Operator.SpendLimit, BudgetSetting: "OPERATOR_SPEND_LIMIT", BudgetCode: CodeSpendLimitReached,
+		Shared: sharedBudget(r.redis, "vaultd:relayer:spend")}, gate.NewMetrics(reg, "relayer", "operator_balance"), log)
 	r.tx = txmgr.New(client, key, chainID, cfg.Tx.Config, r.gate, txmgr.NewMetrics(reg, "relayer"), log)
 	if r.lease != nil {
 		r.tx.SetFence(r.lease.lease)

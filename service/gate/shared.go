@@ -1,0 +1,141 @@
+package gate
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+	"math/rand/v2"
+	"strconv"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// Shared is a spend budget's account kept where every replica sees it (SharedRedis): what the
+// wallets of all replicas paid in the window, and what each replica has reserved for its
+// transactions in flight. With one, the budget holds across replicas: a replica refuses once
+// the fleet's spending reaches the limit (each replica may still send the one transaction it
+// was checking: the bound is the limit plus one transaction per replica).
+type Shared interface {
+	// Paid records a payment.
+	Paid(ctx context.Context, wei *big.Int) error
+	// Reserve changes this replica's reservation by delta (negative to release).
+	Reserve(ctx context.Context, delta *big.Int) error
+	// Total is what was paid within window by every replica plus what every replica has
+	// reserved, and when the oldest payment in the window was made (zero: none).
+	Total(ctx context.Context, window time.Duration) (wei *big.Int, oldest time.Time, err error)
+}
+
+// SharedRedis keeps a budget's account in Redis under prefix: a sorted set of payments (scored
+// by Redis's own clock), and one key per replica holding its reservations, which lapses if the
+// replica stops renewing it (it died: its transactions are counted again as their new holder
+// reserves or pays them). Amounts are counted in gwei, rounded up: exact to 9 million native
+// tokens per window.
+type SharedRedis struct {
+	rdb    *redis.Client
+	prefix string // e.g. "vaultd:relayer:spend"
+	owner  string // this replica
+	ttl    time.Duration
+}
+
+// NewSharedRedis is the account at prefix for the replica owner; a reservation not touched for
+// ttl lapses.
+func NewSharedRedis(rdb *redis.Client, prefix, owner string, ttl time.Duration) *SharedRedis {
+	return &SharedRedis{rdb: rdb, prefix: prefix, owner: owner, ttl: ttl}
+}
+
+var gwei = big.NewInt(1e9)
+
+// ceilGwei is wei in gwei, rounded up.
+func ceilGwei(wei *big.Int) int64 {
+	q, r := new(big.Int).QuoRem(wei, gwei, new(big.Int))
+	if r.Sign() > 0 {
+		q.Add(q, big.NewInt(1))
+	} else if r.Sign() < 0 {
+		q.Sub(q, big.NewInt(1))
+	}
+	return q.Int64()
+}
+
+// paidScript adds ARGV[2] gwei (member ARGV[1]) to the payments KEYS[1] at Redis's time.
+var paidScript = redis.NewScript(`
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZADD', KEYS[1], now, ARGV[1] .. ':' .. ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return now
+`)
+
+// reserveScript changes the reservation KEYS[2] of owner ARGV[3] by ARGV[1] gwei and keeps the
+// owners set KEYS[1].
+var reserveScript = redis.NewScript(`
+local v = redis.call('INCRBY', KEYS[2], ARGV[1])
+if v <= 0 then
+  redis.call('DEL', KEYS[2])
+  redis.call('SREM', KEYS[1], ARGV[3])
+else
+  redis.call('PEXPIRE', KEYS[2], ARGV[2])
+  redis.call('SADD', KEYS[1], ARGV[3])
+end
+return v
+`)
+
+// totalScript forgets payments older than ARGV[1] ms, and sums the rest and every owner's
+// reservation (dropping owners whose reservation lapsed); it renews this owner's (KEYS[3]).
+var totalScript = redis.NewScript(`
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[1]))
+local sum = 0
+for _, m in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
+  sum = sum + tonumber(string.match(m, ':(%d+)$'))
+end
+for _, o in ipairs(redis.call('SMEMBERS', KEYS[2])) do
+  local v = redis.call('GET', ARGV[2] .. o)
+  if v then sum = sum + tonumber(v) else redis.call('SREM', KEYS[2], o) end
+end
+redis.call('PEXPIRE', KEYS[3], ARGV[3])
+local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+return {string.format('%.0f', sum), oldest[2] or '', tostring(now)}
+`)
+
+func (s *SharedRedis) keys() (paid, owners, reservedPrefix string) {
+	return s.prefix + ":paid", s.prefix + ":owners", s.prefix + ":reserved:"
+}
+
+// Paid records a payment.
+func (s *SharedRedis) Paid(ctx context.Context, wei *big.Int) error {
+	paid, _, _ := s.keys()
+	id := strconv.FormatUint(rand.Uint64(), 36)
+	return paidScript.Run(ctx, s.rdb, []string{paid}, id, ceilGwei(wei), (48 * time.Hour).Milliseconds()).Err()
+}
+
+// Reserve changes this replica's reservation.
+func (s *SharedRedis) Reserve(ctx context.Context, delta *big.Int) error {
+	_, owners, reserved := s.keys()
+	return reserveScript.Run(ctx, s.rdb, []string{owners, reserved + s.owner}, ceilGwei(delta), s.ttl.Milliseconds(), s.owner).Err()
+}
+
+// Total sums the fleet's payments in window and reservations.
+func (s *SharedRedis) Total(ctx context.Context, window time.Duration) (*big.Int, time.Time, error) {
+	paid, owners, reserved := s.keys()
+	out, err := totalScript.Run(ctx, s.rdb, []string{paid, owners, reserved + s.owner}, window.Milliseconds(), reserved, s.ttl.Milliseconds()).StringSlice()
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+	if len(out) != 3 {
+		return nil, time.Time{}, fmt.Errorf("spend total: unexpected answer %v", out)
+	}
+	sum, ok := new(big.Int).SetString(out[0], 10)
+	if !ok {
+		return nil, time.Time{}, fmt.Errorf("spend total: %q", out[0])
+	}
+	var oldest time.Time
+	if out[1] != "" {
+		ms, _ := strconv.ParseInt(out[1], 10, 64)
+		now, _ := strconv.ParseInt(out[2], 10, 64)
+		// Redis's clock decides the window; translate its oldest payment to this clock.
+		oldest = time.Now().Add(time.Duration(ms-now) * time.Millisecond)
+	}
+	return sum.Mul(sum, gwei), oldest, nil
+}

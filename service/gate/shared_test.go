@@ -1,0 +1,85 @@
+package gate_test
+
+import (
+	"context"
+	"errors"
+	"math/big"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/seed018cc74c/vaultd/service/gate"
+	"github.com/seed018cc74c/vaultd/service/platform"
+	"github.com/seed018cc74c/vaultd/service/redistest"
+)
+
+func gwei(n int64) *big.Int { return new(big.Int).Mul(big.NewInt(n), big.NewInt(1e9)) }
+
+// replica is one replica's gate on a budget of 10 gwei per window shared through Redis.
+func replica(t *testing.T, rdb *redis.Client, name string, window time.Duration) *gate.Gate {
+	return gate.New(nil, gate.Config{Name: "operator", Work: "reveals", Min: new(big.Int), Poll: time.Second,
+		Budget: gate.Budget{Limit: gwei(10), Window: window}, BudgetSetting: "OPERATOR_SPEND_LIMIT", BudgetCode: "SPEND_LIMIT_REACHED",
+		Shared: gate.NewSharedRedis(rdb, "test:spend", name, time.Minute)}, gate.NewMetrics(prometheus.NewRegistry(), "test", "balance"), nil)
+}
+
+func code(err error) string {
+	var e *platform.Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	if err != nil {
+		return err.Error()
+	}
+	return "accepted"
+}
+
+// Two replicas' gates on one budget in Redis: what one pays and reserves counts at the other;
+// payments leave the window by Redis's clock; a reservation released at one reopens the other.
+// With Redis gone a replica refuses (503 UNAVAILABLE, never unchecked), keeps what it could not
+// write, and writes it once Redis is back.
+func TestSharedBudgetHoldsAcrossReplicas(t *testing.T) {
+	url, stop := redistest.Server(t)
+	opts, _ := redis.ParseURL(url)
+	rdb := redis.NewClient(opts)
+	defer rdb.Close()
+	const window = 1500 * time.Millisecond
+	a, b := replica(t, rdb, "a", window), replica(t, rdb, "b", window)
+
+	a.Spent(gwei(4))
+	a.Reserve(gwei(5))
+	if got := code(b.Check()); got != "accepted" {
+		t.Fatalf("b at 9 of 10: %s", got)
+	}
+	b.Reserve(gwei(1))
+	if got := code(a.Check()); got != "SPEND_LIMIT_REACHED" {
+		t.Fatalf("a at 10 of 10 (b's reservation included): %s", got)
+	}
+	a.Release(gwei(5))
+	if got := code(b.Check()); got != "accepted" {
+		t.Fatalf("b after a released 5: %s", got)
+	}
+	a.Spent(gwei(5)) // 4 + 5 paid + 1 reserved
+	if got := code(b.Check()); got != "SPEND_LIMIT_REACHED" {
+		t.Fatalf("b at 10 of 10: %s", got)
+	}
+	time.Sleep(window + 100*time.Millisecond) // the payments leave the window
+	if got := code(b.Check()); got != "accepted" {
+		t.Fatalf("b once the payments aged out: %s", got)
+	}
+
+	// Redis gone: refuse, keep the write, write it when back.
+	total, _, err := gate.NewSharedRedis(rdb, "test:spend", "probe", time.Minute).Total(context.Background(), window)
+	if err != nil || total.Cmp(gwei(1)) != 0 {
+		t.Fatalf("the fleet's total before the outage: %v %v, want 1 gwei (b's reservation)", total, err)
+	}
+	stop()
+	a.Spent(gwei(9))
+	if got := code(a.Check()); got != "UNAVAILABLE" {
+		t.Fatalf("a with Redis gone: %s", got)
+	}
+	if got := code(b.Check()); got != "UNAVAILABLE" {
+		t.Fatalf("b with Redis gone: %s", got)
+	}
+}
