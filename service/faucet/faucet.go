@@ -362,14 +362,73 @@ func (f *Faucet) settle(addr common.Address, r *types.Receipt) error {
 	return err
 }
 
+// orphanCheck is how often a faucet on Postgres looks for the claims of replicas that are not
+// running (adoptOrphans).
+const orphanCheck = 30 * time.Second
+
+// adoptOrphans finishes what it can of the pending claims of wallets whose replica is not
+// running (it crashed and was not restarted, or was scaled away): a claim recorded but never
+// signed becomes this wallet's and is sent by the next pass; a claim whose transaction (any
+// version) was mined is settled from its receipt. A claim signed but not mined stays with its
+// wallet: only that key can re-send or replace it, when its replica comes back.
+func (f *Faucet) adoptOrphans(ctx context.Context) (adopted int) {
+	err := f.store.orphans(ctx, func(wallet string, claims []Claim) error {
+		for _, c := range claims {
+			if c.Nonce == nil {
+				if ok, err := f.store.takeUnsigned(ctx, wallet, c.Address); err != nil {
+					return err
+				} else if ok {
+					adopted++
+				}
+				continue
+			}
+			for _, h := range c.Hashes {
+				r, err := f.client.TransactionReceipt(ctx, h)
+				if err != nil || r == nil {
+					continue
+				}
+				status, reason := StatusConfirmed, ""
+				if r.Status != types.ReceiptStatusSuccessful {
+					status, reason = StatusFailed, reasonReverted
+				}
+				if err := f.store.settleOf(ctx, wallet, c.Address, status, r.BlockNumber.Uint64(), reason); err != nil {
+					return err
+				}
+				f.metrics.settled.WithLabelValues(string(status)).Inc()
+				adopted++
+				break
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		f.log.Warn("could not look at the claims of replicas that are not running", "err", err)
+	}
+	if adopted > 0 {
+		f.log.Info("finished claims of replicas that are not running", "claims", adopted)
+	}
+	return adopted
+}
+
 // reconcileLoop runs a reconciliation pass whenever woken, and again every few seconds until a
-// pass leaves nothing undecided. While nothing needs it, it makes no call at all.
+// pass leaves nothing undecided; on Postgres it also looks for other replicas' orphaned claims
+// every orphanCheck. While nothing needs it, it makes no call at all.
 func (f *Faucet) reconcileLoop() {
+	var orphans <-chan time.Time
+	if f.store.shared() {
+		t := time.NewTicker(orphanCheck)
+		defer t.Stop()
+		orphans = t.C
+	}
 	for {
 		select {
 		case <-f.life.Done():
 			return
 		case <-f.recheck:
+		case <-orphans:
+			if f.adoptOrphans(f.life) == 0 {
+				continue
+			}
 		}
 		for f.reconcile(f.life) > 0 {
 			select {

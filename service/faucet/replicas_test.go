@@ -2,9 +2,14 @@ package faucet_test
 
 import (
 	"math/big"
+	"strings"
 	"testing"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/params"
+
+	"github.com/seed018cc74c/vaultd/gen/faucetapi"
+	"github.com/seed018cc74c/vaultd/service/sqldb"
 
 	"github.com/seed018cc74c/vaultd/service/devchain/devchaintest"
 	"github.com/seed018cc74c/vaultd/service/redistest"
@@ -34,5 +39,57 @@ func TestReplicasShareLimitsAndClaims(t *testing.T) {
 	wantError(t, "a second claim at the other replica, over the total limit", r.StatusCode(), r.Body, 429, "RATE_LIMITED")
 	if n := nonce(t, c, keyAddress(second)); n != 0 {
 		t.Fatalf("the second replica's wallet sent %d transactions", n)
+	}
+}
+
+// A replica that stops and does not come back leaves pending claims: one whose transaction was
+// in the pool (mined after it stopped) and one recorded but never signed (a crash between the
+// two). While it runs, another replica leaves them alone; once it is gone, the other replica
+// settles the first from its receipt (no second transfer) and pays the second from its own
+// wallet: each address paid exactly once.
+func TestClaimsOfAStoppedReplicaAreFinished(t *testing.T) {
+	c := devchaintest.Start(t)
+	db := sqldbtest.Postgres(t)
+	gone := freshKey(t)
+	fund(t, c, c.Accounts.Faucet.Key, keyAddress(gone), new(big.Int).Mul(big.NewInt(10_000), big.NewInt(params.Ether)))
+	inPool, unsigned := freshAddress(t), freshAddress(t)
+
+	c.PauseSealing()
+	d := startFaucet(t, c, t.TempDir(), map[string]string{"DATABASE_URL": db, "FAUCET_PRIVATE_KEY": keyHex(gone)})
+	if r := claim(t, d, inPool.Hex()); r.StatusCode() != 202 {
+		t.Fatalf("claim at the replica that will stop: %d %s", r.StatusCode(), r.Body)
+	}
+	store, err := sqldb.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	if _, err := store.Exec(`INSERT INTO claims (chain_id, address, amount, status, created_at, updated_at, wallet) VALUES ($1, $2, $3, 'pending', 1, 1, $4)`,
+		int64(c.ChainID), strings.ToLower(unsigned.Hex()), amount.String(), strings.ToLower(keyAddress(gone).Hex())); err != nil {
+		t.Fatal(err)
+	}
+	walletOf := func(a common.Address) string {
+		var w string
+		if err := store.QueryRow(`SELECT wallet FROM claims WHERE address = $1`, strings.ToLower(a.Hex())).Scan(&w); err != nil {
+			t.Fatal(err)
+		}
+		return w
+	}
+
+	early := startFaucet(t, c, t.TempDir(), map[string]string{"DATABASE_URL": db}) // the dev faucet wallet
+	if w := walletOf(unsigned); w != strings.ToLower(keyAddress(gone).Hex()) {
+		t.Fatalf("a replica took the claim of a running replica (now %s)", w)
+	}
+	early.stop()
+	d.stop()
+	c.ResumeSealing()
+
+	s := startFaucet(t, c, t.TempDir(), map[string]string{"DATABASE_URL": db})
+	waitStatus(t, s, inPool, faucetapi.Confirmed)
+	waitStatus(t, s, unsigned, faucetapi.Confirmed)
+	fromGone, fromLive := transfersFrom(t, c, keyAddress(gone)), transfersFrom(t, c, c.Accounts.Faucet.Address)
+	if fromGone[inPool] != 1 || fromLive[inPool] != 0 || fromLive[unsigned] != 1 || fromGone[unsigned] != 0 {
+		t.Fatalf("transfers: the stopped replica's claim %d+%d, the unsigned one %d+%d; want 1+0 and 0+1",
+			fromGone[inPool], fromLive[inPool], fromGone[unsigned], fromLive[unsigned])
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"math/big"
@@ -121,19 +122,29 @@ func (s *store) migrate() error {
 	return err
 }
 
+// lockWait is how long a start waits for its wallet's advisory lock.
+const lockWait = 3 * time.Second
+
 // lockWallet takes the Postgres advisory lock of this wallet on a connection held until Close;
 // the server frees it when that connection ends (the process stopped or died).
 func (s *store) lockWallet() error {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second+lockWait)
 	defer cancel()
 	conn, err := s.db.Conn(ctx)
 	if err != nil {
 		return fmt.Errorf("DATABASE_URL: %w", err)
 	}
+	// Another replica finishing this wallet's orphaned claims holds the lock for milliseconds
+	// (adoptOrphans): wait a little before calling it a second replica with this wallet.
 	var ok bool
-	if err := conn.QueryRowContext(ctx, `SELECT pg_try_advisory_lock(hashtextextended($1, 0))`, "vaultd:faucet:"+s.wallet).Scan(&ok); err != nil {
-		conn.Close()
-		return fmt.Errorf("DATABASE_URL: %w", err)
+	for wait := time.Now().Add(lockWait); ; time.Sleep(100 * time.Millisecond) {
+		if err := conn.QueryRowContext(ctx, `SELECT pg_try_advisory_lock(hashtextextended($1, 0))`, "vaultd:faucet:"+s.wallet).Scan(&ok); err != nil {
+			conn.Close()
+			return fmt.Errorf("DATABASE_URL: %w", err)
+		}
+		if ok || time.Now().After(wait) {
+			break
+		}
 	}
 	if !ok {
 		conn.Close()
@@ -142,6 +153,9 @@ func (s *store) lockWallet() error {
 	s.guard = conn
 	return nil
 }
+
+// shared reports whether other replicas may use the store (Postgres).
+func (s *store) shared() bool { return s.db.Dialect == sqldb.Postgres }
 
 func (s *store) Close() error {
 	if s.guard != nil {
@@ -204,12 +218,101 @@ func (s *store) recordTx(ctx context.Context, addr common.Address, tx *types.Tra
 	return nil
 }
 
-// settle marks a pending claim confirmed (block) or failed (reason).
+// settle marks a pending claim of this wallet confirmed (block) or failed (reason).
 func (s *store) settle(ctx context.Context, addr common.Address, status Status, block uint64, reason string) error {
+	return s.settleOf(ctx, s.wallet, addr, status, block, reason)
+}
+
+// settleOf marks a pending claim of wallet confirmed (block) or failed (reason).
+func (s *store) settleOf(ctx context.Context, wallet string, addr common.Address, status Status, block uint64, reason string) error {
 	_, err := s.db.ExecContext(ctx, `UPDATE claims SET status = $1, block_number = $2, reason = $3, updated_at = $4
 		WHERE chain_id = $5 AND address = $6 AND status = 'pending' AND wallet = $7`,
-		string(status), int64(block), reason, millis(time.Now()), s.chainID, key(addr), s.wallet)
+		string(status), int64(block), reason, millis(time.Now()), s.chainID, key(addr), wallet)
 	return err
+}
+
+// orphans runs adopt for each other wallet with pending claims whose replica is not running
+// (its advisory lock is free), holding that lock meanwhile, so that its replica cannot start
+// and work on them at the same time. Postgres only: SQLite has one process.
+func (s *store) orphans(ctx context.Context, adopt func(wallet string, claims []Claim) error) error {
+	if s.db.Dialect != sqldb.Postgres {
+		return nil
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT DISTINCT wallet FROM claims WHERE chain_id = $1 AND status = 'pending' AND wallet <> $2`, s.chainID, s.wallet)
+	if err != nil {
+		return err
+	}
+	var wallets []string
+	for rows.Next() {
+		var w string
+		if err := rows.Scan(&w); err != nil {
+			rows.Close()
+			return err
+		}
+		wallets = append(wallets, w)
+	}
+	rows.Close()
+	for _, w := range wallets {
+		if err := s.withWalletLock(ctx, w, func() error {
+			claims, err := s.pendingOf(ctx, w)
+			if err != nil {
+				return err
+			}
+			return adopt(w, claims)
+		}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// withWalletLock runs fn while holding wallet's advisory lock, if it is free (its replica is
+// not running); the lock's session is discarded after, which frees it.
+func (s *store) withWalletLock(ctx context.Context, wallet string, fn func() error) error {
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		_ = conn.Raw(func(any) error { return driver.ErrBadConn }) // never back to the pool holding the lock
+		conn.Close()
+	}()
+	var ok bool
+	if err := conn.QueryRowContext(ctx, `SELECT pg_try_advisory_lock(hashtextextended($1, 0))`, "vaultd:faucet:"+wallet).Scan(&ok); err != nil || !ok {
+		return err // held: its replica is running and works on its claims itself
+	}
+	return fn()
+}
+
+// pendingOf is every pending claim of wallet.
+func (s *store) pendingOf(ctx context.Context, wallet string) ([]Claim, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT `+columns+` FROM claims WHERE chain_id = $1 AND status = 'pending' AND wallet = $2`, s.chainID, wallet)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Claim
+	for rows.Next() {
+		c, err := scan(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// takeUnsigned makes wallet's claim of addr this process's, if it was recorded but never
+// signed: true when it did.
+func (s *store) takeUnsigned(ctx context.Context, wallet string, addr common.Address) (bool, error) {
+	res, err := s.db.ExecContext(ctx, `UPDATE claims SET wallet = $1, updated_at = $2
+		WHERE chain_id = $3 AND address = $4 AND status = 'pending' AND wallet = $5 AND nonce IS NULL`,
+		s.wallet, millis(time.Now()), s.chainID, key(addr), wallet)
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
 }
 
 // withdraw deletes a pending claim whose transaction was certainly never accepted by the node,

@@ -76,12 +76,18 @@ func RunReplicas(ctx context.Context, cfg ReplicasConfig, out io.Writer) (Replic
 		return res, err
 	}
 
-	// Added latency: one reveal at a time, instant sealing, alternating the two relayers.
+	// Added latency: one reveal at a time, instant sealing, alternating the two relayers (each
+	// with its own wallet: sharing one, each send would find its nonce taken by the other's).
 	embedded, stopEmbedded, err := startRelayerWith(ctx, dev, cfg.VKey, nil)
 	if err != nil {
 		return res, err
 	}
-	coordinated, stopCoordinated, err := startRelayerWith(ctx, dev, cfg.VKey, map[string]string{"REDIS_URL": redisURL})
+	own, err := fundOperators(ctx, dev, 1)
+	if err != nil {
+		stopEmbedded()
+		return res, err
+	}
+	coordinated, stopCoordinated, err := startRelayerWith(ctx, dev, cfg.VKey, map[string]string{"REDIS_URL": redisURL, "OPERATOR_PRIVATE_KEY": own[0]})
 	if err != nil {
 		stopEmbedded()
 		return res, err
