@@ -13,8 +13,10 @@ import (
 	"time"
 
 	"github.com/seed018cc74c/vaultd/service/platform/platformtest"
+	"github.com/seed018cc74c/vaultd/service/redistest"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 
@@ -509,6 +511,37 @@ func TestRepeatAfterTxPendingNeverPaysTwice(t *testing.T) {
 func TestBurstOfPartialRevealsAgainstOneRootNeverReverts(t *testing.T) {
 	c := devchaintest.Start(t)
 	s := startRelayer(t, c, map[string]string{"RECEIPT_TIMEOUT": "2m"})
+	burstAgainstOneRoot(t, c, []*server{s}, []common.Address{c.Accounts.Operator.Address})
+}
+
+// The same burst spread over two replicas sharing a Redis, each with its own key: the inserts
+// in flight are counted for the fleet, so still 32 sent and 8 refused, none reverted (each
+// replica counting only its own would send 40, and 8 would revert).
+func TestBurstOfPartialRevealsAcrossReplicasNeverReverts(t *testing.T) {
+	c := devchaintest.Start(t)
+	url, _ := redistest.Server(t)
+	var keys []string
+	var wallets []common.Address
+	for range 2 {
+		k := freshKey(t)
+		to := crypto.PubkeyToAddress(k.PublicKey)
+		tx, err := devchain.SendTx(ctx, c, c.Accounts.Deployer.Key, &to, new(big.Int).Mul(big.NewInt(1000), big.NewInt(1e18)), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := devchain.WaitReceipt(ctx, c.Client(), tx.Hash()); err != nil {
+			t.Fatal(err)
+		}
+		keys, wallets = append(keys, hexutil.Encode(crypto.FromECDSA(k))), append(wallets, to)
+	}
+	over := map[string]string{"RECEIPT_TIMEOUT": "2m", "REDIS_URL": url, "OPERATOR_PRIVATE_KEY": "", "OPERATOR_PRIVATE_KEYS": strings.Join(keys, ",")}
+	burstAgainstOneRoot(t, c, []*server{startRelayer(t, c, over), startRelayer(t, c, over)}, wallets)
+}
+
+// burstAgainstOneRoot sends forty partial reveals proved against one root at once, spread over
+// servers, and checks that 32 were sent (from wallets) and mined, the rest refused with
+// ROOT_EXPIRING, none reverted.
+func burstAgainstOneRoot(t *testing.T, c *devchain.Chain, servers []*server, wallets []common.Address) {
 	const n = 40
 	cards := make([]card.Card, n)
 	for i := range cards {
@@ -534,12 +567,28 @@ func TestBurstOfPartialRevealsAgainstOneRootNeverReverts(t *testing.T) {
 	}
 	wg.Wait()
 
-	before := operatorNonce(t, c)
+	nonces := func(pending bool) (sum uint64) {
+		for _, w := range wallets {
+			var n uint64
+			var err error
+			if pending {
+				n, err = c.Client().PendingNonceAt(ctx, w)
+			} else {
+				n, err = c.Client().NonceAt(ctx, w, nil)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			sum += n
+		}
+		return sum
+	}
+	before := nonces(false)
 	c.PauseSealing()
 	answers := make(chan *relayerapi.RevealResponse, n)
-	for _, r := range reqs {
+	for i, r := range reqs {
 		go func() {
-			resp, err := s.client.RevealWithResponse(ctx, r)
+			resp, err := servers[i%len(servers)].client.RevealWithResponse(ctx, r)
 			if err != nil {
 				t.Error(err)
 			}
@@ -551,9 +600,9 @@ func TestBurstOfPartialRevealsAgainstOneRootNeverReverts(t *testing.T) {
 		for len(answers) > 0 {
 			got = append(got, <-answers)
 		}
-		return int(pendingOperatorNonce(t, c)-before)+len(got) == n
+		return int(nonces(true)-before)+len(got) == n
 	})
-	sent := pendingOperatorNonce(t, c) - before
+	sent := nonces(true) - before
 	c.ResumeSealing()
 	for len(got) < n {
 		got = append(got, <-answers)
@@ -570,7 +619,7 @@ func TestBurstOfPartialRevealsAgainstOneRootNeverReverts(t *testing.T) {
 	if sent != 32 || codes["200"] != 32 || codes["ROOT_EXPIRING"] != n-32 {
 		t.Fatalf("%d sent, answers %v; want 32 sent and mined, %d refused with ROOT_EXPIRING, none reverted", sent, codes, n-32)
 	}
-	if mined := operatorNonce(t, c) - before; mined != 32 {
+	if mined := nonces(false) - before; mined != 32 {
 		t.Fatalf("%d transactions mined, want 32", mined)
 	}
 }

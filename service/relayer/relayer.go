@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math/big"
 	"sync"
 	"time"
@@ -71,10 +72,12 @@ type Relayer struct {
 	gate    *gate.Gate
 	metrics *metrics
 	tracer  trace.Tracer
+	log     *slog.Logger
 
 	perIP, perRecipient, total ratelimit.Window
 	redis                      *redis.Client    // the limits' Redis (REDIS_URL); nil: in this process
 	claims                     *nullifierClaims // one transaction per nullifier across replicas; nil: one process
+	inserts                    *fleetInserts    // the change inserts in flight of every replica; nil: one process
 	lease                      *operatorLease   // the operator key leased from OPERATOR_PRIVATE_KEYS; nil: OPERATOR_PRIVATE_KEY
 	gas                        gasBook
 
@@ -132,10 +135,7 @@ func (r *Relayer) adoptSent() int {
 			}
 			release := func() {}
 			if signals[zk.SignalChangeCommitment].Sign() != 0 { // one of the inserts ahead of new reveals
-				r.mu.Lock()
-				r.changeInFlight++
-				r.mu.Unlock()
-				release = func() { r.mu.Lock(); r.changeInFlight--; r.mu.Unlock() }
+				release = r.addInsert()
 			}
 			r.track(nullifier, f, release)
 			n++
@@ -366,7 +366,7 @@ func (r *Relayer) reveal(ctx context.Context, in request) (relayerapi.RevealResu
 	if err != nil {
 		return relayerapi.RevealResult{}, err
 	}
-	release, err := r.holdRoot(root.Age, in.signals[zk.SignalChangeCommitment].Sign() != 0)
+	release, err := r.holdRoot(ctx, root.Age, in.signals[zk.SignalChangeCommitment].Sign() != 0)
 	if err != nil {
 		return relayerapi.RevealResult{}, err
 	}
@@ -559,28 +559,72 @@ func (r *Relayer) rootAge(ctx context.Context, root common.Hash) (contracts.Root
 	return treeABI.UnpackRootAge(out)
 }
 
-// holdRoot refuses a reveal whose root the relayer's own inserts ahead of it would push out of
-// the tree's root history before it is mined: its root is age inserts old, and each reveal with
-// change in flight inserts one more. A reveal with change holds its place among those inserts
-// until release (when its transaction settles, or is not sent).
-func (r *Relayer) holdRoot(age uint32, change bool) (release func(), err error) {
+// holdRoot refuses a reveal whose root the inserts ahead of it would push out of the tree's root
+// history before it is mined: its root is age inserts old, and each reveal with change in flight
+// inserts one more (this relayer's, or with REDIS_URL every replica's: replicas.go). A reveal
+// with change holds its place among those inserts until release (when its transaction settles,
+// or is not sent).
+func (r *Relayer) holdRoot(ctx context.Context, age uint32, change bool) (release func(), err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if uint64(age)+uint64(r.changeInFlight) >= uint64(r.rootHistory) {
+	inFlight := uint32(r.changeInFlight)
+	if r.inserts != nil {
+		ok, fleet, err := r.inserts.hold(ctx, age, r.rootHistory, change)
+		if err != nil {
+			return nil, claimsUnavailable(err)
+		}
+		inFlight = fleet
+		if ok && change {
+			r.changeInFlight++
+			return r.releaseInsert(), nil
+		}
+		if ok {
+			return func() {}, nil
+		}
+	}
+	if uint64(age)+uint64(inFlight) >= uint64(r.rootHistory) {
 		return nil, &RevealError{Reason: RootExpiring, Message: fmt.Sprintf(
-			"the proof's root is %d inserts old and this relayer has %d inserts in flight ahead of it; the tree keeps %d roots, so the root would be unknown by the time the reveal is mined: prove again against the current root",
-			age, r.changeInFlight, r.rootHistory)}
+			"the proof's root is %d inserts old and the relayer has %d inserts in flight ahead of it; the tree keeps %d roots, so the root would be unknown by the time the reveal is mined: prove again against the current root",
+			age, inFlight, r.rootHistory)}
 	}
 	if !change {
 		return func() {}, nil
 	}
 	r.changeInFlight++
+	return r.releaseInsert(), nil
+}
+
+// addInsert counts one more insert in flight that no holdRoot counted (a reveal adopted from the
+// pool), and returns its release.
+func (r *Relayer) addInsert() func() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.changeInFlight++
+	if r.inserts != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), r.cfg.Chain.RPCTimeout)
+		if err := r.inserts.add(ctx, 1); err != nil {
+			r.log.Warn("could not count an adopted reveal's insert with the other replicas", "err", err)
+		}
+		cancel()
+	}
+	return r.releaseInsert()
+}
+
+// releaseInsert is the release of one counted insert; callers hold r.mu.
+func (r *Relayer) releaseInsert() func() {
 	var once sync.Once
 	return func() {
 		once.Do(func() {
 			r.mu.Lock()
+			defer r.mu.Unlock()
 			r.changeInFlight--
-			r.mu.Unlock()
+			if r.inserts != nil {
+				ctx, cancel := context.WithTimeout(context.Background(), r.cfg.Chain.RPCTimeout)
+				if err := r.inserts.add(ctx, -1); err != nil {
+					r.log.Warn("could not release a reveal's insert with the other replicas; it lapses with this replica's count", "err", err)
+				}
+				cancel()
+			}
 		})
-	}, nil
+	}
 }

@@ -56,7 +56,7 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 		}
 	}
 	m := newMetrics(reg)
-	r := &Relayer{cfg: cfg, chainID: chainID, client: client, vk: vk, metrics: m, tracer: tracer,
+	r := &Relayer{cfg: cfg, chainID: chainID, client: client, vk: vk, metrics: m, tracer: tracer, log: log,
 		perIP: ratelimit.New(cfg.Limits.PerIP), perRecipient: ratelimit.New(cfg.Limits.PerRecipient), total: ratelimit.New(cfg.Limits.Total),
 		running: map[common.Hash]*outcome{}, sent: map[common.Hash]*txmgr.Flight{}}
 	if cfg.Limits.RedisURL != "" { // the limits hold across every replica sharing this Redis
@@ -68,6 +68,7 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 		r.perRecipient = ratelimit.NewRedis(r.redis, "relayer:recipient", cfg.Limits.PerRecipient)
 		r.total = ratelimit.NewRedis(r.redis, "relayer:total", cfg.Limits.Total)
 		r.claims = &nullifierClaims{client: r.redis, ttl: time.Hour}
+		r.inserts = &fleetInserts{client: r.redis, owner: replicaName(), ttl: 10 * time.Minute}
 	}
 	out, err := client.Call(ctx, "root_history_size", cfg.Contracts.CommitmentTree, contracts.NewCommitmentTree().PackROOTHISTORYSIZE())
 	if err == nil {
