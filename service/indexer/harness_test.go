@@ -18,7 +18,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/seed018cc74c/vaultd/service/platform"
 	"github.com/seed018cc74c/vaultd/service/platform/platformtest"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
@@ -34,7 +36,20 @@ import (
 
 var ctx = context.Background()
 
-func TestMain(m *testing.M) { os.Exit(sqldbtest.Main(m)) }
+func TestMain(m *testing.M) {
+	if os.Getenv(childEnv) == "1" { // an indexer process for TestAKilledWritersReaderTakesOver
+		cfg, err := indexer.LoadConfig(os.Getenv)
+		platform.Main("indexer", cfg.HTTP.LogLevel, err, func(ctx context.Context, tp trace.TracerProvider) error {
+			svc, err := indexer.New(ctx, cfg, indexer.Options{})
+			if err != nil {
+				return err
+			}
+			defer svc.Close()
+			return svc.Run(ctx)
+		})
+	}
+	os.Exit(sqldbtest.Main(m))
+}
 
 // backend is the store the running test uses: "sqlite", or "postgres" while eachStore runs it
 // there. Tests run one at a time, so a package variable is enough.

@@ -1,8 +1,16 @@
 package indexer_test
 
 import (
+	"bytes"
 	"database/sql"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/seed018cc74c/vaultd/service/devchain"
@@ -78,4 +86,71 @@ func sameAsChain(t testing.TB, c *devchain.Chain, n int, servers ...*server) {
 			}
 		}
 	}
+}
+
+// childEnv makes this test binary an indexer process (TestMain), configured by its environment.
+const childEnv = "VAULTD_INDEXER_CHILD"
+
+// The writer is a separate process, killed with SIGKILL while the chain goes on: its session
+// ends with it, and the reader in this process takes over at its next poll and indexes what
+// came after, once each.
+func TestAKilledWritersReaderTakesOver(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs an indexer process")
+	}
+	backend = "postgres"
+	defer func() { backend = "sqlite" }()
+	c := devchaintest.Start(t)
+	dir := t.TempDir()
+	commit(t, c, 0, 2)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), childEnv+"=1", fmt.Sprintf("PORT=%d", port))
+	get := env(t, c, dir, nil)
+	for _, k := range []string{"RPC_URL", "DATABASE_URL", "POLL_INTERVAL", "START_BLOCK", "COMMIT_REVEAL_VAULT_ADDRESS",
+		"NULLIFIER_REGISTRY_ADDRESS", "COMMITMENT_TREE_ADDRESS", "TOKEN_FACTORY_ADDRESS"} {
+		if v := get(k); v != "" {
+			cmd.Env = append(cmd.Env, k+"="+v)
+		}
+	}
+	var logs bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &logs, &logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); close(exited) }()
+	defer func() { cmd.Process.Kill(); <-exited }()
+	child := &server{url: fmt.Sprintf("http://127.0.0.1:%d", port)}
+	waitFor(t, "the indexer process to be the writer", func() bool {
+		select {
+		case <-exited:
+			t.Fatalf("the indexer process exited:\n%s", logs.String())
+		default:
+		}
+		resp, err := http.Get(child.url + "/metrics")
+		if err != nil {
+			return false
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		return strings.Contains(string(body), "vaultd_indexer_writer 1\n")
+	})
+	reader := startIndexer(t, c, dir, nil)
+	caughtUp(t, reader, c)
+	if isWriter(t, reader) {
+		t.Fatal("two writers")
+	}
+
+	cmd.Process.Signal(syscall.SIGKILL)
+	<-exited
+	commit(t, c, 1, 3)
+	waitFor(t, "the reader to take over as the writer", func() bool { return isWriter(t, reader) })
+	caughtUp(t, reader, c)
+	sameAsChain(t, c, 5, reader)
 }
