@@ -27,7 +27,7 @@ func main() {
 	flag.BoolVar(&cfg.Floor, "floor", true, "also time the node alone mining the burst as pre-signed transactions")
 	profile := flag.String("cpuprofile", "", "write a CPU profile of the burst to this file")
 	replicas := flag.String("replicas", "", "measure replicas instead: the replica counts, e.g. 1,2,3")
-	reveals := flag.Int("reveals", 120, "with --replicas: reveals sent at once per replica count")
+	reveals := flag.Int("reveals", 120, "with --replicas: reveals sent at once per replica count (0: only the added latency)")
 	flag.Parse()
 	if *replicas != "" {
 		rc := revealbench.ReplicasConfig{Singles: cfg.Singles, Reveals: *reveals, BlockTime: cfg.BlockTime, VKey: cfg.VKey}
