@@ -18,7 +18,7 @@ import (
 )
 
 // Two indexers on one Postgres: one writes, the other reads what it stores and answers the same
-// events. The writer's database session is killed by the server (pg_terminate_backend, as when
+// events, and streams them as they are stored. The writer's database session is killed by the server (pg_terminate_backend, as when
 // the server drops it): its writes stop, and one of the two (whichever polls first) takes the
 // lock again; there is one writer, and both answer what comes next. Then the writer stops for
 // good (its session ends, as when its process dies): the other takes over at its next poll and
@@ -38,6 +38,15 @@ func TestOneWriterAndItsFailover(t *testing.T) {
 		t.Fatal("two writers")
 	}
 	sameAsChain(t, c, 2, a, b)
+	// A reader's stream: what is stored, then each event as the writer stores it.
+	stream := subscribe(t, b.url+"/api/indexer/stream?event=CommitmentInserted", nil)
+	if first, second := next(t, stream), next(t, stream); leafOf(t, first) != "0" || leafOf(t, second) != "1" {
+		t.Fatalf("the reader's stream: %+v %+v", first, second)
+	}
+	commit(t, c, 0, 1)
+	if live := next(t, stream); leafOf(t, live) != "2" {
+		t.Fatalf("the reader's stream, live: %+v", live)
+	}
 
 	admin, err := sql.Open("pgx", databaseURL(t, dir))
 	if err != nil {
@@ -48,7 +57,7 @@ func TestOneWriterAndItsFailover(t *testing.T) {
 	if err := admin.QueryRowContext(ctx, `SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted`).Scan(&killed); err != nil || !killed {
 		t.Fatalf("terminate the writer's session: %v %v", killed, err)
 	}
-	commit(t, c, 1, 3)
+	commit(t, c, 1, 2)
 	caughtUp(t, a, c)
 	caughtUp(t, b, c)
 	if isWriter(t, a) == isWriter(t, b) {
