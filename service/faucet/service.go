@@ -2,9 +2,7 @@ package faucet
 
 import (
 	"context"
-	"fmt"
 	"net/http"
-	"os"
 	"sync"
 	"time"
 
@@ -62,8 +60,7 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 			client.Close()
 			return nil, err
 		}
-		host, _ := os.Hostname()
-		shared = gate.NewSharedRedis(rdb, "vaultd:faucet:spend", fmt.Sprintf("%s:%d", host, os.Getpid()), 10*time.Minute)
+		shared = gate.NewSharedRedis(rdb, "vaultd:faucet:spend", platform.Instance(), 10*time.Minute)
 	}
 	g := gate.New(client, gate.Config{Wallet: wallet, Name: "faucet", Work: "claims", Min: cfg.Wallet.MinBalance,
 		Poll: cfg.Wallet.BalancePoll, Setting: "MIN_FAUCET_BALANCE", Code: CodeFaucetBalanceLow,

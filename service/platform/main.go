@@ -65,3 +65,10 @@ func Healthcheck(defaultPort int) {
 	}
 	os.Exit(0)
 }
+
+// Instance names this process among a service's replicas ("<host>:<pid>"): in the Redis keys
+// and lease values replicas share, for people reading them.
+func Instance() string {
+	host, _ := os.Hostname()
+	return fmt.Sprintf("%s:%d", host, os.Getpid())
+}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 	"sync/atomic"
 	"time"
 
@@ -16,6 +15,7 @@ import (
 
 	"github.com/seed018cc74c/vaultd/service/gate"
 	"github.com/seed018cc74c/vaultd/service/lease"
+	"github.com/seed018cc74c/vaultd/service/platform"
 	"github.com/seed018cc74c/vaultd/service/txmgr"
 )
 
@@ -48,7 +48,7 @@ func leaseOperatorKey(ctx context.Context, rdb *redis.Client, keys []*ecdsa.Priv
 		byName[names[i]] = k
 	}
 	ol := &operatorLease{}
-	cfg := lease.Config{Prefix: leasePrefix, Owner: replicaName(), TTL: ttl, Logger: log,
+	cfg := lease.Config{Prefix: leasePrefix, Owner: platform.Instance(), TTL: ttl, Logger: log,
 		OnAcquire: func(e int64) {
 			epoch.Set(float64(e))
 			if tx := ol.tx.Load(); tx != nil { // taken again after it lapsed: catch up with the wallet
@@ -92,17 +92,11 @@ func (r *Relayer) holdsKey() bool {
 	return err == nil
 }
 
-// replicaName names this process among the replicas (in Redis keys and lease values).
-func replicaName() string {
-	host, _ := os.Hostname()
-	return fmt.Sprintf("%s:%d", host, os.Getpid())
-}
-
 // sharedBudget is the spend budget's account in the replicas' Redis (nil: none, in process): the
 // limit then holds for the fleet, not per replica.
 func sharedBudget(rdb *redis.Client, prefix string) gate.Shared {
 	if rdb == nil {
 		return nil
 	}
-	return gate.NewSharedRedis(rdb, prefix, replicaName(), 10*time.Minute)
+	return gate.NewSharedRedis(rdb, prefix, platform.Instance(), 10*time.Minute)
 }

@@ -68,7 +68,7 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 		r.perRecipient = ratelimit.NewRedis(r.redis, "relayer:recipient", cfg.Limits.PerRecipient)
 		r.total = ratelimit.NewRedis(r.redis, "relayer:total", cfg.Limits.Total)
 		r.claims = &nullifierClaims{client: r.redis, ttl: time.Hour}
-		r.inserts = &fleetInserts{client: r.redis, owner: replicaName(), ttl: 10 * time.Minute}
+		r.inserts = &fleetInserts{client: r.redis, owner: platform.Instance(), ttl: 10 * time.Minute}
 	}
 	out, err := client.Call(ctx, "root_history_size", cfg.Contracts.CommitmentTree, contracts.NewCommitmentTree().PackROOTHISTORYSIZE())
 	if err == nil {
