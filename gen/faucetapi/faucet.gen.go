@@ -75,6 +75,15 @@ type AlreadyClaimed struct {
 	Error string `json:"error"`
 }
 
+// ChainUnavailableError The error body of a 502.
+type ChainUnavailableError struct {
+	// Code Machine-readable code; one of these for this response.
+	Code string `json:"code"`
+
+	// Error What went wrong, for people.
+	Error string `json:"error"`
+}
+
 // Claim defines model for Claim.
 type Claim struct {
 	// Address The address, EIP-55 checksummed.
@@ -109,12 +118,30 @@ type Claim struct {
 // ClaimStatus defines model for Claim.Status.
 type ClaimStatus string
 
+// ClaimRejectedError The error body of a 422 of POST /api/faucet/claim.
+type ClaimRejectedError struct {
+	// Code Machine-readable code; one of these for this response.
+	Code string `json:"code"`
+
+	// Error What went wrong, for people.
+	Error string `json:"error"`
+}
+
 // ClaimRequest defines model for ClaimRequest.
 type ClaimRequest struct {
 	// Address A 0x-prefixed address.
 	//
 	// Example: 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
 	Address Address `json:"address"`
+}
+
+// ClaimUnavailableError The error body of a 503 of POST /api/faucet/claim.
+type ClaimUnavailableError struct {
+	// Code Machine-readable code; one of these for this response.
+	Code string `json:"code"`
+
+	// Error What went wrong, for people.
+	Error string `json:"error"`
 }
 
 // Error The body of every error response.
@@ -157,26 +184,74 @@ type Health struct {
 // HealthStatus defines model for Health.Status.
 type HealthStatus string
 
+// InternalError The error body of a 500.
+type InternalError struct {
+	// Code Machine-readable code; one of these for this response.
+	Code string `json:"code"`
+
+	// Error What went wrong, for people.
+	Error string `json:"error"`
+}
+
+// InvalidRequestError The error body of a 400.
+type InvalidRequestError struct {
+	// Code Machine-readable code; one of these for this response.
+	Code string `json:"code"`
+
+	// Error What went wrong, for people.
+	Error string `json:"error"`
+}
+
+// NotReadyError The body of a 503 of GET /ready.
+type NotReadyError struct {
+	// Code Machine-readable code; one of these for this response.
+	Code string `json:"code"`
+
+	// Error What went wrong, for people.
+	Error string `json:"error"`
+}
+
+// PayloadTooLargeError The error body of a 413.
+type PayloadTooLargeError struct {
+	// Code Machine-readable code; one of these for this response.
+	Code string `json:"code"`
+
+	// Error What went wrong, for people.
+	Error string `json:"error"`
+}
+
+// RateLimitedError The error body of a 429.
+type RateLimitedError struct {
+	// Code Machine-readable code; one of these for this response.
+	Code string `json:"code"`
+
+	// Error What went wrong, for people.
+	Error string `json:"error"`
+}
+
 // Ready defines model for Ready.
 type Ready struct {
 	// Ready Example: true
 	Ready bool `json:"ready"`
 }
 
-// ChainUnavailable The body of every error response.
-type ChainUnavailable = Error
+// ChainUnavailable The error body of a 502.
+type ChainUnavailable = ChainUnavailableError
 
-// Internal The body of every error response.
-type Internal = Error
+// Internal The error body of a 500.
+type Internal = InternalError
 
-// InvalidRequest The body of every error response.
-type InvalidRequest = Error
+// InvalidRequest The error body of a 400.
+type InvalidRequest = InvalidRequestError
 
-// PayloadTooLarge The body of every error response.
-type PayloadTooLarge = Error
+// OtherError The body of every error response.
+type OtherError = Error
 
-// RateLimited The body of every error response.
-type RateLimited = Error
+// PayloadTooLarge The error body of a 413.
+type PayloadTooLarge = PayloadTooLargeError
+
+// RateLimited The error body of a 429.
+type RateLimited = RateLimitedError
 
 // GetClaimStatusParams defines parameters for GetClaimStatus.
 type GetClaimStatusParams struct {
@@ -637,7 +712,7 @@ type ClaimResponse struct {
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *PayloadTooLarge
 	// JSON422 the response for an HTTP 422 `application/json` response
-	JSON422 *Error
+	JSON422 *ClaimRejectedError
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *RateLimited
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -645,7 +720,9 @@ type ClaimResponse struct {
 	// JSON502 the response for an HTTP 502 `application/json` response
 	JSON502 *ChainUnavailable
 	// JSON503 the response for an HTTP 503 `application/json` response
-	JSON503 *Error
+	JSON503 *ClaimUnavailableError
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *OtherError
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *ClaimResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -673,7 +750,7 @@ func (r ClaimResponse) GetJSON413() *PayloadTooLarge {
 }
 
 // GetJSON422 returns the response for an HTTP 422 `application/json` response
-func (r ClaimResponse) GetJSON422() *Error {
+func (r ClaimResponse) GetJSON422() *ClaimRejectedError {
 	return r.JSON422
 }
 
@@ -693,8 +770,13 @@ func (r ClaimResponse) GetJSON502() *ChainUnavailable {
 }
 
 // GetJSON503 returns the response for an HTTP 503 `application/json` response
-func (r ClaimResponse) GetJSON503() *Error {
+func (r ClaimResponse) GetJSON503() *ClaimUnavailableError {
 	return r.JSON503
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r ClaimResponse) GetJSONDefault() *OtherError {
+	return r.JSONDefault
 }
 
 // GetBody returns the raw response body bytes
@@ -735,6 +817,8 @@ type GetClaimStatusResponse struct {
 	JSON400 *InvalidRequest
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Internal
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *OtherError
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -750,6 +834,11 @@ func (r GetClaimStatusResponse) GetJSON400() *InvalidRequest {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetClaimStatusResponse) GetJSON500() *Internal {
 	return r.JSON500
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r GetClaimStatusResponse) GetJSONDefault() *OtherError {
+	return r.JSONDefault
 }
 
 // GetBody returns the raw response body bytes
@@ -786,11 +875,18 @@ type GetHealthResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Health
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *OtherError
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetHealthResponse) GetJSON200() *Health {
 	return r.JSON200
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r GetHealthResponse) GetJSONDefault() *OtherError {
+	return r.JSONDefault
 }
 
 // GetBody returns the raw response body bytes
@@ -828,7 +924,9 @@ type GetReadyResponse struct {
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Ready
 	// JSON503 the response for an HTTP 503 `application/json` response
-	JSON503 *Error
+	JSON503 *NotReadyError
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *OtherError
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -837,8 +935,13 @@ func (r GetReadyResponse) GetJSON200() *Ready {
 }
 
 // GetJSON503 returns the response for an HTTP 503 `application/json` response
-func (r GetReadyResponse) GetJSON503() *Error {
+func (r GetReadyResponse) GetJSON503() *NotReadyError {
 	return r.JSON503
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r GetReadyResponse) GetJSONDefault() *OtherError {
+	return r.JSONDefault
 }
 
 // GetBody returns the raw response body bytes
@@ -985,7 +1088,7 @@ func ParseClaimResponse(rsp *http.Response) (*ClaimResponse, error) {
 		response.JSON413 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
-		var dest Error
+		var dest ClaimRejectedError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -1013,11 +1116,18 @@ func ParseClaimResponse(rsp *http.Response) (*ClaimResponse, error) {
 		response.JSON502 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
-		var dest Error
+		var dest ClaimUnavailableError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.JSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest OtherError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
 
 	}
 
@@ -1082,6 +1192,13 @@ func ParseGetClaimStatusResponse(rsp *http.Response) (*GetClaimStatusResponse, e
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest OtherError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
 	}
 
 	return response, nil
@@ -1107,6 +1224,13 @@ func ParseGetHealthResponse(rsp *http.Response) (*GetHealthResponse, error) {
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest OtherError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
 
 	}
 
@@ -1135,11 +1259,18 @@ func ParseGetReadyResponse(rsp *http.Response) (*GetReadyResponse, error) {
 		response.JSON200 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
-		var dest Error
+		var dest NotReadyError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.JSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest OtherError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
 
 	}
 
@@ -1403,19 +1534,21 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	return r
 }
 
-type ChainUnavailableJSONResponse Error
+type ChainUnavailableJSONResponse ChainUnavailableError
 
-type InternalJSONResponse Error
+type InternalJSONResponse InternalError
 
-type InvalidRequestJSONResponse Error
+type InvalidRequestJSONResponse InvalidRequestError
 
-type PayloadTooLargeJSONResponse Error
+type OtherErrorJSONResponse Error
+
+type PayloadTooLargeJSONResponse PayloadTooLargeError
 
 type RateLimitedResponseHeaders struct {
 	RetryAfter *int
 }
 type RateLimitedJSONResponse struct {
-	Body Error
+	Body RateLimitedError
 
 	Headers RateLimitedResponseHeaders
 }
@@ -1484,7 +1617,7 @@ func (response Claim413JSONResponse) VisitClaimResponse(w http.ResponseWriter) e
 	return err
 }
 
-type Claim422JSONResponse Error
+type Claim422JSONResponse ClaimRejectedError
 
 func (response Claim422JSONResponse) VisitClaimResponse(w http.ResponseWriter) error {
 
@@ -1548,7 +1681,7 @@ type Claim503ResponseHeaders struct {
 }
 
 type Claim503JSONResponse struct {
-	Body    Error
+	Body    ClaimUnavailableError
 	Headers Claim503ResponseHeaders
 }
 
@@ -1563,6 +1696,23 @@ func (response Claim503JSONResponse) VisitClaimResponse(w http.ResponseWriter) e
 		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
 	}
 	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ClaimdefaultJSONResponse struct {
+	Body       Error
+	StatusCode int
+}
+
+func (response ClaimdefaultJSONResponse) VisitClaimResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(response.StatusCode)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -1617,6 +1767,23 @@ func (response GetClaimStatus500JSONResponse) VisitGetClaimStatusResponse(w http
 	return err
 }
 
+type GetClaimStatusdefaultJSONResponse struct {
+	Body       Error
+	StatusCode int
+}
+
+func (response GetClaimStatusdefaultJSONResponse) VisitGetClaimStatusResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(response.StatusCode)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetHealthRequestObject struct {
 }
 
@@ -1634,6 +1801,23 @@ func (response GetHealth200JSONResponse) VisitGetHealthResponse(w http.ResponseW
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetHealthdefaultJSONResponse struct {
+	Body       Error
+	StatusCode int
+}
+
+func (response GetHealthdefaultJSONResponse) VisitGetHealthResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(response.StatusCode)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -1659,7 +1843,7 @@ func (response GetReady200JSONResponse) VisitGetReadyResponse(w http.ResponseWri
 	return err
 }
 
-type GetReady503JSONResponse Error
+type GetReady503JSONResponse NotReadyError
 
 func (response GetReady503JSONResponse) VisitGetReadyResponse(w http.ResponseWriter) error {
 
@@ -1669,6 +1853,23 @@ func (response GetReady503JSONResponse) VisitGetReadyResponse(w http.ResponseWri
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReadydefaultJSONResponse struct {
+	Body       Error
+	StatusCode int
+}
+
+func (response GetReadydefaultJSONResponse) VisitGetReadyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(response.StatusCode)
 	_, err := buf.WriteTo(w)
 	return err
 }

@@ -72,6 +72,15 @@ type Block struct {
 	BlockNumber int64  `json:"blockNumber"`
 }
 
+// CursorReorgedError The error body of a 409 of GET /api/indexer.
+type CursorReorgedError struct {
+	// Code Machine-readable code; one of these for this response.
+	Code string `json:"code"`
+
+	// Error What went wrong, for people.
+	Error string `json:"error"`
+}
+
 // Error The body of every error response.
 type Error struct {
 	// Code Example: INVALID_REQUEST
@@ -128,11 +137,41 @@ type Health struct {
 // HealthStatus defines model for Health.Status.
 type HealthStatus string
 
+// InternalError The error body of a 500.
+type InternalError struct {
+	// Code Machine-readable code; one of these for this response.
+	Code string `json:"code"`
+
+	// Error What went wrong, for people.
+	Error string `json:"error"`
+}
+
+// InvalidRequestError The error body of a 400.
+type InvalidRequestError struct {
+	// Code Machine-readable code; one of these for this response.
+	Code string `json:"code"`
+
+	// Error What went wrong, for people.
+	Error string `json:"error"`
+}
+
+// NotReadyError The body of a 503 of GET /ready.
+type NotReadyError struct {
+	// Code Machine-readable code; one of these for this response.
+	Code string `json:"code"`
+
+	// Error What went wrong, for people.
+	Error string `json:"error"`
+}
+
 // Ready defines model for Ready.
 type Ready struct {
 	// Ready Example: true
 	Ready bool `json:"ready"`
 }
+
+// OtherError The body of every error response.
+type OtherError = Error
 
 // ListEventsParams defines parameters for ListEvents.
 type ListEventsParams struct {
@@ -683,11 +722,13 @@ type ListEventsResponse struct {
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *EventPage
 	// JSON400 the response for an HTTP 400 `application/json` response
-	JSON400 *Error
+	JSON400 *InvalidRequestError
 	// JSON409 the response for an HTTP 409 `application/json` response
-	JSON409 *Error
+	JSON409 *CursorReorgedError
 	// JSON500 the response for an HTTP 500 `application/json` response
-	JSON500 *Error
+	JSON500 *InternalError
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *OtherError
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -696,18 +737,23 @@ func (r ListEventsResponse) GetJSON200() *EventPage {
 }
 
 // GetJSON400 returns the response for an HTTP 400 `application/json` response
-func (r ListEventsResponse) GetJSON400() *Error {
+func (r ListEventsResponse) GetJSON400() *InvalidRequestError {
 	return r.JSON400
 }
 
 // GetJSON409 returns the response for an HTTP 409 `application/json` response
-func (r ListEventsResponse) GetJSON409() *Error {
+func (r ListEventsResponse) GetJSON409() *CursorReorgedError {
 	return r.JSON409
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
-func (r ListEventsResponse) GetJSON500() *Error {
+func (r ListEventsResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r ListEventsResponse) GetJSONDefault() *OtherError {
+	return r.JSONDefault
 }
 
 // GetBody returns the raw response body bytes
@@ -743,12 +789,19 @@ type StreamEventsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
 	// JSON400 the response for an HTTP 400 `application/json` response
-	JSON400 *Error
+	JSON400 *InvalidRequestError
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *OtherError
 }
 
 // GetJSON400 returns the response for an HTTP 400 `application/json` response
-func (r StreamEventsResponse) GetJSON400() *Error {
+func (r StreamEventsResponse) GetJSON400() *InvalidRequestError {
 	return r.JSON400
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r StreamEventsResponse) GetJSONDefault() *OtherError {
+	return r.JSONDefault
 }
 
 // GetBody returns the raw response body bytes
@@ -785,11 +838,18 @@ type GetHealthResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Health
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *OtherError
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetHealthResponse) GetJSON200() *Health {
 	return r.JSON200
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r GetHealthResponse) GetJSONDefault() *OtherError {
+	return r.JSONDefault
 }
 
 // GetBody returns the raw response body bytes
@@ -827,7 +887,9 @@ type GetReadyResponse struct {
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Ready
 	// JSON503 the response for an HTTP 503 `application/json` response
-	JSON503 *Error
+	JSON503 *NotReadyError
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *OtherError
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -836,8 +898,13 @@ func (r GetReadyResponse) GetJSON200() *Ready {
 }
 
 // GetJSON503 returns the response for an HTTP 503 `application/json` response
-func (r GetReadyResponse) GetJSON503() *Error {
+func (r GetReadyResponse) GetJSON503() *NotReadyError {
 	return r.JSON503
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r GetReadyResponse) GetJSONDefault() *OtherError {
+	return r.JSONDefault
 }
 
 // GetBody returns the raw response body bytes
@@ -957,25 +1024,32 @@ func ParseListEventsResponse(rsp *http.Response) (*ListEventsResponse, error) {
 		response.JSON200 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
-		var dest Error
+		var dest InvalidRequestError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.JSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
-		var dest Error
+		var dest CursorReorgedError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.JSON409 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
-		var dest Error
+		var dest InternalError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest OtherError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
 
 	}
 
@@ -997,11 +1071,18 @@ func ParseStreamEventsResponse(rsp *http.Response) (*StreamEventsResponse, error
 
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
-		var dest Error
+		var dest InvalidRequestError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest OtherError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
 
 	}
 
@@ -1028,6 +1109,13 @@ func ParseGetHealthResponse(rsp *http.Response) (*GetHealthResponse, error) {
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest OtherError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
 
 	}
 
@@ -1056,11 +1144,18 @@ func ParseGetReadyResponse(rsp *http.Response) (*GetReadyResponse, error) {
 		response.JSON200 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
-		var dest Error
+		var dest NotReadyError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.JSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest OtherError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
 
 	}
 
@@ -1442,6 +1537,8 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	return r
 }
 
+type OtherErrorJSONResponse Error
+
 type ListEventsRequestObject struct {
 	Params ListEventsParams
 }
@@ -1464,7 +1561,7 @@ func (response ListEvents200JSONResponse) VisitListEventsResponse(w http.Respons
 	return err
 }
 
-type ListEvents400JSONResponse Error
+type ListEvents400JSONResponse InvalidRequestError
 
 func (response ListEvents400JSONResponse) VisitListEventsResponse(w http.ResponseWriter) error {
 
@@ -1478,7 +1575,7 @@ func (response ListEvents400JSONResponse) VisitListEventsResponse(w http.Respons
 	return err
 }
 
-type ListEvents409JSONResponse Error
+type ListEvents409JSONResponse CursorReorgedError
 
 func (response ListEvents409JSONResponse) VisitListEventsResponse(w http.ResponseWriter) error {
 
@@ -1492,7 +1589,7 @@ func (response ListEvents409JSONResponse) VisitListEventsResponse(w http.Respons
 	return err
 }
 
-type ListEvents500JSONResponse Error
+type ListEvents500JSONResponse InternalError
 
 func (response ListEvents500JSONResponse) VisitListEventsResponse(w http.ResponseWriter) error {
 
@@ -1502,6 +1599,23 @@ func (response ListEvents500JSONResponse) VisitListEventsResponse(w http.Respons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListEventsdefaultJSONResponse struct {
+	Body       Error
+	StatusCode int
+}
+
+func (response ListEventsdefaultJSONResponse) VisitListEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(response.StatusCode)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -1557,7 +1671,7 @@ func (response StreamEvents200TexteventStreamResponse) VisitStreamEventsResponse
 	}
 }
 
-type StreamEvents400JSONResponse Error
+type StreamEvents400JSONResponse InvalidRequestError
 
 func (response StreamEvents400JSONResponse) VisitStreamEventsResponse(w http.ResponseWriter) error {
 
@@ -1567,6 +1681,23 @@ func (response StreamEvents400JSONResponse) VisitStreamEventsResponse(w http.Res
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StreamEventsdefaultJSONResponse struct {
+	Body       Error
+	StatusCode int
+}
+
+func (response StreamEventsdefaultJSONResponse) VisitStreamEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(response.StatusCode)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -1592,6 +1723,23 @@ func (response GetHealth200JSONResponse) VisitGetHealthResponse(w http.ResponseW
 	return err
 }
 
+type GetHealthdefaultJSONResponse struct {
+	Body       Error
+	StatusCode int
+}
+
+func (response GetHealthdefaultJSONResponse) VisitGetHealthResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(response.StatusCode)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetReadyRequestObject struct {
 }
 
@@ -1613,7 +1761,7 @@ func (response GetReady200JSONResponse) VisitGetReadyResponse(w http.ResponseWri
 	return err
 }
 
-type GetReady503JSONResponse Error
+type GetReady503JSONResponse NotReadyError
 
 func (response GetReady503JSONResponse) VisitGetReadyResponse(w http.ResponseWriter) error {
 
@@ -1623,6 +1771,23 @@ func (response GetReady503JSONResponse) VisitGetReadyResponse(w http.ResponseWri
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReadydefaultJSONResponse struct {
+	Body       Error
+	StatusCode int
+}
+
+func (response GetReadydefaultJSONResponse) VisitGetReadyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(response.StatusCode)
 	_, err := buf.WriteTo(w)
 	return err
 }

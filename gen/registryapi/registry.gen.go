@@ -43,6 +43,15 @@ func (e HealthStatus) Valid() bool {
 // Example: 0x5FbDB2315678afecb367f032d93F642f64180aa3
 type Address = string
 
+// ChainUnavailableError The error body of a 502.
+type ChainUnavailableError struct {
+	// Code Machine-readable code; one of these for this response.
+	Code string `json:"code"`
+
+	// Error What went wrong, for people.
+	Error string `json:"error"`
+}
+
 // Error The body of every error response.
 type Error struct {
 	// Code Machine-readable code; match on this.
@@ -81,6 +90,33 @@ type IconUpload struct {
 	//
 	// Example: http://localhost:3009/icons/0x5fbdb2315678afecb367f032d93f642f64180aa3-1a2b3c4d.png
 	IconUrl string `json:"iconUrl"`
+}
+
+// InternalError The error body of a 500.
+type InternalError struct {
+	// Code Machine-readable code; one of these for this response.
+	Code string `json:"code"`
+
+	// Error What went wrong, for people.
+	Error string `json:"error"`
+}
+
+// InvalidRequestError The error body of a 400.
+type InvalidRequestError struct {
+	// Code Machine-readable code; one of these for this response.
+	Code string `json:"code"`
+
+	// Error What went wrong, for people.
+	Error string `json:"error"`
+}
+
+// PayloadTooLargeError The error body of a 413.
+type PayloadTooLargeError struct {
+	// Code Machine-readable code; one of these for this response.
+	Code string `json:"code"`
+
+	// Error What went wrong, for people.
+	Error string `json:"error"`
 }
 
 // Token A registered token.
@@ -170,29 +206,68 @@ type TokenList struct {
 	Tokens []Token `json:"tokens"`
 }
 
+// TokenNotFoundError The error body of a 404.
+type TokenNotFoundError struct {
+	// Code Machine-readable code; one of these for this response.
+	Code string `json:"code"`
+
+	// Error What went wrong, for people.
+	Error string `json:"error"`
+}
+
+// UnauthorizedError The error body of a 401.
+type UnauthorizedError struct {
+	// Code Machine-readable code; one of these for this response.
+	Code string `json:"code"`
+
+	// Error What went wrong, for people.
+	Error string `json:"error"`
+}
+
+// UnsupportedMediaTypeError The error body of a 415.
+type UnsupportedMediaTypeError struct {
+	// Code Machine-readable code; one of these for this response.
+	Code string `json:"code"`
+
+	// Error What went wrong, for people.
+	Error string `json:"error"`
+}
+
+// UpsertRejectedError The error body of a 422 of POST /tokens.
+type UpsertRejectedError struct {
+	// Code Machine-readable code; one of these for this response.
+	Code string `json:"code"`
+
+	// Error What went wrong, for people.
+	Error string `json:"error"`
+}
+
 // TokenAddress Example: 0x5FbDB2315678afecb367f032d93F642f64180aa3
 type TokenAddress = string
 
-// ChainUnavailable The body of every error response.
-type ChainUnavailable = Error
+// ChainUnavailable The error body of a 502.
+type ChainUnavailable = ChainUnavailableError
 
-// Internal The body of every error response.
-type Internal = Error
+// Internal The error body of a 500.
+type Internal = InternalError
 
-// InvalidRequest The body of every error response.
-type InvalidRequest = Error
+// InvalidRequest The error body of a 400.
+type InvalidRequest = InvalidRequestError
 
-// PayloadTooLarge The body of every error response.
-type PayloadTooLarge = Error
+// OtherError The body of every error response.
+type OtherError = Error
 
-// TokenNotFound The body of every error response.
-type TokenNotFound = Error
+// PayloadTooLarge The error body of a 413.
+type PayloadTooLarge = PayloadTooLargeError
 
-// Unauthorized The body of every error response.
-type Unauthorized = Error
+// TokenNotFound The error body of a 404.
+type TokenNotFound = TokenNotFoundError
 
-// UnsupportedMediaType The body of every error response.
-type UnsupportedMediaType = Error
+// Unauthorized The error body of a 401.
+type Unauthorized = UnauthorizedError
+
+// UnsupportedMediaType The error body of a 415.
+type UnsupportedMediaType = UnsupportedMediaTypeError
 
 // ListTokensParams defines parameters for ListTokens.
 type ListTokensParams struct {
@@ -957,11 +1032,18 @@ type GetHealthResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Health
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *OtherError
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetHealthResponse) GetJSON200() *Health {
 	return r.JSON200
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r GetHealthResponse) GetJSONDefault() *OtherError {
+	return r.JSONDefault
 }
 
 // GetBody returns the raw response body bytes
@@ -1020,6 +1102,8 @@ type ListTokensResponse struct {
 	JSON401 *Unauthorized
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Internal
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *OtherError
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *ListTokensResponse200Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
@@ -1046,6 +1130,11 @@ func (r ListTokensResponse) GetJSON401() *Unauthorized {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r ListTokensResponse) GetJSON500() *Internal {
 	return r.JSON500
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r ListTokensResponse) GetJSONDefault() *OtherError {
+	return r.JSONDefault
 }
 
 // GetBody returns the raw response body bytes
@@ -1103,11 +1192,13 @@ type UpsertTokenResponse struct {
 	// JSON415 the response for an HTTP 415 `application/json` response
 	JSON415 *UnsupportedMediaType
 	// JSON422 the response for an HTTP 422 `application/json` response
-	JSON422 *Error
+	JSON422 *UpsertRejectedError
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Internal
 	// JSON502 the response for an HTTP 502 `application/json` response
 	JSON502 *ChainUnavailable
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *OtherError
 	// Headers201 the parsed response headers for an HTTP 201 response
 	Headers201 *UpsertTokenResponse201Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
@@ -1145,7 +1236,7 @@ func (r UpsertTokenResponse) GetJSON415() *UnsupportedMediaType {
 }
 
 // GetJSON422 returns the response for an HTTP 422 `application/json` response
-func (r UpsertTokenResponse) GetJSON422() *Error {
+func (r UpsertTokenResponse) GetJSON422() *UpsertRejectedError {
 	return r.JSON422
 }
 
@@ -1157,6 +1248,11 @@ func (r UpsertTokenResponse) GetJSON500() *Internal {
 // GetJSON502 returns the response for an HTTP 502 `application/json` response
 func (r UpsertTokenResponse) GetJSON502() *ChainUnavailable {
 	return r.JSON502
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r UpsertTokenResponse) GetJSONDefault() *OtherError {
+	return r.JSONDefault
 }
 
 // GetBody returns the raw response body bytes
@@ -1199,6 +1295,8 @@ type GetTokenResponse struct {
 	JSON404 *TokenNotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Internal
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *OtherError
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -1219,6 +1317,11 @@ func (r GetTokenResponse) GetJSON404() *TokenNotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetTokenResponse) GetJSON500() *Internal {
 	return r.JSON500
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r GetTokenResponse) GetJSONDefault() *OtherError {
+	return r.JSONDefault
 }
 
 // GetBody returns the raw response body bytes
@@ -1272,6 +1375,8 @@ type UploadTokenIconResponse struct {
 	JSON415 *UnsupportedMediaType
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Internal
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *OtherError
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *UploadTokenIconResponse401Headers
 }
@@ -1309,6 +1414,11 @@ func (r UploadTokenIconResponse) GetJSON415() *UnsupportedMediaType {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r UploadTokenIconResponse) GetJSON500() *Internal {
 	return r.JSON500
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r UploadTokenIconResponse) GetJSONDefault() *OtherError {
+	return r.JSONDefault
 }
 
 // GetBody returns the raw response body bytes
@@ -1495,6 +1605,13 @@ func ParseGetHealthResponse(rsp *http.Response) (*GetHealthResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest OtherError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
 	}
 
 	return response, nil
@@ -1544,6 +1661,13 @@ func ParseListTokensResponse(rsp *http.Response) (*ListTokensResponse, error) {
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest OtherError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
 
 	}
 
@@ -1647,7 +1771,7 @@ func ParseUpsertTokenResponse(rsp *http.Response) (*UpsertTokenResponse, error) 
 		response.JSON415 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
-		var dest Error
+		var dest UpsertRejectedError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -1666,6 +1790,13 @@ func ParseUpsertTokenResponse(rsp *http.Response) (*UpsertTokenResponse, error) 
 			return nil, err
 		}
 		response.JSON502 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest OtherError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
 
 	}
 
@@ -1737,6 +1868,13 @@ func ParseGetTokenResponse(rsp *http.Response) (*GetTokenResponse, error) {
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest OtherError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
 	}
 
 	return response, nil
@@ -1804,6 +1942,13 @@ func ParseUploadTokenIconResponse(rsp *http.Response) (*UploadTokenIconResponse,
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest OtherError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
 
 	}
 
@@ -2151,26 +2296,28 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	return r
 }
 
-type ChainUnavailableJSONResponse Error
+type ChainUnavailableJSONResponse ChainUnavailableError
 
-type InternalJSONResponse Error
+type InternalJSONResponse InternalError
 
-type InvalidRequestJSONResponse Error
+type InvalidRequestJSONResponse InvalidRequestError
 
-type PayloadTooLargeJSONResponse Error
+type OtherErrorJSONResponse Error
 
-type TokenNotFoundJSONResponse Error
+type PayloadTooLargeJSONResponse PayloadTooLargeError
+
+type TokenNotFoundJSONResponse TokenNotFoundError
 
 type UnauthorizedResponseHeaders struct {
 	WWWAuthenticate *string
 }
 type UnauthorizedJSONResponse struct {
-	Body Error
+	Body UnauthorizedError
 
 	Headers UnauthorizedResponseHeaders
 }
 
-type UnsupportedMediaTypeJSONResponse Error
+type UnsupportedMediaTypeJSONResponse UnsupportedMediaTypeError
 
 type GetHealthRequestObject struct {
 }
@@ -2189,6 +2336,23 @@ func (response GetHealth200JSONResponse) VisitGetHealthResponse(w http.ResponseW
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetHealthdefaultJSONResponse struct {
+	Body       Error
+	StatusCode int
+}
+
+func (response GetHealthdefaultJSONResponse) VisitGetHealthResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(response.StatusCode)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -2286,6 +2450,23 @@ func (response ListTokens500JSONResponse) VisitListTokensResponse(w http.Respons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTokensdefaultJSONResponse struct {
+	Body       Error
+	StatusCode int
+}
+
+func (response ListTokensdefaultJSONResponse) VisitListTokensResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(response.StatusCode)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -2397,7 +2578,7 @@ func (response UpsertToken415JSONResponse) VisitUpsertTokenResponse(w http.Respo
 	return err
 }
 
-type UpsertToken422JSONResponse Error
+type UpsertToken422JSONResponse UpsertRejectedError
 
 func (response UpsertToken422JSONResponse) VisitUpsertTokenResponse(w http.ResponseWriter) error {
 
@@ -2435,6 +2616,23 @@ func (response UpsertToken502JSONResponse) VisitUpsertTokenResponse(w http.Respo
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(502)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpsertTokendefaultJSONResponse struct {
+	Body       Error
+	StatusCode int
+}
+
+func (response UpsertTokendefaultJSONResponse) VisitUpsertTokenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(response.StatusCode)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -2499,6 +2697,23 @@ func (response GetToken500JSONResponse) VisitGetTokenResponse(w http.ResponseWri
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTokendefaultJSONResponse struct {
+	Body       Error
+	StatusCode int
+}
+
+func (response GetTokendefaultJSONResponse) VisitGetTokenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(response.StatusCode)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -2611,6 +2826,23 @@ func (response UploadTokenIcon500JSONResponse) VisitUploadTokenIconResponse(w ht
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadTokenIcondefaultJSONResponse struct {
+	Body       Error
+	StatusCode int
+}
+
+func (response UploadTokenIcondefaultJSONResponse) VisitUploadTokenIconResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(response.StatusCode)
 	_, err := buf.WriteTo(w)
 	return err
 }

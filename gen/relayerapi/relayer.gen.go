@@ -35,6 +35,15 @@ func (e HealthStatus) Valid() bool {
 	}
 }
 
+// ChainUnavailableError The error body of a 502.
+type ChainUnavailableError struct {
+	// Code Machine-readable code; one of these for this response.
+	Code string `json:"code"`
+
+	// Error What went wrong, for people.
+	Error string `json:"error"`
+}
+
 // Error The body of every error response.
 type Error struct {
 	// Code Machine-readable code; match on this.
@@ -84,6 +93,42 @@ type Health struct {
 // HealthStatus defines model for Health.Status.
 type HealthStatus string
 
+// InternalError The error body of a 500.
+type InternalError struct {
+	// Code Machine-readable code; one of these for this response.
+	Code string `json:"code"`
+
+	// Error What went wrong, for people.
+	Error string `json:"error"`
+}
+
+// InvalidRequestError The error body of a 400.
+type InvalidRequestError struct {
+	// Code Machine-readable code; one of these for this response.
+	Code string `json:"code"`
+
+	// Error What went wrong, for people.
+	Error string `json:"error"`
+}
+
+// NotReadyError The body of a 503 of GET /ready.
+type NotReadyError struct {
+	// Code Machine-readable code; one of these for this response.
+	Code string `json:"code"`
+
+	// Error What went wrong, for people.
+	Error string `json:"error"`
+}
+
+// PayloadTooLargeError The error body of a 413.
+type PayloadTooLargeError struct {
+	// Code Machine-readable code; one of these for this response.
+	Code string `json:"code"`
+
+	// Error What went wrong, for people.
+	Error string `json:"error"`
+}
+
 // Proof A Groth16 proof as snarkjs writes it (other members, such as protocol and curve, are ignored).
 type Proof struct {
 	// PiA [x, y, "1"]
@@ -96,10 +141,52 @@ type Proof struct {
 	PiC G1Point `json:"pi_c"`
 }
 
+// RateLimitedError The error body of a 429.
+type RateLimitedError struct {
+	// Code Machine-readable code; one of these for this response.
+	Code string `json:"code"`
+
+	// Error What went wrong, for people.
+	Error string `json:"error"`
+}
+
 // Ready defines model for Ready.
 type Ready struct {
 	// Ready Example: true
 	Ready bool `json:"ready"`
+}
+
+// RevealConflictError The error body of a 409 of POST /reveal.
+type RevealConflictError struct {
+	// Code Machine-readable code; one of these for this response.
+	Code string `json:"code"`
+
+	// Error What went wrong, for people.
+	Error string `json:"error"`
+}
+
+// RevealFailedError The error body of a 422 of POST /reveal (txHash set for TX_REVERTED).
+type RevealFailedError struct {
+	// Code Machine-readable code; one of these for this response.
+	Code string `json:"code"`
+
+	// Error What went wrong, for people.
+	Error string `json:"error"`
+
+	// TxHash The transaction concerned, for TX_REVERTED and TX_PENDING.
+	TxHash *string `json:"txHash,omitempty"`
+}
+
+// RevealPendingError The error body of a 504 of POST /reveal (txHash set).
+type RevealPendingError struct {
+	// Code Machine-readable code; one of these for this response.
+	Code string `json:"code"`
+
+	// Error What went wrong, for people.
+	Error string `json:"error"`
+
+	// TxHash The transaction concerned, for TX_REVERTED and TX_PENDING.
+	TxHash *string `json:"txHash,omitempty"`
 }
 
 // RevealRequest Example: {"amount":"25000000","proof":{"pi_a":["18690494376539319360210468654873328719022701855975683792757559577362870360017","19737898815452988434611374765676038151625618239291114123190460342187471976605","1"],"pi_b":[["6348020309858531147625724759059989958903329860707529401959505847952672622488","16695046717366366343333621440759525573098337550652334575751157761360037008297"],["6207237200434833804843221557627101738405221087946524009040245627052227113536","1366437637591442296823563007069542036389458599404622834380497785436040327040"],["1","0"]],"pi_c":["3817410543718893302584329470004315838232232236925812931358394227271811416405","2163513530935617296389484926446427009521432069006566012089117591015848290123","1"]},"publicSignals":["0x0c41d4a3c6a4e3e0c5a6c1f0e4d1c2b3a4958677e6d5c4b3a29181706f5e4d3c","0x1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f809","0x17d7840","0x70997970c51812dc3a010c7d01b50e0d17dc79c8","0x0","0x273d0f62363f328c212d48b3bac4f619c91d8df814e52e0e056986759c65a861"],"recipient":"0x70997970C51812dc3A010C7d01b50e0d17dc79C8","tokenAddress":"0x41706B4EFE0B6D3F137403109A6384eb2Aa51e85"}
@@ -143,20 +230,32 @@ type RevealResult struct {
 	TxHash string `json:"txHash"`
 }
 
-// ChainUnavailable The body of every error response.
-type ChainUnavailable = Error
+// RevealUnavailableError The error body of a 503 of POST /reveal.
+type RevealUnavailableError struct {
+	// Code Machine-readable code; one of these for this response.
+	Code string `json:"code"`
 
-// Internal The body of every error response.
-type Internal = Error
+	// Error What went wrong, for people.
+	Error string `json:"error"`
+}
 
-// InvalidRequest The body of every error response.
-type InvalidRequest = Error
+// ChainUnavailable The error body of a 502.
+type ChainUnavailable = ChainUnavailableError
 
-// PayloadTooLarge The body of every error response.
-type PayloadTooLarge = Error
+// Internal The error body of a 500.
+type Internal = InternalError
 
-// RateLimited The body of every error response.
-type RateLimited = Error
+// InvalidRequest The error body of a 400.
+type InvalidRequest = InvalidRequestError
+
+// OtherError The body of every error response.
+type OtherError = Error
+
+// PayloadTooLarge The error body of a 413.
+type PayloadTooLarge = PayloadTooLargeError
+
+// RateLimited The error body of a 429.
+type RateLimited = RateLimitedError
 
 // RevealJSONRequestBody defines body for Reveal for application/json ContentType.
 type RevealJSONRequestBody = RevealRequest
@@ -553,11 +652,18 @@ type GetHealthResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Health
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *OtherError
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetHealthResponse) GetJSON200() *Health {
 	return r.JSON200
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r GetHealthResponse) GetJSONDefault() *OtherError {
+	return r.JSONDefault
 }
 
 // GetBody returns the raw response body bytes
@@ -595,7 +701,9 @@ type GetReadyResponse struct {
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Ready
 	// JSON503 the response for an HTTP 503 `application/json` response
-	JSON503 *Error
+	JSON503 *NotReadyError
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *OtherError
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -604,8 +712,13 @@ func (r GetReadyResponse) GetJSON200() *Ready {
 }
 
 // GetJSON503 returns the response for an HTTP 503 `application/json` response
-func (r GetReadyResponse) GetJSON503() *Error {
+func (r GetReadyResponse) GetJSON503() *NotReadyError {
 	return r.JSON503
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r GetReadyResponse) GetJSONDefault() *OtherError {
+	return r.JSONDefault
 }
 
 // GetBody returns the raw response body bytes
@@ -655,11 +768,11 @@ type RevealResponse struct {
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *InvalidRequest
 	// JSON409 the response for an HTTP 409 `application/json` response
-	JSON409 *Error
+	JSON409 *RevealConflictError
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *PayloadTooLarge
 	// JSON422 the response for an HTTP 422 `application/json` response
-	JSON422 *Error
+	JSON422 *RevealFailedError
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *RateLimited
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -667,9 +780,11 @@ type RevealResponse struct {
 	// JSON502 the response for an HTTP 502 `application/json` response
 	JSON502 *ChainUnavailable
 	// JSON503 the response for an HTTP 503 `application/json` response
-	JSON503 *Error
+	JSON503 *RevealUnavailableError
 	// JSON504 the response for an HTTP 504 `application/json` response
-	JSON504 *Error
+	JSON504 *RevealPendingError
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *OtherError
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *RevealResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -687,7 +802,7 @@ func (r RevealResponse) GetJSON400() *InvalidRequest {
 }
 
 // GetJSON409 returns the response for an HTTP 409 `application/json` response
-func (r RevealResponse) GetJSON409() *Error {
+func (r RevealResponse) GetJSON409() *RevealConflictError {
 	return r.JSON409
 }
 
@@ -697,7 +812,7 @@ func (r RevealResponse) GetJSON413() *PayloadTooLarge {
 }
 
 // GetJSON422 returns the response for an HTTP 422 `application/json` response
-func (r RevealResponse) GetJSON422() *Error {
+func (r RevealResponse) GetJSON422() *RevealFailedError {
 	return r.JSON422
 }
 
@@ -717,13 +832,18 @@ func (r RevealResponse) GetJSON502() *ChainUnavailable {
 }
 
 // GetJSON503 returns the response for an HTTP 503 `application/json` response
-func (r RevealResponse) GetJSON503() *Error {
+func (r RevealResponse) GetJSON503() *RevealUnavailableError {
 	return r.JSON503
 }
 
 // GetJSON504 returns the response for an HTTP 504 `application/json` response
-func (r RevealResponse) GetJSON504() *Error {
+func (r RevealResponse) GetJSON504() *RevealPendingError {
 	return r.JSON504
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r RevealResponse) GetJSONDefault() *OtherError {
+	return r.JSONDefault
 }
 
 // GetBody returns the raw response body bytes
@@ -847,6 +967,13 @@ func ParseGetHealthResponse(rsp *http.Response) (*GetHealthResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest OtherError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
 	}
 
 	return response, nil
@@ -874,11 +1001,18 @@ func ParseGetReadyResponse(rsp *http.Response) (*GetReadyResponse, error) {
 		response.JSON200 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
-		var dest Error
+		var dest NotReadyError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.JSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest OtherError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
 
 	}
 
@@ -914,7 +1048,7 @@ func ParseRevealResponse(rsp *http.Response) (*RevealResponse, error) {
 		response.JSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
-		var dest Error
+		var dest RevealConflictError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -928,7 +1062,7 @@ func ParseRevealResponse(rsp *http.Response) (*RevealResponse, error) {
 		response.JSON413 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
-		var dest Error
+		var dest RevealFailedError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -956,18 +1090,25 @@ func ParseRevealResponse(rsp *http.Response) (*RevealResponse, error) {
 		response.JSON502 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
-		var dest Error
+		var dest RevealUnavailableError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.JSON503 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 504:
-		var dest Error
+		var dest RevealPendingError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.JSON504 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest OtherError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
 
 	}
 
@@ -1209,19 +1350,21 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	return r
 }
 
-type ChainUnavailableJSONResponse Error
+type ChainUnavailableJSONResponse ChainUnavailableError
 
-type InternalJSONResponse Error
+type InternalJSONResponse InternalError
 
-type InvalidRequestJSONResponse Error
+type InvalidRequestJSONResponse InvalidRequestError
 
-type PayloadTooLargeJSONResponse Error
+type OtherErrorJSONResponse Error
+
+type PayloadTooLargeJSONResponse PayloadTooLargeError
 
 type RateLimitedResponseHeaders struct {
 	RetryAfter *int
 }
 type RateLimitedJSONResponse struct {
-	Body Error
+	Body RateLimitedError
 
 	Headers RateLimitedResponseHeaders
 }
@@ -1247,6 +1390,23 @@ func (response GetHealth200JSONResponse) VisitGetHealthResponse(w http.ResponseW
 	return err
 }
 
+type GetHealthdefaultJSONResponse struct {
+	Body       Error
+	StatusCode int
+}
+
+func (response GetHealthdefaultJSONResponse) VisitGetHealthResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(response.StatusCode)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetReadyRequestObject struct {
 }
 
@@ -1268,7 +1428,7 @@ func (response GetReady200JSONResponse) VisitGetReadyResponse(w http.ResponseWri
 	return err
 }
 
-type GetReady503JSONResponse Error
+type GetReady503JSONResponse NotReadyError
 
 func (response GetReady503JSONResponse) VisitGetReadyResponse(w http.ResponseWriter) error {
 
@@ -1278,6 +1438,23 @@ func (response GetReady503JSONResponse) VisitGetReadyResponse(w http.ResponseWri
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReadydefaultJSONResponse struct {
+	Body       Error
+	StatusCode int
+}
+
+func (response GetReadydefaultJSONResponse) VisitGetReadyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(response.StatusCode)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -1318,7 +1495,7 @@ func (response Reveal400JSONResponse) VisitRevealResponse(w http.ResponseWriter)
 	return err
 }
 
-type Reveal409JSONResponse Error
+type Reveal409JSONResponse RevealConflictError
 
 func (response Reveal409JSONResponse) VisitRevealResponse(w http.ResponseWriter) error {
 
@@ -1346,7 +1523,7 @@ func (response Reveal413JSONResponse) VisitRevealResponse(w http.ResponseWriter)
 	return err
 }
 
-type Reveal422JSONResponse Error
+type Reveal422JSONResponse RevealFailedError
 
 func (response Reveal422JSONResponse) VisitRevealResponse(w http.ResponseWriter) error {
 
@@ -1410,7 +1587,7 @@ type Reveal503ResponseHeaders struct {
 }
 
 type Reveal503JSONResponse struct {
-	Body    Error
+	Body    RevealUnavailableError
 	Headers Reveal503ResponseHeaders
 }
 
@@ -1429,7 +1606,7 @@ func (response Reveal503JSONResponse) VisitRevealResponse(w http.ResponseWriter)
 	return err
 }
 
-type Reveal504JSONResponse Error
+type Reveal504JSONResponse RevealPendingError
 
 func (response Reveal504JSONResponse) VisitRevealResponse(w http.ResponseWriter) error {
 
@@ -1439,6 +1616,23 @@ func (response Reveal504JSONResponse) VisitRevealResponse(w http.ResponseWriter)
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(504)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RevealdefaultJSONResponse struct {
+	Body       Error
+	StatusCode int
+}
+
+func (response RevealdefaultJSONResponse) VisitRevealResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(response.StatusCode)
 	_, err := buf.WriteTo(w)
 	return err
 }

@@ -136,8 +136,11 @@ export interface components {
         /** @description The error body of a 409, with the address's claim. */
         AlreadyClaimed: {
             error: string;
-            /** @example ALREADY_CLAIMED */
-            code: string;
+            /**
+             * @example ALREADY_CLAIMED
+             * @enum {string}
+             */
+            code: "ALREADY_CLAIMED";
             claim: components["schemas"]["Claim"];
         };
         Health: {
@@ -174,8 +177,97 @@ export interface components {
              */
             code: "INVALID_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "CHAIN_UNAVAILABLE" | "UNAVAILABLE" | "INTERNAL" | "ALREADY_CLAIMED" | "CLAIM_REJECTED" | "FAUCET_BALANCE_LOW" | "SPEND_LIMIT_REACHED";
         };
+        /** @description The error body of a 400. */
+        InvalidRequestError: {
+            /** @description What went wrong, for people. */
+            error: string;
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "INVALID_REQUEST";
+        };
+        /** @description The error body of a 413. */
+        PayloadTooLargeError: {
+            /** @description What went wrong, for people. */
+            error: string;
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "PAYLOAD_TOO_LARGE";
+        };
+        /** @description The error body of a 429. */
+        RateLimitedError: {
+            /** @description What went wrong, for people. */
+            error: string;
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "RATE_LIMITED";
+        };
+        /** @description The error body of a 502. */
+        ChainUnavailableError: {
+            /** @description What went wrong, for people. */
+            error: string;
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "CHAIN_UNAVAILABLE";
+        };
+        /** @description The error body of a 500. */
+        InternalError: {
+            /** @description What went wrong, for people. */
+            error: string;
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "INTERNAL";
+        };
+        /** @description The error body of a 422 of POST /api/faucet/claim. */
+        ClaimRejectedError: {
+            /** @description What went wrong, for people. */
+            error: string;
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "CLAIM_REJECTED";
+        };
+        /** @description The error body of a 503 of POST /api/faucet/claim. */
+        ClaimUnavailableError: {
+            /** @description What went wrong, for people. */
+            error: string;
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "FAUCET_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "UNAVAILABLE";
+        };
+        /** @description The body of a 503 of GET /ready. */
+        NotReadyError: {
+            /** @description What went wrong, for people. */
+            error: string;
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "FAUCET_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "CHAIN_UNAVAILABLE";
+        };
     };
     responses: {
+        /** @description Any other error, e.g. 404 NOT_FOUND (no such route), 405 METHOD_NOT_ALLOWED, 415 UNSUPPORTED_MEDIA_TYPE: every error response has this body, and `code` is one of these. */
+        OtherError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description `INVALID_REQUEST`: the request is malformed (not an address, the zero address, a bad checksum); the message names the field. */
         InvalidRequest: {
             headers: {
@@ -188,7 +280,7 @@ export interface components {
                  *       "code": "INVALID_REQUEST"
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["InvalidRequestError"];
             };
         };
         /** @description The body is larger than allowed. */
@@ -197,7 +289,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["PayloadTooLargeError"];
             };
         };
         /** @description A rate limit is exceeded; the message names it. */
@@ -214,7 +306,7 @@ export interface components {
                  *       "code": "RATE_LIMITED"
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["RateLimitedError"];
             };
         };
         /** @description The chain's RPC did not answer, timed out, answered garbage, or refused the transaction. Nothing was recorded. */
@@ -223,7 +315,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ChainUnavailableError"];
             };
         };
         /** @description An unexpected fault (the claim store failed); nothing was sent. */
@@ -232,7 +324,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["InternalError"];
             };
         };
     };
@@ -282,7 +374,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ClaimRejectedError"];
                 };
             };
             429: components["responses"]["RateLimited"];
@@ -301,9 +393,10 @@ export interface operations {
                      *       "code": "FAUCET_BALANCE_LOW"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ClaimUnavailableError"];
                 };
             };
+            default: components["responses"]["OtherError"];
         };
     };
     getClaimStatus: {
@@ -329,6 +422,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             500: components["responses"]["Internal"];
+            default: components["responses"]["OtherError"];
         };
     };
     getReady: {
@@ -361,9 +455,10 @@ export interface operations {
                      *       "code": "FAUCET_BALANCE_LOW"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["NotReadyError"];
                 };
             };
+            default: components["responses"]["OtherError"];
         };
     };
     getHealth: {
@@ -384,6 +479,7 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            default: components["responses"]["OtherError"];
         };
     };
 }

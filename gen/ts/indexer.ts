@@ -171,8 +171,58 @@ export interface components {
              */
             code: "INVALID_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "CHAIN_UNAVAILABLE" | "UNAVAILABLE" | "INTERNAL" | "CURSOR_REORGED";
         };
+        /** @description The error body of a 400. */
+        InvalidRequestError: {
+            /** @description What went wrong, for people. */
+            error: string;
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "INVALID_REQUEST";
+        };
+        /** @description The error body of a 500. */
+        InternalError: {
+            /** @description What went wrong, for people. */
+            error: string;
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "INTERNAL";
+        };
+        /** @description The error body of a 409 of GET /api/indexer. */
+        CursorReorgedError: {
+            /** @description What went wrong, for people. */
+            error: string;
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "CURSOR_REORGED";
+        };
+        /** @description The body of a 503 of GET /ready. */
+        NotReadyError: {
+            /** @description What went wrong, for people. */
+            error: string;
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "CHAIN_UNAVAILABLE" | "UNAVAILABLE";
+        };
     };
-    responses: never;
+    responses: {
+        /** @description Any other error, e.g. 404 NOT_FOUND (no such route), 405 METHOD_NOT_ALLOWED, 415 UNSUPPORTED_MEDIA_TYPE: every error response has this body, and `code` is one of these. */
+        OtherError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
     headers: never;
@@ -221,7 +271,7 @@ export interface operations {
                      *       "code": "INVALID_REQUEST"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
             /** @description `CURSOR_REORGED`: the event the cursor points after was removed by a reorg; start again from an earlier block. */
@@ -230,7 +280,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CursorReorgedError"];
                 };
             };
             /** @description An unexpected fault. */
@@ -239,9 +289,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["InternalError"];
                 };
             };
+            default: components["responses"]["OtherError"];
         };
     };
     streamEvents: {
@@ -282,9 +333,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
+            default: components["responses"]["OtherError"];
         };
     };
     getReady: {
@@ -317,9 +369,10 @@ export interface operations {
                      *       "code": "UNAVAILABLE"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["NotReadyError"];
                 };
             };
+            default: components["responses"]["OtherError"];
         };
     };
     getHealth: {
@@ -340,6 +393,7 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            default: components["responses"]["OtherError"];
         };
     };
 }

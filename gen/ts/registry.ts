@@ -247,8 +247,97 @@ export interface components {
              */
             code: "INVALID_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "CHAIN_UNAVAILABLE" | "UNAVAILABLE" | "INTERNAL" | "TOKEN_NOT_FOUND" | "NOT_A_CONTRACT" | "NOT_A_TOKEN";
         };
+        /** @description The error body of a 400. */
+        InvalidRequestError: {
+            /** @description What went wrong, for people. */
+            error: string;
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "INVALID_REQUEST";
+        };
+        /** @description The error body of a 401. */
+        UnauthorizedError: {
+            /** @description What went wrong, for people. */
+            error: string;
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "UNAUTHORIZED";
+        };
+        /** @description The error body of a 404. */
+        TokenNotFoundError: {
+            /** @description What went wrong, for people. */
+            error: string;
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "TOKEN_NOT_FOUND";
+        };
+        /** @description The error body of a 413. */
+        PayloadTooLargeError: {
+            /** @description What went wrong, for people. */
+            error: string;
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "PAYLOAD_TOO_LARGE";
+        };
+        /** @description The error body of a 415. */
+        UnsupportedMediaTypeError: {
+            /** @description What went wrong, for people. */
+            error: string;
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "UNSUPPORTED_MEDIA_TYPE";
+        };
+        /** @description The error body of a 502. */
+        ChainUnavailableError: {
+            /** @description What went wrong, for people. */
+            error: string;
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "CHAIN_UNAVAILABLE";
+        };
+        /** @description The error body of a 500. */
+        InternalError: {
+            /** @description What went wrong, for people. */
+            error: string;
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "INTERNAL";
+        };
+        /** @description The error body of a 422 of POST /tokens. */
+        UpsertRejectedError: {
+            /** @description What went wrong, for people. */
+            error: string;
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "NOT_A_CONTRACT" | "NOT_A_TOKEN";
+        };
     };
     responses: {
+        /** @description Any other error, e.g. 404 NOT_FOUND (no such route), 405 METHOD_NOT_ALLOWED, 415 UNSUPPORTED_MEDIA_TYPE: every error response has this body, and `code` is one of these. */
+        OtherError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The request is malformed; the message names the field. */
         InvalidRequest: {
             headers: {
@@ -261,7 +350,7 @@ export interface components {
                  *       "code": "INVALID_REQUEST"
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["InvalidRequestError"];
             };
         };
         /** @description The admin key is missing or wrong. */
@@ -277,7 +366,7 @@ export interface components {
                  *       "code": "UNAUTHORIZED"
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["UnauthorizedError"];
             };
         };
         /** @description No token is registered at the address. */
@@ -292,7 +381,7 @@ export interface components {
                  *       "code": "TOKEN_NOT_FOUND"
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["TokenNotFoundError"];
             };
         };
         /** @description The body or the icon is larger than allowed. */
@@ -307,7 +396,7 @@ export interface components {
                  *       "code": "PAYLOAD_TOO_LARGE"
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["PayloadTooLargeError"];
             };
         };
         /** @description The icon is not a PNG, JPEG, GIF or WebP image. */
@@ -322,7 +411,7 @@ export interface components {
                  *       "code": "UNSUPPORTED_MEDIA_TYPE"
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["UnsupportedMediaTypeError"];
             };
         };
         /** @description The chain's RPC did not answer, timed out, or answered garbage. Nothing was changed; retry later. */
@@ -337,7 +426,7 @@ export interface components {
                  *       "code": "CHAIN_UNAVAILABLE"
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ChainUnavailableError"];
             };
         };
         /** @description An unexpected fault; nothing was changed. */
@@ -352,7 +441,7 @@ export interface components {
                  *       "code": "INTERNAL"
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["InternalError"];
             };
         };
     };
@@ -405,6 +494,7 @@ export interface operations {
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["Internal"];
+            default: components["responses"]["OtherError"];
         };
     };
     upsertToken: {
@@ -453,11 +543,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["UpsertRejectedError"];
                 };
             };
             500: components["responses"]["Internal"];
             502: components["responses"]["ChainUnavailable"];
+            default: components["responses"]["OtherError"];
         };
     };
     getToken: {
@@ -484,6 +575,7 @@ export interface operations {
             400: components["responses"]["InvalidRequest"];
             404: components["responses"]["TokenNotFound"];
             500: components["responses"]["Internal"];
+            default: components["responses"]["OtherError"];
         };
     };
     uploadTokenIcon: {
@@ -525,6 +617,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["Internal"];
+            default: components["responses"]["OtherError"];
         };
     };
     getHealth: {
@@ -545,6 +638,7 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            default: components["responses"]["OtherError"];
         };
     };
 }

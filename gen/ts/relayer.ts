@@ -202,8 +202,121 @@ export interface components {
             /** @description The transaction concerned, for TX_REVERTED and TX_PENDING. */
             txHash?: string;
         };
+        /** @description The error body of a 400. */
+        InvalidRequestError: {
+            /** @description What went wrong, for people. */
+            error: string;
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "INVALID_REQUEST";
+        };
+        /** @description The error body of a 413. */
+        PayloadTooLargeError: {
+            /** @description What went wrong, for people. */
+            error: string;
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "PAYLOAD_TOO_LARGE";
+        };
+        /** @description The error body of a 429. */
+        RateLimitedError: {
+            /** @description What went wrong, for people. */
+            error: string;
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "RATE_LIMITED";
+        };
+        /** @description The error body of a 502. */
+        ChainUnavailableError: {
+            /** @description What went wrong, for people. */
+            error: string;
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "CHAIN_UNAVAILABLE";
+        };
+        /** @description The error body of a 500. */
+        InternalError: {
+            /** @description What went wrong, for people. */
+            error: string;
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "INTERNAL";
+        };
+        /** @description The error body of a 409 of POST /reveal. */
+        RevealConflictError: {
+            /** @description What went wrong, for people. */
+            error: string;
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "NULLIFIER_USED" | "ROOT_EXPIRING";
+        };
+        /** @description The error body of a 422 of POST /reveal (txHash set for TX_REVERTED). */
+        RevealFailedError: {
+            /** @description What went wrong, for people. */
+            error: string;
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "UNKNOWN_ROOT" | "INVALID_PROOF" | "INVALID_RECIPIENT" | "SIGNAL_MISMATCH" | "REVEAL_REJECTED" | "TX_REVERTED";
+            /** @description The transaction concerned, for TX_REVERTED and TX_PENDING. */
+            txHash?: string;
+        };
+        /** @description The error body of a 503 of POST /reveal. */
+        RevealUnavailableError: {
+            /** @description What went wrong, for people. */
+            error: string;
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "OPERATOR_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "OPERATOR_KEY_UNAVAILABLE" | "UNAVAILABLE";
+        };
+        /** @description The error body of a 504 of POST /reveal (txHash set). */
+        RevealPendingError: {
+            /** @description What went wrong, for people. */
+            error: string;
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "TX_PENDING";
+            /** @description The transaction concerned, for TX_REVERTED and TX_PENDING. */
+            txHash?: string;
+        };
+        /** @description The body of a 503 of GET /ready. */
+        NotReadyError: {
+            /** @description What went wrong, for people. */
+            error: string;
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "OPERATOR_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "OPERATOR_KEY_UNAVAILABLE" | "CHAIN_UNAVAILABLE";
+        };
     };
     responses: {
+        /** @description Any other error, e.g. 404 NOT_FOUND (no such route), 405 METHOD_NOT_ALLOWED, 415 UNSUPPORTED_MEDIA_TYPE: every error response has this body, and `code` is one of these. */
+        OtherError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The request is malformed; the message names the field. */
         InvalidRequest: {
             headers: {
@@ -216,7 +329,7 @@ export interface components {
                  *       "code": "INVALID_REQUEST"
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["InvalidRequestError"];
             };
         };
         /** @description The body is larger than allowed. */
@@ -225,7 +338,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["PayloadTooLargeError"];
             };
         };
         /** @description A rate limit is exceeded; the message names it. */
@@ -242,7 +355,7 @@ export interface components {
                  *       "code": "RATE_LIMITED"
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["RateLimitedError"];
             };
         };
         /** @description The chain's RPC did not answer, timed out, answered garbage, or refused the transaction. Nothing was sent, or the nonce was not used. */
@@ -251,7 +364,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ChainUnavailableError"];
             };
         };
         /** @description An unexpected fault. */
@@ -260,7 +373,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["InternalError"];
             };
         };
     };
@@ -312,7 +425,7 @@ export interface operations {
                      *       "code": "NULLIFIER_USED"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RevealConflictError"];
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
@@ -326,7 +439,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RevealFailedError"];
                 };
             };
             429: components["responses"]["RateLimited"];
@@ -345,7 +458,7 @@ export interface operations {
                      *       "code": "OPERATOR_BALANCE_LOW"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RevealUnavailableError"];
                 };
             };
             /** @description `TX_PENDING`: sent but not mined within the receipt timeout; `txHash` is set. */
@@ -354,9 +467,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RevealPendingError"];
                 };
             };
+            default: components["responses"]["OtherError"];
         };
     };
     getReady: {
@@ -389,9 +503,10 @@ export interface operations {
                      *       "code": "OPERATOR_BALANCE_LOW"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["NotReadyError"];
                 };
             };
+            default: components["responses"]["OtherError"];
         };
     };
     getHealth: {
@@ -412,6 +527,7 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            default: components["responses"]["OtherError"];
         };
     };
 }
