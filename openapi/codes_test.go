@@ -24,6 +24,9 @@ type operation struct {
 
 type response struct {
 	Ref     string `yaml:"$ref"`
+	Headers map[string]struct {
+		Ref string `yaml:"$ref"`
+	}
 	Content map[string]struct {
 		Schema struct {
 			Ref string `yaml:"$ref"`
@@ -77,6 +80,29 @@ func TestEveryErrorResponseListsItsCodes(t *testing.T) {
 		for _, c := range all {
 			if !slices.Contains(shared, c) && !answered[c] {
 				t.Errorf("%s: code %s is answered by no operation", name, c)
+			}
+		}
+	}
+}
+
+// Every response of every operation declares the X-Request-Id header every response carries
+// (service/platform's middleware sets it).
+func TestEveryResponseDeclaresXRequestID(t *testing.T) {
+	for name, data := range map[string][]byte{"registry": openapi.RegistryYAML, "relayer": openapi.RelayerYAML, "faucet": openapi.FaucetYAML, "indexer": openapi.IndexerYAML} {
+		var d doc
+		if err := yaml.Unmarshal(data, &d); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for path, ops := range d.Paths {
+			for method, op := range ops {
+				for status, r := range op.Responses {
+					if r.Ref != "" {
+						r = d.Components.Responses[strings.TrimPrefix(r.Ref, "#/components/responses/")]
+					}
+					if r.Headers["X-Request-Id"].Ref != "#/components/headers/XRequestId" {
+						t.Errorf("%s %s %s %s: X-Request-Id is not declared", name, strings.ToUpper(method), path, status)
+					}
+				}
 			}
 		}
 	}

@@ -690,14 +690,56 @@ type ClientWithResponsesInterface interface {
 	GetReadyWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetReadyResponse, error)
 }
 
+// ClaimResponse202Headers the declared response headers of an HTTP 202 response for Claim
+type ClaimResponse202Headers struct {
+	XRequestId *string
+}
+
+// ClaimResponse400Headers the declared response headers of an HTTP 400 response for Claim
+type ClaimResponse400Headers struct {
+	XRequestId *string
+}
+
+// ClaimResponse409Headers the declared response headers of an HTTP 409 response for Claim
+type ClaimResponse409Headers struct {
+	XRequestId *string
+}
+
+// ClaimResponse413Headers the declared response headers of an HTTP 413 response for Claim
+type ClaimResponse413Headers struct {
+	XRequestId *string
+}
+
+// ClaimResponse422Headers the declared response headers of an HTTP 422 response for Claim
+type ClaimResponse422Headers struct {
+	XRequestId *string
+}
+
 // ClaimResponse429Headers the declared response headers of an HTTP 429 response for Claim
 type ClaimResponse429Headers struct {
 	RetryAfter *int
+	XRequestId *string
+}
+
+// ClaimResponse500Headers the declared response headers of an HTTP 500 response for Claim
+type ClaimResponse500Headers struct {
+	XRequestId *string
+}
+
+// ClaimResponse502Headers the declared response headers of an HTTP 502 response for Claim
+type ClaimResponse502Headers struct {
+	XRequestId *string
 }
 
 // ClaimResponse503Headers the declared response headers of an HTTP 503 response for Claim
 type ClaimResponse503Headers struct {
 	RetryAfter *int
+	XRequestId *string
+}
+
+// ClaimResponseDefaultHeaders the declared response headers of an HTTP default response for Claim
+type ClaimResponseDefaultHeaders struct {
+	XRequestId *string
 }
 
 type ClaimResponse struct {
@@ -723,10 +765,26 @@ type ClaimResponse struct {
 	JSON503 *ClaimUnavailableError
 	// JSONDefault the response for an HTTP default `application/json` response
 	JSONDefault *OtherError
+	// Headers202 the parsed response headers for an HTTP 202 response
+	Headers202 *ClaimResponse202Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *ClaimResponse400Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *ClaimResponse409Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *ClaimResponse413Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *ClaimResponse422Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *ClaimResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ClaimResponse500Headers
+	// Headers502 the parsed response headers for an HTTP 502 response
+	Headers502 *ClaimResponse502Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *ClaimResponse503Headers
+	// HeadersDefault the parsed response headers for an HTTP default response
+	HeadersDefault *ClaimResponseDefaultHeaders
 }
 
 // GetJSON202 returns the response for an HTTP 202 `application/json` response
@@ -808,6 +866,26 @@ func (r ClaimResponse) ContentType() string {
 	return ""
 }
 
+// GetClaimStatusResponse200Headers the declared response headers of an HTTP 200 response for GetClaimStatus
+type GetClaimStatusResponse200Headers struct {
+	XRequestId *string
+}
+
+// GetClaimStatusResponse400Headers the declared response headers of an HTTP 400 response for GetClaimStatus
+type GetClaimStatusResponse400Headers struct {
+	XRequestId *string
+}
+
+// GetClaimStatusResponse500Headers the declared response headers of an HTTP 500 response for GetClaimStatus
+type GetClaimStatusResponse500Headers struct {
+	XRequestId *string
+}
+
+// GetClaimStatusResponseDefaultHeaders the declared response headers of an HTTP default response for GetClaimStatus
+type GetClaimStatusResponseDefaultHeaders struct {
+	XRequestId *string
+}
+
 type GetClaimStatusResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -819,6 +897,14 @@ type GetClaimStatusResponse struct {
 	JSON500 *Internal
 	// JSONDefault the response for an HTTP default `application/json` response
 	JSONDefault *OtherError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetClaimStatusResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *GetClaimStatusResponse400Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetClaimStatusResponse500Headers
+	// HeadersDefault the parsed response headers for an HTTP default response
+	HeadersDefault *GetClaimStatusResponseDefaultHeaders
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -870,6 +956,16 @@ func (r GetClaimStatusResponse) ContentType() string {
 	return ""
 }
 
+// GetHealthResponse200Headers the declared response headers of an HTTP 200 response for GetHealth
+type GetHealthResponse200Headers struct {
+	XRequestId *string
+}
+
+// GetHealthResponseDefaultHeaders the declared response headers of an HTTP default response for GetHealth
+type GetHealthResponseDefaultHeaders struct {
+	XRequestId *string
+}
+
 type GetHealthResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -877,6 +973,10 @@ type GetHealthResponse struct {
 	JSON200 *Health
 	// JSONDefault the response for an HTTP default `application/json` response
 	JSONDefault *OtherError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetHealthResponse200Headers
+	// HeadersDefault the parsed response headers for an HTTP default response
+	HeadersDefault *GetHealthResponseDefaultHeaders
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -918,6 +1018,21 @@ func (r GetHealthResponse) ContentType() string {
 	return ""
 }
 
+// GetReadyResponse200Headers the declared response headers of an HTTP 200 response for GetReady
+type GetReadyResponse200Headers struct {
+	XRequestId *string
+}
+
+// GetReadyResponse503Headers the declared response headers of an HTTP 503 response for GetReady
+type GetReadyResponse503Headers struct {
+	XRequestId *string
+}
+
+// GetReadyResponseDefaultHeaders the declared response headers of an HTTP default response for GetReady
+type GetReadyResponseDefaultHeaders struct {
+	XRequestId *string
+}
+
 type GetReadyResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -927,6 +1042,12 @@ type GetReadyResponse struct {
 	JSON503 *NotReadyError
 	// JSONDefault the response for an HTTP default `application/json` response
 	JSONDefault *OtherError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetReadyResponse200Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetReadyResponse503Headers
+	// HeadersDefault the parsed response headers for an HTTP default response
+	HeadersDefault *GetReadyResponseDefaultHeaders
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -1132,6 +1253,56 @@ func ParseClaimResponse(rsp *http.Response) (*ClaimResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 202:
+		var headers ClaimResponse202Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers202 = &headers
+	case rsp.StatusCode == 400:
+		var headers ClaimResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 409:
+		var headers ClaimResponse409Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 413:
+		var headers ClaimResponse413Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 422:
+		var headers ClaimResponse422Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers ClaimResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -1141,7 +1312,34 @@ func ParseClaimResponse(rsp *http.Response) (*ClaimResponse, error) {
 			}
 			headers.RetryAfter = &value
 		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers ClaimResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 502:
+		var headers ClaimResponse502Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers502 = &headers
 	case rsp.StatusCode == 503:
 		var headers ClaimResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -1151,7 +1349,24 @@ func ParseClaimResponse(rsp *http.Response) (*ClaimResponse, error) {
 			}
 			headers.RetryAfter = &value
 		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
 		response.Headers503 = &headers
+	case true:
+		var headers ClaimResponseDefaultHeaders
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.HeadersDefault = &headers
 	}
 
 	return response, nil
@@ -1201,6 +1416,49 @@ func ParseGetClaimStatusResponse(rsp *http.Response) (*GetClaimStatusResponse, e
 
 	}
 
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetClaimStatusResponse200Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers GetClaimStatusResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetClaimStatusResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case true:
+		var headers GetClaimStatusResponseDefaultHeaders
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.HeadersDefault = &headers
+	}
+
 	return response, nil
 }
 
@@ -1232,6 +1490,29 @@ func ParseGetHealthResponse(rsp *http.Response) (*GetHealthResponse, error) {
 		}
 		response.JSONDefault = &dest
 
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetHealthResponse200Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case true:
+		var headers GetHealthResponseDefaultHeaders
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.HeadersDefault = &headers
 	}
 
 	return response, nil
@@ -1272,6 +1553,39 @@ func ParseGetReadyResponse(rsp *http.Response) (*GetReadyResponse, error) {
 		}
 		response.JSONDefault = &dest
 
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetReadyResponse200Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetReadyResponse503Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	case true:
+		var headers GetReadyResponseDefaultHeaders
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.HeadersDefault = &headers
 	}
 
 	return response, nil
@@ -1534,18 +1848,54 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	return r
 }
 
-type ChainUnavailableJSONResponse ChainUnavailableError
+type ChainUnavailableResponseHeaders struct {
+	XRequestId *string
+}
+type ChainUnavailableJSONResponse struct {
+	Body ChainUnavailableError
 
-type InternalJSONResponse InternalError
+	Headers ChainUnavailableResponseHeaders
+}
 
-type InvalidRequestJSONResponse InvalidRequestError
+type InternalResponseHeaders struct {
+	XRequestId *string
+}
+type InternalJSONResponse struct {
+	Body InternalError
 
-type OtherErrorJSONResponse Error
+	Headers InternalResponseHeaders
+}
 
-type PayloadTooLargeJSONResponse PayloadTooLargeError
+type InvalidRequestResponseHeaders struct {
+	XRequestId *string
+}
+type InvalidRequestJSONResponse struct {
+	Body InvalidRequestError
+
+	Headers InvalidRequestResponseHeaders
+}
+
+type OtherErrorResponseHeaders struct {
+	XRequestId *string
+}
+type OtherErrorJSONResponse struct {
+	Body Error
+
+	Headers OtherErrorResponseHeaders
+}
+
+type PayloadTooLargeResponseHeaders struct {
+	XRequestId *string
+}
+type PayloadTooLargeJSONResponse struct {
+	Body PayloadTooLargeError
+
+	Headers PayloadTooLargeResponseHeaders
+}
 
 type RateLimitedResponseHeaders struct {
 	RetryAfter *int
+	XRequestId *string
 }
 type RateLimitedJSONResponse struct {
 	Body RateLimitedError
@@ -1561,15 +1911,25 @@ type ClaimResponseObject interface {
 	VisitClaimResponse(w http.ResponseWriter) error
 }
 
-type Claim202JSONResponse Claim
+type Claim202ResponseHeaders struct {
+	XRequestId *string
+}
+
+type Claim202JSONResponse struct {
+	Body    Claim
+	Headers Claim202ResponseHeaders
+}
 
 func (response Claim202JSONResponse) VisitClaimResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(202)
 	_, err := buf.WriteTo(w)
 	return err
@@ -1580,24 +1940,37 @@ type Claim400JSONResponse struct{ InvalidRequestJSONResponse }
 func (response Claim400JSONResponse) VisitClaimResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(400)
 	_, err := buf.WriteTo(w)
 	return err
 }
 
-type Claim409JSONResponse AlreadyClaimed
+type Claim409ResponseHeaders struct {
+	XRequestId *string
+}
+
+type Claim409JSONResponse struct {
+	Body    AlreadyClaimed
+	Headers Claim409ResponseHeaders
+}
 
 func (response Claim409JSONResponse) VisitClaimResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(409)
 	_, err := buf.WriteTo(w)
 	return err
@@ -1608,24 +1981,37 @@ type Claim413JSONResponse struct{ PayloadTooLargeJSONResponse }
 func (response Claim413JSONResponse) VisitClaimResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(413)
 	_, err := buf.WriteTo(w)
 	return err
 }
 
-type Claim422JSONResponse ClaimRejectedError
+type Claim422ResponseHeaders struct {
+	XRequestId *string
+}
+
+type Claim422JSONResponse struct {
+	Body    ClaimRejectedError
+	Headers Claim422ResponseHeaders
+}
 
 func (response Claim422JSONResponse) VisitClaimResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
@@ -1643,6 +2029,9 @@ func (response Claim429JSONResponse) VisitClaimResponse(w http.ResponseWriter) e
 	if response.Headers.RetryAfter != nil {
 		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
 	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(429)
 	_, err := buf.WriteTo(w)
 	return err
@@ -1653,10 +2042,13 @@ type Claim500JSONResponse struct{ InternalJSONResponse }
 func (response Claim500JSONResponse) VisitClaimResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(500)
 	_, err := buf.WriteTo(w)
 	return err
@@ -1667,10 +2059,13 @@ type Claim502JSONResponse struct{ ChainUnavailableJSONResponse }
 func (response Claim502JSONResponse) VisitClaimResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(502)
 	_, err := buf.WriteTo(w)
 	return err
@@ -1678,6 +2073,7 @@ func (response Claim502JSONResponse) VisitClaimResponse(w http.ResponseWriter) e
 
 type Claim503ResponseHeaders struct {
 	RetryAfter *int
+	XRequestId *string
 }
 
 type Claim503JSONResponse struct {
@@ -1695,6 +2091,9 @@ func (response Claim503JSONResponse) VisitClaimResponse(w http.ResponseWriter) e
 	if response.Headers.RetryAfter != nil {
 		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
 	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -1702,6 +2101,7 @@ func (response Claim503JSONResponse) VisitClaimResponse(w http.ResponseWriter) e
 
 type ClaimdefaultJSONResponse struct {
 	Body       Error
+	Headers    OtherErrorResponseHeaders
 	StatusCode int
 }
 
@@ -1712,6 +2112,9 @@ func (response ClaimdefaultJSONResponse) VisitClaimResponse(w http.ResponseWrite
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(response.StatusCode)
 	_, err := buf.WriteTo(w)
 	return err
@@ -1725,15 +2128,25 @@ type GetClaimStatusResponseObject interface {
 	VisitGetClaimStatusResponse(w http.ResponseWriter) error
 }
 
-type GetClaimStatus200JSONResponse Claim
+type GetClaimStatus200ResponseHeaders struct {
+	XRequestId *string
+}
+
+type GetClaimStatus200JSONResponse struct {
+	Body    Claim
+	Headers GetClaimStatus200ResponseHeaders
+}
 
 func (response GetClaimStatus200JSONResponse) VisitGetClaimStatusResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
@@ -1744,10 +2157,13 @@ type GetClaimStatus400JSONResponse struct{ InvalidRequestJSONResponse }
 func (response GetClaimStatus400JSONResponse) VisitGetClaimStatusResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(400)
 	_, err := buf.WriteTo(w)
 	return err
@@ -1758,10 +2174,13 @@ type GetClaimStatus500JSONResponse struct{ InternalJSONResponse }
 func (response GetClaimStatus500JSONResponse) VisitGetClaimStatusResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(500)
 	_, err := buf.WriteTo(w)
 	return err
@@ -1769,6 +2188,7 @@ func (response GetClaimStatus500JSONResponse) VisitGetClaimStatusResponse(w http
 
 type GetClaimStatusdefaultJSONResponse struct {
 	Body       Error
+	Headers    OtherErrorResponseHeaders
 	StatusCode int
 }
 
@@ -1779,6 +2199,9 @@ func (response GetClaimStatusdefaultJSONResponse) VisitGetClaimStatusResponse(w 
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(response.StatusCode)
 	_, err := buf.WriteTo(w)
 	return err
@@ -1791,15 +2214,25 @@ type GetHealthResponseObject interface {
 	VisitGetHealthResponse(w http.ResponseWriter) error
 }
 
-type GetHealth200JSONResponse Health
+type GetHealth200ResponseHeaders struct {
+	XRequestId *string
+}
+
+type GetHealth200JSONResponse struct {
+	Body    Health
+	Headers GetHealth200ResponseHeaders
+}
 
 func (response GetHealth200JSONResponse) VisitGetHealthResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
@@ -1807,6 +2240,7 @@ func (response GetHealth200JSONResponse) VisitGetHealthResponse(w http.ResponseW
 
 type GetHealthdefaultJSONResponse struct {
 	Body       Error
+	Headers    OtherErrorResponseHeaders
 	StatusCode int
 }
 
@@ -1817,6 +2251,9 @@ func (response GetHealthdefaultJSONResponse) VisitGetHealthResponse(w http.Respo
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(response.StatusCode)
 	_, err := buf.WriteTo(w)
 	return err
@@ -1829,29 +2266,49 @@ type GetReadyResponseObject interface {
 	VisitGetReadyResponse(w http.ResponseWriter) error
 }
 
-type GetReady200JSONResponse Ready
+type GetReady200ResponseHeaders struct {
+	XRequestId *string
+}
+
+type GetReady200JSONResponse struct {
+	Body    Ready
+	Headers GetReady200ResponseHeaders
+}
 
 func (response GetReady200JSONResponse) VisitGetReadyResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
 }
 
-type GetReady503JSONResponse NotReadyError
+type GetReady503ResponseHeaders struct {
+	XRequestId *string
+}
+
+type GetReady503JSONResponse struct {
+	Body    NotReadyError
+	Headers GetReady503ResponseHeaders
+}
 
 func (response GetReady503JSONResponse) VisitGetReadyResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -1859,6 +2316,7 @@ func (response GetReady503JSONResponse) VisitGetReadyResponse(w http.ResponseWri
 
 type GetReadydefaultJSONResponse struct {
 	Body       Error
+	Headers    OtherErrorResponseHeaders
 	StatusCode int
 }
 
@@ -1869,6 +2327,9 @@ func (response GetReadydefaultJSONResponse) VisitGetReadyResponse(w http.Respons
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(response.StatusCode)
 	_, err := buf.WriteTo(w)
 	return err

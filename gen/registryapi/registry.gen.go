@@ -1027,6 +1027,16 @@ type ClientWithResponsesInterface interface {
 	UploadTokenIconWithBodyWithResponse(ctx context.Context, address TokenAddress, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UploadTokenIconResponse, error)
 }
 
+// GetHealthResponse200Headers the declared response headers of an HTTP 200 response for GetHealth
+type GetHealthResponse200Headers struct {
+	XRequestId *string
+}
+
+// GetHealthResponseDefaultHeaders the declared response headers of an HTTP default response for GetHealth
+type GetHealthResponseDefaultHeaders struct {
+	XRequestId *string
+}
+
 type GetHealthResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -1034,6 +1044,10 @@ type GetHealthResponse struct {
 	JSON200 *Health
 	// JSONDefault the response for an HTTP default `application/json` response
 	JSONDefault *OtherError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetHealthResponse200Headers
+	// HeadersDefault the parsed response headers for an HTTP default response
+	HeadersDefault *GetHealthResponseDefaultHeaders
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -1079,16 +1093,34 @@ func (r GetHealthResponse) ContentType() string {
 type ListTokensResponse200Headers struct {
 	CacheControl *string
 	ETag         *string
+	XRequestId   *string
 }
 
 // ListTokensResponse304Headers the declared response headers of an HTTP 304 response for ListTokens
 type ListTokensResponse304Headers struct {
-	ETag *string
+	ETag       *string
+	XRequestId *string
+}
+
+// ListTokensResponse400Headers the declared response headers of an HTTP 400 response for ListTokens
+type ListTokensResponse400Headers struct {
+	XRequestId *string
 }
 
 // ListTokensResponse401Headers the declared response headers of an HTTP 401 response for ListTokens
 type ListTokensResponse401Headers struct {
 	WWWAuthenticate *string
+	XRequestId      *string
+}
+
+// ListTokensResponse500Headers the declared response headers of an HTTP 500 response for ListTokens
+type ListTokensResponse500Headers struct {
+	XRequestId *string
+}
+
+// ListTokensResponseDefaultHeaders the declared response headers of an HTTP default response for ListTokens
+type ListTokensResponseDefaultHeaders struct {
+	XRequestId *string
 }
 
 type ListTokensResponse struct {
@@ -1108,8 +1140,14 @@ type ListTokensResponse struct {
 	Headers200 *ListTokensResponse200Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *ListTokensResponse304Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *ListTokensResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ListTokensResponse401Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ListTokensResponse500Headers
+	// HeadersDefault the parsed response headers for an HTTP default response
+	HeadersDefault *ListTokensResponseDefaultHeaders
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -1166,14 +1204,56 @@ func (r ListTokensResponse) ContentType() string {
 	return ""
 }
 
+// UpsertTokenResponse200Headers the declared response headers of an HTTP 200 response for UpsertToken
+type UpsertTokenResponse200Headers struct {
+	XRequestId *string
+}
+
 // UpsertTokenResponse201Headers the declared response headers of an HTTP 201 response for UpsertToken
 type UpsertTokenResponse201Headers struct {
-	Location *string
+	Location   *string
+	XRequestId *string
+}
+
+// UpsertTokenResponse400Headers the declared response headers of an HTTP 400 response for UpsertToken
+type UpsertTokenResponse400Headers struct {
+	XRequestId *string
 }
 
 // UpsertTokenResponse401Headers the declared response headers of an HTTP 401 response for UpsertToken
 type UpsertTokenResponse401Headers struct {
 	WWWAuthenticate *string
+	XRequestId      *string
+}
+
+// UpsertTokenResponse413Headers the declared response headers of an HTTP 413 response for UpsertToken
+type UpsertTokenResponse413Headers struct {
+	XRequestId *string
+}
+
+// UpsertTokenResponse415Headers the declared response headers of an HTTP 415 response for UpsertToken
+type UpsertTokenResponse415Headers struct {
+	XRequestId *string
+}
+
+// UpsertTokenResponse422Headers the declared response headers of an HTTP 422 response for UpsertToken
+type UpsertTokenResponse422Headers struct {
+	XRequestId *string
+}
+
+// UpsertTokenResponse500Headers the declared response headers of an HTTP 500 response for UpsertToken
+type UpsertTokenResponse500Headers struct {
+	XRequestId *string
+}
+
+// UpsertTokenResponse502Headers the declared response headers of an HTTP 502 response for UpsertToken
+type UpsertTokenResponse502Headers struct {
+	XRequestId *string
+}
+
+// UpsertTokenResponseDefaultHeaders the declared response headers of an HTTP default response for UpsertToken
+type UpsertTokenResponseDefaultHeaders struct {
+	XRequestId *string
 }
 
 type UpsertTokenResponse struct {
@@ -1199,10 +1279,26 @@ type UpsertTokenResponse struct {
 	JSON502 *ChainUnavailable
 	// JSONDefault the response for an HTTP default `application/json` response
 	JSONDefault *OtherError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *UpsertTokenResponse200Headers
 	// Headers201 the parsed response headers for an HTTP 201 response
 	Headers201 *UpsertTokenResponse201Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *UpsertTokenResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *UpsertTokenResponse401Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *UpsertTokenResponse413Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *UpsertTokenResponse415Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *UpsertTokenResponse422Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *UpsertTokenResponse500Headers
+	// Headers502 the parsed response headers for an HTTP 502 response
+	Headers502 *UpsertTokenResponse502Headers
+	// HeadersDefault the parsed response headers for an HTTP default response
+	HeadersDefault *UpsertTokenResponseDefaultHeaders
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -1284,6 +1380,31 @@ func (r UpsertTokenResponse) ContentType() string {
 	return ""
 }
 
+// GetTokenResponse200Headers the declared response headers of an HTTP 200 response for GetToken
+type GetTokenResponse200Headers struct {
+	XRequestId *string
+}
+
+// GetTokenResponse400Headers the declared response headers of an HTTP 400 response for GetToken
+type GetTokenResponse400Headers struct {
+	XRequestId *string
+}
+
+// GetTokenResponse404Headers the declared response headers of an HTTP 404 response for GetToken
+type GetTokenResponse404Headers struct {
+	XRequestId *string
+}
+
+// GetTokenResponse500Headers the declared response headers of an HTTP 500 response for GetToken
+type GetTokenResponse500Headers struct {
+	XRequestId *string
+}
+
+// GetTokenResponseDefaultHeaders the declared response headers of an HTTP default response for GetToken
+type GetTokenResponseDefaultHeaders struct {
+	XRequestId *string
+}
+
 type GetTokenResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -1297,6 +1418,16 @@ type GetTokenResponse struct {
 	JSON500 *Internal
 	// JSONDefault the response for an HTTP default `application/json` response
 	JSONDefault *OtherError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetTokenResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *GetTokenResponse400Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *GetTokenResponse404Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetTokenResponse500Headers
+	// HeadersDefault the parsed response headers for an HTTP default response
+	HeadersDefault *GetTokenResponseDefaultHeaders
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -1353,9 +1484,45 @@ func (r GetTokenResponse) ContentType() string {
 	return ""
 }
 
+// UploadTokenIconResponse200Headers the declared response headers of an HTTP 200 response for UploadTokenIcon
+type UploadTokenIconResponse200Headers struct {
+	XRequestId *string
+}
+
+// UploadTokenIconResponse400Headers the declared response headers of an HTTP 400 response for UploadTokenIcon
+type UploadTokenIconResponse400Headers struct {
+	XRequestId *string
+}
+
 // UploadTokenIconResponse401Headers the declared response headers of an HTTP 401 response for UploadTokenIcon
 type UploadTokenIconResponse401Headers struct {
 	WWWAuthenticate *string
+	XRequestId      *string
+}
+
+// UploadTokenIconResponse404Headers the declared response headers of an HTTP 404 response for UploadTokenIcon
+type UploadTokenIconResponse404Headers struct {
+	XRequestId *string
+}
+
+// UploadTokenIconResponse413Headers the declared response headers of an HTTP 413 response for UploadTokenIcon
+type UploadTokenIconResponse413Headers struct {
+	XRequestId *string
+}
+
+// UploadTokenIconResponse415Headers the declared response headers of an HTTP 415 response for UploadTokenIcon
+type UploadTokenIconResponse415Headers struct {
+	XRequestId *string
+}
+
+// UploadTokenIconResponse500Headers the declared response headers of an HTTP 500 response for UploadTokenIcon
+type UploadTokenIconResponse500Headers struct {
+	XRequestId *string
+}
+
+// UploadTokenIconResponseDefaultHeaders the declared response headers of an HTTP default response for UploadTokenIcon
+type UploadTokenIconResponseDefaultHeaders struct {
+	XRequestId *string
 }
 
 type UploadTokenIconResponse struct {
@@ -1377,8 +1544,22 @@ type UploadTokenIconResponse struct {
 	JSON500 *Internal
 	// JSONDefault the response for an HTTP default `application/json` response
 	JSONDefault *OtherError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *UploadTokenIconResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *UploadTokenIconResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *UploadTokenIconResponse401Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *UploadTokenIconResponse404Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *UploadTokenIconResponse413Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *UploadTokenIconResponse415Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *UploadTokenIconResponse500Headers
+	// HeadersDefault the parsed response headers for an HTTP default response
+	HeadersDefault *UploadTokenIconResponseDefaultHeaders
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -1614,6 +1795,29 @@ func ParseGetHealthResponse(rsp *http.Response) (*GetHealthResponse, error) {
 
 	}
 
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetHealthResponse200Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case true:
+		var headers GetHealthResponseDefaultHeaders
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.HeadersDefault = &headers
+	}
+
 	return response, nil
 }
 
@@ -1688,6 +1892,13 @@ func ParseListTokensResponse(rsp *http.Response) (*ListTokensResponse, error) {
 			}
 			headers.ETag = &value
 		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
 		response.Headers200 = &headers
 	case rsp.StatusCode == 304:
 		var headers ListTokensResponse304Headers
@@ -1698,7 +1909,24 @@ func ParseListTokensResponse(rsp *http.Response) (*ListTokensResponse, error) {
 			}
 			headers.ETag = &value
 		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
 		response.Headers304 = &headers
+	case rsp.StatusCode == 400:
+		var headers ListTokensResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers ListTokensResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -1708,7 +1936,34 @@ func ParseListTokensResponse(rsp *http.Response) (*ListTokensResponse, error) {
 			}
 			headers.WWWAuthenticate = &value
 		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 500:
+		var headers ListTokensResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case true:
+		var headers ListTokensResponseDefaultHeaders
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.HeadersDefault = &headers
 	}
 
 	return response, nil
@@ -1801,6 +2056,16 @@ func ParseUpsertTokenResponse(rsp *http.Response) (*UpsertTokenResponse, error) 
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers UpsertTokenResponse200Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 201:
 		var headers UpsertTokenResponse201Headers
 		if values := rsp.Header.Values("Location"); len(values) > 0 {
@@ -1810,7 +2075,24 @@ func ParseUpsertTokenResponse(rsp *http.Response) (*UpsertTokenResponse, error) 
 			}
 			headers.Location = &value
 		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
 		response.Headers201 = &headers
+	case rsp.StatusCode == 400:
+		var headers UpsertTokenResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers UpsertTokenResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -1820,7 +2102,74 @@ func ParseUpsertTokenResponse(rsp *http.Response) (*UpsertTokenResponse, error) 
 			}
 			headers.WWWAuthenticate = &value
 		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 413:
+		var headers UpsertTokenResponse413Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 415:
+		var headers UpsertTokenResponse415Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers415 = &headers
+	case rsp.StatusCode == 422:
+		var headers UpsertTokenResponse422Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 500:
+		var headers UpsertTokenResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 502:
+		var headers UpsertTokenResponse502Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers502 = &headers
+	case true:
+		var headers UpsertTokenResponseDefaultHeaders
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.HeadersDefault = &headers
 	}
 
 	return response, nil
@@ -1875,6 +2224,59 @@ func ParseGetTokenResponse(rsp *http.Response) (*GetTokenResponse, error) {
 		}
 		response.JSONDefault = &dest
 
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetTokenResponse200Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers GetTokenResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 404:
+		var headers GetTokenResponse404Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetTokenResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case true:
+		var headers GetTokenResponseDefaultHeaders
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.HeadersDefault = &headers
 	}
 
 	return response, nil
@@ -1953,6 +2355,26 @@ func ParseUploadTokenIconResponse(rsp *http.Response) (*UploadTokenIconResponse,
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers UploadTokenIconResponse200Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers UploadTokenIconResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers UploadTokenIconResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -1962,7 +2384,64 @@ func ParseUploadTokenIconResponse(rsp *http.Response) (*UploadTokenIconResponse,
 			}
 			headers.WWWAuthenticate = &value
 		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 404:
+		var headers UploadTokenIconResponse404Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 413:
+		var headers UploadTokenIconResponse413Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 415:
+		var headers UploadTokenIconResponse415Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers415 = &headers
+	case rsp.StatusCode == 500:
+		var headers UploadTokenIconResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case true:
+		var headers UploadTokenIconResponseDefaultHeaders
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.HeadersDefault = &headers
 	}
 
 	return response, nil
@@ -2296,20 +2775,63 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	return r
 }
 
-type ChainUnavailableJSONResponse ChainUnavailableError
+type ChainUnavailableResponseHeaders struct {
+	XRequestId *string
+}
+type ChainUnavailableJSONResponse struct {
+	Body ChainUnavailableError
 
-type InternalJSONResponse InternalError
+	Headers ChainUnavailableResponseHeaders
+}
 
-type InvalidRequestJSONResponse InvalidRequestError
+type InternalResponseHeaders struct {
+	XRequestId *string
+}
+type InternalJSONResponse struct {
+	Body InternalError
 
-type OtherErrorJSONResponse Error
+	Headers InternalResponseHeaders
+}
 
-type PayloadTooLargeJSONResponse PayloadTooLargeError
+type InvalidRequestResponseHeaders struct {
+	XRequestId *string
+}
+type InvalidRequestJSONResponse struct {
+	Body InvalidRequestError
 
-type TokenNotFoundJSONResponse TokenNotFoundError
+	Headers InvalidRequestResponseHeaders
+}
+
+type OtherErrorResponseHeaders struct {
+	XRequestId *string
+}
+type OtherErrorJSONResponse struct {
+	Body Error
+
+	Headers OtherErrorResponseHeaders
+}
+
+type PayloadTooLargeResponseHeaders struct {
+	XRequestId *string
+}
+type PayloadTooLargeJSONResponse struct {
+	Body PayloadTooLargeError
+
+	Headers PayloadTooLargeResponseHeaders
+}
+
+type TokenNotFoundResponseHeaders struct {
+	XRequestId *string
+}
+type TokenNotFoundJSONResponse struct {
+	Body TokenNotFoundError
+
+	Headers TokenNotFoundResponseHeaders
+}
 
 type UnauthorizedResponseHeaders struct {
 	WWWAuthenticate *string
+	XRequestId      *string
 }
 type UnauthorizedJSONResponse struct {
 	Body UnauthorizedError
@@ -2317,7 +2839,14 @@ type UnauthorizedJSONResponse struct {
 	Headers UnauthorizedResponseHeaders
 }
 
-type UnsupportedMediaTypeJSONResponse UnsupportedMediaTypeError
+type UnsupportedMediaTypeResponseHeaders struct {
+	XRequestId *string
+}
+type UnsupportedMediaTypeJSONResponse struct {
+	Body UnsupportedMediaTypeError
+
+	Headers UnsupportedMediaTypeResponseHeaders
+}
 
 type GetHealthRequestObject struct {
 }
@@ -2326,15 +2855,25 @@ type GetHealthResponseObject interface {
 	VisitGetHealthResponse(w http.ResponseWriter) error
 }
 
-type GetHealth200JSONResponse Health
+type GetHealth200ResponseHeaders struct {
+	XRequestId *string
+}
+
+type GetHealth200JSONResponse struct {
+	Body    Health
+	Headers GetHealth200ResponseHeaders
+}
 
 func (response GetHealth200JSONResponse) VisitGetHealthResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
@@ -2342,6 +2881,7 @@ func (response GetHealth200JSONResponse) VisitGetHealthResponse(w http.ResponseW
 
 type GetHealthdefaultJSONResponse struct {
 	Body       Error
+	Headers    OtherErrorResponseHeaders
 	StatusCode int
 }
 
@@ -2352,6 +2892,9 @@ func (response GetHealthdefaultJSONResponse) VisitGetHealthResponse(w http.Respo
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(response.StatusCode)
 	_, err := buf.WriteTo(w)
 	return err
@@ -2368,6 +2911,7 @@ type ListTokensResponseObject interface {
 type ListTokens200ResponseHeaders struct {
 	CacheControl *string
 	ETag         *string
+	XRequestId   *string
 }
 
 type ListTokens200JSONResponse struct {
@@ -2388,13 +2932,17 @@ func (response ListTokens200JSONResponse) VisitListTokensResponse(w http.Respons
 	if response.Headers.ETag != nil {
 		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
 	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
 }
 
 type ListTokens304ResponseHeaders struct {
-	ETag *string
+	ETag       *string
+	XRequestId *string
 }
 
 type ListTokens304Response struct {
@@ -2405,6 +2953,9 @@ func (response ListTokens304Response) VisitListTokensResponse(w http.ResponseWri
 	if response.Headers.ETag != nil {
 		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
 	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(304)
 	return nil
 }
@@ -2414,10 +2965,13 @@ type ListTokens400JSONResponse struct{ InvalidRequestJSONResponse }
 func (response ListTokens400JSONResponse) VisitListTokensResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(400)
 	_, err := buf.WriteTo(w)
 	return err
@@ -2435,6 +2989,9 @@ func (response ListTokens401JSONResponse) VisitListTokensResponse(w http.Respons
 	if response.Headers.WWWAuthenticate != nil {
 		w.Header().Set("WWW-Authenticate", fmt.Sprint(*response.Headers.WWWAuthenticate))
 	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(401)
 	_, err := buf.WriteTo(w)
 	return err
@@ -2445,10 +3002,13 @@ type ListTokens500JSONResponse struct{ InternalJSONResponse }
 func (response ListTokens500JSONResponse) VisitListTokensResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(500)
 	_, err := buf.WriteTo(w)
 	return err
@@ -2456,6 +3016,7 @@ func (response ListTokens500JSONResponse) VisitListTokensResponse(w http.Respons
 
 type ListTokensdefaultJSONResponse struct {
 	Body       Error
+	Headers    OtherErrorResponseHeaders
 	StatusCode int
 }
 
@@ -2466,6 +3027,9 @@ func (response ListTokensdefaultJSONResponse) VisitListTokensResponse(w http.Res
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(response.StatusCode)
 	_, err := buf.WriteTo(w)
 	return err
@@ -2479,22 +3043,33 @@ type UpsertTokenResponseObject interface {
 	VisitUpsertTokenResponse(w http.ResponseWriter) error
 }
 
-type UpsertToken200JSONResponse Token
+type UpsertToken200ResponseHeaders struct {
+	XRequestId *string
+}
+
+type UpsertToken200JSONResponse struct {
+	Body    Token
+	Headers UpsertToken200ResponseHeaders
+}
 
 func (response UpsertToken200JSONResponse) VisitUpsertTokenResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
 }
 
 type UpsertToken201ResponseHeaders struct {
-	Location *string
+	Location   *string
+	XRequestId *string
 }
 
 type UpsertToken201JSONResponse struct {
@@ -2512,6 +3087,9 @@ func (response UpsertToken201JSONResponse) VisitUpsertTokenResponse(w http.Respo
 	if response.Headers.Location != nil {
 		w.Header().Set("Location", fmt.Sprint(*response.Headers.Location))
 	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(201)
 	_, err := buf.WriteTo(w)
 	return err
@@ -2522,10 +3100,13 @@ type UpsertToken400JSONResponse struct{ InvalidRequestJSONResponse }
 func (response UpsertToken400JSONResponse) VisitUpsertTokenResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(400)
 	_, err := buf.WriteTo(w)
 	return err
@@ -2543,6 +3124,9 @@ func (response UpsertToken401JSONResponse) VisitUpsertTokenResponse(w http.Respo
 	if response.Headers.WWWAuthenticate != nil {
 		w.Header().Set("WWW-Authenticate", fmt.Sprint(*response.Headers.WWWAuthenticate))
 	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(401)
 	_, err := buf.WriteTo(w)
 	return err
@@ -2553,10 +3137,13 @@ type UpsertToken413JSONResponse struct{ PayloadTooLargeJSONResponse }
 func (response UpsertToken413JSONResponse) VisitUpsertTokenResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(413)
 	_, err := buf.WriteTo(w)
 	return err
@@ -2569,24 +3156,37 @@ type UpsertToken415JSONResponse struct {
 func (response UpsertToken415JSONResponse) VisitUpsertTokenResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(415)
 	_, err := buf.WriteTo(w)
 	return err
 }
 
-type UpsertToken422JSONResponse UpsertRejectedError
+type UpsertToken422ResponseHeaders struct {
+	XRequestId *string
+}
+
+type UpsertToken422JSONResponse struct {
+	Body    UpsertRejectedError
+	Headers UpsertToken422ResponseHeaders
+}
 
 func (response UpsertToken422JSONResponse) VisitUpsertTokenResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
@@ -2597,10 +3197,13 @@ type UpsertToken500JSONResponse struct{ InternalJSONResponse }
 func (response UpsertToken500JSONResponse) VisitUpsertTokenResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(500)
 	_, err := buf.WriteTo(w)
 	return err
@@ -2611,10 +3214,13 @@ type UpsertToken502JSONResponse struct{ ChainUnavailableJSONResponse }
 func (response UpsertToken502JSONResponse) VisitUpsertTokenResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(502)
 	_, err := buf.WriteTo(w)
 	return err
@@ -2622,6 +3228,7 @@ func (response UpsertToken502JSONResponse) VisitUpsertTokenResponse(w http.Respo
 
 type UpsertTokendefaultJSONResponse struct {
 	Body       Error
+	Headers    OtherErrorResponseHeaders
 	StatusCode int
 }
 
@@ -2632,6 +3239,9 @@ func (response UpsertTokendefaultJSONResponse) VisitUpsertTokenResponse(w http.R
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(response.StatusCode)
 	_, err := buf.WriteTo(w)
 	return err
@@ -2645,15 +3255,25 @@ type GetTokenResponseObject interface {
 	VisitGetTokenResponse(w http.ResponseWriter) error
 }
 
-type GetToken200JSONResponse Token
+type GetToken200ResponseHeaders struct {
+	XRequestId *string
+}
+
+type GetToken200JSONResponse struct {
+	Body    Token
+	Headers GetToken200ResponseHeaders
+}
 
 func (response GetToken200JSONResponse) VisitGetTokenResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
@@ -2664,10 +3284,13 @@ type GetToken400JSONResponse struct{ InvalidRequestJSONResponse }
 func (response GetToken400JSONResponse) VisitGetTokenResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(400)
 	_, err := buf.WriteTo(w)
 	return err
@@ -2678,10 +3301,13 @@ type GetToken404JSONResponse struct{ TokenNotFoundJSONResponse }
 func (response GetToken404JSONResponse) VisitGetTokenResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(404)
 	_, err := buf.WriteTo(w)
 	return err
@@ -2692,10 +3318,13 @@ type GetToken500JSONResponse struct{ InternalJSONResponse }
 func (response GetToken500JSONResponse) VisitGetTokenResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(500)
 	_, err := buf.WriteTo(w)
 	return err
@@ -2703,6 +3332,7 @@ func (response GetToken500JSONResponse) VisitGetTokenResponse(w http.ResponseWri
 
 type GetTokendefaultJSONResponse struct {
 	Body       Error
+	Headers    OtherErrorResponseHeaders
 	StatusCode int
 }
 
@@ -2713,6 +3343,9 @@ func (response GetTokendefaultJSONResponse) VisitGetTokenResponse(w http.Respons
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(response.StatusCode)
 	_, err := buf.WriteTo(w)
 	return err
@@ -2727,15 +3360,25 @@ type UploadTokenIconResponseObject interface {
 	VisitUploadTokenIconResponse(w http.ResponseWriter) error
 }
 
-type UploadTokenIcon200JSONResponse IconUpload
+type UploadTokenIcon200ResponseHeaders struct {
+	XRequestId *string
+}
+
+type UploadTokenIcon200JSONResponse struct {
+	Body    IconUpload
+	Headers UploadTokenIcon200ResponseHeaders
+}
 
 func (response UploadTokenIcon200JSONResponse) VisitUploadTokenIconResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
@@ -2746,10 +3389,13 @@ type UploadTokenIcon400JSONResponse struct{ InvalidRequestJSONResponse }
 func (response UploadTokenIcon400JSONResponse) VisitUploadTokenIconResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(400)
 	_, err := buf.WriteTo(w)
 	return err
@@ -2767,6 +3413,9 @@ func (response UploadTokenIcon401JSONResponse) VisitUploadTokenIconResponse(w ht
 	if response.Headers.WWWAuthenticate != nil {
 		w.Header().Set("WWW-Authenticate", fmt.Sprint(*response.Headers.WWWAuthenticate))
 	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(401)
 	_, err := buf.WriteTo(w)
 	return err
@@ -2777,10 +3426,13 @@ type UploadTokenIcon404JSONResponse struct{ TokenNotFoundJSONResponse }
 func (response UploadTokenIcon404JSONResponse) VisitUploadTokenIconResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(404)
 	_, err := buf.WriteTo(w)
 	return err
@@ -2791,10 +3443,13 @@ type UploadTokenIcon413JSONResponse struct{ PayloadTooLargeJSONResponse }
 func (response UploadTokenIcon413JSONResponse) VisitUploadTokenIconResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(413)
 	_, err := buf.WriteTo(w)
 	return err
@@ -2807,10 +3462,13 @@ type UploadTokenIcon415JSONResponse struct {
 func (response UploadTokenIcon415JSONResponse) VisitUploadTokenIconResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(415)
 	_, err := buf.WriteTo(w)
 	return err
@@ -2821,10 +3479,13 @@ type UploadTokenIcon500JSONResponse struct{ InternalJSONResponse }
 func (response UploadTokenIcon500JSONResponse) VisitUploadTokenIconResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(500)
 	_, err := buf.WriteTo(w)
 	return err
@@ -2832,6 +3493,7 @@ func (response UploadTokenIcon500JSONResponse) VisitUploadTokenIconResponse(w ht
 
 type UploadTokenIcondefaultJSONResponse struct {
 	Body       Error
+	Headers    OtherErrorResponseHeaders
 	StatusCode int
 }
 
@@ -2842,6 +3504,9 @@ func (response UploadTokenIcondefaultJSONResponse) VisitUploadTokenIconResponse(
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(response.StatusCode)
 	_, err := buf.WriteTo(w)
 	return err

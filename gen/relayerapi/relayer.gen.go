@@ -647,6 +647,16 @@ type ClientWithResponsesInterface interface {
 	RevealWithResponse(ctx context.Context, body RevealJSONRequestBody, reqEditors ...RequestEditorFn) (*RevealResponse, error)
 }
 
+// GetHealthResponse200Headers the declared response headers of an HTTP 200 response for GetHealth
+type GetHealthResponse200Headers struct {
+	XRequestId *string
+}
+
+// GetHealthResponseDefaultHeaders the declared response headers of an HTTP default response for GetHealth
+type GetHealthResponseDefaultHeaders struct {
+	XRequestId *string
+}
+
 type GetHealthResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -654,6 +664,10 @@ type GetHealthResponse struct {
 	JSON200 *Health
 	// JSONDefault the response for an HTTP default `application/json` response
 	JSONDefault *OtherError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetHealthResponse200Headers
+	// HeadersDefault the parsed response headers for an HTTP default response
+	HeadersDefault *GetHealthResponseDefaultHeaders
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -695,6 +709,21 @@ func (r GetHealthResponse) ContentType() string {
 	return ""
 }
 
+// GetReadyResponse200Headers the declared response headers of an HTTP 200 response for GetReady
+type GetReadyResponse200Headers struct {
+	XRequestId *string
+}
+
+// GetReadyResponse503Headers the declared response headers of an HTTP 503 response for GetReady
+type GetReadyResponse503Headers struct {
+	XRequestId *string
+}
+
+// GetReadyResponseDefaultHeaders the declared response headers of an HTTP default response for GetReady
+type GetReadyResponseDefaultHeaders struct {
+	XRequestId *string
+}
+
 type GetReadyResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -704,6 +733,12 @@ type GetReadyResponse struct {
 	JSON503 *NotReadyError
 	// JSONDefault the response for an HTTP default `application/json` response
 	JSONDefault *OtherError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetReadyResponse200Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetReadyResponse503Headers
+	// HeadersDefault the parsed response headers for an HTTP default response
+	HeadersDefault *GetReadyResponseDefaultHeaders
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -750,14 +785,61 @@ func (r GetReadyResponse) ContentType() string {
 	return ""
 }
 
+// RevealResponse200Headers the declared response headers of an HTTP 200 response for Reveal
+type RevealResponse200Headers struct {
+	XRequestId *string
+}
+
+// RevealResponse400Headers the declared response headers of an HTTP 400 response for Reveal
+type RevealResponse400Headers struct {
+	XRequestId *string
+}
+
+// RevealResponse409Headers the declared response headers of an HTTP 409 response for Reveal
+type RevealResponse409Headers struct {
+	XRequestId *string
+}
+
+// RevealResponse413Headers the declared response headers of an HTTP 413 response for Reveal
+type RevealResponse413Headers struct {
+	XRequestId *string
+}
+
+// RevealResponse422Headers the declared response headers of an HTTP 422 response for Reveal
+type RevealResponse422Headers struct {
+	XRequestId *string
+}
+
 // RevealResponse429Headers the declared response headers of an HTTP 429 response for Reveal
 type RevealResponse429Headers struct {
 	RetryAfter *int
+	XRequestId *string
+}
+
+// RevealResponse500Headers the declared response headers of an HTTP 500 response for Reveal
+type RevealResponse500Headers struct {
+	XRequestId *string
+}
+
+// RevealResponse502Headers the declared response headers of an HTTP 502 response for Reveal
+type RevealResponse502Headers struct {
+	XRequestId *string
 }
 
 // RevealResponse503Headers the declared response headers of an HTTP 503 response for Reveal
 type RevealResponse503Headers struct {
 	RetryAfter *int
+	XRequestId *string
+}
+
+// RevealResponse504Headers the declared response headers of an HTTP 504 response for Reveal
+type RevealResponse504Headers struct {
+	XRequestId *string
+}
+
+// RevealResponseDefaultHeaders the declared response headers of an HTTP default response for Reveal
+type RevealResponseDefaultHeaders struct {
+	XRequestId *string
 }
 
 type RevealResponse struct {
@@ -785,10 +867,28 @@ type RevealResponse struct {
 	JSON504 *RevealPendingError
 	// JSONDefault the response for an HTTP default `application/json` response
 	JSONDefault *OtherError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *RevealResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *RevealResponse400Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *RevealResponse409Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *RevealResponse413Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *RevealResponse422Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *RevealResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *RevealResponse500Headers
+	// Headers502 the parsed response headers for an HTTP 502 response
+	Headers502 *RevealResponse502Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *RevealResponse503Headers
+	// Headers504 the parsed response headers for an HTTP 504 response
+	Headers504 *RevealResponse504Headers
+	// HeadersDefault the parsed response headers for an HTTP default response
+	HeadersDefault *RevealResponseDefaultHeaders
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -976,6 +1076,29 @@ func ParseGetHealthResponse(rsp *http.Response) (*GetHealthResponse, error) {
 
 	}
 
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetHealthResponse200Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case true:
+		var headers GetHealthResponseDefaultHeaders
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.HeadersDefault = &headers
+	}
+
 	return response, nil
 }
 
@@ -1014,6 +1137,39 @@ func ParseGetReadyResponse(rsp *http.Response) (*GetReadyResponse, error) {
 		}
 		response.JSONDefault = &dest
 
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetReadyResponse200Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetReadyResponse503Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers503 = &headers
+	case true:
+		var headers GetReadyResponseDefaultHeaders
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.HeadersDefault = &headers
 	}
 
 	return response, nil
@@ -1113,6 +1269,56 @@ func ParseRevealResponse(rsp *http.Response) (*RevealResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers RevealResponse200Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers RevealResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 409:
+		var headers RevealResponse409Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 413:
+		var headers RevealResponse413Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 422:
+		var headers RevealResponse422Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers RevealResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -1122,7 +1328,34 @@ func ParseRevealResponse(rsp *http.Response) (*RevealResponse, error) {
 			}
 			headers.RetryAfter = &value
 		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers RevealResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 502:
+		var headers RevealResponse502Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers502 = &headers
 	case rsp.StatusCode == 503:
 		var headers RevealResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -1132,7 +1365,34 @@ func ParseRevealResponse(rsp *http.Response) (*RevealResponse, error) {
 			}
 			headers.RetryAfter = &value
 		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
 		response.Headers503 = &headers
+	case rsp.StatusCode == 504:
+		var headers RevealResponse504Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers504 = &headers
+	case true:
+		var headers RevealResponseDefaultHeaders
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.HeadersDefault = &headers
 	}
 
 	return response, nil
@@ -1350,18 +1610,54 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	return r
 }
 
-type ChainUnavailableJSONResponse ChainUnavailableError
+type ChainUnavailableResponseHeaders struct {
+	XRequestId *string
+}
+type ChainUnavailableJSONResponse struct {
+	Body ChainUnavailableError
 
-type InternalJSONResponse InternalError
+	Headers ChainUnavailableResponseHeaders
+}
 
-type InvalidRequestJSONResponse InvalidRequestError
+type InternalResponseHeaders struct {
+	XRequestId *string
+}
+type InternalJSONResponse struct {
+	Body InternalError
 
-type OtherErrorJSONResponse Error
+	Headers InternalResponseHeaders
+}
 
-type PayloadTooLargeJSONResponse PayloadTooLargeError
+type InvalidRequestResponseHeaders struct {
+	XRequestId *string
+}
+type InvalidRequestJSONResponse struct {
+	Body InvalidRequestError
+
+	Headers InvalidRequestResponseHeaders
+}
+
+type OtherErrorResponseHeaders struct {
+	XRequestId *string
+}
+type OtherErrorJSONResponse struct {
+	Body Error
+
+	Headers OtherErrorResponseHeaders
+}
+
+type PayloadTooLargeResponseHeaders struct {
+	XRequestId *string
+}
+type PayloadTooLargeJSONResponse struct {
+	Body PayloadTooLargeError
+
+	Headers PayloadTooLargeResponseHeaders
+}
 
 type RateLimitedResponseHeaders struct {
 	RetryAfter *int
+	XRequestId *string
 }
 type RateLimitedJSONResponse struct {
 	Body RateLimitedError
@@ -1376,15 +1672,25 @@ type GetHealthResponseObject interface {
 	VisitGetHealthResponse(w http.ResponseWriter) error
 }
 
-type GetHealth200JSONResponse Health
+type GetHealth200ResponseHeaders struct {
+	XRequestId *string
+}
+
+type GetHealth200JSONResponse struct {
+	Body    Health
+	Headers GetHealth200ResponseHeaders
+}
 
 func (response GetHealth200JSONResponse) VisitGetHealthResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
@@ -1392,6 +1698,7 @@ func (response GetHealth200JSONResponse) VisitGetHealthResponse(w http.ResponseW
 
 type GetHealthdefaultJSONResponse struct {
 	Body       Error
+	Headers    OtherErrorResponseHeaders
 	StatusCode int
 }
 
@@ -1402,6 +1709,9 @@ func (response GetHealthdefaultJSONResponse) VisitGetHealthResponse(w http.Respo
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(response.StatusCode)
 	_, err := buf.WriteTo(w)
 	return err
@@ -1414,29 +1724,49 @@ type GetReadyResponseObject interface {
 	VisitGetReadyResponse(w http.ResponseWriter) error
 }
 
-type GetReady200JSONResponse Ready
+type GetReady200ResponseHeaders struct {
+	XRequestId *string
+}
+
+type GetReady200JSONResponse struct {
+	Body    Ready
+	Headers GetReady200ResponseHeaders
+}
 
 func (response GetReady200JSONResponse) VisitGetReadyResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
 }
 
-type GetReady503JSONResponse NotReadyError
+type GetReady503ResponseHeaders struct {
+	XRequestId *string
+}
+
+type GetReady503JSONResponse struct {
+	Body    NotReadyError
+	Headers GetReady503ResponseHeaders
+}
 
 func (response GetReady503JSONResponse) VisitGetReadyResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -1444,6 +1774,7 @@ func (response GetReady503JSONResponse) VisitGetReadyResponse(w http.ResponseWri
 
 type GetReadydefaultJSONResponse struct {
 	Body       Error
+	Headers    OtherErrorResponseHeaders
 	StatusCode int
 }
 
@@ -1454,6 +1785,9 @@ func (response GetReadydefaultJSONResponse) VisitGetReadyResponse(w http.Respons
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(response.StatusCode)
 	_, err := buf.WriteTo(w)
 	return err
@@ -1467,15 +1801,25 @@ type RevealResponseObject interface {
 	VisitRevealResponse(w http.ResponseWriter) error
 }
 
-type Reveal200JSONResponse RevealResult
+type Reveal200ResponseHeaders struct {
+	XRequestId *string
+}
+
+type Reveal200JSONResponse struct {
+	Body    RevealResult
+	Headers Reveal200ResponseHeaders
+}
 
 func (response Reveal200JSONResponse) VisitRevealResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
@@ -1486,24 +1830,37 @@ type Reveal400JSONResponse struct{ InvalidRequestJSONResponse }
 func (response Reveal400JSONResponse) VisitRevealResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(400)
 	_, err := buf.WriteTo(w)
 	return err
 }
 
-type Reveal409JSONResponse RevealConflictError
+type Reveal409ResponseHeaders struct {
+	XRequestId *string
+}
+
+type Reveal409JSONResponse struct {
+	Body    RevealConflictError
+	Headers Reveal409ResponseHeaders
+}
 
 func (response Reveal409JSONResponse) VisitRevealResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(409)
 	_, err := buf.WriteTo(w)
 	return err
@@ -1514,24 +1871,37 @@ type Reveal413JSONResponse struct{ PayloadTooLargeJSONResponse }
 func (response Reveal413JSONResponse) VisitRevealResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(413)
 	_, err := buf.WriteTo(w)
 	return err
 }
 
-type Reveal422JSONResponse RevealFailedError
+type Reveal422ResponseHeaders struct {
+	XRequestId *string
+}
+
+type Reveal422JSONResponse struct {
+	Body    RevealFailedError
+	Headers Reveal422ResponseHeaders
+}
 
 func (response Reveal422JSONResponse) VisitRevealResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
@@ -1549,6 +1919,9 @@ func (response Reveal429JSONResponse) VisitRevealResponse(w http.ResponseWriter)
 	if response.Headers.RetryAfter != nil {
 		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
 	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(429)
 	_, err := buf.WriteTo(w)
 	return err
@@ -1559,10 +1932,13 @@ type Reveal500JSONResponse struct{ InternalJSONResponse }
 func (response Reveal500JSONResponse) VisitRevealResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(500)
 	_, err := buf.WriteTo(w)
 	return err
@@ -1573,10 +1949,13 @@ type Reveal502JSONResponse struct{ ChainUnavailableJSONResponse }
 func (response Reveal502JSONResponse) VisitRevealResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(502)
 	_, err := buf.WriteTo(w)
 	return err
@@ -1584,6 +1963,7 @@ func (response Reveal502JSONResponse) VisitRevealResponse(w http.ResponseWriter)
 
 type Reveal503ResponseHeaders struct {
 	RetryAfter *int
+	XRequestId *string
 }
 
 type Reveal503JSONResponse struct {
@@ -1601,20 +1981,33 @@ func (response Reveal503JSONResponse) VisitRevealResponse(w http.ResponseWriter)
 	if response.Headers.RetryAfter != nil {
 		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
 	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
 
-type Reveal504JSONResponse RevealPendingError
+type Reveal504ResponseHeaders struct {
+	XRequestId *string
+}
+
+type Reveal504JSONResponse struct {
+	Body    RevealPendingError
+	Headers Reveal504ResponseHeaders
+}
 
 func (response Reveal504JSONResponse) VisitRevealResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(504)
 	_, err := buf.WriteTo(w)
 	return err
@@ -1622,6 +2015,7 @@ func (response Reveal504JSONResponse) VisitRevealResponse(w http.ResponseWriter)
 
 type RevealdefaultJSONResponse struct {
 	Body       Error
+	Headers    OtherErrorResponseHeaders
 	StatusCode int
 }
 
@@ -1632,6 +2026,9 @@ func (response RevealdefaultJSONResponse) VisitRevealResponse(w http.ResponseWri
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
 	w.WriteHeader(response.StatusCode)
 	_, err := buf.WriteTo(w)
 	return err

@@ -262,6 +262,7 @@ export interface components {
         /** @description Any other error, e.g. 404 NOT_FOUND (no such route), 405 METHOD_NOT_ALLOWED, 415 UNSUPPORTED_MEDIA_TYPE: every error response has this body, and `code` is one of these. */
         OtherError: {
             headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -271,6 +272,7 @@ export interface components {
         /** @description `INVALID_REQUEST`: the request is malformed (not an address, the zero address, a bad checksum); the message names the field. */
         InvalidRequest: {
             headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -286,6 +288,7 @@ export interface components {
         /** @description The body is larger than allowed. */
         PayloadTooLarge: {
             headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -295,6 +298,7 @@ export interface components {
         /** @description A rate limit is exceeded; the message names it. */
         RateLimited: {
             headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
                 /** @description Seconds until a retry may succeed. */
                 "Retry-After"?: number;
                 [name: string]: unknown;
@@ -312,6 +316,7 @@ export interface components {
         /** @description The chain's RPC did not answer, timed out, answered garbage, or refused the transaction. Nothing was recorded. */
         ChainUnavailable: {
             headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -321,6 +326,7 @@ export interface components {
         /** @description An unexpected fault (the claim store failed); nothing was sent. */
         Internal: {
             headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -330,7 +336,10 @@ export interface components {
     };
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The request's id: the client's own X-Request-Id when valid (letters, digits, `-`, `_`, `.`, at most 64), else one the service made. Every response carries it; it is in the service's logs and traces. */
+        XRequestId: string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -351,6 +360,7 @@ export interface operations {
             /** @description The claim is recorded and its transaction accepted by the node (`status` is `pending`, `txHash` set). */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -361,6 +371,7 @@ export interface operations {
             /** @description `ALREADY_CLAIMED`: the address has claimed before; `claim` is that claim. */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -371,6 +382,7 @@ export interface operations {
             /** @description `CLAIM_REJECTED`: a transfer to this address would revert (a contract that refuses native tokens). Nothing was recorded. */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -383,6 +395,7 @@ export interface operations {
             /** @description `FAUCET_BALANCE_LOW`: the faucet wallet needs funding; `SPEND_LIMIT_REACHED`: the faucet spent its limit for the window. Retry after `Retry-After` seconds. Nothing was recorded. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -414,6 +427,7 @@ export interface operations {
             /** @description The address's claim; `status` is `none` when it never claimed. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -437,6 +451,7 @@ export interface operations {
             /** @description Ready. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -446,6 +461,7 @@ export interface operations {
             /** @description Not ready; `code` says why. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -473,6 +489,7 @@ export interface operations {
             /** @description The health report. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {

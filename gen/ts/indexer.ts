@@ -216,6 +216,7 @@ export interface components {
         /** @description Any other error, e.g. 404 NOT_FOUND (no such route), 405 METHOD_NOT_ALLOWED, 415 UNSUPPORTED_MEDIA_TYPE: every error response has this body, and `code` is one of these. */
         OtherError: {
             headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -225,7 +226,10 @@ export interface components {
     };
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The request's id: the client's own X-Request-Id when valid (letters, digits, `-`, `_`, `.`, at most 64), else one the service made. Every response carries it; it is in the service's logs and traces. */
+        XRequestId: string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -253,6 +257,7 @@ export interface operations {
             /** @description The events, oldest first. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -262,6 +267,7 @@ export interface operations {
             /** @description `INVALID_REQUEST`: an unknown event (the message names the known ones), a block that is not a non-negative integer, `fromBlock` after `toBlock`, a malformed cursor. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -277,6 +283,7 @@ export interface operations {
             /** @description `CURSOR_REORGED`: the event the cursor points after was removed by a reorg; start again from an earlier block. */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -286,6 +293,7 @@ export interface operations {
             /** @description An unexpected fault. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -316,6 +324,7 @@ export interface operations {
             /** @description The stream. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -330,6 +339,7 @@ export interface operations {
             /** @description `INVALID_REQUEST`: an unknown event, a bad block or cursor. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -351,6 +361,7 @@ export interface operations {
             /** @description Ready. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -360,6 +371,7 @@ export interface operations {
             /** @description Not ready; `code` says why. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -387,6 +399,7 @@ export interface operations {
             /** @description The health report. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -332,6 +332,7 @@ export interface components {
         /** @description Any other error, e.g. 404 NOT_FOUND (no such route), 405 METHOD_NOT_ALLOWED, 415 UNSUPPORTED_MEDIA_TYPE: every error response has this body, and `code` is one of these. */
         OtherError: {
             headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -341,6 +342,7 @@ export interface components {
         /** @description The request is malformed; the message names the field. */
         InvalidRequest: {
             headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -356,6 +358,7 @@ export interface components {
         /** @description The admin key is missing or wrong. */
         Unauthorized: {
             headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
                 "WWW-Authenticate"?: string;
                 [name: string]: unknown;
             };
@@ -372,6 +375,7 @@ export interface components {
         /** @description No token is registered at the address. */
         TokenNotFound: {
             headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -387,6 +391,7 @@ export interface components {
         /** @description The body or the icon is larger than allowed. */
         PayloadTooLarge: {
             headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -402,6 +407,7 @@ export interface components {
         /** @description The icon is not a PNG, JPEG, GIF or WebP image. */
         UnsupportedMediaType: {
             headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -417,6 +423,7 @@ export interface components {
         /** @description The chain's RPC did not answer, timed out, or answered garbage. Nothing was changed; retry later. */
         ChainUnavailable: {
             headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -432,6 +439,7 @@ export interface components {
         /** @description An unexpected fault; nothing was changed. */
         Internal: {
             headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -450,7 +458,10 @@ export interface components {
         TokenAddress: string;
     };
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The request's id: the client's own X-Request-Id when valid (letters, digits, `-`, `_`, `.`, at most 64), else one the service made. Every response carries it; it is in the service's logs and traces. */
+        XRequestId: string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -473,6 +484,7 @@ export interface operations {
             /** @description The token list. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     /** @description Strong validator of this exact body. */
                     ETag?: string;
                     /** @description `public, max-age=15` for the public list; `private, no-store` with includeDisabled. */
@@ -486,6 +498,7 @@ export interface operations {
             /** @description The list has not changed since the `ETag` sent in `If-None-Match`. */
             304: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -513,6 +526,7 @@ export interface operations {
             /** @description The entry was updated. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -522,6 +536,7 @@ export interface operations {
             /** @description The entry was created. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     /** @description URL of the new entry. */
                     Location?: string;
                     [name: string]: unknown;
@@ -540,6 +555,7 @@ export interface operations {
              */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -566,6 +582,7 @@ export interface operations {
             /** @description The entry. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -605,6 +622,7 @@ export interface operations {
             /** @description The icon is stored and the entry updated. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -632,6 +650,7 @@ export interface operations {
             /** @description The health report. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {

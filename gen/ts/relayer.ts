@@ -311,6 +311,7 @@ export interface components {
         /** @description Any other error, e.g. 404 NOT_FOUND (no such route), 405 METHOD_NOT_ALLOWED, 415 UNSUPPORTED_MEDIA_TYPE: every error response has this body, and `code` is one of these. */
         OtherError: {
             headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -320,6 +321,7 @@ export interface components {
         /** @description The request is malformed; the message names the field. */
         InvalidRequest: {
             headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -335,6 +337,7 @@ export interface components {
         /** @description The body is larger than allowed. */
         PayloadTooLarge: {
             headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -344,6 +347,7 @@ export interface components {
         /** @description A rate limit is exceeded; the message names it. */
         RateLimited: {
             headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
                 /** @description Seconds until a retry may succeed. */
                 "Retry-After"?: number;
                 [name: string]: unknown;
@@ -361,6 +365,7 @@ export interface components {
         /** @description The chain's RPC did not answer, timed out, answered garbage, or refused the transaction. Nothing was sent, or the nonce was not used. */
         ChainUnavailable: {
             headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -370,6 +375,7 @@ export interface components {
         /** @description An unexpected fault. */
         Internal: {
             headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -379,7 +385,10 @@ export interface components {
     };
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The request's id: the client's own X-Request-Id when valid (letters, digits, `-`, `_`, `.`, at most 64), else one the service made. Every response carries it; it is in the service's logs and traces. */
+        XRequestId: string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -400,6 +409,7 @@ export interface operations {
             /** @description The reveal was mined. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -416,6 +426,7 @@ export interface operations {
              */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -436,6 +447,7 @@ export interface operations {
              */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -448,6 +460,7 @@ export interface operations {
             /** @description `OPERATOR_BALANCE_LOW`: the operator wallet needs funding; `SPEND_LIMIT_REACHED`: the operator spent its limit for the window; `OPERATOR_KEY_UNAVAILABLE`: this replica's lease of its operator key lapsed (replicas sharing `OPERATOR_PRIVATE_KEYS`), nothing was sent; `UNAVAILABLE`: the replicas' Redis is unreachable. Retry after `Retry-After` seconds. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -464,6 +477,7 @@ export interface operations {
             /** @description `TX_PENDING`: sent but not mined within the receipt timeout; `txHash` is set. */
             504: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -485,6 +499,7 @@ export interface operations {
             /** @description Ready. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -494,6 +509,7 @@ export interface operations {
             /** @description Not ready; `code` says why. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -521,6 +537,7 @@ export interface operations {
             /** @description The health report. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -30,12 +30,12 @@ func (a *api) Claim(ctx context.Context, req faucetapi.ClaimRequestObject) (fauc
 	c, err := a.f.Claim(ctx, addr)
 	var already *AlreadyClaimedError
 	if errors.As(err, &already) {
-		return faucetapi.Claim409JSONResponse{Code: CodeAlreadyClaimed, Error: already.Error(), Claim: toAPI(already.Claim)}, nil
+		return faucetapi.Claim409JSONResponse{Body: faucetapi.AlreadyClaimed{Code: CodeAlreadyClaimed, Error: already.Error(), Claim: toAPI(already.Claim)}}, nil
 	}
 	if err != nil {
 		return nil, httpError(err)
 	}
-	return faucetapi.Claim202JSONResponse(toAPI(c)), nil
+	return faucetapi.Claim202JSONResponse{Body: toAPI(c)}, nil
 }
 
 func (a *api) GetClaimStatus(ctx context.Context, req faucetapi.GetClaimStatusRequestObject) (faucetapi.GetClaimStatusResponseObject, error) {
@@ -47,7 +47,7 @@ func (a *api) GetClaimStatus(ctx context.Context, req faucetapi.GetClaimStatusRe
 	if err != nil {
 		return nil, err
 	}
-	return faucetapi.GetClaimStatus200JSONResponse(toAPI(c)), nil
+	return faucetapi.GetClaimStatus200JSONResponse{Body: toAPI(c)}, nil
 }
 
 func (a *api) GetHealth(ctx context.Context, req faucetapi.GetHealthRequestObject) (faucetapi.GetHealthResponseObject, error) {
@@ -71,7 +71,7 @@ func (a *api) GetHealth(ctx context.Context, req faucetapi.GetHealthRequestObjec
 	if !open || !reachable {
 		h.Status = faucetapi.Degraded
 	}
-	return faucetapi.GetHealth200JSONResponse(h), nil
+	return faucetapi.GetHealth200JSONResponse{Body: h}, nil
 }
 
 // GetReady is the readiness probe: 503 while the gate is closed, the spend limit reached or the
@@ -81,13 +81,13 @@ func (a *api) GetReady(ctx context.Context, req faucetapi.GetReadyRequestObject)
 	_, open, reachable := a.f.gate.State()
 	switch {
 	case !reachable:
-		return faucetapi.GetReady503JSONResponse{Code: platform.CodeChainUnavailable, Error: "the chain is unreachable"}, nil
+		return faucetapi.GetReady503JSONResponse{Body: faucetapi.NotReadyError{Code: platform.CodeChainUnavailable, Error: "the chain is unreachable"}}, nil
 	case !open:
-		return faucetapi.GetReady503JSONResponse{Code: CodeFaucetBalanceLow, Error: "the faucet balance is under MIN_FAUCET_BALANCE"}, nil
+		return faucetapi.GetReady503JSONResponse{Body: faucetapi.NotReadyError{Code: CodeFaucetBalanceLow, Error: "the faucet balance is under MIN_FAUCET_BALANCE"}}, nil
 	case a.f.gate.SpendReached():
-		return faucetapi.GetReady503JSONResponse{Code: CodeSpendLimitReached, Error: "the faucet has spent FAUCET_SPEND_LIMIT for now"}, nil
+		return faucetapi.GetReady503JSONResponse{Body: faucetapi.NotReadyError{Code: CodeSpendLimitReached, Error: "the faucet has spent FAUCET_SPEND_LIMIT for now"}}, nil
 	}
-	return faucetapi.GetReady200JSONResponse{Ready: true}, nil
+	return faucetapi.GetReady200JSONResponse{Body: faucetapi.Ready{Ready: true}}, nil
 }
 
 // parseAddress accepts any letter case; a mixed-case address must carry its EIP-55 checksum

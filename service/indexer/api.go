@@ -53,7 +53,7 @@ func (a *api) ListEvents(ctx context.Context, req indexerapi.ListEventsRequestOb
 	if page.NextCursor != "" {
 		out.NextCursor = &page.NextCursor
 	}
-	return indexerapi.ListEvents200JSONResponse(out), nil
+	return indexerapi.ListEvents200JSONResponse{Body: out}, nil
 }
 
 func (a *api) StreamEvents(ctx context.Context, req indexerapi.StreamEventsRequestObject) (indexerapi.StreamEventsResponseObject, error) {
@@ -93,7 +93,7 @@ func (a *api) GetHealth(ctx context.Context, req indexerapi.GetHealthRequestObje
 	if !reachable || h.Lag > int64(a.ix.cfg.Confirmations)+healthyLag {
 		h.Status = indexerapi.Degraded
 	}
-	return indexerapi.GetHealth200JSONResponse(h), nil
+	return indexerapi.GetHealth200JSONResponse{Body: h}, nil
 }
 
 // GetReady is the readiness probe: 503 while the chain is unreachable or the indexer lags. It is
@@ -102,11 +102,11 @@ func (a *api) GetReady(ctx context.Context, req indexerapi.GetReadyRequestObject
 	indexed, head, reachable := a.ix.State()
 	switch {
 	case !reachable:
-		return indexerapi.GetReady503JSONResponse{Code: platform.CodeChainUnavailable, Error: "the chain is unreachable"}, nil
+		return indexerapi.GetReady503JSONResponse{Body: indexerapi.NotReadyError{Code: platform.CodeChainUnavailable, Error: "the chain is unreachable"}}, nil
 	case head > indexed.Number+a.ix.cfg.Confirmations+healthyLag:
-		return indexerapi.GetReady503JSONResponse{Code: platform.CodeUnavailable, Error: fmt.Sprintf("%d blocks behind the head", head-indexed.Number)}, nil
+		return indexerapi.GetReady503JSONResponse{Body: indexerapi.NotReadyError{Code: platform.CodeUnavailable, Error: fmt.Sprintf("%d blocks behind the head", head-indexed.Number)}}, nil
 	}
-	return indexerapi.GetReady200JSONResponse{Ready: true}, nil
+	return indexerapi.GetReady200JSONResponse{Body: indexerapi.Ready{Ready: true}}, nil
 }
 
 // healthyLag is how many blocks beyond CONFIRMATIONS the indexer may lag and be healthy.

@@ -86,7 +86,7 @@ func (a *api) GetToken(ctx context.Context, req registryapi.GetTokenRequestObjec
 	if !ok {
 		return nil, errTokenNotFound(addr)
 	}
-	return registryapi.GetToken200JSONResponse(t), nil
+	return registryapi.GetToken200JSONResponse{Body: t}, nil
 }
 
 func (a *api) UpsertToken(ctx context.Context, req registryapi.UpsertTokenRequestObject) (registryapi.UpsertTokenResponseObject, error) {
@@ -98,7 +98,7 @@ func (a *api) UpsertToken(ctx context.Context, req registryapi.UpsertTokenReques
 		location := "/tokens/" + t.Address
 		return registryapi.UpsertToken201JSONResponse{Body: t, Headers: registryapi.UpsertToken201ResponseHeaders{Location: &location}}, nil
 	}
-	return registryapi.UpsertToken200JSONResponse(t), nil
+	return registryapi.UpsertToken200JSONResponse{Body: t}, nil
 }
 
 func (a *api) UploadTokenIcon(ctx context.Context, req registryapi.UploadTokenIconRequestObject) (registryapi.UploadTokenIconResponseObject, error) {
@@ -120,7 +120,7 @@ func (a *api) UploadTokenIcon(ctx context.Context, req registryapi.UploadTokenIc
 	if err != nil {
 		return nil, err
 	}
-	return registryapi.UploadTokenIcon200JSONResponse{IconUrl: url}, nil
+	return registryapi.UploadTokenIcon200JSONResponse{Body: registryapi.IconUpload{IconUrl: url}}, nil
 }
 
 // readSinglePart reads the body's one part, refusing a second part and more than max bytes.
@@ -177,11 +177,11 @@ func (a *api) GetHealth(ctx context.Context, req registryapi.GetHealthRequestObj
 	if !a.health.ok(ctx) {
 		status = registryapi.Degraded
 	}
-	return registryapi.GetHealth200JSONResponse{
+	return registryapi.GetHealth200JSONResponse{Body: registryapi.Health{
 		Status:     status,
 		TokenCount: a.reg.Count(),
 		Uptime:     int(time.Since(a.started) / time.Second),
-	}, nil
+	}}, nil
 }
 
 // reasons is the one table from the registry's reasons (errors.go) to HTTP statuses and codes.

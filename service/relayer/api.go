@@ -25,7 +25,7 @@ func (a *api) Reveal(ctx context.Context, req relayerapi.RevealRequestObject) (r
 	if err != nil {
 		return nil, httpError(err)
 	}
-	return relayerapi.Reveal200JSONResponse(res), nil
+	return relayerapi.Reveal200JSONResponse{Body: res}, nil
 }
 
 func (a *api) GetHealth(ctx context.Context, req relayerapi.GetHealthRequestObject) (relayerapi.GetHealthResponseObject, error) {
@@ -47,7 +47,7 @@ func (a *api) GetHealth(ctx context.Context, req relayerapi.GetHealthRequestObje
 	if !open || !reachable || !a.r.holdsKey() {
 		h.Status = relayerapi.Degraded
 	}
-	return relayerapi.GetHealth200JSONResponse(h), nil
+	return relayerapi.GetHealth200JSONResponse{Body: h}, nil
 }
 
 // GetReady is the readiness probe: 503 while the gate is closed, the spend limit reached or the
@@ -57,15 +57,15 @@ func (a *api) GetReady(ctx context.Context, req relayerapi.GetReadyRequestObject
 	_, open, reachable := a.r.gate.State()
 	switch {
 	case !reachable:
-		return relayerapi.GetReady503JSONResponse{Code: platform.CodeChainUnavailable, Error: "the chain is unreachable"}, nil
+		return relayerapi.GetReady503JSONResponse{Body: relayerapi.NotReadyError{Code: platform.CodeChainUnavailable, Error: "the chain is unreachable"}}, nil
 	case !open:
-		return relayerapi.GetReady503JSONResponse{Code: CodeOperatorBalanceLow, Error: "the operator balance is under MIN_OPERATOR_BALANCE"}, nil
+		return relayerapi.GetReady503JSONResponse{Body: relayerapi.NotReadyError{Code: CodeOperatorBalanceLow, Error: "the operator balance is under MIN_OPERATOR_BALANCE"}}, nil
 	case a.r.gate.SpendReached():
-		return relayerapi.GetReady503JSONResponse{Code: CodeSpendLimitReached, Error: "the operator has spent OPERATOR_SPEND_LIMIT for now"}, nil
+		return relayerapi.GetReady503JSONResponse{Body: relayerapi.NotReadyError{Code: CodeSpendLimitReached, Error: "the operator has spent OPERATOR_SPEND_LIMIT for now"}}, nil
 	case !a.r.holdsKey():
-		return relayerapi.GetReady503JSONResponse{Code: CodeOperatorKeyUnavailable, Error: "this replica's lease of its operator key lapsed"}, nil
+		return relayerapi.GetReady503JSONResponse{Body: relayerapi.NotReadyError{Code: CodeOperatorKeyUnavailable, Error: "this replica's lease of its operator key lapsed"}}, nil
 	}
-	return relayerapi.GetReady200JSONResponse{Ready: true}, nil
+	return relayerapi.GetReady200JSONResponse{Body: relayerapi.Ready{Ready: true}}, nil
 }
 
 // reasons is the one table from the relayer's reasons (errors.go) to HTTP statuses and codes.
