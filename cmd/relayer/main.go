@@ -16,11 +16,6 @@ func main() {
 	platform.Healthcheck(relayer.DefaultPort)
 	cfg, err := relayer.LoadConfig(os.Getenv)
 	platform.Main("relayer", cfg.HTTP.LogLevel, err, func(ctx context.Context, tp trace.TracerProvider) error {
-		svc, err := relayer.New(ctx, cfg, relayer.Options{Tracer: tp.Tracer("vaultd/relayer")})
-		if err != nil {
-			return err
-		}
-		defer svc.Close()
-		return svc.Run(ctx)
+		return relayer.Run(ctx, cfg, relayer.Options{Tracer: tp.Tracer("vaultd/relayer")})
 	})
 }

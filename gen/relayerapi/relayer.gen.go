@@ -21,6 +21,7 @@ import (
 const (
 	Degraded HealthStatus = "degraded"
 	Healthy  HealthStatus = "healthy"
+	Standby  HealthStatus = "standby"
 )
 
 // Valid indicates whether the value is a known member of the HealthStatus enum.
@@ -29,6 +30,8 @@ func (e HealthStatus) Valid() bool {
 	case Degraded:
 		return true
 	case Healthy:
+		return true
+	case Standby:
 		return true
 	default:
 		return false
@@ -80,8 +83,10 @@ type Health struct {
 	NextNonce int64 `json:"nextNonce"`
 
 	// Operator The operator wallet's address.
-	Operator string       `json:"operator"`
-	Status   HealthStatus `json:"status"`
+	Operator string `json:"operator"`
+
+	// Status `standby`: a replica waiting for an operator key (every key of `OPERATOR_PRIVATE_KEYS` is leased by another replica); it takes no reveals until it leases one, and `operator` is empty.
+	Status HealthStatus `json:"status"`
 
 	// Threshold MIN_OPERATOR_BALANCE in wei (decimal).
 	Threshold string `json:"threshold"`
@@ -90,7 +95,7 @@ type Health struct {
 	Uptime int `json:"uptime"`
 }
 
-// HealthStatus defines model for Health.Status.
+// HealthStatus `standby`: a replica waiting for an operator key (every key of `OPERATOR_PRIVATE_KEYS` is leased by another replica); it takes no reveals until it leases one, and `operator` is empty.
 type HealthStatus string
 
 // InternalError The error body of a 500.

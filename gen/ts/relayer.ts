@@ -169,8 +169,11 @@ export interface components {
             gasUsed: string;
         };
         Health: {
-            /** @enum {string} */
-            status: "healthy" | "degraded";
+            /**
+             * @description `standby`: a replica waiting for an operator key (every key of `OPERATOR_PRIVATE_KEYS` is leased by another replica); it takes no reveals until it leases one, and `operator` is empty.
+             * @enum {string}
+             */
+            status: "healthy" | "degraded" | "standby";
             /** @description The operator wallet's address. */
             operator: string;
             /** @description The operator balance in wei (decimal), as last read. */

@@ -39,12 +39,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv(replicaEnv) == "1" {
 		cfg, err := relayer.LoadConfig(os.Getenv)
 		platform.Main("relayer", cfg.HTTP.LogLevel, err, func(ctx context.Context, tp trace.TracerProvider) error {
-			svc, err := relayer.New(ctx, cfg, relayer.Options{})
-			if err != nil {
-				return err
-			}
-			defer svc.Close()
-			return svc.Run(ctx)
+			return relayer.Run(ctx, cfg, relayer.Options{}) // as cmd/relayer
 		})
 	}
 	os.Exit(m.Run())
@@ -149,14 +144,14 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	return l.w.Write(p)
 }
 
-// operator waits until the replica serves (it may be a standby waiting for a key) and returns
-// the wallet it pays from.
+// operator waits until the replica serves as a relayer (it may be a standby waiting for a key)
+// and returns the wallet it pays from.
 func (r *replica) operator(t *testing.T, within time.Duration) common.Address {
 	t.Helper()
 	deadline := time.Now().Add(within)
 	for {
 		h, err := r.client.GetHealthWithResponse(ctx)
-		if err == nil && h.JSON200 != nil {
+		if err == nil && h.JSON200 != nil && h.JSON200.Status != relayerapi.Standby {
 			return common.HexToAddress(h.JSON200.Operator)
 		}
 		select {
@@ -286,6 +281,20 @@ func TestAStandbyTakesOverAKilledReplicasKey(t *testing.T) {
 		operators[i] = r.operator(t, 30*time.Second)
 	}
 	standby := cl.start()
+	// While every key is leased, the standby serves: alive for a liveness probe, not ready, and
+	// it refuses reveals without sending anything.
+	waitFor(t, "the standby to serve", func() bool {
+		h, err := standby.client.GetHealthWithResponse(ctx)
+		return err == nil && h.JSON200 != nil && h.JSON200.Status == relayerapi.Standby
+	})
+	if r, err := standby.client.GetReadyWithResponse(ctx); err != nil || r.JSON503 == nil || r.JSON503.Code != relayer.CodeOperatorKeyUnavailable {
+		t.Fatalf("the standby's /ready: %v %+v", err, r)
+	}
+	if r, err := standby.reveal(reqs[4]); err != nil || r.StatusCode() != 503 {
+		t.Fatalf("a reveal at the standby: %v %+v", err, r)
+	} else {
+		wantCode(t, "a reveal at the standby", r, 503, relayer.CodeOperatorKeyUnavailable)
+	}
 	c.SetBlockTime(time.Second)
 	startMined, _ := nonces(t, c, cl.keys)
 
