@@ -44,7 +44,7 @@ func TestSharedBudgetHoldsAcrossReplicas(t *testing.T) {
 	opts, _ := redis.ParseURL(url)
 	rdb := redis.NewClient(opts)
 	defer rdb.Close()
-	const window = 1500 * time.Millisecond
+	const window = 4 * time.Second
 	a, b := replica(t, rdb, "a", window), replica(t, rdb, "b", window)
 
 	a.Spent(gwei(4))
