@@ -369,9 +369,10 @@ const orphanCheck = 30 * time.Second
 // adoptOrphans finishes what it can of the pending claims of wallets whose replica is not
 // running (it crashed and was not restarted, or was scaled away): a claim recorded but never
 // signed becomes this wallet's and is sent by the next pass; a claim whose transaction (any
-// version) was mined is settled from its receipt. A claim signed but not mined stays with its
-// wallet: only that key can re-send or replace it, when its replica comes back.
-func (f *Faucet) adoptOrphans(ctx context.Context) (adopted int) {
+// version) was mined is settled from its receipt; a claim signed but not mined has its recorded
+// transaction broadcast again (the node may have dropped it) and is settled once it is mined.
+// Only its own key could replace it with higher fees, when its replica comes back.
+func (f *Faucet) adoptOrphans(ctx context.Context) (adopted, waiting int) {
 	err := f.store.orphans(ctx, func(wallet string, claims []Claim) error {
 		for _, c := range claims {
 			if c.Nonce == nil {
@@ -382,6 +383,7 @@ func (f *Faucet) adoptOrphans(ctx context.Context) (adopted int) {
 				}
 				continue
 			}
+			settled := false
 			for _, h := range c.Hashes {
 				r, err := f.client.TransactionReceipt(ctx, h)
 				if err != nil || r == nil {
@@ -396,7 +398,15 @@ func (f *Faucet) adoptOrphans(ctx context.Context) (adopted int) {
 				}
 				f.metrics.settled.WithLabelValues(string(status)).Inc()
 				adopted++
+				settled = true
 				break
+			}
+			// Not mined: broadcast its newest recorded version again (it is signed; no key is
+			// needed), in case the node dropped it; a later pass settles it from its receipt.
+			// The node refuses it if its nonce went to another transaction or it is in the pool.
+			if tx := new(types.Transaction); !settled && tx.UnmarshalBinary(c.Raw) == nil {
+				_ = f.client.SendTransaction(ctx, tx)
+				waiting++
 			}
 		}
 		return nil
@@ -407,26 +417,33 @@ func (f *Faucet) adoptOrphans(ctx context.Context) (adopted int) {
 	if adopted > 0 {
 		f.log.Info("finished claims of replicas that are not running", "claims", adopted)
 	}
-	return adopted
+	return adopted, waiting
 }
 
 // reconcileLoop runs a reconciliation pass whenever woken, and again every few seconds until a
 // pass leaves nothing undecided; on Postgres it also looks for other replicas' orphaned claims
 // every orphanCheck. While nothing needs it, it makes no call at all.
 func (f *Faucet) reconcileLoop() {
-	var orphans <-chan time.Time
-	if f.store.shared() {
-		t := time.NewTicker(orphanCheck)
-		defer t.Stop()
-		orphans = t.C
+	// On Postgres, other replicas' orphaned claims: soon after start (for what the start's pass
+	// broadcast again), then every orphanCheck, or sooner while some wait to be mined.
+	orphans := time.NewTimer(reconcileRetry)
+	defer orphans.Stop()
+	if !f.store.shared() {
+		orphans.Stop()
 	}
 	for {
 		select {
 		case <-f.life.Done():
 			return
 		case <-f.recheck:
-		case <-orphans:
-			if f.adoptOrphans(f.life) == 0 {
+		case <-orphans.C:
+			adopted, waiting := f.adoptOrphans(f.life)
+			if waiting > 0 {
+				orphans.Reset(reconcileRetry)
+			} else {
+				orphans.Reset(orphanCheck)
+			}
+			if adopted == 0 {
 				continue
 			}
 		}

@@ -6,9 +6,12 @@ import (
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/params"
 
 	"github.com/seed018cc74c/vaultd/gen/faucetapi"
+	"github.com/seed018cc74c/vaultd/service/chain"
 	"github.com/seed018cc74c/vaultd/service/sqldb"
 
 	"github.com/seed018cc74c/vaultd/service/devchain/devchaintest"
@@ -43,10 +46,11 @@ func TestReplicasShareLimitsAndClaims(t *testing.T) {
 }
 
 // A replica that stops and does not come back leaves pending claims: one whose transaction was
-// in the pool (mined after it stopped) and one recorded but never signed (a crash between the
-// two). While it runs, another replica leaves them alone; once it is gone, the other replica
-// settles the first from its receipt (no second transfer) and pays the second from its own
-// wallet: each address paid exactly once.
+// in the pool (mined after it stopped), one recorded but never signed (a crash between the two),
+// and one signed that the node dropped. While it runs, another replica leaves them alone; once
+// it is gone, the other replica settles the first from its receipt (no second transfer), pays
+// the second from its own wallet, and broadcasts the third's recorded transaction again (no key
+// needed) and settles it once mined: each address paid exactly once.
 func TestClaimsOfAStoppedReplicaAreFinished(t *testing.T) {
 	c := devchaintest.Start(t)
 	db := sqldbtest.Postgres(t)
@@ -68,6 +72,26 @@ func TestClaimsOfAStoppedReplicaAreFinished(t *testing.T) {
 		int64(c.ChainID), strings.ToLower(unsigned.Hex()), amount.String(), strings.ToLower(keyAddress(gone).Hex())); err != nil {
 		t.Fatal(err)
 	}
+	// A third claim signed by the stopped replica but dropped by the node (never in the pool).
+	dropped := freshAddress(t)
+	pendingNonce, err := c.Client().PendingNonceAt(ctx, keyAddress(gone))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tip, feeCap, err := chain.WalletFees(ctx, c.Client())
+	if err != nil {
+		t.Fatal(err)
+	}
+	signed, err := types.SignNewTx(gone, types.LatestSignerForChainID(new(big.Int).SetUint64(c.ChainID)), &types.DynamicFeeTx{
+		ChainID: new(big.Int).SetUint64(c.ChainID), Nonce: pendingNonce, GasTipCap: tip, GasFeeCap: feeCap, Gas: 21_000, To: &dropped, Value: amount})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := signed.MarshalBinary()
+	if _, err := store.Exec(`INSERT INTO claims (chain_id, address, amount, status, nonce, hashes, raw, created_at, updated_at, wallet) VALUES ($1, $2, $3, 'pending', $4, $5, $6, 1, 1, $7)`,
+		int64(c.ChainID), strings.ToLower(dropped.Hex()), amount.String(), int64(pendingNonce), signed.Hash().Hex(), hexutil.Encode(raw), strings.ToLower(keyAddress(gone).Hex())); err != nil {
+		t.Fatal(err)
+	}
 	walletOf := func(a common.Address) string {
 		var w string
 		if err := store.QueryRow(`SELECT wallet FROM claims WHERE address = $1`, strings.ToLower(a.Hex())).Scan(&w); err != nil {
@@ -87,9 +111,12 @@ func TestClaimsOfAStoppedReplicaAreFinished(t *testing.T) {
 	s := startFaucet(t, c, t.TempDir(), map[string]string{"DATABASE_URL": db})
 	waitStatus(t, s, inPool, faucetapi.Confirmed)
 	waitStatus(t, s, unsigned, faucetapi.Confirmed)
+	if got := waitStatus(t, s, dropped, faucetapi.Confirmed); *got.TxHash != signed.Hash().Hex() {
+		t.Fatalf("the dropped claim confirmed by %s, not its recorded transaction %s", *got.TxHash, signed.Hash().Hex())
+	}
 	fromGone, fromLive := transfersFrom(t, c, keyAddress(gone)), transfersFrom(t, c, c.Accounts.Faucet.Address)
-	if fromGone[inPool] != 1 || fromLive[inPool] != 0 || fromLive[unsigned] != 1 || fromGone[unsigned] != 0 {
-		t.Fatalf("transfers: the stopped replica's claim %d+%d, the unsigned one %d+%d; want 1+0 and 0+1",
-			fromGone[inPool], fromLive[inPool], fromGone[unsigned], fromLive[unsigned])
+	if fromGone[inPool] != 1 || fromLive[inPool] != 0 || fromLive[unsigned] != 1 || fromGone[unsigned] != 0 || fromGone[dropped] != 1 || fromLive[dropped] != 0 {
+		t.Fatalf("transfers: the stopped replica's claim %d+%d, the unsigned one %d+%d, the dropped one %d+%d; want 1+0, 0+1, 1+0",
+			fromGone[inPool], fromLive[inPool], fromGone[unsigned], fromLive[unsigned], fromGone[dropped], fromLive[dropped])
 	}
 }
