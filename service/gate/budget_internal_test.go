@@ -41,7 +41,7 @@ func TestSpendBudget(t *testing.T) {
 		}
 	}
 
-	g.Spent(big.NewInt(4))
+	g.Settled(new(big.Int), big.NewInt(4))
 	g.Reserve(big.NewInt(5))
 	accepted() // 9 of 10
 	now = now.Add(20 * time.Second)
@@ -51,12 +51,11 @@ func TestSpendBudget(t *testing.T) {
 	if got := testutil.ToFloat64(m.SpendOpen); got != 0 {
 		t.Fatalf("spend_limit_open %v while reached", got)
 	}
-	g.Release(big.NewInt(1))
+	g.Settled(big.NewInt(1), nil)
 	accepted() // 9 of 10
 
 	// The reservations settle as payments; a minute after the first, it is forgotten.
-	g.Release(big.NewInt(5))
-	g.Spent(big.NewInt(6)) // 4 + 6 = 10 paid
+	g.Settled(big.NewInt(5), big.NewInt(6)) // 4 + 6 = 10 paid
 	refused(40 * time.Second)
 	now = now.Add(40 * time.Second)
 	accepted() // the 4 aged out: 6 of 10

@@ -156,7 +156,7 @@ func (g *Gate) Refresh(ctx context.Context) {
 	g.evaluate()
 }
 
-// Reserve sets aside the worst-case cost of a transaction sent; Release returns it.
+// Reserve sets aside the worst-case cost of a transaction sent; Settled returns it.
 func (g *Gate) Reserve(cost *big.Int) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -166,22 +166,19 @@ func (g *Gate) Reserve(cost *big.Int) {
 	g.evaluate()
 }
 
-// Release returns what Reserve set aside.
-func (g *Gate) Release(cost *big.Int) {
+// Settled is told when a transaction the wallet sent is settled, once the balance shows it:
+// what Reserve set aside for it comes back, and what it paid (nil when it was given up, never
+// mined) counts against the spend budget, both at once, so the budget never counts a
+// transaction twice (as reserved and as paid) nor not at all.
+func (g *Gate) Settled(reserved, paid *big.Int) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	g.reserved.Sub(g.reserved, cost)
-	g.unsharedReserve.Sub(g.unsharedReserve, cost)
-	g.share()
-	g.evaluate()
-}
-
-// Spent records what a mined transaction cost the wallet, against the spend budget.
-func (g *Gate) Spent(wei *big.Int) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.spending.add(g.now(), wei)
-	g.unsharedPaid = append(g.unsharedPaid, new(big.Int).Set(wei))
+	g.reserved.Sub(g.reserved, reserved)
+	g.unsharedReserve.Sub(g.unsharedReserve, reserved)
+	if paid != nil {
+		g.spending.add(g.now(), paid)
+		g.unsharedPaid = append(g.unsharedPaid, new(big.Int).Set(paid))
+	}
 	g.share()
 	g.evaluate()
 }

@@ -47,7 +47,7 @@ func TestSharedBudgetHoldsAcrossReplicas(t *testing.T) {
 	const window = 4 * time.Second
 	a, b := replica(t, rdb, "a", window), replica(t, rdb, "b", window)
 
-	a.Spent(gwei(4))
+	a.Settled(new(big.Int), gwei(4))
 	a.Reserve(gwei(5))
 	if got := code(b.Check()); got != "accepted" {
 		t.Fatalf("b at 9 of 10: %s", got)
@@ -56,11 +56,11 @@ func TestSharedBudgetHoldsAcrossReplicas(t *testing.T) {
 	if got := code(a.Check()); got != "SPEND_LIMIT_REACHED" {
 		t.Fatalf("a at 10 of 10 (b's reservation included): %s", got)
 	}
-	a.Release(gwei(5))
+	a.Settled(gwei(5), nil)
 	if got := code(b.Check()); got != "accepted" {
 		t.Fatalf("b after a released 5: %s", got)
 	}
-	a.Spent(gwei(5)) // 4 + 5 paid + 1 reserved
+	a.Settled(new(big.Int), gwei(5)) // 4 + 5 paid + 1 reserved
 	if got := code(b.Check()); got != "SPEND_LIMIT_REACHED" {
 		t.Fatalf("b at 10 of 10: %s", got)
 	}
@@ -75,7 +75,7 @@ func TestSharedBudgetHoldsAcrossReplicas(t *testing.T) {
 		t.Fatalf("the fleet's total before the outage: %v %v, want 1 gwei (b's reservation)", total, err)
 	}
 	stop()
-	a.Spent(gwei(9))
+	a.Settled(new(big.Int), gwei(9))
 	if got := code(a.Check()); got != "UNAVAILABLE" {
 		t.Fatalf("a with Redis gone: %s", got)
 	}

@@ -177,14 +177,18 @@ func (m *Manager) watch(ctx context.Context) {
 	}
 }
 
-// releaseSettled returns the reservations of the flights settled this round.
+// settledCost is what a settled flight reserved, and what it paid (nil: given up).
+type settledCost struct{ reserved, paid *big.Int }
+
+// releaseSettled tells the gate about the flights settled this round: their reservations back,
+// what they paid spent.
 func (m *Manager) releaseSettled() {
 	m.mu.Lock()
 	costs := m.toRelease
 	m.toRelease = nil
 	m.mu.Unlock()
 	for _, c := range costs {
-		m.gate.Release(c)
+		m.gate.Settled(c.reserved, c.paid)
 	}
 }
 
@@ -305,11 +309,12 @@ func (m *Manager) settle(f *Flight, r *types.Receipt, err error) {
 			mined = tx
 		}
 	}
+	var cost *big.Int
 	if r != nil {
-		m.gate.Spent(paid(mined, r))
+		cost = paid(mined, r)
 	}
 	m.metrics.InFlight(len(m.inflight))
-	m.toRelease = append(m.toRelease, f.reserved) // after the round's balance refresh
+	m.toRelease = append(m.toRelease, settledCost{reserved: f.reserved, paid: cost}) // after the round's balance refresh
 	m.mu.Unlock()
 	f.receipt, f.err = r, err
 	close(f.done)

@@ -45,14 +45,13 @@ func LoadConfig(e *platform.Env) Config {
 }
 
 // Gate is the wallet's balance gate: Check refuses new transactions while the wallet is too
-// low (or has spent its budget), Reserve and Release set aside the worst-case cost of
-// transactions in flight, Spent is told what each mined one cost, and Refresh re-reads the
-// balance after something was mined.
+// low (or has spent its budget), Reserve sets aside the worst-case cost of a transaction in
+// flight, Settled returns it and says what the transaction paid (nil: given up), once Refresh
+// has re-read the balance after it was mined.
 type Gate interface {
 	Check() error
 	Reserve(cost *big.Int)
-	Release(cost *big.Int)
-	Spent(wei *big.Int)
+	Settled(reserved, paid *big.Int)
 	Refresh(ctx context.Context)
 }
 
@@ -99,7 +98,7 @@ type Manager struct {
 	synced    bool
 	inflight  map[uint64]*Flight
 	byHash    map[common.Hash]*Flight // every version of every flight
-	toRelease []*big.Int              // reservations of flights settled this round, released after the balance refresh
+	toRelease []settledCost           // flights settled this round, told to the gate after the balance refresh
 }
 
 // New makes the manager of key's wallet on chain chainID. It makes no chain call; Sync reads the

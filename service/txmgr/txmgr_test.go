@@ -211,6 +211,42 @@ func TestSpendingCountsWhatWasPaid(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+
+	// And never both: from the send until it is settled, the window holds the transaction's
+	// reservation, then what it paid; never the two at once (which refused claims under the limit
+	// for the moment between the receipt and the balance refresh).
+	reserved := 0.0
+	var most float64
+	stop := make(chan struct{})
+	sampled := make(chan struct{})
+	go func() {
+		defer close(sampled)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			most = max(most, spent()-want) // what the second transaction adds to the first's payment
+		}
+	}()
+	f2, err := m.Send(ctx, txmgr.Tx{To: fresh(t), Value: big.NewInt(1e15), Gas: 50_000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reserved = gate.WeiToEther(new(big.Int).Add(new(big.Int).Mul(f2.Transaction().GasFeeCap(), big.NewInt(50_000)), big.NewInt(1e15)))
+	<-f2.Done()
+	for deadline := time.Now().Add(5 * time.Second); spent() > 2*want+1e-12; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			break
+		}
+	}
+	time.Sleep(20 * time.Millisecond)
+	close(stop)
+	<-sampled
+	if most > reserved*(1+1e-9) {
+		t.Fatalf("the window held %v for the second transaction, more than its reservation %v: counted as reserved and paid at once", most, reserved)
+	}
 }
 
 // switchFence is a fence the test opens and closes. The lease behind the relayer's fence, with
