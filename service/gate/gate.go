@@ -278,12 +278,53 @@ func (g *Gate) evaluateBudget() (reached bool) {
 func (g *Gate) Check() error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	return g.check(nil)
+}
+
+// Admit is Check and Reserve(cost) in one step: a transaction about to be sent is refused, or
+// its worst-case cost set aside, so that sends checked together cannot all pass (with a shared
+// budget, across replicas too). Settled gives the reservation back.
+func (g *Gate) Admit(cost *big.Int) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if err := g.check(cost); err != nil {
+		return err
+	}
+	g.reserved.Add(g.reserved, cost)
+	if g.cfg.Shared == nil || g.cfg.Budget.Limit == nil {
+		g.unsharedReserve.Add(g.unsharedReserve, cost)
+		g.share()
+	} // else: the shared budget's Admit reserved it already
+	g.evaluate()
+	return nil
+}
+
+// check refuses while the gate is closed or the budget reached; with cost and a shared budget,
+// it reserves cost in the shared budget when it admits. Callers hold g.mu.
+func (g *Gate) check(cost *big.Int) error {
 	if !g.open {
 		g.metrics.Rejected.Inc()
 		return &platform.Error{Status: http.StatusServiceUnavailable, Code: g.cfg.Code, Message: g.cfg.Message, RetryAfter: g.cfg.Poll}
 	}
 	if g.cfg.Shared != nil && g.cfg.Budget.Limit != nil {
-		if err := g.readShared(); err != nil { // fail closed: the limit cannot be checked
+		var err error
+		if cost == nil {
+			err = g.readShared()
+		} else if err = g.share(); err == nil {
+			ctx, cancel := context.WithTimeout(context.Background(), sharedTimeout)
+			var admitted bool
+			admitted, g.sharedTotal, g.sharedOldest, err = g.cfg.Shared.Admit(ctx, g.cfg.Budget.Window, g.cfg.Budget.Limit, cost)
+			cancel()
+			if err == nil && admitted {
+				g.sharedTotal = new(big.Int).Add(g.sharedTotal, cost)
+				g.evaluateBudget()
+				return nil
+			}
+			if err == nil { // refused: the total it saw reached the limit
+				g.sharedTotal = maxBig(g.sharedTotal, g.cfg.Budget.Limit)
+			}
+		}
+		if err != nil { // fail closed: the limit cannot be checked
 			return &platform.Error{Status: http.StatusServiceUnavailable, Code: platform.CodeUnavailable, RetryAfter: time.Second, Cause: err,
 				Message: fmt.Sprintf("the %s cannot check its spend limit with the other replicas right now; try again later", g.cfg.Name)}
 		}
@@ -323,6 +364,13 @@ func (g *Gate) SpendReached() bool {
 		_ = g.readShared() // unreachable: the last total it read
 	}
 	return g.evaluateBudget()
+}
+
+func maxBig(a, b *big.Int) *big.Int {
+	if a.Cmp(b) >= 0 {
+		return a
+	}
+	return b
 }
 
 // WeiToEther converts wei to whole native tokens, for gauges.

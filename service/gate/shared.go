@@ -13,9 +13,9 @@ import (
 
 // Shared is a spend budget's account kept where every replica sees it (SharedRedis): what the
 // wallets of all replicas paid in the window, and what each replica has reserved for its
-// transactions in flight. With one, the budget holds across replicas: a replica refuses once
-// the fleet's spending reaches the limit (each replica may still send the one transaction it
-// was checking: the bound is the limit plus one transaction per replica).
+// transactions in flight. With one, the budget holds across replicas: a send is admitted, and
+// its worst-case cost reserved, in one step (Admit) while the fleet's spending is under the
+// limit, so the bound is the limit plus one transaction, as for one process.
 type Shared interface {
 	// Paid records a payment.
 	Paid(ctx context.Context, wei *big.Int) error
@@ -24,6 +24,9 @@ type Shared interface {
 	// Total is what was paid within window by every replica plus what every replica has
 	// reserved, and when the oldest payment in the window was made (zero: none).
 	Total(ctx context.Context, window time.Duration) (wei *big.Int, oldest time.Time, err error)
+	// Admit reserves cost for this replica if the total is under limit, in one step no other
+	// replica's admission can come between; it answers the total it saw.
+	Admit(ctx context.Context, window time.Duration, limit, cost *big.Int) (ok bool, total *big.Int, oldest time.Time, err error)
 }
 
 // SharedRedis keeps a budget's account in Redis under prefix: a sorted set of payments (scored
@@ -99,6 +102,62 @@ local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 return {string.format('%.0f', sum), oldest[2] or '', tostring(now)}
 `)
 
+// admitScript is totalScript, then, when the sum is under ARGV[4] gwei, adds ARGV[5] gwei to this
+// owner's reservation (KEYS[3]); it answers {admitted (1/0), sum, oldest, now}.
+var admitScript = redis.NewScript(`
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[1]))
+local sum = 0
+for _, m in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
+  sum = sum + tonumber(string.match(m, ':(%d+)$'))
+end
+for _, o in ipairs(redis.call('SMEMBERS', KEYS[2])) do
+  local v = redis.call('GET', ARGV[2] .. o)
+  if v then sum = sum + tonumber(v) else redis.call('SREM', KEYS[2], o) end
+end
+local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+local ok = 0
+if sum < tonumber(ARGV[4]) then
+  redis.call('INCRBY', KEYS[3], ARGV[5])
+  redis.call('SADD', KEYS[2], ARGV[6])
+  ok = 1
+end
+redis.call('PEXPIRE', KEYS[3], ARGV[3])
+return {tostring(ok), string.format('%.0f', sum), oldest[2] or '', tostring(now)}
+`)
+
+// Admit reserves cost if the fleet's total is under limit, atomically.
+func (s *SharedRedis) Admit(ctx context.Context, window time.Duration, limit, cost *big.Int) (bool, *big.Int, time.Time, error) {
+	paid, owners, reserved := s.keys()
+	out, err := admitScript.Run(ctx, s.rdb, []string{paid, owners, reserved + s.owner}, window.Milliseconds(), reserved, s.ttl.Milliseconds(),
+		ceilGwei(limit), ceilGwei(cost), s.owner).StringSlice()
+	if err != nil {
+		return false, nil, time.Time{}, err
+	}
+	if len(out) != 4 {
+		return false, nil, time.Time{}, fmt.Errorf("spend admit: unexpected answer %v", out)
+	}
+	total, oldest, err := parseTotal(out[1:])
+	return out[0] == "1", total, oldest, err
+}
+
+// parseTotal reads {sum, oldest, now} as Total answers them.
+func parseTotal(out []string) (*big.Int, time.Time, error) {
+	sum, ok := new(big.Int).SetString(out[0], 10)
+	if !ok {
+		return nil, time.Time{}, fmt.Errorf("spend total: %q", out[0])
+	}
+	var oldest time.Time
+	if out[1] != "" {
+		ms, _ := strconv.ParseInt(out[1], 10, 64)
+		now, _ := strconv.ParseInt(out[2], 10, 64)
+		// Redis's clock decides the window; translate its oldest payment to this clock.
+		oldest = time.Now().Add(time.Duration(ms-now) * time.Millisecond)
+	}
+	return sum.Mul(sum, gwei), oldest, nil
+}
+
 func (s *SharedRedis) keys() (paid, owners, reservedPrefix string) {
 	return s.prefix + ":paid", s.prefix + ":owners", s.prefix + ":reserved:"
 }
@@ -126,16 +185,5 @@ func (s *SharedRedis) Total(ctx context.Context, window time.Duration) (*big.Int
 	if len(out) != 3 {
 		return nil, time.Time{}, fmt.Errorf("spend total: unexpected answer %v", out)
 	}
-	sum, ok := new(big.Int).SetString(out[0], 10)
-	if !ok {
-		return nil, time.Time{}, fmt.Errorf("spend total: %q", out[0])
-	}
-	var oldest time.Time
-	if out[1] != "" {
-		ms, _ := strconv.ParseInt(out[1], 10, 64)
-		now, _ := strconv.ParseInt(out[2], 10, 64)
-		// Redis's clock decides the window; translate its oldest payment to this clock.
-		oldest = time.Now().Add(time.Duration(ms-now) * time.Millisecond)
-	}
-	return sum.Mul(sum, gwei), oldest, nil
+	return parseTotal(out)
 }

@@ -3,7 +3,10 @@ package gate_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/big"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -81,5 +84,36 @@ func TestSharedBudgetHoldsAcrossReplicas(t *testing.T) {
 	}
 	if got := code(b.Check()); got != "UNAVAILABLE" {
 		t.Fatalf("b with Redis gone: %s", got)
+	}
+}
+
+// Sends admitted at once on two replicas: each admission checks the fleet's total and reserves
+// in one step, so with a limit of 10 and sends of 6, exactly two pass (0 → 6 → 12), however
+// the replicas' sends interleave.
+func TestSharedAdmissionIsOneStep(t *testing.T) {
+	url, _ := redistest.Server(t)
+	opts, _ := redis.ParseURL(url)
+	rdb := redis.NewClient(opts)
+	defer rdb.Close()
+	for round := range 5 {
+		prefix := fmt.Sprintf("round%d", round)
+		replicas := []*gate.Gate{replica(t, rdb, prefix+"a", time.Minute), replica(t, rdb, prefix+"b", time.Minute)}
+		var admitted atomic.Int32
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		for i := range 16 {
+			wg.Go(func() {
+				<-start
+				if replicas[i%2].Admit(gwei(6)) == nil {
+					admitted.Add(1)
+				}
+			})
+		}
+		close(start)
+		wg.Wait()
+		if n := admitted.Load(); n != 2 {
+			t.Fatalf("round %d: %d sends admitted, want exactly 2", round, n)
+		}
+		rdb.FlushDB(context.Background())
 	}
 }

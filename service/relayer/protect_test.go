@@ -492,22 +492,36 @@ func TestOneTransactionPerNullifierAcrossReplicas(t *testing.T) {
 	}
 }
 
-// With REDIS_URL the spend limit is the fleet's: a reveal paid by one replica counts at the
-// other, which refuses the next one (503 SPEND_LIMIT_REACHED) instead of spending a limit of
-// its own.
+// With REDIS_URL the spend limit is the fleet's: five reveals sent at once to two replicas under
+// a limit one reveal exceeds send exactly one (each send is admitted and reserved in one step in
+// Redis), the rest 503 SPEND_LIMIT_REACHED; a replica that sent nothing refuses too.
 func TestSpendLimitHoldsAcrossReplicas(t *testing.T) {
 	c := devchaintest.Start(t)
 	url, _ := redistest.Server(t)
 	limit := map[string]string{"REDIS_URL": url, "OPERATOR_SPEND_LIMIT": "0.000000001/1m"} // 1 gwei: less than any reveal
-	a, b := startRelayer(t, c, limit), startRelayer(t, c, limit)
-	_, first := request(t, c, devUsers(c, 0), 5)
-	_, second := request(t, c, devUsers(c, 1), 6)
-	start := operatorNonce(t, c)
-	if r := reveal(t, a, first); r.StatusCode() != 200 {
-		t.Fatalf("the first reveal: %d %s", r.StatusCode(), r.Body)
+	replicas := []*server{startRelayer(t, c, limit), startRelayer(t, c, limit)}
+	reqs := make([]relayerRequest, 5)
+	for i := range reqs {
+		_, reqs[i] = request(t, c, devUsers(c, i), int64(i+1))
 	}
-	wantCode(t, "a reveal at the other replica once the fleet spent its limit", reveal(t, b, second), 503, "SPEND_LIMIT_REACHED")
-	if n := operatorNonce(t, c) - start; n != 1 {
-		t.Fatalf("%d transactions sent, want 1", n)
+	start := operatorNonce(t, c)
+	var answers []<-chan *relayerapi.RevealResponse
+	for i, r := range reqs {
+		answers = append(answers, revealAsync(t, replicas[i%2], r))
+	}
+	sent := 0
+	for i, ch := range answers {
+		r := <-ch
+		switch r.StatusCode() {
+		case 200:
+			sent++
+		case 503:
+			wantCode(t, "a reveal over the fleet's spend limit", r, 503, "SPEND_LIMIT_REACHED")
+		default:
+			t.Fatalf("reveal %d: %d %s", i, r.StatusCode(), r.Body)
+		}
+	}
+	if n := operatorNonce(t, c) - start; n != 1 || sent != 1 {
+		t.Fatalf("%d transactions, %d answered 200; want exactly 1 across the replicas", n, sent)
 	}
 }

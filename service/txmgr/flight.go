@@ -87,13 +87,16 @@ func paid(tx *types.Transaction, r *types.Receipt) *big.Int {
 	return wei
 }
 
-// publish starts following f and wakes the watch loop. Callers hold m.mu.
-func (m *Manager) publish(f *Flight) {
+// publish starts following f and wakes the watch loop; admitted says the gate reserved its cost
+// already (Send). Callers hold m.mu.
+func (m *Manager) publish(f *Flight, admitted bool) {
 	m.inflight[f.nonce] = f
 	for _, tx := range f.txs {
 		m.byHash[tx.Hash()] = f
 	}
-	m.gate.Reserve(f.reserved)
+	if !admitted {
+		m.gate.Reserve(f.reserved)
+	}
 	m.metrics.InFlight(len(m.inflight))
 	select {
 	case m.wake <- struct{}{}:

@@ -44,12 +44,13 @@ func LoadConfig(e *platform.Env) Config {
 	}
 }
 
-// Gate is the wallet's balance gate: Check refuses new transactions while the wallet is too
-// low (or has spent its budget), Reserve sets aside the worst-case cost of a transaction in
-// flight, Settled returns it and says what the transaction paid (nil: given up), once Refresh
-// has re-read the balance after it was mined.
+// Gate is the wallet's balance gate: Admit refuses a new transaction while the wallet is too
+// low (or has spent its budget), or sets aside its worst-case cost, in one step; Reserve sets
+// aside the cost of one it did not admit (adopted, re-sent, a replacement's extra); Settled
+// returns it and says what the transaction paid (nil: given up), once Refresh has re-read the
+// balance after it was mined.
 type Gate interface {
-	Check() error
+	Admit(cost *big.Int) error
 	Reserve(cost *big.Int)
 	Settled(reserved, paid *big.Int)
 	Refresh(ctx context.Context)
@@ -189,7 +190,7 @@ func (m *Manager) Sync(ctx context.Context) (adopted int, err error) {
 		if _, tracked := m.inflight[tx.Nonce()]; tracked || tx.Nonce() >= m.next {
 			continue
 		}
-		m.publish(m.newFlight(tx, head, nil))
+		m.publish(m.newFlight(tx, head, nil), false)
 		adopted++
 	}
 	return adopted, nil
@@ -232,8 +233,8 @@ var ErrUncertain = errors.New("the node's answer to the send was lost")
 
 // Send signs tx with the next nonce and submits it, then follows it in the background: the
 // flight's Done closes when it is mined (or given up). It refuses while the gate is closed,
-// checked again here under the lock that reserves, so requests that passed the gate together
-// cannot all be sent once the first of them has closed it.
+// checked again here and reserved in the same step (Admit), so requests that passed the gate
+// together cannot all be sent once the first of them has closed it.
 func (m *Manager) Send(ctx context.Context, tx Tx) (*Flight, error) {
 	tip, feeCap, head, err := m.fees(ctx, nil)
 	if err != nil {
@@ -251,9 +252,17 @@ func (m *Manager) Send(ctx context.Context, tx Tx) (*Flight, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := m.gate.Check(); err != nil {
+	// Admitted and reserved in one step: sends checked together cannot all pass the gate.
+	reserve := new(big.Int).Add(new(big.Int).Mul(feeCap, new(big.Int).SetUint64(tx.Gas)), value)
+	if err := m.gate.Admit(reserve); err != nil {
 		return nil, err
 	}
+	published := false
+	defer func() {
+		if !published { // nothing is in flight: the reservation comes back
+			m.gate.Settled(reserve, nil)
+		}
+	}()
 	if !m.synced {
 		if err := m.resync(ctx); err != nil {
 			return nil, err
@@ -277,7 +286,8 @@ func (m *Manager) Send(ctx context.Context, tx Tx) (*Flight, error) {
 			m.next = nonce + 1
 			m.metrics.NextNonce(m.next)
 			f := m.newFlight(signed, head, tx.Record)
-			m.publish(f)
+			m.publish(f, true)
+			published = true
 			return f, nil
 		case sendUncertain:
 			m.synced = false // the next send asks the node, which counts this one if it landed
@@ -331,7 +341,7 @@ func (m *Manager) Resend(ctx context.Context, tx *types.Transaction, record func
 			m.metrics.NextNonce(m.next)
 		}
 		f := m.newFlight(tx, head, record)
-		m.publish(f)
+		m.publish(f, false)
 		return f, nil
 	case sendNonceUsed:
 		return nil, fmt.Errorf("%w: %w", ErrNonceUsed, sendErr)
