@@ -92,22 +92,24 @@ func TestReplicasShareWritesAndETags(t *testing.T) {
 	converged(t, append(replicas, late), 2)
 }
 
-// converged waits until every replica lists n tokens with one body and one ETag, checks that
-// each replica's ETag is a 304 at every other, and returns the list.
+// converged waits until every replica lists n tokens with one body and one ETag (and one list
+// of every entry, disabled ones included), checks that each replica's ETag is a 304 at every
+// other, and returns the list.
 func converged(t *testing.T, replicas []*server, n int) []registryapi.Token {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		var bodies [][]byte
+		var bodies, all [][]byte
 		var etags []string
 		for _, s := range replicas {
 			r := listTokens(t, s.public, nil)
 			bodies = append(bodies, r.Body)
 			etags = append(etags, r.HTTPResponse.Header.Get("ETag"))
+			all = append(all, listTokens(t, s.admin, &registryapi.ListTokensParams{IncludeDisabled: ptr(true)}).Body) // disabled entries too
 		}
 		same := true
 		for i := range replicas {
-			same = same && bytes.Equal(bodies[i], bodies[0]) && etags[i] == etags[0]
+			same = same && bytes.Equal(bodies[i], bodies[0]) && etags[i] == etags[0] && bytes.Equal(all[i], all[0])
 		}
 		r := listTokens(t, replicas[0].public, nil)
 		if same && len(r.JSON200.Tokens) == n {
