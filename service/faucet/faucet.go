@@ -372,7 +372,7 @@ const orphanCheck = 30 * time.Second
 // version) was mined is settled from its receipt; a claim signed but not mined has its recorded
 // transaction broadcast again (the node may have dropped it) and is settled once it is mined.
 // Only its own key could replace it with higher fees, when its replica comes back.
-func (f *Faucet) adoptOrphans(ctx context.Context) (adopted, waiting int) {
+func (f *Faucet) adoptOrphans(ctx context.Context) (adopted int) {
 	err := f.store.orphans(ctx, func(wallet string, claims []Claim) error {
 		for _, c := range claims {
 			if c.Nonce == nil {
@@ -406,7 +406,6 @@ func (f *Faucet) adoptOrphans(ctx context.Context) (adopted, waiting int) {
 			// The node refuses it if its nonce went to another transaction or it is in the pool.
 			if tx := new(types.Transaction); !settled && tx.UnmarshalBinary(c.Raw) == nil {
 				_ = f.client.SendTransaction(ctx, tx)
-				waiting++
 			}
 		}
 		return nil
@@ -417,15 +416,15 @@ func (f *Faucet) adoptOrphans(ctx context.Context) (adopted, waiting int) {
 	if adopted > 0 {
 		f.log.Info("finished claims of replicas that are not running", "claims", adopted)
 	}
-	return adopted, waiting
+	return adopted
 }
 
 // reconcileLoop runs a reconciliation pass whenever woken, and again every few seconds until a
 // pass leaves nothing undecided; on Postgres it also looks for other replicas' orphaned claims
 // every orphanCheck. While nothing needs it, it makes no call at all.
 func (f *Faucet) reconcileLoop() {
-	// On Postgres, other replicas' orphaned claims: soon after start (for what the start's pass
-	// broadcast again), then every orphanCheck, or sooner while some wait to be mined.
+	// On Postgres, other replicas' orphaned claims: once soon after start (to settle what the
+	// start's pass broadcast again), then every orphanCheck.
 	orphans := time.NewTimer(reconcileRetry)
 	defer orphans.Stop()
 	if !f.store.shared() {
@@ -437,13 +436,8 @@ func (f *Faucet) reconcileLoop() {
 			return
 		case <-f.recheck:
 		case <-orphans.C:
-			adopted, waiting := f.adoptOrphans(f.life)
-			if waiting > 0 {
-				orphans.Reset(reconcileRetry)
-			} else {
-				orphans.Reset(orphanCheck)
-			}
-			if adopted == 0 {
+			orphans.Reset(orphanCheck)
+			if f.adoptOrphans(f.life) == 0 {
 				continue
 			}
 		}

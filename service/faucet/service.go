@@ -84,7 +84,7 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 		log.Info("tracking the faucet's transactions found waiting in the node's pool", "count", adopted)
 	}
 	if st.shared() { // claims left by replicas that are not running
-		_, _ = f.adoptOrphans(ctx)
+		f.adoptOrphans(ctx)
 	}
 	if undecided := f.reconcile(ctx); undecided > 0 {
 		log.Warn("some unfinished claims could not be reconciled with the chain yet; retrying in the background", "count", undecided)

@@ -83,27 +83,10 @@ end
 return v
 `)
 
-// totalScript forgets payments older than ARGV[1] ms, and sums the rest and every owner's
-// reservation (dropping owners whose reservation lapsed); it renews this owner's (KEYS[3]).
-var totalScript = redis.NewScript(`
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[1]))
-local sum = 0
-for _, m in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
-  sum = sum + tonumber(string.match(m, ':(%d+)$'))
-end
-for _, o in ipairs(redis.call('SMEMBERS', KEYS[2])) do
-  local v = redis.call('GET', ARGV[2] .. o)
-  if v then sum = sum + tonumber(v) else redis.call('SREM', KEYS[2], o) end
-end
-redis.call('PEXPIRE', KEYS[3], ARGV[3])
-local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-return {string.format('%.0f', sum), oldest[2] or '', tostring(now)}
-`)
-
-// admitScript is totalScript, then, when the sum is under ARGV[4] gwei, adds ARGV[5] gwei to this
-// owner's reservation (KEYS[3]); it answers {admitted (1/0), sum, oldest, now}.
+// admitScript forgets payments older than ARGV[1] ms and sums the rest and every owner's
+// reservation (dropping owners whose reservation lapsed); when the sum is under ARGV[4] gwei it
+// adds ARGV[5] gwei to this owner's reservation (KEYS[3]), which it renews either way. It answers
+// {admitted (1/0), sum, oldest payment, now}.
 var admitScript = redis.NewScript(`
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -138,24 +121,18 @@ func (s *SharedRedis) Admit(ctx context.Context, window time.Duration, limit, co
 	if len(out) != 4 {
 		return false, nil, time.Time{}, fmt.Errorf("spend admit: unexpected answer %v", out)
 	}
-	total, oldest, err := parseTotal(out[1:])
-	return out[0] == "1", total, oldest, err
-}
-
-// parseTotal reads {sum, oldest, now} as Total answers them.
-func parseTotal(out []string) (*big.Int, time.Time, error) {
-	sum, ok := new(big.Int).SetString(out[0], 10)
+	sum, ok := new(big.Int).SetString(out[1], 10)
 	if !ok {
-		return nil, time.Time{}, fmt.Errorf("spend total: %q", out[0])
+		return false, nil, time.Time{}, fmt.Errorf("spend total: %q", out[1])
 	}
 	var oldest time.Time
-	if out[1] != "" {
-		ms, _ := strconv.ParseInt(out[1], 10, 64)
-		now, _ := strconv.ParseInt(out[2], 10, 64)
+	if out[2] != "" {
+		ms, _ := strconv.ParseInt(out[2], 10, 64)
+		now, _ := strconv.ParseInt(out[3], 10, 64)
 		// Redis's clock decides the window; translate its oldest payment to this clock.
 		oldest = time.Now().Add(time.Duration(ms-now) * time.Millisecond)
 	}
-	return sum.Mul(sum, gwei), oldest, nil
+	return out[0] == "1", sum.Mul(sum, gwei), oldest, nil
 }
 
 func (s *SharedRedis) keys() (paid, owners, reservedPrefix string) {
@@ -177,13 +154,6 @@ func (s *SharedRedis) Reserve(ctx context.Context, delta *big.Int) error {
 
 // Total sums the fleet's payments in window and reservations.
 func (s *SharedRedis) Total(ctx context.Context, window time.Duration) (*big.Int, time.Time, error) {
-	paid, owners, reserved := s.keys()
-	out, err := totalScript.Run(ctx, s.rdb, []string{paid, owners, reserved + s.owner}, window.Milliseconds(), reserved, s.ttl.Milliseconds()).StringSlice()
-	if err != nil {
-		return nil, time.Time{}, err
-	}
-	if len(out) != 3 {
-		return nil, time.Time{}, fmt.Errorf("spend total: unexpected answer %v", out)
-	}
-	return parseTotal(out)
+	_, total, oldest, err := s.Admit(ctx, window, new(big.Int), new(big.Int)) // a limit of 0 admits nothing: a read
+	return total, oldest, err
 }

@@ -3,55 +3,13 @@ package lease_test
 import (
 	"context"
 	"errors"
-	"net"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/redis/go-redis/v9"
 
 	"github.com/seed018cc74c/vaultd/service/lease"
 	"github.com/seed018cc74c/vaultd/service/redistest"
 )
-
-// partition is one process's link to Redis, which the test can cut (the real Redis stays up
-// for the others): the one fault here Redis itself cannot produce.
-type partition struct{ cut atomic.Bool }
-
-func (p *partition) client(t *testing.T, url string) *redis.Client {
-	opts, err := redis.ParseURL(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts.MaxRetries = -1
-	opts.DialTimeout, opts.ReadTimeout, opts.WriteTimeout = 100*time.Millisecond, 100*time.Millisecond, 100*time.Millisecond
-	opts.Dialer = func(ctx context.Context, network, addr string) (net.Conn, error) {
-		if p.cut.Load() {
-			return nil, errors.New("partitioned from Redis (test)")
-		}
-		c, err := (&net.Dialer{}).DialContext(ctx, network, addr)
-		if err != nil {
-			return nil, err
-		}
-		return &cuttable{Conn: c, p: p}, nil
-	}
-	c := redis.NewClient(opts)
-	t.Cleanup(func() { c.Close() })
-	return c
-}
-
-type cuttable struct {
-	net.Conn
-	p *partition
-}
-
-func (c *cuttable) Write(b []byte) (int, error) {
-	if c.p.cut.Load() {
-		return 0, errors.New("partitioned from Redis (test)")
-	}
-	return c.Conn.Write(b)
-}
 
 func cfg(owner string, ttl time.Duration) lease.Config {
 	return lease.Config{Prefix: "test:lease", Owner: owner, TTL: ttl}
@@ -60,13 +18,13 @@ func cfg(owner string, ttl time.Duration) lease.Config {
 func TestOneHolderPerName(t *testing.T) {
 	url, _ := redistest.Server(t)
 	ctx := context.Background()
-	var p partition
-	a, err := lease.Acquire(ctx, p.client(t, url), cfg("a", 5*time.Second), []string{"k1", "k2"})
+	var p redistest.Partition
+	a, err := lease.Acquire(ctx, p.Client(t, url), cfg("a", 5*time.Second), []string{"k1", "k2"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer a.Release(ctx)
-	b, err := lease.Acquire(ctx, p.client(t, url), cfg("b", 5*time.Second), []string{"k1", "k2"})
+	b, err := lease.Acquire(ctx, p.Client(t, url), cfg("b", 5*time.Second), []string{"k1", "k2"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +32,7 @@ func TestOneHolderPerName(t *testing.T) {
 	if a.Name() == b.Name() {
 		t.Fatalf("both hold %s", a.Name())
 	}
-	if _, err := lease.Acquire(ctx, p.client(t, url), cfg("c", 5*time.Second), []string{"k1", "k2"}); !errors.Is(err, lease.ErrAllHeld) {
+	if _, err := lease.Acquire(ctx, p.Client(t, url), cfg("c", 5*time.Second), []string{"k1", "k2"}); !errors.Is(err, lease.ErrAllHeld) {
 		t.Fatalf("a third owner of two names: %v, want ErrAllHeld", err)
 	}
 	if _, err := a.Hold(); err != nil {
@@ -85,7 +43,7 @@ func TestOneHolderPerName(t *testing.T) {
 	if _, err := a.Hold(); !errors.Is(err, lease.ErrLost) {
 		t.Fatalf("Hold after Release: %v, want ErrLost", err)
 	}
-	c, err := lease.Acquire(ctx, p.client(t, url), cfg("c", 5*time.Second), []string{"k1", "k2"})
+	c, err := lease.Acquire(ctx, p.Client(t, url), cfg("c", 5*time.Second), []string{"k1", "k2"})
 	if err != nil {
 		t.Fatalf("after a release: %v", err)
 	}
@@ -101,8 +59,8 @@ func TestAHolderCutOffStopsBeforeTheStandbyStarts(t *testing.T) {
 	url, _ := redistest.Server(t)
 	ctx := context.Background()
 	const ttl = 600 * time.Millisecond
-	var pa, pb partition
-	a, err := lease.Acquire(ctx, pa.client(t, url), cfg("a", ttl), []string{"key"})
+	var pa, pb redistest.Partition
+	a, err := lease.Acquire(ctx, pa.Client(t, url), cfg("a", ttl), []string{"key"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,11 +69,11 @@ func TestAHolderCutOffStopsBeforeTheStandbyStarts(t *testing.T) {
 	if _, err := a.Hold(); err != nil {
 		t.Fatalf("a renewed lease: %v", err)
 	}
-	pa.cut.Store(true)
+	pa.Cut(true)
 
 	var b *lease.Lease
 	for b == nil {
-		b, err = lease.Acquire(ctx, pb.client(t, url), cfg("b", ttl), []string{"key"})
+		b, err = lease.Acquire(ctx, pb.Client(t, url), cfg("b", ttl), []string{"key"})
 		if err != nil && !errors.Is(err, lease.ErrAllHeld) {
 			t.Fatal(err)
 		}
@@ -130,7 +88,7 @@ func TestAHolderCutOffStopsBeforeTheStandbyStarts(t *testing.T) {
 	if b.Epoch() <= a.Epoch() {
 		t.Fatalf("b's epoch %d, a's %d: want later", b.Epoch(), a.Epoch())
 	}
-	pa.cut.Store(false)
+	pa.Cut(false)
 	select {
 	case <-a.Lost():
 	case <-time.After(5 * ttl):
@@ -150,23 +108,23 @@ func TestALapsedLeaseIsTakenAgainWithANewEpoch(t *testing.T) {
 	url, _ := redistest.Server(t)
 	ctx := context.Background()
 	const ttl = 400 * time.Millisecond
-	var p partition
+	var p redistest.Partition
 	var mu sync.Mutex
 	var acquired []int64
 	c := cfg("a", ttl)
 	c.OnAcquire = func(e int64) { mu.Lock(); acquired = append(acquired, e); mu.Unlock() }
-	a, err := lease.Acquire(ctx, p.client(t, url), c, []string{"key"})
+	a, err := lease.Acquire(ctx, p.Client(t, url), c, []string{"key"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer a.Release(ctx)
 	first := a.Epoch()
-	p.cut.Store(true)
+	p.Cut(true)
 	time.Sleep(2 * ttl)
 	if _, err := a.Hold(); !errors.Is(err, lease.ErrLost) {
 		t.Fatalf("Hold while cut off past the TTL: %v, want ErrLost", err)
 	}
-	p.cut.Store(false)
+	p.Cut(false)
 	deadline := time.Now().Add(5 * ttl)
 	for {
 		if _, err := a.Hold(); err == nil {

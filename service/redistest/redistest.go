@@ -5,12 +5,17 @@
 package redistest
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"net"
 	"os"
 	"os/exec"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 )
 
 // Server starts a redis-server for t and returns its URL (redis://127.0.0.1:PORT/0) and a
@@ -70,4 +75,50 @@ func Start(dir string) (url string, stop func(), err error) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	return fmt.Sprintf("redis://127.0.0.1:%d/0", port), stop, nil
+}
+
+// Partition is one process's link to a Redis, which a test can cut while Redis stays up for
+// the others: a network partition, the one fault the real server cannot produce. Cut fails
+// every new connection and every write on the open ones.
+type Partition struct{ cut atomic.Bool }
+
+// Cut cuts the link (true) or heals it (false).
+func (p *Partition) Cut(cut bool) { p.cut.Store(cut) }
+
+// Client is a client of the Redis at url through p: no retries, 100 ms timeouts; closed when
+// the test ends.
+func (p *Partition) Client(t testing.TB, url string) *redis.Client {
+	opts, err := redis.ParseURL(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.MaxRetries = -1
+	opts.DialTimeout, opts.ReadTimeout, opts.WriteTimeout = 100*time.Millisecond, 100*time.Millisecond, 100*time.Millisecond
+	opts.Dialer = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		if p.cut.Load() {
+			return nil, errPartitioned
+		}
+		c, err := (&net.Dialer{}).DialContext(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		return &cuttable{Conn: c, p: p}, nil
+	}
+	c := redis.NewClient(opts)
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+var errPartitioned = errors.New("partitioned from Redis (test)")
+
+type cuttable struct {
+	net.Conn
+	p *Partition
+}
+
+func (c *cuttable) Write(b []byte) (int, error) {
+	if c.p.cut.Load() {
+		return 0, errPartitioned
+	}
+	return c.Conn.Write(b)
 }

@@ -17,7 +17,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -118,6 +117,11 @@ func (r *Registry) install(f storeFile) error {
 	for _, t := range f.Tokens {
 		byAddr[common.HexToAddress(t.Address)] = t
 	}
+	return r.publish(byAddr)
+}
+
+// publish makes byAddr the registry's state.
+func (r *Registry) publish(byAddr map[common.Address]storedToken) error {
 	snap, err := r.newSnapshot(byAddr)
 	if err != nil {
 		return err
@@ -278,7 +282,7 @@ func (r *Registry) update(ctx context.Context, newIcon string, change func(old s
 		r.metrics.storeWriteFailures.Inc()
 		return t, platform.Internal(err)
 	}
-	if err := r.install(storeFile{Tokens: slices.Collect(maps.Values(next))}); err != nil {
+	if err := r.publish(next); err != nil {
 		return t, platform.Internal(err)
 	}
 	if oldIcon != "" && oldIcon != t.IconFile {

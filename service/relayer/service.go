@@ -175,32 +175,34 @@ func (s *Service) Close() {
 }
 
 // Run polls the balance and serves on PORT until ctx is done; reveals in flight are finished
-// within SHUTDOWN_GRACE. The caller closes the service after.
-// A replica whose operator key's lease another replica took (OPERATOR_PRIVATE_KEYS) stops with
-// an error: it can no longer send, and a restart leases a free key.
+// within SHUTDOWN_GRACE. The caller closes the service after. A replica whose operator key
+// another replica took (OPERATOR_PRIVATE_KEYS) stops with errKeyTaken.
 func (s *Service) Run(ctx context.Context) error {
 	s.Start()
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var lost <-chan struct{}
-	if s.Relayer.lease != nil {
-		lost = s.Relayer.lease.lease.Lost()
-	}
-	var leaseErr error
-	go func() {
-		select {
-		case <-lost:
-			leaseErr = errors.New("another replica took this replica's operator key (its lease lapsed): stopping; a restart leases a free key")
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+	go stopWhenKeyTaken(ctx, stop, s.Relayer.keyLost())
 	err := platform.ListenAndServe(ctx, "relayer", s.cfg.HTTP.Port, s.handler, s.cfg.HTTP.ShutdownGrace)
-	cancel()
+	return errors.Join(keyTaken(ctx), err)
+}
+
+// errKeyTaken stops a replica whose operator key another replica took: it can no longer send,
+// and a restart leases a free key.
+var errKeyTaken = errors.New("another replica took this replica's operator key (its lease lapsed): stopping; a restart leases a free key")
+
+// stopWhenKeyTaken cancels ctx with errKeyTaken when lost closes (nil: never).
+func stopWhenKeyTaken(ctx context.Context, stop context.CancelCauseFunc, lost <-chan struct{}) {
 	select {
 	case <-lost:
-		return errors.Join(leaseErr, err)
-	default:
+		stop(errKeyTaken)
+	case <-ctx.Done():
+	}
+}
+
+// keyTaken is errKeyTaken if that is why ctx ended, else nil.
+func keyTaken(ctx context.Context) error {
+	if err := context.Cause(ctx); errors.Is(err, errKeyTaken) {
 		return err
 	}
+	return nil
 }

@@ -43,8 +43,8 @@ func Run(ctx context.Context, cfg Config, opts Options) error {
 	}
 	var current atomic.Value
 	current.Store(standby)
-	serveCtx, stopServing := context.WithCancel(ctx)
-	defer stopServing()
+	serveCtx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
 	served := make(chan error, 1)
 	opts.Logger.Info("relayer listening", "addr", ln.Addr().String())
 	go func() {
@@ -55,25 +55,19 @@ func Run(ctx context.Context, cfg Config, opts Options) error {
 
 	svc, err := New(ctx, cfg, opts) // waits, as a standby, for a key
 	if err != nil {
-		stopServing()
+		stop(nil)
 		<-served
 		return err
 	}
 	defer svc.Close()
 	current.Store(svc.Handler())
 	svc.Start()
-	var lost error
-	select {
-	case <-ctx.Done():
-	case <-svc.Relayer.lease.lease.Lost():
-		lost = errors.New("another replica took this replica's operator key (its lease lapsed): stopping; a restart leases a free key")
-	}
-	stopServing()
+	go stopWhenKeyTaken(serveCtx, stop, svc.Relayer.keyLost())
 	err = <-served
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil
 	}
-	return errors.Join(lost, err)
+	return errors.Join(keyTaken(serveCtx), err)
 }
 
 // standbyAPI answers while the replica waits for an operator key.
