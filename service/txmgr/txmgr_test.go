@@ -82,7 +82,7 @@ func TestEveryVersionIsRecordedBeforeItIsSent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(30 * time.Second) // replacements every 100 ms; a loaded CI machine once stalled them ~10 s (two 5 s RPC timeouts)
 	for {
 		mu.Lock()
 		n := len(recorded)
