@@ -5,12 +5,14 @@
 #   curl: `<service> healthcheck`), devstack (the dev chain and every service, dev keys
 #   included: never for anything that holds value).
 #
-# Base images are fully qualified, so that buildah and podman resolve them as Docker does. Pin
-# them by digest where you build (GO_IMAGE=docker.io/library/golang:1.26.8-bookworm@sha256:…),
-# or point the arguments at your own mirror or stand-ins (.ci/images builds with stand-ins made
-# from the machine's own Go toolchain, since base images cannot be pulled where CI runs).
-ARG GO_IMAGE=docker.io/library/golang:1.26.8-bookworm
-ARG RUNTIME_IMAGE=gcr.io/distroless/static-debian12:nonroot
+# Base images are fully qualified, so that buildah and podman resolve them as Docker does, and
+# pinned by digest, so that a build cannot change under an unchanged Dockerfile. The digests are
+# those these tags pointed at when they were pinned (README: Images); refresh them with
+# `skopeo inspect --format '{{.Digest}}' docker://IMAGE` or `crane digest IMAGE`, or point the
+# arguments at your own mirror. .ci/images builds with stand-ins made from the machine's own Go
+# toolchain, since base images cannot be pulled where CI runs.
+ARG GO_IMAGE=docker.io/library/golang:1.26.8-bookworm@sha256:a688600ca24f8a4d3ca77f95b0dd40704a9fc787c826660eb7ba0b641b8b175d
+ARG RUNTIME_IMAGE=gcr.io/distroless/static-debian12:nonroot@sha256:afa5c872c891853ca7fcf1f12c3edb23f7eeef36189728842dd51042ff57f7ab
 # BUILD_FLAGS="" (no -trimpath) lets a build reuse a Go build cache made outside the image.
 ARG BUILD_FLAGS=-trimpath
 

@@ -1,6 +1,6 @@
 // Package deploy holds the example deployment (compose.yaml, prometheus.yml, Grafana
 // provisioning); its test checks them against the Dockerfile, the services' configuration and
-// the shipped dashboards, as far as a machine without a container engine can.
+// the shipped dashboards, and that every image is pinned by digest; .ci/compose runs compose.yaml.
 package deploy
 
 import (
@@ -269,5 +269,47 @@ func TestReplicatedMonitoringAndProxyMatchTheServices(t *testing.T) {
 	if !slices.Contains(prom.RuleFiles, "alerts.yaml") || !slices.Contains(c.Services["prometheus"].Volumes, "../dashboards/alerts.yaml:/etc/prometheus/alerts.yaml:ro") ||
 		!slices.Contains(c.Services["prometheus"].Volumes, "./prometheus.replicas.yml:/etc/prometheus/prometheus.yml:ro") {
 		t.Error("Prometheus does not load prometheus.replicas.yml and the shipped alerts.yaml")
+	}
+}
+
+// pinned is a fully qualified image reference pinned by digest: registry host, path, an
+// optional tag, and @sha256: with 64 hex digits.
+var pinned = regexp.MustCompile(`^[a-z0-9.-]+\.[a-z]+/[a-z0-9._/-]+(:[A-Za-z0-9._-]+)?@sha256:[0-9a-f]{64}$`)
+
+// Every image an operator pulls is fully qualified (buildah and podman resolve no short names)
+// and pinned by digest, in both compose files and as the Dockerfile's defaults; each can be
+// replaced by a variable (a mirror, or CI's stand-ins). The services' own images are built
+// from the Dockerfile under the names .ci/images gives them.
+func TestImagesArePinnedByDigest(t *testing.T) {
+	for _, file := range composeFiles {
+		for name, svc := range readCompose(t, file).Services {
+			if svc.Build != nil {
+				if svc.Image != "vaultd-"+svc.Build.Target {
+					t.Errorf("%s: %s builds %s but names its image %q", file, name, svc.Build.Target, svc.Image)
+				}
+				continue
+			}
+			sub := interpolation.FindStringSubmatch(svc.Image)
+			if sub == nil || sub[0] != svc.Image || !strings.HasPrefix(sub[2], ":-") {
+				t.Errorf("%s: %s's image %q is not ${VARIABLE:-default}", file, name, svc.Image)
+				continue
+			}
+			if !pinned.MatchString(sub[3]) {
+				t.Errorf("%s: %s's image %s is not fully qualified and pinned by digest", file, name, sub[3])
+			}
+		}
+	}
+	dockerfile, err := os.ReadFile("../Dockerfile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := regexp.MustCompile(`(?m)^ARG ([A-Z_]+_IMAGE)=(\S+)$`).FindAllStringSubmatch(string(dockerfile), -1)
+	if len(args) != 2 {
+		t.Errorf("the Dockerfile has %d image arguments, want GO_IMAGE and RUNTIME_IMAGE", len(args))
+	}
+	for _, a := range args {
+		if !pinned.MatchString(a[2]) {
+			t.Errorf("Dockerfile: %s=%s is not fully qualified and pinned by digest", a[1], a[2])
+		}
 	}
 }

@@ -18,7 +18,9 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/ethclient"
 
 	"github.com/seed018cc74c/vaultd/service/address"
@@ -105,7 +107,7 @@ func redeem(ctx context.Context, args []string, stdout io.Writer) error {
 	printOnly := fs.Bool("print", false, "print the reveal request JSON instead of sending it")
 	direct := fs.Bool("direct", false, "submit the reveal directly from --from")
 	from := fs.String("from", "user1", "dev account that submits with --direct (and pays the gas)")
-	indexerURL := fs.String("indexer", "", "rebuild the commitment tree from this indexer's events (its base URL) instead of the chain's logs")
+	indexerURL := fs.String("indexer", "", "rebuild the commitment tree from this indexer's events (its base URL) instead of the chain's logs; waits up to 30 s for the indexer to reach the card's deposit")
 	keysDir := fs.String("keys", "", "prove with the keys of this directory (cmd/ceremony finalize) instead of the dev keys")
 	if err := fs.Parse(args); err != nil {
 		return errUsage
@@ -129,13 +131,12 @@ func redeem(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	leaves := card.ChainLeaves(client)
-	if *indexerURL != "" {
-		if leaves, err = card.IndexerLeaves(*indexerURL); err != nil {
-			return fmt.Errorf("--indexer: %w", err)
-		}
+	var req card.Request
+	if *indexerURL == "" {
+		req, err = card.PrepareFrom(ctx, client, keys, c, to, card.ChainLeaves(client))
+	} else {
+		req, err = prepareFromIndexer(ctx, client, keys, c, to, *indexerURL)
 	}
-	req, err := card.PrepareFrom(ctx, client, keys, c, to, leaves)
 	if err != nil {
 		return err
 	}
@@ -195,4 +196,33 @@ func loadKeys(dir string) (*zk.Keys, error) {
 		return nil, fmt.Errorf("--keys: %w", err)
 	}
 	return k, nil
+}
+
+// indexerWait is how long redeem --indexer waits for the indexer to reach the card's deposit: an
+// indexer follows the chain a block or so behind, so a card committed a moment ago may not be
+// among its leaves yet.
+const indexerWait = 30 * time.Second
+
+// prepareFromIndexer proves the reveal from the indexer's leaves, reading them again until the
+// card's deposit is among them or indexerWait has passed.
+func prepareFromIndexer(ctx context.Context, client *ethclient.Client, keys *zk.Keys, c card.Card, to common.Address, url string) (card.Request, error) {
+	deadline := time.Now().Add(indexerWait)
+	for {
+		leaves, err := card.IndexerLeaves(url)
+		if err != nil {
+			return card.Request{}, fmt.Errorf("--indexer: %w", err)
+		}
+		req, err := card.PrepareFrom(ctx, client, keys, c, to, leaves)
+		if !errors.Is(err, card.ErrUnknownCard) || time.Now().After(deadline) {
+			if errors.Is(err, card.ErrUnknownCard) {
+				err = fmt.Errorf("%w (the indexer at %s did not list it within %s)", err, url, indexerWait)
+			}
+			return req, err
+		}
+		select {
+		case <-ctx.Done():
+			return card.Request{}, ctx.Err()
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
 }

@@ -8,12 +8,16 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/seed018cc74c/vaultd/gen/contracts"
 	"github.com/seed018cc74c/vaultd/service/devchain/devchaintest"
+	"github.com/seed018cc74c/vaultd/service/devstack"
+	"github.com/seed018cc74c/vaultd/service/indexer"
+	"github.com/seed018cc74c/vaultd/service/platform/platformtest"
 )
 
 // The README's card flow, as a user types it: a manifest, card create, card redeem --print and
@@ -69,5 +73,54 @@ func TestCardCommands(t *testing.T) {
 		if err := run(ctx, args, &out, &errOut); err == nil {
 			t.Errorf("%v: accepted", args)
 		}
+	}
+}
+
+// redeem --indexer waits for an indexer that is behind the chain: one that stays a block behind
+// the head (CONFIRMATIONS=1) lists a card's deposit only once another block is mined, here by
+// a second card committed a moment later. Without the wait, the redeem fails at once.
+func TestRedeemWaitsForTheIndexer(t *testing.T) {
+	c := devchaintest.Start(t)
+	manifest := filepath.Join(t.TempDir(), "devnet.json")
+	if err := c.WriteManifest(manifest); err != nil {
+		t.Fatal(err)
+	}
+	env := devstack.IndexerEnv(c, filepath.Join(t.TempDir(), "indexer.db"))
+	env["CONFIRMATIONS"] = "1"
+	env["POLL_INTERVAL"] = "50ms"
+	cfg, err := indexer.LoadConfig(func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	svc, err := indexer.New(ctx, cfg, indexer.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	url, _ := platformtest.Serve(t, svc.Handler(), svc.Start, svc.Close)
+
+	create := func() string {
+		var out, errOut bytes.Buffer
+		if err := run(ctx, []string{"create", "--devnet", manifest, "--token", c.Tokens[0].Address.Hex(), "--amount", "1000"}, &out, &errOut); err != nil {
+			t.Errorf("create: %v (%s)", err, errOut.String())
+		}
+		return strings.TrimSpace(out.String())
+	}
+	secret := create()
+	later := make(chan struct{})
+	go func() {
+		defer close(later)
+		time.Sleep(1500 * time.Millisecond)
+		create()
+	}()
+	var out, errOut bytes.Buffer
+	if err := run(ctx, []string{"redeem", "--devnet", manifest, "--secret", secret, "--recipient", "0x4444444444444444444444444444444444444444",
+		"--indexer", url, "--print"}, &out, &errOut); err != nil {
+		t.Fatalf("redeem --indexer: %v", err)
+	}
+	<-later
+	var req map[string]any
+	if err := json.Unmarshal(out.Bytes(), &req); err != nil || req["amount"] != "1000" {
+		t.Fatalf("redeem --indexer --print wrote %s (%v)", out.String(), err)
 	}
 }
