@@ -77,17 +77,14 @@ type Relayer struct {
 	perIP, perRecipient, total ratelimit.Window
 	redis                      *redis.Client    // the limits' Redis (REDIS_URL); nil: in this process
 	claims                     *nullifierClaims // one transaction per nullifier across replicas; nil: one process
-	inserts                    *fleetInserts    // the change inserts in flight of every replica; nil: one process
+	inserts                    insertCounter    // the change inserts in flight: this process's, or every replica's (replicas.go)
 	lease                      *operatorLease   // the operator key leased from OPERATOR_PRIVATE_KEYS; nil: OPERATOR_PRIVATE_KEY
 	gas                        gasBook
 
-	mu      sync.Mutex
-	running map[common.Hash]*outcome      // reveals being checked or sent, by nullifier
-	sent    map[common.Hash]*txmgr.Flight // reveals whose transaction is in flight, by nullifier
-	// changeInFlight counts reveals with change in flight: each inserts a leaf, and so a new
-	// root, ahead of the reveals sent after it (see holdRoot).
-	changeInFlight int
-	rootHistory    uint32 // how many roots the tree keeps (ROOT_HISTORY_SIZE)
+	mu          sync.Mutex
+	running     map[common.Hash]*outcome      // reveals being checked or sent, by nullifier
+	sent        map[common.Hash]*txmgr.Flight // reveals whose transaction is in flight, by nullifier
+	rootHistory uint32                        // how many roots the tree keeps (ROOT_HISTORY_SIZE)
 }
 
 // track remembers f as the transaction of nullifier until it settles: a repeat of the reveal
@@ -559,30 +556,48 @@ func (r *Relayer) rootAge(ctx context.Context, root common.Hash) (contracts.Root
 	return treeABI.UnpackRootAge(out)
 }
 
+// insertCounter counts the reveals with change in flight: each inserts a leaf, and so a new
+// root, ahead of the reveals sent after it (see holdRoot). localInserts counts this process's;
+// with REDIS_URL, fleetInserts (replicas.go) counts every replica's.
+type insertCounter interface {
+	// hold admits a reveal whose root is age inserts old if age plus the inserts in flight stay
+	// under history, counting the reveal's own insert when change; inFlight is that count.
+	hold(ctx context.Context, age, history uint32, change bool) (ok bool, inFlight uint32, err error)
+	// add changes the count by delta.
+	add(ctx context.Context, delta int) error
+}
+
+// localInserts is the insertCounter of a relayer that runs alone; Relayer.mu guards it.
+type localInserts struct{ n int }
+
+func (l *localInserts) hold(_ context.Context, age, history uint32, change bool) (bool, uint32, error) {
+	inFlight := uint32(l.n)
+	if uint64(age)+uint64(inFlight) >= uint64(history) {
+		return false, inFlight, nil
+	}
+	if change {
+		l.n++
+	}
+	return true, inFlight, nil
+}
+
+func (l *localInserts) add(_ context.Context, delta int) error {
+	l.n += delta
+	return nil
+}
+
 // holdRoot refuses a reveal whose root the inserts ahead of it would push out of the tree's root
 // history before it is mined: its root is age inserts old, and each reveal with change in flight
-// inserts one more (this relayer's, or with REDIS_URL every replica's: replicas.go). A reveal
-// with change holds its place among those inserts until release (when its transaction settles,
-// or is not sent).
+// inserts one more. A reveal with change holds its place among those inserts until release (when
+// its transaction settles, or is not sent).
 func (r *Relayer) holdRoot(ctx context.Context, age uint32, change bool) (release func(), err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	inFlight := uint32(r.changeInFlight)
-	if r.inserts != nil {
-		ok, fleet, err := r.inserts.hold(ctx, age, r.rootHistory, change)
-		if err != nil {
-			return nil, claimsUnavailable(err)
-		}
-		inFlight = fleet
-		if ok && change {
-			r.changeInFlight++
-			return r.releaseInsert(), nil
-		}
-		if ok {
-			return func() {}, nil
-		}
+	ok, inFlight, err := r.inserts.hold(ctx, age, r.rootHistory, change)
+	if err != nil {
+		return nil, claimsUnavailable(err)
 	}
-	if uint64(age)+uint64(inFlight) >= uint64(r.rootHistory) {
+	if !ok {
 		return nil, &RevealError{Reason: RootExpiring, Message: fmt.Sprintf(
 			"the proof's root is %d inserts old and the relayer has %d inserts in flight ahead of it; the tree keeps %d roots, so the root would be unknown by the time the reveal is mined: prove again against the current root",
 			age, inFlight, r.rootHistory)}
@@ -590,7 +605,6 @@ func (r *Relayer) holdRoot(ctx context.Context, age uint32, change bool) (releas
 	if !change {
 		return func() {}, nil
 	}
-	r.changeInFlight++
 	return r.releaseInsert(), nil
 }
 
@@ -599,32 +613,28 @@ func (r *Relayer) holdRoot(ctx context.Context, age uint32, change bool) (releas
 func (r *Relayer) addInsert() func() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.changeInFlight++
-	if r.inserts != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), r.cfg.Chain.RPCTimeout)
-		if err := r.inserts.add(ctx, 1); err != nil {
-			r.log.Warn("could not count an adopted reveal's insert with the other replicas", "err", err)
-		}
-		cancel()
-	}
+	r.addInserts(1, "could not count an adopted reveal's insert with the other replicas")
 	return r.releaseInsert()
 }
 
-// releaseInsert is the release of one counted insert; callers hold r.mu.
+// releaseInsert is the release of one counted insert.
 func (r *Relayer) releaseInsert() func() {
 	var once sync.Once
 	return func() {
 		once.Do(func() {
 			r.mu.Lock()
 			defer r.mu.Unlock()
-			r.changeInFlight--
-			if r.inserts != nil {
-				ctx, cancel := context.WithTimeout(context.Background(), r.cfg.Chain.RPCTimeout)
-				if err := r.inserts.add(ctx, -1); err != nil {
-					r.log.Warn("could not release a reveal's insert with the other replicas; it lapses with this replica's count", "err", err)
-				}
-				cancel()
-			}
+			r.addInserts(-1, "could not release a reveal's insert with the other replicas; it lapses with this replica's count")
 		})
+	}
+}
+
+// addInserts changes the count of inserts in flight; callers hold r.mu. Only a shared count can
+// fail, and then the shared count is off until this replica's count lapses: a warning.
+func (r *Relayer) addInserts(delta int, warning string) {
+	ctx, cancel := context.WithTimeout(context.Background(), r.cfg.Chain.RPCTimeout)
+	defer cancel()
+	if err := r.inserts.add(ctx, delta); err != nil {
+		r.log.Warn(warning, "err", err)
 	}
 }

@@ -58,7 +58,7 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 	m := newMetrics(reg)
 	r := &Relayer{cfg: cfg, chainID: chainID, client: client, vk: vk, metrics: m, tracer: tracer, log: log,
 		perIP: ratelimit.New(cfg.Limits.PerIP), perRecipient: ratelimit.New(cfg.Limits.PerRecipient), total: ratelimit.New(cfg.Limits.Total),
-		running: map[common.Hash]*outcome{}, sent: map[common.Hash]*txmgr.Flight{}}
+		running: map[common.Hash]*outcome{}, sent: map[common.Hash]*txmgr.Flight{}, inserts: &localInserts{}}
 	if cfg.Limits.RedisURL != "" { // the limits hold across every replica sharing this Redis
 		if r.redis, err = ratelimit.Dial(cfg.Limits.RedisURL); err != nil {
 			client.Close()
