@@ -24,8 +24,14 @@ func main() {
 	port := flag.Int("port", 8545, "JSON-RPC listen port (0: any free port)")
 	chainID := flag.Uint64("chain-id", devchain.DefaultChainID, "chain id")
 	blockTime := flag.Duration("block-time", 0, "block time, e.g. 2s (default: a block as soon as a transaction arrives)")
+	spareOperators := flag.Int("spare-operators", 0, "operator wallets to prefund beyond the first (operator1…), one per extra relayer replica (deploy/compose.replicas.yaml)")
+	spareFaucets := flag.Int("spare-faucets", 0, "faucet wallets to prefund beyond the first (faucet1…), one per extra faucet replica")
 	keysDir := flag.String("keys", "", "a keys directory from cmd/ceremony finalize: deploy the verifier from its verification_key.json (default: the dev keys)")
 	flag.Parse()
+	if *spareOperators < 0 || *spareFaucets < 0 {
+		fmt.Fprintln(os.Stderr, "devnet: --spare-operators and --spare-faucets count wallets: 0 or more")
+		os.Exit(2)
+	}
 
 	vkJSON := devkeys.VerificationKeyJSON
 	var vk *zk.VerificationKey // nil: the dev key
@@ -43,7 +49,8 @@ func main() {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	c, err := devchain.Start(ctx, devchain.Config{ChainID: *chainID, Host: *host, Port: *port, BlockTime: *blockTime, VerificationKey: vk})
+	c, err := devchain.Start(ctx, devchain.Config{ChainID: *chainID, Host: *host, Port: *port, BlockTime: *blockTime, VerificationKey: vk,
+		SpareOperators: *spareOperators, SpareFaucets: *spareFaucets})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "devnet:", err)
 		os.Exit(1)

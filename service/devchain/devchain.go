@@ -45,6 +45,10 @@ type Config struct {
 	Host    string // listen host; "" means 127.0.0.1
 	Port    int    // listen port; 0 picks a free port
 	Users   int    // number of prefunded user accounts; 0 means 5
+	// SpareOperators and SpareFaucets are how many operator and faucet wallets to prefund
+	// beyond the first (operator1…, faucet1…), for replicated deployments: each relayer or
+	// faucet replica pays from a wallet of its own (deploy/compose.replicas.yaml).
+	SpareOperators, SpareFaucets int
 	// BlockTime, when set, seals one block per interval like a live chain (from the end of
 	// Start: the deployments are sealed at once); 0 seals a block as soon as transactions arrive.
 	BlockTime time.Duration
@@ -88,7 +92,7 @@ func Start(ctx context.Context, cfg Config) (*Chain, error) {
 	if cfg.Users == 0 {
 		cfg.Users = 5
 	}
-	accounts := newAccounts(cfg.Users)
+	accounts := newAccounts(cfg.Users, cfg.SpareOperators, cfg.SpareFaucets)
 
 	chainConfig := *params.AllDevChainProtocolChanges
 	chainConfig.ChainID = new(big.Int).SetUint64(cfg.ChainID)
@@ -197,6 +201,9 @@ type Accounts struct {
 	Operator Account
 	Faucet   Account
 	Users    []Account
+	// SpareOperators and SpareFaucets (operator1…, faucet1…) are funded like Operator and
+	// Faucet (Config.SpareOperators, Config.SpareFaucets).
+	SpareOperators, SpareFaucets []Account
 }
 
 // Dev balances in wei. None is near overflow, and the fee recipient holds nothing at genesis.
@@ -209,7 +216,7 @@ var (
 	feeRecipient    = crypto.PubkeyToAddress(devKey("fee-recipient").PublicKey)
 )
 
-func newAccounts(users int) Accounts {
+func newAccounts(users, spareOperators, spareFaucets int) Accounts {
 	a := Accounts{
 		Deployer: newAccount("deployer"),
 		Operator: newAccount("operator"),
@@ -217,6 +224,12 @@ func newAccounts(users int) Accounts {
 	}
 	for i := range users {
 		a.Users = append(a.Users, newAccount("user"+strconv.Itoa(i)))
+	}
+	for i := range spareOperators {
+		a.SpareOperators = append(a.SpareOperators, newAccount("operator"+strconv.Itoa(i+1)))
+	}
+	for i := range spareFaucets {
+		a.SpareFaucets = append(a.SpareFaucets, newAccount("faucet"+strconv.Itoa(i+1)))
 	}
 	return a
 }
@@ -229,6 +242,12 @@ func (a Accounts) genesisAlloc() types.GenesisAlloc {
 	}
 	for _, u := range a.Users {
 		alloc[u.Address] = types.Account{Balance: userBalance}
+	}
+	for _, o := range a.SpareOperators {
+		alloc[o.Address] = types.Account{Balance: operatorBalance}
+	}
+	for _, f := range a.SpareFaucets {
+		alloc[f.Address] = types.Account{Balance: faucetBalance}
 	}
 	return alloc
 }

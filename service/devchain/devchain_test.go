@@ -8,6 +8,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/seed018cc74c/vaultd/gen/contracts"
 	"github.com/seed018cc74c/vaultd/service/devchain"
@@ -128,5 +129,42 @@ func TestBlockTime(t *testing.T) {
 	c.SetBlockTime(0)
 	if _, err := devchain.WaitReceipt(ctx, client, tx.Hash()); err != nil {
 		t.Fatalf("after switching back to sealing on arrival: %v", err)
+	}
+}
+
+// Spare operator and faucet wallets (for replicas) are funded like the first, listed in the
+// manifest and found by name; the contracts are where they always are.
+func TestSpareWallets(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	c, err := devchain.Start(ctx, devchain.Config{SpareOperators: 2, SpareFaucets: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if plain := devchaintest.Start(t); plain.Contracts != c.Contracts {
+		t.Errorf("spare wallets moved the contracts: %+v vs %+v", c.Contracts, plain.Contracts)
+	}
+	m := c.Manifest()
+	if len(m.Accounts.SpareOperators) != 2 || len(m.Accounts.SpareFaucets) != 1 {
+		t.Fatalf("manifest lists %d spare operators and %d spare faucets", len(m.Accounts.SpareOperators), len(m.Accounts.SpareFaucets))
+	}
+	for name, first := range map[string]devchain.Account{"operator1": c.Accounts.Operator, "operator2": c.Accounts.Operator, "faucet1": c.Accounts.Faucet} {
+		key, err := m.Account(name)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		addr := crypto.PubkeyToAddress(key.PublicKey)
+		if addr == first.Address {
+			t.Errorf("%s is %s's wallet", name, first.Name)
+		}
+		got, _ := c.Client().BalanceAt(ctx, addr, nil)
+		want, _ := c.Client().BalanceAt(ctx, first.Address, nil)
+		if got.Sign() == 0 || got.Cmp(want) < 0 {
+			t.Errorf("%s holds %s wei, %s holds %s", name, got, first.Name, want)
+		}
+	}
+	if _, err := m.Account("operator3"); err == nil {
+		t.Error("operator3 found; only 2 spares were asked for")
 	}
 }

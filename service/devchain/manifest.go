@@ -47,6 +47,10 @@ type ManifestAccounts struct {
 	Operator ManifestAccount   `json:"operator"`
 	Faucet   ManifestAccount   `json:"faucet"`
 	Users    []ManifestAccount `json:"users"`
+	// SpareOperators and SpareFaucets are operator1…, faucet1… (devnet --spare-operators,
+	// --spare-faucets).
+	SpareOperators []ManifestAccount `json:"spareOperators,omitempty"`
+	SpareFaucets   []ManifestAccount `json:"spareFaucets,omitempty"`
 }
 
 // Manifest describes the running chain.
@@ -74,6 +78,12 @@ func (c *Chain) Manifest() Manifest {
 	}
 	for _, u := range c.Accounts.Users {
 		m.Accounts.Users = append(m.Accounts.Users, manifestAccount(u))
+	}
+	for _, o := range c.Accounts.SpareOperators {
+		m.Accounts.SpareOperators = append(m.Accounts.SpareOperators, manifestAccount(o))
+	}
+	for _, f := range c.Accounts.SpareFaucets {
+		m.Accounts.SpareFaucets = append(m.Accounts.SpareFaucets, manifestAccount(f))
 	}
 	return m
 }
@@ -114,8 +124,8 @@ func ReadManifest(path string) (Manifest, error) {
 	return m, json.Unmarshal(data, &m)
 }
 
-// Account returns the key of a dev account by role ("deployer", "operator", "faucet") or user
-// name ("user0", "user1", …).
+// Account returns the key of a dev account by role ("deployer", "operator", "faucet") or name
+// ("user0", "user1", …; "operator1", "faucet1", … when spares were asked for).
 func (m Manifest) Account(name string) (*ecdsa.PrivateKey, error) {
 	var a *ManifestAccount
 	switch name {
@@ -126,14 +136,20 @@ func (m Manifest) Account(name string) (*ecdsa.PrivateKey, error) {
 	case "faucet":
 		a = &m.Accounts.Faucet
 	default:
-		for i := range m.Accounts.Users {
-			if name == "user"+strconv.Itoa(i) {
-				a = &m.Accounts.Users[i]
+		for prefix, list := range map[string][]ManifestAccount{"user": m.Accounts.Users, "operator": m.Accounts.SpareOperators, "faucet": m.Accounts.SpareFaucets} {
+			first := 0
+			if prefix != "user" {
+				first = 1 // operator1 is the first spare
+			}
+			for i := range list {
+				if name == prefix+strconv.Itoa(first+i) {
+					a = &list[i]
+				}
 			}
 		}
 	}
 	if a == nil {
-		return nil, fmt.Errorf("no dev account %q (deployer, operator, faucet, user0…user%d)", name, len(m.Accounts.Users)-1)
+		return nil, fmt.Errorf("no dev account %q (deployer, operator, faucet, user0…user%d, and operator1…, faucet1… for each spare)", name, len(m.Accounts.Users)-1)
 	}
 	return crypto.HexToECDSA(strings.TrimPrefix(a.PrivateKey, "0x"))
 }
