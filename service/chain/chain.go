@@ -37,10 +37,21 @@ type Client struct {
 	transport *http.Transport // this client's own connections (HTTP endpoints)
 }
 
-// Dial makes a client of the endpoint at url. It does not contact the node.
-func Dial(url string, timeout time.Duration, metrics *platform.ChainMetrics) (*Client, error) {
+// Dial makes a client of the endpoints of rpcURL (Endpoints: one, or several that fail over to
+// each other, failover.go). It does not contact the node.
+func Dial(rpcURL string, timeout time.Duration, metrics *platform.ChainMetrics) (*Client, error) {
 	transport := http.DefaultTransport.(*http.Transport).Clone()
-	c, err := rpc.DialOptions(context.Background(), url, rpc.WithHTTPClient(&http.Client{Transport: transport}))
+	endpoints := Endpoints(rpcURL)
+	var c *rpc.Client
+	var err error
+	if len(endpoints) == 1 && !strings.HasPrefix(endpoints[0], "http") { // a WebSocket or IPC endpoint
+		c, err = rpc.DialOptions(context.Background(), endpoints[0])
+	} else {
+		var f *failover
+		if f, err = newFailover(endpoints, transport, metrics); err == nil {
+			c, err = rpc.DialOptions(context.Background(), placeholderURL, rpc.WithHTTPClient(&http.Client{Transport: f}))
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("chain: %w", err)
 	}

@@ -5,6 +5,7 @@ import (
 	"crypto/ecdsa"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math/big"
 	"net/url"
 	"strings"
@@ -120,13 +121,22 @@ func LoadConfig(e *platform.Env) Config {
 	}
 }
 
-// Validate checks the chain settings.
+// Validate checks the chain settings. RPC_URL is one endpoint, or several http(s) endpoints
+// separated by commas (the first preferred, then each fallback in order). Errors name an
+// endpoint by its position only: its URL may hold an API key.
 func (c Config) Validate() error {
-	if c.RPCURL == "" {
+	endpoints := Endpoints(c.RPCURL)
+	if len(endpoints) == 0 {
 		return errors.New("RPC_URL is required")
 	}
-	if u, err := url.Parse(c.RPCURL); err != nil || u.Scheme == "" {
-		return fmt.Errorf("RPC_URL must be a URL such as http://127.0.0.1:8545, got %q", c.RPCURL)
+	for i, e := range endpoints {
+		u, err := url.Parse(e)
+		switch {
+		case err != nil || u.Scheme == "":
+			return fmt.Errorf("RPC_URL: endpoint %d is not a URL such as http://127.0.0.1:8545", i+1)
+		case len(endpoints) > 1 && u.Scheme != "http" && u.Scheme != "https":
+			return fmt.Errorf("RPC_URL: endpoint %d is not http(s); only http(s) endpoints fail over to each other", i+1)
+		}
 	}
 	return nil
 }
@@ -147,5 +157,34 @@ func Connect(ctx context.Context, cfg Config, metrics *platform.ChainMetrics) (*
 		client.Close()
 		return nil, 0, err
 	}
+	if err := sameChain(ctx, cfg, id); err != nil {
+		client.Close()
+		return nil, 0, err
+	}
 	return client, id, nil
+}
+
+// sameChain asks each endpoint of several for its chain id: one on another chain is a
+// configuration error. One that does not answer now cannot be checked, and is let be.
+func sameChain(ctx context.Context, cfg Config, id uint64) error {
+	endpoints := Endpoints(cfg.RPCURL)
+	if len(endpoints) < 2 {
+		return nil
+	}
+	for i, e := range endpoints {
+		c, err := Dial(e, cfg.RPCTimeout, nil)
+		if err != nil {
+			return err
+		}
+		other, err := c.ChainID(ctx)
+		c.Close()
+		if err != nil {
+			slog.Warn("could not ask an RPC_URL endpoint for its chain id; it is used as a fallback unchecked", "endpoint", i+1, "err", err)
+			continue
+		}
+		if other != id {
+			return fmt.Errorf("RPC_URL: endpoint %d is on chain %d, not %d", i+1, other, id)
+		}
+	}
+	return nil
 }

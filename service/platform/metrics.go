@@ -57,10 +57,13 @@ func (m *httpMetrics) observe(route, method string, status int, d time.Duration)
 	m.duration.WithLabelValues(route, method, code).Observe(d.Seconds())
 }
 
-// ChainMetrics times calls to the chain's RPC and counts the failed ones, by call.
+// ChainMetrics times calls to the chain's RPC and counts the failed ones, by call, and tells
+// which of RPC_URL's endpoints is in use.
 type ChainMetrics struct {
 	Duration *prometheus.HistogramVec
 	Errors   *prometheus.CounterVec
+	Endpoint prometheus.Gauge
+	Switches prometheus.Counter
 }
 
 // NewChainMetrics registers the chain call metrics on reg.
@@ -75,9 +78,26 @@ func NewChainMetrics(reg prometheus.Registerer) *ChainMetrics {
 			Namespace: Namespace, Subsystem: "chain", Name: "call_errors_total",
 			Help: "Calls to the chain's JSON-RPC that failed, by call.",
 		}, []string{"call"}),
+		Endpoint: prometheus.NewGauge(prometheus.GaugeOpts{
+			Namespace: Namespace, Subsystem: "chain", Name: "endpoint",
+			Help: "Which of RPC_URL's endpoints is in use: 0 the first, 1 its first fallback, and so on.",
+		}),
+		Switches: prometheus.NewCounter(prometheus.CounterOpts{
+			Namespace: Namespace, Subsystem: "chain", Name: "endpoint_switches_total",
+			Help: "Times the endpoint in use changed: to a fallback when one failed, or back to the first.",
+		}),
 	}
-	reg.MustRegister(m.Duration, m.Errors)
+	reg.MustRegister(m.Duration, m.Errors, m.Endpoint, m.Switches)
 	return m
+}
+
+// Switched records that endpoint i (0: the first of RPC_URL) is now in use.
+func (m *ChainMetrics) Switched(i int) {
+	if m == nil {
+		return
+	}
+	m.Endpoint.Set(float64(i))
+	m.Switches.Inc()
 }
 
 // Observe records one call that started at start and ended with err.

@@ -649,3 +649,23 @@ func partialRequest(t testing.TB, cd card.Card, tree *zk.Tree) relayerRequest {
 	}
 	return toAPI(t, card.Request{Proof: proof.JSON(), PublicSignals: signals.Hex(), Recipient: recipient.Hex(), TokenAddress: cd.Token.Hex(), Amount: half.String()})
 }
+
+// With RPC_URL listing a node that is down before the dev chain, the relayer starts, pays a
+// reveal through the fallback, and says which endpoint it uses (README: RPC endpoints).
+func TestRevealThroughAFallbackRPCEndpoint(t *testing.T) {
+	c := devchaintest.Start(t)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	down := l.Addr().String()
+	l.Close()
+	s := startRelayer(t, c, map[string]string{"RPC_URL": "http://" + down + "," + c.RPCURL})
+	_, req := request(t, c, devUsers(c, 0), 5)
+	if r := reveal(t, s, req); r.StatusCode() != 200 {
+		t.Fatalf("reveal through the fallback: %d %s", r.StatusCode(), r.Body)
+	}
+	if m := scrape(t, s); !strings.Contains(m, "vaultd_chain_endpoint 1\n") || !strings.Contains(m, "vaultd_chain_endpoint_switches_total 1\n") {
+		t.Fatalf("metrics:\n%s", grepLines(m, "vaultd_chain_endpoint"))
+	}
+}
