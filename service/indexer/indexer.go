@@ -126,10 +126,21 @@ func (ix *Indexer) Step(ctx context.Context) error {
 	}
 	target := head - ix.cfg.Confirmations
 	cur := ix.current()
-	// The chain went back below what is indexed, or replaced the block at its height (nothing
-	// to roll back before the first block is indexed).
+	// The chain replaced the block at the height indexed, or its head is below what is indexed
+	// and it has another block at its own height (nothing to roll back before the first block is
+	// indexed). A node whose head is below what is indexed but has the same blocks is only
+	// behind the one that served them (a load-balanced provider's, or a fallback of RPC_URL):
+	// it is waited for, not taken for a reorg.
 	indexed := cur.Hash != (common.Hash{})
-	if indexed && (target < cur.Number || (ix.cfg.Confirmations == 0 && head == cur.Number && latest.Hash() != cur.Hash)) {
+	if indexed && target < cur.Number {
+		behind, err := ix.behind(ctx, latest, target)
+		if err != nil || behind {
+			return err
+		}
+		if err := ix.rewind(ctx); err != nil {
+			return err
+		}
+	} else if indexed && ix.cfg.Confirmations == 0 && head == cur.Number && latest.Hash() != cur.Hash {
 		if err := ix.rewind(ctx); err != nil {
 			return err
 		}
@@ -147,6 +158,27 @@ func (ix *Indexer) Step(ctx context.Context) error {
 			return err
 		}
 	}
+}
+
+// behind reports whether a node whose head is latest, with target below what is indexed, has
+// the very block indexed at target: it is behind, not on another branch. A block no longer
+// kept cannot be compared, and counts as another branch.
+func (ix *Indexer) behind(ctx context.Context, latest *types.Header, target uint64) (bool, error) {
+	stored, ok, err := ix.store.hashAt(ctx, target)
+	if err != nil || !ok {
+		return false, err
+	}
+	h := latest
+	if h.Number.Uint64() != target {
+		if h, err = ix.client.HeaderByNumber(ctx, new(big.Int).SetUint64(target)); err != nil {
+			return false, err
+		}
+	}
+	if h.Hash() != stored {
+		return false, nil
+	}
+	ix.log.Debug("the node is behind what is indexed; waiting for it", "head", latest.Number, "indexedTo", ix.current().Number)
+	return true, nil
 }
 
 // readHead reads the chain's head, for the health report and the lag.

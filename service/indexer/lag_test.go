@@ -1,0 +1,90 @@
+package indexer_test
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/seed018cc74c/vaultd/service/devchain"
+	"github.com/seed018cc74c/vaultd/service/devchain/devchaintest"
+)
+
+// laggingNode forwards JSON-RPC to the dev chain, but while lag is set it answers "latest" with
+// the block lag blocks below the head: a fake, standing in for a node behind the one that served
+// the indexed blocks (a load balancer's, or a fallback endpoint of RPC_URL), which the dev chain
+// cannot be made to be.
+type laggingNode struct {
+	url string
+	lag atomic.Uint64
+}
+
+func newLaggingNode(t *testing.T, c *devchain.Chain) *laggingNode {
+	t.Helper()
+	n := &laggingNode{}
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if lag := n.lag.Load(); lag > 0 && bytes.Contains(body, []byte(`"eth_getBlockByNumber"`)) {
+			head, err := c.Client().BlockNumber(ctx)
+			if err != nil {
+				http.Error(w, err.Error(), http.StatusBadGateway)
+				return
+			}
+			body = bytes.Replace(body, []byte(`"latest"`), fmt.Appendf(nil, `"0x%x"`, head-lag), 1)
+		}
+		resp, err := http.Post(c.RPCURL, "application/json", bytes.NewReader(body))
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+			return
+		}
+		defer resp.Body.Close()
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(resp.StatusCode)
+		io.Copy(w, resp.Body)
+	}))
+	t.Cleanup(s.Close)
+	n.url = s.URL
+	return n
+}
+
+// A node whose head falls below what is indexed, with the same blocks, is behind, not on
+// another branch: nothing is rolled back, no reorg is counted, and the indexer goes on once the
+// node catches up.
+func TestANodeBehindIsNotAReorg(t *testing.T) { eachStore(t, testANodeBehindIsNotAReorg) }
+
+func testANodeBehindIsNotAReorg(t *testing.T) {
+	c := devchaintest.Start(t)
+	node := newLaggingNode(t, c)
+	s := startIndexer(t, c, t.TempDir(), map[string]string{"RPC_URL": node.url})
+	commit(t, c, 0, 3)
+	caughtUp(t, s, c)
+	before := list(t, s, "CommitmentInserted", 1000)
+
+	node.lag.Store(3)
+	waitFor(t, "the indexer to read the lagging head", func() bool {
+		h, err := s.client.GetHealthWithResponse(ctx)
+		return err == nil && h.JSON200 != nil && h.JSON200.Head < h.JSON200.IndexedTo.BlockNumber
+	})
+	time.Sleep(300 * time.Millisecond) // many polls (POLL_INTERVAL 20ms) on the lagging node
+	if got := list(t, s, "CommitmentInserted", 1000); len(got) != len(before) {
+		t.Fatalf("while the node lagged: %d events, had %d", len(got), len(before))
+	}
+	if m := scrape(t, s); !strings.Contains(m, "vaultd_indexer_reorgs_total 0\n") {
+		t.Fatalf("a lagging node was taken for a reorg:\n%s", grep(m, "vaultd_indexer_r"))
+	}
+
+	node.lag.Store(0)
+	commit(t, c, 0, 1)
+	caughtUp(t, s, c)
+	if got := list(t, s, "CommitmentInserted", 1000); len(got) != len(before)+1 {
+		t.Fatalf("after the node caught up: %d events, want %d", len(got), len(before)+1)
+	}
+	if m := scrape(t, s); !strings.Contains(m, "vaultd_indexer_reorgs_total 0\n") {
+		t.Fatalf("reorgs after the node caught up:\n%s", grep(m, "vaultd_indexer_r"))
+	}
+}
