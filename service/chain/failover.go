@@ -56,6 +56,9 @@ type failover struct {
 const placeholderURL = "http://rpc-url/"
 
 func newFailover(endpoints []string, next http.RoundTripper, metrics *platform.ChainMetrics) (*failover, error) {
+	if len(endpoints) == 0 {
+		return nil, errors.New("RPC_URL has no endpoint")
+	}
 	f := &failover{next: next, metrics: metrics, failback: failbackAfter}
 	for i, e := range endpoints {
 		u, err := url.Parse(e)

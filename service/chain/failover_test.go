@@ -213,6 +213,9 @@ func TestConnectChecksEveryEndpointsChain(t *testing.T) {
 }
 
 func TestRPCURLValidation(t *testing.T) {
+	if _, err := chain.Dial(" , ", time.Second, nil); err == nil {
+		t.Error("Dial of no endpoint: no error")
+	}
 	for rpcURL, want := range map[string]string{
 		"":                                     "RPC_URL is required",
 		" , ":                                  "RPC_URL is required",
