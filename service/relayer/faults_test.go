@@ -6,9 +6,14 @@ import (
 	"fmt"
 	"math/big"
 	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -666,6 +671,41 @@ func TestRevealThroughAFallbackRPCEndpoint(t *testing.T) {
 		t.Fatalf("reveal through the fallback: %d %s", r.StatusCode(), r.Body)
 	}
 	if m := scrape(t, s); !strings.Contains(m, "vaultd_chain_endpoint 1\n") || !strings.Contains(m, "vaultd_chain_endpoint_switches_total 1\n") {
+		t.Fatalf("metrics:\n%s", grepLines(m, "vaultd_chain_endpoint"))
+	}
+}
+
+// The endpoint in use fails while a reveal's transaction is in flight (a proxy in front of the
+// dev chain that starts answering 503): the relayer follows the transaction to its receipt
+// through the fallback and answers 200, with one transaction sent.
+func TestTheRPCEndpointFailsMidFlight(t *testing.T) {
+	c := devchaintest.Start(t)
+	var down atomic.Bool
+	target, _ := url.Parse(c.RPCURL)
+	rp := httputil.NewSingleHostReverseProxy(target)
+	first := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if down.Load() {
+			http.Error(w, "down", http.StatusServiceUnavailable)
+			return
+		}
+		rp.ServeHTTP(w, r)
+	}))
+	t.Cleanup(first.Close)
+	s := startRelayer(t, c, map[string]string{"RPC_URL": first.URL + "," + c.RPCURL, "RECEIPT_TIMEOUT": "10s", "REPLACE_AFTER": "5s"})
+	_, req := request(t, c, devUsers(c, 0), 6)
+	start := operatorNonce(t, c)
+	c.PauseSealing()
+	resp := revealAsync(t, s, req)
+	waitFor(t, "the relayer's transaction in the pool", func() bool { return pendingOperatorNonce(t, c) == start+1 })
+	down.Store(true)
+	c.ResumeSealing()
+	if r := <-resp; r.StatusCode() != 200 {
+		t.Fatalf("with the endpoint in use failing mid-flight: %d %s", r.StatusCode(), r.Body)
+	}
+	if n := operatorNonce(t, c); n != start+1 {
+		t.Fatalf("operator sent %d transactions, want exactly 1", n-start)
+	}
+	if m := scrape(t, s); !strings.Contains(m, "vaultd_chain_endpoint 1\n") {
 		t.Fatalf("metrics:\n%s", grepLines(m, "vaultd_chain_endpoint"))
 	}
 }
