@@ -286,20 +286,7 @@ func (s *store) withWalletLock(ctx context.Context, wallet string, fn func() err
 
 // pendingOf is every pending claim of wallet.
 func (s *store) pendingOf(ctx context.Context, wallet string) ([]Claim, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+columns+` FROM claims WHERE chain_id = $1 AND status = 'pending' AND wallet = $2`, s.chainID, wallet)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Claim
-	for rows.Next() {
-		c, err := scan(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, c)
-	}
-	return out, rows.Err()
+	return s.claims(ctx, `SELECT `+columns+` FROM claims WHERE chain_id = $1 AND status = 'pending' AND wallet = $2`, s.chainID, wallet)
 }
 
 // takeUnsigned makes wallet's claim of addr this process's, if it was recorded but never
@@ -337,8 +324,13 @@ func (s *store) get(ctx context.Context, addr common.Address) (Claim, error) {
 // pending returns every pending claim of this process's wallet, those with a transaction first,
 // by nonce.
 func (s *store) pending(ctx context.Context) ([]Claim, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+columns+` FROM claims WHERE chain_id = $1 AND status = 'pending' AND wallet = $2
+	return s.claims(ctx, `SELECT `+columns+` FROM claims WHERE chain_id = $1 AND status = 'pending' AND wallet = $2
 		ORDER BY nonce IS NULL, nonce, created_at`, s.chainID, s.wallet)
+}
+
+// claims runs a query of columns and scans every row.
+func (s *store) claims(ctx context.Context, query string, args ...any) ([]Claim, error) {
+	rows, err := s.db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}
