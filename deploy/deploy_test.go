@@ -157,26 +157,7 @@ func testComposeEnvironment(t *testing.T, file string) {
 // mounted at, and the rules file is the shipped one.
 func TestMonitoringMatchesTheServices(t *testing.T) {
 	c := readCompose(t, "compose.yaml")
-	data, err := os.ReadFile("prometheus.yml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var prom struct {
-		RuleFiles     []string `yaml:"rule_files"`
-		ScrapeConfigs []struct {
-			JobName       string                       `yaml:"job_name"`
-			StaticConfigs []struct{ Targets []string } `yaml:"static_configs"`
-		} `yaml:"scrape_configs"`
-	}
-	if err := yaml.Unmarshal(data, &prom); err != nil {
-		t.Fatal(err)
-	}
-	jobs := map[string][]string{}
-	for _, s := range prom.ScrapeConfigs {
-		for _, sc := range s.StaticConfigs {
-			jobs[s.JobName] = append(jobs[s.JobName], sc.Targets...)
-		}
-	}
+	jobs, ruleFiles := readPrometheus(t, "prometheus.yml")
 	for name, port := range map[string]string{"registry": "3009", "relayer": "3010", "faucet": "3011", "indexer": "3012"} {
 		if !slices.Contains(jobs["vaultd-"+name], name+":"+port) {
 			t.Errorf("prometheus.yml does not scrape %s:%s as vaultd-%s", name, port, name)
@@ -185,7 +166,7 @@ func TestMonitoringMatchesTheServices(t *testing.T) {
 			t.Errorf("%s does not publish %s", name, port)
 		}
 	}
-	if !slices.Contains(prom.RuleFiles, "alerts.yaml") || !slices.Contains(c.Services["prometheus"].Volumes, "../dashboards/alerts.yaml:/etc/prometheus/alerts.yaml:ro") {
+	if !slices.Contains(ruleFiles, "alerts.yaml") || !slices.Contains(c.Services["prometheus"].Volumes, "../dashboards/alerts.yaml:/etc/prometheus/alerts.yaml:ro") {
 		t.Error("Prometheus does not load the shipped alerts.yaml")
 	}
 	prov, err := os.ReadFile("grafana/provisioning/dashboards/vaultd.yaml")
@@ -205,13 +186,11 @@ func TestMonitoringMatchesTheServices(t *testing.T) {
 	}
 }
 
-// The replicated deployment: Prometheus finds every replica of each service (DNS of the
-// service, or each named faucet) under the job names the rules use, loads the shipped rules;
-// the proxy publishes each service's port and forwards to its replicas; the replicated services
-// share one Postgres and one Redis.
-func TestReplicatedMonitoringAndProxyMatchTheServices(t *testing.T) {
-	c := readCompose(t, "compose.replicas.yaml")
-	data, err := os.ReadFile("prometheus.replicas.yml")
+// readPrometheus reads a Prometheus configuration: each job's targets (host:port, static or by
+// DNS service discovery) and the rule files.
+func readPrometheus(t *testing.T, file string) (targets map[string][]string, ruleFiles []string) {
+	t.Helper()
+	data, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,9 +207,9 @@ func TestReplicatedMonitoringAndProxyMatchTheServices(t *testing.T) {
 		} `yaml:"scrape_configs"`
 	}
 	if err := yaml.Unmarshal(data, &prom); err != nil {
-		t.Fatal(err)
+		t.Fatalf("%s: %v", file, err)
 	}
-	targets := map[string][]string{} // job → host:port
+	targets = map[string][]string{}
 	for _, s := range prom.ScrapeConfigs {
 		for _, sc := range s.StaticConfigs {
 			targets[s.JobName] = append(targets[s.JobName], sc.Targets...)
@@ -241,6 +220,16 @@ func TestReplicatedMonitoringAndProxyMatchTheServices(t *testing.T) {
 			}
 		}
 	}
+	return targets, prom.RuleFiles
+}
+
+// The replicated deployment: Prometheus finds every replica of each service (DNS of the
+// service, or each named faucet) under the job names the rules use, loads the shipped rules;
+// the proxy publishes each service's port and forwards to its replicas; the replicated services
+// share one Postgres and one Redis.
+func TestReplicatedMonitoringAndProxyMatchTheServices(t *testing.T) {
+	c := readCompose(t, "compose.replicas.yaml")
+	targets, ruleFiles := readPrometheus(t, "prometheus.replicas.yml")
 	caddy, err := os.ReadFile("Caddyfile")
 	if err != nil {
 		t.Fatal(err)
@@ -266,7 +255,7 @@ func TestReplicatedMonitoringAndProxyMatchTheServices(t *testing.T) {
 			t.Errorf("the proxy does not publish %s", port)
 		}
 	}
-	if !slices.Contains(prom.RuleFiles, "alerts.yaml") || !slices.Contains(c.Services["prometheus"].Volumes, "../dashboards/alerts.yaml:/etc/prometheus/alerts.yaml:ro") ||
+	if !slices.Contains(ruleFiles, "alerts.yaml") || !slices.Contains(c.Services["prometheus"].Volumes, "../dashboards/alerts.yaml:/etc/prometheus/alerts.yaml:ro") ||
 		!slices.Contains(c.Services["prometheus"].Volumes, "./prometheus.replicas.yml:/etc/prometheus/prometheus.yml:ro") {
 		t.Error("Prometheus does not load prometheus.replicas.yml and the shipped alerts.yaml")
 	}

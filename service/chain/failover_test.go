@@ -3,6 +3,7 @@ package chain_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -20,20 +21,14 @@ import (
 	"github.com/seed018cc74c/vaultd/service/chain"
 	"github.com/seed018cc74c/vaultd/service/devchain/devchaintest"
 	"github.com/seed018cc74c/vaultd/service/platform"
+	"github.com/seed018cc74c/vaultd/service/platform/platformtest"
 )
 
 var ctx = context.Background()
 
 // closedPort is an address nothing listens on: a node that is down.
 func closedPort(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	return addr
+	return fmt.Sprintf("127.0.0.1:%d", platformtest.FreePort(t))
 }
 
 // hangingNode accepts connections and never answers: a fake, standing in for a node that hangs,

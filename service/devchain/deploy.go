@@ -11,6 +11,7 @@ import (
 	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/seed018cc74c/vaultd/gen/contracts"
 	"github.com/seed018cc74c/vaultd/service/chain"
@@ -221,6 +222,25 @@ func (d *deployer) send(ctx context.Context, to *common.Address, data []byte) (*
 // SendTx sends a transaction from key on the dev chain (see chain.SendTx).
 func SendTx(ctx context.Context, c *Chain, key *ecdsa.PrivateKey, to *common.Address, value *big.Int, data []byte) (*types.Transaction, error) {
 	return chain.SendTx(ctx, c.client, key, to, value, data)
+}
+
+// FundedKey makes a fresh key and funds its address from the deployer with as much as the dev
+// operator holds, waiting until that is mined: one more wallet for a replica (a relayer's
+// operator key, say) on a chain already running.
+func FundedKey(ctx context.Context, c *Chain) (*ecdsa.PrivateKey, error) {
+	k, err := crypto.GenerateKey()
+	if err != nil {
+		return nil, err
+	}
+	to := crypto.PubkeyToAddress(k.PublicKey)
+	tx, err := SendTx(ctx, c, c.Accounts.Deployer.Key, &to, operatorBalance, nil)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := WaitReceipt(ctx, c.Client(), tx.Hash()); err != nil {
+		return nil, err
+	}
+	return k, nil
 }
 
 // WaitReceipt waits for hash to be mined, polling every 10 ms (bind.WaitMined polls once a

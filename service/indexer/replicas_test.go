@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/seed018cc74c/vaultd/service/devchain"
 	"github.com/seed018cc74c/vaultd/service/devchain/devchaintest"
+	"github.com/seed018cc74c/vaultd/service/platform/platformtest"
 )
 
 // Two indexers on one Postgres: one writes, the other reads what it stores and answers the same
@@ -112,12 +112,7 @@ func TestAKilledWritersReaderTakesOver(t *testing.T) {
 	c := devchaintest.Start(t)
 	dir := t.TempDir()
 	commit(t, c, 0, 2)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
+	port := platformtest.FreePort(t)
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), childEnv+"=1", fmt.Sprintf("PORT=%d", port))
 	get := env(t, c, dir, nil)

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -321,12 +320,7 @@ func TestRefusedSendIsNotCounted(t *testing.T) {
 // answer, because the transaction watcher outlives the server's drain.
 func TestShutdownFinishesRevealsInFlight(t *testing.T) {
 	c := devchaintest.Start(t)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
+	port := platformtest.FreePort(t)
 	cfg, err := relayer.LoadConfig(env(c, map[string]string{"PORT": strconv.Itoa(port), "RECEIPT_TIMEOUT": "20s", "REPLACE_AFTER": "10s"}))
 	if err != nil {
 		t.Fatal(err)
@@ -528,16 +522,8 @@ func TestBurstOfPartialRevealsAcrossReplicasNeverReverts(t *testing.T) {
 	var keys []string
 	var wallets []common.Address
 	for range 2 {
-		k := freshKey(t)
-		to := crypto.PubkeyToAddress(k.PublicKey)
-		tx, err := devchain.SendTx(ctx, c, c.Accounts.Deployer.Key, &to, new(big.Int).Mul(big.NewInt(1000), big.NewInt(1e18)), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := devchain.WaitReceipt(ctx, c.Client(), tx.Hash()); err != nil {
-			t.Fatal(err)
-		}
-		keys, wallets = append(keys, hexutil.Encode(crypto.FromECDSA(k))), append(wallets, to)
+		k := fundedKey(t, c)
+		keys, wallets = append(keys, hexutil.Encode(crypto.FromECDSA(k))), append(wallets, crypto.PubkeyToAddress(k.PublicKey))
 	}
 	over := map[string]string{"RECEIPT_TIMEOUT": "2m", "REDIS_URL": url, "OPERATOR_PRIVATE_KEY": "", "OPERATOR_PRIVATE_KEYS": strings.Join(keys, ",")}
 	burstAgainstOneRoot(t, c, []*server{startRelayer(t, c, over), startRelayer(t, c, over)}, wallets)
@@ -659,12 +645,7 @@ func partialRequest(t testing.TB, cd card.Card, tree *zk.Tree) relayerRequest {
 // reveal through the fallback, and says which endpoint it uses (README: RPC endpoints).
 func TestRevealThroughAFallbackRPCEndpoint(t *testing.T) {
 	c := devchaintest.Start(t)
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	down := l.Addr().String()
-	l.Close()
+	down := fmt.Sprintf("127.0.0.1:%d", platformtest.FreePort(t))
 	s := startRelayer(t, c, map[string]string{"RPC_URL": "http://" + down + "," + c.RPCURL})
 	_, req := request(t, c, devUsers(c, 0), 5)
 	if r := reveal(t, s, req); r.StatusCode() != 200 {

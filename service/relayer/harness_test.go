@@ -153,3 +153,13 @@ func prepareFor(t testing.TB, c *devchain.Chain, cd card.Card, recipient common.
 	}
 	return toAPI(t, req)
 }
+
+// fundedKey is a fresh operator key whose wallet holds as much as the dev operator's.
+func fundedKey(t testing.TB, c *devchain.Chain) *ecdsa.PrivateKey {
+	t.Helper()
+	k, err := devchain.FundedKey(ctx, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math/big"
 	"net"
 	"strings"
 	"sync"
@@ -16,7 +15,6 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
-	"github.com/seed018cc74c/vaultd/service/devchain"
 	"github.com/seed018cc74c/vaultd/service/devchain/devchaintest"
 	"github.com/seed018cc74c/vaultd/service/platform/platformtest"
 	"github.com/seed018cc74c/vaultd/service/redistest"
@@ -88,15 +86,7 @@ func (p *tcpCut) set(cut bool) {
 func TestAReplicaCutOffFromRedisStopsBeforeTheStandbyTakesItsKey(t *testing.T) {
 	c := devchaintest.Start(t)
 	url, _ := redistest.Server(t)
-	k := freshKey(t)
-	to := crypto.PubkeyToAddress(k.PublicKey)
-	tx, err := devchain.SendTx(ctx, c, c.Accounts.Deployer.Key, &to, new(big.Int).Mul(big.NewInt(1000), big.NewInt(1e18)), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := devchain.WaitReceipt(ctx, c.Client(), tx.Hash()); err != nil {
-		t.Fatal(err)
-	}
+	k := fundedKey(t, c)
 	cut := newTCPCut(t, strings.TrimSuffix(strings.TrimPrefix(url, "redis://"), "/0"))
 	over := func(redisURL string, port int) map[string]string {
 		return map[string]string{"OPERATOR_PRIVATE_KEY": "", "OPERATOR_PRIVATE_KEYS": hexutil.Encode(crypto.FromECDSA(k)),
@@ -104,7 +94,7 @@ func TestAReplicaCutOffFromRedisStopsBeforeTheStandbyTakesItsKey(t *testing.T) {
 	}
 
 	// Replica a, through the cut, runs as cmd/relayer does (Run).
-	portA := freePort(t)
+	portA := platformtest.FreePort(t)
 	cfgA, err := relayer.LoadConfig(env(c, over("redis://"+cut.ln.Addr().String()+"/0", portA)))
 	if err != nil {
 		t.Fatal(err)
@@ -127,7 +117,7 @@ func TestAReplicaCutOffFromRedisStopsBeforeTheStandbyTakesItsKey(t *testing.T) {
 	}
 
 	// Replica b waits as a standby.
-	cfgB, err := relayer.LoadConfig(env(c, over(url, freePort(t))))
+	cfgB, err := relayer.LoadConfig(env(c, over(url, platformtest.FreePort(t))))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,13 +179,4 @@ func TestAReplicaCutOffFromRedisStopsBeforeTheStandbyTakesItsKey(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("a, back in touch with Redis, did not stop although b holds its key")
 	}
-}
-
-func freePort(t *testing.T) int {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
 }

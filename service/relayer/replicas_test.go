@@ -5,8 +5,6 @@ import (
 	"context"
 	"crypto/ecdsa"
 	"fmt"
-	"math/big"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -27,6 +25,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/devchain"
 	"github.com/seed018cc74c/vaultd/service/devchain/devchaintest"
 	"github.com/seed018cc74c/vaultd/service/platform"
+	"github.com/seed018cc74c/vaultd/service/platform/platformtest"
 	"github.com/seed018cc74c/vaultd/service/redistest"
 	"github.com/seed018cc74c/vaultd/service/relayer"
 )
@@ -68,15 +67,7 @@ func newCluster(t *testing.T, c *devchain.Chain, n int, over map[string]string) 
 	cl := &cluster{t: t, c: c}
 	var lines []string
 	for range n {
-		k := freshKey(t)
-		to := crypto.PubkeyToAddress(k.PublicKey)
-		tx, err := devchain.SendTx(ctx, c, c.Accounts.Deployer.Key, &to, new(big.Int).Mul(big.NewInt(1000), big.NewInt(1e18)), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := devchain.WaitReceipt(ctx, c.Client(), tx.Hash()); err != nil {
-			t.Fatal(err)
-		}
+		k := fundedKey(t, c)
 		cl.keys = append(cl.keys, k)
 		lines = append(lines, hexutil.Encode(crypto.FromECDSA(k)))
 	}
@@ -103,12 +94,7 @@ func newCluster(t *testing.T, c *devchain.Chain, n int, over map[string]string) 
 // start runs one more replica; it is killed at the end of the test.
 func (cl *cluster) start() *replica {
 	t := cl.t
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
+	port := platformtest.FreePort(t)
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), replicaEnv+"=1", fmt.Sprintf("PORT=%d", port))
 	for k, v := range cl.env {
@@ -127,9 +113,11 @@ func (cl *cluster) start() *replica {
 			t.Logf("replica %s logs:\n%s", r.url, r.logs)
 		}
 	})
-	if r.client, err = relayerapi.NewClientWithResponses(r.url); err != nil {
+	client, err := relayerapi.NewClientWithResponses(r.url)
+	if err != nil {
 		t.Fatal(err)
 	}
+	r.client = client
 	return r
 }
 

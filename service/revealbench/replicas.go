@@ -2,11 +2,9 @@ package revealbench
 
 import (
 	"context"
-	"crypto/ecdsa"
 	"fmt"
 	"io"
 	"maps"
-	"math/big"
 	"os"
 	"strings"
 	"sync"
@@ -174,26 +172,13 @@ func RunReplicas(ctx context.Context, cfg ReplicasConfig, out io.Writer) (Replic
 func fundOperators(ctx context.Context, c *devchain.Chain, n int) ([]string, error) {
 	var out []string
 	for range n {
-		k, err := crypto.GenerateKey()
+		k, err := devchain.FundedKey(ctx, c)
 		if err != nil {
-			return nil, err
-		}
-		if err := fund(ctx, c, k); err != nil {
 			return nil, err
 		}
 		out = append(out, hexutil.Encode(crypto.FromECDSA(k)))
 	}
 	return out, nil
-}
-
-func fund(ctx context.Context, c *devchain.Chain, k *ecdsa.PrivateKey) error {
-	to := crypto.PubkeyToAddress(k.PublicKey)
-	tx, err := devchain.SendTx(ctx, c, c.Accounts.Deployer.Key, &to, new(big.Int).Mul(big.NewInt(1000), big.NewInt(1e18)), nil)
-	if err != nil {
-		return err
-	}
-	_, err = devchain.WaitReceipt(ctx, c.Client(), tx.Hash())
-	return err
 }
 
 func mustParseRedis(url string) *redis.Options {

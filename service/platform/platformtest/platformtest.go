@@ -103,3 +103,15 @@ func Serve(t testing.TB, h http.Handler, start, closeService func()) (url string
 	t.Cleanup(stop)
 	return "http://" + ln.Addr().String(), stop
 }
+
+// FreePort is a loopback TCP port nothing listened on a moment ago, for a server a test starts
+// in another process (or that must know its port before it listens).
+func FreePort(t testing.TB) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
+}
