@@ -87,13 +87,16 @@ func (f *failover) pick() int {
 	return f.current
 }
 
-// use makes endpoint i the one in use.
-func (f *failover) use(i int) {
+// use makes endpoint i the one in use. triedFirst says the request began at the first endpoint:
+// if it ends on the fallback already in use, the first failed again, and gets another
+// failbackAfter before it is tried once more. (Requests that begin on the fallback leave that
+// time be: with steady traffic they would otherwise push the failback off for ever.)
+func (f *failover) use(i int, triedFirst bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if i == f.current {
-		if i != 0 {
-			f.since = time.Now() // still on a fallback: the first failed again
+		if i != 0 && triedFirst {
+			f.since = time.Now()
 		}
 		return
 	}
@@ -128,13 +131,13 @@ func (f *failover) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		resp, err := f.next.RoundTrip(r)
 		if err == nil && resp.StatusCode != http.StatusTooManyRequests && resp.StatusCode < 500 {
-			f.use(i)
+			f.use(i, first == 0)
 			return resp, nil
 		}
 		if err == nil {
 			err = fmt.Errorf("answered %s", resp.Status)
 			if k == len(f.endpoints)-1 {
-				f.use(i)
+				f.use(i, first == 0)
 				return resp, nil // the last one's answer, as it is
 			}
 			io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
@@ -143,7 +146,7 @@ func (f *failover) RoundTrip(req *http.Request) (*http.Response, error) {
 		errs = append(errs, fmt.Errorf("%s: %w", f.name(i), err))
 		if ctxErr := req.Context().Err(); ctxErr != nil {
 			if errors.Is(ctxErr, context.DeadlineExceeded) {
-				f.use((i + 1) % len(f.endpoints)) // it hung: the next request tries another
+				f.use((i+1)%len(f.endpoints), first == 0) // it hung: the next request tries another
 			}
 			break
 		}

@@ -9,8 +9,9 @@ import (
 	"time"
 )
 
-// On a fallback, the first endpoint is tried again after the failback time, and used again if
-// it answers.
+// On a fallback, the first endpoint is tried again after the failback time, however steady the
+// traffic on the fallback, and used again if it answers; if it fails again, it waits another
+// failback time.
 func TestFailback(t *testing.T) {
 	var down atomic.Bool
 	var hits [2]atomic.Int32
@@ -31,7 +32,7 @@ func TestFailback(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.failback = 200 * time.Millisecond
+	f.failback = time.Second
 	client := &http.Client{Transport: f}
 	call := func() {
 		t.Helper()
@@ -41,17 +42,32 @@ func TestFailback(t *testing.T) {
 		}
 		resp.Body.Close()
 	}
+	// Steady traffic on the fallback (a call every 20 ms) does not push the failback off.
 	down.Store(true)
-	call()
-	call() // stays on the fallback: the first is not asked again yet
-	if h0, h1 := hits[0].Load(), hits[1].Load(); h0 != 1 || h1 != 2 || f.current != 1 {
-		t.Fatalf("first asked %d times, second %d, in use %d; want 1, 2, 1", h0, h1, f.current)
+	for range 5 {
+		call()
+		time.Sleep(20 * time.Millisecond)
+	}
+	if h0, h1 := hits[0].Load(), hits[1].Load(); h0 != 1 || h1 != 5 || f.current != 1 {
+		t.Fatalf("first asked %d times, second %d, in use %d; want 1, 5, 1", h0, h1, f.current)
 	}
 	down.Store(false)
-	time.Sleep(250 * time.Millisecond)
-	call()
-	call()
-	if h0, h1 := hits[0].Load(), hits[1].Load(); h0 != 3 || h1 != 2 || f.current != 0 {
-		t.Fatalf("after the failback time: first asked %d times, second %d, in use %d; want 3, 2, 0", h0, h1, f.current)
+	for deadline := time.Now().Add(5 * time.Second); f.current != 0; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("still on the fallback 5 s after the first recovered (failback 1 s): first asked %d times", hits[0].Load())
+		}
+		call()
+	}
+
+	// A first endpoint that fails again on the failback try waits another failback time.
+	down.Store(true)
+	call() // to the fallback
+	before := hits[0].Load()
+	for range 5 {
+		call()
+		time.Sleep(20 * time.Millisecond)
+	}
+	if hits[0].Load() != before {
+		t.Fatalf("the failed first endpoint was asked again within the failback time")
 	}
 }
