@@ -7,6 +7,7 @@ type metrics struct {
 	tokens             prometheus.Gauge
 	storeWrites        prometheus.Counter
 	storeWriteFailures prometheus.Counter
+	storeReloads       prometheus.Counter
 }
 
 func newMetrics(reg prometheus.Registerer) *metrics {
@@ -23,7 +24,11 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 			Namespace: "vaultd", Subsystem: "registry", Name: "store_write_failures_total",
 			Help: "Writes of the data file that failed (the change was refused).",
 		}),
+		storeReloads: prometheus.NewCounter(prometheus.CounterOpts{
+			Namespace: "vaultd", Subsystem: "registry", Name: "store_reloads_total",
+			Help: "Loads of every entry from DATABASE_URL: at each (re)connection, and after each write of another replica.",
+		}),
 	}
-	reg.MustRegister(m.tokens, m.storeWrites, m.storeWriteFailures)
+	reg.MustRegister(m.tokens, m.storeWrites, m.storeWriteFailures, m.storeReloads)
 	return m
 }

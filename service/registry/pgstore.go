@@ -3,6 +3,7 @@ package registry
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"database/sql"
 	"encoding/json"
 	"errors"
@@ -22,8 +23,9 @@ import (
 // entries are rows of registry_tokens, the icons rows of registry_icons. A write takes a
 // transaction-level advisory lock (writes from every replica happen one at a time), reads the
 // entries inside it, applies the change to them, and notifies the channel vaultd_registry in the
-// same transaction. Every replica listens on that channel and, on each notification (and after
-// each reconnection, for what it may have missed), reloads the entries and publishes them: the
+// same transaction. Every replica listens on that channel and, on each notification of another
+// replica's write (and after each reconnection, for what it may have missed), reloads the
+// entries and publishes them (its own writes it published already, as read under the lock): the
 // list bodies are computed from the entries alone, so every replica answers the same body with
 // the same ETag.
 
@@ -33,6 +35,7 @@ const notifyChannel = "vaultd_registry"
 type pgBackend struct {
 	url string
 	db  *sqldb.DB
+	id  string // names this replica's writes in their notifications, so that it skips its own
 }
 
 func newPGBackend(databaseURL string) (*pgBackend, error) {
@@ -56,7 +59,7 @@ func newPGBackend(databaseURL string) (*pgBackend, error) {
 		db.Close()
 		return nil, fmt.Errorf("DATABASE_URL: %w", err)
 	}
-	return &pgBackend{url: databaseURL, db: db}, nil
+	return &pgBackend{url: databaseURL, db: db, id: rand.Text()}, nil
 }
 
 type queryer interface {
@@ -127,7 +130,7 @@ func (b *pgBackend) write(ctx context.Context, _ map[common.Address]storedToken,
 		ON CONFLICT (address) DO UPDATE SET chain_id = excluded.chain_id, entry = excluded.entry`, int64(chainID), t.Address, string(entry)); err != nil {
 		return nil, t, err
 	}
-	if _, err := tx.ExecContext(ctx, `SELECT pg_notify($1, $2)`, notifyChannel, t.Address); err != nil {
+	if _, err := tx.ExecContext(ctx, `SELECT pg_notify($1, $2)`, notifyChannel, b.id); err != nil {
 		return nil, t, err
 	}
 	if err := tx.Commit(); err != nil {
@@ -213,8 +216,12 @@ func (b *pgBackend) listen(ctx context.Context, reload func(context.Context) err
 	}
 	connected()
 	for {
-		if _, err := conn.WaitForNotification(ctx); err != nil {
+		n, err := conn.WaitForNotification(ctx)
+		if err != nil {
 			return err
+		}
+		if n.Payload == b.id {
+			continue // this replica's own write: it published the entries it wrote, read under the lock
 		}
 		if err := reload(ctx); err != nil {
 			return err

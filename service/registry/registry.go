@@ -135,6 +135,7 @@ func (r *Registry) publish(byAddr map[common.Address]storedToken) error {
 func (r *Registry) reload(ctx context.Context) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.metrics.storeReloads.Inc()
 	f, _, err := r.store.load(ctx)
 	if err != nil {
 		return err

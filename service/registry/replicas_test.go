@@ -5,12 +5,14 @@ import (
 	"encoding/base64"
 	"io"
 	"net/http"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/seed018cc74c/vaultd/gen/registryapi"
+	"github.com/seed018cc74c/vaultd/service/platform/platformtest"
 	"github.com/seed018cc74c/vaultd/service/sqldb/sqldbtest"
 )
 
@@ -134,4 +136,31 @@ func find(list []registryapi.Token, address string) *registryapi.Token {
 		}
 	}
 	return nil
+}
+
+// A replica follows the other replicas' writes, not its own: after three writes at replica 0,
+// replica 1 has loaded the entries three more times, and replica 0 not once more (its writes
+// published the entries it read under the lock).
+func TestAReplicaDoesNotReloadItsOwnWrites(t *testing.T) {
+	db := sqldbtest.Postgres(t)
+	replicas := []*server{startServer(t, "", map[string]string{"DATABASE_URL": db}), startServer(t, "", map[string]string{"DATABASE_URL": db})}
+	reloads := func(s *server) string {
+		return regexp.MustCompile(`(?m)^vaultd_registry_store_reloads_total (\d+)$`).FindStringSubmatch(platformtest.Scrape(t, s.url))[1]
+	}
+	waitFor := func(what string, cond func() bool) {
+		t.Helper()
+		platformtest.WaitFor(t, what, cond)
+	}
+	waitFor("both replicas listening", func() bool { return reloads(replicas[0]) == "1" && reloads(replicas[1]) == "1" })
+	for i, tok := range testChain.Tokens[:3] {
+		if r := upsert(t, replicas[0], registryapi.TokenInput{Address: tok.Address.Hex()}); r.StatusCode() != 201 {
+			t.Fatalf("upsert %d: %d %s", i, r.StatusCode(), r.Body)
+		}
+	}
+	converged(t, replicas, 3)
+	waitFor("replica 1 to follow the three writes", func() bool { return reloads(replicas[1]) == "4" })
+	time.Sleep(200 * time.Millisecond) // time enough for replica 0 to hear its own notifications
+	if got := reloads(replicas[0]); got != "1" {
+		t.Fatalf("replica 0 reloaded after its own writes: %s loads, want 1", got)
+	}
 }
