@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -34,7 +35,10 @@ const failbackAfter = time.Minute
 
 // failover is the HTTP transport of a client of the chain: each JSON-RPC request goes to the
 // endpoint in use. When that endpoint cannot be reached, or answers 429 or a 5xx, the same
-// request goes to the next endpoint, which is then in use. A request that times out leaves the
+// request goes to the next endpoint, which is then in use. A transaction's send is the
+// exception: it goes on to the next endpoint only when the first could not be connected to; an
+// answer of 429 or 5xx, or a connection lost after the request left, is passed back as it is,
+// since the transaction may have reached a node all the same. A request that times out leaves the
 // next request to start at the next endpoint. After failbackAfter on a fallback, the first
 // endpoint is tried again. Credentials in an endpoint's URL go to that endpoint alone, and
 // errors and logs name an endpoint by its position and host, never by its URL (which may hold an
@@ -115,6 +119,7 @@ func (f *failover) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return nil, err
 	}
+	send := isSend(body)
 	first := f.pick()
 	var errs []error
 	for k := range f.endpoints {
@@ -134,6 +139,17 @@ func (f *failover) RoundTrip(req *http.Request) (*http.Response, error) {
 			f.use(i, first == 0)
 			return resp, nil
 		}
+		if send && (err == nil || !neverSent(err)) {
+			// The endpoint (or a gateway in front of it) may have passed the transaction on
+			// before it failed: sent again elsewhere, it could be mined twice over, or a
+			// fallback's "nonce too low" could be taken for a refusal. Its fate is decided by
+			// its hash (txmgr), never by another send.
+			if err == nil {
+				f.use(i, first == 0)
+				return resp, nil
+			}
+			return nil, fmt.Errorf("%s: %w", f.name(i), err)
+		}
 		if err == nil {
 			err = fmt.Errorf("answered %s", resp.Status)
 			if k == len(f.endpoints)-1 {
@@ -152,6 +168,19 @@ func (f *failover) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 	}
 	return nil, errors.Join(errs...)
+}
+
+// isSend reports whether a JSON-RPC request body sends a transaction. The method's name cannot
+// appear in a request for anything else: parameters are hex, addresses and block tags.
+func isSend(body []byte) bool {
+	return bytes.Contains(body, []byte(`"eth_sendRawTransaction"`)) || bytes.Contains(body, []byte(`"eth_sendTransaction"`))
+}
+
+// neverSent reports whether a transport error happened before the request left: the endpoint
+// could not be connected to, so it cannot have received anything.
+func neverSent(err error) bool {
+	var op *net.OpError
+	return errors.As(err, &op) && op.Op == "dial"
 }
 
 // body reads the request's body once, to send it to each endpoint it tries.

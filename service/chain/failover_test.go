@@ -15,10 +15,15 @@ import (
 	"testing"
 	"time"
 
+	"math/big"
+
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/params"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/seed018cc74c/vaultd/service/chain"
+	"github.com/seed018cc74c/vaultd/service/devchain"
 	"github.com/seed018cc74c/vaultd/service/devchain/devchaintest"
 	"github.com/seed018cc74c/vaultd/service/platform"
 	"github.com/seed018cc74c/vaultd/service/platform/platformtest"
@@ -225,4 +230,64 @@ func TestRPCURLValidation(t *testing.T) {
 			t.Errorf("RPC_URL %q: %v, want %q", rpcURL, err, want)
 		}
 	}
+}
+
+// A transaction's send that the endpoint in use may have passed on (a gateway that forwarded it
+// and then answered 502 or 429, or dropped the connection) is never sent to the next endpoint:
+// the fallback would answer "nonce too low" once the first copy is mined. The send fails as
+// unavailable, and the transaction is in the chain's pool all the same.
+func TestASendThatMayHaveLeftIsNotSentElsewhere(t *testing.T) {
+	dev := devchaintest.Start(t)
+	for _, fault := range []devchain.Fault{devchain.LoseAnswer, devchain.Throttle, devchain.Drop} {
+		t.Run(string(fault), func(t *testing.T) {
+			first := devchaintest.Faults(t, dev.RPCURL)
+			first.SetRule(func(method string) devchain.Fault {
+				if method == "eth_sendRawTransaction" {
+					return fault
+				}
+				return devchain.Pass
+			})
+			second := devchaintest.CountCalls(t, dev.RPCURL)
+			c, _ := dial(t, first.URL+","+second.URL, 5*time.Second)
+			tx := signedTransfer(t, dev)
+			err := c.SendTransaction(ctx, tx)
+			if !errors.Is(err, chain.ErrUnavailable) {
+				t.Fatalf("send: %v, want ErrUnavailable", err)
+			}
+			if calls, _ := second.Take(); calls["eth_sendRawTransaction"] != 0 {
+				t.Fatalf("the fallback was sent the transaction %d times", calls["eth_sendRawTransaction"])
+			}
+			if known, err := c.TransactionKnown(ctx, tx.Hash()); err != nil || !known {
+				t.Fatalf("the transaction the gateway forwarded is not known to the node: %v %v", known, err)
+			}
+		})
+	}
+}
+
+// A send that could not reach the endpoint at all (nothing listens) goes to the next one.
+func TestASendThatNeverLeftGoesToTheNextEndpoint(t *testing.T) {
+	dev := devchaintest.Start(t)
+	c, _ := dial(t, "http://"+closedPort(t)+","+dev.RPCURL, 5*time.Second)
+	tx := signedTransfer(t, dev)
+	if err := c.SendTransaction(ctx, tx); err != nil {
+		t.Fatalf("send with the first endpoint down: %v", err)
+	}
+}
+
+// signedTransfer signs (and does not send) a transfer of 1 wei from the dev chain's deployer to
+// itself at its next pending nonce.
+func signedTransfer(t *testing.T, dev *devchain.Chain) *types.Transaction {
+	t.Helper()
+	from := dev.Accounts.Deployer
+	nonce, err := dev.Client().PendingNonceAt(ctx, from.Address)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, err := types.SignNewTx(from.Key, types.LatestSignerForChainID(new(big.Int).SetUint64(dev.ChainID)), &types.DynamicFeeTx{
+		ChainID: new(big.Int).SetUint64(dev.ChainID), Nonce: nonce, GasTipCap: big.NewInt(params.GWei), GasFeeCap: big.NewInt(100 * params.GWei),
+		Gas: 21_000, To: &from.Address, Value: big.NewInt(1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tx
 }

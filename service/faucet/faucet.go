@@ -212,10 +212,6 @@ func (f *Faucet) claim(ctx context.Context, addr common.Address, reopen bool, st
 	fl, err := f.send(sctx, addr, gas)
 	end(err)
 	switch {
-	case errors.Is(err, txmgr.ErrUncertain):
-		// The transaction is recorded and may be in the pool: the reconciler finishes the claim.
-		f.log.Warn("the node's answer to a claim's transaction was lost; reconciling it", "address", addr.Hex(), "err", err)
-		f.wakeReconciler()
 	case err != nil:
 		// The node did not take the transaction: the claim is withdrawn, the address may claim again.
 		if werr := f.withStore(func(ctx context.Context) error { return f.store.withdraw(ctx, addr) }); werr != nil {
@@ -474,7 +470,8 @@ func (f *Faucet) reconcile(ctx context.Context) (left int) {
 		return 0
 	}
 	// The mined nonce before any receipt: a claim whose nonce was already used when it was read,
-	// and none of whose versions has a receipt after, was displaced and will never be mined.
+	// and none of whose versions has a receipt after, may have been displaced (reconcileOne
+	// proves it before paying again).
 	mined, err := f.client.NonceAt(ctx, f.tx.From())
 	if err != nil {
 		return len(claims)
@@ -530,8 +527,17 @@ func (f *Faucet) reconcileOne(ctx context.Context, c Claim, mined uint64) reconc
 			f.follow(c.Address, fl, start)
 			return followed
 		}
-		f.log.Warn("a claim's transaction was displaced (its nonce is used and none of its versions was mined); sending it afresh",
-			"address", c.Address.Hex(), "nonce", *c.Nonce)
+		// Its nonce is used and no receipt of ours was found; but "not found" may be a receipt
+		// index that lags. Paid afresh only once another transaction is proven to hold the nonce.
+		displaced, by, err := f.tx.Displaced(ctx, *c.Nonce, c.Hashes)
+		if err != nil || !displaced {
+			if err != nil {
+				f.log.Debug("cannot tell yet whether a claim's transaction was displaced", "address", c.Address.Hex(), "nonce", *c.Nonce, "err", err)
+			}
+			return undecided
+		}
+		f.log.Warn("a claim's transaction was displaced (another transaction of the wallet is mined at its nonce); sending it afresh",
+			"address", c.Address.Hex(), "nonce", *c.Nonce, "by", by.Hex())
 	}
 	gas, err := f.estimate(ctx, c.Address)
 	var refused *platform.Error

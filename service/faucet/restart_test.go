@@ -51,8 +51,9 @@ func TestPendingClaimSurvivesARestart(t *testing.T) {
 }
 
 // A claim whose transaction was displaced while the faucet was down (another transaction from
-// the faucet key took its nonce) is never mined; the next start sees that and sends it afresh,
-// so the address is paid exactly once.
+// the faucet key took its nonce) is never mined; the next start finds the other transaction at
+// its nonce and, once it is DISPLACED_AFTER_BLOCKS deep, sends the claim afresh, so the address
+// is paid exactly once.
 func TestDisplacedClaimIsSentAfresh(t *testing.T) {
 	c := devchaintest.Start(t)
 	dir := t.TempDir()
@@ -82,7 +83,15 @@ func TestDisplacedClaimIsSentAfresh(t *testing.T) {
 	waitFor(t, "the outside transaction mined", func() bool { return nonce(t, c, self) == first.Nonce()+1 })
 
 	logs := captureLogs(t)
-	s = startFaucet(t, c, dir, nil)
+	s = startFaucet(t, c, dir, map[string]string{"DISPLACED_AFTER_BLOCKS": "3"})
+	// One block deep, the displacement is not proven: the claim waits.
+	time.Sleep(2500 * time.Millisecond)
+	if st := status(t, s, addr.Hex()); st.JSON200.Status != faucetapi.Pending || nonce(t, c, self) != first.Nonce()+1 {
+		t.Fatalf("paid again before the displacing transaction was 3 blocks deep: %s", st.Body)
+	}
+	for range 2 { // two more blocks
+		fund(t, c, c.Accounts.Deployer.Key, freshAddress(t), big.NewInt(1))
+	}
 	got := waitStatus(t, s, addr, faucetapi.Confirmed)
 	if *got.TxHash == first.Hash().Hex() {
 		t.Fatal("confirmed by the displaced transaction")

@@ -195,9 +195,9 @@ func (s *store) reopen(ctx context.Context, addr common.Address, amount *big.Int
 	return n == 1, err
 }
 
-// recordTx stores a signed version of the claim's transaction before it is sent: a new nonce
-// starts the list of versions afresh (the previous nonce was never accepted, or is dead), the
-// same nonce adds a replacement.
+// recordTx stores a signed version of the claim's transaction before it is sent. Every version
+// ever signed stays in the list, whatever its nonce: a receipt of any of them is the claim's
+// payment (a version whose answer was lost may be mined after a later one was signed).
 func (s *store) recordTx(ctx context.Context, addr common.Address, tx *types.Transaction) error {
 	raw, err := tx.MarshalBinary()
 	if err != nil {
@@ -205,7 +205,7 @@ func (s *store) recordTx(ctx context.Context, addr common.Address, tx *types.Tra
 	}
 	h := tx.Hash().Hex()
 	res, err := s.db.ExecContext(ctx, `UPDATE claims SET
-		hashes = CASE WHEN nonce IS NOT DISTINCT FROM $1 AND hashes != '' THEN hashes || ',' || $2 ELSE $2 END,
+		hashes = CASE WHEN hashes != '' THEN hashes || ',' || $2 ELSE $2 END,
 		nonce = $1, raw = $3, updated_at = $4
 		WHERE chain_id = $5 AND address = $6 AND status = 'pending' AND wallet = $7`,
 		int64(tx.Nonce()), h, hexutil.Encode(raw), millis(time.Now()), s.chainID, key(addr), s.wallet)

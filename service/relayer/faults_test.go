@@ -216,26 +216,34 @@ func TestPendingOutsideTransactionIsAbsorbed(t *testing.T) {
 }
 
 // The RPC stops answering in the middle of a request and comes back; a send is refused; a send's
-// answer is lost. Each time nothing is left half-done: afterwards reveals succeed with contiguous
-// nonces.
+// answer is lost. Each time nothing is left half-done and nothing is sent twice: afterwards
+// reveals succeed with contiguous nonces.
 func TestRPCFaults(t *testing.T) {
 	c := devchaintest.Start(t)
 	proxy := newFaultProxy(t, c.RPCURL)
-	s := startRelayer(t, c, map[string]string{"RPC_URL": proxy.url, "RPC_TIMEOUT": "300ms"})
+	s := startRelayer(t, c, map[string]string{"RPC_URL": proxy.url, "RPC_TIMEOUT": "300ms", "RECEIPT_TIMEOUT": "3s", "REPLACE_AFTER": "2s"})
 	start := operatorNonce(t, c)
 
-	// 1. No answer to the send (and to the lookup that follows): 502, the nonce is not used.
+	// 1. No answer to the send (nor to the lookup that follows): the transaction may have
+	// reached a node, so it is followed by its hash and never signed again at another nonce:
+	// 504 TX_PENDING with its hash. Once the node answers, the same transaction is broadcast
+	// again and mined, and the same request gets its outcome.
 	_, a := request(t, c, devUsers(c, 0), 21)
 	proxy.set("eth_sendRawTransaction", true, false)
 	proxy.set("eth_getTransactionByHash", true, false)
-	wantCode(t, "send hangs", reveal(t, s, a), 502, "CHAIN_UNAVAILABLE")
+	pending := reveal(t, s, a)
+	wantCode(t, "send hangs", pending, 504, "TX_PENDING")
 	proxy.heal()
+	if r := reveal(t, s, a); r.StatusCode() != 200 || pending.JSON504.TxHash == nil || r.JSON200.TxHash != *pending.JSON504.TxHash {
+		t.Fatalf("the same request once the node answers: %d %s, want 200 with %s", r.StatusCode(), r.Body, pending.Body)
+	}
 
 	// 2. The whole RPC is down: 502 at the first check; back up, the same request succeeds.
+	_, f := request(t, c, devUsers(c, 4), 25)
 	proxy.down()
-	wantCode(t, "RPC down", reveal(t, s, a), 502, "CHAIN_UNAVAILABLE")
+	wantCode(t, "RPC down", reveal(t, s, f), 502, "CHAIN_UNAVAILABLE")
 	proxy.heal()
-	if r := reveal(t, s, a); r.StatusCode() != 200 {
+	if r := reveal(t, s, f); r.StatusCode() != 200 {
 		t.Fatalf("after the RPC came back: %d %s", r.StatusCode(), r.Body)
 	}
 
@@ -258,8 +266,8 @@ func TestRPCFaults(t *testing.T) {
 	if r := reveal(t, s, d); r.StatusCode() != 200 {
 		t.Fatal(string(r.Body))
 	}
-	if n := operatorNonce(t, c); n != start+3 {
-		t.Fatalf("operator nonce %d after 3 mined reveals from %d: a gap or a duplicate", n, start)
+	if n := operatorNonce(t, c); n != start+4 {
+		t.Fatalf("operator nonce %d after 4 mined reveals from %d: a gap or a duplicate", n, start)
 	}
 }
 
@@ -688,5 +696,35 @@ func TestTheRPCEndpointFailsMidFlight(t *testing.T) {
 	}
 	if m := scrape(t, s); !strings.Contains(m, "vaultd_chain_endpoint 1\n") {
 		t.Fatalf("metrics:\n%s", grepLines(m, "vaultd_chain_endpoint"))
+	}
+}
+
+// Behind a gateway that forwards each reveal's transaction and then loses the answer (502, 429,
+// a dropped connection), with the node itself as the fallback, every reveal is sent exactly once
+// and answered 200: the send is not repeated on the fallback, whose "nonce too low" (the first
+// copy mined meanwhile) once made the relayer sign the reveal again at the next nonce, which
+// reverted, and the client was told 422 although its reveal had succeeded.
+func TestLostAnswersToSendsRevealOnce(t *testing.T) {
+	c := devchaintest.Start(t)
+	gateway := devchaintest.Faults(t, c.RPCURL)
+	gateway.SetLostAnswerDelay(300 * time.Millisecond)
+	faults := []devchain.Fault{devchain.LoseAnswer, devchain.Throttle, devchain.Drop}
+	var sends atomic.Int64
+	gateway.SetRule(func(method string) devchain.Fault {
+		if method != "eth_sendRawTransaction" {
+			return devchain.Pass
+		}
+		return faults[int(sends.Add(1))%len(faults)]
+	})
+	s := startRelayer(t, c, map[string]string{"RPC_URL": gateway.URL + "," + c.RPCURL, "RECEIPT_TIMEOUT": "10s", "REPLACE_AFTER": "5s"})
+	start := operatorNonce(t, c)
+	for i := range 3 {
+		_, req := request(t, c, devUsers(c, i), int64(60+i))
+		if r := reveal(t, s, req); r.StatusCode() != 200 {
+			t.Fatalf("reveal %d: %d %s", i, r.StatusCode(), r.Body)
+		}
+	}
+	if n := operatorNonce(t, c); n != start+3 {
+		t.Fatalf("operator sent %d transactions for 3 reveals", n-start)
 	}
 }

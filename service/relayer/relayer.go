@@ -503,10 +503,10 @@ func (r *Relayer) send(ctx context.Context, data []byte, gas uint64, nullifier c
 	return f, err
 }
 
-// unclaim gives the nullifier back to the other replicas when nothing was sent; after a send
-// whose answer was lost the transaction may be in the pool, so the claim stays until it expires.
+// unclaim gives the nullifier back to the other replicas when nothing was sent (a send whose
+// answer was lost is followed as sent: it never gets here).
 func (r *Relayer) unclaim(ctx context.Context, nullifier common.Hash, sendErr error) {
-	if r.claims != nil && !errors.Is(sendErr, txmgr.ErrUncertain) {
+	if r.claims != nil {
 		r.claims.release(ctx, nullifier)
 	}
 }

@@ -26,6 +26,9 @@ type Flight struct {
 
 	// Owned by the watch loop.
 	sentAt, lastSent, lastLookup time.Time
+	// uncertain: the answer to its send was lost and no node has said it has it since. It is
+	// looked up by hash, and broadcast again (the same bytes) while no node knows it.
+	uncertain bool
 
 	done    chan struct{}
 	receipt *types.Receipt
@@ -234,6 +237,8 @@ func (m *Manager) tend(ctx context.Context) (settled bool) {
 			}
 		}
 		switch {
+		case f.uncertain && time.Since(f.lastSent) >= rebroadcastAfter:
+			m.rebroadcast(ctx, f)
 		case time.Since(f.sentAt) > giveUpAfter:
 			m.settle(f, nil, fmt.Errorf("transaction %s not mined after %s", f.Hash(), giveUpAfter))
 			settled = true
@@ -248,6 +253,33 @@ func (m *Manager) tend(ctx context.Context) (settled bool) {
 	return settled
 }
 
+// rebroadcastAfter is how long a flight whose send's answer was lost waits before it is looked up
+// and, if no node knows it, broadcast again.
+const rebroadcastAfter = 2 * time.Second
+
+// rebroadcast looks up an uncertain flight's transaction by hash and, if the node does not know
+// it, sends the same bytes again: the same hash, at the same nonce, so it can be mined once at
+// most whatever became of the first send. Only "accepted" or "known" ends the uncertainty; any
+// other answer is left to the receipt lookups.
+func (m *Manager) rebroadcast(ctx context.Context, f *Flight) {
+	f.lastSent = time.Now()
+	tx := f.newest()
+	if known, err := m.client.TransactionKnown(ctx, tx.Hash()); err == nil && known {
+		f.uncertain = false
+		return
+	}
+	fctx, cancel, err := m.fenced(ctx)
+	defer cancel()
+	if err != nil {
+		return
+	}
+	switch classifySend(m.client.SendTransaction(fctx, tx)) {
+	case sendAccepted, sendKnown:
+		f.uncertain = false
+		m.log.Info("broadcast again a transaction whose send's answer was lost and that no node knew", "nonce", f.nonce, "tx", tx.Hash())
+	}
+}
+
 // replace re-sends the flight's nonce with bumped fees, keeping its value and access list, after
 // recording the new version; false when it could not.
 func (m *Manager) replace(ctx context.Context, f *Flight) bool {
@@ -259,9 +291,16 @@ func (m *Manager) replace(ctx context.Context, f *Flight) bool {
 	}
 	prev := f.newest()
 	tip, feeCap, _, err := m.fees(ctx, prev)
-	if err != nil || feeCap.Cmp(prev.GasFeeCap()) <= 0 {
-		m.log.Debug("cannot replace a lingering transaction yet", "nonce", f.nonce, "feeCap", feeCap, "err", err)
-		return false // fees unknown, or already at MAX_FEE_PER_GAS
+	if err == nil && feeCap.Cmp(prev.GasFeeCap()) <= 0 {
+		// Already at MAX_FEE_PER_GAS: the same bytes again, in case no node has them (a send
+		// whose answer was lost that never arrived); a node that has them says "already known".
+		m.log.Debug("a lingering transaction is at MAX_FEE_PER_GAS; broadcasting it again as it is", "nonce", f.nonce, "tx", prev.Hash())
+		_ = m.client.SendTransaction(fctx, prev)
+		return false
+	}
+	if err != nil {
+		m.log.Debug("cannot replace a lingering transaction yet", "nonce", f.nonce, "err", err)
+		return false // fees unknown
 	}
 	tx, err := types.SignNewTx(m.key, m.signer, &types.DynamicFeeTx{ChainID: m.chainID, Nonce: f.nonce, GasTipCap: tip, GasFeeCap: feeCap,
 		Gas: f.gasLimit, To: prev.To(), Value: prev.Value(), Data: prev.Data(), AccessList: prev.AccessList()})

@@ -16,9 +16,11 @@ import (
 	"fmt"
 	"log/slog"
 	"math/big"
+	"slices"
 	"sync"
 	"time"
 
+	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -32,16 +34,44 @@ type Config struct {
 	ReplaceAfter time.Duration // re-send with higher fees after this
 	MaxFeePerGas *big.Int      // wei; nil or 0: no cap
 	ReceiptPoll  time.Duration // how often the head is read while something is in flight
+	// DisplacedAfter is how many blocks deep another transaction at one of ours' nonce must be
+	// before ours is taken for displaced, never to be mined (Displaced).
+	DisplacedAfter uint64
 }
 
-// LoadConfig reads REPLACE_AFTER (default 30s), MAX_FEE_PER_GAS (gwei, default 500) and
-// RECEIPT_POLL_INTERVAL (default 100ms).
+// LoadConfig reads REPLACE_AFTER (default 30s), MAX_FEE_PER_GAS (gwei, default 500),
+// RECEIPT_POLL_INTERVAL (default 100ms) and DISPLACED_AFTER_BLOCKS (default 3).
 func LoadConfig(e *platform.Env) Config {
 	return Config{
-		ReplaceAfter: e.Duration("REPLACE_AFTER", 30*time.Second),
-		MaxFeePerGas: chain.EnvGwei(e, "MAX_FEE_PER_GAS", "500"),
-		ReceiptPoll:  e.Duration("RECEIPT_POLL_INTERVAL", 100*time.Millisecond),
+		ReplaceAfter:   e.Duration("REPLACE_AFTER", 30*time.Second),
+		MaxFeePerGas:   chain.EnvGwei(e, "MAX_FEE_PER_GAS", "500"),
+		ReceiptPoll:    e.Duration("RECEIPT_POLL_INTERVAL", 100*time.Millisecond),
+		DisplacedAfter: uint64(e.Int("DISPLACED_AFTER_BLOCKS", 3, 1, 10_000)),
 	}
+}
+
+// Displaced reports whether the nonce of one of this wallet's transactions (ours: the hashes of
+// every version signed for it) went to another transaction, so that none of ours can ever be
+// mined. It is proven, never inferred from receipts that are not found (a provider whose
+// receipt index lags answers "not found" for a mined transaction): the wallet's transaction
+// mined at that nonce is found in its block, is none of ours, and is DisplacedAfter blocks deep.
+// false with no error: not proven yet (ours was mined, or the other is not deep enough, or the
+// node has not seen the nonce used); ask again later.
+func (m *Manager) Displaced(ctx context.Context, nonce uint64, ours []common.Hash) (displaced bool, by common.Hash, err error) {
+	found, err := m.client.FindNonce(ctx, m.from, nonce)
+	if errors.Is(err, ethereum.NotFound) {
+		return false, common.Hash{}, nil
+	}
+	if err != nil {
+		return false, common.Hash{}, err
+	}
+	if slices.Contains(ours, found.Tx) {
+		return false, found.Tx, nil // ours was mined: its receipt will come
+	}
+	if found.Head+1 < found.Block+max(m.cfg.DisplacedAfter, 1) {
+		return false, found.Tx, nil // not deep enough yet: a reorg could still undo it
+	}
+	return true, found.Tx, nil
 }
 
 // Gate is the wallet's balance gate: Admit refuses a new transaction while the wallet is too
@@ -227,12 +257,11 @@ type Tx struct {
 // ErrRejected is a send the node refused for a reason other than the nonce: nothing was sent.
 var ErrRejected = errors.New("the node refused the transaction")
 
-// ErrUncertain is a send whose answer was lost and whose transaction the node does not know
-// yet: it may still be in the pool. A caller that recorded it reconciles it later (Resend).
-var ErrUncertain = errors.New("the node's answer to the send was lost")
-
 // Send signs tx with the next nonce and submits it, then follows it in the background: the
-// flight's Done closes when it is mined (or given up). It refuses while the gate is closed,
+// flight's Done closes when it is mined (or given up). A send whose answer was lost (no answer,
+// a gateway's 5xx or 429, a dropped connection) is followed all the same: the transaction may be
+// in a pool or mined, so its nonce stays taken and its fate is read by its hash; if no node has
+// it, the watch loop sends it again at the same nonce (replace), never at another. It refuses while the gate is closed,
 // checked again here and reserved in the same step (Admit), so requests that passed the gate
 // together cannot all be sent once the first of them has closed it.
 func (m *Manager) Send(ctx context.Context, tx Tx) (*Flight, error) {
@@ -281,17 +310,22 @@ func (m *Manager) Send(ctx context.Context, tx Tx) (*Flight, error) {
 			}
 		}
 		class, sendErr := m.submit(ctx, signed)
+		if class == sendNonceUsed && m.mined(ctx, signed) {
+			class = sendKnown // this very transaction was sent before (signatures are deterministic) and is mined
+		}
 		switch class {
-		case sendAccepted, sendKnown:
+		case sendAccepted, sendKnown, sendUncertain:
+			if class == sendUncertain {
+				m.log.Warn("the answer to a send was lost; following the transaction by its hash (it is sent again only with the same nonce)",
+					"wallet", m.from.Hex(), "nonce", nonce, "tx", signed.Hash(), "err", sendErr)
+			}
 			m.next = nonce + 1
 			m.metrics.NextNonce(m.next)
 			f := m.newFlight(signed, head, tx.Record)
+			f.uncertain = class == sendUncertain
 			m.publish(f, true)
 			published = true
 			return f, nil
-		case sendUncertain:
-			m.synced = false // the next send asks the node, which counts this one if it landed
-			return nil, fmt.Errorf("%w: %w", ErrUncertain, sendErr)
 		case sendNonceUsed:
 			if attempt > 0 {
 				return nil, fmt.Errorf("%w: %w", ErrRejected, sendErr)
@@ -334,23 +368,31 @@ func (m *Manager) Resend(ctx context.Context, tx *types.Transaction, record func
 		return nil, err
 	}
 	class, sendErr := m.submit(ctx, tx)
+	if class == sendNonceUsed && m.mined(ctx, tx) {
+		class = sendKnown
+	}
 	switch class {
-	case sendAccepted, sendKnown:
+	case sendAccepted, sendKnown, sendUncertain:
 		if tx.Nonce() >= m.next {
 			m.next = tx.Nonce() + 1
 			m.metrics.NextNonce(m.next)
 		}
 		f := m.newFlight(tx, head, record)
+		f.uncertain = class == sendUncertain
 		m.publish(f, false)
 		return f, nil
 	case sendNonceUsed:
 		return nil, fmt.Errorf("%w: %w", ErrNonceUsed, sendErr)
-	case sendUncertain:
-		m.synced = false
-		return nil, fmt.Errorf("%w: %w", ErrUncertain, sendErr)
 	default:
 		return nil, fmt.Errorf("%w: %w", ErrRejected, sendErr)
 	}
+}
+
+// mined reports whether tx itself has a receipt: a "nonce too low" that is this very
+// transaction, sent earlier (its answer lost) and mined since.
+func (m *Manager) mined(ctx context.Context, tx *types.Transaction) bool {
+	r, err := m.client.TransactionReceipt(ctx, tx.Hash())
+	return err == nil && r != nil
 }
 
 // submit sends a signed transaction and classifies the answer; a lost answer is looked up by

@@ -16,3 +16,14 @@ func CountCalls(t testing.TB, target string) *devchain.CallCounter {
 	t.Cleanup(func() { c.Close() })
 	return c
 }
+
+// Faults starts a devchain.FaultProxy in front of the JSON-RPC endpoint target, closed when t
+// ends.
+func Faults(t testing.TB, target string) *devchain.FaultProxy {
+	p, err := devchain.NewFaultProxy(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	return p
+}

@@ -1,0 +1,279 @@
+package devchain
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Fault is what a FaultProxy does to one JSON-RPC request, in place of forwarding it and
+// passing the answer back. Each is something hosted providers and the gateways in front of them
+// are seen to do, and that a node run in process never does.
+type Fault string
+
+const (
+	// Pass forwards the request and passes the answer back: no fault.
+	Pass Fault = ""
+	// LoseAnswer forwards the request, then answers 502 instead of the node's answer: a gateway
+	// whose upstream took the request and whose answer was lost.
+	LoseAnswer Fault = "forwarded-then-502"
+	// Throttle forwards the request, then answers 429.
+	Throttle Fault = "forwarded-then-429"
+	// Drop forwards the request, then closes the connection without an answer.
+	Drop Fault = "forwarded-then-dropped"
+	// Refuse answers 502 without forwarding: the endpoint is down.
+	Refuse Fault = "refused-502"
+	// NullReceipt answers null to eth_getTransactionReceipt and eth_getBlockReceipts without
+	// forwarding: a receipt index that lags the headers the same provider serves.
+	NullReceipt Fault = "null-receipt"
+)
+
+// FaultRule decides the fault of a request by its JSON-RPC method; a request that is a batch is
+// decided once, by its first call's method.
+type FaultRule func(method string) Fault
+
+// FaultProxy stands between a service and a JSON-RPC endpoint and injects faults, as its rule
+// decides, into the requests it forwards. With HeadLag set it also serves an older head (a
+// fallback a few blocks behind): eth_blockNumber answers that many blocks less, and "latest"
+// in eth_getBlockByNumber means that block. Tests and cmd/chaosbench use it; it counts what it
+// injected.
+type FaultProxy struct {
+	URL string // give this to the service as (one endpoint of) its RPC_URL
+
+	target *url.URL
+	srv    *http.Server
+	client *http.Client
+
+	mu      sync.Mutex
+	rule    FaultRule
+	headLag uint64
+	slow    time.Duration // how long a forwarded request's lost answer takes
+	counts  map[Fault]int
+}
+
+// NewFaultProxy starts a proxy on a loopback port in front of target, forwarding everything
+// until SetRule says otherwise.
+func NewFaultProxy(target string) (*FaultProxy, error) {
+	u, err := url.Parse(target)
+	if err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	p := &FaultProxy{URL: "http://" + ln.Addr().String(), target: u, client: &http.Client{}, counts: map[Fault]int{}}
+	p.srv = &http.Server{Handler: http.HandlerFunc(p.serve)}
+	go p.srv.Serve(ln)
+	return p, nil
+}
+
+// SetRule makes rule decide every request from now on (nil: forward everything).
+func (p *FaultProxy) SetRule(rule FaultRule) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.rule = rule
+}
+
+// SetHeadLag makes the proxy serve the head as n blocks older than the node's (0: the node's).
+func (p *FaultProxy) SetHeadLag(n uint64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.headLag = n
+}
+
+// SetLostAnswerDelay makes the faults that forward a request (LoseAnswer, Throttle, Drop) wait
+// d after the node's answer before they fail: long enough, on the dev chain, for a forwarded
+// transaction to be mined before its sender hears anything.
+func (p *FaultProxy) SetLostAnswerDelay(d time.Duration) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.slow = d
+}
+
+// Counts returns how many times each fault was injected.
+func (p *FaultProxy) Counts() map[Fault]int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := make(map[Fault]int, len(p.counts))
+	for f, n := range p.counts {
+		out[f] = n
+	}
+	return out
+}
+
+// Close stops the proxy.
+func (p *FaultProxy) Close() error { return p.srv.Close() }
+
+type rpcCall struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params"`
+}
+
+func (p *FaultProxy) serve(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		return
+	}
+	var calls []rpcCall
+	batch := json.Unmarshal(body, &calls) == nil
+	if !batch {
+		var one rpcCall
+		if json.Unmarshal(body, &one) != nil {
+			http.Error(w, "not JSON-RPC", http.StatusBadRequest)
+			return
+		}
+		calls = []rpcCall{one}
+	}
+	p.mu.Lock()
+	rule, lag, slow := p.rule, p.headLag, p.slow
+	p.mu.Unlock()
+	fault := Pass
+	if rule != nil && len(calls) > 0 {
+		fault = rule(calls[0].Method)
+	}
+	if fault == NullReceipt && !batch && !isReceiptMethod(calls[0].Method) {
+		fault = Pass
+	}
+	if fault != Pass {
+		p.mu.Lock()
+		p.counts[fault]++
+		p.mu.Unlock()
+	}
+	switch fault {
+	case Refuse:
+		http.Error(w, "bad gateway", http.StatusBadGateway)
+		return
+	case NullReceipt:
+		p.answerNullReceipts(w, calls, batch)
+		return
+	}
+	if lag > 0 && !batch {
+		if answered := p.serveOldHead(w, calls[0], lag); answered {
+			return
+		}
+	}
+	status, answer, err := p.forward(body)
+	if fault == LoseAnswer || fault == Throttle || fault == Drop {
+		time.Sleep(slow)
+	}
+	switch {
+	case fault == LoseAnswer || (err != nil && fault == Pass):
+		http.Error(w, "bad gateway", http.StatusBadGateway)
+	case fault == Throttle:
+		http.Error(w, "too many requests", http.StatusTooManyRequests)
+	case fault == Drop:
+		if hj, ok := w.(http.Hijacker); ok {
+			if conn, _, err := hj.Hijack(); err == nil {
+				conn.Close()
+				return
+			}
+		}
+		http.Error(w, "dropped", http.StatusBadGateway)
+	default:
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		w.Write(answer)
+	}
+}
+
+func isReceiptMethod(m string) bool {
+	return m == "eth_getTransactionReceipt" || m == "eth_getBlockReceipts"
+}
+
+// answerNullReceipts answers null to the receipt calls and forwards the others of a batch.
+func (p *FaultProxy) answerNullReceipts(w http.ResponseWriter, calls []rpcCall, batch bool) {
+	answers := make([]json.RawMessage, len(calls))
+	for i, c := range calls {
+		if isReceiptMethod(c.Method) {
+			answers[i] = json.RawMessage(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":null}`, orNull(c.ID)))
+			continue
+		}
+		one, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": c.ID, "method": c.Method, "params": c.Params})
+		_, a, err := p.forward(one)
+		if err != nil {
+			http.Error(w, "bad gateway", http.StatusBadGateway)
+			return
+		}
+		answers[i] = a
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if !batch {
+		w.Write(answers[0])
+		return
+	}
+	out, _ := json.Marshal(answers)
+	w.Write(out)
+}
+
+func orNull(id json.RawMessage) string {
+	if len(id) == 0 {
+		return "null"
+	}
+	return string(id)
+}
+
+// serveOldHead answers eth_blockNumber, and eth_getBlockByNumber("latest"), lag blocks back;
+// false when c is neither.
+func (p *FaultProxy) serveOldHead(w http.ResponseWriter, c rpcCall, lag uint64) bool {
+	if c.Method != "eth_blockNumber" && !(c.Method == "eth_getBlockByNumber" && bytes.Contains(c.Params, []byte(`"latest"`))) {
+		return false
+	}
+	head, err := p.head()
+	if err != nil {
+		http.Error(w, "bad gateway", http.StatusBadGateway)
+		return true
+	}
+	old := fmt.Sprintf("0x%x", head-min(lag, head))
+	if c.Method == "eth_blockNumber" {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":"%s"}`, orNull(c.ID), old)
+		return true
+	}
+	params := bytes.Replace(c.Params, []byte(`"latest"`), []byte(`"`+old+`"`), 1)
+	one, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": c.ID, "method": c.Method, "params": params})
+	status, answer, err := p.forward(one)
+	if err != nil {
+		http.Error(w, "bad gateway", http.StatusBadGateway)
+		return true
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(answer)
+	return true
+}
+
+func (p *FaultProxy) head() (uint64, error) {
+	_, answer, err := p.forward([]byte(`{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}`))
+	if err != nil {
+		return 0, err
+	}
+	var res struct{ Result string }
+	if err := json.Unmarshal(answer, &res); err != nil {
+		return 0, err
+	}
+	var n uint64
+	if _, err := fmt.Sscanf(strings.TrimPrefix(res.Result, "0x"), "%x", &n); err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+// forward sends body to the node and returns its answer.
+func (p *FaultProxy) forward(body []byte) (int, []byte, error) {
+	resp, err := p.client.Post(p.target.String(), "application/json", bytes.NewReader(body))
+	if err != nil {
+		return 0, nil, err
+	}
+	defer resp.Body.Close()
+	answer, err := io.ReadAll(resp.Body)
+	return resp.StatusCode, answer, err
+}
