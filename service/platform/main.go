@@ -2,6 +2,8 @@ package platform
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -66,9 +68,21 @@ func Healthcheck(defaultPort int) {
 	os.Exit(0)
 }
 
-// Instance names this process among a service's replicas ("<host>:<pid>"): in the Redis keys
-// and lease values replicas share, for people reading them.
-func Instance() string {
+// Instance names this process among a service's replicas ("<host>:<pid>:<random>"): in the
+// Redis keys and lease values replicas share. The host and pid are for people reading them; the
+// random part tells this process from an earlier one with the same host and pid (a restarted
+// container is pid 1 on the same hostname again), which must not take the earlier one's leases
+// and reservations for its own.
+func Instance() string { return instance }
+
+var instance = newInstance()
+
+// newInstance makes a name unlike any other process's, this one's included.
+func newInstance() string {
 	host, _ := os.Hostname()
-	return fmt.Sprintf("%s:%d", host, os.Getpid())
+	var b [6]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(err) // crypto/rand does not fail on Linux
+	}
+	return fmt.Sprintf("%s:%d:%s", host, os.Getpid(), hex.EncodeToString(b[:]))
 }
