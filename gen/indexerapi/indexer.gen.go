@@ -201,7 +201,7 @@ type StreamEventsParams struct {
 	// Cursor Continue after this event (an `id` the stream sent, or a `nextCursor`).
 	Cursor *string `form:"cursor,omitempty" json:"cursor,omitempty"`
 
-	// LastEventID Sent by a reconnecting EventSource; the same as `cursor`.
+	// LastEventID Sent by a reconnecting EventSource; the same as `cursor`, and when both are given this one wins (it is the newer position).
 	LastEventID *string `json:"Last-Event-ID,omitempty"`
 }
 
@@ -822,7 +822,9 @@ func (r ListEventsResponse) ContentType() string {
 
 // StreamEventsResponse200Headers the declared response headers of an HTTP 200 response for StreamEvents
 type StreamEventsResponse200Headers struct {
-	XRequestId *string
+	CacheControl    *string
+	XAccelBuffering *string
+	XRequestId      *string
 }
 
 // StreamEventsResponse400Headers the declared response headers of an HTTP 400 response for StreamEvents
@@ -1233,6 +1235,20 @@ func ParseStreamEventsResponse(rsp *http.Response) (*StreamEventsResponse, error
 	switch {
 	case rsp.StatusCode == 200:
 		var headers StreamEventsResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Accel-Buffering"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Accel-Buffering", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAccelBuffering = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -1913,7 +1929,9 @@ type StreamEventsResponseObject interface {
 }
 
 type StreamEvents200ResponseHeaders struct {
-	XRequestId *string
+	CacheControl    *string
+	XAccelBuffering *string
+	XRequestId      *string
 }
 
 type StreamEvents200TexteventStreamResponse struct {
@@ -1927,6 +1945,12 @@ func (response StreamEvents200TexteventStreamResponse) VisitStreamEventsResponse
 	w.Header().Set("Content-Type", "text/event-stream")
 	if response.ContentLength != 0 {
 		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.XAccelBuffering != nil {
+		w.Header().Set("X-Accel-Buffering", fmt.Sprint(*response.Headers.XAccelBuffering))
 	}
 	if response.Headers.XRequestId != nil {
 		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))

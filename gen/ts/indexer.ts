@@ -264,7 +264,7 @@ export interface operations {
                     "application/json": components["schemas"]["EventPage"];
                 };
             };
-            /** @description `INVALID_REQUEST`: an unknown event (the message names the known ones), a block that is not a non-negative integer, `fromBlock` after `toBlock`, a malformed cursor. */
+            /** @description `INVALID_REQUEST`: an unknown event (the message names the known ones), a block that is not a non-negative integer, `fromBlock` after `toBlock`, a malformed cursor, or a cursor made for another event. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -313,7 +313,7 @@ export interface operations {
                 cursor?: string;
             };
             header?: {
-                /** @description Sent by a reconnecting EventSource; the same as `cursor`. */
+                /** @description Sent by a reconnecting EventSource; the same as `cursor`, and when both are given this one wins (it is the newer position). */
                 "Last-Event-ID"?: string;
             };
             path?: never;
@@ -325,6 +325,10 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `no-cache`: a stream is never cached. */
+                    "Cache-Control"?: string;
+                    /** @description `no`: tells a proxy in front (nginx) to pass each message on at once instead of buffering. */
+                    "X-Accel-Buffering"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -336,7 +340,7 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
-            /** @description `INVALID_REQUEST`: an unknown event, a bad block or cursor. */
+            /** @description `INVALID_REQUEST`: an unknown event, a bad block or cursor, or a cursor made for another event. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];

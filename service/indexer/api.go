@@ -65,8 +65,10 @@ func (a *api) StreamEvents(ctx context.Context, req indexerapi.StreamEventsReque
 	if p.FromBlock != nil {
 		from = uint64(*p.FromBlock)
 	}
+	// Last-Event-ID first: it is what an EventSource sends when it reconnects, newer than the
+	// cursor in the URL it was opened with.
 	var c *cursor
-	for _, s := range []*string{p.Cursor, p.LastEventID} {
+	for _, s := range []*string{p.LastEventID, p.Cursor} {
 		if s != nil && *s != "" {
 			parsed, err := parseCursor(*s)
 			if err != nil {
@@ -76,9 +78,16 @@ func (a *api) StreamEvents(ctx context.Context, req indexerapi.StreamEventsReque
 			break
 		}
 	}
+	if c != nil { // a cursor of another event is refused now, not sent a reorg later
+		if _, err := a.ix.checkCursor(ctx, string(p.Event), *c); err != nil {
+			return nil, httpError(err)
+		}
+	}
 	body, w := io.Pipe()
 	go func() { w.CloseWithError(a.ix.stream(ctx, w, string(p.Event), from, c)) }()
-	return indexerapi.StreamEvents200TexteventStreamResponse{Body: body}, nil
+	noCache, noBuffering := "no-cache", "no"
+	return indexerapi.StreamEvents200TexteventStreamResponse{Body: body,
+		Headers: indexerapi.StreamEvents200ResponseHeaders{CacheControl: &noCache, XAccelBuffering: &noBuffering}}, nil
 }
 
 func (a *api) GetHealth(ctx context.Context, req indexerapi.GetHealthRequestObject) (indexerapi.GetHealthResponseObject, error) {

@@ -54,14 +54,17 @@ func (ix *Indexer) Events(ctx context.Context, q Query) (Page, error) {
 		if err != nil {
 			return Page{}, &QueryError{Reason: BadCursor, Message: fmt.Sprintf("cursor: %v", err)}
 		}
-		h, ok, err := ix.store.eventAt(ctx, q.Name, c.block, c.logIndex)
+		gone, err := ix.checkCursor(ctx, q.Name, c)
 		if err != nil {
-			return Page{}, platform.Internal(err)
+			return Page{}, err
 		}
-		if !ok || h != c.hash {
+		if gone {
 			return Page{}, &QueryError{Reason: CursorReorged, Message: fmt.Sprintf(
 				"the event at block %d, log %d that the cursor continues after was removed by a reorg; start again from an earlier block", c.block, c.logIndex)}
 		}
+		// A page after a cursor starts at the cursor's block: paging through the whole
+		// history reads each event once, not every event before the page again.
+		sel.from = max(sel.from, c.block)
 		sel.after, sel.afterBlock, sel.afterLog = true, c.block, c.logIndex
 	}
 	if sel.from > sel.to {
@@ -78,6 +81,22 @@ func (ix *Indexer) Events(ctx context.Context, q Query) (Page, error) {
 	}
 	page.Events = events
 	return page, nil
+}
+
+// checkCursor looks up the event a cursor continues after: gone when a reorg removed it (no
+// event there, or one of another block), a BadCursor error when it is an event of another name
+// (a cursor of another query or stream).
+func (ix *Indexer) checkCursor(ctx context.Context, name string, c cursor) (gone bool, err error) {
+	stored, h, ok, err := ix.store.eventAt(ctx, ix.dec.names, c.block, c.logIndex)
+	switch {
+	case err != nil:
+		return false, platform.Internal(err)
+	case !ok || h != c.hash:
+		return true, nil
+	case stored != name:
+		return false, &QueryError{Reason: BadCursor, Message: fmt.Sprintf("cursor: it continues after a %s event, not a %s one", stored, name)}
+	}
+	return false, nil
 }
 
 // cursor is the position of the last event of a page: block number, log index, block hash.
@@ -100,7 +119,7 @@ func parseCursor(s string) (cursor, error) {
 	if len(parts) != 3 || len(parts[2]) != 66 || !strings.HasPrefix(parts[2], "0x") {
 		return cursor{}, fmt.Errorf("not a cursor this indexer made")
 	}
-	block, err1 := strconv.ParseUint(parts[0], 10, 64)
+	block, err1 := strconv.ParseUint(parts[0], 10, 63) // blocks are stored as BIGINT
 	logIndex, err2 := strconv.ParseUint(parts[1], 10, 32)
 	if err1 != nil || err2 != nil {
 		return cursor{}, fmt.Errorf("not a cursor this indexer made")

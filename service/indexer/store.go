@@ -280,13 +280,20 @@ func (s *store) events(ctx context.Context, q query) ([]Event, error) {
 	return out, rows.Err()
 }
 
-// eventAt is the hash of the block of the event named name stored at (block, logIndex); ok
-// false when there is none.
-func (s *store) eventAt(ctx context.Context, name string, block uint64, logIndex uint) (h common.Hash, ok bool, err error) {
-	var hash string
-	err = s.db.QueryRowContext(ctx, `SELECT block_hash FROM events WHERE event = $1 AND block_number = $2 AND log_index = $3`, name, block, logIndex).Scan(&hash)
-	if errors.Is(err, sql.ErrNoRows) {
-		return h, false, nil
+// eventAt is the name and block hash of the event stored at (block, logIndex), of one of names
+// (every name the indexer knows: one primary-key probe each); ok false when there is none.
+func (s *store) eventAt(ctx context.Context, names []string, block uint64, logIndex uint) (name string, h common.Hash, ok bool, err error) {
+	args := []any{block, logIndex}
+	marks := make([]string, len(names))
+	for i, n := range names {
+		args = append(args, n)
+		marks[i] = fmt.Sprintf("$%d", i+3)
 	}
-	return common.HexToHash(hash), err == nil, err
+	var hash string
+	err = s.db.QueryRowContext(ctx, `SELECT event, block_hash FROM events WHERE event IN (`+strings.Join(marks, ", ")+`)
+		AND block_number = $1 AND log_index = $2 LIMIT 1`, args...).Scan(&name, &hash)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", h, false, nil
+	}
+	return name, common.HexToHash(hash), err == nil, err
 }

@@ -31,11 +31,11 @@ func (ix *Indexer) stream(ctx context.Context, w io.Writer, name string, from ui
 	for {
 		indexed, changed := ix.watch()
 		if c != nil {
-			h, ok, err := ix.store.eventAt(ctx, name, c.block, c.logIndex)
+			gone, err := ix.checkCursor(ctx, name, *c)
 			if err != nil {
 				return err
 			}
-			if !ok || h != c.hash { // what was sent up to c is (partly) gone
+			if gone { // what was sent up to c is (partly) gone
 				to := ix.rolledBackBefore(c.block)
 				hash, _, err := ix.store.hashAt(ctx, to)
 				if err != nil {
