@@ -86,6 +86,11 @@ func (ix *Indexer) rolledBackBefore(n uint64) uint64 {
 // errReorg is a batch that does not link to what is stored: the chain reorganised.
 var errReorg = errors.New("the chain reorganised")
 
+// errReceiptsLag is a node that has a block's header but not (yet) its receipts: a provider
+// whose receipt index lags its headers, or a load balancer whose nodes differ. It is waited
+// for (the next poll asks again), never taken for a reorg: only another block at a height is.
+var errReceiptsLag = errors.New("the node has the block but not its receipts yet")
+
 // State is the indexer as a health report shows it.
 func (ix *Indexer) State() (indexed Block, head uint64, reachable bool) {
 	ix.mu.Lock()
@@ -102,7 +107,11 @@ func (ix *Indexer) Run(ctx context.Context) {
 		if !ix.elect(ctx) {
 			step = ix.read
 		}
-		if err := step(ctx); err != nil && ctx.Err() == nil {
+		switch err := step(ctx); {
+		case err == nil || ctx.Err() != nil:
+		case errors.Is(err, errReceiptsLag):
+			ix.log.Debug("the node has a block's header but not its receipts yet; asking again next poll", "err", err)
+		default:
 			ix.log.Warn("indexing stopped for this poll", "err", err)
 		}
 		select {
@@ -156,6 +165,9 @@ func (ix *Indexer) Step(ctx context.Context) error {
 		}
 		if err := ix.rewind(ctx); err != nil {
 			return err
+		}
+		if ix.current() == cur { // the node's answers disagree, but every block indexed is still on the chain: next poll
+			return nil
 		}
 	}
 }
@@ -372,13 +384,14 @@ func (ix *Indexer) block(ctx context.Context, n uint64) (indexedBlock, error) {
 }
 
 // receipts returns the receipts of the block with header h: in one call, or one by one on a
-// node without eth_getBlockReceipts. A receipt of another block (a reorg meanwhile) is errReorg.
+// node without eth_getBlockReceipts. Receipts the node does not have are errReorg only when the
+// chain has another block at h's height now (missing, below).
 func (ix *Indexer) receipts(ctx context.Context, h *types.Header) ([]*types.Receipt, error) {
 	if !ix.oneByOne.Load() {
 		receipts, err := ix.client.BlockReceiptsByHash(ctx, h.Hash())
 		if !chain.IsMethodMissing(err) {
-			if errors.Is(err, ethereum.NotFound) {
-				return nil, errReorg
+			if errors.Is(err, ethereum.NotFound) || (err == nil && receipts == nil) {
+				return nil, ix.missing(ctx, h)
 			}
 			return receipts, err
 		}
@@ -388,7 +401,7 @@ func (ix *Indexer) receipts(ctx context.Context, h *types.Header) ([]*types.Rece
 	}
 	hashes, err := ix.client.TransactionHashes(ctx, h.Hash())
 	if errors.Is(err, ethereum.NotFound) {
-		return nil, errReorg
+		return nil, ix.missing(ctx, h)
 	}
 	if err != nil {
 		return nil, err
@@ -396,15 +409,35 @@ func (ix *Indexer) receipts(ctx context.Context, h *types.Header) ([]*types.Rece
 	out := make([]*types.Receipt, 0, len(hashes))
 	for _, tx := range hashes {
 		r, err := ix.client.TransactionReceipt(ctx, tx)
+		if errors.Is(err, ethereum.NotFound) {
+			return nil, ix.missing(ctx, h)
+		}
 		if err != nil {
 			return nil, err
 		}
 		if r.BlockHash != h.Hash() {
-			return nil, errReorg
+			return nil, ix.missing(ctx, h)
 		}
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// missing tells why the node had no receipts for the block with header h: errReorg when the
+// chain has another block at that height now, errReceiptsLag when it still has h (the receipts
+// lag the header), or the error of the header's lookup.
+func (ix *Indexer) missing(ctx context.Context, h *types.Header) error {
+	now, err := ix.client.HeaderByNumber(ctx, h.Number)
+	switch {
+	case errors.Is(err, ethereum.NotFound):
+		return errReceiptsLag // the node has no block at that height: it is behind
+	case err != nil:
+		return err
+	case now.Hash() != h.Hash():
+		return errReorg
+	}
+	ix.metrics.receiptsLag.Inc()
+	return errReceiptsLag
 }
 
 // rewind finds the newest stored block that is still on the chain and rolls back to it. When
@@ -430,6 +463,9 @@ func (ix *Indexer) rewind(ctx context.Context) error {
 			ancestor = Block{Number: n, Hash: stored}
 			break
 		}
+	}
+	if ancestor == cur {
+		return nil // every block indexed is still on the chain: nothing to roll back, no reorg
 	}
 	if deep {
 		ix.log.Error("a reorg deeper than the blocks kept; indexing again from START_BLOCK", "indexedTo", cur.Number, "startBlock", ix.cfg.StartBlock)

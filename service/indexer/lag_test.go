@@ -88,3 +88,43 @@ func testANodeBehindIsNotAReorg(t *testing.T) {
 		t.Fatalf("reorgs after the node caught up:\n%s", grep(m, "vaultd_indexer_r"))
 	}
 }
+
+// A node that serves a block's header but answers null for its receipts (a provider whose
+// receipt index lags its headers) is waited for: no reorg is counted, nothing indexed is rolled
+// back, and once the receipts come every event is indexed, equal to the chain's logs.
+func TestLaggingReceiptsAreNotAReorg(t *testing.T) { eachStore(t, testLaggingReceiptsAreNotAReorg) }
+
+func testLaggingReceiptsAreNotAReorg(t *testing.T) {
+	c := devchaintest.Start(t)
+	node := devchaintest.Faults(t, c.RPCURL)
+	s := startIndexer(t, c, t.TempDir(), map[string]string{"RPC_URL": node.URL})
+	commit(t, c, 0, 2)
+	caughtUp(t, s, c)
+	before := list(t, s, "CommitmentInserted", 1000)
+
+	node.SetRule(func(string) devchain.Fault { return devchain.NullReceipt })
+	commit(t, c, 0, 2)
+	time.Sleep(500 * time.Millisecond) // many polls (POLL_INTERVAL 20ms) on blocks without receipts
+	if got := list(t, s, "CommitmentInserted", 1000); len(got) != len(before) {
+		t.Fatalf("while the receipts lagged: %d events, had %d", len(got), len(before))
+	}
+	if m := scrape(t, s); !strings.Contains(m, "vaultd_indexer_reorgs_total 0\n") || strings.Contains(m, "vaultd_indexer_receipts_lag_total 0\n") {
+		t.Fatalf("lagging receipts were taken for a reorg, or not counted:\n%s", grep(m, "vaultd_indexer_re"))
+	}
+
+	node.SetRule(nil)
+	caughtUp(t, s, c)
+	got := list(t, s, "CommitmentInserted", 1000)
+	if len(got) != len(before)+2 {
+		t.Fatalf("after the receipts came: %d events, want %d", len(got), len(before)+2)
+	}
+	want := chainLogs(t, c, c.Contracts.CommitmentTree, insertedTopic)
+	if len(want) != len(got) {
+		t.Fatalf("%d events indexed, the node has %d logs", len(got), len(want))
+	}
+	for i, e := range got {
+		if uint64(e.BlockNumber) != want[i].BlockNumber || e.BlockHash != want[i].BlockHash.Hex() || e.LogIndex != int(want[i].Index) {
+			t.Fatalf("event %d: %+v, the node's log: %+v", i, e, want[i])
+		}
+	}
+}

@@ -4,14 +4,15 @@ import "github.com/prometheus/client_golang/prometheus"
 
 // metrics are the indexer's own, beyond the HTTP and chain call metrics.
 type metrics struct {
-	indexed    prometheus.Gauge
-	head       prometheus.Gauge
-	lag        prometheus.Gauge
-	events     *prometheus.CounterVec
-	reorgs     prometheus.Counter
-	rolledBack prometheus.Counter
-	query      prometheus.Histogram
-	writer     prometheus.Gauge
+	indexed     prometheus.Gauge
+	head        prometheus.Gauge
+	lag         prometheus.Gauge
+	events      *prometheus.CounterVec
+	reorgs      prometheus.Counter
+	rolledBack  prometheus.Counter
+	receiptsLag prometheus.Counter
+	query       prometheus.Histogram
+	writer      prometheus.Gauge
 }
 
 func newMetrics(reg prometheus.Registerer) *metrics {
@@ -29,12 +30,14 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 			Help: "Reorgs the indexer rolled back."}),
 		rolledBack: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Subsystem: sub, Name: "rolled_back_events_total",
 			Help: "Events removed because a reorg orphaned their block."}),
+		receiptsLag: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Subsystem: sub, Name: "receipts_lag_total",
+			Help: "Times the node had a block's header but not its receipts (a lagging receipt index): waited for, not a reorg."}),
 		query: prometheus.NewHistogram(prometheus.HistogramOpts{Namespace: ns, Subsystem: sub, Name: "query_duration_seconds",
 			Help:    "Time to answer GET /api/indexer from the store.",
 			Buckets: []float64{.0005, .001, .0025, .005, .01, .02, .05, .1, .25, .5, 1}}),
 		writer: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: ns, Subsystem: sub, Name: "writer",
 			Help: "1 while this indexer follows the chain and writes; 0 while it reads what the writer of a shared Postgres stores."}),
 	}
-	reg.MustRegister(m.indexed, m.head, m.lag, m.events, m.reorgs, m.rolledBack, m.query, m.writer)
+	reg.MustRegister(m.indexed, m.head, m.lag, m.events, m.reorgs, m.rolledBack, m.receiptsLag, m.query, m.writer)
 	return m
 }
