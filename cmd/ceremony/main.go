@@ -3,7 +3,7 @@
 //	ceremony init       [--dir setup]                  start phase 1
 //	ceremony contribute [--dir setup] --name <who>     add a contribution to the open phase
 //	ceremony finalize   [--dir setup] --beacon <hex>   close the open phase (phase 2: write keys/)
-//	ceremony verify     [--dir setup]                  re-derive and check everything
+//	ceremony verify     [--dir setup] [--partial]      re-derive and check everything (a finished ceremony; --partial: one still open, as far as it goes)
 //
 // The coordinator runs init, passes the directory to each participant in turn for contribute
 // (each publishes the sha256 it prints), and after each phase's last contribution runs finalize
@@ -104,11 +104,18 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 		return nil
 	case "verify":
+		partial := fs.Bool("partial", false, "a ceremony still open verifies as far as it goes (progress checks); without it, only a finished one verifies")
 		if err := fs.Parse(args[1:]); err != nil {
 			return errUsage
 		}
 		err := ceremony.Verify(*dir, func(format string, args ...any) { fmt.Fprintf(stdout, format+"\n", args...) })
-		if err != nil {
+		switch {
+		case errors.Is(err, ceremony.ErrOpen) && *partial:
+			fmt.Fprintf(stdout, "verified so far (%v); it has produced no keys yet\n", err)
+			return nil
+		case errors.Is(err, ceremony.ErrOpen):
+			return fmt.Errorf("%w: nothing to use yet (verify --partial checks the contributions so far)", err)
+		case err != nil:
 			return fmt.Errorf("the transcript does not verify: %w", err)
 		}
 		fmt.Fprintln(stdout, "verified")

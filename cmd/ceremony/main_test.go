@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -28,8 +29,27 @@ func TestCommands(t *testing.T) {
 		t.Fatalf("contribute: %v\n%s%s", err, out.String(), errOut.String())
 	}
 	hash := strings.TrimPrefix(strings.Split(out.String(), "\n")[1], "sha256 ")
-	if err := do("verify", "--dir", dir); err != nil || !strings.Contains(out.String(), hash+": ok") || !strings.Contains(out.String(), "phase 1 is open: 1 contributions") {
-		t.Fatalf("verify: %v\n%s%s", err, out.String(), errOut.String())
+	// An open phase is not "verified": only --partial checks progress.
+	if err := do("verify", "--dir", dir); err == nil || !strings.Contains(err.Error(), "phase 1 is open") || strings.Contains(out.String(), "\nverified") {
+		t.Fatalf("verify of an open ceremony: %v\n%s%s", err, out.String(), errOut.String())
+	}
+	if err := do("verify", "--dir", dir, "--partial"); err != nil || !strings.Contains(out.String(), hash+": ok") || !strings.Contains(out.String(), "phase 1 is open: 1 contributions") {
+		t.Fatalf("verify --partial: %v\n%s%s", err, out.String(), errOut.String())
+	}
+	// Keys beside an unfinished transcript cannot come from it: refused, --partial or not.
+	if err := os.MkdirAll(filepath.Join(dir, "keys"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "keys", "verification_key.json"), []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"verify", "--dir", dir}, {"verify", "--dir", dir, "--partial"}} {
+		if err := do(args...); err == nil || !strings.Contains(err.Error(), "do not come from this transcript") {
+			t.Fatalf("%v with keys beside an open transcript: %v\n%s", args, err, out.String())
+		}
+	}
+	if err := os.RemoveAll(filepath.Join(dir, "keys")); err != nil {
+		t.Fatal(err)
 	}
 	if err := do("finalize", "--dir", dir, "--beacon", "not hex"); !errors.Is(err, errUsage) {
 		t.Fatalf("finalize with a bad beacon: %v", err)

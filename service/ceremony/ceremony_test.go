@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"math/big"
@@ -108,7 +109,7 @@ func TestThreePartyCeremony(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
-	env := devstack.RelayerEnv(c, vkFile)
+	env := devstack.RelayerEnv(c, vkFile, filepath.Join(t.TempDir(), "relayer.db"))
 	maps.Copy(env, map[string]string{"RECEIPT_POLL_INTERVAL": "20ms"})
 	cfg, err := relayer.LoadConfig(func(k string) string { return env[k] })
 	if err != nil {
@@ -181,8 +182,8 @@ func TestVerifyRefusesATamperedTranscript(t *testing.T) {
 		t.Fatal(err)
 	}
 	var report strings.Builder
-	if err := ceremony.Verify(dir, func(f string, a ...any) { report.WriteString(fmtf(f, a...) + "\n") }); err != nil {
-		t.Fatalf("verify before tampering: %v", err)
+	if err := ceremony.Verify(dir, func(f string, a ...any) { report.WriteString(fmtf(f, a...) + "\n") }); !errors.Is(err, ceremony.ErrOpen) {
+		t.Fatalf("verify before tampering: %v, want ErrOpen (verified so far, phase 1 open)", err)
 	}
 	if !strings.Contains(report.String(), "phase 1 is open: 2 contributions so far") {
 		t.Fatalf("report:\n%s", report.String())

@@ -19,7 +19,9 @@ import (
 // the one before it, phase 1 sealed with its beacon is commons.bin, phase 2's starting point
 // follows from it and the circuit, and phase 2 sealed with its beacon gives exactly the keys in
 // dir/keys. It needs no secret, and trusts nothing in dir but what it re-derives: anyone can
-// run it. A ceremony still open is verified as far as it goes.
+// run it. A ceremony still open is verified as far as it goes, and then answered ErrOpen: it has
+// produced no keys yet, and keys found in dir/keys beside it are refused (they cannot come from
+// this transcript).
 func Verify(dir string, report func(format string, args ...any)) error {
 	m, err := ReadManifest(dir)
 	if err != nil {
@@ -49,7 +51,7 @@ func Verify(dir string, report func(format string, args ...any)) error {
 	}
 	if !m.Phase1.finalized() {
 		report("phase 1 is open: %d contributions so far", len(m.Phase1.Contributions))
-		return nil
+		return open(dir, 1)
 	}
 	beacon, err := hex.DecodeString(m.Phase1.Beacon)
 	if err != nil {
@@ -85,7 +87,7 @@ func Verify(dir string, report func(format string, args ...any)) error {
 	}
 	if !m.Phase2.finalized() {
 		report("phase 2 is open: %d contributions so far", len(m.Phase2.Contributions))
-		return nil
+		return open(dir, 2)
 	}
 	if beacon, err = hex.DecodeString(m.Phase2.Beacon); err != nil {
 		return fmt.Errorf("phase 2 beacon: %w", err)
@@ -114,6 +116,19 @@ func Verify(dir string, report func(format string, args ...any)) error {
 	}
 	report("phase 2 sealed with beacon %s: the keys in %s/ are the ones the transcript produces: ok", m.Phase2.Beacon, KeysDir)
 	return nil
+}
+
+// ErrOpen is a transcript that verifies as far as it goes, with a phase still open: it has not
+// produced keys.
+var ErrOpen = errors.New("the ceremony is not finished")
+
+// open is the answer for a transcript whose phase is open: ErrOpen, or a refusal of the keys
+// found beside it.
+func open(dir string, phase int) error {
+	if entries, err := os.ReadDir(filepath.Join(dir, KeysDir)); err == nil && len(entries) > 0 {
+		return fmt.Errorf("%s/ holds keys but phase %d of the transcript beside it is open: those keys do not come from this transcript (a setup made elsewhere?); use them only with a finished transcript that produces them", KeysDir, phase)
+	}
+	return fmt.Errorf("%w: phase %d is open", ErrOpen, phase)
 }
 
 // sameAsFile checks that path holds exactly v's encoding.
