@@ -43,6 +43,7 @@ ENTRYPOINT ["/usr/local/bin/registry"]
 
 FROM service AS relayer
 COPY --from=build /out/relayer /usr/local/bin/relayer
+ENV DATABASE_URL=sqlite:/data/relayer.db
 EXPOSE 3010
 HEALTHCHECK --interval=15s --timeout=5s CMD ["/usr/local/bin/relayer", "healthcheck"]
 ENTRYPOINT ["/usr/local/bin/relayer"]

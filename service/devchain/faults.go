@@ -30,6 +30,12 @@ const (
 	Drop Fault = "forwarded-then-dropped"
 	// Refuse answers 502 without forwarding: the endpoint is down.
 	Refuse Fault = "refused-502"
+	// MethodMissing answers the JSON-RPC error -32601 without forwarding: a node or provider
+	// that does not have the method (txpool_*, eth_getBlockReceipts on many).
+	MethodMissing Fault = "method-missing"
+	// Slow waits the lost-answer delay (SetLostAnswerDelay), then forwards and answers: a slow
+	// node.
+	Slow Fault = "slow"
 	// NullReceipt answers null to eth_getTransactionReceipt and eth_getBlockReceipts without
 	// forwarding: a receipt index that lags the headers the same provider serves.
 	NullReceipt Fault = "null-receipt"
@@ -149,6 +155,12 @@ func (p *FaultProxy) serve(w http.ResponseWriter, r *http.Request) {
 		p.mu.Unlock()
 	}
 	switch fault {
+	case MethodMissing:
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"the method %s does not exist/is not available"}}`, orNull(calls[0].ID), calls[0].Method)
+		return
+	case Slow:
+		time.Sleep(slow)
 	case Refuse:
 		http.Error(w, "bad gateway", http.StatusBadGateway)
 		return

@@ -148,7 +148,7 @@ func Run(ctx context.Context, cfg Config, tp trace.TracerProvider) error {
 	if err := os.WriteFile(vkey, vkJSON, 0o644); err != nil {
 		return err
 	}
-	relEnv := RelayerEnv(chain, vkey)
+	relEnv := RelayerEnv(chain, vkey, filepath.Join(cfg.DataDir, "relayer.db"))
 	relEnv["PORT"] = strconv.Itoa(relLn.Addr().(*net.TCPAddr).Port)
 	relEnv["CORS_ALLOWED_ORIGINS"] = origins
 	relCfg, err := relayer.LoadConfig(overlay(withDefaults(cfg.Getenv, DevLimits), relEnv))
@@ -250,9 +250,11 @@ func Run(ctx context.Context, cfg Config, tp trace.TracerProvider) error {
 }
 
 // RelayerEnv is the relayer's configuration on dev chain c: its RPC, the dev operator's key, the
-// vault's contracts, and the verifying key in vkeyFile. Callers add what differs (port, limits).
-func RelayerEnv(c *devchain.Chain, vkeyFile string) map[string]string {
+// vault's contracts, the verifying key in vkeyFile, and the record of what it signs at dbFile.
+// Callers add what differs (port, limits).
+func RelayerEnv(c *devchain.Chain, vkeyFile, dbFile string) map[string]string {
 	return map[string]string{
+		"DATABASE_URL":                "sqlite:" + dbFile,
 		"RPC_URL":                     c.RPCURL,
 		"OPERATOR_PRIVATE_KEY":        hexutil.Encode(crypto.FromECDSA(c.Accounts.Operator.Key)),
 		"COMMIT_REVEAL_VAULT_ADDRESS": c.Contracts.Vault.Hex(),

@@ -139,6 +139,7 @@ var reasons = platform.Answers[Reason]{
 	WalletEmpty:      {Status: http.StatusServiceUnavailable, Code: CodeFaucetBalanceLow},
 	AddressBusy:      {Status: http.StatusServiceUnavailable, Code: platform.CodeUnavailable},
 	ChainUnavailable: {Status: http.StatusBadGateway, Code: platform.CodeChainUnavailable},
+	WalletNotHeld:    {Status: http.StatusServiceUnavailable, Code: platform.CodeUnavailable},
 }
 
 // httpError is err as the faucet answers it: a *ClaimError through reasons, anything else (the

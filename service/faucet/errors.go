@@ -15,6 +15,7 @@ const (
 	WalletEmpty                        // the wallet holds less than one claim
 	AddressBusy                        // another claim for the address is being recorded
 	ChainUnavailable                   // the chain did not answer
+	WalletNotHeld                      // this replica lost its wallet's lock (Postgres restarted): it signs nothing until it has it again
 )
 
 // ClaimError is a claim the faucet did not take: its reason, a message for the caller, when to

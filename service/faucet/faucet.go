@@ -220,7 +220,11 @@ func (f *Faucet) claim(ctx context.Context, addr common.Address, reopen bool, st
 		}
 		_ = f.total.Undo(ctx, "")
 		var refused *platform.Error // the gate, closed since the request arrived
-		if !errors.As(err, &refused) {
+		switch {
+		case errors.Is(err, txmgr.ErrFenced):
+			err = &ClaimError{Reason: WalletNotHeld, RetryAfter: 2 * time.Second, Cause: err,
+				Message: "this faucet replica is re-taking its wallet's lock after a database restart; nothing was sent, try again"}
+		case !errors.As(err, &refused):
 			err = chainUnavailable(err)
 		}
 		return c, err
@@ -356,6 +360,48 @@ func (f *Faucet) settle(addr common.Address, r *types.Receipt) error {
 		f.metrics.settled.WithLabelValues(string(status)).Inc()
 	}
 	return err
+}
+
+// keepWalletLock takes the wallet's advisory lock again when Hold found it lost (Postgres
+// restarted, or the session was killed), checking every second; once it has it, it reads the
+// wallet's nonce and pool afresh (another process may have used the key meanwhile) before
+// signing again. While another process holds the lock, this one signs nothing. SQLite: nothing
+// to keep.
+func (f *Faucet) keepWalletLock(ctx context.Context) {
+	if !f.store.shared() {
+		return
+	}
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	warned := false
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if f.store.held() {
+			warned = false
+			continue
+		}
+		conn, err := f.store.takeLock()
+		if err != nil {
+			if !warned {
+				f.log.Error("lost the faucet wallet's lock (database session ended); signing nothing until it is taken again", "err", err)
+				warned = true
+			}
+			continue
+		}
+		sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		_, err = f.tx.Sync(sctx)
+		cancel()
+		if err != nil {
+			f.store.dropLock(conn) // try again, nonce included, next round
+			continue
+		}
+		f.store.setGuard(conn)
+		f.log.Info("took the faucet wallet's lock again; signing again", "wallet", f.tx.From().Hex())
+	}
 }
 
 // orphanCheck is how often a faucet on Postgres looks for the claims of replicas that are not

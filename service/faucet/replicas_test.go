@@ -1,6 +1,7 @@
 package faucet_test
 
 import (
+	"database/sql"
 	"math/big"
 	"strings"
 	"testing"
@@ -14,6 +15,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/chain"
 	"github.com/seed018cc74c/vaultd/service/sqldb"
 
+	_ "github.com/jackc/pgx/v5/stdlib"
 	"github.com/seed018cc74c/vaultd/service/devchain/devchaintest"
 	"github.com/seed018cc74c/vaultd/service/redistest"
 	"github.com/seed018cc74c/vaultd/service/sqldb/sqldbtest"
@@ -119,4 +121,51 @@ func TestClaimsOfAStoppedReplicaAreFinished(t *testing.T) {
 		t.Fatalf("transfers: the stopped replica's claim %d+%d, the unsigned one %d+%d, the dropped one %d+%d; want 1+0, 0+1, 1+0",
 			fromGone[inPool], fromLive[inPool], fromGone[unsigned], fromLive[unsigned], fromGone[dropped], fromLive[dropped])
 	}
+}
+
+// The faucet's wallet lock is asked before every send, not only at start. When its database
+// session ends (a Postgres restart frees the lock) and another process with the same key takes
+// the lock, this faucet signs nothing (503 UNAVAILABLE, no transaction); once the lock is free
+// again it takes it back, reads the nonce afresh, and pays claims again.
+func TestALostWalletLockStopsSigning(t *testing.T) {
+	c := devchaintest.Start(t)
+	db := sqldbtest.Postgres(t)
+	s := startFaucet(t, c, t.TempDir(), map[string]string{"DATABASE_URL": db})
+	wallet := c.Accounts.Faucet.Address
+	first := freshAddress(t)
+	if r := claim(t, s, first.Hex()); r.StatusCode() != 202 {
+		t.Fatalf("the first claim: %d %s", r.StatusCode(), r.Body)
+	}
+	waitStatus(t, s, first, faucetapi.Confirmed)
+
+	other, err := sql.Open("pgx", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	conn, err := other.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND pid <> pg_backend_pid()`); err != nil {
+		t.Fatal(err)
+	}
+	lockKey := "vaultd:faucet:" + strings.ToLower(wallet.Hex())
+	if _, err := conn.ExecContext(ctx, `SELECT pg_advisory_lock(hashtextextended($1, 0))`, lockKey); err != nil {
+		t.Fatal(err) // a second process with the same key, started meanwhile
+	}
+	before := nonce(t, c, wallet)
+	r := claim(t, s, freshAddress(t).Hex())
+	wantError(t, "a claim while another process holds the wallet's lock", r.StatusCode(), r.Body, 503, "UNAVAILABLE")
+	if n := nonce(t, c, wallet); n != before {
+		t.Fatalf("sent %d transactions without the wallet's lock", n-before)
+	}
+
+	if _, err := conn.ExecContext(ctx, `SELECT pg_advisory_unlock_all()`); err != nil { // the other process stops
+		t.Fatal(err)
+	}
+	third := freshAddress(t)
+	waitFor(t, "a claim accepted once the lock is free", func() bool { return claim(t, s, third.Hex()).StatusCode() == 202 })
+	waitStatus(t, s, third, faucetapi.Confirmed)
 }

@@ -72,6 +72,9 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 		tx:    txmgr.New(client, cfg.Wallet.Key, chainID, cfg.Tx, g, txmgr.NewMetrics(reg, "faucet"), log),
 		perIP: ratelimit.New(cfg.Limits.PerIP), total: ratelimit.New(cfg.Limits.Total), redis: rdb,
 		life: life, end: end, recheck: make(chan struct{}, 1), busy: map[common.Address]bool{}}
+	if st.shared() { // on Postgres: nothing is signed unless the wallet's lock is still held
+		f.tx.SetFence(st)
+	}
 	if rdb != nil {
 		f.perIP = ratelimit.NewRedis(rdb, "faucet:ip", cfg.Limits.PerIP)
 		f.total = ratelimit.NewRedis(rdb, "faucet:total", cfg.Limits.Total)
@@ -126,9 +129,10 @@ func (s *Service) Handler() http.Handler { return s.handler }
 func (s *Service) Start() {
 	ctx, cancel := context.WithCancel(context.Background())
 	s.stop = cancel
-	s.background.Add(2)
+	s.background.Add(3)
 	go func() { defer s.background.Done(); s.Faucet.gate.Run(ctx) }()
 	go func() { defer s.background.Done(); s.Faucet.reconcileLoop() }()
+	go func() { defer s.background.Done(); s.Faucet.keepWalletLock(ctx) }()
 	s.Faucet.tx.Start()
 }
 

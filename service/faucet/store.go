@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -66,7 +67,9 @@ type store struct {
 	db      *sqldb.DB
 	chainID uint64
 	wallet  string // lowercase 0x hex: this process's paying wallet
-	guard   *sql.Conn
+
+	guardMu sync.Mutex
+	guard   *sql.Conn // holds the wallet's advisory lock (Postgres); nil while lost
 }
 
 // openStore opens DATABASE_URL's database, creates the table if needed, and on Postgres takes
@@ -125,14 +128,74 @@ func (s *store) migrate() error {
 // lockWait is how long a start waits for its wallet's advisory lock.
 const lockWait = 3 * time.Second
 
+// errWalletNotHeld is a send refused because the store's connection no longer holds the
+// wallet's advisory lock.
+var errWalletNotHeld = errors.New("this process does not hold the wallet's advisory lock now (its database session ended)")
+
+// Hold is the faucet's txmgr.Fence on Postgres: a transaction is signed and sent only while the
+// connection that took the wallet's advisory lock still holds it, asked before every send. A
+// Postgres restart (or a killed session) frees the lock, and a second process with the same key
+// could take it; this process then signs nothing until relock has the lock again and the
+// nonce is read afresh (keepWalletLock).
+func (s *store) Hold() (time.Time, error) {
+	s.guardMu.Lock()
+	defer s.guardMu.Unlock()
+	if s.guard == nil {
+		return time.Time{}, errWalletNotHeld
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	var held bool
+	err := s.guard.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid() AND granted)`).Scan(&held)
+	if err != nil || !held {
+		s.guard.Close()
+		s.guard = nil
+		return time.Time{}, errWalletNotHeld
+	}
+	return time.Now().Add(time.Minute), nil
+}
+
+// held reports whether the store holds its wallet's lock (as Hold last found).
+func (s *store) held() bool {
+	s.guardMu.Lock()
+	defer s.guardMu.Unlock()
+	return s.guard != nil
+}
+
 // lockWallet takes the Postgres advisory lock of this wallet on a connection held until Close;
 // the server frees it when that connection ends (the process stopped or died).
 func (s *store) lockWallet() error {
+	conn, err := s.takeLock()
+	if err != nil {
+		return err
+	}
+	s.setGuard(conn)
+	return nil
+}
+
+// setGuard makes conn, which holds the wallet's lock, the one Hold asks.
+func (s *store) setGuard(conn *sql.Conn) {
+	s.guardMu.Lock()
+	defer s.guardMu.Unlock()
+	s.guard = conn
+}
+
+// dropLock releases the lock conn holds and gives conn back (closing a *sql.Conn only returns it
+// to the pool, lock and all).
+func (s *store) dropLock(conn *sql.Conn) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_, _ = conn.ExecContext(ctx, `SELECT pg_advisory_unlock_all()`)
+	conn.Close()
+}
+
+// takeLock takes the wallet's advisory lock on a connection of its own and returns it.
+func (s *store) takeLock() (*sql.Conn, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second+lockWait)
 	defer cancel()
 	conn, err := s.db.Conn(ctx)
 	if err != nil {
-		return fmt.Errorf("DATABASE_URL: %w", err)
+		return nil, fmt.Errorf("DATABASE_URL: %w", err)
 	}
 	// Another replica finishing this wallet's orphaned claims holds the lock for milliseconds
 	// (adoptOrphans): wait a little before calling it a second replica with this wallet.
@@ -140,7 +203,7 @@ func (s *store) lockWallet() error {
 	for wait := time.Now().Add(lockWait); ; time.Sleep(100 * time.Millisecond) {
 		if err := conn.QueryRowContext(ctx, `SELECT pg_try_advisory_lock(hashtextextended($1, 0))`, "vaultd:faucet:"+s.wallet).Scan(&ok); err != nil {
 			conn.Close()
-			return fmt.Errorf("DATABASE_URL: %w", err)
+			return nil, fmt.Errorf("DATABASE_URL: %w", err)
 		}
 		if ok || time.Now().After(wait) {
 			break
@@ -148,19 +211,20 @@ func (s *store) lockWallet() error {
 	}
 	if !ok {
 		conn.Close()
-		return fmt.Errorf("another faucet replica on this DATABASE_URL pays from wallet %s: give each replica its own FAUCET_PRIVATE_KEY", s.wallet)
+		return nil, fmt.Errorf("another faucet replica on this DATABASE_URL pays from wallet %s: give each replica its own FAUCET_PRIVATE_KEY", s.wallet)
 	}
-	s.guard = conn
-	return nil
+	return conn, nil
 }
 
 // shared reports whether other replicas may use the store (Postgres).
 func (s *store) shared() bool { return s.db.Dialect == sqldb.Postgres }
 
 func (s *store) Close() error {
+	s.guardMu.Lock()
 	if s.guard != nil {
 		s.guard.Close()
 	}
+	s.guardMu.Unlock()
 	return s.db.Close()
 }
 

@@ -93,7 +93,7 @@ func Run(ctx context.Context, cfg Config, out io.Writer) (Result, error) {
 	if err != nil {
 		return res, err
 	}
-	renv := devstack.RelayerEnv(dev, "")
+	renv := devstack.RelayerEnv(dev, "", filepath.Join(cfg.DataDir, "relayer.db"))
 	renv["RPC_URL"] = relayerCalls.URL
 	rcfg, err := relayer.LoadConfig(func(k string) string { return renv[k] })
 	if err != nil {

@@ -9,6 +9,11 @@
 // after the previous holder stopped. A holder that finds its name taken by another has lost it
 // for good (Lost is closed); one whose name merely expired (Redis was away) takes it again with
 // a new epoch (OnAcquire tells the caller, which re-reads what another holder may have changed).
+//
+// A Redis that restarts empty (no persistence) forgets every lease while their holders still
+// act until their own deadlines: the first process to notice (a marker key is missing) keeps
+// every name untaken for one TTL (ErrQuiet), after which every holder from before has stopped.
+// A new Redis looks the same, so a fleet's very first start waits one TTL too.
 package lease
 
 import (
@@ -25,6 +30,11 @@ import (
 
 // ErrAllHeld is an Acquire that found every name held by another owner.
 var ErrAllHeld = errors.New("every name is leased by another owner")
+
+// ErrQuiet is an Acquire (or a renewal) refused because Redis has lost what was written before
+// (it restarted without persistence, or was flushed), or is new: a holder from before may still
+// act until its own deadline, so no name is taken for one TTL from the moment that was noticed.
+var ErrQuiet = errors.New("Redis holds no leases from before (it restarted empty, or is new); no name is taken for one TTL")
 
 // ErrLost is a Hold after the lease's deadline passed (not renewed in time, or taken by another).
 var ErrLost = errors.New("the lease is not held")
@@ -74,8 +84,16 @@ type Lease struct {
 
 // take sets KEYS[1] to ARGV[1]..":"..epoch with a TTL of ARGV[2] ms when it is free or already
 // ARGV[3] (this holder's current token), with a new epoch from KEYS[2] when it was free; 0 when
-// another holds it.
+// another holds it. KEYS[3] marks the Redis as one the leases were written to: when it is
+// missing, Redis lost everything (or is new), and KEYS[4] keeps every name untaken for one TTL
+// (-1), long enough for any holder from before to have passed its deadline.
 var take = redis.NewScript(`
+if redis.call('EXISTS', KEYS[3]) == 0 then
+  redis.call('SET', KEYS[3], '1')
+  redis.call('SET', KEYS[4], '1', 'PX', ARGV[2])
+  return -1
+end
+if redis.call('EXISTS', KEYS[4]) == 1 then return -1 end
 local v = redis.call('GET', KEYS[1])
 if v and v == ARGV[3] then
   redis.call('PEXPIRE', KEYS[1], ARGV[2])
@@ -108,7 +126,7 @@ func Acquire(ctx context.Context, rdb *redis.Client, cfg Config, names []string)
 		name := names[(start+i)%len(names)]
 		l := &Lease{rdb: rdb, cfg: cfg, name: name, key: cfg.Prefix + ":" + name, lost: make(chan struct{}), done: make(chan struct{})}
 		ok, err := l.renew(ctx)
-		if err != nil {
+		if err != nil { // ErrQuiet included: the caller waits, as for ErrAllHeld
 			return nil, err
 		}
 		if ok {
@@ -165,9 +183,13 @@ func (l *Lease) renew(ctx context.Context) (bool, error) {
 	token := l.token
 	l.mu.Unlock()
 	asked := time.Now() // before the call: Redis starts the TTL later than this
-	e, err := take.Run(ctx, l.rdb, []string{l.key, l.key + ":epoch"}, l.cfg.Owner, l.cfg.TTL.Milliseconds(), token).Int64()
+	e, err := take.Run(ctx, l.rdb, []string{l.key, l.key + ":epoch", l.cfg.Prefix + ":incarnation", l.cfg.Prefix + ":quiet"},
+		l.cfg.Owner, l.cfg.TTL.Milliseconds(), token).Int64()
 	if err != nil {
 		return false, err
+	}
+	if e < 0 {
+		return false, ErrQuiet
 	}
 	if e == 0 {
 		return false, nil
@@ -206,7 +228,7 @@ func (l *Lease) keep(ctx context.Context) {
 			return
 		case err != nil:
 			if !failing {
-				l.cfg.Logger.Warn("cannot renew the lease; it lapses if Redis stays unreachable", "name", l.name, "epoch", l.Epoch(), "err", err)
+				l.cfg.Logger.Warn("cannot renew the lease; it lapses if Redis stays unreachable or empty", "name", l.name, "epoch", l.Epoch(), "err", err)
 			}
 			failing, wait = true, max(l.cfg.TTL/10, 10*time.Millisecond)
 		case !ok:

@@ -15,8 +15,56 @@ func cfg(owner string, ttl time.Duration) lease.Config {
 	return lease.Config{Prefix: "test:lease", Owner: owner, TTL: ttl}
 }
 
-func TestOneHolderPerName(t *testing.T) {
+// server is a fresh Redis whose first quiet spell (a new Redis looks like one that lost its
+// leases: no name is taken for one TTL, here 50 ms) is over.
+func server(t *testing.T) string {
 	url, _ := redistest.Server(t)
+	settle(t, url)
+	return url
+}
+
+// settle lets a new (or emptied) Redis's quiet spell pass, with a 50 ms TTL.
+func settle(t *testing.T, url string) {
+	t.Helper()
+	var p redistest.Partition
+	if _, err := lease.Acquire(context.Background(), p.Client(t, url), cfg("settle", 50*time.Millisecond), []string{"settle"}); !errors.Is(err, lease.ErrQuiet) {
+		t.Fatalf("the first Acquire on a new Redis: %v, want ErrQuiet", err)
+	}
+	time.Sleep(60 * time.Millisecond)
+}
+
+// A Redis that restarts empty forgets the lease while its holder still acts until its own
+// deadline: no one takes the name until that holder has stopped (before, a standby took it at
+// once, and two processes acted at the same time).
+func TestARedisRestartedEmptyLetsNoOneTakeANameBeforeItsHolderStops(t *testing.T) {
+	url, restart := redistest.Restartable(t)
+	settle(t, url)
+	ctx := context.Background()
+	var p redistest.Partition
+	a, err := lease.Acquire(ctx, p.Client(t, url), cfg("a", 2*time.Second), []string{"k1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Release(ctx)
+	restart()
+	standby := p.Client(t, url)
+	// The standby tries every 20 ms for 4 s (two TTLs): it may get the name once a has stopped,
+	// or a may take it back first with a new epoch; never both at once.
+	for deadline := time.Now().Add(4 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		b, err := lease.Acquire(ctx, standby, cfg("b", 2*time.Second), []string{"k1"})
+		if err != nil {
+			continue // refused (quiet, or held), or Redis not back yet
+		}
+		defer b.Release(ctx)
+		if _, err := a.Hold(); err == nil {
+			t.Fatal("the standby took the name while its holder from before Redis restarted still holds it")
+		}
+		return
+	}
+}
+
+func TestOneHolderPerName(t *testing.T) {
+	url := server(t)
 	ctx := context.Background()
 	var p redistest.Partition
 	a, err := lease.Acquire(ctx, p.Client(t, url), cfg("a", 5*time.Second), []string{"k1", "k2"})
@@ -56,7 +104,7 @@ func TestOneHolderPerName(t *testing.T) {
 // A holder cut off from Redis stops (Hold fails) before Redis lets a standby take its name; the
 // standby's epoch is later; and the old holder, back, finds the name taken: Lost.
 func TestAHolderCutOffStopsBeforeTheStandbyStarts(t *testing.T) {
-	url, _ := redistest.Server(t)
+	url := server(t)
 	ctx := context.Background()
 	const ttl = 600 * time.Millisecond
 	var pa, pb redistest.Partition
@@ -105,7 +153,7 @@ func TestAHolderCutOffStopsBeforeTheStandbyStarts(t *testing.T) {
 // A holder cut off long enough for its lease to lapse, with no one else waiting, takes its name
 // again with a new epoch when it is back, and tells its caller first (OnAcquire).
 func TestALapsedLeaseIsTakenAgainWithANewEpoch(t *testing.T) {
-	url, _ := redistest.Server(t)
+	url := server(t)
 	ctx := context.Background()
 	const ttl = 400 * time.Millisecond
 	var p redistest.Partition

@@ -49,6 +49,33 @@ func Start(dir string) (url string, stop func(), err error) {
 	}
 	port := ln.Addr().(*net.TCPAddr).Port
 	ln.Close()
+	return startOn(bin, dir, port)
+}
+
+// Restartable is Server whose restart stops the redis-server and starts an empty one on the
+// same port: a Redis without persistence that restarted and lost everything.
+func Restartable(t testing.TB) (url string, restart func()) {
+	t.Helper()
+	url, stop := Server(t)
+	var port int
+	if _, err := fmt.Sscanf(url, "redis://127.0.0.1:%d/0", &port); err != nil {
+		t.Fatal(err)
+	}
+	bin, _ := exec.LookPath("redis-server")
+	dir := t.TempDir()
+	return url, func() {
+		stop()
+		_, again, err := startOn(bin, dir, port)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stop = again
+		t.Cleanup(again)
+	}
+}
+
+// startOn runs a redis-server without persistence on port, its files in dir.
+func startOn(bin, dir string, port int) (url string, stop func(), err error) {
 	cmd := exec.Command(bin, "--port", fmt.Sprint(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir)
 	if err := cmd.Start(); err != nil {
 		return "", nil, fmt.Errorf("start redis-server: %w", err)

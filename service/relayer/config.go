@@ -14,6 +14,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/gate"
 	"github.com/seed018cc74c/vaultd/service/platform"
 	"github.com/seed018cc74c/vaultd/service/ratelimit"
+	"github.com/seed018cc74c/vaultd/service/sqldb"
 	"github.com/seed018cc74c/vaultd/service/txmgr"
 )
 
@@ -31,6 +32,9 @@ type Config struct {
 	// VerificationKeyFile, when set, is a snarkjs verification_key.json: proofs are verified
 	// off-chain before anything is simulated.
 	VerificationKeyFile string
+	// DatabaseURL is where the relayer records what it signs (sent.go): sqlite:PATH, or
+	// postgres://… shared by replicas.
+	DatabaseURL string
 }
 
 // OperatorConfig is the wallet that pays for reveals: one key (Key), or a set of keys (Keys)
@@ -64,6 +68,9 @@ type Rate = ratelimit.Rate
 type LimitsConfig struct {
 	PerIP, PerRecipient, Total Rate
 	RedisURL                   string // never logged: it may carry a password
+	// ClaimTTL is how long a nullifier's claim lasts in Redis, unrefreshed, before its
+	// transaction is recorded (its replica refreshes it while the reveal waits).
+	ClaimTTL time.Duration
 }
 
 // LoadConfig reads the relayer's environment (README.md lists it) and reports every problem at
@@ -95,8 +102,10 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 			PerRecipient: ratelimit.FromEnv(e, "RATE_LIMIT_PER_RECIPIENT", "10/1h"),
 			Total:        ratelimit.FromEnv(e, "RATE_LIMIT_TOTAL", "60/1m"),
 			RedisURL:     e.String("REDIS_URL", ""),
+			ClaimTTL:     e.Duration("NULLIFIER_CLAIM_TTL", time.Minute),
 		},
 		VerificationKeyFile: e.String("VERIFICATION_KEY_FILE", ""),
+		DatabaseURL:         e.String("DATABASE_URL", "sqlite:relayer.db"),
 	}
 	return c, errors.Join(e.Err(), c.Validate())
 }
@@ -130,6 +139,12 @@ func (c Config) Validate() error {
 		if _, err := ratelimit.Dial(c.Limits.RedisURL); err != nil {
 			errs = append(errs, errors.New("REDIS_URL is not a redis:// or rediss:// URL"))
 		}
+	}
+	if err := sqldb.Check(c.DatabaseURL); err != nil {
+		errs = append(errs, err)
+	}
+	if c.Limits.ClaimTTL < 300*time.Millisecond {
+		errs = append(errs, errors.New("NULLIFIER_CLAIM_TTL must be at least 300ms"))
 	}
 	if c.VerificationKeyFile != "" {
 		if _, err := os.Stat(c.VerificationKeyFile); err != nil {

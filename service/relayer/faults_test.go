@@ -329,7 +329,7 @@ func TestRefusedSendIsNotCounted(t *testing.T) {
 func TestShutdownFinishesRevealsInFlight(t *testing.T) {
 	c := devchaintest.Start(t)
 	port := platformtest.FreePort(t)
-	cfg, err := relayer.LoadConfig(env(c, map[string]string{"PORT": strconv.Itoa(port), "RECEIPT_TIMEOUT": "20s", "REPLACE_AFTER": "10s"}))
+	cfg, err := relayer.LoadConfig(env(t, c, map[string]string{"PORT": strconv.Itoa(port), "RECEIPT_TIMEOUT": "20s", "REPLACE_AFTER": "10s"}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -517,7 +517,9 @@ func TestRepeatAfterTxPendingNeverPaysTwice(t *testing.T) {
 // rest before paying (409 ROOT_EXPIRING: prove again against the current root). None reverts.
 func TestBurstOfPartialRevealsAgainstOneRootNeverReverts(t *testing.T) {
 	c := devchaintest.Start(t)
-	s := startRelayer(t, c, map[string]string{"RECEIPT_TIMEOUT": "2m"})
+	// The spend limit off: forty reveals in flight at once, each reserved at its worst case (gas
+	// at MAX_FEE_PER_GAS), exceed the default; this is about the root history.
+	s := startRelayer(t, c, map[string]string{"RECEIPT_TIMEOUT": "2m", "OPERATOR_SPEND_LIMIT": "off"})
 	burstAgainstOneRoot(t, c, []*server{s}, []common.Address{c.Accounts.Operator.Address})
 }
 
@@ -533,7 +535,8 @@ func TestBurstOfPartialRevealsAcrossReplicasNeverReverts(t *testing.T) {
 		k := fundedKey(t, c)
 		keys, wallets = append(keys, hexutil.Encode(crypto.FromECDSA(k))), append(wallets, crypto.PubkeyToAddress(k.PublicKey))
 	}
-	over := map[string]string{"RECEIPT_TIMEOUT": "2m", "REDIS_URL": url, "OPERATOR_PRIVATE_KEY": "", "OPERATOR_PRIVATE_KEYS": strings.Join(keys, ",")}
+	over := map[string]string{"RECEIPT_TIMEOUT": "2m", "REDIS_URL": url, "OPERATOR_PRIVATE_KEY": "", "OPERATOR_PRIVATE_KEYS": strings.Join(keys, ","),
+		"OPERATOR_SPEND_LIMIT": "off"}
 	burstAgainstOneRoot(t, c, []*server{startRelayer(t, c, over), startRelayer(t, c, over)}, wallets)
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"math/big"
+	"path/filepath"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -26,14 +27,17 @@ var ctx = context.Background()
 const devVerificationKey = "../../gen/zk/devkeys/verification_key.json"
 
 // env is a relayer's environment on chain c, with small timings for tests.
-func env(c *devchain.Chain, over map[string]string) func(string) string {
-	m := devstack.RelayerEnv(c, devVerificationKey)
+func env(t testing.TB, c *devchain.Chain, over map[string]string) func(string) string {
+	m := devstack.RelayerEnv(c, devVerificationKey, filepath.Join(t.TempDir(), "relayer.db"))
 	maps.Copy(m, map[string]string{
 		"RECEIPT_POLL_INTERVAL":    "20ms",
 		"BALANCE_POLL_INTERVAL":    "200ms",
 		"RATE_LIMIT_PER_IP":        "1000/1m",
 		"RATE_LIMIT_PER_RECIPIENT": "1000/1h",
 		"RATE_LIMIT_TOTAL":         "1000/1m",
+		// A new Redis is taken for one that lost its data: claims and leases wait one lease
+		// TTL (service/lease); short here.
+		"OPERATOR_LEASE_TTL": "1s",
 	})
 	maps.Copy(m, over)
 	return func(k string) string { return m[k] }
@@ -48,7 +52,7 @@ type server struct {
 
 func startRelayer(t testing.TB, c *devchain.Chain, over map[string]string) *server {
 	t.Helper()
-	cfg, err := relayer.LoadConfig(env(c, over))
+	cfg, err := relayer.LoadConfig(env(t, c, over))
 	if err != nil {
 		t.Fatalf("config: %v", err)
 	}

@@ -68,8 +68,10 @@ func leaseOperatorKey(ctx context.Context, rdb *redis.Client, keys []*ecdsa.Priv
 			ol.lease, ol.key = l, byName[l.Name()]
 			log.Info("leased an operator key", "operator", l.Name(), "epoch", l.Epoch(), "keys", len(keys), "ttl", ttl)
 			return ol, nil
-		case !errors.Is(err, lease.ErrAllHeld):
+		case !errors.Is(err, lease.ErrAllHeld) && !errors.Is(err, lease.ErrQuiet):
 			return nil, fmt.Errorf("lease an operator key through REDIS_URL: %w", err)
+		case errors.Is(err, lease.ErrQuiet):
+			log.Info("Redis holds no leases from before (it is new, or restarted empty): no key is leased for one OPERATOR_LEASE_TTL, so that a holder from before has stopped", "ttl", ttl)
 		case !waiting:
 			waiting = true
 			log.Info("standby: every operator key is leased by another replica; waiting for one to be released or to lapse", "keys", len(keys))

@@ -95,7 +95,7 @@ func TestAReplicaCutOffFromRedisStopsBeforeTheStandbyTakesItsKey(t *testing.T) {
 
 	// Replica a, through the cut, runs as cmd/relayer does (Run).
 	portA := platformtest.FreePort(t)
-	cfgA, err := relayer.LoadConfig(env(c, over("redis://"+cut.ln.Addr().String()+"/0", portA)))
+	cfgA, err := relayer.LoadConfig(env(t, c, over("redis://"+cut.ln.Addr().String()+"/0", portA)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +117,7 @@ func TestAReplicaCutOffFromRedisStopsBeforeTheStandbyTakesItsKey(t *testing.T) {
 	}
 
 	// Replica b waits as a standby.
-	cfgB, err := relayer.LoadConfig(env(c, over(url, platformtest.FreePort(t))))
+	cfgB, err := relayer.LoadConfig(env(t, c, over(url, platformtest.FreePort(t))))
 	if err != nil {
 		t.Fatal(err)
 	}

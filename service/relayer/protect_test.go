@@ -217,7 +217,7 @@ func TestHealth(t *testing.T) {
 func TestConfigNeverPrintsTheKey(t *testing.T) {
 	c := devchaintest.Start(t)
 	secret := "0xzz" + strings.Repeat("ab", 31)
-	_, err := relayer.LoadConfig(env(c, map[string]string{"OPERATOR_PRIVATE_KEY": secret, "COMMIT_REVEAL_VAULT_ADDRESS": "0x12", "MIN_OPERATOR_BALANCE": "lots"}))
+	_, err := relayer.LoadConfig(env(t, c, map[string]string{"OPERATOR_PRIVATE_KEY": secret, "COMMIT_REVEAL_VAULT_ADDRESS": "0x12", "MIN_OPERATOR_BALANCE": "lots"}))
 	if err == nil || strings.Contains(err.Error(), secret[4:]) {
 		t.Fatalf("err = %v (must refuse, and never print the key)", err)
 	}
@@ -228,11 +228,11 @@ func TestConfigNeverPrintsTheKey(t *testing.T) {
 	}
 	keyFile := filepath.Join(t.TempDir(), "operator.key")
 	os.WriteFile(keyFile, []byte(hexutil.Encode(crypto.FromECDSA(c.Accounts.Operator.Key))+"\n"), 0o600)
-	cfg, err := relayer.LoadConfig(env(c, map[string]string{"OPERATOR_PRIVATE_KEY": "", "OPERATOR_PRIVATE_KEY_FILE": keyFile}))
+	cfg, err := relayer.LoadConfig(env(t, c, map[string]string{"OPERATOR_PRIVATE_KEY": "", "OPERATOR_PRIVATE_KEY_FILE": keyFile}))
 	if err != nil || crypto.PubkeyToAddress(cfg.Operator.Key.PublicKey) != c.Accounts.Operator.Address {
 		t.Fatalf("the key from OPERATOR_PRIVATE_KEY_FILE: %v", err)
 	}
-	cfg, err = relayer.LoadConfig(env(c, map[string]string{"MIN_OPERATOR_BALANCE": "0.5"}))
+	cfg, err = relayer.LoadConfig(env(t, c, map[string]string{"MIN_OPERATOR_BALANCE": "0.5"}))
 	if err != nil || cfg.Operator.MinBalance.Cmp(new(big.Int).Div(big.NewInt(params.Ether), big.NewInt(2))) != 0 {
 		t.Fatalf("0.5 native: %v %v", cfg.Operator.MinBalance, err)
 	}
@@ -246,7 +246,7 @@ func TestConfigOfReplicaKeys(t *testing.T) {
 	bad := "0x" + strings.Repeat("zq", 32)
 	file := filepath.Join(t.TempDir(), "keys")
 	os.WriteFile(file, []byte("# replicas\n"+good+"\n\n"+bad+"\n"+good+"\n"), 0o600)
-	_, err := relayer.LoadConfig(env(c, map[string]string{"OPERATOR_PRIVATE_KEY": "", "OPERATOR_PRIVATE_KEYS_FILE": file}))
+	_, err := relayer.LoadConfig(env(t, c, map[string]string{"OPERATOR_PRIVATE_KEY": "", "OPERATOR_PRIVATE_KEYS_FILE": file}))
 	if err == nil || strings.Contains(err.Error(), good[2:]) || strings.Contains(err.Error(), bad[2:]) {
 		t.Fatalf("err = %v (must refuse, and never print a key)", err)
 	}
@@ -256,11 +256,11 @@ func TestConfigOfReplicaKeys(t *testing.T) {
 		}
 	}
 	os.WriteFile(file, []byte(good+"\n"+hexutil.Encode(crypto.FromECDSA(freshKey(t)))+"\n"), 0o600)
-	cfg, err := relayer.LoadConfig(env(c, map[string]string{"OPERATOR_PRIVATE_KEY": "", "OPERATOR_PRIVATE_KEYS_FILE": file, "REDIS_URL": "redis://127.0.0.1:1/0"}))
+	cfg, err := relayer.LoadConfig(env(t, c, map[string]string{"OPERATOR_PRIVATE_KEY": "", "OPERATOR_PRIVATE_KEYS_FILE": file, "REDIS_URL": "redis://127.0.0.1:1/0", "OPERATOR_LEASE_TTL": ""}))
 	if err != nil || len(cfg.Operator.Keys) != 2 || cfg.Operator.LeaseTTL != 10*time.Second {
 		t.Fatalf("two keys: %v, %d keys, lease TTL %s", err, len(cfg.Operator.Keys), cfg.Operator.LeaseTTL)
 	}
-	_, err = relayer.LoadConfig(env(c, map[string]string{"OPERATOR_PRIVATE_KEYS_FILE": file, "REDIS_URL": "redis://127.0.0.1:1/0"}))
+	_, err = relayer.LoadConfig(env(t, c, map[string]string{"OPERATOR_PRIVATE_KEYS_FILE": file, "REDIS_URL": "redis://127.0.0.1:1/0"}))
 	if err == nil || !strings.Contains(err.Error(), "not both") {
 		t.Fatalf("a key and a key set: %v", err)
 	}

@@ -79,6 +79,7 @@ type Relayer struct {
 	claims                     *nullifierClaims // one transaction per nullifier across replicas; nil: one process
 	inserts                    insertCounter    // the change inserts in flight: this process's, or every replica's (replicas.go)
 	lease                      *operatorLease   // the operator key leased from OPERATOR_PRIVATE_KEYS; nil: OPERATOR_PRIVATE_KEY
+	sentTxs                    *sentStore       // what the operator signed, durably (sent.go)
 	gas                        gasBook
 
 	mu          sync.Mutex
@@ -102,6 +103,13 @@ func (r *Relayer) track(nullifier common.Hash, f *txmgr.Flight, settled func()) 
 			delete(r.sent, nullifier)
 		}
 		r.mu.Unlock()
+		if f.Receipt() != nil { // mined: its record is done with (a flight given up stays pending, for recover)
+			ctx, cancel := context.WithTimeout(context.Background(), r.cfg.Chain.RPCTimeout)
+			if err := r.sentTxs.settle(ctx, r.tx.From(), f.Nonce()); err != nil {
+				r.log.Warn("could not mark a mined reveal's record settled; the next start looks it up again", "nonce", f.Nonce(), "err", err)
+			}
+			cancel()
+		}
 	}()
 }
 
@@ -111,32 +119,26 @@ func (r *Relayer) adoptSent() int {
 	n := 0
 	for _, f := range r.tx.Flights() {
 		tx := f.Transaction()
-		if tx.To() == nil || *tx.To() != r.cfg.Contracts.Vault || len(tx.Data()) < 4 {
+		if tx.To() == nil || *tx.To() != r.cfg.Contracts.Vault {
 			continue
 		}
-		method, err := vaultError.MethodById(tx.Data()[:4])
-		if err != nil || method.Name != "reveal" {
+		signals, ok := revealSignals(tx)
+		if !ok {
 			continue
 		}
-		args, err := method.Inputs.Unpack(tx.Data()[4:])
-		if err != nil || len(args) != 5 {
+		nullifier := common.BigToHash(signals[zk.SignalNullifier])
+		r.mu.Lock()
+		tracked := r.sent[nullifier] == f // adopted at an earlier sync
+		r.mu.Unlock()
+		if tracked {
 			continue
 		}
-		if signals, ok := args[3].([zk.NumSignals]*big.Int); ok {
-			nullifier := common.BigToHash(signals[zk.SignalNullifier])
-			r.mu.Lock()
-			tracked := r.sent[nullifier] == f // adopted at an earlier sync
-			r.mu.Unlock()
-			if tracked {
-				continue
-			}
-			release := func() {}
-			if signals[zk.SignalChangeCommitment].Sign() != 0 { // one of the inserts ahead of new reveals
-				release = r.addInsert()
-			}
-			r.track(nullifier, f, release)
-			n++
+		release := func() {}
+		if signals[zk.SignalChangeCommitment].Sign() != 0 { // one of the inserts ahead of new reveals
+			release = r.addInsert()
 		}
+		r.track(nullifier, f, release)
+		n++
 	}
 	return n
 }
@@ -367,13 +369,15 @@ func (r *Relayer) reveal(ctx context.Context, in request) (relayerapi.RevealResu
 	if err != nil {
 		return relayerapi.RevealResult{}, err
 	}
+	var claim *claimToken
 	for r.claims != nil { // another replica may be sending this nullifier's reveal already
-		owner, err := r.claims.claim(ctx, in.nullifier)
+		var err error
+		claim, err = r.claims.claim(ctx, in.nullifier)
 		if err != nil {
 			release()
 			return relayerapi.RevealResult{}, claimsUnavailable(err)
 		}
-		if owner {
+		if claim != nil {
 			break
 		}
 		res, err := r.awaitOther(ctx, in.nullifier)
@@ -384,14 +388,14 @@ func (r *Relayer) reveal(ctx context.Context, in request) (relayerapi.RevealResu
 	}
 	if err := r.allowSend(ctx, in.recipient); err != nil {
 		release()
-		r.unclaim(ctx, in.nullifier, nil)
+		r.unclaim(ctx, in.nullifier, claim)
 		return relayerapi.RevealResult{}, err
 	}
-	f, err := r.send(ctx, data, gas, in.nullifier)
+	f, err := r.send(ctx, data, gas, in.nullifier, claim)
 	if err != nil {
 		r.uncountSend(ctx, in.recipient) // nothing was sent
 		release()
-		r.unclaim(ctx, in.nullifier, err)
+		r.unclaim(ctx, in.nullifier, claim)
 		return relayerapi.RevealResult{}, err
 	}
 	r.track(in.nullifier, f, release)
@@ -482,17 +486,16 @@ func (r *Relayer) checkSignals(in request) error {
 
 // send submits the reveal from the operator wallet. It fails with 503 when the gate closed
 // since the request arrived, and 502 when the node did not take the transaction.
-func (r *Relayer) send(ctx context.Context, data []byte, gas uint64, nullifier common.Hash) (*txmgr.Flight, error) {
+func (r *Relayer) send(ctx context.Context, data []byte, gas uint64, nullifier common.Hash, claim *claimToken) (*txmgr.Flight, error) {
 	sctx, end := r.stage(ctx, "send")
-	tx := txmgr.Tx{To: r.cfg.Contracts.Vault, Data: data, Gas: gas}
-	if r.claims != nil { // every version's hash is recorded before it is sent, for the other replicas
-		tx.Record = func(t *types.Transaction) error {
-			return r.claims.record(context.WithoutCancel(ctx), nullifier, t.Hash())
-		}
-	}
+	// Every version is recorded before it is sent: durably (recover), and on the claim for the
+	// other replicas.
+	tx := txmgr.Tx{To: r.cfg.Contracts.Vault, Data: data, Gas: gas, Record: r.recorder(nullifier, claim)}
 	f, err := r.tx.Send(sctx, tx)
 	var refused *platform.Error // the gate, closed since the request arrived
 	switch {
+	case errors.Is(err, errClaimLost): // nothing was sent; another replica may be sending it
+		err = claimsUnavailable(err)
 	case errors.Is(err, txmgr.ErrFenced):
 		err = &RevealError{Reason: OperatorKeyUnavailable, Retry: time.Second, Cause: err,
 			Message: "this relayer replica cannot renew the lease of its operator key right now; nothing was sent, try again"}
@@ -505,9 +508,9 @@ func (r *Relayer) send(ctx context.Context, data []byte, gas uint64, nullifier c
 
 // unclaim gives the nullifier back to the other replicas when nothing was sent (a send whose
 // answer was lost is followed as sent: it never gets here).
-func (r *Relayer) unclaim(ctx context.Context, nullifier common.Hash, sendErr error) {
-	if r.claims != nil {
-		r.claims.release(ctx, nullifier)
+func (r *Relayer) unclaim(ctx context.Context, nullifier common.Hash, claim *claimToken) {
+	if claim != nil {
+		r.claims.release(ctx, nullifier, claim)
 	}
 }
 

@@ -2,9 +2,12 @@ package relayer
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -16,37 +19,139 @@ import (
 )
 
 // nullifierClaims makes a nullifier's reveal one transaction across the relayer replicas that
-// share a Redis (REDIS_URL). The replica whose checks pass first claims the nullifier and sends;
-// it records the hash of every signed version of its transaction (the first, and each fee-bumped
-// replacement) before that version is sent. A replica with a copy of the request finds the claim
-// taken and answers with that transaction's outcome, read from the chain, never a second send.
-// A claim released before anything was sent (a limit, the gate) lets the next copy try.
+// share a Redis (REDIS_URL). The replica whose checks pass first claims the nullifier with a
+// token of its own and sends; it records the hash of every signed version of its transaction
+// (the first, and each fee-bumped replacement) on the claim before that version is sent, and
+// only while the claim is still its own (compare-and-set on the token). A replica with a copy of
+// the request finds the claim taken and answers with that transaction's outcome, read from the
+// chain, never a second send. A claim released before anything was sent (a limit, the gate) lets
+// the next copy try. While its reveal waits to be sent (behind a slow node, say) the claim is
+// refreshed, so it lapses only when its replica died before sending.
+//
+// A Redis that restarts empty forgets every claim while their reveals may be in flight: the
+// first claim to notice (a marker key is missing) refuses every claim for one quiet spell
+// (OPERATOR_LEASE_TTL), and so do all after it until the spell ends (503, nothing sent), which
+// lets reveals in flight be mined before a copy can claim their nullifier again. A new Redis
+// looks the same: New waits out its first spell (waitQuiet).
 type nullifierClaims struct {
-	client *redis.Client
-	ttl    time.Duration // how long a claim outlives its last record: well past the transaction's life
+	client   *redis.Client
+	claimTTL time.Duration // how long a claim lasts unrefreshed before its transaction is recorded
+	ttl      time.Duration // how long a claim outlives its last record: well past the transaction's life
+	quiet    time.Duration // how long claims are refused once Redis is found to have lost them
 }
 
-// claimTTL bounds a claim whose replica died before sending: the send follows the claim within
-// seconds, and a claim not recorded by then frees itself.
-const claimTTL = time.Minute
+// Keys marking the Redis the claims are written to, and the quiet spell after it lost them: the
+// operator keys' leases' own (service/lease), so that one spell covers both.
+const (
+	claimsMarker = leasePrefix + ":incarnation"
+	claimsQuiet  = leasePrefix + ":quiet"
+)
 
-const claimedNotSent = "claimed"
+// errRedisWiped is a claim refused while Redis is in its quiet spell after losing its data.
+var errRedisWiped = errors.New("Redis lost the nullifier claims (it restarted empty, or is new); no reveal is claimed for a moment")
+
+// claimToken is one claim of a nullifier: what makes it this request's own. stop ends its
+// refreshing.
+type claimToken struct {
+	value string
+	stop  func()
+}
 
 func (c *nullifierClaims) key(n common.Hash) string { return "vaultd:relayer:nullifier:" + n.Hex() }
 
-// claim takes the nullifier for this replica; false when another replica holds it.
-func (c *nullifierClaims) claim(ctx context.Context, n common.Hash) (bool, error) {
-	return c.client.SetNX(ctx, c.key(n), claimedNotSent, claimTTL).Result()
+// errClaimLost is a record refused because the claim is no longer this request's: it lapsed,
+// and another replica may have taken it.
+var errClaimLost = errors.New("the nullifier's claim lapsed before its transaction was recorded")
+
+// Each claim's value is its token, then a space and the newest hash once a version is recorded.
+var (
+	claimScript = redis.NewScript(`if redis.call('EXISTS', KEYS[2]) == 0 then
+  redis.call('SET', KEYS[2], '1')
+  redis.call('SET', KEYS[3], '1', 'PX', ARGV[3])
+  return -1
+end
+if redis.call('EXISTS', KEYS[3]) == 1 then return -1 end
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 end
+return 0`)
+	recordScript = redis.NewScript(`local v = redis.call('GET', KEYS[1])
+if not v or string.sub(v, 1, string.len(ARGV[1])) ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[1] .. ' ' .. ARGV[2], 'PX', ARGV[3])
+return 1`)
+	refreshScript = redis.NewScript(`if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 0`)
+	releaseScript = redis.NewScript(`if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`)
+)
+
+// claim takes the nullifier for this request; nil when another holds it. The claim is refreshed
+// every claimTTL/3 until it is recorded or released.
+func (c *nullifierClaims) claim(ctx context.Context, n common.Hash) (*claimToken, error) {
+	var b [12]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return nil, err
+	}
+	tok := platform.Instance() + "/" + hex.EncodeToString(b[:])
+	got, err := claimScript.Run(ctx, c.client, []string{c.key(n), claimsMarker, claimsQuiet}, tok, c.claimTTL.Milliseconds(), c.quiet.Milliseconds()).Int()
+	switch {
+	case err != nil:
+		return nil, err
+	case got < 0:
+		return nil, errRedisWiped
+	case got == 0:
+		return nil, nil
+	}
+	refreshCtx, stop := context.WithCancel(context.Background())
+	go func() {
+		t := time.NewTicker(c.claimTTL / 3)
+		defer t.Stop()
+		for {
+			select {
+			case <-refreshCtx.Done():
+				return
+			case <-t.C:
+				if n, err := refreshScript.Run(refreshCtx, c.client, []string{c.key(n)}, tok, c.claimTTL.Milliseconds()).Int(); err == nil && n == 0 {
+					return // recorded (its TTL is the record's now), or lost
+				}
+			}
+		}
+	}()
+	return &claimToken{value: tok, stop: stop}, nil
 }
 
-// record stores the hash of a version about to be sent.
-func (c *nullifierClaims) record(ctx context.Context, n common.Hash, hash common.Hash) error {
-	return c.client.Set(ctx, c.key(n), hash.Hex(), c.ttl).Err()
+// waitQuiet waits until Redis is out of a quiet spell (one starts now if Redis is new, or lost
+// its data), at most ctx's time: a new fleet's first start, so that its first reveals are not
+// refused.
+func (c *nullifierClaims) waitQuiet(ctx context.Context) error {
+	for {
+		got, err := claimScript.Run(ctx, c.client, []string{"vaultd:relayer:nullifier-claims:probe", claimsMarker, claimsQuiet}, "probe", 1, c.quiet.Milliseconds()).Int()
+		if err != nil || got >= 0 {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
 }
 
-// release gives the nullifier back when nothing was sent.
-func (c *nullifierClaims) release(ctx context.Context, n common.Hash) {
-	_ = c.client.Del(ctx, c.key(n)).Err()
+// record stores the hash of a version about to be sent, if the claim is still tok's.
+func (c *nullifierClaims) record(ctx context.Context, n common.Hash, tok *claimToken, hash common.Hash) error {
+	ok, err := recordScript.Run(ctx, c.client, []string{c.key(n)}, tok.value, hash.Hex(), c.ttl.Milliseconds()).Int()
+	if err != nil {
+		return err
+	}
+	tok.stop()
+	if ok == 0 {
+		return errClaimLost
+	}
+	return nil
+}
+
+// release gives the nullifier back when nothing was sent, if the claim is still tok's.
+func (c *nullifierClaims) release(ctx context.Context, n common.Hash, tok *claimToken) {
+	tok.stop()
+	_ = releaseScript.Run(ctx, c.client, []string{c.key(n)}, tok.value).Err()
 }
 
 // state reads a claim: released (no key), claimed but not yet sent, or the newest hash sent.
@@ -57,10 +162,11 @@ func (c *nullifierClaims) state(ctx context.Context, n common.Hash) (hash common
 		return common.Hash{}, false, nil
 	case err != nil:
 		return common.Hash{}, false, err
-	case v == claimedNotSent:
-		return common.Hash{}, true, nil
 	}
-	return common.HexToHash(v), true, nil
+	if _, h, sent := strings.Cut(v, " "); sent {
+		return common.HexToHash(h), true, nil
+	}
+	return common.Hash{}, true, nil
 }
 
 // claimsUnavailable is the 503 of a claim that cannot be checked: the relayer refuses rather

@@ -75,10 +75,10 @@ func newCluster(t *testing.T, c *devchain.Chain, n int, over map[string]string) 
 	if err := os.WriteFile(file, []byte("# the replicas' operator keys\n"+strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	get := env(c, over)
+	get := env(t, c, over)
 	cl.env = map[string]string{}
 	for _, k := range []string{"RPC_URL", "COMMIT_REVEAL_VAULT_ADDRESS", "NULLIFIER_REGISTRY_ADDRESS", "COMMITMENT_TREE_ADDRESS",
-		"VERIFICATION_KEY_FILE", "RECEIPT_POLL_INTERVAL", "BALANCE_POLL_INTERVAL", "RATE_LIMIT_PER_IP", "RATE_LIMIT_PER_RECIPIENT", "RATE_LIMIT_TOTAL"} {
+		"VERIFICATION_KEY_FILE", "DATABASE_URL", "RECEIPT_POLL_INTERVAL", "BALANCE_POLL_INTERVAL", "RATE_LIMIT_PER_IP", "RATE_LIMIT_PER_RECIPIENT", "RATE_LIMIT_TOTAL"} {
 		cl.env[k] = get(k)
 	}
 	cl.env["OPERATOR_PRIVATE_KEYS_FILE"] = file

@@ -67,7 +67,14 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 		r.perIP = ratelimit.NewRedis(r.redis, "relayer:ip", cfg.Limits.PerIP)
 		r.perRecipient = ratelimit.NewRedis(r.redis, "relayer:recipient", cfg.Limits.PerRecipient)
 		r.total = ratelimit.NewRedis(r.redis, "relayer:total", cfg.Limits.Total)
-		r.claims = &nullifierClaims{client: r.redis, ttl: time.Hour}
+		r.claims = &nullifierClaims{client: r.redis, claimTTL: cfg.Limits.ClaimTTL, ttl: time.Hour, quiet: cfg.Operator.LeaseTTL}
+		wctx, cancel := context.WithTimeout(ctx, cfg.Operator.LeaseTTL+5*time.Second)
+		err := r.claims.waitQuiet(wctx)
+		cancel()
+		if err != nil {
+			r.closeResources()
+			return nil, fmt.Errorf("REDIS_URL: %w", err)
+		}
 		r.inserts = &fleetInserts{client: r.redis, owner: platform.Instance(), ttl: 10 * time.Minute}
 	}
 	out, err := client.Call(ctx, "root_history_size", cfg.Contracts.CommitmentTree, contracts.NewCommitmentTree().PackROOTHISTORYSIZE())
@@ -75,15 +82,23 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 		r.rootHistory, err = contracts.NewCommitmentTree().UnpackROOTHISTORYSIZE(out)
 	}
 	if err != nil {
-		client.Close()
+		r.closeResources()
 		return nil, fmt.Errorf("read the commitment tree's ROOT_HISTORY_SIZE at COMMITMENT_TREE_ADDRESS: %w", err)
+	}
+	if r.sentTxs, err = openSentStore(cfg.DatabaseURL, chainID); err != nil {
+		r.closeResources()
+		return nil, err
 	}
 	key := cfg.Operator.Key
 	if len(cfg.Operator.Keys) > 0 { // replicas: this one leases a key of the set (keys.go)
-		r.lease, err = leaseOperatorKey(ctx, r.redis, cfg.Operator.Keys, cfg.Operator.LeaseTTL, m.leaseEpoch, log, func() { r.adoptSent() })
+		r.lease, err = leaseOperatorKey(ctx, r.redis, cfg.Operator.Keys, cfg.Operator.LeaseTTL, m.leaseEpoch, log, func() {
+			r.adoptSent()
+			rctx, cancel := context.WithTimeout(context.Background(), cfg.Operator.LeaseTTL)
+			defer cancel()
+			r.recoverLogged(rctx)
+		})
 		if err != nil {
-			client.Close()
-			r.redis.Close()
+			r.closeResources()
 			return nil, err
 		}
 		key = r.lease.key
@@ -108,6 +123,7 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 		log.Info("tracking the operator's transactions found waiting in the node's pool; they are replaced if they linger",
 			"count", adopted, "reveals", r.adoptSent())
 	}
+	r.recoverLogged(ctx)
 
 	a := &api{r: r, started: time.Now()}
 	strict := relayerapi.NewStrictHandlerWithOptions(a, nil, relayerapi.StrictHTTPServerOptions{
@@ -128,7 +144,7 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 		},
 	})
 	if err != nil {
-		client.Close()
+		r.closeResources()
 		return nil, err
 	}
 	log.Info("relayer ready", "operator", operator.Hex(), "chainId", chainID, "vault", cfg.Contracts.Vault.Hex(), "offchainVerification", vk != nil)
@@ -168,9 +184,17 @@ func (s *Service) Close() {
 		s.Relayer.lease.lease.Release(ctx)
 		cancel()
 	}
-	s.Relayer.client.Close()
-	if s.Relayer.redis != nil {
-		s.Relayer.redis.Close()
+	s.Relayer.closeResources()
+}
+
+// closeResources closes what New opened: the chain client, Redis, the record of what was sent.
+func (r *Relayer) closeResources() {
+	r.client.Close()
+	if r.redis != nil {
+		r.redis.Close()
+	}
+	if r.sentTxs != nil {
+		r.sentTxs.Close()
 	}
 }
 

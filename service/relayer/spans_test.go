@@ -25,7 +25,7 @@ func TestRevealSpans(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := relayer.LoadConfig(env(c, nil))
+	cfg, err := relayer.LoadConfig(env(t, c, nil))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"maps"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -189,9 +190,10 @@ func mustParseRedis(url string) *redis.Options {
 	return o
 }
 
-// relayerEnv is the bench's relayer configuration: limits out of the way, over on top.
-func relayerEnv(c *devchain.Chain, vkey string, over map[string]string) map[string]string {
-	env := devstack.RelayerEnv(c, vkey)
+// relayerEnv is the bench's relayer configuration, its record of what it signs in dir: limits
+// out of the way, over on top.
+func relayerEnv(c *devchain.Chain, vkey, dir string, over map[string]string) map[string]string {
+	env := devstack.RelayerEnv(c, vkey, filepath.Join(dir, "relayer.db"))
 	maps.Copy(env, map[string]string{
 		"RECEIPT_POLL_INTERVAL":    "10ms", // the same poll as the direct path's
 		"RATE_LIMIT_PER_IP":        "100000/1m",

@@ -223,13 +223,19 @@ func startRelayer(ctx context.Context, c *devchain.Chain, vkey string) (string, 
 
 // startRelayerWith serves a relayer on a loopback port with relayerEnv's settings and over.
 func startRelayerWith(ctx context.Context, c *devchain.Chain, vkey string, over map[string]string) (string, func(), error) {
-	env := relayerEnv(c, vkey, over)
+	dir, err := os.MkdirTemp("", "revealbench-relayer-")
+	if err != nil {
+		return "", nil, err
+	}
+	env := relayerEnv(c, vkey, dir, over)
 	cfg, err := relayer.LoadConfig(func(k string) string { return env[k] })
 	if err != nil {
+		os.RemoveAll(dir)
 		return "", nil, err
 	}
 	svc, err := relayer.New(ctx, cfg, relayer.Options{Logger: platform.NewLogger(os.Stderr, cfg.HTTP.LogLevel, "relayer")})
 	if err != nil {
+		os.RemoveAll(dir)
 		return "", nil, err
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -240,7 +246,7 @@ func startRelayerWith(ctx context.Context, c *devchain.Chain, vkey string, over 
 	svc.Start()
 	done := make(chan struct{})
 	go func() { platform.Serve(runCtx, ln, svc.Handler(), 10*time.Second); close(done) }()
-	return "http://" + ln.Addr().String(), func() { cancel(); <-done; svc.Close() }, nil
+	return "http://" + ln.Addr().String(), func() { cancel(); <-done; svc.Close(); os.RemoveAll(dir) }, nil
 }
 
 // prepare makes n cards from the dev users and proves each to a fresh recipient.

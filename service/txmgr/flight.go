@@ -66,7 +66,7 @@ func (f *Flight) newest() *types.Transaction {
 func (m *Manager) newFlight(tx *types.Transaction, head uint64, record func(*types.Transaction) error) *Flight {
 	now := time.Now()
 	return &Flight{m: m, nonce: tx.Nonce(), gasLimit: tx.Gas(), after: head, record: record, txs: []*types.Transaction{tx},
-		reserved: cost(tx), sentAt: now, lastSent: now, lastLookup: now, done: make(chan struct{})}
+		reserved: m.worstCost(tx.GasFeeCap(), tx.Gas(), tx.Value()), sentAt: now, lastSent: now, lastLookup: now, done: make(chan struct{})}
 }
 
 // cost is the most tx can cost the wallet: its value and its gas at the fee cap.
@@ -319,13 +319,19 @@ func (m *Manager) replace(ctx context.Context, f *Flight) bool {
 	sendErr := m.client.SendTransaction(fctx, tx)
 	switch classifySend(sendErr) {
 	case sendAccepted, sendKnown:
-		extra := new(big.Int).Sub(cost(tx), cost(prev))
-		m.gate.Reserve(extra)
+		// Its worst case was reserved at admission; only with no MAX_FEE_PER_GAS can a
+		// replacement cost more, and then the difference is reserved too.
 		m.mu.Lock()
-		f.reserved = new(big.Int).Add(f.reserved, extra)
+		extra := new(big.Int).Sub(cost(tx), f.reserved)
+		if extra.Sign() > 0 {
+			f.reserved = new(big.Int).Add(f.reserved, extra)
+		}
 		f.txs = append(f.txs, tx)
 		m.byHash[tx.Hash()] = f
 		m.mu.Unlock()
+		if extra.Sign() > 0 {
+			m.gate.Reserve(extra)
+		}
 		m.metrics.Replaced()
 		m.log.Info("replaced a lingering transaction", "nonce", f.nonce, "old", prev.Hash(), "new", tx.Hash(), "feeCap", feeCap)
 		return true

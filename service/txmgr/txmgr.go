@@ -281,8 +281,10 @@ func (m *Manager) Send(ctx context.Context, tx Tx) (*Flight, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Admitted and reserved in one step: sends checked together cannot all pass the gate.
-	reserve := new(big.Int).Add(new(big.Int).Mul(feeCap, new(big.Int).SetUint64(tx.Gas)), value)
+	// Admitted and reserved in one step: sends checked together cannot all pass the gate. What
+	// is reserved is the most it can ever cost, its replacements' bumped fees included (at
+	// MAX_FEE_PER_GAS), so that a spend limit holds however long it lingers.
+	reserve := m.worstCost(feeCap, tx.Gas, value)
 	if err := m.gate.Admit(reserve); err != nil {
 		return nil, err
 	}
@@ -322,6 +324,7 @@ func (m *Manager) Send(ctx context.Context, tx Tx) (*Flight, error) {
 			m.next = nonce + 1
 			m.metrics.NextNonce(m.next)
 			f := m.newFlight(signed, head, tx.Record)
+			f.reserved = reserve
 			f.uncertain = class == sendUncertain
 			m.publish(f, true)
 			published = true
@@ -386,6 +389,18 @@ func (m *Manager) Resend(ctx context.Context, tx *types.Transaction, record func
 	default:
 		return nil, fmt.Errorf("%w: %w", ErrRejected, sendErr)
 	}
+}
+
+// worstCost is the most a transaction with this gas limit and value, signed at feeCap, can cost
+// the wallet: its gas at MAX_FEE_PER_GAS (which no replacement exceeds), or at feeCap when
+// there is no cap or feeCap is above it.
+func (m *Manager) worstCost(feeCap *big.Int, gas uint64, value *big.Int) *big.Int {
+	price := feeCap
+	if c := m.cfg.MaxFeePerGas; c != nil && c.Sign() > 0 && c.Cmp(price) > 0 {
+		price = c
+	}
+	wei := new(big.Int).Mul(price, new(big.Int).SetUint64(gas))
+	return wei.Add(wei, value)
 }
 
 // mined reports whether tx itself has a receipt: a "nonce too low" that is this very

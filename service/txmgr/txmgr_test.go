@@ -12,6 +12,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/params"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/seed018cc74c/vaultd/service/chain"
@@ -32,6 +33,12 @@ func manager(t *testing.T, c *devchain.Chain, replaceAfter time.Duration) *txmgr
 // managerWith is manager with a spend budget, its metrics on reg, and a fence (nil: none).
 func managerWith(t *testing.T, c *devchain.Chain, replaceAfter time.Duration, budget gate.Budget, reg *prometheus.Registry, fence txmgr.Fence) *txmgr.Manager {
 	t.Helper()
+	return managerCapped(t, c, replaceAfter, budget, reg, fence, nil)
+}
+
+// managerCapped is managerWith with a MAX_FEE_PER_GAS (nil: none).
+func managerCapped(t *testing.T, c *devchain.Chain, replaceAfter time.Duration, budget gate.Budget, reg *prometheus.Registry, fence txmgr.Fence, maxFee *big.Int) *txmgr.Manager {
+	t.Helper()
 	client, err := chain.Dial(c.RPCURL, 5*time.Second, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -39,7 +46,7 @@ func managerWith(t *testing.T, c *devchain.Chain, replaceAfter time.Duration, bu
 	t.Cleanup(client.Close)
 	g := gate.New(client, gate.Config{Wallet: c.Accounts.Faucet.Address, Min: big.NewInt(0), Poll: time.Second, Name: "test", Work: "tests",
 		Setting: "MIN", Code: "LOW", Message: "low", Budget: budget, BudgetSetting: "LIMIT", BudgetCode: "SPENT"}, gate.NewMetrics(reg, "test", "balance"), nil)
-	m := txmgr.New(client, c.Accounts.Faucet.Key, c.ChainID, txmgr.Config{ReplaceAfter: replaceAfter, ReceiptPoll: 20 * time.Millisecond},
+	m := txmgr.New(client, c.Accounts.Faucet.Key, c.ChainID, txmgr.Config{ReplaceAfter: replaceAfter, ReceiptPoll: 20 * time.Millisecond, MaxFeePerGas: maxFee},
 		g, txmgr.NewMetrics(reg, "test"), nil)
 	if fence != nil {
 		m.SetFence(fence)
@@ -316,4 +323,59 @@ func TestAClosedFenceSendsNothing(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("not mined")
 	}
+}
+
+// spendWindow reads the gate's vaultd_test_spend_window_ether from reg.
+func spendWindow(t *testing.T, reg *prometheus.Registry) float64 {
+	return gauge(t, reg, "vaultd_test_spend_window_ether")
+}
+
+// gauge reads the value of the metric (a gauge or a counter) named name from reg.
+func gauge(t *testing.T, reg *prometheus.Registry, name string) float64 {
+	t.Helper()
+	families, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mf := range families {
+		if mf.GetName() == name {
+			m := mf.GetMetric()[0]
+			if m.GetCounter() != nil {
+				return m.GetCounter().GetValue()
+			}
+			return m.GetGauge().GetValue()
+		}
+	}
+	t.Fatalf("no %s", name)
+	return 0
+}
+
+// A lingering transaction's fee-bumped replacements do not grow what the spend budget holds for
+// it: its worst case (gas × MAX_FEE_PER_GAS) was reserved when it was admitted, so the
+// documented bound (the limit plus one transaction) holds however long it lingers. Before, each
+// replacement reserved its extra cost after admission, past the limit.
+func TestReplacementsStayWithinTheReservation(t *testing.T) {
+	c := devchaintest.Start(t)
+	reg := prometheus.NewRegistry()
+	maxFee := big.NewInt(1_000 * params.GWei)
+	m := managerCapped(t, c, 50*time.Millisecond, gate.Budget{Limit: new(big.Int).Lsh(big.NewInt(1), 100), Window: time.Hour}, reg, nil, maxFee)
+	c.PauseSealing()
+	f, err := m.Send(ctx, txmgr.Tx{To: fresh(t), Gas: 21_000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	worst := gate.WeiToEther(new(big.Int).Mul(maxFee, big.NewInt(21_000)))
+	if got := spendWindow(t, reg); got != worst {
+		t.Fatalf("reserved at admission %v, want the worst case %v", got, worst)
+	}
+	for deadline := time.Now().Add(30 * time.Second); gauge(t, reg, "vaultd_test_transaction_replacements_total") < 4; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("fewer than 4 replacements in 30 s")
+		}
+	}
+	if got := spendWindow(t, reg); got != worst {
+		t.Fatalf("after replacements the window holds %v, more than the worst case %v reserved at admission", got, worst)
+	}
+	c.ResumeSealing()
+	<-f.Done()
 }

@@ -1,0 +1,252 @@
+package relayer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
+
+	"github.com/seed018cc74c/vaultd/service/sqldb"
+	"github.com/seed018cc74c/vaultd/service/txmgr"
+	"github.com/seed018cc74c/vaultd/service/zk"
+)
+
+// sentStore is the relayer's durable record of what it signed: every version of every reveal's
+// transaction, by wallet and nonce, with the nullifier it reveals, written before that version is
+// sent (as the faucet records its claims' transactions). After a restart, or when a replica
+// takes over a key, the record says which reveals may still be in flight, with the bytes to
+// broadcast again: nothing depends on the node's txpool_* methods, which most hosted providers
+// do not have. DATABASE_URL: SQLite for one relayer, Postgres shared by replicas.
+type sentStore struct {
+	db      *sqldb.DB
+	chainID uint64
+}
+
+// sentTx is one nonce's reveal transaction as recorded.
+type sentTx struct {
+	nonce     uint64
+	nullifier common.Hash
+	hashes    []common.Hash // every version signed, oldest first
+	raw       []byte        // the newest version
+}
+
+// keepSettled is how long a settled record is kept (for people reading the table).
+const keepSettled = 7 * 24 * time.Hour
+
+func openSentStore(databaseURL string, chainID uint64) (*sentStore, error) {
+	db, err := sqldb.Open(databaseURL)
+	if err != nil {
+		return nil, err
+	}
+	err = db.Migrate("relayer", `CREATE TABLE IF NOT EXISTS reveal_transactions (
+		chain_id   BIGINT NOT NULL,
+		wallet     TEXT   NOT NULL, -- lowercase 0x hex
+		nonce      BIGINT NOT NULL,
+		nullifier  TEXT   NOT NULL, -- 0x hex
+		hashes     TEXT   NOT NULL, -- every version signed, comma-separated, oldest first
+		raw        TEXT   NOT NULL, -- the newest version, 0x hex
+		status     TEXT   NOT NULL, -- pending, settled
+		updated_at BIGINT NOT NULL, -- unix milliseconds
+		PRIMARY KEY (chain_id, wallet, nonce)
+	)`)
+	if err == nil {
+		_, err = db.Exec(`DELETE FROM reveal_transactions WHERE status = 'settled' AND updated_at < $1`, time.Now().Add(-keepSettled).UnixMilli())
+	}
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("DATABASE_URL: %w", err)
+	}
+	return &sentStore{db: db, chainID: chainID}, nil
+}
+
+func (s *sentStore) Close() error { return s.db.Close() }
+
+func walletKey(a common.Address) string { return strings.ToLower(a.Hex()) }
+
+// record stores a signed version of nullifier's transaction from wallet before it is sent. A
+// nonce recorded for another nullifier (whose transaction was never accepted, or was given up)
+// is the new one's from now on.
+func (s *sentStore) record(ctx context.Context, wallet common.Address, nullifier common.Hash, tx *types.Transaction) error {
+	raw, err := tx.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	_, err = s.db.ExecContext(ctx, `INSERT INTO reveal_transactions (chain_id, wallet, nonce, nullifier, hashes, raw, status, updated_at)
+		VALUES ($1, $2, $3, $4, $5, $6, 'pending', $7)
+		ON CONFLICT (chain_id, wallet, nonce) DO UPDATE SET
+			hashes = CASE WHEN reveal_transactions.nullifier = excluded.nullifier AND reveal_transactions.status = 'pending'
+				THEN reveal_transactions.hashes || ',' || excluded.hashes ELSE excluded.hashes END,
+			nullifier = excluded.nullifier, raw = excluded.raw, status = 'pending', updated_at = excluded.updated_at`,
+		s.chainID, walletKey(wallet), int64(tx.Nonce()), nullifier.Hex(), tx.Hash().Hex(), hexutil.Encode(raw), time.Now().UnixMilli())
+	return err
+}
+
+// settle marks wallet's transaction at nonce settled: mined, or known never to be.
+func (s *sentStore) settle(ctx context.Context, wallet common.Address, nonce uint64) error {
+	_, err := s.db.ExecContext(ctx, `UPDATE reveal_transactions SET status = 'settled', updated_at = $1
+		WHERE chain_id = $2 AND wallet = $3 AND nonce = $4`, time.Now().UnixMilli(), s.chainID, walletKey(wallet), int64(nonce))
+	return err
+}
+
+// pending lists wallet's transactions not known to be settled, by nonce.
+func (s *sentStore) pending(ctx context.Context, wallet common.Address) ([]sentTx, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT nonce, nullifier, hashes, raw FROM reveal_transactions
+		WHERE chain_id = $1 AND wallet = $2 AND status = 'pending' ORDER BY nonce`, s.chainID, walletKey(wallet))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []sentTx
+	for rows.Next() {
+		var nonce int64
+		var nullifier, hashes, raw string
+		if err := rows.Scan(&nonce, &nullifier, &hashes, &raw); err != nil {
+			return nil, err
+		}
+		t := sentTx{nonce: uint64(nonce), nullifier: common.HexToHash(nullifier)}
+		for _, h := range strings.Split(hashes, ",") {
+			t.hashes = append(t.hashes, common.HexToHash(h))
+		}
+		if t.raw, err = hexutil.Decode(raw); err != nil {
+			return nil, fmt.Errorf("the recorded transaction at nonce %d: %w", nonce, err)
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+// recorder is a txmgr.Tx's Record for nullifier's reveal: the version is stored durably, and
+// with replicas its hash is published on the nullifier's claim, before it is sent.
+func (r *Relayer) recorder(nullifier common.Hash, claim *claimToken) func(*types.Transaction) error {
+	return func(t *types.Transaction) error {
+		ctx, cancel := context.WithTimeout(context.Background(), r.cfg.Chain.RPCTimeout)
+		defer cancel()
+		if err := r.sentTxs.record(ctx, r.tx.From(), nullifier, t); err != nil {
+			return fmt.Errorf("record the reveal's transaction: %w", err)
+		}
+		if r.claims != nil && claim != nil {
+			return r.claims.record(ctx, nullifier, claim, t.Hash())
+		}
+		return nil
+	}
+}
+
+// recover follows again the reveals this wallet signed and that are not known to be settled
+// (sent before a restart, or by the replica that held this key before), from the durable
+// record: a version mined settles its record; otherwise the newest version is broadcast again
+// (the same bytes: it can be mined once at most) and followed, so a repeat of the reveal gets
+// its outcome, never a second transaction. A nonce another transaction took is settled once
+// that is proven (txmgr.Displaced). A record beyond the wallet's pending nonce is broadcast only
+// in order, with no gap before it (one after a gap is from a pool that dropped the ones before
+// it, or from before a chain was reset: it could only hold every later nonce behind it). It
+// returns how many reveals it follows.
+func (r *Relayer) recover(ctx context.Context) (following int, err error) {
+	wallet := r.tx.From()
+	txs, err := r.sentTxs.pending(ctx, wallet)
+	if err != nil || len(txs) == 0 {
+		return 0, err
+	}
+	next, err := r.client.PendingNonceAt(ctx, wallet)
+	if err != nil {
+		return 0, err
+	}
+	for _, st := range txs { // by nonce
+		if st.nonce > next {
+			r.log.Warn("a recorded reveal transaction is beyond the wallet's next nonce with a gap before it; not broadcast again (it is looked at again on the next start)",
+				"nonce", st.nonce, "next", next, "nullifier", st.nullifier.Hex())
+			continue
+		}
+		if st.nonce == next {
+			next++
+		}
+		r.mu.Lock()
+		_, tracked := r.sent[st.nullifier]
+		r.mu.Unlock()
+		if tracked {
+			continue
+		}
+		if r.minedAny(ctx, st.hashes) {
+			if err := r.sentTxs.settle(ctx, wallet, st.nonce); err != nil {
+				return following, err
+			}
+			continue
+		}
+		tx := new(types.Transaction)
+		if err := tx.UnmarshalBinary(st.raw); err != nil {
+			r.log.Error("a recorded reveal transaction does not decode; left as it is", "nonce", st.nonce, "err", err)
+			continue
+		}
+		f, err := r.tx.Resend(ctx, tx, r.recorder(st.nullifier, nil))
+		if errors.Is(err, txmgr.ErrNonceUsed) {
+			displaced, by, derr := r.tx.Displaced(ctx, st.nonce, st.hashes)
+			if derr == nil && displaced {
+				r.log.Warn("a recorded reveal transaction was displaced (another transaction of the wallet is mined at its nonce); its reveal was not sent",
+					"nonce", st.nonce, "nullifier", st.nullifier.Hex(), "by", by.Hex())
+				if err := r.sentTxs.settle(ctx, wallet, st.nonce); err != nil {
+					return following, err
+				}
+			}
+			continue
+		}
+		if err != nil {
+			return following, err
+		}
+		release := func() {}
+		if changeOf(tx) { // one of the inserts ahead of new reveals
+			release = r.addInsert()
+		}
+		r.track(st.nullifier, f, release)
+		following++
+	}
+	return following, nil
+}
+
+// recoverLogged runs recover and says what it did; a failure is a warning (the reveals it could
+// not look at stay recorded, for the next start).
+func (r *Relayer) recoverLogged(ctx context.Context) {
+	n, err := r.recover(ctx)
+	if err != nil {
+		r.log.Warn("could not follow again every reveal transaction recorded as possibly in flight; the rest are looked at on the next start", "following", n, "err", err)
+	} else if n > 0 {
+		r.log.Info("following again the reveal transactions recorded before this start", "count", n)
+	}
+}
+
+// minedAny reports whether one of hashes has a receipt.
+func (r *Relayer) minedAny(ctx context.Context, hashes []common.Hash) bool {
+	for _, h := range hashes {
+		if rc, err := r.client.TransactionReceipt(ctx, h); err == nil && rc != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// changeOf reports whether a reveal transaction inserts a change commitment.
+func changeOf(tx *types.Transaction) bool {
+	signals, ok := revealSignals(tx)
+	return ok && signals[zk.SignalChangeCommitment].Sign() != 0
+}
+
+// revealSignals decodes the public signals of a vault reveal's calldata.
+func revealSignals(tx *types.Transaction) ([zk.NumSignals]*big.Int, bool) {
+	if len(tx.Data()) < 4 {
+		return [zk.NumSignals]*big.Int{}, false
+	}
+	method, err := vaultError.MethodById(tx.Data()[:4])
+	if err != nil || method.Name != "reveal" {
+		return [zk.NumSignals]*big.Int{}, false
+	}
+	args, err := method.Inputs.Unpack(tx.Data()[4:])
+	if err != nil || len(args) != 5 {
+		return [zk.NumSignals]*big.Int{}, false
+	}
+	signals, ok := args[3].([zk.NumSignals]*big.Int)
+	return signals, ok
+}
