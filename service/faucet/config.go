@@ -40,6 +40,7 @@ type WalletConfig struct {
 // the Redis at RedisURL so that they hold across every replica sharing it.
 type LimitsConfig struct {
 	PerIP, Total ratelimit.Rate
+	IPv6Prefix   int    // leading bits of an IPv6 address that are one client
 	RedisURL     string // never logged: it may carry a password
 }
 
@@ -59,9 +60,10 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		},
 		Tx: txmgr.LoadConfig(e),
 		Limits: LimitsConfig{
-			PerIP:    ratelimit.FromEnv(e, "RATE_LIMIT_PER_IP", "5/1h"),
-			Total:    ratelimit.FromEnv(e, "RATE_LIMIT_TOTAL", "1000/1h"),
-			RedisURL: e.String("REDIS_URL", ""),
+			PerIP:      ratelimit.FromEnv(e, "RATE_LIMIT_PER_IP", "5/1h"),
+			Total:      ratelimit.FromEnv(e, "RATE_LIMIT_TOTAL", "1000/1h"),
+			IPv6Prefix: ratelimit.IPv6PrefixFromEnv(e),
+			RedisURL:   e.String("REDIS_URL", ""),
 		},
 		DatabaseURL: e.String("DATABASE_URL", "sqlite:faucet.db"),
 	}

@@ -105,7 +105,7 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 		BodyLimits: map[string]int64{"POST /api/faucet/claim": 1 << 10},
 		Admit: map[string]func(*http.Request) error{ // every POST counts, malformed ones too
 			"POST /api/faucet/claim": func(r *http.Request) error {
-				return f.AllowIP(r.Context(), ratelimit.ClientKey(platform.ClientIP(r.Context())))
+				return f.AllowIP(r.Context(), ratelimit.ClientKey(platform.ClientIP(r.Context()), cfg.Limits.IPv6Prefix))
 			},
 		},
 		API: func(rt chi.Router) {

@@ -49,6 +49,12 @@ func FromEnv(e *platform.Env, name, def string) Rate {
 	return Rate{N: count, Window: window}
 }
 
+// IPv6PrefixFromEnv reads RATE_LIMIT_IPV6_PREFIX: how many leading bits of an IPv6 client's
+// address are one client (default 64; 56 or 48 where providers give each subscriber that much).
+func IPv6PrefixFromEnv(e *platform.Env) int {
+	return int(e.Int("RATE_LIMIT_IPV6_PREFIX", 64, 32, 128))
+}
+
 // Window allows at most Rate().N events per Rate().Window for each key. Allow records an event
 // if the limit allows it, or says how long until it would; Undo takes back the newest event of
 // a key (one Allow let through that did not happen after all). An error (a store unreachable)
@@ -130,12 +136,13 @@ func (l *Limiter) SetClock(now func() time.Time) {
 }
 
 // ClientKey is the key a client's IP is limited by: the address itself for IPv4 (IPv4-mapped
-// IPv6 included), its /64 for IPv6, since one subscriber commonly holds a whole /64 and could
-// otherwise take a fresh address for every request.
-func ClientKey(ip netip.Addr) string {
+// IPv6 included), its prefix of v6Bits for IPv6 (RATE_LIMIT_IPV6_PREFIX), since one subscriber
+// commonly holds a whole /64 (or a /56, a /48) and could otherwise take a fresh address for
+// every request.
+func ClientKey(ip netip.Addr, v6Bits int) string {
 	ip = ip.Unmap()
 	if ip.Is6() {
-		p, err := ip.Prefix(64)
+		p, err := ip.Prefix(v6Bits)
 		if err == nil {
 			return p.String()
 		}

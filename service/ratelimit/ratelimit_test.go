@@ -60,8 +60,18 @@ func TestFromEnv(t *testing.T) {
 	}
 }
 
-// IPv6 clients are keyed by their /64; IPv4 ones, mapped or not, by their address.
+// IPv6 clients are keyed by their /64 (or the prefix configured); IPv4 ones, mapped or not, by
+// their address.
 func TestClientKey(t *testing.T) {
+	for in, want := range map[string]string{
+		"2001:db8:1:2:3:4:5:6": "2001:db8:1::/48",
+		"2001:db8:1:ff::1":     "2001:db8:1::/48",
+		"203.0.113.7":          "203.0.113.7",
+	} {
+		if got := ClientKey(netip.MustParseAddr(in), 48); got != want {
+			t.Errorf("ClientKey(%s, 48) = %s, want %s", in, got, want)
+		}
+	}
 	for in, want := range map[string]string{
 		"203.0.113.7":          "203.0.113.7",
 		"::ffff:203.0.113.7":   "203.0.113.7",
@@ -69,7 +79,7 @@ func TestClientKey(t *testing.T) {
 		"2001:db8:1:2:ffff::1": "2001:db8:1:2::/64",
 		"2001:db8:1:3::1":      "2001:db8:1:3::/64",
 	} {
-		if got := ClientKey(netip.MustParseAddr(in)); got != want {
+		if got := ClientKey(netip.MustParseAddr(in), 64); got != want {
 			t.Errorf("ClientKey(%s) = %s, want %s", in, got, want)
 		}
 	}

@@ -67,6 +67,7 @@ type Rate = ratelimit.Rate
 // the Redis at RedisURL so that they hold across every replica sharing it.
 type LimitsConfig struct {
 	PerIP, PerRecipient, Total Rate
+	IPv6Prefix                 int    // leading bits of an IPv6 address that are one client
 	RedisURL                   string // never logged: it may carry a password
 	// ClaimTTL is how long a nullifier's claim lasts in Redis, unrefreshed, before its
 	// transaction is recorded (its replica refreshes it while the reveal waits).
@@ -101,6 +102,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 			PerIP:        ratelimit.FromEnv(e, "RATE_LIMIT_PER_IP", "5/1m"),
 			PerRecipient: ratelimit.FromEnv(e, "RATE_LIMIT_PER_RECIPIENT", "10/1h"),
 			Total:        ratelimit.FromEnv(e, "RATE_LIMIT_TOTAL", "60/1m"),
+			IPv6Prefix:   ratelimit.IPv6PrefixFromEnv(e),
 			RedisURL:     e.String("REDIS_URL", ""),
 			ClaimTTL:     e.Duration("NULLIFIER_CLAIM_TTL", time.Minute),
 		},

@@ -136,7 +136,7 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 		BodyLimits: map[string]int64{"POST /reveal": 16 << 10},
 		Admit: map[string]func(*http.Request) error{ // every POST /reveal counts, malformed ones too
 			"POST /reveal": func(req *http.Request) error {
-				return r.allowIP(req.Context(), ratelimit.ClientKey(platform.ClientIP(req.Context())))
+				return r.allowIP(req.Context(), ratelimit.ClientKey(platform.ClientIP(req.Context()), cfg.Limits.IPv6Prefix))
 			},
 		},
 		API: func(rt chi.Router) {
