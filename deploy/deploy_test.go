@@ -57,6 +57,7 @@ var testValues = map[string]string{
 	"NULLIFIER_REGISTRY_ADDRESS":  "0x1111111111111111111111111111111111111111",
 	"COMMITMENT_TREE_ADDRESS":     "0x2222222222222222222222222222222222222222",
 	"POSTGRES_PASSWORD":           "pw",
+	"REDIS_PASSWORD":              "rpw",
 }
 
 var interpolation = regexp.MustCompile(`\$\{([A-Z_]+)(:\?[^}]*|:-([^}]*))?\}`)

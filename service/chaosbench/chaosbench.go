@@ -160,7 +160,7 @@ func Run(ctx context.Context, cfg Config, out io.Writer) (Result, error) {
 		return res, err
 	}
 	res.Claims, res.Reveals = len(claimed), len(revealed)
-	if err := waitConfirmed(ctx, faucetURL, claimed); err != nil {
+	if err := waitConfirmed(ctx, dev, faucetURL, claimed); err != nil {
 		problems = append(problems, err.Error())
 	}
 	elapsed := time.Since(start)
@@ -463,13 +463,15 @@ func revealAll(ctx context.Context, relayerURL string, reqs []card.Request) ([]c
 	return out, int(retries.Load()), errors.Join(all...)
 }
 
-// waitConfirmed waits until every claim is confirmed (two minutes at most).
-func waitConfirmed(ctx context.Context, faucetURL string, addrs []common.Address) error {
+// waitConfirmed waits until every claim is confirmed (two minutes at most), and names those
+// that are not, with what the faucet and the chain say of them.
+func waitConfirmed(ctx context.Context, dev *devchain.Chain, faucetURL string, addrs []common.Address) error {
 	client, err := faucetapi.NewClientWithResponses(faucetURL)
 	if err != nil {
 		return err
 	}
 	deadline := time.Now().Add(2 * time.Minute)
+	var problems []error
 	for _, a := range addrs {
 		for {
 			r, err := client.GetClaimStatusWithResponse(ctx, &faucetapi.GetClaimStatusParams{Address: a.Hex()})
@@ -477,12 +479,22 @@ func waitConfirmed(ctx context.Context, faucetURL string, addrs []common.Address
 				break
 			}
 			if time.Now().After(deadline) {
-				return fmt.Errorf("the acknowledged claim of %s is not confirmed after two minutes", a.Hex())
+				chainSays := "no transaction hash"
+				if err == nil && r.JSON200 != nil && r.JSON200.TxHash != nil {
+					rc, rerr := dev.Client().TransactionReceipt(ctx, common.HexToHash(*r.JSON200.TxHash))
+					chainSays = fmt.Sprintf("receipt of its newest hash: %v (%v)", rc != nil, rerr)
+				}
+				body := ""
+				if r != nil {
+					body = string(r.Body)
+				}
+				problems = append(problems, fmt.Errorf("the acknowledged claim of %s is not confirmed after two minutes: %s; %s", a.Hex(), strings.TrimSpace(body), chainSays))
+				break
 			}
 			time.Sleep(50 * time.Millisecond)
 		}
 	}
-	return nil
+	return errors.Join(problems...)
 }
 
 // txsSince is how many transactions from has mined since its nonce was start; it is an error

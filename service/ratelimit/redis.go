@@ -2,7 +2,9 @@ package ratelimit
 
 import (
 	"context"
+	"crypto/hmac"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"time"
@@ -12,11 +14,14 @@ import (
 
 // Redis is a sliding-window limit kept in Redis, so that it holds exactly across every replica
 // counting through the same Redis: each key is a sorted set of its events within the window,
-// checked and added to in one script, on Redis's clock (no replica's clock matters).
+// checked and added to in one script, on Redis's clock (no replica's clock matters). What is
+// limited (a client's IP, a recipient) never appears in Redis: its key is an HMAC-SHA256 of it
+// under a secret every replica shares and Redis does not hold, the password in REDIS_URL.
 type Redis struct {
 	client *redis.Client
 	rate   Rate
 	prefix string // vaultd:ratelimit:<name>:
+	secret []byte
 }
 
 // Dial connects to the Redis at url (redis://host:port/db, rediss:// for TLS); it makes no call.
@@ -31,7 +36,15 @@ func Dial(url string) (*redis.Client, error) {
 
 // NewRedis makes the limit r named name (e.g. "relayer:ip") on client.
 func NewRedis(client *redis.Client, name string, r Rate) *Redis {
-	return &Redis{client: client, rate: r, prefix: "vaultd:ratelimit:" + name + ":"}
+	return &Redis{client: client, rate: r, prefix: "vaultd:ratelimit:" + name + ":",
+		secret: []byte("vaultd rate-limit keys\x00" + client.Options().Password)}
+}
+
+// redisKey is the Redis key of what key limits: the limit's prefix and an HMAC of key.
+func (l *Redis) redisKey(key string) string {
+	mac := hmac.New(sha256.New, l.secret)
+	mac.Write([]byte(key))
+	return l.prefix + hex.EncodeToString(mac.Sum(nil)[:16])
 }
 
 // Rate is the limit's rate.
@@ -58,7 +71,7 @@ return {1, 0}
 func (l *Redis) Allow(ctx context.Context, key string) (bool, time.Duration, error) {
 	var id [12]byte
 	_, _ = rand.Read(id[:])
-	res, err := allowScript.Run(ctx, l.client, []string{l.prefix + key}, l.rate.Window.Milliseconds(), l.rate.N, hex.EncodeToString(id[:])).Int64Slice()
+	res, err := allowScript.Run(ctx, l.client, []string{l.redisKey(key)}, l.rate.Window.Milliseconds(), l.rate.N, hex.EncodeToString(id[:])).Int64Slice()
 	if err != nil {
 		return false, 0, fmt.Errorf("rate limit in Redis: %w", err)
 	}
@@ -70,5 +83,5 @@ func (l *Redis) Allow(ctx context.Context, key string) (bool, time.Duration, err
 
 // Undo takes back the newest event recorded for key.
 func (l *Redis) Undo(ctx context.Context, key string) error {
-	return l.client.ZPopMax(ctx, l.prefix+key, 1).Err()
+	return l.client.ZPopMax(ctx, l.redisKey(key), 1).Err()
 }

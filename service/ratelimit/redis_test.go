@@ -2,6 +2,7 @@ package ratelimit_test
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -124,4 +125,27 @@ func BenchmarkAllow(b *testing.B) {
 			}
 		}
 	})
+}
+
+// What a limit counts (a client's IP, a recipient) never appears in Redis: its keys are HMACs
+// under a secret Redis does not hold (the password in REDIS_URL), the same for every replica.
+func TestRedisKeysHoldNoAddress(t *testing.T) {
+	url, _ := redistest.Server(t)
+	c := client(t, url)
+	ctx := context.Background()
+	ip := "203.0.113.77"
+	if ok, _, err := ratelimit.NewRedis(c, "test:ip", ratelimit.Rate{N: 1, Window: time.Minute}).Allow(ctx, ip); err != nil || !ok {
+		t.Fatalf("allow: %v %v", ok, err)
+	}
+	keys, err := c.Keys(ctx, "*").Result()
+	if err != nil || len(keys) != 1 {
+		t.Fatalf("keys %v (%v), want one", keys, err)
+	}
+	if strings.Contains(keys[0], ip) || strings.Contains(keys[0], "203") {
+		t.Fatalf("the key %q shows the address", keys[0])
+	}
+	// Another replica (same REDIS_URL) counts the same key.
+	if ok, _, err := ratelimit.NewRedis(client(t, url), "test:ip", ratelimit.Rate{N: 1, Window: time.Minute}).Allow(ctx, ip); err != nil || ok {
+		t.Fatalf("the second event at another replica: %v %v, want refused", ok, err)
+	}
 }

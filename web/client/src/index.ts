@@ -85,19 +85,45 @@ export function createClients(endpoints: Endpoints, init?: { fetch?: typeof fetc
  * tree's events (the vault's commitmentTree), when the indexer follows several.
  */
 export async function leavesFromIndexer(indexer: Client<IndexerPaths>, tree?: string): Promise<string[]> {
-  const leaves: string[] = [];
+  const read = newLeafRead();
+  await readLeaves(indexer, tree, read);
+  return read.leaves;
+}
+
+/** How far a reading of the leaves got: the leaves, and the position of the last event read. */
+interface LeafRead {
+  leaves: string[];
+  block: number; // the last event's block (-1: none yet)
+  logIndex: number;
+}
+
+function newLeafRead(): LeafRead {
+  return { leaves: [], block: -1, logIndex: -1 };
+}
+
+/**
+ * Reads on from where `read` got: the events from its last event's block, skipping those
+ * already read, page by page. Throws when the events are not the leaves in order (a reorg
+ * replaced what was read: the caller reads again from the start).
+ */
+async function readLeaves(indexer: Client<IndexerPaths>, tree: string | undefined, read: LeafRead): Promise<void> {
   let cursor: string | undefined;
+  const fromBlock = Math.max(read.block, 0);
   for (;;) {
-    const page = ok(await indexer.GET("/api/indexer", { params: { query: { event: "CommitmentInserted", limit: 10000, cursor } } }));
+    const query = cursor ? { event: "CommitmentInserted" as const, limit: 10000, cursor } : { event: "CommitmentInserted" as const, limit: 10000, fromBlock };
+    const page = ok(await indexer.GET("/api/indexer", { params: { query } }));
     for (const e of page.events) {
+      if (e.blockNumber < read.block || (e.blockNumber === read.block && e.logIndex <= read.logIndex)) continue; // read already
+      read.block = e.blockNumber;
+      read.logIndex = e.logIndex;
       if (tree && e.address.toLowerCase() !== tree.toLowerCase()) continue;
       const args = e.args as { commitment: string; leafIndex: string };
-      if (Number(args.leafIndex) !== leaves.length) {
-        throw new Error(`the indexer's CommitmentInserted events out of order: leaf ${args.leafIndex} after ${leaves.length}`);
+      if (Number(args.leafIndex) !== read.leaves.length) {
+        throw new Error(`the indexer's CommitmentInserted events out of order: leaf ${args.leafIndex} after ${read.leaves.length}`);
       }
-      leaves.push(args.commitment);
+      read.leaves.push(args.commitment);
     }
-    if (!page.nextCursor) return leaves;
+    if (!page.nextCursor) return;
     cursor = page.nextCursor;
   }
 }
@@ -114,8 +140,15 @@ export async function leavesIncluding(
 ): Promise<string[]> {
   const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
   const want = leaf.toLowerCase();
+  let read = newLeafRead(); // each poll reads on from the last event read, not the whole tree again
   for (;;) {
-    const leaves = await leavesFromIndexer(indexer, opts.tree);
+    try {
+      await readLeaves(indexer, opts.tree, read);
+    } catch {
+      read = newLeafRead(); // a reorg replaced what was read: once more from the start
+      await readLeaves(indexer, opts.tree, read);
+    }
+    const leaves = read.leaves;
     if (leaves.some((l) => l.toLowerCase() === want)) return leaves;
     if (Date.now() >= deadline) {
       throw new Error(`the indexer has ${leaves.length} leaves and not ${leaf}: is the card from this chain and vault, and is the indexer following it?`);
