@@ -317,10 +317,13 @@ func (m *Manager) replace(ctx context.Context, f *Flight) bool {
 		}
 	}
 	sendErr := m.client.SendTransaction(fctx, tx)
-	switch classifySend(sendErr) {
-	case sendAccepted, sendKnown:
-		// Its worst case was reserved at admission; only with no MAX_FEE_PER_GAS can a
-		// replacement cost more, and then the difference is reserved too.
+	class := classifySend(sendErr)
+	switch class {
+	case sendAccepted, sendKnown, sendUncertain:
+		// Followed like the versions before it: a replacement whose answer was lost may be the
+		// one mined (left out, its flight would never settle). Its worst case was reserved at
+		// admission; only with no MAX_FEE_PER_GAS can a replacement cost more, and then the
+		// difference is reserved too.
 		m.mu.Lock()
 		extra := new(big.Int).Sub(cost(tx), f.reserved)
 		if extra.Sign() > 0 {
@@ -329,15 +332,17 @@ func (m *Manager) replace(ctx context.Context, f *Flight) bool {
 		f.txs = append(f.txs, tx)
 		m.byHash[tx.Hash()] = f
 		m.mu.Unlock()
+		f.uncertain = class == sendUncertain
 		if extra.Sign() > 0 {
 			m.gate.Reserve(extra)
 		}
 		m.metrics.Replaced()
-		m.log.Info("replaced a lingering transaction", "nonce", f.nonce, "old", prev.Hash(), "new", tx.Hash(), "feeCap", feeCap)
+		m.log.Info("replaced a lingering transaction", "nonce", f.nonce, "old", prev.Hash(), "new", tx.Hash(), "feeCap", feeCap, "answerLost", class == sendUncertain)
 		return true
 	default:
-		// Mined meanwhile ("nonce too low"), refused, or no answer: the receipt poll decides. A
-		// recorded version that was not sent is harmless: it has the flight's nonce.
+		// Mined meanwhile ("nonce too low") or refused: the node did not take this version, and
+		// the receipt poll decides among the others. A recorded version that was not sent is
+		// harmless: it has the flight's nonce.
 		m.log.Debug("replacement not accepted", "nonce", f.nonce, "err", sendErr)
 		return false
 	}

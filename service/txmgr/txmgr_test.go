@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math/big"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -39,7 +40,13 @@ func managerWith(t *testing.T, c *devchain.Chain, replaceAfter time.Duration, bu
 // managerCapped is managerWith with a MAX_FEE_PER_GAS (nil: none).
 func managerCapped(t *testing.T, c *devchain.Chain, replaceAfter time.Duration, budget gate.Budget, reg *prometheus.Registry, fence txmgr.Fence, maxFee *big.Int) *txmgr.Manager {
 	t.Helper()
-	client, err := chain.Dial(c.RPCURL, 5*time.Second, nil)
+	return managerOn(t, c, c.RPCURL, replaceAfter, budget, reg, fence, maxFee)
+}
+
+// managerOn is managerCapped reading the chain through rpcURL.
+func managerOn(t *testing.T, c *devchain.Chain, rpcURL string, replaceAfter time.Duration, budget gate.Budget, reg *prometheus.Registry, fence txmgr.Fence, maxFee *big.Int) *txmgr.Manager {
+	t.Helper()
+	client, err := chain.Dial(rpcURL, 5*time.Second, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -378,4 +385,41 @@ func TestReplacementsStayWithinTheReservation(t *testing.T) {
 	}
 	c.ResumeSealing()
 	<-f.Done()
+}
+
+// A replacement whose send's answer is lost (the gateway forwarded it, then answered 502) may be
+// the version mined: it is followed like the others, and the flight settles when it is mined.
+// (It was left out of the flight, which then never settled: the claim stayed pending although
+// paid.)
+func TestAReplacementWhoseAnswerIsLostIsFollowed(t *testing.T) {
+	c := devchaintest.Start(t)
+	gateway := devchaintest.Faults(t, c.RPCURL)
+	var sends atomic.Int64
+	gateway.SetRule(func(method string) devchain.Fault {
+		if method == "eth_sendRawTransaction" && sends.Add(1) > 1 { // every replacement
+			return devchain.LoseAnswer
+		}
+		return devchain.Pass
+	})
+	m := managerOn(t, c, gateway.URL, 100*time.Millisecond, gate.Budget{}, prometheus.NewRegistry(), nil, nil)
+	c.PauseSealing()
+	f, err := m.Send(ctx, txmgr.Tx{To: fresh(t), Value: big.NewInt(1), Gas: 21_000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := f.Transaction().Hash()
+	for deadline := time.Now().Add(10 * time.Second); sends.Load() < 2; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("no replacement sent in 10 s")
+		}
+	}
+	c.ResumeSealing()
+	select {
+	case <-f.Done():
+	case <-time.After(15 * time.Second):
+		t.Fatal("the flight did not settle: the mined version was a replacement whose answer was lost")
+	}
+	if f.Receipt() == nil || f.Receipt().TxHash == first {
+		t.Fatalf("settled with %v; want the receipt of a replacement", f.Receipt())
+	}
 }
