@@ -16,7 +16,6 @@ import (
 	"maps"
 	"math/big"
 	"math/rand/v2"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -254,73 +253,64 @@ func startServices(ctx context.Context, dev *devchain.Chain, cfg Config, rpcURL 
 		}
 	}
 	quiet := map[string]string{"RPC_URL": rpcURL, "LOG_LEVEL": "error", "RPC_TIMEOUT": "5s"}
-
+	limits := map[string]string{"RATE_LIMIT_PER_IP": "1000000/1m", "RATE_LIMIT_PER_RECIPIENT": "1000000/1h", "RATE_LIMIT_TOTAL": "1000000/1m",
+		"RECEIPT_POLL_INTERVAL": "50ms", "REPLACE_AFTER": "10s"}
 	ienv := devstack.IndexerEnv(dev, filepath.Join(cfg.DataDir, "indexer.db"))
 	maps.Copy(ienv, quiet)
 	ienv["POLL_INTERVAL"] = "50ms"
-	icfg, err := indexer.LoadConfig(func(k string) string { return ienv[k] })
-	if err != nil {
+	if indexerURL, err = launch(ctx, ienv, indexer.LoadConfig, func(ctx context.Context, c indexer.Config) (*indexer.Service, error) {
+		return indexer.New(ctx, c, indexer.Options{})
+	}, &stops); err != nil {
 		return "", "", "", stop, err
 	}
-	isvc, err := indexer.New(ctx, icfg, indexer.Options{})
-	if err != nil {
-		return "", "", "", stop, err
-	}
-	indexerURL, s, err := serve(ctx, isvc.Handler(), isvc.Start, isvc.Close)
-	if err != nil {
-		return "", "", "", stop, err
-	}
-	stops = append(stops, s)
 
 	fenv := devstack.FaucetEnv(dev, filepath.Join(cfg.DataDir, "faucet.db"))
 	maps.Copy(fenv, quiet)
-	maps.Copy(fenv, map[string]string{"RATE_LIMIT_PER_IP": "1000000/1h", "RATE_LIMIT_TOTAL": "1000000/1h", "FAUCET_SPEND_LIMIT": "off",
-		"RECEIPT_POLL_INTERVAL": "50ms", "REPLACE_AFTER": "10s"})
-	fcfg, err := faucet.LoadConfig(func(k string) string { return fenv[k] })
-	if err != nil {
+	maps.Copy(fenv, limits)
+	fenv["FAUCET_SPEND_LIMIT"] = "off"
+	if faucetURL, err = launch(ctx, fenv, faucet.LoadConfig, func(ctx context.Context, c faucet.Config) (*faucet.Service, error) {
+		return faucet.New(ctx, c, faucet.Options{})
+	}, &stops); err != nil {
 		return "", "", "", stop, err
 	}
-	fsvc, err := faucet.New(ctx, fcfg, faucet.Options{})
-	if err != nil {
-		return "", "", "", stop, err
-	}
-	faucetURL, s, err = serve(ctx, fsvc.Handler(), fsvc.Start, fsvc.Close)
-	if err != nil {
-		return "", "", "", stop, err
-	}
-	stops = append(stops, s)
 
 	renv := devstack.RelayerEnv(dev, cfg.VKey, filepath.Join(cfg.DataDir, "relayer.db"))
 	maps.Copy(renv, quiet)
-	maps.Copy(renv, map[string]string{"RATE_LIMIT_PER_IP": "1000000/1m", "RATE_LIMIT_PER_RECIPIENT": "1000000/1h", "RATE_LIMIT_TOTAL": "1000000/1m",
-		"OPERATOR_SPEND_LIMIT": "off", "RECEIPT_POLL_INTERVAL": "50ms", "RECEIPT_TIMEOUT": "30s", "REPLACE_AFTER": "10s"})
-	rcfg, err := relayer.LoadConfig(func(k string) string { return renv[k] })
-	if err != nil {
+	maps.Copy(renv, limits)
+	maps.Copy(renv, map[string]string{"OPERATOR_SPEND_LIMIT": "off", "RECEIPT_TIMEOUT": "30s"})
+	if relayerURL, err = launch(ctx, renv, relayer.LoadConfig, func(ctx context.Context, c relayer.Config) (*relayer.Service, error) {
+		return relayer.New(ctx, c, relayer.Options{})
+	}, &stops); err != nil {
 		return "", "", "", stop, err
 	}
-	rsvc, err := relayer.New(ctx, rcfg, relayer.Options{})
-	if err != nil {
-		return "", "", "", stop, err
-	}
-	relayerURL, s, err = serve(ctx, rsvc.Handler(), rsvc.Start, rsvc.Close)
-	if err != nil {
-		return "", "", "", stop, err
-	}
-	stops = append(stops, s)
 	return faucetURL, relayerURL, indexerURL, stop, nil
 }
 
-func serve(ctx context.Context, h http.Handler, start, closeSvc func()) (string, func(), error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+// service is what each of vaultd's services is once built.
+type service interface {
+	Handler() http.Handler
+	Start()
+	Close()
+}
+
+// launch loads a service's configuration from env, builds it and serves it on loopback; its
+// stop joins stops.
+func launch[C any, S service](ctx context.Context, env map[string]string, load func(func(string) string) (C, error),
+	build func(context.Context, C) (S, error), stops *[]func()) (string, error) {
+	cfg, err := load(func(k string) string { return env[k] })
 	if err != nil {
-		closeSvc()
-		return "", nil, err
+		return "", err
 	}
-	runCtx, cancel := context.WithCancel(ctx)
-	start()
-	done := make(chan struct{})
-	go func() { platform.Serve(runCtx, ln, h, 10*time.Second); close(done) }()
-	return "http://" + ln.Addr().String(), func() { cancel(); <-done; closeSvc() }, nil
+	svc, err := build(ctx, cfg)
+	if err != nil {
+		return "", err
+	}
+	url, stop, err := platform.ServeLoopback(ctx, svc.Handler(), svc.Start, svc.Close)
+	if err != nil {
+		return "", err
+	}
+	*stops = append(*stops, stop)
+	return url, nil
 }
 
 // prepare makes n cards from the dev users and proves each to a fresh recipient, on the dev

@@ -11,8 +11,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"net"
-	"net/http"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -84,7 +82,7 @@ func Run(ctx context.Context, cfg Config, out io.Writer) (Result, error) {
 	if err != nil {
 		return res, err
 	}
-	furl, stopFaucet, err := serve(ctx, fsvc.Handler(), fsvc.Start, fsvc.Close)
+	furl, stopFaucet, err := platform.ServeLoopback(ctx, fsvc.Handler(), fsvc.Start, fsvc.Close)
 	if err != nil {
 		return res, err
 	}
@@ -103,7 +101,7 @@ func Run(ctx context.Context, cfg Config, out io.Writer) (Result, error) {
 	if err != nil {
 		return res, err
 	}
-	_, stopRelayer, err := serve(ctx, rsvc.Handler(), rsvc.Start, rsvc.Close)
+	_, stopRelayer, err := platform.ServeLoopback(ctx, rsvc.Handler(), rsvc.Start, rsvc.Close)
 	if err != nil {
 		return res, err
 	}
@@ -242,18 +240,6 @@ func waitConfirmed(ctx context.Context, client *faucetapi.ClientWithResponses, a
 }
 
 // serve runs a service's handler on a loopback port after start; stop ends both.
-func serve(ctx context.Context, h http.Handler, start, closeSvc func()) (string, func(), error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		closeSvc()
-		return "", nil, err
-	}
-	runCtx, cancel := context.WithCancel(ctx)
-	start()
-	done := make(chan struct{})
-	go func() { platform.Serve(runCtx, ln, h, 10*time.Second); close(done) }()
-	return "http://" + ln.Addr().String(), func() { cancel(); <-done; closeSvc() }, nil
-}
 
 // fresh is an address that never held anything.
 func fresh() common.Address {

@@ -171,6 +171,22 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler, grace time.Dura
 	return err
 }
 
+// ServeLoopback runs a service for a load command or a bench: start, then h served on a free
+// loopback port until the returned stop, which shuts the server down (10 s of grace) and then
+// calls closeSvc. It answers the server's base URL.
+func ServeLoopback(ctx context.Context, h http.Handler, start, closeSvc func()) (url string, stop func(), err error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		closeSvc()
+		return "", nil, err
+	}
+	runCtx, cancel := context.WithCancel(ctx)
+	start()
+	done := make(chan struct{})
+	go func() { Serve(runCtx, ln, h, 10*time.Second); close(done) }()
+	return "http://" + ln.Addr().String(), func() { cancel(); <-done; closeSvc() }, nil
+}
+
 // ListenAndServe listens on port (all interfaces) and serves h until ctx is done; a clean
 // shutdown returns nil.
 func ListenAndServe(ctx context.Context, name string, port int, h http.Handler, grace time.Duration) error {
