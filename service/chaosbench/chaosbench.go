@@ -349,89 +349,69 @@ func retryable(status int) bool {
 	return status == http.StatusTooManyRequests || status >= 500
 }
 
-// claimAll claims n fresh addresses, 8 at a time, asking again while the answer is 429/5xx,
-// and returns the addresses acknowledged (202).
+// claimAll claims n fresh addresses, 8 at a time, and returns those acknowledged (202, or 409
+// for a claim an earlier ask recorded).
 func claimAll(ctx context.Context, faucetURL string, n int) ([]common.Address, int, error) {
 	client, err := faucetapi.NewClientWithResponses(faucetURL)
 	if err != nil {
 		return nil, 0, err
 	}
-	var mu sync.Mutex
-	var out []common.Address
-	var retries atomic.Int64
-	work := make(chan common.Address)
-	errs := make(chan error, 8)
-	var wg sync.WaitGroup
-	for range 8 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for a := range work {
-				for attempt := 0; ; attempt++ {
-					r, err := client.ClaimWithResponse(ctx, faucetapi.ClaimRequest{Address: a.Hex()})
-					if err == nil && (r.StatusCode() == http.StatusAccepted || r.StatusCode() == http.StatusConflict) {
-						mu.Lock()
-						out = append(out, a)
-						mu.Unlock()
-						break
-					}
-					if err == nil && !retryable(r.StatusCode()) || attempt == 100 {
-						if err == nil {
-							err = fmt.Errorf("%d %s", r.StatusCode(), r.Body)
-						}
-						errs <- fmt.Errorf("claim for %s: %w", a.Hex(), err)
-						break
-					}
-					retries.Add(1)
-					time.Sleep(100 * time.Millisecond)
-				}
-			}
-		}()
-	}
-	for range n {
+	addrs := make([]common.Address, n)
+	for i := range addrs {
 		k, err := crypto.GenerateKey()
 		if err != nil {
 			return nil, 0, err
 		}
-		work <- crypto.PubkeyToAddress(k.PublicKey)
+		addrs[i] = crypto.PubkeyToAddress(k.PublicKey)
 	}
-	close(work)
-	wg.Wait()
-	close(errs)
-	var all []error
-	for e := range errs {
-		all = append(all, e)
-	}
-	return out, int(retries.Load()), errors.Join(all...)
+	return askAll(addrs, 8, func(a common.Address) (int, bool, error) {
+		r, err := client.ClaimWithResponse(ctx, faucetapi.ClaimRequest{Address: a.Hex()})
+		if err != nil {
+			return 0, false, err
+		}
+		done := r.StatusCode() == http.StatusAccepted || r.StatusCode() == http.StatusConflict
+		return r.StatusCode(), done, fmt.Errorf("claim for %s: %d %s", a.Hex(), r.StatusCode(), r.Body)
+	})
 }
 
-// revealAll sends every reveal, 4 at a time, asking again while the answer is 429/5xx (a repeat
-// gets the first transaction's outcome), and returns those answered 200.
+// revealAll sends every reveal, 4 at a time (a repeat gets the first transaction's outcome), and
+// returns those answered 200.
 func revealAll(ctx context.Context, relayerURL string, reqs []card.Request) ([]card.Request, int, error) {
+	return askAll(reqs, 4, func(req card.Request) (int, bool, error) {
+		r, err := card.PostReveal(ctx, relayerURL, req)
+		if err != nil {
+			return 0, false, err
+		}
+		return r.StatusCode(), r.StatusCode() == http.StatusOK && r.JSON200.Success,
+			fmt.Errorf("reveal to %s: %d %s", req.Recipient, r.StatusCode(), r.Body)
+	})
+}
+
+// askAll asks for each item, workers at a time, again (after 100 ms, up to 100 times) while the
+// answer is 429 or a 5xx or there is none; it returns the items answered done, how many asks
+// were repeated, and why the others were not.
+func askAll[T any](items []T, workers int, ask func(T) (status int, done bool, err error)) ([]T, int, error) {
 	var mu sync.Mutex
-	var out []card.Request
+	var out []T
+	var failed []error
 	var retries atomic.Int64
-	work := make(chan card.Request)
-	errs := make(chan error, len(reqs))
+	work := make(chan T)
 	var wg sync.WaitGroup
-	for range 4 {
+	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for req := range work {
+			for item := range work {
 				for attempt := 0; ; attempt++ {
-					r, err := card.PostReveal(ctx, relayerURL, req)
-					if err == nil && r.StatusCode() == http.StatusOK && r.JSON200.Success {
+					status, done, err := ask(item)
+					if done || (status != 0 && !retryable(status)) || attempt == 100 {
 						mu.Lock()
-						out = append(out, req)
-						mu.Unlock()
-						break
-					}
-					if err == nil && !retryable(r.StatusCode()) || attempt == 100 {
-						if err == nil {
-							err = fmt.Errorf("%d %s", r.StatusCode(), r.Body)
+						if done {
+							out = append(out, item)
+						} else {
+							failed = append(failed, err)
 						}
-						errs <- fmt.Errorf("reveal to %s: %w", req.Recipient, err)
+						mu.Unlock()
 						break
 					}
 					retries.Add(1)
@@ -440,17 +420,12 @@ func revealAll(ctx context.Context, relayerURL string, reqs []card.Request) ([]c
 			}
 		}()
 	}
-	for _, r := range reqs {
-		work <- r
+	for _, item := range items {
+		work <- item
 	}
 	close(work)
 	wg.Wait()
-	close(errs)
-	var all []error
-	for e := range errs {
-		all = append(all, e)
-	}
-	return out, int(retries.Load()), errors.Join(all...)
+	return out, int(retries.Load()), errors.Join(failed...)
 }
 
 // waitConfirmed waits until every claim is confirmed (two minutes at most), and names those
