@@ -119,6 +119,15 @@ type PayloadTooLargeError struct {
 	Error string `json:"error"`
 }
 
+// RateLimitedError The error body of a 429.
+type RateLimitedError struct {
+	// Code Machine-readable code; one of these for this response.
+	Code string `json:"code"`
+
+	// Error What went wrong, for people.
+	Error string `json:"error"`
+}
+
 // Token A registered token.
 type Token struct {
 	// Address The token contract address, EIP-55 checksummed.
@@ -259,6 +268,9 @@ type OtherError = Error
 
 // PayloadTooLarge The error body of a 413.
 type PayloadTooLarge = PayloadTooLargeError
+
+// RateLimited The error body of a 429.
+type RateLimited = RateLimitedError
 
 // TokenNotFound The error body of a 404.
 type TokenNotFound = TokenNotFoundError
@@ -1032,6 +1044,12 @@ type GetHealthResponse200Headers struct {
 	XRequestId *string
 }
 
+// GetHealthResponse429Headers the declared response headers of an HTTP 429 response for GetHealth
+type GetHealthResponse429Headers struct {
+	RetryAfter *int32
+	XRequestId *string
+}
+
 // GetHealthResponseDefaultHeaders the declared response headers of an HTTP default response for GetHealth
 type GetHealthResponseDefaultHeaders struct {
 	XRequestId *string
@@ -1042,10 +1060,14 @@ type GetHealthResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Health
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
 	// JSONDefault the response for an HTTP default `application/json` response
 	JSONDefault *OtherError
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetHealthResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetHealthResponse429Headers
 	// HeadersDefault the parsed response headers for an HTTP default response
 	HeadersDefault *GetHealthResponseDefaultHeaders
 }
@@ -1053,6 +1075,11 @@ type GetHealthResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetHealthResponse) GetJSON200() *Health {
 	return r.JSON200
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetHealthResponse) GetJSON429() *RateLimited {
+	return r.JSON429
 }
 
 // GetJSONDefault returns the response for an HTTP default `application/json` response
@@ -1113,6 +1140,12 @@ type ListTokensResponse401Headers struct {
 	XRequestId      *string
 }
 
+// ListTokensResponse429Headers the declared response headers of an HTTP 429 response for ListTokens
+type ListTokensResponse429Headers struct {
+	RetryAfter *int32
+	XRequestId *string
+}
+
 // ListTokensResponse500Headers the declared response headers of an HTTP 500 response for ListTokens
 type ListTokensResponse500Headers struct {
 	XRequestId *string
@@ -1132,6 +1165,8 @@ type ListTokensResponse struct {
 	JSON400 *InvalidRequest
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Unauthorized
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Internal
 	// JSONDefault the response for an HTTP default `application/json` response
@@ -1144,6 +1179,8 @@ type ListTokensResponse struct {
 	Headers400 *ListTokensResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ListTokensResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListTokensResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *ListTokensResponse500Headers
 	// HeadersDefault the parsed response headers for an HTTP default response
@@ -1163,6 +1200,11 @@ func (r ListTokensResponse) GetJSON400() *InvalidRequest {
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
 func (r ListTokensResponse) GetJSON401() *Unauthorized {
 	return r.JSON401
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListTokensResponse) GetJSON429() *RateLimited {
+	return r.JSON429
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -1241,6 +1283,12 @@ type UpsertTokenResponse422Headers struct {
 	XRequestId *string
 }
 
+// UpsertTokenResponse429Headers the declared response headers of an HTTP 429 response for UpsertToken
+type UpsertTokenResponse429Headers struct {
+	RetryAfter *int32
+	XRequestId *string
+}
+
 // UpsertTokenResponse500Headers the declared response headers of an HTTP 500 response for UpsertToken
 type UpsertTokenResponse500Headers struct {
 	XRequestId *string
@@ -1273,6 +1321,8 @@ type UpsertTokenResponse struct {
 	JSON415 *UnsupportedMediaType
 	// JSON422 the response for an HTTP 422 `application/json` response
 	JSON422 *UpsertRejectedError
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Internal
 	// JSON502 the response for an HTTP 502 `application/json` response
@@ -1293,6 +1343,8 @@ type UpsertTokenResponse struct {
 	Headers415 *UpsertTokenResponse415Headers
 	// Headers422 the parsed response headers for an HTTP 422 response
 	Headers422 *UpsertTokenResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *UpsertTokenResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *UpsertTokenResponse500Headers
 	// Headers502 the parsed response headers for an HTTP 502 response
@@ -1334,6 +1386,11 @@ func (r UpsertTokenResponse) GetJSON415() *UnsupportedMediaType {
 // GetJSON422 returns the response for an HTTP 422 `application/json` response
 func (r UpsertTokenResponse) GetJSON422() *UpsertRejectedError {
 	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r UpsertTokenResponse) GetJSON429() *RateLimited {
+	return r.JSON429
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -1395,6 +1452,12 @@ type GetTokenResponse404Headers struct {
 	XRequestId *string
 }
 
+// GetTokenResponse429Headers the declared response headers of an HTTP 429 response for GetToken
+type GetTokenResponse429Headers struct {
+	RetryAfter *int32
+	XRequestId *string
+}
+
 // GetTokenResponse500Headers the declared response headers of an HTTP 500 response for GetToken
 type GetTokenResponse500Headers struct {
 	XRequestId *string
@@ -1414,6 +1477,8 @@ type GetTokenResponse struct {
 	JSON400 *InvalidRequest
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *TokenNotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Internal
 	// JSONDefault the response for an HTTP default `application/json` response
@@ -1424,6 +1489,8 @@ type GetTokenResponse struct {
 	Headers400 *GetTokenResponse400Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *GetTokenResponse404Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetTokenResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *GetTokenResponse500Headers
 	// HeadersDefault the parsed response headers for an HTTP default response
@@ -1443,6 +1510,11 @@ func (r GetTokenResponse) GetJSON400() *InvalidRequest {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r GetTokenResponse) GetJSON404() *TokenNotFound {
 	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetTokenResponse) GetJSON429() *RateLimited {
+	return r.JSON429
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -1515,6 +1587,12 @@ type UploadTokenIconResponse415Headers struct {
 	XRequestId *string
 }
 
+// UploadTokenIconResponse429Headers the declared response headers of an HTTP 429 response for UploadTokenIcon
+type UploadTokenIconResponse429Headers struct {
+	RetryAfter *int32
+	XRequestId *string
+}
+
 // UploadTokenIconResponse500Headers the declared response headers of an HTTP 500 response for UploadTokenIcon
 type UploadTokenIconResponse500Headers struct {
 	XRequestId *string
@@ -1540,6 +1618,8 @@ type UploadTokenIconResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON415 the response for an HTTP 415 `application/json` response
 	JSON415 *UnsupportedMediaType
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Internal
 	// JSONDefault the response for an HTTP default `application/json` response
@@ -1556,6 +1636,8 @@ type UploadTokenIconResponse struct {
 	Headers413 *UploadTokenIconResponse413Headers
 	// Headers415 the parsed response headers for an HTTP 415 response
 	Headers415 *UploadTokenIconResponse415Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *UploadTokenIconResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *UploadTokenIconResponse500Headers
 	// HeadersDefault the parsed response headers for an HTTP default response
@@ -1590,6 +1672,11 @@ func (r UploadTokenIconResponse) GetJSON413() *PayloadTooLarge {
 // GetJSON415 returns the response for an HTTP 415 `application/json` response
 func (r UploadTokenIconResponse) GetJSON415() *UnsupportedMediaType {
 	return r.JSON415
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r UploadTokenIconResponse) GetJSON429() *RateLimited {
+	return r.JSON429
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -1786,6 +1873,13 @@ func ParseGetHealthResponse(rsp *http.Response) (*GetHealthResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
 		var dest OtherError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -1806,6 +1900,23 @@ func ParseGetHealthResponse(rsp *http.Response) (*GetHealthResponse, error) {
 			headers.XRequestId = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetHealthResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int32
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int32"}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
 	case true:
 		var headers GetHealthResponseDefaultHeaders
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
@@ -1858,6 +1969,13 @@ func ParseListTokensResponse(rsp *http.Response) (*ListTokensResponse, error) {
 			return nil, err
 		}
 		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
@@ -1944,6 +2062,23 @@ func ParseListTokensResponse(rsp *http.Response) (*ListTokensResponse, error) {
 			headers.XRequestId = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers ListTokensResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int32
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int32"}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers ListTokensResponse500Headers
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
@@ -2031,6 +2166,13 @@ func ParseUpsertTokenResponse(rsp *http.Response) (*UpsertTokenResponse, error) 
 			return nil, err
 		}
 		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
@@ -2140,6 +2282,23 @@ func ParseUpsertTokenResponse(rsp *http.Response) (*UpsertTokenResponse, error) 
 			headers.XRequestId = &value
 		}
 		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers UpsertTokenResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int32
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int32"}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers UpsertTokenResponse500Headers
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
@@ -2210,6 +2369,13 @@ func ParseGetTokenResponse(rsp *http.Response) (*GetTokenResponse, error) {
 		}
 		response.JSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -2257,6 +2423,23 @@ func ParseGetTokenResponse(rsp *http.Response) (*GetTokenResponse, error) {
 			headers.XRequestId = &value
 		}
 		response.Headers404 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetTokenResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int32
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int32"}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers GetTokenResponse500Headers
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
@@ -2337,6 +2520,13 @@ func ParseUploadTokenIconResponse(rsp *http.Response) (*UploadTokenIconResponse,
 			return nil, err
 		}
 		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
@@ -2422,6 +2612,23 @@ func ParseUploadTokenIconResponse(rsp *http.Response) (*UploadTokenIconResponse,
 			headers.XRequestId = &value
 		}
 		response.Headers415 = &headers
+	case rsp.StatusCode == 429:
+		var headers UploadTokenIconResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int32
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int32"}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers UploadTokenIconResponse500Headers
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
@@ -2820,6 +3027,16 @@ type PayloadTooLargeJSONResponse struct {
 	Headers PayloadTooLargeResponseHeaders
 }
 
+type RateLimitedResponseHeaders struct {
+	RetryAfter *int32
+	XRequestId *string
+}
+type RateLimitedJSONResponse struct {
+	Body RateLimitedError
+
+	Headers RateLimitedResponseHeaders
+}
+
 type TokenNotFoundResponseHeaders struct {
 	XRequestId *string
 }
@@ -2875,6 +3092,26 @@ func (response GetHealth200JSONResponse) VisitGetHealthResponse(w http.ResponseW
 		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
 	}
 	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetHealth429JSONResponse struct{ RateLimitedJSONResponse }
+
+func (response GetHealth429JSONResponse) VisitGetHealthResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(429)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -2993,6 +3230,26 @@ func (response ListTokens401JSONResponse) VisitListTokensResponse(w http.Respons
 		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
 	}
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTokens429JSONResponse struct{ RateLimitedJSONResponse }
+
+func (response ListTokens429JSONResponse) VisitListTokensResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(429)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3192,6 +3449,26 @@ func (response UpsertToken422JSONResponse) VisitUpsertTokenResponse(w http.Respo
 	return err
 }
 
+type UpsertToken429JSONResponse struct{ RateLimitedJSONResponse }
+
+func (response UpsertToken429JSONResponse) VisitUpsertTokenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpsertToken500JSONResponse struct{ InternalJSONResponse }
 
 func (response UpsertToken500JSONResponse) VisitUpsertTokenResponse(w http.ResponseWriter) error {
@@ -3309,6 +3586,26 @@ func (response GetToken404JSONResponse) VisitGetTokenResponse(w http.ResponseWri
 		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
 	}
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetToken429JSONResponse struct{ RateLimitedJSONResponse }
+
+func (response GetToken429JSONResponse) VisitGetTokenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(429)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3470,6 +3767,26 @@ func (response UploadTokenIcon415JSONResponse) VisitUploadTokenIconResponse(w ht
 		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
 	}
 	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadTokenIcon429JSONResponse struct{ RateLimitedJSONResponse }
+
+func (response UploadTokenIcon429JSONResponse) VisitUploadTokenIconResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(429)
 	_, err := buf.WriteTo(w)
 	return err
 }

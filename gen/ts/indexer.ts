@@ -93,6 +93,26 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description The error body of a 429. */
+        RateLimitedError: {
+            /** @description What went wrong, for people. */
+            error: string;
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "RATE_LIMITED";
+        };
+        /** @description The error body of a 503 for want of capacity. */
+        UnavailableError: {
+            /** @description What went wrong, for people. */
+            error: string;
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "UNAVAILABLE";
+        };
         Ready: {
             /** @example true */
             ready: boolean;
@@ -213,6 +233,24 @@ export interface components {
         };
     };
     responses: {
+        /** @description `RATE_LIMITED`: this client IP sent more than `RATE_LIMIT_PER_IP` requests in the window (every route counts); retry after `Retry-After` seconds. */
+        RateLimited: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                /** @description Seconds until a retry may succeed. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "rate limit exceeded: 600/1m requests per client IP",
+                 *       "code": "RATE_LIMITED"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RateLimitedError"];
+            };
+        };
         /** @description Any other error, e.g. 404 NOT_FOUND (no such route), 405 METHOD_NOT_ALLOWED, 415 UNSUPPORTED_MEDIA_TYPE: every error response has this body, and `code` is one of these. */
         OtherError: {
             headers: {
@@ -290,6 +328,7 @@ export interface operations {
                     "application/json": components["schemas"]["CursorReorgedError"];
                 };
             };
+            429: components["responses"]["RateLimited"];
             /** @description An unexpected fault. */
             500: {
                 headers: {
@@ -350,6 +389,19 @@ export interface operations {
                     "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
+            429: components["responses"]["RateLimited"];
+            /** @description `UNAVAILABLE`: the indexer serves `MAX_STREAMS` streams already; retry after `Retry-After` seconds (a client's own streams beyond `STREAMS_PER_IP` are 429 `RATE_LIMITED`). */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description Seconds until a retry may succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnavailableError"];
+                };
+            };
             default: components["responses"]["OtherError"];
         };
     };
@@ -372,6 +424,7 @@ export interface operations {
                     "application/json": components["schemas"]["Ready"];
                 };
             };
+            429: components["responses"]["RateLimited"];
             /** @description Not ready; `code` says why. */
             503: {
                 headers: {
@@ -410,6 +463,7 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            429: components["responses"]["RateLimited"];
             default: components["responses"]["OtherError"];
         };
     };

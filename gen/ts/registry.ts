@@ -122,6 +122,16 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description The error body of a 429. */
+        RateLimitedError: {
+            /** @description What went wrong, for people. */
+            error: string;
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "RATE_LIMITED";
+        };
         /**
          * @description An EVM address, 0x and 40 hex digits.
          * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
@@ -329,6 +339,24 @@ export interface components {
         };
     };
     responses: {
+        /** @description `RATE_LIMITED`: this client IP sent more than `RATE_LIMIT_PER_IP` requests in the window (every route counts); retry after `Retry-After` seconds. */
+        RateLimited: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                /** @description Seconds until a retry may succeed. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "rate limit exceeded: 600/1m requests per client IP",
+                 *       "code": "RATE_LIMITED"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RateLimitedError"];
+            };
+        };
         /** @description Any other error, e.g. 404 NOT_FOUND (no such route), 405 METHOD_NOT_ALLOWED, 415 UNSUPPORTED_MEDIA_TYPE: every error response has this body, and `code` is one of these. */
         OtherError: {
             headers: {
@@ -506,6 +534,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             default: components["responses"]["OtherError"];
         };
@@ -562,6 +591,7 @@ export interface operations {
                     "application/json": components["schemas"]["UpsertRejectedError"];
                 };
             };
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             502: components["responses"]["ChainUnavailable"];
             default: components["responses"]["OtherError"];
@@ -591,6 +621,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             404: components["responses"]["TokenNotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             default: components["responses"]["OtherError"];
         };
@@ -634,6 +665,7 @@ export interface operations {
             404: components["responses"]["TokenNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             default: components["responses"]["OtherError"];
         };
@@ -657,6 +689,7 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            429: components["responses"]["RateLimited"];
             default: components["responses"]["OtherError"];
         };
     };

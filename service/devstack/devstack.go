@@ -120,7 +120,7 @@ func Run(ctx context.Context, cfg Config, tp trace.TracerProvider) error {
 	}
 	defer regLn.Close()
 	regURL := cfg.publicURL(regLn.Addr().String())
-	regCfg, err := registry.LoadConfig(overlay(cfg.Getenv, map[string]string{
+	regCfg, err := registry.LoadConfig(overlay(withDefaults(cfg.Getenv, DevReadLimits), map[string]string{
 		"PORT":                 strconv.Itoa(regLn.Addr().(*net.TCPAddr).Port),
 		"RPC_URL":              chain.RPCURL,
 		"ADMIN_API_KEY":        adminKey,
@@ -189,7 +189,7 @@ func Run(ctx context.Context, cfg Config, tp trace.TracerProvider) error {
 	ixEnv := IndexerEnv(chain, filepath.Join(cfg.DataDir, "indexer.db"))
 	ixEnv["PORT"] = strconv.Itoa(ixLn.Addr().(*net.TCPAddr).Port)
 	ixEnv["CORS_ALLOWED_ORIGINS"] = origins
-	ixCfg, err := indexer.LoadConfig(overlay(cfg.Getenv, ixEnv))
+	ixCfg, err := indexer.LoadConfig(overlay(withDefaults(cfg.Getenv, DevReadLimits), ixEnv))
 	if err != nil {
 		return fmt.Errorf("indexer configuration: %w", err)
 	}
@@ -370,6 +370,11 @@ func (c Config) publicURL(addr string) string {
 // reveals, 5 an hour for claims) because in development every request comes from one address:
 // a web app's test run, a walkthrough, a browser test. The environment overrides them.
 var DevLimits = map[string]string{"RATE_LIMIT_PER_IP": "120/1m"}
+
+// DevReadLimits are the registry's and the indexer's per-IP limits in devstack: a browser app
+// polling the indexer, a test run and a walkthrough all come from one address. The environment
+// overrides them.
+var DevReadLimits = map[string]string{"RATE_LIMIT_PER_IP": "6000/1m"}
 
 // withDefaults answers def[k] for a variable getenv leaves empty.
 func withDefaults(getenv func(string) string, def map[string]string) func(string) string {

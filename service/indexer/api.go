@@ -12,6 +12,7 @@ import (
 
 	"github.com/seed018cc74c/vaultd/gen/indexerapi"
 	"github.com/seed018cc74c/vaultd/service/platform"
+	"github.com/seed018cc74c/vaultd/service/ratelimit"
 )
 
 // api implements the generated strict server; errors are mapped by platform.WriteError.
@@ -19,6 +20,7 @@ type api struct {
 	ix      *Indexer
 	chainID uint64
 	started time.Time
+	streams *streamSlots
 }
 
 var _ indexerapi.StrictServerInterface = (*api)(nil)
@@ -83,8 +85,15 @@ func (a *api) StreamEvents(ctx context.Context, req indexerapi.StreamEventsReque
 			return nil, httpError(err)
 		}
 	}
+	release, err := a.streams.take(ratelimit.ClientKey(platform.ClientIP(ctx), a.ix.cfg.Limits.IPv6Prefix))
+	if err != nil {
+		return nil, err
+	}
 	body, w := io.Pipe()
-	go func() { w.CloseWithError(a.ix.stream(ctx, w, string(p.Event), from, c)) }()
+	go func() {
+		defer release()
+		w.CloseWithError(a.ix.stream(ctx, w, string(p.Event), from, c))
+	}()
 	noCache, noBuffering := "no-cache", "no"
 	return indexerapi.StreamEvents200TexteventStreamResponse{Body: body,
 		Headers: indexerapi.StreamEvents200ResponseHeaders{CacheControl: &noCache, XAccelBuffering: &noBuffering}}, nil

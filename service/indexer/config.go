@@ -8,6 +8,7 @@ import (
 
 	"github.com/seed018cc74c/vaultd/service/chain"
 	"github.com/seed018cc74c/vaultd/service/platform"
+	"github.com/seed018cc74c/vaultd/service/ratelimit"
 	"github.com/seed018cc74c/vaultd/service/sqldb"
 )
 
@@ -25,6 +26,10 @@ type Config struct {
 	Confirmations uint64 // how far behind the head the indexer stays
 	PollInterval  time.Duration
 	DatabaseURL   string
+	Limits        ratelimit.ClientLimit // every request, per client IP
+	// StreamsPerIP and MaxStreams cap the streams open at once, per client IP (429) and in
+	// all (503).
+	StreamsPerIP, MaxStreams int
 }
 
 // required are the contracts an indexer must follow.
@@ -42,6 +47,9 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		Confirmations: uint64(e.Int("CONFIRMATIONS", 0, 0, 1000)),
 		PollInterval:  e.Duration("POLL_INTERVAL", time.Second),
 		DatabaseURL:   e.String("DATABASE_URL", "sqlite:indexer.db"),
+		Limits:        ratelimit.ClientLimitFromEnv(e, "600/1m"),
+		StreamsPerIP:  int(e.Int("STREAMS_PER_IP", 10, 1, 100_000)),
+		MaxStreams:    int(e.Int("MAX_STREAMS", 1000, 1, 1_000_000)),
 	}
 	for name := range contractABIs {
 		if a := chain.EnvAddress(e, name); a != (common.Address{}) {

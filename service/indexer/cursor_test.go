@@ -1,8 +1,10 @@
 package indexer_test
 
 import (
+	"context"
 	"encoding/base64"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -92,4 +94,61 @@ func TestLastEventIDWinsOverTheCursor(t *testing.T) {
 	if cc, xab := resp.Header.Get("Cache-Control"), resp.Header.Get("X-Accel-Buffering"); cc != "no-cache" || xab != "no" {
 		t.Fatalf("Cache-Control %q, X-Accel-Buffering %q; want no-cache, no", cc, xab)
 	}
+}
+
+// Every route counts against RATE_LIMIT_PER_IP (429 RATE_LIMITED with Retry-After), and streams
+// are capped per client IP (429) and in all (503 UNAVAILABLE); a closed stream frees its slot.
+func TestPerIPLimitsAndStreamCaps(t *testing.T) {
+	c := devchaintest.Start(t)
+	s := startIndexer(t, c, t.TempDir(), map[string]string{"RATE_LIMIT_PER_IP": "1000000/1m", "STREAMS_PER_IP": "2", "MAX_STREAMS": "2"})
+	url := s.url + "/api/indexer/stream?event=CommitmentInserted"
+	first := subscribeCancel(t, url)
+	subscribeCancel(t, url)
+	if status, code, _ := getError(t, url, nil); status != 429 || code != "RATE_LIMITED" {
+		t.Fatalf("a third stream from one address: %d %s, want 429 RATE_LIMITED", status, code)
+	}
+	first()
+	waitFor(t, "the closed stream's slot freed", func() bool {
+		resp, err := http.Get(s.url + "/metrics")
+		if err != nil {
+			return false
+		}
+		defer resp.Body.Close()
+		var b strings.Builder
+		io.Copy(&b, resp.Body)
+		return strings.Contains(b.String(), "vaultd_indexer_streams 1\n")
+	})
+	subscribeCancel(t, url)
+
+	total := startIndexer(t, c, t.TempDir(), map[string]string{"RATE_LIMIT_PER_IP": "1000000/1m", "STREAMS_PER_IP": "5", "MAX_STREAMS": "1"})
+	subscribeCancel(t, total.url+"/api/indexer/stream?event=CommitmentInserted")
+	if status, code, _ := getError(t, total.url+"/api/indexer/stream?event=CommitmentInserted", nil); status != 503 || code != "UNAVAILABLE" {
+		t.Fatalf("a stream over MAX_STREAMS: %d %s, want 503 UNAVAILABLE", status, code)
+	}
+
+	limited := startIndexer(t, c, t.TempDir(), map[string]string{"RATE_LIMIT_PER_IP": "3/1m"})
+	for range 3 {
+		if r, err := http.Get(limited.url + "/health"); err != nil || r.StatusCode != 200 {
+			t.Fatalf("under the limit: %v %v", r, err)
+		}
+	}
+	if status, code, _ := getError(t, limited.url+"/api/indexer?event=CommitmentInserted", nil); status != 429 || code != "RATE_LIMITED" {
+		t.Fatalf("over RATE_LIMIT_PER_IP: %d %s, want 429 RATE_LIMITED", status, code)
+	}
+}
+
+// subscribeCancel opens a stream and returns what closes it (also at the test's end).
+func subscribeCancel(t *testing.T, url string) func() {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	req, _ := http.NewRequestWithContext(ctx, "GET", url, nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != 200 {
+		t.Fatalf("stream: %d", resp.StatusCode)
+	}
+	return func() { cancel(); resp.Body.Close() }
 }

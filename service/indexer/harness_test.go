@@ -86,6 +86,7 @@ func env(t testing.TB, c *devchain.Chain, dir string, over map[string]string) fu
 	m := devstack.IndexerEnv(c, "unused")
 	m["DATABASE_URL"] = databaseURL(t, dir)
 	m["POLL_INTERVAL"] = "20ms"
+	m["RATE_LIMIT_PER_IP"] = "1000000/1m" // the tests poll from one address
 	maps.Copy(m, over)
 	return func(k string) string { return m[k] }
 }

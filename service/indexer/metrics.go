@@ -11,6 +11,8 @@ type metrics struct {
 	reorgs      prometheus.Counter
 	rolledBack  prometheus.Counter
 	receiptsLag prometheus.Counter
+	rateLimited *prometheus.CounterVec
+	streams     prometheus.Gauge
 	query       prometheus.Histogram
 	writer      prometheus.Gauge
 }
@@ -32,12 +34,16 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 			Help: "Events removed because a reorg orphaned their block."}),
 		receiptsLag: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Subsystem: sub, Name: "receipts_lag_total",
 			Help: "Times the node had a block's header but not its receipts (a lagging receipt index): waited for, not a reorg."}),
+		rateLimited: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Subsystem: sub, Name: "rate_limited_total",
+			Help: "Requests refused for a limit: ip (RATE_LIMIT_PER_IP, 429), streams_per_ip (STREAMS_PER_IP, 429), streams (MAX_STREAMS, 503)."}, []string{"limit"}),
+		streams: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: ns, Subsystem: sub, Name: "streams",
+			Help: "Event streams open now."}),
 		query: prometheus.NewHistogram(prometheus.HistogramOpts{Namespace: ns, Subsystem: sub, Name: "query_duration_seconds",
 			Help:    "Time to answer GET /api/indexer from the store.",
 			Buckets: []float64{.0005, .001, .0025, .005, .01, .02, .05, .1, .25, .5, 1}}),
 		writer: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: ns, Subsystem: sub, Name: "writer",
 			Help: "1 while this indexer follows the chain and writes; 0 while it reads what the writer of a shared Postgres stores."}),
 	}
-	reg.MustRegister(m.indexed, m.head, m.lag, m.events, m.reorgs, m.rolledBack, m.receiptsLag, m.query, m.writer)
+	reg.MustRegister(m.indexed, m.head, m.lag, m.events, m.reorgs, m.rolledBack, m.receiptsLag, m.rateLimited, m.streams, m.query, m.writer)
 	return m
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/seed018cc74c/vaultd/openapi"
 	"github.com/seed018cc74c/vaultd/service/chain"
 	"github.com/seed018cc74c/vaultd/service/platform"
+	"github.com/seed018cc74c/vaultd/service/ratelimit"
 )
 
 // Service is a ready-to-run indexer.
@@ -73,7 +74,7 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 		ix.metrics.writer.Set(1)
 	}
 
-	a := &api{ix: ix, chainID: chainID, started: time.Now()}
+	a := &api{ix: ix, chainID: chainID, started: time.Now(), streams: newStreamSlots(cfg.StreamsPerIP, cfg.MaxStreams, ix.metrics)}
 	strict := indexerapi.NewStrictHandlerWithOptions(a, nil, indexerapi.StrictHTTPServerOptions{
 		RequestErrorHandlerFunc:  platform.RequestErrorHandler,
 		ResponseErrorHandlerFunc: platform.WriteError,
@@ -81,6 +82,10 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 	h, err := platform.NewHandler(platform.HandlerOptions{
 		SpecYAML: openapi.IndexerYAML, TrustedProxies: cfg.HTTP.TrustedProxies, CORS: cfg.HTTP.CORS, Tracer: opts.Tracer,
 		Metrics: reg, Gatherer: reg, Logger: opts.Logger,
+		Admit: map[string]func(*http.Request) error{ // every request of every route, per client IP
+			"*": ratelimit.Admission(ratelimit.New(cfg.Limits.PerIP), cfg.Limits.IPv6Prefix, "requests per client IP",
+				ix.metrics.rateLimited.WithLabelValues("ip").Inc),
+		},
 		API: func(rt chi.Router) {
 			indexerapi.HandlerWithOptions(strict, indexerapi.ChiServerOptions{BaseRouter: rt, ErrorHandlerFunc: platform.RequestErrorHandler})
 		},

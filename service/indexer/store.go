@@ -40,11 +40,13 @@ type indexedBlock struct {
 	Events []Event
 }
 
-// store keeps the indexed events and the hashes of recent blocks in an SQL database. Reads go
-// to the pool; writes to writer() (writer.go).
+// store keeps the indexed events and the hashes of recent blocks in an SQL database. The
+// indexing writes and reads through db; the API's queries and streams read through readers, a
+// pool of their own, so that they never hold up the writer (SQLite has one writing connection).
 type store struct {
-	db   *sqldb.DB
-	lock *sql.Conn // on Postgres, while this process is the writer: the session holding the lock; used by Run's goroutine only
+	db      *sqldb.DB
+	readers *sqldb.DB
+	lock    *sql.Conn // on Postgres, while this process is the writer: the session holding the lock; used by Run's goroutine only
 }
 
 func openStore(databaseURL string) (*store, error) {
@@ -75,11 +77,17 @@ func openStore(databaseURL string) (*store, error) {
 		db.Close()
 		return nil, fmt.Errorf("DATABASE_URL: %w", err)
 	}
-	return &store{db: db}, nil
+	readers, err := sqldb.OpenReaders(databaseURL)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return &store{db: db, readers: readers}, nil
 }
 
 func (s *store) Close() error {
 	s.dropWriter()
+	s.readers.Close()
 	return s.db.Close()
 }
 
@@ -259,7 +267,7 @@ func (s *store) events(ctx context.Context, q query) ([]Event, error) {
 	if q.after {
 		afterBlock, afterLog = int64(q.afterBlock), int64(q.afterLog)
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT block_number, log_index, block_hash, tx_hash, address, args FROM events
+	rows, err := s.readers.QueryContext(ctx, `SELECT block_number, log_index, block_hash, tx_hash, address, args FROM events
 		WHERE event = $1 AND block_number >= $2 AND block_number <= $3 AND (block_number > $4 OR (block_number = $5 AND log_index > $6))
 		ORDER BY block_number, log_index LIMIT $7`,
 		q.name, q.from, q.to, afterBlock, afterBlock, afterLog, q.limit)
@@ -290,7 +298,7 @@ func (s *store) eventAt(ctx context.Context, names []string, block uint64, logIn
 		marks[i] = fmt.Sprintf("$%d", i+3)
 	}
 	var hash string
-	err = s.db.QueryRowContext(ctx, `SELECT event, block_hash FROM events WHERE event IN (`+strings.Join(marks, ", ")+`)
+	err = s.readers.QueryRowContext(ctx, `SELECT event, block_hash FROM events WHERE event IN (`+strings.Join(marks, ", ")+`)
 		AND block_number = $1 AND log_index = $2 LIMIT 1`, args...).Scan(&name, &hash)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", h, false, nil

@@ -220,10 +220,12 @@ func routePattern(r *http.Request) string {
 func admit(checks map[string]func(*http.Request) error) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if check, ok := checks[r.Method+" "+routePattern(r)]; ok {
-				if err := check(r); err != nil {
-					WriteError(w, r, err)
-					return
+			for _, key := range []string{"*", r.Method + " " + routePattern(r)} {
+				if check, ok := checks[key]; ok {
+					if err := check(r); err != nil {
+						WriteError(w, r, err)
+						return
+					}
 				}
 			}
 			next.ServeHTTP(w, r)

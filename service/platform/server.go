@@ -35,7 +35,8 @@ type HandlerOptions struct {
 	Gatherer       prometheus.Gatherer   // served at /metrics
 	BodyLimits     map[string]int64      // "METHOD /pattern" → bytes; others get DefaultBodyLimit
 	// Admit are checks run first on a route's every request, before its body is read or
-	// validated ("METHOD /pattern" → check): per-IP rate limits, so malformed requests count too.
+	// validated ("METHOD /pattern" → check; "*": every route of the document, before the
+	// route's own): per-IP rate limits, so malformed requests count too.
 	Admit map[string]func(*http.Request) error
 	// API registers the generated routes on the router it is given; those routes, and only
 	// those, pass the admin check and OpenAPI validation.

@@ -49,6 +49,36 @@ func FromEnv(e *platform.Env, name, def string) Rate {
 	return Rate{N: count, Window: window}
 }
 
+// ClientLimit is a per-client-IP limit's settings: RATE_LIMIT_PER_IP and RATE_LIMIT_IPV6_PREFIX.
+type ClientLimit struct {
+	PerIP      Rate
+	IPv6Prefix int
+}
+
+// ClientLimitFromEnv reads RATE_LIMIT_PER_IP (default def) and RATE_LIMIT_IPV6_PREFIX.
+func ClientLimitFromEnv(e *platform.Env, def string) ClientLimit {
+	return ClientLimit{PerIP: FromEnv(e, "RATE_LIMIT_PER_IP", def), IPv6Prefix: IPv6PrefixFromEnv(e)}
+}
+
+// Admission is a per-client-IP limit as a platform admission check (HandlerOptions.Admit): the
+// request's client IP (ClientKey with v6Bits) is counted in w, and a request over it is a 429
+// naming what is limited; limited, when set, is told of each.
+func Admission(w Window, v6Bits int, what string, limited func()) func(*http.Request) error {
+	return func(r *http.Request) error {
+		ok, retry, err := w.Allow(r.Context(), ClientKey(platform.ClientIP(r.Context()), v6Bits))
+		if err != nil {
+			return Unavailable(err)
+		}
+		if !ok {
+			if limited != nil {
+				limited()
+			}
+			return Exceeded(w.Rate(), what, retry)
+		}
+		return nil
+	}
+}
+
 // IPv6PrefixFromEnv reads RATE_LIMIT_IPV6_PREFIX: how many leading bits of an IPv6 client's
 // address are one client (default 64; 56 or 48 where providers give each subscriber that much).
 func IPv6PrefixFromEnv(e *platform.Env) int {

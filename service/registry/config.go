@@ -9,6 +9,7 @@ import (
 
 	"github.com/seed018cc74c/vaultd/service/chain"
 	"github.com/seed018cc74c/vaultd/service/platform"
+	"github.com/seed018cc74c/vaultd/service/ratelimit"
 	"github.com/seed018cc74c/vaultd/service/sqldb"
 )
 
@@ -26,6 +27,7 @@ type Config struct {
 	Chain         chain.Config
 	Store         StoreConfig
 	Icons         IconsConfig
+	Limits        ratelimit.ClientLimit // every request, per client IP (admin-key guesses included)
 }
 
 // StoreConfig says where the registry keeps its entries: DATA_FILE (and ICONS_DIR), or the
@@ -56,6 +58,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 			MaxBytes: e.Int("ICON_MAX_BYTES", 512<<10, 1, 16<<20),
 			Serve:    e.Bool("SERVE_ICONS", true),
 		},
+		Limits: ratelimit.ClientLimitFromEnv(e, "600/1m"),
 	}
 	c.PublicBaseURL = strings.TrimRight(e.String("PUBLIC_BASE_URL", "http://localhost:"+strconv.Itoa(c.HTTP.Port)), "/")
 	return c, errors.Join(e.Err(), c.Validate())

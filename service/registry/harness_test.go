@@ -61,6 +61,8 @@ func env(dir string, over map[string]string) func(string) string {
 		"DATA_FILE":     filepath.Join(dir, "tokens.json"),
 		"ICONS_DIR":     filepath.Join(dir, "icons"),
 		"RPC_TIMEOUT":   "2s",
+		// Every test request comes from loopback.
+		"RATE_LIMIT_PER_IP": "1000000/1m",
 	}
 	for k, v := range over {
 		base[k] = v

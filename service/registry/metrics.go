@@ -8,6 +8,7 @@ type metrics struct {
 	storeWrites        prometheus.Counter
 	storeWriteFailures prometheus.Counter
 	storeReloads       prometheus.Counter
+	rateLimited        prometheus.Counter
 }
 
 func newMetrics(reg prometheus.Registerer) *metrics {
@@ -28,7 +29,11 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 			Namespace: "vaultd", Subsystem: "registry", Name: "store_reloads_total",
 			Help: "Loads of every entry from DATABASE_URL: at each (re)connection, and after each write of another replica.",
 		}),
+		rateLimited: prometheus.NewCounter(prometheus.CounterOpts{
+			Namespace: "vaultd", Subsystem: "registry", Name: "rate_limited_total",
+			Help: "Requests answered 429 because their client IP exceeded RATE_LIMIT_PER_IP.",
+		}),
 	}
-	reg.MustRegister(m.tokens, m.storeWrites, m.storeWriteFailures, m.storeReloads)
+	reg.MustRegister(m.tokens, m.storeWrites, m.storeWriteFailures, m.storeReloads, m.rateLimited)
 	return m
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/seed018cc74c/vaultd/openapi"
 	"github.com/seed018cc74c/vaultd/service/chain"
 	"github.com/seed018cc74c/vaultd/service/platform"
+	"github.com/seed018cc74c/vaultd/service/ratelimit"
 )
 
 // Service is a ready-to-serve registry.
@@ -90,6 +91,9 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 		SpecYAML: openapi.RegistryYAML, AdminKey: cfg.AdminAPIKey,
 		TrustedProxies: cfg.HTTP.TrustedProxies, CORS: cfg.HTTP.CORS, Tracer: opts.Tracer,
 		Metrics: promReg, Gatherer: promReg, Logger: opts.Logger,
+		Admit: map[string]func(*http.Request) error{ // every request of every route, per client IP
+			"*": ratelimit.Admission(ratelimit.New(cfg.Limits.PerIP), cfg.Limits.IPv6Prefix, "requests per client IP", reg.metrics.rateLimited.Inc),
+		},
 		BodyLimits: map[string]int64{
 			"POST /tokens":                upsertLimit,
 			"POST /tokens/{address}/icon": cfg.Icons.MaxBytes + 64<<10,

@@ -74,6 +74,38 @@ func Open(databaseURL string) (*DB, error) {
 	return &DB{DB: db, Dialect: dialect}, nil
 }
 
+// OpenReaders opens a second pool on databaseURL's database, for readers only: on SQLite 4
+// connections that refuse writes (WAL lets them read beside the one writer, which they can then
+// never hold up), on Postgres 8 of their own, so that readers busy with long queries or streams
+// leave the writer its connections. Open the database with Open first (it creates it).
+func OpenReaders(databaseURL string) (*DB, error) {
+	dialect, target, err := parse(databaseURL)
+	if err != nil {
+		return nil, err
+	}
+	var db *sql.DB
+	switch dialect {
+	case SQLite:
+		db, err = sql.Open("sqlite", "file:"+target+"?_pragma=busy_timeout(10000)&_pragma=query_only(1)")
+		if err == nil {
+			db.SetMaxOpenConns(4)
+		}
+	case Postgres:
+		db, err = sql.Open("pgx", target)
+		if err == nil {
+			db.SetMaxOpenConns(8)
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("DATABASE_URL: %w", err)
+	}
+	if err := db.Ping(); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("DATABASE_URL %s: %w", redact(databaseURL), err)
+	}
+	return &DB{DB: db, Dialect: dialect}, nil
+}
+
 // parse reads sqlite:PATH, sqlite:///PATH or postgres://… (postgresql://…).
 func parse(databaseURL string) (Dialect, string, error) {
 	if strings.HasPrefix(databaseURL, "postgres://") || strings.HasPrefix(databaseURL, "postgresql://") {

@@ -1,0 +1,42 @@
+package registry_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/seed018cc74c/vaultd/service/platform/platformtest"
+)
+
+// Every route counts against RATE_LIMIT_PER_IP, and a request over it is 429 RATE_LIMITED with
+// Retry-After: admin-key guesses are limited like everything else (they were unlimited).
+func TestAdminKeyGuessesAreRateLimited(t *testing.T) {
+	s := startServer(t, "", map[string]string{"RATE_LIMIT_PER_IP": "5/1m"})
+	body, _ := json.Marshal(map[string]string{"address": testChain.Tokens[0].Address.Hex()})
+	var statuses []int
+	for i := range 7 {
+		req, _ := http.NewRequest(http.MethodPost, s.url+"/tokens", bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer guess-number-"+strings.Repeat("x", i+10))
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		statuses = append(statuses, resp.StatusCode)
+		if resp.StatusCode == http.StatusTooManyRequests && resp.Header.Get("Retry-After") == "" {
+			t.Fatal("429 without Retry-After")
+		}
+	}
+	if statuses[0] != http.StatusUnauthorized || statuses[5] != http.StatusTooManyRequests || statuses[6] != http.StatusTooManyRequests {
+		t.Fatalf("statuses %v: want 401 until the limit, then 429", statuses)
+	}
+	if r, err := http.Get(s.url + "/tokens"); err != nil || r.StatusCode != http.StatusTooManyRequests {
+		t.Fatalf("a read after the limit: %v %v, want 429 (every route counts)", r.StatusCode, err)
+	}
+	if m := platformtest.Scrape(t, s.url); !strings.Contains(m, "vaultd_registry_rate_limited_total 3\n") {
+		t.Fatalf("metrics:\n%s", m)
+	}
+}
