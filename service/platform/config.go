@@ -127,23 +127,24 @@ func (e *Env) Duration(name string, def time.Duration) time.Duration {
 	return d
 }
 
-// Prefixes returns a comma-separated list of IPs or CIDR prefixes.
-func (e *Env) Prefixes(name string) []netip.Prefix {
-	var out []netip.Prefix
+// Proxies reads a comma-separated list of IP addresses, CIDR prefixes and host names.
+func (e *Env) Proxies(name string) Proxies {
+	var out Proxies
 	for _, part := range strings.Split(e.String(name, ""), ",") {
 		part = strings.TrimSpace(part)
-		if part == "" {
-			continue
+		switch p, err := netip.ParsePrefix(part); {
+		case part == "":
+		case err == nil:
+			out.Prefixes = append(out.Prefixes, p.Masked())
+		default:
+			if a, err := netip.ParseAddr(part); err == nil {
+				out.Prefixes = append(out.Prefixes, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
+			} else if isHostName(part) {
+				out.Hosts = append(out.Hosts, part)
+			} else {
+				e.Fail("%s: %q is neither an IP address, a CIDR prefix nor a host name", name, part)
+			}
 		}
-		if p, err := netip.ParsePrefix(part); err == nil {
-			out = append(out, p.Masked())
-			continue
-		}
-		if a, err := netip.ParseAddr(part); err == nil {
-			out = append(out, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
-			continue
-		}
-		e.Fail("%s: %q is neither an IP address nor a CIDR prefix", name, part)
 	}
 	return out
 }
@@ -161,7 +162,7 @@ func (e *Env) LogLevel() slog.Level {
 // HTTPConfig is what every service's HTTP side needs.
 type HTTPConfig struct {
 	Port           int
-	TrustedProxies []netip.Prefix
+	TrustedProxies Proxies
 	LogLevel       slog.Level
 	ShutdownGrace  time.Duration
 	CORS           CORS
@@ -172,7 +173,7 @@ type HTTPConfig struct {
 func LoadHTTPConfig(e *Env, defPort int) HTTPConfig {
 	return HTTPConfig{
 		Port:           int(e.Int("PORT", int64(defPort), 0, 65535)),
-		TrustedProxies: e.Prefixes("TRUSTED_PROXIES"),
+		TrustedProxies: e.Proxies("TRUSTED_PROXIES"),
 		LogLevel:       e.LogLevel(),
 		ShutdownGrace:  e.Duration("SHUTDOWN_GRACE", 30*time.Second),
 		CORS:           e.Origins("CORS_ALLOWED_ORIGINS"),

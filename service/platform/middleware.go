@@ -118,10 +118,11 @@ func validRequestID(id string) bool {
 // clientIP decides the caller's address. X-Forwarded-For is read only when the connection comes
 // from a trusted proxy, and then from the right: the first address that is not itself a trusted
 // proxy is the client. A client cannot choose its own address by sending the header.
-func clientIP(trusted []netip.Prefix) func(http.Handler) http.Handler {
+func clientIP(proxies Proxies) func(http.Handler) http.Handler {
+	trusted := newTrustedSet(proxies)
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			ip := ResolveClientIP(r.RemoteAddr, r.Header.Values("X-Forwarded-For"), trusted)
+			ip := ResolveClientIP(r.RemoteAddr, r.Header.Values("X-Forwarded-For"), trusted.prefixes())
 			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), ctxClientIP, ip)))
 		})
 	}

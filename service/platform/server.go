@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"net/netip"
 	"strconv"
 	"time"
 
@@ -29,7 +28,7 @@ const DefaultBodyLimit = 64 << 10
 type HandlerOptions struct {
 	SpecYAML       []byte // the OpenAPI document as written: validation, /openapi.yaml, /openapi.json
 	AdminKey       string // "" when the service has no admin routes
-	TrustedProxies []netip.Prefix
+	TrustedProxies Proxies
 	Tracer         trace.Tracer          // nil: no spans
 	Metrics        prometheus.Registerer // HTTP metrics go here
 	Gatherer       prometheus.Gatherer   // served at /metrics

@@ -149,7 +149,7 @@ func TestChainIDMismatchRefusesToStart(t *testing.T) {
 
 func TestConfigReportsEveryProblem(t *testing.T) {
 	_, err := registry.LoadConfig(func(k string) string {
-		return map[string]string{"PORT": "http", "RPC_TIMEOUT": "soon", "ICON_MAX_BYTES": "-1", "TRUSTED_PROXIES": "10.0.0.0/8,nonsense", "SERVE_ICONS": "perhaps"}[k]
+		return map[string]string{"PORT": "http", "RPC_TIMEOUT": "soon", "ICON_MAX_BYTES": "-1", "TRUSTED_PROXIES": "10.0.0.0/8,not an address", "SERVE_ICONS": "perhaps"}[k]
 	})
 	if err == nil {
 		t.Fatal("no error")
