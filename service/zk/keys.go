@@ -2,11 +2,13 @@ package zk
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"sync"
 
 	"github.com/consensys/gnark-crypto/ecc"
 	"github.com/consensys/gnark/backend/groth16"
+	groth16bn254 "github.com/consensys/gnark/backend/groth16/bn254"
 	"github.com/consensys/gnark/constraint"
 	"github.com/consensys/gnark/frontend"
 	"github.com/consensys/gnark/frontend/cs/r1cs"
@@ -79,7 +81,25 @@ func LoadKeys(pkBytes, vkBytes []byte) (*Keys, error) {
 	if _, err := vk.ReadFrom(bytes.NewReader(vkBytes)); err != nil {
 		return nil, fmt.Errorf("verifying key: %w", err)
 	}
+	if err := samePair(pk, vk); err != nil {
+		return nil, err
+	}
 	return &Keys{ccs: ccs, pk: pk, vk: vk}, nil
+}
+
+// samePair checks that pk and vk come from one setup: the points both carry ([α]₁, [β]₂, [δ]₂)
+// are equal. A proving key from another setup makes proofs the verifier refuses, and one made
+// to match another verifier would prove what it should not: either is refused at loading.
+func samePair(pk groth16.ProvingKey, vk groth16.VerifyingKey) error {
+	p, okP := pk.(*groth16bn254.ProvingKey)
+	v, okV := vk.(*groth16bn254.VerifyingKey)
+	if !okP || !okV {
+		return errors.New("keys: not BN254 Groth16 keys")
+	}
+	if !p.G1.Alpha.Equal(&v.G1.Alpha) || !p.G2.Beta.Equal(&v.G2.Beta) || !p.G2.Delta.Equal(&v.G2.Delta) {
+		return errors.New("the proving key and the verifying key are not from the same setup")
+	}
+	return nil
 }
 
 // Encode returns the proving and verifying keys in gnark's binary form.

@@ -1,7 +1,10 @@
 // Builds the prover's assets into dist/assets (never committed): the wasm from cmd/proverwasm,
-// Go's wasm_exec.js from the toolchain that built it, and the dev keys (gen/zk/devkeys).
+// Go's wasm_exec.js from the toolchain that built it, and the dev keys (gen/zk/devkeys); then
+// pins their sha256 in src/pinned.gen.ts (never committed either), which the package checks
+// every asset against before it runs or uses it.
 import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdirSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -16,4 +19,12 @@ execFileSync("go", ["build", "-trimpath", "-ldflags=-s -w", "-o", join(out, "pro
 const goroot = execFileSync("go", ["env", "GOROOT"], { cwd: root }).toString().trim();
 copyFileSync(join(goroot, "lib/wasm/wasm_exec.js"), join(out, "wasm_exec.js"));
 for (const f of ["reveal.pk", "reveal.vk", "verification_key.json"]) copyFileSync(join(root, "gen/zk/devkeys", f), join(out, f));
-console.log(`prover assets in ${out}`);
+const sha256 = (f) => createHash("sha256").update(readFileSync(join(out, f))).digest("hex");
+const pinned = { wasm: sha256("prover.wasm"), wasmExec: sha256("wasm_exec.js"), provingKey: sha256("reveal.pk"), verifyingKey: sha256("reveal.vk") };
+writeFileSync(
+  join(root, "web/client/src/pinned.gen.ts"),
+  `// Written by scripts/assets.mjs at build (not committed): the sha256 of the prover's own assets,\n` +
+    `// checked before each is used, wherever it is loaded from.\n` +
+    `export const pinned = ${JSON.stringify(pinned, null, 2)} as const;\n`,
+);
+console.log(`prover assets in ${out}, pinned: ${JSON.stringify(pinned)}`);

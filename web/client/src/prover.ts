@@ -3,10 +3,10 @@
 // The proofs are the snarkjs JSON the relayer and zk.Verify accept; cards are the strings
 // `card create` prints and `card redeem` reads.
 import type { RevealRequest } from "./index.js";
-import { answer, defaultAssets, startRuntime, type ProverAssets, type RawProver } from "./runtime.js";
+import { answer, assetsWith, startRuntime, type AssetName, type ProverAssets, type RawProver } from "./runtime.js";
 
 export { approveCalldata, commitCalldata, balanceOfCalldata } from "./calldata.js";
-export type { ProverAssets } from "./runtime.js";
+export type { AssetName, ProverAssets } from "./runtime.js";
 
 /** A card (the note's secrets as one string) and what a wallet needs to commit and follow it. */
 export interface Note {
@@ -38,10 +38,12 @@ export class Prover {
   /**
    * Loads the prover: in a Web Worker where there is one (browsers), in-process otherwise
    * (Node). `assets` overrides where the files come from: a production proving key from a URL,
-   * say, with its verifying key.
+   * say, with its verifying key and both their sha256 (`sha256: {provingKey, verifyingKey}`).
+   * Every file is checked against its sha256 before it is used (the package pins its own), and
+   * the proving key against the verifying key once loaded: a file changed anywhere is refused.
    */
-  static async load(opts: { assets?: Partial<ProverAssets>; worker?: boolean } = {}): Promise<Prover> {
-    const assets = { ...defaultAssets(), ...opts.assets };
+  static async load(opts: { assets?: Partial<Omit<ProverAssets, "sha256">> & { sha256?: Partial<Record<AssetName, string>> }; worker?: boolean } = {}): Promise<Prover> {
+    const assets = assetsWith(opts.assets);
     if (opts.worker ?? typeof Worker !== "undefined") {
       const worker = new Worker(new URL("./prover-worker.js", import.meta.url), { type: "module" });
       let next = 0;

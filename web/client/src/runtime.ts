@@ -1,17 +1,45 @@
 // Loads the Go-compiled prover (cmd/proverwasm) and its keys, wherever it runs: a Web Worker or
 // Node. The wasm registers globalThis.vaultdProver, whose functions answer JSON strings.
 
-/** Where the prover's files are: the package's own (dist/assets) unless overridden. */
+import { pinned } from "./pinned.gen.js";
+
+/** The files the prover loads. */
+export type AssetName = "wasm" | "wasmExec" | "provingKey" | "verifyingKey";
+
+/**
+ * Where the prover's files are: the package's own (dist/assets) unless overridden, and the
+ * sha256 (hex) each must have. The package pins its own files' hashes: its assets may be served
+ * from anywhere (a CDN, the app's own folder) and are checked all the same. A proving key of
+ * your own (a ceremony's keys/reveal.pk) comes with its hash and its verifying key's.
+ */
 export interface ProverAssets {
   wasm: string;
   wasmExec: string; // Go's wasm_exec.js, copied from the Go toolchain at build
   provingKey: string; // gnark, raw encoding (a ceremony's keys/reveal.pk for production)
   verifyingKey: string;
+  sha256: Record<AssetName, string>;
 }
 
 export function defaultAssets(): ProverAssets {
   const at = (name: string) => new URL(`../../../assets/${name}`, import.meta.url).href;
-  return { wasm: at("prover.wasm"), wasmExec: at("wasm_exec.js"), provingKey: at("reveal.pk"), verifyingKey: at("reveal.vk") };
+  return { wasm: at("prover.wasm"), wasmExec: at("wasm_exec.js"), provingKey: at("reveal.pk"), verifyingKey: at("reveal.vk"), sha256: { ...pinned } };
+}
+
+/** The assets to load: the defaults, with what the caller overrides (hashes included). */
+export function assetsWith(over: Partial<Omit<ProverAssets, "sha256">> & { sha256?: Partial<Record<AssetName, string>> } = {}): ProverAssets {
+  const d = defaultAssets();
+  return { ...d, ...over, sha256: { ...d.sha256, ...over.sha256 } };
+}
+
+/** The bytes at url, once their sha256 is the one pinned: a file changed anywhere is refused. */
+async function checked(assets: ProverAssets, name: AssetName): Promise<Uint8Array> {
+  const data = await bytes(assets[name]);
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", data as BufferSource));
+  const hex = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+  if (hex !== assets.sha256[name].toLowerCase()) {
+    throw new Error(`the prover's ${name} at ${assets[name]} has sha256 ${hex}, not the pinned ${assets.sha256[name]}: refused`);
+  }
+  return data;
 }
 
 /** The wasm's functions (cmd/proverwasm). */
@@ -36,8 +64,14 @@ async function bytes(url: string): Promise<Uint8Array> {
 /** Starts the Go runtime with the prover and loads the keys into it. */
 export async function startRuntime(assets: ProverAssets): Promise<RawProver> {
   const g = globalThis as unknown as { Go?: new () => { importObject: WebAssembly.Imports; run(i: WebAssembly.Instance): Promise<void> }; vaultdProver?: RawProver };
-  if (!g.Go) await import(/* webpackIgnore: true */ assets.wasmExec);
-  const [wasm, pk, vk] = await Promise.all([bytes(assets.wasm), bytes(assets.provingKey), bytes(assets.verifyingKey)]);
+  if (!g.Go) {
+    // Run only once its hash is checked: imported from the checked bytes, not from the URL.
+    const code = await checked(assets, "wasmExec");
+    let b64 = "";
+    for (let i = 0; i < code.length; i += 0x8000) b64 += String.fromCharCode(...code.subarray(i, i + 0x8000));
+    await import(/* webpackIgnore: true */ `data:text/javascript;base64,${btoa(b64)}`);
+  }
+  const [wasm, pk, vk] = await Promise.all([checked(assets, "wasm"), checked(assets, "provingKey"), checked(assets, "verifyingKey")]);
   const go = new g.Go!();
   const { instance } = await WebAssembly.instantiate(wasm as BufferSource, go.importObject);
   void go.run(instance); // returns when the program exits; it serves calls until then

@@ -10,9 +10,28 @@ const [relayerUrl, indexerUrl, card] = process.argv.slice(2);
 const log = (...a) => console.error(...a);
 const clients = createClients({ relayer: relayerUrl, indexer: indexerUrl });
 
+// A proving key changed anywhere (here a copy with one byte flipped) is refused before use: the
+// package pins its assets' sha256.
+const { readFile, writeFile, mkdtemp } = await import("node:fs/promises");
+const { tmpdir } = await import("node:os");
+const { join } = await import("node:path");
+const { fileURLToPath, pathToFileURL } = await import("node:url");
+const pkUrl = new URL("../../../assets/reveal.pk", import.meta.resolve("@vaultd/client/prover"));
+const tampered = await readFile(fileURLToPath(pkUrl));
+tampered[tampered.length - 1] ^= 1;
+const tamperedFile = join(await mkdtemp(join(tmpdir(), "vaultd-smoke-")), "reveal.pk");
+await writeFile(tamperedFile, tampered);
+try {
+  await Prover.load({ assets: { provingKey: pathToFileURL(tamperedFile).href } });
+  throw new Error("a tampered proving key was loaded");
+} catch (e) {
+  if (!String(e?.message ?? e).includes("not the pinned")) throw e;
+  log("ok  a tampered proving key is refused: its sha256 is not the pinned one");
+}
+
 let t = performance.now();
 const prover = await Prover.load();
-log(`ok  the prover loads in Node (${Math.round(performance.now() - t)} ms)`);
+log(`ok  the prover loads in Node (${Math.round(performance.now() - t)} ms), every asset's sha256 checked`);
 const note = await prover.parseCard(card);
 if (!note.card.startsWith("vaultd-card:v1?") || !note.leaf.startsWith("0x")) throw new Error(`parseCard: ${JSON.stringify(note)}`);
 log("ok  a card from `card create` is read by the wasm prover");
