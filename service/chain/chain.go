@@ -171,9 +171,11 @@ func (c *Client) NonceAt(ctx context.Context, addr common.Address) (uint64, erro
 	return do(c, ctx, "nonce", func(ctx context.Context) (uint64, error) { return c.eth.NonceAt(ctx, addr, nil) })
 }
 
-// EstimateGas simulates msg; a revert comes back as the node's answer (see RevertOf).
+// EstimateGas simulates msg against the latest block, named explicitly: without a block tag
+// geth estimates against "latest" and Hardhat against "pending", where a transaction of ours
+// waiting in the pool changes the outcome. A revert comes back as the node's answer (RevertOf).
 func (c *Client) EstimateGas(ctx context.Context, msg ethereum.CallMsg) (uint64, error) {
-	return do(c, ctx, "estimate_gas", func(ctx context.Context) (uint64, error) { return c.eth.EstimateGas(ctx, msg) })
+	return do(c, ctx, "estimate_gas", func(ctx context.Context) (uint64, error) { return c.eth.EstimateGasAtBlock(ctx, msg, nil) })
 }
 
 // SendTransaction submits a signed transaction.

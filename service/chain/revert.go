@@ -9,21 +9,53 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 )
 
-// RevertData returns the revert data a node sent with an error (eth_call, eth_estimateGas).
+// RevertData returns the revert data a node sent with an error (eth_call, eth_estimateGas), in
+// each shape nodes send it: the error's data as a hex string (geth, Anvil: code 3), an object
+// holding it (Hardhat: code -32603, data {message, data: "0x…"}; some providers nest it once
+// more), or only in the message ("… return data 0x…", "reverted with … 0x…").
 func RevertData(err error) ([]byte, bool) {
 	var de interface{ ErrorData() interface{} }
-	if !errors.As(err, &de) {
+	if errors.As(err, &de) {
+		if data, ok := hexIn(de.ErrorData(), 3); ok {
+			return data, true
+		}
+	}
+	if err == nil {
 		return nil, false
 	}
-	s, ok := de.ErrorData().(string)
-	if !ok {
-		return nil, false
+	msg := err.Error()
+	for _, marker := range []string{"return data 0x", "return data: 0x", "execution reverted: 0x"} {
+		if i := strings.Index(msg, marker); i >= 0 {
+			hex := msg[i+len(marker)-2:]
+			if end := strings.IndexFunc(hex[2:], func(r rune) bool { return !strings.ContainsRune("0123456789abcdefABCDEF", r) }); end >= 0 {
+				hex = hex[:2+end]
+			}
+			if data, err := hexutil.Decode(hex); err == nil && len(data) >= 4 {
+				return data, true
+			}
+		}
 	}
-	data, decErr := hexutil.Decode(s)
-	if decErr != nil || len(data) == 0 {
-		return nil, false
+	return nil, false
+}
+
+// hexIn finds revert data in an error's data: a 0x string, or under a "data" (or
+// "originalError") key of an object, depth levels down at most.
+func hexIn(v any, depth int) ([]byte, bool) {
+	switch d := v.(type) {
+	case string:
+		data, err := hexutil.Decode(d)
+		return data, err == nil && len(data) > 0
+	case map[string]any:
+		if depth == 0 {
+			return nil, false
+		}
+		for _, k := range []string{"data", "originalError"} {
+			if data, ok := hexIn(d[k], depth-1); ok {
+				return data, true
+			}
+		}
 	}
-	return data, true
+	return nil, false
 }
 
 // Revert is a decoded revert: a custom error of a contract, Error(string) or Panic(uint256).

@@ -23,7 +23,7 @@ func SendTx(ctx context.Context, client *ethclient.Client, key *ecdsa.PrivateKey
 	if value == nil {
 		value = new(big.Int)
 	}
-	gas, err := client.EstimateGas(ctx, ethereum.CallMsg{From: from, To: to, Value: value, Data: data})
+	gas, err := client.EstimateGasAtBlock(ctx, ethereum.CallMsg{From: from, To: to, Value: value, Data: data}, nil) // "latest", named (Hardhat defaults to "pending")
 	if err != nil {
 		return nil, err
 	}

@@ -59,6 +59,7 @@ type FaultProxy struct {
 
 	mu      sync.Mutex
 	rule    FaultRule
+	replies map[string]*reply // method → what is answered instead of the node
 	headLag uint64
 	slow    time.Duration // how long a forwarded request's lost answer takes
 	counts  map[Fault]int
@@ -93,6 +94,46 @@ func (p *FaultProxy) SetHeadLag(n uint64) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.headLag = n
+}
+
+// reply is an answer the proxy gives in place of the node's.
+type reply struct {
+	members string // the JSON-RPC response's members after the id: `"result":…` or `"error":{…}`
+	times   int    // how many more times (< 0: every time)
+}
+
+// SetReply makes the proxy answer calls of method itself, with members (`"result":"0x5208"`, or
+// `"error":{"code":-32000,"message":"nonce too high"}`), times times (0: every time; "" clears):
+// what another node answers where the dev chain answers otherwise (Hardhat's estimates, which do
+// not check the balance; its "nonce too high").
+func (p *FaultProxy) SetReply(method, members string, times int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.replies == nil {
+		p.replies = map[string]*reply{}
+	}
+	if members == "" {
+		delete(p.replies, method)
+		return
+	}
+	if times == 0 {
+		times = -1
+	}
+	p.replies[method] = &reply{members: members, times: times}
+}
+
+// replyFor takes the reply set for method, if any.
+func (p *FaultProxy) replyFor(method string) (string, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	r, ok := p.replies[method]
+	if !ok || r.times == 0 {
+		return "", false
+	}
+	if r.times > 0 {
+		r.times--
+	}
+	return r.members, true
 }
 
 // SetLostAnswerDelay makes the faults that forward a request (LoseAnswer, Throttle, Drop) wait
@@ -138,6 +179,13 @@ func (p *FaultProxy) serve(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		calls = []rpcCall{one}
+	}
+	if !batch {
+		if members, ok := p.replyFor(calls[0].Method); ok {
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,%s}`, orNull(calls[0].ID), members)
+			return
+		}
 	}
 	p.mu.Lock()
 	rule, lag, slow := p.rule, p.headLag, p.slow
