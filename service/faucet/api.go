@@ -84,6 +84,8 @@ func (a *api) GetReady(ctx context.Context, req faucetapi.GetReadyRequestObject)
 		return faucetapi.GetReady503JSONResponse{Body: faucetapi.NotReadyError{Code: platform.CodeChainUnavailable, Error: "the chain is unreachable"}}, nil
 	case !open:
 		return faucetapi.GetReady503JSONResponse{Body: faucetapi.NotReadyError{Code: CodeFaucetBalanceLow, Error: "the faucet balance is under MIN_FAUCET_BALANCE"}}, nil
+	case a.f.affordable(plainTransferGas) != nil:
+		return faucetapi.GetReady503JSONResponse{Body: faucetapi.NotReadyError{Code: CodeFaucetBalanceLow, Error: "the faucet holds less than one claim"}}, nil
 	case a.f.gate.SpendReached():
 		return faucetapi.GetReady503JSONResponse{Body: faucetapi.NotReadyError{Code: CodeSpendLimitReached, Error: "the faucet has spent FAUCET_SPEND_LIMIT for now"}}, nil
 	}

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/big"
 	"strings"
 	"sync"
 	"time"
@@ -189,6 +190,9 @@ func (f *Faucet) claim(ctx context.Context, addr common.Address, reopen bool, st
 			f.release(addr)
 		}
 	}()
+	if err := f.affordable(plainTransferGas); err != nil {
+		return c, err
+	}
 	sctx, end := f.stage(ctx, "estimate")
 	gas, err := f.estimate(sctx, addr)
 	end(err)
@@ -219,8 +223,15 @@ func (f *Faucet) claim(ctx context.Context, addr common.Address, reopen bool, st
 			f.wakeReconciler()
 		}
 		_ = f.total.Undo(ctx, "")
-		var refused *platform.Error // the gate, closed since the request arrived
+		var refused *platform.Error            // the gate, closed since the request arrived
+		if errors.Is(err, txmgr.ErrRejected) { // refused: is the wallet short? (the balance, read afresh; never the error's words)
+			f.gate.Refresh(ctx)
+			if short := f.affordable(gas); short != nil {
+				err = short
+			}
+		}
 		switch {
+		case errors.As(err, new(*ClaimError)):
 		case errors.Is(err, txmgr.ErrFenced):
 			err = &ClaimError{Reason: WalletNotHeld, RetryAfter: 2 * time.Second, Cause: err,
 				Message: "this faucet replica is re-taking its wallet's lock after a database restart; nothing was sent, try again"}
@@ -275,6 +286,21 @@ func (f *Faucet) stage(ctx context.Context, name string) (context.Context, func(
 		}
 		span.End()
 	}
+}
+
+// affordable refuses a claim while the wallet, as last read, holds less than one claim and its
+// gas at MAX_FEE_PER_GAS: 503 FAUCET_BALANCE_LOW from the balance itself, not from a node's
+// words (Hardhat's estimates do not check the balance, and the send was then refused as a 502).
+func (f *Faucet) affordable(gas uint64) error {
+	need := new(big.Int).Set(f.cfg.Wallet.Amount)
+	if fee := f.cfg.Tx.MaxFeePerGas; fee != nil {
+		need.Add(need, new(big.Int).Mul(fee, new(big.Int).SetUint64(gas)))
+	}
+	balance, _, _ := f.gate.State()
+	if balance != nil && balance.Cmp(need) < 0 {
+		return &ClaimError{Reason: WalletEmpty, Message: "the faucet is out of funds for now, try again later", RetryAfter: f.cfg.Wallet.BalancePoll}
+	}
+	return nil
 }
 
 // estimate is the gas of a transfer to addr: 21,000 to an account, the estimate + 20 % to a

@@ -94,3 +94,22 @@ func TestALaggingReceiptIndexIsNotDisplacement(t *testing.T) {
 		t.Fatalf("%d transactions, balance %s", n-before, b)
 	}
 }
+
+// A faucet holding less than one claim answers 503 FAUCET_BALANCE_LOW, and /ready 503, from its
+// balance, also behind a node whose estimates do not check the balance (Hardhat's; here a proxy
+// answering as it does): before, the estimate passed, the send was refused, and the claim got
+// 502 CHAIN_UNAVAILABLE while /ready said 200.
+func TestAWalletShortOfOneClaimIs503(t *testing.T) {
+	c := devchaintest.Start(t)
+	key := freshKey(t)
+	fund(t, c, c.Accounts.Faucet.Key, keyAddress(key), new(big.Int).Div(amount, big.NewInt(2))) // half a claim
+	node := devchaintest.Faults(t, c.RPCURL)
+	node.SetReply("eth_estimateGas", `"result":"0x5208"`, 0)
+	s := startFaucet(t, c, t.TempDir(), map[string]string{"RPC_URL": node.URL, "FAUCET_PRIVATE_KEY": keyHex(key), "MIN_FAUCET_BALANCE": "0"})
+	r := claim(t, s, freshAddress(t).Hex())
+	wantError(t, "a claim the wallet cannot pay", r.StatusCode(), r.Body, 503, "FAUCET_BALANCE_LOW")
+	ready, err := s.client.GetReadyWithResponse(ctx)
+	if err != nil || ready.StatusCode() != 503 || ready.JSON503.Code != "FAUCET_BALANCE_LOW" {
+		t.Fatalf("/ready: %v %s", err, ready.Body)
+	}
+}

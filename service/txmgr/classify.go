@@ -10,11 +10,12 @@ import (
 type sendClass int
 
 const (
-	sendAccepted  sendClass = iota // in the pool now
-	sendKnown                      // already in the pool: accepted earlier
-	sendNonceUsed                  // the nonce is mined, or taken in the pool by another transaction: resync and sign once more
-	sendUncertain                  // no answer: the transaction may or may not be in the pool
-	sendRejected                   // refused (underpriced, no funds, …): the nonce is not used
+	sendAccepted   sendClass = iota // in the pool now
+	sendKnown                       // already in the pool: accepted earlier
+	sendNonceUsed                   // the nonce is mined, or taken in the pool by another transaction: resync and sign once more
+	sendUncertain                   // no answer: the transaction may or may not be in the pool
+	sendNonceAhead                  // "nonce too high": the node's view is behind the counter (it went back, or lags): resync from it
+	sendRejected                    // refused (underpriced, no funds, …): the nonce is not used
 )
 
 // classifySend is the one place that reads the node's send errors. geth's wording is matched
@@ -32,6 +33,8 @@ func classifySend(err error) sendClass {
 		return sendKnown
 	case strings.Contains(msg, "nonce too low"):
 		return sendNonceUsed
+	case strings.Contains(msg, "nonce too high"):
+		return sendNonceAhead
 	case strings.Contains(msg, "replacement transaction underpriced"):
 		// Our own transactions all have nonces below the counter (resync keeps it above them),
 		// so the one in the pool at this nonce came from outside.

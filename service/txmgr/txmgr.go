@@ -329,11 +329,18 @@ func (m *Manager) Send(ctx context.Context, tx Tx) (*Flight, error) {
 			m.publish(f, true)
 			published = true
 			return f, nil
-		case sendNonceUsed:
+		case sendNonceUsed, sendNonceAhead:
 			if attempt > 0 {
+				m.synced = false // the next send asks the node again
 				return nil, fmt.Errorf("%w: %w", ErrRejected, sendErr)
 			}
-			m.log.Warn("nonce already used (a transaction from this wallet outside this service?); resyncing", "wallet", m.from.Hex(), "nonce", nonce, "err", sendErr)
+			if class == sendNonceAhead {
+				// The node's state went back (a reset or lagging node): the counter follows it, or
+				// every send would be refused until a restart.
+				m.log.Warn("the node says the nonce is ahead of it; reading the nonce from it again", "wallet", m.from.Hex(), "nonce", nonce, "err", sendErr)
+			} else {
+				m.log.Warn("nonce already used (a transaction from this wallet outside this service?); resyncing", "wallet", m.from.Hex(), "nonce", nonce, "err", sendErr)
+			}
 			if err := m.resync(ctx); err != nil {
 				return nil, err
 			}

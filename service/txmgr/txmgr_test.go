@@ -423,3 +423,25 @@ func TestAReplacementWhoseAnswerIsLostIsFollowed(t *testing.T) {
 		t.Fatalf("settled with %v; want the receipt of a replacement", f.Receipt())
 	}
 }
+
+// A node that says "nonce too high" (Hardhat's words when its state went back, or a node that
+// lags) has the counter read from it again and the transaction signed once more: before, the
+// send was refused as it was, and so was every later one until a restart.
+func TestNonceTooHighResyncs(t *testing.T) {
+	c := devchaintest.Start(t)
+	node := devchaintest.Faults(t, c.RPCURL)
+	m := managerOn(t, c, node.URL, time.Minute, gate.Budget{}, prometheus.NewRegistry(), nil, nil)
+	node.SetReply("eth_sendRawTransaction", `"error":{"code":-32000,"message":"Nonce too high. Expected nonce to be 0 but got 1. Note that transactions can't be queued when automining."}`, 1)
+	f, err := m.Send(ctx, txmgr.Tx{To: fresh(t), Value: big.NewInt(1), Gas: 21_000})
+	if err != nil {
+		t.Fatalf("a send the node first said was ahead of it: %v", err)
+	}
+	select {
+	case <-f.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("not mined")
+	}
+	if f.Receipt() == nil {
+		t.Fatalf("given up: %v", f.Err())
+	}
+}
