@@ -189,6 +189,38 @@ func (c *Client) TransactionReceipt(ctx context.Context, hash common.Hash) (*typ
 	return do(c, ctx, "receipt", func(ctx context.Context) (*types.Receipt, error) { return c.eth.TransactionReceipt(ctx, hash) })
 }
 
+// receiptBatch is how many receipts one JSON-RPC batch asks for: what providers take.
+const receiptBatch = 100
+
+// TransactionReceipts looks up the receipts of hashes in JSON-RPC batches of receiptBatch: one
+// request for many transactions (a node without eth_getBlockReceipts is asked this way). An
+// entry is nil where the node has no receipt (yet); the error is the first batch's that failed.
+func (c *Client) TransactionReceipts(ctx context.Context, hashes []common.Hash) ([]*types.Receipt, error) {
+	out := make([]*types.Receipt, len(hashes))
+	for start := 0; start < len(hashes); start += receiptBatch {
+		end := min(start+receiptBatch, len(hashes))
+		_, err := do(c, ctx, "receipts", func(ctx context.Context) (struct{}, error) {
+			batch := make([]rpc.BatchElem, end-start)
+			for i := range batch {
+				batch[i] = rpc.BatchElem{Method: "eth_getTransactionReceipt", Args: []any{hashes[start+i]}, Result: &out[start+i]}
+			}
+			if err := c.rpc.BatchCallContext(ctx, batch); err != nil {
+				return struct{}{}, err
+			}
+			for i := range batch {
+				if batch[i].Error != nil {
+					out[start+i] = nil // this one unknown: looked up again next time
+				}
+			}
+			return struct{}{}, nil
+		})
+		if err != nil {
+			return out, err
+		}
+	}
+	return out, nil
+}
+
 // TransactionKnown reports whether the node has the transaction, in its pool or in a block.
 func (c *Client) TransactionKnown(ctx context.Context, hash common.Hash) (bool, error) {
 	_, err := do(c, ctx, "transaction", func(ctx context.Context) (*types.Transaction, error) {

@@ -63,6 +63,8 @@ type FaultProxy struct {
 	headLag uint64
 	slow    time.Duration // how long a forwarded request's lost answer takes
 	counts  map[Fault]int
+	asked   map[string]int // HTTP requests by their (first) call's method
+	called  map[string]int // calls by method, each of a batch counted
 }
 
 // NewFaultProxy starts a proxy on a loopback port in front of target, forwarding everything
@@ -145,6 +147,20 @@ func (p *FaultProxy) SetLostAnswerDelay(d time.Duration) {
 	p.slow = d
 }
 
+// Requests returns how many HTTP requests came whose (first) call is of method: a batch is one.
+func (p *FaultProxy) Requests(method string) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.asked[method]
+}
+
+// Calls returns how many calls of method came, each of a batch counted.
+func (p *FaultProxy) Calls(method string) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.called[method]
+}
+
 // Counts returns how many times each fault was injected.
 func (p *FaultProxy) Counts() map[Fault]int {
 	p.mu.Lock()
@@ -179,6 +195,17 @@ func (p *FaultProxy) serve(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		calls = []rpcCall{one}
+	}
+	if len(calls) > 0 {
+		p.mu.Lock()
+		if p.asked == nil {
+			p.asked, p.called = map[string]int{}, map[string]int{}
+		}
+		p.asked[calls[0].Method]++
+		for _, c := range calls {
+			p.called[c.Method]++
+		}
+		p.mu.Unlock()
 	}
 	if !batch {
 		if members, ok := p.replyFor(calls[0].Method); ok {

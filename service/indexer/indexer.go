@@ -406,19 +406,14 @@ func (ix *Indexer) receipts(ctx context.Context, h *types.Header) ([]*types.Rece
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*types.Receipt, 0, len(hashes))
-	for _, tx := range hashes {
-		r, err := ix.client.TransactionReceipt(ctx, tx)
-		if errors.Is(err, ethereum.NotFound) {
+	out, err := ix.client.TransactionReceipts(ctx, hashes) // in batches: a request per 100, not per transaction
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range out {
+		if r == nil || r.BlockHash != h.Hash() {
 			return nil, ix.missing(ctx, h)
 		}
-		if err != nil {
-			return nil, err
-		}
-		if r.BlockHash != h.Hash() {
-			return nil, ix.missing(ctx, h)
-		}
-		out = append(out, r)
 	}
 	return out, nil
 }

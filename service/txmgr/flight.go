@@ -205,17 +205,29 @@ func (m *Manager) flightOf(hash common.Hash) *Flight {
 	return m.byHash[hash]
 }
 
-// lookup asks for the receipt of every version of f.
-func (m *Manager) lookup(ctx context.Context, f *Flight) *types.Receipt {
+// lookup asks for the receipts of every version of every flight given, in JSON-RPC batches (one
+// request per 100 hashes, however many are in flight), and returns those found by flight.
+func (m *Manager) lookup(ctx context.Context, flights []*Flight) map[*Flight]*types.Receipt {
+	var hashes []common.Hash
+	var owners []*Flight
 	m.mu.Lock()
-	txs := append([]*types.Transaction(nil), f.txs...)
-	m.mu.Unlock()
-	for _, tx := range txs {
-		if r, err := m.client.TransactionReceipt(ctx, tx.Hash()); err == nil && r != nil {
-			return r
+	for _, f := range flights {
+		for _, tx := range f.txs {
+			hashes, owners = append(hashes, tx.Hash()), append(owners, f)
 		}
 	}
-	return nil
+	m.mu.Unlock()
+	found := map[*Flight]*types.Receipt{}
+	receipts, err := m.client.TransactionReceipts(ctx, hashes)
+	if err != nil {
+		return found
+	}
+	for i, r := range receipts {
+		if r != nil {
+			found[owners[i]] = r
+		}
+	}
+	return found
 }
 
 // tend replaces flights that linger and gives up on those followed too long; it reports whether
@@ -227,14 +239,22 @@ func (m *Manager) tend(ctx context.Context) (settled bool) {
 		flights = append(flights, f)
 	}
 	m.mu.Unlock()
+	var due []*Flight
 	for _, f := range flights {
 		if m.oneByOne || time.Since(f.lastLookup) >= lookupEvery {
 			f.lastLookup = time.Now()
-			if r := m.lookup(ctx, f); r != nil {
-				m.settle(f, r, nil)
-				settled = true
-				continue
-			}
+			due = append(due, f)
+		}
+	}
+	var found map[*Flight]*types.Receipt
+	if len(due) > 0 {
+		found = m.lookup(ctx, due)
+	}
+	for _, f := range flights {
+		if r := found[f]; r != nil {
+			m.settle(f, r, nil)
+			settled = true
+			continue
 		}
 		switch {
 		case f.uncertain && time.Since(f.lastSent) >= rebroadcastAfter:

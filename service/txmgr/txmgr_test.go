@@ -445,3 +445,40 @@ func TestNonceTooHighResyncs(t *testing.T) {
 		t.Fatalf("given up: %v", f.Err())
 	}
 }
+
+// The transactions in flight are looked up together, in one JSON-RPC batch a round, whatever
+// their number (they were asked one request each: on a node without eth_getBlockReceipts, every
+// poll, a cost growing with what is in flight).
+func TestLookupsWithoutBlockReceiptsAreBatched(t *testing.T) {
+	c := devchaintest.Start(t)
+	node := devchaintest.Faults(t, c.RPCURL)
+	node.SetRule(func(method string) devchain.Fault {
+		if method == "eth_getBlockReceipts" {
+			return devchain.MethodMissing
+		}
+		return devchain.Pass
+	})
+	m := managerOn(t, c, node.URL, time.Minute, gate.Budget{}, prometheus.NewRegistry(), nil, nil)
+	c.PauseSealing()
+	var flights []*txmgr.Flight
+	for range 10 {
+		f, err := m.Send(ctx, txmgr.Tx{To: fresh(t), Value: big.NewInt(1), Gas: 21_000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		flights = append(flights, f)
+	}
+	time.Sleep(2500 * time.Millisecond) // at least two lookup rounds
+	requests, calls := node.Requests("eth_getTransactionReceipt"), node.Calls("eth_getTransactionReceipt")
+	if calls < 10 || requests*5 > calls {
+		t.Fatalf("%d receipt lookups in %d requests with 10 transactions in flight: want them batched", calls, requests)
+	}
+	c.ResumeSealing()
+	for _, f := range flights {
+		select {
+		case <-f.Done():
+		case <-time.After(10 * time.Second):
+			t.Fatal("not settled")
+		}
+	}
+}

@@ -48,14 +48,24 @@ export class Prover {
       const worker = new Worker(new URL("./prover-worker.js", import.meta.url), { type: "module" });
       let next = 0;
       const waiting = new Map<number, { resolve: (v: string) => void; reject: (e: Error) => void }>();
+      let failed: Error | undefined;
       worker.onmessage = (e: MessageEvent<{ id: number; result?: string; error?: string }>) => {
         const w = waiting.get(e.data.id);
         waiting.delete(e.data.id);
         if (e.data.error !== undefined) w?.reject(new Error(e.data.error));
         else w?.resolve(e.data.result!);
       };
+      // A worker that cannot start (its script not found, a syntax error, a CSP refusal) fails
+      // every call at once, with a clear error, instead of leaving them waiting for ever.
+      worker.onerror = (e: ErrorEvent) => {
+        e.preventDefault?.();
+        failed = new Error(`the prover's worker failed: ${e.message || "its script did not load"} (prover-worker.js, next to prover.js)`);
+        for (const w of waiting.values()) w.reject(failed);
+        waiting.clear();
+      };
       const send = (fn: string, arg: unknown) =>
         new Promise<string>((resolve, reject) => {
+          if (failed) return reject(failed);
           const id = next++;
           waiting.set(id, { resolve, reject });
           worker.postMessage({ id, fn, args: [arg] });
