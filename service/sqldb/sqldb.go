@@ -47,31 +47,7 @@ func IsPostgres(databaseURL string) bool {
 // on disk when it returns) behind one connection: SQLite writes one at a time anyway, and this
 // way no writer waits on a busy lock. Postgres gets a pool of 10 connections.
 func Open(databaseURL string) (*DB, error) {
-	dialect, target, err := parse(databaseURL)
-	if err != nil {
-		return nil, err
-	}
-	var db *sql.DB
-	switch dialect {
-	case SQLite:
-		db, err = sql.Open("sqlite", "file:"+target+"?_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=busy_timeout(10000)&_txlock=immediate")
-		if err == nil {
-			db.SetMaxOpenConns(1)
-		}
-	case Postgres:
-		db, err = sql.Open("pgx", target)
-		if err == nil {
-			db.SetMaxOpenConns(10)
-		}
-	}
-	if err != nil {
-		return nil, fmt.Errorf("DATABASE_URL: %w", err)
-	}
-	if err := db.Ping(); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("DATABASE_URL %s: %w", redact(databaseURL), err)
-	}
-	return &DB{DB: db, Dialect: dialect}, nil
+	return open(databaseURL, pool{sqliteParams: "_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=busy_timeout(10000)&_txlock=immediate", sqliteConns: 1, postgresConns: 10})
 }
 
 // OpenReaders opens a second pool on databaseURL's database, for readers only: on SQLite 4
@@ -79,6 +55,17 @@ func Open(databaseURL string) (*DB, error) {
 // never hold up), on Postgres 8 of their own, so that readers busy with long queries or streams
 // leave the writer its connections. Open the database with Open first (it creates it).
 func OpenReaders(databaseURL string) (*DB, error) {
+	return open(databaseURL, pool{sqliteParams: "_pragma=busy_timeout(10000)&_pragma=query_only(1)", sqliteConns: 4, postgresConns: 8})
+}
+
+// pool is how a connection pool is opened: SQLite's connection parameters, and each engine's
+// number of connections.
+type pool struct {
+	sqliteParams               string
+	sqliteConns, postgresConns int
+}
+
+func open(databaseURL string, p pool) (*DB, error) {
 	dialect, target, err := parse(databaseURL)
 	if err != nil {
 		return nil, err
@@ -86,14 +73,12 @@ func OpenReaders(databaseURL string) (*DB, error) {
 	var db *sql.DB
 	switch dialect {
 	case SQLite:
-		db, err = sql.Open("sqlite", "file:"+target+"?_pragma=busy_timeout(10000)&_pragma=query_only(1)")
-		if err == nil {
-			db.SetMaxOpenConns(4)
+		if db, err = sql.Open("sqlite", "file:"+target+"?"+p.sqliteParams); err == nil {
+			db.SetMaxOpenConns(p.sqliteConns)
 		}
 	case Postgres:
-		db, err = sql.Open("pgx", target)
-		if err == nil {
-			db.SetMaxOpenConns(8)
+		if db, err = sql.Open("pgx", target); err == nil {
+			db.SetMaxOpenConns(p.postgresConns)
 		}
 	}
 	if err != nil {
