@@ -68,8 +68,11 @@ func leaseOperatorKey(ctx context.Context, rdb *redis.Client, keys []*ecdsa.Priv
 			ol.lease, ol.key = l, byName[l.Name()]
 			log.Info("leased an operator key", "operator", l.Name(), "epoch", l.Epoch(), "keys", len(keys), "ttl", ttl)
 			return ol, nil
-		case !errors.Is(err, lease.ErrAllHeld) && !errors.Is(err, lease.ErrQuiet):
+		case !errors.Is(err, lease.ErrAllHeld) && !errors.Is(err, lease.ErrQuiet) && !waiting:
 			return nil, fmt.Errorf("lease an operator key through REDIS_URL: %w", err)
+		case !errors.Is(err, lease.ErrAllHeld) && !errors.Is(err, lease.ErrQuiet):
+			// A standby already waiting rides out a Redis that restarts or is briefly away.
+			log.Warn("standby: cannot ask Redis for a free operator key; asking again", "err", err)
 		case errors.Is(err, lease.ErrQuiet):
 			log.Info("Redis holds no leases from before (it is new, or restarted empty): no key is leased for one OPERATOR_LEASE_TTL, so that a holder from before has stopped", "ttl", ttl)
 		case !waiting:
