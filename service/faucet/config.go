@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/seed018cc74c/vaultd/service/chain"
+	"github.com/seed018cc74c/vaultd/service/deployment"
 	"github.com/seed018cc74c/vaultd/service/gate"
 	"github.com/seed018cc74c/vaultd/service/platform"
 	"github.com/seed018cc74c/vaultd/service/ratelimit"
@@ -47,6 +48,7 @@ type LimitsConfig struct {
 // LoadConfig reads the faucet's environment (README.md lists it) and reports every problem at
 // once. A bad key is reported without its value.
 func LoadConfig(getenv func(string) string) (Config, error) {
+	getenv, fileErr := deployment.Env(getenv) // DEPLOYMENT_FILE under what is set
 	e := platform.NewEnv(getenv)
 	c := Config{
 		HTTP:  platform.LoadHTTPConfig(e, DefaultPort),
@@ -67,7 +69,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		},
 		DatabaseURL: e.String("DATABASE_URL", "sqlite:faucet.db"),
 	}
-	return c, errors.Join(e.Err(), c.Validate())
+	return c, errors.Join(fileErr, e.Err(), c.Validate())
 }
 
 // Validate checks the whole configuration and joins every problem.

@@ -7,6 +7,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/seed018cc74c/vaultd/service/chain"
+	"github.com/seed018cc74c/vaultd/service/deployment"
 	"github.com/seed018cc74c/vaultd/service/platform"
 	"github.com/seed018cc74c/vaultd/service/ratelimit"
 	"github.com/seed018cc74c/vaultd/service/sqldb"
@@ -38,6 +39,7 @@ var required = []string{"COMMITMENT_TREE_ADDRESS", "NULLIFIER_REGISTRY_ADDRESS",
 // LoadConfig reads the indexer's environment (README.md lists it) and reports every problem at
 // once.
 func LoadConfig(getenv func(string) string) (Config, error) {
+	getenv, fileErr := deployment.Env(getenv) // DEPLOYMENT_FILE under what is set
 	e := platform.NewEnv(getenv)
 	c := Config{
 		HTTP:          platform.LoadHTTPConfig(e, DefaultPort),
@@ -56,7 +58,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 			c.Contracts[name] = a
 		}
 	}
-	return c, errors.Join(e.Err(), c.Validate())
+	return c, errors.Join(fileErr, e.Err(), c.Validate())
 }
 
 // Validate checks the whole configuration and joins every problem.

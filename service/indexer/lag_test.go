@@ -2,17 +2,23 @@ package indexer_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/seed018cc74c/vaultd/gen/indexerapi"
 	"github.com/seed018cc74c/vaultd/service/devchain"
 	"github.com/seed018cc74c/vaultd/service/devchain/devchaintest"
+	"github.com/seed018cc74c/vaultd/service/indexer"
+	"github.com/seed018cc74c/vaultd/service/platform/platformtest"
 )
 
 // laggingNode forwards JSON-RPC to the dev chain, but while lag is set it answers "latest" with
@@ -126,5 +132,49 @@ func testLaggingReceiptsAreNotAReorg(t *testing.T) {
 		if uint64(e.BlockNumber) != want[i].BlockNumber || e.BlockHash != want[i].BlockHash.Hex() || e.LogIndex != int(want[i].Index) {
 			t.Fatalf("event %d: %+v, the node's log: %+v", i, e, want[i])
 		}
+	}
+}
+
+// An indexer pointed at a deployment by DEPLOYMENT_FILE alone (its chain id, contracts and first
+// block; the manifest's format, here written without its keys) follows it: no address variable
+// set.
+func TestStartedFromADeploymentFile(t *testing.T) {
+	c := devchaintest.Start(t)
+	m := c.Manifest()
+	file := filepath.Join(t.TempDir(), "deployment.json")
+	data, _ := json.Marshal(map[string]any{"chainId": m.ChainID, "startBlock": m.StartBlock, "contracts": m.Contracts, "tokens": m.Tokens})
+	if err := os.WriteFile(file, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	only := map[string]string{"RPC_URL": c.RPCURL, "DEPLOYMENT_FILE": file, "DATABASE_URL": "sqlite:" + filepath.Join(t.TempDir(), "indexer.db"),
+		"POLL_INTERVAL": "20ms", "RATE_LIMIT_PER_IP": "1000000/1m"}
+	cfg, err := indexer.LoadConfig(func(k string) string { return only[k] })
+	if err != nil {
+		t.Fatalf("config from DEPLOYMENT_FILE: %v", err)
+	}
+	if cfg.StartBlock != m.StartBlock || cfg.Contracts["COMMIT_REVEAL_VAULT_ADDRESS"] != c.Contracts.Vault || cfg.Chain.ChainID != c.ChainID {
+		t.Fatalf("config %+v from %s", cfg, data)
+	}
+	svc, err := indexer.New(ctx, cfg, indexer.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, _ := platformtest.Serve(t, svc.Handler(), svc.Start, svc.Close)
+	client, _ := indexerapi.NewClientWithResponses(u)
+	s := &server{svc: svc, url: u, client: client}
+	commit(t, c, 0, 1)
+	caughtUp(t, s, c)
+	if got := list(t, s, "TokenCreated", 100); len(got) != len(c.Tokens)-1 { // the legacy token is not the factory's
+		t.Fatalf("%d TokenCreated from the deployment file's factory, want %d", len(got), len(c.Tokens)-1)
+	}
+	if got := list(t, s, "CommitmentInserted", 100); len(got) != 1 {
+		t.Fatalf("%d CommitmentInserted, want 1", len(got))
+	}
+	only["CHAIN_ID"] = "999" // an explicit variable overrides the file
+	if _, err := indexer.LoadConfig(func(k string) string { return only[k] }); err != nil {
+		t.Fatal(err)
+	}
+	if cfg, _ := indexer.LoadConfig(func(k string) string { return only[k] }); cfg.Chain.ChainID != 999 {
+		t.Fatalf("CHAIN_ID set explicitly: %d, want 999", cfg.Chain.ChainID)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/seed018cc74c/vaultd/service/chain"
+	"github.com/seed018cc74c/vaultd/service/deployment"
 	"github.com/seed018cc74c/vaultd/service/platform"
 	"github.com/seed018cc74c/vaultd/service/ratelimit"
 	"github.com/seed018cc74c/vaultd/service/sqldb"
@@ -47,6 +48,7 @@ type IconsConfig struct {
 // LoadConfig reads the registry's environment variables (README.md lists them) and validates
 // them, reporting every problem at once.
 func LoadConfig(getenv func(string) string) (Config, error) {
+	getenv, fileErr := deployment.Env(getenv) // DEPLOYMENT_FILE under what is set
 	e := platform.NewEnv(getenv)
 	c := Config{
 		HTTP:        platform.LoadHTTPConfig(e, DefaultPort),
@@ -61,7 +63,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		Limits: ratelimit.ClientLimitFromEnv(e, "600/1m"),
 	}
 	c.PublicBaseURL = strings.TrimRight(e.String("PUBLIC_BASE_URL", "http://localhost:"+strconv.Itoa(c.HTTP.Port)), "/")
-	return c, errors.Join(e.Err(), c.Validate())
+	return c, errors.Join(fileErr, e.Err(), c.Validate())
 }
 
 // Validate checks the whole configuration and joins every problem.
