@@ -142,6 +142,7 @@ var reasons = platform.Answers[Reason]{
 	AddressBusy:      {Status: http.StatusServiceUnavailable, Code: platform.CodeUnavailable},
 	ChainUnavailable: {Status: http.StatusBadGateway, Code: platform.CodeChainUnavailable},
 	WalletNotHeld:    {Status: http.StatusServiceUnavailable, Code: platform.CodeUnavailable},
+	LimitsLost:       {Status: http.StatusServiceUnavailable, Code: platform.CodeUnavailable},
 }
 
 // httpError is err as the faucet answers it: a *ClaimError through reasons, anything else (the

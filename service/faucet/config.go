@@ -43,6 +43,9 @@ type LimitsConfig struct {
 	PerIP, Total ratelimit.Rate
 	IPv6Prefix   int    // leading bits of an IPv6 address that are one client
 	RedisURL     string // never logged: it may carry a password
+	// WipeQuiet is how long claims are refused once the Redis is found to have lost what it
+	// held (restarted empty): its windows and budget started again from nothing.
+	WipeQuiet time.Duration
 }
 
 // LoadConfig reads the faucet's environment (README.md lists it) and reports every problem at
@@ -66,6 +69,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 			Total:      ratelimit.FromEnv(e, "RATE_LIMIT_TOTAL", "1000/1h"),
 			IPv6Prefix: ratelimit.IPv6PrefixFromEnv(e),
 			RedisURL:   e.String("REDIS_URL", ""),
+			WipeQuiet:  e.Duration("REDIS_WIPE_QUIET", 10*time.Second),
 		},
 		DatabaseURL: e.String("DATABASE_URL", "sqlite:faucet.db"),
 	}

@@ -16,6 +16,7 @@ const (
 	AddressBusy                        // another claim for the address is being recorded
 	ChainUnavailable                   // the chain did not answer
 	WalletNotHeld                      // this replica lost its wallet's lock (Postgres restarted): it signs nothing until it has it again
+	LimitsLost                         // the limits' Redis restarted empty: nothing is paid on its word for REDIS_WIPE_QUIET
 )
 
 // ClaimError is a claim the faucet did not take: its reason, a message for the caller, when to

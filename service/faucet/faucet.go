@@ -26,6 +26,7 @@ import (
 
 	"github.com/seed018cc74c/vaultd/service/chain"
 	"github.com/seed018cc74c/vaultd/service/gate"
+	"github.com/seed018cc74c/vaultd/service/lease"
 	"github.com/seed018cc74c/vaultd/service/platform"
 	"github.com/seed018cc74c/vaultd/service/ratelimit"
 	"github.com/seed018cc74c/vaultd/service/txmgr"
@@ -199,6 +200,9 @@ func (f *Faucet) claim(ctx context.Context, addr common.Address, reopen bool, st
 	if err != nil {
 		return c, err
 	}
+	if err := f.redisTrusted(ctx); err != nil {
+		return c, err
+	}
 	if ok, retry, err := f.total.Allow(ctx, ""); err != nil {
 		return c, ratelimit.Unavailable(err)
 	} else if !ok {
@@ -286,6 +290,27 @@ func (f *Faucet) stage(ctx context.Context, name string) (context.Context, func(
 		}
 		span.End()
 	}
+}
+
+// redisPrefix is where the faucet's Redis marks that it holds the limits (service/lease.Quiet).
+const redisPrefix = "vaultd:faucet:redis"
+
+// redisTrusted refuses a claim (503 UNAVAILABLE, nothing recorded or sent) while the limits'
+// Redis is in a quiet spell: it restarted empty, and its windows and spend budget started again
+// from nothing, so for REDIS_WIPE_QUIET nothing is paid on their word.
+func (f *Faucet) redisTrusted(ctx context.Context) error {
+	if f.redis == nil {
+		return nil
+	}
+	quiet, err := lease.Quiet(ctx, f.redis, redisPrefix, f.cfg.Limits.WipeQuiet)
+	if err != nil {
+		return ratelimit.Unavailable(err)
+	}
+	if quiet {
+		return &ClaimError{Reason: LimitsLost, RetryAfter: f.cfg.Limits.WipeQuiet,
+			Message: "the faucet's limits were lost (its Redis restarted empty); claims resume shortly, try again"}
+	}
+	return nil
 }
 
 // affordable refuses a claim while the wallet, as last read, holds less than one claim and its

@@ -35,6 +35,7 @@ func env(c *devchain.Chain, dir string, over map[string]string) func(string) str
 		"BALANCE_POLL_INTERVAL": "200ms",
 		"RATE_LIMIT_PER_IP":     "1000/1h",
 		"RATE_LIMIT_TOTAL":      "1000/1h",
+		"REDIS_WIPE_QUIET":      "300ms", // a new Redis looks emptied: its quiet spell, short here
 	})
 	maps.Copy(m, over)
 	return func(k string) string { return m[k] }

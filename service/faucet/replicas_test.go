@@ -169,3 +169,33 @@ func TestALostWalletLockStopsSigning(t *testing.T) {
 	waitFor(t, "a claim accepted once the lock is free", func() bool { return claim(t, s, third.Hex()).StatusCode() == 202 })
 	waitStatus(t, s, third, faucetapi.Confirmed)
 }
+
+// A faucet whose Redis restarts empty (its windows and spend budget gone) pays nothing for
+// REDIS_WIPE_QUIET (503 UNAVAILABLE, nothing recorded or sent), then claims again. Before, the
+// limits simply started again from nothing and claims went on.
+func TestARedisRestartedEmptyQuietsTheFaucet(t *testing.T) {
+	c := devchaintest.Start(t)
+	url, restart := redistest.Restartable(t)
+	s := startFaucet(t, c, t.TempDir(), map[string]string{"REDIS_URL": url, "REDIS_WIPE_QUIET": "2s"})
+	wallet := c.Accounts.Faucet.Address
+	if r := claim(t, s, freshAddress(t).Hex()); r.StatusCode() != 202 {
+		t.Fatalf("before the restart: %d %s", r.StatusCode(), r.Body)
+	}
+	restart()
+	before := nonce(t, c, wallet)
+	var r *faucetapi.ClaimResponse
+	waitFor(t, "Redis back", func() bool {
+		r = claim(t, s, freshAddress(t).Hex())
+		return !(r.StatusCode() == 503 && strings.Contains(string(r.Body), "cannot be checked"))
+	})
+	wantError(t, "a claim right after Redis restarted empty", r.StatusCode(), r.Body, 503, "UNAVAILABLE")
+	if !strings.Contains(string(r.Body), "restarted empty") {
+		t.Fatalf("the 503 does not say why: %s", r.Body)
+	}
+	if n := nonce(t, c, wallet); n != before {
+		t.Fatalf("sent %d transactions during the quiet spell", n-before)
+	}
+	addr := freshAddress(t)
+	waitFor(t, "claims again after the spell", func() bool { return claim(t, s, addr.Hex()).StatusCode() == 202 })
+	waitStatus(t, s, addr, faucetapi.Confirmed)
+}

@@ -2,6 +2,7 @@ package faucet
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"sync"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"github.com/seed018cc74c/vaultd/openapi"
 	"github.com/seed018cc74c/vaultd/service/chain"
 	"github.com/seed018cc74c/vaultd/service/gate"
+	"github.com/seed018cc74c/vaultd/service/lease"
 	"github.com/seed018cc74c/vaultd/service/platform"
 	"github.com/seed018cc74c/vaultd/service/ratelimit"
 	"github.com/seed018cc74c/vaultd/service/txmgr"
@@ -59,6 +61,16 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 			st.Close()
 			client.Close()
 			return nil, err
+		}
+		// A new Redis looks like one that lost its data: its first quiet spell passes here.
+		wctx, cancel := context.WithTimeout(ctx, cfg.Limits.WipeQuiet+5*time.Second)
+		err = lease.WaitQuiet(wctx, rdb, redisPrefix, cfg.Limits.WipeQuiet)
+		cancel()
+		if err != nil {
+			rdb.Close()
+			st.Close()
+			client.Close()
+			return nil, fmt.Errorf("REDIS_URL: %w", err)
 		}
 		shared = gate.NewSharedRedis(rdb, "vaultd:faucet:spend", platform.Instance(), 10*time.Minute)
 	}

@@ -105,6 +105,43 @@ redis.call('SET', KEYS[1], ARGV[1] .. ':' .. e, 'PX', ARGV[2])
 return e
 `)
 
+// quietScript answers 1 while Redis is in a quiet spell: it starts one of ARGV[1] ms when the
+// marker KEYS[1] is missing (Redis lost everything, or is new), and KEYS[2] holds it.
+var quietScript = redis.NewScript(`
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  redis.call('SET', KEYS[1], '1')
+  redis.call('SET', KEYS[2], '1', 'PX', ARGV[1])
+  return 1
+end
+if redis.call('EXISTS', KEYS[2]) == 1 then return 1 end
+return 0
+`)
+
+// Quiet reports whether the Redis guards under prefix (limits, budgets) are in a quiet spell:
+// Redis lost what they held (it restarted empty), or is new, and for spell from the moment that
+// was first noticed, what they would let through cannot be trusted. The caller sends nothing
+// meanwhile. The same keys as Acquire's when prefix is a lease's.
+func Quiet(ctx context.Context, rdb *redis.Client, prefix string, spell time.Duration) (bool, error) {
+	n, err := quietScript.Run(ctx, rdb, []string{prefix + ":incarnation", prefix + ":quiet"}, spell.Milliseconds()).Int()
+	return n == 1, err
+}
+
+// WaitQuiet waits until Quiet answers false (a new Redis's first spell, at a fleet's start), at
+// most ctx's time.
+func WaitQuiet(ctx context.Context, rdb *redis.Client, prefix string, spell time.Duration) error {
+	for {
+		quiet, err := Quiet(ctx, rdb, prefix, spell)
+		if err != nil || !quiet {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
 // drop deletes KEYS[1] if it still holds ARGV[1].
 var drop = redis.NewScript(`
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
