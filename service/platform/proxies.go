@@ -30,7 +30,7 @@ type trustedSet struct {
 	hosts  []string
 
 	mu         sync.Mutex
-	resolved   []netip.Prefix
+	all        []netip.Prefix // static and resolved, replaced (never changed) at each resolve
 	at         time.Time
 	refreshing bool
 }
@@ -59,7 +59,7 @@ func (t *trustedSet) prefixes() []netip.Prefix {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return append(append([]netip.Prefix(nil), t.static...), t.resolved...)
+	return t.all
 }
 
 // resolve looks every host name up (2 s at most) and keeps what they resolve to.
@@ -77,9 +77,10 @@ func (t *trustedSet) resolve() {
 			out = append(out, netip.PrefixFrom(a, a.BitLen()))
 		}
 	}
+	all := append(append([]netip.Prefix(nil), t.static...), out...)
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.resolved, t.at, t.refreshing = out, time.Now(), false
+	t.all, t.at, t.refreshing = all, time.Now(), false
 }
 
 // isHostName reports whether s is a DNS name (letters, digits, hyphens and dots).

@@ -118,23 +118,6 @@ func (c *nullifierClaims) claim(ctx context.Context, n common.Hash) (*claimToken
 	return &claimToken{value: tok, stop: stop}, nil
 }
 
-// waitQuiet waits until Redis is out of a quiet spell (one starts now if Redis is new, or lost
-// its data), at most ctx's time: a new fleet's first start, so that its first reveals are not
-// refused.
-func (c *nullifierClaims) waitQuiet(ctx context.Context) error {
-	for {
-		got, err := claimScript.Run(ctx, c.client, []string{"vaultd:relayer:nullifier-claims:probe", claimsMarker, claimsQuiet}, "probe", 1, c.quiet.Milliseconds()).Int()
-		if err != nil || got >= 0 {
-			return err
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(50 * time.Millisecond):
-		}
-	}
-}
-
 // record stores the hash of a version about to be sent, if the claim is still tok's.
 func (c *nullifierClaims) record(ctx context.Context, n common.Hash, tok *claimToken, hash common.Hash) error {
 	ok, err := recordScript.Run(ctx, c.client, []string{c.key(n)}, tok.value, hash.Hex(), c.ttl.Milliseconds()).Int()

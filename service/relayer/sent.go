@@ -218,10 +218,11 @@ func (r *Relayer) recoverLogged(ctx context.Context) {
 	}
 }
 
-// minedAny reports whether one of hashes has a receipt.
+// minedAny reports whether one of hashes has a receipt (one batched lookup).
 func (r *Relayer) minedAny(ctx context.Context, hashes []common.Hash) bool {
-	for _, h := range hashes {
-		if rc, err := r.client.TransactionReceipt(ctx, h); err == nil && rc != nil {
+	receipts, _ := r.client.TransactionReceipts(ctx, hashes)
+	for _, rc := range receipts {
+		if rc != nil {
 			return true
 		}
 	}

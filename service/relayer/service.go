@@ -17,6 +17,7 @@ import (
 	"github.com/seed018cc74c/vaultd/openapi"
 	"github.com/seed018cc74c/vaultd/service/chain"
 	"github.com/seed018cc74c/vaultd/service/gate"
+	"github.com/seed018cc74c/vaultd/service/lease"
 	"github.com/seed018cc74c/vaultd/service/platform"
 	"github.com/seed018cc74c/vaultd/service/ratelimit"
 	"github.com/seed018cc74c/vaultd/service/txmgr"
@@ -69,7 +70,7 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 		r.total = ratelimit.NewRedis(r.redis, "relayer:total", cfg.Limits.Total)
 		r.claims = &nullifierClaims{client: r.redis, claimTTL: cfg.Limits.ClaimTTL, ttl: time.Hour, quiet: cfg.Operator.LeaseTTL}
 		wctx, cancel := context.WithTimeout(ctx, cfg.Operator.LeaseTTL+5*time.Second)
-		err := r.claims.waitQuiet(wctx)
+		err := lease.WaitQuiet(wctx, r.redis, leasePrefix, cfg.Operator.LeaseTTL) // the claims' and the leases' spell
 		cancel()
 		if err != nil {
 			r.closeResources()

@@ -261,7 +261,8 @@ var ErrRejected = errors.New("the node refused the transaction")
 // flight's Done closes when it is mined (or given up). A send whose answer was lost (no answer,
 // a gateway's 5xx or 429, a dropped connection) is followed all the same: the transaction may be
 // in a pool or mined, so its nonce stays taken and its fate is read by its hash; if no node has
-// it, the watch loop sends it again at the same nonce (replace), never at another. It refuses while the gate is closed,
+// it, the watch loop broadcasts the same bytes again (rebroadcast), never another nonce. It
+// refuses while the gate is closed,
 // checked again here and reserved in the same step (Admit), so requests that passed the gate
 // together cannot all be sent once the first of them has closed it.
 func (m *Manager) Send(ctx context.Context, tx Tx) (*Flight, error) {
@@ -323,8 +324,7 @@ func (m *Manager) Send(ctx context.Context, tx Tx) (*Flight, error) {
 			}
 			m.next = nonce + 1
 			m.metrics.NextNonce(m.next)
-			f := m.newFlight(signed, head, tx.Record)
-			f.reserved = reserve
+			f := m.newFlight(signed, head, tx.Record) // reserves worstCost, as admitted above
 			f.uncertain = class == sendUncertain
 			m.publish(f, true)
 			published = true
