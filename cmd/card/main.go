@@ -1,7 +1,10 @@
-// Command card runs the card flow against a dev chain described by devnet.json:
+// Command card runs the card flow against a dev chain described by devnet.json, or against any
+// chain given a deployment file (cmd/deploy) and an RPC URL:
 //
 //	card create --devnet devnet.json --token <address> --amount <base units> [--from user0]
+//	card create --deployment deployment.json --rpc-url <url> --key-file <file> --token <address> --amount <base units>
 //	card redeem --devnet devnet.json --secret <card> --recipient <address> (--relayer <url> | --print | --direct) [--from user1] [--indexer <url>] [--keys <dir>]
+//	card redeem --deployment deployment.json --rpc-url <url> [--key-file <file> with --direct] --secret <card> ...
 //
 // create commits tokens into the vault and prints the card. redeem proves the reveal of the
 // card to the recipient and posts it to a relayer, prints the request, or submits it directly.
@@ -9,6 +12,7 @@ package main
 
 import (
 	"context"
+	"crypto/ecdsa"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -17,15 +21,18 @@ import (
 	"math/big"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 
 	"github.com/seed018cc74c/vaultd/service/address"
 	"github.com/seed018cc74c/vaultd/service/card"
 	"github.com/seed018cc74c/vaultd/service/chain"
+	"github.com/seed018cc74c/vaultd/service/deployment"
 	"github.com/seed018cc74c/vaultd/service/devchain"
 	"github.com/seed018cc74c/vaultd/service/zk"
 )
@@ -40,7 +47,7 @@ func main() {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "card:", err)
 		if errors.Is(err, chain.ErrUnavailable) {
-			fmt.Fprintln(os.Stderr, "card: is the dev chain running? (go run ./cmd/devnet or ./cmd/devstack)")
+			fmt.Fprintln(os.Stderr, "card: is the chain running? (the dev chain: go run ./cmd/devnet or ./cmd/devstack)")
 		}
 		os.Exit(1)
 	}
@@ -62,21 +69,22 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 func create(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("card create", flag.ContinueOnError)
-	devnet := fs.String("devnet", "devnet.json", "the dev chain's manifest")
+	where := targetFlags(fs)
 	token := fs.String("token", "", "token address")
 	amount := fs.String("amount", "", "amount in the token's base units")
-	from := fs.String("from", "user0", "dev account that commits (and pays the gas)")
+	from := fs.String("from", "user0", "dev account that commits (and pays the gas), with --devnet")
 	if err := fs.Parse(args); err != nil {
 		return errUsage
 	}
-	m, client, err := connect(*devnet)
+	t, err := where.connect()
 	if err != nil {
 		return err
 	}
-	key, err := m.Account(*from)
+	key, err := t.wallet(*from)
 	if err != nil {
 		return err
 	}
+	client := t.client
 	tok, err := address.Parse(*token)
 	if err != nil {
 		return fmt.Errorf("--token: %w", err)
@@ -85,11 +93,7 @@ func create(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if !ok || amt.Sign() <= 0 || amt.Cmp(zk.MaxAmount) > 0 {
 		return fmt.Errorf("--amount must be a positive integer in base units")
 	}
-	vault, err := m.Address("vault")
-	if err != nil {
-		return err
-	}
-	c, receipt, err := card.Create(ctx, client, key, vault, tok, amt)
+	c, receipt, err := card.Create(ctx, client, key, t.vault, tok, amt)
 	if err != nil {
 		return err
 	}
@@ -100,13 +104,13 @@ func create(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 
 func redeem(ctx context.Context, args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("card redeem", flag.ContinueOnError)
-	devnet := fs.String("devnet", "devnet.json", "the dev chain's manifest")
+	where := targetFlags(fs)
 	secret := fs.String("secret", "", "the card string that card create printed")
 	recipient := fs.String("recipient", "", "address that receives the tokens")
 	relayer := fs.String("relayer", "", "post the reveal to this relayer (its base URL)")
 	printOnly := fs.Bool("print", false, "print the reveal request JSON instead of sending it")
 	direct := fs.Bool("direct", false, "submit the reveal directly from --from")
-	from := fs.String("from", "user1", "dev account that submits with --direct (and pays the gas)")
+	from := fs.String("from", "user1", "dev account that submits with --direct (and pays the gas), with --devnet")
 	indexerURL := fs.String("indexer", "", "rebuild the commitment tree from this indexer's events (its base URL) instead of the chain's logs; waits up to 30 s for the indexer to reach the card's deposit")
 	keysDir := fs.String("keys", "", "prove with the keys of this directory (cmd/ceremony finalize) instead of the dev keys")
 	if err := fs.Parse(args); err != nil {
@@ -123,10 +127,14 @@ func redeem(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil || to == ([20]byte{}) {
 		return fmt.Errorf("--recipient: not a valid address")
 	}
-	m, client, err := connect(*devnet)
+	t, err := where.connect()
 	if err != nil {
 		return err
 	}
+	if *where.deployment != "" && c.Vault != t.vault {
+		return fmt.Errorf("the card is for the vault %s, and the deployment's vault is %s", c.Vault.Hex(), t.vault.Hex())
+	}
+	client := t.client
 	keys, err := loadKeys(*keysDir)
 	if err != nil {
 		return err
@@ -154,7 +162,7 @@ func redeem(ctx context.Context, args []string, stdout io.Writer) error {
 			return fmt.Errorf("the relayer answered %d", status)
 		}
 	default:
-		key, err := m.Account(*from)
+		key, err := t.wallet(*from)
 		if err != nil {
 			return err
 		}
@@ -167,16 +175,83 @@ func redeem(ctx context.Context, args []string, stdout io.Writer) error {
 	return nil
 }
 
-func connect(path string) (devchain.Manifest, *ethclient.Client, error) {
-	m, err := devchain.ReadManifest(path)
-	if err != nil {
-		return m, nil, fmt.Errorf("read %s: %w (run: go run ./cmd/devnet --out %s)", path, err, path)
+// targetFlag holds the flags that say which chain and vault a command works on: a dev chain's
+// manifest, or a deployment file and an RPC URL (any chain), with the wallet's key in a file.
+type targetFlag struct {
+	devnet, deployment, rpcURL, keyFile *string
+}
+
+func targetFlags(fs *flag.FlagSet) targetFlag {
+	return targetFlag{
+		devnet:     fs.String("devnet", "devnet.json", "the dev chain's manifest (its RPC URL, vault and dev accounts)"),
+		deployment: fs.String("deployment", "", "a deployment file (cmd/deploy) in place of --devnet: the vault on any chain; needs --rpc-url"),
+		rpcURL:     fs.String("rpc-url", os.Getenv("RPC_URL"), "with --deployment: the chain's JSON-RPC endpoint (default $RPC_URL)"),
+		keyFile:    fs.String("key-file", "", "with --deployment: a file holding the private key (hex) of the wallet that commits, or submits with --direct"),
 	}
-	client, err := ethclient.Dial(m.RPCURL)
-	if err != nil {
-		return m, nil, fmt.Errorf("%w: %w", chain.ErrUnavailable, err)
+}
+
+// target is the chain and vault a command works on.
+type target struct {
+	client *ethclient.Client
+	vault  common.Address
+	// wallet is the key that pays: a dev account by name (--devnet), or --key-file's.
+	wallet func(name string) (*ecdsa.PrivateKey, error)
+}
+
+func (f targetFlag) connect() (target, error) {
+	if *f.deployment == "" {
+		m, err := devchain.ReadManifest(*f.devnet)
+		if err != nil {
+			return target{}, fmt.Errorf("read %s: %w (run: go run ./cmd/devnet --out %s, or give --deployment)", *f.devnet, err, *f.devnet)
+		}
+		vault, err := m.Address("vault")
+		if err != nil {
+			return target{}, err
+		}
+		client, err := dial(m.RPCURL)
+		return target{client: client, vault: vault, wallet: m.Account}, err
 	}
-	return m, client, nil
+	d, err := deployment.Read(*f.deployment)
+	if err != nil {
+		return target{}, fmt.Errorf("--deployment: %w", err)
+	}
+	if *f.rpcURL == "" {
+		return target{}, errors.New("--deployment needs --rpc-url (or RPC_URL)")
+	}
+	client, err := dial(*f.rpcURL)
+	if err != nil {
+		return target{}, err
+	}
+	id, err := client.ChainID(context.Background())
+	if err != nil {
+		return target{}, fmt.Errorf("%w: %w", chain.ErrUnavailable, err)
+	}
+	if id.Uint64() != d.ChainID {
+		return target{}, fmt.Errorf("the deployment is on chain %d, and --rpc-url is chain %s", d.ChainID, id)
+	}
+	wallet := func(string) (*ecdsa.PrivateKey, error) {
+		if *f.keyFile == "" {
+			return nil, errors.New("--deployment needs --key-file for the wallet that pays")
+		}
+		data, err := os.ReadFile(*f.keyFile)
+		if err != nil {
+			return nil, fmt.Errorf("--key-file: %w", err)
+		}
+		key, err := crypto.HexToECDSA(strings.TrimPrefix(strings.TrimSpace(string(data)), "0x"))
+		if err != nil {
+			return nil, fmt.Errorf("--key-file %s: not a private key in hex", *f.keyFile)
+		}
+		return key, nil
+	}
+	return target{client: client, vault: common.HexToAddress(d.Contracts["vault"]), wallet: wallet}, nil
+}
+
+func dial(rpcURL string) (*ethclient.Client, error) {
+	client, err := ethclient.Dial(rpcURL)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", chain.ErrUnavailable, err)
+	}
+	return client, nil
 }
 
 func btoi(b bool) int {

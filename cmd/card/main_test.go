@@ -3,21 +3,28 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"math/big"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/seed018cc74c/vaultd/gen/contracts"
+	"github.com/seed018cc74c/vaultd/service/chain"
+	"github.com/seed018cc74c/vaultd/service/deploy"
+	"github.com/seed018cc74c/vaultd/service/devchain"
 	"github.com/seed018cc74c/vaultd/service/devchain/devchaintest"
 	"github.com/seed018cc74c/vaultd/service/devstack"
 	"github.com/seed018cc74c/vaultd/service/indexer"
 	"github.com/seed018cc74c/vaultd/service/platform/platformtest"
+	"github.com/seed018cc74c/vaultd/service/zk"
 )
 
 // The README's card flow, as a user types it: a manifest, card create, card redeem --print and
@@ -122,5 +129,75 @@ func TestRedeemWaitsForTheIndexer(t *testing.T) {
 	var req map[string]any
 	if err := json.Unmarshal(out.Bytes(), &req); err != nil || req["amount"] != "1000" {
 		t.Fatalf("redeem --indexer --print wrote %s (%v)", out.String(), err)
+	}
+}
+
+// On a chain known only by a deployment file (cmd/deploy's) and an RPC URL, with the wallets'
+// keys in files: a card created and redeemed directly.
+func TestCardOnADeployment(t *testing.T) {
+	c := devchaintest.Start(t)
+	ctx := context.Background()
+	dir := t.TempDir()
+	sender, err := devchain.FundedKey(ctx, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	submitter, err := devchain.FundedKey(ctx, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	senderFile, submitterFile := filepath.Join(dir, "sender.key"), filepath.Join(dir, "submitter.key")
+	os.WriteFile(senderFile, []byte(hex.EncodeToString(crypto.FromECDSA(sender))+"\n"), 0o600)
+	os.WriteFile(submitterFile, []byte("0x"+hex.EncodeToString(crypto.FromECDSA(submitter))), 0o600)
+
+	client, err := chain.Dial(c.RPCURL, 10*time.Second, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	vk, _ := zk.DevVerificationKey()
+	opts := deploy.Options{VerificationKey: vk, DevKeys: true, DevTokens: true, MintTo: []common.Address{crypto.PubkeyToAddress(sender.PublicKey)}}
+	journal, _ := deploy.OpenJournal(filepath.Join(dir, "deployment.journal.json"))
+	d, _, err := deploy.Run(ctx, client, c.Accounts.Deployer.Key, opts, journal, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "deployment.json")
+	if err := deploy.Write(file, d, opts); err != nil {
+		t.Fatal(err)
+	}
+	token := d.Tokens[0].Address
+	where := []string{"--deployment", file, "--rpc-url", c.RPCURL}
+
+	var out, errOut bytes.Buffer
+	if err := run(ctx, append([]string{"create", "--token", token.Hex(), "--amount", "7000", "--key-file", senderFile}, where...), &out, &errOut); err != nil {
+		t.Fatalf("create: %v (%s)", err, errOut.String())
+	}
+	secret := strings.TrimSpace(out.String())
+	key, _ := crypto.GenerateKey()
+	recipient := crypto.PubkeyToAddress(key.PublicKey)
+
+	err = run(ctx, append([]string{"redeem", "--secret", secret, "--recipient", recipient.Hex(), "--direct"}, where...), &out, &errOut)
+	if err == nil || !strings.Contains(err.Error(), "--key-file") {
+		t.Fatalf("redeem --direct without --key-file: %v", err)
+	}
+	if err := run(ctx, append([]string{"redeem", "--secret", secret, "--recipient", recipient.Hex(), "--direct", "--key-file", submitterFile}, where...), &out, &errOut); err != nil {
+		t.Fatalf("redeem: %v", err)
+	}
+	w := contracts.NewWrappedToken()
+	bal, _ := bind.Call(w.Instance(c.Client(), token), nil, w.PackBalanceOf(recipient), w.UnpackBalanceOf)
+	if bal.Cmp(big.NewInt(7000)) != 0 {
+		t.Fatalf("recipient holds %s", bal)
+	}
+	// A card of another vault (the dev chain's own) is refused by name.
+	out.Reset()
+	manifest := filepath.Join(dir, "devnet.json")
+	c.WriteManifest(manifest)
+	if err := run(ctx, []string{"create", "--devnet", manifest, "--token", c.Tokens[0].Address.Hex(), "--amount", "5"}, &out, &errOut); err != nil {
+		t.Fatal(err)
+	}
+	err = run(ctx, append([]string{"redeem", "--secret", strings.TrimSpace(out.String()), "--recipient", recipient.Hex(), "--print"}, where...), &out, &errOut)
+	if err == nil || !strings.Contains(err.Error(), "the deployment's vault") {
+		t.Fatalf("a card of another vault: %v", err)
 	}
 }
