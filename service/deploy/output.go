@@ -31,6 +31,34 @@ type Deployment struct {
 	DevKeys bool `json:"devKeys,omitempty"`
 }
 
+// MarshalJSON writes addresses in EIP-55 form, as the manifest and the services do.
+func (d Deployment) MarshalJSON() ([]byte, error) {
+	type plain Deployment
+	type token struct {
+		Address  string `json:"address"`
+		Name     string `json:"name"`
+		Symbol   string `json:"symbol"`
+		Decimals uint8  `json:"decimals"`
+	}
+	out := struct {
+		plain
+		Contracts map[string]string `json:"contracts"`
+		Tokens    []token           `json:"tokens"`
+		Deployer  string            `json:"deployer"`
+		Operator  string            `json:"operator,omitempty"`
+	}{plain: plain(d), Contracts: map[string]string{}, Tokens: []token{}, Deployer: d.Deployer.Hex()}
+	for name, a := range d.Contracts {
+		out.Contracts[name] = a.Hex()
+	}
+	for _, t := range d.Tokens {
+		out.Tokens = append(out.Tokens, token{t.Address.Hex(), t.Name, t.Symbol, t.Decimals})
+	}
+	if d.Operator != nil {
+		out.Operator = d.Operator.Hex()
+	}
+	return json.Marshal(out)
+}
+
 // ReadDeployment reads a deployment file; a missing file is (nil, nil).
 func ReadDeployment(path string) (*Deployment, error) {
 	data, err := os.ReadFile(path)

@@ -161,7 +161,7 @@ func (m *Manager) watch(ctx context.Context) {
 			receipts, err := m.client.BlockReceipts(ctx, seen+1)
 			if chain.IsMethodMissing(err) {
 				m.oneByOne = true
-				m.log.Warn("the node has no eth_getBlockReceipts; looking transactions up one by one each poll", "err", err)
+				m.log.Warn("the node has no eth_getBlockReceipts; looking up the receipts of what is in flight each poll (in JSON-RPC batches)", "err", err)
 				break
 			}
 			if err != nil {
