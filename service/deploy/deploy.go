@@ -45,9 +45,13 @@ type Options struct {
 	MintTo    []common.Address
 	// ChainID, when set, is the chain the deployment must be for; 0 takes the node's.
 	ChainID uint64
+	// DeprecatedChainID lets the deployment go on a chain whose id is the deprecated one (the
+	// dev chain started with it, to test the services' warning); otherwise preflight refuses it.
+	DeprecatedChainID bool
 	// Log receives one line per step; nil discards them.
 	Log io.Writer
-	// Poll is how often a sent transaction is looked for; 0 means 500 ms.
+	// Poll is how often, at most, a sent transaction is looked for (from 25 ms, doubling); 0
+	// means 500 ms.
 	Poll time.Duration
 }
 
@@ -265,6 +269,9 @@ func (r *run) settle(ctx context.Context, s step, rec *Record, receipt *types.Re
 	}
 	var addr common.Address
 	if s.made != nil {
+		if err := r.waitHead(ctx, receipt.BlockNumber.Uint64()); err != nil {
+			return err
+		}
 		var err error
 		if addr, err = s.made(receipt); err != nil {
 			return err
@@ -355,6 +362,7 @@ func (r *run) follow(ctx context.Context, name string, rec *Record, sentAt time.
 		return nil, err
 	}
 	waiting := false
+	poll := min(25*time.Millisecond, r.opts.Poll) // a chain that seals at once answers in a few ms; then up to Poll
 	for {
 		receipt, err := r.client.TransactionReceipt(ctx, rec.Hash)
 		if err == nil {
@@ -388,6 +396,24 @@ func (r *run) follow(ctx context.Context, name string, rec *Record, sentAt time.
 		select {
 		case <-ctx.Done():
 			return nil, fmt.Errorf("waiting for %s: %w (run again to go on following it)", rec.Hash, ctx.Err())
+		case <-time.After(poll):
+		}
+		poll = min(2*poll, r.opts.Poll)
+	}
+}
+
+// waitHead waits until the node's latest block is at least block: a receipt can be served
+// before the state of its block is "latest" (a node between inserting a block and making it the
+// head; a provider whose backends are a block apart), and what the step made is checked there.
+func (r *run) waitHead(ctx context.Context, block uint64) error {
+	for {
+		head, err := r.client.BlockNumber(ctx)
+		if err == nil && head >= block {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
 		case <-time.After(r.opts.Poll):
 		}
 	}

@@ -50,6 +50,10 @@ func JournalPath(out string) string {
 	return out[:len(out)-len(ext)] + ".journal.json"
 }
 
+// NewJournal is a journal kept in memory only: for a chain that lives no longer than the run
+// (the dev chain's own deployment).
+func NewJournal() *Journal { return &Journal{Steps: map[string]*Record{}} }
+
 // OpenJournal reads the journal at path, or starts an empty one if there is none.
 func OpenJournal(path string) (*Journal, error) {
 	j := &Journal{path: path, Steps: map[string]*Record{}}

@@ -31,7 +31,7 @@ func (r *run) preflight(ctx context.Context) error {
 	switch id := r.chainID; {
 	case r.opts.ChainID != 0 && id != r.opts.ChainID:
 		return fmt.Errorf("preflight: the node is chain %d, not %d (--chain-id)", id, r.opts.ChainID)
-	case id == chain.DeprecatedChainID:
+	case id == chain.DeprecatedChainID && !r.opts.DeprecatedChainID:
 		return fmt.Errorf("preflight: chain id %d is deprecated (docs/design.md, Chains); deploy to the seed's chain (%d or %d) or another", id, seedChainID, seedChainIDAlso)
 	case id == seedChainID || id == seedChainIDAlso:
 		fmt.Fprintf(r.log, "preflight: chain id %d (seed 001 names both %d and %d; this deployment is for %d, the node's)\n", id, seedChainIDAlso, seedChainID, id)

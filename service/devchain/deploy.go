@@ -8,13 +8,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/seed018cc74c/vaultd/gen/contracts"
 	"github.com/seed018cc74c/vaultd/service/chain"
+	"github.com/seed018cc74c/vaultd/service/deploy"
 	"github.com/seed018cc74c/vaultd/service/zk"
 )
 
@@ -36,135 +36,81 @@ type Token struct {
 	Legacy   bool // name() and symbol() return bytes32
 }
 
-// devTokens are the wrapped tokens the factory creates at start: the usual decimals of
-// stablecoins (6), bitcoin (8) and ether (18).
-var devTokens = []Token{
-	{Name: "Vault Wrapped Ether", Symbol: "vWETH", Decimals: 18},
-	{Name: "Vault Wrapped USD Coin", Symbol: "vUSDC", Decimals: 6},
-	{Name: "Vault Wrapped Bitcoin", Symbol: "vWBTC", Decimals: 8},
-}
-
 // legacyToken is deployed directly; its name and symbol are bytes32.
 var legacyToken = Token{Name: "Vault Legacy Maker", Symbol: "vMKR", Decimals: 18, Legacy: true}
 
-// userTokenBalance is minted to every user account of every wrapped token (in whole tokens).
-const userTokenBalance = 1_000_000
-
+// deploy deploys the contracts as cmd/deploy does (service/deploy: the Poseidon libraries, the
+// verifier, the vault, the dev token factory and its tokens, registered and minted to every user
+// account), then the legacy token, which the vault does not take.
 func (c *Chain) deploy(ctx context.Context) error {
-	d := &deployer{chain: c, key: c.Accounts.Deployer.Key}
-	head, err := c.client.BlockNumber(ctx)
+	users := make([]common.Address, len(c.Accounts.Users))
+	for i, u := range c.Accounts.Users {
+		users[i] = u.Address
+	}
+	d, err := c.runDeploy(ctx, deploy.Options{DevTokens: true, MintTo: users}, nil)
 	if err != nil {
 		return err
 	}
-	c.StartBlock = head + 1 // every deployment is mined after the head of genesis
-
-	factoryAddr, err := d.create(ctx, contracts.TokenFactoryMetaData.Bin, nil)
-	if err != nil {
-		return fmt.Errorf("token factory: %w", err)
+	c.StartBlock = d.StartBlock
+	c.Contracts = Contracts{
+		TokenFactory:      d.Contracts["tokenFactory"],
+		Verifier:          d.Contracts["verifier"],
+		Vault:             d.Contracts["vault"],
+		CommitmentTree:    d.Contracts["commitmentTree"],
+		NullifierRegistry: d.Contracts["nullifierRegistry"],
 	}
-	c.Contracts.TokenFactory = factoryAddr
-
-	factory := contracts.NewTokenFactory()
-	for _, t := range devTokens {
-		receipt, err := d.call(ctx, factoryAddr, factory.PackCreateToken(t.Name, t.Symbol, t.Decimals))
-		if err != nil {
-			return fmt.Errorf("create %s: %w", t.Symbol, err)
-		}
-		created, err := factory.UnpackTokenCreatedEvent(receipt.Logs[len(receipt.Logs)-1])
-		if err != nil {
-			return fmt.Errorf("create %s: %w", t.Symbol, err)
-		}
-		t.Address = created.Token
-		c.Tokens = append(c.Tokens, t)
+	c.libraries = map[string]common.Address{"poseidonT3": d.Contracts["poseidonT3"], "poseidonT4": d.Contracts["poseidonT4"]}
+	for _, t := range d.Tokens {
+		c.Tokens = append(c.Tokens, Token{Address: t.Address, Name: t.Name, Symbol: t.Symbol, Decimals: t.Decimals})
 	}
 
 	legacy := legacyToken
 	supply := new(big.Int).Mul(big.NewInt(1_000_000_000), ether)
-	legacy.Address, err = d.create(ctx, contracts.LegacyTokenMetaData.Bin,
+	dep := &deployer{chain: c, key: c.Accounts.Deployer.Key}
+	legacy.Address, err = dep.create(ctx, contracts.LegacyTokenMetaData.Bin,
 		contracts.NewLegacyToken().PackConstructor(bytes32(legacy.Name), bytes32(legacy.Symbol), supply))
 	if err != nil {
 		return fmt.Errorf("legacy token: %w", err)
 	}
 	c.Tokens = append(c.Tokens, legacy)
-
-	vault, err := c.deployVault(ctx, d, common.Address{})
-	if err != nil {
-		return err
-	}
-	c.Contracts.Verifier, c.Contracts.Vault, c.Contracts.CommitmentTree, c.Contracts.NullifierRegistry =
-		vault.Verifier, vault.Vault, vault.CommitmentTree, vault.NullifierRegistry
-
-	wrapped := contracts.NewWrappedToken()
-	for _, t := range c.Tokens[:len(devTokens)] {
-		amount := new(big.Int).Mul(big.NewInt(userTokenBalance), new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(t.Decimals)), nil))
-		for _, u := range c.Accounts.Users {
-			if _, err := d.call(ctx, t.Address, wrapped.PackMint(u.Address, amount)); err != nil {
-				return fmt.Errorf("mint %s: %w", t.Symbol, err)
-			}
-		}
-	}
 	return nil
 }
 
-// DeployVault deploys another vault (with its own verifier, tree and nullifier registry) whose
-// reveal only operator may call (zero: anyone), with the wrapped tokens registered. The chain's
-// own vault, in Contracts, is open to anyone.
+// DeployVault deploys another vault (with its own verifier, tree and nullifier registry, on the
+// chain's Poseidon libraries) whose reveal only operator may call (zero: anyone), with the
+// wrapped tokens registered. The chain's own vault, in Contracts, is open to anyone.
 func (c *Chain) DeployVault(ctx context.Context, operator common.Address) (Contracts, error) {
-	return c.deployVault(ctx, &deployer{chain: c, key: c.Accounts.Deployer.Key}, operator)
+	var wrapped []common.Address
+	for _, t := range c.Tokens {
+		if !t.Legacy {
+			wrapped = append(wrapped, t.Address)
+		}
+	}
+	d, err := c.runDeploy(ctx, deploy.Options{Operator: operator, Tokens: wrapped},
+		&deploy.Deployment{ChainID: c.ChainID, Contracts: c.libraries})
+	if err != nil {
+		return Contracts{}, err
+	}
+	return Contracts{Verifier: d.Contracts["verifier"], Vault: d.Contracts["vault"],
+		CommitmentTree: d.Contracts["commitmentTree"], NullifierRegistry: d.Contracts["nullifierRegistry"]}, nil
 }
 
-// deployVault deploys the Groth16 verifier with the chain's verifying key (Config.VerificationKey), the vault (which creates
-// its commitment tree and nullifier registry, and is linked to the Poseidon libraries), and
-// registers the wrapped tokens. Only the vault fields of the result are set.
-func (c *Chain) deployVault(ctx context.Context, d *deployer, operator common.Address) (Contracts, error) {
-	var out Contracts
-	vk, err := c.verificationKey()
+// runDeploy runs service/deploy from the deployer account with the chain's verifying key and a
+// journal in memory; existing, when set, holds contracts to reuse (the libraries).
+func (c *Chain) runDeploy(ctx context.Context, opts deploy.Options, existing *deploy.Deployment) (deploy.Deployment, error) {
+	client, err := chain.Dial(c.RPCURL, 30*time.Second, nil)
 	if err != nil {
-		return out, err
+		return deploy.Deployment{}, err
 	}
-	alpha, beta, gamma, delta, ic := zk.VerifierArgs(vk)
-	out.Verifier, err = d.create(ctx, contracts.Groth16VerifierMetaData.Bin,
-		contracts.NewGroth16Verifier().PackConstructor(alpha, beta, gamma, delta, ic))
-	if err != nil {
-		return out, fmt.Errorf("verifier: %w", err)
+	defer client.Close()
+	if opts.VerificationKey, err = c.verificationKey(); err != nil {
+		return deploy.Deployment{}, err
 	}
-	vault := contracts.NewCommitRevealVault()
-	res, err := bind.LinkAndDeploy(&bind.DeploymentParams{
-		Contracts: []*bind.MetaData{&contracts.CommitRevealVaultMetaData},
-		Inputs:    map[string][]byte{contracts.CommitRevealVaultMetaData.ID: vault.PackConstructor(out.Verifier, operator)},
-		Overrides: c.libraries,
-	}, func(input, code []byte) (common.Address, *types.Transaction, error) {
-		receipt, err := d.send(ctx, nil, append(append([]byte{}, code...), input...))
-		if err != nil {
-			return common.Address{}, nil, err
-		}
-		return receipt.ContractAddress, nil, nil
-	})
-	if err != nil {
-		return out, fmt.Errorf("vault: %w", err)
-	}
-	if c.libraries == nil { // the Poseidon libraries are deployed once and reused
-		c.libraries = map[string]common.Address{}
-		for id, addr := range res.Addresses {
-			if id != contracts.CommitRevealVaultMetaData.ID {
-				c.libraries[id] = addr
-			}
-		}
-	}
-	out.Vault = res.Addresses[contracts.CommitRevealVaultMetaData.ID]
-	inst := vault.Instance(c.client, out.Vault)
-	if out.CommitmentTree, err = bind.Call(inst, nil, vault.PackCommitmentTree(), vault.UnpackCommitmentTree); err != nil {
-		return out, err
-	}
-	if out.NullifierRegistry, err = bind.Call(inst, nil, vault.PackNullifierRegistry(), vault.UnpackNullifierRegistry); err != nil {
-		return out, err
-	}
-	for _, t := range c.Tokens[:len(devTokens)] {
-		if _, err := d.call(ctx, out.Vault, vault.PackRegisterToken(t.Address)); err != nil {
-			return out, fmt.Errorf("register %s in the vault: %w", t.Symbol, err)
-		}
-	}
-	return out, nil
+	opts.DevKeys = c.vk == nil
+	opts.Poll = 5 * time.Millisecond
+	opts.DeprecatedChainID = true // the dev chain runs on it to show the services' warning
+	d, _, err := deploy.Run(ctx, client, c.Accounts.Deployer.Key, opts, deploy.NewJournal(), existing)
+	return d, err
 }
 
 // verificationKey is the key the chain's verifiers are deployed with.

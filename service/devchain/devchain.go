@@ -71,7 +71,7 @@ type Chain struct {
 	beacon    *catalyst.SimulatedBeacon
 	eth       *eth.Ethereum
 	client    *ethclient.Client
-	libraries map[string]common.Address // deployed Poseidon libraries by bind.MetaData ID
+	libraries map[string]common.Address // the Poseidon libraries, as a deployment file names them (poseidonT3, poseidonT4)
 	stopSeal  chan struct{}
 	sealDone  chan struct{}
 	wake      chan struct{}
