@@ -467,6 +467,10 @@ const orphanCheck = 30 * time.Second
 // Only its own key could replace it with higher fees, when its replica comes back.
 func (f *Faucet) adoptOrphans(ctx context.Context) (adopted int) {
 	err := f.store.orphans(ctx, func(wallet string, claims []Claim) error {
+		receipts, err := f.receiptsOf(ctx, claims)
+		if err != nil {
+			return err
+		}
 		for _, c := range claims {
 			if c.Nonce == nil {
 				if ok, err := f.store.takeUnsigned(ctx, wallet, c.Address); err != nil {
@@ -478,8 +482,8 @@ func (f *Faucet) adoptOrphans(ctx context.Context) (adopted int) {
 			}
 			settled := false
 			for _, h := range c.Hashes {
-				r, err := f.client.TransactionReceipt(ctx, h)
-				if err != nil || r == nil {
+				r := receipts[h]
+				if r == nil {
 					continue
 				}
 				status, reason := StatusConfirmed, ""
@@ -544,6 +548,27 @@ func (f *Faucet) reconcileLoop() {
 	}
 }
 
+// receiptsOf looks up the receipts of every recorded version of claims in JSON-RPC batches
+// (chain.TransactionReceipts): one request for a hundred transactions, not one each. A version
+// not mined, or that the node cannot tell of yet, has none.
+func (f *Faucet) receiptsOf(ctx context.Context, claims []Claim) (map[common.Hash]*types.Receipt, error) {
+	var hashes []common.Hash
+	for _, c := range claims {
+		hashes = append(hashes, c.Hashes...)
+	}
+	found, err := f.client.TransactionReceipts(ctx, hashes)
+	if err != nil {
+		return nil, err
+	}
+	receipts := make(map[common.Hash]*types.Receipt, len(hashes))
+	for i, r := range found {
+		if r != nil {
+			receipts[hashes[i]] = r
+		}
+	}
+	return receipts, nil
+}
+
 // reconciled is what a reconciliation did with one claim.
 type reconciled int
 
@@ -573,12 +598,16 @@ func (f *Faucet) reconcile(ctx context.Context) (left int) {
 	if err != nil {
 		return len(claims)
 	}
+	receipts, err := f.receiptsOf(ctx, claims)
+	if err != nil {
+		return len(claims)
+	}
 	var done [rejected + 1]int
 	for _, c := range claims {
 		if !f.acquire(c.Address) {
 			continue // being made or followed
 		}
-		r := f.reconcileOne(ctx, c, mined)
+		r := f.reconcileOne(ctx, c, mined, receipts)
 		if r == undecided {
 			f.release(c.Address)
 		}
@@ -594,16 +623,13 @@ func (f *Faucet) reconcile(ctx context.Context) (left int) {
 // reconcileOne settles c from a receipt, follows it again, or sends it afresh when it was never
 // signed or its nonce went to another transaction. Unless it answers undecided, c is done with
 // (released) or followed (acquired until its flight settles).
-func (f *Faucet) reconcileOne(ctx context.Context, c Claim, mined uint64) reconciled {
+func (f *Faucet) reconcileOne(ctx context.Context, c Claim, mined uint64, receipts map[common.Hash]*types.Receipt) reconciled {
 	start := time.Now()
 	if c.Nonce != nil {
 		for _, h := range c.Hashes {
-			r, err := f.client.TransactionReceipt(ctx, h)
-			if errors.Is(err, ethereum.NotFound) {
-				continue
-			}
-			if err != nil || r == nil {
-				return undecided // the node cannot tell yet ("indexing in progress"): ask again later
+			r := receipts[h]
+			if r == nil {
+				continue // not mined, or the node cannot tell yet: a used nonce is proven displaced below before anything is paid again
 			}
 			if err := f.settle(c.Address, r); err != nil {
 				return undecided

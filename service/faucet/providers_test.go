@@ -113,3 +113,44 @@ func TestAWalletShortOfOneClaimIs503(t *testing.T) {
 		t.Fatalf("/ready: %v %s", err, ready.Body)
 	}
 }
+
+// A faucet restarted with claims mined while it was down settles them from one batch of receipt
+// lookups, not one request per claim: behind a node without eth_getBlockReceipts (Hardhat, many
+// providers) the cost of a restart no longer grows with what was in flight.
+func TestARestartLooksUpReceiptsInBatches(t *testing.T) {
+	c := devchaintest.Start(t)
+	dir := t.TempDir()
+	wallet := c.Accounts.Faucet.Address
+	before := nonce(t, c, wallet)
+	c.PauseSealing()
+	s := startFaucet(t, c, dir, nil)
+	const claims = 8
+	addrs := make([]common.Address, claims)
+	for i := range addrs {
+		addrs[i] = freshAddress(t)
+		if r := claim(t, s, addrs[i].Hex()); r.StatusCode() != 202 {
+			t.Fatalf("claim %d: %d %s", i, r.StatusCode(), r.Body)
+		}
+	}
+	s.stop()
+	c.ResumeSealing()
+	waitFor(t, "the claims' transactions mined", func() bool { return nonce(t, c, wallet) == before+claims })
+
+	node := devchaintest.Faults(t, c.RPCURL)
+	node.SetRule(func(method string) devchain.Fault {
+		if method == "eth_getBlockReceipts" {
+			return devchain.MethodMissing
+		}
+		return devchain.Pass
+	})
+	s = startFaucet(t, c, dir, map[string]string{"RPC_URL": node.URL})
+	for _, a := range addrs {
+		waitStatus(t, s, a, faucetapi.Confirmed)
+	}
+	if requests, calls := node.Requests("eth_getTransactionReceipt"), node.Calls("eth_getTransactionReceipt"); requests > 2 || calls < claims {
+		t.Fatalf("%d receipt lookups in %d requests for %d claims; want them batched", calls, requests, claims)
+	}
+	if n := nonce(t, c, wallet); n != before+claims {
+		t.Fatalf("%d transactions for %d claims", n-before, claims)
+	}
+}
