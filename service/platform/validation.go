@@ -13,10 +13,10 @@ import (
 	middleware "github.com/oapi-codegen/nethttp-middleware"
 )
 
-// validator returns the kin-openapi request validation middleware for spec. Security schemes
+// validator returns the kin-openapi request validation middleware for spec (whose servers
+// NewHandler has removed: routes match on paths only). Security schemes
 // named "bearerAuth" pass when the admin middleware marked the request as an admin's.
 func validator(spec *openapi3.T) func(http.Handler) http.Handler {
-	spec.Servers = nil // match on paths only, whatever host the service is reached at
 	return middleware.OapiRequestValidatorWithOptions(spec, &middleware.Options{
 		SilenceServersWarning: true,
 		DoNotValidateServers:  true,
