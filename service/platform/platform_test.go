@@ -3,6 +3,7 @@ package platform
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -288,5 +289,54 @@ func TestAnswers(t *testing.T) {
 	}
 	if e := table.Error(2, "secret detail", nil); e.Status != 500 || e.Code != CodeInternal || strings.Contains(e.Message, "secret") {
 		t.Fatalf("an unmapped reason: %#v", e)
+	}
+}
+
+// Requests net/http refuses before any handler runs (a path with a bad escape, headers over the
+// limit) get the error shape of every other answer: JSON {error, code} and an X-Request-Id, not
+// net/http's plain text.
+func TestMalformedRequestsGetTheErrorShape(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { Serve(ctx, ln, testHandler(t), time.Second); close(done) }()
+	defer func() { cancel(); <-done }()
+	for _, c := range []struct {
+		name, request string
+		status        int
+	}{
+		{"bad escape", "GET /%zz HTTP/1.1\r\nHost: x\r\n\r\n", 400},
+		{"no host", "GET /flags HTTP/1.1\r\n\r\n", 400},
+		{"headers too large", "GET /flags HTTP/1.1\r\nHost: x\r\nX-Big: " + strings.Repeat("a", 80<<10) + "\r\n\r\n", 431},
+	} {
+		conn, err := net.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		conn.Write([]byte(c.request))
+		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		conn.Close()
+		var e struct{ Error, Code string }
+		if resp.StatusCode != c.status || resp.Header.Get("Content-Type") != "application/json" || resp.Header.Get("X-Request-Id") == "" ||
+			json.Unmarshal(body, &e) != nil || e.Code != CodeInvalidRequest || !strings.HasPrefix(e.Error, "malformed request: ") {
+			t.Errorf("%s: %d %v %s", c.name, resp.StatusCode, resp.Header, body)
+		}
+	}
+	// Everything else passes through untouched.
+	resp, err := http.Get("http://" + ln.Addr().String() + "/flags?on=true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || string(body) != "on=true" {
+		t.Fatalf("a good request: %d %s", resp.StatusCode, body)
 	}
 }

@@ -144,7 +144,8 @@ func Draining(ctx context.Context) <-chan struct{} {
 }
 
 // Serve serves h on ln until ctx is done, then shuts down, letting requests in flight finish
-// for up to grace (streams are told to end at once, see Draining).
+// for up to grace (streams are told to end at once, see Draining). The answers net/http gives
+// itself to requests it cannot parse are in the service's error shape too (earlyerrors.go).
 func Serve(ctx context.Context, ln net.Listener, h http.Handler, grace time.Duration) error {
 	draining := make(chan struct{})
 	srv := &http.Server{
@@ -159,7 +160,7 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler, grace time.Dura
 		ErrorLog:          slog.NewLogLogger(slog.Default().Handler(), slog.LevelDebug),
 	}
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	go func() { errc <- srv.Serve(earlyErrorListener{ln}) }()
 	select {
 	case err := <-errc:
 		return err
