@@ -12,7 +12,7 @@ const pkg = dirname(createRequire(import.meta.url).resolve("@vaultd/client/packa
 mkdirSync(out, { recursive: true });
 const common = { bundle: true, format: "esm", target: "es2022", minify: true, sourcemap: false, logLevel: "warning" };
 await build({ ...common, entryPoints: [join(here, "app.ts")], outfile: join(out, "app.js") });
-await build({ ...common, entryPoints: [join(pkg, "dist/web/client/src/prover-worker.js")], outfile: join(out, "prover-worker.js") });
+await build({ ...common, entryPoints: [join(pkg, "dist/prover-worker.js")], outfile: join(out, "prover-worker.js") });
 cpSync(join(pkg, "dist/assets"), join(out, "assets"), { recursive: true });
 cpSync(join(here, "index.html"), join(out, "index.html"));
 console.log(`example built in ${out}`);

@@ -1,15 +1,21 @@
 // Builds the prover's assets into dist/assets (never committed): the wasm from cmd/proverwasm,
 // Go's wasm_exec.js from the toolchain that built it, and the dev keys (gen/zk/devkeys); then
 // pins their sha256 in src/pinned.gen.ts (never committed either), which the package checks
-// every asset against before it runs or uses it.
+// every asset against before it runs or uses it. It also copies the API types (gen/ts, generated
+// from openapi/) into src/gen (never committed), so that the package compiles from src alone
+// into a flat dist/ (dist/index.js, dist/prover.js, dist/assets/).
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "../../..");
 const out = join(root, "web/client/dist/assets");
+const types = join(root, "web/client/src/gen");
+rmSync(types, { recursive: true, force: true });
+mkdirSync(types, { recursive: true });
+for (const f of readdirSync(join(root, "gen/ts")).filter((f) => f.endsWith(".ts"))) copyFileSync(join(root, "gen/ts", f), join(types, f));
 mkdirSync(out, { recursive: true });
 execFileSync("go", ["build", "-trimpath", "-ldflags=-s -w", "-o", join(out, "prover.wasm"), "./cmd/proverwasm"], {
   cwd: root,

@@ -1,10 +1,10 @@
 // @vaultd/client: typed clients of vaultd's services, generated from openapi/*.yaml (gen/ts) on
 // openapi-fetch, with one error type for every service's {error, code} body.
 import createClient, { type Client } from "openapi-fetch";
-import type { paths as RegistryPaths, components as RegistryComponents } from "../../../gen/ts/registry.js";
-import type { paths as RelayerPaths, components as RelayerComponents } from "../../../gen/ts/relayer.js";
-import type { paths as FaucetPaths, components as FaucetComponents } from "../../../gen/ts/faucet.js";
-import type { paths as IndexerPaths, components as IndexerComponents } from "../../../gen/ts/indexer.js";
+import type { paths as RegistryPaths, components as RegistryComponents } from "./gen/registry.js";
+import type { paths as RelayerPaths, components as RelayerComponents } from "./gen/relayer.js";
+import type { paths as FaucetPaths, components as FaucetComponents } from "./gen/faucet.js";
+import type { paths as IndexerPaths, components as IndexerComponents } from "./gen/indexer.js";
 
 export type { RegistryPaths, RelayerPaths, FaucetPaths, IndexerPaths };
 export type Token = RegistryComponents["schemas"]["Token"];

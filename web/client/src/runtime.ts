@@ -21,7 +21,7 @@ export interface ProverAssets {
 }
 
 export function defaultAssets(): ProverAssets {
-  const at = (name: string) => new URL(`../../../assets/${name}`, import.meta.url).href;
+  const at = (name: string) => new URL(`./assets/${name}`, import.meta.url).href;
   return { wasm: at("prover.wasm"), wasmExec: at("wasm_exec.js"), provingKey: at("reveal.pk"), verifyingKey: at("reveal.vk"), sha256: { ...pinned } };
 }
 
