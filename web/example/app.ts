@@ -66,6 +66,11 @@ const proverLoad = (async () => {
   journey.proverLoadMs = Math.round(performance.now() - t);
   return p;
 })();
+// How the load ended, for the browser test (which also makes the worker fail to load).
+(window as unknown as { proverState: Promise<string> }).proverState = proverLoad.then(
+  () => "loaded",
+  (e) => String(e?.message ?? e),
+);
 $("#status").textContent = "ready";
 
 step("claim", async () => {

@@ -75,6 +75,17 @@ try {
     browser: await browser.version(),
   };
   console.log(`figures ${JSON.stringify(figures)}`);
+
+  // A worker whose script does not load (here answered 404) makes Prover.load reject with a
+  // clear error, instead of leaving the page waiting forever.
+  const broken = await browser.newPage();
+  await broken.setRequestInterception(true);
+  broken.on("request", (r) => (r.url().endsWith("/prover-worker.js") ? r.respond({ status: 404, body: "not here" }) : r.continue()));
+  await broken.goto(site.url, { waitUntil: "load" });
+  await broken.waitForFunction(() => document.querySelector("#status")?.textContent === "ready", { timeout: 30_000 });
+  const state = await broken.evaluate(() => Promise.race([window.proverState, new Promise((ok) => setTimeout(() => ok("still waiting after 20 s"), 20_000))]));
+  if (!String(state).includes("the prover's worker failed")) fail(`a worker that does not load: ${state}`);
+  console.log(`ok  a worker that does not load fails the prover's load: ${state}`);
 } finally {
   await browser.close();
   site.close();
