@@ -29,12 +29,12 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 
-	"github.com/seed018cc74c/vaultd/service/address"
-	"github.com/seed018cc74c/vaultd/service/card"
-	"github.com/seed018cc74c/vaultd/service/chain"
-	"github.com/seed018cc74c/vaultd/service/deployment"
-	"github.com/seed018cc74c/vaultd/service/devchain"
-	"github.com/seed018cc74c/vaultd/service/zk"
+	"github.com/seed018cc74c/vaultd/service/dev/devchain"
+	"github.com/seed018cc74c/vaultd/service/kit/chain"
+	"github.com/seed018cc74c/vaultd/service/kit/deployment"
+	"github.com/seed018cc74c/vaultd/service/vault/address"
+	"github.com/seed018cc74c/vaultd/service/vault/card"
+	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
 
 func main() {

@@ -1,4 +1,4 @@
-// Command ceremony runs the multi-party Groth16 setup of the reveal circuit (service/ceremony):
+// Command ceremony runs the multi-party Groth16 setup of the reveal circuit (service/ops/ceremony):
 //
 //	ceremony init       [--dir setup]                  start phase 1
 //	ceremony contribute [--dir setup] --name <who>     add a contribution to the open phase
@@ -23,7 +23,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/seed018cc74c/vaultd/service/ceremony"
+	"github.com/seed018cc74c/vaultd/service/ops/ceremony"
 )
 
 func main() {

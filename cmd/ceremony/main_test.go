@@ -10,7 +10,7 @@ import (
 )
 
 // The commands as a coordinator and a participant type them, up to an open phase 1 (the whole
-// ceremony, both phases and the keys on a dev chain, is service/ceremony's test).
+// ceremony, both phases and the keys on a dev chain, is service/ops/ceremony's test).
 func TestCommands(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "setup")
 	var out, errOut bytes.Buffer

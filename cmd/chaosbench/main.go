@@ -16,7 +16,7 @@ import (
 	"log/slog"
 	"os"
 
-	"github.com/seed018cc74c/vaultd/service/chaosbench"
+	"github.com/seed018cc74c/vaultd/service/dev/chaosbench"
 )
 
 func main() {

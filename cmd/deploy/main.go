@@ -4,7 +4,7 @@
 //	deploy --rpc-url URL --deployer-key-file FILE --out deployment.json (--keys DIR | --dev-keys)
 //	       [--operator ADDR] [--tokens A,B,...] [--dev-tokens [--mint-to A,B,...]] [--chain-id N]
 //
-// It is resumable and idempotent (service/deploy): run it again after a failure and it goes on
+// It is resumable and idempotent (service/ops/deploy): run it again after a failure and it goes on
 // where it stopped; run it against a complete deployment and it sends nothing.
 package main
 
@@ -25,10 +25,10 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 
-	"github.com/seed018cc74c/vaultd/service/address"
-	"github.com/seed018cc74c/vaultd/service/chain"
-	"github.com/seed018cc74c/vaultd/service/deploy"
-	"github.com/seed018cc74c/vaultd/service/zk"
+	"github.com/seed018cc74c/vaultd/service/kit/chain"
+	"github.com/seed018cc74c/vaultd/service/ops/deploy"
+	"github.com/seed018cc74c/vaultd/service/vault/address"
+	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
 
 func main() {

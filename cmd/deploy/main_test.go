@@ -13,10 +13,10 @@ import (
 
 	"github.com/ethereum/go-ethereum/crypto"
 
-	"github.com/seed018cc74c/vaultd/service/deployment"
-	"github.com/seed018cc74c/vaultd/service/devchain"
-	"github.com/seed018cc74c/vaultd/service/devchain/devchaintest"
-	"github.com/seed018cc74c/vaultd/service/zk"
+	"github.com/seed018cc74c/vaultd/service/dev/devchain"
+	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
+	"github.com/seed018cc74c/vaultd/service/kit/deployment"
+	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
 
 // The command as an operator types it: a ceremony's keys directory, an operator, an existing

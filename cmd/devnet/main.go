@@ -14,8 +14,8 @@ import (
 	"syscall"
 
 	"github.com/seed018cc74c/vaultd/gen/zk/devkeys"
-	"github.com/seed018cc74c/vaultd/service/devchain"
-	"github.com/seed018cc74c/vaultd/service/zk"
+	"github.com/seed018cc74c/vaultd/service/dev/devchain"
+	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
 
 func main() {

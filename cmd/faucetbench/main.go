@@ -11,7 +11,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/seed018cc74c/vaultd/service/faucetbench"
+	"github.com/seed018cc74c/vaultd/service/dev/faucetbench"
 )
 
 func main() {

@@ -10,7 +10,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/seed018cc74c/vaultd/service/indexerbench"
+	"github.com/seed018cc74c/vaultd/service/dev/indexerbench"
 )
 
 func main() {

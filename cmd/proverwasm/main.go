@@ -22,9 +22,9 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/seed018cc74c/vaultd/service/address"
-	"github.com/seed018cc74c/vaultd/service/card/note"
-	"github.com/seed018cc74c/vaultd/service/zk"
+	"github.com/seed018cc74c/vaultd/service/vault/address"
+	"github.com/seed018cc74c/vaultd/service/vault/card/note"
+	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
 
 var keys *zk.Keys

@@ -15,7 +15,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/seed018cc74c/vaultd/service/revealbench"
+	"github.com/seed018cc74c/vaultd/service/dev/revealbench"
 )
 
 func main() {

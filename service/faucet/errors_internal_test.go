@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/seed018cc74c/vaultd/service/platform"
+	"github.com/seed018cc74c/vaultd/service/kit/platform"
 )
 
 // Every reason the domain code can return has its row in api.go's table; Retry-After and the

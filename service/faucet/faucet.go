@@ -24,12 +24,12 @@ import (
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/seed018cc74c/vaultd/service/chain"
-	"github.com/seed018cc74c/vaultd/service/gate"
-	"github.com/seed018cc74c/vaultd/service/lease"
-	"github.com/seed018cc74c/vaultd/service/platform"
-	"github.com/seed018cc74c/vaultd/service/ratelimit"
-	"github.com/seed018cc74c/vaultd/service/txmgr"
+	"github.com/seed018cc74c/vaultd/service/kit/chain"
+	"github.com/seed018cc74c/vaultd/service/kit/gate"
+	"github.com/seed018cc74c/vaultd/service/kit/lease"
+	"github.com/seed018cc74c/vaultd/service/kit/platform"
+	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
+	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 )
 
 // Error codes of the faucet.
@@ -292,7 +292,7 @@ func (f *Faucet) stage(ctx context.Context, name string) (context.Context, func(
 	}
 }
 
-// redisPrefix is where the faucet's Redis marks that it holds the limits (service/lease.Quiet).
+// redisPrefix is where the faucet's Redis marks that it holds the limits (service/kit/lease.Quiet).
 const redisPrefix = "vaultd:faucet:redis"
 
 // redisTrusted refuses a claim (503 UNAVAILABLE, nothing recorded or sent) while the limits'

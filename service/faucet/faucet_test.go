@@ -13,7 +13,7 @@ import (
 	"github.com/ethereum/go-ethereum/params"
 
 	"github.com/seed018cc74c/vaultd/gen/faucetapi"
-	"github.com/seed018cc74c/vaultd/service/devchain/devchaintest"
+	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
 )
 
 // A claim answers 202 pending with its transaction, becomes confirmed with its block, moves the

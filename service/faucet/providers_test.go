@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/seed018cc74c/vaultd/gen/faucetapi"
-	"github.com/seed018cc74c/vaultd/service/devchain"
-	"github.com/seed018cc74c/vaultd/service/devchain/devchaintest"
+	"github.com/seed018cc74c/vaultd/service/dev/devchain"
+	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
 )
 
 // Behind a gateway that forwards a claim's transaction and then loses the answer (502, 429, or a

@@ -12,13 +12,13 @@ import (
 	"github.com/ethereum/go-ethereum/params"
 
 	"github.com/seed018cc74c/vaultd/gen/faucetapi"
-	"github.com/seed018cc74c/vaultd/service/chain"
-	"github.com/seed018cc74c/vaultd/service/sqldb"
+	"github.com/seed018cc74c/vaultd/service/kit/chain"
+	"github.com/seed018cc74c/vaultd/service/kit/sqldb"
 
 	_ "github.com/jackc/pgx/v5/stdlib"
-	"github.com/seed018cc74c/vaultd/service/devchain/devchaintest"
-	"github.com/seed018cc74c/vaultd/service/redistest"
-	"github.com/seed018cc74c/vaultd/service/sqldb/sqldbtest"
+	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
+	"github.com/seed018cc74c/vaultd/service/kit/redistest"
+	"github.com/seed018cc74c/vaultd/service/kit/sqldb/sqldbtest"
 )
 
 // Two replicas on one Postgres and one Redis, each with its own wallet: the total limit holds

@@ -13,9 +13,9 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/seed018cc74c/vaultd/gen/faucetapi"
-	"github.com/seed018cc74c/vaultd/service/devchain/devchaintest"
+	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
 	"github.com/seed018cc74c/vaultd/service/faucet"
-	"github.com/seed018cc74c/vaultd/service/sqldb"
+	"github.com/seed018cc74c/vaultd/service/kit/sqldb"
 )
 
 // A claim whose transaction waits in the pool when the faucet stops is followed by the next

@@ -16,7 +16,7 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
 
-	"github.com/seed018cc74c/vaultd/service/sqldb"
+	"github.com/seed018cc74c/vaultd/service/kit/sqldb"
 )
 
 // Status is a claim's state.

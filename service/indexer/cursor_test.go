@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/seed018cc74c/vaultd/gen/indexerapi"
-	"github.com/seed018cc74c/vaultd/service/devchain/devchaintest"
+	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
 )
 
 // getError asks path and decodes its error answer.

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/seed018cc74c/vaultd/service/devchain/devchaintest"
-	"github.com/seed018cc74c/vaultd/service/platform/platformtest"
+	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
+	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
 )
 
 // Every vaultd_indexer_* metric a dashboard or alert rule names is exported by the indexer.

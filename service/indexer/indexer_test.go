@@ -11,9 +11,9 @@ import (
 
 	"github.com/seed018cc74c/vaultd/gen/contracts"
 	"github.com/seed018cc74c/vaultd/gen/indexerapi"
-	"github.com/seed018cc74c/vaultd/service/card"
-	"github.com/seed018cc74c/vaultd/service/devchain/devchaintest"
-	"github.com/seed018cc74c/vaultd/service/zk"
+	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
+	"github.com/seed018cc74c/vaultd/service/vault/card"
+	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
 
 var insertedTopic = contracts.NewCommitmentTree().GetABI().Events["CommitmentInserted"].ID

@@ -15,10 +15,10 @@ import (
 	"time"
 
 	"github.com/seed018cc74c/vaultd/gen/indexerapi"
-	"github.com/seed018cc74c/vaultd/service/devchain"
-	"github.com/seed018cc74c/vaultd/service/devchain/devchaintest"
+	"github.com/seed018cc74c/vaultd/service/dev/devchain"
+	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
 	"github.com/seed018cc74c/vaultd/service/indexer"
-	"github.com/seed018cc74c/vaultd/service/platform/platformtest"
+	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
 )
 
 // laggingNode forwards JSON-RPC to the dev chain, but while lag is set it answers "latest" with

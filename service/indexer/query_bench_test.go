@@ -14,8 +14,8 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/seed018cc74c/vaultd/service/devchain/devchaintest"
-	"github.com/seed018cc74c/vaultd/service/sqldb/sqldbtest"
+	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
+	"github.com/seed018cc74c/vaultd/service/kit/sqldb/sqldbtest"
 )
 
 // BenchmarkQueryPage times GET /api/indexer for a page of 1,000 CommitmentInserted by block

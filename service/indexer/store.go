@@ -10,7 +10,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/seed018cc74c/vaultd/service/sqldb"
+	"github.com/seed018cc74c/vaultd/service/kit/sqldb"
 )
 
 // keepBlocks is how many recent block hashes the store keeps to find the common ancestor of a

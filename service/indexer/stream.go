@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/seed018cc74c/vaultd/gen/indexerapi"
-	"github.com/seed018cc74c/vaultd/service/platform"
+	"github.com/seed018cc74c/vaultd/service/kit/platform"
 )
 
 // Streaming: events are read streamPage at a time; a comment every heartbeat keeps proxies from

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/seed018cc74c/vaultd/service/platform"
+	"github.com/seed018cc74c/vaultd/service/kit/platform"
 )
 
 // streamSlots caps the event streams open at once: per client (its ratelimit.ClientKey) and in

@@ -6,7 +6,7 @@ import (
 	"database/sql/driver"
 	"errors"
 
-	"github.com/seed018cc74c/vaultd/service/sqldb"
+	"github.com/seed018cc74c/vaultd/service/kit/sqldb"
 )
 
 // One writer, any number of readers. On Postgres several indexers may share one database: the

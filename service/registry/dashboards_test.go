@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/seed018cc74c/vaultd/gen/registryapi"
-	"github.com/seed018cc74c/vaultd/service/platform/platformtest"
+	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
 )
 
 // Every vaultd_registry_*, vaultd_http_* and vaultd_chain_* metric that a dashboard or an alert

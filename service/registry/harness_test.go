@@ -12,10 +12,10 @@ import (
 	"time"
 
 	"github.com/seed018cc74c/vaultd/gen/registryapi"
-	"github.com/seed018cc74c/vaultd/service/devchain"
-	"github.com/seed018cc74c/vaultd/service/platform"
+	"github.com/seed018cc74c/vaultd/service/dev/devchain"
+	"github.com/seed018cc74c/vaultd/service/kit/platform"
+	"github.com/seed018cc74c/vaultd/service/kit/sqldb/sqldbtest"
 	"github.com/seed018cc74c/vaultd/service/registry"
-	"github.com/seed018cc74c/vaultd/service/sqldb/sqldbtest"
 )
 
 // testChain is one dev chain for the whole package: registry tests only read token metadata

@@ -5,7 +5,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/seed018cc74c/vaultd/service/chain"
+	"github.com/seed018cc74c/vaultd/service/kit/chain"
 )
 
 // healthProbe asks the chain for its block number, at most once per interval, so a burst of

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/seed018cc74c/vaultd/service/platform/platformtest"
+	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
 )
 
 // Every route counts against RATE_LIMIT_PER_IP, and a request over it is 429 RATE_LIMITED with

@@ -2,16 +2,12 @@ package registry
 
 import (
 	"context"
-	"math/big"
-	"strings"
-	"unicode"
-	"unicode/utf8"
+	"errors"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/crypto"
-	"golang.org/x/sync/errgroup"
 
-	"github.com/seed018cc74c/vaultd/service/chain"
+	"github.com/seed018cc74c/vaultd/service/kit/chain"
+	"github.com/seed018cc74c/vaultd/service/kit/erc20"
 )
 
 // Error codes of the registry beyond platform's.
@@ -21,122 +17,19 @@ const (
 	CodeNotAToken     = "NOT_A_TOKEN"
 )
 
-// Metadata is what the registry reads from a token contract.
-type Metadata struct {
-	Name     string
-	Symbol   string
-	Decimals uint8
-}
-
-var (
-	selName     = crypto.Keccak256([]byte("name()"))[:4]
-	selSymbol   = crypto.Keccak256([]byte("symbol()"))[:4]
-	selDecimals = crypto.Keccak256([]byte("decimals()"))[:4]
-)
-
-// ReadMetadata reads code, name(), symbol() and decimals() at addr, concurrently. It fails with
-// NOT_A_CONTRACT when there is no code, NOT_A_TOKEN when the contract does not answer one of the
-// three as an ERC20 does (string or legacy bytes32 for the names, a value below 256 for
-// decimals), and CHAIN_UNAVAILABLE when the node cannot be reached.
-func ReadMetadata(ctx context.Context, c *chain.Client, addr common.Address) (Metadata, error) {
-	var (
-		md                  Metadata
-		code                []byte
-		name, symbol, decim []byte
-	)
-	g, ctx := errgroup.WithContext(ctx)
-	g.Go(func() (err error) { code, err = c.CodeAt(ctx, addr); return })
-	g.Go(func() (err error) { name, err = callOptional(ctx, c, "name", addr, selName); return })
-	g.Go(func() (err error) { symbol, err = callOptional(ctx, c, "symbol", addr, selSymbol); return })
-	g.Go(func() (err error) { decim, err = callOptional(ctx, c, "decimals", addr, selDecimals); return })
-	if err := g.Wait(); err != nil {
+// readMetadata reads a token's name, symbol and decimals from the chain (erc20.Read): NOT_A_CONTRACT
+// when there is no code, NOT_A_TOKEN when the contract does not answer as an ERC20 does, and
+// CHAIN_UNAVAILABLE when the node cannot be reached.
+func readMetadata(ctx context.Context, c *chain.Client, addr common.Address) (erc20.Metadata, error) {
+	md, err := erc20.Read(ctx, c, addr)
+	var notToken *erc20.NotTokenError
+	switch {
+	case errors.As(err, &notToken) && notToken.Missing == "":
+		return md, refuse(NotAContract, "%s", notToken.Error())
+	case errors.As(err, &notToken):
+		return md, refuse(NotAToken, "%s", notToken.Error())
+	case err != nil:
 		return md, &TokenError{Reason: ChainUnavailable, Message: "the chain is unavailable, try again later", Cause: err}
 	}
-	if len(code) == 0 {
-		return md, refuse(NotAContract, "no contract at %s", addr.Hex())
-	}
-	notToken := func(what string) error {
-		return refuse(NotAToken, "the contract at %s does not answer %s as an ERC20 token", addr.Hex(), what)
-	}
-	var ok bool
-	if md.Name, ok = decodeName(name); !ok {
-		return md, notToken("name()")
-	}
-	if md.Symbol, ok = decodeName(symbol); !ok || md.Symbol == "" {
-		return md, notToken("symbol()")
-	}
-	if md.Decimals, ok = decodeDecimals(decim); !ok {
-		return md, notToken("decimals()")
-	}
 	return md, nil
-}
-
-// callOptional makes an eth_call; a revert (an answer of the node) gives nil output and no
-// error, since it only means the contract lacks the function.
-func callOptional(ctx context.Context, c *chain.Client, name string, to common.Address, data []byte) ([]byte, error) {
-	out, err := c.Call(ctx, name, to, data)
-	if chain.IsNodeAnswer(err) {
-		return nil, nil
-	}
-	return out, err
-}
-
-// decodeName decodes an ABI string, or a legacy bytes32 (zero-padded on the right). The result
-// is cleaned so every entry is well-formed: valid UTF-8, no control characters, no padding.
-func decodeName(out []byte) (string, bool) {
-	switch {
-	case len(out) == 32:
-		return clean(string(trimZeros(out))), true
-	case len(out) >= 64:
-		offset := new(big.Int).SetBytes(out[:32])
-		if !offset.IsUint64() || offset.Uint64() > uint64(len(out)-32) {
-			return "", false
-		}
-		o := offset.Uint64()
-		length := new(big.Int).SetBytes(out[o : o+32])
-		if !length.IsUint64() || length.Uint64() > uint64(len(out))-o-32 {
-			return "", false
-		}
-		return clean(string(out[o+32 : o+32+length.Uint64()])), true
-	default:
-		return "", false
-	}
-}
-
-func trimZeros(b []byte) []byte {
-	for len(b) > 0 && b[len(b)-1] == 0 {
-		b = b[:len(b)-1]
-	}
-	return b
-}
-
-// maxNameRunes caps names and symbols read from a contract.
-const maxNameRunes = 128
-
-func clean(s string) string {
-	if !utf8.ValidString(s) {
-		s = strings.ToValidUTF8(s, "\uFFFD")
-	}
-	s = strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) || r == '\u200b' || r == '\ufeff' {
-			return -1
-		}
-		return r
-	}, s)
-	s = strings.TrimSpace(s)
-	if utf8.RuneCountInString(s) > maxNameRunes {
-		s = string([]rune(s)[:maxNameRunes])
-	}
-	return s
-}
-
-func decodeDecimals(out []byte) (uint8, bool) {
-	if len(out) != 32 {
-		return 0, false
-	}
-	v := new(big.Int).SetBytes(out)
-	if !v.IsUint64() || v.Uint64() > 255 {
-		return 0, false
-	}
-	return uint8(v.Uint64()), true
 }

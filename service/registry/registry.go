@@ -25,9 +25,9 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/seed018cc74c/vaultd/gen/registryapi"
-	"github.com/seed018cc74c/vaultd/service/chain"
-	"github.com/seed018cc74c/vaultd/service/platform"
-	"github.com/seed018cc74c/vaultd/service/tokenid"
+	"github.com/seed018cc74c/vaultd/service/kit/chain"
+	"github.com/seed018cc74c/vaultd/service/kit/platform"
+	"github.com/seed018cc74c/vaultd/service/vault/tokenid"
 )
 
 // Registry holds the tokens.
@@ -183,7 +183,7 @@ func (r *Registry) Upsert(ctx context.Context, in registryapi.TokenInput) (regis
 		}
 		icon = &f
 	}
-	md, err := ReadMetadata(ctx, r.chain, addr)
+	md, err := readMetadata(ctx, r.chain, addr)
 	if err != nil {
 		return registryapi.Token{}, false, err
 	}

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/seed018cc74c/vaultd/gen/registryapi"
-	"github.com/seed018cc74c/vaultd/service/platform/platformtest"
-	"github.com/seed018cc74c/vaultd/service/sqldb/sqldbtest"
+	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
+	"github.com/seed018cc74c/vaultd/service/kit/sqldb/sqldbtest"
 )
 
 // Three registries on one Postgres. A write at any replica is answered at every replica (they

@@ -9,7 +9,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/seed018cc74c/vaultd/service/tokenid"
+	"github.com/seed018cc74c/vaultd/service/vault/tokenid"
 )
 
 // fileVersion is the layout version of DATA_FILE.

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
-	"github.com/seed018cc74c/vaultd/service/platform"
+	"github.com/seed018cc74c/vaultd/service/kit/platform"
 )
 
 // api implements the generated strict server: the relayer's domain errors become HTTP answers

@@ -10,13 +10,13 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/seed018cc74c/vaultd/service/chain"
-	"github.com/seed018cc74c/vaultd/service/deployment"
-	"github.com/seed018cc74c/vaultd/service/gate"
-	"github.com/seed018cc74c/vaultd/service/platform"
-	"github.com/seed018cc74c/vaultd/service/ratelimit"
-	"github.com/seed018cc74c/vaultd/service/sqldb"
-	"github.com/seed018cc74c/vaultd/service/txmgr"
+	"github.com/seed018cc74c/vaultd/service/kit/chain"
+	"github.com/seed018cc74c/vaultd/service/kit/deployment"
+	"github.com/seed018cc74c/vaultd/service/kit/gate"
+	"github.com/seed018cc74c/vaultd/service/kit/platform"
+	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
+	"github.com/seed018cc74c/vaultd/service/kit/sqldb"
+	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 )
 
 // DefaultPort is the relayer's port.

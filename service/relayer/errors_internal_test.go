@@ -5,7 +5,7 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/seed018cc74c/vaultd/service/platform"
+	"github.com/seed018cc74c/vaultd/service/kit/platform"
 )
 
 // Every reason the domain code can return has its row in api.go's table; a sent transaction's

@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/seed018cc74c/vaultd/service/platform/platformtest"
-	"github.com/seed018cc74c/vaultd/service/redistest"
+	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
+	"github.com/seed018cc74c/vaultd/service/kit/redistest"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
@@ -25,11 +25,11 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
-	"github.com/seed018cc74c/vaultd/service/card"
-	"github.com/seed018cc74c/vaultd/service/devchain"
-	"github.com/seed018cc74c/vaultd/service/devchain/devchaintest"
+	"github.com/seed018cc74c/vaultd/service/dev/devchain"
+	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
 	"github.com/seed018cc74c/vaultd/service/relayer"
-	"github.com/seed018cc74c/vaultd/service/zk"
+	"github.com/seed018cc74c/vaultd/service/vault/card"
+	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
 
 func operatorNonce(t testing.TB, c *devchain.Chain) uint64 {

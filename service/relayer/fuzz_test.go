@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
-	"github.com/seed018cc74c/vaultd/service/platform"
-	"github.com/seed018cc74c/vaultd/service/zk"
+	"github.com/seed018cc74c/vaultd/service/kit/platform"
+	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
 
 // FuzzParseRequest: whatever JSON arrives (the validator lets less through than this), parsing

@@ -14,12 +14,12 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
-	"github.com/seed018cc74c/vaultd/service/card"
-	"github.com/seed018cc74c/vaultd/service/devchain"
-	"github.com/seed018cc74c/vaultd/service/devstack"
-	"github.com/seed018cc74c/vaultd/service/platform/platformtest"
+	"github.com/seed018cc74c/vaultd/service/dev/devchain"
+	"github.com/seed018cc74c/vaultd/service/dev/devstack"
+	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
 	"github.com/seed018cc74c/vaultd/service/relayer"
-	"github.com/seed018cc74c/vaultd/service/zk"
+	"github.com/seed018cc74c/vaultd/service/vault/card"
+	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
 
 var ctx = context.Background()
@@ -36,7 +36,7 @@ func env(t testing.TB, c *devchain.Chain, over map[string]string) func(string) s
 		"RATE_LIMIT_PER_RECIPIENT": "1000/1h",
 		"RATE_LIMIT_TOTAL":         "1000/1m",
 		// A new Redis is taken for one that lost its data: claims and leases wait one lease
-		// TTL (service/lease); short here.
+		// TTL (service/kit/lease); short here.
 		"OPERATOR_LEASE_TTL": "1s",
 	})
 	maps.Copy(m, over)

@@ -13,14 +13,14 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
-	"github.com/seed018cc74c/vaultd/service/gate"
-	"github.com/seed018cc74c/vaultd/service/lease"
-	"github.com/seed018cc74c/vaultd/service/platform"
-	"github.com/seed018cc74c/vaultd/service/txmgr"
+	"github.com/seed018cc74c/vaultd/service/kit/gate"
+	"github.com/seed018cc74c/vaultd/service/kit/lease"
+	"github.com/seed018cc74c/vaultd/service/kit/platform"
+	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 )
 
 // Replicas never share a nonce counter: with OPERATOR_PRIVATE_KEYS each replica leases one key
-// of the set through Redis (service/lease) and is the only sender from that wallet while it
+// of the set through Redis (service/kit/lease) and is the only sender from that wallet while it
 // holds the lease. The lease's fence ends every send by the lease's deadline, which passes before
 // Redis lets another replica take the key; the next holder reads the wallet's nonce and adopts its
 // transactions waiting in the pool, as at any start. A replica finding every key leased waits as

@@ -24,14 +24,14 @@ import (
 
 	"github.com/seed018cc74c/vaultd/gen/contracts"
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
-	"github.com/seed018cc74c/vaultd/service/address"
-	"github.com/seed018cc74c/vaultd/service/chain"
-	"github.com/seed018cc74c/vaultd/service/gate"
-	"github.com/seed018cc74c/vaultd/service/platform"
-	"github.com/seed018cc74c/vaultd/service/ratelimit"
-	"github.com/seed018cc74c/vaultd/service/tokenid"
-	"github.com/seed018cc74c/vaultd/service/txmgr"
-	"github.com/seed018cc74c/vaultd/service/zk"
+	"github.com/seed018cc74c/vaultd/service/kit/chain"
+	"github.com/seed018cc74c/vaultd/service/kit/gate"
+	"github.com/seed018cc74c/vaultd/service/kit/platform"
+	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
+	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
+	"github.com/seed018cc74c/vaultd/service/vault/address"
+	"github.com/seed018cc74c/vaultd/service/vault/tokenid"
+	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
 
 // Error codes of the relayer (docs/design.md, "Error codes"; openapi/relayer.yaml).

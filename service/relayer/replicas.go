@@ -15,7 +15,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
-	"github.com/seed018cc74c/vaultd/service/platform"
+	"github.com/seed018cc74c/vaultd/service/kit/platform"
 )
 
 // nullifierClaims makes a nullifier's reveal one transaction across the relayer replicas that
@@ -41,7 +41,7 @@ type nullifierClaims struct {
 }
 
 // Keys marking the Redis the claims are written to, and the quiet spell after it lost them: the
-// operator keys' leases' own (service/lease), so that one spell covers both.
+// operator keys' leases' own (service/kit/lease), so that one spell covers both.
 const (
 	claimsMarker = leasePrefix + ":incarnation"
 	claimsQuiet  = leasePrefix + ":quiet"

@@ -22,11 +22,11 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
-	"github.com/seed018cc74c/vaultd/service/devchain"
-	"github.com/seed018cc74c/vaultd/service/devchain/devchaintest"
-	"github.com/seed018cc74c/vaultd/service/platform"
-	"github.com/seed018cc74c/vaultd/service/platform/platformtest"
-	"github.com/seed018cc74c/vaultd/service/redistest"
+	"github.com/seed018cc74c/vaultd/service/dev/devchain"
+	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
+	"github.com/seed018cc74c/vaultd/service/kit/platform"
+	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
+	"github.com/seed018cc74c/vaultd/service/kit/redistest"
 	"github.com/seed018cc74c/vaultd/service/relayer"
 )
 

@@ -12,9 +12,9 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
 
-	"github.com/seed018cc74c/vaultd/service/sqldb"
-	"github.com/seed018cc74c/vaultd/service/txmgr"
-	"github.com/seed018cc74c/vaultd/service/zk"
+	"github.com/seed018cc74c/vaultd/service/kit/sqldb"
+	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
+	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
 
 // sentStore is the relayer's durable record of what it signed: every version of every reveal's

@@ -15,13 +15,13 @@ import (
 	"github.com/seed018cc74c/vaultd/gen/contracts"
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/openapi"
-	"github.com/seed018cc74c/vaultd/service/chain"
-	"github.com/seed018cc74c/vaultd/service/gate"
-	"github.com/seed018cc74c/vaultd/service/lease"
-	"github.com/seed018cc74c/vaultd/service/platform"
-	"github.com/seed018cc74c/vaultd/service/ratelimit"
-	"github.com/seed018cc74c/vaultd/service/txmgr"
-	"github.com/seed018cc74c/vaultd/service/zk"
+	"github.com/seed018cc74c/vaultd/service/kit/chain"
+	"github.com/seed018cc74c/vaultd/service/kit/gate"
+	"github.com/seed018cc74c/vaultd/service/kit/lease"
+	"github.com/seed018cc74c/vaultd/service/kit/platform"
+	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
+	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
+	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
 
 // Service is a ready-to-run relayer.

@@ -14,7 +14,7 @@ import (
 
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/openapi"
-	"github.com/seed018cc74c/vaultd/service/platform"
+	"github.com/seed018cc74c/vaultd/service/kit/platform"
 )
 
 // Run is the relayer process (cmd/relayer): it serves on PORT until ctx is done. A replica that

@@ -1,0 +1,170 @@
+package devchain_test
+
+import (
+	"context"
+	"math/big"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/seed018cc74c/vaultd/gen/contracts"
+	"github.com/seed018cc74c/vaultd/service/dev/devchain"
+	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
+)
+
+func TestStartDeploysTokensAndFundsAccounts(t *testing.T) {
+	c := devchaintest.Start(t)
+	ctx := context.Background()
+	client := c.Client()
+
+	id, err := client.ChainID(ctx)
+	if err != nil || id.Uint64() != devchain.DefaultChainID {
+		t.Fatalf("chain id = %v, %v; want %d", id, err, devchain.DefaultChainID)
+	}
+	if len(c.Tokens) != 4 {
+		t.Fatalf("got %d tokens, want 4", len(c.Tokens))
+	}
+	wrapped := contracts.NewWrappedToken()
+	for _, tok := range c.Tokens {
+		code, err := client.CodeAt(ctx, tok.Address, nil)
+		if err != nil || len(code) == 0 {
+			t.Fatalf("%s: no code at %s (%v)", tok.Symbol, tok.Address, err)
+		}
+		if tok.Legacy {
+			continue
+		}
+		inst := wrapped.Instance(client, tok.Address)
+		dec, err := bind.Call(inst, nil, wrapped.PackDecimals(), wrapped.UnpackDecimals)
+		if err != nil || dec != tok.Decimals {
+			t.Errorf("%s decimals = %d, %v; want %d", tok.Symbol, dec, err, tok.Decimals)
+		}
+		bal, err := bind.Call(inst, nil, wrapped.PackBalanceOf(c.Accounts.Users[0].Address), wrapped.UnpackBalanceOf)
+		if err != nil || bal.Sign() <= 0 {
+			t.Errorf("%s: user0 balance = %v, %v; want > 0", tok.Symbol, bal, err)
+		}
+	}
+	for _, a := range append([]devchain.Account{c.Accounts.Deployer, c.Accounts.Operator, c.Accounts.Faucet}, c.Accounts.Users...) {
+		bal, err := client.BalanceAt(ctx, a.Address, nil)
+		if err != nil || bal.Cmp(big.NewInt(0)) <= 0 {
+			t.Errorf("%s %s: balance %v, %v", a.Name, a.Address, bal, err)
+		}
+	}
+}
+
+func TestAddressesAreStableAcrossRuns(t *testing.T) {
+	a := devchaintest.Start(t)
+	b := devchaintest.Start(t)
+	if a.RPCURL == b.RPCURL {
+		t.Fatalf("two chains share %s", a.RPCURL)
+	}
+	if a.Contracts != b.Contracts {
+		t.Errorf("contracts differ: %+v vs %+v", a.Contracts, b.Contracts)
+	}
+	for i := range a.Tokens {
+		if a.Tokens[i].Address != b.Tokens[i].Address {
+			t.Errorf("token %d: %s vs %s", i, a.Tokens[i].Address, b.Tokens[i].Address)
+		}
+	}
+}
+
+// With a block time, transactions wait for the next block and share it; empty blocks keep
+// coming; switching back to no block time mines what waits at once.
+func TestBlockTime(t *testing.T) {
+	c := devchaintest.Start(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	client := c.Client()
+
+	c.SetBlockTime(100 * time.Millisecond)
+	c.PauseSealing() // so the three sends cannot straddle a block boundary
+	var txs []*types.Transaction
+	for _, u := range c.Accounts.Users[:3] {
+		to := c.Accounts.Faucet.Address
+		tx, err := devchain.SendTx(ctx, c, u.Key, &to, big.NewInt(1), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		txs = append(txs, tx)
+	}
+	c.ResumeSealing()
+	var blocks []uint64
+	for _, tx := range txs {
+		r, err := devchain.WaitReceipt(ctx, client, tx.Hash())
+		if err != nil {
+			t.Fatal(err)
+		}
+		blocks = append(blocks, r.BlockNumber.Uint64())
+	}
+	if blocks[0] != blocks[1] || blocks[1] != blocks[2] {
+		t.Fatalf("the three transactions were mined in blocks %v; want one block", blocks)
+	}
+	for { // empty blocks follow
+		head, err := client.BlockNumber(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if head >= blocks[0]+2 {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("head stuck at %d after block %d", head, blocks[0])
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+
+	c.SetBlockTime(time.Hour)
+	to := c.Accounts.Faucet.Address
+	tx, err := devchain.SendTx(ctx, c, c.Accounts.Users[3].Key, &to, big.NewInt(1), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond) // sealing on arrival would have mined it by now
+	if r, _ := client.TransactionReceipt(ctx, tx.Hash()); r != nil {
+		t.Fatalf("mined in block %v with an hour's block time", r.BlockNumber)
+	}
+	c.SetBlockTime(0)
+	if _, err := devchain.WaitReceipt(ctx, client, tx.Hash()); err != nil {
+		t.Fatalf("after switching back to sealing on arrival: %v", err)
+	}
+}
+
+// Spare operator and faucet wallets (for replicas) are funded like the first, listed in the
+// manifest and found by name; the contracts are where they always are.
+func TestSpareWallets(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	c, err := devchain.Start(ctx, devchain.Config{SpareOperators: 2, SpareFaucets: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if plain := devchaintest.Start(t); plain.Contracts != c.Contracts {
+		t.Errorf("spare wallets moved the contracts: %+v vs %+v", c.Contracts, plain.Contracts)
+	}
+	m := c.Manifest()
+	if len(m.Accounts.SpareOperators) != 2 || len(m.Accounts.SpareFaucets) != 1 {
+		t.Fatalf("manifest lists %d spare operators and %d spare faucets", len(m.Accounts.SpareOperators), len(m.Accounts.SpareFaucets))
+	}
+	for name, first := range map[string]devchain.Account{"operator1": c.Accounts.Operator, "operator2": c.Accounts.Operator, "faucet1": c.Accounts.Faucet} {
+		key, err := m.Account(name)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		addr := crypto.PubkeyToAddress(key.PublicKey)
+		if addr == first.Address {
+			t.Errorf("%s is %s's wallet", name, first.Name)
+		}
+		got, _ := c.Client().BalanceAt(ctx, addr, nil)
+		want, _ := c.Client().BalanceAt(ctx, first.Address, nil)
+		if got.Sign() == 0 || got.Cmp(want) < 0 {
+			t.Errorf("%s holds %s wei, %s holds %s", name, got, first.Name, want)
+		}
+	}
+	if _, err := m.Account("operator3"); err == nil {
+		t.Error("operator3 found; only 2 spares were asked for")
+	}
+}

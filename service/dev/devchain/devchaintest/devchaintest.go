@@ -1,0 +1,37 @@
+// Package devchaintest starts the dev chain for a test: in process, on a free loopback port,
+// closed when the test ends.
+package devchaintest
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/seed018cc74c/vaultd/service/dev/devchain"
+)
+
+// Start runs a fresh dev chain for t and stops it in t.Cleanup.
+func Start(t testing.TB) *devchain.Chain {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	c, err := devchain.Start(ctx, devchain.Config{})
+	if err != nil {
+		t.Fatalf("start dev chain: %v", err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// StartWith runs a fresh dev chain with the given chain id.
+func StartWith(t testing.TB, chainID uint64) (*devchain.Chain, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	c, err := devchain.Start(ctx, devchain.Config{ChainID: chainID})
+	if err != nil {
+		return nil, err
+	}
+	t.Cleanup(func() { c.Close() })
+	return c, nil
+}

@@ -1,0 +1,393 @@
+// Package devstack runs the whole of vaultd in one process for development: the dev chain and
+// every service on it, wired together, with the dev tokens registered. It is what
+// `go run ./cmd/devstack` runs.
+package devstack
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/seed018cc74c/vaultd/gen/registryapi"
+	"github.com/seed018cc74c/vaultd/gen/zk/devkeys"
+	"github.com/seed018cc74c/vaultd/service/dev/devchain"
+	"github.com/seed018cc74c/vaultd/service/faucet"
+	"github.com/seed018cc74c/vaultd/service/indexer"
+	"github.com/seed018cc74c/vaultd/service/kit/platform"
+	"github.com/seed018cc74c/vaultd/service/registry"
+	"github.com/seed018cc74c/vaultd/service/relayer"
+	"github.com/seed018cc74c/vaultd/service/vault/zk"
+)
+
+// Config says where the stack listens and keeps its files.
+type Config struct {
+	Host         string // listen host for every service; "" means 127.0.0.1
+	RPCPort      int    // dev chain JSON-RPC port
+	RegistryPort int
+	RelayerPort  int
+	FaucetPort   int
+	IndexerPort  int
+	DataDir      string        // registry data and icons, the faucet's claims, the indexer's events; "" means a fresh temporary folder, removed at exit
+	ManifestPath string        // where devnet.json is written; "" means not at all
+	BlockTime    time.Duration // dev chain block time; 0 seals a block as soon as a transaction arrives
+	// KeysDir, when set, is a keys directory (cmd/ceremony finalize): the chain's verifier is
+	// deployed from its verification_key.json, and the relayer verifies with it. "" means the
+	// dev keys.
+	KeysDir string
+	// PublicHost is the host the printed URLs and the registry's icon URLs name when Host is
+	// every interface (0.0.0.0 in a container): "" means localhost. cmd/devstack reads
+	// PUBLIC_HOST.
+	PublicHost string
+	Getenv     func(string) string
+	Out        io.Writer // the ready banner
+	// Logger gives each service its logger, so that lines say which service wrote them
+	// (service=registry, service=relayer); nil: the default logger for all.
+	Logger func(service string) *slog.Logger
+}
+
+// Run starts everything, prints where it is, and serves until ctx is done.
+func Run(ctx context.Context, cfg Config, tp trace.TracerProvider) error {
+	if cfg.Host == "" {
+		cfg.Host = "127.0.0.1"
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = func(string) *slog.Logger { return slog.Default() }
+	}
+	if cfg.DataDir == "" {
+		dir, err := os.MkdirTemp("", "vaultd-devstack-*")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		cfg.DataDir = dir
+	}
+	vkJSON := devkeys.VerificationKeyJSON
+	var vk *zk.VerificationKey // nil: the dev key
+	if cfg.KeysDir != "" {
+		var err error
+		path := filepath.Join(cfg.KeysDir, zk.VerificationKeyJSONFile)
+		if vk, err = zk.ReadVerificationKeyFile(path); err != nil {
+			return fmt.Errorf("--keys: %w", err)
+		}
+		if vkJSON, err = os.ReadFile(path); err != nil {
+			return err
+		}
+	}
+	chain, err := devchain.Start(ctx, devchain.Config{Host: cfg.Host, Port: cfg.RPCPort, BlockTime: cfg.BlockTime, VerificationKey: vk})
+	if err != nil {
+		return err
+	}
+	defer chain.Close()
+	if cfg.ManifestPath != "" {
+		if err := chain.WriteManifest(cfg.ManifestPath); err != nil {
+			return fmt.Errorf("write %s: %w", cfg.ManifestPath, err)
+		}
+	}
+
+	// A web application's dev server (another port, so another origin) may call both services.
+	origins := cfg.Getenv("CORS_ALLOWED_ORIGINS")
+	if origins == "" {
+		origins = "*"
+	}
+	adminKey := cfg.Getenv("ADMIN_API_KEY")
+	if adminKey == "" {
+		adminKey = randomKey()
+	}
+	regLn, err := net.Listen("tcp", net.JoinHostPort(cfg.Host, strconv.Itoa(cfg.RegistryPort)))
+	if err != nil {
+		return fmt.Errorf("registry: %w", err)
+	}
+	defer regLn.Close()
+	regURL := cfg.publicURL(regLn.Addr().String())
+	regCfg, err := registry.LoadConfig(overlay(withDefaults(cfg.Getenv, DevReadLimits), map[string]string{
+		"PORT":                 strconv.Itoa(regLn.Addr().(*net.TCPAddr).Port),
+		"RPC_URL":              chain.RPCURL,
+		"ADMIN_API_KEY":        adminKey,
+		"DATA_FILE":            filepath.Join(cfg.DataDir, "tokens.json"),
+		"ICONS_DIR":            filepath.Join(cfg.DataDir, "icons"),
+		"PUBLIC_BASE_URL":      regURL,
+		"CORS_ALLOWED_ORIGINS": origins,
+	}))
+	if err != nil {
+		return fmt.Errorf("registry configuration: %w", err)
+	}
+	reg, err := registry.New(ctx, regCfg, registry.Options{Tracer: tp.Tracer("vaultd/registry"), Logger: cfg.Logger("registry")})
+	if err != nil {
+		return err
+	}
+	defer reg.Close()
+
+	relLn, err := net.Listen("tcp", net.JoinHostPort(cfg.Host, strconv.Itoa(cfg.RelayerPort)))
+	if err != nil {
+		return fmt.Errorf("relayer: %w", err)
+	}
+	defer relLn.Close()
+	relURL := cfg.publicURL(relLn.Addr().String())
+	vkey := filepath.Join(cfg.DataDir, "verification_key.json")
+	if err := os.WriteFile(vkey, vkJSON, 0o644); err != nil {
+		return err
+	}
+	relEnv := RelayerEnv(chain, vkey, filepath.Join(cfg.DataDir, "relayer.db"))
+	relEnv["PORT"] = strconv.Itoa(relLn.Addr().(*net.TCPAddr).Port)
+	relEnv["CORS_ALLOWED_ORIGINS"] = origins
+	relCfg, err := relayer.LoadConfig(overlay(withDefaults(cfg.Getenv, DevLimits), relEnv))
+	if err != nil {
+		return fmt.Errorf("relayer configuration: %w", err)
+	}
+	rel, err := relayer.New(ctx, relCfg, relayer.Options{Tracer: tp.Tracer("vaultd/relayer"), Logger: cfg.Logger("relayer")})
+	if err != nil {
+		return err
+	}
+	defer rel.Close()
+
+	fctLn, err := net.Listen("tcp", net.JoinHostPort(cfg.Host, strconv.Itoa(cfg.FaucetPort)))
+	if err != nil {
+		return fmt.Errorf("faucet: %w", err)
+	}
+	defer fctLn.Close()
+	fctURL := cfg.publicURL(fctLn.Addr().String())
+	fctEnv := FaucetEnv(chain, filepath.Join(cfg.DataDir, "faucet.db"))
+	fctEnv["PORT"] = strconv.Itoa(fctLn.Addr().(*net.TCPAddr).Port)
+	fctEnv["CORS_ALLOWED_ORIGINS"] = origins
+	fctCfg, err := faucet.LoadConfig(overlay(withDefaults(cfg.Getenv, DevLimits), fctEnv))
+	if err != nil {
+		return fmt.Errorf("faucet configuration: %w", err)
+	}
+	fct, err := faucet.New(ctx, fctCfg, faucet.Options{Tracer: tp.Tracer("vaultd/faucet"), Logger: cfg.Logger("faucet")})
+	if err != nil {
+		return err
+	}
+	defer fct.Close()
+
+	ixLn, err := net.Listen("tcp", net.JoinHostPort(cfg.Host, strconv.Itoa(cfg.IndexerPort)))
+	if err != nil {
+		return fmt.Errorf("indexer: %w", err)
+	}
+	defer ixLn.Close()
+	ixURL := cfg.publicURL(ixLn.Addr().String())
+	ixEnv := IndexerEnv(chain, filepath.Join(cfg.DataDir, "indexer.db"))
+	ixEnv["PORT"] = strconv.Itoa(ixLn.Addr().(*net.TCPAddr).Port)
+	ixEnv["CORS_ALLOWED_ORIGINS"] = origins
+	ixCfg, err := indexer.LoadConfig(overlay(withDefaults(cfg.Getenv, DevReadLimits), ixEnv))
+	if err != nil {
+		return fmt.Errorf("indexer configuration: %w", err)
+	}
+	ix, err := indexer.New(ctx, ixCfg, indexer.Options{Tracer: tp.Tracer("vaultd/indexer"), Logger: cfg.Logger("indexer")})
+	if err != nil {
+		return err
+	}
+	defer ix.Close()
+
+	rel.Start() // until rel.Close, after the servers' drain
+	fct.Start()
+	ix.Start()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	servers := []struct {
+		ln    net.Listener
+		h     http.Handler
+		grace time.Duration
+	}{{regLn, reg.Handler(), regCfg.HTTP.ShutdownGrace}, {relLn, rel.Handler(), relCfg.HTTP.ShutdownGrace}, {fctLn, fct.Handler(), fctCfg.HTTP.ShutdownGrace},
+		{ixLn, ix.Handler(), ixCfg.HTTP.ShutdownGrace}}
+	errc := make(chan error, len(servers))
+	for _, s := range servers {
+		go func() { errc <- platform.Serve(ctx, s.ln, s.h, s.grace) }()
+	}
+
+	if err := registerDevTokens(ctx, regURL, adminKey, chain.Tokens); err != nil {
+		return fmt.Errorf("register dev tokens: %w", err)
+	}
+	fmt.Fprintf(cfg.Out, `vaultd devstack ready
+  chain      %s (chain id %d)
+  registry   %s   (GET /tokens, /health, /metrics, /openapi.yaml, /docs)
+  relayer    %s   (POST /reveal, /health, /metrics, /openapi.yaml, /docs)
+  faucet     %s   (POST /api/faucet/claim, GET /api/faucet/status, /health, /metrics, /openapi.yaml, /docs)
+  indexer    %s   (GET /api/indexer?event=CommitmentInserted, /health, /metrics, /openapi.yaml, /docs)
+  admin key  %s
+  operator   %s
+  faucet key %s   (the faucet's wallet)
+  data       %s
+`, cfg.publicURL(strings.TrimPrefix(chain.RPCURL, "http://")), chain.ChainID, regURL, relURL, fctURL, ixURL, adminKey, chain.Accounts.Operator.Address.Hex(), chain.Accounts.Faucet.Address.Hex(), cfg.DataDir)
+	if cfg.ManifestPath != "" {
+		fmt.Fprintf(cfg.Out, "  manifest   %s\n", cfg.ManifestPath)
+	}
+
+	// The first server to stop (or ctx) stops them all; the first error is the answer.
+	var first error
+	select {
+	case first = <-errc:
+		cancel()
+	case <-ctx.Done():
+		first = <-errc
+	}
+	for range len(servers) - 1 {
+		if err := <-errc; first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// RelayerEnv is the relayer's configuration on dev chain c: its RPC, the dev operator's key, the
+// vault's contracts, the verifying key in vkeyFile, and the record of what it signs at dbFile.
+// Callers add what differs (port, limits).
+func RelayerEnv(c *devchain.Chain, vkeyFile, dbFile string) map[string]string {
+	return map[string]string{
+		"DATABASE_URL":                "sqlite:" + dbFile,
+		"RPC_URL":                     c.RPCURL,
+		"OPERATOR_PRIVATE_KEY":        hexutil.Encode(crypto.FromECDSA(c.Accounts.Operator.Key)),
+		"COMMIT_REVEAL_VAULT_ADDRESS": c.Contracts.Vault.Hex(),
+		"NULLIFIER_REGISTRY_ADDRESS":  c.Contracts.NullifierRegistry.Hex(),
+		"COMMITMENT_TREE_ADDRESS":     c.Contracts.CommitmentTree.Hex(),
+		"VERIFICATION_KEY_FILE":       vkeyFile,
+	}
+}
+
+// FaucetEnv is the faucet's configuration on dev chain c: its RPC, the dev faucet account's key
+// and the claim store at dbFile. Callers add what differs (port, limits).
+func FaucetEnv(c *devchain.Chain, dbFile string) map[string]string {
+	return map[string]string{
+		"RPC_URL":            c.RPCURL,
+		"FAUCET_PRIVATE_KEY": hexutil.Encode(crypto.FromECDSA(c.Accounts.Faucet.Key)),
+		"DATABASE_URL":       "sqlite:" + dbFile,
+	}
+}
+
+// IndexerEnv is the indexer's configuration on dev chain c: its RPC, the contracts, the start
+// block, and the store at dbFile. Callers add what differs (port).
+func IndexerEnv(c *devchain.Chain, dbFile string) map[string]string {
+	return map[string]string{
+		"RPC_URL":                     c.RPCURL,
+		"COMMIT_REVEAL_VAULT_ADDRESS": c.Contracts.Vault.Hex(),
+		"NULLIFIER_REGISTRY_ADDRESS":  c.Contracts.NullifierRegistry.Hex(),
+		"COMMITMENT_TREE_ADDRESS":     c.Contracts.CommitmentTree.Hex(),
+		"TOKEN_FACTORY_ADDRESS":       c.Contracts.TokenFactory.Hex(),
+		"START_BLOCK":                 strconv.FormatUint(c.StartBlock, 10),
+		"DATABASE_URL":                "sqlite:" + dbFile,
+	}
+}
+
+// registerDevTokens adds every dev token through the registry's own API, as an admin would.
+func registerDevTokens(ctx context.Context, url, adminKey string, tokens []devchain.Token) error {
+	client, err := registryapi.NewClientWithResponses(url, registryapi.WithRequestEditorFn(func(ctx context.Context, req *http.Request) error {
+		req.Header.Set("Authorization", "Bearer "+adminKey)
+		return nil
+	}))
+	if err != nil {
+		return err
+	}
+	categories := map[string]string{"vUSDC": "stablecoin", "vWBTC": "wrapped", "vWETH": "native", "vMKR": "governance"}
+	colors := []color.RGBA{{39, 117, 202, 255}, {247, 147, 26, 255}, {98, 126, 234, 255}, {26, 171, 155, 255}}
+	for i, t := range tokens {
+		if t.Legacy {
+			continue // vMKR is not in the vault: listed, it could not be committed (the README's walkthrough registers it, disabled)
+		}
+		category, order, chain := categories[t.Symbol], int32(i*10), "ethereum"
+		icon, err := dotIcon(colors[i%len(colors)])
+		if err != nil {
+			return err
+		}
+		ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		resp, err := client.UpsertTokenWithResponse(ctx, registryapi.TokenInput{
+			Address: t.Address.Hex(), Category: &category, SortOrder: &order, UnderlyingChain: &chain, Icon: &icon,
+		})
+		cancel()
+		if err != nil {
+			return err
+		}
+		if resp.StatusCode() != http.StatusCreated && resp.StatusCode() != http.StatusOK {
+			return errors.New(resp.Status() + ": " + string(resp.Body))
+		}
+	}
+	return nil
+}
+
+// dotIcon is a 64×64 PNG of a coloured disc, as a data URI: a dev token's icon, uploaded like
+// any other so that a web app shows the registry's icons.
+func dotIcon(c color.RGBA) (string, error) {
+	img := image.NewRGBA(image.Rect(0, 0, 64, 64))
+	for y := range 64 {
+		for x := range 64 {
+			if dx, dy := x-32, y-32; dx*dx+dy*dy <= 30*30 {
+				img.Set(x, y, c)
+			}
+		}
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		return "", err
+	}
+	return "data:image/png;base64," + base64.StdEncoding.EncodeToString(buf.Bytes()), nil
+}
+
+func overlay(getenv func(string) string, over map[string]string) func(string) string {
+	return func(k string) string {
+		if v, ok := over[k]; ok {
+			return v
+		}
+		return getenv(k)
+	}
+}
+
+// publicURL is the URL a client reaches a listener at: its own address, or PublicHost (default
+// localhost) with its port when it listens on every interface.
+func (c Config) publicURL(addr string) string {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "http://" + addr
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
+		host = c.PublicHost
+		if host == "" {
+			host = "localhost"
+		}
+	}
+	return "http://" + net.JoinHostPort(host, port)
+}
+
+// DevLimits are devstack's per-IP limits, relaxed from the services' defaults (5 a minute for
+// reveals, 5 an hour for claims) because in development every request comes from one address:
+// a web app's test run, a walkthrough, a browser test. The environment overrides them.
+var DevLimits = map[string]string{"RATE_LIMIT_PER_IP": "120/1m"}
+
+// DevReadLimits are the registry's and the indexer's per-IP limits in devstack: a browser app
+// polling the indexer, a test run and a walkthrough all come from one address. The environment
+// overrides them.
+var DevReadLimits = map[string]string{"RATE_LIMIT_PER_IP": "6000/1m"}
+
+// withDefaults answers def[k] for a variable getenv leaves empty.
+func withDefaults(getenv func(string) string, def map[string]string) func(string) string {
+	return func(k string) string {
+		if v := getenv(k); v != "" {
+			return v
+		}
+		return def[k]
+	}
+}
+
+func randomKey() string {
+	var b [24]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}

@@ -1,0 +1,26 @@
+package revealbench
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The command's machinery works end to end on a small run; timings are reported, not asserted
+// (targets belong to the command's report, run on a quiet machine).
+func TestRunSmall(t *testing.T) {
+	var out bytes.Buffer
+	res, err := Run(context.Background(), Config{
+		Singles: 2, Burst: 4, VKey: "../../../gen/zk/devkeys/verification_key.json",
+		BlockTime: 100 * time.Millisecond, Floor: true,
+	}, &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.BurstN != 4 || res.BurstBlocks < 1 || res.Direct <= 0 || res.Relayer <= 0 || res.Floor <= 0 ||
+		!strings.Contains(out.String(), "ratio") || !strings.Contains(out.String(), "block time 100ms") {
+		t.Fatalf("result %+v, report %q", res, out.String())
+	}
+}

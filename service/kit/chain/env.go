@@ -1,0 +1,190 @@
+package chain
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/big"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/seed018cc74c/vaultd/service/kit/platform"
+	"github.com/seed018cc74c/vaultd/service/vault/address"
+)
+
+// EnvAddress reads a required, EIP-55-checked, non-zero address; the zero value when unset.
+func EnvAddress(e *platform.Env, name string) common.Address {
+	s := e.String(name, "")
+	if s == "" {
+		return common.Address{}
+	}
+	a, err := address.ParseChecksummed(s)
+	if err != nil || a == (common.Address{}) {
+		e.Fail("%s is not a valid address: %q", name, s)
+	}
+	return a
+}
+
+// EnvPrivateKey reads a private key (64 hex digits, 0x optional) from name or the file name_FILE
+// names; nil when neither is set. Messages never include the key.
+func EnvPrivateKey(e *platform.Env, name string) *ecdsa.PrivateKey {
+	s := strings.TrimPrefix(e.OptionalSecret(name), "0x")
+	if s == "" {
+		return nil
+	}
+	k, err := crypto.HexToECDSA(s)
+	if err != nil {
+		e.Fail("%s is not a valid private key (64 hex digits, 0x optional)", name)
+		return nil
+	}
+	return k
+}
+
+// EnvPrivateKeys reads several private keys from name or the file name_FILE names: one per line
+// (or separated by commas or spaces), lines starting with # ignored; nil when neither is set. A
+// bad or repeated key is reported by its position, never its value.
+func EnvPrivateKeys(e *platform.Env, name string) []*ecdsa.PrivateKey {
+	var keys []*ecdsa.PrivateKey
+	seen := map[common.Address]bool{}
+	n := 0
+	for _, line := range strings.Split(e.OptionalSecret(name), "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "#") {
+			continue
+		}
+		for _, s := range strings.FieldsFunc(line, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\r' }) {
+			n++
+			k, err := crypto.HexToECDSA(strings.TrimPrefix(s, "0x"))
+			switch {
+			case err != nil:
+				e.Fail("%s: key %d is not a valid private key (64 hex digits, 0x optional)", name, n)
+				continue
+			case seen[crypto.PubkeyToAddress(k.PublicKey)]:
+				e.Fail("%s: key %d repeats an earlier key", name, n)
+				continue
+			}
+			seen[crypto.PubkeyToAddress(k.PublicKey)] = true
+			keys = append(keys, k)
+		}
+	}
+	return keys
+}
+
+// EnvEther reads whole native tokens, decimals allowed ("100", "0.5"), as wei.
+func EnvEther(e *platform.Env, name, def string) *big.Int { return scaled(e, name, def, 18) }
+
+// EnvGwei reads gwei, decimals allowed, as wei.
+func EnvGwei(e *platform.Env, name, def string) *big.Int { return scaled(e, name, def, 9) }
+
+func scaled(e *platform.Env, name, def string, decimals int) *big.Int {
+	s := e.String(name, def)
+	v, err := ParseUnits(s, decimals)
+	if err != nil {
+		e.Fail("%s %v, got %q", name, err, s)
+		return nil
+	}
+	return v
+}
+
+// ParseUnits reads a non-negative decimal number of a unit with the given decimals ("0.5" ether
+// is ParseUnits("0.5", 18)) as an integer of its smallest part.
+func ParseUnits(s string, decimals int) (*big.Int, error) {
+	r, ok := new(big.Rat).SetString(s)
+	if !ok || r.Sign() < 0 || strings.ContainsAny(s, "eE/") {
+		return nil, errors.New("must be a non-negative decimal number")
+	}
+	r.Mul(r, new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(decimals)), nil)))
+	if !r.IsInt() {
+		return nil, errors.New("has more decimals than the unit allows")
+	}
+	return new(big.Int).Set(r.Num()), nil
+}
+
+// Config says how to reach the chain; every service has one.
+type Config struct {
+	RPCURL     string
+	ChainID    uint64 // 0: take the chain's answer
+	RPCTimeout time.Duration
+}
+
+// LoadConfig reads RPC_URL, CHAIN_ID and RPC_TIMEOUT (default 5s).
+func LoadConfig(e *platform.Env) Config {
+	return Config{
+		RPCURL:     e.String("RPC_URL", ""),
+		ChainID:    e.Uint("CHAIN_ID"),
+		RPCTimeout: e.Duration("RPC_TIMEOUT", 5*time.Second),
+	}
+}
+
+// Validate checks the chain settings. RPC_URL is one endpoint, or several http(s) endpoints
+// separated by commas (the first preferred, then each fallback in order). Errors name an
+// endpoint by its position only: its URL may hold an API key.
+func (c Config) Validate() error {
+	endpoints := Endpoints(c.RPCURL)
+	if len(endpoints) == 0 {
+		return errors.New("RPC_URL is required")
+	}
+	for i, e := range endpoints {
+		u, err := url.Parse(e)
+		switch {
+		case err != nil || u.Scheme == "":
+			return fmt.Errorf("RPC_URL: endpoint %d is not a URL such as http://127.0.0.1:8545", i+1)
+		case len(endpoints) > 1 && u.Scheme != "http" && u.Scheme != "https":
+			return fmt.Errorf("RPC_URL: endpoint %d is not http(s); only http(s) endpoints fail over to each other", i+1)
+		}
+	}
+	return nil
+}
+
+// Connect dials the chain of cfg, asks its chain id and checks it against CHAIN_ID: a service
+// that must not run on another chain calls it at start.
+func Connect(ctx context.Context, cfg Config, metrics *platform.ChainMetrics) (*Client, uint64, error) {
+	client, err := Dial(cfg.RPCURL, cfg.RPCTimeout, metrics)
+	if err != nil {
+		return nil, 0, err
+	}
+	id, err := client.ChainID(ctx)
+	if err != nil {
+		client.Close()
+		return nil, 0, fmt.Errorf("learn the chain id from RPC_URL: %w", err)
+	}
+	if err := CheckChainID(cfg.ChainID, id); err != nil {
+		client.Close()
+		return nil, 0, err
+	}
+	if err := sameChain(ctx, cfg, id); err != nil {
+		client.Close()
+		return nil, 0, err
+	}
+	return client, id, nil
+}
+
+// sameChain asks each endpoint of several for its chain id: one on another chain is a
+// configuration error. One that does not answer now cannot be checked, and is let be.
+func sameChain(ctx context.Context, cfg Config, id uint64) error {
+	endpoints := Endpoints(cfg.RPCURL)
+	if len(endpoints) < 2 {
+		return nil
+	}
+	for i, e := range endpoints {
+		c, err := Dial(e, cfg.RPCTimeout, nil)
+		if err != nil {
+			return err
+		}
+		other, err := c.ChainID(ctx)
+		c.Close()
+		if err != nil {
+			slog.Warn("could not ask an RPC_URL endpoint for its chain id; it is used as a fallback unchecked", "endpoint", i+1, "err", err)
+			continue
+		}
+		if other != id {
+			return fmt.Errorf("RPC_URL: endpoint %d is on chain %d, not %d", i+1, other, id)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,391 @@
+// Package gate keeps a paying wallet from running dry: it knows the wallet's balance (polled,
+// and refreshed after each mined transaction) and the cost reserved by transactions in flight,
+// and it closes while balance − reserved is under the minimum, refusing new work with a 503.
+// Each transition is logged once: one error-level ALERT line when it closes, one info line when
+// it opens again. It also keeps the wallet's spend budget (budget.go): what the wallet paid in
+// the last window plus what is reserved must stay under a limit, or new work is refused with a
+// 503 of its own. The relayer's operator wallet and the faucet's wallet each have one.
+package gate
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"math"
+	"math/big"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/params"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/seed018cc74c/vaultd/service/kit/chain"
+	"github.com/seed018cc74c/vaultd/service/kit/platform"
+)
+
+// Config says which wallet to watch and how to refuse.
+type Config struct {
+	Wallet  common.Address
+	Name    string        // what the wallet is, for log lines ("operator", "faucet")
+	Work    string        // what it pays for, for log lines ("reveals", "claims")
+	Min     *big.Int      // wei
+	Poll    time.Duration // balance poll
+	Setting string        // the variable that sets Min, for the alert line (MIN_OPERATOR_BALANCE)
+	Code    string        // the 503's code (OPERATOR_BALANCE_LOW)
+	Message string        // the 503's message
+
+	Budget        Budget // the spend budget; a nil Limit is none
+	BudgetSetting string // the variable that sets it (OPERATOR_SPEND_LIMIT)
+	BudgetCode    string // the 503's code while the budget is spent (SPEND_LIMIT_REACHED)
+	// Shared, when set, is where the budget is counted across replicas (shared.go); nil: in
+	// this process.
+	Shared Shared
+}
+
+// Metrics are the gate's gauges and counters.
+type Metrics struct {
+	Balance, Threshold, Open prometheus.Gauge
+	TimeToEmpty              prometheus.Gauge
+	Trips, Rejected          prometheus.Counter
+
+	Spent, SpendLimit, SpendOpen prometheus.Gauge
+	SpendRejected                prometheus.Counter
+}
+
+// NewMetrics registers vaultd_<subsystem>_<balance>_ether, _<balance>_threshold_ether,
+// _balance_gate_open, _balance_gate_trips_total, _balance_low_rejections_total and the spend
+// budget's _spend_window_ether, _spend_limit_ether, _spend_limit_open and
+// _spend_limit_rejections_total on reg; balance names the wallet's balance ("operator_balance",
+// "balance").
+func NewMetrics(reg prometheus.Registerer, subsystem, balance string) *Metrics {
+	const ns = "vaultd"
+	m := &Metrics{
+		Balance: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: ns, Subsystem: subsystem, Name: balance + "_ether",
+			Help: "The wallet's balance in native tokens, as last read."}),
+		Threshold: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: ns, Subsystem: subsystem, Name: balance + "_threshold_ether",
+			Help: "The minimum balance in native tokens: below it (less the cost reserved by transactions in flight) new work is refused."}),
+		TimeToEmpty: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: ns, Subsystem: subsystem, Name: balance + "_time_to_empty_seconds",
+			Help: "Seconds until the wallet is empty at the rate it was spent over the last hour (balance ÷ burn rate); +Inf while nothing was spent."}),
+		Open: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: ns, Subsystem: subsystem, Name: "balance_gate_open",
+			Help: "1 while the balance gate accepts new work, 0 while it answers 503."}),
+		Trips: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Subsystem: subsystem, Name: "balance_gate_trips_total",
+			Help: "Times the balance gate closed."}),
+		Rejected: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Subsystem: subsystem, Name: "balance_low_rejections_total",
+			Help: "Requests answered 503 because the balance gate was closed."}),
+		Spent: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: ns, Subsystem: subsystem, Name: "spend_window_ether",
+			Help: "Native tokens the wallet paid for transactions mined within the spend limit's window, plus the worst-case cost reserved by those in flight."}),
+		SpendLimit: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: ns, Subsystem: subsystem, Name: "spend_limit_ether",
+			Help: "The spend limit in native tokens per window; new work is refused while the window's spending reaches it. 0: no limit."}),
+		SpendOpen: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: ns, Subsystem: subsystem, Name: "spend_limit_open",
+			Help: "1 while the spend budget accepts new work, 0 while it answers 503 (the limit is reached)."}),
+		SpendRejected: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Subsystem: subsystem, Name: "spend_limit_rejections_total",
+			Help: "Requests answered 503 because the spend limit was reached."}),
+	}
+	reg.MustRegister(m.Balance, m.Threshold, m.TimeToEmpty, m.Open, m.Trips, m.Rejected, m.Spent, m.SpendLimit, m.SpendOpen, m.SpendRejected)
+	m.Open.Set(1)
+	m.SpendOpen.Set(1)
+	m.TimeToEmpty.Set(math.Inf(1))
+	return m
+}
+
+// Gate is one wallet's balance gate.
+type Gate struct {
+	client  *chain.Client
+	cfg     Config
+	metrics *Metrics
+	log     *slog.Logger
+
+	mu        sync.Mutex
+	balance   *big.Int // nil until first read
+	reserved  *big.Int
+	open      bool
+	reachable bool
+	burn      burnRate
+	spending  spending
+	now       func() time.Time
+
+	// With a shared budget: what this process has not yet written to it (a write failed; the
+	// next check writes it first, and refuses until it can), and the fleet's total as last read.
+	unsharedPaid    []*big.Int
+	unsharedReserve *big.Int
+	sharedTotal     *big.Int
+	sharedOldest    time.Time
+}
+
+// New makes the gate; it is open until the first balance read says otherwise.
+func New(client *chain.Client, cfg Config, m *Metrics, log *slog.Logger) *Gate {
+	if log == nil {
+		log = slog.Default()
+	}
+	m.Threshold.Set(WeiToEther(cfg.Min))
+	if cfg.Budget.Limit != nil {
+		m.SpendLimit.Set(WeiToEther(cfg.Budget.Limit))
+	}
+	return &Gate{client: client, cfg: cfg, metrics: m, log: log, reserved: new(big.Int), open: true, now: time.Now,
+		unsharedReserve: new(big.Int), sharedTotal: new(big.Int)}
+}
+
+// Run polls the balance until ctx is done: one chain call per poll.
+func (g *Gate) Run(ctx context.Context) {
+	t := time.NewTicker(g.cfg.Poll)
+	defer t.Stop()
+	for {
+		g.Refresh(ctx)
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// Refresh reads the balance now.
+func (g *Gate) Refresh(ctx context.Context) {
+	bal, err := g.client.BalanceAt(ctx, g.cfg.Wallet)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.reachable = err == nil
+	if err != nil {
+		return
+	}
+	g.balance = bal
+	g.metrics.Balance.Set(WeiToEther(bal))
+	g.metrics.TimeToEmpty.Set(g.burn.observe(g.now(), bal))
+	g.evaluate()
+}
+
+// Reserve sets aside the worst-case cost of a transaction sent; Settled returns it.
+func (g *Gate) Reserve(cost *big.Int) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.reserved.Add(g.reserved, cost)
+	g.unsharedReserve.Add(g.unsharedReserve, cost)
+	g.share()
+	g.evaluate()
+}
+
+// Settled is told when a transaction the wallet sent is settled, once the balance shows it:
+// what Reserve set aside for it comes back, and what it paid (nil when it was given up, never
+// mined) counts against the spend budget, both at once, so the budget never counts a
+// transaction twice (as reserved and as paid) nor not at all.
+func (g *Gate) Settled(reserved, paid *big.Int) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.reserved.Sub(g.reserved, reserved)
+	g.unsharedReserve.Sub(g.unsharedReserve, reserved)
+	if paid != nil {
+		g.spending.add(g.now(), paid)
+		g.unsharedPaid = append(g.unsharedPaid, new(big.Int).Set(paid))
+	}
+	g.share()
+	g.evaluate()
+}
+
+// sharedTimeout bounds each call to the shared budget.
+const sharedTimeout = 2 * time.Second
+
+// share writes what this process has not yet written to the shared budget; callers hold g.mu.
+// It stops at the first failure and keeps the rest for the next call.
+func (g *Gate) share() error {
+	if g.cfg.Shared == nil || g.cfg.Budget.Limit == nil {
+		g.unsharedPaid, g.unsharedReserve = nil, new(big.Int)
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), sharedTimeout)
+	defer cancel()
+	for len(g.unsharedPaid) > 0 {
+		if err := g.cfg.Shared.Paid(ctx, g.unsharedPaid[0]); err != nil {
+			return err
+		}
+		g.unsharedPaid = g.unsharedPaid[1:]
+	}
+	if g.unsharedReserve.Sign() != 0 {
+		if err := g.cfg.Shared.Reserve(ctx, g.unsharedReserve); err != nil {
+			return err
+		}
+		g.unsharedReserve = new(big.Int)
+	}
+	return nil
+}
+
+// readShared writes what is pending and reads the fleet's total; callers hold g.mu.
+func (g *Gate) readShared() error {
+	if err := g.share(); err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), sharedTimeout)
+	defer cancel()
+	total, oldest, err := g.cfg.Shared.Total(ctx, g.cfg.Budget.Window)
+	if err != nil {
+		return err
+	}
+	g.sharedTotal, g.sharedOldest = total, oldest
+	return nil
+}
+
+// evaluate opens or closes the gate and the budget; callers hold g.mu.
+func (g *Gate) evaluate() {
+	g.evaluateBudget()
+	if g.balance == nil {
+		return
+	}
+	available := new(big.Int).Sub(g.balance, g.reserved)
+	open := available.Cmp(g.cfg.Min) >= 0
+	if open == g.open {
+		return
+	}
+	g.open = open
+	attrs := []any{"wallet", g.cfg.Wallet.Hex(), "balance", weiString(g.balance), "reserved", weiString(g.reserved), "threshold", weiString(g.cfg.Min)}
+	if !open {
+		g.metrics.Trips.Inc()
+		g.log.Error("ALERT: "+g.cfg.Name+" balance below "+g.cfg.Setting+"; refusing new "+g.cfg.Work+" with 503 "+g.cfg.Code, attrs...)
+	} else {
+		g.log.Info(g.cfg.Name+" balance back above "+g.cfg.Setting+"; accepting "+g.cfg.Work+" again", attrs...)
+	}
+	g.metrics.Open.Set(b2f(open))
+}
+
+// evaluateBudget reports whether the window's spending, reservations included, has reached the
+// budget, logging each transition once (a warning: the budget doing its job is no fault of the
+// service); callers hold g.mu.
+func (g *Gate) evaluateBudget() (reached bool) {
+	b := g.cfg.Budget
+	if b.Limit == nil {
+		return false
+	}
+	spent := new(big.Int).Add(g.spending.inWindow(g.now(), b.Window), g.reserved)
+	if g.cfg.Shared != nil { // the fleet's, as last read (Check reads it afresh)
+		spent = g.sharedTotal
+	}
+	g.metrics.Spent.Set(WeiToEther(spent))
+	reached = spent.Cmp(b.Limit) >= 0
+	if reached != g.spending.reached {
+		g.spending.reached = reached
+		g.metrics.SpendOpen.Set(b2f(!reached))
+		attrs := []any{"wallet", g.cfg.Wallet.Hex(), "spent", weiString(spent), "limit", b.String()}
+		if reached {
+			g.log.Warn(g.cfg.Name+" spending reached "+g.cfg.BudgetSetting+"; refusing new "+g.cfg.Work+" with 503 "+g.cfg.BudgetCode, attrs...)
+		} else {
+			g.log.Info(g.cfg.Name+" spending back under "+g.cfg.BudgetSetting+"; accepting "+g.cfg.Work+" again", attrs...)
+		}
+	}
+	return reached
+}
+
+// Check refuses new work while the gate is closed or the spend budget is reached.
+func (g *Gate) Check() error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.check(nil)
+}
+
+// Admit is Check and Reserve(cost) in one step: a transaction about to be sent is refused, or
+// its worst-case cost set aside, so that sends checked together cannot all pass (with a shared
+// budget, across replicas too). Settled gives the reservation back.
+func (g *Gate) Admit(cost *big.Int) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if err := g.check(cost); err != nil {
+		return err
+	}
+	g.reserved.Add(g.reserved, cost)
+	if g.cfg.Shared == nil || g.cfg.Budget.Limit == nil {
+		g.unsharedReserve.Add(g.unsharedReserve, cost)
+		g.share()
+	} // else: the shared budget's Admit reserved it already
+	g.evaluate()
+	return nil
+}
+
+// check refuses while the gate is closed or the budget reached; with cost and a shared budget,
+// it reserves cost in the shared budget when it admits. Callers hold g.mu.
+func (g *Gate) check(cost *big.Int) error {
+	if !g.open {
+		g.metrics.Rejected.Inc()
+		return &platform.Error{Status: http.StatusServiceUnavailable, Code: g.cfg.Code, Message: g.cfg.Message, RetryAfter: g.cfg.Poll}
+	}
+	if g.cfg.Shared != nil && g.cfg.Budget.Limit != nil {
+		var err error
+		if cost == nil {
+			err = g.readShared()
+		} else if err = g.share(); err == nil {
+			ctx, cancel := context.WithTimeout(context.Background(), sharedTimeout)
+			var admitted bool
+			admitted, g.sharedTotal, g.sharedOldest, err = g.cfg.Shared.Admit(ctx, g.cfg.Budget.Window, g.cfg.Budget.Limit, cost)
+			cancel()
+			if err == nil && admitted {
+				g.sharedTotal = new(big.Int).Add(g.sharedTotal, cost)
+				g.evaluateBudget()
+				return nil
+			}
+			if err == nil { // refused: the total it saw reached the limit
+				g.sharedTotal = maxBig(g.sharedTotal, g.cfg.Budget.Limit)
+			}
+		}
+		if err != nil { // fail closed: the limit cannot be checked
+			return &platform.Error{Status: http.StatusServiceUnavailable, Code: platform.CodeUnavailable, RetryAfter: time.Second, Cause: err,
+				Message: fmt.Sprintf("the %s cannot check its spend limit with the other replicas right now; try again later", g.cfg.Name)}
+		}
+	}
+	if g.evaluateBudget() {
+		g.metrics.SpendRejected.Inc()
+		b := g.cfg.Budget
+		retry := g.spending.retryAfter(g.now(), b.Window, g.cfg.Poll)
+		if g.cfg.Shared != nil {
+			retry = g.cfg.Poll
+			if !g.sharedOldest.IsZero() {
+				retry = max(g.sharedOldest.Add(b.Window).Sub(time.Now()), time.Second)
+			}
+		}
+		return &platform.Error{Status: http.StatusServiceUnavailable, Code: g.cfg.BudgetCode,
+			Message:    fmt.Sprintf("the %s has spent its limit of %s for now, try again later", g.cfg.Name, b),
+			RetryAfter: retry}
+	}
+	return nil
+}
+
+// State is the gate as a health report shows it; balance is nil until the first read.
+func (g *Gate) State() (balance *big.Int, open, reachable bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.balance != nil {
+		balance = new(big.Int).Set(g.balance)
+	}
+	return balance, g.open, g.reachable
+}
+
+// SpendReached reports whether the spend budget is reached now (a readiness report).
+func (g *Gate) SpendReached() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.cfg.Shared != nil && g.cfg.Budget.Limit != nil {
+		_ = g.readShared() // unreachable: the last total it read
+	}
+	return g.evaluateBudget()
+}
+
+func maxBig(a, b *big.Int) *big.Int {
+	if a.Cmp(b) >= 0 {
+		return a
+	}
+	return b
+}
+
+// WeiToEther converts wei to whole native tokens, for gauges.
+func WeiToEther(wei *big.Int) float64 {
+	f, _ := new(big.Rat).SetFrac(wei, big.NewInt(params.Ether)).Float64()
+	return f
+}
+
+func weiString(wei *big.Int) string {
+	return new(big.Rat).SetFrac(wei, big.NewInt(params.Ether)).FloatString(6) + " native"
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,128 @@
+package gate_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/seed018cc74c/vaultd/service/kit/gate"
+	"github.com/seed018cc74c/vaultd/service/kit/platform"
+	"github.com/seed018cc74c/vaultd/service/kit/redistest"
+)
+
+func gwei(n int64) *big.Int { return new(big.Int).Mul(big.NewInt(n), big.NewInt(1e9)) }
+
+// replica is one replica's gate on a budget of 10 gwei per window shared through Redis.
+func replica(t *testing.T, rdb *redis.Client, name string, window time.Duration) *gate.Gate {
+	return gate.New(nil, gate.Config{Name: "operator", Work: "reveals", Min: new(big.Int), Poll: time.Second,
+		Budget: gate.Budget{Limit: gwei(10), Window: window}, BudgetSetting: "OPERATOR_SPEND_LIMIT", BudgetCode: "SPEND_LIMIT_REACHED",
+		Shared: gate.NewSharedRedis(rdb, "test:spend", name, time.Minute)}, gate.NewMetrics(prometheus.NewRegistry(), "test", "balance"), nil)
+}
+
+func code(err error) string {
+	var e *platform.Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	if err != nil {
+		return err.Error()
+	}
+	return "accepted"
+}
+
+// Two replicas' gates on one budget in Redis: what one pays and reserves counts at the other;
+// payments leave the window by Redis's clock; a reservation released at one reopens the other.
+func TestSharedBudgetHoldsAcrossReplicas(t *testing.T) {
+	url, _ := redistest.Server(t)
+	opts, _ := redis.ParseURL(url)
+	rdb := redis.NewClient(opts)
+	defer rdb.Close()
+	const window = 4 * time.Second
+	a, b := replica(t, rdb, "a", window), replica(t, rdb, "b", window)
+
+	a.Settled(new(big.Int), gwei(4))
+	a.Reserve(gwei(5))
+	if got := code(b.Check()); got != "accepted" {
+		t.Fatalf("b at 9 of 10: %s", got)
+	}
+	b.Reserve(gwei(1))
+	if got := code(a.Check()); got != "SPEND_LIMIT_REACHED" {
+		t.Fatalf("a at 10 of 10 (b's reservation included): %s", got)
+	}
+	a.Settled(gwei(5), nil)
+	if got := code(b.Check()); got != "accepted" {
+		t.Fatalf("b after a released 5: %s", got)
+	}
+	a.Settled(new(big.Int), gwei(5)) // 4 + 5 paid + 1 reserved
+	if got := code(b.Check()); got != "SPEND_LIMIT_REACHED" {
+		t.Fatalf("b at 10 of 10: %s", got)
+	}
+	time.Sleep(window + 100*time.Millisecond) // the payments leave the window
+	if got := code(b.Check()); got != "accepted" {
+		t.Fatalf("b once the payments aged out: %s", got)
+	}
+}
+
+// A replica cut off from Redis refuses (503 UNAVAILABLE, never unchecked) and keeps what it
+// could not write; back in touch, it writes that first, so the fleet's total has it.
+func TestSharedBudgetWritesWhatItMissed(t *testing.T) {
+	url, _ := redistest.Server(t)
+	var link redistest.Partition
+	probe := gate.NewSharedRedis(link.Client(t, url), "test:spend", "probe", time.Minute)
+	var cut redistest.Partition
+	a := replica(t, cut.Client(t, url), "a", time.Minute)
+	cut.Cut(true)
+	a.Settled(new(big.Int), gwei(9)) // paid while cut off
+	if got := code(a.Check()); got != "UNAVAILABLE" {
+		t.Fatalf("a cut off from Redis: %s", got)
+	}
+	if total, _, err := probe.Total(context.Background(), time.Minute); err != nil || total.Sign() != 0 {
+		t.Fatalf("the fleet's total while a is cut off: %v %v, want 0", total, err)
+	}
+	cut.Cut(false)
+	if got := code(a.Check()); got != "accepted" {
+		t.Fatalf("a back, at 9 of 10: %s", got)
+	}
+	if total, _, err := probe.Total(context.Background(), time.Minute); err != nil || total.Cmp(gwei(9)) != 0 {
+		t.Fatalf("the fleet's total once a is back: %v %v, want the 9 gwei it paid meanwhile", total, err)
+	}
+}
+
+// Sends admitted at once on two replicas: each admission checks the fleet's total and reserves
+// in one step, so with a limit of 10 and sends of 6, exactly two pass (0 → 6 → 12), however
+// the replicas' sends interleave.
+func TestSharedAdmissionIsOneStep(t *testing.T) {
+	url, _ := redistest.Server(t)
+	opts, _ := redis.ParseURL(url)
+	rdb := redis.NewClient(opts)
+	defer rdb.Close()
+	for round := range 5 {
+		prefix := fmt.Sprintf("round%d", round)
+		replicas := []*gate.Gate{replica(t, rdb, prefix+"a", time.Minute), replica(t, rdb, prefix+"b", time.Minute)}
+		var admitted atomic.Int32
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		for i := range 16 {
+			wg.Go(func() {
+				<-start
+				if replicas[i%2].Admit(gwei(6)) == nil {
+					admitted.Add(1)
+				}
+			})
+		}
+		close(start)
+		wg.Wait()
+		if n := admitted.Load(); n != 2 {
+			t.Fatalf("round %d: %d sends admitted, want exactly 2", round, n)
+		}
+		rdb.FlushDB(context.Background())
+	}
+}

@@ -1,0 +1,117 @@
+// Package platformtest holds what the services' black-box tests share: reading a service's
+// /metrics, waiting for a condition, and checking that every metric the dashboards and alert
+// rules name is one the service exports.
+package platformtest
+
+import (
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/seed018cc74c/vaultd/service/kit/platform"
+)
+
+// Scrape returns what the service at baseURL serves at /metrics.
+func Scrape(t testing.TB, baseURL string) string {
+	t.Helper()
+	resp, err := http.Get(baseURL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(body)
+}
+
+// WaitFor polls cond every 10 ms until it holds, failing the test after 10 seconds.
+func WaitFor(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// CheckDashboards fails the test for every metric whose name starts with prefix (a regular
+// expression, such as vaultd_relayer_ or vaultd_(registry|http)_) in dashboards/ (the
+// dashboards and alert rules, not their tests) that exported, a scrape, does not declare; it
+// returns how many references it checked. dir is the dashboards folder relative to the test.
+func CheckDashboards(t testing.TB, dir, prefix, exported string) int {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no dashboards in %s: %v", dir, err)
+	}
+	name := regexp.MustCompile(prefix + `[a-z_]+`)
+	found := 0
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.yaml") {
+			continue
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range name.FindAllString(string(data), -1) {
+			for _, suffix := range []string{"_bucket", "_count", "_sum"} {
+				n = strings.TrimSuffix(n, suffix)
+			}
+			found++
+			if !strings.Contains(exported, "# TYPE "+n+" ") {
+				t.Errorf("%s names %s, which the service does not export", filepath.Base(f), n)
+			}
+		}
+	}
+	return found
+}
+
+// Serve starts a service (start), serves h on a loopback port, and returns its base URL and a
+// stop that ends serving (letting requests finish) and then closes the service (closeService);
+// stop runs at the end of the test too, and only once.
+func Serve(t testing.TB, h http.Handler, start, closeService func()) (url string, stop func()) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	start()
+	done := make(chan struct{})
+	go func() { platform.Serve(ctx, ln, h, 5*time.Second); close(done) }()
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			cancel()
+			<-done
+			closeService()
+		})
+	}
+	t.Cleanup(stop)
+	return "http://" + ln.Addr().String(), stop
+}
+
+// FreePort is a loopback TCP port nothing listened on a moment ago, for a server a test starts
+// in another process (or that must know its port before it listens).
+func FreePort(t testing.TB) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
+}

@@ -1,0 +1,195 @@
+// Package ratelimit is the sliding-window rate limiting of vaultd's services: a Window counts
+// events per key, in one process (Limiter, the default) or in Redis so that a limit holds across
+// every replica (Redis); and the "N/window" setting that configures one (RATE_LIMIT_PER_IP=5/1m).
+package ratelimit
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/netip"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/seed018cc74c/vaultd/service/kit/platform"
+)
+
+// Rate is "N per window".
+type Rate struct {
+	N      int
+	Window time.Duration
+}
+
+func (r Rate) String() string { return fmt.Sprintf("%d per %s", r.N, windowName(r.Window)) }
+
+func windowName(d time.Duration) string {
+	switch d {
+	case time.Second:
+		return "second"
+	case time.Minute:
+		return "minute"
+	case time.Hour:
+		return "hour"
+	}
+	return d.String()
+}
+
+// FromEnv reads the variable name as "N/window", e.g. "5/1m", "10/1h"; def when unset.
+func FromEnv(e *platform.Env, name, def string) Rate {
+	s := e.String(name, def)
+	n, w, ok := strings.Cut(s, "/")
+	count, err1 := strconv.Atoi(strings.TrimSpace(n))
+	window, err2 := time.ParseDuration(strings.TrimSpace(w))
+	if !ok || err1 != nil || err2 != nil || count < 1 || window <= 0 {
+		e.Fail("%s must look like 5/1m (count/window), got %q", name, s)
+		return Rate{N: 1, Window: time.Minute}
+	}
+	return Rate{N: count, Window: window}
+}
+
+// ClientLimit is a per-client-IP limit's settings: RATE_LIMIT_PER_IP and RATE_LIMIT_IPV6_PREFIX.
+type ClientLimit struct {
+	PerIP      Rate
+	IPv6Prefix int
+}
+
+// ClientLimitFromEnv reads RATE_LIMIT_PER_IP (default def) and RATE_LIMIT_IPV6_PREFIX.
+func ClientLimitFromEnv(e *platform.Env, def string) ClientLimit {
+	return ClientLimit{PerIP: FromEnv(e, "RATE_LIMIT_PER_IP", def), IPv6Prefix: IPv6PrefixFromEnv(e)}
+}
+
+// Admission is a per-client-IP limit as a platform admission check (HandlerOptions.Admit): the
+// request's client IP (ClientKey with v6Bits) is counted in w, and a request over it is a 429
+// naming what is limited; limited, when set, is told of each.
+func Admission(w Window, v6Bits int, what string, limited func()) func(*http.Request) error {
+	return func(r *http.Request) error {
+		ok, retry, err := w.Allow(r.Context(), ClientKey(platform.ClientIP(r.Context()), v6Bits))
+		if err != nil {
+			return Unavailable(err)
+		}
+		if !ok {
+			if limited != nil {
+				limited()
+			}
+			return Exceeded(w.Rate(), what, retry)
+		}
+		return nil
+	}
+}
+
+// IPv6PrefixFromEnv reads RATE_LIMIT_IPV6_PREFIX: how many leading bits of an IPv6 client's
+// address are one client (default 64; 56 or 48 where providers give each subscriber that much).
+func IPv6PrefixFromEnv(e *platform.Env) int {
+	return int(e.Int("RATE_LIMIT_IPV6_PREFIX", 64, 32, 128))
+}
+
+// Window allows at most Rate().N events per Rate().Window for each key. Allow records an event
+// if the limit allows it, or says how long until it would; Undo takes back the newest event of
+// a key (one Allow let through that did not happen after all). An error (a store unreachable)
+// allows nothing: callers refuse rather than let through.
+type Window interface {
+	Allow(ctx context.Context, key string) (ok bool, retryAfter time.Duration, err error)
+	Undo(ctx context.Context, key string) error
+	Rate() Rate
+}
+
+var (
+	_ Window = (*Limiter)(nil)
+	_ Window = (*Redis)(nil)
+)
+
+// Limiter is a Window in this process's memory.
+type Limiter struct {
+	rate Rate
+	now  func() time.Time
+
+	mu     sync.Mutex
+	events map[string][]time.Time
+	swept  time.Time
+}
+
+// New makes a limiter of r.
+func New(r Rate) *Limiter {
+	return &Limiter{rate: r, now: time.Now, events: map[string][]time.Time{}}
+}
+
+// Rate is the limiter's rate.
+func (l *Limiter) Rate() Rate { return l.rate }
+
+// Allow records an event for key if the limit allows it; otherwise it returns how long until it
+// would. It never fails.
+func (l *Limiter) Allow(_ context.Context, key string) (ok bool, retryAfter time.Duration, err error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	now := l.now()
+	cutoff := now.Add(-l.rate.Window)
+	ev := l.events[key]
+	i := 0
+	for i < len(ev) && !ev[i].After(cutoff) {
+		i++
+	}
+	ev = ev[i:]
+	if len(ev) >= l.rate.N {
+		l.events[key] = ev
+		return false, ev[0].Sub(cutoff), nil
+	}
+	l.events[key] = append(ev, now)
+	if now.Sub(l.swept) > l.rate.Window { // forget keys that went quiet, so memory stays bounded
+		for k, v := range l.events {
+			if len(v) == 0 || !v[len(v)-1].After(cutoff) {
+				delete(l.events, k)
+			}
+		}
+		l.swept = now
+	}
+	return true, 0, nil
+}
+
+// Undo takes back the newest event recorded for key (one that Allow let through but that did
+// not happen after all).
+func (l *Limiter) Undo(_ context.Context, key string) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if ev := l.events[key]; len(ev) > 0 {
+		l.events[key] = ev[:len(ev)-1]
+	}
+	return nil
+}
+
+// SetClock replaces the limiter's clock (tests).
+func (l *Limiter) SetClock(now func() time.Time) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.now = now
+}
+
+// ClientKey is the key a client's IP is limited by: the address itself for IPv4 (IPv4-mapped
+// IPv6 included), its prefix of v6Bits for IPv6 (RATE_LIMIT_IPV6_PREFIX), since one subscriber
+// commonly holds a whole /64 (or a /56, a /48) and could otherwise take a fresh address for
+// every request.
+func ClientKey(ip netip.Addr, v6Bits int) string {
+	ip = ip.Unmap()
+	if ip.Is6() {
+		p, err := ip.Prefix(v6Bits)
+		if err == nil {
+			return p.String()
+		}
+	}
+	return ip.String()
+}
+
+// Exceeded is the 429 of a limit, naming it ("rate limit exceeded: 5 per minute requests per
+// client IP"), with Retry-After.
+func Exceeded(r Rate, what string, retry time.Duration) *platform.Error {
+	return &platform.Error{Status: http.StatusTooManyRequests, Code: platform.CodeRateLimited,
+		Message: fmt.Sprintf("rate limit exceeded: %s %s", r, what), RetryAfter: retry}
+}
+
+// Unavailable is the 503 of limits that cannot be checked (their Redis unreachable): callers
+// refuse rather than let anything through unchecked.
+func Unavailable(err error) *platform.Error {
+	return &platform.Error{Status: http.StatusServiceUnavailable, Code: platform.CodeUnavailable,
+		Message: "the rate limits cannot be checked right now; try again later", RetryAfter: time.Second, Cause: err}
+}

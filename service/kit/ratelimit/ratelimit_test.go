@@ -1,0 +1,86 @@
+package ratelimit
+
+import (
+	"context"
+	"net/netip"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/seed018cc74c/vaultd/service/kit/platform"
+)
+
+var ctx = context.Background()
+
+// N events per window per key; the window slides; Undo gives one back; keys do not share.
+func TestSlidingWindow(t *testing.T) {
+	now := time.Unix(0, 0)
+	l := New(Rate{N: 2, Window: time.Minute})
+	l.SetClock(func() time.Time { return now })
+	for i := range 2 {
+		if ok, _, _ := l.Allow(ctx, "a"); !ok {
+			t.Fatalf("event %d refused", i)
+		}
+		now = now.Add(10 * time.Second)
+	}
+	ok, retry, _ := l.Allow(ctx, "a")
+	if ok || retry != 40*time.Second {
+		t.Fatalf("third event: %v, retry %s; want refused, 40s", ok, retry)
+	}
+	if ok, _, _ := l.Allow(ctx, "b"); !ok {
+		t.Fatal("another key was refused")
+	}
+	l.Undo(ctx, "a")
+	if ok, _, _ := l.Allow(ctx, "a"); !ok {
+		t.Fatal("refused after Undo")
+	}
+	now = now.Add(51 * time.Second) // the first event has left the window
+	if ok, _, _ := l.Allow(ctx, "a"); !ok {
+		t.Fatal("refused after the window slid")
+	}
+}
+
+func TestFromEnv(t *testing.T) {
+	e := platform.NewEnv(func(k string) string {
+		return map[string]string{"A": "5/1m", "B": " 10 / 1h ", "C": "5 per minute", "D": "0/1m"}[k]
+	})
+	if r := FromEnv(e, "A", ""); r != (Rate{5, time.Minute}) || r.String() != "5 per minute" {
+		t.Fatalf("A: %v", r)
+	}
+	if r := FromEnv(e, "B", ""); r != (Rate{10, time.Hour}) {
+		t.Fatalf("B: %v", r)
+	}
+	if r := FromEnv(e, "E", "3/2s"); r != (Rate{3, 2 * time.Second}) {
+		t.Fatalf("default: %v", r)
+	}
+	FromEnv(e, "C", "")
+	FromEnv(e, "D", "")
+	if err := e.Err(); err == nil || !strings.Contains(err.Error(), "C must look like") || !strings.Contains(err.Error(), "D must look like") {
+		t.Fatalf("problems: %v", err)
+	}
+}
+
+// IPv6 clients are keyed by their /64 (or the prefix configured); IPv4 ones, mapped or not, by
+// their address.
+func TestClientKey(t *testing.T) {
+	for in, want := range map[string]string{
+		"2001:db8:1:2:3:4:5:6": "2001:db8:1::/48",
+		"2001:db8:1:ff::1":     "2001:db8:1::/48",
+		"203.0.113.7":          "203.0.113.7",
+	} {
+		if got := ClientKey(netip.MustParseAddr(in), 48); got != want {
+			t.Errorf("ClientKey(%s, 48) = %s, want %s", in, got, want)
+		}
+	}
+	for in, want := range map[string]string{
+		"203.0.113.7":          "203.0.113.7",
+		"::ffff:203.0.113.7":   "203.0.113.7",
+		"2001:db8:1:2:3:4:5:6": "2001:db8:1:2::/64",
+		"2001:db8:1:2:ffff::1": "2001:db8:1:2::/64",
+		"2001:db8:1:3::1":      "2001:db8:1:3::/64",
+	} {
+		if got := ClientKey(netip.MustParseAddr(in), 64); got != want {
+			t.Errorf("ClientKey(%s) = %s, want %s", in, got, want)
+		}
+	}
+}

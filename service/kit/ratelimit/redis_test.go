@@ -1,0 +1,151 @@
+package ratelimit_test
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
+	"github.com/seed018cc74c/vaultd/service/kit/redistest"
+)
+
+func client(t *testing.T, url string) *redis.Client {
+	t.Helper()
+	opts, err := redis.ParseURL(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := redis.NewClient(opts)
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// Three replicas, each with its own connection to one Redis, take 90 events at once for one key
+// under a limit of 10: exactly 10 pass, whichever replica they reach; the refused get a
+// Retry-After within the window; Undo gives exactly one back; other keys do not share.
+func TestRedisLimitHoldsExactlyAcrossReplicas(t *testing.T) {
+	url, _ := redistest.Server(t)
+	rate := ratelimit.Rate{N: 10, Window: time.Minute}
+	var replicas []ratelimit.Window
+	for range 3 {
+		replicas = append(replicas, ratelimit.NewRedis(client(t, url), "test:total", rate))
+	}
+	ctx := context.Background()
+	var allowed atomic.Int32
+	var wg sync.WaitGroup
+	for i := range 90 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ok, retry, err := replicas[i%3].Allow(ctx, "")
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			if ok {
+				allowed.Add(1)
+			} else if retry <= 0 || retry > time.Minute {
+				t.Errorf("Retry-After %s", retry)
+			}
+		}()
+	}
+	wg.Wait()
+	if n := allowed.Load(); n != 10 {
+		t.Fatalf("%d events passed a limit of 10 across three replicas", n)
+	}
+	if err := replicas[1].Undo(ctx, ""); err != nil {
+		t.Fatal(err)
+	}
+	if ok, _, _ := replicas[2].Allow(ctx, ""); !ok {
+		t.Fatal("refused after an Undo on another replica")
+	}
+	if ok, _, _ := replicas[0].Allow(ctx, ""); ok {
+		t.Fatal("Undo gave back more than one")
+	}
+	if ok, _, _ := replicas[0].Allow(ctx, "another key"); !ok {
+		t.Fatal("another key was refused")
+	}
+}
+
+// The window slides on Redis's clock: once an event is older than the window, another passes.
+func TestRedisWindowSlides(t *testing.T) {
+	url, _ := redistest.Server(t)
+	l := ratelimit.NewRedis(client(t, url), "test:slide", ratelimit.Rate{N: 1, Window: 300 * time.Millisecond})
+	ctx := context.Background()
+	if ok, _, err := l.Allow(ctx, "k"); !ok || err != nil {
+		t.Fatalf("first event: %v %v", ok, err)
+	}
+	ok, retry, _ := l.Allow(ctx, "k")
+	if ok || retry <= 0 || retry > 300*time.Millisecond {
+		t.Fatalf("second event at once: %v, retry %s", ok, retry)
+	}
+	time.Sleep(retry + 20*time.Millisecond)
+	if ok, _, _ := l.Allow(ctx, "k"); !ok {
+		t.Fatal("refused after the window slid")
+	}
+}
+
+// Redis gone: Allow fails (and callers refuse); nothing is let through.
+func TestRedisDownAllowsNothing(t *testing.T) {
+	url, stop := redistest.Server(t)
+	l := ratelimit.NewRedis(client(t, url), "test:down", ratelimit.Rate{N: 100, Window: time.Minute})
+	stop()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	if ok, _, err := l.Allow(ctx, "k"); ok || err == nil {
+		t.Fatalf("with Redis down: ok %v, err %v", ok, err)
+	}
+}
+
+// BenchmarkAllow is what counting one event costs, in process and in a Redis on loopback: a
+// reveal counts three (per IP, per recipient, total), so Redis adds three round trips.
+func BenchmarkAllow(b *testing.B) {
+	ctx := context.Background()
+	rate := ratelimit.Rate{N: 1 << 30, Window: time.Hour}
+	b.Run("process", func(b *testing.B) {
+		l := ratelimit.New(rate)
+		for b.Loop() {
+			l.Allow(ctx, "k")
+		}
+	})
+	b.Run("redis", func(b *testing.B) {
+		url, _ := redistest.Server(b)
+		opts, _ := redis.ParseURL(url)
+		c := redis.NewClient(opts)
+		defer c.Close()
+		l := ratelimit.NewRedis(c, "bench", ratelimit.Rate{N: 1 << 30, Window: time.Second})
+		for b.Loop() {
+			if _, _, err := l.Allow(ctx, "k"); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// What a limit counts (a client's IP, a recipient) never appears in Redis: its keys are HMACs
+// under a secret Redis does not hold (the password in REDIS_URL), the same for every replica.
+func TestRedisKeysHoldNoAddress(t *testing.T) {
+	url, _ := redistest.Server(t)
+	c := client(t, url)
+	ctx := context.Background()
+	ip := "203.0.113.77"
+	if ok, _, err := ratelimit.NewRedis(c, "test:ip", ratelimit.Rate{N: 1, Window: time.Minute}).Allow(ctx, ip); err != nil || !ok {
+		t.Fatalf("allow: %v %v", ok, err)
+	}
+	keys, err := c.Keys(ctx, "*").Result()
+	if err != nil || len(keys) != 1 {
+		t.Fatalf("keys %v (%v), want one", keys, err)
+	}
+	if strings.Contains(keys[0], ip) || strings.Contains(keys[0], "203") {
+		t.Fatalf("the key %q shows the address", keys[0])
+	}
+	// Another replica (same REDIS_URL) counts the same key.
+	if ok, _, err := ratelimit.NewRedis(client(t, url), "test:ip", ratelimit.Rate{N: 1, Window: time.Minute}).Allow(ctx, ip); err != nil || ok {
+		t.Fatalf("the second event at another replica: %v %v, want refused", ok, err)
+	}
+}

@@ -1,0 +1,394 @@
+package txmgr
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+
+	"github.com/seed018cc74c/vaultd/service/kit/chain"
+)
+
+// Flight is one nonce's transaction and its replacements, followed until one of them is mined.
+type Flight struct {
+	m        *Manager
+	nonce    uint64
+	gasLimit uint64
+	after    uint64 // the head when it was sent: it is mined in a later block
+	record   func(*types.Transaction) error
+
+	// Guarded by m.mu once published.
+	txs      []*types.Transaction // every version sent, oldest first
+	reserved *big.Int             // cost reserved at the gate
+
+	// Owned by the watch loop.
+	sentAt, lastSent, lastLookup time.Time
+	// uncertain: the answer to its send was lost and no node has said it has it since. It is
+	// looked up by hash, and broadcast again (the same bytes) while no node knows it.
+	uncertain bool
+
+	done    chan struct{}
+	receipt *types.Receipt
+	err     error
+}
+
+// Done is closed when the flight is settled: mined (Receipt), or given up (Err).
+func (f *Flight) Done() <-chan struct{} { return f.done }
+
+// Receipt is the mined version's receipt, once Done is closed; nil if the flight was given up.
+func (f *Flight) Receipt() *types.Receipt { return f.receipt }
+
+// Err says why the flight was given up, once Done is closed.
+func (f *Flight) Err() error { return f.err }
+
+// Nonce is the flight's nonce.
+func (f *Flight) Nonce() uint64 { return f.nonce }
+
+// GasLimit is the gas limit every version carries.
+func (f *Flight) GasLimit() uint64 { return f.gasLimit }
+
+// Hash is the newest version's hash: the one most likely to be mined.
+func (f *Flight) Hash() common.Hash { return f.newest().Hash() }
+
+// Transaction is the newest version (every version has the same recipient, value and data).
+func (f *Flight) Transaction() *types.Transaction { return f.newest() }
+
+func (f *Flight) newest() *types.Transaction {
+	f.m.mu.Lock()
+	defer f.m.mu.Unlock()
+	return f.txs[len(f.txs)-1]
+}
+
+// newFlight makes the flight of tx, sent after block head.
+func (m *Manager) newFlight(tx *types.Transaction, head uint64, record func(*types.Transaction) error) *Flight {
+	now := time.Now()
+	return &Flight{m: m, nonce: tx.Nonce(), gasLimit: tx.Gas(), after: head, record: record, txs: []*types.Transaction{tx},
+		reserved: m.worstCost(tx.GasFeeCap(), tx.Gas(), tx.Value()), sentAt: now, lastSent: now, lastLookup: now, done: make(chan struct{})}
+}
+
+// cost is the most tx can cost the wallet: its value and its gas at the fee cap.
+func cost(tx *types.Transaction) *big.Int {
+	c := new(big.Int).Mul(tx.GasFeeCap(), new(big.Int).SetUint64(tx.Gas()))
+	return c.Add(c, tx.Value())
+}
+
+// paid is what a mined transaction cost the wallet: the gas it used at the price it paid, and
+// its value if it succeeded. A receipt without the price counts the gas at tx's fee cap, never
+// less than was paid.
+func paid(tx *types.Transaction, r *types.Receipt) *big.Int {
+	price := r.EffectiveGasPrice
+	if price == nil {
+		price = tx.GasFeeCap()
+	}
+	wei := new(big.Int).Mul(price, new(big.Int).SetUint64(r.GasUsed))
+	if r.Status == types.ReceiptStatusSuccessful {
+		wei.Add(wei, tx.Value())
+	}
+	return wei
+}
+
+// publish starts following f and wakes the watch loop; admitted says the gate reserved its cost
+// already (Send). Callers hold m.mu.
+func (m *Manager) publish(f *Flight, admitted bool) {
+	m.inflight[f.nonce] = f
+	for _, tx := range f.txs {
+		m.byHash[tx.Hash()] = f
+	}
+	if !admitted {
+		m.gate.Reserve(f.reserved)
+	}
+	m.metrics.InFlight(len(m.inflight))
+	select {
+	case m.wake <- struct{}{}:
+	default:
+	}
+}
+
+// giveUpAfter bounds how long a flight is followed.
+const giveUpAfter = 30 * time.Minute
+
+// lookupEvery is how often a flight's receipts are also asked for one by one, a safety net under
+// the block watch.
+const lookupEvery = time.Second
+
+// watch is the one loop that follows every flight: each poll it reads the head and, for each new
+// block, the block's receipts in one call, settling the flights whose transaction (any version)
+// is in it; it replaces flights that linger. One loop for all flights keeps the RPC load flat
+// however many are in flight, and with none in flight it sleeps until one is published: an idle
+// manager makes no chain call.
+func (m *Manager) watch(ctx context.Context) {
+	ticker := time.NewTicker(m.cfg.ReceiptPoll)
+	defer ticker.Stop()
+	var seen uint64 // last block whose receipts were read; 0: none since the last idle spell
+	for {
+		m.mu.Lock()
+		idle := len(m.inflight) == 0
+		m.mu.Unlock()
+		if idle {
+			seen = 0
+			select {
+			case <-ctx.Done():
+				return
+			case <-m.wake:
+			}
+		} else {
+			select {
+			case <-ctx.Done():
+				return
+			case <-ticker.C:
+			}
+		}
+		// The head first, then the in-flight set: a flight published after this read is sent
+		// after it, so it can only be mined in a later block.
+		head, err := m.client.BlockNumber(ctx)
+		if err != nil {
+			continue
+		}
+		m.mu.Lock()
+		first := head
+		for _, f := range m.inflight {
+			first = min(first, f.after)
+		}
+		m.mu.Unlock()
+		if seen == 0 || seen > head { // back from idle (or the chain went back): from the oldest send
+			seen = first
+		}
+		settled := false
+		for ; seen < head && !m.oneByOne; seen++ {
+			receipts, err := m.client.BlockReceipts(ctx, seen+1)
+			if chain.IsMethodMissing(err) {
+				m.oneByOne = true
+				m.log.Warn("the node has no eth_getBlockReceipts; looking up the receipts of what is in flight each poll (in JSON-RPC batches)", "err", err)
+				break
+			}
+			if err != nil {
+				break // try this block again next poll
+			}
+			for _, r := range receipts {
+				if f := m.flightOf(r.TxHash); f != nil {
+					m.settle(f, r, nil)
+					settled = true
+				}
+			}
+		}
+		if m.tend(ctx) || settled {
+			// The balance first, then the reservations back: released before the balance shows
+			// what was spent, they would open the gate on a balance that no longer is.
+			m.gate.Refresh(ctx) // once for everything this round mined
+			m.releaseSettled()
+		}
+	}
+}
+
+// settledCost is what a settled flight reserved, and what it paid (nil: given up).
+type settledCost struct{ reserved, paid *big.Int }
+
+// releaseSettled tells the gate about the flights settled this round: their reservations back,
+// what they paid spent.
+func (m *Manager) releaseSettled() {
+	m.mu.Lock()
+	costs := m.toRelease
+	m.toRelease = nil
+	m.mu.Unlock()
+	for _, c := range costs {
+		m.gate.Settled(c.reserved, c.paid)
+	}
+}
+
+// flightOf finds the flight a transaction hash belongs to.
+func (m *Manager) flightOf(hash common.Hash) *Flight {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.byHash[hash]
+}
+
+// lookup asks for the receipts of every version of every flight given, in JSON-RPC batches (one
+// request per 100 hashes, however many are in flight), and returns those found by flight.
+func (m *Manager) lookup(ctx context.Context, flights []*Flight) map[*Flight]*types.Receipt {
+	var hashes []common.Hash
+	var owners []*Flight
+	m.mu.Lock()
+	for _, f := range flights {
+		for _, tx := range f.txs {
+			hashes, owners = append(hashes, tx.Hash()), append(owners, f)
+		}
+	}
+	m.mu.Unlock()
+	found := map[*Flight]*types.Receipt{}
+	receipts, err := m.client.TransactionReceipts(ctx, hashes)
+	if err != nil {
+		return found
+	}
+	for i, r := range receipts {
+		if r != nil {
+			found[owners[i]] = r
+		}
+	}
+	return found
+}
+
+// tend replaces flights that linger and gives up on those followed too long; it reports whether
+// it settled any.
+func (m *Manager) tend(ctx context.Context) (settled bool) {
+	m.mu.Lock()
+	var flights []*Flight
+	for _, f := range m.inflight {
+		flights = append(flights, f)
+	}
+	m.mu.Unlock()
+	var due []*Flight
+	for _, f := range flights {
+		if m.oneByOne || time.Since(f.lastLookup) >= lookupEvery {
+			f.lastLookup = time.Now()
+			due = append(due, f)
+		}
+	}
+	var found map[*Flight]*types.Receipt
+	if len(due) > 0 {
+		found = m.lookup(ctx, due)
+	}
+	for _, f := range flights {
+		if r := found[f]; r != nil {
+			m.settle(f, r, nil)
+			settled = true
+			continue
+		}
+		switch {
+		case f.uncertain && time.Since(f.lastSent) >= rebroadcastAfter:
+			m.rebroadcast(ctx, f)
+		case time.Since(f.sentAt) > giveUpAfter:
+			m.settle(f, nil, fmt.Errorf("transaction %s not mined after %s", f.Hash(), giveUpAfter))
+			settled = true
+		case time.Since(f.lastSent) >= m.cfg.ReplaceAfter:
+			if m.replace(ctx, f) {
+				f.lastSent = time.Now()
+			} else {
+				f.lastSent = f.lastSent.Add(m.cfg.ReplaceAfter / 2) // try again a little later
+			}
+		}
+	}
+	return settled
+}
+
+// rebroadcastAfter is how long a flight whose send's answer was lost waits before it is looked up
+// and, if no node knows it, broadcast again.
+const rebroadcastAfter = 2 * time.Second
+
+// rebroadcast looks up an uncertain flight's transaction by hash and, if the node does not know
+// it, sends the same bytes again: the same hash, at the same nonce, so it can be mined once at
+// most whatever became of the first send. Only "accepted" or "known" ends the uncertainty; any
+// other answer is left to the receipt lookups.
+func (m *Manager) rebroadcast(ctx context.Context, f *Flight) {
+	f.lastSent = time.Now()
+	tx := f.newest()
+	if known, err := m.client.TransactionKnown(ctx, tx.Hash()); err == nil && known {
+		f.uncertain = false
+		return
+	}
+	fctx, cancel, err := m.fenced(ctx)
+	defer cancel()
+	if err != nil {
+		return
+	}
+	switch classifySend(m.client.SendTransaction(fctx, tx)) {
+	case sendAccepted, sendKnown:
+		f.uncertain = false
+		m.log.Info("broadcast again a transaction whose send's answer was lost and that no node knew", "nonce", f.nonce, "tx", tx.Hash())
+	}
+}
+
+// replace re-sends the flight's nonce with bumped fees, keeping its value and access list, after
+// recording the new version; false when it could not.
+func (m *Manager) replace(ctx context.Context, f *Flight) bool {
+	fctx, cancel, err := m.fenced(ctx)
+	defer cancel()
+	if err != nil {
+		m.log.Debug("not replacing a lingering transaction: this process does not hold the wallet now", "nonce", f.nonce, "err", err)
+		return false
+	}
+	prev := f.newest()
+	tip, feeCap, _, err := m.fees(ctx, prev)
+	if err == nil && feeCap.Cmp(prev.GasFeeCap()) <= 0 {
+		// Already at MAX_FEE_PER_GAS: the same bytes again, in case no node has them (a send
+		// whose answer was lost that never arrived); a node that has them says "already known".
+		m.log.Debug("a lingering transaction is at MAX_FEE_PER_GAS; broadcasting it again as it is", "nonce", f.nonce, "tx", prev.Hash())
+		_ = m.client.SendTransaction(fctx, prev)
+		return false
+	}
+	if err != nil {
+		m.log.Debug("cannot replace a lingering transaction yet", "nonce", f.nonce, "err", err)
+		return false // fees unknown
+	}
+	tx, err := types.SignNewTx(m.key, m.signer, &types.DynamicFeeTx{ChainID: m.chainID, Nonce: f.nonce, GasTipCap: tip, GasFeeCap: feeCap,
+		Gas: f.gasLimit, To: prev.To(), Value: prev.Value(), Data: prev.Data(), AccessList: prev.AccessList()})
+	if err != nil {
+		return false
+	}
+	m.mu.Lock()
+	record := f.record
+	m.mu.Unlock()
+	if record != nil {
+		if err := record(tx); err != nil {
+			m.log.Warn("could not record a replacement; not sending it", "nonce", f.nonce, "err", err)
+			return false
+		}
+	}
+	sendErr := m.client.SendTransaction(fctx, tx)
+	class := classifySend(sendErr)
+	switch class {
+	case sendAccepted, sendKnown, sendUncertain:
+		// Followed like the versions before it: a replacement whose answer was lost may be the
+		// one mined (left out, its flight would never settle). Its worst case was reserved at
+		// admission; only with no MAX_FEE_PER_GAS can a replacement cost more, and then the
+		// difference is reserved too.
+		m.mu.Lock()
+		extra := new(big.Int).Sub(cost(tx), f.reserved)
+		if extra.Sign() > 0 {
+			f.reserved = new(big.Int).Add(f.reserved, extra)
+		}
+		f.txs = append(f.txs, tx)
+		m.byHash[tx.Hash()] = f
+		m.mu.Unlock()
+		f.uncertain = class == sendUncertain
+		if extra.Sign() > 0 {
+			m.gate.Reserve(extra)
+		}
+		m.metrics.Replaced()
+		m.log.Info("replaced a lingering transaction", "nonce", f.nonce, "old", prev.Hash(), "new", tx.Hash(), "feeCap", feeCap, "answerLost", class == sendUncertain)
+		return true
+	default:
+		// Mined meanwhile ("nonce too low") or refused: the node did not take this version, and
+		// the receipt poll decides among the others. A recorded version that was not sent is
+		// harmless: it has the flight's nonce.
+		m.log.Debug("replacement not accepted", "nonce", f.nonce, "err", sendErr)
+		return false
+	}
+}
+
+func (m *Manager) settle(f *Flight, r *types.Receipt, err error) {
+	m.mu.Lock()
+	if m.inflight[f.nonce] != f { // settled already
+		m.mu.Unlock()
+		return
+	}
+	delete(m.inflight, f.nonce)
+	mined := f.txs[len(f.txs)-1]
+	for _, tx := range f.txs {
+		delete(m.byHash, tx.Hash())
+		if r != nil && tx.Hash() == r.TxHash {
+			mined = tx
+		}
+	}
+	var cost *big.Int
+	if r != nil {
+		cost = paid(mined, r)
+	}
+	m.metrics.InFlight(len(m.inflight))
+	m.toRelease = append(m.toRelease, settledCost{reserved: f.reserved, paid: cost}) // after the round's balance refresh
+	m.mu.Unlock()
+	f.receipt, f.err = r, err
+	close(f.done)
+}

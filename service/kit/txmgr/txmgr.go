@@ -1,0 +1,467 @@
+// Package txmgr sends one wallet's transactions and follows them until they are mined. Nonces
+// come from a local counter, seeded from the node's pending nonce, that moves only when the node
+// has accepted a transaction, so a failed send never leaves a gap. The node's answers to a send
+// are classified in one place (classify.go). A transaction not mined within ReplaceAfter is
+// re-sent with the same nonce and higher fees. One watch loop follows every transaction in
+// flight by block receipts, and makes no chain call at all while nothing is in flight.
+//
+// The manager takes its balance gate and its metrics as small interfaces (Gate, Metrics) and
+// runs its background work from Start until Close. The relayer and the faucet both use it.
+package txmgr
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/big"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/seed018cc74c/vaultd/service/kit/chain"
+	"github.com/seed018cc74c/vaultd/service/kit/platform"
+)
+
+// Config governs submission and replacement.
+type Config struct {
+	ReplaceAfter time.Duration // re-send with higher fees after this
+	MaxFeePerGas *big.Int      // wei; nil or 0: no cap
+	ReceiptPoll  time.Duration // how often the head is read while something is in flight
+	// DisplacedAfter is how many blocks deep another transaction at one of ours' nonce must be
+	// before ours is taken for displaced, never to be mined (Displaced).
+	DisplacedAfter uint64
+}
+
+// LoadConfig reads REPLACE_AFTER (default 30s), MAX_FEE_PER_GAS (gwei, default 500),
+// RECEIPT_POLL_INTERVAL (default 100ms) and DISPLACED_AFTER_BLOCKS (default 3).
+func LoadConfig(e *platform.Env) Config {
+	return Config{
+		ReplaceAfter:   e.Duration("REPLACE_AFTER", 30*time.Second),
+		MaxFeePerGas:   chain.EnvGwei(e, "MAX_FEE_PER_GAS", "500"),
+		ReceiptPoll:    e.Duration("RECEIPT_POLL_INTERVAL", 100*time.Millisecond),
+		DisplacedAfter: uint64(e.Int("DISPLACED_AFTER_BLOCKS", 3, 1, 10_000)),
+	}
+}
+
+// Displaced reports whether the nonce of one of this wallet's transactions (ours: the hashes of
+// every version signed for it) went to another transaction, so that none of ours can ever be
+// mined. It is proven, never inferred from receipts that are not found (a provider whose
+// receipt index lags answers "not found" for a mined transaction): the wallet's transaction
+// mined at that nonce is found in its block, is none of ours, and is DisplacedAfter blocks deep.
+// false with no error: not proven yet (ours was mined, or the other is not deep enough, or the
+// node has not seen the nonce used); ask again later.
+func (m *Manager) Displaced(ctx context.Context, nonce uint64, ours []common.Hash) (displaced bool, by common.Hash, err error) {
+	found, err := m.client.FindNonce(ctx, m.from, nonce)
+	if errors.Is(err, ethereum.NotFound) {
+		return false, common.Hash{}, nil
+	}
+	if err != nil {
+		return false, common.Hash{}, err
+	}
+	if slices.Contains(ours, found.Tx) {
+		return false, found.Tx, nil // ours was mined: its receipt will come
+	}
+	if found.Head+1 < found.Block+max(m.cfg.DisplacedAfter, 1) {
+		return false, found.Tx, nil // not deep enough yet: a reorg could still undo it
+	}
+	return true, found.Tx, nil
+}
+
+// Gate is the wallet's balance gate: Admit refuses a new transaction while the wallet is too
+// low (or has spent its budget), or sets aside its worst-case cost, in one step; Reserve sets
+// aside the cost of one it did not admit (adopted, re-sent, a replacement's extra); Settled
+// returns it and says what the transaction paid (nil: given up), once Refresh has re-read the
+// balance after it was mined.
+type Gate interface {
+	Admit(cost *big.Int) error
+	Reserve(cost *big.Int)
+	Settled(reserved, paid *big.Int)
+	Refresh(ctx context.Context)
+}
+
+// Fence is the right to use the wallet, when several processes share its key in turn (a lease,
+// service/kit/lease): Hold answers until when this process may send, or an error once it may not.
+// Every send (first, re-sign, replacement, re-send) asks it first and ends by its deadline.
+type Fence interface {
+	Hold() (deadline time.Time, err error)
+}
+
+// ErrFenced is a send refused because this process does not hold the wallet now.
+var ErrFenced = errors.New("this process does not hold the wallet's lease now")
+
+// Metrics is what the manager reports (NewMetrics registers the usual ones).
+type Metrics interface {
+	NextNonce(n uint64)
+	InFlight(n int)
+	Replaced()
+}
+
+// Manager sends the transactions of one wallet.
+type Manager struct {
+	client  *chain.Client
+	key     *ecdsa.PrivateKey
+	from    common.Address
+	signer  types.Signer
+	chainID *big.Int
+	cfg     Config
+	gate    Gate
+	fence   Fence // nil: this process alone uses the key
+	metrics Metrics
+	log     *slog.Logger
+
+	wake       chan struct{} // a flight was published: the watch loop wakes from idle
+	stop       context.CancelFunc
+	background sync.WaitGroup
+
+	// oneByOne is set (by watch) when the node has no eth_getBlockReceipts: flights are then
+	// looked up one by one every poll instead of once a second.
+	oneByOne bool
+
+	mu        sync.Mutex // guards next, synced, inflight, byHash and every flight's txs; held across a send
+	next      uint64
+	synced    bool
+	inflight  map[uint64]*Flight
+	byHash    map[common.Hash]*Flight // every version of every flight
+	toRelease []settledCost           // flights settled this round, told to the gate after the balance refresh
+}
+
+// New makes the manager of key's wallet on chain chainID. It makes no chain call; Sync reads the
+// nonce, Start runs the watch loop.
+func New(client *chain.Client, key *ecdsa.PrivateKey, chainID uint64, cfg Config, gate Gate, metrics Metrics, log *slog.Logger) *Manager {
+	if log == nil {
+		log = slog.Default()
+	}
+	id := new(big.Int).SetUint64(chainID)
+	return &Manager{client: client, key: key, from: crypto.PubkeyToAddress(key.PublicKey), signer: types.LatestSignerForChainID(id),
+		chainID: id, cfg: cfg, gate: gate, metrics: metrics, log: log, wake: make(chan struct{}, 1),
+		inflight: map[uint64]*Flight{}, byHash: map[common.Hash]*Flight{}}
+}
+
+// SetFence makes every send ask f first (before Start; nil: no fence).
+func (m *Manager) SetFence(f Fence) { m.fence = f }
+
+// fenced bounds ctx by the fence's deadline, or refuses with ErrFenced.
+func (m *Manager) fenced(ctx context.Context) (context.Context, context.CancelFunc, error) {
+	if m.fence == nil {
+		return ctx, func() {}, nil
+	}
+	deadline, err := m.fence.Hold()
+	if err != nil {
+		return ctx, func() {}, fmt.Errorf("%w: %w", ErrFenced, err)
+	}
+	ctx, cancel := context.WithDeadline(ctx, deadline)
+	return ctx, cancel, nil
+}
+
+// From is the wallet's address.
+func (m *Manager) From() common.Address { return m.from }
+
+// State is what a health report shows: the next nonce and the number of transactions in flight.
+func (m *Manager) State() (next uint64, inFlight int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.next, len(m.inflight)
+}
+
+// Flights returns the flights in flight now (those Sync adopted from the pool included).
+func (m *Manager) Flights() []*Flight {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make([]*Flight, 0, len(m.inflight))
+	for _, f := range m.inflight {
+		out = append(out, f)
+	}
+	return out
+}
+
+// Start runs the watch loop until Close.
+func (m *Manager) Start() {
+	ctx, cancel := context.WithCancel(context.Background())
+	m.stop = cancel
+	m.background.Add(1)
+	go func() { defer m.background.Done(); m.watch(ctx) }()
+}
+
+// Close stops the watch loop. Flights still in flight stay unsettled.
+func (m *Manager) Close() {
+	if m.stop != nil {
+		m.stop()
+		m.background.Wait()
+	}
+}
+
+// Sync reads the wallet's pending nonce and adopts its transactions waiting in the node's pool
+// (sent before a restart, or from outside): they are followed, and replaced if they linger,
+// like the manager's own, instead of holding every later nonce behind them. It returns how many
+// it adopted; a node without txpool_contentFrom answers an error after the nonce is read.
+func (m *Manager) Sync(ctx context.Context) (adopted int, err error) {
+	head, err := m.client.BlockNumber(ctx) // before the listing: what it lists is mined later
+	if err != nil {
+		return 0, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.synced = false // until the node has answered: another process may have used the wallet
+	if err := m.resync(ctx); err != nil {
+		return 0, err
+	}
+	txs, err := m.client.PoolTransactions(ctx, m.from)
+	if err != nil {
+		return 0, err
+	}
+	for _, tx := range txs {
+		if _, tracked := m.inflight[tx.Nonce()]; tracked || tx.Nonce() >= m.next {
+			continue
+		}
+		m.publish(m.newFlight(tx, head, nil), false)
+		adopted++
+	}
+	return adopted, nil
+}
+
+// resync sets the counter from the node's pending nonce, never below a nonce in flight.
+// Callers hold m.mu.
+func (m *Manager) resync(ctx context.Context) error {
+	pending, err := m.client.PendingNonceAt(ctx, m.from)
+	if err != nil {
+		return err
+	}
+	for n := range m.inflight {
+		pending = max(pending, n+1)
+	}
+	m.next, m.synced = pending, true
+	m.metrics.NextNonce(pending)
+	return nil
+}
+
+// Tx is a transaction to send.
+type Tx struct {
+	To    common.Address
+	Value *big.Int // nil: none
+	Data  []byte
+	Gas   uint64
+	// Record, when set, is called with every signed version of the transaction (the first, a
+	// re-signing after a nonce clash, and every replacement) before that version is sent, under
+	// the manager's lock. A caller that must survive a crash stores it there; an error stops
+	// that version from being sent.
+	Record func(*types.Transaction) error
+}
+
+// ErrRejected is a send the node refused for a reason other than the nonce: nothing was sent.
+var ErrRejected = errors.New("the node refused the transaction")
+
+// Send signs tx with the next nonce and submits it, then follows it in the background: the
+// flight's Done closes when it is mined (or given up). A send whose answer was lost (no answer,
+// a gateway's 5xx or 429, a dropped connection) is followed all the same: the transaction may be
+// in a pool or mined, so its nonce stays taken and its fate is read by its hash; if no node has
+// it, the watch loop broadcasts the same bytes again (rebroadcast), never another nonce. It
+// refuses while the gate is closed,
+// checked again here and reserved in the same step (Admit), so requests that passed the gate
+// together cannot all be sent once the first of them has closed it.
+func (m *Manager) Send(ctx context.Context, tx Tx) (*Flight, error) {
+	tip, feeCap, head, err := m.fees(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	value := tx.Value
+	if value == nil {
+		value = new(big.Int)
+	}
+
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	ctx, cancel, err := m.fenced(ctx)
+	defer cancel()
+	if err != nil {
+		return nil, err
+	}
+	// Admitted and reserved in one step: sends checked together cannot all pass the gate. What
+	// is reserved is the most it can ever cost, its replacements' bumped fees included (at
+	// MAX_FEE_PER_GAS), so that a spend limit holds however long it lingers.
+	reserve := m.worstCost(feeCap, tx.Gas, value)
+	if err := m.gate.Admit(reserve); err != nil {
+		return nil, err
+	}
+	published := false
+	defer func() {
+		if !published { // nothing is in flight: the reservation comes back
+			m.gate.Settled(reserve, nil)
+		}
+	}()
+	if !m.synced {
+		if err := m.resync(ctx); err != nil {
+			return nil, err
+		}
+	}
+	for attempt := 0; ; attempt++ {
+		nonce := m.next
+		signed, err := types.SignNewTx(m.key, m.signer, &types.DynamicFeeTx{ChainID: m.chainID, Nonce: nonce, GasTipCap: tip,
+			GasFeeCap: feeCap, Gas: tx.Gas, To: &tx.To, Value: value, Data: tx.Data})
+		if err != nil {
+			return nil, err
+		}
+		if tx.Record != nil {
+			if err := tx.Record(signed); err != nil {
+				return nil, err
+			}
+		}
+		class, sendErr := m.submit(ctx, signed)
+		if class == sendNonceUsed && m.mined(ctx, signed) {
+			class = sendKnown // this very transaction was sent before (signatures are deterministic) and is mined
+		}
+		switch class {
+		case sendAccepted, sendKnown, sendUncertain:
+			if class == sendUncertain {
+				m.log.Warn("the answer to a send was lost; following the transaction by its hash (it is sent again only with the same nonce)",
+					"wallet", m.from.Hex(), "nonce", nonce, "tx", signed.Hash(), "err", sendErr)
+			}
+			m.next = nonce + 1
+			m.metrics.NextNonce(m.next)
+			f := m.newFlight(signed, head, tx.Record) // reserves worstCost, as admitted above
+			f.uncertain = class == sendUncertain
+			m.publish(f, true)
+			published = true
+			return f, nil
+		case sendNonceUsed, sendNonceAhead:
+			if attempt > 0 {
+				m.synced = false // the next send asks the node again
+				return nil, fmt.Errorf("%w: %w", ErrRejected, sendErr)
+			}
+			if class == sendNonceAhead {
+				// The node's state went back (a reset or lagging node): the counter follows it, or
+				// every send would be refused until a restart.
+				m.log.Warn("the node says the nonce is ahead of it; reading the nonce from it again", "wallet", m.from.Hex(), "nonce", nonce, "err", sendErr)
+			} else {
+				m.log.Warn("nonce already used (a transaction from this wallet outside this service?); resyncing", "wallet", m.from.Hex(), "nonce", nonce, "err", sendErr)
+			}
+			if err := m.resync(ctx); err != nil {
+				return nil, err
+			}
+		default:
+			return nil, fmt.Errorf("%w: %w", ErrRejected, sendErr)
+		}
+	}
+}
+
+// ErrNonceUsed is a Resend whose nonce another transaction has taken, in the pool or mined.
+var ErrNonceUsed = errors.New("the transaction's nonce is used by another transaction")
+
+// Resend submits again a transaction of this wallet signed earlier (recorded before a crash,
+// say) and follows it like one of its own; record is called for its replacements. If the
+// manager already follows its nonce (adopted from the pool by Sync), that flight is returned
+// and record is attached to it. It answers ErrNonceUsed when another transaction holds the
+// nonce: the caller decides, once that nonce is mined, that this one never will be.
+func (m *Manager) Resend(ctx context.Context, tx *types.Transaction, record func(*types.Transaction) error) (*Flight, error) {
+	head, err := m.client.BlockNumber(ctx)
+	if err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if f, ok := m.inflight[tx.Nonce()]; ok {
+		if _, same := m.byHash[tx.Hash()]; !same {
+			return nil, ErrNonceUsed
+		}
+		f.record = record
+		return f, nil
+	}
+	ctx, cancel, err := m.fenced(ctx)
+	defer cancel()
+	if err != nil {
+		return nil, err
+	}
+	class, sendErr := m.submit(ctx, tx)
+	if class == sendNonceUsed && m.mined(ctx, tx) {
+		class = sendKnown
+	}
+	switch class {
+	case sendAccepted, sendKnown, sendUncertain:
+		if tx.Nonce() >= m.next {
+			m.next = tx.Nonce() + 1
+			m.metrics.NextNonce(m.next)
+		}
+		f := m.newFlight(tx, head, record)
+		f.uncertain = class == sendUncertain
+		m.publish(f, false)
+		return f, nil
+	case sendNonceUsed:
+		return nil, fmt.Errorf("%w: %w", ErrNonceUsed, sendErr)
+	default:
+		return nil, fmt.Errorf("%w: %w", ErrRejected, sendErr)
+	}
+}
+
+// worstCost is the most a transaction with this gas limit and value, signed at feeCap, can cost
+// the wallet: its gas at MAX_FEE_PER_GAS (which no replacement exceeds), or at feeCap when
+// there is no cap or feeCap is above it.
+func (m *Manager) worstCost(feeCap *big.Int, gas uint64, value *big.Int) *big.Int {
+	price := feeCap
+	if c := m.cfg.MaxFeePerGas; c != nil && c.Sign() > 0 && c.Cmp(price) > 0 {
+		price = c
+	}
+	wei := new(big.Int).Mul(price, new(big.Int).SetUint64(gas))
+	return wei.Add(wei, value)
+}
+
+// mined reports whether tx itself has a receipt: a "nonce too low" that is this very
+// transaction, sent earlier (its answer lost) and mined since.
+func (m *Manager) mined(ctx context.Context, tx *types.Transaction) bool {
+	r, err := m.client.TransactionReceipt(ctx, tx.Hash())
+	return err == nil && r != nil
+}
+
+// submit sends a signed transaction and classifies the answer; a lost answer is looked up by
+// hash before it is called uncertain.
+func (m *Manager) submit(ctx context.Context, tx *types.Transaction) (sendClass, error) {
+	err := m.client.SendTransaction(ctx, tx)
+	class := classifySend(err)
+	if class == sendUncertain {
+		if known, lookupErr := m.client.TransactionKnown(ctx, tx.Hash()); lookupErr == nil && known {
+			class = sendKnown
+		}
+	}
+	return class, err
+}
+
+// fees returns the tip and fee cap to use, and the head block they were read at: the node's
+// suggestion (tip + 2 × base fee), or for a replacement at least 12.5 % above prev (geth wants
+// 10 %), capped by MaxFeePerGas.
+func (m *Manager) fees(ctx context.Context, prev *types.Transaction) (tip, feeCap *big.Int, head uint64, err error) {
+	tip, base, head, err := m.client.Fees(ctx)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	feeCap = chain.FeeCap(base, tip)
+	if prev != nil {
+		tip = bigMax(tip, bump(prev.GasTipCap()))
+		feeCap = bigMax(feeCap, bump(prev.GasFeeCap()))
+	}
+	if m.cfg.MaxFeePerGas != nil && m.cfg.MaxFeePerGas.Sign() > 0 && feeCap.Cmp(m.cfg.MaxFeePerGas) > 0 {
+		feeCap = new(big.Int).Set(m.cfg.MaxFeePerGas)
+	}
+	if tip.Cmp(feeCap) > 0 {
+		tip = new(big.Int).Set(feeCap)
+	}
+	return tip, feeCap, head, nil
+}
+
+// bump raises v by 12.5 %, and always by at least 1 wei: geth wants both the tip and the fee cap
+// strictly higher, and ≥ 10 % higher, and on a quiet chain the tip can be 1 wei.
+func bump(v *big.Int) *big.Int {
+	b := new(big.Int).Div(new(big.Int).Mul(v, big.NewInt(1125)), big.NewInt(1000))
+	return bigMax(b, new(big.Int).Add(v, big.NewInt(1)))
+}
+
+func bigMax(a, b *big.Int) *big.Int {
+	if a.Cmp(b) >= 0 {
+		return a
+	}
+	return b
+}

@@ -1,0 +1,231 @@
+package ceremony_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"math/big"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/seed018cc74c/vaultd/gen/contracts"
+	"github.com/seed018cc74c/vaultd/gen/zk/devkeys"
+	"github.com/seed018cc74c/vaultd/service/dev/devchain"
+	"github.com/seed018cc74c/vaultd/service/dev/devstack"
+	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
+	"github.com/seed018cc74c/vaultd/service/ops/ceremony"
+	"github.com/seed018cc74c/vaultd/service/relayer"
+	"github.com/seed018cc74c/vaultd/service/vault/card"
+	"github.com/seed018cc74c/vaultd/service/vault/zk"
+)
+
+var ctx = context.Background()
+
+// Three parties contribute to each phase, each phase is closed by a beacon, anyone's verify
+// re-derives the keys, and the keys work: a dev chain whose verifier is deployed from the
+// ceremony's verification_key.json pays a reveal proved with its proving key, sent through a
+// relayer verifying with that file, and refuses a proof made with the dev keys.
+func TestThreePartyCeremony(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := ceremony.Init(dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ceremony.Init(dir); err == nil {
+		t.Fatal("init twice in one directory")
+	}
+	start := time.Now()
+	var published []string // the hashes each participant publishes
+	contribute := func(names ...string) {
+		for _, name := range names {
+			c, err := ceremony.Contribute(dir, name)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			published = append(published, c.SHA256)
+		}
+	}
+	if err := ceremony.Finalize(dir, []byte("beacon")); err == nil || !strings.Contains(err.Error(), "no contribution") {
+		t.Fatalf("finalize with no contribution: %v", err)
+	}
+	contribute("alice", "bob", "carol")
+	if err := ceremony.Finalize(dir, []byte("drand round 1000: 1f2e")); err != nil {
+		t.Fatalf("finalize phase 1: %v", err)
+	}
+	contribute("dave", "erin", "frank")
+	if err := ceremony.Finalize(dir, []byte("drand round 2000: 3d4c")); err != nil {
+		t.Fatalf("finalize phase 2: %v", err)
+	}
+	if _, err := ceremony.Contribute(dir, "late"); err == nil {
+		t.Fatal("a contribution after the ceremony finished")
+	}
+	t.Logf("ceremony (3 + 3 contributions, both phases finalized): %s", time.Since(start).Round(time.Millisecond))
+
+	start = time.Now()
+	var report bytes.Buffer
+	if err := ceremony.Verify(dir, func(f string, a ...any) { report.WriteString(strings.TrimSpace(fmtf(f, a...)) + "\n") }); err != nil {
+		t.Fatalf("verify: %v\n%s", err, report.String())
+	}
+	t.Logf("verify: %s\n%s", time.Since(start).Round(time.Millisecond), report.String())
+	for _, h := range published {
+		if !strings.Contains(report.String(), h) {
+			t.Fatalf("the report does not list the published hash %s", h)
+		}
+	}
+
+	keysDir := filepath.Join(dir, ceremony.KeysDir)
+	vkFile := filepath.Join(keysDir, zk.VerificationKeyJSONFile)
+	if data, _ := os.ReadFile(vkFile); bytes.Equal(data, devkeys.VerificationKeyJSON) {
+		t.Fatal("the ceremony produced the dev key")
+	}
+	keys, err := zk.LoadKeysDir(keysDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vk, err := zk.ReadVerificationKeyFile(vkFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var args struct{ ConstructorArgs string }
+	data, _ := os.ReadFile(filepath.Join(keysDir, zk.VerifierArgsFile))
+	if err := json.Unmarshal(data, &args); err != nil || !strings.HasPrefix(args.ConstructorArgs, "0x") || len(args.ConstructorArgs) != 2+2*32*(2+4*3+2*7) {
+		t.Fatalf("verifier-args.json: %v %q", err, args.ConstructorArgs)
+	}
+	if want := "0x" + hex.EncodeToString(contracts.NewGroth16Verifier().PackConstructor(zk.VerifierArgs(vk))); args.ConstructorArgs != want {
+		t.Fatalf("verifier-args.json's constructorArgs are not the binding's encoding:\n%s\n%s", args.ConstructorArgs, want)
+	}
+
+	c, err := devchain.Start(ctx, devchain.Config{VerificationKey: vk})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	env := devstack.RelayerEnv(c, vkFile, filepath.Join(t.TempDir(), "relayer.db"))
+	maps.Copy(env, map[string]string{"RECEIPT_POLL_INTERVAL": "20ms"})
+	cfg, err := relayer.LoadConfig(func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := relayer.New(ctx, cfg, relayer.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	url, _ := platformtest.Serve(t, svc.Handler(), svc.Start, svc.Close)
+
+	cd, _, err := card.Create(ctx, c.Client(), c.Accounts.Users[0].Key, c.Contracts.Vault, c.Tokens[0].Address, big.NewInt(700))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, _ := crypto.GenerateKey()
+	recipient := crypto.PubkeyToAddress(k.PublicKey)
+
+	// A proof made with the dev keys: the relayer refuses it, and so does the chain.
+	devKeys, err := zk.DevKeys()
+	if err != nil {
+		t.Fatal(err)
+	}
+	forged, err := card.Prepare(ctx, c.Client(), devKeys, cd, recipient)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if status, body, err := card.PostToRelayer(ctx, url, forged); err != nil || status != 422 || !strings.Contains(string(body), "INVALID_PROOF") {
+		t.Fatalf("a dev-key proof at the relayer: %d %s %v", status, body, err)
+	}
+	if _, err := card.Reveal(ctx, c.Client(), c.Accounts.Users[1].Key, c.Contracts.Vault, forged); err == nil {
+		t.Fatal("the chain accepted a proof made with the dev keys")
+	}
+
+	// A proof made with the ceremony's proving key: paid.
+	req, err := card.Prepare(ctx, c.Client(), keys, cd, recipient)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if status, body, err := card.PostToRelayer(ctx, url, req); err != nil || status != 200 {
+		t.Fatalf("the ceremony's proof at the relayer: %d %s %v", status, body, err)
+	}
+	w := contracts.NewWrappedToken()
+	bal, err := bind.Call(w.Instance(c.Client(), c.Tokens[0].Address), nil, w.PackBalanceOf(recipient), w.UnpackBalanceOf)
+	if err != nil || bal.Int64() != 700 {
+		t.Fatalf("the recipient holds %v (%v), want 700", bal, err)
+	}
+}
+
+func fmtf(format string, args ...any) string { return fmt.Sprintf(format, args...) }
+
+// A contribution that does not build on the one before it (one that starts over, discarding
+// the earlier participants' randomness) is refused by verify, and nobody contributes on top of
+// it; a file that is not the one the manifest records is refused before it is read; a
+// ceremony for another circuit cannot be finalized.
+func TestVerifyRefusesATamperedTranscript(t *testing.T) {
+	dir, rogue := t.TempDir(), t.TempDir()
+	for _, d := range []string{dir, rogue} {
+		if _, err := ceremony.Init(d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, name := range []string{"alice", "bob"} {
+		if _, err := ceremony.Contribute(dir, name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := ceremony.Contribute(rogue, "mallory") // from the initial state, not from alice's
+	if err != nil {
+		t.Fatal(err)
+	}
+	var report strings.Builder
+	if err := ceremony.Verify(dir, func(f string, a ...any) { report.WriteString(fmtf(f, a...) + "\n") }); !errors.Is(err, ceremony.ErrOpen) {
+		t.Fatalf("verify before tampering: %v, want ErrOpen (verified so far, phase 1 open)", err)
+	}
+	if !strings.Contains(report.String(), "phase 1 is open: 2 contributions so far") {
+		t.Fatalf("report:\n%s", report.String())
+	}
+
+	// bob's file replaced by mallory's, the manifest left alone: the hash differs.
+	data, _ := os.ReadFile(filepath.Join(rogue, r.File))
+	if err := os.WriteFile(filepath.Join(dir, "phase1/0002.bin"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	noReport := func(string, ...any) {}
+	if err := ceremony.Verify(dir, noReport); err == nil || !strings.Contains(err.Error(), "sha256") {
+		t.Fatalf("verify of a file the manifest does not record: %v", err)
+	}
+	// The manifest rewritten to match: the update proof does not follow from alice's.
+	m, err := ceremony.ReadManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Phase1.Contributions[1].SHA256 = r.SHA256
+	writeManifest(t, dir, m)
+	if err := ceremony.Verify(dir, noReport); err == nil || !strings.Contains(err.Error(), "phase 1 contribution 2") {
+		t.Fatalf("verify of a contribution that starts over: %v", err)
+	}
+	if _, err := ceremony.Contribute(dir, "carol"); err == nil || !strings.Contains(err.Error(), "does not follow") {
+		t.Fatalf("a contribution on top of a broken one: %v", err)
+	}
+	if err := ceremony.Finalize(dir, []byte("beacon")); err == nil || !strings.Contains(err.Error(), "phase 1") {
+		t.Fatalf("finalize of a broken phase: %v", err)
+	}
+
+	m.CircuitHash = strings.Repeat("0", 64)
+	writeManifest(t, dir, m)
+	if err := ceremony.Finalize(dir, []byte("beacon")); err == nil || !strings.Contains(err.Error(), "circuit changed") {
+		t.Fatalf("finalize for another circuit: %v", err)
+	}
+}
+
+func writeManifest(t *testing.T, dir string, m *ceremony.Manifest) {
+	t.Helper()
+	data, _ := json.Marshal(m)
+	if err := os.WriteFile(filepath.Join(dir, ceremony.ManifestFile), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,204 @@
+package card
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"errors"
+	"fmt"
+	"math/big"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/ethclient"
+
+	"github.com/seed018cc74c/vaultd/gen/contracts"
+	"github.com/seed018cc74c/vaultd/service/kit/chain"
+	"github.com/seed018cc74c/vaultd/service/vault/address"
+	"github.com/seed018cc74c/vaultd/service/vault/zk"
+)
+
+// Errors a card holder can act on.
+var (
+	ErrAlreadyRedeemed = errors.New("this card has already been redeemed")
+	ErrWrongToken      = errors.New("the vault does not hold this card's token")
+	ErrWrongChain      = errors.New("the card is for another chain")
+)
+
+var (
+	vaultABI    = contracts.NewCommitRevealVault()
+	vaultErrors = vaultABI.GetABI()
+	treeABI     = contracts.NewCommitmentTree()
+	nullABI     = contracts.NewNullifierRegistry()
+	tokenABI    = contracts.NewWrappedToken()
+)
+
+// Create approves and commits amount of token from key's account into the vault and returns
+// the card. It waits for both transactions.
+func Create(ctx context.Context, client *ethclient.Client, key *ecdsa.PrivateKey, vault, token common.Address, amount *big.Int) (Card, *types.Receipt, error) {
+	chainID, err := client.ChainID(ctx)
+	if err != nil {
+		return Card{}, nil, fmt.Errorf("%w: %w", chain.ErrUnavailable, err)
+	}
+	c := Card{ChainID: chainID.Uint64(), Vault: vault, Token: token, Amount: amount}
+	if c.Secret, c.NullifierSecret, err = NewSecrets(); err != nil {
+		return Card{}, nil, err
+	}
+	id, err := bind.Call(vaultABI.Instance(client, vault), &bind.CallOpts{Context: ctx}, vaultABI.PackTokenIdOf(token), vaultABI.UnpackTokenIdOf)
+	if err != nil {
+		return Card{}, nil, fmt.Errorf("read the vault: %w", err)
+	}
+	if id.Sign() == 0 {
+		return Card{}, nil, ErrWrongToken
+	}
+	if _, err := Send(ctx, client, key, token, tokenABI.PackApprove(vault, amount)); err != nil {
+		return Card{}, nil, fmt.Errorf("approve: %w", err)
+	}
+	commitment := zk.Commitment(c.Secret, c.NullifierSecret)
+	receipt, err := Send(ctx, client, key, vault, vaultABI.PackCommit(token, amount, common.BigToHash(commitment)))
+	if err != nil {
+		return Card{}, nil, fmt.Errorf("commit: %w", err)
+	}
+	return c, receipt, nil
+}
+
+// Tree rebuilds the commitment tree from its CommitmentInserted events, in leaf order.
+func Tree(ctx context.Context, client *ethclient.Client, treeAddr common.Address) (*zk.Tree, error) {
+	ev := treeABI.GetABI().Events["CommitmentInserted"]
+	logs, err := client.FilterLogs(ctx, ethereum.FilterQuery{FromBlock: big.NewInt(0), Addresses: []common.Address{treeAddr}, Topics: [][]common.Hash{{ev.ID}}})
+	if err != nil {
+		return nil, fmt.Errorf("%w: read CommitmentInserted events: %w", chain.ErrUnavailable, err)
+	}
+	t := &zk.Tree{}
+	for _, l := range logs {
+		e, err := treeABI.UnpackCommitmentInsertedEvent(&l)
+		if err != nil {
+			return nil, err
+		}
+		if int(e.LeafIndex) != t.Len() {
+			return nil, fmt.Errorf("CommitmentInserted events out of order: leaf %d after %d leaves", e.LeafIndex, t.Len())
+		}
+		t.Append(new(big.Int).SetBytes(e.Commitment[:]))
+	}
+	return t, nil
+}
+
+// Leaves is where a reveal's commitment tree is rebuilt from: the tree contract's address in,
+// its leaves in leaf order out.
+type Leaves func(ctx context.Context, tree common.Address) (*zk.Tree, error)
+
+// ChainLeaves reads the leaves from the chain's own CommitmentInserted logs (eth_getLogs).
+func ChainLeaves(client *ethclient.Client) Leaves {
+	return func(ctx context.Context, tree common.Address) (*zk.Tree, error) { return Tree(ctx, client, tree) }
+}
+
+// Prepare proves the reveal of the whole card to recipient and returns the request, with the
+// tree rebuilt from the chain's logs. It checks first that the card is for this chain, was
+// committed, and is not spent.
+func Prepare(ctx context.Context, client *ethclient.Client, keys *zk.Keys, c Card, recipient common.Address) (Request, error) {
+	return PrepareFrom(ctx, client, keys, c, recipient, ChainLeaves(client))
+}
+
+// PrepareFrom is Prepare with the tree rebuilt from leaves (an indexer's, say).
+func PrepareFrom(ctx context.Context, client *ethclient.Client, keys *zk.Keys, c Card, recipient common.Address, leaves Leaves) (Request, error) {
+	chainID, err := client.ChainID(ctx)
+	if err != nil {
+		return Request{}, fmt.Errorf("%w: %w", chain.ErrUnavailable, err)
+	}
+	if chainID.Uint64() != c.ChainID {
+		return Request{}, fmt.Errorf("%w (card: %d, chain: %d)", ErrWrongChain, c.ChainID, chainID)
+	}
+	note, err := c.Note()
+	if err != nil {
+		return Request{}, err
+	}
+	vault := vaultABI.Instance(client, c.Vault)
+	opts := &bind.CallOpts{Context: ctx}
+	if tok, err := bind.Call(vault, opts, vaultABI.PackTokenOfId(note.TokenID), vaultABI.UnpackTokenOfId); err != nil {
+		return Request{}, fmt.Errorf("read the vault: %w", err)
+	} else if tok != c.Token {
+		return Request{}, ErrWrongToken
+	}
+	treeAddr, err := bind.Call(vault, opts, vaultABI.PackCommitmentTree(), vaultABI.UnpackCommitmentTree)
+	if err != nil {
+		return Request{}, fmt.Errorf("read the vault: %w", err)
+	}
+	nullAddr, err := bind.Call(vault, opts, vaultABI.PackNullifierRegistry(), vaultABI.UnpackNullifierRegistry)
+	if err != nil {
+		return Request{}, fmt.Errorf("read the vault: %w", err)
+	}
+	spent, err := bind.Call(nullABI.Instance(client, nullAddr), opts, nullABI.PackIsSpent(common.BigToHash(note.Nullifier())), nullABI.UnpackIsSpent)
+	if err != nil {
+		return Request{}, fmt.Errorf("read the nullifier registry: %w", err)
+	}
+	if spent {
+		return Request{}, ErrAlreadyRedeemed
+	}
+	tree, err := leaves(ctx, treeAddr)
+	if err != nil {
+		return Request{}, err
+	}
+	req, _, err := ProveFrom(keys, c, tree, recipient, nil)
+	return req, err
+}
+
+// Reveal submits the request's reveal from key's account (no relayer) and waits for it.
+func Reveal(ctx context.Context, client *ethclient.Client, key *ecdsa.PrivateKey, vault common.Address, req Request) (*types.Receipt, error) {
+	data, err := RevealCalldata(req)
+	if err != nil {
+		return nil, err
+	}
+	return Send(ctx, client, key, vault, data)
+}
+
+// RevealCalldata builds the vault's reveal call from a request: the proof in the contract's
+// order (zk.Proof.CallArgs) and the signals as uint256.
+func RevealCalldata(req Request) ([]byte, error) {
+	proof, err := zk.ParseProof(req.Proof)
+	if err != nil {
+		return nil, err
+	}
+	signals, err := zk.ParseSignals(req.PublicSignals)
+	if err != nil {
+		return nil, err
+	}
+	recipient, err := address.Parse(req.Recipient)
+	if err != nil {
+		return nil, err
+	}
+	a, b, c := proof.CallArgs()
+	return vaultABI.PackReveal(a, b, c, [6]*big.Int(signals), recipient), nil
+}
+
+// Send sends a transaction from key to `to` with data (chain.SendTx) and waits for its
+// receipt. A revert at estimation is returned decoded (see RevertError).
+func Send(ctx context.Context, client *ethclient.Client, key *ecdsa.PrivateKey, to common.Address, data []byte) (*types.Receipt, error) {
+	tx, err := chain.SendTx(ctx, client, key, &to, nil, data)
+	if err != nil {
+		if r, ok := chain.RevertOf(&vaultErrors, err); ok {
+			return nil, &RevertError{Revert: r}
+		}
+		return nil, err
+	}
+	receipt, err := waitReceipt(ctx, client, tx.Hash())
+	if err != nil {
+		return nil, err
+	}
+	if receipt.Status != types.ReceiptStatusSuccessful {
+		return receipt, fmt.Errorf("transaction %s reverted", tx.Hash())
+	}
+	return receipt, nil
+}
+
+// RevertError is a call the vault (or a token) refused, decoded.
+type RevertError struct{ Revert chain.Revert }
+
+func (e *RevertError) Error() string { return "the vault refused: " + e.Revert.String() }
+
+func waitReceipt(ctx context.Context, client *ethclient.Client, hash common.Hash) (*types.Receipt, error) {
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	return chain.WaitMined(ctx, client, hash, 10*time.Millisecond)
+}
