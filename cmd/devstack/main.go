@@ -11,6 +11,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/seed018cc74c/vaultd/service/dev/devstack"
+	"github.com/seed018cc74c/vaultd/service/kit/config"
 	"github.com/seed018cc74c/vaultd/service/kit/platform"
 )
 
@@ -28,7 +29,7 @@ func main() {
 	flag.DurationVar(&cfg.BlockTime, "block-time", 0, "dev chain block time, e.g. 2s (default: a block as soon as a transaction arrives)")
 	flag.StringVar(&cfg.KeysDir, "keys", "", "a keys directory from cmd/ceremony finalize: deploy the verifier from its verification_key.json and verify with it in the relayer (default: the dev keys)")
 	flag.Parse()
-	level := platform.NewEnv(os.Getenv).LogLevel()
+	level := config.NewEnv(os.Getenv).LogLevel()
 	cfg.Logger = func(service string) *slog.Logger { return platform.NewLogger(os.Stderr, level, service) }
 	platform.Main("devstack", level, nil, func(ctx context.Context, tp trace.TracerProvider) error {
 		return devstack.Run(ctx, cfg, tp)

@@ -7,6 +7,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
+	"github.com/seed018cc74c/vaultd/service/kit/config"
 	"github.com/seed018cc74c/vaultd/service/kit/deployment"
 	"github.com/seed018cc74c/vaultd/service/kit/platform"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
@@ -40,7 +41,7 @@ var required = []string{"COMMITMENT_TREE_ADDRESS", "NULLIFIER_REGISTRY_ADDRESS",
 // once.
 func LoadConfig(getenv func(string) string) (Config, error) {
 	getenv, fileErr := deployment.Env(getenv) // DEPLOYMENT_FILE under what is set
-	e := platform.NewEnv(getenv)
+	e := config.NewEnv(getenv)
 	c := Config{
 		HTTP:          platform.LoadHTTPConfig(e, DefaultPort),
 		Chain:         chain.LoadConfig(e),

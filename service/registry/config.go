@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
+	"github.com/seed018cc74c/vaultd/service/kit/config"
 	"github.com/seed018cc74c/vaultd/service/kit/deployment"
 	"github.com/seed018cc74c/vaultd/service/kit/platform"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
@@ -49,7 +50,7 @@ type IconsConfig struct {
 // them, reporting every problem at once.
 func LoadConfig(getenv func(string) string) (Config, error) {
 	getenv, fileErr := deployment.Env(getenv) // DEPLOYMENT_FILE under what is set
-	e := platform.NewEnv(getenv)
+	e := config.NewEnv(getenv)
 	c := Config{
 		HTTP:        platform.LoadHTTPConfig(e, DefaultPort),
 		AdminAPIKey: e.Secret("ADMIN_API_KEY"),

@@ -11,6 +11,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
+	"github.com/seed018cc74c/vaultd/service/kit/config"
 	"github.com/seed018cc74c/vaultd/service/kit/deployment"
 	"github.com/seed018cc74c/vaultd/service/kit/gate"
 	"github.com/seed018cc74c/vaultd/service/kit/platform"
@@ -79,7 +80,7 @@ type LimitsConfig struct {
 // once. A bad key is reported without its value.
 func LoadConfig(getenv func(string) string) (Config, error) {
 	getenv, fileErr := deployment.Env(getenv) // DEPLOYMENT_FILE under what is set
-	e := platform.NewEnv(getenv)
+	e := config.NewEnv(getenv)
 	c := Config{
 		HTTP:  platform.LoadHTTPConfig(e, DefaultPort),
 		Chain: chain.LoadConfig(e),

@@ -14,12 +14,13 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 
+	"github.com/seed018cc74c/vaultd/service/kit/config"
 	"github.com/seed018cc74c/vaultd/service/kit/platform"
 	"github.com/seed018cc74c/vaultd/service/vault/address"
 )
 
 // EnvAddress reads a required, EIP-55-checked, non-zero address; the zero value when unset.
-func EnvAddress(e *platform.Env, name string) common.Address {
+func EnvAddress(e *config.Env, name string) common.Address {
 	s := e.String(name, "")
 	if s == "" {
 		return common.Address{}
@@ -33,7 +34,7 @@ func EnvAddress(e *platform.Env, name string) common.Address {
 
 // EnvPrivateKey reads a private key (64 hex digits, 0x optional) from name or the file name_FILE
 // names; nil when neither is set. Messages never include the key.
-func EnvPrivateKey(e *platform.Env, name string) *ecdsa.PrivateKey {
+func EnvPrivateKey(e *config.Env, name string) *ecdsa.PrivateKey {
 	s := strings.TrimPrefix(e.OptionalSecret(name), "0x")
 	if s == "" {
 		return nil
@@ -49,7 +50,7 @@ func EnvPrivateKey(e *platform.Env, name string) *ecdsa.PrivateKey {
 // EnvPrivateKeys reads several private keys from name or the file name_FILE names: one per line
 // (or separated by commas or spaces), lines starting with # ignored; nil when neither is set. A
 // bad or repeated key is reported by its position, never its value.
-func EnvPrivateKeys(e *platform.Env, name string) []*ecdsa.PrivateKey {
+func EnvPrivateKeys(e *config.Env, name string) []*ecdsa.PrivateKey {
 	var keys []*ecdsa.PrivateKey
 	seen := map[common.Address]bool{}
 	n := 0
@@ -76,12 +77,12 @@ func EnvPrivateKeys(e *platform.Env, name string) []*ecdsa.PrivateKey {
 }
 
 // EnvEther reads whole native tokens, decimals allowed ("100", "0.5"), as wei.
-func EnvEther(e *platform.Env, name, def string) *big.Int { return scaled(e, name, def, 18) }
+func EnvEther(e *config.Env, name, def string) *big.Int { return scaled(e, name, def, 18) }
 
 // EnvGwei reads gwei, decimals allowed, as wei.
-func EnvGwei(e *platform.Env, name, def string) *big.Int { return scaled(e, name, def, 9) }
+func EnvGwei(e *config.Env, name, def string) *big.Int { return scaled(e, name, def, 9) }
 
-func scaled(e *platform.Env, name, def string, decimals int) *big.Int {
+func scaled(e *config.Env, name, def string, decimals int) *big.Int {
 	s := e.String(name, def)
 	v, err := ParseUnits(s, decimals)
 	if err != nil {
@@ -113,7 +114,7 @@ type Config struct {
 }
 
 // LoadConfig reads RPC_URL, CHAIN_ID and RPC_TIMEOUT (default 5s).
-func LoadConfig(e *platform.Env) Config {
+func LoadConfig(e *config.Env) Config {
 	return Config{
 		RPCURL:     e.String("RPC_URL", ""),
 		ChainID:    e.Uint("CHAIN_ID"),

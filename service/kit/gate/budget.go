@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
+	"github.com/seed018cc74c/vaultd/service/kit/config"
 )
 
 // Budget caps what the wallet may spend per window (OPERATOR_SPEND_LIMIT=10/1h): what it paid
@@ -37,7 +37,7 @@ var ether = big.NewInt(1e18)
 
 // EnvBudget reads the variable name as "amount/window" in whole native tokens, decimals allowed
 // ("10/1h", "0.5/10m"), or "off"; def when unset.
-func EnvBudget(e *platform.Env, name, def string) Budget {
+func EnvBudget(e *config.Env, name, def string) Budget {
 	s := strings.TrimSpace(e.String(name, def))
 	if s == "off" {
 		return Budget{}

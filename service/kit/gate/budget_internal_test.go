@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
+	"github.com/seed018cc74c/vaultd/service/kit/config"
 	"github.com/seed018cc74c/vaultd/service/kit/platform"
 )
 
@@ -84,13 +85,13 @@ func TestSpendBudget(t *testing.T) {
 
 func TestEnvBudget(t *testing.T) {
 	for s, want := range map[string]string{"10/1h": "10 native per 1h", "0.5/10m": "0.5 native per 10m", "off": "off", "0.000000001/90s": "0.000000001 native per 1m30s"} {
-		e := platform.NewEnv(func(string) string { return s })
+		e := config.NewEnv(func(string) string { return s })
 		if b := EnvBudget(e, "OPERATOR_SPEND_LIMIT", ""); e.Err() != nil || b.String() != want {
 			t.Errorf("%q: %v %v, want %s", s, b, e.Err(), want)
 		}
 	}
 	for _, s := range []string{"10", "x/1h", "0/1h", "-1/1h", "10/0s", "10/h", "1e3/1h"} {
-		e := platform.NewEnv(func(string) string { return s })
+		e := config.NewEnv(func(string) string { return s })
 		if EnvBudget(e, "OPERATOR_SPEND_LIMIT", ""); e.Err() == nil || !strings.Contains(e.Err().Error(), "OPERATOR_SPEND_LIMIT must look like 10/1h") {
 			t.Errorf("%q: %v", s, e.Err())
 		}

@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+
+	"github.com/seed018cc74c/vaultd/service/kit/config"
 )
 
 // CORS says which web origins may call a service from a browser: "*" for any, or exact origins
@@ -20,9 +22,9 @@ const (
 	corsMaxAge        = "600"
 )
 
-// Origins reads a comma-separated list of allowed origins (CORS_ALLOWED_ORIGINS): "*", or
+// LoadOrigins reads a comma-separated list of allowed origins (CORS_ALLOWED_ORIGINS): "*", or
 // scheme://host[:port] with no path.
-func (e *Env) Origins(name string) CORS {
+func LoadOrigins(e *config.Env, name string) CORS {
 	var out CORS
 	for _, part := range strings.Split(e.String(name, ""), ",") {
 		part = strings.TrimSpace(part)

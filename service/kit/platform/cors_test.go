@@ -1,6 +1,7 @@
 package platform
 
 import (
+	"github.com/seed018cc74c/vaultd/service/kit/config"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -84,8 +85,8 @@ func TestCORS(t *testing.T) {
 }
 
 func TestOriginsConfig(t *testing.T) {
-	env := func(v string) *Env {
-		return NewEnv(func(k string) string {
+	env := func(v string) *config.Env {
+		return config.NewEnv(func(k string) string {
 			if k == "CORS_ALLOWED_ORIGINS" {
 				return v
 			}
@@ -93,13 +94,13 @@ func TestOriginsConfig(t *testing.T) {
 		})
 	}
 	e := env(" https://App.Example.com , http://localhost:5173,* ")
-	got := e.Origins("CORS_ALLOWED_ORIGINS")
+	got := LoadOrigins(e, "CORS_ALLOWED_ORIGINS")
 	if e.Err() != nil || strings.Join(got, " ") != "https://app.example.com http://localhost:5173 *" {
 		t.Fatalf("parsed %q, %v", got, e.Err())
 	}
 	for _, bad := range []string{"app.example.com", "https://app.example.com/path", "ftp://x", "https://", "https://u:p@x"} {
 		e := env(bad)
-		e.Origins("CORS_ALLOWED_ORIGINS")
+		LoadOrigins(e, "CORS_ALLOWED_ORIGINS")
 		if e.Err() == nil || !strings.Contains(e.Err().Error(), "CORS_ALLOWED_ORIGINS") {
 			t.Errorf("%q accepted (%v)", bad, e.Err())
 		}

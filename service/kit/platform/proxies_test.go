@@ -6,19 +6,21 @@ import (
 	"net/netip"
 	"strings"
 	"testing"
+
+	"github.com/seed018cc74c/vaultd/service/kit/config"
 )
 
 // TRUSTED_PROXIES may name the proxy by host name (a compose service's name) instead of
 // trusting a whole private range: X-Forwarded-For is believed from the addresses the name
 // resolves to, and only from them.
 func TestATrustedProxyByHostName(t *testing.T) {
-	e := NewEnv(func(k string) string {
+	e := config.NewEnv(func(k string) string {
 		if k == "TRUSTED_PROXIES" {
 			return "localhost, 10.9.0.0/16"
 		}
 		return ""
 	})
-	p := e.Proxies("TRUSTED_PROXIES")
+	p := LoadProxies(e, "TRUSTED_PROXIES")
 	if err := e.Err(); err != nil || len(p.Hosts) != 1 || len(p.Prefixes) != 1 {
 		t.Fatalf("proxies %+v, %v", p, err)
 	}
@@ -33,8 +35,8 @@ func TestATrustedProxyByHostName(t *testing.T) {
 			t.Errorf("from %s: client %s, want %s", remote, got, want)
 		}
 	}
-	bad := NewEnv(func(k string) string { return map[string]string{"TRUSTED_PROXIES": "proxy, not a host!"}[k] })
-	if bad.Proxies("TRUSTED_PROXIES"); bad.Err() == nil || !strings.Contains(bad.Err().Error(), "not a host!") {
+	bad := config.NewEnv(func(k string) string { return map[string]string{"TRUSTED_PROXIES": "proxy, not a host!"}[k] })
+	if LoadProxies(bad, "TRUSTED_PROXIES"); bad.Err() == nil || !strings.Contains(bad.Err().Error(), "not a host!") {
 		t.Fatalf("a bad entry: %v", bad.Err())
 	}
 }

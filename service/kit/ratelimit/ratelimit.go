@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/seed018cc74c/vaultd/service/kit/config"
 	"github.com/seed018cc74c/vaultd/service/kit/platform"
 )
 
@@ -37,7 +38,7 @@ func windowName(d time.Duration) string {
 }
 
 // FromEnv reads the variable name as "N/window", e.g. "5/1m", "10/1h"; def when unset.
-func FromEnv(e *platform.Env, name, def string) Rate {
+func FromEnv(e *config.Env, name, def string) Rate {
 	s := e.String(name, def)
 	n, w, ok := strings.Cut(s, "/")
 	count, err1 := strconv.Atoi(strings.TrimSpace(n))
@@ -56,7 +57,7 @@ type ClientLimit struct {
 }
 
 // ClientLimitFromEnv reads RATE_LIMIT_PER_IP (default def) and RATE_LIMIT_IPV6_PREFIX.
-func ClientLimitFromEnv(e *platform.Env, def string) ClientLimit {
+func ClientLimitFromEnv(e *config.Env, def string) ClientLimit {
 	return ClientLimit{PerIP: FromEnv(e, "RATE_LIMIT_PER_IP", def), IPv6Prefix: IPv6PrefixFromEnv(e)}
 }
 
@@ -81,7 +82,7 @@ func Admission(w Window, v6Bits int, what string, limited func()) func(*http.Req
 
 // IPv6PrefixFromEnv reads RATE_LIMIT_IPV6_PREFIX: how many leading bits of an IPv6 client's
 // address are one client (default 64; 56 or 48 where providers give each subscriber that much).
-func IPv6PrefixFromEnv(e *platform.Env) int {
+func IPv6PrefixFromEnv(e *config.Env) int {
 	return int(e.Int("RATE_LIMIT_IPV6_PREFIX", 64, 32, 128))
 }
 

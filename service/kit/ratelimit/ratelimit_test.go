@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
+	"github.com/seed018cc74c/vaultd/service/kit/config"
 )
 
 var ctx = context.Background()
@@ -41,7 +41,7 @@ func TestSlidingWindow(t *testing.T) {
 }
 
 func TestFromEnv(t *testing.T) {
-	e := platform.NewEnv(func(k string) string {
+	e := config.NewEnv(func(k string) string {
 		return map[string]string{"A": "5/1m", "B": " 10 / 1h ", "C": "5 per minute", "D": "0/1m"}[k]
 	})
 	if r := FromEnv(e, "A", ""); r != (Rate{5, time.Minute}) || r.String() != "5 per minute" {

@@ -26,7 +26,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
+	"github.com/seed018cc74c/vaultd/service/kit/config"
 )
 
 // Config governs submission and replacement.
@@ -41,7 +41,7 @@ type Config struct {
 
 // LoadConfig reads REPLACE_AFTER (default 30s), MAX_FEE_PER_GAS (gwei, default 500),
 // RECEIPT_POLL_INTERVAL (default 100ms) and DISPLACED_AFTER_BLOCKS (default 3).
-func LoadConfig(e *platform.Env) Config {
+func LoadConfig(e *config.Env) Config {
 	return Config{
 		ReplaceAfter:   e.Duration("REPLACE_AFTER", 30*time.Second),
 		MaxFeePerGas:   chain.EnvGwei(e, "MAX_FEE_PER_GAS", "500"),

@@ -1,10 +1,13 @@
-package platform
+// Package config reads a service's settings from environment variables: typed, with defaults,
+// secrets also from files (NAME_FILE), and every problem collected so that a bad configuration
+// is reported all at once. Each concern's Load function reads its variables through an Env and
+// its Validate checks what spans several of them.
+package config
 
 import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/netip"
 	"os"
 	"strconv"
 	"strings"
@@ -127,28 +130,6 @@ func (e *Env) Duration(name string, def time.Duration) time.Duration {
 	return d
 }
 
-// Proxies reads a comma-separated list of IP addresses, CIDR prefixes and host names.
-func (e *Env) Proxies(name string) Proxies {
-	var out Proxies
-	for _, part := range strings.Split(e.String(name, ""), ",") {
-		part = strings.TrimSpace(part)
-		switch p, err := netip.ParsePrefix(part); {
-		case part == "":
-		case err == nil:
-			out.Prefixes = append(out.Prefixes, p.Masked())
-		default:
-			if a, err := netip.ParseAddr(part); err == nil {
-				out.Prefixes = append(out.Prefixes, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
-			} else if isHostName(part) {
-				out.Hosts = append(out.Hosts, part)
-			} else {
-				e.Fail("%s: %q is neither an IP address, a CIDR prefix nor a host name", name, part)
-			}
-		}
-	}
-	return out
-}
-
 // LogLevel returns LOG_LEVEL (debug, info, warn, error; default info).
 func (e *Env) LogLevel() slog.Level {
 	var l slog.Level
@@ -157,25 +138,4 @@ func (e *Env) LogLevel() slog.Level {
 		return slog.LevelInfo
 	}
 	return l
-}
-
-// HTTPConfig is what every service's HTTP side needs.
-type HTTPConfig struct {
-	Port           int
-	TrustedProxies Proxies
-	LogLevel       slog.Level
-	ShutdownGrace  time.Duration
-	CORS           CORS
-}
-
-// LoadHTTPConfig reads PORT (default defPort), TRUSTED_PROXIES, LOG_LEVEL, SHUTDOWN_GRACE and
-// CORS_ALLOWED_ORIGINS.
-func LoadHTTPConfig(e *Env, defPort int) HTTPConfig {
-	return HTTPConfig{
-		Port:           int(e.Int("PORT", int64(defPort), 0, 65535)),
-		TrustedProxies: e.Proxies("TRUSTED_PROXIES"),
-		LogLevel:       e.LogLevel(),
-		ShutdownGrace:  e.Duration("SHUTDOWN_GRACE", 30*time.Second),
-		CORS:           e.Origins("CORS_ALLOWED_ORIGINS"),
-	}
 }
