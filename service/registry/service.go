@@ -40,7 +40,7 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 	}
 	opts = opts.WithDefaults()
 	promReg, log := opts.Prometheus, opts.Logger
-	client, err := chain.Dial(cfg.Chain.RPCURL, cfg.Chain.RPCTimeout, platform.NewChainMetrics(promReg))
+	client, err := chain.Dial(cfg.Chain.RPCURL, cfg.Chain.RPCTimeout, chain.NewMetrics(promReg))
 	if err != nil {
 		return nil, err
 	}

@@ -45,7 +45,7 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 	}
 	opts = opts.WithDefaults()
 	reg, log, tracer := opts.Prometheus, opts.Logger, opts.Tracer
-	client, chainID, err := chain.Connect(ctx, cfg.Chain, platform.NewChainMetrics(reg))
+	client, chainID, err := chain.Connect(ctx, cfg.Chain, chain.NewMetrics(reg))
 	if err != nil {
 		return nil, err
 	}

@@ -18,8 +18,6 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/rpc"
-
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
 )
 
 // ErrUnavailable wraps every failure to get an answer from the node.
@@ -33,13 +31,13 @@ type Client struct {
 	rpc       *rpc.Client
 	eth       *ethclient.Client
 	timeout   time.Duration
-	metrics   *platform.ChainMetrics
+	metrics   *Metrics
 	transport *http.Transport // this client's own connections (HTTP endpoints)
 }
 
 // Dial makes a client of the endpoints of rpcURL (Endpoints: one, or several that fail over to
 // each other, failover.go). It does not contact the node.
-func Dial(rpcURL string, timeout time.Duration, metrics *platform.ChainMetrics) (*Client, error) {
+func Dial(rpcURL string, timeout time.Duration, metrics *Metrics) (*Client, error) {
 	transport := http.DefaultTransport.(*http.Transport).Clone()
 	endpoints := Endpoints(rpcURL)
 	var c *rpc.Client

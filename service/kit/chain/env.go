@@ -15,7 +15,6 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/seed018cc74c/vaultd/service/kit/config"
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
 	"github.com/seed018cc74c/vaultd/service/vault/address"
 )
 
@@ -144,7 +143,7 @@ func (c Config) Validate() error {
 
 // Connect dials the chain of cfg, asks its chain id and checks it against CHAIN_ID: a service
 // that must not run on another chain calls it at start.
-func Connect(ctx context.Context, cfg Config, metrics *platform.ChainMetrics) (*Client, uint64, error) {
+func Connect(ctx context.Context, cfg Config, metrics *Metrics) (*Client, uint64, error) {
 	client, err := Dial(cfg.RPCURL, cfg.RPCTimeout, metrics)
 	if err != nil {
 		return nil, 0, err

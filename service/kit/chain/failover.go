@@ -13,8 +13,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
 )
 
 // Endpoints splits RPC_URL into its endpoints: one URL, or several separated by commas, the
@@ -47,7 +45,7 @@ type failover struct {
 	endpoints []*url.URL // without their user info
 	auth      []*url.Userinfo
 	next      http.RoundTripper
-	metrics   *platform.ChainMetrics
+	metrics   *Metrics
 	failback  time.Duration
 
 	mu      sync.Mutex
@@ -59,7 +57,7 @@ type failover struct {
 // an endpoint's, and it is what the client's own errors show.
 const placeholderURL = "http://rpc-url/"
 
-func newFailover(endpoints []string, next http.RoundTripper, metrics *platform.ChainMetrics) (*failover, error) {
+func newFailover(endpoints []string, next http.RoundTripper, metrics *Metrics) (*failover, error) {
 	if len(endpoints) == 0 {
 		return nil, errors.New("RPC_URL has no endpoint")
 	}

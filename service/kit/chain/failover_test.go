@@ -25,7 +25,6 @@ import (
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
 	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
 )
 
@@ -103,9 +102,9 @@ func (p *proxy) authorizations() []string {
 	return append([]string(nil), p.auth...)
 }
 
-func dial(t *testing.T, rpcURL string, timeout time.Duration) (*chain.Client, *platform.ChainMetrics) {
+func dial(t *testing.T, rpcURL string, timeout time.Duration) (*chain.Client, *chain.Metrics) {
 	t.Helper()
-	m := platform.NewChainMetrics(prometheus.NewRegistry())
+	m := chain.NewMetrics(prometheus.NewRegistry())
 	c, err := chain.Dial(rpcURL, timeout, m)
 	if err != nil {
 		t.Fatal(err)
