@@ -9,6 +9,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/seed018cc74c/vaultd/gen/faucetapi"
+	"github.com/seed018cc74c/vaultd/service/kit/gate"
 	"github.com/seed018cc74c/vaultd/service/kit/platform"
 	"github.com/seed018cc74c/vaultd/service/vault/address"
 )
@@ -145,9 +146,22 @@ var reasons = platform.Answers[Reason]{
 	LimitsLost:       {Status: http.StatusServiceUnavailable, Code: platform.CodeUnavailable},
 }
 
-// httpError is err as the faucet answers it: a *ClaimError through reasons, anything else (the
-// shared layer's *platform.Error, or a fault: 500) as it is.
+// gateAnswers is the table from the faucet wallet's balance gate's refusals to its answers.
+var gateAnswers = platform.Answers[gate.Refusal]{
+	gate.BalanceLow:    {Status: http.StatusServiceUnavailable, Code: CodeFaucetBalanceLow},
+	gate.BudgetSpent:   {Status: http.StatusServiceUnavailable, Code: CodeSpendLimitReached},
+	gate.BudgetUnknown: {Status: http.StatusServiceUnavailable, Code: platform.CodeUnavailable},
+}
+
+// httpError is err as the faucet answers it: a *ClaimError through reasons, a closed gate
+// through gateAnswers, anything else (the shared layer's answers, or a fault: 500) as it is.
 func httpError(err error) error {
+	var closed *gate.ClosedError
+	if errors.As(err, &closed) {
+		e := gateAnswers.Error(closed.Refusal, closed.Message, closed.Cause)
+		e.RetryAfter = closed.RetryAfter
+		return e
+	}
 	var already *AlreadyClaimedError
 	if errors.As(err, &already) {
 		return &platform.Error{Status: http.StatusConflict, Code: CodeAlreadyClaimed, Message: already.Error()}

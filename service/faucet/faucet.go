@@ -227,7 +227,7 @@ func (f *Faucet) claim(ctx context.Context, addr common.Address, reopen bool, st
 			f.wakeReconciler()
 		}
 		_ = f.total.Undo(ctx, "")
-		var refused *platform.Error            // the gate, closed since the request arrived
+		var refused *gate.ClosedError          // the gate, closed since the request arrived
 		if errors.Is(err, txmgr.ErrRejected) { // refused: is the wallet short? (the balance, read afresh; never the error's words)
 			f.gate.Refresh(ctx)
 			if short := f.affordable(gas); short != nil {

@@ -75,9 +75,8 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 		shared = gate.NewSharedRedis(rdb, "vaultd:faucet:spend", platform.Instance(), 10*time.Minute)
 	}
 	g := gate.New(client, gate.Config{Wallet: wallet, Name: "faucet", Work: "claims", Min: cfg.Wallet.MinBalance,
-		Poll: cfg.Wallet.BalancePoll, Setting: "MIN_FAUCET_BALANCE", Code: CodeFaucetBalanceLow,
-		Message: "the faucet is out of funds for now, try again later",
-		Budget:  cfg.Wallet.SpendLimit, BudgetSetting: "FAUCET_SPEND_LIMIT", BudgetCode: CodeSpendLimitReached, Shared: shared},
+		Poll: cfg.Wallet.BalancePoll, Setting: "MIN_FAUCET_BALANCE",
+		Budget: cfg.Wallet.SpendLimit, BudgetSetting: "FAUCET_SPEND_LIMIT", Shared: shared},
 		gate.NewMetrics(reg, "faucet", "balance"), log)
 	life, end := context.WithCancel(context.Background())
 	f := &Faucet{cfg: cfg, chainID: chainID, client: client, store: st, gate: g, metrics: newMetrics(reg), tracer: tracer, log: log,

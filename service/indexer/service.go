@@ -83,7 +83,7 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 		SpecYAML: openapi.IndexerYAML, TrustedProxies: cfg.HTTP.TrustedProxies, CORS: cfg.HTTP.CORS, Tracer: opts.Tracer,
 		Metrics: reg, Gatherer: reg, Logger: opts.Logger,
 		Admit: map[string]func(*http.Request) error{ // every request of every route, per client IP
-			"*": ratelimit.Admission(ratelimit.New(cfg.Limits.PerIP), cfg.Limits.IPv6Prefix, "requests per client IP",
+			"*": platform.ClientAdmission(ratelimit.New(cfg.Limits.PerIP), cfg.Limits.IPv6Prefix, "requests per client IP",
 				ix.metrics.rateLimited.WithLabelValues("ip").Inc),
 		},
 		API: func(rt chi.Router) {

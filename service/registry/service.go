@@ -92,7 +92,7 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 		TrustedProxies: cfg.HTTP.TrustedProxies, CORS: cfg.HTTP.CORS, Tracer: opts.Tracer,
 		Metrics: promReg, Gatherer: promReg, Logger: opts.Logger,
 		Admit: map[string]func(*http.Request) error{ // every request of every route, per client IP
-			"*": ratelimit.Admission(ratelimit.New(cfg.Limits.PerIP), cfg.Limits.IPv6Prefix, "requests per client IP", reg.metrics.rateLimited.Inc),
+			"*": platform.ClientAdmission(ratelimit.New(cfg.Limits.PerIP), cfg.Limits.IPv6Prefix, "requests per client IP", reg.metrics.rateLimited.Inc),
 		},
 		BodyLimits: map[string]int64{
 			"POST /tokens":                upsertLimit,

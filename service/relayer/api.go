@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
+	"github.com/seed018cc74c/vaultd/service/kit/gate"
 	"github.com/seed018cc74c/vaultd/service/kit/platform"
 )
 
@@ -84,15 +85,35 @@ var reasons = platform.Answers[Reason]{
 	OperatorKeyUnavailable: {Status: http.StatusServiceUnavailable, Code: CodeOperatorKeyUnavailable},
 }
 
-// httpError is err as the relayer answers it: a *RevealError through reasons, anything else
-// (the shared layer's *platform.Error, or a fault: 500) as it is.
+// gateAnswers is the table from the operator's balance gate's refusals to the relayer's answers.
+var gateAnswers = platform.Answers[gate.Refusal]{
+	gate.BalanceLow:    {Status: http.StatusServiceUnavailable, Code: CodeOperatorBalanceLow},
+	gate.BudgetSpent:   {Status: http.StatusServiceUnavailable, Code: CodeSpendLimitReached},
+	gate.BudgetUnknown: {Status: http.StatusServiceUnavailable, Code: platform.CodeUnavailable},
+}
+
+// httpError is err as the relayer answers it: a *RevealError through reasons, a closed gate
+// through gateAnswers, anything else (the shared layer's answers, or a fault: 500) as it is.
 func httpError(err error) error {
+	var closed *gate.ClosedError
+	if errors.As(err, &closed) {
+		msg := closed.Message
+		if closed.Refusal == gate.BalanceLow {
+			msg = "the relayer is out of funds for now, try again later"
+		}
+		e := gateAnswers.Error(closed.Refusal, msg, closed.Cause)
+		e.RetryAfter = closed.RetryAfter
+		return e
+	}
 	var re *RevealError
 	if !errors.As(err, &re) {
 		return err
 	}
 	e := reasons.Error(re.Reason, re.Message, re.Cause)
-	e.TxHash, e.RetryAfter = re.TxHash, re.Retry
+	e.RetryAfter = re.Retry
+	if re.TxHash != "" {
+		e.Details = map[string]string{"txHash": re.TxHash}
+	}
 	return e
 }
 

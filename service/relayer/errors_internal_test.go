@@ -19,7 +19,7 @@ func TestEveryReasonHasItsHTTPAnswer(t *testing.T) {
 	cause := errors.New("rpc down")
 	var e *platform.Error
 	if !errors.As(httpError(&RevealError{Reason: TxPending, Message: "m", TxHash: "0xab", Cause: cause}), &e) ||
-		e.Status != http.StatusGatewayTimeout || e.Code != CodeTxPending || e.TxHash != "0xab" || !errors.Is(e, cause) {
+		e.Status != http.StatusGatewayTimeout || e.Code != CodeTxPending || e.Details["txHash"] != "0xab" || !errors.Is(e, cause) {
 		t.Fatalf("TxPending answered %#v", e)
 	}
 }

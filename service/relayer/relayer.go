@@ -492,7 +492,7 @@ func (r *Relayer) send(ctx context.Context, data []byte, gas uint64, nullifier c
 	// other replicas.
 	tx := txmgr.Tx{To: r.cfg.Contracts.Vault, Data: data, Gas: gas, Record: r.recorder(nullifier, claim)}
 	f, err := r.tx.Send(sctx, tx)
-	var refused *platform.Error // the gate, closed since the request arrived
+	var refused *gate.ClosedError // the gate, closed since the request arrived
 	switch {
 	case errors.Is(err, errClaimLost): // nothing was sent; another replica may be sending it
 		err = claimsUnavailable(err)

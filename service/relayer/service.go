@@ -107,9 +107,8 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 	operator := crypto.PubkeyToAddress(key.PublicKey)
 	registerOperator(reg, r, operator.Hex())
 	r.gate = gate.New(client, gate.Config{Wallet: operator, Name: "operator", Work: "reveals", Min: cfg.Operator.MinBalance,
-		Poll: cfg.Operator.BalancePoll, Setting: "MIN_OPERATOR_BALANCE", Code: CodeOperatorBalanceLow,
-		Message: "the relayer is out of funds for now, try again later",
-		Budget:  cfg.Operator.SpendLimit, BudgetSetting: "OPERATOR_SPEND_LIMIT", BudgetCode: CodeSpendLimitReached,
+		Poll: cfg.Operator.BalancePoll, Setting: "MIN_OPERATOR_BALANCE",
+		Budget: cfg.Operator.SpendLimit, BudgetSetting: "OPERATOR_SPEND_LIMIT",
 		Shared: sharedBudget(r.redis, "vaultd:relayer:spend")}, gate.NewMetrics(reg, "relayer", "operator_balance"), log)
 	r.tx = txmgr.New(client, key, chainID, cfg.Tx.Config, r.gate, txmgr.NewMetrics(reg, "relayer"), log)
 	if r.lease != nil {

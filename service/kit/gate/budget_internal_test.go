@@ -12,7 +12,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/seed018cc74c/vaultd/service/kit/config"
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
 )
 
 // The budget counts what was paid within the window plus what is reserved: it refuses once the
@@ -24,15 +23,15 @@ func TestSpendBudget(t *testing.T) {
 	now := time.Unix(1_000_000, 0)
 	m := NewMetrics(prometheus.NewRegistry(), "test", "balance")
 	g := New(nil, Config{Name: "operator", Work: "reveals", Min: new(big.Int), Poll: 7 * time.Second,
-		Budget: Budget{Limit: big.NewInt(10), Window: time.Minute}, BudgetSetting: "OPERATOR_SPEND_LIMIT", BudgetCode: "SPEND_LIMIT_REACHED"},
+		Budget: Budget{Limit: big.NewInt(10), Window: time.Minute}, BudgetSetting: "OPERATOR_SPEND_LIMIT"},
 		m, slog.New(slog.NewTextHandler(&logs, nil)))
 	g.now = func() time.Time { return now }
 
 	refused := func(want time.Duration) {
 		t.Helper()
-		var e *platform.Error
-		if err := g.Check(); !errors.As(err, &e) || e.Status != 503 || e.Code != "SPEND_LIMIT_REACHED" || e.RetryAfter != want {
-			t.Fatalf("check: %#v, want 503 SPEND_LIMIT_REACHED retry after %s", err, want)
+		var e *ClosedError
+		if err := g.Check(); !errors.As(err, &e) || e.Refusal != BudgetSpent || e.RetryAfter != want {
+			t.Fatalf("check: %#v, want the budget spent, retry after %s", err, want)
 		}
 	}
 	accepted := func() {

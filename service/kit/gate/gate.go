@@ -13,7 +13,6 @@ import (
 	"log/slog"
 	"math"
 	"math/big"
-	"net/http"
 	"sync"
 	"time"
 
@@ -22,7 +21,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
 )
 
 // Config says which wallet to watch and how to refuse.
@@ -33,16 +31,34 @@ type Config struct {
 	Min     *big.Int      // wei
 	Poll    time.Duration // balance poll
 	Setting string        // the variable that sets Min, for the alert line (MIN_OPERATOR_BALANCE)
-	Code    string        // the 503's code (OPERATOR_BALANCE_LOW)
-	Message string        // the 503's message
 
 	Budget        Budget // the spend budget; a nil Limit is none
 	BudgetSetting string // the variable that sets it (OPERATOR_SPEND_LIMIT)
-	BudgetCode    string // the 503's code while the budget is spent (SPEND_LIMIT_REACHED)
 	// Shared, when set, is where the budget is counted across replicas (shared.go); nil: in
 	// this process.
 	Shared Shared
 }
+
+// Refusal is why a gate refused to pay.
+type Refusal int
+
+const (
+	BalanceLow    Refusal = iota + 1 // the wallet's balance is under Config.Min
+	BudgetSpent                      // the spend budget is reached for now
+	BudgetUnknown                    // the budget shared with other replicas cannot be read: refused, not guessed
+)
+
+// ClosedError is a gate's refusal: what each service answers is its own (its table maps
+// Refusal to a status and a code); RetryAfter is when asking again makes sense.
+type ClosedError struct {
+	Refusal    Refusal
+	Message    string // in words, fit for the caller
+	RetryAfter time.Duration
+	Cause      error // BudgetUnknown: why the budget could not be read
+}
+
+func (e *ClosedError) Error() string { return e.Message }
+func (e *ClosedError) Unwrap() error { return e.Cause }
 
 // Metrics are the gate's gauges and counters.
 type Metrics struct {
@@ -240,7 +256,7 @@ func (g *Gate) evaluate() {
 	attrs := []any{"wallet", g.cfg.Wallet.Hex(), "balance", weiString(g.balance), "reserved", weiString(g.reserved), "threshold", weiString(g.cfg.Min)}
 	if !open {
 		g.metrics.Trips.Inc()
-		g.log.Error("ALERT: "+g.cfg.Name+" balance below "+g.cfg.Setting+"; refusing new "+g.cfg.Work+" with 503 "+g.cfg.Code, attrs...)
+		g.log.Error("ALERT: "+g.cfg.Name+" balance below "+g.cfg.Setting+"; refusing new "+g.cfg.Work+" (503) until it is topped up", attrs...)
 	} else {
 		g.log.Info(g.cfg.Name+" balance back above "+g.cfg.Setting+"; accepting "+g.cfg.Work+" again", attrs...)
 	}
@@ -266,7 +282,7 @@ func (g *Gate) evaluateBudget() (reached bool) {
 		g.metrics.SpendOpen.Set(b2f(!reached))
 		attrs := []any{"wallet", g.cfg.Wallet.Hex(), "spent", weiString(spent), "limit", b.String()}
 		if reached {
-			g.log.Warn(g.cfg.Name+" spending reached "+g.cfg.BudgetSetting+"; refusing new "+g.cfg.Work+" with 503 "+g.cfg.BudgetCode, attrs...)
+			g.log.Warn(g.cfg.Name+" spending reached "+g.cfg.BudgetSetting+"; refusing new "+g.cfg.Work+" (503) for now", attrs...)
 		} else {
 			g.log.Info(g.cfg.Name+" spending back under "+g.cfg.BudgetSetting+"; accepting "+g.cfg.Work+" again", attrs...)
 		}
@@ -304,7 +320,8 @@ func (g *Gate) Admit(cost *big.Int) error {
 func (g *Gate) check(cost *big.Int) error {
 	if !g.open {
 		g.metrics.Rejected.Inc()
-		return &platform.Error{Status: http.StatusServiceUnavailable, Code: g.cfg.Code, Message: g.cfg.Message, RetryAfter: g.cfg.Poll}
+		return &ClosedError{Refusal: BalanceLow, RetryAfter: g.cfg.Poll,
+			Message: fmt.Sprintf("the %s is out of funds for now, try again later", g.cfg.Name)}
 	}
 	if g.cfg.Shared != nil && g.cfg.Budget.Limit != nil {
 		var err error
@@ -325,7 +342,7 @@ func (g *Gate) check(cost *big.Int) error {
 			}
 		}
 		if err != nil { // fail closed: the limit cannot be checked
-			return &platform.Error{Status: http.StatusServiceUnavailable, Code: platform.CodeUnavailable, RetryAfter: time.Second, Cause: err,
+			return &ClosedError{Refusal: BudgetUnknown, RetryAfter: time.Second, Cause: err,
 				Message: fmt.Sprintf("the %s cannot check its spend limit with the other replicas right now; try again later", g.cfg.Name)}
 		}
 	}
@@ -339,9 +356,8 @@ func (g *Gate) check(cost *big.Int) error {
 				retry = max(g.sharedOldest.Add(b.Window).Sub(time.Now()), time.Second)
 			}
 		}
-		return &platform.Error{Status: http.StatusServiceUnavailable, Code: g.cfg.BudgetCode,
-			Message:    fmt.Sprintf("the %s has spent its limit of %s for now, try again later", g.cfg.Name, b),
-			RetryAfter: retry}
+		return &ClosedError{Refusal: BudgetSpent, RetryAfter: retry,
+			Message: fmt.Sprintf("the %s has spent its limit of %s for now, try again later", g.cfg.Name, b)}
 	}
 	return nil
 }

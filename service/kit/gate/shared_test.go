@@ -14,7 +14,6 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/seed018cc74c/vaultd/service/kit/gate"
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
 	"github.com/seed018cc74c/vaultd/service/kit/redistest"
 )
 
@@ -23,14 +22,15 @@ func gwei(n int64) *big.Int { return new(big.Int).Mul(big.NewInt(n), big.NewInt(
 // replica is one replica's gate on a budget of 10 gwei per window shared through Redis.
 func replica(t *testing.T, rdb *redis.Client, name string, window time.Duration) *gate.Gate {
 	return gate.New(nil, gate.Config{Name: "operator", Work: "reveals", Min: new(big.Int), Poll: time.Second,
-		Budget: gate.Budget{Limit: gwei(10), Window: window}, BudgetSetting: "OPERATOR_SPEND_LIMIT", BudgetCode: "SPEND_LIMIT_REACHED",
+		Budget: gate.Budget{Limit: gwei(10), Window: window}, BudgetSetting: "OPERATOR_SPEND_LIMIT",
 		Shared: gate.NewSharedRedis(rdb, "test:spend", name, time.Minute)}, gate.NewMetrics(prometheus.NewRegistry(), "test", "balance"), nil)
 }
 
+// code names the gate's answer: its refusal, or "accepted".
 func code(err error) string {
-	var e *platform.Error
+	var e *gate.ClosedError
 	if errors.As(err, &e) {
-		return e.Code
+		return map[gate.Refusal]string{gate.BalanceLow: "BALANCE_LOW", gate.BudgetSpent: "SPEND_LIMIT_REACHED", gate.BudgetUnknown: "UNAVAILABLE"}[e.Refusal]
 	}
 	if err != nil {
 		return err.Error()

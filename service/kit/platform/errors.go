@@ -8,9 +8,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net/http"
+	"slices"
 	"strconv"
 	"time"
+
+	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 )
 
 // Error codes shared by the services (docs/design.md, "Error codes"). A service may add its own.
@@ -33,9 +37,11 @@ type Error struct {
 	Status     int
 	Code       string
 	Message    string
-	TxHash     string        // set for errors about a submitted transaction
 	RetryAfter time.Duration // sent as Retry-After when > 0
-	Cause      error
+	// Details are more members of the JSON body after error and code, as a service's document
+	// declares them (the relayer's txHash): string values, never internals.
+	Details map[string]string
+	Cause   error
 }
 
 func (e *Error) Error() string {
@@ -70,12 +76,21 @@ func Internal(err error) *Error {
 // ErrUnauthorized is the one answer for a missing or wrong admin key.
 var ErrUnauthorized = &Error{Status: http.StatusUnauthorized, Code: CodeUnauthorized, Message: "missing or invalid admin key"}
 
-// AsError turns any error into an *Error: an *Error is kept, a body over its size limit
-// becomes 413, anything else is a 500.
+// AsError turns any error into an *Error: an *Error is kept; the kit's refusals that every
+// service answers alike are mapped here, in one table (a rate limit reached: 429 RATE_LIMITED;
+// limits that cannot be checked: 503 UNAVAILABLE); a body over its size limit becomes 413;
+// anything else is a 500.
 func AsError(err error) *Error {
 	var e *Error
 	if errors.As(err, &e) {
 		return e
+	}
+	var limited *ratelimit.ExceededError
+	if errors.As(err, &limited) {
+		return &Error{Status: http.StatusTooManyRequests, Code: CodeRateLimited, Message: limited.Error(), RetryAfter: limited.RetryAfter}
+	}
+	if errors.Is(err, ratelimit.ErrUnavailable) {
+		return &Error{Status: http.StatusServiceUnavailable, Code: CodeUnavailable, Message: err.Error(), RetryAfter: time.Second, Cause: err}
 	}
 	var tooLarge *http.MaxBytesError
 	if errors.As(err, &tooLarge) {
@@ -86,9 +101,23 @@ func AsError(err error) *Error {
 }
 
 type errorBody struct {
-	Error  string `json:"error"`
-	Code   string `json:"code"`
-	TxHash string `json:"txHash,omitempty"`
+	Error string `json:"error"`
+	Code  string `json:"code"`
+}
+
+// body is the JSON error body: {"error", "code"}, then the details in name order.
+func (e *Error) body() []byte {
+	b, _ := json.Marshal(errorBody{Error: e.Message, Code: e.Code})
+	if len(e.Details) == 0 {
+		return b
+	}
+	b = b[:len(b)-1]
+	for _, k := range slices.Sorted(maps.Keys(e.Details)) {
+		name, _ := json.Marshal(k)
+		value, _ := json.Marshal(e.Details[k])
+		b = append(append(append(append(b, ','), name...), ':'), value...)
+	}
+	return append(b, '}')
 }
 
 // WriteError writes err as the JSON error body with its status and headers, and logs it: at
@@ -108,7 +137,7 @@ func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 		h.Set("WWW-Authenticate", `Bearer realm="vaultd"`)
 	}
 	w.WriteHeader(e.Status)
-	_ = json.NewEncoder(w).Encode(errorBody{Error: e.Message, Code: e.Code, TxHash: e.TxHash})
+	_, _ = w.Write(append(e.body(), '\n'))
 }
 
 func logError(r *http.Request, e *Error) {

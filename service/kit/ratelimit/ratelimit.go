@@ -5,8 +5,8 @@ package ratelimit
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"net/http"
 	"net/netip"
 	"strconv"
 	"strings"
@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/seed018cc74c/vaultd/service/kit/config"
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
 )
 
 // Rate is "N per window".
@@ -59,25 +58,6 @@ type ClientLimit struct {
 // ClientLimitFromEnv reads RATE_LIMIT_PER_IP (default def) and RATE_LIMIT_IPV6_PREFIX.
 func ClientLimitFromEnv(e *config.Env, def string) ClientLimit {
 	return ClientLimit{PerIP: FromEnv(e, "RATE_LIMIT_PER_IP", def), IPv6Prefix: IPv6PrefixFromEnv(e)}
-}
-
-// Admission is a per-client-IP limit as a platform admission check (HandlerOptions.Admit): the
-// request's client IP (ClientKey with v6Bits) is counted in w, and a request over it is a 429
-// naming what is limited; limited, when set, is told of each.
-func Admission(w Window, v6Bits int, what string, limited func()) func(*http.Request) error {
-	return func(r *http.Request) error {
-		ok, retry, err := w.Allow(r.Context(), ClientKey(platform.ClientIP(r.Context()), v6Bits))
-		if err != nil {
-			return Unavailable(err)
-		}
-		if !ok {
-			if limited != nil {
-				limited()
-			}
-			return Exceeded(w.Rate(), what, retry)
-		}
-		return nil
-	}
 }
 
 // IPv6PrefixFromEnv reads RATE_LIMIT_IPV6_PREFIX: how many leading bits of an IPv6 client's
@@ -181,16 +161,32 @@ func ClientKey(ip netip.Addr, v6Bits int) string {
 	return ip.String()
 }
 
-// Exceeded is the 429 of a limit, naming it ("rate limit exceeded: 5 per minute requests per
-// client IP"), with Retry-After.
-func Exceeded(r Rate, what string, retry time.Duration) *platform.Error {
-	return &platform.Error{Status: http.StatusTooManyRequests, Code: platform.CodeRateLimited,
-		Message: fmt.Sprintf("rate limit exceeded: %s %s", r, what), RetryAfter: retry}
+// ExceededError is a limit reached: what is limited, at which rate, and when asking again
+// makes sense (the services answer it 429 RATE_LIMITED with Retry-After).
+type ExceededError struct {
+	Rate       Rate
+	What       string // "requests per client IP", "claims in total"
+	RetryAfter time.Duration
 }
 
-// Unavailable is the 503 of limits that cannot be checked (their Redis unreachable): callers
-// refuse rather than let anything through unchecked.
-func Unavailable(err error) *platform.Error {
-	return &platform.Error{Status: http.StatusServiceUnavailable, Code: platform.CodeUnavailable,
-		Message: "the rate limits cannot be checked right now; try again later", RetryAfter: time.Second, Cause: err}
+func (e *ExceededError) Error() string {
+	return fmt.Sprintf("rate limit exceeded: %s %s", e.Rate, e.What)
 }
+
+// Exceeded is the refusal of a limit, naming it ("rate limit exceeded: 5 per minute requests per
+// client IP").
+func Exceeded(r Rate, what string, retry time.Duration) error {
+	return &ExceededError{Rate: r, What: what, RetryAfter: retry}
+}
+
+// ErrUnavailable is limits that cannot be checked (their Redis unreachable): callers refuse
+// rather than let anything through unchecked (the services answer it 503 UNAVAILABLE).
+var ErrUnavailable = errors.New("the rate limits cannot be checked right now; try again later")
+
+// Unavailable is ErrUnavailable with its cause.
+func Unavailable(cause error) error { return &unavailableError{cause} }
+
+type unavailableError struct{ cause error }
+
+func (e *unavailableError) Error() string   { return ErrUnavailable.Error() }
+func (e *unavailableError) Unwrap() []error { return []error{ErrUnavailable, e.cause} }

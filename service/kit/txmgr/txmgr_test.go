@@ -52,7 +52,7 @@ func managerOn(t *testing.T, c *devchain.Chain, rpcURL string, replaceAfter time
 	}
 	t.Cleanup(client.Close)
 	g := gate.New(client, gate.Config{Wallet: c.Accounts.Faucet.Address, Min: big.NewInt(0), Poll: time.Second, Name: "test", Work: "tests",
-		Setting: "MIN", Code: "LOW", Message: "low", Budget: budget, BudgetSetting: "LIMIT", BudgetCode: "SPENT"}, gate.NewMetrics(reg, "test", "balance"), nil)
+		Setting: "MIN", Budget: budget, BudgetSetting: "LIMIT"}, gate.NewMetrics(reg, "test", "balance"), nil)
 	m := txmgr.New(client, c.Accounts.Faucet.Key, c.ChainID, txmgr.Config{ReplaceAfter: replaceAfter, ReceiptPoll: 20 * time.Millisecond, MaxFeePerGas: maxFee},
 		g, txmgr.NewMetrics(reg, "test"), nil)
 	if fence != nil {
@@ -409,8 +409,12 @@ func TestAReplacementWhoseAnswerIsLostIsFollowed(t *testing.T) {
 	}
 	first := f.Transaction().Hash()
 	for deadline := time.Now().Add(10 * time.Second); sends.Load() < 2; time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("no replacement sent in 10 s")
+		if time.Now().After(deadline) { // what the manager asked meanwhile says where it stalled
+			asked := map[string]int{}
+			for _, m := range []string{"eth_blockNumber", "eth_getTransactionReceipt", "eth_getBlockReceipts", "eth_maxPriorityFeePerGas", "eth_getBlockByNumber", "eth_getTransactionByHash"} {
+				asked[m] = gateway.Calls(m)
+			}
+			t.Fatalf("no replacement sent in 10 s; calls through the gateway: %v", asked)
 		}
 	}
 	c.ResumeSealing()
