@@ -7,7 +7,7 @@
 #
 # Base images are fully qualified, so that buildah and podman resolve them as Docker does, and
 # pinned by digest, so that a build cannot change under an unchanged Dockerfile. The digests are
-# those these tags pointed at when they were pinned (README: Images and deployment); refresh with
+# those these tags pointed at when they were pinned (docs/deploying.md); refresh with
 # `skopeo inspect --format '{{.Digest}}' docker://IMAGE` or `crane digest IMAGE`, or point the
 # arguments at your own mirror. .ci/images builds with stand-ins made from the machine's own Go
 # toolchain, since base images cannot be pulled where CI runs.

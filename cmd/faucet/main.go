@@ -1,5 +1,5 @@
 // Command faucet serves the faucet of seed 001's related endpoints: test native tokens, once per
-// address. Configuration comes from the environment; README.md lists every variable.
+// address. Configuration comes from the environment; docs/faucet.md lists every variable.
 package main
 
 import (

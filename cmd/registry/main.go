@@ -1,5 +1,5 @@
 // Command registry serves the token registry (seed 000). Configuration comes from the
-// environment; README.md lists every variable.
+// environment; docs/registry.md lists every variable.
 package main
 
 import (

@@ -1,5 +1,5 @@
 // Command relayer serves the sponsored-reveal relayer (seed 001). Configuration comes from the
-// environment; README.md lists every variable.
+// environment; docs/relayer.md lists every variable.
 package main
 
 import (

@@ -49,7 +49,7 @@ type LimitsConfig struct {
 	WipeQuiet time.Duration
 }
 
-// LoadConfig reads the faucet's environment (README.md lists it) and reports every problem at
+// LoadConfig reads the faucet's environment (docs/faucet.md lists it) and reports every problem at
 // once. A bad key is reported without its value.
 func LoadConfig(getenv func(string) string) (Config, error) {
 	getenv, fileErr := deployment.Env(getenv) // DEPLOYMENT_FILE under what is set

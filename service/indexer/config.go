@@ -37,7 +37,7 @@ type Config struct {
 // required are the contracts an indexer must follow.
 var required = []string{"COMMITMENT_TREE_ADDRESS", "NULLIFIER_REGISTRY_ADDRESS", "COMMIT_REVEAL_VAULT_ADDRESS"}
 
-// LoadConfig reads the indexer's environment (README.md lists it) and reports every problem at
+// LoadConfig reads the indexer's environment (docs/indexer.md lists it) and reports every problem at
 // once.
 func LoadConfig(getenv func(string) string) (Config, error) {
 	getenv, fileErr := deployment.Env(getenv) // DEPLOYMENT_FILE under what is set

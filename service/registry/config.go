@@ -46,7 +46,7 @@ type IconsConfig struct {
 	Serve    bool // serve Dir at /icons
 }
 
-// LoadConfig reads the registry's environment variables (README.md lists them) and validates
+// LoadConfig reads the registry's environment variables (docs/registry.md lists them) and validates
 // them, reporting every problem at once.
 func LoadConfig(getenv func(string) string) (Config, error) {
 	getenv, fileErr := deployment.Env(getenv) // DEPLOYMENT_FILE under what is set

@@ -76,7 +76,7 @@ type LimitsConfig struct {
 	ClaimTTL time.Duration
 }
 
-// LoadConfig reads the relayer's environment (README.md lists it) and reports every problem at
+// LoadConfig reads the relayer's environment (docs/relayer.md lists it) and reports every problem at
 // once. A bad key is reported without its value.
 func LoadConfig(getenv func(string) string) (Config, error) {
 	getenv, fileErr := deployment.Env(getenv) // DEPLOYMENT_FILE under what is set

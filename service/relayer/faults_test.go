@@ -653,7 +653,7 @@ func partialRequest(t testing.TB, cd card.Card, tree *zk.Tree) relayerRequest {
 }
 
 // With RPC_URL listing a node that is down before the dev chain, the relayer starts, pays a
-// reveal through the fallback, and says which endpoint it uses (README: RPC endpoints).
+// reveal through the fallback, and says which endpoint it uses (docs/chain.md).
 func TestRevealThroughAFallbackRPCEndpoint(t *testing.T) {
 	c := devchaintest.Start(t)
 	down := fmt.Sprintf("127.0.0.1:%d", platformtest.FreePort(t))
