@@ -96,3 +96,50 @@ func TestEnvBudget(t *testing.T) {
 		}
 	}
 }
+
+// Admit sets each admitted transaction's worst case aside: the gate closes on the admission that
+// takes the wallet under its minimum and refuses the next ones (BalanceLow, Retry-After of the
+// balance poll), with one ALERT line however many it refuses; the balance read after the
+// payment and the reservation given back reopen it, with one line.
+func TestAdmitReservesAndClosesOnce(t *testing.T) {
+	var logs strings.Builder
+	g := New(nil, Config{Name: "operator", Work: "reveals", Min: big.NewInt(10), Poll: 3 * time.Second, Setting: "MIN_OPERATOR_BALANCE"},
+		NewMetrics(prometheus.NewRegistry(), "test", "balance"), slog.New(slog.NewTextHandler(&logs, nil)))
+	g.mu.Lock()
+	g.balance = big.NewInt(25)
+	g.reachable = true
+	g.evaluate()
+	g.mu.Unlock()
+	for i, cost := range []int64{10, 10} { // 25 → 15 → 5 available: the second closes the gate
+		if err := g.Admit(big.NewInt(cost)); err != nil {
+			t.Fatalf("admission %d: %v", i, err)
+		}
+	}
+	for range 3 {
+		var e *ClosedError
+		if err := g.Admit(big.NewInt(1)); !errors.As(err, &e) || e.Refusal != BalanceLow || e.RetryAfter != 3*time.Second {
+			t.Fatalf("under the minimum: %#v", err)
+		}
+	}
+	if n := strings.Count(logs.String(), "ALERT"); n != 1 {
+		t.Fatalf("%d ALERT lines for one closing:\n%s", n, logs.String())
+	}
+	// One of the two is mined for 8: the balance shows it, and its reservation comes back.
+	g.mu.Lock()
+	g.balance = big.NewInt(17)
+	g.mu.Unlock()
+	g.Settled(big.NewInt(10), big.NewInt(8))
+	if err := g.Admit(big.NewInt(1)); err == nil {
+		t.Fatal("17 with 10 still reserved is under the minimum of 10: admitted")
+	}
+	g.mu.Lock()
+	g.balance = big.NewInt(12)
+	g.mu.Unlock()
+	g.Settled(big.NewInt(10), nil) // the other given up, never mined: nothing paid
+	if err := g.Admit(big.NewInt(1)); err != nil {
+		t.Fatalf("12 with nothing reserved: %v", err)
+	}
+	if !strings.Contains(logs.String(), "balance back above MIN_OPERATOR_BALANCE") {
+		t.Fatalf("no line for the reopening:\n%s", logs.String())
+	}
+}

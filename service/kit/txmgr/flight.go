@@ -64,7 +64,7 @@ func (f *Flight) newest() *types.Transaction {
 
 // newFlight makes the flight of tx, sent after block head.
 func (m *Manager) newFlight(tx *types.Transaction, head uint64, record func(*types.Transaction) error) *Flight {
-	now := time.Now()
+	now := m.now()
 	return &Flight{m: m, nonce: tx.Nonce(), gasLimit: tx.Gas(), after: head, record: record, txs: []*types.Transaction{tx},
 		reserved: m.worstCost(tx.GasFeeCap(), tx.Gas(), tx.Value()), sentAt: now, lastSent: now, lastLookup: now, done: make(chan struct{})}
 }
@@ -241,8 +241,8 @@ func (m *Manager) tend(ctx context.Context) (settled bool) {
 	m.mu.Unlock()
 	var due []*Flight
 	for _, f := range flights {
-		if m.oneByOne || time.Since(f.lastLookup) >= lookupEvery {
-			f.lastLookup = time.Now()
+		if m.oneByOne || m.now().Sub(f.lastLookup) >= lookupEvery {
+			f.lastLookup = m.now()
 			due = append(due, f)
 		}
 	}
@@ -257,14 +257,14 @@ func (m *Manager) tend(ctx context.Context) (settled bool) {
 			continue
 		}
 		switch {
-		case f.uncertain && time.Since(f.lastSent) >= rebroadcastAfter:
+		case f.uncertain && m.now().Sub(f.lastSent) >= rebroadcastAfter:
 			m.rebroadcast(ctx, f)
-		case time.Since(f.sentAt) > giveUpAfter:
+		case m.now().Sub(f.sentAt) > giveUpAfter:
 			m.settle(f, nil, fmt.Errorf("transaction %s not mined after %s", f.Hash(), giveUpAfter))
 			settled = true
-		case time.Since(f.lastSent) >= m.cfg.ReplaceAfter:
+		case m.now().Sub(f.lastSent) >= m.cfg.ReplaceAfter:
 			if m.replace(ctx, f) {
-				f.lastSent = time.Now()
+				f.lastSent = m.now()
 			} else {
 				f.lastSent = f.lastSent.Add(m.cfg.ReplaceAfter / 2) // try again a little later
 			}
@@ -282,7 +282,7 @@ const rebroadcastAfter = 2 * time.Second
 // most whatever became of the first send. Only "accepted" or "known" ends the uncertainty; any
 // other answer is left to the receipt lookups.
 func (m *Manager) rebroadcast(ctx context.Context, f *Flight) {
-	f.lastSent = time.Now()
+	f.lastSent = m.now()
 	tx := f.newest()
 	if known, err := m.client.TransactionKnown(ctx, tx.Hash()); err == nil && known {
 		f.uncertain = false

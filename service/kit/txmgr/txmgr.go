@@ -103,9 +103,26 @@ type Metrics interface {
 	Replaced()
 }
 
+// Backend is what the manager asks of the chain; *chain.Client is one.
+type Backend interface {
+	BlockNumber(ctx context.Context) (uint64, error)
+	Fees(ctx context.Context) (tip, baseFee *big.Int, head uint64, err error)
+	PendingNonceAt(ctx context.Context, addr common.Address) (uint64, error)
+	PoolTransactions(ctx context.Context, addr common.Address) ([]*types.Transaction, error)
+	FindNonce(ctx context.Context, from common.Address, nonce uint64) (chain.MinedNonce, error)
+	SendTransaction(ctx context.Context, tx *types.Transaction) error
+	TransactionKnown(ctx context.Context, hash common.Hash) (bool, error)
+	TransactionReceipt(ctx context.Context, hash common.Hash) (*types.Receipt, error)
+	TransactionReceipts(ctx context.Context, hashes []common.Hash) ([]*types.Receipt, error)
+	BlockReceipts(ctx context.Context, n uint64) ([]*types.Receipt, error)
+}
+
+var _ Backend = (*chain.Client)(nil)
+
 // Manager sends the transactions of one wallet.
 type Manager struct {
-	client  *chain.Client
+	client  Backend
+	now     func() time.Time // the clock of replacement, rebroadcast and giving up (tests move it)
 	key     *ecdsa.PrivateKey
 	from    common.Address
 	signer  types.Signer
@@ -134,12 +151,12 @@ type Manager struct {
 
 // New makes the manager of key's wallet on chain chainID. It makes no chain call; Sync reads the
 // nonce, Start runs the watch loop.
-func New(client *chain.Client, key *ecdsa.PrivateKey, chainID uint64, cfg Config, gate Gate, metrics Metrics, log *slog.Logger) *Manager {
+func New(client Backend, key *ecdsa.PrivateKey, chainID uint64, cfg Config, gate Gate, metrics Metrics, log *slog.Logger) *Manager {
 	if log == nil {
 		log = slog.Default()
 	}
 	id := new(big.Int).SetUint64(chainID)
-	return &Manager{client: client, key: key, from: crypto.PubkeyToAddress(key.PublicKey), signer: types.LatestSignerForChainID(id),
+	return &Manager{client: client, now: time.Now, key: key, from: crypto.PubkeyToAddress(key.PublicKey), signer: types.LatestSignerForChainID(id),
 		chainID: id, cfg: cfg, gate: gate, metrics: metrics, log: log, wake: make(chan struct{}, 1),
 		inflight: map[uint64]*Flight{}, byHash: map[common.Hash]*Flight{}}
 }

@@ -5,14 +5,18 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/rpc"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
+	"github.com/seed018cc74c/vaultd/service/kit/gate"
 )
 
 func TestBumpIsStrictlyHigherAndAtLeastTenPercent(t *testing.T) {
@@ -79,5 +83,58 @@ func TestFeesRespectTheCap(t *testing.T) {
 	_, high, _, _ := uncapped.fees(context.Background(), prev)
 	if high.Cmp(big.NewInt(1_125)) < 0 {
 		t.Fatalf("an uncapped replacement bid %s, less than 12.5%% more", high)
+	}
+}
+
+// A transaction never mined is followed for giveUpAfter (30 minutes, by the manager's clock) and
+// then given up: its flight ends with an error that says so. The clock is moved, not waited for;
+// the chain is the dev chain with sealing paused (nothing is mined meanwhile).
+func TestAFlightIsGivenUpAfterThirtyMinutes(t *testing.T) {
+	c := devchaintest.Start(t)
+	client, err := chain.Dial(c.RPCURL, 5*time.Second, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	reg := prometheus.NewRegistry()
+	g := gate.New(client, gate.Config{Wallet: c.Accounts.Faucet.Address, Min: big.NewInt(0), Poll: time.Second, Name: "test", Work: "tests"},
+		gate.NewMetrics(reg, "test", "balance"), nil)
+	g.Refresh(context.Background())
+	m := New(client, c.Accounts.Faucet.Key, c.ChainID, Config{ReplaceAfter: time.Hour, ReceiptPoll: 20 * time.Millisecond}, g, NewMetrics(reg, "test"), nil)
+	var ahead atomic.Int64 // how far the manager's clock is ahead of the wall's
+	m.now = func() time.Time { return time.Now().Add(time.Duration(ahead.Load())) }
+	if _, err := m.Sync(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	m.Start()
+	defer m.Close()
+
+	c.PauseSealing()
+	defer c.ResumeSealing()
+	f, err := m.Send(context.Background(), Tx{To: c.Accounts.Users[0].Address, Value: big.NewInt(1), Gas: 21_000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(200 * time.Millisecond) // a few rounds of lookups: still followed
+	select {
+	case <-f.Done():
+		t.Fatalf("given up before its time: %v", f.Err())
+	default:
+	}
+	ahead.Store(int64(giveUpAfter - time.Minute))
+	time.Sleep(200 * time.Millisecond)
+	select {
+	case <-f.Done():
+		t.Fatalf("given up at 29 minutes: %v", f.Err())
+	default:
+	}
+	ahead.Store(int64(giveUpAfter + time.Minute))
+	select {
+	case <-f.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("not given up after 31 minutes")
+	}
+	if f.Receipt() != nil || f.Err() == nil || !strings.Contains(f.Err().Error(), "not mined after 30m0s") {
+		t.Fatalf("given up with receipt %v, error %v", f.Receipt(), f.Err())
 	}
 }
