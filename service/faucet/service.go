@@ -17,6 +17,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
 	"github.com/seed018cc74c/vaultd/service/kit/gate"
 	"github.com/seed018cc74c/vaultd/service/kit/lease"
+	"github.com/seed018cc74c/vaultd/service/kit/lifecycle"
 	"github.com/seed018cc74c/vaultd/service/kit/platform"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
@@ -30,6 +31,7 @@ type Service struct {
 
 	stop       context.CancelFunc // ends what Start started
 	background sync.WaitGroup
+	opened     *lifecycle.Stack // what New opened, given back by Close
 }
 
 // Options are the tracer, metrics registry and logger a caller may give (platform.Options).
@@ -38,38 +40,41 @@ type Options = platform.Options
 // New builds the faucet: it dials the chain, settles the chain id, opens the claim store,
 // reads the wallet's nonce and balance, adopts its transactions waiting in the node's pool,
 // and reconciles the claims a previous run left unfinished, before anything is served.
-func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
+func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	opened := &lifecycle.Stack{} // every resource, pushed as it is opened; all given back if New fails
+	defer func() {
+		if err != nil {
+			opened.Close()
+		}
+	}()
 	opts = opts.WithDefaults()
 	reg, log, tracer := opts.Prometheus, opts.Logger, opts.Tracer
 	client, chainID, err := chain.Connect(ctx, cfg.Chain, chain.NewMetrics(reg))
 	if err != nil {
 		return nil, err
 	}
+	opened.Push(client.Close)
 	wallet := crypto.PubkeyToAddress(cfg.Wallet.Key.PublicKey)
 	st, err := openStore(cfg.DatabaseURL, chainID, wallet)
 	if err != nil {
-		client.Close()
 		return nil, err
 	}
+	opened.PushErr(st.Close)
 	var rdb *redis.Client
 	var shared gate.Shared
 	if cfg.Limits.RedisURL != "" { // the limits and the spend limit hold across every replica sharing this Redis
 		if rdb, err = ratelimit.Dial(cfg.Limits.RedisURL); err != nil {
-			st.Close()
-			client.Close()
 			return nil, err
 		}
+		opened.PushErr(rdb.Close)
 		// A new Redis looks like one that lost its data: its first quiet spell passes here.
 		wctx, cancel := context.WithTimeout(ctx, cfg.Limits.WipeQuiet+5*time.Second)
 		err = lease.WaitQuiet(wctx, rdb, redisPrefix, cfg.Limits.WipeQuiet)
 		cancel()
 		if err != nil {
-			rdb.Close()
-			st.Close()
-			client.Close()
 			return nil, fmt.Errorf("REDIS_URL: %w", err)
 		}
 		shared = gate.NewSharedRedis(rdb, "vaultd:faucet:spend", platform.Instance(), 10*time.Minute)
@@ -83,6 +88,11 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 		tx:    txmgr.New(client, cfg.Wallet.Key, chainID, cfg.Tx, g, txmgr.NewMetrics(reg, "faucet"), log),
 		perIP: ratelimit.New(cfg.Limits.PerIP), total: ratelimit.New(cfg.Limits.Total), redis: rdb,
 		life: life, end: end, recheck: make(chan struct{}, 1), busy: map[common.Address]bool{}}
+	opened.Push(func() { // what follows claims: reconciliation may have started some already
+		f.end()
+		f.workers.Wait()
+		f.tx.Close()
+	})
 	if st.shared() { // on Postgres: nothing is signed unless the wallet's lock is still held
 		f.tx.SetFence(st)
 	}
@@ -124,13 +134,10 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 		},
 	})
 	if err != nil {
-		end()
-		st.Close()
-		client.Close()
 		return nil, err
 	}
 	log.Info("faucet ready", "wallet", wallet.Hex(), "chainId", chainID, "amount", cfg.Wallet.Amount.String())
-	return &Service{cfg: cfg, Faucet: f, handler: h}, nil
+	return &Service{cfg: cfg, Faucet: f, handler: h, opened: opened}, nil
 }
 
 // Handler is the service's HTTP handler.
@@ -150,19 +157,12 @@ func (s *Service) Start() {
 // Close stops what Start started and releases the store and the chain client. Claims still
 // pending stay recorded and are reconciled at the next start.
 func (s *Service) Close() {
-	f := s.Faucet
-	f.end()
+	s.Faucet.end()
 	if s.stop != nil {
 		s.stop()
 	}
 	s.background.Wait()
-	f.workers.Wait()
-	f.tx.Close()
-	f.store.Close()
-	f.client.Close()
-	if f.redis != nil {
-		f.redis.Close()
-	}
+	s.opened.Close() // the followers and the transaction manager, Redis, the store, the chain client
 }
 
 // Run serves on PORT until ctx is done; requests in flight are finished within SHUTDOWN_GRACE.

@@ -18,6 +18,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
 	"github.com/seed018cc74c/vaultd/service/kit/gate"
 	"github.com/seed018cc74c/vaultd/service/kit/lease"
+	"github.com/seed018cc74c/vaultd/service/kit/lifecycle"
 	"github.com/seed018cc74c/vaultd/service/kit/platform"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
@@ -32,6 +33,7 @@ type Service struct {
 
 	stop       context.CancelFunc // ends what Start started
 	background sync.WaitGroup
+	opened     *lifecycle.Stack // what New opened, given back by Close
 }
 
 // Options are the tracer, metrics registry and logger a caller may give (platform.Options).
@@ -39,20 +41,26 @@ type Options = platform.Options
 
 // New builds the relayer: it dials the chain, settles the chain id, reads the verifying key,
 // syncs the nonce and reads the balance once. It does not start the balance poll; Run does.
-func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
+func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	opened := &lifecycle.Stack{} // every resource, pushed as it is opened; all given back if New fails
+	defer func() {
+		if err != nil {
+			opened.Close()
+		}
+	}()
 	opts = opts.WithDefaults()
 	reg, log, tracer := opts.Prometheus, opts.Logger, opts.Tracer
 	client, chainID, err := chain.Connect(ctx, cfg.Chain, chain.NewMetrics(reg))
 	if err != nil {
 		return nil, err
 	}
+	opened.Push(client.Close)
 	var vk *zk.VerificationKey
 	if cfg.VerificationKeyFile != "" {
 		if vk, err = readVerificationKey(cfg.VerificationKeyFile); err != nil {
-			client.Close()
 			return nil, err
 		}
 	}
@@ -62,9 +70,9 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 		running: map[common.Hash]*outcome{}, sent: map[common.Hash]*txmgr.Flight{}, inserts: &localInserts{}}
 	if cfg.Limits.RedisURL != "" { // the limits hold across every replica sharing this Redis
 		if r.redis, err = ratelimit.Dial(cfg.Limits.RedisURL); err != nil {
-			client.Close()
 			return nil, err
 		}
+		opened.PushErr(r.redis.Close)
 		r.perIP = ratelimit.NewRedis(r.redis, "relayer:ip", cfg.Limits.PerIP)
 		r.perRecipient = ratelimit.NewRedis(r.redis, "relayer:recipient", cfg.Limits.PerRecipient)
 		r.total = ratelimit.NewRedis(r.redis, "relayer:total", cfg.Limits.Total)
@@ -73,7 +81,6 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 		err := lease.WaitQuiet(wctx, r.redis, leasePrefix, cfg.Operator.LeaseTTL) // the claims' and the leases' spell
 		cancel()
 		if err != nil {
-			r.closeResources()
 			return nil, fmt.Errorf("REDIS_URL: %w", err)
 		}
 		r.inserts = &fleetInserts{client: r.redis, owner: platform.Instance(), ttl: 10 * time.Minute}
@@ -83,13 +90,12 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 		r.rootHistory, err = contracts.NewCommitmentTree().UnpackROOTHISTORYSIZE(out)
 	}
 	if err != nil {
-		r.closeResources()
 		return nil, fmt.Errorf("read the commitment tree's ROOT_HISTORY_SIZE at COMMITMENT_TREE_ADDRESS: %w", err)
 	}
 	if r.sentTxs, err = openSentStore(cfg.DatabaseURL, chainID); err != nil {
-		r.closeResources()
 		return nil, err
 	}
+	opened.PushErr(r.sentTxs.Close)
 	key := cfg.Operator.Key
 	if len(cfg.Operator.Keys) > 0 { // replicas: this one leases a key of the set (keys.go)
 		r.lease, err = leaseOperatorKey(ctx, r.redis, cfg.Operator.Keys, cfg.Operator.LeaseTTL, m.leaseEpoch, log, func() {
@@ -99,9 +105,13 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 			r.recoverLogged(rctx)
 		})
 		if err != nil {
-			r.closeResources()
 			return nil, err
 		}
+		opened.Push(func() { // a standby takes the key at once; it adopts what is still in flight
+			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+			defer cancel()
+			r.lease.lease.Release(ctx)
+		})
 		key = r.lease.key
 	}
 	operator := crypto.PubkeyToAddress(key.PublicKey)
@@ -144,11 +154,10 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 		},
 	})
 	if err != nil {
-		r.closeResources()
 		return nil, err
 	}
 	log.Info("relayer ready", "operator", operator.Hex(), "chainId", chainID, "vault", cfg.Contracts.Vault.Hex(), "offchainVerification", vk != nil)
-	return &Service{cfg: cfg, Relayer: r, handler: h}, nil
+	return &Service{cfg: cfg, Relayer: r, handler: h, opened: opened}, nil
 }
 
 func readVerificationKey(path string) (*zk.VerificationKey, error) {
@@ -172,30 +181,15 @@ func (s *Service) Start() {
 	s.Relayer.tx.Start()
 }
 
-// Close stops what Start started and releases the chain client.
+// Close stops what Start started, then gives back what New opened, newest first: the key's
+// lease, the record of what was sent, Redis, the chain client.
 func (s *Service) Close() {
 	if s.stop != nil {
 		s.stop()
 		s.background.Wait()
 	}
 	s.Relayer.tx.Close()
-	if s.Relayer.lease != nil { // a standby takes the key at once; it adopts what is still in flight
-		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		s.Relayer.lease.lease.Release(ctx)
-		cancel()
-	}
-	s.Relayer.closeResources()
-}
-
-// closeResources closes what New opened: the chain client, Redis, the record of what was sent.
-func (r *Relayer) closeResources() {
-	r.client.Close()
-	if r.redis != nil {
-		r.redis.Close()
-	}
-	if r.sentTxs != nil {
-		r.sentTxs.Close()
-	}
+	s.opened.Close()
 }
 
 // Run polls the balance and serves on PORT until ctx is done; reveals in flight are finished
