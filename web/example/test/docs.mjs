@@ -27,7 +27,34 @@ try {
     if (missing.length || outside.length) {
       throw new Error(`${base}/docs: missing operations ${JSON.stringify(missing)}, requests outside the service ${JSON.stringify(outside)}`);
     }
-    console.log(`ok  ${spec.info.title}: /docs renders all ${want.length} operations, offline`);
+    // What the document says is on the page: every response header it declares, every example,
+    // Markdown lists as lists, and no backtick left as a literal character.
+    const ref = (o, kind) => (o?.$ref ? spec.components[kind][o.$ref.split("/").pop()] : o);
+    const headers = new Set();
+    let examples = 0;
+    const count = (media) => (media?.example !== undefined ? 1 : 0) + Object.values(media?.examples ?? {}).filter((e) => e?.value !== undefined).length;
+    for (const item of Object.values(spec.paths)) {
+      for (const op of ["get", "put", "post", "patch", "delete"].map((m) => item[m]).filter(Boolean)) {
+        for (const media of Object.values(op.requestBody?.content ?? {})) examples += count(media);
+        for (const r0 of Object.values(op.responses ?? {})) {
+          const r = ref(r0, "responses");
+          for (const name of Object.keys(r.headers ?? {})) headers.add(name);
+          for (const media of Object.values(r.content ?? {})) examples += count(media);
+        }
+      }
+    }
+    for (const sc of Object.values(spec.components?.schemas ?? {})) if (sc.example !== undefined) examples++;
+    const shown = await page.$$eval("td.headers code", (els) => els.map((e) => e.textContent));
+    const missingHeaders = [...headers].filter((h) => !shown.includes(h));
+    const shownExamples = await page.$$eval("pre.example", (els) => els.length);
+    const backticks = await page.$$eval("p, li, h3, td", (els) => els.map((e) => e.textContent).filter((t) => t.includes("`")));
+    const listsInDocument = JSON.stringify(spec).match(/\\n\s*(?:- |\d+\. )/g)?.length ?? 0;
+    const lists = await page.$$eval(".prose li", (els) => els.length);
+    if (missingHeaders.length || shownExamples < examples || backticks.length || (listsInDocument > 0 && lists === 0)) {
+      throw new Error(`${base}/docs: headers not shown ${JSON.stringify(missingHeaders)}; ${shownExamples} of ${examples} examples shown; ` +
+        `literal backticks in ${JSON.stringify(backticks.slice(0, 3))}; ${lists} list items for ${listsInDocument} in the document`);
+    }
+    console.log(`ok  ${spec.info.title}: /docs renders all ${want.length} operations, offline, with ${headers.size} response headers, ${examples} examples and ${lists} list items`);
     await page.close();
   }
 } finally {
