@@ -21,12 +21,10 @@ import (
 	"math/big"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
@@ -233,13 +231,9 @@ func (f targetFlag) connect() (target, error) {
 		if *f.keyFile == "" {
 			return nil, errors.New("--deployment needs --key-file for the wallet that pays")
 		}
-		data, err := os.ReadFile(*f.keyFile)
+		key, err := chain.ReadPrivateKeyFile(*f.keyFile)
 		if err != nil {
 			return nil, fmt.Errorf("--key-file: %w", err)
-		}
-		key, err := crypto.HexToECDSA(strings.TrimPrefix(strings.TrimSpace(string(data)), "0x"))
-		if err != nil {
-			return nil, fmt.Errorf("--key-file %s: not a private key in hex", *f.keyFile)
 		}
 		return key, nil
 	}

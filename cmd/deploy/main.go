@@ -23,7 +23,6 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
 	"github.com/seed018cc74c/vaultd/service/ops/deploy"
@@ -143,18 +142,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// readKey reads a private key in hex from path. Its errors never quote the file.
+// readKey reads the deployer's key from its file (chain.ReadPrivateKeyFile: never quoted).
 func readKey(path string) (*ecdsa.PrivateKey, error) {
 	if path == "" {
 		return nil, errors.New("--deployer-key-file is required")
 	}
-	data, err := os.ReadFile(path)
+	key, err := chain.ReadPrivateKeyFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("--deployer-key-file: %w", err)
-	}
-	key, err := crypto.HexToECDSA(strings.TrimPrefix(strings.TrimSpace(string(data)), "0x"))
-	if err != nil {
-		return nil, fmt.Errorf("--deployer-key-file %s: not a private key in hex", path)
 	}
 	return key, nil
 }

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"math/big"
 	"net/url"
+	"os"
 	"strings"
 	"time"
 
@@ -44,6 +45,20 @@ func EnvPrivateKey(e *config.Env, name string) *ecdsa.PrivateKey {
 		return nil
 	}
 	return k
+}
+
+// ReadPrivateKeyFile reads a private key (64 hex digits, 0x optional, surrounding space ignored)
+// from the file at path: a command's --*-key-file. The error names the file, never its content.
+func ReadPrivateKeyFile(path string) (*ecdsa.PrivateKey, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	k, err := crypto.HexToECDSA(strings.TrimPrefix(strings.TrimSpace(string(data)), "0x"))
+	if err != nil {
+		return nil, fmt.Errorf("%s: not a private key (64 hex digits, 0x optional)", path)
+	}
+	return k, nil
 }
 
 // EnvPrivateKeys reads several private keys from name or the file name_FILE names: one per line
