@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+	"github.com/redis/go-redis/v9/maintnotifications"
 )
 
 // Redis is a sliding-window limit kept in Redis, so that it holds exactly across every replica
@@ -31,6 +32,10 @@ func Dial(url string) (*redis.Client, error) {
 		return nil, fmt.Errorf("REDIS_URL: %w", err)
 	}
 	opts.DialTimeout, opts.ReadTimeout, opts.WriteTimeout = 2*time.Second, time.Second, time.Second
+	// Maintenance notifications are a Redis Enterprise/Cloud feature; left on ("auto"), each
+	// client starts a circuit breaker's cleanup loop that its Close never stops (go-redis
+	// v9.23): a goroutine leaked per client (TestNoGoroutineOutlivesTheRelayer).
+	opts.MaintNotificationsConfig = &maintnotifications.Config{Mode: maintnotifications.ModeDisabled}
 	return redis.NewClient(opts), nil
 }
 

@@ -1,0 +1,42 @@
+package relayer_test
+
+import (
+	"testing"
+
+	"go.uber.org/goleak"
+
+	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
+	"github.com/seed018cc74c/vaultd/service/kit/redistest"
+	"github.com/seed018cc74c/vaultd/service/relayer"
+)
+
+// Everything a relayer starts, it stops: built, started and closed, or refused by New after it
+// opened the chain client, Redis and its lease's spell, it leaves no goroutine behind (the dev
+// chain's own, running before, are not counted).
+func TestNoGoroutineOutlivesTheRelayer(t *testing.T) {
+	c := devchaintest.Start(t)
+	redisURL, stopRedis := redistest.Server(t)
+	defer stopRedis()
+	ignore := goleak.IgnoreCurrent()
+
+	cfg, err := relayer.LoadConfig(env(t, c, map[string]string{"REDIS_URL": redisURL}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := relayer.New(ctx, cfg, relayer.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc.Start()
+	svc.Close()
+
+	// Refused after the chain, Redis and the quiet spell: the tree's address is not a tree.
+	cfg, err = relayer.LoadConfig(env(t, c, map[string]string{"REDIS_URL": redisURL, "COMMITMENT_TREE_ADDRESS": c.Tokens[0].Address.Hex()}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := relayer.New(ctx, cfg, relayer.Options{}); err == nil {
+		t.Fatal("a tree address that is no tree was taken")
+	}
+	goleak.VerifyNone(t, ignore)
+}
