@@ -12,6 +12,7 @@ import (
 	"github.com/seed018cc74c/vaultd/gen/indexerapi"
 	"github.com/seed018cc74c/vaultd/openapi"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
+	"github.com/seed018cc74c/vaultd/service/kit/lifecycle"
 	"github.com/seed018cc74c/vaultd/service/kit/platform"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 )
@@ -24,6 +25,7 @@ type Service struct {
 
 	stop       context.CancelFunc
 	background sync.WaitGroup
+	opened     *lifecycle.Stack // what New opened, given back by Close
 }
 
 // Options are the tracer, metrics registry and logger a caller may give (platform.Options).
@@ -31,26 +33,28 @@ type Options = platform.Options
 
 // New builds the indexer: it dials the chain, settles the chain id, opens the store (refusing
 // one made for another chain, start block or contracts) and resumes from its newest block.
-func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
+func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	opened := &lifecycle.Stack{} // every resource, pushed as it is opened; all given back if New fails
+	defer func() {
+		if err != nil {
+			opened.Close()
+		}
+	}()
 	opts = opts.WithDefaults()
 	reg, log := opts.Prometheus, opts.Logger
 	client, chainID, err := chain.Connect(ctx, cfg.Chain, chain.NewMetrics(reg))
 	if err != nil {
 		return nil, err
 	}
+	opened.Push(client.Close)
 	st, err := openStore(cfg.DatabaseURL)
 	if err != nil {
-		client.Close()
 		return nil, err
 	}
-	fail := func(err error) (*Service, error) {
-		st.Close()
-		client.Close()
-		return nil, err
-	}
+	opened.PushErr(st.Close)
 	meta := map[string]string{"chainId": strconv.FormatUint(chainID, 10), "startBlock": strconv.FormatUint(cfg.StartBlock, 10)}
 	var sources []source
 	for name, a := range cfg.Contracts {
@@ -58,13 +62,13 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 		sources = append(sources, source{address: a, abi: contractABIs[name]})
 	}
 	if err := st.checkMeta(ctx, meta); err != nil {
-		return fail(err)
+		return nil, err
 	}
 	ix := &Indexer{client: client, store: st, dec: newDecoder(sources), cfg: cfg, metrics: newMetrics(reg), log: log,
 		indexed: Block{Number: cfg.StartBlock - 1}, changed: make(chan struct{})}
 	last, ok, err := st.last(ctx)
 	if err != nil {
-		return fail(err)
+		return nil, err
 	}
 	if ok {
 		ix.setIndexed(last)
@@ -91,10 +95,10 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 		},
 	})
 	if err != nil {
-		return fail(err)
+		return nil, err
 	}
 	log.Info("indexer ready", "chainId", chainID, "startBlock", cfg.StartBlock, "resumeAfter", ix.indexed.Number, "confirmations", cfg.Confirmations)
-	return &Service{cfg: cfg, Indexer: ix, handler: h}, nil
+	return &Service{cfg: cfg, Indexer: ix, handler: h, opened: opened}, nil
 }
 
 // Handler is the service's HTTP handler.
@@ -108,14 +112,13 @@ func (s *Service) Start() {
 	go func() { defer s.background.Done(); s.Indexer.Run(ctx) }()
 }
 
-// Close stops the loop and releases the store and the chain client.
+// Close stops the loop, then gives back what New opened: the store, the chain client.
 func (s *Service) Close() {
 	if s.stop != nil {
 		s.stop()
 		s.background.Wait()
 	}
-	s.Indexer.store.Close()
-	s.Indexer.client.Close()
+	s.opened.Close()
 }
 
 // Run indexes and serves on PORT until ctx is done.

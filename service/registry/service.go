@@ -13,6 +13,7 @@ import (
 	"github.com/seed018cc74c/vaultd/gen/registryapi"
 	"github.com/seed018cc74c/vaultd/openapi"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
+	"github.com/seed018cc74c/vaultd/service/kit/lifecycle"
 	"github.com/seed018cc74c/vaultd/service/kit/platform"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 )
@@ -26,6 +27,7 @@ type Service struct {
 
 	stop       context.CancelFunc // ends the following of other replicas' writes (Postgres)
 	background sync.WaitGroup
+	opened     *lifecycle.Stack // what New opened, given back by Close
 }
 
 // Options are the tracer, metrics registry and logger a caller may give (platform.Options).
@@ -34,16 +36,23 @@ type Options = platform.Options
 // New builds the registry: it dials the chain, settles the chain id, loads DATA_FILE and wires
 // the HTTP handler. It fails (and the process must exit non-zero) on a data file that cannot be
 // read or is invalid, or whose chain id is not the chain's.
-func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
+func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	opened := &lifecycle.Stack{} // every resource, pushed as it is opened; all given back if New fails
+	defer func() {
+		if err != nil {
+			opened.Close()
+		}
+	}()
 	opts = opts.WithDefaults()
 	promReg, log := opts.Prometheus, opts.Logger
 	client, err := chain.Dial(cfg.Chain.RPCURL, cfg.Chain.RPCTimeout, chain.NewMetrics(promReg))
 	if err != nil {
 		return nil, err
 	}
+	opened.Push(client.Close)
 	var store backend
 	where := "data file " + cfg.Store.DataFile
 	if cfg.Store.DatabaseURL != "" {
@@ -53,21 +62,16 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 		store, err = newFileBackend(cfg.Store.DataFile, cfg.Icons.Dir)
 	}
 	if err != nil {
-		client.Close()
 		return nil, err
 	}
-	fail := func(err error) (*Service, error) {
-		store.close()
-		client.Close()
-		return nil, err
-	}
+	opened.Push(store.close)
 	file, found, err := store.load(ctx)
 	if err != nil {
-		return fail(err)
+		return nil, err
 	}
 	chainID, err := settleChainID(ctx, log, client, cfg.Chain.ChainID, file.ChainID, found && len(file.Tokens) > 0, where)
 	if err != nil {
-		return fail(err)
+		return nil, err
 	}
 
 	reg := &Registry{
@@ -75,7 +79,7 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 		iconBase: cfg.PublicBaseURL + "/icons/", metrics: newMetrics(promReg), log: log,
 	}
 	if err := reg.install(file); err != nil {
-		return fail(err)
+		return nil, err
 	}
 
 	a := &api{reg: reg, health: &healthProbe{chain: client, interval: time.Second}, started: time.Now()}
@@ -108,9 +112,9 @@ func New(ctx context.Context, cfg Config, opts Options) (*Service, error) {
 		},
 	})
 	if err != nil {
-		return fail(err)
+		return nil, err
 	}
-	svc := &Service{cfg: cfg, Registry: reg, chain: client, handler: h}
+	svc := &Service{cfg: cfg, Registry: reg, chain: client, handler: h, opened: opened}
 	if pg, ok := store.(*pgBackend); ok { // follow the other replicas' writes
 		ctx, cancel := context.WithCancel(context.Background())
 		svc.stop = cancel
@@ -148,14 +152,14 @@ func settleChainID(ctx context.Context, log *slog.Logger, c *chain.Client, confi
 // Handler is the service's HTTP handler.
 func (s *Service) Handler() http.Handler { return s.handler }
 
-// Close stops following other replicas and releases the store and the chain client.
+// Close stops following other replicas, then gives back what New opened: the store, the chain
+// client.
 func (s *Service) Close() {
 	if s.stop != nil {
 		s.stop()
 		s.background.Wait()
 	}
-	s.Registry.store.close()
-	s.chain.Close()
+	s.opened.Close()
 }
 
 // Run listens on PORT and serves until ctx is done.
