@@ -17,7 +17,7 @@ import (
 // NewHandler has removed: routes match on paths only). Security schemes
 // named "bearerAuth" pass when the admin middleware marked the request as an admin's.
 func validator(spec *openapi3.T) func(http.Handler) http.Handler {
-	return middleware.OapiRequestValidatorWithOptions(spec, &middleware.Options{
+	validate := middleware.OapiRequestValidatorWithOptions(spec, &middleware.Options{
 		SilenceServersWarning: true,
 		DoNotValidateServers:  true,
 		Options: openapi3filter.Options{
@@ -32,6 +32,67 @@ func validator(spec *openapi3.T) func(http.Handler) http.Handler {
 			WriteError(w, r, validationError(err, opts.StatusCode))
 		},
 	})
+	plain := plainReads(spec)
+	return func(next http.Handler) http.Handler {
+		validated := validate(next)
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if headers, ok := plain[r.URL.Path]; ok && r.Method == http.MethodGet && r.URL.RawQuery == "" &&
+				r.ContentLength == 0 && len(r.TransferEncoding) == 0 && !carriesAny(r.Header, headers) {
+				next.ServeHTTP(w, r) // nothing the validator could refuse: skip its route lookup
+				return
+			}
+			validated.ServeHTTP(w, r)
+		})
+	}
+}
+
+// plainReads are the GET operations a request without a query, a body or the operation's
+// header parameters cannot fail validation on: a literal path (no path parameters), every
+// parameter optional, no request body, and anonymous access allowed. It maps each path to the
+// names of its header parameters (a request carrying one is validated).
+func plainReads(spec *openapi3.T) map[string][]string {
+	out := map[string][]string{}
+	for path, item := range spec.Paths.Map() {
+		op := item.Get
+		if op == nil || strings.Contains(path, "{") || op.RequestBody != nil {
+			continue
+		}
+		security := spec.Security
+		if op.Security != nil {
+			security = *op.Security
+		}
+		anonymous := len(security) == 0
+		for _, req := range security {
+			anonymous = anonymous || len(req) == 0
+		}
+		if !anonymous {
+			continue
+		}
+		headers, ok := []string{}, true
+		for _, ref := range append(append(openapi3.Parameters{}, item.Parameters...), op.Parameters...) {
+			p := ref.Value
+			if p == nil || p.Required || p.In == openapi3.ParameterInPath || p.In == openapi3.ParameterInCookie {
+				ok = false
+				break
+			}
+			if p.In == openapi3.ParameterInHeader {
+				headers = append(headers, p.Name)
+			}
+		}
+		if ok {
+			out[path] = headers
+		}
+	}
+	return out
+}
+
+func carriesAny(h http.Header, names []string) bool {
+	for _, n := range names {
+		if h.Get(n) != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // validationError turns what the validator reports into the service's error shape, with a
