@@ -188,6 +188,9 @@ type UnavailableError struct {
 	Error string `json:"error"`
 }
 
+// Internal The error body of a 500.
+type Internal = InternalError
+
 // OtherError The body of every error response.
 type OtherError = Error
 
@@ -874,6 +877,11 @@ type StreamEventsResponse429Headers struct {
 	XRequestId *string
 }
 
+// StreamEventsResponse500Headers the declared response headers of an HTTP 500 response for StreamEvents
+type StreamEventsResponse500Headers struct {
+	XRequestId *string
+}
+
 // StreamEventsResponse503Headers the declared response headers of an HTTP 503 response for StreamEvents
 type StreamEventsResponse503Headers struct {
 	RetryAfter *int32
@@ -892,6 +900,8 @@ type StreamEventsResponse struct {
 	JSON400 *InvalidRequestError
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *UnavailableError
 	// JSONDefault the response for an HTTP default `application/json` response
@@ -902,6 +912,8 @@ type StreamEventsResponse struct {
 	Headers400 *StreamEventsResponse400Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *StreamEventsResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *StreamEventsResponse500Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *StreamEventsResponse503Headers
 	// HeadersDefault the parsed response headers for an HTTP default response
@@ -916,6 +928,11 @@ func (r StreamEventsResponse) GetJSON400() *InvalidRequestError {
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
 func (r StreamEventsResponse) GetJSON429() *RateLimited {
 	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r StreamEventsResponse) GetJSON500() *Internal {
+	return r.JSON500
 }
 
 // GetJSON503 returns the response for an HTTP 503 `application/json` response
@@ -968,6 +985,11 @@ type GetHealthResponse429Headers struct {
 	XRequestId *string
 }
 
+// GetHealthResponse500Headers the declared response headers of an HTTP 500 response for GetHealth
+type GetHealthResponse500Headers struct {
+	XRequestId *string
+}
+
 // GetHealthResponseDefaultHeaders the declared response headers of an HTTP default response for GetHealth
 type GetHealthResponseDefaultHeaders struct {
 	XRequestId *string
@@ -980,12 +1002,16 @@ type GetHealthResponse struct {
 	JSON200 *Health
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
 	// JSONDefault the response for an HTTP default `application/json` response
 	JSONDefault *OtherError
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetHealthResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetHealthResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetHealthResponse500Headers
 	// HeadersDefault the parsed response headers for an HTTP default response
 	HeadersDefault *GetHealthResponseDefaultHeaders
 }
@@ -998,6 +1024,11 @@ func (r GetHealthResponse) GetJSON200() *Health {
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
 func (r GetHealthResponse) GetJSON429() *RateLimited {
 	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetHealthResponse) GetJSON500() *Internal {
+	return r.JSON500
 }
 
 // GetJSONDefault returns the response for an HTTP default `application/json` response
@@ -1045,6 +1076,11 @@ type GetReadyResponse429Headers struct {
 	XRequestId *string
 }
 
+// GetReadyResponse500Headers the declared response headers of an HTTP 500 response for GetReady
+type GetReadyResponse500Headers struct {
+	XRequestId *string
+}
+
 // GetReadyResponse503Headers the declared response headers of an HTTP 503 response for GetReady
 type GetReadyResponse503Headers struct {
 	XRequestId *string
@@ -1062,6 +1098,8 @@ type GetReadyResponse struct {
 	JSON200 *Ready
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *NotReadyError
 	// JSONDefault the response for an HTTP default `application/json` response
@@ -1070,6 +1108,8 @@ type GetReadyResponse struct {
 	Headers200 *GetReadyResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetReadyResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetReadyResponse500Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *GetReadyResponse503Headers
 	// HeadersDefault the parsed response headers for an HTTP default response
@@ -1084,6 +1124,11 @@ func (r GetReadyResponse) GetJSON200() *Ready {
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
 func (r GetReadyResponse) GetJSON429() *RateLimited {
 	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetReadyResponse) GetJSON500() *Internal {
+	return r.JSON500
 }
 
 // GetJSON503 returns the response for an HTTP 503 `application/json` response
@@ -1350,6 +1395,13 @@ func ParseStreamEventsResponse(rsp *http.Response) (*StreamEventsResponse, error
 		}
 		response.JSON429 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
 		var dest UnavailableError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -1418,6 +1470,16 @@ func ParseStreamEventsResponse(rsp *http.Response) (*StreamEventsResponse, error
 			headers.XRequestId = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers StreamEventsResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers StreamEventsResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -1478,6 +1540,13 @@ func ParseGetHealthResponse(rsp *http.Response) (*GetHealthResponse, error) {
 		}
 		response.JSON429 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
 		var dest OtherError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -1515,6 +1584,16 @@ func ParseGetHealthResponse(rsp *http.Response) (*GetHealthResponse, error) {
 			headers.XRequestId = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetHealthResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
 	case true:
 		var headers GetHealthResponseDefaultHeaders
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
@@ -1557,6 +1636,13 @@ func ParseGetReadyResponse(rsp *http.Response) (*GetReadyResponse, error) {
 			return nil, err
 		}
 		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
 		var dest NotReadyError
@@ -1602,6 +1688,16 @@ func ParseGetReadyResponse(rsp *http.Response) (*GetReadyResponse, error) {
 			headers.XRequestId = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetReadyResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetReadyResponse503Headers
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
@@ -2002,6 +2098,15 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	return r
 }
 
+type InternalResponseHeaders struct {
+	XRequestId *string
+}
+type InternalJSONResponse struct {
+	Body InternalError
+
+	Headers InternalResponseHeaders
+}
+
 type OtherErrorResponseHeaders struct {
 	XRequestId *string
 }
@@ -2277,6 +2382,23 @@ func (response StreamEvents429JSONResponse) VisitStreamEventsResponse(w http.Res
 	return err
 }
 
+type StreamEvents500JSONResponse struct{ InternalJSONResponse }
+
+func (response StreamEvents500JSONResponse) VisitStreamEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type StreamEvents503ResponseHeaders struct {
 	RetryAfter *int32
 	XRequestId *string
@@ -2377,6 +2499,23 @@ func (response GetHealth429JSONResponse) VisitGetHealthResponse(w http.ResponseW
 	return err
 }
 
+type GetHealth500JSONResponse struct{ InternalJSONResponse }
+
+func (response GetHealth500JSONResponse) VisitGetHealthResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetHealthdefaultJSONResponse struct {
 	Body       Error
 	Headers    OtherErrorResponseHeaders
@@ -2445,6 +2584,23 @@ func (response GetReady429JSONResponse) VisitGetReadyResponse(w http.ResponseWri
 		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
 	}
 	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReady500JSONResponse struct{ InternalJSONResponse }
+
+func (response GetReady500JSONResponse) VisitGetReadyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(500)
 	_, err := buf.WriteTo(w)
 	return err
 }

@@ -458,6 +458,7 @@ export interface operations {
                     "application/json": components["schemas"]["Ready"];
                 };
             };
+            500: components["responses"]["Internal"];
             /** @description Not ready; `code` says why. */
             503: {
                 headers: {
@@ -496,6 +497,7 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            500: components["responses"]["Internal"];
             default: components["responses"]["OtherError"];
         };
     };

@@ -233,6 +233,22 @@ export interface components {
         };
     };
     responses: {
+        /** @description An unexpected fault of the service; the cause is logged under the response's `X-Request-Id`, never sent. */
+        Internal: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "internal error",
+                 *       "code": "INTERNAL"
+                 *     }
+                 */
+                "application/json": components["schemas"]["InternalError"];
+            };
+        };
         /** @description `RATE_LIMITED`: this client IP sent more than `RATE_LIMIT_PER_IP` requests in the window (every route counts); retry after `Retry-After` seconds. */
         RateLimited: {
             headers: {
@@ -390,6 +406,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
             /** @description `UNAVAILABLE`: the indexer serves `MAX_STREAMS` streams already; retry after `Retry-After` seconds (a client's own streams beyond `STREAMS_PER_IP` are 429 `RATE_LIMITED`). */
             503: {
                 headers: {
@@ -425,6 +442,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
             /** @description Not ready; `code` says why. */
             503: {
                 headers: {
@@ -464,6 +482,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
             default: components["responses"]["OtherError"];
         };
     };

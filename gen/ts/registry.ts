@@ -690,6 +690,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
             default: components["responses"]["OtherError"];
         };
     };
