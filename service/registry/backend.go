@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/seed018cc74c/vaultd/service/kit/atomicfile"
 )
 
 // backend is where the registry keeps its entries and icons: a JSON file and an icon folder
@@ -45,8 +47,8 @@ func newFileBackend(path, iconsDir string) (*fileBackend, error) {
 	if err := os.MkdirAll(iconsDir, 0o755); err != nil {
 		return nil, fmt.Errorf("ICONS_DIR: %w", err)
 	}
-	removeTempFiles(filepath.Dir(path), filepath.Base(path))
-	removeTempFiles(iconsDir, "*")
+	atomicfile.RemoveTemps(filepath.Dir(path), filepath.Base(path))
+	atomicfile.RemoveTemps(iconsDir, "*")
 	return &fileBackend{path: path, icons: IconStore{Dir: iconsDir}}, nil
 }
 

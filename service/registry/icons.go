@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/seed018cc74c/vaultd/service/kit/atomicfile"
 )
 
 // DetectImage names the image format of b from its first bytes, as the file extension the
@@ -122,7 +124,7 @@ func (s IconStore) Save(token common.Address, data []byte) (string, error) {
 		return "", errUnsupportedImage
 	}
 	name := iconFileName(token, data, ext)
-	if err := writeFileAtomic(filepath.Join(s.Dir, name), data); err != nil {
+	if err := atomicfile.Write(filepath.Join(s.Dir, name), data); err != nil {
 		return "", fmt.Errorf("store icon: %w", err)
 	}
 	return name, nil

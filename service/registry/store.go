@@ -10,6 +10,8 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/seed018cc74c/vaultd/service/vault/tokenid"
+
+	"github.com/seed018cc74c/vaultd/service/kit/atomicfile"
 )
 
 // fileVersion is the layout version of DATA_FILE.
@@ -100,5 +102,5 @@ func saveStore(path string, f storeFile) error {
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(path, append(data, '\n'))
+	return atomicfile.Write(path, append(data, '\n'))
 }

@@ -10,6 +10,8 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
+
+	"github.com/seed018cc74c/vaultd/service/kit/atomicfile"
 )
 
 // Journal is the deployment's record of what it sent, kept in a file beside deployment.json
@@ -96,36 +98,5 @@ func (j *Journal) save() error {
 	if err != nil {
 		return err
 	}
-	return writeFileSync(j.path, append(data, '\n'))
-}
-
-// writeFileSync writes data to path through a synced temporary file and a rename.
-func writeFileSync(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return err
-	}
-	if dir, err := os.Open(filepath.Dir(path)); err == nil {
-		dir.Sync()
-		dir.Close()
-	}
-	return nil
+	return atomicfile.Write(j.path, append(data, '\n'))
 }

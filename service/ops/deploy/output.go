@@ -12,6 +12,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/seed018cc74c/vaultd/gen/contracts"
+	"github.com/seed018cc74c/vaultd/service/kit/atomicfile"
 	"github.com/seed018cc74c/vaultd/service/kit/deployment"
 	"github.com/seed018cc74c/vaultd/service/kit/erc20"
 )
@@ -131,10 +132,10 @@ func Write(path string, d Deployment, opts Options) error {
 	if err != nil {
 		return err
 	}
-	if err := writeFileSync(filepath.Join(filepath.Dir(path), deployment.VerificationKeyFile), append(vk, '\n')); err != nil {
+	if err := atomicfile.Write(filepath.Join(filepath.Dir(path), deployment.VerificationKeyFile), append(vk, '\n')); err != nil {
 		return err
 	}
-	return writeFileSync(path, append(data, '\n'))
+	return atomicfile.Write(path, append(data, '\n'))
 }
 
 // EnvLines are the variables the services take for d (deploy/env.example's), the RPC URL left

@@ -1,4 +1,7 @@
-package registry
+// Package atomicfile replaces a file whole: a crash at any moment leaves the old file or the new
+// one, never part of either (the registry's data file and icons, the deployment journal and
+// files, the dev chain's manifest).
+package atomicfile
 
 import (
 	"fmt"
@@ -6,10 +9,10 @@ import (
 	"path/filepath"
 )
 
-// writeFileAtomic replaces path with data so that a crash at any moment leaves either the old
+// Write replaces path with data so that a crash at any moment leaves either the old
 // file or the new one: write a temporary file in the same folder, fsync it, rename it over the
 // target, fsync the folder.
-func writeFileAtomic(path string, data []byte) (err error) {
+func Write(path string, data []byte) (err error) {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, tempPattern(filepath.Base(path)))
 	if err != nil {
@@ -39,12 +42,12 @@ func writeFileAtomic(path string, data []byte) (err error) {
 	return syncDir(dir)
 }
 
-// tempPattern is the name writeFileAtomic gives its temporary files.
+// tempPattern is the name Write gives its temporary files.
 func tempPattern(base string) string { return "." + base + ".tmp-*" }
 
-// removeTempFiles deletes temporary files that a crash left in dir (they never hold committed
+// RemoveTemps deletes temporary files that a crash left in dir (they never hold committed
 // data: the rename is the commit).
-func removeTempFiles(dir, base string) {
+func RemoveTemps(dir, base string) {
 	matches, _ := filepath.Glob(filepath.Join(dir, tempPattern(base)))
 	for _, m := range matches {
 		os.Remove(m)
