@@ -2,8 +2,6 @@ package platform
 
 import (
 	"bytes"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -68,8 +66,6 @@ func rewriteEarlyError(p []byte) ([]byte, bool) {
 		msg = "the request's headers are too large"
 	}
 	body, _ := json.Marshal(errorBody{Error: "malformed request: " + msg, Code: CodeInvalidRequest})
-	var id [8]byte
-	_, _ = rand.Read(id[:])
 	return fmt.Appendf(nil, "HTTP/1.1 %d %s\r\nCache-Control: no-store\r\nConnection: close\r\nContent-Length: %d\r\nContent-Type: application/json\r\nX-Request-Id: %s\r\n\r\n%s",
-		status, http.StatusText(status), len(body), hex.EncodeToString(id[:]), body), true
+		status, http.StatusText(status), len(body), newRequestID(), body), true
 }

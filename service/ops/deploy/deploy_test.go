@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/ecdsa"
 	"encoding/json"
+	"fmt"
 	"math/big"
 	"os"
 	"path/filepath"
@@ -347,5 +348,28 @@ func waitFor(t *testing.T, cond func() bool) {
 			t.Fatal("timed out")
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// Seed 001 names its chain both 5445 and 5446: a node answering either is deployed onto, and
+// the choice is printed.
+func TestSeedChainIDsAreTakenAndSaid(t *testing.T) {
+	for _, id := range []uint64{5445, 5446} {
+		c, err := devchaintest.StartWith(t, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := harnessOn(t, c, c.RPCURL)
+		var log strings.Builder
+		opts := devOptions(t)
+		opts.DevTokens, opts.Log = false, &log
+		d, _, err := h.run(context.Background(), t, opts, filepath.Join(h.dir, "deployment.json"))
+		if err != nil {
+			t.Fatalf("chain %d: %v", id, err)
+		}
+		want := fmt.Sprintf("preflight: chain id %d (seed 001 names both 5445 and 5446; this deployment is for %d", id, id)
+		if d.ChainID != id || !strings.Contains(log.String(), want) {
+			t.Fatalf("chain %d: deployed for %d, said:\n%s", id, d.ChainID, log.String())
+		}
 	}
 }

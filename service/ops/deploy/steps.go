@@ -158,15 +158,16 @@ func (r *run) checkVault(ctx context.Context, addr common.Address) error {
 	}
 	v := contracts.NewCommitRevealVault()
 	for _, want := range []struct {
-		what  string
-		data  []byte
-		value common.Address
+		what   string
+		data   []byte
+		unpack func([]byte) (common.Address, error)
+		value  common.Address
 	}{
-		{"verifier", v.PackVerifier(), r.verifier},
-		{"operator", v.PackOperator(), r.opts.Operator},
-		{"owner", v.PackOwner(), r.from},
+		{"verifier", v.PackVerifier(), v.UnpackVerifier, r.verifier},
+		{"operator", v.PackOperator(), v.UnpackOperator, r.opts.Operator},
+		{"owner", v.PackOwner(), v.UnpackOwner, r.from},
 	} {
-		got, err := call(ctx, r, addr, want.data, v.UnpackVerifier) // every one is an address
+		got, err := call(ctx, r, addr, want.data, want.unpack)
 		if err != nil {
 			return err
 		}
