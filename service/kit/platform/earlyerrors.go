@@ -46,11 +46,13 @@ func (c earlyErrorConn) Write(p []byte) (int, error) {
 // rewriteEarlyError turns "HTTP/1.1 400 Bad Request: invalid URL escape …" + netHTTPErrorHeaders
 // + text into the same status with a JSON error body.
 func rewriteEarlyError(p []byte) ([]byte, bool) {
+	// Every response's first write starts with its status line: look no further than its end,
+	// so what passes through costs a few bytes' comparison, not a scan of the body.
 	if !bytes.HasPrefix(p, []byte("HTTP/1.1 ")) {
 		return nil, false
 	}
-	i := bytes.Index(p, []byte(netHTTPErrorHeaders))
-	if i < 0 || bytes.IndexByte(p[:i], '\n') >= 0 {
+	i := bytes.IndexByte(p[:min(len(p), 256)], '\r')
+	if i < 0 || !bytes.HasPrefix(p[i:], []byte(netHTTPErrorHeaders)) {
 		return nil, false
 	}
 	line := string(p[len("HTTP/1.1 "):i]) // "400 Bad Request: detail"

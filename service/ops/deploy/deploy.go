@@ -362,13 +362,17 @@ func (r *run) follow(ctx context.Context, name string, rec *Record, sentAt time.
 		return nil, err
 	}
 	waiting := false
+	var checked time.Time                         // when the nonce was last looked at
 	poll := min(25*time.Millisecond, r.opts.Poll) // a chain that seals at once answers in a few ms; then up to Poll
 	for {
 		receipt, err := r.client.TransactionReceipt(ctx, rec.Hash)
 		if err == nil {
 			return receipt, nil
 		}
-		if errors.Is(err, ethereum.NotFound) {
+		// Not mined yet: every rebroadcastAfter (at once for a run that resumes), whether its
+		// nonce went to another transaction, or no node has it and its bytes go out again.
+		if errors.Is(err, ethereum.NotFound) && time.Since(checked) >= rebroadcastAfter {
+			checked = time.Now()
 			used, err := r.client.NonceAt(ctx, r.from)
 			switch {
 			case err != nil:
