@@ -28,9 +28,10 @@ func main() {
 	profile := flag.String("cpuprofile", "", "write a CPU profile of the burst to this file")
 	replicas := flag.String("replicas", "", "measure replicas instead: the replica counts, e.g. 1,2,3")
 	reveals := flag.Int("reveals", 120, "with --replicas: reveals sent at once per replica count (0: only the added latency)")
+	spend := flag.String("spend-limit", "off", "with --replicas: the rounds' OPERATOR_SPEND_LIMIT, counted in Redis for the fleet (e.g. 100000/1h)")
 	flag.Parse()
 	if *replicas != "" {
-		rc := revealbench.ReplicasConfig{Singles: cfg.Singles, Reveals: *reveals, BlockTime: cfg.BlockTime, VKey: cfg.VKey}
+		rc := revealbench.ReplicasConfig{Singles: cfg.Singles, Reveals: *reveals, BlockTime: cfg.BlockTime, VKey: cfg.VKey, SpendLimit: *spend}
 		for _, s := range strings.Split(*replicas, ",") {
 			n, err := strconv.Atoi(strings.TrimSpace(s))
 			if err != nil || n < 1 {

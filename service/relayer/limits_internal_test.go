@@ -9,7 +9,9 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/seed018cc74c/vaultd/service/kit/chain"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
+	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 )
 
 // A reveal refused by the total limit does not use up its recipient's allowance.
@@ -58,5 +60,47 @@ func TestGasBook(t *testing.T) {
 	g.observe(350_000, 400_000) // 87.5 %: too close
 	if g.limit() != 455_000 {
 		t.Fatalf("limit %d after a reveal used 350k of 400k, want 455k", g.limit())
+	}
+}
+
+// slowInserts is an insertCounter whose hold does not answer until released: it stands in for a
+// Redis slow to answer, which a real one cannot be made to be on cue.
+type slowInserts struct{ entered, release chan struct{} }
+
+func (s *slowInserts) hold(context.Context, uint32, uint32, bool) (bool, uint32, error) {
+	s.entered <- struct{}{}
+	<-s.release
+	return true, 0, nil
+}
+func (s *slowInserts) add(context.Context, int) error { return nil }
+
+// A reveal waiting on the shared count of inserts in flight holds no lock the other reveals
+// need: a repeat of an in-flight reveal, which looks in r.sent, is answered meanwhile.
+func TestAWaitOnTheInsertCountBlocksNoOtherReveal(t *testing.T) {
+	t.Parallel()
+	slow := &slowInserts{entered: make(chan struct{}, 1), release: make(chan struct{})}
+	r := &Relayer{cfg: Config{Chain: chain.Config{RPCTimeout: time.Second}}, inserts: slow, rootHistory: 30,
+		running: map[common.Hash]*outcome{}, sent: map[common.Hash]*txmgr.Flight{}}
+	held := make(chan error, 1)
+	go func() {
+		_, err := r.holdRoot(context.Background(), 1, true)
+		held <- err
+	}()
+	<-slow.entered
+	looked := make(chan struct{})
+	go func() {
+		r.mu.Lock()
+		_ = r.sent[common.Hash{1}]
+		r.mu.Unlock()
+		close(looked)
+	}()
+	select {
+	case <-looked:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the reveals' lock was held while the count of inserts waited for Redis")
+	}
+	close(slow.release)
+	if err := <-held; err != nil {
+		t.Fatal(err)
 	}
 }

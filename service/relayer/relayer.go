@@ -81,11 +81,11 @@ type Relayer struct {
 	lease                      *operatorLease   // the operator key leased from OPERATOR_PRIVATE_KEYS; nil: OPERATOR_PRIVATE_KEY
 	sentTxs                    *sentStore       // what the operator signed, durably (sent.go)
 	gas                        gasBook
+	rootHistory                uint32 // how many roots the tree keeps (ROOT_HISTORY_SIZE), read once at New
 
-	mu          sync.Mutex
-	running     map[common.Hash]*outcome      // reveals being checked or sent, by nullifier
-	sent        map[common.Hash]*txmgr.Flight // reveals whose transaction is in flight, by nullifier
-	rootHistory uint32                        // how many roots the tree keeps (ROOT_HISTORY_SIZE)
+	mu      sync.Mutex                    // guards running and sent; never held across a network call
+	running map[common.Hash]*outcome      // reveals being checked or sent, by nullifier
+	sent    map[common.Hash]*txmgr.Flight // reveals whose transaction is in flight, by nullifier
 }
 
 // track remembers f as the transaction of nullifier until it settles: a repeat of the reveal
@@ -570,10 +570,15 @@ type insertCounter interface {
 	add(ctx context.Context, delta int) error
 }
 
-// localInserts is the insertCounter of a relayer that runs alone; Relayer.mu guards it.
-type localInserts struct{ n int }
+// localInserts is the insertCounter of a relayer that runs alone.
+type localInserts struct {
+	mu sync.Mutex
+	n  int
+}
 
 func (l *localInserts) hold(_ context.Context, age, history uint32, change bool) (bool, uint32, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	inFlight := uint32(l.n)
 	if uint64(age)+uint64(inFlight) >= uint64(history) {
 		return false, inFlight, nil
@@ -585,6 +590,8 @@ func (l *localInserts) hold(_ context.Context, age, history uint32, change bool)
 }
 
 func (l *localInserts) add(_ context.Context, delta int) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	l.n += delta
 	return nil
 }
@@ -594,8 +601,6 @@ func (l *localInserts) add(_ context.Context, delta int) error {
 // inserts one more. A reveal with change holds its place among those inserts until release (when
 // its transaction settles, or is not sent).
 func (r *Relayer) holdRoot(ctx context.Context, age uint32, change bool) (release func(), err error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
 	ok, inFlight, err := r.inserts.hold(ctx, age, r.rootHistory, change)
 	if err != nil {
 		return nil, claimsUnavailable(err)
@@ -614,8 +619,6 @@ func (r *Relayer) holdRoot(ctx context.Context, age uint32, change bool) (releas
 // addInsert counts one more insert in flight that no holdRoot counted (a reveal adopted from the
 // pool), and returns its release.
 func (r *Relayer) addInsert() func() {
-	r.mu.Lock()
-	defer r.mu.Unlock()
 	r.addInserts(1, "could not count an adopted reveal's insert with the other replicas")
 	return r.releaseInsert()
 }
@@ -625,14 +628,12 @@ func (r *Relayer) releaseInsert() func() {
 	var once sync.Once
 	return func() {
 		once.Do(func() {
-			r.mu.Lock()
-			defer r.mu.Unlock()
 			r.addInserts(-1, "could not release a reveal's insert with the other replicas; it lapses with this replica's count")
 		})
 	}
 }
 
-// addInserts changes the count of inserts in flight; callers hold r.mu. Only a shared count can
+// addInserts changes the count of inserts in flight. Only a shared count can
 // fail, and then the shared count is off until this replica's count lapses: a warning.
 func (r *Relayer) addInserts(delta int, warning string) {
 	ctx, cancel := context.WithTimeout(context.Background(), r.cfg.Chain.RPCTimeout)

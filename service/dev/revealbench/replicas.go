@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -29,18 +31,27 @@ type ReplicasConfig struct {
 	Replicas  []int         // the replica counts to measure, e.g. 1, 2, 3
 	BlockTime time.Duration // the dev chain's block time for the throughput rounds
 	VKey      string
+	// SpendLimit is the throughput rounds' OPERATOR_SPEND_LIMIT ("off": none); set, it is the
+	// fleet's, counted in the bench's Redis, and every send and /ready reach it.
+	SpendLimit string
 }
 
 // ReplicasResult holds the measurements.
 type ReplicasResult struct {
 	Embedded, Redis time.Duration // median single reveal without and with REDIS_URL
 	PerMinute       map[int]float64
+	// ReadyP50 and ReadyP99 are the latencies of GET /ready on the first replica, asked every
+	// 2 ms while each round's reveals run, by replica count.
+	ReadyP50, ReadyP99 map[int]time.Duration
 }
 
 // RunReplicas measures on a fresh dev chain and a redis-server it starts (redis-server must be
 // installed), and writes a report to out.
 func RunReplicas(ctx context.Context, cfg ReplicasConfig, out io.Writer) (ReplicasResult, error) {
-	res := ReplicasResult{PerMinute: map[int]float64{}}
+	res := ReplicasResult{PerMinute: map[int]float64{}, ReadyP50: map[int]time.Duration{}, ReadyP99: map[int]time.Duration{}}
+	if cfg.SpendLimit == "" {
+		cfg.SpendLimit = "off"
+	}
 	dir, err := os.MkdirTemp("", "revealbench-redis")
 	if err != nil {
 		return res, err
@@ -136,7 +147,7 @@ func RunReplicas(ctx context.Context, cfg ReplicasConfig, out io.Writer) (Replic
 		}
 		for range n {
 			url, stop, err := startRelayerWith(ctx, dev, cfg.VKey, map[string]string{"REDIS_URL": redisURL,
-				"OPERATOR_PRIVATE_KEY": "", "OPERATOR_PRIVATE_KEYS": strings.Join(operators[:n], ",")})
+				"OPERATOR_PRIVATE_KEY": "", "OPERATOR_PRIVATE_KEYS": strings.Join(operators[:n], ","), "OPERATOR_SPEND_LIMIT": cfg.SpendLimit})
 			if err != nil {
 				stopAll()
 				return res, err
@@ -147,6 +158,9 @@ func RunReplicas(ctx context.Context, cfg ReplicasConfig, out io.Writer) (Replic
 		next += cfg.Reveals
 		var wg sync.WaitGroup
 		errs := make(chan error, len(batch))
+		probeCtx, stopProbe := context.WithCancel(ctx)
+		readyTimes := make(chan []time.Duration, 1)
+		go func() { readyTimes <- probeReady(probeCtx, urls[0]) }()
 		start := time.Now()
 		for i, r := range batch {
 			wg.Go(func() {
@@ -157,16 +171,57 @@ func RunReplicas(ctx context.Context, cfg ReplicasConfig, out io.Writer) (Replic
 		}
 		wg.Wait()
 		elapsed := time.Since(start)
+		stopProbe()
+		ready := <-readyTimes
 		stopAll()
 		close(errs)
 		for err := range errs {
 			return res, fmt.Errorf("%d replicas: %w", n, err)
 		}
 		res.PerMinute[n] = float64(len(batch)) / elapsed.Minutes()
-		fmt.Fprintf(out, "%d replica%s (%d key%s), block time %v: %d reveals at once, all mined in %v: %.0f reveals/min\n",
-			n, plural(n), n, plural(n), cfg.BlockTime, len(batch), elapsed.Round(time.Millisecond), res.PerMinute[n])
+		res.ReadyP50[n], res.ReadyP99[n] = quantile(ready, 0.5), quantile(ready, 0.99)
+		fmt.Fprintf(out, "%d replica%s (%d key%s), block time %v, spend limit %s: %d reveals at once, all mined in %v: %.0f reveals/min; GET /ready meanwhile (%d, every 2 ms): p50 %v, p99 %v\n",
+			n, plural(n), n, plural(n), cfg.BlockTime, cfg.SpendLimit, len(batch), elapsed.Round(time.Millisecond), res.PerMinute[n],
+			len(ready), res.ReadyP50[n].Round(time.Microsecond), res.ReadyP99[n].Round(time.Microsecond))
 	}
 	return res, nil
+}
+
+// probeReady asks url's GET /ready every 2 ms until ctx is done, and returns how long each
+// answer took (whatever its status: a busy replica may answer 503).
+func probeReady(ctx context.Context, url string) []time.Duration {
+	var out []time.Duration
+	t := time.NewTicker(2 * time.Millisecond)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return out
+		case <-t.C:
+		}
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url+"/ready", nil)
+		if err != nil {
+			return out
+		}
+		start := time.Now()
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			continue // the round ended mid-request
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		out = append(out, time.Since(start))
+	}
+}
+
+// quantile is the q-quantile of d (0 when d is empty).
+func quantile(d []time.Duration, q float64) time.Duration {
+	if len(d) == 0 {
+		return 0
+	}
+	s := slices.Clone(d)
+	slices.Sort(s)
+	return s[min(int(q*float64(len(s))), len(s)-1)]
 }
 
 // fundOperators makes n operator keys holding 1,000 native tokens each, as hex.

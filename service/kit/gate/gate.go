@@ -113,8 +113,12 @@ type Gate struct {
 	metrics *Metrics
 	log     *slog.Logger
 
-	mu        sync.Mutex
-	balance   *big.Int // nil until first read
+	// sharing is held by the one writer to the shared budget at a time (flush), so that this
+	// process's changes reach it in order; never taken while mu is held.
+	sharing sync.Mutex
+
+	mu        sync.Mutex // never held across a network call
+	balance   *big.Int   // nil until first read
 	reserved  *big.Int
 	open      bool
 	reachable bool
@@ -122,8 +126,9 @@ type Gate struct {
 	spending  spending
 	now       func() time.Time
 
-	// With a shared budget: what this process has not yet written to it (a write failed; the
-	// next check writes it first, and refuses until it can), and the fleet's total as last read.
+	// With a shared budget: what this process has not yet written to it (Run writes it soon; a
+	// write failed: the next admission writes it first, and refuses until it can), and the
+	// fleet's total as last read.
 	unsharedPaid    []*big.Int
 	unsharedReserve *big.Int
 	sharedTotal     *big.Int
@@ -143,12 +148,16 @@ func New(client *chain.Client, cfg Config, m *Metrics, log *slog.Logger) *Gate {
 		unsharedReserve: new(big.Int), sharedTotal: new(big.Int)}
 }
 
-// Run polls the balance until ctx is done: one chain call per poll.
+// Run polls the balance until ctx is done, one chain call per poll; with a shared budget, each
+// poll also writes what this process could not write to it before and reads the fleet's total.
 func (g *Gate) Run(ctx context.Context) {
 	t := time.NewTicker(g.cfg.Poll)
 	defer t.Stop()
 	for {
 		g.Refresh(ctx)
+		if g.shared() {
+			g.readFleet(ctx)
+		}
 		select {
 		case <-ctx.Done():
 			return
@@ -172,14 +181,15 @@ func (g *Gate) Refresh(ctx context.Context) {
 	g.evaluate()
 }
 
-// Reserve sets aside the worst-case cost of a transaction sent; Settled returns it.
+// Reserve sets aside the worst-case cost of a transaction sent; Settled returns it. A shared
+// budget is written before it returns (a failure is kept for the next write).
 func (g *Gate) Reserve(cost *big.Int) {
 	g.mu.Lock()
-	defer g.mu.Unlock()
 	g.reserved.Add(g.reserved, cost)
-	g.unsharedReserve.Add(g.unsharedReserve, cost)
-	g.share()
+	g.toShare(cost, nil)
 	g.evaluate()
+	g.mu.Unlock()
+	_ = g.flush(context.Background())
 }
 
 // Settled is told when a transaction the wallet sent is settled, once the balance shows it:
@@ -188,57 +198,76 @@ func (g *Gate) Reserve(cost *big.Int) {
 // transaction twice (as reserved and as paid) nor not at all.
 func (g *Gate) Settled(reserved, paid *big.Int) {
 	g.mu.Lock()
-	defer g.mu.Unlock()
 	g.reserved.Sub(g.reserved, reserved)
-	g.unsharedReserve.Sub(g.unsharedReserve, reserved)
 	if paid != nil {
 		g.spending.add(g.now(), paid)
-		g.unsharedPaid = append(g.unsharedPaid, new(big.Int).Set(paid))
 	}
-	g.share()
+	g.toShare(new(big.Int).Neg(reserved), paid)
 	g.evaluate()
+	g.mu.Unlock()
+	_ = g.flush(context.Background())
 }
 
 // sharedTimeout bounds each call to the shared budget.
 const sharedTimeout = 2 * time.Second
 
-// share writes what this process has not yet written to the shared budget; callers hold g.mu.
-// It stops at the first failure and keeps the rest for the next call.
-func (g *Gate) share() error {
-	if g.cfg.Shared == nil || g.cfg.Budget.Limit == nil {
-		g.unsharedPaid, g.unsharedReserve = nil, new(big.Int)
-		return nil
+// shared reports whether the budget is counted with other replicas.
+func (g *Gate) shared() bool { return g.cfg.Shared != nil && g.cfg.Budget.Limit != nil }
+
+// toShare queues a change of this process's reservation and a payment (nil: none) for the shared
+// budget (flush writes them); without one it does nothing. Callers hold g.mu.
+func (g *Gate) toShare(reserve, paid *big.Int) {
+	if !g.shared() {
+		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), sharedTimeout)
-	defer cancel()
-	for len(g.unsharedPaid) > 0 {
-		if err := g.cfg.Shared.Paid(ctx, g.unsharedPaid[0]); err != nil {
-			return err
-		}
-		g.unsharedPaid = g.unsharedPaid[1:]
+	g.unsharedReserve.Add(g.unsharedReserve, reserve)
+	if paid != nil {
+		g.unsharedPaid = append(g.unsharedPaid, new(big.Int).Set(paid))
 	}
-	if g.unsharedReserve.Sign() != 0 {
-		if err := g.cfg.Shared.Reserve(ctx, g.unsharedReserve); err != nil {
-			return err
-		}
-		g.unsharedReserve = new(big.Int)
-	}
-	return nil
 }
 
-// readShared writes what is pending and reads the fleet's total; callers hold g.mu.
-func (g *Gate) readShared() error {
-	if err := g.share(); err != nil {
-		return err
+// flush writes what this process has not yet written to the shared budget, in order, with g.mu
+// released during the writes. It stops at the first failure and keeps the rest for the next.
+func (g *Gate) flush(ctx context.Context) error {
+	if !g.shared() {
+		return nil
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), sharedTimeout)
+	g.sharing.Lock()
+	defer g.sharing.Unlock()
+	g.mu.Lock()
+	paid, reserve := g.unsharedPaid, g.unsharedReserve
+	g.unsharedPaid, g.unsharedReserve = nil, new(big.Int)
+	g.mu.Unlock()
+	ctx, cancel := context.WithTimeout(ctx, sharedTimeout)
 	defer cancel()
-	total, oldest, err := g.cfg.Shared.Total(ctx, g.cfg.Budget.Window)
-	if err != nil {
-		return err
+	var err error
+	for len(paid) > 0 && err == nil {
+		if err = g.cfg.Shared.Paid(ctx, paid[0]); err == nil {
+			paid = paid[1:]
+		}
 	}
-	g.sharedTotal, g.sharedOldest = total, oldest
-	return nil
+	if err == nil && reserve.Sign() != 0 {
+		if err = g.cfg.Shared.Reserve(ctx, reserve); err == nil {
+			reserve = new(big.Int)
+		}
+	}
+	if err != nil { // what was not written goes back ahead of what came meanwhile
+		g.mu.Lock()
+		g.unsharedPaid = append(paid, g.unsharedPaid...)
+		g.unsharedReserve.Add(g.unsharedReserve, reserve)
+		g.mu.Unlock()
+	}
+	return err
+}
+
+// readShared writes what is pending and reads the fleet's total, with g.mu released.
+func (g *Gate) readShared(ctx context.Context) (total *big.Int, oldest time.Time, err error) {
+	if err := g.flush(ctx); err != nil {
+		return nil, time.Time{}, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, sharedTimeout)
+	defer cancel()
+	return g.cfg.Shared.Total(ctx, g.cfg.Budget.Window)
 }
 
 // evaluate opens or closes the gate and the budget; callers hold g.mu.
@@ -290,76 +319,114 @@ func (g *Gate) evaluateBudget() (reached bool) {
 	return reached
 }
 
-// Check refuses new work while the gate is closed or the spend budget is reached.
+// Check refuses new work while the gate is closed or the spend budget is reached (with a shared
+// budget, the fleet's, read now).
 func (g *Gate) Check() error {
+	if err := g.checkBalance(); err != nil {
+		return err
+	}
+	if g.shared() {
+		total, oldest, err := g.readShared(context.Background())
+		if err != nil {
+			return g.budgetUnknown(err)
+		}
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		g.sharedTotal, g.sharedOldest = total, oldest
+		return g.checkBudget()
+	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	return g.check(nil)
+	return g.checkBudget()
 }
 
 // Admit is Check and Reserve(cost) in one step: a transaction about to be sent is refused, or
 // its worst-case cost set aside, so that sends checked together cannot all pass (with a shared
-// budget, across replicas too). Settled gives the reservation back.
+// budget, across replicas too: the budget's own Admit decides and reserves in one step).
+// Settled gives the reservation back.
 func (g *Gate) Admit(cost *big.Int) error {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if err := g.check(cost); err != nil {
+	if !g.shared() {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		if err := g.checkBalanceLocked(); err != nil {
+			return err
+		}
+		if err := g.checkBudget(); err != nil {
+			return err
+		}
+		g.reserved.Add(g.reserved, cost)
+		g.evaluate()
+		return nil
+	}
+	if err := g.checkBalance(); err != nil {
 		return err
 	}
-	g.reserved.Add(g.reserved, cost)
-	if g.cfg.Shared == nil || g.cfg.Budget.Limit == nil {
-		g.unsharedReserve.Add(g.unsharedReserve, cost)
-		g.share()
-	} // else: the shared budget's Admit reserved it already
+	// What this process paid and released goes first, or the fleet's total would miss it.
+	ctx, cancel := context.WithTimeout(context.Background(), sharedTimeout)
+	defer cancel()
+	err := g.flush(ctx)
+	var admitted bool
+	var total *big.Int
+	var oldest time.Time
+	if err == nil {
+		admitted, total, oldest, err = g.cfg.Shared.Admit(ctx, g.cfg.Budget.Window, g.cfg.Budget.Limit, cost)
+	}
+	if err != nil { // fail closed: the limit cannot be checked
+		return g.budgetUnknown(err)
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.sharedOldest = oldest
+	if !admitted { // refused: the total it saw reached the limit
+		g.sharedTotal = maxBig(total, g.cfg.Budget.Limit)
+		return g.checkBudget()
+	}
+	g.sharedTotal = new(big.Int).Add(total, cost)
+	g.reserved.Add(g.reserved, cost) // in the shared budget already: its Admit reserved it
 	g.evaluate()
 	return nil
 }
 
-// check refuses while the gate is closed or the budget reached; with cost and a shared budget,
-// it reserves cost in the shared budget when it admits. Callers hold g.mu.
-func (g *Gate) check(cost *big.Int) error {
-	if !g.open {
-		g.metrics.Rejected.Inc()
-		return &ClosedError{Refusal: BalanceLow, RetryAfter: g.cfg.Poll,
-			Message: fmt.Sprintf("the %s is out of funds for now, try again later", g.cfg.Name)}
+// checkBalance refuses while the balance gate is closed.
+func (g *Gate) checkBalance() error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.checkBalanceLocked()
+}
+
+// checkBalanceLocked is checkBalance; callers hold g.mu.
+func (g *Gate) checkBalanceLocked() error {
+	if g.open {
+		return nil
 	}
-	if g.cfg.Shared != nil && g.cfg.Budget.Limit != nil {
-		var err error
-		if cost == nil {
-			err = g.readShared()
-		} else if err = g.share(); err == nil {
-			ctx, cancel := context.WithTimeout(context.Background(), sharedTimeout)
-			var admitted bool
-			admitted, g.sharedTotal, g.sharedOldest, err = g.cfg.Shared.Admit(ctx, g.cfg.Budget.Window, g.cfg.Budget.Limit, cost)
-			cancel()
-			if err == nil && admitted {
-				g.sharedTotal = new(big.Int).Add(g.sharedTotal, cost)
-				g.evaluateBudget()
-				return nil
-			}
-			if err == nil { // refused: the total it saw reached the limit
-				g.sharedTotal = maxBig(g.sharedTotal, g.cfg.Budget.Limit)
-			}
-		}
-		if err != nil { // fail closed: the limit cannot be checked
-			return &ClosedError{Refusal: BudgetUnknown, RetryAfter: time.Second, Cause: err,
-				Message: fmt.Sprintf("the %s cannot check its spend limit with the other replicas right now; try again later", g.cfg.Name)}
+	g.metrics.Rejected.Inc()
+	return &ClosedError{Refusal: BalanceLow, RetryAfter: g.cfg.Poll,
+		Message: fmt.Sprintf("the %s is out of funds for now, try again later", g.cfg.Name)}
+}
+
+// budgetUnknown is the refusal while the shared budget cannot be read.
+func (g *Gate) budgetUnknown(err error) error {
+	return &ClosedError{Refusal: BudgetUnknown, RetryAfter: time.Second, Cause: err,
+		Message: fmt.Sprintf("the %s cannot check its spend limit with the other replicas right now; try again later", g.cfg.Name)}
+}
+
+// checkBudget refuses while the spend budget is reached (the fleet's as last read, when shared).
+// Callers hold g.mu.
+func (g *Gate) checkBudget() error {
+	if !g.evaluateBudget() {
+		return nil
+	}
+	g.metrics.SpendRejected.Inc()
+	b := g.cfg.Budget
+	retry := g.spending.retryAfter(g.now(), b.Window, g.cfg.Poll)
+	if g.cfg.Shared != nil {
+		retry = g.cfg.Poll
+		if !g.sharedOldest.IsZero() {
+			retry = max(g.sharedOldest.Add(b.Window).Sub(time.Now()), time.Second)
 		}
 	}
-	if g.evaluateBudget() {
-		g.metrics.SpendRejected.Inc()
-		b := g.cfg.Budget
-		retry := g.spending.retryAfter(g.now(), b.Window, g.cfg.Poll)
-		if g.cfg.Shared != nil {
-			retry = g.cfg.Poll
-			if !g.sharedOldest.IsZero() {
-				retry = max(g.sharedOldest.Add(b.Window).Sub(time.Now()), time.Second)
-			}
-		}
-		return &ClosedError{Refusal: BudgetSpent, RetryAfter: retry,
-			Message: fmt.Sprintf("the %s has spent its limit of %s for now, try again later", g.cfg.Name, b)}
-	}
-	return nil
+	return &ClosedError{Refusal: BudgetSpent, RetryAfter: retry,
+		Message: fmt.Sprintf("the %s has spent its limit of %s for now, try again later", g.cfg.Name, b)}
 }
 
 // State is the gate as a health report shows it; balance is nil until the first read.
@@ -372,14 +439,26 @@ func (g *Gate) State() (balance *big.Int, open, reachable bool) {
 	return balance, g.open, g.reachable
 }
 
-// SpendReached reports whether the spend budget is reached now (a readiness report).
+// SpendReached reports whether the spend budget is reached now (a readiness report). It makes
+// no network call: a shared budget is taken as last read (by the last admission or check, or
+// Run's poll).
 func (g *Gate) SpendReached() bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.cfg.Shared != nil && g.cfg.Budget.Limit != nil {
-		_ = g.readShared() // unreachable: the last total it read
-	}
 	return g.evaluateBudget()
+}
+
+// readFleet reads a shared budget's total into the gate (Run's poll); unreachable, it keeps the
+// last one.
+func (g *Gate) readFleet(ctx context.Context) {
+	total, oldest, err := g.readShared(ctx)
+	if err != nil {
+		return
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.sharedTotal, g.sharedOldest = total, oldest
+	g.evaluateBudget()
 }
 
 func maxBig(a, b *big.Int) *big.Int {

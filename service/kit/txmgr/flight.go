@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"slices"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/params"
 
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
 )
@@ -23,6 +25,7 @@ type Flight struct {
 	// Guarded by m.mu once published.
 	txs      []*types.Transaction // every version sent, oldest first
 	reserved *big.Int             // cost reserved at the gate
+	sending  bool                 // claimed, its first send not answered yet: not replaced, re-sent or given up
 
 	// Owned by the watch loop.
 	sentAt, lastSent, lastLookup time.Time
@@ -90,15 +93,12 @@ func paid(tx *types.Transaction, r *types.Receipt) *big.Int {
 	return wei
 }
 
-// publish starts following f and wakes the watch loop; admitted says the gate reserved its cost
-// already (Send). Callers hold m.mu.
-func (m *Manager) publish(f *Flight, admitted bool) {
+// publish starts following f and wakes the watch loop. Its cost is reserved at the gate by the
+// caller (Admit before, or Reserve after, with m.mu released). Callers hold m.mu.
+func (m *Manager) publish(f *Flight) {
 	m.inflight[f.nonce] = f
 	for _, tx := range f.txs {
 		m.byHash[tx.Hash()] = f
-	}
-	if !admitted {
-		m.gate.Reserve(f.reserved)
 	}
 	m.metrics.InFlight(len(m.inflight))
 	select {
@@ -236,9 +236,15 @@ func (m *Manager) tend(ctx context.Context) (settled bool) {
 	m.mu.Lock()
 	var flights []*Flight
 	for _, f := range m.inflight {
-		flights = append(flights, f)
+		if !f.sending {
+			flights = append(flights, f)
+		}
 	}
+	gaps := m.gapsDue()
 	m.mu.Unlock()
+	for _, n := range gaps {
+		m.fillGap(ctx, n)
+	}
 	var due []*Flight
 	for _, f := range flights {
 		if m.oneByOne || m.now().Sub(f.lastLookup) >= lookupEvery {
@@ -271,6 +277,70 @@ func (m *Manager) tend(ctx context.Context) (settled bool) {
 		}
 	}
 	return settled
+}
+
+// gapFillAfter is how long a nonce given back (its send refused) waits for a send to take it
+// while later nonces wait behind it, before it is filled.
+const gapFillAfter = 2 * time.Second
+
+// gapsDue lists the free nonces to fill now: free for gapFillAfter, with a flight above. Callers
+// hold mu.
+func (m *Manager) gapsDue() []uint64 {
+	var due []uint64
+	for n, since := range m.free {
+		if m.now().Sub(since) >= gapFillAfter && m.gapBelowFlight(n) {
+			due = append(due, n)
+		}
+	}
+	slices.Sort(due)
+	return due
+}
+
+// fillGap sends a transfer of nothing from the wallet to itself at nonce n, a nonce whose send
+// was refused and that no send took since, so that the flights after it can be mined. It is
+// followed like any flight (replaced if it lingers); its cost is reserved at the gate but not
+// admitted: the nonces after it are paid for already.
+func (m *Manager) fillGap(ctx context.Context, n uint64) {
+	fctx, cancel, err := m.fenced(ctx)
+	defer cancel()
+	if err != nil {
+		return
+	}
+	tip, feeCap, head, err := m.fees(fctx, nil)
+	if err != nil {
+		return
+	}
+	m.mu.Lock()
+	if _, free := m.free[n]; !free {
+		m.mu.Unlock()
+		return
+	}
+	tx, err := types.SignNewTx(m.key, m.signer, &types.DynamicFeeTx{ChainID: m.chainID, Nonce: n, GasTipCap: tip, GasFeeCap: feeCap,
+		Gas: params.TxGas, To: &m.from, Value: new(big.Int)})
+	if err != nil {
+		m.mu.Unlock()
+		return
+	}
+	delete(m.free, n)
+	f := m.newFlight(tx, head, nil)
+	f.sending = true
+	m.publish(f)
+	m.mu.Unlock()
+	m.gate.Reserve(f.reserved)
+	class, sendErr := m.submit(fctx, tx)
+	switch class {
+	case sendAccepted, sendKnown, sendUncertain:
+		m.launch(f, class == sendUncertain)
+		m.log.Warn("filled a nonce gap with a transfer of nothing to the wallet itself: the send at this nonce was refused and no other took its place",
+			"wallet", m.from.Hex(), "nonce", n, "tx", tx.Hash())
+	case sendNonceUsed: // another transaction took it: no gap
+		m.unclaim(f, false)
+		m.gate.Settled(f.reserved, nil)
+	default:
+		m.unclaim(f, true) // tried again after gapFillAfter
+		m.gate.Settled(f.reserved, nil)
+		m.log.Warn("could not fill a nonce gap; trying again", "wallet", m.from.Hex(), "nonce", n, "err", sendErr)
+	}
 }
 
 // rebroadcastAfter is how long a flight whose send's answer was lost waits before it is looked up

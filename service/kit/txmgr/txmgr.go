@@ -120,6 +120,12 @@ type Backend interface {
 var _ Backend = (*chain.Client)(nil)
 
 // Manager sends the transactions of one wallet.
+//
+// No lock is held across a network call. A send takes the next nonce, signs and registers its
+// flight under mu, then records and sends it with mu released; a nonce whose send was refused
+// goes back (free) and is the next send's, or, when no send comes and later nonces wait behind
+// it, is filled by a zero-value transaction to the wallet itself (fillGaps), so that nonces stay
+// gap-free.
 type Manager struct {
 	client  Backend
 	now     func() time.Time // the clock of replacement, rebroadcast and giving up (tests move it)
@@ -141,10 +147,13 @@ type Manager struct {
 	// looked up one by one every poll instead of once a second.
 	oneByOne bool
 
-	mu        sync.Mutex // guards next, synced, inflight, byHash and every flight's txs; held across a send
+	syncing sync.Mutex // one nonce read from the node at a time (never held with mu)
+
+	mu        sync.Mutex // guards what follows and every flight's txs and sending; never held across a network call
 	next      uint64
 	synced    bool
-	inflight  map[uint64]*Flight
+	free      map[uint64]time.Time    // nonces below next whose send was refused, and since when
+	inflight  map[uint64]*Flight      // by nonce, those being sent included
 	byHash    map[common.Hash]*Flight // every version of every flight
 	toRelease []settledCost           // flights settled this round, told to the gate after the balance refresh
 }
@@ -158,7 +167,7 @@ func New(client Backend, key *ecdsa.PrivateKey, chainID uint64, cfg Config, gate
 	id := new(big.Int).SetUint64(chainID)
 	return &Manager{client: client, now: time.Now, key: key, from: crypto.PubkeyToAddress(key.PublicKey), signer: types.LatestSignerForChainID(id),
 		chainID: id, cfg: cfg, gate: gate, metrics: metrics, log: log, wake: make(chan struct{}, 1),
-		inflight: map[uint64]*Flight{}, byHash: map[common.Hash]*Flight{}}
+		free: map[uint64]time.Time{}, inflight: map[uint64]*Flight{}, byHash: map[common.Hash]*Flight{}}
 }
 
 // SetFence makes every send ask f first (before Start; nil: no fence).
@@ -224,38 +233,74 @@ func (m *Manager) Sync(ctx context.Context) (adopted int, err error) {
 		return 0, err
 	}
 	m.mu.Lock()
-	defer m.mu.Unlock()
 	m.synced = false // until the node has answered: another process may have used the wallet
-	if err := m.resync(ctx); err != nil {
+	m.mu.Unlock()
+	if err := m.ensureSynced(ctx); err != nil {
 		return 0, err
 	}
 	txs, err := m.client.PoolTransactions(ctx, m.from)
 	if err != nil {
 		return 0, err
 	}
+	var flights []*Flight
+	m.mu.Lock()
 	for _, tx := range txs {
 		if _, tracked := m.inflight[tx.Nonce()]; tracked || tx.Nonce() >= m.next {
 			continue
 		}
-		m.publish(m.newFlight(tx, head, nil), false)
-		adopted++
+		delete(m.free, tx.Nonce())
+		f := m.newFlight(tx, head, nil)
+		m.publish(f)
+		flights = append(flights, f)
 	}
-	return adopted, nil
+	m.mu.Unlock()
+	for _, f := range flights {
+		m.gate.Reserve(f.reserved)
+	}
+	return len(flights), nil
 }
 
-// resync sets the counter from the node's pending nonce, never below a nonce in flight.
-// Callers hold m.mu.
-func (m *Manager) resync(ctx context.Context) error {
+// ensureSynced reads the wallet's pending nonce from the node unless the counter is in step
+// with it: at the start, and after the node said a nonce was used or ahead of it. Concurrent
+// callers wait for one read.
+func (m *Manager) ensureSynced(ctx context.Context) error {
+	if m.isSynced() {
+		return nil
+	}
+	m.syncing.Lock()
+	defer m.syncing.Unlock()
+	if m.isSynced() { // another caller read it meanwhile
+		return nil
+	}
 	pending, err := m.client.PendingNonceAt(ctx, m.from)
 	if err != nil {
 		return err
 	}
-	for n := range m.inflight {
-		pending = max(pending, n+1)
-	}
-	m.next, m.synced = pending, true
-	m.metrics.NextNonce(pending)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.resyncFrom(pending)
 	return nil
+}
+
+func (m *Manager) isSynced() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.synced
+}
+
+// resyncFrom sets the counter from the node's pending nonce, never below a nonce in flight
+// (being sent included); a free nonce the node counts as used is free no more. Callers hold mu.
+func (m *Manager) resyncFrom(pending uint64) {
+	m.next, m.synced = pending, true
+	for n := range m.inflight {
+		m.next = max(m.next, n+1)
+	}
+	for n := range m.free {
+		if n < pending || !m.gapBelowFlight(n) {
+			delete(m.free, n)
+		}
+	}
+	m.metrics.NextNonce(m.next)
 }
 
 // Tx is a transaction to send.
@@ -265,8 +310,8 @@ type Tx struct {
 	Data  []byte
 	Gas   uint64
 	// Record, when set, is called with every signed version of the transaction (the first, a
-	// re-signing after a nonce clash, and every replacement) before that version is sent, under
-	// the manager's lock. A caller that must survive a crash stores it there; an error stops
+	// re-signing after a nonce clash, and every replacement) before that version is sent, one
+	// version at a time. A caller that must survive a crash stores it there; an error stops
 	// that version from being sent.
 	Record func(*types.Transaction) error
 }
@@ -279,9 +324,9 @@ var ErrRejected = errors.New("the node refused the transaction")
 // a gateway's 5xx or 429, a dropped connection) is followed all the same: the transaction may be
 // in a pool or mined, so its nonce stays taken and its fate is read by its hash; if no node has
 // it, the watch loop broadcasts the same bytes again (rebroadcast), never another nonce. It
-// refuses while the gate is closed,
-// checked again here and reserved in the same step (Admit), so requests that passed the gate
-// together cannot all be sent once the first of them has closed it.
+// refuses while the gate is closed, checked again here and reserved in the same step (Admit),
+// so requests that passed the gate together cannot all be sent once the first of them has
+// closed it. Sends run side by side: only taking the nonce and signing are one at a time.
 func (m *Manager) Send(ctx context.Context, tx Tx) (*Flight, error) {
 	tip, feeCap, head, err := m.fees(ctx, nil)
 	if err != nil {
@@ -291,9 +336,6 @@ func (m *Manager) Send(ctx context.Context, tx Tx) (*Flight, error) {
 	if value == nil {
 		value = new(big.Int)
 	}
-
-	m.mu.Lock()
-	defer m.mu.Unlock()
 	ctx, cancel, err := m.fenced(ctx)
 	defer cancel()
 	if err != nil {
@@ -312,20 +354,24 @@ func (m *Manager) Send(ctx context.Context, tx Tx) (*Flight, error) {
 			m.gate.Settled(reserve, nil)
 		}
 	}()
-	if !m.synced {
-		if err := m.resync(ctx); err != nil {
+	for attempt := 0; ; attempt++ {
+		if err := m.ensureSynced(ctx); err != nil {
 			return nil, err
 		}
-	}
-	for attempt := 0; ; attempt++ {
-		nonce := m.next
-		signed, err := types.SignNewTx(m.key, m.signer, &types.DynamicFeeTx{ChainID: m.chainID, Nonce: nonce, GasTipCap: tip,
-			GasFeeCap: feeCap, Gas: tx.Gas, To: &tx.To, Value: value, Data: tx.Data})
+		f, err := m.claim(func(nonce uint64) (*types.Transaction, error) {
+			return types.SignNewTx(m.key, m.signer, &types.DynamicFeeTx{ChainID: m.chainID, Nonce: nonce, GasTipCap: tip,
+				GasFeeCap: feeCap, Gas: tx.Gas, To: &tx.To, Value: value, Data: tx.Data})
+		}, head, tx.Record)
+		if errors.Is(err, errNotSynced) {
+			continue // the counter was put out of step meanwhile: read it again
+		}
 		if err != nil {
 			return nil, err
 		}
+		signed := f.txs[0]
 		if tx.Record != nil {
 			if err := tx.Record(signed); err != nil {
+				m.unclaim(f, true)
 				return nil, err
 			}
 		}
@@ -337,34 +383,109 @@ func (m *Manager) Send(ctx context.Context, tx Tx) (*Flight, error) {
 		case sendAccepted, sendKnown, sendUncertain:
 			if class == sendUncertain {
 				m.log.Warn("the answer to a send was lost; following the transaction by its hash (it is sent again only with the same nonce)",
-					"wallet", m.from.Hex(), "nonce", nonce, "tx", signed.Hash(), "err", sendErr)
+					"wallet", m.from.Hex(), "nonce", f.nonce, "tx", signed.Hash(), "err", sendErr)
 			}
-			m.next = nonce + 1
-			m.metrics.NextNonce(m.next)
-			f := m.newFlight(signed, head, tx.Record) // reserves worstCost, as admitted above
-			f.uncertain = class == sendUncertain
-			m.publish(f, true)
+			m.launch(f, class == sendUncertain)
 			published = true
 			return f, nil
 		case sendNonceUsed, sendNonceAhead:
+			m.unclaim(f, false) // not free: the node counts it used, or has not reached it; the resync decides
 			if attempt > 0 {
-				m.synced = false // the next send asks the node again
 				return nil, fmt.Errorf("%w: %w", ErrRejected, sendErr)
 			}
 			if class == sendNonceAhead {
 				// The node's state went back (a reset or lagging node): the counter follows it, or
 				// every send would be refused until a restart.
-				m.log.Warn("the node says the nonce is ahead of it; reading the nonce from it again", "wallet", m.from.Hex(), "nonce", nonce, "err", sendErr)
+				m.log.Warn("the node says the nonce is ahead of it; reading the nonce from it again", "wallet", m.from.Hex(), "nonce", f.nonce, "err", sendErr)
 			} else {
-				m.log.Warn("nonce already used (a transaction from this wallet outside this service?); resyncing", "wallet", m.from.Hex(), "nonce", nonce, "err", sendErr)
-			}
-			if err := m.resync(ctx); err != nil {
-				return nil, err
+				m.log.Warn("nonce already used (a transaction from this wallet outside this service?); resyncing", "wallet", m.from.Hex(), "nonce", f.nonce, "err", sendErr)
 			}
 		default:
+			m.unclaim(f, true)
 			return nil, fmt.Errorf("%w: %w", ErrRejected, sendErr)
 		}
 	}
+}
+
+// errNotSynced is a claim made while the counter is out of step with the node.
+var errNotSynced = errors.New("the nonce counter is being read from the node again")
+
+// claim takes a nonce (the lowest free one, or the next), signs the transaction for it and
+// registers its flight as being sent, all under mu: the watch loop knows its hashes before the
+// node does, so a receipt in the very next block is not missed. The cost it reserves was
+// admitted at the gate already.
+func (m *Manager) claim(sign func(nonce uint64) (*types.Transaction, error), head uint64, record func(*types.Transaction) error) (*Flight, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !m.synced {
+		return nil, errNotSynced
+	}
+	nonce, reuse := m.next, false
+	for n := range m.free {
+		if n < nonce {
+			nonce, reuse = n, true
+		}
+	}
+	signed, err := sign(nonce)
+	if err != nil {
+		return nil, err
+	}
+	if reuse {
+		delete(m.free, nonce)
+	} else {
+		m.next = nonce + 1
+		m.metrics.NextNonce(m.next)
+	}
+	f := m.newFlight(signed, head, record)
+	f.sending = true
+	m.publish(f)
+	return f, nil
+}
+
+// launch marks a claimed flight sent: from now on it is followed, replaced and given up like any.
+func (m *Manager) launch(f *Flight, uncertain bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	f.sending, f.uncertain = false, uncertain
+}
+
+// unclaim forgets a claimed flight whose send did not happen; free gives its nonce back, to be
+// the next send's (or filled, fillGaps). Callers do not hold mu.
+func (m *Manager) unclaim(f *Flight, free bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.inflight[f.nonce] != f {
+		return
+	}
+	delete(m.inflight, f.nonce)
+	for _, tx := range f.txs {
+		delete(m.byHash, tx.Hash())
+	}
+	m.metrics.InFlight(len(m.inflight))
+	if !free {
+		m.synced = false
+		return
+	}
+	m.free[f.nonce] = m.now()
+	// The top nonces given back are simply not taken: the counter goes back over them.
+	for m.next > 0 {
+		if _, ok := m.free[m.next-1]; !ok {
+			break
+		}
+		delete(m.free, m.next-1)
+		m.next--
+	}
+	m.metrics.NextNonce(m.next)
+}
+
+// gapBelowFlight reports whether a flight waits at a nonce above n. Callers hold mu.
+func (m *Manager) gapBelowFlight(n uint64) bool {
+	for above := range m.inflight {
+		if above > n {
+			return true
+		}
+	}
+	return false
 }
 
 // ErrNonceUsed is a Resend whose nonce another transaction has taken, in the pool or mined.
@@ -380,39 +501,62 @@ func (m *Manager) Resend(ctx context.Context, tx *types.Transaction, record func
 	if err != nil {
 		return nil, err
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if f, ok := m.inflight[tx.Nonce()]; ok {
-		if _, same := m.byHash[tx.Hash()]; !same {
-			return nil, ErrNonceUsed
-		}
-		f.record = record
-		return f, nil
-	}
 	ctx, cancel, err := m.fenced(ctx)
 	defer cancel()
 	if err != nil {
 		return nil, err
 	}
+	f, claimed, err := m.claimResend(tx, head, record)
+	if err != nil || !claimed {
+		return f, err
+	}
+	m.gate.Reserve(f.reserved)
 	class, sendErr := m.submit(ctx, tx)
 	if class == sendNonceUsed && m.mined(ctx, tx) {
 		class = sendKnown
 	}
 	switch class {
 	case sendAccepted, sendKnown, sendUncertain:
-		if tx.Nonce() >= m.next {
-			m.next = tx.Nonce() + 1
-			m.metrics.NextNonce(m.next)
-		}
-		f := m.newFlight(tx, head, record)
-		f.uncertain = class == sendUncertain
-		m.publish(f, false)
+		m.launch(f, class == sendUncertain)
 		return f, nil
 	case sendNonceUsed:
+		m.unclaim(f, false)
+		m.gate.Settled(f.reserved, nil)
 		return nil, fmt.Errorf("%w: %w", ErrNonceUsed, sendErr)
 	default:
+		m.unclaim(f, true)
+		m.gate.Settled(f.reserved, nil)
 		return nil, fmt.Errorf("%w: %w", ErrRejected, sendErr)
 	}
+}
+
+// claimResend registers the flight of a transaction signed earlier, as being sent (its cost
+// reserved by the caller), or returns the flight that follows its nonce already (claimed false).
+func (m *Manager) claimResend(tx *types.Transaction, head uint64, record func(*types.Transaction) error) (f *Flight, claimed bool, err error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if f, ok := m.inflight[tx.Nonce()]; ok {
+		if _, same := m.byHash[tx.Hash()]; !same || f.sending {
+			return nil, false, ErrNonceUsed
+		}
+		f.record = record
+		return f, false, nil
+	}
+	delete(m.free, tx.Nonce())
+	// Nonces it skips over are ones no node has (the counter is the node's pending nonce or
+	// above): a crash came between the claim of a nonce and its send while a later one went out.
+	// They are free, for the next sends to take or to be filled, or it would wait behind them.
+	for n := m.next; n < tx.Nonce(); n++ {
+		m.free[n] = m.now()
+	}
+	if tx.Nonce() >= m.next {
+		m.next = tx.Nonce() + 1
+		m.metrics.NextNonce(m.next)
+	}
+	f = m.newFlight(tx, head, record)
+	f.sending = true
+	m.publish(f)
+	return f, true, nil
 }
 
 // worstCost is the most a transaction with this gas limit and value, signed at feeCap, can cost

@@ -1,0 +1,467 @@
+package txmgr
+
+// Fast, deterministic tests of the manager's nonce handling against fakeChain, a Backend kept in
+// memory. The fake stands in for what a real node cannot be made to do on cue: hold a send's
+// answer while others arrive, or refuse one particular send of several. The dev-chain tests
+// (txmgr_test.go) remain the acceptance layer.
+
+import (
+	"context"
+	"errors"
+	"math/big"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/params"
+
+	"github.com/seed018cc74c/vaultd/service/kit/chain"
+)
+
+// fakeChain is one wallet's view of a chain: a pool by nonce, blocks that mine the pool's run of
+// consecutive nonces (mine), and onSend, called with every transaction sent before the pool sees
+// it (an error is the node's answer).
+type fakeChain struct {
+	mu       sync.Mutex
+	mined    uint64 // the wallet's next nonce to mine
+	pool     map[uint64]*types.Transaction
+	blocks   [][]*types.Receipt // blocks[n-1] is block n
+	receipts map[common.Hash]*types.Receipt
+	sent     []*types.Transaction // every transaction the pool took, in order
+
+	onSend func(tx *types.Transaction) error
+}
+
+var _ Backend = (*fakeChain)(nil)
+
+func newFakeChain() *fakeChain {
+	return &fakeChain{pool: map[uint64]*types.Transaction{}, receipts: map[common.Hash]*types.Receipt{}}
+}
+
+func (c *fakeChain) BlockNumber(context.Context) (uint64, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return uint64(len(c.blocks)), nil
+}
+
+func (c *fakeChain) Fees(context.Context) (tip, baseFee *big.Int, head uint64, err error) {
+	n, _ := c.BlockNumber(context.Background())
+	return big.NewInt(params.GWei), big.NewInt(params.GWei), n, nil
+}
+
+// PendingNonceAt is the next nonce after the pool's run of consecutive nonces, as geth answers.
+func (c *fakeChain) PendingNonceAt(context.Context, common.Address) (uint64, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := c.mined
+	for c.pool[n] != nil {
+		n++
+	}
+	return n, nil
+}
+
+func (c *fakeChain) PoolTransactions(context.Context, common.Address) ([]*types.Transaction, error) {
+	return nil, nil
+}
+
+func (c *fakeChain) FindNonce(context.Context, common.Address, uint64) (chain.MinedNonce, error) {
+	return chain.MinedNonce{}, ethereum.NotFound
+}
+
+func (c *fakeChain) SendTransaction(_ context.Context, tx *types.Transaction) error {
+	if c.onSend != nil {
+		if err := c.onSend(tx); err != nil {
+			return err
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if tx.Nonce() < c.mined {
+		return rpcErr{"nonce too low"}
+	}
+	if old := c.pool[tx.Nonce()]; old != nil {
+		if old.Hash() == tx.Hash() {
+			return rpcErr{"already known"}
+		}
+		if tx.GasFeeCap().Cmp(old.GasFeeCap()) <= 0 {
+			return rpcErr{"replacement transaction underpriced"}
+		}
+	}
+	c.pool[tx.Nonce()] = tx
+	c.sent = append(c.sent, tx)
+	return nil
+}
+
+func (c *fakeChain) TransactionKnown(_ context.Context, hash common.Hash) (bool, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, tx := range c.pool {
+		if tx.Hash() == hash {
+			return true, nil
+		}
+	}
+	return c.receipts[hash] != nil, nil
+}
+
+func (c *fakeChain) TransactionReceipt(_ context.Context, hash common.Hash) (*types.Receipt, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if r := c.receipts[hash]; r != nil {
+		return r, nil
+	}
+	return nil, ethereum.NotFound
+}
+
+func (c *fakeChain) TransactionReceipts(_ context.Context, hashes []common.Hash) ([]*types.Receipt, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]*types.Receipt, len(hashes))
+	for i, h := range hashes {
+		out[i] = c.receipts[h]
+	}
+	return out, nil
+}
+
+func (c *fakeChain) BlockReceipts(_ context.Context, n uint64) ([]*types.Receipt, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if n == 0 || n > uint64(len(c.blocks)) {
+		return nil, ethereum.NotFound
+	}
+	return c.blocks[n-1], nil
+}
+
+// mine makes a block of the pool's run of consecutive nonces, and returns what it mined.
+func (c *fakeChain) mine() []*types.Transaction {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var block []*types.Receipt
+	var txs []*types.Transaction
+	for tx := c.pool[c.mined]; tx != nil; tx = c.pool[c.mined] {
+		delete(c.pool, c.mined)
+		r := &types.Receipt{Status: types.ReceiptStatusSuccessful, TxHash: tx.Hash(), GasUsed: tx.Gas(),
+			EffectiveGasPrice: tx.GasFeeCap(), BlockNumber: big.NewInt(int64(len(c.blocks) + 1))}
+		c.receipts[tx.Hash()] = r
+		block, txs = append(block, r), append(txs, tx)
+		c.mined++
+	}
+	c.blocks = append(c.blocks, block)
+	return txs
+}
+
+// countingGate admits everything and keeps the sum reserved.
+type countingGate struct {
+	mu       sync.Mutex
+	reserved *big.Int
+}
+
+func (g *countingGate) Admit(cost *big.Int) error { g.Reserve(cost); return nil }
+func (g *countingGate) Reserve(cost *big.Int) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.reserved.Add(g.reserved, cost)
+}
+func (g *countingGate) Settled(reserved, _ *big.Int) { g.Reserve(new(big.Int).Neg(reserved)) }
+func (g *countingGate) Refresh(context.Context)      {}
+func (g *countingGate) held() *big.Int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return new(big.Int).Set(g.reserved)
+}
+
+type noMetrics struct{}
+
+func (noMetrics) NextNonce(uint64) {}
+func (noMetrics) InFlight(int)     {}
+func (noMetrics) Replaced()        {}
+
+// fakeManager is a started manager on c whose clock is ahead of the wall's by *ahead.
+func fakeManager(t *testing.T, c *fakeChain) (m *Manager, g *countingGate, ahead *atomic.Int64) {
+	t.Helper()
+	key, err := crypto.GenerateKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g = &countingGate{reserved: new(big.Int)}
+	m = New(c, key, 1337, Config{ReplaceAfter: time.Hour, ReceiptPoll: 2 * time.Millisecond}, g, noMetrics{}, nil)
+	ahead = new(atomic.Int64)
+	m.now = func() time.Time { return time.Now().Add(time.Duration(ahead.Load())) }
+	if _, err := m.Sync(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	m.Start()
+	t.Cleanup(m.Close)
+	return m, g, ahead
+}
+
+func transfer(to common.Address) Tx { return Tx{To: to, Value: big.NewInt(1), Gas: params.TxGas} }
+
+// waitAll waits for every flight to settle and fails on one given up.
+func waitAll(t *testing.T, flights ...*Flight) {
+	t.Helper()
+	for _, f := range flights {
+		select {
+		case <-f.Done():
+			if f.Receipt() == nil {
+				t.Fatalf("nonce %d given up: %v", f.Nonce(), f.Err())
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("nonce %d not settled", f.Nonce())
+		}
+	}
+}
+
+// waitReleased waits for every reservation to come back to g (the round after the last receipt).
+func waitReleased(t *testing.T, g *countingGate) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for g.held().Sign() != 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s wei still reserved after everything was mined", g.held())
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+// Sends run side by side: n sends all reach the node before any of them is answered, and the
+// manager's state can be read meanwhile. (With its lock held across the send, as before, the
+// second send would wait for the first's answer, which waits for the n-th send: the test would
+// time out.) Their nonces are 0…n-1, once each.
+func TestSendsReachTheNodeSideBySide(t *testing.T) {
+	t.Parallel()
+	const n = 8
+	c := newFakeChain()
+	arrived := make(chan struct{}, n)
+	answer := make(chan struct{})
+	c.onSend = func(*types.Transaction) error {
+		arrived <- struct{}{}
+		<-answer
+		return nil
+	}
+	m, g, _ := fakeManager(t, c)
+	to := common.Address{1}
+	results := make(chan *Flight, n)
+	for range n {
+		go func() {
+			f, err := m.Send(context.Background(), transfer(to))
+			if err != nil {
+				t.Error(err)
+			}
+			results <- f
+		}()
+	}
+	for i := range n {
+		select {
+		case <-arrived:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%d of %d sends reached the node while none was answered: sends wait for each other", i, n)
+		}
+	}
+	if _, inFlight := m.State(); inFlight != n {
+		t.Fatalf("State while the sends wait for their answers: %d in flight, want %d", inFlight, n)
+	}
+	close(answer)
+	var flights []*Flight
+	var nonces []uint64
+	for range n {
+		f := <-results
+		flights, nonces = append(flights, f), append(nonces, f.Nonce())
+	}
+	slices.Sort(nonces)
+	for i, got := range nonces {
+		if got != uint64(i) {
+			t.Fatalf("nonces %v, want 0…%d once each", nonces, n-1)
+		}
+	}
+	c.mine()
+	waitAll(t, flights...)
+	waitReleased(t, g)
+}
+
+// refuseNonce makes c refuse (as a node refuses an underpriced transaction) the first send at
+// nonce, once the sends at the nonces before and after it have arrived, so that a later nonce is
+// out before the refusal comes back.
+func refuseNonce(c *fakeChain, nonce uint64, sends int) {
+	var mu sync.Mutex
+	arrived, refused := 0, false
+	all := make(chan struct{})
+	c.onSend = func(tx *types.Transaction) error {
+		mu.Lock()
+		arrived++
+		if arrived == sends {
+			close(all)
+		}
+		refuse := tx.Nonce() == nonce && !refused
+		refused = refused || refuse
+		wait := arrived <= sends
+		mu.Unlock()
+		if wait {
+			<-all
+		}
+		if refuse {
+			return rpcErr{"transaction underpriced"}
+		}
+		return nil
+	}
+}
+
+// A send the node refuses gives its nonce back while later nonces are out: the next send takes
+// it, so the nonces stay without a gap and every flight is mined.
+func TestARefusedNonceIsTheNextSendsNonce(t *testing.T) {
+	t.Parallel()
+	c := newFakeChain()
+	refuseNonce(c, 1, 3)
+	m, g, _ := fakeManager(t, c)
+	to := common.Address{2}
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var flights []*Flight
+	refused := 0
+	for range 3 {
+		wg.Go(func() {
+			f, err := m.Send(context.Background(), transfer(to))
+			mu.Lock()
+			defer mu.Unlock()
+			if errors.Is(err, ErrRejected) {
+				refused++
+			} else if err != nil {
+				t.Error(err)
+			} else {
+				flights = append(flights, f)
+			}
+		})
+	}
+	wg.Wait()
+	if refused != 1 || len(flights) != 2 {
+		t.Fatalf("%d refused, %d sent; want 1 and 2", refused, len(flights))
+	}
+	if got := c.mine(); len(got) != 1 {
+		t.Fatalf("mined %d before the gap is taken, want 1 (nonce 0)", len(got))
+	}
+	f, err := m.Send(context.Background(), transfer(to))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Nonce() != 1 {
+		t.Fatalf("the send after the refusal took nonce %d, want the one given back (1)", f.Nonce())
+	}
+	c.mine()
+	waitAll(t, append(flights, f)...)
+	if next, _ := m.State(); next != 3 {
+		t.Fatalf("next nonce %d, want 3", next)
+	}
+	waitReleased(t, g)
+}
+
+// A nonce given back that no send takes, with a later flight waiting behind it, is filled after
+// gapFillAfter (by the manager's clock) with a transfer of nothing from the wallet to itself,
+// and then everything is mined.
+func TestAGapNoSendTakesIsFilled(t *testing.T) {
+	t.Parallel()
+	c := newFakeChain()
+	refuseNonce(c, 1, 3)
+	m, g, ahead := fakeManager(t, c)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var flights []*Flight
+	for range 3 {
+		wg.Go(func() {
+			if f, err := m.Send(context.Background(), transfer(common.Address{3})); err == nil {
+				mu.Lock()
+				flights = append(flights, f)
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	time.Sleep(50 * time.Millisecond) // many watch rounds: not filled before its time
+	c.mu.Lock()
+	early := len(c.sent)
+	c.mu.Unlock()
+	if early != 2 {
+		t.Fatalf("%d transactions in the pool before gapFillAfter, want the 2 sent", early)
+	}
+	ahead.Store(int64(gapFillAfter + time.Second))
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		c.mu.Lock()
+		filler := c.pool[1]
+		c.mu.Unlock()
+		if filler != nil {
+			if *filler.To() != m.From() || filler.Value().Sign() != 0 || filler.Gas() != params.TxGas {
+				t.Fatalf("the gap was filled with a transfer of %s to %s (gas %d), want nothing to the wallet itself", filler.Value(), filler.To(), filler.Gas())
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the gap at nonce 1 was not filled")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if got := c.mine(); len(got) != 3 {
+		t.Fatalf("mined %d, want nonces 0, 1 (the filler) and 2", len(got))
+	}
+	waitAll(t, flights...)
+	waitReleased(t, g) // the filler's reservation included
+}
+
+// A refused send with nothing after it leaves no gap: the counter goes back, and the next send
+// takes the same nonce.
+func TestARefusedLastNonceIsNotSkipped(t *testing.T) {
+	t.Parallel()
+	c := newFakeChain()
+	refuse := true
+	c.onSend = func(*types.Transaction) error {
+		if refuse {
+			refuse = false
+			return rpcErr{"insufficient funds for gas * price + value"}
+		}
+		return nil
+	}
+	m, _, _ := fakeManager(t, c)
+	if _, err := m.Send(context.Background(), transfer(common.Address{4})); !errors.Is(err, ErrRejected) {
+		t.Fatalf("the refused send answered %v", err)
+	}
+	f, err := m.Send(context.Background(), transfer(common.Address{4}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Nonce() != 0 {
+		t.Fatalf("the send after a refused one took nonce %d, want 0", f.Nonce())
+	}
+	c.mine()
+	waitAll(t, f)
+}
+
+// A transaction signed before a crash and sent again beyond the counter (the crash came after a
+// later nonce went out but before an earlier one did) leaves the nonces it skips free: the next
+// send takes them, so it does not wait behind a gap forever.
+func TestNoncesAResendSkipsAreTakenNext(t *testing.T) {
+	t.Parallel()
+	c := newFakeChain()
+	m, _, _ := fakeManager(t, c)
+	signed, err := types.SignNewTx(m.key, m.signer, &types.DynamicFeeTx{ChainID: m.chainID, Nonce: 1, GasTipCap: big.NewInt(params.GWei),
+		GasFeeCap: big.NewInt(3 * params.GWei), Gas: params.TxGas, To: &common.Address{5}, Value: big.NewInt(1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	late, err := m.Resend(context.Background(), signed, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := m.Send(context.Background(), transfer(common.Address{5}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Nonce() != 0 {
+		t.Fatalf("the send after a resend at nonce 1 took nonce %d, want the skipped 0", f.Nonce())
+	}
+	c.mine()
+	waitAll(t, f, late)
+}
