@@ -116,20 +116,6 @@ func (f *Faucet) Status(ctx context.Context, addr common.Address) (Claim, error)
 	return c, nil
 }
 
-// AllowIP counts a claim request from ip against the per-IP limit.
-func (f *Faucet) AllowIP(ctx context.Context, ip string) error {
-	ok, retry, err := f.perIP.Allow(ctx, ip)
-	if err != nil {
-		return ratelimit.Unavailable(err)
-	}
-	if !ok {
-		f.metrics.rateLimited.WithLabelValues("ip").Inc()
-		f.metrics.claims.WithLabelValues(platform.CodeRateLimited).Inc()
-		return ratelimit.Exceeded(f.cfg.Limits.PerIP, "claims per client IP", retry)
-	}
-	return nil
-}
-
 // Claim makes addr's claim: recorded, then sent. It returns the pending claim once its
 // transaction is accepted by the node (or its send's answer was lost: the reconciler finishes
 // it), an *AlreadyClaimedError when the address has a claim, or the error that stopped it,
@@ -203,11 +189,11 @@ func (f *Faucet) claim(ctx context.Context, addr common.Address, reopen bool, st
 	if err := f.redisTrusted(ctx); err != nil {
 		return c, err
 	}
-	if ok, retry, err := f.total.Allow(ctx, ""); err != nil {
+	if d, err := f.total.Allow(ctx, ""); err != nil {
 		return c, ratelimit.Unavailable(err)
-	} else if !ok {
+	} else if !d.OK {
 		f.metrics.rateLimited.WithLabelValues("total").Inc()
-		return c, ratelimit.Exceeded(f.cfg.Limits.Total, "claims in total", retry)
+		return c, ratelimit.Exceeded(f.cfg.Limits.Total, "claims in total", d.Reset)
 	}
 	sctx, end = f.stage(ctx, "record")
 	err = f.record(sctx, addr, reopen)

@@ -124,10 +124,11 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 		SpecYAML: openapi.FaucetYAML, TrustedProxies: cfg.HTTP.TrustedProxies, CORS: cfg.HTTP.CORS, Tracer: tracer,
 		Metrics: reg, Gatherer: reg, Logger: opts.Logger,
 		BodyLimits: map[string]int64{"POST /api/faucet/claim": 1 << 10},
-		Admit: map[string]func(*http.Request) error{ // every POST counts, malformed ones too
-			"POST /api/faucet/claim": func(r *http.Request) error {
-				return f.AllowIP(r.Context(), ratelimit.ClientKey(platform.ClientIP(r.Context()), cfg.Limits.IPv6Prefix))
-			},
+		Admit: map[string]platform.Admission{ // every POST counts, malformed ones too
+			"POST /api/faucet/claim": platform.ClientAdmission(f.perIP, cfg.Limits.IPv6Prefix, "claims per client IP", func() {
+				f.metrics.rateLimited.WithLabelValues("ip").Inc()
+				f.metrics.claims.WithLabelValues(platform.CodeRateLimited).Inc()
+			}),
 		},
 		API: func(rt chi.Router) {
 			faucetapi.HandlerWithOptions(strict, faucetapi.ChiServerOptions{BaseRouter: rt, ErrorHandlerFunc: platform.RequestErrorHandler})

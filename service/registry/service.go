@@ -95,7 +95,7 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 		SpecYAML: openapi.RegistryYAML, AdminKey: cfg.AdminAPIKey,
 		TrustedProxies: cfg.HTTP.TrustedProxies, CORS: cfg.HTTP.CORS, Tracer: opts.Tracer,
 		Metrics: promReg, Gatherer: promReg, Logger: opts.Logger,
-		Admit: map[string]func(*http.Request) error{ // every request of every route, per client IP
+		Admit: map[string]platform.Admission{ // every request of every route, per client IP
 			"*": platform.ClientAdmission(ratelimit.New(cfg.Limits.PerIP), cfg.Limits.IPv6Prefix, "requests per client IP", reg.metrics.rateLimited.Inc),
 		},
 		BodyLimits: map[string]int64{

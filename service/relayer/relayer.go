@@ -153,24 +153,24 @@ type outcome struct {
 // allowSend counts a reveal about to be sent against the per-recipient and the total limits. A
 // reveal refused by one is counted by neither.
 func (r *Relayer) allowSend(ctx context.Context, recipient common.Address) error {
-	ok, retry, err := r.perRecipient.Allow(ctx, recipient.Hex())
+	d, err := r.perRecipient.Allow(ctx, recipient.Hex())
 	if err != nil {
 		return ratelimit.Unavailable(err)
 	}
-	if !ok {
+	if !d.OK {
 		r.metrics.rateLimited.WithLabelValues("recipient").Inc()
-		return ratelimit.Exceeded(r.cfg.Limits.PerRecipient, "reveals per recipient", retry)
+		return ratelimit.Exceeded(r.cfg.Limits.PerRecipient, "reveals per recipient", d.Reset)
 	}
-	ok, retry, err = r.total.Allow(ctx, "")
-	if err != nil || !ok {
+	d, err = r.total.Allow(ctx, "")
+	if err != nil || !d.OK {
 		_ = r.perRecipient.Undo(ctx, recipient.Hex())
 	}
 	if err != nil {
 		return ratelimit.Unavailable(err)
 	}
-	if !ok {
+	if !d.OK {
 		r.metrics.rateLimited.WithLabelValues("total").Inc()
-		return ratelimit.Exceeded(r.cfg.Limits.Total, "reveals in total", retry)
+		return ratelimit.Exceeded(r.cfg.Limits.Total, "reveals in total", d.Reset)
 	}
 	return nil
 }
@@ -179,19 +179,6 @@ func (r *Relayer) allowSend(ctx context.Context, recipient common.Address) error
 func (r *Relayer) uncountSend(ctx context.Context, recipient common.Address) {
 	_ = r.perRecipient.Undo(ctx, recipient.Hex())
 	_ = r.total.Undo(ctx, "")
-}
-
-// allowIP counts a POST /reveal from a client (its ratelimit.ClientKey) against the per-IP limit.
-func (r *Relayer) allowIP(ctx context.Context, ip string) error {
-	ok, retry, err := r.perIP.Allow(ctx, ip)
-	if err != nil {
-		return ratelimit.Unavailable(err)
-	}
-	if !ok {
-		r.metrics.rateLimited.WithLabelValues("ip").Inc()
-		return ratelimit.Exceeded(r.cfg.Limits.PerIP, "requests per client IP", retry)
-	}
-	return nil
 }
 
 // Reveal runs one reveal request to its end.

@@ -144,10 +144,9 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 		SpecYAML: openapi.RelayerYAML, TrustedProxies: cfg.HTTP.TrustedProxies, CORS: cfg.HTTP.CORS, Tracer: tracer,
 		Metrics: reg, Gatherer: reg, Logger: opts.Logger,
 		BodyLimits: map[string]int64{"POST /reveal": 16 << 10},
-		Admit: map[string]func(*http.Request) error{ // every POST /reveal counts, malformed ones too
-			"POST /reveal": func(req *http.Request) error {
-				return r.allowIP(req.Context(), ratelimit.ClientKey(platform.ClientIP(req.Context()), cfg.Limits.IPv6Prefix))
-			},
+		Admit: map[string]platform.Admission{ // every POST /reveal counts, malformed ones too
+			"POST /reveal": platform.ClientAdmission(r.perIP, cfg.Limits.IPv6Prefix, "requests per client IP",
+				r.metrics.rateLimited.WithLabelValues("ip").Inc),
 		},
 		API: func(rt chi.Router) {
 			relayerapi.HandlerWithOptions(strict, relayerapi.ChiServerOptions{BaseRouter: rt, ErrorHandlerFunc: platform.RequestErrorHandler})

@@ -1,26 +1,52 @@
 package platform
 
 import (
+	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 )
 
-// ClientAdmission is a per-client-IP limit as an admission check (HandlerOptions.Admit): the
-// request's client IP (ratelimit.ClientKey with v6Bits) is counted in w, and a request over it
-// is a 429 naming what is limited; limited, when set, is told of each.
-func ClientAdmission(w ratelimit.Window, v6Bits int, what string, limited func()) func(*http.Request) error {
-	return func(r *http.Request) error {
-		ok, retry, err := w.Allow(r.Context(), ratelimit.ClientKey(ClientIP(r.Context()), v6Bits))
-		if err != nil {
-			return ratelimit.Unavailable(err)
-		}
-		if !ok {
-			if limited != nil {
-				limited()
-			}
-			return ratelimit.Exceeded(w.Rate(), what, retry)
-		}
-		return nil
+// Admission is a check run first on every request of a route (HandlerOptions.Admit): an error
+// refuses the request; a Quota with a Policy is told to the client in RateLimit headers, on the
+// answer and on the refusal alike (SetRateLimit).
+type Admission func(*http.Request) (ratelimit.Quota, error)
+
+// ClientAdmission is a per-client-IP limit as an admission (its policy is "ip"): the request's
+// client IP (ratelimit.ClientKey with v6Bits) is counted in w, and a request over it is a 429
+// naming what is limited; limited, when set, is told of each.
+func ClientAdmission(w ratelimit.Window, v6Bits int, what string, limited func()) Admission {
+	return func(r *http.Request) (ratelimit.Quota, error) {
+		return AdmitClient(r, w, v6Bits, what, limited)
 	}
 }
+
+// AdmitClient counts r's client IP in w (ClientAdmission's check, for a service that adds to it).
+func AdmitClient(r *http.Request, w ratelimit.Window, v6Bits int, what string, limited func()) (ratelimit.Quota, error) {
+	d, err := w.Allow(r.Context(), ratelimit.ClientKey(ClientIP(r.Context()), v6Bits))
+	if err != nil {
+		return ratelimit.Quota{}, ratelimit.Unavailable(err)
+	}
+	q := ratelimit.Quota{Policy: "ip", Rate: w.Rate(), Decision: d}
+	if !d.OK {
+		if limited != nil {
+			limited()
+		}
+		return q, ratelimit.Exceeded(w.Rate(), what, d.Reset)
+	}
+	return q, nil
+}
+
+// SetRateLimit tells the client its quota in the headers of the IETF's RateLimit draft
+// (draft-ietf-httpapi-ratelimit-headers): RateLimit-Policy: "ip";q=5;w=60 (5 per 60 s) and
+// RateLimit: "ip";r=4;t=30 (4 left; the oldest request counted leaves the window in 30 s).
+func SetRateLimit(h http.Header, q ratelimit.Quota) {
+	if q.Policy == "" {
+		return
+	}
+	h.Set("RateLimit-Policy", fmt.Sprintf("%q;q=%d;w=%d", q.Policy, q.Rate.N, ceilSeconds(q.Rate.Window)))
+	h.Set("RateLimit", fmt.Sprintf("%q;r=%d;t=%d", q.Policy, q.Remaining, ceilSeconds(q.Reset)))
+}
+
+func ceilSeconds(d time.Duration) int64 { return int64((d + time.Second - 1) / time.Second) }

@@ -18,7 +18,7 @@ type CORS []string
 const (
 	corsAllowMethods  = "GET, POST, PUT, PATCH, DELETE"
 	corsAllowHeaders  = "Authorization, Content-Type, If-None-Match, X-Request-Id"
-	corsExposeHeaders = "ETag, Retry-After, X-Request-Id"
+	corsExposeHeaders = "ETag, Retry-After, X-Request-Id, RateLimit, RateLimit-Policy"
 	corsMaxAge        = "600"
 )
 

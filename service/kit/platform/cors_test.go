@@ -55,7 +55,7 @@ func TestCORS(t *testing.T) {
 	}
 	rec = serve(h, "POST", "/admin", "https://app.example.com", admin)
 	if rec.Code != 200 || rec.Header().Get("Access-Control-Allow-Origin") != "https://app.example.com" ||
-		!strings.Contains(rec.Header().Get("Access-Control-Expose-Headers"), "Retry-After") ||
+		!strings.Contains(rec.Header().Get("Access-Control-Expose-Headers"), "Retry-After") || !strings.Contains(rec.Header().Get("Access-Control-Expose-Headers"), "RateLimit-Policy") ||
 		!strings.Contains(strings.Join(rec.Header().Values("Vary"), ","), "Origin") {
 		t.Fatalf("request from an allowed origin: %d %v", rec.Code, rec.Header())
 	}

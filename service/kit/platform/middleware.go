@@ -223,12 +223,14 @@ func routePattern(r *http.Request) string {
 // bodyLimit caps request bodies: limits maps "METHOD /pattern" to bytes, def is for the rest.
 // admit runs the route's admission check (a rate limit) before anything else looks at the
 // request, so that every request counts, malformed ones included.
-func admit(checks map[string]func(*http.Request) error) func(http.Handler) http.Handler {
+func admit(checks map[string]Admission) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			for _, key := range []string{"*", r.Method + " " + routePattern(r)} {
 				if check, ok := checks[key]; ok {
-					if err := check(r); err != nil {
+					quota, err := check(r)
+					SetRateLimit(w.Header(), quota)
+					if err != nil {
 						WriteError(w, r, err)
 						return
 					}

@@ -36,7 +36,7 @@ type HandlerOptions struct {
 	// Admit are checks run first on a route's every request, before its body is read or
 	// validated ("METHOD /pattern" → check; "*": every route of the document, before the
 	// route's own): per-IP rate limits, so malformed requests count too.
-	Admit map[string]func(*http.Request) error
+	Admit map[string]Admission
 	// API registers the generated routes on the router it is given; those routes, and only
 	// those, pass the admin check and OpenAPI validation.
 	API func(chi.Router)

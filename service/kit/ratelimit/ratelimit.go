@@ -67,11 +67,11 @@ func IPv6PrefixFromEnv(e *config.Env) int {
 }
 
 // Window allows at most Rate().N events per Rate().Window for each key. Allow records an event
-// if the limit allows it, or says how long until it would; Undo takes back the newest event of
-// a key (one Allow let through that did not happen after all). An error (a store unreachable)
-// allows nothing: callers refuse rather than let through.
+// if the limit allows it and says what is left; Undo takes back the newest event of a key (one
+// Allow let through that did not happen after all). An error (a store unreachable) allows
+// nothing: callers refuse rather than let through.
 type Window interface {
-	Allow(ctx context.Context, key string) (ok bool, retryAfter time.Duration, err error)
+	Allow(ctx context.Context, key string) (Decision, error)
 	Undo(ctx context.Context, key string) error
 	Rate() Rate
 }
@@ -80,6 +80,23 @@ var (
 	_ Window = (*Limiter)(nil)
 	_ Window = (*Redis)(nil)
 )
+
+// Decision is a Window's answer to one event: OK if it was allowed (and recorded); Remaining,
+// how many more the key may have in the window now; Reset, how long until the oldest event in
+// the window leaves it, which is, when refused, how long until one more is allowed.
+type Decision struct {
+	OK        bool
+	Remaining int
+	Reset     time.Duration
+}
+
+// Quota is a limit and its decision for one request, as a client is told it (the RateLimit and
+// RateLimit-Policy response headers, platform.SetRateLimit); Policy names the limit ("ip").
+type Quota struct {
+	Policy string
+	Rate   Rate
+	Decision
+}
 
 // Limiter is a Window in this process's memory.
 type Limiter struct {
@@ -99,9 +116,8 @@ func New(r Rate) *Limiter {
 // Rate is the limiter's rate.
 func (l *Limiter) Rate() Rate { return l.rate }
 
-// Allow records an event for key if the limit allows it; otherwise it returns how long until it
-// would. It never fails.
-func (l *Limiter) Allow(_ context.Context, key string) (ok bool, retryAfter time.Duration, err error) {
+// Allow records an event for key if the limit allows it. It never fails.
+func (l *Limiter) Allow(_ context.Context, key string) (Decision, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.now()
@@ -114,9 +130,10 @@ func (l *Limiter) Allow(_ context.Context, key string) (ok bool, retryAfter time
 	ev = ev[i:]
 	if len(ev) >= l.rate.N {
 		l.events[key] = ev
-		return false, ev[0].Sub(cutoff), nil
+		return Decision{Reset: ev[0].Sub(cutoff)}, nil
 	}
-	l.events[key] = append(ev, now)
+	ev = append(ev, now)
+	l.events[key] = ev
 	if now.Sub(l.swept) > l.rate.Window { // forget keys that went quiet, so memory stays bounded
 		for k, v := range l.events {
 			if len(v) == 0 || !v[len(v)-1].After(cutoff) {
@@ -125,7 +142,7 @@ func (l *Limiter) Allow(_ context.Context, key string) (ok bool, retryAfter time
 		}
 		l.swept = now
 	}
-	return true, 0, nil
+	return Decision{OK: true, Remaining: l.rate.N - len(ev), Reset: ev[0].Sub(cutoff)}, nil
 }
 
 // Undo takes back the newest event recorded for key (one that Allow let through but that did

@@ -18,24 +18,25 @@ func TestSlidingWindow(t *testing.T) {
 	l := New(Rate{N: 2, Window: time.Minute})
 	l.SetClock(func() time.Time { return now })
 	for i := range 2 {
-		if ok, _, _ := l.Allow(ctx, "a"); !ok {
+		if d, _ := l.Allow(ctx, "a"); !d.OK {
 			t.Fatalf("event %d refused", i)
 		}
 		now = now.Add(10 * time.Second)
 	}
-	ok, retry, _ := l.Allow(ctx, "a")
+	d, _ := l.Allow(ctx, "a")
+	ok, retry := d.OK, d.Reset
 	if ok || retry != 40*time.Second {
 		t.Fatalf("third event: %v, retry %s; want refused, 40s", ok, retry)
 	}
-	if ok, _, _ := l.Allow(ctx, "b"); !ok {
+	if d, _ := l.Allow(ctx, "b"); !d.OK {
 		t.Fatal("another key was refused")
 	}
 	l.Undo(ctx, "a")
-	if ok, _, _ := l.Allow(ctx, "a"); !ok {
+	if d, _ := l.Allow(ctx, "a"); !d.OK {
 		t.Fatal("refused after Undo")
 	}
 	now = now.Add(51 * time.Second) // the first event has left the window
-	if ok, _, _ := l.Allow(ctx, "a"); !ok {
+	if d, _ := l.Allow(ctx, "a"); !d.OK {
 		t.Fatal("refused after the window slid")
 	}
 }
@@ -82,5 +83,20 @@ func TestClientKey(t *testing.T) {
 		if got := ClientKey(netip.MustParseAddr(in), 64); got != want {
 			t.Errorf("ClientKey(%s) = %s, want %s", in, got, want)
 		}
+	}
+}
+
+// Each decision says how many more the key may have and when the oldest event leaves the window,
+// so that a client can be told (the RateLimit header).
+func TestDecisionTellsRemainingAndReset(t *testing.T) {
+	now := time.Unix(0, 0)
+	l := New(Rate{N: 3, Window: time.Minute})
+	l.SetClock(func() time.Time { return now })
+	for i, want := range []Decision{{OK: true, Remaining: 2, Reset: time.Minute}, {OK: true, Remaining: 1, Reset: 50 * time.Second},
+		{OK: true, Remaining: 0, Reset: 40 * time.Second}, {OK: false, Remaining: 0, Reset: 30 * time.Second}} {
+		if got, _ := l.Allow(ctx, "a"); got != want {
+			t.Fatalf("event %d: %+v, want %+v", i, got, want)
+		}
+		now = now.Add(10 * time.Second)
 	}
 }

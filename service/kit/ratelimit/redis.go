@@ -56,34 +56,37 @@ func (l *Redis) redisKey(key string) string {
 func (l *Redis) Rate() Rate { return l.rate }
 
 // allowScript drops the events older than the window, and adds this one unless the window is
-// full; it answers {1, 0} or {0, milliseconds until the oldest event leaves the window}.
+// full; it answers {1 if added else 0, how many more fit, milliseconds until the oldest event
+// leaves the window}.
 var allowScript = redis.NewScript(`
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local window = tonumber(ARGV[1])
+local limit = tonumber(ARGV[2])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
-if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then
-  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-  return {0, tonumber(oldest[2]) + window - now}
+local ok = 0
+if redis.call('ZCARD', KEYS[1]) < limit then
+  redis.call('ZADD', KEYS[1], now, ARGV[3])
+  redis.call('PEXPIRE', KEYS[1], window)
+  ok = 1
 end
-redis.call('ZADD', KEYS[1], now, ARGV[3])
-redis.call('PEXPIRE', KEYS[1], window)
-return {1, 0}
+local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+return {ok, limit - redis.call('ZCARD', KEYS[1]), tonumber(oldest[2]) + window - now}
 `)
 
-// Allow records an event for key if the limit allows it; otherwise it returns how long until it
-// would. An error (Redis unreachable) allows nothing: callers refuse, never let through.
-func (l *Redis) Allow(ctx context.Context, key string) (bool, time.Duration, error) {
+// Allow records an event for key if the limit allows it. An error (Redis unreachable) allows
+// nothing: callers refuse, never let through.
+func (l *Redis) Allow(ctx context.Context, key string) (Decision, error) {
 	var id [12]byte
 	_, _ = rand.Read(id[:])
 	res, err := allowScript.Run(ctx, l.client, []string{l.redisKey(key)}, l.rate.Window.Milliseconds(), l.rate.N, hex.EncodeToString(id[:])).Int64Slice()
 	if err != nil {
-		return false, 0, fmt.Errorf("rate limit in Redis: %w", err)
+		return Decision{}, fmt.Errorf("rate limit in Redis: %w", err)
 	}
-	if len(res) != 2 {
-		return false, 0, fmt.Errorf("rate limit in Redis: unexpected answer %v", res)
+	if len(res) != 3 {
+		return Decision{}, fmt.Errorf("rate limit in Redis: unexpected answer %v", res)
 	}
-	return res[0] == 1, max(time.Duration(res[1])*time.Millisecond, 0), nil
+	return Decision{OK: res[0] == 1, Remaining: int(max(res[1], 0)), Reset: max(time.Duration(res[2])*time.Millisecond, 0)}, nil
 }
 
 // Undo takes back the newest event recorded for key.

@@ -42,7 +42,8 @@ func TestRedisLimitHoldsExactlyAcrossReplicas(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			ok, retry, err := replicas[i%3].Allow(ctx, "")
+			d, err := replicas[i%3].Allow(ctx, "")
+			ok, retry := d.OK, d.Reset
 			if err != nil {
 				t.Error(err)
 				return
@@ -61,13 +62,13 @@ func TestRedisLimitHoldsExactlyAcrossReplicas(t *testing.T) {
 	if err := replicas[1].Undo(ctx, ""); err != nil {
 		t.Fatal(err)
 	}
-	if ok, _, _ := replicas[2].Allow(ctx, ""); !ok {
+	if d, _ := replicas[2].Allow(ctx, ""); !d.OK {
 		t.Fatal("refused after an Undo on another replica")
 	}
-	if ok, _, _ := replicas[0].Allow(ctx, ""); ok {
+	if d, _ := replicas[0].Allow(ctx, ""); d.OK {
 		t.Fatal("Undo gave back more than one")
 	}
-	if ok, _, _ := replicas[0].Allow(ctx, "another key"); !ok {
+	if d, _ := replicas[0].Allow(ctx, "another key"); !d.OK {
 		t.Fatal("another key was refused")
 	}
 }
@@ -77,15 +78,16 @@ func TestRedisWindowSlides(t *testing.T) {
 	url, _ := redistest.Server(t)
 	l := ratelimit.NewRedis(client(t, url), "test:slide", ratelimit.Rate{N: 1, Window: 300 * time.Millisecond})
 	ctx := context.Background()
-	if ok, _, err := l.Allow(ctx, "k"); !ok || err != nil {
-		t.Fatalf("first event: %v %v", ok, err)
+	if d, err := l.Allow(ctx, "k"); !d.OK || err != nil {
+		t.Fatalf("first event: %v %v", d.OK, err)
 	}
-	ok, retry, _ := l.Allow(ctx, "k")
+	d, _ := l.Allow(ctx, "k")
+	ok, retry := d.OK, d.Reset
 	if ok || retry <= 0 || retry > 300*time.Millisecond {
 		t.Fatalf("second event at once: %v, retry %s", ok, retry)
 	}
 	time.Sleep(retry + 20*time.Millisecond)
-	if ok, _, _ := l.Allow(ctx, "k"); !ok {
+	if d, _ := l.Allow(ctx, "k"); !d.OK {
 		t.Fatal("refused after the window slid")
 	}
 }
@@ -97,8 +99,8 @@ func TestRedisDownAllowsNothing(t *testing.T) {
 	stop()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
-	if ok, _, err := l.Allow(ctx, "k"); ok || err == nil {
-		t.Fatalf("with Redis down: ok %v, err %v", ok, err)
+	if d, err := l.Allow(ctx, "k"); d.OK || err == nil {
+		t.Fatalf("with Redis down: ok %v, err %v", d.OK, err)
 	}
 }
 
@@ -120,7 +122,7 @@ func BenchmarkAllow(b *testing.B) {
 		defer c.Close()
 		l := ratelimit.NewRedis(c, "bench", ratelimit.Rate{N: 1 << 30, Window: time.Second})
 		for b.Loop() {
-			if _, _, err := l.Allow(ctx, "k"); err != nil {
+			if _, err := l.Allow(ctx, "k"); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -134,8 +136,8 @@ func TestRedisKeysHoldNoAddress(t *testing.T) {
 	c := client(t, url)
 	ctx := context.Background()
 	ip := "203.0.113.77"
-	if ok, _, err := ratelimit.NewRedis(c, "test:ip", ratelimit.Rate{N: 1, Window: time.Minute}).Allow(ctx, ip); err != nil || !ok {
-		t.Fatalf("allow: %v %v", ok, err)
+	if d, err := ratelimit.NewRedis(c, "test:ip", ratelimit.Rate{N: 1, Window: time.Minute}).Allow(ctx, ip); err != nil || !d.OK {
+		t.Fatalf("allow: %v %v", d.OK, err)
 	}
 	keys, err := c.Keys(ctx, "*").Result()
 	if err != nil || len(keys) != 1 {
@@ -145,7 +147,23 @@ func TestRedisKeysHoldNoAddress(t *testing.T) {
 		t.Fatalf("the key %q shows the address", keys[0])
 	}
 	// Another replica (same REDIS_URL) counts the same key.
-	if ok, _, err := ratelimit.NewRedis(client(t, url), "test:ip", ratelimit.Rate{N: 1, Window: time.Minute}).Allow(ctx, ip); err != nil || ok {
-		t.Fatalf("the second event at another replica: %v %v, want refused", ok, err)
+	if d, err := ratelimit.NewRedis(client(t, url), "test:ip", ratelimit.Rate{N: 1, Window: time.Minute}).Allow(ctx, ip); err != nil || d.OK {
+		t.Fatalf("the second event at another replica: %v %v, want refused", d.OK, err)
+	}
+}
+
+// Redis's decisions say what is left too: the count exactly, the reset within the window.
+func TestRedisDecisionTellsRemainingAndReset(t *testing.T) {
+	url, _ := redistest.Server(t)
+	l := ratelimit.NewRedis(client(t, url), "test:remaining", ratelimit.Rate{N: 2, Window: time.Minute})
+	ctx := context.Background()
+	for i, want := range []struct {
+		ok        bool
+		remaining int
+	}{{true, 1}, {true, 0}, {false, 0}} {
+		d, err := l.Allow(ctx, "k")
+		if err != nil || d.OK != want.ok || d.Remaining != want.remaining || d.Reset <= 0 || d.Reset > time.Minute {
+			t.Fatalf("event %d: %+v %v, want ok %v, %d left, a reset within the minute", i, d, err, want.ok, want.remaining)
+		}
 	}
 }
