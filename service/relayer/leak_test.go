@@ -40,3 +40,19 @@ func TestNoGoroutineOutlivesTheRelayer(t *testing.T) {
 	}
 	goleak.VerifyNone(t, ignore)
 }
+
+// A relayer closed while a reveal's transaction is still in flight (sealing paused: it answered
+// 504 TX_PENDING) leaves nothing behind either: the goroutine following the reveal stops with
+// the relayer (its record stays pending, for the next start), instead of waiting for a receipt
+// no one will read.
+func TestARevealInFlightDoesNotOutliveTheRelayer(t *testing.T) {
+	c := devchaintest.Start(t)
+	_, req := request(t, c, devUsers(c, 0), 18)
+	ignore := goleak.IgnoreCurrent()
+	s := startRelayer(t, c, map[string]string{"RECEIPT_TIMEOUT": "300ms", "REPLACE_AFTER": "250ms"})
+	c.PauseSealing()
+	defer c.ResumeSealing()
+	wantCode(t, "not mined in time", reveal(t, s, req), 504, "TX_PENDING")
+	s.stop()
+	goleak.VerifyNone(t, ignore)
+}

@@ -83,6 +83,11 @@ type Relayer struct {
 	gas                        gasBook
 	rootHistory                uint32 // how many roots the tree keeps (ROOT_HISTORY_SIZE), read once at New
 
+	// closing is closed when the relayer stops; tracking counts the goroutines following a
+	// reveal's flight (track), which end by then.
+	closing  chan struct{}
+	tracking sync.WaitGroup
+
 	mu      sync.Mutex                    // guards running and sent; never held across a network call
 	running map[common.Hash]*outcome      // reveals being checked or sent, by nullifier
 	sent    map[common.Hash]*txmgr.Flight // reveals whose transaction is in flight, by nullifier
@@ -95,8 +100,14 @@ func (r *Relayer) track(nullifier common.Hash, f *txmgr.Flight, settled func()) 
 	r.mu.Lock()
 	r.sent[nullifier] = f
 	r.mu.Unlock()
+	r.tracking.Add(1)
 	go func() {
-		<-f.Done()
+		defer r.tracking.Done()
+		select {
+		case <-f.Done():
+		case <-r.closing: // the relayer stops first: its record stays pending, for the next start
+			return
+		}
 		settled()
 		r.mu.Lock()
 		if r.sent[nullifier] == f {

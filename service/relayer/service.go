@@ -67,7 +67,7 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 	m := newMetrics(reg)
 	r := &Relayer{cfg: cfg, chainID: chainID, client: client, vk: vk, metrics: m, tracer: tracer, log: log,
 		perIP: ratelimit.New(cfg.Limits.PerIP), perRecipient: ratelimit.New(cfg.Limits.PerRecipient), total: ratelimit.New(cfg.Limits.Total),
-		running: map[common.Hash]*outcome{}, sent: map[common.Hash]*txmgr.Flight{}, inserts: &localInserts{}}
+		running: map[common.Hash]*outcome{}, sent: map[common.Hash]*txmgr.Flight{}, inserts: &localInserts{}, closing: make(chan struct{})}
 	if cfg.Limits.RedisURL != "" { // the limits hold across every replica sharing this Redis
 		if r.redis, err = ratelimit.Dial(cfg.Limits.RedisURL); err != nil {
 			return nil, err
@@ -180,14 +180,17 @@ func (s *Service) Start() {
 	s.Relayer.tx.Start()
 }
 
-// Close stops what Start started, then gives back what New opened, newest first: the key's
-// lease, the record of what was sent, Redis, the chain client.
+// Close stops what Start started and the goroutines following reveals in flight, then gives
+// back what New opened, newest first: the key's lease, the record of what was sent, Redis, the
+// chain client (none of them used after: a reveal mined as it stops marks its record first).
 func (s *Service) Close() {
 	if s.stop != nil {
 		s.stop()
 		s.background.Wait()
 	}
 	s.Relayer.tx.Close()
+	close(s.Relayer.closing)
+	s.Relayer.tracking.Wait()
 	s.opened.Close()
 }
 
