@@ -22,6 +22,9 @@ type api struct {
 var _ relayerapi.StrictServerInterface = (*api)(nil)
 
 func (a *api) Reveal(ctx context.Context, req relayerapi.RevealRequestObject) (relayerapi.RevealResponseObject, error) {
+	if !a.r.active.Load() {
+		return nil, keyUnavailable()
+	}
 	res, err := a.r.Reveal(ctx, *req.Body)
 	if err != nil {
 		return nil, httpError(err)
@@ -30,6 +33,9 @@ func (a *api) Reveal(ctx context.Context, req relayerapi.RevealRequestObject) (r
 }
 
 func (a *api) GetHealth(ctx context.Context, req relayerapi.GetHealthRequestObject) (relayerapi.GetHealthResponseObject, error) {
+	if !a.r.active.Load() {
+		return a.standbyHealth(), nil
+	}
 	balance, open, reachable := a.r.gate.State()
 	next, inFlight := a.r.tx.State()
 	h := relayerapi.Health{
@@ -55,6 +61,9 @@ func (a *api) GetHealth(ctx context.Context, req relayerapi.GetHealthRequestObje
 // chain unreachable. It is
 // answered, not logged, however often a load balancer asks.
 func (a *api) GetReady(ctx context.Context, req relayerapi.GetReadyRequestObject) (relayerapi.GetReadyResponseObject, error) {
+	if !a.r.active.Load() {
+		return standbyReady(), nil
+	}
 	_, open, reachable := a.r.gate.State()
 	switch {
 	case !reachable:

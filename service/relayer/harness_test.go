@@ -9,6 +9,7 @@ import (
 	"math/big"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -60,7 +61,14 @@ func startRelayer(t testing.TB, c *devchain.Chain, over map[string]string) *serv
 	if err != nil {
 		t.Fatalf("relayer.New: %v", err)
 	}
-	url, stop := platformtest.Serve(t, svc.Handler(), svc.Start, svc.Close)
+	url, stop := platformtest.Serve(t, svc.Handler(), func() {
+		svc.Start()
+		wctx, cancel := context.WithTimeout(ctx, time.Minute) // a leased key: after Redis's quiet spell
+		defer cancel()
+		if err := svc.WaitOperator(wctx); err != nil {
+			t.Fatalf("the relayer leased no operator key: %v", err)
+		}
+	}, svc.Close)
 	client, err := relayerapi.NewClientWithResponses(url)
 	if err != nil {
 		t.Fatal(err)

@@ -87,18 +87,16 @@ func leaseOperatorKey(ctx context.Context, rdb *redis.Client, keys []*ecdsa.Priv
 	}
 }
 
-// keyLost is closed when another replica took this replica's leased key; nil (never) with one
+// keyLost is closed when another replica took this replica's leased key; never with one
 // OPERATOR_PRIVATE_KEY.
-func (r *Relayer) keyLost() <-chan struct{} {
-	if r.lease == nil {
-		return nil
-	}
-	return r.lease.lease.Lost()
-}
+func (r *Relayer) keyLost() <-chan struct{} { return r.keyTaken }
 
-// holdsKey reports whether this replica may send now: always with one OPERATOR_PRIVATE_KEY,
-// while its lease is held with OPERATOR_PRIVATE_KEYS.
+// holdsKey reports whether this replica may send now: once set up, always with one
+// OPERATOR_PRIVATE_KEY, while its lease is held with OPERATOR_PRIVATE_KEYS.
 func (r *Relayer) holdsKey() bool {
+	if !r.active.Load() {
+		return false
+	}
 	if r.lease == nil {
 		return true
 	}

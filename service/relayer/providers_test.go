@@ -119,8 +119,18 @@ func TestARedisRestartedEmptyUnderTwoRelayers(t *testing.T) {
 	t.Cleanup(stopWaiting) // a standby still waiting when the test ends stops
 	go func() {
 		b, err := relayer.New(waiting, cfg, relayer.Options{})
-		if err != nil && waiting.Err() == nil {
-			t.Error(err)
+		if err != nil {
+			if waiting.Err() == nil {
+				t.Error(err)
+			}
+			standby <- nil
+			return
+		}
+		b.Start() // leases in the background
+		if b.WaitOperator(waiting) != nil { // still a standby when the test ends
+			b.Close()
+			standby <- nil
+			return
 		}
 		standby <- b
 	}()

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"math/big"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ethereum/go-ethereum"
@@ -82,6 +83,11 @@ type Relayer struct {
 	sentTxs                    *sentStore       // what the operator signed, durably (sent.go)
 	gas                        gasBook
 	rootHistory                uint32 // how many roots the tree keeps (ROOT_HISTORY_SIZE), read once at New
+
+	// active is set once Start has set the operator up: tx, gate and lease are written before
+	// it and read only after it (every entry point checks it first).
+	active   atomic.Bool
+	keyTaken chan struct{} // closed when another replica took the leased key (never with one key)
 
 	// closing is closed when the relayer stops; tracking counts the goroutines following a
 	// reveal's flight (track), which end by then.

@@ -2,6 +2,7 @@ package relayer
 
 import (
 	"context"
+	"crypto/ecdsa"
 	"errors"
 	"fmt"
 	"net/http"
@@ -11,6 +12,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/go-chi/chi/v5"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/seed018cc74c/vaultd/gen/contracts"
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
@@ -33,14 +35,20 @@ type Service struct {
 
 	stop       context.CancelFunc // ends what Start started
 	background sync.WaitGroup
-	opened     *lifecycle.Stack // what New opened, given back by Close
+	opened     *lifecycle.Stack // what New opened (and Start leased), given back by Close
+	reg        prometheus.Registerer
+	active     chan struct{} // closed once the operator is set up (WaitOperator)
 }
 
 // Options are the tracer, metrics registry and logger a caller may give (platform.Options).
 type Options = platform.Options
 
-// New builds the relayer: it dials the chain, settles the chain id, reads the verifying key,
-// syncs the nonce and reads the balance once. It does not start the balance poll; Run does.
+// New wires the relayer and checks what it is given: it dials the chain (and settles the chain
+// id), reads the verifying key and the tree's root history, reaches Redis and opens the record of
+// what it signs. It waits for nothing and sends nothing: Start takes the operator key (leasing
+// one of OPERATOR_PRIVATE_KEYS may wait for another replica to let one go), reads its nonce and
+// balance, and follows again what was in flight; until then the relayer answers 503
+// OPERATOR_KEY_UNAVAILABLE.
 func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -67,7 +75,7 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 	m := newMetrics(reg)
 	r := &Relayer{cfg: cfg, chainID: chainID, client: client, vk: vk, metrics: m, tracer: tracer, log: log,
 		perIP: ratelimit.New(cfg.Limits.PerIP), perRecipient: ratelimit.New(cfg.Limits.PerRecipient), total: ratelimit.New(cfg.Limits.Total),
-		running: map[common.Hash]*outcome{}, sent: map[common.Hash]*txmgr.Flight{}, inserts: &localInserts{}, closing: make(chan struct{})}
+		running: map[common.Hash]*outcome{}, sent: map[common.Hash]*txmgr.Flight{}, inserts: &localInserts{}, closing: make(chan struct{}), keyTaken: make(chan struct{})}
 	if cfg.Limits.RedisURL != "" { // the limits hold across every replica sharing this Redis
 		if r.redis, err = ratelimit.Dial(cfg.Limits.RedisURL); err != nil {
 			return nil, err
@@ -77,10 +85,7 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 		r.perRecipient = ratelimit.NewRedis(r.redis, "relayer:recipient", cfg.Limits.PerRecipient)
 		r.total = ratelimit.NewRedis(r.redis, "relayer:total", cfg.Limits.Total)
 		r.claims = &nullifierClaims{client: r.redis, claimTTL: cfg.Limits.ClaimTTL, ttl: time.Hour, quiet: cfg.Operator.LeaseTTL}
-		wctx, cancel := context.WithTimeout(ctx, cfg.Operator.LeaseTTL+5*time.Second)
-		err := lease.WaitQuiet(wctx, r.redis, leasePrefix, cfg.Operator.LeaseTTL) // the claims' and the leases' spell
-		cancel()
-		if err != nil {
+		if err := r.redis.Ping(ctx).Err(); err != nil { // a wrong REDIS_URL stops the start, as a wrong RPC_URL does
 			return nil, fmt.Errorf("REDIS_URL: %w", err)
 		}
 		r.inserts = &fleetInserts{client: r.redis, owner: platform.Instance(), ttl: 10 * time.Minute}
@@ -96,45 +101,6 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 		return nil, err
 	}
 	opened.PushErr(r.sentTxs.Close)
-	key := cfg.Operator.Key
-	if len(cfg.Operator.Keys) > 0 { // replicas: this one leases a key of the set (keys.go)
-		r.lease, err = leaseOperatorKey(ctx, r.redis, cfg.Operator.Keys, cfg.Operator.LeaseTTL, m.leaseEpoch, log, func() {
-			r.adoptSent()
-			rctx, cancel := context.WithTimeout(context.Background(), cfg.Operator.LeaseTTL)
-			defer cancel()
-			r.recoverLogged(rctx)
-		})
-		if err != nil {
-			return nil, err
-		}
-		opened.Push(func() { // a standby takes the key at once; it adopts what is still in flight
-			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-			defer cancel()
-			r.lease.lease.Release(ctx)
-		})
-		key = r.lease.key
-	}
-	operator := crypto.PubkeyToAddress(key.PublicKey)
-	registerOperator(reg, r, operator.Hex())
-	r.gate = gate.New(client, gate.Config{Wallet: operator, Name: "operator", Work: "reveals", Min: cfg.Operator.MinBalance,
-		Poll: cfg.Operator.BalancePoll, Setting: "MIN_OPERATOR_BALANCE",
-		Budget: cfg.Operator.SpendLimit, BudgetSetting: "OPERATOR_SPEND_LIMIT",
-		Shared: sharedBudget(r.redis, "vaultd:relayer:spend")}, gate.NewMetrics(reg, "relayer", "operator_balance"), log)
-	r.tx = txmgr.New(client, key, chainID, cfg.Tx.Config, r.gate, txmgr.NewMetrics(reg, "relayer"), log)
-	if r.lease != nil {
-		r.tx.SetFence(r.lease.lease)
-		r.lease.tx.Store(r.tx)
-	}
-	r.gate.Refresh(ctx)
-	switch adopted, err := r.tx.Sync(ctx); {
-	case err != nil:
-		log.Warn("could not read the operator's nonce or list its transactions in the node's pool (txpool_contentFrom) at start; the nonce is read again at the first send, and transactions sent before this start are not replaced if they linger", "err", err)
-	case adopted > 0:
-		log.Info("tracking the operator's transactions found waiting in the node's pool; they are replaced if they linger",
-			"count", adopted, "reveals", r.adoptSent())
-	}
-	r.recoverLogged(ctx)
-
 	a := &api{r: r, started: time.Now()}
 	strict := relayerapi.NewStrictHandlerWithOptions(a, nil, relayerapi.StrictHTTPServerOptions{
 		RequestErrorHandlerFunc:  platform.RequestErrorHandler,
@@ -155,8 +121,7 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 	if err != nil {
 		return nil, err
 	}
-	log.Info("relayer ready", "operator", operator.Hex(), "chainId", chainID, "vault", cfg.Contracts.Vault.Hex(), "offchainVerification", vk != nil)
-	return &Service{cfg: cfg, Relayer: r, handler: h, opened: opened}, nil
+	return &Service{cfg: cfg, Relayer: r, handler: h, opened: opened, reg: reg, active: make(chan struct{})}, nil
 }
 
 func readVerificationKey(path string) (*zk.VerificationKey, error) {
@@ -170,14 +135,123 @@ func readVerificationKey(path string) (*zk.VerificationKey, error) {
 // Handler is the service's HTTP handler.
 func (s *Service) Handler() http.Handler { return s.handler }
 
-// Start runs the balance poll and the transaction watcher until Close. They outlive the
-// server's drain, so reveals in flight when the server stops still get their answer.
+// Start takes the operator key and sets the relayer up to pay, then runs the balance poll and the
+// transaction watcher until Close. With REDIS_URL it first waits out a new Redis's quiet spell
+// (its guards cannot be trusted for one OPERATOR_LEASE_TTL). With one OPERATOR_PRIVATE_KEY it
+// returns once the operator is set up; with OPERATOR_PRIVATE_KEYS it returns at once and leases
+// a key in the background, waiting as a standby while other replicas hold them all
+// (WaitOperator waits for it). The loops outlive the server's drain, so reveals in flight when
+// the server stops still get their answer.
 func (s *Service) Start() {
 	ctx, cancel := context.WithCancel(context.Background())
 	s.stop = cancel
 	s.background.Add(1)
-	go func() { defer s.background.Done(); s.Relayer.gate.Run(ctx) }()
-	s.Relayer.tx.Start()
+	operated := make(chan struct{})
+	go func() { defer s.background.Done(); defer close(operated); s.operate(ctx) }()
+	if len(s.cfg.Operator.Keys) == 0 {
+		select {
+		case <-s.active:
+		case <-operated: // stopped before it was set up (Close)
+		}
+	}
+}
+
+// WaitOperator waits until Start has set the operator up (the relayer then takes reveals), or ctx
+// ends.
+func (s *Service) WaitOperator(ctx context.Context) error {
+	select {
+	case <-s.active:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// operate is Start's work: the quiet spell, the key, the operator's set-up, then its loops.
+func (s *Service) operate(ctx context.Context) {
+	r, cfg := s.Relayer, s.cfg
+	if r.redis != nil {
+		for { // the claims' and the leases' spell
+			err := lease.WaitQuiet(ctx, r.redis, leasePrefix, cfg.Operator.LeaseTTL)
+			if err == nil {
+				break
+			}
+			if ctx.Err() != nil {
+				return
+			}
+			r.log.Warn("cannot ask Redis whether it is in its quiet spell; asking again", "err", err)
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(time.Second):
+			}
+		}
+	}
+	key := cfg.Operator.Key
+	if len(cfg.Operator.Keys) > 0 { // replicas: this one leases a key of the set (keys.go)
+		l, err := leaseOperatorKey(ctx, r.redis, cfg.Operator.Keys, cfg.Operator.LeaseTTL, r.metrics.leaseEpoch, r.log, func() {
+			r.adoptSent()
+			rctx, cancel := context.WithTimeout(context.Background(), cfg.Operator.LeaseTTL)
+			defer cancel()
+			r.recoverLogged(rctx)
+		})
+		if err != nil {
+			if ctx.Err() == nil {
+				r.log.Error("could not lease an operator key; this replica stays a standby until it is restarted", "err", err)
+			}
+			return
+		}
+		s.opened.Push(func() { // a standby takes the key at once; it adopts what is still in flight
+			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+			defer cancel()
+			l.lease.Release(ctx)
+		})
+		r.lease, key = l, l.key
+	}
+	s.setUp(ctx, key)
+	s.background.Add(1)
+	go func() { defer s.background.Done(); r.gate.Run(ctx) }()
+	r.tx.Start()
+	if r.lease != nil {
+		go func() {
+			select {
+			case <-r.lease.lease.Lost():
+				close(r.keyTaken)
+			case <-ctx.Done():
+			}
+		}()
+	}
+	r.active.Store(true)
+	close(s.active)
+	r.log.Info("relayer ready", "operator", r.tx.From().Hex(), "chainId", r.chainID, "vault", cfg.Contracts.Vault.Hex(), "offchainVerification", r.vk != nil)
+}
+
+// setUp makes key's balance gate and transaction manager, reads its balance and nonce, and follows
+// again what it had in flight: adopted from the node's pool, and recorded as sent.
+func (s *Service) setUp(ctx context.Context, key *ecdsa.PrivateKey) {
+	r, cfg := s.Relayer, s.cfg
+	operator := crypto.PubkeyToAddress(key.PublicKey)
+	registerOperator(s.reg, r, operator.Hex())
+	r.gate = gate.New(r.client, gate.Config{Wallet: operator, Name: "operator", Work: "reveals", Min: cfg.Operator.MinBalance,
+		Poll: cfg.Operator.BalancePoll, Setting: "MIN_OPERATOR_BALANCE",
+		Budget: cfg.Operator.SpendLimit, BudgetSetting: "OPERATOR_SPEND_LIMIT",
+		Shared: sharedBudget(r.redis, "vaultd:relayer:spend")}, gate.NewMetrics(s.reg, "relayer", "operator_balance"), r.log)
+	r.tx = txmgr.New(r.client, key, r.chainID, cfg.Tx.Config, r.gate, txmgr.NewMetrics(s.reg, "relayer"), r.log)
+	if r.lease != nil {
+		r.tx.SetFence(r.lease.lease)
+		r.lease.tx.Store(r.tx)
+	}
+	sctx, cancel := context.WithTimeout(ctx, 2*cfg.Chain.RPCTimeout)
+	defer cancel()
+	r.gate.Refresh(sctx)
+	switch adopted, err := r.tx.Sync(sctx); {
+	case err != nil:
+		r.log.Warn("could not read the operator's nonce or list its transactions in the node's pool (txpool_contentFrom) at start; the nonce is read again at the first send, and transactions sent before this start are not replaced if they linger", "err", err)
+	case adopted > 0:
+		r.log.Info("tracking the operator's transactions found waiting in the node's pool; they are replaced if they linger",
+			"count", adopted, "reveals", r.adoptSent())
+	}
+	r.recoverLogged(ctx)
 }
 
 // Close stops what Start started and the goroutines following reveals in flight, then gives
@@ -188,7 +262,9 @@ func (s *Service) Close() {
 		s.stop()
 		s.background.Wait()
 	}
-	s.Relayer.tx.Close()
+	if s.Relayer.active.Load() {
+		s.Relayer.tx.Close()
+	}
 	close(s.Relayer.closing)
 	s.Relayer.tracking.Wait()
 	s.opened.Close()

@@ -244,6 +244,15 @@ func startRelayerWith(ctx context.Context, c *devchain.Chain, vkey string, over 
 	}
 	runCtx, cancel := context.WithCancel(ctx)
 	svc.Start()
+	wctx, stopWaiting := context.WithTimeout(ctx, time.Minute) // a leased key: after Redis's quiet spell
+	err = svc.WaitOperator(wctx)
+	stopWaiting()
+	if err != nil {
+		cancel()
+		svc.Close()
+		os.RemoveAll(dir)
+		return "", nil, fmt.Errorf("the relayer did not lease an operator key: %w", err)
+	}
 	done := make(chan struct{})
 	go func() { platform.Serve(runCtx, ln, svc.Handler(), 10*time.Second); close(done) }()
 	return "http://" + ln.Addr().String(), func() { cancel(); <-done; svc.Close(); os.RemoveAll(dir) }, nil
