@@ -126,7 +126,7 @@ func TestARedisRestartedEmptyUnderTwoRelayers(t *testing.T) {
 			standby <- nil
 			return
 		}
-		b.Start() // leases in the background
+		b.Start()                           // leases in the background
 		if b.WaitOperator(waiting) != nil { // still a standby when the test ends
 			b.Close()
 			standby <- nil
