@@ -10,6 +10,7 @@ import (
 // A secret comes from its variable or from the file NAME_FILE names, never both; problems name
 // the variable, never the value.
 func TestSecretFromFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	file := filepath.Join(dir, "admin")
 	if err := os.WriteFile(file, []byte("  s3cret-from-a-file-0123\n"), 0o600); err != nil {

@@ -21,6 +21,7 @@ func write(t *testing.T, dir, body string) string {
 // The file's values stand under what is not set; a variable set explicitly wins; a
 // verification_key.json beside the file is VERIFICATION_KEY_FILE.
 func TestEnvFromADeploymentFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := write(t, dir, `{"chainId":5446,"startBlock":12,"contracts":{"vault":"0x29dEEd3d79E960c46d881EDdDd24C5Dd7DF609E2","commitmentTree":"0x2222222222222222222222222222222222222222","nullifierRegistry":"0x1111111111111111111111111111111111111111"}}`)
 	os.WriteFile(filepath.Join(dir, "verification_key.json"), []byte("{}"), 0o644)
@@ -42,6 +43,7 @@ func TestEnvFromADeploymentFile(t *testing.T) {
 
 // A file that is not a deployment's is refused, saying what is wrong.
 func TestABadDeploymentFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for body, want := range map[string]string{
 		`not json`: "not a deployment file",

@@ -14,6 +14,7 @@ func abiString(s string) []byte {
 }
 
 func TestDecodeName(t *testing.T) {
+	t.Parallel()
 	b32 := make([]byte, 32)
 	copy(b32, "MKR")
 	for _, c := range []struct {
@@ -41,6 +42,7 @@ func TestDecodeName(t *testing.T) {
 }
 
 func TestDecodeDecimals(t *testing.T) {
+	t.Parallel()
 	word := func(b ...byte) []byte { return append(make([]byte, 32-len(b)), b...) }
 	for _, c := range []struct {
 		out  []byte

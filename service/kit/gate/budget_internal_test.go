@@ -19,6 +19,7 @@ import (
 // accepts again once a reservation is released or payments age out; each transition is one log
 // line, however many requests it refuses.
 func TestSpendBudget(t *testing.T) {
+	t.Parallel()
 	var logs strings.Builder
 	now := time.Unix(1_000_000, 0)
 	m := NewMetrics(prometheus.NewRegistry(), "test", "balance")
@@ -83,6 +84,7 @@ func TestSpendBudget(t *testing.T) {
 }
 
 func TestEnvBudget(t *testing.T) {
+	t.Parallel()
 	for s, want := range map[string]string{"10/1h": "10 native per 1h", "0.5/10m": "0.5 native per 10m", "off": "off", "0.000000001/90s": "0.000000001 native per 1m30s"} {
 		e := config.NewEnv(func(string) string { return s })
 		if b := EnvBudget(e, "OPERATOR_SPEND_LIMIT", ""); e.Err() != nil || b.String() != want {
@@ -102,6 +104,7 @@ func TestEnvBudget(t *testing.T) {
 // balance poll), with one ALERT line however many it refuses; the balance read after the
 // payment and the reservation given back reopen it, with one line.
 func TestAdmitReservesAndClosesOnce(t *testing.T) {
+	t.Parallel()
 	var logs strings.Builder
 	g := New(nil, Config{Name: "operator", Work: "reveals", Min: big.NewInt(10), Poll: 3 * time.Second, Setting: "MIN_OPERATOR_BALANCE"},
 		NewMetrics(prometheus.NewRegistry(), "test", "balance"), slog.New(slog.NewTextHandler(&logs, nil)))

@@ -11,6 +11,7 @@ import (
 // spending, or too short a history, there is no estimate (+Inf); spending older than the hour
 // is forgotten.
 func TestTimeToEmpty(t *testing.T) {
+	t.Parallel()
 	var b burnRate
 	t0 := time.Unix(0, 0)
 	balance := int64(1060)

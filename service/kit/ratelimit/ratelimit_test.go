@@ -14,6 +14,7 @@ var ctx = context.Background()
 
 // N events per window per key; the window slides; Undo gives one back; keys do not share.
 func TestSlidingWindow(t *testing.T) {
+	t.Parallel()
 	now := time.Unix(0, 0)
 	l := New(Rate{N: 2, Window: time.Minute})
 	l.SetClock(func() time.Time { return now })
@@ -42,6 +43,7 @@ func TestSlidingWindow(t *testing.T) {
 }
 
 func TestFromEnv(t *testing.T) {
+	t.Parallel()
 	e := config.NewEnv(func(k string) string {
 		return map[string]string{"A": "5/1m", "B": " 10 / 1h ", "C": "5 per minute", "D": "0/1m"}[k]
 	})
@@ -64,6 +66,7 @@ func TestFromEnv(t *testing.T) {
 // IPv6 clients are keyed by their /64 (or the prefix configured); IPv4 ones, mapped or not, by
 // their address.
 func TestClientKey(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"2001:db8:1:2:3:4:5:6": "2001:db8:1::/48",
 		"2001:db8:1:ff::1":     "2001:db8:1::/48",
@@ -89,6 +92,7 @@ func TestClientKey(t *testing.T) {
 // Each decision says how many more the key may have and when the oldest event leaves the window,
 // so that a client can be told (the RateLimit header).
 func TestDecisionTellsRemainingAndReset(t *testing.T) {
+	t.Parallel()
 	now := time.Unix(0, 0)
 	l := New(Rate{N: 3, Window: time.Minute})
 	l.SetClock(func() time.Time { return now })

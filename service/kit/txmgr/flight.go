@@ -245,16 +245,14 @@ func (m *Manager) tend(ctx context.Context) (settled bool) {
 	for _, n := range gaps {
 		m.fillGap(ctx, n)
 	}
-	var due []*Flight
-	for _, f := range flights {
-		if m.oneByOne || m.now().Sub(f.lastLookup) >= lookupEvery {
-			f.lastLookup = m.now()
-			due = append(due, f)
-		}
-	}
+	// Once one flight is due for a lookup, all are looked up with it: one request a round, however
+	// the flights' send times are spread.
 	var found map[*Flight]*types.Receipt
-	if len(due) > 0 {
-		found = m.lookup(ctx, due)
+	if slices.ContainsFunc(flights, func(f *Flight) bool { return m.oneByOne || m.now().Sub(f.lastLookup) >= lookupEvery }) {
+		for _, f := range flights {
+			f.lastLookup = m.now()
+		}
+		found = m.lookup(ctx, flights)
 	}
 	for _, f := range flights {
 		if r := found[f]; r != nil {

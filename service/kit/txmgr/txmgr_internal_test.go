@@ -20,6 +20,7 @@ import (
 )
 
 func TestBumpIsStrictlyHigherAndAtLeastTenPercent(t *testing.T) {
+	t.Parallel()
 	for _, v := range []int64{0, 1, 7, 9, 10, 100, 1_000_000_007} {
 		b := bump(big.NewInt(v))
 		if b.Cmp(big.NewInt(v)) <= 0 || new(big.Int).Mul(b, big.NewInt(100)).Cmp(new(big.Int).Mul(big.NewInt(v), big.NewInt(110))) < 0 {
@@ -39,6 +40,7 @@ var _ rpc.Error = rpcErr{}
 // Each class of the node's answers to a send is told apart, including the -32603 wrapping of
 // "nonce too low" that deadlocked other relayers, and the transport failures.
 func TestClassifySend(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		err  error
 		want sendClass

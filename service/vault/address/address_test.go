@@ -7,6 +7,7 @@ import (
 )
 
 func TestParse(t *testing.T) {
+	t.Parallel()
 	const sum = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
 	for _, c := range []struct {
 		in       string

@@ -32,6 +32,7 @@ var vectors = []struct {
 }
 
 func TestComputeMatchesCircomlibjs(t *testing.T) {
+	t.Parallel()
 	for _, v := range vectors {
 		want, _ := new(big.Int).SetString(v.decimal, 10)
 		got, err := Compute(common.HexToAddress(v.address), v.chainID)
@@ -59,6 +60,7 @@ func TestComputeMatchesCircomlibjs(t *testing.T) {
 }
 
 func TestChainIDChangesTokenID(t *testing.T) {
+	t.Parallel()
 	a := common.HexToAddress(vectors[0].address)
 	x, _ := Hex(a, 5445)
 	y, _ := Hex(a, 5446)
