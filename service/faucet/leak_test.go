@@ -2,6 +2,7 @@ package faucet_test
 
 import (
 	"testing"
+	"time"
 
 	"go.uber.org/goleak"
 
@@ -30,4 +31,32 @@ func TestNoGoroutineOutlivesTheFaucet(t *testing.T) {
 	svc.Start()
 	svc.Close()
 	goleak.VerifyNone(t, ignore)
+}
+
+// New wires and waits for nothing: on a new Redis (in its quiet spell, here an hour long) it
+// returns at once, where it waited the spell out before; Start waits, and Close ends that wait.
+func TestNewWaitsForNoQuietSpell(t *testing.T) {
+	c := devchaintest.Start(t)
+	redisURL, stopRedis := redistest.Server(t)
+	defer stopRedis()
+	cfg, err := faucet.LoadConfig(env(c, t.TempDir(), map[string]string{"REDIS_URL": redisURL, "REDIS_WIPE_QUIET": "1h"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	built := make(chan *faucet.Service, 1)
+	go func() {
+		svc, err := faucet.New(ctx, cfg, faucet.Options{})
+		if err != nil {
+			t.Error(err)
+		}
+		built <- svc
+	}()
+	select {
+	case svc := <-built:
+		if svc != nil {
+			svc.Close()
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("faucet.New waited out Redis's quiet spell")
+	}
 }

@@ -37,9 +37,9 @@ type Service struct {
 // Options are the tracer, metrics registry and logger a caller may give (platform.Options).
 type Options = platform.Options
 
-// New builds the faucet: it dials the chain, settles the chain id, opens the claim store,
-// reads the wallet's nonce and balance, adopts its transactions waiting in the node's pool,
-// and reconciles the claims a previous run left unfinished, before anything is served.
+// New wires the faucet and checks what it is given: it dials the chain (and settles the chain
+// id), opens the claim store and reaches Redis. It waits for nothing and sends nothing: Start
+// does the rest before anything is served.
 func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -70,11 +70,7 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 			return nil, err
 		}
 		opened.PushErr(rdb.Close)
-		// A new Redis looks like one that lost its data: its first quiet spell passes here.
-		wctx, cancel := context.WithTimeout(ctx, cfg.Limits.WipeQuiet+5*time.Second)
-		err = lease.WaitQuiet(wctx, rdb, redisPrefix, cfg.Limits.WipeQuiet)
-		cancel()
-		if err != nil {
+		if err := rdb.Ping(ctx).Err(); err != nil { // a wrong REDIS_URL stops the start, as a wrong RPC_URL does
 			return nil, fmt.Errorf("REDIS_URL: %w", err)
 		}
 		shared = gate.NewSharedRedis(rdb, "vaultd:faucet:spend", platform.Instance(), 10*time.Minute)
@@ -100,21 +96,6 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 		f.perIP = ratelimit.NewRedis(rdb, "faucet:ip", cfg.Limits.PerIP)
 		f.total = ratelimit.NewRedis(rdb, "faucet:total", cfg.Limits.Total)
 	}
-	g.Refresh(ctx)
-	switch adopted, err := f.tx.Sync(ctx); {
-	case err != nil:
-		log.Warn("could not read the faucet's nonce or list its transactions in the node's pool at start", "err", err)
-	case adopted > 0:
-		log.Info("tracking the faucet's transactions found waiting in the node's pool", "count", adopted)
-	}
-	if st.shared() { // claims left by replicas that are not running
-		f.adoptOrphans(ctx)
-	}
-	if undecided := f.reconcile(ctx); undecided > 0 {
-		log.Warn("some unfinished claims could not be reconciled with the chain yet; retrying in the background", "count", undecided)
-		f.wakeReconciler()
-	}
-
 	a := &api{f: f, started: time.Now()}
 	strict := faucetapi.NewStrictHandlerWithOptions(a, nil, faucetapi.StrictHTTPServerOptions{
 		RequestErrorHandlerFunc:  platform.RequestErrorHandler,
@@ -137,15 +118,19 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 	if err != nil {
 		return nil, err
 	}
-	log.Info("faucet ready", "wallet", wallet.Hex(), "chainId", chainID, "amount", cfg.Wallet.Amount.String())
 	return &Service{cfg: cfg, Faucet: f, handler: h, opened: opened}, nil
 }
 
 // Handler is the service's HTTP handler.
 func (s *Service) Handler() http.Handler { return s.handler }
 
-// Start runs the balance poll, the transaction watcher and the reconciler until Close.
+// Start sets the faucet up, then runs the balance poll, the transaction watcher and the
+// reconciler until Close. The set-up, before it returns: with REDIS_URL, a new Redis's quiet
+// spell is waited out (it looks like one that lost its data); the wallet's balance and nonce are
+// read, its transactions waiting in the node's pool adopted, and the claims a previous run left
+// unfinished reconciled (those of replicas not running too, on Postgres).
 func (s *Service) Start() {
+	s.setUp(s.Faucet.life)
 	ctx, cancel := context.WithCancel(context.Background())
 	s.stop = cancel
 	s.background.Add(3)
@@ -153,6 +138,33 @@ func (s *Service) Start() {
 	go func() { defer s.background.Done(); s.Faucet.reconcileLoop() }()
 	go func() { defer s.background.Done(); s.Faucet.keepWalletLock(ctx) }()
 	s.Faucet.tx.Start()
+}
+
+// setUp is Start's first part; Close ends it early (ctx).
+func (s *Service) setUp(ctx context.Context) {
+	f, cfg, log := s.Faucet, s.cfg, s.Faucet.log
+	if f.redis != nil {
+		wctx, cancel := context.WithTimeout(ctx, cfg.Limits.WipeQuiet+5*time.Second)
+		if err := lease.WaitQuiet(wctx, f.redis, redisPrefix, cfg.Limits.WipeQuiet); err != nil && ctx.Err() == nil {
+			log.Warn("could not wait out Redis's quiet spell at start; claims ask Redis whether it can be trusted each time", "err", err)
+		}
+		cancel()
+	}
+	f.gate.Refresh(ctx)
+	switch adopted, err := f.tx.Sync(ctx); {
+	case err != nil:
+		log.Warn("could not read the faucet's nonce or list its transactions in the node's pool at start", "err", err)
+	case adopted > 0:
+		log.Info("tracking the faucet's transactions found waiting in the node's pool", "count", adopted)
+	}
+	if f.store.shared() { // claims left by replicas that are not running
+		f.adoptOrphans(ctx)
+	}
+	if undecided := f.reconcile(ctx); undecided > 0 {
+		log.Warn("some unfinished claims could not be reconciled with the chain yet; retrying in the background", "count", undecided)
+		f.wakeReconciler()
+	}
+	log.Info("faucet ready", "wallet", f.tx.From().Hex(), "chainId", f.chainID, "amount", cfg.Wallet.Amount.String())
 }
 
 // Close stops what Start started and releases the store and the chain client. Claims still
