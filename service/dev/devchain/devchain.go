@@ -28,6 +28,8 @@ import (
 	"github.com/ethereum/go-ethereum/eth/catalyst"
 	"github.com/ethereum/go-ethereum/eth/ethconfig"
 	"github.com/ethereum/go-ethereum/eth/filters"
+	"github.com/ethereum/go-ethereum/eth/tracers"
+	_ "github.com/ethereum/go-ethereum/eth/tracers/native" // callTracer, prestateTracer, …
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/node"
 	"github.com/ethereum/go-ethereum/p2p"
@@ -133,6 +135,9 @@ func Start(ctx context.Context, cfg Config) (*Chain, error) {
 		Namespace: "eth",
 		Service:   filters.NewFilterAPI(filters.NewFilterSystem(backend.APIBackend, filters.Config{})),
 	}})
+	// debug_traceTransaction and debug_traceCall (with callTracer and the other native tracers):
+	// where a transaction's gas goes (cmd/gasbench).
+	stack.RegisterAPIs(tracers.APIs(backend.APIBackend))
 	beacon, err := catalyst.NewSimulatedBeacon(0, feeRecipient, backend)
 	if err != nil {
 		stack.Close()

@@ -1,0 +1,427 @@
+// Package gasbench measures what the vault's operations cost in gas on the in-process dev chain
+// (Osaka rules), and where that gas goes: a commit (the first into an empty tree and a later
+// one), a reveal of a whole note and a reveal of part of one (its change note inserted), at trees
+// of 1, 1,000 and 100,000 leaves. The small tree is real; the large ones are the same calls
+// traced (debug_traceCall) with the tree's storage overridden to hold that many leaves (its
+// leaf counter, and a root history already full), since filling a depth-20 tree by commits
+// would take hours. Each figure is split by where it is spent: the transaction's intrinsic cost,
+// the Poseidon hashes (calls into the PoseidonT3 and PoseidonT4 libraries), the proof's
+// verification, the token's calls, storage reads and writes, and the rest.
+package gasbench
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"io"
+	"math/big"
+	"slices"
+	"strings"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/params"
+	"github.com/ethereum/go-ethereum/rpc"
+	"github.com/holiman/uint256"
+
+	"github.com/seed018cc74c/vaultd/gen/contracts"
+	"github.com/seed018cc74c/vaultd/service/dev/devchain"
+	"github.com/seed018cc74c/vaultd/service/vault/card"
+	"github.com/seed018cc74c/vaultd/service/vault/zk"
+)
+
+// Targets are issue 21's: the most each operation should cost.
+var Targets = map[string]uint64{"commit": 450_000, "reveal whole": 320_000, "reveal part": 600_000}
+
+// Profile is one operation's gas, split by where it goes. The parts add up to Total.
+type Profile struct {
+	Operation string
+	Leaves    int // in the tree before the operation
+	Total     uint64
+
+	Intrinsic            uint64 // 21,000 and the calldata
+	Poseidon             uint64 // the library calls (PoseidonT3 and PoseidonT4), whole
+	PoseidonCalls        int
+	Verify               uint64 // the verifier's call, whole
+	Token                uint64 // the token's calls (balanceOf, transferFrom, transfer), whole
+	Storage              uint64 // SLOAD and SSTORE outside those calls, before refunds
+	StorageReads, Writes int
+	Refund               uint64 // given back at the end (storage set back, as the reentrancy flag is)
+	Rest                 uint64 // everything else: the vault's and the tree's own code, events, calls' overhead
+}
+
+// Result is every profile measured.
+type Result struct{ Profiles []Profile }
+
+// Tree sizes measured.
+var Sizes = []int{1, 1_000, 100_000}
+
+// Run measures on a fresh dev chain and writes a report to out.
+func Run(ctx context.Context, out io.Writer) (Result, error) {
+	var res Result
+	dev, err := devchain.Start(ctx, devchain.Config{Users: 3})
+	if err != nil {
+		return res, err
+	}
+	defer dev.Close()
+	keys, err := zk.DevKeys()
+	if err != nil {
+		return res, err
+	}
+	rpcClient, err := rpc.DialContext(ctx, dev.RPCURL)
+	if err != nil {
+		return res, err
+	}
+	defer rpcClient.Close()
+	b := &bench{dev: dev, rpc: rpcClient, keys: keys}
+
+	// Real: the first commit into the empty tree, then a later one; a whole and a partial reveal.
+	user := dev.Accounts.Users[0]
+	token := dev.Tokens[0].Address
+	var cards []card.Card
+	for i, name := range []string{"commit (the first into an empty tree)", "commit"} {
+		c, receipt, err := card.Create(ctx, dev.Client(), user.Key, dev.Contracts.Vault, token, big.NewInt(int64(1_000+i)))
+		if err != nil {
+			return res, err
+		}
+		cards = append(cards, c)
+		p, err := b.traceTx(ctx, name, i, receipt)
+		if err != nil {
+			return res, err
+		}
+		res.Profiles = append(res.Profiles, p)
+	}
+	tree, err := card.Tree(ctx, dev.Client(), dev.Contracts.CommitmentTree)
+	if err != nil {
+		return res, err
+	}
+	for i, amount := range []*big.Int{nil, big.NewInt(500)} {
+		req, _, err := card.ProveFrom(keys, cards[i], tree, fresh(), amount)
+		if err != nil {
+			return res, err
+		}
+		data, err := card.RevealCalldata(req)
+		if err != nil {
+			return res, err
+		}
+		name := map[bool]string{true: "reveal whole", false: "reveal part"}[amount == nil]
+		if i == 0 { // the partial one is measured below, beside its larger trees (a nullifier spends once)
+			receipt, err := card.Send(ctx, dev.Client(), dev.Accounts.Users[1].Key, dev.Contracts.Vault, data)
+			if err != nil {
+				return res, err
+			}
+			p, err := b.traceTx(ctx, name, tree.Len(), receipt)
+			if err != nil {
+				return res, err
+			}
+			res.Profiles = append(res.Profiles, p)
+			continue
+		}
+		for _, n := range Sizes[1:] {
+			p, err := b.traceAt(ctx, name, n, dev.Accounts.Users[1].Address, dev.Contracts.Vault, data)
+			if err != nil {
+				return res, err
+			}
+			res.Profiles = append(res.Profiles, p)
+		}
+		p, err := b.traceAt(ctx, name, 0, dev.Accounts.Users[1].Address, dev.Contracts.Vault, data)
+		if err != nil {
+			return res, err
+		}
+		res.Profiles = append(res.Profiles, p)
+	}
+	// Commits into the large trees: the same call as a later commit, traced over the overrides.
+	if _, err := card.Send(ctx, dev.Client(), user.Key, token, approve(dev.Contracts.Vault)); err != nil {
+		return res, err
+	}
+	for _, n := range Sizes[1:] {
+		secret, nullifierSecret, err := card.NewSecrets()
+		if err != nil {
+			return res, err
+		}
+		data := contracts.NewCommitRevealVault().PackCommit(token, big.NewInt(1_000), common.BigToHash(zk.Commitment(secret, nullifierSecret)))
+		p, err := b.traceAt(ctx, "commit", n, user.Address, dev.Contracts.Vault, data)
+		if err != nil {
+			return res, err
+		}
+		res.Profiles = append(res.Profiles, p)
+	}
+	report(out, res)
+	return res, nil
+}
+
+func fresh() common.Address {
+	k, _ := crypto.GenerateKey()
+	return crypto.PubkeyToAddress(k.PublicKey)
+}
+
+func approve(spender common.Address) []byte {
+	return contracts.NewWrappedToken().PackApprove(spender, new(big.Int).Lsh(big.NewInt(1), 200))
+}
+
+type bench struct {
+	dev  *devchain.Chain
+	rpc  *rpc.Client
+	keys *zk.Keys
+}
+
+// frame is a callTracer frame.
+type frame struct {
+	Type    string         `json:"type"`
+	From    common.Address `json:"from"`
+	To      common.Address `json:"to"`
+	Input   hexutil.Bytes  `json:"input"`
+	GasUsed hexutil.Uint64 `json:"gasUsed"`
+	Calls   []frame        `json:"calls"`
+}
+
+// structLog is a step of the default tracer (stack, memory and storage off).
+type structLog struct {
+	Op      string `json:"op"`
+	GasCost uint64 `json:"gasCost"`
+	Depth   int    `json:"depth"`
+	Refund  uint64 `json:"refund"` // the refund counter so far
+}
+
+type structTrace struct {
+	Gas        uint64      `json:"gas"`
+	Failed     bool        `json:"failed"`
+	StructLogs []structLog `json:"structLogs"`
+}
+
+var plain = map[string]any{"disableStack": true, "disableStorage": true, "enableMemory": false}
+
+// traceTx profiles a mined transaction.
+func (b *bench) traceTx(ctx context.Context, name string, leaves int, r *types.Receipt) (Profile, error) {
+	var calls frame
+	if err := b.rpc.CallContext(ctx, &calls, "debug_traceTransaction", r.TxHash, map[string]any{"tracer": "callTracer"}); err != nil {
+		return Profile{}, err
+	}
+	var steps structTrace
+	if err := b.rpc.CallContext(ctx, &steps, "debug_traceTransaction", r.TxHash, plain); err != nil {
+		return Profile{}, err
+	}
+	tx, _, err := b.dev.Client().TransactionByHash(ctx, r.TxHash)
+	if err != nil {
+		return Profile{}, err
+	}
+	p := profile(name, leaves, r.GasUsed, tx.Data(), calls, steps.StructLogs)
+	if uint64(calls.GasUsed) != r.GasUsed {
+		return p, fmt.Errorf("%s: the call trace says %d gas, the receipt %d", name, calls.GasUsed, r.GasUsed)
+	}
+	return p, nil
+}
+
+// treeSlots is where CommitmentTree keeps its state (storage layout: zeros[20] in slots 0-19,
+// filledSubtrees[20] in 20-39, roots[32] in 40-71, then currentRootIndex and nextIndex, two
+// uint32 packed in slot 72, the index in its low 4 bytes).
+const (
+	slotRoots   = 40
+	slotIndexes = 72
+	rootHistory = 32
+)
+
+// traceAt profiles a call from `from` to `to` with data. With n > 0 the tree is overridden to
+// hold n leaves: its leaf counter set to n and every root of its history set (a full ring: the
+// new root's slot is written over, not filled), the current root kept, so that a proof made
+// against it still verifies; n == 0 traces over the chain as it is.
+func (b *bench) traceAt(ctx context.Context, name string, n int, from, to common.Address, data []byte) (Profile, error) {
+	args := map[string]any{"from": from, "to": to, "data": hexutil.Bytes(data), "gas": hexutil.Uint64(10_000_000)}
+	leaves := n
+	overrides := map[string]any{}
+	if n > 0 {
+		var raw hexutil.Bytes
+		if err := b.rpc.CallContext(ctx, &raw, "eth_getStorageAt", b.dev.Contracts.CommitmentTree, hexutil.EncodeUint64(slotIndexes), "latest"); err != nil {
+			return Profile{}, err
+		}
+		word := new(big.Int).SetBytes(raw)
+		current := new(big.Int).And(word, big.NewInt(0xffffffff)).Uint64()
+		diff := map[string]string{slotHex(slotIndexes): common.BigToHash(new(big.Int).Or(big.NewInt(int64(current)), new(big.Int).Lsh(big.NewInt(int64(n)), 32))).Hex()}
+		for i := range uint64(rootHistory) {
+			if i != current {
+				diff[slotHex(slotRoots+i)] = common.BigToHash(big.NewInt(1)).Hex()
+			}
+		}
+		overrides[b.dev.Contracts.CommitmentTree.Hex()] = map[string]any{"stateDiff": diff}
+		// The layout assumed above, checked: the tree, read over the overrides, counts n leaves.
+		tree := contracts.NewCommitmentTree()
+		var out hexutil.Bytes
+		if err := b.rpc.CallContext(ctx, &out, "eth_call", map[string]any{"to": b.dev.Contracts.CommitmentTree, "data": hexutil.Bytes(tree.PackNextIndex())},
+			"latest", overrides); err != nil {
+			return Profile{}, err
+		}
+		if got, err := tree.UnpackNextIndex(out); err != nil || int(got) != n {
+			return Profile{}, fmt.Errorf("the tree overridden to %d leaves reads %d (%v): its storage layout is not the one assumed", n, got, err)
+		}
+	} else {
+		var err error
+		if leaves, err = b.leaves(ctx); err != nil {
+			return Profile{}, err
+		}
+	}
+	var calls frame
+	if err := b.rpc.CallContext(ctx, &calls, "debug_traceCall", args, "latest", map[string]any{"tracer": "callTracer", "stateOverrides": overrides}); err != nil {
+		return Profile{}, err
+	}
+	var steps structTrace
+	cfg := map[string]any{"stateOverrides": overrides}
+	for k, v := range plain {
+		cfg[k] = v
+	}
+	if err := b.rpc.CallContext(ctx, &steps, "debug_traceCall", args, "latest", cfg); err != nil {
+		return Profile{}, err
+	}
+	if steps.Failed {
+		return Profile{}, fmt.Errorf("%s at %d leaves: the call reverted", name, n)
+	}
+	return profile(name, leaves, steps.Gas, data, calls, steps.StructLogs), nil
+}
+
+// leaves is the tree's leaf counter now (nextIndex, slot 72's second 4 bytes).
+func (b *bench) leaves(ctx context.Context) (int, error) {
+	var raw hexutil.Bytes
+	if err := b.rpc.CallContext(ctx, &raw, "eth_getStorageAt", b.dev.Contracts.CommitmentTree, hexutil.EncodeUint64(slotIndexes), "latest"); err != nil {
+		return 0, err
+	}
+	return int(new(big.Int).Rsh(new(big.Int).SetBytes(raw), 32).Uint64() & 0xffffffff), nil
+}
+
+func slotHex(i uint64) string { return common.BigToHash(new(big.Int).SetUint64(i)).Hex() }
+
+// profile splits a transaction's gas by where it goes.
+func profile(name string, leaves int, total uint64, data []byte, calls frame, steps []structLog) Profile {
+	p := Profile{Operation: name, Leaves: leaves, Total: total}
+	vault := calls.To
+	p.Intrinsic = intrinsic(data, vault)
+	poseidonT3, poseidonT4 := selector("hash(uint256[2])"), selector("hash(uint256[3])")
+	verify := selector("verifyProof(uint256[2],uint256[2][2],uint256[2],uint256[6])")
+	// Whole calls, by what they are; the storage and the rest of the frames they sit in count apart.
+	var walk func(f frame)
+	walk = func(f frame) {
+		for _, c := range f.Calls {
+			switch sel := selectorOf(c.Input); {
+			case sel == poseidonT3 || sel == poseidonT4:
+				p.Poseidon += uint64(c.GasUsed)
+				p.PoseidonCalls++
+			case sel == verify:
+				p.Verify += uint64(c.GasUsed)
+			case c.To == tokenOf(calls):
+				p.Token += uint64(c.GasUsed)
+			default:
+				walk(c)
+			}
+		}
+	}
+	walk(calls)
+	// Storage outside the whole calls above: the libraries and the verifier touch none, and a
+	// token's own storage is counted with its call.
+	inToken := tokenSteps(calls, steps, tokenOf(calls))
+	for i, s := range steps {
+		if inToken[i] {
+			continue
+		}
+		switch s.Op {
+		case "SLOAD":
+			p.Storage += s.GasCost
+			p.StorageReads++
+		case "SSTORE":
+			p.Storage += s.GasCost
+			p.Writes++
+		}
+	}
+	if len(steps) > 0 {
+		// At most a fifth of the gas used comes back (EIP-3529).
+		p.Refund = min(steps[len(steps)-1].Refund, (total+steps[len(steps)-1].Refund)/5)
+	}
+	p.Rest = total + p.Refund - p.Intrinsic - p.Poseidon - p.Verify - p.Token - p.Storage
+	return p
+}
+
+func selector(sig string) string { return hexutil.Encode(crypto.Keccak256([]byte(sig))[:4]) }
+
+func selectorOf(input []byte) string {
+	if len(input) < 4 {
+		return ""
+	}
+	return hexutil.Encode(input[:4])
+}
+
+// tokenOf is the token a vault call touches: the target of its first CALL or STATICCALL that is
+// neither the tree, the registry, a library nor the verifier (balanceOf comes first in commit,
+// transfer last in reveal).
+func tokenOf(calls frame) common.Address {
+	balanceOf, transfer := selector("balanceOf(address)"), selector("transfer(address,uint256)")
+	for _, c := range calls.Calls {
+		if s := selectorOf(c.Input); s == balanceOf || s == transfer {
+			return c.To
+		}
+	}
+	return common.Address{}
+}
+
+// tokenSteps marks the steps run inside the vault's calls to token. The default tracer names no
+// addresses: its steps are matched to the call trace's frames by order, each descent from depth
+// 1 to 2 entering the vault's next call that runs code (a precompile runs none).
+func tokenSteps(calls frame, steps []structLog, token common.Address) map[int]bool {
+	var children []frame
+	for _, c := range calls.Calls {
+		if new(big.Int).SetBytes(c.To.Bytes()).Cmp(big.NewInt(0x100)) >= 0 {
+			children = append(children, c)
+		}
+	}
+	in := map[int]bool{}
+	child, prev := -1, 1
+	for i, s := range steps {
+		if s.Depth == 2 && prev == 1 {
+			child++
+		}
+		if s.Depth >= 2 && child >= 0 && child < len(children) && children[child].To == token {
+			in[i] = true
+		}
+		prev = s.Depth
+	}
+	return in
+}
+
+// intrinsic is a call's intrinsic gas under the dev chain's rules.
+func intrinsic(data []byte, to common.Address) uint64 {
+	rules := params.AllDevChainProtocolChanges.Rules(big.NewInt(1), true, 0)
+	g, err := core.IntrinsicGas(data, nil, nil, common.Address{}, &to, new(uint256.Int), rules)
+	if err != nil {
+		return params.TxGas
+	}
+	return g
+}
+
+// report writes the profiles as a table, by operation and tree size, beside the targets and the
+// anchors.
+func report(out io.Writer, res Result) {
+	order := map[string]int{"commit (the first into an empty tree)": 0, "commit": 1, "reveal whole": 2, "reveal part": 3}
+	slices.SortStableFunc(res.Profiles, func(a, b Profile) int {
+		return cmp.Or(cmp.Compare(order[a.Operation], order[b.Operation]), cmp.Compare(a.Leaves, b.Leaves))
+	})
+	fmt.Fprintf(out, "%-38s %7s %10s %10s %14s %8s %7s %18s %8s %7s\n", "operation", "leaves", "total", "intrinsic", "poseidon (calls)", "verify", "token", "storage (reads/wr)", "refund", "rest")
+	for _, p := range res.Profiles {
+		fmt.Fprintf(out, "%-38s %7d %10s %10s %14s %8s %7s %18s %8s %7s\n", p.Operation, p.Leaves, n(p.Total), n(p.Intrinsic),
+			fmt.Sprintf("%s (%d)", n(p.Poseidon), p.PoseidonCalls), n(p.Verify), n(p.Token),
+			fmt.Sprintf("%s (%d/%d)", n(p.Storage), p.StorageReads, p.Writes), "-"+n(p.Refund), n(p.Rest))
+	}
+	fmt.Fprintln(out, "targets (issue 21): commit <= 450,000; reveal whole <= 320,000; reveal part <= 600,000")
+	fmt.Fprintln(out, "anchors: Tornado Cash deposit ~1,000,000 and withdraw ~301,000 (published); seed 001: a reveal 300,000-400,000")
+}
+
+// n formats a gas figure with thousands separators.
+func n(v uint64) string {
+	s := fmt.Sprint(v)
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
