@@ -1,7 +1,7 @@
 // Package gasbench measures what the vault's operations cost in gas on the in-process dev chain
 // (Osaka rules), and where that gas goes: a commit (the first into an empty tree and a later
-// one), a reveal of a whole note and a reveal of part of one (its change note inserted), at trees
-// of 1, 1,000 and 100,000 leaves. The small tree is real; the large ones are the same calls
+// one), a reveal of a whole note and a reveal of part of one (its change note inserted), on the
+// real tree (a leaf or two) and at trees of 1,000 and 100,000 leaves: the large ones are the calls
 // traced (debug_traceCall) with the tree's storage overridden to hold that many leaves (its
 // leaf counter, and a root history already full), since filling a depth-20 tree by commits
 // would take hours. Each figure is split by where it is spent: the transaction's intrinsic cost,
@@ -56,9 +56,6 @@ type Profile struct {
 // Result is every profile measured.
 type Result struct{ Profiles []Profile }
 
-// Tree sizes measured.
-var Sizes = []int{1, 1_000, 100_000}
-
 // Run measures on a fresh dev chain and writes a report to out.
 func Run(ctx context.Context, out io.Writer) (Result, error) {
 	var res Result
@@ -76,7 +73,7 @@ func Run(ctx context.Context, out io.Writer) (Result, error) {
 		return res, err
 	}
 	defer rpcClient.Close()
-	b := &bench{dev: dev, rpc: rpcClient, keys: keys}
+	b := &bench{dev: dev, rpc: rpcClient}
 
 	// Real: the first commit into the empty tree, then a later one; a whole and a partial reveal.
 	user := dev.Accounts.Users[0]
@@ -98,36 +95,27 @@ func Run(ctx context.Context, out io.Writer) (Result, error) {
 	if err != nil {
 		return res, err
 	}
-	for i, amount := range []*big.Int{nil, big.NewInt(500)} {
-		req, _, err := card.ProveFrom(keys, cards[i], tree, fresh(), amount)
-		if err != nil {
-			return res, err
-		}
-		data, err := card.RevealCalldata(req)
-		if err != nil {
-			return res, err
-		}
-		name := map[bool]string{true: "reveal whole", false: "reveal part"}[amount == nil]
-		if i == 0 { // the partial one is measured below, beside its larger trees (a nullifier spends once)
-			receipt, err := card.Send(ctx, dev.Client(), dev.Accounts.Users[1].Key, dev.Contracts.Vault, data)
-			if err != nil {
-				return res, err
-			}
-			p, err := b.traceTx(ctx, name, tree.Len(), receipt)
-			if err != nil {
-				return res, err
-			}
-			res.Profiles = append(res.Profiles, p)
-			continue
-		}
-		for _, n := range Sizes[1:] {
-			p, err := b.traceAt(ctx, name, n, dev.Accounts.Users[1].Address, dev.Contracts.Vault, data)
-			if err != nil {
-				return res, err
-			}
-			res.Profiles = append(res.Profiles, p)
-		}
-		p, err := b.traceAt(ctx, name, 0, dev.Accounts.Users[1].Address, dev.Contracts.Vault, data)
+	payer := dev.Accounts.Users[1] // pays for the reveals, as a relayer would
+	whole, err := revealCalldata(keys, cards[0], tree, nil)
+	if err != nil {
+		return res, err
+	}
+	receipt, err := card.Send(ctx, dev.Client(), payer.Key, dev.Contracts.Vault, whole)
+	if err != nil {
+		return res, err
+	}
+	p, err := b.traceTx(ctx, "reveal whole", tree.Len(), receipt)
+	if err != nil {
+		return res, err
+	}
+	res.Profiles = append(res.Profiles, p)
+	// The partial reveal is traced, not sent: its nullifier stays unspent for the larger trees.
+	part, err := revealCalldata(keys, cards[1], tree, big.NewInt(500))
+	if err != nil {
+		return res, err
+	}
+	for _, n := range []int{0, 1_000, 100_000} {
+		p, err := b.traceAt(ctx, "reveal part", n, payer.Address, dev.Contracts.Vault, part)
 		if err != nil {
 			return res, err
 		}
@@ -137,7 +125,7 @@ func Run(ctx context.Context, out io.Writer) (Result, error) {
 	if _, err := card.Send(ctx, dev.Client(), user.Key, token, approve(dev.Contracts.Vault)); err != nil {
 		return res, err
 	}
-	for _, n := range Sizes[1:] {
+	for _, n := range []int{1_000, 100_000} {
 		secret, nullifierSecret, err := card.NewSecrets()
 		if err != nil {
 			return res, err
@@ -153,6 +141,16 @@ func Run(ctx context.Context, out io.Writer) (Result, error) {
 	return res, nil
 }
 
+// revealCalldata proves a reveal of amount of c (nil: all of it) to a fresh recipient and
+// returns the vault call.
+func revealCalldata(keys *zk.Keys, c card.Card, tree *zk.Tree, amount *big.Int) ([]byte, error) {
+	req, _, err := card.ProveFrom(keys, c, tree, fresh(), amount)
+	if err != nil {
+		return nil, err
+	}
+	return card.RevealCalldata(req)
+}
+
 func fresh() common.Address {
 	k, _ := crypto.GenerateKey()
 	return crypto.PubkeyToAddress(k.PublicKey)
@@ -163,9 +161,8 @@ func approve(spender common.Address) []byte {
 }
 
 type bench struct {
-	dev  *devchain.Chain
-	rpc  *rpc.Client
-	keys *zk.Keys
+	dev *devchain.Chain
+	rpc *rpc.Client
 }
 
 // frame is a callTracer frame.
