@@ -212,12 +212,12 @@ func (b *bench) traceTx(ctx context.Context, name string, leaves int, r *types.R
 	return p, nil
 }
 
-// treeSlots is where CommitmentTree keeps its state (storage layout: zeros[20] in slots 0-19,
-// filledSubtrees[20] in 20-39, roots[32] in 40-71, then currentRootIndex and nextIndex, two
-// uint32 packed in slot 72, the index in its low 4 bytes).
+// Where CommitmentTree keeps its state (storage layout: filledSubtrees[20] in slots 0-19,
+// roots[32] in 20-51, then currentRootIndex and nextIndex, two uint32 packed in slot 52, the
+// index in its low 4 bytes). traceAt checks it.
 const (
-	slotRoots   = 40
-	slotIndexes = 72
+	slotRoots   = 20
+	slotIndexes = 52
 	rootHistory = 32
 )
 
@@ -277,7 +277,7 @@ func (b *bench) traceAt(ctx context.Context, name string, n int, from, to common
 	return profile(name, leaves, steps.Gas, data, calls, steps.StructLogs), nil
 }
 
-// leaves is the tree's leaf counter now (nextIndex, slot 72's second 4 bytes).
+// leaves is the tree's leaf counter now (nextIndex, the indexes slot's second 4 bytes).
 func (b *bench) leaves(ctx context.Context) (int, error) {
 	var raw hexutil.Bytes
 	if err := b.rpc.CallContext(ctx, &raw, "eth_getStorageAt", b.dev.Contracts.CommitmentTree, hexutil.EncodeUint64(slotIndexes), "latest"); err != nil {

@@ -20,6 +20,10 @@ var zeros = func() (z [TreeDepth + 1]*big.Int) {
 // EmptyRoot is the root of the empty tree.
 func EmptyRoot() *big.Int { return new(big.Int).Set(zeros[TreeDepth]) }
 
+// EmptySubtreeRoot is the root of an empty subtree of height h (0 … TreeDepth); the on-chain
+// tree holds the same as constants.
+func EmptySubtreeRoot(h int) *big.Int { return new(big.Int).Set(zeros[h]) }
+
 // Tree is an append-only Merkle tree of depth TreeDepth, the same as the on-chain one, kept in
 // memory to compute paths. Rebuild it from the CommitmentInserted events, in leaf order.
 type Tree struct {
