@@ -3,11 +3,14 @@
 //
 //	card create --devnet devnet.json --token <address> --amount <base units> [--from user0]
 //	card create --deployment deployment.json --rpc-url <url> --key-file <file> --token <address> --amount <base units>
-//	card redeem --devnet devnet.json --secret <card> --recipient <address> (--relayer <url> | --print | --direct) [--from user1] [--indexer <url>] [--keys <dir>]
+//	card redeem --devnet devnet.json --secret <card> --recipient <address> (--relayer <url> | --print | --direct) [--amount <base units> [--change-out <file>]] [--from user1] [--indexer <url>] [--keys <dir>]
 //	card redeem --deployment deployment.json --rpc-url <url> [--key-file <file> with --direct] --secret <card> ...
 //
 // create commits tokens into the vault and prints the card. redeem proves the reveal of the
-// card to the recipient and posts it to a relayer, prints the request, or submits it directly.
+// card (or, with --amount, of part of it) to the recipient and posts it to a relayer, prints the
+// request, or submits it directly. A partial reveal's change is a new card, written to stderr
+// (and to --change-out) before anything is sent: the reveal inserts its leaf, and a change not
+// kept is lost.
 package main
 
 import (
@@ -62,7 +65,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if args[0] == "create" {
 		return create(ctx, args[1:], stdout, stderr)
 	}
-	return redeem(ctx, args[1:], stdout)
+	return redeem(ctx, args[1:], stdout, stderr)
 }
 
 func create(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -100,7 +103,7 @@ func create(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	return nil
 }
 
-func redeem(ctx context.Context, args []string, stdout io.Writer) error {
+func redeem(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("card redeem", flag.ContinueOnError)
 	where := targetFlags(fs)
 	secret := fs.String("secret", "", "the card string that card create printed")
@@ -111,8 +114,20 @@ func redeem(ctx context.Context, args []string, stdout io.Writer) error {
 	from := fs.String("from", "user1", "dev account that submits with --direct (and pays the gas), with --devnet")
 	indexerURL := fs.String("indexer", "", "rebuild the commitment tree from this indexer's events (its base URL) instead of the chain's logs; waits up to 30 s for the indexer to reach the card's deposit")
 	keysDir := fs.String("keys", "", "prove with the keys of this directory (cmd/ceremony finalize) instead of the dev keys")
+	amountFlag := fs.String("amount", "", "reveal only this much (base units); what is left becomes a new card, the change")
+	changeOut := fs.String("change-out", "", "with --amount: also write the change card to this file (mode 0600) before anything is sent")
 	if err := fs.Parse(args); err != nil {
 		return errUsage
+	}
+	var amount *big.Int
+	if *amountFlag != "" {
+		a, ok := new(big.Int).SetString(*amountFlag, 10)
+		if !ok || a.Sign() <= 0 {
+			return fmt.Errorf("--amount must be a positive integer in base units")
+		}
+		amount = a
+	} else if *changeOut != "" {
+		return fmt.Errorf("--change-out goes with --amount")
 	}
 	if n := btoi(*relayer != "") + btoi(*printOnly) + btoi(*direct); n != 1 {
 		return errors.New("choose exactly one of --relayer <url>, --print, --direct")
@@ -129,6 +144,9 @@ func redeem(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if amount != nil && amount.Cmp(c.Amount) > 0 {
+		return fmt.Errorf("--amount %s is more than the card holds (%s)", amount, c.Amount)
+	}
 	if *where.deployment != "" && c.Vault != t.vault {
 		return fmt.Errorf("the card is for the vault %s, and the deployment's vault is %s", c.Vault.Hex(), t.vault.Hex())
 	}
@@ -138,13 +156,22 @@ func redeem(ctx context.Context, args []string, stdout io.Writer) error {
 		return err
 	}
 	var req card.Request
+	var change *card.Card
 	if *indexerURL == "" {
-		req, err = card.PrepareFrom(ctx, client, keys, c, to, card.ChainLeaves(client))
+		req, change, err = card.PreparePart(ctx, client, keys, c, to, card.ChainLeaves(client), amount)
 	} else {
-		req, err = prepareFromIndexer(ctx, client, keys, c, to, *indexerURL)
+		req, change, err = prepareFromIndexer(ctx, client, keys, c, to, *indexerURL, amount)
 	}
 	if err != nil {
 		return err
+	}
+	if change != nil { // kept before the reveal can insert its leaf
+		fmt.Fprintf(stderr, "the change, %s of %s, is a new card; keep it, it is the only copy:\n%s\n", change.Amount, change.Token.Hex(), change)
+		if *changeOut != "" {
+			if err := os.WriteFile(*changeOut, []byte(change.String()+"\n"), 0o600); err != nil {
+				return fmt.Errorf("--change-out: %w (nothing was sent)", err)
+			}
+		}
 	}
 	switch {
 	case *printOnly:
@@ -168,7 +195,7 @@ func redeem(ctx context.Context, args []string, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "revealed %s of %s to %s in block %d (tx %s, gas %d)\n", c.Amount, c.Token.Hex(), to.Hex(), receipt.BlockNumber, receipt.TxHash, receipt.GasUsed)
+		fmt.Fprintf(stdout, "revealed %s of %s to %s in block %d (tx %s, gas %d)\n", req.Amount, c.Token.Hex(), to.Hex(), receipt.BlockNumber, receipt.TxHash, receipt.GasUsed)
 	}
 	return nil
 }
@@ -274,23 +301,23 @@ const indexerWait = 30 * time.Second
 
 // prepareFromIndexer proves the reveal from the indexer's leaves, reading them again until the
 // card's deposit is among them or indexerWait has passed.
-func prepareFromIndexer(ctx context.Context, client *ethclient.Client, keys *zk.Keys, c card.Card, to common.Address, url string) (card.Request, error) {
+func prepareFromIndexer(ctx context.Context, client *ethclient.Client, keys *zk.Keys, c card.Card, to common.Address, url string, amount *big.Int) (card.Request, *card.Card, error) {
 	deadline := time.Now().Add(indexerWait)
 	for {
 		leaves, err := card.IndexerLeaves(url)
 		if err != nil {
-			return card.Request{}, fmt.Errorf("--indexer: %w", err)
+			return card.Request{}, nil, fmt.Errorf("--indexer: %w", err)
 		}
-		req, err := card.PrepareFrom(ctx, client, keys, c, to, leaves)
+		req, change, err := card.PreparePart(ctx, client, keys, c, to, leaves, amount)
 		if !errors.Is(err, card.ErrUnknownCard) || time.Now().After(deadline) {
 			if errors.Is(err, card.ErrUnknownCard) {
 				err = fmt.Errorf("%w (the indexer at %s did not list it within %s)", err, url, indexerWait)
 			}
-			return req, err
+			return req, change, err
 		}
 		select {
 		case <-ctx.Done():
-			return card.Request{}, ctx.Err()
+			return card.Request{}, nil, ctx.Err()
 		case <-time.After(500 * time.Millisecond):
 		}
 	}

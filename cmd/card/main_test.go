@@ -201,3 +201,61 @@ func TestCardOnADeployment(t *testing.T) {
 		t.Fatalf("a card of another vault: %v", err)
 	}
 }
+
+// card redeem --amount reveals part of a card: the recipient receives that much, the change is a
+// new card (on stderr and in --change-out, written before the reveal is sent) that redeems the
+// rest; asking for more than the card holds is refused with nothing sent.
+func TestRedeemPartOfACard(t *testing.T) {
+	c := devchaintest.Start(t)
+	dir := t.TempDir()
+	manifest := filepath.Join(dir, "devnet.json")
+	if err := c.WriteManifest(manifest); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	token := c.Tokens[0].Address
+	var out, errOut bytes.Buffer
+	if err := run(ctx, []string{"create", "--devnet", manifest, "--token", token.Hex(), "--amount", "1000"}, &out, &errOut); err != nil {
+		t.Fatalf("create: %v (%s)", err, errOut.String())
+	}
+	secret := strings.TrimSpace(out.String())
+	first, second := common.HexToAddress("0x5555555555555555555555555555555555555555"), common.HexToAddress("0x6666666666666666666666666666666666666666")
+	balance := func(a common.Address) *big.Int {
+		w := contracts.NewWrappedToken()
+		bal, err := bind.Call(w.Instance(c.Client(), token), nil, w.PackBalanceOf(a), w.UnpackBalanceOf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return bal
+	}
+
+	err := run(ctx, []string{"redeem", "--devnet", manifest, "--secret", secret, "--recipient", first.Hex(), "--direct", "--amount", "1001"}, &out, &errOut)
+	if err == nil || !strings.Contains(err.Error(), "more than the card holds") || balance(first).Sign() != 0 {
+		t.Fatalf("--amount over the card: %v, recipient holds %s", err, balance(first))
+	}
+
+	changeFile := filepath.Join(dir, "change.card")
+	out.Reset()
+	errOut.Reset()
+	if err := run(ctx, []string{"redeem", "--devnet", manifest, "--secret", secret, "--recipient", first.Hex(), "--direct",
+		"--amount", "400", "--change-out", changeFile}, &out, &errOut); err != nil {
+		t.Fatalf("redeem --amount 400: %v (%s)", err, errOut.String())
+	}
+	if got := balance(first); got.Cmp(big.NewInt(400)) != 0 {
+		t.Fatalf("the first recipient holds %s, want 400", got)
+	}
+	change, err := os.ReadFile(changeFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info, _ := os.Stat(changeFile); info.Mode().Perm() != 0o600 || !strings.Contains(errOut.String(), strings.TrimSpace(string(change))) {
+		t.Fatalf("the change card: mode %v, stderr %q", info.Mode().Perm(), errOut.String())
+	}
+	out.Reset()
+	if err := run(ctx, []string{"redeem", "--devnet", manifest, "--secret", strings.TrimSpace(string(change)), "--recipient", second.Hex(), "--direct"}, &out, &errOut); err != nil {
+		t.Fatalf("redeem the change: %v", err)
+	}
+	if got := balance(second); got.Cmp(big.NewInt(600)) != 0 {
+		t.Fatalf("the change's recipient holds %s, want 600", got)
+	}
+}

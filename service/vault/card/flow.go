@@ -103,45 +103,52 @@ func Prepare(ctx context.Context, client *ethclient.Client, keys *zk.Keys, c Car
 
 // PrepareFrom is Prepare with the tree rebuilt from leaves (an indexer's, say).
 func PrepareFrom(ctx context.Context, client *ethclient.Client, keys *zk.Keys, c Card, recipient common.Address, leaves Leaves) (Request, error) {
+	req, _, err := PreparePart(ctx, client, keys, c, recipient, leaves, nil)
+	return req, err
+}
+
+// PreparePart is PrepareFrom revealing only amount of the card (nil: all of it): what is left
+// goes to a new card, the change, returned with fresh secrets (nil when nothing is left). Its
+// leaf is inserted by the reveal; keep it before the reveal is sent, or the change is lost.
+func PreparePart(ctx context.Context, client *ethclient.Client, keys *zk.Keys, c Card, recipient common.Address, leaves Leaves, amount *big.Int) (Request, *Card, error) {
 	chainID, err := client.ChainID(ctx)
 	if err != nil {
-		return Request{}, fmt.Errorf("%w: %w", chain.ErrUnavailable, err)
+		return Request{}, nil, fmt.Errorf("%w: %w", chain.ErrUnavailable, err)
 	}
 	if chainID.Uint64() != c.ChainID {
-		return Request{}, fmt.Errorf("%w (card: %d, chain: %d)", ErrWrongChain, c.ChainID, chainID)
+		return Request{}, nil, fmt.Errorf("%w (card: %d, chain: %d)", ErrWrongChain, c.ChainID, chainID)
 	}
 	note, err := c.Note()
 	if err != nil {
-		return Request{}, err
+		return Request{}, nil, err
 	}
 	vault := vaultABI.Instance(client, c.Vault)
 	opts := &bind.CallOpts{Context: ctx}
 	if tok, err := bind.Call(vault, opts, vaultABI.PackTokenOfId(note.TokenID), vaultABI.UnpackTokenOfId); err != nil {
-		return Request{}, fmt.Errorf("read the vault: %w", err)
+		return Request{}, nil, fmt.Errorf("read the vault: %w", err)
 	} else if tok != c.Token {
-		return Request{}, ErrWrongToken
+		return Request{}, nil, ErrWrongToken
 	}
 	treeAddr, err := bind.Call(vault, opts, vaultABI.PackCommitmentTree(), vaultABI.UnpackCommitmentTree)
 	if err != nil {
-		return Request{}, fmt.Errorf("read the vault: %w", err)
+		return Request{}, nil, fmt.Errorf("read the vault: %w", err)
 	}
 	nullAddr, err := bind.Call(vault, opts, vaultABI.PackNullifierRegistry(), vaultABI.UnpackNullifierRegistry)
 	if err != nil {
-		return Request{}, fmt.Errorf("read the vault: %w", err)
+		return Request{}, nil, fmt.Errorf("read the vault: %w", err)
 	}
 	spent, err := bind.Call(nullABI.Instance(client, nullAddr), opts, nullABI.PackIsSpent(common.BigToHash(note.Nullifier())), nullABI.UnpackIsSpent)
 	if err != nil {
-		return Request{}, fmt.Errorf("read the nullifier registry: %w", err)
+		return Request{}, nil, fmt.Errorf("read the nullifier registry: %w", err)
 	}
 	if spent {
-		return Request{}, ErrAlreadyRedeemed
+		return Request{}, nil, ErrAlreadyRedeemed
 	}
 	tree, err := leaves(ctx, treeAddr)
 	if err != nil {
-		return Request{}, err
+		return Request{}, nil, err
 	}
-	req, _, err := ProveFrom(keys, c, tree, recipient, nil)
-	return req, err
+	return ProveFrom(keys, c, tree, recipient, amount)
 }
 
 // Reveal submits the request's reveal from key's account (no relayer) and waits for it.
