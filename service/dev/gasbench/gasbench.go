@@ -18,14 +18,12 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
-	"github.com/ethereum/go-ethereum/core"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
-	"github.com/ethereum/go-ethereum/params"
 	"github.com/ethereum/go-ethereum/rpc"
-	"github.com/holiman/uint256"
 
 	"github.com/seed018cc74c/vaultd/gen/contracts"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
@@ -178,6 +176,7 @@ type frame struct {
 // structLog is a step of the default tracer (stack, memory and storage off).
 type structLog struct {
 	Op      string `json:"op"`
+	Gas     uint64 `json:"gas"` // left before the step
 	GasCost uint64 `json:"gasCost"`
 	Depth   int    `json:"depth"`
 	Refund  uint64 `json:"refund"` // the refund counter so far
@@ -205,7 +204,7 @@ func (b *bench) traceTx(ctx context.Context, name string, leaves int, r *types.R
 	if err != nil {
 		return Profile{}, err
 	}
-	p := profile(name, leaves, r.GasUsed, tx.Data(), calls, steps.StructLogs)
+	p := profile(name, leaves, r.GasUsed, tx.Gas(), calls, steps.StructLogs)
 	if uint64(calls.GasUsed) != r.GasUsed {
 		return p, fmt.Errorf("%s: the call trace says %d gas, the receipt %d", name, calls.GasUsed, r.GasUsed)
 	}
@@ -226,17 +225,18 @@ const (
 // new root's slot is written over, not filled), the current root kept, so that a proof made
 // against it still verifies; n == 0 traces over the chain as it is.
 func (b *bench) traceAt(ctx context.Context, name string, n int, from, to common.Address, data []byte) (Profile, error) {
-	args := map[string]any{"from": from, "to": to, "data": hexutil.Bytes(data), "gas": hexutil.Uint64(10_000_000)}
+	const gasLimit = 10_000_000
+	args := map[string]any{"from": from, "to": to, "data": hexutil.Bytes(data), "gas": hexutil.Uint64(gasLimit)}
 	leaves := n
 	overrides := map[string]any{}
 	if n > 0 {
-		var raw hexutil.Bytes
-		if err := b.rpc.CallContext(ctx, &raw, "eth_getStorageAt", b.dev.Contracts.CommitmentTree, hexutil.EncodeUint64(slotIndexes), "latest"); err != nil {
+		tree := contracts.NewCommitmentTree()
+		cur, err := bind.Call(tree.Instance(b.dev.Client(), b.dev.Contracts.CommitmentTree), &bind.CallOpts{Context: ctx}, tree.PackCurrentRootIndex(), tree.UnpackCurrentRootIndex)
+		if err != nil {
 			return Profile{}, err
 		}
-		word := new(big.Int).SetBytes(raw)
-		current := new(big.Int).And(word, big.NewInt(0xffffffff)).Uint64()
-		diff := map[string]string{slotHex(slotIndexes): common.BigToHash(new(big.Int).Or(big.NewInt(int64(current)), new(big.Int).Lsh(big.NewInt(int64(n)), 32))).Hex()}
+		current := uint64(cur)
+		diff := map[string]string{slotHex(slotIndexes): common.BigToHash(new(big.Int).SetUint64(current | uint64(n)<<32)).Hex()}
 		for i := range uint64(rootHistory) {
 			if i != current {
 				diff[slotHex(slotRoots+i)] = common.BigToHash(big.NewInt(1)).Hex()
@@ -244,7 +244,6 @@ func (b *bench) traceAt(ctx context.Context, name string, n int, from, to common
 		}
 		overrides[b.dev.Contracts.CommitmentTree.Hex()] = map[string]any{"stateDiff": diff}
 		// The layout assumed above, checked: the tree, read over the overrides, counts n leaves.
-		tree := contracts.NewCommitmentTree()
 		var out hexutil.Bytes
 		if err := b.rpc.CallContext(ctx, &out, "eth_call", map[string]any{"to": b.dev.Contracts.CommitmentTree, "data": hexutil.Bytes(tree.PackNextIndex())},
 			"latest", overrides); err != nil {
@@ -274,25 +273,26 @@ func (b *bench) traceAt(ctx context.Context, name string, n int, from, to common
 	if steps.Failed {
 		return Profile{}, fmt.Errorf("%s at %d leaves: the call reverted", name, n)
 	}
-	return profile(name, leaves, steps.Gas, data, calls, steps.StructLogs), nil
+	return profile(name, leaves, steps.Gas, gasLimit, calls, steps.StructLogs), nil
 }
 
-// leaves is the tree's leaf counter now (nextIndex, the indexes slot's second 4 bytes).
+// leaves is the tree's leaf counter now.
 func (b *bench) leaves(ctx context.Context) (int, error) {
-	var raw hexutil.Bytes
-	if err := b.rpc.CallContext(ctx, &raw, "eth_getStorageAt", b.dev.Contracts.CommitmentTree, hexutil.EncodeUint64(slotIndexes), "latest"); err != nil {
-		return 0, err
-	}
-	return int(new(big.Int).Rsh(new(big.Int).SetBytes(raw), 32).Uint64() & 0xffffffff), nil
+	tree := contracts.NewCommitmentTree()
+	n, err := bind.Call(tree.Instance(b.dev.Client(), b.dev.Contracts.CommitmentTree), &bind.CallOpts{Context: ctx}, tree.PackNextIndex(), tree.UnpackNextIndex)
+	return int(n), err
 }
 
 func slotHex(i uint64) string { return common.BigToHash(new(big.Int).SetUint64(i)).Hex() }
 
-// profile splits a transaction's gas by where it goes.
-func profile(name string, leaves int, total uint64, data []byte, calls frame, steps []structLog) Profile {
+// profile splits a transaction's gas by where it goes; limit is its gas limit. The intrinsic
+// cost is what the limit lost before the first step ran, as the node counted it.
+func profile(name string, leaves int, total, limit uint64, calls frame, steps []structLog) Profile {
 	p := Profile{Operation: name, Leaves: leaves, Total: total}
-	vault := calls.To
-	p.Intrinsic = intrinsic(data, vault)
+	if len(steps) > 0 {
+		p.Intrinsic = limit - steps[0].Gas
+	}
+	token := tokenOf(calls)
 	poseidonT3, poseidonT4 := selector("hash(uint256[2])"), selector("hash(uint256[3])")
 	verify := selector("verifyProof(uint256[2],uint256[2][2],uint256[2],uint256[6])")
 	// Whole calls, by what they are; the storage and the rest of the frames they sit in count apart.
@@ -305,7 +305,7 @@ func profile(name string, leaves int, total uint64, data []byte, calls frame, st
 				p.PoseidonCalls++
 			case sel == verify:
 				p.Verify += uint64(c.GasUsed)
-			case c.To == tokenOf(calls):
+			case c.To == token:
 				p.Token += uint64(c.GasUsed)
 			default:
 				walk(c)
@@ -315,7 +315,7 @@ func profile(name string, leaves int, total uint64, data []byte, calls frame, st
 	walk(calls)
 	// Storage outside the whole calls above: the libraries and the verifier touch none, and a
 	// token's own storage is counted with its call.
-	inToken := tokenSteps(calls, steps, tokenOf(calls))
+	inToken := tokenSteps(calls, steps, token)
 	for i, s := range steps {
 		if inToken[i] {
 			continue
@@ -381,16 +381,6 @@ func tokenSteps(calls frame, steps []structLog, token common.Address) map[int]bo
 		prev = s.Depth
 	}
 	return in
-}
-
-// intrinsic is a call's intrinsic gas under the dev chain's rules.
-func intrinsic(data []byte, to common.Address) uint64 {
-	rules := params.AllDevChainProtocolChanges.Rules(big.NewInt(1), true, 0)
-	g, err := core.IntrinsicGas(data, nil, nil, common.Address{}, &to, new(uint256.Int), rules)
-	if err != nil {
-		return params.TxGas
-	}
-	return g
 }
 
 // report writes the profiles as a table, by operation and tree size, beside the targets and the

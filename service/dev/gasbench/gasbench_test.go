@@ -8,8 +8,8 @@ import (
 	"github.com/seed018cc74c/vaultd/service/dev/gasbench"
 )
 
-// Every profile's parts add up to its total (a real transaction's total is its receipt's,
-// checked inside Run), the hashes counted are the tree's 20 levels (and the leaf's, for a
+// Every profile's named parts account for its total (a real transaction's total is its
+// receipt's, checked inside Run), leaving a small rest, the hashes counted are the tree's 20 levels (and the leaf's, for a
 // commit), the overridden trees hold the leaves asked for, and the whole reveal verifies a proof.
 func TestProfilesAddUp(t *testing.T) {
 	res, err := gasbench.Run(context.Background(), io.Discard)
@@ -18,8 +18,10 @@ func TestProfilesAddUp(t *testing.T) {
 	}
 	sizes := map[string]map[int]bool{}
 	for _, p := range res.Profiles {
-		if got := p.Intrinsic + p.Poseidon + p.Verify + p.Token + p.Storage + p.Rest - p.Refund; got != p.Total {
-			t.Errorf("%s at %d leaves: parts add up to %d, total %d", p.Operation, p.Leaves, got, p.Total)
+		// Rest is what is left of the total once the named parts are taken out: parts counted
+		// twice, or a refund missed, would make it wrap below zero (a huge number).
+		if p.Rest >= p.Total/5 || p.Intrinsic < 21_000 || p.Intrinsic >= p.Total {
+			t.Errorf("%s at %d leaves: %+v: the parts do not account for the total", p.Operation, p.Leaves, p)
 		}
 		want := map[string]int{"commit (the first into an empty tree)": 21, "commit": 21, "reveal whole": 0, "reveal part": 20}[p.Operation]
 		if p.PoseidonCalls != want {

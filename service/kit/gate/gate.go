@@ -156,7 +156,7 @@ func (g *Gate) Run(ctx context.Context) {
 	for {
 		g.Refresh(ctx)
 		if g.shared() {
-			g.readFleet(ctx)
+			_ = g.readFleet(ctx) // unreachable: the last total read stands
 		}
 		select {
 		case <-ctx.Done():
@@ -260,14 +260,23 @@ func (g *Gate) flush(ctx context.Context) error {
 	return err
 }
 
-// readShared writes what is pending and reads the fleet's total, with g.mu released.
-func (g *Gate) readShared(ctx context.Context) (total *big.Int, oldest time.Time, err error) {
+// readFleet writes what is pending, then reads the fleet's total into the gate, with g.mu
+// released during both; on an error the total last read stands.
+func (g *Gate) readFleet(ctx context.Context) error {
 	if err := g.flush(ctx); err != nil {
-		return nil, time.Time{}, err
+		return err
 	}
 	ctx, cancel := context.WithTimeout(ctx, sharedTimeout)
 	defer cancel()
-	return g.cfg.Shared.Total(ctx, g.cfg.Budget.Window)
+	total, oldest, err := g.cfg.Shared.Total(ctx, g.cfg.Budget.Window)
+	if err != nil {
+		return err
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.sharedTotal, g.sharedOldest = total, oldest
+	g.evaluateBudget()
+	return nil
 }
 
 // evaluate opens or closes the gate and the budget; callers hold g.mu.
@@ -326,14 +335,9 @@ func (g *Gate) Check() error {
 		return err
 	}
 	if g.shared() {
-		total, oldest, err := g.readShared(context.Background())
-		if err != nil {
+		if err := g.readFleet(context.Background()); err != nil {
 			return g.budgetUnknown(err)
 		}
-		g.mu.Lock()
-		defer g.mu.Unlock()
-		g.sharedTotal, g.sharedOldest = total, oldest
-		return g.checkBudget()
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -446,19 +450,6 @@ func (g *Gate) SpendReached() bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.evaluateBudget()
-}
-
-// readFleet reads a shared budget's total into the gate (Run's poll); unreachable, it keeps the
-// last one.
-func (g *Gate) readFleet(ctx context.Context) {
-	total, oldest, err := g.readShared(ctx)
-	if err != nil {
-		return
-	}
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.sharedTotal, g.sharedOldest = total, oldest
-	g.evaluateBudget()
 }
 
 func maxBig(a, b *big.Int) *big.Int {

@@ -13,6 +13,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
+	"github.com/seed018cc74c/vaultd/service/kit/chain"
 	"github.com/seed018cc74c/vaultd/service/kit/gate"
 	"github.com/seed018cc74c/vaultd/service/kit/redistest"
 )
@@ -124,5 +126,41 @@ func TestSharedAdmissionIsOneStep(t *testing.T) {
 			t.Fatalf("round %d: %d sends admitted, want exactly 2", round, n)
 		}
 		rdb.FlushDB(context.Background())
+	}
+}
+
+// /ready asks SpendReached, which reads no Redis: what another replica paid reaches it through
+// Run's poll, which reads the fleet's total each BALANCE_POLL_INTERVAL.
+func TestRunsPollBringsTheFleetsSpendingToReadiness(t *testing.T) {
+	url, _ := redistest.Server(t)
+	opts, _ := redis.ParseURL(url)
+	rdb := redis.NewClient(opts)
+	defer rdb.Close()
+	c := devchaintest.Start(t) // Run reads a's balance from a chain each poll too
+	client, err := chain.Dial(c.RPCURL, 5*time.Second, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	a := gate.New(client, gate.Config{Wallet: c.Accounts.Faucet.Address, Name: "operator", Work: "reveals", Min: new(big.Int), Poll: 200 * time.Millisecond,
+		Budget: gate.Budget{Limit: gwei(10), Window: time.Minute}, BudgetSetting: "OPERATOR_SPEND_LIMIT",
+		Shared: gate.NewSharedRedis(rdb, "test:spend", "a", time.Minute)}, gate.NewMetrics(prometheus.NewRegistry(), "test", "balance"), nil)
+	b := replica(t, rdb, "b", time.Minute)
+	if a.SpendReached() {
+		t.Fatal("a's budget reached before anything was paid")
+	}
+	b.Settled(new(big.Int), gwei(10)) // b pays the whole limit
+	if a.SpendReached() {
+		t.Fatal("a read Redis for a readiness report")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go a.Run(ctx) // polls every 200 ms
+	deadline := time.Now().Add(10 * time.Second)
+	for !a.SpendReached() {
+		if time.Now().After(deadline) {
+			t.Fatal("a's poll did not bring the fleet's spending to its readiness")
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }

@@ -1,8 +1,8 @@
 package platform
 
 import (
-	"fmt"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
@@ -18,35 +18,32 @@ type Admission func(*http.Request) (ratelimit.Quota, error)
 // naming what is limited; limited, when set, is told of each.
 func ClientAdmission(w ratelimit.Window, v6Bits int, what string, limited func()) Admission {
 	return func(r *http.Request) (ratelimit.Quota, error) {
-		return AdmitClient(r, w, v6Bits, what, limited)
-	}
-}
-
-// AdmitClient counts r's client IP in w (ClientAdmission's check, for a service that adds to it).
-func AdmitClient(r *http.Request, w ratelimit.Window, v6Bits int, what string, limited func()) (ratelimit.Quota, error) {
-	d, err := w.Allow(r.Context(), ratelimit.ClientKey(ClientIP(r.Context()), v6Bits))
-	if err != nil {
-		return ratelimit.Quota{}, ratelimit.Unavailable(err)
-	}
-	q := ratelimit.Quota{Policy: "ip", Rate: w.Rate(), Decision: d}
-	if !d.OK {
-		if limited != nil {
-			limited()
+		d, err := w.Allow(r.Context(), ratelimit.ClientKey(ClientIP(r.Context()), v6Bits))
+		if err != nil {
+			return ratelimit.Quota{}, ratelimit.Unavailable(err)
 		}
-		return q, ratelimit.Exceeded(w.Rate(), what, d.Reset)
+		q := ratelimit.Quota{Policy: "ip", Rate: w.Rate(), Decision: d}
+		if !d.OK {
+			if limited != nil {
+				limited()
+			}
+			return q, ratelimit.Exceeded(w.Rate(), what, d.Reset)
+		}
+		return q, nil
 	}
-	return q, nil
 }
 
 // SetRateLimit tells the client its quota in the headers of the IETF's RateLimit draft
 // (draft-ietf-httpapi-ratelimit-headers): RateLimit-Policy: "ip";q=5;w=60 (5 per 60 s) and
-// RateLimit: "ip";r=4;t=30 (4 left; the oldest request counted leaves the window in 30 s).
+// RateLimit: "ip";r=4;t=30 (4 left; the oldest request counted leaves the window in 30 s). It
+// runs on every request of a limited route: plain concatenation, no formatting.
 func SetRateLimit(h http.Header, q ratelimit.Quota) {
 	if q.Policy == "" {
 		return
 	}
-	h.Set("RateLimit-Policy", fmt.Sprintf("%q;q=%d;w=%d", q.Policy, q.Rate.N, ceilSeconds(q.Rate.Window)))
-	h.Set("RateLimit", fmt.Sprintf("%q;r=%d;t=%d", q.Policy, q.Remaining, ceilSeconds(q.Reset)))
+	name := `"` + q.Policy + `"`
+	h["Ratelimit-Policy"] = []string{name + ";q=" + strconv.Itoa(q.Rate.N) + ";w=" + strconv.FormatInt(ceilSeconds(q.Rate.Window), 10)}
+	h["Ratelimit"] = []string{name + ";r=" + strconv.Itoa(q.Remaining) + ";t=" + strconv.FormatInt(ceilSeconds(q.Reset), 10)}
 }
 
 func ceilSeconds(d time.Duration) int64 { return int64((d + time.Second - 1) / time.Second) }
