@@ -22,7 +22,7 @@ type api struct {
 var _ relayerapi.StrictServerInterface = (*api)(nil)
 
 func (a *api) Reveal(ctx context.Context, req relayerapi.RevealRequestObject) (relayerapi.RevealResponseObject, error) {
-	if !a.r.active.Load() {
+	if !a.r.isSet() {
 		return nil, keyUnavailable()
 	}
 	res, err := a.r.Reveal(ctx, *req.Body)
@@ -33,7 +33,7 @@ func (a *api) Reveal(ctx context.Context, req relayerapi.RevealRequestObject) (r
 }
 
 func (a *api) GetHealth(ctx context.Context, req relayerapi.GetHealthRequestObject) (relayerapi.GetHealthResponseObject, error) {
-	if !a.r.active.Load() {
+	if !a.r.isSet() {
 		return a.standbyHealth(), nil
 	}
 	balance, open, reachable := a.r.gate.State()
@@ -61,7 +61,7 @@ func (a *api) GetHealth(ctx context.Context, req relayerapi.GetHealthRequestObje
 // chain unreachable. It is
 // answered, not logged, however often a load balancer asks.
 func (a *api) GetReady(ctx context.Context, req relayerapi.GetReadyRequestObject) (relayerapi.GetReadyResponseObject, error) {
-	if !a.r.active.Load() {
+	if !a.r.isSet() {
 		return standbyReady(), nil
 	}
 	_, open, reachable := a.r.gate.State()

@@ -94,7 +94,7 @@ func (r *Relayer) keyLost() <-chan struct{} { return r.keyTaken }
 // holdsKey reports whether this replica may send now: once set up, always with one
 // OPERATOR_PRIVATE_KEY, while its lease is held with OPERATOR_PRIVATE_KEYS.
 func (r *Relayer) holdsKey() bool {
-	if !r.active.Load() {
+	if !r.isSet() {
 		return false
 	}
 	if r.lease == nil {

@@ -10,7 +10,6 @@ import (
 	"log/slog"
 	"math/big"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/ethereum/go-ethereum"
@@ -84,9 +83,9 @@ type Relayer struct {
 	gas                        gasBook
 	rootHistory                uint32 // how many roots the tree keeps (ROOT_HISTORY_SIZE), read once at New
 
-	// active is set once Start has set the operator up: tx, gate and lease are written before
-	// it and read only after it (every entry point checks it first).
-	active   atomic.Bool
+	// set is closed once Start has set the operator up: tx, gate and lease are written before
+	// it and read only after it (every entry point asks isSet first).
+	set      chan struct{}
 	keyTaken chan struct{} // closed when another replica took the leased key (never with one key)
 
 	// closing is closed when the relayer stops; tracking counts the goroutines following a
@@ -97,6 +96,16 @@ type Relayer struct {
 	mu      sync.Mutex                    // guards running and sent; never held across a network call
 	running map[common.Hash]*outcome      // reveals being checked or sent, by nullifier
 	sent    map[common.Hash]*txmgr.Flight // reveals whose transaction is in flight, by nullifier
+}
+
+// isSet reports whether Start has set the operator up.
+func (r *Relayer) isSet() bool {
+	select {
+	case <-r.set:
+		return true
+	default:
+		return false
+	}
 }
 
 // track remembers f as the transaction of nullifier until it settles: a repeat of the reveal

@@ -37,7 +37,6 @@ type Service struct {
 	background sync.WaitGroup
 	opened     *lifecycle.Stack // what New opened (and Start leased), given back by Close
 	reg        prometheus.Registerer
-	active     chan struct{} // closed once the operator is set up (WaitOperator)
 }
 
 // Options are the tracer, metrics registry and logger a caller may give (platform.Options).
@@ -75,7 +74,7 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 	m := newMetrics(reg)
 	r := &Relayer{cfg: cfg, chainID: chainID, client: client, vk: vk, metrics: m, tracer: tracer, log: log,
 		perIP: ratelimit.New(cfg.Limits.PerIP), perRecipient: ratelimit.New(cfg.Limits.PerRecipient), total: ratelimit.New(cfg.Limits.Total),
-		running: map[common.Hash]*outcome{}, sent: map[common.Hash]*txmgr.Flight{}, inserts: &localInserts{}, closing: make(chan struct{}), keyTaken: make(chan struct{})}
+		running: map[common.Hash]*outcome{}, sent: map[common.Hash]*txmgr.Flight{}, inserts: &localInserts{}, closing: make(chan struct{}), keyTaken: make(chan struct{}), set: make(chan struct{})}
 	if cfg.Limits.RedisURL != "" { // the limits hold across every replica sharing this Redis
 		if r.redis, err = ratelimit.Dial(cfg.Limits.RedisURL); err != nil {
 			return nil, err
@@ -121,7 +120,7 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 	if err != nil {
 		return nil, err
 	}
-	return &Service{cfg: cfg, Relayer: r, handler: h, opened: opened, reg: reg, active: make(chan struct{})}, nil
+	return &Service{cfg: cfg, Relayer: r, handler: h, opened: opened, reg: reg}, nil
 }
 
 func readVerificationKey(path string) (*zk.VerificationKey, error) {
@@ -150,7 +149,7 @@ func (s *Service) Start() {
 	go func() { defer s.background.Done(); defer close(operated); s.operate(ctx) }()
 	if len(s.cfg.Operator.Keys) == 0 {
 		select {
-		case <-s.active:
+		case <-s.Relayer.set:
 		case <-operated: // stopped before it was set up (Close)
 		}
 	}
@@ -160,7 +159,7 @@ func (s *Service) Start() {
 // ends.
 func (s *Service) WaitOperator(ctx context.Context) error {
 	select {
-	case <-s.active:
+	case <-s.Relayer.set:
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
@@ -213,7 +212,9 @@ func (s *Service) operate(ctx context.Context) {
 	go func() { defer s.background.Done(); r.gate.Run(ctx) }()
 	r.tx.Start()
 	if r.lease != nil {
+		s.background.Add(1)
 		go func() {
+			defer s.background.Done()
 			select {
 			case <-r.lease.lease.Lost():
 				close(r.keyTaken)
@@ -221,8 +222,7 @@ func (s *Service) operate(ctx context.Context) {
 			}
 		}()
 	}
-	r.active.Store(true)
-	close(s.active)
+	close(r.set)
 	r.log.Info("relayer ready", "operator", r.tx.From().Hex(), "chainId", r.chainID, "vault", cfg.Contracts.Vault.Hex(), "offchainVerification", r.vk != nil)
 }
 
@@ -262,7 +262,7 @@ func (s *Service) Close() {
 		s.stop()
 		s.background.Wait()
 	}
-	if s.Relayer.active.Load() {
+	if s.Relayer.isSet() {
 		s.Relayer.tx.Close()
 	}
 	close(s.Relayer.closing)
