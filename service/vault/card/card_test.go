@@ -197,9 +197,11 @@ func TestPoseidonAgreesOnChain(t *testing.T) {
 	if onchainID.Cmp(goID) != 0 {
 		t.Fatalf("tokenId: contract %s, Go %s", onchainID, goID)
 	}
+	// Twelve leaves: indices with up to three trailing 1-bits, left children with and without a
+	// right sibling. card.Tree checks the root each insertion's event states.
 	var cards []card.Card
-	for i := range 3 {
-		cards = append(cards, newCard(t, c, c.Accounts.Users[i].Key, token, int64(100+i)))
+	for i := range 12 {
+		cards = append(cards, newCard(t, c, c.Accounts.Users[i%3].Key, token, int64(100+i)))
 	}
 	tree, err := card.Tree(ctx, c.Client(), c.Contracts.CommitmentTree)
 	if err != nil {

@@ -64,7 +64,10 @@ func Create(ctx context.Context, client *ethclient.Client, key *ecdsa.PrivateKey
 	return c, receipt, nil
 }
 
-// Tree rebuilds the commitment tree from its CommitmentInserted events, in leaf order.
+// Tree rebuilds the commitment tree from its CommitmentInserted events, in leaf order, and
+// checks each event's root against the root the rebuilt tree has after that leaf: a tree that
+// computes roots otherwise than the contract (or events from elsewhere) is refused here, not
+// found out by a proof the vault refuses.
 func Tree(ctx context.Context, client *ethclient.Client, treeAddr common.Address) (*zk.Tree, error) {
 	ev := treeABI.GetABI().Events["CommitmentInserted"]
 	logs, err := client.FilterLogs(ctx, ethereum.FilterQuery{FromBlock: big.NewInt(0), Addresses: []common.Address{treeAddr}, Topics: [][]common.Hash{{ev.ID}}})
@@ -81,6 +84,9 @@ func Tree(ctx context.Context, client *ethclient.Client, treeAddr common.Address
 			return nil, fmt.Errorf("CommitmentInserted events out of order: leaf %d after %d leaves", e.LeafIndex, t.Len())
 		}
 		t.Append(new(big.Int).SetBytes(e.Commitment[:]))
+		if root := new(big.Int).SetBytes(e.Root[:]); root.Cmp(t.Root()) != 0 {
+			return nil, fmt.Errorf("after leaf %d the contract's root is %#x and the tree's %#x", e.LeafIndex, root, t.Root())
+		}
 	}
 	return t, nil
 }

@@ -9,7 +9,8 @@ import (
 const amountBits = 248
 
 // RevealCircuit proves: I know a note (secret, nullifierSecret) and its value, whose leaf
-// Poseidon(Poseidon(secret, nullifierSecret), value, tokenId) is in the tree under MerkleRoot;
+// Poseidon(Poseidon(secret, nullifierSecret), value, tokenId) is in the tree (a LeanIMT of at
+// most TreeDepth levels) under MerkleRoot;
 // Nullifier is Poseidon(nullifierSecret); Amount ≤ value; and ChangeCommitment is the leaf of a
 // note holding value − Amount (or 0 when nothing is left). Recipient is bound to the proof.
 // The public fields are declared in the order of docs/design.md ("Reveals"), which is the order of the signals.
@@ -43,11 +44,15 @@ func (c *RevealCircuit) Define(api frontend.API) error {
 
 	commitment := hash(c.Secret, c.NullifierSecret)
 	node := hash(commitment, c.Value, c.TokenID)
+	// The tree is a LeanIMT (tree.go): a level where the node has no sibling (PathElements[i]
+	// is 0) leaves it unchanged; elsewhere the parent is the hash of the two. No real node is 0
+	// (every leaf is a Poseidon output), and a sibling claimed missing that is not gives a root
+	// the tree never had.
 	for i := range TreeDepth {
 		api.AssertIsBoolean(c.PathIndices[i])
 		left := api.Select(c.PathIndices[i], c.PathElements[i], node)
 		right := api.Select(c.PathIndices[i], node, c.PathElements[i])
-		node = hash(left, right)
+		node = api.Select(api.IsZero(c.PathElements[i]), node, hash(left, right))
 	}
 	api.AssertIsEqual(node, c.MerkleRoot)
 	api.AssertIsEqual(hash(c.NullifierSecret), c.Nullifier)

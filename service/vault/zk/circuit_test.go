@@ -56,37 +56,61 @@ func TestCircuitPoseidonMatchesIden3(t *testing.T) {
 	}
 }
 
-func TestTreeMatchesRecomputedRoot(t *testing.T) {
+// The in-memory tree is a LeanIMT: checked against the definition (a level's node without a
+// sibling rises unchanged, the others hash in pairs) computed from the leaves alone, and every
+// leaf's path leads to the root, for each size from 0 to 70 leaves.
+func TestTreeIsALeanIMT(t *testing.T) {
 	tree := &Tree{}
-	if tree.Root().Cmp(EmptyRoot()) != 0 {
-		t.Fatal("empty tree root")
+	if tree.Root().Sign() != 0 {
+		t.Fatal("the empty tree's root is not 0")
 	}
 	var leaves []*big.Int
-	for i := range 5 {
-		leaf := big.NewInt(int64(100 + i))
+	for n := 1; n <= 70; n++ {
+		leaf := big.NewInt(int64(1000 + n))
 		leaves = append(leaves, leaf)
-		tree.Append(leaf)
-	}
-	for i, leaf := range leaves {
-		siblings, bits, err := tree.Path(i)
-		if err != nil {
-			t.Fatal(err)
+		if i, err := tree.Append(leaf); err != nil || i != n-1 {
+			t.Fatalf("append %d: %d, %v", n, i, err)
 		}
-		node := leaf
-		for l := range TreeDepth {
-			if bits[l] == 0 {
-				node = Poseidon(node, siblings[l])
-			} else {
-				node = Poseidon(siblings[l], node)
+		if want := leanRoot(leaves); tree.Root().Cmp(want) != 0 {
+			t.Fatalf("%d leaves: root %s, want %s", n, tree.Root(), want)
+		}
+		for i, l := range leaves {
+			siblings, bits, err := tree.Path(i)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if RootOf(l, siblings, bits).Cmp(tree.Root()) != 0 {
+				t.Fatalf("%d leaves: the path of leaf %d does not lead to the root", n, i)
 			}
 		}
-		if node.Cmp(tree.Root()) != 0 {
-			t.Fatalf("path of leaf %d does not lead to the root", i)
-		}
 	}
-	if _, _, err := tree.Path(5); err == nil {
+	one := &Tree{}
+	one.Append(leaves[0])
+	if one.Root().Cmp(leaves[0]) != 0 {
+		t.Fatal("the root of one leaf is not that leaf")
+	}
+	if _, _, err := tree.Path(70); err == nil {
 		t.Fatal("a path for a missing leaf")
 	}
+}
+
+// leanRoot is the LeanIMT root of leaves, level by level.
+func leanRoot(level []*big.Int) *big.Int {
+	if len(level) == 0 {
+		return new(big.Int)
+	}
+	for len(level) > 1 {
+		var up []*big.Int
+		for i := 0; i < len(level); i += 2 {
+			if i+1 < len(level) {
+				up = append(up, Poseidon(level[i], level[i+1]))
+			} else {
+				up = append(up, level[i])
+			}
+		}
+		level = up
+	}
+	return level[0]
 }
 
 func TestProofsBindEverySignal(t *testing.T) {
@@ -144,6 +168,52 @@ func TestCircuitRefusesOverdraw(t *testing.T) {
 	}
 	if test.IsSolved(&RevealCircuit{}, assign(big.NewInt(50), big.NewInt(99)), ecc.BN254.ScalarField()) == nil {
 		t.Fatal("a wrong nullifier is solved")
+	}
+}
+
+// The circuit follows the LeanIMT: in a tree of three notes each one's path is solved (the third
+// has no sibling at level 0, the first's level-1 sibling is the third risen unchanged); a path
+// that claims a sibling missing where there is one, or takes a missing one for a hash with 0,
+// is not.
+func TestCircuitFollowsTheLeanTree(t *testing.T) {
+	tree := &Tree{}
+	var notes []Note
+	for i := range 3 {
+		n := Note{Secret: big.NewInt(int64(40 + i)), NullifierSecret: big.NewInt(int64(50 + i)), Value: big.NewInt(9), TokenID: big.NewInt(13)}
+		notes = append(notes, n)
+		tree.Append(n.Leaf())
+	}
+	assign := func(i int, edit func(siblings *[TreeDepth]*big.Int)) *RevealCircuit {
+		note := notes[i]
+		siblings, bits, err := tree.Path(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		edit(&siblings)
+		a := &RevealCircuit{MerkleRoot: tree.Root(), Nullifier: note.Nullifier(), Amount: note.Value, Recipient: 7, ChangeCommitment: 0, TokenID: note.TokenID,
+			Secret: note.Secret, NullifierSecret: note.NullifierSecret, Value: note.Value, ChangeSecret: 0, ChangeNullifierSecret: 0}
+		for h := range TreeDepth {
+			a.PathElements[h], a.PathIndices[h] = siblings[h], bits[h]
+		}
+		return a
+	}
+	keep := func(*[TreeDepth]*big.Int) {}
+	for i := range notes {
+		if err := test.IsSolved(&RevealCircuit{}, assign(i, keep), ecc.BN254.ScalarField()); err != nil {
+			t.Fatalf("note %d of 3 is not solved: %v", i, err)
+		}
+	}
+	if test.IsSolved(&RevealCircuit{}, assign(0, func(s *[TreeDepth]*big.Int) { s[0] = new(big.Int) }), ecc.BN254.ScalarField()) == nil {
+		t.Fatal("a path claiming a missing sibling where there is one is solved")
+	}
+	// Hashing with an empty subtree (0) where the node has no sibling: a fixed-depth tree's root.
+	fixed := assign(2, keep)
+	if test.IsSolved(&RevealCircuit{}, fixed, ecc.BN254.ScalarField()) != nil {
+		t.Fatal("note 2 is not solved")
+	}
+	fixed.MerkleRoot = Poseidon(Poseidon(tree.Leaf(0), tree.Leaf(1)), Poseidon(tree.Leaf(2), new(big.Int)))
+	if test.IsSolved(&RevealCircuit{}, fixed, ecc.BN254.ScalarField()) == nil {
+		t.Fatal("a root hashing the missing sibling as 0 is solved")
 	}
 }
 

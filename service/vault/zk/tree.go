@@ -5,29 +5,17 @@ import (
 	"math/big"
 )
 
-// TreeDepth is the depth of the vault's commitment tree (2^20 leaves).
+// TreeDepth is the most levels the vault's commitment tree has (2^20 leaves): the circuit
+// proves paths of this many levels.
 const TreeDepth = 20
 
-// zeros[i] is the root of an empty subtree of height i: zeros[0] = 0, zeros[i+1] = H(zeros[i], zeros[i]).
-var zeros = func() (z [TreeDepth + 1]*big.Int) {
-	z[0] = new(big.Int)
-	for i := 1; i <= TreeDepth; i++ {
-		z[i] = Poseidon(z[i-1], z[i-1])
-	}
-	return z
-}()
-
-// EmptyRoot is the root of the empty tree.
-func EmptyRoot() *big.Int { return new(big.Int).Set(zeros[TreeDepth]) }
-
-// EmptySubtreeRoot is the root of an empty subtree of height h (0 … TreeDepth); the on-chain
-// tree holds the same as constants.
-func EmptySubtreeRoot(h int) *big.Int { return new(big.Int).Set(zeros[h]) }
-
-// Tree is an append-only Merkle tree of depth TreeDepth, the same as the on-chain one, kept in
-// memory to compute paths. Rebuild it from the CommitmentInserted events, in leaf order.
+// Tree is the vault's commitment tree kept in memory to compute paths: a lean incremental
+// Merkle tree (LeanIMT, as Semaphore v4's), the same as the on-chain one. A node with no right
+// sibling is its parent unchanged; a node with both children is Poseidon(left, right). The root
+// of one leaf is that leaf; the empty tree's root is 0. Rebuild it from the CommitmentInserted
+// events, in leaf order.
 type Tree struct {
-	levels [TreeDepth + 1][]*big.Int // levels[0] are the leaves; missing nodes are zeros
+	levels [TreeDepth + 1][]*big.Int // levels[0] are the leaves; level h+1 has ⌈len(level h)/2⌉ nodes
 }
 
 // Append adds a leaf and returns its index.
@@ -38,25 +26,20 @@ func (t *Tree) Append(leaf *big.Int) (int, error) {
 	}
 	t.levels[0] = append(t.levels[0], new(big.Int).Set(leaf))
 	i := index
-	for level := 0; level < TreeDepth; level++ {
-		left, right := t.node(level, i&^1), t.node(level, i|1)
-		parent := Poseidon(left, right)
+	for h := 0; h < TreeDepth; h++ {
+		parent := t.levels[h][i]
+		if i&1 == 1 {
+			parent = Poseidon(t.levels[h][i-1], parent)
+		}
 		p := i >> 1
-		if p < len(t.levels[level+1]) {
-			t.levels[level+1][p] = parent
+		if p < len(t.levels[h+1]) {
+			t.levels[h+1][p] = parent
 		} else {
-			t.levels[level+1] = append(t.levels[level+1], parent)
+			t.levels[h+1] = append(t.levels[h+1], parent)
 		}
 		i = p
 	}
 	return index, nil
-}
-
-func (t *Tree) node(level, i int) *big.Int {
-	if i < len(t.levels[level]) {
-		return t.levels[level][i]
-	}
-	return zeros[level]
 }
 
 // Leaf returns leaf i.
@@ -65,23 +48,43 @@ func (t *Tree) Leaf(i int) *big.Int { return t.levels[0][i] }
 // Len is the number of leaves.
 func (t *Tree) Len() int { return len(t.levels[0]) }
 
-// Root is the current root.
+// Root is the current root (0 for the empty tree).
 func (t *Tree) Root() *big.Int {
 	if t.Len() == 0 {
-		return EmptyRoot()
+		return new(big.Int)
 	}
 	return t.levels[TreeDepth][0]
 }
 
-// Path returns the siblings of leaf index and the index's bits (0: the node is a left child).
+// Path returns the siblings of leaf index and the index's bits (0: the node is a left child),
+// level by level. A node with no sibling (the last of its level, a left child) has sibling 0:
+// it rises unchanged, as the circuit has it.
 func (t *Tree) Path(index int) (siblings [TreeDepth]*big.Int, bits [TreeDepth]uint, err error) {
 	if index < 0 || index >= t.Len() {
 		return siblings, bits, fmt.Errorf("no leaf %d in a tree of %d", index, t.Len())
 	}
-	for level := 0; level < TreeDepth; level++ {
-		siblings[level] = t.node(level, index^1)
-		bits[level] = uint(index & 1)
+	for h := 0; h < TreeDepth; h++ {
+		bits[h] = uint(index & 1)
+		siblings[h] = new(big.Int)
+		if s := index ^ 1; s < len(t.levels[h]) {
+			siblings[h] = t.levels[h][s]
+		}
 		index >>= 1
 	}
 	return siblings, bits, nil
+}
+
+// RootOf is the root a path leads to from leaf: what the circuit computes.
+func RootOf(leaf *big.Int, siblings [TreeDepth]*big.Int, bits [TreeDepth]uint) *big.Int {
+	node := leaf
+	for h := range TreeDepth {
+		switch {
+		case siblings[h].Sign() == 0:
+		case bits[h] == 0:
+			node = Poseidon(node, siblings[h])
+		default:
+			node = Poseidon(siblings[h], node)
+		}
+	}
+	return node
 }

@@ -10,7 +10,8 @@ contract NullifierRegistry {
     event NullifierSpent(bytes32 indexed nullifier);
 
     error NotVault(address caller);
-    error AlreadySpent(bytes32 nullifier);
+    /// @dev Named as the vault's own error, so the vault's callers decode it from the vault's ABI.
+    error NullifierAlreadySpent(bytes32 nullifier);
 
     constructor(address vault_) {
         vault = vault_;
@@ -22,7 +23,7 @@ contract NullifierRegistry {
 
     function markSpent(bytes32 nullifier) external {
         if (msg.sender != vault) revert NotVault(msg.sender);
-        if (spent[nullifier]) revert AlreadySpent(nullifier);
+        if (spent[nullifier]) revert NullifierAlreadySpent(nullifier);
         spent[nullifier] = true;
         emit NullifierSpent(nullifier);
     }
