@@ -32,19 +32,30 @@ type decoder struct {
 // contractABIs are the ABIs of the contracts an indexer can follow, by the variable that names
 // their address.
 var contractABIs = map[string]abi.ABI{
-	"COMMITMENT_TREE_ADDRESS":     contracts.NewCommitmentTree().GetABI(),
-	"NULLIFIER_REGISTRY_ADDRESS":  contracts.NewNullifierRegistry().GetABI(),
+	"COMMITMENT_TREE_ADDRESS":     contracts.NewCommitRevealVault().GetABI(),
+	"NULLIFIER_REGISTRY_ADDRESS":  contracts.NewCommitRevealVault().GetABI(),
 	"COMMIT_REVEAL_VAULT_ADDRESS": contracts.NewCommitRevealVault().GetABI(),
 	"TOKEN_FACTORY_ADDRESS":       contracts.NewTokenFactory().GetABI(),
 }
 
 func newDecoder(sources []source) *decoder {
 	d := &decoder{byAddress: map[common.Address]abi.ABI{}}
+	seen := map[string]bool{}
 	for _, s := range sources {
-		d.byAddress[s.address] = s.abi
-		for name := range s.abi.Events {
-			d.names = append(d.names, name)
+		// One contract may be named by several variables (the vault holds its tree and its
+		// registry: the three addresses are one): its events are those of every ABI named.
+		a, ok := d.byAddress[s.address]
+		if !ok {
+			a = abi.ABI{Events: map[string]abi.Event{}}
 		}
+		for name, ev := range s.abi.Events {
+			a.Events[name] = ev
+			if !seen[name] {
+				seen[name] = true
+				d.names = append(d.names, name)
+			}
+		}
+		d.byAddress[s.address] = a
 	}
 	sort.Strings(d.names)
 	return d

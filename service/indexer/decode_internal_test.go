@@ -16,7 +16,7 @@ import (
 // and full-width values included.
 func TestStaticDecodingAgreesWithTheABIPackage(t *testing.T) {
 	vault := contracts.NewCommitRevealVault().GetABI()
-	tree := contracts.NewCommitmentTree().GetABI()
+	tree := contracts.NewCommitRevealVault().GetABI()
 	word := func(v *big.Int) []byte { return common.LeftPadBytes(v.Bytes(), 32) }
 	max256 := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(1))
 	for name, l := range map[string]*types.Log{

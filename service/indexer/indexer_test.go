@@ -16,7 +16,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
 
-var insertedTopic = contracts.NewCommitmentTree().GetABI().Events["CommitmentInserted"].ID
+var insertedTopic = contracts.NewCommitRevealVault().GetABI().Events["CommitmentInserted"].ID
 
 // Every CommitmentInserted, Committed, Revealed and NullifierSpent is indexed in chain order
 // with its decoded arguments, the same as the node's own log query; the three wrapped dev
@@ -187,7 +187,7 @@ func testCardRedeemedThroughTheIndexer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	root, err := contracts.NewCommitmentTree().UnpackGetLastRoot(call(t, c, c.Contracts.CommitmentTree, contracts.NewCommitmentTree().PackGetLastRoot()))
+	root, err := contracts.NewCommitRevealVault().UnpackGetLastRoot(call(t, c, c.Contracts.CommitmentTree, contracts.NewCommitRevealVault().PackGetLastRoot()))
 	if err != nil {
 		t.Fatal(err)
 	}

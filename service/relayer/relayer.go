@@ -57,8 +57,8 @@ const (
 var (
 	vaultABI   = contracts.NewCommitRevealVault()
 	vaultError = func() *abi.ABI { a := vaultABI.GetABI(); return &a }()
-	nullABI    = contracts.NewNullifierRegistry()
-	treeABI    = contracts.NewCommitmentTree()
+	nullABI    = contracts.NewCommitRevealVault()
+	treeABI    = contracts.NewCommitRevealVault()
 	maxUint256 = new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(1))
 )
 

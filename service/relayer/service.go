@@ -89,9 +89,9 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 		}
 		r.inserts = &fleetInserts{client: r.redis, owner: platform.Instance(), ttl: 10 * time.Minute}
 	}
-	out, err := client.Call(ctx, "root_history_size", cfg.Contracts.CommitmentTree, contracts.NewCommitmentTree().PackROOTHISTORYSIZE())
+	out, err := client.Call(ctx, "root_history_size", cfg.Contracts.CommitmentTree, contracts.NewCommitRevealVault().PackROOTHISTORYSIZE())
 	if err == nil {
-		r.rootHistory, err = contracts.NewCommitmentTree().UnpackROOTHISTORYSIZE(out)
+		r.rootHistory, err = contracts.NewCommitRevealVault().UnpackROOTHISTORYSIZE(out)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read the commitment tree's ROOT_HISTORY_SIZE at COMMITMENT_TREE_ADDRESS: %w", err)

@@ -515,8 +515,8 @@ func sameEvents(ctx context.Context, dev *devchain.Chain, indexerURL string) (in
 			return 0, errors.New("the indexer did not reach the head within a minute")
 		}
 	}
-	tree, vault := contracts.NewCommitmentTree().GetABI(), contracts.NewCommitRevealVault().GetABI()
-	nullifiers := contracts.NewNullifierRegistry().GetABI()
+	tree, vault := contracts.NewCommitRevealVault().GetABI(), contracts.NewCommitRevealVault().GetABI()
+	nullifiers := contracts.NewCommitRevealVault().GetABI()
 	checks := []struct {
 		name    string
 		address common.Address

@@ -235,7 +235,7 @@ func (b *bench) traceAt(ctx context.Context, name string, n int, from, to common
 	leaves := n
 	overrides := map[string]any{}
 	if n > 0 {
-		tree := contracts.NewCommitmentTree()
+		tree := contracts.NewCommitRevealVault()
 		cur, err := bind.Call(tree.Instance(b.dev.Client(), b.dev.Contracts.CommitmentTree), &bind.CallOpts{Context: ctx}, tree.PackCurrentRootIndex(), tree.UnpackCurrentRootIndex)
 		if err != nil {
 			return Profile{}, err
@@ -283,7 +283,7 @@ func (b *bench) traceAt(ctx context.Context, name string, n int, from, to common
 
 // leaves is the tree's leaf counter now.
 func (b *bench) leaves(ctx context.Context) (int, error) {
-	tree := contracts.NewCommitmentTree()
+	tree := contracts.NewCommitRevealVault()
 	n, err := bind.Call(tree.Instance(b.dev.Client(), b.dev.Contracts.CommitmentTree), &bind.CallOpts{Context: ctx}, tree.PackNextIndex(), tree.UnpackNextIndex)
 	return int(n), err
 }

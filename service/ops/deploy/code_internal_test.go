@@ -41,7 +41,7 @@ func TestOpcodeProbes(t *testing.T) {
 	}
 
 	used := map[vm.OpCode]bool{}
-	for _, name := range []string{poseidonT3Name, vaultName, verifierName, treeName} {
+	for _, name := range []string{poseidonT3Name, vaultName, verifierName} {
 		code, err := runtimeOf(name)
 		if err != nil {
 			t.Fatal(err)

@@ -94,7 +94,7 @@ func (r *run) probePrecompiles(ctx context.Context) error {
 // version is cancun: PUSH0, MCOPY, …) in an eth_call.
 func (r *run) probeOpcodes(ctx context.Context) error {
 	used := map[vm.OpCode]bool{}
-	names := []string{poseidonT3Name, poseidonT4Name, verifierName, vaultName, treeName, registryName}
+	names := []string{poseidonT3Name, poseidonT4Name, verifierName, vaultName}
 	if r.opts.DevTokens {
 		names = append(names, factoryName, tokenName)
 	}

@@ -213,7 +213,7 @@ func TestPoseidonAgreesOnChain(t *testing.T) {
 			t.Fatalf("leaf %d: contract %s, Go %s", i, tree.Leaf(i), note.Leaf())
 		}
 	}
-	ct := contracts.NewCommitmentTree()
+	ct := contracts.NewCommitRevealVault()
 	root, err := bind.Call(ct.Instance(c.Client(), c.Contracts.CommitmentTree), nil, ct.PackGetLastRoot(), ct.UnpackGetLastRoot)
 	if err != nil {
 		t.Fatal(err)

@@ -30,8 +30,8 @@ var (
 var (
 	vaultABI    = contracts.NewCommitRevealVault()
 	vaultErrors = vaultABI.GetABI()
-	treeABI     = contracts.NewCommitmentTree()
-	nullABI     = contracts.NewNullifierRegistry()
+	treeABI     = contracts.NewCommitRevealVault()
+	nullABI     = contracts.NewCommitRevealVault()
 	tokenABI    = contracts.NewWrappedToken()
 )
 

@@ -18,7 +18,10 @@ interface IERC20Minimal {
 }
 
 /// @title CommitRevealVault
-/// @notice Holds committed tokens and releases them against a Groth16 proof.
+/// @notice Holds committed tokens and releases them against a Groth16 proof. The commitment
+///         tree and the nullifier registry are its bases, their state its own: a reveal reads
+///         the root and spends the nullifier without a call to another contract (two cold
+///         accounts, 5,200 gas, and the calls' encoding saved), a commit inserts likewise.
 ///         commit() pulls `amount` of `token` and inserts the leaf Poseidon(commitment, amount,
 ///         tokenId), so a leaf always holds what was really deposited. reveal() checks, in this
 ///         order, the recipient against its signal, the root, the nullifier, the token for the
@@ -26,13 +29,10 @@ interface IERC20Minimal {
 ///         and transfers `amount` to the recipient.
 ///         Public signals: [0] root, [1] nullifier, [2] amount, [3] recipient, [4] changeCommitment,
 ///         [5] tokenId. tokenId = Poseidon(token, chainid).
-contract CommitRevealVault {
-    uint256 internal constant R = 21888242871839275222246405745257275088548364400416034343698204186575808495617;
+contract CommitRevealVault is CommitmentTree, NullifierRegistry {
     uint256 public constant MAX_AMOUNT = (uint256(1) << 248) - 1;
 
     IGroth16Verifier public immutable verifier;
-    CommitmentTree public immutable commitmentTree;
-    NullifierRegistry public immutable nullifierRegistry;
     /// @notice When set, only this address may call reveal(); zero means anyone may.
     address public immutable operator;
     address public immutable owner;
@@ -60,7 +60,6 @@ contract CommitRevealVault {
     error InvalidRecipient(address recipient);
     error RecipientMismatch(uint256 signal, address recipient);
     error UnknownRoot(bytes32 root);
-    error NullifierAlreadySpent(bytes32 nullifier);
     error UnknownTokenId(uint256 tokenId);
     error InvalidProof();
 
@@ -86,8 +85,17 @@ contract CommitRevealVault {
         owner = msg.sender;
         verifier = IGroth16Verifier(verifier_);
         operator = operator_;
-        commitmentTree = new CommitmentTree(address(this));
-        nullifierRegistry = new NullifierRegistry(address(this));
+    }
+
+    /// @notice Where the commitment tree is read (isKnownRoot, rootAge, CommitmentInserted):
+    ///         this contract.
+    function commitmentTree() external view returns (address) {
+        return address(this);
+    }
+
+    /// @notice Where the spent nullifiers are read (isSpent, NullifierSpent): this contract.
+    function nullifierRegistry() external view returns (address) {
+        return address(this);
     }
 
     /// @notice Lets `token` be committed; its tokenId is Poseidon(token, chainid).
@@ -116,7 +124,7 @@ contract CommitRevealVault {
         if (received != amount) revert TransferShortfall(amount, received);
 
         bytes32 leaf = bytes32(PoseidonT4.hash([uint256(commitment), amount, tokenId]));
-        (leafIndex,) = commitmentTree.insert(leaf);
+        (leafIndex,) = _insert(leaf);
         emit Committed(token, msg.sender, amount, commitment, leaf, leafIndex);
     }
 
@@ -132,12 +140,11 @@ contract CommitRevealVault {
         if (recipient == address(0)) revert InvalidRecipient(recipient);
         if (pubSignals[3] != uint256(uint160(recipient))) revert RecipientMismatch(pubSignals[3], recipient);
         bytes32 root = bytes32(pubSignals[0]);
-        if (!commitmentTree.isKnownRoot(root)) revert UnknownRoot(root);
+        if (!isKnownRoot(root)) revert UnknownRoot(root);
         bytes32 nullifier = bytes32(pubSignals[1]);
-        // Spent here, in the check's place: the registry refuses a spent nullifier with this
-        // contract's NullifierAlreadySpent, and a failed check further on undoes it. One call
-        // where isSpent and markSpent were two.
-        nullifierRegistry.markSpent(nullifier);
+        // Spent here, in the check's place (NullifierAlreadySpent if it was): a failed check
+        // further on undoes it.
+        _spend(nullifier);
         address token = tokenOfId[pubSignals[5]];
         if (token == address(0)) revert UnknownTokenId(pubSignals[5]);
         uint256 amount = pubSignals[2];
@@ -145,7 +152,7 @@ contract CommitRevealVault {
         if (!verifier.verifyProof(pA, pB, pC, pubSignals)) revert InvalidProof();
 
         bytes32 change = bytes32(pubSignals[4]);
-        if (change != 0) commitmentTree.insert(change);
+        if (change != 0) _insert(change);
         _call(token, abi.encodeWithSignature("transfer(address,uint256)", recipient, amount));
         emit Revealed(nullifier, recipient, token, amount, change, msg.sender);
     }

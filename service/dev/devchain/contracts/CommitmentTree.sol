@@ -10,13 +10,12 @@ import {PoseidonT3} from "poseidon-solidity/PoseidonT3.sol";
 ///         sibling is its parent unchanged (no hash with an empty subtree), so the root of one
 ///         leaf is that leaf, and an insertion hashes once per 1-bit of its index: at most 20
 ///         times, about half the depth on average, where a fixed-depth tree hashed 20 times
-///         every time. Only the owner (the vault) inserts.
-contract CommitmentTree {
+///         every time. A base of the vault, which inserts (_insert) and whose address it is.
+abstract contract CommitmentTree {
     uint256 internal constant R = 21888242871839275222246405745257275088548364400416034343698204186575808495617;
     uint32 public constant DEPTH = 20;
     uint32 public constant ROOT_HISTORY_SIZE = 32;
 
-    address public immutable owner;
     /// @dev sideNodes[h] is the root of the last complete subtree of height h: the left sibling
     ///      an insertion whose index has bit h set hashes with. The insertion that completes a
     ///      subtree of height h (its index has exactly h trailing 1-bits) writes it: one write
@@ -29,23 +28,20 @@ contract CommitmentTree {
 
     event CommitmentInserted(bytes32 indexed commitment, uint32 leafIndex, bytes32 root);
 
-    error NotOwner(address caller);
     error TreeFull();
     error LeafNotInField(bytes32 leaf);
 
     /// @dev The side nodes start at 1, a value no insertion reads (it writes a level before any
     ///      later one reads it), so that the first write of each is a rewrite and not a new slot,
     ///      17,100 gas less: the deployer pays that, not the first depositors.
-    constructor(address owner_) {
-        owner = owner_;
+    constructor() {
         for (uint256 h = 0; h < DEPTH; h++) {
             sideNodes[h] = 1;
         }
     }
 
-    /// @notice Appends a leaf; returns its index and the new root.
-    function insert(bytes32 leaf) external returns (uint32 index, bytes32 root) {
-        if (msg.sender != owner) revert NotOwner(msg.sender);
+    /// @dev Appends a leaf; returns its index and the new root.
+    function _insert(bytes32 leaf) internal returns (uint32 index, bytes32 root) {
         if (uint256(leaf) >= R) revert LeafNotInField(leaf);
         index = nextIndex;
         if (index == uint32(1) << DEPTH) revert TreeFull();

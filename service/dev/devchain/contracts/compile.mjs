@@ -49,6 +49,9 @@ const contracts = {};
 for (const file of Object.keys(output.contracts).sort()) {
   for (const name of Object.keys(output.contracts[file]).sort()) {
     const c = output.contracts[file][name];
+    // Abstract contracts (the vault's bases, CommitmentTree and NullifierRegistry) deploy
+    // nothing: their functions and events are in the vault's ABI.
+    if (c.evm.bytecode.object === "") continue;
     contracts[`${file}:${name}`] = {
       abi: c.abi,
       bin: c.evm.bytecode.object,
