@@ -2209,6 +2209,327 @@ func (poseidonT4 *PoseidonT4) UnpackHash(data []byte) (*big.Int, error) {
 	return out0, nil
 }
 
+// ReentrantTokenMetaData contains all meta data concerning the ReentrantToken contract.
+var ReentrantTokenMetaData = bind.MetaData{
+	ABI: "[{\"inputs\":[{\"internalType\":\"address\",\"name\":\"vault\",\"type\":\"address\"},{\"internalType\":\"bytes32\",\"name\":\"commitment\",\"type\":\"bytes32\"}],\"name\":\"arm\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"name\":\"balanceOf\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"mint\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"reentered\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"reentryCommitment\",\"outputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"reentryError\",\"outputs\":[{\"internalType\":\"bytes4\",\"name\":\"\",\"type\":\"bytes4\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"target\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"transfer\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"from\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"transferFrom\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"}]",
+	ID:  "ae767d76e56cc974777b4bd1e5237f8e5f",
+	Bin: "0x6080604052348015600e575f5ffd5b506106298061001c5f395ff3fe608060405234801561000f575f5ffd5b506004361061009f575f3560e01c806370a0823111610072578063ca6ddc2f11610058578063ca6ddc2f1461013e578063d4b839921461017c578063e55df474146101c1575f5ffd5b806370a082311461010c578063a9059cbb1461012b575f5ffd5b806323b872dd146100a35780633f09775e146100cb57806340c10f19146100e0578063492be422146100f5575b5f5ffd5b6100b66100b13660046104c5565b61021a565b60405190151581526020015b60405180910390f35b6003546100b690640100000000900460ff1681565b6100f36100ee3660046104ff565b6103d3565b005b6100fe60025481565b6040519081526020016100c2565b6100fe61011a366004610527565b5f6020819052908152604090205481565b6100b66101393660046104ff565b610410565b60035461014b9060e01b81565b6040517fffffffff0000000000000000000000000000000000000000000000000000000090911681526020016100c2565b60015461019c9073ffffffffffffffffffffffffffffffffffffffff1681565b60405173ffffffffffffffffffffffffffffffffffffffff90911681526020016100c2565b6100f36101cf3660046104ff565b600180547fffffffffffffffffffffffff00000000000000000000000000000000000000001673ffffffffffffffffffffffffffffffffffffffff9390931692909217909155600255565b6001545f9073ffffffffffffffffffffffffffffffffffffffff1680156103bd57600180547fffffffffffffffffffffffff0000000000000000000000000000000000000000168155600380547fffffffffffffffffffffffffffffffffffffffffffffffffffffff00ffffffff166401000000001790556002546040517f64fc31b30000000000000000000000000000000000000000000000000000000081523060048201526024810192909252604482015273ffffffffffffffffffffffffffffffffffffffff8216906364fc31b3906064016020604051808303815f875af1925050508015610347575060408051601f3d9081017fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe016820190925261034491810190610547565b60015b6103bb573d808015610374576040519150601f19603f3d011682016040523d82523d5f602084013e610379565b606091505b506103838161056a565b600380547fffffffffffffffffffffffffffffffffffffffffffffffffffffffff000000001660e09290921c919091179055506103bd565b505b6103c8858585610426565b506001949350505050565b73ffffffffffffffffffffffffffffffffffffffff82165f9081526020819052604081208054839290610407908490610603565b90915550505050565b5f61041c338484610426565b5060015b92915050565b73ffffffffffffffffffffffffffffffffffffffff83165f908152602081905260408120805483929061045a908490610616565b909155505073ffffffffffffffffffffffffffffffffffffffff82165f9081526020819052604081208054839290610493908490610603565b9091555050505050565b803573ffffffffffffffffffffffffffffffffffffffff811681146104c0575f5ffd5b919050565b5f5f5f606084860312156104d7575f5ffd5b6104e08461049d565b92506104ee6020850161049d565b929592945050506040919091013590565b5f5f60408385031215610510575f5ffd5b6105198361049d565b946020939093013593505050565b5f60208284031215610537575f5ffd5b6105408261049d565b9392505050565b5f60208284031215610557575f5ffd5b815163ffffffff81168114610540575f5ffd5b805160208201517fffffffff000000000000000000000000000000000000000000000000000000008116919060048210156105cf577fffffffff00000000000000000000000000000000000000000000000000000000808360040360031b1b82161692505b5050919050565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52601160045260245ffd5b80820180821115610420576104206105d6565b81810381811115610420576104206105d656",
+}
+
+// ReentrantToken is an auto generated Go binding around an Ethereum contract.
+type ReentrantToken struct {
+	abi abi.ABI
+}
+
+// GetABI returns the ABI associated with this contract binding.
+func (c *ReentrantToken) GetABI() abi.ABI {
+	return c.abi
+}
+
+// NewReentrantToken creates a new instance of ReentrantToken.
+func NewReentrantToken() *ReentrantToken {
+	parsed, err := ReentrantTokenMetaData.ParseABI()
+	if err != nil {
+		panic(errors.New("invalid ABI: " + err.Error()))
+	}
+	return &ReentrantToken{abi: *parsed}
+}
+
+// Instance creates a wrapper for a deployed contract instance at the given address.
+// Use this to create the instance object passed to abigen v2 library functions Call, Transact, etc.
+func (c *ReentrantToken) Instance(backend bind.ContractBackend, addr common.Address) *bind.BoundContract {
+	return bind.NewBoundContract(addr, c.abi, backend, backend, backend)
+}
+
+// PackArm is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xe55df474.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function arm(address vault, bytes32 commitment) returns()
+func (reentrantToken *ReentrantToken) PackArm(vault common.Address, commitment [32]byte) []byte {
+	enc, err := reentrantToken.abi.Pack("arm", vault, commitment)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackArm is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xe55df474.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function arm(address vault, bytes32 commitment) returns()
+func (reentrantToken *ReentrantToken) TryPackArm(vault common.Address, commitment [32]byte) ([]byte, error) {
+	return reentrantToken.abi.Pack("arm", vault, commitment)
+}
+
+// PackBalanceOf is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x70a08231.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function balanceOf(address ) view returns(uint256)
+func (reentrantToken *ReentrantToken) PackBalanceOf(arg0 common.Address) []byte {
+	enc, err := reentrantToken.abi.Pack("balanceOf", arg0)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackBalanceOf is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x70a08231.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function balanceOf(address ) view returns(uint256)
+func (reentrantToken *ReentrantToken) TryPackBalanceOf(arg0 common.Address) ([]byte, error) {
+	return reentrantToken.abi.Pack("balanceOf", arg0)
+}
+
+// UnpackBalanceOf is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x70a08231.
+//
+// Solidity: function balanceOf(address ) view returns(uint256)
+func (reentrantToken *ReentrantToken) UnpackBalanceOf(data []byte) (*big.Int, error) {
+	out, err := reentrantToken.abi.Unpack("balanceOf", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
+}
+
+// PackMint is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x40c10f19.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function mint(address to, uint256 amount) returns()
+func (reentrantToken *ReentrantToken) PackMint(to common.Address, amount *big.Int) []byte {
+	enc, err := reentrantToken.abi.Pack("mint", to, amount)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackMint is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x40c10f19.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function mint(address to, uint256 amount) returns()
+func (reentrantToken *ReentrantToken) TryPackMint(to common.Address, amount *big.Int) ([]byte, error) {
+	return reentrantToken.abi.Pack("mint", to, amount)
+}
+
+// PackReentered is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x3f09775e.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function reentered() view returns(bool)
+func (reentrantToken *ReentrantToken) PackReentered() []byte {
+	enc, err := reentrantToken.abi.Pack("reentered")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackReentered is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x3f09775e.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function reentered() view returns(bool)
+func (reentrantToken *ReentrantToken) TryPackReentered() ([]byte, error) {
+	return reentrantToken.abi.Pack("reentered")
+}
+
+// UnpackReentered is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x3f09775e.
+//
+// Solidity: function reentered() view returns(bool)
+func (reentrantToken *ReentrantToken) UnpackReentered(data []byte) (bool, error) {
+	out, err := reentrantToken.abi.Unpack("reentered", data)
+	if err != nil {
+		return *new(bool), err
+	}
+	out0 := *abi.ConvertType(out[0], new(bool)).(*bool)
+	return out0, nil
+}
+
+// PackReentryCommitment is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x492be422.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function reentryCommitment() view returns(bytes32)
+func (reentrantToken *ReentrantToken) PackReentryCommitment() []byte {
+	enc, err := reentrantToken.abi.Pack("reentryCommitment")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackReentryCommitment is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x492be422.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function reentryCommitment() view returns(bytes32)
+func (reentrantToken *ReentrantToken) TryPackReentryCommitment() ([]byte, error) {
+	return reentrantToken.abi.Pack("reentryCommitment")
+}
+
+// UnpackReentryCommitment is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x492be422.
+//
+// Solidity: function reentryCommitment() view returns(bytes32)
+func (reentrantToken *ReentrantToken) UnpackReentryCommitment(data []byte) ([32]byte, error) {
+	out, err := reentrantToken.abi.Unpack("reentryCommitment", data)
+	if err != nil {
+		return *new([32]byte), err
+	}
+	out0 := *abi.ConvertType(out[0], new([32]byte)).(*[32]byte)
+	return out0, nil
+}
+
+// PackReentryError is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xca6ddc2f.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function reentryError() view returns(bytes4)
+func (reentrantToken *ReentrantToken) PackReentryError() []byte {
+	enc, err := reentrantToken.abi.Pack("reentryError")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackReentryError is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xca6ddc2f.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function reentryError() view returns(bytes4)
+func (reentrantToken *ReentrantToken) TryPackReentryError() ([]byte, error) {
+	return reentrantToken.abi.Pack("reentryError")
+}
+
+// UnpackReentryError is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xca6ddc2f.
+//
+// Solidity: function reentryError() view returns(bytes4)
+func (reentrantToken *ReentrantToken) UnpackReentryError(data []byte) ([4]byte, error) {
+	out, err := reentrantToken.abi.Unpack("reentryError", data)
+	if err != nil {
+		return *new([4]byte), err
+	}
+	out0 := *abi.ConvertType(out[0], new([4]byte)).(*[4]byte)
+	return out0, nil
+}
+
+// PackTarget is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xd4b83992.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function target() view returns(address)
+func (reentrantToken *ReentrantToken) PackTarget() []byte {
+	enc, err := reentrantToken.abi.Pack("target")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackTarget is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xd4b83992.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function target() view returns(address)
+func (reentrantToken *ReentrantToken) TryPackTarget() ([]byte, error) {
+	return reentrantToken.abi.Pack("target")
+}
+
+// UnpackTarget is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xd4b83992.
+//
+// Solidity: function target() view returns(address)
+func (reentrantToken *ReentrantToken) UnpackTarget(data []byte) (common.Address, error) {
+	out, err := reentrantToken.abi.Unpack("target", data)
+	if err != nil {
+		return *new(common.Address), err
+	}
+	out0 := *abi.ConvertType(out[0], new(common.Address)).(*common.Address)
+	return out0, nil
+}
+
+// PackTransfer is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xa9059cbb.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function transfer(address to, uint256 amount) returns(bool)
+func (reentrantToken *ReentrantToken) PackTransfer(to common.Address, amount *big.Int) []byte {
+	enc, err := reentrantToken.abi.Pack("transfer", to, amount)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackTransfer is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xa9059cbb.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function transfer(address to, uint256 amount) returns(bool)
+func (reentrantToken *ReentrantToken) TryPackTransfer(to common.Address, amount *big.Int) ([]byte, error) {
+	return reentrantToken.abi.Pack("transfer", to, amount)
+}
+
+// UnpackTransfer is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xa9059cbb.
+//
+// Solidity: function transfer(address to, uint256 amount) returns(bool)
+func (reentrantToken *ReentrantToken) UnpackTransfer(data []byte) (bool, error) {
+	out, err := reentrantToken.abi.Unpack("transfer", data)
+	if err != nil {
+		return *new(bool), err
+	}
+	out0 := *abi.ConvertType(out[0], new(bool)).(*bool)
+	return out0, nil
+}
+
+// PackTransferFrom is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x23b872dd.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function transferFrom(address from, address to, uint256 amount) returns(bool)
+func (reentrantToken *ReentrantToken) PackTransferFrom(from common.Address, to common.Address, amount *big.Int) []byte {
+	enc, err := reentrantToken.abi.Pack("transferFrom", from, to, amount)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackTransferFrom is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x23b872dd.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function transferFrom(address from, address to, uint256 amount) returns(bool)
+func (reentrantToken *ReentrantToken) TryPackTransferFrom(from common.Address, to common.Address, amount *big.Int) ([]byte, error) {
+	return reentrantToken.abi.Pack("transferFrom", from, to, amount)
+}
+
+// UnpackTransferFrom is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x23b872dd.
+//
+// Solidity: function transferFrom(address from, address to, uint256 amount) returns(bool)
+func (reentrantToken *ReentrantToken) UnpackTransferFrom(data []byte) (bool, error) {
+	out, err := reentrantToken.abi.Unpack("transferFrom", data)
+	if err != nil {
+		return *new(bool), err
+	}
+	out0 := *abi.ConvertType(out[0], new(bool)).(*bool)
+	return out0, nil
+}
+
 // TokenFactoryMetaData contains all meta data concerning the TokenFactory contract.
 var TokenFactoryMetaData = bind.MetaData{
 	ABI: "[{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"token\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"string\",\"name\":\"name\",\"type\":\"string\"},{\"indexed\":false,\"internalType\":\"string\",\"name\":\"symbol\",\"type\":\"string\"},{\"indexed\":false,\"internalType\":\"uint8\",\"name\":\"decimals\",\"type\":\"uint8\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"minter\",\"type\":\"address\"}],\"name\":\"TokenCreated\",\"type\":\"event\"},{\"inputs\":[{\"internalType\":\"string\",\"name\":\"name\",\"type\":\"string\"},{\"internalType\":\"string\",\"name\":\"symbol\",\"type\":\"string\"},{\"internalType\":\"uint8\",\"name\":\"decimals\",\"type\":\"uint8\"}],\"name\":\"createToken\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"token\",\"type\":\"address\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"tokenCount\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"name\":\"tokens\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"}]",

@@ -76,9 +76,9 @@ func (c *Chain) deploy(ctx context.Context) error {
 	return nil
 }
 
-// DeployVault deploys another vault (with its own verifier, tree and nullifier registry, on the
-// chain's Poseidon libraries) whose reveal only operator may call (zero: anyone), with the
-// wrapped tokens registered. The chain's own vault, in Contracts, is open to anyone.
+// DeployVault deploys another vault (with its own verifier, on the chain's Poseidon libraries;
+// its tree and nullifier registry are its own state) whose reveal only operator may call (zero:
+// anyone), with the wrapped tokens registered. The chain's own vault, in Contracts, is open to anyone.
 func (c *Chain) DeployVault(ctx context.Context, operator common.Address) (Contracts, error) {
 	var wrapped []common.Address
 	for _, t := range c.Tokens {

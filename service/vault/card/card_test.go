@@ -137,6 +137,10 @@ func TestRevealRejections(t *testing.T) {
 	wantRevert(t, "unknown token id", send(vault.PackReveal(a, b, cc, with(func(s *zk.Signals) { s[zk.SignalTokenID] = big.NewInt(7) }), recipient)), "UnknownTokenId")
 	unswapped := [2][2]*big.Int{{b[0][1], b[0][0]}, {b[1][1], b[1][0]}}
 	wantRevert(t, "pi_b in JSON order", send(vault.PackReveal(a, unswapped, cc, [6]*big.Int(signals), recipient)), "InvalidProof")
+	// The verifier skips a zero signal's term: a change claimed where the proof has none is
+	// refused all the same (and a change dropped from a proof that has one, in
+	// TestPartialRevealLeavesChange).
+	wantRevert(t, "a change the proof does not have", send(vault.PackReveal(a, b, cc, with(func(s *zk.Signals) { s[zk.SignalChangeCommitment] = big.NewInt(5) }), recipient)), "InvalidProof")
 	wantRevert(t, "zero recipient", send(vault.PackReveal(a, b, cc, with(func(s *zk.Signals) { s[zk.SignalRecipient] = new(big.Int) }), common.Address{})), "InvalidRecipient")
 
 	if _, err := card.Reveal(ctx, c.Client(), c.Accounts.Users[1].Key, c.Contracts.Vault, req); err != nil {
@@ -239,6 +243,12 @@ func TestPartialRevealLeavesChange(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The change dropped (signal 0, a term the verifier skips): refused, nothing spent.
+	dropped := signals
+	dropped[zk.SignalChangeCommitment] = new(big.Int)
+	a, b, cc := proof.CallArgs()
+	_, err = card.Send(ctx, c.Client(), user, c.Contracts.Vault, contracts.NewCommitRevealVault().PackReveal(a, b, cc, [6]*big.Int(dropped), recipient))
+	wantRevert(t, "the change dropped", err, "InvalidProof")
 	req := card.Request{Proof: proof.JSON(), PublicSignals: signals.Hex(), Recipient: recipient.Hex(), TokenAddress: token.Hex(), Amount: "40"}
 	if _, err := card.Reveal(ctx, c.Client(), user, c.Contracts.Vault, req); err != nil {
 		t.Fatal(err)
@@ -253,6 +263,52 @@ func TestPartialRevealLeavesChange(t *testing.T) {
 	}
 	if got := tokenBalance(t, c, token, recipient); got.Cmp(big.NewInt(100)) != 0 {
 		t.Fatalf("recipient holds %s after both reveals, want 100", got)
+	}
+}
+
+// A token that calls back into commit from its transferFrom is refused there (Reentrancy, the
+// flag in transient storage): one transfer is never counted for two deposits.
+func TestATokenCannotReenterCommit(t *testing.T) {
+	c := devchaintest.Start(t)
+	deployer, user := c.Accounts.Deployer.Key, c.Accounts.Users[0]
+	tx, err := devchain.SendTx(ctx, c, deployer, nil, nil, common.FromHex(contracts.ReentrantTokenMetaData.Bin))
+	if err != nil {
+		t.Fatal(err)
+	}
+	receipt, err := devchain.WaitReceipt(ctx, c.Client(), tx.Hash())
+	if err != nil {
+		t.Fatal(err)
+	}
+	token, rt, vault := receipt.ContractAddress, contracts.NewReentrantToken(), contracts.NewCommitRevealVault()
+	send := func(key *ecdsa.PrivateKey, to common.Address, data []byte) {
+		t.Helper()
+		if _, err := card.Send(ctx, c.Client(), key, to, data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	send(deployer, c.Contracts.Vault, vault.PackRegisterToken(token))
+	send(user.Key, token, rt.PackMint(user.Address, big.NewInt(10)))
+	send(user.Key, token, rt.PackMint(token, big.NewInt(1))) // what the re-entered commit would move
+	send(user.Key, token, rt.PackArm(c.Contracts.Vault, common.BigToHash(zk.Commitment(big.NewInt(71), big.NewInt(72)))))
+	leaves := func() uint32 {
+		n, err := bind.Call(vault.Instance(c.Client(), c.Contracts.Vault), nil, vault.PackNextIndex(), vault.UnpackNextIndex)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	before := leaves()
+	send(user.Key, c.Contracts.Vault, vault.PackCommit(token, big.NewInt(5), common.BigToHash(zk.Commitment(big.NewInt(81), big.NewInt(82)))))
+	inst := rt.Instance(c.Client(), token)
+	if reentered, _ := bind.Call(inst, nil, rt.PackReentered(), rt.UnpackReentered); !reentered {
+		t.Fatal("the token did not call back into commit")
+	}
+	got, err := bind.Call(inst, nil, rt.PackReentryError(), rt.UnpackReentryError)
+	if want := vault.GetABI().Errors["Reentrancy"].ID; err != nil || got != [4]byte(want[:4]) {
+		t.Fatalf("the re-entered commit ended with %x (%v), want Reentrancy()", got, err)
+	}
+	if n := leaves(); n != before+1 {
+		t.Fatalf("%d leaves inserted, want 1", n-before)
 	}
 }
 
