@@ -58,7 +58,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		HTTP:  platform.LoadHTTPConfig(e, DefaultPort),
 		Chain: chain.LoadConfig(e),
 		Wallet: WalletConfig{
-			Key:         chain.EnvPrivateKey(e, "FAUCET_PRIVATE_KEY"),
+			Key:         chain.EnvWalletKey(e, "FAUCET"),
 			Amount:      chain.EnvEther(e, "FAUCET_AMOUNT", "100"),
 			MinBalance:  chain.EnvEther(e, "MIN_FAUCET_BALANCE", "1000"),
 			BalancePoll: e.Duration("BALANCE_POLL_INTERVAL", 10*time.Second),
@@ -81,7 +81,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 func (c Config) Validate() error {
 	errs := []error{c.Chain.Validate()}
 	if c.Wallet.Key == nil {
-		errs = append(errs, errors.New("FAUCET_PRIVATE_KEY (or FAUCET_PRIVATE_KEY_FILE) is required"))
+		errs = append(errs, errors.New("FAUCET_PRIVATE_KEY (or FAUCET_PRIVATE_KEY_FILE, or FAUCET_KEYSTORE_FILE) is required"))
 	}
 	if c.Wallet.Amount != nil && c.Wallet.Amount.Sign() == 0 {
 		errs = append(errs, errors.New("FAUCET_AMOUNT must be more than 0"))

@@ -81,7 +81,7 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 		gate.NewMetrics(reg, "faucet", "balance"), log)
 	life, end := context.WithCancel(context.Background())
 	f := &Faucet{cfg: cfg, chainID: chainID, client: client, store: st, gate: g, metrics: newMetrics(reg), tracer: tracer, log: log,
-		tx:    txmgr.New(client, cfg.Wallet.Key, chainID, cfg.Tx, g, txmgr.NewMetrics(reg, "faucet"), log),
+		tx:    txmgr.New(client, txmgr.KeySigner(cfg.Wallet.Key), chainID, cfg.Tx, g, txmgr.NewMetrics(reg, "faucet"), log),
 		perIP: ratelimit.New(cfg.Limits.PerIP), total: ratelimit.New(cfg.Limits.Total), redis: rdb,
 		life: life, end: end, recheck: make(chan struct{}, 1), busy: map[common.Address]bool{}}
 	opened.Push(func() { // what follows claims: reconciliation may have started some already

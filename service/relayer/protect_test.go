@@ -19,6 +19,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
 	"github.com/seed018cc74c/vaultd/service/kit/redistest"
 
+	"github.com/ethereum/go-ethereum/accounts/keystore"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -231,6 +232,18 @@ func TestConfigNeverPrintsTheKey(t *testing.T) {
 	cfg, err := relayer.LoadConfig(env(t, c, map[string]string{"OPERATOR_PRIVATE_KEY": "", "OPERATOR_PRIVATE_KEY_FILE": keyFile}))
 	if err != nil || crypto.PubkeyToAddress(cfg.Operator.Key.PublicKey) != c.Accounts.Operator.Address {
 		t.Fatalf("the key from OPERATOR_PRIVATE_KEY_FILE: %v", err)
+	}
+	// An encrypted keystore and its password file instead of a plain key.
+	ks := keystore.NewKeyStore(filepath.Join(t.TempDir(), "keystore"), keystore.LightScryptN, keystore.LightScryptP)
+	account, err := ks.ImportECDSA(c.Accounts.Operator.Key, "operator password")
+	if err != nil {
+		t.Fatal(err)
+	}
+	passwordFile := filepath.Join(t.TempDir(), "password")
+	os.WriteFile(passwordFile, []byte("operator password\n"), 0o600)
+	cfg, err = relayer.LoadConfig(env(t, c, map[string]string{"OPERATOR_PRIVATE_KEY": "", "OPERATOR_KEYSTORE_FILE": account.URL.Path, "OPERATOR_KEYSTORE_PASSWORD_FILE": passwordFile}))
+	if err != nil || crypto.PubkeyToAddress(cfg.Operator.Key.PublicKey) != c.Accounts.Operator.Address {
+		t.Fatalf("the key from OPERATOR_KEYSTORE_FILE: %v", err)
 	}
 	cfg, err = relayer.LoadConfig(env(t, c, map[string]string{"MIN_OPERATOR_BALANCE": "0.5"}))
 	if err != nil || cfg.Operator.MinBalance.Cmp(new(big.Int).Div(big.NewInt(params.Ether), big.NewInt(2))) != 0 {

@@ -236,7 +236,7 @@ func (s *Service) setUp(ctx context.Context, key *ecdsa.PrivateKey) {
 		Poll: cfg.Operator.BalancePoll, Setting: "MIN_OPERATOR_BALANCE",
 		Budget: cfg.Operator.SpendLimit, BudgetSetting: "OPERATOR_SPEND_LIMIT",
 		Shared: sharedBudget(r.redis, "vaultd:relayer:spend")}, gate.NewMetrics(s.reg, "relayer", "operator_balance"), r.log)
-	r.tx = txmgr.New(r.client, key, r.chainID, cfg.Tx.Config, r.gate, txmgr.NewMetrics(s.reg, "relayer"), r.log)
+	r.tx = txmgr.New(r.client, txmgr.KeySigner(key), r.chainID, cfg.Tx.Config, r.gate, txmgr.NewMetrics(s.reg, "relayer"), r.log)
 	if r.lease != nil {
 		r.tx.SetFence(r.lease.lease)
 		r.lease.tx.Store(r.tx)

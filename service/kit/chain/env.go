@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ethereum/go-ethereum/accounts/keystore"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 
@@ -45,6 +46,42 @@ func EnvPrivateKey(e *config.Env, name string) *ecdsa.PrivateKey {
 		return nil
 	}
 	return k
+}
+
+// EnvWalletKey reads a wallet's private key, one of two ways: PREFIX_PRIVATE_KEY (or the file
+// PREFIX_PRIVATE_KEY_FILE names), or an encrypted JSON keystore (go-ethereum's, version 3: what
+// geth account new, clef and most wallets export) in the file PREFIX_KEYSTORE_FILE names,
+// decrypted with the password in PREFIX_KEYSTORE_PASSWORD or the file
+// PREFIX_KEYSTORE_PASSWORD_FILE names; nil when neither is set. Both ways at once are refused.
+// Messages never include the key, the password or the keystore's content.
+func EnvWalletKey(e *config.Env, prefix string) *ecdsa.PrivateKey {
+	plain := EnvPrivateKey(e, prefix+"_PRIVATE_KEY")
+	file := e.String(prefix+"_KEYSTORE_FILE", "")
+	if file == "" {
+		if e.OptionalSecret(prefix+"_KEYSTORE_PASSWORD") != "" {
+			e.Fail("%s_KEYSTORE_PASSWORD is set without %s_KEYSTORE_FILE", prefix, prefix)
+		}
+		return plain
+	}
+	if plain != nil {
+		e.Fail("set %s_PRIVATE_KEY or %s_KEYSTORE_FILE, not both", prefix, prefix)
+		return nil
+	}
+	password := e.Secret(prefix + "_KEYSTORE_PASSWORD")
+	if password == "" {
+		return nil
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		e.Fail("%s_KEYSTORE_FILE: %v", prefix, err)
+		return nil
+	}
+	key, err := keystore.DecryptKey(data, password)
+	if err != nil {
+		e.Fail("%s_KEYSTORE_FILE: %s does not open with %s_KEYSTORE_PASSWORD (a wrong password, or not a version 3 keystore)", prefix, file, prefix)
+		return nil
+	}
+	return key.PrivateKey
 }
 
 // ReadPrivateKeyFile reads a private key (64 hex digits, 0x optional, surrounding space ignored)

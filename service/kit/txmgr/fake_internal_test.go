@@ -189,7 +189,7 @@ func fakeManager(t *testing.T, c *fakeChain) (m *Manager, g *countingGate, ahead
 		t.Fatal(err)
 	}
 	g = &countingGate{reserved: new(big.Int)}
-	m = New(c, key, 1337, Config{ReplaceAfter: time.Hour, ReceiptPoll: 2 * time.Millisecond}, g, noMetrics{}, nil)
+	m = New(c, KeySigner(key), 1337, Config{ReplaceAfter: time.Hour, ReceiptPoll: 2 * time.Millisecond}, g, noMetrics{}, nil)
 	ahead = new(atomic.Int64)
 	m.now = func() time.Time { return time.Now().Add(time.Duration(ahead.Load())) }
 	if _, err := m.Sync(context.Background()); err != nil {
@@ -446,7 +446,7 @@ func TestNoncesAResendSkipsAreTakenNext(t *testing.T) {
 	t.Parallel()
 	c := newFakeChain()
 	m, _, _ := fakeManager(t, c)
-	signed, err := types.SignNewTx(m.key, m.signer, &types.DynamicFeeTx{ChainID: m.chainID, Nonce: 1, GasTipCap: big.NewInt(params.GWei),
+	signed, err := m.sign(&types.DynamicFeeTx{Nonce: 1, GasTipCap: big.NewInt(params.GWei),
 		GasFeeCap: big.NewInt(3 * params.GWei), Gas: params.TxGas, To: &common.Address{5}, Value: big.NewInt(1)})
 	if err != nil {
 		t.Fatal(err)

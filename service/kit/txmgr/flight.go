@@ -313,7 +313,7 @@ func (m *Manager) fillGap(ctx context.Context, n uint64) {
 		m.mu.Unlock()
 		return
 	}
-	tx, err := types.SignNewTx(m.key, m.signer, &types.DynamicFeeTx{ChainID: m.chainID, Nonce: n, GasTipCap: tip, GasFeeCap: feeCap,
+	tx, err := m.sign(&types.DynamicFeeTx{Nonce: n, GasTipCap: tip, GasFeeCap: feeCap,
 		Gas: params.TxGas, To: &m.from, Value: new(big.Int)})
 	if err != nil {
 		m.mu.Unlock()
@@ -390,7 +390,7 @@ func (m *Manager) replace(ctx context.Context, f *Flight) bool {
 		m.log.Debug("cannot replace a lingering transaction yet", "nonce", f.nonce, "err", err)
 		return false // fees unknown
 	}
-	tx, err := types.SignNewTx(m.key, m.signer, &types.DynamicFeeTx{ChainID: m.chainID, Nonce: f.nonce, GasTipCap: tip, GasFeeCap: feeCap,
+	tx, err := m.sign(&types.DynamicFeeTx{Nonce: f.nonce, GasTipCap: tip, GasFeeCap: feeCap,
 		Gas: f.gasLimit, To: prev.To(), Value: prev.Value(), Data: prev.Data(), AccessList: prev.AccessList()})
 	if err != nil {
 		return false

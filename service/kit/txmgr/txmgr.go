@@ -129,9 +129,8 @@ var _ Backend = (*chain.Client)(nil)
 type Manager struct {
 	client  Backend
 	now     func() time.Time // the clock of replacement, rebroadcast and giving up (tests move it)
-	key     *ecdsa.PrivateKey
+	signer  Signer
 	from    common.Address
-	signer  types.Signer
 	chainID *big.Int
 	cfg     Config
 	gate    Gate
@@ -158,14 +157,45 @@ type Manager struct {
 	toRelease []settledCost           // flights settled this round, told to the gate after the balance refresh
 }
 
-// New makes the manager of key's wallet on chain chainID. It makes no chain call; Sync reads the
-// nonce, Start runs the watch loop.
-func New(client Backend, key *ecdsa.PrivateKey, chainID uint64, cfg Config, gate Gate, metrics Metrics, log *slog.Logger) *Manager {
+// Signer signs the wallet's transactions: the one thing the manager asks of the key. KeySigner
+// holds the key in this process; a remote signer (a KMS, Web3Signer) would be another
+// implementation, with nothing else here changed. The manager signs under its lock (a nonce is
+// taken and its transaction signed in one step), so an implementation must answer promptly.
+type Signer interface {
+	Address() common.Address
+	SignTx(tx *types.Transaction, chainID *big.Int) (*types.Transaction, error)
+}
+
+// KeySigner signs with key, in this process.
+func KeySigner(key *ecdsa.PrivateKey) Signer {
+	return keySigner{key: key, from: crypto.PubkeyToAddress(key.PublicKey)}
+}
+
+type keySigner struct {
+	key  *ecdsa.PrivateKey
+	from common.Address
+}
+
+func (k keySigner) Address() common.Address { return k.from }
+
+func (k keySigner) SignTx(tx *types.Transaction, chainID *big.Int) (*types.Transaction, error) {
+	return types.SignTx(tx, types.LatestSignerForChainID(chainID), k.key)
+}
+
+// sign signs a transaction of the wallet's on the manager's chain.
+func (m *Manager) sign(tx *types.DynamicFeeTx) (*types.Transaction, error) {
+	tx.ChainID = m.chainID
+	return m.signer.SignTx(types.NewTx(tx), m.chainID)
+}
+
+// New makes the manager of signer's wallet on chain chainID. It makes no chain call; Sync reads
+// the nonce, Start runs the watch loop.
+func New(client Backend, signer Signer, chainID uint64, cfg Config, gate Gate, metrics Metrics, log *slog.Logger) *Manager {
 	if log == nil {
 		log = slog.Default()
 	}
 	id := new(big.Int).SetUint64(chainID)
-	return &Manager{client: client, now: time.Now, key: key, from: crypto.PubkeyToAddress(key.PublicKey), signer: types.LatestSignerForChainID(id),
+	return &Manager{client: client, now: time.Now, signer: signer, from: signer.Address(),
 		chainID: id, cfg: cfg, gate: gate, metrics: metrics, log: log, wake: make(chan struct{}, 1),
 		free: map[uint64]time.Time{}, inflight: map[uint64]*Flight{}, byHash: map[common.Hash]*Flight{}}
 }
@@ -359,7 +389,7 @@ func (m *Manager) Send(ctx context.Context, tx Tx) (*Flight, error) {
 			return nil, err
 		}
 		f, err := m.claim(func(nonce uint64) (*types.Transaction, error) {
-			return types.SignNewTx(m.key, m.signer, &types.DynamicFeeTx{ChainID: m.chainID, Nonce: nonce, GasTipCap: tip,
+			return m.sign(&types.DynamicFeeTx{Nonce: nonce, GasTipCap: tip,
 				GasFeeCap: feeCap, Gas: tx.Gas, To: &tx.To, Value: value, Data: tx.Data})
 		}, head, tx.Record)
 		if errors.Is(err, errNotSynced) {

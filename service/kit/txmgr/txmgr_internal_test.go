@@ -102,7 +102,7 @@ func TestAFlightIsGivenUpAfterThirtyMinutes(t *testing.T) {
 	g := gate.New(client, gate.Config{Wallet: c.Accounts.Faucet.Address, Min: big.NewInt(0), Poll: time.Second, Name: "test", Work: "tests"},
 		gate.NewMetrics(reg, "test", "balance"), nil)
 	g.Refresh(context.Background())
-	m := New(client, c.Accounts.Faucet.Key, c.ChainID, Config{ReplaceAfter: time.Hour, ReceiptPoll: 20 * time.Millisecond}, g, NewMetrics(reg, "test"), nil)
+	m := New(client, KeySigner(c.Accounts.Faucet.Key), c.ChainID, Config{ReplaceAfter: time.Hour, ReceiptPoll: 20 * time.Millisecond}, g, NewMetrics(reg, "test"), nil)
 	var ahead atomic.Int64 // how far the manager's clock is ahead of the wall's
 	m.now = func() time.Time { return time.Now().Add(time.Duration(ahead.Load())) }
 	if _, err := m.Sync(context.Background()); err != nil {

@@ -53,7 +53,7 @@ func managerOn(t *testing.T, c *devchain.Chain, rpcURL string, replaceAfter time
 	t.Cleanup(client.Close)
 	g := gate.New(client, gate.Config{Wallet: c.Accounts.Faucet.Address, Min: big.NewInt(0), Poll: time.Second, Name: "test", Work: "tests",
 		Setting: "MIN", Budget: budget, BudgetSetting: "LIMIT"}, gate.NewMetrics(reg, "test", "balance"), nil)
-	m := txmgr.New(client, c.Accounts.Faucet.Key, c.ChainID, txmgr.Config{ReplaceAfter: replaceAfter, ReceiptPoll: 20 * time.Millisecond, MaxFeePerGas: maxFee},
+	m := txmgr.New(client, txmgr.KeySigner(c.Accounts.Faucet.Key), c.ChainID, txmgr.Config{ReplaceAfter: replaceAfter, ReceiptPoll: 20 * time.Millisecond, MaxFeePerGas: maxFee},
 		g, txmgr.NewMetrics(reg, "test"), nil)
 	if fence != nil {
 		m.SetFence(fence)
