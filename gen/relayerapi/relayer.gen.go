@@ -38,6 +38,30 @@ func (e HealthStatus) Valid() bool {
 	}
 }
 
+// Defines values for RevealStatusState.
+const (
+	Mined    RevealStatusState = "mined"
+	Pending  RevealStatusState = "pending"
+	Reverted RevealStatusState = "reverted"
+	Unknown  RevealStatusState = "unknown"
+)
+
+// Valid indicates whether the value is a known member of the RevealStatusState enum.
+func (e RevealStatusState) Valid() bool {
+	switch e {
+	case Mined:
+		return true
+	case Pending:
+		return true
+	case Reverted:
+		return true
+	case Unknown:
+		return true
+	default:
+		return false
+	}
+}
+
 // ChainUnavailableError The error body of a 502.
 type ChainUnavailableError struct {
 	// Code Machine-readable code; one of these for this response.
@@ -235,6 +259,27 @@ type RevealResult struct {
 	TxHash string `json:"txHash"`
 }
 
+// RevealStatus defines model for RevealStatus.
+type RevealStatus struct {
+	BlockNumber *int64 `json:"blockNumber,omitempty"`
+
+	// GasUsed Gas used, a decimal integer.
+	GasUsed   *string `json:"gasUsed,omitempty"`
+	Nullifier string  `json:"nullifier"`
+
+	// Reason Why it reverted: the vault's error, decoded (`NullifierAlreadySpent(0x…)`), or `out of gas`; empty when that cannot be told.
+	Reason *string `json:"reason,omitempty"`
+
+	// State `pending`, `mined` and `reverted` as above; `unknown`: nothing of it to show.
+	State RevealStatusState `json:"state"`
+
+	// TxHash The newest version sent (`pending`), or the one mined.
+	TxHash *string `json:"txHash,omitempty"`
+}
+
+// RevealStatusState `pending`, `mined` and `reverted` as above; `unknown`: nothing of it to show.
+type RevealStatusState string
+
 // RevealUnavailableError The error body of a 503 of POST /reveal.
 type RevealUnavailableError struct {
 	// Code Machine-readable code; one of these for this response.
@@ -381,6 +426,20 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /reveal (the `Reveal` operationId).
 	Reveal(ctx context.Context, body RevealJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetReveal Where a reveal stands, by its nullifier
+	//
+	// For a web app whose `POST /reveal` answered `504 TX_PENDING` or lost its connection: follow
+	// the reveal here instead of sending it again. `pending` (sent, not yet mined; `txHash` is
+	// the newest version sent, which changes when its fees are bumped), `mined` (`txHash`,
+	// `blockNumber`, `gasUsed`), `reverted` (the same, with `reason`, the vault's error decoded,
+	// or `out of gas`), or `unknown` (this relayer's fleet never sent it, nothing of it was
+	// mined, or it settled more than 7 days ago). Any replica answers, from the relayers'
+	// shared database (`DATABASE_URL`); no chain call. Not rate limited: poll it, once a
+	// second or so, until the state is final.
+	//
+	// Corresponds with GET /reveal/{nullifier} (the `GetReveal` operationId).
+	GetReveal(ctx context.Context, nullifier string, reqEditors ...RequestEditorFn) (*http.Response, error)
 }
 
 // GetHealth Service health
@@ -456,6 +515,30 @@ func (c *Client) RevealWithBody(ctx context.Context, contentType string, body io
 // Corresponds with POST /reveal (the `Reveal` operationId).
 func (c *Client) Reveal(ctx context.Context, body RevealJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewRevealRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetReveal Where a reveal stands, by its nullifier
+//
+// For a web app whose `POST /reveal` answered `504 TX_PENDING` or lost its connection: follow
+// the reveal here instead of sending it again. `pending` (sent, not yet mined; `txHash` is
+// the newest version sent, which changes when its fees are bumped), `mined` (`txHash`,
+// `blockNumber`, `gasUsed`), `reverted` (the same, with `reason`, the vault's error decoded,
+// or `out of gas`), or `unknown` (this relayer's fleet never sent it, nothing of it was
+// mined, or it settled more than 7 days ago). Any replica answers, from the relayers'
+// shared database (`DATABASE_URL`); no chain call. Not rate limited: poll it, once a
+// second or so, until the state is final.
+//
+// Corresponds with GET /reveal/{nullifier} (the `GetReveal` operationId).
+func (c *Client) GetReveal(ctx context.Context, nullifier string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetRevealRequest(c.Server, nullifier)
 	if err != nil {
 		return nil, err
 	}
@@ -560,6 +643,40 @@ func NewRevealRequestWithBody(server string, contentType string, body io.Reader)
 	return req, nil
 }
 
+// NewGetRevealRequest constructs an http.Request for the GetReveal method
+func NewGetRevealRequest(server string, nullifier string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "nullifier", nullifier, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/reveal/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 func (c *Client) applyEditors(ctx context.Context, req *http.Request, additionalEditors []RequestEditorFn) error {
 	for _, r := range c.RequestEditors {
 		if err := r(ctx, req); err != nil {
@@ -650,6 +767,22 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /reveal (the `Reveal` operationId).
 	RevealWithResponse(ctx context.Context, body RevealJSONRequestBody, reqEditors ...RequestEditorFn) (*RevealResponse, error)
+
+	// GetRevealWithResponse Where a reveal stands, by its nullifier
+	//
+	// For a web app whose `POST /reveal` answered `504 TX_PENDING` or lost its connection: follow
+	// the reveal here instead of sending it again. `pending` (sent, not yet mined; `txHash` is
+	// the newest version sent, which changes when its fees are bumped), `mined` (`txHash`,
+	// `blockNumber`, `gasUsed`), `reverted` (the same, with `reason`, the vault's error decoded,
+	// or `out of gas`), or `unknown` (this relayer's fleet never sent it, nothing of it was
+	// mined, or it settled more than 7 days ago). Any replica answers, from the relayers'
+	// shared database (`DATABASE_URL`); no chain call. Not rate limited: poll it, once a
+	// second or so, until the state is final.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /reveal/{nullifier} (the `GetReveal` operationId).
+	GetRevealWithResponse(ctx context.Context, nullifier string, reqEditors ...RequestEditorFn) (*GetRevealResponse, error)
 }
 
 // GetHealthResponse200Headers the declared response headers of an HTTP 200 response for GetHealth
@@ -1056,6 +1189,104 @@ func (r RevealResponse) ContentType() string {
 	return ""
 }
 
+// GetRevealResponse200Headers the declared response headers of an HTTP 200 response for GetReveal
+type GetRevealResponse200Headers struct {
+	AccessControlAllowOrigin *string
+	XRequestId               *string
+}
+
+// GetRevealResponse400Headers the declared response headers of an HTTP 400 response for GetReveal
+type GetRevealResponse400Headers struct {
+	AccessControlAllowOrigin *string
+	XRequestId               *string
+}
+
+// GetRevealResponse500Headers the declared response headers of an HTTP 500 response for GetReveal
+type GetRevealResponse500Headers struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+
+// GetRevealResponseDefaultHeaders the declared response headers of an HTTP default response for GetReveal
+type GetRevealResponseDefaultHeaders struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+
+type GetRevealResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *RevealStatus
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *InvalidRequestError
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *OtherError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetRevealResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *GetRevealResponse400Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetRevealResponse500Headers
+	// HeadersDefault the parsed response headers for an HTTP default response
+	HeadersDefault *GetRevealResponseDefaultHeaders
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetRevealResponse) GetJSON200() *RevealStatus {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetRevealResponse) GetJSON400() *InvalidRequestError {
+	return r.JSON400
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetRevealResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r GetRevealResponse) GetJSONDefault() *OtherError {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r GetRevealResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetRevealResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetRevealResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetRevealResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetHealthWithResponse Service health
 //
 // `healthy`, or `degraded` while the operator balance is under the minimum or the chain is
@@ -1125,6 +1356,28 @@ func (c *ClientWithResponses) RevealWithResponse(ctx context.Context, body Revea
 		return nil, err
 	}
 	return ParseRevealResponse(rsp)
+}
+
+// GetRevealWithResponse Where a reveal stands, by its nullifier
+//
+// For a web app whose `POST /reveal` answered `504 TX_PENDING` or lost its connection: follow
+// the reveal here instead of sending it again. `pending` (sent, not yet mined; `txHash` is
+// the newest version sent, which changes when its fees are bumped), `mined` (`txHash`,
+// `blockNumber`, `gasUsed`), `reverted` (the same, with `reason`, the vault's error decoded,
+// or `out of gas`), or `unknown` (this relayer's fleet never sent it, nothing of it was
+// mined, or it settled more than 7 days ago). Any replica answers, from the relayers'
+// shared database (`DATABASE_URL`); no chain call. Not rate limited: poll it, once a
+// second or so, until the state is final.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /reveal/{nullifier} (the `GetReveal` operationId).
+func (c *ClientWithResponses) GetRevealWithResponse(ctx context.Context, nullifier string, reqEditors ...RequestEditorFn) (*GetRevealResponse, error) {
+	rsp, err := c.GetReveal(ctx, nullifier, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetRevealResponse(rsp)
 }
 
 // ParseGetHealthResponse parses an HTTP response from a GetHealthWithResponse call
@@ -1849,6 +2102,152 @@ func ParseRevealResponse(rsp *http.Response) (*RevealResponse, error) {
 	return response, nil
 }
 
+// ParseGetRevealResponse parses an HTTP response from a GetRevealWithResponse call
+func ParseGetRevealResponse(rsp *http.Response) (*GetRevealResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetRevealResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest RevealStatus
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest InvalidRequestError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest OtherError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetRevealResponse200Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers GetRevealResponse400Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetRevealResponse500Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case true:
+		var headers GetRevealResponseDefaultHeaders
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.HeadersDefault = &headers
+	}
+
+	return response, nil
+}
+
 // ServerInterface represents all server handlers.
 type ServerInterface interface {
 	// GetHealth Service health
@@ -1860,6 +2259,9 @@ type ServerInterface interface {
 	// Reveal Submit a sponsored reveal
 	// (POST /reveal)
 	Reveal(w http.ResponseWriter, r *http.Request)
+	// GetReveal Where a reveal stands, by its nullifier
+	// (GET /reveal/{nullifier})
+	GetReveal(w http.ResponseWriter, r *http.Request, nullifier string)
 }
 
 // Unimplemented server implementation that returns http.StatusNotImplemented for each endpoint.
@@ -1881,6 +2283,12 @@ func (_ Unimplemented) GetReady(w http.ResponseWriter, r *http.Request) {
 // Reveal Submit a sponsored reveal
 // (POST /reveal)
 func (_ Unimplemented) Reveal(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetReveal Where a reveal stands, by its nullifier
+// (GET /reveal/{nullifier})
+func (_ Unimplemented) GetReveal(w http.ResponseWriter, r *http.Request, nullifier string) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -1926,6 +2334,32 @@ func (siw *ServerInterfaceWrapper) Reveal(w http.ResponseWriter, r *http.Request
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.Reveal(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetReveal operation middleware
+func (siw *ServerInterfaceWrapper) GetReveal(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "nullifier" -------------
+	var nullifier string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "nullifier", chi.URLParam(r, "nullifier"), &nullifier, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "nullifier", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetReveal(w, r, nullifier)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -2050,6 +2484,9 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 
 	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/reveal", wrapper.Reveal)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/reveal/{nullifier}", wrapper.GetReveal)
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/ready", wrapper.GetReady)
@@ -2699,6 +3136,126 @@ func (response RevealdefaultJSONResponse) VisitRevealResponse(w http.ResponseWri
 	return err
 }
 
+type GetRevealRequestObject struct {
+	Nullifier string `json:"nullifier"`
+}
+
+type GetRevealResponseObject interface {
+	VisitGetRevealResponse(w http.ResponseWriter) error
+}
+
+type GetReveal200ResponseHeaders struct {
+	AccessControlAllowOrigin *string
+	XRequestId               *string
+}
+
+type GetReveal200JSONResponse struct {
+	Body    RevealStatus
+	Headers GetReveal200ResponseHeaders
+}
+
+func (response GetReveal200JSONResponse) VisitGetRevealResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReveal400ResponseHeaders struct {
+	AccessControlAllowOrigin *string
+	XRequestId               *string
+}
+
+type GetReveal400JSONResponse struct {
+	Body    InvalidRequestError
+	Headers GetReveal400ResponseHeaders
+}
+
+func (response GetReveal400JSONResponse) VisitGetRevealResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReveal500JSONResponse struct{ InternalJSONResponse }
+
+func (response GetReveal500JSONResponse) VisitGetRevealResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.RateLimit != nil {
+		w.Header().Set("RateLimit", fmt.Sprint(*response.Headers.RateLimit))
+	}
+	if response.Headers.RateLimitPolicy != nil {
+		w.Header().Set("RateLimit-Policy", fmt.Sprint(*response.Headers.RateLimitPolicy))
+	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetRevealdefaultJSONResponse struct {
+	Body       Error
+	Headers    OtherErrorResponseHeaders
+	StatusCode int
+}
+
+func (response GetRevealdefaultJSONResponse) VisitGetRevealResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.RateLimit != nil {
+		w.Header().Set("RateLimit", fmt.Sprint(*response.Headers.RateLimit))
+	}
+	if response.Headers.RateLimitPolicy != nil {
+		w.Header().Set("RateLimit-Policy", fmt.Sprint(*response.Headers.RateLimitPolicy))
+	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(response.StatusCode)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 // StrictServerInterface represents all server handlers.
 type StrictServerInterface interface {
 	// GetHealth Service health
@@ -2710,6 +3267,9 @@ type StrictServerInterface interface {
 	// Reveal Submit a sponsored reveal
 	// (POST /reveal)
 	Reveal(ctx context.Context, request RevealRequestObject) (RevealResponseObject, error)
+	// GetReveal Where a reveal stands, by its nullifier
+	// (GET /reveal/{nullifier})
+	GetReveal(ctx context.Context, request GetRevealRequestObject) (GetRevealResponseObject, error)
 }
 
 type StrictHandlerFunc func(ctx context.Context, w http.ResponseWriter, r *http.Request, request any) (any, error)
@@ -2823,6 +3383,32 @@ func (sh *strictHandler) Reveal(w http.ResponseWriter, r *http.Request) {
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(RevealResponseObject); ok {
 		if err := validResponse.VisitRevealResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetReveal operation middleware
+func (sh *strictHandler) GetReveal(w http.ResponseWriter, r *http.Request, nullifier string) {
+	var request GetRevealRequestObject
+
+	request.Nullifier = nullifier
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetReveal(ctx, request.(GetRevealRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetReveal")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetRevealResponseObject); ok {
+		if err := validResponse.VisitGetRevealResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {

@@ -28,6 +28,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/reveal/{nullifier}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where a reveal stands, by its nullifier
+         * @description For a web app whose `POST /reveal` answered `504 TX_PENDING` or lost its connection: follow
+         *     the reveal here instead of sending it again. `pending` (sent, not yet mined; `txHash` is
+         *     the newest version sent, which changes when its fees are bumped), `mined` (`txHash`,
+         *     `blockNumber`, `gasUsed`), `reverted` (the same, with `reason`, the vault's error decoded,
+         *     or `out of gas`), or `unknown` (this relayer's fleet never sent it, nothing of it was
+         *     mined, or it settled more than 7 days ago). Any replica answers, from the relayers'
+         *     shared database (`DATABASE_URL`); no chain call. Not rate limited: poll it, once a
+         *     second or so, until the state is final.
+         */
+        get: operations["getReveal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ready": {
         parameters: {
             query?: never;
@@ -167,6 +194,22 @@ export interface components {
              * @example 331072
              */
             gasUsed: string;
+        };
+        RevealStatus: {
+            nullifier: string;
+            /**
+             * @description `pending`, `mined` and `reverted` as above; `unknown`: nothing of it to show.
+             * @enum {string}
+             */
+            state: "pending" | "mined" | "reverted" | "unknown";
+            /** @description The newest version sent (`pending`), or the one mined. */
+            txHash?: string;
+            /** Format: int64 */
+            blockNumber?: number;
+            /** @description Gas used, a decimal integer. */
+            gasUsed?: string;
+            /** @description Why it reverted: the vault's error, decoded (`NullifierAlreadySpent(0x…)`), or `out of gas`; empty when that cannot be told. */
+            reason?: string;
         };
         Health: {
             /**
@@ -538,6 +581,44 @@ export interface operations {
                     "application/json": components["schemas"]["RevealPendingError"];
                 };
             };
+            default: components["responses"]["OtherError"];
+        };
+    };
+    getReveal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The reveal's nullifier (`publicSignals[1]`), 0x and 64 hex digits. */
+                nullifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Where the reveal stands. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevealStatus"];
+                };
+            };
+            /** @description The nullifier is not 0x and 64 hex digits. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            500: components["responses"]["Internal"];
             default: components["responses"]["OtherError"];
         };
     };

@@ -3,8 +3,12 @@ package relayer
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
+	"strconv"
 	"time"
+
+	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/kit/gate"
@@ -30,6 +34,32 @@ func (a *api) Reveal(ctx context.Context, req relayerapi.RevealRequestObject) (r
 		return nil, httpError(err)
 	}
 	return relayerapi.Reveal200JSONResponse{Body: res}, nil
+}
+
+// GetReveal answers where a reveal stands, from the record the relayers share (sent.go): any
+// replica, standing by or not, answers for the whole fleet.
+func (a *api) GetReveal(ctx context.Context, req relayerapi.GetRevealRequestObject) (relayerapi.GetRevealResponseObject, error) {
+	nullifier := common.HexToHash(req.Nullifier) // 0x and 64 hex digits: the document's pattern, checked before
+	o, err := a.r.sentTxs.status(ctx, nullifier)
+	if err != nil {
+		return nil, fmt.Errorf("read the reveal's record: %w", err)
+	}
+	st := relayerapi.RevealStatus{Nullifier: nullifier.Hex(), State: relayerapi.RevealStatusState(o.state)}
+	if o.state == stateDropped {
+		st.State = stateUnknown
+	}
+	if st.State != stateUnknown {
+		hash := o.txHash.Hex()
+		st.TxHash = &hash
+	}
+	if st.State == stateMined || st.State == stateReverted {
+		block, gas := int64(o.blockNumber), strconv.FormatUint(o.gasUsed, 10)
+		st.BlockNumber, st.GasUsed = &block, &gas
+	}
+	if st.State == stateReverted {
+		st.Reason = &o.reason
+	}
+	return relayerapi.GetReveal200JSONResponse{Body: st}, nil
 }
 
 func (a *api) GetHealth(ctx context.Context, req relayerapi.GetHealthRequestObject) (relayerapi.GetHealthResponseObject, error) {

@@ -91,6 +91,13 @@ func TestRevertOnChainIsNotRetried(t *testing.T) {
 	if !strings.Contains(string(r.Body), `"txHash":"0x`) {
 		t.Fatalf("no txHash: %s", r.Body)
 	}
+	// Its status says so, with the vault's reason and the transaction that was mined.
+	var answer struct{ TxHash string }
+	json.Unmarshal(r.Body, &answer)
+	if st := status(t, s, req); st.State != "reverted" || st.TxHash == nil || *st.TxHash != answer.TxHash || st.BlockNumber == nil ||
+		st.Reason == nil || !strings.HasPrefix(*st.Reason, "NullifierAlreadySpent(") {
+		t.Fatalf("the reverted reveal's status: %+v", st)
+	}
 	time.Sleep(200 * time.Millisecond)
 	if n := operatorNonce(t, c); n != start+1 {
 		t.Fatalf("operator sent %d transactions, want exactly 1 (no retry)", n-start)
@@ -140,11 +147,33 @@ func TestReceiptTimeoutIsTxPending(t *testing.T) {
 	if h, _ := s.client.GetHealthWithResponse(ctx); h.JSON200.InFlight != 1 {
 		t.Fatalf("in flight: %s", h.Body)
 	}
+	// The web app follows it by its nullifier instead of sending it again: pending, with the
+	// newest version sent, then mined.
+	if st := status(t, s, req); st.State != "pending" || st.TxHash == nil || st.BlockNumber != nil {
+		t.Fatalf("the pending reveal's status: %+v", st)
+	}
 	c.ResumeSealing()
 	waitFor(t, "the late transaction to settle", func() bool {
 		h, _ := s.client.GetHealthWithResponse(ctx)
-		return h.JSON200.InFlight == 0
+		return h.JSON200.InFlight == 0 && status(t, s, req).State != "pending"
 	})
+	st := status(t, s, req)
+	if st.State != "mined" || st.TxHash == nil || st.BlockNumber == nil || st.GasUsed == nil || st.Reason != nil {
+		t.Fatalf("the mined reveal's status: %+v", st)
+	}
+	rc, err := c.Client().TransactionReceipt(ctx, common.HexToHash(*st.TxHash))
+	if err != nil || rc.Status != 1 || rc.BlockNumber.Int64() != *st.BlockNumber || fmt.Sprint(rc.GasUsed) != *st.GasUsed {
+		t.Fatalf("the status %+v is not the chain's receipt (%v)", st, err)
+	}
+	// A nullifier this relayer never sent is unknown; one that is not 0x and 64 hex digits, 400.
+	unknown, err := s.client.GetRevealWithResponse(ctx, common.Hash{1}.Hex())
+	if err != nil || unknown.JSON200 == nil || unknown.JSON200.State != "unknown" || unknown.JSON200.TxHash != nil {
+		t.Fatalf("an unknown nullifier: %v %s", err, unknown.Body)
+	}
+	bad, err := s.client.GetRevealWithResponse(ctx, "0x12")
+	if err != nil || bad.StatusCode() != 400 || !strings.Contains(string(bad.Body), "INVALID_REQUEST") {
+		t.Fatalf("a malformed nullifier: %v %d %s", err, bad.StatusCode(), bad.Body)
+	}
 }
 
 // A transaction sent from the operator key by someone else is absorbed: the relayer's next send

@@ -115,6 +115,20 @@ func reveal(t testing.TB, s *server, req relayerapi.RevealRequest) *relayerapi.R
 	return resp
 }
 
+// status is GET /reveal/{nullifier} of req's nullifier: where the relayer says the reveal stands.
+func status(t testing.TB, s *server, req relayerapi.RevealRequest) relayerapi.RevealStatus {
+	t.Helper()
+	n, ok := new(big.Int).SetString(req.PublicSignals[zk.SignalNullifier], 0)
+	if !ok {
+		t.Fatalf("nullifier %q", req.PublicSignals[zk.SignalNullifier])
+	}
+	resp, err := s.client.GetRevealWithResponse(ctx, common.BigToHash(n).Hex())
+	if err != nil || resp.JSON200 == nil {
+		t.Fatalf("GET /reveal/{nullifier}: %v %s", err, resp.Body)
+	}
+	return *resp.JSON200
+}
+
 // wantCode checks an error answer's status and code.
 func wantCode(t testing.TB, what string, resp *relayerapi.RevealResponse, status int, code string) {
 	t.Helper()

@@ -129,14 +129,29 @@ func (r *Relayer) track(nullifier common.Hash, f *txmgr.Flight, settled func()) 
 			delete(r.sent, nullifier)
 		}
 		r.mu.Unlock()
-		if f.Receipt() != nil { // mined: its record is done with (a flight given up stays pending, for recover)
-			ctx, cancel := context.WithTimeout(context.Background(), r.cfg.Chain.RPCTimeout)
-			if err := r.sentTxs.settle(ctx, r.tx.From(), f.Nonce()); err != nil {
-				r.log.Warn("could not mark a mined reveal's record settled; the next start looks it up again", "nonce", f.Nonce(), "err", err)
-			}
-			cancel()
-		}
+		r.settle(nullifier, f)
 	}()
+}
+
+// settle writes down how f, nullifier's transaction, ended once it is mined: its record settled
+// and its outcome stored, for GET /reveal/{nullifier}. A flight given up stays pending, for
+// recover. Both writes can be repeated: the tracking goroutine settles every flight, and a
+// request waiting for one settles it before answering, so that a status asked for right after
+// the answer agrees with it.
+func (r *Relayer) settle(nullifier common.Hash, f *txmgr.Flight) {
+	rc := f.Receipt()
+	if rc == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), r.cfg.Chain.RPCTimeout)
+	defer cancel()
+	// The outcome first: a status read between the two writes finds it, not a record no longer
+	// pending and nothing else (unknown).
+	if err := r.sentTxs.finish(ctx, nullifier, outcomeOf(rc, r.revertReason(ctx, f.Transaction(), rc))); err != nil {
+		r.log.Warn("could not store a mined reveal's outcome; GET /reveal/{nullifier} answers pending for it until the next start", "nonce", f.Nonce(), "err", err)
+	} else if err := r.sentTxs.settle(ctx, r.tx.From(), f.Nonce()); err != nil {
+		r.log.Warn("could not mark a mined reveal's record settled; the next start looks it up again", "nonce", f.Nonce(), "err", err)
+	}
 }
 
 // adoptSent tracks the reveals among the transactions the manager adopted from the node's pool
@@ -233,7 +248,7 @@ func (r *Relayer) Reveal(ctx context.Context, req relayerapi.RevealRequest) (res
 	r.mu.Lock()
 	if f, ok := r.sent[in.nullifier]; ok {
 		r.mu.Unlock()
-		return r.await(context.WithoutCancel(ctx), f)
+		return r.await(context.WithoutCancel(ctx), in.nullifier, f)
 	}
 	if o, ok := r.running[in.nullifier]; ok {
 		r.mu.Unlock()
@@ -412,7 +427,7 @@ func (r *Relayer) reveal(ctx context.Context, in request) (relayerapi.RevealResu
 		return relayerapi.RevealResult{}, err
 	}
 	r.track(in.nullifier, f, release)
-	return r.await(ctx, f)
+	return r.await(ctx, in.nullifier, f)
 }
 
 // simulate is check 7: it runs the reveal once as an eth_call and returns the gas limit to send
@@ -540,8 +555,8 @@ func (r *Relayer) unclaim(ctx context.Context, nullifier common.Hash, claim *cla
 	}
 }
 
-// await waits for the sent reveal's receipt, until RECEIPT_TIMEOUT.
-func (r *Relayer) await(ctx context.Context, f *txmgr.Flight) (relayerapi.RevealResult, error) {
+// await waits for the sent reveal's receipt, until RECEIPT_TIMEOUT, and settles it before answering.
+func (r *Relayer) await(ctx context.Context, nullifier common.Hash, f *txmgr.Flight) (relayerapi.RevealResult, error) {
 	_, end := r.stage(ctx, "receipt")
 	timer := time.NewTimer(r.cfg.Tx.ReceiptTimeout)
 	defer timer.Stop()
@@ -557,6 +572,7 @@ func (r *Relayer) await(ctx context.Context, f *txmgr.Flight) (relayerapi.Reveal
 	if f.Err() != nil {
 		return relayerapi.RevealResult{}, &RevealError{Reason: TxPending, Message: "the reveal was not mined", TxHash: f.Hash().Hex(), Cause: f.Err()}
 	}
+	r.settle(nullifier, f)
 	rc := f.Receipt()
 	res := relayerapi.RevealResult{Success: rc.Status == types.ReceiptStatusSuccessful, TxHash: rc.TxHash.Hex(), BlockNumber: rc.BlockNumber.Int64(), GasUsed: fmt.Sprint(rc.GasUsed)}
 	r.metrics.gasUsed.Observe(float64(rc.GasUsed))
@@ -565,6 +581,24 @@ func (r *Relayer) await(ctx context.Context, f *txmgr.Flight) (relayerapi.Reveal
 		return res, &RevealError{Reason: TxReverted, Message: "the reveal transaction reverted on chain; it is not retried", TxHash: res.TxHash}
 	}
 	return res, nil
+}
+
+// revertReason is why a mined reveal reverted, for its status: "out of gas" when it used all it
+// was given, else the vault's error, decoded from the transaction run again on the state its
+// block left (a revert comes from what the transactions before it did, the same card revealed
+// first most often; "" if it goes through there). "" for a reveal that did not revert.
+func (r *Relayer) revertReason(ctx context.Context, tx *types.Transaction, rc *types.Receipt) string {
+	if rc.Status == types.ReceiptStatusSuccessful {
+		return ""
+	}
+	if rc.GasUsed >= tx.Gas() {
+		return "out of gas"
+	}
+	err := r.client.SimulateAt(ctx, ethereum.CallMsg{From: r.tx.From(), To: tx.To(), Gas: tx.Gas(), Data: tx.Data()}, rc.BlockNumber)
+	if rev, ok := chain.RevertOf(vaultError, err); ok {
+		return rev.String()
+	}
+	return ""
 }
 
 func (r *Relayer) isSpent(ctx context.Context, nullifier common.Hash) (bool, error) {

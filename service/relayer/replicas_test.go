@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/ecdsa"
 	"fmt"
+	"math/big"
 	"net/http"
 	"os"
 	"os/exec"
@@ -380,6 +381,20 @@ func TestAStandbyTakesOverAKilledReplicasKey(t *testing.T) {
 			t.Fatal(err)
 		}
 		wantCode(t, "every reveal, once mined", resp, 409, "NULLIFIER_USED")
+	}
+	// Any replica tells where each reveal stands, from the database they share: mined, the
+	// killed replica's three included (settled by the standby that took its key over).
+	for i, req := range reqs {
+		n, _ := new(big.Int).SetString(req.PublicSignals[1], 0)
+		var st *relayerapi.RevealStatus
+		waitFor(t, "every reveal's status to be final", func() bool {
+			resp, err := replicas[1+i%2].client.GetRevealWithResponse(ctx, common.BigToHash(n).Hex())
+			st = resp.JSON200
+			return err == nil && st != nil && st.State == "mined"
+		})
+		if st.TxHash == nil || st.BlockNumber == nil {
+			t.Fatalf("reveal %d's status: %+v", i, st)
+		}
 	}
 	h, err := http.Get(standby.url + "/metrics")
 	if err != nil {

@@ -2,6 +2,7 @@ package relayer
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"math/big"
@@ -54,9 +55,23 @@ func openSentStore(databaseURL string, chainID uint64) (*sentStore, error) {
 		status     TEXT   NOT NULL, -- pending, settled
 		updated_at BIGINT NOT NULL, -- unix milliseconds
 		PRIMARY KEY (chain_id, wallet, nonce)
+	)`, `CREATE INDEX IF NOT EXISTS reveal_transactions_by_nullifier ON reveal_transactions (chain_id, nullifier)`,
+		`CREATE TABLE IF NOT EXISTS reveal_outcomes (
+		chain_id     BIGINT NOT NULL,
+		nullifier    TEXT   NOT NULL, -- 0x hex
+		state        TEXT   NOT NULL, -- mined, reverted, dropped (its nonce taken by another transaction: nothing on chain)
+		tx_hash      TEXT   NOT NULL, -- the version mined ('' when dropped)
+		block_number BIGINT NOT NULL,
+		gas_used     BIGINT NOT NULL,
+		reason       TEXT   NOT NULL, -- a revert's, decoded ('' otherwise)
+		updated_at   BIGINT NOT NULL, -- unix milliseconds
+		PRIMARY KEY (chain_id, nullifier)
 	)`)
 	if err == nil {
-		_, err = db.Exec(`DELETE FROM reveal_transactions WHERE status = 'settled' AND updated_at < $1`, time.Now().Add(-keepSettled).UnixMilli())
+		old := time.Now().Add(-keepSettled).UnixMilli()
+		if _, err = db.Exec(`DELETE FROM reveal_transactions WHERE status = 'settled' AND updated_at < $1`, old); err == nil {
+			_, err = db.Exec(`DELETE FROM reveal_outcomes WHERE updated_at < $1`, old)
+		}
 	}
 	if err != nil {
 		db.Close()
@@ -92,6 +107,79 @@ func (s *sentStore) settle(ctx context.Context, wallet common.Address, nonce uin
 	_, err := s.db.ExecContext(ctx, `UPDATE reveal_transactions SET status = 'settled', updated_at = $1
 		WHERE chain_id = $2 AND wallet = $3 AND nonce = $4`, time.Now().UnixMilli(), s.chainID, walletKey(wallet), int64(nonce))
 	return err
+}
+
+// Reveal states, as GET /reveal/{nullifier} answers them (dropped is stored, and answered as
+// unknown: nothing of it is on chain).
+const (
+	statePending  = "pending"
+	stateMined    = "mined"
+	stateReverted = "reverted"
+	stateDropped  = "dropped"
+	stateUnknown  = "unknown"
+)
+
+// revealOutcome is where a reveal this relayer signed stands.
+type revealOutcome struct {
+	state       string
+	txHash      common.Hash // the version mined, or the newest one sent while pending
+	blockNumber uint64
+	gasUsed     uint64
+	reason      string // a revert's, decoded
+}
+
+// outcomeOf is a mined reveal's outcome, from its receipt and, when it reverted, the reason.
+func outcomeOf(rc *types.Receipt, reason string) revealOutcome {
+	o := revealOutcome{state: stateMined, txHash: rc.TxHash, blockNumber: rc.BlockNumber.Uint64(), gasUsed: rc.GasUsed}
+	if rc.Status != types.ReceiptStatusSuccessful {
+		o.state, o.reason = stateReverted, reason
+	}
+	return o
+}
+
+// finish stores how nullifier's reveal ended. A mined reveal's outcome is final: a version of an
+// earlier attempt found dropped later does not overwrite it.
+func (s *sentStore) finish(ctx context.Context, nullifier common.Hash, o revealOutcome) error {
+	hash := ""
+	if o.txHash != (common.Hash{}) {
+		hash = o.txHash.Hex()
+	}
+	_, err := s.db.ExecContext(ctx, `INSERT INTO reveal_outcomes (chain_id, nullifier, state, tx_hash, block_number, gas_used, reason, updated_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+		ON CONFLICT (chain_id, nullifier) DO UPDATE SET state = excluded.state, tx_hash = excluded.tx_hash,
+			block_number = excluded.block_number, gas_used = excluded.gas_used, reason = excluded.reason, updated_at = excluded.updated_at
+		WHERE reveal_outcomes.state <> 'mined'`,
+		s.chainID, nullifier.Hex(), o.state, hash, int64(o.blockNumber), int64(o.gasUsed), o.reason, time.Now().UnixMilli())
+	return err
+}
+
+// status is where nullifier's reveal stands: its outcome when mined (or reverted), else pending
+// with the newest version sent when a transaction of it is in flight, else unknown (never sent
+// by this relayer's fleet, dropped, or settled longer ago than keepSettled).
+func (s *sentStore) status(ctx context.Context, nullifier common.Hash) (revealOutcome, error) {
+	var o revealOutcome
+	var hash string
+	var block, gas int64
+	err := s.db.QueryRowContext(ctx, `SELECT state, tx_hash, block_number, gas_used, reason FROM reveal_outcomes
+		WHERE chain_id = $1 AND nullifier = $2`, s.chainID, nullifier.Hex()).Scan(&o.state, &hash, &block, &gas, &o.reason)
+	switch {
+	case err == nil && (o.state == stateMined || o.state == stateReverted):
+		o.txHash, o.blockNumber, o.gasUsed = common.HexToHash(hash), uint64(block), uint64(gas)
+		return o, nil
+	case err != nil && !errors.Is(err, sql.ErrNoRows):
+		return revealOutcome{}, err
+	}
+	var hashes string
+	err = s.db.QueryRowContext(ctx, `SELECT hashes FROM reveal_transactions WHERE chain_id = $1 AND nullifier = $2 AND status = 'pending'
+		ORDER BY updated_at DESC LIMIT 1`, s.chainID, nullifier.Hex()).Scan(&hashes)
+	switch {
+	case err == nil:
+		versions := strings.Split(hashes, ",")
+		return revealOutcome{state: statePending, txHash: common.HexToHash(versions[len(versions)-1])}, nil
+	case errors.Is(err, sql.ErrNoRows):
+		return revealOutcome{state: stateUnknown}, nil
+	}
+	return revealOutcome{}, err
 }
 
 // pending lists wallet's transactions not known to be settled, by nonce.
@@ -171,7 +259,15 @@ func (r *Relayer) recover(ctx context.Context) (following int, err error) {
 		if tracked {
 			continue
 		}
-		if r.minedAny(ctx, st.hashes) {
+		if rc := r.minedOne(ctx, st.hashes); rc != nil {
+			tx := new(types.Transaction)
+			reason := ""
+			if tx.UnmarshalBinary(st.raw) == nil {
+				reason = r.revertReason(ctx, tx, rc)
+			}
+			if err := r.sentTxs.finish(ctx, st.nullifier, outcomeOf(rc, reason)); err != nil {
+				return following, err
+			}
 			if err := r.sentTxs.settle(ctx, wallet, st.nonce); err != nil {
 				return following, err
 			}
@@ -189,6 +285,9 @@ func (r *Relayer) recover(ctx context.Context) (following int, err error) {
 				r.log.Warn("a recorded reveal transaction was displaced (another transaction of the wallet is mined at its nonce); its reveal was not sent",
 					"nonce", st.nonce, "nullifier", st.nullifier.Hex(), "by", by.Hex())
 				if err := r.sentTxs.settle(ctx, wallet, st.nonce); err != nil {
+					return following, err
+				}
+				if err := r.sentTxs.finish(ctx, st.nullifier, revealOutcome{state: stateDropped}); err != nil {
 					return following, err
 				}
 			}
@@ -218,15 +317,15 @@ func (r *Relayer) recoverLogged(ctx context.Context) {
 	}
 }
 
-// minedAny reports whether one of hashes has a receipt (one batched lookup).
-func (r *Relayer) minedAny(ctx context.Context, hashes []common.Hash) bool {
+// minedOne is the receipt of whichever of hashes is mined, or nil (one batched lookup).
+func (r *Relayer) minedOne(ctx context.Context, hashes []common.Hash) *types.Receipt {
 	receipts, _ := r.client.TransactionReceipts(ctx, hashes)
 	for _, rc := range receipts {
 		if rc != nil {
-			return true
+			return rc
 		}
 	}
-	return false
+	return nil
 }
 
 // changeOf reports whether a reveal transaction inserts a change commitment.

@@ -305,7 +305,12 @@ func CheckChainID(configured, actual uint64) error {
 // Simulate runs msg as an eth_call against the latest block, once; a revert comes back as the
 // node's answer (see RevertOf).
 func (c *Client) Simulate(ctx context.Context, msg ethereum.CallMsg) error {
-	_, err := do(c, ctx, "simulate", func(ctx context.Context) ([]byte, error) { return c.eth.CallContract(ctx, msg, nil) })
+	return c.SimulateAt(ctx, msg, nil)
+}
+
+// SimulateAt runs msg as an eth_call on the state after block n (nil: the latest), once.
+func (c *Client) SimulateAt(ctx context.Context, msg ethereum.CallMsg, n *big.Int) error {
+	_, err := do(c, ctx, "simulate", func(ctx context.Context) ([]byte, error) { return c.eth.CallContract(ctx, msg, n) })
 	return err
 }
 

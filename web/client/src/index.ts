@@ -10,6 +10,7 @@ export type { RegistryPaths, RelayerPaths, FaucetPaths, IndexerPaths };
 export type Token = RegistryComponents["schemas"]["Token"];
 export type RevealRequest = RelayerComponents["schemas"]["RevealRequest"];
 export type RevealResult = RelayerComponents["schemas"]["RevealResult"];
+export type RevealStatus = RelayerComponents["schemas"]["RevealStatus"];
 export type Claim = FaucetComponents["schemas"]["Claim"];
 export type IndexedEvent = IndexerComponents["schemas"]["Event"];
 
@@ -154,5 +155,71 @@ export async function leavesIncluding(
       throw new Error(`the indexer has ${leaves.length} leaves and not ${leaf}: is the card from this chain and vault, and is the indexer following it?`);
     }
     await new Promise((r) => setTimeout(r, opts.intervalMs ?? 250));
+  }
+}
+
+/** The nullifier of a reveal request (publicSignals[1], decimal or 0x-hex) as 0x and 64 hex digits. */
+export function nullifierOf(request: RevealRequest): string {
+  return "0x" + BigInt(request.publicSignals[1]).toString(16).padStart(64, "0");
+}
+
+/**
+ * Posts a reveal and answers once its transaction is final: mined (`state: "mined"`) or reverted
+ * (`"reverted"`, with `reason` when the relayer could tell it). When the relayer answers 504
+ * TX_PENDING, or the connection drops before an answer, the reveal is followed with
+ * `GET /reveal/{nullifier}` every `intervalMs` (1 s) instead of being sent again; if the relayer
+ * still knows nothing of it after `unknownMs` (10 s: the request never reached it), it is posted
+ * once more, which is safe (the relayer sends one transaction per nullifier, and answers a spent
+ * one 409 NULLIFIER_USED). Throws a VaultdError for a refusal (nothing sent: 409, 422, 429, 503,
+ * …), and an Error after `timeoutMs` (10 min) without a final state.
+ */
+export async function revealAndWait(
+  relayer: Client<RelayerPaths>,
+  request: RevealRequest,
+  opts: { intervalMs?: number; unknownMs?: number; timeoutMs?: number } = {},
+): Promise<RevealStatus> {
+  const nullifier = nullifierOf(request);
+  const deadline = Date.now() + (opts.timeoutMs ?? 600_000);
+  const sleep = () => new Promise((r) => setTimeout(r, opts.intervalMs ?? 1000));
+  // post answers the final status, or undefined when the reveal is to be followed.
+  const post = async (): Promise<RevealStatus | undefined> => {
+    let res;
+    try {
+      res = await relayer.POST("/reveal", { body: request });
+    } catch {
+      return undefined; // the connection dropped: it may have been sent
+    }
+    if (res.response.ok && res.data) {
+      const r = res.data;
+      return { nullifier, state: r.success ? "mined" : "reverted", txHash: r.txHash, blockNumber: r.blockNumber, gasUsed: r.gasUsed };
+    }
+    const body = res.error as Partial<ErrorBody> | undefined;
+    if (res.response.status === 504 || body?.code === "TX_REVERTED") return undefined; // the status says the rest
+    throw new VaultdError(res.response.status, res.error);
+  };
+  const done = await post();
+  if (done) return done;
+  let unknownSince: number | undefined;
+  for (;;) {
+    let status: RevealStatus | undefined;
+    try {
+      const res = await relayer.GET("/reveal/{nullifier}", { params: { path: { nullifier } } });
+      status = res.data;
+    } catch {
+      // the relayer is unreachable for now: ask again
+    }
+    if (status?.state === "mined" || status?.state === "reverted") return status;
+    if (status?.state === "unknown") {
+      unknownSince ??= Date.now();
+      if (Date.now() - unknownSince >= (opts.unknownMs ?? 10_000)) {
+        const again = await post();
+        if (again) return again;
+        unknownSince = undefined;
+      }
+    } else {
+      unknownSince = undefined;
+    }
+    if (Date.now() >= deadline) throw new Error(`reveal ${nullifier}: no final state after ${opts.timeoutMs ?? 600_000} ms (last: ${status?.state ?? "no answer"})`);
+    await sleep();
   }
 }

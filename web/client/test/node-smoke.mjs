@@ -3,7 +3,7 @@
 // (the change goes to a new card the wasm made) and posted to the relayer; the repeat is refused;
 // the change card is printed for the Go tool to redeem, so the format is tested both ways.
 //   node node-smoke.mjs <relayer URL> <indexer URL> <card>   →  prints the change card
-import { createClients, leavesIncluding, ok, VaultdError } from "@vaultd/client";
+import { createClients, leavesIncluding, nullifierOf, ok, revealAndWait, VaultdError } from "@vaultd/client";
 import { Prover } from "@vaultd/client/prover";
 
 const [relayerUrl, indexerUrl, card] = process.argv.slice(2);
@@ -44,11 +44,29 @@ const { request, change } = await prover.prove({ card, leaves, recipient: "0x222
 log(`ok  a partial reveal proved in Node (${Math.round(performance.now() - t)} ms), change card ${change ? "made" : "MISSING"}`);
 if (!change) process.exit(1);
 
-const res = ok(await clients.relayer.POST("/reveal", { body: request }));
-if (!res.success) throw new Error(`reveal: ${JSON.stringify(res)}`);
-log(`ok  the relayer pays the wasm's proof (${res.txHash})`);
+// The POST reaches the relayer, which sends the reveal, but its answer is lost on the way back
+// (a fetch that throws after the real one): revealAndWait follows the reveal by its nullifier
+// (GET /reveal/{nullifier}) instead of sending it again, until it is mined.
+let posts = 0;
+const lossy = createClients({ relayer: relayerUrl }, {
+  fetch: async (input, init) => {
+    const req = input instanceof Request ? input : new Request(input, init);
+    const answer = await fetch(req);
+    if (req.method === "POST") {
+      posts++;
+      await answer.arrayBuffer();
+      throw new TypeError("fetch failed: the connection was lost before the answer");
+    }
+    return answer;
+  },
+});
+const res = await revealAndWait(lossy.relayer, request, { intervalMs: 200 });
+if (res.state !== "mined" || !res.txHash || !res.blockNumber || posts !== 1) throw new Error(`revealAndWait: ${JSON.stringify(res)}, ${posts} posts`);
+const status = ok(await clients.relayer.GET("/reveal/{nullifier}", { params: { path: { nullifier: nullifierOf(request) } } }));
+if (status.state !== "mined" || status.txHash !== res.txHash) throw new Error(`status: ${JSON.stringify(status)}`);
+log(`ok  the relayer pays the wasm's proof (${res.txHash}); its answer lost, revealAndWait followed it to mined, posting once`);
 try {
-  ok(await clients.relayer.POST("/reveal", { body: request }));
+  await revealAndWait(clients.relayer, request);
   throw new Error("the repeat was accepted");
 } catch (e) {
   if (!(e instanceof VaultdError) || e.status !== 409 || e.code !== "NULLIFIER_USED") throw e;
