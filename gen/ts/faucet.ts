@@ -38,6 +38,76 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause this replica
+         * @description This replica stops taking new claims: `POST /api/faucet/claim` answers `503 PAUSED` with
+         *     `Retry-After`, and `/ready` answers `503 PAUSED`, so a load balancer drains it; claims
+         *     already sent finish. The pause is stored in the service's database under the replica's
+         *     name (`REPLICA_NAME`, the host name by default), so it survives a restart; the gauge
+         *     `vaultd_faucet_paused` is 1 meanwhile, and each transition is one log line. Other
+         *     replicas are not paused. Pausing a paused replica changes nothing.
+         */
+        post: operations["pause"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume this replica
+         * @description This replica takes claims again (and `/ready` answers `200` once nothing else keeps it
+         *     out). Resuming a replica that is not paused changes nothing.
+         */
+        post: operations["resume"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/wallet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The faucet wallet, for its operator
+         * @description Its balance (as last read), the worst-case cost reserved by transactions in flight, the
+         *     minimum balance and whether the balance gate is open, the spend limit with what was spent
+         *     in its window (reservations included), the time until the wallet is empty at the rate it
+         *     was spent over the last hour, and its nonces: mined and pending as the node says (two
+         *     calls; absent when it does not answer) and the next this replica sends. Amounts in wei.
+         */
+        get: operations["getWallet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ready": {
         parameters: {
             query?: never;
@@ -47,7 +117,7 @@ export interface paths {
         };
         /**
          * Readiness, for load balancers and Kubernetes
-         * @description `200` while the faucet can take claims; `503` with the reason's code while its balance gate is closed (`FAUCET_BALANCE_LOW`), its spend limit is reached (`SPEND_LIMIT_REACHED`) or the chain is unreachable (`CHAIN_UNAVAILABLE`). Use it as a
+         * @description `200` while the faucet can take claims; `503` with the reason's code while its balance gate is closed (`FAUCET_BALANCE_LOW`), its spend limit is reached (`SPEND_LIMIT_REACHED`), an operator paused it (`PAUSED`) or the chain is unreachable (`CHAIN_UNAVAILABLE`). Use it as a
          *     readiness probe (take the instance out of rotation), and `/health` (always `200`, with
          *     the details) as a liveness probe. Answered from memory: no chain call.
          */
@@ -85,6 +155,63 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        PauseState: {
+            /** @description The replica's name (`REPLICA_NAME`, the host name by default). */
+            replica: string;
+            paused: boolean;
+            /**
+             * Format: date-time
+             * @description When it was paused (absent when it is not).
+             */
+            since?: string;
+        };
+        Wallet: {
+            address: string;
+            balance?: components["schemas"]["Wei"];
+            reserved: components["schemas"]["Wei"];
+            minBalance: components["schemas"]["Wei"];
+            /** @description False while balance − reserved is under the minimum (new work answers 503). */
+            gateOpen: boolean;
+            spendLimit?: components["schemas"]["Wei"];
+            /** Format: int64 */
+            spendWindowSeconds?: number;
+            spent?: components["schemas"]["Wei"];
+            /**
+             * Format: int64
+             * @description Absent while nothing was spent in the last hour.
+             */
+            timeToEmptySeconds?: number;
+            nonce: {
+                /** Format: int64 */
+                mined?: number;
+                /** Format: int64 */
+                pending?: number;
+                /** Format: int64 */
+                next: number;
+            };
+        };
+        /** @description An amount in wei, a decimal integer. */
+        Wei: string;
+        /** @description The error body of a 401. */
+        UnauthorizedError: {
+            /** @description What went wrong, for people. */
+            error: string;
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "UNAUTHORIZED";
+        };
+        /** @description The error body of a 404. */
+        NotFoundError: {
+            /** @description What went wrong, for people. */
+            error: string;
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "NOT_FOUND";
+        };
         Ready: {
             /** @example true */
             ready: boolean;
@@ -181,7 +308,7 @@ export interface components {
              * @example ALREADY_CLAIMED
              * @enum {string}
              */
-            code: "INVALID_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "CHAIN_UNAVAILABLE" | "UNAVAILABLE" | "INTERNAL" | "ALREADY_CLAIMED" | "CLAIM_REJECTED" | "FAUCET_BALANCE_LOW" | "SPEND_LIMIT_REACHED";
+            code: "INVALID_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "CHAIN_UNAVAILABLE" | "UNAVAILABLE" | "INTERNAL" | "ALREADY_CLAIMED" | "CLAIM_REJECTED" | "FAUCET_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "PAUSED";
         };
         /** @description The error body of a 400. */
         InvalidRequestError: {
@@ -251,7 +378,7 @@ export interface components {
              * @description Machine-readable code; one of these for this response.
              * @enum {string}
              */
-            code: "FAUCET_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "UNAVAILABLE";
+            code: "FAUCET_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "UNAVAILABLE" | "PAUSED";
         };
         /** @description The body of a 503 of GET /ready. */
         NotReadyError: {
@@ -261,10 +388,37 @@ export interface components {
              * @description Machine-readable code; one of these for this response.
              * @enum {string}
              */
-            code: "FAUCET_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "CHAIN_UNAVAILABLE";
+            code: "FAUCET_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "CHAIN_UNAVAILABLE" | "PAUSED";
         };
     };
     responses: {
+        /** @description The admin key is missing or wrong. */
+        Unauthorized: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "WWW-Authenticate"?: "Bearer realm=\"vaultd\"";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["UnauthorizedError"];
+            };
+        };
+        /** @description No `ADMIN_API_KEY` is set, so the admin routes do not exist. */
+        NoAdminRoutes: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["NotFoundError"];
+            };
+        };
         /** @description Any other error, e.g. 404 NOT_FOUND (no such route), 405 METHOD_NOT_ALLOWED, 415 UNSUPPORTED_MEDIA_TYPE: every error response has this body, and `code` is one of these. */
         OtherError: {
             headers: {
@@ -366,12 +520,12 @@ export interface components {
         /** @description The request's `Origin`, sent back when it is one of `CORS_ORIGINS` (a browser then lets the page read the answer); absent otherwise. */
         AccessControlAllowOrigin: string;
         /**
-         * @description On the answers of `POST /api/faucet/claim` (`RATE_LIMIT_PER_IP`), refusals included: what is left of this client IP's limit and in how many seconds its oldest counted request leaves the window, as the IETF RateLimit header draft writes it, e.g. `"ip";r=4;t=30`.
+         * @description On the answers of `POST /api/faucet/claim` (`RATE_LIMIT_PER_IP`) and of the admin routes (`ADMIN_RATE_LIMIT_PER_IP`), refusals included: what is left of this client IP's limit and in how many seconds its oldest counted request leaves the window, as the IETF RateLimit header draft writes it, e.g. `"ip";r=4;t=30`.
          * @example "ip";r=4;t=30
          */
         RateLimit: string;
         /**
-         * @description On the answers of `POST /api/faucet/claim` (`RATE_LIMIT_PER_IP`): the limit, requests per window of seconds, e.g. `"ip";q=5;w=60` (5 a minute).
+         * @description On the answers of `POST /api/faucet/claim` (`RATE_LIMIT_PER_IP`) and of the admin routes (`ADMIN_RATE_LIMIT_PER_IP`): the limit, requests per window of seconds, e.g. `"ip";q=5;w=60` (5 a minute).
          * @example "ip";q=5;w=60
          */
         RateLimitPolicy: string;
@@ -437,7 +591,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             502: components["responses"]["ChainUnavailable"];
-            /** @description `FAUCET_BALANCE_LOW`: the faucet wallet needs funding; `SPEND_LIMIT_REACHED`: the faucet spent its limit for the window. Retry after `Retry-After` seconds. Nothing was recorded. */
+            /** @description `FAUCET_BALANCE_LOW`: the faucet wallet needs funding; `SPEND_LIMIT_REACHED`: the faucet spent its limit for the window; `PAUSED`: an operator paused this replica (`POST /admin/pause`). Retry after `Retry-After` seconds. Nothing was recorded. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -484,6 +638,93 @@ export interface operations {
                 };
             };
             400: components["responses"]["InvalidRequest"];
+            500: components["responses"]["Internal"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    pause: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The replica's state now. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PauseState"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NoAdminRoutes"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    resume: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The replica's state now. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PauseState"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NoAdminRoutes"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    getWallet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The wallet. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Wallet"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NoAdminRoutes"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             default: components["responses"]["OtherError"];
         };

@@ -55,6 +55,76 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause this replica
+         * @description This replica stops taking new reveals: `POST /reveal` answers `503 PAUSED` with
+         *     `Retry-After`, and `/ready` answers `503 PAUSED`, so a load balancer drains it; reveals
+         *     already sent finish. The pause is stored in the service's database under the replica's
+         *     name (`REPLICA_NAME`, the host name by default), so it survives a restart; the gauge
+         *     `vaultd_relayer_paused` is 1 meanwhile, and each transition is one log line. Other
+         *     replicas are not paused. Pausing a paused replica changes nothing.
+         */
+        post: operations["pause"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume this replica
+         * @description This replica takes reveals again (and `/ready` answers `200` once nothing else keeps it
+         *     out). Resuming a replica that is not paused changes nothing.
+         */
+        post: operations["resume"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/wallet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The operator wallet, for its operator
+         * @description Its balance (as last read), the worst-case cost reserved by transactions in flight, the
+         *     minimum balance and whether the balance gate is open, the spend limit with what was spent
+         *     in its window (reservations included), the time until the wallet is empty at the rate it
+         *     was spent over the last hour, and its nonces: mined and pending as the node says (two
+         *     calls; absent when it does not answer) and the next this replica sends. Amounts in wei.
+         */
+        get: operations["getWallet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ready": {
         parameters: {
             query?: never;
@@ -64,7 +134,7 @@ export interface paths {
         };
         /**
          * Readiness, for load balancers and Kubernetes
-         * @description `200` while the relayer can take reveals; `503` with the reason's code while the balance gate is closed (`OPERATOR_BALANCE_LOW`), the spend limit is reached (`SPEND_LIMIT_REACHED`), this replica's operator key lease lapsed (`OPERATOR_KEY_UNAVAILABLE`) or the chain is unreachable (`CHAIN_UNAVAILABLE`). Use it as a
+         * @description `200` while the relayer can take reveals; `503` with the reason's code while the balance gate is closed (`OPERATOR_BALANCE_LOW`), the spend limit is reached (`SPEND_LIMIT_REACHED`), this replica's operator key lease lapsed (`OPERATOR_KEY_UNAVAILABLE`), an operator paused it (`PAUSED`) or the chain is unreachable (`CHAIN_UNAVAILABLE`). Use it as a
          *     readiness probe (take the instance out of rotation), and `/health` (always `200`, with
          *     the details) as a liveness probe. Answered from memory: no chain call.
          */
@@ -102,6 +172,63 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        PauseState: {
+            /** @description The replica's name (`REPLICA_NAME`, the host name by default). */
+            replica: string;
+            paused: boolean;
+            /**
+             * Format: date-time
+             * @description When it was paused (absent when it is not).
+             */
+            since?: string;
+        };
+        Wallet: {
+            address: string;
+            balance?: components["schemas"]["Wei"];
+            reserved: components["schemas"]["Wei"];
+            minBalance: components["schemas"]["Wei"];
+            /** @description False while balance − reserved is under the minimum (new work answers 503). */
+            gateOpen: boolean;
+            spendLimit?: components["schemas"]["Wei"];
+            /** Format: int64 */
+            spendWindowSeconds?: number;
+            spent?: components["schemas"]["Wei"];
+            /**
+             * Format: int64
+             * @description Absent while nothing was spent in the last hour.
+             */
+            timeToEmptySeconds?: number;
+            nonce: {
+                /** Format: int64 */
+                mined?: number;
+                /** Format: int64 */
+                pending?: number;
+                /** Format: int64 */
+                next: number;
+            };
+        };
+        /** @description An amount in wei, a decimal integer. */
+        Wei: string;
+        /** @description The error body of a 401. */
+        UnauthorizedError: {
+            /** @description What went wrong, for people. */
+            error: string;
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "UNAUTHORIZED";
+        };
+        /** @description The error body of a 404. */
+        NotFoundError: {
+            /** @description What went wrong, for people. */
+            error: string;
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "NOT_FOUND";
+        };
         Ready: {
             /** @example true */
             ready: boolean;
@@ -250,7 +377,7 @@ export interface components {
              * @example NULLIFIER_USED
              * @enum {string}
              */
-            code: "INVALID_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "CHAIN_UNAVAILABLE" | "UNAVAILABLE" | "INTERNAL" | "NULLIFIER_USED" | "UNKNOWN_ROOT" | "INVALID_PROOF" | "INVALID_RECIPIENT" | "SIGNAL_MISMATCH" | "REVEAL_REJECTED" | "TX_REVERTED" | "TX_PENDING" | "ROOT_EXPIRING" | "OPERATOR_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "OPERATOR_KEY_UNAVAILABLE";
+            code: "INVALID_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "CHAIN_UNAVAILABLE" | "UNAVAILABLE" | "INTERNAL" | "NULLIFIER_USED" | "UNKNOWN_ROOT" | "INVALID_PROOF" | "INVALID_RECIPIENT" | "SIGNAL_MISMATCH" | "REVEAL_REJECTED" | "TX_REVERTED" | "TX_PENDING" | "ROOT_EXPIRING" | "OPERATOR_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "OPERATOR_KEY_UNAVAILABLE" | "PAUSED";
             /** @description The transaction concerned, for TX_REVERTED and TX_PENDING. */
             txHash?: string;
         };
@@ -334,7 +461,7 @@ export interface components {
              * @description Machine-readable code; one of these for this response.
              * @enum {string}
              */
-            code: "OPERATOR_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "OPERATOR_KEY_UNAVAILABLE" | "UNAVAILABLE";
+            code: "OPERATOR_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "OPERATOR_KEY_UNAVAILABLE" | "UNAVAILABLE" | "PAUSED";
         };
         /** @description The error body of a 504 of POST /reveal (txHash set). */
         RevealPendingError: {
@@ -356,10 +483,37 @@ export interface components {
              * @description Machine-readable code; one of these for this response.
              * @enum {string}
              */
-            code: "OPERATOR_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "OPERATOR_KEY_UNAVAILABLE" | "CHAIN_UNAVAILABLE";
+            code: "OPERATOR_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "OPERATOR_KEY_UNAVAILABLE" | "CHAIN_UNAVAILABLE" | "PAUSED";
         };
     };
     responses: {
+        /** @description The admin key is missing or wrong. */
+        Unauthorized: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "WWW-Authenticate"?: "Bearer realm=\"vaultd\"";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["UnauthorizedError"];
+            };
+        };
+        /** @description No `ADMIN_API_KEY` is set, so the admin routes do not exist. */
+        NoAdminRoutes: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["NotFoundError"];
+            };
+        };
         /** @description Any other error, e.g. 404 NOT_FOUND (no such route), 405 METHOD_NOT_ALLOWED, 415 UNSUPPORTED_MEDIA_TYPE: every error response has this body, and `code` is one of these. */
         OtherError: {
             headers: {
@@ -461,12 +615,12 @@ export interface components {
         /** @description The request's `Origin`, sent back when it is one of `CORS_ORIGINS` (a browser then lets the page read the answer); absent otherwise. */
         AccessControlAllowOrigin: string;
         /**
-         * @description On the answers of `POST /reveal` (`RATE_LIMIT_PER_IP`), refusals included: what is left of this client IP's limit and in how many seconds its oldest counted request leaves the window, as the IETF RateLimit header draft writes it, e.g. `"ip";r=4;t=30`.
+         * @description On the answers of `POST /reveal` (`RATE_LIMIT_PER_IP`) and of the admin routes (`ADMIN_RATE_LIMIT_PER_IP`), refusals included: what is left of this client IP's limit and in how many seconds its oldest counted request leaves the window, as the IETF RateLimit header draft writes it, e.g. `"ip";r=4;t=30`.
          * @example "ip";r=4;t=30
          */
         RateLimit: string;
         /**
-         * @description On the answers of `POST /reveal` (`RATE_LIMIT_PER_IP`): the limit, requests per window of seconds, e.g. `"ip";q=5;w=60` (5 a minute).
+         * @description On the answers of `POST /reveal` (`RATE_LIMIT_PER_IP`) and of the admin routes (`ADMIN_RATE_LIMIT_PER_IP`): the limit, requests per window of seconds, e.g. `"ip";q=5;w=60` (5 a minute).
          * @example "ip";q=5;w=60
          */
         RateLimitPolicy: string;
@@ -548,7 +702,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             502: components["responses"]["ChainUnavailable"];
-            /** @description `OPERATOR_BALANCE_LOW`: the operator wallet needs funding; `SPEND_LIMIT_REACHED`: the operator spent its limit for the window; `OPERATOR_KEY_UNAVAILABLE`: this replica's lease of its operator key lapsed (replicas sharing `OPERATOR_PRIVATE_KEYS`), nothing was sent; `UNAVAILABLE`: the replicas' Redis is unreachable. Retry after `Retry-After` seconds. */
+            /** @description `OPERATOR_BALANCE_LOW`: the operator wallet needs funding; `SPEND_LIMIT_REACHED`: the operator spent its limit for the window; `OPERATOR_KEY_UNAVAILABLE`: this replica's lease of its operator key lapsed (replicas sharing `OPERATOR_PRIVATE_KEYS`), nothing was sent; `UNAVAILABLE`: the replicas' Redis is unreachable; `PAUSED`: an operator paused this replica (`POST /admin/pause`), nothing was sent. Retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -618,6 +772,93 @@ export interface operations {
                     "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
+            500: components["responses"]["Internal"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    pause: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The replica's state now. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PauseState"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NoAdminRoutes"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    resume: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The replica's state now. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PauseState"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NoAdminRoutes"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    getWallet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The wallet. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Wallet"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NoAdminRoutes"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             default: components["responses"]["OtherError"];
         };

@@ -24,6 +24,9 @@ type api struct {
 var _ faucetapi.StrictServerInterface = (*api)(nil)
 
 func (a *api) Claim(ctx context.Context, req faucetapi.ClaimRequestObject) (faucetapi.ClaimResponseObject, error) {
+	if err := a.f.pause.Check(); err != nil {
+		return nil, err
+	}
 	addr, err := parseAddress(req.Body.Address)
 	if err != nil {
 		return nil, err
@@ -49,6 +52,23 @@ func (a *api) GetClaimStatus(ctx context.Context, req faucetapi.GetClaimStatusRe
 		return nil, err
 	}
 	return faucetapi.GetClaimStatus200JSONResponse{Body: toAPI(c)}, nil
+}
+
+// Pause and Resume are the operator's switch of this replica (service/kit/pause).
+func (a *api) Pause(ctx context.Context, _ faucetapi.PauseRequestObject) (faucetapi.PauseResponseObject, error) {
+	st, err := a.f.pause.Set(ctx, true)
+	return faucetapi.Pause200JSONResponse{Body: st}, err
+}
+
+func (a *api) Resume(ctx context.Context, _ faucetapi.ResumeRequestObject) (faucetapi.ResumeResponseObject, error) {
+	st, err := a.f.pause.Set(ctx, false)
+	return faucetapi.Resume200JSONResponse{Body: st}, err
+}
+
+// GetWallet is the faucet wallet for its operator (gate.Wallet).
+func (a *api) GetWallet(ctx context.Context, _ faucetapi.GetWalletRequestObject) (faucetapi.GetWalletResponseObject, error) {
+	next, _ := a.f.tx.State()
+	return faucetapi.GetWallet200JSONResponse{Body: a.f.gate.Wallet(ctx, next)}, nil
 }
 
 func (a *api) GetHealth(ctx context.Context, req faucetapi.GetHealthRequestObject) (faucetapi.GetHealthResponseObject, error) {
@@ -81,6 +101,8 @@ func (a *api) GetHealth(ctx context.Context, req faucetapi.GetHealthRequestObjec
 func (a *api) GetReady(ctx context.Context, req faucetapi.GetReadyRequestObject) (faucetapi.GetReadyResponseObject, error) {
 	_, open, reachable := a.f.gate.State()
 	switch {
+	case a.f.pause.State().Paused:
+		return faucetapi.GetReady503JSONResponse{Body: faucetapi.NotReadyError{Code: platform.CodePaused, Error: "an operator paused this replica"}}, nil
 	case !reachable:
 		return faucetapi.GetReady503JSONResponse{Body: faucetapi.NotReadyError{Code: platform.CodeChainUnavailable, Error: "the chain is unreachable"}}, nil
 	case !open:

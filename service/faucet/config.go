@@ -22,6 +22,7 @@ const DefaultPort = 3011
 // Config is the faucet's configuration, split by concern.
 type Config struct {
 	HTTP        platform.HTTPConfig
+	Admin       platform.AdminConfig // /admin/*: pause, resume, the faucet wallet
 	Chain       chain.Config
 	Wallet      WalletConfig
 	Tx          txmgr.Config
@@ -56,6 +57,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	e := config.NewEnv(getenv)
 	c := Config{
 		HTTP:  platform.LoadHTTPConfig(e, DefaultPort),
+		Admin: platform.LoadAdminConfig(e),
 		Chain: chain.LoadConfig(e),
 		Wallet: WalletConfig{
 			Key:         chain.EnvWalletKey(e, "FAUCET"),

@@ -27,6 +27,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
 	"github.com/seed018cc74c/vaultd/service/kit/gate"
 	"github.com/seed018cc74c/vaultd/service/kit/lease"
+	"github.com/seed018cc74c/vaultd/service/kit/pause"
 	"github.com/seed018cc74c/vaultd/service/kit/platform"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
@@ -62,6 +63,7 @@ type Faucet struct {
 	store   *store
 	tx      *txmgr.Manager
 	gate    *gate.Gate
+	pause   *pause.Switch // an operator's pause of this replica (POST /admin/pause)
 	metrics *metrics
 	tracer  trace.Tracer
 	log     *slog.Logger

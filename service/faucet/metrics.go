@@ -20,7 +20,7 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 		settled: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Subsystem: sub, Name: "claims_settled_total",
 			Help: "Claims whose transaction was mined (confirmed) or known dropped or reverted (failed)."}, []string{"status"}),
 		rateLimited: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Subsystem: sub, Name: "rate_limited_total",
-			Help: "Claim requests refused by a rate limit, by limit (ip, total)."}, []string{"limit"}),
+			Help: "Requests refused by a rate limit, by limit (ip, total: claims; admin_ip: the admin routes)."}, []string{"limit"}),
 		latency: prometheus.NewHistogram(prometheus.HistogramOpts{Namespace: ns, Subsystem: sub, Name: "claim_duration_seconds",
 			Help:    "Time from a claim's request to its transfer being mined.",
 			Buckets: []float64{.05, .1, .25, .5, 1, 2, 4, 8, 15, 30, 60, 120, 300}}),

@@ -18,6 +18,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/gate"
 	"github.com/seed018cc74c/vaultd/service/kit/lease"
 	"github.com/seed018cc74c/vaultd/service/kit/lifecycle"
+	"github.com/seed018cc74c/vaultd/service/kit/pause"
 	"github.com/seed018cc74c/vaultd/service/kit/platform"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
@@ -96,13 +97,21 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 		f.perIP = ratelimit.NewRedis(rdb, "faucet:ip", cfg.Limits.PerIP)
 		f.total = ratelimit.NewRedis(rdb, "faucet:total", cfg.Limits.Total)
 	}
+	if f.pause, err = pause.Open(ctx, st.db, "faucet", cfg.Admin.Replica, "claims", reg, log); err != nil {
+		return nil, err
+	}
+	var adminIP ratelimit.Window = ratelimit.New(cfg.Admin.PerIP)
+	if rdb != nil {
+		adminIP = ratelimit.NewRedis(rdb, "faucet:admin-ip", cfg.Admin.PerIP)
+	}
+	admin := platform.ClientAdmission(adminIP, cfg.Limits.IPv6Prefix, "admin requests per client IP", f.metrics.rateLimited.WithLabelValues("admin_ip").Inc)
 	a := &api{f: f, started: time.Now()}
 	strict := faucetapi.NewStrictHandlerWithOptions(a, nil, faucetapi.StrictHTTPServerOptions{
 		RequestErrorHandlerFunc:  platform.RequestErrorHandler,
 		ResponseErrorHandlerFunc: platform.WriteError,
 	})
 	h, err := platform.NewHandler(platform.HandlerOptions{
-		SpecYAML: openapi.FaucetYAML, TrustedProxies: cfg.HTTP.TrustedProxies, CORS: cfg.HTTP.CORS, Tracer: tracer,
+		SpecYAML: openapi.FaucetYAML, AdminKey: cfg.Admin.Key, TrustedProxies: cfg.HTTP.TrustedProxies, CORS: cfg.HTTP.CORS, Tracer: tracer,
 		Metrics: reg, Gatherer: reg, Logger: opts.Logger,
 		BodyLimits: map[string]int64{"POST /api/faucet/claim": 1 << 10},
 		Admit: map[string]platform.Admission{ // every POST counts, malformed ones too
@@ -110,6 +119,7 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 				f.metrics.rateLimited.WithLabelValues("ip").Inc()
 				f.metrics.claims.WithLabelValues(platform.CodeRateLimited).Inc()
 			}),
+			"POST /admin/pause": admin, "POST /admin/resume": admin, "GET /admin/wallet": admin, // a wrong key counts too
 		},
 		API: func(rt chi.Router) {
 			faucetapi.HandlerWithOptions(strict, faucetapi.ChiServerOptions{BaseRouter: rt, ErrorHandlerFunc: platform.RequestErrorHandler})

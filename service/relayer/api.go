@@ -26,6 +26,9 @@ type api struct {
 var _ relayerapi.StrictServerInterface = (*api)(nil)
 
 func (a *api) Reveal(ctx context.Context, req relayerapi.RevealRequestObject) (relayerapi.RevealResponseObject, error) {
+	if err := a.r.pause.Check(); err != nil {
+		return nil, err
+	}
 	if !a.r.isSet() {
 		return nil, keyUnavailable()
 	}
@@ -62,6 +65,26 @@ func (a *api) GetReveal(ctx context.Context, req relayerapi.GetRevealRequestObje
 	return relayerapi.GetReveal200JSONResponse{Body: st}, nil
 }
 
+// Pause and Resume are the operator's switch of this replica (service/kit/pause).
+func (a *api) Pause(ctx context.Context, _ relayerapi.PauseRequestObject) (relayerapi.PauseResponseObject, error) {
+	st, err := a.r.pause.Set(ctx, true)
+	return relayerapi.Pause200JSONResponse{Body: st}, err
+}
+
+func (a *api) Resume(ctx context.Context, _ relayerapi.ResumeRequestObject) (relayerapi.ResumeResponseObject, error) {
+	st, err := a.r.pause.Set(ctx, false)
+	return relayerapi.Resume200JSONResponse{Body: st}, err
+}
+
+// GetWallet is the operator wallet for its operator (gate.Wallet); a replica standing by has none.
+func (a *api) GetWallet(ctx context.Context, _ relayerapi.GetWalletRequestObject) (relayerapi.GetWalletResponseObject, error) {
+	if !a.r.isSet() {
+		return nil, keyUnavailable()
+	}
+	next, _ := a.r.tx.State()
+	return relayerapi.GetWallet200JSONResponse{Body: a.r.gate.Wallet(ctx, next)}, nil
+}
+
 func (a *api) GetHealth(ctx context.Context, req relayerapi.GetHealthRequestObject) (relayerapi.GetHealthResponseObject, error) {
 	if !a.r.isSet() {
 		return a.standbyHealth(), nil
@@ -91,6 +114,9 @@ func (a *api) GetHealth(ctx context.Context, req relayerapi.GetHealthRequestObje
 // chain unreachable. It is
 // answered, not logged, however often a load balancer asks.
 func (a *api) GetReady(ctx context.Context, req relayerapi.GetReadyRequestObject) (relayerapi.GetReadyResponseObject, error) {
+	if a.r.pause.State().Paused {
+		return relayerapi.GetReady503JSONResponse{Body: relayerapi.NotReadyError{Code: platform.CodePaused, Error: "an operator paused this replica"}}, nil
+	}
 	if !a.r.isSet() {
 		return standbyReady(), nil
 	}

@@ -26,6 +26,7 @@ const DefaultPort = 3010
 // Config is the relayer's configuration, split by concern.
 type Config struct {
 	HTTP      platform.HTTPConfig
+	Admin     platform.AdminConfig // /admin/*: pause, resume, the operator wallet
 	Chain     chain.Config
 	Operator  OperatorConfig
 	Contracts ContractsConfig
@@ -83,6 +84,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	e := config.NewEnv(getenv)
 	c := Config{
 		HTTP:  platform.LoadHTTPConfig(e, DefaultPort),
+		Admin: platform.LoadAdminConfig(e),
 		Chain: chain.LoadConfig(e),
 		Operator: OperatorConfig{
 			Key:         chain.EnvWalletKey(e, "OPERATOR"),

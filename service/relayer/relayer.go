@@ -26,6 +26,7 @@ import (
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
 	"github.com/seed018cc74c/vaultd/service/kit/gate"
+	"github.com/seed018cc74c/vaultd/service/kit/pause"
 	"github.com/seed018cc74c/vaultd/service/kit/platform"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
@@ -80,6 +81,7 @@ type Relayer struct {
 	inserts                    insertCounter    // the change inserts in flight: this process's, or every replica's (replicas.go)
 	lease                      *operatorLease   // the operator key leased from OPERATOR_PRIVATE_KEYS; nil: OPERATOR_PRIVATE_KEY
 	sentTxs                    *sentStore       // what the operator signed, durably (sent.go)
+	pause                      *pause.Switch    // an operator's pause of this replica (POST /admin/pause)
 	gas                        gasBook
 	rootHistory                uint32 // how many roots the tree keeps (ROOT_HISTORY_SIZE), read once at New
 

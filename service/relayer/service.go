@@ -21,6 +21,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/gate"
 	"github.com/seed018cc74c/vaultd/service/kit/lease"
 	"github.com/seed018cc74c/vaultd/service/kit/lifecycle"
+	"github.com/seed018cc74c/vaultd/service/kit/pause"
 	"github.com/seed018cc74c/vaultd/service/kit/platform"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
@@ -100,18 +101,27 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 		return nil, err
 	}
 	opened.PushErr(r.sentTxs.Close)
+	if r.pause, err = pause.Open(ctx, r.sentTxs.db, "relayer", cfg.Admin.Replica, "reveals", reg, log); err != nil {
+		return nil, err
+	}
+	var adminIP ratelimit.Window = ratelimit.New(cfg.Admin.PerIP)
+	if r.redis != nil {
+		adminIP = ratelimit.NewRedis(r.redis, "relayer:admin-ip", cfg.Admin.PerIP)
+	}
+	admin := platform.ClientAdmission(adminIP, cfg.Limits.IPv6Prefix, "admin requests per client IP", r.metrics.rateLimited.WithLabelValues("admin_ip").Inc)
 	a := &api{r: r, started: time.Now()}
 	strict := relayerapi.NewStrictHandlerWithOptions(a, nil, relayerapi.StrictHTTPServerOptions{
 		RequestErrorHandlerFunc:  platform.RequestErrorHandler,
 		ResponseErrorHandlerFunc: platform.WriteError,
 	})
 	h, err := platform.NewHandler(platform.HandlerOptions{
-		SpecYAML: openapi.RelayerYAML, TrustedProxies: cfg.HTTP.TrustedProxies, CORS: cfg.HTTP.CORS, Tracer: tracer,
+		SpecYAML: openapi.RelayerYAML, AdminKey: cfg.Admin.Key, TrustedProxies: cfg.HTTP.TrustedProxies, CORS: cfg.HTTP.CORS, Tracer: tracer,
 		Metrics: reg, Gatherer: reg, Logger: opts.Logger,
 		BodyLimits: map[string]int64{"POST /reveal": 16 << 10},
 		Admit: map[string]platform.Admission{ // every POST /reveal counts, malformed ones too
 			"POST /reveal": platform.ClientAdmission(r.perIP, cfg.Limits.IPv6Prefix, "requests per client IP",
 				r.metrics.rateLimited.WithLabelValues("ip").Inc),
+			"POST /admin/pause": admin, "POST /admin/resume": admin, "GET /admin/wallet": admin, // a wrong key counts too
 		},
 		API: func(rt chi.Router) {
 			relayerapi.HandlerWithOptions(strict, relayerapi.ChiServerOptions{BaseRouter: rt, ErrorHandlerFunc: platform.RequestErrorHandler})

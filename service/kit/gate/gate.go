@@ -123,6 +123,7 @@ type Gate struct {
 	open      bool
 	reachable bool
 	burn      burnRate
+	empty     float64 // seconds to empty at the last read's burn rate; +Inf: nothing spent
 	spending  spending
 	now       func() time.Time
 
@@ -144,7 +145,7 @@ func New(client *chain.Client, cfg Config, m *Metrics, log *slog.Logger) *Gate {
 	if cfg.Budget.Limit != nil {
 		m.SpendLimit.Set(WeiToEther(cfg.Budget.Limit))
 	}
-	return &Gate{client: client, cfg: cfg, metrics: m, log: log, reserved: new(big.Int), open: true, now: time.Now,
+	return &Gate{client: client, cfg: cfg, metrics: m, log: log, reserved: new(big.Int), open: true, now: time.Now, empty: math.Inf(1),
 		unsharedReserve: new(big.Int), sharedTotal: new(big.Int)}
 }
 
@@ -177,7 +178,8 @@ func (g *Gate) Refresh(ctx context.Context) {
 	}
 	g.balance = bal
 	g.metrics.Balance.Set(WeiToEther(bal))
-	g.metrics.TimeToEmpty.Set(g.burn.observe(g.now(), bal))
+	g.empty = g.burn.observe(g.now(), bal)
+	g.metrics.TimeToEmpty.Set(g.empty)
 	g.evaluate()
 }
 
@@ -443,6 +445,35 @@ func (g *Gate) State() (balance *big.Int, open, reachable bool) {
 	return balance, g.open, g.reachable
 }
 
+// Report is the wallet as an operator reads it (GET /admin/wallet), from memory.
+type Report struct {
+	Balance     *big.Int // nil until the first read
+	Reserved    *big.Int // the worst-case cost of this process's transactions in flight
+	Min         *big.Int
+	Open        bool
+	Reachable   bool
+	TimeToEmpty float64  // seconds, at the rate spent over the last hour; +Inf while nothing was spent
+	Budget      Budget   // nil Limit: none
+	Spent       *big.Int // in the budget's window, reservations included (the fleet's with a shared budget, as last read); nil without a budget
+}
+
+// Report returns the gate's state for an operator.
+func (g *Gate) Report() Report {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	r := Report{Reserved: new(big.Int).Set(g.reserved), Min: g.cfg.Min, Open: g.open, Reachable: g.reachable, TimeToEmpty: g.empty, Budget: g.cfg.Budget}
+	if g.balance != nil {
+		r.Balance = new(big.Int).Set(g.balance)
+	}
+	if b := g.cfg.Budget; b.Limit != nil {
+		r.Spent = new(big.Int).Add(g.spending.inWindow(g.now(), b.Window), g.reserved)
+		if g.cfg.Shared != nil {
+			r.Spent = new(big.Int).Set(g.sharedTotal)
+		}
+	}
+	return r
+}
+
 // SpendReached reports whether the spend budget is reached now (a readiness report). It makes
 // no network call: a shared budget is taken as last read (by the last admission or check, or
 // Run's poll).
@@ -475,3 +506,53 @@ func b2f(b bool) float64 {
 	}
 	return 0
 }
+
+// Wallet is a paying wallet as GET /admin/wallet answers it (the relayer's and the faucet's
+// OpenAPI documents map their Wallet schema to this type, x-go-type): amounts in wei, as decimal
+// strings; what is unknown is left out.
+type Wallet struct {
+	Address            string      `json:"address"`
+	Balance            *string     `json:"balance,omitempty"` // absent until first read
+	Reserved           string      `json:"reserved"`
+	MinBalance         string      `json:"minBalance"`
+	GateOpen           bool        `json:"gateOpen"`
+	SpendLimit         *string     `json:"spendLimit,omitempty"` // absent: no spend limit
+	SpendWindowSeconds *int64      `json:"spendWindowSeconds,omitempty"`
+	Spent              *string     `json:"spent,omitempty"`
+	TimeToEmptySeconds *int64      `json:"timeToEmptySeconds,omitempty"` // absent while nothing was spent
+	Nonce              WalletNonce `json:"nonce"`
+}
+
+// WalletNonce is where the wallet's nonces stand: mined and pending as the node says (absent
+// when it did not answer), next the one the service sends at next.
+type WalletNonce struct {
+	Mined   *int64 `json:"mined,omitempty"`
+	Pending *int64 `json:"pending,omitempty"`
+	Next    int64  `json:"next"`
+}
+
+// Wallet reports the gate's wallet for an operator: its state in memory, and its nonces read
+// from the node now (two calls); next is the nonce the service sends at next.
+func (g *Gate) Wallet(ctx context.Context, next uint64) Wallet {
+	r := g.Report()
+	w := Wallet{Address: g.cfg.Wallet.Hex(), Reserved: r.Reserved.String(), MinBalance: r.Min.String(), GateOpen: r.Open,
+		Nonce: WalletNonce{Next: int64(next)}}
+	if r.Balance != nil {
+		w.Balance = ptr(r.Balance.String())
+	}
+	if r.Budget.Limit != nil {
+		w.SpendLimit, w.SpendWindowSeconds, w.Spent = ptr(r.Budget.Limit.String()), ptr(int64(r.Budget.Window/time.Second)), ptr(r.Spent.String())
+	}
+	if !math.IsInf(r.TimeToEmpty, 1) {
+		w.TimeToEmptySeconds = ptr(int64(r.TimeToEmpty))
+	}
+	if n, err := g.client.NonceAt(ctx, g.cfg.Wallet); err == nil {
+		w.Nonce.Mined = ptr(int64(n))
+	}
+	if n, err := g.client.PendingNonceAt(ctx, g.cfg.Wallet); err == nil {
+		w.Nonce.Pending = ptr(int64(n))
+	}
+	return w
+}
+
+func ptr[T any](v T) *T { return &v }

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/seed018cc74c/vaultd/service/kit/pause"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 )
 
@@ -21,6 +22,7 @@ import (
 const (
 	CodeInvalidRequest       = "INVALID_REQUEST"
 	CodeUnauthorized         = "UNAUTHORIZED"
+	CodePaused               = "PAUSED" // an operator paused the replica (service/kit/pause)
 	CodeNotFound             = "NOT_FOUND"
 	CodeMethodNotAllowed     = "METHOD_NOT_ALLOWED"
 	CodePayloadTooLarge      = "PAYLOAD_TOO_LARGE"
@@ -78,7 +80,8 @@ var ErrUnauthorized = &Error{Status: http.StatusUnauthorized, Code: CodeUnauthor
 
 // AsError turns any error into an *Error: an *Error is kept; the kit's refusals that every
 // service answers alike are mapped here, in one table (a rate limit reached: 429 RATE_LIMITED;
-// limits that cannot be checked: 503 UNAVAILABLE); a body over its size limit becomes 413;
+// limits that cannot be checked: 503 UNAVAILABLE; a replica an operator paused: 503 PAUSED); a
+// body over its size limit becomes 413;
 // anything else is a 500.
 func AsError(err error) *Error {
 	var e *Error
@@ -91,6 +94,9 @@ func AsError(err error) *Error {
 	}
 	if errors.Is(err, ratelimit.ErrUnavailable) {
 		return &Error{Status: http.StatusServiceUnavailable, Code: CodeUnavailable, Message: err.Error(), RetryAfter: time.Second, Cause: err}
+	}
+	if errors.Is(err, pause.ErrPaused) {
+		return &Error{Status: http.StatusServiceUnavailable, Code: CodePaused, Message: err.Error(), RetryAfter: pause.RetryAfter}
 	}
 	var tooLarge *http.MaxBytesError
 	if errors.As(err, &tooLarge) {

@@ -3,10 +3,12 @@ package platform
 import (
 	"log/slog"
 	"net/netip"
+	"os"
 	"strings"
 	"time"
 
 	"github.com/seed018cc74c/vaultd/service/kit/config"
+	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 )
 
 // HTTPConfig is what every service's HTTP side needs.
@@ -50,4 +52,51 @@ func LoadProxies(e *config.Env, name string) Proxies {
 		}
 	}
 	return out
+}
+
+// MinAdminKeyLen is the shortest admin key accepted.
+const MinAdminKeyLen = 16
+
+// AdminConfig is a service's operator routes (/admin/*): the key that opens them (none: they
+// answer 404), their own per-IP limit, and this replica's name, under which what an operator
+// sets for it (a pause) is kept.
+type AdminConfig struct {
+	Key     string
+	PerIP   ratelimit.Rate
+	Replica string
+}
+
+// LoadAdminConfig reads ADMIN_API_KEY (or _FILE; optional, at least MinAdminKeyLen characters),
+// ADMIN_RATE_LIMIT_PER_IP (30/1m) and REPLICA_NAME (the host name by default: a container's,
+// stable across restarts in compose and Kubernetes StatefulSets).
+func LoadAdminConfig(e *config.Env) AdminConfig {
+	c := AdminConfig{Key: e.OptionalSecret("ADMIN_API_KEY"), PerIP: ratelimit.FromEnv(e, "ADMIN_RATE_LIMIT_PER_IP", "30/1m"), Replica: e.String("REPLICA_NAME", "")}
+	if c.Key != "" && len(c.Key) < MinAdminKeyLen {
+		e.Fail("ADMIN_API_KEY must be at least %d characters", MinAdminKeyLen)
+	}
+	if c.Replica != "" && !printable(c.Replica) {
+		e.Fail("REPLICA_NAME must be 1 to 255 printable ASCII characters, got %q", c.Replica)
+	}
+	if c.Replica == "" {
+		if host, err := os.Hostname(); err == nil && host != "" {
+			c.Replica = host
+		} else {
+			c.Replica = "default"
+		}
+	}
+	return c
+}
+
+// printable reports whether s is 1 to 255 printable ASCII characters (what PauseState.replica
+// may hold).
+func printable(s string) bool {
+	if len(s) == 0 || len(s) > 255 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < ' ' || s[i] > '~' {
+			return false
+		}
+	}
+	return true
 }

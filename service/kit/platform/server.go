@@ -95,7 +95,7 @@ func NewHandler(o HandlerOptions) (http.Handler, error) {
 		o.Static(r)
 	}
 	r.Group(func(api chi.Router) {
-		api.Use(admit(o.Admit), bodyLimit(DefaultBodyLimit, o.BodyLimits), adminAuth(o.AdminKey), booleans, headAsGet, validator(spec))
+		api.Use(admit(o.Admit), bodyLimit(DefaultBodyLimit, o.BodyLimits), adminAuth(o.AdminKey), booleans, headAsGet, validator(spec, o.AdminKey != ""))
 		o.API(api)
 	})
 	return r, nil

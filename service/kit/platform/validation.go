@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -13,16 +14,24 @@ import (
 	middleware "github.com/oapi-codegen/nethttp-middleware"
 )
 
+// errNoAdminRoutes is what an operation under bearerAuth meets in a service with no admin key
+// set: its admin routes do not exist (404), rather than exist behind a key no one has (401).
+var errNoAdminRoutes = errors.New("no admin key is set: no admin routes")
+
 // validator returns the kin-openapi request validation middleware for spec (whose servers
 // NewHandler has removed: routes match on paths only). Security schemes
-// named "bearerAuth" pass when the admin middleware marked the request as an admin's.
-func validator(spec *openapi3.T) func(http.Handler) http.Handler {
+// named "bearerAuth" pass when the admin middleware marked the request as an admin's; with no
+// admin key (admin false) their operations answer 404.
+func validator(spec *openapi3.T, admin bool) func(http.Handler) http.Handler {
 	validate := middleware.OapiRequestValidatorWithOptions(spec, &middleware.Options{
 		SilenceServersWarning: true,
 		DoNotValidateServers:  true,
 		Options: openapi3filter.Options{
 			AuthenticationFunc: func(ctx context.Context, in *openapi3filter.AuthenticationInput) error {
-				if in.SecuritySchemeName == "bearerAuth" && IsAdmin(in.RequestValidationInput.Request.Context()) {
+				switch {
+				case in.SecuritySchemeName == "bearerAuth" && !admin:
+					return errNoAdminRoutes
+				case in.SecuritySchemeName == "bearerAuth" && IsAdmin(in.RequestValidationInput.Request.Context()):
 					return nil
 				}
 				return ErrUnauthorized
@@ -104,6 +113,9 @@ func validationError(err error, status int) *Error {
 	}
 	var security *openapi3filter.SecurityRequirementsError
 	if errors.As(err, &security) || status == http.StatusUnauthorized {
+		if security != nil && slices.ContainsFunc(security.Errors, func(e error) bool { return errors.Is(e, errNoAdminRoutes) }) {
+			return Errorf(http.StatusNotFound, CodeNotFound, "no such endpoint")
+		}
 		return ErrUnauthorized
 	}
 	if errors.Is(err, routers.ErrMethodNotAllowed) {

@@ -1,0 +1,66 @@
+package faucet_test
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/seed018cc74c/vaultd/gen/faucetapi"
+	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
+)
+
+const adminKey = "an admin key for the tests"
+
+func bearer(key string) faucetapi.RequestEditorFn {
+	return func(_ context.Context, r *http.Request) error {
+		r.Header.Set("Authorization", "Bearer "+key)
+		return nil
+	}
+}
+
+// The faucet's operator pauses a replica: claims are refused 503 PAUSED, nothing recorded or
+// sent, /ready 503; the pause outlives a restart on the same database; resumed, claims are paid.
+// The wallet report shows the faucet wallet and its nonces. Without the key: 401.
+func TestAnOperatorPausesTheFaucet(t *testing.T) {
+	c := devchaintest.Start(t)
+	dir := t.TempDir()
+	over := map[string]string{"ADMIN_API_KEY": adminKey, "REPLICA_NAME": "faucet-a"}
+	s := startFaucet(t, c, dir, over)
+	if r, err := s.client.PauseWithResponse(ctx); err != nil || r.StatusCode() != 401 {
+		t.Fatalf("pause without the key: %v %d %s", err, r.StatusCode(), r.Body)
+	}
+	if p, err := s.client.PauseWithResponse(ctx, bearer(adminKey)); err != nil || p.JSON200 == nil || !p.JSON200.Paused || p.JSON200.Replica != "faucet-a" {
+		t.Fatalf("pause: %v %s", err, p.Body)
+	}
+	addr := freshAddress(t)
+	before := nonce(t, c, c.Accounts.Faucet.Address)
+	r := claim(t, s, addr.Hex())
+	wantError(t, "a claim at a paused faucet", r.StatusCode(), r.Body, 503, "PAUSED")
+	if st := status(t, s, addr.Hex()); st.JSON200 == nil || st.JSON200.Status != faucetapi.None {
+		t.Fatalf("a refused claim was recorded: %s", st.Body)
+	}
+	if ready, err := s.client.GetReadyWithResponse(ctx); err != nil || ready.JSON503 == nil || ready.JSON503.Code != "PAUSED" {
+		t.Fatalf("/ready while paused: %v %s", err, ready.Body)
+	}
+	s.stop()
+	s = startFaucet(t, c, dir, over)
+	if r := claim(t, s, addr.Hex()); r.StatusCode() != 503 {
+		t.Fatalf("a claim after a restart: %d %s (the pause is lost)", r.StatusCode(), r.Body)
+	}
+	if n := nonce(t, c, c.Accounts.Faucet.Address); n != before {
+		t.Fatalf("a paused faucet sent %d transactions", n-before)
+	}
+	if p, err := s.client.ResumeWithResponse(ctx, bearer(adminKey)); err != nil || p.JSON200 == nil || p.JSON200.Paused {
+		t.Fatalf("resume: %v %s", err, p.Body)
+	}
+	if r := claim(t, s, addr.Hex()); r.StatusCode() != 202 {
+		t.Fatalf("a claim once resumed: %d %s", r.StatusCode(), r.Body)
+	}
+	waitStatus(t, s, addr, faucetapi.Confirmed)
+	w, err := s.client.GetWalletWithResponse(ctx, bearer(adminKey))
+	if err != nil || w.JSON200 == nil || w.JSON200.Address != c.Accounts.Faucet.Address.Hex() || w.JSON200.Balance == nil ||
+		w.JSON200.Nonce.Pending == nil || uint64(*w.JSON200.Nonce.Pending) != before+1 || strings.Contains(string(w.Body), "rivate") {
+		t.Fatalf("wallet: %v %s", err, w.Body)
+	}
+}

@@ -1,0 +1,104 @@
+package relayer_test
+
+import (
+	"context"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/seed018cc74c/vaultd/gen/relayerapi"
+	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
+)
+
+const adminKey = "an admin key for the tests"
+
+// bearer sends key as the admin key.
+func bearer(key string) relayerapi.RequestEditorFn {
+	return func(_ context.Context, r *http.Request) error {
+		r.Header.Set("Authorization", "Bearer "+key)
+		return nil
+	}
+}
+
+// An operator pauses a replica: its reveals are refused 503 PAUSED with Retry-After and nothing
+// is sent, /ready answers 503 PAUSED, the gauge is 1; the pause outlives a restart on the same
+// database; resumed, the replica reveals again. Without the key the routes answer 401, and a
+// relayer with no ADMIN_API_KEY has none (404).
+func TestAnOperatorPausesAndResumesAReplica(t *testing.T) {
+	c := devchaintest.Start(t)
+	over := map[string]string{"ADMIN_API_KEY": adminKey, "REPLICA_NAME": "relayer-a", "DATABASE_URL": "sqlite:" + filepath.Join(t.TempDir(), "relayer.db")}
+	s := startRelayer(t, c, over)
+	for _, key := range []string{"", "not the admin key at all"} {
+		r, err := s.client.PauseWithResponse(ctx, bearer(key))
+		if err != nil || r.StatusCode() != 401 || !strings.Contains(string(r.Body), "UNAUTHORIZED") {
+			t.Fatalf("pause with key %q: %v %d %s", key, err, r.StatusCode(), r.Body)
+		}
+	}
+	p, err := s.client.PauseWithResponse(ctx, bearer(adminKey))
+	if err != nil || p.JSON200 == nil || !p.JSON200.Paused || p.JSON200.Replica != "relayer-a" || p.JSON200.Since == nil {
+		t.Fatalf("pause: %v %s", err, p.Body)
+	}
+	_, req := request(t, c, devUsers(c, 0), 31)
+	before := pendingOperatorNonce(t, c)
+	r := reveal(t, s, req)
+	wantCode(t, "a reveal at a paused replica", r, 503, "PAUSED")
+	if r.HTTPResponse.Header.Get("Retry-After") != "30" {
+		t.Fatalf("Retry-After %q, want 30", r.HTTPResponse.Header.Get("Retry-After"))
+	}
+	if n := pendingOperatorNonce(t, c); n != before {
+		t.Fatalf("a paused replica sent %d transactions", n-before)
+	}
+	if ready, err := s.client.GetReadyWithResponse(ctx); err != nil || ready.JSON503 == nil || ready.JSON503.Code != "PAUSED" {
+		t.Fatalf("/ready while paused: %v %s", err, ready.Body)
+	}
+	if !strings.Contains(scrape(t, s), "vaultd_relayer_paused 1") {
+		t.Fatal("the gauge does not show the pause")
+	}
+
+	s.stop()
+	s = startRelayer(t, c, over)
+	if ready, err := s.client.GetReadyWithResponse(ctx); err != nil || ready.JSON503 == nil || ready.JSON503.Code != "PAUSED" {
+		t.Fatalf("/ready after a restart: %v %s (the pause is lost)", err, ready.Body)
+	}
+	resumed, err := s.client.ResumeWithResponse(ctx, bearer(adminKey))
+	if err != nil || resumed.JSON200 == nil || resumed.JSON200.Paused || resumed.JSON200.Since != nil {
+		t.Fatalf("resume: %v %s", err, resumed.Body)
+	}
+	if r := reveal(t, s, req); r.StatusCode() != 200 {
+		t.Fatalf("a reveal once resumed: %d %s", r.StatusCode(), r.Body)
+	}
+	if ready, err := s.client.GetReadyWithResponse(ctx); err != nil || ready.StatusCode() != 200 {
+		t.Fatalf("/ready once resumed: %v %s", err, ready.Body)
+	}
+
+	none := startRelayer(t, c, nil)
+	if r, err := none.client.PauseWithResponse(ctx, bearer(adminKey)); err != nil || r.StatusCode() != 404 {
+		t.Fatalf("pause at a relayer with no ADMIN_API_KEY: %v %d %s", err, r.StatusCode(), r.Body)
+	}
+}
+
+// GET /admin/wallet: the operator wallet, its balance, the cost reserved, the gate, the spend
+// limit and what was spent, and its nonces as the node and the relayer see them.
+func TestTheOperatorWalletForItsOperator(t *testing.T) {
+	c := devchaintest.Start(t)
+	s := startRelayer(t, c, map[string]string{"ADMIN_API_KEY": adminKey, "OPERATOR_SPEND_LIMIT": "5/1h"})
+	_, req := request(t, c, devUsers(c, 0), 32)
+	if r := reveal(t, s, req); r.StatusCode() != 200 {
+		t.Fatalf("reveal: %d %s", r.StatusCode(), r.Body)
+	}
+	w, err := s.client.GetWalletWithResponse(ctx, bearer(adminKey))
+	if err != nil || w.JSON200 == nil {
+		t.Fatalf("wallet: %v %s", err, w.Body)
+	}
+	got := w.JSON200
+	mined := operatorNonce(t, c)
+	if got.Address != c.Accounts.Operator.Address.Hex() || got.Balance == nil || *got.Balance == "0" || !got.GateOpen ||
+		got.SpendLimit == nil || *got.SpendLimit != "5000000000000000000" || got.SpendWindowSeconds == nil || *got.SpendWindowSeconds != 3600 ||
+		got.Spent == nil || *got.Spent == "0" || got.Nonce.Mined == nil || uint64(*got.Nonce.Mined) != mined || uint64(got.Nonce.Next) != mined {
+		t.Fatalf("wallet: %s", w.Body)
+	}
+	if strings.Contains(strings.ToLower(string(w.Body)), "key") {
+		t.Fatalf("the wallet report mentions a key: %s", w.Body)
+	}
+}
