@@ -101,6 +101,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/transactions/{nonce}/replace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace a transaction in flight now, with higher fees
+         * @description The "speed up" of a stuck transaction: this replica's transaction in flight at `nonce`
+         *     is replaced at once (its next round, within the receipt poll) instead of after
+         *     `REPLACE_AFTER`: a new version at the same nonce, its fees bumped (within
+         *     `MAX_FEE_PER_GAS`), recorded before it is sent and followed with the versions before it,
+         *     so the reveal it carries gets the outcome of whichever is mined. `404` when this replica
+         *     has nothing in flight at `nonce` (mined already, or another replica's wallet).
+         */
+        post: operations["replaceTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/wallet": {
         parameters: {
             query?: never;
@@ -206,6 +231,12 @@ export interface components {
                 /** Format: int64 */
                 next: number;
             };
+        };
+        Replacing: {
+            /** Format: int64 */
+            nonce: number;
+            /** @description The newest version when asked, the one being replaced. */
+            replacing: string;
         };
         /** @description An amount in wei, a decimal integer. */
         Wei: string;
@@ -829,6 +860,51 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NoAdminRoutes"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    replaceTransaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The transaction's nonce (`GET /admin/wallet` shows the range in flight). */
+                nonce: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The replacement is under way. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Replacing"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description `NOT_FOUND`: nothing of this replica's is in flight at that nonce; or no `ADMIN_API_KEY` is set. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             default: components["responses"]["OtherError"];

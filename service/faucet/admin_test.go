@@ -64,3 +64,34 @@ func TestAnOperatorPausesTheFaucet(t *testing.T) {
 		t.Fatalf("wallet: %v %s", err, w.Body)
 	}
 }
+
+// The faucet's operator replaces a claim's stuck transfer at once; the claim is confirmed with
+// the replacement. A nonce with nothing in flight is 404.
+func TestAnOperatorReplacesAStuckClaim(t *testing.T) {
+	c := devchaintest.Start(t)
+	s := startFaucet(t, c, t.TempDir(), map[string]string{"ADMIN_API_KEY": adminKey, "REPLACE_AFTER": "50s", "RECEIPT_TIMEOUT": "1m"})
+	addr := freshAddress(t)
+	n := nonce(t, c, c.Accounts.Faucet.Address)
+	c.PauseSealing()
+	if r := claim(t, s, addr.Hex()); r.StatusCode() != 202 {
+		t.Fatalf("claim: %d %s", r.StatusCode(), r.Body)
+	}
+	var first string
+	waitFor(t, "the claim's transfer in flight", func() bool {
+		r, err := s.client.ReplaceTransactionWithResponse(ctx, int64(n), bearer(adminKey))
+		if err == nil && r.JSON202 != nil {
+			first = r.JSON202.Replacing
+			return true
+		}
+		return false
+	})
+	if r, err := s.client.ReplaceTransactionWithResponse(ctx, int64(n+1), bearer(adminKey)); err != nil || r.StatusCode() != 404 {
+		t.Fatalf("replace at a nonce with nothing in flight: %v %d %s", err, r.StatusCode(), r.Body)
+	}
+	waitFor(t, "the replacement", func() bool { return strings.Contains(scrape(t, s), "vaultd_faucet_transaction_replacements_total 1") })
+	c.ResumeSealing()
+	confirmed := waitStatus(t, s, addr, faucetapi.Confirmed)
+	if confirmed.TxHash == nil || *confirmed.TxHash == first {
+		t.Fatalf("the claim confirmed with %v; want the replacement, not %s", confirmed.TxHash, first)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/seed018cc74c/vaultd/gen/faucetapi"
 	"github.com/seed018cc74c/vaultd/service/kit/gate"
 	"github.com/seed018cc74c/vaultd/service/kit/platform"
+	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 	"github.com/seed018cc74c/vaultd/service/vault/address"
 )
 
@@ -63,6 +64,15 @@ func (a *api) Pause(ctx context.Context, _ faucetapi.PauseRequestObject) (faucet
 func (a *api) Resume(ctx context.Context, _ faucetapi.ResumeRequestObject) (faucetapi.ResumeResponseObject, error) {
 	st, err := a.f.pause.Set(ctx, false)
 	return faucetapi.Resume200JSONResponse{Body: st}, err
+}
+
+// ReplaceTransaction is the operator's "speed up" of a transaction in flight (txmgr.Bump).
+func (a *api) ReplaceTransaction(ctx context.Context, req faucetapi.ReplaceTransactionRequestObject) (faucetapi.ReplaceTransactionResponseObject, error) {
+	replacing, err := a.f.tx.Bump(uint64(req.Nonce))
+	if errors.Is(err, txmgr.ErrNoFlight) {
+		return nil, platform.Errorf(http.StatusNotFound, platform.CodeNotFound, "nothing of this replica's wallet is in flight at nonce %d", req.Nonce)
+	}
+	return faucetapi.ReplaceTransaction202JSONResponse{Body: faucetapi.Replacing{Nonce: req.Nonce, Replacing: replacing.Hex()}}, err
 }
 
 // GetWallet is the faucet wallet for its operator (gate.Wallet).

@@ -102,3 +102,33 @@ func TestTheOperatorWalletForItsOperator(t *testing.T) {
 		t.Fatalf("the wallet report mentions a key: %s", w.Body)
 	}
 }
+
+// The operator's "speed up": a reveal's transaction stuck in the pool is replaced at once (not
+// after REPLACE_AFTER, 50 s here), and the reveal gets the replacement's outcome; a nonce
+// with nothing in flight is 404.
+func TestAnOperatorReplacesAStuckTransaction(t *testing.T) {
+	c := devchaintest.Start(t)
+	s := startRelayer(t, c, map[string]string{"ADMIN_API_KEY": adminKey, "REPLACE_AFTER": "50s", "RECEIPT_TIMEOUT": "1m"})
+	_, req := request(t, c, devUsers(c, 0), 33)
+	nonce := pendingOperatorNonce(t, c)
+	c.PauseSealing()
+	answer := revealAsync(t, s, req)
+	waitFor(t, "the reveal in the pool", func() bool { return pendingOperatorNonce(t, c) == nonce+1 })
+	if r, err := s.client.ReplaceTransactionWithResponse(ctx, int64(nonce+1), bearer(adminKey)); err != nil || r.StatusCode() != 404 {
+		t.Fatalf("replace at a nonce with nothing in flight: %v %d %s", err, r.StatusCode(), r.Body)
+	}
+	r, err := s.client.ReplaceTransactionWithResponse(ctx, int64(nonce), bearer(adminKey))
+	if err != nil || r.JSON202 == nil || r.JSON202.Nonce != int64(nonce) {
+		t.Fatalf("replace: %v %s", err, r.Body)
+	}
+	first := r.JSON202.Replacing
+	waitFor(t, "the replacement", func() bool { return strings.Contains(scrape(t, s), "vaultd_relayer_transaction_replacements_total 1") })
+	c.ResumeSealing()
+	mined := <-answer
+	if mined.JSON200 == nil || mined.JSON200.TxHash == first {
+		t.Fatalf("the reveal's answer %s; want the replacement mined, not %s", mined.Body, first)
+	}
+	if n := operatorNonce(t, c); n != nonce+1 {
+		t.Fatalf("%d transactions mined for one reveal", n-nonce)
+	}
+}

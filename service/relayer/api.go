@@ -13,6 +13,7 @@ import (
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/kit/gate"
 	"github.com/seed018cc74c/vaultd/service/kit/platform"
+	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 )
 
 // api implements the generated strict server: the relayer's domain errors become HTTP answers
@@ -74,6 +75,18 @@ func (a *api) Pause(ctx context.Context, _ relayerapi.PauseRequestObject) (relay
 func (a *api) Resume(ctx context.Context, _ relayerapi.ResumeRequestObject) (relayerapi.ResumeResponseObject, error) {
 	st, err := a.r.pause.Set(ctx, false)
 	return relayerapi.Resume200JSONResponse{Body: st}, err
+}
+
+// ReplaceTransaction is the operator's "speed up" of a transaction in flight (txmgr.Bump).
+func (a *api) ReplaceTransaction(ctx context.Context, req relayerapi.ReplaceTransactionRequestObject) (relayerapi.ReplaceTransactionResponseObject, error) {
+	if !a.r.isSet() {
+		return nil, keyUnavailable()
+	}
+	replacing, err := a.r.tx.Bump(uint64(req.Nonce))
+	if errors.Is(err, txmgr.ErrNoFlight) {
+		return nil, platform.Errorf(http.StatusNotFound, platform.CodeNotFound, "nothing of this replica's wallet is in flight at nonce %d", req.Nonce)
+	}
+	return relayerapi.ReplaceTransaction202JSONResponse{Body: relayerapi.Replacing{Nonce: req.Nonce, Replacing: replacing.Hex()}}, err
 }
 
 // GetWallet is the operator wallet for its operator (gate.Wallet); a replica standing by has none.

@@ -465,3 +465,44 @@ func TestNoncesAResendSkipsAreTakenNext(t *testing.T) {
 	c.mine()
 	waitAll(t, f, late)
 }
+
+// An operator's Bump replaces a transaction in flight at the next round, not after ReplaceAfter
+// (an hour here): a second version at its nonce with a higher fee cap, which is the one mined and
+// followed. A nonce with nothing in flight is ErrNoFlight.
+func TestABumpReplacesAFlightNow(t *testing.T) {
+	t.Parallel()
+	c := newFakeChain()
+	m, g, _ := fakeManager(t, c)
+	f, err := m.Send(context.Background(), transfer(common.Address{7}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Bump(f.Nonce() + 1); !errors.Is(err, ErrNoFlight) {
+		t.Fatalf("bump of a nonce with nothing in flight: %v", err)
+	}
+	if replacing, err := m.Bump(f.Nonce()); err != nil || replacing != f.Hash() {
+		t.Fatalf("bump: %v, replacing %s, want %s", err, replacing, f.Hash())
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		c.mu.Lock()
+		sent := append([]*types.Transaction(nil), c.sent...)
+		c.mu.Unlock()
+		if len(sent) == 2 {
+			if sent[1].Nonce() != f.Nonce() || sent[1].GasFeeCap().Cmp(sent[0].GasFeeCap()) <= 0 {
+				t.Fatalf("the bump sent nonce %d at fee cap %s after %s", sent[1].Nonce(), sent[1].GasFeeCap(), sent[0].GasFeeCap())
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no replacement 5 s after a bump (%d sent)", len(sent))
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	mined := c.mine()
+	waitAll(t, f)
+	if f.Receipt().TxHash != mined[0].Hash() || mined[0].Hash() != c.sent[1].Hash() {
+		t.Fatal("the replacement is not the version mined and followed")
+	}
+	waitReleased(t, g)
+}

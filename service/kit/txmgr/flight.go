@@ -26,6 +26,7 @@ type Flight struct {
 	txs      []*types.Transaction // every version sent, oldest first
 	reserved *big.Int             // cost reserved at the gate
 	sending  bool                 // claimed, its first send not answered yet: not replaced, re-sent or given up
+	bump     bool                 // an operator asked for a replacement now (Bump): the next round replaces it
 
 	// Owned by the watch loop.
 	sentAt, lastSent, lastLookup time.Time
@@ -235,9 +236,13 @@ func (m *Manager) lookup(ctx context.Context, flights []*Flight) map[*Flight]*ty
 func (m *Manager) tend(ctx context.Context) (settled bool) {
 	m.mu.Lock()
 	var flights []*Flight
+	bumped := map[*Flight]bool{}
 	for _, f := range m.inflight {
 		if !f.sending {
 			flights = append(flights, f)
+			if f.bump {
+				bumped[f], f.bump = true, false
+			}
 		}
 	}
 	gaps := m.gapsDue()
@@ -266,7 +271,7 @@ func (m *Manager) tend(ctx context.Context) (settled bool) {
 		case m.now().Sub(f.sentAt) > giveUpAfter:
 			m.settle(f, nil, fmt.Errorf("transaction %s not mined after %s", f.Hash(), giveUpAfter))
 			settled = true
-		case m.now().Sub(f.lastSent) >= m.cfg.ReplaceAfter:
+		case bumped[f] || m.now().Sub(f.lastSent) >= m.cfg.ReplaceAfter:
 			if m.replace(ctx, f) {
 				f.lastSent = m.now()
 			} else {

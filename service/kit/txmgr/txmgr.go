@@ -237,6 +237,32 @@ func (m *Manager) Flights() []*Flight {
 	return out
 }
 
+// ErrNoFlight is Bump's answer for a nonce with no transaction of this manager in flight.
+var ErrNoFlight = errors.New("no transaction of this wallet is in flight at that nonce")
+
+// Bump asks for the transaction in flight at nonce to be replaced with higher fees now, not
+// after ReplaceAfter: an operator's "speed up". The watch loop's next round replaces it (as it
+// replaces a lingering one: recorded, fees bumped within MAX_FEE_PER_GAS, followed with the
+// versions before it); it returns the newest version now, the one being replaced. ErrNoFlight
+// when nothing of this manager's is in flight at nonce.
+func (m *Manager) Bump(nonce uint64) (replacing common.Hash, err error) {
+	m.mu.Lock()
+	f, ok := m.inflight[nonce]
+	if ok {
+		f.bump = true
+		replacing = f.txs[len(f.txs)-1].Hash()
+	}
+	m.mu.Unlock()
+	if !ok {
+		return common.Hash{}, ErrNoFlight
+	}
+	select {
+	case m.wake <- struct{}{}:
+	default:
+	}
+	return replacing, nil
+}
+
 // Start runs the watch loop until Close.
 func (m *Manager) Start() {
 	ctx, cancel := context.WithCancel(context.Background())
