@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -17,6 +18,7 @@ import (
 	"github.com/oapi-codegen/runtime"
 	"github.com/seed018cc74c/vaultd/service/kit/gate"
 	"github.com/seed018cc74c/vaultd/service/kit/pause"
+	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 )
 
 // Defines values for HealthStatus.
@@ -311,6 +313,12 @@ type RevealUnavailableError struct {
 	Error string `json:"error"`
 }
 
+// Transaction defines model for Transaction.
+type Transaction = txmgr.Listed
+
+// TransactionPage defines model for TransactionPage.
+type TransactionPage = txmgr.Page
+
 // UnauthorizedError The error body of a 401.
 type UnauthorizedError struct {
 	// Code Machine-readable code; one of these for this response.
@@ -349,6 +357,13 @@ type RateLimited = RateLimitedError
 
 // Unauthorized The error body of a 401.
 type Unauthorized = UnauthorizedError
+
+// GetTransactionsParams defines parameters for GetTransactions.
+type GetTransactionsParams struct {
+	State  *string `form:"state,omitempty" json:"state,omitempty"`
+	Limit  *int    `form:"limit,omitempty" json:"limit,omitempty"`
+	Cursor *string `form:"cursor,omitempty" json:"cursor,omitempty"`
+}
 
 // RevealJSONRequestBody defines body for Reveal for application/json ContentType.
 type RevealJSONRequestBody = RevealRequest
@@ -446,6 +461,19 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /admin/resume (the `Resume` operationId).
 	Resume(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetTransactions What the wallet signed
+	//
+	// The transactions this replica's operator wallet signed, newest nonce first, from the record written before
+	// each version is sent (kept 7 days once settled): nonce, every version's hash (the newest
+	// with its fees), what it pays for (`reveal 0x…` (its nullifier)), state (`pending`: in flight; `mined`;
+	// `failed`: mined and reverted, or never to be mined), the version mined and its block,
+	// and when the record last changed. Transactions that carry nothing (a nonce's filler)
+	// are not recorded. Page with `limit` (50, at most 100) and `cursor` (the previous page's
+	// `nextCursor`).
+	//
+	// Corresponds with GET /admin/transactions (the `GetTransactions` operationId).
+	GetTransactions(ctx context.Context, params *GetTransactionsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ReplaceTransaction Replace a transaction in flight now, with higher fees
 	//
@@ -558,6 +586,29 @@ func (c *Client) Pause(ctx context.Context, reqEditors ...RequestEditorFn) (*htt
 // Corresponds with POST /admin/resume (the `Resume` operationId).
 func (c *Client) Resume(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewResumeRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetTransactions What the wallet signed
+//
+// The transactions this replica's operator wallet signed, newest nonce first, from the record written before
+// each version is sent (kept 7 days once settled): nonce, every version's hash (the newest
+// with its fees), what it pays for (`reveal 0x…` (its nullifier)), state (`pending`: in flight; `mined`;
+// `failed`: mined and reverted, or never to be mined), the version mined and its block,
+// and when the record last changed. Transactions that carry nothing (a nonce's filler)
+// are not recorded. Page with `limit` (50, at most 100) and `cursor` (the previous page's
+// `nextCursor`).
+//
+// Corresponds with GET /admin/transactions (the `GetTransactions` operationId).
+func (c *Client) GetTransactions(ctx context.Context, params *GetTransactionsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetTransactionsRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -765,6 +816,84 @@ func NewResumeRequest(server string) (*http.Request, error) {
 	}
 
 	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetTransactionsRequest constructs an http.Request for the GetTransactions method
+func NewGetTransactionsRequest(server string, params *GetTransactionsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/admin/transactions")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.State != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "state", *params.State, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -1028,6 +1157,21 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /admin/resume (the `Resume` operationId).
 	ResumeWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ResumeResponse, error)
+
+	// GetTransactionsWithResponse What the wallet signed
+	//
+	// The transactions this replica's operator wallet signed, newest nonce first, from the record written before
+	// each version is sent (kept 7 days once settled): nonce, every version's hash (the newest
+	// with its fees), what it pays for (`reveal 0x…` (its nullifier)), state (`pending`: in flight; `mined`;
+	// `failed`: mined and reverted, or never to be mined), the version mined and its block,
+	// and when the record last changed. Transactions that carry nothing (a nonce's filler)
+	// are not recorded. Page with `limit` (50, at most 100) and `cursor` (the previous page's
+	// `nextCursor`).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /admin/transactions (the `GetTransactions` operationId).
+	GetTransactionsWithResponse(ctx context.Context, params *GetTransactionsParams, reqEditors ...RequestEditorFn) (*GetTransactionsResponse, error)
 
 	// ReplaceTransactionWithResponse Replace a transaction in flight now, with higher fees
 	//
@@ -1390,6 +1534,161 @@ func (r ResumeResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r ResumeResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetTransactionsResponse200Headers the declared response headers of an HTTP 200 response for GetTransactions
+type GetTransactionsResponse200Headers struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+
+// GetTransactionsResponse400Headers the declared response headers of an HTTP 400 response for GetTransactions
+type GetTransactionsResponse400Headers struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+
+// GetTransactionsResponse401Headers the declared response headers of an HTTP 401 response for GetTransactions
+type GetTransactionsResponse401Headers struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	WWWAuthenticate          *string
+	XRequestId               *string
+}
+
+// GetTransactionsResponse404Headers the declared response headers of an HTTP 404 response for GetTransactions
+type GetTransactionsResponse404Headers struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+
+// GetTransactionsResponse429Headers the declared response headers of an HTTP 429 response for GetTransactions
+type GetTransactionsResponse429Headers struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	RetryAfter               *int
+	XRequestId               *string
+}
+
+// GetTransactionsResponse500Headers the declared response headers of an HTTP 500 response for GetTransactions
+type GetTransactionsResponse500Headers struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+
+// GetTransactionsResponseDefaultHeaders the declared response headers of an HTTP default response for GetTransactions
+type GetTransactionsResponseDefaultHeaders struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+
+type GetTransactionsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *TransactionPage
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *InvalidRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NoAdminRoutes
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *OtherError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetTransactionsResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *GetTransactionsResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetTransactionsResponse401Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *GetTransactionsResponse404Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetTransactionsResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetTransactionsResponse500Headers
+	// HeadersDefault the parsed response headers for an HTTP default response
+	HeadersDefault *GetTransactionsResponseDefaultHeaders
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetTransactionsResponse) GetJSON200() *TransactionPage {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetTransactionsResponse) GetJSON400() *InvalidRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetTransactionsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetTransactionsResponse) GetJSON404() *NoAdminRoutes {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetTransactionsResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetTransactionsResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r GetTransactionsResponse) GetJSONDefault() *OtherError {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r GetTransactionsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetTransactionsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetTransactionsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetTransactionsResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -2227,6 +2526,27 @@ func (c *ClientWithResponses) ResumeWithResponse(ctx context.Context, reqEditors
 	return ParseResumeResponse(rsp)
 }
 
+// GetTransactionsWithResponse What the wallet signed
+//
+// The transactions this replica's operator wallet signed, newest nonce first, from the record written before
+// each version is sent (kept 7 days once settled): nonce, every version's hash (the newest
+// with its fees), what it pays for (`reveal 0x…` (its nullifier)), state (`pending`: in flight; `mined`;
+// `failed`: mined and reverted, or never to be mined), the version mined and its block,
+// and when the record last changed. Transactions that carry nothing (a nonce's filler)
+// are not recorded. Page with `limit` (50, at most 100) and `cursor` (the previous page's
+// `nextCursor`).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /admin/transactions (the `GetTransactions` operationId).
+func (c *ClientWithResponses) GetTransactionsWithResponse(ctx context.Context, params *GetTransactionsParams, reqEditors ...RequestEditorFn) (*GetTransactionsResponse, error) {
+	rsp, err := c.GetTransactions(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetTransactionsResponse(rsp)
+}
+
 // ReplaceTransactionWithResponse Replace a transaction in flight now, with higher fees
 //
 // The "speed up" of a stuck transaction: this replica's transaction in flight at `nonce`
@@ -2853,6 +3173,308 @@ func ParseResumeResponse(rsp *http.Response) (*ResumeResponse, error) {
 		response.Headers500 = &headers
 	case true:
 		var headers ResumeResponseDefaultHeaders
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.HeadersDefault = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetTransactionsResponse parses an HTTP response from a GetTransactionsWithResponse call
+func ParseGetTransactionsResponse(rsp *http.Response) (*GetTransactionsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetTransactionsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest TransactionPage
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest InvalidRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NoAdminRoutes
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest OtherError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetTransactionsResponse200Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers GetTransactionsResponse400Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetTransactionsResponse401Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 404:
+		var headers GetTransactionsResponse404Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetTransactionsResponse429Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int32"}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetTransactionsResponse500Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case true:
+		var headers GetTransactionsResponseDefaultHeaders
 		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
@@ -4329,6 +4951,9 @@ type ServerInterface interface {
 	// Resume Resume this replica
 	// (POST /admin/resume)
 	Resume(w http.ResponseWriter, r *http.Request)
+	// GetTransactions What the wallet signed
+	// (GET /admin/transactions)
+	GetTransactions(w http.ResponseWriter, r *http.Request, params GetTransactionsParams)
 	// ReplaceTransaction Replace a transaction in flight now, with higher fees
 	// (POST /admin/transactions/{nonce}/replace)
 	ReplaceTransaction(w http.ResponseWriter, r *http.Request, nonce int64)
@@ -4362,6 +4987,12 @@ func (_ Unimplemented) Pause(w http.ResponseWriter, r *http.Request) {
 // Resume Resume this replica
 // (POST /admin/resume)
 func (_ Unimplemented) Resume(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetTransactions What the wallet signed
+// (GET /admin/transactions)
+func (_ Unimplemented) GetTransactions(w http.ResponseWriter, r *http.Request, params GetTransactionsParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -4429,6 +5060,65 @@ func (siw *ServerInterfaceWrapper) Resume(w http.ResponseWriter, r *http.Request
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.Resume(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetTransactions operation middleware
+func (siw *ServerInterfaceWrapper) GetTransactions(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetTransactionsParams
+
+	// ------------- Optional query parameter "state" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "state", r.URL.Query(), &params.State, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "state"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "state", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetTransactions(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -4670,6 +5360,9 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/admin/resume", wrapper.Resume)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/admin/transactions", wrapper.GetTransactions)
 	})
 	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/admin/transactions/{nonce}/replace", wrapper.ReplaceTransaction)
@@ -5128,6 +5821,216 @@ type ResumedefaultJSONResponse struct {
 }
 
 func (response ResumedefaultJSONResponse) VisitResumeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.RateLimit != nil {
+		w.Header().Set("RateLimit", fmt.Sprint(*response.Headers.RateLimit))
+	}
+	if response.Headers.RateLimitPolicy != nil {
+		w.Header().Set("RateLimit-Policy", fmt.Sprint(*response.Headers.RateLimitPolicy))
+	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(response.StatusCode)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTransactionsRequestObject struct {
+	Params GetTransactionsParams
+}
+
+type GetTransactionsResponseObject interface {
+	VisitGetTransactionsResponse(w http.ResponseWriter) error
+}
+
+type GetTransactions200ResponseHeaders struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+
+type GetTransactions200JSONResponse struct {
+	Body    TransactionPage
+	Headers GetTransactions200ResponseHeaders
+}
+
+func (response GetTransactions200JSONResponse) VisitGetTransactionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.RateLimit != nil {
+		w.Header().Set("RateLimit", fmt.Sprint(*response.Headers.RateLimit))
+	}
+	if response.Headers.RateLimitPolicy != nil {
+		w.Header().Set("RateLimit-Policy", fmt.Sprint(*response.Headers.RateLimitPolicy))
+	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTransactions400JSONResponse struct{ InvalidRequestJSONResponse }
+
+func (response GetTransactions400JSONResponse) VisitGetTransactionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.RateLimit != nil {
+		w.Header().Set("RateLimit", fmt.Sprint(*response.Headers.RateLimit))
+	}
+	if response.Headers.RateLimitPolicy != nil {
+		w.Header().Set("RateLimit-Policy", fmt.Sprint(*response.Headers.RateLimitPolicy))
+	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTransactions401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetTransactions401JSONResponse) VisitGetTransactionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.RateLimit != nil {
+		w.Header().Set("RateLimit", fmt.Sprint(*response.Headers.RateLimit))
+	}
+	if response.Headers.RateLimitPolicy != nil {
+		w.Header().Set("RateLimit-Policy", fmt.Sprint(*response.Headers.RateLimitPolicy))
+	}
+	if response.Headers.WWWAuthenticate != nil {
+		w.Header().Set("WWW-Authenticate", fmt.Sprint(*response.Headers.WWWAuthenticate))
+	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTransactions404JSONResponse struct{ NoAdminRoutesJSONResponse }
+
+func (response GetTransactions404JSONResponse) VisitGetTransactionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.RateLimit != nil {
+		w.Header().Set("RateLimit", fmt.Sprint(*response.Headers.RateLimit))
+	}
+	if response.Headers.RateLimitPolicy != nil {
+		w.Header().Set("RateLimit-Policy", fmt.Sprint(*response.Headers.RateLimitPolicy))
+	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTransactions429JSONResponse struct{ RateLimitedJSONResponse }
+
+func (response GetTransactions429JSONResponse) VisitGetTransactionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.RateLimit != nil {
+		w.Header().Set("RateLimit", fmt.Sprint(*response.Headers.RateLimit))
+	}
+	if response.Headers.RateLimitPolicy != nil {
+		w.Header().Set("RateLimit-Policy", fmt.Sprint(*response.Headers.RateLimitPolicy))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTransactions500JSONResponse struct{ InternalJSONResponse }
+
+func (response GetTransactions500JSONResponse) VisitGetTransactionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.RateLimit != nil {
+		w.Header().Set("RateLimit", fmt.Sprint(*response.Headers.RateLimit))
+	}
+	if response.Headers.RateLimitPolicy != nil {
+		w.Header().Set("RateLimit-Policy", fmt.Sprint(*response.Headers.RateLimitPolicy))
+	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTransactionsdefaultJSONResponse struct {
+	Body       Error
+	Headers    OtherErrorResponseHeaders
+	StatusCode int
+}
+
+func (response GetTransactionsdefaultJSONResponse) VisitGetTransactionsResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -6247,6 +7150,9 @@ type StrictServerInterface interface {
 	// Resume Resume this replica
 	// (POST /admin/resume)
 	Resume(ctx context.Context, request ResumeRequestObject) (ResumeResponseObject, error)
+	// GetTransactions What the wallet signed
+	// (GET /admin/transactions)
+	GetTransactions(ctx context.Context, request GetTransactionsRequestObject) (GetTransactionsResponseObject, error)
 	// ReplaceTransaction Replace a transaction in flight now, with higher fees
 	// (POST /admin/transactions/{nonce}/replace)
 	ReplaceTransaction(ctx context.Context, request ReplaceTransactionRequestObject) (ReplaceTransactionResponseObject, error)
@@ -6347,6 +7253,32 @@ func (sh *strictHandler) Resume(w http.ResponseWriter, r *http.Request) {
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(ResumeResponseObject); ok {
 		if err := validResponse.VisitResumeResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetTransactions operation middleware
+func (sh *strictHandler) GetTransactions(w http.ResponseWriter, r *http.Request, params GetTransactionsParams) {
+	var request GetTransactionsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetTransactions(ctx, request.(GetTransactionsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetTransactions")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetTransactionsResponseObject); ok {
+		if err := validResponse.VisitGetTransactionsResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {

@@ -101,6 +101,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the wallet signed
+         * @description The transactions this replica's operator wallet signed, newest nonce first, from the record written before
+         *     each version is sent (kept 7 days once settled): nonce, every version's hash (the newest
+         *     with its fees), what it pays for (`reveal 0x…` (its nullifier)), state (`pending`: in flight; `mined`;
+         *     `failed`: mined and reverted, or never to be mined), the version mined and its block,
+         *     and when the record last changed. Transactions that carry nothing (a nonce's filler)
+         *     are not recorded. Page with `limit` (50, at most 100) and `cursor` (the previous page's
+         *     `nextCursor`).
+         */
+        get: operations["getTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/transactions/{nonce}/replace": {
         parameters: {
             query?: never;
@@ -237,6 +263,29 @@ export interface components {
             nonce: number;
             /** @description The newest version when asked, the one being replaced. */
             replacing: string;
+        };
+        TransactionPage: {
+            transactions: components["schemas"]["Transaction"][];
+            nextCursor?: string;
+        };
+        Transaction: {
+            /** Format: int64 */
+            nonce: number;
+            /** @enum {string} */
+            state: "pending" | "mined" | "failed";
+            purpose: string;
+            versions: {
+                hash: string;
+                maxFeePerGas?: components["schemas"]["Wei"];
+                maxPriorityFeePerGas?: components["schemas"]["Wei"];
+            }[];
+            minedHash?: string;
+            /** Format: int64 */
+            blockNumber?: number;
+            /** @description Why it failed, when known. */
+            reason?: string;
+            /** Format: date-time */
+            updatedAt: string;
         };
         /** @description An amount in wei, a decimal integer. */
         Wei: string;
@@ -858,6 +907,40 @@ export interface operations {
                     "application/json": components["schemas"]["PauseState"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NoAdminRoutes"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    getTransactions: {
+        parameters: {
+            query?: {
+                state?: "pending" | "mined" | "failed";
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of transactions. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionPage"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NoAdminRoutes"];
             429: components["responses"]["RateLimited"];

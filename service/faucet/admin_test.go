@@ -94,4 +94,13 @@ func TestAnOperatorReplacesAStuckClaim(t *testing.T) {
 	if confirmed.TxHash == nil || *confirmed.TxHash == first {
 		t.Fatalf("the claim confirmed with %v; want the replacement, not %s", confirmed.TxHash, first)
 	}
+	// The listing shows it: mined, both versions, what it paid for.
+	list, err := s.client.GetTransactionsWithResponse(ctx, &faucetapi.GetTransactionsParams{}, bearer(adminKey))
+	if err != nil || list.JSON200 == nil || len(list.JSON200.Transactions) != 1 {
+		t.Fatalf("transactions: %v %s", err, list.Body)
+	}
+	l := list.JSON200.Transactions[0]
+	if l.Nonce != n || l.State != "mined" || len(l.Versions) != 2 || l.Versions[0].Hash != first || l.Purpose != "claim "+strings.ToLower(addr.Hex()) || l.BlockNumber == nil {
+		t.Fatalf("the claim's transaction: %+v", l)
+	}
 }

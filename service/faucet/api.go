@@ -66,6 +66,23 @@ func (a *api) Resume(ctx context.Context, _ faucetapi.ResumeRequestObject) (fauc
 	return faucetapi.Resume200JSONResponse{Body: st}, err
 }
 
+// GetTransactions lists what the faucet wallet signed, from its claims (store.go).
+func (a *api) GetTransactions(ctx context.Context, req faucetapi.GetTransactionsRequestObject) (faucetapi.GetTransactionsResponseObject, error) {
+	limit, before, ok := txmgr.PageQuery(req.Params.Limit, req.Params.Cursor)
+	if !ok {
+		return nil, platform.InvalidRequest("cursor: not one this route gave")
+	}
+	state := ""
+	if req.Params.State != nil {
+		state = string(*req.Params.State)
+	}
+	txs, next, err := a.f.store.list(ctx, state, before, limit)
+	if err != nil {
+		return nil, err
+	}
+	return faucetapi.GetTransactions200JSONResponse{Body: txmgr.Page{Transactions: txs, NextCursor: next}}, nil
+}
+
 // ReplaceTransaction is the operator's "speed up" of a transaction in flight (txmgr.Bump).
 func (a *api) ReplaceTransaction(ctx context.Context, req faucetapi.ReplaceTransactionRequestObject) (faucetapi.ReplaceTransactionResponseObject, error) {
 	replacing, err := a.f.tx.Bump(uint64(req.Nonce))

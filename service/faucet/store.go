@@ -17,6 +17,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb"
+	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 )
 
 // Status is a claim's state.
@@ -440,4 +441,43 @@ func scan(row interface{ Scan(...any) error }) (Claim, error) {
 	c.Block = uint64(block.Int64)
 	c.CreatedAt, c.UpdatedAt = time.UnixMilli(created), time.UnixMilli(updated)
 	return c, nil
+}
+
+// list reads a page of this wallet's claims' transactions below nonce before, newest first,
+// those in state ("" for any) (txmgr.Paged). A claim retried after failing shows its newest
+// attempt.
+func (s *store) list(ctx context.Context, state string, before uint64, limit int) ([]txmgr.Listed, *string, error) {
+	return txmgr.Paged(state, before, limit, func(before uint64, n int) ([]txmgr.Listed, error) {
+		rows, err := s.db.QueryContext(ctx, `SELECT nonce, address, hashes, COALESCE(raw, ''), status, COALESCE(block_number, -1), reason, updated_at
+			FROM claims WHERE chain_id = $1 AND wallet = $2 AND nonce IS NOT NULL AND nonce < $3 ORDER BY nonce DESC LIMIT $4`,
+			s.chainID, s.wallet, int64(before), n)
+		if err != nil {
+			return nil, err
+		}
+		defer rows.Close()
+		var out []txmgr.Listed
+		for rows.Next() {
+			var nonce, block, updated int64
+			var addr, hashes, raw, status, reason string
+			if err := rows.Scan(&nonce, &addr, &hashes, &raw, &status, &block, &reason, &updated); err != nil {
+				return nil, err
+			}
+			l := txmgr.Listed{Nonce: uint64(nonce), Purpose: "claim " + addr, Versions: txmgr.Versions(hashes, raw),
+				Reason: reason, UpdatedAt: time.UnixMilli(updated).UTC()}
+			switch Status(status) {
+			case StatusPending:
+				l.State = txmgr.ListedPending
+			case StatusConfirmed:
+				l.State = txmgr.ListedMined
+			default:
+				l.State = txmgr.ListedFailed
+			}
+			if block >= 0 && l.State != txmgr.ListedPending {
+				b := uint64(block)
+				l.BlockNumber = &b
+			}
+			out = append(out, l)
+		}
+		return out, rows.Err()
+	})
 }

@@ -132,3 +132,49 @@ func TestAnOperatorReplacesAStuckTransaction(t *testing.T) {
 		t.Fatalf("%d transactions mined for one reveal", n-nonce)
 	}
 }
+
+// GET /admin/transactions: what the operator wallet signed, newest nonce first, from the
+// relayer's record: mined reveals with the version mined and its block, a stuck one pending with
+// its fees; filtered by state and paged by cursor.
+func TestAnOperatorListsTheWalletsTransactions(t *testing.T) {
+	c := devchaintest.Start(t)
+	s := startRelayer(t, c, map[string]string{"ADMIN_API_KEY": adminKey, "RECEIPT_TIMEOUT": "300ms", "REPLACE_AFTER": "250ms"})
+	var mined []string
+	for i := range 3 {
+		_, req := request(t, c, devUsers(c, i), int64(40+i))
+		r := reveal(t, s, req)
+		if r.JSON200 == nil {
+			t.Fatalf("reveal %d: %d %s", i, r.StatusCode(), r.Body)
+		}
+		mined = append(mined, r.JSON200.TxHash)
+	}
+	_, stuck := request(t, c, devUsers(c, 3), 43)
+	c.PauseSealing()
+	wantCode(t, "a reveal not mined in time", reveal(t, s, stuck), 504, "TX_PENDING")
+	defer c.ResumeSealing()
+
+	all, err := s.client.GetTransactionsWithResponse(ctx, &relayerapi.GetTransactionsParams{}, bearer(adminKey))
+	if err != nil || all.JSON200 == nil || len(all.JSON200.Transactions) != 4 || all.JSON200.NextCursor != nil {
+		t.Fatalf("all: %v %s", err, all.Body)
+	}
+	txs := all.JSON200.Transactions
+	first := txs[0]
+	if first.State != "pending" || first.Versions[len(first.Versions)-1].MaxFeePerGas == "" || first.MinedHash != "" ||
+		first.Purpose != "reveal "+nullifierHex(t, stuck) {
+		t.Fatalf("the stuck reveal's entry: %+v", first)
+	}
+	for i, l := range txs[1:] {
+		if l.State != "mined" || l.MinedHash != mined[2-i] || l.BlockNumber == nil || l.Nonce != first.Nonce-uint64(i)-1 {
+			t.Fatalf("entry %d: %+v, want mined %s", i+1, l, mined[2-i])
+		}
+	}
+	state, two := "mined", 2
+	page, err := s.client.GetTransactionsWithResponse(ctx, &relayerapi.GetTransactionsParams{State: &state, Limit: &two}, bearer(adminKey))
+	if err != nil || page.JSON200 == nil || len(page.JSON200.Transactions) != 2 || page.JSON200.NextCursor == nil {
+		t.Fatalf("mined, 2 a page: %v %s", err, page.Body)
+	}
+	rest, err := s.client.GetTransactionsWithResponse(ctx, &relayerapi.GetTransactionsParams{State: &state, Limit: &two, Cursor: page.JSON200.NextCursor}, bearer(adminKey))
+	if err != nil || rest.JSON200 == nil || len(rest.JSON200.Transactions) != 1 || rest.JSON200.Transactions[0].MinedHash != mined[0] || rest.JSON200.NextCursor != nil {
+		t.Fatalf("the next page: %v %s", err, rest.Body)
+	}
+}

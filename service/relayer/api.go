@@ -77,6 +77,26 @@ func (a *api) Resume(ctx context.Context, _ relayerapi.ResumeRequestObject) (rel
 	return relayerapi.Resume200JSONResponse{Body: st}, err
 }
 
+// GetTransactions lists what the operator wallet signed, from the relayer's record (sent.go).
+func (a *api) GetTransactions(ctx context.Context, req relayerapi.GetTransactionsRequestObject) (relayerapi.GetTransactionsResponseObject, error) {
+	if !a.r.isSet() {
+		return nil, keyUnavailable()
+	}
+	limit, before, ok := txmgr.PageQuery(req.Params.Limit, req.Params.Cursor)
+	if !ok {
+		return nil, platform.InvalidRequest("cursor: not one this route gave")
+	}
+	state := ""
+	if req.Params.State != nil {
+		state = string(*req.Params.State)
+	}
+	txs, next, err := a.r.sentTxs.list(ctx, a.r.tx.From(), state, before, limit)
+	if err != nil {
+		return nil, err
+	}
+	return relayerapi.GetTransactions200JSONResponse{Body: txmgr.Page{Transactions: txs, NextCursor: next}}, nil
+}
+
 // ReplaceTransaction is the operator's "speed up" of a transaction in flight (txmgr.Bump).
 func (a *api) ReplaceTransaction(ctx context.Context, req relayerapi.ReplaceTransactionRequestObject) (relayerapi.ReplaceTransactionResponseObject, error) {
 	if !a.r.isSet() {

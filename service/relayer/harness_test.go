@@ -115,14 +115,20 @@ func reveal(t testing.TB, s *server, req relayerapi.RevealRequest) *relayerapi.R
 	return resp
 }
 
-// status is GET /reveal/{nullifier} of req's nullifier: where the relayer says the reveal stands.
-func status(t testing.TB, s *server, req relayerapi.RevealRequest) relayerapi.RevealStatus {
+// nullifierHex is req's nullifier as 0x and 64 hex digits.
+func nullifierHex(t testing.TB, req relayerapi.RevealRequest) string {
 	t.Helper()
 	n, ok := new(big.Int).SetString(req.PublicSignals[zk.SignalNullifier], 0)
 	if !ok {
 		t.Fatalf("nullifier %q", req.PublicSignals[zk.SignalNullifier])
 	}
-	resp, err := s.client.GetRevealWithResponse(ctx, common.BigToHash(n).Hex())
+	return common.BigToHash(n).Hex()
+}
+
+// status is GET /reveal/{nullifier} of req's nullifier: where the relayer says the reveal stands.
+func status(t testing.TB, s *server, req relayerapi.RevealRequest) relayerapi.RevealStatus {
+	t.Helper()
+	resp, err := s.client.GetRevealWithResponse(ctx, nullifierHex(t, req))
 	if err != nil || resp.JSON200 == nil {
 		t.Fatalf("GET /reveal/{nullifier}: %v %s", err, resp.Body)
 	}

@@ -350,3 +350,46 @@ func revealSignals(tx *types.Transaction) ([zk.NumSignals]*big.Int, bool) {
 	signals, ok := args[3].([zk.NumSignals]*big.Int)
 	return signals, ok
 }
+
+// list reads a page of wallet's recorded transactions below nonce before, newest first, those
+// in state ("" for any), with their outcomes (txmgr.Paged).
+func (s *sentStore) list(ctx context.Context, wallet common.Address, state string, before uint64, limit int) ([]txmgr.Listed, *string, error) {
+	return txmgr.Paged(state, before, limit, func(before uint64, n int) ([]txmgr.Listed, error) {
+		rows, err := s.db.QueryContext(ctx, `SELECT t.nonce, t.nullifier, t.hashes, t.raw, t.status, t.updated_at,
+				COALESCE(o.state, ''), COALESCE(o.tx_hash, ''), COALESCE(o.block_number, 0), COALESCE(o.reason, '')
+			FROM reveal_transactions t LEFT JOIN reveal_outcomes o ON o.chain_id = t.chain_id AND o.nullifier = t.nullifier
+			WHERE t.chain_id = $1 AND t.wallet = $2 AND t.nonce < $3 ORDER BY t.nonce DESC LIMIT $4`,
+			s.chainID, walletKey(wallet), int64(before), n)
+		if err != nil {
+			return nil, err
+		}
+		defer rows.Close()
+		var out []txmgr.Listed
+		for rows.Next() {
+			var nonce, updated, block int64
+			var nullifier, hashes, raw, status, outcome, minedHash, reason string
+			if err := rows.Scan(&nonce, &nullifier, &hashes, &raw, &status, &updated, &outcome, &minedHash, &block, &reason); err != nil {
+				return nil, err
+			}
+			l := txmgr.Listed{Nonce: uint64(nonce), Purpose: "reveal " + nullifier, Versions: txmgr.Versions(hashes, raw),
+				UpdatedAt: time.UnixMilli(updated).UTC(), State: txmgr.ListedFailed}
+			ours := minedHash != "" && strings.Contains(","+hashes+",", ","+minedHash+",") // the outcome is this nonce's, not a retry's
+			switch {
+			case status == "pending":
+				l.State = txmgr.ListedPending
+			case outcome == "": // settled before outcomes were kept (a mined reveal, most likely)
+				l.State = txmgr.ListedMined
+			case ours && outcome == stateMined:
+				l.State, l.MinedHash, l.BlockNumber = txmgr.ListedMined, minedHash, ptr(uint64(block))
+			case ours && outcome == stateReverted:
+				l.MinedHash, l.BlockNumber, l.Reason = minedHash, ptr(uint64(block)), "reverted: "+reason
+			default:
+				l.Reason = "never mined (given up, or its nonce taken by another transaction)"
+			}
+			out = append(out, l)
+		}
+		return out, rows.Err()
+	})
+}
+
+func ptr[T any](v T) *T { return &v }
