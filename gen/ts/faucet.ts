@@ -110,6 +110,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/transactions/{nonce}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a transaction in flight
+         * @description This replica's transaction in flight at `nonce` is replaced by a transfer of nothing from
+         *     the wallet to itself, its fees above the newest version's (it is replaced in turn if it
+         *     lingers). If the cancel is mined, the claim it carried ends `failed` ("cancelled"), and the address may claim again; if a version of the claim's transaction is
+         *     mined first, the claim ends as usual. The nonce is used either way, so the nonces after
+         *     it are not left stuck. `404` when nothing of this replica's is in flight at `nonce`;
+         *     `409 CANNOT_CANCEL` when it cannot be replaced (its newest version is at
+         *     `MAX_FEE_PER_GAS`, or the node refused the cancel).
+         */
+        post: operations["cancelTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/transactions/{nonce}/replace": {
         parameters: {
             query?: never;
@@ -241,6 +267,12 @@ export interface components {
                 next: number;
             };
         };
+        Cancelling: {
+            /** Format: int64 */
+            nonce: number;
+            /** @description The cancel's hash. */
+            cancel: string;
+        };
         Replacing: {
             /** Format: int64 */
             nonce: number;
@@ -281,6 +313,16 @@ export interface components {
              * @enum {string}
              */
             code: "UNAUTHORIZED";
+        };
+        /** @description The error body of a 409 of a cancel. */
+        CannotCancelError: {
+            /** @description What went wrong, for people. */
+            error: string;
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "CANNOT_CANCEL";
         };
         /** @description The error body of a 404. */
         NotFoundError: {
@@ -388,7 +430,7 @@ export interface components {
              * @example ALREADY_CLAIMED
              * @enum {string}
              */
-            code: "INVALID_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "CHAIN_UNAVAILABLE" | "UNAVAILABLE" | "INTERNAL" | "ALREADY_CLAIMED" | "CLAIM_REJECTED" | "FAUCET_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "PAUSED";
+            code: "INVALID_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "CHAIN_UNAVAILABLE" | "UNAVAILABLE" | "INTERNAL" | "ALREADY_CLAIMED" | "CLAIM_REJECTED" | "FAUCET_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "PAUSED" | "CANNOT_CANCEL";
         };
         /** @description The error body of a 400. */
         InvalidRequestError: {
@@ -809,6 +851,64 @@ export interface operations {
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NoAdminRoutes"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    cancelTransaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The transaction's nonce. */
+                nonce: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cancel is sent. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Cancelling"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description `NOT_FOUND`: nothing of this replica's is in flight at that nonce; or no `ADMIN_API_KEY` is set. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description `CANNOT_CANCEL`: the transaction cannot be replaced. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CannotCancelError"];
+                };
+            };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             default: components["responses"]["OtherError"];

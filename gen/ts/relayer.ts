@@ -127,6 +127,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/transactions/{nonce}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a transaction in flight
+         * @description This replica's transaction in flight at `nonce` is replaced by a transfer of nothing from
+         *     the wallet to itself, its fees above the newest version's (it is replaced in turn if it
+         *     lingers). If the cancel is mined, the reveal it carried answers `503 TX_CANCELLED` (nothing was revealed; `GET /reveal/{nullifier}` says `unknown`) and may be sent again; if a version of the reveal's transaction is
+         *     mined first, the reveal ends as usual. The nonce is used either way, so the nonces after
+         *     it are not left stuck. `404` when nothing of this replica's is in flight at `nonce`;
+         *     `409 CANNOT_CANCEL` when it cannot be replaced (its newest version is at
+         *     `MAX_FEE_PER_GAS`, or the node refused the cancel).
+         */
+        post: operations["cancelTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/transactions/{nonce}/replace": {
         parameters: {
             query?: never;
@@ -258,6 +284,12 @@ export interface components {
                 next: number;
             };
         };
+        Cancelling: {
+            /** Format: int64 */
+            nonce: number;
+            /** @description The cancel's hash. */
+            cancel: string;
+        };
         Replacing: {
             /** Format: int64 */
             nonce: number;
@@ -298,6 +330,16 @@ export interface components {
              * @enum {string}
              */
             code: "UNAUTHORIZED";
+        };
+        /** @description The error body of a 409 of a cancel. */
+        CannotCancelError: {
+            /** @description What went wrong, for people. */
+            error: string;
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "CANNOT_CANCEL";
         };
         /** @description The error body of a 404. */
         NotFoundError: {
@@ -457,7 +499,7 @@ export interface components {
              * @example NULLIFIER_USED
              * @enum {string}
              */
-            code: "INVALID_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "CHAIN_UNAVAILABLE" | "UNAVAILABLE" | "INTERNAL" | "NULLIFIER_USED" | "UNKNOWN_ROOT" | "INVALID_PROOF" | "INVALID_RECIPIENT" | "SIGNAL_MISMATCH" | "REVEAL_REJECTED" | "TX_REVERTED" | "TX_PENDING" | "ROOT_EXPIRING" | "OPERATOR_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "OPERATOR_KEY_UNAVAILABLE" | "PAUSED";
+            code: "INVALID_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "CHAIN_UNAVAILABLE" | "UNAVAILABLE" | "INTERNAL" | "NULLIFIER_USED" | "UNKNOWN_ROOT" | "INVALID_PROOF" | "INVALID_RECIPIENT" | "SIGNAL_MISMATCH" | "REVEAL_REJECTED" | "TX_REVERTED" | "TX_PENDING" | "ROOT_EXPIRING" | "OPERATOR_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "OPERATOR_KEY_UNAVAILABLE" | "PAUSED" | "CANNOT_CANCEL" | "TX_CANCELLED";
             /** @description The transaction concerned, for TX_REVERTED and TX_PENDING. */
             txHash?: string;
         };
@@ -541,7 +583,7 @@ export interface components {
              * @description Machine-readable code; one of these for this response.
              * @enum {string}
              */
-            code: "OPERATOR_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "OPERATOR_KEY_UNAVAILABLE" | "UNAVAILABLE" | "PAUSED";
+            code: "OPERATOR_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "OPERATOR_KEY_UNAVAILABLE" | "UNAVAILABLE" | "PAUSED" | "TX_CANCELLED";
         };
         /** @description The error body of a 504 of POST /reveal (txHash set). */
         RevealPendingError: {
@@ -782,7 +824,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             502: components["responses"]["ChainUnavailable"];
-            /** @description `OPERATOR_BALANCE_LOW`: the operator wallet needs funding; `SPEND_LIMIT_REACHED`: the operator spent its limit for the window; `OPERATOR_KEY_UNAVAILABLE`: this replica's lease of its operator key lapsed (replicas sharing `OPERATOR_PRIVATE_KEYS`), nothing was sent; `UNAVAILABLE`: the replicas' Redis is unreachable; `PAUSED`: an operator paused this replica (`POST /admin/pause`), nothing was sent. Retry after `Retry-After` seconds. */
+            /** @description `OPERATOR_BALANCE_LOW`: the operator wallet needs funding; `SPEND_LIMIT_REACHED`: the operator spent its limit for the window; `OPERATOR_KEY_UNAVAILABLE`: this replica's lease of its operator key lapsed (replicas sharing `OPERATOR_PRIVATE_KEYS`), nothing was sent; `UNAVAILABLE`: the replicas' Redis is unreachable; `PAUSED`: an operator paused this replica (`POST /admin/pause`), nothing was sent; `TX_CANCELLED`: an operator cancelled the reveal's transaction and the cancel was mined, nothing was revealed: send it again. Retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -943,6 +985,64 @@ export interface operations {
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NoAdminRoutes"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    cancelTransaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The transaction's nonce. */
+                nonce: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cancel is sent. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Cancelling"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description `NOT_FOUND`: nothing of this replica's is in flight at that nonce; or no `ADMIN_API_KEY` is set. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description `CANNOT_CANCEL`: the transaction cannot be replaced. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CannotCancelError"];
+                };
+            };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             default: components["responses"]["OtherError"];

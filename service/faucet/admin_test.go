@@ -104,3 +104,35 @@ func TestAnOperatorReplacesAStuckClaim(t *testing.T) {
 		t.Fatalf("the claim's transaction: %+v", l)
 	}
 }
+
+// The faucet's operator cancels a claim's stuck transfer: once the cancel is mined the claim is
+// failed ("cancelled"), nothing paid, and the address may claim again, which is paid.
+func TestAnOperatorCancelsAStuckClaim(t *testing.T) {
+	c := devchaintest.Start(t)
+	s := startFaucet(t, c, t.TempDir(), map[string]string{"ADMIN_API_KEY": adminKey, "REPLACE_AFTER": "50s", "RECEIPT_TIMEOUT": "1m"})
+	addr := freshAddress(t)
+	n := nonce(t, c, c.Accounts.Faucet.Address)
+	c.PauseSealing()
+	if r := claim(t, s, addr.Hex()); r.StatusCode() != 202 {
+		t.Fatalf("claim: %d %s", r.StatusCode(), r.Body)
+	}
+	waitFor(t, "the claim's transfer cancelled", func() bool {
+		r, err := s.client.CancelTransactionWithResponse(ctx, int64(n), bearer(adminKey))
+		return err == nil && r.JSON202 != nil
+	})
+	c.ResumeSealing()
+	failed := waitStatus(t, s, addr, faucetapi.Failed)
+	if failed.Reason == nil || !strings.Contains(*failed.Reason, "cancelled") {
+		t.Fatalf("the cancelled claim: %+v", failed)
+	}
+	if b := balance(t, c, addr); b.Sign() != 0 {
+		t.Fatalf("a cancelled claim paid %s", b)
+	}
+	if r := claim(t, s, addr.Hex()); r.StatusCode() != 202 {
+		t.Fatalf("the claim made again: %d %s", r.StatusCode(), r.Body)
+	}
+	waitStatus(t, s, addr, faucetapi.Confirmed)
+	if b := balance(t, c, addr); b.Cmp(amount) != 0 {
+		t.Fatalf("the claim made again paid %s, want %s", b, amount)
+	}
+}

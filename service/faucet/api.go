@@ -92,6 +92,19 @@ func (a *api) ReplaceTransaction(ctx context.Context, req faucetapi.ReplaceTrans
 	return faucetapi.ReplaceTransaction202JSONResponse{Body: faucetapi.Replacing{Nonce: req.Nonce, Replacing: replacing.Hex()}}, err
 }
 
+// CancelTransaction is the operator's cancel of a transaction in flight (txmgr.Manager.Cancel);
+// the claim it carried ends failed and may be made again.
+func (a *api) CancelTransaction(ctx context.Context, req faucetapi.CancelTransactionRequestObject) (faucetapi.CancelTransactionResponseObject, error) {
+	hash, err := a.f.tx.Cancel(ctx, uint64(req.Nonce))
+	switch {
+	case errors.Is(err, txmgr.ErrNoFlight):
+		return nil, platform.Errorf(http.StatusNotFound, platform.CodeNotFound, "nothing of this replica's wallet is in flight at nonce %d", req.Nonce)
+	case err != nil:
+		return nil, platform.Errorf(http.StatusConflict, CodeCannotCancel, "cannot cancel the transaction at nonce %d: %v", req.Nonce, err)
+	}
+	return faucetapi.CancelTransaction202JSONResponse{Body: faucetapi.Cancelling{Nonce: req.Nonce, Cancel: hash.Hex()}}, nil
+}
+
 // GetWallet is the faucet wallet for its operator (gate.Wallet).
 func (a *api) GetWallet(ctx context.Context, _ faucetapi.GetWalletRequestObject) (faucetapi.GetWalletResponseObject, error) {
 	next, _ := a.f.tx.State()

@@ -36,6 +36,7 @@ import (
 // Error codes of the faucet.
 const (
 	CodeAlreadyClaimed   = "ALREADY_CLAIMED"
+	CodeCannotCancel     = "CANNOT_CANCEL" // the 409 of a cancel that cannot replace the transaction
 	CodeClaimRejected    = "CLAIM_REJECTED"
 	CodeFaucetBalanceLow = "FAUCET_BALANCE_LOW"
 	// CodeSpendLimitReached is the 503 of a spent FAUCET_SPEND_LIMIT.
@@ -45,6 +46,7 @@ const (
 	plainTransferGas      = 21_000
 	storeTimeout          = 10 * time.Second
 	reasonReverted        = "the transfer reverted on chain"
+	reasonCancelled       = "the faucet's operator cancelled the transfer; claim again"
 	reasonRejectedOnRetry = "a transfer to this address would revert"
 )
 
@@ -371,6 +373,15 @@ func (f *Faucet) follow(addr common.Address, fl *txmgr.Flight, start time.Time) 
 		}
 		defer f.release(addr)
 		r := fl.Receipt()
+		if errors.Is(fl.Err(), txmgr.ErrCancelled) { // an operator's cancel was mined: nothing was paid
+			if err := f.withStore(func(ctx context.Context) error {
+				return f.store.settle(ctx, addr, StatusFailed, 0, reasonCancelled)
+			}); err != nil {
+				f.log.Error("could not store a cancelled claim's outcome; the reconciler will", "address", addr.Hex(), "err", err)
+				f.wakeReconciler()
+			}
+			return
+		}
 		if r == nil { // given up: the reconciler decides whether it can still be mined
 			f.wakeReconciler()
 			return

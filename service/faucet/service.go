@@ -120,7 +120,7 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 				f.metrics.claims.WithLabelValues(platform.CodeRateLimited).Inc()
 			}),
 			"POST /admin/pause": admin, "POST /admin/resume": admin, "GET /admin/wallet": admin, // a wrong key counts too
-			"POST /admin/transactions/{nonce}/replace": admin,
+			"GET /admin/transactions": admin, "POST /admin/transactions/{nonce}/replace": admin, "POST /admin/transactions/{nonce}/cancel": admin,
 		},
 		API: func(rt chi.Router) {
 			faucetapi.HandlerWithOptions(strict, faucetapi.ChiServerOptions{BaseRouter: rt, ErrorHandlerFunc: platform.RequestErrorHandler})

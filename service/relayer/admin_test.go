@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ethereum/go-ethereum/common"
+
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
 )
@@ -176,5 +178,41 @@ func TestAnOperatorListsTheWalletsTransactions(t *testing.T) {
 	rest, err := s.client.GetTransactionsWithResponse(ctx, &relayerapi.GetTransactionsParams{State: &state, Limit: &two, Cursor: page.JSON200.NextCursor}, bearer(adminKey))
 	if err != nil || rest.JSON200 == nil || len(rest.JSON200.Transactions) != 1 || rest.JSON200.Transactions[0].MinedHash != mined[0] || rest.JSON200.NextCursor != nil {
 		t.Fatalf("the next page: %v %s", err, rest.Body)
+	}
+}
+
+// The operator's cancel: a reveal's transaction stuck in the pool is replaced by a transfer of
+// nothing to the operator itself; once that is mined the reveal answers 503 TX_CANCELLED,
+// nothing is revealed (its status unknown), the nonce after it is not stuck, and the same reveal
+// sent again is paid.
+func TestAnOperatorCancelsAStuckReveal(t *testing.T) {
+	c := devchaintest.Start(t)
+	s := startRelayer(t, c, map[string]string{"ADMIN_API_KEY": adminKey, "REPLACE_AFTER": "50s", "RECEIPT_TIMEOUT": "1m"})
+	_, req := request(t, c, devUsers(c, 0), 34)
+	nonce := pendingOperatorNonce(t, c)
+	c.PauseSealing()
+	answer := revealAsync(t, s, req)
+	waitFor(t, "the reveal in the pool", func() bool { return pendingOperatorNonce(t, c) == nonce+1 })
+	if r, err := s.client.CancelTransactionWithResponse(ctx, int64(nonce+1), bearer(adminKey)); err != nil || r.StatusCode() != 404 {
+		t.Fatalf("cancel at a nonce with nothing in flight: %v %d %s", err, r.StatusCode(), r.Body)
+	}
+	r, err := s.client.CancelTransactionWithResponse(ctx, int64(nonce), bearer(adminKey))
+	if err != nil || r.JSON202 == nil || r.JSON202.Nonce != int64(nonce) {
+		t.Fatalf("cancel: %v %s", err, r.Body)
+	}
+	c.ResumeSealing()
+	cancelled := <-answer
+	wantCode(t, "the cancelled reveal", cancelled, 503, "TX_CANCELLED")
+	tx, _, err := c.Client().TransactionByHash(ctx, common.HexToHash(r.JSON202.Cancel))
+	if err != nil || *tx.To() != c.Accounts.Operator.Address || tx.Value().Sign() != 0 || tx.Nonce() != nonce {
+		t.Fatalf("the cancel mined: %v %+v", err, tx)
+	}
+	waitFor(t, "the cancelled reveal's status", func() bool { return status(t, s, req).State == "unknown" })
+	again := reveal(t, s, req)
+	if again.JSON200 == nil || !again.JSON200.Success {
+		t.Fatalf("the reveal sent again: %d %s", again.StatusCode(), again.Body)
+	}
+	if n := operatorNonce(t, c); n != nonce+2 {
+		t.Fatalf("%d transactions mined, want the cancel and the reveal", n-nonce)
 	}
 }

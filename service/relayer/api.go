@@ -109,6 +109,22 @@ func (a *api) ReplaceTransaction(ctx context.Context, req relayerapi.ReplaceTran
 	return relayerapi.ReplaceTransaction202JSONResponse{Body: relayerapi.Replacing{Nonce: req.Nonce, Replacing: replacing.Hex()}}, err
 }
 
+// CancelTransaction is the operator's cancel of a transaction in flight (txmgr.Manager.Cancel);
+// the reveal it carried ends TX_CANCELLED and may be sent again.
+func (a *api) CancelTransaction(ctx context.Context, req relayerapi.CancelTransactionRequestObject) (relayerapi.CancelTransactionResponseObject, error) {
+	if !a.r.isSet() {
+		return nil, keyUnavailable()
+	}
+	hash, err := a.r.tx.Cancel(ctx, uint64(req.Nonce))
+	switch {
+	case errors.Is(err, txmgr.ErrNoFlight):
+		return nil, platform.Errorf(http.StatusNotFound, platform.CodeNotFound, "nothing of this replica's wallet is in flight at nonce %d", req.Nonce)
+	case err != nil:
+		return nil, platform.Errorf(http.StatusConflict, CodeCannotCancel, "cannot cancel the transaction at nonce %d: %v", req.Nonce, err)
+	}
+	return relayerapi.CancelTransaction202JSONResponse{Body: relayerapi.Cancelling{Nonce: req.Nonce, Cancel: hash.Hex()}}, nil
+}
+
 // GetWallet is the operator wallet for its operator (gate.Wallet); a replica standing by has none.
 func (a *api) GetWallet(ctx context.Context, _ relayerapi.GetWalletRequestObject) (relayerapi.GetWalletResponseObject, error) {
 	if !a.r.isSet() {
@@ -181,6 +197,7 @@ var reasons = platform.Answers[Reason]{
 	TxReverted:       {Status: http.StatusUnprocessableEntity, Code: CodeTxReverted},
 
 	OperatorKeyUnavailable: {Status: http.StatusServiceUnavailable, Code: CodeOperatorKeyUnavailable},
+	TxCancelled:            {Status: http.StatusServiceUnavailable, Code: CodeTxCancelled},
 }
 
 // gateAnswers is the table from the operator's balance gate's refusals to the relayer's answers.

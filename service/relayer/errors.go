@@ -25,6 +25,9 @@ const (
 	// OperatorKeyUnavailable: this replica's lease of its operator key (OPERATOR_PRIVATE_KEYS)
 	// lapsed, so it may not send; nothing was sent, another replica may take the reveal.
 	OperatorKeyUnavailable
+	// TxCancelled: an operator cancelled the reveal's transaction (POST
+	// /admin/transactions/{nonce}/cancel) and the cancel was mined: nothing was revealed.
+	TxCancelled
 )
 
 // RevealError is a reveal's failure: its reason, a message for the caller, and the transaction

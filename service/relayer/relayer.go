@@ -53,6 +53,10 @@ const (
 	CodeSpendLimitReached = "SPEND_LIMIT_REACHED"
 	// CodeOperatorKeyUnavailable is the 503 of a replica whose operator key's lease lapsed.
 	CodeOperatorKeyUnavailable = "OPERATOR_KEY_UNAVAILABLE"
+	// CodeTxCancelled is the 503 of a reveal whose transaction an operator cancelled.
+	CodeTxCancelled = "TX_CANCELLED"
+	// CodeCannotCancel is the 409 of a cancel that cannot replace the transaction.
+	CodeCannotCancel = "CANNOT_CANCEL"
 )
 
 var (
@@ -141,12 +145,20 @@ func (r *Relayer) track(nullifier common.Hash, f *txmgr.Flight, settled func()) 
 // request waiting for one settles it before answering, so that a status asked for right after
 // the answer agrees with it.
 func (r *Relayer) settle(nullifier common.Hash, f *txmgr.Flight) {
+	ctx, cancel := context.WithTimeout(context.Background(), r.cfg.Chain.RPCTimeout)
+	defer cancel()
+	if errors.Is(f.Err(), txmgr.ErrCancelled) { // its nonce is used and nothing is revealed: retryable
+		if err := r.sentTxs.finish(ctx, nullifier, revealOutcome{state: stateDropped}); err != nil {
+			r.log.Warn("could not store a cancelled reveal's outcome", "nonce", f.Nonce(), "err", err)
+		} else if err := r.sentTxs.settle(ctx, r.tx.From(), f.Nonce()); err != nil {
+			r.log.Warn("could not mark a cancelled reveal's record settled; the next start looks it up again", "nonce", f.Nonce(), "err", err)
+		}
+		return
+	}
 	rc := f.Receipt()
 	if rc == nil {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), r.cfg.Chain.RPCTimeout)
-	defer cancel()
 	// The outcome first: a status read between the two writes finds it, not a record no longer
 	// pending and nothing else (unknown).
 	if err := r.sentTxs.finish(ctx, nullifier, outcomeOf(rc, r.revertReason(ctx, f.Transaction(), rc))); err != nil {
@@ -428,7 +440,12 @@ func (r *Relayer) reveal(ctx context.Context, in request) (relayerapi.RevealResu
 		r.unclaim(ctx, in.nullifier, claim)
 		return relayerapi.RevealResult{}, err
 	}
-	r.track(in.nullifier, f, release)
+	r.track(in.nullifier, f, func() {
+		release()
+		if errors.Is(f.Err(), txmgr.ErrCancelled) { // the nullifier is free to be revealed again
+			r.unclaim(context.Background(), in.nullifier, claim)
+		}
+	})
 	return r.await(ctx, in.nullifier, f)
 }
 
@@ -571,6 +588,10 @@ func (r *Relayer) await(ctx context.Context, nullifier common.Hash, f *txmgr.Fli
 		return relayerapi.RevealResult{TxHash: hash}, err
 	}
 	end(f.Err())
+	if errors.Is(f.Err(), txmgr.ErrCancelled) {
+		return relayerapi.RevealResult{}, &RevealError{Reason: TxCancelled, Retry: time.Second, TxHash: f.Hash().Hex(),
+			Message: "the relayer's operator cancelled this reveal's transaction; nothing was revealed: send it again"}
+	}
 	if f.Err() != nil {
 		return relayerapi.RevealResult{}, &RevealError{Reason: TxPending, Message: "the reveal was not mined", TxHash: f.Hash().Hex(), Cause: f.Err()}
 	}

@@ -122,7 +122,7 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 			"POST /reveal": platform.ClientAdmission(r.perIP, cfg.Limits.IPv6Prefix, "requests per client IP",
 				r.metrics.rateLimited.WithLabelValues("ip").Inc),
 			"POST /admin/pause": admin, "POST /admin/resume": admin, "GET /admin/wallet": admin, // a wrong key counts too
-			"POST /admin/transactions/{nonce}/replace": admin,
+			"GET /admin/transactions": admin, "POST /admin/transactions/{nonce}/replace": admin, "POST /admin/transactions/{nonce}/cancel": admin,
 		},
 		API: func(rt chi.Router) {
 			relayerapi.HandlerWithOptions(strict, relayerapi.ChiServerOptions{BaseRouter: rt, ErrorHandlerFunc: platform.RequestErrorHandler})

@@ -506,3 +506,63 @@ func TestABumpReplacesAFlightNow(t *testing.T) {
 	}
 	waitReleased(t, g)
 }
+
+// An operator's Cancel replaces a flight with a transfer of nothing to the wallet itself, fees
+// above its newest version's; mined (here after a Bump replaced the cancel in turn: a cancel's
+// replacement is a cancel), the flight ends ErrCancelled with no receipt, and its reservation
+// comes back. A nonce with nothing in flight is ErrNoFlight.
+func TestACancelEndsAFlightCancelled(t *testing.T) {
+	t.Parallel()
+	c := newFakeChain()
+	m, g, _ := fakeManager(t, c)
+	recorded := 0
+	tx := transfer(common.Address{9})
+	tx.Record = func(*types.Transaction) error { recorded++; return nil }
+	f, err := m.Send(context.Background(), tx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Cancel(context.Background(), f.Nonce()+1); !errors.Is(err, ErrNoFlight) {
+		t.Fatalf("cancel of a nonce with nothing in flight: %v", err)
+	}
+	hash, err := m.Cancel(context.Background(), f.Nonce())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.mu.Lock()
+	cancel := c.sent[len(c.sent)-1]
+	c.mu.Unlock()
+	if cancel.Hash() != hash || cancel.Nonce() != f.Nonce() || *cancel.To() != m.From() || cancel.Value().Sign() != 0 || len(cancel.Data()) != 0 ||
+		cancel.GasFeeCap().Cmp(c.sent[0].GasFeeCap()) <= 0 {
+		t.Fatalf("the cancel: nonce %d to %s value %s fee cap %s", cancel.Nonce(), cancel.To(), cancel.Value(), cancel.GasFeeCap())
+	}
+	if _, err := m.Bump(f.Nonce()); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		c.mu.Lock()
+		n := len(c.sent)
+		c.mu.Unlock()
+		if n == 3 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the cancel was not replaced after a bump (%d sent)", n)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	c.mine()
+	select {
+	case <-f.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("the cancelled flight did not settle")
+	}
+	if f.Receipt() != nil || !errors.Is(f.Err(), ErrCancelled) {
+		t.Fatalf("the cancelled flight: receipt %v, err %v", f.Receipt(), f.Err())
+	}
+	if recorded != 1 {
+		t.Fatalf("%d versions recorded, want 1 (the cancels are not the flight's own)", recorded)
+	}
+	waitReleased(t, g)
+}

@@ -27,6 +27,7 @@ type Flight struct {
 	reserved *big.Int             // cost reserved at the gate
 	sending  bool                 // claimed, its first send not answered yet: not replaced, re-sent or given up
 	bump     bool                 // an operator asked for a replacement now (Bump): the next round replaces it
+	cancels  map[common.Hash]bool // versions that are an operator's cancel (Cancel): mined, the flight ends ErrCancelled
 
 	// Owned by the watch loop.
 	sentAt, lastSent, lastLookup time.Time
@@ -402,6 +403,9 @@ func (m *Manager) replace(ctx context.Context, f *Flight) bool {
 	}
 	m.mu.Lock()
 	record := f.record
+	if f.cancels[prev.Hash()] { // a cancel's replacement is a cancel
+		f.cancels[tx.Hash()] = true
+	}
 	m.mu.Unlock()
 	if record != nil {
 		if err := record(tx); err != nil {
@@ -458,6 +462,9 @@ func (m *Manager) settle(f *Flight, r *types.Receipt, err error) {
 	var cost *big.Int
 	if r != nil {
 		cost = paid(mined, r)
+	}
+	if r != nil && f.cancels[r.TxHash] { // the cancel was mined: what the flight carried was not
+		r, err = nil, ErrCancelled
 	}
 	m.metrics.InFlight(len(m.inflight))
 	m.toRelease = append(m.toRelease, settledCost{reserved: f.reserved, paid: cost}) // after the round's balance refresh
