@@ -151,6 +151,7 @@ func Run(ctx context.Context, cfg Config, tp trace.TracerProvider) error {
 	relEnv := RelayerEnv(chain, vkey, filepath.Join(cfg.DataDir, "relayer.db"))
 	relEnv["PORT"] = strconv.Itoa(relLn.Addr().(*net.TCPAddr).Port)
 	relEnv["CORS_ALLOWED_ORIGINS"] = origins
+	relEnv["ADMIN_API_KEY"] = adminKey // the operator's routes (/admin/*), as the registry's
 	relCfg, err := relayer.LoadConfig(overlay(withDefaults(cfg.Getenv, DevLimits), relEnv))
 	if err != nil {
 		return fmt.Errorf("relayer configuration: %w", err)
@@ -170,6 +171,7 @@ func Run(ctx context.Context, cfg Config, tp trace.TracerProvider) error {
 	fctEnv := FaucetEnv(chain, filepath.Join(cfg.DataDir, "faucet.db"))
 	fctEnv["PORT"] = strconv.Itoa(fctLn.Addr().(*net.TCPAddr).Port)
 	fctEnv["CORS_ALLOWED_ORIGINS"] = origins
+	fctEnv["ADMIN_API_KEY"] = adminKey
 	fctCfg, err := faucet.LoadConfig(overlay(withDefaults(cfg.Getenv, DevLimits), fctEnv))
 	if err != nil {
 		return fmt.Errorf("faucet configuration: %w", err)
@@ -221,10 +223,10 @@ func Run(ctx context.Context, cfg Config, tp trace.TracerProvider) error {
 	fmt.Fprintf(cfg.Out, `vaultd devstack ready
   chain      %s (chain id %d)
   registry   %s   (GET /tokens, /health, /metrics, /openapi.yaml, /docs)
-  relayer    %s   (POST /reveal, /health, /metrics, /openapi.yaml, /docs)
-  faucet     %s   (POST /api/faucet/claim, GET /api/faucet/status, /health, /metrics, /openapi.yaml, /docs)
+  relayer    %s   (POST /reveal, GET /reveal/{nullifier}, /admin/*, /health, /metrics, /openapi.yaml, /docs)
+  faucet     %s   (POST /api/faucet/claim, GET /api/faucet/status, /admin/*, /health, /metrics, /openapi.yaml, /docs)
   indexer    %s   (GET /api/indexer?event=CommitmentInserted, /health, /metrics, /openapi.yaml, /docs)
-  admin key  %s
+  admin key  %s   (the registry's writes, the relayer's and the faucet's /admin/*)
   operator   %s
   faucet key %s   (the faucet's wallet)
   data       %s
