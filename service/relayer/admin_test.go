@@ -2,15 +2,21 @@ package relayer_test
 
 import (
 	"context"
+	"encoding/json"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
+	"github.com/seed018cc74c/vaultd/service/kit/webhook"
 )
 
 const adminKey = "an admin key for the tests"
@@ -214,5 +220,76 @@ func TestAnOperatorCancelsAStuckReveal(t *testing.T) {
 	}
 	if n := operatorNonce(t, c); n != nonce+2 {
 		t.Fatalf("%d transactions mined, want the cancel and the reveal", n-nonce)
+	}
+}
+
+// hookReceiver is an operator's webhook endpoint on loopback: it checks each delivery's
+// signature and keeps the events' types, in arrival order.
+type hookReceiver struct {
+	url    string
+	mu     sync.Mutex
+	events []webhook.Event
+}
+
+func newHookReceiver(t *testing.T, secret string) *hookReceiver {
+	h := &hookReceiver{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if err := webhook.Verify(secret, r.Header.Get("Vaultd-Signature"), body, time.Minute, time.Now()); err != nil {
+			t.Errorf("a webhook's signature: %v", err)
+			http.Error(w, "bad signature", http.StatusUnauthorized)
+			return
+		}
+		var ev webhook.Event
+		json.Unmarshal(body, &ev)
+		h.mu.Lock()
+		h.events = append(h.events, ev)
+		h.mu.Unlock()
+	}))
+	t.Cleanup(srv.Close)
+	h.url = srv.URL + "/hooks"
+	return h
+}
+
+func (h *hookReceiver) types() []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var out []string
+	for _, e := range h.events {
+		out = append(out, e.Type)
+	}
+	return out
+}
+
+// The relayer's webhooks: a reveal sent and mined, and a pause and a resume, each delivered
+// once, signed, with the reveal's nullifier and transaction.
+func TestTheRelayerTellsItsWebhooks(t *testing.T) {
+	c := devchaintest.Start(t)
+	const secret = "a webhook secret for the tests"
+	h := newHookReceiver(t, secret)
+	s := startRelayer(t, c, map[string]string{"ADMIN_API_KEY": adminKey, "WEBHOOK_URLS": h.url, "WEBHOOK_SECRET": secret, "REPLICA_NAME": "relayer-w"})
+	_, req := request(t, c, devUsers(c, 0), 35)
+	r := reveal(t, s, req)
+	if r.JSON200 == nil {
+		t.Fatalf("reveal: %d %s", r.StatusCode(), r.Body)
+	}
+	s.client.PauseWithResponse(ctx, bearer(adminKey))
+	s.client.ResumeWithResponse(ctx, bearer(adminKey))
+	want := map[string]bool{"reveal.sent": true, "reveal.mined": true, "replica.paused": true, "replica.resumed": true}
+	waitFor(t, "the webhooks", func() bool { return len(h.types()) >= len(want) })
+	time.Sleep(300 * time.Millisecond) // nothing more arrives
+	got := h.types()
+	if len(got) != len(want) {
+		t.Fatalf("webhook events %v, want each of %v once", got, want)
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, e := range h.events {
+		if !want[e.Type] || e.Service != "relayer" || e.Replica != "relayer-w" {
+			t.Errorf("event %+v", e)
+		}
+		if e.Type == "reveal.mined" && (!strings.Contains(string(e.Data), nullifierHex(t, req)) || !strings.Contains(string(e.Data), r.JSON200.TxHash)) {
+			t.Errorf("reveal.mined without the reveal's nullifier and transaction: %s", e.Data)
+		}
 	}
 }

@@ -49,7 +49,7 @@ func (a *api) GetReveal(ctx context.Context, req relayerapi.GetRevealRequestObje
 		return nil, fmt.Errorf("read the reveal's record: %w", err)
 	}
 	st := relayerapi.RevealStatus{Nullifier: nullifier.Hex(), State: relayerapi.RevealStatusState(o.state)}
-	if o.state == stateDropped {
+	if o.state != statePending && o.state != stateMined && o.state != stateReverted { // dropped, cancelled: nothing on chain
 		st.State = stateUnknown
 	}
 	if st.State != stateUnknown {

@@ -18,6 +18,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
+	"github.com/seed018cc74c/vaultd/service/kit/webhook"
 )
 
 // DefaultPort is the relayer's port.
@@ -27,6 +28,7 @@ const DefaultPort = 3010
 type Config struct {
 	HTTP      platform.HTTPConfig
 	Admin     platform.AdminConfig // /admin/*: pause, resume, the operator wallet
+	Webhooks  webhook.Config       // where the reveals' and the wallet's events are POSTed
 	Chain     chain.Config
 	Operator  OperatorConfig
 	Contracts ContractsConfig
@@ -83,9 +85,10 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	getenv, fileErr := deployment.Env(getenv) // DEPLOYMENT_FILE under what is set
 	e := config.NewEnv(getenv)
 	c := Config{
-		HTTP:  platform.LoadHTTPConfig(e, DefaultPort),
-		Admin: platform.LoadAdminConfig(e),
-		Chain: chain.LoadConfig(e),
+		HTTP:     platform.LoadHTTPConfig(e, DefaultPort),
+		Admin:    platform.LoadAdminConfig(e),
+		Webhooks: webhook.LoadConfig(e),
+		Chain:    chain.LoadConfig(e),
 		Operator: OperatorConfig{
 			Key:         chain.EnvWalletKey(e, "OPERATOR"),
 			Keys:        chain.EnvPrivateKeys(e, "OPERATOR_PRIVATE_KEYS"),

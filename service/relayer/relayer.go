@@ -30,6 +30,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/platform"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
+	"github.com/seed018cc74c/vaultd/service/kit/webhook"
 	"github.com/seed018cc74c/vaultd/service/vault/address"
 	"github.com/seed018cc74c/vaultd/service/vault/tokenid"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
@@ -86,6 +87,7 @@ type Relayer struct {
 	lease                      *operatorLease   // the operator key leased from OPERATOR_PRIVATE_KEYS; nil: OPERATOR_PRIVATE_KEY
 	sentTxs                    *sentStore       // what the operator signed, durably (sent.go)
 	pause                      *pause.Switch    // an operator's pause of this replica (POST /admin/pause)
+	hooks                      *webhook.Outbox  // webhook events (WEBHOOK_URLS), delivered from the database
 	gas                        gasBook
 	rootHistory                uint32 // how many roots the tree keeps (ROOT_HISTORY_SIZE), read once at New
 
@@ -139,6 +141,24 @@ func (r *Relayer) track(nullifier common.Hash, f *txmgr.Flight, settled func()) 
 	}()
 }
 
+// emit records a webhook event outside any request (service/kit/webhook); a failure to record
+// it is logged.
+func (r *Relayer) emit(typ string, data any) {
+	ctx, cancel := context.WithTimeout(context.Background(), r.cfg.Chain.RPCTimeout)
+	defer cancel()
+	if err := r.hooks.Emit(ctx, nil, typ, data); err != nil {
+		r.log.Warn("could not record a webhook event", "type", typ, "err", err)
+	}
+}
+
+// pauseEvent is the webhook event of a pause transition.
+func pauseEvent(st pause.State) string {
+	if st.Paused {
+		return "replica.paused"
+	}
+	return "replica.resumed"
+}
+
 // settle writes down how f, nullifier's transaction, ended once it is mined: its record settled
 // and its outcome stored, for GET /reveal/{nullifier}. A flight given up stays pending, for
 // recover. Both writes can be repeated: the tracking goroutine settles every flight, and a
@@ -148,7 +168,7 @@ func (r *Relayer) settle(nullifier common.Hash, f *txmgr.Flight) {
 	ctx, cancel := context.WithTimeout(context.Background(), r.cfg.Chain.RPCTimeout)
 	defer cancel()
 	if errors.Is(f.Err(), txmgr.ErrCancelled) { // its nonce is used and nothing is revealed: retryable
-		if err := r.sentTxs.finish(ctx, nullifier, revealOutcome{state: stateDropped}); err != nil {
+		if err := r.sentTxs.finish(ctx, nullifier, revealOutcome{state: stateCancelled}); err != nil {
 			r.log.Warn("could not store a cancelled reveal's outcome", "nonce", f.Nonce(), "err", err)
 		} else if err := r.sentTxs.settle(ctx, r.tx.From(), f.Nonce()); err != nil {
 			r.log.Warn("could not mark a cancelled reveal's record settled; the next start looks it up again", "nonce", f.Nonce(), "err", err)
@@ -440,6 +460,7 @@ func (r *Relayer) reveal(ctx context.Context, in request) (relayerapi.RevealResu
 		r.unclaim(ctx, in.nullifier, claim)
 		return relayerapi.RevealResult{}, err
 	}
+	r.emit("reveal.sent", revealEvent{Nullifier: in.nullifier.Hex(), TxHash: f.Hash().Hex()}) // recorded; delivered by the outbox's loop
 	r.track(in.nullifier, f, func() {
 		release()
 		if errors.Is(f.Err(), txmgr.ErrCancelled) { // the nullifier is free to be revealed again

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"strconv"
 	"strings"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
+	"github.com/seed018cc74c/vaultd/service/kit/webhook"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
 
@@ -27,6 +29,7 @@ import (
 type sentStore struct {
 	db      *sqldb.DB
 	chainID uint64
+	hooks   *webhook.Outbox // the reveals' webhook events (nil: none)
 }
 
 // sentTx is one nonce's reveal transaction as recorded.
@@ -59,7 +62,7 @@ func openSentStore(databaseURL string, chainID uint64) (*sentStore, error) {
 		`CREATE TABLE IF NOT EXISTS reveal_outcomes (
 		chain_id     BIGINT NOT NULL,
 		nullifier    TEXT   NOT NULL, -- 0x hex
-		state        TEXT   NOT NULL, -- mined, reverted, dropped (its nonce taken by another transaction: nothing on chain)
+		state        TEXT   NOT NULL, -- mined, reverted, dropped (its nonce taken by another transaction: nothing on chain), cancelled
 		tx_hash      TEXT   NOT NULL, -- the version mined ('' when dropped)
 		block_number BIGINT NOT NULL,
 		gas_used     BIGINT NOT NULL,
@@ -112,11 +115,12 @@ func (s *sentStore) settle(ctx context.Context, wallet common.Address, nonce uin
 // Reveal states, as GET /reveal/{nullifier} answers them (dropped is stored, and answered as
 // unknown: nothing of it is on chain).
 const (
-	statePending  = "pending"
-	stateMined    = "mined"
-	stateReverted = "reverted"
-	stateDropped  = "dropped"
-	stateUnknown  = "unknown"
+	statePending   = "pending"
+	stateMined     = "mined"
+	stateReverted  = "reverted"
+	stateDropped   = "dropped"
+	stateCancelled = "cancelled" // an operator's cancel was mined at its nonce
+	stateUnknown   = "unknown"
 )
 
 // revealOutcome is where a reveal this relayer signed stands.
@@ -138,19 +142,47 @@ func outcomeOf(rc *types.Receipt, reason string) revealOutcome {
 }
 
 // finish stores how nullifier's reveal ended. A mined reveal's outcome is final: a version of an
-// earlier attempt found dropped later does not overwrite it.
+// earlier attempt found dropped later does not overwrite it. When the outcome is new (not the
+// one stored already) its webhook event (reveal.mined, reveal.reverted, reveal.dropped) is
+// recorded in the same transaction: both or neither.
 func (s *sentStore) finish(ctx context.Context, nullifier common.Hash, o revealOutcome) error {
 	hash := ""
 	if o.txHash != (common.Hash{}) {
 		hash = o.txHash.Hex()
 	}
-	_, err := s.db.ExecContext(ctx, `INSERT INTO reveal_outcomes (chain_id, nullifier, state, tx_hash, block_number, gas_used, reason, updated_at)
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, `INSERT INTO reveal_outcomes (chain_id, nullifier, state, tx_hash, block_number, gas_used, reason, updated_at)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
 		ON CONFLICT (chain_id, nullifier) DO UPDATE SET state = excluded.state, tx_hash = excluded.tx_hash,
 			block_number = excluded.block_number, gas_used = excluded.gas_used, reason = excluded.reason, updated_at = excluded.updated_at
-		WHERE reveal_outcomes.state <> 'mined'`,
+		WHERE reveal_outcomes.state <> 'mined' AND (reveal_outcomes.state <> excluded.state OR reveal_outcomes.tx_hash <> excluded.tx_hash)`,
 		s.chainID, nullifier.Hex(), o.state, hash, int64(o.blockNumber), int64(o.gasUsed), o.reason, time.Now().UnixMilli())
-	return err
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 1 {
+		ev := revealEvent{Nullifier: nullifier.Hex(), TxHash: hash, Reason: o.reason}
+		if o.state == stateMined || o.state == stateReverted {
+			ev.BlockNumber, ev.GasUsed = &o.blockNumber, strconv.FormatUint(o.gasUsed, 10)
+		}
+		if err := s.hooks.Emit(ctx, tx, "reveal."+o.state, ev); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+// revealEvent is the data of a reveal's webhook events.
+type revealEvent struct {
+	Nullifier   string  `json:"nullifier"`
+	TxHash      string  `json:"txHash,omitempty"`
+	BlockNumber *uint64 `json:"blockNumber,omitempty"`
+	GasUsed     string  `json:"gasUsed,omitempty"`
+	Reason      string  `json:"reason,omitempty"`
 }
 
 // status is where nullifier's reveal stands: its outcome when mined (or reverted), else pending

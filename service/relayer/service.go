@@ -25,6 +25,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/platform"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
+	"github.com/seed018cc74c/vaultd/service/kit/webhook"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
 
@@ -101,9 +102,15 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 		return nil, err
 	}
 	opened.PushErr(r.sentTxs.Close)
+	if r.hooks, err = webhook.Open(r.sentTxs.db, "relayer", cfg.Admin.Replica, cfg.Webhooks, reg, log); err != nil {
+		return nil, err
+	}
+	r.sentTxs.hooks = r.hooks
+	opened.Push(r.hooks.Close) // before the database closes
 	if r.pause, err = pause.Open(ctx, r.sentTxs.db, "relayer", cfg.Admin.Replica, "reveals", reg, log); err != nil {
 		return nil, err
 	}
+	r.pause.OnChange = func(st pause.State) { r.emit(pauseEvent(st), st) }
 	var adminIP ratelimit.Window = ratelimit.New(cfg.Admin.PerIP)
 	if r.redis != nil {
 		adminIP = ratelimit.NewRedis(r.redis, "relayer:admin-ip", cfg.Admin.PerIP)
@@ -155,6 +162,7 @@ func (s *Service) Handler() http.Handler { return s.handler }
 func (s *Service) Start() {
 	ctx, cancel := context.WithCancel(context.Background())
 	s.stop = cancel
+	s.Relayer.hooks.Start(time.Second)
 	s.background.Add(1)
 	operated := make(chan struct{})
 	go func() { defer s.background.Done(); defer close(operated); s.operate(ctx) }()
@@ -246,7 +254,7 @@ func (s *Service) setUp(ctx context.Context, key *ecdsa.PrivateKey) {
 	r.gate = gate.New(r.client, gate.Config{Wallet: operator, Name: "operator", Work: "reveals", Min: cfg.Operator.MinBalance,
 		Poll: cfg.Operator.BalancePoll, Setting: "MIN_OPERATOR_BALANCE",
 		Budget: cfg.Operator.SpendLimit, BudgetSetting: "OPERATOR_SPEND_LIMIT",
-		Shared: sharedBudget(r.redis, "vaultd:relayer:spend")}, gate.NewMetrics(s.reg, "relayer", "operator_balance"), r.log)
+		Shared: sharedBudget(r.redis, "vaultd:relayer:spend"), OnChange: func(event string) { r.emit(event, map[string]string{"wallet": operator.Hex()}) }}, gate.NewMetrics(s.reg, "relayer", "operator_balance"), r.log)
 	r.tx = txmgr.New(r.client, txmgr.KeySigner(key), r.chainID, cfg.Tx.Config, r.gate, txmgr.NewMetrics(s.reg, "relayer"), r.log)
 	if r.lease != nil {
 		r.tx.SetFence(r.lease.lease)

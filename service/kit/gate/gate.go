@@ -37,6 +37,10 @@ type Config struct {
 	// Shared, when set, is where the budget is counted across replicas (shared.go); nil: in
 	// this process.
 	Shared Shared
+	// OnChange, when set, is told each transition (in a goroutine of its own: the gate does not
+	// wait): "wallet.balance_low", "wallet.balance_ok", "wallet.spend_limit_reached",
+	// "wallet.spend_limit_ok". A service records them as webhook events.
+	OnChange func(event string)
 }
 
 // Refusal is why a gate refused to pay.
@@ -297,8 +301,10 @@ func (g *Gate) evaluate() {
 	if !open {
 		g.metrics.Trips.Inc()
 		g.log.Error("ALERT: "+g.cfg.Name+" balance below "+g.cfg.Setting+"; refusing new "+g.cfg.Work+" (503) until it is topped up", attrs...)
+		g.tell("wallet.balance_low")
 	} else {
 		g.log.Info(g.cfg.Name+" balance back above "+g.cfg.Setting+"; accepting "+g.cfg.Work+" again", attrs...)
+		g.tell("wallet.balance_ok")
 	}
 	g.metrics.Open.Set(b2f(open))
 }
@@ -323,11 +329,20 @@ func (g *Gate) evaluateBudget() (reached bool) {
 		attrs := []any{"wallet", g.cfg.Wallet.Hex(), "spent", weiString(spent), "limit", b.String()}
 		if reached {
 			g.log.Warn(g.cfg.Name+" spending reached "+g.cfg.BudgetSetting+"; refusing new "+g.cfg.Work+" (503) for now", attrs...)
+			g.tell("wallet.spend_limit_reached")
 		} else {
 			g.log.Info(g.cfg.Name+" spending back under "+g.cfg.BudgetSetting+"; accepting "+g.cfg.Work+" again", attrs...)
+			g.tell("wallet.spend_limit_ok")
 		}
 	}
 	return reached
+}
+
+// tell gives a transition to OnChange without waiting for it (callers hold g.mu).
+func (g *Gate) tell(event string) {
+	if g.cfg.OnChange != nil {
+		go g.cfg.OnChange(event)
+	}
 }
 
 // Check refuses new work while the gate is closed or the spend budget is reached (with a shared

@@ -32,6 +32,10 @@ type Switch struct {
 	gauge   prometheus.Gauge
 	log     *slog.Logger
 
+	// OnChange, when set, is told each transition (in a goroutine of its own): a service
+	// records it as a webhook event.
+	OnChange func(State)
+
 	mu     sync.Mutex
 	paused bool
 	since  time.Time
@@ -115,6 +119,13 @@ func (s *Switch) set(ctx context.Context, paused bool) error {
 		return fmt.Errorf("store the pause: %w", err)
 	}
 	s.paused, s.since = paused, now
+	if s.OnChange != nil {
+		st := State{Replica: s.replica, Paused: paused}
+		if paused {
+			st.Since = &now
+		}
+		go s.OnChange(st)
+	}
 	if paused {
 		s.gauge.Set(1)
 		s.log.Warn("paused by an operator (POST /admin/pause); refusing new "+s.work+" (503 PAUSED), those in flight finish", "replica", s.replica)

@@ -16,6 +16,7 @@ import (
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
+	"database/sql"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -134,11 +135,20 @@ func Open(db *sqldb.DB, service, replica string, cfg Config, reg prometheus.Regi
 		wake: make(chan struct{}, 1)}, nil
 }
 
-// Emit records an event for every endpoint; it sends nothing itself (Start's loop does). With no
-// endpoints configured it records nothing.
-func (o *Outbox) Emit(ctx context.Context, typ string, data any) error {
-	if len(o.cfg.URLs) == 0 {
+// Execer is where an event is recorded: best the transaction that records what the event tells,
+// so that both are written or neither (a *sql.Tx), else the service's database (nil).
+type Execer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+// Emit records an event for every endpoint, through ex (nil: the outbox's database); it sends
+// nothing itself (Start's loop does). With no endpoints configured it records nothing.
+func (o *Outbox) Emit(ctx context.Context, ex Execer, typ string, data any) error {
+	if o == nil || len(o.cfg.URLs) == 0 {
 		return nil
+	}
+	if ex == nil {
+		ex = o.db
 	}
 	raw, err := json.Marshal(data)
 	if err != nil {
@@ -154,7 +164,7 @@ func (o *Outbox) Emit(ctx context.Context, typ string, data any) error {
 		if err != nil {
 			return err
 		}
-		if _, err := o.db.ExecContext(ctx, `INSERT INTO webhook_outbox (id, service, url, body, attempts, next_at, delivered_at, last_error)
+		if _, err := ex.ExecContext(ctx, `INSERT INTO webhook_outbox (id, service, url, body, attempts, next_at, delivered_at, last_error)
 			VALUES ($1, $2, $3, $4, 0, $5, NULL, '')`, id, o.service, u, string(body), now.UnixMilli()); err != nil {
 			return fmt.Errorf("record a webhook event: %w", err)
 		}

@@ -151,7 +151,7 @@ func TestEveryEventIsDeliveredOnceTheEndpointIsBack(t *testing.T) {
 
 			rcv.set("refuse")
 			for i := range 3 {
-				if err := o.Emit(ctx, "reveal.mined", map[string]int{"n": i}); err != nil {
+				if err := o.Emit(ctx, nil, "reveal.mined", map[string]int{"n": i}); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -163,7 +163,7 @@ func TestEveryEventIsDeliveredOnceTheEndpointIsBack(t *testing.T) {
 			}
 			rcv.down()
 			for i := 3; i < 5; i++ {
-				if err := o.Emit(ctx, "reveal.mined", map[string]int{"n": i}); err != nil {
+				if err := o.Emit(ctx, nil, "reveal.mined", map[string]int{"n": i}); err != nil {
 					t.Fatal(err)
 				}
 			}
