@@ -2,12 +2,18 @@ package faucet_test
 
 import (
 	"context"
+	"encoding/json"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/seed018cc74c/vaultd/gen/faucetapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
+	"github.com/seed018cc74c/vaultd/service/kit/webhook"
 )
 
 const adminKey = "an admin key for the tests"
@@ -134,5 +140,39 @@ func TestAnOperatorCancelsAStuckClaim(t *testing.T) {
 	waitStatus(t, s, addr, faucetapi.Confirmed)
 	if b := balance(t, c, addr); b.Cmp(amount) != 0 {
 		t.Fatalf("the claim made again paid %s, want %s", b, amount)
+	}
+}
+
+// The faucet's webhooks: a claim accepted and confirmed, each delivered once, signed.
+func TestTheFaucetTellsItsWebhooks(t *testing.T) {
+	c := devchaintest.Start(t)
+	const secret = "a webhook secret for the tests"
+	var mu sync.Mutex
+	var events []webhook.Event
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if err := webhook.Verify(secret, r.Header.Get("Vaultd-Signature"), body, time.Minute, time.Now()); err != nil {
+			t.Errorf("a webhook's signature: %v", err)
+		}
+		var ev webhook.Event
+		json.Unmarshal(body, &ev)
+		mu.Lock()
+		events = append(events, ev)
+		mu.Unlock()
+	}))
+	defer srv.Close()
+	s := startFaucet(t, c, t.TempDir(), map[string]string{"WEBHOOK_URLS": srv.URL, "WEBHOOK_SECRET": secret})
+	addr := freshAddress(t)
+	if r := claim(t, s, addr.Hex()); r.StatusCode() != 202 {
+		t.Fatalf("claim: %d %s", r.StatusCode(), r.Body)
+	}
+	waitStatus(t, s, addr, faucetapi.Confirmed)
+	waitFor(t, "the webhooks", func() bool { mu.Lock(); defer mu.Unlock(); return len(events) >= 2 })
+	time.Sleep(300 * time.Millisecond)
+	mu.Lock()
+	defer mu.Unlock()
+	if len(events) != 2 || events[0].Type != "claim.pending" || events[1].Type != "claim.confirmed" ||
+		!strings.Contains(string(events[1].Data), addr.Hex()) || events[1].Service != "faucet" {
+		t.Fatalf("webhook events: %+v", events)
 	}
 }

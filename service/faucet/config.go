@@ -14,6 +14,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
+	"github.com/seed018cc74c/vaultd/service/kit/webhook"
 )
 
 // DefaultPort is the faucet's port.
@@ -23,6 +24,7 @@ const DefaultPort = 3011
 type Config struct {
 	HTTP        platform.HTTPConfig
 	Admin       platform.AdminConfig // /admin/*: pause, resume, the faucet wallet
+	Webhooks    webhook.Config       // where the claims' and the wallet's events are POSTed
 	Chain       chain.Config
 	Wallet      WalletConfig
 	Tx          txmgr.Config
@@ -56,9 +58,10 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	getenv, fileErr := deployment.Env(getenv) // DEPLOYMENT_FILE under what is set
 	e := config.NewEnv(getenv)
 	c := Config{
-		HTTP:  platform.LoadHTTPConfig(e, DefaultPort),
-		Admin: platform.LoadAdminConfig(e),
-		Chain: chain.LoadConfig(e),
+		HTTP:     platform.LoadHTTPConfig(e, DefaultPort),
+		Admin:    platform.LoadAdminConfig(e),
+		Webhooks: webhook.LoadConfig(e),
+		Chain:    chain.LoadConfig(e),
 		Wallet: WalletConfig{
 			Key:         chain.EnvWalletKey(e, "FAUCET"),
 			Amount:      chain.EnvEther(e, "FAUCET_AMOUNT", "100"),

@@ -22,6 +22,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/platform"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
+	"github.com/seed018cc74c/vaultd/service/kit/webhook"
 )
 
 // Service is a ready-to-run faucet.
@@ -76,9 +77,16 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 		}
 		shared = gate.NewSharedRedis(rdb, "vaultd:faucet:spend", platform.Instance(), 10*time.Minute)
 	}
+	hooks, err := webhook.Open(st.db, "faucet", cfg.Admin.Replica, cfg.Webhooks, reg, log)
+	if err != nil {
+		return nil, err
+	}
+	st.hooks = hooks
+	opened.Push(hooks.Close) // before the store closes
 	g := gate.New(client, gate.Config{Wallet: wallet, Name: "faucet", Work: "claims", Min: cfg.Wallet.MinBalance,
 		Poll: cfg.Wallet.BalancePoll, Setting: "MIN_FAUCET_BALANCE",
-		Budget: cfg.Wallet.SpendLimit, BudgetSetting: "FAUCET_SPEND_LIMIT", Shared: shared},
+		Budget: cfg.Wallet.SpendLimit, BudgetSetting: "FAUCET_SPEND_LIMIT", Shared: shared,
+		OnChange: func(event string) { hooks.Tell(event, map[string]string{"wallet": wallet.Hex()}) }},
 		gate.NewMetrics(reg, "faucet", "balance"), log)
 	life, end := context.WithCancel(context.Background())
 	f := &Faucet{cfg: cfg, chainID: chainID, client: client, store: st, gate: g, metrics: newMetrics(reg), tracer: tracer, log: log,
@@ -100,6 +108,7 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 	if f.pause, err = pause.Open(ctx, st.db, "faucet", cfg.Admin.Replica, "claims", reg, log); err != nil {
 		return nil, err
 	}
+	f.pause.OnChange = func(st pause.State) { hooks.Tell(st.Event(), st) }
 	var adminIP ratelimit.Window = ratelimit.New(cfg.Admin.PerIP)
 	if rdb != nil {
 		adminIP = ratelimit.NewRedis(rdb, "faucet:admin-ip", cfg.Admin.PerIP)
@@ -144,6 +153,7 @@ func (s *Service) Start() {
 	s.setUp(s.Faucet.life)
 	ctx, cancel := context.WithCancel(context.Background())
 	s.stop = cancel
+	s.Faucet.store.hooks.Start(time.Second)
 	s.background.Add(3)
 	go func() { defer s.background.Done(); s.Faucet.gate.Run(ctx) }()
 	go func() { defer s.background.Done(); s.Faucet.reconcileLoop() }()

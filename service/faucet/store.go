@@ -18,6 +18,7 @@ import (
 
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
+	"github.com/seed018cc74c/vaultd/service/kit/webhook"
 )
 
 // Status is a claim's state.
@@ -71,6 +72,8 @@ type store struct {
 
 	guardMu sync.Mutex
 	guard   *sql.Conn // holds the wallet's advisory lock (Postgres); nil while lost
+
+	hooks *webhook.Outbox // the claims' webhook events (nil: none)
 }
 
 // openStore opens DATABASE_URL's database, creates the table if needed, and on Postgres takes
@@ -244,6 +247,7 @@ func (s *store) insert(ctx context.Context, addr common.Address, amount *big.Int
 	if n, err := res.RowsAffected(); err != nil || n == 0 {
 		return cmp.Or(err, errExists)
 	}
+	s.hooks.Tell("claim.pending", claimEvent{Address: addr.Hex()})
 	return nil
 }
 
@@ -257,6 +261,9 @@ func (s *store) reopen(ctx context.Context, addr common.Address, amount *big.Int
 		return false, err
 	}
 	n, err := res.RowsAffected()
+	if n == 1 {
+		s.hooks.Tell("claim.pending", claimEvent{Address: addr.Hex()})
+	}
 	return n == 1, err
 }
 
@@ -288,12 +295,39 @@ func (s *store) settle(ctx context.Context, addr common.Address, status Status, 
 	return s.settleOf(ctx, s.wallet, addr, status, block, reason)
 }
 
-// settleOf marks a pending claim of wallet confirmed (block) or failed (reason).
+// settleOf marks a pending claim of wallet confirmed (block) or failed (reason). The claim's
+// webhook event (claim.confirmed, claim.failed) is recorded in the same transaction, once: a
+// claim no longer pending changes nothing and tells nothing.
 func (s *store) settleOf(ctx context.Context, wallet string, addr common.Address, status Status, block uint64, reason string) error {
-	_, err := s.db.ExecContext(ctx, `UPDATE claims SET status = $1, block_number = $2, reason = $3, updated_at = $4
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, `UPDATE claims SET status = $1, block_number = $2, reason = $3, updated_at = $4
 		WHERE chain_id = $5 AND address = $6 AND status = 'pending' AND wallet = $7`,
 		string(status), int64(block), reason, millis(time.Now()), s.chainID, key(addr), wallet)
-	return err
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 1 {
+		ev := claimEvent{Address: addr.Hex(), Reason: reason}
+		if block > 0 {
+			ev.BlockNumber = &block
+		}
+		if err := s.hooks.Emit(ctx, tx, "claim."+string(status), ev); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+// claimEvent is the data of a claim's webhook events.
+type claimEvent struct {
+	Address     string  `json:"address"`
+	TxHash      string  `json:"txHash,omitempty"`
+	BlockNumber *uint64 `json:"blockNumber,omitempty"`
+	Reason      string  `json:"reason,omitempty"`
 }
 
 // orphans runs adopt for each other wallet with pending claims whose replica is not running

@@ -15,6 +15,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
+	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
 	"github.com/seed018cc74c/vaultd/service/kit/webhook"
 )
@@ -291,5 +292,34 @@ func TestTheRelayerTellsItsWebhooks(t *testing.T) {
 		if e.Type == "reveal.mined" && (!strings.Contains(string(e.Data), nullifierHex(t, req)) || !strings.Contains(string(e.Data), r.JSON200.TxHash)) {
 			t.Errorf("reveal.mined without the reveal's nullifier and transaction: %s", e.Data)
 		}
+	}
+}
+
+// A relayer starting behind a provider that refuses its first calls (the read of the tree's
+// root history among them: 502, as a gateway whose node is down for a moment) starts all the
+// same: the start-up read is asked again. Without that, one passing fault stopped the start.
+func TestARelayerStartsThroughPassingFaults(t *testing.T) {
+	c := devchaintest.Start(t)
+	gateway := devchaintest.Faults(t, c.RPCURL)
+	var mu sync.Mutex
+	refused := 0
+	gateway.SetRule(func(method string) devchain.Fault {
+		mu.Lock()
+		defer mu.Unlock()
+		if method == "eth_call" && refused < 2 {
+			refused++
+			return devchain.Refuse
+		}
+		return devchain.Pass
+	})
+	s := startRelayer(t, c, map[string]string{"RPC_URL": gateway.URL})
+	_, req := request(t, c, devUsers(c, 0), 36)
+	if r := reveal(t, s, req); r.StatusCode() != 200 {
+		t.Fatalf("a reveal: %d %s", r.StatusCode(), r.Body)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if refused != 2 {
+		t.Fatalf("%d calls refused, want 2", refused)
 	}
 }

@@ -141,24 +141,6 @@ func (r *Relayer) track(nullifier common.Hash, f *txmgr.Flight, settled func()) 
 	}()
 }
 
-// emit records a webhook event outside any request (service/kit/webhook); a failure to record
-// it is logged.
-func (r *Relayer) emit(typ string, data any) {
-	ctx, cancel := context.WithTimeout(context.Background(), r.cfg.Chain.RPCTimeout)
-	defer cancel()
-	if err := r.hooks.Emit(ctx, nil, typ, data); err != nil {
-		r.log.Warn("could not record a webhook event", "type", typ, "err", err)
-	}
-}
-
-// pauseEvent is the webhook event of a pause transition.
-func pauseEvent(st pause.State) string {
-	if st.Paused {
-		return "replica.paused"
-	}
-	return "replica.resumed"
-}
-
 // settle writes down how f, nullifier's transaction, ended once it is mined: its record settled
 // and its outcome stored, for GET /reveal/{nullifier}. A flight given up stays pending, for
 // recover. Both writes can be repeated: the tracking goroutine settles every flight, and a
@@ -460,7 +442,7 @@ func (r *Relayer) reveal(ctx context.Context, in request) (relayerapi.RevealResu
 		r.unclaim(ctx, in.nullifier, claim)
 		return relayerapi.RevealResult{}, err
 	}
-	r.emit("reveal.sent", revealEvent{Nullifier: in.nullifier.Hex(), TxHash: f.Hash().Hex()}) // recorded; delivered by the outbox's loop
+	r.hooks.Tell("reveal.sent", revealEvent{Nullifier: in.nullifier.Hex(), TxHash: f.Hash().Hex()}) // recorded; delivered by the outbox's loop
 	r.track(in.nullifier, f, func() {
 		release()
 		if errors.Is(f.Err(), txmgr.ErrCancelled) { // the nullifier is free to be revealed again

@@ -91,7 +91,16 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 		}
 		r.inserts = &fleetInserts{client: r.redis, owner: platform.Instance(), ttl: 10 * time.Minute}
 	}
-	out, err := client.Call(ctx, "root_history_size", cfg.Contracts.CommitmentTree, contracts.NewCommitRevealVault().PackROOTHISTORYSIZE())
+	// A start-up read: a provider's passing fault (a lost answer, a 502 from both endpoints) is
+	// asked again, three times a second apart, rather than stopping the start.
+	var out []byte
+	for attempt := 0; ; attempt++ {
+		out, err = client.Call(ctx, "root_history_size", cfg.Contracts.CommitmentTree, contracts.NewCommitRevealVault().PackROOTHISTORYSIZE())
+		if err == nil || chain.IsNodeAnswer(err) || attempt == 3 || ctx.Err() != nil {
+			break
+		}
+		time.Sleep(time.Second)
+	}
 	if err == nil {
 		r.rootHistory, err = contracts.NewCommitRevealVault().UnpackROOTHISTORYSIZE(out)
 	}
@@ -110,7 +119,7 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 	if r.pause, err = pause.Open(ctx, r.sentTxs.db, "relayer", cfg.Admin.Replica, "reveals", reg, log); err != nil {
 		return nil, err
 	}
-	r.pause.OnChange = func(st pause.State) { r.emit(pauseEvent(st), st) }
+	r.pause.OnChange = func(st pause.State) { r.hooks.Tell(st.Event(), st) }
 	var adminIP ratelimit.Window = ratelimit.New(cfg.Admin.PerIP)
 	if r.redis != nil {
 		adminIP = ratelimit.NewRedis(r.redis, "relayer:admin-ip", cfg.Admin.PerIP)
@@ -254,7 +263,7 @@ func (s *Service) setUp(ctx context.Context, key *ecdsa.PrivateKey) {
 	r.gate = gate.New(r.client, gate.Config{Wallet: operator, Name: "operator", Work: "reveals", Min: cfg.Operator.MinBalance,
 		Poll: cfg.Operator.BalancePoll, Setting: "MIN_OPERATOR_BALANCE",
 		Budget: cfg.Operator.SpendLimit, BudgetSetting: "OPERATOR_SPEND_LIMIT",
-		Shared: sharedBudget(r.redis, "vaultd:relayer:spend"), OnChange: func(event string) { r.emit(event, map[string]string{"wallet": operator.Hex()}) }}, gate.NewMetrics(s.reg, "relayer", "operator_balance"), r.log)
+		Shared: sharedBudget(r.redis, "vaultd:relayer:spend"), OnChange: func(event string) { r.hooks.Tell(event, map[string]string{"wallet": operator.Hex()}) }}, gate.NewMetrics(s.reg, "relayer", "operator_balance"), r.log)
 	r.tx = txmgr.New(r.client, txmgr.KeySigner(key), r.chainID, cfg.Tx.Config, r.gate, txmgr.NewMetrics(s.reg, "relayer"), r.log)
 	if r.lease != nil {
 		r.tx.SetFence(r.lease.lease)

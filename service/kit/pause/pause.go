@@ -80,6 +80,14 @@ type State struct {
 	Since   *time.Time `json:"since,omitempty"` // when it was paused; nil when it is not
 }
 
+// Event is the webhook event of a transition to st: replica.paused or replica.resumed.
+func (st State) Event() string {
+	if st.Paused {
+		return "replica.paused"
+	}
+	return "replica.resumed"
+}
+
 // State reports the replica's pause.
 func (s *Switch) State() State {
 	s.mu.Lock()

@@ -176,6 +176,20 @@ func (o *Outbox) Emit(ctx context.Context, ex Execer, typ string, data any) erro
 	return nil
 }
 
+// Tell records an event outside any transaction of the caller's, with a timeout of its own; a
+// failure to record it is logged (for what a service tells from a callback: a gate's or a
+// pause's transition, a transaction sent).
+func (o *Outbox) Tell(typ string, data any) {
+	if o == nil || len(o.cfg.URLs) == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := o.Emit(ctx, nil, typ, data); err != nil {
+		o.log.Warn("could not record a webhook event", "type", typ, "err", err)
+	}
+}
+
 // Start runs the delivery loop until Close: every poll (and at once after an Emit) it delivers
 // what is due, oldest first.
 func (o *Outbox) Start(poll time.Duration) {
