@@ -591,6 +591,7 @@ func (r *Relayer) await(ctx context.Context, nullifier common.Hash, f *txmgr.Fli
 		return relayerapi.RevealResult{TxHash: hash}, err
 	}
 	end(f.Err())
+	r.settle(nullifier, f) // a status asked right after the answer agrees with it
 	if errors.Is(f.Err(), txmgr.ErrCancelled) {
 		return relayerapi.RevealResult{}, &RevealError{Reason: TxCancelled, Retry: time.Second, TxHash: f.Hash().Hex(),
 			Message: "the relayer's operator cancelled this reveal's transaction; nothing was revealed: send it again"}
@@ -598,7 +599,6 @@ func (r *Relayer) await(ctx context.Context, nullifier common.Hash, f *txmgr.Fli
 	if f.Err() != nil {
 		return relayerapi.RevealResult{}, &RevealError{Reason: TxPending, Message: "the reveal was not mined", TxHash: f.Hash().Hex(), Cause: f.Err()}
 	}
-	r.settle(nullifier, f)
 	rc := f.Receipt()
 	res := relayerapi.RevealResult{Success: rc.Status == types.ReceiptStatusSuccessful, TxHash: rc.TxHash.Hex(), BlockNumber: rc.BlockNumber.Int64(), GasUsed: fmt.Sprint(rc.GasUsed)}
 	r.metrics.gasUsed.Observe(float64(rc.GasUsed))
