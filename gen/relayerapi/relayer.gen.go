@@ -66,22 +66,6 @@ func (e RevealStatusState) Valid() bool {
 	}
 }
 
-// Cancelling defines model for Cancelling.
-type Cancelling struct {
-	// Cancel The cancel's hash.
-	Cancel string `json:"cancel"`
-	Nonce  int64  `json:"nonce"`
-}
-
-// CannotCancelError The error body of a 409 of a cancel.
-type CannotCancelError struct {
-	// Code Machine-readable code; one of these for this response.
-	Code string `json:"code"`
-
-	// Error What went wrong, for people.
-	Error string `json:"error"`
-}
-
 // ChainUnavailableError The error body of a 502.
 type ChainUnavailableError struct {
 	// Code Machine-readable code; one of these for this response.
@@ -221,7 +205,7 @@ type Ready struct {
 type Replacing struct {
 	Nonce int64 `json:"nonce"`
 
-	// Replacing The newest version when asked, the one being replaced.
+	// Replacing The newest version when asked, the one being replaced (by a cancel, for `/cancel`).
 	Replacing string `json:"replacing"`
 }
 
@@ -493,13 +477,13 @@ type ClientInterface interface {
 
 	// CancelTransaction Cancel a transaction in flight
 	//
-	// This replica's transaction in flight at `nonce` is replaced by a transfer of nothing from
-	// the wallet to itself, its fees above the newest version's (it is replaced in turn if it
-	// lingers). If the cancel is mined, the reveal it carried answers `503 TX_CANCELLED` (nothing was revealed; `GET /reveal/{nullifier}` says `unknown`) and may be sent again; if a version of the reveal's transaction is
+	// This replica's transaction in flight at `nonce` is replaced, at once (its next round,
+	// within the receipt poll), by a transfer of nothing from the wallet to itself, its fees
+	// bumped as any replacement's (and every later replacement is such a transfer). If the cancel is mined, the reveal it carried answers `503 TX_CANCELLED` (nothing was revealed; `GET /reveal/{nullifier}` says `unknown`) and may be sent again; if a version of the reveal's transaction is
 	// mined first, the reveal ends as usual. The nonce is used either way, so the nonces after
-	// it are not left stuck. `404` when nothing of this replica's is in flight at `nonce`;
-	// `409 CANNOT_CANCEL` when it cannot be replaced (its newest version is at
-	// `MAX_FEE_PER_GAS`, or the node refused the cancel).
+	// it are not left stuck. A transaction whose newest version is at `MAX_FEE_PER_GAS`
+	// cannot be replaced, nor then cancelled. `404` when nothing of this replica's is in flight
+	// at `nonce`.
 	//
 	// Corresponds with POST /admin/transactions/{nonce}/cancel (the `CancelTransaction` operationId).
 	CancelTransaction(ctx context.Context, nonce int64, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -650,13 +634,13 @@ func (c *Client) GetTransactions(ctx context.Context, params *GetTransactionsPar
 
 // CancelTransaction Cancel a transaction in flight
 //
-// This replica's transaction in flight at `nonce` is replaced by a transfer of nothing from
-// the wallet to itself, its fees above the newest version's (it is replaced in turn if it
-// lingers). If the cancel is mined, the reveal it carried answers `503 TX_CANCELLED` (nothing was revealed; `GET /reveal/{nullifier}` says `unknown`) and may be sent again; if a version of the reveal's transaction is
+// This replica's transaction in flight at `nonce` is replaced, at once (its next round,
+// within the receipt poll), by a transfer of nothing from the wallet to itself, its fees
+// bumped as any replacement's (and every later replacement is such a transfer). If the cancel is mined, the reveal it carried answers `503 TX_CANCELLED` (nothing was revealed; `GET /reveal/{nullifier}` says `unknown`) and may be sent again; if a version of the reveal's transaction is
 // mined first, the reveal ends as usual. The nonce is used either way, so the nonces after
-// it are not left stuck. `404` when nothing of this replica's is in flight at `nonce`;
-// `409 CANNOT_CANCEL` when it cannot be replaced (its newest version is at
-// `MAX_FEE_PER_GAS`, or the node refused the cancel).
+// it are not left stuck. A transaction whose newest version is at `MAX_FEE_PER_GAS`
+// cannot be replaced, nor then cancelled. `404` when nothing of this replica's is in flight
+// at `nonce`.
 //
 // Corresponds with POST /admin/transactions/{nonce}/cancel (the `CancelTransaction` operationId).
 func (c *Client) CancelTransaction(ctx context.Context, nonce int64, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -1261,13 +1245,13 @@ type ClientWithResponsesInterface interface {
 
 	// CancelTransactionWithResponse Cancel a transaction in flight
 	//
-	// This replica's transaction in flight at `nonce` is replaced by a transfer of nothing from
-	// the wallet to itself, its fees above the newest version's (it is replaced in turn if it
-	// lingers). If the cancel is mined, the reveal it carried answers `503 TX_CANCELLED` (nothing was revealed; `GET /reveal/{nullifier}` says `unknown`) and may be sent again; if a version of the reveal's transaction is
+	// This replica's transaction in flight at `nonce` is replaced, at once (its next round,
+	// within the receipt poll), by a transfer of nothing from the wallet to itself, its fees
+	// bumped as any replacement's (and every later replacement is such a transfer). If the cancel is mined, the reveal it carried answers `503 TX_CANCELLED` (nothing was revealed; `GET /reveal/{nullifier}` says `unknown`) and may be sent again; if a version of the reveal's transaction is
 	// mined first, the reveal ends as usual. The nonce is used either way, so the nonces after
-	// it are not left stuck. `404` when nothing of this replica's is in flight at `nonce`;
-	// `409 CANNOT_CANCEL` when it cannot be replaced (its newest version is at
-	// `MAX_FEE_PER_GAS`, or the node refused the cancel).
+	// it are not left stuck. A transaction whose newest version is at `MAX_FEE_PER_GAS`
+	// cannot be replaced, nor then cancelled. `404` when nothing of this replica's is in flight
+	// at `nonce`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -1829,14 +1813,6 @@ type CancelTransactionResponse404Headers struct {
 	XRequestId               *string
 }
 
-// CancelTransactionResponse409Headers the declared response headers of an HTTP 409 response for CancelTransaction
-type CancelTransactionResponse409Headers struct {
-	AccessControlAllowOrigin *string
-	RateLimit                *string
-	RateLimitPolicy          *string
-	XRequestId               *string
-}
-
 // CancelTransactionResponse429Headers the declared response headers of an HTTP 429 response for CancelTransaction
 type CancelTransactionResponse429Headers struct {
 	AccessControlAllowOrigin *string
@@ -1866,15 +1842,13 @@ type CancelTransactionResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
 	// JSON202 the response for an HTTP 202 `application/json` response
-	JSON202 *Cancelling
+	JSON202 *Replacing
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *InvalidRequest
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Unauthorized
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *NotFoundError
-	// JSON409 the response for an HTTP 409 `application/json` response
-	JSON409 *CannotCancelError
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *RateLimited
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -1889,8 +1863,6 @@ type CancelTransactionResponse struct {
 	Headers401 *CancelTransactionResponse401Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *CancelTransactionResponse404Headers
-	// Headers409 the parsed response headers for an HTTP 409 response
-	Headers409 *CancelTransactionResponse409Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *CancelTransactionResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
@@ -1900,7 +1872,7 @@ type CancelTransactionResponse struct {
 }
 
 // GetJSON202 returns the response for an HTTP 202 `application/json` response
-func (r CancelTransactionResponse) GetJSON202() *Cancelling {
+func (r CancelTransactionResponse) GetJSON202() *Replacing {
 	return r.JSON202
 }
 
@@ -1917,11 +1889,6 @@ func (r CancelTransactionResponse) GetJSON401() *Unauthorized {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r CancelTransactionResponse) GetJSON404() *NotFoundError {
 	return r.JSON404
-}
-
-// GetJSON409 returns the response for an HTTP 409 `application/json` response
-func (r CancelTransactionResponse) GetJSON409() *CannotCancelError {
-	return r.JSON409
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -2822,13 +2789,13 @@ func (c *ClientWithResponses) GetTransactionsWithResponse(ctx context.Context, p
 
 // CancelTransactionWithResponse Cancel a transaction in flight
 //
-// This replica's transaction in flight at `nonce` is replaced by a transfer of nothing from
-// the wallet to itself, its fees above the newest version's (it is replaced in turn if it
-// lingers). If the cancel is mined, the reveal it carried answers `503 TX_CANCELLED` (nothing was revealed; `GET /reveal/{nullifier}` says `unknown`) and may be sent again; if a version of the reveal's transaction is
+// This replica's transaction in flight at `nonce` is replaced, at once (its next round,
+// within the receipt poll), by a transfer of nothing from the wallet to itself, its fees
+// bumped as any replacement's (and every later replacement is such a transfer). If the cancel is mined, the reveal it carried answers `503 TX_CANCELLED` (nothing was revealed; `GET /reveal/{nullifier}` says `unknown`) and may be sent again; if a version of the reveal's transaction is
 // mined first, the reveal ends as usual. The nonce is used either way, so the nonces after
-// it are not left stuck. `404` when nothing of this replica's is in flight at `nonce`;
-// `409 CANNOT_CANCEL` when it cannot be replaced (its newest version is at
-// `MAX_FEE_PER_GAS`, or the node refused the cancel).
+// it are not left stuck. A transaction whose newest version is at `MAX_FEE_PER_GAS`
+// cannot be replaced, nor then cancelled. `404` when nothing of this replica's is in flight
+// at `nonce`.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -3818,7 +3785,7 @@ func ParseCancelTransactionResponse(rsp *http.Response) (*CancelTransactionRespo
 
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 202:
-		var dest Cancelling
+		var dest Replacing
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -3844,13 +3811,6 @@ func ParseCancelTransactionResponse(rsp *http.Response) (*CancelTransactionRespo
 			return nil, err
 		}
 		response.JSON404 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
-		var dest CannotCancelError
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON409 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest RateLimited
@@ -4007,37 +3967,6 @@ func ParseCancelTransactionResponse(rsp *http.Response) (*CancelTransactionRespo
 			headers.XRequestId = &value
 		}
 		response.Headers404 = &headers
-	case rsp.StatusCode == 409:
-		var headers CancelTransactionResponse409Headers
-		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
-				return nil, err
-			}
-			headers.AccessControlAllowOrigin = &value
-		}
-		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.RateLimit = &value
-		}
-		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.RateLimitPolicy = &value
-		}
-		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.XRequestId = &value
-		}
-		response.Headers409 = &headers
 	case rsp.StatusCode == 429:
 		var headers CancelTransactionResponse429Headers
 		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
@@ -6742,7 +6671,7 @@ type CancelTransaction202ResponseHeaders struct {
 }
 
 type CancelTransaction202JSONResponse struct {
-	Body    Cancelling
+	Body    Replacing
 	Headers CancelTransaction202ResponseHeaders
 }
 
@@ -6857,42 +6786,6 @@ func (response CancelTransaction404JSONResponse) VisitCancelTransactionResponse(
 		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
 	}
 	w.WriteHeader(404)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type CancelTransaction409ResponseHeaders struct {
-	AccessControlAllowOrigin *string
-	RateLimit                *string
-	RateLimitPolicy          *string
-	XRequestId               *string
-}
-
-type CancelTransaction409JSONResponse struct {
-	Body    CannotCancelError
-	Headers CancelTransaction409ResponseHeaders
-}
-
-func (response CancelTransaction409JSONResponse) VisitCancelTransactionResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.AccessControlAllowOrigin != nil {
-		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
-	}
-	if response.Headers.RateLimit != nil {
-		w.Header().Set("RateLimit", fmt.Sprint(*response.Headers.RateLimit))
-	}
-	if response.Headers.RateLimitPolicy != nil {
-		w.Header().Set("RateLimit-Policy", fmt.Sprint(*response.Headers.RateLimitPolicy))
-	}
-	if response.Headers.XRequestId != nil {
-		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
-	}
-	w.WriteHeader(409)
 	_, err := buf.WriteTo(w)
 	return err
 }

@@ -126,6 +126,7 @@ func TestAnOperatorCancelsAStuckClaim(t *testing.T) {
 		r, err := s.client.CancelTransactionWithResponse(ctx, int64(n), bearer(adminKey))
 		return err == nil && r.JSON202 != nil
 	})
+	waitFor(t, "the cancel sent", func() bool { return strings.Contains(scrape(t, s), "vaultd_faucet_transaction_replacements_total 1") })
 	c.ResumeSealing()
 	failed := waitStatus(t, s, addr, faucetapi.Failed)
 	if failed.Reason == nil || !strings.Contains(*failed.Reason, "cancelled") {

@@ -83,26 +83,17 @@ func (a *api) GetTransactions(ctx context.Context, req faucetapi.GetTransactions
 	return faucetapi.GetTransactions200JSONResponse{Body: txmgr.Page{Transactions: txs, NextCursor: next}}, nil
 }
 
-// ReplaceTransaction is the operator's "speed up" of a transaction in flight (txmgr.Bump).
+// ReplaceTransaction and CancelTransaction are the operator's "speed up" and "cancel" of a
+// transaction in flight (txmgr.Manager.Bump, Cancel): the watch loop's next round replaces it
+// (with a transfer of nothing to the wallet itself, for a cancel: the claim it carried ends failed and may be made again).
 func (a *api) ReplaceTransaction(ctx context.Context, req faucetapi.ReplaceTransactionRequestObject) (faucetapi.ReplaceTransactionResponseObject, error) {
 	replacing, err := a.f.tx.Bump(uint64(req.Nonce))
-	if errors.Is(err, txmgr.ErrNoFlight) {
-		return nil, platform.Errorf(http.StatusNotFound, platform.CodeNotFound, "nothing of this replica's wallet is in flight at nonce %d", req.Nonce)
-	}
 	return faucetapi.ReplaceTransaction202JSONResponse{Body: faucetapi.Replacing{Nonce: req.Nonce, Replacing: replacing.Hex()}}, err
 }
 
-// CancelTransaction is the operator's cancel of a transaction in flight (txmgr.Manager.Cancel);
-// the claim it carried ends failed and may be made again.
 func (a *api) CancelTransaction(ctx context.Context, req faucetapi.CancelTransactionRequestObject) (faucetapi.CancelTransactionResponseObject, error) {
-	hash, err := a.f.tx.Cancel(ctx, uint64(req.Nonce))
-	switch {
-	case errors.Is(err, txmgr.ErrNoFlight):
-		return nil, platform.Errorf(http.StatusNotFound, platform.CodeNotFound, "nothing of this replica's wallet is in flight at nonce %d", req.Nonce)
-	case err != nil:
-		return nil, platform.Errorf(http.StatusConflict, CodeCannotCancel, "cannot cancel the transaction at nonce %d: %v", req.Nonce, err)
-	}
-	return faucetapi.CancelTransaction202JSONResponse{Body: faucetapi.Cancelling{Nonce: req.Nonce, Cancel: hash.Hex()}}, nil
+	replacing, err := a.f.tx.Cancel(uint64(req.Nonce))
+	return faucetapi.CancelTransaction202JSONResponse{Body: faucetapi.Replacing{Nonce: req.Nonce, Replacing: replacing.Hex()}}, err
 }
 
 // GetWallet is the faucet wallet for its operator (gate.Wallet).

@@ -36,7 +36,6 @@ import (
 // Error codes of the faucet.
 const (
 	CodeAlreadyClaimed   = "ALREADY_CLAIMED"
-	CodeCannotCancel     = "CANNOT_CANCEL" // the 409 of a cancel that cannot replace the transaction
 	CodeClaimRejected    = "CLAIM_REJECTED"
 	CodeFaucetBalanceLow = "FAUCET_BALANCE_LOW"
 	// CodeSpendLimitReached is the 503 of a spent FAUCET_SPEND_LIMIT.

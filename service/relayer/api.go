@@ -97,32 +97,23 @@ func (a *api) GetTransactions(ctx context.Context, req relayerapi.GetTransaction
 	return relayerapi.GetTransactions200JSONResponse{Body: txmgr.Page{Transactions: txs, NextCursor: next}}, nil
 }
 
-// ReplaceTransaction is the operator's "speed up" of a transaction in flight (txmgr.Bump).
+// ReplaceTransaction and CancelTransaction are the operator's "speed up" and "cancel" of a
+// transaction in flight (txmgr.Manager.Bump, Cancel): the watch loop's next round replaces it
+// (with a transfer of nothing to the wallet itself, for a cancel: the reveal it carried ends TX_CANCELLED and may be sent again).
 func (a *api) ReplaceTransaction(ctx context.Context, req relayerapi.ReplaceTransactionRequestObject) (relayerapi.ReplaceTransactionResponseObject, error) {
 	if !a.r.isSet() {
 		return nil, keyUnavailable()
 	}
 	replacing, err := a.r.tx.Bump(uint64(req.Nonce))
-	if errors.Is(err, txmgr.ErrNoFlight) {
-		return nil, platform.Errorf(http.StatusNotFound, platform.CodeNotFound, "nothing of this replica's wallet is in flight at nonce %d", req.Nonce)
-	}
 	return relayerapi.ReplaceTransaction202JSONResponse{Body: relayerapi.Replacing{Nonce: req.Nonce, Replacing: replacing.Hex()}}, err
 }
 
-// CancelTransaction is the operator's cancel of a transaction in flight (txmgr.Manager.Cancel);
-// the reveal it carried ends TX_CANCELLED and may be sent again.
 func (a *api) CancelTransaction(ctx context.Context, req relayerapi.CancelTransactionRequestObject) (relayerapi.CancelTransactionResponseObject, error) {
 	if !a.r.isSet() {
 		return nil, keyUnavailable()
 	}
-	hash, err := a.r.tx.Cancel(ctx, uint64(req.Nonce))
-	switch {
-	case errors.Is(err, txmgr.ErrNoFlight):
-		return nil, platform.Errorf(http.StatusNotFound, platform.CodeNotFound, "nothing of this replica's wallet is in flight at nonce %d", req.Nonce)
-	case err != nil:
-		return nil, platform.Errorf(http.StatusConflict, CodeCannotCancel, "cannot cancel the transaction at nonce %d: %v", req.Nonce, err)
-	}
-	return relayerapi.CancelTransaction202JSONResponse{Body: relayerapi.Cancelling{Nonce: req.Nonce, Cancel: hash.Hex()}}, nil
+	replacing, err := a.r.tx.Cancel(uint64(req.Nonce))
+	return relayerapi.CancelTransaction202JSONResponse{Body: relayerapi.Replacing{Nonce: req.Nonce, Replacing: replacing.Hex()}}, err
 }
 
 // GetWallet is the operator wallet for its operator (gate.Wallet); a replica standing by has none.

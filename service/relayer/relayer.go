@@ -56,8 +56,6 @@ const (
 	CodeOperatorKeyUnavailable = "OPERATOR_KEY_UNAVAILABLE"
 	// CodeTxCancelled is the 503 of a reveal whose transaction an operator cancelled.
 	CodeTxCancelled = "TX_CANCELLED"
-	// CodeCannotCancel is the 409 of a cancel that cannot replace the transaction.
-	CodeCannotCancel = "CANNOT_CANCEL"
 )
 
 var (

@@ -16,6 +16,7 @@ import (
 
 	"github.com/seed018cc74c/vaultd/service/kit/pause"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
+	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 )
 
 // Error codes shared by the services (docs/design.md, "Error codes"). A service may add its own.
@@ -80,7 +81,8 @@ var ErrUnauthorized = &Error{Status: http.StatusUnauthorized, Code: CodeUnauthor
 
 // AsError turns any error into an *Error: an *Error is kept; the kit's refusals that every
 // service answers alike are mapped here, in one table (a rate limit reached: 429 RATE_LIMITED;
-// limits that cannot be checked: 503 UNAVAILABLE; a replica an operator paused: 503 PAUSED); a
+// limits that cannot be checked: 503 UNAVAILABLE; a replica an operator paused: 503 PAUSED; a
+// transaction an operator names that is not in flight: 404 NOT_FOUND); a
 // body over its size limit becomes 413;
 // anything else is a 500.
 func AsError(err error) *Error {
@@ -94,6 +96,9 @@ func AsError(err error) *Error {
 	}
 	if errors.Is(err, ratelimit.ErrUnavailable) {
 		return &Error{Status: http.StatusServiceUnavailable, Code: CodeUnavailable, Message: err.Error(), RetryAfter: time.Second, Cause: err}
+	}
+	if errors.Is(err, txmgr.ErrNoFlight) { // an operator's replace or cancel of a nonce with nothing in flight
+		return &Error{Status: http.StatusNotFound, Code: CodeNotFound, Message: "nothing of this replica's wallet is in flight at that nonce"}
 	}
 	if errors.Is(err, pause.ErrPaused) {
 		return &Error{Status: http.StatusServiceUnavailable, Code: CodePaused, Message: err.Error(), RetryAfter: pause.RetryAfter}

@@ -507,10 +507,11 @@ func TestABumpReplacesAFlightNow(t *testing.T) {
 	waitReleased(t, g)
 }
 
-// An operator's Cancel replaces a flight with a transfer of nothing to the wallet itself, fees
-// above its newest version's; mined (here after a Bump replaced the cancel in turn: a cancel's
-// replacement is a cancel), the flight ends ErrCancelled with no receipt, and its reservation
-// comes back. A nonce with nothing in flight is ErrNoFlight.
+// An operator's Cancel has the next round replace a flight with a transfer of nothing to the
+// wallet itself, fees above its newest version's; a Bump then replaces the cancel with another
+// (a cancel's replacement is a cancel); mined, the flight ends ErrCancelled with no receipt, no
+// cancel was recorded, and its reservation comes back. A nonce with nothing in flight is
+// ErrNoFlight.
 func TestACancelEndsAFlightCancelled(t *testing.T) {
 	t.Parallel()
 	c := newFakeChain()
@@ -522,35 +523,38 @@ func TestACancelEndsAFlightCancelled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := m.Cancel(context.Background(), f.Nonce()+1); !errors.Is(err, ErrNoFlight) {
+	if _, err := m.Cancel(f.Nonce() + 1); !errors.Is(err, ErrNoFlight) {
 		t.Fatalf("cancel of a nonce with nothing in flight: %v", err)
 	}
-	hash, err := m.Cancel(context.Background(), f.Nonce())
-	if err != nil {
-		t.Fatal(err)
+	if replacing, err := m.Cancel(f.Nonce()); err != nil || replacing != f.Hash() {
+		t.Fatalf("cancel: %v, replacing %s, want %s", err, replacing, f.Hash())
 	}
-	c.mu.Lock()
-	cancel := c.sent[len(c.sent)-1]
-	c.mu.Unlock()
-	if cancel.Hash() != hash || cancel.Nonce() != f.Nonce() || *cancel.To() != m.From() || cancel.Value().Sign() != 0 || len(cancel.Data()) != 0 ||
+	sent := func(n int) []*types.Transaction {
+		t.Helper()
+		deadline := time.Now().Add(5 * time.Second)
+		for {
+			c.mu.Lock()
+			out := append([]*types.Transaction(nil), c.sent...)
+			c.mu.Unlock()
+			if len(out) >= n {
+				return out
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%d sent, want %d", len(out), n)
+			}
+			time.Sleep(2 * time.Millisecond)
+		}
+	}
+	cancel := sent(2)[1]
+	if cancel.Nonce() != f.Nonce() || *cancel.To() != m.From() || cancel.Value().Sign() != 0 || len(cancel.Data()) != 0 ||
 		cancel.GasFeeCap().Cmp(c.sent[0].GasFeeCap()) <= 0 {
 		t.Fatalf("the cancel: nonce %d to %s value %s fee cap %s", cancel.Nonce(), cancel.To(), cancel.Value(), cancel.GasFeeCap())
 	}
 	if _, err := m.Bump(f.Nonce()); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		c.mu.Lock()
-		n := len(c.sent)
-		c.mu.Unlock()
-		if n == 3 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the cancel was not replaced after a bump (%d sent)", n)
-		}
-		time.Sleep(2 * time.Millisecond)
+	if again := sent(3)[2]; *again.To() != m.From() || len(again.Data()) != 0 {
+		t.Fatal("the cancel's replacement is not a cancel")
 	}
 	c.mine()
 	select {

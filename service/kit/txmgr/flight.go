@@ -27,7 +27,11 @@ type Flight struct {
 	reserved *big.Int             // cost reserved at the gate
 	sending  bool                 // claimed, its first send not answered yet: not replaced, re-sent or given up
 	bump     bool                 // an operator asked for a replacement now (Bump): the next round replaces it
-	cancels  map[common.Hash]bool // versions that are an operator's cancel (Cancel): mined, the flight ends ErrCancelled
+	// cancelling: an operator asked for a cancel (Cancel): every replacement from then on is a
+	// transfer of nothing to the wallet itself, a version in cancels; one mined ends the flight
+	// ErrCancelled.
+	cancelling bool
+	cancels    map[common.Hash]bool
 
 	// Owned by the watch loop.
 	sentAt, lastSent, lastLookup time.Time
@@ -396,17 +400,27 @@ func (m *Manager) replace(ctx context.Context, f *Flight) bool {
 		m.log.Debug("cannot replace a lingering transaction yet", "nonce", f.nonce, "err", err)
 		return false // fees unknown
 	}
-	tx, err := m.sign(&types.DynamicFeeTx{Nonce: f.nonce, GasTipCap: tip, GasFeeCap: feeCap,
-		Gas: f.gasLimit, To: prev.To(), Value: prev.Value(), Data: prev.Data(), AccessList: prev.AccessList()})
+	m.mu.Lock()
+	record, cancelling := f.record, f.cancelling
+	m.mu.Unlock()
+	inner := &types.DynamicFeeTx{Nonce: f.nonce, GasTipCap: tip, GasFeeCap: feeCap,
+		Gas: f.gasLimit, To: prev.To(), Value: prev.Value(), Data: prev.Data(), AccessList: prev.AccessList()}
+	if cancelling { // nothing to the wallet itself, and nothing recorded (Cancel)
+		inner.Gas, inner.To, inner.Value, inner.Data, inner.AccessList = params.TxGas, &m.from, new(big.Int), nil, nil
+		record = nil
+	}
+	tx, err := m.sign(inner)
 	if err != nil {
 		return false
 	}
-	m.mu.Lock()
-	record := f.record
-	if f.cancels[prev.Hash()] { // a cancel's replacement is a cancel
-		f.cancels[tx.Hash()] = true
+	if cancelling {
+		m.mu.Lock()
+		if f.cancels == nil {
+			f.cancels = map[common.Hash]bool{}
+		}
+		f.cancels[tx.Hash()] = true // before it is sent: its receipt may come in the next round
+		m.mu.Unlock()
 	}
-	m.mu.Unlock()
 	if record != nil {
 		if err := record(tx); err != nil {
 			m.log.Warn("could not record a replacement; not sending it", "nonce", f.nonce, "err", err)
@@ -434,7 +448,7 @@ func (m *Manager) replace(ctx context.Context, f *Flight) bool {
 			m.gate.Reserve(extra)
 		}
 		m.metrics.Replaced()
-		m.log.Info("replaced a lingering transaction", "nonce", f.nonce, "old", prev.Hash(), "new", tx.Hash(), "feeCap", feeCap, "answerLost", class == sendUncertain)
+		m.log.Info("replaced a lingering transaction", "nonce", f.nonce, "old", prev.Hash(), "new", tx.Hash(), "feeCap", feeCap, "answerLost", class == sendUncertain, "cancel", cancelling)
 		return true
 	default:
 		// Mined meanwhile ("nonce too low") or refused: the node did not take this version, and

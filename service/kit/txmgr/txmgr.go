@@ -24,7 +24,6 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
-	"github.com/ethereum/go-ethereum/params"
 
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
 	"github.com/seed018cc74c/vaultd/service/kit/config"
@@ -247,10 +246,17 @@ var ErrNoFlight = errors.New("no transaction of this wallet is in flight at that
 // versions before it); it returns the newest version now, the one being replaced. ErrNoFlight
 // when nothing of this manager's is in flight at nonce.
 func (m *Manager) Bump(nonce uint64) (replacing common.Hash, err error) {
+	return m.replaceNow(nonce, false)
+}
+
+// replaceNow marks the flight at nonce for a replacement at the next round (a cancel when
+// cancel), and wakes the watch loop.
+func (m *Manager) replaceNow(nonce uint64, cancel bool) (replacing common.Hash, err error) {
 	m.mu.Lock()
 	f, ok := m.inflight[nonce]
 	if ok {
 		f.bump = true
+		f.cancelling = f.cancelling || cancel
 		replacing = f.txs[len(f.txs)-1].Hash()
 	}
 	m.mu.Unlock()
@@ -268,66 +274,17 @@ func (m *Manager) Bump(nonce uint64) (replacing common.Hash, err error) {
 // it carried happened; its nonce is used.
 var ErrCancelled = errors.New("cancelled by the operator: a transfer of nothing to the wallet itself was mined at its nonce")
 
-// Cancel replaces the transaction in flight at nonce with a transfer of nothing from the wallet
-// to itself, its fees above the newest version's, and returns its hash: an operator's "cancel".
-// If the cancel is mined, the flight ends with ErrCancelled (and no receipt); if a version of
-// what it carried is mined first, the flight ends as usual. The nonce is used either way, so
-// the nonces after it are not left stuck. The cancel is not given to the flight's Record: it
-// carries nothing to record (a record of it would read as the flight's own version); later
-// replacements of the flight replace the cancel, and are not recorded either. ErrNoFlight when
-// nothing of this manager's is in flight at nonce.
-func (m *Manager) Cancel(ctx context.Context, nonce uint64) (common.Hash, error) {
-	m.mu.Lock()
-	f, ok := m.inflight[nonce]
-	var prev *types.Transaction
-	if ok && !f.sending {
-		prev = f.txs[len(f.txs)-1]
-	}
-	m.mu.Unlock()
-	switch {
-	case !ok:
-		return common.Hash{}, ErrNoFlight
-	case prev == nil:
-		return common.Hash{}, errors.New("its first send is not answered yet; try again")
-	}
-	fctx, cancel, err := m.fenced(ctx)
-	defer cancel()
-	if err != nil {
-		return common.Hash{}, err
-	}
-	tip, feeCap, _, err := m.fees(fctx, prev)
-	if err != nil {
-		return common.Hash{}, err
-	}
-	if feeCap.Cmp(prev.GasFeeCap()) <= 0 || tip.Cmp(prev.GasTipCap()) <= 0 {
-		return common.Hash{}, fmt.Errorf("its newest version is at MAX_FEE_PER_GAS: a cancel could not replace it")
-	}
-	tx, err := m.sign(&types.DynamicFeeTx{Nonce: nonce, GasTipCap: tip, GasFeeCap: feeCap, Gas: params.TxGas, To: &m.from, Value: new(big.Int)})
-	if err != nil {
-		return common.Hash{}, err
-	}
-	m.mu.Lock()
-	if m.inflight[nonce] != f { // settled meanwhile
-		m.mu.Unlock()
-		return common.Hash{}, ErrNoFlight
-	}
-	f.record = nil // neither the cancel nor what replaces it is the flight's own version
-	if f.cancels == nil {
-		f.cancels = map[common.Hash]bool{}
-	}
-	f.cancels[tx.Hash()] = true
-	m.mu.Unlock()
-	switch sendErr := m.client.SendTransaction(fctx, tx); classifySend(sendErr) {
-	case sendAccepted, sendKnown, sendUncertain:
-		m.mu.Lock()
-		f.txs = append(f.txs, tx)
-		m.byHash[tx.Hash()] = f
-		m.mu.Unlock()
-		m.log.Warn("cancelled a transaction in flight at an operator's request", "nonce", nonce, "old", prev.Hash(), "cancel", tx.Hash())
-		return tx.Hash(), nil
-	default:
-		return common.Hash{}, fmt.Errorf("the node refused the cancel: %w", sendErr)
-	}
+// Cancel asks for the transaction in flight at nonce to be replaced, at the watch loop's next
+// round, by a transfer of nothing from the wallet to itself (fees bumped as any replacement's,
+// within MAX_FEE_PER_GAS), and returns the newest version now, the one being replaced: an
+// operator's "cancel". From then on every replacement of the flight is such a transfer, and none
+// is given to its Record (it carries nothing to record: a record of it would read as the
+// flight's own version). If one is mined, the flight ends ErrCancelled (and no receipt); if a
+// version of what it carried is mined first, the flight ends as usual. The nonce is used either
+// way, so the nonces after it are not left stuck. ErrNoFlight when nothing of this manager's is
+// in flight at nonce.
+func (m *Manager) Cancel(nonce uint64) (replacing common.Hash, err error) {
+	return m.replaceNow(nonce, true)
 }
 
 // Start runs the watch loop until Close.
