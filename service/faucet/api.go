@@ -68,15 +68,11 @@ func (a *api) Resume(ctx context.Context, _ faucetapi.ResumeRequestObject) (fauc
 
 // GetTransactions lists what the faucet wallet signed, from its claims (store.go).
 func (a *api) GetTransactions(ctx context.Context, req faucetapi.GetTransactionsRequestObject) (faucetapi.GetTransactionsResponseObject, error) {
-	limit, before, ok := txmgr.PageQuery(req.Params.Limit, req.Params.Cursor)
-	if !ok {
-		return nil, platform.InvalidRequest("cursor: not one this route gave")
+	q, err := txmgr.PageQueryOf(req.Params.State, req.Params.Limit, req.Params.Cursor)
+	if err != nil {
+		return nil, err
 	}
-	state := ""
-	if req.Params.State != nil {
-		state = string(*req.Params.State)
-	}
-	txs, next, err := a.f.store.list(ctx, state, before, limit)
+	txs, next, err := a.f.store.list(ctx, q)
 	if err != nil {
 		return nil, err
 	}

@@ -477,11 +477,10 @@ func scan(row interface{ Scan(...any) error }) (Claim, error) {
 	return c, nil
 }
 
-// list reads a page of this wallet's claims' transactions below nonce before, newest first,
-// those in state ("" for any) (txmgr.Paged). A claim retried after failing shows its newest
+// list reads a page of this wallet's claims' transactions, newest first (txmgr.Paged). A claim retried after failing shows its newest
 // attempt.
-func (s *store) list(ctx context.Context, state string, before uint64, limit int) ([]txmgr.Listed, *string, error) {
-	return txmgr.Paged(state, before, limit, func(before uint64, n int) ([]txmgr.Listed, error) {
+func (s *store) list(ctx context.Context, q txmgr.PageQuery) ([]txmgr.Listed, *string, error) {
+	return txmgr.Paged(q, func(before uint64, n int) ([]txmgr.Listed, error) {
 		rows, err := s.db.QueryContext(ctx, `SELECT nonce, address, hashes, COALESCE(raw, ''), status, COALESCE(block_number, -1), reason, updated_at
 			FROM claims WHERE chain_id = $1 AND wallet = $2 AND nonce IS NOT NULL AND nonce < $3 ORDER BY nonce DESC LIMIT $4`,
 			s.chainID, s.wallet, int64(before), n)

@@ -268,13 +268,15 @@ func (h *hookReceiver) types() []string {
 	return out
 }
 
-// The relayer's webhooks: a reveal sent and mined, and a pause and a resume, each delivered
+// The relayer's webhooks: a reveal sent and mined, the balance gate closing (the minimum 1,000
+// wei under the balance: the reveal's cost crosses it), and a pause and a resume, each delivered
 // once, signed, with the reveal's nullifier and transaction.
 func TestTheRelayerTellsItsWebhooks(t *testing.T) {
 	c := devchaintest.Start(t)
 	const secret = "a webhook secret for the tests"
 	h := newHookReceiver(t, secret)
-	s := startRelayer(t, c, map[string]string{"ADMIN_API_KEY": adminKey, "WEBHOOK_URLS": h.url, "WEBHOOK_SECRET": secret, "REPLICA_NAME": "relayer-w"})
+	s := startRelayer(t, c, map[string]string{"ADMIN_API_KEY": adminKey, "WEBHOOK_URLS": h.url, "WEBHOOK_SECRET": secret, "REPLICA_NAME": "relayer-w",
+		"MIN_OPERATOR_BALANCE": thresholdJustUnderBalance(t, c)})
 	_, req := request(t, c, devUsers(c, 0), 35)
 	r := reveal(t, s, req)
 	if r.JSON200 == nil {
@@ -282,7 +284,7 @@ func TestTheRelayerTellsItsWebhooks(t *testing.T) {
 	}
 	s.client.PauseWithResponse(ctx, bearer(adminKey))
 	s.client.ResumeWithResponse(ctx, bearer(adminKey))
-	want := map[string]bool{"reveal.sent": true, "reveal.mined": true, "replica.paused": true, "replica.resumed": true}
+	want := map[string]bool{"reveal.sent": true, "reveal.mined": true, "wallet.balance_low": true, "replica.paused": true, "replica.resumed": true}
 	waitFor(t, "the webhooks", func() bool { return len(h.types()) >= len(want) })
 	time.Sleep(300 * time.Millisecond) // nothing more arrives
 	got := h.types()

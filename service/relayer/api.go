@@ -48,10 +48,7 @@ func (a *api) GetReveal(ctx context.Context, req relayerapi.GetRevealRequestObje
 	if err != nil {
 		return nil, fmt.Errorf("read the reveal's record: %w", err)
 	}
-	st := relayerapi.RevealStatus{Nullifier: nullifier.Hex(), State: relayerapi.RevealStatusState(o.state)}
-	if o.state != statePending && o.state != stateMined && o.state != stateReverted { // dropped, cancelled: nothing on chain
-		st.State = stateUnknown
-	}
+	st := relayerapi.RevealStatus{Nullifier: nullifier.Hex(), State: relayerapi.RevealStatusState(o.state)} // status answers pending, mined, reverted or unknown
 	if st.State != stateUnknown {
 		hash := o.txHash.Hex()
 		st.TxHash = &hash
@@ -82,15 +79,11 @@ func (a *api) GetTransactions(ctx context.Context, req relayerapi.GetTransaction
 	if !a.r.isSet() {
 		return nil, keyUnavailable()
 	}
-	limit, before, ok := txmgr.PageQuery(req.Params.Limit, req.Params.Cursor)
-	if !ok {
-		return nil, platform.InvalidRequest("cursor: not one this route gave")
+	q, err := txmgr.PageQueryOf(req.Params.State, req.Params.Limit, req.Params.Cursor)
+	if err != nil {
+		return nil, err
 	}
-	state := ""
-	if req.Params.State != nil {
-		state = string(*req.Params.State)
-	}
-	txs, next, err := a.r.sentTxs.list(ctx, a.r.tx.From(), state, before, limit)
+	txs, next, err := a.r.sentTxs.list(ctx, a.r.tx.From(), q)
 	if err != nil {
 		return nil, err
 	}

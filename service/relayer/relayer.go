@@ -102,6 +102,9 @@ type Relayer struct {
 	mu      sync.Mutex                    // guards running and sent; never held across a network call
 	running map[common.Hash]*outcome      // reveals being checked or sent, by nullifier
 	sent    map[common.Hash]*txmgr.Flight // reveals whose transaction is in flight, by nullifier
+	// settled is closed, for each tracked flight, once the tracking goroutine has written down
+	// how it ended (settle): what a request waiting for the flight waits for before answering.
+	settled map[*txmgr.Flight]chan struct{}
 }
 
 // isSet reports whether Start has set the operator up.
@@ -118,8 +121,13 @@ func (r *Relayer) isSet() bool {
 // (after a 504 TX_PENDING, or after a restart that adopted it from the pool) gets its outcome,
 // never a second transaction.
 func (r *Relayer) track(nullifier common.Hash, f *txmgr.Flight, settled func()) {
+	written := make(chan struct{})
 	r.mu.Lock()
 	r.sent[nullifier] = f
+	if r.settled == nil {
+		r.settled = map[*txmgr.Flight]chan struct{}{}
+	}
+	r.settled[f] = written
 	r.mu.Unlock()
 	r.tracking.Add(1)
 	go func() {
@@ -130,20 +138,21 @@ func (r *Relayer) track(nullifier common.Hash, f *txmgr.Flight, settled func()) 
 			return
 		}
 		settled()
+		r.settle(nullifier, f)
 		r.mu.Lock()
 		if r.sent[nullifier] == f {
 			delete(r.sent, nullifier)
 		}
+		delete(r.settled, f)
 		r.mu.Unlock()
-		r.settle(nullifier, f)
+		close(written)
 	}()
 }
 
-// settle writes down how f, nullifier's transaction, ended once it is mined: its record settled
-// and its outcome stored, for GET /reveal/{nullifier}. A flight given up stays pending, for
-// recover. Both writes can be repeated: the tracking goroutine settles every flight, and a
-// request waiting for one settles it before answering, so that a status asked for right after
-// the answer agrees with it.
+// settle writes down how f, nullifier's transaction, ended: its record settled and its outcome
+// stored, for GET /reveal/{nullifier}, once per flight (the tracking goroutine's; a request
+// waiting for the flight waits for it, so that a status asked right after the answer agrees with
+// it). A flight given up stays pending, for recover.
 func (r *Relayer) settle(nullifier common.Hash, f *txmgr.Flight) {
 	ctx, cancel := context.WithTimeout(context.Background(), r.cfg.Chain.RPCTimeout)
 	defer cancel()
@@ -262,7 +271,7 @@ func (r *Relayer) Reveal(ctx context.Context, req relayerapi.RevealRequest) (res
 	r.mu.Lock()
 	if f, ok := r.sent[in.nullifier]; ok {
 		r.mu.Unlock()
-		return r.await(context.WithoutCancel(ctx), in.nullifier, f)
+		return r.await(context.WithoutCancel(ctx), f)
 	}
 	if o, ok := r.running[in.nullifier]; ok {
 		r.mu.Unlock()
@@ -447,7 +456,7 @@ func (r *Relayer) reveal(ctx context.Context, in request) (relayerapi.RevealResu
 			r.unclaim(context.Background(), in.nullifier, claim)
 		}
 	})
-	return r.await(ctx, in.nullifier, f)
+	return r.await(ctx, f)
 }
 
 // simulate is check 7: it runs the reveal once as an eth_call and returns the gas limit to send
@@ -575,8 +584,9 @@ func (r *Relayer) unclaim(ctx context.Context, nullifier common.Hash, claim *cla
 	}
 }
 
-// await waits for the sent reveal's receipt, until RECEIPT_TIMEOUT, and settles it before answering.
-func (r *Relayer) await(ctx context.Context, nullifier common.Hash, f *txmgr.Flight) (relayerapi.RevealResult, error) {
+// await waits for the sent reveal's receipt, until RECEIPT_TIMEOUT, and for its outcome to be
+// written down (track), before answering.
+func (r *Relayer) await(ctx context.Context, f *txmgr.Flight) (relayerapi.RevealResult, error) {
 	_, end := r.stage(ctx, "receipt")
 	timer := time.NewTimer(r.cfg.Tx.ReceiptTimeout)
 	defer timer.Stop()
@@ -589,7 +599,15 @@ func (r *Relayer) await(ctx context.Context, nullifier common.Hash, f *txmgr.Fli
 		return relayerapi.RevealResult{TxHash: hash}, err
 	}
 	end(f.Err())
-	r.settle(nullifier, f) // a status asked right after the answer agrees with it
+	r.mu.Lock()
+	written := r.settled[f]
+	r.mu.Unlock()
+	if written != nil { // its outcome written first: a status asked right after the answer agrees with it
+		select {
+		case <-written:
+		case <-r.closing:
+		}
+	}
 	if errors.Is(f.Err(), txmgr.ErrCancelled) {
 		return relayerapi.RevealResult{}, &RevealError{Reason: TxCancelled, Retry: time.Second, TxHash: f.Hash().Hex(),
 			Message: "the relayer's operator cancelled this reveal's transaction; nothing was revealed: send it again"}

@@ -383,10 +383,10 @@ func revealSignals(tx *types.Transaction) ([zk.NumSignals]*big.Int, bool) {
 	return signals, ok
 }
 
-// list reads a page of wallet's recorded transactions below nonce before, newest first, those
-// in state ("" for any), with their outcomes (txmgr.Paged).
-func (s *sentStore) list(ctx context.Context, wallet common.Address, state string, before uint64, limit int) ([]txmgr.Listed, *string, error) {
-	return txmgr.Paged(state, before, limit, func(before uint64, n int) ([]txmgr.Listed, error) {
+// list reads a page of wallet's recorded transactions, newest first, with their outcomes
+// (txmgr.Paged).
+func (s *sentStore) list(ctx context.Context, wallet common.Address, q txmgr.PageQuery) ([]txmgr.Listed, *string, error) {
+	return txmgr.Paged(q, func(before uint64, n int) ([]txmgr.Listed, error) {
 		rows, err := s.db.QueryContext(ctx, `SELECT t.nonce, t.nullifier, t.hashes, t.raw, t.status, t.updated_at,
 				COALESCE(o.state, ''), COALESCE(o.tx_hash, ''), COALESCE(o.block_number, 0), COALESCE(o.reason, '')
 			FROM reveal_transactions t LEFT JOIN reveal_outcomes o ON o.chain_id = t.chain_id AND o.nullifier = t.nullifier

@@ -100,6 +100,9 @@ func AsError(err error) *Error {
 	if errors.Is(err, txmgr.ErrNoFlight) { // an operator's replace or cancel of a nonce with nothing in flight
 		return &Error{Status: http.StatusNotFound, Code: CodeNotFound, Message: "nothing of this replica's wallet is in flight at that nonce"}
 	}
+	if errors.Is(err, txmgr.ErrBadCursor) {
+		return InvalidRequest("%v", err)
+	}
 	if errors.Is(err, pause.ErrPaused) {
 		return &Error{Status: http.StatusServiceUnavailable, Code: CodePaused, Message: err.Error(), RetryAfter: pause.RetryAfter}
 	}

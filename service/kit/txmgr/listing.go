@@ -1,6 +1,7 @@
 package txmgr
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 	"time"
@@ -60,18 +61,35 @@ func Versions(hashes, raw string) []Version {
 	return out
 }
 
-// PageQuery reads a listing's limit (50 when nil) and cursor (the nonce to list below; the
-// newest first when nil); ok is false for a cursor that is not one.
-func PageQuery(limit *int, cursor *string) (lim int, before uint64, ok bool) {
-	lim, before = 50, 1<<62
+// PageQuery is what a listing is asked for: the state kept ("" for any), how many, and the
+// nonce to list below.
+type PageQuery struct {
+	State  string
+	Limit  int
+	Before uint64
+}
+
+// ErrBadCursor is a page cursor that no listing gave.
+var ErrBadCursor = errors.New("cursor: not one a listing gave")
+
+// PageQueryOf reads a listing's parameters as a route has them: state (nil: any), limit (50 when
+// nil) and cursor (the newest first when nil).
+func PageQueryOf(state *string, limit *int, cursor *string) (PageQuery, error) {
+	q := PageQuery{Limit: 50, Before: 1 << 62}
+	if state != nil {
+		q.State = *state
+	}
 	if limit != nil {
-		lim = *limit
+		q.Limit = *limit
 	}
-	if cursor == nil || *cursor == "" {
-		return lim, before, true
+	if cursor != nil && *cursor != "" {
+		n, err := strconv.ParseUint(*cursor, 10, 62)
+		if err != nil {
+			return q, ErrBadCursor
+		}
+		q.Before = n
 	}
-	n, err := strconv.ParseUint(*cursor, 10, 62)
-	return lim, n, err == nil
+	return q, nil
 }
 
 // Cursor is the cursor of the page after one ending at nonce.
@@ -81,10 +99,11 @@ func Cursor(nonce uint64) *string {
 }
 
 // Paged reads one page of a listing: fetch returns up to n transactions below nonce before,
-// newest first (fewer: none are left); those in state ("" for any) are kept, up to limit. next
-// is the cursor of what is left, nil when nothing is.
-func Paged(state string, before uint64, limit int, fetch func(before uint64, n int) ([]Listed, error)) (page []Listed, next *string, err error) {
+// newest first (fewer: none are left); those in q's state are kept, up to its limit. next is the
+// cursor of what is left, nil when nothing is.
+func Paged(q PageQuery, fetch func(before uint64, n int) ([]Listed, error)) (page []Listed, next *string, err error) {
 	const batch = 200
+	before := q.Before
 	page = []Listed{}
 	for {
 		got, err := fetch(before, batch)
@@ -93,10 +112,10 @@ func Paged(state string, before uint64, limit int, fetch func(before uint64, n i
 		}
 		for _, l := range got {
 			before = l.Nonce
-			if state == "" || l.State == state {
+			if q.State == "" || l.State == q.State {
 				page = append(page, l)
 			}
-			if len(page) == limit {
+			if len(page) == q.Limit {
 				return page, Cursor(before), nil
 			}
 		}

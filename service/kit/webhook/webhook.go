@@ -98,9 +98,10 @@ type Outbox struct {
 
 // Backoff bounds: the first retry after minBackoff, doubling up to maxBackoff.
 const (
-	minBackoff = time.Second
-	maxBackoff = 5 * time.Minute
-	batch      = 50
+	minBackoff    = time.Second
+	maxBackoff    = 5 * time.Minute
+	batch         = 50
+	keepDelivered = 7 * 24 * time.Hour
 )
 
 // Open creates the outbox table in db (first use) and registers the metrics
@@ -119,6 +120,10 @@ func Open(db *sqldb.DB, service, replica string, cfg Config, reg prometheus.Regi
 		delivered_at BIGINT,          -- unix milliseconds; NULL until the endpoint answered 2xx
 		last_error   TEXT   NOT NULL
 	)`, `CREATE INDEX IF NOT EXISTS webhook_outbox_due ON webhook_outbox (service, delivered_at, next_at)`); err != nil {
+		return nil, fmt.Errorf("DATABASE_URL: %w", err)
+	}
+	// Delivered rows are kept a week (for people reading the table), then dropped at a start.
+	if _, err := db.Exec(`DELETE FROM webhook_outbox WHERE service = $1 AND delivered_at < $2`, service, time.Now().Add(-keepDelivered).UnixMilli()); err != nil {
 		return nil, fmt.Errorf("DATABASE_URL: %w", err)
 	}
 	deliveries := prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: "vaultd", Subsystem: service, Name: "webhook_deliveries_total",
