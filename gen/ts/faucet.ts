@@ -121,13 +121,13 @@ export interface paths {
         put?: never;
         /**
          * Cancel a transaction in flight
-         * @description This replica's transaction in flight at `nonce` is replaced by a transfer of nothing from
-         *     the wallet to itself, its fees above the newest version's (it is replaced in turn if it
-         *     lingers). If the cancel is mined, the claim it carried ends `failed` ("cancelled"), and the address may claim again; if a version of the claim's transaction is
+         * @description This replica's transaction in flight at `nonce` is replaced, at once (its next round,
+         *     within the receipt poll), by a transfer of nothing from the wallet to itself, its fees
+         *     bumped as any replacement's (and every later replacement is such a transfer). If the cancel is mined, the claim it carried ends `failed` ("cancelled"), and the address may claim again; if a version of the claim's transaction is
          *     mined first, the claim ends as usual. The nonce is used either way, so the nonces after
-         *     it are not left stuck. `404` when nothing of this replica's is in flight at `nonce`;
-         *     `409 CANNOT_CANCEL` when it cannot be replaced (its newest version is at
-         *     `MAX_FEE_PER_GAS`, or the node refused the cancel).
+         *     it are not left stuck. A transaction whose newest version is at `MAX_FEE_PER_GAS`
+         *     cannot be replaced, nor then cancelled. `404` when nothing of this replica's is in flight
+         *     at `nonce`.
          */
         post: operations["cancelTransaction"];
         delete?: never;
@@ -267,16 +267,10 @@ export interface components {
                 next: number;
             };
         };
-        Cancelling: {
-            /** Format: int64 */
-            nonce: number;
-            /** @description The cancel's hash. */
-            cancel: string;
-        };
         Replacing: {
             /** Format: int64 */
             nonce: number;
-            /** @description The newest version when asked, the one being replaced. */
+            /** @description The newest version when asked, the one being replaced (by a cancel, for `/cancel`). */
             replacing: string;
         };
         TransactionPage: {
@@ -313,16 +307,6 @@ export interface components {
              * @enum {string}
              */
             code: "UNAUTHORIZED";
-        };
-        /** @description The error body of a 409 of a cancel. */
-        CannotCancelError: {
-            /** @description What went wrong, for people. */
-            error: string;
-            /**
-             * @description Machine-readable code; one of these for this response.
-             * @enum {string}
-             */
-            code: "CANNOT_CANCEL";
         };
         /** @description The error body of a 404. */
         NotFoundError: {
@@ -430,7 +414,7 @@ export interface components {
              * @example ALREADY_CLAIMED
              * @enum {string}
              */
-            code: "INVALID_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "CHAIN_UNAVAILABLE" | "UNAVAILABLE" | "INTERNAL" | "ALREADY_CLAIMED" | "CLAIM_REJECTED" | "FAUCET_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "PAUSED" | "CANNOT_CANCEL";
+            code: "INVALID_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "CHAIN_UNAVAILABLE" | "UNAVAILABLE" | "INTERNAL" | "ALREADY_CLAIMED" | "CLAIM_REJECTED" | "FAUCET_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "PAUSED";
         };
         /** @description The error body of a 400. */
         InvalidRequestError: {
@@ -868,7 +852,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The cancel is sent. */
+            /** @description The cancel is under way. */
             202: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -878,7 +862,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Cancelling"];
+                    "application/json": components["schemas"]["Replacing"];
                 };
             };
             400: components["responses"]["InvalidRequest"];
@@ -894,19 +878,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description `CANNOT_CANCEL`: the transaction cannot be replaced. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CannotCancelError"];
                 };
             };
             429: components["responses"]["RateLimited"];

@@ -138,13 +138,13 @@ export interface paths {
         put?: never;
         /**
          * Cancel a transaction in flight
-         * @description This replica's transaction in flight at `nonce` is replaced by a transfer of nothing from
-         *     the wallet to itself, its fees above the newest version's (it is replaced in turn if it
-         *     lingers). If the cancel is mined, the reveal it carried answers `503 TX_CANCELLED` (nothing was revealed; `GET /reveal/{nullifier}` says `unknown`) and may be sent again; if a version of the reveal's transaction is
+         * @description This replica's transaction in flight at `nonce` is replaced, at once (its next round,
+         *     within the receipt poll), by a transfer of nothing from the wallet to itself, its fees
+         *     bumped as any replacement's (and every later replacement is such a transfer). If the cancel is mined, the reveal it carried answers `503 TX_CANCELLED` (nothing was revealed; `GET /reveal/{nullifier}` says `unknown`) and may be sent again; if a version of the reveal's transaction is
          *     mined first, the reveal ends as usual. The nonce is used either way, so the nonces after
-         *     it are not left stuck. `404` when nothing of this replica's is in flight at `nonce`;
-         *     `409 CANNOT_CANCEL` when it cannot be replaced (its newest version is at
-         *     `MAX_FEE_PER_GAS`, or the node refused the cancel).
+         *     it are not left stuck. A transaction whose newest version is at `MAX_FEE_PER_GAS`
+         *     cannot be replaced, nor then cancelled. `404` when nothing of this replica's is in flight
+         *     at `nonce`.
          */
         post: operations["cancelTransaction"];
         delete?: never;
@@ -284,16 +284,10 @@ export interface components {
                 next: number;
             };
         };
-        Cancelling: {
-            /** Format: int64 */
-            nonce: number;
-            /** @description The cancel's hash. */
-            cancel: string;
-        };
         Replacing: {
             /** Format: int64 */
             nonce: number;
-            /** @description The newest version when asked, the one being replaced. */
+            /** @description The newest version when asked, the one being replaced (by a cancel, for `/cancel`). */
             replacing: string;
         };
         TransactionPage: {
@@ -330,16 +324,6 @@ export interface components {
              * @enum {string}
              */
             code: "UNAUTHORIZED";
-        };
-        /** @description The error body of a 409 of a cancel. */
-        CannotCancelError: {
-            /** @description What went wrong, for people. */
-            error: string;
-            /**
-             * @description Machine-readable code; one of these for this response.
-             * @enum {string}
-             */
-            code: "CANNOT_CANCEL";
         };
         /** @description The error body of a 404. */
         NotFoundError: {
@@ -499,7 +483,7 @@ export interface components {
              * @example NULLIFIER_USED
              * @enum {string}
              */
-            code: "INVALID_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "CHAIN_UNAVAILABLE" | "UNAVAILABLE" | "INTERNAL" | "NULLIFIER_USED" | "UNKNOWN_ROOT" | "INVALID_PROOF" | "INVALID_RECIPIENT" | "SIGNAL_MISMATCH" | "REVEAL_REJECTED" | "TX_REVERTED" | "TX_PENDING" | "ROOT_EXPIRING" | "OPERATOR_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "OPERATOR_KEY_UNAVAILABLE" | "PAUSED" | "CANNOT_CANCEL" | "TX_CANCELLED";
+            code: "INVALID_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "CHAIN_UNAVAILABLE" | "UNAVAILABLE" | "INTERNAL" | "NULLIFIER_USED" | "UNKNOWN_ROOT" | "INVALID_PROOF" | "INVALID_RECIPIENT" | "SIGNAL_MISMATCH" | "REVEAL_REJECTED" | "TX_REVERTED" | "TX_PENDING" | "ROOT_EXPIRING" | "OPERATOR_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "OPERATOR_KEY_UNAVAILABLE" | "PAUSED" | "TX_CANCELLED";
             /** @description The transaction concerned, for TX_REVERTED and TX_PENDING. */
             txHash?: string;
         };
@@ -1002,7 +986,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The cancel is sent. */
+            /** @description The cancel is under way. */
             202: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -1012,7 +996,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Cancelling"];
+                    "application/json": components["schemas"]["Replacing"];
                 };
             };
             400: components["responses"]["InvalidRequest"];
@@ -1028,19 +1012,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description `CANNOT_CANCEL`: the transaction cannot be replaced. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CannotCancelError"];
                 };
             };
             429: components["responses"]["RateLimited"];
