@@ -91,7 +91,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		Chain:    chain.LoadConfig(e),
 		Operator: OperatorConfig{
 			Key:         chain.EnvWalletKey(e, "OPERATOR"),
-			Keys:        chain.EnvPrivateKeys(e, "OPERATOR_PRIVATE_KEYS"),
+			Keys:        chain.EnvWalletKeys(e, "OPERATOR"),
 			LeaseTTL:    e.Duration("OPERATOR_LEASE_TTL", 10*time.Second),
 			MinBalance:  chain.EnvEther(e, "MIN_OPERATOR_BALANCE", "100"),
 			BalancePoll: e.Duration("BALANCE_POLL_INTERVAL", 10*time.Second),
@@ -125,11 +125,11 @@ func (c Config) Validate() error {
 	errs := []error{c.Chain.Validate()}
 	switch {
 	case c.Operator.Key == nil && len(c.Operator.Keys) == 0:
-		errs = append(errs, errors.New("OPERATOR_PRIVATE_KEY (or OPERATOR_PRIVATE_KEY_FILE, or OPERATOR_KEYSTORE_FILE) is required, or OPERATOR_PRIVATE_KEYS_FILE for replicas"))
+		errs = append(errs, errors.New("OPERATOR_PRIVATE_KEY (or OPERATOR_PRIVATE_KEY_FILE, or OPERATOR_KEYSTORE_FILE) is required, or OPERATOR_PRIVATE_KEYS_FILE (or OPERATOR_KEYSTORE_DIR) for replicas"))
 	case c.Operator.Key != nil && len(c.Operator.Keys) > 0:
-		errs = append(errs, errors.New("set OPERATOR_PRIVATE_KEY (or OPERATOR_KEYSTORE_FILE) or OPERATOR_PRIVATE_KEYS, not both"))
+		errs = append(errs, errors.New("set one operator key (OPERATOR_PRIVATE_KEY or OPERATOR_KEYSTORE_FILE) or the replicas' keys (OPERATOR_PRIVATE_KEYS or OPERATOR_KEYSTORE_DIR), not both"))
 	case len(c.Operator.Keys) > 0 && c.Limits.RedisURL == "":
-		errs = append(errs, errors.New("OPERATOR_PRIVATE_KEYS needs REDIS_URL: the replicas lease the keys through it"))
+		errs = append(errs, errors.New("OPERATOR_PRIVATE_KEYS (or OPERATOR_KEYSTORE_DIR) needs REDIS_URL: the replicas lease the keys through it"))
 	case len(c.Operator.Keys) > 0 && c.Operator.LeaseTTL < time.Second:
 		errs = append(errs, errors.New("OPERATOR_LEASE_TTL must be at least 1s"))
 	}

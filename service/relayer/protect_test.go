@@ -263,7 +263,7 @@ func TestConfigOfReplicaKeys(t *testing.T) {
 	if err == nil || strings.Contains(err.Error(), good[2:]) || strings.Contains(err.Error(), bad[2:]) {
 		t.Fatalf("err = %v (must refuse, and never print a key)", err)
 	}
-	for _, want := range []string{"key 2 is not a valid private key", "key 3 repeats", "OPERATOR_PRIVATE_KEYS needs REDIS_URL"} {
+	for _, want := range []string{"key 2 is not a valid private key", "key 3 repeats", "OPERATOR_PRIVATE_KEYS (or OPERATOR_KEYSTORE_DIR) needs REDIS_URL"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error lacks %q: %v", want, err)
 		}
@@ -276,6 +276,32 @@ func TestConfigOfReplicaKeys(t *testing.T) {
 	_, err = relayer.LoadConfig(env(t, c, map[string]string{"OPERATOR_PRIVATE_KEYS_FILE": file, "REDIS_URL": "redis://127.0.0.1:1/0"}))
 	if err == nil || !strings.Contains(err.Error(), "not both") {
 		t.Fatalf("a key and a key set: %v", err)
+	}
+	// The same set as a keystore directory under one password.
+	dir := filepath.Join(t.TempDir(), "keystore")
+	ks := keystore.NewKeyStore(dir, keystore.LightScryptN, keystore.LightScryptP)
+	want := map[common.Address]bool{}
+	for range 2 {
+		a, err := ks.ImportECDSA(freshKey(t), "replicas' password")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[a.Address] = true
+	}
+	cfg, err = relayer.LoadConfig(env(t, c, map[string]string{"OPERATOR_PRIVATE_KEY": "", "OPERATOR_KEYSTORE_DIR": dir,
+		"OPERATOR_KEYSTORE_PASSWORD": "replicas' password", "REDIS_URL": "redis://127.0.0.1:1/0"}))
+	if err != nil || len(cfg.Operator.Keys) != 2 {
+		t.Fatalf("OPERATOR_KEYSTORE_DIR: %v, %d keys", err, len(cfg.Operator.Keys))
+	}
+	for _, k := range cfg.Operator.Keys {
+		if !want[crypto.PubkeyToAddress(k.PublicKey)] {
+			t.Errorf("key of %s is not one of the directory's", crypto.PubkeyToAddress(k.PublicKey))
+		}
+	}
+	_, err = relayer.LoadConfig(env(t, c, map[string]string{"OPERATOR_PRIVATE_KEY": "", "OPERATOR_KEYSTORE_DIR": dir,
+		"OPERATOR_KEYSTORE_PASSWORD": "replicas' password"}))
+	if err == nil || !strings.Contains(err.Error(), "OPERATOR_KEYSTORE_DIR) needs REDIS_URL") {
+		t.Fatalf("a keystore directory without Redis: %v", err)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"math/big"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -58,8 +59,8 @@ func EnvWalletKey(e *config.Env, prefix string) *ecdsa.PrivateKey {
 	plain := EnvPrivateKey(e, prefix+"_PRIVATE_KEY")
 	file := e.String(prefix+"_KEYSTORE_FILE", "")
 	if file == "" {
-		if e.OptionalSecret(prefix+"_KEYSTORE_PASSWORD") != "" {
-			e.Fail("%s_KEYSTORE_PASSWORD is set without %s_KEYSTORE_FILE", prefix, prefix)
+		if e.String(prefix+"_KEYSTORE_DIR", "") == "" && e.OptionalSecret(prefix+"_KEYSTORE_PASSWORD") != "" {
+			e.Fail("%s_KEYSTORE_PASSWORD is set without %s_KEYSTORE_FILE or %s_KEYSTORE_DIR", prefix, prefix, prefix)
 		}
 		return plain
 	}
@@ -71,14 +72,71 @@ func EnvWalletKey(e *config.Env, prefix string) *ecdsa.PrivateKey {
 	if password == "" {
 		return nil
 	}
-	data, err := os.ReadFile(file)
+	return openKeystore(e, prefix, prefix+"_KEYSTORE_FILE", file, password)
+}
+
+// EnvWalletKeys reads several wallets' keys (a relayer's replicas lease one each), one of two
+// ways: PREFIX_PRIVATE_KEYS (or its _FILE), as EnvPrivateKeys reads them, or every file of the
+// directory PREFIX_KEYSTORE_DIR names (a geth keystore directory: one version 3 JSON keystore per
+// key; names starting with a dot are skipped), all opened with the one password of
+// PREFIX_KEYSTORE_PASSWORD(_FILE). nil when neither is set; both at once are refused. A key that
+// does not open is reported by its file's name, a repeated key by the two files' names.
+func EnvWalletKeys(e *config.Env, prefix string) []*ecdsa.PrivateKey {
+	plain := EnvPrivateKeys(e, prefix+"_PRIVATE_KEYS")
+	dir := e.String(prefix+"_KEYSTORE_DIR", "")
+	if dir == "" {
+		return plain
+	}
+	if plain != nil {
+		e.Fail("set %s_PRIVATE_KEYS or %s_KEYSTORE_DIR, not both", prefix, prefix)
+		return nil
+	}
+	entries, err := os.ReadDir(dir)
 	if err != nil {
-		e.Fail("%s_KEYSTORE_FILE: %v", prefix, err)
+		e.Fail("%s_KEYSTORE_DIR: %v", prefix, err)
+		return nil
+	}
+	password := e.Secret(prefix + "_KEYSTORE_PASSWORD")
+	if password == "" {
+		return nil
+	}
+	var keys []*ecdsa.PrivateKey
+	from := map[common.Address]string{}
+	files := 0
+	for _, f := range entries {
+		if f.IsDir() || strings.HasPrefix(f.Name(), ".") {
+			continue
+		}
+		files++
+		k := openKeystore(e, prefix, prefix+"_KEYSTORE_DIR", filepath.Join(dir, f.Name()), password)
+		if k == nil {
+			continue
+		}
+		a := crypto.PubkeyToAddress(k.PublicKey)
+		if earlier, ok := from[a]; ok {
+			e.Fail("%s_KEYSTORE_DIR: %s holds the same key as %s", prefix, f.Name(), earlier)
+			continue
+		}
+		from[a] = f.Name()
+		keys = append(keys, k)
+	}
+	if files == 0 {
+		e.Fail("%s_KEYSTORE_DIR: %s holds no keystore", prefix, dir)
+	}
+	return keys
+}
+
+// openKeystore decrypts the keystore file at path, which the variable name gave; a failure is
+// reported by the file's name, never its content or the password.
+func openKeystore(e *config.Env, prefix, name, path, password string) *ecdsa.PrivateKey {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		e.Fail("%s: %v", name, err)
 		return nil
 	}
 	key, err := keystore.DecryptKey(data, password)
 	if err != nil {
-		e.Fail("%s_KEYSTORE_FILE: %s does not open with %s_KEYSTORE_PASSWORD (a wrong password, or not a version 3 keystore)", prefix, file, prefix)
+		e.Fail("%s: %s does not open with %s_KEYSTORE_PASSWORD (a wrong password, or not a version 3 keystore)", name, path, prefix)
 		return nil
 	}
 	return key.PrivateKey

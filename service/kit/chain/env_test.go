@@ -53,7 +53,7 @@ func TestEnvWalletKeyFromAKeystore(t *testing.T) {
 	}{
 		{"wrong password", map[string]string{"FAUCET_KEYSTORE_FILE": account.URL.Path, "FAUCET_KEYSTORE_PASSWORD_FILE": wrong}, "does not open with FAUCET_KEYSTORE_PASSWORD"},
 		{"no password", map[string]string{"FAUCET_KEYSTORE_FILE": account.URL.Path}, "FAUCET_KEYSTORE_PASSWORD (or FAUCET_KEYSTORE_PASSWORD_FILE) is required"},
-		{"password alone", map[string]string{"FAUCET_KEYSTORE_PASSWORD": "correct horse", "FAUCET_PRIVATE_KEY": plain}, "FAUCET_KEYSTORE_PASSWORD is set without FAUCET_KEYSTORE_FILE"},
+		{"password alone", map[string]string{"FAUCET_KEYSTORE_PASSWORD": "correct horse", "FAUCET_PRIVATE_KEY": plain}, "FAUCET_KEYSTORE_PASSWORD is set without FAUCET_KEYSTORE_FILE or FAUCET_KEYSTORE_DIR"},
 		{"both ways", map[string]string{"FAUCET_KEYSTORE_FILE": account.URL.Path, "FAUCET_KEYSTORE_PASSWORD_FILE": good, "FAUCET_PRIVATE_KEY": plain}, "not both"},
 		{"not a keystore", map[string]string{"FAUCET_KEYSTORE_FILE": good, "FAUCET_KEYSTORE_PASSWORD_FILE": good}, "not a version 3 keystore"},
 	} {
@@ -65,6 +65,90 @@ func TestEnvWalletKeyFromAKeystore(t *testing.T) {
 		}
 		for _, secret := range []string{"correct horse", "battery staple", plain[2:]} {
 			if strings.Contains(err.Error(), secret) {
+				t.Errorf("%s: the error shows a secret: %v", c.name, err)
+			}
+		}
+	}
+}
+
+// Several wallets' keys from a keystore directory (geth's layout, one v3 file per key) under one
+// password: every key read; a wrong password named by file, a repeated key by both files, an empty
+// directory and a directory beside PRIVATE_KEYS each refused, never echoing a key or the password.
+func TestEnvWalletKeysFromAKeystoreDirectory(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	ksDir := filepath.Join(dir, "ks")
+	ks := keystore.NewKeyStore(ksDir, keystore.LightScryptN, keystore.LightScryptP)
+	var want []string
+	var plain []string
+	for range 3 {
+		key, _ := crypto.GenerateKey()
+		a, err := ks.ImportECDSA(key, "correct horse")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, a.Address.Hex())
+		plain = append(plain, hexutil.Encode(crypto.FromECDSA(key)))
+	}
+	password := filepath.Join(dir, "password")
+	os.WriteFile(password, []byte("correct horse\n"), 0o600)
+	read := func(vars map[string]string) (*config.Env, []string) {
+		e := config.NewEnv(func(k string) string { return vars[k] })
+		var got []string
+		for _, k := range chain.EnvWalletKeys(e, "OPERATOR") {
+			got = append(got, crypto.PubkeyToAddress(k.PublicKey).Hex())
+		}
+		return e, got
+	}
+	e, got := read(map[string]string{"OPERATOR_KEYSTORE_DIR": ksDir, "OPERATOR_KEYSTORE_PASSWORD_FILE": password})
+	if e.Err() != nil || len(got) != 3 {
+		t.Fatalf("keys %v, err %v; want the 3 of the directory", got, e.Err())
+	}
+	for _, w := range want {
+		if !strings.Contains(strings.Join(got, " "), w) {
+			t.Errorf("%s missing from %v", w, got)
+		}
+	}
+
+	other := filepath.Join(dir, "other")
+	otherKs := keystore.NewKeyStore(other, keystore.LightScryptN, keystore.LightScryptP)
+	key, _ := crypto.GenerateKey()
+	otherKs.ImportECDSA(key, "battery staple")
+	same, _ := crypto.HexToECDSA(plain[0][2:])
+	if _, err := otherKs.ImportECDSA(same, "correct horse"); err != nil {
+		t.Fatal(err)
+	}
+	first, _ := os.ReadDir(ksDir)
+	data, _ := os.ReadFile(filepath.Join(ksDir, first[0].Name()))
+	os.WriteFile(filepath.Join(other, "copy-of-first"), data, 0o600)
+	os.WriteFile(filepath.Join(other, ".hidden"), []byte("not a keystore"), 0o600)
+	empty := filepath.Join(dir, "empty")
+	os.Mkdir(empty, 0o700)
+	for _, c := range []struct {
+		name string
+		vars map[string]string
+		want []string
+	}{
+		{"wrong password, repeated key", map[string]string{"OPERATOR_KEYSTORE_DIR": other, "OPERATOR_KEYSTORE_PASSWORD_FILE": password},
+			[]string{"does not open with OPERATOR_KEYSTORE_PASSWORD", "holds the same key as"}},
+		{"empty", map[string]string{"OPERATOR_KEYSTORE_DIR": empty, "OPERATOR_KEYSTORE_PASSWORD_FILE": password}, []string{"holds no keystore"}},
+		{"missing", map[string]string{"OPERATOR_KEYSTORE_DIR": filepath.Join(dir, "nowhere"), "OPERATOR_KEYSTORE_PASSWORD_FILE": password}, []string{"OPERATOR_KEYSTORE_DIR"}},
+		{"no password", map[string]string{"OPERATOR_KEYSTORE_DIR": ksDir}, []string{"OPERATOR_KEYSTORE_PASSWORD (or OPERATOR_KEYSTORE_PASSWORD_FILE) is required"}},
+		{"both ways", map[string]string{"OPERATOR_KEYSTORE_DIR": ksDir, "OPERATOR_KEYSTORE_PASSWORD_FILE": password, "OPERATOR_PRIVATE_KEYS": plain[1]}, []string{"not both"}},
+	} {
+		e, got := read(c.vars)
+		err := e.Err()
+		if err == nil {
+			t.Errorf("%s: keys %v, no error", c.name, got)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: %v; want %q", c.name, err, w)
+			}
+		}
+		for _, secret := range append([]string{"correct horse", "battery staple"}, plain...) {
+			if strings.Contains(err.Error(), strings.TrimPrefix(secret, "0x")) {
 				t.Errorf("%s: the error shows a secret: %v", c.name, err)
 			}
 		}

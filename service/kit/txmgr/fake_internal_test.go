@@ -177,9 +177,10 @@ func (g *countingGate) held() *big.Int {
 
 type noMetrics struct{}
 
-func (noMetrics) NextNonce(uint64) {}
-func (noMetrics) InFlight(int)     {}
-func (noMetrics) Replaced()        {}
+func (noMetrics) NextNonce(uint64)     {}
+func (noMetrics) InFlight(int)         {}
+func (noMetrics) Replaced()            {}
+func (noMetrics) OldestPending(uint64) {}
 
 // fakeManager is a started manager on c whose clock is ahead of the wall's by *ahead.
 func fakeManager(t *testing.T, c *fakeChain) (m *Manager, g *countingGate, ahead *atomic.Int64) {

@@ -135,6 +135,7 @@ func (m *Manager) watch(ctx context.Context) {
 		m.mu.Unlock()
 		if idle {
 			seen = 0
+			m.metrics.OldestPending(0)
 			select {
 			case <-ctx.Done():
 				return
@@ -159,6 +160,7 @@ func (m *Manager) watch(ctx context.Context) {
 			first = min(first, f.after)
 		}
 		m.mu.Unlock()
+		m.metrics.OldestPending(head - first)
 		if seen == 0 || seen > head { // back from idle (or the chain went back): from the oldest send
 			seen = first
 		}

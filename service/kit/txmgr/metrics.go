@@ -7,10 +7,11 @@ type PromMetrics struct {
 	nonce        prometheus.Gauge
 	inFlight     prometheus.Gauge
 	replacements prometheus.Counter
+	oldest       prometheus.Gauge
 }
 
-// NewMetrics registers vaultd_<subsystem>_next_nonce, _transactions_in_flight and
-// _transaction_replacements_total on reg.
+// NewMetrics registers vaultd_<subsystem>_next_nonce, _transactions_in_flight,
+// _transaction_replacements_total and _oldest_transaction_pending_blocks on reg.
 func NewMetrics(reg prometheus.Registerer, subsystem string) *PromMetrics {
 	const ns = "vaultd"
 	m := &PromMetrics{
@@ -20,11 +21,16 @@ func NewMetrics(reg prometheus.Registerer, subsystem string) *PromMetrics {
 			Help: "Transactions sent and not yet mined."}),
 		replacements: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Subsystem: subsystem, Name: "transaction_replacements_total",
 			Help: "Transactions re-sent with higher fees because they were not mined in time."}),
+		oldest: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: ns, Subsystem: subsystem, Name: "oldest_transaction_pending_blocks",
+			Help: "Blocks mined since the oldest transaction in flight was first sent (replacements keep its age); 0 with none in flight."}),
 	}
-	reg.MustRegister(m.nonce, m.inFlight, m.replacements)
+	reg.MustRegister(m.nonce, m.inFlight, m.replacements, m.oldest)
 	return m
 }
 
 func (m *PromMetrics) NextNonce(n uint64) { m.nonce.Set(float64(n)) }
 func (m *PromMetrics) InFlight(n int)     { m.inFlight.Set(float64(n)) }
 func (m *PromMetrics) Replaced()          { m.replacements.Inc() }
+func (m *PromMetrics) OldestPending(blocks uint64) {
+	m.oldest.Set(float64(blocks))
+}

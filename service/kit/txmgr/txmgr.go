@@ -101,6 +101,8 @@ type Metrics interface {
 	NextNonce(n uint64)
 	InFlight(n int)
 	Replaced()
+	// OldestPending: blocks since the oldest flight was first sent (0: none in flight).
+	OldestPending(blocks uint64)
 }
 
 // Backend is what the manager asks of the chain; *chain.Client is one.

@@ -494,3 +494,47 @@ func TestLookupsWithoutBlockReceiptsAreBatched(t *testing.T) {
 		}
 	}
 }
+
+// vaultd_<svc>_oldest_transaction_pending_blocks counts the blocks mined since the oldest flight
+// was first sent, through its replacements (an alert fires on it), and is 0 once nothing is in
+// flight. The gateway refuses every send until told otherwise, so the node never has the
+// transaction while blocks are mined.
+func TestTheOldestFlightsAgeInBlocks(t *testing.T) {
+	c := devchaintest.Start(t)
+	gateway := devchaintest.Faults(t, c.RPCURL)
+	var refuse atomic.Bool
+	refuse.Store(true)
+	gateway.SetRule(func(method string) devchain.Fault {
+		if method == "eth_sendRawTransaction" && refuse.Load() {
+			return devchain.Refuse
+		}
+		return devchain.Pass
+	})
+	reg := prometheus.NewRegistry()
+	m := managerOn(t, c, gateway.URL, 100*time.Millisecond, gate.Budget{}, reg, nil, nil)
+	const age = "vaultd_test_oldest_transaction_pending_blocks"
+	c.SetBlockTime(50 * time.Millisecond)
+	f, err := m.Send(ctx, txmgr.Tx{To: fresh(t), Value: big.NewInt(1), Gas: 21_000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(20 * time.Second); gauge(t, reg, age) < 10; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s is %v after 20 s of 50 ms blocks with the transaction unsent", age, gauge(t, reg, age))
+		}
+	}
+	if gauge(t, reg, "vaultd_test_transaction_replacements_total") == 0 {
+		t.Fatal("no replacement meanwhile: the age did not live through one")
+	}
+	refuse.Store(false)
+	select {
+	case <-f.Done():
+	case <-time.After(20 * time.Second):
+		t.Fatal("not mined once sends pass")
+	}
+	for deadline := time.Now().Add(10 * time.Second); gauge(t, reg, age) != 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s is %v with nothing in flight, want 0", age, gauge(t, reg, age))
+		}
+	}
+}
