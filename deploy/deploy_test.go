@@ -236,6 +236,7 @@ func TestReplicatedMonitoringAndProxyMatchTheServices(t *testing.T) {
 		t.Fatal(err)
 	}
 	ports := map[string]string{"registry": "3009", "relayer": "3010", "faucet": "3011", "indexer": "3012"}
+	names := map[string]string{}
 	for name, svc := range c.Services {
 		if svc.Build == nil {
 			continue
@@ -250,6 +251,9 @@ func TestReplicatedMonitoringAndProxyMatchTheServices(t *testing.T) {
 		if len(svc.Ports) > 0 {
 			t.Errorf("%s publishes %v: replicas are reached through the proxy", name, svc.Ports)
 		}
+		if svc.Build.Target == "relayer" || svc.Build.Target == "faucet" {
+			pausable(t, name, svc.Environment, string(caddy), port, names)
+		}
 	}
 	for _, port := range ports {
 		if !slices.Contains(c.Services["proxy"].Ports, port+":"+port) || !strings.Contains(string(caddy), "\n:"+port+" {") {
@@ -259,6 +263,26 @@ func TestReplicatedMonitoringAndProxyMatchTheServices(t *testing.T) {
 	if !slices.Contains(ruleFiles, "alerts.yaml") || !slices.Contains(c.Services["prometheus"].Volumes, "../dashboards/alerts.yaml:/etc/prometheus/alerts.yaml:ro") ||
 		!slices.Contains(c.Services["prometheus"].Volumes, "./prometheus.replicas.yml:/etc/prometheus/prometheus.yml:ro") {
 		t.Error("Prometheus does not load prometheus.replicas.yml and the shipped alerts.yaml")
+	}
+}
+
+// pausable checks a replica an operator can pause (POST /admin/pause): it has the admin key, a
+// REPLICA_NAME of its own (its pause is kept under it, across re-creations that change the
+// host name), and the proxy checks its /ready, so that a paused replica leaves the rotation.
+func pausable(t *testing.T, name string, env map[string]string, caddy, port string, names map[string]string) {
+	t.Helper()
+	if env["ADMIN_API_KEY_FILE"] != "/run/secrets/admin_key" {
+		t.Errorf("%s has no admin key: its operator's routes answer 404", name)
+	}
+	replica := env["REPLICA_NAME"]
+	if other, taken := names[replica]; replica == "" || taken {
+		t.Errorf("%s: REPLICA_NAME %q is empty or also %s's", name, replica, other)
+	}
+	names[replica] = name
+	block := caddy[strings.Index(caddy, "\n:"+port+" {"):]
+	block = block[:strings.Index(block, "\n}\n")]
+	if !strings.Contains(block, name+":"+port) || !strings.Contains(block, "health_uri /ready") {
+		t.Errorf("the proxy does not check %s's /ready: a paused %s would keep getting requests", name, name)
 	}
 }
 
