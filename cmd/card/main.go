@@ -1,12 +1,15 @@
 // Command card runs the card flow against a dev chain described by devnet.json, or against any
 // chain given a deployment file (cmd/deploy) and an RPC URL:
 //
-//	card create --devnet devnet.json --token <address> --amount <base units> [--from user0]
-//	card create --deployment deployment.json --rpc-url <url> --key-file <file> --token <address> --amount <base units>
+//	card create --devnet devnet.json --token <address> --amount <base units> [--from user0] [--url <app>/redeem] [--qr card.png]
+//	card create --deployment deployment.json --rpc-url <url> --key-file <file> --token <address> --amount <base units> [--url …] [--qr …]
 //	card redeem --devnet devnet.json --secret <card> --recipient <address> (--relayer <url> | --print | --direct) [--amount <base units> [--change-out <file>]] [--from user1] [--indexer <url>] [--keys <dir>]
 //	card redeem --deployment deployment.json --rpc-url <url> [--key-file <file> with --direct] --secret <card> ...
 //
-// create commits tokens into the vault and prints the card. redeem proves the reveal of the
+// create commits tokens into the vault and prints the card: its string, or with --url the link
+// that opens the app's redeem page with the card in the URL's fragment (the chain and vault left
+// out: the app at --url serves them); --qr also writes that as a QR code (PNG). redeem reads the
+// card string or the link, and proves the reveal of the
 // card (or, with --amount, of part of it) to the recipient and posts it to a relayer, prints the
 // request, or submits it directly. A partial reveal's change is a new card, written to stderr
 // (and to --change-out) before anything is sent: the reveal inserts its leaf, and a change not
@@ -22,13 +25,16 @@ import (
 	"fmt"
 	"io"
 	"math/big"
+	"net/url"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/ethclient"
+	qrcode "github.com/skip2/go-qrcode"
 
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
@@ -74,8 +80,15 @@ func create(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	token := fs.String("token", "", "token address")
 	amount := fs.String("amount", "", "amount in the token's base units")
 	from := fs.String("from", "user0", "dev account that commits (and pays the gas), with --devnet")
+	base := fs.String("url", "", "print the card as a link to the redeem page at this address (https://app.example/redeem), whose app serves this chain and vault")
+	qrFile := fs.String("qr", "", "also write the card (the link with --url) as a QR code to this PNG file (mode 0600: it holds the secrets)")
 	if err := fs.Parse(args); err != nil {
 		return errUsage
+	}
+	if *base != "" {
+		if u, err := url.Parse(*base); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.Fragment != "" || strings.Contains(*base, "#") {
+			return fmt.Errorf("--url must be an http(s) address without a fragment, such as https://app.example/redeem")
+		}
 	}
 	t, err := where.connect()
 	if err != nil {
@@ -99,14 +112,48 @@ func create(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	fmt.Fprintf(stderr, "committed in block %d (tx %s, gas %d)\n", receipt.BlockNumber, receipt.TxHash, receipt.GasUsed)
-	fmt.Fprintln(stdout, c.String())
+	text := c.String()
+	if *base != "" {
+		text = c.Link(*base, card.Home{ChainID: t.chainID, Vault: t.vault})
+	}
+	fmt.Fprintln(stdout, text)
+	if *qrFile != "" {
+		return writeQR(*qrFile, text, stderr)
+	}
+	return nil
+}
+
+// qrModule is the size of a QR code module in the PNG, in pixels; qrPrintWidth the width a card
+// prints it at, in millimetres (the figures say what a module then measures).
+const (
+	qrModule     = 8
+	qrPrintWidth = 40
+)
+
+// writeQR writes text as a QR code (error correction M: a printed card survives a smudge) to a
+// PNG at path, and says its version and size.
+func writeQR(path, text string, stderr io.Writer) error {
+	q, err := qrcode.New(text, qrcode.Medium)
+	if err != nil {
+		return fmt.Errorf("--qr: %w", err)
+	}
+	png, err := q.PNG(-qrModule)
+	if err != nil {
+		return fmt.Errorf("--qr: %w", err)
+	}
+	if err := os.WriteFile(path, png, 0o600); err != nil {
+		return fmt.Errorf("--qr: %w (the card is above: keep it)", err)
+	}
+	modules := len(q.Bitmap()) // with the 4-module quiet zone on each side
+	fmt.Fprintf(stderr, "QR code in %s: version %d, level M, %d characters; %d×%d modules with its quiet zone, %d px each; %d mm wide a module is %.2f mm\n",
+		path, q.VersionNumber, len(text), modules, modules, qrModule, qrPrintWidth, float64(qrPrintWidth)/float64(modules))
 	return nil
 }
 
 func redeem(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("card redeem", flag.ContinueOnError)
 	where := targetFlags(fs)
-	secret := fs.String("secret", "", "the card string that card create printed")
+	secret := fs.String("secret", "", "the card string or link that card create printed")
 	recipient := fs.String("recipient", "", "address that receives the tokens")
 	relayer := fs.String("relayer", "", "post the reveal to this relayer (its base URL)")
 	printOnly := fs.Bool("print", false, "print the reveal request JSON instead of sending it")
@@ -132,10 +179,6 @@ func redeem(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if n := btoi(*relayer != "") + btoi(*printOnly) + btoi(*direct); n != 1 {
 		return errors.New("choose exactly one of --relayer <url>, --print, --direct")
 	}
-	c, err := card.Parse(*secret)
-	if err != nil {
-		return err
-	}
 	to, err := address.ParseChecksummed(*recipient)
 	if err != nil || to == ([20]byte{}) {
 		return fmt.Errorf("--recipient: not a valid address")
@@ -144,11 +187,12 @@ func redeem(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
+	c, err := card.ReadLink(*secret, card.Home{ChainID: t.chainID, Vault: t.vault})
+	if err != nil {
+		return err
+	}
 	if amount != nil && amount.Cmp(c.Amount) > 0 {
 		return fmt.Errorf("--amount %s is more than the card holds (%s)", amount, c.Amount)
-	}
-	if *where.deployment != "" && c.Vault != t.vault {
-		return fmt.Errorf("the card is for the vault %s, and the deployment's vault is %s", c.Vault.Hex(), t.vault.Hex())
 	}
 	client := t.client
 	keys, err := loadKeys(*keysDir)
@@ -217,8 +261,9 @@ func targetFlags(fs *flag.FlagSet) targetFlag {
 
 // target is the chain and vault a command works on.
 type target struct {
-	client *ethclient.Client
-	vault  common.Address
+	client  *ethclient.Client
+	chainID uint64
+	vault   common.Address
 	// wallet is the key that pays: a dev account by name (--devnet), or --key-file's.
 	wallet func(name string) (*ecdsa.PrivateKey, error)
 }
@@ -234,7 +279,7 @@ func (f targetFlag) connect() (target, error) {
 			return target{}, err
 		}
 		client, err := dial(m.RPCURL)
-		return target{client: client, vault: vault, wallet: m.Account}, err
+		return target{client: client, chainID: m.ChainID, vault: vault, wallet: m.Account}, err
 	}
 	d, err := deployment.Read(*f.deployment)
 	if err != nil {
@@ -264,7 +309,7 @@ func (f targetFlag) connect() (target, error) {
 		}
 		return key, nil
 	}
-	return target{client: client, vault: common.HexToAddress(d.Contracts["vault"]), wallet: wallet}, nil
+	return target{client: client, chainID: d.ChainID, vault: common.HexToAddress(d.Contracts["vault"]), wallet: wallet}, nil
 }
 
 func dial(rpcURL string) (*ethclient.Client, error) {

@@ -1,9 +1,10 @@
 // The example web app: every step a user takes, on @vaultd/client and viem. Each section's
 // button runs one step; the results also go to window.journey (the browser test reads them).
-import { createClients, leavesIncluding, ok, VaultdError } from "@vaultd/client";
+import { cardLink, createClients, leavesIncluding, ok, VaultdError } from "@vaultd/client";
 import { approveCalldata, balanceOfCalldata, commitCalldata, Prover, type Note } from "@vaultd/client/prover";
-import { createPublicClient, createWalletClient, defineChain, http, type Hex } from "viem";
+import { createPublicClient, createWalletClient, defineChain, formatUnits, http, parseUnits, type Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { qrInto } from "./qr.js";
 
 interface Config {
   chainId: number; rpcUrl: string; vault: string; commitmentTree: string;
@@ -89,7 +90,7 @@ step("claim", async () => {
 
 let note: Note | undefined;
 const token = cfg.tokens[0];
-const amount = 1234n;
+const amount = parseUnits("12.5", token.decimals); // the tests expect 12.5 tokens
 step("commit", async () => {
   const prover = await proverLoad;
   note = await prover.newNote({ chainId: cfg.chainId, vault: cfg.vault, token: token.address, amount });
@@ -100,7 +101,17 @@ step("commit", async () => {
     if (receipt.status !== "success") throw new Error(`transaction ${hash} reverted`);
   }
   journey.card = note.card;
-  show("commit", `committed ${amount} ${token.symbol}; the card:\n${note.card}`);
+  show("commit", `committed ${formatUnits(amount, token.decimals)} ${token.symbol}`);
+  // The card as a person holds it: a link to this app's redeem page and its QR code, printable
+  // card-sized. The link leaves out the chain and vault: they are this app's.
+  const link = cardLink(note.card, new URL("redeem", location.href).href, { chainId: cfg.chainId, vault: cfg.vault });
+  const qr = await qrInto($("#card-qr"), link);
+  $("#card-amount").textContent = `${formatUnits(amount, token.decimals)} ${token.symbol}`;
+  $("#card-link").textContent = link;
+  $("#card").hidden = false;
+  ($("#print") as HTMLButtonElement).onclick = () => window.print();
+  journey.link = link;
+  journey.qr = { ...qr, characters: link.length };
 });
 
 step("redeem", async () => {

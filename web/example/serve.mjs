@@ -1,4 +1,6 @@
-// A tiny static server for the example page: dist/ and /config.json, the stack's addresses.
+// A tiny static server for the example pages: dist/ (/ the journey, /redeem the page a card's
+// link opens) and /config.json, the stack's addresses, each with the headers a page holding a
+// card's secrets needs (securityHeaders).
 //   node serve.mjs [--port 8080] [--devnet ../../devnet.json] [--registry URL] [--relayer URL] [--faucet URL] [--indexer URL]
 // Defaults fit `go run ./cmd/devstack` on this machine.
 import { createServer } from "node:http";
@@ -8,31 +10,58 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const types = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm", ".json": "application/json" };
+const types = { ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".css": "text/css", ".wasm": "application/wasm", ".json": "application/json" };
+const origin = (url) => new URL(url).origin;
 
-/** Serves dist/ with the stack's config; resolves to {url, close}. */
-export function serve({ port = 0, devnet, registry, relayer, faucet, indexer }) {
+/**
+ * The headers of every response: no Referer ever leaves a page (a card's link never travels in
+ * one), and a strict Content-Security-Policy: scripts only from here, requests only to the
+ * stack's services and chain, images only from here and the registry (token icons), nothing
+ * framed. The prover's worker imports wasm_exec.js from the bytes it checked against their
+ * sha256 (a data: URL): its own policy allows that, the pages' does not.
+ */
+function securityHeaders(config, path) {
+  const connect = ["'self'", ...new Set([config.registry, config.relayer, config.faucet, config.indexer, config.rpcUrl].map(origin))];
+  const script = path.endsWith("/prover-worker.js") ? "'self' data: 'wasm-unsafe-eval'" : "'self' 'wasm-unsafe-eval'";
+  return {
+    "content-security-policy": [
+      "default-src 'none'", `script-src ${script}`, "worker-src 'self'", `connect-src ${connect.join(" ")}`,
+      `img-src 'self' ${origin(config.registry)}`, "style-src 'self'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
+    ].join("; "),
+    "referrer-policy": "no-referrer",
+    "x-content-type-options": "nosniff",
+  };
+}
+
+/**
+ * Serves dist/ with the stack's config; resolves to {url, close}. record, when given, is told
+ * each request as it arrived ({url, headers}: what a server sees, a test checks it).
+ */
+export function serve({ port = 0, devnet, registry, relayer, faucet, indexer, record }) {
   const m = JSON.parse(readFileSync(devnet, "utf8"));
   const config = {
     chainId: m.chainId, rpcUrl: m.rpcUrl, vault: m.contracts.vault, commitmentTree: m.contracts.commitmentTree,
     tokens: m.tokens, user: m.accounts.users[0], registry, relayer, faucet, indexer,
   };
   const server = createServer((req, res) => {
+    record?.({ url: req.url, headers: req.headers });
     const path = new URL(req.url, "http://x").pathname;
+    const headers = securityHeaders(config, path);
     if (path === "/favicon.ico") {
-      res.writeHead(204).end();
+      res.writeHead(204, headers).end();
       return;
     }
     if (path === "/config.json") {
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(config));
+      res.writeHead(200, { ...headers, "content-type": "application/json" }).end(JSON.stringify(config));
       return;
     }
-    const file = normalize(join(here, "dist", path === "/" ? "index.html" : path));
+    const pages = { "/": "index.html", "/redeem": "redeem.html" };
+    const file = normalize(join(here, "dist", pages[path] ?? path));
     if (!file.startsWith(join(here, "dist")) || !existsSync(file)) {
-      res.writeHead(404).end("not found");
+      res.writeHead(404, headers).end("not found");
       return;
     }
-    res.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream" }).end(readFileSync(file));
+    res.writeHead(200, { ...headers, "content-type": types[extname(file)] ?? "application/octet-stream" }).end(readFileSync(file));
   });
   return new Promise((resolve) =>
     server.listen(port, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${server.address().port}/`, close: () => server.close() })),

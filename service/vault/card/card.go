@@ -16,11 +16,15 @@ type (
 	Card = note.Card
 	// Request is a reveal request exactly as the relayer accepts it (note.Request).
 	Request = note.Request
+	// Home is the chain and vault a card link leaves out (note.Home).
+	Home = note.Home
 )
 
 var (
 	// Parse reads a card string (note.Parse).
 	Parse = note.Parse
+	// ReadLink reads a card from a link or a card string, at home (note.ReadLink).
+	ReadLink = note.ReadLink
 	// NewSecrets draws a note's two secrets (note.NewSecrets).
 	NewSecrets = note.NewSecrets
 	// ProveFrom proves a reveal against a tree, with no chain (note.ProveFrom).

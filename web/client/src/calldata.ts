@@ -1,4 +1,5 @@
-// Calldata of the two transactions a wallet sends to put a card's tokens into the vault.
+// Calldata of the two transactions a wallet sends to put a card's tokens into the vault, and of the
+// calls a page makes to read a balance and whether a card was redeemed.
 
 const word = (v: bigint): string => v.toString(16).padStart(64, "0");
 const addressWord = (a: string): string => {
@@ -19,4 +20,9 @@ export function commitCalldata(token: string, amount: bigint, commitment: string
 /** ERC-20 balanceOf(owner), for eth_call. */
 export function balanceOfCalldata(owner: string): `0x${string}` {
   return `0x70a08231${addressWord(owner)}`;
+}
+
+/** The vault's isSpent(nullifier), for eth_call: whether a card was redeemed (true once its reveal is mined). */
+export function isSpentCalldata(nullifier: string): `0x${string}` {
+  return `0xe5285dcc${word(BigInt(nullifier))}`;
 }

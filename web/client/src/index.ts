@@ -7,6 +7,7 @@ import type { paths as FaucetPaths, components as FaucetComponents } from "./gen
 import type { paths as IndexerPaths, components as IndexerComponents } from "./gen/indexer.js";
 
 export type { RegistryPaths, RelayerPaths, FaucetPaths, IndexerPaths };
+export { CardError, cardLink, readCard, type CardInfo, type CardProblem, type Home } from "./card.js";
 export type Token = RegistryComponents["schemas"]["Token"];
 export type RevealRequest = RelayerComponents["schemas"]["RevealRequest"];
 export type RevealResult = RelayerComponents["schemas"]["RevealResult"];

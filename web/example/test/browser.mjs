@@ -54,8 +54,9 @@ try {
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_call", params: [{ to: m.tokens[0].address, data: "0x70a08231" + j.recipient.slice(2).toLowerCase().padStart(64, "0") }, "latest"] }),
   }).then((r) => r.json());
-  if (BigInt(call.result) !== 1234n) fail(`the recipient holds ${BigInt(call.result)} on chain, want 1234`);
-  console.log(`ok  the recipient holds 1234 ${m.tokens[0].symbol} on chain`);
+  const committed = 125n * 10n ** BigInt(m.tokens[0].decimals - 1); // the page commits 12.5 tokens
+  if (BigInt(call.result) !== committed) fail(`the recipient holds ${BigInt(call.result)} on chain, want ${committed}`);
+  console.log(`ok  the recipient holds 12.5 ${m.tokens[0].symbol} on chain`);
   if (j.repeat !== "409 NULLIFIER_USED") fail(`the repeat answered ${j.repeat}`);
   console.log("ok  the same request again is 409 NULLIFIER_USED");
   if (!(BigInt(j.claimed) > 0n)) fail(`the faucet claim left ${j.claimed}`);

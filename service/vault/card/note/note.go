@@ -8,12 +8,10 @@ import (
 	"crypto/rand"
 	"fmt"
 	"math/big"
-	"net/url"
-	"strconv"
+	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/seed018cc74c/vaultd/service/vault/address"
 	"github.com/seed018cc74c/vaultd/service/vault/tokenid"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
@@ -32,48 +30,27 @@ type Card struct {
 }
 
 // String renders the card as
-// vaultd-card:v1?chain=1337&vault=0x…&token=0x…&amount=…&secret=0x…&nullifier=0x…
-func (c Card) String() string {
-	q := url.Values{}
-	q.Set("chain", strconv.FormatUint(c.ChainID, 10))
-	q.Set("vault", c.Vault.Hex())
-	q.Set("token", c.Token.Hex())
-	q.Set("amount", c.Amount.String())
-	q.Set("secret", fmt.Sprintf("0x%064x", c.Secret))
-	q.Set("nullifier", fmt.Sprintf("0x%064x", c.NullifierSecret))
-	return Scheme + ":v1?" + q.Encode()
+// vaultd-card:v1?chain=1337&vault=0x…&token=0x…&amount=…&secret=0x…&nullifier=0x…, in that
+// order (a reader takes them in any): the secrets last, so that a string cut short loses a
+// secret's digits, which ReadLink tells from a card that means to leave something out.
+func (c Card) String() string { return c.render(Home{}) }
+
+// render is String leaving out the chain and the vault where they are home's.
+func (c Card) render(home Home) string {
+	var b strings.Builder
+	b.WriteString(Scheme + ":v1?")
+	if c.ChainID != home.ChainID {
+		fmt.Fprintf(&b, "chain=%d&", c.ChainID)
+	}
+	if c.Vault != home.Vault {
+		fmt.Fprintf(&b, "vault=%s&", c.Vault.Hex())
+	}
+	fmt.Fprintf(&b, "token=%s&amount=%s&secret=0x%064x&nullifier=0x%064x", c.Token.Hex(), c.Amount, c.Secret, c.NullifierSecret)
+	return b.String()
 }
 
-// Parse reads a card string.
-func Parse(s string) (Card, error) {
-	var c Card
-	u, err := url.Parse(s)
-	if err != nil || u.Scheme != Scheme || u.Opaque != "v1" {
-		return c, fmt.Errorf("not a vaultd card (want %s:v1?…)", Scheme)
-	}
-	q := u.Query()
-	if c.ChainID, err = strconv.ParseUint(q.Get("chain"), 10, 64); err != nil {
-		return c, fmt.Errorf("card: bad chain id")
-	}
-	if c.Vault, err = address.Parse(q.Get("vault")); err != nil {
-		return c, fmt.Errorf("card: vault: %w", err)
-	}
-	if c.Token, err = address.Parse(q.Get("token")); err != nil {
-		return c, fmt.Errorf("card: token: %w", err)
-	}
-	var ok bool
-	if c.Amount, ok = new(big.Int).SetString(q.Get("amount"), 10); !ok || c.Amount.Sign() <= 0 || c.Amount.Cmp(zk.MaxAmount) > 0 {
-		return c, fmt.Errorf("card: bad amount")
-	}
-	for name, dst := range map[string]**big.Int{"secret": &c.Secret, "nullifier": &c.NullifierSecret} {
-		v, ok := new(big.Int).SetString(q.Get(name), 0)
-		if !ok || v.Sign() <= 0 || v.Cmp(zk.ScalarField) >= 0 {
-			return c, fmt.Errorf("card: bad %s", name)
-		}
-		*dst = v
-	}
-	return c, nil
-}
+// Parse reads a card string, or a link holding a whole one (ReadLink with no home).
+func Parse(s string) (Card, error) { return ReadLink(s, Home{}) }
 
 // Note is the card's note in the circuit's terms.
 func (c Card) Note() (zk.Note, error) {

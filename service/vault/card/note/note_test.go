@@ -1,7 +1,9 @@
 package note_test
 
 import (
+	"encoding/json"
 	"math/big"
+	"os"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -82,6 +84,62 @@ func BenchmarkProveFrom(b *testing.B) {
 	for b.Loop() {
 		if _, _, err := note.ProveFrom(keys, c, tree, recipient, nil); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// The shared vectors of testdata/links.json (web/client's tests read them too): each link or
+// card string reads as its card, or fails with its problem; a card renders as its link, and the
+// link reads back as the card.
+func TestCardLinks(t *testing.T) {
+	data, err := os.ReadFile("testdata/links.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Home struct {
+			ChainID uint64 `json:"chainId"`
+			Vault   string
+		}
+		Base  string
+		Cases []struct {
+			Name, Input, Problem string
+			Home                 bool
+			Want                 *struct {
+				ChainID                    uint64 `json:"chainId"`
+				Vault, Token, Amount, Card string
+				Link                       string
+			}
+		}
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	home := note.Home{ChainID: doc.Home.ChainID, Vault: common.HexToAddress(doc.Home.Vault)}
+	for _, c := range doc.Cases {
+		h := note.Home{}
+		if c.Home {
+			h = home
+		}
+		got, err := note.ReadLink(c.Input, h)
+		if c.Want == nil {
+			if note.ProblemOf(err) != note.Problem(c.Problem) {
+				t.Errorf("%s: %v (problem %q), want the problem %q", c.Name, err, note.ProblemOf(err), c.Problem)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", c.Name, err)
+			continue
+		}
+		if got.String() != c.Want.Card || got.ChainID != c.Want.ChainID || got.Vault.Hex() != c.Want.Vault || got.Token.Hex() != c.Want.Token || got.Amount.String() != c.Want.Amount {
+			t.Errorf("%s: read %s, want %s", c.Name, got, c.Want.Card)
+		}
+		if link := got.Link(doc.Base, home); link != c.Want.Link {
+			t.Errorf("%s: the link is %s, want %s", c.Name, link, c.Want.Link)
+		}
+		if again, err := note.ReadLink(got.Link(doc.Base, home), home); err != nil || again.String() != got.String() {
+			t.Errorf("%s: the link does not read back: %v", c.Name, err)
 		}
 	}
 }

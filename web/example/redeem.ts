@@ -1,0 +1,197 @@
+// The redeem page, as a person opens it from a card's QR code: the card is read from the URL's
+// fragment and removed from the address bar and the history at once; the page shows what the
+// card holds (from the registry), proves the reveal in a Web Worker, redeems it through the
+// relayer, and shows the result. A recipient without a wallet gets one made here. The card's
+// secrets never leave the page: no request carries them (the proof and the nullifier do not
+// reveal them), and the server sends Referrer-Policy: no-referrer and a strict CSP.
+// window.journey holds what the browser test reads.
+import { CardError, createClients, leavesIncluding, readCard, revealAndWait, VaultdError, type CardInfo, type CardProblem } from "@vaultd/client";
+import { balanceOfCalldata, isSpentCalldata, Prover } from "@vaultd/client/prover";
+import { formatUnits, getAddress, isAddress, type Hex } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { qrInto } from "./qr.js";
+
+// First of all: the card out of the address bar and the history.
+const fragment = location.hash.slice(1);
+if (fragment) history.replaceState(null, "", location.pathname + location.search);
+
+interface Config {
+  chainId: number; rpcUrl: string; vault: string; commitmentTree: string;
+  registry: string; relayer: string; indexer: string;
+}
+
+const journey: Record<string, unknown> = { hashKept: location.hash !== "" };
+(window as unknown as { journey: typeof journey }).journey = journey;
+const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
+
+// What a person reads for each problem: plain words, and what to do.
+const problems: Record<CardProblem | "redeemed" | "unknown", string> = {
+  "redeemed": "This card has already been redeemed. Its tokens went to whoever redeemed it first; a card can be redeemed only once.",
+  "malformed": "This is not a card this page can read. Scan the card's QR code again, or open the link exactly as you received it.",
+  "truncated": "Part of this card is missing: the link was cut short, or the QR code was not read whole. Scan it again, or copy the whole link.",
+  "other-chain": "This card belongs to another network than this app's. Open it in the app it was made for.",
+  "other-vault": "This card belongs to another vault than this app's. Open it in the app it was made for.",
+  "unknown": "This card's deposit is not in this vault: it may be for another app, or not committed yet.",
+};
+
+function refuse(kind: keyof typeof problems, detail = ""): void {
+  journey.problem = kind;
+  $("problem").textContent = problems[kind];
+  $("problem").hidden = false;
+  $("redeem-form").hidden = true;
+  document.body.dataset.state = "refused";
+  if (detail) console.info(detail);
+}
+
+async function rpc(cfg: Config, method: string, params: unknown[]): Promise<string> {
+  const res = await fetch(cfg.rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+  const body = (await res.json()) as { result?: string; error?: { message: string } };
+  if (body.error || body.result === undefined) throw new Error(`the chain answered: ${body.error?.message ?? res.status}`);
+  return body.result;
+}
+
+const cfg: Config = await (await fetch("config.json")).json();
+const clients = createClients(cfg);
+let card: CardInfo | undefined;
+try {
+  card = readCard(fragment, { chainId: cfg.chainId, vault: cfg.vault });
+} catch (e) {
+  refuse(e instanceof CardError ? e.problem : "malformed", String(e));
+}
+
+if (card) {
+  const c = card;
+  // The prover (a few MB) loads in its worker while the person reads the card.
+  const assets = (name: string) => new URL(`assets/${name}`, location.href).href;
+  const proverLoad = Prover.load({ assets: { wasm: assets("prover.wasm"), wasmExec: assets("wasm_exec.js"), provingKey: assets("reveal.pk"), verifyingKey: assets("reveal.vk") } });
+  proverLoad.catch(() => {}); // reported when redeeming
+
+  // What the card holds, in the token's units, with its icon (the registry's; the address alone
+  // for a token it does not list).
+  let symbol = "tokens";
+  let decimals = 0;
+  const token = await clients.registry.GET("/tokens/{address}", { params: { path: { address: c.token } } });
+  if (token.data) {
+    symbol = token.data.symbol;
+    decimals = token.data.decimals;
+    const icon = $<HTMLImageElement>("token-icon");
+    icon.src = token.data.icon;
+    icon.alt = symbol;
+    icon.hidden = false;
+  }
+  const amount = `${formatUnits(c.amount, decimals)} ${symbol}`;
+  $("amount").textContent = amount;
+  $("token").textContent = token.data ? token.data.name : c.token;
+  journey.amount = amount;
+
+  // A card already redeemed says so before anything else is asked.
+  const prover = await proverLoad;
+  const parsed = await prover.parseCard(c.card);
+  const spent = BigInt(await rpc(cfg, "eth_call", [{ to: cfg.vault, data: isSpentCalldata(parsed.nullifier) }, "latest"])) !== 0n;
+  if (spent) {
+    refuse("redeemed");
+  } else {
+    $("redeem-form").hidden = false;
+    document.body.dataset.state = "ready";
+  }
+
+  // The recipient: an address the person pastes (EIP-55 checked), or a wallet made here.
+  let recipient: string | undefined;
+  const button = $<HTMLButtonElement>("redeem");
+  const addressInput = $<HTMLInputElement>("address");
+  const saved = $<HTMLInputElement>("saved");
+  const update = () => {
+    button.disabled = !recipient || (!$("new-wallet").hidden && !saved.checked);
+  };
+  addressInput.oninput = () => {
+    const v = addressInput.value.trim();
+    $("new-wallet").hidden = true;
+    recipient = undefined;
+    $("address-note").textContent = "";
+    if (v !== "") {
+      if (!isAddress(v, { strict: false })) $("address-note").textContent = "That is not an address: 0x and 40 hex digits.";
+      else if (!isAddress(v, { strict: true })) $("address-note").textContent = "This address has a typo: its capital letters (its checksum) do not match. Copy it again from your wallet.";
+      else if (BigInt(v) === 0n) $("address-note").textContent = "That is the zero address: nobody can spend what is sent to it.";
+      else recipient = getAddress(v);
+    }
+    update();
+  };
+  $<HTMLButtonElement>("make-wallet").onclick = async () => {
+    // A key from crypto.getRandomValues, drawn again in the (never met) case it is not a valid
+    // secp256k1 key; shown once, never stored, never sent.
+    let account;
+    for (;;) {
+      const bytes = crypto.getRandomValues(new Uint8Array(32));
+      const key = `0x${Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")}` as Hex;
+      try {
+        account = privateKeyToAccount(key);
+        $("new-key").textContent = key;
+        await qrInto($("new-key-qr"), key);
+        break;
+      } catch {
+        // out of the curve's range: draw again
+      }
+    }
+    addressInput.value = "";
+    $("address-note").textContent = "";
+    recipient = account.address;
+    $("new-address").textContent = account.address;
+    $("new-wallet").hidden = false;
+    saved.checked = false;
+    journey.madeWallet = account.address;
+    update();
+    $("new-wallet").scrollIntoView({ block: "start" });
+  };
+  saved.onchange = update;
+
+  button.onclick = async () => {
+    if (!recipient) return;
+    const to = recipient;
+    button.disabled = true;
+    document.body.dataset.state = "redeeming";
+    const progress = $("progress");
+    progress.hidden = false;
+    try {
+      progress.textContent = "Finding the card's deposit…";
+      let leaves: string[];
+      try {
+        leaves = await leavesIncluding(clients.indexer, parsed.leaf, { tree: cfg.commitmentTree, timeoutMs: 20_000 });
+      } catch (e) {
+        refuse("unknown", String(e));
+        return;
+      }
+      progress.textContent = "Making the proof on this device…";
+      let t = performance.now();
+      const { request } = await prover.prove({ card: c.card, leaves, recipient: to });
+      journey.proofMs = Math.round(performance.now() - t);
+      progress.textContent = "Sending it through the relayer…";
+      t = performance.now();
+      const status = await revealAndWait(clients.relayer, request);
+      journey.relayMs = Math.round(performance.now() - t);
+      if (status.state !== "mined") throw new Error(`the reveal reverted${status.reason ? `: ${status.reason}` : ""}`);
+      const balance = BigInt(await rpc(cfg, "eth_call", [{ to: c.token, data: balanceOfCalldata(to) }, "latest"]));
+      journey.receivedMs = Math.round(performance.now());
+      journey.recipient = to;
+      journey.txHash = status.txHash;
+      progress.hidden = true;
+      $("redeem-form").hidden = true;
+      $("done-amount").textContent = amount;
+      $("done-address").textContent = to;
+      $("done-tx").textContent = status.txHash ?? "";
+      $("done-block").textContent = String(status.blockNumber ?? "");
+      $("done-balance").textContent = `${formatUnits(balance, decimals)} ${symbol}`;
+      $("done").hidden = false;
+      document.body.dataset.state = "done";
+    } catch (e) {
+      if (e instanceof VaultdError && e.code === "NULLIFIER_USED") {
+        refuse("redeemed");
+        return;
+      }
+      progress.textContent = `It did not go through: ${e instanceof Error ? e.message : String(e)}. Nothing was lost: try again.`;
+      journey.error = String(e);
+      document.body.dataset.state = "ready";
+      button.disabled = false;
+    }
+  };
+}
+journey.loadedMs = Math.round(performance.now());
