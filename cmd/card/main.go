@@ -124,10 +124,10 @@ func create(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 }
 
 // qrModule is the size of a QR code module in the PNG, in pixels; qrPrintWidth the width a card
-// prints it at, in millimetres (the figures say what a module then measures).
+// prints it at, in millimetres, as the example app does (the figures say what a module then measures).
 const (
 	qrModule     = 8
-	qrPrintWidth = 40
+	qrPrintWidth = 42
 )
 
 // writeQR writes text as a QR code (error correction M: a printed card survives a smudge) to a

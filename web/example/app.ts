@@ -89,6 +89,7 @@ step("claim", async () => {
 });
 
 let note: Note | undefined;
+const qrWidthMm = 42; // the printed card's QR code (app.css, .card-face .qr svg)
 const token = cfg.tokens[0];
 const amount = parseUnits("12.5", token.decimals); // the tests expect 12.5 tokens
 step("commit", async () => {
@@ -111,7 +112,7 @@ step("commit", async () => {
   $("#card").hidden = false;
   ($("#print") as HTMLButtonElement).onclick = () => window.print();
   journey.link = link;
-  journey.qr = { ...qr, characters: link.length };
+  journey.qr = { ...qr, characters: link.length, moduleMm: Number((qrWidthMm / qr.modules).toFixed(2)) };
 });
 
 step("redeem", async () => {

@@ -9,7 +9,7 @@ import { CardError, createClients, leavesIncluding, readCard, revealAndWait, Vau
 import { balanceOfCalldata, isSpentCalldata, Prover } from "@vaultd/client/prover";
 import { formatUnits, getAddress, isAddress, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { qrInto } from "./qr.js";
+import { qrInto, scanQR } from "./qr.js";
 
 // First of all: the card out of the address bar and the history.
 const fragment = location.hash.slice(1);
@@ -56,6 +56,7 @@ let card: CardInfo | undefined;
 try {
   card = readCard(fragment, { chainId: cfg.chainId, vault: cfg.vault });
 } catch (e) {
+  $("card-info").hidden = true; // nothing of it can be shown
   refuse(e instanceof CardError ? e.problem : "malformed", String(e));
 }
 
@@ -115,6 +116,24 @@ if (card) {
       else recipient = getAddress(v);
     }
     update();
+  };
+  // Or scanned from the wallet's QR code (an address, or an EIP-681 ethereum: link), with the
+  // camera, where the browser has one.
+  const scan = $<HTMLButtonElement>("scan");
+  scan.hidden = !navigator.mediaDevices?.getUserMedia;
+  scan.onclick = async () => {
+    scan.disabled = true;
+    $("address-note").textContent = "";
+    try {
+      const text = await scanQR($<HTMLVideoElement>("scan-video"));
+      addressInput.value = text.replace(/^ethereum:/i, "").replace(/^pay-/i, "").split(/[@/?]/)[0];
+      journey.scanned = text;
+      addressInput.dispatchEvent(new Event("input"));
+    } catch (e) {
+      $("address-note").textContent = `The camera did not give a QR code: ${e instanceof Error ? e.message : String(e)}. Paste the address instead.`;
+    } finally {
+      scan.disabled = false;
+    }
   };
   $<HTMLButtonElement>("make-wallet").onclick = async () => {
     // A key from crypto.getRandomValues, drawn again in the (never met) case it is not a valid

@@ -6,7 +6,9 @@
 //   - that link, opened at 390×844 (a phone, touch), redeems the card to a wallet made in the
 //     page: the fragment leaves the address bar at once, the key is shown once as a QR code
 //     (decoded back to the key shown) and as text, the tokens are read from the chain;
-//   - the card of `card create` redeems to a pasted address (a wrong checksum refused first);
+//   - the card of `card create` redeems to an address scanned with the camera (Chromium's fake
+//     camera, playing a QR code of an EIP-681 link), a pasted one with a wrong checksum refused
+//     first;
 //   - a card already redeemed, from another chain or vault, malformed or cut short: each its
 //     own message;
 //   - no request any page made (the pages, their worker, the services, the chain) carries the
@@ -15,10 +17,11 @@
 // received, the QR codes' versions) are printed.
 //   node test/redeem.mjs <devnet.json> <registry> <relayer> <faucet> <indexer> <artifacts dir> <card binary>
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import puppeteer from "puppeteer-core";
+import QRCode from "qrcode";
 import { privateKeyToAccount } from "viem/accounts";
 import { serve } from "../serve.mjs";
 
@@ -47,12 +50,26 @@ const secretsOf = (link) => {
 };
 
 const arrived = []; // every request the pages' own server received, as it arrived
+// The camera's picture: a QR code of the recipient's address as a wallet shows it (EIP-681), in a
+// one-frame Y4M video (grey: Y only, chroma neutral) that Chromium's fake camera plays in a loop.
+const recipient = privateKeyToAccount(`0x${"5a".repeat(32)}`).address;
+const camera = join(work, "wallet-qr.y4m");
+{
+  const q = QRCode.create(`ethereum:${recipient}`, { errorCorrectionLevel: "M" });
+  const [w, h, scale, n] = [640, 480, 8, q.modules.size];
+  const y = Buffer.alloc(w * h, 255);
+  const x0 = (w - n * scale) / 2;
+  const y0 = (h - n * scale) / 2;
+  for (let r = 0; r < n * scale; r++) for (let c = 0; c < n * scale; c++) if (q.modules.data[Math.floor(r / scale) * n + Math.floor(c / scale)]) y[(y0 + r) * w + x0 + c] = 0;
+  writeFileSync(camera, Buffer.concat([Buffer.from(`YUV4MPEG2 W${w} H${h} F10:1 Ip A1:1 C420jpeg\nFRAME\n`), y, Buffer.alloc(w * h / 2, 128)]));
+}
+
 const site = await serve({ devnet, registry, relayer, faucet, indexer, record: (r) => arrived.push(r) });
 const redeemUrl = new URL("redeem", site.url).href;
 const browser = await puppeteer.launch({
   executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
   headless: true,
-  args: ["--no-sandbox", "--disable-dev-shm-usage"],
+  args: ["--no-sandbox", "--disable-dev-shm-usage", "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream", `--use-file-for-fake-video-capture=${camera}`],
 });
 // Every request of every page and worker: url (as sent: a URL's fragment is never part of an
 // HTTP request), headers, body.
@@ -90,17 +107,19 @@ try {
   const link = zbar(cardPng);
   if (link !== j.link || !link.startsWith(`${redeemUrl}#vaultd-card:v1?token=`)) fail(`zbarimg read ${link} from the card's screenshot, want ${j.link}`);
   figures.pageQr = j.qr;
-  console.log(`ok  the journey page shows the card as a QR code; zbarimg decodes its screenshot to the link (version ${j.qr.version}, ${j.qr.modules} modules, ${j.qr.characters} characters)`);
+  console.log(`ok  the journey page shows the card as a QR code; zbarimg decodes its screenshot to the link (version ${j.qr.version}, ${j.qr.modules} modules, ${j.qr.characters} characters, ${j.qr.moduleMm} mm a module printed)`);
   await desk.emulateMediaType("print");
   const printed = await desk.$eval("#card-face", (f) => {
     const r = f.getBoundingClientRect();
+    const text = f.querySelector(".card-text").getBoundingClientRect();
+    const inside = text.top >= r.top && text.bottom <= r.bottom && text.right <= r.right;
     const others = [...document.body.children].filter((e) => e.id !== "card" && e.tagName !== "SCRIPT" && getComputedStyle(e).display !== "none");
-    return { width: r.width, height: r.height, others: others.map((e) => e.id || e.tagName) };
+    return { width: r.width, height: r.height, inside, others: others.map((e) => e.id || e.tagName) };
   });
   await desk.screenshot({ path: join(artifacts, "card-print.png") });
   // 85.6 × 54 mm at CSS's 96 px to the inch.
-  if (Math.abs(printed.width - 323.5) > 2 || Math.abs(printed.height - 204.1) > 2 || printed.others.length) fail(`the print layout: ${JSON.stringify(printed)}`);
-  console.log("ok  printed, the page is the card alone, 85.6 × 54 mm");
+  if (Math.abs(printed.width - 323.5) > 2 || Math.abs(printed.height - 204.1) > 2 || !printed.inside || printed.others.length) fail(`the print layout: ${JSON.stringify(printed)}`);
+  console.log("ok  printed, the page is the card alone, 85.6 × 54 mm, its text within it");
   await desk.close();
 
   // 3. The link on a phone: a wallet made in the page, the card redeemed to it.
@@ -157,22 +176,25 @@ try {
   const keyHex = key.slice(2).toLowerCase();
   await page.close();
 
-  // 4. The command line's card, to an address pasted in: a wrong checksum is refused first.
+  // 4. The command line's card, to an address scanned from a wallet's QR code with the camera;
+  // a pasted one with a wrong checksum is refused first.
   const pasted = await phone();
   await pasted.goto(cliLink, { waitUntil: "load" });
   await settled(pasted);
-  const recipient = privateKeyToAccount(`0x${"5a".repeat(32)}`).address;
   const wrong = recipient.slice(0, 2) + [...recipient.slice(2)].map((c) => (/[a-f]/.test(c) ? c.toUpperCase() : /[A-F]/.test(c) ? c.toLowerCase() : c)).join("");
   await pasted.type("#address", wrong);
   const note = await pasted.$eval("#address-note", (n) => n.textContent);
   if (!note.includes("checksum") || !(await pasted.$eval("#redeem", (b) => b.disabled))) fail(`a wrong checksum: "${note}"`);
   await pasted.screenshot({ path: join(artifacts, "redeem-error-checksum.png"), fullPage: true });
-  await pasted.$eval("#address", (i) => (i.value = ""));
-  await pasted.type("#address", recipient);
+  await pasted.tap("#scan");
+  await pasted.waitForFunction((want) => document.querySelector("#address").value === want || document.querySelector("#address-note").textContent !== "", { timeout: 40_000 }, recipient);
+  const scanned = await pasted.evaluate(() => ({ value: document.querySelector("#address").value, note: document.querySelector("#address-note").textContent, disabled: document.querySelector("#redeem").disabled }));
+  if (scanned.value !== recipient || scanned.disabled) fail(`scanning the wallet's QR code: ${JSON.stringify(scanned)}`);
+  console.log(`ok  the camera's QR code (ethereum:${recipient.slice(0, 8)}…) fills in the address`);
   await pasted.tap("#redeem");
   await pasted.waitForFunction(() => document.body.dataset.state === "done" || document.querySelector("#progress")?.textContent.startsWith("It did not"), { timeout: 120_000 });
   if ((await balanceOf(recipient)) !== cliAmount) fail(`the pasted address holds ${await balanceOf(recipient)}, want ${cliAmount}`);
-  console.log(`ok  card create's card redeemed to a pasted address (a wrong checksum refused first): it holds 7.77 ${token.symbol} on chain`);
+  console.log(`ok  card create's card redeemed to the scanned address (a pasted one with a wrong checksum refused first): it holds 7.77 ${token.symbol} on chain`);
   await pasted.close();
 
   // 5. Each card that cannot be redeemed here, its own message.
@@ -187,7 +209,13 @@ try {
     const p = await phone();
     await p.goto(url, { waitUntil: "load" });
     await settled(p);
-    const got = await p.evaluate(() => ({ problem: window.journey.problem, text: document.querySelector("#problem")?.textContent ?? "", href: location.href }));
+    const got = await p.evaluate(() => ({
+      problem: window.journey.problem, text: document.querySelector("#problem")?.textContent ?? "", href: location.href,
+      card: document.querySelector("#card-info").hidden ? "" : document.querySelector("#amount").textContent,
+    }));
+    // A card already redeemed still shows what it held; one that does not read here shows nothing.
+    const shows = name === "redeemed" ? /vWETH/ : /^$/;
+    if (!shows.test(got.card)) fail(`${name}: the card shows ${JSON.stringify(got.card)}`);
     await p.screenshot({ path: join(artifacts, `redeem-error-${name}.png`), fullPage: true });
     if (got.problem !== name || !got.text.includes(want) || got.href !== redeemUrl) fail(`${name}: ${JSON.stringify(got)}`);
     console.log(`ok  ${name}: "${got.text}"`);
