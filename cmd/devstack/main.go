@@ -7,7 +7,9 @@ import (
 	"flag"
 	"log/slog"
 	"os"
+	"time"
 
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/seed018cc74c/vaultd/service/dev/devstack"
@@ -31,7 +33,38 @@ func main() {
 	flag.Parse()
 	level := config.NewEnv(os.Getenv).LogLevel()
 	cfg.Logger = func(service string) *slog.Logger { return platform.NewLogger(os.Stderr, level, service) }
-	platform.Main("devstack", level, nil, func(ctx context.Context, tp trace.TracerProvider) error {
-		return devstack.Run(ctx, cfg, tp)
+	platform.Main("devstack", level, nil, func(ctx context.Context, _ trace.TracerProvider) error {
+		// Each service its own tracer provider, named after it (OTEL_SERVICE_NAME would name all
+		// four alike: it is left to the services run on their own).
+		getenv := func(k string) string {
+			if k == "OTEL_SERVICE_NAME" {
+				return ""
+			}
+			return os.Getenv(k)
+		}
+		var providers []*sdktrace.TracerProvider
+		defer func() {
+			shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			for _, tp := range providers {
+				_ = tp.Shutdown(shutdown)
+			}
+		}()
+		for _, s := range []string{"registry", "relayer", "faucet", "indexer"} {
+			tp, err := platform.NewTracerProvider(ctx, s, getenv)
+			if err != nil {
+				return err
+			}
+			providers = append(providers, tp)
+		}
+		cfg.Traces = func(service string) trace.TracerProvider {
+			for i, s := range []string{"registry", "relayer", "faucet", "indexer"} {
+				if s == service {
+					return providers[i]
+				}
+			}
+			return nil
+		}
+		return devstack.Run(ctx, cfg)
 	})
 }

@@ -16,7 +16,7 @@ func main() {
 	platform.Healthcheck(faucet.DefaultPort)
 	cfg, err := faucet.LoadConfig(os.Getenv)
 	platform.Main("faucet", cfg.HTTP.LogLevel, err, func(ctx context.Context, tp trace.TracerProvider) error {
-		svc, err := faucet.New(ctx, cfg, faucet.Options{Tracer: tp.Tracer("vaultd/faucet")})
+		svc, err := faucet.New(ctx, cfg, faucet.Options{Traces: tp})
 		if err != nil {
 			return err
 		}

@@ -17,7 +17,7 @@ func main() {
 	platform.Healthcheck(indexer.DefaultPort)
 	cfg, err := indexer.LoadConfig(os.Getenv)
 	platform.Main("indexer", cfg.HTTP.LogLevel, err, func(ctx context.Context, tp trace.TracerProvider) error {
-		svc, err := indexer.New(ctx, cfg, indexer.Options{Tracer: tp.Tracer("vaultd/indexer")})
+		svc, err := indexer.New(ctx, cfg, indexer.Options{Traces: tp})
 		if err != nil {
 			return err
 		}

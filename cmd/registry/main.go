@@ -16,7 +16,7 @@ func main() {
 	platform.Healthcheck(registry.DefaultPort)
 	cfg, err := registry.LoadConfig(os.Getenv)
 	platform.Main("registry", cfg.HTTP.LogLevel, err, func(ctx context.Context, tp trace.TracerProvider) error {
-		svc, err := registry.New(ctx, cfg, registry.Options{Tracer: tp.Tracer("vaultd/registry")})
+		svc, err := registry.New(ctx, cfg, registry.Options{Traces: tp})
 		if err != nil {
 			return err
 		}

@@ -16,6 +16,6 @@ func main() {
 	platform.Healthcheck(relayer.DefaultPort)
 	cfg, err := relayer.LoadConfig(os.Getenv)
 	platform.Main("relayer", cfg.HTTP.LogLevel, err, func(ctx context.Context, tp trace.TracerProvider) error {
-		return relayer.Run(ctx, cfg, relayer.Options{Tracer: tp.Tracer("vaultd/relayer")})
+		return relayer.Run(ctx, cfg, relayer.Options{Traces: tp})
 	})
 }

@@ -53,7 +53,7 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 		}
 	}()
 	opts = opts.WithDefaults()
-	reg, log, tracer := opts.Prometheus, opts.Logger, opts.Tracer
+	reg, log, tracer := opts.Prometheus, opts.Logger, opts.Tracer()
 	client, chainID, err := chain.Connect(ctx, cfg.Chain, chain.NewMetrics(reg))
 	if err != nil {
 		return nil, err
@@ -120,7 +120,7 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 		ResponseErrorHandlerFunc: platform.WriteError,
 	})
 	h, err := platform.NewHandler(platform.HandlerOptions{
-		SpecYAML: openapi.FaucetYAML, AdminKey: cfg.Admin.Key, TrustedProxies: cfg.HTTP.TrustedProxies, CORS: cfg.HTTP.CORS, Tracer: tracer,
+		SpecYAML: openapi.FaucetYAML, AdminKey: cfg.Admin.Key, TrustedProxies: cfg.HTTP.TrustedProxies, TrustTraceParent: cfg.HTTP.TrustTraceParent, CORS: cfg.HTTP.CORS, Tracer: tracer,
 		Metrics: reg, Gatherer: reg, Logger: opts.Logger,
 		BodyLimits: map[string]int64{"POST /api/faucet/claim": 1 << 10},
 		Admit: map[string]platform.Admission{ // every POST counts, malformed ones too

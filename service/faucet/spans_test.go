@@ -20,7 +20,7 @@ func TestClaimSpans(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := startFaucetWith(t, c, t.TempDir(), nil, faucet.Options{Tracer: tp.Tracer("test")})
+	s := startFaucetWith(t, c, t.TempDir(), nil, faucet.Options{Traces: tp})
 	addr := freshAddress(t)
 	r := claim(t, s, addr.Hex())
 	if r.StatusCode() != 202 {

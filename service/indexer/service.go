@@ -84,7 +84,7 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 		ResponseErrorHandlerFunc: platform.WriteError,
 	})
 	h, err := platform.NewHandler(platform.HandlerOptions{
-		SpecYAML: openapi.IndexerYAML, TrustedProxies: cfg.HTTP.TrustedProxies, CORS: cfg.HTTP.CORS, Tracer: opts.Tracer,
+		SpecYAML: openapi.IndexerYAML, TrustedProxies: cfg.HTTP.TrustedProxies, TrustTraceParent: cfg.HTTP.TrustTraceParent, CORS: cfg.HTTP.CORS, Tracer: opts.Tracer(),
 		Metrics: reg, Gatherer: reg, Logger: opts.Logger,
 		Admit: map[string]platform.Admission{ // every request of every route, per client IP
 			"*": platform.ClientAdmission(ratelimit.New(cfg.Limits.PerIP), cfg.Limits.IPv6Prefix, "requests per client IP",

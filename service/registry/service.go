@@ -93,7 +93,7 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 	upsertLimit := cfg.Icons.MaxBytes*4/3 + 64<<10
 	h, err := platform.NewHandler(platform.HandlerOptions{
 		SpecYAML: openapi.RegistryYAML, AdminKey: cfg.AdminAPIKey,
-		TrustedProxies: cfg.HTTP.TrustedProxies, CORS: cfg.HTTP.CORS, Tracer: opts.Tracer,
+		TrustedProxies: cfg.HTTP.TrustedProxies, TrustTraceParent: cfg.HTTP.TrustTraceParent, CORS: cfg.HTTP.CORS, Tracer: opts.Tracer(),
 		Metrics: promReg, Gatherer: promReg, Logger: opts.Logger,
 		Admit: map[string]platform.Admission{ // every request of every route, per client IP
 			"*": platform.ClientAdmission(ratelimit.New(cfg.Limits.PerIP), cfg.Limits.IPv6Prefix, "requests per client IP", reg.metrics.rateLimited.Inc),

@@ -29,7 +29,7 @@ func TestRevealSpans(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc, err := relayer.New(ctx, cfg, relayer.Options{Tracer: tp.Tracer("test")})
+	svc, err := relayer.New(ctx, cfg, relayer.Options{Traces: tp})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"go.opentelemetry.io/otel/trace"
+	"go.opentelemetry.io/otel/trace/noop"
 
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -64,15 +65,21 @@ type Config struct {
 	// Logger gives each service its logger, so that lines say which service wrote them
 	// (service=registry, service=relayer); nil: the default logger for all.
 	Logger func(service string) *slog.Logger
+	// Traces gives each service its tracer provider, so that spans say which service made them
+	// (service.name registry, relayer, …); nil: no spans.
+	Traces func(service string) trace.TracerProvider
 }
 
 // Run starts everything, prints where it is, and serves until ctx is done.
-func Run(ctx context.Context, cfg Config, tp trace.TracerProvider) error {
+func Run(ctx context.Context, cfg Config) error {
 	if cfg.Host == "" {
 		cfg.Host = "127.0.0.1"
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = func(string) *slog.Logger { return slog.Default() }
+	}
+	if cfg.Traces == nil {
+		cfg.Traces = func(string) trace.TracerProvider { return noop.NewTracerProvider() }
 	}
 	if cfg.DataDir == "" {
 		dir, err := os.MkdirTemp("", "vaultd-devstack-*")
@@ -132,7 +139,7 @@ func Run(ctx context.Context, cfg Config, tp trace.TracerProvider) error {
 	if err != nil {
 		return fmt.Errorf("registry configuration: %w", err)
 	}
-	reg, err := registry.New(ctx, regCfg, registry.Options{Tracer: tp.Tracer("vaultd/registry"), Logger: cfg.Logger("registry")})
+	reg, err := registry.New(ctx, regCfg, registry.Options{Traces: cfg.Traces("registry"), Logger: cfg.Logger("registry")})
 	if err != nil {
 		return err
 	}
@@ -156,7 +163,7 @@ func Run(ctx context.Context, cfg Config, tp trace.TracerProvider) error {
 	if err != nil {
 		return fmt.Errorf("relayer configuration: %w", err)
 	}
-	rel, err := relayer.New(ctx, relCfg, relayer.Options{Tracer: tp.Tracer("vaultd/relayer"), Logger: cfg.Logger("relayer")})
+	rel, err := relayer.New(ctx, relCfg, relayer.Options{Traces: cfg.Traces("relayer"), Logger: cfg.Logger("relayer")})
 	if err != nil {
 		return err
 	}
@@ -176,7 +183,7 @@ func Run(ctx context.Context, cfg Config, tp trace.TracerProvider) error {
 	if err != nil {
 		return fmt.Errorf("faucet configuration: %w", err)
 	}
-	fct, err := faucet.New(ctx, fctCfg, faucet.Options{Tracer: tp.Tracer("vaultd/faucet"), Logger: cfg.Logger("faucet")})
+	fct, err := faucet.New(ctx, fctCfg, faucet.Options{Traces: cfg.Traces("faucet"), Logger: cfg.Logger("faucet")})
 	if err != nil {
 		return err
 	}
@@ -195,7 +202,7 @@ func Run(ctx context.Context, cfg Config, tp trace.TracerProvider) error {
 	if err != nil {
 		return fmt.Errorf("indexer configuration: %w", err)
 	}
-	ix, err := indexer.New(ctx, ixCfg, indexer.Options{Tracer: tp.Tracer("vaultd/indexer"), Logger: cfg.Logger("indexer")})
+	ix, err := indexer.New(ctx, ixCfg, indexer.Options{Traces: cfg.Traces("indexer"), Logger: cfg.Logger("indexer")})
 	if err != nil {
 		return err
 	}

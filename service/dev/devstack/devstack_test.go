@@ -18,7 +18,6 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
-	"go.opentelemetry.io/otel/trace/noop"
 
 	"github.com/seed018cc74c/vaultd/gen/contracts"
 	"github.com/seed018cc74c/vaultd/gen/faucetapi"
@@ -53,7 +52,7 @@ func TestDevstackServesRegisteredTokens(t *testing.T) {
 		done <- devstack.Run(ctx, devstack.Config{
 			Getenv: func(string) string { return "" }, Out: &out, ManifestPath: manifest,
 			Logger: func(service string) *slog.Logger { return platform.NewLogger(&logs, slog.LevelInfo, service) },
-		}, noop.NewTracerProvider())
+		})
 	}()
 	registry := regexp.MustCompile(`registry\s+(http://\S+)`)
 	key := regexp.MustCompile(`admin key\s+([0-9a-f]{48})`)

@@ -17,8 +17,8 @@ type CORS []string
 // Errors are answered with the same headers, so a browser can read the error body.
 const (
 	corsAllowMethods  = "GET, POST, PUT, PATCH, DELETE"
-	corsAllowHeaders  = "Authorization, Content-Type, If-None-Match, X-Request-Id"
-	corsExposeHeaders = "ETag, Retry-After, X-Request-Id, RateLimit, RateLimit-Policy"
+	corsAllowHeaders  = "Authorization, Content-Type, If-None-Match, X-Request-Id, traceparent, tracestate"
+	corsExposeHeaders = "ETag, Retry-After, X-Request-Id, RateLimit, RateLimit-Policy, traceresponse"
 	corsMaxAge        = "600"
 )
 

@@ -15,20 +15,24 @@ import (
 type HTTPConfig struct {
 	Port           int
 	TrustedProxies Proxies
-	LogLevel       slog.Level
-	ShutdownGrace  time.Duration
-	CORS           CORS
+	// TrustTraceParent: a caller's traceparent decides whether its request is traced, whoever
+	// the caller (TRUST_TRACEPARENT; by default only a trusted proxy's does).
+	TrustTraceParent bool
+	LogLevel         slog.Level
+	ShutdownGrace    time.Duration
+	CORS             CORS
 }
 
-// LoadHTTPConfig reads PORT (default defPort), TRUSTED_PROXIES, LOG_LEVEL, SHUTDOWN_GRACE and
-// CORS_ALLOWED_ORIGINS.
+// LoadHTTPConfig reads PORT (default defPort), TRUSTED_PROXIES, TRUST_TRACEPARENT, LOG_LEVEL,
+// SHUTDOWN_GRACE and CORS_ALLOWED_ORIGINS.
 func LoadHTTPConfig(e *config.Env, defPort int) HTTPConfig {
 	return HTTPConfig{
-		Port:           int(e.Int("PORT", int64(defPort), 0, 65535)),
-		TrustedProxies: LoadProxies(e, "TRUSTED_PROXIES"),
-		LogLevel:       e.LogLevel(),
-		ShutdownGrace:  e.Duration("SHUTDOWN_GRACE", 30*time.Second),
-		CORS:           LoadOrigins(e, "CORS_ALLOWED_ORIGINS"),
+		Port:             int(e.Int("PORT", int64(defPort), 0, 65535)),
+		TrustedProxies:   LoadProxies(e, "TRUSTED_PROXIES"),
+		TrustTraceParent: e.Bool("TRUST_TRACEPARENT", false),
+		LogLevel:         e.LogLevel(),
+		ShutdownGrace:    e.Duration("SHUTDOWN_GRACE", 30*time.Second),
+		CORS:             LoadOrigins(e, "CORS_ALLOWED_ORIGINS"),
 	}
 }
 

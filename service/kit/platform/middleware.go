@@ -29,6 +29,7 @@ const (
 	ctxClientIP
 	ctxAdmin
 	ctxLogger
+	ctxViaTrustedProxy
 )
 
 // Logger returns the logger of the service serving the request (HandlerOptions.Logger), or the
@@ -127,21 +128,27 @@ func clientIP(proxies Proxies) func(http.Handler) http.Handler {
 	trusted := newTrustedSet(proxies)
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			ip := ResolveClientIP(r.RemoteAddr, r.Header.Values("X-Forwarded-For"), trusted.prefixes())
-			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), ctxClientIP, ip)))
+			prefixes := trusted.prefixes()
+			ip := ResolveClientIP(r.RemoteAddr, r.Header.Values("X-Forwarded-For"), prefixes)
+			ctx := context.WithValue(r.Context(), ctxClientIP, ip)
+			ctx = context.WithValue(ctx, ctxViaTrustedProxy, isTrusted(peerAddr(r.RemoteAddr), prefixes))
+			next.ServeHTTP(w, r.WithContext(ctx))
 		})
 	}
 }
 
+// peerAddr is the address of the connection's other end (host:port, or a bare address).
+func peerAddr(remoteAddr string) netip.Addr {
+	if ap, err := netip.ParseAddrPort(remoteAddr); err == nil {
+		return ap.Addr().Unmap()
+	}
+	a, _ := netip.ParseAddr(remoteAddr)
+	return a.Unmap()
+}
+
 // ResolveClientIP is the client IP rule, on its own for tests.
 func ResolveClientIP(remoteAddr string, forwardedFor []string, trusted []netip.Prefix) netip.Addr {
-	ap, err := netip.ParseAddrPort(remoteAddr)
-	var ip netip.Addr
-	if err == nil {
-		ip = ap.Addr().Unmap()
-	} else if a, err := netip.ParseAddr(remoteAddr); err == nil {
-		ip = a.Unmap()
-	}
+	ip := peerAddr(remoteAddr)
 	if !isTrusted(ip, trusted) || len(forwardedFor) == 0 {
 		return ip
 	}
@@ -169,31 +176,66 @@ func isTrusted(ip netip.Addr, trusted []netip.Prefix) bool {
 	return false
 }
 
-// tracing starts a server span per request, continuing a W3C traceparent when one comes in, and
-// names it by the route pattern once routing is done.
-func tracing(tracer trace.Tracer) func(http.Handler) http.Handler {
+// quiet are the paths of scrapes and probes (GET /metrics, /health, /ready): asked every few
+// seconds by machines, they make no span and no access line (noise).
+func quiet(r *http.Request) bool {
+	switch r.URL.Path {
+	case "/metrics", "/health", "/ready":
+		return r.Method == http.MethodGet || r.Method == http.MethodHead
+	}
+	return false
+}
+
+// tracing starts a server span per request, continuing a W3C traceparent when one comes in (its
+// trace id always; its sampling decision only when trustParent, or from a trusted proxy: see
+// EdgeTrust), names it by the route pattern once routing is done, answers its id in
+// traceresponse (W3C Trace Context level 2), and logs one access line at info: method, route,
+// status, duration, and (from the context) the request and trace ids; never the caller's
+// address or anything of the path beyond its pattern.
+func tracing(tracer trace.Tracer, trustParent bool) func(http.Handler) http.Handler {
 	prop := propagation.TraceContext{}
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			ctx := prop.Extract(r.Context(), propagation.HeaderCarrier(r.Header))
-			ctx, span := tracer.Start(ctx, r.Method, trace.WithSpanKind(trace.SpanKindServer))
-			defer span.End()
-			rec := &statusRecorder{ResponseWriter: w}
-			next.ServeHTTP(rec, r.WithContext(ctx))
-			if !span.IsRecording() {
+			if quiet(r) {
+				next.ServeHTTP(w, r)
 				return
 			}
-			route := routePattern(r)
-			span.SetName(r.Method + " " + route)
-			span.SetAttributes(
-				semconv.HTTPRequestMethodKey.String(r.Method),
-				semconv.HTTPRoute(route),
-				semconv.HTTPResponseStatusCode(rec.status()),
-				attribute.String("vaultd.request_id", RequestID(ctx)),
-			)
-			if rec.status() >= 500 {
-				span.SetStatus(codes.Error, http.StatusText(rec.status()))
+			start := time.Now()
+			ctx := prop.Extract(r.Context(), propagation.HeaderCarrier(r.Header))
+			via, _ := r.Context().Value(ctxViaTrustedProxy).(bool)
+			ctx = EdgeTrust(ctx, trustParent || via)
+			parent := trace.SpanContextFromContext(ctx)
+			ctx, span := tracer.Start(ctx, r.Method, trace.WithSpanKind(trace.SpanKindServer))
+			defer span.End()
+			if sc := span.SpanContext(); sc.IsValid() && sc.SpanID() != parent.SpanID() {
+				w.Header().Set("traceresponse", "00-"+sc.TraceID().String()+"-"+sc.SpanID().String()+"-"+sc.TraceFlags().String())
 			}
+			rec := &statusRecorder{ResponseWriter: w}
+			panicked := true // until next returns: a panic is answered 500 by the recoverer, outside
+			defer func() {
+				status := rec.status()
+				if panicked {
+					status = http.StatusInternalServerError
+				}
+				route := routePattern(r)
+				Logger(ctx).InfoContext(ctx, "request", "method", r.Method, "route", route, "status", status,
+					"duration_ms", float64(time.Since(start).Microseconds())/1000)
+				if !span.IsRecording() {
+					return
+				}
+				span.SetName(r.Method + " " + route)
+				span.SetAttributes(
+					semconv.HTTPRequestMethodKey.String(r.Method),
+					semconv.HTTPRoute(route),
+					semconv.HTTPResponseStatusCode(status),
+					attribute.String("vaultd.request_id", RequestID(ctx)),
+				)
+				if status >= 500 {
+					span.SetStatus(codes.Error, http.StatusText(status))
+				}
+			}()
+			next.ServeHTTP(rec, r.WithContext(ctx))
+			panicked = false
 		})
 	}
 }

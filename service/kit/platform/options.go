@@ -8,18 +8,18 @@ import (
 	"go.opentelemetry.io/otel/trace/noop"
 )
 
-// Options are what a caller may give a service's New: a tracer, a metrics registry and a
-// logger. Every service takes them.
+// Options are what a caller may give a service's New: a tracer provider, a metrics registry
+// and a logger. Every service takes them.
 type Options struct {
-	Tracer     trace.Tracer         // nil: no spans
+	Traces     trace.TracerProvider // nil: no spans
 	Prometheus *prometheus.Registry // nil: a new one (NewRegistry)
 	Logger     *slog.Logger         // nil: the default logger
 }
 
 // WithDefaults fills in what is nil.
 func (o Options) WithDefaults() Options {
-	if o.Tracer == nil {
-		o.Tracer = noop.NewTracerProvider().Tracer("")
+	if o.Traces == nil {
+		o.Traces = noop.NewTracerProvider()
 	}
 	if o.Prometheus == nil {
 		o.Prometheus = NewRegistry()
@@ -29,3 +29,9 @@ func (o Options) WithDefaults() Options {
 	}
 	return o
 }
+
+// TracerName names the tracer of vaultd's own spans (instrumentation libraries name theirs).
+const TracerName = "github.com/seed018cc74c/vaultd"
+
+// Tracer is the tracer of the service's own spans (after WithDefaults).
+func (o Options) Tracer() trace.Tracer { return o.Traces.Tracer(TracerName) }

@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -175,15 +176,19 @@ func TestRequestLogsGoToTheServiceLogger(t *testing.T) {
 	}
 	var msgs []string
 	for line := range strings.Lines(buf.String()) {
-		var rec struct{ Msg, Service, Code string }
+		var rec struct {
+			Msg, Service, Code, Route string
+			Status                    int
+		}
 		if err := json.Unmarshal([]byte(line), &rec); err != nil || rec.Service != "svc-x" {
 			t.Fatalf("log line %q: %v", line, err)
 		}
-		msgs = append(msgs, rec.Msg+"/"+rec.Code)
+		msgs = append(msgs, fmt.Sprintf("%s/%s%s%.0d", rec.Msg, rec.Code, rec.Route, rec.Status))
 	}
-	if len(msgs) != 3 || msgs[0] != "panic while serving a request/" ||
-		!strings.HasSuffix(msgs[1], "/"+CodeInternal) || !strings.HasSuffix(msgs[2], "/"+CodeNotFound) {
-		t.Fatalf("logged %q", msgs)
+	// Each request's access line, the panicking one's too (written as the panic passes).
+	want := []string{"request//boom500", "panic while serving a request/", "internal error/" + CodeInternal + "500", "no such endpoint/" + CodeNotFound + "404", "request/unmatched404"}
+	if !slices.Equal(msgs, want) {
+		t.Fatalf("logged %q, want %q", msgs, want)
 	}
 }
 

@@ -29,10 +29,13 @@ type HandlerOptions struct {
 	SpecYAML       []byte // the OpenAPI document as written: validation, /openapi.yaml, /openapi.json
 	AdminKey       string // "" when the service has no admin routes
 	TrustedProxies Proxies
-	Tracer         trace.Tracer          // nil: no spans
-	Metrics        prometheus.Registerer // HTTP metrics go here
-	Gatherer       prometheus.Gatherer   // served at /metrics
-	BodyLimits     map[string]int64      // "METHOD /pattern" → bytes; others get DefaultBodyLimit
+	// TrustTraceParent follows any caller's traceparent sampling decision (TRUST_TRACEPARENT);
+	// by default only a trusted proxy's is (the rest are sampled by the service's own policy).
+	TrustTraceParent bool
+	Tracer           trace.Tracer          // nil: no spans
+	Metrics          prometheus.Registerer // HTTP metrics go here
+	Gatherer         prometheus.Gatherer   // served at /metrics
+	BodyLimits       map[string]int64      // "METHOD /pattern" → bytes; others get DefaultBodyLimit
 	// Admit are checks run first on a route's every request, before its body is read or
 	// validated ("METHOD /pattern" → check; "*": every route of the document, before the
 	// route's own): per-IP rate limits, so malformed requests count too.
@@ -78,7 +81,7 @@ func NewHandler(o HandlerOptions) (http.Handler, error) {
 		return nil, fmt.Errorf("openapi document: %w", err)
 	}
 	r := chi.NewRouter()
-	r.Use(withLogger(o.Logger), recoverer, requestID, cors(o.CORS), clientIP(o.TrustedProxies), tracing(tracer), metricsMiddleware(newHTTPMetrics(o.Metrics)), plainPath, middleware.GetHead)
+	r.Use(withLogger(o.Logger), recoverer, requestID, cors(o.CORS), clientIP(o.TrustedProxies), tracing(tracer, o.TrustTraceParent), metricsMiddleware(newHTTPMetrics(o.Metrics)), plainPath, middleware.GetHead)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, r, Errorf(http.StatusNotFound, CodeNotFound, "no such endpoint"))
 	})

@@ -2,9 +2,13 @@ package platform
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
+	"runtime/debug"
+	"strconv"
+	"strings"
 
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
@@ -15,20 +19,47 @@ import (
 	"go.opentelemetry.io/otel/trace"
 )
 
-// NewTracerProvider returns the service's tracer provider. Spans are always made, so logs carry
-// trace ids; they are exported over OTLP/HTTP only when OTEL_EXPORTER_OTLP_ENDPOINT (or
-// OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) is set, with the exporter's own OTEL_* settings. Extra
-// span processors (a test's in-memory exporter) may be passed in.
+// NewTracerProvider returns the service's tracer provider, configured as the OpenTelemetry
+// specification's environment variables say (getenv reads them):
+//   - OTEL_SERVICE_NAME names the service (default: service); the resource also carries
+//     service.version (the build's module version or VCS revision) and service.instance.id
+//     (Instance: one per process);
+//   - OTEL_SDK_DISABLED=true records and exports nothing (spans still carry ids, so logs keep
+//     their trace_id);
+//   - OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG choose the sampler (default
+//     parentbased_always_on), applied at the edge by our own policy: a caller's traceparent
+//     keeps its trace id, but its sampling decision counts only from TRUSTED_PROXIES, or from
+//     anyone with TRUST_TRACEPARENT=true (EdgeTrust);
+//   - spans are exported over OTLP/HTTP only when OTEL_EXPORTER_OTLP_ENDPOINT (or
+//     OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) is set, with the exporter's own OTEL_* settings.
+//
+// Extra span processors (a test's in-memory exporter) may be passed in.
 func NewTracerProvider(ctx context.Context, service string, getenv func(string) string, extra ...sdktrace.SpanProcessor) (*sdktrace.TracerProvider, error) {
-	res, err := resource.Merge(resource.Default(), resource.NewSchemaless(semconv.ServiceName(service)))
+	name := service
+	if n := strings.TrimSpace(getenv("OTEL_SERVICE_NAME")); n != "" {
+		name = n
+	}
+	res, err := resource.Merge(resource.Default(), resource.NewSchemaless(
+		semconv.ServiceName(name), semconv.ServiceVersion(Version()), semconv.ServiceInstanceID(Instance())))
 	if err != nil {
 		return nil, err
 	}
-	opts := []sdktrace.TracerProviderOption{sdktrace.WithResource(res)}
-	if getenv("OTEL_EXPORTER_OTLP_ENDPOINT") != "" || getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") != "" {
-		exp, err := otlptracehttp.New(ctx)
+	disabled, err := boolSetting(getenv, "OTEL_SDK_DISABLED")
+	if err != nil {
+		return nil, err
+	}
+	sampler, err := samplerFromEnv(getenv)
+	if err != nil {
+		return nil, err
+	}
+	if disabled {
+		sampler = sdktrace.NeverSample()
+	}
+	opts := []sdktrace.TracerProviderOption{sdktrace.WithResource(res), sdktrace.WithSampler(sampler)}
+	if endpoint := tracesEndpoint(getenv); !disabled && endpoint != "" {
+		exp, err := otlptracehttp.New(ctx, otlptracehttp.WithEndpointURL(endpoint))
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("the OTLP exporter: %w", err)
 		}
 		opts = append(opts, sdktrace.WithBatcher(exp))
 	}
@@ -38,6 +69,120 @@ func NewTracerProvider(ctx context.Context, service string, getenv func(string) 
 	tp := sdktrace.NewTracerProvider(opts...)
 	otel.SetTextMapPropagator(propagation.TraceContext{})
 	return tp, nil
+}
+
+// tracesEndpoint is where spans go: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as it is, or
+// OTEL_EXPORTER_OTLP_ENDPOINT with /v1/traces (the specification's rule); "" for nowhere.
+func tracesEndpoint(getenv func(string) string) string {
+	if e := strings.TrimSpace(getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")); e != "" {
+		return e
+	}
+	if e := strings.TrimSpace(getenv("OTEL_EXPORTER_OTLP_ENDPOINT")); e != "" {
+		return strings.TrimSuffix(e, "/") + "/v1/traces"
+	}
+	return ""
+}
+
+func boolSetting(getenv func(string) string, name string) (bool, error) {
+	v := strings.TrimSpace(getenv(name))
+	if v == "" {
+		return false, nil
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return false, fmt.Errorf("%s must be true or false, got %q", name, v)
+	}
+	return b, nil
+}
+
+// samplerFromEnv is the sampler OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG name, behind the
+// edge's policy (edgeSampler).
+func samplerFromEnv(getenv func(string) string) (sdktrace.Sampler, error) {
+	kind := strings.ToLower(strings.TrimSpace(getenv("OTEL_TRACES_SAMPLER")))
+	if kind == "" {
+		kind = "parentbased_always_on"
+	}
+	ratio := 1.0
+	if arg := strings.TrimSpace(getenv("OTEL_TRACES_SAMPLER_ARG")); arg != "" && strings.HasSuffix(kind, "traceidratio") {
+		r, err := strconv.ParseFloat(arg, 64)
+		if err != nil || r < 0 || r > 1 {
+			return nil, fmt.Errorf("OTEL_TRACES_SAMPLER_ARG must be a ratio from 0 to 1, got %q", arg)
+		}
+		ratio = r
+	}
+	roots := map[string]sdktrace.Sampler{"always_on": sdktrace.AlwaysSample(), "always_off": sdktrace.NeverSample(), "traceidratio": sdktrace.TraceIDRatioBased(ratio)}
+	base, parentBased := strings.CutPrefix(kind, "parentbased_")
+	root, ok := roots[base]
+	if !ok {
+		return nil, fmt.Errorf("OTEL_TRACES_SAMPLER %q is not one of always_on, always_off, traceidratio, parentbased_always_on, parentbased_always_off, parentbased_traceidratio", kind)
+	}
+	return edgeSampler{root: root, parentBased: parentBased}, nil
+}
+
+// edgeSampler decides on root for a span without a parent, and for one whose parent is a
+// caller's traceparent that the edge does not trust (EdgeTrust): a client cannot turn tracing
+// off (or on) for its requests. Otherwise, parent-based, it follows the parent's decision.
+type edgeSampler struct {
+	root        sdktrace.Sampler
+	parentBased bool
+}
+
+func (s edgeSampler) ShouldSample(p sdktrace.SamplingParameters) sdktrace.SamplingResult {
+	psc := trace.SpanContextFromContext(p.ParentContext)
+	if !s.parentBased || !psc.IsValid() || (psc.IsRemote() && !trustsParent(p.ParentContext)) {
+		r := s.root.ShouldSample(p)
+		r.Tracestate = psc.TraceState()
+		return r
+	}
+	decision := sdktrace.Drop
+	if psc.IsSampled() {
+		decision = sdktrace.RecordAndSample
+	}
+	return sdktrace.SamplingResult{Decision: decision, Tracestate: psc.TraceState()}
+}
+
+func (s edgeSampler) Description() string {
+	return fmt.Sprintf("EdgeSampler{root:%s,parentBased:%t}", s.root.Description(), s.parentBased)
+}
+
+type ctxTrustParent struct{}
+
+// EdgeTrust marks ctx's remote parent (a request's traceparent) as one whose sampling decision
+// is to be followed: it came through a trusted proxy, or TRUST_TRACEPARENT is set.
+func EdgeTrust(ctx context.Context, trusted bool) context.Context {
+	return context.WithValue(ctx, ctxTrustParent{}, trusted)
+}
+
+func trustsParent(ctx context.Context) bool {
+	t, ok := ctx.Value(ctxTrustParent{}).(bool)
+	return !ok || t // a remote parent outside a request (none today) is trusted
+}
+
+// Version is this build's version: the main module's version, or for a build from a checkout
+// "devel+" and its VCS revision (12 digits, "-dirty" with uncommitted changes), or "devel".
+func Version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "devel"
+	}
+	if v := bi.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	var rev, dirty string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				dirty = "-dirty"
+			}
+		}
+	}
+	if rev == "" {
+		return "devel"
+	}
+	return "devel+" + rev[:min(12, len(rev))] + dirty
 }
 
 // NewLogger returns a JSON logger at level that adds trace_id and span_id from the context.

@@ -1,0 +1,153 @@
+package platform_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"strings"
+	"testing"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/prometheus/client_golang/prometheus"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+
+	"github.com/seed018cc74c/vaultd/service/kit/platform"
+	"github.com/seed018cc74c/vaultd/service/kit/platform/otlptest"
+)
+
+const spec = `openapi: 3.0.3
+info: {title: t, version: "1"}
+servers: [{url: "https://api.example.org"}]
+paths:
+  /things/{id}:
+    get:
+      operationId: thing
+      parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+      responses: {"200": {description: ok}}
+`
+
+// served is a handler exporting its spans to an OTLP receiver, logging to logs, on a real
+// server on loopback; proxies are its TRUSTED_PROXIES.
+func served(t *testing.T, env map[string]string, proxies []netip.Prefix, trustAll bool) (*otlptest.Receiver, *sdktrace.TracerProvider, *httptest.Server, *bytes.Buffer) {
+	t.Helper()
+	rx := otlptest.Start(t)
+	tp := rx.Provider(t, "things", env)
+	logs := &bytes.Buffer{}
+	reg := prometheus.NewRegistry()
+	h, err := platform.NewHandler(platform.HandlerOptions{
+		SpecYAML: []byte(spec), Tracer: tp.Tracer("test"), Metrics: reg, Gatherer: reg, Logger: platform.NewLogger(logs, slog.LevelInfo, "things"),
+		TrustedProxies: platform.Proxies{Prefixes: proxies}, TrustTraceParent: trustAll,
+		API: func(r chi.Router) {
+			r.Get("/things/{id}", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusOK) })
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return rx, tp, srv, logs
+}
+
+func get(t *testing.T, url string, header map[string]string) *http.Response {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, url, nil)
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp
+}
+
+// What a collector receives carries the service's name (OTEL_SERVICE_NAME over the default),
+// its version and this process's instance id; the answer names its span in traceresponse; one
+// access line at info names the method, route, status, duration, request and trace ids, and
+// nothing of the caller or the path's values. Scrapes and probes make neither.
+func TestTraceResponseAccessLineAndResource(t *testing.T) {
+	rx, tp, srv, logs := served(t, map[string]string{"OTEL_SERVICE_NAME": "things-eu"}, nil, false)
+	resp := get(t, srv.URL+"/things/secret-thing-id", map[string]string{"X-Request-Id": "req-7"})
+	for _, path := range []string{"/metrics", "/health", "/ready"} {
+		get(t, srv.URL+path, nil)
+	}
+	spans := rx.Spans(t, tp)
+	if len(spans) != 1 {
+		t.Fatalf("%d spans, want the request's alone (no scrape or probe): %v", len(spans), otlptest.Trace(spans))
+	}
+	s := spans[0]
+	if s.Service != "things-eu" || s.Resource["service.version"] == "" || s.Resource["service.instance.id"] != platform.Instance() {
+		t.Errorf("resource %v", s.Resource)
+	}
+	if want := "00-" + s.TraceID + "-" + s.SpanID + "-01"; resp.Header.Get("traceresponse") != want {
+		t.Errorf("traceresponse %q, want %q", resp.Header.Get("traceresponse"), want)
+	}
+	lines := strings.Split(strings.TrimSpace(logs.String()), "\n")
+	if len(lines) != 1 {
+		t.Fatalf("%d log lines, want one access line: %s", len(lines), logs)
+	}
+	var line map[string]any
+	json.Unmarshal([]byte(lines[0]), &line)
+	if line["level"] != "INFO" || line["method"] != "GET" || line["route"] != "/things/{id}" || line["status"] != float64(200) ||
+		line["request_id"] != "req-7" || line["trace_id"] != s.TraceID || line["duration_ms"] == nil {
+		t.Errorf("access line %v", line)
+	}
+	if strings.Contains(lines[0], "127.0.0.1") || strings.Contains(lines[0], "secret-thing-id") {
+		t.Errorf("the access line shows the caller or the path's value: %s", lines[0])
+	}
+}
+
+// A caller's traceparent keeps its trace id, but not its say on sampling: flags 00 from an
+// untrusted caller is traced all the same (by the service's sampler); from a trusted proxy, or
+// with TRUST_TRACEPARENT, the caller's decision holds.
+func TestTheEdgeSamplesOnItsOwnPolicy(t *testing.T) {
+	unsampled := map[string]string{"traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00"}
+	rx, tp, srv, _ := served(t, nil, nil, false)
+	get(t, srv.URL+"/things/1", unsampled)
+	spans := rx.Spans(t, tp)
+	if len(spans) != 1 || spans[0].TraceID != "4bf92f3577b34da6a3ce929d0e0e4736" || spans[0].ParentID != "00f067aa0ba902b7" {
+		t.Fatalf("an untrusted caller's flags 00: %v; want the request traced in the caller's trace", spans)
+	}
+	for name, c := range map[string]struct {
+		proxies  []netip.Prefix
+		trustAll bool
+	}{
+		"from a trusted proxy":   {proxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}},
+		"with TRUST_TRACEPARENT": {trustAll: true},
+	} {
+		rx, tp, srv, _ := served(t, nil, c.proxies, c.trustAll)
+		get(t, srv.URL+"/things/1", unsampled)
+		if spans := rx.Spans(t, tp); len(spans) != 0 {
+			t.Errorf("%s, flags 00 still traced: %v", name, spans)
+		}
+	}
+}
+
+// OTEL_SDK_DISABLED=true and OTEL_TRACES_SAMPLER=always_off export nothing (the answer still
+// names a trace, for the logs); traceidratio takes its ratio; a sampler or ratio that is not one
+// is refused.
+func TestTracingSettings(t *testing.T) {
+	for _, env := range []map[string]string{{"OTEL_SDK_DISABLED": "true"}, {"OTEL_TRACES_SAMPLER": "always_off"}, {"OTEL_TRACES_SAMPLER": "traceidratio", "OTEL_TRACES_SAMPLER_ARG": "0"}} {
+		rx, tp, srv, _ := served(t, env, nil, false)
+		resp := get(t, srv.URL+"/things/1", nil)
+		if spans := rx.Spans(t, tp); len(spans) != 0 || !strings.HasSuffix(resp.Header.Get("traceresponse"), "-00") {
+			t.Errorf("%v: %d spans exported, traceresponse %q", env, len(spans), resp.Header.Get("traceresponse"))
+		}
+	}
+	rx, tp, srv, _ := served(t, map[string]string{"OTEL_TRACES_SAMPLER": "parentbased_traceidratio", "OTEL_TRACES_SAMPLER_ARG": "1"}, nil, false)
+	get(t, srv.URL+"/things/1", nil)
+	if spans := rx.Spans(t, tp); len(spans) != 1 {
+		t.Errorf("ratio 1: %d spans", len(spans))
+	}
+	for _, env := range []map[string]string{{"OTEL_TRACES_SAMPLER": "sometimes"}, {"OTEL_TRACES_SAMPLER": "traceidratio", "OTEL_TRACES_SAMPLER_ARG": "2"}, {"OTEL_SDK_DISABLED": "yes please"}} {
+		if _, err := platform.NewTracerProvider(context.Background(), "x", func(k string) string { return env[k] }); err == nil {
+			t.Errorf("%v accepted", env)
+		}
+	}
+}
