@@ -211,7 +211,7 @@ func (f *Faucet) claim(ctx context.Context, addr common.Address, reopen bool, st
 	switch {
 	case err != nil:
 		// The node did not take the transaction: the claim is withdrawn, the address may claim again.
-		if werr := f.withStore(func(ctx context.Context) error { return f.store.withdraw(ctx, addr) }); werr != nil {
+		if werr := f.withStore(ctx, func(ctx context.Context) error { return f.store.withdraw(ctx, addr) }); werr != nil {
 			f.log.Error("could not withdraw a claim whose transaction was not sent; it will be sent by the reconciler", "address", addr.Hex(), "err", werr)
 			f.wakeReconciler()
 		}
@@ -344,15 +344,16 @@ func (f *Faucet) send(ctx context.Context, addr common.Address, gas uint64) (*tx
 }
 
 // recorder stores each signed version of addr's transaction before it is sent.
-func (f *Faucet) recorder(addr common.Address) func(*types.Transaction) error {
-	return func(tx *types.Transaction) error {
-		return f.withStore(func(ctx context.Context) error { return f.store.recordTx(ctx, addr, tx) })
+func (f *Faucet) recorder(addr common.Address) func(context.Context, *types.Transaction) error {
+	return func(ctx context.Context, tx *types.Transaction) error {
+		return f.withStore(ctx, func(ctx context.Context) error { return f.store.recordTx(ctx, addr, tx) })
 	}
 }
 
-// withStore runs a store write that must not be cut short by a caller going away.
-func (f *Faucet) withStore(write func(context.Context) error) error {
-	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+// withStore runs a store write that must not be cut short by a caller going away: within
+// storeTimeout, in parent's trace but not ended by its end.
+func (f *Faucet) withStore(parent context.Context, write func(context.Context) error) error {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(parent), storeTimeout)
 	defer cancel()
 	return write(ctx)
 }
@@ -373,7 +374,7 @@ func (f *Faucet) follow(addr common.Address, fl *txmgr.Flight, start time.Time) 
 		defer f.release(addr)
 		r := fl.Receipt()
 		if errors.Is(fl.Err(), txmgr.ErrCancelled) { // an operator's cancel was mined: nothing was paid
-			if err := f.withStore(func(ctx context.Context) error {
+			if err := f.withStore(context.Background(), func(ctx context.Context) error {
 				return f.store.settle(ctx, addr, StatusFailed, 0, reasonCancelled)
 			}); err != nil {
 				f.log.Error("could not store a cancelled claim's outcome; the reconciler will", "address", addr.Hex(), "err", err)
@@ -385,7 +386,7 @@ func (f *Faucet) follow(addr common.Address, fl *txmgr.Flight, start time.Time) 
 			f.wakeReconciler()
 			return
 		}
-		if err := f.settle(addr, r); err != nil {
+		if err := f.settle(context.Background(), addr, r); err != nil {
 			f.log.Error("could not store a claim's outcome; the reconciler will", "address", addr.Hex(), "err", err)
 			f.wakeReconciler()
 			return
@@ -397,12 +398,12 @@ func (f *Faucet) follow(addr common.Address, fl *txmgr.Flight, start time.Time) 
 }
 
 // settle stores a mined transaction's outcome as the claim's.
-func (f *Faucet) settle(addr common.Address, r *types.Receipt) error {
+func (f *Faucet) settle(ctx context.Context, addr common.Address, r *types.Receipt) error {
 	status, reason := StatusConfirmed, ""
 	if r.Status != types.ReceiptStatusSuccessful {
 		status, reason = StatusFailed, reasonReverted
 	}
-	err := f.withStore(func(ctx context.Context) error {
+	err := f.withStore(ctx, func(ctx context.Context) error {
 		return f.store.settle(ctx, addr, status, r.BlockNumber.Uint64(), reason)
 	})
 	if err == nil {
@@ -629,7 +630,7 @@ func (f *Faucet) reconcileOne(ctx context.Context, c Claim, mined uint64, receip
 			if r == nil {
 				continue // not mined, or the node cannot tell yet: a used nonce is proven displaced below before anything is paid again
 			}
-			if err := f.settle(c.Address, r); err != nil {
+			if err := f.settle(ctx, c.Address, r); err != nil {
 				return undecided
 			}
 			f.release(c.Address)
@@ -663,7 +664,7 @@ func (f *Faucet) reconcileOne(ctx context.Context, c Claim, mined uint64, receip
 	gas, err := f.estimate(ctx, c.Address)
 	var refused *platform.Error
 	if errors.As(err, &refused) && refused.Code == CodeClaimRejected {
-		err = f.withStore(func(ctx context.Context) error {
+		err = f.withStore(ctx, func(ctx context.Context) error {
 			return f.store.settle(ctx, c.Address, StatusFailed, 0, reasonRejectedOnRetry)
 		})
 		if err != nil {

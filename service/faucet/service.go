@@ -54,13 +54,13 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 	}()
 	opts = opts.WithDefaults()
 	reg, log, tracer := opts.Prometheus, opts.Logger, opts.Tracer()
-	client, chainID, err := chain.Connect(ctx, cfg.Chain, chain.NewMetrics(reg))
+	client, chainID, err := chain.Connect(ctx, cfg.Chain, chain.NewMetrics(reg).Traced(opts.Traces))
 	if err != nil {
 		return nil, err
 	}
 	opened.Push(client.Close)
 	wallet := crypto.PubkeyToAddress(cfg.Wallet.Key.PublicKey)
-	st, err := openStore(cfg.DatabaseURL, chainID, wallet)
+	st, err := openStore(cfg.DatabaseURL, chainID, wallet, opts.Traces)
 	if err != nil {
 		return nil, err
 	}
@@ -68,7 +68,10 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 	var rdb *redis.Client
 	var shared gate.Shared
 	if cfg.Limits.RedisURL != "" { // the limits and the spend limit hold across every replica sharing this Redis
-		if rdb, err = ratelimit.Dial(cfg.Limits.RedisURL); err != nil {
+		if rdb, err = ratelimit.Dial(cfg.Limits.RedisURL); err == nil {
+			err = ratelimit.Trace(rdb, opts.Traces)
+		}
+		if err != nil {
 			return nil, err
 		}
 		opened.PushErr(rdb.Close)

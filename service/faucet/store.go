@@ -7,6 +7,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"go.opentelemetry.io/otel/trace"
 	"math/big"
 	"strings"
 	"sync"
@@ -79,8 +80,8 @@ type store struct {
 // openStore opens DATABASE_URL's database, creates the table if needed, and on Postgres takes
 // the wallet's advisory lock for the life of the store: a second replica configured with the
 // same wallet refuses to start (it would race this one's nonces).
-func openStore(databaseURL string, chainID uint64, wallet common.Address) (*store, error) {
-	db, err := sqldb.Open(databaseURL)
+func openStore(databaseURL string, chainID uint64, wallet common.Address, traces trace.TracerProvider) (*store, error) {
+	db, err := sqldb.Open(databaseURL, sqldb.Traced(traces))
 	if err != nil {
 		return nil, err
 	}

@@ -45,12 +45,12 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 	}()
 	opts = opts.WithDefaults()
 	reg, log := opts.Prometheus, opts.Logger
-	client, chainID, err := chain.Connect(ctx, cfg.Chain, chain.NewMetrics(reg))
+	client, chainID, err := chain.Connect(ctx, cfg.Chain, chain.NewMetrics(reg).Traced(opts.Traces))
 	if err != nil {
 		return nil, err
 	}
 	opened.Push(client.Close)
-	st, err := openStore(cfg.DatabaseURL)
+	st, err := openStore(cfg.DatabaseURL, opts.Traces)
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"go.opentelemetry.io/otel/trace"
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -49,8 +50,8 @@ type store struct {
 	lock    *sql.Conn // on Postgres, while this process is the writer: the session holding the lock; used by Run's goroutine only
 }
 
-func openStore(databaseURL string) (*store, error) {
-	db, err := sqldb.Open(databaseURL)
+func openStore(databaseURL string, traces trace.TracerProvider) (*store, error) {
+	db, err := sqldb.Open(databaseURL, sqldb.Traced(traces))
 	if err != nil {
 		return nil, err
 	}
@@ -77,7 +78,7 @@ func openStore(databaseURL string) (*store, error) {
 		db.Close()
 		return nil, fmt.Errorf("DATABASE_URL: %w", err)
 	}
-	readers, err := sqldb.OpenReaders(databaseURL)
+	readers, err := sqldb.OpenReaders(databaseURL, sqldb.Traced(traces))
 	if err != nil {
 		db.Close()
 		return nil, err

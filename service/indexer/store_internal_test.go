@@ -3,6 +3,7 @@ package indexer
 import (
 	"context"
 	"encoding/json"
+	"go.opentelemetry.io/otel/trace/noop"
 	"path/filepath"
 	"testing"
 	"time"
@@ -15,7 +16,7 @@ import (
 // shared that connection, and a crowd of readers could hold the writer up (and a writer the
 // readers).
 func TestReadersDoNotWaitForTheWriter(t *testing.T) {
-	s, err := openStore("sqlite:" + filepath.Join(t.TempDir(), "indexer.db"))
+	s, err := openStore("sqlite:"+filepath.Join(t.TempDir(), "indexer.db"), noop.NewTracerProvider())
 	if err != nil {
 		t.Fatal(err)
 	}

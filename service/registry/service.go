@@ -48,7 +48,7 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 	}()
 	opts = opts.WithDefaults()
 	promReg, log := opts.Prometheus, opts.Logger
-	client, err := chain.Dial(cfg.Chain.RPCURL, cfg.Chain.RPCTimeout, chain.NewMetrics(promReg))
+	client, err := chain.Dial(cfg.Chain.RPCURL, cfg.Chain.RPCTimeout, chain.NewMetrics(promReg).Traced(opts.Traces))
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"go.opentelemetry.io/otel/trace"
 	"math/big"
 	"strconv"
 	"strings"
@@ -43,8 +44,8 @@ type sentTx struct {
 // keepSettled is how long a settled record is kept (for people reading the table).
 const keepSettled = 7 * 24 * time.Hour
 
-func openSentStore(databaseURL string, chainID uint64) (*sentStore, error) {
-	db, err := sqldb.Open(databaseURL)
+func openSentStore(databaseURL string, chainID uint64, traces trace.TracerProvider) (*sentStore, error) {
+	db, err := sqldb.Open(databaseURL, sqldb.Traced(traces))
 	if err != nil {
 		return nil, err
 	}
@@ -243,9 +244,10 @@ func (s *sentStore) pending(ctx context.Context, wallet common.Address) ([]sentT
 
 // recorder is a txmgr.Tx's Record for nullifier's reveal: the version is stored durably, and
 // with replicas its hash is published on the nullifier's claim, before it is sent.
-func (r *Relayer) recorder(nullifier common.Hash, claim *claimToken) func(*types.Transaction) error {
-	return func(t *types.Transaction) error {
-		ctx, cancel := context.WithTimeout(context.Background(), r.cfg.Chain.RPCTimeout)
+func (r *Relayer) recorder(nullifier common.Hash, claim *claimToken) func(context.Context, *types.Transaction) error {
+	return func(ctx context.Context, t *types.Transaction) error {
+		// In the sender's trace, but not cut short by a caller going away.
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.cfg.Chain.RPCTimeout)
 		defer cancel()
 		if err := r.sentTxs.record(ctx, r.tx.From(), nullifier, t); err != nil {
 			return fmt.Errorf("record the reveal's transaction: %w", err)

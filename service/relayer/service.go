@@ -62,7 +62,7 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 	}()
 	opts = opts.WithDefaults()
 	reg, log, tracer := opts.Prometheus, opts.Logger, opts.Tracer()
-	client, chainID, err := chain.Connect(ctx, cfg.Chain, chain.NewMetrics(reg))
+	client, chainID, err := chain.Connect(ctx, cfg.Chain, chain.NewMetrics(reg).Traced(opts.Traces))
 	if err != nil {
 		return nil, err
 	}
@@ -78,7 +78,10 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 		perIP: ratelimit.New(cfg.Limits.PerIP), perRecipient: ratelimit.New(cfg.Limits.PerRecipient), total: ratelimit.New(cfg.Limits.Total),
 		running: map[common.Hash]*outcome{}, sent: map[common.Hash]*txmgr.Flight{}, inserts: &localInserts{}, closing: make(chan struct{}), keyTaken: make(chan struct{}), set: make(chan struct{})}
 	if cfg.Limits.RedisURL != "" { // the limits hold across every replica sharing this Redis
-		if r.redis, err = ratelimit.Dial(cfg.Limits.RedisURL); err != nil {
+		if r.redis, err = ratelimit.Dial(cfg.Limits.RedisURL); err == nil {
+			err = ratelimit.Trace(r.redis, opts.Traces)
+		}
+		if err != nil {
 			return nil, err
 		}
 		opened.PushErr(r.redis.Close)
@@ -107,7 +110,7 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 	if err != nil {
 		return nil, fmt.Errorf("read the commitment tree's ROOT_HISTORY_SIZE at COMMITMENT_TREE_ADDRESS: %w", err)
 	}
-	if r.sentTxs, err = openSentStore(cfg.DatabaseURL, chainID); err != nil {
+	if r.sentTxs, err = openSentStore(cfg.DatabaseURL, chainID, opts.Traces); err != nil {
 		return nil, err
 	}
 	opened.PushErr(r.sentTxs.Close)

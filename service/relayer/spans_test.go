@@ -6,25 +6,21 @@ import (
 	"testing"
 	"time"
 
-	sdktrace "go.opentelemetry.io/otel/sdk/trace"
-	"go.opentelemetry.io/otel/sdk/trace/tracetest"
-
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
 	"github.com/seed018cc74c/vaultd/service/kit/platform"
+	"github.com/seed018cc74c/vaultd/service/kit/platform/otlptest"
 	"github.com/seed018cc74c/vaultd/service/relayer"
 )
 
-// A reveal makes a server span carrying the outcome and the transaction hash, with a child span
-// for each stage: the chain checks, the off-chain verification, the simulation, the send and the
-// receipt wait.
+// A reveal's trace, as a collector receives it over OTLP: the request's server span carrying
+// the outcome and the transaction hash, a child span for each stage (the chain checks, the
+// off-chain verification, the simulation, the send, the receipt wait), and under them every
+// JSON-RPC call (rpc.method, the endpoint's position) and SQL statement made for it.
 func TestRevealSpans(t *testing.T) {
 	c := devchaintest.Start(t)
-	exp := tracetest.NewInMemoryExporter()
-	tp, err := platform.NewTracerProvider(ctx, "relayer", func(string) string { return "" }, sdktrace.NewSimpleSpanProcessor(exp))
-	if err != nil {
-		t.Fatal(err)
-	}
+	rx := otlptest.Start(t)
+	tp := rx.Provider(t, "relayer", nil)
 	cfg, err := relayer.LoadConfig(env(t, c, nil))
 	if err != nil {
 		t.Fatal(err)
@@ -46,48 +42,37 @@ func TestRevealSpans(t *testing.T) {
 	if err != nil || resp.StatusCode() != 200 {
 		t.Fatalf("reveal: %v %s", err, resp.Body)
 	}
-	byName := map[string]tracetest.SpanStub{}
-	for _, s := range exp.GetSpans() {
-		byName[s.Name] = s
+	spans := rx.Spans(t, tp)
+	var server otlptest.Span
+	for _, s := range spans {
+		if s.Name == "POST /reveal" {
+			server = s
+		}
 	}
-	server, ok := byName["POST /reveal"]
-	if !ok {
-		t.Fatalf("no server span among %v", keys2(byName))
-	}
-	attrs := map[string]string{}
-	for _, a := range server.Attributes {
-		attrs[string(a.Key)] = a.Value.Emit()
-	}
-	if attrs["vaultd.outcome"] != "SUCCESS" || attrs["vaultd.tx_hash"] != resp.JSON200.TxHash {
-		t.Fatalf("server span attributes %v", attrs)
+	tr := otlptest.TraceOf(spans, server.TraceID)
+	t.Logf("the reveal's trace:\n%s", tr)
+	if server.Attrs["vaultd.outcome"] != "SUCCESS" || server.Attrs["vaultd.tx_hash"] != resp.JSON200.TxHash {
+		t.Fatalf("server span attributes %v", server.Attrs)
 	}
 	for _, stage := range []string{"check.chain", "check.verify", "simulate", "send", "receipt"} {
-		s, ok := byName[stage]
-		if !ok {
-			t.Errorf("no %s span among %v", stage, keys2(byName))
-			continue
-		}
-		if s.Parent.SpanID() != server.SpanContext.SpanID() || s.SpanContext.TraceID() != server.SpanContext.TraceID() {
-			t.Errorf("%s is not a child of the request's span", stage)
+		s, ok := tr.Named(stage)
+		if !ok || s.ParentID != server.SpanID {
+			t.Errorf("no %s span under the request's:\n%s", stage, tr)
 		}
 	}
-
-	exp.Reset()
-	again, _ := client.RevealWithResponse(ctx, req)
-	for _, s := range exp.GetSpans() {
-		if s.Name == "POST /reveal" {
-			for _, a := range s.Attributes {
-				if a.Key == "vaultd.outcome" && a.Value.Emit() != "NULLIFIER_USED" {
-					t.Fatalf("refused request's outcome attribute %s (%s)", a.Value.Emit(), again.Body)
-				}
+	rpc, sql := 0, 0
+	for _, s := range tr {
+		if s.Attrs["rpc.system"] == "jsonrpc" {
+			rpc++
+			if s.Attrs["rpc.method"] == "" || s.Attrs["vaultd.rpc.endpoint"] != "0" || !tr.Under(s, server) {
+				t.Errorf("a JSON-RPC span: %+v", s)
 			}
 		}
+		if s.Attrs["db.system.name"] != "" {
+			sql++
+		}
 	}
-}
-
-func keys2(m map[string]tracetest.SpanStub) (out []string) {
-	for k := range m {
-		out = append(out, k)
+	if rpc == 0 || sql == 0 {
+		t.Errorf("%d JSON-RPC and %d SQL spans in the reveal's trace:\n%s", rpc, sql, tr)
 	}
-	return out
 }

@@ -118,6 +118,7 @@ func (f *failover) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	send := isSend(body)
+	call := readRequest(body)
 	first := f.pick()
 	var errs []error
 	for k := range f.endpoints {
@@ -132,7 +133,9 @@ func (f *failover) RoundTrip(req *http.Request) (*http.Response, error) {
 		if body != nil {
 			r.Body = io.NopCloser(bytes.NewReader(body))
 		}
+		span := f.startCall(req.Context(), call, i)
 		resp, err := f.next.RoundTrip(r)
+		endCall(span, call, resp, err)
 		if err == nil && resp.StatusCode != http.StatusTooManyRequests && resp.StatusCode < 500 {
 			f.use(i, first == 0)
 			return resp, nil

@@ -4,15 +4,23 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/seed018cc74c/vaultd/service/kit/tracing"
 )
 
 // Metrics times calls to the chain's RPC and counts the failed ones, by call, and tells
-// which of RPC_URL's endpoints is in use.
+// which of RPC_URL's endpoints is in use; with a Tracer, each JSON-RPC request sent to an http(s)
+// endpoint is also a client span (one per endpoint tried).
 type Metrics struct {
 	Duration *prometheus.HistogramVec
 	Errors   *prometheus.CounterVec
 	Endpoint prometheus.Gauge
 	Switches prometheus.Counter
+	// Tracer makes the calls' spans (rpc.system jsonrpc, rpc.method, vaultd.rpc.endpoint: the
+	// endpoint's position, never its URL); give it tracing.ChildrenOnly's, so that a call made
+	// outside any traced operation makes none. nil: no spans.
+	Tracer trace.Tracer
 }
 
 // NewMetrics registers the chain call metrics on reg (vaultd_chain_*).
@@ -58,4 +66,11 @@ func (m *Metrics) Observe(call string, start time.Time, err error) {
 	if err != nil {
 		m.Errors.WithLabelValues(call).Inc()
 	}
+}
+
+// Traced gives m a Tracer of tp's that makes spans only inside a traced operation
+// (tracing.ChildrenOnly), and returns m.
+func (m *Metrics) Traced(tp trace.TracerProvider) *Metrics {
+	m.Tracer = tracing.ChildrenOnly(tp).Tracer("github.com/seed018cc74c/vaultd/service/kit/chain")
+	return m
 }

@@ -9,8 +9,12 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/redis/go-redis/extra/redisotel/v9"
 	"github.com/redis/go-redis/v9"
 	"github.com/redis/go-redis/v9/maintnotifications"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/seed018cc74c/vaultd/service/kit/tracing"
 )
 
 // Redis is a sliding-window limit kept in Redis, so that it holds exactly across every replica
@@ -92,4 +96,11 @@ func (l *Redis) Allow(ctx context.Context, key string) (Decision, error) {
 // Undo takes back the newest event recorded for key.
 func (l *Redis) Undo(ctx context.Context, key string) error {
 	return l.client.ZPopMax(ctx, l.redisKey(key), 1).Err()
+}
+
+// Trace makes a client span of each of client's commands run inside a traced operation (a
+// request's, a background job's): the command's name, never its keys or arguments (the keys
+// hold a client's HMAC-ed address).
+func Trace(client *redis.Client, tp trace.TracerProvider) error {
+	return redisotel.InstrumentTracing(client, redisotel.WithTracerProvider(tracing.ChildrenOnly(tp)), redisotel.WithDBStatement(false))
 }

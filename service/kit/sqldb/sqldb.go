@@ -12,8 +12,13 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/XSAM/otelsql"
 	_ "github.com/jackc/pgx/v5/stdlib" // database/sql driver "pgx"
-	_ "modernc.org/sqlite"             // database/sql driver "sqlite"
+	semconv "go.opentelemetry.io/otel/semconv/v1.37.0"
+	"go.opentelemetry.io/otel/trace"
+	_ "modernc.org/sqlite" // database/sql driver "sqlite"
+
+	"github.com/seed018cc74c/vaultd/service/kit/tracing"
 )
 
 // Dialect is the database engine.
@@ -46,16 +51,25 @@ func IsPostgres(databaseURL string) bool {
 // Open opens databaseURL's database. SQLite runs in WAL mode with synchronous=FULL (a commit is
 // on disk when it returns) behind one connection: SQLite writes one at a time anyway, and this
 // way no writer waits on a busy lock. Postgres gets a pool of 10 connections.
-func Open(databaseURL string) (*DB, error) {
-	return open(databaseURL, pool{sqliteParams: "_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=busy_timeout(10000)&_txlock=immediate", sqliteConns: 1, postgresConns: 10})
+func Open(databaseURL string, opts ...Option) (*DB, error) {
+	return open(databaseURL, pool{sqliteParams: "_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=busy_timeout(10000)&_txlock=immediate", sqliteConns: 1, postgresConns: 10}, opts)
 }
+
+// Option is how a database is opened beyond its URL.
+type Option func(*options)
+
+type options struct{ traces trace.TracerProvider }
+
+// Traced makes a client span of every statement and transaction run inside a traced operation
+// (a request's, a background job's): the statement's text, never its arguments.
+func Traced(tp trace.TracerProvider) Option { return func(o *options) { o.traces = tp } }
 
 // OpenReaders opens a second pool on databaseURL's database, for readers only: on SQLite 4
 // connections that refuse writes (WAL lets them read beside the one writer, which they can then
 // never hold up), on Postgres 8 of their own, so that readers busy with long queries or streams
 // leave the writer its connections. Open the database with Open first (it creates it).
-func OpenReaders(databaseURL string) (*DB, error) {
-	return open(databaseURL, pool{sqliteParams: "_pragma=busy_timeout(10000)&_pragma=query_only(1)", sqliteConns: 4, postgresConns: 8})
+func OpenReaders(databaseURL string, opts ...Option) (*DB, error) {
+	return open(databaseURL, pool{sqliteParams: "_pragma=busy_timeout(10000)&_pragma=query_only(1)", sqliteConns: 4, postgresConns: 8}, opts)
 }
 
 // pool is how a connection pool is opened: SQLite's connection parameters, and each engine's
@@ -65,19 +79,34 @@ type pool struct {
 	sqliteConns, postgresConns int
 }
 
-func open(databaseURL string, p pool) (*DB, error) {
+func open(databaseURL string, p pool, opts []Option) (*DB, error) {
+	var o options
+	for _, f := range opts {
+		f(&o)
+	}
 	dialect, target, err := parse(databaseURL)
 	if err != nil {
 		return nil, err
 	}
+	sqlOpen := sql.Open
+	if o.traces != nil {
+		system := semconv.DBSystemNameSQLite
+		if dialect == Postgres {
+			system = semconv.DBSystemNamePostgreSQL
+		}
+		sqlOpen = func(driver, dsn string) (*sql.DB, error) {
+			return otelsql.Open(driver, dsn, otelsql.WithTracerProvider(tracing.ChildrenOnly(o.traces)), otelsql.WithAttributes(system),
+				otelsql.WithSpanOptions(otelsql.SpanOptions{DisableErrSkip: true, OmitConnResetSession: true, OmitConnPrepare: true, OmitRows: true, OmitConnectorConnect: true}))
+		}
+	}
 	var db *sql.DB
 	switch dialect {
 	case SQLite:
-		if db, err = sql.Open("sqlite", "file:"+target+"?"+p.sqliteParams); err == nil {
+		if db, err = sqlOpen("sqlite", "file:"+target+"?"+p.sqliteParams); err == nil {
 			db.SetMaxOpenConns(p.sqliteConns)
 		}
 	case Postgres:
-		if db, err = sql.Open("pgx", target); err == nil {
+		if db, err = sqlOpen("pgx", target); err == nil {
 			db.SetMaxOpenConns(p.postgresConns)
 		}
 	}

@@ -519,7 +519,7 @@ func TestACancelEndsAFlightCancelled(t *testing.T) {
 	m, g, _ := fakeManager(t, c)
 	recorded := 0
 	tx := transfer(common.Address{9})
-	tx.Record = func(*types.Transaction) error { recorded++; return nil }
+	tx.Record = func(context.Context, *types.Transaction) error { recorded++; return nil }
 	f, err := m.Send(context.Background(), tx)
 	if err != nil {
 		t.Fatal(err)

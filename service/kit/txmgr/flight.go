@@ -20,7 +20,7 @@ type Flight struct {
 	nonce    uint64
 	gasLimit uint64
 	after    uint64 // the head when it was sent: it is mined in a later block
-	record   func(*types.Transaction) error
+	record   func(context.Context, *types.Transaction) error
 
 	// Guarded by m.mu once published.
 	txs      []*types.Transaction // every version sent, oldest first
@@ -72,7 +72,7 @@ func (f *Flight) newest() *types.Transaction {
 }
 
 // newFlight makes the flight of tx, sent after block head.
-func (m *Manager) newFlight(tx *types.Transaction, head uint64, record func(*types.Transaction) error) *Flight {
+func (m *Manager) newFlight(tx *types.Transaction, head uint64, record func(context.Context, *types.Transaction) error) *Flight {
 	now := m.now()
 	return &Flight{m: m, nonce: tx.Nonce(), gasLimit: tx.Gas(), after: head, record: record, txs: []*types.Transaction{tx},
 		reserved: m.worstCost(tx.GasFeeCap(), tx.Gas(), tx.Value()), sentAt: now, lastSent: now, lastLookup: now, done: make(chan struct{})}
@@ -424,7 +424,7 @@ func (m *Manager) replace(ctx context.Context, f *Flight) bool {
 		m.mu.Unlock()
 	}
 	if record != nil {
-		if err := record(tx); err != nil {
+		if err := record(ctx, tx); err != nil {
 			m.log.Warn("could not record a replacement; not sending it", "nonce", f.nonce, "err", err)
 			return false
 		}

@@ -395,7 +395,7 @@ type Tx struct {
 	// re-signing after a nonce clash, and every replacement) before that version is sent, one
 	// version at a time. A caller that must survive a crash stores it there; an error stops
 	// that version from being sent.
-	Record func(*types.Transaction) error
+	Record func(context.Context, *types.Transaction) error
 }
 
 // ErrRejected is a send the node refused for a reason other than the nonce: nothing was sent.
@@ -452,7 +452,7 @@ func (m *Manager) Send(ctx context.Context, tx Tx) (*Flight, error) {
 		}
 		signed := f.txs[0]
 		if tx.Record != nil {
-			if err := tx.Record(signed); err != nil {
+			if err := tx.Record(ctx, signed); err != nil {
 				m.unclaim(f, true)
 				return nil, err
 			}
@@ -496,7 +496,7 @@ var errNotSynced = errors.New("the nonce counter is being read from the node aga
 // registers its flight as being sent, all under mu: the watch loop knows its hashes before the
 // node does, so a receipt in the very next block is not missed. The cost it reserves was
 // admitted at the gate already.
-func (m *Manager) claim(sign func(nonce uint64) (*types.Transaction, error), head uint64, record func(*types.Transaction) error) (*Flight, error) {
+func (m *Manager) claim(sign func(nonce uint64) (*types.Transaction, error), head uint64, record func(context.Context, *types.Transaction) error) (*Flight, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if !m.synced {
@@ -578,7 +578,7 @@ var ErrNonceUsed = errors.New("the transaction's nonce is used by another transa
 // manager already follows its nonce (adopted from the pool by Sync), that flight is returned
 // and record is attached to it. It answers ErrNonceUsed when another transaction holds the
 // nonce: the caller decides, once that nonce is mined, that this one never will be.
-func (m *Manager) Resend(ctx context.Context, tx *types.Transaction, record func(*types.Transaction) error) (*Flight, error) {
+func (m *Manager) Resend(ctx context.Context, tx *types.Transaction, record func(context.Context, *types.Transaction) error) (*Flight, error) {
 	head, err := m.client.BlockNumber(ctx)
 	if err != nil {
 		return nil, err
@@ -614,7 +614,7 @@ func (m *Manager) Resend(ctx context.Context, tx *types.Transaction, record func
 
 // claimResend registers the flight of a transaction signed earlier, as being sent (its cost
 // reserved by the caller), or returns the flight that follows its nonce already (claimed false).
-func (m *Manager) claimResend(tx *types.Transaction, head uint64, record func(*types.Transaction) error) (f *Flight, claimed bool, err error) {
+func (m *Manager) claimResend(tx *types.Transaction, head uint64, record func(context.Context, *types.Transaction) error) (f *Flight, claimed bool, err error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if f, ok := m.inflight[tx.Nonce()]; ok {

@@ -81,7 +81,7 @@ func TestEveryVersionIsRecordedBeforeItIsSent(t *testing.T) {
 	m := manager(t, c, 100*time.Millisecond)
 	var mu sync.Mutex
 	var recorded []*types.Transaction
-	record := func(tx *types.Transaction) error {
+	record := func(_ context.Context, tx *types.Transaction) error {
 		// Bounded: this check is the test's, and a node slow to answer it (a loaded CI machine
 		// once took 30 s) must not hold the manager's replacement up behind it.
 		lctx, cancel := context.WithTimeout(ctx, 2*time.Second)
@@ -145,7 +145,7 @@ func TestFailedRecordSendsNothing(t *testing.T) {
 	c := devchaintest.Start(t)
 	m := manager(t, c, time.Minute)
 	next, _ := m.State()
-	_, err := m.Send(ctx, txmgr.Tx{To: fresh(t), Value: big.NewInt(1), Gas: 21_000, Record: func(*types.Transaction) error { return errors.New("disk full") }})
+	_, err := m.Send(ctx, txmgr.Tx{To: fresh(t), Value: big.NewInt(1), Gas: 21_000, Record: func(context.Context, *types.Transaction) error { return errors.New("disk full") }})
 	if err == nil {
 		t.Fatal("sent although the record failed")
 	}
@@ -165,7 +165,7 @@ func TestResend(t *testing.T) {
 	c.PauseSealing()
 	first := manager(t, c, time.Minute)
 	var kept *types.Transaction
-	if _, err := first.Send(ctx, txmgr.Tx{To: fresh(t), Value: big.NewInt(7), Gas: 21_000, Record: func(tx *types.Transaction) error { kept = tx; return nil }}); err != nil {
+	if _, err := first.Send(ctx, txmgr.Tx{To: fresh(t), Value: big.NewInt(7), Gas: 21_000, Record: func(_ context.Context, tx *types.Transaction) error { kept = tx; return nil }}); err != nil {
 		t.Fatal(err)
 	}
 	first.Close()
@@ -308,7 +308,7 @@ func TestAClosedFenceSendsNothing(t *testing.T) {
 
 	var mu sync.Mutex
 	versions := 0
-	record := func(*types.Transaction) error { mu.Lock(); versions++; mu.Unlock(); return nil }
+	record := func(context.Context, *types.Transaction) error { mu.Lock(); versions++; mu.Unlock(); return nil }
 	count := func() int { mu.Lock(); defer mu.Unlock(); return versions }
 	c.PauseSealing()
 	f, err := m.Send(ctx, txmgr.Tx{To: fresh(t), Value: big.NewInt(1), Gas: 21_000, Record: record})
