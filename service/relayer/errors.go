@@ -47,6 +47,14 @@ func reject(reason Reason, format string, args ...any) *RevealError {
 	return &RevealError{Reason: reason, Message: fmt.Sprintf(format, args...)}
 }
 
+// orUnavailable is err as the chain's unavailability, nil for nil.
+func orUnavailable(err error) error {
+	if err == nil {
+		return nil
+	}
+	return chainUnavailable(err)
+}
+
 func chainUnavailable(err error) *RevealError {
 	return &RevealError{Reason: ChainUnavailable, Message: "the chain is unavailable, try again later", Cause: err}
 }

@@ -18,7 +18,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/redis/go-redis/v9"
 	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/codes"
+
 	"go.opentelemetry.io/otel/trace"
 	"golang.org/x/sync/errgroup"
 
@@ -29,6 +29,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/pause"
 	"github.com/seed018cc74c/vaultd/service/kit/platform"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
+	"github.com/seed018cc74c/vaultd/service/kit/tracing"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 	"github.com/seed018cc74c/vaultd/service/kit/webhook"
 	"github.com/seed018cc74c/vaultd/service/vault/address"
@@ -105,6 +106,9 @@ type Relayer struct {
 	// settled is closed, for each tracked flight, once the tracking goroutine has written down
 	// how it ended (settle): what a request waiting for the flight waits for before answering.
 	settled map[*txmgr.Flight]chan struct{}
+	// origin is, for each flight this process sent, the span of the request that sent it: a
+	// repeat that joins the flight links to it.
+	origin map[*txmgr.Flight]trace.SpanContext
 }
 
 // isSet reports whether Start has set the operator up.
@@ -144,6 +148,7 @@ func (r *Relayer) track(nullifier common.Hash, f *txmgr.Flight, settled func()) 
 			delete(r.sent, nullifier)
 		}
 		delete(r.settled, f)
+		delete(r.origin, f)
 		r.mu.Unlock()
 		close(written)
 	}()
@@ -261,7 +266,9 @@ func (r *Relayer) Reveal(ctx context.Context, req relayerapi.RevealRequest) (res
 			span.SetAttributes(attribute.String("vaultd.tx_hash", res.TxHash))
 		}
 	}()
+	_, end := r.span(ctx, "parse")
 	in, err := parse(req)
+	end(err)
 	if err != nil {
 		return res, err
 	}
@@ -270,8 +277,13 @@ func (r *Relayer) Reveal(ctx context.Context, req relayerapi.RevealRequest) (res
 	// request waits for the first's.
 	r.mu.Lock()
 	if f, ok := r.sent[in.nullifier]; ok {
+		origin := r.origin[f]
 		r.mu.Unlock()
-		return r.await(context.WithoutCancel(ctx), f)
+		// Its span links to the request that sent the transaction (none for one adopted at start).
+		jctx, span := r.tracer.Start(ctx, "join", trace.WithLinks(trace.Link{SpanContext: origin}),
+			trace.WithAttributes(attribute.String("vaultd.tx_hash", f.Hash().Hex())))
+		defer span.End()
+		return r.await(context.WithoutCancel(jctx), f)
 	}
 	if o, ok := r.running[in.nullifier]; ok {
 		r.mu.Unlock()
@@ -349,15 +361,26 @@ func parse(req relayerapi.RevealRequest) (request, error) {
 	return in, nil
 }
 
+// stage is a step of a reveal timed in vaultd_relayer_reveal_stage_duration_seconds and traced
+// (span).
 func (r *Relayer) stage(ctx context.Context, name string) (context.Context, func(err error)) {
-	ctx, span := r.tracer.Start(ctx, name)
 	start := time.Now()
+	ctx, end := r.span(ctx, name)
 	return ctx, func(err error) {
 		r.metrics.stage.WithLabelValues(name).Observe(time.Since(start).Seconds())
+		end(err)
+	}
+}
+
+// span is a step of a reveal traced as a child span: ended with the error that decided the
+// reveal's refusal there, it carries its code and a "refused" event (an error status only for a
+// fault: a 5xx). What the step learned goes on the span of the context it returns.
+func (r *Relayer) span(ctx context.Context, name string) (context.Context, func(err error)) {
+	ctx, span := r.tracer.Start(ctx, name)
+	return ctx, func(err error) {
 		if err != nil {
-			code := codeOf(err)
-			span.SetStatus(codes.Error, code)
-			span.SetAttributes(attribute.String("vaultd.code", code))
+			e := platform.AsError(httpError(err))
+			tracing.Refused(span, e.Code, e.Message, e.Status >= 500)
 		}
 		span.End()
 	}
@@ -370,32 +393,47 @@ func (r *Relayer) reveal(ctx context.Context, in request) (relayerapi.RevealResu
 	cctx, end := r.stage(ctx, "check.chain")
 	g, gctx := errgroup.WithContext(cctx)
 	g.Go(func() (err error) {
-		spent, err = r.isSpent(gctx, in.nullifier)
+		nctx, end := r.span(gctx, "check.nullifier")
+		spent, err = r.isSpent(nctx, in.nullifier)
+		trace.SpanFromContext(nctx).SetAttributes(attribute.Bool("vaultd.spent", spent))
+		end(orUnavailable(err))
 		return err
 	})
 	g.Go(func() (err error) {
-		root, err = r.rootAge(gctx, common.BigToHash(in.signals[zk.SignalMerkleRoot]))
+		rctx, end := r.span(gctx, "check.root")
+		root, err = r.rootAge(rctx, common.BigToHash(in.signals[zk.SignalMerkleRoot]))
+		trace.SpanFromContext(rctx).SetAttributes(attribute.Bool("vaultd.root_known", root.Known), attribute.Int("vaultd.root_age", int(root.Age)))
+		end(orUnavailable(err))
 		return err
 	})
-	err := g.Wait()
-	if err != nil {
-		err = chainUnavailable(err)
+	err := orUnavailable(g.Wait())
+	switch { // the seed's order decides what is reported
+	case err != nil:
+	case spent:
+		err = reject(NullifierUsed, "nullifier %s is already spent", in.nullifier.Hex())
+	case !root.Known:
+		err = reject(UnknownRoot, "root %#x is not a known root of the commitment tree", in.signals[zk.SignalMerkleRoot])
 	}
 	end(err)
-	switch {
-	case err != nil:
+	if err != nil {
 		return relayerapi.RevealResult{}, err
-	case spent:
-		return relayerapi.RevealResult{}, reject(NullifierUsed, "nullifier %s is already spent", in.nullifier.Hex())
-	case !root.Known:
-		return relayerapi.RevealResult{}, reject(UnknownRoot, "root %#x is not a known root of the commitment tree", in.signals[zk.SignalMerkleRoot])
-	case in.proofErr != nil:
-		return relayerapi.RevealResult{}, in.proofErr
-	case in.recipientErr != nil:
-		return relayerapi.RevealResult{}, in.recipientErr
 	}
-	if err := r.checkSignals(in); err != nil {
-		return relayerapi.RevealResult{}, err
+	// Checks 3 to 5, each where it decides: what parse found wrong with the proof or the
+	// recipient is reported after the chain checks.
+	for _, check := range []struct {
+		name string
+		run  func() error
+	}{
+		{"check.proof", func() error { return in.proofErr }},
+		{"check.recipient", func() error { return in.recipientErr }},
+		{"check.signals", func() error { return r.checkSignals(in) }},
+	} {
+		_, end := r.span(ctx, check.name)
+		err := check.run()
+		end(err)
+		if err != nil {
+			return relayerapi.RevealResult{}, err
+		}
 	}
 	if r.vk != nil {
 		_, end := r.stage(ctx, "check.verify")
@@ -412,22 +450,30 @@ func (r *Relayer) reveal(ctx context.Context, in request) (relayerapi.RevealResu
 	data := vaultABI.PackReveal(a, b, c, [6]*big.Int(in.signals), in.recipient)
 	sctx, end := r.stage(ctx, "simulate")
 	gas, err := r.simulate(sctx, data, in.signals[zk.SignalChangeCommitment].Sign() != 0)
+	trace.SpanFromContext(sctx).SetAttributes(attribute.Int64("vaultd.gas_limit", int64(gas)))
 	end(err)
 	if err != nil {
 		return relayerapi.RevealResult{}, err
 	}
-	release, err := r.holdRoot(ctx, root.Age, in.signals[zk.SignalChangeCommitment].Sign() != 0)
+	hctx, end := r.span(ctx, "check.root_age") // the root guard: the relayer's own inserts ahead of it
+	release, err := r.holdRoot(hctx, root.Age, in.signals[zk.SignalChangeCommitment].Sign() != 0)
+	end(err)
 	if err != nil {
 		return relayerapi.RevealResult{}, err
 	}
 	var claim *claimToken
 	for r.claims != nil { // another replica may be sending this nullifier's reveal already
+		cctx, end := r.span(ctx, "claim")
 		var err error
-		claim, err = r.claims.claim(ctx, in.nullifier)
+		claim, err = r.claims.claim(cctx, in.nullifier)
 		if err != nil {
+			err = claimsUnavailable(err)
+			end(err)
 			release()
-			return relayerapi.RevealResult{}, claimsUnavailable(err)
+			return relayerapi.RevealResult{}, err
 		}
+		trace.SpanFromContext(cctx).SetAttributes(attribute.Bool("vaultd.claimed", claim != nil))
+		end(nil)
 		if claim != nil {
 			break
 		}
@@ -437,7 +483,10 @@ func (r *Relayer) reveal(ctx context.Context, in request) (relayerapi.RevealResu
 			return res, err
 		}
 	}
-	if err := r.allowSend(ctx, in.recipient); err != nil {
+	lctx, end := r.span(ctx, "limits") // per recipient, and in total
+	err = r.allowSend(lctx, in.recipient)
+	end(err)
+	if err != nil {
 		release()
 		r.unclaim(ctx, in.nullifier, claim)
 		return relayerapi.RevealResult{}, err
@@ -450,6 +499,12 @@ func (r *Relayer) reveal(ctx context.Context, in request) (relayerapi.RevealResu
 		return relayerapi.RevealResult{}, err
 	}
 	r.hooks.Tell("reveal.sent", revealEvent{Nullifier: in.nullifier.Hex(), TxHash: f.Hash().Hex()}) // recorded; delivered by the outbox's loop
+	r.mu.Lock()
+	if r.origin == nil {
+		r.origin = map[*txmgr.Flight]trace.SpanContext{}
+	}
+	r.origin[f] = trace.SpanContextFromContext(ctx)
+	r.mu.Unlock()
 	r.track(in.nullifier, f, func() {
 		release()
 		if errors.Is(f.Err(), txmgr.ErrCancelled) { // the nullifier is free to be revealed again
@@ -562,6 +617,10 @@ func (r *Relayer) send(ctx context.Context, data []byte, gas uint64, nullifier c
 	// other replicas.
 	tx := txmgr.Tx{To: r.cfg.Contracts.Vault, Data: data, Gas: gas, Record: r.recorder(nullifier, claim)}
 	f, err := r.tx.Send(sctx, tx)
+	if err == nil {
+		trace.SpanFromContext(sctx).SetAttributes(attribute.Int64("vaultd.nonce", int64(f.Nonce())), attribute.String("vaultd.tx_hash", f.Hash().Hex()),
+			attribute.Int64("vaultd.gas_limit", int64(gas)))
+	}
 	var refused *gate.ClosedError // the gate, closed since the request arrived
 	switch {
 	case errors.Is(err, errClaimLost): // nothing was sent; another replica may be sending it
@@ -587,7 +646,7 @@ func (r *Relayer) unclaim(ctx context.Context, nullifier common.Hash, claim *cla
 // await waits for the sent reveal's receipt, until RECEIPT_TIMEOUT, and for its outcome to be
 // written down (track), before answering.
 func (r *Relayer) await(ctx context.Context, f *txmgr.Flight) (relayerapi.RevealResult, error) {
-	_, end := r.stage(ctx, "receipt")
+	wctx, end := r.stage(ctx, "receipt")
 	timer := time.NewTimer(r.cfg.Tx.ReceiptTimeout)
 	defer timer.Stop()
 	select {
@@ -597,6 +656,10 @@ func (r *Relayer) await(ctx context.Context, f *txmgr.Flight) (relayerapi.Reveal
 		err := &RevealError{Reason: TxPending, Message: "the reveal was sent but not mined in time; it may still be mined", TxHash: hash}
 		end(err)
 		return relayerapi.RevealResult{TxHash: hash}, err
+	}
+	if rc := f.Receipt(); rc != nil {
+		trace.SpanFromContext(wctx).SetAttributes(attribute.Int64("vaultd.block", rc.BlockNumber.Int64()), attribute.Int64("vaultd.gas_used", int64(rc.GasUsed)),
+			attribute.String("vaultd.tx_hash", rc.TxHash.Hex()), attribute.Bool("vaultd.reverted", rc.Status != types.ReceiptStatusSuccessful))
 	}
 	end(f.Err())
 	r.mu.Lock()

@@ -3,10 +3,15 @@ package relayer_test
 import (
 	"context"
 	"net"
+	"net/http"
+	"strings"
 	"testing"
 	"time"
 
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
+	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
 	"github.com/seed018cc74c/vaultd/service/kit/platform"
 	"github.com/seed018cc74c/vaultd/service/kit/platform/otlptest"
@@ -19,24 +24,7 @@ import (
 // JSON-RPC call (rpc.method, the endpoint's position) and SQL statement made for it.
 func TestRevealSpans(t *testing.T) {
 	c := devchaintest.Start(t)
-	rx := otlptest.Start(t)
-	tp := rx.Provider(t, "relayer", nil)
-	cfg, err := relayer.LoadConfig(env(t, c, nil))
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc, err := relayer.New(ctx, cfg, relayer.Options{Traces: tp})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, _ := net.Listen("tcp", "127.0.0.1:0")
-	runCtx, cancel := context.WithCancel(context.Background())
-	svc.Start()
-	done := make(chan struct{})
-	go func() { platform.Serve(runCtx, ln, svc.Handler(), 5*time.Second); close(done) }()
-	t.Cleanup(func() { cancel(); <-done; svc.Close() })
-	client, _ := relayerapi.NewClientWithResponses("http://" + ln.Addr().String())
-
+	rx, tp, client := tracedRelayer(t, c, nil)
 	_, req := request(t, c, devUsers(c, 0), 8)
 	resp, err := client.RevealWithResponse(ctx, req)
 	if err != nil || resp.StatusCode() != 200 {
@@ -74,5 +62,129 @@ func TestRevealSpans(t *testing.T) {
 	}
 	if rpc == 0 || sql == 0 {
 		t.Errorf("%d JSON-RPC and %d SQL spans in the reveal's trace:\n%s", rpc, sql, tr)
+	}
+}
+
+// tracedRelayer is a relayer on loopback exporting its spans to an OTLP receiver.
+func tracedRelayer(t *testing.T, c *devchain.Chain, over map[string]string) (*otlptest.Receiver, *sdktrace.TracerProvider, *relayerapi.ClientWithResponses) {
+	t.Helper()
+	rx := otlptest.Start(t)
+	tp := rx.Provider(t, "relayer", nil)
+	cfg, err := relayer.LoadConfig(env(t, c, over))
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := relayer.New(ctx, cfg, relayer.Options{Traces: tp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, _ := net.Listen("tcp", "127.0.0.1:0")
+	runCtx, cancel := context.WithCancel(context.Background())
+	svc.Start()
+	done := make(chan struct{})
+	go func() { platform.Serve(runCtx, ln, svc.Handler(), 5*time.Second); close(done) }()
+	t.Cleanup(func() { cancel(); <-done; svc.Close() })
+	client, _ := relayerapi.NewClientWithResponses("http://" + ln.Addr().String())
+	return rx, tp, client
+}
+
+// traceOf is the trace whose server span answered resp (its traceresponse).
+func traceOf(t *testing.T, rx *otlptest.Receiver, tp *sdktrace.TracerProvider, resp *http.Response) (otlptest.Trace, otlptest.Span) {
+	t.Helper()
+	parts := strings.Split(resp.Header.Get("traceresponse"), "-")
+	if len(parts) != 4 {
+		t.Fatalf("traceresponse %q", resp.Header.Get("traceresponse"))
+	}
+	tr := otlptest.TraceOf(rx.Spans(t, tp), parts[1])
+	for _, s := range tr {
+		if s.SpanID == parts[2] {
+			return tr, s
+		}
+	}
+	t.Fatalf("no span %s in the trace:\n%s", parts[2], tr)
+	return nil, otlptest.Span{}
+}
+
+// A refusal says where it was decided: the span of the check that decided it carries the code
+// and a "refused" event, its status unset (a refusal of the request is no fault of the
+// service), and so does the request's span; a check that passed carries none. Checked for a
+// spent nullifier (the chain check), a malformed proof (the proof check, after the chain's), and
+// a body the OpenAPI validation refuses (the request's own span: nothing ran but the per-IP
+// limit's admission).
+func TestRefusalSpans(t *testing.T) {
+	c := devchaintest.Start(t)
+	rx, tp, client := tracedRelayer(t, c, nil)
+	_, req := request(t, c, devUsers(c, 0), 8)
+	if resp, err := client.RevealWithResponse(ctx, req); err != nil || resp.StatusCode() != 200 {
+		t.Fatalf("reveal: %v %s", err, resp.Body)
+	}
+	_, bad := request(t, c, devUsers(c, 1), 8)
+	bad.Proof.PiA[0] = "1" // not on the curve
+	for _, want := range []struct {
+		name     string
+		req      relayerapi.RevealRequest
+		status   int
+		code     string
+		decision string
+	}{
+		{"a spent nullifier", req, 409, "NULLIFIER_USED", "check.chain"},
+		{"a malformed proof", bad, 422, "INVALID_PROOF", "check.proof"},
+	} {
+		resp, err := client.RevealWithResponse(ctx, want.req)
+		if err != nil || resp.StatusCode() != want.status {
+			t.Fatalf("%s: %v %d %s", want.name, err, resp.StatusCode(), resp.Body)
+		}
+		tr, server := traceOf(t, rx, tp, resp.HTTPResponse)
+		t.Logf("%s:\n%s", want.name, tr)
+		decided, ok := tr.Named(want.decision)
+		if !ok {
+			t.Fatalf("%s: no %s span:\n%s", want.name, want.decision, tr)
+		}
+		for _, s := range []otlptest.Span{decided, server} {
+			if s.Attrs["vaultd.code"] != want.code || len(s.Events) == 0 || s.Events[0].Name != "refused" || s.Status != 0 {
+				t.Errorf("%s: span %s: code %q, events %v, status %v", want.name, s.Name, s.Attrs["vaultd.code"], s.Events, s.Status)
+			}
+		}
+		for _, s := range tr {
+			if s.Name != want.decision && s.Name != server.Name && s.Attrs["vaultd.code"] != "" {
+				t.Errorf("%s: %s, which passed, carries the code %s", want.name, s.Name, s.Attrs["vaultd.code"])
+			}
+		}
+	}
+	body := `{"proof": {}}`
+	resp, err := client.RevealWithBodyWithResponse(ctx, "application/json", strings.NewReader(body))
+	if err != nil || resp.StatusCode() != 400 {
+		t.Fatalf("a malformed body: %v %d", err, resp.StatusCode())
+	}
+	tr, server := traceOf(t, rx, tp, resp.HTTPResponse)
+	if len(tr) != 2 || len(tr.Children(server)) != 1 || tr.Children(server)[0].Name != "admit" || server.Attrs["vaultd.code"] != "INVALID_REQUEST" || len(server.Events) != 1 {
+		t.Errorf("a malformed body's trace:\n%s\nserver span %+v", tr, server)
+	}
+}
+
+// A repeat of a reveal whose transaction is still in flight joins it, and its span links to the
+// request that sent it: from the repeat's trace, the one that paid is found.
+func TestAJoinedRevealLinksToTheOneThatSent(t *testing.T) {
+	c := devchaintest.Start(t)
+	rx, tp, client := tracedRelayer(t, c, map[string]string{"RECEIPT_TIMEOUT": "600ms", "REPLACE_AFTER": "400ms"})
+	_, req := request(t, c, devUsers(c, 0), 8)
+	c.PauseSealing()
+	first, err := client.RevealWithResponse(ctx, req)
+	if err != nil || first.StatusCode() != 504 {
+		t.Fatalf("the first: %v %d %s", err, first.StatusCode(), first.Body)
+	}
+	again, err := client.RevealWithResponse(ctx, req)
+	c.ResumeSealing()
+	if err != nil || again.StatusCode() != 504 {
+		t.Fatalf("the repeat: %v %d %s", err, again.StatusCode(), again.Body)
+	}
+	_, sender := traceOf(t, rx, tp, first.HTTPResponse)
+	tr, _ := traceOf(t, rx, tp, again.HTTPResponse)
+	join, ok := tr.Named("join")
+	if !ok || len(join.Links) != 1 || join.Links[0].TraceID != sender.TraceID || join.Links[0].SpanID != sender.SpanID {
+		t.Fatalf("the repeat's trace:\n%s\njoin %+v, want a link to %s/%s", tr, join, sender.TraceID, sender.SpanID)
+	}
+	if _, sent := tr.Named("send"); sent {
+		t.Fatalf("the repeat sent again:\n%s", tr)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"go.opentelemetry.io/otel/trace"
 	"log/slog"
 	"maps"
 	"net/http"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/seed018cc74c/vaultd/service/kit/pause"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
+	"github.com/seed018cc74c/vaultd/service/kit/tracing"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 )
 
@@ -141,6 +143,9 @@ func (e *Error) body() []byte {
 func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 	e := AsError(err)
 	logError(r, e)
+	// The request's span says how it was answered: its code, the refusal as an event (for a
+	// refusal decided at the edge, validation say, it is the span that decided).
+	tracing.Refused(trace.SpanFromContext(r.Context()), e.Code, e.Message, e.Status >= 500)
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Set("Cache-Control", "no-store")

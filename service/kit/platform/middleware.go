@@ -20,6 +20,8 @@ import (
 	"go.opentelemetry.io/otel/propagation"
 	semconv "go.opentelemetry.io/otel/semconv/v1.37.0"
 	"go.opentelemetry.io/otel/trace"
+
+	"github.com/seed018cc74c/vaultd/service/kit/tracing"
 )
 
 type ctxKey int
@@ -186,13 +188,13 @@ func quiet(r *http.Request) bool {
 	return false
 }
 
-// tracing starts a server span per request, continuing a W3C traceparent when one comes in (its
+// traced starts a server span per request, continuing a W3C traceparent when one comes in (its
 // trace id always; its sampling decision only when trustParent, or from a trusted proxy: see
 // EdgeTrust), names it by the route pattern once routing is done, answers its id in
 // traceresponse (W3C Trace Context level 2), and logs one access line at info: method, route,
 // status, duration, and (from the context) the request and trace ids; never the caller's
 // address or anything of the path beyond its pattern.
-func tracing(tracer trace.Tracer, trustParent bool) func(http.Handler) http.Handler {
+func traced(tracer trace.Tracer, trustParent bool) func(http.Handler) http.Handler {
 	prop := propagation.TraceContext{}
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -265,13 +267,21 @@ func routePattern(r *http.Request) string {
 // bodyLimit caps request bodies: limits maps "METHOD /pattern" to bytes, def is for the rest.
 // admit runs the route's admission check (a rate limit) before anything else looks at the
 // request, so that every request counts, malformed ones included.
-func admit(checks map[string]Admission) func(http.Handler) http.Handler {
+//
+// Each check is a span ("admit"): the one that refuses carries the refusal's code and event.
+func admit(tracer trace.Tracer, checks map[string]Admission) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			for _, key := range []string{"*", r.Method + " " + routePattern(r)} {
 				if check, ok := checks[key]; ok {
-					quota, err := check(r)
+					ctx, span := tracer.Start(r.Context(), "admit", trace.WithAttributes(attribute.String("vaultd.admission", key)))
+					quota, err := check(r.WithContext(ctx))
 					SetRateLimit(w.Header(), quota)
+					if err != nil {
+						e := AsError(err)
+						tracing.Refused(span, e.Code, e.Message, e.Status >= 500)
+					}
+					span.End()
 					if err != nil {
 						WriteError(w, r, err)
 						return

@@ -81,7 +81,7 @@ func NewHandler(o HandlerOptions) (http.Handler, error) {
 		return nil, fmt.Errorf("openapi document: %w", err)
 	}
 	r := chi.NewRouter()
-	r.Use(withLogger(o.Logger), recoverer, requestID, cors(o.CORS), clientIP(o.TrustedProxies), tracing(tracer, o.TrustTraceParent), metricsMiddleware(newHTTPMetrics(o.Metrics)), plainPath, middleware.GetHead)
+	r.Use(withLogger(o.Logger), recoverer, requestID, cors(o.CORS), clientIP(o.TrustedProxies), traced(tracer, o.TrustTraceParent), metricsMiddleware(newHTTPMetrics(o.Metrics)), plainPath, middleware.GetHead)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, r, Errorf(http.StatusNotFound, CodeNotFound, "no such endpoint"))
 	})
@@ -98,7 +98,7 @@ func NewHandler(o HandlerOptions) (http.Handler, error) {
 		o.Static(r)
 	}
 	r.Group(func(api chi.Router) {
-		api.Use(admit(o.Admit), bodyLimit(DefaultBodyLimit, o.BodyLimits), adminAuth(o.AdminKey), booleans, headAsGet, validator(spec, o.AdminKey != ""))
+		api.Use(admit(tracer, o.Admit), bodyLimit(DefaultBodyLimit, o.BodyLimits), adminAuth(o.AdminKey), booleans, headAsGet, validator(spec, o.AdminKey != ""))
 		o.API(api)
 	})
 	return r, nil
