@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/big"
+	"net/http"
 	"strings"
 	"sync"
 	"time"
@@ -21,7 +22,6 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/redis/go-redis/v9"
 	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
@@ -30,6 +30,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/pause"
 	"github.com/seed018cc74c/vaultd/service/kit/platform"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
+	"github.com/seed018cc74c/vaultd/service/kit/tracing"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 )
 
@@ -148,13 +149,17 @@ func (f *Faucet) Claim(ctx context.Context, addr common.Address) (c Claim, err e
 	// between its check and its record (milliseconds), wait and look again: a 409 is only ever
 	// given for a claim that is recorded.
 	for deadline := time.Now().Add(claimWait); ; time.Sleep(5 * time.Millisecond) {
-		existing, err := f.store.get(ctx, addr)
+		lctx, end := f.stage(ctx, "check.claimed")
+		existing, err := f.store.get(lctx, addr)
 		switch {
 		case err == nil && existing.Status != StatusFailed:
+			end(&AlreadyClaimedError{existing})
 			return existing, &AlreadyClaimedError{existing}
 		case err != nil && !errors.Is(err, errNotFound):
+			end(platform.Internal(err))
 			return c, platform.Internal(err)
 		}
+		end(nil)
 		if f.acquire(addr) {
 			c, err := f.claim(ctx, addr, existing.Status == StatusFailed, start)
 			if !errors.Is(err, errExists) {
@@ -166,6 +171,20 @@ func (f *Faucet) Claim(ctx context.Context, addr common.Address) (c Claim, err e
 			return c, &ClaimError{Reason: AddressBusy, Message: "another claim for this address is being made; try again", RetryAfter: time.Second}
 		}
 	}
+}
+
+// allowClaim counts a claim against the total limit (once the replicas' Redis is known to hold it).
+func (f *Faucet) allowClaim(ctx context.Context) error {
+	if err := f.redisTrusted(ctx); err != nil {
+		return err
+	}
+	if d, err := f.total.Allow(ctx, ""); err != nil {
+		return ratelimit.Unavailable(err)
+	} else if !d.OK {
+		f.metrics.rateLimited.WithLabelValues("total").Inc()
+		return ratelimit.Exceeded(f.cfg.Limits.Total, "claims in total", d.Reset)
+	}
+	return nil
 }
 
 // claimWait bounds how long a claim waits for a concurrent one for the same address.
@@ -189,14 +208,11 @@ func (f *Faucet) claim(ctx context.Context, addr common.Address, reopen bool, st
 	if err != nil {
 		return c, err
 	}
-	if err := f.redisTrusted(ctx); err != nil {
+	sctx, end = f.stage(ctx, "limits") // the claims in total
+	err = f.allowClaim(sctx)
+	end(err)
+	if err != nil {
 		return c, err
-	}
-	if d, err := f.total.Allow(ctx, ""); err != nil {
-		return c, ratelimit.Unavailable(err)
-	} else if !d.OK {
-		f.metrics.rateLimited.WithLabelValues("total").Inc()
-		return c, ratelimit.Exceeded(f.cfg.Limits.Total, "claims in total", d.Reset)
 	}
 	sctx, end = f.stage(ctx, "record")
 	err = f.record(sctx, addr, reopen)
@@ -269,13 +285,12 @@ func (f *Faucet) stage(ctx context.Context, name string) (context.Context, func(
 	ctx, span := f.tracer.Start(ctx, name)
 	return ctx, func(err error) {
 		if err != nil {
-			code := codeOf(err)
+			e := platform.AsError(httpError(err))
 			var already *AlreadyClaimedError
 			if errors.As(err, &already) || errors.Is(err, errExists) {
-				code = CodeAlreadyClaimed
+				e.Code, e.Status = CodeAlreadyClaimed, http.StatusConflict
 			}
-			span.SetStatus(codes.Error, code)
-			span.SetAttributes(attribute.String("vaultd.code", code))
+			tracing.Refused(span, e.Code, e.Message, e.Status >= 500)
 		}
 		span.End()
 	}
@@ -372,9 +387,16 @@ func (f *Faucet) follow(addr common.Address, fl *txmgr.Flight, start time.Time) 
 		case <-fl.Done():
 		}
 		defer f.release(addr)
+		// The settlement is a trace of its own, linked to the claim's send.
+		ctx, span := f.tracer.Start(context.Background(), "faucet.settle", trace.WithLinks(trace.Link{SpanContext: fl.Origin()}),
+			trace.WithAttributes(attribute.String("vaultd.tx_hash", fl.Hash().Hex()), attribute.Int64("vaultd.nonce", int64(fl.Nonce()))))
+		defer span.End()
 		r := fl.Receipt()
+		if r != nil {
+			span.SetAttributes(attribute.Int64("vaultd.block", r.BlockNumber.Int64()), attribute.Bool("vaultd.reverted", r.Status != types.ReceiptStatusSuccessful))
+		}
 		if errors.Is(fl.Err(), txmgr.ErrCancelled) { // an operator's cancel was mined: nothing was paid
-			if err := f.withStore(context.Background(), func(ctx context.Context) error {
+			if err := f.withStore(ctx, func(ctx context.Context) error {
 				return f.store.settle(ctx, addr, StatusFailed, 0, reasonCancelled)
 			}); err != nil {
 				f.log.Error("could not store a cancelled claim's outcome; the reconciler will", "address", addr.Hex(), "err", err)
@@ -386,7 +408,7 @@ func (f *Faucet) follow(addr common.Address, fl *txmgr.Flight, start time.Time) 
 			f.wakeReconciler()
 			return
 		}
-		if err := f.settle(context.Background(), addr, r); err != nil {
+		if err := f.settle(ctx, addr, r); err != nil {
 			f.log.Error("could not store a claim's outcome; the reconciler will", "address", addr.Hex(), "err", err)
 			f.wakeReconciler()
 			return
@@ -590,6 +612,11 @@ func (f *Faucet) reconcile(ctx context.Context) (left int) {
 	if len(claims) == 0 {
 		return 0
 	}
+	ctx, span := f.tracer.Start(ctx, "faucet.reconcile", trace.WithNewRoot(), trace.WithAttributes(attribute.Int("vaultd.claims", len(claims))))
+	defer func() {
+		span.SetAttributes(attribute.Int("vaultd.undecided", left))
+		span.End()
+	}()
 	// The mined nonce before any receipt: a claim whose nonce was already used when it was read,
 	// and none of whose versions has a receipt after, may have been displaced (reconcileOne
 	// proves it before paying again).

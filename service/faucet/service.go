@@ -96,6 +96,7 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 		tx:    txmgr.New(client, txmgr.KeySigner(cfg.Wallet.Key), chainID, cfg.Tx, g, txmgr.NewMetrics(reg, "faucet"), log),
 		perIP: ratelimit.New(cfg.Limits.PerIP), total: ratelimit.New(cfg.Limits.Total), redis: rdb,
 		life: life, end: end, recheck: make(chan struct{}, 1), busy: map[common.Address]bool{}}
+	f.tx.SetTracer(tracer)
 	opened.Push(func() { // what follows claims: reconciliation may have started some already
 		f.end()
 		f.workers.Wait()

@@ -100,11 +100,16 @@ type server struct {
 
 func startIndexer(t testing.TB, c *devchain.Chain, dir string, over map[string]string) *server {
 	t.Helper()
+	return startIndexerWith(t, c, dir, over, indexer.Options{})
+}
+
+func startIndexerWith(t testing.TB, c *devchain.Chain, dir string, over map[string]string, opts indexer.Options) *server {
+	t.Helper()
 	cfg, err := indexer.LoadConfig(env(t, c, dir, over))
 	if err != nil {
 		t.Fatalf("config: %v", err)
 	}
-	svc, err := indexer.New(ctx, cfg, indexer.Options{})
+	svc, err := indexer.New(ctx, cfg, opts)
 	if err != nil {
 		t.Fatalf("indexer.New: %v", err)
 	}

@@ -11,6 +11,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
 	"log/slog"
 	"math/big"
 	"sync"
@@ -40,6 +43,7 @@ type Indexer struct {
 	cfg     Config
 	metrics *metrics
 	log     *slog.Logger
+	tracer  trace.Tracer // each poll that indexes something is a span (indexer.sync)
 
 	// oneByOne is set when the node said it has no eth_getBlockReceipts: receipts are then asked
 	// one transaction at a time (the fetchers of the batch that learnt it may each have asked).
@@ -124,7 +128,10 @@ func (ix *Indexer) Run(ctx context.Context) {
 
 // Step reads the head once and indexes up to head − CONFIRMATIONS, rolling back first if the
 // chain reorganised below what is indexed.
-func (ix *Indexer) Step(ctx context.Context) error {
+//
+// A poll that has blocks to index, or a reorg to look into, is a span of its own (indexer.sync),
+// holding the chain calls and SQL statements it makes.
+func (ix *Indexer) Step(ctx context.Context) (err error) {
 	latest, err := ix.readHead(ctx)
 	if err != nil {
 		return err
@@ -135,6 +142,18 @@ func (ix *Indexer) Step(ctx context.Context) error {
 	}
 	target := head - ix.cfg.Confirmations
 	cur := ix.current()
+	if cur.Number != target || (cur.Hash != (common.Hash{}) && head == cur.Number && latest.Hash() != cur.Hash) {
+		var span trace.Span
+		ctx, span = ix.tracer.Start(ctx, "indexer.sync", trace.WithNewRoot(), trace.WithAttributes(
+			attribute.Int64("vaultd.from_block", int64(cur.Number)), attribute.Int64("vaultd.target_block", int64(target)), attribute.Int64("vaultd.head", int64(head))))
+		defer func() {
+			span.SetAttributes(attribute.Int64("vaultd.indexed_block", int64(ix.current().Number)))
+			if err != nil {
+				span.SetStatus(codes.Error, err.Error())
+			}
+			span.End()
+		}()
+	}
 	// The chain replaced the block at the height indexed, or its head is below what is indexed
 	// and it has another block at its own height (nothing to roll back before the first block is
 	// indexed). A node whose head is below what is indexed but has the same blocks is only
@@ -438,6 +457,7 @@ func (ix *Indexer) missing(ctx context.Context, h *types.Header) error {
 // rewind finds the newest stored block that is still on the chain and rolls back to it. When
 // none is (a reorg deeper than the blocks kept), everything is indexed again from START_BLOCK.
 func (ix *Indexer) rewind(ctx context.Context) error {
+	trace.SpanFromContext(ctx).AddEvent("reorg", trace.WithAttributes(attribute.Int64("vaultd.indexed_block", int64(ix.current().Number))))
 	cur := ix.current()
 	ancestor := Block{Number: ix.cfg.StartBlock - 1} // nothing indexed
 	deep := false

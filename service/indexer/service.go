@@ -64,7 +64,7 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 	if err := st.checkMeta(ctx, meta); err != nil {
 		return nil, err
 	}
-	ix := &Indexer{client: client, store: st, dec: newDecoder(sources), cfg: cfg, metrics: newMetrics(reg), log: log,
+	ix := &Indexer{client: client, store: st, dec: newDecoder(sources), cfg: cfg, metrics: newMetrics(reg), log: log, tracer: opts.Tracer(),
 		indexed: Block{Number: cfg.StartBlock - 1}, changed: make(chan struct{})}
 	last, ok, err := st.last(ctx)
 	if err != nil {

@@ -74,6 +74,11 @@ func env(dir string, over map[string]string) func(string) string {
 // when ""), and stops it when the test ends.
 func startServer(t testing.TB, dir string, over map[string]string) *server {
 	t.Helper()
+	return startServerWith(t, dir, over, registry.Options{})
+}
+
+func startServerWith(t testing.TB, dir string, over map[string]string, opts registry.Options) *server {
+	t.Helper()
 	if dir == "" {
 		dir = t.TempDir()
 	}
@@ -92,7 +97,7 @@ func startServer(t testing.TB, dir string, over map[string]string) *server {
 	if err != nil {
 		t.Fatalf("config: %v", err)
 	}
-	svc, err := registry.New(context.Background(), cfg, registry.Options{})
+	svc, err := registry.New(context.Background(), cfg, opts)
 	if err != nil {
 		ln.Close()
 		t.Fatalf("registry.New: %v", err)

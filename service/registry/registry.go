@@ -9,6 +9,8 @@
 package registry
 
 import (
+	"go.opentelemetry.io/otel/trace"
+
 	"cmp"
 	"context"
 	"crypto/sha256"
@@ -16,6 +18,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/seed018cc74c/vaultd/service/kit/tracing"
 	"log/slog"
 	"slices"
 	"strings"
@@ -39,6 +42,7 @@ type Registry struct {
 	iconBase string // PUBLIC_BASE_URL + "/icons/"
 	metrics  *metrics
 	log      *slog.Logger
+	tracer   trace.Tracer // a write's steps: the token's metadata read, the store's write
 
 	mu    sync.Mutex // serialises writes
 	state atomic.Pointer[snapshot]
@@ -183,7 +187,9 @@ func (r *Registry) Upsert(ctx context.Context, in registryapi.TokenInput) (regis
 		}
 		icon = &f
 	}
-	md, err := readMetadata(ctx, r.chain, addr)
+	mctx, span := r.tracer.Start(ctx, "metadata") // the token's name, symbol and decimals, from the chain
+	md, err := readMetadata(mctx, r.chain, addr)
+	endStep(span, err)
 	if err != nil {
 		return registryapi.Token{}, false, err
 	}
@@ -192,6 +198,8 @@ func (r *Registry) Upsert(ctx context.Context, in registryapi.TokenInput) (regis
 		return registryapi.Token{}, false, platform.Internal(err)
 	}
 
+	ctx, span = r.tracer.Start(ctx, "store") // the icon, then the entry
+	defer func() { endStep(span, err) }()
 	var iconFile string
 	if icon != nil && icon.Data != nil { // content-addressed: stored before the entry names it
 		if iconFile, err = r.store.saveIcon(ctx, addr, icon.Data); err != nil {
@@ -227,6 +235,15 @@ func (r *Registry) Upsert(ctx context.Context, in registryapi.TokenInput) (regis
 		return registryapi.Token{}, false, err
 	}
 	return r.token(t), !exists, nil
+}
+
+// endStep ends a write's step, carrying the refusal it decided (tracing.Refused).
+func endStep(span trace.Span, err error) {
+	if err != nil {
+		e := platform.AsError(httpError(err))
+		tracing.Refused(span, e.Code, e.Message, e.Status >= 500)
+	}
+	span.End()
 }
 
 // SetIcon stores an uploaded icon for a registered token and returns its URL.

@@ -106,9 +106,6 @@ type Relayer struct {
 	// settled is closed, for each tracked flight, once the tracking goroutine has written down
 	// how it ended (settle): what a request waiting for the flight waits for before answering.
 	settled map[*txmgr.Flight]chan struct{}
-	// origin is, for each flight this process sent, the span of the request that sent it: a
-	// repeat that joins the flight links to it.
-	origin map[*txmgr.Flight]trace.SpanContext
 }
 
 // isSet reports whether Start has set the operator up.
@@ -142,13 +139,16 @@ func (r *Relayer) track(nullifier common.Hash, f *txmgr.Flight, settled func()) 
 			return
 		}
 		settled()
-		r.settle(nullifier, f)
+		// Its own trace, linked to the send's.
+		sctx, span := r.tracer.Start(context.Background(), "relayer.settle", trace.WithLinks(trace.Link{SpanContext: f.Origin()}),
+			trace.WithAttributes(attribute.String("vaultd.tx_hash", f.Hash().Hex()), attribute.Int64("vaultd.nonce", int64(f.Nonce()))))
+		r.settle(sctx, nullifier, f)
+		span.End()
 		r.mu.Lock()
 		if r.sent[nullifier] == f {
 			delete(r.sent, nullifier)
 		}
 		delete(r.settled, f)
-		delete(r.origin, f)
 		r.mu.Unlock()
 		close(written)
 	}()
@@ -158,8 +158,8 @@ func (r *Relayer) track(nullifier common.Hash, f *txmgr.Flight, settled func()) 
 // stored, for GET /reveal/{nullifier}, once per flight (the tracking goroutine's; a request
 // waiting for the flight waits for it, so that a status asked right after the answer agrees with
 // it). A flight given up stays pending, for recover.
-func (r *Relayer) settle(nullifier common.Hash, f *txmgr.Flight) {
-	ctx, cancel := context.WithTimeout(context.Background(), r.cfg.Chain.RPCTimeout)
+func (r *Relayer) settle(ctx context.Context, nullifier common.Hash, f *txmgr.Flight) {
+	ctx, cancel := context.WithTimeout(ctx, r.cfg.Chain.RPCTimeout)
 	defer cancel()
 	if errors.Is(f.Err(), txmgr.ErrCancelled) { // its nonce is used and nothing is revealed: retryable
 		if err := r.sentTxs.finish(ctx, nullifier, revealOutcome{state: stateCancelled}); err != nil {
@@ -277,10 +277,10 @@ func (r *Relayer) Reveal(ctx context.Context, req relayerapi.RevealRequest) (res
 	// request waits for the first's.
 	r.mu.Lock()
 	if f, ok := r.sent[in.nullifier]; ok {
-		origin := r.origin[f]
 		r.mu.Unlock()
-		// Its span links to the request that sent the transaction (none for one adopted at start).
-		jctx, span := r.tracer.Start(ctx, "join", trace.WithLinks(trace.Link{SpanContext: origin}),
+		// Its span links to the send of the request that sent the transaction (none for one
+		// adopted at start).
+		jctx, span := r.tracer.Start(ctx, "join", trace.WithLinks(trace.Link{SpanContext: f.Origin()}),
 			trace.WithAttributes(attribute.String("vaultd.tx_hash", f.Hash().Hex())))
 		defer span.End()
 		return r.await(context.WithoutCancel(jctx), f)
@@ -499,12 +499,6 @@ func (r *Relayer) reveal(ctx context.Context, in request) (relayerapi.RevealResu
 		return relayerapi.RevealResult{}, err
 	}
 	r.hooks.Tell("reveal.sent", revealEvent{Nullifier: in.nullifier.Hex(), TxHash: f.Hash().Hex()}) // recorded; delivered by the outbox's loop
-	r.mu.Lock()
-	if r.origin == nil {
-		r.origin = map[*txmgr.Flight]trace.SpanContext{}
-	}
-	r.origin[f] = trace.SpanContextFromContext(ctx)
-	r.mu.Unlock()
 	r.track(in.nullifier, f, func() {
 		release()
 		if errors.Is(f.Err(), txmgr.ErrCancelled) { // the nullifier is free to be revealed again

@@ -268,6 +268,7 @@ func (s *Service) setUp(ctx context.Context, key *ecdsa.PrivateKey) {
 		Budget: cfg.Operator.SpendLimit, BudgetSetting: "OPERATOR_SPEND_LIMIT",
 		Shared: sharedBudget(r.redis, "vaultd:relayer:spend"), OnChange: func(event string) { r.hooks.Tell(event, map[string]string{"wallet": operator.Hex()}) }}, gate.NewMetrics(s.reg, "relayer", "operator_balance"), r.log)
 	r.tx = txmgr.New(r.client, txmgr.KeySigner(key), r.chainID, cfg.Tx.Config, r.gate, txmgr.NewMetrics(s.reg, "relayer"), r.log)
+	r.tx.SetTracer(r.tracer)
 	if r.lease != nil {
 		r.tx.SetFence(r.lease.lease)
 		r.lease.tx.Store(r.tx)

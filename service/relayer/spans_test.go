@@ -163,7 +163,9 @@ func TestRefusalSpans(t *testing.T) {
 }
 
 // A repeat of a reveal whose transaction is still in flight joins it, and its span links to the
-// request that sent it: from the repeat's trace, the one that paid is found.
+// send of the request that sent it: from the repeat's trace, the one that paid is found. The
+// transaction manager's work on the flight (its receipts read, its replacement) and the
+// relayer's writing down of its outcome are traces of their own, linked to that send too.
 func TestAJoinedRevealLinksToTheOneThatSent(t *testing.T) {
 	c := devchaintest.Start(t)
 	rx, tp, client := tracedRelayer(t, c, map[string]string{"RECEIPT_TIMEOUT": "600ms", "REPLACE_AFTER": "400ms"})
@@ -178,13 +180,27 @@ func TestAJoinedRevealLinksToTheOneThatSent(t *testing.T) {
 	if err != nil || again.StatusCode() != 504 {
 		t.Fatalf("the repeat: %v %d %s", err, again.StatusCode(), again.Body)
 	}
-	_, sender := traceOf(t, rx, tp, first.HTTPResponse)
+	senders, _ := traceOf(t, rx, tp, first.HTTPResponse)
+	send, _ := senders.Named("send")
 	tr, _ := traceOf(t, rx, tp, again.HTTPResponse)
 	join, ok := tr.Named("join")
-	if !ok || len(join.Links) != 1 || join.Links[0].TraceID != sender.TraceID || join.Links[0].SpanID != sender.SpanID {
-		t.Fatalf("the repeat's trace:\n%s\njoin %+v, want a link to %s/%s", tr, join, sender.TraceID, sender.SpanID)
+	if !ok || len(join.Links) != 1 || join.Links[0].TraceID != send.TraceID || join.Links[0].SpanID != send.SpanID {
+		t.Fatalf("the repeat's trace:\n%s\njoin %+v, want a link to the first's send %s/%s", tr, join, send.TraceID, send.SpanID)
 	}
 	if _, sent := tr.Named("send"); sent {
 		t.Fatalf("the repeat sent again:\n%s", tr)
+	}
+	linked := map[string]bool{}
+	for deadline := time.Now().Add(10 * time.Second); !(linked["txmgr.receipts"] && linked["relayer.settle"] && linked["txmgr.replace"]); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("spans linked to the send: %v; want txmgr.receipts (mined), txmgr.replace and relayer.settle", linked)
+		}
+		for _, s := range rx.Spans(t, tp) {
+			for _, l := range s.Links {
+				if l.SpanID == send.SpanID && s.ParentID == "" {
+					linked[s.Name] = true
+				}
+			}
+		}
 	}
 }

@@ -3,6 +3,9 @@ package txmgr
 import (
 	"context"
 	"fmt"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
 	"math/big"
 	"slices"
 	"time"
@@ -21,6 +24,7 @@ type Flight struct {
 	gasLimit uint64
 	after    uint64 // the head when it was sent: it is mined in a later block
 	record   func(context.Context, *types.Transaction) error
+	origin   trace.SpanContext // the span of the operation that sent it (a request's): the watch loop's spans link to it
 
 	// Guarded by m.mu once published.
 	txs      []*types.Transaction // every version sent, oldest first
@@ -62,6 +66,10 @@ func (f *Flight) GasLimit() uint64 { return f.gasLimit }
 // Hash is the newest version's hash: the one most likely to be mined.
 func (f *Flight) Hash() common.Hash { return f.newest().Hash() }
 
+// Origin is the span of the operation that sent the flight (invalid for one adopted from the
+// pool, or sent outside a traced operation): spans about the flight made later link to it.
+func (f *Flight) Origin() trace.SpanContext { return f.origin }
+
 // Transaction is the newest version (every version has the same recipient, value and data).
 func (f *Flight) Transaction() *types.Transaction { return f.newest() }
 
@@ -71,10 +79,10 @@ func (f *Flight) newest() *types.Transaction {
 	return f.txs[len(f.txs)-1]
 }
 
-// newFlight makes the flight of tx, sent after block head.
-func (m *Manager) newFlight(tx *types.Transaction, head uint64, record func(context.Context, *types.Transaction) error) *Flight {
+// newFlight makes the flight of tx, sent after block head by the operation of origin.
+func (m *Manager) newFlight(tx *types.Transaction, head uint64, record func(context.Context, *types.Transaction) error, origin trace.SpanContext) *Flight {
 	now := m.now()
-	return &Flight{m: m, nonce: tx.Nonce(), gasLimit: tx.Gas(), after: head, record: record, txs: []*types.Transaction{tx},
+	return &Flight{m: m, nonce: tx.Nonce(), gasLimit: tx.Gas(), after: head, record: record, origin: origin, txs: []*types.Transaction{tx},
 		reserved: m.worstCost(tx.GasFeeCap(), tx.Gas(), tx.Value()), sentAt: now, lastSent: now, lastLookup: now, done: make(chan struct{})}
 }
 
@@ -111,6 +119,24 @@ func (m *Manager) publish(f *Flight) {
 	case m.wake <- struct{}{}:
 	default:
 	}
+}
+
+// span starts a span of the manager's own work (the watch loop's): the root of a trace of its
+// own, linked to the spans of the operations that sent flights (their origins).
+func (m *Manager) span(ctx context.Context, name string, flights []*Flight, attrs ...attribute.KeyValue) (context.Context, trace.Span) {
+	var links []trace.Link
+	for _, f := range flights {
+		if f.origin.IsValid() {
+			links = append(links, trace.Link{SpanContext: f.origin, Attributes: []attribute.KeyValue{attribute.Int64("vaultd.nonce", int64(f.nonce))}})
+		}
+	}
+	return m.tracer.Start(ctx, name, trace.WithNewRoot(), trace.WithLinks(links...), trace.WithAttributes(attrs...))
+}
+
+// minedEvent tells span that f was mined, in r.
+func minedEvent(span trace.Span, f *Flight, r *types.Receipt) {
+	span.AddEvent("mined", trace.WithAttributes(attribute.Int64("vaultd.nonce", int64(f.nonce)), attribute.String("vaultd.tx_hash", r.TxHash.Hex()),
+		attribute.Int64("vaultd.block", r.BlockNumber.Int64()), attribute.Int64("vaultd.gas_used", int64(r.GasUsed)), attribute.Bool("vaultd.reverted", r.Status != types.ReceiptStatusSuccessful)))
 }
 
 // giveUpAfter bounds how long a flight is followed.
@@ -156,8 +182,10 @@ func (m *Manager) watch(ctx context.Context) {
 		}
 		m.mu.Lock()
 		first := head
+		flights := make([]*Flight, 0, len(m.inflight))
 		for _, f := range m.inflight {
 			first = min(first, f.after)
+			flights = append(flights, f)
 		}
 		m.mu.Unlock()
 		m.metrics.OldestPending(head - first)
@@ -165,22 +193,27 @@ func (m *Manager) watch(ctx context.Context) {
 			seen = first
 		}
 		settled := false
-		for ; seen < head && !m.oneByOne; seen++ {
-			receipts, err := m.client.BlockReceipts(ctx, seen+1)
-			if chain.IsMethodMissing(err) {
-				m.oneByOne = true
-				m.log.Warn("the node has no eth_getBlockReceipts; looking up the receipts of what is in flight each poll (in JSON-RPC batches)", "err", err)
-				break
-			}
-			if err != nil {
-				break // try this block again next poll
-			}
-			for _, r := range receipts {
-				if f := m.flightOf(r.TxHash); f != nil {
-					m.settle(f, r, nil)
-					settled = true
+		if seen < head && !m.oneByOne { // new blocks: their receipts, in a span linked to what is in flight
+			rctx, span := m.span(ctx, "txmgr.receipts", flights, attribute.Int64("vaultd.from_block", int64(seen+1)), attribute.Int64("vaultd.to_block", int64(head)))
+			for ; seen < head; seen++ {
+				receipts, err := m.client.BlockReceipts(rctx, seen+1)
+				if chain.IsMethodMissing(err) {
+					m.oneByOne = true
+					m.log.Warn("the node has no eth_getBlockReceipts; looking up the receipts of what is in flight each poll (in JSON-RPC batches)", "err", err)
+					break
+				}
+				if err != nil {
+					break // try this block again next poll
+				}
+				for _, r := range receipts {
+					if f := m.flightOf(r.TxHash); f != nil {
+						m.settle(f, r, nil)
+						minedEvent(span, f, r)
+						settled = true
+					}
 				}
 			}
+			span.End()
 		}
 		if m.tend(ctx) || settled {
 			// The balance first, then the reservations back: released before the balance shows
@@ -255,7 +288,9 @@ func (m *Manager) tend(ctx context.Context) (settled bool) {
 	gaps := m.gapsDue()
 	m.mu.Unlock()
 	for _, n := range gaps {
-		m.fillGap(ctx, n)
+		gctx, span := m.span(ctx, "txmgr.fill_gap", nil, attribute.Int64("vaultd.nonce", int64(n)))
+		m.fillGap(gctx, n)
+		span.End()
 	}
 	// Once one flight is due for a lookup, all are looked up with it: one request a round, however
 	// the flights' send times are spread.
@@ -264,7 +299,12 @@ func (m *Manager) tend(ctx context.Context) (settled bool) {
 		for _, f := range flights {
 			f.lastLookup = m.now()
 		}
-		found = m.lookup(ctx, flights)
+		lctx, span := m.span(ctx, "txmgr.lookup", flights)
+		found = m.lookup(lctx, flights)
+		for f, r := range found {
+			minedEvent(span, f, r)
+		}
+		span.End()
 	}
 	for _, f := range flights {
 		if r := found[f]; r != nil {
@@ -274,16 +314,26 @@ func (m *Manager) tend(ctx context.Context) (settled bool) {
 		}
 		switch {
 		case f.uncertain && m.now().Sub(f.lastSent) >= rebroadcastAfter:
-			m.rebroadcast(ctx, f)
+			rctx, span := m.span(ctx, "txmgr.rebroadcast", []*Flight{f}, attribute.Int64("vaultd.nonce", int64(f.nonce)))
+			m.rebroadcast(rctx, f)
+			span.End()
 		case m.now().Sub(f.sentAt) > giveUpAfter:
-			m.settle(f, nil, fmt.Errorf("transaction %s not mined after %s", f.Hash(), giveUpAfter))
+			_, span := m.span(ctx, "txmgr.give_up", []*Flight{f}, attribute.Int64("vaultd.nonce", int64(f.nonce)))
+			err := fmt.Errorf("transaction %s not mined after %s", f.Hash(), giveUpAfter)
+			m.settle(f, nil, err)
+			span.SetStatus(codes.Error, err.Error())
+			span.End()
 			settled = true
 		case bumped[f] || m.now().Sub(f.lastSent) >= m.cfg.ReplaceAfter:
-			if m.replace(ctx, f) {
+			rctx, span := m.span(ctx, "txmgr.replace", []*Flight{f}, attribute.Int64("vaultd.nonce", int64(f.nonce)), attribute.Bool("vaultd.asked", bumped[f]))
+			if m.replace(rctx, f) {
 				f.lastSent = m.now()
+				span.SetAttributes(attribute.String("vaultd.tx_hash", f.Hash().Hex()))
 			} else {
 				f.lastSent = f.lastSent.Add(m.cfg.ReplaceAfter / 2) // try again a little later
+				span.SetAttributes(attribute.Bool("vaultd.replaced", false))
 			}
+			span.End()
 		}
 	}
 	return settled
@@ -332,7 +382,7 @@ func (m *Manager) fillGap(ctx context.Context, n uint64) {
 		return
 	}
 	delete(m.free, n)
-	f := m.newFlight(tx, head, nil)
+	f := m.newFlight(tx, head, nil, trace.SpanContextFromContext(ctx))
 	f.sending = true
 	m.publish(f)
 	m.mu.Unlock()

@@ -14,6 +14,8 @@ import (
 	"crypto/ecdsa"
 	"errors"
 	"fmt"
+	"go.opentelemetry.io/otel/trace"
+	"go.opentelemetry.io/otel/trace/noop"
 	"log/slog"
 	"math/big"
 	"slices"
@@ -139,6 +141,7 @@ type Manager struct {
 	fence   Fence // nil: this process alone uses the key
 	metrics Metrics
 	log     *slog.Logger
+	tracer  trace.Tracer // the watch loop's spans (SetTracer)
 
 	wake       chan struct{} // a flight was published: the watch loop wakes from idle
 	stop       context.CancelFunc
@@ -198,9 +201,14 @@ func New(client Backend, signer Signer, chainID uint64, cfg Config, gate Gate, m
 	}
 	id := new(big.Int).SetUint64(chainID)
 	return &Manager{client: client, now: time.Now, signer: signer, from: signer.Address(),
-		chainID: id, cfg: cfg, gate: gate, metrics: metrics, log: log, wake: make(chan struct{}, 1),
+		chainID: id, cfg: cfg, gate: gate, metrics: metrics, log: log, tracer: noop.NewTracerProvider().Tracer(""), wake: make(chan struct{}, 1),
 		free: map[uint64]time.Time{}, inflight: map[uint64]*Flight{}, byHash: map[common.Hash]*Flight{}}
 }
+
+// SetTracer gives the watch loop's work its spans (before Start): receipts read, lookups,
+// replacements, rebroadcasts, gaps filled, flights given up, each the root of its own trace
+// linked to the spans that sent the flights concerned (Flight.Origin). Default: none.
+func (m *Manager) SetTracer(t trace.Tracer) { m.tracer = t }
 
 // SetFence makes every send ask f first (before Start; nil: no fence).
 func (m *Manager) SetFence(f Fence) { m.fence = f }
@@ -331,7 +339,7 @@ func (m *Manager) Sync(ctx context.Context) (adopted int, err error) {
 			continue
 		}
 		delete(m.free, tx.Nonce())
-		f := m.newFlight(tx, head, nil)
+		f := m.newFlight(tx, head, nil, trace.SpanContextFromContext(ctx))
 		m.publish(f)
 		flights = append(flights, f)
 	}
@@ -443,7 +451,7 @@ func (m *Manager) Send(ctx context.Context, tx Tx) (*Flight, error) {
 		f, err := m.claim(func(nonce uint64) (*types.Transaction, error) {
 			return m.sign(&types.DynamicFeeTx{Nonce: nonce, GasTipCap: tip,
 				GasFeeCap: feeCap, Gas: tx.Gas, To: &tx.To, Value: value, Data: tx.Data})
-		}, head, tx.Record)
+		}, head, tx.Record, trace.SpanContextFromContext(ctx))
 		if errors.Is(err, errNotSynced) {
 			continue // the counter was put out of step meanwhile: read it again
 		}
@@ -496,7 +504,7 @@ var errNotSynced = errors.New("the nonce counter is being read from the node aga
 // registers its flight as being sent, all under mu: the watch loop knows its hashes before the
 // node does, so a receipt in the very next block is not missed. The cost it reserves was
 // admitted at the gate already.
-func (m *Manager) claim(sign func(nonce uint64) (*types.Transaction, error), head uint64, record func(context.Context, *types.Transaction) error) (*Flight, error) {
+func (m *Manager) claim(sign func(nonce uint64) (*types.Transaction, error), head uint64, record func(context.Context, *types.Transaction) error, origin trace.SpanContext) (*Flight, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if !m.synced {
@@ -518,7 +526,7 @@ func (m *Manager) claim(sign func(nonce uint64) (*types.Transaction, error), hea
 		m.next = nonce + 1
 		m.metrics.NextNonce(m.next)
 	}
-	f := m.newFlight(signed, head, record)
+	f := m.newFlight(signed, head, record, origin)
 	f.sending = true
 	m.publish(f)
 	return f, nil
@@ -588,7 +596,7 @@ func (m *Manager) Resend(ctx context.Context, tx *types.Transaction, record func
 	if err != nil {
 		return nil, err
 	}
-	f, claimed, err := m.claimResend(tx, head, record)
+	f, claimed, err := m.claimResend(tx, head, record, trace.SpanContextFromContext(ctx))
 	if err != nil || !claimed {
 		return f, err
 	}
@@ -614,7 +622,7 @@ func (m *Manager) Resend(ctx context.Context, tx *types.Transaction, record func
 
 // claimResend registers the flight of a transaction signed earlier, as being sent (its cost
 // reserved by the caller), or returns the flight that follows its nonce already (claimed false).
-func (m *Manager) claimResend(tx *types.Transaction, head uint64, record func(context.Context, *types.Transaction) error) (f *Flight, claimed bool, err error) {
+func (m *Manager) claimResend(tx *types.Transaction, head uint64, record func(context.Context, *types.Transaction) error, origin trace.SpanContext) (f *Flight, claimed bool, err error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if f, ok := m.inflight[tx.Nonce()]; ok {
@@ -635,7 +643,7 @@ func (m *Manager) claimResend(tx *types.Transaction, head uint64, record func(co
 		m.next = tx.Nonce() + 1
 		m.metrics.NextNonce(m.next)
 	}
-	f = m.newFlight(tx, head, record)
+	f = m.newFlight(tx, head, record, origin)
 	f.sending = true
 	m.publish(f)
 	return f, true, nil
