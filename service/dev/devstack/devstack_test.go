@@ -1,9 +1,13 @@
 package devstack_test
 
 import (
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/trace"
+
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/seed018cc74c/vaultd/service/kit/platform/otlptest"
 	"log/slog"
 	"math/big"
 	"net/http"
@@ -46,12 +50,19 @@ func (b *syncBuffer) String() string { b.mu.Lock(); defer b.mu.Unlock(); return 
 func TestDevstackServesRegisteredTokens(t *testing.T) {
 	var out, logs syncBuffer
 	manifest := filepath.Join(t.TempDir(), "devnet.json")
+	// Each service's spans under its own name (service.name), as a collector receives them.
+	rx := otlptest.Start(t)
+	traces := map[string]*sdktrace.TracerProvider{}
+	for _, s := range []string{"registry", "relayer", "faucet", "indexer"} {
+		traces[s] = rx.Provider(t, s, nil)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
 		done <- devstack.Run(ctx, devstack.Config{
 			Getenv: func(string) string { return "" }, Out: &out, ManifestPath: manifest,
 			Logger: func(service string) *slog.Logger { return platform.NewLogger(&logs, slog.LevelInfo, service) },
+			Traces: func(service string) trace.TracerProvider { return traces[service] },
 		})
 	}()
 	registry := regexp.MustCompile(`registry\s+(http://\S+)`)
@@ -162,6 +173,16 @@ func TestDevstackServesRegisteredTokens(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the indexer's tree: %v, %v", tree, err)
 		}
+	}
+
+	named := map[string]bool{}
+	for _, tp := range traces {
+		for _, sp := range rx.Spans(t, tp) {
+			named[sp.Service] = true
+		}
+	}
+	if len(named) != 4 || !named["registry"] || !named["relayer"] || !named["faucet"] || !named["indexer"] {
+		t.Errorf("the stack's spans come from %v, want each of the four services by its name", named)
 	}
 
 	cancel()

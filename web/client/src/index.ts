@@ -32,27 +32,48 @@ export interface ErrorBody {
 /**
  * A non-2xx answer of a vaultd service. `code` is the body's code (`RATE_LIMITED`,
  * `NULLIFIER_USED`, …; "UNKNOWN" when the body is not a vaultd error, from a proxy, say).
+ * `requestId` (the answer's `X-Request-Id`) and `traceId` (its `traceresponse`'s trace) are what
+ * an operator finds the request's log line and trace by: show them beside the error.
  */
 export class VaultdError extends Error {
   readonly status: number;
   readonly code: ErrorCode | "UNKNOWN";
   readonly body: unknown;
-  constructor(status: number, body: unknown) {
+  readonly requestId?: string;
+  readonly traceId?: string;
+  constructor(status: number, body: unknown, headers?: Headers) {
     const b = (body ?? {}) as Partial<ErrorBody>;
     super(`${status} ${b.code ?? "UNKNOWN"}: ${b.error ?? JSON.stringify(body)}`);
     this.name = "VaultdError";
     this.status = status;
     this.code = b.code ?? "UNKNOWN";
     this.body = body;
+    this.requestId = headers?.get("X-Request-Id") ?? undefined;
+    this.traceId = headers?.get("traceresponse")?.split("-")[1];
   }
 }
 
 /** The data of an openapi-fetch result, or a VaultdError for its error answer. */
 export function ok<T>(result: { data?: T; error?: unknown; response: Response }): T {
   if (result.data === undefined || !result.response.ok) {
-    throw new VaultdError(result.response.status, result.error);
+    throw new VaultdError(result.response.status, result.error, result.response.headers);
   }
   return result.data;
+}
+
+function randomHex(bytes: number): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * What every request carries unless the caller's headers set it: a W3C `traceparent` starting a
+ * trace (the services sample on their own policy whatever its flag says) and an `X-Request-Id`,
+ * so that the request's trace and log line are found from either.
+ */
+function traceHeaders(request: Request): Request {
+  if (!request.headers.has("traceparent")) request.headers.set("traceparent", `00-${randomHex(16)}-${randomHex(8)}-01`);
+  if (!request.headers.has("X-Request-Id")) request.headers.set("X-Request-Id", randomHex(8));
+  return request;
 }
 
 /** Base URLs of the services a web app talks to (any may be left out). */
@@ -72,7 +93,11 @@ export interface Clients {
 
 /** Typed clients for each service (openapi-fetch: `clients.registry.GET("/tokens")`). */
 export function createClients(endpoints: Endpoints, init?: { fetch?: typeof fetch; headers?: Record<string, string> }): Clients {
-  const make = <P extends {}>(baseUrl?: string) => createClient<P>({ baseUrl: baseUrl ?? "", fetch: init?.fetch, headers: init?.headers });
+  const make = <P extends {}>(baseUrl?: string) => {
+    const client = createClient<P>({ baseUrl: baseUrl ?? "", fetch: init?.fetch, headers: init?.headers });
+    client.use({ onRequest: ({ request }) => traceHeaders(request) });
+    return client;
+  };
   return {
     registry: make<RegistryPaths>(endpoints.registry),
     relayer: make<RelayerPaths>(endpoints.relayer),
@@ -196,7 +221,7 @@ export async function revealAndWait(
     }
     const body = res.error as Partial<ErrorBody> | undefined;
     if (res.response.status === 504 || body?.code === "TX_REVERTED") return undefined; // the status says the rest
-    throw new VaultdError(res.response.status, res.error);
+    throw new VaultdError(res.response.status, res.error, res.response.headers);
   };
   const done = await post();
   if (done) return done;

@@ -71,7 +71,19 @@ try {
 } catch (e) {
   if (!(e instanceof VaultdError) || e.status !== 409 || e.code !== "NULLIFIER_USED") throw e;
   log("ok  the repeat is refused: 409 NULLIFIER_USED, as a typed VaultdError");
+  // The client sent a request id and a traceparent of its own; the error carries the id back
+  // and the trace the relayer answered in (its traceresponse), to find the log line and trace.
+  if (!/^[0-9a-f]{16}$/.test(e.requestId ?? "") || !/^[0-9a-f]{32}$/.test(e.traceId ?? "")) throw new Error(`the error's requestId ${e.requestId}, traceId ${e.traceId}`);
+  log(`ok  the VaultdError names its request (${e.requestId}) and trace (${e.traceId})`);
 }
+// A caller's own traceparent is kept: the relayer's answer is in that trace.
+const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+const own = createClients({ relayer: relayerUrl }, { headers: { traceparent: `00-${traceId}-00f067aa0ba902b7-01`, "X-Request-Id": "smoke-1" } });
+const answered = await own.relayer.GET("/reveal/{nullifier}", { params: { path: { nullifier: nullifierOf(request) } } });
+if (answered.response.headers.get("X-Request-Id") !== "smoke-1" || answered.response.headers.get("traceresponse")?.split("-")[1] !== traceId) {
+  throw new Error(`the caller's traceparent and request id: ${answered.response.headers.get("traceresponse")}, ${answered.response.headers.get("X-Request-Id")}`);
+}
+log("ok  a caller's own traceparent and X-Request-Id are kept, and answered in traceresponse");
 console.log(change);
 prover.terminate();
 process.exit(0);
