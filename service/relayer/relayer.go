@@ -259,7 +259,7 @@ func (r *Relayer) Reveal(ctx context.Context, req relayerapi.RevealRequest) (res
 			outcomeCode = codeOf(err)
 		}
 		r.metrics.reveals.WithLabelValues(outcomeCode).Inc()
-		r.metrics.stage.WithLabelValues("total").Observe(time.Since(start).Seconds())
+		platform.ObserveWithTrace(ctx, r.metrics.stage.WithLabelValues("total"), time.Since(start).Seconds())
 		span := trace.SpanFromContext(ctx)
 		span.SetAttributes(attribute.String("vaultd.outcome", outcomeCode))
 		if res.TxHash != "" {
@@ -367,7 +367,7 @@ func (r *Relayer) stage(ctx context.Context, name string) (context.Context, func
 	start := time.Now()
 	ctx, end := r.span(ctx, name)
 	return ctx, func(err error) {
-		r.metrics.stage.WithLabelValues(name).Observe(time.Since(start).Seconds())
+		platform.ObserveWithTrace(ctx, r.metrics.stage.WithLabelValues(name), time.Since(start).Seconds())
 		end(err)
 	}
 }

@@ -2,6 +2,7 @@ package relayer_test
 
 import (
 	"context"
+	"io"
 	"net"
 	"net/http"
 	"strings"
@@ -62,6 +63,25 @@ func TestRevealSpans(t *testing.T) {
 	}
 	if rpc == 0 || sql == 0 {
 		t.Errorf("%d JSON-RPC and %d SQL spans in the reveal's trace:\n%s", rpc, sql, tr)
+	}
+	// The stage histogram's buckets name the reveal's trace (OpenMetrics exemplars).
+	req2, _ := http.NewRequest(http.MethodGet, client.ClientInterface.(*relayerapi.Client).Server+"metrics", nil)
+	req2.Header.Set("Accept", "application/openmetrics-text; version=1.0.0")
+	scraped, err := http.DefaultClient.Do(req2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(scraped.Body)
+	scraped.Body.Close()
+	for _, stage := range []string{"total", "simulate", "send"} {
+		found := false
+		for _, line := range strings.Split(string(body), "\n") {
+			found = found || (strings.HasPrefix(line, "vaultd_relayer_reveal_stage_duration_seconds_bucket{") && strings.Contains(line, `stage="`+stage+`"`) &&
+				strings.Contains(line, `# {trace_id="`+server.TraceID+`"}`))
+		}
+		if !found {
+			t.Errorf("the %s stage's histogram has no exemplar of the reveal's trace", stage)
+		}
 	}
 }
 

@@ -249,7 +249,7 @@ func metricsMiddleware(m *httpMetrics) func(http.Handler) http.Handler {
 			start := time.Now()
 			rec := &statusRecorder{ResponseWriter: w}
 			next.ServeHTTP(rec, r)
-			m.observe(routePattern(r), r.Method, rec.status(), time.Since(start))
+			m.observe(r.Context(), routePattern(r), r.Method, rec.status(), time.Since(start))
 		})
 	}
 }

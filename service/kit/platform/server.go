@@ -90,7 +90,8 @@ func NewHandler(o HandlerOptions) (http.Handler, error) {
 		WriteError(w, req, Errorf(http.StatusMethodNotAllowed, CodeMethodNotAllowed, "method not allowed"))
 	})
 
-	r.Method(http.MethodGet, "/metrics", promhttp.HandlerFor(o.Gatherer, promhttp.HandlerOpts{}))
+	// The OpenMetrics format when asked for (as Prometheus does), with the histograms' exemplars.
+	r.Method(http.MethodGet, "/metrics", promhttp.HandlerFor(o.Gatherer, promhttp.HandlerOpts{EnableOpenMetrics: true}))
 	r.Get("/openapi.yaml", staticBytes("application/yaml", o.SpecYAML))
 	r.Get("/openapi.json", staticBytes("application/json", specJSON))
 	r.Get("/docs", docsPage)

@@ -151,3 +151,44 @@ func TestTracingSettings(t *testing.T) {
 		}
 	}
 }
+
+// /metrics speaks OpenMetrics when asked for it (as Prometheus asks), and then the request
+// latency histogram carries the trace id of a request that fell in a bucket (an exemplar): a
+// dashboard links from a slow bucket to its trace. The text format is still the default.
+func TestMetricsCarryTraceExemplars(t *testing.T) {
+	rx, tp, srv, _ := served(t, nil, nil, false)
+	get(t, srv.URL+"/things/1", nil)
+	spans := rx.Spans(t, tp)
+	if len(spans) != 1 {
+		t.Fatalf("%d spans", len(spans))
+	}
+	scrape := func(accept string) (string, string) {
+		req, _ := http.NewRequest(http.MethodGet, srv.URL+"/metrics", nil)
+		if accept != "" {
+			req.Header.Set("Accept", accept)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var b bytes.Buffer
+		b.ReadFrom(resp.Body)
+		return resp.Header.Get("Content-Type"), b.String()
+	}
+	kind, body := scrape("application/openmetrics-text; version=1.0.0")
+	want := `# {trace_id="` + spans[0].TraceID + `"}`
+	var bucket string
+	for _, line := range strings.Split(body, "\n") {
+		if strings.HasPrefix(line, "vaultd_http_request_duration_seconds_bucket{") && strings.Contains(line, `route="/things/{id}"`) && strings.Contains(line, want) {
+			bucket = line
+		}
+	}
+	if !strings.HasPrefix(kind, "application/openmetrics-text") || bucket == "" {
+		t.Fatalf("OpenMetrics: %s, no bucket with the exemplar %s:\n%s", kind, want, body)
+	}
+	kind, body = scrape("")
+	if !strings.HasPrefix(kind, "text/plain") || strings.Contains(body, "trace_id") {
+		t.Fatalf("the default format: %s", kind)
+	}
+}
