@@ -14,6 +14,8 @@ import (
 	"crypto/ecdsa"
 	"errors"
 	"fmt"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
 	"go.opentelemetry.io/otel/trace/noop"
 	"log/slog"
@@ -317,7 +319,18 @@ func (m *Manager) Close() {
 // (sent before a restart, or from outside): they are followed, and replaced if they linger,
 // like the manager's own, instead of holding every later nonce behind them. It returns how many
 // it adopted; a node without txpool_contentFrom answers an error after the nonce is read.
+//
+// It is a span (txmgr.adopt: the nonce read, the pool listed, how many adopted): the flights it
+// adopts have it as their origin, so that the work on them links to it.
 func (m *Manager) Sync(ctx context.Context) (adopted int, err error) {
+	ctx, span := m.tracer.Start(ctx, "txmgr.adopt")
+	defer func() {
+		span.SetAttributes(attribute.Int("vaultd.adopted", adopted))
+		if err != nil {
+			span.SetStatus(codes.Error, err.Error())
+		}
+		span.End()
+	}()
 	head, err := m.client.BlockNumber(ctx) // before the listing: what it lists is mined later
 	if err != nil {
 		return 0, err

@@ -15,6 +15,8 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/params"
 	"github.com/prometheus/client_golang/prometheus"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
@@ -43,8 +45,9 @@ func managerCapped(t *testing.T, c *devchain.Chain, replaceAfter time.Duration, 
 	return managerOn(t, c, c.RPCURL, replaceAfter, budget, reg, fence, maxFee)
 }
 
-// managerOn is managerCapped reading the chain through rpcURL.
-func managerOn(t *testing.T, c *devchain.Chain, rpcURL string, replaceAfter time.Duration, budget gate.Budget, reg *prometheus.Registry, fence txmgr.Fence, maxFee *big.Int) *txmgr.Manager {
+// managerOn is managerCapped reading the chain through rpcURL; set runs on the manager before
+// it syncs.
+func managerOn(t *testing.T, c *devchain.Chain, rpcURL string, replaceAfter time.Duration, budget gate.Budget, reg *prometheus.Registry, fence txmgr.Fence, maxFee *big.Int, set ...func(*txmgr.Manager)) *txmgr.Manager {
 	t.Helper()
 	client, err := chain.Dial(rpcURL, 5*time.Second, nil)
 	if err != nil {
@@ -57,6 +60,9 @@ func managerOn(t *testing.T, c *devchain.Chain, rpcURL string, replaceAfter time
 		g, txmgr.NewMetrics(reg, "test"), nil)
 	if fence != nil {
 		m.SetFence(fence)
+	}
+	for _, f := range set {
+		f(m)
 	}
 	if _, err := m.Sync(ctx); err != nil {
 		t.Fatal(err)
@@ -537,4 +543,53 @@ func TestTheOldestFlightsAgeInBlocks(t *testing.T) {
 			t.Fatalf("%s is %v with nothing in flight, want 0", age, gauge(t, reg, age))
 		}
 	}
+}
+
+// A manager's work is traced: adopting a transaction from the pool at start is a span
+// (txmgr.adopt) that the adopted flight has as its origin, and the receipts read that find it
+// mined are a trace of their own linked to it, with a "mined" event.
+func TestTheManagersWorkIsTraced(t *testing.T) {
+	c := devchaintest.Start(t)
+	c.PauseSealing()
+	first := manager(t, c, time.Minute)
+	if _, err := first.Send(ctx, txmgr.Tx{To: fresh(t), Value: big.NewInt(7), Gas: 21_000}); err != nil {
+		t.Fatal(err)
+	}
+	first.Close()
+	spans := tracetest.NewSpanRecorder()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))
+	managerOn(t, c, c.RPCURL, time.Minute, gate.Budget{}, prometheus.NewRegistry(), nil, nil, func(m *txmgr.Manager) { m.SetTracer(tp.Tracer("test")) })
+	c.ResumeSealing()
+	named := func(name string) []sdktrace.ReadOnlySpan {
+		var out []sdktrace.ReadOnlySpan
+		for _, s := range spans.Ended() {
+			if s.Name() == name {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	adopt := named("txmgr.adopt")
+	if len(adopt) != 1 || attr(adopt[0], "vaultd.adopted") != "1" {
+		t.Fatalf("adoption spans %v", adopt)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		for _, s := range named("txmgr.receipts") {
+			if len(s.Links()) == 1 && s.Links()[0].SpanContext.SpanID() == adopt[0].SpanContext().SpanID() && len(s.Events()) == 1 && s.Events()[0].Name == "mined" {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no txmgr.receipts span linked to the adoption with the transaction mined; spans: %d", len(spans.Ended()))
+		}
+	}
+}
+
+func attr(s sdktrace.ReadOnlySpan, key string) string {
+	for _, a := range s.Attributes() {
+		if string(a.Key) == key {
+			return a.Value.Emit()
+		}
+	}
+	return ""
 }
