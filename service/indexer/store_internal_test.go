@@ -3,12 +3,12 @@ package indexer
 import (
 	"context"
 	"encoding/json"
-	"go.opentelemetry.io/otel/trace/noop"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"go.opentelemetry.io/otel/trace/noop"
 )
 
 // The API's reads do not wait for the writer's connection: with the writer busy (its one SQLite

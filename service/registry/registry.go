@@ -9,8 +9,6 @@
 package registry
 
 import (
-	"go.opentelemetry.io/otel/trace"
-
 	"cmp"
 	"context"
 	"crypto/sha256"
@@ -18,7 +16,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/seed018cc74c/vaultd/service/kit/tracing"
 	"log/slog"
 	"slices"
 	"strings"
@@ -26,10 +23,12 @@ import (
 	"sync/atomic"
 
 	"github.com/ethereum/go-ethereum/common"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/seed018cc74c/vaultd/gen/registryapi"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
 	"github.com/seed018cc74c/vaultd/service/kit/platform"
+	"github.com/seed018cc74c/vaultd/service/kit/tracing"
 	"github.com/seed018cc74c/vaultd/service/vault/tokenid"
 )
 

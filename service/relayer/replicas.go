@@ -13,6 +13,8 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/redis/go-redis/v9"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/kit/platform"
@@ -90,7 +92,12 @@ func (c *nullifierClaims) claim(ctx context.Context, n common.Hash) (*claimToken
 	if _, err := rand.Read(b[:]); err != nil {
 		return nil, err
 	}
+	// The token ends with the claiming request's trace and span: a copy of the reveal that waits
+	// for it on another replica links to that trace.
 	tok := platform.Instance() + "/" + hex.EncodeToString(b[:])
+	if sc := trace.SpanContextFromContext(ctx); sc.IsValid() {
+		tok += "/" + sc.TraceID().String() + "-" + sc.SpanID().String()
+	}
 	got, err := claimScript.Run(ctx, c.client, []string{c.key(n), claimsMarker, claimsQuiet}, tok, c.claimTTL.Milliseconds(), c.quiet.Milliseconds()).Int()
 	switch {
 	case err != nil:
@@ -137,19 +144,34 @@ func (c *nullifierClaims) release(ctx context.Context, n common.Hash, tok *claim
 	_ = releaseScript.Run(ctx, c.client, []string{c.key(n)}, tok.value).Err()
 }
 
-// state reads a claim: released (no key), claimed but not yet sent, or the newest hash sent.
-func (c *nullifierClaims) state(ctx context.Context, n common.Hash) (hash common.Hash, held bool, err error) {
+// state reads a claim: released (no key), claimed but not yet sent, or the newest hash sent; and
+// the span of the request that claimed it (invalid when it named none).
+func (c *nullifierClaims) state(ctx context.Context, n common.Hash) (hash common.Hash, held bool, by trace.SpanContext, err error) {
 	v, err := c.client.Get(ctx, c.key(n)).Result()
 	switch {
 	case errors.Is(err, redis.Nil):
-		return common.Hash{}, false, nil
+		return common.Hash{}, false, by, nil
 	case err != nil:
-		return common.Hash{}, false, err
+		return common.Hash{}, false, by, err
 	}
-	if _, h, sent := strings.Cut(v, " "); sent {
-		return common.HexToHash(h), true, nil
+	tok, h, sent := strings.Cut(v, " ")
+	by = claimer(tok)
+	if sent {
+		return common.HexToHash(h), true, by, nil
 	}
-	return common.Hash{}, true, nil
+	return common.Hash{}, true, by, nil
+}
+
+// claimer is the span a claim's token names (its last part: trace id and span id), or none.
+func claimer(tok string) trace.SpanContext {
+	ids := tok[strings.LastIndexByte(tok, '/')+1:]
+	tid, sid, ok := strings.Cut(ids, "-")
+	traceID, err1 := trace.TraceIDFromHex(tid)
+	spanID, err2 := trace.SpanIDFromHex(sid)
+	if !ok || err1 != nil || err2 != nil {
+		return trace.SpanContext{}
+	}
+	return trace.NewSpanContext(trace.SpanContextConfig{TraceID: traceID, SpanID: spanID, Remote: true})
 }
 
 // claimsUnavailable is the 503 of a claim that cannot be checked: the relayer refuses rather
@@ -165,12 +187,19 @@ var errClaimReleased = errors.New("claim released")
 // awaitOther answers a copy of a reveal whose nullifier another replica claimed: with that
 // transaction's outcome once mined (200, or 422 TX_REVERTED), 504 TX_PENDING after
 // RECEIPT_TIMEOUT, or errClaimReleased when the other replica gave it back unsent.
+//
+// Its span links to the request that claimed the nullifier, on whichever replica.
 func (r *Relayer) awaitOther(ctx context.Context, n common.Hash) (relayerapi.RevealResult, error) {
-	_, end := r.stage(ctx, "receipt")
+	wctx, end := r.stage(ctx, "receipt")
 	deadline := time.Now().Add(r.cfg.Tx.ReceiptTimeout)
 	var last common.Hash
+	linked := false
 	for {
-		hash, held, err := r.claims.state(ctx, n)
+		hash, held, by, err := r.claims.state(ctx, n)
+		if by.IsValid() && !linked {
+			trace.SpanFromContext(wctx).AddLink(trace.Link{SpanContext: by, Attributes: []attribute.KeyValue{attribute.String("vaultd.link", "claimed by")}})
+			linked = true
+		}
 		switch {
 		case err != nil:
 			end(err)

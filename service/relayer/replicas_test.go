@@ -26,6 +26,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
 	"github.com/seed018cc74c/vaultd/service/kit/platform"
+	"github.com/seed018cc74c/vaultd/service/kit/platform/otlptest"
 	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
 	"github.com/seed018cc74c/vaultd/service/kit/redistest"
 	"github.com/seed018cc74c/vaultd/service/relayer"
@@ -39,7 +40,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv(replicaEnv) == "1" {
 		cfg, err := relayer.LoadConfig(os.Getenv)
 		platform.Main("relayer", cfg.HTTP.LogLevel, err, func(ctx context.Context, tp trace.TracerProvider) error {
-			return relayer.Run(ctx, cfg, relayer.Options{}) // as cmd/relayer
+			return relayer.Run(ctx, cfg, relayer.Options{Traces: tp}) // as cmd/relayer
 		})
 	}
 	os.Exit(m.Run())
@@ -405,5 +406,72 @@ func TestAStandbyTakesOverAKilledReplicasKey(t *testing.T) {
 	metrics.ReadFrom(h.Body)
 	if !strings.Contains(metrics.String(), "vaultd_relayer_operator_lease_held 1") {
 		t.Errorf("the standby's metrics do not show its lease held:\n%s", metrics.String())
+	}
+}
+
+// A copy of a reveal sent to another replica while the first sends it waits for that
+// transaction, and its wait links across processes to the request that claimed the nullifier:
+// from either replica's trace (exported over OTLP as a collector receives them), the other is found.
+func TestAWaitOnAnotherReplicaLinksToItsClaim(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs relayer processes")
+	}
+	c := devchaintest.Start(t)
+	rx := otlptest.Start(t)
+	cl := newCluster(t, c, 2, map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": rx.URL, "OTEL_BSP_SCHEDULE_DELAY": "100"})
+	a, b := cl.start(), cl.start()
+	a.operator(t, 30*time.Second)
+	b.operator(t, 30*time.Second)
+	_, req := request(t, c, devUsers(c, 0), 9)
+	c.PauseSealing()
+	first := make(chan *relayerapi.RevealResponse, 1)
+	go func() {
+		resp, err := a.reveal(req)
+		if err != nil {
+			t.Error(err)
+		}
+		first <- resp
+	}()
+	nullifier := common.HexToHash(req.PublicSignals[1]).Hex()
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		st, err := a.client.GetRevealWithResponse(ctx, nullifier)
+		if err == nil && st.JSON200 != nil && st.JSON200.State == relayerapi.Pending {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("replica a did not send the reveal: %v", st)
+		}
+	}
+	second := make(chan *relayerapi.RevealResponse, 1)
+	go func() {
+		resp, err := b.reveal(req)
+		if err != nil {
+			t.Error(err)
+		}
+		second <- resp
+	}()
+	time.Sleep(300 * time.Millisecond) // b finds the claim taken and waits on it
+	c.ResumeSealing()
+	ra, rb := <-first, <-second
+	if ra == nil || rb == nil || ra.StatusCode() != 200 || rb.StatusCode() != 200 || ra.JSON200.TxHash != rb.JSON200.TxHash {
+		t.Fatalf("the two answers: %v / %v", ra, rb)
+	}
+	claimTrace := strings.Split(ra.HTTPResponse.Header.Get("traceresponse"), "-")[1]
+	waitTrace := strings.Split(rb.HTTPResponse.Header.Get("traceresponse"), "-")[1]
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		tr := otlptest.TraceOf(rx.Spans(t, nil), waitTrace)
+		if wait, ok := tr.Named("receipt"); ok {
+			if len(wait.Links) != 1 || wait.Links[0].TraceID != claimTrace {
+				t.Fatalf("the wait on replica b links to %v, want replica a's trace %s:\n%s", wait.Links, claimTrace, tr)
+			}
+			claim, _ := otlptest.TraceOf(rx.Spans(t, nil), claimTrace).Named("claim")
+			if claim.SpanID != wait.Links[0].SpanID || claim.Resource["service.instance.id"] == wait.Resource["service.instance.id"] {
+				t.Fatalf("the link names span %s, want a's claim %+v", wait.Links[0].SpanID, claim)
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no receipt span in replica b's trace:\n%s", tr)
+		}
 	}
 }

@@ -2,13 +2,12 @@ package platform
 
 import (
 	"context"
-
-	"go.opentelemetry.io/otel/trace"
 	"strconv"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // Namespace prefixes every vaultd metric.
