@@ -215,6 +215,9 @@ func httpError(err error) error {
 	if errors.As(err, &already) {
 		return &platform.Error{Status: http.StatusConflict, Code: CodeAlreadyClaimed, Message: already.Error()}
 	}
+	if errors.Is(err, errExists) { // another request recorded the address's claim first
+		return &platform.Error{Status: http.StatusConflict, Code: CodeAlreadyClaimed, Message: err.Error()}
+	}
 	var ce *ClaimError
 	if !errors.As(err, &ce) {
 		return err

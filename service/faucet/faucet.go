@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"log/slog"
 	"math/big"
-	"net/http"
 	"strings"
 	"sync"
 	"time"
@@ -30,7 +29,6 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/pause"
 	"github.com/seed018cc74c/vaultd/service/kit/platform"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
-	"github.com/seed018cc74c/vaultd/service/kit/tracing"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 )
 
@@ -283,17 +281,7 @@ func (f *Faucet) record(ctx context.Context, addr common.Address, reopen bool) e
 // stage starts a child span of the request's; end records its outcome.
 func (f *Faucet) stage(ctx context.Context, name string) (context.Context, func(error)) {
 	ctx, span := f.tracer.Start(ctx, name)
-	return ctx, func(err error) {
-		if err != nil {
-			e := platform.AsError(httpError(err))
-			var already *AlreadyClaimedError
-			if errors.As(err, &already) || errors.Is(err, errExists) {
-				e.Code, e.Status = CodeAlreadyClaimed, http.StatusConflict
-			}
-			tracing.Refused(span, e.Code, e.Message, e.Status >= 500)
-		}
-		span.End()
-	}
+	return ctx, func(err error) { platform.EndStep(span, httpError(err)) }
 }
 
 // redisPrefix is where the faucet's Redis marks that it holds the limits (service/kit/lease.Quiet).

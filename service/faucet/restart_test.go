@@ -15,6 +15,7 @@ import (
 	"github.com/seed018cc74c/vaultd/gen/faucetapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
 	"github.com/seed018cc74c/vaultd/service/faucet"
+	"github.com/seed018cc74c/vaultd/service/kit/platform/otlptest"
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb"
 )
 
@@ -33,12 +34,37 @@ func TestPendingClaimSurvivesARestart(t *testing.T) {
 		t.Fatalf("claim: %d %s", r.StatusCode(), r.Body)
 	}
 	s.stop()
-	s = startFaucet(t, c, dir, nil)
+	rx := otlptest.Start(t)
+	tp := rx.Provider(t, "faucet", nil)
+	s = startFaucetWith(t, c, dir, nil, faucet.Options{Traces: tp})
 	if st := status(t, s, addr.Hex()); st.JSON200.Status != faucetapi.Pending || *st.JSON200.TxHash != *r.JSON202.TxHash {
 		t.Fatalf("after the restart: %s", st.Body)
 	}
 	c.ResumeSealing()
 	got := waitStatus(t, s, addr, faucetapi.Confirmed)
+	// The restart's work is traced: the reconciliation of the pending claim, and the settlement
+	// linked to the span the transaction was taken up again in (its adoption or reconciliation).
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		spans := rx.Spans(t, tp)
+		byID := map[string]otlptest.Span{}
+		for _, sp := range spans {
+			byID[sp.SpanID] = sp
+		}
+		var reconciled, settled bool
+		for _, sp := range spans {
+			reconciled = reconciled || (sp.Name == "faucet.reconcile" && sp.ParentID == "" && sp.Attrs["vaultd.claims"] == "1")
+			if sp.Name == "faucet.settle" && len(sp.Links) == 1 {
+				origin := byID[sp.Links[0].SpanID].Name
+				settled = origin == "txmgr.adopt" || origin == "faucet.reconcile"
+			}
+		}
+		if reconciled && settled {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("reconciled %v, settled with a link to the restart's work %v:\n%s", reconciled, settled, otlptest.Trace(spans))
+		}
+	}
 	if *got.TxHash != *r.JSON202.TxHash {
 		t.Fatalf("confirmed by %s, not the claim's transaction %s", *got.TxHash, *r.JSON202.TxHash)
 	}

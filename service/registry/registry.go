@@ -28,7 +28,6 @@ import (
 	"github.com/seed018cc74c/vaultd/gen/registryapi"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
 	"github.com/seed018cc74c/vaultd/service/kit/platform"
-	"github.com/seed018cc74c/vaultd/service/kit/tracing"
 	"github.com/seed018cc74c/vaultd/service/vault/tokenid"
 )
 
@@ -188,7 +187,7 @@ func (r *Registry) Upsert(ctx context.Context, in registryapi.TokenInput) (regis
 	}
 	mctx, span := r.tracer.Start(ctx, "metadata") // the token's name, symbol and decimals, from the chain
 	md, err := readMetadata(mctx, r.chain, addr)
-	endStep(span, err)
+	platform.EndStep(span, httpError(err))
 	if err != nil {
 		return registryapi.Token{}, false, err
 	}
@@ -198,7 +197,7 @@ func (r *Registry) Upsert(ctx context.Context, in registryapi.TokenInput) (regis
 	}
 
 	ctx, span = r.tracer.Start(ctx, "store") // the icon, then the entry
-	defer func() { endStep(span, err) }()
+	defer func() { platform.EndStep(span, httpError(err)) }()
 	var iconFile string
 	if icon != nil && icon.Data != nil { // content-addressed: stored before the entry names it
 		if iconFile, err = r.store.saveIcon(ctx, addr, icon.Data); err != nil {
@@ -234,15 +233,6 @@ func (r *Registry) Upsert(ctx context.Context, in registryapi.TokenInput) (regis
 		return registryapi.Token{}, false, err
 	}
 	return r.token(t), !exists, nil
-}
-
-// endStep ends a write's step, carrying the refusal it decided (tracing.Refused).
-func endStep(span trace.Span, err error) {
-	if err != nil {
-		e := platform.AsError(httpError(err))
-		tracing.Refused(span, e.Code, e.Message, e.Status >= 500)
-	}
-	span.End()
 }
 
 // SetIcon stores an uploaded icon for a registered token and returns its URL.

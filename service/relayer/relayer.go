@@ -29,7 +29,6 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/pause"
 	"github.com/seed018cc74c/vaultd/service/kit/platform"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
-	"github.com/seed018cc74c/vaultd/service/kit/tracing"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 	"github.com/seed018cc74c/vaultd/service/kit/webhook"
 	"github.com/seed018cc74c/vaultd/service/vault/address"
@@ -377,13 +376,7 @@ func (r *Relayer) stage(ctx context.Context, name string) (context.Context, func
 // fault: a 5xx). What the step learned goes on the span of the context it returns.
 func (r *Relayer) span(ctx context.Context, name string) (context.Context, func(err error)) {
 	ctx, span := r.tracer.Start(ctx, name)
-	return ctx, func(err error) {
-		if err != nil {
-			e := platform.AsError(httpError(err))
-			tracing.Refused(span, e.Code, e.Message, e.Status >= 500)
-		}
-		span.End()
-	}
+	return ctx, func(err error) { platform.EndStep(span, httpError(err)) }
 }
 
 func (r *Relayer) reveal(ctx context.Context, in request) (relayerapi.RevealResult, error) {

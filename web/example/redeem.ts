@@ -7,7 +7,7 @@
 // window.journey holds what the browser test reads.
 import { CardError, createClients, leavesIncluding, readCard, revealAndWait, VaultdError, type CardInfo, type CardProblem } from "@vaultd/client";
 import { balanceOfCalldata, isSpentCalldata, Prover } from "@vaultd/client/prover";
-import { formatUnits, getAddress, isAddress, type Hex } from "viem";
+import { createPublicClient, formatUnits, getAddress, http, isAddress, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { qrInto, scanQR } from "./qr.js";
 
@@ -43,15 +43,11 @@ function refuse(kind: keyof typeof problems, detail = ""): void {
   if (detail) console.info(detail);
 }
 
-async function rpc(cfg: Config, method: string, params: unknown[]): Promise<string> {
-  const res = await fetch(cfg.rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
-  const body = (await res.json()) as { result?: string; error?: { message: string } };
-  if (body.error || body.result === undefined) throw new Error(`the chain answered: ${body.error?.message ?? res.status}`);
-  return body.result;
-}
-
 const cfg: Config = await (await fetch("config.json")).json();
 const clients = createClients(cfg);
+const pub = createPublicClient({ transport: http(cfg.rpcUrl) });
+// read is an eth_call's answer as a number (isSpent's bool, balanceOf's amount).
+const read = async (to: string, data: Hex) => BigInt((await pub.call({ to: to as Hex, data })).data ?? "0x0");
 let card: CardInfo | undefined;
 try {
   card = readCard(fragment, { chainId: cfg.chainId, vault: cfg.vault });
@@ -88,7 +84,7 @@ if (card) {
   // A card already redeemed says so before anything else is asked.
   const prover = await proverLoad;
   const parsed = await prover.parseCard(c.card);
-  const spent = BigInt(await rpc(cfg, "eth_call", [{ to: cfg.vault, data: isSpentCalldata(parsed.nullifier) }, "latest"])) !== 0n;
+  const spent = (await read(cfg.vault, isSpentCalldata(parsed.nullifier))) !== 0n;
   if (spent) {
     refuse("redeemed");
   } else {
@@ -188,7 +184,7 @@ if (card) {
       const status = await revealAndWait(clients.relayer, request);
       journey.relayMs = Math.round(performance.now() - t);
       if (status.state !== "mined") throw new Error(`the reveal reverted${status.reason ? `: ${status.reason}` : ""}`);
-      const balance = BigInt(await rpc(cfg, "eth_call", [{ to: c.token, data: balanceOfCalldata(to) }, "latest"]));
+      const balance = await read(c.token, balanceOfCalldata(to));
       journey.receivedMs = Math.round(performance.now());
       journey.recipient = to;
       journey.txHash = status.txHash;

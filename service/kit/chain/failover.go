@@ -118,7 +118,6 @@ func (f *failover) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	send := isSend(body)
-	call := readRequest(body)
 	first := f.pick()
 	var errs []error
 	for k := range f.endpoints {
@@ -133,7 +132,7 @@ func (f *failover) RoundTrip(req *http.Request) (*http.Response, error) {
 		if body != nil {
 			r.Body = io.NopCloser(bytes.NewReader(body))
 		}
-		span := f.startCall(req.Context(), call, i)
+		span, call := f.startCall(req.Context(), body, i)
 		resp, err := f.next.RoundTrip(r)
 		endCall(span, call, resp, err)
 		if err == nil && resp.StatusCode != http.StatusTooManyRequests && resp.StatusCode < 500 {

@@ -1,9 +1,11 @@
 package chain
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"strconv"
@@ -50,22 +52,28 @@ func readRequest(body []byte) rpcRequest {
 }
 
 // startCall starts the client span of one JSON-RPC request's attempt at endpoint i, inside
-// the operation ctx carries (Metrics.Tracer; none without one).
-func (f *failover) startCall(ctx context.Context, req rpcRequest, i int) trace.Span {
-	if f.metrics == nil || f.metrics.Tracer == nil {
-		return trace.SpanFromContext(context.Background())
+// the operation ctx carries (Metrics.Tracer; none without one, nor outside a traced operation,
+// and then the body is not even read).
+func (f *failover) startCall(ctx context.Context, body []byte, i int) (trace.Span, rpcRequest) {
+	if f.metrics == nil || f.metrics.Tracer == nil || !trace.SpanContextFromContext(ctx).IsValid() {
+		return trace.SpanFromContext(context.Background()), rpcRequest{}
 	}
+	req := readRequest(body)
 	attrs := []attribute.KeyValue{attrSystem.String("jsonrpc"), attrMethod.String(req.method), attrEndpoint.Int(i)}
 	if req.batch > 0 {
 		attrs = append(attrs, attrBatch.Int(req.batch), attrFirst.String(req.first))
 	}
 	_, span := f.metrics.Tracer.Start(ctx, req.method, trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...))
-	return span
+	return span, req
 }
 
+// errorAnswerMax bounds the answers looked into for a JSON-RPC error object: one is a few hundred
+// bytes, and a longer answer (a block's receipts, say) is a result, never parsed here a second time.
+const errorAnswerMax = 4 << 10
+
 // endCall ends an attempt's span: a transport fault or an error status is an error; so is a
-// JSON-RPC error object (a revert, an unknown method), whose code it records. The answer's body
-// is read to find it, and handed on unchanged.
+// JSON-RPC error object (a revert, an unknown method), whose code it records. A short answer's
+// body is peeked at to find it, and handed on unread.
 func endCall(span trace.Span, req rpcRequest, resp *http.Response, err error) {
 	defer span.End()
 	if !span.IsRecording() {
@@ -82,10 +90,13 @@ func endCall(span trace.Span, req rpcRequest, resp *http.Response, err error) {
 	case req.batch > 0:
 		return
 	}
-	body, rerr := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	resp.Body = io.NopCloser(bytes.NewReader(body))
-	if rerr != nil {
+	br := bufio.NewReaderSize(resp.Body, errorAnswerMax)
+	resp.Body = struct {
+		io.Reader
+		io.Closer
+	}{br, resp.Body}
+	body, perr := br.Peek(errorAnswerMax)
+	if !errors.Is(perr, io.EOF) { // longer than an error object, or unreadable: go-ethereum will say
 		return
 	}
 	var answer struct {

@@ -146,7 +146,7 @@ func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 	logError(r, e)
 	// The request's span says how it was answered: its code, the refusal as an event (for a
 	// refusal decided at the edge, validation say, it is the span that decided).
-	tracing.Refused(trace.SpanFromContext(r.Context()), e.Code, e.Message, e.Status >= 500)
+	refused(trace.SpanFromContext(r.Context()), e)
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Set("Cache-Control", "no-store")
@@ -158,6 +158,20 @@ func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	w.WriteHeader(e.Status)
 	_, _ = w.Write(append(e.body(), '\n'))
+}
+
+// EndStep ends the span of a step of a request; err, the step's error as the service answers it
+// (its own mapping of its domain errors applied), makes it the span that decided the refusal:
+// its code, a "refused" event, an error status for a 5xx (tracing.Refused).
+func EndStep(span trace.Span, err error) {
+	if err != nil {
+		refused(span, AsError(err))
+	}
+	span.End()
+}
+
+func refused(span trace.Span, e *Error) {
+	tracing.Refused(span, e.Code, e.Message, e.Status >= 500)
 }
 
 func logError(r *http.Request, e *Error) {

@@ -20,8 +20,6 @@ import (
 	"go.opentelemetry.io/otel/propagation"
 	semconv "go.opentelemetry.io/otel/semconv/v1.37.0"
 	"go.opentelemetry.io/otel/trace"
-
-	"github.com/seed018cc74c/vaultd/service/kit/tracing"
 )
 
 type ctxKey int
@@ -277,11 +275,7 @@ func admit(tracer trace.Tracer, checks map[string]Admission) func(http.Handler) 
 					ctx, span := tracer.Start(r.Context(), "admit", trace.WithAttributes(attribute.String("vaultd.admission", key)))
 					quota, err := check(r.WithContext(ctx))
 					SetRateLimit(w.Header(), quota)
-					if err != nil {
-						e := AsError(err)
-						tracing.Refused(span, e.Code, e.Message, e.Status >= 500)
-					}
-					span.End()
+					EndStep(span, err)
 					if err != nil {
 						WriteError(w, r, err)
 						return

@@ -50,6 +50,12 @@ const maxAmount = (1n << 248n) - 1n;
  * a CardError for a card cut short, not a card, or one for another chain or vault than home's.
  */
 export function readCard(text: string, home?: Home): CardInfo {
+  const p = parse(text, home);
+  return { card: render(p), chainId: p.chainId, vault: p.vault, token: p.token, amount: p.amount };
+}
+
+// parse reads a card into its parts (readCard).
+function parse(text: string, home?: Home): Parts {
   let s = text.trim();
   const hash = s.indexOf("#");
   if (hash >= 0) s = s.slice(hash + 1);
@@ -93,8 +99,7 @@ export function readCard(text: string, home?: Home): CardInfo {
   }
   if (home?.chainId && chainId !== home.chainId) throw new CardError("other-chain", `it is for chain ${chainId}, and this is chain ${home.chainId}`);
   if (home?.vault && vault.toLowerCase() !== home.vault.toLowerCase()) throw new CardError("other-vault", `it is for the vault ${vault}, and this is the vault ${home.vault}`);
-  const card = render({ chainId, vault, token, amount, secret: secrets[0], nullifier: secrets[1] });
-  return { card, chainId, vault, token, amount };
+  return { chainId, vault, token, amount, secret: secrets[0], nullifier: secrets[1] };
 }
 
 /**
@@ -102,9 +107,7 @@ export function readCard(text: string, home?: Home): CardInfo {
  * fragment, its chain and vault left out where they are home's: a shorter link, a smaller QR code.
  */
 export function cardLink(card: string, base: string, home: Home): string {
-  const c = readCard(card);
-  const s = parts(c, home);
-  return `${base}#${s}`;
+  return `${base}#${render(parse(card), home)}`;
 }
 
 interface Parts {
@@ -121,11 +124,6 @@ function render(p: Parts, home?: Home): string {
   if (p.chainId !== home?.chainId) s += `chain=${p.chainId}&`;
   if (p.vault.toLowerCase() !== home?.vault.toLowerCase()) s += `vault=${p.vault}&`;
   return `${s}token=${p.token}&amount=${p.amount}&secret=${p.secret}&nullifier=${p.nullifier}`;
-}
-
-function parts(c: CardInfo, home: Home): string {
-  const q = new URLSearchParams(c.card.slice(prefix.length));
-  return render({ chainId: c.chainId, vault: c.vault, token: c.token, amount: c.amount, secret: q.get("secret")!, nullifier: q.get("nullifier")! }, home);
 }
 
 function hex(n: bigint, digits: number): string {
