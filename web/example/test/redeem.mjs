@@ -196,7 +196,7 @@ try {
     await p.goto(cliLink, { waitUntil: "load" });
     await settled(p);
     await p.tap("#scan");
-    await p.waitForFunction(() => document.querySelector("#address-note").textContent !== "", { timeout: 40_000 });
+    await p.waitForFunction(() => document.querySelector("#address-note").textContent !== "" || document.querySelector("#address").value !== "", { timeout: 40_000 });
     const got = await p.evaluate(() => ({
       problem: window.journey.recipientProblem, scanned: window.journey.scanned, note: document.querySelector("#address-note").textContent,
       value: document.querySelector("#address").value, confirm: !document.querySelector("#scanned").hidden, disabled: document.querySelector("#redeem").disabled,
