@@ -474,7 +474,11 @@ func (o *Outbox) deadLetter(ctx context.Context, reason, why, where string, args
 	}
 	if n, _ := res.RowsAffected(); n > 0 {
 		o.deadLettered.WithLabelValues(reason).Add(float64(n))
-		o.log.Warn("webhook events dead-lettered: they will not be sent", "reason", reason, "events", n, "why", why)
+		level := slog.LevelWarn // an endpoint that did not take them in time
+		if reason == "unconfigured" {
+			level = slog.LevelInfo // the operator removed their endpoint
+		}
+		o.log.Log(ctx, level, "webhook events dead-lettered: they will not be sent", "reason", reason, "events", n, "why", why)
 	}
 }
 
