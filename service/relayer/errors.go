@@ -3,6 +3,8 @@ package relayer
 import (
 	"fmt"
 	"time"
+
+	"github.com/seed018cc74c/vaultd/service/kit/chain"
 )
 
 // Reason is why the relayer refused a reveal, or why one did not complete, in the relayer's own
@@ -57,4 +59,14 @@ func orUnavailable(err error) error {
 
 func chainUnavailable(err error) *RevealError {
 	return &RevealError{Reason: ChainUnavailable, Message: "the chain is unavailable, try again later", Cause: err}
+}
+
+// revertReason is a revert as a refusal says it: a custom error by its name alone, since its
+// arguments may be the recipient's address or the nullifier (refusals go into spans and logs);
+// a require's message or a panic as decoded.
+func revertReason(rev chain.Revert) string {
+	if rev.Name == "" || rev.Name == "Error" || rev.Name == "Panic" {
+		return rev.String()
+	}
+	return rev.Name
 }

@@ -345,7 +345,7 @@ func parse(req relayerapi.RevealRequest) (request, error) {
 		in.proofErr = reject(InvalidProof, "%v", err)
 	}
 	if in.recipient, err = address.ParseChecksummed(req.Recipient); err != nil {
-		in.recipientErr = reject(InvalidRecipient, "recipient %s: %v", req.Recipient, err)
+		in.recipientErr = reject(InvalidRecipient, "recipient: %v", err)
 	} else if in.recipient == (common.Address{}) {
 		in.recipientErr = reject(InvalidRecipient, "recipient is the zero address")
 	}
@@ -403,7 +403,7 @@ func (r *Relayer) reveal(ctx context.Context, in request) (relayerapi.RevealResu
 	switch { // the seed's order decides what is reported
 	case err != nil:
 	case spent:
-		err = reject(NullifierUsed, "nullifier %s is already spent", in.nullifier.Hex())
+		err = reject(NullifierUsed, "the nullifier is already spent")
 	case !root.Known:
 		err = reject(UnknownRoot, "root %#x is not a known root of the commitment tree", in.signals[zk.SignalMerkleRoot])
 	}
@@ -535,7 +535,7 @@ func (r *Relayer) simulate(ctx context.Context, data []byte, change bool) (uint6
 		return limit, nil
 	}
 	if rev, ok := chain.RevertOf(vaultError, err); ok {
-		return 0, reject(RevealRejected, "the vault would refuse this reveal: %s", rev)
+		return 0, reject(RevealRejected, "the vault would refuse this reveal: %s", revertReason(rev))
 	}
 	if chain.IsNodeAnswer(err) {
 		return 0, reject(RevealRejected, "the vault would refuse this reveal: %v", err)
@@ -584,14 +584,14 @@ func (r *Relayer) checkSignals(in request) error {
 		return reject(SignalMismatch, "amount %s is not the proof's amount %s", in.amount, in.signals[zk.SignalAmount])
 	}
 	if new(big.Int).SetBytes(in.recipient.Bytes()).Cmp(in.signals[zk.SignalRecipient]) != 0 {
-		return reject(SignalMismatch, "recipient %s is not the proof's recipient", in.recipient.Hex())
+		return reject(SignalMismatch, "recipient is not the proof's recipient")
 	}
 	id, err := tokenid.Compute(in.token, r.chainID)
 	if err != nil {
 		return platform.Internal(err)
 	}
 	if id.Cmp(in.signals[zk.SignalTokenID]) != 0 {
-		return reject(SignalMismatch, "tokenAddress %s is not the proof's token (tokenId mismatch on chain %d)", in.token.Hex(), r.chainID)
+		return reject(SignalMismatch, "tokenAddress is not the proof's token (tokenId mismatch on chain %d)", r.chainID)
 	}
 	return nil
 }
