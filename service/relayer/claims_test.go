@@ -84,7 +84,7 @@ func revertThenSendAgain(t *testing.T, c *devchain.Chain, a, b *server) {
 	}
 	recipient := crypto.PubkeyToAddress(freshKey(t).PublicKey)
 	req := prepareFor(t, c, cd, recipient) // against the root its own deposit made
-	for i := range 31 {                     // the root is 31 inserts old: still known
+	for i := range 31 {                    // the root is 31 inserts old: still known
 		if _, _, err := card.Create(ctx, c.Client(), devUsers(c, i+1), vault, token, big.NewInt(1)); err != nil {
 			t.Fatal(err)
 		}

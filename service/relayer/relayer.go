@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/big"
+	"slices"
 	"sync"
 	"time"
 
@@ -56,6 +57,8 @@ const (
 	CodeOperatorKeyUnavailable = "OPERATOR_KEY_UNAVAILABLE"
 	// CodeTxCancelled is the 503 of a reveal whose transaction an operator cancelled.
 	CodeTxCancelled = "TX_CANCELLED"
+	// CodeRecipientNotAllowed is the 400 of a recipient that is the vault or one of its tokens.
+	CodeRecipientNotAllowed = "RECIPIENT_NOT_ALLOWED"
 )
 
 var (
@@ -418,7 +421,12 @@ func (r *Relayer) reveal(ctx context.Context, in request) (relayerapi.RevealResu
 		run  func() error
 	}{
 		{"check.proof", func() error { return in.proofErr }},
-		{"check.recipient", func() error { return in.recipientErr }},
+		{"check.recipient", func() error {
+			if in.recipientErr != nil {
+				return in.recipientErr
+			}
+			return r.checkRecipientAllowed(in)
+		}},
 		{"check.signals", func() error { return r.checkSignals(in) }},
 	} {
 		_, end := r.span(ctx, check.name)
@@ -578,6 +586,26 @@ func (g *gasBook) observe(used, given uint64) {
 	if used*10 > given*8 {
 		g.raise(used * 13 / 10)
 	}
+}
+
+// checkRecipientAllowed is the rest of check 4: the recipient is not a contract that would keep
+// what the reveal sends it: the vault, the token revealed, or another of the vault's tokens the
+// relayer knows (ContractsConfig.Tokens). A wallet app scanning a token payment request
+// (EIP-681, ethereum:<token>@<chain>/transfer?address=<recipient>) may have taken the token's
+// address for the recipient's. The message names what the recipient is, not its address.
+func (r *Relayer) checkRecipientAllowed(in request) error {
+	what := ""
+	switch c := r.cfg.Contracts; {
+	case in.recipient == c.Vault || in.recipient == c.NullifierRegistry || in.recipient == c.CommitmentTree:
+		what = "the vault"
+	case in.recipient == in.token:
+		what = "the token being revealed"
+	case slices.Contains(c.Tokens, in.recipient):
+		what = "one of the vault's tokens"
+	default:
+		return nil
+	}
+	return reject(RecipientNotAllowed, "the recipient is %s: what it is sent would be lost; prove the reveal again to the recipient's own address", what)
 }
 
 // checkSignals is check 5: the request's amount, recipient and token are the ones the proof is for.

@@ -270,7 +270,17 @@ func RelayerEnv(c *devchain.Chain, vkeyFile, dbFile string) map[string]string {
 		"NULLIFIER_REGISTRY_ADDRESS":  c.Contracts.NullifierRegistry.Hex(),
 		"COMMITMENT_TREE_ADDRESS":     c.Contracts.CommitmentTree.Hex(),
 		"VERIFICATION_KEY_FILE":       vkeyFile,
+		"VAULT_TOKENS":                vaultTokens(c),
 	}
+}
+
+// vaultTokens is VAULT_TOKENS for dev chain c: its tokens' addresses, comma-separated.
+func vaultTokens(c *devchain.Chain) string {
+	var out []string
+	for _, t := range c.Tokens {
+		out = append(out, t.Address.Hex())
+	}
+	return strings.Join(out, ",")
 }
 
 // FaucetEnv is the faucet's configuration on dev chain c: its RPC, the dev faucet account's key
