@@ -3,6 +3,7 @@ package relayer_test
 import (
 	"maps"
 	"math/big"
+	"strings"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -19,15 +20,18 @@ import (
 
 // replicaPair runs two relayers on c sharing a Redis and a record on Postgres, each with its own
 // wallet (a the dev operator's); b waits 10 s for a transaction, so that a copy held behind a
-// claim that is never given back fails fast. over applies to both, aOver to a alone.
-func replicaPair(t *testing.T, c *devchain.Chain, over, aOver map[string]string) (a, b *server) {
+// claim that is never given back fails fast. over applies to both, aOver to a alone; shared is
+// the environment both share (Redis, the record).
+func replicaPair(t *testing.T, c *devchain.Chain, over, aOver map[string]string) (a, b *server, shared map[string]string) {
 	url, _ := redistest.Server(t)
-	shared := maps.Clone(over)
-	shared["REDIS_URL"], shared["DATABASE_URL"] = url, sqldbtest.Postgres(t)
+	shared = map[string]string{"REDIS_URL": url, "DATABASE_URL": sqldbtest.Postgres(t)}
 	other := maps.Clone(shared)
+	maps.Copy(other, over)
 	other["OPERATOR_PRIVATE_KEY"], other["RECEIPT_TIMEOUT"], other["REPLACE_AFTER"] = hexutil.Encode(crypto.FromECDSA(fundedKey(t, c))), "10s", "5s"
-	maps.Copy(shared, aOver)
-	return startRelayer(t, c, shared), startRelayer(t, c, other)
+	first := maps.Clone(shared)
+	maps.Copy(first, over)
+	maps.Copy(first, aOver)
+	return startRelayer(t, c, first), startRelayer(t, c, other), shared
 }
 
 // A reveal whose send the node refused after its version was recorded (502) can be sent again
@@ -53,7 +57,7 @@ func TestARevealWhoseSendWasRefusedCanBeSentAgain(t *testing.T) {
 	t.Run("redis and postgres", func(t *testing.T) {
 		c := devchaintest.Start(t)
 		proxy := newFaultProxy(t, c.RPCURL)
-		a, b := replicaPair(t, c, map[string]string{}, map[string]string{"RPC_URL": proxy.url})
+		a, b, _ := replicaPair(t, c, nil, map[string]string{"RPC_URL": proxy.url})
 		refuse(t, c, proxy, a, b)
 	})
 }
@@ -71,7 +75,7 @@ func TestARevertedRevealCanBeSentAgain(t *testing.T) {
 	})
 	t.Run("redis and postgres", func(t *testing.T) {
 		c := devchaintest.Start(t)
-		a, b := replicaPair(t, c, map[string]string{}, nil)
+		a, b, _ := replicaPair(t, c, nil, nil)
 		revertThenSendAgain(t, c, a, b)
 	})
 }
@@ -110,5 +114,35 @@ func revertThenSendAgain(t *testing.T, c *devchain.Chain, a, b *server) {
 	again := prepareFor(t, c, cd, recipient) // against the current root: the same nullifier
 	if r := reveal(t, b, again); r.JSON200 == nil || !r.JSON200.Success {
 		t.Fatalf("the reveal proved again and sent again: %d %s", r.StatusCode(), r.Body)
+	}
+}
+
+// A reveal a replica sent before it stopped, followed again by the replica started after it on
+// the same key (from the pool, or from the record), and cancelled there by the operator, can be
+// sent again at once by another replica: the claim, whose token died with the first process, is
+// given back because the version recorded on it is one of the record's for that nonce.
+func TestARevealCancelledAfterARestartCanBeSentAgain(t *testing.T) {
+	c := devchaintest.Start(t)
+	a, b, shared := replicaPair(t, c, map[string]string{"ADMIN_API_KEY": adminKey}, map[string]string{"RECEIPT_TIMEOUT": "2s", "REPLACE_AFTER": "1s"})
+	_, req := request(t, c, devUsers(c, 0), 39)
+	nonce := pendingOperatorNonce(t, c)
+	c.PauseSealing()
+	defer c.ResumeSealing()
+	wantCode(t, "a reveal stuck in the pool", reveal(t, a, req), 504, "TX_PENDING")
+	a.stop()
+	again := maps.Clone(shared)
+	maps.Copy(again, map[string]string{"ADMIN_API_KEY": adminKey, "REPLACE_AFTER": "50s", "RECEIPT_TIMEOUT": "1m"})
+	restarted := startRelayer(t, c, again)
+	if r, err := restarted.client.CancelTransactionWithResponse(ctx, int64(nonce), bearer(adminKey)); err != nil || r.JSON202 == nil {
+		t.Fatalf("cancel after the restart: %v %s", err, r.Body)
+	}
+	waitFor(t, "the cancel sent", func() bool {
+		return strings.Contains(scrape(t, restarted), "vaultd_relayer_transaction_replacements_total 1")
+	})
+	c.ResumeSealing()
+	waitFor(t, "the cancel mined", func() bool { return operatorNonce(t, c) == nonce+1 })
+	waitFor(t, "the cancelled reveal's status", func() bool { return status(t, b, req).State == "unknown" })
+	if r := reveal(t, b, req); r.JSON200 == nil || !r.JSON200.Success {
+		t.Fatalf("the reveal sent again to another replica: %d %s", r.StatusCode(), r.Body)
 	}
 }
