@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -13,10 +14,15 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
+	"github.com/seed018cc74c/vaultd/service/kit/redistest"
+	"github.com/seed018cc74c/vaultd/service/kit/sqldb/sqldbtest"
 	"github.com/seed018cc74c/vaultd/service/kit/webhook"
 )
 
@@ -191,23 +197,44 @@ func TestAnOperatorListsTheWalletsTransactions(t *testing.T) {
 // The operator's cancel: a reveal's transaction stuck in the pool is replaced by a transfer of
 // nothing to the operator itself; once that is mined the reveal answers 503 TX_CANCELLED,
 // nothing is revealed (its status unknown), the nonce after it is not stuck, and the same reveal
-// sent again is paid.
+// sent again is paid: by the same relayer, and, with REDIS_URL and the record on Postgres, by
+// another replica at once (the cancelled reveal's nullifier claim is given back: it used to hold
+// the cancelled version's hash for an hour, and the copy waited for it, 504 TX_PENDING).
 func TestAnOperatorCancelsAStuckReveal(t *testing.T) {
-	c := devchaintest.Start(t)
-	s := startRelayer(t, c, map[string]string{"ADMIN_API_KEY": adminKey, "REPLACE_AFTER": "50s", "RECEIPT_TIMEOUT": "1m"})
+	over := map[string]string{"ADMIN_API_KEY": adminKey, "REPLACE_AFTER": "50s", "RECEIPT_TIMEOUT": "1m"}
+	t.Run("in process", func(t *testing.T) {
+		c := devchaintest.Start(t)
+		s := startRelayer(t, c, over)
+		cancelAStuckReveal(t, c, s, s)
+	})
+	t.Run("redis and postgres", func(t *testing.T) {
+		c := devchaintest.Start(t)
+		url, _ := redistest.Server(t)
+		shared := maps.Clone(over)
+		shared["REDIS_URL"], shared["DATABASE_URL"] = url, sqldbtest.Postgres(t)
+		other := maps.Clone(shared)
+		// Its own wallet, and a short wait: a copy held behind a stale claim fails fast.
+		other["OPERATOR_PRIVATE_KEY"], other["RECEIPT_TIMEOUT"], other["REPLACE_AFTER"] = hexutil.Encode(crypto.FromECDSA(fundedKey(t, c))), "10s", "5s"
+		cancelAStuckReveal(t, c, startRelayer(t, c, shared), startRelayer(t, c, other))
+	})
+}
+
+// cancelAStuckReveal has a's operator (the dev operator) cancel a reveal stuck in the pool, then
+// sends the reveal again to b (a itself, or another replica with a wallet of its own).
+func cancelAStuckReveal(t *testing.T, c *devchain.Chain, a, b *server) {
 	_, req := request(t, c, devUsers(c, 0), 34)
 	nonce := pendingOperatorNonce(t, c)
 	c.PauseSealing()
-	answer := revealAsync(t, s, req)
+	answer := revealAsync(t, a, req)
 	waitFor(t, "the reveal in the pool", func() bool { return pendingOperatorNonce(t, c) == nonce+1 })
-	if r, err := s.client.CancelTransactionWithResponse(ctx, int64(nonce+1), bearer(adminKey)); err != nil || r.StatusCode() != 404 {
+	if r, err := a.client.CancelTransactionWithResponse(ctx, int64(nonce+1), bearer(adminKey)); err != nil || r.StatusCode() != 404 {
 		t.Fatalf("cancel at a nonce with nothing in flight: %v %d %s", err, r.StatusCode(), r.Body)
 	}
-	r, err := s.client.CancelTransactionWithResponse(ctx, int64(nonce), bearer(adminKey))
+	r, err := a.client.CancelTransactionWithResponse(ctx, int64(nonce), bearer(adminKey))
 	if err != nil || r.JSON202 == nil || r.JSON202.Nonce != int64(nonce) {
 		t.Fatalf("cancel: %v %s", err, r.Body)
 	}
-	waitFor(t, "the cancel sent", func() bool { return strings.Contains(scrape(t, s), "vaultd_relayer_transaction_replacements_total 1") })
+	waitFor(t, "the cancel sent", func() bool { return strings.Contains(scrape(t, a), "vaultd_relayer_transaction_replacements_total 1") })
 	c.ResumeSealing()
 	cancelled := <-answer
 	wantCode(t, "the cancelled reveal", cancelled, 503, "TX_CANCELLED")
@@ -220,13 +247,27 @@ func TestAnOperatorCancelsAStuckReveal(t *testing.T) {
 	if tx.Hash() == common.HexToHash(r.JSON202.Replacing) || *tx.To() != c.Accounts.Operator.Address || tx.Value().Sign() != 0 || len(tx.Data()) != 0 || tx.Nonce() != nonce {
 		t.Fatalf("the transaction mined at the nonce: %+v", tx)
 	}
-	waitFor(t, "the cancelled reveal's status", func() bool { return status(t, s, req).State == "unknown" })
-	again := reveal(t, s, req)
+	waitFor(t, "the cancelled reveal's status", func() bool { return status(t, a, req).State == "unknown" })
+	if st := status(t, b, req); st.State != "unknown" {
+		t.Fatalf("the cancelled reveal's status at the other replica: %+v", st)
+	}
+	again := reveal(t, b, req)
 	if again.JSON200 == nil || !again.JSON200.Success {
 		t.Fatalf("the reveal sent again: %d %s", again.StatusCode(), again.Body)
 	}
-	if n := operatorNonce(t, c); n != nonce+2 {
-		t.Fatalf("%d transactions mined, want the cancel and the reveal", n-nonce)
+	want := nonce + 2 // the cancel and the reveal
+	if a != b {
+		want = nonce + 1 // the cancel; the reveal from b's wallet
+		sentBy, _, err := c.Client().TransactionByHash(ctx, common.HexToHash(again.JSON200.TxHash))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if from, err := types.Sender(types.LatestSignerForChainID(sentBy.ChainId()), sentBy); err != nil || from == c.Accounts.Operator.Address {
+			t.Fatalf("the reveal sent again came from %s (%v), want the other replica's wallet", from, err)
+		}
+	}
+	if n := operatorNonce(t, c); n != want {
+		t.Fatalf("%d transactions mined from a's wallet, want %d", n-nonce, want-nonce)
 	}
 }
 

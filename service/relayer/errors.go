@@ -30,6 +30,9 @@ const (
 	// TxCancelled: an operator cancelled the reveal's transaction (POST
 	// /admin/transactions/{nonce}/cancel) and the cancel was mined: nothing was revealed.
 	TxCancelled
+	// RecipientNotAllowed: check 4, the recipient is the vault or one of its tokens, which would
+	// keep what the reveal sends.
+	RecipientNotAllowed
 )
 
 // RevealError is a reveal's failure: its reason, a message for the caller, and the transaction

@@ -276,7 +276,11 @@ func routePattern(r *http.Request) string {
 func admit(tracer trace.Tracer, checks map[string]Admission) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			for _, key := range []string{"*", r.Method + " " + routePattern(r)} {
+			method := r.Method
+			if method == http.MethodHead { // answered as the GET (middleware.GetHead), and counted as one
+				method = http.MethodGet
+			}
+			for _, key := range []string{"*", method + " " + routePattern(r)} {
 				if check, ok := checks[key]; ok {
 					ctx, span := tracer.Start(r.Context(), "admit", trace.WithAttributes(attribute.String("vaultd.admission", key)))
 					quota, err := check(r.WithContext(ctx))
