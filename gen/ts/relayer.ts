@@ -809,7 +809,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "nullifier 0x1a2b… is already spent",
+                     *       "error": "the nullifier is already spent",
                      *       "code": "NULLIFIER_USED"
                      *     }
                      */
