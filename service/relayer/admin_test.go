@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"math/big"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -189,7 +190,7 @@ func TestAnOperatorListsTheWalletsTransactions(t *testing.T) {
 }
 
 // The operator's cancel: a reveal's transaction stuck in the pool is replaced by a transfer of
-// nothing to the operator itself; once that is mined the reveal answers 503 TX_CANCELLED,
+// nothing to the operator itself; once that is mined, three blocks deep, the reveal answers 503 TX_CANCELLED,
 // nothing is revealed (its status unknown), the nonce after it is not stuck, and the same reveal
 // sent again is paid.
 func TestAnOperatorCancelsAStuckReveal(t *testing.T) {
@@ -209,10 +210,18 @@ func TestAnOperatorCancelsAStuckReveal(t *testing.T) {
 	}
 	waitFor(t, "the cancel sent", func() bool { return strings.Contains(scrape(t, s), "vaultd_relayer_transaction_replacements_total 1") })
 	c.ResumeSealing()
+	waitFor(t, "the cancel mined", func() bool { return operatorNonce(t, c) == nonce+1 })
+	head, err := c.Client().BlockNumber(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 { // two more blocks: the cancel settles the reveal DISPLACED_AFTER_BLOCKS (3) deep
+		oneBlock(t, c)
+	}
 	cancelled := <-answer
 	wantCode(t, "the cancelled reveal", cancelled, 503, "TX_CANCELLED")
 	// What was mined at the nonce is the cancel: nothing, from the operator to itself.
-	block, err := c.Client().BlockByNumber(ctx, nil)
+	block, err := c.Client().BlockByNumber(ctx, new(big.Int).SetUint64(head))
 	if err != nil || len(block.Transactions()) != 1 {
 		t.Fatalf("the block after the cancel: %v", err)
 	}
@@ -227,6 +236,44 @@ func TestAnOperatorCancelsAStuckReveal(t *testing.T) {
 	}
 	if n := operatorNonce(t, c); n != nonce+2 {
 		t.Fatalf("%d transactions mined, want the cancel and the reveal", n-nonce)
+	}
+}
+
+// oneBlock seals a block: a transfer between dev accounts, waited for.
+func oneBlock(t *testing.T, c *devchain.Chain) {
+	t.Helper()
+	to := c.Accounts.Users[4].Address
+	tx, err := devchain.SendTx(ctx, c, c.Accounts.Deployer.Key, &to, big.NewInt(1), nil)
+	if err == nil {
+		_, err = devchain.WaitReceipt(ctx, c.Client(), tx.Hash())
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A replace or a cancel of a reveal's transaction whose newest version is at MAX_FEE_PER_GAS
+// (1 wei here) is refused 409 NOT_REPLACEABLE, nothing sent: a node takes a replacement only
+// with higher fees.
+func TestAReplacementAtTheFeeCapIsRefused(t *testing.T) {
+	c := devchaintest.Start(t)
+	s := startRelayer(t, c, map[string]string{"ADMIN_API_KEY": adminKey, "MAX_FEE_PER_GAS": "0.000000001", "REPLACE_AFTER": "1s", "RECEIPT_TIMEOUT": "2s"})
+	_, req := request(t, c, devUsers(c, 0), 35)
+	nonce := pendingOperatorNonce(t, c)
+	c.PauseSealing()
+	answer := revealAsync(t, s, req)
+	waitFor(t, "the reveal in the pool", func() bool { return pendingOperatorNonce(t, c) == nonce+1 })
+	cancel, err := s.client.CancelTransactionWithResponse(ctx, int64(nonce), bearer(adminKey))
+	if err != nil || cancel.JSON409 == nil || cancel.JSON409.Code != "NOT_REPLACEABLE" {
+		t.Fatalf("cancel at the fee cap: %v %d %s", err, cancel.StatusCode(), cancel.Body)
+	}
+	replace, err := s.client.ReplaceTransactionWithResponse(ctx, int64(nonce), bearer(adminKey))
+	if err != nil || replace.JSON409 == nil || replace.JSON409.Code != "NOT_REPLACEABLE" {
+		t.Fatalf("replace at the fee cap: %v %d %s", err, replace.StatusCode(), replace.Body)
+	}
+	wantCode(t, "the reveal, not mined at 1 wei", <-answer, 504, "TX_PENDING")
+	if m := scrape(t, s); !strings.Contains(m, "vaultd_relayer_transaction_replacements_total 0") {
+		t.Fatal("a replacement was sent")
 	}
 }
 
