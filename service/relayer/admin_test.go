@@ -14,11 +14,18 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/redis/go-redis/v9"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
+	"github.com/seed018cc74c/vaultd/service/kit/redistest"
 	"github.com/seed018cc74c/vaultd/service/kit/webhook"
+	"github.com/seed018cc74c/vaultd/service/relayer"
 )
 
 const adminKey = "an admin key for the tests"
@@ -274,6 +281,64 @@ func TestAReplacementAtTheFeeCapIsRefused(t *testing.T) {
 	wantCode(t, "the reveal, not mined at 1 wei", <-answer, 504, "TX_PENDING")
 	if m := scrape(t, s); !strings.Contains(m, "vaultd_relayer_transaction_replacements_total 0") {
 		t.Fatal("a replacement was sent")
+	}
+}
+
+// A pause stops new signing everywhere, not only at the door: a reveal admitted before its
+// replica was paused, waiting on the nullifier's claim by another replica, is not sent when that
+// claim is released (503 PAUSED, nothing signed); resumed, the reveal is paid. The other
+// replica's claim is the test's own write to the shared Redis (a replica that claimed the
+// nullifier and gave it back unsent, the value it writes).
+func TestAPausedReplicaSignsNoRevealItWaitedFor(t *testing.T) {
+	c := devchaintest.Start(t)
+	url, _ := redistest.Server(t)
+	spans := tracetest.NewSpanRecorder()
+	key := fundedKey(t, c)
+	s := startRelayerWith(t, c, map[string]string{"ADMIN_API_KEY": adminKey, "REDIS_URL": url, "OPERATOR_PRIVATE_KEY": "",
+		"OPERATOR_PRIVATE_KEYS": hexutil.Encode(crypto.FromECDSA(key)), "OPERATOR_LEASE_TTL": "5s"},
+		relayer.Options{Traces: sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))})
+	operator := crypto.PubkeyToAddress(key.PublicKey)
+	_, req := request(t, c, devUsers(c, 0), 36)
+	opts, err := redis.ParseURL(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rdb := redis.NewClient(opts)
+	defer rdb.Close()
+	claimKey := "vaultd:relayer:nullifier:" + common.HexToHash(req.PublicSignals[1]).Hex()
+	if err := rdb.Set(ctx, claimKey, "another-replica/0123456789ab", time.Minute).Err(); err != nil {
+		t.Fatal(err)
+	}
+	before, err := c.Client().PendingNonceAt(ctx, operator)
+	if err != nil {
+		t.Fatal(err)
+	}
+	answer := revealAsync(t, s, req)
+	waitFor(t, "the reveal waiting on the other replica's claim", func() bool {
+		for _, sp := range spans.Ended() {
+			for _, a := range sp.Attributes() {
+				if sp.Name() == "claim" && a.Key == "vaultd.claimed" && !a.Value.AsBool() {
+					return true
+				}
+			}
+		}
+		return false
+	})
+	if p, err := s.client.PauseWithResponse(ctx, bearer(adminKey)); err != nil || p.JSON200 == nil || !p.JSON200.Paused {
+		t.Fatalf("pause: %v %s", err, p.Body)
+	}
+	if err := rdb.Del(ctx, claimKey).Err(); err != nil { // the other replica gives the nullifier back
+		t.Fatal(err)
+	}
+	wantCode(t, "the reveal once the claim is released", <-answer, 503, "PAUSED")
+	if n, err := c.Client().PendingNonceAt(ctx, operator); err != nil || n != before {
+		t.Fatalf("a paused replica signed %d transactions (%v)", n-before, err)
+	}
+	if p, err := s.client.ResumeWithResponse(ctx, bearer(adminKey)); err != nil || p.JSON200 == nil || p.JSON200.Paused {
+		t.Fatalf("resume: %v %s", err, p.Body)
+	}
+	if again := reveal(t, s, req); again.JSON200 == nil || !again.JSON200.Success {
+		t.Fatalf("the reveal once resumed: %d %s", again.StatusCode(), again.Body)
 	}
 }
 
