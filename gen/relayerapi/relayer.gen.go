@@ -162,6 +162,15 @@ type NotReadyError struct {
 	Error string `json:"error"`
 }
 
+// NotReplaceableError The error body of a 409 of a replace or a cancel.
+type NotReplaceableError struct {
+	// Code Machine-readable code; one of these for this response.
+	Code string `json:"code"`
+
+	// Error What went wrong, for people.
+	Error string `json:"error"`
+}
+
 // PauseState defines model for PauseState.
 type PauseState = pause.State
 
@@ -488,11 +497,12 @@ type ClientInterface interface {
 	//
 	// This replica's transaction in flight at `nonce` is replaced, at once (its next round,
 	// within the receipt poll), by a transfer of nothing from the wallet to itself, its fees
-	// bumped as any replacement's (and every later replacement is such a transfer). If the cancel is mined, the reveal it carried answers `503 TX_CANCELLED` (nothing was revealed; `GET /reveal/{nullifier}` says `unknown`) and may be sent again; if a version of the reveal's transaction is
-	// mined first, the reveal ends as usual. The nonce is used either way, so the nonces after
+	// bumped as any replacement's (and every later replacement is such a transfer). If the cancel is mined and `DISPLACED_AFTER_BLOCKS` deep, the reveal it carried answers `503 TX_CANCELLED` (nothing was revealed; `GET /reveal/{nullifier}` says `unknown`) and may be sent again; if a version of the reveal's transaction is
+	// mined first, or instead after a reorg drops the cancel, the reveal ends as usual. The nonce is used either way, so the nonces after
 	// it are not left stuck. A transaction whose newest version is at `MAX_FEE_PER_GAS`
-	// cannot be replaced, nor then cancelled. `404` when nothing of this replica's is in flight
-	// at `nonce`.
+	// cannot be replaced, nor then cancelled: `409 NOT_REPLACEABLE`, as while a cancel of it is
+	// mined but not yet `DISPLACED_AFTER_BLOCKS` deep. `404` when nothing of this replica's is
+	// in flight at `nonce`.
 	//
 	// Corresponds with POST /admin/transactions/{nonce}/cancel (the `CancelTransaction` operationId).
 	CancelTransaction(ctx context.Context, nonce int64, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -504,7 +514,8 @@ type ClientInterface interface {
 	// `REPLACE_AFTER`: a new version at the same nonce, its fees bumped (within
 	// `MAX_FEE_PER_GAS`), recorded before it is sent and followed with the versions before it,
 	// so the reveal it carries gets the outcome of whichever is mined. `404` when this replica
-	// has nothing in flight at `nonce` (mined already, or another replica's wallet).
+	// has nothing in flight at `nonce` (mined already, or another replica's wallet); `409 NOT_REPLACEABLE` when its
+	// newest version is at `MAX_FEE_PER_GAS` already (or a cancel of it is mined).
 	//
 	// Corresponds with POST /admin/transactions/{nonce}/replace (the `ReplaceTransaction` operationId).
 	ReplaceTransaction(ctx context.Context, nonce int64, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -647,11 +658,12 @@ func (c *Client) GetTransactions(ctx context.Context, params *GetTransactionsPar
 //
 // This replica's transaction in flight at `nonce` is replaced, at once (its next round,
 // within the receipt poll), by a transfer of nothing from the wallet to itself, its fees
-// bumped as any replacement's (and every later replacement is such a transfer). If the cancel is mined, the reveal it carried answers `503 TX_CANCELLED` (nothing was revealed; `GET /reveal/{nullifier}` says `unknown`) and may be sent again; if a version of the reveal's transaction is
-// mined first, the reveal ends as usual. The nonce is used either way, so the nonces after
+// bumped as any replacement's (and every later replacement is such a transfer). If the cancel is mined and `DISPLACED_AFTER_BLOCKS` deep, the reveal it carried answers `503 TX_CANCELLED` (nothing was revealed; `GET /reveal/{nullifier}` says `unknown`) and may be sent again; if a version of the reveal's transaction is
+// mined first, or instead after a reorg drops the cancel, the reveal ends as usual. The nonce is used either way, so the nonces after
 // it are not left stuck. A transaction whose newest version is at `MAX_FEE_PER_GAS`
-// cannot be replaced, nor then cancelled. `404` when nothing of this replica's is in flight
-// at `nonce`.
+// cannot be replaced, nor then cancelled: `409 NOT_REPLACEABLE`, as while a cancel of it is
+// mined but not yet `DISPLACED_AFTER_BLOCKS` deep. `404` when nothing of this replica's is
+// in flight at `nonce`.
 //
 // Corresponds with POST /admin/transactions/{nonce}/cancel (the `CancelTransaction` operationId).
 func (c *Client) CancelTransaction(ctx context.Context, nonce int64, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -673,7 +685,8 @@ func (c *Client) CancelTransaction(ctx context.Context, nonce int64, reqEditors 
 // `REPLACE_AFTER`: a new version at the same nonce, its fees bumped (within
 // `MAX_FEE_PER_GAS`), recorded before it is sent and followed with the versions before it,
 // so the reveal it carries gets the outcome of whichever is mined. `404` when this replica
-// has nothing in flight at `nonce` (mined already, or another replica's wallet).
+// has nothing in flight at `nonce` (mined already, or another replica's wallet); `409 NOT_REPLACEABLE` when its
+// newest version is at `MAX_FEE_PER_GAS` already (or a cancel of it is mined).
 //
 // Corresponds with POST /admin/transactions/{nonce}/replace (the `ReplaceTransaction` operationId).
 func (c *Client) ReplaceTransaction(ctx context.Context, nonce int64, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -1260,11 +1273,12 @@ type ClientWithResponsesInterface interface {
 	//
 	// This replica's transaction in flight at `nonce` is replaced, at once (its next round,
 	// within the receipt poll), by a transfer of nothing from the wallet to itself, its fees
-	// bumped as any replacement's (and every later replacement is such a transfer). If the cancel is mined, the reveal it carried answers `503 TX_CANCELLED` (nothing was revealed; `GET /reveal/{nullifier}` says `unknown`) and may be sent again; if a version of the reveal's transaction is
-	// mined first, the reveal ends as usual. The nonce is used either way, so the nonces after
+	// bumped as any replacement's (and every later replacement is such a transfer). If the cancel is mined and `DISPLACED_AFTER_BLOCKS` deep, the reveal it carried answers `503 TX_CANCELLED` (nothing was revealed; `GET /reveal/{nullifier}` says `unknown`) and may be sent again; if a version of the reveal's transaction is
+	// mined first, or instead after a reorg drops the cancel, the reveal ends as usual. The nonce is used either way, so the nonces after
 	// it are not left stuck. A transaction whose newest version is at `MAX_FEE_PER_GAS`
-	// cannot be replaced, nor then cancelled. `404` when nothing of this replica's is in flight
-	// at `nonce`.
+	// cannot be replaced, nor then cancelled: `409 NOT_REPLACEABLE`, as while a cancel of it is
+	// mined but not yet `DISPLACED_AFTER_BLOCKS` deep. `404` when nothing of this replica's is
+	// in flight at `nonce`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -1278,7 +1292,8 @@ type ClientWithResponsesInterface interface {
 	// `REPLACE_AFTER`: a new version at the same nonce, its fees bumped (within
 	// `MAX_FEE_PER_GAS`), recorded before it is sent and followed with the versions before it,
 	// so the reveal it carries gets the outcome of whichever is mined. `404` when this replica
-	// has nothing in flight at `nonce` (mined already, or another replica's wallet).
+	// has nothing in flight at `nonce` (mined already, or another replica's wallet); `409 NOT_REPLACEABLE` when its
+	// newest version is at `MAX_FEE_PER_GAS` already (or a cancel of it is mined).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -1828,6 +1843,14 @@ type CancelTransactionResponse404Headers struct {
 	XRequestId               *string
 }
 
+// CancelTransactionResponse409Headers the declared response headers of an HTTP 409 response for CancelTransaction
+type CancelTransactionResponse409Headers struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+
 // CancelTransactionResponse429Headers the declared response headers of an HTTP 429 response for CancelTransaction
 type CancelTransactionResponse429Headers struct {
 	AccessControlAllowOrigin *string
@@ -1864,6 +1887,8 @@ type CancelTransactionResponse struct {
 	JSON401 *Unauthorized
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *NotFoundError
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *NotReplaceableError
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *RateLimited
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -1878,6 +1903,8 @@ type CancelTransactionResponse struct {
 	Headers401 *CancelTransactionResponse401Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *CancelTransactionResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *CancelTransactionResponse409Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *CancelTransactionResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
@@ -1904,6 +1931,11 @@ func (r CancelTransactionResponse) GetJSON401() *Unauthorized {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r CancelTransactionResponse) GetJSON404() *NotFoundError {
 	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r CancelTransactionResponse) GetJSON409() *NotReplaceableError {
+	return r.JSON409
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -1983,6 +2015,14 @@ type ReplaceTransactionResponse404Headers struct {
 	XRequestId               *string
 }
 
+// ReplaceTransactionResponse409Headers the declared response headers of an HTTP 409 response for ReplaceTransaction
+type ReplaceTransactionResponse409Headers struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+
 // ReplaceTransactionResponse429Headers the declared response headers of an HTTP 429 response for ReplaceTransaction
 type ReplaceTransactionResponse429Headers struct {
 	AccessControlAllowOrigin *string
@@ -2019,6 +2059,8 @@ type ReplaceTransactionResponse struct {
 	JSON401 *Unauthorized
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *NotFoundError
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *NotReplaceableError
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *RateLimited
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -2033,6 +2075,8 @@ type ReplaceTransactionResponse struct {
 	Headers401 *ReplaceTransactionResponse401Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *ReplaceTransactionResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *ReplaceTransactionResponse409Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *ReplaceTransactionResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
@@ -2059,6 +2103,11 @@ func (r ReplaceTransactionResponse) GetJSON401() *Unauthorized {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r ReplaceTransactionResponse) GetJSON404() *NotFoundError {
 	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r ReplaceTransactionResponse) GetJSON409() *NotReplaceableError {
+	return r.JSON409
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -2828,11 +2877,12 @@ func (c *ClientWithResponses) GetTransactionsWithResponse(ctx context.Context, p
 //
 // This replica's transaction in flight at `nonce` is replaced, at once (its next round,
 // within the receipt poll), by a transfer of nothing from the wallet to itself, its fees
-// bumped as any replacement's (and every later replacement is such a transfer). If the cancel is mined, the reveal it carried answers `503 TX_CANCELLED` (nothing was revealed; `GET /reveal/{nullifier}` says `unknown`) and may be sent again; if a version of the reveal's transaction is
-// mined first, the reveal ends as usual. The nonce is used either way, so the nonces after
+// bumped as any replacement's (and every later replacement is such a transfer). If the cancel is mined and `DISPLACED_AFTER_BLOCKS` deep, the reveal it carried answers `503 TX_CANCELLED` (nothing was revealed; `GET /reveal/{nullifier}` says `unknown`) and may be sent again; if a version of the reveal's transaction is
+// mined first, or instead after a reorg drops the cancel, the reveal ends as usual. The nonce is used either way, so the nonces after
 // it are not left stuck. A transaction whose newest version is at `MAX_FEE_PER_GAS`
-// cannot be replaced, nor then cancelled. `404` when nothing of this replica's is in flight
-// at `nonce`.
+// cannot be replaced, nor then cancelled: `409 NOT_REPLACEABLE`, as while a cancel of it is
+// mined but not yet `DISPLACED_AFTER_BLOCKS` deep. `404` when nothing of this replica's is
+// in flight at `nonce`.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -2852,7 +2902,8 @@ func (c *ClientWithResponses) CancelTransactionWithResponse(ctx context.Context,
 // `REPLACE_AFTER`: a new version at the same nonce, its fees bumped (within
 // `MAX_FEE_PER_GAS`), recorded before it is sent and followed with the versions before it,
 // so the reveal it carries gets the outcome of whichever is mined. `404` when this replica
-// has nothing in flight at `nonce` (mined already, or another replica's wallet).
+// has nothing in flight at `nonce` (mined already, or another replica's wallet); `409 NOT_REPLACEABLE` when its
+// newest version is at `MAX_FEE_PER_GAS` already (or a cancel of it is mined).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -3851,6 +3902,13 @@ func ParseCancelTransactionResponse(rsp *http.Response) (*CancelTransactionRespo
 		}
 		response.JSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest NotReplaceableError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest RateLimited
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -4006,6 +4064,37 @@ func ParseCancelTransactionResponse(rsp *http.Response) (*CancelTransactionRespo
 			headers.XRequestId = &value
 		}
 		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers CancelTransactionResponse409Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 429:
 		var headers CancelTransactionResponse429Headers
 		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
@@ -4152,6 +4241,13 @@ func ParseReplaceTransactionResponse(rsp *http.Response) (*ReplaceTransactionRes
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest NotReplaceableError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest RateLimited
@@ -4308,6 +4404,37 @@ func ParseReplaceTransactionResponse(rsp *http.Response) (*ReplaceTransactionRes
 			headers.XRequestId = &value
 		}
 		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers ReplaceTransactionResponse409Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 429:
 		var headers ReplaceTransactionResponse429Headers
 		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
@@ -6902,6 +7029,42 @@ func (response CancelTransaction404JSONResponse) VisitCancelTransactionResponse(
 	return err
 }
 
+type CancelTransaction409ResponseHeaders struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+
+type CancelTransaction409JSONResponse struct {
+	Body    NotReplaceableError
+	Headers CancelTransaction409ResponseHeaders
+}
+
+func (response CancelTransaction409JSONResponse) VisitCancelTransactionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.RateLimit != nil {
+		w.Header().Set("RateLimit", fmt.Sprint(*response.Headers.RateLimit))
+	}
+	if response.Headers.RateLimitPolicy != nil {
+		w.Header().Set("RateLimit-Policy", fmt.Sprint(*response.Headers.RateLimitPolicy))
+	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CancelTransaction429JSONResponse struct{ RateLimitedJSONResponse }
 
 func (response CancelTransaction429JSONResponse) VisitCancelTransactionResponse(w http.ResponseWriter) error {
@@ -7118,6 +7281,42 @@ func (response ReplaceTransaction404JSONResponse) VisitReplaceTransactionRespons
 		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
 	}
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReplaceTransaction409ResponseHeaders struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+
+type ReplaceTransaction409JSONResponse struct {
+	Body    NotReplaceableError
+	Headers ReplaceTransaction409ResponseHeaders
+}
+
+func (response ReplaceTransaction409JSONResponse) VisitReplaceTransactionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.RateLimit != nil {
+		w.Header().Set("RateLimit", fmt.Sprint(*response.Headers.RateLimit))
+	}
+	if response.Headers.RateLimitPolicy != nil {
+		w.Header().Set("RateLimit-Policy", fmt.Sprint(*response.Headers.RateLimitPolicy))
+	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(409)
 	_, err := buf.WriteTo(w)
 	return err
 }

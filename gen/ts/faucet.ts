@@ -123,11 +123,12 @@ export interface paths {
          * Cancel a transaction in flight
          * @description This replica's transaction in flight at `nonce` is replaced, at once (its next round,
          *     within the receipt poll), by a transfer of nothing from the wallet to itself, its fees
-         *     bumped as any replacement's (and every later replacement is such a transfer). If the cancel is mined, the claim it carried ends `failed` ("cancelled"), and the address may claim again; if a version of the claim's transaction is
-         *     mined first, the claim ends as usual. The nonce is used either way, so the nonces after
+         *     bumped as any replacement's (and every later replacement is such a transfer). If the cancel is mined and `DISPLACED_AFTER_BLOCKS` deep, the claim it carried ends `failed` ("cancelled"), and the address may claim again; if a version of the claim's transaction is
+         *     mined first, or instead after a reorg drops the cancel, the claim ends as usual. The nonce is used either way, so the nonces after
          *     it are not left stuck. A transaction whose newest version is at `MAX_FEE_PER_GAS`
-         *     cannot be replaced, nor then cancelled. `404` when nothing of this replica's is in flight
-         *     at `nonce`.
+         *     cannot be replaced, nor then cancelled: `409 NOT_REPLACEABLE`, as while a cancel of it is
+         *     mined but not yet `DISPLACED_AFTER_BLOCKS` deep. `404` when nothing of this replica's is
+         *     in flight at `nonce`.
          */
         post: operations["cancelTransaction"];
         delete?: never;
@@ -152,7 +153,8 @@ export interface paths {
          *     `REPLACE_AFTER`: a new version at the same nonce, its fees bumped (within
          *     `MAX_FEE_PER_GAS`), recorded before it is sent and followed with the versions before it,
          *     so the claim it carries gets the outcome of whichever is mined. `404` when this replica
-         *     has nothing in flight at `nonce` (mined already, or another replica's wallet).
+         *     has nothing in flight at `nonce` (mined already, or another replica's wallet); `409 NOT_REPLACEABLE` when its
+         *     newest version is at `MAX_FEE_PER_GAS` already (or a cancel of it is mined).
          */
         post: operations["replaceTransaction"];
         delete?: never;
@@ -318,6 +320,16 @@ export interface components {
              */
             code: "NOT_FOUND";
         };
+        /** @description The error body of a 409 of a replace or a cancel. */
+        NotReplaceableError: {
+            /** @description What went wrong, for people. */
+            error: string;
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "NOT_REPLACEABLE";
+        };
         Ready: {
             /** @example true */
             ready: boolean;
@@ -414,7 +426,7 @@ export interface components {
              * @example ALREADY_CLAIMED
              * @enum {string}
              */
-            code: "INVALID_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "CHAIN_UNAVAILABLE" | "UNAVAILABLE" | "INTERNAL" | "ALREADY_CLAIMED" | "CLAIM_REJECTED" | "FAUCET_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "PAUSED";
+            code: "INVALID_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "CHAIN_UNAVAILABLE" | "UNAVAILABLE" | "INTERNAL" | "ALREADY_CLAIMED" | "CLAIM_REJECTED" | "FAUCET_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "PAUSED" | "NOT_REPLACEABLE";
         };
         /** @description The error body of a 400. */
         InvalidRequestError: {
@@ -880,6 +892,19 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description `NOT_REPLACEABLE`: no replacement can take its place: its newest version is at `MAX_FEE_PER_GAS` (a node takes a replacement only with higher fees), or a cancel of it is mined and not yet `DISPLACED_AFTER_BLOCKS` deep. Nothing changed. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReplaceableError"];
+                };
+            };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             default: components["responses"]["OtherError"];
@@ -923,6 +948,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description `NOT_REPLACEABLE`: no replacement can take its place: its newest version is at `MAX_FEE_PER_GAS` (a node takes a replacement only with higher fees), or a cancel of it is mined and not yet `DISPLACED_AFTER_BLOCKS` deep. Nothing changed. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReplaceableError"];
                 };
             };
             429: components["responses"]["RateLimited"];

@@ -142,11 +142,12 @@ export interface paths {
          * Cancel a transaction in flight
          * @description This replica's transaction in flight at `nonce` is replaced, at once (its next round,
          *     within the receipt poll), by a transfer of nothing from the wallet to itself, its fees
-         *     bumped as any replacement's (and every later replacement is such a transfer). If the cancel is mined, the reveal it carried answers `503 TX_CANCELLED` (nothing was revealed; `GET /reveal/{nullifier}` says `unknown`) and may be sent again; if a version of the reveal's transaction is
-         *     mined first, the reveal ends as usual. The nonce is used either way, so the nonces after
+         *     bumped as any replacement's (and every later replacement is such a transfer). If the cancel is mined and `DISPLACED_AFTER_BLOCKS` deep, the reveal it carried answers `503 TX_CANCELLED` (nothing was revealed; `GET /reveal/{nullifier}` says `unknown`) and may be sent again; if a version of the reveal's transaction is
+         *     mined first, or instead after a reorg drops the cancel, the reveal ends as usual. The nonce is used either way, so the nonces after
          *     it are not left stuck. A transaction whose newest version is at `MAX_FEE_PER_GAS`
-         *     cannot be replaced, nor then cancelled. `404` when nothing of this replica's is in flight
-         *     at `nonce`.
+         *     cannot be replaced, nor then cancelled: `409 NOT_REPLACEABLE`, as while a cancel of it is
+         *     mined but not yet `DISPLACED_AFTER_BLOCKS` deep. `404` when nothing of this replica's is
+         *     in flight at `nonce`.
          */
         post: operations["cancelTransaction"];
         delete?: never;
@@ -171,7 +172,8 @@ export interface paths {
          *     `REPLACE_AFTER`: a new version at the same nonce, its fees bumped (within
          *     `MAX_FEE_PER_GAS`), recorded before it is sent and followed with the versions before it,
          *     so the reveal it carries gets the outcome of whichever is mined. `404` when this replica
-         *     has nothing in flight at `nonce` (mined already, or another replica's wallet).
+         *     has nothing in flight at `nonce` (mined already, or another replica's wallet); `409 NOT_REPLACEABLE` when its
+         *     newest version is at `MAX_FEE_PER_GAS` already (or a cancel of it is mined).
          */
         post: operations["replaceTransaction"];
         delete?: never;
@@ -337,6 +339,16 @@ export interface components {
              */
             code: "NOT_FOUND";
         };
+        /** @description The error body of a 409 of a replace or a cancel. */
+        NotReplaceableError: {
+            /** @description What went wrong, for people. */
+            error: string;
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "NOT_REPLACEABLE";
+        };
         Ready: {
             /** @example true */
             ready: boolean;
@@ -485,7 +497,7 @@ export interface components {
              * @example NULLIFIER_USED
              * @enum {string}
              */
-            code: "INVALID_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "CHAIN_UNAVAILABLE" | "UNAVAILABLE" | "INTERNAL" | "NULLIFIER_USED" | "UNKNOWN_ROOT" | "INVALID_PROOF" | "INVALID_RECIPIENT" | "SIGNAL_MISMATCH" | "REVEAL_REJECTED" | "TX_REVERTED" | "TX_PENDING" | "ROOT_EXPIRING" | "OPERATOR_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "OPERATOR_KEY_UNAVAILABLE" | "PAUSED" | "TX_CANCELLED" | "RECIPIENT_NOT_ALLOWED";
+            code: "INVALID_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "CHAIN_UNAVAILABLE" | "UNAVAILABLE" | "INTERNAL" | "NULLIFIER_USED" | "UNKNOWN_ROOT" | "INVALID_PROOF" | "INVALID_RECIPIENT" | "SIGNAL_MISMATCH" | "REVEAL_REJECTED" | "TX_REVERTED" | "TX_PENDING" | "ROOT_EXPIRING" | "OPERATOR_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "OPERATOR_KEY_UNAVAILABLE" | "PAUSED" | "TX_CANCELLED" | "RECIPIENT_NOT_ALLOWED" | "NOT_REPLACEABLE";
             /** @description The transaction concerned, for TX_REVERTED and TX_PENDING. */
             txHash?: string;
         };
@@ -1048,6 +1060,19 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description `NOT_REPLACEABLE`: no replacement can take its place: its newest version is at `MAX_FEE_PER_GAS` (a node takes a replacement only with higher fees), or a cancel of it is mined and not yet `DISPLACED_AFTER_BLOCKS` deep. Nothing changed. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReplaceableError"];
+                };
+            };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             default: components["responses"]["OtherError"];
@@ -1091,6 +1116,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description `NOT_REPLACEABLE`: no replacement can take its place: its newest version is at `MAX_FEE_PER_GAS` (a node takes a replacement only with higher fees), or a cancel of it is mined and not yet `DISPLACED_AFTER_BLOCKS` deep. Nothing changed. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReplaceableError"];
                 };
             };
             429: components["responses"]["RateLimited"];

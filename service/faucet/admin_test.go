@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"math/big"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -11,8 +12,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+
 	"github.com/seed018cc74c/vaultd/gen/faucetapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
+	"github.com/seed018cc74c/vaultd/service/faucet"
 	"github.com/seed018cc74c/vaultd/service/kit/webhook"
 )
 
@@ -111,8 +117,9 @@ func TestAnOperatorReplacesAStuckClaim(t *testing.T) {
 	}
 }
 
-// The faucet's operator cancels a claim's stuck transfer: once the cancel is mined the claim is
-// failed ("cancelled"), nothing paid, and the address may claim again, which is paid.
+// The faucet's operator cancels a claim's stuck transfer: once the cancel is mined and
+// DISPLACED_AFTER_BLOCKS (3) deep the claim is failed ("cancelled"), nothing paid, and the
+// address may claim again, which is paid.
 func TestAnOperatorCancelsAStuckClaim(t *testing.T) {
 	c := devchaintest.Start(t)
 	s := startFaucet(t, c, t.TempDir(), map[string]string{"ADMIN_API_KEY": adminKey, "REPLACE_AFTER": "50s", "RECEIPT_TIMEOUT": "1m"})
@@ -128,6 +135,10 @@ func TestAnOperatorCancelsAStuckClaim(t *testing.T) {
 	})
 	waitFor(t, "the cancel sent", func() bool { return strings.Contains(scrape(t, s), "vaultd_faucet_transaction_replacements_total 1") })
 	c.ResumeSealing()
+	waitFor(t, "the cancel mined", func() bool { return nonce(t, c, c.Accounts.Faucet.Address) == n+1 })
+	for range 2 { // two more blocks
+		fund(t, c, c.Accounts.Deployer.Key, freshAddress(t), big.NewInt(1))
+	}
 	failed := waitStatus(t, s, addr, faucetapi.Failed)
 	if failed.Reason == nil || !strings.Contains(*failed.Reason, "cancelled") {
 		t.Fatalf("the cancelled claim: %+v", failed)
@@ -141,6 +152,88 @@ func TestAnOperatorCancelsAStuckClaim(t *testing.T) {
 	waitStatus(t, s, addr, faucetapi.Confirmed)
 	if b := balance(t, c, addr); b.Cmp(amount) != 0 {
 		t.Fatalf("the claim made again paid %s, want %s", b, amount)
+	}
+}
+
+// A cancel mined one block deep is not the claim's end: a real reorg of the dev chain drops it
+// for a branch whose proposer still held the claim's transfer, which is mined there. The claim
+// is confirmed with that transfer, and a second claim for the address is refused: the address
+// is paid once (taking the first cancel for final failed the claim, the address claimed again
+// and was paid twice).
+func TestACancelUndoneByAReorgPaysOnce(t *testing.T) {
+	c := devchaintest.Start(t)
+	spans := tracetest.NewSpanRecorder()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))
+	s := startFaucetWith(t, c, t.TempDir(), map[string]string{"ADMIN_API_KEY": adminKey, "REPLACE_AFTER": "50s", "RECEIPT_TIMEOUT": "1m"},
+		faucet.Options{Traces: tp})
+	addr := freshAddress(t)
+	n := nonce(t, c, c.Accounts.Faucet.Address)
+	c.PauseSealing()
+	r := claim(t, s, addr.Hex())
+	if r.StatusCode() != 202 {
+		t.Fatalf("claim: %d %s", r.StatusCode(), r.Body)
+	}
+	transfer, _, err := c.Client().TransactionByHash(ctx, common.HexToHash(*r.JSON202.TxHash))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cr, err := s.client.CancelTransactionWithResponse(ctx, int64(n), bearer(adminKey)); err != nil || cr.JSON202 == nil {
+		t.Fatalf("cancel: %v %s", err, cr.Body)
+	}
+	waitFor(t, "the cancel sent", func() bool { return strings.Contains(scrape(t, s), "vaultd_faucet_transaction_replacements_total 1") })
+	parent, err := c.Client().HeaderByNumber(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.ResumeSealing()
+	// The faucet's watch loop read the block holding the cancel (its txmgr.receipts span ends
+	// after what it settles is settled).
+	waitFor(t, "the cancel's receipt read", func() bool {
+		for _, sp := range spans.Ended() {
+			for _, e := range sp.Events() {
+				for _, a := range e.Attributes {
+					if sp.Name() == "txmgr.receipts" && e.Name == "mined" && a.Key == "vaultd.tx_hash" && a.Value.AsString() != transfer.Hash().Hex() {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	})
+	if err := c.Reorg(parent.Hash(), transfer); err != nil {
+		t.Fatal(err)
+	}
+	confirmed := waitStatus(t, s, addr, faucetapi.Confirmed)
+	if *confirmed.TxHash != transfer.Hash().Hex() {
+		t.Fatalf("the claim confirmed with %s, want its transfer %s", *confirmed.TxHash, transfer.Hash().Hex())
+	}
+	again := claim(t, s, addr.Hex())
+	wantError(t, "the address claiming again", again.StatusCode(), again.Body, 409, "ALREADY_CLAIMED")
+	if b := balance(t, c, addr); b.Cmp(amount) != 0 {
+		t.Fatalf("the address holds %s, want %s", b, amount)
+	}
+}
+
+// A replace or a cancel of a transfer whose newest version is at MAX_FEE_PER_GAS (1 wei here)
+// is refused 409 NOT_REPLACEABLE, nothing sent: a node takes a replacement only with higher fees.
+func TestAReplacementAtTheFeeCapIsRefused(t *testing.T) {
+	c := devchaintest.Start(t)
+	s := startFaucet(t, c, t.TempDir(), map[string]string{"ADMIN_API_KEY": adminKey, "MAX_FEE_PER_GAS": "0.000000001", "REPLACE_AFTER": "50s"})
+	n := nonce(t, c, c.Accounts.Faucet.Address)
+	c.PauseSealing()
+	if r := claim(t, s, freshAddress(t).Hex()); r.StatusCode() != 202 {
+		t.Fatalf("claim: %d %s", r.StatusCode(), r.Body)
+	}
+	cancel, err := s.client.CancelTransactionWithResponse(ctx, int64(n), bearer(adminKey))
+	if err != nil || cancel.JSON409 == nil || cancel.JSON409.Code != "NOT_REPLACEABLE" {
+		t.Fatalf("cancel at the fee cap: %v %d %s", err, cancel.StatusCode(), cancel.Body)
+	}
+	replace, err := s.client.ReplaceTransactionWithResponse(ctx, int64(n), bearer(adminKey))
+	if err != nil || replace.JSON409 == nil || replace.JSON409.Code != "NOT_REPLACEABLE" {
+		t.Fatalf("replace at the fee cap: %v %d %s", err, replace.StatusCode(), replace.Body)
+	}
+	if m := scrape(t, s); !strings.Contains(m, "vaultd_faucet_transaction_replacements_total 0") {
+		t.Fatal("a replacement was sent")
 	}
 }
 

@@ -76,6 +76,7 @@ type Faucet struct {
 	end     context.CancelFunc
 	workers sync.WaitGroup
 	recheck chan struct{} // wakes the reconciler
+	resumed chan struct{} // an operator resumed this replica: the reconciler signs what the pause held
 
 	mu   sync.Mutex
 	busy map[common.Address]bool // claims this process is working on: being made, followed or reconciled
@@ -102,6 +103,15 @@ func (f *Faucet) release(addr common.Address) {
 func (f *Faucet) wakeReconciler() {
 	select {
 	case f.recheck <- struct{}{}:
+	default:
+	}
+}
+
+// onResume has the reconciler take up, once an operator resumed this replica, the claims a
+// pause held unsigned (held): other replicas' orphans, then its own.
+func (f *Faucet) onResume() {
+	select {
+	case f.resumed <- struct{}{}:
 	default:
 	}
 }
@@ -204,6 +214,9 @@ func (f *Faucet) claim(ctx context.Context, addr common.Address, reopen bool, st
 	gas, err := f.estimate(sctx, addr)
 	end(err)
 	if err != nil {
+		return c, err
+	}
+	if err := f.pause.Check(); err != nil { // paused since the request was admitted: nothing recorded or signed
 		return c, err
 	}
 	sctx, end = f.stage(ctx, "limits") // the claims in total
@@ -470,7 +483,8 @@ const orphanCheck = 30 * time.Second
 
 // adoptOrphans finishes what it can of the pending claims of wallets whose replica is not
 // running (it crashed and was not restarted, or was scaled away): a claim recorded but never
-// signed becomes this wallet's and is sent by the next pass; a claim whose transaction (any
+// signed becomes this wallet's and is sent by the next pass (unless this replica is paused: it
+// signs nothing new); a claim whose transaction (any
 // version) was mined is settled from its receipt; a claim signed but not mined has its recorded
 // transaction broadcast again (the node may have dropped it) and is settled once it is mined.
 // Only its own key could replace it with higher fees, when its replica comes back.
@@ -482,6 +496,9 @@ func (f *Faucet) adoptOrphans(ctx context.Context) (adopted int) {
 		}
 		for _, c := range claims {
 			if c.Nonce == nil {
+				if f.pause.Check() != nil {
+					continue // it would be signed here: left to a replica that is not paused, or to the pass after a resume
+				}
 				if ok, err := f.store.takeUnsigned(ctx, wallet, c.Address); err != nil {
 					return err
 				} else if ok {
@@ -546,6 +563,10 @@ func (f *Faucet) reconcileLoop() {
 			if f.adoptOrphans(f.life) == 0 {
 				continue
 			}
+		case <-f.resumed: // what a pause held: other replicas' unsigned claims, then this one's
+			if f.store.shared() {
+				f.adoptOrphans(f.life)
+			}
 		}
 		for f.reconcile(f.life) > 0 {
 			select {
@@ -587,6 +608,7 @@ const (
 	followed                     // its transaction is in the pool, or was sent again as it was recorded
 	sentAfresh                   // never signed, or displaced: signed with a new nonce and sent
 	rejected                     // a transfer to the address would now revert: failed
+	held                         // to be signed afresh, but this replica is paused: taken up on resume
 )
 
 // reconcile brings every pending claim no one is working on up to date with the chain, logs
@@ -616,20 +638,20 @@ func (f *Faucet) reconcile(ctx context.Context) (left int) {
 	if err != nil {
 		return len(claims)
 	}
-	var done [rejected + 1]int
+	var done [held + 1]int
 	for _, c := range claims {
 		if !f.acquire(c.Address) {
 			continue // being made or followed
 		}
 		r := f.reconcileOne(ctx, c, mined, receipts)
-		if r == undecided {
+		if r == undecided || r == held {
 			f.release(c.Address)
 		}
 		done[r]++
 	}
 	if done[undecided] < len(claims) {
 		f.log.Info("reconciled unfinished claims with the chain", "settled", done[settled], "followed", done[followed],
-			"sentAfresh", done[sentAfresh], "rejected", done[rejected], "undecided", done[undecided])
+			"sentAfresh", done[sentAfresh], "rejected", done[rejected], "heldWhilePaused", done[held], "undecided", done[undecided])
 	}
 	return done[undecided]
 }
@@ -673,8 +695,13 @@ func (f *Faucet) reconcileOne(ctx context.Context, c Claim, mined uint64, receip
 			}
 			return undecided
 		}
-		f.log.Warn("a claim's transaction was displaced (another transaction of the wallet is mined at its nonce); sending it afresh",
-			"address", c.Address.Hex(), "nonce", *c.Nonce, "by", by.Hex())
+		if f.pause.Check() == nil {
+			f.log.Warn("a claim's transaction was displaced (another transaction of the wallet is mined at its nonce); sending it afresh",
+				"address", c.Address.Hex(), "nonce", *c.Nonce, "by", by.Hex())
+		}
+	}
+	if f.pause.Check() != nil { // it would be signed afresh: a pause stops new signing, and a resume takes it up
+		return held
 	}
 	gas, err := f.estimate(ctx, c.Address)
 	var refused *platform.Error

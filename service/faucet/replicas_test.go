@@ -199,3 +199,74 @@ func TestARedisRestartedEmptyQuietsTheFaucet(t *testing.T) {
 	waitFor(t, "claims again after the spell", func() bool { return claim(t, s, addr.Hex()).StatusCode() == 202 })
 	waitStatus(t, s, addr, faucetapi.Confirmed)
 }
+
+// A paused replica adopts nothing it would have to sign: in its pass over the claims of a
+// replica that is not running, a claim whose transfer was mined is settled (finishing what is
+// in flight), while a claim recorded but never signed stays that replica's, for one that is not
+// paused, and nothing is signed; once resumed, it adopts the claim and pays it.
+func TestAPausedReplicaAdoptsNoUnsignedClaim(t *testing.T) {
+	c := devchaintest.Start(t)
+	db := sqldbtest.Postgres(t)
+	gone := freshKey(t)
+	fund(t, c, c.Accounts.Faucet.Key, keyAddress(gone), new(big.Int).Mul(big.NewInt(1_000), big.NewInt(params.Ether)))
+	mined, unsigned := freshAddress(t), freshAddress(t)
+	tip, feeCap, err := chain.WalletFees(ctx, c.Client())
+	if err != nil {
+		t.Fatal(err)
+	}
+	paid, err := types.SignNewTx(gone, types.LatestSignerForChainID(new(big.Int).SetUint64(c.ChainID)), &types.DynamicFeeTx{
+		ChainID: new(big.Int).SetUint64(c.ChainID), Nonce: 0, GasTipCap: tip, GasFeeCap: feeCap, Gas: 21_000, To: &mined, Value: amount})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Client().SendTransaction(ctx, paid); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the stopped replica's transfer mined", func() bool { return nonce(t, c, keyAddress(gone)) == 1 })
+
+	over := map[string]string{"DATABASE_URL": db, "ADMIN_API_KEY": adminKey, "REPLICA_NAME": "faucet-a"}
+	s := startFaucet(t, c, t.TempDir(), over) // the dev faucet wallet
+	if p, err := s.client.PauseWithResponse(ctx, bearer(adminKey)); err != nil || p.JSON200 == nil || !p.JSON200.Paused {
+		t.Fatalf("pause: %v %s", err, p.Body)
+	}
+	s.stop()
+	store, err := sqldb.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	raw, _ := paid.MarshalBinary()
+	wallet := strings.ToLower(keyAddress(gone).Hex())
+	if _, err := store.Exec(`INSERT INTO claims (chain_id, address, amount, status, nonce, hashes, raw, created_at, updated_at, wallet) VALUES ($1, $2, $3, 'pending', 0, $4, $5, 1, 1, $6)`,
+		int64(c.ChainID), strings.ToLower(mined.Hex()), amount.String(), paid.Hash().Hex(), hexutil.Encode(raw), wallet); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.Exec(`INSERT INTO claims (chain_id, address, amount, status, created_at, updated_at, wallet) VALUES ($1, $2, $3, 'pending', 1, 1, $4)`,
+		int64(c.ChainID), strings.ToLower(unsigned.Hex()), amount.String(), wallet); err != nil {
+		t.Fatal(err)
+	}
+	before := nonce(t, c, c.Accounts.Faucet.Address)
+
+	logs := captureLogs(t)
+	s = startFaucet(t, c, t.TempDir(), over) // paused: the pause is kept in the database
+	waitFor(t, "the pass over the stopped replica's claims", func() bool {
+		return strings.Contains(logs.String(), "finished claims of replicas that are not running")
+	})
+	if got := status(t, s, mined.Hex()); got.JSON200 == nil || got.JSON200.Status != faucetapi.Confirmed {
+		t.Fatalf("the mined claim: %s", got.Body)
+	}
+	var owner string
+	if err := store.QueryRow(`SELECT wallet FROM claims WHERE address = $1`, strings.ToLower(unsigned.Hex())).Scan(&owner); err != nil || owner != wallet {
+		t.Fatalf("the unsigned claim is now %s's (%v), want the stopped replica's still", owner, err)
+	}
+	if pending, err := c.Client().PendingNonceAt(ctx, c.Accounts.Faucet.Address); err != nil || pending != before {
+		t.Fatalf("a paused replica signed %d transactions (%v)", pending-before, err)
+	}
+	if p, err := s.client.ResumeWithResponse(ctx, bearer(adminKey)); err != nil || p.JSON200 == nil || p.JSON200.Paused {
+		t.Fatalf("resume: %v %s", err, p.Body)
+	}
+	waitStatus(t, s, unsigned, faucetapi.Confirmed)
+	if fromLive := transfersFrom(t, c, c.Accounts.Faucet.Address); fromLive[unsigned] != 1 || fromLive[mined] != 0 {
+		t.Fatalf("transfers from the running replica: %d to the unsigned claim, %d to the mined one; want 1, 0", fromLive[unsigned], fromLive[mined])
+	}
+}

@@ -264,3 +264,63 @@ func TestFailedClaimCanBeClaimedAgain(t *testing.T) {
 		t.Fatalf("a third claim: %d, want 409", r.StatusCode())
 	}
 }
+
+// A paused faucet signs nothing new, its reconciliation included: a claim whose transfer was
+// displaced while the faucet was down is found displaced by the reconciliation at the next
+// start, which is paused (the pause outlives the restart), and is left pending, nothing signed;
+// once resumed, the claim is sent afresh and paid once.
+func TestAPausedFaucetsReconciliationSignsNothing(t *testing.T) {
+	c := devchaintest.Start(t)
+	dir := t.TempDir()
+	over := map[string]string{"ADMIN_API_KEY": adminKey, "REPLICA_NAME": "faucet-a", "DISPLACED_AFTER_BLOCKS": "1"}
+	c.PauseSealing()
+	s := startFaucet(t, c, dir, over)
+	addr := freshAddress(t)
+	r := claim(t, s, addr.Hex())
+	if r.StatusCode() != 202 {
+		t.Fatalf("claim: %d %s", r.StatusCode(), r.Body)
+	}
+	if p, err := s.client.PauseWithResponse(ctx, bearer(adminKey)); err != nil || p.JSON200 == nil || !p.JSON200.Paused {
+		t.Fatalf("pause: %v %s", err, p.Body)
+	}
+	s.stop()
+	first, _, err := c.Client().TransactionByHash(ctx, common.HexToHash(*r.JSON202.TxHash))
+	if err != nil {
+		t.Fatal(err)
+	}
+	self := c.Accounts.Faucet.Address
+	outside, err := types.SignNewTx(c.Accounts.Faucet.Key, types.LatestSignerForChainID(first.ChainId()), &types.DynamicFeeTx{
+		ChainID: first.ChainId(), Nonce: first.Nonce(), GasTipCap: new(big.Int).Mul(first.GasTipCap(), big.NewInt(3)),
+		GasFeeCap: new(big.Int).Mul(first.GasFeeCap(), big.NewInt(3)), Gas: 21_000, To: &self, Value: big.NewInt(1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Client().SendTransaction(ctx, outside); err != nil {
+		t.Fatalf("the outside transaction: %v", err)
+	}
+	c.ResumeSealing()
+	waitFor(t, "the outside transaction mined", func() bool { return nonce(t, c, self) == first.Nonce()+1 })
+
+	logs := captureLogs(t)
+	s = startFaucet(t, c, dir, over)
+	waitFor(t, "the start's reconciliation", func() bool { return strings.Contains(logs.String(), "reconciled unfinished claims") })
+	if n := nonce(t, c, self); n != first.Nonce()+1 {
+		t.Fatalf("a paused faucet's reconciliation signed %d transactions", n-first.Nonce()-1)
+	}
+	if pending, err := c.Client().PendingNonceAt(ctx, self); err != nil || pending != first.Nonce()+1 {
+		t.Fatalf("a paused faucet's reconciliation sent a transaction (pending nonce %d, %v)", pending, err)
+	}
+	if st := status(t, s, addr.Hex()); st.JSON200 == nil || st.JSON200.Status != faucetapi.Pending {
+		t.Fatalf("the held claim: %s", st.Body)
+	}
+	if p, err := s.client.ResumeWithResponse(ctx, bearer(adminKey)); err != nil || p.JSON200 == nil || p.JSON200.Paused {
+		t.Fatalf("resume: %v %s", err, p.Body)
+	}
+	got := waitStatus(t, s, addr, faucetapi.Confirmed)
+	if *got.TxHash == first.Hash().Hex() {
+		t.Fatal("confirmed by the displaced transaction")
+	}
+	if b := balance(t, c, addr); b.Cmp(amount) != 0 {
+		t.Fatalf("balance %s, want %s", b, amount)
+	}
+}

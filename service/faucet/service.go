@@ -95,7 +95,7 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 	f := &Faucet{cfg: cfg, chainID: chainID, client: client, store: st, gate: g, metrics: newMetrics(reg), tracer: tracer, log: log,
 		tx:    txmgr.New(client, txmgr.KeySigner(cfg.Wallet.Key), chainID, cfg.Tx, g, txmgr.NewMetrics(reg, "faucet"), log),
 		perIP: ratelimit.New(cfg.Limits.PerIP), total: ratelimit.New(cfg.Limits.Total), redis: rdb,
-		life: life, end: end, recheck: make(chan struct{}, 1), busy: map[common.Address]bool{}}
+		life: life, end: end, recheck: make(chan struct{}, 1), resumed: make(chan struct{}, 1), busy: map[common.Address]bool{}}
 	f.tx.SetTracer(tracer)
 	opened.Push(func() { // what follows claims: reconciliation may have started some already
 		f.end()
@@ -112,7 +112,12 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 	if f.pause, err = pause.Open(ctx, st.db, "faucet", cfg.Admin.Replica, "claims", reg, log); err != nil {
 		return nil, err
 	}
-	f.pause.OnChange = func(st pause.State) { hooks.Tell(st.Event(), st) }
+	f.pause.OnChange = func(st pause.State) {
+		hooks.Tell(st.Event(), st)
+		if !st.Paused {
+			f.onResume()
+		}
+	}
 	var adminIP ratelimit.Window = ratelimit.New(cfg.Admin.PerIP)
 	if rdb != nil {
 		adminIP = ratelimit.NewRedis(rdb, "faucet:admin-ip", cfg.Admin.PerIP)

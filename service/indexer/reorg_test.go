@@ -40,7 +40,8 @@ func testReorg(t *testing.T) {
 
 	reorg(t, c, ancestor.Hash())
 	waitFor(t, "the orphaned commits mined again", func() bool {
-		return len(chainLogs(t, c, c.Contracts.CommitmentTree, insertedTopic)) == 3
+		logs, err := nodeLogs(c, c.Contracts.CommitmentTree, insertedTopic) // an error: the node still re-indexing; asked again
+		return err == nil && len(logs) == 3
 	})
 	caughtUp(t, s, c)
 

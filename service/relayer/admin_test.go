@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"maps"
+	"math/big"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -17,6 +18,9 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/redis/go-redis/v9"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
@@ -24,6 +28,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/redistest"
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb/sqldbtest"
 	"github.com/seed018cc74c/vaultd/service/kit/webhook"
+	"github.com/seed018cc74c/vaultd/service/relayer"
 )
 
 const adminKey = "an admin key for the tests"
@@ -195,7 +200,7 @@ func TestAnOperatorListsTheWalletsTransactions(t *testing.T) {
 }
 
 // The operator's cancel: a reveal's transaction stuck in the pool is replaced by a transfer of
-// nothing to the operator itself; once that is mined the reveal answers 503 TX_CANCELLED,
+// nothing to the operator itself; once that is mined, three blocks deep, the reveal answers 503 TX_CANCELLED,
 // nothing is revealed (its status unknown), the nonce after it is not stuck, and the same reveal
 // sent again is paid: by the same relayer, and, with REDIS_URL and the record on Postgres, by
 // another replica at once (the cancelled reveal's nullifier claim is given back: it used to hold
@@ -236,10 +241,18 @@ func cancelAStuckReveal(t *testing.T, c *devchain.Chain, a, b *server) {
 	}
 	waitFor(t, "the cancel sent", func() bool { return strings.Contains(scrape(t, a), "vaultd_relayer_transaction_replacements_total 1") })
 	c.ResumeSealing()
+	waitFor(t, "the cancel mined", func() bool { return operatorNonce(t, c) == nonce+1 })
+	head, err := c.Client().BlockNumber(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 { // two more blocks: the cancel settles the reveal DISPLACED_AFTER_BLOCKS (3) deep
+		oneBlock(t, c)
+	}
 	cancelled := <-answer
 	wantCode(t, "the cancelled reveal", cancelled, 503, "TX_CANCELLED")
 	// What was mined at the nonce is the cancel: nothing, from the operator to itself.
-	block, err := c.Client().BlockByNumber(ctx, nil)
+	block, err := c.Client().BlockByNumber(ctx, new(big.Int).SetUint64(head))
 	if err != nil || len(block.Transactions()) != 1 {
 		t.Fatalf("the block after the cancel: %v", err)
 	}
@@ -268,6 +281,102 @@ func cancelAStuckReveal(t *testing.T, c *devchain.Chain, a, b *server) {
 	}
 	if n := operatorNonce(t, c); n != want {
 		t.Fatalf("%d transactions mined from a's wallet, want %d", n-nonce, want-nonce)
+	}
+}
+
+// oneBlock seals a block: a transfer between dev accounts, waited for.
+func oneBlock(t *testing.T, c *devchain.Chain) {
+	t.Helper()
+	to := c.Accounts.Users[4].Address
+	tx, err := devchain.SendTx(ctx, c, c.Accounts.Deployer.Key, &to, big.NewInt(1), nil)
+	if err == nil {
+		_, err = devchain.WaitReceipt(ctx, c.Client(), tx.Hash())
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A replace or a cancel of a reveal's transaction whose newest version is at MAX_FEE_PER_GAS
+// (1 wei here) is refused 409 NOT_REPLACEABLE, nothing sent: a node takes a replacement only
+// with higher fees.
+func TestAReplacementAtTheFeeCapIsRefused(t *testing.T) {
+	c := devchaintest.Start(t)
+	s := startRelayer(t, c, map[string]string{"ADMIN_API_KEY": adminKey, "MAX_FEE_PER_GAS": "0.000000001", "REPLACE_AFTER": "1s", "RECEIPT_TIMEOUT": "2s"})
+	_, req := request(t, c, devUsers(c, 0), 35)
+	nonce := pendingOperatorNonce(t, c)
+	c.PauseSealing()
+	answer := revealAsync(t, s, req)
+	waitFor(t, "the reveal in the pool", func() bool { return pendingOperatorNonce(t, c) == nonce+1 })
+	cancel, err := s.client.CancelTransactionWithResponse(ctx, int64(nonce), bearer(adminKey))
+	if err != nil || cancel.JSON409 == nil || cancel.JSON409.Code != "NOT_REPLACEABLE" {
+		t.Fatalf("cancel at the fee cap: %v %d %s", err, cancel.StatusCode(), cancel.Body)
+	}
+	replace, err := s.client.ReplaceTransactionWithResponse(ctx, int64(nonce), bearer(adminKey))
+	if err != nil || replace.JSON409 == nil || replace.JSON409.Code != "NOT_REPLACEABLE" {
+		t.Fatalf("replace at the fee cap: %v %d %s", err, replace.StatusCode(), replace.Body)
+	}
+	wantCode(t, "the reveal, not mined at 1 wei", <-answer, 504, "TX_PENDING")
+	if m := scrape(t, s); !strings.Contains(m, "vaultd_relayer_transaction_replacements_total 0") {
+		t.Fatal("a replacement was sent")
+	}
+}
+
+// A pause stops new signing everywhere, not only at the door: a reveal admitted before its
+// replica was paused, waiting on the nullifier's claim by another replica, is not sent when that
+// claim is released (503 PAUSED, nothing signed); resumed, the reveal is paid. The other
+// replica's claim is the test's own write to the shared Redis (a replica that claimed the
+// nullifier and gave it back unsent, the value it writes).
+func TestAPausedReplicaSignsNoRevealItWaitedFor(t *testing.T) {
+	c := devchaintest.Start(t)
+	url, _ := redistest.Server(t)
+	spans := tracetest.NewSpanRecorder()
+	key := fundedKey(t, c)
+	s := startRelayerWith(t, c, map[string]string{"ADMIN_API_KEY": adminKey, "REDIS_URL": url, "OPERATOR_PRIVATE_KEY": "",
+		"OPERATOR_PRIVATE_KEYS": hexutil.Encode(crypto.FromECDSA(key)), "OPERATOR_LEASE_TTL": "5s"},
+		relayer.Options{Traces: sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))})
+	operator := crypto.PubkeyToAddress(key.PublicKey)
+	_, req := request(t, c, devUsers(c, 0), 36)
+	opts, err := redis.ParseURL(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rdb := redis.NewClient(opts)
+	defer rdb.Close()
+	claimKey := "vaultd:relayer:nullifier:" + common.HexToHash(req.PublicSignals[1]).Hex()
+	if err := rdb.Set(ctx, claimKey, "another-replica/0123456789ab", time.Minute).Err(); err != nil {
+		t.Fatal(err)
+	}
+	before, err := c.Client().PendingNonceAt(ctx, operator)
+	if err != nil {
+		t.Fatal(err)
+	}
+	answer := revealAsync(t, s, req)
+	waitFor(t, "the reveal waiting on the other replica's claim", func() bool {
+		for _, sp := range spans.Ended() {
+			for _, a := range sp.Attributes() {
+				if sp.Name() == "claim" && a.Key == "vaultd.claimed" && !a.Value.AsBool() {
+					return true
+				}
+			}
+		}
+		return false
+	})
+	if p, err := s.client.PauseWithResponse(ctx, bearer(adminKey)); err != nil || p.JSON200 == nil || !p.JSON200.Paused {
+		t.Fatalf("pause: %v %s", err, p.Body)
+	}
+	if err := rdb.Del(ctx, claimKey).Err(); err != nil { // the other replica gives the nullifier back
+		t.Fatal(err)
+	}
+	wantCode(t, "the reveal once the claim is released", <-answer, 503, "PAUSED")
+	if n, err := c.Client().PendingNonceAt(ctx, operator); err != nil || n != before {
+		t.Fatalf("a paused replica signed %d transactions (%v)", n-before, err)
+	}
+	if p, err := s.client.ResumeWithResponse(ctx, bearer(adminKey)); err != nil || p.JSON200 == nil || p.JSON200.Paused {
+		t.Fatalf("resume: %v %s", err, p.Body)
+	}
+	if again := reveal(t, s, req); again.JSON200 == nil || !again.JSON200.Success {
+		t.Fatalf("the reveal once resumed: %d %s", again.StatusCode(), again.Body)
 	}
 }
 

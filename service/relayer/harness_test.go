@@ -53,11 +53,17 @@ type server struct {
 
 func startRelayer(t testing.TB, c *devchain.Chain, over map[string]string) *server {
 	t.Helper()
+	return startRelayerWith(t, c, over, relayer.Options{})
+}
+
+// startRelayerWith is startRelayer with options (a tracer provider, say).
+func startRelayerWith(t testing.TB, c *devchain.Chain, over map[string]string, opts relayer.Options) *server {
+	t.Helper()
 	cfg, err := relayer.LoadConfig(env(t, c, over))
 	if err != nil {
 		t.Fatalf("config: %v", err)
 	}
-	svc, err := relayer.New(ctx, cfg, relayer.Options{})
+	svc, err := relayer.New(ctx, cfg, opts)
 	if err != nil {
 		t.Fatalf("relayer.New: %v", err)
 	}

@@ -626,10 +626,17 @@ func (r *Relayer) checkSignals(in request) error {
 	return nil
 }
 
-// send submits the reveal from the operator wallet. It fails with 503 when the gate closed
-// since the request arrived, and 502 when the node did not take the transaction.
+// send submits the reveal from the operator wallet. It fails with 503 when the gate closed or
+// an operator paused the replica since the request arrived, and 502 when the node did not take
+// the transaction.
 func (r *Relayer) send(ctx context.Context, data []byte, gas uint64, nullifier common.Hash, claim *claimToken) (*txmgr.Flight, error) {
 	sctx, end := r.stage(ctx, "send")
+	// Paused since the request was admitted (it waited on another replica's claim of the
+	// nullifier, say): a pause stops new signing everywhere; 503 PAUSED, nothing sent.
+	if err := r.pause.Check(); err != nil {
+		end(err)
+		return nil, err
+	}
 	// Every version is recorded before it is sent: durably (recover), and on the claim for the
 	// other replicas.
 	tx := txmgr.Tx{To: r.cfg.Contracts.Vault, Data: data, Gas: gas, Record: r.recorder(nullifier, claim)}

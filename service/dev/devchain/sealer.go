@@ -1,11 +1,13 @@
 package devchain
 
 import (
+	"fmt"
+	"slices"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
-
 	"github.com/ethereum/go-ethereum/core"
+	"github.com/ethereum/go-ethereum/core/types"
 )
 
 // Sealing timings: how often the loop looks at the pool without being woken, and how long it
@@ -134,4 +136,48 @@ func (c *Chain) Fork(parent common.Hash) error {
 	c.PauseSealing()
 	defer c.ResumeSealing()
 	return c.beacon.Fork(parent)
+}
+
+// Reorg makes the block with hash parent the head, as Fork does, and has the new branch built
+// from txs alone: the node's pool is emptied of the transactions of the blocks it dropped, as
+// if another node, whose pool held txs and not those, proposed the blocks that won. Sealing
+// resumes with txs in the pool. Tests use it for a reorg that swaps one transaction for another
+// at a nonce (an operator's cancel for the transaction it cancelled, say).
+func (c *Chain) Reorg(parent common.Hash, txs ...*types.Transaction) error {
+	c.PauseSealing()
+	defer c.ResumeSealing()
+	if err := c.beacon.Fork(parent); err != nil {
+		return err
+	}
+	pool := c.eth.TxPool()
+	if err := pool.Sync(); err != nil { // the dropped blocks' transactions back in the pool
+		return err
+	}
+	pool.Clear() // waits for a reset still running, then empties the pool
+	for i, err := range pool.Add(txs, true) {
+		if err != nil {
+			return fmt.Errorf("transaction %d of the new branch: %w", i, err)
+		}
+	}
+	if err := pool.Sync(); err != nil {
+		return err
+	}
+	pending, queued := pool.Content()
+	var held []common.Hash
+	for _, m := range []map[common.Address][]*types.Transaction{pending, queued} {
+		for _, list := range m {
+			for _, tx := range list {
+				held = append(held, tx.Hash())
+			}
+		}
+	}
+	for _, tx := range txs {
+		if !slices.Contains(held, tx.Hash()) {
+			return fmt.Errorf("transaction %s of the new branch is not in the pool", tx.Hash())
+		}
+	}
+	if len(held) != len(txs) {
+		return fmt.Errorf("the pool holds %d transactions, want the new branch's %d alone", len(held), len(txs))
+	}
+	return nil
 }

@@ -28,6 +28,7 @@ const (
 	CodeUnauthorized         = "UNAUTHORIZED"
 	CodePaused               = "PAUSED" // an operator paused the replica (service/kit/pause)
 	CodeNotFound             = "NOT_FOUND"
+	CodeNotReplaceable       = "NOT_REPLACEABLE" // an operator's replace or cancel that no replacement can carry (txmgr.ErrNotReplaceable)
 	CodeMethodNotAllowed     = "METHOD_NOT_ALLOWED"
 	CodePayloadTooLarge      = "PAYLOAD_TOO_LARGE"
 	CodeUnsupportedMediaType = "UNSUPPORTED_MEDIA_TYPE"
@@ -85,7 +86,8 @@ var ErrUnauthorized = &Error{Status: http.StatusUnauthorized, Code: CodeUnauthor
 // AsError turns any error into an *Error: an *Error is kept; the kit's refusals that every
 // service answers alike are mapped here, in one table (a rate limit reached: 429 RATE_LIMITED;
 // limits that cannot be checked: 503 UNAVAILABLE; a replica an operator paused: 503 PAUSED; a
-// transaction an operator names that is not in flight: 404 NOT_FOUND); a
+// transaction an operator names that is not in flight: 404 NOT_FOUND; one that cannot be
+// replaced: 409 NOT_REPLACEABLE); a
 // body over its size limit becomes 413;
 // anything else is a 500.
 func AsError(err error) *Error {
@@ -102,6 +104,9 @@ func AsError(err error) *Error {
 	}
 	if errors.Is(err, txmgr.ErrNoFlight) { // an operator's replace or cancel of a nonce with nothing in flight
 		return &Error{Status: http.StatusNotFound, Code: CodeNotFound, Message: "nothing of this replica's wallet is in flight at that nonce"}
+	}
+	if errors.Is(err, txmgr.ErrNotReplaceable) { // at MAX_FEE_PER_GAS, or its cancel mined: a 202 would promise a replacement that cannot happen
+		return &Error{Status: http.StatusConflict, Code: CodeNotReplaceable, Message: err.Error()}
 	}
 	if errors.Is(err, txmgr.ErrBadCursor) {
 		return InvalidRequest("%v", err)

@@ -36,6 +36,9 @@ type Flight struct {
 	// ErrCancelled.
 	cancelling bool
 	cancels    map[common.Hash]bool
+	// cancelMined is the receipt of a cancel mined less than DisplacedAfter blocks deep: the
+	// flight is not settled on it yet but followed on, and not replaced (mined).
+	cancelMined *types.Receipt
 
 	// Owned by the watch loop.
 	sentAt, lastSent, lastLookup time.Time
@@ -207,15 +210,14 @@ func (m *Manager) watch(ctx context.Context) {
 				}
 				for _, r := range receipts {
 					if f := m.flightOf(r.TxHash); f != nil {
-						m.settle(f, r, nil)
 						minedEvent(span, f, r)
-						settled = true
+						settled = m.receipted(f, r, head) || settled
 					}
 				}
 			}
 			span.End()
 		}
-		if m.tend(ctx) || settled {
+		if m.tend(ctx, head) || settled {
 			// The balance first, then the reservations back: released before the balance shows
 			// what was spent, they would open the gate on a balance that no longer is.
 			m.gate.Refresh(ctx) // once for everything this round mined
@@ -247,7 +249,8 @@ func (m *Manager) flightOf(hash common.Hash) *Flight {
 }
 
 // lookup asks for the receipts of every version of every flight given, in JSON-RPC batches (one
-// request per 100 hashes, however many are in flight), and returns those found by flight.
+// request per 100 hashes, however many are in flight), and returns those found by flight (nil
+// when the node could not be asked).
 func (m *Manager) lookup(ctx context.Context, flights []*Flight) map[*Flight]*types.Receipt {
 	var hashes []common.Hash
 	var owners []*Flight
@@ -258,11 +261,11 @@ func (m *Manager) lookup(ctx context.Context, flights []*Flight) map[*Flight]*ty
 		}
 	}
 	m.mu.Unlock()
-	found := map[*Flight]*types.Receipt{}
 	receipts, err := m.client.TransactionReceipts(ctx, hashes)
 	if err != nil {
-		return found
+		return nil
 	}
+	found := map[*Flight]*types.Receipt{}
 	for i, r := range receipts {
 		if r != nil {
 			found[owners[i]] = r
@@ -271,9 +274,9 @@ func (m *Manager) lookup(ctx context.Context, flights []*Flight) map[*Flight]*ty
 	return found
 }
 
-// tend replaces flights that linger and gives up on those followed too long; it reports whether
-// it settled any.
-func (m *Manager) tend(ctx context.Context) (settled bool) {
+// tend replaces flights that linger and gives up on those followed too long, head being the
+// chain's head; it reports whether it settled any.
+func (m *Manager) tend(ctx context.Context, head uint64) (settled bool) {
 	m.mu.Lock()
 	var flights []*Flight
 	bumped := map[*Flight]bool{}
@@ -308,9 +311,11 @@ func (m *Manager) tend(ctx context.Context) (settled bool) {
 	}
 	for _, f := range flights {
 		if r := found[f]; r != nil {
-			m.settle(f, r, nil)
-			settled = true
+			settled = m.receipted(f, r, head) || settled
 			continue
+		}
+		if m.cancelMinedOf(f, found != nil) {
+			continue // mined: not replaced, re-sent or given up while it deepens
 		}
 		switch {
 		case f.uncertain && m.now().Sub(f.lastSent) >= rebroadcastAfter:
@@ -509,6 +514,44 @@ func (m *Manager) replace(ctx context.Context, f *Flight) bool {
 		m.log.Debug("replacement not accepted", "nonce", f.nonce, "err", sendErr)
 		return false
 	}
+}
+
+// receipted settles f, mined in r with the chain at head, and reports whether it did. A cancel
+// (Cancel) is settled only once DisplacedAfter blocks deep, as a displacement is proven
+// (Displaced): until then a reorg may drop it while another node still holds a version of what
+// the flight carried, and that version, mined in its place, is the flight's outcome. Meanwhile
+// every version is looked up each lookupEvery, the cancel's included (its receipt by hash is the
+// canonical chain's), and settles the flight when found.
+func (m *Manager) receipted(f *Flight, r *types.Receipt, head uint64) bool {
+	m.mu.Lock()
+	shallow := f.cancels[r.TxHash] && head+1 < r.BlockNumber.Uint64()+max(m.cfg.DisplacedAfter, 1)
+	if shallow {
+		f.cancelMined = r
+	}
+	m.mu.Unlock()
+	if shallow {
+		return false
+	}
+	m.settle(f, r, nil)
+	return true
+}
+
+// cancelMinedOf reports whether a cancel of f is mined, not yet deep enough to settle f. A
+// lookup this round (looked) that found no version of f mined means the cancel left the chain:
+// f is followed, and replaced if it lingers, as before.
+func (m *Manager) cancelMinedOf(f *Flight, looked bool) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if f.cancelMined == nil {
+		return false
+	}
+	if looked {
+		m.log.Warn("a mined cancel is no longer on the chain (a reorg); following the transaction's versions again",
+			"wallet", m.from.Hex(), "nonce", f.nonce, "cancel", f.cancelMined.TxHash, "block", f.cancelMined.BlockNumber)
+		f.cancelMined = nil
+		return false
+	}
+	return true
 }
 
 func (m *Manager) settle(f *Flight, r *types.Receipt, err error) {

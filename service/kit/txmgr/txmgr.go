@@ -252,11 +252,18 @@ func (m *Manager) Flights() []*Flight {
 // ErrNoFlight is Bump's answer for a nonce with no transaction of this manager in flight.
 var ErrNoFlight = errors.New("no transaction of this wallet is in flight at that nonce")
 
+// ErrNotReplaceable is Bump's or Cancel's answer for a transaction in flight that no
+// replacement can take the place of: its newest version is at MAX_FEE_PER_GAS (a node takes a
+// replacement only with higher fees), or a cancel of it is mined already (waiting to be deep
+// enough to settle it).
+var ErrNotReplaceable = errors.New("the transaction cannot be replaced")
+
 // Bump asks for the transaction in flight at nonce to be replaced with higher fees now, not
 // after ReplaceAfter: an operator's "speed up". The watch loop's next round replaces it (as it
 // replaces a lingering one: recorded, fees bumped within MAX_FEE_PER_GAS, followed with the
 // versions before it); it returns the newest version now, the one being replaced. ErrNoFlight
-// when nothing of this manager's is in flight at nonce.
+// when nothing of this manager's is in flight at nonce; ErrNotReplaceable when its newest
+// version is at MAX_FEE_PER_GAS or a cancel of it is mined.
 func (m *Manager) Bump(nonce uint64) (replacing common.Hash, err error) {
 	return m.replaceNow(nonce, false)
 }
@@ -267,13 +274,24 @@ func (m *Manager) replaceNow(nonce uint64, cancel bool) (replacing common.Hash, 
 	m.mu.Lock()
 	f, ok := m.inflight[nonce]
 	if ok {
-		f.bump = true
-		f.cancelling = f.cancelling || cancel
-		replacing = f.txs[len(f.txs)-1].Hash()
+		newest := f.txs[len(f.txs)-1]
+		switch limit := m.cfg.MaxFeePerGas; {
+		case f.cancelMined != nil:
+			err = fmt.Errorf("%w: a cancel of it is mined (block %s), not yet %d blocks deep", ErrNotReplaceable, f.cancelMined.BlockNumber, max(m.cfg.DisplacedAfter, 1))
+		case limit != nil && limit.Sign() > 0 && newest.GasFeeCap().Cmp(limit) >= 0:
+			err = fmt.Errorf("%w: its newest version is at MAX_FEE_PER_GAS already", ErrNotReplaceable)
+		default:
+			f.bump = true
+			f.cancelling = f.cancelling || cancel
+			replacing = newest.Hash()
+		}
 	}
 	m.mu.Unlock()
 	if !ok {
 		return common.Hash{}, ErrNoFlight
+	}
+	if err != nil {
+		return common.Hash{}, err
 	}
 	select {
 	case m.wake <- struct{}{}:
@@ -291,10 +309,12 @@ var ErrCancelled = errors.New("cancelled by the operator: a transfer of nothing 
 // within MAX_FEE_PER_GAS), and returns the newest version now, the one being replaced: an
 // operator's "cancel". From then on every replacement of the flight is such a transfer, and none
 // is given to its Record (it carries nothing to record: a record of it would read as the
-// flight's own version). If one is mined, the flight ends ErrCancelled (and no receipt); if a
-// version of what it carried is mined first, the flight ends as usual. The nonce is used either
-// way, so the nonces after it are not left stuck. ErrNoFlight when nothing of this manager's is
-// in flight at nonce.
+// flight's own version). If one is mined and DisplacedAfter blocks deep, the flight ends
+// ErrCancelled (and no receipt); until then it is followed on, so that a version of what it
+// carried mined instead (a reorg dropped the cancel, and a node still held that version) ends it
+// as usual, as does one mined first. The nonce is used either way, so the nonces after it are not
+// left stuck. ErrNoFlight when nothing of this manager's is in flight at nonce;
+// ErrNotReplaceable as for Bump (a cancel needs higher fees too).
 func (m *Manager) Cancel(nonce uint64) (replacing common.Hash, err error) {
 	return m.replaceNow(nonce, true)
 }
