@@ -109,6 +109,54 @@ func TestConcurrentClaimsForManyAddresses(t *testing.T) {
 	}
 }
 
+// A burst of claims larger than what a node's pool keeps of one account's transactions that
+// cannot be executed yet (go-ethereum: 64) is mined without a single replacement: the transfers
+// reach the node in nonce order, so its pool holds every one of them. Sealing is paused while the
+// claims arrive, so that nothing is mined meanwhile and every transfer must wait in the pool.
+// (Sent out of order, as when sends stopped holding the manager's lock, the pool dropped some,
+// and they were replaced only at REPLACE_AFTER: a burst took 31 blocks.)
+func TestABurstOfClaimsBeyondThePoolsQueueIsMinedWithoutReplacement(t *testing.T) {
+	const n = 200
+	c := devchaintest.Start(t)
+	s := startFaucet(t, c, t.TempDir(), nil)
+	wallet := c.Accounts.Faucet.Address
+	before := nonce(t, c, wallet)
+	addrs := make([]common.Address, n)
+	for i := range addrs {
+		addrs[i] = freshAddress(t)
+	}
+	c.PauseSealing()
+	var wg sync.WaitGroup
+	for _, a := range addrs {
+		wg.Go(func() {
+			if r := claim(t, s, a.Hex()); r.StatusCode() != 202 {
+				t.Errorf("claim for %s: %d %s", a.Hex(), r.StatusCode(), r.Body)
+			}
+		})
+	}
+	wg.Wait()
+	if t.Failed() {
+		c.ResumeSealing()
+		return
+	}
+	waitFor(t, fmt.Sprintf("all %d transfers in the node's pool", n), func() bool {
+		pending, err := c.Client().PendingNonceAt(ctx, wallet)
+		return err == nil && pending == before+n
+	})
+	c.ResumeSealing()
+	for _, a := range addrs {
+		waitStatus(t, s, a, faucetapi.Confirmed)
+	}
+	if got := nonce(t, c, wallet); got != before+n {
+		t.Fatalf("%d transactions for %d claims", got-before, n)
+	}
+	if m := scrape(t, s); !strings.Contains(m, "\nvaultd_faucet_transaction_replacements_total 0\n") {
+		_, replaced, _ := strings.Cut(m, "\nvaultd_faucet_transaction_replacements_total ")
+		replaced, _, _ = strings.Cut(replaced, "\n")
+		t.Fatalf("%s replacement transactions sent for the burst", replaced)
+	}
+}
+
 // Bad input gets 400 INVALID_REQUEST and changes nothing.
 func TestBadInput(t *testing.T) {
 	c := devchaintest.Start(t)

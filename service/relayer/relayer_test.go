@@ -1,15 +1,24 @@
 package relayer_test
 
 import (
+	"context"
 	"math/big"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/seed018cc74c/vaultd/gen/contracts"
+	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
+	"github.com/seed018cc74c/vaultd/service/kit/redistest"
+	"github.com/seed018cc74c/vaultd/service/vault/card"
+	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
 
 // A card redeemed through the relayer: the recipient, who never held gas, gets the tokens; the
@@ -94,5 +103,97 @@ func TestLearnedGasLimitTooSmall(t *testing.T) {
 	used, _ := new(big.Int).SetString(resp.JSON200.GasUsed, 10)
 	if got := s.svc.LearnedGasLimit(); used == nil || got <= used.Uint64() {
 		t.Fatalf("learned limit %d after a reveal that used %s", got, resp.JSON200.GasUsed)
+	}
+}
+
+// A burst of reveals larger than what a node's pool keeps of one account's transactions that
+// cannot be executed yet (go-ethereum: 64) is mined without a single replacement: the reveals
+// reach the node in nonce order, so its pool holds every one of them. Sealing is paused while
+// they arrive (each request waits for its receipt), so that every reveal must wait in the pool.
+// The relayer runs on Redis, as a fleet does: each version is also recorded in the nullifier's
+// claim there, and those records ending in any order sent the reveals out of order, when sends
+// went as soon as recorded; the pool then held 106 of 150, the rest to be replaced at
+// REPLACE_AFTER.
+func TestABurstOfRevealsBeyondThePoolsQueueIsMinedWithoutReplacement(t *testing.T) {
+	if testing.Short() {
+		t.Skip("150 proofs: about a minute on 2 cores")
+	}
+	const n = 150
+	c := devchaintest.Start(t)
+	// The spend limit off: 150 reveals in flight at once, each reserved at its worst case,
+	// exceed the default; this is about the node's pool. The lease is not what this tests: at
+	// the harness's 1 s TTL a loaded machine can let it lapse mid-burst.
+	redisURL, _ := redistest.Server(t)
+	s := startRelayer(t, c, map[string]string{"RECEIPT_TIMEOUT": "2m", "OPERATOR_SPEND_LIMIT": "off", "REDIS_URL": redisURL, "OPERATOR_LEASE_TTL": "5s"})
+	start := time.Now()
+	cards := make([]card.Card, n)
+	for i := range cards {
+		cd, _, err := card.Create(ctx, c.Client(), devUsers(c, i), c.Contracts.Vault, c.Tokens[0].Address, big.NewInt(int64(1000+i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cards[i] = cd
+	}
+	t.Logf("%d cards made in %s", n, time.Since(start).Round(time.Millisecond))
+	var wg sync.WaitGroup
+	reqs := make([]relayerRequest, n)
+	var next atomic.Int64
+	for range 2 { // two provers, each with the tree read once
+		wg.Go(func() {
+			tree, err := card.Tree(ctx, c.Client(), c.Contracts.CommitmentTree)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			leaves := func(context.Context, common.Address) (*zk.Tree, error) { return tree, nil }
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				req, err := card.PrepareFrom(ctx, c.Client(), keys(t), cards[i], crypto.PubkeyToAddress(freshKey(t).PublicKey), leaves)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				reqs[i] = toAPI(t, req)
+			}
+		})
+	}
+	wg.Wait()
+	if t.Failed() {
+		return
+	}
+	t.Logf("%d reveals proved after %s", n, time.Since(start).Round(time.Millisecond))
+	operator := c.Accounts.Operator.Address
+	before, err := c.Client().PendingNonceAt(ctx, operator)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.PauseSealing()
+	answers := make(chan *relayerapi.RevealResponse, n)
+	for _, r := range reqs {
+		go func() {
+			resp, err := s.client.RevealWithResponse(ctx, r)
+			if err != nil {
+				t.Error(err)
+			}
+			answers <- resp
+		}()
+	}
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		pending, err := c.Client().PendingNonceAt(ctx, operator)
+		if err == nil && pending == before+n {
+			break
+		}
+		if time.Now().After(deadline) {
+			c.ResumeSealing()
+			t.Fatalf("the node's pool holds %d of the %d reveals after 30 s", pending-before, n)
+		}
+	}
+	c.ResumeSealing()
+	for range n {
+		if r := <-answers; r == nil || r.StatusCode() != 200 {
+			t.Fatalf("a reveal of the burst: %v", r)
+		}
+	}
+	if m := scrape(t, s); !strings.Contains(m, "\nvaultd_relayer_transaction_replacements_total 0\n") {
+		t.Fatalf("replacements were sent for the burst:\n%s", grepLines(m, "vaultd_relayer_transaction_re"))
 	}
 }

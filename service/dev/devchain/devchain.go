@@ -17,6 +17,7 @@ import (
 	"maps"
 	"math/big"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -78,6 +79,7 @@ type Chain struct {
 	sealDone  chan struct{}
 	wake      chan struct{}
 	paused    atomic.Bool
+	sealing   sync.Mutex   // held while a block is sealed, and to pause: no block is sealed once PauseSealing returns
 	blockTime atomic.Int64 // a time.Duration; see SetBlockTime
 	vk        *zk.VerificationKey
 }

@@ -19,8 +19,24 @@ const (
 )
 
 // PauseSealing stops sealing blocks: transactions wait in the pool until ResumeSealing. Tests
-// use it to hold a transaction unmined.
-func (c *Chain) PauseSealing() { c.paused.Store(true) }
+// use it to hold a transaction unmined: a block being sealed when it is called is finished first,
+// and none is sealed after it returns.
+func (c *Chain) PauseSealing() {
+	c.sealing.Lock()
+	defer c.sealing.Unlock()
+	c.paused.Store(true)
+}
+
+// commit seals a block unless sealing is paused, and reports whether it did.
+func (c *Chain) commit() bool {
+	c.sealing.Lock()
+	defer c.sealing.Unlock()
+	if c.paused.Load() {
+		return false
+	}
+	c.beacon.Commit()
+	return true
+}
 
 // ResumeSealing seals again, at once.
 func (c *Chain) ResumeSealing() {
@@ -91,7 +107,9 @@ func (c *Chain) sealOnArrival(txs <-chan core.NewTxsEvent) bool {
 				break
 			}
 			before := c.eth.BlockChain().CurrentBlock().Number.Uint64()
-			c.beacon.Commit()
+			if !c.commit() { // paused meanwhile
+				break
+			}
 			c.eth.TxPool().Sync()
 			head := c.eth.BlockChain().GetBlockByNumber(before + 1)
 			if head == nil || len(head.Transactions()) == 0 {
@@ -123,9 +141,7 @@ func (c *Chain) sealEvery(interval time.Duration) bool {
 			continue
 		case <-tick.C:
 		}
-		if !c.paused.Load() {
-			c.beacon.Commit()
-		}
+		c.commit()
 	}
 }
 

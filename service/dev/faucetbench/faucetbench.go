@@ -44,6 +44,7 @@ type Result struct {
 	Burst         time.Duration // until every burst claim was confirmed
 	BurstRatio    float64       // Burst / Single (target ≤ 2)
 	BurstBlocks   int           // blocks from the burst's first to its last, both included
+	BurstReplaced int           // replacement transactions the faucet sent during the burst (target 0)
 	SameAccepted  int           // 202s among the SameAddress claims (must be 1)
 	SameTxs       uint64        // transactions the faucet sent for them (must be 1)
 	IdleFaucet    float64       // chain calls per minute of an idle faucet (target ≤ 12)
@@ -126,18 +127,27 @@ func Run(ctx context.Context, cfg Config, out io.Writer) (Result, error) {
 	for i := range addrs {
 		addrs[i] = fresh()
 	}
+	replaced, err := devstack.Counter(ctx, furl, replacements)
+	if err != nil {
+		return res, err
+	}
 	start := time.Now()
 	blocks, err := claimAll(ctx, client, addrs)
 	if err != nil {
 		return res, err
 	}
 	res.Burst = time.Since(start)
+	total, err := devstack.Counter(ctx, furl, replacements)
+	if err != nil {
+		return res, err
+	}
+	res.BurstReplaced = int(total - replaced)
 	if res.Single > 0 {
 		res.BurstRatio = float64(res.Burst) / float64(res.Single)
 	}
 	res.BurstBlocks = int(slices.Max(blocks)-slices.Min(blocks)) + 1
-	fmt.Fprintf(out, "  %d claims for distinct addresses at once, all confirmed: %s, %d block(s): ratio %.2f × one claim (target ≤ 2)\n",
-		cfg.Burst, res.Burst.Round(time.Millisecond), res.BurstBlocks, res.BurstRatio)
+	fmt.Fprintf(out, "  %d claims for distinct addresses at once, all confirmed: %s, %d block(s), %d replacement(s): ratio %.2f × one claim (target ≤ 2, no replacement)\n",
+		cfg.Burst, res.Burst.Round(time.Millisecond), res.BurstBlocks, res.BurstReplaced, res.BurstRatio)
 
 	before, err := dev.Client().NonceAt(ctx, dev.Accounts.Faucet.Address, nil)
 	if err != nil {
@@ -181,6 +191,10 @@ func Run(ctx context.Context, cfg Config, out io.Writer) (Result, error) {
 	}
 	return res, nil
 }
+
+// replacements is the faucet's count of the replacement transactions it sent (fee bumps of
+// transactions not mined in time).
+const replacements = "vaultd_faucet_transaction_replacements_total"
 
 // claimAll claims for every address at once and waits until all are confirmed; it returns the
 // blocks they were confirmed in.

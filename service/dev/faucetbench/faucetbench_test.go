@@ -18,7 +18,8 @@ func TestRunSmall(t *testing.T) {
 		t.Fatal(err)
 	}
 	if res.Single <= 0 || res.Burst <= 0 || res.BurstBlocks < 1 || res.SameAccepted != 1 || res.SameTxs != 1 ||
-		!strings.Contains(out.String(), "ratio") || !strings.Contains(out.String(), "idle") {
+		!strings.Contains(out.String(), "ratio") || !strings.Contains(out.String(), "idle") ||
+		!strings.Contains(out.String(), "replacement(s)") {
 		t.Fatalf("result %+v, report %q", res, out.String())
 	}
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
+	"github.com/seed018cc74c/vaultd/service/dev/devstack"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
 	"github.com/seed018cc74c/vaultd/service/kit/platform"
 	"github.com/seed018cc74c/vaultd/service/relayer"
@@ -52,6 +53,7 @@ type Result struct {
 	BurstRatio      float64       // Burst / Relayer (target ≤ 2)
 	BurstN          int
 	BurstBlocks     int           // blocks from the burst's first to its last, both included
+	BurstReplaced   int           // replacement transactions the relayer sent during the burst (target 0)
 	Floor           time.Duration // the node alone mining BurstN pre-signed reveals (0: not measured)
 }
 
@@ -127,6 +129,10 @@ func Run(ctx context.Context, cfg Config, out io.Writer) (Result, error) {
 		}
 		defer pprof.StopCPUProfile()
 	}
+	replaced, err := devstack.Counter(ctx, relayerURL, replacements)
+	if err != nil {
+		return res, err
+	}
 	var wg sync.WaitGroup
 	errs := make(chan error, len(burst))
 	blocks := make([]uint64, len(burst))
@@ -148,13 +154,22 @@ func Run(ctx context.Context, cfg Config, out io.Writer) (Result, error) {
 	for err := range errs {
 		return res, fmt.Errorf("burst: %w", err)
 	}
+	total, err := devstack.Counter(ctx, relayerURL, replacements)
+	if err != nil {
+		return res, err
+	}
 	res.BurstN = len(burst)
 	res.BurstBlocks = int(slices.Max(blocks)-slices.Min(blocks)) + 1
+	res.BurstReplaced = int(total - replaced)
 	res.BurstRatio = float64(res.Burst) / float64(res.Relayer)
-	fmt.Fprintf(out, "%d reveals at once through the relayer, all mined in %v (%d block%s): %.2f x one reveal (target <= 2)\n",
-		res.BurstN, res.Burst.Round(time.Millisecond), res.BurstBlocks, plural(res.BurstBlocks), res.BurstRatio)
+	fmt.Fprintf(out, "%d reveals at once through the relayer, all mined in %v (%d block%s, %d replacement%s): %.2f x one reveal (target <= 2, no replacement)\n",
+		res.BurstN, res.Burst.Round(time.Millisecond), res.BurstBlocks, plural(res.BurstBlocks), res.BurstReplaced, plural(res.BurstReplaced), res.BurstRatio)
 	return res, nil
 }
+
+// replacements is the relayer's count of the replacement transactions it sent (fee bumps of
+// transactions not mined in time).
+const replacements = "vaultd_relayer_transaction_replacements_total"
 
 // signReveals signs one reveal transaction per request from key, with consecutive nonces and a
 // fixed gas limit, so that sending them costs the node nothing but their execution.

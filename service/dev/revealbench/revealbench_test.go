@@ -20,7 +20,8 @@ func TestRunSmall(t *testing.T) {
 		t.Fatal(err)
 	}
 	if res.BurstN != 4 || res.BurstBlocks < 1 || res.Direct <= 0 || res.Relayer <= 0 || res.Floor <= 0 ||
-		!strings.Contains(out.String(), "ratio") || !strings.Contains(out.String(), "block time 100ms") {
+		!strings.Contains(out.String(), "ratio") || !strings.Contains(out.String(), "block time 100ms") ||
+		!strings.Contains(out.String(), "replacement") {
 		t.Fatalf("result %+v, report %q", res, out.String())
 	}
 }

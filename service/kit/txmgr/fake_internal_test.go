@@ -180,6 +180,7 @@ type noMetrics struct{}
 func (noMetrics) NextNonce(uint64)     {}
 func (noMetrics) InFlight(int)         {}
 func (noMetrics) Replaced()            {}
+func (noMetrics) Rebroadcast()         {}
 func (noMetrics) OldestPending(uint64) {}
 
 // fakeManager is a started manager on c whose clock is ahead of the wall's by *ahead.
@@ -230,27 +231,47 @@ func waitReleased(t *testing.T, g *countingGate) {
 	}
 }
 
-// Sends run side by side: n sends all reach the node before any of them is answered, and the
-// manager's state can be read meanwhile. (With its lock held across the send, as before, the
-// second send would wait for the first's answer, which waits for the n-th send: the test would
-// time out.) Their nonces are 0…n-1, once each.
-func TestSendsReachTheNodeSideBySide(t *testing.T) {
+// Sends run side by side but for the node: n sends are all recorded at once (none waits for
+// another's record or answer), and reach the node in nonce order, each after the one below it
+// was answered, however their records end: here the highest nonces' records end first. While
+// nonce 0's answer is held, the manager's state can be read and no other send is out. (Sent as
+// soon as recorded, as before, they reached the node out of order, and a pool keeps only so many
+// transactions it cannot execute yet: go-ethereum drops those beyond 64 per account.)
+func TestSendsAreRecordedSideBySideAndReachTheNodeInNonceOrder(t *testing.T) {
 	t.Parallel()
 	const n = 8
 	c := newFakeChain()
+	var mu sync.Mutex
+	var order []uint64
 	arrived := make(chan struct{}, n)
 	answer := make(chan struct{})
-	c.onSend = func(*types.Transaction) error {
+	c.onSend = func(tx *types.Transaction) error {
+		mu.Lock()
+		order = append(order, tx.Nonce())
+		first := len(order) == 1
+		mu.Unlock()
 		arrived <- struct{}{}
-		<-answer
+		if first {
+			<-answer
+		}
 		return nil
 	}
 	m, g, _ := fakeManager(t, c)
-	to := common.Address{1}
+	recording := make(chan struct{}, n)
+	release := make([]chan struct{}, n) // by nonce
+	for i := range release {
+		release[i] = make(chan struct{})
+	}
+	tx := transfer(common.Address{1})
+	tx.Record = func(_ context.Context, signed *types.Transaction) error {
+		recording <- struct{}{}
+		<-release[signed.Nonce()]
+		return nil
+	}
 	results := make(chan *Flight, n)
 	for range n {
 		go func() {
-			f, err := m.Send(context.Background(), transfer(to))
+			f, err := m.Send(context.Background(), tx)
 			if err != nil {
 				t.Error(err)
 			}
@@ -259,25 +280,41 @@ func TestSendsReachTheNodeSideBySide(t *testing.T) {
 	}
 	for i := range n {
 		select {
-		case <-arrived:
+		case <-recording:
 		case <-time.After(10 * time.Second):
-			t.Fatalf("%d of %d sends reached the node while none was answered: sends wait for each other", i, n)
+			t.Fatalf("%d of %d records under way at once: sends wait for each other", i, n)
 		}
 	}
+	for i := n - 1; i > 0; i-- {
+		close(release[i])
+	}
+	time.Sleep(20 * time.Millisecond) // the sends recorded first have time to go out of turn
+	close(release[0])
+	select {
+	case <-arrived:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no send reached the node")
+	}
+	time.Sleep(20 * time.Millisecond) // the others have time to go before its answer
+	mu.Lock()
+	early := slices.Clone(order)
+	mu.Unlock()
+	if !slices.Equal(early, []uint64{0}) {
+		t.Fatalf("nonces %v reached the node while nonce 0's answer was held, want [0] alone", early)
+	}
 	if _, inFlight := m.State(); inFlight != n {
-		t.Fatalf("State while the sends wait for their answers: %d in flight, want %d", inFlight, n)
+		t.Fatalf("State while a send waits for its answer: %d in flight, want %d", inFlight, n)
 	}
 	close(answer)
 	var flights []*Flight
-	var nonces []uint64
 	for range n {
-		f := <-results
-		flights, nonces = append(flights, f), append(nonces, f.Nonce())
+		flights = append(flights, <-results)
 	}
-	slices.Sort(nonces)
-	for i, got := range nonces {
+	mu.Lock()
+	defer mu.Unlock()
+	for i, got := range order {
 		if got != uint64(i) {
-			t.Fatalf("nonces %v, want 0…%d once each", nonces, n-1)
+			t.Fatalf("the node received nonces %v, want 0…%d in order", order, n-1)
 		}
 	}
 	c.mine()
@@ -286,30 +323,78 @@ func TestSendsReachTheNodeSideBySide(t *testing.T) {
 }
 
 // refuseNonce makes c refuse (as a node refuses an underpriced transaction) the first send at
-// nonce, once the sends at the nonces before and after it have arrived, so that a later nonce is
-// out before the refusal comes back.
-func refuseNonce(c *fakeChain, nonce uint64, sends int) {
+// nonce.
+func refuseNonce(c *fakeChain, nonce uint64) {
 	var mu sync.Mutex
-	arrived, refused := 0, false
-	all := make(chan struct{})
+	refused := false
 	c.onSend = func(tx *types.Transaction) error {
 		mu.Lock()
-		arrived++
-		if arrived == sends {
-			close(all)
-		}
-		refuse := tx.Nonce() == nonce && !refused
-		refused = refused || refuse
-		wait := arrived <= sends
-		mu.Unlock()
-		if wait {
-			<-all
-		}
-		if refuse {
+		defer mu.Unlock()
+		if tx.Nonce() == nonce && !refused {
+			refused = true
 			return rpcErr{"transaction underpriced"}
 		}
 		return nil
 	}
+}
+
+// together is a Record that returns once n sends have called it: their nonces are all taken
+// before any is sent.
+func together(n int) func(context.Context, *types.Transaction) error {
+	var wg sync.WaitGroup
+	wg.Add(n)
+	return func(context.Context, *types.Transaction) error {
+		wg.Done()
+		wg.Wait()
+		return nil
+	}
+}
+
+// A send whose caller gives up while it waits for its turn (the send below it not answered yet)
+// sends nothing: it answers the caller's error, and its nonce, recorded but never sent, is free
+// again for the next send. Sent regardless, it would be a transaction its caller was told failed.
+func TestASendGivenUpBeforeItsTurnSendsNothing(t *testing.T) {
+	t.Parallel()
+	c := newFakeChain()
+	m, g, _ := fakeManager(t, c)
+	release := make(chan struct{})
+	first := transfer(common.Address{6})
+	first.Record = func(context.Context, *types.Transaction) error { <-release; return nil }
+	done := make(chan *Flight)
+	go func() {
+		f, err := m.Send(context.Background(), first)
+		if err != nil {
+			t.Error(err)
+		}
+		done <- f
+	}()
+	for next, _ := m.State(); next != 1; next, _ = m.State() { // nonce 0 taken, its record under way
+		time.Sleep(time.Millisecond)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	second := transfer(common.Address{6})
+	second.Record = func(context.Context, *types.Transaction) error { cancel(); return nil }
+	if _, err := m.Send(ctx, second); !errors.Is(err, context.Canceled) {
+		t.Fatalf("a send given up before its turn answered %v", err)
+	}
+	close(release)
+	f := <-done
+	third, err := m.Send(context.Background(), transfer(common.Address{6}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if third.Nonce() != 1 {
+		t.Fatalf("the send after one given up took nonce %d, want its nonce 1", third.Nonce())
+	}
+	c.mu.Lock()
+	sent := len(c.sent)
+	c.mu.Unlock()
+	if sent != 2 {
+		t.Fatalf("%d transactions reached the node, want 2 (the one given up never)", sent)
+	}
+	c.mine()
+	waitAll(t, f, third)
+	waitReleased(t, g)
 }
 
 // A send the node refuses gives its nonce back while later nonces are out: the next send takes
@@ -317,16 +402,19 @@ func refuseNonce(c *fakeChain, nonce uint64, sends int) {
 func TestARefusedNonceIsTheNextSendsNonce(t *testing.T) {
 	t.Parallel()
 	c := newFakeChain()
-	refuseNonce(c, 1, 3)
+	refuseNonce(c, 1)
 	m, g, _ := fakeManager(t, c)
 	to := common.Address{2}
+	recordAll := together(3)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var flights []*Flight
 	refused := 0
 	for range 3 {
 		wg.Go(func() {
-			f, err := m.Send(context.Background(), transfer(to))
+			tx := transfer(to)
+			tx.Record = recordAll
+			f, err := m.Send(context.Background(), tx)
 			mu.Lock()
 			defer mu.Unlock()
 			if errors.Is(err, ErrRejected) {
@@ -366,14 +454,17 @@ func TestARefusedNonceIsTheNextSendsNonce(t *testing.T) {
 func TestAGapNoSendTakesIsFilled(t *testing.T) {
 	t.Parallel()
 	c := newFakeChain()
-	refuseNonce(c, 1, 3)
+	refuseNonce(c, 1)
 	m, g, ahead := fakeManager(t, c)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var flights []*Flight
+	recordAll := together(3)
 	for range 3 {
 		wg.Go(func() {
-			if f, err := m.Send(context.Background(), transfer(common.Address{3})); err == nil {
+			tx := transfer(common.Address{3})
+			tx.Record = recordAll
+			if f, err := m.Send(context.Background(), tx); err == nil {
 				mu.Lock()
 				flights = append(flights, f)
 				mu.Unlock()

@@ -30,6 +30,7 @@ type Flight struct {
 	txs      []*types.Transaction // every version sent, oldest first
 	reserved *big.Int             // cost reserved at the gate
 	sending  bool                 // claimed, its first send not answered yet: not replaced, re-sent or given up
+	turn     chan struct{}        // while it waits to be sent after the flights below it (awaitTurn): closed when it may go
 	bump     bool                 // an operator asked for a replacement now (Bump): the next round replaces it
 	// cancelling: an operator asked for a cancel (Cancel): every replacement from then on is a
 	// transfer of nothing to the wallet itself, a version in cancels; one mined ends the flight
@@ -157,13 +158,14 @@ const lookupEvery = time.Second
 func (m *Manager) watch(ctx context.Context) {
 	ticker := time.NewTicker(m.cfg.ReceiptPoll)
 	defer ticker.Stop()
-	var seen uint64 // last block whose receipts were read; 0: none since the last idle spell
+	var seen uint64    // last block whose receipts were read; 0: none since the last idle spell
+	var checked uint64 // last block after which the node was asked for what it lacks (resendDropped)
 	for {
 		m.mu.Lock()
 		idle := len(m.inflight) == 0
 		m.mu.Unlock()
 		if idle {
-			seen = 0
+			seen, checked, m.dropping = 0, 0, false
 			m.metrics.OldestPending(0)
 			select {
 			case <-ctx.Done():
@@ -216,6 +218,13 @@ func (m *Manager) watch(ctx context.Context) {
 				}
 			}
 			span.End()
+		}
+		if checked == 0 || checked > head {
+			checked = head
+		}
+		if checked < head { // a new block: after its receipts, so that what it mined is not counted missing
+			checked = head
+			m.resendDropped(ctx)
 		}
 		if m.tend(ctx, head) || settled {
 			// The balance first, then the reservations back: released before the balance shows
@@ -428,10 +437,76 @@ func (m *Manager) rebroadcast(ctx context.Context, f *Flight) {
 	if err != nil {
 		return
 	}
-	switch classifySend(m.client.SendTransaction(fctx, tx)) {
+	switch class := classifySend(m.client.SendTransaction(fctx, tx)); class {
 	case sendAccepted, sendKnown:
 		f.uncertain = false
+		if class == sendAccepted {
+			m.metrics.Rebroadcast()
+		}
 		m.log.Info("broadcast again a transaction whose send's answer was lost and that no node knew", "nonce", f.nonce, "tx", tx.Hash())
+	}
+}
+
+// resendDropped sends again, as they are, transactions of ours the node was sent and no longer
+// has. A pool drops without a word what it will not keep (go-ethereum: beyond 64 transactions of
+// one account that cannot be executed yet, or the cheapest when it is full; a send whose answer
+// was lost may never have arrived), and a dropped transaction is never mined: only its
+// replacement at ReplaceAfter would take its nonce. Once a block, the node's pending nonce (the
+// next after the transactions it can execute) says where to look: if the flight at that nonce
+// was sent and the node does not know it by its hash, it and the sent flights after it are sent
+// again in nonce order, the same bytes (so each can still be mined once at most; those the node
+// has answer "already known"). While the node's pending nonce is past every flight, this is one
+// call a block. The first resend of an incident is a warning; the incident ends when nothing of
+// ours waits at the node's pending nonce.
+func (m *Manager) resendDropped(ctx context.Context) {
+	pending, err := m.client.PendingNonceAt(ctx, m.from)
+	if err != nil {
+		return
+	}
+	var run []*Flight // the sent flights from the node's pending nonce on, up to a nonce not sent
+	var txs []*types.Transaction
+	m.mu.Lock()
+	for n := pending; ; n++ {
+		f, ok := m.inflight[n]
+		if !ok || f.sending {
+			break
+		}
+		run, txs = append(run, f), append(txs, f.txs[len(f.txs)-1])
+	}
+	m.mu.Unlock()
+	if len(run) == 0 {
+		m.dropping = false
+		return
+	}
+	if known, err := m.client.TransactionKnown(ctx, txs[0].Hash()); err != nil || known {
+		return // the node has it (not yet executable, or not yet counted in its pending nonce)
+	}
+	rctx, span := m.span(ctx, "txmgr.resend_dropped", run, attribute.Int64("vaultd.nonce", int64(pending)), attribute.Int("vaultd.flights", len(run)))
+	defer span.End()
+	fctx, cancel, err := m.fenced(rctx)
+	defer cancel()
+	if err != nil {
+		return
+	}
+	resent := 0
+	for i, f := range run {
+		class := classifySend(m.client.SendTransaction(fctx, txs[i]))
+		if class == sendUncertain {
+			break // the node is not answering: the next block's check goes on
+		}
+		if class == sendAccepted || class == sendKnown {
+			f.uncertain = false
+		}
+		if class == sendAccepted {
+			resent++
+			m.metrics.Rebroadcast()
+		}
+	}
+	span.SetAttributes(attribute.Int("vaultd.resent", resent))
+	if resent > 0 && !m.dropping {
+		m.dropping = true
+		m.log.Warn("the node no longer had transactions of this wallet it was sent (its pool dropped them); sent them again as they were",
+			"wallet", m.from.Hex(), "resent", resent, "fromNonce", pending)
 	}
 }
 

@@ -1,9 +1,12 @@
 // Package txmgr sends one wallet's transactions and follows them until they are mined. Nonces
 // come from a local counter, seeded from the node's pending nonce, that moves only when the node
-// has accepted a transaction, so a failed send never leaves a gap. The node's answers to a send
-// are classified in one place (classify.go). A transaction not mined within ReplaceAfter is
-// re-sent with the same nonce and higher fees. One watch loop follows every transaction in
-// flight by block receipts, and makes no chain call at all while nothing is in flight.
+// has accepted a transaction, so a failed send never leaves a gap. Each wallet's transactions
+// reach the node in nonce order (a node's pool drops what it cannot execute yet beyond a small
+// number per account). The node's answers to a send are classified in one place (classify.go).
+// A transaction the node no longer has is sent again, the same bytes, within a block; one not
+// mined within ReplaceAfter is re-sent with the same nonce and higher fees. One watch loop
+// follows every transaction in flight by block receipts, and makes no chain call at all while
+// nothing is in flight.
 //
 // The manager takes its balance gate and its metrics as small interfaces (Gate, Metrics) and
 // runs its background work from Start until Close. The relayer and the faucet both use it.
@@ -105,6 +108,9 @@ type Metrics interface {
 	NextNonce(n uint64)
 	InFlight(n int)
 	Replaced()
+	// Rebroadcast: a transaction sent again as it was (the same bytes), because the node no
+	// longer had it or never had it, and took it this time.
+	Rebroadcast()
 	// OldestPending: blocks since the oldest flight was first sent (0: none in flight).
 	OldestPending(blocks uint64)
 }
@@ -128,10 +134,12 @@ var _ Backend = (*chain.Client)(nil)
 // Manager sends the transactions of one wallet.
 //
 // No lock is held across a network call. A send takes the next nonce, signs and registers its
-// flight under mu, then records and sends it with mu released; a nonce whose send was refused
-// goes back (free) and is the next send's, or, when no send comes and later nonces wait behind
-// it, is filled by a zero-value transaction to the wallet itself (fillGaps), so that nonces stay
-// gap-free.
+// flight under mu, then records it with mu released, side by side with other sends; it is handed
+// to the node once every send at a lower nonce has been answered (awaitTurn), so that the node
+// receives the wallet's transactions in nonce order, one after another without waiting for any
+// to be mined. A nonce whose send was refused goes back (free) and is the next send's, or, when
+// no send comes and later nonces wait behind it, is filled by a zero-value transaction to the
+// wallet itself (fillGaps), so that nonces stay gap-free.
 type Manager struct {
 	client  Backend
 	now     func() time.Time // the clock of replacement, rebroadcast and giving up (tests move it)
@@ -152,6 +160,9 @@ type Manager struct {
 	// oneByOne is set (by watch) when the node has no eth_getBlockReceipts: flights are then
 	// looked up one by one every poll instead of once a second.
 	oneByOne bool
+	// dropping is set by watch while the node is found without transactions of ours it was sent
+	// (resendDropped): it warns once per such incident.
+	dropping bool
 
 	syncing sync.Mutex // one nonce read from the node at a time (never held with mu)
 
@@ -449,7 +460,8 @@ var ErrRejected = errors.New("the node refused the transaction")
 // it, the watch loop broadcasts the same bytes again (rebroadcast), never another nonce. It
 // refuses while the gate is closed, checked again here and reserved in the same step (Admit),
 // so requests that passed the gate together cannot all be sent once the first of them has
-// closed it. Sends run side by side: only taking the nonce and signing are one at a time.
+// closed it. Sends run side by side, but for taking the nonce and signing, one at a time, and
+// handing the transaction to the node, in nonce order (awaitTurn).
 func (m *Manager) Send(ctx context.Context, tx Tx) (*Flight, error) {
 	tip, feeCap, head, err := m.fees(ctx, nil)
 	if err != nil {
@@ -497,6 +509,10 @@ func (m *Manager) Send(ctx context.Context, tx Tx) (*Flight, error) {
 				m.unclaim(f, true)
 				return nil, err
 			}
+		}
+		if err := m.awaitTurn(ctx, f); err != nil {
+			m.unclaim(f, true) // nothing was sent: the nonce is free again, as after a failed Record
+			return nil, err
 		}
 		class, sendErr := m.submit(ctx, signed)
 		if class == sendNonceUsed && m.mined(ctx, signed) {
@@ -570,6 +586,57 @@ func (m *Manager) launch(f *Flight, uncertain bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	f.sending, f.uncertain = false, uncertain
+	m.passTurn()
+}
+
+// awaitTurn waits until every flight of a lower nonce being sent has been answered (launched or
+// unclaimed), so that f reaches the node after them: go-ethereum's pool keeps at most 64
+// transactions per account that cannot be executed yet (a nonce below them missing) and drops
+// the rest without a word, and other nodes have such limits too. It does not wait for anything
+// to be mined. An error (ctx done) means f was not sent and must be unclaimed.
+func (m *Manager) awaitTurn(ctx context.Context, f *Flight) error {
+	m.mu.Lock()
+	if !m.sendingBelow(f.nonce) {
+		m.mu.Unlock()
+		return nil
+	}
+	turn := make(chan struct{})
+	f.turn = turn
+	m.mu.Unlock()
+	select {
+	case <-turn:
+		return nil
+	case <-ctx.Done():
+		m.mu.Lock()
+		f.turn = nil
+		m.mu.Unlock()
+		return ctx.Err()
+	}
+}
+
+// sendingBelow reports whether a flight at a nonce below n is being sent. Callers hold mu.
+func (m *Manager) sendingBelow(n uint64) bool {
+	for below, f := range m.inflight {
+		if below < n && f.sending {
+			return true
+		}
+	}
+	return false
+}
+
+// passTurn lets the lowest flight being sent go to the node, if it waits for its turn (a flight
+// below it was answered or forgotten). Callers hold mu.
+func (m *Manager) passTurn() {
+	var lowest *Flight
+	for _, f := range m.inflight {
+		if f.sending && (lowest == nil || f.nonce < lowest.nonce) {
+			lowest = f
+		}
+	}
+	if lowest != nil && lowest.turn != nil {
+		close(lowest.turn)
+		lowest.turn = nil
+	}
 }
 
 // unclaim forgets a claimed flight whose send did not happen; free gives its nonce back, to be
@@ -577,6 +644,7 @@ func (m *Manager) launch(f *Flight, uncertain bool) {
 func (m *Manager) unclaim(f *Flight, free bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	defer m.passTurn() // even for a flight settled meanwhile: a send may wait behind it
 	if m.inflight[f.nonce] != f {
 		return
 	}
@@ -634,6 +702,13 @@ func (m *Manager) Resend(ctx context.Context, tx *types.Transaction, record func
 		return f, err
 	}
 	m.gate.Reserve(f.reserved)
+	if err := m.awaitTurn(ctx, f); err != nil {
+		// Not sent now, but it may be in a pool since before: the node's pending nonce decides
+		// whether its nonce is free.
+		m.unclaim(f, false)
+		m.gate.Settled(f.reserved, nil)
+		return nil, err
+	}
 	class, sendErr := m.submit(ctx, tx)
 	if class == sendNonceUsed && m.mined(ctx, tx) {
 		class = sendKnown

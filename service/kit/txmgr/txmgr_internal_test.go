@@ -1,19 +1,24 @@
 package txmgr
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math/big"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/rpc"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
 	"github.com/seed018cc74c/vaultd/service/kit/gate"
@@ -139,4 +144,123 @@ func TestAFlightIsGivenUpAfterThirtyMinutes(t *testing.T) {
 	if f.Receipt() != nil || f.Err() == nil || !strings.Contains(f.Err().Error(), "not mined after 30m0s") {
 		t.Fatalf("given up with receipt %v, error %v", f.Receipt(), f.Err())
 	}
+}
+
+// lockedBuffer is a log's destination that the test reads while the manager writes to it.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// Transactions the node's pool dropped are noticed at the next block and sent again as they
+// were, not replaced at REPLACE_AFTER (a minute here). The gateway loses the send of the second
+// nonce (502, never forwarded), so the later ones wait in the dev chain's pool behind a gap, and
+// the pool keeps 64 of them (go-ethereum's AccountQueue) and drops the rest, for real. Once a
+// block is sealed, every one is mined within seconds: the same hashes, no replacement, the
+// rebroadcasts counted, and one warning for the incident.
+func TestTransactionsThePoolDroppedAreSentAgainAtTheNextBlock(t *testing.T) {
+	const n = 100
+	c := devchaintest.Start(t)
+	gateway := devchaintest.Faults(t, c.RPCURL)
+	var sends atomic.Int64
+	gateway.SetRule(func(method string) devchain.Fault {
+		if method == "eth_sendRawTransaction" && sends.Add(1) == 2 {
+			return devchain.Refuse
+		}
+		return devchain.Pass
+	})
+	client, err := chain.Dial(gateway.URL, 5*time.Second, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	reg := prometheus.NewRegistry()
+	g := gate.New(client, gate.Config{Wallet: c.Accounts.Faucet.Address, Min: big.NewInt(0), Poll: time.Second, Name: "test", Work: "tests"},
+		gate.NewMetrics(reg, "test", "balance"), nil)
+	g.Refresh(context.Background())
+	var logs lockedBuffer
+	m := New(client, KeySigner(c.Accounts.Faucet.Key), c.ChainID, Config{ReplaceAfter: time.Minute, ReceiptPoll: 20 * time.Millisecond}, g,
+		NewMetrics(reg, "test"), slog.New(slog.NewTextHandler(&logs, nil)))
+	if _, err := m.Sync(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	m.Start()
+	defer m.Close()
+
+	c.PauseSealing()
+	flights := make([]*Flight, n)
+	var wg sync.WaitGroup
+	for i := range flights {
+		wg.Go(func() {
+			f, err := m.Send(context.Background(), Tx{To: c.Accounts.Users[0].Address, Value: big.NewInt(1), Gas: 21_000})
+			if err != nil {
+				t.Error(err)
+			}
+			flights[i] = f
+		})
+	}
+	wg.Wait()
+	if t.Failed() {
+		return
+	}
+	var pool struct{ Pending, Queued hexutil.Uint }
+	if err := c.Client().Client().Call(&pool, "txpool_status"); err != nil {
+		t.Fatal(err)
+	}
+	held := int(pool.Pending + pool.Queued)
+	if held >= n {
+		t.Fatalf("the pool holds %d of the %d transactions: it dropped none, and this tests nothing", held, n)
+	}
+	c.ResumeSealing()
+	for _, f := range flights {
+		select {
+		case <-f.Done():
+		case <-time.After(20 * time.Second):
+			t.Fatalf("nonce %d not mined 20 s after sealing resumed (the pool had %d of %d)", f.Nonce(), held, n)
+		}
+		if f.Receipt() == nil || f.Receipt().TxHash != f.txs[0].Hash() {
+			t.Fatalf("nonce %d: receipt %v, want its first version %s mined", f.Nonce(), f.Receipt(), f.txs[0].Hash())
+		}
+	}
+	if got := gauge(t, reg, "vaultd_test_transaction_replacements_total"); got != 0 {
+		t.Fatalf("%v replacements", got)
+	}
+	if got := gauge(t, reg, "vaultd_test_transaction_rebroadcasts_total"); got < float64(n-held) {
+		t.Fatalf("%v rebroadcasts, want at least the %d the pool lacked", got, n-held)
+	}
+	if warned := strings.Count(logs.String(), "the node no longer had"); warned != 1 {
+		t.Fatalf("%d warnings of dropped transactions, want 1 for the incident:\n%s", warned, logs.String())
+	}
+}
+
+// gauge reads the value of the metric (a gauge or a counter) named name from reg.
+func gauge(t *testing.T, reg *prometheus.Registry, name string) float64 {
+	t.Helper()
+	families, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mf := range families {
+		if mf.GetName() == name {
+			m := mf.GetMetric()[0]
+			if m.GetCounter() != nil {
+				return m.GetCounter().GetValue()
+			}
+			return m.GetGauge().GetValue()
+		}
+	}
+	t.Fatalf("no %s", name)
+	return 0
 }
