@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
@@ -123,10 +124,10 @@ func TestAnOperatorReplacesAStuckTransaction(t *testing.T) {
 	c.PauseSealing()
 	answer := revealAsync(t, s, req)
 	waitFor(t, "the reveal in the pool", func() bool { return pendingOperatorNonce(t, c) == nonce+1 })
-	if r, err := s.client.ReplaceTransactionWithResponse(ctx, int64(nonce+1), bearer(adminKey)); err != nil || r.StatusCode() != 404 {
+	if r, err := s.client.ReplaceTransactionWithResponse(ctx, int64(nonce+1), &relayerapi.ReplaceTransactionParams{Wallet: c.Accounts.Operator.Address.Hex()}, bearer(adminKey)); err != nil || r.StatusCode() != 404 {
 		t.Fatalf("replace at a nonce with nothing in flight: %v %d %s", err, r.StatusCode(), r.Body)
 	}
-	r, err := s.client.ReplaceTransactionWithResponse(ctx, int64(nonce), bearer(adminKey))
+	r, err := s.client.ReplaceTransactionWithResponse(ctx, int64(nonce), &relayerapi.ReplaceTransactionParams{Wallet: c.Accounts.Operator.Address.Hex()}, bearer(adminKey))
 	if err != nil || r.JSON202 == nil || r.JSON202.Nonce != int64(nonce) {
 		t.Fatalf("replace: %v %s", err, r.Body)
 	}
@@ -191,19 +192,36 @@ func TestAnOperatorListsTheWalletsTransactions(t *testing.T) {
 // The operator's cancel: a reveal's transaction stuck in the pool is replaced by a transfer of
 // nothing to the operator itself; once that is mined the reveal answers 503 TX_CANCELLED,
 // nothing is revealed (its status unknown), the nonce after it is not stuck, and the same reveal
-// sent again is paid.
+// sent again is paid. A replace or cancel naming another wallet is refused 409 WALLET_MISMATCH
+// (its nonce would be another wallet's transaction), and the fleet view lists the replica, its
+// wallet and the stuck transaction.
 func TestAnOperatorCancelsAStuckReveal(t *testing.T) {
 	c := devchaintest.Start(t)
-	s := startRelayer(t, c, map[string]string{"ADMIN_API_KEY": adminKey, "REPLACE_AFTER": "50s", "RECEIPT_TIMEOUT": "1m"})
+	s := startRelayer(t, c, map[string]string{"ADMIN_API_KEY": adminKey, "REPLACE_AFTER": "50s", "RECEIPT_TIMEOUT": "1m", "REPLICA_NAME": "relayer-a"})
 	_, req := request(t, c, devUsers(c, 0), 34)
 	nonce := pendingOperatorNonce(t, c)
 	c.PauseSealing()
 	answer := revealAsync(t, s, req)
 	waitFor(t, "the reveal in the pool", func() bool { return pendingOperatorNonce(t, c) == nonce+1 })
-	if r, err := s.client.CancelTransactionWithResponse(ctx, int64(nonce+1), bearer(adminKey)); err != nil || r.StatusCode() != 404 {
+	fleet, err := s.client.GetFleetWithResponse(ctx, bearer(adminKey))
+	if err != nil || fleet.JSON200 == nil || len(fleet.JSON200.Replicas) != 1 {
+		t.Fatalf("the fleet: %v %s", err, fleet.Body)
+	}
+	if f := fleet.JSON200.Replicas[0]; f.Replica != "relayer-a" || f.Wallet != c.Accounts.Operator.Address.Hex() || f.Paused ||
+		len(f.Transactions) != 1 || f.Transactions[0].Nonce != nonce || f.Transactions[0].State != "pending" {
+		t.Fatalf("the fleet's replica: %+v", f)
+	}
+	other := crypto.PubkeyToAddress(freshKey(t).PublicKey).Hex()
+	if r, err := s.client.CancelTransactionWithResponse(ctx, int64(nonce), &relayerapi.CancelTransactionParams{Wallet: other}, bearer(adminKey)); err != nil || r.StatusCode() != 409 || !strings.Contains(string(r.Body), `"WALLET_MISMATCH"`) {
+		t.Fatalf("a cancel naming another wallet: %v %d %s", err, r.StatusCode(), r.Body)
+	}
+	if r, err := s.client.ReplaceTransactionWithResponse(ctx, int64(nonce), &relayerapi.ReplaceTransactionParams{Wallet: other}, bearer(adminKey)); err != nil || r.StatusCode() != 409 || !strings.Contains(string(r.Body), `"WALLET_MISMATCH"`) {
+		t.Fatalf("a replace naming another wallet: %v %d %s", err, r.StatusCode(), r.Body)
+	}
+	if r, err := s.client.CancelTransactionWithResponse(ctx, int64(nonce+1), &relayerapi.CancelTransactionParams{Wallet: c.Accounts.Operator.Address.Hex()}, bearer(adminKey)); err != nil || r.StatusCode() != 404 {
 		t.Fatalf("cancel at a nonce with nothing in flight: %v %d %s", err, r.StatusCode(), r.Body)
 	}
-	r, err := s.client.CancelTransactionWithResponse(ctx, int64(nonce), bearer(adminKey))
+	r, err := s.client.CancelTransactionWithResponse(ctx, int64(nonce), &relayerapi.CancelTransactionParams{Wallet: c.Accounts.Operator.Address.Hex()}, bearer(adminKey))
 	if err != nil || r.JSON202 == nil || r.JSON202.Nonce != int64(nonce) {
 		t.Fatalf("cancel: %v %s", err, r.Body)
 	}
