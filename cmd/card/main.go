@@ -25,6 +25,7 @@ import (
 	"fmt"
 	"io"
 	"math/big"
+	"net/netip"
 	"net/url"
 	"os"
 	"os/signal"
@@ -86,8 +87,8 @@ func create(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return errUsage
 	}
 	if *base != "" {
-		if u, err := url.Parse(*base); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.Fragment != "" || strings.Contains(*base, "#") {
-			return fmt.Errorf("--url must be an http(s) address without a fragment, such as https://app.example/redeem")
+		if err := checkBase(*base); err != nil {
+			return err
 		}
 	}
 	t, err := where.connect()
@@ -121,6 +122,28 @@ func create(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return writeQR(*qrFile, text, stderr)
 	}
 	return nil
+}
+
+// checkBase checks create's --url: an https address without a fragment. Plain http only on the
+// machine itself (localhost, 127.0.0.0/8, ::1): anywhere else, whoever is on the network path can
+// answer the page with a script that reads the card in the fragment.
+func checkBase(base string) error {
+	u, err := url.Parse(base)
+	if err != nil || u.Host == "" || u.Fragment != "" || strings.Contains(base, "#") || (u.Scheme != "https" && u.Scheme != "http") {
+		return fmt.Errorf("--url must be an https address without a fragment, such as https://app.example/redeem")
+	}
+	if u.Scheme == "http" && !loopback(u.Hostname()) {
+		return fmt.Errorf("--url must be https (http only for this machine: localhost, 127.0.0.1, [::1]): over plain http, anyone on the network can change the page and read the card")
+	}
+	return nil
+}
+
+func loopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.IsLoopback()
 }
 
 // qrModule is the size of a QR code module in the PNG, in pixels; qrPrintWidth the width a card
@@ -190,6 +213,9 @@ func redeem(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	c, err := card.ReadLink(*secret, card.Home{ChainID: t.chainID, Vault: t.vault})
 	if err != nil {
 		return err
+	}
+	if err := card.CheckRecipient(ctx, t.client, c.Vault, to); err != nil {
+		return fmt.Errorf("--recipient: %w", err)
 	}
 	if amount != nil && amount.Cmp(c.Amount) > 0 {
 		return fmt.Errorf("--amount %s is more than the card holds (%s)", amount, c.Amount)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"math/big"
 	"os"
 	"os/exec"
@@ -25,6 +26,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
 	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
 	"github.com/seed018cc74c/vaultd/service/ops/deploy"
+	"github.com/seed018cc74c/vaultd/service/vault/card"
 	"github.com/seed018cc74c/vaultd/service/vault/card/note"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
@@ -136,6 +138,81 @@ func TestCardAsALinkAndAQRCode(t *testing.T) {
 	}
 }
 
+// card create --url: plain http is refused but on the machine itself (whoever is on the network
+// path of an http page can change it to read the card in its fragment); localhost, 127.0.0.1 and
+// [::1] are accepted, as the browser test's loopback server is.
+func TestCardLinkIsHTTPS(t *testing.T) {
+	c := devchaintest.Start(t)
+	manifest := filepath.Join(t.TempDir(), "devnet.json")
+	if err := c.WriteManifest(manifest); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	token := c.Tokens[0].Address.Hex()
+	create := func(base string) (string, error) {
+		var out, errOut bytes.Buffer
+		err := run(ctx, []string{"create", "--devnet", manifest, "--token", token, "--amount", "10", "--url", base}, &out, &errOut)
+		return strings.TrimSpace(out.String()), err
+	}
+	for _, base := range []string{"http://app.example/redeem", "http://192.168.1.20:8080/redeem", "http://localhost.app.example/redeem", "http://127.0.0.1.app.example/redeem", "ftp://app.example/redeem", "app.example/redeem"} {
+		if link, err := create(base); err == nil || !strings.Contains(err.Error(), "--url must be") || !strings.Contains(err.Error(), "https") || link != "" {
+			t.Errorf("--url %s: %v, printed %q", base, err, link)
+		}
+	}
+	for _, base := range []string{"https://app.example/redeem", "http://127.0.0.1:8080/redeem", "http://localhost/redeem", "http://[::1]:8080/redeem"} {
+		link, err := create(base)
+		if err != nil || !strings.HasPrefix(link, base+"#vaultd-card:v1?token=") {
+			t.Errorf("--url %s: %v, printed %q", base, err, link)
+		}
+	}
+}
+
+// card redeem refuses the vault and the vault's tokens as the recipient (a contract keeps what is
+// sent to it: the card would be lost), the card's own token and another alike, with nothing sent;
+// the card then redeems to a wallet.
+func TestRedeemRefusesAContractRecipient(t *testing.T) {
+	c := devchaintest.Start(t)
+	manifest := filepath.Join(t.TempDir(), "devnet.json")
+	if err := c.WriteManifest(manifest); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	token := c.Tokens[0].Address
+	var out, errOut bytes.Buffer
+	if err := run(ctx, []string{"create", "--devnet", manifest, "--token", token.Hex(), "--amount", "1000"}, &out, &errOut); err != nil {
+		t.Fatalf("create: %v (%s)", err, errOut.String())
+	}
+	secret := strings.TrimSpace(out.String())
+	w := contracts.NewWrappedToken()
+	balance := func(a common.Address) *big.Int {
+		bal, err := bind.Call(w.Instance(c.Client(), token), nil, w.PackBalanceOf(a), w.UnpackBalanceOf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return bal
+	}
+	for _, to := range []common.Address{c.Contracts.Vault, token, c.Tokens[1].Address} {
+		before := balance(to)
+		for _, how := range []string{"--print", "--direct"} {
+			out.Reset()
+			err := run(ctx, []string{"redeem", "--devnet", manifest, "--secret", secret, "--recipient", to.Hex(), how}, &out, &errOut)
+			if !errors.Is(err, card.ErrRecipientNotAllowed) || out.Len() != 0 {
+				t.Errorf("redeem %s to %s: %v, printed %q", how, to, err, out.String())
+			}
+		}
+		if got := balance(to); got.Cmp(before) != 0 {
+			t.Errorf("%s received %s", to, new(big.Int).Sub(got, before))
+		}
+	}
+	wallet := common.HexToAddress("0x7777777777777777777777777777777777777777")
+	if err := run(ctx, []string{"redeem", "--devnet", manifest, "--secret", secret, "--recipient", wallet.Hex(), "--direct"}, &out, &errOut); err != nil {
+		t.Fatalf("redeem to a wallet: %v", err)
+	}
+	if got := balance(wallet); got.Cmp(big.NewInt(1000)) != 0 {
+		t.Fatalf("the wallet holds %s, want 1000", got)
+	}
+}
+
 // redeem --indexer waits for an indexer that is behind the chain: one that stays a block behind
 // the head (CONFIRMATIONS=1) lists a card's deposit only once another block is mined, here by
 // a second card committed a moment later. Without the wait, the redeem fails at once.
@@ -230,6 +307,12 @@ func TestCardOnADeployment(t *testing.T) {
 	key, _ := crypto.GenerateKey()
 	recipient := crypto.PubkeyToAddress(key.PublicKey)
 
+	for _, to := range []common.Address{d.Tokens[1].Address, d.Contracts["vault"]} {
+		err = run(ctx, append([]string{"redeem", "--secret", secret, "--recipient", to.Hex(), "--print"}, where...), &out, &errOut)
+		if !errors.Is(err, card.ErrRecipientNotAllowed) {
+			t.Fatalf("redeem to the deployment's %s: %v", to, err)
+		}
+	}
 	err = run(ctx, append([]string{"redeem", "--secret", secret, "--recipient", recipient.Hex(), "--direct"}, where...), &out, &errOut)
 	if err == nil || !strings.Contains(err.Error(), "--key-file") {
 		t.Fatalf("redeem --direct without --key-file: %v", err)

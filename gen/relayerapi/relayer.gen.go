@@ -235,6 +235,15 @@ type Replacing struct {
 	Replacing string `json:"replacing"`
 }
 
+// RevealBadRequestError The error body of a 400 of POST /reveal.
+type RevealBadRequestError struct {
+	// Code Machine-readable code; one of these for this response.
+	Code string `json:"code"`
+
+	// Error What went wrong, for people.
+	Error string `json:"error"`
+}
+
 // RevealConflictError The error body of a 409 of POST /reveal.
 type RevealConflictError struct {
 	// Code Machine-readable code; one of these for this response.
@@ -625,8 +634,10 @@ type ClientInterface interface {
 	// `blockNumber`, `gasUsed`), `reverted` (the same, with `reason`, the vault's error decoded,
 	// or `out of gas`), or `unknown` (this relayer's fleet never sent it, nothing of it was
 	// mined, or it settled more than 7 days ago). Any replica answers, from the relayers'
-	// shared database (`DATABASE_URL`); no chain call. Not rate limited: poll it, once a
-	// second or so, until the state is final.
+	// shared database (`DATABASE_URL`); no chain call. Poll it, once a second or so, until the
+	// state is final: it has its own per-client-IP limit (default 120 per minute, apart from
+	// `POST /reveal`'s), every request counted (a malformed one and a `HEAD` too), told in the
+	// `RateLimit` headers of every answer; over it, `429 RATE_LIMITED` with `Retry-After`.
 	//
 	// Corresponds with GET /reveal/{nullifier} (the `GetReveal` operationId).
 	GetReveal(ctx context.Context, nullifier string, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -875,8 +886,10 @@ func (c *Client) Reveal(ctx context.Context, body RevealJSONRequestBody, reqEdit
 // `blockNumber`, `gasUsed`), `reverted` (the same, with `reason`, the vault's error decoded,
 // or `out of gas`), or `unknown` (this relayer's fleet never sent it, nothing of it was
 // mined, or it settled more than 7 days ago). Any replica answers, from the relayers'
-// shared database (`DATABASE_URL`); no chain call. Not rate limited: poll it, once a
-// second or so, until the state is final.
+// shared database (`DATABASE_URL`); no chain call. Poll it, once a second or so, until the
+// state is final: it has its own per-client-IP limit (default 120 per minute, apart from
+// `POST /reveal`'s), every request counted (a malformed one and a `HEAD` too), told in the
+// `RateLimit` headers of every answer; over it, `429 RATE_LIMITED` with `Retry-After`.
 //
 // Corresponds with GET /reveal/{nullifier} (the `GetReveal` operationId).
 func (c *Client) GetReveal(ctx context.Context, nullifier string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -1514,8 +1527,10 @@ type ClientWithResponsesInterface interface {
 	// `blockNumber`, `gasUsed`), `reverted` (the same, with `reason`, the vault's error decoded,
 	// or `out of gas`), or `unknown` (this relayer's fleet never sent it, nothing of it was
 	// mined, or it settled more than 7 days ago). Any replica answers, from the relayers'
-	// shared database (`DATABASE_URL`); no chain call. Not rate limited: poll it, once a
-	// second or so, until the state is final.
+	// shared database (`DATABASE_URL`); no chain call. Poll it, once a second or so, until the
+	// state is final: it has its own per-client-IP limit (default 120 per minute, apart from
+	// `POST /reveal`'s), every request counted (a malformed one and a `HEAD` too), told in the
+	// `RateLimit` headers of every answer; over it, `429 RATE_LIMITED` with `Retry-After`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -2851,7 +2866,7 @@ type RevealResponse struct {
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *RevealResult
 	// JSON400 the response for an HTTP 400 `application/json` response
-	JSON400 *InvalidRequest
+	JSON400 *RevealBadRequestError
 	// JSON409 the response for an HTTP 409 `application/json` response
 	JSON409 *RevealConflictError
 	// JSON413 the response for an HTTP 413 `application/json` response
@@ -2900,7 +2915,7 @@ func (r RevealResponse) GetJSON200() *RevealResult {
 }
 
 // GetJSON400 returns the response for an HTTP 400 `application/json` response
-func (r RevealResponse) GetJSON400() *InvalidRequest {
+func (r RevealResponse) GetJSON400() *RevealBadRequestError {
 	return r.JSON400
 }
 
@@ -2981,12 +2996,25 @@ func (r RevealResponse) ContentType() string {
 // GetRevealResponse200Headers the declared response headers of an HTTP 200 response for GetReveal
 type GetRevealResponse200Headers struct {
 	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
 	XRequestId               *string
 }
 
 // GetRevealResponse400Headers the declared response headers of an HTTP 400 response for GetReveal
 type GetRevealResponse400Headers struct {
 	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+
+// GetRevealResponse429Headers the declared response headers of an HTTP 429 response for GetReveal
+type GetRevealResponse429Headers struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	RetryAfter               *int
 	XRequestId               *string
 }
 
@@ -3013,6 +3041,8 @@ type GetRevealResponse struct {
 	JSON200 *RevealStatus
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *InvalidRequestError
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Internal
 	// JSONDefault the response for an HTTP default `application/json` response
@@ -3021,6 +3051,8 @@ type GetRevealResponse struct {
 	Headers200 *GetRevealResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
 	Headers400 *GetRevealResponse400Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetRevealResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
 	Headers500 *GetRevealResponse500Headers
 	// HeadersDefault the parsed response headers for an HTTP default response
@@ -3035,6 +3067,11 @@ func (r GetRevealResponse) GetJSON200() *RevealStatus {
 // GetJSON400 returns the response for an HTTP 400 `application/json` response
 func (r GetRevealResponse) GetJSON400() *InvalidRequestError {
 	return r.JSON400
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetRevealResponse) GetJSON429() *RateLimited {
+	return r.JSON429
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -3293,8 +3330,10 @@ func (c *ClientWithResponses) RevealWithResponse(ctx context.Context, body Revea
 // `blockNumber`, `gasUsed`), `reverted` (the same, with `reason`, the vault's error decoded,
 // or `out of gas`), or `unknown` (this relayer's fleet never sent it, nothing of it was
 // mined, or it settled more than 7 days ago). Any replica answers, from the relayers'
-// shared database (`DATABASE_URL`); no chain call. Not rate limited: poll it, once a
-// second or so, until the state is final.
+// shared database (`DATABASE_URL`); no chain call. Poll it, once a second or so, until the
+// state is final: it has its own per-client-IP limit (default 120 per minute, apart from
+// `POST /reveal`'s), every request counted (a malformed one and a `HEAD` too), told in the
+// `RateLimit` headers of every answer; over it, `429 RATE_LIMITED` with `Retry-After`.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -5635,7 +5674,7 @@ func ParseRevealResponse(rsp *http.Response) (*RevealResponse, error) {
 		response.JSON200 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
-		var dest InvalidRequest
+		var dest RevealBadRequestError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -6095,6 +6134,13 @@ func ParseGetRevealResponse(rsp *http.Response) (*GetRevealResponse, error) {
 		}
 		response.JSON400 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -6121,6 +6167,20 @@ func ParseGetRevealResponse(rsp *http.Response) (*GetRevealResponse, error) {
 			}
 			headers.AccessControlAllowOrigin = &value
 		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -6138,6 +6198,20 @@ func ParseGetRevealResponse(rsp *http.Response) (*GetRevealResponse, error) {
 			}
 			headers.AccessControlAllowOrigin = &value
 		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -6146,6 +6220,44 @@ func ParseGetRevealResponse(rsp *http.Response) (*GetRevealResponse, error) {
 			headers.XRequestId = &value
 		}
 		response.Headers400 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetRevealResponse429Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int32"}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
 	case rsp.StatusCode == 500:
 		var headers GetRevealResponse500Headers
 		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
@@ -8546,7 +8658,17 @@ func (response Reveal200JSONResponse) VisitRevealResponse(w http.ResponseWriter)
 	return err
 }
 
-type Reveal400JSONResponse struct{ InvalidRequestJSONResponse }
+type Reveal400ResponseHeaders struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+
+type Reveal400JSONResponse struct {
+	Body    RevealBadRequestError
+	Headers Reveal400ResponseHeaders
+}
 
 func (response Reveal400JSONResponse) VisitRevealResponse(w http.ResponseWriter) error {
 
@@ -8867,6 +8989,8 @@ type GetRevealResponseObject interface {
 
 type GetReveal200ResponseHeaders struct {
 	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
 	XRequestId               *string
 }
 
@@ -8885,6 +9009,12 @@ func (response GetReveal200JSONResponse) VisitGetRevealResponse(w http.ResponseW
 	if response.Headers.AccessControlAllowOrigin != nil {
 		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
 	}
+	if response.Headers.RateLimit != nil {
+		w.Header().Set("RateLimit", fmt.Sprint(*response.Headers.RateLimit))
+	}
+	if response.Headers.RateLimitPolicy != nil {
+		w.Header().Set("RateLimit-Policy", fmt.Sprint(*response.Headers.RateLimitPolicy))
+	}
 	if response.Headers.XRequestId != nil {
 		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
 	}
@@ -8895,6 +9025,8 @@ func (response GetReveal200JSONResponse) VisitGetRevealResponse(w http.ResponseW
 
 type GetReveal400ResponseHeaders struct {
 	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
 	XRequestId               *string
 }
 
@@ -8913,10 +9045,45 @@ func (response GetReveal400JSONResponse) VisitGetRevealResponse(w http.ResponseW
 	if response.Headers.AccessControlAllowOrigin != nil {
 		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
 	}
+	if response.Headers.RateLimit != nil {
+		w.Header().Set("RateLimit", fmt.Sprint(*response.Headers.RateLimit))
+	}
+	if response.Headers.RateLimitPolicy != nil {
+		w.Header().Set("RateLimit-Policy", fmt.Sprint(*response.Headers.RateLimitPolicy))
+	}
 	if response.Headers.XRequestId != nil {
 		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
 	}
 	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReveal429JSONResponse struct{ RateLimitedJSONResponse }
+
+func (response GetReveal429JSONResponse) VisitGetRevealResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.RateLimit != nil {
+		w.Header().Set("RateLimit", fmt.Sprint(*response.Headers.RateLimit))
+	}
+	if response.Headers.RateLimitPolicy != nil {
+		w.Header().Set("RateLimit-Policy", fmt.Sprint(*response.Headers.RateLimitPolicy))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(429)
 	_, err := buf.WriteTo(w)
 	return err
 }

@@ -43,8 +43,10 @@ export interface paths {
          *     `blockNumber`, `gasUsed`), `reverted` (the same, with `reason`, the vault's error decoded,
          *     or `out of gas`), or `unknown` (this relayer's fleet never sent it, nothing of it was
          *     mined, or it settled more than 7 days ago). Any replica answers, from the relayers'
-         *     shared database (`DATABASE_URL`); no chain call. Not rate limited: poll it, once a
-         *     second or so, until the state is final.
+         *     shared database (`DATABASE_URL`); no chain call. Poll it, once a second or so, until the
+         *     state is final: it has its own per-client-IP limit (default 120 per minute, apart from
+         *     `POST /reveal`'s), every request counted (a malformed one and a `HEAD` too), told in the
+         *     `RateLimit` headers of every answer; over it, `429 RATE_LIMITED` with `Retry-After`.
          */
         get: operations["getReveal"];
         put?: never;
@@ -541,7 +543,7 @@ export interface components {
              * @example NULLIFIER_USED
              * @enum {string}
              */
-            code: "INVALID_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "CHAIN_UNAVAILABLE" | "UNAVAILABLE" | "INTERNAL" | "NULLIFIER_USED" | "UNKNOWN_ROOT" | "INVALID_PROOF" | "INVALID_RECIPIENT" | "SIGNAL_MISMATCH" | "REVEAL_REJECTED" | "TX_REVERTED" | "TX_PENDING" | "ROOT_EXPIRING" | "OPERATOR_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "OPERATOR_KEY_UNAVAILABLE" | "PAUSED" | "TX_CANCELLED" | "WALLET_MISMATCH";
+            code: "INVALID_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "CHAIN_UNAVAILABLE" | "UNAVAILABLE" | "INTERNAL" | "NULLIFIER_USED" | "UNKNOWN_ROOT" | "INVALID_PROOF" | "INVALID_RECIPIENT" | "SIGNAL_MISMATCH" | "REVEAL_REJECTED" | "TX_REVERTED" | "TX_PENDING" | "ROOT_EXPIRING" | "OPERATOR_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "OPERATOR_KEY_UNAVAILABLE" | "PAUSED" | "TX_CANCELLED" | "RECIPIENT_NOT_ALLOWED" | "WALLET_MISMATCH";
             /** @description The transaction concerned, for TX_REVERTED and TX_PENDING. */
             txHash?: string;
         };
@@ -554,6 +556,16 @@ export interface components {
              * @enum {string}
              */
             code: "INVALID_REQUEST";
+        };
+        /** @description The error body of a 400 of POST /reveal. */
+        RevealBadRequestError: {
+            /** @description What went wrong, for people. */
+            error: string;
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "INVALID_REQUEST" | "RECIPIENT_NOT_ALLOWED";
         };
         /** @description The error body of a 413. */
         PayloadTooLargeError: {
@@ -832,7 +844,24 @@ export interface operations {
                     "application/json": components["schemas"]["RevealResult"];
                 };
             };
-            400: components["responses"]["InvalidRequest"];
+            /**
+             * @description `INVALID_REQUEST`: the request is malformed; the message names the field.
+             *     `RECIPIENT_NOT_ALLOWED`: the recipient is the vault, the token being revealed or
+             *     another of the vault's tokens (check 4); nothing was sent. Prove again to the
+             *     recipient's own address.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevealBadRequestError"];
+                };
+            };
             /**
              * @description `NULLIFIER_USED`: the nullifier is already spent (the card was redeemed).
              *     `ROOT_EXPIRING`: the proof's root is so old that, with the inserts of the reveals this
@@ -932,6 +961,8 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -943,12 +974,15 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["InvalidRequestError"];
                 };
             };
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             default: components["responses"]["OtherError"];
         };

@@ -175,7 +175,7 @@ func (a *api) GetReady(ctx context.Context, req faucetapi.GetReadyRequestObject)
 func parseAddress(s string) (common.Address, error) {
 	a, err := address.ParseChecksummed(s)
 	if err != nil {
-		return a, platform.InvalidRequest("address %s: %v", s, err)
+		return a, platform.InvalidRequest("address: %v", err)
 	}
 	if a == (common.Address{}) {
 		return a, platform.InvalidRequest("address is the zero address")

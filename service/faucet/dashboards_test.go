@@ -1,6 +1,8 @@
 package faucet_test
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -13,7 +15,10 @@ import (
 // confirmed claim moves the ones that describe it.
 func TestDashboardsUseRealMetrics(t *testing.T) {
 	c := devchaintest.Start(t)
-	s := startFaucet(t, c, t.TempDir(), map[string]string{"RATE_LIMIT_PER_IP": "2/1h"})
+	hooks := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) }))
+	defer hooks.Close()
+	// A webhook endpoint: the webhook metrics have a series per endpoint.
+	s := startFaucet(t, c, t.TempDir(), map[string]string{"RATE_LIMIT_PER_IP": "2/1h", "WEBHOOK_URLS": hooks.URL, "WEBHOOK_SECRET": "a webhook secret for the tests"})
 	addr := freshAddress(t)
 	claim(t, s, addr.Hex())
 	waitStatus(t, s, addr, faucetapi.Confirmed)

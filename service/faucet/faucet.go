@@ -52,7 +52,7 @@ const (
 type AlreadyClaimedError struct{ Claim Claim }
 
 func (e *AlreadyClaimedError) Error() string {
-	return fmt.Sprintf("%s has already claimed (%s)", e.Claim.Address.Hex(), e.Claim.Status)
+	return fmt.Sprintf("this address has already claimed (%s)", e.Claim.Status)
 }
 
 // Faucet runs claims.
@@ -335,7 +335,7 @@ func (f *Faucet) estimate(ctx context.Context, addr common.Address) (uint64, err
 		f.gate.Refresh(ctx)
 		return 0, &ClaimError{Reason: WalletEmpty, Message: "the faucet is out of funds for now, try again later", RetryAfter: f.cfg.Wallet.BalancePoll, Cause: err}
 	case chain.IsNodeAnswer(err):
-		return 0, &ClaimError{Reason: ClaimRejected, Message: fmt.Sprintf("a transfer to %s would revert (a contract that does not accept native tokens?)", addr.Hex()), Cause: err}
+		return 0, &ClaimError{Reason: ClaimRejected, Message: "a transfer to this address would revert (a contract that does not accept native tokens?)", Cause: err}
 	default:
 		return 0, chainUnavailable(err)
 	}

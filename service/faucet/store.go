@@ -286,7 +286,7 @@ func (s *store) recordTx(ctx context.Context, addr common.Address, tx *types.Tra
 		return err
 	}
 	if n, _ := res.RowsAffected(); n != 1 {
-		return fmt.Errorf("claim of %s is not pending: transaction not recorded", addr.Hex())
+		return errors.New("the claim is not pending: transaction not recorded")
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -13,11 +14,15 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
+	"github.com/seed018cc74c/vaultd/service/kit/redistest"
+	"github.com/seed018cc74c/vaultd/service/kit/sqldb/sqldbtest"
 	"github.com/seed018cc74c/vaultd/service/kit/webhook"
 )
 
@@ -192,40 +197,79 @@ func TestAnOperatorListsTheWalletsTransactions(t *testing.T) {
 // The operator's cancel: a reveal's transaction stuck in the pool is replaced by a transfer of
 // nothing to the operator itself; once that is mined the reveal answers 503 TX_CANCELLED,
 // nothing is revealed (its status unknown), the nonce after it is not stuck, and the same reveal
-// sent again is paid. A replace or cancel naming another wallet is refused 409 WALLET_MISMATCH
-// (its nonce would be another wallet's transaction), and the fleet view lists the replica, its
-// wallet and the stuck transaction.
+// sent again is paid: by the same relayer, and, with REDIS_URL and the record on Postgres, by
+// another replica at once (the cancelled reveal's nullifier claim is given back: it used to hold
+// the cancelled version's hash for an hour, and the copy waited for it, 504 TX_PENDING).
 func TestAnOperatorCancelsAStuckReveal(t *testing.T) {
-	c := devchaintest.Start(t)
-	s := startRelayer(t, c, map[string]string{"ADMIN_API_KEY": adminKey, "REPLACE_AFTER": "50s", "RECEIPT_TIMEOUT": "1m", "REPLICA_NAME": "relayer-a"})
+	over := map[string]string{"ADMIN_API_KEY": adminKey, "REPLACE_AFTER": "50s", "RECEIPT_TIMEOUT": "1m", "REPLICA_NAME": "relayer-a"}
+	t.Run("in process", func(t *testing.T) {
+		c := devchaintest.Start(t)
+		s := startRelayer(t, c, over)
+		cancelAStuckReveal(t, c, s, s)
+	})
+	t.Run("redis and postgres", func(t *testing.T) {
+		c := devchaintest.Start(t)
+		url, _ := redistest.Server(t)
+		shared := maps.Clone(over)
+		shared["REDIS_URL"], shared["DATABASE_URL"] = url, sqldbtest.Postgres(t)
+		other := maps.Clone(shared)
+		// Its own wallet, and a short wait: a copy held behind a stale claim fails fast.
+		other["OPERATOR_PRIVATE_KEY"], other["RECEIPT_TIMEOUT"], other["REPLACE_AFTER"] = hexutil.Encode(crypto.FromECDSA(fundedKey(t, c))), "10s", "5s"
+		other["REPLICA_NAME"] = "relayer-b"
+		cancelAStuckReveal(t, c, startRelayer(t, c, shared), startRelayer(t, c, other))
+	})
+}
+
+// cancelAStuckReveal has a's operator (the dev operator) cancel a reveal stuck in the pool, then
+// sends the reveal again to b (a itself, or another replica with a wallet of its own). First, the
+// fleet view at b lists a, its wallet and the stuck transaction (and b, its own wallet, nothing in
+// flight), and a replace or cancel naming another wallet than the replica's is refused 409
+// WALLET_MISMATCH, at a and at b: nonce N of another wallet is another transaction.
+func cancelAStuckReveal(t *testing.T, c *devchain.Chain, a, b *server) {
 	_, req := request(t, c, devUsers(c, 0), 34)
 	nonce := pendingOperatorNonce(t, c)
 	c.PauseSealing()
-	answer := revealAsync(t, s, req)
+	answer := revealAsync(t, a, req)
 	waitFor(t, "the reveal in the pool", func() bool { return pendingOperatorNonce(t, c) == nonce+1 })
-	fleet, err := s.client.GetFleetWithResponse(ctx, bearer(adminKey))
-	if err != nil || fleet.JSON200 == nil || len(fleet.JSON200.Replicas) != 1 {
+	ours := c.Accounts.Operator.Address.Hex()
+	fleet, err := b.client.GetFleetWithResponse(ctx, bearer(adminKey))
+	if err != nil || fleet.JSON200 == nil {
 		t.Fatalf("the fleet: %v %s", err, fleet.Body)
 	}
-	if f := fleet.JSON200.Replicas[0]; f.Replica != "relayer-a" || f.Wallet != c.Accounts.Operator.Address.Hex() || f.Paused ||
-		len(f.Transactions) != 1 || f.Transactions[0].Nonce != nonce || f.Transactions[0].State != "pending" {
-		t.Fatalf("the fleet's replica: %+v", f)
+	replicas := map[string]relayerapi.FleetReplica{}
+	for _, f := range fleet.JSON200.Replicas {
+		replicas[f.Replica] = f
+	}
+	if f := replicas["relayer-a"]; f.Wallet != ours || f.Paused || len(f.Transactions) != 1 || f.Transactions[0].Nonce != nonce || f.Transactions[0].State != "pending" {
+		t.Fatalf("the fleet's relayer-a: %+v", fleet.JSON200.Replicas)
 	}
 	other := crypto.PubkeyToAddress(freshKey(t).PublicKey).Hex()
-	if r, err := s.client.CancelTransactionWithResponse(ctx, int64(nonce), &relayerapi.CancelTransactionParams{Wallet: other}, bearer(adminKey)); err != nil || r.StatusCode() != 409 || !strings.Contains(string(r.Body), `"WALLET_MISMATCH"`) {
+	if a != b {
+		f := replicas["relayer-b"]
+		if len(replicas) != 2 || f.Wallet == ours || !common.IsHexAddress(f.Wallet) || len(f.Transactions) != 0 {
+			t.Fatalf("the fleet's relayer-b: %+v", fleet.JSON200.Replicas)
+		}
+		other = f.Wallet
+		if r, err := b.client.CancelTransactionWithResponse(ctx, int64(nonce), &relayerapi.CancelTransactionParams{Wallet: ours}, bearer(adminKey)); err != nil || r.StatusCode() != 409 || !strings.Contains(string(r.Body), `"WALLET_MISMATCH"`) {
+			t.Fatalf("a cancel at relayer-b naming relayer-a's wallet: %v %d %s", err, r.StatusCode(), r.Body)
+		}
+	} else if len(replicas) != 1 {
+		t.Fatalf("the fleet of one relayer: %+v", fleet.JSON200.Replicas)
+	}
+	if r, err := a.client.CancelTransactionWithResponse(ctx, int64(nonce), &relayerapi.CancelTransactionParams{Wallet: other}, bearer(adminKey)); err != nil || r.StatusCode() != 409 || !strings.Contains(string(r.Body), `"WALLET_MISMATCH"`) {
 		t.Fatalf("a cancel naming another wallet: %v %d %s", err, r.StatusCode(), r.Body)
 	}
-	if r, err := s.client.ReplaceTransactionWithResponse(ctx, int64(nonce), &relayerapi.ReplaceTransactionParams{Wallet: other}, bearer(adminKey)); err != nil || r.StatusCode() != 409 || !strings.Contains(string(r.Body), `"WALLET_MISMATCH"`) {
+	if r, err := a.client.ReplaceTransactionWithResponse(ctx, int64(nonce), &relayerapi.ReplaceTransactionParams{Wallet: other}, bearer(adminKey)); err != nil || r.StatusCode() != 409 || !strings.Contains(string(r.Body), `"WALLET_MISMATCH"`) {
 		t.Fatalf("a replace naming another wallet: %v %d %s", err, r.StatusCode(), r.Body)
 	}
-	if r, err := s.client.CancelTransactionWithResponse(ctx, int64(nonce+1), &relayerapi.CancelTransactionParams{Wallet: c.Accounts.Operator.Address.Hex()}, bearer(adminKey)); err != nil || r.StatusCode() != 404 {
+	if r, err := a.client.CancelTransactionWithResponse(ctx, int64(nonce+1), &relayerapi.CancelTransactionParams{Wallet: ours}, bearer(adminKey)); err != nil || r.StatusCode() != 404 {
 		t.Fatalf("cancel at a nonce with nothing in flight: %v %d %s", err, r.StatusCode(), r.Body)
 	}
-	r, err := s.client.CancelTransactionWithResponse(ctx, int64(nonce), &relayerapi.CancelTransactionParams{Wallet: c.Accounts.Operator.Address.Hex()}, bearer(adminKey))
+	r, err := a.client.CancelTransactionWithResponse(ctx, int64(nonce), &relayerapi.CancelTransactionParams{Wallet: ours}, bearer(adminKey))
 	if err != nil || r.JSON202 == nil || r.JSON202.Nonce != int64(nonce) {
 		t.Fatalf("cancel: %v %s", err, r.Body)
 	}
-	waitFor(t, "the cancel sent", func() bool { return strings.Contains(scrape(t, s), "vaultd_relayer_transaction_replacements_total 1") })
+	waitFor(t, "the cancel sent", func() bool { return strings.Contains(scrape(t, a), "vaultd_relayer_transaction_replacements_total 1") })
 	c.ResumeSealing()
 	cancelled := <-answer
 	wantCode(t, "the cancelled reveal", cancelled, 503, "TX_CANCELLED")
@@ -238,13 +282,27 @@ func TestAnOperatorCancelsAStuckReveal(t *testing.T) {
 	if tx.Hash() == common.HexToHash(r.JSON202.Replacing) || *tx.To() != c.Accounts.Operator.Address || tx.Value().Sign() != 0 || len(tx.Data()) != 0 || tx.Nonce() != nonce {
 		t.Fatalf("the transaction mined at the nonce: %+v", tx)
 	}
-	waitFor(t, "the cancelled reveal's status", func() bool { return status(t, s, req).State == "unknown" })
-	again := reveal(t, s, req)
+	waitFor(t, "the cancelled reveal's status", func() bool { return status(t, a, req).State == "unknown" })
+	if st := status(t, b, req); st.State != "unknown" {
+		t.Fatalf("the cancelled reveal's status at the other replica: %+v", st)
+	}
+	again := reveal(t, b, req)
 	if again.JSON200 == nil || !again.JSON200.Success {
 		t.Fatalf("the reveal sent again: %d %s", again.StatusCode(), again.Body)
 	}
-	if n := operatorNonce(t, c); n != nonce+2 {
-		t.Fatalf("%d transactions mined, want the cancel and the reveal", n-nonce)
+	want := nonce + 2 // the cancel and the reveal
+	if a != b {
+		want = nonce + 1 // the cancel; the reveal from b's wallet
+		sentBy, _, err := c.Client().TransactionByHash(ctx, common.HexToHash(again.JSON200.TxHash))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if from, err := types.Sender(types.LatestSignerForChainID(sentBy.ChainId()), sentBy); err != nil || from == c.Accounts.Operator.Address {
+			t.Fatalf("the reveal sent again came from %s (%v), want the other replica's wallet", from, err)
+		}
+	}
+	if n := operatorNonce(t, c); n != want {
+		t.Fatalf("%d transactions mined from a's wallet, want %d", n-nonce, want-nonce)
 	}
 }
 

@@ -210,6 +210,7 @@ var reasons = platform.Answers[Reason]{
 
 	OperatorKeyUnavailable: {Status: http.StatusServiceUnavailable, Code: CodeOperatorKeyUnavailable},
 	TxCancelled:            {Status: http.StatusServiceUnavailable, Code: CodeTxCancelled},
+	RecipientNotAllowed:    {Status: http.StatusBadRequest, Code: CodeRecipientNotAllowed},
 }
 
 // gateAnswers is the table from the operator's balance gate's refusals to the relayer's answers.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/big"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -19,6 +20,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 	"github.com/seed018cc74c/vaultd/service/kit/webhook"
+	"github.com/seed018cc74c/vaultd/service/vault/address"
 )
 
 // DefaultPort is the relayer's port.
@@ -56,6 +58,9 @@ type OperatorConfig struct {
 // ContractsConfig are the vault's contracts.
 type ContractsConfig struct {
 	Vault, NullifierRegistry, CommitmentTree common.Address
+	// Tokens are the vault's tokens the relayer knows (VAULT_TOKENS, or DEPLOYMENT_FILE's tokens):
+	// refused as a reveal's recipient, as the vault and the reveal's own token are.
+	Tokens []common.Address
 }
 
 // TxConfig governs submission: how long a request waits for its transaction, and the
@@ -72,6 +77,7 @@ type Rate = ratelimit.Rate
 // the Redis at RedisURL so that they hold across every replica sharing it.
 type LimitsConfig struct {
 	PerIP, PerRecipient, Total Rate
+	StatusPerIP                Rate   // GET /reveal/{nullifier}, per client IP: a poll, its own limit
 	IPv6Prefix                 int    // leading bits of an IPv6 address that are one client
 	RedisURL                   string // never logged: it may carry a password
 	// ClaimTTL is how long a nullifier's claim lasts in Redis, unrefreshed, before its
@@ -101,6 +107,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 			Vault:             chain.EnvAddress(e, "COMMIT_REVEAL_VAULT_ADDRESS"),
 			NullifierRegistry: chain.EnvAddress(e, "NULLIFIER_REGISTRY_ADDRESS"),
 			CommitmentTree:    chain.EnvAddress(e, "COMMITMENT_TREE_ADDRESS"),
+			Tokens:            envAddresses(e, "VAULT_TOKENS"),
 		},
 		Tx: TxConfig{
 			ReceiptTimeout: e.Duration("RECEIPT_TIMEOUT", 2*time.Minute),
@@ -110,6 +117,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 			PerIP:        ratelimit.FromEnv(e, "RATE_LIMIT_PER_IP", "5/1m"),
 			PerRecipient: ratelimit.FromEnv(e, "RATE_LIMIT_PER_RECIPIENT", "10/1h"),
 			Total:        ratelimit.FromEnv(e, "RATE_LIMIT_TOTAL", "60/1m"),
+			StatusPerIP:  ratelimit.FromEnv(e, "RATE_LIMIT_STATUS_PER_IP", "120/1m"),
 			IPv6Prefix:   ratelimit.IPv6PrefixFromEnv(e),
 			RedisURL:     e.String("REDIS_URL", ""),
 			ClaimTTL:     e.Duration("NULLIFIER_CLAIM_TTL", time.Minute),
@@ -162,4 +170,21 @@ func (c Config) Validate() error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// envAddresses reads a comma-separated list of addresses; a bad one is reported by its position.
+func envAddresses(e *config.Env, name string) []common.Address {
+	var out []common.Address
+	for i, s := range strings.Split(e.String(name, ""), ",") {
+		if s = strings.TrimSpace(s); s == "" {
+			continue
+		}
+		a, err := address.ParseChecksummed(s)
+		if err != nil || a == (common.Address{}) {
+			e.Fail("%s: entry %d is not a valid address: %q", name, i+1, s)
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
 }

@@ -1,6 +1,8 @@
 package relayer_test
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"strings"
 	"testing"
@@ -12,7 +14,10 @@ import (
 // Every vaultd_relayer_* metric a dashboard or alert rule names is exported by the relayer.
 func TestDashboardsUseRealMetrics(t *testing.T) {
 	c := devchaintest.Start(t)
-	s := startRelayer(t, c, map[string]string{"RATE_LIMIT_PER_IP": "1/1m"})
+	hooks := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) }))
+	defer hooks.Close()
+	// A webhook endpoint: the webhook metrics have a series per endpoint.
+	s := startRelayer(t, c, map[string]string{"RATE_LIMIT_PER_IP": "1/1m", "WEBHOOK_URLS": hooks.URL, "WEBHOOK_SECRET": "a webhook secret for the tests"})
 	_, req := request(t, c, devUsers(c, 0), 3)
 	reveal(t, s, req) // mined: gas, stages, outcome
 	reveal(t, s, req) // over the per-IP limit: rate_limited_total

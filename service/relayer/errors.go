@@ -3,6 +3,8 @@ package relayer
 import (
 	"fmt"
 	"time"
+
+	"github.com/seed018cc74c/vaultd/service/kit/chain"
 )
 
 // Reason is why the relayer refused a reveal, or why one did not complete, in the relayer's own
@@ -28,6 +30,9 @@ const (
 	// TxCancelled: an operator cancelled the reveal's transaction (POST
 	// /admin/transactions/{nonce}/cancel) and the cancel was mined: nothing was revealed.
 	TxCancelled
+	// RecipientNotAllowed: check 4, the recipient is the vault or one of its tokens, which would
+	// keep what the reveal sends.
+	RecipientNotAllowed
 )
 
 // RevealError is a reveal's failure: its reason, a message for the caller, and the transaction
@@ -57,4 +62,14 @@ func orUnavailable(err error) error {
 
 func chainUnavailable(err error) *RevealError {
 	return &RevealError{Reason: ChainUnavailable, Message: "the chain is unavailable, try again later", Cause: err}
+}
+
+// revertReason is a revert as a refusal says it: a custom error by its name alone, since its
+// arguments may be the recipient's address or the nullifier (refusals go into spans and logs);
+// a require's message or a panic as decoded.
+func revertReason(rev chain.Revert) string {
+	if rev.Name == "" || rev.Name == "Error" || rev.Name == "Panic" {
+		return rev.String()
+	}
+	return rev.Name
 }

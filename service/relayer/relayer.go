@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/big"
+	"slices"
 	"sync"
 	"time"
 
@@ -56,6 +57,8 @@ const (
 	CodeOperatorKeyUnavailable = "OPERATOR_KEY_UNAVAILABLE"
 	// CodeTxCancelled is the 503 of a reveal whose transaction an operator cancelled.
 	CodeTxCancelled = "TX_CANCELLED"
+	// CodeRecipientNotAllowed is the 400 of a recipient that is the vault or one of its tokens.
+	CodeRecipientNotAllowed = "RECIPIENT_NOT_ALLOWED"
 )
 
 var (
@@ -205,7 +208,7 @@ func (r *Relayer) adoptSent() int {
 		if signals[zk.SignalChangeCommitment].Sign() != 0 { // one of the inserts ahead of new reveals
 			release = r.addInsert()
 		}
-		r.track(nullifier, f, release)
+		r.track(nullifier, f, func() { release(); r.unclaimFollowed(nullifier, f) })
 		n++
 	}
 	return n
@@ -345,7 +348,7 @@ func parse(req relayerapi.RevealRequest) (request, error) {
 		in.proofErr = reject(InvalidProof, "%v", err)
 	}
 	if in.recipient, err = address.ParseChecksummed(req.Recipient); err != nil {
-		in.recipientErr = reject(InvalidRecipient, "recipient %s: %v", req.Recipient, err)
+		in.recipientErr = reject(InvalidRecipient, "recipient: %v", err)
 	} else if in.recipient == (common.Address{}) {
 		in.recipientErr = reject(InvalidRecipient, "recipient is the zero address")
 	}
@@ -403,7 +406,7 @@ func (r *Relayer) reveal(ctx context.Context, in request) (relayerapi.RevealResu
 	switch { // the seed's order decides what is reported
 	case err != nil:
 	case spent:
-		err = reject(NullifierUsed, "nullifier %s is already spent", in.nullifier.Hex())
+		err = reject(NullifierUsed, "the nullifier is already spent")
 	case !root.Known:
 		err = reject(UnknownRoot, "root %#x is not a known root of the commitment tree", in.signals[zk.SignalMerkleRoot])
 	}
@@ -418,7 +421,12 @@ func (r *Relayer) reveal(ctx context.Context, in request) (relayerapi.RevealResu
 		run  func() error
 	}{
 		{"check.proof", func() error { return in.proofErr }},
-		{"check.recipient", func() error { return in.recipientErr }},
+		{"check.recipient", func() error {
+			if in.recipientErr != nil {
+				return in.recipientErr
+			}
+			return r.checkRecipientAllowed(in)
+		}},
 		{"check.signals", func() error { return r.checkSignals(in) }},
 	} {
 		_, end := r.span(ctx, check.name)
@@ -455,7 +463,7 @@ func (r *Relayer) reveal(ctx context.Context, in request) (relayerapi.RevealResu
 		return relayerapi.RevealResult{}, err
 	}
 	var claim *claimToken
-	for r.claims != nil { // another replica may be sending this nullifier's reveal already
+	if r.claims != nil { // another replica may be sending this nullifier's reveal already
 		cctx, end := r.span(ctx, "claim")
 		var err error
 		claim, err = r.claims.claim(cctx, in.nullifier)
@@ -467,13 +475,15 @@ func (r *Relayer) reveal(ctx context.Context, in request) (relayerapi.RevealResu
 		}
 		trace.SpanFromContext(cctx).SetAttributes(attribute.Bool("vaultd.claimed", claim != nil))
 		end(nil)
-		if claim != nil {
-			break
-		}
-		res, err := r.awaitOther(ctx, in.nullifier)
-		if !errors.Is(err, errClaimReleased) {
+		if claim == nil {
+			res, err := r.awaitOther(ctx, in.nullifier)
 			release()
-			return res, err
+			if !errors.Is(err, errClaimReleased) {
+				return res, err
+			}
+			// Given back: what the other replica sent may have ended on chain meanwhile
+			// (reverted, cancelled), so this copy is checked again before it claims.
+			return r.reveal(ctx, in)
 		}
 	}
 	lctx, end := r.span(ctx, "limits") // per recipient, and in total
@@ -494,7 +504,7 @@ func (r *Relayer) reveal(ctx context.Context, in request) (relayerapi.RevealResu
 	r.hooks.Tell("reveal.sent", revealEvent{Nullifier: in.nullifier.Hex(), TxHash: f.Hash().Hex()}) // recorded; delivered by the outbox's loop
 	r.track(in.nullifier, f, func() {
 		release()
-		if errors.Is(f.Err(), txmgr.ErrCancelled) { // the nullifier is free to be revealed again
+		if unrevealed(f) { // the nullifier is free to be revealed again
 			r.unclaim(context.Background(), in.nullifier, claim)
 		}
 	})
@@ -535,7 +545,7 @@ func (r *Relayer) simulate(ctx context.Context, data []byte, change bool) (uint6
 		return limit, nil
 	}
 	if rev, ok := chain.RevertOf(vaultError, err); ok {
-		return 0, reject(RevealRejected, "the vault would refuse this reveal: %s", rev)
+		return 0, reject(RevealRejected, "the vault would refuse this reveal: %s", revertReason(rev))
 	}
 	if chain.IsNodeAnswer(err) {
 		return 0, reject(RevealRejected, "the vault would refuse this reveal: %v", err)
@@ -578,20 +588,40 @@ func (g *gasBook) observe(used, given uint64) {
 	}
 }
 
+// checkRecipientAllowed is the rest of check 4: the recipient is not a contract that would keep
+// what the reveal sends it: the vault, the token revealed, or another of the vault's tokens the
+// relayer knows (ContractsConfig.Tokens). A wallet app scanning a token payment request
+// (EIP-681, ethereum:<token>@<chain>/transfer?address=<recipient>) may have taken the token's
+// address for the recipient's. The message names what the recipient is, not its address.
+func (r *Relayer) checkRecipientAllowed(in request) error {
+	what := ""
+	switch c := r.cfg.Contracts; {
+	case in.recipient == c.Vault || in.recipient == c.NullifierRegistry || in.recipient == c.CommitmentTree:
+		what = "the vault"
+	case in.recipient == in.token:
+		what = "the token being revealed"
+	case slices.Contains(c.Tokens, in.recipient):
+		what = "one of the vault's tokens"
+	default:
+		return nil
+	}
+	return reject(RecipientNotAllowed, "the recipient is %s: what it is sent would be lost; prove the reveal again to the recipient's own address", what)
+}
+
 // checkSignals is check 5: the request's amount, recipient and token are the ones the proof is for.
 func (r *Relayer) checkSignals(in request) error {
 	if in.amount.Cmp(in.signals[zk.SignalAmount]) != 0 {
 		return reject(SignalMismatch, "amount %s is not the proof's amount %s", in.amount, in.signals[zk.SignalAmount])
 	}
 	if new(big.Int).SetBytes(in.recipient.Bytes()).Cmp(in.signals[zk.SignalRecipient]) != 0 {
-		return reject(SignalMismatch, "recipient %s is not the proof's recipient", in.recipient.Hex())
+		return reject(SignalMismatch, "recipient is not the proof's recipient")
 	}
 	id, err := tokenid.Compute(in.token, r.chainID)
 	if err != nil {
 		return platform.Internal(err)
 	}
 	if id.Cmp(in.signals[zk.SignalTokenID]) != 0 {
-		return reject(SignalMismatch, "tokenAddress %s is not the proof's token (tokenId mismatch on chain %d)", in.token.Hex(), r.chainID)
+		return reject(SignalMismatch, "tokenAddress is not the proof's token (tokenId mismatch on chain %d)", r.chainID)
 	}
 	return nil
 }
@@ -622,11 +652,39 @@ func (r *Relayer) send(ctx context.Context, data []byte, gas uint64, nullifier c
 	return f, err
 }
 
-// unclaim gives the nullifier back to the other replicas when nothing was sent (a send whose
-// answer was lost is followed as sent: it never gets here).
+// unclaim gives the nullifier back to the other replicas when nothing was sent, or the send was
+// refused, or its transaction ended unrevealed (a send whose answer was lost is followed as sent:
+// it never gets here before it settles).
 func (r *Relayer) unclaim(ctx context.Context, nullifier common.Hash, claim *claimToken) {
 	if claim != nil {
 		r.claims.release(ctx, nullifier, claim)
+	}
+}
+
+// unrevealed reports whether a settled flight is known to have revealed nothing: an operator's
+// cancel was mined at its nonce, or the reveal was mined and reverted. One given up may still
+// be mined: not unrevealed.
+func unrevealed(f *txmgr.Flight) bool {
+	rc := f.Receipt()
+	return errors.Is(f.Err(), txmgr.ErrCancelled) || rc != nil && rc.Status != types.ReceiptStatusSuccessful
+}
+
+// unclaimFollowed gives nullifier back to the other replicas when f, a reveal's flight whose
+// claim's token this process does not have (adopted from the pool, or followed again from the
+// record), ended unrevealed: the claim is released if the version recorded on it is one of the
+// versions recorded for f's nonce.
+func (r *Relayer) unclaimFollowed(nullifier common.Hash, f *txmgr.Flight) {
+	if r.claims == nil || !unrevealed(f) {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), r.cfg.Chain.RPCTimeout)
+	defer cancel()
+	hashes, err := r.sentTxs.versions(ctx, r.tx.From(), f.Nonce(), nullifier)
+	if err == nil {
+		err = r.claims.releaseSent(ctx, nullifier, append(hashes, f.Hash()))
+	}
+	if err != nil {
+		r.log.Warn("could not give an unrevealed reveal's nullifier back to the other replicas; its claim lapses in an hour", "nonce", f.Nonce(), "err", err)
 	}
 }
 

@@ -26,9 +26,14 @@ import (
 // (the first, and each fee-bumped replacement) on the claim before that version is sent, and
 // only while the claim is still its own (compare-and-set on the token). A replica with a copy of
 // the request finds the claim taken and answers with that transaction's outcome, read from the
-// chain, never a second send. A claim released before anything was sent (a limit, the gate) lets
-// the next copy try. While its reveal waits to be sent (behind a slow node, say) the claim is
-// refreshed, so it lapses only when its replica died before sending.
+// chain, never a second send. A claim released lets the next copy try (its checks run again):
+// it is released before anything is sent (a limit, the gate), and on every path that ends the
+// reveal with nothing revealed (the node refusing the send of a version recorded on it, an
+// operator's cancel mined, the transaction reverted, its record found displaced), so that such
+// a reveal can be sent again at once, on any replica, as in one process. A transaction given up
+// (not mined after txmgr's 30 minutes) may still be mined: its claim is kept until it lapses.
+// While its reveal waits to be sent (behind a slow node, say) the claim is refreshed, so it
+// lapses only when its replica died before sending.
 //
 // A Redis that restarts empty forgets every claim while their reveals may be in flight: the
 // first claim to notice (a marker key is missing) refuses every claim for one quiet spell
@@ -81,7 +86,15 @@ redis.call('SET', KEYS[1], ARGV[1] .. ' ' .. ARGV[2], 'PX', ARGV[3])
 return 1`)
 	refreshScript = redis.NewScript(`if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return 0`)
-	releaseScript = redis.NewScript(`if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+	releaseScript = redis.NewScript(`local v = redis.call('GET', KEYS[1])
+if v and (v == ARGV[1] or string.sub(v, 1, string.len(ARGV[1]) + 1) == ARGV[1] .. ' ') then return redis.call('DEL', KEYS[1]) end
+return 0`)
+	releaseSentScript = redis.NewScript(`local v = redis.call('GET', KEYS[1])
+if not v then return 0 end
+local _, _, hash = string.find(v, ' (.*)$')
+for _, h in ipairs(ARGV) do
+  if h == hash then return redis.call('DEL', KEYS[1]) end
+end
 return 0`)
 )
 
@@ -138,10 +151,22 @@ func (c *nullifierClaims) record(ctx context.Context, n common.Hash, tok *claimT
 	return nil
 }
 
-// release gives the nullifier back when nothing was sent, if the claim is still tok's.
+// release gives the nullifier back, if the claim is still tok's (with a version recorded on it
+// or not): when nothing was sent, or when what was sent ended with nothing revealed.
 func (c *nullifierClaims) release(ctx context.Context, n common.Hash, tok *claimToken) {
 	tok.stop()
 	_ = releaseScript.Run(ctx, c.client, []string{c.key(n)}, tok.value).Err()
+}
+
+// releaseSent gives the nullifier back when the version recorded on its claim is one of hashes:
+// a transaction known to have ended with nothing revealed, whose claim's token this process
+// does not have (it was claimed before a restart, or by the replica that held the key before).
+func (c *nullifierClaims) releaseSent(ctx context.Context, n common.Hash, hashes []common.Hash) error {
+	args := make([]any, len(hashes))
+	for i, h := range hashes {
+		args[i] = h.Hex()
+	}
+	return releaseSentScript.Run(ctx, c.client, []string{c.key(n)}, args...).Err()
 }
 
 // state reads a claim: released (no key), claimed but not yet sent, or the newest hash sent; and

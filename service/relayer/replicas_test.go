@@ -29,6 +29,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/platform/otlptest"
 	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
 	"github.com/seed018cc74c/vaultd/service/kit/redistest"
+	"github.com/seed018cc74c/vaultd/service/kit/sqldb/sqldbtest"
 	"github.com/seed018cc74c/vaultd/service/relayer"
 )
 
@@ -43,7 +44,7 @@ func TestMain(m *testing.M) {
 			return relayer.Run(ctx, cfg, relayer.Options{Traces: tp}) // as cmd/relayer
 		})
 	}
-	os.Exit(m.Run())
+	os.Exit(sqldbtest.Main(m)) // stops the Postgres cluster if a test started one
 }
 
 // replica is one relayer process.

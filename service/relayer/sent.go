@@ -113,6 +113,25 @@ func (s *sentStore) settle(ctx context.Context, wallet common.Address, nonce uin
 	return err
 }
 
+// versions lists the versions recorded for nullifier's transaction from wallet at nonce, oldest
+// first (none when the nonce's record is another reveal's now).
+func (s *sentStore) versions(ctx context.Context, wallet common.Address, nonce uint64, nullifier common.Hash) ([]common.Hash, error) {
+	var hashes string
+	err := s.db.QueryRowContext(ctx, `SELECT hashes FROM reveal_transactions WHERE chain_id = $1 AND wallet = $2 AND nonce = $3 AND nullifier = $4`,
+		s.chainID, walletKey(wallet), int64(nonce), nullifier.Hex()).Scan(&hashes)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []common.Hash
+	for _, h := range strings.Split(hashes, ",") {
+		out = append(out, common.HexToHash(h))
+	}
+	return out, nil
+}
+
 // Reveal states, as GET /reveal/{nullifier} answers them (dropped is stored, and answered as
 // unknown: nothing of it is on chain).
 const (
@@ -305,6 +324,9 @@ func (r *Relayer) recover(ctx context.Context) (following int, err error) {
 			if err := r.sentTxs.settle(ctx, wallet, st.nonce); err != nil {
 				return following, err
 			}
+			if rc.Status != types.ReceiptStatusSuccessful {
+				r.unclaimRecorded(ctx, st)
+			}
 			continue
 		}
 		tx := new(types.Transaction)
@@ -324,6 +346,7 @@ func (r *Relayer) recover(ctx context.Context) (following int, err error) {
 				if err := r.sentTxs.finish(ctx, st.nullifier, revealOutcome{state: stateDropped}); err != nil {
 					return following, err
 				}
+				r.unclaimRecorded(ctx, st)
 			}
 			continue
 		}
@@ -334,10 +357,21 @@ func (r *Relayer) recover(ctx context.Context) (following int, err error) {
 		if changeOf(tx) { // one of the inserts ahead of new reveals
 			release = r.addInsert()
 		}
-		r.track(st.nullifier, f, release)
+		r.track(st.nullifier, f, func() { release(); r.unclaimFollowed(st.nullifier, f) })
 		following++
 	}
 	return following, nil
+}
+
+// unclaimRecorded gives the nullifier of st, a recorded reveal found reverted or displaced,
+// back to the other replicas (if its claim names one of st's versions): it may be sent again.
+func (r *Relayer) unclaimRecorded(ctx context.Context, st sentTx) {
+	if r.claims == nil {
+		return
+	}
+	if err := r.claims.releaseSent(ctx, st.nullifier, st.hashes); err != nil {
+		r.log.Warn("could not give an unrevealed reveal's nullifier back to the other replicas; its claim lapses in an hour", "nonce", st.nonce, "err", err)
+	}
 }
 
 // recoverLogged runs recover and says what it did; a failure is a warning (the reveals it could

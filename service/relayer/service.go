@@ -123,9 +123,10 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 		return nil, err
 	}
 	r.pause.OnChange = func(st pause.State) { r.hooks.Tell(st.Event(), st) }
-	var adminIP ratelimit.Window = ratelimit.New(cfg.Admin.PerIP)
+	var adminIP, statusIP ratelimit.Window = ratelimit.New(cfg.Admin.PerIP), ratelimit.New(cfg.Limits.StatusPerIP)
 	if r.redis != nil {
 		adminIP = ratelimit.NewRedis(r.redis, "relayer:admin-ip", cfg.Admin.PerIP)
+		statusIP = ratelimit.NewRedis(r.redis, "relayer:status-ip", cfg.Limits.StatusPerIP)
 	}
 	admin := platform.ClientAdmission(adminIP, cfg.Limits.IPv6Prefix, "admin requests per client IP", r.metrics.rateLimited.WithLabelValues("admin_ip").Inc)
 	a := &api{r: r, started: time.Now()}
@@ -140,6 +141,9 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 		Admit: map[string]platform.Admission{ // every POST /reveal counts, malformed ones too
 			"POST /reveal": platform.ClientAdmission(r.perIP, cfg.Limits.IPv6Prefix, "requests per client IP",
 				r.metrics.rateLimited.WithLabelValues("ip").Inc),
+			// A poll, cheap but read from the shared database: its own, larger, limit.
+			"GET /reveal/{nullifier}": platform.ClientAdmission(statusIP, cfg.Limits.IPv6Prefix, "status requests per client IP",
+				r.metrics.rateLimited.WithLabelValues("status_ip").Inc),
 			"POST /admin/pause": admin, "POST /admin/resume": admin, "GET /admin/wallet": admin, // a wrong key counts too
 			"GET /admin/transactions": admin, "POST /admin/transactions/{nonce}/replace": admin, "POST /admin/transactions/{nonce}/cancel": admin,
 			"GET /admin/fleet": admin,

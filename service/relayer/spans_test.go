@@ -128,7 +128,8 @@ func traceOf(t *testing.T, rx *otlptest.Receiver, tp *sdktrace.TracerProvider, r
 // A refusal says where it was decided: the span of the check that decided it carries the code
 // and a "refused" event, its status unset (a refusal of the request is no fault of the
 // service), and so does the request's span; a check that passed carries none. Checked for a
-// spent nullifier (the chain check), a malformed proof (the proof check, after the chain's), and
+// spent nullifier (the chain check), a malformed proof (the proof check, after the chain's), the
+// token as the recipient (the recipient check), and
 // a body the OpenAPI validation refuses (the request's own span: nothing ran but the per-IP
 // limit's admission).
 func TestRefusalSpans(t *testing.T) {
@@ -140,6 +141,8 @@ func TestRefusalSpans(t *testing.T) {
 	}
 	_, bad := request(t, c, devUsers(c, 1), 8)
 	bad.Proof.PiA[0] = "1" // not on the curve
+	cd, _ := request(t, c, devUsers(c, 2), 8)
+	toToken := prepareFor(t, c, cd, c.Tokens[0].Address)
 	for _, want := range []struct {
 		name     string
 		req      relayerapi.RevealRequest
@@ -149,6 +152,7 @@ func TestRefusalSpans(t *testing.T) {
 	}{
 		{"a spent nullifier", req, 409, "NULLIFIER_USED", "check.chain"},
 		{"a malformed proof", bad, 422, "INVALID_PROOF", "check.proof"},
+		{"the token as the recipient", toToken, 400, "RECIPIENT_NOT_ALLOWED", "check.recipient"},
 	} {
 		resp, err := client.RevealWithResponse(ctx, want.req)
 		if err != nil || resp.StatusCode() != want.status {

@@ -5,9 +5,12 @@
 // secrets never leave the page: no request carries them (the proof and the nullifier do not
 // reveal them), and the server sends Referrer-Policy: no-referrer and a strict CSP.
 // window.journey holds what the browser test reads.
-import { CardError, createClients, leavesIncluding, readCard, revealAndWait, VaultdError, type CardInfo, type CardProblem } from "@vaultd/client";
+import {
+  CardError, createClients, isRecipientRefused, leavesIncluding, readCard, readRecipient, RecipientError, refusedRecipients, revealAndWait, VaultdError,
+  type CardInfo, type CardProblem, type RecipientProblem, type RefusedRecipients,
+} from "@vaultd/client";
 import { balanceOfCalldata, isSpentCalldata, Prover } from "@vaultd/client/prover";
-import { createPublicClient, formatUnits, getAddress, http, isAddress, type Hex } from "viem";
+import { createPublicClient, formatUnits, http, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { qrInto, scanQR } from "./qr.js";
 
@@ -32,6 +35,17 @@ const problems: Record<CardProblem | "redeemed" | "unknown", string> = {
   "other-chain": "This card belongs to another network than this app's. Open it in the app it was made for.",
   "other-vault": "This card belongs to another vault than this app's. Open it in the app it was made for.",
   "unknown": "This card's deposit is not in this vault: it may be for another app, or not committed yet.",
+};
+
+// What a person reads for an address that cannot receive the card (pasted or scanned).
+const recipientProblems: Record<RecipientProblem, string> = {
+  "malformed": "That is not an address (0x and 40 hex digits) nor a wallet's payment QR code.",
+  "checksum": "This address has a typo: its capital letters (its checksum) do not match. Copy it again from your wallet.",
+  "zero": "That is the zero address: nobody can spend what is sent to it.",
+  "name": "That is a name, not an address: use the address (0x…) it stands for, from your wallet.",
+  "unsupported": "This QR code asks for something else than a payment to an address. Show your wallet's own address (its Receive code) instead.",
+  "vault": "That is the vault's own address, not a wallet: tokens sent there are lost. Use your wallet's address.",
+  "token": "That is a token's contract, not a wallet: tokens sent there are lost. Use your wallet's address.",
 };
 
 function refuse(kind: keyof typeof problems, detail = ""): void {
@@ -92,29 +106,60 @@ if (card) {
     document.body.dataset.state = "ready";
   }
 
-  // The recipient: an address the person pastes (EIP-55 checked), or a wallet made here.
+  // The recipient: an address the person pastes (EIP-55 checked) or scans from their wallet's QR
+  // code (confirmed by them: a code may name another address than they think), or a wallet made
+  // here. Never the vault or a registered token: what is sent to a contract is lost.
+  let refused: RefusedRecipients;
+  try {
+    const r = await refusedRecipients(clients.registry, cfg.vault);
+    refused = { vault: r.vault, tokens: [...r.tokens, c.token] };
+  } catch {
+    refused = { vault: cfg.vault, tokens: [c.token] }; // the relayer refuses the registry's others
+  }
   let recipient: string | undefined;
   const button = $<HTMLButtonElement>("redeem");
   const addressInput = $<HTMLInputElement>("address");
   const saved = $<HTMLInputElement>("saved");
+  const scannedOk = $<HTMLInputElement>("scanned-ok");
   const update = () => {
-    button.disabled = !recipient || (!$("new-wallet").hidden && !saved.checked);
+    button.disabled = !recipient || (!$("new-wallet").hidden && !saved.checked) || (!$("scanned").hidden && !scannedOk.checked);
   };
-  addressInput.oninput = () => {
-    const v = addressInput.value.trim();
+  // choose reads text as the recipient (a pasted address or link, or a scanned code's text), or
+  // says why it cannot be one.
+  const choose = (text: string, scanned: boolean) => {
     $("new-wallet").hidden = true;
+    $("scanned").hidden = true;
+    scannedOk.checked = false;
     recipient = undefined;
     $("address-note").textContent = "";
-    if (v !== "") {
-      if (!isAddress(v, { strict: false })) $("address-note").textContent = "That is not an address: 0x and 40 hex digits.";
-      else if (!isAddress(v, { strict: true })) $("address-note").textContent = "This address has a typo: its capital letters (its checksum) do not match. Copy it again from your wallet.";
-      else if (BigInt(v) === 0n) $("address-note").textContent = "That is the zero address: nobody can spend what is sent to it.";
-      else recipient = getAddress(v);
+    journey.recipientProblem = undefined;
+    if (text.trim() !== "") {
+      try {
+        const r = readRecipient(text, refused);
+        recipient = r.address;
+        if (scanned) {
+          addressInput.value = r.address;
+          $("scanned-address").textContent = r.address;
+          $("scanned-from").textContent =
+            r.form === "transfer"
+              ? `It is a request to be paid in the token ${r.contract}${r.chainId ? ` on network ${r.chainId}` : ""}: this card pays its own tokens to the address above.`
+              : r.chainId && r.chainId !== cfg.chainId ? `It names network ${r.chainId}; this card pays on network ${cfg.chainId}, to the same address.` : "";
+          $("scanned").hidden = false;
+        }
+      } catch (e) {
+        if (!(e instanceof RecipientError)) throw e;
+        journey.recipientProblem = e.problem;
+        $("address-note").textContent = recipientProblems[e.problem];
+        if (scanned) addressInput.value = "";
+        console.info(e.message);
+      }
     }
     update();
+    if (scanned && recipient) $("scanned").scrollIntoView({ block: "start" });
   };
-  // Or scanned from the wallet's QR code (an address, or an EIP-681 ethereum: link), with the
-  // camera, where the browser has one.
+  addressInput.oninput = () => choose(addressInput.value, false);
+  scannedOk.onchange = update;
+  // The camera, where the browser has one.
   const scan = $<HTMLButtonElement>("scan");
   scan.hidden = !navigator.mediaDevices?.getUserMedia;
   scan.onclick = async () => {
@@ -122,9 +167,8 @@ if (card) {
     $("address-note").textContent = "";
     try {
       const text = await scanQR($<HTMLVideoElement>("scan-video"));
-      addressInput.value = text.replace(/^ethereum:/i, "").replace(/^pay-/i, "").split(/[@/?]/)[0];
       journey.scanned = text;
-      addressInput.dispatchEvent(new Event("input"));
+      choose(text, true);
     } catch (e) {
       $("address-note").textContent = `The camera did not give a QR code: ${e instanceof Error ? e.message : String(e)}. Paste the address instead.`;
     } finally {
@@ -149,6 +193,7 @@ if (card) {
     }
     addressInput.value = "";
     $("address-note").textContent = "";
+    $("scanned").hidden = true;
     recipient = account.address;
     $("new-address").textContent = account.address;
     $("new-wallet").hidden = false;
@@ -200,6 +245,16 @@ if (card) {
     } catch (e) {
       if (e instanceof VaultdError && e.code === "NULLIFIER_USED") {
         refuse("redeemed");
+        return;
+      }
+      if (isRecipientRefused(e)) {
+        // The relayer knows a token the registry did not list: nothing was sent.
+        progress.hidden = true;
+        $("address-note").textContent = recipientProblems.token;
+        journey.recipientProblem = "token";
+        recipient = undefined;
+        document.body.dataset.state = "ready";
+        update();
         return;
       }
       progress.textContent = `It did not go through: ${e instanceof Error ? e.message : String(e)}. Nothing was lost: try again.`;

@@ -270,7 +270,17 @@ func RelayerEnv(c *devchain.Chain, vkeyFile, dbFile string) map[string]string {
 		"NULLIFIER_REGISTRY_ADDRESS":  c.Contracts.NullifierRegistry.Hex(),
 		"COMMITMENT_TREE_ADDRESS":     c.Contracts.CommitmentTree.Hex(),
 		"VERIFICATION_KEY_FILE":       vkeyFile,
+		"VAULT_TOKENS":                vaultTokens(c),
 	}
+}
+
+// vaultTokens is VAULT_TOKENS for dev chain c: its tokens' addresses, comma-separated.
+func vaultTokens(c *devchain.Chain) string {
+	var out []string
+	for _, t := range c.Tokens {
+		out = append(out, t.Address.Hex())
+	}
+	return strings.Join(out, ",")
 }
 
 // FaucetEnv is the faucet's configuration on dev chain c: its RPC, the dev faucet account's key
@@ -377,8 +387,9 @@ func (c Config) publicURL(addr string) string {
 
 // DevLimits are devstack's per-IP limits, relaxed from the services' defaults (5 a minute for
 // reveals, 5 an hour for claims) because in development every request comes from one address:
-// a web app's test run, a walkthrough, a browser test. The environment overrides them.
-var DevLimits = map[string]string{"RATE_LIMIT_PER_IP": "120/1m"}
+// a web app's test run, a walkthrough, a browser test; the relayer's status polls as the
+// registry's and the indexer's reads. The environment overrides them.
+var DevLimits = map[string]string{"RATE_LIMIT_PER_IP": "120/1m", "RATE_LIMIT_STATUS_PER_IP": "6000/1m"}
 
 // DevReadLimits are the registry's and the indexer's per-IP limits in devstack: a browser app
 // polling the indexer, a test run and a walkthrough all come from one address. The environment

@@ -2,7 +2,8 @@
 // addresses and the deployment's first block, in the manifest's format (`chainId`,
 // `startBlock`, `contracts`; devnet.json is one, and so is what a deployer writes), so that
 // every service can be pointed at a deployment with one variable. A variable set explicitly
-// overrides what the file says.
+// overrides what the file says. Its `tokens` (the vault's tokens when it was deployed) are
+// VAULT_TOKENS, the addresses the relayer refuses as a recipient.
 package deployment
 
 import (
@@ -12,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
 )
@@ -21,6 +23,9 @@ type File struct {
 	ChainID    uint64            `json:"chainId"`
 	StartBlock uint64            `json:"startBlock"`
 	Contracts  map[string]string `json:"contracts"`
+	Tokens     []struct {
+		Address string `json:"address"`
+	} `json:"tokens"`
 }
 
 // variables maps the file's contracts to the variables that name them.
@@ -35,9 +40,9 @@ var variables = map[string]string{
 const VerificationKeyFile = "verification_key.json"
 
 // Env is getenv with DEPLOYMENT_FILE's values under what is not set: CHAIN_ID, START_BLOCK, the
-// contracts' *_ADDRESS variables, and VERIFICATION_KEY_FILE when a verification_key.json lies
-// beside the file. Without DEPLOYMENT_FILE it is getenv itself. The error says what is wrong
-// with the file.
+// contracts' *_ADDRESS variables, VAULT_TOKENS (its tokens, comma-separated), and
+// VERIFICATION_KEY_FILE when a verification_key.json lies beside the file. Without
+// DEPLOYMENT_FILE it is getenv itself. The error says what is wrong with the file.
 func Env(getenv func(string) string) (func(string) string, error) {
 	path := getenv("DEPLOYMENT_FILE")
 	if path == "" {
@@ -53,6 +58,11 @@ func Env(getenv func(string) string) (func(string) string, error) {
 			values[variable] = a
 		}
 	}
+	var tokens []string
+	for _, t := range f.Tokens {
+		tokens = append(tokens, t.Address)
+	}
+	values["VAULT_TOKENS"] = strings.Join(tokens, ",")
 	if vk := filepath.Join(filepath.Dir(path), VerificationKeyFile); fileExists(vk) {
 		values["VERIFICATION_KEY_FILE"] = vk
 	}
@@ -81,6 +91,11 @@ func Read(path string) (File, error) {
 	for name, a := range f.Contracts {
 		if !common.IsHexAddress(a) {
 			errs = append(errs, fmt.Errorf("contracts.%s is not an address", name))
+		}
+	}
+	for i, t := range f.Tokens {
+		if !common.IsHexAddress(t.Address) {
+			errs = append(errs, fmt.Errorf("tokens[%d].address is not an address", i))
 		}
 	}
 	if f.Contracts["vault"] == "" {

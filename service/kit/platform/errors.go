@@ -183,7 +183,9 @@ func logError(r *http.Request, e *Error) {
 		// service works as designed, and what closed a gate logged its one alert already
 		level = slog.LevelWarn
 	}
-	attrs := []slog.Attr{slog.Int("status", e.Status), slog.String("code", e.Code), slog.String("path", r.URL.Path)}
+	// The route's pattern, not the path: a path's values (a nullifier, an address) are the
+	// caller's, not the log's.
+	attrs := []slog.Attr{slog.Int("status", e.Status), slog.String("code", e.Code), slog.String("method", r.Method), slog.String("route", routePattern(r))}
 	if e.Cause != nil {
 		attrs = append(attrs, slog.String("cause", e.Cause.Error()))
 	}

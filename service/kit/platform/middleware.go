@@ -186,9 +186,10 @@ func quiet(r *http.Request) bool {
 	return false
 }
 
-// traced starts a server span per request, continuing a W3C traceparent when one comes in (its
-// trace id always; its sampling decision only when trustParent, or from a trusted proxy: see
-// EdgeTrust), names it by the route pattern once routing is done, answers its id in
+// traced starts a server span per request, continuing a W3C traceparent that comes from a
+// trusted proxy, or from anyone when trustParent (its trace, and its sampling decision under a
+// parentbased_ sampler); anyone else's starts a new trace linked to it. It names the span by the
+// route pattern once routing is done, answers its id in
 // traceresponse (W3C Trace Context level 2), and logs one access line at info: method, route,
 // status, duration, and (from the context) the request and trace ids; never the caller's
 // address or anything of the path beyond its pattern.
@@ -202,10 +203,15 @@ func traced(tracer trace.Tracer, trustParent bool) func(http.Handler) http.Handl
 			}
 			start := time.Now()
 			ctx := prop.Extract(r.Context(), propagation.HeaderCarrier(r.Header))
-			via, _ := r.Context().Value(ctxViaTrustedProxy).(bool)
-			ctx = EdgeTrust(ctx, trustParent || via)
 			parent := trace.SpanContextFromContext(ctx)
-			ctx, span := tracer.Start(ctx, r.Method, trace.WithSpanKind(trace.SpanKindServer))
+			opts := []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindServer)}
+			if via, _ := r.Context().Value(ctxViaTrustedProxy).(bool); parent.IsValid() && !trustParent && !via {
+				// Neither the caller's trace id (which traceidratio samples by) nor its flags
+				// decide whether the request is traced: a trace of the service's own, linked to
+				// the caller's.
+				opts = append(opts, trace.WithNewRoot(), trace.WithLinks(trace.Link{SpanContext: parent}))
+			}
+			ctx, span := tracer.Start(ctx, r.Method, opts...)
 			defer span.End()
 			if sc := span.SpanContext(); sc.IsValid() && sc.SpanID() != parent.SpanID() {
 				w.Header().Set("traceresponse", "00-"+sc.TraceID().String()+"-"+sc.SpanID().String()+"-"+sc.TraceFlags().String())
@@ -270,7 +276,11 @@ func routePattern(r *http.Request) string {
 func admit(tracer trace.Tracer, checks map[string]Admission) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			for _, key := range []string{"*", r.Method + " " + routePattern(r)} {
+			method := r.Method
+			if method == http.MethodHead { // answered as the GET (middleware.GetHead), and counted as one
+				method = http.MethodGet
+			}
+			for _, key := range []string{"*", method + " " + routePattern(r)} {
 				if check, ok := checks[key]; ok {
 					ctx, span := tracer.Start(r.Context(), "admit", trace.WithAttributes(attribute.String("vaultd.admission", key)))
 					quota, err := check(r.WithContext(ctx))

@@ -185,8 +185,9 @@ func TestRequestLogsGoToTheServiceLogger(t *testing.T) {
 		}
 		msgs = append(msgs, fmt.Sprintf("%s/%s%s%.0d", rec.Msg, rec.Code, rec.Route, rec.Status))
 	}
-	// Each request's access line, the panicking one's too (written as the panic passes).
-	want := []string{"request//boom500", "panic while serving a request/", "internal error/" + CodeInternal + "500", "no such endpoint/" + CodeNotFound + "404", "request/unmatched404"}
+	// Each request's access line, the panicking one's too (written as the panic passes); an
+	// error answer's line names the route too.
+	want := []string{"request//boom500", "panic while serving a request/", "internal error/" + CodeInternal + "/boom500", "no such endpoint/" + CodeNotFound + "unmatched404", "request/unmatched404"}
 	if !slices.Equal(msgs, want) {
 		t.Fatalf("logged %q, want %q", msgs, want)
 	}

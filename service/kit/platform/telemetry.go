@@ -27,9 +27,9 @@ import (
 //   - OTEL_SDK_DISABLED=true records and exports nothing (spans still carry ids, so logs keep
 //     their trace_id);
 //   - OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG choose the sampler (default
-//     parentbased_always_on), applied at the edge by our own policy: a caller's traceparent
-//     keeps its trace id, but its sampling decision counts only from TRUSTED_PROXIES, or from
-//     anyone with TRUST_TRACEPARENT=true (EdgeTrust);
+//     parentbased_always_on); a request's traceparent is its parent only from TRUSTED_PROXIES,
+//     or from anyone with TRUST_TRACEPARENT=true, and anyone else's request starts a trace of
+//     its own, linked to the caller's (the edge's middleware);
 //   - spans are exported over OTLP/HTTP only when OTEL_EXPORTER_OTLP_ENDPOINT (or
 //     OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) is set, with the exporter's own OTEL_* settings.
 //
@@ -95,8 +95,7 @@ func boolSetting(getenv func(string) string, name string) (bool, error) {
 	return b, nil
 }
 
-// samplerFromEnv is the sampler OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG name, behind the
-// edge's policy (edgeSampler).
+// samplerFromEnv is the sampler OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG name.
 func samplerFromEnv(getenv func(string) string) (sdktrace.Sampler, error) {
 	kind := strings.ToLower(strings.TrimSpace(getenv("OTEL_TRACES_SAMPLER")))
 	if kind == "" {
@@ -116,46 +115,10 @@ func samplerFromEnv(getenv func(string) string) (sdktrace.Sampler, error) {
 	if !ok {
 		return nil, fmt.Errorf("OTEL_TRACES_SAMPLER %q is not one of always_on, always_off, traceidratio, parentbased_always_on, parentbased_always_off, parentbased_traceidratio", kind)
 	}
-	return edgeSampler{root: root, parentBased: parentBased}, nil
-}
-
-// edgeSampler decides on root for a span without a parent, and for one whose parent is a
-// caller's traceparent that the edge does not trust (EdgeTrust): a client cannot turn tracing
-// off (or on) for its requests. Otherwise, parent-based, it follows the parent's decision.
-type edgeSampler struct {
-	root        sdktrace.Sampler
-	parentBased bool
-}
-
-func (s edgeSampler) ShouldSample(p sdktrace.SamplingParameters) sdktrace.SamplingResult {
-	psc := trace.SpanContextFromContext(p.ParentContext)
-	if !s.parentBased || !psc.IsValid() || (psc.IsRemote() && !trustsParent(p.ParentContext)) {
-		r := s.root.ShouldSample(p)
-		r.Tracestate = psc.TraceState()
-		return r
+	if parentBased {
+		return sdktrace.ParentBased(root), nil
 	}
-	decision := sdktrace.Drop
-	if psc.IsSampled() {
-		decision = sdktrace.RecordAndSample
-	}
-	return sdktrace.SamplingResult{Decision: decision, Tracestate: psc.TraceState()}
-}
-
-func (s edgeSampler) Description() string {
-	return fmt.Sprintf("EdgeSampler{root:%s,parentBased:%t}", s.root.Description(), s.parentBased)
-}
-
-type ctxTrustParent struct{}
-
-// EdgeTrust marks ctx's remote parent (a request's traceparent) as one whose sampling decision
-// is to be followed: it came through a trusted proxy, or TRUST_TRACEPARENT is set.
-func EdgeTrust(ctx context.Context, trusted bool) context.Context {
-	return context.WithValue(ctx, ctxTrustParent{}, trusted)
-}
-
-func trustsParent(ctx context.Context) bool {
-	t, ok := ctx.Value(ctxTrustParent{}).(bool)
-	return !ok || t // a remote parent outside a request (none today) is trusted
+	return root, nil
 }
 
 // Version is this build's version: the main module's version, or for a build from a checkout

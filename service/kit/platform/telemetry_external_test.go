@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -103,16 +104,19 @@ func TestTraceResponseAccessLineAndResource(t *testing.T) {
 	}
 }
 
-// A caller's traceparent keeps its trace id, but not its say on sampling: flags 00 from an
-// untrusted caller is traced all the same (by the service's sampler); from a trusted proxy, or
-// with TRUST_TRACEPARENT, the caller's decision holds.
+// A caller's traceparent has no say on sampling unless it is trusted: an untrusted caller's
+// request (flags 00 or 01) is traced in a new trace of the service's, sampled by the service's
+// sampler and linked to the caller's span; from a trusted proxy, or with TRUST_TRACEPARENT, the
+// request joins the caller's trace and its decision holds.
 func TestTheEdgeSamplesOnItsOwnPolicy(t *testing.T) {
-	unsampled := map[string]string{"traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00"}
+	const callerTrace, callerSpan = "4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7"
+	unsampled := map[string]string{"traceparent": "00-" + callerTrace + "-" + callerSpan + "-00"}
 	rx, tp, srv, _ := served(t, nil, nil, false)
 	get(t, srv.URL+"/things/1", unsampled)
 	spans := rx.Spans(t, tp)
-	if len(spans) != 1 || spans[0].TraceID != "4bf92f3577b34da6a3ce929d0e0e4736" || spans[0].ParentID != "00f067aa0ba902b7" {
-		t.Fatalf("an untrusted caller's flags 00: %v; want the request traced in the caller's trace", spans)
+	if len(spans) != 1 || spans[0].TraceID == callerTrace || spans[0].ParentID != "" ||
+		len(spans[0].Links) != 1 || spans[0].Links[0].TraceID != callerTrace || spans[0].Links[0].SpanID != callerSpan {
+		t.Fatalf("an untrusted caller's flags 00: %+v; want the request traced in a new trace linked to the caller's span", spans)
 	}
 	for name, c := range map[string]struct {
 		proxies  []netip.Prefix
@@ -125,6 +129,32 @@ func TestTheEdgeSamplesOnItsOwnPolicy(t *testing.T) {
 		get(t, srv.URL+"/things/1", unsampled)
 		if spans := rx.Spans(t, tp); len(spans) != 0 {
 			t.Errorf("%s, flags 00 still traced: %v", name, spans)
+		}
+		get(t, srv.URL+"/things/1", map[string]string{"traceparent": "00-" + callerTrace + "-" + callerSpan + "-01"})
+		if spans := rx.Spans(t, tp); len(spans) != 1 || spans[0].TraceID != callerTrace || spans[0].ParentID != callerSpan {
+			t.Errorf("%s, flags 01: %+v; want the request in the caller's trace", name, spans)
+		}
+	}
+}
+
+// Under traceidratio the trace id decides sampling, so a caller choosing its ids cannot choose
+// to be traced: of 200 requests whose trace ids are near zero (all sampled by any ratio were
+// they kept), at 1 % only about 2 are traced, each in a trace of the service's own.
+func TestACallersTraceIDDoesNotDecideSampling(t *testing.T) {
+	for _, sampler := range []string{"traceidratio", "parentbased_traceidratio"} {
+		rx, tp, srv, _ := served(t, map[string]string{"OTEL_TRACES_SAMPLER": sampler, "OTEL_TRACES_SAMPLER_ARG": "0.01"}, nil, false)
+		for i := range 200 {
+			get(t, srv.URL+"/things/1", map[string]string{"traceparent": fmt.Sprintf("00-%032x-00f067aa0ba902b7-01", i+1)})
+		}
+		spans := rx.Spans(t, tp)
+		for _, s := range spans {
+			if strings.HasPrefix(s.TraceID, "0000000000000000") {
+				t.Errorf("%s: a span in the caller's trace %s", sampler, s.TraceID)
+			}
+		}
+		// Binomial(200, 0.01): 20 or more happens with a probability under 1e-10.
+		if len(spans) >= 20 {
+			t.Errorf("%s at 1 %%: %d of 200 requests with trace ids near zero traced", sampler, len(spans))
 		}
 	}
 }

@@ -20,7 +20,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 )
 
-// A request gets a server span named by its route, continuing the caller's traceparent, and a
+// A request gets a server span named by its route, continuing a trusted caller's traceparent, and a
 // log line written while serving it carries the trace and request ids.
 func TestSpansAndLogCorrelation(t *testing.T) {
 	exp := tracetest.NewInMemoryExporter()
@@ -32,7 +32,7 @@ func TestSpansAndLogCorrelation(t *testing.T) {
 	logger := NewLogger(&logs, slog.LevelInfo, "test")
 	reg := prometheus.NewRegistry()
 	h, err := NewHandler(HandlerOptions{
-		SpecYAML: []byte(testSpec), Tracer: tp.Tracer("test"), Metrics: reg, Gatherer: reg,
+		SpecYAML: []byte(testSpec), Tracer: tp.Tracer("test"), Metrics: reg, Gatherer: reg, TrustTraceParent: true,
 		API: func(r chi.Router) {
 			r.Get("/boom", func(w http.ResponseWriter, r *http.Request) {
 				logger.InfoContext(r.Context(), "inside the handler")

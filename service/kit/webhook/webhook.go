@@ -1,13 +1,16 @@
 // Package webhook tells an operator's endpoints what happened (a reveal mined, a claim failed, a
 // wallet's gate closing, a replica paused): each event is written to an outbox in the service's
 // own database, one row per endpoint, in the same moment the service records what it tells, and
-// delivered from there by a background loop: POSTed as JSON, signed, retried with backoff until
-// the endpoint answers 2xx, at least once and never from a request's path. Every delivery carries
-// its row's id, the same on every attempt, for the receiver to drop duplicates.
+// delivered from there by one worker per endpoint: POSTed as JSON, signed, retried with backoff
+// until the endpoint answers 2xx, at least once and never from a request's path, until the event
+// expires (WEBHOOK_EXPIRE_AFTER). Every delivery carries its row's id, the same on every attempt,
+// for the receiver to drop duplicates. A row whose endpoint is no longer configured, or that
+// expired, is dead-lettered: kept, marked, counted, never sent.
 //
 // The signature is Stripe's and OpenZeppelin Relayer's scheme: the header
-// Vaultd-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" keyed by WEBHOOK_SECRET>.
-// A receiver recomputes it over the raw body and refuses a t too old (replays).
+// Vaultd-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" keyed by the endpoint's
+// secret>. A receiver recomputes it over the raw body and refuses a t too far from its clock
+// (replays).
 package webhook
 
 import (
@@ -24,6 +27,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -35,37 +39,85 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb"
 )
 
-// Config is where events go: the endpoints and the secret that signs them. No URLs: none are
-// sent (Emit records nothing).
+// Config is where events go: the endpoints and the secrets that sign them. No endpoints: none
+// are sent (Emit records nothing).
 type Config struct {
-	URLs    []string
-	Secret  string        // never logged
-	Timeout time.Duration // one delivery's; 10 s when zero
+	Endpoints   []Endpoint
+	Timeout     time.Duration // one delivery's; 10 s when zero
+	ExpireAfter time.Duration // an event not delivered this long after it was recorded is dead-lettered; 72 h when zero
 }
 
-// minSecretLen is the shortest WEBHOOK_SECRET accepted.
+// Endpoint is one of WEBHOOK_URLS: where its deliveries go, and the secret that signs them.
+type Endpoint struct {
+	URL    string
+	Secret string // never logged
+}
+
+// minSecretLen is the shortest secret accepted.
 const minSecretLen = 16
 
-// LoadConfig reads WEBHOOK_URLS (or _FILE: comma- or line-separated http(s) URLs),
-// WEBHOOK_SECRET (or _FILE; required with URLs, at least 16 characters) and WEBHOOK_TIMEOUT
-// (10s: one delivery's).
+// Defaults of WEBHOOK_TIMEOUT and WEBHOOK_EXPIRE_AFTER.
+const (
+	defaultTimeout     = 10 * time.Second
+	defaultExpireAfter = 72 * time.Hour // Stripe's retries last three days
+)
+
+// LoadConfig reads WEBHOOK_URLS (or _FILE): comma- or line-separated entries, each an http(s)
+// URL, or a URL, a space and the secret of that endpoint alone; WEBHOOK_SECRET (or _FILE; the
+// secret of every endpoint without its own, so required when one has none); secrets at least
+// 16 characters. WEBHOOK_TIMEOUT (10s) bounds one delivery; WEBHOOK_EXPIRE_AFTER (72h) is how
+// long an event is retried. Messages name an entry by its position, never its text (a URL may
+// carry a token, an entry a secret).
 func LoadConfig(e *config.Env) Config {
-	c := Config{Timeout: e.Duration("WEBHOOK_TIMEOUT", 10*time.Second)}
-	for _, u := range strings.FieldsFunc(e.OptionalSecret("WEBHOOK_URLS"), func(r rune) bool { return r == ',' || r == '\n' || r == ' ' }) {
-		p, err := url.Parse(u)
-		if err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
-			e.Fail("WEBHOOK_URLS: %q is not an http(s) URL", u)
+	c := Config{Timeout: e.Duration("WEBHOOK_TIMEOUT", defaultTimeout), ExpireAfter: e.Duration("WEBHOOK_EXPIRE_AFTER", defaultExpireAfter)}
+	entries := strings.FieldsFunc(e.OptionalSecret("WEBHOOK_URLS"), func(r rune) bool { return r == ',' || r == '\n' })
+	shared := false // an endpoint signs with WEBHOOK_SECRET
+	for i, entry := range entries {
+		f := strings.Fields(entry)
+		switch {
+		case len(f) == 0:
+			continue
+		case len(f) > 2:
+			e.Fail("WEBHOOK_URLS: entry %d: want a URL, or a URL, a space and its secret", i+1)
+			continue
+		case !isHTTPURL(f[0]):
+			e.Fail("WEBHOOK_URLS: entry %d is not an http(s) URL", i+1)
+			continue
+		case slices.ContainsFunc(c.Endpoints, func(ep Endpoint) bool { return ep.URL == f[0] }):
+			e.Fail("WEBHOOK_URLS: entry %d: its URL is listed before", i+1)
 			continue
 		}
-		c.URLs = append(c.URLs, u)
+		ep := Endpoint{URL: f[0]}
+		if len(f) == 2 {
+			ep.Secret = f[1]
+			switch {
+			case isHTTPURL(ep.Secret):
+				e.Fail("WEBHOOK_URLS: entry %d: a URL where its secret goes (separate URLs with commas)", i+1)
+			case len(ep.Secret) < minSecretLen:
+				e.Fail("WEBHOOK_URLS: entry %d: its secret must be at least %d characters", i+1, minSecretLen)
+			}
+		} else {
+			shared = true
+		}
+		c.Endpoints = append(c.Endpoints, ep)
 	}
-	if len(c.URLs) > 0 {
-		c.Secret = e.Secret("WEBHOOK_SECRET")
-		if c.Secret != "" && len(c.Secret) < minSecretLen {
+	if shared {
+		secret := e.Secret("WEBHOOK_SECRET")
+		if secret != "" && len(secret) < minSecretLen {
 			e.Fail("WEBHOOK_SECRET must be at least %d characters", minSecretLen)
+		}
+		for i := range c.Endpoints {
+			if c.Endpoints[i].Secret == "" {
+				c.Endpoints[i].Secret = secret
+			}
 		}
 	}
 	return c
+}
+
+func isHTTPURL(s string) bool {
+	p, err := url.Parse(s)
+	return err == nil && (p.Scheme == "http" || p.Scheme == "https") && p.Host != ""
 }
 
 // Event is the body of a delivery.
@@ -78,7 +130,7 @@ type Event struct {
 	Data    json.RawMessage `json:"data"`    // the event's own fields
 }
 
-// Outbox is a service's webhook outbox and its delivery loop.
+// Outbox is a service's webhook outbox and its delivery workers.
 type Outbox struct {
 	cfg     Config
 	db      *sqldb.DB
@@ -87,13 +139,22 @@ type Outbox struct {
 	client  *http.Client
 	log     *slog.Logger
 	now     func() time.Time
+	opened  time.Time // rows recorded before, for an endpoint not configured, are dead-lettered
 
-	delivered, failed prometheus.Counter
-	pending           prometheus.Gauge
+	workers      []*worker
+	pending      *prometheus.GaugeVec
+	deadLettered *prometheus.CounterVec
 
-	wake chan struct{}
 	stop context.CancelFunc
 	done sync.WaitGroup
+}
+
+// worker delivers one endpoint's rows.
+type worker struct {
+	Endpoint
+	label             string // the endpoint's position in WEBHOOK_URLS: its metrics' label
+	delivered, failed prometheus.Counter
+	wake              chan struct{}
 }
 
 // Backoff bounds: the first retry after minBackoff, doubling up to maxBackoff.
@@ -105,12 +166,53 @@ const (
 )
 
 // Open creates the outbox table in db (first use) and registers the metrics
-// vaultd_<service>_webhook_deliveries_total{outcome} and vaultd_<service>_webhook_pending.
+// vaultd_<service>_webhook_deliveries_total{endpoint,outcome},
+// vaultd_<service>_webhook_pending{endpoint} and
+// vaultd_<service>_webhook_dead_lettered_total{reason}.
 func Open(db *sqldb.DB, service, replica string, cfg Config, reg prometheus.Registerer, log *slog.Logger) (*Outbox, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	if err := db.Migrate("webhook", `CREATE TABLE IF NOT EXISTS webhook_outbox (
+	if err := migrate(db); err != nil {
+		return nil, fmt.Errorf("DATABASE_URL: %w", err)
+	}
+	now := time.Now()
+	// Delivered and dead-lettered rows are kept a week (for people reading the table), then
+	// dropped at a start.
+	if _, err := db.Exec(`DELETE FROM webhook_outbox WHERE service = $1 AND (delivered_at < $2 OR dead_at < $2)`, service, now.Add(-keepDelivered).UnixMilli()); err != nil {
+		return nil, fmt.Errorf("DATABASE_URL: %w", err)
+	}
+	deliveries := prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: "vaultd", Subsystem: service, Name: "webhook_deliveries_total",
+		Help: "Webhook delivery attempts, by endpoint (its position in WEBHOOK_URLS) and outcome (delivered: the endpoint answered 2xx; failed: anything else, retried with backoff)."}, []string{"endpoint", "outcome"})
+	pending := prometheus.NewGaugeVec(prometheus.GaugeOpts{Namespace: "vaultd", Subsystem: service, Name: "webhook_pending",
+		Help: "Webhook deliveries recorded and not yet delivered, by endpoint (every replica's, as this one last counted them)."}, []string{"endpoint"})
+	dead := prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: "vaultd", Subsystem: service, Name: "webhook_dead_lettered_total",
+		Help: "Webhook deliveries given up, never to be sent, by reason (expired: not delivered within WEBHOOK_EXPIRE_AFTER; unconfigured: recorded for an endpoint no longer in WEBHOOK_URLS)."}, []string{"reason"})
+	reg.MustRegister(deliveries, pending, dead)
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = defaultTimeout
+	}
+	if cfg.ExpireAfter <= 0 {
+		cfg.ExpireAfter = defaultExpireAfter
+	}
+	o := &Outbox{cfg: cfg, db: db, service: service, replica: replica, log: log, now: time.Now, opened: now,
+		client:  &http.Client{Timeout: cfg.Timeout, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }},
+		pending: pending, deadLettered: dead}
+	for i, ep := range cfg.Endpoints {
+		label := strconv.Itoa(i)
+		o.workers = append(o.workers, &worker{Endpoint: ep, label: label, wake: make(chan struct{}, 1),
+			delivered: deliveries.WithLabelValues(label, "delivered"), failed: deliveries.WithLabelValues(label, "failed")})
+		pending.WithLabelValues(label)
+	}
+	dead.WithLabelValues("expired")
+	dead.WithLabelValues("unconfigured")
+	return o, nil
+}
+
+// migrate creates the table, or adds to one made by an earlier version the columns created_at
+// and dead_at.
+func migrate(db *sqldb.DB) error {
+	create := `CREATE TABLE IF NOT EXISTS webhook_outbox (
 		id           TEXT   NOT NULL PRIMARY KEY, -- the delivery's id
 		service      TEXT   NOT NULL,
 		url          TEXT   NOT NULL,
@@ -118,26 +220,27 @@ func Open(db *sqldb.DB, service, replica string, cfg Config, reg prometheus.Regi
 		attempts     BIGINT NOT NULL,
 		next_at      BIGINT NOT NULL, -- unix milliseconds: due then (or held until then by the replica delivering it)
 		delivered_at BIGINT,          -- unix milliseconds; NULL until the endpoint answered 2xx
-		last_error   TEXT   NOT NULL
-	)`, `CREATE INDEX IF NOT EXISTS webhook_outbox_due ON webhook_outbox (service, delivered_at, next_at)`); err != nil {
-		return nil, fmt.Errorf("DATABASE_URL: %w", err)
+		last_error   TEXT   NOT NULL,
+		created_at   BIGINT,          -- unix milliseconds: recorded then (rows of earlier versions: their first start since)
+		dead_at      BIGINT           -- unix milliseconds: dead-lettered then (expired, or its endpoint no longer configured)
+	)`
+	due := `CREATE INDEX IF NOT EXISTS webhook_outbox_due ON webhook_outbox (service, delivered_at, next_at)`
+	perEndpoint := `CREATE INDEX IF NOT EXISTS webhook_outbox_endpoint_due ON webhook_outbox (service, url, next_at) WHERE delivered_at IS NULL AND dead_at IS NULL`
+	if db.Dialect == sqldb.Postgres {
+		return db.Migrate("webhook", create, due,
+			`ALTER TABLE webhook_outbox ADD COLUMN IF NOT EXISTS created_at BIGINT`,
+			`ALTER TABLE webhook_outbox ADD COLUMN IF NOT EXISTS dead_at BIGINT`, perEndpoint)
 	}
-	// Delivered rows are kept a week (for people reading the table), then dropped at a start.
-	if _, err := db.Exec(`DELETE FROM webhook_outbox WHERE service = $1 AND delivered_at < $2`, service, time.Now().Add(-keepDelivered).UnixMilli()); err != nil {
-		return nil, fmt.Errorf("DATABASE_URL: %w", err)
+	if err := db.Migrate("webhook", create, due); err != nil {
+		return err
 	}
-	deliveries := prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: "vaultd", Subsystem: service, Name: "webhook_deliveries_total",
-		Help: "Webhook delivery attempts, by outcome (delivered: the endpoint answered 2xx; failed: anything else, retried with backoff)."}, []string{"outcome"})
-	pending := prometheus.NewGauge(prometheus.GaugeOpts{Namespace: "vaultd", Subsystem: service, Name: "webhook_pending",
-		Help: "Webhook deliveries recorded and not yet delivered (every replica's, as this one last counted them)."})
-	reg.MustRegister(deliveries, pending)
-	if cfg.Timeout <= 0 {
-		cfg.Timeout = 10 * time.Second
+	for _, column := range []string{"created_at", "dead_at"} { // SQLite has no ADD COLUMN IF NOT EXISTS
+		if _, err := db.Exec(`ALTER TABLE webhook_outbox ADD COLUMN ` + column + ` BIGINT`); err != nil && !strings.Contains(err.Error(), "duplicate column") {
+			return err
+		}
 	}
-	return &Outbox{cfg: cfg, db: db, service: service, replica: replica, log: log, now: time.Now,
-		client:    &http.Client{Timeout: cfg.Timeout, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }},
-		delivered: deliveries.WithLabelValues("delivered"), failed: deliveries.WithLabelValues("failed"), pending: pending,
-		wake: make(chan struct{}, 1)}, nil
+	_, err := db.Exec(perEndpoint)
+	return err
 }
 
 // Execer is where an event is recorded: best the transaction that records what the event tells,
@@ -147,9 +250,9 @@ type Execer interface {
 }
 
 // Emit records an event for every endpoint, through ex (nil: the outbox's database); it sends
-// nothing itself (Start's loop does). With no endpoints configured it records nothing.
+// nothing itself (Start's workers do). With no endpoints configured it records nothing.
 func (o *Outbox) Emit(ctx context.Context, ex Execer, typ string, data any) error {
-	if o == nil || len(o.cfg.URLs) == 0 {
+	if o == nil || len(o.workers) == 0 {
 		return nil
 	}
 	if ex == nil {
@@ -160,7 +263,7 @@ func (o *Outbox) Emit(ctx context.Context, ex Execer, typ string, data any) erro
 		return err
 	}
 	now := o.now()
-	for _, u := range o.cfg.URLs {
+	for _, w := range o.workers {
 		id, err := newID()
 		if err != nil {
 			return err
@@ -169,14 +272,16 @@ func (o *Outbox) Emit(ctx context.Context, ex Execer, typ string, data any) erro
 		if err != nil {
 			return err
 		}
-		if _, err := ex.ExecContext(ctx, `INSERT INTO webhook_outbox (id, service, url, body, attempts, next_at, delivered_at, last_error)
-			VALUES ($1, $2, $3, $4, 0, $5, NULL, '')`, id, o.service, u, string(body), now.UnixMilli()); err != nil {
+		if _, err := ex.ExecContext(ctx, `INSERT INTO webhook_outbox (id, service, url, body, attempts, next_at, delivered_at, last_error, created_at, dead_at)
+			VALUES ($1, $2, $3, $4, 0, $5, NULL, '', $5, NULL)`, id, o.service, w.URL, string(body), now.UnixMilli()); err != nil {
 			return fmt.Errorf("record a webhook event: %w", err)
 		}
 	}
-	select {
-	case o.wake <- struct{}{}:
-	default:
+	for _, w := range o.workers {
+		select {
+		case w.wake <- struct{}{}:
+		default:
+		}
 	}
 	return nil
 }
@@ -185,7 +290,7 @@ func (o *Outbox) Emit(ctx context.Context, ex Execer, typ string, data any) erro
 // failure to record it is logged (for what a service tells from a callback: a gate's or a
 // pause's transition, a transaction sent).
 func (o *Outbox) Tell(typ string, data any) {
-	if o == nil || len(o.cfg.URLs) == 0 {
+	if o == nil || len(o.workers) == 0 {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -195,32 +300,43 @@ func (o *Outbox) Tell(typ string, data any) {
 	}
 }
 
-// Start runs the delivery loop until Close: every poll (and at once after an Emit) it delivers
-// what is due, oldest first.
+// Start runs the delivery workers until Close, one per endpoint, so that an endpoint that is
+// down or slow delays only its own deliveries: every poll (and at once after an Emit) each
+// delivers its endpoint's rows that are due, oldest first. Every poll, rows that expired, and
+// rows recorded before this start for an endpoint no longer configured, are dead-lettered.
 func (o *Outbox) Start(poll time.Duration) {
-	if len(o.cfg.URLs) == 0 {
+	if len(o.workers) == 0 { // what earlier starts left is dead-lettered, once
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		o.sweep(ctx)
 		return
 	}
 	ctx, stop := context.WithCancel(context.Background())
 	o.stop = stop
-	o.done.Add(1)
-	go func() {
-		defer o.done.Done()
-		t := time.NewTicker(poll)
-		defer t.Stop()
-		for {
-			o.deliverDue(ctx)
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-			case <-o.wake:
+	loop := func(wake <-chan struct{}, run func(context.Context)) {
+		o.done.Add(1)
+		go func() {
+			defer o.done.Done()
+			t := time.NewTicker(poll)
+			defer t.Stop()
+			for {
+				run(ctx)
+				select {
+				case <-ctx.Done():
+					return
+				case <-t.C:
+				case <-wake:
+				}
 			}
-		}
-	}()
+		}()
+	}
+	loop(nil, o.sweep)
+	for _, w := range o.workers {
+		loop(w.wake, func(ctx context.Context) { o.deliverDue(ctx, w) })
+	}
 }
 
-// Close stops the delivery loop; what is not delivered stays in the outbox for the next start.
+// Close stops the delivery workers; what is not delivered stays in the outbox for the next start.
 func (o *Outbox) Close() {
 	if o.stop != nil {
 		o.stop()
@@ -229,26 +345,30 @@ func (o *Outbox) Close() {
 }
 
 type due struct {
-	id, url, body string
-	attempts      int64
-	nextAt        int64
+	id, body string
+	attempts int64
+	nextAt   int64
 }
 
-// deliverDue delivers the rows due now. A row is taken by moving its next_at past the attempt
-// (a conditional update: of replicas sharing the database, one takes it), so that it is neither
-// sent twice at once nor lost if this replica stops mid-attempt.
-func (o *Outbox) deliverDue(ctx context.Context) {
-	now := o.now().UnixMilli()
-	rows, err := o.db.QueryContext(ctx, `SELECT id, url, body, attempts, next_at FROM webhook_outbox
-		WHERE service = $1 AND delivered_at IS NULL AND next_at <= $2 ORDER BY next_at LIMIT $3`, o.service, now, batch)
+// deliverDue delivers w's rows due now, until one fails (its endpoint is failing: the rest wait
+// for the next poll). A row is taken by moving its next_at past the attempt (a conditional
+// update: of replicas sharing the database, one takes it), computed when that row is taken, so
+// that it is neither sent twice at once nor lost if this replica stops mid-attempt.
+func (o *Outbox) deliverDue(ctx context.Context, w *worker) {
+	now := o.now()
+	rows, err := o.db.QueryContext(ctx, `SELECT id, body, attempts, next_at FROM webhook_outbox
+		WHERE service = $1 AND url = $2 AND delivered_at IS NULL AND dead_at IS NULL AND next_at <= $3 AND created_at >= $4
+		ORDER BY next_at LIMIT $5`, o.service, w.URL, now.UnixMilli(), now.Add(-o.cfg.ExpireAfter).UnixMilli(), batch)
 	if err != nil {
-		o.log.Warn("cannot read the webhook outbox", "err", err)
+		if ctx.Err() == nil {
+			o.log.Warn("cannot read the webhook outbox", "err", err)
+		}
 		return
 	}
 	var list []due
 	for rows.Next() {
 		var d due
-		if rows.Scan(&d.id, &d.url, &d.body, &d.attempts, &d.nextAt) == nil {
+		if rows.Scan(&d.id, &d.body, &d.attempts, &d.nextAt) == nil {
 			list = append(list, d)
 		}
 	}
@@ -257,47 +377,113 @@ func (o *Outbox) deliverDue(ctx context.Context) {
 		if ctx.Err() != nil {
 			return
 		}
-		res, err := o.db.ExecContext(ctx, `UPDATE webhook_outbox SET next_at = $1 WHERE id = $2 AND next_at = $3 AND delivered_at IS NULL`,
-			now+(2*o.cfg.Timeout).Milliseconds(), d.id, d.nextAt) // held past the attempt's timeout
+		res, err := o.db.ExecContext(ctx, `UPDATE webhook_outbox SET next_at = $1 WHERE id = $2 AND next_at = $3 AND delivered_at IS NULL AND dead_at IS NULL`,
+			o.now().Add(2*o.cfg.Timeout).UnixMilli(), d.id, d.nextAt) // held past the attempt's timeout, from now
 		if err != nil {
 			continue
 		}
 		if n, _ := res.RowsAffected(); n != 1 {
 			continue // another replica took it
 		}
-		o.attempt(ctx, d)
-	}
-	var left int64
-	if o.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM webhook_outbox WHERE service = $1 AND delivered_at IS NULL`, o.service).Scan(&left) == nil {
-		o.pending.Set(float64(left))
+		if !o.attempt(ctx, w, d) {
+			return
+		}
 	}
 }
 
-// attempt POSTs one delivery and records its outcome.
-func (o *Outbox) attempt(ctx context.Context, d due) {
-	err := o.post(ctx, d.url, d.id, []byte(d.body))
+// attempt POSTs one delivery and records its outcome; false when the endpoint did not take it.
+func (o *Outbox) attempt(ctx context.Context, w *worker, d due) bool {
+	err := o.post(ctx, w.Endpoint, d.id, []byte(d.body))
 	now := o.now()
 	if err == nil {
-		o.delivered.Inc()
+		w.delivered.Inc()
 		if _, err := o.db.ExecContext(ctx, `UPDATE webhook_outbox SET delivered_at = $1, attempts = attempts + 1, last_error = '' WHERE id = $2`,
 			now.UnixMilli(), d.id); err != nil {
 			o.log.Warn("a webhook was delivered but could not be marked so; it will be delivered again", "id", d.id, "err", err)
 		}
-		return
+		return true
 	}
-	o.failed.Inc()
+	if ctx.Err() != nil {
+		return false // stopping: the row's hold lapses and it is due again at the next start
+	}
+	w.failed.Inc()
 	backoff := min(maxBackoff, minBackoff<<min(d.attempts, 20))
 	if _, werr := o.db.ExecContext(ctx, `UPDATE webhook_outbox SET attempts = attempts + 1, next_at = $1, last_error = $2 WHERE id = $3`,
 		now.Add(backoff).UnixMilli(), truncate(err.Error(), 512), d.id); werr != nil {
 		o.log.Warn("cannot record a failed webhook delivery", "id", d.id, "err", werr)
 	}
 	if d.attempts == 0 || d.attempts%10 == 9 { // the endpoint's failures are its operator's to fix: a warning, not once per attempt
-		o.log.Warn("a webhook endpoint did not take a delivery; retrying with backoff", "endpoint", redact(d.url), "id", d.id, "attempts", d.attempts+1, "retryIn", backoff, "err", err)
+		o.log.Warn("a webhook endpoint did not take a delivery; retrying with backoff", "endpoint", redact(w.URL), "id", d.id, "attempts", d.attempts+1, "retryIn", backoff, "err", err)
+	}
+	return false
+}
+
+// sweep dead-letters what will never be sent (rows that expired; rows recorded before this
+// start for an endpoint not configured now) and counts what waits, per endpoint. Rows recorded
+// since this start for an endpoint it does not know are another replica's, configured anew
+// (a rolling change of WEBHOOK_URLS): that replica delivers them.
+func (o *Outbox) sweep(ctx context.Context) {
+	now := o.now()
+	// Rows recorded by a version before created_at start their expiry now.
+	if _, err := o.db.ExecContext(ctx, `UPDATE webhook_outbox SET created_at = $1 WHERE service = $2 AND created_at IS NULL`, now.UnixMilli(), o.service); err != nil {
+		return
+	}
+	o.deadLetter(ctx, "expired", "expired: not delivered within WEBHOOK_EXPIRE_AFTER", "created_at < $4", now.Add(-o.cfg.ExpireAfter).UnixMilli())
+	unconfigured, args := "created_at < $4", []any{o.opened.UnixMilli()}
+	if len(o.workers) > 0 {
+		marks := make([]string, len(o.workers))
+		for i, w := range o.workers {
+			args = append(args, w.URL)
+			marks[i] = "$" + strconv.Itoa(i+5)
+		}
+		unconfigured += " AND url NOT IN (" + strings.Join(marks, ", ") + ")"
+	}
+	o.deadLetter(ctx, "unconfigured", "its endpoint is no longer in WEBHOOK_URLS", unconfigured, args...)
+
+	rows, err := o.db.QueryContext(ctx, `SELECT url, COUNT(*) FROM webhook_outbox WHERE service = $1 AND delivered_at IS NULL AND dead_at IS NULL GROUP BY url`, o.service)
+	if err != nil {
+		return
+	}
+	defer rows.Close()
+	counts := map[string]float64{}
+	for rows.Next() {
+		var u string
+		var n int64
+		if rows.Scan(&u, &n) == nil {
+			counts[u] = float64(n)
+		}
+	}
+	if rows.Err() == nil {
+		for _, w := range o.workers {
+			o.pending.WithLabelValues(w.label).Set(counts[w.URL])
+		}
 	}
 }
 
-func (o *Outbox) post(ctx context.Context, endpoint, id string, body []byte) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(body))
+// deadLetter marks the rows not delivered that match where ($4 on) as dead, counts them under
+// reason and says so once per sweep.
+func (o *Outbox) deadLetter(ctx context.Context, reason, why, where string, args ...any) {
+	res, err := o.db.ExecContext(ctx, `UPDATE webhook_outbox SET dead_at = $1, last_error = $2
+		WHERE service = $3 AND delivered_at IS NULL AND dead_at IS NULL AND `+where,
+		append([]any{o.now().UnixMilli(), why, o.service}, args...)...)
+	if err != nil {
+		if ctx.Err() == nil {
+			o.log.Warn("cannot dead-letter webhook events", "reason", reason, "err", err)
+		}
+		return
+	}
+	if n, _ := res.RowsAffected(); n > 0 {
+		o.deadLettered.WithLabelValues(reason).Add(float64(n))
+		level := slog.LevelWarn // an endpoint that did not take them in time
+		if reason == "unconfigured" {
+			level = slog.LevelInfo // the operator removed their endpoint
+		}
+		o.log.Log(ctx, level, "webhook events dead-lettered: they will not be sent", "reason", reason, "events", n, "why", why)
+	}
+}
+
+func (o *Outbox) post(ctx context.Context, ep Endpoint, id string, body []byte) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, ep.URL, bytes.NewReader(body))
 	if err != nil {
 		return err
 	}
@@ -305,10 +491,10 @@ func (o *Outbox) post(ctx context.Context, endpoint, id string, body []byte) err
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", "vaultd-"+o.service)
 	req.Header.Set("Vaultd-Delivery", id)
-	req.Header.Set("Vaultd-Signature", "t="+ts+",v1="+Sign(o.cfg.Secret, ts, body))
+	req.Header.Set("Vaultd-Signature", "t="+ts+",v1="+Sign(ep.Secret, ts, body))
 	resp, err := o.client.Do(req)
 	if err != nil {
-		return errors.New(strings.ReplaceAll(err.Error(), endpoint, redact(endpoint))) // a URL may carry a token
+		return errors.New(strings.ReplaceAll(err.Error(), ep.URL, redact(ep.URL))) // a URL may carry a token
 	}
 	resp.Body.Close()
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
@@ -326,8 +512,9 @@ func Sign(secret, ts string, body []byte) string {
 	return hex.EncodeToString(mac.Sum(nil))
 }
 
-// Verify checks a Vaultd-Signature header over body, refusing one older than maxAge: what a
-// receiver does (the README shows it; the tests use it).
+// Verify checks a Vaultd-Signature header over body, refusing one whose time is more than maxAge
+// from now, either way (an old one is a replay; one from the future, made to be replayed
+// later): what a receiver does (the README shows it; the tests use it).
 func Verify(secret, header string, body []byte, maxAge time.Duration, now time.Time) error {
 	var ts, sig string
 	for _, part := range strings.Split(header, ",") {
@@ -343,8 +530,8 @@ func Verify(secret, header string, body []byte, maxAge time.Duration, now time.T
 	if err != nil || sig == "" {
 		return errors.New("malformed Vaultd-Signature")
 	}
-	if now.Sub(time.Unix(sec, 0)) > maxAge {
-		return errors.New("the signature is too old")
+	if age := now.Sub(time.Unix(sec, 0)); age > maxAge || age < -maxAge {
+		return errors.New("the signature's time is too far from now")
 	}
 	if !hmac.Equal([]byte(sig), []byte(Sign(secret, ts, body))) {
 		return errors.New("the signature does not match")

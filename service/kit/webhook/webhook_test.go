@@ -25,21 +25,28 @@ func TestMain(m *testing.M) { os.Exit(sqldbtest.Main(m)) }
 const secret = "a webhook secret for the tests"
 
 // receiver is a real HTTP endpoint on loopback that an operator would run: it checks each
-// delivery's signature and keeps the ids it accepted; it can refuse (500), be slow (longer than
-// a delivery's timeout) or be down (its port closed), and come back on the same port.
+// delivery's signature with its secret and keeps the ids it accepted; it can refuse (500), be
+// slow (longer than a delivery's timeout), hang (answer nothing until the test ends), take each
+// delivery after a delay (shorter than the timeout) or be down (its port closed), and come back
+// on the same port.
 type receiver struct {
-	t    *testing.T
-	addr string
+	t      *testing.T
+	addr   string
+	secret string
+	hang   chan struct{} // closed when the test ends
 
 	mu       sync.Mutex
-	mode     string // "ok", "refuse", "slow"
+	mode     string        // "ok", "refuse", "slow", "hang"
+	delay    time.Duration // in "ok", before taking a delivery
 	accepted map[string]int
 	refused  int
 	srv      *http.Server
 }
 
-func newReceiver(t *testing.T) *receiver {
-	r := &receiver{t: t, mode: "ok", accepted: map[string]int{}}
+func newReceiver(t *testing.T) *receiver { return newReceiverWith(t, secret) }
+
+func newReceiverWith(t *testing.T, secret string) *receiver {
+	r := &receiver{t: t, secret: secret, hang: make(chan struct{}), mode: "ok", accepted: map[string]int{}}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -47,6 +54,7 @@ func newReceiver(t *testing.T) *receiver {
 	r.addr = ln.Addr().String()
 	r.serve(ln)
 	t.Cleanup(r.down)
+	t.Cleanup(func() { close(r.hang) }) // before down: a hanging handler returns
 	return r
 }
 
@@ -54,7 +62,7 @@ func (r *receiver) serve(ln net.Listener) {
 	r.srv = &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		body, _ := io.ReadAll(req.Body)
 		r.mu.Lock()
-		mode := r.mode
+		mode, delay := r.mode, r.delay
 		r.mu.Unlock()
 		switch mode {
 		case "refuse":
@@ -66,8 +74,12 @@ func (r *receiver) serve(ln net.Listener) {
 		case "slow": // past the sender's timeout: its answer never reaches the sender
 			time.Sleep(time.Second)
 			return
+		case "hang":
+			<-r.hang
+			return
 		}
-		if err := webhook.Verify(secret, req.Header.Get("Vaultd-Signature"), body, 5*time.Minute, time.Now()); err != nil {
+		time.Sleep(delay)
+		if err := webhook.Verify(r.secret, req.Header.Get("Vaultd-Signature"), body, 5*time.Minute, time.Now()); err != nil {
 			r.t.Errorf("a delivery's signature: %v", err)
 			http.Error(w, "bad signature", http.StatusUnauthorized)
 			return
@@ -137,7 +149,7 @@ func TestEveryEventIsDeliveredOnceTheEndpointIsBack(t *testing.T) {
 			}
 			defer db.Close()
 			rcv := newReceiver(t)
-			cfg := webhook.Config{URLs: []string{"http://" + rcv.addr + "/hooks?token=abc"}, Secret: secret, Timeout: 300 * time.Millisecond}
+			cfg := configOf(300*time.Millisecond, 0, endpoint{"http://" + rcv.addr + "/hooks?token=abc", secret})
 			open := func() *webhook.Outbox {
 				o, err := webhook.Open(db, "relayer", "relayer-a", cfg, prometheus.NewRegistry(), nil)
 				if err != nil {
@@ -186,7 +198,8 @@ func TestEveryEventIsDeliveredOnceTheEndpointIsBack(t *testing.T) {
 	}
 }
 
-// A signature made with another secret, too old, malformed, or over another body is refused.
+// A signature made with another secret, too old, from the future (made to be replayed later),
+// malformed, or over another body is refused.
 func TestVerifyRefusesForgedAndStaleSignatures(t *testing.T) {
 	body := []byte(`{"id":"x"}`)
 	now := time.Now()
@@ -196,9 +209,10 @@ func TestVerifyRefusesForgedAndStaleSignatures(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, header := range map[string]string{
-		"another secret": "t=" + ts(now) + ",v1=" + webhook.Sign("another secret entirely", ts(now), body),
-		"stale":          "t=" + ts(now.Add(-time.Hour)) + ",v1=" + webhook.Sign(secret, ts(now.Add(-time.Hour)), body),
-		"malformed":      "v1=abc",
+		"another secret":  "t=" + ts(now) + ",v1=" + webhook.Sign("another secret entirely", ts(now), body),
+		"stale":           "t=" + ts(now.Add(-time.Hour)) + ",v1=" + webhook.Sign(secret, ts(now.Add(-time.Hour)), body),
+		"from the future": "t=" + ts(now.Add(time.Hour)) + ",v1=" + webhook.Sign(secret, ts(now.Add(time.Hour)), body),
+		"malformed":       "v1=abc",
 	} {
 		if webhook.Verify(secret, header, body, time.Minute, now) == nil {
 			t.Errorf("%s: accepted", name)

@@ -25,6 +25,9 @@ var (
 	ErrAlreadyRedeemed = errors.New("this card has already been redeemed")
 	ErrWrongToken      = errors.New("the vault does not hold this card's token")
 	ErrWrongChain      = errors.New("the card is for another chain")
+	// ErrRecipientNotAllowed is a recipient that is the vault or a token it registered: a
+	// contract, which keeps what is sent to it, so the card would be lost.
+	ErrRecipientNotAllowed = errors.New("the recipient is the vault or a token's contract, not a wallet: what is sent there is lost")
 )
 
 var (
@@ -155,6 +158,22 @@ func PreparePart(ctx context.Context, client *ethclient.Client, keys *zk.Keys, c
 		return Request{}, nil, err
 	}
 	return ProveFrom(keys, c, tree, recipient, amount)
+}
+
+// CheckRecipient refuses the vault and every token it registered (its tokenIdOf, read from the
+// chain) as a card's recipient, with ErrRecipientNotAllowed.
+func CheckRecipient(ctx context.Context, client *ethclient.Client, vault, recipient common.Address) error {
+	if recipient == vault {
+		return fmt.Errorf("%w (%s is the vault)", ErrRecipientNotAllowed, recipient.Hex())
+	}
+	id, err := bind.Call(vaultABI.Instance(client, vault), &bind.CallOpts{Context: ctx}, vaultABI.PackTokenIdOf(recipient), vaultABI.UnpackTokenIdOf)
+	if err != nil {
+		return fmt.Errorf("read the vault: %w", err)
+	}
+	if id.Sign() != 0 {
+		return fmt.Errorf("%w (%s is a token the vault holds)", ErrRecipientNotAllowed, recipient.Hex())
+	}
+	return nil
 }
 
 // Reveal submits the request's reveal from key's account (no relayer) and waits for it.

@@ -5,9 +5,11 @@ import type { paths as RegistryPaths, components as RegistryComponents } from ".
 import type { paths as RelayerPaths, components as RelayerComponents } from "./gen/relayer.js";
 import type { paths as FaucetPaths, components as FaucetComponents } from "./gen/faucet.js";
 import type { paths as IndexerPaths, components as IndexerComponents } from "./gen/indexer.js";
+import { RecipientError, type RefusedRecipients } from "./recipient.js";
 
 export type { RegistryPaths, RelayerPaths, FaucetPaths, IndexerPaths };
 export { CardError, cardLink, readCard, type CardInfo, type CardProblem, type Home } from "./card.js";
+export { checkRecipient, checksummed, readRecipient, RecipientError, type Recipient, type RecipientProblem, type RefusedRecipients } from "./recipient.js";
 export type Token = RegistryComponents["schemas"]["Token"];
 export type RevealRequest = RelayerComponents["schemas"]["RevealRequest"];
 export type RevealResult = RelayerComponents["schemas"]["RevealResult"];
@@ -59,6 +61,25 @@ export function ok<T>(result: { data?: T; error?: unknown; response: Response })
     throw new VaultdError(result.response.status, result.error, result.response.headers);
   }
   return result.data;
+}
+
+/**
+ * What readRecipient and checkRecipient refuse as a card's recipient: the vault's address and
+ * every token the registry lists. Throws a VaultdError when the registry does not answer (a page
+ * may go on with the vault and the card's token: the relayer refuses the rest).
+ */
+export async function refusedRecipients(registry: Client<RegistryPaths>, vault: string): Promise<RefusedRecipients & { tokens: string[] }> {
+  const list = ok(await registry.GET("/tokens", {}));
+  return { vault, tokens: list.tokens.map((t) => t.address) };
+}
+
+/**
+ * Whether an error refuses the recipient as the vault's or a token's address: checkRecipient's
+ * RecipientError, or the relayer's 400 RECIPIENT_NOT_ALLOWED (which revealAndWait throws).
+ */
+export function isRecipientRefused(e: unknown): boolean {
+  if (e instanceof RecipientError) return e.problem === "vault" || e.problem === "token";
+  return e instanceof VaultdError && e.status === 400 && (e.code as string) === "RECIPIENT_NOT_ALLOWED";
 }
 
 function randomHex(bytes: number): string {

@@ -7,8 +7,10 @@
 //     page: the fragment leaves the address bar at once, the key is shown once as a QR code
 //     (decoded back to the key shown) and as text, the tokens are read from the chain;
 //   - the card of `card create` redeems to an address scanned with the camera (Chromium's fake
-//     camera, playing a QR code of an EIP-681 link), a pasted one with a wrong checksum refused
-//     first;
+//     camera, playing a QR code of an EIP-681 token transfer: the recipient is its `address`
+//     parameter, shown for the person to confirm before Redeem is possible), after a pasted one
+//     with a wrong checksum and the vault's address are refused, and a scanned code naming a
+//     token's contract as the recipient is refused;
 //   - a card already redeemed, from another chain or vault, malformed or cut short: each its
 //     own message;
 //   - no request any page made (the pages, their worker, the services, the chain) carries the
@@ -50,26 +52,35 @@ const secretsOf = (link) => {
 };
 
 const arrived = []; // every request the pages' own server received, as it arrived
-// The camera's picture: a QR code of the recipient's address as a wallet shows it (EIP-681), in a
-// one-frame Y4M video (grey: Y only, chroma neutral) that Chromium's fake camera plays in a loop.
-const recipient = privateKeyToAccount(`0x${"5a".repeat(32)}`).address;
-const camera = join(work, "wallet-qr.y4m");
-{
-  const q = QRCode.create(`ethereum:${recipient}`, { errorCorrectionLevel: "M" });
-  const [w, h, scale, n] = [640, 480, 8, q.modules.size];
+// A camera's picture: a QR code of text, in a one-frame Y4M video (grey: Y only, chroma neutral)
+// that Chromium's fake camera plays in a loop (one file a browser).
+const cameraFile = (name, text) => {
+  const file = join(work, `${name}.y4m`);
+  const q = QRCode.create(text, { errorCorrectionLevel: "M" });
+  const [w, h, n] = [640, 480, q.modules.size];
+  const scale = Math.min(8, Math.floor(440 / n));
   const y = Buffer.alloc(w * h, 255);
-  const x0 = (w - n * scale) / 2;
-  const y0 = (h - n * scale) / 2;
+  const x0 = Math.floor((w - n * scale) / 2);
+  const y0 = Math.floor((h - n * scale) / 2);
   for (let r = 0; r < n * scale; r++) for (let c = 0; c < n * scale; c++) if (q.modules.data[Math.floor(r / scale) * n + Math.floor(c / scale)]) y[(y0 + r) * w + x0 + c] = 0;
-  writeFileSync(camera, Buffer.concat([Buffer.from(`YUV4MPEG2 W${w} H${h} F10:1 Ip A1:1 C420jpeg\nFRAME\n`), y, Buffer.alloc(w * h / 2, 128)]));
-}
+  writeFileSync(file, Buffer.concat([Buffer.from(`YUV4MPEG2 W${w} H${h} F10:1 Ip A1:1 C420jpeg\nFRAME\n`), y, Buffer.alloc(w * h / 2, 128)]));
+  return file;
+};
+// The recipient's wallet asks to be paid in a token (EIP-681, as wallet apps show it): the token's
+// contract comes first, the recipient is the `address` parameter.
+const recipient = privateKeyToAccount(`0x${"5a".repeat(32)}`).address;
+const walletCode = `ethereum:${token.address}@${m.chainId}/transfer?address=${recipient}&uint256=${cliAmount}`;
+const camera = cameraFile("wallet-qr", walletCode);
+// Another registered token's own address code: its contract as the recipient.
+const tokenCode = `ethereum:${m.tokens[1].address}@${m.chainId}`;
+const browserArgs = (file) => ["--no-sandbox", "--disable-dev-shm-usage", "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream", `--use-file-for-fake-video-capture=${file}`];
 
 const site = await serve({ devnet, registry, relayer, faucet, indexer, record: (r) => arrived.push(r) });
 const redeemUrl = new URL("redeem", site.url).href;
 const browser = await puppeteer.launch({
   executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
   headless: true,
-  args: ["--no-sandbox", "--disable-dev-shm-usage", "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream", `--use-file-for-fake-video-capture=${camera}`],
+  args: browserArgs(camera),
 });
 // Every request of every page and worker: url (as sent: a URL's fragment is never part of an
 // HTTP request), headers, body.
@@ -123,8 +134,8 @@ try {
   await desk.close();
 
   // 3. The link on a phone: a wallet made in the page, the card redeemed to it.
-  const phone = async () => {
-    const page = await browser.newPage();
+  const phone = async (b = browser) => {
+    const page = await b.newPage();
     watch(page);
     await page.setViewport({ width: 390, height: 844, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
     return page;
@@ -177,24 +188,53 @@ try {
   await page.close();
 
   // 4. The command line's card, to an address scanned from a wallet's QR code with the camera;
-  // a pasted one with a wrong checksum is refused first.
+  // first, a code naming a token's contract (in a browser whose camera shows that), the vault's
+  // address and an address with a wrong checksum are refused.
+  const other = await puppeteer.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", headless: true, args: browserArgs(cameraFile("token-qr", tokenCode)) });
+  try {
+    const p = await phone(other);
+    await p.goto(cliLink, { waitUntil: "load" });
+    await settled(p);
+    await p.tap("#scan");
+    await p.waitForFunction(() => document.querySelector("#address-note").textContent !== "" || document.querySelector("#address").value !== "", { timeout: 40_000 });
+    const got = await p.evaluate(() => ({
+      problem: window.journey.recipientProblem, scanned: window.journey.scanned, note: document.querySelector("#address-note").textContent,
+      value: document.querySelector("#address").value, confirm: !document.querySelector("#scanned").hidden, disabled: document.querySelector("#redeem").disabled,
+    }));
+    await p.screenshot({ path: join(artifacts, "redeem-error-token-scanned.png"), fullPage: true });
+    if (got.scanned !== tokenCode || got.problem !== "token" || !got.note.includes("token's contract") || got.value !== "" || got.confirm || !got.disabled) fail(`a scanned token's address: ${JSON.stringify(got)}`);
+    console.log(`ok  a scanned code naming a token's contract (${tokenCode.slice(0, 17)}…) is refused: "${got.note}"`);
+  } finally {
+    await other.close();
+  }
   const pasted = await phone();
   await pasted.goto(cliLink, { waitUntil: "load" });
   await settled(pasted);
+  await pasted.type("#address", m.contracts.vault);
+  const vaultNote = await pasted.$eval("#address-note", (n) => n.textContent);
+  if (!vaultNote.includes("vault's own address") || !(await pasted.$eval("#redeem", (b) => b.disabled))) fail(`the vault's address pasted: "${vaultNote}"`);
+  await pasted.$eval("#address", (i) => (i.value = ""));
   const wrong = recipient.slice(0, 2) + [...recipient.slice(2)].map((c) => (/[a-f]/.test(c) ? c.toUpperCase() : /[A-F]/.test(c) ? c.toLowerCase() : c)).join("");
   await pasted.type("#address", wrong);
   const note = await pasted.$eval("#address-note", (n) => n.textContent);
   if (!note.includes("checksum") || !(await pasted.$eval("#redeem", (b) => b.disabled))) fail(`a wrong checksum: "${note}"`);
   await pasted.screenshot({ path: join(artifacts, "redeem-error-checksum.png"), fullPage: true });
+  console.log("ok  the vault's address and an address with a wrong checksum, pasted, are refused");
   await pasted.tap("#scan");
-  await pasted.waitForFunction((want) => document.querySelector("#address").value === want || document.querySelector("#address-note").textContent !== "", { timeout: 40_000 }, recipient);
-  const scanned = await pasted.evaluate(() => ({ value: document.querySelector("#address").value, note: document.querySelector("#address-note").textContent, disabled: document.querySelector("#redeem").disabled }));
-  if (scanned.value !== recipient || scanned.disabled) fail(`scanning the wallet's QR code: ${JSON.stringify(scanned)}`);
-  console.log(`ok  the camera's QR code (ethereum:${recipient.slice(0, 8)}…) fills in the address`);
+  await pasted.waitForFunction(() => !document.querySelector("#scanned").hidden || document.querySelector("#address-note").textContent !== "", { timeout: 40_000 });
+  const scanned = await pasted.evaluate(() => ({
+    shown: document.querySelector("#scanned-address").textContent, from: document.querySelector("#scanned-from").textContent, value: document.querySelector("#address").value,
+    note: document.querySelector("#address-note").textContent, disabled: document.querySelector("#redeem").disabled,
+  }));
+  await pasted.screenshot({ path: join(artifacts, "redeem-scanned.png"), fullPage: true });
+  if (scanned.shown !== recipient || scanned.value !== recipient || !scanned.from.includes(token.address) || !scanned.disabled) fail(`scanning the wallet's QR code: ${JSON.stringify(scanned)}`);
+  await pasted.tap("#scanned-ok");
+  if (await pasted.$eval("#redeem", (b) => b.disabled)) fail("Redeem is not possible once the scanned address is confirmed");
+  console.log(`ok  the camera's EIP-681 token transfer (ethereum:${token.address.slice(0, 8)}…/transfer?address=${recipient.slice(0, 8)}…) shows its address parameter to confirm, not the token; Redeem waits for the confirmation`);
   await pasted.tap("#redeem");
   await pasted.waitForFunction(() => document.body.dataset.state === "done" || document.querySelector("#progress")?.textContent.startsWith("It did not"), { timeout: 120_000 });
-  if ((await balanceOf(recipient)) !== cliAmount) fail(`the pasted address holds ${await balanceOf(recipient)}, want ${cliAmount}`);
-  console.log(`ok  card create's card redeemed to the scanned address (a pasted one with a wrong checksum refused first): it holds 7.77 ${token.symbol} on chain`);
+  if ((await balanceOf(recipient)) !== cliAmount) fail(`the scanned address holds ${await balanceOf(recipient)}, want ${cliAmount}`);
+  console.log(`ok  card create's card redeemed to the scanned address: it holds 7.77 ${token.symbol} on chain`);
   await pasted.close();
 
   // 5. Each card that cannot be redeemed here, its own message.

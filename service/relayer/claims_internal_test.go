@@ -1,0 +1,77 @@
+package relayer
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
+	"github.com/seed018cc74c/vaultd/service/kit/redistest"
+)
+
+// A nullifier's claim in Redis is given back by its own token whether or not a version is
+// recorded on it (it used to be given back only before, so a cancelled or refused reveal's claim
+// lived an hour), never by another token; and, without the token, by the hash recorded on it.
+func TestAClaimIsGivenBackOnceAVersionIsRecorded(t *testing.T) {
+	url, _ := redistest.Server(t)
+	client, err := ratelimit.Dial(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	ctx := context.Background()
+	if err := client.Set(ctx, claimsMarker, "1", 0).Err(); err != nil { // not a Redis that lost its claims
+		t.Fatal(err)
+	}
+	c := &nullifierClaims{client: client, claimTTL: time.Minute, ttl: time.Hour, quiet: time.Second}
+	held := func(n common.Hash) bool {
+		t.Helper()
+		_, held, _, err := c.state(ctx, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return held
+	}
+	claimed := func(n common.Hash, h common.Hash) *claimToken {
+		t.Helper()
+		tok, err := c.claim(ctx, n)
+		if err != nil || tok == nil {
+			t.Fatalf("claim: %v %v", tok, err)
+		}
+		if h != (common.Hash{}) {
+			if err := c.record(ctx, n, tok, h); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return tok
+	}
+	h1, h2 := common.HexToHash("0x01"), common.HexToHash("0x02")
+
+	for _, recorded := range []common.Hash{{}, h1} {
+		n := common.BigToHash(common.Big1)
+		tok := claimed(n, recorded)
+		c.release(ctx, n, &claimToken{value: tok.value[:len(tok.value)-1], stop: func() {}}) // a token it starts with
+		if !held(n) {
+			t.Fatalf("recorded %s: another token gave the claim back", recorded)
+		}
+		c.release(ctx, n, tok)
+		if held(n) {
+			t.Fatalf("recorded %s: the claim's own token did not give it back", recorded)
+		}
+	}
+
+	n := common.BigToHash(common.Big2)
+	claimed(n, h1)
+	if err := c.releaseSent(ctx, n, []common.Hash{h2}); err != nil || !held(n) {
+		t.Fatalf("given back by a hash it does not hold: %v", err)
+	}
+	if err := c.releaseSent(ctx, n, []common.Hash{h2, h1}); err != nil || held(n) {
+		t.Fatalf("not given back by the hash recorded on it: %v", err)
+	}
+	claimed(n, common.Hash{}) // nothing recorded: not a transaction's, not given back by hash
+	if err := c.releaseSent(ctx, n, []common.Hash{{}}); err != nil || !held(n) {
+		t.Fatalf("an unrecorded claim given back by hash: %v", err)
+	}
+}

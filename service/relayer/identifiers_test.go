@@ -1,0 +1,163 @@
+package relayer_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"unicode"
+
+	"github.com/seed018cc74c/vaultd/gen/relayerapi"
+	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
+	"github.com/seed018cc74c/vaultd/service/kit/platform"
+	"github.com/seed018cc74c/vaultd/service/kit/platform/otlptest"
+	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
+	"github.com/seed018cc74c/vaultd/service/relayer"
+	"github.com/seed018cc74c/vaultd/service/vault/zk"
+)
+
+// lockedBuffer is a log sink written by the service's goroutines and read by the test.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// A refusal's reason names no one: the spans of refused reveals (a spent nullifier, a recipient
+// that is not the proof's, a recipient with a bad checksum) and every log line, at debug level,
+// carry neither the nullifier nor the recipient; an error line names the route's pattern, not
+// the path (GET /reveal/{nullifier}, whose path is a nullifier).
+func TestRefusalsNameNoIdentifiers(t *testing.T) {
+	c := devchaintest.Start(t)
+	rx := otlptest.Start(t)
+	tp := rx.Provider(t, "relayer", nil)
+	logs := &lockedBuffer{}
+	cfg, err := relayer.LoadConfig(env(t, c, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := relayer.New(ctx, cfg, relayer.Options{Traces: tp, Logger: platform.NewLogger(logs, slog.LevelDebug, "relayer")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	url, _ := platformtest.Serve(t, svc.Handler(), svc.Start, svc.Close)
+	client, _ := relayerapi.NewClientWithResponses(url)
+
+	_, spent := request(t, c, devUsers(c, 0), 8)
+	if resp, err := client.RevealWithResponse(ctx, spent); err != nil || resp.StatusCode() != 200 {
+		t.Fatalf("reveal: %v %s", err, resp.Body)
+	}
+	_, fresh := request(t, c, devUsers(c, 1), 8)
+	other := fresh
+	other.Recipient = spent.Recipient // a valid address, not the proof's
+	badSum := fresh
+	badSum.Recipient = flipCase(fresh.Recipient)
+	// What must not show: the nullifiers (hex and the decimal signal) and the recipients.
+	var secrets []string
+	for _, req := range []relayerapi.RevealRequest{spent, fresh} {
+		secrets = append(secrets, strings.ToLower(nullifierHex(t, req)[2:]), req.PublicSignals[zk.SignalNullifier], strings.ToLower(req.Recipient[2:]))
+	}
+	shows := func(s string) string {
+		s = strings.ToLower(s)
+		for _, id := range secrets {
+			if strings.Contains(s, id) {
+				return id
+			}
+		}
+		return ""
+	}
+	for _, want := range []struct {
+		name string
+		req  relayerapi.RevealRequest
+		code string
+	}{
+		{"a spent nullifier", spent, "NULLIFIER_USED"},
+		{"another recipient than the proof's", other, "SIGNAL_MISMATCH"},
+		{"a recipient with a bad checksum", badSum, "INVALID_RECIPIENT"},
+	} {
+		resp, err := client.RevealWithResponse(ctx, want.req)
+		if err != nil || !strings.Contains(string(resp.Body), want.code) {
+			t.Fatalf("%s: %v %d %s", want.name, err, resp.StatusCode(), resp.Body)
+		}
+		tr, _ := traceOf(t, rx, tp, resp.HTTPResponse)
+		refused := 0
+		for _, s := range tr {
+			for _, ev := range s.Events {
+				if ev.Name == "refused" {
+					refused++
+				}
+				for k, v := range ev.Attrs {
+					if id := shows(v); id != "" {
+						t.Errorf("%s: span %s, event %s: %s=%q shows %s", want.name, s.Name, ev.Name, k, v, id)
+					}
+				}
+			}
+			for k, v := range s.Attrs {
+				if id := shows(v); id != "" {
+					t.Errorf("%s: span %s: %s=%q shows %s", want.name, s.Name, k, v, id)
+				}
+			}
+		}
+		if refused == 0 {
+			t.Errorf("%s: no refused event in its trace:\n%s", want.name, tr)
+		}
+	}
+
+	// A path the document refuses (a nullifier one digit short): its error line names the route.
+	short := nullifierHex(t, fresh)[:65]
+	resp, err := http.Get(url + "/reveal/" + short)
+	if err != nil || resp.StatusCode != http.StatusBadRequest {
+		t.Fatalf("GET /reveal/<63 digits>: %v %v", err, resp)
+	}
+	resp.Body.Close()
+	errorLines := 0
+	for _, line := range strings.Split(strings.TrimSpace(logs.String()), "\n") {
+		if id := shows(line); id != "" || strings.Contains(strings.ToLower(line), strings.ToLower(short[2:])) {
+			t.Errorf("a log line shows an identifier (%s): %s", id, line)
+		}
+		var l map[string]any
+		if json.Unmarshal([]byte(line), &l) != nil {
+			t.Errorf("a log line that is not JSON: %s", line)
+			continue
+		}
+		if l["code"] != nil && l["msg"] != "request" { // an error line (WriteError's)
+			errorLines++
+			if l["route"] != "/reveal" && l["route"] != "/reveal/{nullifier}" {
+				t.Errorf("an error line without the route's pattern: %s", line)
+			}
+		}
+	}
+	if errorLines < 4 {
+		t.Errorf("%d error lines, want one per refusal (4):\n%s", errorLines, logs)
+	}
+}
+
+// flipCase is an EIP-55 address with its first letter's case flipped: a bad checksum.
+func flipCase(a string) string {
+	b := []rune(a)
+	for i := 2; i < len(b); i++ {
+		if unicode.IsLetter(b[i]) {
+			if unicode.IsUpper(b[i]) {
+				b[i] = unicode.ToLower(b[i])
+			} else {
+				b[i] = unicode.ToUpper(b[i])
+			}
+			return string(b)
+		}
+	}
+	return a
+}
