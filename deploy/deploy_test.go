@@ -167,6 +167,10 @@ func TestMonitoringMatchesTheServices(t *testing.T) {
 			t.Errorf("%s does not publish %s", name, port)
 		}
 	}
+	hostPorts := map[string]string{}
+	for _, name := range []string{"relayer", "faucet"} {
+		operatorsOnly(t, name, c.Services[name].Environment, c.Services[name].Ports, hostPorts)
+	}
 	if !slices.Contains(ruleFiles, "alerts.yaml") || !slices.Contains(c.Services["prometheus"].Volumes, "../dashboards/alerts.yaml:/etc/prometheus/alerts.yaml:ro") {
 		t.Error("Prometheus does not load the shipped alerts.yaml")
 	}
@@ -236,7 +240,7 @@ func TestReplicatedMonitoringAndProxyMatchTheServices(t *testing.T) {
 		t.Fatal(err)
 	}
 	ports := map[string]string{"registry": "3009", "relayer": "3010", "faucet": "3011", "indexer": "3012"}
-	names := map[string]string{}
+	names, hostPorts := map[string]string{}, map[string]string{}
 	for name, svc := range c.Services {
 		if svc.Build == nil {
 			continue
@@ -248,11 +252,19 @@ func TestReplicatedMonitoringAndProxyMatchTheServices(t *testing.T) {
 		if !strings.Contains(string(caddy), name+" "+port) && !strings.Contains(string(caddy), name+":"+port) {
 			t.Errorf("the Caddyfile does not forward to %s:%s", name, port)
 		}
-		if len(svc.Ports) > 0 {
-			t.Errorf("%s publishes %v: replicas are reached through the proxy", name, svc.Ports)
-		}
 		if svc.Build.Target == "relayer" || svc.Build.Target == "faucet" {
 			pausable(t, name, svc.Environment, string(caddy), port, names)
+			operatorsOnly(t, name, svc.Environment, svc.Ports, hostPorts)
+		} else if len(svc.Ports) > 0 {
+			t.Errorf("%s publishes %v: replicas are reached through the proxy", name, svc.Ports)
+		}
+	}
+	for _, port := range []string{"3010", "3011"} {
+		block := string(caddy)[strings.Index(string(caddy), "\n:"+port+" {"):]
+		block = block[:strings.Index(block, "\n}\n")]
+		if !strings.Contains(block, "\timport no_admin\n") || !strings.Contains(string(caddy), "handle /admin* {") ||
+			!strings.Contains(string(caddy), "respond `{\"error\":\"no such endpoint\",\"code\":\"NOT_FOUND\"}` 404") {
+			t.Errorf("the proxy's :%s forwards /admin/*: the operator's routes would reach whichever replica it picks", port)
 		}
 	}
 	for _, port := range ports {
@@ -283,6 +295,35 @@ func pausable(t *testing.T, name string, env map[string]string, caddy, port stri
 	block = block[:strings.Index(block, "\n}\n")]
 	if !strings.Contains(block, name+":"+port) || !strings.Contains(block, "health_uri /ready") {
 		t.Errorf("the proxy does not check %s's /ready: a paused %s would keep getting requests", name, name)
+	}
+}
+
+// operatorsOnly checks that a relayer's or a faucet's operator routes are on a listener of their
+// own (ADMIN_ADDR), published on the host's loopback alone (one host port per replica, so that
+// the operator reaches each), and that nothing else of it is published but its public port.
+func operatorsOnly(t *testing.T, name string, env map[string]string, ports []string, hostPorts map[string]string) {
+	t.Helper()
+	addr := env["ADMIN_ADDR"]
+	if !strings.HasPrefix(addr, ":") {
+		t.Errorf("%s: ADMIN_ADDR %q: its operator's routes must be on a listener of their own (\":port\")", name, addr)
+		return
+	}
+	published := false
+	for _, p := range ports {
+		parts := strings.Split(p, ":")
+		switch {
+		case len(parts) == 3 && parts[2] == addr[1:] && parts[0] == "127.0.0.1":
+			if other, taken := hostPorts[parts[1]]; taken {
+				t.Errorf("%s publishes its operator's routes on 127.0.0.1:%s, as %s does", name, parts[1], other)
+			}
+			hostPorts[parts[1]], published = name, true
+		case len(parts) == 2 && parts[0] == parts[1] && parts[1] != addr[1:]: // the public port (compose.yaml)
+		default:
+			t.Errorf("%s publishes %q: only its public port, and its operator's routes on 127.0.0.1", name, p)
+		}
+	}
+	if !published {
+		t.Errorf("%s does not publish its operator's routes (%s) on 127.0.0.1: the operator cannot reach them", name, addr)
 	}
 }
 

@@ -158,6 +158,31 @@ type Error struct {
 	Error string `json:"error"`
 }
 
+// Fleet defines model for Fleet.
+type Fleet struct {
+	Replicas []FleetReplica `json:"replicas"`
+}
+
+// FleetReplica defines model for FleetReplica.
+type FleetReplica struct {
+	Paused bool `json:"paused"`
+
+	// PausedSince When it was paused (absent when it is not).
+	PausedSince *time.Time `json:"pausedSince,omitempty"`
+
+	// Replica The replica's name (`REPLICA_NAME`, the host name by default).
+	Replica string `json:"replica"`
+
+	// Since Since when it pays from the wallet (its start, or when it took the wallet over).
+	Since time.Time `json:"since"`
+
+	// Transactions The wallet's transactions in flight, newest nonce first (at most 100).
+	Transactions []Transaction `json:"transactions"`
+
+	// Wallet The wallet it pays from.
+	Wallet string `json:"wallet"`
+}
+
 // Health defines model for Health.
 type Health struct {
 	// Amount What one claim sends, in wei (decimal).
@@ -223,15 +248,6 @@ type NotReadyError struct {
 	Error string `json:"error"`
 }
 
-// NotReplaceableError The error body of a 409 of a replace or a cancel.
-type NotReplaceableError struct {
-	// Code Machine-readable code; one of these for this response.
-	Code string `json:"code"`
-
-	// Error What went wrong, for people.
-	Error string `json:"error"`
-}
-
 // PauseState defines model for PauseState.
 type PauseState = pause.State
 
@@ -257,6 +273,15 @@ type RateLimitedError struct {
 type Ready struct {
 	// Ready Example: true
 	Ready bool `json:"ready"`
+}
+
+// ReplaceRefusedError The error body of a 409 of a replace or a cancel.
+type ReplaceRefusedError struct {
+	// Code Machine-readable code; one of these for this response.
+	Code string `json:"code"`
+
+	// Error What went wrong, for people (a wallet mismatch names this replica's wallet).
+	Error string `json:"error"`
 }
 
 // Replacing defines model for Replacing.
@@ -309,6 +334,9 @@ type PayloadTooLarge = PayloadTooLargeError
 // RateLimited The error body of a 429.
 type RateLimited = RateLimitedError
 
+// ReplaceRefused The error body of a 409 of a replace or a cancel.
+type ReplaceRefused = ReplaceRefusedError
+
 // Unauthorized The error body of a 401.
 type Unauthorized = UnauthorizedError
 
@@ -317,6 +345,18 @@ type GetTransactionsParams struct {
 	State  *string `form:"state,omitempty" json:"state,omitempty"`
 	Limit  *int    `form:"limit,omitempty" json:"limit,omitempty"`
 	Cursor *string `form:"cursor,omitempty" json:"cursor,omitempty"`
+}
+
+// CancelTransactionParams defines parameters for CancelTransaction.
+type CancelTransactionParams struct {
+	// Wallet The wallet whose transaction at `nonce` is meant: this replica's own (`GET /admin/wallet`, `GET /admin/fleet`). Another wallet's is refused `409 WALLET_MISMATCH`, nothing done: nonce N of another replica's wallet is another transaction.
+	Wallet string `form:"wallet" json:"wallet"`
+}
+
+// ReplaceTransactionParams defines parameters for ReplaceTransaction.
+type ReplaceTransactionParams struct {
+	// Wallet The wallet whose transaction at `nonce` is meant: this replica's own (`GET /admin/wallet`, `GET /admin/fleet`). Another wallet's is refused `409 WALLET_MISMATCH`, nothing done: nonce N of another replica's wallet is another transaction.
+	Wallet string `form:"wallet" json:"wallet"`
 }
 
 // GetClaimStatusParams defines parameters for GetClaimStatus.
@@ -402,6 +442,19 @@ func WithRequestEditorFn(fn RequestEditorFn) ClientOption {
 // The interface specification for the client above.
 type ClientInterface interface {
 
+	// GetFleet Every replica's wallet and its transactions in flight
+	//
+	// The fleet as the replicas sharing this service's database (`DATABASE_URL`) wrote it: each
+	// replica's name (`REPLICA_NAME`), the wallet it pays from and since when (written when it
+	// starts paying from it; a wallet another replica took over is listed under that one
+	// only), whether it is paused, and that wallet's transactions in flight from the shared
+	// record (newest nonce first, at most 100). Any replica answers for all of them; a
+	// replica's own `/admin/*` (its `ADMIN_ADDR`) pauses, resumes, replaces or cancels. A
+	// replica that stopped stays listed until another takes its wallet over.
+	//
+	// Corresponds with GET /admin/fleet (the `GetFleet` operationId).
+	GetFleet(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// Pause Pause this replica
 	//
 	// This replica stops taking new claims: `POST /api/faucet/claim` answers `503 PAUSED` with
@@ -447,7 +500,7 @@ type ClientInterface interface {
 	// in flight at `nonce`.
 	//
 	// Corresponds with POST /admin/transactions/{nonce}/cancel (the `CancelTransaction` operationId).
-	CancelTransaction(ctx context.Context, nonce int64, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CancelTransaction(ctx context.Context, nonce int64, params *CancelTransactionParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ReplaceTransaction Replace a transaction in flight now, with higher fees
 	//
@@ -457,10 +510,11 @@ type ClientInterface interface {
 	// `MAX_FEE_PER_GAS`), recorded before it is sent and followed with the versions before it,
 	// so the claim it carries gets the outcome of whichever is mined. `404` when this replica
 	// has nothing in flight at `nonce` (mined already, or another replica's wallet); `409 NOT_REPLACEABLE` when its
-	// newest version is at `MAX_FEE_PER_GAS` already (or a cancel of it is mined).
+	// newest version is at `MAX_FEE_PER_GAS` already (or a cancel of it is mined); `409
+	// WALLET_MISMATCH` when `wallet` is not its own.
 	//
 	// Corresponds with POST /admin/transactions/{nonce}/replace (the `ReplaceTransaction` operationId).
-	ReplaceTransaction(ctx context.Context, nonce int64, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ReplaceTransaction(ctx context.Context, nonce int64, params *ReplaceTransactionParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetWallet The faucet wallet, for its operator
 	//
@@ -508,6 +562,29 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /ready (the `GetReady` operationId).
 	GetReady(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+}
+
+// GetFleet Every replica's wallet and its transactions in flight
+//
+// The fleet as the replicas sharing this service's database (`DATABASE_URL`) wrote it: each
+// replica's name (`REPLICA_NAME`), the wallet it pays from and since when (written when it
+// starts paying from it; a wallet another replica took over is listed under that one
+// only), whether it is paused, and that wallet's transactions in flight from the shared
+// record (newest nonce first, at most 100). Any replica answers for all of them; a
+// replica's own `/admin/*` (its `ADMIN_ADDR`) pauses, resumes, replaces or cancels. A
+// replica that stopped stays listed until another takes its wallet over.
+//
+// Corresponds with GET /admin/fleet (the `GetFleet` operationId).
+func (c *Client) GetFleet(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetFleetRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
 }
 
 // Pause Pause this replica
@@ -585,8 +662,8 @@ func (c *Client) GetTransactions(ctx context.Context, params *GetTransactionsPar
 // in flight at `nonce`.
 //
 // Corresponds with POST /admin/transactions/{nonce}/cancel (the `CancelTransaction` operationId).
-func (c *Client) CancelTransaction(ctx context.Context, nonce int64, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCancelTransactionRequest(c.Server, nonce)
+func (c *Client) CancelTransaction(ctx context.Context, nonce int64, params *CancelTransactionParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCancelTransactionRequest(c.Server, nonce, params)
 	if err != nil {
 		return nil, err
 	}
@@ -605,11 +682,12 @@ func (c *Client) CancelTransaction(ctx context.Context, nonce int64, reqEditors 
 // `MAX_FEE_PER_GAS`), recorded before it is sent and followed with the versions before it,
 // so the claim it carries gets the outcome of whichever is mined. `404` when this replica
 // has nothing in flight at `nonce` (mined already, or another replica's wallet); `409 NOT_REPLACEABLE` when its
-// newest version is at `MAX_FEE_PER_GAS` already (or a cancel of it is mined).
+// newest version is at `MAX_FEE_PER_GAS` already (or a cancel of it is mined); `409
+// WALLET_MISMATCH` when `wallet` is not its own.
 //
 // Corresponds with POST /admin/transactions/{nonce}/replace (the `ReplaceTransaction` operationId).
-func (c *Client) ReplaceTransaction(ctx context.Context, nonce int64, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewReplaceTransactionRequest(c.Server, nonce)
+func (c *Client) ReplaceTransaction(ctx context.Context, nonce int64, params *ReplaceTransactionParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewReplaceTransactionRequest(c.Server, nonce, params)
 	if err != nil {
 		return nil, err
 	}
@@ -725,6 +803,33 @@ func (c *Client) GetReady(ctx context.Context, reqEditors ...RequestEditorFn) (*
 		return nil, err
 	}
 	return c.Client.Do(req)
+}
+
+// NewGetFleetRequest constructs an http.Request for the GetFleet method
+func NewGetFleetRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/admin/fleet")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
 }
 
 // NewPauseRequest constructs an http.Request for the Pause method
@@ -860,7 +965,7 @@ func NewGetTransactionsRequest(server string, params *GetTransactionsParams) (*h
 }
 
 // NewCancelTransactionRequest constructs an http.Request for the CancelTransaction method
-func NewCancelTransactionRequest(server string, nonce int64) (*http.Request, error) {
+func NewCancelTransactionRequest(server string, nonce int64, params *CancelTransactionParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -885,6 +990,29 @@ func NewCancelTransactionRequest(server string, nonce int64) (*http.Request, err
 		return nil, err
 	}
 
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "wallet", params.Wallet, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
 	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
@@ -894,7 +1022,7 @@ func NewCancelTransactionRequest(server string, nonce int64) (*http.Request, err
 }
 
 // NewReplaceTransactionRequest constructs an http.Request for the ReplaceTransaction method
-func NewReplaceTransactionRequest(server string, nonce int64) (*http.Request, error) {
+func NewReplaceTransactionRequest(server string, nonce int64, params *ReplaceTransactionParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -917,6 +1045,29 @@ func NewReplaceTransactionRequest(server string, nonce int64) (*http.Request, er
 	queryURL, err := serverURL.Parse(operationPath)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "wallet", params.Wallet, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
 	}
 
 	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
@@ -1142,6 +1293,21 @@ func WithBaseURL(baseURL string) ClientOption {
 // ClientWithResponsesInterface is the interface specification for the client with responses above.
 type ClientWithResponsesInterface interface {
 
+	// GetFleetWithResponse Every replica's wallet and its transactions in flight
+	//
+	// The fleet as the replicas sharing this service's database (`DATABASE_URL`) wrote it: each
+	// replica's name (`REPLICA_NAME`), the wallet it pays from and since when (written when it
+	// starts paying from it; a wallet another replica took over is listed under that one
+	// only), whether it is paused, and that wallet's transactions in flight from the shared
+	// record (newest nonce first, at most 100). Any replica answers for all of them; a
+	// replica's own `/admin/*` (its `ADMIN_ADDR`) pauses, resumes, replaces or cancels. A
+	// replica that stopped stays listed until another takes its wallet over.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /admin/fleet (the `GetFleet` operationId).
+	GetFleetWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetFleetResponse, error)
+
 	// PauseWithResponse Pause this replica
 	//
 	// This replica stops taking new claims: `POST /api/faucet/claim` answers `503 PAUSED` with
@@ -1195,7 +1361,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /admin/transactions/{nonce}/cancel (the `CancelTransaction` operationId).
-	CancelTransactionWithResponse(ctx context.Context, nonce int64, reqEditors ...RequestEditorFn) (*CancelTransactionResponse, error)
+	CancelTransactionWithResponse(ctx context.Context, nonce int64, params *CancelTransactionParams, reqEditors ...RequestEditorFn) (*CancelTransactionResponse, error)
 
 	// ReplaceTransactionWithResponse Replace a transaction in flight now, with higher fees
 	//
@@ -1205,12 +1371,13 @@ type ClientWithResponsesInterface interface {
 	// `MAX_FEE_PER_GAS`), recorded before it is sent and followed with the versions before it,
 	// so the claim it carries gets the outcome of whichever is mined. `404` when this replica
 	// has nothing in flight at `nonce` (mined already, or another replica's wallet); `409 NOT_REPLACEABLE` when its
-	// newest version is at `MAX_FEE_PER_GAS` already (or a cancel of it is mined).
+	// newest version is at `MAX_FEE_PER_GAS` already (or a cancel of it is mined); `409
+	// WALLET_MISMATCH` when `wallet` is not its own.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /admin/transactions/{nonce}/replace (the `ReplaceTransaction` operationId).
-	ReplaceTransactionWithResponse(ctx context.Context, nonce int64, reqEditors ...RequestEditorFn) (*ReplaceTransactionResponse, error)
+	ReplaceTransactionWithResponse(ctx context.Context, nonce int64, params *ReplaceTransactionParams, reqEditors ...RequestEditorFn) (*ReplaceTransactionResponse, error)
 
 	// GetWalletWithResponse The faucet wallet, for its operator
 	//
@@ -1266,6 +1433,144 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /ready (the `GetReady` operationId).
 	GetReadyWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetReadyResponse, error)
+}
+
+// GetFleetResponse200Headers the declared response headers of an HTTP 200 response for GetFleet
+type GetFleetResponse200Headers struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+
+// GetFleetResponse401Headers the declared response headers of an HTTP 401 response for GetFleet
+type GetFleetResponse401Headers struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	WWWAuthenticate          *string
+	XRequestId               *string
+}
+
+// GetFleetResponse404Headers the declared response headers of an HTTP 404 response for GetFleet
+type GetFleetResponse404Headers struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+
+// GetFleetResponse429Headers the declared response headers of an HTTP 429 response for GetFleet
+type GetFleetResponse429Headers struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	RetryAfter               *int
+	XRequestId               *string
+}
+
+// GetFleetResponse500Headers the declared response headers of an HTTP 500 response for GetFleet
+type GetFleetResponse500Headers struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+
+// GetFleetResponseDefaultHeaders the declared response headers of an HTTP default response for GetFleet
+type GetFleetResponseDefaultHeaders struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+
+type GetFleetResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Fleet
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NoAdminRoutes
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *OtherError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetFleetResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetFleetResponse401Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *GetFleetResponse404Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetFleetResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetFleetResponse500Headers
+	// HeadersDefault the parsed response headers for an HTTP default response
+	HeadersDefault *GetFleetResponseDefaultHeaders
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetFleetResponse) GetJSON200() *Fleet {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetFleetResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetFleetResponse) GetJSON404() *NoAdminRoutes {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetFleetResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetFleetResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r GetFleetResponse) GetJSONDefault() *OtherError {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r GetFleetResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetFleetResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetFleetResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetFleetResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
 }
 
 // PauseResponse200Headers the declared response headers of an HTTP 200 response for Pause
@@ -1777,7 +2082,7 @@ type CancelTransactionResponse struct {
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *NotFoundError
 	// JSON409 the response for an HTTP 409 `application/json` response
-	JSON409 *NotReplaceableError
+	JSON409 *ReplaceRefused
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *RateLimited
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -1823,7 +2128,7 @@ func (r CancelTransactionResponse) GetJSON404() *NotFoundError {
 }
 
 // GetJSON409 returns the response for an HTTP 409 `application/json` response
-func (r CancelTransactionResponse) GetJSON409() *NotReplaceableError {
+func (r CancelTransactionResponse) GetJSON409() *ReplaceRefused {
 	return r.JSON409
 }
 
@@ -1949,7 +2254,7 @@ type ReplaceTransactionResponse struct {
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *NotFoundError
 	// JSON409 the response for an HTTP 409 `application/json` response
-	JSON409 *NotReplaceableError
+	JSON409 *ReplaceRefused
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *RateLimited
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -1995,7 +2300,7 @@ func (r ReplaceTransactionResponse) GetJSON404() *NotFoundError {
 }
 
 // GetJSON409 returns the response for an HTTP 409 `application/json` response
-func (r ReplaceTransactionResponse) GetJSON409() *NotReplaceableError {
+func (r ReplaceTransactionResponse) GetJSON409() *ReplaceRefused {
 	return r.JSON409
 }
 
@@ -2668,6 +2973,27 @@ func (r GetReadyResponse) ContentType() string {
 	return ""
 }
 
+// GetFleetWithResponse Every replica's wallet and its transactions in flight
+//
+// The fleet as the replicas sharing this service's database (`DATABASE_URL`) wrote it: each
+// replica's name (`REPLICA_NAME`), the wallet it pays from and since when (written when it
+// starts paying from it; a wallet another replica took over is listed under that one
+// only), whether it is paused, and that wallet's transactions in flight from the shared
+// record (newest nonce first, at most 100). Any replica answers for all of them; a
+// replica's own `/admin/*` (its `ADMIN_ADDR`) pauses, resumes, replaces or cancels. A
+// replica that stopped stays listed until another takes its wallet over.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /admin/fleet (the `GetFleet` operationId).
+func (c *ClientWithResponses) GetFleetWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetFleetResponse, error) {
+	rsp, err := c.GetFleet(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetFleetResponse(rsp)
+}
+
 // PauseWithResponse Pause this replica
 //
 // This replica stops taking new claims: `POST /api/faucet/claim` answers `503 PAUSED` with
@@ -2739,8 +3065,8 @@ func (c *ClientWithResponses) GetTransactionsWithResponse(ctx context.Context, p
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /admin/transactions/{nonce}/cancel (the `CancelTransaction` operationId).
-func (c *ClientWithResponses) CancelTransactionWithResponse(ctx context.Context, nonce int64, reqEditors ...RequestEditorFn) (*CancelTransactionResponse, error) {
-	rsp, err := c.CancelTransaction(ctx, nonce, reqEditors...)
+func (c *ClientWithResponses) CancelTransactionWithResponse(ctx context.Context, nonce int64, params *CancelTransactionParams, reqEditors ...RequestEditorFn) (*CancelTransactionResponse, error) {
+	rsp, err := c.CancelTransaction(ctx, nonce, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -2755,13 +3081,14 @@ func (c *ClientWithResponses) CancelTransactionWithResponse(ctx context.Context,
 // `MAX_FEE_PER_GAS`), recorded before it is sent and followed with the versions before it,
 // so the claim it carries gets the outcome of whichever is mined. `404` when this replica
 // has nothing in flight at `nonce` (mined already, or another replica's wallet); `409 NOT_REPLACEABLE` when its
-// newest version is at `MAX_FEE_PER_GAS` already (or a cancel of it is mined).
+// newest version is at `MAX_FEE_PER_GAS` already (or a cancel of it is mined); `409
+// WALLET_MISMATCH` when `wallet` is not its own.
 //
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /admin/transactions/{nonce}/replace (the `ReplaceTransaction` operationId).
-func (c *ClientWithResponses) ReplaceTransactionWithResponse(ctx context.Context, nonce int64, reqEditors ...RequestEditorFn) (*ReplaceTransactionResponse, error) {
-	rsp, err := c.ReplaceTransaction(ctx, nonce, reqEditors...)
+func (c *ClientWithResponses) ReplaceTransactionWithResponse(ctx context.Context, nonce int64, params *ReplaceTransactionParams, reqEditors ...RequestEditorFn) (*ReplaceTransactionResponse, error) {
+	rsp, err := c.ReplaceTransaction(ctx, nonce, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -2857,6 +3184,270 @@ func (c *ClientWithResponses) GetReadyWithResponse(ctx context.Context, reqEdito
 		return nil, err
 	}
 	return ParseGetReadyResponse(rsp)
+}
+
+// ParseGetFleetResponse parses an HTTP response from a GetFleetWithResponse call
+func ParseGetFleetResponse(rsp *http.Response) (*GetFleetResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetFleetResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Fleet
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NoAdminRoutes
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest OtherError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetFleetResponse200Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetFleetResponse401Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 404:
+		var headers GetFleetResponse404Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetFleetResponse429Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int32"}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetFleetResponse500Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case true:
+		var headers GetFleetResponseDefaultHeaders
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.HeadersDefault = &headers
+	}
+
+	return response, nil
 }
 
 // ParsePauseResponse parses an HTTP response from a PauseWithResponse call
@@ -3732,7 +4323,7 @@ func ParseCancelTransactionResponse(rsp *http.Response) (*CancelTransactionRespo
 		response.JSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
-		var dest NotReplaceableError
+		var dest ReplaceRefused
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -4072,7 +4663,7 @@ func ParseReplaceTransactionResponse(rsp *http.Response) (*ReplaceTransactionRes
 		response.JSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
-		var dest NotReplaceableError
+		var dest ReplaceRefused
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -5479,6 +6070,9 @@ func ParseGetReadyResponse(rsp *http.Response) (*GetReadyResponse, error) {
 
 // ServerInterface represents all server handlers.
 type ServerInterface interface {
+	// GetFleet Every replica's wallet and its transactions in flight
+	// (GET /admin/fleet)
+	GetFleet(w http.ResponseWriter, r *http.Request)
 	// Pause Pause this replica
 	// (POST /admin/pause)
 	Pause(w http.ResponseWriter, r *http.Request)
@@ -5490,10 +6084,10 @@ type ServerInterface interface {
 	GetTransactions(w http.ResponseWriter, r *http.Request, params GetTransactionsParams)
 	// CancelTransaction Cancel a transaction in flight
 	// (POST /admin/transactions/{nonce}/cancel)
-	CancelTransaction(w http.ResponseWriter, r *http.Request, nonce int64)
+	CancelTransaction(w http.ResponseWriter, r *http.Request, nonce int64, params CancelTransactionParams)
 	// ReplaceTransaction Replace a transaction in flight now, with higher fees
 	// (POST /admin/transactions/{nonce}/replace)
-	ReplaceTransaction(w http.ResponseWriter, r *http.Request, nonce int64)
+	ReplaceTransaction(w http.ResponseWriter, r *http.Request, nonce int64, params ReplaceTransactionParams)
 	// GetWallet The faucet wallet, for its operator
 	// (GET /admin/wallet)
 	GetWallet(w http.ResponseWriter, r *http.Request)
@@ -5515,6 +6109,12 @@ type ServerInterface interface {
 
 type Unimplemented struct{}
 
+// GetFleet Every replica's wallet and its transactions in flight
+// (GET /admin/fleet)
+func (_ Unimplemented) GetFleet(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
 // Pause Pause this replica
 // (POST /admin/pause)
 func (_ Unimplemented) Pause(w http.ResponseWriter, r *http.Request) {
@@ -5535,13 +6135,13 @@ func (_ Unimplemented) GetTransactions(w http.ResponseWriter, r *http.Request, p
 
 // CancelTransaction Cancel a transaction in flight
 // (POST /admin/transactions/{nonce}/cancel)
-func (_ Unimplemented) CancelTransaction(w http.ResponseWriter, r *http.Request, nonce int64) {
+func (_ Unimplemented) CancelTransaction(w http.ResponseWriter, r *http.Request, nonce int64, params CancelTransactionParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
 // ReplaceTransaction Replace a transaction in flight now, with higher fees
 // (POST /admin/transactions/{nonce}/replace)
-func (_ Unimplemented) ReplaceTransaction(w http.ResponseWriter, r *http.Request, nonce int64) {
+func (_ Unimplemented) ReplaceTransaction(w http.ResponseWriter, r *http.Request, nonce int64, params ReplaceTransactionParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -5583,6 +6183,20 @@ type ServerInterfaceWrapper struct {
 }
 
 type MiddlewareFunc func(http.Handler) http.Handler
+
+// GetFleet operation middleware
+func (siw *ServerInterfaceWrapper) GetFleet(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetFleet(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
 
 // Pause operation middleware
 func (siw *ServerInterfaceWrapper) Pause(w http.ResponseWriter, r *http.Request) {
@@ -5686,8 +6300,24 @@ func (siw *ServerInterfaceWrapper) CancelTransaction(w http.ResponseWriter, r *h
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CancelTransactionParams
+
+	// ------------- Required query parameter "wallet" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "wallet", r.URL.Query(), &params.Wallet, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "wallet"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "wallet", Err: err})
+		}
+		return
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.CancelTransaction(w, r, nonce)
+		siw.Handler.CancelTransaction(w, r, nonce, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -5712,8 +6342,24 @@ func (siw *ServerInterfaceWrapper) ReplaceTransaction(w http.ResponseWriter, r *
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ReplaceTransactionParams
+
+	// ------------- Required query parameter "wallet" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "wallet", r.URL.Query(), &params.Wallet, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "wallet"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "wallet", Err: err})
+		}
+		return
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.ReplaceTransaction(w, r, nonce)
+		siw.Handler.ReplaceTransaction(w, r, nonce, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -5932,6 +6578,9 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 		r.Get(options.BaseURL+"/api/faucet/status", wrapper.GetClaimStatus)
 	})
 	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/admin/fleet", wrapper.GetFleet)
+	})
+	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/admin/pause", wrapper.Pause)
 	})
 	r.Group(func(r chi.Router) {
@@ -6044,6 +6693,18 @@ type RateLimitedJSONResponse struct {
 	Headers RateLimitedResponseHeaders
 }
 
+type ReplaceRefusedResponseHeaders struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+type ReplaceRefusedJSONResponse struct {
+	Body ReplaceRefusedError
+
+	Headers ReplaceRefusedResponseHeaders
+}
+
 type UnauthorizedResponseHeaders struct {
 	AccessControlAllowOrigin *string
 	RateLimit                *string
@@ -6055,6 +6716,189 @@ type UnauthorizedJSONResponse struct {
 	Body UnauthorizedError
 
 	Headers UnauthorizedResponseHeaders
+}
+
+type GetFleetRequestObject struct {
+}
+
+type GetFleetResponseObject interface {
+	VisitGetFleetResponse(w http.ResponseWriter) error
+}
+
+type GetFleet200ResponseHeaders struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+
+type GetFleet200JSONResponse struct {
+	Body    Fleet
+	Headers GetFleet200ResponseHeaders
+}
+
+func (response GetFleet200JSONResponse) VisitGetFleetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.RateLimit != nil {
+		w.Header().Set("RateLimit", fmt.Sprint(*response.Headers.RateLimit))
+	}
+	if response.Headers.RateLimitPolicy != nil {
+		w.Header().Set("RateLimit-Policy", fmt.Sprint(*response.Headers.RateLimitPolicy))
+	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetFleet401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetFleet401JSONResponse) VisitGetFleetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.RateLimit != nil {
+		w.Header().Set("RateLimit", fmt.Sprint(*response.Headers.RateLimit))
+	}
+	if response.Headers.RateLimitPolicy != nil {
+		w.Header().Set("RateLimit-Policy", fmt.Sprint(*response.Headers.RateLimitPolicy))
+	}
+	if response.Headers.WWWAuthenticate != nil {
+		w.Header().Set("WWW-Authenticate", fmt.Sprint(*response.Headers.WWWAuthenticate))
+	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetFleet404JSONResponse struct{ NoAdminRoutesJSONResponse }
+
+func (response GetFleet404JSONResponse) VisitGetFleetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.RateLimit != nil {
+		w.Header().Set("RateLimit", fmt.Sprint(*response.Headers.RateLimit))
+	}
+	if response.Headers.RateLimitPolicy != nil {
+		w.Header().Set("RateLimit-Policy", fmt.Sprint(*response.Headers.RateLimitPolicy))
+	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetFleet429JSONResponse struct{ RateLimitedJSONResponse }
+
+func (response GetFleet429JSONResponse) VisitGetFleetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.RateLimit != nil {
+		w.Header().Set("RateLimit", fmt.Sprint(*response.Headers.RateLimit))
+	}
+	if response.Headers.RateLimitPolicy != nil {
+		w.Header().Set("RateLimit-Policy", fmt.Sprint(*response.Headers.RateLimitPolicy))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetFleet500JSONResponse struct{ InternalJSONResponse }
+
+func (response GetFleet500JSONResponse) VisitGetFleetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.RateLimit != nil {
+		w.Header().Set("RateLimit", fmt.Sprint(*response.Headers.RateLimit))
+	}
+	if response.Headers.RateLimitPolicy != nil {
+		w.Header().Set("RateLimit-Policy", fmt.Sprint(*response.Headers.RateLimitPolicy))
+	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetFleetdefaultJSONResponse struct {
+	Body       Error
+	Headers    OtherErrorResponseHeaders
+	StatusCode int
+}
+
+func (response GetFleetdefaultJSONResponse) VisitGetFleetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.RateLimit != nil {
+		w.Header().Set("RateLimit", fmt.Sprint(*response.Headers.RateLimit))
+	}
+	if response.Headers.RateLimitPolicy != nil {
+		w.Header().Set("RateLimit-Policy", fmt.Sprint(*response.Headers.RateLimitPolicy))
+	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(response.StatusCode)
+	_, err := buf.WriteTo(w)
+	return err
 }
 
 type PauseRequestObject struct {
@@ -6634,7 +7478,8 @@ func (response GetTransactionsdefaultJSONResponse) VisitGetTransactionsResponse(
 }
 
 type CancelTransactionRequestObject struct {
-	Nonce int64 `json:"nonce"`
+	Nonce  int64 `json:"nonce"`
+	Params CancelTransactionParams
 }
 
 type CancelTransactionResponseObject interface {
@@ -6768,17 +7613,7 @@ func (response CancelTransaction404JSONResponse) VisitCancelTransactionResponse(
 	return err
 }
 
-type CancelTransaction409ResponseHeaders struct {
-	AccessControlAllowOrigin *string
-	RateLimit                *string
-	RateLimitPolicy          *string
-	XRequestId               *string
-}
-
-type CancelTransaction409JSONResponse struct {
-	Body    NotReplaceableError
-	Headers CancelTransaction409ResponseHeaders
-}
+type CancelTransaction409JSONResponse struct{ ReplaceRefusedJSONResponse }
 
 func (response CancelTransaction409JSONResponse) VisitCancelTransactionResponse(w http.ResponseWriter) error {
 
@@ -6890,7 +7725,8 @@ func (response CancelTransactiondefaultJSONResponse) VisitCancelTransactionRespo
 }
 
 type ReplaceTransactionRequestObject struct {
-	Nonce int64 `json:"nonce"`
+	Nonce  int64 `json:"nonce"`
+	Params ReplaceTransactionParams
 }
 
 type ReplaceTransactionResponseObject interface {
@@ -7024,17 +7860,7 @@ func (response ReplaceTransaction404JSONResponse) VisitReplaceTransactionRespons
 	return err
 }
 
-type ReplaceTransaction409ResponseHeaders struct {
-	AccessControlAllowOrigin *string
-	RateLimit                *string
-	RateLimitPolicy          *string
-	XRequestId               *string
-}
-
-type ReplaceTransaction409JSONResponse struct {
-	Body    NotReplaceableError
-	Headers ReplaceTransaction409ResponseHeaders
-}
+type ReplaceTransaction409JSONResponse struct{ ReplaceRefusedJSONResponse }
 
 func (response ReplaceTransaction409JSONResponse) VisitReplaceTransactionResponse(w http.ResponseWriter) error {
 
@@ -7977,6 +8803,9 @@ func (response GetReadydefaultJSONResponse) VisitGetReadyResponse(w http.Respons
 
 // StrictServerInterface represents all server handlers.
 type StrictServerInterface interface {
+	// GetFleet Every replica's wallet and its transactions in flight
+	// (GET /admin/fleet)
+	GetFleet(ctx context.Context, request GetFleetRequestObject) (GetFleetResponseObject, error)
 	// Pause Pause this replica
 	// (POST /admin/pause)
 	Pause(ctx context.Context, request PauseRequestObject) (PauseResponseObject, error)
@@ -8046,6 +8875,30 @@ type strictHandler struct {
 	ssi         StrictServerInterface
 	middlewares []StrictMiddlewareFunc
 	options     StrictHTTPServerOptions
+}
+
+// GetFleet operation middleware
+func (sh *strictHandler) GetFleet(w http.ResponseWriter, r *http.Request) {
+	var request GetFleetRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetFleet(ctx, request.(GetFleetRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetFleet")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetFleetResponseObject); ok {
+		if err := validResponse.VisitGetFleetResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
 }
 
 // Pause operation middleware
@@ -8123,10 +8976,11 @@ func (sh *strictHandler) GetTransactions(w http.ResponseWriter, r *http.Request,
 }
 
 // CancelTransaction operation middleware
-func (sh *strictHandler) CancelTransaction(w http.ResponseWriter, r *http.Request, nonce int64) {
+func (sh *strictHandler) CancelTransaction(w http.ResponseWriter, r *http.Request, nonce int64, params CancelTransactionParams) {
 	var request CancelTransactionRequestObject
 
 	request.Nonce = nonce
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.CancelTransaction(ctx, request.(CancelTransactionRequestObject))
@@ -8149,10 +9003,11 @@ func (sh *strictHandler) CancelTransaction(w http.ResponseWriter, r *http.Reques
 }
 
 // ReplaceTransaction operation middleware
-func (sh *strictHandler) ReplaceTransaction(w http.ResponseWriter, r *http.Request, nonce int64) {
+func (sh *strictHandler) ReplaceTransaction(w http.ResponseWriter, r *http.Request, nonce int64, params ReplaceTransactionParams) {
 	var request ReplaceTransactionRequestObject
 
 	request.Nonce = nonce
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.ReplaceTransaction(ctx, request.(ReplaceTransactionRequestObject))

@@ -38,6 +38,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/fleet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every replica's wallet and its transactions in flight
+         * @description The fleet as the replicas sharing this service's database (`DATABASE_URL`) wrote it: each
+         *     replica's name (`REPLICA_NAME`), the wallet it pays from and since when (written when it
+         *     starts paying from it; a wallet another replica took over is listed under that one
+         *     only), whether it is paused, and that wallet's transactions in flight from the shared
+         *     record (newest nonce first, at most 100). Any replica answers for all of them; a
+         *     replica's own `/admin/*` (its `ADMIN_ADDR`) pauses, resumes, replaces or cancels. A
+         *     replica that stopped stays listed until another takes its wallet over.
+         */
+        get: operations["getFleet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/pause": {
         parameters: {
             query?: never;
@@ -154,7 +180,8 @@ export interface paths {
          *     `MAX_FEE_PER_GAS`), recorded before it is sent and followed with the versions before it,
          *     so the claim it carries gets the outcome of whichever is mined. `404` when this replica
          *     has nothing in flight at `nonce` (mined already, or another replica's wallet); `409 NOT_REPLACEABLE` when its
-         *     newest version is at `MAX_FEE_PER_GAS` already (or a cancel of it is mined).
+         *     newest version is at `MAX_FEE_PER_GAS` already (or a cancel of it is mined); `409
+         *     WALLET_MISMATCH` when `wallet` is not its own.
          */
         post: operations["replaceTransaction"];
         delete?: never;
@@ -269,6 +296,28 @@ export interface components {
                 next: number;
             };
         };
+        Fleet: {
+            replicas: components["schemas"]["FleetReplica"][];
+        };
+        FleetReplica: {
+            /** @description The replica's name (`REPLICA_NAME`, the host name by default). */
+            replica: string;
+            /** @description The wallet it pays from. */
+            wallet: string;
+            /**
+             * Format: date-time
+             * @description Since when it pays from the wallet (its start, or when it took the wallet over).
+             */
+            since: string;
+            paused: boolean;
+            /**
+             * Format: date-time
+             * @description When it was paused (absent when it is not).
+             */
+            pausedSince?: string;
+            /** @description The wallet's transactions in flight, newest nonce first (at most 100). */
+            transactions: components["schemas"]["Transaction"][];
+        };
         Replacing: {
             /** Format: int64 */
             nonce: number;
@@ -321,14 +370,14 @@ export interface components {
             code: "NOT_FOUND";
         };
         /** @description The error body of a 409 of a replace or a cancel. */
-        NotReplaceableError: {
-            /** @description What went wrong, for people. */
+        ReplaceRefusedError: {
+            /** @description What went wrong, for people (a wallet mismatch names this replica's wallet). */
             error: string;
             /**
              * @description Machine-readable code; one of these for this response.
              * @enum {string}
              */
-            code: "NOT_REPLACEABLE";
+            code: "NOT_REPLACEABLE" | "WALLET_MISMATCH";
         };
         Ready: {
             /** @example true */
@@ -426,7 +475,7 @@ export interface components {
              * @example ALREADY_CLAIMED
              * @enum {string}
              */
-            code: "INVALID_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "CHAIN_UNAVAILABLE" | "UNAVAILABLE" | "INTERNAL" | "ALREADY_CLAIMED" | "CLAIM_REJECTED" | "FAUCET_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "PAUSED" | "NOT_REPLACEABLE";
+            code: "INVALID_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "CHAIN_UNAVAILABLE" | "UNAVAILABLE" | "INTERNAL" | "ALREADY_CLAIMED" | "CLAIM_REJECTED" | "FAUCET_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "PAUSED" | "NOT_REPLACEABLE" | "WALLET_MISMATCH";
         };
         /** @description The error body of a 400. */
         InvalidRequestError: {
@@ -535,6 +584,19 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["NotFoundError"];
+            };
+        };
+        /** @description `WALLET_MISMATCH`: the wallet named is not this replica's. `NOT_REPLACEABLE`: no replacement can take the transaction's place: its newest version is at `MAX_FEE_PER_GAS` (a node takes a replacement only with higher fees), or a cancel of it is mined and not yet `DISPLACED_AFTER_BLOCKS` deep. Nothing was done. */
+        ReplaceRefused: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ReplaceRefusedError"];
             };
         };
         /** @description Any other error, e.g. 404 NOT_FOUND (no such route), 405 METHOD_NOT_ALLOWED, 415 UNSUPPORTED_MEDIA_TYPE: every error response has this body, and `code` is one of these. */
@@ -760,6 +822,35 @@ export interface operations {
             default: components["responses"]["OtherError"];
         };
     };
+    getFleet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The fleet. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fleet"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NoAdminRoutes"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            default: components["responses"]["OtherError"];
+        };
+    };
     pause: {
         parameters: {
             query?: never;
@@ -854,7 +945,10 @@ export interface operations {
     };
     cancelTransaction: {
         parameters: {
-            query?: never;
+            query: {
+                /** @description The wallet whose transaction at `nonce` is meant: this replica's own (`GET /admin/wallet`, `GET /admin/fleet`). Another wallet's is refused `409 WALLET_MISMATCH`, nothing done: nonce N of another replica's wallet is another transaction. */
+                wallet: string;
+            };
             header?: never;
             path: {
                 /** @description The transaction's nonce. */
@@ -892,19 +986,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description `NOT_REPLACEABLE`: no replacement can take its place: its newest version is at `MAX_FEE_PER_GAS` (a node takes a replacement only with higher fees), or a cancel of it is mined and not yet `DISPLACED_AFTER_BLOCKS` deep. Nothing changed. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotReplaceableError"];
-                };
-            };
+            409: components["responses"]["ReplaceRefused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             default: components["responses"]["OtherError"];
@@ -912,7 +994,10 @@ export interface operations {
     };
     replaceTransaction: {
         parameters: {
-            query?: never;
+            query: {
+                /** @description The wallet whose transaction at `nonce` is meant: this replica's own (`GET /admin/wallet`, `GET /admin/fleet`). Another wallet's is refused `409 WALLET_MISMATCH`, nothing done: nonce N of another replica's wallet is another transaction. */
+                wallet: string;
+            };
             header?: never;
             path: {
                 /** @description The transaction's nonce (`GET /admin/wallet` shows the range in flight). */
@@ -950,19 +1035,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description `NOT_REPLACEABLE`: no replacement can take its place: its newest version is at `MAX_FEE_PER_GAS` (a node takes a replacement only with higher fees), or a cancel of it is mined and not yet `DISPLACED_AFTER_BLOCKS` deep. Nothing changed. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotReplaceableError"];
-                };
-            };
+            409: components["responses"]["ReplaceRefused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             default: components["responses"]["OtherError"];

@@ -17,6 +17,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/seed018cc74c/vaultd/gen/faucetapi"
+	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
 	"github.com/seed018cc74c/vaultd/service/faucet"
 	"github.com/seed018cc74c/vaultd/service/kit/webhook"
@@ -29,6 +30,11 @@ func bearer(key string) faucetapi.RequestEditorFn {
 		r.Header.Set("Authorization", "Bearer "+key)
 		return nil
 	}
+}
+
+// ours names the dev faucet wallet in a replace.
+func ours(c *devchain.Chain) *faucetapi.ReplaceTransactionParams {
+	return &faucetapi.ReplaceTransactionParams{Wallet: c.Accounts.Faucet.Address.Hex()}
 }
 
 // The faucet's operator pauses a replica: claims are refused 503 PAUSED, nothing recorded or
@@ -90,14 +96,14 @@ func TestAnOperatorReplacesAStuckClaim(t *testing.T) {
 	}
 	var first string
 	waitFor(t, "the claim's transfer in flight", func() bool {
-		r, err := s.client.ReplaceTransactionWithResponse(ctx, int64(n), bearer(adminKey))
+		r, err := s.client.ReplaceTransactionWithResponse(ctx, int64(n), ours(c), bearer(adminKey))
 		if err == nil && r.JSON202 != nil {
 			first = r.JSON202.Replacing
 			return true
 		}
 		return false
 	})
-	if r, err := s.client.ReplaceTransactionWithResponse(ctx, int64(n+1), bearer(adminKey)); err != nil || r.StatusCode() != 404 {
+	if r, err := s.client.ReplaceTransactionWithResponse(ctx, int64(n+1), ours(c), bearer(adminKey)); err != nil || r.StatusCode() != 404 {
 		t.Fatalf("replace at a nonce with nothing in flight: %v %d %s", err, r.StatusCode(), r.Body)
 	}
 	waitFor(t, "the replacement", func() bool { return strings.Contains(scrape(t, s), "vaultd_faucet_transaction_replacements_total 1") })
@@ -130,7 +136,7 @@ func TestAnOperatorCancelsAStuckClaim(t *testing.T) {
 		t.Fatalf("claim: %d %s", r.StatusCode(), r.Body)
 	}
 	waitFor(t, "the claim's transfer cancelled", func() bool {
-		r, err := s.client.CancelTransactionWithResponse(ctx, int64(n), bearer(adminKey))
+		r, err := s.client.CancelTransactionWithResponse(ctx, int64(n), &faucetapi.CancelTransactionParams{Wallet: c.Accounts.Faucet.Address.Hex()}, bearer(adminKey))
 		return err == nil && r.JSON202 != nil
 	})
 	waitFor(t, "the cancel sent", func() bool { return strings.Contains(scrape(t, s), "vaultd_faucet_transaction_replacements_total 1") })
@@ -177,7 +183,7 @@ func TestACancelUndoneByAReorgPaysOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cr, err := s.client.CancelTransactionWithResponse(ctx, int64(n), bearer(adminKey)); err != nil || cr.JSON202 == nil {
+	if cr, err := s.client.CancelTransactionWithResponse(ctx, int64(n), &faucetapi.CancelTransactionParams{Wallet: c.Accounts.Faucet.Address.Hex()}, bearer(adminKey)); err != nil || cr.JSON202 == nil {
 		t.Fatalf("cancel: %v %s", err, cr.Body)
 	}
 	waitFor(t, "the cancel sent", func() bool { return strings.Contains(scrape(t, s), "vaultd_faucet_transaction_replacements_total 1") })
@@ -224,11 +230,11 @@ func TestAReplacementAtTheFeeCapIsRefused(t *testing.T) {
 	if r := claim(t, s, freshAddress(t).Hex()); r.StatusCode() != 202 {
 		t.Fatalf("claim: %d %s", r.StatusCode(), r.Body)
 	}
-	cancel, err := s.client.CancelTransactionWithResponse(ctx, int64(n), bearer(adminKey))
+	cancel, err := s.client.CancelTransactionWithResponse(ctx, int64(n), &faucetapi.CancelTransactionParams{Wallet: c.Accounts.Faucet.Address.Hex()}, bearer(adminKey))
 	if err != nil || cancel.JSON409 == nil || cancel.JSON409.Code != "NOT_REPLACEABLE" {
 		t.Fatalf("cancel at the fee cap: %v %d %s", err, cancel.StatusCode(), cancel.Body)
 	}
-	replace, err := s.client.ReplaceTransactionWithResponse(ctx, int64(n), bearer(adminKey))
+	replace, err := s.client.ReplaceTransactionWithResponse(ctx, int64(n), ours(c), bearer(adminKey))
 	if err != nil || replace.JSON409 == nil || replace.JSON409.Code != "NOT_REPLACEABLE" {
 		t.Fatalf("replace at the fee cap: %v %d %s", err, replace.StatusCode(), replace.Body)
 	}

@@ -3,6 +3,7 @@ package faucet
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"time"
 
@@ -79,15 +80,42 @@ func (a *api) GetTransactions(ctx context.Context, req faucetapi.GetTransactions
 	return faucetapi.GetTransactions200JSONResponse{Body: txmgr.Page{Transactions: txs, NextCursor: next}}, nil
 }
 
+// GetFleet lists every replica's wallet and its transactions in flight, from the database the
+// faucets share (pause.Switch.Fleet, the claims each wallet pays).
+func (a *api) GetFleet(ctx context.Context, _ faucetapi.GetFleetRequestObject) (faucetapi.GetFleetResponseObject, error) {
+	replicas, err := a.f.pause.Fleet(ctx)
+	if err != nil {
+		return nil, err
+	}
+	fleet := faucetapi.Fleet{Replicas: make([]faucetapi.FleetReplica, 0, len(replicas))}
+	for _, rp := range replicas {
+		txs, _, err := a.f.store.listOf(ctx, key(common.HexToAddress(rp.Wallet)), txmgr.PageQuery{State: txmgr.ListedPending, Limit: 100, Before: 1 << 62})
+		if err != nil {
+			return nil, fmt.Errorf("list %s's transactions: %w", rp.Wallet, err)
+		}
+		fleet.Replicas = append(fleet.Replicas, faucetapi.FleetReplica{Replica: rp.Replica, Wallet: rp.Wallet, Since: rp.Since,
+			Paused: rp.Paused, PausedSince: rp.PausedSince, Transactions: txs})
+	}
+	return faucetapi.GetFleet200JSONResponse{Body: fleet}, nil
+}
+
 // ReplaceTransaction and CancelTransaction are the operator's "speed up" and "cancel" of a
 // transaction in flight (txmgr.Manager.Bump, Cancel): the watch loop's next round replaces it
 // (with a transfer of nothing to the wallet itself, for a cancel: the claim it carried ends failed and may be made again).
+// The wallet named must be this replica's (409 WALLET_MISMATCH): nonce N of another is another
+// transaction.
 func (a *api) ReplaceTransaction(ctx context.Context, req faucetapi.ReplaceTransactionRequestObject) (faucetapi.ReplaceTransactionResponseObject, error) {
+	if err := platform.SameWallet(req.Params.Wallet, a.f.tx.From()); err != nil {
+		return nil, err
+	}
 	replacing, err := a.f.tx.Bump(uint64(req.Nonce))
 	return faucetapi.ReplaceTransaction202JSONResponse{Body: faucetapi.Replacing{Nonce: req.Nonce, Replacing: replacing.Hex()}}, err
 }
 
 func (a *api) CancelTransaction(ctx context.Context, req faucetapi.CancelTransactionRequestObject) (faucetapi.CancelTransactionResponseObject, error) {
+	if err := platform.SameWallet(req.Params.Wallet, a.f.tx.From()); err != nil {
+		return nil, err
+	}
 	replacing, err := a.f.tx.Cancel(uint64(req.Nonce))
 	return faucetapi.CancelTransaction202JSONResponse{Body: faucetapi.Replacing{Nonce: req.Nonce, Replacing: replacing.Hex()}}, err
 }

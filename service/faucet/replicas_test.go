@@ -12,7 +12,9 @@ import (
 	"github.com/ethereum/go-ethereum/params"
 
 	"github.com/seed018cc74c/vaultd/gen/faucetapi"
+	"github.com/seed018cc74c/vaultd/service/faucet"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
+	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb"
 
 	_ "github.com/jackc/pgx/v5/stdlib"
@@ -268,5 +270,107 @@ func TestAPausedReplicaAdoptsNoUnsignedClaim(t *testing.T) {
 	waitStatus(t, s, unsigned, faucetapi.Confirmed)
 	if fromLive := transfersFrom(t, c, c.Accounts.Faucet.Address); fromLive[unsigned] != 1 || fromLive[mined] != 0 {
 		t.Fatalf("transfers from the running replica: %d to the unsigned claim, %d to the mined one; want 1, 0", fromLive[unsigned], fromLive[mined])
+	}
+}
+
+// The fleet's operator, with ADMIN_ADDR: two replicas on one Postgres, each with its own wallet,
+// each serving /admin/* on a listener of its own. Through the public listeners the operator's
+// routes do not exist (404); at either replica's own, GET /admin/fleet lists both replicas,
+// their wallets and the transaction in flight of the one that has one; a cancel naming the
+// other replica's wallet is refused 409 WALLET_MISMATCH, nothing done; a paused replica is
+// resumed at its own address, and the fleet shows both; the cancel at the right replica goes.
+func TestTheFleetsOperatorReachesEachReplicaApart(t *testing.T) {
+	c := devchaintest.Start(t)
+	db := sqldbtest.Postgres(t)
+	second := freshKey(t)
+	fund(t, c, c.Accounts.Faucet.Key, keyAddress(second), new(big.Int).Mul(big.NewInt(10_000), big.NewInt(params.Ether)))
+	type replica struct {
+		public, admin *faucetapi.ClientWithResponses
+	}
+	start := func(over map[string]string) replica {
+		cfg, err := faucet.LoadConfig(env(c, t.TempDir(), over))
+		if err != nil {
+			t.Fatalf("config: %v", err)
+		}
+		svc, err := faucet.New(ctx, cfg, faucet.Options{})
+		if err != nil {
+			t.Fatalf("faucet.New: %v", err)
+		}
+		url, adminURL, _ := platformtest.ServeSplit(t, svc.Handler(), svc.Start, svc.Close)
+		public, err := faucetapi.NewClientWithResponses(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		admin, err := faucetapi.NewClientWithResponses(adminURL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return replica{public, admin}
+	}
+	a := start(map[string]string{"DATABASE_URL": db, "ADMIN_API_KEY": adminKey, "REPLICA_NAME": "faucet-a", "REPLACE_AFTER": "50s"})
+	b := start(map[string]string{"DATABASE_URL": db, "ADMIN_API_KEY": adminKey, "REPLICA_NAME": "faucet-b", "FAUCET_PRIVATE_KEY": keyHex(second)})
+	walletA, walletB := c.Accounts.Faucet.Address.Hex(), keyAddress(second).Hex()
+
+	if r, err := a.public.PauseWithResponse(ctx, bearer(adminKey)); err != nil || r.StatusCode() != 404 || !strings.Contains(string(r.Body), `"NOT_FOUND"`) {
+		t.Fatalf("POST /admin/pause on the public listener: %v %d %s", err, r.StatusCode(), r.Body)
+	}
+	if r, err := a.public.GetFleetWithResponse(ctx, bearer(adminKey)); err != nil || r.StatusCode() != 404 {
+		t.Fatalf("GET /admin/fleet on the public listener: %v %d %s", err, r.StatusCode(), r.Body)
+	}
+	if r, err := a.admin.GetHealthWithResponse(ctx); err != nil || r.StatusCode() != 404 {
+		t.Fatalf("GET /health on the operator's listener: %v %d %s", err, r.StatusCode(), r.Body)
+	}
+
+	n := nonce(t, c, c.Accounts.Faucet.Address)
+	c.PauseSealing()
+	addr := freshAddress(t)
+	if r, err := a.public.ClaimWithResponse(ctx, faucetapi.ClaimRequest{Address: addr.Hex()}); err != nil || r.StatusCode() != 202 {
+		t.Fatalf("claim at faucet-a: %v %s", err, r.Body)
+	}
+	fleet := func() map[string]faucetapi.FleetReplica {
+		t.Helper()
+		r, err := b.admin.GetFleetWithResponse(ctx, bearer(adminKey))
+		if err != nil || r.JSON200 == nil {
+			t.Fatalf("the fleet at faucet-b: %v %s", err, r.Body)
+		}
+		out := map[string]faucetapi.FleetReplica{}
+		for _, f := range r.JSON200.Replicas {
+			out[f.Replica] = f
+		}
+		return out
+	}
+	f := fleet()
+	if len(f) != 2 || f["faucet-a"].Wallet != walletA || f["faucet-b"].Wallet != walletB || len(f["faucet-b"].Transactions) != 0 ||
+		len(f["faucet-a"].Transactions) != 1 || f["faucet-a"].Transactions[0].Nonce != n || f["faucet-a"].Transactions[0].Purpose != "claim "+strings.ToLower(addr.Hex()) {
+		t.Fatalf("the fleet: %+v", f)
+	}
+
+	r, err := b.admin.CancelTransactionWithResponse(ctx, int64(n), &faucetapi.CancelTransactionParams{Wallet: walletA}, bearer(adminKey))
+	if err != nil || r.StatusCode() != 409 || !strings.Contains(string(r.Body), `"WALLET_MISMATCH"`) || !strings.Contains(string(r.Body), walletB) {
+		t.Fatalf("a cancel at faucet-b naming faucet-a's wallet: %v %d %s", err, r.StatusCode(), r.Body)
+	}
+
+	if p, err := b.admin.PauseWithResponse(ctx, bearer(adminKey)); err != nil || p.JSON200 == nil || !p.JSON200.Paused {
+		t.Fatalf("pause faucet-b at its own address: %v %s", err, p.Body)
+	}
+	if f := fleet(); !f["faucet-b"].Paused || f["faucet-b"].PausedSince == nil || f["faucet-a"].Paused {
+		t.Fatalf("the fleet with faucet-b paused: %+v", f)
+	}
+	if ready, err := b.public.GetReadyWithResponse(ctx); err != nil || ready.JSON503 == nil || ready.JSON503.Code != "PAUSED" {
+		t.Fatalf("faucet-b's /ready while paused: %v %s", err, ready.Body)
+	}
+	if p, err := b.admin.ResumeWithResponse(ctx, bearer(adminKey)); err != nil || p.JSON200 == nil || p.JSON200.Paused {
+		t.Fatalf("resume faucet-b at its own address: %v %s", err, p.Body)
+	}
+	if ready, err := b.public.GetReadyWithResponse(ctx); err != nil || ready.StatusCode() != 200 {
+		t.Fatalf("faucet-b's /ready once resumed: %v %s", err, ready.Body)
+	}
+
+	if r, err := a.admin.CancelTransactionWithResponse(ctx, int64(n), &faucetapi.CancelTransactionParams{Wallet: strings.ToLower(walletA)}, bearer(adminKey)); err != nil || r.JSON202 == nil {
+		t.Fatalf("the cancel at faucet-a: %v %d %s", err, r.StatusCode(), r.Body)
+	}
+	c.ResumeSealing()
+	if b := nonce(t, c, keyAddress(second)); b != 0 {
+		t.Fatalf("faucet-b's wallet sent %d transactions", b)
 	}
 }

@@ -139,6 +139,7 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 			}),
 			"POST /admin/pause": admin, "POST /admin/resume": admin, "GET /admin/wallet": admin, // a wrong key counts too
 			"GET /admin/transactions": admin, "POST /admin/transactions/{nonce}/replace": admin, "POST /admin/transactions/{nonce}/cancel": admin,
+			"GET /admin/fleet": admin,
 		},
 		API: func(rt chi.Router) {
 			faucetapi.HandlerWithOptions(strict, faucetapi.ChiServerOptions{BaseRouter: rt, ErrorHandlerFunc: platform.RequestErrorHandler})
@@ -194,6 +195,9 @@ func (s *Service) setUp(ctx context.Context) {
 		log.Warn("some unfinished claims could not be reconciled with the chain yet; retrying in the background", "count", undecided)
 		f.wakeReconciler()
 	}
+	if err := f.pause.Announce(ctx, f.tx.From().Hex()); err != nil { // the fleet view's row (GET /admin/fleet)
+		log.Warn("could not record this replica's wallet for the fleet view; it pays from it all the same", "err", err)
+	}
 	log.Info("faucet ready", "wallet", f.tx.From().Hex(), "chainId", f.chainID, "amount", cfg.Wallet.Amount.String())
 }
 
@@ -208,9 +212,9 @@ func (s *Service) Close() {
 	s.opened.Close() // the followers and the transaction manager, Redis, the store, the chain client
 }
 
-// Run serves on PORT until ctx is done; requests in flight are finished within SHUTDOWN_GRACE.
-// The caller closes the service after.
+// Run serves on PORT (and the operator's routes on ADMIN_ADDR, when set) until ctx is done;
+// requests in flight are finished within SHUTDOWN_GRACE. The caller closes the service after.
 func (s *Service) Run(ctx context.Context) error {
 	s.Start()
-	return platform.ListenAndServe(ctx, "faucet", s.cfg.HTTP.Port, s.handler, s.cfg.HTTP.ShutdownGrace)
+	return platform.ListenAndServeAdmin(ctx, "faucet", s.cfg.HTTP.Port, s.cfg.Admin.Addr, s.handler, s.cfg.HTTP.ShutdownGrace)
 }

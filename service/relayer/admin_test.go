@@ -134,10 +134,10 @@ func TestAnOperatorReplacesAStuckTransaction(t *testing.T) {
 	c.PauseSealing()
 	answer := revealAsync(t, s, req)
 	waitFor(t, "the reveal in the pool", func() bool { return pendingOperatorNonce(t, c) == nonce+1 })
-	if r, err := s.client.ReplaceTransactionWithResponse(ctx, int64(nonce+1), bearer(adminKey)); err != nil || r.StatusCode() != 404 {
+	if r, err := s.client.ReplaceTransactionWithResponse(ctx, int64(nonce+1), &relayerapi.ReplaceTransactionParams{Wallet: c.Accounts.Operator.Address.Hex()}, bearer(adminKey)); err != nil || r.StatusCode() != 404 {
 		t.Fatalf("replace at a nonce with nothing in flight: %v %d %s", err, r.StatusCode(), r.Body)
 	}
-	r, err := s.client.ReplaceTransactionWithResponse(ctx, int64(nonce), bearer(adminKey))
+	r, err := s.client.ReplaceTransactionWithResponse(ctx, int64(nonce), &relayerapi.ReplaceTransactionParams{Wallet: c.Accounts.Operator.Address.Hex()}, bearer(adminKey))
 	if err != nil || r.JSON202 == nil || r.JSON202.Nonce != int64(nonce) {
 		t.Fatalf("replace: %v %s", err, r.Body)
 	}
@@ -206,7 +206,7 @@ func TestAnOperatorListsTheWalletsTransactions(t *testing.T) {
 // another replica at once (the cancelled reveal's nullifier claim is given back: it used to hold
 // the cancelled version's hash for an hour, and the copy waited for it, 504 TX_PENDING).
 func TestAnOperatorCancelsAStuckReveal(t *testing.T) {
-	over := map[string]string{"ADMIN_API_KEY": adminKey, "REPLACE_AFTER": "50s", "RECEIPT_TIMEOUT": "1m"}
+	over := map[string]string{"ADMIN_API_KEY": adminKey, "REPLACE_AFTER": "50s", "RECEIPT_TIMEOUT": "1m", "REPLICA_NAME": "relayer-a"}
 	t.Run("in process", func(t *testing.T) {
 		c := devchaintest.Start(t)
 		s := startRelayer(t, c, over)
@@ -220,22 +220,57 @@ func TestAnOperatorCancelsAStuckReveal(t *testing.T) {
 		other := maps.Clone(shared)
 		// Its own wallet, and a short wait: a copy held behind a stale claim fails fast.
 		other["OPERATOR_PRIVATE_KEY"], other["RECEIPT_TIMEOUT"], other["REPLACE_AFTER"] = hexutil.Encode(crypto.FromECDSA(fundedKey(t, c))), "10s", "5s"
+		other["REPLICA_NAME"] = "relayer-b"
 		cancelAStuckReveal(t, c, startRelayer(t, c, shared), startRelayer(t, c, other))
 	})
 }
 
 // cancelAStuckReveal has a's operator (the dev operator) cancel a reveal stuck in the pool, then
-// sends the reveal again to b (a itself, or another replica with a wallet of its own).
+// sends the reveal again to b (a itself, or another replica with a wallet of its own). First, the
+// fleet view at b lists a, its wallet and the stuck transaction (and b, its own wallet, nothing in
+// flight), and a replace or cancel naming another wallet than the replica's is refused 409
+// WALLET_MISMATCH, at a and at b: nonce N of another wallet is another transaction.
 func cancelAStuckReveal(t *testing.T, c *devchain.Chain, a, b *server) {
 	_, req := request(t, c, devUsers(c, 0), 34)
 	nonce := pendingOperatorNonce(t, c)
 	c.PauseSealing()
 	answer := revealAsync(t, a, req)
 	waitFor(t, "the reveal in the pool", func() bool { return pendingOperatorNonce(t, c) == nonce+1 })
-	if r, err := a.client.CancelTransactionWithResponse(ctx, int64(nonce+1), bearer(adminKey)); err != nil || r.StatusCode() != 404 {
+	ours := c.Accounts.Operator.Address.Hex()
+	fleet, err := b.client.GetFleetWithResponse(ctx, bearer(adminKey))
+	if err != nil || fleet.JSON200 == nil {
+		t.Fatalf("the fleet: %v %s", err, fleet.Body)
+	}
+	replicas := map[string]relayerapi.FleetReplica{}
+	for _, f := range fleet.JSON200.Replicas {
+		replicas[f.Replica] = f
+	}
+	if f := replicas["relayer-a"]; f.Wallet != ours || f.Paused || len(f.Transactions) != 1 || f.Transactions[0].Nonce != nonce || f.Transactions[0].State != "pending" {
+		t.Fatalf("the fleet's relayer-a: %+v", fleet.JSON200.Replicas)
+	}
+	other := crypto.PubkeyToAddress(freshKey(t).PublicKey).Hex()
+	if a != b {
+		f := replicas["relayer-b"]
+		if len(replicas) != 2 || f.Wallet == ours || !common.IsHexAddress(f.Wallet) || len(f.Transactions) != 0 {
+			t.Fatalf("the fleet's relayer-b: %+v", fleet.JSON200.Replicas)
+		}
+		other = f.Wallet
+		if r, err := b.client.CancelTransactionWithResponse(ctx, int64(nonce), &relayerapi.CancelTransactionParams{Wallet: ours}, bearer(adminKey)); err != nil || r.StatusCode() != 409 || !strings.Contains(string(r.Body), `"WALLET_MISMATCH"`) {
+			t.Fatalf("a cancel at relayer-b naming relayer-a's wallet: %v %d %s", err, r.StatusCode(), r.Body)
+		}
+	} else if len(replicas) != 1 {
+		t.Fatalf("the fleet of one relayer: %+v", fleet.JSON200.Replicas)
+	}
+	if r, err := a.client.CancelTransactionWithResponse(ctx, int64(nonce), &relayerapi.CancelTransactionParams{Wallet: other}, bearer(adminKey)); err != nil || r.StatusCode() != 409 || !strings.Contains(string(r.Body), `"WALLET_MISMATCH"`) {
+		t.Fatalf("a cancel naming another wallet: %v %d %s", err, r.StatusCode(), r.Body)
+	}
+	if r, err := a.client.ReplaceTransactionWithResponse(ctx, int64(nonce), &relayerapi.ReplaceTransactionParams{Wallet: other}, bearer(adminKey)); err != nil || r.StatusCode() != 409 || !strings.Contains(string(r.Body), `"WALLET_MISMATCH"`) {
+		t.Fatalf("a replace naming another wallet: %v %d %s", err, r.StatusCode(), r.Body)
+	}
+	if r, err := a.client.CancelTransactionWithResponse(ctx, int64(nonce+1), &relayerapi.CancelTransactionParams{Wallet: ours}, bearer(adminKey)); err != nil || r.StatusCode() != 404 {
 		t.Fatalf("cancel at a nonce with nothing in flight: %v %d %s", err, r.StatusCode(), r.Body)
 	}
-	r, err := a.client.CancelTransactionWithResponse(ctx, int64(nonce), bearer(adminKey))
+	r, err := a.client.CancelTransactionWithResponse(ctx, int64(nonce), &relayerapi.CancelTransactionParams{Wallet: ours}, bearer(adminKey))
 	if err != nil || r.JSON202 == nil || r.JSON202.Nonce != int64(nonce) {
 		t.Fatalf("cancel: %v %s", err, r.Body)
 	}
@@ -308,11 +343,11 @@ func TestAReplacementAtTheFeeCapIsRefused(t *testing.T) {
 	c.PauseSealing()
 	answer := revealAsync(t, s, req)
 	waitFor(t, "the reveal in the pool", func() bool { return pendingOperatorNonce(t, c) == nonce+1 })
-	cancel, err := s.client.CancelTransactionWithResponse(ctx, int64(nonce), bearer(adminKey))
+	cancel, err := s.client.CancelTransactionWithResponse(ctx, int64(nonce), &relayerapi.CancelTransactionParams{Wallet: c.Accounts.Operator.Address.Hex()}, bearer(adminKey))
 	if err != nil || cancel.JSON409 == nil || cancel.JSON409.Code != "NOT_REPLACEABLE" {
 		t.Fatalf("cancel at the fee cap: %v %d %s", err, cancel.StatusCode(), cancel.Body)
 	}
-	replace, err := s.client.ReplaceTransactionWithResponse(ctx, int64(nonce), bearer(adminKey))
+	replace, err := s.client.ReplaceTransactionWithResponse(ctx, int64(nonce), &relayerapi.ReplaceTransactionParams{Wallet: c.Accounts.Operator.Address.Hex()}, bearer(adminKey))
 	if err != nil || replace.JSON409 == nil || replace.JSON409.Code != "NOT_REPLACEABLE" {
 		t.Fatalf("replace at the fee cap: %v %d %s", err, replace.StatusCode(), replace.Body)
 	}

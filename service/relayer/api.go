@@ -90,12 +90,37 @@ func (a *api) GetTransactions(ctx context.Context, req relayerapi.GetTransaction
 	return relayerapi.GetTransactions200JSONResponse{Body: txmgr.Page{Transactions: txs, NextCursor: next}}, nil
 }
 
+// GetFleet lists every replica's wallet and its transactions in flight, from the database the
+// relayers share (pause.Switch.Fleet, the record of what each wallet signed): any replica,
+// standing by or not, answers for the whole fleet.
+func (a *api) GetFleet(ctx context.Context, _ relayerapi.GetFleetRequestObject) (relayerapi.GetFleetResponseObject, error) {
+	replicas, err := a.r.pause.Fleet(ctx)
+	if err != nil {
+		return nil, err
+	}
+	fleet := relayerapi.Fleet{Replicas: make([]relayerapi.FleetReplica, 0, len(replicas))}
+	for _, rp := range replicas {
+		txs, _, err := a.r.sentTxs.list(ctx, common.HexToAddress(rp.Wallet), txmgr.PageQuery{State: txmgr.ListedPending, Limit: 100, Before: 1 << 62})
+		if err != nil {
+			return nil, fmt.Errorf("list %s's transactions: %w", rp.Wallet, err)
+		}
+		fleet.Replicas = append(fleet.Replicas, relayerapi.FleetReplica{Replica: rp.Replica, Wallet: rp.Wallet, Since: rp.Since,
+			Paused: rp.Paused, PausedSince: rp.PausedSince, Transactions: txs})
+	}
+	return relayerapi.GetFleet200JSONResponse{Body: fleet}, nil
+}
+
 // ReplaceTransaction and CancelTransaction are the operator's "speed up" and "cancel" of a
 // transaction in flight (txmgr.Manager.Bump, Cancel): the watch loop's next round replaces it
 // (with a transfer of nothing to the wallet itself, for a cancel: the reveal it carried ends TX_CANCELLED and may be sent again).
+// The wallet named must be this replica's (409 WALLET_MISMATCH): nonce N of another is another
+// transaction.
 func (a *api) ReplaceTransaction(ctx context.Context, req relayerapi.ReplaceTransactionRequestObject) (relayerapi.ReplaceTransactionResponseObject, error) {
 	if !a.r.isSet() {
 		return nil, keyUnavailable()
+	}
+	if err := platform.SameWallet(req.Params.Wallet, a.r.tx.From()); err != nil {
+		return nil, err
 	}
 	replacing, err := a.r.tx.Bump(uint64(req.Nonce))
 	return relayerapi.ReplaceTransaction202JSONResponse{Body: relayerapi.Replacing{Nonce: req.Nonce, Replacing: replacing.Hex()}}, err
@@ -104,6 +129,9 @@ func (a *api) ReplaceTransaction(ctx context.Context, req relayerapi.ReplaceTran
 func (a *api) CancelTransaction(ctx context.Context, req relayerapi.CancelTransactionRequestObject) (relayerapi.CancelTransactionResponseObject, error) {
 	if !a.r.isSet() {
 		return nil, keyUnavailable()
+	}
+	if err := platform.SameWallet(req.Params.Wallet, a.r.tx.From()); err != nil {
+		return nil, err
 	}
 	replacing, err := a.r.tx.Cancel(uint64(req.Nonce))
 	return relayerapi.CancelTransaction202JSONResponse{Body: relayerapi.Replacing{Nonce: req.Nonce, Replacing: replacing.Hex()}}, err

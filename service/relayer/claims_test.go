@@ -11,6 +11,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/seed018cc74c/vaultd/gen/contracts"
+	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
 	"github.com/seed018cc74c/vaultd/service/kit/redistest"
@@ -133,7 +134,7 @@ func TestARevealCancelledAfterARestartCanBeSentAgain(t *testing.T) {
 	again := maps.Clone(shared)
 	maps.Copy(again, map[string]string{"ADMIN_API_KEY": adminKey, "REPLACE_AFTER": "50s", "RECEIPT_TIMEOUT": "1m"})
 	restarted := startRelayer(t, c, again)
-	if r, err := restarted.client.CancelTransactionWithResponse(ctx, int64(nonce), bearer(adminKey)); err != nil || r.JSON202 == nil {
+	if r, err := restarted.client.CancelTransactionWithResponse(ctx, int64(nonce), &relayerapi.CancelTransactionParams{Wallet: c.Accounts.Operator.Address.Hex()}, bearer(adminKey)); err != nil || r.JSON202 == nil {
 		t.Fatalf("cancel after the restart: %v %s", err, r.Body)
 	}
 	waitFor(t, "the cancel sent", func() bool {

@@ -146,6 +146,7 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 				r.metrics.rateLimited.WithLabelValues("status_ip").Inc),
 			"POST /admin/pause": admin, "POST /admin/resume": admin, "GET /admin/wallet": admin, // a wrong key counts too
 			"GET /admin/transactions": admin, "POST /admin/transactions/{nonce}/replace": admin, "POST /admin/transactions/{nonce}/cancel": admin,
+			"GET /admin/fleet": admin,
 		},
 		API: func(rt chi.Router) {
 			relayerapi.HandlerWithOptions(strict, relayerapi.ChiServerOptions{BaseRouter: rt, ErrorHandlerFunc: platform.RequestErrorHandler})
@@ -288,6 +289,9 @@ func (s *Service) setUp(ctx context.Context, key *ecdsa.PrivateKey) {
 			"count", adopted, "reveals", r.adoptSent())
 	}
 	r.recoverLogged(ctx)
+	if err := r.pause.Announce(ctx, operator.Hex()); err != nil { // the fleet view's row (GET /admin/fleet)
+		r.log.Warn("could not record this replica's wallet for the fleet view; it pays from it all the same", "err", err)
+	}
 }
 
 // Close stops what Start started and the goroutines following reveals in flight, then gives
@@ -306,7 +310,7 @@ func (s *Service) Close() {
 	s.opened.Close()
 }
 
-// Run polls the balance and serves on PORT until ctx is done; reveals in flight are finished
+// Run polls the balance and serves on PORT (and the operator's routes on ADMIN_ADDR, when set) until ctx is done; reveals in flight are finished
 // within SHUTDOWN_GRACE. The caller closes the service after. A replica whose operator key
 // another replica took (OPERATOR_PRIVATE_KEYS) stops with errKeyTaken.
 func (s *Service) Run(ctx context.Context) error {
@@ -314,7 +318,7 @@ func (s *Service) Run(ctx context.Context) error {
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
 	go stopWhenKeyTaken(ctx, stop, s.Relayer.keyLost())
-	err := platform.ListenAndServe(ctx, "relayer", s.cfg.HTTP.Port, s.handler, s.cfg.HTTP.ShutdownGrace)
+	err := platform.ListenAndServeAdmin(ctx, "relayer", s.cfg.HTTP.Port, s.cfg.Admin.Addr, s.handler, s.cfg.HTTP.ShutdownGrace)
 	return errors.Join(keyTaken(ctx), err)
 }
 

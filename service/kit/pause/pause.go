@@ -2,7 +2,9 @@
 // paused, a replica takes no new work (Check refuses it with ErrPaused, which the services answer
 // 503 PAUSED with Retry-After; their /ready answers 503, so a load balancer drains it) while what it has in flight finishes. The state is
 // kept in the service's database under the replica's name, so it survives a restart; each
-// transition is one log line and moves the gauge vaultd_<service>_paused.
+// transition is one log line and moves the gauge vaultd_<service>_paused. Each replica also
+// writes there the wallet it pays from (Announce), so that any replica can list the fleet for an
+// operator (Fleet): every replica's wallet and pause.
 package pause
 
 import (
@@ -51,6 +53,12 @@ func Open(ctx context.Context, db *sqldb.DB, service, replica, work string, reg 
 		service   TEXT   NOT NULL,
 		replica   TEXT   NOT NULL,
 		paused_at BIGINT NOT NULL, -- unix milliseconds
+		PRIMARY KEY (service, replica)
+	)`, `CREATE TABLE IF NOT EXISTS replica_wallets (
+		service TEXT   NOT NULL,
+		replica TEXT   NOT NULL,
+		wallet  TEXT   NOT NULL, -- EIP-55
+		since   BIGINT NOT NULL, -- unix milliseconds
 		PRIMARY KEY (service, replica)
 	)`); err != nil {
 		return nil, fmt.Errorf("DATABASE_URL: %w", err)

@@ -2,8 +2,10 @@ package platform
 
 import (
 	"log/slog"
+	"net"
 	"net/netip"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -62,21 +64,34 @@ func LoadProxies(e *config.Env, name string) Proxies {
 const MinAdminKeyLen = 16
 
 // AdminConfig is a service's operator routes (/admin/*): the key that opens them (none: they
-// answer 404), their own per-IP limit, and this replica's name, under which what an operator
-// sets for it (a pause) is kept.
+// answer 404), the address of their own listener (none: they share PORT), their own per-IP
+// limit, and this replica's name, under which what an operator sets for it (a pause) is kept.
 type AdminConfig struct {
 	Key     string
+	Addr    string // host:port, or :port (every interface); "" serves them on PORT
 	PerIP   ratelimit.Rate
 	Replica string
 }
 
 // LoadAdminConfig reads ADMIN_API_KEY (or _FILE; optional, at least MinAdminKeyLen characters),
+// ADMIN_ADDR (optional; the operator's routes are served there alone, ListenAndServeAdmin),
 // ADMIN_RATE_LIMIT_PER_IP (30/1m) and REPLICA_NAME (the host name by default: a container's,
 // stable across restarts in compose and Kubernetes StatefulSets).
 func LoadAdminConfig(e *config.Env) AdminConfig {
-	c := AdminConfig{Key: e.OptionalSecret("ADMIN_API_KEY"), PerIP: ratelimit.FromEnv(e, "ADMIN_RATE_LIMIT_PER_IP", "30/1m"), Replica: e.String("REPLICA_NAME", "")}
+	c := AdminConfig{Key: e.OptionalSecret("ADMIN_API_KEY"), Addr: e.String("ADMIN_ADDR", ""),
+		PerIP: ratelimit.FromEnv(e, "ADMIN_RATE_LIMIT_PER_IP", "30/1m"), Replica: e.String("REPLICA_NAME", "")}
 	if c.Key != "" && len(c.Key) < MinAdminKeyLen {
 		e.Fail("ADMIN_API_KEY must be at least %d characters", MinAdminKeyLen)
+	}
+	if c.Addr != "" {
+		host, port, err := net.SplitHostPort(c.Addr)
+		n, perr := strconv.Atoi(port)
+		switch {
+		case err != nil || perr != nil || n < 1 || n > 65535 || strings.ContainsAny(host, " /"):
+			e.Fail("ADMIN_ADDR must be host:port or :port (a port from 1 to 65535), got %q", c.Addr)
+		case c.Key == "":
+			e.Fail("ADMIN_ADDR is set but ADMIN_API_KEY is not: without a key there are no admin routes to serve there")
+		}
 	}
 	if c.Replica != "" && !printable(c.Replica) {
 		e.Fail("REPLICA_NAME must be 1 to 255 printable ASCII characters, got %q", c.Replica)

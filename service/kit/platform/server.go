@@ -51,7 +51,8 @@ type HandlerOptions struct {
 }
 
 // NewHandler builds a service's HTTP handler in the order docs/design.md records: recover →
-// request id → client IP → span → metrics → (routing, percent-decoded, HEAD as GET) → admission
+// request id → client IP → span → metrics → the listener's routes (ADMIN_ADDR: admin.go) →
+// (routing, percent-decoded, HEAD as GET) → admission
 // (rate limits) → body size limit → admin key → strict booleans → OpenAPI validation → generated
 // strict handler, with CORS (when configured) right after the request id, so that
 // preflights are answered before routing and every answer, errors included, is readable by an
@@ -82,6 +83,7 @@ func NewHandler(o HandlerOptions) (http.Handler, error) {
 	}
 	r := chi.NewRouter()
 	r.Use(withLogger(o.Logger), recoverer, requestID, cors(o.CORS), clientIP(o.TrustedProxies), traced(tracer, o.TrustTraceParent), metricsMiddleware(newHTTPMetrics(o.Metrics)), plainPath, middleware.GetHead)
+	r.Use(onItsListener) // with ADMIN_ADDR, /admin/* on its listener alone (admin.go)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, r, Errorf(http.StatusNotFound, CodeNotFound, "no such endpoint"))
 	})
@@ -151,10 +153,15 @@ func Draining(ctx context.Context) <-chan struct{} {
 // for up to grace (streams are told to end at once, see Draining). The answers net/http gives
 // itself to requests it cannot parse are in the service's error shape too (earlyerrors.go).
 func Serve(ctx context.Context, ln net.Listener, h http.Handler, grace time.Duration) error {
+	return serveAs(ctx, ln, h, grace, everyRoute)
+}
+
+// serveAs is Serve for a listener of role (admin.go).
+func serveAs(ctx context.Context, ln net.Listener, h http.Handler, grace time.Duration, role listenerRole) error {
 	draining := make(chan struct{})
 	srv := &http.Server{
 		BaseContext: func(net.Listener) context.Context {
-			return context.WithValue(context.Background(), drainingKey{}, draining)
+			return context.WithValue(context.WithValue(context.Background(), drainingKey{}, draining), roleKey{}, role)
 		},
 		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,

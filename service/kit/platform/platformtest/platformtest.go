@@ -104,6 +104,34 @@ func Serve(t testing.TB, h http.Handler, start, closeService func()) (url string
 	return "http://" + ln.Addr().String(), stop
 }
 
+// ServeSplit is Serve with the operator's routes on a listener of their own, as with ADMIN_ADDR
+// (platform.ServeSplit): it returns the public base URL and the operator's.
+func ServeSplit(t testing.TB, h http.Handler, start, closeService func()) (url, adminURL string, stop func()) {
+	t.Helper()
+	var lns [2]net.Listener
+	for i := range lns {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		lns[i] = ln
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	start()
+	done := make(chan struct{})
+	go func() { platform.ServeSplit(ctx, lns[0], lns[1], h, 5*time.Second); close(done) }()
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			cancel()
+			<-done
+			closeService()
+		})
+	}
+	t.Cleanup(stop)
+	return "http://" + lns[0].Addr().String(), "http://" + lns[1].Addr().String(), stop
+}
+
 // FreePort is a loopback TCP port nothing listened on a moment ago, for a server a test starts
 // in another process (or that must know its port before it listens).
 func FreePort(t testing.TB) int {
