@@ -2,18 +2,23 @@
 // through Redis, with a fencing epoch: each time the name changes hands its epoch grows, and the
 // holder's right to act ends, by its own clock, before Redis lets anyone else take the name.
 //
-// A lease is a Redis key "<prefix>:<name>" holding "<owner>:<epoch>" with a time to live. The
-// holder renews it every TTL/3. Its local deadline is the time it asked Redis (before the answer)
-// plus the TTL minus a safety margin, so that it stops (Hold fails) at least the margin before
-// Redis expires the key, even when Redis is unreachable: whoever takes the name next starts
-// after the previous holder stopped. A holder that finds its name taken by another has lost it
-// for good (Lost is closed); one whose name merely expired (Redis was away) takes it again with
-// a new epoch (OnAcquire tells the caller, which re-reads what another holder may have changed).
+// A lease is a Redis key "<prefix>:<name>" holding "<owner>/<random>:<epoch>" with a time to
+// live; the random part, new each time the name is taken, tells this holding from every other,
+// the same owner's included. The holder renews it every TTL/3. Its local deadline is the time it
+// asked Redis (before the answer) plus the TTL minus a safety margin, so that it stops (Hold
+// fails) at least the margin before Redis expires the key, even when Redis is unreachable:
+// whoever takes the name next starts after the previous holder stopped. A holder that finds its
+// name taken by another has lost it for good (Lost is closed); one whose name merely expired
+// (Redis was away) takes it again with a new epoch (OnAcquire tells the caller, which re-reads
+// what another holder may have changed).
 //
 // A Redis that restarts empty (no persistence) forgets every lease while their holders still
 // act until their own deadlines: the first process to notice (a marker key is missing) keeps
 // every name untaken for one TTL (ErrQuiet), after which every holder from before has stopped.
-// A new Redis looks the same, so a fleet's very first start waits one TTL too.
+// A new Redis looks the same, so a fleet's very first start waits one TTL too. Its epochs count
+// from 1 again, so an epoch's number alone does not tell one holding from another: a renewal
+// extends the key only while it holds this holding's token, and a name taken again is always
+// told to the caller (OnAcquire), whatever its epoch.
 package lease
 
 import (
@@ -49,7 +54,8 @@ type Config struct {
 	// (or TTL/2 when TTL is below 2 s).
 	Margin time.Duration
 	// OnAcquire, when set, is called (from Acquire, or from the renewal loop) each time the name
-	// is taken with a new epoch, before Hold succeeds under that epoch.
+	// is taken rather than renewed, before Hold succeeds under the new epoch: another holder may
+	// have acted in between, whatever the epoch's number.
 	OnAcquire func(epoch int64)
 	Logger    *slog.Logger
 }
@@ -72,7 +78,7 @@ type Lease struct {
 	key  string
 
 	mu       sync.Mutex
-	token    string // "<owner>:<epoch>" while held
+	token    string // "<owner>/<random>:<epoch>" while held
 	epoch    int64
 	deadline time.Time // Hold fails from here on
 
@@ -82,27 +88,28 @@ type Lease struct {
 	done     chan struct{}
 }
 
-// take sets KEYS[1] to ARGV[1]..":"..epoch with a TTL of ARGV[2] ms when it is free or already
-// ARGV[3] (this holder's current token), with a new epoch from KEYS[2] when it was free; 0 when
-// another holds it. KEYS[3] marks the Redis as one the leases were written to: when it is
+// take sets KEYS[1] to ARGV[1]..":"..epoch with a TTL of ARGV[2] ms when it is free, with a new
+// epoch from KEYS[2] ({epoch, 1}), or renews it when it is already ARGV[3], this holding's token
+// ({epoch, 0}); {0, 0} when another holds it. Only the token tells a renewal from a new take: a
+// Redis that restarted empty counts epochs from 1 again. KEYS[3] marks the Redis as one the leases were written to: when it is
 // missing, Redis lost everything (or is new), and KEYS[4] keeps every name untaken for one TTL
 // (-1), long enough for any holder from before to have passed its deadline.
 var take = redis.NewScript(`
 if redis.call('EXISTS', KEYS[3]) == 0 then
   redis.call('SET', KEYS[3], '1')
   redis.call('SET', KEYS[4], '1', 'PX', ARGV[2])
-  return -1
+  return {-1, 0}
 end
-if redis.call('EXISTS', KEYS[4]) == 1 then return -1 end
+if redis.call('EXISTS', KEYS[4]) == 1 then return {-1, 0} end
 local v = redis.call('GET', KEYS[1])
 if v and v == ARGV[3] then
   redis.call('PEXPIRE', KEYS[1], ARGV[2])
-  return tonumber(string.match(v, ':(%d+)$'))
+  return {tonumber(string.match(v, ':(%d+)$')), 0}
 end
-if v then return 0 end
+if v then return {0, 0} end
 local e = redis.call('INCR', KEYS[2])
 redis.call('SET', KEYS[1], ARGV[1] .. ':' .. e, 'PX', ARGV[2])
-return e
+return {e, 1}
 `)
 
 // quietScript answers 1 while Redis is in a quiet spell: it starts one of ARGV[1] ms when the
@@ -179,7 +186,8 @@ func Acquire(ctx context.Context, rdb *redis.Client, cfg Config, names []string)
 // Name is the leased name.
 func (l *Lease) Name() string { return l.name }
 
-// Epoch is the lease's current epoch: it grows each time the name changes hands.
+// Epoch is the lease's current epoch: it grows each time the name changes hands, and starts
+// from 1 again when Redis restarts empty.
 func (l *Lease) Epoch() int64 {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -219,12 +227,17 @@ func (l *Lease) renew(ctx context.Context) (bool, error) {
 	l.mu.Lock()
 	token := l.token
 	l.mu.Unlock()
-	asked := time.Now() // before the call: Redis starts the TTL later than this
-	e, err := take.Run(ctx, l.rdb, []string{l.key, l.key + ":epoch", l.cfg.Prefix + ":incarnation", l.cfg.Prefix + ":quiet"},
-		l.cfg.Owner, l.cfg.TTL.Milliseconds(), token).Int64()
+	holder := fmt.Sprintf("%s/%016x", l.cfg.Owner, rand.Uint64()) // the token's stem, if the name is taken anew
+	asked := time.Now()                                           // before the call: Redis starts the TTL later than this
+	got, err := take.Run(ctx, l.rdb, []string{l.key, l.key + ":epoch", l.cfg.Prefix + ":incarnation", l.cfg.Prefix + ":quiet"},
+		holder, l.cfg.TTL.Milliseconds(), token).Int64Slice()
 	if err != nil {
 		return false, err
 	}
+	if len(got) != 2 {
+		return false, fmt.Errorf("lease: unexpected answer %v", got)
+	}
+	e, taken := got[0], got[1] == 1
 	if e < 0 {
 		return false, ErrQuiet
 	}
@@ -232,9 +245,11 @@ func (l *Lease) renew(ctx context.Context) (bool, error) {
 		return false, nil
 	}
 	l.mu.Lock()
-	fresh := e != l.epoch
-	l.epoch, l.token = e, fmt.Sprintf("%s:%d", l.cfg.Owner, e)
-	if fresh && l.cfg.OnAcquire != nil {
+	l.epoch = e
+	if taken {
+		l.token = fmt.Sprintf("%s:%d", holder, e)
+	}
+	if taken && l.cfg.OnAcquire != nil {
 		l.deadline = time.Time{} // Hold fails until the caller has caught up
 		l.mu.Unlock()
 		l.cfg.OnAcquire(e)

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/seed018cc74c/vaultd/service/kit/lease"
 	"github.com/seed018cc74c/vaultd/service/kit/redistest"
 )
@@ -26,8 +28,7 @@ func server(t *testing.T) string {
 // settle lets a new (or emptied) Redis's quiet spell pass, with a 50 ms TTL.
 func settle(t *testing.T, url string) {
 	t.Helper()
-	var p redistest.Partition
-	if _, err := lease.Acquire(context.Background(), p.Client(t, url), cfg("settle", 50*time.Millisecond), []string{"settle"}); !errors.Is(err, lease.ErrQuiet) {
+	if _, err := lease.Acquire(context.Background(), patient(t, url), cfg("settle", 50*time.Millisecond), []string{"settle"}); !errors.Is(err, lease.ErrQuiet) {
 		t.Fatalf("the first Acquire on a new Redis: %v, want ErrQuiet", err)
 	}
 	time.Sleep(60 * time.Millisecond)
@@ -193,4 +194,105 @@ func TestALapsedLeaseIsTakenAgainWithANewEpoch(t *testing.T) {
 		t.Fatal("Lost closed, but no one else took the name")
 	default:
 	}
+}
+
+// A Redis that restarts empty counts epochs from 1 again. A holder from before it restarted,
+// whose name another holding with the same owner (two replicas in one process) took after the
+// quiet spell at the same epoch number, finds the name taken: Lost, never a renewal of the other's
+// lease (its token was "<owner>:<epoch>", the same as the new holder's, and both held the name).
+func TestAfterAnEmptyRestartTheSameEpochIsAnotherHolding(t *testing.T) {
+	url, restart := redistest.Restartable(t)
+	settle(t, url)
+	ctx := context.Background()
+	const ttl = 400 * time.Millisecond
+	var pa redistest.Partition
+	a, err := lease.Acquire(ctx, pa.Client(t, url), cfg("same", ttl), []string{"key"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Release(ctx)
+	pa.Cut(true) // b takes the name first once the quiet spell is over
+	restart()
+	b := acquireWhenFree(t, patient(t, url), cfg("same", ttl))
+	defer b.Release(ctx)
+	if b.Epoch() != a.Epoch() {
+		t.Fatalf("b's epoch %d, a's %d: the test wants them equal (both the first on their Redis)", b.Epoch(), a.Epoch())
+	}
+	pa.Cut(false)
+	select {
+	case <-a.Lost():
+	case <-time.After(5 * ttl):
+		t.Fatal("a, back in touch with Redis, did not see its name taken: it renewed b's lease")
+	}
+	if _, err := a.Hold(); !errors.Is(err, lease.ErrLost) {
+		t.Fatalf("a's Hold after b took the name: %v, want ErrLost", err)
+	}
+	if _, err := b.Hold(); err != nil {
+		t.Fatalf("b's Hold: %v", err)
+	}
+}
+
+// A holder whose name Redis forgot (it restarted empty) takes it again after the quiet spell, at
+// the epoch it had before (the count started again), and tells its caller (OnAcquire): another
+// holder may have acted in between.
+func TestAfterAnEmptyRestartTheNameTakenAgainIsToldAtTheSameEpoch(t *testing.T) {
+	url, restart := redistest.Restartable(t)
+	settle(t, url)
+	ctx := context.Background()
+	const ttl = 400 * time.Millisecond
+	acquired := make(chan int64, 4)
+	c := cfg("a", ttl)
+	c.OnAcquire = func(e int64) { acquired <- e }
+	a, err := lease.Acquire(ctx, patient(t, url), c, []string{"key"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Release(ctx)
+	if e := <-acquired; e != 1 {
+		t.Fatalf("the first epoch on a new Redis: %d", e)
+	}
+	restart()
+	select {
+	case e := <-acquired:
+		if e != 1 {
+			t.Fatalf("taken again at epoch %d: the test wants the same number as before", e)
+		}
+	case <-time.After(10 * ttl):
+		t.Fatal("the name taken again after Redis restarted empty was not told (OnAcquire)")
+	}
+	// Hold succeeds once OnAcquire has returned.
+	for deadline := time.Now().Add(10 * ttl); ; time.Sleep(10 * time.Millisecond) {
+		if _, err := a.Hold(); err == nil {
+			break
+		} else if time.Now().After(deadline) {
+			t.Fatalf("Hold once taken again: %v", err)
+		}
+	}
+}
+
+// acquireWhenFree tries to take "key" every 10 ms until it is free (Redis back, its quiet spell
+// over), for at most 10 TTLs.
+func acquireWhenFree(t *testing.T, rdb *redis.Client, c lease.Config) *lease.Lease {
+	t.Helper()
+	for deadline := time.Now().Add(10 * c.TTL); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if l, err := lease.Acquire(context.Background(), rdb, c, []string{"key"}); err == nil {
+			return l
+		}
+	}
+	t.Fatal("the name was not free within 10 TTLs")
+	return nil
+}
+
+// patient is a client of the Redis at url that waits for answers (3 s) and never repeats a
+// command: a take whose answer was lost to a short timeout would leave the name held by no one
+// for a TTL and move the epoch on, where these tests want the count to start from 1 again.
+func patient(t *testing.T, url string) *redis.Client {
+	opts, err := redis.ParseURL(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.MaxRetries = -1
+	c := redis.NewClient(opts)
+	t.Cleanup(func() { c.Close() })
+	return c
 }
