@@ -1,35 +1,16 @@
 package faucet_test
 
 import (
-	"bytes"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
 	"github.com/seed018cc74c/vaultd/service/faucet"
 	"github.com/seed018cc74c/vaultd/service/kit/platform"
 	"github.com/seed018cc74c/vaultd/service/kit/platform/otlptest"
+	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
 )
-
-// lockedBuffer is a log sink written by the service's goroutines and read by the test.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 // A refused claim's reason names no address: the spans of a second claim (ALREADY_CLAIMED) and
 // of a claim to a contract that refuses native tokens (CLAIM_REJECTED), and every log line at
@@ -38,7 +19,7 @@ func TestRefusedClaimsNameNoAddress(t *testing.T) {
 	c := devchaintest.Start(t)
 	rx := otlptest.Start(t)
 	tp := rx.Provider(t, "faucet", nil)
-	logs := &lockedBuffer{}
+	logs := &platformtest.Logs{}
 	s := startFaucetWith(t, c, t.TempDir(), nil, faucet.Options{Traces: tp, Logger: platform.NewLogger(logs, slog.LevelDebug, "faucet")})
 	addr := freshAddress(t)
 	if r := claim(t, s, addr.Hex()); r.StatusCode() != 202 {

@@ -1,12 +1,10 @@
 package relayer_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"log/slog"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"unicode"
 
@@ -19,24 +17,6 @@ import (
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
 
-// lockedBuffer is a log sink written by the service's goroutines and read by the test.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // A refusal's reason names no one: the spans of refused reveals (a spent nullifier, a recipient
 // that is not the proof's, a recipient with a bad checksum) and every log line, at debug level,
 // carry neither the nullifier nor the recipient; an error line names the route's pattern, not
@@ -45,7 +25,7 @@ func TestRefusalsNameNoIdentifiers(t *testing.T) {
 	c := devchaintest.Start(t)
 	rx := otlptest.Start(t)
 	tp := rx.Provider(t, "relayer", nil)
-	logs := &lockedBuffer{}
+	logs := &platformtest.Logs{}
 	cfg, err := relayer.LoadConfig(env(t, c, nil))
 	if err != nil {
 		t.Fatal(err)

@@ -4,6 +4,7 @@
 package platformtest
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"net"
@@ -84,31 +85,24 @@ func CheckDashboards(t testing.TB, dir, prefix, exported string) int {
 // stop runs at the end of the test too, and only once.
 func Serve(t testing.TB, h http.Handler, start, closeService func()) (url string, stop func()) {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	start()
-	done := make(chan struct{})
-	go func() { platform.Serve(ctx, ln, h, 5*time.Second); close(done) }()
-	var once sync.Once
-	stop = func() {
-		once.Do(func() {
-			cancel()
-			<-done
-			closeService()
-		})
-	}
-	t.Cleanup(stop)
-	return "http://" + ln.Addr().String(), stop
+	lns := listen(t, 1)
+	stop = serve(t, start, closeService, func(ctx context.Context) { platform.Serve(ctx, lns[0], h, 5*time.Second) })
+	return "http://" + lns[0].Addr().String(), stop
 }
 
 // ServeSplit is Serve with the operator's routes on a listener of their own, as with ADMIN_ADDR
 // (platform.ServeSplit): it returns the public base URL and the operator's.
 func ServeSplit(t testing.TB, h http.Handler, start, closeService func()) (url, adminURL string, stop func()) {
 	t.Helper()
-	var lns [2]net.Listener
+	lns := listen(t, 2)
+	stop = serve(t, start, closeService, func(ctx context.Context) { platform.ServeSplit(ctx, lns[0], lns[1], h, 5*time.Second) })
+	return "http://" + lns[0].Addr().String(), "http://" + lns[1].Addr().String(), stop
+}
+
+// listen opens n loopback listeners on free ports.
+func listen(t testing.TB, n int) []net.Listener {
+	t.Helper()
+	lns := make([]net.Listener, n)
 	for i := range lns {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
@@ -116,10 +110,16 @@ func ServeSplit(t testing.TB, h http.Handler, start, closeService func()) (url, 
 		}
 		lns[i] = ln
 	}
+	return lns
+}
+
+// serve starts the service, runs run until stop, then closes the service; stop runs once, at the
+// latest when the test ends.
+func serve(t testing.TB, start, closeService func(), run func(context.Context)) (stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	start()
 	done := make(chan struct{})
-	go func() { platform.ServeSplit(ctx, lns[0], lns[1], h, 5*time.Second); close(done) }()
+	go func() { run(ctx); close(done) }()
 	var once sync.Once
 	stop = func() {
 		once.Do(func() {
@@ -129,7 +129,26 @@ func ServeSplit(t testing.TB, h http.Handler, start, closeService func()) (url, 
 		})
 	}
 	t.Cleanup(stop)
-	return "http://" + lns[0].Addr().String(), "http://" + lns[1].Addr().String(), stop
+	return stop
+}
+
+// Logs is a log's destination written by a service's goroutines and read by the test.
+type Logs struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *Logs) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+// String is everything written so far.
+func (b *Logs) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 // FreePort is a loopback TCP port nothing listened on a moment ago, for a server a test starts
