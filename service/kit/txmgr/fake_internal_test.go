@@ -662,3 +662,90 @@ func TestACancelEndsAFlightCancelled(t *testing.T) {
 	}
 	waitReleased(t, g)
 }
+
+// deadlineFence is a fence held all along whose Hold answers the deadline the test sets: a
+// deadline already past stands for one taken when a send began that passed while the send
+// waited for its turn, the lease renewed meanwhile (a real lease cannot be made to do that on
+// cue).
+type deadlineFence struct {
+	mu    sync.Mutex
+	until time.Time
+}
+
+func (f *deadlineFence) set(until time.Time) { f.mu.Lock(); f.until = until; f.mu.Unlock() }
+func (f *deadlineFence) Hold() (time.Time, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.until, nil
+}
+
+// The fence's deadline bounds the handing to the node, not the wait for a turn: a send whose
+// first deadline passed while the send below it waited for its answer is sent once its turn
+// comes, by the deadline the fence gives then, the lease being held. (Bounded from the start,
+// it timed out in a long burst, its nonce given back and filled with a transfer to the wallet
+// itself.)
+func TestALeaseDeadlineDoesNotBoundTheWaitForATurn(t *testing.T) {
+	t.Parallel()
+	c := newFakeChain()
+	answer := make(chan struct{})
+	c.onSend = func(tx *types.Transaction) error {
+		if tx.Nonce() == 0 {
+			<-answer
+		}
+		return nil
+	}
+	key, err := crypto.GenerateKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &countingGate{reserved: new(big.Int)}
+	m := New(c, KeySigner(key), 1337, Config{ReplaceAfter: time.Hour, ReceiptPoll: 2 * time.Millisecond}, g, noMetrics{}, nil)
+	fence := &deadlineFence{until: time.Now().Add(time.Hour)}
+	m.SetFence(fence)
+	if _, err := m.Sync(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	m.Start()
+	t.Cleanup(m.Close)
+
+	first := make(chan *Flight, 1)
+	go func() {
+		f, err := m.Send(context.Background(), transfer(common.Address{10}))
+		if err != nil {
+			t.Error(err)
+		}
+		first <- f
+	}()
+	for next, _ := m.State(); next != 1; next, _ = m.State() { // nonce 0 out, its answer held
+		time.Sleep(time.Millisecond)
+	}
+	fence.set(time.Now().Add(-time.Second))
+	type result struct {
+		f   *Flight
+		err error
+	}
+	second := make(chan result, 1)
+	go func() {
+		f, err := m.Send(context.Background(), transfer(common.Address{10}))
+		second <- result{f, err}
+	}()
+	var r result
+	for next, _ := m.State(); next != 2; next, _ = m.State() { // nonce 1 claimed: it waits for its turn
+		select {
+		case r = <-second:
+			close(answer)
+			t.Fatalf("a send whose first fence deadline passed while it waited for its turn: %v", r.err)
+		case <-time.After(time.Millisecond):
+		}
+	}
+	fence.set(time.Now().Add(time.Hour))
+	close(answer)
+	r = <-second
+	if r.err != nil {
+		t.Fatalf("a send whose first fence deadline passed while it waited for its turn: %v", r.err)
+	}
+	f := <-first
+	c.mine()
+	waitAll(t, f, r.f)
+	waitReleased(t, g)
+}
