@@ -36,6 +36,8 @@ type fakeChain struct {
 	sent     []*types.Transaction // every transaction the pool took, in order
 
 	onSend func(tx *types.Transaction) error
+	heads  atomic.Int64 // BlockNumber calls: one at the start of each watch round
+	read   atomic.Int64 // BlockReceipts answers with a block
 }
 
 var _ Backend = (*fakeChain)(nil)
@@ -45,6 +47,7 @@ func newFakeChain() *fakeChain {
 }
 
 func (c *fakeChain) BlockNumber(context.Context) (uint64, error) {
+	c.heads.Add(1)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return uint64(len(c.blocks)), nil
@@ -134,6 +137,7 @@ func (c *fakeChain) BlockReceipts(_ context.Context, n uint64) ([]*types.Receipt
 	if n == 0 || n > uint64(len(c.blocks)) {
 		return nil, ethereum.NotFound
 	}
+	c.read.Add(1)
 	return c.blocks[n-1], nil
 }
 
@@ -747,5 +751,80 @@ func TestALeaseDeadlineDoesNotBoundTheWaitForATurn(t *testing.T) {
 	f := <-first
 	c.mine()
 	waitAll(t, f, r.f)
+	waitReleased(t, g)
+}
+
+// A block that mines flights still being sent does not settle them: a transaction sent before a
+// crash (Resend, at nonce 1) and the send below it, whose answer is held, are both mined in block
+// 1 before either is answered. Settled then, the resend waited for a turn nothing passed (it hung),
+// and released its reservation again on an error. Once answered, both settle by the lookup, and
+// the reservations come back once. (A fake: a real node cannot hold one send's answer on cue.)
+func TestABlockDoesNotSettleAFlightBeingSent(t *testing.T) {
+	t.Parallel()
+	c := newFakeChain()
+	out, answer := make(chan struct{}), make(chan struct{})
+	c.onSend = func(tx *types.Transaction) error {
+		if tx.Nonce() == 0 {
+			c.mu.Lock()
+			c.pool[0] = tx // in the pool, its answer not given yet
+			c.mu.Unlock()
+			close(out)
+			<-answer
+		}
+		return nil
+	}
+	m, g, _ := fakeManager(t, c)
+	first := make(chan *Flight, 1)
+	go func() {
+		f, err := m.Send(context.Background(), transfer(common.Address{11}))
+		if err != nil {
+			t.Error(err)
+		}
+		first <- f
+	}()
+	<-out
+	signed, err := m.sign(&types.DynamicFeeTx{Nonce: 1, GasTipCap: big.NewInt(params.GWei),
+		GasFeeCap: big.NewInt(3 * params.GWei), Gas: params.TxGas, To: &common.Address{11}, Value: big.NewInt(1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.mu.Lock()
+	c.pool[1] = signed // sent before the crash
+	c.mu.Unlock()
+	type result struct {
+		f   *Flight
+		err error
+	}
+	second := make(chan result, 1)
+	go func() {
+		f, err := m.Resend(context.Background(), signed, nil)
+		second <- result{f, err}
+	}()
+	for _, inFlight := m.State(); inFlight != 2; _, inFlight = m.State() { // the resend waits for its turn
+		time.Sleep(time.Millisecond)
+	}
+	if got := c.mine(); len(got) != 2 {
+		t.Fatalf("mined %d, want nonces 0 and 1", len(got))
+	}
+	for c.read.Load() == 0 { // the watch read block 1's receipts
+		time.Sleep(time.Millisecond)
+	}
+	for round := c.heads.Load(); c.heads.Load() == round; { // and ended that round (or went idle)
+		if _, inFlight := m.State(); inFlight == 0 {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	close(answer)
+	var r result
+	select {
+	case r = <-second:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the resend still waits for its turn: its flight was settled while it was being sent")
+	}
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	waitAll(t, <-first, r.f)
 	waitReleased(t, g)
 }

@@ -211,7 +211,7 @@ func (m *Manager) watch(ctx context.Context) {
 					break // try this block again next poll
 				}
 				for _, r := range receipts {
-					if f := m.flightOf(r.TxHash); f != nil {
+					if f := m.sentFlightOf(r.TxHash); f != nil {
 						minedEvent(span, f, r)
 						settled = m.receipted(f, r, head) || settled
 					}
@@ -250,11 +250,17 @@ func (m *Manager) releaseSettled() {
 	}
 }
 
-// flightOf finds the flight a transaction hash belongs to.
-func (m *Manager) flightOf(hash common.Hash) *Flight {
+// sentFlightOf finds the flight a transaction hash belongs to, unless it is being sent: a flight
+// settled then would leave its sender waiting for a turn no one passes, or releasing its
+// reservation a second time on an error. Once launched, the lookup (tend) finds its receipt
+// within lookupEvery.
+func (m *Manager) sentFlightOf(hash common.Hash) *Flight {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.byHash[hash]
+	if f := m.byHash[hash]; f != nil && !f.sending {
+		return f
+	}
+	return nil
 }
 
 // lookup asks for the receipts of every version of every flight given, in JSON-RPC batches (one
