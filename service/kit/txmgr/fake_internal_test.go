@@ -36,8 +36,10 @@ type fakeChain struct {
 	sent     []*types.Transaction // every transaction the pool took, in order
 
 	onSend func(tx *types.Transaction) error
-	heads  atomic.Int64 // BlockNumber calls: one at the start of each watch round
-	read   atomic.Int64 // BlockReceipts answers with a block
+	// findNonce, when set, answers FindNonce (else ethereum.NotFound).
+	findNonce func(nonce uint64) (chain.MinedNonce, error)
+	heads     atomic.Int64 // BlockNumber calls: one at the start of each watch round
+	read      atomic.Int64 // BlockReceipts answers with a block
 }
 
 var _ Backend = (*fakeChain)(nil)
@@ -73,7 +75,13 @@ func (c *fakeChain) PoolTransactions(context.Context, common.Address) ([]*types.
 	return nil, nil
 }
 
-func (c *fakeChain) FindNonce(context.Context, common.Address, uint64) (chain.MinedNonce, error) {
+func (c *fakeChain) FindNonce(_ context.Context, _ common.Address, nonce uint64) (chain.MinedNonce, error) {
+	c.mu.Lock()
+	find := c.findNonce
+	c.mu.Unlock()
+	if find != nil {
+		return find(nonce)
+	}
 	return chain.MinedNonce{}, ethereum.NotFound
 }
 
@@ -190,12 +198,18 @@ func (noMetrics) OldestPending(uint64) {}
 // fakeManager is a started manager on c whose clock is ahead of the wall's by *ahead.
 func fakeManager(t *testing.T, c *fakeChain) (m *Manager, g *countingGate, ahead *atomic.Int64) {
 	t.Helper()
+	return fakeManagerWith(t, c, Config{ReplaceAfter: time.Hour, ReceiptPoll: 2 * time.Millisecond})
+}
+
+// fakeManagerWith is fakeManager with cfg.
+func fakeManagerWith(t *testing.T, c *fakeChain, cfg Config) (m *Manager, g *countingGate, ahead *atomic.Int64) {
+	t.Helper()
 	key, err := crypto.GenerateKey()
 	if err != nil {
 		t.Fatal(err)
 	}
 	g = &countingGate{reserved: new(big.Int)}
-	m = New(c, KeySigner(key), 1337, Config{ReplaceAfter: time.Hour, ReceiptPoll: 2 * time.Millisecond}, g, noMetrics{}, nil)
+	m = New(c, KeySigner(key), 1337, cfg, g, noMetrics{}, nil)
 	ahead = new(atomic.Int64)
 	m.now = func() time.Time { return time.Now().Add(time.Duration(ahead.Load())) }
 	if _, err := m.Sync(context.Background()); err != nil {
@@ -826,5 +840,81 @@ func TestABlockDoesNotSettleAFlightBeingSent(t *testing.T) {
 		t.Fatal(r.err)
 	}
 	waitAll(t, <-first, r.f)
+	waitReleased(t, g)
+}
+
+// A mined cancel whose receipt a lagging index no longer finds by hash is not taken for a reorg
+// while the chain's state shows it at its nonce (FindNonce): the flight is neither followed again
+// nor given up (by the clock, it is past giveUpAfter), and it settles cancelled once deep enough.
+// (A fake: a dev chain's receipt index does not lag.)
+func TestALaggingReceiptIndexIsNotTakenForACancelsReorg(t *testing.T) {
+	t.Parallel()
+	c := newFakeChain()
+	m, g, ahead := fakeManagerWith(t, c, Config{ReplaceAfter: time.Hour, ReceiptPoll: 2 * time.Millisecond, DisplacedAfter: 3})
+	f, err := m.Send(context.Background(), transfer(common.Address{12}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Cancel(f.Nonce()); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		c.mu.Lock()
+		sent := len(c.sent)
+		c.mu.Unlock()
+		if sent == 2 {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	cancel := c.mine()[0]
+	if *cancel.To() != m.From() {
+		t.Fatal("the transaction mined is not the cancel")
+	}
+	for { // the watch saw it mined, too shallow to settle
+		m.mu.Lock()
+		seen := f.cancelMined != nil
+		m.mu.Unlock()
+		if seen {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	var asked atomic.Int64
+	c.mu.Lock()
+	lost := c.receipts[cancel.Hash()]
+	delete(c.receipts, cancel.Hash()) // the index lags
+	c.findNonce = func(uint64) (chain.MinedNonce, error) {
+		asked.Add(1)
+		return chain.MinedNonce{Tx: cancel.Hash(), Block: 1, Head: 1}, nil
+	}
+	c.mu.Unlock()
+	ahead.Store(int64(giveUpAfter + time.Minute)) // every round looks up, and the flight is due to be given up
+	for asked.Load() < 2 {                        // two lookups that missed
+		select {
+		case <-f.Done():
+			t.Fatalf("a cancel the index lost was taken for a reorg: the flight ended %v", f.Err())
+		case <-time.After(time.Millisecond):
+		}
+	}
+	m.mu.Lock()
+	kept := f.cancelMined != nil
+	m.mu.Unlock()
+	if !kept {
+		t.Fatal("the mined cancel was forgotten though the chain still has it at its nonce")
+	}
+	c.mu.Lock()
+	c.receipts[cancel.Hash()] = lost
+	c.mu.Unlock()
+	c.mine()
+	c.mine()
+	select {
+	case <-f.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("the cancelled flight did not settle once deep enough")
+	}
+	if !errors.Is(f.Err(), ErrCancelled) {
+		t.Fatalf("the flight ended %v, want ErrCancelled", f.Err())
+	}
 	waitReleased(t, g)
 }

@@ -2,11 +2,13 @@ package txmgr
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/big"
 	"slices"
 	"time"
 
+	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/params"
@@ -329,8 +331,8 @@ func (m *Manager) tend(ctx context.Context, head uint64) (settled bool) {
 			settled = m.receipted(f, r, head) || settled
 			continue
 		}
-		if m.cancelMinedOf(f, found != nil) {
-			continue // mined: not replaced, re-sent or given up while it deepens
+		if m.cancelMinedOf(ctx, f, found != nil) {
+			continue // mined (or just found to have left the chain): not replaced, re-sent or given up
 		}
 		switch {
 		case f.uncertain && m.now().Sub(f.lastSent) >= rebroadcastAfter:
@@ -618,20 +620,33 @@ func (m *Manager) receipted(f *Flight, r *types.Receipt, head uint64) bool {
 }
 
 // cancelMinedOf reports whether a cancel of f is mined, not yet deep enough to settle f. A
-// lookup this round (looked) that found no version of f mined means the cancel left the chain:
-// f is followed, and replaced if it lingers, as before.
-func (m *Manager) cancelMinedOf(f *Flight, looked bool) bool {
+// lookup this round (looked) that found no version of f mined is a reorg, or a receipt index
+// that lags (a provider answers "not found" for a mined transaction): the chain's state decides
+// (FindNonce). Only once the node's head has not used the nonce, or used it for none of f's
+// cancels, is f followed, and replaced if it lingers, as before: from the next round, never
+// given up in this one.
+func (m *Manager) cancelMinedOf(ctx context.Context, f *Flight, looked bool) bool {
+	m.mu.Lock()
+	mined := f.cancelMined
+	m.mu.Unlock()
+	if mined == nil {
+		return false
+	}
+	if !looked {
+		return true
+	}
+	at, err := m.client.FindNonce(ctx, m.from, f.nonce)
+	if err != nil && !errors.Is(err, ethereum.NotFound) {
+		return true // unknown: asked again at the next lookup
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if f.cancelMined == nil {
-		return false
+	if err == nil && f.cancels[at.Tx] {
+		return true // still mined: the index lags
 	}
-	if looked {
-		m.log.Warn("a mined cancel is no longer on the chain (a reorg); following the transaction's versions again",
-			"wallet", m.from.Hex(), "nonce", f.nonce, "cancel", f.cancelMined.TxHash, "block", f.cancelMined.BlockNumber)
-		f.cancelMined = nil
-		return false
-	}
+	m.log.Warn("a mined cancel is no longer on the chain (a reorg); following the transaction's versions again",
+		"wallet", m.from.Hex(), "nonce", f.nonce, "cancel", mined.TxHash, "block", mined.BlockNumber)
+	f.cancelMined = nil
 	return true
 }
 
