@@ -222,6 +222,7 @@ if (card) {
       }
       progress.textContent = "Making the proof on this device…";
       let t = performance.now();
+      journey.proofStartedMs = Math.round(t);
       const { request } = await prover.prove({ card: c.card, leaves, recipient: to });
       journey.proofMs = Math.round(performance.now() - t);
       progress.textContent = "Sending it through the relayer…";
