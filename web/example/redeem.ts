@@ -9,7 +9,7 @@ import {
   CardError, createClients, isRecipientRefused, leavesIncluding, readCard, readRecipient, RecipientError, refusedRecipients, revealAndWait, VaultdError,
   type CardInfo, type CardProblem, type RecipientProblem, type RefusedRecipients,
 } from "@vaultd/client";
-import { balanceOfCalldata, isSpentCalldata, Prover } from "@vaultd/client/prover";
+import { assetsAt, balanceOfCalldata, isSpentCalldata, Prover } from "@vaultd/client/prover";
 import { createPublicClient, formatUnits, http, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { qrInto, scanQR } from "./qr.js";
@@ -73,8 +73,7 @@ try {
 if (card) {
   const c = card;
   // The prover (a few MB) loads in its worker while the person reads the card.
-  const assets = (name: string) => new URL(`assets/${name}`, location.href).href;
-  const proverLoad = Prover.load({ assets: { wasm: assets("prover.wasm"), wasmExec: assets("wasm_exec.js"), provingKey: assets("reveal.pk"), verifyingKey: assets("reveal.vk") } });
+  const proverLoad = Prover.load({ assets: assetsAt(new URL("assets/", location.href).href) });
   proverLoad.catch(() => {}); // reported when redeeming
 
   // What the card holds, in the token's units, with its icon (the registry's; the address alone

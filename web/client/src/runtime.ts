@@ -1,7 +1,7 @@
 // Loads the Go-compiled prover (cmd/proverwasm) and its keys, wherever it runs: a Web Worker or
 // Node. The wasm registers globalThis.vaultdProver, whose functions answer JSON strings.
 
-import { pinned } from "./pinned.gen.js";
+import { files, pinned } from "./pinned.gen.js";
 
 /** The files the prover loads. */
 export type AssetName = "wasm" | "wasmExec" | "provingKey" | "verifyingKey";
@@ -20,9 +20,18 @@ export interface ProverAssets {
   sha256: Record<AssetName, string>;
 }
 
+/**
+ * The package's own files where an app serves its copy of dist/assets (base: that folder's URL,
+ * ending in "/"). Each file's name carries its sha256 (prover.<16 hex digits>.wasm): a server or
+ * CDN may cache them for ever (docs/client.md); they are checked against the pins all the same.
+ */
+export function assetsAt(base: string): Omit<ProverAssets, "sha256"> {
+  const at = (name: AssetName) => new URL(files[name], base).href;
+  return { wasm: at("wasm"), wasmExec: at("wasmExec"), provingKey: at("provingKey"), verifyingKey: at("verifyingKey") };
+}
+
 export function defaultAssets(): ProverAssets {
-  const at = (name: string) => new URL(`./assets/${name}`, import.meta.url).href;
-  return { wasm: at("prover.wasm"), wasmExec: at("wasm_exec.js"), provingKey: at("reveal.pk"), verifyingKey: at("reveal.vk"), sha256: { ...pinned } };
+  return { ...assetsAt(new URL("./assets/", import.meta.url).href), sha256: { ...pinned } };
 }
 
 /** The assets to load: the defaults, with what the caller overrides (hashes included). */

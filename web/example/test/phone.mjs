@@ -4,10 +4,11 @@
 // a second card in the same browser (its HTTP cache kept: the same phone, another card). Prints,
 // per visit, the time from opening the link to tokens received and the bytes fetched over the
 // wire before the first proof (the encoded sizes of every response the page and its worker had
-// received when the proof began), and fails only if a redeem does not complete.
+// received when the proof began). Fails if a redeem does not complete, if the prover's assets are
+// not served compressed and cacheable for ever, or if the second visit fetches the prover again.
 //   node test/phone.mjs <devnet.json> <registry> <relayer> <faucet> <indexer> <card binary> [runs]
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import puppeteer from "puppeteer-core";
 import { serve } from "../serve.mjs";
 
@@ -78,7 +79,27 @@ const visit = async (browser, link) => {
 };
 
 const mb = (b) => `${(b / 1e6).toFixed(2)} MB`;
+const fail = (msg) => {
+  throw new Error(msg);
+};
 try {
+  // The prover's wasm as a CDN would see it: compressed for whoever accepts it, the same bytes
+  // once decoded, cached for ever under its content-addressed name; the page itself is revalidated.
+  const wasmFile = readdirSync(new URL("../dist/assets/", import.meta.url)).find((f) => /^prover\.[0-9a-f]{16}\.wasm$/.test(f));
+  const raw = readFileSync(new URL(`../dist/assets/${wasmFile}`, import.meta.url));
+  for (const [accept, want] of [["br, gzip", "br"], ["gzip", "gzip"], ["identity", undefined], ["br;q=0, gzip", "gzip"]]) {
+    const r = await fetch(new URL(`assets/${wasmFile}`, site.url), { headers: { "accept-encoding": accept } });
+    const body = Buffer.from(await r.arrayBuffer()); // undici decodes br and gzip
+    const h = Object.fromEntries(r.headers);
+    if (h["content-encoding"] !== want || !body.equals(raw) || h["cache-control"] !== "public, max-age=31536000, immutable" || h.vary !== "Accept-Encoding" || h["content-type"] !== "application/wasm") {
+      fail(`the wasm for Accept-Encoding "${accept}": ${JSON.stringify(h)}, ${body.length} bytes decoded (want ${raw.length})`);
+    }
+  }
+  const page = await fetch(redeemUrl, { headers: { "accept-encoding": "br" } });
+  const again = await fetch(redeemUrl, { headers: { "accept-encoding": "br", "if-none-match": page.headers.get("etag") } });
+  if (page.headers.get("cache-control") !== "no-cache" || again.status !== 304) fail(`the redeem page's caching: ${page.headers.get("cache-control")}, then ${again.status}`);
+  console.log(`ok  the prover's assets are sent brotli or gzip as accepted (the same bytes decoded), cached for ever under their hashed names; the pages revalidated (304)`);
+
   for (let run = 1; run <= Number(runsArg); run++) {
     const browser = await puppeteer.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", headless: true, args: ["--no-sandbox", "--disable-dev-shm-usage"] });
     try {
@@ -88,6 +109,8 @@ try {
         console.log(`phone (Fast 4G, CPU ${cpuSlowdown}×) run ${run}, ${name}: ${(f.openToReceivedMs / 1000).toFixed(1)} s from opening the link to tokens received (ready after ${(f.openToReadyMs / 1000).toFixed(1)} s, proof ${f.proofMs} ms), ${mb(f.bytesBeforeProof)} over the wire before the first proof`);
       }
       console.log(`figures ${JSON.stringify({ run, first, second })}`);
+      // The same phone, another card: the prover comes from the browser's cache.
+      if (second.bytesBeforeProof > 200_000) fail(`the second visit fetched ${mb(second.bytesBeforeProof)} before its proof: the prover again`);
     } finally {
       await browser.close();
     }
