@@ -94,16 +94,17 @@ if (card) {
   $("token").textContent = token.data ? token.data.name : c.token;
   journey.amount = amount;
 
-  // A card already redeemed says so before anything else is asked.
-  const prover = await proverLoad;
-  const parsed = await prover.parseCard(c.card);
-  const spent = (await read(cfg.vault, isSpentCalldata(parsed.nullifier))) !== 0n;
-  if (spent) {
-    refuse("redeemed");
-  } else {
-    $("redeem-form").hidden = false;
-    document.body.dataset.state = "ready";
-  }
+  // The person chooses where the tokens go while the prover arrives (a phone's network takes
+  // seconds); Redeem waits for it. The card's nullifier, for the is-spent check, is computed by
+  // the prover: a card already redeemed says so as soon as that is known, and the form goes.
+  $("redeem-form").hidden = false;
+  let proverReady = false;
+  const loaded = (async () => {
+    const prover = await proverLoad;
+    const parsed = await prover.parseCard(c.card);
+    const spent = (await read(cfg.vault, isSpentCalldata(parsed.nullifier))) !== 0n;
+    return { prover, parsed, spent };
+  })();
 
   // The recipient: an address the person pastes (EIP-55 checked) or scans from their wallet's QR
   // code (confirmed by them: a code may name another address than they think), or a wallet made
@@ -121,7 +122,7 @@ if (card) {
   const saved = $<HTMLInputElement>("saved");
   const scannedOk = $<HTMLInputElement>("scanned-ok");
   const update = () => {
-    button.disabled = !recipient || (!$("new-wallet").hidden && !saved.checked) || (!$("scanned").hidden && !scannedOk.checked);
+    button.disabled = !proverReady || !recipient || (!$("new-wallet").hidden && !saved.checked) || (!$("scanned").hidden && !scannedOk.checked);
   };
   // choose reads text as the recipient (a pasted address or link, or a scanned code's text), or
   // says why it cannot be one.
@@ -204,8 +205,9 @@ if (card) {
   saved.onchange = update;
 
   button.onclick = async () => {
-    if (!recipient) return;
+    if (!recipient || !proverReady) return;
     const to = recipient;
+    const { prover, parsed } = await loaded;
     button.disabled = true;
     document.body.dataset.state = "redeeming";
     const progress = $("progress");
@@ -263,5 +265,14 @@ if (card) {
       button.disabled = false;
     }
   };
+
+  const { spent } = await loaded; // a prover that does not load stops here, with the page's error
+  if (spent) {
+    refuse("redeemed");
+  } else {
+    proverReady = true;
+    update();
+    document.body.dataset.state = "ready";
+  }
 }
 journey.loadedMs = Math.round(performance.now());
