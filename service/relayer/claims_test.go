@@ -142,6 +142,9 @@ func TestARevealCancelledAfterARestartCanBeSentAgain(t *testing.T) {
 	})
 	c.ResumeSealing()
 	waitFor(t, "the cancel mined", func() bool { return operatorNonce(t, c) == nonce+1 })
+	for range 2 { // two more blocks: the cancel settles the reveal DISPLACED_AFTER_BLOCKS (3) deep
+		oneBlock(t, c)
+	}
 	waitFor(t, "the cancelled reveal's status", func() bool { return status(t, b, req).State == "unknown" })
 	if r := reveal(t, b, req); r.JSON200 == nil || !r.JSON200.Success {
 		t.Fatalf("the reveal sent again to another replica: %d %s", r.StatusCode(), r.Body)

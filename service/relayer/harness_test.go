@@ -34,6 +34,7 @@ func env(t testing.TB, c *devchain.Chain, over map[string]string) func(string) s
 		"RECEIPT_POLL_INTERVAL":    "20ms",
 		"BALANCE_POLL_INTERVAL":    "200ms",
 		"RATE_LIMIT_PER_IP":        "1000/1m",
+		"RATE_LIMIT_STATUS_PER_IP": "100000/1m", // the tests poll a reveal's status in tight loops
 		"RATE_LIMIT_PER_RECIPIENT": "1000/1h",
 		"RATE_LIMIT_TOTAL":         "1000/1m",
 		// A new Redis is taken for one that lost its data: claims and leases wait one lease

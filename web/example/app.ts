@@ -1,7 +1,7 @@
 // The example web app: every step a user takes, on @vaultd/client and viem. Each section's
 // button runs one step; the results also go to window.journey (the browser test reads them).
 import { cardLink, createClients, leavesIncluding, ok, VaultdError } from "@vaultd/client";
-import { approveCalldata, balanceOfCalldata, commitCalldata, Prover, type Note } from "@vaultd/client/prover";
+import { approveCalldata, assetsAt, balanceOfCalldata, commitCalldata, Prover, type Note } from "@vaultd/client/prover";
 import { createPublicClient, createWalletClient, defineChain, formatUnits, http, parseUnits, type Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { qrInto } from "./qr.js";
@@ -60,10 +60,9 @@ journey.interactiveMs = Math.round(performance.now());
 $("#tokens").dataset.state = "done";
 
 // The prover loads in its worker meanwhile (wasm and proving key: a few MB).
-const assets = (name: string) => new URL(`assets/${name}`, location.href).href;
 const proverLoad = (async () => {
   const t = performance.now();
-  const p = await Prover.load({ assets: { wasm: assets("prover.wasm"), wasmExec: assets("wasm_exec.js"), provingKey: assets("reveal.pk"), verifyingKey: assets("reveal.vk") } });
+  const p = await Prover.load({ assets: assetsAt(new URL("assets/", location.href).href) });
   journey.proverLoadMs = Math.round(performance.now() - t);
   return p;
 })();

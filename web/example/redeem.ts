@@ -9,7 +9,7 @@ import {
   CardError, createClients, isRecipientRefused, leavesIncluding, readCard, readRecipient, RecipientError, refusedRecipients, revealAndWait, VaultdError,
   type CardInfo, type CardProblem, type RecipientProblem, type RefusedRecipients,
 } from "@vaultd/client";
-import { balanceOfCalldata, isSpentCalldata, Prover } from "@vaultd/client/prover";
+import { assetsAt, balanceOfCalldata, isSpentCalldata, Prover } from "@vaultd/client/prover";
 import { createPublicClient, formatUnits, http, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { qrInto, scanQR } from "./qr.js";
@@ -73,8 +73,7 @@ try {
 if (card) {
   const c = card;
   // The prover (a few MB) loads in its worker while the person reads the card.
-  const assets = (name: string) => new URL(`assets/${name}`, location.href).href;
-  const proverLoad = Prover.load({ assets: { wasm: assets("prover.wasm"), wasmExec: assets("wasm_exec.js"), provingKey: assets("reveal.pk"), verifyingKey: assets("reveal.vk") } });
+  const proverLoad = Prover.load({ assets: assetsAt(new URL("assets/", location.href).href) });
   proverLoad.catch(() => {}); // reported when redeeming
 
   // What the card holds, in the token's units, with its icon (the registry's; the address alone
@@ -95,16 +94,17 @@ if (card) {
   $("token").textContent = token.data ? token.data.name : c.token;
   journey.amount = amount;
 
-  // A card already redeemed says so before anything else is asked.
-  const prover = await proverLoad;
-  const parsed = await prover.parseCard(c.card);
-  const spent = (await read(cfg.vault, isSpentCalldata(parsed.nullifier))) !== 0n;
-  if (spent) {
-    refuse("redeemed");
-  } else {
-    $("redeem-form").hidden = false;
-    document.body.dataset.state = "ready";
-  }
+  // The person chooses where the tokens go while the prover arrives (a phone's network takes
+  // seconds); Redeem waits for it. The card's nullifier, for the is-spent check, is computed by
+  // the prover: a card already redeemed says so as soon as that is known, and the form goes.
+  $("redeem-form").hidden = false;
+  let proverReady = false;
+  const loaded = (async () => {
+    const prover = await proverLoad;
+    const parsed = await prover.parseCard(c.card);
+    const spent = (await read(cfg.vault, isSpentCalldata(parsed.nullifier))) !== 0n;
+    return { prover, parsed, spent };
+  })();
 
   // The recipient: an address the person pastes (EIP-55 checked) or scans from their wallet's QR
   // code (confirmed by them: a code may name another address than they think), or a wallet made
@@ -122,7 +122,7 @@ if (card) {
   const saved = $<HTMLInputElement>("saved");
   const scannedOk = $<HTMLInputElement>("scanned-ok");
   const update = () => {
-    button.disabled = !recipient || (!$("new-wallet").hidden && !saved.checked) || (!$("scanned").hidden && !scannedOk.checked);
+    button.disabled = !proverReady || !recipient || (!$("new-wallet").hidden && !saved.checked) || (!$("scanned").hidden && !scannedOk.checked);
   };
   // choose reads text as the recipient (a pasted address or link, or a scanned code's text), or
   // says why it cannot be one.
@@ -205,8 +205,9 @@ if (card) {
   saved.onchange = update;
 
   button.onclick = async () => {
-    if (!recipient) return;
+    if (!recipient || !proverReady) return;
     const to = recipient;
+    const { prover, parsed } = await loaded;
     button.disabled = true;
     document.body.dataset.state = "redeeming";
     const progress = $("progress");
@@ -222,6 +223,7 @@ if (card) {
       }
       progress.textContent = "Making the proof on this device…";
       let t = performance.now();
+      journey.proofStartedMs = Math.round(t);
       const { request } = await prover.prove({ card: c.card, leaves, recipient: to });
       journey.proofMs = Math.round(performance.now() - t);
       progress.textContent = "Sending it through the relayer…";
@@ -263,5 +265,14 @@ if (card) {
       button.disabled = false;
     }
   };
+
+  const { spent } = await loaded; // a prover that does not load stops here, with the page's error
+  if (spent) {
+    refuse("redeemed");
+  } else {
+    proverReady = true;
+    update();
+    document.body.dataset.state = "ready";
+  }
 }
 journey.loadedMs = Math.round(performance.now());

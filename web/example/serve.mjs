@@ -4,6 +4,7 @@
 //   node serve.mjs [--port 8080] [--devnet ../../devnet.json] [--registry URL] [--relayer URL] [--faucet URL] [--indexer URL]
 // Defaults fit `go run ./cmd/devstack` on this machine.
 import { createServer } from "node:http";
+import { createHash } from "node:crypto";
 import { readFileSync, existsSync } from "node:fs";
 import { dirname, extname, join, normalize } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -33,6 +34,45 @@ function securityHeaders(config, path) {
   };
 }
 
+// A prover asset's name carries 16 hex digits of its sha256 (prover.<hash>.wasm): its content
+// never changes, and the package checks it against the pin whatever a cache returns.
+const contentAddressed = /^\/assets\/[^/]+\.[0-9a-f]{16}\.[a-z]+$/;
+
+/**
+ * How a file may be cached: for ever when its name carries its hash, otherwise checked again
+ * each time (an ETag, answered 304 when unchanged): a page and its bundles change with each build.
+ * Every answer varies with Accept-Encoding, which picks the copy sent.
+ */
+function cacheHeaders(path, etag) {
+  if (contentAddressed.test(path)) return { "cache-control": "public, max-age=31536000, immutable", vary: "Accept-Encoding" };
+  return { "cache-control": "no-cache", etag, vary: "Accept-Encoding" };
+}
+
+/** The encodings accept (an Accept-Encoding header) allows, by name: q=0 refuses one. */
+function accepted(accept = "") {
+  const ok = new Set();
+  for (const part of accept.split(",")) {
+    const [name, ...params] = part.trim().toLowerCase().split(";");
+    if (!params.some((p) => /^\s*q=0(\.0*)?\s*$/.test(p))) ok.add(name);
+  }
+  return ok;
+}
+
+/** The copy of file to send (brotli, gzip or itself) for accept, with its encoding. */
+function variant(file, accept) {
+  const ok = accepted(accept);
+  for (const [encoding, ext] of [["br", ".br"], ["gzip", ".gz"]]) {
+    if ((ok.has(encoding) || ok.has("*")) && existsSync(file + ext)) return { path: file + ext, encoding };
+  }
+  return { path: file };
+}
+
+const etags = new Map(); // a file's path → its ETag (dist/ is rebuilt, not changed under a server)
+const etagOf = (path, data) => {
+  if (!etags.has(path)) etags.set(path, `"${createHash("sha256").update(data).digest("hex").slice(0, 32)}"`);
+  return etags.get(path);
+};
+
 /**
  * Serves dist/ with the stack's config; resolves to {url, close}. record, when given, is told
  * each request as it arrived ({url, headers}: what a server sees, a test checks it).
@@ -61,7 +101,15 @@ export function serve({ port = 0, devnet, registry, relayer, faucet, indexer, re
       res.writeHead(404, headers).end("not found");
       return;
     }
-    res.writeHead(200, { ...headers, "content-type": types[extname(file)] ?? "application/octet-stream" }).end(readFileSync(file));
+    const v = variant(file, req.headers["accept-encoding"]);
+    const data = readFileSync(v.path);
+    const cache = cacheHeaders(path, etagOf(v.path, data));
+    if (cache.etag && req.headers["if-none-match"] === cache.etag) {
+      res.writeHead(304, { ...headers, ...cache }).end();
+      return;
+    }
+    const type = types[extname(file)] ?? "application/octet-stream";
+    res.writeHead(200, { ...headers, ...cache, "content-type": type, ...(v.encoding && { "content-encoding": v.encoding }) }).end(data);
   });
   return new Promise((resolve) =>
     server.listen(port, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${server.address().port}/`, close: () => server.close() })),

@@ -131,8 +131,13 @@ func TestACancelSettlesDeep(t *testing.T) {
 		t.Fatalf("the flight settled on a cancel one block deep: %v", f.Err())
 	default:
 	}
-	for range 2 { // two more blocks
-		if _, err := devchain.SendTx(ctx, c, c.Accounts.Deployer.Key, &to, big.NewInt(1), nil); err != nil {
+	for range 2 { // two more blocks, one after the other: sent at once, the second could read the
+		// first's nonce again, be the same transaction ("already known") and make no block
+		tx, err := devchain.SendTx(ctx, c, c.Accounts.Deployer.Key, &to, big.NewInt(1), nil)
+		if err == nil {
+			_, err = devchain.WaitReceipt(ctx, c.Client(), tx.Hash())
+		}
+		if err != nil {
 			t.Fatal(err)
 		}
 	}

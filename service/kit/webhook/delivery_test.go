@@ -120,6 +120,31 @@ func TestOnlyConfiguredEndpointsAreSentTo(t *testing.T) {
 	})
 }
 
+// A replica started without an endpoint that another live replica still delivers to (a rolling
+// change of WEBHOOK_URLS, or a replica with none at all) leaves that endpoint's events to it: they
+// are dead-lettered only once no live replica lists the endpoint. On SQLite and on Postgres.
+func TestAnEndpointAnotherReplicaHasIsNotDeadLettered(t *testing.T) {
+	onEachDatabase(t, func(t *testing.T, db *sqldb.DB) {
+		theirs := newReceiver(t)
+		theirs.set("refuse")
+		a, _ := start(t, db, configOf(time.Second, 0, endpoint{theirs.url(), secret}))
+		for i := range 3 {
+			emit(t, a, i)
+		}
+		waitFor(t, "the 3 events refused", 10*time.Second, func() bool { _, refused := theirs.counts(); return refused >= 3 })
+		_, none := start(t, db, configOf(time.Second, 0))
+		_, other := start(t, db, configOf(time.Second, 0, endpoint{newReceiver(t).url(), secret}))
+		time.Sleep(500 * time.Millisecond) // ten polls of each: a sweep that would dead-letter them has run
+		for name, reg := range map[string]*prometheus.Registry{"the replica with none": none, "the replica with another": other} {
+			if n := value(t, reg, "vaultd_relayer_webhook_dead_lettered_total", "reason", "unconfigured"); n != 0 {
+				t.Fatalf("%s dead-lettered %v events of an endpoint a live replica delivers to", name, n)
+			}
+		}
+		theirs.set("ok")
+		waitFor(t, "the 3 events delivered by the replica that has the endpoint", 10*time.Second, func() bool { accepted, _ := theirs.counts(); return len(accepted) == 3 })
+	})
+}
+
 // An event not delivered within its expiry is dead-lettered: counted, no longer pending, and
 // never sent, even once its endpoint is back. On SQLite and on Postgres.
 func TestUndeliveredEventsExpire(t *testing.T) {

@@ -140,6 +140,9 @@ type Outbox struct {
 	log     *slog.Logger
 	now     func() time.Time
 	opened  time.Time // rows recorded before, for an endpoint not configured, are dead-lettered
+	// instance names this outbox in webhook_endpoints: the replica and a random part, so that
+	// two processes under one REPLICA_NAME do not take each other's list for their own.
+	instance string
 
 	workers      []*worker
 	pending      *prometheus.GaugeVec
@@ -163,6 +166,8 @@ const (
 	maxBackoff    = 5 * time.Minute
 	batch         = 50
 	keepDelivered = 7 * 24 * time.Hour
+	// endpointLive is how long a replica's list of endpoints counts after its last sweep.
+	endpointLive = time.Minute
 )
 
 // Open creates the outbox table in db (first use) and registers the metrics
@@ -182,6 +187,9 @@ func Open(db *sqldb.DB, service, replica string, cfg Config, reg prometheus.Regi
 	if _, err := db.Exec(`DELETE FROM webhook_outbox WHERE service = $1 AND (delivered_at < $2 OR dead_at < $2)`, service, now.Add(-keepDelivered).UnixMilli()); err != nil {
 		return nil, fmt.Errorf("DATABASE_URL: %w", err)
 	}
+	if _, err := db.Exec(`DELETE FROM webhook_endpoints WHERE service = $1 AND seen_at < $2`, service, now.Add(-keepDelivered).UnixMilli()); err != nil {
+		return nil, fmt.Errorf("DATABASE_URL: %w", err)
+	}
 	deliveries := prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: "vaultd", Subsystem: service, Name: "webhook_deliveries_total",
 		Help: "Webhook delivery attempts, by endpoint (its position in WEBHOOK_URLS) and outcome (delivered: the endpoint answered 2xx; failed: anything else, retried with backoff)."}, []string{"endpoint", "outcome"})
 	pending := prometheus.NewGaugeVec(prometheus.GaugeOpts{Namespace: "vaultd", Subsystem: service, Name: "webhook_pending",
@@ -195,7 +203,7 @@ func Open(db *sqldb.DB, service, replica string, cfg Config, reg prometheus.Regi
 	if cfg.ExpireAfter <= 0 {
 		cfg.ExpireAfter = defaultExpireAfter
 	}
-	o := &Outbox{cfg: cfg, db: db, service: service, replica: replica, log: log, now: time.Now, opened: now,
+	o := &Outbox{cfg: cfg, db: db, service: service, replica: replica, log: log, now: time.Now, opened: now, instance: replica + "/" + rand.Text(),
 		client:  &http.Client{Timeout: cfg.Timeout, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }},
 		pending: pending, deadLettered: dead}
 	for i, ep := range cfg.Endpoints {
@@ -224,12 +232,20 @@ func migrate(db *sqldb.DB) error {
 		created_at   BIGINT,          -- unix milliseconds: recorded then (rows of earlier versions: their first start since)
 		dead_at      BIGINT           -- unix milliseconds: dead-lettered then (expired, or its endpoint no longer configured)
 	)`
+	// Which replica delivers to which endpoint, as of its last sweep (seen_at, unix milliseconds).
+	endpoints := `CREATE TABLE IF NOT EXISTS webhook_endpoints (
+		service  TEXT   NOT NULL,
+		instance TEXT   NOT NULL, -- the replica's name and a random part, one per process
+		url      TEXT   NOT NULL,
+		seen_at  BIGINT NOT NULL,
+		PRIMARY KEY (service, instance, url)
+	)`
 	due := `CREATE INDEX IF NOT EXISTS webhook_outbox_due ON webhook_outbox (service, delivered_at, next_at)`
 	perEndpoint := `CREATE INDEX IF NOT EXISTS webhook_outbox_endpoint_due ON webhook_outbox (service, url, next_at) WHERE delivered_at IS NULL AND dead_at IS NULL`
 	if db.Dialect == sqldb.Postgres {
 		return db.Migrate("webhook", create, due,
 			`ALTER TABLE webhook_outbox ADD COLUMN IF NOT EXISTS created_at BIGINT`,
-			`ALTER TABLE webhook_outbox ADD COLUMN IF NOT EXISTS dead_at BIGINT`, perEndpoint)
+			`ALTER TABLE webhook_outbox ADD COLUMN IF NOT EXISTS dead_at BIGINT`, perEndpoint, endpoints)
 	}
 	if err := db.Migrate("webhook", create, due); err != nil {
 		return err
@@ -239,7 +255,10 @@ func migrate(db *sqldb.DB) error {
 			return err
 		}
 	}
-	_, err := db.Exec(perEndpoint)
+	if _, err := db.Exec(perEndpoint); err != nil {
+		return err
+	}
+	_, err := db.Exec(endpoints)
 	return err
 }
 
@@ -342,6 +361,10 @@ func (o *Outbox) Close() {
 		o.stop()
 		o.done.Wait()
 	}
+	// This replica no longer delivers: its endpoints are the other replicas' (or nobody's) now.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_, _ = o.db.ExecContext(ctx, `DELETE FROM webhook_endpoints WHERE service = $1 AND instance = $2`, o.service, o.instance)
 }
 
 type due struct {
@@ -429,16 +452,13 @@ func (o *Outbox) sweep(ctx context.Context) {
 		return
 	}
 	o.deadLetter(ctx, "expired", "expired: not delivered within WEBHOOK_EXPIRE_AFTER", "created_at < $4", now.Add(-o.cfg.ExpireAfter).UnixMilli())
-	unconfigured, args := "created_at < $4", []any{o.opened.UnixMilli()}
-	if len(o.workers) > 0 {
-		marks := make([]string, len(o.workers))
-		for i, w := range o.workers {
-			args = append(args, w.URL)
-			marks[i] = "$" + strconv.Itoa(i+5)
-		}
-		unconfigured += " AND url NOT IN (" + strings.Join(marks, ", ") + ")"
+	if !o.announce(ctx, now) {
+		return
 	}
-	o.deadLetter(ctx, "unconfigured", "its endpoint is no longer in WEBHOOK_URLS", unconfigured, args...)
+	// An endpoint is dead-lettered only when no live replica lists it: one started with another
+	// list (a rolling change, or none at all) leaves the others' endpoints to them.
+	unconfigured := "created_at < $4 AND url NOT IN (SELECT url FROM webhook_endpoints WHERE service = $3 AND seen_at >= $5)"
+	o.deadLetter(ctx, "unconfigured", "its endpoint is no longer in any replica's WEBHOOK_URLS", unconfigured, o.opened.UnixMilli(), now.Add(-endpointLive).UnixMilli())
 
 	rows, err := o.db.QueryContext(ctx, `SELECT url, COUNT(*) FROM webhook_outbox WHERE service = $1 AND delivered_at IS NULL AND dead_at IS NULL GROUP BY url`, o.service)
 	if err != nil {
@@ -462,6 +482,31 @@ func (o *Outbox) sweep(ctx context.Context) {
 
 // deadLetter marks the rows not delivered that match where ($4 on) as dead, counts them under
 // reason and says so once per sweep.
+// announce records that this replica delivers to its endpoints as of now (and to no other), so
+// that every replica's sweep knows which endpoints some live replica still has.
+func (o *Outbox) announce(ctx context.Context, now time.Time) bool {
+	args := []any{o.service, o.instance}
+	marks := make([]string, len(o.workers))
+	for i, w := range o.workers {
+		args = append(args, w.URL)
+		marks[i] = "$" + strconv.Itoa(i+3)
+	}
+	drop := `DELETE FROM webhook_endpoints WHERE service = $1 AND instance = $2`
+	if len(marks) > 0 {
+		drop += " AND url NOT IN (" + strings.Join(marks, ", ") + ")"
+	}
+	if _, err := o.db.ExecContext(ctx, drop, args...); err != nil {
+		return false
+	}
+	for _, w := range o.workers {
+		if _, err := o.db.ExecContext(ctx, `INSERT INTO webhook_endpoints (service, instance, url, seen_at) VALUES ($1, $2, $3, $4)
+			ON CONFLICT (service, instance, url) DO UPDATE SET seen_at = excluded.seen_at`, o.service, o.instance, w.URL, now.UnixMilli()); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
 func (o *Outbox) deadLetter(ctx context.Context, reason, why, where string, args ...any) {
 	res, err := o.db.ExecContext(ctx, `UPDATE webhook_outbox SET dead_at = $1, last_error = $2
 		WHERE service = $3 AND delivered_at IS NULL AND dead_at IS NULL AND `+where,

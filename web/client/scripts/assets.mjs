@@ -1,12 +1,16 @@
 // Builds the prover's assets into dist/assets (never committed): the wasm from cmd/proverwasm,
 // Go's wasm_exec.js from the toolchain that built it, and the dev keys (gen/zk/devkeys); then
 // pins their sha256 in src/pinned.gen.ts (never committed either), which the package checks
-// every asset against before it runs or uses it. It also copies the API types (gen/ts, generated
+// every asset against before it runs or uses it. Each file's name carries its hash
+// (prover.<16 hex digits of its sha256>.wasm): a URL's content never changes, so it may be cached
+// for ever (docs/client.md). The compressible ones get a brotli (.br) and a gzip (.gz) copy
+// beside them, for a server to send with Content-Encoding. It also copies the API types (gen/ts, generated
 // from openapi/) into src/gen (never committed), so that the package compiles from src alone
 // into a flat dist/ (dist/index.js, dist/prover.js, dist/assets/).
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -16,6 +20,7 @@ const types = join(root, "web/client/src/gen");
 rmSync(types, { recursive: true, force: true });
 mkdirSync(types, { recursive: true });
 for (const f of readdirSync(join(root, "gen/ts")).filter((f) => f.endsWith(".ts"))) copyFileSync(join(root, "gen/ts", f), join(types, f));
+rmSync(out, { recursive: true, force: true }); // no file of an older build under a stale name
 mkdirSync(out, { recursive: true });
 execFileSync("go", ["build", "-trimpath", "-ldflags=-s -w", "-o", join(out, "prover.wasm"), "./cmd/proverwasm"], {
   cwd: root,
@@ -27,10 +32,27 @@ copyFileSync(join(goroot, "lib/wasm/wasm_exec.js"), join(out, "wasm_exec.js"));
 for (const f of ["reveal.pk", "reveal.vk", "verification_key.json"]) copyFileSync(join(root, "gen/zk/devkeys", f), join(out, f));
 const sha256 = (f) => createHash("sha256").update(readFileSync(join(out, f))).digest("hex");
 const pinned = { wasm: sha256("prover.wasm"), wasmExec: sha256("wasm_exec.js"), provingKey: sha256("reveal.pk"), verifyingKey: sha256("reveal.vk") };
+const named = { wasm: "prover.wasm", wasmExec: "wasm_exec.js", provingKey: "reveal.pk", verifyingKey: "reveal.vk" };
+const files = {};
+for (const [name, file] of Object.entries(named)) {
+  const dot = file.lastIndexOf(".");
+  files[name] = `${file.slice(0, dot)}.${pinned[name].slice(0, 16)}${file.slice(dot)}`;
+  renameSync(join(out, file), join(out, files[name]));
+}
+// Brotli at quality 9 (a 20 MB wasm in ~5 s; 11 saves another ~12% but takes ~10× as long). A
+// copy that saves less than 5% is not written: the server sends the file itself.
+for (const file of [files.wasm, files.wasmExec, files.provingKey]) {
+  const data = readFileSync(join(out, file));
+  const br = brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_LGWIN]: 24, [constants.BROTLI_PARAM_SIZE_HINT]: data.length } });
+  const gz = gzipSync(data, { level: 9 });
+  for (const [ext, z] of [["br", br], ["gz", gz]]) if (z.length < data.length * 0.95) writeFileSync(join(out, `${file}.${ext}`), z);
+}
 writeFileSync(
   join(root, "web/client/src/pinned.gen.ts"),
   `// Written by scripts/assets.mjs at build (not committed): the sha256 of the prover's own assets,\n` +
     `// checked before each is used, wherever it is loaded from.\n` +
-    `export const pinned = ${JSON.stringify(pinned, null, 2)} as const;\n`,
+    `export const pinned = ${JSON.stringify(pinned, null, 2)} as const;\n` +
+    `// Their file names in dist/assets, each carrying its hash.\n` +
+    `export const files = ${JSON.stringify(files, null, 2)} as const;\n`,
 );
 console.log(`prover assets in ${out}, pinned: ${JSON.stringify(pinned)}`);

@@ -6,6 +6,7 @@ import type { RevealRequest } from "./index.js";
 import { answer, assetsWith, startRuntime, type AssetName, type ProverAssets, type RawProver } from "./runtime.js";
 
 export { approveCalldata, commitCalldata, balanceOfCalldata, isSpentCalldata } from "./calldata.js";
+export { assetsAt } from "./runtime.js";
 export type { AssetName, ProverAssets } from "./runtime.js";
 
 /** A card (the note's secrets as one string) and what a wallet needs to commit and follow it. */

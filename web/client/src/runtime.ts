@@ -1,7 +1,8 @@
 // Loads the Go-compiled prover (cmd/proverwasm) and its keys, wherever it runs: a Web Worker or
 // Node. The wasm registers globalThis.vaultdProver, whose functions answer JSON strings.
 
-import { pinned } from "./pinned.gen.js";
+import { sha256 } from "@noble/hashes/sha256";
+import { files, pinned } from "./pinned.gen.js";
 
 /** The files the prover loads. */
 export type AssetName = "wasm" | "wasmExec" | "provingKey" | "verifyingKey";
@@ -20,9 +21,18 @@ export interface ProverAssets {
   sha256: Record<AssetName, string>;
 }
 
+/**
+ * The package's own files where an app serves its copy of dist/assets (base: that folder's URL,
+ * ending in "/"). Each file's name carries its sha256 (prover.<16 hex digits>.wasm): a server or
+ * CDN may cache them for ever (docs/client.md); they are checked against the pins all the same.
+ */
+export function assetsAt(base: string): Omit<ProverAssets, "sha256"> {
+  const at = (name: AssetName) => new URL(files[name], base).href;
+  return { wasm: at("wasm"), wasmExec: at("wasmExec"), provingKey: at("provingKey"), verifyingKey: at("verifyingKey") };
+}
+
 export function defaultAssets(): ProverAssets {
-  const at = (name: string) => new URL(`./assets/${name}`, import.meta.url).href;
-  return { wasm: at("prover.wasm"), wasmExec: at("wasm_exec.js"), provingKey: at("reveal.pk"), verifyingKey: at("reveal.vk"), sha256: { ...pinned } };
+  return { ...assetsAt(new URL("./assets/", import.meta.url).href), sha256: { ...pinned } };
 }
 
 /** The assets to load: the defaults, with what the caller overrides (hashes included). */
@@ -31,15 +41,48 @@ export function assetsWith(over: Partial<Omit<ProverAssets, "sha256">> & { sha25
   return { ...d, ...over, sha256: { ...d.sha256, ...over.sha256 } };
 }
 
-/** The bytes at url, once their sha256 is the one pinned: a file changed anywhere is refused. */
-async function checked(assets: ProverAssets, name: AssetName): Promise<Uint8Array> {
-  const data = await bytes(assets[name]);
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", data as BufferSource));
-  const hex = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+const hexOf = (digest: Uint8Array) => Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+
+/** Refuses an asset whose sha256 (hex) is not the one pinned: a file changed anywhere. */
+function pin(assets: ProverAssets, name: AssetName, hex: string): void {
   if (hex !== assets.sha256[name].toLowerCase()) {
     throw new Error(`the prover's ${name} at ${assets[name]} has sha256 ${hex}, not the pinned ${assets.sha256[name]}: refused`);
   }
+}
+
+/** The bytes at url, once their sha256 is the one pinned. */
+async function checked(assets: ProverAssets, name: AssetName): Promise<Uint8Array> {
+  const data = await bytes(assets[name]);
+  pin(assets, name, hexOf(new Uint8Array(await crypto.subtle.digest("SHA-256", data as BufferSource))));
   return data;
+}
+
+/**
+ * The wasm compiled, once its sha256 is the one pinned. Over HTTP it compiles while it downloads
+ * (a served application/wasm), its bytes hashed as they arrive: the module is used only once the
+ * whole file's hash is the pinned one. Elsewhere (a file: URL, another Content-Type) it compiles
+ * the checked bytes.
+ */
+async function compiledWasm(assets: ProverAssets): Promise<WebAssembly.Module> {
+  const url = assets.wasm;
+  if (url.startsWith("file:") || typeof WebAssembly.compileStreaming !== "function") {
+    return WebAssembly.compile((await checked(assets, "wasm")) as BufferSource);
+  }
+  const r = await fetch(url);
+  if (!r.ok) throw new Error(`${url}: ${r.status}`);
+  if (!r.body || !(r.headers.get("content-type") ?? "").startsWith("application/wasm")) {
+    const data = new Uint8Array(await r.arrayBuffer());
+    pin(assets, "wasm", hexOf(new Uint8Array(await crypto.subtle.digest("SHA-256", data as BufferSource))));
+    return WebAssembly.compile(data as BufferSource);
+  }
+  const [toCompile, toHash] = r.body.tee();
+  const compiling = WebAssembly.compileStreaming(new Response(toCompile, { headers: { "content-type": "application/wasm" } }));
+  compiling.catch(() => {}); // a wrong file's compile error is not the one reported
+  const h = sha256.create();
+  const reader = toHash.getReader();
+  for (let c = await reader.read(); !c.done; c = await reader.read()) h.update(c.value);
+  pin(assets, "wasm", hexOf(h.digest()));
+  return compiling;
 }
 
 /** The wasm's functions (cmd/proverwasm). */
@@ -64,6 +107,9 @@ async function bytes(url: string): Promise<Uint8Array> {
 /** Starts the Go runtime with the prover and loads the keys into it. */
 export async function startRuntime(assets: ProverAssets): Promise<RawProver> {
   const g = globalThis as unknown as { Go?: new () => { importObject: WebAssembly.Imports; run(i: WebAssembly.Instance): Promise<void> }; vaultdProver?: RawProver };
+  // The large files are fetched (and the wasm compiled) while wasm_exec.js is checked and run.
+  const loading = Promise.all([compiledWasm(assets), checked(assets, "provingKey"), checked(assets, "verifyingKey")]);
+  loading.catch(() => {}); // awaited below, after wasm_exec.js
   if (!g.Go) {
     // Run only once its hash is checked: imported from the checked bytes, not from the URL.
     const code = await checked(assets, "wasmExec");
@@ -71,9 +117,9 @@ export async function startRuntime(assets: ProverAssets): Promise<RawProver> {
     for (let i = 0; i < code.length; i += 0x8000) b64 += String.fromCharCode(...code.subarray(i, i + 0x8000));
     await import(/* webpackIgnore: true */ `data:text/javascript;base64,${btoa(b64)}`);
   }
-  const [wasm, pk, vk] = await Promise.all([checked(assets, "wasm"), checked(assets, "provingKey"), checked(assets, "verifyingKey")]);
+  const [module, pk, vk] = await loading;
   const go = new g.Go!();
-  const { instance } = await WebAssembly.instantiate(wasm as BufferSource, go.importObject);
+  const instance = await WebAssembly.instantiate(module, go.importObject);
   void go.run(instance); // returns when the program exits; it serves calls until then
   const raw = g.vaultdProver!;
   answer(raw.init(pk, vk));

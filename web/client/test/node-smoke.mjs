@@ -4,7 +4,7 @@
 // the change card is printed for the Go tool to redeem, so the format is tested both ways.
 //   node node-smoke.mjs <relayer URL> <indexer URL> <card>   →  prints the change card
 import { createClients, leavesIncluding, nullifierOf, ok, revealAndWait, VaultdError } from "@vaultd/client";
-import { Prover } from "@vaultd/client/prover";
+import { assetsAt, Prover } from "@vaultd/client/prover";
 
 const [relayerUrl, indexerUrl, card] = process.argv.slice(2);
 const log = (...a) => console.error(...a);
@@ -16,7 +16,7 @@ const { readFile, writeFile, mkdtemp } = await import("node:fs/promises");
 const { tmpdir } = await import("node:os");
 const { join } = await import("node:path");
 const { fileURLToPath, pathToFileURL } = await import("node:url");
-const pkUrl = new URL("./assets/reveal.pk", import.meta.resolve("@vaultd/client/prover"));
+const pkUrl = assetsAt(new URL("./assets/", import.meta.resolve("@vaultd/client/prover")).href).provingKey;
 const tampered = await readFile(fileURLToPath(pkUrl));
 tampered[tampered.length - 1] ^= 1;
 const tamperedFile = join(await mkdtemp(join(tmpdir(), "vaultd-smoke-")), "reveal.pk");

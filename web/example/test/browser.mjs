@@ -4,7 +4,7 @@
 // screenshot and prints the figures (proof time in the page, time to interactive, wasm size).
 //   node test/browser.mjs <devnet.json> <registry> <relayer> <faucet> <indexer> <artifacts dir>
 import { gzipSync } from "node:zlib";
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import puppeteer from "puppeteer-core";
 import { serve } from "../serve.mjs";
@@ -65,7 +65,9 @@ try {
   console.log(`ok  the page stayed responsive while the worker proved (longest pause ${j.mainThreadMaxGapMs} ms)`);
   if (errors.length) fail(`errors in the page:\n${errors.join("\n")}`);
 
-  const wasm = readFileSync(new URL("../dist/assets/prover.wasm", import.meta.url));
+  const assetsDir = new URL("../dist/assets/", import.meta.url);
+  const wasmFile = readdirSync(assetsDir).find((f) => /^prover\.[0-9a-f]{16}\.wasm$/.test(f));
+  const wasm = readFileSync(new URL(wasmFile, assetsDir));
   const figures = {
     proofMs: j.proofMs,
     proverLoadMs: j.proverLoadMs,
@@ -73,6 +75,7 @@ try {
     interactiveMs: j.interactiveMs,
     wasmBytes: wasm.length,
     wasmGzipBytes: gzipSync(wasm, { level: 9 }).length,
+    wasmBrotliBytes: readFileSync(new URL(`${wasmFile}.br`, assetsDir)).length, // the package's own, beside it
     browser: await browser.version(),
   };
   console.log(`figures ${JSON.stringify(figures)}`);

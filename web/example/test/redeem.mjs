@@ -269,7 +269,7 @@ try {
     const text = `${r.url} ${JSON.stringify(r.headers)} ${r.body}`.toLowerCase();
     return secrets.some((s) => text.includes(s)) || text.includes("vaultd-card") || Boolean(r.headers.referer);
   });
-  const fromWorker = requests.filter((r) => r.url.endsWith("/assets/prover.wasm")).length;
+  const fromWorker = requests.filter((r) => /\/assets\/prover\.[0-9a-f]{16}\.wasm$/.test(r.url)).length;
   if (leaks.length) fail(`requests carrying a secret or a Referer: ${JSON.stringify(leaks.slice(0, 3))}`);
   if (!fromWorker || !requests.some((r) => r.url.startsWith(relayer) && r.body.includes("publicSignals"))) fail(`the recording missed the worker's or the relayer's requests: ${requests.length} recorded`);
   const origins = [...new Set(requests.map((r) => new URL(r.url).origin))];
