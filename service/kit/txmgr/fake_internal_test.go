@@ -36,6 +36,10 @@ type fakeChain struct {
 	sent     []*types.Transaction // every transaction the pool took, in order
 
 	onSend func(tx *types.Transaction) error
+	// findNonce, when set, answers FindNonce (else ethereum.NotFound).
+	findNonce func(nonce uint64) (chain.MinedNonce, error)
+	heads     atomic.Int64 // BlockNumber calls: one at the start of each watch round
+	read      atomic.Int64 // BlockReceipts answers with a block
 }
 
 var _ Backend = (*fakeChain)(nil)
@@ -45,6 +49,7 @@ func newFakeChain() *fakeChain {
 }
 
 func (c *fakeChain) BlockNumber(context.Context) (uint64, error) {
+	c.heads.Add(1)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return uint64(len(c.blocks)), nil
@@ -70,7 +75,13 @@ func (c *fakeChain) PoolTransactions(context.Context, common.Address) ([]*types.
 	return nil, nil
 }
 
-func (c *fakeChain) FindNonce(context.Context, common.Address, uint64) (chain.MinedNonce, error) {
+func (c *fakeChain) FindNonce(_ context.Context, _ common.Address, nonce uint64) (chain.MinedNonce, error) {
+	c.mu.Lock()
+	find := c.findNonce
+	c.mu.Unlock()
+	if find != nil {
+		return find(nonce)
+	}
 	return chain.MinedNonce{}, ethereum.NotFound
 }
 
@@ -134,6 +145,7 @@ func (c *fakeChain) BlockReceipts(_ context.Context, n uint64) ([]*types.Receipt
 	if n == 0 || n > uint64(len(c.blocks)) {
 		return nil, ethereum.NotFound
 	}
+	c.read.Add(1)
 	return c.blocks[n-1], nil
 }
 
@@ -186,12 +198,18 @@ func (noMetrics) OldestPending(uint64) {}
 // fakeManager is a started manager on c whose clock is ahead of the wall's by *ahead.
 func fakeManager(t *testing.T, c *fakeChain) (m *Manager, g *countingGate, ahead *atomic.Int64) {
 	t.Helper()
+	return fakeManagerWith(t, c, Config{ReplaceAfter: time.Hour, ReceiptPoll: 2 * time.Millisecond})
+}
+
+// fakeManagerWith is fakeManager with cfg.
+func fakeManagerWith(t *testing.T, c *fakeChain, cfg Config) (m *Manager, g *countingGate, ahead *atomic.Int64) {
+	t.Helper()
 	key, err := crypto.GenerateKey()
 	if err != nil {
 		t.Fatal(err)
 	}
 	g = &countingGate{reserved: new(big.Int)}
-	m = New(c, KeySigner(key), 1337, Config{ReplaceAfter: time.Hour, ReceiptPoll: 2 * time.Millisecond}, g, noMetrics{}, nil)
+	m = New(c, KeySigner(key), 1337, cfg, g, noMetrics{}, nil)
 	ahead = new(atomic.Int64)
 	m.now = func() time.Time { return time.Now().Add(time.Duration(ahead.Load())) }
 	if _, err := m.Sync(context.Background()); err != nil {
@@ -659,6 +677,244 @@ func TestACancelEndsAFlightCancelled(t *testing.T) {
 	}
 	if recorded != 1 {
 		t.Fatalf("%d versions recorded, want 1 (the cancels are not the flight's own)", recorded)
+	}
+	waitReleased(t, g)
+}
+
+// deadlineFence is a fence held all along whose Hold answers the deadline the test sets: a
+// deadline already past stands for one taken when a send began that passed while the send
+// waited for its turn, the lease renewed meanwhile (a real lease cannot be made to do that on
+// cue).
+type deadlineFence struct {
+	mu    sync.Mutex
+	until time.Time
+}
+
+func (f *deadlineFence) set(until time.Time) { f.mu.Lock(); f.until = until; f.mu.Unlock() }
+func (f *deadlineFence) Hold() (time.Time, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.until, nil
+}
+
+// The fence's deadline bounds the handing to the node, not the wait for a turn: a send whose
+// first deadline passed while the send below it waited for its answer is sent once its turn
+// comes, by the deadline the fence gives then, the lease being held. (Bounded from the start,
+// it timed out in a long burst, its nonce given back and filled with a transfer to the wallet
+// itself.)
+func TestALeaseDeadlineDoesNotBoundTheWaitForATurn(t *testing.T) {
+	t.Parallel()
+	c := newFakeChain()
+	answer := make(chan struct{})
+	c.onSend = func(tx *types.Transaction) error {
+		if tx.Nonce() == 0 {
+			<-answer
+		}
+		return nil
+	}
+	key, err := crypto.GenerateKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &countingGate{reserved: new(big.Int)}
+	m := New(c, KeySigner(key), 1337, Config{ReplaceAfter: time.Hour, ReceiptPoll: 2 * time.Millisecond}, g, noMetrics{}, nil)
+	fence := &deadlineFence{until: time.Now().Add(time.Hour)}
+	m.SetFence(fence)
+	if _, err := m.Sync(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	m.Start()
+	t.Cleanup(m.Close)
+
+	first := make(chan *Flight, 1)
+	go func() {
+		f, err := m.Send(context.Background(), transfer(common.Address{10}))
+		if err != nil {
+			t.Error(err)
+		}
+		first <- f
+	}()
+	for next, _ := m.State(); next != 1; next, _ = m.State() { // nonce 0 out, its answer held
+		time.Sleep(time.Millisecond)
+	}
+	fence.set(time.Now().Add(-time.Second))
+	type result struct {
+		f   *Flight
+		err error
+	}
+	second := make(chan result, 1)
+	go func() {
+		f, err := m.Send(context.Background(), transfer(common.Address{10}))
+		second <- result{f, err}
+	}()
+	var r result
+	for next, _ := m.State(); next != 2; next, _ = m.State() { // nonce 1 claimed: it waits for its turn
+		select {
+		case r = <-second:
+			close(answer)
+			t.Fatalf("a send whose first fence deadline passed while it waited for its turn: %v", r.err)
+		case <-time.After(time.Millisecond):
+		}
+	}
+	fence.set(time.Now().Add(time.Hour))
+	close(answer)
+	r = <-second
+	if r.err != nil {
+		t.Fatalf("a send whose first fence deadline passed while it waited for its turn: %v", r.err)
+	}
+	f := <-first
+	c.mine()
+	waitAll(t, f, r.f)
+	waitReleased(t, g)
+}
+
+// A block that mines flights still being sent does not settle them: a transaction sent before a
+// crash (Resend, at nonce 1) and the send below it, whose answer is held, are both mined in block
+// 1 before either is answered. Settled then, the resend waited for a turn nothing passed (it hung),
+// and released its reservation again on an error. Once answered, both settle by the lookup, and
+// the reservations come back once. (A fake: a real node cannot hold one send's answer on cue.)
+func TestABlockDoesNotSettleAFlightBeingSent(t *testing.T) {
+	t.Parallel()
+	c := newFakeChain()
+	out, answer := make(chan struct{}), make(chan struct{})
+	c.onSend = func(tx *types.Transaction) error {
+		if tx.Nonce() == 0 {
+			c.mu.Lock()
+			c.pool[0] = tx // in the pool, its answer not given yet
+			c.mu.Unlock()
+			close(out)
+			<-answer
+		}
+		return nil
+	}
+	m, g, _ := fakeManager(t, c)
+	first := make(chan *Flight, 1)
+	go func() {
+		f, err := m.Send(context.Background(), transfer(common.Address{11}))
+		if err != nil {
+			t.Error(err)
+		}
+		first <- f
+	}()
+	<-out
+	signed, err := m.sign(&types.DynamicFeeTx{Nonce: 1, GasTipCap: big.NewInt(params.GWei),
+		GasFeeCap: big.NewInt(3 * params.GWei), Gas: params.TxGas, To: &common.Address{11}, Value: big.NewInt(1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.mu.Lock()
+	c.pool[1] = signed // sent before the crash
+	c.mu.Unlock()
+	type result struct {
+		f   *Flight
+		err error
+	}
+	second := make(chan result, 1)
+	go func() {
+		f, err := m.Resend(context.Background(), signed, nil)
+		second <- result{f, err}
+	}()
+	for _, inFlight := m.State(); inFlight != 2; _, inFlight = m.State() { // the resend waits for its turn
+		time.Sleep(time.Millisecond)
+	}
+	if got := c.mine(); len(got) != 2 {
+		t.Fatalf("mined %d, want nonces 0 and 1", len(got))
+	}
+	for c.read.Load() == 0 { // the watch read block 1's receipts
+		time.Sleep(time.Millisecond)
+	}
+	for round := c.heads.Load(); c.heads.Load() == round; { // and ended that round (or went idle)
+		if _, inFlight := m.State(); inFlight == 0 {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	close(answer)
+	var r result
+	select {
+	case r = <-second:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the resend still waits for its turn: its flight was settled while it was being sent")
+	}
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	waitAll(t, <-first, r.f)
+	waitReleased(t, g)
+}
+
+// A mined cancel whose receipt a lagging index no longer finds by hash is not taken for a reorg
+// while the chain's state shows it at its nonce (FindNonce): the flight is neither followed again
+// nor given up (by the clock, it is past giveUpAfter), and it settles cancelled once deep enough.
+// (A fake: a dev chain's receipt index does not lag.)
+func TestALaggingReceiptIndexIsNotTakenForACancelsReorg(t *testing.T) {
+	t.Parallel()
+	c := newFakeChain()
+	m, g, ahead := fakeManagerWith(t, c, Config{ReplaceAfter: time.Hour, ReceiptPoll: 2 * time.Millisecond, DisplacedAfter: 3})
+	f, err := m.Send(context.Background(), transfer(common.Address{12}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Cancel(f.Nonce()); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		c.mu.Lock()
+		sent := len(c.sent)
+		c.mu.Unlock()
+		if sent == 2 {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	cancel := c.mine()[0]
+	if *cancel.To() != m.From() {
+		t.Fatal("the transaction mined is not the cancel")
+	}
+	for { // the watch saw it mined, too shallow to settle
+		m.mu.Lock()
+		seen := f.cancelMined != nil
+		m.mu.Unlock()
+		if seen {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	var asked atomic.Int64
+	c.mu.Lock()
+	lost := c.receipts[cancel.Hash()]
+	delete(c.receipts, cancel.Hash()) // the index lags
+	c.findNonce = func(uint64) (chain.MinedNonce, error) {
+		asked.Add(1)
+		return chain.MinedNonce{Tx: cancel.Hash(), Block: 1, Head: 1}, nil
+	}
+	c.mu.Unlock()
+	ahead.Store(int64(giveUpAfter + time.Minute)) // every round looks up, and the flight is due to be given up
+	for asked.Load() < 2 {                        // two lookups that missed
+		select {
+		case <-f.Done():
+			t.Fatalf("a cancel the index lost was taken for a reorg: the flight ended %v", f.Err())
+		case <-time.After(time.Millisecond):
+		}
+	}
+	m.mu.Lock()
+	kept := f.cancelMined != nil
+	m.mu.Unlock()
+	if !kept {
+		t.Fatal("the mined cancel was forgotten though the chain still has it at its nonce")
+	}
+	c.mu.Lock()
+	c.receipts[cancel.Hash()] = lost
+	c.mu.Unlock()
+	c.mine()
+	c.mine()
+	select {
+	case <-f.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("the cancelled flight did not settle once deep enough")
+	}
+	if !errors.Is(f.Err(), ErrCancelled) {
+		t.Fatalf("the flight ended %v, want ErrCancelled", f.Err())
 	}
 	waitReleased(t, g)
 }

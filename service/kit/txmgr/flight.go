@@ -2,11 +2,13 @@ package txmgr
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/big"
 	"slices"
 	"time"
 
+	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/params"
@@ -211,7 +213,7 @@ func (m *Manager) watch(ctx context.Context) {
 					break // try this block again next poll
 				}
 				for _, r := range receipts {
-					if f := m.flightOf(r.TxHash); f != nil {
+					if f := m.sentFlightOf(r.TxHash); f != nil {
 						minedEvent(span, f, r)
 						settled = m.receipted(f, r, head) || settled
 					}
@@ -250,11 +252,17 @@ func (m *Manager) releaseSettled() {
 	}
 }
 
-// flightOf finds the flight a transaction hash belongs to.
-func (m *Manager) flightOf(hash common.Hash) *Flight {
+// sentFlightOf finds the flight a transaction hash belongs to, unless it is being sent: a flight
+// settled then would leave its sender waiting for a turn no one passes, or releasing its
+// reservation a second time on an error. Once launched, the lookup (tend) finds its receipt
+// within lookupEvery.
+func (m *Manager) sentFlightOf(hash common.Hash) *Flight {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.byHash[hash]
+	if f := m.byHash[hash]; f != nil && !f.sending {
+		return f
+	}
+	return nil
 }
 
 // lookup asks for the receipts of every version of every flight given, in JSON-RPC batches (one
@@ -323,8 +331,8 @@ func (m *Manager) tend(ctx context.Context, head uint64) (settled bool) {
 			settled = m.receipted(f, r, head) || settled
 			continue
 		}
-		if m.cancelMinedOf(f, found != nil) {
-			continue // mined: not replaced, re-sent or given up while it deepens
+		if m.cancelMinedOf(ctx, f, found != nil) {
+			continue // mined (or just found to have left the chain): not replaced, re-sent or given up
 		}
 		switch {
 		case f.uncertain && m.now().Sub(f.lastSent) >= rebroadcastAfter:
@@ -612,20 +620,33 @@ func (m *Manager) receipted(f *Flight, r *types.Receipt, head uint64) bool {
 }
 
 // cancelMinedOf reports whether a cancel of f is mined, not yet deep enough to settle f. A
-// lookup this round (looked) that found no version of f mined means the cancel left the chain:
-// f is followed, and replaced if it lingers, as before.
-func (m *Manager) cancelMinedOf(f *Flight, looked bool) bool {
+// lookup this round (looked) that found no version of f mined is a reorg, or a receipt index
+// that lags (a provider answers "not found" for a mined transaction): the chain's state decides
+// (FindNonce). Only once the node's head has not used the nonce, or used it for none of f's
+// cancels, is f followed, and replaced if it lingers, as before: from the next round, never
+// given up in this one.
+func (m *Manager) cancelMinedOf(ctx context.Context, f *Flight, looked bool) bool {
+	m.mu.Lock()
+	mined := f.cancelMined
+	m.mu.Unlock()
+	if mined == nil {
+		return false
+	}
+	if !looked {
+		return true
+	}
+	at, err := m.client.FindNonce(ctx, m.from, f.nonce)
+	if err != nil && !errors.Is(err, ethereum.NotFound) {
+		return true // unknown: asked again at the next lookup
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if f.cancelMined == nil {
-		return false
+	if err == nil && f.cancels[at.Tx] {
+		return true // still mined: the index lags
 	}
-	if looked {
-		m.log.Warn("a mined cancel is no longer on the chain (a reorg); following the transaction's versions again",
-			"wallet", m.from.Hex(), "nonce", f.nonce, "cancel", f.cancelMined.TxHash, "block", f.cancelMined.BlockNumber)
-		f.cancelMined = nil
-		return false
-	}
+	m.log.Warn("a mined cancel is no longer on the chain (a reorg); following the transaction's versions again",
+		"wallet", m.from.Hex(), "nonce", f.nonce, "cancel", mined.TxHash, "block", mined.BlockNumber)
+	f.cancelMined = nil
 	return true
 }
 

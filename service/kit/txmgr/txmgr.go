@@ -95,7 +95,8 @@ type Gate interface {
 
 // Fence is the right to use the wallet, when several processes share its key in turn (a lease,
 // service/kit/lease): Hold answers until when this process may send, or an error once it may not.
-// Every send (first, re-sign, replacement, re-send) asks it first and ends by its deadline.
+// Every send (first, re-sign, replacement, re-send) asks it first, and a send waiting for its
+// turn (Send) asks it again when it is handed to the node, which ends by that deadline.
 type Fence interface {
 	Hold() (deadline time.Time, err error)
 }
@@ -225,6 +226,17 @@ func (m *Manager) SetTracer(t trace.Tracer) { m.tracer = t }
 
 // SetFence makes every send ask f first (before Start; nil: no fence).
 func (m *Manager) SetFence(f Fence) { m.fence = f }
+
+// holds refuses with ErrFenced while this process does not hold the wallet.
+func (m *Manager) holds() error {
+	if m.fence == nil {
+		return nil
+	}
+	if _, err := m.fence.Hold(); err != nil {
+		return fmt.Errorf("%w: %w", ErrFenced, err)
+	}
+	return nil
+}
 
 // fenced bounds ctx by the fence's deadline, or refuses with ErrFenced.
 func (m *Manager) fenced(ctx context.Context) (context.Context, context.CancelFunc, error) {
@@ -471,9 +483,10 @@ func (m *Manager) Send(ctx context.Context, tx Tx) (*Flight, error) {
 	if value == nil {
 		value = new(big.Int)
 	}
-	ctx, cancel, err := m.fenced(ctx)
-	defer cancel()
-	if err != nil {
+	// Refused at once without the wallet; the fence's deadline bounds only the handing to the
+	// node, taken after its turn came (a burst's wait for its turn can outlast a deadline taken
+	// now, while the lease is renewed all along).
+	if err := m.holds(); err != nil {
 		return nil, err
 	}
 	// Admitted and reserved in one step: sends checked together cannot all pass the gate. What
@@ -514,9 +527,10 @@ func (m *Manager) Send(ctx context.Context, tx Tx) (*Flight, error) {
 			m.unclaim(f, true) // nothing was sent: the nonce is free again, as after a failed Record
 			return nil, err
 		}
-		class, sendErr := m.submit(ctx, signed)
-		if class == sendNonceUsed && m.mined(ctx, signed) {
-			class = sendKnown // this very transaction was sent before (signatures are deterministic) and is mined
+		class, sendErr, err := m.submitFenced(ctx, signed)
+		if err != nil { // the lease lapsed while it waited for its turn: nothing was sent
+			m.unclaim(f, true)
+			return nil, err
 		}
 		switch class {
 		case sendAccepted, sendKnown, sendUncertain:
@@ -610,7 +624,7 @@ func (m *Manager) awaitTurn(ctx context.Context, f *Flight) error {
 		m.mu.Lock()
 		f.turn = nil
 		m.mu.Unlock()
-		return ctx.Err()
+		return fmt.Errorf("the caller stopped waiting for the sends below nonce %d to reach the node: %w", f.nonce, ctx.Err())
 	}
 }
 
@@ -692,9 +706,7 @@ func (m *Manager) Resend(ctx context.Context, tx *types.Transaction, record func
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel, err := m.fenced(ctx)
-	defer cancel()
-	if err != nil {
+	if err := m.holds(); err != nil { // as Send: the fence's deadline bounds the submit alone
 		return nil, err
 	}
 	f, claimed, err := m.claimResend(tx, head, record, trace.SpanContextFromContext(ctx))
@@ -709,9 +721,11 @@ func (m *Manager) Resend(ctx context.Context, tx *types.Transaction, record func
 		m.gate.Settled(f.reserved, nil)
 		return nil, err
 	}
-	class, sendErr := m.submit(ctx, tx)
-	if class == sendNonceUsed && m.mined(ctx, tx) {
-		class = sendKnown
+	class, sendErr, err := m.submitFenced(ctx, tx)
+	if err != nil {
+		m.unclaim(f, false)
+		m.gate.Settled(f.reserved, nil)
+		return nil, err
 	}
 	switch class {
 	case sendAccepted, sendKnown, sendUncertain:
@@ -774,6 +788,23 @@ func (m *Manager) worstCost(feeCap *big.Int, gas uint64, value *big.Int) *big.In
 func (m *Manager) mined(ctx context.Context, tx *types.Transaction) bool {
 	r, err := m.client.TransactionReceipt(ctx, tx.Hash())
 	return err == nil && r != nil
+}
+
+// submitFenced is a claimed flight's submit, its turn come: bounded by the fence's deadline
+// taken now, or refused (err, nothing sent) once this process no longer holds the wallet. A
+// "nonce too low" for this very transaction, mined since an earlier send (signatures are
+// deterministic), is "known".
+func (m *Manager) submitFenced(ctx context.Context, tx *types.Transaction) (class sendClass, sendErr, err error) {
+	ctx, cancel, err := m.fenced(ctx)
+	defer cancel()
+	if err != nil {
+		return 0, nil, err
+	}
+	class, sendErr = m.submit(ctx, tx)
+	if class == sendNonceUsed && m.mined(ctx, tx) {
+		class = sendKnown
+	}
+	return class, sendErr, nil
 }
 
 // submit sends a signed transaction and classifies the answer; a lost answer is looked up by
