@@ -1,10 +1,8 @@
 package faucet_test
 
 import (
-	"bytes"
 	"crypto/ecdsa"
 	"log/slog"
-	"sync"
 	"testing"
 
 	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
@@ -31,18 +29,8 @@ func waitFor(t testing.TB, what string, cond func() bool) {
 	platformtest.WaitFor(t, what, cond)
 }
 
-// logCapture is the default logger's output for one test.
-type logCapture struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (l *logCapture) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-func (l *logCapture) String() string { l.mu.Lock(); defer l.mu.Unlock(); return l.buf.String() }
+// logCapture collects log lines a service writes while the test reads them.
+type logCapture = platformtest.Logs
 
 func captureLogs(t testing.TB) *logCapture {
 	var l logCapture

@@ -1,7 +1,6 @@
 package relayer_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -12,7 +11,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -96,18 +94,8 @@ func TestRecipientAndTotalLimits(t *testing.T) {
 	}
 }
 
-// logCapture collects log lines for a test.
-type logCapture struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (l *logCapture) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-func (l *logCapture) String() string { l.mu.Lock(); defer l.mu.Unlock(); return l.buf.String() }
+// logCapture collects log lines a service writes while the test reads them.
+type logCapture = platformtest.Logs
 
 // An operator funded below the threshold gets 503 with Retry-After, one trip and one alert line
 // however many requests come; funding it reopens the gate within a poll.

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime/pprof"
-	"sync"
 	"testing"
 	"time"
 
@@ -27,22 +26,13 @@ import (
 	"github.com/seed018cc74c/vaultd/service/dev/devstack"
 	"github.com/seed018cc74c/vaultd/service/kit/platform"
 	"github.com/seed018cc74c/vaultd/service/kit/platform/otlptest"
+	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
 	"github.com/seed018cc74c/vaultd/service/vault/card"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
 
-// syncBuffer is a bytes.Buffer safe for one writer and one reader.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-func (b *syncBuffer) String() string { b.mu.Lock(); defer b.mu.Unlock(); return b.buf.String() }
+// syncBuffer collects log lines a service writes while the test reads them.
+type syncBuffer = platformtest.Logs
 
 // The stack starts on free ports, registers the dev tokens through the registry's API, prints
 // where everything is, redeems a card through its relayer, and stops cleanly.
