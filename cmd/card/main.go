@@ -37,10 +37,10 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 	qrcode "github.com/skip2/go-qrcode"
 
-	"github.com/seed018cc74c/vaultd/service/dev/devchain"
+	"github.com/seed018cc74c/vaultd/service/dev/devnet"
+	"github.com/seed018cc74c/vaultd/service/kit/address"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
 	"github.com/seed018cc74c/vaultd/service/kit/deployment"
-	"github.com/seed018cc74c/vaultd/service/vault/address"
 	"github.com/seed018cc74c/vaultd/service/vault/card"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
@@ -296,7 +296,7 @@ type target struct {
 
 func (f targetFlag) connect() (target, error) {
 	if *f.deployment == "" {
-		m, err := devchain.ReadManifest(*f.devnet)
+		m, err := devnet.Read(*f.devnet)
 		if err != nil {
 			return target{}, fmt.Errorf("read %s: %w (run: go run ./cmd/devnet --out %s, or give --deployment)", *f.devnet, err, *f.devnet)
 		}

@@ -24,9 +24,9 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/seed018cc74c/vaultd/service/kit/address"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
 	"github.com/seed018cc74c/vaultd/service/ops/deploy"
-	"github.com/seed018cc74c/vaultd/service/vault/address"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
 

@@ -17,29 +17,26 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/oapi-codegen/runtime"
-	"github.com/seed018cc74c/vaultd/service/kit/gate"
-	"github.com/seed018cc74c/vaultd/service/kit/pause"
-	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 )
 
 // Defines values for ClaimStatus.
 const (
-	Confirmed ClaimStatus = "confirmed"
-	Failed    ClaimStatus = "failed"
-	None      ClaimStatus = "none"
-	Pending   ClaimStatus = "pending"
+	ClaimStatusConfirmed ClaimStatus = "confirmed"
+	ClaimStatusFailed    ClaimStatus = "failed"
+	ClaimStatusNone      ClaimStatus = "none"
+	ClaimStatusPending   ClaimStatus = "pending"
 )
 
 // Valid indicates whether the value is a known member of the ClaimStatus enum.
 func (e ClaimStatus) Valid() bool {
 	switch e {
-	case Confirmed:
+	case ClaimStatusConfirmed:
 		return true
-	case Failed:
+	case ClaimStatusFailed:
 		return true
-	case None:
+	case ClaimStatusNone:
 		return true
-	case Pending:
+	case ClaimStatusPending:
 		return true
 	default:
 		return false
@@ -58,6 +55,48 @@ func (e HealthStatus) Valid() bool {
 	case Degraded:
 		return true
 	case Healthy:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TransactionState.
+const (
+	TransactionStateFailed  TransactionState = "failed"
+	TransactionStateMined   TransactionState = "mined"
+	TransactionStatePending TransactionState = "pending"
+)
+
+// Valid indicates whether the value is a known member of the TransactionState enum.
+func (e TransactionState) Valid() bool {
+	switch e {
+	case TransactionStateFailed:
+		return true
+	case TransactionStateMined:
+		return true
+	case TransactionStatePending:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetTransactionsParamsState.
+const (
+	GetTransactionsParamsStateFailed  GetTransactionsParamsState = "failed"
+	GetTransactionsParamsStateMined   GetTransactionsParamsState = "mined"
+	GetTransactionsParamsStatePending GetTransactionsParamsState = "pending"
+)
+
+// Valid indicates whether the value is a known member of the GetTransactionsParamsState enum.
+func (e GetTransactionsParamsState) Valid() bool {
+	switch e {
+	case GetTransactionsParamsStateFailed:
+		return true
+	case GetTransactionsParamsStateMined:
+		return true
+	case GetTransactionsParamsStatePending:
 		return true
 	default:
 		return false
@@ -249,7 +288,15 @@ type NotReadyError struct {
 }
 
 // PauseState defines model for PauseState.
-type PauseState = pause.State
+type PauseState struct {
+	Paused bool `json:"paused"`
+
+	// Replica The replica's name (`REPLICA_NAME`, the host name by default).
+	Replica string `json:"replica"`
+
+	// Since When it was paused (absent when it is not).
+	Since *time.Time `json:"since,omitempty"`
+}
 
 // PayloadTooLargeError The error body of a 413.
 type PayloadTooLargeError struct {
@@ -293,10 +340,38 @@ type Replacing struct {
 }
 
 // Transaction defines model for Transaction.
-type Transaction = txmgr.Listed
+type Transaction struct {
+	BlockNumber *int64  `json:"blockNumber,omitempty"`
+	MinedHash   *string `json:"minedHash,omitempty"`
+	Nonce       int64   `json:"nonce"`
+	Purpose     string  `json:"purpose"`
+
+	// Reason Why it failed, when known.
+	Reason    *string              `json:"reason,omitempty"`
+	State     TransactionState     `json:"state"`
+	UpdatedAt time.Time            `json:"updatedAt"`
+	Versions  []TransactionVersion `json:"versions"`
+}
+
+// TransactionState defines model for Transaction.State.
+type TransactionState string
 
 // TransactionPage defines model for TransactionPage.
-type TransactionPage = txmgr.Page
+type TransactionPage struct {
+	NextCursor   *string       `json:"nextCursor,omitempty"`
+	Transactions []Transaction `json:"transactions"`
+}
+
+// TransactionVersion One signed version of a transaction, oldest first; the fees are known for the newest.
+type TransactionVersion struct {
+	Hash string `json:"hash"`
+
+	// MaxFeePerGas An amount in wei, a decimal integer.
+	MaxFeePerGas *Wei `json:"maxFeePerGas,omitempty"`
+
+	// MaxPriorityFeePerGas An amount in wei, a decimal integer.
+	MaxPriorityFeePerGas *Wei `json:"maxPriorityFeePerGas,omitempty"`
+}
 
 // UnauthorizedError The error body of a 401.
 type UnauthorizedError struct {
@@ -308,7 +383,41 @@ type UnauthorizedError struct {
 }
 
 // Wallet defines model for Wallet.
-type Wallet = gate.Wallet
+type Wallet struct {
+	Address string `json:"address"`
+
+	// Balance An amount in wei, a decimal integer.
+	Balance *Wei `json:"balance,omitempty"`
+
+	// GateOpen False while balance − reserved is under the minimum (new work answers 503).
+	GateOpen bool `json:"gateOpen"`
+
+	// MinBalance An amount in wei, a decimal integer.
+	MinBalance Wei `json:"minBalance"`
+
+	// Nonce Where the wallet's nonces stand; mined and pending as the node says (absent when it did not answer), next the one the service sends at next.
+	Nonce WalletNonce `json:"nonce"`
+
+	// Reserved An amount in wei, a decimal integer.
+	Reserved Wei `json:"reserved"`
+
+	// SpendLimit An amount in wei, a decimal integer.
+	SpendLimit         *Wei   `json:"spendLimit,omitempty"`
+	SpendWindowSeconds *int64 `json:"spendWindowSeconds,omitempty"`
+
+	// Spent An amount in wei, a decimal integer.
+	Spent *Wei `json:"spent,omitempty"`
+
+	// TimeToEmptySeconds Absent while nothing was spent in the last hour.
+	TimeToEmptySeconds *int64 `json:"timeToEmptySeconds,omitempty"`
+}
+
+// WalletNonce Where the wallet's nonces stand; mined and pending as the node says (absent when it did not answer), next the one the service sends at next.
+type WalletNonce struct {
+	Mined   *int64 `json:"mined,omitempty"`
+	Next    int64  `json:"next"`
+	Pending *int64 `json:"pending,omitempty"`
+}
 
 // Wei An amount in wei, a decimal integer.
 type Wei = string
@@ -342,10 +451,13 @@ type Unauthorized = UnauthorizedError
 
 // GetTransactionsParams defines parameters for GetTransactions.
 type GetTransactionsParams struct {
-	State  *string `form:"state,omitempty" json:"state,omitempty"`
-	Limit  *int    `form:"limit,omitempty" json:"limit,omitempty"`
-	Cursor *string `form:"cursor,omitempty" json:"cursor,omitempty"`
+	State  *GetTransactionsParamsState `form:"state,omitempty" json:"state,omitempty"`
+	Limit  *int                        `form:"limit,omitempty" json:"limit,omitempty"`
+	Cursor *string                     `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
+
+// GetTransactionsParamsState defines parameters for GetTransactions.
+type GetTransactionsParamsState string
 
 // CancelTransactionParams defines parameters for CancelTransaction.
 type CancelTransactionParams struct {

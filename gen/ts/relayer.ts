@@ -306,14 +306,16 @@ export interface components {
              * @description Absent while nothing was spent in the last hour.
              */
             timeToEmptySeconds?: number;
-            nonce: {
-                /** Format: int64 */
-                mined?: number;
-                /** Format: int64 */
-                pending?: number;
-                /** Format: int64 */
-                next: number;
-            };
+            nonce: components["schemas"]["WalletNonce"];
+        };
+        /** @description Where the wallet's nonces stand; mined and pending as the node says (absent when it did not answer), next the one the service sends at next. */
+        WalletNonce: {
+            /** Format: int64 */
+            mined?: number;
+            /** Format: int64 */
+            pending?: number;
+            /** Format: int64 */
+            next: number;
         };
         Fleet: {
             replicas: components["schemas"]["FleetReplica"][];
@@ -353,11 +355,7 @@ export interface components {
             /** @enum {string} */
             state: "pending" | "mined" | "failed";
             purpose: string;
-            versions: {
-                hash: string;
-                maxFeePerGas?: components["schemas"]["Wei"];
-                maxPriorityFeePerGas?: components["schemas"]["Wei"];
-            }[];
+            versions: components["schemas"]["TransactionVersion"][];
             minedHash?: string;
             /** Format: int64 */
             blockNumber?: number;
@@ -365,6 +363,12 @@ export interface components {
             reason?: string;
             /** Format: date-time */
             updatedAt: string;
+        };
+        /** @description One signed version of a transaction, oldest first; the fees are known for the newest. */
+        TransactionVersion: {
+            hash: string;
+            maxFeePerGas?: components["schemas"]["Wei"];
+            maxPriorityFeePerGas?: components["schemas"]["Wei"];
         };
         /** @description An amount in wei, a decimal integer. */
         Wei: string;

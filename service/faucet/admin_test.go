@@ -55,7 +55,7 @@ func TestAnOperatorPausesTheFaucet(t *testing.T) {
 	before := nonce(t, c, c.Accounts.Faucet.Address)
 	r := claim(t, s, addr.Hex())
 	wantError(t, "a claim at a paused faucet", r.StatusCode(), r.Body, 503, "PAUSED")
-	if st := status(t, s, addr.Hex()); st.JSON200 == nil || st.JSON200.Status != faucetapi.None {
+	if st := status(t, s, addr.Hex()); st.JSON200 == nil || st.JSON200.Status != faucetapi.ClaimStatusNone {
 		t.Fatalf("a refused claim was recorded: %s", st.Body)
 	}
 	if ready, err := s.client.GetReadyWithResponse(ctx); err != nil || ready.JSON503 == nil || ready.JSON503.Code != "PAUSED" {
@@ -75,7 +75,7 @@ func TestAnOperatorPausesTheFaucet(t *testing.T) {
 	if r := claim(t, s, addr.Hex()); r.StatusCode() != 202 {
 		t.Fatalf("a claim once resumed: %d %s", r.StatusCode(), r.Body)
 	}
-	waitStatus(t, s, addr, faucetapi.Confirmed)
+	waitStatus(t, s, addr, faucetapi.ClaimStatusConfirmed)
 	w, err := s.client.GetWalletWithResponse(ctx, bearer(adminKey))
 	if err != nil || w.JSON200 == nil || w.JSON200.Address != c.Accounts.Faucet.Address.Hex() || w.JSON200.Balance == nil ||
 		w.JSON200.Nonce.Pending == nil || uint64(*w.JSON200.Nonce.Pending) != before+1 || strings.Contains(string(w.Body), "rivate") {
@@ -108,7 +108,7 @@ func TestAnOperatorReplacesAStuckClaim(t *testing.T) {
 	}
 	waitFor(t, "the replacement", func() bool { return strings.Contains(scrape(t, s), "vaultd_faucet_transaction_replacements_total 1") })
 	c.ResumeSealing()
-	confirmed := waitStatus(t, s, addr, faucetapi.Confirmed)
+	confirmed := waitStatus(t, s, addr, faucetapi.ClaimStatusConfirmed)
 	if confirmed.TxHash == nil || *confirmed.TxHash == first {
 		t.Fatalf("the claim confirmed with %v; want the replacement, not %s", confirmed.TxHash, first)
 	}
@@ -118,7 +118,7 @@ func TestAnOperatorReplacesAStuckClaim(t *testing.T) {
 		t.Fatalf("transactions: %v %s", err, list.Body)
 	}
 	l := list.JSON200.Transactions[0]
-	if l.Nonce != n || l.State != "mined" || len(l.Versions) != 2 || l.Versions[0].Hash != first || l.Purpose != "claim "+strings.ToLower(addr.Hex()) || l.BlockNumber == nil {
+	if uint64(l.Nonce) != n || l.State != "mined" || len(l.Versions) != 2 || l.Versions[0].Hash != first || l.Purpose != "claim "+strings.ToLower(addr.Hex()) || l.BlockNumber == nil {
 		t.Fatalf("the claim's transaction: %+v", l)
 	}
 }
@@ -145,7 +145,7 @@ func TestAnOperatorCancelsAStuckClaim(t *testing.T) {
 	for range 2 { // two more blocks
 		fund(t, c, c.Accounts.Deployer.Key, freshAddress(t), big.NewInt(1))
 	}
-	failed := waitStatus(t, s, addr, faucetapi.Failed)
+	failed := waitStatus(t, s, addr, faucetapi.ClaimStatusFailed)
 	if failed.Reason == nil || !strings.Contains(*failed.Reason, "cancelled") {
 		t.Fatalf("the cancelled claim: %+v", failed)
 	}
@@ -155,7 +155,7 @@ func TestAnOperatorCancelsAStuckClaim(t *testing.T) {
 	if r := claim(t, s, addr.Hex()); r.StatusCode() != 202 {
 		t.Fatalf("the claim made again: %d %s", r.StatusCode(), r.Body)
 	}
-	waitStatus(t, s, addr, faucetapi.Confirmed)
+	waitStatus(t, s, addr, faucetapi.ClaimStatusConfirmed)
 	if b := balance(t, c, addr); b.Cmp(amount) != 0 {
 		t.Fatalf("the claim made again paid %s, want %s", b, amount)
 	}
@@ -209,7 +209,7 @@ func TestACancelUndoneByAReorgPaysOnce(t *testing.T) {
 	if err := c.Reorg(parent.Hash(), transfer); err != nil {
 		t.Fatal(err)
 	}
-	confirmed := waitStatus(t, s, addr, faucetapi.Confirmed)
+	confirmed := waitStatus(t, s, addr, faucetapi.ClaimStatusConfirmed)
 	if *confirmed.TxHash != transfer.Hash().Hex() {
 		t.Fatalf("the claim confirmed with %s, want its transfer %s", *confirmed.TxHash, transfer.Hash().Hex())
 	}
@@ -266,7 +266,7 @@ func TestTheFaucetTellsItsWebhooks(t *testing.T) {
 	if r := claim(t, s, addr.Hex()); r.StatusCode() != 202 {
 		t.Fatalf("claim: %d %s", r.StatusCode(), r.Body)
 	}
-	waitStatus(t, s, addr, faucetapi.Confirmed)
+	waitStatus(t, s, addr, faucetapi.ClaimStatusConfirmed)
 	waitFor(t, "the webhooks", func() bool { mu.Lock(); defer mu.Unlock(); return len(events) >= 2 })
 	time.Sleep(300 * time.Millisecond)
 	mu.Lock()

@@ -10,10 +10,10 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/seed018cc74c/vaultd/gen/faucetapi"
+	"github.com/seed018cc74c/vaultd/service/kit/address"
 	"github.com/seed018cc74c/vaultd/service/kit/gate"
 	"github.com/seed018cc74c/vaultd/service/kit/platform"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
-	"github.com/seed018cc74c/vaultd/service/vault/address"
 )
 
 // api implements the generated strict server; errors are mapped by platform.WriteError, except
@@ -59,25 +59,30 @@ func (a *api) GetClaimStatus(ctx context.Context, req faucetapi.GetClaimStatusRe
 // Pause and Resume are the operator's switch of this replica (service/kit/pause).
 func (a *api) Pause(ctx context.Context, _ faucetapi.PauseRequestObject) (faucetapi.PauseResponseObject, error) {
 	st, err := a.f.pause.Set(ctx, true)
-	return faucetapi.Pause200JSONResponse{Body: st}, err
+	return faucetapi.Pause200JSONResponse{Body: toPauseState(st)}, err
 }
 
 func (a *api) Resume(ctx context.Context, _ faucetapi.ResumeRequestObject) (faucetapi.ResumeResponseObject, error) {
 	st, err := a.f.pause.Set(ctx, false)
-	return faucetapi.Resume200JSONResponse{Body: st}, err
+	return faucetapi.Resume200JSONResponse{Body: toPauseState(st)}, err
 }
 
 // GetTransactions lists what the faucet wallet signed, from its claims (store.go).
 func (a *api) GetTransactions(ctx context.Context, req faucetapi.GetTransactionsRequestObject) (faucetapi.GetTransactionsResponseObject, error) {
-	q, err := txmgr.PageQueryOf(req.Params.State, req.Params.Limit, req.Params.Cursor)
+	q := txmgr.PageQuery{State: string(platform.Value(req.Params.State)), Limit: 50}
+	if req.Params.Limit != nil {
+		q.Limit = *req.Params.Limit
+	}
+	var err error
+	if q.Before, err = platform.PageBefore(req.Params.Cursor, txmgr.Newest); err != nil {
+		return nil, err
+	}
+	page, err := a.f.store.list(ctx, q)
 	if err != nil {
 		return nil, err
 	}
-	txs, next, err := a.f.store.list(ctx, q)
-	if err != nil {
-		return nil, err
-	}
-	return faucetapi.GetTransactions200JSONResponse{Body: txmgr.Page{Transactions: txs, NextCursor: next}}, nil
+	return faucetapi.GetTransactions200JSONResponse{Body: faucetapi.TransactionPage{
+		Transactions: toTransactions(page.Transactions), NextCursor: platform.PageCursor(page.Next)}}, nil
 }
 
 // GetFleet lists every replica's wallet and its transactions in flight, from the database the
@@ -89,12 +94,12 @@ func (a *api) GetFleet(ctx context.Context, _ faucetapi.GetFleetRequestObject) (
 	}
 	fleet := faucetapi.Fleet{Replicas: make([]faucetapi.FleetReplica, 0, len(replicas))}
 	for _, rp := range replicas {
-		txs, _, err := a.f.store.listOf(ctx, key(common.HexToAddress(rp.Wallet)), txmgr.PageQuery{State: txmgr.ListedPending, Limit: 100, Before: 1 << 62})
+		page, err := a.f.store.listOf(ctx, key(common.HexToAddress(rp.Wallet)), txmgr.PageQuery{State: txmgr.ListedPending, Limit: 100, Before: txmgr.Newest})
 		if err != nil {
 			return nil, fmt.Errorf("list %s's transactions: %w", rp.Wallet, err)
 		}
 		fleet.Replicas = append(fleet.Replicas, faucetapi.FleetReplica{Replica: rp.Replica, Wallet: rp.Wallet, Since: rp.Since,
-			Paused: rp.Paused, PausedSince: rp.PausedSince, Transactions: txs})
+			Paused: rp.Paused, PausedSince: rp.PausedSince, Transactions: toTransactions(page.Transactions)})
 	}
 	return faucetapi.GetFleet200JSONResponse{Body: fleet}, nil
 }
@@ -123,7 +128,7 @@ func (a *api) CancelTransaction(ctx context.Context, req faucetapi.CancelTransac
 // GetWallet is the faucet wallet for its operator (gate.Wallet).
 func (a *api) GetWallet(ctx context.Context, _ faucetapi.GetWalletRequestObject) (faucetapi.GetWalletResponseObject, error) {
 	next, _ := a.f.tx.State()
-	return faucetapi.GetWallet200JSONResponse{Body: a.f.gate.Wallet(ctx, next)}, nil
+	return faucetapi.GetWallet200JSONResponse{Body: toWallet(a.f.gate.Wallet(ctx, next))}, nil
 }
 
 func (a *api) GetHealth(ctx context.Context, req faucetapi.GetHealthRequestObject) (faucetapi.GetHealthResponseObject, error) {
@@ -181,35 +186,6 @@ func parseAddress(s string) (common.Address, error) {
 		return a, platform.InvalidRequest("address is the zero address")
 	}
 	return a, nil
-}
-
-// toAPI is a claim as the API shows it.
-func toAPI(c Claim) faucetapi.Claim {
-	out := faucetapi.Claim{Address: c.Address.Hex(), Status: faucetapi.ClaimStatus(c.Status)}
-	if c.Status == StatusNone {
-		return out
-	}
-	if c.Amount != nil {
-		amount := c.Amount.String()
-		out.Amount = &amount
-	}
-	if h := c.TxHash(); h != (common.Hash{}) {
-		hash := h.Hex()
-		out.TxHash = &hash
-	}
-	if c.Status == StatusConfirmed {
-		block := int64(c.Block)
-		out.BlockNumber = &block
-	}
-	if c.Reason != "" {
-		reason := c.Reason
-		out.Reason = &reason
-	}
-	if !c.CreatedAt.IsZero() {
-		created, updated := c.CreatedAt.UTC(), c.UpdatedAt.UTC()
-		out.CreatedAt, out.UpdatedAt = &created, &updated
-	}
-	return out
 }
 
 // reasons is the one table from the faucet's reasons (errors.go) to HTTP statuses and codes; an

@@ -174,8 +174,8 @@ func crashRounds(t *testing.T, c *devchain.Chain, rounds, perRound int, replicas
 			if st.JSON200 == nil {
 				t.Fatalf("status of %s: %d %s", a.Hex(), st.StatusCode(), st.Body)
 			}
-			if st.JSON200.Status != faucetapi.Pending {
-				if st.JSON200.Status != faucetapi.None {
+			if st.JSON200.Status != faucetapi.ClaimStatusPending {
+				if st.JSON200.Status != faucetapi.ClaimStatusNone {
 					claimed[a] = *st.JSON200
 				}
 				break
@@ -200,7 +200,7 @@ func crashRounds(t *testing.T, c *devchain.Chain, rounds, perRound int, replicas
 		switch {
 		case acked[a] != "" && !ok:
 			t.Errorf("%s: a claim was acknowledged (%s), and the store has none", a.Hex(), acked[a])
-		case ok && cl.Status != faucetapi.Confirmed:
+		case ok && cl.Status != faucetapi.ClaimStatusConfirmed:
 			t.Errorf("%s: claim ended %s (%v)", a.Hex(), cl.Status, cl.Reason)
 		case ok && transfers[a] != 1:
 			t.Errorf("%s: confirmed claim, %d transfers on chain", a.Hex(), transfers[a])

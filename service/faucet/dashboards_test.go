@@ -21,7 +21,7 @@ func TestDashboardsUseRealMetrics(t *testing.T) {
 	s := startFaucet(t, c, t.TempDir(), map[string]string{"RATE_LIMIT_PER_IP": "2/1h", "WEBHOOK_URLS": hooks.URL, "WEBHOOK_SECRET": "a webhook secret for the tests"})
 	addr := freshAddress(t)
 	claim(t, s, addr.Hex())
-	waitStatus(t, s, addr, faucetapi.Confirmed)
+	waitStatus(t, s, addr, faucetapi.ClaimStatusConfirmed)
 	claim(t, s, addr.Hex()) // 409
 	claim(t, s, addr.Hex()) // over the per-IP limit
 	exported := scrape(t, s)

@@ -22,15 +22,15 @@ func TestClaimThenStatusThenAlreadyClaimed(t *testing.T) {
 	c := devchaintest.Start(t)
 	s := startFaucet(t, c, t.TempDir(), nil)
 	addr := freshAddress(t)
-	if r := status(t, s, addr.Hex()); r.JSON200 == nil || r.JSON200.Status != faucetapi.None || r.JSON200.TxHash != nil {
+	if r := status(t, s, addr.Hex()); r.JSON200 == nil || r.JSON200.Status != faucetapi.ClaimStatusNone || r.JSON200.TxHash != nil {
 		t.Fatalf("status before any claim: %d %s", r.StatusCode(), r.Body)
 	}
 	r := claim(t, s, strings.ToLower(addr.Hex()))
-	if r.StatusCode() != 202 || r.JSON202.Status != faucetapi.Pending || r.JSON202.TxHash == nil || r.JSON202.Address != addr.Hex() ||
+	if r.StatusCode() != 202 || r.JSON202.Status != faucetapi.ClaimStatusPending || r.JSON202.TxHash == nil || r.JSON202.Address != addr.Hex() ||
 		*r.JSON202.Amount != amount.String() {
 		t.Fatalf("claim: %d %s", r.StatusCode(), r.Body)
 	}
-	got := waitStatus(t, s, addr, faucetapi.Confirmed)
+	got := waitStatus(t, s, addr, faucetapi.ClaimStatusConfirmed)
 	if got.BlockNumber == nil || *got.BlockNumber <= 0 || *got.TxHash != *r.JSON202.TxHash || got.CreatedAt == nil {
 		t.Fatalf("confirmed claim: %+v", got)
 	}
@@ -43,7 +43,7 @@ func TestClaimThenStatusThenAlreadyClaimed(t *testing.T) {
 	}
 	for _, again := range []string{addr.Hex(), strings.ToLower(addr.Hex()), "0x" + strings.ToUpper(addr.Hex()[2:])} {
 		r := claim(t, s, again)
-		if r.StatusCode() != 409 || r.JSON409.Code != "ALREADY_CLAIMED" || r.JSON409.Claim.Status != faucetapi.Confirmed ||
+		if r.StatusCode() != 409 || r.JSON409.Code != "ALREADY_CLAIMED" || r.JSON409.Claim.Status != faucetapi.ClaimStatusConfirmed ||
 			*r.JSON409.Claim.TxHash != *got.TxHash || r.JSON409.Error == "" {
 			t.Fatalf("second claim as %s: %d %s", again, r.StatusCode(), r.Body)
 		}
@@ -73,7 +73,7 @@ func TestConcurrentClaimsForOneAddressMakeOneTransaction(t *testing.T) {
 	if count[202] != 1 || count[409] != 49 {
 		t.Fatalf("answers to 50 concurrent claims: %v, want one 202 and 49 409", count)
 	}
-	waitStatus(t, s, addr, faucetapi.Confirmed)
+	waitStatus(t, s, addr, faucetapi.ClaimStatusConfirmed)
 	if n := nonce(t, c, wallet); n != before+1 {
 		t.Fatalf("the faucet sent %d transactions, want 1", n-before)
 	}
@@ -99,7 +99,7 @@ func TestConcurrentClaimsForManyAddresses(t *testing.T) {
 	}
 	wg.Wait()
 	for _, a := range addrs {
-		waitStatus(t, s, a, faucetapi.Confirmed)
+		waitStatus(t, s, a, faucetapi.ClaimStatusConfirmed)
 		if b := balance(t, c, a); b.Cmp(amount) != 0 {
 			t.Fatalf("%s holds %s", a.Hex(), b)
 		}
@@ -145,7 +145,7 @@ func TestABurstOfClaimsBeyondThePoolsQueueIsMinedWithoutReplacement(t *testing.T
 	})
 	c.ResumeSealing()
 	for _, a := range addrs {
-		waitStatus(t, s, a, faucetapi.Confirmed)
+		waitStatus(t, s, a, faucetapi.ClaimStatusConfirmed)
 	}
 	if got := nonce(t, c, wallet); got != before+n {
 		t.Fatalf("%d transactions for %d claims", got-before, n)
@@ -208,7 +208,7 @@ func TestBadInput(t *testing.T) {
 	if n := nonce(t, c, wallet); n != before {
 		t.Fatalf("bad input sent %d transactions", n-before)
 	}
-	if r := status(t, s, valid); r.JSON200.Status != faucetapi.None {
+	if r := status(t, s, valid); r.JSON200.Status != faucetapi.ClaimStatusNone {
 		t.Fatalf("a refused claim left %s", r.Body)
 	}
 }
@@ -220,7 +220,7 @@ func TestClaimForAContractThatRefusesTokens(t *testing.T) {
 	before := nonce(t, c, c.Accounts.Faucet.Address)
 	r := claim(t, s, c.Contracts.TokenFactory.Hex())
 	wantError(t, "claim for the token factory", r.StatusCode(), r.Body, 422, "CLAIM_REJECTED")
-	if st := status(t, s, c.Contracts.TokenFactory.Hex()); st.JSON200.Status != faucetapi.None {
+	if st := status(t, s, c.Contracts.TokenFactory.Hex()); st.JSON200.Status != faucetapi.ClaimStatusNone {
 		t.Fatalf("a rejected claim was recorded: %s", st.Body)
 	}
 	if n := nonce(t, c, c.Accounts.Faucet.Address); n != before {
@@ -277,7 +277,7 @@ func TestBalanceGate(t *testing.T) {
 			t.Fatal("503 without Retry-After")
 		}
 	}
-	if st := status(t, s, addr.Hex()); st.JSON200.Status != faucetapi.None {
+	if st := status(t, s, addr.Hex()); st.JSON200.Status != faucetapi.ClaimStatusNone {
 		t.Fatalf("a refused claim was recorded: %s", st.Body)
 	}
 	if n := strings.Count(logs.String(), "ALERT: faucet balance below MIN_FAUCET_BALANCE"); n != 1 {
@@ -304,7 +304,7 @@ func TestBalanceGate(t *testing.T) {
 	}
 	fund(t, c, c.Accounts.Deployer.Key, keyAddress(poor), new(big.Int).Mul(big.NewInt(2000), big.NewInt(params.Ether)))
 	waitFor(t, "the gate to reopen", func() bool { return claim(t, s, addr.Hex()).StatusCode() == 202 })
-	waitStatus(t, s, addr, faucetapi.Confirmed)
+	waitStatus(t, s, addr, faucetapi.ClaimStatusConfirmed)
 	if r, _ := s.client.GetReadyWithResponse(ctx); r.StatusCode() != 200 {
 		t.Fatalf("ready after funding: %d %s", r.StatusCode(), r.Body)
 	}
@@ -323,7 +323,7 @@ func TestWalletHoldingLessThanOneClaim(t *testing.T) {
 	addr := freshAddress(t)
 	r := claim(t, s, addr.Hex())
 	wantError(t, "claim from a wallet holding 50 of 100", r.StatusCode(), r.Body, 503, "FAUCET_BALANCE_LOW")
-	if st := status(t, s, addr.Hex()); st.JSON200.Status != faucetapi.None {
+	if st := status(t, s, addr.Hex()); st.JSON200.Status != faucetapi.ClaimStatusNone {
 		t.Fatalf("recorded: %s", st.Body)
 	}
 }
@@ -357,7 +357,7 @@ func TestSpendLimit(t *testing.T) {
 		if r := claim(t, s, addr.Hex()); r.StatusCode() != 202 {
 			t.Fatalf("claim under the limit: %d %s", r.StatusCode(), r.Body)
 		}
-		waitStatus(t, s, addr, faucetapi.Confirmed)
+		waitStatus(t, s, addr, faucetapi.ClaimStatusConfirmed)
 	}
 	third := freshAddress(t)
 	r := claim(t, s, third.Hex())
@@ -365,7 +365,7 @@ func TestSpendLimit(t *testing.T) {
 	if r.HTTPResponse.Header.Get("Retry-After") == "" {
 		t.Fatal("503 without Retry-After")
 	}
-	if st := status(t, s, third.Hex()); st.JSON200.Status != faucetapi.None {
+	if st := status(t, s, third.Hex()); st.JSON200.Status != faucetapi.ClaimStatusNone {
 		t.Fatalf("a refused claim was recorded: %s", st.Body)
 	}
 	if r, _ := s.client.GetReadyWithResponse(ctx); r.StatusCode() != 503 || r.JSON503.Code != "SPEND_LIMIT_REACHED" {

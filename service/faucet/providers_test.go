@@ -43,7 +43,7 @@ func TestLostAnswersToSendsPayOnce(t *testing.T) {
 	}
 	for _, a := range addrs {
 		addr := common.HexToAddress(a)
-		waitStatus(t, s, addr, faucetapi.Confirmed)
+		waitStatus(t, s, addr, faucetapi.ClaimStatusConfirmed)
 		if b := balance(t, c, addr); b.Cmp(amount) != 0 {
 			t.Errorf("%s holds %s, want %s", a, b, amount)
 		}
@@ -85,11 +85,11 @@ func TestALaggingReceiptIndexIsNotDisplacement(t *testing.T) {
 	if n := nonce(t, c, wallet); n != before+1 {
 		t.Fatalf("%d transactions for one claim behind a lagging receipt index", n-before)
 	}
-	if st := status(t, s, addr.Hex()); st.JSON200.Status != faucetapi.Pending {
+	if st := status(t, s, addr.Hex()); st.JSON200.Status != faucetapi.ClaimStatusPending {
 		t.Fatalf("with no receipt to read: %s", st.Body)
 	}
 	lagging.SetRule(nil) // the index catches up
-	waitStatus(t, s, addr, faucetapi.Confirmed)
+	waitStatus(t, s, addr, faucetapi.ClaimStatusConfirmed)
 	if n, b := nonce(t, c, wallet), balance(t, c, addr); n != before+1 || b.Cmp(amount) != 0 {
 		t.Fatalf("%d transactions, balance %s", n-before, b)
 	}
@@ -145,7 +145,7 @@ func TestARestartLooksUpReceiptsInBatches(t *testing.T) {
 	})
 	s = startFaucet(t, c, dir, map[string]string{"RPC_URL": node.URL})
 	for _, a := range addrs {
-		waitStatus(t, s, a, faucetapi.Confirmed)
+		waitStatus(t, s, a, faucetapi.ClaimStatusConfirmed)
 	}
 	if requests, calls := node.Requests("eth_getTransactionReceipt"), node.Calls("eth_getTransactionReceipt"); requests > 2 || calls < claims {
 		t.Fatalf("%d receipt lookups in %d requests for %d claims; want them batched", calls, requests, claims)

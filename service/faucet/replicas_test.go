@@ -113,9 +113,9 @@ func TestClaimsOfAStoppedReplicaAreFinished(t *testing.T) {
 	c.ResumeSealing()
 
 	s := startFaucet(t, c, t.TempDir(), map[string]string{"DATABASE_URL": db})
-	waitStatus(t, s, inPool, faucetapi.Confirmed)
-	waitStatus(t, s, unsigned, faucetapi.Confirmed)
-	if got := waitStatus(t, s, dropped, faucetapi.Confirmed); *got.TxHash != signed.Hash().Hex() {
+	waitStatus(t, s, inPool, faucetapi.ClaimStatusConfirmed)
+	waitStatus(t, s, unsigned, faucetapi.ClaimStatusConfirmed)
+	if got := waitStatus(t, s, dropped, faucetapi.ClaimStatusConfirmed); *got.TxHash != signed.Hash().Hex() {
 		t.Fatalf("the dropped claim confirmed by %s, not its recorded transaction %s", *got.TxHash, signed.Hash().Hex())
 	}
 	fromGone, fromLive := transfersFrom(t, c, keyAddress(gone)), transfersFrom(t, c, c.Accounts.Faucet.Address)
@@ -138,7 +138,7 @@ func TestALostWalletLockStopsSigning(t *testing.T) {
 	if r := claim(t, s, first.Hex()); r.StatusCode() != 202 {
 		t.Fatalf("the first claim: %d %s", r.StatusCode(), r.Body)
 	}
-	waitStatus(t, s, first, faucetapi.Confirmed)
+	waitStatus(t, s, first, faucetapi.ClaimStatusConfirmed)
 
 	other, err := sql.Open("pgx", db)
 	if err != nil {
@@ -169,7 +169,7 @@ func TestALostWalletLockStopsSigning(t *testing.T) {
 	}
 	third := freshAddress(t)
 	waitFor(t, "a claim accepted once the lock is free", func() bool { return claim(t, s, third.Hex()).StatusCode() == 202 })
-	waitStatus(t, s, third, faucetapi.Confirmed)
+	waitStatus(t, s, third, faucetapi.ClaimStatusConfirmed)
 }
 
 // A faucet whose Redis restarts empty (its windows and spend budget gone) pays nothing for
@@ -199,7 +199,7 @@ func TestARedisRestartedEmptyQuietsTheFaucet(t *testing.T) {
 	}
 	addr := freshAddress(t)
 	waitFor(t, "claims again after the spell", func() bool { return claim(t, s, addr.Hex()).StatusCode() == 202 })
-	waitStatus(t, s, addr, faucetapi.Confirmed)
+	waitStatus(t, s, addr, faucetapi.ClaimStatusConfirmed)
 }
 
 // A paused replica adopts nothing it would have to sign: in its pass over the claims of a
@@ -254,7 +254,7 @@ func TestAPausedReplicaAdoptsNoUnsignedClaim(t *testing.T) {
 	waitFor(t, "the pass over the stopped replica's claims", func() bool {
 		return strings.Contains(logs.String(), "finished claims of replicas that are not running")
 	})
-	if got := status(t, s, mined.Hex()); got.JSON200 == nil || got.JSON200.Status != faucetapi.Confirmed {
+	if got := status(t, s, mined.Hex()); got.JSON200 == nil || got.JSON200.Status != faucetapi.ClaimStatusConfirmed {
 		t.Fatalf("the mined claim: %s", got.Body)
 	}
 	var owner string
@@ -267,7 +267,7 @@ func TestAPausedReplicaAdoptsNoUnsignedClaim(t *testing.T) {
 	if p, err := s.client.ResumeWithResponse(ctx, bearer(adminKey)); err != nil || p.JSON200 == nil || p.JSON200.Paused {
 		t.Fatalf("resume: %v %s", err, p.Body)
 	}
-	waitStatus(t, s, unsigned, faucetapi.Confirmed)
+	waitStatus(t, s, unsigned, faucetapi.ClaimStatusConfirmed)
 	if fromLive := transfersFrom(t, c, c.Accounts.Faucet.Address); fromLive[unsigned] != 1 || fromLive[mined] != 0 {
 		t.Fatalf("transfers from the running replica: %d to the unsigned claim, %d to the mined one; want 1, 0", fromLive[unsigned], fromLive[mined])
 	}
@@ -341,7 +341,7 @@ func TestTheFleetsOperatorReachesEachReplicaApart(t *testing.T) {
 	}
 	f := fleet()
 	if len(f) != 2 || f["faucet-a"].Wallet != walletA || f["faucet-b"].Wallet != walletB || len(f["faucet-b"].Transactions) != 0 ||
-		len(f["faucet-a"].Transactions) != 1 || f["faucet-a"].Transactions[0].Nonce != n || f["faucet-a"].Transactions[0].Purpose != "claim "+strings.ToLower(addr.Hex()) {
+		len(f["faucet-a"].Transactions) != 1 || uint64(f["faucet-a"].Transactions[0].Nonce) != n || f["faucet-a"].Transactions[0].Purpose != "claim "+strings.ToLower(addr.Hex()) {
 		t.Fatalf("the fleet: %+v", f)
 	}
 

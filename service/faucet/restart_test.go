@@ -37,11 +37,11 @@ func TestPendingClaimSurvivesARestart(t *testing.T) {
 	rx := otlptest.Start(t)
 	tp := rx.Provider(t, "faucet", nil)
 	s = startFaucetWith(t, c, dir, nil, faucet.Options{Traces: tp})
-	if st := status(t, s, addr.Hex()); st.JSON200.Status != faucetapi.Pending || *st.JSON200.TxHash != *r.JSON202.TxHash {
+	if st := status(t, s, addr.Hex()); st.JSON200.Status != faucetapi.ClaimStatusPending || *st.JSON200.TxHash != *r.JSON202.TxHash {
 		t.Fatalf("after the restart: %s", st.Body)
 	}
 	c.ResumeSealing()
-	got := waitStatus(t, s, addr, faucetapi.Confirmed)
+	got := waitStatus(t, s, addr, faucetapi.ClaimStatusConfirmed)
 	// The restart's work is traced: the reconciliation of the pending claim, and the settlement
 	// linked to the span the transaction was taken up again in (its adoption or reconciliation).
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
@@ -112,13 +112,13 @@ func TestDisplacedClaimIsSentAfresh(t *testing.T) {
 	s = startFaucet(t, c, dir, map[string]string{"DISPLACED_AFTER_BLOCKS": "3"})
 	// One block deep, the displacement is not proven: the claim waits.
 	time.Sleep(2500 * time.Millisecond)
-	if st := status(t, s, addr.Hex()); st.JSON200.Status != faucetapi.Pending || nonce(t, c, self) != first.Nonce()+1 {
+	if st := status(t, s, addr.Hex()); st.JSON200.Status != faucetapi.ClaimStatusPending || nonce(t, c, self) != first.Nonce()+1 {
 		t.Fatalf("paid again before the displacing transaction was 3 blocks deep: %s", st.Body)
 	}
 	for range 2 { // two more blocks
 		fund(t, c, c.Accounts.Deployer.Key, freshAddress(t), big.NewInt(1))
 	}
-	got := waitStatus(t, s, addr, faucetapi.Confirmed)
+	got := waitStatus(t, s, addr, faucetapi.ClaimStatusConfirmed)
 	if *got.TxHash == first.Hash().Hex() {
 		t.Fatal("confirmed by the displaced transaction")
 	}
@@ -173,7 +173,7 @@ func TestIdleFaucetBarelyCallsTheChain(t *testing.T) {
 	s := startFaucet(t, c, t.TempDir(), map[string]string{"RPC_URL": counter.URL, "BALANCE_POLL_INTERVAL": "1s"})
 	addr := freshAddress(t)
 	claim(t, s, addr.Hex())
-	waitStatus(t, s, addr, faucetapi.Confirmed)
+	waitStatus(t, s, addr, faucetapi.ClaimStatusConfirmed)
 	waitFor(t, "nothing in flight", func() bool { h, _ := s.client.GetHealthWithResponse(ctx); return h.JSON200.InFlight == 0 })
 	counter.Take()
 	time.Sleep(3 * time.Second)
@@ -246,14 +246,14 @@ func TestFailedClaimCanBeClaimedAgain(t *testing.T) {
 		t.Fatal(err)
 	}
 	s = startFaucet(t, c, dir, nil)
-	if st := status(t, s, addr.Hex()); st.JSON200.Status != faucetapi.Failed || st.JSON200.Reason == nil {
+	if st := status(t, s, addr.Hex()); st.JSON200.Status != faucetapi.ClaimStatusFailed || st.JSON200.Reason == nil {
 		t.Fatalf("the seeded claim: %s", st.Body)
 	}
 	r := claim(t, s, addr.Hex())
 	if r.StatusCode() != 202 {
 		t.Fatalf("claim after a failed one: %d %s", r.StatusCode(), r.Body)
 	}
-	got := waitStatus(t, s, addr, faucetapi.Confirmed)
+	got := waitStatus(t, s, addr, faucetapi.ClaimStatusConfirmed)
 	if got.Reason != nil {
 		t.Fatalf("the reopened claim kept the old reason: %q", *got.Reason)
 	}
@@ -310,13 +310,13 @@ func TestAPausedFaucetsReconciliationSignsNothing(t *testing.T) {
 	if pending, err := c.Client().PendingNonceAt(ctx, self); err != nil || pending != first.Nonce()+1 {
 		t.Fatalf("a paused faucet's reconciliation sent a transaction (pending nonce %d, %v)", pending, err)
 	}
-	if st := status(t, s, addr.Hex()); st.JSON200 == nil || st.JSON200.Status != faucetapi.Pending {
+	if st := status(t, s, addr.Hex()); st.JSON200 == nil || st.JSON200.Status != faucetapi.ClaimStatusPending {
 		t.Fatalf("the held claim: %s", st.Body)
 	}
 	if p, err := s.client.ResumeWithResponse(ctx, bearer(adminKey)); err != nil || p.JSON200 == nil || p.JSON200.Paused {
 		t.Fatalf("resume: %v %s", err, p.Body)
 	}
-	got := waitStatus(t, s, addr, faucetapi.Confirmed)
+	got := waitStatus(t, s, addr, faucetapi.ClaimStatusConfirmed)
 	if *got.TxHash == first.Hash().Hex() {
 		t.Fatal("confirmed by the displaced transaction")
 	}

@@ -113,7 +113,7 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 		return nil, err
 	}
 	f.pause.OnChange = func(st pause.State) {
-		hooks.Tell(st.Event(), st)
+		hooks.Tell(st.Event(), toPauseState(st))
 		if !st.Paused {
 			f.onResume()
 		}

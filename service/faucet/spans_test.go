@@ -47,7 +47,7 @@ func TestClaimSpans(t *testing.T) {
 	if !sqlUnderSend || !rpcUnderSend {
 		t.Errorf("the send holds no SQL statement (the record) or no eth_sendRawTransaction:\n%s", tr)
 	}
-	waitStatus(t, s, addr, faucetapi.Confirmed)
+	waitStatus(t, s, addr, faucetapi.ClaimStatusConfirmed)
 	var settlement otlptest.Trace
 	for deadline := time.Now().Add(10 * time.Second); settlement == nil; time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {

@@ -480,13 +480,13 @@ func scan(row interface{ Scan(...any) error }) (Claim, error) {
 
 // list reads a page of this wallet's claims' transactions, newest first (txmgr.Paged). A claim retried after failing shows its newest
 // attempt.
-func (s *store) list(ctx context.Context, q txmgr.PageQuery) ([]txmgr.Listed, *string, error) {
+func (s *store) list(ctx context.Context, q txmgr.PageQuery) (txmgr.Page, error) {
 	return s.listOf(ctx, s.wallet, q)
 }
 
 // listOf is list for any wallet paying claims from this store (key form): another replica's, for
 // the fleet view.
-func (s *store) listOf(ctx context.Context, wallet string, q txmgr.PageQuery) ([]txmgr.Listed, *string, error) {
+func (s *store) listOf(ctx context.Context, wallet string, q txmgr.PageQuery) (txmgr.Page, error) {
 	return txmgr.Paged(q, func(before uint64, n int) ([]txmgr.Listed, error) {
 		rows, err := s.db.QueryContext(ctx, `SELECT nonce, address, hashes, COALESCE(raw, ''), status, COALESCE(block_number, -1), reason, updated_at
 			FROM claims WHERE chain_id = $1 AND wallet = $2 AND nonce IS NOT NULL AND nonce < $3 ORDER BY nonce DESC LIMIT $4`,

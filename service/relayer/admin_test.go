@@ -179,23 +179,29 @@ func TestAnOperatorListsTheWalletsTransactions(t *testing.T) {
 	}
 	txs := all.JSON200.Transactions
 	first := txs[0]
-	if first.State != "pending" || first.Versions[len(first.Versions)-1].MaxFeePerGas == "" || first.MinedHash != "" ||
+	if first.State != "pending" || first.Versions[len(first.Versions)-1].MaxFeePerGas == nil || first.MinedHash != nil ||
 		first.Purpose != "reveal "+nullifierHex(t, stuck) {
 		t.Fatalf("the stuck reveal's entry: %+v", first)
 	}
 	for i, l := range txs[1:] {
-		if l.State != "mined" || l.MinedHash != mined[2-i] || l.BlockNumber == nil || l.Nonce != first.Nonce-uint64(i)-1 {
+		if l.State != "mined" || l.MinedHash == nil || *l.MinedHash != mined[2-i] || l.BlockNumber == nil || l.Nonce != first.Nonce-int64(i)-1 {
 			t.Fatalf("entry %d: %+v, want mined %s", i+1, l, mined[2-i])
 		}
 	}
-	state, two := "mined", 2
+	state, two := relayerapi.GetTransactionsParamsStateMined, 2
 	page, err := s.client.GetTransactionsWithResponse(ctx, &relayerapi.GetTransactionsParams{State: &state, Limit: &two}, bearer(adminKey))
 	if err != nil || page.JSON200 == nil || len(page.JSON200.Transactions) != 2 || page.JSON200.NextCursor == nil {
 		t.Fatalf("mined, 2 a page: %v %s", err, page.Body)
 	}
 	rest, err := s.client.GetTransactionsWithResponse(ctx, &relayerapi.GetTransactionsParams{State: &state, Limit: &two, Cursor: page.JSON200.NextCursor}, bearer(adminKey))
-	if err != nil || rest.JSON200 == nil || len(rest.JSON200.Transactions) != 1 || rest.JSON200.Transactions[0].MinedHash != mined[0] || rest.JSON200.NextCursor != nil {
+	if err != nil || rest.JSON200 == nil || len(rest.JSON200.Transactions) != 1 || rest.JSON200.Transactions[0].MinedHash == nil || *rest.JSON200.Transactions[0].MinedHash != mined[0] || rest.JSON200.NextCursor != nil {
 		t.Fatalf("the next page: %v %s", err, rest.Body)
+	}
+	// A cursor no listing gave (digits, as the document's pattern wants, but past any nonce) is a 400.
+	bad := "99999999999999999999"
+	refused, err := s.client.GetTransactionsWithResponse(ctx, &relayerapi.GetTransactionsParams{Cursor: &bad}, bearer(adminKey))
+	if err != nil || refused.StatusCode() != http.StatusBadRequest || !strings.Contains(string(refused.Body), "INVALID_REQUEST") {
+		t.Fatalf("a cursor no listing gave: %v %d %s", err, refused.StatusCode(), refused.Body)
 	}
 }
 
@@ -245,7 +251,7 @@ func cancelAStuckReveal(t *testing.T, c *devchain.Chain, a, b *server) {
 	for _, f := range fleet.JSON200.Replicas {
 		replicas[f.Replica] = f
 	}
-	if f := replicas["relayer-a"]; f.Wallet != ours || f.Paused || len(f.Transactions) != 1 || f.Transactions[0].Nonce != nonce || f.Transactions[0].State != "pending" {
+	if f := replicas["relayer-a"]; f.Wallet != ours || f.Paused || len(f.Transactions) != 1 || uint64(f.Transactions[0].Nonce) != nonce || f.Transactions[0].State != "pending" {
 		t.Fatalf("the fleet's relayer-a: %+v", fleet.JSON200.Replicas)
 	}
 	other := crypto.PubkeyToAddress(freshKey(t).PublicKey).Hex()

@@ -66,12 +66,12 @@ func (a *api) GetReveal(ctx context.Context, req relayerapi.GetRevealRequestObje
 // Pause and Resume are the operator's switch of this replica (service/kit/pause).
 func (a *api) Pause(ctx context.Context, _ relayerapi.PauseRequestObject) (relayerapi.PauseResponseObject, error) {
 	st, err := a.r.pause.Set(ctx, true)
-	return relayerapi.Pause200JSONResponse{Body: st}, err
+	return relayerapi.Pause200JSONResponse{Body: toPauseState(st)}, err
 }
 
 func (a *api) Resume(ctx context.Context, _ relayerapi.ResumeRequestObject) (relayerapi.ResumeResponseObject, error) {
 	st, err := a.r.pause.Set(ctx, false)
-	return relayerapi.Resume200JSONResponse{Body: st}, err
+	return relayerapi.Resume200JSONResponse{Body: toPauseState(st)}, err
 }
 
 // GetTransactions lists what the operator wallet signed, from the relayer's record (sent.go).
@@ -79,15 +79,20 @@ func (a *api) GetTransactions(ctx context.Context, req relayerapi.GetTransaction
 	if !a.r.isSet() {
 		return nil, keyUnavailable()
 	}
-	q, err := txmgr.PageQueryOf(req.Params.State, req.Params.Limit, req.Params.Cursor)
+	q := txmgr.PageQuery{State: string(platform.Value(req.Params.State)), Limit: 50}
+	if req.Params.Limit != nil {
+		q.Limit = *req.Params.Limit
+	}
+	var err error
+	if q.Before, err = platform.PageBefore(req.Params.Cursor, txmgr.Newest); err != nil {
+		return nil, err
+	}
+	page, err := a.r.sentTxs.list(ctx, a.r.tx.From(), q)
 	if err != nil {
 		return nil, err
 	}
-	txs, next, err := a.r.sentTxs.list(ctx, a.r.tx.From(), q)
-	if err != nil {
-		return nil, err
-	}
-	return relayerapi.GetTransactions200JSONResponse{Body: txmgr.Page{Transactions: txs, NextCursor: next}}, nil
+	return relayerapi.GetTransactions200JSONResponse{Body: relayerapi.TransactionPage{
+		Transactions: toTransactions(page.Transactions), NextCursor: platform.PageCursor(page.Next)}}, nil
 }
 
 // GetFleet lists every replica's wallet and its transactions in flight, from the database the
@@ -100,12 +105,12 @@ func (a *api) GetFleet(ctx context.Context, _ relayerapi.GetFleetRequestObject) 
 	}
 	fleet := relayerapi.Fleet{Replicas: make([]relayerapi.FleetReplica, 0, len(replicas))}
 	for _, rp := range replicas {
-		txs, _, err := a.r.sentTxs.list(ctx, common.HexToAddress(rp.Wallet), txmgr.PageQuery{State: txmgr.ListedPending, Limit: 100, Before: 1 << 62})
+		page, err := a.r.sentTxs.list(ctx, common.HexToAddress(rp.Wallet), txmgr.PageQuery{State: txmgr.ListedPending, Limit: 100, Before: txmgr.Newest})
 		if err != nil {
 			return nil, fmt.Errorf("list %s's transactions: %w", rp.Wallet, err)
 		}
 		fleet.Replicas = append(fleet.Replicas, relayerapi.FleetReplica{Replica: rp.Replica, Wallet: rp.Wallet, Since: rp.Since,
-			Paused: rp.Paused, PausedSince: rp.PausedSince, Transactions: txs})
+			Paused: rp.Paused, PausedSince: rp.PausedSince, Transactions: toTransactions(page.Transactions)})
 	}
 	return relayerapi.GetFleet200JSONResponse{Body: fleet}, nil
 }
@@ -143,7 +148,7 @@ func (a *api) GetWallet(ctx context.Context, _ relayerapi.GetWalletRequestObject
 		return nil, keyUnavailable()
 	}
 	next, _ := a.r.tx.State()
-	return relayerapi.GetWallet200JSONResponse{Body: a.r.gate.Wallet(ctx, next)}, nil
+	return relayerapi.GetWallet200JSONResponse{Body: toWallet(a.r.gate.Wallet(ctx, next))}, nil
 }
 
 func (a *api) GetHealth(ctx context.Context, req relayerapi.GetHealthRequestObject) (relayerapi.GetHealthResponseObject, error) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/seed018cc74c/vaultd/service/kit/address"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
 	"github.com/seed018cc74c/vaultd/service/kit/config"
 	"github.com/seed018cc74c/vaultd/service/kit/deployment"
@@ -20,7 +21,6 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 	"github.com/seed018cc74c/vaultd/service/kit/webhook"
-	"github.com/seed018cc74c/vaultd/service/vault/address"
 )
 
 // DefaultPort is the relayer's port.

@@ -436,7 +436,7 @@ func TestAWaitOnAnotherReplicaLinksToItsClaim(t *testing.T) {
 	nullifier := common.HexToHash(req.PublicSignals[1]).Hex()
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		st, err := a.client.GetRevealWithResponse(ctx, nullifier)
-		if err == nil && st.JSON200 != nil && st.JSON200.State == relayerapi.Pending {
+		if err == nil && st.JSON200 != nil && st.JSON200.State == relayerapi.RevealStatusStatePending {
 			break
 		}
 		if time.Now().After(deadline) {

@@ -421,7 +421,7 @@ func revealSignals(tx *types.Transaction) ([zk.NumSignals]*big.Int, bool) {
 
 // list reads a page of wallet's recorded transactions, newest first, with their outcomes
 // (txmgr.Paged).
-func (s *sentStore) list(ctx context.Context, wallet common.Address, q txmgr.PageQuery) ([]txmgr.Listed, *string, error) {
+func (s *sentStore) list(ctx context.Context, wallet common.Address, q txmgr.PageQuery) (txmgr.Page, error) {
 	return txmgr.Paged(q, func(before uint64, n int) ([]txmgr.Listed, error) {
 		rows, err := s.db.QueryContext(ctx, `SELECT t.nonce, t.nullifier, t.hashes, t.raw, t.status, t.updated_at,
 				COALESCE(o.state, ''), COALESCE(o.tx_hash, ''), COALESCE(o.block_number, 0), COALESCE(o.reason, '')

@@ -122,7 +122,7 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 	if r.pause, err = pause.Open(ctx, r.sentTxs.db, "relayer", cfg.Admin.Replica, "reveals", reg, log); err != nil {
 		return nil, err
 	}
-	r.pause.OnChange = func(st pause.State) { r.hooks.Tell(st.Event(), st) }
+	r.pause.OnChange = func(st pause.State) { r.hooks.Tell(st.Event(), toPauseState(st)) }
 	var adminIP, statusIP ratelimit.Window = ratelimit.New(cfg.Admin.PerIP), ratelimit.New(cfg.Limits.StatusPerIP)
 	if r.redis != nil {
 		adminIP = ratelimit.NewRedis(r.redis, "relayer:admin-ip", cfg.Admin.PerIP)

@@ -440,7 +440,7 @@ func waitConfirmed(ctx context.Context, dev *devchain.Chain, faucetURL string, a
 	for _, a := range addrs {
 		for {
 			r, err := client.GetClaimStatusWithResponse(ctx, &faucetapi.GetClaimStatusParams{Address: a.Hex()})
-			if err == nil && r.JSON200 != nil && r.JSON200.Status == faucetapi.Confirmed {
+			if err == nil && r.JSON200 != nil && r.JSON200.Status == faucetapi.ClaimStatusConfirmed {
 				break
 			}
 			if time.Now().After(deadline) {

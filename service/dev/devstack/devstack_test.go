@@ -22,7 +22,7 @@ import (
 
 	"github.com/seed018cc74c/vaultd/gen/contracts"
 	"github.com/seed018cc74c/vaultd/gen/faucetapi"
-	"github.com/seed018cc74c/vaultd/service/dev/devchain"
+	"github.com/seed018cc74c/vaultd/service/dev/devnet"
 	"github.com/seed018cc74c/vaultd/service/dev/devstack"
 	"github.com/seed018cc74c/vaultd/service/kit/platform"
 	"github.com/seed018cc74c/vaultd/service/kit/platform/otlptest"
@@ -95,7 +95,7 @@ func TestDevstackServesRegisteredTokens(t *testing.T) {
 
 	// A card redeemed through the stack's relayer reaches a recipient who never held gas.
 	relayerURL := regexp.MustCompile(`relayer\s+(http://\S+)`).FindStringSubmatch(out.String())[1]
-	m, err := devchain.ReadManifest(manifest)
+	m, err := devnet.Read(manifest)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func TestDevstackServesRegisteredTokens(t *testing.T) {
 	}
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		st, err := fc.GetClaimStatusWithResponse(ctx, &faucetapi.GetClaimStatusParams{Address: recipient.Hex()})
-		if err == nil && st.JSON200 != nil && st.JSON200.Status == faucetapi.Confirmed {
+		if err == nil && st.JSON200 != nil && st.JSON200.Status == faucetapi.ClaimStatusConfirmed {
 			break
 		}
 		if time.Now().After(deadline) {

@@ -234,9 +234,9 @@ func waitConfirmed(ctx context.Context, client *faucetapi.ClientWithResponses, a
 				return nil, err
 			case r.JSON200 == nil:
 				return nil, fmt.Errorf("status of %s: %d %s", a.Hex(), r.StatusCode(), r.Body)
-			case r.JSON200.Status == faucetapi.Confirmed:
+			case r.JSON200.Status == faucetapi.ClaimStatusConfirmed:
 				blocks = append(blocks, *r.JSON200.BlockNumber)
-			case r.JSON200.Status == faucetapi.Failed:
+			case r.JSON200.Status == faucetapi.ClaimStatusFailed:
 				return nil, fmt.Errorf("claim for %s failed: %v", a.Hex(), *r.JSON200.Reason)
 			default:
 				next = append(next, a)

@@ -17,8 +17,8 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 
+	"github.com/seed018cc74c/vaultd/service/kit/address"
 	"github.com/seed018cc74c/vaultd/service/kit/config"
-	"github.com/seed018cc74c/vaultd/service/vault/address"
 )
 
 // EnvAddress reads a required, EIP-55-checked, non-zero address; the zero value when unset.

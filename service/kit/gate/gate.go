@@ -522,52 +522,29 @@ func b2f(b bool) float64 {
 	return 0
 }
 
-// Wallet is a paying wallet as GET /admin/wallet answers it (the relayer's and the faucet's
-// OpenAPI documents map their Wallet schema to this type, x-go-type): amounts in wei, as decimal
-// strings; what is unknown is left out.
+// Wallet is a paying wallet as its operator sees it: the gate's report and the wallet's nonces.
 type Wallet struct {
-	Address            string      `json:"address"`
-	Balance            *string     `json:"balance,omitempty"` // absent until first read
-	Reserved           string      `json:"reserved"`
-	MinBalance         string      `json:"minBalance"`
-	GateOpen           bool        `json:"gateOpen"`
-	SpendLimit         *string     `json:"spendLimit,omitempty"` // absent: no spend limit
-	SpendWindowSeconds *int64      `json:"spendWindowSeconds,omitempty"`
-	Spent              *string     `json:"spent,omitempty"`
-	TimeToEmptySeconds *int64      `json:"timeToEmptySeconds,omitempty"` // absent while nothing was spent
-	Nonce              WalletNonce `json:"nonce"`
+	Address common.Address
+	Report
+	Nonce WalletNonce
 }
 
-// WalletNonce is where the wallet's nonces stand: mined and pending as the node says (absent
-// when it did not answer), next the one the service sends at next.
+// WalletNonce is where the wallet's nonces stand: mined and pending as the node says (nil when
+// it did not answer), Next the one the service sends at next.
 type WalletNonce struct {
-	Mined   *int64 `json:"mined,omitempty"`
-	Pending *int64 `json:"pending,omitempty"`
-	Next    int64  `json:"next"`
+	Mined, Pending *uint64
+	Next           uint64
 }
 
 // Wallet reports the gate's wallet for an operator: its state in memory, and its nonces read
 // from the node now (two calls); next is the nonce the service sends at next.
 func (g *Gate) Wallet(ctx context.Context, next uint64) Wallet {
-	r := g.Report()
-	w := Wallet{Address: g.cfg.Wallet.Hex(), Reserved: r.Reserved.String(), MinBalance: r.Min.String(), GateOpen: r.Open,
-		Nonce: WalletNonce{Next: int64(next)}}
-	if r.Balance != nil {
-		w.Balance = ptr(r.Balance.String())
-	}
-	if r.Budget.Limit != nil {
-		w.SpendLimit, w.SpendWindowSeconds, w.Spent = ptr(r.Budget.Limit.String()), ptr(int64(r.Budget.Window/time.Second)), ptr(r.Spent.String())
-	}
-	if !math.IsInf(r.TimeToEmpty, 1) {
-		w.TimeToEmptySeconds = ptr(int64(r.TimeToEmpty))
-	}
+	w := Wallet{Address: g.cfg.Wallet, Report: g.Report(), Nonce: WalletNonce{Next: next}}
 	if n, err := g.client.NonceAt(ctx, g.cfg.Wallet); err == nil {
-		w.Nonce.Mined = ptr(int64(n))
+		w.Nonce.Mined = &n
 	}
 	if n, err := g.client.PendingNonceAt(ctx, g.cfg.Wallet); err == nil {
-		w.Nonce.Pending = ptr(int64(n))
+		w.Nonce.Pending = &n
 	}
 	return w
 }
-
-func ptr[T any](v T) *T { return &v }

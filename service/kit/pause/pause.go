@@ -80,12 +80,12 @@ func Open(ctx context.Context, db *sqldb.DB, service, replica, work string, reg 
 	return s, nil
 }
 
-// State is a replica's pause as POST /admin/pause and /admin/resume answer it (the relayer's
-// and the faucet's OpenAPI documents map their PauseState schema to it, x-go-type).
+// State is a replica's pause: which replica, whether it is paused, and since when (nil when it
+// is not).
 type State struct {
-	Replica string     `json:"replica"`
-	Paused  bool       `json:"paused"`
-	Since   *time.Time `json:"since,omitempty"` // when it was paused; nil when it is not
+	Replica string
+	Paused  bool
+	Since   *time.Time
 }
 
 // Event is the webhook event of a transition to st: replica.paused or replica.resumed.

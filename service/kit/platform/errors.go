@@ -108,9 +108,6 @@ func AsError(err error) *Error {
 	if errors.Is(err, txmgr.ErrNotReplaceable) { // at MAX_FEE_PER_GAS, or its cancel mined: a 202 would promise a replacement that cannot happen
 		return &Error{Status: http.StatusConflict, Code: CodeNotReplaceable, Message: err.Error()}
 	}
-	if errors.Is(err, txmgr.ErrBadCursor) {
-		return InvalidRequest("%v", err)
-	}
 	if errors.Is(err, pause.ErrPaused) {
 		return &Error{Status: http.StatusServiceUnavailable, Code: CodePaused, Message: err.Error(), RetryAfter: pause.RetryAfter}
 	}

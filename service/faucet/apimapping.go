@@ -1,0 +1,79 @@
+package faucet
+
+import (
+	"math"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/seed018cc74c/vaultd/gen/faucetapi"
+	"github.com/seed018cc74c/vaultd/service/kit/gate"
+	"github.com/seed018cc74c/vaultd/service/kit/pause"
+	"github.com/seed018cc74c/vaultd/service/kit/platform"
+	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
+)
+
+// The kit's values as the faucet's document shapes them: amounts in wei as decimal strings,
+// what is unknown left out.
+
+func toPauseState(st pause.State) faucetapi.PauseState {
+	return faucetapi.PauseState{Replica: st.Replica, Paused: st.Paused, Since: st.Since}
+}
+
+func toWallet(w gate.Wallet) faucetapi.Wallet {
+	out := faucetapi.Wallet{Address: w.Address.Hex(), Balance: platform.Decimal(w.Balance), Reserved: w.Reserved.String(),
+		MinBalance: w.Min.String(), GateOpen: w.Open,
+		Nonce: faucetapi.WalletNonce{Next: int64(w.Nonce.Next), Mined: platform.Int64(w.Nonce.Mined), Pending: platform.Int64(w.Nonce.Pending)}}
+	if w.Budget.Limit != nil {
+		window := int64(w.Budget.Window / time.Second)
+		out.SpendLimit, out.SpendWindowSeconds, out.Spent = platform.Decimal(w.Budget.Limit), &window, platform.Decimal(w.Spent)
+	}
+	if !math.IsInf(w.TimeToEmpty, 1) {
+		empty := int64(w.TimeToEmpty)
+		out.TimeToEmptySeconds = &empty
+	}
+	return out
+}
+
+func toTransactions(ls []txmgr.Listed) []faucetapi.Transaction {
+	out := make([]faucetapi.Transaction, len(ls))
+	for i, l := range ls {
+		t := faucetapi.Transaction{Nonce: int64(l.Nonce), State: faucetapi.TransactionState(l.State), Purpose: l.Purpose,
+			Versions: make([]faucetapi.TransactionVersion, len(l.Versions)), MinedHash: platform.Omitted(l.MinedHash),
+			BlockNumber: platform.Int64(l.BlockNumber), Reason: platform.Omitted(l.Reason), UpdatedAt: l.UpdatedAt}
+		for j, v := range l.Versions {
+			t.Versions[j] = faucetapi.TransactionVersion{Hash: v.Hash, MaxFeePerGas: platform.Decimal(v.MaxFeePerGas), MaxPriorityFeePerGas: platform.Decimal(v.MaxPriorityFeePerGas)}
+		}
+		out[i] = t
+	}
+	return out
+}
+
+// toAPI is a claim as the API shows it.
+func toAPI(c Claim) faucetapi.Claim {
+	out := faucetapi.Claim{Address: c.Address.Hex(), Status: faucetapi.ClaimStatus(c.Status)}
+	if c.Status == StatusNone {
+		return out
+	}
+	if c.Amount != nil {
+		amount := c.Amount.String()
+		out.Amount = &amount
+	}
+	if h := c.TxHash(); h != (common.Hash{}) {
+		hash := h.Hex()
+		out.TxHash = &hash
+	}
+	if c.Status == StatusConfirmed {
+		block := int64(c.Block)
+		out.BlockNumber = &block
+	}
+	if c.Reason != "" {
+		reason := c.Reason
+		out.Reason = &reason
+	}
+	if !c.CreatedAt.IsZero() {
+		created, updated := c.CreatedAt.UTC(), c.UpdatedAt.UTC()
+		out.CreatedAt, out.UpdatedAt = &created, &updated
+	}
+	return out
+}
