@@ -11,8 +11,8 @@ import (
 
 	"github.com/seed018cc74c/vaultd/gen/faucetapi"
 	"github.com/seed018cc74c/vaultd/service/kit/address"
-	"github.com/seed018cc74c/vaultd/service/kit/gate"
 	"github.com/seed018cc74c/vaultd/service/kit/platform"
+	"github.com/seed018cc74c/vaultd/service/kit/platform/paying"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 )
 
@@ -199,20 +199,14 @@ var reasons = platform.Answers[Reason]{
 	LimitsLost:       {Status: http.StatusServiceUnavailable, Code: platform.CodeUnavailable},
 }
 
-// gateAnswers is the table from the faucet wallet's balance gate's refusals to its answers.
-var gateAnswers = platform.Answers[gate.Refusal]{
-	gate.BalanceLow:    {Status: http.StatusServiceUnavailable, Code: CodeFaucetBalanceLow},
-	gate.BudgetSpent:   {Status: http.StatusServiceUnavailable, Code: CodeSpendLimitReached},
-	gate.BudgetUnknown: {Status: http.StatusServiceUnavailable, Code: platform.CodeUnavailable},
-}
+// paid is the faucet's answers to the refusals it shares with the relayer (the balance gate, an
+// operator's pause, replace or cancel).
+var paid = paying.Answers{BalanceLowCode: CodeFaucetBalanceLow}
 
 // httpError is err as the faucet answers it: a *ClaimError through reasons, a closed gate
-// through gateAnswers, anything else (the shared layer's answers, or a fault: 500) as it is.
+// (and a pause, an operator's replace or cancel) through paid, anything else (the shared layer's answers, or a fault: 500) as it is.
 func httpError(err error) error {
-	var closed *gate.ClosedError
-	if errors.As(err, &closed) {
-		e := gateAnswers.Error(closed.Refusal, closed.Message, closed.Cause)
-		e.RetryAfter = closed.RetryAfter
+	if e, ok := paid.Error(err); ok {
 		return e
 	}
 	var already *AlreadyClaimedError

@@ -28,6 +28,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/lease"
 	"github.com/seed018cc74c/vaultd/service/kit/pause"
 	"github.com/seed018cc74c/vaultd/service/kit/platform"
+	"github.com/seed018cc74c/vaultd/service/kit/platform/paying"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 )
@@ -38,7 +39,7 @@ const (
 	CodeClaimRejected    = "CLAIM_REJECTED"
 	CodeFaucetBalanceLow = "FAUCET_BALANCE_LOW"
 	// CodeSpendLimitReached is the 503 of a spent FAUCET_SPEND_LIMIT.
-	CodeSpendLimitReached = "SPEND_LIMIT_REACHED"
+	CodeSpendLimitReached = paying.CodeSpendLimitReached
 	outcomeAccepted       = "ACCEPTED"
 	reconcileRetry        = 2 * time.Second
 	plainTransferGas      = 21_000

@@ -11,8 +11,8 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
-	"github.com/seed018cc74c/vaultd/service/kit/gate"
 	"github.com/seed018cc74c/vaultd/service/kit/platform"
+	"github.com/seed018cc74c/vaultd/service/kit/platform/paying"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 )
 
@@ -218,24 +218,14 @@ var reasons = platform.Answers[Reason]{
 	RecipientNotAllowed:    {Status: http.StatusBadRequest, Code: CodeRecipientNotAllowed},
 }
 
-// gateAnswers is the table from the operator's balance gate's refusals to the relayer's answers.
-var gateAnswers = platform.Answers[gate.Refusal]{
-	gate.BalanceLow:    {Status: http.StatusServiceUnavailable, Code: CodeOperatorBalanceLow},
-	gate.BudgetSpent:   {Status: http.StatusServiceUnavailable, Code: CodeSpendLimitReached},
-	gate.BudgetUnknown: {Status: http.StatusServiceUnavailable, Code: platform.CodeUnavailable},
-}
+// paid is the relayer's answers to the refusals it shares with the faucet (the balance gate, an
+// operator's pause, replace or cancel).
+var paid = paying.Answers{BalanceLowCode: CodeOperatorBalanceLow, BalanceLowMessage: "the relayer is out of funds for now, try again later"}
 
 // httpError is err as the relayer answers it: a *RevealError through reasons, a closed gate
-// through gateAnswers, anything else (the shared layer's answers, or a fault: 500) as it is.
+// (and a pause, an operator's replace or cancel) through paid, anything else (the shared layer's answers, or a fault: 500) as it is.
 func httpError(err error) error {
-	var closed *gate.ClosedError
-	if errors.As(err, &closed) {
-		msg := closed.Message
-		if closed.Refusal == gate.BalanceLow {
-			msg = "the relayer is out of funds for now, try again later"
-		}
-		e := gateAnswers.Error(closed.Refusal, msg, closed.Cause)
-		e.RetryAfter = closed.RetryAfter
+	if e, ok := paid.Error(err); ok {
 		return e
 	}
 	var re *RevealError

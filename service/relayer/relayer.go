@@ -30,6 +30,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/gate"
 	"github.com/seed018cc74c/vaultd/service/kit/pause"
 	"github.com/seed018cc74c/vaultd/service/kit/platform"
+	"github.com/seed018cc74c/vaultd/service/kit/platform/paying"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 	"github.com/seed018cc74c/vaultd/service/kit/webhook"
@@ -52,7 +53,7 @@ const (
 	// CodeOperatorBalanceLow is the 503 of a closed balance gate.
 	CodeOperatorBalanceLow = "OPERATOR_BALANCE_LOW"
 	// CodeSpendLimitReached is the 503 of a spent OPERATOR_SPEND_LIMIT.
-	CodeSpendLimitReached = "SPEND_LIMIT_REACHED"
+	CodeSpendLimitReached = paying.CodeSpendLimitReached
 	// CodeOperatorKeyUnavailable is the 503 of a replica whose operator key's lease lapsed.
 	CodeOperatorKeyUnavailable = "OPERATOR_KEY_UNAVAILABLE"
 	// CodeTxCancelled is the 503 of a reveal whose transaction an operator cancelled.

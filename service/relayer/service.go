@@ -132,7 +132,7 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 	a := &api{r: r, started: time.Now()}
 	strict := relayerapi.NewStrictHandlerWithOptions(a, nil, relayerapi.StrictHTTPServerOptions{
 		RequestErrorHandlerFunc:  platform.RequestErrorHandler,
-		ResponseErrorHandlerFunc: platform.WriteError,
+		ResponseErrorHandlerFunc: func(w http.ResponseWriter, r *http.Request, err error) { platform.WriteError(w, r, httpError(err)) },
 	})
 	h, err := platform.NewHandler(platform.HandlerOptions{
 		SpecYAML: openapi.RelayerYAML, AdminKey: cfg.Admin.Key, TrustedProxies: cfg.HTTP.TrustedProxies, TrustTraceParent: cfg.HTTP.TrustTraceParent, CORS: cfg.HTTP.CORS, Tracer: tracer,

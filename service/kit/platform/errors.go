@@ -16,19 +16,17 @@ import (
 
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/seed018cc74c/vaultd/service/kit/pause"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 	"github.com/seed018cc74c/vaultd/service/kit/tracing"
-	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 )
 
 // Error codes shared by the services (docs/design.md, "Error codes"). A service may add its own.
 const (
 	CodeInvalidRequest       = "INVALID_REQUEST"
 	CodeUnauthorized         = "UNAUTHORIZED"
-	CodePaused               = "PAUSED" // an operator paused the replica (service/kit/pause)
+	CodePaused               = "PAUSED" // an operator paused the replica (service/kit/pause, answered by paying)
 	CodeNotFound             = "NOT_FOUND"
-	CodeNotReplaceable       = "NOT_REPLACEABLE" // an operator's replace or cancel that no replacement can carry (txmgr.ErrNotReplaceable)
+	CodeNotReplaceable       = "NOT_REPLACEABLE" // an operator's replace or cancel that no replacement can carry (answered by paying)
 	CodeMethodNotAllowed     = "METHOD_NOT_ALLOWED"
 	CodePayloadTooLarge      = "PAYLOAD_TOO_LARGE"
 	CodeUnsupportedMediaType = "UNSUPPORTED_MEDIA_TYPE"
@@ -83,13 +81,10 @@ func Internal(err error) *Error {
 // ErrUnauthorized is the one answer for a missing or wrong admin key.
 var ErrUnauthorized = &Error{Status: http.StatusUnauthorized, Code: CodeUnauthorized, Message: "missing or invalid admin key"}
 
-// AsError turns any error into an *Error: an *Error is kept; the kit's refusals that every
-// service answers alike are mapped here, in one table (a rate limit reached: 429 RATE_LIMITED;
-// limits that cannot be checked: 503 UNAVAILABLE; a replica an operator paused: 503 PAUSED; a
-// transaction an operator names that is not in flight: 404 NOT_FOUND; one that cannot be
-// replaced: 409 NOT_REPLACEABLE); a
-// body over its size limit becomes 413;
-// anything else is a 500.
+// AsError turns any error into an *Error: an *Error is kept; the refusals of platform's own
+// parts are mapped here (a rate limit reached: 429 RATE_LIMITED; limits that cannot be checked:
+// 503 UNAVAILABLE; a body over its size limit: 413); anything else is a 500. A service maps its
+// domain's errors before they reach here (its httpError; paying for the paying services').
 func AsError(err error) *Error {
 	var e *Error
 	if errors.As(err, &e) {
@@ -101,15 +96,6 @@ func AsError(err error) *Error {
 	}
 	if errors.Is(err, ratelimit.ErrUnavailable) {
 		return &Error{Status: http.StatusServiceUnavailable, Code: CodeUnavailable, Message: err.Error(), RetryAfter: time.Second, Cause: err}
-	}
-	if errors.Is(err, txmgr.ErrNoFlight) { // an operator's replace or cancel of a nonce with nothing in flight
-		return &Error{Status: http.StatusNotFound, Code: CodeNotFound, Message: "nothing of this replica's wallet is in flight at that nonce"}
-	}
-	if errors.Is(err, txmgr.ErrNotReplaceable) { // at MAX_FEE_PER_GAS, or its cancel mined: a 202 would promise a replacement that cannot happen
-		return &Error{Status: http.StatusConflict, Code: CodeNotReplaceable, Message: err.Error()}
-	}
-	if errors.Is(err, pause.ErrPaused) {
-		return &Error{Status: http.StatusServiceUnavailable, Code: CodePaused, Message: err.Error(), RetryAfter: pause.RetryAfter}
 	}
 	var tooLarge *http.MaxBytesError
 	if errors.As(err, &tooLarge) {
