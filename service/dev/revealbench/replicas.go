@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -17,6 +16,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devstack"
 	"github.com/seed018cc74c/vaultd/service/kit/redistest"
@@ -191,6 +191,10 @@ func RunReplicas(ctx context.Context, cfg ReplicasConfig, out io.Writer) (Replic
 // answer took (whatever its status: a busy replica may answer 503).
 func probeReady(ctx context.Context, url string) []time.Duration {
 	var out []time.Duration
+	client, err := relayerapi.NewClientWithResponses(url)
+	if err != nil {
+		return out
+	}
 	t := time.NewTicker(2 * time.Millisecond)
 	defer t.Stop()
 	for {
@@ -199,17 +203,10 @@ func probeReady(ctx context.Context, url string) []time.Duration {
 			return out
 		case <-t.C:
 		}
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url+"/ready", nil)
-		if err != nil {
-			return out
-		}
 		start := time.Now()
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
+		if _, err := client.GetReadyWithResponse(ctx); err != nil {
 			continue // the round ended mid-request
 		}
-		_, _ = io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
 		out = append(out, time.Since(start))
 	}
 }
