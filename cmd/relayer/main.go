@@ -16,6 +16,11 @@ func main() {
 	platform.Healthcheck(relayer.DefaultPort)
 	cfg, err := relayer.LoadConfig(os.Getenv)
 	platform.Main("relayer", cfg.HTTP.LogLevel, err, func(ctx context.Context, tp trace.TracerProvider) error {
-		return relayer.Run(ctx, cfg, relayer.Options{Traces: tp})
+		svc, err := relayer.New(ctx, cfg, relayer.Options{Traces: tp})
+		if err != nil {
+			return err
+		}
+		defer svc.Close()
+		return svc.Run(ctx)
 	})
 }

@@ -47,11 +47,7 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 		return nil, err
 	}
 	opened := &lifecycle.Stack{} // every resource, pushed as it is opened; all given back if New fails
-	defer func() {
-		if err != nil {
-			opened.Close()
-		}
-	}()
+	defer opened.CloseOnError(&err)
 	opts = opts.WithDefaults()
 	reg, log, tracer := opts.Prometheus, opts.Logger, opts.Tracer()
 	client, chainID, err := chain.Connect(ctx, cfg.Chain, chain.NewMetrics(reg).Traced(opts.Traces))

@@ -38,11 +38,7 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 		return nil, err
 	}
 	opened := &lifecycle.Stack{} // every resource, pushed as it is opened; all given back if New fails
-	defer func() {
-		if err != nil {
-			opened.Close()
-		}
-	}()
+	defer opened.CloseOnError(&err)
 	opts = opts.WithDefaults()
 	reg, log := opts.Prometheus, opts.Logger
 	client, chainID, err := chain.Connect(ctx, cfg.Chain, chain.NewMetrics(reg).Traced(opts.Traces))

@@ -41,11 +41,7 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 		return nil, err
 	}
 	opened := &lifecycle.Stack{} // every resource, pushed as it is opened; all given back if New fails
-	defer func() {
-		if err != nil {
-			opened.Close()
-		}
-	}()
+	defer opened.CloseOnError(&err)
 	opts = opts.WithDefaults()
 	promReg, log := opts.Prometheus, opts.Logger
 	client, err := chain.Dial(cfg.Chain.RPCURL, cfg.Chain.RPCTimeout, chain.NewMetrics(promReg).Traced(opts.Traces))

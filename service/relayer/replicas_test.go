@@ -41,7 +41,12 @@ func TestMain(m *testing.M) {
 	if os.Getenv(replicaEnv) == "1" {
 		cfg, err := relayer.LoadConfig(os.Getenv)
 		platform.Main("relayer", cfg.HTTP.LogLevel, err, func(ctx context.Context, tp trace.TracerProvider) error {
-			return relayer.Run(ctx, cfg, relayer.Options{Traces: tp}) // as cmd/relayer
+			svc, err := relayer.New(ctx, cfg, relayer.Options{Traces: tp}) // as cmd/relayer
+			if err != nil {
+				return err
+			}
+			defer svc.Close()
+			return svc.Run(ctx)
 		})
 	}
 	os.Exit(sqldbtest.Main(m)) // stops the Postgres cluster if a test started one

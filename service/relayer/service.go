@@ -55,11 +55,7 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 		return nil, err
 	}
 	opened := &lifecycle.Stack{} // every resource, pushed as it is opened; all given back if New fails
-	defer func() {
-		if err != nil {
-			opened.Close()
-		}
-	}()
+	defer opened.CloseOnError(&err)
 	opts = opts.WithDefaults()
 	reg, log, tracer := opts.Prometheus, opts.Logger, opts.Tracer()
 	client, chainID, err := chain.Connect(ctx, cfg.Chain, chain.NewMetrics(reg).Traced(opts.Traces))
@@ -94,15 +90,20 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 		}
 		r.inserts = &fleetInserts{client: r.redis, owner: platform.Instance(), ttl: 10 * time.Minute}
 	}
-	// A start-up read: a provider's passing fault (a lost answer, a 502 from both endpoints) is
-	// asked again, three times a second apart, rather than stopping the start.
+	// A check of what New is given, so it stays here (a wrong COMMITMENT_TREE_ADDRESS stops the
+	// start, as a wrong RPC_URL does): a provider's passing fault (a lost answer, a 502 from both
+	// endpoints) is asked again, three times a second apart, unless ctx ends first.
 	var out []byte
 	for attempt := 0; ; attempt++ {
 		out, err = client.Call(ctx, "root_history_size", cfg.Contracts.CommitmentTree, contracts.NewCommitRevealVault().PackROOTHISTORYSIZE())
-		if err == nil || chain.IsNodeAnswer(err) || attempt == 3 || ctx.Err() != nil {
+		if err == nil || chain.IsNodeAnswer(err) || attempt == 3 {
 			break
 		}
-		time.Sleep(time.Second)
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("read the commitment tree's ROOT_HISTORY_SIZE at COMMITMENT_TREE_ADDRESS: %w", errors.Join(ctx.Err(), err))
+		case <-time.After(time.Second):
+		}
 	}
 	if err == nil {
 		r.rootHistory, err = contracts.NewCommitRevealVault().UnpackROOTHISTORYSIZE(out)
@@ -310,9 +311,13 @@ func (s *Service) Close() {
 	s.opened.Close()
 }
 
-// Run polls the balance and serves on PORT (and the operator's routes on ADMIN_ADDR, when set) until ctx is done; reveals in flight are finished
-// within SHUTDOWN_GRACE. The caller closes the service after. A replica whose operator key
-// another replica took (OPERATOR_PRIVATE_KEYS) stops with errKeyTaken.
+// Run polls the balance and serves on PORT (and the operator's routes on ADMIN_ADDR, when set)
+// until ctx is done; reveals in flight are finished within SHUTDOWN_GRACE. The caller closes the
+// service after. Until Start has the operator set up, it serves as a standby (GET /health 200
+// with status standby, so that a liveness probe keeps it; GET /ready and POST /reveal 503
+// OPERATOR_KEY_UNAVAILABLE): a replica that finds every key of OPERATOR_PRIVATE_KEYS leased stays
+// one until it leases a key. A replica whose operator key another replica took stops with
+// errKeyTaken.
 func (s *Service) Run(ctx context.Context) error {
 	s.Start()
 	ctx, stop := context.WithCancelCause(ctx)

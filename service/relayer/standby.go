@@ -1,26 +1,12 @@
 package relayer
 
 import (
-	"context"
 	"net/http"
 	"time"
 
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/kit/platform"
 )
-
-// Run is the relayer process (cmd/relayer): it serves on PORT until ctx is done. Until Start has
-// the operator set up, the relayer serves as a standby (GET /health 200 with status standby, so
-// that a liveness probe keeps it; GET /ready and POST /reveal 503 OPERATOR_KEY_UNAVAILABLE): a
-// replica that finds every key of OPERATOR_PRIVATE_KEYS leased stays one until it leases a key.
-func Run(ctx context.Context, cfg Config, opts Options) error {
-	svc, err := New(ctx, cfg, opts)
-	if err != nil {
-		return err
-	}
-	defer svc.Close()
-	return svc.Run(ctx)
-}
 
 // keyUnavailable is the answer to a reveal while the relayer has no operator set up.
 func keyUnavailable() *platform.Error {

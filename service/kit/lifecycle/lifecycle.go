@@ -33,3 +33,14 @@ func (s *Stack) Close() {
 		fns[i]()
 	}
 }
+
+// CloseOnError closes the stack if *err is set when it runs: a constructor defers it, so that
+// whatever it opened before a later step failed is given back.
+//
+//	opened := &lifecycle.Stack{}
+//	defer opened.CloseOnError(&err)
+func (s *Stack) CloseOnError(err *error) {
+	if *err != nil {
+		s.Close()
+	}
+}
