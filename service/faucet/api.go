@@ -197,6 +197,7 @@ var reasons = platform.Answers[Reason]{
 	ChainUnavailable: {Status: http.StatusBadGateway, Code: platform.CodeChainUnavailable},
 	WalletNotHeld:    {Status: http.StatusServiceUnavailable, Code: platform.CodeUnavailable},
 	LimitsLost:       {Status: http.StatusServiceUnavailable, Code: platform.CodeUnavailable},
+	ZeroAddress:      {Status: http.StatusBadRequest, Code: platform.CodeInvalidRequest},
 }
 
 // paid is the faucet's answers to the refusals it shares with the relayer (the balance gate, an

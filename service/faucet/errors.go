@@ -17,6 +17,9 @@ const (
 	ChainUnavailable                   // the chain did not answer
 	WalletNotHeld                      // this replica lost its wallet's lock (Postgres restarted): it signs nothing until it has it again
 	LimitsLost                         // the limits' Redis restarted empty: nothing is paid on its word for REDIS_WIPE_QUIET
+	ZeroAddress                        // a claim for the zero address
+
+	reasonsEnd // not a reason: one past the last, for the tests
 )
 
 // ClaimError is a claim the faucet did not take: its reason, a message for the caller, when to

@@ -124,7 +124,7 @@ func (f *Faucet) Status(ctx context.Context, addr common.Address) (Claim, error)
 		return Claim{Address: addr, Status: StatusNone}, nil
 	}
 	if err != nil {
-		return Claim{}, platform.Internal(err)
+		return Claim{}, err
 	}
 	return c, nil
 }
@@ -149,7 +149,7 @@ func (f *Faucet) Claim(ctx context.Context, addr common.Address) (c Claim, err e
 		}
 	}()
 	if addr == (common.Address{}) {
-		return c, platform.InvalidRequest("address is the zero address")
+		return c, &ClaimError{Reason: ZeroAddress, Message: "address is the zero address"}
 	}
 	if err := f.gate.Check(); err != nil {
 		return c, err
@@ -165,8 +165,8 @@ func (f *Faucet) Claim(ctx context.Context, addr common.Address) (c Claim, err e
 			end(&AlreadyClaimedError{existing})
 			return existing, &AlreadyClaimedError{existing}
 		case err != nil && !errors.Is(err, errNotFound):
-			end(platform.Internal(err))
-			return c, platform.Internal(err)
+			end(err)
+			return c, err
 		}
 		end(nil)
 		if f.acquire(addr) {
@@ -266,7 +266,7 @@ func (f *Faucet) claim(ctx context.Context, addr common.Address, reopen bool, st
 	}
 	c, err = f.store.get(ctx, addr)
 	if err != nil {
-		return c, platform.Internal(err)
+		return c, err
 	}
 	return c, nil
 }
@@ -278,14 +278,14 @@ func (f *Faucet) record(ctx context.Context, addr common.Address, reopen bool) e
 	if !reopen {
 		err := f.store.insert(ctx, addr, f.cfg.Wallet.Amount, now)
 		if err != nil && !errors.Is(err, errExists) {
-			return platform.Internal(err)
+			return err
 		}
 		return err
 	}
 	ok, err := f.store.reopen(ctx, addr, f.cfg.Wallet.Amount, now)
 	switch {
 	case err != nil:
-		return platform.Internal(err)
+		return err
 	case !ok:
 		return errExists
 	}

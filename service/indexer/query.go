@@ -10,7 +10,6 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
 )
 
 // CodeCursorReorged is the 409 of a cursor whose event a reorg removed.
@@ -72,7 +71,7 @@ func (ix *Indexer) Events(ctx context.Context, q Query) (Page, error) {
 	}
 	events, err := ix.store.events(ctx, sel)
 	if err != nil {
-		return Page{}, platform.Internal(err)
+		return Page{}, err
 	}
 	if len(events) > q.Limit {
 		events = events[:q.Limit]
@@ -90,7 +89,7 @@ func (ix *Indexer) checkCursor(ctx context.Context, name string, c cursor) (gone
 	stored, h, ok, err := ix.store.eventAt(ctx, ix.dec.names, c.block, c.logIndex)
 	switch {
 	case err != nil:
-		return false, platform.Internal(err)
+		return false, err
 	case !ok || h != c.hash:
 		return true, nil
 	case stored != name:

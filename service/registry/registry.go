@@ -193,7 +193,7 @@ func (r *Registry) Upsert(ctx context.Context, in registryapi.TokenInput) (regis
 	}
 	id, err := tokenid.Hex(addr, r.chainID)
 	if err != nil {
-		return registryapi.Token{}, false, platform.Internal(err)
+		return registryapi.Token{}, false, err
 	}
 
 	ctx, span = r.tracer.Start(ctx, "store") // the icon, then the entry
@@ -201,7 +201,7 @@ func (r *Registry) Upsert(ctx context.Context, in registryapi.TokenInput) (regis
 	var iconFile string
 	if icon != nil && icon.Data != nil { // content-addressed: stored before the entry names it
 		if iconFile, err = r.store.saveIcon(ctx, addr, icon.Data); err != nil {
-			return registryapi.Token{}, false, platform.Internal(err)
+			return registryapi.Token{}, false, err
 		}
 	}
 	var exists bool
@@ -242,7 +242,7 @@ func (r *Registry) SetIcon(ctx context.Context, addr common.Address, data []byte
 	}
 	file, err := r.store.saveIcon(ctx, addr, data)
 	if err != nil {
-		return "", platform.Internal(err)
+		return "", err
 	}
 	_, err = r.update(ctx, file, func(old storedToken, found bool) (storedToken, error) {
 		if !found {
@@ -287,10 +287,10 @@ func (r *Registry) update(ctx context.Context, newIcon string, change func(old s
 			return t, err
 		}
 		r.metrics.storeWriteFailures.Inc()
-		return t, platform.Internal(err)
+		return t, err
 	}
 	if err := r.publish(next); err != nil {
-		return t, platform.Internal(err)
+		return t, err
 	}
 	if oldIcon != "" && oldIcon != t.IconFile {
 		if err := r.store.removeIcon(ctx, oldIcon); err != nil {

@@ -216,6 +216,7 @@ var reasons = platform.Answers[Reason]{
 	OperatorKeyUnavailable: {Status: http.StatusServiceUnavailable, Code: CodeOperatorKeyUnavailable},
 	TxCancelled:            {Status: http.StatusServiceUnavailable, Code: CodeTxCancelled},
 	RecipientNotAllowed:    {Status: http.StatusBadRequest, Code: CodeRecipientNotAllowed},
+	InvalidInput:           {Status: http.StatusBadRequest, Code: platform.CodeInvalidRequest},
 }
 
 // paid is the relayer's answers to the refusals it shares with the faucet (the balance gate, an

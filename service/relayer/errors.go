@@ -33,6 +33,9 @@ const (
 	// RecipientNotAllowed: check 4, the recipient is the vault or one of its tokens, which would
 	// keep what the reveal sends.
 	RecipientNotAllowed
+	InvalidInput // a field the document's pattern let through but that does not read (tokenAddress, amount)
+
+	reasonsEnd // not a reason: one past the last, for the tests
 )
 
 // RevealError is a reveal's failure: its reason, a message for the caller, and the transaction

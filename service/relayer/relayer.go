@@ -354,11 +354,11 @@ func parse(req relayerapi.RevealRequest) (request, error) {
 		in.recipientErr = reject(InvalidRecipient, "recipient is the zero address")
 	}
 	if in.token, err = address.Parse(req.TokenAddress); err != nil {
-		return in, platform.InvalidRequest("tokenAddress: %v", err)
+		return in, reject(InvalidInput, "tokenAddress: %v", err)
 	}
 	amount, ok := new(big.Int).SetString(req.Amount, 10)
 	if !ok || amount.Sign() <= 0 || amount.Cmp(maxUint256) > 0 {
-		return in, platform.InvalidRequest("amount must be a decimal integer from 1 to 2^256-1")
+		return in, reject(InvalidInput, "amount must be a decimal integer from 1 to 2^256-1")
 	}
 	in.amount = amount
 	return in, nil
@@ -619,7 +619,7 @@ func (r *Relayer) checkSignals(in request) error {
 	}
 	id, err := tokenid.Compute(in.token, r.chainID)
 	if err != nil {
-		return platform.Internal(err)
+		return err
 	}
 	if id.Cmp(in.signals[zk.SignalTokenID]) != 0 {
 		return reject(SignalMismatch, "tokenAddress is not the proof's token (tokenId mismatch on chain %d)", r.chainID)
