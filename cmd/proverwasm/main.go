@@ -4,7 +4,7 @@
 // and card format compiled to WebAssembly (GOOS=js GOARCH=wasm), loaded by the TypeScript
 // package (web/client), which runs it in a Web Worker. It registers globalThis.vaultdProver:
 //
-//	init(provingKey: Uint8Array, verifyingKey: Uint8Array): string     load the keys, compile the circuit
+//	init(provingKey: Uint8Array, verifyingKey: Uint8Array): string     load the keys (the circuit is compiled in)
 //	newNote(json {chainId, vault, token, amount}): string               a fresh card and its commitment
 //	parseCard(card: string): string                                     a card's fields, leaf and nullifier
 //	prove(json {card, leaves, recipient, amount?}): string              the relayer's request (+ change card)

@@ -1,6 +1,6 @@
 // Package tokenid computes the identifier of a token inside the vault's zero-knowledge circuits:
 // tokenId = Poseidon(address as a 160-bit integer, chainId), with circomlib-compatible Poseidon
-// over the BN254 scalar field (go-iden3-crypto), rendered as 0x + 64 lowercase hex digits.
+// over the BN254 scalar field (service/vault/poseidon), rendered as 0x + 64 lowercase hex digits.
 // "Poseidon2" in the seed means Poseidon of two inputs.
 package tokenid
 
@@ -9,12 +9,13 @@ import (
 	"math/big"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/iden3/go-iden3-crypto/poseidon"
+
+	"github.com/seed018cc74c/vaultd/service/vault/poseidon"
 )
 
 // Compute returns the tokenId of token on chainID as a field element.
 func Compute(token common.Address, chainID uint64) (*big.Int, error) {
-	h, err := poseidon.Hash([]*big.Int{new(big.Int).SetBytes(token.Bytes()), new(big.Int).SetUint64(chainID)})
+	h, err := poseidon.Hash(new(big.Int).SetBytes(token.Bytes()), new(big.Int).SetUint64(chainID))
 	if err != nil {
 		return nil, fmt.Errorf("tokenid: %w", err)
 	}

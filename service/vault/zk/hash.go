@@ -18,7 +18,8 @@ import (
 
 	"github.com/consensys/gnark-crypto/ecc/bn254/fp"
 	"github.com/consensys/gnark-crypto/ecc/bn254/fr"
-	"github.com/iden3/go-iden3-crypto/poseidon"
+
+	"github.com/seed018cc74c/vaultd/service/vault/poseidon"
 )
 
 // ScalarField is r, the order of BN254's groups: public signals must be below it.
@@ -31,11 +32,11 @@ var BaseField = fp.Modulus()
 // vault refuses larger deposits.
 var MaxAmount = new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 248), big.NewInt(1))
 
-// Poseidon is circomlib's Poseidon of 1 to 16 field elements.
+// Poseidon is circomlib's Poseidon of 1 to 3 field elements (service/vault/poseidon).
 func Poseidon(inputs ...*big.Int) *big.Int {
-	h, err := poseidon.Hash(inputs)
+	h, err := poseidon.Hash(inputs...)
 	if err != nil {
-		panic(err) // only for an input count outside 1..16 or an input ≥ r: a programming error
+		panic(err) // only for an input count outside 1..3 or an input ≥ r: a programming error
 	}
 	return h
 }

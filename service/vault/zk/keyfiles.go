@@ -1,6 +1,11 @@
+//go:build !(js && wasm)
+
+// Key files, and gnark's curve-generic key types: not in the browser's prover (js/wasm).
+
 package zk
 
 import (
+	"bytes"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -63,8 +68,23 @@ func ReadVerificationKeyFile(path string) (*VerificationKey, error) {
 
 // VerificationKeyOf is a gnark verifying key as points.
 func VerificationKeyOf(vk groth16.VerifyingKey) *VerificationKey {
-	v := vk.(*groth16bn254.VerifyingKey)
-	return &VerificationKey{Alpha: v.G1.Alpha, Beta: v.G2.Beta, Gamma: v.G2.Gamma, Delta: v.G2.Delta, IC: append(v.G1.K[:0:0], v.G1.K...)}
+	return verificationKeyOf(vk.(*groth16bn254.VerifyingKey))
+}
+
+// Encode returns the proving and verifying keys in gnark's binary form.
+func (k *Keys) Encode() (pkBytes, vkBytes []byte, err error) {
+	return encode(k.pk, k.vk)
+}
+
+func encode(pk groth16.ProvingKey, vk groth16.VerifyingKey) (pkBytes, vkBytes []byte, err error) {
+	var pb, vb bytes.Buffer
+	if _, err := pk.WriteRawTo(&pb); err != nil {
+		return nil, nil, err
+	}
+	if _, err := vk.WriteTo(&vb); err != nil {
+		return nil, nil, err
+	}
+	return pb.Bytes(), vb.Bytes(), nil
 }
 
 // VerifierArgs are the Groth16Verifier constructor's arguments for vk: G2 points in the
@@ -89,7 +109,7 @@ func VerifierArgs(vk *VerificationKey) (alpha [2]*big.Int, beta, gamma, delta [2
 // WriteKeysDir writes a keys directory: pk and vk in gnark's encodings, vk as snarkjs's
 // verification_key.json, and the Groth16Verifier's constructor arguments for vk.
 func WriteKeysDir(dir string, pk groth16.ProvingKey, vk groth16.VerifyingKey) error {
-	pkBytes, vkBytes, err := (&Keys{pk: pk, vk: vk}).Encode()
+	pkBytes, vkBytes, err := encode(pk, vk)
 	if err != nil {
 		return err
 	}

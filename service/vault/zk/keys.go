@@ -6,43 +6,28 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/consensys/gnark-crypto/ecc"
-	"github.com/consensys/gnark/backend/groth16"
 	groth16bn254 "github.com/consensys/gnark/backend/groth16/bn254"
-	"github.com/consensys/gnark/constraint"
-	"github.com/consensys/gnark/frontend"
-	"github.com/consensys/gnark/frontend/cs/r1cs"
+	cs "github.com/consensys/gnark/constraint/bn254"
 	"github.com/consensys/gnark/logger"
 
+	"github.com/seed018cc74c/vaultd/gen/zk/circuit"
 	"github.com/seed018cc74c/vaultd/gen/zk/devkeys"
 )
+
+//go:generate go run ./internal/compilecircuit ../../../gen/zk/circuit
+
+// CircuitFile is the compiled reveal circuit's file in gen/zk/circuit (what `go generate` writes).
+const CircuitFile = "reveal.r1cs"
 
 // gnark logs its progress to stdout by default; vaultd's programs print their own output there.
 func init() { logger.Disable() }
 
-// Keys are the compiled reveal circuit with its Groth16 keys.
+// Keys are the compiled reveal circuit with its Groth16 keys. They hold gnark's BN254 types, not
+// its curve-generic interfaces: a program that only proves (cmd/proverwasm) links no other curve.
 type Keys struct {
-	ccs constraint.ConstraintSystem
-	pk  groth16.ProvingKey
-	vk  groth16.VerifyingKey
-}
-
-// Compile compiles the reveal circuit to R1CS.
-func Compile() (constraint.ConstraintSystem, error) {
-	return frontend.Compile(ecc.BN254.ScalarField(), r1cs.NewBuilder, &RevealCircuit{})
-}
-
-// Setup runs a fresh (dev, single-party) Groth16 setup for the reveal circuit.
-func Setup() (*Keys, error) {
-	ccs, err := Compile()
-	if err != nil {
-		return nil, err
-	}
-	pk, vk, err := groth16.Setup(ccs)
-	if err != nil {
-		return nil, err
-	}
-	return &Keys{ccs: ccs, pk: pk, vk: vk}, nil
+	ccs *cs.R1CS
+	pk  *groth16bn254.ProvingKey
+	vk  *groth16bn254.VerifyingKey
 }
 
 var (
@@ -61,20 +46,21 @@ func DevKeys() (*Keys, error) {
 // DevVerificationKey returns the dev verifying key alone, without compiling the circuit: what a
 // chain needs to deploy its verifier.
 func DevVerificationKey() (*VerificationKey, error) {
-	vk := groth16.NewVerifyingKey(ecc.BN254)
+	vk := &groth16bn254.VerifyingKey{}
 	if _, err := vk.ReadFrom(bytes.NewReader(devkeys.VerifyingKey)); err != nil {
 		return nil, fmt.Errorf("verifying key: %w", err)
 	}
 	return (&Keys{vk: vk}).VerificationKey(), nil
 }
 
-// LoadKeys reads keys written by WriteTo and compiles the circuit to go with them.
+// LoadKeys reads keys written by Encode (or WriteKeysDir) with the compiled circuit of
+// gen/zk/circuit (Compile's, written by `go generate`): nothing is compiled.
 func LoadKeys(pkBytes, vkBytes []byte) (*Keys, error) {
-	ccs, err := Compile()
-	if err != nil {
-		return nil, err
+	ccs := &cs.R1CS{}
+	if _, err := ccs.ReadFrom(bytes.NewReader(circuit.R1CS)); err != nil {
+		return nil, fmt.Errorf("the compiled circuit (gen/zk/circuit): %w", err)
 	}
-	pk, vk := groth16.NewProvingKey(ecc.BN254), groth16.NewVerifyingKey(ecc.BN254)
+	pk, vk := &groth16bn254.ProvingKey{}, &groth16bn254.VerifyingKey{}
 	if _, err := pk.UnsafeReadFrom(bytes.NewReader(pkBytes)); err != nil {
 		return nil, fmt.Errorf("proving key: %w", err)
 	}
@@ -90,35 +76,22 @@ func LoadKeys(pkBytes, vkBytes []byte) (*Keys, error) {
 // samePair checks that pk and vk come from one setup: the points both carry ([α]₁, [β]₂, [δ]₂)
 // are equal. A proving key from another setup makes proofs the verifier refuses, and one made
 // to match another verifier would prove what it should not: either is refused at loading.
-func samePair(pk groth16.ProvingKey, vk groth16.VerifyingKey) error {
-	p, okP := pk.(*groth16bn254.ProvingKey)
-	v, okV := vk.(*groth16bn254.VerifyingKey)
-	if !okP || !okV {
-		return errors.New("keys: not BN254 Groth16 keys")
-	}
+func samePair(p *groth16bn254.ProvingKey, v *groth16bn254.VerifyingKey) error {
 	if !p.G1.Alpha.Equal(&v.G1.Alpha) || !p.G2.Beta.Equal(&v.G2.Beta) || !p.G2.Delta.Equal(&v.G2.Delta) {
 		return errors.New("the proving key and the verifying key are not from the same setup")
 	}
 	return nil
 }
 
-// Encode returns the proving and verifying keys in gnark's binary form.
-func (k *Keys) Encode() (pkBytes, vkBytes []byte, err error) {
-	var pb, vb bytes.Buffer
-	if _, err := k.pk.WriteRawTo(&pb); err != nil {
-		return nil, nil, err
-	}
-	if _, err := k.vk.WriteTo(&vb); err != nil {
-		return nil, nil, err
-	}
-	return pb.Bytes(), vb.Bytes(), nil
-}
-
 // VerificationKey returns the verifying key as points, for the Solidity verifier's constructor
 // and for snarkjs's verification_key.json.
 func (k *Keys) VerificationKey() *VerificationKey {
-	return VerificationKeyOf(k.vk)
+	return verificationKeyOf(k.vk)
 }
 
 // Constraints is the circuit's number of constraints.
 func (k *Keys) Constraints() int { return k.ccs.GetNbConstraints() }
+
+func verificationKeyOf(v *groth16bn254.VerifyingKey) *VerificationKey {
+	return &VerificationKey{Alpha: v.G1.Alpha, Beta: v.G2.Beta, Gamma: v.G2.Gamma, Delta: v.G2.Delta, IC: append(v.G1.K[:0:0], v.G1.K...)}
+}

@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"math/big"
 
-	"github.com/consensys/gnark-crypto/ecc"
-	"github.com/consensys/gnark/backend/groth16"
+	"github.com/consensys/gnark-crypto/ecc/bn254/fr"
 	groth16bn254 "github.com/consensys/gnark/backend/groth16/bn254"
-	"github.com/consensys/gnark/frontend"
+	"github.com/consensys/gnark/backend/witness"
+	_ "github.com/consensys/gnark/std/math/bits" // registers the solver's hint for api.ToBinary (the circuit's nBits)
 	"github.com/ethereum/go-ethereum/common"
 )
 
@@ -66,27 +66,39 @@ func (k *Keys) Prove(req RevealRequest) (Proof, Signals, error) {
 	}
 	signals := Signals{req.Tree.Root(), n.Nullifier(), req.Amount, new(big.Int).SetBytes(req.Recipient.Bytes()), changeCommitment, n.TokenID}
 
-	assignment := &RevealCircuit{
-		MerkleRoot: signals[SignalMerkleRoot], Nullifier: signals[SignalNullifier], Amount: signals[SignalAmount],
-		Recipient: signals[SignalRecipient], ChangeCommitment: signals[SignalChangeCommitment], TokenID: signals[SignalTokenID],
-		Secret: n.Secret, NullifierSecret: n.NullifierSecret, Value: n.Value,
-		ChangeSecret: changeSecret, ChangeNullifierSecret: changeNullifier,
-	}
-	for i := range TreeDepth {
-		assignment.PathElements[i] = siblings[i]
-		assignment.PathIndices[i] = bits[i]
-	}
-	w, err := frontend.NewWitness(assignment, ecc.BN254.ScalarField())
-	if err != nil {
-		return Proof{}, Signals{}, err
-	}
-	proof, err := groth16.Prove(k.ccs, k.pk, w)
+	w := witnessOf(signals, []*big.Int{n.Secret, n.NullifierSecret, n.Value, changeSecret, changeNullifier}, siblings, bits)
+	p, err := groth16bn254.Prove(k.ccs, k.pk, w)
 	if err != nil {
 		return Proof{}, Signals{}, fmt.Errorf("prove: %w", err)
 	}
-	p := proof.(*groth16bn254.Proof)
 	return Proof{A: p.Ar, B: p.Bs, C: p.Krs}, signals, nil
 }
+
+// witnessOf is the full witness of RevealCircuit, built without gnark's frontend: its variables
+// in the order frontend.NewWitness walks the struct, the public ones (the signals) first, then the
+// secret ones (the note's secrets, its value and the change's secrets, then PathElements and
+// PathIndices). A test checks it against frontend.NewWitness.
+func witnessOf(signals Signals, secrets []*big.Int, siblings [TreeDepth]*big.Int, bits [TreeDepth]uint) fullWitness {
+	v := make(fr.Vector, 0, NumSignals+len(secrets)+2*TreeDepth)
+	for _, x := range append(append(signals[:], secrets...), siblings[:]...) {
+		var e fr.Element
+		e.SetBigInt(x)
+		v = append(v, e)
+	}
+	for _, b := range bits {
+		v = append(v, fr.NewElement(uint64(b)))
+	}
+	return fullWitness{v: v}
+}
+
+// fullWitness is a witness as groth16bn254.Prove reads it: only its Vector. gnark's own
+// (witness.New) handles every curve's field, and would link them all into the browser's prover.
+type fullWitness struct {
+	witness.Witness // nil: Prove calls Vector alone
+	v               fr.Vector
+}
+
+func (w fullWitness) Vector() any { return w.v }
 
 func orZero(v *big.Int) *big.Int {
 	if v == nil {

@@ -1,0 +1,38 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// The browser's prover links no circuit compiler (it reads the circuit compiled at build time),
+// none of gnark's other curves, and not go-iden3-crypto's Poseidon constants: they were over half
+// of its bytes (docs/client.md, "Serving the prover").
+func TestTheWasmLinksNoCompiler(t *testing.T) {
+	cmd := exec.Command("go", "list", "-deps", ".")
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	deps := map[string]bool{}
+	for _, p := range strings.Fields(string(out)) {
+		deps[p] = true
+	}
+	if !deps["github.com/consensys/gnark/backend/groth16/bn254"] {
+		t.Fatalf("the wasm does not link gnark's BN254 prover: is this list the wasm's?\n%s", out)
+	}
+	for _, p := range []string{
+		"github.com/consensys/gnark/frontend/cs/r1cs",                           // the circuit compiler
+		"github.com/consensys/gnark/backend/groth16",                            // gnark's curve-generic Groth16: every curve
+		"github.com/consensys/gnark-crypto/ecc/bls12-381",                       // one of those curves
+		"github.com/vocdoni/gnark-crypto-primitives/hash/native/bn254/poseidon", // the circuit's Poseidon, 2 MB of constants
+		"github.com/iden3/go-iden3-crypto/poseidon",                             // 1.4 MB of constants
+	} {
+		if deps[p] {
+			t.Errorf("the wasm links %s", p)
+		}
+	}
+}
