@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
-
 )
 
 // CodeCursorReorged is the 409 of a cursor whose event a reorg removed.
