@@ -217,6 +217,7 @@ var reasons = platform.Answers[Reason]{
 	TxCancelled:            {Status: http.StatusServiceUnavailable, Code: CodeTxCancelled},
 	RecipientNotAllowed:    {Status: http.StatusBadRequest, Code: CodeRecipientNotAllowed},
 	InvalidInput:           {Status: http.StatusBadRequest, Code: platform.CodeInvalidRequest},
+	ClaimsUnavailable:      {Status: http.StatusServiceUnavailable, Code: platform.CodeUnavailable},
 }
 
 // paid is the relayer's answers to the refusals it shares with the faucet (the balance gate, an

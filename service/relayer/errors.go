@@ -33,7 +33,8 @@ const (
 	// RecipientNotAllowed: check 4, the recipient is the vault or one of its tokens, which would
 	// keep what the reveal sends.
 	RecipientNotAllowed
-	InvalidInput // a field the document's pattern let through but that does not read (tokenAddress, amount)
+	InvalidInput      // a field the document's pattern let through but that does not read (tokenAddress, amount)
+	ClaimsUnavailable // the replicas' shared claims (Redis) cannot be read: refused rather than risk a second transaction
 
 	reasonsEnd // not a reason: one past the last, for the tests
 )

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 	"time"
 
@@ -199,11 +198,11 @@ func claimer(tok string) trace.SpanContext {
 	return trace.NewSpanContext(trace.SpanContextConfig{TraceID: traceID, SpanID: spanID, Remote: true})
 }
 
-// claimsUnavailable is the 503 of a claim that cannot be checked: the relayer refuses rather
-// than risk a second transaction.
-func claimsUnavailable(err error) *platform.Error {
-	return &platform.Error{Status: http.StatusServiceUnavailable, Code: platform.CodeUnavailable,
-		Message: "the relayer cannot coordinate with its other replicas right now; try again later", RetryAfter: time.Second, Cause: err}
+// claimsUnavailable is a claim that cannot be checked: the relayer refuses rather than risk a
+// second transaction.
+func claimsUnavailable(err error) *RevealError {
+	return &RevealError{Reason: ClaimsUnavailable, Retry: time.Second, Cause: err,
+		Message: "the relayer cannot coordinate with its other replicas right now; try again later"}
 }
 
 // errClaimReleased is another replica giving a nullifier back unsent: this copy may claim it.

@@ -1,16 +1,14 @@
 package relayer
 
 import (
-	"net/http"
 	"time"
 
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
 )
 
 // keyUnavailable is the answer to a reveal while the relayer has no operator set up.
-func keyUnavailable() *platform.Error {
-	return &platform.Error{Status: http.StatusServiceUnavailable, Code: CodeOperatorKeyUnavailable, RetryAfter: time.Second,
+func keyUnavailable() *RevealError {
+	return &RevealError{Reason: OperatorKeyUnavailable, Retry: time.Second,
 		Message: "this relayer replica is a standby: it is starting, or every operator key is leased by another replica; send the request to another replica"}
 }
 
