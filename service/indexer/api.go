@@ -87,7 +87,7 @@ func (a *api) StreamEvents(ctx context.Context, req indexerapi.StreamEventsReque
 	}
 	release, err := a.streams.take(ratelimit.ClientKey(platform.ClientIP(ctx), a.ix.cfg.Limits.IPv6Prefix))
 	if err != nil {
-		return nil, err
+		return nil, httpError(err)
 	}
 	body, w := io.Pipe()
 	go func() {
@@ -140,6 +140,9 @@ var reasons = platform.Answers[Reason]{
 	BadRange:      {Status: http.StatusBadRequest, Code: platform.CodeInvalidRequest},
 	BadCursor:     {Status: http.StatusBadRequest, Code: platform.CodeInvalidRequest},
 	CursorReorged: {Status: http.StatusConflict, Code: CodeCursorReorged},
+
+	StreamsPerClient: {Status: http.StatusTooManyRequests, Code: platform.CodeRateLimited},
+	StreamsFull:      {Status: http.StatusServiceUnavailable, Code: platform.CodeUnavailable},
 }
 
 // httpError is err as the indexer answers it: a *QueryError through reasons, anything else (a
@@ -149,5 +152,7 @@ func httpError(err error) error {
 	if !errors.As(err, &qe) {
 		return err
 	}
-	return reasons.Error(qe.Reason, qe.Message, nil)
+	e := reasons.Error(qe.Reason, qe.Message, nil)
+	e.RetryAfter = qe.Retry
+	return e
 }

@@ -2,11 +2,8 @@ package indexer
 
 import (
 	"fmt"
-	"net/http"
 	"sync"
 	"time"
-
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
 )
 
 // streamSlots caps the event streams open at once: per client (its ratelimit.ClientKey) and in
@@ -33,11 +30,11 @@ func (s *streamSlots) take(client string) (release func(), err error) {
 	switch {
 	case s.open[client] >= s.perClient:
 		s.metrics.rateLimited.WithLabelValues("streams_per_ip").Inc()
-		return nil, &platform.Error{Status: http.StatusTooManyRequests, Code: platform.CodeRateLimited, RetryAfter: 5 * time.Second,
+		return nil, &QueryError{Reason: StreamsPerClient, Retry: 5 * time.Second,
 			Message: fmt.Sprintf("this client IP has %d streams open, as many as it may (STREAMS_PER_IP); close one first", s.perClient)}
 	case s.opened >= s.total:
 		s.metrics.rateLimited.WithLabelValues("streams").Inc()
-		return nil, &platform.Error{Status: http.StatusServiceUnavailable, Code: platform.CodeUnavailable, RetryAfter: 5 * time.Second,
+		return nil, &QueryError{Reason: StreamsFull, Retry: 5 * time.Second,
 			Message: "the indexer serves as many streams as it may (MAX_STREAMS); try again later"}
 	}
 	s.open[client]++
