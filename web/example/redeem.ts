@@ -132,6 +132,7 @@ if (card) {
     const prover = await proverLoad;
     return { prover, parsed: await prover.parseCard(c.card) };
   })();
+  loaded.catch(() => {}); // awaited below unless the card is spent
 
   // The recipient: an address the person pastes (EIP-55 checked) or scans from their wallet's QR
   // code (confirmed by them: a code may name another address than they think), or a wallet made
