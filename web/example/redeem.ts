@@ -77,7 +77,8 @@ const loadNote = $("load-note");
 const mb = (n: number) => (n / 1e6).toFixed(1);
 // showLoad tells the person how far the prover is: the bytes of its files, then its keys.
 const showLoad = (p: LoadProgress) => {
-  journey.loadStages = [...new Set([...((journey.loadStages as string[] | undefined) ?? []), p.stage])];
+  const at = (journey.loadAt ??= {}) as Record<string, number>; // when each stage began (performance.now())
+  at[p.stage] ??= Math.round(performance.now());
   if (document.body.dataset.state !== "loading") return;
   bar.hidden = false;
   if (p.stage === "loading keys") {

@@ -272,7 +272,7 @@ try {
     p.on("request", (r) => (/\/assets\/(prover|reveal)\.[0-9a-f]{16}\./.test(r.url()) ? (refusedFiles.push(r.url()), r.abort()) : r.continue()));
     await p.goto(link, { waitUntil: "load" });
     await p.waitForFunction(() => document.body.dataset.state === "refused", { timeout: 30_000 });
-    const got = await p.evaluate(() => ({ problem: window.journey.problem, stages: window.journey.loadStages ?? [] }));
+    const got = await p.evaluate(() => ({ problem: window.journey.problem, stages: Object.keys(window.journey.loadAt ?? {}) }));
     if (got.problem !== "redeemed" || got.stages.includes("ready") || !refusedFiles.length) fail(`a redeemed card without the prover: ${JSON.stringify({ ...got, refusedFiles })}`);
     console.log(`ok  a card already redeemed is told without the prover (its files refused to the page: ${refusedFiles.length})`);
   } finally {
