@@ -89,7 +89,7 @@ const showLoad = (p: LoadProgress) => {
     loadNote.textContent = `Getting this phone ready to make the proof: ${mb(p.received)} of ${mb(p.total)} MB`;
   } else {
     bar.removeAttribute("value");
-    loadNote.textContent = `Getting this phone ready to make the proof: ${mb(p.received)} MB received`;
+    loadNote.textContent = `Getting this phone ready to make the proof: ${mb(p.received)} MB loaded`;
   }
 };
 
