@@ -59,19 +59,6 @@ function refuse(kind: keyof typeof problems, detail = ""): void {
   if (detail) console.info(detail);
 }
 
-const cfg: Config = await (await fetch("config.json")).json();
-const clients = createClients(cfg);
-const pub = createPublicClient({ transport: http(cfg.rpcUrl) });
-// read is an eth_call's answer as a number (isSpent's bool, balanceOf's amount).
-const read = async (to: string, data: Hex) => BigInt((await pub.call({ to: to as Hex, data })).data ?? "0x0");
-let card: CardInfo | undefined;
-try {
-  card = readCard(fragment, { chainId: cfg.chainId, vault: cfg.vault });
-} catch (e) {
-  $("card-info").hidden = true; // nothing of it can be shown
-  refuse(e instanceof CardError ? e.problem : "malformed", String(e));
-}
-
 const bar = $<HTMLProgressElement>("bar");
 const loadNote = $("load-note");
 const mb = (n: number) => (n / 1e6).toFixed(1);
@@ -93,11 +80,31 @@ const showLoad = (p: LoadProgress) => {
   }
 };
 
+// The prover (a few MB) starts loading in its worker at once for a link that looks like a card,
+// without waiting for the config (from the browser's Cache Storage after a first card).
+const assets = assetsAt(new URL("assets/", location.href).href);
+const early = fragment.startsWith("vaultd-card:") ? Prover.load({ assets, onProgress: showLoad }) : undefined;
+early?.catch(() => {}); // reported when redeeming
+
+const cfg: Config = await (await fetch("config.json")).json();
+const clients = createClients(cfg);
+const pub = createPublicClient({ transport: http(cfg.rpcUrl) });
+// read is an eth_call's answer as a number (isSpent's bool, balanceOf's amount).
+const read = async (to: string, data: Hex) => BigInt((await pub.call({ to: to as Hex, data })).data ?? "0x0");
+let card: CardInfo | undefined;
+try {
+  card = readCard(fragment, { chainId: cfg.chainId, vault: cfg.vault });
+} catch (e) {
+  $("card-info").hidden = true; // nothing of it can be shown
+  refuse(e instanceof CardError ? e.problem : "malformed", String(e));
+}
+
+
 if (card) {
   const c = card;
-  // The prover (a few MB) loads in its worker while the person reads the card (from the
-  // browser's cache after a first card).
-  const proverLoad = Prover.load({ assets: assetsAt(new URL("assets/", location.href).href), onProgress: showLoad });
+  // The prover loads while the person reads the card (started above, or here for a card whose
+  // link was escaped).
+  const proverLoad = early ?? Prover.load({ assets, onProgress: showLoad });
   proverLoad.catch(() => {}); // reported when redeeming
   // Whether the card was redeemed already, asked at once: its nullifier comes from the card
   // (readCard), not from the prover.
