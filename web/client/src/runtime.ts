@@ -163,6 +163,21 @@ async function checked(load: Load, name: AssetName, compile?: (r: Response) => P
   }
 }
 
+/**
+ * Drops from the cache the files of other builds (other names: each carries its hash), once this
+ * one's have loaded: a phone keeps one prover, not one per release.
+ */
+async function prune(load: Load): Promise<void> {
+  if (!load.cache) return;
+  const a = load.assets;
+  const current = new Set([a.wasm, a.wasmExec, a.provingKey, a.verifyingKey]);
+  try {
+    for (const req of await load.cache.keys()) if (!current.has(req.url)) await load.cache.delete(req);
+  } catch {
+    // the next load tries again
+  }
+}
+
 function concat(chunks: Uint8Array[], length: number): Uint8Array {
   if (chunks.length === 1) return chunks[0];
   const out = new Uint8Array(length);
@@ -227,6 +242,7 @@ export async function startRuntime(assets: ProverAssets, onProgress?: (p: LoadPr
   const raw = g.vaultdProver!;
   answer(raw.init(pk.data, vk.data));
   load.report("ready");
+  void prune(load);
   return raw;
 }
 

@@ -105,9 +105,9 @@ const visit = async (browser, link) => {
 // pinnedHash is the sha256 of a prover file as built (dist/assets).
 const pinnedHash = (url) => createHash("sha256").update(readFileSync(new URL(`../dist/assets/${url.slice(url.lastIndexOf("/") + 1)}`, import.meta.url))).digest("hex");
 
-// tamperedCache changes one byte of the cached wasm and proving key, opens a card's link
-// (unthrottled) until Redeem is possible, and answers what was fetched and what the cache holds
-// after: the pinned files, fetched again.
+// tamperedCache changes one byte of the cached wasm and proving key and adds an older build's
+// wasm, opens a card's link (unthrottled) until Redeem is possible, and answers what was fetched
+// and what the cache holds after: the pinned files, fetched again, and no older build's.
 const tamperedCache = async (browser, link) => {
   const page = await browser.newPage();
   const session = await page.createCDPSession();
@@ -126,6 +126,7 @@ const tamperedCache = async (browser, link) => {
       await cache.put(req, new Response(data, { headers: r.headers }));
       out.push(req.url);
     }
+    await cache.put(new URL("assets/prover.0123456789abcdef.wasm", location.href).href, new Response("an older build's"));
     return out;
   });
   await page.goto(link, { waitUntil: "load" });
@@ -144,7 +145,8 @@ const tamperedCache = async (browser, link) => {
       }
       return out;
     }, tampered);
-    if (tampered.every((u) => held[u] === pinnedHash(u))) break;
+    held.older = await page.evaluate(async () => (await (await caches.open("vaultd-prover")).keys()).filter((r) => r.url.includes("0123456789abcdef")).length);
+    if (tampered.every((u) => held[u] === pinnedHash(u)) && held.older === 0) break;
     await new Promise((r) => setTimeout(r, 250));
   }
   await page.close();
@@ -225,8 +227,8 @@ try {
       if (run === 1) {
         // A cached copy that is not the pinned one is dropped and fetched again.
         const t = await tamperedCache(browser, newCard());
-        if (t.tampered.length !== 2 || t.state !== "ready" || t.tampered.some((u) => !t.fetched.includes(u) || t.held[u] !== pinnedHash(u))) fail(`a changed cached copy: ${JSON.stringify(t)}`);
-        console.log(`ok  the prover's files come from Cache Storage on a second card (no request); a cached wasm and proving key with one byte changed are fetched again and replaced by the pinned files`);
+        if (t.tampered.length !== 2 || t.state !== "ready" || t.held.older !== 0 || t.tampered.some((u) => !t.fetched.includes(u) || t.held[u] !== pinnedHash(u))) fail(`a changed cached copy: ${JSON.stringify(t)}`);
+        console.log(`ok  the prover's files come from Cache Storage on a second card (no request); a cached wasm and proving key with one byte changed are fetched again and replaced by the pinned files; an older build's are dropped`);
         // The proof's own time on a slower CPU, where DevTools' throttling reaches.
         const times = await proofTimes(browser, 1);
         const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
