@@ -9,7 +9,7 @@ import {
   CardError, createClients, isRecipientRefused, leavesIncluding, readCard, readRecipient, RecipientError, refusedRecipients, revealAndWait, VaultdError,
   type CardInfo, type CardProblem, type RecipientProblem, type RefusedRecipients,
 } from "@vaultd/client";
-import { assetsAt, balanceOfCalldata, isSpentCalldata, Prover } from "@vaultd/client/prover";
+import { assetsAt, balanceOfCalldata, isSpentCalldata, Prover, type LoadProgress } from "@vaultd/client/prover";
 import { createPublicClient, formatUnits, http, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { qrInto, scanQR } from "./qr.js";
@@ -53,9 +53,38 @@ function refuse(kind: keyof typeof problems, detail = ""): void {
   $("problem").textContent = problems[kind];
   $("problem").hidden = false;
   $("redeem-form").hidden = true;
+  $("bar").hidden = true;
+  $("load-note").textContent = "";
   document.body.dataset.state = "refused";
   if (detail) console.info(detail);
 }
+
+const bar = $<HTMLProgressElement>("bar");
+const loadNote = $("load-note");
+const mb = (n: number) => (n / 1e6).toFixed(1);
+// showLoad tells the person how far the prover is: the bytes of its files, then its keys.
+const showLoad = (p: LoadProgress) => {
+  const at = (journey.loadAt ??= {}) as Record<string, number>; // when each stage began (performance.now())
+  at[p.stage] ??= Math.round(performance.now());
+  if (document.body.dataset.state !== "loading") return;
+  bar.hidden = false;
+  if (p.stage === "loading keys") {
+    bar.removeAttribute("value"); // a moment, with no measure
+    loadNote.textContent = "Getting this phone ready to make the proof: loading the keys…";
+  } else if (p.total) {
+    bar.value = p.received / p.total;
+    loadNote.textContent = `Getting this phone ready to make the proof: ${mb(p.received)} of ${mb(p.total)} MB`;
+  } else {
+    bar.removeAttribute("value");
+    loadNote.textContent = `Getting this phone ready to make the proof: ${mb(p.received)} MB loaded`;
+  }
+};
+
+// The prover (a few MB) starts loading in its worker at once for a link that looks like a card,
+// without waiting for the config (from the browser's Cache Storage after a first card).
+const assets = assetsAt(new URL("assets/", location.href).href);
+const early = fragment.startsWith("vaultd-card:") ? Prover.load({ assets, onProgress: showLoad }) : undefined;
+early?.catch(() => {}); // reported when redeeming
 
 const cfg: Config = await (await fetch("config.json")).json();
 const clients = createClients(cfg);
@@ -70,11 +99,17 @@ try {
   refuse(e instanceof CardError ? e.problem : "malformed", String(e));
 }
 
+
 if (card) {
   const c = card;
-  // The prover (a few MB) loads in its worker while the person reads the card.
-  const proverLoad = Prover.load({ assets: assetsAt(new URL("assets/", location.href).href) });
+  // The prover loads while the person reads the card (started above, or here for a card whose
+  // link was escaped).
+  const proverLoad = early ?? Prover.load({ assets, onProgress: showLoad });
   proverLoad.catch(() => {}); // reported when redeeming
+  // Whether the card was redeemed already, asked at once: its nullifier comes from the card
+  // (readCard), not from the prover.
+  const spent = read(cfg.vault, isSpentCalldata(c.nullifier)).then((v) => v !== 0n);
+  spent.catch(() => {}); // awaited below
 
   // What the card holds, in the token's units, with its icon (the registry's; the address alone
   // for a token it does not list).
@@ -94,17 +129,18 @@ if (card) {
   $("token").textContent = token.data ? token.data.name : c.token;
   journey.amount = amount;
 
-  // The person chooses where the tokens go while the prover arrives (a phone's network takes
-  // seconds); Redeem waits for it. The card's nullifier, for the is-spent check, is computed by
-  // the prover: a card already redeemed says so as soon as that is known, and the form goes.
-  $("redeem-form").hidden = false;
+  // A card already redeemed says so, and nothing is asked of the person. Otherwise they choose
+  // where the tokens go while the prover arrives (a phone's network takes seconds); Redeem
+  // waits for it.
+  const isSpent = await spent;
+  if (isSpent) refuse("redeemed");
+  else $("redeem-form").hidden = false;
   let proverReady = false;
   const loaded = (async () => {
     const prover = await proverLoad;
-    const parsed = await prover.parseCard(c.card);
-    const spent = (await read(cfg.vault, isSpentCalldata(parsed.nullifier))) !== 0n;
-    return { prover, parsed, spent };
+    return { prover, parsed: await prover.parseCard(c.card) };
   })();
+  loaded.catch(() => {}); // awaited below unless the card is spent
 
   // The recipient: an address the person pastes (EIP-55 checked) or scans from their wallet's QR
   // code (confirmed by them: a code may name another address than they think), or a wallet made
@@ -212,8 +248,14 @@ if (card) {
     document.body.dataset.state = "redeeming";
     const progress = $("progress");
     progress.hidden = false;
+    // The redeem's stages on the bar: each a step of four.
+    const stage = (text: string, step: number) => {
+      progress.textContent = text;
+      bar.hidden = false;
+      bar.value = step / 4;
+    };
     try {
-      progress.textContent = "Finding the card's deposit…";
+      stage("Finding the card's deposit…", 0);
       let leaves: string[];
       try {
         leaves = await leavesIncluding(clients.indexer, parsed.leaf, { tree: cfg.commitmentTree, timeoutMs: 20_000 });
@@ -221,21 +263,23 @@ if (card) {
         refuse("unknown", String(e));
         return;
       }
-      progress.textContent = "Making the proof on this device…";
+      stage("Making the proof on this phone…", 1);
       let t = performance.now();
       journey.proofStartedMs = Math.round(t);
       const { request } = await prover.prove({ card: c.card, leaves, recipient: to });
       journey.proofMs = Math.round(performance.now() - t);
-      progress.textContent = "Sending it through the relayer…";
+      stage("Sending it through the relayer…", 2);
       t = performance.now();
       const status = await revealAndWait(clients.relayer, request);
       journey.relayMs = Math.round(performance.now() - t);
       if (status.state !== "mined") throw new Error(`the reveal reverted${status.reason ? `: ${status.reason}` : ""}`);
+      stage("Reading what the wallet holds…", 3);
       const balance = await read(c.token, balanceOfCalldata(to));
       journey.receivedMs = Math.round(performance.now());
       journey.recipient = to;
       journey.txHash = status.txHash;
       progress.hidden = true;
+      bar.hidden = true;
       $("redeem-form").hidden = true;
       $("done-amount").textContent = amount;
       $("done-address").textContent = to;
@@ -252,6 +296,7 @@ if (card) {
       if (isRecipientRefused(e)) {
         // The relayer knows a token the registry did not list: nothing was sent.
         progress.hidden = true;
+        bar.hidden = true;
         $("address-note").textContent = recipientProblems.token;
         journey.recipientProblem = "token";
         recipient = undefined;
@@ -259,6 +304,7 @@ if (card) {
         update();
         return;
       }
+      bar.hidden = true;
       progress.textContent = `It did not go through: ${e instanceof Error ? e.message : String(e)}. Nothing was lost: try again.`;
       journey.error = String(e);
       document.body.dataset.state = "ready";
@@ -266,11 +312,11 @@ if (card) {
     }
   };
 
-  const { spent } = await loaded; // a prover that does not load stops here, with the page's error
-  if (spent) {
-    refuse("redeemed");
-  } else {
+  if (!isSpent) {
+    await loaded; // a prover that does not load stops here, with the page's error
     proverReady = true;
+    bar.hidden = true;
+    loadNote.textContent = "";
     update();
     document.body.dataset.state = "ready";
   }

@@ -2,6 +2,8 @@
 // the URL's fragment (which browsers never send to a server nor put in a Referer). The same
 // format as service/vault/card/note (Go): both read the vectors of its testdata/links.json.
 
+import { poseidon1 } from "poseidon-lite/poseidon1";
+
 /** The chain and vault an app serves: a card link leaves them out, and reading one fills them in. */
 export interface Home {
   chainId: number;
@@ -33,6 +35,11 @@ export interface CardInfo {
   vault: string;
   token: string;
   amount: bigint;
+  /**
+   * The card's public nullifier, Poseidon(nullifier secret) (circomlib's, as service/vault/zk):
+   * what the vault's isSpent takes, so a page tells a card already redeemed without the prover.
+   */
+  nullifier: string;
 }
 
 const scheme = "vaultd-card";
@@ -41,7 +48,7 @@ const hex64 = /^0x[0-9a-fA-F]{64}$/;
 const hexPrefix = /^0(x[0-9a-fA-F]*)?$/;
 const address = /^0[xX][0-9a-fA-F]{40}$/;
 // The BN254 scalar field: a secret is below it.
-const scalarField = 21888242871839275222246405745257275088548364400416821818158237010492726040617n;
+const scalarField = 21888242871839275222246405745257275088548364400416034343698204186575808495617n;
 const maxAmount = (1n << 248n) - 1n;
 
 /**
@@ -51,7 +58,7 @@ const maxAmount = (1n << 248n) - 1n;
  */
 export function readCard(text: string, home?: Home): CardInfo {
   const p = parse(text, home);
-  return { card: render(p), chainId: p.chainId, vault: p.vault, token: p.token, amount: p.amount };
+  return { card: render(p), chainId: p.chainId, vault: p.vault, token: p.token, amount: p.amount, nullifier: hex(poseidon1([BigInt(p.nullifier)]), 64) };
 }
 
 // parse reads a card into its parts (readCard).

@@ -3,11 +3,11 @@
 // The proofs are the snarkjs JSON the relayer and zk.Verify accept; cards are the strings
 // `card create` prints and `card redeem` reads.
 import type { RevealRequest } from "./index.js";
-import { answer, assetsWith, startRuntime, type AssetName, type ProverAssets, type RawProver } from "./runtime.js";
+import { answer, assetsWith, startRuntime, type AssetName, type LoadProgress, type ProverAssets, type RawProver } from "./runtime.js";
 
 export { approveCalldata, commitCalldata, balanceOfCalldata, isSpentCalldata } from "./calldata.js";
-export { assetsAt } from "./runtime.js";
-export type { AssetName, ProverAssets } from "./runtime.js";
+export { assetsAt, cacheName } from "./runtime.js";
+export type { AssetName, LoadProgress, ProverAssets } from "./runtime.js";
 
 /** A card (the note's secrets as one string) and what a wallet needs to commit and follow it. */
 export interface Note {
@@ -42,15 +42,27 @@ export class Prover {
    * say, with its verifying key and both their sha256 (`sha256: {provingKey, verifyingKey}`).
    * Every file is checked against its sha256 before it is used (the package pins its own), and
    * the proving key against the verifying key once loaded: a file changed anywhere is refused.
+   * A browser keeps the checked files in Cache Storage (`cacheName`): a second load reads them
+   * from there, checked again, and fetches again a copy that is not the pinned one.
+   * `onProgress` is told the bytes received and the stages ("downloading", "loading keys",
+   * "ready"), a few times a second.
    */
-  static async load(opts: { assets?: Partial<Omit<ProverAssets, "sha256">> & { sha256?: Partial<Record<AssetName, string>> }; worker?: boolean } = {}): Promise<Prover> {
+  static async load(opts: {
+    assets?: Partial<Omit<ProverAssets, "sha256">> & { sha256?: Partial<Record<AssetName, string>> };
+    worker?: boolean;
+    onProgress?: (p: LoadProgress) => void;
+  } = {}): Promise<Prover> {
     const assets = assetsWith(opts.assets);
     if (opts.worker ?? typeof Worker !== "undefined") {
       const worker = new Worker(new URL("./prover-worker.js", import.meta.url), { type: "module" });
       let next = 0;
       const waiting = new Map<number, { resolve: (v: string) => void; reject: (e: Error) => void }>();
       let failed: Error | undefined;
-      worker.onmessage = (e: MessageEvent<{ id: number; result?: string; error?: string }>) => {
+      worker.onmessage = (e: MessageEvent<{ id: number; result?: string; error?: string; progress?: LoadProgress }>) => {
+        if (e.data.progress) {
+          opts.onProgress?.(e.data.progress);
+          return;
+        }
         const w = waiting.get(e.data.id);
         waiting.delete(e.data.id);
         if (e.data.error !== undefined) w?.reject(new Error(e.data.error));
@@ -74,7 +86,7 @@ export class Prover {
       await send("load", assets);
       return new Prover(send, () => worker.terminate());
     }
-    const raw: RawProver = await startRuntime(assets);
+    const raw: RawProver = await startRuntime(assets, opts.onProgress);
     return new Prover(async (fn, arg) => raw[fn](arg), () => {});
   }
 

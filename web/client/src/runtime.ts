@@ -1,7 +1,6 @@
 // Loads the Go-compiled prover (cmd/proverwasm) and its keys, wherever it runs: a Web Worker or
 // Node. The wasm registers globalThis.vaultdProver, whose functions answer JSON strings.
 
-import { sha256 } from "@noble/hashes/sha256";
 import { files, pinned } from "./pinned.gen.js";
 
 /** The files the prover loads. */
@@ -41,7 +40,10 @@ export function assetsWith(over: Partial<Omit<ProverAssets, "sha256">> & { sha25
   return { ...d, ...over, sha256: { ...d.sha256, ...over.sha256 } };
 }
 
-const hexOf = (digest: Uint8Array) => Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+// The sha256 of data (hex), by the platform's own (native) code: ~70 ms for the 20 MB wasm, where
+// a JavaScript sha256 fed each chunk as it arrives took ~570 ms of the worker's thread.
+const sha256Hex = async (data: Uint8Array) =>
+  Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", data as BufferSource)), (b) => b.toString(16).padStart(2, "0")).join("");
 
 /** Refuses an asset whose sha256 (hex) is not the one pinned: a file changed anywhere. */
 function pin(assets: ProverAssets, name: AssetName, hex: string): void {
@@ -50,39 +52,153 @@ function pin(assets: ProverAssets, name: AssetName, hex: string): void {
   }
 }
 
-/** The bytes at url, once their sha256 is the one pinned. */
-async function checked(assets: ProverAssets, name: AssetName): Promise<Uint8Array> {
-  const data = await bytes(assets[name]);
-  pin(assets, name, hexOf(new Uint8Array(await crypto.subtle.digest("SHA-256", data as BufferSource))));
-  return data;
+/**
+ * How far the prover's load is: the bytes of its files received (decoded, from the network or
+ * the page's cache) and, once every file's size is known, their total; then its stages.
+ */
+export interface LoadProgress {
+  stage: "downloading" | "loading keys" | "ready";
+  received: number;
+  total?: number; // unknown while a file sent compressed has not all arrived (its size is not sent)
 }
 
 /**
- * The wasm compiled, once its sha256 is the one pinned. Over HTTP it compiles while it downloads
- * (a served application/wasm), its bytes hashed as they arrive: the module is used only once the
- * whole file's hash is the pinned one. Elsewhere (a file: URL, another Content-Type) it compiles
- * the checked bytes.
+ * The Cache Storage cache where a browser keeps the prover's files once checked, under their
+ * URLs (which carry their hashes): a second card proves without fetching them again, and the
+ * wasm, compiled from a cached response, may use the browser's compiled code cache.
  */
-async function compiledWasm(assets: ProverAssets): Promise<WebAssembly.Module> {
-  const url = assets.wasm;
-  if (url.startsWith("file:") || typeof WebAssembly.compileStreaming !== "function") {
-    return WebAssembly.compile((await checked(assets, "wasm")) as BufferSource);
+export const cacheName = "vaultd-prover";
+
+// A load's state: the assets, the page's cache (none in Node, or where storage is refused), and
+// each file's bytes received and size, reported as they change.
+interface Load {
+  assets: ProverAssets;
+  cache?: Cache;
+  names: AssetName[]; // the files fetched
+  seen: Map<AssetName, { received: number; total?: number }>;
+  report(stage?: LoadProgress["stage"]): void;
+}
+
+function newLoad(assets: ProverAssets, names: AssetName[], onProgress?: (p: LoadProgress) => void): Load {
+  let last = 0;
+  const load: Load = {
+    assets,
+    names,
+    seen: new Map(),
+    report(stage) {
+      if (!onProgress) return;
+      const now = Date.now();
+      if (!stage && now - last < 50) return; // bytes: a few reports a second are enough
+      last = now;
+      let received = 0;
+      let total: number | undefined = 0;
+      for (const name of load.names) {
+        const f = load.seen.get(name);
+        received += f?.received ?? 0;
+        total = f?.total === undefined || total === undefined ? undefined : total + f.total;
+      }
+      onProgress({ stage: stage ?? "downloading", received, total });
+    },
+  };
+  return load;
+}
+
+async function openCache(): Promise<Cache | undefined> {
+  try {
+    return typeof caches === "undefined" ? undefined : await caches.open(cacheName);
+  } catch {
+    return undefined; // storage refused (an opaque origin, a private window): the network each time
   }
-  const r = await fetch(url);
-  if (!r.ok) throw new Error(`${url}: ${r.status}`);
-  if (!r.body || !(r.headers.get("content-type") ?? "").startsWith("application/wasm")) {
-    const data = new Uint8Array(await r.arrayBuffer());
-    pin(assets, "wasm", hexOf(new Uint8Array(await crypto.subtle.digest("SHA-256", data as BufferSource))));
-    return WebAssembly.compile(data as BufferSource);
+}
+
+/**
+ * An asset's bytes once their sha256 is the pinned one: from the page's cache, else from the
+ * network (then kept in the cache). A cached copy that is not the pinned one is dropped and
+ * fetched again. compile, for the wasm served as application/wasm, compiles the response while
+ * its bytes arrive; its module is answered only once they are checked.
+ */
+async function checked(load: Load, name: AssetName, compile?: (r: Response) => Promise<WebAssembly.Module>): Promise<{ data: Uint8Array; module?: WebAssembly.Module }> {
+  const url = load.assets[name];
+  if (url.startsWith("file:")) {
+    const data = await fileBytes(url);
+    pin(load.assets, name, await sha256Hex(data));
+    load.seen.set(name, { received: data.length, total: data.length });
+    return { data };
   }
-  const [toCompile, toHash] = r.body.tee();
-  const compiling = WebAssembly.compileStreaming(new Response(toCompile, { headers: { "content-type": "application/wasm" } }));
-  compiling.catch(() => {}); // a wrong file's compile error is not the one reported
-  const h = sha256.create();
-  const reader = toHash.getReader();
-  for (let c = await reader.read(); !c.done; c = await reader.read()) h.update(c.value);
-  pin(assets, "wasm", hexOf(h.digest()));
-  return compiling;
+  let hit = await load.cache?.match(url).catch(() => undefined);
+  for (;;) {
+    const r = hit ?? (await fetch(url));
+    if (!r.ok) throw new Error(`${url}: ${r.status}`);
+    // A compressed answer's Content-Length is not its decoded size.
+    const length = r.headers.get("content-encoding") ? NaN : Number(r.headers.get("content-length") ?? NaN);
+    const f = { received: 0, total: Number.isFinite(length) ? length : undefined };
+    load.seen.set(name, f);
+    const streaming = compile && r.body && (r.headers.get("content-type") ?? "").startsWith("application/wasm");
+    // The response itself goes to the compiler (a browser may then use its compiled code cache);
+    // its clone is read and hashed.
+    const reader = (streaming ? r.clone() : r).body!.getReader();
+    const compiling = streaming ? compile(r) : undefined;
+    compiling?.catch(() => {}); // a wrong file's compile error is not the one reported
+    const chunks: Uint8Array[] = [];
+    for (let c = await reader.read(); !c.done; c = await reader.read()) {
+      chunks.push(c.value);
+      f.received += c.value.length;
+      load.report();
+    }
+    f.total = f.received;
+    const data = concat(chunks, f.received);
+    const hex = await sha256Hex(data);
+    if (hit && hex !== load.assets.sha256[name].toLowerCase()) {
+      await load.cache!.delete(url).catch(() => {});
+      hit = undefined;
+      continue;
+    }
+    pin(load.assets, name, hex);
+    if (!hit && load.cache) {
+      const headers = { "content-type": r.headers.get("content-type") ?? "application/octet-stream", "content-length": String(data.length) };
+      // Written while the prover starts; a full quota or a failed write: the network next time.
+      load.cache.put(url, new Response(data as BodyInit, { headers })).catch(() => {});
+    }
+    return { data, module: await compiling };
+  }
+}
+
+/**
+ * Drops from the cache the files of other builds (other names: each carries its hash), once this
+ * one's have loaded: a phone keeps one prover, not one per release.
+ */
+async function prune(load: Load): Promise<void> {
+  if (!load.cache) return;
+  const a = load.assets;
+  const current = new Set([a.wasm, a.wasmExec, a.provingKey, a.verifyingKey]);
+  try {
+    for (const req of await load.cache.keys()) if (!current.has(req.url)) await load.cache.delete(req);
+  } catch {
+    // the next load tries again
+  }
+}
+
+function concat(chunks: Uint8Array[], length: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0];
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}
+
+/**
+ * The wasm compiled, once its sha256 is the one pinned. Served as application/wasm it compiles
+ * while it arrives (WebAssembly.compileStreaming), its bytes hashed as they do: the module is
+ * used only once the whole file's hash is the pinned one. Otherwise (a file: URL, another
+ * Content-Type) it compiles the checked bytes.
+ */
+async function compiledWasm(load: Load): Promise<WebAssembly.Module> {
+  const streaming = typeof WebAssembly.compileStreaming === "function" ? (r: Response) => WebAssembly.compileStreaming(r) : undefined;
+  const { data, module } = await checked(load, "wasm", streaming);
+  return module ?? WebAssembly.compile(data as BufferSource);
 }
 
 /** The wasm's functions (cmd/proverwasm). */
@@ -93,36 +209,40 @@ export interface RawProver {
   prove(json: string): string;
 }
 
-async function bytes(url: string): Promise<Uint8Array> {
-  if (url.startsWith("file:")) {
-    const nodeFs = "node:fs/promises"; // a variable, so that bundlers for the browser leave it alone
-    const fs: typeof import("node:fs/promises") = await import(/* webpackIgnore: true */ nodeFs);
-    return new Uint8Array(await fs.readFile(new URL(url)));
-  }
-  const r = await fetch(url);
-  if (!r.ok) throw new Error(`${url}: ${r.status}`);
-  return new Uint8Array(await r.arrayBuffer());
+async function fileBytes(url: string): Promise<Uint8Array> {
+  const nodeFs = "node:fs/promises"; // a variable, so that bundlers for the browser leave it alone
+  const fs: typeof import("node:fs/promises") = await import(/* webpackIgnore: true */ nodeFs);
+  return new Uint8Array(await fs.readFile(new URL(url)));
 }
 
-/** Starts the Go runtime with the prover and loads the keys into it. */
-export async function startRuntime(assets: ProverAssets): Promise<RawProver> {
+/**
+ * Starts the Go runtime with the prover and loads the keys into it, telling onProgress the
+ * bytes received and the stages.
+ */
+export async function startRuntime(assets: ProverAssets, onProgress?: (p: LoadProgress) => void): Promise<RawProver> {
   const g = globalThis as unknown as { Go?: new () => { importObject: WebAssembly.Imports; run(i: WebAssembly.Instance): Promise<void> }; vaultdProver?: RawProver };
+  const load = newLoad(assets, g.Go ? ["wasm", "provingKey", "verifyingKey"] : ["wasm", "wasmExec", "provingKey", "verifyingKey"], onProgress);
+  load.cache = await openCache();
+  load.report("downloading");
   // The large files are fetched (and the wasm compiled) while wasm_exec.js is checked and run.
-  const loading = Promise.all([compiledWasm(assets), checked(assets, "provingKey"), checked(assets, "verifyingKey")]);
+  const loading = Promise.all([compiledWasm(load), checked(load, "provingKey"), checked(load, "verifyingKey")]);
   loading.catch(() => {}); // awaited below, after wasm_exec.js
   if (!g.Go) {
     // Run only once its hash is checked: imported from the checked bytes, not from the URL.
-    const code = await checked(assets, "wasmExec");
+    const code = (await checked(load, "wasmExec")).data;
     let b64 = "";
     for (let i = 0; i < code.length; i += 0x8000) b64 += String.fromCharCode(...code.subarray(i, i + 0x8000));
     await import(/* webpackIgnore: true */ `data:text/javascript;base64,${btoa(b64)}`);
   }
   const [module, pk, vk] = await loading;
+  load.report("loading keys");
   const go = new g.Go!();
   const instance = await WebAssembly.instantiate(module, go.importObject);
   void go.run(instance); // returns when the program exits; it serves calls until then
   const raw = g.vaultdProver!;
-  answer(raw.init(pk, vk));
+  answer(raw.init(pk.data, vk.data));
+  load.report("ready");
+  void prune(load);
   return raw;
 }
 

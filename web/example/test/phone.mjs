@@ -1,23 +1,36 @@
 // The redeem journey as a phone lives it: headless Chromium (Debian's) with DevTools' "Fast 4G"
-// network (9 Mbps × 0.9 down, 165 ms latency) and the CPU 4× slower, against a running devstack.
-// A card made by `card create` is opened by its link, redeemed to a wallet made in the page; then
-// a second card in the same browser (its HTTP cache kept: the same phone, another card). Prints,
-// per visit, the time from opening the link to tokens received and the bytes fetched over the
-// wire before the first proof (the encoded sizes of every response the page and its worker had
-// received when the proof began). Fails if a redeem does not complete, if the prover's assets are
-// not served compressed and cacheable for ever, or if the second visit fetches the prover again.
-//   node test/phone.mjs <devnet.json> <registry> <relayer> <faucet> <indexer> <card binary> [runs]
+// network (9 Mbps × 0.9 down, 1.5 Mbps × 0.9 up, 165 ms latency; or "Slow 4G", 1.6 Mbps × 0.9
+// down, 750 kbps × 0.9 up, 562.5 ms, as a one-off) and the CPU 4× slower, against a running
+// devstack. A card made by `card create` is opened by its link, redeemed to a wallet made in the
+// page; then a second card in the same browser (its caches kept: the same phone, another card).
+// Prints, per visit, the time from opening the link to tokens received and the bytes fetched
+// over the wire before the first proof (the encoded sizes of every response the page and its
+// worker had received when the proof began). Fails if a redeem does not complete, if the
+// prover's assets are not served compressed and cacheable for ever, if the page did not report
+// the prover's load, if the second visit requests the prover again (it comes from Cache
+// Storage), or if a cached copy changed is used instead of fetched again.
+// DevTools' CPU throttling does not reach a dedicated worker (its target refuses
+// Emulation.setCPUThrottlingRate: "only supported for pages"), so the proof's own time on a
+// slower CPU is measured on a page's thread, with the same wasm, unthrottled and throttled.
+//   node test/phone.mjs <devnet.json> <registry> <relayer> <faucet> <indexer> <card binary> [runs] [fast4g|slow4g]
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
-import puppeteer from "puppeteer-core";
+import { build } from "esbuild";
+import puppeteer, { PredefinedNetworkConditions } from "puppeteer-core";
 import { serve } from "../serve.mjs";
 
-const [devnet, registry, relayer, faucet, indexer, cardTool, runsArg = "1"] = process.argv.slice(2);
+const [devnet, registry, relayer, faucet, indexer, cardTool, runsArg = "1", networkArg = "fast4g"] = process.argv.slice(2);
 const m = JSON.parse(readFileSync(devnet, "utf8"));
 const token = m.tokens[0];
-// DevTools' "Fast 4G" preset (throughput in bytes a second) and its CPU slowdown for a phone.
-const fast4g = { offline: false, latency: 165, downloadThroughput: (9 * 1024 * 1024 * 0.9) / 8, uploadThroughput: (1.5 * 1024 * 1024 * 0.9) / 8 };
+// DevTools' presets (puppeteer's copy of them: throughput in bytes a second) and its CPU
+// slowdown for a phone.
+const presets = { fast4g: "Fast 4G", slow4g: "Slow 4G" };
+if (!presets[networkArg]) throw new Error(`network ${networkArg}: want fast4g or slow4g`);
+const preset = PredefinedNetworkConditions[presets[networkArg]];
+const network = { offline: false, latency: preset.latency, downloadThroughput: preset.download, uploadThroughput: preset.upload };
 const cpuSlowdown = 4;
+const profile = `${presets[networkArg]}, CPU ${cpuSlowdown}×`;
 
 const site = await serve({ devnet, registry, relayer, faucet, indexer });
 const redeemUrl = new URL("redeem", site.url).href;
@@ -25,16 +38,19 @@ const newCard = () =>
   execFileSync(cardTool, ["create", "--devnet", devnet, "--token", token.address, "--amount", (10n ** BigInt(token.decimals)).toString(), "--url", redeemUrl], { encoding: "utf8" }).trim();
 
 // watch records the bytes of each response a target (the page, or its worker) finished
-// receiving, with when (Date.now()), by request (a worker's may be reported by both).
-const watch = async (session, finished) => {
+// receiving, with when (Date.now()), by request (a worker's may be reported by both), and the URL
+// of each request made (from the HTTP cache too).
+const watch = async (session, finished, urls) => {
   session.on("Network.loadingFinished", (e) => finished.set(e.requestId, { at: Date.now(), bytes: e.encodedDataLength }));
+  session.on("Network.requestWillBeSent", (e) => urls.add(e.request.url));
   await session.send("Network.enable");
 };
+const proverAsset = /\/assets\/(prover|reveal|wasm_exec)\.[0-9a-f]{16}\./;
 // throttle slows the page as a phone would be. Its network conditions hold for its dedicated
 // worker's requests too (a worker's target refuses them: "Not supported"); its CPU throttling
 // may not reach the worker (issue 32): the proof's own time here is not a phone's.
 const throttle = async (session) => {
-  await session.send("Network.emulateNetworkConditions", fast4g);
+  await session.send("Network.emulateNetworkConditions", network);
   await session.send("Emulation.setCPUThrottlingRate", { rate: cpuSlowdown });
 };
 
@@ -42,13 +58,14 @@ const throttle = async (session) => {
 const visit = async (browser, link) => {
   const page = await browser.newPage();
   const finished = new Map();
+  const urls = new Set();
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e)));
   await page.setViewport({ width: 390, height: 844, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
   const session = await page.createCDPSession();
-  await watch(session, finished);
+  await watch(session, finished, urls);
   await throttle(session);
-  page.on("workercreated", (w) => watch(w.client, finished).catch((e) => errors.push(`watching the worker: ${e}`)));
+  page.on("workercreated", (w) => watch(w.client, finished, urls).catch((e) => errors.push(`watching the worker: ${e}`)));
   const opened = Date.now();
   await page.goto(link, { waitUntil: "load" });
   // As a person would: the wallet step as soon as the page shows it, Redeem as soon as it is possible.
@@ -80,7 +97,96 @@ const visit = async (browser, link) => {
     openToReadyMs: readyAt - opened,
     bytesBeforeProof: [...finished.values()].filter((f) => f.at <= proofAt).reduce((s, f) => s + f.bytes, 0),
     proofMs: j.proofMs,
+    loadAt: j.loadAt, // when each of the prover's stages began, in ms from the page's start
+    proverRequests: [...urls].filter((u) => proverAsset.test(u)).length,
   };
+};
+
+// pinnedHash is the sha256 of a prover file as built (dist/assets).
+const pinnedHash = (url) => createHash("sha256").update(readFileSync(new URL(`../dist/assets/${url.slice(url.lastIndexOf("/") + 1)}`, import.meta.url))).digest("hex");
+
+// tamperedCache changes one byte of the cached wasm and proving key and adds an older build's
+// wasm, opens a card's link (unthrottled) until Redeem is possible, and answers what was fetched
+// and what the cache holds after: the pinned files, fetched again, and no older build's.
+const tamperedCache = async (browser, link) => {
+  const page = await browser.newPage();
+  const session = await page.createCDPSession();
+  const urls = new Set();
+  await watch(session, new Map(), urls);
+  page.on("workercreated", (w) => watch(w.client, new Map(), urls).catch(() => {}));
+  await page.goto(new URL("config.json", site.url).href);
+  const tampered = await page.evaluate(async () => {
+    const cache = await caches.open("vaultd-prover");
+    const out = [];
+    for (const req of await cache.keys()) {
+      if (!/\/(prover\.[0-9a-f]{16}\.wasm|reveal\.[0-9a-f]{16}\.pk)$/.test(req.url)) continue;
+      const r = await cache.match(req);
+      const data = new Uint8Array(await r.arrayBuffer());
+      data[data.length - 100] ^= 1;
+      await cache.put(req, new Response(data, { headers: r.headers }));
+      out.push(req.url);
+    }
+    await cache.put(new URL("assets/prover.0123456789abcdef.wasm", location.href).href, new Response("an older build's"));
+    return out;
+  });
+  await page.goto(link, { waitUntil: "load" });
+  await page.waitForFunction(() => ["ready", "refused"].includes(document.body.dataset.state), { timeout: 120_000, polling: 100 });
+  const state = await page.evaluate(() => document.body.dataset.state);
+  // The copies fetched again are written to the cache while the prover starts: a few seconds.
+  let held;
+  for (let i = 0; i < 20; i++) {
+    held = await page.evaluate(async (names) => {
+      const cache = await caches.open("vaultd-prover");
+      const out = {};
+      for (const url of names) {
+        const r = await cache.match(url);
+        const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", await r.arrayBuffer()));
+        out[url] = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+      }
+      return out;
+    }, tampered);
+    held.older = await page.evaluate(async () => (await (await caches.open("vaultd-prover")).keys()).filter((r) => r.url.includes("0123456789abcdef")).length);
+    if (tampered.every((u) => held[u] === pinnedHash(u)) && held.older === 0) break;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  await page.close();
+  return { tampered, state, fetched: [...urls].filter((u) => proverAsset.test(u)), held };
+};
+
+// proofTimes proves a fresh card (a tree of its one leaf) on a page's own thread, where DevTools'
+// CPU throttling reaches, with the package's prover (the same wasm as the worker's, bundled here
+// for the page): a warm-up, then unthrottled and throttled, in turns; answers the times in ms.
+const proofTimes = async (browser, rounds) => {
+  const bundle = await build({
+    stdin: { contents: `export { Prover, assetsAt } from "@vaultd/client/prover";`, resolveDir: new URL("..", import.meta.url).pathname },
+    bundle: true, format: "esm", write: false, logLevel: "warning",
+    define: { "import.meta.url": JSON.stringify(new URL("prover.js", site.url).href) }, // run from a blob: URL
+  });
+  const page = await browser.newPage();
+  await page.setBypassCSP(true); // the prover's runtime in the page itself: the pages' CSP allows it in the worker only
+  const session = await page.createCDPSession();
+  await page.goto(new URL("config.json", site.url).href);
+  await page.evaluate(async (code) => {
+    const { Prover, assetsAt } = await import(URL.createObjectURL(new Blob([code], { type: "text/javascript" })));
+    const prover = await Prover.load({ assets: assetsAt(new URL("assets/", location.href).href), worker: false });
+    const cfg = await (await fetch("config.json")).json();
+    const note = await prover.newNote({ chainId: cfg.chainId, vault: cfg.vault, token: cfg.tokens[0].address, amount: 1000n });
+    window.proveOnce = async () => {
+      const t = performance.now();
+      await prover.prove({ card: note.card, leaves: [note.leaf], recipient: "0x1111111111111111111111111111111111111111" });
+      return performance.now() - t;
+    };
+    await window.proveOnce(); // warm-up: the wasm's optimized code
+  }, bundle.outputFiles[0].text);
+  const times = { unthrottled: [], throttled: [] };
+  for (let i = 0; i < rounds; i++) {
+    await session.send("Emulation.setCPUThrottlingRate", { rate: 1 });
+    times.unthrottled.push(Math.round(await page.evaluate(() => window.proveOnce())));
+    await session.send("Emulation.setCPUThrottlingRate", { rate: cpuSlowdown });
+    times.throttled.push(Math.round(await page.evaluate(() => window.proveOnce())));
+  }
+  await page.close();
+  return times;
 };
 
 const mb = (b) => `${(b / 1e6).toFixed(2)} MB`;
@@ -111,11 +217,24 @@ try {
       const first = await visit(browser, newCard());
       const second = await visit(browser, newCard());
       for (const [name, f] of [["first visit", first], ["second visit", second]]) {
-        console.log(`phone (Fast 4G, CPU ${cpuSlowdown}×) run ${run}, ${name}: ${(f.openToReceivedMs / 1000).toFixed(1)} s from opening the link to tokens received (the wallet step shown after ${(f.openToFormMs / 1000).toFixed(1)} s, Redeem possible after ${(f.openToReadyMs / 1000).toFixed(1)} s, proof ${f.proofMs} ms), ${mb(f.bytesBeforeProof)} over the wire before the first proof`);
+        console.log(`phone (${profile}) run ${run}, ${name}: ${(f.openToReceivedMs / 1000).toFixed(1)} s from opening the link to tokens received (the wallet step shown after ${(f.openToFormMs / 1000).toFixed(1)} s, Redeem possible after ${(f.openToReadyMs / 1000).toFixed(1)} s, proof ${f.proofMs} ms), ${mb(f.bytesBeforeProof)} over the wire before the first proof`);
       }
       console.log(`figures ${JSON.stringify({ run, first, second })}`);
-      // The same phone, another card: the prover comes from the browser's cache.
+      if (!["downloading", "loading keys", "ready"].every((s) => s in (first.loadAt ?? {}))) fail(`the page was told the prover's stages ${JSON.stringify(first.loadAt)}`);
+      // The same phone, another card: the prover comes from Cache Storage, not even a request.
       if (second.bytesBeforeProof > 200_000) fail(`the second visit fetched ${mb(second.bytesBeforeProof)} before its proof: the prover again`);
+      if (second.proverRequests !== 0) fail(`the second visit requested ${second.proverRequests} of the prover's files: not kept in Cache Storage`);
+      if (run === 1) {
+        // A cached copy that is not the pinned one is dropped and fetched again.
+        const t = await tamperedCache(browser, newCard());
+        if (t.tampered.length !== 2 || t.state !== "ready" || t.held.older !== 0 || t.tampered.some((u) => !t.fetched.includes(u) || t.held[u] !== pinnedHash(u))) fail(`a changed cached copy: ${JSON.stringify(t)}`);
+        console.log(`ok  the prover's files come from Cache Storage on a second card (no request); a cached wasm and proving key with one byte changed are fetched again and replaced by the pinned files; an older build's are dropped`);
+        // The proof's own time on a slower CPU, where DevTools' throttling reaches.
+        const times = await proofTimes(browser, 1);
+        const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
+        console.log(`proof on a page's thread (the worker's wasm): ${times.unthrottled.join(", ")} ms unthrottled, ${times.throttled.join(", ")} ms with the CPU ${cpuSlowdown}× slower (×${(median(times.throttled) / median(times.unthrottled)).toFixed(1)}); in the worker, unthrottled: ${first.proofMs}, ${second.proofMs} ms`);
+        console.log(`figures ${JSON.stringify({ proofTimes: times })}`);
+      }
     } finally {
       await browser.close();
     }

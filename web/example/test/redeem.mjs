@@ -262,6 +262,23 @@ try {
     await p.close();
   }
 
+  // A card already redeemed is told without the prover: in a fresh context (nothing cached) whose
+  // requests for the prover's files are refused, the page says so all the same.
+  const bare = await browser.createBrowserContext();
+  try {
+    const p = await phone(bare);
+    await p.setRequestInterception(true);
+    const refusedFiles = [];
+    p.on("request", (r) => (/\/assets\/(prover|reveal)\.[0-9a-f]{16}\./.test(r.url()) ? (refusedFiles.push(r.url()), r.abort()) : r.continue()));
+    await p.goto(link, { waitUntil: "load" });
+    await p.waitForFunction(() => document.body.dataset.state === "refused", { timeout: 30_000 });
+    const got = await p.evaluate(() => ({ problem: window.journey.problem, stages: Object.keys(window.journey.loadAt ?? {}) }));
+    if (got.problem !== "redeemed" || got.stages.includes("ready") || !refusedFiles.length) fail(`a redeemed card without the prover: ${JSON.stringify({ ...got, refusedFiles })}`);
+    console.log(`ok  a card already redeemed is told without the prover (its files refused to the page: ${refusedFiles.length})`);
+  } finally {
+    await bare.close();
+  }
+
   // 6. What left the browser: no request carries a secret of either card or the key made, and
   // none has a Referer.
   const secrets = [...secretsOf(link), ...secretsOf(cliLink), keyHex];

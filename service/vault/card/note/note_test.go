@@ -2,6 +2,7 @@ package note_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/big"
 	"os"
 	"testing"
@@ -90,7 +91,8 @@ func BenchmarkProveFrom(b *testing.B) {
 
 // The shared vectors of testdata/links.json (web/client's tests read them too): each link or
 // card string reads as its card, or fails with its problem; a card renders as its link, and the
-// link reads back as the card.
+// link reads back as the card; its public nullifier is the one a page computes without the
+// prover (web/client's readCard) to ask the vault whether it is spent.
 func TestCardLinks(t *testing.T) {
 	data, err := os.ReadFile("testdata/links.json")
 	if err != nil {
@@ -108,7 +110,7 @@ func TestCardLinks(t *testing.T) {
 			Want                 *struct {
 				ChainID                    uint64 `json:"chainId"`
 				Vault, Token, Amount, Card string
-				Link                       string
+				Link, Nullifier            string
 			}
 		}
 	}
@@ -134,6 +136,9 @@ func TestCardLinks(t *testing.T) {
 		}
 		if got.String() != c.Want.Card || got.ChainID != c.Want.ChainID || got.Vault.Hex() != c.Want.Vault || got.Token.Hex() != c.Want.Token || got.Amount.String() != c.Want.Amount {
 			t.Errorf("%s: read %s, want %s", c.Name, got, c.Want.Card)
+		}
+		if n := fmt.Sprintf("0x%064x", zk.Nullifier(got.NullifierSecret)); n != c.Want.Nullifier {
+			t.Errorf("%s: the nullifier is %s, want %s", c.Name, n, c.Want.Nullifier)
 		}
 		if link := got.Link(doc.Base, home); link != c.Want.Link {
 			t.Errorf("%s: the link is %s, want %s", c.Name, link, c.Want.Link)
