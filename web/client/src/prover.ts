@@ -75,6 +75,7 @@ export class Prover {
         failed = new Error(`the prover's worker failed: ${e.message || "its script did not load"} (prover-worker.js, next to prover.js)`);
         for (const w of waiting.values()) w.reject(failed);
         waiting.clear();
+        worker.terminate();
       };
       const send = (fn: string, arg: unknown) =>
         new Promise<string>((resolve, reject) => {
@@ -83,7 +84,12 @@ export class Prover {
           waiting.set(id, { resolve, reject });
           worker.postMessage({ id, fn, args: [arg] });
         });
-      await send("load", assets);
+      try {
+        await send("load", assets);
+      } catch (e) {
+        worker.terminate(); // a prover that did not load leaves nothing running
+        throw e;
+      }
       return new Prover(send, () => worker.terminate());
     }
     const raw: RawProver = await startRuntime(assets, opts.onProgress);

@@ -90,6 +90,25 @@ try {
   const state = await broken.evaluate(() => Promise.race([window.proverState, new Promise((ok) => setTimeout(() => ok("still waiting after 20 s"), 20_000))]));
   if (!String(state).includes("the prover's worker failed")) fail(`a worker that does not load: ${state}`);
   console.log(`ok  a worker that does not load fails the prover's load: ${state}`);
+
+  // A worker that started but whose load failed (here the wasm arrives with a byte changed, in a
+  // fresh context whose Cache Storage holds nothing) is stopped: no worker is left running.
+  const fresh = await browser.createBrowserContext();
+  const tampered = await fresh.newPage();
+  const bad = Buffer.from(wasm);
+  bad[bad.length - 1] ^= 1;
+  await tampered.setRequestInterception(true);
+  tampered.on("request", (r) =>
+    r.url().includes(wasmFile) ? r.respond({ status: 200, contentType: "application/wasm", body: bad }) : r.continue(),
+  );
+  await tampered.goto(site.url, { waitUntil: "load" });
+  await tampered.waitForFunction(() => document.querySelector("#status")?.textContent === "ready", { timeout: 30_000 });
+  const refused = await tampered.evaluate(() => Promise.race([window.proverState, new Promise((ok) => setTimeout(() => ok("still waiting after 60 s"), 60_000))]));
+  if (!String(refused).includes("pinned")) fail(`a tampered wasm: ${refused}`);
+  for (let i = 0; i < 50 && tampered.workers().length > 0; i++) await new Promise((r) => setTimeout(r, 100));
+  if (tampered.workers().length !== 0) fail(`a prover whose load failed left ${tampered.workers().length} worker(s) running`);
+  console.log("ok  a prover whose load failed (a wasm not the pinned one) leaves no worker running");
+  await fresh.close();
 } finally {
   await browser.close();
   site.close();
