@@ -66,6 +66,7 @@ const mb = (n: number) => (n / 1e6).toFixed(1);
 const showLoad = (p: LoadProgress) => {
   const at = (journey.loadAt ??= {}) as Record<string, number>; // when each stage began (performance.now())
   at[p.stage] ??= Math.round(performance.now());
+  if (p.stage === "downloading" && !("loadTotal" in journey)) journey.loadTotal = p.total ?? null; // its first report's total, for the phone test
   if (document.body.dataset.state !== "loading") return;
   bar.hidden = false;
   if (p.stage === "loading keys") {

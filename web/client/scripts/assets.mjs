@@ -73,6 +73,8 @@ writeFileSync(
     `// checked before each is used, wherever it is loaded from.\n` +
     `export const pinned = ${JSON.stringify(pinned, null, 2)} as const;\n` +
     `// Their file names in dist/assets, each carrying its hash.\n` +
-    `export const files = ${JSON.stringify(files, null, 2)} as const;\n`,
+    `export const files = ${JSON.stringify(files, null, 2)} as const;\n` +
+    `// Their sizes in bytes (decoded): a progress bar's total before a compressed answer has arrived.\n` +
+    `export const sizes = ${JSON.stringify(Object.fromEntries(Object.entries(files).map(([name, file]) => [name, statSync(join(out, file)).size])), null, 2)} as const;\n`,
 );
 console.log(`prover assets in ${out}, pinned: ${JSON.stringify(pinned)}`);

@@ -1,7 +1,7 @@
 // Loads the Go-compiled prover (cmd/proverwasm) and its keys, wherever it runs: a Web Worker or
 // Node. The wasm registers globalThis.vaultdProver, whose functions answer JSON strings.
 
-import { files, pinned } from "./pinned.gen.js";
+import { files, pinned, sizes } from "./pinned.gen.js";
 
 /** The files the prover loads. */
 export type AssetName = "wasm" | "wasmExec" | "provingKey" | "verifyingKey";
@@ -79,6 +79,13 @@ interface Load {
   report(stage?: LoadProgress["stage"]): void;
 }
 
+// ownSize is the size of one of the package's own files, known from its build (the bytes a
+// compressed answer does not state); undefined for another file (a production key), whose
+// uncompressed answer's Content-Length tells it.
+function ownSize(assets: ProverAssets, name: AssetName): number | undefined {
+  return assets.sha256[name].toLowerCase() === pinned[name] ? sizes[name] : undefined;
+}
+
 function newLoad(assets: ProverAssets, names: AssetName[], onProgress?: (p: LoadProgress) => void): Load {
   let last = 0;
   const load: Load = {
@@ -94,8 +101,9 @@ function newLoad(assets: ProverAssets, names: AssetName[], onProgress?: (p: Load
       let total: number | undefined = 0;
       for (const name of load.names) {
         const f = load.seen.get(name);
+        const size = f?.total ?? ownSize(assets, name); // a file not yet answered: its size if it is the package's
         received += f?.received ?? 0;
-        total = f?.total === undefined || total === undefined ? undefined : total + f.total;
+        total = size === undefined || total === undefined ? undefined : total + size;
       }
       onProgress({ stage: stage ?? "downloading", received, total });
     },
@@ -131,7 +139,7 @@ async function checked(load: Load, name: AssetName, compile?: (r: Response) => P
     if (!r.ok) throw new Error(`${url}: ${r.status}`);
     // A compressed answer's Content-Length is not its decoded size.
     const length = r.headers.get("content-encoding") ? NaN : Number(r.headers.get("content-length") ?? NaN);
-    const f = { received: 0, total: Number.isFinite(length) ? length : undefined };
+    const f = { received: 0, total: ownSize(load.assets, name) ?? (Number.isFinite(length) ? length : undefined) };
     load.seen.set(name, f);
     const streaming = compile && r.body && (r.headers.get("content-type") ?? "").startsWith("application/wasm");
     // The response itself goes to the compiler (a browser may then use its compiled code cache);

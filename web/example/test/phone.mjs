@@ -98,6 +98,7 @@ const visit = async (browser, link) => {
     bytesBeforeProof: [...finished.values()].filter((f) => f.at <= proofAt).reduce((s, f) => s + f.bytes, 0),
     proofMs: j.proofMs,
     loadAt: j.loadAt, // when each of the prover's stages began, in ms from the page's start
+    loadTotal: j.loadTotal, // the bytes the progress bar was told, at its first report, it would count to
     proverRequests: [...urls].filter((u) => proverAsset.test(u)).length,
   };
 };
@@ -221,6 +222,8 @@ try {
       }
       console.log(`figures ${JSON.stringify({ run, first, second })}`);
       if (!["downloading", "loading keys", "ready"].every((s) => s in (first.loadAt ?? {}))) fail(`the page was told the prover's stages ${JSON.stringify(first.loadAt)}`);
+      // The files arrive compressed, so no answer says their size: the package's build does, from the first report on.
+      if (!(first.loadTotal > 10_000_000)) fail(`the progress bar was told a total of ${first.loadTotal} bytes on a first visit, not the prover's files' size`);
       // The same phone, another card: the prover comes from Cache Storage, not even a request.
       if (second.bytesBeforeProof > 200_000) fail(`the second visit fetched ${mb(second.bytesBeforeProof)} before its proof: the prover again`);
       if (second.proverRequests !== 0) fail(`the second visit requested ${second.proverRequests} of the prover's files: not kept in Cache Storage`);
