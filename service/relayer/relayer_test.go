@@ -25,6 +25,7 @@ import (
 // A card redeemed through the relayer: the recipient, who never held gas, gets the tokens; the
 // operator pays; the same card again is NULLIFIER_USED.
 func TestRevealThroughRelayer(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	s := startRelayer(t, c, nil)
 	_, req := request(t, c, devUsers(c, 0), 777)
@@ -50,6 +51,7 @@ func TestRevealThroughRelayer(t *testing.T) {
 
 // A request failing several checks gets the first in the seed's order.
 func TestCheckOrder(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	s := startRelayer(t, c, nil)
 	_, spentReq := request(t, c, devUsers(c, 0), 5)
@@ -93,6 +95,7 @@ func TestCheckOrder(t *testing.T) {
 // A learned gas limit too small for a reveal never sends a transaction that runs out of gas: the
 // simulation runs within the limit, fails, and the reveal is estimated and sent with enough.
 func TestLearnedGasLimitTooSmall(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	s := startRelayer(t, c, nil)
 	s.svc.SetLearnedGasLimit(150_000) // a reveal needs ~331k
@@ -118,6 +121,8 @@ func TestLearnedGasLimitTooSmall(t *testing.T) {
 // went as soon as recorded; the pool then held 106 of 150 (at 64), the rest to be replaced at
 // REPLACE_AFTER.
 func TestABurstOfRevealsBeyondThePoolsQueueIsMinedWithoutReplacement(t *testing.T) {
+	// Not in parallel: its two provers take both cores, and a neighbour's short timeouts
+	// would lapse.
 	const queue = 8
 	const n = 3 * queue
 	c := devchaintest.StartConfig(t, devchain.Config{AccountQueue: queue})
