@@ -41,6 +41,7 @@ func ours(c *devchain.Chain) *faucetapi.ReplaceTransactionParams {
 // sent, /ready 503; the pause outlives a restart on the same database; resumed, claims are paid.
 // The wallet report shows the faucet wallet and its nonces. Without the key: 401.
 func TestAnOperatorPausesTheFaucet(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	dir := t.TempDir()
 	over := map[string]string{"ADMIN_API_KEY": adminKey, "REPLICA_NAME": "faucet-a"}
@@ -86,6 +87,7 @@ func TestAnOperatorPausesTheFaucet(t *testing.T) {
 // The faucet's operator replaces a claim's stuck transfer at once; the claim is confirmed with
 // the replacement. A nonce with nothing in flight is 404.
 func TestAnOperatorReplacesAStuckClaim(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	s := startFaucet(t, c, t.TempDir(), map[string]string{"ADMIN_API_KEY": adminKey, "REPLACE_AFTER": "50s", "RECEIPT_TIMEOUT": "1m"})
 	addr := freshAddress(t)
@@ -127,6 +129,7 @@ func TestAnOperatorReplacesAStuckClaim(t *testing.T) {
 // DISPLACED_AFTER_BLOCKS (3) deep the claim is failed ("cancelled"), nothing paid, and the
 // address may claim again, which is paid.
 func TestAnOperatorCancelsAStuckClaim(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	s := startFaucet(t, c, t.TempDir(), map[string]string{"ADMIN_API_KEY": adminKey, "REPLACE_AFTER": "50s", "RECEIPT_TIMEOUT": "1m"})
 	addr := freshAddress(t)
@@ -167,6 +170,7 @@ func TestAnOperatorCancelsAStuckClaim(t *testing.T) {
 // is paid once (taking the first cancel for final failed the claim, the address claimed again
 // and was paid twice).
 func TestACancelUndoneByAReorgPaysOnce(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	spans := tracetest.NewSpanRecorder()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))
@@ -223,6 +227,7 @@ func TestACancelUndoneByAReorgPaysOnce(t *testing.T) {
 // A replace or a cancel of a transfer whose newest version is at MAX_FEE_PER_GAS (1 wei here)
 // is refused 409 NOT_REPLACEABLE, nothing sent: a node takes a replacement only with higher fees.
 func TestAReplacementAtTheFeeCapIsRefused(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	s := startFaucet(t, c, t.TempDir(), map[string]string{"ADMIN_API_KEY": adminKey, "MAX_FEE_PER_GAS": "0.000000001", "REPLACE_AFTER": "50s"})
 	n := nonce(t, c, c.Accounts.Faucet.Address)
@@ -245,6 +250,7 @@ func TestAReplacementAtTheFeeCapIsRefused(t *testing.T) {
 
 // The faucet's webhooks: a claim accepted and confirmed, each delivered once, signed.
 func TestTheFaucetTellsItsWebhooks(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	const secret = "a webhook secret for the tests"
 	var mu sync.Mutex

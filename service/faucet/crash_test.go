@@ -51,6 +51,7 @@ func TestMain(m *testing.M) {
 
 // TestCrashSafety: one faucet on an SQLite file, killed 20 times.
 func TestCrashSafety(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("crash test runs child processes")
 	}
@@ -63,6 +64,7 @@ func TestCrashSafety(t *testing.T) {
 // 12 times. Every address is paid once in all, by one wallet or the other: the database's
 // uniqueness decides, and each replica reconciles its own wallet's claims when it is back.
 func TestTwoReplicasOnPostgresCrashSafety(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("crash test runs child processes")
 	}

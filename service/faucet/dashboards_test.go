@@ -14,6 +14,7 @@ import (
 // Every vaultd_faucet_* metric a dashboard or alert rule names is exported by the faucet, and a
 // confirmed claim moves the ones that describe it.
 func TestDashboardsUseRealMetrics(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	hooks := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) }))
 	defer hooks.Close()

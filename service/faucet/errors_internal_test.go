@@ -12,6 +12,7 @@ import (
 // Every reason the domain code can return has its row in api.go's table; Retry-After and the
 // cause travel with it; a claim that exists is 409 ALREADY_CLAIMED.
 func TestEveryReasonHasItsHTTPAnswer(t *testing.T) {
+	t.Parallel()
 	for r := ClaimRejected; r < reasonsEnd; r++ {
 		if m, ok := reasons[r]; !ok || m.Code == "" || m.Status < 400 {
 			t.Errorf("reason %d: no HTTP answer", r)

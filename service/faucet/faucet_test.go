@@ -19,6 +19,7 @@ import (
 // A claim answers 202 pending with its transaction, becomes confirmed with its block, moves the
 // amount once; a second claim, in any letter case, is 409 ALREADY_CLAIMED with the first claim.
 func TestClaimThenStatusThenAlreadyClaimed(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	s := startFaucet(t, c, t.TempDir(), nil)
 	addr := freshAddress(t)
@@ -55,6 +56,7 @@ func TestClaimThenStatusThenAlreadyClaimed(t *testing.T) {
 
 // Fifty claims for one address at the same moment make one transaction and one 202.
 func TestConcurrentClaimsForOneAddressMakeOneTransaction(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	s := startFaucet(t, c, t.TempDir(), nil)
 	wallet := c.Accounts.Faucet.Address
@@ -84,6 +86,7 @@ func TestConcurrentClaimsForOneAddressMakeOneTransaction(t *testing.T) {
 
 // Many addresses at once: each gets its amount once, on consecutive nonces.
 func TestConcurrentClaimsForManyAddresses(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	s := startFaucet(t, c, t.TempDir(), nil)
 	before := nonce(t, c, c.Accounts.Faucet.Address)
@@ -116,6 +119,7 @@ func TestConcurrentClaimsForManyAddresses(t *testing.T) {
 // (Sent out of order, as when sends stopped holding the manager's lock, the pool dropped some,
 // and they were replaced only at REPLACE_AFTER: a burst took 31 blocks.)
 func TestABurstOfClaimsBeyondThePoolsQueueIsMinedWithoutReplacement(t *testing.T) {
+	t.Parallel()
 	const n = 200
 	c := devchaintest.Start(t)
 	s := startFaucet(t, c, t.TempDir(), nil)
@@ -159,6 +163,7 @@ func TestABurstOfClaimsBeyondThePoolsQueueIsMinedWithoutReplacement(t *testing.T
 
 // Bad input gets 400 INVALID_REQUEST and changes nothing.
 func TestBadInput(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	s := startFaucet(t, c, t.TempDir(), nil)
 	wallet := c.Accounts.Faucet.Address
@@ -215,6 +220,7 @@ func TestBadInput(t *testing.T) {
 
 // A contract that refuses native tokens is refused before anything is recorded or sent.
 func TestClaimForAContractThatRefusesTokens(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	s := startFaucet(t, c, t.TempDir(), nil)
 	before := nonce(t, c, c.Accounts.Faucet.Address)
@@ -231,6 +237,7 @@ func TestClaimForAContractThatRefusesTokens(t *testing.T) {
 // The per-IP limit counts every claim request; the total limit counts claims sent, so a 409 does
 // not use it up. Both answer 429 naming the limit, with Retry-After.
 func TestRateLimits(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	s := startFaucet(t, c, t.TempDir(), map[string]string{"RATE_LIMIT_PER_IP": "3/1h", "RATE_LIMIT_TOTAL": "1000/1h"})
 	first := freshAddress(t)
@@ -264,6 +271,7 @@ func TestRateLimits(t *testing.T) {
 // A faucet funded below MIN_FAUCET_BALANCE answers 503 FAUCET_BALANCE_LOW with Retry-After, logs
 // one alert, reports degraded health, records nothing; funding it reopens the gate.
 func TestBalanceGate(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	poor := freshKey(t)
 	fund(t, c, c.Accounts.Deployer.Key, keyAddress(poor), new(big.Int).Mul(big.NewInt(50), big.NewInt(params.Ether)))
@@ -316,6 +324,7 @@ func TestBalanceGate(t *testing.T) {
 // A wallet that holds less than one claim, with MIN_FAUCET_BALANCE set under it, answers 503
 // FAUCET_BALANCE_LOW (not the address's fault), and records nothing.
 func TestWalletHoldingLessThanOneClaim(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	poor := freshKey(t)
 	fund(t, c, c.Accounts.Deployer.Key, keyAddress(poor), new(big.Int).Mul(big.NewInt(50), big.NewInt(params.Ether)))
@@ -330,6 +339,7 @@ func TestWalletHoldingLessThanOneClaim(t *testing.T) {
 
 // Claims the validation refuses count against the per-IP limit too.
 func TestMalformedClaimsCountPerIP(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	s := startFaucet(t, c, t.TempDir(), map[string]string{"RATE_LIMIT_PER_IP": "3/1h"})
 	var codes []int
@@ -350,6 +360,7 @@ func TestMalformedClaimsCountPerIP(t *testing.T) {
 // last one sent may go over it): with 150 and claims of 100 + gas, the second claim is sent,
 // the third gets 503 SPEND_LIMIT_REACHED and nothing is recorded for it; /ready says why.
 func TestSpendLimit(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	s := startFaucet(t, c, t.TempDir(), map[string]string{"FAUCET_SPEND_LIMIT": "150/1h"})
 	for range 2 {

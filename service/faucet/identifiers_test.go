@@ -16,6 +16,7 @@ import (
 // of a claim to a contract that refuses native tokens (CLAIM_REJECTED), and every log line at
 // debug level, carry neither address.
 func TestRefusedClaimsNameNoAddress(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	rx := otlptest.Start(t)
 	tp := rx.Provider(t, "faucet", nil)

@@ -36,6 +36,7 @@ func TestNoGoroutineOutlivesTheFaucet(t *testing.T) {
 // New wires and waits for nothing: on a new Redis (in its quiet spell, here an hour long) it
 // returns at once, where it waited the spell out before; Start waits, and Close ends that wait.
 func TestNewWaitsForNoQuietSpell(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	redisURL, stopRedis := redistest.Server(t)
 	defer stopRedis()

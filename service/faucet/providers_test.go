@@ -18,6 +18,7 @@ import (
 // once: the send is not repeated on the fallback (whose "nonce too low", once the first copy is
 // mined, once made the faucet sign the payment again at the next nonce).
 func TestLostAnswersToSendsPayOnce(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	gateway := devchaintest.Faults(t, c.RPCURL)
 	faults := []devchain.Fault{devchain.LoseAnswer, devchain.Throttle, devchain.Drop}
@@ -61,6 +62,7 @@ func TestLostAnswersToSendsPayOnce(t *testing.T) {
 // claim's transaction, mined meanwhile, for displaced: it finds that transaction at the claim's
 // nonce, waits for its receipt, and pays nothing twice.
 func TestALaggingReceiptIndexIsNotDisplacement(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	dir := t.TempDir()
 	wallet := c.Accounts.Faucet.Address
@@ -100,6 +102,7 @@ func TestALaggingReceiptIndexIsNotDisplacement(t *testing.T) {
 // answering as it does): before, the estimate passed, the send was refused, and the claim got
 // 502 CHAIN_UNAVAILABLE while /ready said 200.
 func TestAWalletShortOfOneClaimIs503(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	key := freshKey(t)
 	fund(t, c, c.Accounts.Faucet.Key, keyAddress(key), new(big.Int).Div(amount, big.NewInt(2))) // half a claim
@@ -118,6 +121,7 @@ func TestAWalletShortOfOneClaimIs503(t *testing.T) {
 // lookups, not one request per claim: behind a node without eth_getBlockReceipts (Hardhat, many
 // providers) the cost of a restart no longer grows with what was in flight.
 func TestARestartLooksUpReceiptsInBatches(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	dir := t.TempDir()
 	wallet := c.Accounts.Faucet.Address

@@ -26,6 +26,7 @@ import (
 // Two replicas on one Postgres and one Redis, each with its own wallet: the total limit holds
 // across them (one claim, then 429 at the other), and a claim made at one is 409 at the other.
 func TestReplicasShareLimitsAndClaims(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	db := sqldbtest.Postgres(t)
 	url, _ := redistest.Server(t)
@@ -56,6 +57,7 @@ func TestReplicasShareLimitsAndClaims(t *testing.T) {
 // the second from its own wallet, and broadcasts the third's recorded transaction again (no key
 // needed) and settles it once mined: each address paid exactly once.
 func TestClaimsOfAStoppedReplicaAreFinished(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	db := sqldbtest.Postgres(t)
 	gone := freshKey(t)
@@ -130,6 +132,7 @@ func TestClaimsOfAStoppedReplicaAreFinished(t *testing.T) {
 // the lock, this faucet signs nothing (503 UNAVAILABLE, no transaction); once the lock is free
 // again it takes it back, reads the nonce afresh, and pays claims again.
 func TestALostWalletLockStopsSigning(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	db := sqldbtest.Postgres(t)
 	s := startFaucet(t, c, t.TempDir(), map[string]string{"DATABASE_URL": db})
@@ -176,6 +179,7 @@ func TestALostWalletLockStopsSigning(t *testing.T) {
 // REDIS_WIPE_QUIET (503 UNAVAILABLE, nothing recorded or sent), then claims again. Before, the
 // limits simply started again from nothing and claims went on.
 func TestARedisRestartedEmptyQuietsTheFaucet(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	url, restart := redistest.Restartable(t)
 	s := startFaucet(t, c, t.TempDir(), map[string]string{"REDIS_URL": url, "REDIS_WIPE_QUIET": "2s"})
@@ -207,6 +211,7 @@ func TestARedisRestartedEmptyQuietsTheFaucet(t *testing.T) {
 // in flight), while a claim recorded but never signed stays that replica's, for one that is not
 // paused, and nothing is signed; once resumed, it adopts the claim and pays it.
 func TestAPausedReplicaAdoptsNoUnsignedClaim(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	db := sqldbtest.Postgres(t)
 	gone := freshKey(t)
@@ -280,6 +285,7 @@ func TestAPausedReplicaAdoptsNoUnsignedClaim(t *testing.T) {
 // other replica's wallet is refused 409 WALLET_MISMATCH, nothing done; a paused replica is
 // resumed at its own address, and the fleet shows both; the cancel at the right replica goes.
 func TestTheFleetsOperatorReachesEachReplicaApart(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	db := sqldbtest.Postgres(t)
 	second := freshKey(t)

@@ -22,6 +22,7 @@ import (
 // A claim whose transaction waits in the pool when the faucet stops is followed by the next
 // start (the same transaction, not a second one) and confirmed.
 func TestPendingClaimSurvivesARestart(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	dir := t.TempDir()
 	wallet := c.Accounts.Faucet.Address
@@ -81,6 +82,7 @@ func TestPendingClaimSurvivesARestart(t *testing.T) {
 // its nonce and, once it is DISPLACED_AFTER_BLOCKS deep, sends the claim afresh, so the address
 // is paid exactly once.
 func TestDisplacedClaimIsSentAfresh(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	dir := t.TempDir()
 	c.PauseSealing()
@@ -132,6 +134,7 @@ func TestDisplacedClaimIsSentAfresh(t *testing.T) {
 
 // Configuration problems are all listed at once; a key is never echoed.
 func TestConfigProblemsAreListed(t *testing.T) {
+	t.Parallel()
 	secret := "0x" + strings.Repeat("zz", 32)
 	_, err := faucet.LoadConfig(func(k string) string {
 		return map[string]string{"FAUCET_PRIVATE_KEY": secret, "FAUCET_AMOUNT": "0", "MIN_FAUCET_BALANCE": "lots",
@@ -153,6 +156,7 @@ func TestConfigProblemsAreListed(t *testing.T) {
 
 // A CHAIN_ID that is not the chain's stops the start.
 func TestWrongChainIDRefusesToStart(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	cfg, err := faucet.LoadConfig(env(c, t.TempDir(), map[string]string{"CHAIN_ID": "5446"}))
 	if err != nil {
@@ -168,6 +172,7 @@ func TestWrongChainIDRefusesToStart(t *testing.T) {
 
 // An idle faucet makes at most one chain call per balance poll.
 func TestIdleFaucetBarelyCallsTheChain(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	counter := devchaintest.CountCalls(t, c.RPCURL)
 	s := startFaucet(t, c, t.TempDir(), map[string]string{"RPC_URL": counter.URL, "BALANCE_POLL_INTERVAL": "1s"})
@@ -186,6 +191,7 @@ func TestIdleFaucetBarelyCallsTheChain(t *testing.T) {
 // The shared platform: the key from FAUCET_PRIVATE_KEY_FILE, the served spec, CORS for an allowed
 // origin, the client IP from TRUSTED_PROXIES' X-Forwarded-For (and only from them).
 func TestPlatform(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	keyFile := filepath.Join(t.TempDir(), "key")
 	if err := os.WriteFile(keyFile, []byte(keyHex(c.Accounts.Faucet.Key)+"\n"), 0o600); err != nil {
@@ -230,6 +236,7 @@ func TestPlatform(t *testing.T) {
 // A failed claim (its transfer reverted or could not be sent: nothing moved) is reopened by the
 // next claim for the address, which is then paid once; the status shows the new claim.
 func TestFailedClaimCanBeClaimedAgain(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	dir := t.TempDir()
 	s := startFaucet(t, c, dir, nil) // creates the store
@@ -270,6 +277,7 @@ func TestFailedClaimCanBeClaimedAgain(t *testing.T) {
 // start, which is paused (the pause outlives the restart), and is left pending, nothing signed;
 // once resumed, the claim is sent afresh and paid once.
 func TestAPausedFaucetsReconciliationSignsNothing(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	dir := t.TempDir()
 	over := map[string]string{"ADMIN_API_KEY": adminKey, "REPLICA_NAME": "faucet-a", "DISPLACED_AFTER_BLOCKS": "1"}

@@ -17,6 +17,7 @@ import (
 // for it; then the settlement, a trace of its own linked to the claim's send, holding the
 // outcome's write. A second claim is refused where it is decided, the lookup.
 func TestClaimSpans(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	rx := otlptest.Start(t)
 	tp := rx.Provider(t, "faucet", nil)

@@ -34,6 +34,7 @@ func getError(t *testing.T, rawURL string, header map[string]string) (status int
 // A cursor whose block does not fit the store (beyond int64) is a bad cursor, 400, in a query and
 // in a stream; it was a 500.
 func TestCursorBeyondInt64(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	s := startIndexer(t, c, t.TempDir(), nil)
 	huge := base64.RawURLEncoding.EncodeToString([]byte("18446744073709551615:0:0x" + strings.Repeat("ab", 32)))
@@ -48,6 +49,7 @@ func TestCursorBeyondInt64(t *testing.T) {
 // A cursor made for another event is a bad cursor (400), not a reorg: neither 409
 // CURSOR_REORGED in a query nor a spurious "reorg" in a stream.
 func TestCursorOfAnotherEvent(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	s := startIndexer(t, c, t.TempDir(), nil)
 	commit(t, c, 0, 3)
@@ -76,6 +78,7 @@ func TestCursorOfAnotherEvent(t *testing.T) {
 // the URL it was opened with), Last-Event-ID wins: it is the newer position. A stream is sent
 // uncached and unbuffered.
 func TestLastEventIDWinsOverTheCursor(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	s := startIndexer(t, c, t.TempDir(), nil)
 	commit(t, c, 0, 3)
@@ -99,6 +102,7 @@ func TestLastEventIDWinsOverTheCursor(t *testing.T) {
 // Every route counts against RATE_LIMIT_PER_IP (429 RATE_LIMITED with Retry-After), and streams
 // are capped per client IP (429) and in all (503 UNAVAILABLE); a closed stream frees its slot.
 func TestPerIPLimitsAndStreamCaps(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	s := startIndexer(t, c, t.TempDir(), map[string]string{"RATE_LIMIT_PER_IP": "1000000/1m", "STREAMS_PER_IP": "2", "MAX_STREAMS": "2"})
 	url := s.url + "/api/indexer/stream?event=CommitmentInserted"

@@ -15,6 +15,7 @@ import (
 // The fast path renders every static event exactly as the ABI package does, negative numbers
 // and full-width values included.
 func TestStaticDecodingAgreesWithTheABIPackage(t *testing.T) {
+	t.Parallel()
 	vault := contracts.NewCommitRevealVault().GetABI()
 	tree := contracts.NewCommitRevealVault().GetABI()
 	word := func(v *big.Int) []byte { return common.LeftPadBytes(v.Bytes(), 32) }

@@ -50,34 +50,43 @@ func TestMain(m *testing.M) {
 	os.Exit(sqldbtest.Main(m))
 }
 
-// backend is the store the running test uses: "sqlite", or "postgres" while eachStore runs it
-// there. Tests run one at a time, so a package variable is enough.
-var (
-	backend       = "sqlite"
-	postgresByDir = map[string]string{}
-)
+// backend is "postgres" while a Postgres-only test runs (those run alone, not in parallel).
+// Otherwise a test's store is named by its test: "postgres" in eachStore's postgres half.
+var backend = "sqlite"
 
-// eachStore runs test on SQLite, then on Postgres: the same tests on both stores.
+// postgresByDir is the database of each indexer dir on Postgres.
+var postgresByDir = struct {
+	sync.Mutex
+	m map[string]string
+}{m: map[string]string{}}
+
+// eachStore runs test on SQLite, then on Postgres: the same tests on both stores. The test runs
+// in parallel with other tests (each half has its own dev chain and database).
 func eachStore(t *testing.T, test func(t *testing.T)) {
+	t.Parallel()
 	for _, b := range []string{"sqlite", "postgres"} {
-		t.Run(b, func(t *testing.T) {
-			backend = b
-			defer func() { backend = "sqlite" }()
-			test(t)
-		})
+		t.Run(b, test)
 	}
+}
+
+// onPostgres reports whether t runs on Postgres: in eachStore's postgres half, or in a
+// Postgres-only test.
+func onPostgres(t testing.TB) bool {
+	return backend == "postgres" || strings.Contains(t.Name()+"/", "/postgres/")
 }
 
 // databaseURL is the store of an indexer whose files go in dir: one database per dir.
 func databaseURL(t testing.TB, dir string) string {
-	if backend != "postgres" {
+	if !onPostgres(t) {
 		return "sqlite:" + filepath.Join(dir, "indexer.db")
 	}
-	if u, ok := postgresByDir[dir]; ok {
+	postgresByDir.Lock()
+	defer postgresByDir.Unlock()
+	if u, ok := postgresByDir.m[dir]; ok {
 		return u
 	}
 	u := sqldbtest.Postgres(t)
-	postgresByDir[dir] = u
+	postgresByDir.m[dir] = u
 	return u
 }
 

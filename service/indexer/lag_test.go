@@ -139,6 +139,7 @@ func testLaggingReceiptsAreNotAReorg(t *testing.T) {
 // block; the manifest's format, here written without its keys) follows it: no address variable
 // set.
 func TestStartedFromADeploymentFile(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	m := c.Manifest()
 	file := filepath.Join(t.TempDir(), "deployment.json")

@@ -15,6 +15,7 @@ import (
 // a trace of its own (indexer.sync: from which block to which, the chain calls and the SQL that
 // stored them); a query is the request's span with its SQL statements beneath.
 func TestIndexerSpans(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	rx := otlptest.Start(t)
 	tp := rx.Provider(t, "indexer", nil)

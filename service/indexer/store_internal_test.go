@@ -16,6 +16,7 @@ import (
 // shared that connection, and a crowd of readers could hold the writer up (and a writer the
 // readers).
 func TestReadersDoNotWaitForTheWriter(t *testing.T) {
+	t.Parallel()
 	s, err := openStore("sqlite:"+filepath.Join(t.TempDir(), "indexer.db"), noop.NewTracerProvider())
 	if err != nil {
 		t.Fatal(err)

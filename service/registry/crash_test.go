@@ -28,6 +28,7 @@ import (
 const crashChildEnv = "VAULTD_REGISTRY_CRASH_CHILD"
 
 func TestCrashSafety(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("crash test runs child processes")
 	}

@@ -11,6 +11,7 @@ import (
 // rule names is one the registry exports, so a renamed metric cannot silently blank a panel or
 // an alert.
 func TestDashboardsUseRealMetrics(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, "", nil)
 	upsert(t, s, registryapi.TokenInput{Address: testChain.Tokens[0].Address.Hex()})
 	upsert(t, s, registryapi.TokenInput{Address: testChain.Contracts.TokenFactory.Hex()}) // reverts: chain call errors

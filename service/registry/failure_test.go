@@ -19,6 +19,7 @@ import (
 // With the chain gone, writes fail with 502 and change nothing, health says degraded, and
 // reads keep working.
 func TestChainDown(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	s := startServer(t, "", map[string]string{"RPC_URL": c.RPCURL, "RPC_TIMEOUT": "500ms"})
 	tok := c.Tokens[0]
@@ -55,6 +56,7 @@ func TestChainDown(t *testing.T) {
 
 // A registry whose chain is down at start serves its file when the chain id is known.
 func TestStartWhileChainDown(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	s := startServer(t, dir, nil)
 	upsert(t, s, registryapi.TokenInput{Address: testChain.Tokens[0].Address.Hex()})
@@ -73,6 +75,7 @@ func TestStartWhileChainDown(t *testing.T) {
 // A write the disk refuses is a 500, and neither memory nor the file changes. chattr +i makes
 // the folder immutable, which stops even root from creating the temporary file.
 func TestFailedWriteChangesNothing(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	s := startServer(t, dir, nil)
 	tok := testChain.Tokens[1]
@@ -106,6 +109,7 @@ func TestFailedWriteChangesNothing(t *testing.T) {
 }
 
 func TestInvalidDataFileRefusesToStart(t *testing.T) {
+	t.Parallel()
 	for name, content := range map[string]string{
 		"not JSON":      `{"version":1,`,
 		"wrong version": `{"version":99,"chainId":1337,"tokens":[]}`,
@@ -128,6 +132,7 @@ func TestInvalidDataFileRefusesToStart(t *testing.T) {
 }
 
 func TestChainIDMismatchRefusesToStart(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	s := startServer(t, dir, nil)
 	upsert(t, s, registryapi.TokenInput{Address: testChain.Tokens[0].Address.Hex()})
@@ -148,6 +153,7 @@ func TestChainIDMismatchRefusesToStart(t *testing.T) {
 }
 
 func TestConfigReportsEveryProblem(t *testing.T) {
+	t.Parallel()
 	_, err := registry.LoadConfig(func(k string) string {
 		return map[string]string{"PORT": "http", "RPC_TIMEOUT": "soon", "ICON_MAX_BYTES": "-1", "TRUSTED_PROXIES": "10.0.0.0/8,not an address", "SERVE_ICONS": "perhaps"}[k]
 	})

@@ -14,6 +14,7 @@ import (
 )
 
 func TestDetectImage(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		data string
 		ext  string
@@ -46,6 +47,7 @@ func status(err error) int {
 }
 
 func TestParseIconField(t *testing.T) {
+	t.Parallel()
 	png := []byte("\x89PNG\r\n\x1a\n0123456789")
 	b64 := base64.StdEncoding.EncodeToString(png)
 	for _, c := range []struct {

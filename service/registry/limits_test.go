@@ -15,6 +15,7 @@ import (
 // Retry-After: admin-key guesses are limited like everything else (they were unlimited). Every
 // answer carries the limit and what is left of it in RateLimit-Policy and RateLimit headers.
 func TestAdminKeyGuessesAreRateLimited(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, "", map[string]string{"RATE_LIMIT_PER_IP": "5/1m"})
 	body, _ := json.Marshal(map[string]string{"address": testChain.Tokens[0].Address.Hex()})
 	var statuses, limits []string

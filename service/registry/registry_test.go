@@ -52,6 +52,7 @@ func listTokens(t testing.TB, c *registryapi.ClientWithResponses, params *regist
 }
 
 func TestEmptyRegistryListsNothing(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, "", nil)
 	resp := listTokens(t, s.public, nil)
 	if resp.StatusCode() != 200 || resp.JSON200 == nil || resp.JSON200.Tokens == nil || len(resp.JSON200.Tokens) != 0 {
@@ -64,6 +65,7 @@ func TestEmptyRegistryListsNothing(t *testing.T) {
 
 // Every dev token is read from the chain: 18, 6 and 8 decimals, and the bytes32 legacy token.
 func TestCreateReadsMetadataFromChain(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, "", nil)
 	for _, tok := range testChain.Tokens {
 		resp := upsert(t, s, registryapi.TokenInput{Address: strings.ToLower(tok.Address.Hex())})
@@ -87,6 +89,7 @@ func TestCreateReadsMetadataFromChain(t *testing.T) {
 }
 
 func TestUpdateKeepsOmittedFields(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, "", nil)
 	tok := tokenBySymbol(t, "vUSDC")
 	created := upsert(t, s, registryapi.TokenInput{Address: tok.Address.Hex(), Category: ptr("stablecoin"), SortOrder: ptr(int32(7)),
@@ -110,6 +113,7 @@ func TestUpdateKeepsOmittedFields(t *testing.T) {
 }
 
 func TestChainFieldsAreNotAccepted(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, "", nil)
 	tok := tokenBySymbol(t, "vWETH")
 	for _, field := range []string{`"name":"X"`, `"symbol":"X"`, `"decimals":3`, `"tokenId":"0x01"`, `"bogus":1`} {
@@ -130,6 +134,7 @@ func TestChainFieldsAreNotAccepted(t *testing.T) {
 }
 
 func TestBadPayloads(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, "", nil)
 	addr := tokenBySymbol(t, "vWETH").Address.Hex()
 	for _, c := range []struct{ name, body, code string }{
@@ -157,6 +162,7 @@ func TestBadPayloads(t *testing.T) {
 }
 
 func TestAdminKeyIsRequired(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, "", nil)
 	addr := tokenBySymbol(t, "vWETH").Address.Hex()
 	wrong := newClient(t, s.url, testAdminKey+"x")
@@ -190,6 +196,7 @@ func TestAdminKeyIsRequired(t *testing.T) {
 }
 
 func TestNotATokenOrContract(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, "", nil)
 	for name, c := range map[string]struct {
 		addr common.Address
@@ -205,6 +212,7 @@ func TestNotATokenOrContract(t *testing.T) {
 }
 
 func TestGetToken(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, "", nil)
 	tok := tokenBySymbol(t, "vWBTC")
 	upsert(t, s, registryapi.TokenInput{Address: tok.Address.Hex(), Enabled: ptr(false)})
@@ -226,6 +234,7 @@ func TestGetToken(t *testing.T) {
 }
 
 func TestListOrderAndVisibility(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, "", nil)
 	// Same sortOrder for two tokens: symbol decides; a disabled token is left out.
 	weth, usdc, wbtc, mkr := tokenBySymbol(t, "vWETH"), tokenBySymbol(t, "vUSDC"), tokenBySymbol(t, "vWBTC"), tokenBySymbol(t, "vMKR")
@@ -264,6 +273,7 @@ func TestListOrderAndVisibility(t *testing.T) {
 }
 
 func TestETag(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, "", nil)
 	tok := tokenBySymbol(t, "vWETH")
 	upsert(t, s, registryapi.TokenInput{Address: tok.Address.Hex()})
@@ -332,6 +342,7 @@ func iconFiles(t testing.TB, s *server) []string {
 }
 
 func TestIconUpload(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, "", nil)
 	tok := tokenBySymbol(t, "vWETH")
 	addr := tok.Address.Hex()
@@ -412,6 +423,7 @@ func TestIconUpload(t *testing.T) {
 }
 
 func TestIconFieldInUpsert(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, "", nil)
 	addr := tokenBySymbol(t, "vUSDC").Address.Hex()
 	img := pngBytes(9)
@@ -445,6 +457,7 @@ func TestIconFieldInUpsert(t *testing.T) {
 }
 
 func TestPersistenceAcrossRestart(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	s := startServer(t, dir, nil)
 	tok := tokenBySymbol(t, "vWBTC")
@@ -468,6 +481,7 @@ func TestPersistenceAcrossRestart(t *testing.T) {
 }
 
 func TestHealthAndServiceEndpoints(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, "", nil)
 	upsert(t, s, registryapi.TokenInput{Address: tokenBySymbol(t, "vWETH").Address.Hex()})
 	h, err := s.public.GetHealthWithResponse(ctx)

@@ -22,6 +22,7 @@ import (
 // writes of different fields of one token at different replicas all hold (each write reads the
 // entry inside its transaction); a replica started later loads everything.
 func TestReplicasShareWritesAndETags(t *testing.T) {
+	t.Parallel()
 	db := sqldbtest.Postgres(t)
 	// Behind one load balancer, every replica has the same public URL (in icon URLs).
 	const public = "https://registry.example"
@@ -142,6 +143,7 @@ func find(list []registryapi.Token, address string) *registryapi.Token {
 // replica 1 has loaded the entries three more times, and replica 0 not once more (its writes
 // published the entries it read under the lock).
 func TestAReplicaDoesNotReloadItsOwnWrites(t *testing.T) {
+	t.Parallel()
 	db := sqldbtest.Postgres(t)
 	replicas := []*server{startServer(t, "", map[string]string{"DATABASE_URL": db}), startServer(t, "", map[string]string{"DATABASE_URL": db})}
 	reloads := func(s *server) string {

@@ -13,6 +13,7 @@ import (
 // the chain: one that answers garbage, one that never answers. Both must give 502
 // CHAIN_UNAVAILABLE within RPC_TIMEOUT, change nothing, and leave health degraded.
 func TestRPCFaultsTheNodeCannotProduce(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name    string
 		minTime time.Duration

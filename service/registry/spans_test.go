@@ -13,6 +13,7 @@ import (
 // token's metadata read from the chain (one eth_call each for its name, symbol and decimals) and
 // the store's write; a token the chain does not have is refused where that is decided.
 func TestWriteSpans(t *testing.T) {
+	t.Parallel()
 	rx := otlptest.Start(t)
 	tp := rx.Provider(t, "registry", nil)
 	s := startServerWith(t, "", nil, registry.Options{Traces: tp})

@@ -46,6 +46,7 @@ func bearer(key string) relayerapi.RequestEditorFn {
 // database; resumed, the replica reveals again. Without the key the routes answer 401, and a
 // relayer with no ADMIN_API_KEY has none (404).
 func TestAnOperatorPausesAndResumesAReplica(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	over := map[string]string{"ADMIN_API_KEY": adminKey, "REPLICA_NAME": "relayer-a", "DATABASE_URL": "sqlite:" + filepath.Join(t.TempDir(), "relayer.db")}
 	s := startRelayer(t, c, over)
@@ -101,6 +102,7 @@ func TestAnOperatorPausesAndResumesAReplica(t *testing.T) {
 // GET /admin/wallet: the operator wallet, its balance, the cost reserved, the gate, the spend
 // limit and what was spent, and its nonces as the node and the relayer see them.
 func TestTheOperatorWalletForItsOperator(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	s := startRelayer(t, c, map[string]string{"ADMIN_API_KEY": adminKey, "OPERATOR_SPEND_LIMIT": "5/1h"})
 	_, req := request(t, c, devUsers(c, 0), 32)
@@ -127,6 +129,7 @@ func TestTheOperatorWalletForItsOperator(t *testing.T) {
 // after REPLACE_AFTER, 50 s here), and the reveal gets the replacement's outcome; a nonce
 // with nothing in flight is 404.
 func TestAnOperatorReplacesAStuckTransaction(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	s := startRelayer(t, c, map[string]string{"ADMIN_API_KEY": adminKey, "REPLACE_AFTER": "50s", "RECEIPT_TIMEOUT": "1m"})
 	_, req := request(t, c, devUsers(c, 0), 33)
@@ -157,6 +160,7 @@ func TestAnOperatorReplacesAStuckTransaction(t *testing.T) {
 // relayer's record: mined reveals with the version mined and its block, a stuck one pending with
 // its fees; filtered by state and paged by cursor.
 func TestAnOperatorListsTheWalletsTransactions(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	s := startRelayer(t, c, map[string]string{"ADMIN_API_KEY": adminKey, "RECEIPT_TIMEOUT": "300ms", "REPLACE_AFTER": "250ms"})
 	var mined []string
@@ -212,6 +216,7 @@ func TestAnOperatorListsTheWalletsTransactions(t *testing.T) {
 // another replica at once (the cancelled reveal's nullifier claim is given back: it used to hold
 // the cancelled version's hash for an hour, and the copy waited for it, 504 TX_PENDING).
 func TestAnOperatorCancelsAStuckReveal(t *testing.T) {
+	t.Parallel()
 	over := map[string]string{"ADMIN_API_KEY": adminKey, "REPLACE_AFTER": "50s", "RECEIPT_TIMEOUT": "1m", "REPLICA_NAME": "relayer-a"}
 	t.Run("in process", func(t *testing.T) {
 		c := devchaintest.Start(t)
@@ -342,6 +347,7 @@ func oneBlock(t *testing.T, c *devchain.Chain) {
 // (1 wei here) is refused 409 NOT_REPLACEABLE, nothing sent: a node takes a replacement only
 // with higher fees.
 func TestAReplacementAtTheFeeCapIsRefused(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	s := startRelayer(t, c, map[string]string{"ADMIN_API_KEY": adminKey, "MAX_FEE_PER_GAS": "0.000000001", "REPLACE_AFTER": "1s", "RECEIPT_TIMEOUT": "2s"})
 	_, req := request(t, c, devUsers(c, 0), 35)
@@ -369,6 +375,7 @@ func TestAReplacementAtTheFeeCapIsRefused(t *testing.T) {
 // replica's claim is the test's own write to the shared Redis (a replica that claimed the
 // nullifier and gave it back unsent, the value it writes).
 func TestAPausedReplicaSignsNoRevealItWaitedFor(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	url, _ := redistest.Server(t)
 	spans := tracetest.NewSpanRecorder()
@@ -463,6 +470,7 @@ func (h *hookReceiver) types() []string {
 // wei under the balance: the reveal's cost crosses it), and a pause and a resume, each delivered
 // once, signed, with the reveal's nullifier and transaction.
 func TestTheRelayerTellsItsWebhooks(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	const secret = "a webhook secret for the tests"
 	h := newHookReceiver(t, secret)
@@ -498,6 +506,7 @@ func TestTheRelayerTellsItsWebhooks(t *testing.T) {
 // root history among them: 502, as a gateway whose node is down for a moment) starts all the
 // same: the start-up read is asked again. Without that, one passing fault stopped the start.
 func TestARelayerStartsThroughPassingFaults(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	gateway := devchaintest.Faults(t, c.RPCURL)
 	var mu sync.Mutex

@@ -13,6 +13,7 @@ import (
 )
 
 func TestSignalMismatch(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	s := startRelayer(t, c, nil)
 	_, req := request(t, c, devUsers(c, 0), 50)
@@ -30,6 +31,7 @@ func TestSignalMismatch(t *testing.T) {
 // A well-formed proof that does not verify: off-chain verification says INVALID_PROOF; without
 // the key, the simulation catches it and the vault's error is named.
 func TestProofThatDoesNotVerify(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	withKey := startRelayer(t, c, nil)
 	withoutKey := startRelayer(t, c, map[string]string{"VERIFICATION_KEY_FILE": ""})
@@ -49,6 +51,7 @@ func TestProofThatDoesNotVerify(t *testing.T) {
 
 // 20 distinct reveals at once all succeed, with distinct, contiguous nonces.
 func TestConcurrentReveals(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	s := startRelayer(t, c, nil)
 	const n = 20
@@ -87,6 +90,7 @@ func TestConcurrentReveals(t *testing.T) {
 
 // Five identical requests at once make exactly one transaction; all get its outcome.
 func TestDuplicateRequestsShareOneTransaction(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	s := startRelayer(t, c, nil)
 	_, req := request(t, c, devUsers(c, 0), 31)
@@ -123,6 +127,7 @@ func TestDuplicateRequestsShareOneTransaction(t *testing.T) {
 // Malformed requests are refused by the OpenAPI validation with 400 INVALID_REQUEST, naming the
 // field, before any check.
 func TestShapeErrors(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	s := startRelayer(t, c, nil)
 	_, req := request(t, c, devUsers(c, 0), 4)

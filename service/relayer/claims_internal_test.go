@@ -15,6 +15,7 @@ import (
 // recorded on it (it used to be given back only before, so a cancelled or refused reveal's claim
 // lived an hour), never by another token; and, without the token, by the hash recorded on it.
 func TestAClaimIsGivenBackOnceAVersionIsRecorded(t *testing.T) {
+	t.Parallel()
 	url, _ := redistest.Server(t)
 	client, err := ratelimit.Dial(url)
 	if err != nil {

@@ -40,6 +40,7 @@ func replicaPair(t *testing.T, c *devchain.Chain, over, aOver map[string]string)
 // which held the refused version's hash, is given back: it used to be kept for an hour, and the
 // copy waited for a transaction never sent, 504 TX_PENDING).
 func TestARevealWhoseSendWasRefusedCanBeSentAgain(t *testing.T) {
+	t.Parallel()
 	refuse := func(t *testing.T, c *devchain.Chain, proxy *faultProxy, a, b *server) {
 		_, req := request(t, c, devUsers(c, 0), 37)
 		proxy.refuseWith("eth_sendRawTransaction", "insufficient funds for gas * price + value")
@@ -69,6 +70,7 @@ func TestARevealWhoseSendWasRefusedCanBeSentAgain(t *testing.T) {
 // (its nullifier's claim is given back: it used to answer the reverted transaction, 422
 // TX_REVERTED, for an hour).
 func TestARevertedRevealCanBeSentAgain(t *testing.T) {
+	t.Parallel()
 	t.Run("in process", func(t *testing.T) {
 		c := devchaintest.Start(t)
 		s := startRelayer(t, c, nil)
@@ -123,6 +125,7 @@ func revertThenSendAgain(t *testing.T, c *devchain.Chain, a, b *server) {
 // sent again at once by another replica: the claim, whose token died with the first process, is
 // given back because the version recorded on it is one of the record's for that nonce.
 func TestARevealCancelledAfterARestartCanBeSentAgain(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	a, b, shared := replicaPair(t, c, map[string]string{"ADMIN_API_KEY": adminKey}, map[string]string{"RECEIPT_TIMEOUT": "2s", "REPLACE_AFTER": "1s"})
 	_, req := request(t, c, devUsers(c, 0), 39)

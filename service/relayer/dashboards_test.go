@@ -13,6 +13,7 @@ import (
 
 // Every vaultd_relayer_* metric a dashboard or alert rule names is exported by the relayer.
 func TestDashboardsUseRealMetrics(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	hooks := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) }))
 	defer hooks.Close()
@@ -31,6 +32,7 @@ func TestDashboardsUseRealMetrics(t *testing.T) {
 // One mined reveal moves the metrics the issue names: outcome, stages, gas, nonce, in flight,
 // balance, chain calls.
 func TestMetricsOfAReveal(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	s := startRelayer(t, c, nil)
 	_, req := request(t, c, devUsers(c, 0), 4)

@@ -11,6 +11,7 @@ import (
 // Every reason the domain code can return has its row in api.go's table; a sent transaction's
 // hash and the cause travel with it.
 func TestEveryReasonHasItsHTTPAnswer(t *testing.T) {
+	t.Parallel()
 	for r := NullifierUsed; r < reasonsEnd; r++ {
 		if m, ok := reasons[r]; !ok || m.Code == "" || m.Status < 400 {
 			t.Errorf("reason %d: no HTTP answer", r)

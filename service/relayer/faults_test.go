@@ -69,6 +69,7 @@ func revealAsync(t testing.TB, s *server, req relayerRequest) <-chan *relayerapi
 // just before the relayer's transaction — reaches the client as TX_REVERTED with the hash, and
 // is not retried.
 func TestRevertOnChainIsNotRetried(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	s := startRelayer(t, c, nil)
 	_, req := request(t, c, devUsers(c, 0), 12)
@@ -107,6 +108,7 @@ func TestRevertOnChainIsNotRetried(t *testing.T) {
 // A transaction that is not mined in time is replaced (same nonce, higher fees) and the
 // replacement's outcome is reported.
 func TestLingeringTransactionIsReplaced(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	s := startRelayer(t, c, map[string]string{"REPLACE_AFTER": "200ms", "RECEIPT_TIMEOUT": "20s"})
 	_, req := request(t, c, devUsers(c, 0), 13)
@@ -135,6 +137,7 @@ func TestLingeringTransactionIsReplaced(t *testing.T) {
 // A transaction not mined within RECEIPT_TIMEOUT is TX_PENDING with its hash; it stays in flight
 // and is settled when it is mined later.
 func TestReceiptTimeoutIsTxPending(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	s := startRelayer(t, c, map[string]string{"RECEIPT_TIMEOUT": "300ms", "REPLACE_AFTER": "250ms"})
 	_, req := request(t, c, devUsers(c, 0), 17)
@@ -179,6 +182,7 @@ func TestReceiptTimeoutIsTxPending(t *testing.T) {
 // A transaction sent from the operator key by someone else is absorbed: the relayer's next send
 // meets "nonce too low", resyncs and succeeds, with no gap.
 func TestOutsideTransactionIsAbsorbed(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	s := startRelayer(t, c, nil)
 	_, first := request(t, c, devUsers(c, 0), 14)
@@ -207,6 +211,7 @@ func TestOutsideTransactionIsAbsorbed(t *testing.T) {
 // A transaction from the operator key waiting in the pool at the relayer's next nonce (the node
 // answers "replacement transaction underpriced") is absorbed the same way: resync, next nonce.
 func TestPendingOutsideTransactionIsAbsorbed(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	s := startRelayer(t, c, nil)
 	_, first := request(t, c, devUsers(c, 0), 17)
@@ -248,6 +253,7 @@ func TestPendingOutsideTransactionIsAbsorbed(t *testing.T) {
 // answer is lost. Each time nothing is left half-done and nothing is sent twice: afterwards
 // reveals succeed with contiguous nonces.
 func TestRPCFaults(t *testing.T) {
+	// Not in parallel: a 300 ms RPC_TIMEOUT lapses when a neighbour's proofs take the cores.
 	c := devchaintest.Start(t)
 	proxy := newFaultProxy(t, c.RPCURL)
 	s := startRelayer(t, c, map[string]string{"RPC_URL": proxy.url, "RPC_TIMEOUT": "300ms", "RECEIPT_TIMEOUT": "3s", "REPLACE_AFTER": "2s"})
@@ -312,6 +318,7 @@ func cardRequest(r relayerRequest) card.Request {
 // A client that goes away mid-reveal does not abort the reveal: an identical request waiting on
 // it gets the real outcome, not the first client's cancellation.
 func TestClientGoneMidReveal(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	proxy := newFaultProxy(t, c.RPCURL)
 	s := startRelayer(t, c, map[string]string{"RPC_URL": proxy.url, "RPC_TIMEOUT": "10s"})
@@ -341,6 +348,7 @@ func TestClientGoneMidReveal(t *testing.T) {
 // A reveal the node refused to take is not counted against its recipient's limit: retried once
 // the node takes transactions again, it goes through.
 func TestRefusedSendIsNotCounted(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	proxy := newFaultProxy(t, c.RPCURL)
 	s := startRelayer(t, c, map[string]string{"RPC_URL": proxy.url, "RATE_LIMIT_PER_RECIPIENT": "1/1h", "RATE_LIMIT_TOTAL": "1/1h"})
@@ -356,6 +364,7 @@ func TestRefusedSendIsNotCounted(t *testing.T) {
 // Stopping the relayer (SIGTERM) while a reveal waits to be mined: the reveal still gets its
 // answer, because the transaction watcher outlives the server's drain.
 func TestShutdownFinishesRevealsInFlight(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	port := platformtest.FreePort(t)
 	cfg, err := relayer.LoadConfig(env(t, c, map[string]string{"PORT": strconv.Itoa(port), "RECEIPT_TIMEOUT": "20s", "REPLACE_AFTER": "10s"}))
@@ -395,6 +404,7 @@ func TestShutdownFinishesRevealsInFlight(t *testing.T) {
 // before a restart, say) is tracked like the relayer's own: it is replaced when it lingers, with
 // its value and data kept, and later reveals take the nonces after it.
 func TestStartAdoptsPoolTransactions(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	_, req := request(t, c, devUsers(c, 0), 71)
 	start := operatorNonce(t, c)
@@ -450,6 +460,7 @@ func TestStartAdoptsPoolTransactions(t *testing.T) {
 // A node without eth_getBlockReceipts (some providers): after its first refusal, which is not
 // asked again, reveals are followed one by one and still answered.
 func TestNodeWithoutBlockReceipts(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	proxy := newFaultProxy(t, c.RPCURL)
 	proxy.refuseWith("eth_getBlockReceipts", "the method eth_getBlockReceipts does not exist/is not available")
@@ -478,6 +489,7 @@ func grepLines(s, sub string) string {
 // An idle relayer makes at most one chain call per balance poll: the watch loop sleeps while
 // nothing is in flight (it used to read the head every receipt poll, ~10 calls a second).
 func TestIdleRelayerBarelyCallsTheChain(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	counter := devchaintest.CountCalls(t, c.RPCURL)
 	s := startRelayer(t, c, map[string]string{"RPC_URL": counter.URL, "BALANCE_POLL_INTERVAL": "1s"})
@@ -509,6 +521,7 @@ func TestIdleRelayerBarelyCallsTheChain(t *testing.T) {
 // transaction's outcome (504 while pending, 200 once mined) and never causes a second
 // transaction; once the relayer has settled it, a repeat is NULLIFIER_USED.
 func TestRepeatAfterTxPendingNeverPaysTwice(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	_, req := request(t, c, devUsers(c, 0), 93)
 	over := map[string]string{"RECEIPT_TIMEOUT": "1s", "REPLACE_AFTER": "500ms"}
@@ -545,6 +558,8 @@ func TestRepeatAfterTxPendingNeverPaysTwice(t *testing.T) {
 // change note, and the tree keeps 32 roots, so the relayer sends the first 32 and refuses the
 // rest before paying (409 ROOT_EXPIRING: prove again against the current root). None reverts.
 func TestBurstOfPartialRevealsAgainstOneRootNeverReverts(t *testing.T) {
+	// Not in parallel: its two provers take both cores, and a neighbour's short timeouts
+	// would lapse.
 	c := devchaintest.Start(t)
 	// The spend limit off: forty reveals in flight at once, each reserved at its worst case (gas
 	// at MAX_FEE_PER_GAS), exceed the default; this is about the root history.
@@ -556,6 +571,8 @@ func TestBurstOfPartialRevealsAgainstOneRootNeverReverts(t *testing.T) {
 // in flight are counted for the fleet, so still 32 sent and 8 refused, none reverted (each
 // replica counting only its own would send 40, and 8 would revert).
 func TestBurstOfPartialRevealsAcrossReplicasNeverReverts(t *testing.T) {
+	// Not in parallel: its two provers take both cores, and a neighbour's short timeouts
+	// would lapse.
 	c := devchaintest.Start(t)
 	url, _ := redistest.Server(t)
 	var keys []string
@@ -686,6 +703,7 @@ func partialRequest(t testing.TB, cd card.Card, tree *zk.Tree) relayerRequest {
 // With RPC_URL listing a node that is down before the dev chain, the relayer starts, pays a
 // reveal through the fallback, and says which endpoint it uses (docs/chain.md).
 func TestRevealThroughAFallbackRPCEndpoint(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	down := fmt.Sprintf("127.0.0.1:%d", platformtest.FreePort(t))
 	s := startRelayer(t, c, map[string]string{"RPC_URL": "http://" + down + "," + c.RPCURL})
@@ -702,6 +720,7 @@ func TestRevealThroughAFallbackRPCEndpoint(t *testing.T) {
 // dev chain that starts answering 503): the relayer follows the transaction to its receipt
 // through the fallback and answers 200, with one transaction sent.
 func TestTheRPCEndpointFailsMidFlight(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	var down atomic.Bool
 	target, _ := url.Parse(c.RPCURL)
@@ -739,6 +758,7 @@ func TestTheRPCEndpointFailsMidFlight(t *testing.T) {
 // copy mined meanwhile) once made the relayer sign the reveal again at the next nonce, which
 // reverted, and the client was told 422 although its reveal had succeeded.
 func TestLostAnswersToSendsRevealOnce(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	gateway := devchaintest.Faults(t, c.RPCURL)
 	gateway.SetLostAnswerDelay(300 * time.Millisecond)

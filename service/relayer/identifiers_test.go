@@ -22,6 +22,7 @@ import (
 // carry neither the nullifier nor the recipient; an error line names the route's pattern, not
 // the path (GET /reveal/{nullifier}, whose path is a nullifier).
 func TestRefusalsNameNoIdentifiers(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	rx := otlptest.Start(t)
 	tp := rx.Provider(t, "relayer", nil)

@@ -16,6 +16,7 @@ import (
 
 // A reveal refused by the total limit does not use up its recipient's allowance.
 func TestRefusedRevealIsNotCountedForItsRecipient(t *testing.T) {
+	t.Parallel()
 	total := ratelimit.New(Rate{N: 1, Window: time.Minute})
 	r := &Relayer{
 		cfg:          Config{Limits: LimitsConfig{PerRecipient: Rate{N: 2, Window: time.Hour}, Total: Rate{N: 1, Window: time.Minute}}},
@@ -44,6 +45,7 @@ func TestRefusedRevealIsNotCountedForItsRecipient(t *testing.T) {
 // The learned gas limit only rises: from estimates, and when a mined reveal used more than 80 %
 // of what it was given.
 func TestGasBook(t *testing.T) {
+	t.Parallel()
 	var g gasBook
 	if g.limit() != 0 {
 		t.Fatal("a limit before any estimate")

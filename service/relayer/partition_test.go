@@ -86,6 +86,8 @@ func (p *tcpCut) set(cut bool) {
 // replica, back in touch, finds its key taken and stops (Run returns an error) instead of
 // sending beside the new holder.
 func TestAReplicaCutOffFromRedisStopsBeforeTheStandbyTakesItsKey(t *testing.T) {
+	// Not in parallel: its 2 s lease must be renewed on time until the cut, which a neighbour
+	// taking the cores once prevented (503 OPERATOR_KEY_UNAVAILABLE before the cut).
 	c := devchaintest.Start(t)
 	url, _ := redistest.Server(t)
 	k := fundedKey(t, c)
@@ -193,6 +195,7 @@ func TestAReplicaCutOffFromRedisStopsBeforeTheStandbyTakesItsKey(t *testing.T) {
 // returns at once, and its handler answers as a standby before Start; Start returns at once too
 // and leases in the background; the key is taken once its holder lets it go.
 func TestNewWaitsForNoKey(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	url, _ := redistest.Server(t)
 	k := fundedKey(t, c)

@@ -36,6 +36,7 @@ func withHeader(k, v string) relayerapi.RequestEditorFn {
 // The per-IP limit counts every POST /reveal, valid or not; a client cannot escape it with a
 // made-up X-Forwarded-For (no proxy is trusted).
 func TestPerIPLimitAndSpoofedForwardedFor(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	s := startRelayer(t, c, map[string]string{"RATE_LIMIT_PER_IP": "3/1m"})
 	bad := relayerRequest{Proof: relayerapi.Proof{PiA: []string{"1", "2", "1"}, PiB: relayerapi.G2Point{{"1", "2"}, {"1", "2"}, {"1", "0"}}, PiC: []string{"1", "2", "1"}},
@@ -62,6 +63,7 @@ func TestPerIPLimitAndSpoofedForwardedFor(t *testing.T) {
 
 // The per-recipient and total limits count reveals about to be sent, not refused ones.
 func TestRecipientAndTotalLimits(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	s := startRelayer(t, c, map[string]string{"RATE_LIMIT_PER_RECIPIENT": "1/1h", "RATE_LIMIT_TOTAL": "2/1m"})
 	_, first := request(t, c, devUsers(c, 0), 1)
@@ -100,6 +102,7 @@ type logCapture = platformtest.Logs
 // An operator funded below the threshold gets 503 with Retry-After, one trip and one alert line
 // however many requests come; funding it reopens the gate within a poll.
 func TestBalanceGate(t *testing.T) {
+	t.Parallel()
 	var logs logCapture
 	prev := slog.Default()
 	slog.SetDefault(slog.New(slog.NewJSONHandler(&logs, nil)))
@@ -181,6 +184,7 @@ func fund(t testing.TB, c *devchain.Chain, to common.Address, ether *big.Int) {
 func scrape(t testing.TB, s *server) string { return platformtest.Scrape(t, s.url) }
 
 func TestHealth(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	s := startRelayer(t, c, nil)
 	resp, err := s.client.GetHealthWithResponse(ctx)
@@ -204,6 +208,7 @@ func TestHealth(t *testing.T) {
 }
 
 func TestConfigNeverPrintsTheKey(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	secret := "0xzz" + strings.Repeat("ab", 31)
 	_, err := relayer.LoadConfig(env(t, c, map[string]string{"OPERATOR_PRIVATE_KEY": secret, "COMMIT_REVEAL_VAULT_ADDRESS": "0x12", "MIN_OPERATOR_BALANCE": "lots"}))
@@ -242,6 +247,7 @@ func TestConfigNeverPrintsTheKey(t *testing.T) {
 // OPERATOR_PRIVATE_KEYS(_FILE): keys by position, never by value; a repeated key refused; the
 // set needs REDIS_URL and excludes OPERATOR_PRIVATE_KEY.
 func TestConfigOfReplicaKeys(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	good := hexutil.Encode(crypto.FromECDSA(freshKey(t)))
 	bad := "0x" + strings.Repeat("zq", 32)
@@ -308,6 +314,7 @@ func thresholdJustUnderBalance(t testing.TB, c *devchain.Chain) string {
 // the operator's balance, one reveal in flight (its gas limit × fee cap reserved, far more than
 // 1,000 wei) closes the gate for the next request, before anything is mined.
 func TestInFlightCostIsReserved(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	min := thresholdJustUnderBalance(t, c)
 	s := startRelayer(t, c, map[string]string{"MIN_OPERATOR_BALANCE": min, "BALANCE_POLL_INTERVAL": "1h"})
@@ -328,6 +335,7 @@ func TestInFlightCostIsReserved(t *testing.T) {
 // Requests that pass the gate together at arrival are checked again at the send: once the first
 // one's reserved cost closes the gate, the other gets 503 and no transaction.
 func TestGateIsCheckedAgainAtTheSend(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	min := thresholdJustUnderBalance(t, c)
 	proxy := newFaultProxy(t, c.RPCURL)
@@ -359,6 +367,7 @@ func TestGateIsCheckedAgainAtTheSend(t *testing.T) {
 // Requests the validation refuses count against the per-IP limit too: seven empty bodies with
 // a limit of five get five 400s and then 429s.
 func TestMalformedRequestsCountPerIP(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	s := startRelayer(t, c, map[string]string{"RATE_LIMIT_PER_IP": "5/1m"})
 	var codes []int
@@ -377,6 +386,7 @@ func TestMalformedRequestsCountPerIP(t *testing.T) {
 
 // IPv6 clients are limited by their /64: fresh addresses from one /64 do not escape the limit.
 func TestPerIPLimitKeysIPv6ByPrefix(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	s := startRelayer(t, c, map[string]string{"RATE_LIMIT_PER_IP": "2/1m", "TRUSTED_PROXIES": "127.0.0.1"})
 	post := func(client string) int {
@@ -402,6 +412,7 @@ func TestPerIPLimitKeysIPv6ByPrefix(t *testing.T) {
 // /ready says why, one warning line marks the transition; once the payment leaves the window,
 // reveals are accepted again.
 func TestSpendLimit(t *testing.T) {
+	t.Parallel()
 	var logs logCapture
 	prev := slog.Default()
 	slog.SetDefault(slog.New(slog.NewJSONHandler(&logs, nil)))
@@ -467,6 +478,7 @@ func TestSpendLimit(t *testing.T) {
 // limit of one reveal send one reveal between them (the second is 429 whichever replica it
 // reaches). With Redis gone, a relayer refuses with 503 UNAVAILABLE rather than send unchecked.
 func TestLimitsInRedisHoldAcrossReplicas(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	url, stopRedis := redistest.Server(t)
 	limits := map[string]string{"REDIS_URL": url, "RATE_LIMIT_TOTAL": "1/1m"}
@@ -493,6 +505,7 @@ func TestLimitsInRedisHoldAcrossReplicas(t *testing.T) {
 // sent at once to two relayers sharing a Redis make one transaction; every copy answers with it
 // (200, the same hash) or, arriving after it was mined, 409 NULLIFIER_USED.
 func TestOneTransactionPerNullifierAcrossReplicas(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	url, _ := redistest.Server(t)
 	replicas := []*server{startRelayer(t, c, map[string]string{"REDIS_URL": url}), startRelayer(t, c, map[string]string{"REDIS_URL": url})}
@@ -523,6 +536,7 @@ func TestOneTransactionPerNullifierAcrossReplicas(t *testing.T) {
 // a limit one reveal exceeds send exactly one (each send is admitted and reserved in one step in
 // Redis), the rest 503 SPEND_LIMIT_REACHED; a replica that sent nothing refuses too.
 func TestSpendLimitHoldsAcrossReplicas(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	url, _ := redistest.Server(t)
 	limit := map[string]string{"REDIS_URL": url, "OPERATOR_SPEND_LIMIT": "0.000000001/1m"} // 1 gwei: less than any reveal

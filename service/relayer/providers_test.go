@@ -21,6 +21,7 @@ import (
 // twice. Without the record the repeat was checked afresh, sent at the next nonce, and reverted
 // or was refused although the first had succeeded.
 func TestARestartFindsItsTransactionsWithoutTxpool(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	db := filepath.Join(t.TempDir(), "relayer.db")
 	over := map[string]string{"DATABASE_URL": "sqlite:" + db, "RECEIPT_TIMEOUT": "1s", "REPLACE_AFTER": "500ms"}
@@ -60,6 +61,7 @@ func TestARestartFindsItsTransactionsWithoutTxpool(t *testing.T) {
 // it: it answers with the first's transaction, and one transaction is sent. (The claim lapsed
 // after a minute, and the copy was sent a second time.)
 func TestAClaimIsKeptWhileItsRevealWaits(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	url, _ := redistest.Server(t)
 	slow := devchaintest.Faults(t, c.RPCURL)
@@ -104,6 +106,7 @@ func with(base, over map[string]string) map[string]string {
 // no key; after it, reveals are paid again, and the two never hold the key at once. Before, the
 // first reveal after the restart claimed its nullifier on the empty Redis and was sent at once.
 func TestARedisRestartedEmptyUnderTwoRelayers(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	url, restart := redistest.Restartable(t)
 	k := fundedKey(t, c)

@@ -19,6 +19,7 @@ import (
 // request may have given the token's address as the recipient's). Without VAULT_TOKENS the
 // token being revealed is still refused. The card then reveals to a person's address.
 func TestARecipientThatWouldKeepWhatItIsSentIsRefused(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	s := startRelayer(t, c, nil)
 	if len(c.Tokens) < 2 {
@@ -57,6 +58,7 @@ func TestARecipientThatWouldKeepWhatItIsSentIsRefused(t *testing.T) {
 // headers, a malformed request and a HEAD count, and over it the answer is 429 RATE_LIMITED with
 // Retry-After, while POST /reveal's own allowance is untouched. In process and in Redis.
 func TestStatusRequestsHaveAPerIPLimit(t *testing.T) {
+	t.Parallel()
 	t.Run("in process", func(t *testing.T) {
 		c := devchaintest.Start(t)
 		statusLimit(t, startRelayer(t, c, map[string]string{"RATE_LIMIT_STATUS_PER_IP": "3/1m", "RATE_LIMIT_PER_IP": "2/1m"}))

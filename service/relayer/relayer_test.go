@@ -15,6 +15,7 @@ import (
 
 	"github.com/seed018cc74c/vaultd/gen/contracts"
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
+	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
 	"github.com/seed018cc74c/vaultd/service/kit/redistest"
 	"github.com/seed018cc74c/vaultd/service/vault/card"
@@ -24,6 +25,7 @@ import (
 // A card redeemed through the relayer: the recipient, who never held gas, gets the tokens; the
 // operator pays; the same card again is NULLIFIER_USED.
 func TestRevealThroughRelayer(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	s := startRelayer(t, c, nil)
 	_, req := request(t, c, devUsers(c, 0), 777)
@@ -49,6 +51,7 @@ func TestRevealThroughRelayer(t *testing.T) {
 
 // A request failing several checks gets the first in the seed's order.
 func TestCheckOrder(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	s := startRelayer(t, c, nil)
 	_, spentReq := request(t, c, devUsers(c, 0), 5)
@@ -92,6 +95,7 @@ func TestCheckOrder(t *testing.T) {
 // A learned gas limit too small for a reveal never sends a transaction that runs out of gas: the
 // simulation runs within the limit, fails, and the reveal is estimated and sent with enough.
 func TestLearnedGasLimitTooSmall(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	s := startRelayer(t, c, nil)
 	s.svc.SetLearnedGasLimit(150_000) // a reveal needs ~331k
@@ -107,21 +111,23 @@ func TestLearnedGasLimitTooSmall(t *testing.T) {
 }
 
 // A burst of reveals larger than what a node's pool keeps of one account's transactions that
-// cannot be executed yet (go-ethereum: 64) is mined without a single replacement: the reveals
-// reach the node in nonce order, so its pool holds every one of them. Sealing is paused while
-// they arrive (each request waits for its receipt), so that every reveal must wait in the pool.
+// cannot be executed yet is mined without a single replacement: the reveals reach the node in
+// nonce order, so its pool holds every one of them. Sealing is paused while they arrive (each
+// request waits for its receipt), so that every reveal must wait in the pool. The dev chain's
+// pool keeps 8 such transactions here (go-ethereum's default is 64; the limit, not its size, is
+// what matters), so that three times as many reveals exceed it with few proofs.
 // The relayer runs on Redis, as a fleet does: each version is also recorded in the nullifier's
 // claim there, and those records ending in any order sent the reveals out of order, when sends
-// went as soon as recorded; the pool then held 106 of 150, the rest to be replaced at
+// went as soon as recorded; the pool then held 106 of 150 (at 64), the rest to be replaced at
 // REPLACE_AFTER.
 func TestABurstOfRevealsBeyondThePoolsQueueIsMinedWithoutReplacement(t *testing.T) {
-	if testing.Short() {
-		t.Skip("150 proofs: about a minute on 2 cores")
-	}
-	const n = 150
-	c := devchaintest.Start(t)
-	// The spend limit off: 150 reveals in flight at once, each reserved at its worst case,
-	// exceed the default; this is about the node's pool. The lease is not what this tests: at
+	// Not in parallel: its two provers take both cores, and a neighbour's short timeouts
+	// would lapse.
+	const queue = 8
+	const n = 3 * queue
+	c := devchaintest.StartConfig(t, devchain.Config{AccountQueue: queue})
+	// The spend limit off: the burst's reveals in flight at once, each reserved at its worst
+	// case, exceed the default; this is about the node's pool. The lease is not what this tests: at
 	// the harness's 1 s TTL a loaded machine can let it lapse mid-burst.
 	redisURL, _ := redistest.Server(t)
 	s := startRelayer(t, c, map[string]string{"RECEIPT_TIMEOUT": "2m", "OPERATOR_SPEND_LIMIT": "off", "REDIS_URL": redisURL, "OPERATOR_LEASE_TTL": "5s"})

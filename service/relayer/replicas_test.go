@@ -196,6 +196,7 @@ func total(m map[common.Address]uint64) (n uint64) {
 // reveals at once against RATE_LIMIT_TOTAL=6 → 6 mined, 3 × 429, each from the wallet of the
 // replica that answered it.
 func TestReplicasLeaseOneKeyEachAndHoldTheTotalLimit(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs relayer processes")
 	}
@@ -261,6 +262,7 @@ func TestReplicasLeaseOneKeyEachAndHoldTheTotalLimit(t *testing.T) {
 // transaction's outcome; every reveal is mined exactly once, and the key's next transaction
 // takes the next nonce (no gap, nothing replaced).
 func TestAStandbyTakesOverAKilledReplicasKey(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs relayer processes")
 	}
@@ -419,6 +421,7 @@ func TestAStandbyTakesOverAKilledReplicasKey(t *testing.T) {
 // transaction, and its wait links across processes to the request that claimed the nullifier:
 // from either replica's trace (exported over OTLP as a collector receives them), the other is found.
 func TestAWaitOnAnotherReplicaLinksToItsClaim(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs relayer processes")
 	}

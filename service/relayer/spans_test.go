@@ -24,6 +24,7 @@ import (
 // off-chain verification, the simulation, the send, the receipt wait), and under them every
 // JSON-RPC call (rpc.method, the endpoint's position) and SQL statement made for it.
 func TestRevealSpans(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	rx, tp, client := tracedRelayer(t, c, nil)
 	_, req := request(t, c, devUsers(c, 0), 8)
@@ -133,6 +134,7 @@ func traceOf(t *testing.T, rx *otlptest.Receiver, tp *sdktrace.TracerProvider, r
 // a body the OpenAPI validation refuses (the request's own span: nothing ran but the per-IP
 // limit's admission).
 func TestRefusalSpans(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	rx, tp, client := tracedRelayer(t, c, nil)
 	_, req := request(t, c, devUsers(c, 0), 8)
@@ -191,6 +193,7 @@ func TestRefusalSpans(t *testing.T) {
 // transaction manager's work on the flight (its receipts read, its replacement) and the
 // relayer's writing down of its outcome are traces of their own, linked to that send too.
 func TestAJoinedRevealLinksToTheOneThatSent(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	rx, tp, client := tracedRelayer(t, c, map[string]string{"RECEIPT_TIMEOUT": "600ms", "REPLACE_AFTER": "400ms"})
 	_, req := request(t, c, devUsers(c, 0), 8)

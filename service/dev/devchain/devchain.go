@@ -58,6 +58,11 @@ type Config struct {
 	// VerificationKey is the key the vault's verifier is deployed with (a ceremony's, say);
 	// nil means the dev key (gen/zk/devkeys).
 	VerificationKey *zk.VerificationKey
+	// AccountQueue is how many of one account's not-yet-executable transactions the pool keeps
+	// (go-ethereum's --txpool.accountqueue; the rest are dropped without a word); 0 means
+	// go-ethereum's default, 64. A test of that limit sets it low, to exceed it with a few
+	// transactions.
+	AccountQueue uint64
 }
 
 // Chain is a running dev chain. Close stops it.
@@ -122,6 +127,9 @@ func Start(ctx context.Context, cfg Config) (*Chain, error) {
 	ethConf.Genesis = &core.Genesis{Config: &chainConfig, GasLimit: ethconfig.Defaults.Miner.GasCeil, Alloc: alloc}
 	ethConf.SyncMode = ethconfig.FullSync
 	ethConf.TxPool.NoLocals = true
+	if cfg.AccountQueue != 0 {
+		ethConf.TxPool.AccountQueue = cfg.AccountQueue
+	}
 	ethConf.Miner.GasPrice = big.NewInt(1)
 
 	stack, err := node.New(&nodeConf)

@@ -19,8 +19,6 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/params"
 	"github.com/prometheus/client_golang/prometheus"
-
-	"github.com/seed018cc74c/vaultd/service/kit/chain"
 )
 
 // Config says which wallet to watch and how to refuse.
@@ -110,9 +108,17 @@ func NewMetrics(reg prometheus.Registerer, subsystem, balance string) *Metrics {
 	return m
 }
 
+// Chain is what the gate reads of the chain: the wallet's balance (Refresh, Run) and its nonces
+// (Wallet). *chain.Client is one.
+type Chain interface {
+	BalanceAt(ctx context.Context, addr common.Address) (*big.Int, error)
+	NonceAt(ctx context.Context, addr common.Address) (uint64, error)
+	PendingNonceAt(ctx context.Context, addr common.Address) (uint64, error)
+}
+
 // Gate is one wallet's balance gate.
 type Gate struct {
-	client  *chain.Client
+	client  Chain
 	cfg     Config
 	metrics *Metrics
 	log     *slog.Logger
@@ -141,7 +147,7 @@ type Gate struct {
 }
 
 // New makes the gate; it is open until the first balance read says otherwise.
-func New(client *chain.Client, cfg Config, m *Metrics, log *slog.Logger) *Gate {
+func New(client Chain, cfg Config, m *Metrics, log *slog.Logger) *Gate {
 	if log == nil {
 		log = slog.Default()
 	}
@@ -443,7 +449,7 @@ func (g *Gate) checkBudget() error {
 	if g.cfg.Shared != nil {
 		retry = g.cfg.Poll
 		if !g.sharedOldest.IsZero() {
-			retry = max(g.sharedOldest.Add(b.Window).Sub(time.Now()), time.Second)
+			retry = max(g.sharedOldest.Add(b.Window).Sub(g.now()), time.Second)
 		}
 	}
 	return &ClosedError{Refusal: BudgetSpent, RetryAfter: retry,

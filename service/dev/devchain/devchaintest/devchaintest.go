@@ -13,9 +13,15 @@ import (
 // Start runs a fresh dev chain for t and stops it in t.Cleanup.
 func Start(t testing.TB) *devchain.Chain {
 	t.Helper()
+	return StartConfig(t, devchain.Config{})
+}
+
+// StartConfig runs a fresh dev chain configured by cfg for t and stops it in t.Cleanup.
+func StartConfig(t testing.TB, cfg devchain.Config) *devchain.Chain {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	c, err := devchain.Start(ctx, devchain.Config{})
+	c, err := devchain.Start(ctx, cfg)
 	if err != nil {
 		t.Fatalf("start dev chain: %v", err)
 	}
