@@ -79,7 +79,7 @@ func TestRefreshReadsTheBalanceThroughItsChain(t *testing.T) {
 	if bal, open, reachable := g.State(); !reachable || !open || bal.Int64() != 50 {
 		t.Fatalf("after a top-up: balance %v, open %v, reachable %v", bal, open, reachable)
 	}
-	if w := g.Wallet(ctx, 9); w.Nonce.Mined == nil || *w.Nonce.Mined != 7 || w.Nonce.Pending == nil || *w.Nonce.Pending != 9 || w.Balance == nil || *w.Balance != "50" {
+	if w := g.Wallet(ctx, 9); w.Nonce.Mined == nil || *w.Nonce.Mined != 7 || w.Nonce.Pending == nil || *w.Nonce.Pending != 9 || w.Balance == nil || w.Balance.Int64() != 50 {
 		t.Fatalf("wallet report: %+v", w)
 	}
 }
