@@ -11,10 +11,11 @@ import (
 
 // Everything an indexer starts, it stops: built, following the chain, serving a request and
 // closed, on SQLite and on Postgres, it leaves no goroutine behind (the dev chain's, running
-// before, are not counted).
+// before, are not counted). It runs alone: the package's parallel tests wait until it is done.
 func TestNoGoroutineOutlivesTheIndexer(t *testing.T) {
 	c := devchaintest.Start(t)
-	eachStore(t, func(t *testing.T) {
+	// Not eachStore, whose tests run in parallel: another test's goroutines would be counted.
+	check := func(t *testing.T) {
 		dir := t.TempDir()
 		databaseURL(t, dir) // the test's Postgres cluster (started once, for every test) is not the indexer's
 		ignore := goleak.IgnoreCurrent()
@@ -26,5 +27,7 @@ func TestNoGoroutineOutlivesTheIndexer(t *testing.T) {
 		s.stop()
 		http.DefaultClient.CloseIdleConnections()
 		goleak.VerifyNone(t, ignore)
-	})
+	}
+	t.Run("sqlite", check)
+	t.Run("postgres", check)
 }
