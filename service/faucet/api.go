@@ -198,13 +198,14 @@ var reasons = platform.Answers[Reason]{
 	WalletNotHeld:    {Status: http.StatusServiceUnavailable, Code: platform.CodeUnavailable},
 	LimitsLost:       {Status: http.StatusServiceUnavailable, Code: platform.CodeUnavailable},
 	ZeroAddress:      {Status: http.StatusBadRequest, Code: platform.CodeInvalidRequest},
+	AlreadyClaimed:   {Status: http.StatusConflict, Code: CodeAlreadyClaimed},
 }
 
 // paid is the faucet's answers to the refusals it shares with the relayer (the balance gate, an
 // operator's pause, replace or cancel).
 var paid = paying.Answers{BalanceLowCode: CodeFaucetBalanceLow}
 
-// httpError is err as the faucet answers it: a *ClaimError through reasons, a closed gate
+// httpError is err as the faucet answers it: a *ClaimError (or a claim that exists) through reasons, a closed gate
 // (and a pause, an operator's replace or cancel) through paid, anything else (the shared layer's answers, or a fault: 500) as it is.
 func httpError(err error) error {
 	if e, ok := paid.Error(err); ok {
@@ -212,10 +213,10 @@ func httpError(err error) error {
 	}
 	var already *AlreadyClaimedError
 	if errors.As(err, &already) {
-		return &platform.Error{Status: http.StatusConflict, Code: CodeAlreadyClaimed, Message: already.Error()}
+		return reasons.Error(AlreadyClaimed, already.Error(), nil)
 	}
 	if errors.Is(err, errExists) { // another request recorded the address's claim first
-		return &platform.Error{Status: http.StatusConflict, Code: CodeAlreadyClaimed, Message: err.Error()}
+		return reasons.Error(AlreadyClaimed, err.Error(), nil)
 	}
 	var ce *ClaimError
 	if !errors.As(err, &ce) {

@@ -18,6 +18,7 @@ const (
 	WalletNotHeld                      // this replica lost its wallet's lock (Postgres restarted): it signs nothing until it has it again
 	LimitsLost                         // the limits' Redis restarted empty: nothing is paid on its word for REDIS_WIPE_QUIET
 	ZeroAddress                        // a claim for the zero address
+	AlreadyClaimed                     // the address has a claim (an *AlreadyClaimedError, or another request's recorded first)
 
 	reasonsEnd // not a reason: one past the last, for the tests
 )
