@@ -35,7 +35,7 @@ func (a *api) Reveal(ctx context.Context, req relayerapi.RevealRequestObject) (r
 	}
 	res, err := a.r.Reveal(ctx, *req.Body)
 	if err != nil {
-		return nil, err
+		return nil, httpError(err)
 	}
 	return relayerapi.Reveal200JSONResponse{Body: res}, nil
 }
