@@ -39,7 +39,7 @@ func (a *api) Claim(ctx context.Context, req faucetapi.ClaimRequestObject) (fauc
 		return faucetapi.Claim409JSONResponse{Body: faucetapi.AlreadyClaimed{Code: CodeAlreadyClaimed, Error: already.Error(), Claim: toAPI(already.Claim)}}, nil
 	}
 	if err != nil {
-		return nil, httpError(err)
+		return nil, err
 	}
 	return faucetapi.Claim202JSONResponse{Body: toAPI(c)}, nil
 }

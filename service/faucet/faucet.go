@@ -151,7 +151,7 @@ func (f *Faucet) Claim(ctx context.Context, addr common.Address) (c Claim, err e
 	if addr == (common.Address{}) {
 		return c, &ClaimError{Reason: ZeroAddress, Message: "address is the zero address"}
 	}
-	if err := f.gate.Check(); err != nil {
+	if err := f.gate.Check(ctx); err != nil {
 		return c, err
 	}
 	// The store answers whether the address has a claim. While another request for it is

@@ -276,7 +276,7 @@ func TestBalanceGate(t *testing.T) {
 	poor := freshKey(t)
 	fund(t, c, c.Accounts.Deployer.Key, keyAddress(poor), new(big.Int).Mul(big.NewInt(50), big.NewInt(params.Ether)))
 	logs := captureLogs(t)
-	s := startFaucet(t, c, t.TempDir(), map[string]string{"FAUCET_PRIVATE_KEY": keyHex(poor), "MIN_FAUCET_BALANCE": "1000", "BALANCE_POLL_INTERVAL": "100ms"})
+	s := startFaucetWith(t, c, t.TempDir(), map[string]string{"FAUCET_PRIVATE_KEY": keyHex(poor), "MIN_FAUCET_BALANCE": "1000", "BALANCE_POLL_INTERVAL": "100ms"}, logs.options())
 	addr := freshAddress(t)
 	for range 3 {
 		r := claim(t, s, addr.Hex())

@@ -5,6 +5,8 @@ import (
 	"log/slog"
 	"testing"
 
+	"github.com/seed018cc74c/vaultd/service/faucet"
+
 	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -29,13 +31,13 @@ func waitFor(t testing.TB, what string, cond func() bool) {
 	platformtest.WaitFor(t, what, cond)
 }
 
-// logCapture collects log lines a service writes while the test reads them.
-type logCapture = platformtest.Logs
+// logCapture collects the log lines of the faucets a test starts with its logger (the
+// process's default logger is not touched: tests run in parallel).
+type logCapture struct{ platformtest.Logs }
 
-func captureLogs(t testing.TB) *logCapture {
-	var l logCapture
-	prev := slog.Default()
-	slog.SetDefault(slog.New(slog.NewJSONHandler(&l, nil)))
-	t.Cleanup(func() { slog.SetDefault(prev) })
-	return &l
+func captureLogs(testing.TB) *logCapture { return &logCapture{} }
+
+// options are the faucet's options writing its logs here.
+func (l *logCapture) options() faucet.Options {
+	return faucet.Options{Logger: slog.New(slog.NewJSONHandler(&l.Logs, nil))}
 }

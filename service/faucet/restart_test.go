@@ -111,7 +111,7 @@ func TestDisplacedClaimIsSentAfresh(t *testing.T) {
 	waitFor(t, "the outside transaction mined", func() bool { return nonce(t, c, self) == first.Nonce()+1 })
 
 	logs := captureLogs(t)
-	s = startFaucet(t, c, dir, map[string]string{"DISPLACED_AFTER_BLOCKS": "3"})
+	s = startFaucetWith(t, c, dir, map[string]string{"DISPLACED_AFTER_BLOCKS": "3"}, logs.options())
 	// One block deep, the displacement is not proven: the claim waits.
 	time.Sleep(2500 * time.Millisecond)
 	if st := status(t, s, addr.Hex()); st.JSON200.Status != faucetapi.ClaimStatusPending || nonce(t, c, self) != first.Nonce()+1 {
@@ -310,7 +310,7 @@ func TestAPausedFaucetsReconciliationSignsNothing(t *testing.T) {
 	waitFor(t, "the outside transaction mined", func() bool { return nonce(t, c, self) == first.Nonce()+1 })
 
 	logs := captureLogs(t)
-	s = startFaucet(t, c, dir, over)
+	s = startFaucetWith(t, c, dir, over, logs.options())
 	waitFor(t, "the start's reconciliation", func() bool { return strings.Contains(logs.String(), "reconciled unfinished claims") })
 	if n := nonce(t, c, self); n != first.Nonce()+1 {
 		t.Fatalf("a paused faucet's reconciliation signed %d transactions", n-first.Nonce()-1)

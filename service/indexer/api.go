@@ -46,7 +46,7 @@ func (a *api) ListEvents(ctx context.Context, req indexerapi.ListEventsRequestOb
 	}
 	page, err := a.ix.Events(ctx, q)
 	if err != nil {
-		return nil, httpError(err)
+		return nil, err
 	}
 	out := indexerapi.EventPage{Events: make([]indexerapi.Event, len(page.Events)), IndexedTo: block(page.IndexedTo)}
 	for i, e := range page.Events {
@@ -82,12 +82,12 @@ func (a *api) StreamEvents(ctx context.Context, req indexerapi.StreamEventsReque
 	}
 	if c != nil { // a cursor of another event is refused now, not sent a reorg later
 		if _, err := a.ix.checkCursor(ctx, string(p.Event), *c); err != nil {
-			return nil, httpError(err)
+			return nil, err
 		}
 	}
 	release, err := a.streams.take(ratelimit.ClientKey(platform.ClientIP(ctx), a.ix.cfg.Limits.IPv6Prefix))
 	if err != nil {
-		return nil, httpError(err)
+		return nil, err
 	}
 	body, w := io.Pipe()
 	go func() {

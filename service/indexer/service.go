@@ -77,7 +77,7 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 	a := &api{ix: ix, chainID: chainID, started: time.Now(), streams: newStreamSlots(cfg.StreamsPerIP, cfg.MaxStreams, ix.metrics)}
 	strict := indexerapi.NewStrictHandlerWithOptions(a, nil, indexerapi.StrictHTTPServerOptions{
 		RequestErrorHandlerFunc:  platform.RequestErrorHandler,
-		ResponseErrorHandlerFunc: platform.WriteError,
+		ResponseErrorHandlerFunc: func(w http.ResponseWriter, r *http.Request, err error) { platform.WriteError(w, r, httpError(err)) },
 	})
 	h, err := platform.NewHandler(platform.HandlerOptions{
 		SpecYAML: openapi.IndexerYAML, TrustedProxies: cfg.HTTP.TrustedProxies, TrustTraceParent: cfg.HTTP.TrustTraceParent, CORS: cfg.HTTP.CORS, Tracer: opts.Tracer(),

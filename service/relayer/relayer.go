@@ -307,7 +307,7 @@ func (r *Relayer) Reveal(ctx context.Context, req relayerapi.RevealRequest) (res
 		r.mu.Unlock()
 		close(o.done)
 	}()
-	if err := r.gate.Check(); err != nil {
+	if err := r.gate.Check(ctx); err != nil {
 		return res, err
 	}
 	// A client that goes away does not abort a reveal half done: its checks, its send and the

@@ -31,32 +31,32 @@ func TestSpendBudget(t *testing.T) {
 	refused := func(want time.Duration) {
 		t.Helper()
 		var e *ClosedError
-		if err := g.Check(); !errors.As(err, &e) || e.Refusal != BudgetSpent || e.RetryAfter != want {
+		if err := g.Check(t.Context()); !errors.As(err, &e) || e.Refusal != BudgetSpent || e.RetryAfter != want {
 			t.Fatalf("check: %#v, want the budget spent, retry after %s", err, want)
 		}
 	}
 	accepted := func() {
 		t.Helper()
-		if err := g.Check(); err != nil {
+		if err := g.Check(t.Context()); err != nil {
 			t.Fatalf("check: %v, want accepted", err)
 		}
 	}
 
-	g.Settled(new(big.Int), big.NewInt(4))
-	g.Reserve(big.NewInt(5))
+	g.Settled(t.Context(), new(big.Int), big.NewInt(4))
+	g.Reserve(t.Context(), big.NewInt(5))
 	accepted() // 9 of 10
 	now = now.Add(20 * time.Second)
-	g.Reserve(big.NewInt(1))
+	g.Reserve(t.Context(), big.NewInt(1))
 	refused(40 * time.Second) // 10 of 10: the payment leaves the window in 40 s
 	refused(40 * time.Second)
 	if got := testutil.ToFloat64(m.SpendOpen); got != 0 {
 		t.Fatalf("spend_limit_open %v while reached", got)
 	}
-	g.Settled(big.NewInt(1), nil)
+	g.Settled(t.Context(), big.NewInt(1), nil)
 	accepted() // 9 of 10
 
 	// The reservations settle as payments; a minute after the first, it is forgotten.
-	g.Settled(big.NewInt(5), big.NewInt(6)) // 4 + 6 = 10 paid
+	g.Settled(t.Context(), big.NewInt(5), big.NewInt(6)) // 4 + 6 = 10 paid
 	refused(40 * time.Second)
 	now = now.Add(40 * time.Second)
 	accepted() // the 4 aged out: 6 of 10
@@ -65,7 +65,7 @@ func TestSpendBudget(t *testing.T) {
 	}
 
 	// Reservations alone fill it: retry after a balance poll.
-	g.Reserve(big.NewInt(10))
+	g.Reserve(t.Context(), big.NewInt(10))
 	now = now.Add(time.Minute)
 	refused(7 * time.Second)
 
@@ -114,13 +114,13 @@ func TestAdmitReservesAndClosesOnce(t *testing.T) {
 	g.evaluate()
 	g.mu.Unlock()
 	for i, cost := range []int64{10, 10} { // 25 → 15 → 5 available: the second closes the gate
-		if err := g.Admit(big.NewInt(cost)); err != nil {
+		if err := g.Admit(t.Context(), big.NewInt(cost)); err != nil {
 			t.Fatalf("admission %d: %v", i, err)
 		}
 	}
 	for range 3 {
 		var e *ClosedError
-		if err := g.Admit(big.NewInt(1)); !errors.As(err, &e) || e.Refusal != BalanceLow || e.RetryAfter != 3*time.Second {
+		if err := g.Admit(t.Context(), big.NewInt(1)); !errors.As(err, &e) || e.Refusal != BalanceLow || e.RetryAfter != 3*time.Second {
 			t.Fatalf("under the minimum: %#v", err)
 		}
 	}
@@ -131,15 +131,15 @@ func TestAdmitReservesAndClosesOnce(t *testing.T) {
 	g.mu.Lock()
 	g.balance = big.NewInt(17)
 	g.mu.Unlock()
-	g.Settled(big.NewInt(10), big.NewInt(8))
-	if err := g.Admit(big.NewInt(1)); err == nil {
+	g.Settled(t.Context(), big.NewInt(10), big.NewInt(8))
+	if err := g.Admit(t.Context(), big.NewInt(1)); err == nil {
 		t.Fatal("17 with 10 still reserved is under the minimum of 10: admitted")
 	}
 	g.mu.Lock()
 	g.balance = big.NewInt(12)
 	g.mu.Unlock()
-	g.Settled(big.NewInt(10), nil) // the other given up, never mined: nothing paid
-	if err := g.Admit(big.NewInt(1)); err != nil {
+	g.Settled(t.Context(), big.NewInt(10), nil) // the other given up, never mined: nothing paid
+	if err := g.Admit(t.Context(), big.NewInt(1)); err != nil {
 		t.Fatalf("12 with nothing reserved: %v", err)
 	}
 	if !strings.Contains(logs.String(), "balance back above MIN_OPERATOR_BALANCE") {

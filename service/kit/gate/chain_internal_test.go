@@ -53,15 +53,15 @@ func TestRefreshReadsTheBalanceThroughItsChain(t *testing.T) {
 
 	chain.set(25, nil)
 	g.Refresh(ctx)
-	if err := g.Admit(big.NewInt(1)); err != nil {
+	if err := g.Admit(t.Context(), big.NewInt(1)); err != nil {
 		t.Fatalf("25 over a minimum of 10: %v", err)
 	}
-	g.Settled(big.NewInt(1), nil)
+	g.Settled(t.Context(), big.NewInt(1), nil)
 
 	chain.set(9, nil)
 	g.Refresh(ctx)
 	var e *ClosedError
-	if err := g.Admit(big.NewInt(1)); !errors.As(err, &e) || e.Refusal != BalanceLow {
+	if err := g.Admit(t.Context(), big.NewInt(1)); !errors.As(err, &e) || e.Refusal != BalanceLow {
 		t.Fatalf("9 under a minimum of 10: %#v", err)
 	}
 	if n := strings.Count(logs.String(), "ALERT"); n != 1 {

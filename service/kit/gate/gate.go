@@ -194,21 +194,23 @@ func (g *Gate) Refresh(ctx context.Context) {
 }
 
 // Reserve sets aside the worst-case cost of a transaction sent; Settled returns it. A shared
-// budget is written before it returns (a failure is kept for the next write).
-func (g *Gate) Reserve(cost *big.Int) {
+// budget is written before it returns (a failure is kept for the next write), under ctx's values
+// (its trace) but not its cancellation: bookkeeping of a cost already incurred is not dropped
+// because the request that incurred it went away.
+func (g *Gate) Reserve(ctx context.Context, cost *big.Int) {
 	g.mu.Lock()
 	g.reserved.Add(g.reserved, cost)
 	g.toShare(cost, nil)
 	g.evaluate()
 	g.mu.Unlock()
-	_ = g.flush(context.Background())
+	_ = g.flush(context.WithoutCancel(ctx))
 }
 
 // Settled is told when a transaction the wallet sent is settled, once the balance shows it:
 // what Reserve set aside for it comes back, and what it paid (nil when it was given up, never
 // mined) counts against the spend budget, both at once, so the budget never counts a
 // transaction twice (as reserved and as paid) nor not at all.
-func (g *Gate) Settled(reserved, paid *big.Int) {
+func (g *Gate) Settled(ctx context.Context, reserved, paid *big.Int) {
 	g.mu.Lock()
 	g.reserved.Sub(g.reserved, reserved)
 	if paid != nil {
@@ -217,7 +219,7 @@ func (g *Gate) Settled(reserved, paid *big.Int) {
 	g.toShare(new(big.Int).Neg(reserved), paid)
 	g.evaluate()
 	g.mu.Unlock()
-	_ = g.flush(context.Background())
+	_ = g.flush(context.WithoutCancel(ctx))
 }
 
 // sharedTimeout bounds each call to the shared budget.
@@ -353,12 +355,12 @@ func (g *Gate) tell(event string) {
 
 // Check refuses new work while the gate is closed or the spend budget is reached (with a shared
 // budget, the fleet's, read now).
-func (g *Gate) Check() error {
+func (g *Gate) Check(ctx context.Context) error {
 	if err := g.checkBalance(); err != nil {
 		return err
 	}
 	if g.shared() {
-		if err := g.readFleet(context.Background()); err != nil {
+		if err := g.readFleet(ctx); err != nil {
 			return g.budgetUnknown(err)
 		}
 	}
@@ -371,7 +373,7 @@ func (g *Gate) Check() error {
 // its worst-case cost set aside, so that sends checked together cannot all pass (with a shared
 // budget, across replicas too: the budget's own Admit decides and reserves in one step).
 // Settled gives the reservation back.
-func (g *Gate) Admit(cost *big.Int) error {
+func (g *Gate) Admit(ctx context.Context, cost *big.Int) error {
 	if !g.shared() {
 		g.mu.Lock()
 		defer g.mu.Unlock()
@@ -389,7 +391,7 @@ func (g *Gate) Admit(cost *big.Int) error {
 		return err
 	}
 	// What this process paid and released goes first, or the fleet's total would miss it.
-	ctx, cancel := context.WithTimeout(context.Background(), sharedTimeout)
+	ctx, cancel := context.WithTimeout(ctx, sharedTimeout)
 	defer cancel()
 	err := g.flush(ctx)
 	var admitted bool

@@ -41,18 +41,18 @@ func TestAWaitOnTheSharedBudgetBlocksNoReader(t *testing.T) {
 	g := New(nil, Config{Name: "operator", Work: "reveals", Min: new(big.Int), Poll: time.Second,
 		Budget: Budget{Limit: big.NewInt(1e18), Window: time.Minute}, Shared: shared}, NewMetrics(prometheus.NewRegistry(), "test", "balance"), nil)
 	admitted := make(chan error, 1)
-	go func() { admitted <- g.Admit(big.NewInt(1)) }()
+	go func() { admitted <- g.Admit(t.Context(), big.NewInt(1)) }()
 	<-shared.entered
 
 	answered := make(chan struct{})
 	go func() {
 		g.State()
 		g.SpendReached()
-		if err := g.Check(); err != nil {
+		if err := g.Check(t.Context()); err != nil {
 			t.Errorf("check while an admission waits: %v", err)
 		}
-		g.Reserve(big.NewInt(2))
-		g.Settled(big.NewInt(2), nil)
+		g.Reserve(t.Context(), big.NewInt(2))
+		g.Settled(t.Context(), big.NewInt(2), nil)
 		close(answered)
 	}()
 	select {

@@ -50,25 +50,25 @@ func TestSharedBudgetHoldsAcrossReplicas(t *testing.T) {
 	const window = 4 * time.Second
 	a, b := replica(t, rdb, "a", window), replica(t, rdb, "b", window)
 
-	a.Settled(new(big.Int), gwei(4))
-	a.Reserve(gwei(5))
-	if got := code(b.Check()); got != "accepted" {
+	a.Settled(t.Context(), new(big.Int), gwei(4))
+	a.Reserve(t.Context(), gwei(5))
+	if got := code(b.Check(t.Context())); got != "accepted" {
 		t.Fatalf("b at 9 of 10: %s", got)
 	}
-	b.Reserve(gwei(1))
-	if got := code(a.Check()); got != "SPEND_LIMIT_REACHED" {
+	b.Reserve(t.Context(), gwei(1))
+	if got := code(a.Check(t.Context())); got != "SPEND_LIMIT_REACHED" {
 		t.Fatalf("a at 10 of 10 (b's reservation included): %s", got)
 	}
-	a.Settled(gwei(5), nil)
-	if got := code(b.Check()); got != "accepted" {
+	a.Settled(t.Context(), gwei(5), nil)
+	if got := code(b.Check(t.Context())); got != "accepted" {
 		t.Fatalf("b after a released 5: %s", got)
 	}
-	a.Settled(new(big.Int), gwei(5)) // 4 + 5 paid + 1 reserved
-	if got := code(b.Check()); got != "SPEND_LIMIT_REACHED" {
+	a.Settled(t.Context(), new(big.Int), gwei(5)) // 4 + 5 paid + 1 reserved
+	if got := code(b.Check(t.Context())); got != "SPEND_LIMIT_REACHED" {
 		t.Fatalf("b at 10 of 10: %s", got)
 	}
 	time.Sleep(window + 100*time.Millisecond) // the payments leave the window
-	if got := code(b.Check()); got != "accepted" {
+	if got := code(b.Check(t.Context())); got != "accepted" {
 		t.Fatalf("b once the payments aged out: %s", got)
 	}
 }
@@ -82,15 +82,15 @@ func TestSharedBudgetWritesWhatItMissed(t *testing.T) {
 	var cut redistest.Partition
 	a := replica(t, cut.Client(t, url), "a", time.Minute)
 	cut.Cut(true)
-	a.Settled(new(big.Int), gwei(9)) // paid while cut off
-	if got := code(a.Check()); got != "UNAVAILABLE" {
+	a.Settled(t.Context(), new(big.Int), gwei(9)) // paid while cut off
+	if got := code(a.Check(t.Context())); got != "UNAVAILABLE" {
 		t.Fatalf("a cut off from Redis: %s", got)
 	}
 	if total, _, err := probe.Total(context.Background(), time.Minute); err != nil || total.Sign() != 0 {
 		t.Fatalf("the fleet's total while a is cut off: %v %v, want 0", total, err)
 	}
 	cut.Cut(false)
-	if got := code(a.Check()); got != "accepted" {
+	if got := code(a.Check(t.Context())); got != "accepted" {
 		t.Fatalf("a back, at 9 of 10: %s", got)
 	}
 	if total, _, err := probe.Total(context.Background(), time.Minute); err != nil || total.Cmp(gwei(9)) != 0 {
@@ -115,7 +115,7 @@ func TestSharedAdmissionIsOneStep(t *testing.T) {
 		for i := range 16 {
 			wg.Go(func() {
 				<-start
-				if replicas[i%2].Admit(gwei(6)) == nil {
+				if replicas[i%2].Admit(t.Context(), gwei(6)) == nil {
 					admitted.Add(1)
 				}
 			})
@@ -149,7 +149,7 @@ func TestRunsPollBringsTheFleetsSpendingToReadiness(t *testing.T) {
 	if a.SpendReached() {
 		t.Fatal("a's budget reached before anything was paid")
 	}
-	b.Settled(new(big.Int), gwei(10)) // b pays the whole limit
+	b.Settled(t.Context(), new(big.Int), gwei(10)) // b pays the whole limit
 	if a.SpendReached() {
 		t.Fatal("a read Redis for a readiness report")
 	}
@@ -162,5 +162,30 @@ func TestRunsPollBringsTheFleetsSpendingToReadiness(t *testing.T) {
 			t.Fatal("a's poll did not bring the fleet's spending to its readiness")
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// The caller's context reaches the shared budget: a request that went away is not checked
+// against Redis on its behalf (Check and Admit refuse, the work is not done), while the cost of
+// work already done is written all the same (Reserve and Settled keep ctx's values, not its
+// cancellation).
+func TestTheCallersContextReachesTheSharedBudget(t *testing.T) {
+	url, _ := redistest.Server(t)
+	opts, _ := redis.ParseURL(url)
+	rdb := redis.NewClient(opts)
+	defer rdb.Close()
+	a, b := replica(t, rdb, "a", time.Minute), replica(t, rdb, "b", time.Minute)
+	gone, cancel := context.WithCancel(t.Context())
+	cancel()
+	if got := code(a.Check(gone)); got != "UNAVAILABLE" {
+		t.Errorf("check for a request that went away: %s, want UNAVAILABLE", got)
+	}
+	if got := code(a.Admit(gone, gwei(1))); got != "UNAVAILABLE" {
+		t.Errorf("admission for a request that went away: %s, want UNAVAILABLE", got)
+	}
+	a.Reserve(gone, gwei(6))
+	a.Settled(gone, gwei(6), gwei(10))
+	if got := code(b.Check(t.Context())); got != "SPEND_LIMIT_REACHED" {
+		t.Errorf("b after a paid the whole limit for a request that went away: %s", got)
 	}
 }

@@ -173,14 +173,19 @@ type countingGate struct {
 	reserved *big.Int
 }
 
-func (g *countingGate) Admit(cost *big.Int) error { g.Reserve(cost); return nil }
-func (g *countingGate) Reserve(cost *big.Int) {
+func (g *countingGate) Admit(ctx context.Context, cost *big.Int) error {
+	g.Reserve(ctx, cost)
+	return nil
+}
+func (g *countingGate) Reserve(_ context.Context, cost *big.Int) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.reserved.Add(g.reserved, cost)
 }
-func (g *countingGate) Settled(reserved, _ *big.Int) { g.Reserve(new(big.Int).Neg(reserved)) }
-func (g *countingGate) Refresh(context.Context)      {}
+func (g *countingGate) Settled(ctx context.Context, reserved, _ *big.Int) {
+	g.Reserve(ctx, new(big.Int).Neg(reserved))
+}
+func (g *countingGate) Refresh(context.Context) {}
 func (g *countingGate) held() *big.Int {
 	g.mu.Lock()
 	defer g.mu.Unlock()

@@ -232,7 +232,7 @@ func (m *Manager) watch(ctx context.Context) {
 			// The balance first, then the reservations back: released before the balance shows
 			// what was spent, they would open the gate on a balance that no longer is.
 			m.gate.Refresh(ctx) // once for everything this round mined
-			m.releaseSettled()
+			m.releaseSettled(ctx)
 		}
 	}
 }
@@ -242,13 +242,13 @@ type settledCost struct{ reserved, paid *big.Int }
 
 // releaseSettled tells the gate about the flights settled this round: their reservations back,
 // what they paid spent.
-func (m *Manager) releaseSettled() {
+func (m *Manager) releaseSettled(ctx context.Context) {
 	m.mu.Lock()
 	costs := m.toRelease
 	m.toRelease = nil
 	m.mu.Unlock()
 	for _, c := range costs {
-		m.gate.Settled(c.reserved, c.paid)
+		m.gate.Settled(ctx, c.reserved, c.paid)
 	}
 }
 
@@ -408,7 +408,7 @@ func (m *Manager) fillGap(ctx context.Context, n uint64) {
 	f.sending = true
 	m.publish(f)
 	m.mu.Unlock()
-	m.gate.Reserve(f.reserved)
+	m.gate.Reserve(ctx, f.reserved)
 	class, sendErr := m.submit(fctx, tx)
 	switch class {
 	case sendAccepted, sendKnown, sendUncertain:
@@ -417,10 +417,10 @@ func (m *Manager) fillGap(ctx context.Context, n uint64) {
 			"wallet", m.from.Hex(), "nonce", n, "tx", tx.Hash())
 	case sendNonceUsed: // another transaction took it: no gap
 		m.unclaim(f, false)
-		m.gate.Settled(f.reserved, nil)
+		m.gate.Settled(ctx, f.reserved, nil)
 	default:
 		m.unclaim(f, true) // tried again after gapFillAfter
-		m.gate.Settled(f.reserved, nil)
+		m.gate.Settled(ctx, f.reserved, nil)
 		m.log.Warn("could not fill a nonce gap; trying again", "wallet", m.from.Hex(), "nonce", n, "err", sendErr)
 	}
 }
@@ -585,7 +585,7 @@ func (m *Manager) replace(ctx context.Context, f *Flight) bool {
 		m.mu.Unlock()
 		f.uncertain = class == sendUncertain
 		if extra.Sign() > 0 {
-			m.gate.Reserve(extra)
+			m.gate.Reserve(ctx, extra)
 		}
 		m.metrics.Replaced()
 		m.log.Info("replaced a lingering transaction", "nonce", f.nonce, "old", prev.Hash(), "new", tx.Hash(), "feeCap", feeCap, "answerLost", class == sendUncertain, "cancel", cancelling)

@@ -87,9 +87,9 @@ func (m *Manager) Displaced(ctx context.Context, nonce uint64, ours []common.Has
 // returns it and says what the transaction paid (nil: given up), once Refresh has re-read the
 // balance after it was mined.
 type Gate interface {
-	Admit(cost *big.Int) error
-	Reserve(cost *big.Int)
-	Settled(reserved, paid *big.Int)
+	Admit(ctx context.Context, cost *big.Int) error
+	Reserve(ctx context.Context, cost *big.Int)
+	Settled(ctx context.Context, reserved, paid *big.Int)
 	Refresh(ctx context.Context)
 }
 
@@ -401,7 +401,7 @@ func (m *Manager) Sync(ctx context.Context) (adopted int, err error) {
 	}
 	m.mu.Unlock()
 	for _, f := range flights {
-		m.gate.Reserve(f.reserved)
+		m.gate.Reserve(ctx, f.reserved)
 	}
 	return len(flights), nil
 }
@@ -493,13 +493,13 @@ func (m *Manager) Send(ctx context.Context, tx Tx) (*Flight, error) {
 	// is reserved is the most it can ever cost, its replacements' bumped fees included (at
 	// MAX_FEE_PER_GAS), so that a spend limit holds however long it lingers.
 	reserve := m.worstCost(feeCap, tx.Gas, value)
-	if err := m.gate.Admit(reserve); err != nil {
+	if err := m.gate.Admit(ctx, reserve); err != nil {
 		return nil, err
 	}
 	published := false
 	defer func() {
 		if !published { // nothing is in flight: the reservation comes back
-			m.gate.Settled(reserve, nil)
+			m.gate.Settled(ctx, reserve, nil)
 		}
 	}()
 	for attempt := 0; ; attempt++ {
@@ -713,18 +713,18 @@ func (m *Manager) Resend(ctx context.Context, tx *types.Transaction, record func
 	if err != nil || !claimed {
 		return f, err
 	}
-	m.gate.Reserve(f.reserved)
+	m.gate.Reserve(ctx, f.reserved)
 	if err := m.awaitTurn(ctx, f); err != nil {
 		// Not sent now, but it may be in a pool since before: the node's pending nonce decides
 		// whether its nonce is free.
 		m.unclaim(f, false)
-		m.gate.Settled(f.reserved, nil)
+		m.gate.Settled(ctx, f.reserved, nil)
 		return nil, err
 	}
 	class, sendErr, err := m.submitFenced(ctx, tx)
 	if err != nil {
 		m.unclaim(f, false)
-		m.gate.Settled(f.reserved, nil)
+		m.gate.Settled(ctx, f.reserved, nil)
 		return nil, err
 	}
 	switch class {
@@ -733,11 +733,11 @@ func (m *Manager) Resend(ctx context.Context, tx *types.Transaction, record func
 		return f, nil
 	case sendNonceUsed:
 		m.unclaim(f, false)
-		m.gate.Settled(f.reserved, nil)
+		m.gate.Settled(ctx, f.reserved, nil)
 		return nil, fmt.Errorf("%w: %w", ErrNonceUsed, sendErr)
 	default:
 		m.unclaim(f, true)
-		m.gate.Settled(f.reserved, nil)
+		m.gate.Settled(ctx, f.reserved, nil)
 		return nil, fmt.Errorf("%w: %w", ErrRejected, sendErr)
 	}
 }
