@@ -2,7 +2,6 @@ package faucet
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"sync"
 	"time"
@@ -64,16 +63,10 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 	var rdb *redis.Client
 	var shared gate.Shared
 	if cfg.Limits.RedisURL != "" { // the limits and the spend limit hold across every replica sharing this Redis
-		if rdb, err = ratelimit.Dial(cfg.Limits.RedisURL); err == nil {
-			err = ratelimit.Trace(rdb, opts.Traces)
-		}
-		if err != nil {
+		if rdb, err = ratelimit.Connect(ctx, cfg.Limits.RedisURL, opts.Traces); err != nil {
 			return nil, err
 		}
 		opened.PushErr(rdb.Close)
-		if err := rdb.Ping(ctx).Err(); err != nil { // a wrong REDIS_URL stops the start, as a wrong RPC_URL does
-			return nil, fmt.Errorf("REDIS_URL: %w", err)
-		}
 		shared = gate.NewSharedRedis(rdb, "vaultd:faucet:spend", platform.Instance(), 10*time.Minute)
 	}
 	hooks, err := webhook.Open(st.db, "faucet", cfg.Admin.Replica, cfg.Webhooks, reg, log)

@@ -74,10 +74,7 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 		perIP: ratelimit.New(cfg.Limits.PerIP), perRecipient: ratelimit.New(cfg.Limits.PerRecipient), total: ratelimit.New(cfg.Limits.Total),
 		running: map[common.Hash]*outcome{}, sent: map[common.Hash]*txmgr.Flight{}, inserts: &localInserts{}, closing: make(chan struct{}), keyTaken: make(chan struct{}), set: make(chan struct{})}
 	if cfg.Limits.RedisURL != "" { // the limits hold across every replica sharing this Redis
-		if r.redis, err = ratelimit.Dial(cfg.Limits.RedisURL); err == nil {
-			err = ratelimit.Trace(r.redis, opts.Traces)
-		}
-		if err != nil {
+		if r.redis, err = ratelimit.Connect(ctx, cfg.Limits.RedisURL, opts.Traces); err != nil {
 			return nil, err
 		}
 		opened.PushErr(r.redis.Close)
@@ -85,9 +82,6 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 		r.perRecipient = ratelimit.NewRedis(r.redis, "relayer:recipient", cfg.Limits.PerRecipient)
 		r.total = ratelimit.NewRedis(r.redis, "relayer:total", cfg.Limits.Total)
 		r.claims = &nullifierClaims{client: r.redis, claimTTL: cfg.Limits.ClaimTTL, ttl: time.Hour, quiet: cfg.Operator.LeaseTTL}
-		if err := r.redis.Ping(ctx).Err(); err != nil { // a wrong REDIS_URL stops the start, as a wrong RPC_URL does
-			return nil, fmt.Errorf("REDIS_URL: %w", err)
-		}
 		r.inserts = &fleetInserts{client: r.redis, owner: platform.Instance(), ttl: 10 * time.Minute}
 	}
 	// A check of what New is given, so it stays here (a wrong COMMITMENT_TREE_ADDRESS stops the

@@ -43,6 +43,24 @@ func Dial(url string) (*redis.Client, error) {
 	return redis.NewClient(opts), nil
 }
 
+// Connect is the Redis at url as every service uses it: dialled as Dial does, traced (Trace) and
+// reached once, so that a wrong REDIS_URL stops a start as a wrong RPC_URL does.
+func Connect(ctx context.Context, url string, tp trace.TracerProvider) (*redis.Client, error) {
+	client, err := Dial(url)
+	if err != nil {
+		return nil, err
+	}
+	if err := Trace(client, tp); err != nil {
+		client.Close()
+		return nil, err
+	}
+	if err := client.Ping(ctx).Err(); err != nil {
+		client.Close()
+		return nil, fmt.Errorf("REDIS_URL: %w", err)
+	}
+	return client, nil
+}
+
 // NewRedis makes the limit r named name (e.g. "relayer:ip") on client.
 func NewRedis(client *redis.Client, name string, r Rate) *Redis {
 	return &Redis{client: client, rate: r, prefix: "vaultd:ratelimit:" + name + ":",

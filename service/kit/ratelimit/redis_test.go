@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+	"go.opentelemetry.io/otel/trace/noop"
 
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 	"github.com/seed018cc74c/vaultd/service/kit/redistest"
@@ -165,5 +166,22 @@ func TestRedisDecisionTellsRemainingAndReset(t *testing.T) {
 		if err != nil || d.OK != want.ok || d.Remaining != want.remaining || d.Reset <= 0 || d.Reset > time.Minute {
 			t.Fatalf("event %d: %+v %v, want ok %v, %d left, a reset within the minute", i, d, err, want.ok, want.remaining)
 		}
+	}
+}
+
+// Connect reaches the server before it answers: a Redis that is not there stops a start, with the
+// setting named; one that is answers, traced.
+func TestConnectReachesRedisFirst(t *testing.T) {
+	if _, err := ratelimit.Connect(t.Context(), "redis://127.0.0.1:1/0", noop.NewTracerProvider()); err == nil || !strings.HasPrefix(err.Error(), "REDIS_URL: ") {
+		t.Fatalf("Connect to nothing: %v, want a REDIS_URL error", err)
+	}
+	url, _ := redistest.Server(t)
+	client, err := ratelimit.Connect(t.Context(), url, noop.NewTracerProvider())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	if err := client.Set(t.Context(), "k", "v", time.Minute).Err(); err != nil {
+		t.Fatal(err)
 	}
 }
