@@ -23,6 +23,7 @@ const (
 	CommitmentInserted EventName = "CommitmentInserted"
 	Committed          EventName = "Committed"
 	NullifierSpent     EventName = "NullifierSpent"
+	RevealFeePaid      EventName = "RevealFeePaid"
 	Revealed           EventName = "Revealed"
 	TokenCreated       EventName = "TokenCreated"
 	TokenRegistered    EventName = "TokenRegistered"
@@ -36,6 +37,8 @@ func (e EventName) Valid() bool {
 	case Committed:
 		return true
 	case NullifierSpent:
+		return true
+	case RevealFeePaid:
 		return true
 	case Revealed:
 		return true

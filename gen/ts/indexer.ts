@@ -118,7 +118,7 @@ export interface components {
             ready: boolean;
         };
         /** @enum {string} */
-        EventName: "CommitmentInserted" | "NullifierSpent" | "Committed" | "Revealed" | "TokenRegistered" | "TokenCreated";
+        EventName: "CommitmentInserted" | "NullifierSpent" | "Committed" | "Revealed" | "RevealFeePaid" | "TokenRegistered" | "TokenCreated";
         Block: {
             /** Format: int64 */
             blockNumber: number;

@@ -39,6 +39,9 @@ type RevealRequest struct {
 	// Change is the note receiving Value − Amount; only its secrets are used. Ignored when
 	// nothing is left.
 	ChangeSecret, ChangeNullifierSecret *big.Int
+	// Fee, when set, is paid out of Amount to its receiver (the vault's revealWithFee): signal
+	// [3] is then FeeBinding(Recipient, *Fee) rather than the recipient.
+	Fee *Fee
 }
 
 // ErrNoChangeSecrets is a partial reveal without the change note's secrets.
@@ -64,7 +67,14 @@ func (k *Keys) Prove(req RevealRequest) (Proof, Signals, error) {
 		}
 		changeCommitment = Leaf(Commitment(changeSecret, changeNullifier), change, n.TokenID)
 	}
-	signals := Signals{req.Tree.Root(), n.Nullifier(), req.Amount, new(big.Int).SetBytes(req.Recipient.Bytes()), changeCommitment, n.TokenID}
+	recipient := new(big.Int).SetBytes(req.Recipient.Bytes())
+	if req.Fee != nil {
+		if err := req.Fee.check(req.Amount); err != nil {
+			return Proof{}, Signals{}, err
+		}
+		recipient = FeeBinding(req.Recipient, *req.Fee)
+	}
+	signals := Signals{req.Tree.Root(), n.Nullifier(), req.Amount, recipient, changeCommitment, n.TokenID}
 
 	w := witnessOf(signals, []*big.Int{n.Secret, n.NullifierSecret, n.Value, changeSecret, changeNullifier}, siblings, bits)
 	p, err := groth16bn254.Prove(k.ccs, k.pk, w)

@@ -29,6 +29,11 @@ interface IERC20Minimal {
 ///         and transfers `amount` to the recipient.
 ///         Public signals: [0] root, [1] nullifier, [2] amount, [3] recipient, [4] changeCommitment,
 ///         [5] tokenId. tokenId = Poseidon(token, chainid).
+///         revealWithFee() pays `fee` of the revealed tokens to `feeReceiver` (whoever relayed the
+///         reveal) and the rest to the recipient: its signal [3] binds all three
+///         (feeBinding), so the proof fixes the fee and both receivers and a copy of the
+///         transaction cannot redirect either. The circuit is the same: signal [3] is a public
+///         input the circuit carries, whatever it stands for.
 contract CommitRevealVault is CommitmentTree, NullifierRegistry {
     uint256 public constant MAX_AMOUNT = (uint256(1) << 248) - 1;
 
@@ -45,7 +50,10 @@ contract CommitRevealVault is CommitmentTree, NullifierRegistry {
 
     event TokenRegistered(address indexed token, uint256 tokenId);
     event Committed(address indexed token, address indexed sender, uint256 amount, bytes32 commitment, bytes32 leaf, uint32 leafIndex);
+    /// @notice `amount` is what the reveal took out of the vault; with a fee (RevealFeePaid),
+    ///         the recipient got amount − fee.
     event Revealed(bytes32 indexed nullifier, address indexed recipient, address indexed token, uint256 amount, bytes32 changeCommitment, address caller);
+    event RevealFeePaid(bytes32 indexed nullifier, address indexed feeReceiver, uint256 fee);
 
     error NotOwner(address caller);
     error NotOperator(address caller);
@@ -59,6 +67,9 @@ contract CommitRevealVault is CommitmentTree, NullifierRegistry {
     error TransferFailed(address token);
     error InvalidRecipient(address recipient);
     error RecipientMismatch(uint256 signal, address recipient);
+    error FeeBindingMismatch(uint256 signal, uint256 binding);
+    error InvalidFee(uint256 fee, uint256 amount);
+    error InvalidFeeReceiver(address feeReceiver);
     error UnknownRoot(bytes32 root);
     error UnknownTokenId(uint256 tokenId);
     error InvalidProof();
@@ -136,9 +147,52 @@ contract CommitRevealVault is CommitmentTree, NullifierRegistry {
         uint256[6] calldata pubSignals,
         address recipient
     ) external nonReentrant {
+        _reveal(pA, pB, pC, pubSignals, recipient, 0, address(0));
+    }
+
+    /// @notice Releases `pubSignals[2]` tokens against a proof whose signal [3] is
+    ///         feeBinding(recipient, fee, feeReceiver): `fee` of them to `feeReceiver`, the rest
+    ///         to `recipient`. The fee is more than zero and less than the amount.
+    function revealWithFee(
+        uint256[2] calldata pA,
+        uint256[2][2] calldata pB,
+        uint256[2] calldata pC,
+        uint256[6] calldata pubSignals,
+        address recipient,
+        uint256 fee,
+        address feeReceiver
+    ) external nonReentrant {
+        if (fee == 0) revert InvalidFee(fee, pubSignals[2]);
+        _reveal(pA, pB, pC, pubSignals, recipient, fee, feeReceiver);
+    }
+
+    /// @notice The signal [3] of a reveal that pays `fee` to `feeReceiver`: keccak256 of the
+    ///         three, ABI-encoded, reduced into the proof's scalar field.
+    function feeBinding(address recipient, uint256 fee, address feeReceiver) public pure returns (uint256) {
+        return uint256(keccak256(abi.encode(recipient, fee, feeReceiver))) % R;
+    }
+
+    /// @dev A reveal, with a fee (fee > 0) or without: the checks in reveal()'s documented
+    ///      order, signal [3] against the recipient or against the fee's binding, then the
+    ///      nullifier spent, the change inserted and the transfers.
+    function _reveal(
+        uint256[2] calldata pA,
+        uint256[2][2] calldata pB,
+        uint256[2] calldata pC,
+        uint256[6] calldata pubSignals,
+        address recipient,
+        uint256 fee,
+        address feeReceiver
+    ) private {
         if (operator != address(0) && msg.sender != operator) revert NotOperator(msg.sender);
         if (recipient == address(0)) revert InvalidRecipient(recipient);
-        if (pubSignals[3] != uint256(uint160(recipient))) revert RecipientMismatch(pubSignals[3], recipient);
+        if (fee == 0) {
+            if (pubSignals[3] != uint256(uint160(recipient))) revert RecipientMismatch(pubSignals[3], recipient);
+        } else {
+            if (feeReceiver == address(0)) revert InvalidFeeReceiver(feeReceiver);
+            uint256 binding = feeBinding(recipient, fee, feeReceiver);
+            if (pubSignals[3] != binding) revert FeeBindingMismatch(pubSignals[3], binding);
+        }
         bytes32 root = bytes32(pubSignals[0]);
         if (!isKnownRoot(root)) revert UnknownRoot(root);
         bytes32 nullifier = bytes32(pubSignals[1]);
@@ -149,12 +203,17 @@ contract CommitRevealVault is CommitmentTree, NullifierRegistry {
         if (token == address(0)) revert UnknownTokenId(pubSignals[5]);
         uint256 amount = pubSignals[2];
         if (amount == 0 || amount > MAX_AMOUNT) revert InvalidAmount(amount);
+        if (fee >= amount) revert InvalidFee(fee, amount);
         if (!verifier.verifyProof(pA, pB, pC, pubSignals)) revert InvalidProof();
 
         bytes32 change = bytes32(pubSignals[4]);
         if (change != 0) _insert(change);
-        _call(token, abi.encodeWithSignature("transfer(address,uint256)", recipient, amount));
+        _call(token, abi.encodeWithSignature("transfer(address,uint256)", recipient, amount - fee));
         emit Revealed(nullifier, recipient, token, amount, change, msg.sender);
+        if (fee != 0) {
+            _call(token, abi.encodeWithSignature("transfer(address,uint256)", feeReceiver, fee));
+            emit RevealFeePaid(nullifier, feeReceiver, fee);
+        }
     }
 
     /// @dev Calls a token and accepts a true or an empty answer, as ERC20s vary.
