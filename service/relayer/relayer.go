@@ -32,6 +32,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/platform"
 	"github.com/seed018cc74c/vaultd/service/kit/platform/paying"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
+	"github.com/seed018cc74c/vaultd/service/kit/tracing"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 	"github.com/seed018cc74c/vaultd/service/kit/webhook"
 	"github.com/seed018cc74c/vaultd/service/vault/tokenid"
@@ -259,7 +260,7 @@ func (r *Relayer) Reveal(ctx context.Context, req relayerapi.RevealRequest) (res
 	defer func() {
 		outcomeCode := "SUCCESS"
 		if err != nil {
-			outcomeCode = codeOf(err)
+			outcomeCode = refusalOf(err).code
 		}
 		r.metrics.reveals.WithLabelValues(outcomeCode).Inc()
 		platform.ObserveWithTrace(ctx, r.metrics.stage.WithLabelValues("total"), time.Since(start).Seconds())
@@ -380,7 +381,13 @@ func (r *Relayer) stage(ctx context.Context, name string) (context.Context, func
 // fault: a 5xx). What the step learned goes on the span of the context it returns.
 func (r *Relayer) span(ctx context.Context, name string) (context.Context, func(err error)) {
 	ctx, span := r.tracer.Start(ctx, name)
-	return ctx, func(err error) { platform.EndStep(span, httpError(err)) }
+	return ctx, func(err error) {
+		if err != nil {
+			f := refusalOf(err)
+			tracing.Refused(span, f.code, f.message, f.fault)
+		}
+		span.End()
+	}
 }
 
 func (r *Relayer) reveal(ctx context.Context, in request) (relayerapi.RevealResult, error) {
