@@ -8,6 +8,7 @@ import (
 	"math/big"
 	"path/filepath"
 	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -36,6 +37,7 @@ import (
 // node away for one call and not the other. The dev-chain tests (faults_test.go, protect_test.go,
 // replicas_test.go, …) run the same checks against the real chain.
 type fakeChain struct {
+	reads    atomic.Int32 // isSpent calls: how many times the checks ran
 	spent    bool
 	spentErr error
 	root     contracts.RootAgeOutput
@@ -43,7 +45,10 @@ type fakeChain struct {
 	refused  error // the vault's answer to the reveal's call (simulate and estimate alike)
 }
 
-func (f *fakeChain) isSpent(context.Context, common.Hash) (bool, error) { return f.spent, f.spentErr }
+func (f *fakeChain) isSpent(context.Context, common.Hash) (bool, error) {
+	f.reads.Add(1)
+	return f.spent, f.spentErr
+}
 func (f *fakeChain) rootAge(context.Context, common.Hash) (contracts.RootAgeOutput, error) {
 	return f.root, f.rootErr
 }
@@ -277,4 +282,58 @@ func TestAStoppedRevealGivesBackWhatItTook(t *testing.T) {
 			t.Error("the limits still count a reveal refused at its send")
 		}
 	})
+}
+
+// A copy of a reveal that finds its nullifier claimed by another replica waits for it, holding
+// its root's place; given back unsent, it gives back what it took, runs its checks again from the
+// start, and, refused at its send, gives back what it took the second time too.
+func TestACopyWhoseClaimIsGivenBackIsCheckedAgain(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	url, _ := redistest.Server(t)
+	client, err := ratelimit.Dial(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	if err := client.Set(ctx, claimsMarker, "1", 0).Err(); err != nil { // not a Redis that lost its claims
+		t.Fatal(err)
+	}
+	fake := &fakeChain{root: contracts.RootAgeOutput{Known: true, Age: 3}}
+	r, spans := checksRelayer(t, fake)
+	r.cfg.Tx.ReceiptTimeout, r.cfg.Tx.ReceiptPoll = time.Hour, 5*time.Millisecond
+	r.claims = &nullifierClaims{client: client, claimTTL: time.Minute, ttl: time.Hour, quiet: time.Second}
+	r.inserts = &fleetInserts{client: client, owner: "test", ttl: time.Minute}
+	if _, err := r.pause.Set(ctx, true); err != nil {
+		t.Fatal(err)
+	}
+	in := checksRequest(t)
+	other, err := r.claims.claim(ctx, in.nullifier) // another replica's claim, nothing sent yet
+	if err != nil || other == nil {
+		t.Fatalf("the other replica's claim: %v %v", other, err)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := r.reveal(ctx, in); done <- err }()
+	for deadline := time.Now().Add(time.Minute); !slices.Contains(stepsRun(spans), "claim"); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the copy never tried to claim the nullifier")
+		}
+	}
+	if ok, n, err := r.inserts.hold(ctx, 0, 32, false); err != nil || !ok || n != 1 {
+		t.Errorf("%d inserts in flight while the copy waits on the other replica's claim, want its 1 (%v)", n, err)
+	}
+	r.claims.release(ctx, in.nullifier, other) // the other replica gives it back unsent
+	err = <-done
+	if got := refusalOf(err).code; got != platform.CodePaused {
+		t.Fatalf("refused with %s (%v), want PAUSED (at its send, after it claimed)", got, err)
+	}
+	if n := fake.reads.Load(); n != 2 {
+		t.Errorf("the checks read the chain %d times, want 2 (again once the claim was given back)", n)
+	}
+	if _, held, _, err := r.claims.state(ctx, in.nullifier); err != nil || held {
+		t.Errorf("the nullifier's claim is still held (%v) after the copy was refused at its send", err)
+	}
+	if ok, n, err := r.inserts.hold(ctx, 0, 32, false); err != nil || !ok || n != 0 {
+		t.Errorf("%d inserts in flight after the copy was refused at its send, want 0 (%v)", n, err)
+	}
 }
