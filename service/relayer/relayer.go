@@ -142,9 +142,13 @@ func (r *Relayer) Reveal(ctx context.Context, req relayerapi.RevealRequest) (res
 	if err != nil {
 		return res, err
 	}
-	// One transaction per nullifier: a reveal whose transaction is in flight gets its outcome
-	// (mined within RECEIPT_TIMEOUT, or 504 TX_PENDING again), and a concurrent identical
-	// request waits for the first's.
+	return r.once(ctx, in)
+}
+
+// once runs a parsed reveal once per nullifier: a reveal whose transaction is in flight gets its
+// outcome (mined within RECEIPT_TIMEOUT, or 504 TX_PENDING again), and a concurrent identical
+// request waits for the first's.
+func (r *Relayer) once(ctx context.Context, in request) (res relayerapi.RevealResult, err error) {
 	r.mu.Lock()
 	if f, ok := r.sent[in.nullifier]; ok {
 		r.mu.Unlock()
