@@ -17,8 +17,8 @@ import (
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
 
-// A reveal's checks (revealSteps, reveal.go), each returning the reason that refuses the reveal
-// there, and what a check takes: the request parsed, the limits counted.
+// A reveal's steps before its send (revealSteps, reveal.go), each returning the reason that stops
+// the reveal there, and the request they read, as parse reads it.
 
 // request is a parsed reveal request. The check-3 and check-4 failures are kept, not returned,
 // so that the chain checks (1 and 2) are reported first.
