@@ -35,7 +35,7 @@ func (a *api) Reveal(ctx context.Context, req relayerapi.RevealRequestObject) (r
 	}
 	res, err := a.r.Reveal(ctx, *req.Body)
 	if err != nil {
-		return nil, httpError(err)
+		return nil, err // answered by the strict handler's one mapping (httpError)
 	}
 	return relayerapi.Reveal200JSONResponse{Body: res}, nil
 }
@@ -241,6 +241,3 @@ func httpError(err error) error {
 	}
 	return e
 }
-
-// codeOf is the code err is answered with (metrics, spans).
-func codeOf(err error) string { return platform.AsError(httpError(err)).Code }

@@ -1,10 +1,12 @@
 package relayer
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
+	"github.com/seed018cc74c/vaultd/service/kit/platform"
 )
 
 // Reason is why the relayer refused a reveal, or why one did not complete, in the relayer's own
@@ -76,4 +78,30 @@ func revertReason(rev chain.Revert) string {
 		return rev.String()
 	}
 	return rev.Name
+}
+
+// refusal is how a reveal's spans and its outcome metric name an error: the code it is answered
+// with, the message, and whether it is a fault (of the relayer, or of what it depends on: answered
+// 5xx) rather than the request's. It reads the tables the edge answers from (reasons, and paid for
+// the refusals shared with the faucet), so a span never names another code than the answer; the
+// answer itself (status, Retry-After, the transaction's hash) is built at the edge alone (api.go).
+type refusal struct {
+	code, message string
+	fault         bool
+}
+
+func refusalOf(err error) refusal {
+	if e, ok := paid.Error(err); ok {
+		return refusal{code: e.Code, message: e.Message, fault: e.Status >= 500}
+	}
+	var re *RevealError
+	if errors.As(err, &re) {
+		a, ok := reasons[re.Reason]
+		if !ok { // answered 500 INTERNAL (platform.Answers)
+			return refusal{code: platform.CodeInternal, message: "internal error", fault: true}
+		}
+		return refusal{code: a.Code, message: re.Message, fault: a.Status >= 500}
+	}
+	e := platform.AsError(err)
+	return refusal{code: e.Code, message: e.Message, fault: e.Status >= 500}
 }

@@ -198,6 +198,15 @@ func claimer(tok string) trace.SpanContext {
 	return trace.NewSpanContext(trace.SpanContextConfig{TraceID: traceID, SpanID: spanID, Remote: true})
 }
 
+// unclaim gives the nullifier back to the other replicas when nothing was sent, or the send was
+// refused, or its transaction ended unrevealed (a send whose answer was lost is followed as sent:
+// it never gets here before it settles).
+func (r *Relayer) unclaim(ctx context.Context, nullifier common.Hash, claim *claimToken) {
+	if claim != nil {
+		r.claims.release(ctx, nullifier, claim)
+	}
+}
+
 // claimsUnavailable is a claim that cannot be checked: the relayer refuses rather than risk a
 // second transaction.
 func claimsUnavailable(err error) *RevealError {
@@ -257,73 +266,4 @@ func hexOrEmpty(h common.Hash) string {
 		return ""
 	}
 	return h.Hex()
-}
-
-// fleetInserts counts the change-note inserts in flight of every replica sharing a Redis: each
-// replica keeps its own count (a key that lapses if the replica stops touching it: it died, and
-// whoever adopts its transactions counts them again), and holdRoot checks a root's age against
-// the sum, atomically with counting its own reveal: so a burst of partial reveals spread over
-// the replicas never sends more than the tree's root history allows.
-type fleetInserts struct {
-	client *redis.Client
-	owner  string
-	ttl    time.Duration
-}
-
-const insertsPrefix = "vaultd:relayer:inserts"
-
-// holdScript sums every owner's count (dropping lapsed owners); if ARGV[1] (the root's age) plus
-// that sum is under ARGV[2] (the root history) it counts one more for owner ARGV[3] when ARGV[4]
-// is 1 (a reveal with change), and answers {1, sum}; else {0, sum}.
-var holdScript = redis.NewScript(`
-local sum = 0
-for _, o in ipairs(redis.call('SMEMBERS', KEYS[1])) do
-  local v = redis.call('GET', KEYS[2] .. o)
-  if v then sum = sum + tonumber(v) else redis.call('SREM', KEYS[1], o) end
-end
-if tonumber(ARGV[1]) + sum >= tonumber(ARGV[2]) then return {0, sum} end
-if ARGV[4] == '1' then
-  redis.call('INCR', KEYS[2] .. ARGV[3])
-  redis.call('SADD', KEYS[1], ARGV[3])
-end
-redis.call('PEXPIRE', KEYS[2] .. ARGV[3], ARGV[5])
-return {1, sum}
-`)
-
-// addScript changes owner ARGV[2]'s count by ARGV[1].
-var addScript = redis.NewScript(`
-local v = redis.call('INCRBY', KEYS[2] .. ARGV[2], ARGV[1])
-if v <= 0 then
-  redis.call('DEL', KEYS[2] .. ARGV[2])
-  redis.call('SREM', KEYS[1], ARGV[2])
-else
-  redis.call('PEXPIRE', KEYS[2] .. ARGV[2], ARGV[3])
-  redis.call('SADD', KEYS[1], ARGV[2])
-end
-return v
-`)
-
-func (f *fleetInserts) keys() []string {
-	return []string{insertsPrefix + ":owners", insertsPrefix + ":count:"}
-}
-
-// hold checks age against the fleet's inserts in flight and counts this reveal's when change.
-func (f *fleetInserts) hold(ctx context.Context, age, history uint32, change bool) (ok bool, inFlight uint32, err error) {
-	c := "0"
-	if change {
-		c = "1"
-	}
-	out, err := holdScript.Run(ctx, f.client, f.keys(), age, history, f.owner, c, f.ttl.Milliseconds()).Int64Slice()
-	if err != nil {
-		return false, 0, err
-	}
-	if len(out) != 2 {
-		return false, 0, fmt.Errorf("inserts in flight: unexpected answer %v", out)
-	}
-	return out[0] == 1, uint32(out[1]), nil
-}
-
-// add changes this replica's count.
-func (f *fleetInserts) add(ctx context.Context, delta int) error {
-	return addScript.Run(ctx, f.client, f.keys(), delta, f.owner, f.ttl.Milliseconds()).Err()
 }

@@ -70,7 +70,8 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 		}
 	}
 	m := newMetrics(reg)
-	r := &Relayer{cfg: cfg, chainID: chainID, client: client, vk: vk, metrics: m, tracer: tracer, log: log,
+	r := &Relayer{cfg: cfg, chainID: chainID, client: client, vk: vk,
+		reads: vaultReads{client: client, nullifiers: cfg.Contracts.NullifierRegistry, tree: cfg.Contracts.CommitmentTree}, metrics: m, tracer: tracer, log: log,
 		perIP: ratelimit.New(cfg.Limits.PerIP), perRecipient: ratelimit.New(cfg.Limits.PerRecipient), total: ratelimit.New(cfg.Limits.Total),
 		running: map[common.Hash]*outcome{}, sent: map[common.Hash]*txmgr.Flight{}, inserts: &localInserts{}, closing: make(chan struct{}), keyTaken: make(chan struct{}), set: make(chan struct{})}
 	if cfg.Limits.RedisURL != "" { // the limits hold across every replica sharing this Redis

@@ -1,0 +1,54 @@
+package relayer
+
+import (
+	"context"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/seed018cc74c/vaultd/gen/contracts"
+	"github.com/seed018cc74c/vaultd/service/kit/chain"
+)
+
+// chainReader is what a reveal's checks read from the chain: the nullifier's state (check 1),
+// the root's age (check 2), and the vault's reveal run as a call (check 7, simulate). The
+// relayer's is vaultReads, over its chain client; the checks' internal tests give it a fake.
+type chainReader interface {
+	isSpent(ctx context.Context, nullifier common.Hash) (bool, error)
+	rootAge(ctx context.Context, root common.Hash) (contracts.RootAgeOutput, error)
+	simulate(ctx context.Context, msg ethereum.CallMsg) error
+	estimateGas(ctx context.Context, msg ethereum.CallMsg) (uint64, error)
+}
+
+// vaultReads reads the vault's contracts through the chain client.
+type vaultReads struct {
+	client     *chain.Client
+	nullifiers common.Address // NULLIFIER_REGISTRY_ADDRESS
+	tree       common.Address // COMMITMENT_TREE_ADDRESS
+}
+
+func (v vaultReads) isSpent(ctx context.Context, nullifier common.Hash) (bool, error) {
+	out, err := v.client.Call(ctx, "is_spent", v.nullifiers, nullABI.PackIsSpent(nullifier))
+	if err != nil {
+		return false, err
+	}
+	return nullABI.UnpackIsSpent(out)
+}
+
+// rootAge is whether root is among the tree's recent roots, and how many inserts ago it was the
+// current one.
+func (v vaultReads) rootAge(ctx context.Context, root common.Hash) (contracts.RootAgeOutput, error) {
+	out, err := v.client.Call(ctx, "root_age", v.tree, treeABI.PackRootAge(root))
+	if err != nil {
+		return contracts.RootAgeOutput{}, err
+	}
+	return treeABI.UnpackRootAge(out)
+}
+
+func (v vaultReads) simulate(ctx context.Context, msg ethereum.CallMsg) error {
+	return v.client.Simulate(ctx, msg)
+}
+
+func (v vaultReads) estimateGas(ctx context.Context, msg ethereum.CallMsg) (uint64, error) {
+	return v.client.EstimateGas(ctx, msg)
+}

@@ -1,0 +1,87 @@
+package relayer
+
+import (
+	"context"
+	"sync"
+
+	"github.com/ethereum/go-ethereum"
+
+	"github.com/seed018cc74c/vaultd/service/kit/chain"
+)
+
+// simulate is check 7: it runs the reveal once as an eth_call and returns the gas limit to send
+// it with. eth_estimateGas executes a call several times, and a reveal's pairing check makes each
+// execution costly, so the limit of reveals without change is learned: estimated for the first,
+// then reused, and raised whenever a mined reveal comes close to it (gasBook). The eth_call runs
+// with that limit as its gas, so a reveal that would not fit in it (a costlier token transfer, a
+// new storage slot) fails there and is estimated instead, never sent to run out of gas. Reveals
+// with change are always estimated, and given changeHeadroom more: their insertion's cost
+// depends on what the tree holds when they are mined.
+func (r *Relayer) simulate(ctx context.Context, data []byte, change bool) (uint64, error) {
+	msg := ethereum.CallMsg{From: r.tx.From(), To: &r.cfg.Contracts.Vault, Data: data}
+	if known := r.gas.limit(); known > 0 && !change {
+		msg.Gas = known
+		err := r.reads.simulate(ctx, msg)
+		if err == nil {
+			return known, nil
+		}
+		if !chain.IsNodeAnswer(err) {
+			return 0, chainUnavailable(err)
+		}
+		// Refused within the learned limit: the estimate below tells a reveal that needs more
+		// gas from one the vault refuses.
+		msg.Gas = 0
+	}
+	est, err := r.reads.estimateGas(ctx, msg)
+	if err == nil {
+		limit := est*13/10 + 10_000
+		if change {
+			limit += changeHeadroom
+		} else {
+			r.gas.raise(limit)
+		}
+		return limit, nil
+	}
+	if rev, ok := chain.RevertOf(vaultError, err); ok {
+		return 0, reject(RevealRejected, "the vault would refuse this reveal: %s", revertReason(rev))
+	}
+	if chain.IsNodeAnswer(err) {
+		return 0, reject(RevealRejected, "the vault would refuse this reveal: %v", err)
+	}
+	return 0, chainUnavailable(err)
+}
+
+// changeHeadroom is the gas a reveal with change may need beyond its estimate when inserts land
+// before it. The tree (a LeanIMT) hashes once per 1-bit of the new leaf's index, and the vault
+// looks the proof's root up from the newest back: a reveal still valid when mined has at most
+// ROOT_HISTORY_SIZE − 1 = 31 inserts ahead of it, which add at most 5 one-bits to its index
+// (popcount(i+d) ≤ popcount(i) + popcount(d), d ≤ 31) and 31 cold reads to the lookup. A hash is
+// 18,229 gas and a cold read 2,100 (cmd/gasbench): 5 × 20,000 + 31 × 2,100, rounded up. Without
+// it, 9 of 32 partial reveals proved against one root ran out of gas
+// (TestBurstOfPartialRevealsAgainstOneRootNeverReverts).
+const changeHeadroom = 170_000
+
+// gasBook is the learned gas limit of reveals without change.
+type gasBook struct {
+	mu  sync.Mutex
+	max uint64
+}
+
+func (g *gasBook) limit() uint64 {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.max
+}
+
+func (g *gasBook) raise(limit uint64) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.max = max(g.max, limit)
+}
+
+// observe raises the limit when a mined reveal used more than 80 % of what it was given.
+func (g *gasBook) observe(used, given uint64) {
+	if used*10 > given*8 {
+		g.raise(used * 13 / 10)
+	}
+}
