@@ -19,6 +19,21 @@ import (
 	"github.com/oapi-codegen/runtime"
 )
 
+// Defines values for ChallengeAlgorithm.
+const (
+	Argon2id ChallengeAlgorithm = "argon2id"
+)
+
+// Valid indicates whether the value is a known member of the ChallengeAlgorithm enum.
+func (e ChallengeAlgorithm) Valid() bool {
+	switch e {
+	case Argon2id:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ClaimStatus.
 const (
 	ClaimStatusConfirmed ClaimStatus = "confirmed"
@@ -126,6 +141,28 @@ type ChainUnavailableError struct {
 	Error string `json:"error"`
 }
 
+// Challenge defines model for Challenge.
+type Challenge struct {
+	// Address The address it is for, EIP-55 checksummed.
+	Address   string             `json:"address"`
+	Algorithm ChallengeAlgorithm `json:"algorithm"`
+
+	// Challenge The token to send back with the claim (`pow.challenge`); it carries the fields below.
+	Challenge string    `json:"challenge"`
+	ExpiresAt time.Time `json:"expiresAt"`
+	MemoryKiB int32     `json:"memoryKiB"`
+	Passes    int32     `json:"passes"`
+
+	// Salt argon2id's salt: the challenge's id, 16 bytes as 0x-hex.
+	Salt string `json:"salt"`
+
+	// Work The expected number of hashes a solution takes (the target is 2^64 / work on the hash's first 8 bytes, big-endian).
+	Work int64 `json:"work"`
+}
+
+// ChallengeAlgorithm defines model for Challenge.Algorithm.
+type ChallengeAlgorithm string
+
 // Claim defines model for Claim.
 type Claim struct {
 	// Address The address, EIP-55 checksummed.
@@ -175,6 +212,9 @@ type ClaimRequest struct {
 	//
 	// Example: 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
 	Address Address `json:"address"`
+
+	// Pow The solution of a challenge (`GET /api/faucet/challenge`) for the claim's address.
+	Pow *PowSolution `json:"pow,omitempty"`
 }
 
 // ClaimUnavailableError The error body of a 503 of POST /api/faucet/claim.
@@ -305,6 +345,24 @@ type PayloadTooLargeError struct {
 
 	// Error What went wrong, for people.
 	Error string `json:"error"`
+}
+
+// PowRefusedError The error body of a 403: the claim's proof of work.
+type PowRefusedError struct {
+	// Code Machine-readable code; one of these for this response.
+	Code string `json:"code"`
+
+	// Error What went wrong, for people.
+	Error string `json:"error"`
+}
+
+// PowSolution The solution of a challenge (`GET /api/faucet/challenge`) for the claim's address.
+type PowSolution struct {
+	// Challenge The challenge's token, as it was given.
+	Challenge string `json:"challenge"`
+
+	// Nonce The nonce whose hash meets the challenge's target.
+	Nonce int64 `json:"nonce"`
 }
 
 // RateLimitedError The error body of a 429.
@@ -469,6 +527,12 @@ type CancelTransactionParams struct {
 type ReplaceTransactionParams struct {
 	// Wallet The wallet whose transaction at `nonce` is meant: this replica's own (`GET /admin/wallet`, `GET /admin/fleet`). Another wallet's is refused `409 WALLET_MISMATCH`, nothing done: nonce N of another replica's wallet is another transaction.
 	Wallet string `form:"wallet" json:"wallet"`
+}
+
+// GetChallengeParams defines parameters for GetChallenge.
+type GetChallengeParams struct {
+	// Address The address that will claim, any letter case (a mixed-case address must carry a valid EIP-55 checksum).
+	Address Address `form:"address" json:"address"`
 }
 
 // GetClaimStatusParams defines parameters for GetClaimStatus.
@@ -638,6 +702,11 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /admin/wallet (the `GetWallet` operationId).
 	GetWallet(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetChallenge A proof-of-work challenge for a claim by an address
+	//
+	// Corresponds with GET /api/faucet/challenge (the `GetChallenge` operationId).
+	GetChallenge(ctx context.Context, params *GetChallengeParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ClaimWithBody Claim test native tokens for an address
 	//
@@ -821,6 +890,21 @@ func (c *Client) ReplaceTransaction(ctx context.Context, nonce int64, params *Re
 // Corresponds with GET /admin/wallet (the `GetWallet` operationId).
 func (c *Client) GetWallet(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetWalletRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetChallenge A proof-of-work challenge for a claim by an address
+//
+// Corresponds with GET /api/faucet/challenge (the `GetChallenge` operationId).
+func (c *Client) GetChallenge(ctx context.Context, params *GetChallengeParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetChallengeRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -1217,6 +1301,56 @@ func NewGetWalletRequest(server string) (*http.Request, error) {
 	return req, nil
 }
 
+// NewGetChallengeRequest constructs an http.Request for the GetChallenge method
+func NewGetChallengeRequest(server string, params *GetChallengeParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/faucet/challenge")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "address", params.Address, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewClaimRequest calls the generic Claim builder with application/json body
 func NewClaimRequest(server string, body ClaimJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -1503,6 +1637,13 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /admin/wallet (the `GetWallet` operationId).
 	GetWalletWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetWalletResponse, error)
+
+	// GetChallengeWithResponse A proof-of-work challenge for a claim by an address
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/faucet/challenge (the `GetChallenge` operationId).
+	GetChallengeWithResponse(ctx context.Context, params *GetChallengeParams, reqEditors ...RequestEditorFn) (*GetChallengeResponse, error)
 
 	// ClaimWithBodyWithResponse Claim test native tokens for an address
 	//
@@ -2598,6 +2739,122 @@ func (r GetWalletResponse) ContentType() string {
 	return ""
 }
 
+// GetChallengeResponse200Headers the declared response headers of an HTTP 200 response for GetChallenge
+type GetChallengeResponse200Headers struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	XRequestId               *string
+}
+
+// GetChallengeResponse400Headers the declared response headers of an HTTP 400 response for GetChallenge
+type GetChallengeResponse400Headers struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+
+// GetChallengeResponse404Headers the declared response headers of an HTTP 404 response for GetChallenge
+type GetChallengeResponse404Headers struct {
+	AccessControlAllowOrigin *string
+	XRequestId               *string
+}
+
+// GetChallengeResponse500Headers the declared response headers of an HTTP 500 response for GetChallenge
+type GetChallengeResponse500Headers struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+
+// GetChallengeResponseDefaultHeaders the declared response headers of an HTTP default response for GetChallenge
+type GetChallengeResponseDefaultHeaders struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+
+type GetChallengeResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Challenge
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *InvalidRequest
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *OtherError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetChallengeResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *GetChallengeResponse400Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *GetChallengeResponse404Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetChallengeResponse500Headers
+	// HeadersDefault the parsed response headers for an HTTP default response
+	HeadersDefault *GetChallengeResponseDefaultHeaders
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetChallengeResponse) GetJSON200() *Challenge {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetChallengeResponse) GetJSON400() *InvalidRequest {
+	return r.JSON400
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetChallengeResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetChallengeResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r GetChallengeResponse) GetJSONDefault() *OtherError {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r GetChallengeResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetChallengeResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetChallengeResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetChallengeResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // ClaimResponse202Headers the declared response headers of an HTTP 202 response for Claim
 type ClaimResponse202Headers struct {
 	AccessControlAllowOrigin *string
@@ -2608,6 +2865,14 @@ type ClaimResponse202Headers struct {
 
 // ClaimResponse400Headers the declared response headers of an HTTP 400 response for Claim
 type ClaimResponse400Headers struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+
+// ClaimResponse403Headers the declared response headers of an HTTP 403 response for Claim
+type ClaimResponse403Headers struct {
 	AccessControlAllowOrigin *string
 	RateLimit                *string
 	RateLimitPolicy          *string
@@ -2687,6 +2952,8 @@ type ClaimResponse struct {
 	JSON202 *Claim
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *InvalidRequest
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *PowRefusedError
 	// JSON409 the response for an HTTP 409 `application/json` response
 	JSON409 *AlreadyClaimed
 	// JSON413 the response for an HTTP 413 `application/json` response
@@ -2707,6 +2974,8 @@ type ClaimResponse struct {
 	Headers202 *ClaimResponse202Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
 	Headers400 *ClaimResponse400Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *ClaimResponse403Headers
 	// Headers409 the parsed response headers for an HTTP 409 response
 	Headers409 *ClaimResponse409Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
@@ -2733,6 +3002,11 @@ func (r ClaimResponse) GetJSON202() *Claim {
 // GetJSON400 returns the response for an HTTP 400 `application/json` response
 func (r ClaimResponse) GetJSON400() *InvalidRequest {
 	return r.JSON400
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ClaimResponse) GetJSON403() *PowRefusedError {
+	return r.JSON403
 }
 
 // GetJSON409 returns the response for an HTTP 409 `application/json` response
@@ -3224,6 +3498,19 @@ func (c *ClientWithResponses) GetWalletWithResponse(ctx context.Context, reqEdit
 		return nil, err
 	}
 	return ParseGetWalletResponse(rsp)
+}
+
+// GetChallengeWithResponse A proof-of-work challenge for a claim by an address
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/faucet/challenge (the `GetChallenge` operationId).
+func (c *ClientWithResponses) GetChallengeWithResponse(ctx context.Context, params *GetChallengeParams, reqEditors ...RequestEditorFn) (*GetChallengeResponse, error) {
+	rsp, err := c.GetChallenge(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetChallengeResponse(rsp)
 }
 
 // ClaimWithBodyWithResponse Claim test native tokens for an address
@@ -5336,6 +5623,197 @@ func ParseGetWalletResponse(rsp *http.Response) (*GetWalletResponse, error) {
 	return response, nil
 }
 
+// ParseGetChallengeResponse parses an HTTP response from a GetChallengeWithResponse call
+func ParseGetChallengeResponse(rsp *http.Response) (*GetChallengeResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetChallengeResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Challenge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest InvalidRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest OtherError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetChallengeResponse200Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers GetChallengeResponse400Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 404:
+		var headers GetChallengeResponse404Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetChallengeResponse500Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case true:
+		var headers GetChallengeResponseDefaultHeaders
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.HeadersDefault = &headers
+	}
+
+	return response, nil
+}
+
 // ParseClaimResponse parses an HTTP response from a ClaimWithResponse call
 func ParseClaimResponse(rsp *http.Response) (*ClaimResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -5363,6 +5841,13 @@ func ParseClaimResponse(rsp *http.Response) (*ClaimResponse, error) {
 			return nil, err
 		}
 		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PowRefusedError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
 		var dest AlreadyClaimed
@@ -5485,6 +5970,37 @@ func ParseClaimResponse(rsp *http.Response) (*ClaimResponse, error) {
 			headers.XRequestId = &value
 		}
 		response.Headers400 = &headers
+	case rsp.StatusCode == 403:
+		var headers ClaimResponse403Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers403 = &headers
 	case rsp.StatusCode == 409:
 		var headers ClaimResponse409Headers
 		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
@@ -6203,6 +6719,9 @@ type ServerInterface interface {
 	// GetWallet The faucet wallet, for its operator
 	// (GET /admin/wallet)
 	GetWallet(w http.ResponseWriter, r *http.Request)
+	// GetChallenge A proof-of-work challenge for a claim by an address
+	// (GET /api/faucet/challenge)
+	GetChallenge(w http.ResponseWriter, r *http.Request, params GetChallengeParams)
 	// Claim Claim test native tokens for an address
 	// (POST /api/faucet/claim)
 	Claim(w http.ResponseWriter, r *http.Request)
@@ -6260,6 +6779,12 @@ func (_ Unimplemented) ReplaceTransaction(w http.ResponseWriter, r *http.Request
 // GetWallet The faucet wallet, for its operator
 // (GET /admin/wallet)
 func (_ Unimplemented) GetWallet(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetChallenge A proof-of-work challenge for a claim by an address
+// (GET /api/faucet/challenge)
+func (_ Unimplemented) GetChallenge(w http.ResponseWriter, r *http.Request, params GetChallengeParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -6495,6 +7020,39 @@ func (siw *ServerInterfaceWrapper) GetWallet(w http.ResponseWriter, r *http.Requ
 	handler.ServeHTTP(w, r)
 }
 
+// GetChallenge operation middleware
+func (siw *ServerInterfaceWrapper) GetChallenge(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetChallengeParams
+
+	// ------------- Required query parameter "address" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "address", r.URL.Query(), &params.Address, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "address"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "address", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetChallenge(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // Claim operation middleware
 func (siw *ServerInterfaceWrapper) Claim(w http.ResponseWriter, r *http.Request) {
 
@@ -6685,6 +7243,9 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 
 	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/api/faucet/claim", wrapper.Claim)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/api/faucet/challenge", wrapper.GetChallenge)
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/api/faucet/status", wrapper.GetClaimStatus)
@@ -8266,6 +8827,156 @@ func (response GetWalletdefaultJSONResponse) VisitGetWalletResponse(w http.Respo
 	return err
 }
 
+type GetChallengeRequestObject struct {
+	Params GetChallengeParams
+}
+
+type GetChallengeResponseObject interface {
+	VisitGetChallengeResponse(w http.ResponseWriter) error
+}
+
+type GetChallenge200ResponseHeaders struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	XRequestId               *string
+}
+
+type GetChallenge200JSONResponse struct {
+	Body    Challenge
+	Headers GetChallenge200ResponseHeaders
+}
+
+func (response GetChallenge200JSONResponse) VisitGetChallengeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChallenge400JSONResponse struct{ InvalidRequestJSONResponse }
+
+func (response GetChallenge400JSONResponse) VisitGetChallengeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.RateLimit != nil {
+		w.Header().Set("RateLimit", fmt.Sprint(*response.Headers.RateLimit))
+	}
+	if response.Headers.RateLimitPolicy != nil {
+		w.Header().Set("RateLimit-Policy", fmt.Sprint(*response.Headers.RateLimitPolicy))
+	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChallenge404ResponseHeaders struct {
+	AccessControlAllowOrigin *string
+	XRequestId               *string
+}
+
+type GetChallenge404JSONResponse struct {
+	Body    Error
+	Headers GetChallenge404ResponseHeaders
+}
+
+func (response GetChallenge404JSONResponse) VisitGetChallengeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChallenge500JSONResponse struct{ InternalJSONResponse }
+
+func (response GetChallenge500JSONResponse) VisitGetChallengeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.RateLimit != nil {
+		w.Header().Set("RateLimit", fmt.Sprint(*response.Headers.RateLimit))
+	}
+	if response.Headers.RateLimitPolicy != nil {
+		w.Header().Set("RateLimit-Policy", fmt.Sprint(*response.Headers.RateLimitPolicy))
+	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChallengedefaultJSONResponse struct {
+	Body       Error
+	Headers    OtherErrorResponseHeaders
+	StatusCode int
+}
+
+func (response GetChallengedefaultJSONResponse) VisitGetChallengeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.RateLimit != nil {
+		w.Header().Set("RateLimit", fmt.Sprint(*response.Headers.RateLimit))
+	}
+	if response.Headers.RateLimitPolicy != nil {
+		w.Header().Set("RateLimit-Policy", fmt.Sprint(*response.Headers.RateLimitPolicy))
+	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(response.StatusCode)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ClaimRequestObject struct {
 	Body *ClaimJSONRequestBody
 }
@@ -8332,6 +9043,42 @@ func (response Claim400JSONResponse) VisitClaimResponse(w http.ResponseWriter) e
 		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
 	}
 	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type Claim403ResponseHeaders struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+
+type Claim403JSONResponse struct {
+	Body    PowRefusedError
+	Headers Claim403ResponseHeaders
+}
+
+func (response Claim403JSONResponse) VisitClaimResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.RateLimit != nil {
+		w.Header().Set("RateLimit", fmt.Sprint(*response.Headers.RateLimit))
+	}
+	if response.Headers.RateLimitPolicy != nil {
+		w.Header().Set("RateLimit-Policy", fmt.Sprint(*response.Headers.RateLimitPolicy))
+	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(403)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -8936,6 +9683,9 @@ type StrictServerInterface interface {
 	// GetWallet The faucet wallet, for its operator
 	// (GET /admin/wallet)
 	GetWallet(ctx context.Context, request GetWalletRequestObject) (GetWalletResponseObject, error)
+	// GetChallenge A proof-of-work challenge for a claim by an address
+	// (GET /api/faucet/challenge)
+	GetChallenge(ctx context.Context, request GetChallengeRequestObject) (GetChallengeResponseObject, error)
 	// Claim Claim test native tokens for an address
 	// (POST /api/faucet/claim)
 	Claim(ctx context.Context, request ClaimRequestObject) (ClaimResponseObject, error)
@@ -9158,6 +9908,32 @@ func (sh *strictHandler) GetWallet(w http.ResponseWriter, r *http.Request) {
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(GetWalletResponseObject); ok {
 		if err := validResponse.VisitGetWalletResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetChallenge operation middleware
+func (sh *strictHandler) GetChallenge(w http.ResponseWriter, r *http.Request, params GetChallengeParams) {
+	var request GetChallengeRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetChallenge(ctx, request.(GetChallengeRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetChallenge")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetChallengeResponseObject); ok {
+		if err := validResponse.VisitGetChallengeResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {

@@ -21,6 +21,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/faucet/challenge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A proof-of-work challenge for a claim by an address */
+        get: operations["getChallenge"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/faucet/status": {
         parameters: {
             query?: never;
@@ -394,6 +411,38 @@ export interface components {
         Address: string;
         ClaimRequest: {
             address: components["schemas"]["Address"];
+            pow?: components["schemas"]["PowSolution"];
+        };
+        /** @description The solution of a challenge (`GET /api/faucet/challenge`) for the claim's address. */
+        PowSolution: {
+            /** @description The challenge's token, as it was given. */
+            challenge: string;
+            /**
+             * Format: int64
+             * @description The nonce whose hash meets the challenge's target.
+             */
+            nonce: number;
+        };
+        Challenge: {
+            /** @description The token to send back with the claim (`pow.challenge`); it carries the fields below. */
+            challenge: string;
+            /** @description The address it is for, EIP-55 checksummed. */
+            address: string;
+            /** @description argon2id's salt: the challenge's id, 16 bytes as 0x-hex. */
+            salt: string;
+            /** @enum {string} */
+            algorithm: "argon2id";
+            /**
+             * Format: int64
+             * @description The expected number of hashes a solution takes (the target is 2^64 / work on the hash's first 8 bytes, big-endian).
+             */
+            work: number;
+            /** Format: int32 */
+            memoryKiB: number;
+            /** Format: int32 */
+            passes: number;
+            /** Format: date-time */
+            expiresAt: string;
         };
         Claim: {
             /**
@@ -479,7 +528,17 @@ export interface components {
              * @example ALREADY_CLAIMED
              * @enum {string}
              */
-            code: "INVALID_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "CHAIN_UNAVAILABLE" | "UNAVAILABLE" | "INTERNAL" | "ALREADY_CLAIMED" | "CLAIM_REJECTED" | "FAUCET_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "PAUSED" | "NOT_REPLACEABLE" | "WALLET_MISMATCH";
+            code: "INVALID_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "CHAIN_UNAVAILABLE" | "UNAVAILABLE" | "INTERNAL" | "ALREADY_CLAIMED" | "CLAIM_REJECTED" | "FAUCET_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "PAUSED" | "NOT_REPLACEABLE" | "WALLET_MISMATCH" | "POW_REQUIRED" | "POW_INVALID" | "POW_EXPIRED" | "POW_USED";
+        };
+        /** @description The error body of a 403: the claim's proof of work. */
+        PowRefusedError: {
+            /** @description What went wrong, for people. */
+            error: string;
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "POW_REQUIRED" | "POW_INVALID" | "POW_EXPIRED" | "POW_USED";
         };
         /** @description The error body of a 400. */
         InvalidRequestError: {
@@ -745,6 +804,25 @@ export interface operations {
                 };
             };
             400: components["responses"]["InvalidRequest"];
+            /** @description The proof of work: `POW_REQUIRED` (the claim carries none), `POW_INVALID` (a challenge this faucet did not issue for this address, or a nonce that misses its target), `POW_EXPIRED` (ask for a new challenge), `POW_USED` (the challenge let a claim through already). Nothing was recorded. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the challenge expired: ask for a new one",
+                     *       "code": "POW_EXPIRED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PowRefusedError"];
+                };
+            };
             /** @description `ALREADY_CLAIMED`: the address has claimed before; `claim` is that claim. */
             409: {
                 headers: {
@@ -795,6 +873,47 @@ export interface operations {
                     "application/json": components["schemas"]["ClaimUnavailableError"];
                 };
             };
+            default: components["responses"]["OtherError"];
+        };
+    };
+    getChallenge: {
+        parameters: {
+            query: {
+                /** @description The address that will claim, any letter case (a mixed-case address must carry a valid EIP-55 checksum). */
+                address: components["schemas"]["Address"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A challenge for the address; solve it and claim before `expiresAt`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    /** @description `no-store`: every challenge is new. */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Challenge"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            /** @description `NOT_FOUND`: this faucet asks no proof of work (`FAUCET_POW_WORK` is 0): claim without one. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["Internal"];
             default: components["responses"]["OtherError"];
         };
     };

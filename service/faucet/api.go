@@ -33,7 +33,11 @@ func (a *api) Claim(ctx context.Context, req faucetapi.ClaimRequestObject) (fauc
 	if err != nil {
 		return nil, err
 	}
-	c, err := a.f.Claim(ctx, addr)
+	var sol *Solution
+	if p := req.Body.Pow; p != nil {
+		sol = &Solution{Challenge: p.Challenge, Nonce: uint64(p.Nonce)} // the document bounds it to 0..2^53-1
+	}
+	c, err := a.f.Claim(ctx, addr, sol)
 	var already *AlreadyClaimedError
 	if errors.As(err, &already) {
 		return faucetapi.Claim409JSONResponse{Body: faucetapi.AlreadyClaimed{Code: CodeAlreadyClaimed, Error: already.Error(), Claim: toAPI(already.Claim)}}, nil
@@ -42,6 +46,18 @@ func (a *api) Claim(ctx context.Context, req faucetapi.ClaimRequestObject) (fauc
 		return nil, err
 	}
 	return faucetapi.Claim202JSONResponse{Body: toAPI(c)}, nil
+}
+
+func (a *api) GetChallenge(ctx context.Context, req faucetapi.GetChallengeRequestObject) (faucetapi.GetChallengeResponseObject, error) {
+	addr, err := parseAddress(req.Params.Address)
+	if err != nil {
+		return nil, err
+	}
+	c, err := a.f.Challenge(ctx, addr)
+	if err != nil {
+		return nil, err
+	}
+	return faucetapi.GetChallenge200JSONResponse{Body: toChallenge(c), Headers: faucetapi.GetChallenge200ResponseHeaders{CacheControl: platform.Omitted("no-store")}}, nil
 }
 
 func (a *api) GetClaimStatus(ctx context.Context, req faucetapi.GetClaimStatusRequestObject) (faucetapi.GetClaimStatusResponseObject, error) {
@@ -199,6 +215,11 @@ var reasons = platform.Answers[Reason]{
 	LimitsLost:       {Status: http.StatusServiceUnavailable, Code: platform.CodeUnavailable},
 	ZeroAddress:      {Status: http.StatusBadRequest, Code: platform.CodeInvalidRequest},
 	AlreadyClaimed:   {Status: http.StatusConflict, Code: CodeAlreadyClaimed},
+	PowOff:           {Status: http.StatusNotFound, Code: platform.CodeNotFound},
+	PowRequired:      {Status: http.StatusForbidden, Code: CodePowRequired},
+	PowInvalid:       {Status: http.StatusForbidden, Code: CodePowInvalid},
+	PowExpired:       {Status: http.StatusForbidden, Code: CodePowExpired},
+	PowUsed:          {Status: http.StatusForbidden, Code: CodePowUsed},
 }
 
 // paid is the faucet's answers to the refusals it shares with the relayer (the balance gate, an

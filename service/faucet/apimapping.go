@@ -5,8 +5,10 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 
 	"github.com/seed018cc74c/vaultd/gen/faucetapi"
+	"github.com/seed018cc74c/vaultd/service/faucet/pow"
 	"github.com/seed018cc74c/vaultd/service/kit/gate"
 	"github.com/seed018cc74c/vaultd/service/kit/pause"
 	"github.com/seed018cc74c/vaultd/service/kit/platform"
@@ -76,4 +78,10 @@ func toAPI(c Claim) faucetapi.Claim {
 		out.CreatedAt, out.UpdatedAt = &created, &updated
 	}
 	return out
+}
+
+// toChallenge is a proof-of-work challenge as GET /api/faucet/challenge answers it.
+func toChallenge(c pow.Challenge) faucetapi.Challenge {
+	return faucetapi.Challenge{Challenge: c.Token(), Address: c.Address.Hex(), Salt: hexutil.Encode(c.ID[:]), Algorithm: faucetapi.Argon2id,
+		Work: int64(c.Work), MemoryKiB: int32(c.MemoryKiB), Passes: int32(c.Passes), ExpiresAt: c.Expires.UTC()}
 }

@@ -2,8 +2,10 @@ package faucet
 
 import (
 	"crypto/ecdsa"
+	"encoding/hex"
 	"errors"
 	"math/big"
+	"strings"
 	"time"
 
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
@@ -29,7 +31,18 @@ type Config struct {
 	Wallet      WalletConfig
 	Tx          txmgr.Config
 	Limits      LimitsConfig
+	Pow         PowConfig
 	DatabaseURL string // sqlite:PATH
+}
+
+// PowConfig is the proof of work a claim carries (package pow); Work 0 asks none.
+type PowConfig struct {
+	Work      uint64        // expected hashes per solution at no demand (16 times as many at the total limit)
+	MemoryKiB uint32        // argon2id's memory per hash
+	TTL       time.Duration // how long a challenge may be solved
+	// Secret is the key challenges are signed with, shared by the replicas (FAUCET_POW_SECRET,
+	// at least 32 bytes as hex); a faucet alone makes one at each start. Never logged.
+	Secret []byte
 }
 
 // WalletConfig is the wallet the faucet pays from, and what one claim sends.
@@ -77,7 +90,19 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 			RedisURL:   e.String("REDIS_URL", ""),
 			WipeQuiet:  e.Duration("REDIS_WIPE_QUIET", 10*time.Second),
 		},
+		Pow: PowConfig{
+			Work:      uint64(e.Int("FAUCET_POW_WORK", 0, 0, 1<<40)),
+			MemoryKiB: uint32(e.Int("FAUCET_POW_MEMORY_KIB", 8*1024, 64, 1<<20)),
+			TTL:       e.Duration("FAUCET_POW_TTL", 10*time.Minute),
+		},
 		DatabaseURL: e.String("DATABASE_URL", "sqlite:faucet.db"),
+	}
+	if secret := e.OptionalSecret("FAUCET_POW_SECRET"); secret != "" {
+		b, err := hex.DecodeString(strings.TrimPrefix(secret, "0x"))
+		if err != nil || len(b) < 32 {
+			e.Fail("FAUCET_POW_SECRET must be at least 32 bytes as hex")
+		}
+		c.Pow.Secret = b
 	}
 	return c, errors.Join(fileErr, e.Err(), c.Validate())
 }
@@ -101,6 +126,12 @@ func (c Config) Validate() error {
 		if _, err := ratelimit.Dial(c.Limits.RedisURL); err != nil {
 			errs = append(errs, errors.New("REDIS_URL is not a redis:// or rediss:// URL"))
 		}
+	}
+	if c.Pow.Work > 0 && c.Pow.Secret == nil && (c.Limits.RedisURL != "" || sqldb.IsPostgres(c.DatabaseURL)) {
+		errs = append(errs, errors.New("FAUCET_POW_SECRET is required with FAUCET_POW_WORK when replicas share REDIS_URL or DATABASE_URL: a challenge one issues, another checks"))
+	}
+	if c.Pow.Work > 0 && c.Pow.TTL < time.Minute {
+		errs = append(errs, errors.New("FAUCET_POW_TTL must be at least 1m: a phone needs time to solve"))
 	}
 	return errors.Join(errs...)
 }

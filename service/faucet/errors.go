@@ -19,6 +19,11 @@ const (
 	LimitsLost                         // the limits' Redis restarted empty: nothing is paid on its word for REDIS_WIPE_QUIET
 	ZeroAddress                        // a claim for the zero address
 	AlreadyClaimed                     // the address has a claim (an *AlreadyClaimedError, or another request's recorded first)
+	PowOff                             // a challenge asked of a faucet that asks no proof of work
+	PowRequired                        // a claim without the proof of work the faucet asks for
+	PowInvalid                         // a challenge not this faucet's for the address, or a nonce that misses its target
+	PowExpired                         // a challenge past its expiry
+	PowUsed                            // a challenge that let a claim through already
 
 	reasonsEnd // not a reason: one past the last, for the tests
 )

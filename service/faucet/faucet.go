@@ -23,6 +23,7 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/seed018cc74c/vaultd/service/faucet/pow"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
 	"github.com/seed018cc74c/vaultd/service/kit/gate"
 	"github.com/seed018cc74c/vaultd/service/kit/lease"
@@ -38,6 +39,11 @@ const (
 	CodeAlreadyClaimed   = "ALREADY_CLAIMED"
 	CodeClaimRejected    = "CLAIM_REJECTED"
 	CodeFaucetBalanceLow = "FAUCET_BALANCE_LOW"
+	// The proof of work's 403s.
+	CodePowRequired = "POW_REQUIRED"
+	CodePowInvalid  = "POW_INVALID"
+	CodePowExpired  = "POW_EXPIRED"
+	CodePowUsed     = "POW_USED"
 	// CodeSpendLimitReached is the 503 of a spent FAUCET_SPEND_LIMIT.
 	CodeSpendLimitReached = paying.CodeSpendLimitReached
 	outcomeAccepted       = "ACCEPTED"
@@ -71,6 +77,10 @@ type Faucet struct {
 
 	perIP, total ratelimit.Window
 	redis        *redis.Client // the limits' Redis (REDIS_URL); nil: in this process
+	pow          *pow.Issuer   // the proof of work's challenges; nil: the faucet asks none
+	powMu        sync.Mutex    // guards powWork and powAt
+	powWork      uint64        // the work challenges ask, as counted at powAt
+	powAt        time.Time
 
 	// life is the service's lifetime: followers and the reconciler end with it.
 	life    context.Context
@@ -133,7 +143,7 @@ func (f *Faucet) Status(ctx context.Context, addr common.Address) (Claim, error)
 // transaction is accepted by the node (or its send's answer was lost: the reconciler finishes
 // it), an *AlreadyClaimedError when the address has a claim, or the error that stopped it,
 // in which case nothing was recorded and nothing sent.
-func (f *Faucet) Claim(ctx context.Context, addr common.Address) (c Claim, err error) {
+func (f *Faucet) Claim(ctx context.Context, addr common.Address, sol *Solution) (c Claim, err error) {
 	start := time.Now()
 	ctx = context.WithoutCancel(ctx) // a client that goes away does not abort a claim half made
 	defer func() {
@@ -154,6 +164,10 @@ func (f *Faucet) Claim(ctx context.Context, addr common.Address) (c Claim, err e
 	if err := f.gate.Check(ctx); err != nil {
 		return c, err
 	}
+	challenge, err := f.checkSolution(addr, sol)
+	if err != nil {
+		return c, err
+	}
 	// The store answers whether the address has a claim. While another request for it is
 	// between its check and its record (milliseconds), wait and look again: a 409 is only ever
 	// given for a claim that is recorded.
@@ -170,7 +184,7 @@ func (f *Faucet) Claim(ctx context.Context, addr common.Address) (c Claim, err e
 		}
 		end(nil)
 		if f.acquire(addr) {
-			c, err := f.claim(ctx, addr, existing.Status == StatusFailed, start)
+			c, err := f.claim(ctx, addr, existing.Status == StatusFailed, challenge, start)
 			if !errors.Is(err, errExists) {
 				return c, err
 			}
@@ -201,7 +215,7 @@ const claimWait = 5 * time.Second
 
 // claim makes addr's claim once the caller has acquired it: estimate, record, send. It answers
 // errExists when another request recorded a claim first.
-func (f *Faucet) claim(ctx context.Context, addr common.Address, reopen bool, start time.Time) (c Claim, err error) {
+func (f *Faucet) claim(ctx context.Context, addr common.Address, reopen bool, challenge pow.Challenge, start time.Time) (c Claim, err error) {
 	followed := false
 	defer func() {
 		if !followed {
@@ -227,7 +241,10 @@ func (f *Faucet) claim(ctx context.Context, addr common.Address, reopen bool, st
 		return c, err
 	}
 	sctx, end = f.stage(ctx, "record")
-	err = f.record(sctx, addr, reopen)
+	err = f.spendSolution(sctx, challenge)
+	if err == nil {
+		err = f.record(sctx, addr, reopen)
+	}
 	end(err)
 	if err != nil {
 		_ = f.total.Undo(ctx, "")

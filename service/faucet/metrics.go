@@ -10,6 +10,8 @@ type metrics struct {
 	rateLimited *prometheus.CounterVec
 	latency     prometheus.Histogram
 	pending     prometheus.Gauge
+	powWork     prometheus.Gauge
+	powVerify   prometheus.Histogram
 }
 
 func newMetrics(reg prometheus.Registerer) *metrics {
@@ -27,6 +29,10 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 		pending: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: ns, Subsystem: sub, Name: "claims_pending",
 			Help: "Claims recorded and not yet confirmed or failed, as this faucet follows them."}),
 	}
-	reg.MustRegister(m.claims, m.settled, m.rateLimited, m.latency, m.pending)
+	m.powWork = prometheus.NewGauge(prometheus.GaugeOpts{Namespace: ns, Subsystem: sub, Name: "pow_work",
+		Help: "The work (expected argon2id hashes) of the last proof-of-work challenge issued: FAUCET_POW_WORK at no demand, up to 16 times as much at the total limit."})
+	m.powVerify = prometheus.NewHistogram(prometheus.HistogramOpts{Namespace: ns, Subsystem: sub, Name: "pow_verify_duration_seconds",
+		Help: "Time the faucet spent checking a claim's proof of work (one argon2id hash).", Buckets: prometheus.ExponentialBuckets(0.001, 2, 12)})
+	reg.MustRegister(m.claims, m.settled, m.rateLimited, m.latency, m.pending, m.powWork, m.powVerify)
 	return m
 }

@@ -85,6 +85,9 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 		tx:    txmgr.New(client, txmgr.KeySigner(cfg.Wallet.Key), chainID, cfg.Tx, g, txmgr.NewMetrics(reg, "faucet"), log),
 		perIP: ratelimit.New(cfg.Limits.PerIP), total: ratelimit.New(cfg.Limits.Total), redis: rdb,
 		life: life, end: end, recheck: make(chan struct{}, 1), resumed: make(chan struct{}, 1), busy: map[common.Address]bool{}}
+	if f.pow, err = newIssuer(cfg.Pow); err != nil {
+		return nil, err
+	}
 	f.tx.SetTracer(tracer)
 	opened.Push(func() { // what follows claims: reconciliation may have started some already
 		f.end()

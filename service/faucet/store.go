@@ -10,6 +10,7 @@ import (
 	"math/big"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -75,6 +76,8 @@ type store struct {
 	guard   *sql.Conn // holds the wallet's advisory lock (Postgres); nil while lost
 
 	hooks *webhook.Outbox // the claims' webhook events (nil: none)
+
+	powPurged atomic.Int64 // when spent challenges were last purged (unix seconds)
 }
 
 // openStore opens DATABASE_URL's database, creates the table if needed, and on Postgres takes
@@ -116,9 +119,9 @@ func (s *store) migrate() error {
 		PRIMARY KEY (chain_id, address)
 	)`
 	if s.db.Dialect == sqldb.Postgres {
-		return s.db.Migrate("faucet", create)
+		return s.db.Migrate("faucet", create, createPowSpent)
 	}
-	if err := s.db.Migrate("faucet", create); err != nil {
+	if err := s.db.Migrate("faucet", create, createPowSpent); err != nil {
 		return err
 	}
 	// Files from before the wallet column: add it, and give their rows to the one wallet that
@@ -520,4 +523,28 @@ func (s *store) listOf(ctx context.Context, wallet string, q txmgr.PageQuery) (t
 		}
 		return out, rows.Err()
 	})
+}
+
+// createPowSpent is the table of proof-of-work challenges spent (pow), each kept until it
+// expires: a challenge lets one claim through, on every replica.
+const createPowSpent = `CREATE TABLE IF NOT EXISTS pow_spent (
+	id         TEXT   PRIMARY KEY, -- the challenge's id, 0x hex
+	expires_at BIGINT NOT NULL     -- unix seconds
+)`
+
+// spendChallenge records the challenge id spent until expires, or answers false when it was
+// spent already. Spent challenges past their expiry are dropped on the way, at most once a
+// minute.
+func (s *store) spendChallenge(ctx context.Context, id string, expires, now time.Time) (bool, error) {
+	if last := s.powPurged.Load(); now.Unix()-last >= 60 && s.powPurged.CompareAndSwap(last, now.Unix()) {
+		if _, err := s.db.ExecContext(ctx, `DELETE FROM pow_spent WHERE expires_at < $1`, now.Unix()); err != nil {
+			return false, err
+		}
+	}
+	res, err := s.db.ExecContext(ctx, `INSERT INTO pow_spent (id, expires_at) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING`, id, expires.Unix())
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
 }

@@ -73,6 +73,8 @@ func IPv6PrefixFromEnv(e *config.Env) int {
 type Window interface {
 	Allow(ctx context.Context, key string) (Decision, error)
 	Undo(ctx context.Context, key string) error
+	// Count is how many events key has in the window now, recording none.
+	Count(ctx context.Context, key string) (int, error)
 	Rate() Rate
 }
 
@@ -154,6 +156,20 @@ func (l *Limiter) Undo(_ context.Context, key string) error {
 		l.events[key] = ev[:len(ev)-1]
 	}
 	return nil
+}
+
+// Count is how many events key has in the window now. It never fails.
+func (l *Limiter) Count(_ context.Context, key string) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	cutoff := l.now().Add(-l.rate.Window)
+	n := 0
+	for _, t := range l.events[key] {
+		if t.After(cutoff) {
+			n++
+		}
+	}
+	return n, nil
 }
 
 // SetClock replaces the limiter's clock (tests).

@@ -116,6 +116,22 @@ func (l *Redis) Undo(ctx context.Context, key string) error {
 	return l.client.ZPopMax(ctx, l.redisKey(key), 1).Err()
 }
 
+// countScript answers how many events are in the window now, by Redis's clock (as allowScript's).
+var countScript = redis.NewScript(`
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+return redis.call('ZCOUNT', KEYS[1], '(' .. (now - tonumber(ARGV[1])), '+inf')
+`)
+
+// Count is how many events key has in the window now.
+func (l *Redis) Count(ctx context.Context, key string) (int, error) {
+	n, err := countScript.Run(ctx, l.client, []string{l.redisKey(key)}, l.rate.Window.Milliseconds()).Int()
+	if err != nil {
+		return 0, fmt.Errorf("rate limit in Redis: %w", err)
+	}
+	return n, nil
+}
+
 // Trace makes a client span of each of client's commands run inside a traced operation (a
 // request's, a background job's): the command's name, never its keys or arguments (the keys
 // hold a client's HMAC-ed address).

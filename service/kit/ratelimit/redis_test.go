@@ -185,3 +185,30 @@ func TestConnectReachesRedisFirst(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// Count is the events in the window now, in Redis and in memory alike, and records none: it
+// falls as the window slides.
+func TestCountIsTheWindowsEvents(t *testing.T) {
+	url, _ := redistest.Server(t)
+	rate := ratelimit.Rate{N: 5, Window: 400 * time.Millisecond}
+	for name, l := range map[string]ratelimit.Window{"redis": ratelimit.NewRedis(client(t, url), "test:count", rate), "memory": ratelimit.New(rate)} {
+		ctx := t.Context()
+		for range 3 {
+			if d, err := l.Allow(ctx, "k"); !d.OK || err != nil {
+				t.Fatalf("%s: allow: %v %v", name, d.OK, err)
+			}
+		}
+		for range 2 { // counting twice records nothing
+			if n, err := l.Count(ctx, "k"); n != 3 || err != nil {
+				t.Fatalf("%s: count after 3 events: %d %v", name, n, err)
+			}
+		}
+		if n, _ := l.Count(ctx, "other"); n != 0 {
+			t.Fatalf("%s: another key counts %d", name, n)
+		}
+		time.Sleep(450 * time.Millisecond)
+		if n, err := l.Count(ctx, "k"); n != 0 || err != nil {
+			t.Fatalf("%s: count once the window slid: %d %v", name, n, err)
+		}
+	}
+}

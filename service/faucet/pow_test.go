@@ -1,0 +1,163 @@
+package faucet_test
+
+import (
+	"encoding/hex"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/seed018cc74c/vaultd/gen/faucetapi"
+	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
+	"github.com/seed018cc74c/vaultd/service/faucet"
+	"github.com/seed018cc74c/vaultd/service/faucet/pow"
+)
+
+// powSecret is the tests' FAUCET_POW_SECRET, so that a test can make a challenge the faucet
+// takes for its own (an expired one).
+var powSecret = strings.Repeat("ab", 32)
+
+// cheapPow asks a little work of small hashes, so that the tests solve in milliseconds.
+func cheapPow(over map[string]string) map[string]string {
+	m := map[string]string{"FAUCET_POW_WORK": "4", "FAUCET_POW_MEMORY_KIB": "64", "FAUCET_POW_SECRET": powSecret}
+	for k, v := range over {
+		m[k] = v
+	}
+	return m
+}
+
+func challenge(t testing.TB, s *server, addr common.Address) faucetapi.Challenge {
+	t.Helper()
+	r, err := s.client.GetChallengeWithResponse(ctx, &faucetapi.GetChallengeParams{Address: addr.Hex()})
+	if err != nil || r.JSON200 == nil {
+		t.Fatalf("challenge: %v %d %s", err, r.StatusCode(), r.Body)
+	}
+	if cc := r.HTTPResponse.Header.Get("Cache-Control"); cc != "no-store" {
+		t.Errorf("a challenge's Cache-Control: %q", cc)
+	}
+	return *r.JSON200
+}
+
+func solve(t testing.TB, ch faucetapi.Challenge) *faucetapi.PowSolution {
+	t.Helper()
+	c, err := pow.Parse(ch.Challenge)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := pow.Solve(t.Context(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &faucetapi.PowSolution{Challenge: ch.Challenge, Nonce: int64(n)}
+}
+
+func claimWith(t testing.TB, s *server, addr common.Address, sol *faucetapi.PowSolution) *faucetapi.ClaimResponse {
+	t.Helper()
+	r, err := s.client.ClaimWithResponse(ctx, faucetapi.ClaimRequest{Address: addr.Hex(), Pow: sol})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// With FAUCET_POW_WORK set, a claim carries the solution of a challenge for its own address:
+// without one, with another address's, with a nonce that misses the target, with an altered or
+// an expired challenge, it is refused with its own 403 and nothing is paid; solved, it is paid.
+// The challenge says what a solver needs (salt, work, memory) and is never cached.
+func TestAClaimCarriesItsProofOfWork(t *testing.T) {
+	t.Parallel()
+	c := devchaintest.Start(t)
+	s := startFaucet(t, c, t.TempDir(), cheapPow(nil))
+	addr, other := freshAddress(t), freshAddress(t)
+	before := nonce(t, c, c.Accounts.Faucet.Address)
+
+	r := claimWith(t, s, addr, nil)
+	wantError(t, "a claim without proof of work", r.StatusCode(), r.Body, http.StatusForbidden, faucet.CodePowRequired)
+	ch := challenge(t, s, addr)
+	parsed, _ := pow.Parse(ch.Challenge)
+	if ch.Address != addr.Hex() || ch.Algorithm != "argon2id" || ch.Work != 4 || ch.MemoryKiB != 64 || ch.Passes != 1 ||
+		ch.Salt != "0x"+hex.EncodeToString(parsed.ID[:]) || time.Until(ch.ExpiresAt) < 9*time.Minute {
+		t.Fatalf("the challenge: %+v", ch)
+	}
+	sol := solve(t, ch)
+	r = claimWith(t, s, other, sol)
+	wantError(t, "another address's challenge", r.StatusCode(), r.Body, http.StatusForbidden, faucet.CodePowInvalid)
+	miss := *sol
+	for miss.Nonce = sol.Nonce + 1; pow.Meets(pow.Hash(parsed, uint64(miss.Nonce)), parsed.Work); miss.Nonce++ {
+	}
+	r = claimWith(t, s, addr, &miss)
+	wantError(t, "a nonce that misses the target", r.StatusCode(), r.Body, http.StatusForbidden, faucet.CodePowInvalid)
+	easier := []byte(ch.Challenge)
+	easier[60] = map[bool]byte{true: 'B', false: 'A'}[easier[60] == 'A'] // within the work's bytes (44-51)
+	r = claimWith(t, s, addr, &faucetapi.PowSolution{Challenge: string(easier), Nonce: sol.Nonce})
+	wantError(t, "an altered challenge", r.StatusCode(), r.Body, http.StatusForbidden, faucet.CodePowInvalid)
+	secret, _ := hex.DecodeString(powSecret)
+	expired := pow.NewIssuer(secret, -time.Second).Issue(addr, pow.Params{Work: 1, MemoryKiB: 64, Passes: 1})
+	r = claimWith(t, s, addr, &faucetapi.PowSolution{Challenge: expired.Token(), Nonce: 0})
+	wantError(t, "an expired challenge", r.StatusCode(), r.Body, http.StatusForbidden, faucet.CodePowExpired)
+	if n := nonce(t, c, c.Accounts.Faucet.Address); n != before {
+		t.Fatalf("refused claims sent %d transactions", n-before)
+	}
+
+	if r := claimWith(t, s, addr, sol); r.StatusCode() != http.StatusAccepted {
+		t.Fatalf("the solved claim: %d %s", r.StatusCode(), r.Body)
+	}
+	waitStatus(t, s, addr, faucetapi.ClaimStatusConfirmed)
+	if r := claimWith(t, s, addr, sol); r.StatusCode() != http.StatusConflict {
+		t.Fatalf("the same claim again: %d %s", r.StatusCode(), r.Body)
+	}
+}
+
+// The work follows demand: the base while the window is empty, four times as much at half the
+// total limit (pow.WorkFor: sixteen at the limit).
+func TestTheWorkFollowsTheWindowsClaims(t *testing.T) {
+	t.Parallel()
+	c := devchaintest.Start(t)
+	s := startFaucet(t, c, t.TempDir(), cheapPow(map[string]string{"RATE_LIMIT_TOTAL": "4/1h"}))
+	if w := challenge(t, s, freshAddress(t)).Work; w != 4 {
+		t.Fatalf("the work with no claims: %d, want 4", w)
+	}
+	for range 2 {
+		addr := freshAddress(t)
+		if r := claimWith(t, s, addr, solve(t, challenge(t, s, addr))); r.StatusCode() != http.StatusAccepted {
+			t.Fatalf("claim: %d %s", r.StatusCode(), r.Body)
+		}
+	}
+	time.Sleep(time.Second) // the work counted once a second
+	if w := challenge(t, s, freshAddress(t)).Work; w != 16 {
+		t.Fatalf("the work at 2 of 4 claims: %d, want 16", w)
+	}
+}
+
+// A faucet that asks no proof of work (the default) says so: no challenge to ask for.
+func TestAFaucetWithoutProofOfWorkHasNoChallenge(t *testing.T) {
+	t.Parallel()
+	c := devchaintest.Start(t)
+	s := startFaucet(t, c, t.TempDir(), nil)
+	r, err := s.client.GetChallengeWithResponse(ctx, &faucetapi.GetChallengeParams{Address: freshAddress(t).Hex()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantError(t, "a challenge of a faucet without proof of work", r.StatusCode(), r.Body, http.StatusNotFound, "NOT_FOUND")
+}
+
+// Replicas must share the secret their challenges are signed with; a faucet alone makes one.
+func TestProofOfWorkSettings(t *testing.T) {
+	t.Parallel()
+	c := devchaintest.Start(t)
+	_, err := faucet.LoadConfig(env(c, t.TempDir(), map[string]string{"FAUCET_POW_WORK": "32", "REDIS_URL": "redis://127.0.0.1:1/0", "FAUCET_POW_TTL": "10s"}))
+	for _, want := range []string{"FAUCET_POW_SECRET is required", "FAUCET_POW_TTL must be at least 1m"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("config error %v, want %q", err, want)
+		}
+	}
+	_, err = faucet.LoadConfig(env(c, t.TempDir(), map[string]string{"FAUCET_POW_WORK": "32", "FAUCET_POW_SECRET": "0x1234"}))
+	if err == nil || !strings.Contains(err.Error(), "FAUCET_POW_SECRET must be at least 32 bytes") || strings.Contains(err.Error(), "0x1234") {
+		t.Errorf("a short secret: %v", err)
+	}
+	if _, err := faucet.LoadConfig(env(c, t.TempDir(), map[string]string{"FAUCET_POW_WORK": "32"})); err != nil {
+		t.Errorf("a faucet alone without a secret: %v", err)
+	}
+}
