@@ -56,11 +56,12 @@ func (s Section) String() string {
 	return fmt.Sprintf("section(%d)", byte(s))
 }
 
-// SectionOrder is the order sectioned keys are written in: the prover multiplies each section as
-// it arrives, so the one it can start at once (K and A need only the witness, Z needs h, B2
-// costs the most per byte) comes first and a small one last, leaving the least work after the
-// last byte (docs/prover.md has the measurements).
-var SectionOrder = [5]Section{SectionB2, SectionK, SectionZ, SectionB1, SectionA}
+// SectionOrder is the order sectioned keys are written in. The prover multiplies each section
+// once it has arrived, and on a phone it multiplies slower than the key downloads: K first
+// (needs only the witness, half of B2's bytes) sets it to work soonest, B2 next (the costliest,
+// G2), and A last, the smallest, leaves the least work after the last byte when the CPU keeps up
+// (docs/prover.md has the measurements).
+var SectionOrder = [5]Section{SectionK, SectionB2, SectionZ, SectionB1, SectionA}
 
 // ErrBadSectionedKey is a sectioned proving key that cannot be read: not one, another version,
 // inconsistent counts, a point that is not a raw point, or not the reveal circuit's.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"math/big"
 	mrand "math/rand/v2"
@@ -294,5 +295,35 @@ func TestBadSectionedKeysAreRefused(t *testing.T) {
 		if !strings.Contains(err.Error(), "sectioned proving key") {
 			t.Errorf("%s: %q does not say what it is about", name, err)
 		}
+	}
+}
+
+// Today's prover (gnark's, from its ProvingKey) against the stream prover given the whole
+// sectioned key at once: run with -cpu 1 for the browser's single thread.
+func BenchmarkProvers(b *testing.B) {
+	keys, data := devSectioned(b)
+	b.Run("gnark", func(b *testing.B) {
+		for range b.N {
+			if _, _, err := keys.Prove(sampleRequest(b, 1000, 1000)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	for _, batch := range []int{0, 1024, 2048, 4096} {
+		b.Run(fmt.Sprintf("stream/batch=%d", batch), func(b *testing.B) {
+			for range b.N {
+				p, err := NewStreamProver(sampleRequest(b, 1000, 1000))
+				if err != nil {
+					b.Fatal(err)
+				}
+				p.SetBatch(batch)
+				if _, err := p.Write(data); err != nil {
+					b.Fatal(err)
+				}
+				if _, _, err := p.Finish(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
