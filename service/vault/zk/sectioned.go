@@ -185,15 +185,22 @@ func (k *SectionedKey) writeTo(w io.Writer, order [5]Section) (int64, error) {
 }
 
 func (k *SectionedKey) g1(s Section) []bn254.G1Affine {
+	if v := k.g1ref(s); v != nil {
+		return *v
+	}
+	return nil
+}
+
+func (k *SectionedKey) g1ref(s Section) *[]bn254.G1Affine {
 	switch s {
 	case SectionA:
-		return k.A
+		return &k.A
 	case SectionB1:
-		return k.B1
+		return &k.B1
 	case SectionK:
-		return k.K
+		return &k.K
 	case SectionZ:
-		return k.Z
+		return &k.Z
 	}
 	return nil
 }
@@ -457,14 +464,13 @@ func (d *keyDecoder) write(b []byte) error {
 	return nil
 }
 
-// start allocates the key's vectors once the header is read (its counts are bounded).
+// start sets the key's header fields once the header is read. Its vectors grow as their points
+// arrive: a header announcing millions of points costs nothing until they come.
 func (d *keyDecoder) start() {
-	h, k := d.hdr, &d.key
-	*k = SectionedKey{DomainSize: h.domainSize, NbWires: h.nbWires, NbPublic: h.nbPublic,
+	h := d.hdr
+	d.key = SectionedKey{DomainSize: h.domainSize, NbWires: h.nbWires, NbPublic: h.nbPublic,
 		Alpha1: h.alpha1, Beta1: h.beta1, Delta1: h.delta1, Beta2: h.beta2, Delta2: h.delta2,
-		InfinityA: h.infinityA, InfinityB: h.infinityB,
-		A: make([]bn254.G1Affine, h.nA), B1: make([]bn254.G1Affine, h.nB), K: make([]bn254.G1Affine, h.nK),
-		Z: make([]bn254.G1Affine, h.nZ), B2: make([]bn254.G2Affine, h.nB)}
+		InfinityA: h.infinityA, InfinityB: h.infinityB}
 	d.skipEmpty()
 }
 
@@ -479,10 +485,15 @@ func (d *keyDecoder) done() bool { return d.hdr != nil && d.section == len(d.hdr
 
 func (d *keyDecoder) decode(s Section, b []byte) error {
 	var err error
-	if s == SectionB2 {
-		err = decodeG2(&d.key.B2[d.got], b)
-	} else {
-		err = decodeG1(&d.key.g1(s)[d.got], b)
+	k := &d.key
+	switch s {
+	case SectionB2:
+		k.B2 = append(k.B2, bn254.G2Affine{})
+		err = decodeG2(&k.B2[d.got], b)
+	default:
+		v := k.g1ref(s)
+		*v = append(*v, bn254.G1Affine{})
+		err = decodeG1(&(*v)[d.got], b)
 	}
 	if err != nil {
 		return fmt.Errorf("%w (section %s, point %d)", err, s, d.got)

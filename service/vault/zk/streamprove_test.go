@@ -130,11 +130,22 @@ func TestSectionedKeyRoundTrip(t *testing.T) {
 }
 
 // Proofs from the stream prover verify, for whole and partial reveals, with zk.Verify and gnark's
-// verifier.
+// verifier; the reader follows the header's order of the sections, whichever it is.
 func TestStreamProverProofsVerify(t *testing.T) {
 	keys, data := devSectioned(t)
-	for _, c := range []struct{ value, amount int64 }{{1000, 1000}, {1000, 400}} {
-		proof, signals, err := ProveStreaming(sampleRequest(t, c.value, c.amount), bytes.NewReader(data))
+	sk, err := SectionedKeyOf(keys.pk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reversed bytes.Buffer
+	if _, err := sk.writeTo(&reversed, [5]Section{SectionA, SectionB1, SectionZ, SectionB2, SectionK}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		value, amount int64
+		key           []byte
+	}{{1000, 1000, data}, {1000, 400, data}, {1000, 1, reversed.Bytes()}} {
+		proof, signals, err := ProveStreaming(sampleRequest(t, c.value, c.amount), bytes.NewReader(c.key))
 		if err != nil {
 			t.Fatal(err)
 		}
