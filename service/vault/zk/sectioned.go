@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/bits"
 
 	"github.com/consensys/gnark-crypto/ecc/bn254"
 	"github.com/consensys/gnark-crypto/ecc/bn254/fp"
@@ -18,9 +17,6 @@ import (
 // multiplication as soon as its bytes have arrived (StreamProver) instead of waiting for the
 // whole file. Points are in gnark-crypto's raw (uncompressed) encoding: any prefix of the
 // stream decodes without the rest.
-
-// SectionedKeyFile is the sectioned proving key's file name, beside reveal.pk (gnark's).
-const SectionedKeyFile = "reveal.pks"
 
 // sectionedMagic and sectionedVersion open every sectioned key.
 const (
@@ -229,10 +225,12 @@ func unbitmap(m []byte, n int) ([]bool, error) {
 	return out, nil
 }
 
-func popcount(m []byte) int {
+func countTrue(b []bool) int {
 	n := 0
-	for _, b := range m {
-		n += bits.OnesCount8(b)
+	for _, v := range b {
+		if v {
+			n++
+		}
 	}
 	return n
 }
@@ -329,10 +327,10 @@ func (h *keyHeader) check() error {
 	switch {
 	case h.nbPublic < 1 || h.nbPublic > h.nbWires:
 		return fmt.Errorf("%w: %d public wires of %d", ErrBadSectionedKey, h.nbPublic, h.nbWires)
-	case h.nA != h.nbWires-popcount(bitmap(h.infinityA)):
-		return bad("A", h.nA, h.nbWires-popcount(bitmap(h.infinityA)))
-	case h.nB != h.nbWires-popcount(bitmap(h.infinityB)):
-		return bad("B", h.nB, h.nbWires-popcount(bitmap(h.infinityB)))
+	case h.nA != h.nbWires-countTrue(h.infinityA):
+		return bad("A", h.nA, h.nbWires-countTrue(h.infinityA))
+	case h.nB != h.nbWires-countTrue(h.infinityB):
+		return bad("B", h.nB, h.nbWires-countTrue(h.infinityB))
 	case h.nK != h.nbWires-h.nbPublic:
 		return bad("K", h.nK, h.nbWires-h.nbPublic)
 	case uint64(h.nZ) != h.domainSize-1:
