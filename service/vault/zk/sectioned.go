@@ -54,7 +54,7 @@ func (s Section) String() string {
 
 // SectionOrder is the order sectioned keys are written in. The prover multiplies each section
 // once it has arrived, and on a phone it multiplies slower than the key downloads: K first
-// (needs only the witness, half of B2's bytes) sets it to work soonest, B2 next (the costliest,
+// (half of B2's bytes: it has arrived sooner) sets it to work soonest, B2 next (the costliest,
 // G2), and A last, the smallest, leaves the least work after the last byte when the CPU keeps up
 // (docs/prover.md has the measurements).
 var SectionOrder = [5]Section{SectionK, SectionB2, SectionZ, SectionB1, SectionA}
