@@ -307,6 +307,10 @@ func TestBadSectionedKeysAreRefused(t *testing.T) {
 			t.Errorf("%s: %q does not say what it is about", name, err)
 		}
 	}
+	// A compressed point's flags would also make its coordinate ≥ p: the error says which.
+	if _, err := ReadSectionedKey(bytes.NewReader(cases["[α]₁ compressed"])); err == nil || !strings.Contains(err.Error(), "not in the raw encoding") {
+		t.Errorf("a compressed point: %v", err)
+	}
 }
 
 // Today's prover (gnark's, from its ProvingKey) against the stream prover given the whole
