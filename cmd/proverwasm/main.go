@@ -12,7 +12,7 @@
 // and, to prove while the sectioned proving key (reveal.pks, docs/prover.md) downloads, without
 // init:
 //
-//	proveStreaming(json {card, leaves, recipient, amount?}): string     {handle}: the witness solved, h computed
+//	proveStreaming(json {card, leaves, recipient, amount?, batch?}): string  {handle}: the witness solved, h computed
 //	feed(handle: number, chunk: Uint8Array): string                     {} once the chunk's points are multiplied
 //	finish(handle: number): string                                      after the last chunk: as prove's answer
 //	cancel(handle: number): string                                      drops a proof not finished
