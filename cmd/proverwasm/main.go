@@ -9,6 +9,19 @@
 //	parseCard(card: string): string                                     a card's fields, leaf and nullifier
 //	prove(json {card, leaves, recipient, amount?}): string              the relayer's request (+ change card)
 //
+// and, to prove while the sectioned proving key (reveal.pks, docs/prover.md) downloads, without
+// init:
+//
+//	proveStreaming(json {card, leaves, recipient, amount?, batch?}): string  {handle}: the witness solved, h computed
+//	feed(handle: number, chunk: Uint8Array): string                     {} once the chunk's points are multiplied
+//	finish(handle: number): string                                      after the last chunk: as prove's answer
+//	cancel(handle: number): string                                      drops a proof not finished
+//
+// Each call runs to its end before it returns (Go's wasm is one thread): feed returns once the
+// sections its chunk completes are multiplied, so the key's bytes must keep arriving meanwhile
+// (read the download where feed does not block it, docs/prover.md). The caller checks the key's
+// sha256 before it sends the proof.
+//
 // Every function answers a JSON string: the result, or {"error": "…"}. Secrets come from
 // crypto.getRandomValues (Go's crypto/rand on js/wasm).
 package main
@@ -29,12 +42,30 @@ import (
 
 var keys *zk.Keys
 
+// streaming are the proofs under way (proveStreaming), by handle.
+var (
+	streaming  = map[int]*streamProof{}
+	nextHandle = 1
+)
+
+type streamProof struct {
+	prover *zk.StreamProver
+	card   note.Card
+	req    zk.RevealRequest
+	change *note.Card
+}
+
 func main() {
 	js.Global().Set("vaultdProver", js.ValueOf(map[string]any{
 		"init":      js.FuncOf(initKeys),
 		"newNote":   jsonFunc(newNote),
 		"parseCard": js.FuncOf(parseCard),
 		"prove":     jsonFunc(prove),
+
+		"proveStreaming": jsonFunc(proveStreaming),
+		"feed":           js.FuncOf(feed),
+		"finish":         js.FuncOf(finish),
+		"cancel":         js.FuncOf(cancel),
 	}))
 	select {} // serve calls until the page goes away
 }
@@ -146,6 +177,9 @@ type proveIn struct {
 	Leaves    []string `json:"leaves"` // every leaf of the tree, in insertion order
 	Recipient string   `json:"recipient"`
 	Amount    string   `json:"amount,omitempty"` // "" is the whole card
+	// Batch (proveStreaming only): the points multiplied at a time as they arrive; 0: the
+	// default (zk.StreamProver's SetBatch; a whole section is -1).
+	Batch int `json:"batch,omitempty"`
 }
 
 type proveOut struct {
@@ -153,42 +187,124 @@ type proveOut struct {
 	Change  string       `json:"change,omitempty"` // the change note's card, after a partial reveal
 }
 
+// reveal reads a prove call's input.
+func reveal(in proveIn) (c note.Card, tree *zk.Tree, recipient common.Address, amount *big.Int, err error) {
+	if c, err = note.Parse(in.Card); err != nil {
+		return
+	}
+	if recipient, err = address.ParseChecksummed(in.Recipient); err != nil || recipient == (common.Address{}) {
+		err = fmt.Errorf("recipient: not a valid address")
+		return
+	}
+	if in.Amount != "" {
+		var ok bool
+		if amount, ok = new(big.Int).SetString(in.Amount, 10); !ok || amount.Sign() <= 0 || amount.Cmp(c.Amount) > 0 {
+			err = fmt.Errorf("amount must be from 1 to the card's %s", c.Amount)
+			return
+		}
+	}
+	tree = &zk.Tree{}
+	for i, l := range in.Leaves {
+		v, ok := new(big.Int).SetString(l, 0)
+		if !ok {
+			err = fmt.Errorf("leaf %d: not a number", i)
+			return
+		}
+		if _, err = tree.Append(v); err != nil {
+			return
+		}
+	}
+	return
+}
+
 func prove(in proveIn) (any, error) {
 	if keys == nil {
 		return nil, errors.New("init first")
 	}
-	c, err := note.Parse(in.Card)
+	c, tree, recipient, amount, err := reveal(in)
 	if err != nil {
 		return nil, err
 	}
-	recipient, err := address.ParseChecksummed(in.Recipient)
-	if err != nil || recipient == (common.Address{}) {
-		return nil, fmt.Errorf("recipient: not a valid address")
-	}
-	var amount *big.Int
-	if in.Amount != "" {
-		var ok bool
-		if amount, ok = new(big.Int).SetString(in.Amount, 10); !ok || amount.Sign() <= 0 || amount.Cmp(c.Amount) > 0 {
-			return nil, fmt.Errorf("amount must be from 1 to the card's %s", c.Amount)
-		}
-	}
-	var tree zk.Tree
-	for i, l := range in.Leaves {
-		v, ok := new(big.Int).SetString(l, 0)
-		if !ok {
-			return nil, fmt.Errorf("leaf %d: not a number", i)
-		}
-		if _, err := tree.Append(v); err != nil {
-			return nil, err
-		}
-	}
-	req, change, err := note.ProveFrom(keys, c, &tree, recipient, amount)
+	req, change, err := note.ProveFrom(keys, c, tree, recipient, amount)
 	if err != nil {
 		return nil, err
 	}
+	return answerOf(req, change), nil
+}
+
+func answerOf(req note.Request, change *note.Card) proveOut {
 	out := proveOut{Request: req}
 	if change != nil {
 		out.Change = change.String()
 	}
-	return out, nil
+	return out
+}
+
+func proveStreaming(in proveIn) (any, error) {
+	c, tree, recipient, amount, err := reveal(in)
+	if err != nil {
+		return nil, err
+	}
+	req, change, err := note.Reveal(c, tree, recipient, amount)
+	if err != nil {
+		return nil, err
+	}
+	p, err := zk.NewStreamProver(req)
+	if err != nil {
+		return nil, err
+	}
+	if in.Batch != 0 {
+		p.SetBatch(in.Batch)
+	}
+	h := nextHandle
+	nextHandle++
+	streaming[h] = &streamProof{prover: p, card: c, req: req, change: change}
+	return map[string]int{"handle": h}, nil
+}
+
+// proofOf is the proof under way of handle args[0].
+func proofOf(args []js.Value, n int, usage string) (int, *streamProof, error) {
+	if len(args) != n || args[0].Type() != js.TypeNumber {
+		return 0, nil, errors.New(usage)
+	}
+	h := args[0].Int()
+	p := streaming[h]
+	if p == nil {
+		return 0, nil, fmt.Errorf("no proof under way with handle %d", h)
+	}
+	return h, p, nil
+}
+
+func feed(_ js.Value, args []js.Value) any {
+	h, p, err := proofOf(args, 2, "feed(handle, chunk: Uint8Array)")
+	if err != nil {
+		return answer(nil, err)
+	}
+	if _, err := p.prover.Write(bytesOf(args[1])); err != nil {
+		delete(streaming, h) // a key that is not one ends the proof
+		return answer(nil, err)
+	}
+	return answer(struct{}{}, nil)
+}
+
+func finish(_ js.Value, args []js.Value) any {
+	h, p, err := proofOf(args, 1, "finish(handle)")
+	if err != nil {
+		return answer(nil, err)
+	}
+	delete(streaming, h)
+	proof, signals, err := p.prover.Finish()
+	if err != nil {
+		return answer(nil, err)
+	}
+	return answer(answerOf(note.RequestOf(p.card, p.req, proof, signals), p.change), nil)
+}
+
+func cancel(_ js.Value, args []js.Value) any {
+	h, _, err := proofOf(args, 1, "cancel(handle)")
+	if err != nil {
+		return answer(nil, err)
+	}
+	delete(streaming, h)
+	return answer(struct{}{}, nil)
 }

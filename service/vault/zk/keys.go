@@ -56,9 +56,9 @@ func DevVerificationKey() (*VerificationKey, error) {
 // LoadKeys reads keys written by Encode (or WriteKeysDir) with the compiled circuit of
 // gen/zk/circuit (Compile's, written by `go generate`): nothing is compiled.
 func LoadKeys(pkBytes, vkBytes []byte) (*Keys, error) {
-	ccs := &cs.R1CS{}
-	if _, err := ccs.ReadFrom(bytes.NewReader(circuit.R1CS)); err != nil {
-		return nil, fmt.Errorf("the compiled circuit (gen/zk/circuit): %w", err)
+	ccs, err := compiledCircuit()
+	if err != nil {
+		return nil, err
 	}
 	pk, vk := &groth16bn254.ProvingKey{}, &groth16bn254.VerifyingKey{}
 	if _, err := pk.UnsafeReadFrom(bytes.NewReader(pkBytes)); err != nil {
@@ -81,6 +81,26 @@ func samePair(p *groth16bn254.ProvingKey, v *groth16bn254.VerifyingKey) error {
 		return errors.New("the proving key and the verifying key are not from the same setup")
 	}
 	return nil
+}
+
+var (
+	circuitOnce sync.Once
+	circuitCCS  *cs.R1CS
+	circuitErr  error
+)
+
+// compiledCircuit returns the compiled circuit of gen/zk/circuit, read once: neither the solver
+// nor the provers change it.
+func compiledCircuit() (*cs.R1CS, error) {
+	circuitOnce.Do(func() {
+		ccs := &cs.R1CS{}
+		if _, err := ccs.ReadFrom(bytes.NewReader(circuit.R1CS)); err != nil {
+			circuitErr = fmt.Errorf("the compiled circuit (gen/zk/circuit): %w", err)
+			return
+		}
+		circuitCCS = ccs
+	})
+	return circuitCCS, circuitErr
 }
 
 // VerificationKey returns the verifying key as points, for the Solidity verifier's constructor

@@ -49,13 +49,26 @@ var ErrNoChangeSecrets = errors.New("a partial reveal needs non-zero secrets for
 
 // Prove proves a reveal and returns the proof and its public signals.
 func (k *Keys) Prove(req RevealRequest) (Proof, Signals, error) {
+	w, signals, err := req.witness()
+	if err != nil {
+		return Proof{}, Signals{}, err
+	}
+	p, err := groth16bn254.Prove(k.ccs, k.pk, w)
+	if err != nil {
+		return Proof{}, Signals{}, fmt.Errorf("prove: %w", err)
+	}
+	return Proof{A: p.Ar, B: p.Bs, C: p.Krs}, signals, nil
+}
+
+// witness checks the request and returns the circuit's full witness and the public signals.
+func (req RevealRequest) witness() (fullWitness, Signals, error) {
 	n := req.Note
 	if req.Amount == nil || req.Amount.Sign() <= 0 || req.Amount.Cmp(n.Value) > 0 {
-		return Proof{}, Signals{}, fmt.Errorf("amount must be from 1 to the note's value %s", n.Value)
+		return fullWitness{}, Signals{}, fmt.Errorf("amount must be from 1 to the note's value %s", n.Value)
 	}
 	siblings, bits, err := req.Tree.Path(req.LeafIndex)
 	if err != nil {
-		return Proof{}, Signals{}, err
+		return fullWitness{}, Signals{}, err
 	}
 	change := new(big.Int).Sub(n.Value, req.Amount)
 	changeSecret, changeNullifier := orZero(req.ChangeSecret), orZero(req.ChangeNullifierSecret)
@@ -63,25 +76,20 @@ func (k *Keys) Prove(req RevealRequest) (Proof, Signals, error) {
 	if change.Sign() > 0 {
 		// A change note with known (zero) secrets could be spent by anyone.
 		if changeSecret.Sign() == 0 || changeNullifier.Sign() == 0 {
-			return Proof{}, Signals{}, ErrNoChangeSecrets
+			return fullWitness{}, Signals{}, ErrNoChangeSecrets
 		}
 		changeCommitment = Leaf(Commitment(changeSecret, changeNullifier), change, n.TokenID)
 	}
 	recipient := new(big.Int).SetBytes(req.Recipient.Bytes())
 	if req.Fee != nil {
 		if err := req.Fee.check(req.Amount); err != nil {
-			return Proof{}, Signals{}, err
+			return fullWitness{}, Signals{}, err
 		}
 		recipient = FeeBinding(req.Recipient, *req.Fee)
 	}
 	signals := Signals{req.Tree.Root(), n.Nullifier(), req.Amount, recipient, changeCommitment, n.TokenID}
-
 	w := witnessOf(signals, []*big.Int{n.Secret, n.NullifierSecret, n.Value, changeSecret, changeNullifier}, siblings, bits)
-	p, err := groth16bn254.Prove(k.ccs, k.pk, w)
-	if err != nil {
-		return Proof{}, Signals{}, fmt.Errorf("prove: %w", err)
-	}
-	return Proof{A: p.Ar, B: p.Bs, C: p.Krs}, signals, nil
+	return w, signals, nil
 }
 
 // witnessOf is the full witness of RevealCircuit, built without gnark's frontend: its variables

@@ -215,6 +215,11 @@ export interface RawProver {
   newNote(json: string): string;
   parseCard(card: string): string;
   prove(json: string): string;
+  // The stream prover (docs/prover.md): proves while the sectioned key (sectionedKey) arrives.
+  proveStreaming(json: string): string; // {handle}
+  feed(handle: number, chunk: Uint8Array): string;
+  finish(handle: number): string; // as prove's answer
+  cancel(handle: number): string;
 }
 
 async function fileBytes(url: string): Promise<Uint8Array> {

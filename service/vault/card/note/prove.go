@@ -27,12 +27,27 @@ type Request struct {
 // calls it). An amount below the card's is a partial reveal: the rest goes to a change note
 // with fresh secrets, returned as its own card. A nil amount is the whole card.
 func ProveFrom(keys *zk.Keys, c Card, tree *zk.Tree, recipient common.Address, amount *big.Int) (Request, *Card, error) {
+	req, change, err := Reveal(c, tree, recipient, amount)
+	if err != nil {
+		return Request{}, nil, err
+	}
+	proof, signals, err := keys.Prove(req)
+	if err != nil {
+		return Request{}, nil, fmt.Errorf("prove: %w", err)
+	}
+	return RequestOf(c, req, proof, signals), change, nil
+}
+
+// Reveal is what ProveFrom proves, for a prover of one's own (zk.StreamProver): the circuit's
+// request for the reveal of amount of c to recipient (nil: all of it), and the change card of
+// a partial reveal.
+func Reveal(c Card, tree *zk.Tree, recipient common.Address, amount *big.Int) (zk.RevealRequest, *Card, error) {
 	if amount == nil {
 		amount = c.Amount
 	}
 	note, err := c.Note()
 	if err != nil {
-		return Request{}, nil, err
+		return zk.RevealRequest{}, nil, err
 	}
 	leaf := note.Leaf()
 	index := -1
@@ -43,20 +58,21 @@ func ProveFrom(keys *zk.Keys, c Card, tree *zk.Tree, recipient common.Address, a
 		}
 	}
 	if index < 0 {
-		return Request{}, nil, ErrUnknownCard
+		return zk.RevealRequest{}, nil, ErrUnknownCard
 	}
 	req := zk.RevealRequest{Note: note, Tree: tree, LeafIndex: index, Amount: amount, Recipient: recipient}
 	var change *Card
 	if amount.Cmp(c.Amount) < 0 && amount.Sign() > 0 {
 		change = &Card{ChainID: c.ChainID, Vault: c.Vault, Token: c.Token, Amount: new(big.Int).Sub(c.Amount, amount)}
 		if change.Secret, change.NullifierSecret, err = NewSecrets(); err != nil {
-			return Request{}, nil, err
+			return zk.RevealRequest{}, nil, err
 		}
 		req.ChangeSecret, req.ChangeNullifierSecret = change.Secret, change.NullifierSecret
 	}
-	proof, signals, err := keys.Prove(req)
-	if err != nil {
-		return Request{}, nil, fmt.Errorf("prove: %w", err)
-	}
-	return Request{Proof: proof.JSON(), PublicSignals: signals.Hex(), Recipient: recipient.Hex(), TokenAddress: c.Token.Hex(), Amount: amount.String()}, change, nil
+	return req, change, nil
+}
+
+// RequestOf is the relayer's request for req (Reveal's, of card c) with its proof.
+func RequestOf(c Card, req zk.RevealRequest, proof zk.Proof, signals zk.Signals) Request {
+	return Request{Proof: proof.JSON(), PublicSignals: signals.Hex(), Recipient: req.Recipient.Hex(), TokenAddress: c.Token.Hex(), Amount: req.Amount.String()}
 }

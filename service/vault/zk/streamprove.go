@@ -1,0 +1,241 @@
+package zk
+
+import (
+	"fmt"
+	"io"
+	"math/big"
+
+	"github.com/consensys/gnark-crypto/ecc"
+	"github.com/consensys/gnark-crypto/ecc/bn254"
+	"github.com/consensys/gnark-crypto/ecc/bn254/fr"
+	"github.com/consensys/gnark-crypto/ecc/bn254/fr/fft"
+	cs "github.com/consensys/gnark/constraint/bn254"
+)
+
+// StreamProver proves a reveal while its proving key arrives: a Groth16 prover over
+// gnark-crypto's primitives that reads a sectioned key (SectionedKey's format) in chunks of any
+// size. NewStreamProver solves the witness and computes h, which need only the circuit; each
+// Write decodes the points it brings and multiplies them by their scalars (one multi-scalar
+// multiplication per section, or per batch of a section's points: SetBatch), so that when the
+// last byte arrives only its own section's last batch is left. Finish adds it all up.
+//
+// The proof is the one gnark's groth16 prover makes (the same conventions: the wires whose A or
+// B point is infinity skipped, K over the private wires, h's coefficients bit-reversed like the
+// Z points, fresh randomizers r and s); zk.Verify accepts it. The key's bytes are not checked
+// here beyond their encoding: the caller checks the whole file's sha256 (docs/prover.md).
+//
+// A StreamProver is not safe for concurrent use; it proves once.
+type StreamProver struct {
+	signals  Signals
+	wires    fr.Vector // the solved wires: public (the constant one first), then private
+	h        []fr.Element
+	domain   uint64
+	nbPublic int
+	r, s     fr.Element
+
+	dec   keyDecoder
+	batch int // points per multiplication; 0: a section at once
+
+	scalars map[Section][]fr.Element // each section's scalars, once the header is read
+	done    map[Section]int          // each section's points already multiplied
+	sumG1   map[Section]*bn254.G1Jac // their sums
+	sumB2   bn254.G2Jac
+}
+
+// NewStreamProver solves the reveal's witness and computes h: what the proof needs before any
+// of the key.
+func NewStreamProver(req RevealRequest) (*StreamProver, error) {
+	ccs, err := compiledCircuit()
+	if err != nil {
+		return nil, err
+	}
+	w, signals, err := req.witness()
+	if err != nil {
+		return nil, err
+	}
+	solved, err := ccs.Solve(w)
+	if err != nil {
+		return nil, fmt.Errorf("prove: %w", err)
+	}
+	sol := solved.(*cs.R1CSSolution)
+	domain := fft.NewDomain(uint64(ccs.GetNbConstraints())) // as gnark's setup sizes it
+	p := &StreamProver{
+		signals: signals, wires: sol.W, domain: domain.Cardinality, nbPublic: ccs.GetNbPublicVariables(),
+		h:       quotient(sol.A, sol.B, sol.C, domain),
+		scalars: map[Section][]fr.Element{}, done: map[Section]int{}, sumG1: map[Section]*bn254.G1Jac{},
+	}
+	if _, err := p.r.SetRandom(); err != nil {
+		return nil, err
+	}
+	if _, err := p.s.SetRandom(); err != nil {
+		return nil, err
+	}
+	p.dec.onHeader, p.dec.onPoints = p.header, p.multiply
+	return p, nil
+}
+
+// SetBatch makes the prover multiply a section's points every n of them as they arrive, rather
+// than the whole section once it is complete: less work after the last byte, more work in all
+// (several smaller multiplications cost more than one). n ≤ 0: a whole section at once.
+func (p *StreamProver) SetBatch(n int) { p.batch = n }
+
+// Write feeds the next bytes of the sectioned key. An error (a key that is not one, or not the
+// circuit's) is final.
+func (p *StreamProver) Write(b []byte) (int, error) { return p.dec.Write(b) }
+
+// Finish returns the proof once the whole key has been written, and its public signals.
+func (p *StreamProver) Finish() (Proof, Signals, error) {
+	if err := p.dec.close(); err != nil {
+		return Proof{}, Signals{}, err
+	}
+	k := &p.dec.key
+	var r, s, rs big.Int
+	p.r.BigInt(&r)
+	p.s.BigInt(&s)
+	var rsE fr.Element
+	rsE.Mul(&p.r, &p.s)
+	rsE.BigInt(&rs)
+
+	// [A]₁ = [α]₁ + Σ wᵢ[Aᵢ]₁ + r[δ]₁
+	var a, t bn254.G1Jac
+	a.Set(p.sum(SectionA))
+	a.AddMixed(&k.Alpha1)
+	t.FromAffine(&k.Delta1)
+	t.ScalarMultiplication(&t, &r)
+	a.AddAssign(&t)
+
+	// [B]₁ and [B]₂ = [β] + Σ wᵢ[Bᵢ] + s[δ]
+	var b1 bn254.G1Jac
+	b1.Set(p.sum(SectionB1))
+	b1.AddMixed(&k.Beta1)
+	t.FromAffine(&k.Delta1)
+	t.ScalarMultiplication(&t, &s)
+	b1.AddAssign(&t)
+	var b2, t2 bn254.G2Jac
+	b2.Set(&p.sumB2)
+	b2.AddMixed(&k.Beta2)
+	t2.FromAffine(&k.Delta2)
+	t2.ScalarMultiplication(&t2, &s)
+	b2.AddAssign(&t2)
+
+	// [C]₁ = Σ wᵢ[Kᵢ]₁ + Σ hᵢ[Zᵢ]₁ + s[A]₁ + r[B]₁ − rs[δ]₁
+	var c bn254.G1Jac
+	c.Set(p.sum(SectionK))
+	c.AddAssign(p.sum(SectionZ))
+	t.ScalarMultiplication(&a, &s)
+	c.AddAssign(&t)
+	t.ScalarMultiplication(&b1, &r)
+	c.AddAssign(&t)
+	t.FromAffine(&k.Delta1)
+	t.ScalarMultiplication(&t, &rs)
+	c.SubAssign(&t)
+
+	var proof Proof
+	proof.A.FromJacobian(&a)
+	proof.B.FromJacobian(&b2)
+	proof.C.FromJacobian(&c)
+	return proof, p.signals, nil
+}
+
+// ProveStreaming proves req with the sectioned key read from key, multiplying each part of the
+// key as it is read.
+func ProveStreaming(req RevealRequest, key io.Reader) (Proof, Signals, error) {
+	p, err := NewStreamProver(req)
+	if err != nil {
+		return Proof{}, Signals{}, err
+	}
+	if _, err := io.Copy(p, key); err != nil {
+		return Proof{}, Signals{}, err
+	}
+	return p.Finish()
+}
+
+// sum is a G1 section's sum so far (infinity for a section without points).
+func (p *StreamProver) sum(s Section) *bn254.G1Jac {
+	if p.sumG1[s] == nil {
+		var zero bn254.G1Jac
+		zero.X.SetOne()
+		zero.Y.SetOne() // (1, 1, 0): infinity in Jacobian coordinates
+		p.sumG1[s] = &zero
+	}
+	return p.sumG1[s]
+}
+
+// header checks that the key is the circuit's and picks each section's scalars.
+func (p *StreamProver) header(h *keyHeader) error {
+	switch {
+	case h.nbWires != len(p.wires) || h.nbPublic != p.nbPublic:
+		return fmt.Errorf("%w: a key for %d wires (%d public), the circuit has %d (%d public)", ErrBadSectionedKey, h.nbWires, h.nbPublic, len(p.wires), p.nbPublic)
+	case h.domainSize != p.domain:
+		return fmt.Errorf("%w: a domain of %d, the circuit's is %d", ErrBadSectionedKey, h.domainSize, p.domain)
+	}
+	p.scalars[SectionA] = skipInfinity(p.wires, h.infinityA, h.nA)
+	p.scalars[SectionB1] = skipInfinity(p.wires, h.infinityB, h.nB)
+	p.scalars[SectionB2] = p.scalars[SectionB1]
+	p.scalars[SectionK] = p.wires[h.nbPublic:]
+	p.scalars[SectionZ] = p.h[:h.nZ] // deg h = n − 2
+	return nil
+}
+
+// skipInfinity is the wires whose point is not infinity (n of them).
+func skipInfinity(wires fr.Vector, infinity []bool, n int) []fr.Element {
+	out := make([]fr.Element, 0, n)
+	for i, inf := range infinity {
+		if !inf {
+			out = append(out, wires[i])
+		}
+	}
+	return out
+}
+
+// multiply multiplies the points of section s decoded so far, when a batch (or the section) is
+// complete, and adds the result to the section's sum.
+func (p *StreamProver) multiply(s Section, _, to int) error {
+	from, count := p.done[s], p.dec.hdr.count(s)
+	if to < count && (p.batch <= 0 || to-from < p.batch) {
+		return nil
+	}
+	scalars := p.scalars[s][from:to]
+	cfg := ecc.MultiExpConfig{}
+	if s == SectionB2 {
+		var part bn254.G2Jac
+		if _, err := part.MultiExp(p.dec.key.B2[from:to], scalars, cfg); err != nil {
+			return err
+		}
+		p.sumB2.AddAssign(&part)
+	} else {
+		var part bn254.G1Jac
+		if _, err := part.MultiExp(p.dec.key.g1(s)[from:to], scalars, cfg); err != nil {
+			return err
+		}
+		p.sum(s).AddAssign(&part)
+	}
+	p.done[s] = to
+	return nil
+}
+
+// quotient is h = (A·B − C)/(Xⁿ − 1), the quotient polynomial's coefficients in bit-reversed
+// order (the order of the key's Z points), from the constraints' evaluations a, b, c: each is
+// interpolated, evaluated on a coset where Xⁿ − 1 is a constant, combined there, and
+// interpolated back. a, b and c are overwritten.
+func quotient(a, b, c fr.Vector, domain *fft.Domain) []fr.Element {
+	n := int(domain.Cardinality)
+	pad := func(v fr.Vector) fr.Vector {
+		return append(v, make(fr.Vector, n-len(v))...)
+	}
+	a, b, c = pad(a), pad(b), pad(c)
+	for _, v := range []fr.Vector{a, b, c} {
+		domain.FFTInverse(v, fft.DIF)         // coefficients, bit-reversed
+		domain.FFT(v, fft.DIT, fft.OnCoset()) // on the coset, in order
+	}
+	// On the coset g·⟨ω⟩, Xⁿ − 1 is gⁿ − 1 everywhere.
+	var zInv, one fr.Element
+	one.SetOne()
+	zInv.Exp(domain.FrMultiplicativeGen, new(big.Int).SetUint64(domain.Cardinality))
+	zInv.Sub(&zInv, &one).Inverse(&zInv)
+	for i := range a {
+		a[i].Mul(&a[i], &b[i]).Sub(&a[i], &c[i]).Mul(&a[i], &zInv)
+	}
+	domain.FFTInverse(a, fft.DIF, fft.OnCoset())
+	return a
+}

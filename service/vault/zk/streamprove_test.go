@@ -1,0 +1,344 @@
+package zk
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math/big"
+	mrand "math/rand/v2"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/consensys/gnark-crypto/ecc/bn254"
+	"github.com/consensys/gnark-crypto/ecc/bn254/fr"
+	"github.com/consensys/gnark-crypto/ecc/bn254/fr/fft"
+	groth16bn254 "github.com/consensys/gnark/backend/groth16/bn254"
+
+	"github.com/seed018cc74c/vaultd/gen/zk/devkeys"
+)
+
+var (
+	sectionedOnce  sync.Once
+	sectionedBytes []byte
+	sectionedErr   error
+)
+
+// devSectioned is the dev proving key in the sectioned format.
+func devSectioned(t testing.TB) (*Keys, []byte) {
+	t.Helper()
+	keys, err := DevKeys()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sectionedOnce.Do(func() {
+		var sk *SectionedKey
+		if sk, sectionedErr = SectionedKeyOf(keys.pk); sectionedErr != nil {
+			return
+		}
+		var b bytes.Buffer
+		if _, sectionedErr = sk.WriteTo(&b); sectionedErr == nil {
+			sectionedBytes = b.Bytes()
+		}
+	})
+	if sectionedErr != nil {
+		t.Fatal(sectionedErr)
+	}
+	return keys, sectionedBytes
+}
+
+// sampleRequest is a reveal of amount of a note of value, in a tree of a few leaves.
+func sampleRequest(t testing.TB, value, amount int64) RevealRequest {
+	tree := &Tree{}
+	for range 3 {
+		tree.Append(randomField(t))
+	}
+	note := Note{Secret: randomField(t), NullifierSecret: randomField(t), Value: big.NewInt(value), TokenID: randomField(t)}
+	index, _ := tree.Append(note.Leaf())
+	tree.Append(randomField(t))
+	return RevealRequest{Note: note, Tree: tree, LeafIndex: index, Amount: big.NewInt(amount),
+		Recipient: [20]byte{1, 2, 3}, ChangeSecret: randomField(t), ChangeNullifierSecret: randomField(t)}
+}
+
+// verifyBoth checks a proof with zk.Verify and with gnark's verifier.
+func verifyBoth(keys *Keys, p Proof, signals Signals) error {
+	if err := Verify(keys.VerificationKey(), p, signals[:]); err != nil {
+		return err
+	}
+	public := make(fr.Vector, len(signals))
+	for i, s := range signals {
+		public[i].SetBigInt(s)
+	}
+	return groth16bn254.Verify(&groth16bn254.Proof{Ar: p.A, Bs: p.B, Krs: p.C}, keys.vk, public)
+}
+
+// The sectioned key holds gnark's key's points, and reads back the same; its domain size gives
+// the domain gnark's key has.
+func TestSectionedKeyRoundTrip(t *testing.T) {
+	keys, data := devSectioned(t)
+	got, err := ReadSectionedKey(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pk := keys.pk
+	g1s := func(name string, a, b []bn254.G1Affine) {
+		if len(a) != len(b) {
+			t.Fatalf("%s: %d points, gnark's key has %d", name, len(a), len(b))
+		}
+		for i := range a {
+			if !a[i].Equal(&b[i]) {
+				t.Fatalf("%s[%d] differs", name, i)
+			}
+		}
+	}
+	g1s("A", got.A, pk.G1.A)
+	g1s("B1", got.B1, pk.G1.B)
+	g1s("K", got.K, pk.G1.K)
+	g1s("Z", got.Z, pk.G1.Z)
+	if len(got.B2) != len(pk.G2.B) {
+		t.Fatalf("B2: %d points, gnark's key has %d", len(got.B2), len(pk.G2.B))
+	}
+	for i := range got.B2 {
+		if !got.B2[i].Equal(&pk.G2.B[i]) {
+			t.Fatalf("B2[%d] differs", i)
+		}
+	}
+	g1s("α β δ", []bn254.G1Affine{got.Alpha1, got.Beta1, got.Delta1}, []bn254.G1Affine{pk.G1.Alpha, pk.G1.Beta, pk.G1.Delta})
+	if !got.Beta2.Equal(&pk.G2.Beta) || !got.Delta2.Equal(&pk.G2.Delta) {
+		t.Fatal("[β]₂ or [δ]₂ differs")
+	}
+	for i := range pk.InfinityA {
+		if got.InfinityA[i] != pk.InfinityA[i] || got.InfinityB[i] != pk.InfinityB[i] {
+			t.Fatalf("the infinity maps differ at wire %d", i)
+		}
+	}
+	if got.NbWires != len(pk.InfinityA) || got.NbPublic != keys.ccs.GetNbPublicVariables() {
+		t.Fatalf("%d wires (%d public), want %d (%d)", got.NbWires, got.NbPublic, len(pk.InfinityA), keys.ccs.GetNbPublicVariables())
+	}
+	d := fft.NewDomain(got.DomainSize)
+	if d.Cardinality != pk.Domain.Cardinality || !d.Generator.Equal(&pk.Domain.Generator) || !d.FrMultiplicativeGen.Equal(&pk.Domain.FrMultiplicativeGen) {
+		t.Fatal("the domain rebuilt from the size differs from gnark's key's")
+	}
+	var again bytes.Buffer
+	if _, err := got.WriteTo(&again); err != nil || !bytes.Equal(again.Bytes(), data) {
+		t.Fatalf("written again, the key differs (%v)", err)
+	}
+	t.Logf("sectioned key: %d bytes (gnark's raw key %d); %d wires, A %d, B %d, K %d, Z %d points",
+		len(data), len(devkeys.ProvingKey), got.NbWires, len(got.A), len(got.B1), len(got.K), len(got.Z))
+}
+
+// Proofs from the stream prover verify, for whole and partial reveals, with zk.Verify and gnark's
+// verifier; the reader follows the header's order of the sections, whichever it is.
+func TestStreamProverProofsVerify(t *testing.T) {
+	keys, data := devSectioned(t)
+	sk, err := SectionedKeyOf(keys.pk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reversed bytes.Buffer
+	if _, err := sk.writeTo(&reversed, [5]Section{SectionA, SectionB1, SectionZ, SectionB2, SectionK}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		value, amount int64
+		key           []byte
+	}{{1000, 1000, data}, {1000, 400, data}, {1000, 1, reversed.Bytes()}} {
+		proof, signals, err := ProveStreaming(sampleRequest(t, c.value, c.amount), bytes.NewReader(c.key))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := verifyBoth(keys, proof, signals); err != nil {
+			t.Fatalf("reveal %d of %d: %v", c.amount, c.value, err)
+		}
+		if c.amount < c.value && signals[4].Sign() == 0 {
+			t.Fatal("a partial reveal without a change commitment")
+		}
+	}
+}
+
+// chunks writes data to w in chunks of random sizes from 1 byte to 64 KB.
+func chunks(t *testing.T, rng *mrand.Rand, w io.Writer, data []byte) {
+	for len(data) > 0 {
+		n := min(len(data), 1+rng.IntN(64<<10))
+		if rng.IntN(4) == 0 {
+			n = min(len(data), 1+rng.IntN(200)) // often less than a point
+		}
+		if _, err := w.Write(data[:n]); err != nil {
+			t.Fatal(err)
+		}
+		data = data[n:]
+	}
+}
+
+// The key fed in chunks of random sizes, points split across them, with or without batches,
+// gives a valid proof.
+func TestStreamProverInRandomChunks(t *testing.T) {
+	keys, data := devSectioned(t)
+	rng := mrand.New(mrand.NewPCG(1, 2))
+	for _, batch := range []int{0, 1000, 1 + rng.IntN(5000)} {
+		p, err := NewStreamProver(sampleRequest(t, 1000, 1+rng.Int64N(1000)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.SetBatch(batch)
+		chunks(t, rng, p, data)
+		proof, signals, err := p.Finish()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := verifyBoth(keys, proof, signals); err != nil {
+			t.Fatalf("batch %d: %v", batch, err)
+		}
+	}
+}
+
+// A key with one point changed (negated: still a point of the curve) gives a proof the verifier
+// refuses, whichever section the point is in.
+func TestAKeyWithOnePointChangedFailsVerification(t *testing.T) {
+	keys, data := devSectioned(t)
+	var hd keyHeader
+	if err := hd.parseFixed(data); err != nil {
+		t.Fatal(err)
+	}
+	off := hd.size()
+	for _, s := range hd.order {
+		n := hd.count(s)
+		i := n / 2
+		bad := bytes.Clone(data)
+		at := bad[off+i*s.pointSize():]
+		if s == SectionB2 {
+			var p bn254.G2Affine
+			if err := decodeG2(&p, at); err != nil {
+				t.Fatal(err)
+			}
+			p.Neg(&p)
+			b := p.RawBytes()
+			copy(at, b[:])
+		} else {
+			var p bn254.G1Affine
+			if err := decodeG1(&p, at); err != nil {
+				t.Fatal(err)
+			}
+			p.Neg(&p)
+			b := p.RawBytes()
+			copy(at, b[:])
+		}
+		off += n * s.pointSize()
+		proof, signals, err := ProveStreaming(sampleRequest(t, 1000, 1000), bytes.NewReader(bad))
+		if err != nil {
+			t.Fatalf("section %s: %v", s, err)
+		}
+		if err := verifyBoth(keys, proof, signals); err == nil {
+			t.Errorf("a key with %s[%d] changed gave a proof that verifies", s, i)
+		}
+	}
+	if off != len(data) {
+		t.Fatalf("the sections end at %d, the key at %d", off, len(data))
+	}
+}
+
+// A key cut short anywhere, or changed where it is read (its header, a point's encoding), or with
+// bytes after its end, is a clear error (ErrBadSectionedKey), never a panic nor a proof.
+func TestBadSectionedKeysAreRefused(t *testing.T) {
+	_, data := devSectioned(t)
+	var hd keyHeader
+	if err := hd.parseFixed(data); err != nil {
+		t.Fatal(err)
+	}
+	header := hd.size()
+	set32 := func(at int, v uint32) []byte {
+		b := bytes.Clone(data)
+		binary.BigEndian.PutUint32(b[at:], v)
+		return b
+	}
+	cases := map[string][]byte{
+		"empty":                    nil,
+		"magic only":               data[:8],
+		"cut in the fixed header":  data[:fixedHeaderSize-1],
+		"cut in the infinity maps": data[:header-1],
+		"header only":              data[:header],
+		"cut in a point":           data[:header+100],
+		"cut in the last section":  data[:len(data)-1],
+		"a byte after the end":     append(bytes.Clone(data), 0),
+		"another magic":            append([]byte("vaultdPX"), data[8:]...),
+		"another version":          set32(8, 2),
+		"a huge wire count":        set32(20, 1<<31),
+		"another wire count":       set32(20, uint32(hd.nbWires+1)),
+		"no public wire":           set32(24, 0),
+		"another A count":          set32(28, uint32(hd.nA-1)),
+		"another Z count":          set32(40, uint32(hd.nZ+1)),
+		"a domain not a power of 2": func() []byte {
+			b := bytes.Clone(data)
+			binary.BigEndian.PutUint64(b[12:], hd.domainSize+1)
+			return b
+		}(),
+		"a section twice":    func() []byte { b := bytes.Clone(data); b[44] = b[45]; return b }(),
+		"an unknown section": func() []byte { b := bytes.Clone(data); b[44] = 9; return b }(),
+		"[α]₁ compressed":    func() []byte { b := bytes.Clone(data); b[49] |= 0b10000000; return b }(),
+		"a coordinate ≥ p": func() []byte {
+			b := bytes.Clone(data)
+			copy(b[header:header+32], bytes.Repeat([]byte{0x3f}, 32)) // above p, flags clear
+			return b
+		}(),
+	}
+	for name, key := range cases {
+		p, err := NewStreamProver(sampleRequest(t, 10, 10))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = p.Write(key)
+		if err != nil {
+			if _, again := p.Write(data); again == nil {
+				t.Errorf("%s: a Write after an error succeeded", name)
+			}
+		} else {
+			_, _, err = p.Finish()
+		}
+		if !errors.Is(err, ErrBadSectionedKey) {
+			t.Errorf("%s: %v, want ErrBadSectionedKey", name, err)
+			continue
+		}
+		if _, err := ReadSectionedKey(bytes.NewReader(key)); !errors.Is(err, ErrBadSectionedKey) {
+			t.Errorf("%s: ReadSectionedKey: %v, want ErrBadSectionedKey", name, err)
+		}
+		if !strings.Contains(err.Error(), "sectioned proving key") {
+			t.Errorf("%s: %q does not say what it is about", name, err)
+		}
+	}
+	// A compressed point's flags would also make its coordinate ≥ p: the error says which.
+	if _, err := ReadSectionedKey(bytes.NewReader(cases["[α]₁ compressed"])); err == nil || !strings.Contains(err.Error(), "not in the raw encoding") {
+		t.Errorf("a compressed point: %v", err)
+	}
+}
+
+// Today's prover (gnark's, from its ProvingKey) against the stream prover given the whole
+// sectioned key at once: run with -cpu 1 for the browser's single thread.
+func BenchmarkProvers(b *testing.B) {
+	keys, data := devSectioned(b)
+	b.Run("gnark", func(b *testing.B) {
+		for range b.N {
+			if _, _, err := keys.Prove(sampleRequest(b, 1000, 1000)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	for _, batch := range []int{0, 1024, 2048, 4096} {
+		b.Run(fmt.Sprintf("stream/batch=%d", batch), func(b *testing.B) {
+			for range b.N {
+				p, err := NewStreamProver(sampleRequest(b, 1000, 1000))
+				if err != nil {
+					b.Fatal(err)
+				}
+				p.SetBatch(batch)
+				if _, err := p.Write(data); err != nil {
+					b.Fatal(err)
+				}
+				if _, _, err := p.Finish(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

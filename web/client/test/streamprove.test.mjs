@@ -1,0 +1,74 @@
+// The wasm's stream prover (proveStreaming, feed, finish, cancel: docs/prover.md), called as a
+// page's worker would: the sectioned key fed in chunks of random sizes gives the relayer's
+// request with the signals prove gives; a key changed in its header, or cut short, is an error
+// that names it, and ends the proof. The proofs themselves are checked against the verifier by
+// the Go tests of the same prover (service/vault/zk/streamprove_test.go).
+//   npm test (after npm run build)
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { files } from "../dist/pinned.gen.js";
+
+const assets = new URL("../dist/assets/", import.meta.url);
+const read = (name) => readFileSync(new URL(files[name], assets));
+await import(new URL(files.wasmExec, assets).href); // defines globalThis.Go
+const go = new globalThis.Go();
+void go.run((await WebAssembly.instantiate(read("wasm"), go.importObject)).instance);
+const raw = globalThis.vaultdProver;
+const parse = (s) => JSON.parse(s);
+const ok = (s) => {
+  const v = parse(s);
+  if (v.error) throw new Error(v.error);
+  return v;
+};
+
+const key = read("sectionedKey");
+const note = ok(raw.newNote(JSON.stringify({ chainId: 1337, vault: "0x" + "11".repeat(20), token: "0x" + "22".repeat(20), amount: "1000" })));
+const input = { card: note.card, leaves: ["0x1", note.leaf, "0x2"], recipient: "0x2222222222222222222222222222222222222222" };
+
+const feedAll = (h, data) => {
+  for (let off = 0; off < data.length; ) {
+    const n = Math.random() < 0.3 ? 1 + Math.floor(Math.random() * 200) : 1 + Math.floor(Math.random() * 65536);
+    ok(raw.feed(h, data.subarray(off, off + n)));
+    off += n;
+  }
+};
+
+test("the key fed in chunks of random sizes proves what prove proves", () => {
+  ok(raw.init(read("provingKey"), read("verifyingKey")));
+  const want = ok(raw.prove(JSON.stringify(input)));
+  const h = ok(raw.proveStreaming(JSON.stringify(input))).handle;
+  feedAll(h, key);
+  const got = ok(raw.finish(h));
+  assert.deepEqual(got.request.publicSignals, want.request.publicSignals);
+  assert.equal(got.request.amount, "1000");
+  assert.equal(got.change, undefined);
+  assert.equal(got.request.proof.pi_a.length, 3);
+  assert.notDeepEqual(got.request.proof, want.request.proof); // fresh randomizers
+  assert.match(parse(raw.finish(h)).error, /no proof under way/); // a handle proves once
+});
+
+test("a partial reveal gives its change card", () => {
+  const h = ok(raw.proveStreaming(JSON.stringify({ ...input, amount: "400" }))).handle;
+  feedAll(h, key);
+  const got = ok(raw.finish(h));
+  assert.equal(got.request.amount, "400");
+  assert.match(got.change, /^vaultd-card:v1\?/);
+});
+
+test("a key that is not one, or cut short, is an error that ends the proof", () => {
+  const bad = Buffer.from(key);
+  bad[0] ^= 1; // the magic
+  let h = ok(raw.proveStreaming(JSON.stringify(input))).handle;
+  assert.match(parse(raw.feed(h, bad.subarray(0, 1000))).error, /sectioned proving key/);
+  assert.match(parse(raw.feed(h, key)).error, /no proof under way/);
+
+  h = ok(raw.proveStreaming(JSON.stringify(input))).handle;
+  feedAll(h, key.subarray(0, key.length - 1));
+  assert.match(parse(raw.finish(h)).error, /sectioned proving key: it ends in section A/);
+
+  h = ok(raw.proveStreaming(JSON.stringify(input))).handle;
+  ok(raw.cancel(h));
+  assert.match(parse(raw.feed(h, key)).error, /no proof under way/);
+  assert.match(parse(raw.feed("1", key)).error, /feed\(handle, chunk/);
+});
