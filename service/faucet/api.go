@@ -248,5 +248,3 @@ func httpError(err error) error {
 	return e
 }
 
-// codeOf is the code err is answered with (metrics, spans).
-func codeOf(err error) string { return platform.AsError(httpError(err)).Code }

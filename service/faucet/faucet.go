@@ -31,6 +31,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/platform"
 	"github.com/seed018cc74c/vaultd/service/kit/platform/paying"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
+	"github.com/seed018cc74c/vaultd/service/kit/tracing"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 )
 
@@ -149,7 +150,7 @@ func (f *Faucet) Claim(ctx context.Context, addr common.Address, sol *Solution) 
 	defer func() {
 		outcome := outcomeAccepted
 		if err != nil {
-			outcome = codeOf(err)
+			outcome = refusalOf(err).code
 		}
 		f.metrics.claims.WithLabelValues(outcome).Inc()
 		span := trace.SpanFromContext(ctx)
@@ -312,7 +313,13 @@ func (f *Faucet) record(ctx context.Context, addr common.Address, reopen bool) e
 // stage starts a child span of the request's; end records its outcome.
 func (f *Faucet) stage(ctx context.Context, name string) (context.Context, func(error)) {
 	ctx, span := f.tracer.Start(ctx, name)
-	return ctx, func(err error) { platform.EndStep(span, httpError(err)) }
+	return ctx, func(err error) {
+		if err != nil {
+			r := refusalOf(err)
+			tracing.Refused(span, r.code, r.message, r.fault)
+		}
+		span.End()
+	}
 }
 
 // redisPrefix is where the faucet's Redis marks that it holds the limits (service/kit/lease.Quiet).
