@@ -247,4 +247,3 @@ func httpError(err error) error {
 	e.RetryAfter = ce.RetryAfter
 	return e
 }
-

@@ -85,26 +85,8 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 		r.claims = &nullifierClaims{client: r.redis, claimTTL: cfg.Limits.ClaimTTL, ttl: time.Hour, quiet: cfg.Operator.LeaseTTL}
 		r.inserts = &fleetInserts{client: r.redis, owner: platform.Instance(), ttl: 10 * time.Minute}
 	}
-	// A check of what New is given, so it stays here (a wrong COMMITMENT_TREE_ADDRESS stops the
-	// start, as a wrong RPC_URL does): a provider's passing fault (a lost answer, a 502 from both
-	// endpoints) is asked again, three times a second apart, unless ctx ends first.
-	var out []byte
-	for attempt := 0; ; attempt++ {
-		out, err = client.Call(ctx, "root_history_size", cfg.Contracts.CommitmentTree, contracts.NewCommitRevealVault().PackROOTHISTORYSIZE())
-		if err == nil || chain.IsNodeAnswer(err) || attempt == 3 {
-			break
-		}
-		select {
-		case <-ctx.Done():
-			return nil, fmt.Errorf("read the commitment tree's ROOT_HISTORY_SIZE at COMMITMENT_TREE_ADDRESS: %w", errors.Join(ctx.Err(), err))
-		case <-time.After(time.Second):
-		}
-	}
-	if err == nil {
-		r.rootHistory, err = contracts.NewCommitRevealVault().UnpackROOTHISTORYSIZE(out)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read the commitment tree's ROOT_HISTORY_SIZE at COMMITMENT_TREE_ADDRESS: %w", err)
+	if r.rootHistory, err = readRootHistory(ctx, client, cfg.Contracts.CommitmentTree); err != nil {
+		return nil, err
 	}
 	if r.sentTxs, err = openSentStore(cfg.DatabaseURL, chainID, opts.Traces); err != nil {
 		return nil, err
@@ -341,4 +323,32 @@ func keyTaken(ctx context.Context) error {
 		return err
 	}
 	return nil
+}
+
+// readRootHistory reads how many roots the commitment tree keeps (its ROOT_HISTORY_SIZE). It is
+// a check of what New is given, so it runs there: a wrong COMMITMENT_TREE_ADDRESS stops the start,
+// as a wrong RPC_URL does. A provider's passing fault (a lost answer, a 502 from both endpoints)
+// is asked again, three times a second apart, unless ctx ends first.
+func readRootHistory(ctx context.Context, client *chain.Client, tree common.Address) (uint32, error) {
+	var out []byte
+	var err error
+	for attempt := 0; ; attempt++ {
+		out, err = client.Call(ctx, "root_history_size", tree, contracts.NewCommitRevealVault().PackROOTHISTORYSIZE())
+		if err == nil || chain.IsNodeAnswer(err) || attempt == 3 {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return 0, fmt.Errorf("read the commitment tree's ROOT_HISTORY_SIZE at COMMITMENT_TREE_ADDRESS: %w", errors.Join(ctx.Err(), err))
+		case <-time.After(time.Second):
+		}
+	}
+	var size uint32
+	if err == nil {
+		size, err = contracts.NewCommitRevealVault().UnpackROOTHISTORYSIZE(out)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("read the commitment tree's ROOT_HISTORY_SIZE at COMMITMENT_TREE_ADDRESS: %w", err)
+	}
+	return size, nil
 }
