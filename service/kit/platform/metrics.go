@@ -13,11 +13,11 @@ import (
 // Namespace prefixes every vaultd metric.
 const Namespace = "vaultd"
 
-// NewRegistry returns a Prometheus registry with the Go runtime and process collectors. Each
-// service has its own, served at its /metrics.
+// NewRegistry returns a Prometheus registry with the Go runtime and process collectors and the
+// count of dropped log lines. Each service has its own, served at its /metrics.
 func NewRegistry() *prometheus.Registry {
 	reg := prometheus.NewRegistry()
-	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), logLinesDropped)
 	return reg
 }
 
