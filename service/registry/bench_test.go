@@ -170,7 +170,7 @@ func productionOptions(t testing.TB) registry.Options {
 }
 
 // A GET /tokens with the production defaults (a sampled span, its exemplar, the access line, the
-// rate limit's headers) allocates at most 60 objects: the edge's layers share one copy of the
+// rate limit's headers) allocates at most 50 objects: the edge's layers share one copy of the
 // request, the metrics' series are bound once, a bucket takes an exemplar at most once a second.
 func TestListAllocatesLittle(t *testing.T) {
 	s := startServerWith(t, "", nil, productionOptions(t))
@@ -183,8 +183,8 @@ func TestListAllocatesLittle(t *testing.T) {
 		clear(w.h)
 		h.ServeHTTP(w, req)
 	})
-	if allocs > 60 {
-		t.Fatalf("%v allocations per GET /tokens, want at most 60", allocs)
+	if allocs > 50 {
+		t.Fatalf("%v allocations per GET /tokens, want at most 50", allocs)
 	}
 }
 

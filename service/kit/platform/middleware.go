@@ -209,6 +209,7 @@ func quiet(r *http.Request) bool {
 // address or anything of the path beyond its pattern.
 func traced(tracer trace.Tracer, trustParent bool) func(http.Handler) http.Handler {
 	prop := propagation.TraceContext{}
+	server := []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindServer)} // built once: read only
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if quiet(r) {
@@ -218,17 +219,17 @@ func traced(tracer trace.Tracer, trustParent bool) func(http.Handler) http.Handl
 			start := time.Now()
 			ctx := prop.Extract(r.Context(), propagation.HeaderCarrier(r.Header))
 			parent := trace.SpanContextFromContext(ctx)
-			opts := []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindServer)}
+			opts := server
 			if parent.IsValid() && !trustParent && !infoOf(r.Context()).viaTrustedProxy {
 				// Neither the caller's trace id (which traceidratio samples by) nor its flags
 				// decide whether the request is traced: a trace of the service's own, linked to
 				// the caller's.
-				opts = append(opts, trace.WithNewRoot(), trace.WithLinks(trace.Link{SpanContext: parent}))
+				opts = []trace.SpanStartOption{server[0], trace.WithNewRoot(), trace.WithLinks(trace.Link{SpanContext: parent})}
 			}
 			ctx, span := tracer.Start(ctx, r.Method, opts...)
 			defer span.End()
 			if sc := span.SpanContext(); sc.IsValid() && sc.SpanID() != parent.SpanID() {
-				w.Header().Set("traceresponse", "00-"+sc.TraceID().String()+"-"+sc.SpanID().String()+"-"+sc.TraceFlags().String())
+				w.Header()["Traceresponse"] = []string{traceResponse(sc)}
 			}
 			rec := &statusRecorder{ResponseWriter: w}
 			panicked := true // until next returns: a panic is answered 500 by the recoverer, outside
@@ -260,6 +261,20 @@ func traced(tracer trace.Tracer, trustParent bool) func(http.Handler) http.Handl
 	}
 }
 
+// traceResponse is the traceresponse header of sc, "00-<trace id>-<span id>-<flags>", built in
+// one allocation.
+func traceResponse(sc trace.SpanContext) string {
+	var b [55]byte
+	tid, sid, flags := sc.TraceID(), sc.SpanID(), sc.TraceFlags()
+	copy(b[:], "00-")
+	hex.Encode(b[3:35], tid[:])
+	b[35] = '-'
+	hex.Encode(b[36:52], sid[:])
+	b[52] = '-'
+	hex.Encode(b[53:55], []byte{byte(flags)})
+	return string(b[:])
+}
+
 // metricsMiddleware counts and times requests by route pattern, method and status.
 func metricsMiddleware(m *httpMetrics) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
@@ -288,15 +303,19 @@ func routePattern(r *http.Request) string {
 //
 // Each check is a span ("admit"): the one that refuses carries the refusal's code and event.
 func admit(tracer trace.Tracer, checks map[string]Admission) func(http.Handler) http.Handler {
+	named := map[string]trace.SpanStartOption{} // each check's span attribute, built once
+	for key := range checks {
+		named[key] = trace.WithAttributes(attribute.String("vaultd.admission", key))
+	}
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			method := r.Method
 			if method == http.MethodHead { // answered as the GET (middleware.GetHead), and counted as one
 				method = http.MethodGet
 			}
-			for _, key := range []string{"*", method + " " + routePattern(r)} {
+			for _, key := range [2]string{"*", method + " " + routePattern(r)} {
 				if check, ok := checks[key]; ok {
-					ctx, span := tracer.Start(r.Context(), "admit", trace.WithAttributes(attribute.String("vaultd.admission", key)))
+					ctx, span := tracer.Start(r.Context(), "admit", named[key])
 					quota, err := check(r.WithContext(ctx))
 					SetRateLimit(w.Header(), quota)
 					EndStep(span, err)
