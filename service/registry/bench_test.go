@@ -173,6 +173,9 @@ func productionOptions(t testing.TB) registry.Options {
 // rate limit's headers) allocates at most 50 objects: the edge's layers share one copy of the
 // request, the metrics' series are bound once, a bucket takes an exemplar at most once a second.
 func TestListAllocatesLittle(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates too")
+	}
 	s := startServerWith(t, "", nil, productionOptions(t))
 	upsert(t, s, registryapi.TokenInput{Address: testChain.Tokens[0].Address.Hex()})
 	h := s.svc.Handler()
