@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"sync"
@@ -13,6 +14,7 @@ import (
 	"github.com/seed018cc74c/vaultd/gen/registryapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/kit/platform"
+	"github.com/seed018cc74c/vaultd/service/registry"
 )
 
 var (
@@ -152,4 +154,63 @@ func serveBare(t testing.TB, h http.Handler) string {
 	go func() { platform.Serve(ctx, ln, h, time.Second); close(done) }()
 	t.Cleanup(func() { cancel(); <-done })
 	return "http://" + ln.Addr().String()
+}
+
+// productionOptions are the tracer provider the environment gives with nothing set
+// (parentbased_always_on, no exporter) and a logger at info into a LogWriter, as cmd/registry
+// runs.
+func productionOptions(t testing.TB) registry.Options {
+	tp, err := platform.NewTracerProvider(context.Background(), "registry", func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	logs := platform.NewLogWriter(io.Discard, 100*time.Millisecond)
+	t.Cleanup(func() { logs.Close() })
+	return registry.Options{Traces: tp, Logger: platform.NewLogger(logs, slog.LevelInfo, "registry")}
+}
+
+// A GET /tokens with the production defaults (a sampled span, its exemplar, the access line, the
+// rate limit's headers) allocates at most 50 objects: the edge's layers share one copy of the
+// request, the metrics' series are bound once, a bucket takes an exemplar at most once a second.
+func TestListAllocatesLittle(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates too")
+	}
+	s := startServerWith(t, "", nil, productionOptions(t))
+	upsert(t, s, registryapi.TokenInput{Address: testChain.Tokens[0].Address.Hex()})
+	h := s.svc.Handler()
+	req, _ := http.NewRequest("GET", "/tokens", nil)
+	req.RemoteAddr = "127.0.0.1:1234"
+	w := &discardWriter{h: http.Header{}}
+	allocs := testing.AllocsPerRun(1000, func() {
+		clear(w.h)
+		h.ServeHTTP(w, req)
+	})
+	if allocs > 50 {
+		t.Fatalf("%v allocations per GET /tokens, want at most 50", allocs)
+	}
+}
+
+// BenchmarkListTokensHandler is one GET /tokens (3 tokens) through the handler alone, no
+// network, with the production defaults: the tracer provider the environment gives with
+// nothing set (parentbased_always_on, no exporter), the access line at info into a LogWriter.
+// Its CPU profile is where docs/registry.md's table of a request's microseconds comes from.
+//
+//	go test ./service/registry -run '^$' -bench ListTokensHandler -cpuprofile cpu.out
+func BenchmarkListTokensHandler(b *testing.B) {
+	s := startServerWith(b, "", nil, productionOptions(b))
+	for i, tok := range testChain.Tokens[:3] {
+		if resp := upsert(b, s, registryapi.TokenInput{Address: tok.Address.Hex(), SortOrder: ptr(int32(i))}); resp.StatusCode() != 201 {
+			b.Fatalf("upsert %s: %d %s", tok.Symbol, resp.StatusCode(), resp.Body)
+		}
+	}
+	h := s.svc.Handler()
+	req, _ := http.NewRequest("GET", "/tokens", nil)
+	req.RemoteAddr = "127.0.0.1:1234"
+	b.ReportAllocs()
+	w := &discardWriter{h: http.Header{}}
+	for b.Loop() {
+		clear(w.h)
+		h.ServeHTTP(w, req)
+	}
 }

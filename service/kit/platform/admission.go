@@ -3,6 +3,7 @@ package platform
 import (
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
@@ -42,8 +43,22 @@ func SetRateLimit(h http.Header, q ratelimit.Quota) {
 		return
 	}
 	name := `"` + q.Policy + `"`
-	h["Ratelimit-Policy"] = []string{name + ";q=" + strconv.Itoa(q.Rate.N) + ";w=" + strconv.FormatInt(ceilSeconds(q.Rate.Window), 10)}
+	policy, ok := policies.Load(policyKey{q.Policy, q.Rate})
+	if !ok {
+		value := name + ";q=" + strconv.Itoa(q.Rate.N) + ";w=" + strconv.FormatInt(ceilSeconds(q.Rate.Window), 10)
+		policy, _ = policies.LoadOrStore(policyKey{q.Policy, q.Rate}, []string{value}[:1:1])
+	}
+	h["Ratelimit-Policy"] = policy.([]string)
 	h["Ratelimit"] = []string{name + ";r=" + strconv.Itoa(q.Remaining) + ";t=" + strconv.FormatInt(ceilSeconds(q.Reset), 10)}
+}
+
+// policies are the RateLimit-Policy values, one a limit, shared by every answer (their
+// capacity is their length: adding a value to one copies it).
+var policies sync.Map // policyKey → []string
+
+type policyKey struct {
+	policy string
+	rate   ratelimit.Rate
 }
 
 func ceilSeconds(d time.Duration) int64 { return int64((d + time.Second - 1) / time.Second) }

@@ -24,18 +24,40 @@ import (
 
 type ctxKey int
 
-const (
-	ctxRequestID ctxKey = iota
-	ctxClientIP
-	ctxAdmin
-	ctxLogger
-	ctxViaTrustedProxy
-)
+const ctxInfo ctxKey = iota
+
+// requestInfo is what the edge's layers learn of a request, in one context value that each
+// fills in as the request passes: one copy of the request and its context for all of them,
+// rather than one a layer.
+type requestInfo struct {
+	logger          *slog.Logger // the service's (HandlerOptions.Logger)
+	id              string       // X-Request-Id
+	ip              netip.Addr   // the client's
+	viaTrustedProxy bool         // the connection comes from a trusted proxy
+	admin           bool         // the right admin key
+}
+
+func infoOf(ctx context.Context) *requestInfo {
+	info, _ := ctx.Value(ctxInfo).(*requestInfo)
+	if info == nil {
+		return &requestInfo{}
+	}
+	return info
+}
+
+// withInfo returns r with a requestInfo in its context (the one it has, if any).
+func withInfo(r *http.Request) (*http.Request, *requestInfo) {
+	if info, ok := r.Context().Value(ctxInfo).(*requestInfo); ok {
+		return r, info
+	}
+	info := &requestInfo{}
+	return r.WithContext(context.WithValue(r.Context(), ctxInfo, info)), info
+}
 
 // Logger returns the logger of the service serving the request (HandlerOptions.Logger), or the
 // default logger outside a request.
 func Logger(ctx context.Context) *slog.Logger {
-	if l, ok := ctx.Value(ctxLogger).(*slog.Logger); ok {
+	if l := infoOf(ctx).logger; l != nil {
 		return l
 	}
 	return slog.Default()
@@ -45,32 +67,22 @@ func Logger(ctx context.Context) *slog.Logger {
 // services (recover, errors) to log under the service's name.
 func withLogger(l *slog.Logger) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
-		if l == nil {
-			return next
-		}
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), ctxLogger, l)))
+			r, info := withInfo(r)
+			info.logger = l
+			next.ServeHTTP(w, r)
 		})
 	}
 }
 
 // RequestID returns the request's id (the X-Request-Id it came with, or one made up).
-func RequestID(ctx context.Context) string {
-	id, _ := ctx.Value(ctxRequestID).(string)
-	return id
-}
+func RequestID(ctx context.Context) string { return infoOf(ctx).id }
 
 // ClientIP returns the caller's IP as decided by the client IP middleware.
-func ClientIP(ctx context.Context) netip.Addr {
-	ip, _ := ctx.Value(ctxClientIP).(netip.Addr)
-	return ip
-}
+func ClientIP(ctx context.Context) netip.Addr { return infoOf(ctx).ip }
 
 // IsAdmin reports whether the request carried the right admin key.
-func IsAdmin(ctx context.Context) bool {
-	ok, _ := ctx.Value(ctxAdmin).(bool)
-	return ok
-}
+func IsAdmin(ctx context.Context) bool { return infoOf(ctx).admin }
 
 // recoverer turns a panic into a logged 500 with the usual error body.
 func recoverer(next http.Handler) http.Handler {
@@ -97,7 +109,9 @@ func requestID(next http.Handler) http.Handler {
 			id = newRequestID()
 		}
 		w.Header().Set("X-Request-Id", id)
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), ctxRequestID, id)))
+		r, info := withInfo(r)
+		info.id = id
+		next.ServeHTTP(w, r)
 	})
 }
 
@@ -129,10 +143,10 @@ func clientIP(proxies Proxies) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			prefixes := trusted.prefixes()
-			ip := ResolveClientIP(r.RemoteAddr, r.Header.Values("X-Forwarded-For"), prefixes)
-			ctx := context.WithValue(r.Context(), ctxClientIP, ip)
-			ctx = context.WithValue(ctx, ctxViaTrustedProxy, isTrusted(peerAddr(r.RemoteAddr), prefixes))
-			next.ServeHTTP(w, r.WithContext(ctx))
+			r, info := withInfo(r)
+			info.ip = ResolveClientIP(r.RemoteAddr, r.Header.Values("X-Forwarded-For"), prefixes)
+			info.viaTrustedProxy = isTrusted(peerAddr(r.RemoteAddr), prefixes)
+			next.ServeHTTP(w, r)
 		})
 	}
 }
@@ -195,6 +209,7 @@ func quiet(r *http.Request) bool {
 // address or anything of the path beyond its pattern.
 func traced(tracer trace.Tracer, trustParent bool) func(http.Handler) http.Handler {
 	prop := propagation.TraceContext{}
+	server := []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindServer)} // built once: read only
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if quiet(r) {
@@ -204,17 +219,17 @@ func traced(tracer trace.Tracer, trustParent bool) func(http.Handler) http.Handl
 			start := time.Now()
 			ctx := prop.Extract(r.Context(), propagation.HeaderCarrier(r.Header))
 			parent := trace.SpanContextFromContext(ctx)
-			opts := []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindServer)}
-			if via, _ := r.Context().Value(ctxViaTrustedProxy).(bool); parent.IsValid() && !trustParent && !via {
+			opts := server
+			if parent.IsValid() && !trustParent && !infoOf(r.Context()).viaTrustedProxy {
 				// Neither the caller's trace id (which traceidratio samples by) nor its flags
 				// decide whether the request is traced: a trace of the service's own, linked to
 				// the caller's.
-				opts = append(opts, trace.WithNewRoot(), trace.WithLinks(trace.Link{SpanContext: parent}))
+				opts = []trace.SpanStartOption{server[0], trace.WithNewRoot(), trace.WithLinks(trace.Link{SpanContext: parent})}
 			}
 			ctx, span := tracer.Start(ctx, r.Method, opts...)
 			defer span.End()
 			if sc := span.SpanContext(); sc.IsValid() && sc.SpanID() != parent.SpanID() {
-				w.Header().Set("traceresponse", "00-"+sc.TraceID().String()+"-"+sc.SpanID().String()+"-"+sc.TraceFlags().String())
+				w.Header()["Traceresponse"] = []string{traceResponse(sc)}
 			}
 			rec := &statusRecorder{ResponseWriter: w}
 			panicked := true // until next returns: a panic is answered 500 by the recoverer, outside
@@ -224,8 +239,8 @@ func traced(tracer trace.Tracer, trustParent bool) func(http.Handler) http.Handl
 					status = http.StatusInternalServerError
 				}
 				route := routePattern(r)
-				Logger(ctx).InfoContext(ctx, "request", "method", r.Method, "route", route, "status", status,
-					"duration_ms", float64(time.Since(start).Microseconds())/1000)
+				Logger(ctx).LogAttrs(ctx, slog.LevelInfo, "request", slog.String("method", r.Method), slog.String("route", route),
+					slog.Int("status", status), slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000))
 				if !span.IsRecording() {
 					return
 				}
@@ -244,6 +259,20 @@ func traced(tracer trace.Tracer, trustParent bool) func(http.Handler) http.Handl
 			panicked = false
 		})
 	}
+}
+
+// traceResponse is the traceresponse header of sc, "00-<trace id>-<span id>-<flags>", built in
+// one allocation.
+func traceResponse(sc trace.SpanContext) string {
+	var b [55]byte
+	tid, sid, flags := sc.TraceID(), sc.SpanID(), sc.TraceFlags()
+	copy(b[:], "00-")
+	hex.Encode(b[3:35], tid[:])
+	b[35] = '-'
+	hex.Encode(b[36:52], sid[:])
+	b[52] = '-'
+	hex.Encode(b[53:55], []byte{byte(flags)})
+	return string(b[:])
 }
 
 // metricsMiddleware counts and times requests by route pattern, method and status.
@@ -274,15 +303,19 @@ func routePattern(r *http.Request) string {
 //
 // Each check is a span ("admit"): the one that refuses carries the refusal's code and event.
 func admit(tracer trace.Tracer, checks map[string]Admission) func(http.Handler) http.Handler {
+	named := map[string]trace.SpanStartOption{} // each check's span attribute, built once
+	for key := range checks {
+		named[key] = trace.WithAttributes(attribute.String("vaultd.admission", key))
+	}
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			method := r.Method
 			if method == http.MethodHead { // answered as the GET (middleware.GetHead), and counted as one
 				method = http.MethodGet
 			}
-			for _, key := range []string{"*", method + " " + routePattern(r)} {
+			for _, key := range [2]string{"*", method + " " + routePattern(r)} {
 				if check, ok := checks[key]; ok {
-					ctx, span := tracer.Start(r.Context(), "admit", trace.WithAttributes(attribute.String("vaultd.admission", key)))
+					ctx, span := tracer.Start(r.Context(), "admit", named[key])
 					quota, err := check(r.WithContext(ctx))
 					SetRateLimit(w.Header(), quota)
 					EndStep(span, err)
@@ -331,7 +364,9 @@ func adminAuth(key string) func(http.Handler) http.Handler {
 			ok = ok && strings.EqualFold(scheme, "Bearer") // the scheme is case-insensitive (RFC 9110)
 			got := sha256.Sum256([]byte(strings.TrimSpace(token)))
 			if ok && subtle.ConstantTimeCompare(got[:], want[:]) == 1 {
-				r = r.WithContext(context.WithValue(r.Context(), ctxAdmin, true))
+				var info *requestInfo
+				r, info = withInfo(r)
+				info.admin = true
 			}
 			next.ServeHTTP(w, r)
 		})

@@ -149,15 +149,21 @@ func Version() string {
 }
 
 // NewLogger returns a JSON logger at level that adds trace_id and span_id from the context.
+// Written to a LogWriter, a warning or an error is written out at once, with every line before
+// it: what a failing process says last is not left in a buffer.
 func NewLogger(w io.Writer, level slog.Level, service string) *slog.Logger {
 	if w == nil {
 		w = os.Stderr
 	}
 	h := slog.NewJSONHandler(w, &slog.HandlerOptions{Level: level})
-	return slog.New(traceHandler{h}).With("service", service)
+	lw, _ := w.(*LogWriter)
+	return slog.New(traceHandler{h, lw}).With("service", service)
 }
 
-type traceHandler struct{ slog.Handler }
+type traceHandler struct {
+	slog.Handler
+	batched *LogWriter // nil: written as they come
+}
 
 func (h traceHandler) Handle(ctx context.Context, r slog.Record) error {
 	if sc := trace.SpanContextFromContext(ctx); sc.IsValid() {
@@ -166,10 +172,16 @@ func (h traceHandler) Handle(ctx context.Context, r slog.Record) error {
 	if id := RequestID(ctx); id != "" {
 		r.AddAttrs(slog.String("request_id", id))
 	}
-	return h.Handler.Handle(ctx, r)
+	err := h.Handler.Handle(ctx, r)
+	if h.batched != nil && r.Level >= slog.LevelWarn {
+		_ = h.batched.Flush()
+	}
+	return err
 }
 
 func (h traceHandler) WithAttrs(a []slog.Attr) slog.Handler {
-	return traceHandler{h.Handler.WithAttrs(a)}
+	return traceHandler{h.Handler.WithAttrs(a), h.batched}
 }
-func (h traceHandler) WithGroup(n string) slog.Handler { return traceHandler{h.Handler.WithGroup(n)} }
+func (h traceHandler) WithGroup(n string) slog.Handler {
+	return traceHandler{h.Handler.WithGroup(n), h.batched}
+}
