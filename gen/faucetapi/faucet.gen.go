@@ -2784,7 +2784,7 @@ type GetChallengeResponse struct {
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *InvalidRequest
 	// JSON404 the response for an HTTP 404 `application/json` response
-	JSON404 *Error
+	JSON404 *NotFoundError
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Internal
 	// JSONDefault the response for an HTTP default `application/json` response
@@ -2812,7 +2812,7 @@ func (r GetChallengeResponse) GetJSON400() *InvalidRequest {
 }
 
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
-func (r GetChallengeResponse) GetJSON404() *Error {
+func (r GetChallengeResponse) GetJSON404() *NotFoundError {
 	return r.JSON404
 }
 
@@ -5652,7 +5652,7 @@ func ParseGetChallengeResponse(rsp *http.Response) (*GetChallengeResponse, error
 		response.JSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
-		var dest Error
+		var dest NotFoundError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -8899,7 +8899,7 @@ type GetChallenge404ResponseHeaders struct {
 }
 
 type GetChallenge404JSONResponse struct {
-	Body    Error
+	Body    NotFoundError
 	Headers GetChallenge404ResponseHeaders
 }
 

@@ -910,7 +910,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
             500: components["responses"]["Internal"];
