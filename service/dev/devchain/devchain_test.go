@@ -2,7 +2,9 @@ package devchain_test
 
 import (
 	"context"
+	"fmt"
 	"math/big"
+	"os"
 	"testing"
 	"time"
 
@@ -167,4 +169,55 @@ func TestSpareWallets(t *testing.T) {
 	if _, err := m.Account("operator3"); err == nil {
 		t.Error("operator3 found; only 2 spares were asked for")
 	}
+}
+
+// Reorgs made while the sealer seals transactions as they arrive never stop the sealer: the
+// node's pool answers one forced sync at a time (a second waiter replaces the first, which then
+// waits for ever), so the sealer's syncs and a reorg's must not overlap. Before, a reorg racing
+// the sealer left it waiting on the pool: nothing was mined again, and Close hung.
+func TestReorgsWhileSealingNeverHang(t *testing.T) {
+	c := devchaintest.Start(t)
+	ctx := context.Background()
+	sender := c.Accounts.Users[2]
+	to := crypto.PubkeyToAddress(sender.Key.PublicKey)
+	stop := make(chan struct{})
+	sent := make(chan struct{})
+	go func() { // transactions arriving all the time: the sealer commits and syncs the pool on each
+		defer close(sent)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			_, _ = devchain.SendTx(ctx, c, sender.Key, &to, big.NewInt(1), nil)
+		}
+	}()
+	for i := range 100 {
+		head, err := c.Client().HeaderByNumber(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = c.Reorg(head.Hash()) // refused when the pool is not empty: what matters is the sealer after it
+		sealed := make(chan struct{})
+		go func() {
+			defer close(sealed)
+			for ctx.Err() == nil {
+				if h, err := c.Client().HeaderByNumber(ctx, nil); err == nil && h.Number.Cmp(head.Number) > 0 {
+					return
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+		}()
+		select {
+		case <-sealed:
+		case <-time.After(30 * time.Second): // a deadlock, not a slow machine: blocks come every few milliseconds here
+			// The chain cannot be closed either (its sealer is stuck, and the test's cleanup would
+			// wait for it): end the test binary here, failed, rather than at its timeout.
+			fmt.Fprintf(os.Stderr, "--- FAIL: %s: nothing sealed after reorg %d: the sealer waits on the node's pool for ever\n", t.Name(), i)
+			os.Exit(1)
+		}
+	}
+	close(stop)
+	<-sent
 }

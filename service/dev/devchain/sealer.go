@@ -27,7 +27,11 @@ func (c *Chain) PauseSealing() {
 	c.paused.Store(true)
 }
 
-// commit seals a block unless sealing is paused, and reports whether it did.
+// commit seals a block unless sealing is paused, and reports whether it did; then it waits for
+// the node's pool to have taken the block in (its pending count is then the block's leftovers).
+// Both under sealing: the pool answers one forced sync at a time (a second waiter replaces the
+// first, which then waits for ever), and a reorg (Fork, Reorg) syncs it too, once it has paused
+// sealing, which waits for this.
 func (c *Chain) commit() bool {
 	c.sealing.Lock()
 	defer c.sealing.Unlock()
@@ -35,6 +39,7 @@ func (c *Chain) commit() bool {
 		return false
 	}
 	c.beacon.Commit()
+	_ = c.eth.TxPool().Sync()
 	return true
 }
 
@@ -110,7 +115,6 @@ func (c *Chain) sealOnArrival(txs <-chan core.NewTxsEvent) bool {
 			if !c.commit() { // paused meanwhile
 				break
 			}
-			c.eth.TxPool().Sync()
 			head := c.eth.BlockChain().GetBlockByNumber(before + 1)
 			if head == nil || len(head.Transactions()) == 0 {
 				idleUntil = time.Now().Add(sealBackoff)
