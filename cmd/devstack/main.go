@@ -30,6 +30,7 @@ func main() {
 	flag.StringVar(&cfg.ManifestPath, "out", "devnet.json", "where to write the chain's manifest (\"\" for nowhere)")
 	flag.DurationVar(&cfg.BlockTime, "block-time", 0, "dev chain block time, e.g. 2s (default: a block as soon as a transaction arrives)")
 	flag.StringVar(&cfg.KeysDir, "keys", "", "a keys directory from cmd/ceremony finalize: deploy the verifier from its verification_key.json and verify with it in the relayer (default: the dev keys)")
+	flag.Uint64Var(&cfg.FaucetPowWork, "faucet-pow-work", 0, "the faucet's proof of work: expected hashes per claim (FAUCET_POW_WORK; default: the environment's, off unless set)")
 	flag.Parse()
 	level := config.NewEnv(os.Getenv).LogLevel()
 	cfg.Logger = func(service string) *slog.Logger { return platform.NewLogger(os.Stderr, level, service) }

@@ -1,6 +1,7 @@
 // The example web app: every step a user takes, on @vaultd/client and viem. Each section's
 // button runs one step; the results also go to window.journey (the browser test reads them).
 import { cardLink, createClients, leavesIncluding, ok, VaultdError } from "@vaultd/client";
+import { claimWithWork } from "@vaultd/client/pow";
 import { approveCalldata, assetsAt, balanceOfCalldata, commitCalldata, Prover, type Note } from "@vaultd/client/prover";
 import { createPublicClient, createWalletClient, defineChain, formatUnits, http, parseUnits, type Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
@@ -33,6 +34,7 @@ function step(id: string, run: () => Promise<void>): void {
       section.dataset.state = "error";
       show(id, String(e instanceof Error ? e.message : e));
       journey[`${id}Error`] = String(e);
+      button.disabled = false; // a step that failed may be tried again
     }
   };
 }
@@ -73,10 +75,36 @@ const proverLoad = (async () => {
 );
 $("#status").textContent = "ready";
 
+// The claim carries the proof of work the faucet asks (none when it answers the challenge 404):
+// solved in a Worker, with a progress bar of the tries against the work expected, and a cancel.
 step("claim", async () => {
   const address = privateKeyToAccount(generatePrivateKey()).address;
-  const claim = await clients.faucet.POST("/api/faucet/claim", { body: { address } });
-  ok(claim);
+  const work = $("#claim-work");
+  const bar = $("#claim-progress") as HTMLProgressElement;
+  const abort = new AbortController();
+  ($("#claim-cancel") as HTMLButtonElement).onclick = () => abort.abort(new Error("the proof of work was cancelled: claim again to start over"));
+  const t = performance.now();
+  journey.pow = "none";
+  try {
+    await claimWithWork(clients.faucet, address, {
+      signal: abort.signal,
+      onChallenge: (c) => {
+        journey.pow = { work: c.work, memoryKiB: c.memoryKiB, tries: 0 };
+        bar.max = c.work;
+        bar.value = 0;
+        work.hidden = false;
+        show("claim", `the faucet asks for proof of work: about ${c.work} tries`);
+      },
+      onProgress: (p) => {
+        bar.value = Math.min(p.tries, p.work); // a solve may take more tries than expected: the bar stays full
+        (journey.pow as { tries: number }).tries = p.tries;
+        show("claim", `proof of work: ${p.tries} tries of about ${p.work}`);
+      },
+    });
+  } finally {
+    work.hidden = true;
+  }
+  journey.claimMs = Math.round(performance.now() - t); // the challenge, its solve and the claim
   for (;;) {
     const s = ok(await clients.faucet.GET("/api/faucet/status", { params: { query: { address } } }));
     show("claim", `${address}: ${s.status} ${s.txHash ?? ""}`);

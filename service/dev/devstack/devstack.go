@@ -56,6 +56,10 @@ type Config struct {
 	// deployed from its verification_key.json, and the relayer verifies with it. "" means the
 	// dev keys.
 	KeysDir string
+	// FaucetPowWork, when not 0, is the faucet's FAUCET_POW_WORK: its claims carry a proof of
+	// work (docs/faucet.md), as a browser test of a client's solver needs. 0 leaves the
+	// environment's (off unless set).
+	FaucetPowWork uint64
 	// PublicHost is the host the printed URLs and the registry's icon URLs name when Host is
 	// every interface (0.0.0.0 in a container): "" means localhost. cmd/devstack reads
 	// PUBLIC_HOST.
@@ -179,6 +183,9 @@ func Run(ctx context.Context, cfg Config) error {
 	fctEnv["PORT"] = strconv.Itoa(fctLn.Addr().(*net.TCPAddr).Port)
 	fctEnv["CORS_ALLOWED_ORIGINS"] = origins
 	fctEnv["ADMIN_API_KEY"] = adminKey
+	if cfg.FaucetPowWork > 0 {
+		fctEnv["FAUCET_POW_WORK"] = strconv.FormatUint(cfg.FaucetPowWork, 10)
+	}
 	fctCfg, err := faucet.LoadConfig(overlay(withDefaults(cfg.Getenv, DevLimits), fctEnv))
 	if err != nil {
 		return fmt.Errorf("faucet configuration: %w", err)

@@ -1,6 +1,7 @@
 // Drives the example page in headless Chromium (Debian's, through puppeteer-core: nothing is
 // downloaded) against a running devstack: the whole user journey, with the proof made in the
-// page; then the recipient's balance is read from the chain here, not from the page. Keeps a
+// page (and the faucet's proof of work, when it asks one: solved in a Worker, a solve cancelled
+// first); then the recipient's balance is read from the chain here, not from the page. Keeps a
 // screenshot and prints the figures (proof time in the page, time to interactive, wasm size).
 //   node test/browser.mjs <devnet.json> <registry> <relayer> <faucet> <indexer> <artifacts dir>
 import { gzipSync } from "node:zlib";
@@ -24,14 +25,46 @@ try {
   const page = await browser.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e)));
-  // Chromium logs every non-2xx fetch; the repeat's 409 is one the journey expects.
-  page.on("console", (m) => m.type() === "error" && !m.text().includes("status of 409") && errors.push(m.text()));
+  // Chromium logs every non-2xx fetch; the repeat's 409 is one the journey expects, and so is the
+  // challenge's 404 from a faucet that asks no proof of work.
+  const expected = (m) => m.text().includes("status of 409") || (m.text().includes("status of 404") && m.location()?.url?.includes("/api/faucet/challenge"));
+  page.on("console", (m) => m.type() === "error" && !expected(m) && errors.push(m.text()));
   await page.setViewport({ width: 1000, height: 900 });
   await page.goto(site.url, { waitUntil: "load" });
   await page.waitForFunction(() => document.querySelector("#status")?.textContent === "ready", { timeout: 30_000 });
   const icons = await page.$$eval("#token-list img", (imgs) => imgs.map((i) => i.complete && i.naturalWidth > 0));
   if (icons.length < 3 || !icons.every(Boolean)) fail(`token icons: ${JSON.stringify(icons)}`);
   console.log(`ok  the page lists ${icons.length} tokens with their icons from the registry`);
+
+  // When the faucet asks for proof of work, the claim step solves it in a Worker with a progress
+  // bar and a cancel. First a cancel: the challenge the page receives has its work raised (here,
+  // in the test: the real faucet's challenge, answered with work 2^40), so the solve lasts until
+  // the cancel stops it and its worker; no claim is sent. Then the journey claims for real.
+  const powAsked = (await fetch(`${faucet}/api/faucet/challenge?address=0x${"11".repeat(20)}`)).status === 200;
+  if (powAsked) {
+    const origin = new URL(site.url).origin;
+    const raise = async (r) => {
+      if (r.method() !== "GET" || !r.url().startsWith(`${faucet}/api/faucet/challenge`)) return r.continue();
+      const real = await (await fetch(r.url())).json();
+      return r.respond({ status: 200, contentType: "application/json", headers: { "access-control-allow-origin": origin }, body: JSON.stringify({ ...real, work: 2 ** 40 }) });
+    };
+    await page.setRequestInterception(true);
+    page.on("request", raise);
+    const workers = page.workers().length;
+    await page.click("#claim button");
+    await page.waitForFunction(() => Number(document.querySelector("#claim-progress")?.value) > 0 && !document.querySelector("#claim-work")?.hidden, { timeout: 60_000 });
+    if (page.workers().length !== workers + 1) fail(`solving: ${page.workers().length} workers, want ${workers + 1}`);
+    await page.click("#claim-cancel");
+    await page.waitForFunction(() => document.querySelector("#claim")?.dataset.state === "error", { timeout: 10_000 });
+    const out = await page.$eval("#claim .out", (o) => o.textContent);
+    if (!out.includes("cancelled")) fail(`a cancelled solve says: ${out}`);
+    for (let i = 0; i < 50 && page.workers().length > workers; i++) await new Promise((r) => setTimeout(r, 100));
+    if (page.workers().length !== workers) fail(`a cancelled solve left ${page.workers().length - workers} worker(s) running`);
+    if (!(await page.$eval("#claim-work", (w) => w.hidden))) fail("the progress bar stays after a cancel");
+    page.off("request", raise);
+    await page.setRequestInterception(false);
+    console.log(`ok  a solve cancelled in the page stops its worker and claims nothing: ${out}`);
+  }
 
   for (const id of ["claim", "commit", "redeem"]) {
     await page.click(`#${id} button`);
@@ -60,6 +93,8 @@ try {
   if (j.repeat !== "409 NULLIFIER_USED") fail(`the repeat answered ${j.repeat}`);
   console.log("ok  the same request again is 409 NULLIFIER_USED");
   if (!(BigInt(j.claimed) > 0n)) fail(`the faucet claim left ${j.claimed}`);
+  if (powAsked ? !(j.pow?.work >= 1 && j.pow.tries >= 1) : j.pow !== "none") fail(`the claim's proof of work: ${JSON.stringify(j.pow)} (the faucet asks ${powAsked ? "one" : "none"})`);
+  console.log(`ok  the claim ${powAsked ? `solved the faucet's proof of work (${j.pow.tries} tries of about ${j.pow.work}) in a worker` : "went without proof of work (the faucet asks none)"}`);
   // The proof takes a second or more in the worker; the page's thread must not freeze meanwhile.
   if (!(j.mainThreadMaxGapMs < 250)) fail(`the page froze for ${j.mainThreadMaxGapMs} ms while proving`);
   console.log(`ok  the page stayed responsive while the worker proved (longest pause ${j.mainThreadMaxGapMs} ms)`);
@@ -70,6 +105,8 @@ try {
   const wasm = readFileSync(new URL(wasmFile, assetsDir));
   const figures = {
     proofMs: j.proofMs,
+    claimMs: j.claimMs,
+    pow: j.pow,
     proverLoadMs: j.proverLoadMs,
     mainThreadMaxGapMs: j.mainThreadMaxGapMs,
     interactiveMs: j.interactiveMs,
