@@ -47,32 +47,21 @@ func chainUnavailable(err error) *ClaimError {
 	return &ClaimError{Reason: ChainUnavailable, Message: "the chain is unavailable, try again later", Cause: err}
 }
 
-// refusal is how a claim's spans and its outcome metric name an error: the code it is answered
-// with, the message, and whether it is a fault (answered 5xx) rather than the request's. It reads
-// the tables the edge answers from (reasons, and paid for the refusals shared with the relayer),
-// so a span never names another code than the answer; the answer itself (status, Retry-After,
-// the first claim of a 409) is built at the edge alone (api.go).
-type refusal struct {
-	code, message string
-	fault         bool
-}
-
-func refusalOf(err error) refusal {
+// refusalOf is err as a claim's spans and its outcome metric name it: the code and message it
+// is answered with, from the tables the edge answers from (reasons, and paid for the refusals
+// shared with the relayer), so a span never names another code than the answer. The answer itself
+// (Retry-After, the first claim of a 409) is built at the edge alone (api.go's httpError).
+func refusalOf(err error) *platform.Error {
 	if e, ok := paid.Error(err); ok {
-		return refusal{code: e.Code, message: e.Message, fault: e.Status >= 500}
+		return e
 	}
 	var already *AlreadyClaimedError
 	if errors.As(err, &already) || errors.Is(err, errExists) {
-		return refusal{code: CodeAlreadyClaimed, message: err.Error()}
+		return reasons.Error(AlreadyClaimed, err.Error(), nil)
 	}
 	var ce *ClaimError
 	if errors.As(err, &ce) {
-		a, ok := reasons[ce.Reason]
-		if !ok { // answered 500 INTERNAL (platform.Answers)
-			return refusal{code: platform.CodeInternal, message: "internal error", fault: true}
-		}
-		return refusal{code: a.Code, message: ce.Message, fault: a.Status >= 500}
+		return reasons.Error(ce.Reason, ce.Message, nil)
 	}
-	e := platform.AsError(err)
-	return refusal{code: e.Code, message: e.Message, fault: e.Status >= 500}
+	return platform.AsError(err)
 }

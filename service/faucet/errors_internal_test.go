@@ -27,7 +27,7 @@ func TestEveryReasonHasItsHTTPAnswer(t *testing.T) {
 		e.Status != http.StatusServiceUnavailable || e.Code != CodeFaucetBalanceLow || e.RetryAfter != 3*time.Second || !errors.Is(e, cause) {
 		t.Fatalf("WalletEmpty answered %#v", e)
 	}
-	if got := refusalOf(&AlreadyClaimedError{}).code; got != CodeAlreadyClaimed {
+	if got := refusalOf(&AlreadyClaimedError{}).Code; got != CodeAlreadyClaimed {
 		t.Fatalf("already claimed: %s", got)
 	}
 }
@@ -51,7 +51,7 @@ func TestRefusalsNameTheCodeTheyAreAnsweredWith(t *testing.T) {
 	}
 	for _, err := range errs {
 		e, f := platform.AsError(httpError(err)), refusalOf(err)
-		if f.code != e.Code || f.message != e.Message || f.fault != (e.Status >= 500) {
+		if f.Code != e.Code || f.Message != e.Message || (f.Status >= 500) != (e.Status >= 500) {
 			t.Errorf("%v: named %+v, answered %d %s %q", err, f, e.Status, e.Code, e.Message)
 		}
 	}

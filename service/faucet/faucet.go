@@ -31,7 +31,6 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/platform"
 	"github.com/seed018cc74c/vaultd/service/kit/platform/paying"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
-	"github.com/seed018cc74c/vaultd/service/kit/tracing"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 )
 
@@ -150,7 +149,7 @@ func (f *Faucet) Claim(ctx context.Context, addr common.Address, sol *Solution) 
 	defer func() {
 		outcome := outcomeAccepted
 		if err != nil {
-			outcome = refusalOf(err).code
+			outcome = refusalOf(err).Code
 		}
 		f.metrics.claims.WithLabelValues(outcome).Inc()
 		span := trace.SpanFromContext(ctx)
@@ -315,10 +314,9 @@ func (f *Faucet) stage(ctx context.Context, name string) (context.Context, func(
 	ctx, span := f.tracer.Start(ctx, name)
 	return ctx, func(err error) {
 		if err != nil {
-			r := refusalOf(err)
-			tracing.Refused(span, r.code, r.message, r.fault)
+			err = refusalOf(err)
 		}
-		span.End()
+		platform.EndStep(span, err)
 	}
 }
 

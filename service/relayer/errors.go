@@ -80,28 +80,17 @@ func revertReason(rev chain.Revert) string {
 	return rev.Name
 }
 
-// refusal is how a reveal's spans and its outcome metric name an error: the code it is answered
-// with, the message, and whether it is a fault (of the relayer, or of what it depends on: answered
-// 5xx) rather than the request's. It reads the tables the edge answers from (reasons, and paid for
-// the refusals shared with the faucet), so a span never names another code than the answer; the
-// answer itself (status, Retry-After, the transaction's hash) is built at the edge alone (api.go).
-type refusal struct {
-	code, message string
-	fault         bool
-}
-
-func refusalOf(err error) refusal {
+// refusalOf is err as a reveal's spans and its outcome metric name it: the code and message it
+// is answered with, from the tables the edge answers from (reasons, and paid for the refusals
+// shared with the faucet), so a span never names another code than the answer. The answer itself
+// (Retry-After, the transaction's hash) is built at the edge alone (api.go's httpError).
+func refusalOf(err error) *platform.Error {
 	if e, ok := paid.Error(err); ok {
-		return refusal{code: e.Code, message: e.Message, fault: e.Status >= 500}
+		return e
 	}
 	var re *RevealError
 	if errors.As(err, &re) {
-		a, ok := reasons[re.Reason]
-		if !ok { // answered 500 INTERNAL (platform.Answers)
-			return refusal{code: platform.CodeInternal, message: "internal error", fault: true}
-		}
-		return refusal{code: a.Code, message: re.Message, fault: a.Status >= 500}
+		return reasons.Error(re.Reason, re.Message, nil)
 	}
-	e := platform.AsError(err)
-	return refusal{code: e.Code, message: e.Message, fault: e.Status >= 500}
+	return platform.AsError(err)
 }

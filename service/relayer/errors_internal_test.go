@@ -47,7 +47,7 @@ func TestRefusalsNameTheCodeTheyAreAnsweredWith(t *testing.T) {
 	}
 	for _, err := range errs {
 		e, f := platform.AsError(httpError(err)), refusalOf(err)
-		if f.code != e.Code || f.message != e.Message || f.fault != (e.Status >= 500) {
+		if f.Code != e.Code || f.Message != e.Message || (f.Status >= 500) != (e.Status >= 500) {
 			t.Errorf("%v: named %+v, answered %d %s %q", err, f, e.Status, e.Code, e.Message)
 		}
 	}

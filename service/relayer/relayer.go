@@ -126,7 +126,7 @@ func (r *Relayer) Reveal(ctx context.Context, req relayerapi.RevealRequest) (res
 	defer func() {
 		outcomeCode := "SUCCESS"
 		if err != nil {
-			outcomeCode = refusalOf(err).code
+			outcomeCode = refusalOf(err).Code
 		}
 		r.metrics.reveals.WithLabelValues(outcomeCode).Inc()
 		platform.ObserveWithTrace(ctx, r.metrics.stage.WithLabelValues("total"), time.Since(start).Seconds())

@@ -8,7 +8,6 @@ import (
 	"github.com/seed018cc74c/vaultd/gen/contracts"
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/kit/platform"
-	"github.com/seed018cc74c/vaultd/service/kit/tracing"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
@@ -154,9 +153,8 @@ func (r *Relayer) span(ctx context.Context, name string) (context.Context, func(
 	ctx, span := r.tracer.Start(ctx, name)
 	return ctx, func(err error) {
 		if err != nil {
-			f := refusalOf(err)
-			tracing.Refused(span, f.code, f.message, f.fault)
+			err = refusalOf(err)
 		}
-		span.End()
+		platform.EndStep(span, err)
 	}
 }
