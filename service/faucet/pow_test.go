@@ -161,3 +161,41 @@ func TestProofOfWorkSettings(t *testing.T) {
 		t.Errorf("a faucet alone without a secret: %v", err)
 	}
 }
+
+// A flood of wrong solutions costs the faucet at most RATE_LIMIT_PER_IP hashes a client: the
+// per-IP limit counts every claim before its proof of work is checked, so the requests past it
+// are refused 429 without a hash (vaultd_faucet_pow_verify_duration_seconds counts each one).
+func TestWrongSolutionsPastThePerIPLimitCostNoHash(t *testing.T) {
+	t.Parallel()
+	c := devchaintest.Start(t)
+	s := startFaucet(t, c, t.TempDir(), cheapPow(map[string]string{"RATE_LIMIT_PER_IP": "3/1h"}))
+	addr := freshAddress(t)
+	ch := challenge(t, s, addr)
+	parsed, _ := pow.Parse(ch.Challenge)
+	miss := int64(0)
+	for pow.Meets(pow.Hash(parsed, uint64(miss)), parsed.Work) {
+		miss++
+	}
+	for i := range 10 {
+		r := claimWith(t, s, addr, &faucetapi.PowSolution{Challenge: ch.Challenge, Nonce: miss})
+		if i < 3 {
+			wantError(t, "a wrong solution under the limit", r.StatusCode(), r.Body, http.StatusForbidden, faucet.CodePowInvalid)
+		} else {
+			wantError(t, "a wrong solution past the limit", r.StatusCode(), r.Body, http.StatusTooManyRequests, "RATE_LIMITED")
+		}
+	}
+	if m := scrape(t, s); !strings.Contains(m, "vaultd_faucet_pow_verify_duration_seconds_count 3\n") {
+		t.Fatalf("hashes computed for 10 wrong solutions, 3 allowed:\n%s", grepLines(m, "pow_verify_duration_seconds_count"))
+	}
+}
+
+// grepLines is the lines of s that contain sub.
+func grepLines(s, sub string) string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, sub) {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}
