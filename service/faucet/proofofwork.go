@@ -57,20 +57,25 @@ func (f *Faucet) Challenge(ctx context.Context, addr common.Address) (pow.Challe
 // flood of challenge requests costs one count a second, not one each.
 const workFresh = time.Second
 
-// work is the work a challenge asks now.
+// work is the work a challenge asks now. The count is read without powMu held (never across a
+// network call): callers that find the figure stale at the same moment each count once.
 func (f *Faucet) work(ctx context.Context) (uint64, error) {
 	f.powMu.Lock()
-	defer f.powMu.Unlock()
-	if now := time.Now(); now.Sub(f.powAt) >= workFresh {
-		n, err := f.total.Count(ctx, "")
-		if err != nil {
-			return 0, ratelimit.Unavailable(err)
-		}
-		f.powWork = pow.WorkFor(f.cfg.Pow.Work, float64(n)/float64(f.cfg.Limits.Total.N))
-		f.powAt = now
-		f.metrics.powWork.Set(float64(f.powWork))
+	work, at := f.powWork, f.powAt
+	f.powMu.Unlock()
+	if time.Since(at) < workFresh {
+		return work, nil
 	}
-	return f.powWork, nil
+	n, err := f.total.Count(ctx, "")
+	if err != nil {
+		return 0, ratelimit.Unavailable(err)
+	}
+	work = pow.WorkFor(f.cfg.Pow.Work, float64(n)/float64(f.cfg.Limits.Total.N))
+	f.powMu.Lock()
+	f.powWork, f.powAt = work, time.Now()
+	f.powMu.Unlock()
+	f.metrics.powWork.Set(float64(work))
+	return work, nil
 }
 
 // checkSolution is the claim's proof of work, when the faucet asks for one: the challenge is
