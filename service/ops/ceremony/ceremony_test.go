@@ -204,6 +204,41 @@ func TestMultiPartyCeremony(t *testing.T) {
 	if err != nil || bal.Int64() != 700 {
 		t.Fatalf("the recipient holds %v (%v), want 700", bal, err)
 	}
+
+	// A reveal that pays a fee (signal [3] binds the recipient, the fee and its receiver; the
+	// circuit is the same): the ceremony's keys prove it as they are, and its verifier pays it.
+	paying, _, err := card.Create(ctx, c.Client(), c.Accounts.Users[0].Key, c.Contracts.Vault, c.Tokens[0].Address, big.NewInt(500))
+	if err != nil {
+		t.Fatal(err)
+	}
+	note, err := paying.Note()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, err := card.Tree(ctx, c.Client(), c.Contracts.Vault)
+	if err != nil {
+		t.Fatal(err)
+	}
+	receiver := c.Accounts.Users[2].Address
+	fee := zk.Fee{Amount: big.NewInt(20), Receiver: receiver}
+	proof, signals, err := keys.Prove(zk.RevealRequest{Note: note, Tree: tree, LeafIndex: tree.Len() - 1, Amount: big.NewInt(500), Recipient: recipient, Fee: &fee})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, err := bind.Call(w.Instance(c.Client(), c.Tokens[0].Address), nil, w.PackBalanceOf(receiver), w.UnpackBalanceOf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pa, pb, pc := proof.CallArgs()
+	if _, err := card.Send(ctx, c.Client(), c.Accounts.Users[1].Key, c.Contracts.Vault,
+		contracts.NewCommitRevealVault().PackRevealWithFee(pa, pb, pc, [6]*big.Int(signals), recipient, fee.Amount, receiver)); err != nil {
+		t.Fatalf("a fee-paying reveal proved with the ceremony's keys: %v", err)
+	}
+	bal, _ = bind.Call(w.Instance(c.Client(), c.Tokens[0].Address), nil, w.PackBalanceOf(recipient), w.UnpackBalanceOf)
+	got, _ := bind.Call(w.Instance(c.Client(), c.Tokens[0].Address), nil, w.PackBalanceOf(receiver), w.UnpackBalanceOf)
+	if bal.Int64() != 700+480 || new(big.Int).Sub(got, before).Int64() != 20 {
+		t.Fatalf("after the fee-paying reveal the recipient holds %v (want 1180) and the receiver got %v (want 20)", bal, new(big.Int).Sub(got, before))
+	}
 }
 
 func fmtf(format string, args ...any) string { return fmt.Sprintf(format, args...) }
