@@ -2,6 +2,7 @@ package faucet_test
 
 import (
 	"encoding/hex"
+	"maps"
 	"net/http"
 	"strings"
 	"testing"
@@ -22,9 +23,7 @@ var powSecret = strings.Repeat("ab", 32)
 // cheapPow asks a little work of small hashes, so that the tests solve in milliseconds.
 func cheapPow(over map[string]string) map[string]string {
 	m := map[string]string{"FAUCET_POW_WORK": "4", "FAUCET_POW_MEMORY_KIB": "64", "FAUCET_POW_SECRET": powSecret}
-	for k, v := range over {
-		m[k] = v
-	}
+	maps.Copy(m, over)
 	return m
 }
 
