@@ -327,22 +327,13 @@ func keyTaken(ctx context.Context) error {
 
 // readRootHistory reads how many roots the commitment tree keeps (its ROOT_HISTORY_SIZE). It is
 // a check of what New is given, so it runs there: a wrong COMMITMENT_TREE_ADDRESS stops the start,
-// as a wrong RPC_URL does. A provider's passing fault (a lost answer, a 502 from both endpoints)
-// is asked again, three times a second apart, unless ctx ends first.
+// as a wrong RPC_URL does; a provider's passing fault is asked again (chain.Retry).
 func readRootHistory(ctx context.Context, client *chain.Client, tree common.Address) (uint32, error) {
 	var out []byte
-	var err error
-	for attempt := 0; ; attempt++ {
+	err := chain.Retry(ctx, func() (err error) {
 		out, err = client.Call(ctx, "root_history_size", tree, contracts.NewCommitRevealVault().PackROOTHISTORYSIZE())
-		if err == nil || chain.IsNodeAnswer(err) || attempt == 3 {
-			break
-		}
-		select {
-		case <-ctx.Done():
-			return 0, fmt.Errorf("read the commitment tree's ROOT_HISTORY_SIZE at COMMITMENT_TREE_ADDRESS: %w", errors.Join(ctx.Err(), err))
-		case <-time.After(time.Second):
-		}
-	}
+		return err
+	})
 	var size uint32
 	if err == nil {
 		size, err = contracts.NewCommitRevealVault().UnpackROOTHISTORYSIZE(out)

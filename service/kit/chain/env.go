@@ -251,6 +251,24 @@ func (c Config) Validate() error {
 	return nil
 }
 
+// Retry runs call until it succeeds, the node answers it (a node's answer is final), or it has
+// failed four times a second apart, unless ctx ends first: what a start checks on the chain (its
+// id, a contract's constant) rides out a provider's passing fault (a lost answer, a 502 from
+// every endpoint) rather than failing the start.
+func Retry(ctx context.Context, call func() error) error {
+	for attempt := 0; ; attempt++ {
+		err := call()
+		if err == nil || IsNodeAnswer(err) || attempt == 3 {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return errors.Join(ctx.Err(), err)
+		case <-time.After(time.Second):
+		}
+	}
+}
+
 // Connect dials the chain of cfg, asks its chain id and checks it against CHAIN_ID: a service
 // that must not run on another chain calls it at start.
 func Connect(ctx context.Context, cfg Config, metrics *Metrics) (*Client, uint64, error) {
@@ -258,7 +276,11 @@ func Connect(ctx context.Context, cfg Config, metrics *Metrics) (*Client, uint64
 	if err != nil {
 		return nil, 0, err
 	}
-	id, err := client.ChainID(ctx)
+	var id uint64
+	err = Retry(ctx, func() (err error) {
+		id, err = client.ChainID(ctx)
+		return err
+	})
 	if err != nil {
 		client.Close()
 		return nil, 0, fmt.Errorf("learn the chain id from RPC_URL: %w", err)

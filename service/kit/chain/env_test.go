@@ -1,6 +1,8 @@
 package chain_test
 
 import (
+	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -152,5 +154,38 @@ func TestEnvWalletKeysFromAKeystoreDirectory(t *testing.T) {
 				t.Errorf("%s: the error shows a secret: %v", c.name, err)
 			}
 		}
+	}
+}
+
+// nodeAnswer is a JSON-RPC error as a node returns it (rpc.Error), for Retry's test: the fake
+// stands for an answer the real node gives only to a call that is wrong.
+type nodeAnswer struct{}
+
+func (nodeAnswer) Error() string  { return "execution reverted" }
+func (nodeAnswer) ErrorCode() int { return 3 }
+
+// Retry asks again after a passing fault, three times at most, and never after the node's own
+// answer or once ctx has ended.
+func TestRetryRidesOutAPassingFault(t *testing.T) {
+	t.Parallel()
+	calls := 0
+	passing := errors.New("502 Bad Gateway")
+	if err := chain.Retry(t.Context(), func() error {
+		if calls++; calls < 3 {
+			return passing
+		}
+		return nil
+	}); err != nil || calls != 3 {
+		t.Fatalf("two passing faults, then an answer: %v after %d calls", err, calls)
+	}
+	calls = 0
+	if err := chain.Retry(t.Context(), func() error { calls++; return nodeAnswer{} }); !errors.As(err, new(nodeAnswer)) || calls != 1 {
+		t.Fatalf("the node's answer: %v after %d calls, want it at once", err, calls)
+	}
+	ended, cancel := context.WithCancel(t.Context())
+	cancel()
+	calls = 0
+	if err := chain.Retry(ended, func() error { calls++; return passing }); !errors.Is(err, context.Canceled) || !errors.Is(err, passing) || calls != 1 {
+		t.Fatalf("a passing fault with ctx ended: %v after %d calls", err, calls)
 	}
 }
