@@ -264,7 +264,7 @@ type FleetReplica struct {
 
 // Health defines model for Health.
 type Health struct {
-	// Amount What one claim sends, in wei (decimal).
+	// Amount What a claim made now sends, in wei (decimal): FAUCET_AMOUNT, or less once half the window's FAUCET_SPEND_LIMIT is spent (down to FAUCET_MIN_AMOUNT), so the faucet slows rather than stops.
 	Amount string `json:"amount"`
 
 	// Balance The faucet balance in wei (decimal), as last read.

@@ -499,7 +499,7 @@ export interface components {
             balance: string;
             /** @description MIN_FAUCET_BALANCE in wei (decimal). */
             threshold: string;
-            /** @description What one claim sends, in wei (decimal). */
+            /** @description What a claim made now sends, in wei (decimal): FAUCET_AMOUNT, or less once half the window's FAUCET_SPEND_LIMIT is spent (down to FAUCET_MIN_AMOUNT), so the faucet slows rather than stops. */
             amount: string;
             /** Format: int64 */
             chainId: number;

@@ -156,7 +156,7 @@ func (a *api) GetHealth(ctx context.Context, req faucetapi.GetHealthRequestObjec
 		Faucet:    f.tx.From().Hex(),
 		Balance:   "0",
 		Threshold: f.cfg.Wallet.MinBalance.String(),
-		Amount:    f.cfg.Wallet.Amount.String(),
+		Amount:    f.claimAmount().String(),
 		ChainId:   int64(f.chainID),
 		NextNonce: int64(next),
 		InFlight:  inFlight,
@@ -183,7 +183,7 @@ func (a *api) GetReady(ctx context.Context, req faucetapi.GetReadyRequestObject)
 		return faucetapi.GetReady503JSONResponse{Body: faucetapi.NotReadyError{Code: platform.CodeChainUnavailable, Error: "the chain is unreachable"}}, nil
 	case !open:
 		return faucetapi.GetReady503JSONResponse{Body: faucetapi.NotReadyError{Code: CodeFaucetBalanceLow, Error: "the faucet balance is under MIN_FAUCET_BALANCE"}}, nil
-	case a.f.affordable(plainTransferGas) != nil:
+	case a.f.affordable(a.f.claimAmount(), plainTransferGas) != nil:
 		return faucetapi.GetReady503JSONResponse{Body: faucetapi.NotReadyError{Code: CodeFaucetBalanceLow, Error: "the faucet holds less than one claim"}}, nil
 	case a.f.gate.SpendReached():
 		return faucetapi.GetReady503JSONResponse{Body: faucetapi.NotReadyError{Code: CodeSpendLimitReached, Error: "the faucet has spent FAUCET_SPEND_LIMIT for now"}}, nil

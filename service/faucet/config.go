@@ -49,6 +49,7 @@ type PowConfig struct {
 type WalletConfig struct {
 	Key         *ecdsa.PrivateKey // never logged or returned
 	Amount      *big.Int          // wei per claim
+	MinAmount   *big.Int          // wei per claim at least, as the spend budget runs out (outflow.go)
 	MinBalance  *big.Int          // wei
 	BalancePoll time.Duration
 	SpendLimit  gate.Budget // what the wallet may spend per window
@@ -97,6 +98,10 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		},
 		DatabaseURL: e.String("DATABASE_URL", "sqlite:faucet.db"),
 	}
+	c.Wallet.MinAmount = chain.EnvEther(e, "FAUCET_MIN_AMOUNT", "0")
+	if c.Wallet.Amount != nil && c.Wallet.MinAmount != nil && e.String("FAUCET_MIN_AMOUNT", "") == "" { // unset: a tenth
+		c.Wallet.MinAmount = max1(new(big.Int).Quo(c.Wallet.Amount, big.NewInt(10)))
+	}
 	if secret := e.OptionalSecret("FAUCET_POW_SECRET"); secret != "" {
 		b, err := hex.DecodeString(strings.TrimPrefix(secret, "0x"))
 		if err != nil || len(b) < 32 {
@@ -116,6 +121,9 @@ func (c Config) Validate() error {
 	if c.Wallet.Amount != nil && c.Wallet.Amount.Sign() == 0 {
 		errs = append(errs, errors.New("FAUCET_AMOUNT must be more than 0"))
 	}
+	if c.Wallet.Amount != nil && c.Wallet.MinAmount != nil && (c.Wallet.MinAmount.Sign() == 0 || c.Wallet.MinAmount.Cmp(c.Wallet.Amount) > 0) {
+		errs = append(errs, errors.New("FAUCET_MIN_AMOUNT must be more than 0 and at most FAUCET_AMOUNT"))
+	}
 	if c.Wallet.Amount == nil || c.Wallet.MinBalance == nil {
 		errs = append(errs, errors.New("FAUCET_AMOUNT and MIN_FAUCET_BALANCE are required"))
 	}
@@ -134,4 +142,12 @@ func (c Config) Validate() error {
 		errs = append(errs, errors.New("FAUCET_POW_TTL must be at least 1m: a phone needs time to solve"))
 	}
 	return errors.Join(errs...)
+}
+
+// max1 is n, or 1 when n is less.
+func max1(n *big.Int) *big.Int {
+	if n.Sign() <= 0 {
+		return big.NewInt(1)
+	}
+	return n
 }

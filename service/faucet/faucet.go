@@ -222,11 +222,12 @@ func (f *Faucet) claim(ctx context.Context, addr common.Address, reopen bool, ch
 			f.release(addr)
 		}
 	}()
-	if err := f.affordable(plainTransferGas); err != nil {
+	amount := f.claimAmount()
+	if err := f.affordable(amount, plainTransferGas); err != nil {
 		return c, err
 	}
 	sctx, end := f.stage(ctx, "estimate")
-	gas, err := f.estimate(sctx, addr)
+	gas, err := f.estimate(sctx, addr, amount)
 	end(err)
 	if err != nil {
 		return c, err
@@ -243,7 +244,7 @@ func (f *Faucet) claim(ctx context.Context, addr common.Address, reopen bool, ch
 	sctx, end = f.stage(ctx, "record")
 	err = f.spendSolution(sctx, challenge)
 	if err == nil {
-		err = f.record(sctx, addr, reopen)
+		err = f.record(sctx, addr, amount, reopen)
 	}
 	end(err)
 	if err != nil {
@@ -251,7 +252,7 @@ func (f *Faucet) claim(ctx context.Context, addr common.Address, reopen bool, ch
 		return c, err
 	}
 	sctx, end = f.stage(ctx, "send")
-	fl, err := f.send(sctx, addr, gas)
+	fl, err := f.send(sctx, addr, amount, gas)
 	end(err)
 	switch {
 	case err != nil:
@@ -264,7 +265,7 @@ func (f *Faucet) claim(ctx context.Context, addr common.Address, reopen bool, ch
 		var refused *gate.ClosedError          // the gate, closed since the request arrived
 		if errors.Is(err, txmgr.ErrRejected) { // refused: is the wallet short? (the balance, read afresh; never the error's words)
 			f.gate.Refresh(ctx)
-			if short := f.affordable(gas); short != nil {
+			if short := f.affordable(amount, gas); short != nil {
 				err = short
 			}
 		}
@@ -290,16 +291,16 @@ func (f *Faucet) claim(ctx context.Context, addr common.Address, reopen bool, ch
 
 // record makes the claim durable before anything is signed: a new row, or a failed claim
 // reopened. Of two requests that record at once, one gets errExists.
-func (f *Faucet) record(ctx context.Context, addr common.Address, reopen bool) error {
+func (f *Faucet) record(ctx context.Context, addr common.Address, amount *big.Int, reopen bool) error {
 	now := time.Now()
 	if !reopen {
-		err := f.store.insert(ctx, addr, f.cfg.Wallet.Amount, now)
+		err := f.store.insert(ctx, addr, amount, now)
 		if err != nil && !errors.Is(err, errExists) {
 			return err
 		}
 		return err
 	}
-	ok, err := f.store.reopen(ctx, addr, f.cfg.Wallet.Amount, now)
+	ok, err := f.store.reopen(ctx, addr, amount, now)
 	switch {
 	case err != nil:
 		return err
@@ -344,8 +345,8 @@ func (f *Faucet) redisTrusted(ctx context.Context) error {
 // affordable refuses a claim while the wallet, as last read, holds less than one claim and its
 // gas at MAX_FEE_PER_GAS: 503 FAUCET_BALANCE_LOW from the balance itself, not from a node's
 // words (Hardhat's estimates do not check the balance, and the send was then refused as a 502).
-func (f *Faucet) affordable(gas uint64) error {
-	need := new(big.Int).Set(f.cfg.Wallet.Amount)
+func (f *Faucet) affordable(amount *big.Int, gas uint64) error {
+	need := new(big.Int).Set(amount)
 	if fee := f.cfg.Tx.MaxFeePerGas; fee != nil {
 		need.Add(need, new(big.Int).Mul(fee, new(big.Int).SetUint64(gas)))
 	}
@@ -356,10 +357,10 @@ func (f *Faucet) affordable(gas uint64) error {
 	return nil
 }
 
-// estimate is the gas of a transfer to addr: 21,000 to an account, the estimate + 20 % to a
+// estimate is the gas of a transfer of amount to addr: 21,000 to an account, the estimate + 20 % to a
 // contract; a transfer that would revert is CLAIM_REJECTED.
-func (f *Faucet) estimate(ctx context.Context, addr common.Address) (uint64, error) {
-	gas, err := f.client.EstimateGas(ctx, ethereum.CallMsg{From: f.tx.From(), To: &addr, Value: f.cfg.Wallet.Amount})
+func (f *Faucet) estimate(ctx context.Context, addr common.Address, amount *big.Int) (uint64, error) {
+	gas, err := f.client.EstimateGas(ctx, ethereum.CallMsg{From: f.tx.From(), To: &addr, Value: amount})
 	switch {
 	case err == nil && gas > plainTransferGas:
 		return gas * 12 / 10, nil
@@ -378,8 +379,8 @@ func (f *Faucet) estimate(ctx context.Context, addr common.Address) (uint64, err
 }
 
 // send signs and sends the claim's transfer; each signed version is recorded first.
-func (f *Faucet) send(ctx context.Context, addr common.Address, gas uint64) (*txmgr.Flight, error) {
-	return f.tx.Send(ctx, txmgr.Tx{To: addr, Value: f.cfg.Wallet.Amount, Gas: gas, Record: f.recorder(addr)})
+func (f *Faucet) send(ctx context.Context, addr common.Address, amount *big.Int, gas uint64) (*txmgr.Flight, error) {
+	return f.tx.Send(ctx, txmgr.Tx{To: addr, Value: amount, Gas: gas, Record: f.recorder(addr)})
 }
 
 // recorder stores each signed version of addr's transaction before it is sent.
@@ -726,7 +727,7 @@ func (f *Faucet) reconcileOne(ctx context.Context, c Claim, mined uint64, receip
 	if f.pause.Check() != nil { // it would be signed afresh: a pause stops new signing, and a resume takes it up
 		return held
 	}
-	gas, err := f.estimate(ctx, c.Address)
+	gas, err := f.estimate(ctx, c.Address, c.Amount)
 	var refused *platform.Error
 	if errors.As(err, &refused) && refused.Code == CodeClaimRejected {
 		err = f.withStore(ctx, func(ctx context.Context) error {
@@ -742,7 +743,7 @@ func (f *Faucet) reconcileOne(ctx context.Context, c Claim, mined uint64, receip
 	if err != nil {
 		return undecided
 	}
-	fl, err := f.send(ctx, c.Address, gas)
+	fl, err := f.send(ctx, c.Address, c.Amount, gas)
 	if err != nil {
 		return undecided
 	}

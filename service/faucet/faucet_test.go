@@ -357,8 +357,65 @@ func TestMalformedClaimsCountPerIP(t *testing.T) {
 }
 
 // FAUCET_SPEND_LIMIT refuses new claims once what the window's claims paid reaches it (the
-// last one sent may go over it): with 150 and claims of 100 + gas, the second claim is sent,
-// the third gets 503 SPEND_LIMIT_REACHED and nothing is recorded for it; /ready says why.
+// last one sent may go over it): with 150 and claims of 100 + gas, the second claim is sent
+// (about 66, the outflow rule: more than half the budget is gone), the third gets 503
+// SPEND_LIMIT_REACHED and nothing is recorded for it; /ready says why.
+// The outflow: past half the budget, each claim gets less, in proportion to what is left, down
+// to FAUCET_MIN_AMOUNT, so the faucet slows rather than stops. With 400 per window, claims of
+// 100 and a floor of 10, the amounts fall 100, 100, ~100, ~50, ~25, ~12.5, 10, 10 (eight claims
+// where a flat 100 makes four), GET /health tells the amount a claim gets now, and the wallet
+// pays no more than the budget and the last claim let through.
+func TestTheOutflowSlowsRatherThanStops(t *testing.T) {
+	t.Parallel()
+	c := devchaintest.Start(t)
+	s := startFaucet(t, c, t.TempDir(), map[string]string{"FAUCET_SPEND_LIMIT": "400/1h"})
+	wallet := common.HexToAddress(health(t, s).Faucet)
+	before := balance(t, c, wallet)
+	ether := big.NewInt(params.Ether)
+	var amounts []*big.Int
+	for len(amounts) < 20 {
+		quoted, _ := new(big.Int).SetString(health(t, s).Amount, 10)
+		addr := freshAddress(t)
+		r := claim(t, s, addr.Hex())
+		if r.StatusCode() == 503 {
+			wantError(t, "a claim once the budget is spent", r.StatusCode(), r.Body, 503, "SPEND_LIMIT_REACHED")
+			break
+		}
+		if r.StatusCode() != 202 {
+			t.Fatalf("claim %d: %d %s", len(amounts)+1, r.StatusCode(), r.Body)
+		}
+		got, _ := new(big.Int).SetString(*r.JSON202.Amount, 10)
+		if got.Cmp(quoted) != 0 {
+			t.Errorf("claim %d sent %v; /health said %v", len(amounts)+1, got, quoted)
+		}
+		waitStatus(t, s, addr, faucetapi.ClaimStatusConfirmed)
+		if b := balance(t, c, addr); b.Cmp(got) != 0 {
+			t.Fatalf("claim %d: the address holds %v, the claim says %v", len(amounts)+1, b, got)
+		}
+		amounts = append(amounts, got)
+	}
+	whole := func(wei *big.Int) float64 { f, _ := new(big.Rat).SetFrac(wei, ether).Float64(); return f }
+	var got []string
+	for _, a := range amounts {
+		got = append(got, fmt.Sprintf("%.1f", whole(a)))
+	}
+	if len(amounts) != 8 {
+		t.Fatalf("%d claims before the budget was spent (%v), want 8", len(amounts), got)
+	}
+	for i, want := range []float64{100, 100, 100, 50, 25, 12.5, 10, 10} {
+		if d := whole(amounts[i]) - want; d > 0.01 || d < -0.01 {
+			t.Fatalf("amounts %v, want about 100 100 100 50 25 12.5 10 10", got)
+		}
+	}
+	paid := new(big.Int).Sub(before, balance(t, c, wallet))
+	if limit := new(big.Int).Mul(big.NewInt(410), ether); paid.Cmp(limit) > 0 { // the budget and the last claim of 10
+		t.Fatalf("the wallet paid %v wei, more than the budget and the last claim", paid)
+	}
+	if m := scrape(t, s); !strings.Contains(m, "vaultd_faucet_claim_amount_ether 10\n") {
+		t.Fatalf("the amount's gauge at the floor:\n%s", m)
+	}
+}
+
 func TestSpendLimit(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)

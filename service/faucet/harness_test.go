@@ -153,3 +153,12 @@ func fund(t testing.TB, c *devchain.Chain, from *ecdsa.PrivateKey, to common.Add
 }
 
 func scrape(t testing.TB, s *server) string { return platformtest.Scrape(t, s.url) }
+
+func health(t testing.TB, s *server) faucetapi.Health {
+	t.Helper()
+	r, err := s.client.GetHealthWithResponse(ctx)
+	if err != nil || r.JSON200 == nil {
+		t.Fatalf("health: %v %v", err, r)
+	}
+	return *r.JSON200
+}

@@ -130,6 +130,23 @@ func TestTheWorkFollowsTheWindowsClaims(t *testing.T) {
 	}
 }
 
+// The work follows the spend budget too: at half of FAUCET_SPEND_LIMIT spent it is four times
+// the base, as at half the total limit, however few claims that took.
+func TestTheWorkFollowsTheWindowsSpending(t *testing.T) {
+	t.Parallel()
+	c := devchaintest.Start(t)
+	s := startFaucet(t, c, t.TempDir(), cheapPow(map[string]string{"FAUCET_SPEND_LIMIT": "200/1h"}))
+	addr := freshAddress(t)
+	if r := claimWith(t, s, addr, solve(t, challenge(t, s, addr))); r.StatusCode() != http.StatusAccepted {
+		t.Fatalf("claim: %d %s", r.StatusCode(), r.Body)
+	}
+	waitStatus(t, s, addr, faucetapi.ClaimStatusConfirmed)
+	time.Sleep(time.Second) // the work counted once a second
+	if w := challenge(t, s, freshAddress(t)).Work; w != 16 {
+		t.Fatalf("the work at 100 and its gas spent of 200: %d, want 16", w)
+	}
+}
+
 // A faucet that asks no proof of work (the default) says so: no challenge to ask for.
 func TestAFaucetWithoutProofOfWorkHasNoChallenge(t *testing.T) {
 	t.Parallel()

@@ -38,7 +38,8 @@ func newIssuer(cfg PowConfig) (*pow.Issuer, error) {
 
 // Challenge is a new proof-of-work challenge for addr. Its work follows demand: the base
 // (FAUCET_POW_WORK) while few claims are made, up to sixteen times as much as the window's
-// claims reach the total limit (pow.WorkFor).
+// claims reach the total limit or its spending FAUCET_SPEND_LIMIT, whichever is nearer
+// (pow.WorkFor).
 func (f *Faucet) Challenge(ctx context.Context, addr common.Address) (pow.Challenge, error) {
 	if f.pow == nil {
 		return pow.Challenge{}, &ClaimError{Reason: PowOff, Message: "this faucet asks no proof of work: claim without one"}
@@ -70,7 +71,8 @@ func (f *Faucet) work(ctx context.Context) (uint64, error) {
 	if err != nil {
 		return 0, ratelimit.Unavailable(err)
 	}
-	work = pow.WorkFor(f.cfg.Pow.Work, float64(n)/float64(f.cfg.Limits.Total.N))
+	r := f.gate.Report()
+	work = pow.WorkFor(f.cfg.Pow.Work, max(float64(n)/float64(f.cfg.Limits.Total.N), spentShare(r.Spent, r.Budget.Limit)))
 	f.powMu.Lock()
 	f.powWork, f.powAt = work, time.Now()
 	f.powMu.Unlock()

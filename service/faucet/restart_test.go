@@ -152,6 +152,12 @@ func TestConfigProblemsAreListed(t *testing.T) {
 	if strings.Contains(err.Error(), "zzzz") {
 		t.Fatalf("the key is echoed: %v", err)
 	}
+	_, err = faucet.LoadConfig(func(k string) string {
+		return map[string]string{"FAUCET_AMOUNT": "10", "FAUCET_MIN_AMOUNT": "20"}[k]
+	})
+	if err == nil || !strings.Contains(err.Error(), "FAUCET_MIN_AMOUNT must be more than 0 and at most FAUCET_AMOUNT") {
+		t.Errorf("a floor above the amount: %v", err)
+	}
 }
 
 // A CHAIN_ID that is not the chain's stops the start.

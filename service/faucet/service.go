@@ -9,6 +9,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/go-chi/chi/v5"
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/seed018cc74c/vaultd/gen/faucetapi"
@@ -89,6 +90,9 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 		return nil, err
 	}
 	f.tx.SetTracer(tracer)
+	reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: "vaultd", Subsystem: "faucet", Name: "claim_amount_ether",
+		Help: "What a claim made now sends, in native tokens: FAUCET_AMOUNT, less once half the window's FAUCET_SPEND_LIMIT is spent (the outflow rule)."},
+		func() float64 { return gate.WeiToEther(f.claimAmount()) }))
 	opened.Push(func() { // what follows claims: reconciliation may have started some already
 		f.end()
 		f.workers.Wait()
