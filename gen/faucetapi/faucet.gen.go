@@ -197,6 +197,15 @@ type Claim struct {
 // ClaimStatus defines model for Claim.Status.
 type ClaimStatus string
 
+// ClaimForbiddenError The error body of a 403: the claim's proof of work, or an optional gate.
+type ClaimForbiddenError struct {
+	// Code Machine-readable code; one of these for this response.
+	Code string `json:"code"`
+
+	// Error What went wrong, for people.
+	Error string `json:"error"`
+}
+
 // ClaimRejectedError The error body of a 422 of POST /api/faucet/claim.
 type ClaimRejectedError struct {
 	// Code Machine-readable code; one of these for this response.
@@ -212,6 +221,9 @@ type ClaimRequest struct {
 	//
 	// Example: 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
 	Address Address `json:"address"`
+
+	// Captcha The token of the captcha the page solved (Cloudflare Turnstile, hCaptcha, or any provider with their verify endpoint), when the faucet asks for one (`CAPTCHA_VERIFY_URL`); the faucet has the provider verify it once.
+	Captcha *string `json:"captcha,omitempty"`
 
 	// Pow The solution of a challenge (`GET /api/faucet/challenge`) for the claim's address.
 	Pow *PowSolution `json:"pow,omitempty"`
@@ -340,15 +352,6 @@ type PauseState struct {
 
 // PayloadTooLargeError The error body of a 413.
 type PayloadTooLargeError struct {
-	// Code Machine-readable code; one of these for this response.
-	Code string `json:"code"`
-
-	// Error What went wrong, for people.
-	Error string `json:"error"`
-}
-
-// PowRefusedError The error body of a 403: the claim's proof of work.
-type PowRefusedError struct {
 	// Code Machine-readable code; one of these for this response.
 	Code string `json:"code"`
 
@@ -2953,7 +2956,7 @@ type ClaimResponse struct {
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *InvalidRequest
 	// JSON403 the response for an HTTP 403 `application/json` response
-	JSON403 *PowRefusedError
+	JSON403 *ClaimForbiddenError
 	// JSON409 the response for an HTTP 409 `application/json` response
 	JSON409 *AlreadyClaimed
 	// JSON413 the response for an HTTP 413 `application/json` response
@@ -3005,7 +3008,7 @@ func (r ClaimResponse) GetJSON400() *InvalidRequest {
 }
 
 // GetJSON403 returns the response for an HTTP 403 `application/json` response
-func (r ClaimResponse) GetJSON403() *PowRefusedError {
+func (r ClaimResponse) GetJSON403() *ClaimForbiddenError {
 	return r.JSON403
 }
 
@@ -5843,7 +5846,7 @@ func ParseClaimResponse(rsp *http.Response) (*ClaimResponse, error) {
 		response.JSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
-		var dest PowRefusedError
+		var dest ClaimForbiddenError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -9055,7 +9058,7 @@ type Claim403ResponseHeaders struct {
 }
 
 type Claim403JSONResponse struct {
-	Body    PowRefusedError
+	Body    ClaimForbiddenError
 	Headers Claim403ResponseHeaders
 }
 

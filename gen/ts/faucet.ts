@@ -412,6 +412,8 @@ export interface components {
         ClaimRequest: {
             address: components["schemas"]["Address"];
             pow?: components["schemas"]["PowSolution"];
+            /** @description The token of the captcha the page solved (Cloudflare Turnstile, hCaptcha, or any provider with their verify endpoint), when the faucet asks for one (`CAPTCHA_VERIFY_URL`); the faucet has the provider verify it once. */
+            captcha?: string;
         };
         /** @description The solution of a challenge (`GET /api/faucet/challenge`) for the claim's address. */
         PowSolution: {
@@ -528,17 +530,17 @@ export interface components {
              * @example ALREADY_CLAIMED
              * @enum {string}
              */
-            code: "INVALID_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "CHAIN_UNAVAILABLE" | "UNAVAILABLE" | "INTERNAL" | "ALREADY_CLAIMED" | "CLAIM_REJECTED" | "FAUCET_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "PAUSED" | "NOT_REPLACEABLE" | "WALLET_MISMATCH" | "POW_REQUIRED" | "POW_INVALID" | "POW_EXPIRED" | "POW_USED";
+            code: "INVALID_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "CHAIN_UNAVAILABLE" | "UNAVAILABLE" | "INTERNAL" | "ALREADY_CLAIMED" | "CLAIM_REJECTED" | "FAUCET_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "PAUSED" | "NOT_REPLACEABLE" | "WALLET_MISMATCH" | "POW_REQUIRED" | "POW_INVALID" | "POW_EXPIRED" | "POW_USED" | "GATE_BALANCE_LOW" | "GATE_NONCE_LOW" | "CAPTCHA_REQUIRED" | "CAPTCHA_INVALID";
         };
-        /** @description The error body of a 403: the claim's proof of work. */
-        PowRefusedError: {
+        /** @description The error body of a 403: the claim's proof of work, or an optional gate. */
+        ClaimForbiddenError: {
             /** @description What went wrong, for people. */
             error: string;
             /**
              * @description Machine-readable code; one of these for this response.
              * @enum {string}
              */
-            code: "POW_REQUIRED" | "POW_INVALID" | "POW_EXPIRED" | "POW_USED";
+            code: "POW_REQUIRED" | "POW_INVALID" | "POW_EXPIRED" | "POW_USED" | "GATE_BALANCE_LOW" | "GATE_NONCE_LOW" | "CAPTCHA_REQUIRED" | "CAPTCHA_INVALID";
         };
         /** @description The error body of a 400. */
         InvalidRequestError: {
@@ -804,7 +806,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["InvalidRequest"];
-            /** @description The proof of work: `POW_REQUIRED` (the claim carries none), `POW_INVALID` (a challenge this faucet did not issue for this address, or a nonce that misses its target), `POW_EXPIRED` (ask for a new challenge), `POW_USED` (the challenge let a claim through already). Nothing was recorded. */
+            /** @description What the faucet asks of a claimant, not given. The proof of work: `POW_REQUIRED` (the claim carries none), `POW_INVALID` (a challenge this faucet did not issue for this address, or a nonce that misses its target), `POW_EXPIRED` (ask for a new challenge), `POW_USED` (the challenge let a claim through already). The optional gates: `GATE_BALANCE_LOW` and `GATE_NONCE_LOW` (the address holds less, or has sent fewer transactions, on the chain the faucet checks claimants on than it asks), `CAPTCHA_REQUIRED` (the claim carries no `captcha`), `CAPTCHA_INVALID` (its provider refused the token: solve a new one). Nothing was recorded. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -820,7 +822,7 @@ export interface operations {
                      *       "code": "POW_EXPIRED"
                      *     }
                      */
-                    "application/json": components["schemas"]["PowRefusedError"];
+                    "application/json": components["schemas"]["ClaimForbiddenError"];
                 };
             };
             /** @description `ALREADY_CLAIMED`: the address has claimed before; `claim` is that claim. */
@@ -853,7 +855,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             502: components["responses"]["ChainUnavailable"];
-            /** @description `FAUCET_BALANCE_LOW`: the faucet wallet needs funding; `SPEND_LIMIT_REACHED`: the faucet spent its limit for the window; `PAUSED`: an operator paused this replica (`POST /admin/pause`). Retry after `Retry-After` seconds. Nothing was recorded. */
+            /** @description `FAUCET_BALANCE_LOW`: the faucet wallet needs funding; `SPEND_LIMIT_REACHED`: the faucet spent its limit for the window; `PAUSED`: an operator paused this replica (`POST /admin/pause`); `UNAVAILABLE`: another claim for the address is being recorded, the limits' Redis cannot be trusted yet, or the captcha provider did not answer. Retry after `Retry-After` seconds. Nothing was recorded. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];

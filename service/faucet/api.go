@@ -33,11 +33,14 @@ func (a *api) Claim(ctx context.Context, req faucetapi.ClaimRequestObject) (fauc
 	if err != nil {
 		return nil, err
 	}
-	var sol *Solution
+	var proof Proof
 	if p := req.Body.Pow; p != nil {
-		sol = &Solution{Challenge: p.Challenge, Nonce: uint64(p.Nonce)} // the document bounds it to 0..2^53-1
+		proof.Work = &Solution{Challenge: p.Challenge, Nonce: uint64(p.Nonce)} // the document bounds it to 0..2^53-1
 	}
-	c, err := a.f.Claim(ctx, addr, sol)
+	if req.Body.Captcha != nil {
+		proof.Captcha = *req.Body.Captcha
+	}
+	c, err := a.f.Claim(ctx, addr, proof)
 	var already *AlreadyClaimedError
 	if errors.As(err, &already) {
 		return faucetapi.Claim409JSONResponse{Body: faucetapi.AlreadyClaimed{Code: CodeAlreadyClaimed, Error: already.Error(), Claim: toAPI(already.Claim)}}, nil
@@ -207,19 +210,25 @@ func parseAddress(s string) (common.Address, error) {
 // reasons is the one table from the faucet's reasons (errors.go) to HTTP statuses and codes; an
 // *AlreadyClaimedError is the 409 ALREADY_CLAIMED that Claim answers with the first claim.
 var reasons = platform.Answers[Reason]{
-	ClaimRejected:    {Status: http.StatusUnprocessableEntity, Code: CodeClaimRejected},
-	WalletEmpty:      {Status: http.StatusServiceUnavailable, Code: CodeFaucetBalanceLow},
-	AddressBusy:      {Status: http.StatusServiceUnavailable, Code: platform.CodeUnavailable},
-	ChainUnavailable: {Status: http.StatusBadGateway, Code: platform.CodeChainUnavailable},
-	WalletNotHeld:    {Status: http.StatusServiceUnavailable, Code: platform.CodeUnavailable},
-	LimitsLost:       {Status: http.StatusServiceUnavailable, Code: platform.CodeUnavailable},
-	ZeroAddress:      {Status: http.StatusBadRequest, Code: platform.CodeInvalidRequest},
-	AlreadyClaimed:   {Status: http.StatusConflict, Code: CodeAlreadyClaimed},
-	PowOff:           {Status: http.StatusNotFound, Code: platform.CodeNotFound},
-	PowRequired:      {Status: http.StatusForbidden, Code: CodePowRequired},
-	PowInvalid:       {Status: http.StatusForbidden, Code: CodePowInvalid},
-	PowExpired:       {Status: http.StatusForbidden, Code: CodePowExpired},
-	PowUsed:          {Status: http.StatusForbidden, Code: CodePowUsed},
+	ClaimRejected:      {Status: http.StatusUnprocessableEntity, Code: CodeClaimRejected},
+	WalletEmpty:        {Status: http.StatusServiceUnavailable, Code: CodeFaucetBalanceLow},
+	AddressBusy:        {Status: http.StatusServiceUnavailable, Code: platform.CodeUnavailable},
+	ChainUnavailable:   {Status: http.StatusBadGateway, Code: platform.CodeChainUnavailable},
+	WalletNotHeld:      {Status: http.StatusServiceUnavailable, Code: platform.CodeUnavailable},
+	LimitsLost:         {Status: http.StatusServiceUnavailable, Code: platform.CodeUnavailable},
+	ZeroAddress:        {Status: http.StatusBadRequest, Code: platform.CodeInvalidRequest},
+	AlreadyClaimed:     {Status: http.StatusConflict, Code: CodeAlreadyClaimed},
+	PowOff:             {Status: http.StatusNotFound, Code: platform.CodeNotFound},
+	PowRequired:        {Status: http.StatusForbidden, Code: CodePowRequired},
+	PowInvalid:         {Status: http.StatusForbidden, Code: CodePowInvalid},
+	PowExpired:         {Status: http.StatusForbidden, Code: CodePowExpired},
+	PowUsed:            {Status: http.StatusForbidden, Code: CodePowUsed},
+	GateBalanceLow:     {Status: http.StatusForbidden, Code: CodeGateBalanceLow},
+	GateNonceLow:       {Status: http.StatusForbidden, Code: CodeGateNonceLow},
+	GateUnavailable:    {Status: http.StatusBadGateway, Code: platform.CodeChainUnavailable},
+	CaptchaRequired:    {Status: http.StatusForbidden, Code: CodeCaptchaRequired},
+	CaptchaInvalid:     {Status: http.StatusForbidden, Code: CodeCaptchaInvalid},
+	CaptchaUnavailable: {Status: http.StatusServiceUnavailable, Code: platform.CodeUnavailable},
 }
 
 // paid is the faucet's answers to the refusals it shares with the relayer (the balance gate, an

@@ -32,7 +32,8 @@ type Config struct {
 	Tx          txmgr.Config
 	Limits      LimitsConfig
 	Pow         PowConfig
-	DatabaseURL string // sqlite:PATH
+	Gates       GatesConfig // the optional gates: another chain's activity, a captcha
+	DatabaseURL string      // sqlite:PATH
 }
 
 // PowConfig is the proof of work a claim carries (package pow); Work 0 asks none.
@@ -96,6 +97,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 			MemoryKiB: uint32(e.Int("FAUCET_POW_MEMORY_KIB", 8*1024, 64, 1<<20)),
 			TTL:       e.Duration("FAUCET_POW_TTL", 10*time.Minute),
 		},
+		Gates:       loadGates(e),
 		DatabaseURL: e.String("DATABASE_URL", "sqlite:faucet.db"),
 	}
 	c.Wallet.MinAmount = chain.EnvEther(e, "FAUCET_MIN_AMOUNT", "0")
@@ -114,7 +116,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 
 // Validate checks the whole configuration and joins every problem.
 func (c Config) Validate() error {
-	errs := []error{c.Chain.Validate()}
+	errs := []error{c.Chain.Validate(), c.Gates.Validate()}
 	if c.Wallet.Key == nil {
 		errs = append(errs, errors.New("FAUCET_PRIVATE_KEY (or FAUCET_PRIVATE_KEY_FILE, or FAUCET_KEYSTORE_FILE) is required"))
 	}

@@ -14,19 +14,25 @@ type Reason int
 
 // The reasons.
 const (
-	ClaimRejected    Reason = iota + 1 // a transfer to the address would revert
-	WalletEmpty                        // the wallet holds less than one claim
-	AddressBusy                        // another claim for the address is being recorded
-	ChainUnavailable                   // the chain did not answer
-	WalletNotHeld                      // this replica lost its wallet's lock (Postgres restarted): it signs nothing until it has it again
-	LimitsLost                         // the limits' Redis restarted empty: nothing is paid on its word for REDIS_WIPE_QUIET
-	ZeroAddress                        // a claim for the zero address
-	AlreadyClaimed                     // the address has a claim (an *AlreadyClaimedError, or another request's recorded first)
-	PowOff                             // a challenge asked of a faucet that asks no proof of work
-	PowRequired                        // a claim without the proof of work the faucet asks for
-	PowInvalid                         // a challenge not this faucet's for the address, or a nonce that misses its target
-	PowExpired                         // a challenge past its expiry
-	PowUsed                            // a challenge that let a claim through already
+	ClaimRejected      Reason = iota + 1 // a transfer to the address would revert
+	WalletEmpty                          // the wallet holds less than one claim
+	AddressBusy                          // another claim for the address is being recorded
+	ChainUnavailable                     // the chain did not answer
+	WalletNotHeld                        // this replica lost its wallet's lock (Postgres restarted): it signs nothing until it has it again
+	LimitsLost                           // the limits' Redis restarted empty: nothing is paid on its word for REDIS_WIPE_QUIET
+	ZeroAddress                          // a claim for the zero address
+	AlreadyClaimed                       // the address has a claim (an *AlreadyClaimedError, or another request's recorded first)
+	PowOff                               // a challenge asked of a faucet that asks no proof of work
+	PowRequired                          // a claim without the proof of work the faucet asks for
+	PowInvalid                           // a challenge not this faucet's for the address, or a nonce that misses its target
+	PowExpired                           // a challenge past its expiry
+	PowUsed                              // a challenge that let a claim through already
+	GateBalanceLow                       // the claimant holds less than GATE_MIN_BALANCE on the gate chain
+	GateNonceLow                         // the claimant has sent fewer than GATE_MIN_NONCE transactions there
+	GateUnavailable                      // the gate chain did not answer
+	CaptchaRequired                      // a claim without the captcha the faucet asks for
+	CaptchaInvalid                       // a captcha its provider refused
+	CaptchaUnavailable                   // the captcha provider did not answer
 
 	reasonsEnd // not a reason: one past the last, for the tests
 )

@@ -44,6 +44,11 @@ const (
 	CodePowInvalid  = "POW_INVALID"
 	CodePowExpired  = "POW_EXPIRED"
 	CodePowUsed     = "POW_USED"
+	// The optional gates' 403s (gates.go).
+	CodeGateBalanceLow  = "GATE_BALANCE_LOW"
+	CodeGateNonceLow    = "GATE_NONCE_LOW"
+	CodeCaptchaRequired = "CAPTCHA_REQUIRED"
+	CodeCaptchaInvalid  = "CAPTCHA_INVALID"
 	// CodeSpendLimitReached is the 503 of a spent FAUCET_SPEND_LIMIT.
 	CodeSpendLimitReached = paying.CodeSpendLimitReached
 	outcomeAccepted       = "ACCEPTED"
@@ -78,6 +83,7 @@ type Faucet struct {
 	perIP, total ratelimit.Window
 	redis        *redis.Client // the limits' Redis (REDIS_URL); nil: in this process
 	pow          *pow.Issuer   // the proof of work's challenges; nil: the faucet asks none
+	gates        *gates        // the optional gates (another chain's activity, a captcha)
 	powMu        sync.Mutex    // guards powWork and powAt
 	powWork      uint64        // the work challenges ask, as counted at powAt
 	powAt        time.Time
@@ -143,7 +149,7 @@ func (f *Faucet) Status(ctx context.Context, addr common.Address) (Claim, error)
 // transaction is accepted by the node (or its send's answer was lost: the reconciler finishes
 // it), an *AlreadyClaimedError when the address has a claim, or the error that stopped it,
 // in which case nothing was recorded and nothing sent.
-func (f *Faucet) Claim(ctx context.Context, addr common.Address, sol *Solution) (c Claim, err error) {
+func (f *Faucet) Claim(ctx context.Context, addr common.Address, proof Proof) (c Claim, err error) {
 	start := time.Now()
 	ctx = context.WithoutCancel(ctx) // a client that goes away does not abort a claim half made
 	defer func() {
@@ -164,7 +170,13 @@ func (f *Faucet) Claim(ctx context.Context, addr common.Address, sol *Solution) 
 	if err := f.gate.Check(ctx); err != nil {
 		return c, err
 	}
-	challenge, err := f.checkSolution(addr, sol)
+	challenge, err := f.checkSolution(addr, proof.Work)
+	if err != nil {
+		return c, err
+	}
+	gctx, end := f.stage(ctx, "gates")
+	err = f.gates.check(gctx, addr, proof.Captcha)
+	end(err)
 	if err != nil {
 		return c, err
 	}

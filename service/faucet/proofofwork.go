@@ -14,6 +14,13 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 )
 
+// Proof is what a claim carries beyond its address, as the faucet asks: a proof of work, a
+// captcha's token.
+type Proof struct {
+	Work    *Solution // nil: none
+	Captcha string    // "": none
+}
+
 // Solution is what a claim carries when the faucet asks for proof of work: the challenge's
 // token and the nonce that solves it.
 type Solution struct {

@@ -89,6 +89,10 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 	if f.pow, err = newIssuer(cfg.Pow); err != nil {
 		return nil, err
 	}
+	if f.gates, err = newGates(cfg.Gates); err != nil {
+		return nil, err
+	}
+	opened.Push(f.gates.close)
 	f.tx.SetTracer(tracer)
 	reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: "vaultd", Subsystem: "faucet", Name: "claim_amount_ether",
 		Help: "What a claim made now sends, in native tokens: FAUCET_AMOUNT, less once half the window's FAUCET_SPEND_LIMIT is spent (the outflow rule)."},
@@ -127,7 +131,7 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 	h, err := platform.NewHandler(platform.HandlerOptions{
 		SpecYAML: openapi.FaucetYAML, AdminKey: cfg.Admin.Key, TrustedProxies: cfg.HTTP.TrustedProxies, TrustTraceParent: cfg.HTTP.TrustTraceParent, CORS: cfg.HTTP.CORS, Tracer: tracer,
 		Metrics: reg, Gatherer: reg, Logger: opts.Logger,
-		BodyLimits: map[string]int64{"POST /api/faucet/claim": 1 << 10},
+		BodyLimits: map[string]int64{"POST /api/faucet/claim": 8 << 10}, // a captcha token is up to 4 KiB
 		Admit: map[string]platform.Admission{ // every POST counts, malformed ones too
 			"POST /api/faucet/claim": platform.ClientAdmission(f.perIP, cfg.Limits.IPv6Prefix, "claims per client IP", func() {
 				f.metrics.rateLimited.WithLabelValues("ip").Inc()
