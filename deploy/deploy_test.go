@@ -80,11 +80,12 @@ func testComposeEnvironment(t *testing.T, file string) {
 	}
 	secrets := t.TempDir()
 	files := map[string]string{
-		"/run/secrets/admin_key":    "0123456789abcdef0123456789abcdef",
-		"/run/secrets/operator_key": "59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d",
-		"/run/secrets/faucet_key":   "5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a",
-		"/run/secrets/faucet_key_a": "5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a",
-		"/run/secrets/faucet_key_b": "7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6",
+		"/run/secrets/admin_key":         "0123456789abcdef0123456789abcdef",
+		"/run/secrets/operator_key":      "59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d",
+		"/run/secrets/faucet_key":        "5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a",
+		"/run/secrets/faucet_key_a":      "5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a",
+		"/run/secrets/faucet_key_b":      "7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6",
+		"/run/secrets/faucet_pow_secret": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
 		"/run/secrets/operator_keys": "# three replicas\n59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d\n" +
 			"47e179ec197488593b187f80a00eb0da91f1b9d0b13f8733639f19c30a34926a\n8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba\n",
 		"/keys/verification_key.json": "",

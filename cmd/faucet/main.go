@@ -1,5 +1,6 @@
 // Command faucet serves the faucet of seed 001's related endpoints: test native tokens, once per
 // address. Configuration comes from the environment; docs/faucet.md lists every variable.
+// `faucet claim ADDRESS` is a client's claim, its proof of work solved (claim.go).
 package main
 
 import (
@@ -14,6 +15,9 @@ import (
 
 func main() {
 	platform.Healthcheck(faucet.DefaultPort)
+	if len(os.Args) > 1 && os.Args[1] == "claim" {
+		os.Exit(claimCommand(os.Args[2:], os.Stdout, os.Stderr))
+	}
 	cfg, err := faucet.LoadConfig(os.Getenv)
 	platform.Main("faucet", cfg.HTTP.LogLevel, err, func(ctx context.Context, tp trace.TracerProvider) error {
 		svc, err := faucet.New(ctx, cfg, faucet.Options{Traces: tp})

@@ -22,6 +22,10 @@ import (
 // DefaultPort is the faucet's port.
 const DefaultPort = 3011
 
+// DefaultPowWork is FAUCET_POW_WORK unless set: a phone solves in about 3 s at no demand, 51 s at
+// the total limit (docs/faucet.md has the measurements).
+const DefaultPowWork = 32
+
 // Config is the faucet's configuration, split by concern.
 type Config struct {
 	HTTP        platform.HTTPConfig
@@ -93,7 +97,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 			WipeQuiet:  e.Duration("REDIS_WIPE_QUIET", 10*time.Second),
 		},
 		Pow: PowConfig{
-			Work:      uint64(e.Int("FAUCET_POW_WORK", 0, 0, 1<<40)),
+			Work:      uint64(e.Int("FAUCET_POW_WORK", DefaultPowWork, 0, 1<<40)),
 			MemoryKiB: uint32(e.Int("FAUCET_POW_MEMORY_KIB", 8*1024, 64, 1<<20)),
 			TTL:       e.Duration("FAUCET_POW_TTL", 10*time.Minute),
 		},

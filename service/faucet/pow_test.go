@@ -176,6 +176,10 @@ func TestProofOfWorkSettings(t *testing.T) {
 	if _, err := faucet.LoadConfig(env(c, t.TempDir(), map[string]string{"FAUCET_POW_WORK": "32"})); err != nil {
 		t.Errorf("a faucet alone without a secret: %v", err)
 	}
+	cfg, err := faucet.LoadConfig(env(c, t.TempDir(), map[string]string{"FAUCET_POW_WORK": ""})) // unset
+	if err != nil || cfg.Pow.Work != faucet.DefaultPowWork || faucet.DefaultPowWork == 0 {
+		t.Errorf("a faucet asks proof of work unless told otherwise: %v, work %d", err, cfg.Pow.Work)
+	}
 }
 
 // A flood of wrong solutions costs the faucet at most RATE_LIMIT_PER_IP hashes a client: the

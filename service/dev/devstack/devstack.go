@@ -183,6 +183,7 @@ func Run(ctx context.Context, cfg Config) error {
 	fctEnv["PORT"] = strconv.Itoa(fctLn.Addr().(*net.TCPAddr).Port)
 	fctEnv["CORS_ALLOWED_ORIGINS"] = origins
 	fctEnv["ADMIN_API_KEY"] = adminKey
+	delete(fctEnv, "FAUCET_POW_WORK") // the environment's, or DevLimits' 0
 	if cfg.FaucetPowWork > 0 {
 		fctEnv["FAUCET_POW_WORK"] = strconv.FormatUint(cfg.FaucetPowWork, 10)
 	}
@@ -297,6 +298,7 @@ func FaucetEnv(c *devchain.Chain, dbFile string) map[string]string {
 		"RPC_URL":            c.RPCURL,
 		"FAUCET_PRIVATE_KEY": hexutil.Encode(crypto.FromECDSA(c.Accounts.Faucet.Key)),
 		"DATABASE_URL":       "sqlite:" + dbFile,
+		"FAUCET_POW_WORK":    "0", // tests of other things claim without solving; the proof of work's own set it
 	}
 }
 
@@ -395,8 +397,9 @@ func (c Config) publicURL(addr string) string {
 // DevLimits are devstack's per-IP limits, relaxed from the services' defaults (5 a minute for
 // reveals, 5 an hour for claims) because in development every request comes from one address:
 // a web app's test run, a walkthrough, a browser test; the relayer's status polls as the
-// registry's and the indexer's reads. The environment overrides them.
-var DevLimits = map[string]string{"RATE_LIMIT_PER_IP": "120/1m", "RATE_LIMIT_STATUS_PER_IP": "6000/1m"}
+// registry's and the indexer's reads. The faucet asks no proof of work (a newcomer's curl claim
+// works; `--faucet-pow-work` asks one). The environment overrides them.
+var DevLimits = map[string]string{"RATE_LIMIT_PER_IP": "120/1m", "RATE_LIMIT_STATUS_PER_IP": "6000/1m", "FAUCET_POW_WORK": "0"}
 
 // DevReadLimits are the registry's and the indexer's per-IP limits in devstack: a browser app
 // polling the indexer, a test run and a walkthrough all come from one address. The environment
