@@ -276,7 +276,7 @@ func crashChild() int {
 	}
 	cfg, err := faucet.LoadConfig(func(k string) string {
 		return map[string]string{"RPC_URL": rpcURL, "FAUCET_PRIVATE_KEY": os.Getenv("CRASH_FAUCET_KEY"), "DATABASE_URL": dbURL,
-			"RECEIPT_POLL_INTERVAL": "20ms", "RATE_LIMIT_PER_IP": "100000/1h", "RATE_LIMIT_TOTAL": "100000/1h"}[k]
+			"RECEIPT_POLL_INTERVAL": "20ms", "RATE_LIMIT_PER_IP": "100000/1h", "RATE_LIMIT_TOTAL": "100000/1h", "FAUCET_POW_WORK": "0"}[k]
 	})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "child: config:", err)
