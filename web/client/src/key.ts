@@ -14,7 +14,7 @@ export class SectionedKey {
   received = 0;
   /** Its size once known (the package's own key: from its build; another: its Content-Length). */
   total: number | undefined;
-  private readonly chunks: Uint8Array[] = [];
+  private chunks: Uint8Array[] = [];
   private end: "open" | "checked" | Error = "open";
   private wake = () => {};
   private changed = this.next();
@@ -36,9 +36,10 @@ export class SectionedKey {
    * download fails, or after the last chunk if the whole key's sha256 is not the pinned one.
    */
   async *read(): AsyncGenerator<Uint8Array> {
+    const chunks = this.chunks; // all of them once checked (then one): the array a reader began with stays whole
     for (let i = 0; ; ) {
       if (this.end instanceof Error) throw this.end;
-      if (i < this.chunks.length) yield this.chunks[i++];
+      if (i < chunks.length) yield chunks[i++];
       else if (this.end === "checked") return;
       else await this.changed;
     }
@@ -103,11 +104,14 @@ export class SectionedKey {
       }
       pin(this.assets, "sectionedKey", bytesToHex(hash.digest()));
       this.total = this.received;
+      // One piece from now on: a later proof posts it to the worker in one message, not hundreds.
+      const whole = concat(this.chunks, this.received);
+      this.chunks = [whole];
       this.end = "checked";
       if (this.cache) {
         const headers = { "content-type": "application/octet-stream", "content-length": String(this.received) };
         // A full quota or a failed write: the network next time.
-        this.cache.put(url, new Response(concat(this.chunks, this.received) as BodyInit, { headers })).catch(() => {});
+        this.cache.put(url, new Response(whole as BodyInit, { headers })).catch(() => {});
       }
     } catch (e) {
       this.end = e instanceof Error ? e : new Error(String(e));

@@ -109,7 +109,7 @@ const visit = async (browser, link) => {
     proofMs: j.proofMs,
     proofStages: j.proofAt, // when each of the proof's stages began, from its start
     keyAtProofStart: j.keyAtProofStart, // the key's bytes already received when the proof began
-    keyLastByteInProofMs: key ? key.at - proofAt : null, // null: the key came from Cache Storage (or negative: before the proof)
+    keyLastByteInProofMs: key ? Math.round(key.at - proofAt) : null, // null: the key came from Cache Storage (or negative: before the proof)
     loadAt: j.loadAt, // when each of the prover's stages began, in ms from the page's start
     loadTotal: j.loadTotal, // the bytes the progress bar was told, at its first report, it would count to
     proverRequests: [...urls].filter((u) => proverAsset.test(u)).length,
