@@ -36,3 +36,27 @@ func TestTheWasmLinksNoCompiler(t *testing.T) {
 		}
 	}
 }
+
+// The browser proves with zk.StreamProver only: gnark's own Groth16 prover and the whole-key
+// decoding (zk.LoadKeys) are not linked (1.3 MB of the wasm, docs/prover.md). The linker keeps
+// what is called, so the built wasm's names (its name section, kept without -s) tell.
+func TestTheWasmLinksNoWholeKeyProver(t *testing.T) {
+	wasm := t.TempDir() + "/prover.wasm"
+	cmd := exec.Command("go", "build", "-o", wasm, ".")
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	data, err := os.ReadFile(wasm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), "service/vault/zk.(*StreamProver).Finish") {
+		t.Fatal("the wasm's names do not show the stream prover: were they stripped?")
+	}
+	for _, f := range []string{"github.com/consensys/gnark/backend/groth16/bn254.Prove", "service/vault/zk.LoadKeys"} {
+		if strings.Contains(string(data), f) {
+			t.Errorf("the wasm links %s", f)
+		}
+	}
+}

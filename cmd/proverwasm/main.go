@@ -4,18 +4,19 @@
 // and card format compiled to WebAssembly (GOOS=js GOARCH=wasm), loaded by the TypeScript
 // package (web/client), which runs it in a Web Worker. It registers globalThis.vaultdProver:
 //
-//	init(provingKey: Uint8Array, verifyingKey: Uint8Array): string     load the keys (the circuit is compiled in)
 //	newNote(json {chainId, vault, token, amount}): string               a fresh card and its commitment
 //	parseCard(card: string): string                                     a card's fields, leaf and nullifier
-//	prove(json {card, leaves, recipient, amount?}): string              the relayer's request (+ change card)
 //
-// and, to prove while the sectioned proving key (reveal.pks, docs/prover.md) downloads, without
-// init:
+// and proves while the sectioned proving key (reveal.pks, docs/prover.md) downloads (the circuit
+// is compiled in; the key is what is fed):
 //
 //	proveStreaming(json {card, leaves, recipient, amount?, batch?}): string  {handle}: the witness solved, h computed
 //	feed(handle: number, chunk: Uint8Array): string                     {} once the chunk's points are multiplied
 //	finish(handle: number): string                                      after the last chunk: as prove's answer
 //	cancel(handle: number): string                                      drops a proof not finished
+//
+// finish answers the relayer's request (and the change card after a partial reveal). gnark's own
+// prover and its key decoding are not linked: nothing here calls them (docs/prover.md).
 //
 // Each call runs to its end before it returns (Go's wasm is one thread): feed returns once the
 // sections its chunk completes are multiplied, so the key's bytes must keep arriving meanwhile
@@ -40,8 +41,6 @@ import (
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
 
-var keys *zk.Keys
-
 // streaming are the proofs under way (proveStreaming), by handle.
 var (
 	streaming  = map[int]*streamProof{}
@@ -57,10 +56,8 @@ type streamProof struct {
 
 func main() {
 	js.Global().Set("vaultdProver", js.ValueOf(map[string]any{
-		"init":      js.FuncOf(initKeys),
 		"newNote":   jsonFunc(newNote),
 		"parseCard": js.FuncOf(parseCard),
-		"prove":     jsonFunc(prove),
 
 		"proveStreaming": jsonFunc(proveStreaming),
 		"feed":           js.FuncOf(feed),
@@ -101,18 +98,6 @@ func bytesOf(v js.Value) []byte {
 	b := make([]byte, v.Get("length").Int())
 	js.CopyBytesToGo(b, v)
 	return b
-}
-
-func initKeys(_ js.Value, args []js.Value) any {
-	if len(args) != 2 {
-		return answer(nil, errors.New("init(provingKey, verifyingKey)"))
-	}
-	k, err := zk.LoadKeys(bytesOf(args[0]), bytesOf(args[1]))
-	if err != nil {
-		return answer(nil, err)
-	}
-	keys = k
-	return answer(map[string]int{"constraints": k.Constraints()}, nil)
 }
 
 type noteIn struct {
@@ -177,7 +162,7 @@ type proveIn struct {
 	Leaves    []string `json:"leaves"` // every leaf of the tree, in insertion order
 	Recipient string   `json:"recipient"`
 	Amount    string   `json:"amount,omitempty"` // "" is the whole card
-	// Batch (proveStreaming only): the points multiplied at a time as they arrive; 0: the
+	// Batch: the points multiplied at a time as they arrive; 0: the
 	// default (zk.StreamProver's SetBatch; a whole section is -1).
 	Batch int `json:"batch,omitempty"`
 }
@@ -187,7 +172,7 @@ type proveOut struct {
 	Change  string       `json:"change,omitempty"` // the change note's card, after a partial reveal
 }
 
-// reveal reads a prove call's input.
+// reveal reads a proveStreaming call's input.
 func reveal(in proveIn) (c note.Card, tree *zk.Tree, recipient common.Address, amount *big.Int, err error) {
 	if c, err = note.Parse(in.Card); err != nil {
 		return
@@ -215,21 +200,6 @@ func reveal(in proveIn) (c note.Card, tree *zk.Tree, recipient common.Address, a
 		}
 	}
 	return
-}
-
-func prove(in proveIn) (any, error) {
-	if keys == nil {
-		return nil, errors.New("init first")
-	}
-	c, tree, recipient, amount, err := reveal(in)
-	if err != nil {
-		return nil, err
-	}
-	req, change, err := note.ProveFrom(keys, c, tree, recipient, amount)
-	if err != nil {
-		return nil, err
-	}
-	return answerOf(req, change), nil
 }
 
 func answerOf(req note.Request, change *note.Card) proveOut {

@@ -61,7 +61,7 @@ journey.tokens = tokens.length;
 journey.interactiveMs = Math.round(performance.now());
 $("#tokens").dataset.state = "done";
 
-// The prover loads in its worker meanwhile (wasm and proving key: a few MB).
+// The prover loads in its worker meanwhile (its wasm, then its proving key behind it: a few MB).
 const proverLoad = (async () => {
   const t = performance.now();
   const p = await Prover.load({ assets: assetsAt(new URL("assets/", location.href).href) });

@@ -1,6 +1,6 @@
 // Bundles the example pages into dist/ (never committed): app.js (the journey) and redeem.js (the
 // redeem page a card's link opens), each with @vaultd/client, viem and qrcode,
-// the prover's and the proof of work's workers, and the prover's assets (wasm, wasm_exec.js, dev keys, their .br and .gz
+// the prover's and the proof of work's workers, and the prover's assets (wasm, wasm_exec.js, the dev proving key, their .br and .gz
 // copies) from the package; then a brotli (.br) and a gzip (.gz) copy beside each bundle and
 // page, for serve.mjs to send with Content-Encoding.
 import { build } from "esbuild";

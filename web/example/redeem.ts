@@ -9,7 +9,7 @@ import {
   CardError, createClients, isRecipientRefused, leavesIncluding, readCard, readRecipient, RecipientError, refusedRecipients, revealAndWait, VaultdError,
   type CardInfo, type CardProblem, type RecipientProblem, type RefusedRecipients,
 } from "@vaultd/client";
-import { assetsAt, balanceOfCalldata, isSpentCalldata, Prover, type LoadProgress } from "@vaultd/client/prover";
+import { assetsAt, balanceOfCalldata, isSpentCalldata, Prover, type LoadProgress, type ProveProgress } from "@vaultd/client/prover";
 import { createPublicClient, formatUnits, http, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { qrInto, scanQR } from "./qr.js";
@@ -62,16 +62,16 @@ function refuse(kind: keyof typeof problems, detail = ""): void {
 const bar = $<HTMLProgressElement>("bar");
 const loadNote = $("load-note");
 const mb = (n: number) => (n / 1e6).toFixed(1);
-// showLoad tells the person how far the prover is: the bytes of its files, then its keys.
+// showLoad tells the person how far the prover is: the bytes of its wasm, then its start.
 const showLoad = (p: LoadProgress) => {
   const at = (journey.loadAt ??= {}) as Record<string, number>; // when each stage began (performance.now())
   at[p.stage] ??= Math.round(performance.now());
   if (p.stage === "downloading" && !("loadTotal" in journey)) journey.loadTotal = p.total ?? null; // its first report's total, for the phone test
   if (document.body.dataset.state !== "loading") return;
   bar.hidden = false;
-  if (p.stage === "loading keys") {
+  if (p.stage === "starting") {
     bar.removeAttribute("value"); // a moment, with no measure
-    loadNote.textContent = "Getting this phone ready to make the proof: loading the keys…";
+    loadNote.textContent = "Getting this phone ready to make the proof: starting…";
   } else if (p.total) {
     bar.value = p.received / p.total;
     loadNote.textContent = `Getting this phone ready to make the proof: ${mb(p.received)} of ${mb(p.total)} MB`;
@@ -82,7 +82,9 @@ const showLoad = (p: LoadProgress) => {
 };
 
 // The prover (a few MB) starts loading in its worker at once for a link that looks like a card,
-// without waiting for the config (from the browser's Cache Storage after a first card).
+// without waiting for the config (from the browser's Cache Storage after a first card). Redeem
+// is possible once it has started; its proving key arrives behind it, and a proof asked for
+// before it has all arrived multiplies what has while the rest comes.
 const assets = assetsAt(new URL("assets/", location.href).href);
 const early = fragment.startsWith("vaultd-card:") ? Prover.load({ assets, onProgress: showLoad }) : undefined;
 early?.catch(() => {}); // reported when redeeming
@@ -132,7 +134,7 @@ if (card) {
 
   // A card already redeemed says so, and nothing is asked of the person. Otherwise they choose
   // where the tokens go while the prover arrives (a phone's network takes seconds); Redeem
-  // waits for it.
+  // waits for it to start (not for its proving key).
   const isSpent = await spent;
   if (isSpent) refuse("redeemed");
   else $("redeem-form").hidden = false;
@@ -267,7 +269,19 @@ if (card) {
       stage("Making the proof on this phone…", 1);
       let t = performance.now();
       journey.proofStartedMs = Math.round(t);
-      const { request } = await prover.prove({ card: c.card, leaves, recipient: to });
+      const proofAt: Record<string, number> = {}; // when each of the proof's stages began, from its start
+      journey.proofAt = proofAt;
+      // The proof's stages on the bar's second quarter: the key's bytes as they are multiplied.
+      const showProof = (p: ProveProgress) => {
+        proofAt[p.stage] ??= Math.round(performance.now() - t);
+        if (p.stage === "solving") journey.keyAtProofStart = p.received;
+        if (p.stage !== "proving" || !p.total) return;
+        bar.value = (1 + p.proved / p.total) / 4;
+        progress.textContent = p.received < p.total
+          ? `Making the proof on this phone: ${mb(p.received)} of ${mb(p.total)} MB of its key received…`
+          : `Making the proof on this phone: ${Math.round((100 * p.proved) / p.total)}%…`;
+      };
+      const { request } = await prover.prove({ card: c.card, leaves, recipient: to }, { onProgress: showProof });
       journey.proofMs = Math.round(performance.now() - t);
       stage("Sending it through the relayer…", 2);
       t = performance.now();

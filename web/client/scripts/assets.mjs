@@ -1,6 +1,7 @@
 // Builds the prover's assets into dist/assets (never committed): the wasm from cmd/proverwasm,
-// Go's wasm_exec.js from the toolchain that built it, the dev keys (gen/zk/devkeys) and the
-// proving key as a sectioned key (reveal.pks, docs/prover.md: proved while it downloads); then
+// Go's wasm_exec.js from the toolchain that built it, the dev proving key (gen/zk/devkeys) as a
+// sectioned key (reveal.pks, docs/prover.md: proved while it downloads) and the dev verifying
+// key as snarkjs reads it (verification_key.json); then
 // pins their sha256 in src/pinned.gen.ts (never committed either), which the package checks
 // every asset against before it runs or uses it. Each file's name carries its hash
 // (prover.<16 hex digits of its sha256>.wasm): a URL's content never changes, so it may be cached
@@ -31,17 +32,15 @@ execFileSync("go", ["build", "-trimpath", "-ldflags=-s -w", "-o", join(out, "pro
 });
 const goroot = execFileSync("go", ["env", "GOROOT"], { cwd: root }).toString().trim();
 copyFileSync(join(goroot, "lib/wasm/wasm_exec.js"), join(out, "wasm_exec.js"));
-for (const f of ["reveal.pk", "reveal.vk", "verification_key.json"]) copyFileSync(join(root, "gen/zk/devkeys", f), join(out, f));
-execFileSync("go", ["run", "./service/vault/zk/internal/sectionkey", join(out, "reveal.pk"), join(out, "reveal.pks")], { cwd: root, stdio: "inherit" });
+copyFileSync(join(root, "gen/zk/devkeys/verification_key.json"), join(out, "verification_key.json"));
+execFileSync("go", ["run", "./service/vault/zk/internal/sectionkey", join(root, "gen/zk/devkeys/reveal.pk"), join(out, "reveal.pks")], { cwd: root, stdio: "inherit" });
 const sha256 = (f) => createHash("sha256").update(readFileSync(join(out, f))).digest("hex");
 const pinned = {
   wasm: sha256("prover.wasm"),
   wasmExec: sha256("wasm_exec.js"),
-  provingKey: sha256("reveal.pk"),
-  verifyingKey: sha256("reveal.vk"),
   sectionedKey: sha256("reveal.pks"),
 };
-const named = { wasm: "prover.wasm", wasmExec: "wasm_exec.js", provingKey: "reveal.pk", verifyingKey: "reveal.vk", sectionedKey: "reveal.pks" };
+const named = { wasm: "prover.wasm", wasmExec: "wasm_exec.js", sectionedKey: "reveal.pks" };
 const files = {};
 for (const [name, file] of Object.entries(named)) {
   const dot = file.lastIndexOf(".");
@@ -50,9 +49,8 @@ for (const [name, file] of Object.entries(named)) {
 }
 // Brotli at quality 11 for the wasm: 14% smaller than at 9, but ~30 s of CPU for a 10 MB wasm
 // (9: ~4 s), so each compressed copy is kept in .cache/ under the file's sha256 and reused while
-// the file is the same (CI builds the package twice). Quality 9 for the proving key, whose
-// points do not compress (11 saves 0.2% of it), and for the sectioned key (the same points;
-// brotli saves 4.7% of it, 0.12 MB). A copy that saves less than 3% is not written: the server
+// the file is the same (CI builds the package twice). Quality 9 for the sectioned proving key,
+// whose points hardly compress (brotli saves 4.7% of it, 0.12 MB; 11 would save 0.2% more). A copy that saves less than 3% is not written: the server
 // sends the file itself.
 const cache = join(root, "web/client/.cache");
 mkdirSync(cache, { recursive: true });
@@ -66,7 +64,7 @@ const compressed = (file, sha, ext, quality, make) => {
   }
   return readFileSync(join(cache, key));
 };
-for (const [name, quality] of [["wasm", 11], ["wasmExec", 11], ["provingKey", 9], ["sectionedKey", 9]]) {
+for (const [name, quality] of [["wasm", 11], ["wasmExec", 11], ["sectionedKey", 9]]) {
   const file = files[name];
   const size = statSync(join(out, file)).size;
   const br = compressed(file, pinned[name], "br", quality, (data) =>

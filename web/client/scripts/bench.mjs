@@ -1,6 +1,6 @@
 // The prover's load and proof times in Node, from the built package (npm run build), without a
 // chain: a fresh card in a tree of a few leaves, proved whole then in part. Prints, per run, the
-// wasm's compile, the prover's load (compile, start, keys read) and each proof: wall time in ms,
+// wasm's compile, the prover's load (compile, start) and each proof (the first reads the key): wall time in ms,
 // and the process's CPU time (user + system, all threads) beside it, steadier on a busy machine.
 //   node scripts/bench.mjs [runs]
 import { readFileSync } from "node:fs";

@@ -1,15 +1,14 @@
-// The stream prover (proveStreaming/feed/finish, docs/prover.md) against today's prove, in Node,
-// from the built package's assets (npm run build), calling the wasm's functions directly.
-//  (a) runs × interleaved: prove (the keys loaded once before, by init) and the stream prover
-//      given the whole sectioned key in one feed; wall ms, and the process's CPU ms (user +
-//      system, all threads) beside it, steadier on a busy machine.
+// The stream prover (proveStreaming/feed/finish, docs/prover.md), in Node, from the built
+// package's assets (npm run build), calling the wasm's functions directly. (The figures against
+// gnark's own prover in docs/prover.md were taken when the wasm still had it.)
+//  (a) runs × the stream prover given the whole sectioned key in one feed; wall ms, and the
+//      process's CPU ms (user + system, all threads) beside it, steadier on a busy machine.
 //  (c) per section: the key fed one section at a time, each feed's wall ms (its points decoded
 //      and multiplied).
 //  (b) the sectioned key fed in 64 KB chunks as they would arrive at each rate (bytes/s),
 //      starting when the proof is asked for: when the last byte arrives, when the proof is
 //      ready, and the difference. At 4 MB/s the ratio of download to CPU is a phone's at
-//      1 MB/s with a CPU 4× slower. Beside it, today's path at the same rate, interleaved: gnark's
-//      key waited for whole, then init and prove.
+//      1 MB/s with a CPU 4× slower.
 //   node scripts/streambench.mjs [runs] [rates: bytes/s,…] [batches: points,…]
 import { readFileSync } from "node:fs";
 import { files } from "../dist/pinned.gen.js";
@@ -36,31 +35,19 @@ const go = new globalThis.Go();
 const { instance } = await WebAssembly.instantiate(read("wasm"), go.importObject);
 void go.run(instance);
 const raw = globalThis.vaultdProver;
-let t = performance.now();
-ok(raw.init(read("provingKey"), read("verifyingKey")));
-console.log(JSON.stringify({ initMs: ms(t) }));
+let t;
 
 const key = read("sectionedKey");
-const pk = read("provingKey");
-const vk = read("verifyingKey");
 const note = ok(raw.newNote(JSON.stringify({ chainId: 1337, vault: "0x" + "11".repeat(20), token: "0x" + "22".repeat(20), amount: "1000" })));
 const input = JSON.stringify({ card: note.card, leaves: ["0x1", note.leaf, "0x2", "0x3"], recipient: "0x2222222222222222222222222222222222222222" });
 
 for (let i = 0; i < runs; i++) {
   t = performance.now();
-  let c = process.cpuUsage();
-  const today = ok(raw.prove(input));
-  const proveMs = ms(t);
-  const proveCpuMs = cpuSince(c);
-  t = performance.now();
-  c = process.cpuUsage();
+  const c = process.cpuUsage();
   const h = ok(raw.proveStreaming(input)).handle;
   ok(raw.feed(h, key));
-  const streamed = ok(raw.finish(h));
-  const streamMs = ms(t);
-  const streamCpuMs = cpuSince(c);
-  if (JSON.stringify(streamed.request.publicSignals) !== JSON.stringify(today.request.publicSignals)) throw new Error("the two provers' signals differ");
-  console.log(JSON.stringify({ run: i + 1, proveMs, proveCpuMs, streamWholeKeyMs: streamMs, streamCpuMs }));
+  ok(raw.finish(h));
+  console.log(JSON.stringify({ run: i + 1, streamWholeKeyMs: ms(t), streamCpuMs: cpuSince(c) }));
 }
 
 // The sections' byte ranges, from the header (docs/prover.md).
@@ -107,15 +94,7 @@ for (const rate of rates) {
     ok(raw.finish(h));
     const ready = performance.now();
     const last = arrives(key.length);
-    // Today's path at the same rate, interleaved: the whole gnark key (its size) waited for, then
-    // init (its decoding) and prove.
-    const t1 = performance.now();
-    await sleep((pk.length / rate) * 1000);
-    const t2 = performance.now();
-    ok(raw.init(pk, vk));
-    ok(raw.prove(input));
-    const todayAfterLastByteMs = ms(t2);
-    console.log(JSON.stringify({ rate, batch, run: Math.floor(i / batches.length) + 1, solvedAndHMs: solvedMs, lastByteMs: Math.round(last - t0), proofMs: Math.round(ready - t0), afterLastByteMs: Math.round(ready - last), chunksBehind: backlog, todayProofMs: Math.round(performance.now() - t1), todayAfterLastByteMs }));
+    console.log(JSON.stringify({ rate, batch, run: Math.floor(i / batches.length) + 1, solvedAndHMs: solvedMs, lastByteMs: Math.round(last - t0), proofMs: Math.round(ready - t0), afterLastByteMs: Math.round(ready - last), chunksBehind: backlog }));
   }
 }
 process.exit(0);

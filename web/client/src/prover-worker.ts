@@ -1,7 +1,9 @@
 // The Web Worker the browser's Prover runs in: proving takes a second or more of CPU, and the
-// page stays responsive. Messages: {id, fn: "load", args: [assets]} first, then
-// {id, fn: "newNote" | "parseCard" | "prove", args: [string]}; answers {id, result} or {id, error},
-// and while loading {id, progress} (bytes received, stages).
+// page stays responsive. Messages: {id, fn: "load", args: [assets]} first, then {id, fn, args}
+// calling the wasm's newNote, parseCard, proveStreaming, feed, finish or cancel (RawProver);
+// answers {id, result} or {id, error}, and while loading {id, progress} (bytes received, stages).
+// The proving key's chunks arrive as feed messages, read by the page: they wait in this
+// worker's queue while it multiplies.
 import { startRuntime, type LoadProgress, type ProverAssets, type RawProver } from "./runtime.js";
 
 let raw: RawProver | undefined;
@@ -15,8 +17,9 @@ self.onmessage = async (e: MessageEvent<{ id: number; fn: string; args: unknown[
       return;
     }
     if (!raw) throw new Error("the prover is not loaded");
-    const f = raw[fn as "newNote" | "parseCard" | "prove"];
-    self.postMessage({ id, result: f(args[0] as string) });
+    const f = raw[fn as keyof RawProver] as ((...a: unknown[]) => string) | undefined;
+    if (typeof f !== "function") throw new Error(`the prover has no function ${fn}`);
+    self.postMessage({ id, result: f(...args) });
   } catch (err) {
     self.postMessage({ id, error: String((err as Error)?.message ?? err) });
   }

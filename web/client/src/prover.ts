@@ -3,7 +3,8 @@
 // The proofs are the snarkjs JSON the relayer and zk.Verify accept; cards are the strings
 // `card create` prints and `card redeem` reads.
 import type { RevealRequest } from "./index.js";
-import { answer, assetsWith, startRuntime, type AssetName, type LoadProgress, type ProverAssets, type RawProver } from "./runtime.js";
+import { SectionedKey } from "./key.js";
+import { answer, assetsWith, openCache, startRuntime, type AssetName, type LoadProgress, type ProverAssets, type RawProver } from "./runtime.js";
 
 export { approveCalldata, commitCalldata, balanceOfCalldata, isSpentCalldata } from "./calldata.js";
 export { assetsAt, cacheName } from "./runtime.js";
@@ -30,21 +31,41 @@ export interface ProveOutput {
   change?: string; // after a partial reveal: the card of what is left (keep it like the first)
 }
 
-type Call = (fn: "newNote" | "parseCard" | "prove", arg: string) => Promise<string>;
+/**
+ * How far a proof is: the witness being solved, then the proving key's points multiplied as
+ * they arrive (the bytes of the key received, and of those the ones multiplied), then done.
+ */
+export interface ProveProgress {
+  stage: "solving" | "proving" | "done";
+  received: number; // the proving key's bytes received (decoded), before the proof began too
+  proved: number; // of them, the bytes whose points are multiplied
+  total?: number; // the key's size, once known
+}
 
-/** The reveal prover. Load it once (a few MB of wasm and the proving key), then call it. */
+// The wasm's functions as the Prover calls them: in its worker, or in-process.
+type Call = (fn: "newNote" | "parseCard" | "proveStreaming" | "feed" | "finish" | "cancel", ...args: unknown[]) => Promise<string>;
+
+/** The reveal prover. Load it once (a few MB of wasm), then call it. */
 export class Prover {
-  private constructor(private readonly call: Call, private readonly stop: () => void) {}
+  private key: SectionedKey;
+
+  private constructor(private readonly call: Call, private readonly stop: () => void, private readonly assets: ProverAssets, private readonly cache?: Cache) {
+    // The proving key is fetched from now on, behind the wasm: a proof asked for meanwhile
+    // multiplies what has arrived while the rest comes.
+    this.key = new SectionedKey(assets, cache);
+  }
 
   /**
    * Loads the prover: in a Web Worker where there is one (browsers), in-process otherwise
-   * (Node). `assets` overrides where the files come from: a production proving key from a URL,
-   * say, with its verifying key and both their sha256 (`sha256: {provingKey, verifyingKey}`).
-   * Every file is checked against its sha256 before it is used (the package pins its own), and
-   * the proving key against the verifying key once loaded: a file changed anywhere is refused.
-   * A browser keeps the checked files in Cache Storage (`cacheName`): a second load reads them
-   * from there, checked again, and fetches again a copy that is not the pinned one.
-   * `onProgress` is told the bytes received and the stages ("downloading", "loading keys",
+   * (Node), and answers once it can prove; its proving key then downloads in the background,
+   * and each proof multiplies the key's points as they arrive. `assets` overrides where the
+   * files come from: a production proving key from a URL, say (a ceremony's, in the sectioned
+   * format: docs/prover.md), with its sha256 (`sha256: {sectionedKey}`). Every file is checked
+   * against its sha256 (the package pins its own): the wasm and wasm_exec.js before they run,
+   * the key as its bytes pass, and no proof made from a key that is not the pinned one is
+   * answered. A browser keeps the checked files in Cache Storage (`cacheName`): a second load
+   * reads them from there, checked again, and fetches again a copy that is not the pinned one.
+   * `onProgress` is told the bytes received and the stages ("downloading", "starting",
    * "ready"), a few times a second.
    */
   static async load(opts: {
@@ -77,12 +98,12 @@ export class Prover {
         waiting.clear();
         worker.terminate();
       };
-      const send = (fn: string, arg: unknown) =>
+      const send = (fn: string, ...args: unknown[]) =>
         new Promise<string>((resolve, reject) => {
           if (failed) return reject(failed);
           const id = next++;
           waiting.set(id, { resolve, reject });
-          worker.postMessage({ id, fn, args: [arg] });
+          worker.postMessage({ id, fn, args }); // a key's chunk is copied: the key keeps its own for the next proof
         });
       try {
         await send("load", assets);
@@ -90,10 +111,11 @@ export class Prover {
         worker.terminate(); // a prover that did not load leaves nothing running
         throw e;
       }
-      return new Prover(send, () => worker.terminate());
+      // The key is read on this thread: the worker's feeds would stop its download (key.ts).
+      return new Prover(send, () => worker.terminate(), assets, await openCache());
     }
     const raw: RawProver = await startRuntime(assets, opts.onProgress);
-    return new Prover(async (fn, arg) => raw[fn](arg), () => {});
+    return new Prover(async (fn, ...args) => (raw[fn] as (...a: unknown[]) => string)(...args), () => {}, assets, await openCache());
   }
 
   /** A fresh card for amount of token (secrets from crypto.getRandomValues). */
@@ -106,14 +128,55 @@ export class Prover {
     return answer<Note>(await this.call("parseCard", card));
   }
 
-  /** Proves the reveal of a card (all of it, or amount) to recipient: the relayer's request. */
-  async prove(p: ProveInput): Promise<ProveOutput> {
+  /**
+   * Proves the reveal of a card (all of it, or amount) to recipient: the relayer's request. The
+   * proof begins at once and multiplies the proving key's points as they arrive; it is answered
+   * only if the whole key's sha256 is the pinned one. `onProgress` is told its stages and the
+   * key's bytes, a few times a second.
+   */
+  async prove(p: ProveInput, opts: { onProgress?: (p: ProveProgress) => void } = {}): Promise<ProveOutput> {
+    if (this.key.failed) this.key = new SectionedKey(this.assets, this.cache); // a download that failed is tried again
+    const key = this.key;
+    let proved = 0;
+    let last = 0;
+    const report = (stage: ProveProgress["stage"], often = false) => {
+      const now = Date.now();
+      if (!opts.onProgress || (often && now - last < 50)) return;
+      last = now;
+      opts.onProgress({ stage, received: key.received, proved, total: key.total });
+    };
+    report("solving");
     const input = { ...p, amount: p.amount === undefined ? undefined : String(p.amount) };
-    return answer<ProveOutput>(await this.call("prove", JSON.stringify(input)));
+    const { handle } = answer<{ handle: number }>(await this.call("proveStreaming", JSON.stringify(input)));
+    try {
+      // Each chunk is sent as it arrives; in a worker they wait in its queue while it multiplies.
+      let failed: unknown;
+      const feeds: Promise<void>[] = [];
+      for await (const chunk of key.read()) {
+        if (failed) break;
+        const fed = this.call("feed", handle, chunk).then((a) => {
+          answer(a);
+          proved += chunk.length;
+          report("proving", true);
+        });
+        fed.catch((e) => (failed ??= e));
+        feeds.push(fed);
+        report("proving", true);
+      }
+      await Promise.all(feeds);
+      // The whole key has arrived, its sha256 the pinned one (read() throws otherwise).
+      const out = answer<ProveOutput>(await this.call("finish", handle));
+      report("done");
+      return out;
+    } catch (e) {
+      void this.call("cancel", handle).catch(() => {});
+      throw e;
+    }
   }
 
-  /** Stops the worker. */
+  /** Stops the worker and the key's download. */
   terminate(): void {
+    this.key.stop();
     this.stop();
   }
 }

@@ -1,22 +1,22 @@
-// Loads the Go-compiled prover (cmd/proverwasm) and its keys, wherever it runs: a Web Worker or
-// Node. The wasm registers globalThis.vaultdProver, whose functions answer JSON strings.
+// Loads the Go-compiled prover (cmd/proverwasm), wherever it runs: a Web Worker or Node. The wasm
+// registers globalThis.vaultdProver, whose functions answer JSON strings. Its proving key is not
+// loaded here: it is fed to each proof as it arrives (key.ts).
 
 import { files, pinned, sizes } from "./pinned.gen.js";
 
 /** The files the prover loads. */
-export type AssetName = "wasm" | "wasmExec" | "provingKey" | "verifyingKey";
+export type AssetName = "wasm" | "wasmExec" | "sectionedKey";
 
 /**
  * Where the prover's files are: the package's own (dist/assets) unless overridden, and the
  * sha256 (hex) each must have. The package pins its own files' hashes: its assets may be served
  * from anywhere (a CDN, the app's own folder) and are checked all the same. A proving key of
- * your own (a ceremony's keys/reveal.pk) comes with its hash and its verifying key's.
+ * your own (a ceremony's keys/reveal.pk, converted: docs/prover.md) comes with its hash.
  */
 export interface ProverAssets {
   wasm: string;
   wasmExec: string; // Go's wasm_exec.js, copied from the Go toolchain at build
-  provingKey: string; // gnark, raw encoding (a ceremony's keys/reveal.pk for production)
-  verifyingKey: string;
+  sectionedKey: string; // the proving key in vaultd's sectioned format (reveal.<hash>.pks), proved while it arrives
   sha256: Record<AssetName, string>;
 }
 
@@ -27,7 +27,7 @@ export interface ProverAssets {
  */
 export function assetsAt(base: string): Omit<ProverAssets, "sha256"> {
   const at = (name: AssetName) => new URL(files[name], base).href;
-  return { wasm: at("wasm"), wasmExec: at("wasmExec"), provingKey: at("provingKey"), verifyingKey: at("verifyingKey") };
+  return { wasm: at("wasm"), wasmExec: at("wasmExec"), sectionedKey: at("sectionedKey") };
 }
 
 export function defaultAssets(): ProverAssets {
@@ -42,11 +42,11 @@ export function assetsWith(over: Partial<Omit<ProverAssets, "sha256">> & { sha25
 
 // The sha256 of data (hex), by the platform's own (native) code: ~70 ms for the 20 MB wasm, where
 // a JavaScript sha256 fed each chunk as it arrives took ~570 ms of the worker's thread.
-const sha256Hex = async (data: Uint8Array) =>
+export const sha256Hex = async (data: Uint8Array) =>
   Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", data as BufferSource)), (b) => b.toString(16).padStart(2, "0")).join("");
 
 /** Refuses an asset whose sha256 (hex) is not the one pinned: a file changed anywhere. */
-function pin(assets: ProverAssets, name: AssetName, hex: string): void {
+export function pin(assets: ProverAssets, name: AssetName, hex: string): void {
   if (hex !== assets.sha256[name].toLowerCase()) {
     throw new Error(`the prover's ${name} at ${assets[name]} has sha256 ${hex}, not the pinned ${assets.sha256[name]}: refused`);
   }
@@ -54,10 +54,11 @@ function pin(assets: ProverAssets, name: AssetName, hex: string): void {
 
 /**
  * How far the prover's load is: the bytes of its files received (decoded, from the network or
- * the page's cache) and, once every file's size is known, their total; then its stages.
+ * the page's cache) and, once every file's size is known, their total; then its stages (the
+ * wasm starting, ready to prove).
  */
 export interface LoadProgress {
-  stage: "downloading" | "loading keys" | "ready";
+  stage: "downloading" | "starting" | "ready";
   received: number;
   total?: number; // unknown while a file sent compressed has not all arrived (its size is not sent)
 }
@@ -82,7 +83,7 @@ interface Load {
 // ownSize is the size of one of the package's own files, known from its build (the bytes a
 // compressed answer does not state); undefined for another file (a production key), whose
 // uncompressed answer's Content-Length tells it.
-function ownSize(assets: ProverAssets, name: AssetName): number | undefined {
+export function ownSize(assets: ProverAssets, name: AssetName): number | undefined {
   return assets.sha256[name].toLowerCase() === pinned[name] ? sizes[name] : undefined;
 }
 
@@ -111,7 +112,7 @@ function newLoad(assets: ProverAssets, names: AssetName[], onProgress?: (p: Load
   return load;
 }
 
-async function openCache(): Promise<Cache | undefined> {
+export async function openCache(): Promise<Cache | undefined> {
   try {
     return typeof caches === "undefined" ? undefined : await caches.open(cacheName);
   } catch {
@@ -178,7 +179,7 @@ async function checked(load: Load, name: AssetName, compile?: (r: Response) => P
 async function prune(load: Load): Promise<void> {
   if (!load.cache) return;
   const a = load.assets;
-  const current = new Set([a.wasm, a.wasmExec, a.provingKey, a.verifyingKey]);
+  const current = new Set([a.wasm, a.wasmExec, a.sectionedKey]);
   try {
     for (const req of await load.cache.keys()) if (!current.has(req.url)) await load.cache.delete(req);
   } catch {
@@ -186,7 +187,7 @@ async function prune(load: Load): Promise<void> {
   }
 }
 
-function concat(chunks: Uint8Array[], length: number): Uint8Array {
+export function concat(chunks: Uint8Array[], length: number): Uint8Array {
   if (chunks.length === 1) return chunks[0];
   const out = new Uint8Array(length);
   let at = 0;
@@ -211,10 +212,8 @@ async function compiledWasm(load: Load): Promise<WebAssembly.Module> {
 
 /** The wasm's functions (cmd/proverwasm). */
 export interface RawProver {
-  init(provingKey: Uint8Array, verifyingKey: Uint8Array): string;
   newNote(json: string): string;
   parseCard(card: string): string;
-  prove(json: string): string;
   // The stream prover (docs/prover.md): proves while the sectioned key (sectionedKey) arrives.
   proveStreaming(json: string): string; // {handle}
   feed(handle: number, chunk: Uint8Array): string;
@@ -222,23 +221,22 @@ export interface RawProver {
   cancel(handle: number): string;
 }
 
-async function fileBytes(url: string): Promise<Uint8Array> {
+export async function fileBytes(url: string): Promise<Uint8Array> {
   const nodeFs = "node:fs/promises"; // a variable, so that bundlers for the browser leave it alone
   const fs: typeof import("node:fs/promises") = await import(/* webpackIgnore: true */ nodeFs);
   return new Uint8Array(await fs.readFile(new URL(url)));
 }
 
 /**
- * Starts the Go runtime with the prover and loads the keys into it, telling onProgress the
- * bytes received and the stages.
+ * Starts the Go runtime with the prover, telling onProgress the bytes received and the stages.
  */
 export async function startRuntime(assets: ProverAssets, onProgress?: (p: LoadProgress) => void): Promise<RawProver> {
   const g = globalThis as unknown as { Go?: new () => { importObject: WebAssembly.Imports; run(i: WebAssembly.Instance): Promise<void> }; vaultdProver?: RawProver };
-  const load = newLoad(assets, g.Go ? ["wasm", "provingKey", "verifyingKey"] : ["wasm", "wasmExec", "provingKey", "verifyingKey"], onProgress);
+  const load = newLoad(assets, g.Go ? ["wasm"] : ["wasm", "wasmExec"], onProgress);
   load.cache = await openCache();
   load.report("downloading");
-  // The large files are fetched (and the wasm compiled) while wasm_exec.js is checked and run.
-  const loading = Promise.all([compiledWasm(load), checked(load, "provingKey"), checked(load, "verifyingKey")]);
+  // The wasm is fetched (and compiled) while wasm_exec.js is checked and run.
+  const loading = compiledWasm(load);
   loading.catch(() => {}); // awaited below, after wasm_exec.js
   if (!g.Go) {
     // Run only once its hash is checked: imported from the checked bytes, not from the URL.
@@ -247,13 +245,12 @@ export async function startRuntime(assets: ProverAssets, onProgress?: (p: LoadPr
     for (let i = 0; i < code.length; i += 0x8000) b64 += String.fromCharCode(...code.subarray(i, i + 0x8000));
     await import(/* webpackIgnore: true */ `data:text/javascript;base64,${btoa(b64)}`);
   }
-  const [module, pk, vk] = await loading;
-  load.report("loading keys");
+  const module = await loading;
+  load.report("starting");
   const go = new g.Go!();
   const instance = await WebAssembly.instantiate(module, go.importObject);
   void go.run(instance); // returns when the program exits; it serves calls until then
   const raw = g.vaultdProver!;
-  answer(raw.init(pk.data, vk.data));
   load.report("ready");
   void prune(load);
   return raw;

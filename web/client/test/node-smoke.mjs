@@ -10,24 +10,27 @@ const [relayerUrl, indexerUrl, card] = process.argv.slice(2);
 const log = (...a) => console.error(...a);
 const clients = createClients({ relayer: relayerUrl, indexer: indexerUrl });
 
-// A proving key changed anywhere (here a copy with one byte flipped) is refused before use: the
-// package pins its assets' sha256.
+// A proving key changed anywhere (here a copy with one byte flipped) gives no proof: the package
+// pins its assets' sha256, and the key's is taken as it is fed to the proof.
 const { readFile, writeFile, mkdtemp } = await import("node:fs/promises");
 const { tmpdir } = await import("node:os");
 const { join } = await import("node:path");
 const { fileURLToPath, pathToFileURL } = await import("node:url");
-const pkUrl = assetsAt(new URL("./assets/", import.meta.resolve("@vaultd/client/prover")).href).provingKey;
-const tampered = await readFile(fileURLToPath(pkUrl));
+const keyUrl = assetsAt(new URL("./assets/", import.meta.resolve("@vaultd/client/prover")).href).sectionedKey;
+const tampered = await readFile(fileURLToPath(keyUrl));
 tampered[tampered.length - 1] ^= 1;
-const tamperedFile = join(await mkdtemp(join(tmpdir(), "vaultd-smoke-")), "reveal.pk");
+const tamperedFile = join(await mkdtemp(join(tmpdir(), "vaultd-smoke-")), "reveal.pks");
 await writeFile(tamperedFile, tampered);
+const wrong = await Prover.load({ assets: { sectionedKey: pathToFileURL(tamperedFile).href } });
 try {
-  await Prover.load({ assets: { provingKey: pathToFileURL(tamperedFile).href } });
-  throw new Error("a tampered proving key was loaded");
+  const n = await wrong.newNote({ chainId: 1, vault: "0x" + "11".repeat(20), token: "0x" + "22".repeat(20), amount: 1n });
+  await wrong.prove({ card: n.card, leaves: [n.leaf], recipient: "0x2222222222222222222222222222222222222222" });
+  throw new Error("a tampered proving key gave a proof");
 } catch (e) {
   if (!String(e?.message ?? e).includes("not the pinned")) throw e;
-  log("ok  a tampered proving key is refused: its sha256 is not the pinned one");
+  log("ok  a tampered proving key gives no proof: its sha256 is not the pinned one");
 }
+wrong.terminate();
 
 let t = performance.now();
 const prover = await Prover.load();

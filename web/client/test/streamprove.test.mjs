@@ -1,8 +1,9 @@
 // The wasm's stream prover (proveStreaming, feed, finish, cancel: docs/prover.md), called as a
 // page's worker would: the sectioned key fed in chunks of random sizes gives the relayer's
-// request with the signals prove gives; a key changed in its header, or cut short, is an error
-// that names it, and ends the proof. The proofs themselves are checked against the verifier by
-// the Go tests of the same prover (service/vault/zk/streamprove_test.go).
+// request with the card's signals; a key changed in its header, or cut short, is an error that
+// names it, and ends the proof. The proofs themselves are checked against the verifier by the Go
+// tests of the same prover (service/vault/zk/streamprove_test.go), and by the relayer in
+// node-smoke.mjs and the browser's journeys.
 //   npm test (after npm run build)
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -34,18 +35,25 @@ const feedAll = (h, data) => {
   }
 };
 
-test("the key fed in chunks of random sizes proves what prove proves", () => {
-  ok(raw.init(read("provingKey"), read("verifyingKey")));
-  const want = ok(raw.prove(JSON.stringify(input)));
-  const h = ok(raw.proveStreaming(JSON.stringify(input))).handle;
-  feedAll(h, key);
-  const got = ok(raw.finish(h));
-  assert.deepEqual(got.request.publicSignals, want.request.publicSignals);
+test("the key fed in chunks of random sizes proves the card's reveal", () => {
+  const prove = () => {
+    const h = ok(raw.proveStreaming(JSON.stringify(input))).handle;
+    feedAll(h, key);
+    const got = ok(raw.finish(h));
+    assert.match(parse(raw.finish(h)).error, /no proof under way/); // a handle proves once
+    return got;
+  };
+  const got = prove();
+  // The signals: the tree's root, the card's nullifier, the amount, the recipient, no change, the token.
+  const [root, nullifier, amount, recipient, change, tokenId] = got.request.publicSignals.map(BigInt);
+  assert.deepEqual([nullifier, amount, recipient, change, tokenId], [BigInt(note.nullifier), 1000n, BigInt(input.recipient), 0n, BigInt(note.tokenId)]);
   assert.equal(got.request.amount, "1000");
   assert.equal(got.change, undefined);
   assert.equal(got.request.proof.pi_a.length, 3);
-  assert.notDeepEqual(got.request.proof, want.request.proof); // fresh randomizers
-  assert.match(parse(raw.finish(h)).error, /no proof under way/); // a handle proves once
+  const again = prove(); // chunks of other sizes
+  assert.deepEqual(again.request.publicSignals, got.request.publicSignals);
+  assert.equal(BigInt(again.request.publicSignals[0]), root);
+  assert.notDeepEqual(again.request.proof, got.request.proof); // fresh randomizers
 });
 
 test("a partial reveal gives its change card", () => {

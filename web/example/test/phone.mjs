@@ -3,9 +3,11 @@
 // down, 750 kbps × 0.9 up, 562.5 ms, as a one-off) and the CPU 4× slower, against a running
 // devstack. A card made by `card create` is opened by its link, redeemed to a wallet made in the
 // page; then a second card in the same browser (its caches kept: the same phone, another card).
-// Prints, per visit, the time from opening the link to tokens received and the bytes fetched
-// over the wire before the first proof (the encoded sizes of every response the page and its
-// worker had received when the proof began). Fails if a redeem does not complete, if the
+// Prints, per visit, the time from opening the link to tokens received, to the wallet step shown,
+// to Redeem possible (the prover started: its proving key arrives behind it, proved while it
+// does), the proof's time (from Redeem to the proof, the key's wait included) and when the key's
+// last byte came in it, and the bytes fetched over the wire before the first proof was ready
+// (the encoded sizes of every response the page and its worker had received by then). Fails if a redeem does not complete, if the
 // prover's assets are not served compressed and cacheable for ever, if the page did not report
 // the prover's load, if the second visit requests the prover again (it comes from Cache
 // Storage), or if a cached copy changed is used instead of fetched again.
@@ -15,7 +17,7 @@
 //   node test/phone.mjs <devnet.json> <registry> <relayer> <faucet> <indexer> <card binary> [runs] [fast4g|slow4g]
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { build } from "esbuild";
 import puppeteer, { PredefinedNetworkConditions } from "puppeteer-core";
 import { serve } from "../serve.mjs";
@@ -41,8 +43,12 @@ const newCard = () =>
 // receiving, with when (Date.now()), by request (a worker's may be reported by both), and the URL
 // of each request made (from the HTTP cache too).
 const watch = async (session, finished, urls) => {
-  session.on("Network.loadingFinished", (e) => finished.set(e.requestId, { at: Date.now(), bytes: e.encodedDataLength }));
-  session.on("Network.requestWillBeSent", (e) => urls.add(e.request.url));
+  const urlOf = new Map();
+  session.on("Network.loadingFinished", (e) => finished.set(e.requestId, { at: Date.now(), bytes: e.encodedDataLength, url: urlOf.get(e.requestId) }));
+  session.on("Network.requestWillBeSent", (e) => {
+    urls.add(e.request.url);
+    urlOf.set(e.requestId, e.request.url);
+  });
   await session.send("Network.enable");
 };
 const proverAsset = /\/assets\/(prover|reveal|wasm_exec)\.[0-9a-f]{16}\./;
@@ -90,13 +96,20 @@ const visit = async (browser, link) => {
   if (j.state !== "done") throw new Error(`the redeem ended ${j.state}: ${j.error ?? ""}`);
   if (errors.length) throw new Error(`errors in the page:\n${errors.join("\n")}`);
   const proofAt = j.origin + j.proofStartedMs;
+  const proofReadyAt = proofAt + j.proofMs;
+  const bytesBy = (t) => [...finished.values()].filter((f) => f.at <= t).reduce((s, f) => s + f.bytes, 0);
+  const key = [...finished.values()].find((f) => /\/reveal\.[0-9a-f]{16}\.pks$/.test(f.url ?? ""));
   await page.close();
   return {
     openToReceivedMs: received - opened,
     openToFormMs: formAt - opened,
     openToReadyMs: readyAt - opened,
-    bytesBeforeProof: [...finished.values()].filter((f) => f.at <= proofAt).reduce((s, f) => s + f.bytes, 0),
+    bytesBeforeProof: bytesBy(proofReadyAt), // every byte the first proof needed, over the wire
+    bytesBeforeProofBegan: bytesBy(proofAt),
     proofMs: j.proofMs,
+    proofStages: j.proofAt, // when each of the proof's stages began, from its start
+    keyAtProofStart: j.keyAtProofStart, // the key's bytes already received when the proof began
+    keyLastByteInProofMs: key ? Math.round(key.at - proofAt) : null, // null: the key came from Cache Storage (or negative: before the proof)
     loadAt: j.loadAt, // when each of the prover's stages began, in ms from the page's start
     loadTotal: j.loadTotal, // the bytes the progress bar was told, at its first report, it would count to
     proverRequests: [...urls].filter((u) => proverAsset.test(u)).length,
@@ -120,7 +133,7 @@ const tamperedCache = async (browser, link) => {
     const cache = await caches.open("vaultd-prover");
     const out = [];
     for (const req of await cache.keys()) {
-      if (!/\/(prover\.[0-9a-f]{16}\.wasm|reveal\.[0-9a-f]{16}\.pk)$/.test(req.url)) continue;
+      if (!/\/(prover\.[0-9a-f]{16}\.wasm|reveal\.[0-9a-f]{16}\.pks)$/.test(req.url)) continue;
       const r = await cache.match(req);
       const data = new Uint8Array(await r.arrayBuffer());
       data[data.length - 100] ^= 1;
@@ -133,9 +146,10 @@ const tamperedCache = async (browser, link) => {
   await page.goto(link, { waitUntil: "load" });
   await page.waitForFunction(() => ["ready", "refused"].includes(document.body.dataset.state), { timeout: 120_000, polling: 100 });
   const state = await page.evaluate(() => document.body.dataset.state);
-  // The copies fetched again are written to the cache while the prover starts: a few seconds.
+  // The copies fetched again are written to the cache while the prover starts (the key: once it
+  // has arrived, behind the wasm): a few seconds.
   let held;
-  for (let i = 0; i < 20; i++) {
+  for (let i = 0; i < 60; i++) {
     held = await page.evaluate(async (names) => {
       const cache = await caches.open("vaultd-prover");
       const out = {};
@@ -218,12 +232,17 @@ try {
       const first = await visit(browser, newCard());
       const second = await visit(browser, newCard());
       for (const [name, f] of [["first visit", first], ["second visit", second]]) {
-        console.log(`phone (${profile}) run ${run}, ${name}: ${(f.openToReceivedMs / 1000).toFixed(1)} s from opening the link to tokens received (the wallet step shown after ${(f.openToFormMs / 1000).toFixed(1)} s, Redeem possible after ${(f.openToReadyMs / 1000).toFixed(1)} s, proof ${f.proofMs} ms), ${mb(f.bytesBeforeProof)} over the wire before the first proof`);
+        const key = f.keyLastByteInProofMs === null ? "the key from Cache Storage" : `the key's last byte ${f.keyLastByteInProofMs} ms into it`;
+        console.log(`phone (${profile}) run ${run}, ${name}: ${(f.openToReceivedMs / 1000).toFixed(1)} s from opening the link to tokens received (the wallet step shown after ${(f.openToFormMs / 1000).toFixed(1)} s, Redeem possible after ${(f.openToReadyMs / 1000).toFixed(1)} s, proof ${f.proofMs} ms, ${key}), ${mb(f.bytesBeforeProof)} over the wire before the first proof was ready`);
       }
       console.log(`figures ${JSON.stringify({ run, first, second })}`);
-      if (!["downloading", "loading keys", "ready"].every((s) => s in (first.loadAt ?? {}))) fail(`the page was told the prover's stages ${JSON.stringify(first.loadAt)}`);
-      // The files arrive compressed, so no answer says their size: the package's build does, from the first report on.
-      if (!(first.loadTotal > 10_000_000)) fail(`the progress bar was told a total of ${first.loadTotal} bytes on a first visit, not the prover's files' size`);
+      if (!["downloading", "starting", "ready"].every((s) => s in (first.loadAt ?? {}))) fail(`the page was told the prover's stages ${JSON.stringify(first.loadAt)}`);
+      if (!["solving", "proving", "done"].every((s) => s in (first.proofStages ?? {}))) fail(`the page was told the proof's stages ${JSON.stringify(first.proofStages)}`);
+      // The files arrive compressed, so no answer says their size: the package's build does, from
+      // the first report on (the wasm and wasm_exec.js: the key arrives behind, during the proof).
+      const loaded = readdirSync(new URL("../dist/assets/", import.meta.url)).filter((f) => /^(prover\.[0-9a-f]{16}\.wasm|wasm_exec\.[0-9a-f]{16}\.js)$/.test(f));
+      const want = loaded.reduce((s, f) => s + statSync(new URL(`../dist/assets/${f}`, import.meta.url)).size, 0);
+      if (loaded.length !== 2 || first.loadTotal !== want) fail(`the progress bar was told a total of ${first.loadTotal} bytes on a first visit, not the prover's files' size (${want})`);
       // The same phone, another card: the prover comes from Cache Storage, not even a request.
       if (second.bytesBeforeProof > 200_000) fail(`the second visit fetched ${mb(second.bytesBeforeProof)} before its proof: the prover again`);
       if (second.proverRequests !== 0) fail(`the second visit requested ${second.proverRequests} of the prover's files: not kept in Cache Storage`);
@@ -231,7 +250,7 @@ try {
         // A cached copy that is not the pinned one is dropped and fetched again.
         const t = await tamperedCache(browser, newCard());
         if (t.tampered.length !== 2 || t.state !== "ready" || t.held.older !== 0 || t.tampered.some((u) => !t.fetched.includes(u) || t.held[u] !== pinnedHash(u))) fail(`a changed cached copy: ${JSON.stringify(t)}`);
-        console.log(`ok  the prover's files come from Cache Storage on a second card (no request); a cached wasm and proving key with one byte changed are fetched again and replaced by the pinned files; an older build's are dropped`);
+        console.log(`ok  the prover's files come from Cache Storage on a second card (no request); a cached wasm and sectioned proving key with one byte changed are fetched again and replaced by the pinned files; an older build's are dropped`);
         // The proof's own time on a slower CPU, where DevTools' throttling reaches.
         const times = await proofTimes(browser, 1);
         const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
