@@ -50,6 +50,22 @@ type listResponse struct {
 	notModified  bool
 }
 
+func (a *api) GetTokenList(ctx context.Context, req registryapi.GetTokenListRequestObject) (registryapi.GetTokenListResponseObject, error) {
+	body, etag, ok := a.reg.TokenList()
+	if !ok {
+		return nil, refuse(TokenListEmpty, "no token is enabled: the token list is empty")
+	}
+	resp := listResponse{body: body, etag: etag, cacheControl: "public, max-age=15"}
+	if req.Params.IfNoneMatch != nil && etagMatches(*req.Params.IfNoneMatch, etag) {
+		resp.notModified = true
+	}
+	return resp, nil
+}
+
+func (l listResponse) VisitGetTokenListResponse(w http.ResponseWriter) error {
+	return l.VisitListTokensResponse(w)
+}
+
 func (l listResponse) VisitListTokensResponse(w http.ResponseWriter) error {
 	h := w.Header()
 	h["Etag"] = []string{l.etag}
@@ -101,6 +117,17 @@ func (a *api) UpsertToken(ctx context.Context, req registryapi.UpsertTokenReques
 	return registryapi.UpsertToken200JSONResponse{Body: t}, nil
 }
 
+func (a *api) DeleteToken(ctx context.Context, req registryapi.DeleteTokenRequestObject) (registryapi.DeleteTokenResponseObject, error) {
+	addr, err := parseAddress(req.Address)
+	if err != nil {
+		return nil, err
+	}
+	if err := a.reg.Remove(ctx, addr); err != nil {
+		return nil, err
+	}
+	return registryapi.DeleteToken204Response{}, nil
+}
+
 func (a *api) UploadTokenIcon(ctx context.Context, req registryapi.UploadTokenIconRequestObject) (registryapi.UploadTokenIconResponseObject, error) {
 	addr, err := parseAddress(req.Address)
 	if err != nil {
@@ -113,8 +140,8 @@ func (a *api) UploadTokenIcon(ctx context.Context, req registryapi.UploadTokenIc
 	if err != nil {
 		return nil, err
 	}
-	if _, ok := DetectImage(data); !ok {
-		return nil, errUnsupportedImage
+	if _, err := CheckIcon(data); err != nil {
+		return nil, err
 	}
 	url, err := a.reg.SetIcon(ctx, addr, data)
 	if err != nil {
@@ -193,6 +220,8 @@ var reasons = platform.Answers[Reason]{
 	BadIcon:          {Status: http.StatusBadRequest, Code: platform.CodeInvalidRequest},
 	UnsupportedImage: {Status: http.StatusUnsupportedMediaType, Code: platform.CodeUnsupportedMediaType},
 	IconTooLarge:     {Status: http.StatusRequestEntityTooLarge, Code: platform.CodePayloadTooLarge},
+	IconDimensions:   {Status: http.StatusUnprocessableEntity, Code: CodeIconDimensions},
+	TokenListEmpty:   {Status: http.StatusNotFound, Code: CodeTokenListEmpty},
 }
 
 // httpError is err as the registry answers it: a *TokenError through reasons, anything else
