@@ -85,6 +85,15 @@ type Health struct {
 // HealthStatus Example: healthy
 type HealthStatus string
 
+// IconRejectedError The error body of a 422 of POST /tokens/{address}/icon.
+type IconRejectedError struct {
+	// Code Machine-readable code; one of these for this response.
+	Code string `json:"code"`
+
+	// Error What went wrong, for people.
+	Error string `json:"error"`
+}
+
 // IconUpload defines model for IconUpload.
 type IconUpload struct {
 	// IconUrl Where the stored icon is served.
@@ -225,7 +234,13 @@ type TokenListDocument struct {
 	Name string `json:"name"`
 
 	// Tags The tags the tokens carry (their categories), by id.
-	Tags *map[string]TokenListTag `json:"tags,omitempty"`
+	Tags *map[string]struct {
+		// Description Example: Registry category stablecoin
+		Description string `json:"description"`
+
+		// Name Example: stablecoin
+		Name string `json:"name"`
+	} `json:"tags,omitempty"`
 
 	// Timestamp When this version of the list was made (UTC).
 	//
@@ -292,15 +307,6 @@ type TokenListExtensions struct {
 	//
 	// Example: ethereum
 	UnderlyingChain *string `json:"underlyingChain,omitempty"`
-}
-
-// TokenListTag defines model for TokenListTag.
-type TokenListTag struct {
-	// Description Example: Registry category stablecoin
-	Description string `json:"description"`
-
-	// Name Example: stablecoin
-	Name string `json:"name"`
 }
 
 // TokenListVersion Major when a token left the list, minor when one joined it, patch for any other change.
@@ -2336,6 +2342,14 @@ type UploadTokenIconResponse415Headers struct {
 	XRequestId               *string
 }
 
+// UploadTokenIconResponse422Headers the declared response headers of an HTTP 422 response for UploadTokenIcon
+type UploadTokenIconResponse422Headers struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+
 // UploadTokenIconResponse429Headers the declared response headers of an HTTP 429 response for UploadTokenIcon
 type UploadTokenIconResponse429Headers struct {
 	AccessControlAllowOrigin *string
@@ -2376,6 +2390,8 @@ type UploadTokenIconResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON415 the response for an HTTP 415 `application/json` response
 	JSON415 *UnsupportedMediaType
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *IconRejectedError
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *RateLimited
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -2394,6 +2410,8 @@ type UploadTokenIconResponse struct {
 	Headers413 *UploadTokenIconResponse413Headers
 	// Headers415 the parsed response headers for an HTTP 415 response
 	Headers415 *UploadTokenIconResponse415Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *UploadTokenIconResponse422Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *UploadTokenIconResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
@@ -2430,6 +2448,11 @@ func (r UploadTokenIconResponse) GetJSON413() *PayloadTooLarge {
 // GetJSON415 returns the response for an HTTP 415 `application/json` response
 func (r UploadTokenIconResponse) GetJSON415() *UnsupportedMediaType {
 	return r.JSON415
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r UploadTokenIconResponse) GetJSON422() *IconRejectedError {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -4553,6 +4576,13 @@ func ParseUploadTokenIconResponse(rsp *http.Response) (*UploadTokenIconResponse,
 		}
 		response.JSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest IconRejectedError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest RateLimited
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -4770,6 +4800,37 @@ func ParseUploadTokenIconResponse(rsp *http.Response) (*UploadTokenIconResponse,
 			headers.XRequestId = &value
 		}
 		response.Headers415 = &headers
+	case rsp.StatusCode == 422:
+		var headers UploadTokenIconResponse422Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers UploadTokenIconResponse429Headers
 		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
@@ -6886,6 +6947,42 @@ func (response UploadTokenIcon415JSONResponse) VisitUploadTokenIconResponse(w ht
 		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
 	}
 	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadTokenIcon422ResponseHeaders struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+
+type UploadTokenIcon422JSONResponse struct {
+	Body    IconRejectedError
+	Headers UploadTokenIcon422ResponseHeaders
+}
+
+func (response UploadTokenIcon422JSONResponse) VisitUploadTokenIconResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.RateLimit != nil {
+		w.Header().Set("RateLimit", fmt.Sprint(*response.Headers.RateLimit))
+	}
+	if response.Headers.RateLimitPolicy != nil {
+		w.Header().Set("RateLimit-Policy", fmt.Sprint(*response.Headers.RateLimitPolicy))
+	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
