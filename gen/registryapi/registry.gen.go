@@ -589,8 +589,10 @@ type ClientInterface interface {
 	//   format's limits).
 	//
 	// The response carries a strong `ETag`; send it back in `If-None-Match` to get
-	// `304 Not Modified` while the list has not changed. While no token is enabled there is no
-	// list (the format needs one token): `404 TOKEN_LIST_EMPTY`.
+	// `304 Not Modified` while the list has not changed. Any web page may read it
+	// (`Access-Control-Allow-Origin: *`): exchanges' pages fetch the lists their users add.
+	// While no token is enabled there is no list (the format needs one token):
+	// `404 TOKEN_LIST_EMPTY`.
 	//
 	// Corresponds with GET /tokenlist.json (the `GetTokenList` operationId).
 	GetTokenList(ctx context.Context, params *GetTokenListParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -735,8 +737,10 @@ func (c *Client) GetHealth(ctx context.Context, reqEditors ...RequestEditorFn) (
 //     format's limits).
 //
 // The response carries a strong `ETag`; send it back in `If-None-Match` to get
-// `304 Not Modified` while the list has not changed. While no token is enabled there is no
-// list (the format needs one token): `404 TOKEN_LIST_EMPTY`.
+// `304 Not Modified` while the list has not changed. Any web page may read it
+// (`Access-Control-Allow-Origin: *`): exchanges' pages fetch the lists their users add.
+// While no token is enabled there is no list (the format needs one token):
+// `404 TOKEN_LIST_EMPTY`.
 //
 // Corresponds with GET /tokenlist.json (the `GetTokenList` operationId).
 func (c *Client) GetTokenList(ctx context.Context, params *GetTokenListParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -1268,8 +1272,10 @@ type ClientWithResponsesInterface interface {
 	//   format's limits).
 	//
 	// The response carries a strong `ETag`; send it back in `If-None-Match` to get
-	// `304 Not Modified` while the list has not changed. While no token is enabled there is no
-	// list (the format needs one token): `404 TOKEN_LIST_EMPTY`.
+	// `304 Not Modified` while the list has not changed. Any web page may read it
+	// (`Access-Control-Allow-Origin: *`): exchanges' pages fetch the lists their users add.
+	// While no token is enabled there is no list (the format needs one token):
+	// `404 TOKEN_LIST_EMPTY`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -2539,8 +2545,10 @@ func (c *ClientWithResponses) GetHealthWithResponse(ctx context.Context, reqEdit
 //     format's limits).
 //
 // The response carries a strong `ETag`; send it back in `If-None-Match` to get
-// `304 Not Modified` while the list has not changed. While no token is enabled there is no
-// list (the format needs one token): `404 TOKEN_LIST_EMPTY`.
+// `304 Not Modified` while the list has not changed. Any web page may read it
+// (`Access-Control-Allow-Origin: *`): exchanges' pages fetch the lists their users add.
+// While no token is enabled there is no list (the format needs one token):
+// `404 TOKEN_LIST_EMPTY`.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -2939,7 +2947,7 @@ func ParseGetTokenListResponse(rsp *http.Response) (*GetTokenListResponse, error
 		var headers GetTokenListResponse200Headers
 		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
 			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.AccessControlAllowOrigin = &value

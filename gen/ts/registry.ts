@@ -138,8 +138,10 @@ export interface paths {
          *       format's limits).
          *
          *     The response carries a strong `ETag`; send it back in `If-None-Match` to get
-         *     `304 Not Modified` while the list has not changed. While no token is enabled there is no
-         *     list (the format needs one token): `404 TOKEN_LIST_EMPTY`.
+         *     `304 Not Modified` while the list has not changed. Any web page may read it
+         *     (`Access-Control-Allow-Origin: *`): exchanges' pages fetch the lists their users add.
+         *     While no token is enabled there is no list (the format needs one token):
+         *     `404 TOKEN_LIST_EMPTY`.
          */
         get: operations["getTokenList"];
         put?: never;
@@ -964,7 +966,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    /** @description `*`: any web page may read the list (or the request's `Origin`, when `CORS_ALLOWED_ORIGINS` names it). */
+                    "Access-Control-Allow-Origin"?: string;
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     /** @description Strong validator of this exact body. */

@@ -48,6 +48,7 @@ type listResponse struct {
 	etag         string
 	cacheControl string
 	notModified  bool
+	anyOrigin    bool // Access-Control-Allow-Origin: *, unless CORS_ALLOWED_ORIGINS named the origin
 }
 
 func (a *api) GetTokenList(ctx context.Context, req registryapi.GetTokenListRequestObject) (registryapi.GetTokenListResponseObject, error) {
@@ -55,7 +56,9 @@ func (a *api) GetTokenList(ctx context.Context, req registryapi.GetTokenListRequ
 	if !ok {
 		return nil, refuse(TokenListEmpty, "no token is enabled: the token list is empty")
 	}
-	resp := listResponse{body: body, etag: etag, cacheControl: "public, max-age=15"}
+	// Web apps of any origin read token lists (an exchange's page fetches the lists its users
+	// add): a public read, sent without credentials.
+	resp := listResponse{body: body, etag: etag, cacheControl: "public, max-age=15", anyOrigin: true}
 	if req.Params.IfNoneMatch != nil && etagMatches(*req.Params.IfNoneMatch, etag) {
 		resp.notModified = true
 	}
@@ -70,6 +73,9 @@ func (l listResponse) VisitListTokensResponse(w http.ResponseWriter) error {
 	h := w.Header()
 	h["Etag"] = []string{l.etag}
 	h["Cache-Control"] = []string{l.cacheControl}
+	if l.anyOrigin && h.Get("Access-Control-Allow-Origin") == "" {
+		h["Access-Control-Allow-Origin"] = []string{"*"}
+	}
 	if l.notModified {
 		w.WriteHeader(http.StatusNotModified)
 		return nil

@@ -62,6 +62,11 @@ func TestTokenListVersions(t *testing.T) {
 	if again := tokenList(t, s, etag); again.StatusCode() != 304 || again.HTTPResponse.Header.Get("ETag") != etag {
 		t.Fatalf("If-None-Match with the list's ETag: %d", again.StatusCode())
 	}
+	// Any web app may read it (no CORS_ALLOWED_ORIGINS here), and shared caches may keep it.
+	first := tokenList(t, s, "").HTTPResponse.Header
+	if first.Get("Access-Control-Allow-Origin") != "*" || first.Get("Cache-Control") != "public, max-age=15" || first.Get("Content-Type") != "application/json" {
+		t.Fatalf("headers %v", first)
+	}
 	upsert(t, s, registryapi.TokenInput{Address: weth.Address.Hex()})
 	step("an added token", "1.1.0")
 	upsert(t, s, registryapi.TokenInput{Address: weth.Address.Hex(), Category: ptr("wrapped ETH")})
