@@ -70,8 +70,8 @@ func (cur contents) applied(e edit) contents {
 	return next
 }
 
-// stateOf is a loaded store's state.
-func stateOf(f storeFile) contents {
+// contentsOf is what a loaded store holds.
+func contentsOf(f storeFile) contents {
 	byAddr := make(map[common.Address]storedToken, len(f.Tokens))
 	for _, t := range f.Tokens {
 		byAddr[common.HexToAddress(t.Address)] = t

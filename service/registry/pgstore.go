@@ -128,7 +128,7 @@ func (b *pgBackend) write(ctx context.Context, _ contents, chainID uint64, apply
 	if err != nil {
 		return contents{}, edit{}, err
 	}
-	cur := stateOf(f)
+	cur := contentsOf(f)
 	e, err := apply(cur)
 	if err != nil || e.empty() {
 		return cur, e, err

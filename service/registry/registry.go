@@ -126,7 +126,7 @@ func encodeList(l any) (listBody, error) {
 }
 
 // install makes the entries of a loaded store the registry's state.
-func (r *Registry) install(f storeFile) error { return r.publish(stateOf(f)) }
+func (r *Registry) install(f storeFile) error { return r.publish(contentsOf(f)) }
 
 // publish makes st the registry's state.
 func (r *Registry) publish(st contents) error {
