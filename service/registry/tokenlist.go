@@ -102,7 +102,7 @@ func renderList(name string, chainID uint64, iconBase string, byAddr map[common.
 	// Categories become tags: at most listMaxTags of them, the most used first.
 	tagOf := map[string]string{} // category → tag id
 	uses := map[string]int{}     // tag id → tokens
-	names := map[string]string{} // tag id → the first category (in sorted order) that made it
+	names := map[string]string{} // tag id → the least (in string order) of the categories that make it
 	for _, t := range enabled {
 		if t.Category == "" {
 			continue
