@@ -148,3 +148,23 @@ func TestRenderList(t *testing.T) {
 		t.Errorf("%d tags, %d tagged tokens; want 20 and 40", len(l.Tags), tagged)
 	}
 }
+
+// What a write adds to render the token list of 50 tokens and compare it with the stored one
+// (under the store's write lock).
+func BenchmarkTokenListOfAWrite(b *testing.B) {
+	var ts []storedToken
+	for i := range 50 {
+		t := entry(i, fmt.Sprintf("category %d", i%5))
+		t.IconFile = strings.ToLower(t.Address) + "-0011aabb.png"
+		t.UnderlyingChain = "ethereum"
+		ts = append(ts, t)
+	}
+	byAddr := entries(ts...)
+	stored, _ := nextList(nil, renderList("vaultd", 1337, "https://r.example/icons/", byAddr), time.Now())
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, changed := nextList(stored, renderList("vaultd", 1337, "https://r.example/icons/", byAddr), time.Now()); changed {
+			b.Fatal("changed")
+		}
+	}
+}
