@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/go-chi/chi/v5"
 	"github.com/oapi-codegen/runtime"
@@ -83,6 +84,15 @@ type Health struct {
 
 // HealthStatus Example: healthy
 type HealthStatus string
+
+// IconRejectedError The error body of a 422 of POST /tokens/{address}/icon.
+type IconRejectedError struct {
+	// Code Machine-readable code; one of these for this response.
+	Code string `json:"code"`
+
+	// Error What went wrong, for people.
+	Error string `json:"error"`
+}
 
 // IconUpload defines model for IconUpload.
 type IconUpload struct {
@@ -196,7 +206,7 @@ type TokenInput struct {
 	Enabled *bool `json:"enabled,omitempty"`
 
 	// Icon An http(s) URL (at most 2048 characters), a `data:image/...;base64,` URI, bare base64
-	// image data (at most the configured icon size once decoded, 512 KiB by default), or ""
+	// image data (at most the configured icon size once decoded, 100 KiB by default), or ""
 	// to remove the icon. The request's size limit (`ICON_MAX_BYTES` × 4/3 + 64 KiB) bounds
 	// it first; `maxLength` is that limit at the largest `ICON_MAX_BYTES` (16 MiB).
 	//
@@ -214,6 +224,101 @@ type TokenInput struct {
 // TokenList defines model for TokenList.
 type TokenList struct {
 	Tokens []Token `json:"tokens"`
+}
+
+// TokenListDocument A token list in the token-lists format (`tokenlist.schema.json` of `@uniswap/token-lists`).
+type TokenListDocument struct {
+	// Name `TOKENLIST_NAME`.
+	//
+	// Example: vaultd
+	Name string `json:"name"`
+
+	// Tags The tags the tokens carry (their categories), by id.
+	Tags *map[string]struct {
+		// Description Example: Registry category stablecoin
+		Description string `json:"description"`
+
+		// Name Example: stablecoin
+		Name string `json:"name"`
+	} `json:"tags,omitempty"`
+
+	// Timestamp When this version of the list was made (UTC).
+	//
+	// Example: 2026-11-26T03:30:00Z
+	Timestamp time.Time        `json:"timestamp"`
+	Tokens    []TokenListEntry `json:"tokens"`
+
+	// Version Major when a token left the list, minor when one joined it, patch for any other change.
+	Version TokenListVersion `json:"version"`
+}
+
+// TokenListEmptyError The error body of a 404 of GET /tokenlist.json.
+type TokenListEmptyError struct {
+	// Code Machine-readable code; one of these for this response.
+	Code string `json:"code"`
+
+	// Error What went wrong, for people.
+	Error string `json:"error"`
+}
+
+// TokenListEntry One enabled token.
+type TokenListEntry struct {
+	// Address EIP-55 checksummed.
+	//
+	// Example: 0x5FbDB2315678afecb367f032d93F642f64180aa3
+	Address string `json:"address"`
+
+	// ChainId Example: 1337
+	ChainId int64 `json:"chainId"`
+
+	// Decimals Example: 6
+	Decimals int `json:"decimals"`
+
+	// Extensions vaultd's own fields.
+	Extensions TokenListExtensions `json:"extensions"`
+
+	// LogoURI The icon's absolute URL; absent when the token has none.
+	//
+	// Example: https://registry.example.org/icons/0x5fbdb2315678afecb367f032d93f642f64180aa3-1a2b3c4d.png
+	LogoURI *string `json:"logoURI,omitempty"`
+
+	// Name Example: Vault Wrapped USD Coin
+	Name string `json:"name"`
+
+	// Symbol Example: vUSDC
+	Symbol string `json:"symbol"`
+
+	// Tags The id of the token's category's tag.
+	Tags *[]string `json:"tags,omitempty"`
+}
+
+// TokenListExtensions vaultd's own fields.
+type TokenListExtensions struct {
+	// TokenId The tokenId in two halves of 128 bits (extension strings hold at most 42 characters): tokenId = `high` followed by `low` without its `0x`.
+	TokenId struct {
+		// High Example: 0x11f0c4d3dfd1b4b6cfc75b3a0e8d2fd0
+		High string `json:"high"`
+
+		// Low Example: 0x4f26c3ad2ed5b8f1f5c6e5fb3c7cf4a1
+		Low string `json:"low"`
+	} `json:"tokenId"`
+
+	// UnderlyingChain The chain that holds the underlying asset (at most 42 characters); absent when unset.
+	//
+	// Example: ethereum
+	UnderlyingChain *string `json:"underlyingChain,omitempty"`
+}
+
+// TokenListVersion Major when a token left the list, minor when one joined it, patch for any other change.
+type TokenListVersion struct {
+	// Major Example: 1
+	Major int `json:"major"`
+
+	// Minor Example: 2
+	Minor int `json:"minor"`
+
+	// Patch Example: 0
+	Patch int `json:"patch"`
 }
 
 // TokenNotFoundError The error body of a 404.
@@ -282,6 +387,12 @@ type Unauthorized = UnauthorizedError
 // UnsupportedMediaType The error body of a 415.
 type UnsupportedMediaType = UnsupportedMediaTypeError
 
+// GetTokenListParams defines parameters for GetTokenList.
+type GetTokenListParams struct {
+	// IfNoneMatch An `ETag` from an earlier response.
+	IfNoneMatch *string `json:"If-None-Match,omitempty"`
+}
+
 // ListTokensParams defines parameters for ListTokens.
 type ListTokensParams struct {
 	// IncludeDisabled Also list disabled tokens (admin key required).
@@ -293,7 +404,7 @@ type ListTokensParams struct {
 
 // UploadTokenIconMultipartBody defines parameters for UploadTokenIcon.
 type UploadTokenIconMultipartBody struct {
-	// File The image (PNG, JPEG, GIF or WebP).
+	// File The image (PNG, JPEG or WebP; square, 32 to 512 pixels a side).
 	File                 *openapi_types.File    `json:"file,omitempty"`
 	AdditionalProperties map[string]interface{} `json:"-"`
 }
@@ -454,6 +565,38 @@ type ClientInterface interface {
 	// Corresponds with GET /health (the `GetHealth` operationId).
 	GetHealth(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetTokenList The enabled tokens as a token list
+	//
+	// The enabled tokens in the [token-lists](https://tokenlists.org) format that wallets and
+	// exchanges read (the schema the `@uniswap/token-lists` package ships), in the order of
+	// `GET /tokens`.
+	//
+	// * `version` follows the format's rules: **major** when a token leaves the list (removed,
+	//   disabled, or its address changed), **minor** when one joins it (added or enabled),
+	//   **patch** for any other change of what the list says (a name, symbol, icon, category,
+	//   underlying chain, the order). It is stored with the tokens, so a restart serves the
+	//   same version, and every replica serves the same list. `timestamp` is when that version
+	//   was made.
+	// * `logoURI` is absolute (stored icons under `PUBLIC_BASE_URL`).
+	// * A token's category is its one tag: its id is the category in lower case with every run
+	//   of other characters than letters and digits made one `_` (a longer one: its first
+	//   letters, `_` and 5 hex digits of its hash), described in the top-level `tags`.
+	// * `extensions.tokenId` is the vault's tokenId split in two, since the format's extension
+	//   strings hold at most 42 characters: `high` and `low`, each `0x` and 32 hex digits, its
+	//   upper and lower 128 bits (tokenId = `high` followed by `low` without its `0x`).
+	//   `extensions.underlyingChain` is the token's underlying chain (at most 42 characters).
+	// * Names are cut at 60 characters and symbols at 20, whitespace in a symbol removed (the
+	//   format's limits).
+	//
+	// The response carries a strong `ETag`; send it back in `If-None-Match` to get
+	// `304 Not Modified` while the list has not changed. Any web page may read it
+	// (`Access-Control-Allow-Origin: *`): exchanges' pages fetch the lists their users add.
+	// While no token is enabled there is no list (the format needs one token):
+	// `404 TOKEN_LIST_EMPTY`.
+	//
+	// Corresponds with GET /tokenlist.json (the `GetTokenList` operationId).
+	GetTokenList(ctx context.Context, params *GetTokenListParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ListTokens List tokens
 	//
 	// Returns the enabled tokens, ordered by `sortOrder`, then `symbol`, then `address`.
@@ -480,9 +623,9 @@ type ClientInterface interface {
 	//
 	// `icon` may be an `https://` or `http://` URL (stored as given), a
 	// `data:image/<type>;base64,<data>` URI, or bare base64. Base64 images are decoded, checked
-	// like an upload (PNG, JPEG, GIF or WebP, at most the configured icon size) and stored by
-	// the service; the entry's `icon` then becomes the stored file's URL. An empty string
-	// removes the icon.
+	// like an upload (PNG, JPEG or WebP, square, 32 to 512 pixels a side, at most the
+	// configured icon size) and stored by the service; the entry's `icon` then becomes the
+	// stored file's URL. An empty string removes the icon.
 	//
 	// A request that fails changes nothing.
 	//
@@ -503,9 +646,9 @@ type ClientInterface interface {
 	//
 	// `icon` may be an `https://` or `http://` URL (stored as given), a
 	// `data:image/<type>;base64,<data>` URI, or bare base64. Base64 images are decoded, checked
-	// like an upload (PNG, JPEG, GIF or WebP, at most the configured icon size) and stored by
-	// the service; the entry's `icon` then becomes the stored file's URL. An empty string
-	// removes the icon.
+	// like an upload (PNG, JPEG or WebP, square, 32 to 512 pixels a side, at most the
+	// configured icon size) and stored by the service; the entry's `icon` then becomes the
+	// stored file's URL. An empty string removes the icon.
 	//
 	// A request that fails changes nothing.
 	//
@@ -513,6 +656,15 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /tokens (the `UpsertToken` operationId).
 	UpsertToken(ctx context.Context, body UpsertTokenJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteToken Remove a token
+	//
+	// Removes the entry for `address` and its stored icon. The token leaves `GET /tokens` and
+	// `GET /tokenlist.json` (a major version of the list). To hide a token and keep its entry,
+	// set `enabled: false` instead.
+	//
+	// Corresponds with DELETE /tokens/{address} (the `DeleteToken` operationId).
+	DeleteToken(ctx context.Context, address TokenAddress, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetToken Get one token
 	//
@@ -527,11 +679,15 @@ type ClientInterface interface {
 	//
 	// The body is `multipart/form-data` with exactly one file part. Name the field `file`
 	// (any name is accepted). The image type is recognised from its bytes, not from the
-	// part's declared content type: PNG, JPEG, GIF and WebP are accepted; SVG and anything else
-	// get `415`. Files larger than the configured limit (512 KiB by default) get `413`.
+	// part's declared content type: PNG, JPEG and WebP are accepted; GIF, SVG, anything else,
+	// and an image whose header cannot be read get `415`. Wallets show square icons of 32 to
+	// 512 pixels a side: another shape or size gets `422 ICON_DIMENSIONS`. Files larger than the
+	// configured limit (100 KiB by default) get `413`.
 	//
-	// The file is stored under a name derived from the token address and the file's SHA-256,
-	// the token's previous stored icon is removed, and the response holds the icon's URL.
+	// The file is stored under a name derived from the token address and the file's SHA-256
+	// (`/icons/<address>-<hash>.<ext>`, served with `Cache-Control: public, max-age=31536000,
+	// immutable`: a new icon is a new name), the token's previous stored icon is removed, and
+	// the response holds the icon's URL.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -547,6 +703,48 @@ type ClientInterface interface {
 // Corresponds with GET /health (the `GetHealth` operationId).
 func (c *Client) GetHealth(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetHealthRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetTokenList The enabled tokens as a token list
+//
+// The enabled tokens in the [token-lists](https://tokenlists.org) format that wallets and
+// exchanges read (the schema the `@uniswap/token-lists` package ships), in the order of
+// `GET /tokens`.
+//
+//   - `version` follows the format's rules: **major** when a token leaves the list (removed,
+//     disabled, or its address changed), **minor** when one joins it (added or enabled),
+//     **patch** for any other change of what the list says (a name, symbol, icon, category,
+//     underlying chain, the order). It is stored with the tokens, so a restart serves the
+//     same version, and every replica serves the same list. `timestamp` is when that version
+//     was made.
+//   - `logoURI` is absolute (stored icons under `PUBLIC_BASE_URL`).
+//   - A token's category is its one tag: its id is the category in lower case with every run
+//     of other characters than letters and digits made one `_` (a longer one: its first
+//     letters, `_` and 5 hex digits of its hash), described in the top-level `tags`.
+//   - `extensions.tokenId` is the vault's tokenId split in two, since the format's extension
+//     strings hold at most 42 characters: `high` and `low`, each `0x` and 32 hex digits, its
+//     upper and lower 128 bits (tokenId = `high` followed by `low` without its `0x`).
+//     `extensions.underlyingChain` is the token's underlying chain (at most 42 characters).
+//   - Names are cut at 60 characters and symbols at 20, whitespace in a symbol removed (the
+//     format's limits).
+//
+// The response carries a strong `ETag`; send it back in `If-None-Match` to get
+// `304 Not Modified` while the list has not changed. Any web page may read it
+// (`Access-Control-Allow-Origin: *`): exchanges' pages fetch the lists their users add.
+// While no token is enabled there is no list (the format needs one token):
+// `404 TOKEN_LIST_EMPTY`.
+//
+// Corresponds with GET /tokenlist.json (the `GetTokenList` operationId).
+func (c *Client) GetTokenList(ctx context.Context, params *GetTokenListParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetTokenListRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -593,9 +791,9 @@ func (c *Client) ListTokens(ctx context.Context, params *ListTokensParams, reqEd
 //
 // `icon` may be an `https://` or `http://` URL (stored as given), a
 // `data:image/<type>;base64,<data>` URI, or bare base64. Base64 images are decoded, checked
-// like an upload (PNG, JPEG, GIF or WebP, at most the configured icon size) and stored by
-// the service; the entry's `icon` then becomes the stored file's URL. An empty string
-// removes the icon.
+// like an upload (PNG, JPEG or WebP, square, 32 to 512 pixels a side, at most the
+// configured icon size) and stored by the service; the entry's `icon` then becomes the
+// stored file's URL. An empty string removes the icon.
 //
 // A request that fails changes nothing.
 //
@@ -626,9 +824,9 @@ func (c *Client) UpsertTokenWithBody(ctx context.Context, contentType string, bo
 //
 // `icon` may be an `https://` or `http://` URL (stored as given), a
 // `data:image/<type>;base64,<data>` URI, or bare base64. Base64 images are decoded, checked
-// like an upload (PNG, JPEG, GIF or WebP, at most the configured icon size) and stored by
-// the service; the entry's `icon` then becomes the stored file's URL. An empty string
-// removes the icon.
+// like an upload (PNG, JPEG or WebP, square, 32 to 512 pixels a side, at most the
+// configured icon size) and stored by the service; the entry's `icon` then becomes the
+// stored file's URL. An empty string removes the icon.
 //
 // A request that fails changes nothing.
 //
@@ -637,6 +835,25 @@ func (c *Client) UpsertTokenWithBody(ctx context.Context, contentType string, bo
 // Corresponds with POST /tokens (the `UpsertToken` operationId).
 func (c *Client) UpsertToken(ctx context.Context, body UpsertTokenJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpsertTokenRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteToken Remove a token
+//
+// Removes the entry for `address` and its stored icon. The token leaves `GET /tokens` and
+// `GET /tokenlist.json` (a major version of the list). To hide a token and keep its entry,
+// set `enabled: false` instead.
+//
+// Corresponds with DELETE /tokens/{address} (the `DeleteToken` operationId).
+func (c *Client) DeleteToken(ctx context.Context, address TokenAddress, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteTokenRequest(c.Server, address)
 	if err != nil {
 		return nil, err
 	}
@@ -670,11 +887,15 @@ func (c *Client) GetToken(ctx context.Context, address TokenAddress, reqEditors 
 //
 // The body is `multipart/form-data` with exactly one file part. Name the field `file`
 // (any name is accepted). The image type is recognised from its bytes, not from the
-// part's declared content type: PNG, JPEG, GIF and WebP are accepted; SVG and anything else
-// get `415`. Files larger than the configured limit (512 KiB by default) get `413`.
+// part's declared content type: PNG, JPEG and WebP are accepted; GIF, SVG, anything else,
+// and an image whose header cannot be read get `415`. Wallets show square icons of 32 to
+// 512 pixels a side: another shape or size gets `422 ICON_DIMENSIONS`. Files larger than the
+// configured limit (100 KiB by default) get `413`.
 //
-// The file is stored under a name derived from the token address and the file's SHA-256,
-// the token's previous stored icon is removed, and the response holds the icon's URL.
+// The file is stored under a name derived from the token address and the file's SHA-256
+// (`/icons/<address>-<hash>.<ext>`, served with `Cache-Control: public, max-age=31536000,
+// immutable`: a new icon is a new name), the token's previous stored icon is removed, and
+// the response holds the icon's URL.
 //
 // Takes any type of body and a specified content type.
 //
@@ -713,6 +934,48 @@ func NewGetHealthRequest(server string) (*http.Request, error) {
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetTokenListRequest constructs an http.Request for the GetTokenList method
+func NewGetTokenListRequest(server string, params *GetTokenListParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/tokenlist.json")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -823,6 +1086,40 @@ func NewUpsertTokenRequestWithBody(server string, contentType string, body io.Re
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewDeleteTokenRequest constructs an http.Request for the DeleteToken method
+func NewDeleteTokenRequest(server string, address TokenAddress) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "address", address, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/tokens/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
 
 	return req, nil
 }
@@ -951,6 +1248,40 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /health (the `GetHealth` operationId).
 	GetHealthWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetHealthResponse, error)
 
+	// GetTokenListWithResponse The enabled tokens as a token list
+	//
+	// The enabled tokens in the [token-lists](https://tokenlists.org) format that wallets and
+	// exchanges read (the schema the `@uniswap/token-lists` package ships), in the order of
+	// `GET /tokens`.
+	//
+	// * `version` follows the format's rules: **major** when a token leaves the list (removed,
+	//   disabled, or its address changed), **minor** when one joins it (added or enabled),
+	//   **patch** for any other change of what the list says (a name, symbol, icon, category,
+	//   underlying chain, the order). It is stored with the tokens, so a restart serves the
+	//   same version, and every replica serves the same list. `timestamp` is when that version
+	//   was made.
+	// * `logoURI` is absolute (stored icons under `PUBLIC_BASE_URL`).
+	// * A token's category is its one tag: its id is the category in lower case with every run
+	//   of other characters than letters and digits made one `_` (a longer one: its first
+	//   letters, `_` and 5 hex digits of its hash), described in the top-level `tags`.
+	// * `extensions.tokenId` is the vault's tokenId split in two, since the format's extension
+	//   strings hold at most 42 characters: `high` and `low`, each `0x` and 32 hex digits, its
+	//   upper and lower 128 bits (tokenId = `high` followed by `low` without its `0x`).
+	//   `extensions.underlyingChain` is the token's underlying chain (at most 42 characters).
+	// * Names are cut at 60 characters and symbols at 20, whitespace in a symbol removed (the
+	//   format's limits).
+	//
+	// The response carries a strong `ETag`; send it back in `If-None-Match` to get
+	// `304 Not Modified` while the list has not changed. Any web page may read it
+	// (`Access-Control-Allow-Origin: *`): exchanges' pages fetch the lists their users add.
+	// While no token is enabled there is no list (the format needs one token):
+	// `404 TOKEN_LIST_EMPTY`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /tokenlist.json (the `GetTokenList` operationId).
+	GetTokenListWithResponse(ctx context.Context, params *GetTokenListParams, reqEditors ...RequestEditorFn) (*GetTokenListResponse, error)
+
 	// ListTokensWithResponse List tokens
 	//
 	// Returns the enabled tokens, ordered by `sortOrder`, then `symbol`, then `address`.
@@ -979,9 +1310,9 @@ type ClientWithResponsesInterface interface {
 	//
 	// `icon` may be an `https://` or `http://` URL (stored as given), a
 	// `data:image/<type>;base64,<data>` URI, or bare base64. Base64 images are decoded, checked
-	// like an upload (PNG, JPEG, GIF or WebP, at most the configured icon size) and stored by
-	// the service; the entry's `icon` then becomes the stored file's URL. An empty string
-	// removes the icon.
+	// like an upload (PNG, JPEG or WebP, square, 32 to 512 pixels a side, at most the
+	// configured icon size) and stored by the service; the entry's `icon` then becomes the
+	// stored file's URL. An empty string removes the icon.
 	//
 	// A request that fails changes nothing.
 	//
@@ -1002,9 +1333,9 @@ type ClientWithResponsesInterface interface {
 	//
 	// `icon` may be an `https://` or `http://` URL (stored as given), a
 	// `data:image/<type>;base64,<data>` URI, or bare base64. Base64 images are decoded, checked
-	// like an upload (PNG, JPEG, GIF or WebP, at most the configured icon size) and stored by
-	// the service; the entry's `icon` then becomes the stored file's URL. An empty string
-	// removes the icon.
+	// like an upload (PNG, JPEG or WebP, square, 32 to 512 pixels a side, at most the
+	// configured icon size) and stored by the service; the entry's `icon` then becomes the
+	// stored file's URL. An empty string removes the icon.
 	//
 	// A request that fails changes nothing.
 	//
@@ -1012,6 +1343,17 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /tokens (the `UpsertToken` operationId).
 	UpsertTokenWithResponse(ctx context.Context, body UpsertTokenJSONRequestBody, reqEditors ...RequestEditorFn) (*UpsertTokenResponse, error)
+
+	// DeleteTokenWithResponse Remove a token
+	//
+	// Removes the entry for `address` and its stored icon. The token leaves `GET /tokens` and
+	// `GET /tokenlist.json` (a major version of the list). To hide a token and keep its entry,
+	// set `enabled: false` instead.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /tokens/{address} (the `DeleteToken` operationId).
+	DeleteTokenWithResponse(ctx context.Context, address TokenAddress, reqEditors ...RequestEditorFn) (*DeleteTokenResponse, error)
 
 	// GetTokenWithResponse Get one token
 	//
@@ -1028,11 +1370,15 @@ type ClientWithResponsesInterface interface {
 	//
 	// The body is `multipart/form-data` with exactly one file part. Name the field `file`
 	// (any name is accepted). The image type is recognised from its bytes, not from the
-	// part's declared content type: PNG, JPEG, GIF and WebP are accepted; SVG and anything else
-	// get `415`. Files larger than the configured limit (512 KiB by default) get `413`.
+	// part's declared content type: PNG, JPEG and WebP are accepted; GIF, SVG, anything else,
+	// and an image whose header cannot be read get `415`. Wallets show square icons of 32 to
+	// 512 pixels a side: another shape or size gets `422 ICON_DIMENSIONS`. Files larger than the
+	// configured limit (100 KiB by default) get `413`.
 	//
-	// The file is stored under a name derived from the token address and the file's SHA-256,
-	// the token's previous stored icon is removed, and the response holds the icon's URL.
+	// The file is stored under a name derived from the token address and the file's SHA-256
+	// (`/icons/<address>-<hash>.<ext>`, served with `Cache-Control: public, max-age=31536000,
+	// immutable`: a new icon is a new name), the token's previous stored icon is removed, and
+	// the response holds the icon's URL.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -1137,6 +1483,156 @@ func (r GetHealthResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetHealthResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetTokenListResponse200Headers the declared response headers of an HTTP 200 response for GetTokenList
+type GetTokenListResponse200Headers struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+
+// GetTokenListResponse304Headers the declared response headers of an HTTP 304 response for GetTokenList
+type GetTokenListResponse304Headers struct {
+	AccessControlAllowOrigin *string
+	ETag                     *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+
+// GetTokenListResponse400Headers the declared response headers of an HTTP 400 response for GetTokenList
+type GetTokenListResponse400Headers struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+
+// GetTokenListResponse404Headers the declared response headers of an HTTP 404 response for GetTokenList
+type GetTokenListResponse404Headers struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+
+// GetTokenListResponse429Headers the declared response headers of an HTTP 429 response for GetTokenList
+type GetTokenListResponse429Headers struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	RetryAfter               *int32
+	XRequestId               *string
+}
+
+// GetTokenListResponse500Headers the declared response headers of an HTTP 500 response for GetTokenList
+type GetTokenListResponse500Headers struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+
+// GetTokenListResponseDefaultHeaders the declared response headers of an HTTP default response for GetTokenList
+type GetTokenListResponseDefaultHeaders struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+
+type GetTokenListResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *TokenListDocument
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *InvalidRequest
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *TokenListEmptyError
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *OtherError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetTokenListResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetTokenListResponse304Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *GetTokenListResponse400Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *GetTokenListResponse404Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetTokenListResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetTokenListResponse500Headers
+	// HeadersDefault the parsed response headers for an HTTP default response
+	HeadersDefault *GetTokenListResponseDefaultHeaders
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetTokenListResponse) GetJSON200() *TokenListDocument {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetTokenListResponse) GetJSON400() *InvalidRequest {
+	return r.JSON400
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetTokenListResponse) GetJSON404() *TokenListEmptyError {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetTokenListResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetTokenListResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r GetTokenListResponse) GetJSONDefault() *OtherError {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r GetTokenListResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetTokenListResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetTokenListResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetTokenListResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -1518,6 +2014,154 @@ func (r UpsertTokenResponse) ContentType() string {
 	return ""
 }
 
+// DeleteTokenResponse204Headers the declared response headers of an HTTP 204 response for DeleteToken
+type DeleteTokenResponse204Headers struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+
+// DeleteTokenResponse400Headers the declared response headers of an HTTP 400 response for DeleteToken
+type DeleteTokenResponse400Headers struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+
+// DeleteTokenResponse401Headers the declared response headers of an HTTP 401 response for DeleteToken
+type DeleteTokenResponse401Headers struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	WWWAuthenticate          *string
+	XRequestId               *string
+}
+
+// DeleteTokenResponse404Headers the declared response headers of an HTTP 404 response for DeleteToken
+type DeleteTokenResponse404Headers struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+
+// DeleteTokenResponse429Headers the declared response headers of an HTTP 429 response for DeleteToken
+type DeleteTokenResponse429Headers struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	RetryAfter               *int32
+	XRequestId               *string
+}
+
+// DeleteTokenResponse500Headers the declared response headers of an HTTP 500 response for DeleteToken
+type DeleteTokenResponse500Headers struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+
+// DeleteTokenResponseDefaultHeaders the declared response headers of an HTTP default response for DeleteToken
+type DeleteTokenResponseDefaultHeaders struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+
+type DeleteTokenResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *InvalidRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *TokenNotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *OtherError
+	// Headers204 the parsed response headers for an HTTP 204 response
+	Headers204 *DeleteTokenResponse204Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *DeleteTokenResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *DeleteTokenResponse401Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *DeleteTokenResponse404Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *DeleteTokenResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *DeleteTokenResponse500Headers
+	// HeadersDefault the parsed response headers for an HTTP default response
+	HeadersDefault *DeleteTokenResponseDefaultHeaders
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r DeleteTokenResponse) GetJSON400() *InvalidRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DeleteTokenResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r DeleteTokenResponse) GetJSON404() *TokenNotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r DeleteTokenResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r DeleteTokenResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r DeleteTokenResponse) GetJSONDefault() *OtherError {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteTokenResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteTokenResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteTokenResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteTokenResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetTokenResponse200Headers the declared response headers of an HTTP 200 response for GetToken
 type GetTokenResponse200Headers struct {
 	AccessControlAllowOrigin *string
@@ -1704,6 +2348,14 @@ type UploadTokenIconResponse415Headers struct {
 	XRequestId               *string
 }
 
+// UploadTokenIconResponse422Headers the declared response headers of an HTTP 422 response for UploadTokenIcon
+type UploadTokenIconResponse422Headers struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+
 // UploadTokenIconResponse429Headers the declared response headers of an HTTP 429 response for UploadTokenIcon
 type UploadTokenIconResponse429Headers struct {
 	AccessControlAllowOrigin *string
@@ -1744,6 +2396,8 @@ type UploadTokenIconResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON415 the response for an HTTP 415 `application/json` response
 	JSON415 *UnsupportedMediaType
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *IconRejectedError
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *RateLimited
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -1762,6 +2416,8 @@ type UploadTokenIconResponse struct {
 	Headers413 *UploadTokenIconResponse413Headers
 	// Headers415 the parsed response headers for an HTTP 415 response
 	Headers415 *UploadTokenIconResponse415Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *UploadTokenIconResponse422Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *UploadTokenIconResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
@@ -1798,6 +2454,11 @@ func (r UploadTokenIconResponse) GetJSON413() *PayloadTooLarge {
 // GetJSON415 returns the response for an HTTP 415 `application/json` response
 func (r UploadTokenIconResponse) GetJSON415() *UnsupportedMediaType {
 	return r.JSON415
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r UploadTokenIconResponse) GetJSON422() *IconRejectedError {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -1860,6 +2521,46 @@ func (c *ClientWithResponses) GetHealthWithResponse(ctx context.Context, reqEdit
 	return ParseGetHealthResponse(rsp)
 }
 
+// GetTokenListWithResponse The enabled tokens as a token list
+//
+// The enabled tokens in the [token-lists](https://tokenlists.org) format that wallets and
+// exchanges read (the schema the `@uniswap/token-lists` package ships), in the order of
+// `GET /tokens`.
+//
+//   - `version` follows the format's rules: **major** when a token leaves the list (removed,
+//     disabled, or its address changed), **minor** when one joins it (added or enabled),
+//     **patch** for any other change of what the list says (a name, symbol, icon, category,
+//     underlying chain, the order). It is stored with the tokens, so a restart serves the
+//     same version, and every replica serves the same list. `timestamp` is when that version
+//     was made.
+//   - `logoURI` is absolute (stored icons under `PUBLIC_BASE_URL`).
+//   - A token's category is its one tag: its id is the category in lower case with every run
+//     of other characters than letters and digits made one `_` (a longer one: its first
+//     letters, `_` and 5 hex digits of its hash), described in the top-level `tags`.
+//   - `extensions.tokenId` is the vault's tokenId split in two, since the format's extension
+//     strings hold at most 42 characters: `high` and `low`, each `0x` and 32 hex digits, its
+//     upper and lower 128 bits (tokenId = `high` followed by `low` without its `0x`).
+//     `extensions.underlyingChain` is the token's underlying chain (at most 42 characters).
+//   - Names are cut at 60 characters and symbols at 20, whitespace in a symbol removed (the
+//     format's limits).
+//
+// The response carries a strong `ETag`; send it back in `If-None-Match` to get
+// `304 Not Modified` while the list has not changed. Any web page may read it
+// (`Access-Control-Allow-Origin: *`): exchanges' pages fetch the lists their users add.
+// While no token is enabled there is no list (the format needs one token):
+// `404 TOKEN_LIST_EMPTY`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /tokenlist.json (the `GetTokenList` operationId).
+func (c *ClientWithResponses) GetTokenListWithResponse(ctx context.Context, params *GetTokenListParams, reqEditors ...RequestEditorFn) (*GetTokenListResponse, error) {
+	rsp, err := c.GetTokenList(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetTokenListResponse(rsp)
+}
+
 // ListTokensWithResponse List tokens
 //
 // Returns the enabled tokens, ordered by `sortOrder`, then `symbol`, then `address`.
@@ -1894,9 +2595,9 @@ func (c *ClientWithResponses) ListTokensWithResponse(ctx context.Context, params
 //
 // `icon` may be an `https://` or `http://` URL (stored as given), a
 // `data:image/<type>;base64,<data>` URI, or bare base64. Base64 images are decoded, checked
-// like an upload (PNG, JPEG, GIF or WebP, at most the configured icon size) and stored by
-// the service; the entry's `icon` then becomes the stored file's URL. An empty string
-// removes the icon.
+// like an upload (PNG, JPEG or WebP, square, 32 to 512 pixels a side, at most the
+// configured icon size) and stored by the service; the entry's `icon` then becomes the
+// stored file's URL. An empty string removes the icon.
 //
 // A request that fails changes nothing.
 //
@@ -1923,9 +2624,9 @@ func (c *ClientWithResponses) UpsertTokenWithBodyWithResponse(ctx context.Contex
 //
 // `icon` may be an `https://` or `http://` URL (stored as given), a
 // `data:image/<type>;base64,<data>` URI, or bare base64. Base64 images are decoded, checked
-// like an upload (PNG, JPEG, GIF or WebP, at most the configured icon size) and stored by
-// the service; the entry's `icon` then becomes the stored file's URL. An empty string
-// removes the icon.
+// like an upload (PNG, JPEG or WebP, square, 32 to 512 pixels a side, at most the
+// configured icon size) and stored by the service; the entry's `icon` then becomes the
+// stored file's URL. An empty string removes the icon.
 //
 // A request that fails changes nothing.
 //
@@ -1938,6 +2639,23 @@ func (c *ClientWithResponses) UpsertTokenWithResponse(ctx context.Context, body 
 		return nil, err
 	}
 	return ParseUpsertTokenResponse(rsp)
+}
+
+// DeleteTokenWithResponse Remove a token
+//
+// Removes the entry for `address` and its stored icon. The token leaves `GET /tokens` and
+// `GET /tokenlist.json` (a major version of the list). To hide a token and keep its entry,
+// set `enabled: false` instead.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /tokens/{address} (the `DeleteToken` operationId).
+func (c *ClientWithResponses) DeleteTokenWithResponse(ctx context.Context, address TokenAddress, reqEditors ...RequestEditorFn) (*DeleteTokenResponse, error) {
+	rsp, err := c.DeleteToken(ctx, address, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteTokenResponse(rsp)
 }
 
 // GetTokenWithResponse Get one token
@@ -1961,11 +2679,15 @@ func (c *ClientWithResponses) GetTokenWithResponse(ctx context.Context, address 
 //
 // The body is `multipart/form-data` with exactly one file part. Name the field `file`
 // (any name is accepted). The image type is recognised from its bytes, not from the
-// part's declared content type: PNG, JPEG, GIF and WebP are accepted; SVG and anything else
-// get `415`. Files larger than the configured limit (512 KiB by default) get `413`.
+// part's declared content type: PNG, JPEG and WebP are accepted; GIF, SVG, anything else,
+// and an image whose header cannot be read get `415`. Wallets show square icons of 32 to
+// 512 pixels a side: another shape or size gets `422 ICON_DIMENSIONS`. Files larger than the
+// configured limit (100 KiB by default) get `413`.
 //
-// The file is stored under a name derived from the token address and the file's SHA-256,
-// the token's previous stored icon is removed, and the response holds the icon's URL.
+// The file is stored under a name derived from the token address and the file's SHA-256
+// (`/icons/<address>-<hash>.<ext>`, served with `Cache-Control: public, max-age=31536000,
+// immutable`: a new icon is a new name), the token's previous stored icon is removed, and
+// the response holds the icon's URL.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -2125,6 +2847,318 @@ func ParseGetHealthResponse(rsp *http.Response) (*GetHealthResponse, error) {
 		response.Headers500 = &headers
 	case true:
 		var headers GetHealthResponseDefaultHeaders
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.HeadersDefault = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetTokenListResponse parses an HTTP response from a GetTokenListWithResponse call
+func ParseGetTokenListResponse(rsp *http.Response) (*GetTokenListResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetTokenListResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest TokenListDocument
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest InvalidRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest TokenListEmptyError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest OtherError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetTokenListResponse200Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers GetTokenListResponse304Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers304 = &headers
+	case rsp.StatusCode == 400:
+		var headers GetTokenListResponse400Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 404:
+		var headers GetTokenListResponse404Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetTokenListResponse429Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int32
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int32"}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetTokenListResponse500Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case true:
+		var headers GetTokenListResponseDefaultHeaders
 		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
@@ -2939,6 +3973,304 @@ func ParseUpsertTokenResponse(rsp *http.Response) (*UpsertTokenResponse, error) 
 	return response, nil
 }
 
+// ParseDeleteTokenResponse parses an HTTP response from a DeleteTokenWithResponse call
+func ParseDeleteTokenResponse(rsp *http.Response) (*DeleteTokenResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteTokenResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest InvalidRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest TokenNotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest OtherError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		var headers DeleteTokenResponse204Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers204 = &headers
+	case rsp.StatusCode == 400:
+		var headers DeleteTokenResponse400Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers DeleteTokenResponse401Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 404:
+		var headers DeleteTokenResponse404Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 429:
+		var headers DeleteTokenResponse429Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int32
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int32"}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers DeleteTokenResponse500Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case true:
+		var headers DeleteTokenResponseDefaultHeaders
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.HeadersDefault = &headers
+	}
+
+	return response, nil
+}
+
 // ParseGetTokenResponse parses an HTTP response from a GetTokenWithResponse call
 func ParseGetTokenResponse(rsp *http.Response) (*GetTokenResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -3252,6 +4584,13 @@ func ParseUploadTokenIconResponse(rsp *http.Response) (*UploadTokenIconResponse,
 		}
 		response.JSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest IconRejectedError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest RateLimited
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -3469,6 +4808,37 @@ func ParseUploadTokenIconResponse(rsp *http.Response) (*UploadTokenIconResponse,
 			headers.XRequestId = &value
 		}
 		response.Headers415 = &headers
+	case rsp.StatusCode == 422:
+		var headers UploadTokenIconResponse422Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers UploadTokenIconResponse429Headers
 		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
@@ -3579,12 +4949,18 @@ type ServerInterface interface {
 	// GetHealth Service health
 	// (GET /health)
 	GetHealth(w http.ResponseWriter, r *http.Request)
+	// GetTokenList The enabled tokens as a token list
+	// (GET /tokenlist.json)
+	GetTokenList(w http.ResponseWriter, r *http.Request, params GetTokenListParams)
 	// ListTokens List tokens
 	// (GET /tokens)
 	ListTokens(w http.ResponseWriter, r *http.Request, params ListTokensParams)
 	// UpsertToken Add or update a token
 	// (POST /tokens)
 	UpsertToken(w http.ResponseWriter, r *http.Request)
+	// DeleteToken Remove a token
+	// (DELETE /tokens/{address})
+	DeleteToken(w http.ResponseWriter, r *http.Request, address TokenAddress)
 	// GetToken Get one token
 	// (GET /tokens/{address})
 	GetToken(w http.ResponseWriter, r *http.Request, address TokenAddress)
@@ -3603,6 +4979,12 @@ func (_ Unimplemented) GetHealth(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// GetTokenList The enabled tokens as a token list
+// (GET /tokenlist.json)
+func (_ Unimplemented) GetTokenList(w http.ResponseWriter, r *http.Request, params GetTokenListParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
 // ListTokens List tokens
 // (GET /tokens)
 func (_ Unimplemented) ListTokens(w http.ResponseWriter, r *http.Request, params ListTokensParams) {
@@ -3612,6 +4994,12 @@ func (_ Unimplemented) ListTokens(w http.ResponseWriter, r *http.Request, params
 // UpsertToken Add or update a token
 // (POST /tokens)
 func (_ Unimplemented) UpsertToken(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// DeleteToken Remove a token
+// (DELETE /tokens/{address})
+func (_ Unimplemented) DeleteToken(w http.ResponseWriter, r *http.Request, address TokenAddress) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -3641,6 +5029,47 @@ func (siw *ServerInterfaceWrapper) GetHealth(w http.ResponseWriter, r *http.Requ
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetHealth(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetTokenList operation middleware
+func (siw *ServerInterfaceWrapper) GetTokenList(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetTokenListParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch string
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-None-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-None-Match", Err: err})
+			return
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetTokenList(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -3709,6 +5138,32 @@ func (siw *ServerInterfaceWrapper) UpsertToken(w http.ResponseWriter, r *http.Re
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.UpsertToken(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// DeleteToken operation middleware
+func (siw *ServerInterfaceWrapper) DeleteToken(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "address" -------------
+	var address TokenAddress
+
+	err = runtime.BindStyledParameterWithOptions("simple", "address", chi.URLParam(r, "address"), &address, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "address", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DeleteToken(w, r, address)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -3890,10 +5345,16 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 		r.Post(options.BaseURL+"/tokens", wrapper.UpsertToken)
 	})
 	r.Group(func(r chi.Router) {
+		r.Delete(options.BaseURL+"/tokens/{address}", wrapper.DeleteToken)
+	})
+	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/tokens/{address}", wrapper.GetToken)
 	})
 	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/tokens/{address}/icon", wrapper.UploadTokenIcon)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/tokenlist.json", wrapper.GetTokenList)
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/health", wrapper.GetHealth)
@@ -4117,6 +5578,237 @@ type GetHealthdefaultJSONResponse struct {
 }
 
 func (response GetHealthdefaultJSONResponse) VisitGetHealthResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.RateLimit != nil {
+		w.Header().Set("RateLimit", fmt.Sprint(*response.Headers.RateLimit))
+	}
+	if response.Headers.RateLimitPolicy != nil {
+		w.Header().Set("RateLimit-Policy", fmt.Sprint(*response.Headers.RateLimitPolicy))
+	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(response.StatusCode)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTokenListRequestObject struct {
+	Params GetTokenListParams
+}
+
+type GetTokenListResponseObject interface {
+	VisitGetTokenListResponse(w http.ResponseWriter) error
+}
+
+type GetTokenList200ResponseHeaders struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	ETag                     *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+
+type GetTokenList200JSONResponse struct {
+	Body    TokenListDocument
+	Headers GetTokenList200ResponseHeaders
+}
+
+func (response GetTokenList200JSONResponse) VisitGetTokenListResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.CacheControl != nil {
+		w.Header().Set("Cache-Control", fmt.Sprint(*response.Headers.CacheControl))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	if response.Headers.RateLimit != nil {
+		w.Header().Set("RateLimit", fmt.Sprint(*response.Headers.RateLimit))
+	}
+	if response.Headers.RateLimitPolicy != nil {
+		w.Header().Set("RateLimit-Policy", fmt.Sprint(*response.Headers.RateLimitPolicy))
+	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTokenList304ResponseHeaders struct {
+	AccessControlAllowOrigin *string
+	ETag                     *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+
+type GetTokenList304Response struct {
+	Headers GetTokenList304ResponseHeaders
+}
+
+func (response GetTokenList304Response) VisitGetTokenListResponse(w http.ResponseWriter) error {
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	if response.Headers.RateLimit != nil {
+		w.Header().Set("RateLimit", fmt.Sprint(*response.Headers.RateLimit))
+	}
+	if response.Headers.RateLimitPolicy != nil {
+		w.Header().Set("RateLimit-Policy", fmt.Sprint(*response.Headers.RateLimitPolicy))
+	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
+type GetTokenList400JSONResponse struct{ InvalidRequestJSONResponse }
+
+func (response GetTokenList400JSONResponse) VisitGetTokenListResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.RateLimit != nil {
+		w.Header().Set("RateLimit", fmt.Sprint(*response.Headers.RateLimit))
+	}
+	if response.Headers.RateLimitPolicy != nil {
+		w.Header().Set("RateLimit-Policy", fmt.Sprint(*response.Headers.RateLimitPolicy))
+	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTokenList404ResponseHeaders struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+
+type GetTokenList404JSONResponse struct {
+	Body    TokenListEmptyError
+	Headers GetTokenList404ResponseHeaders
+}
+
+func (response GetTokenList404JSONResponse) VisitGetTokenListResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.RateLimit != nil {
+		w.Header().Set("RateLimit", fmt.Sprint(*response.Headers.RateLimit))
+	}
+	if response.Headers.RateLimitPolicy != nil {
+		w.Header().Set("RateLimit-Policy", fmt.Sprint(*response.Headers.RateLimitPolicy))
+	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTokenList429JSONResponse struct{ RateLimitedJSONResponse }
+
+func (response GetTokenList429JSONResponse) VisitGetTokenListResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.RateLimit != nil {
+		w.Header().Set("RateLimit", fmt.Sprint(*response.Headers.RateLimit))
+	}
+	if response.Headers.RateLimitPolicy != nil {
+		w.Header().Set("RateLimit-Policy", fmt.Sprint(*response.Headers.RateLimitPolicy))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTokenList500JSONResponse struct{ InternalJSONResponse }
+
+func (response GetTokenList500JSONResponse) VisitGetTokenListResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.RateLimit != nil {
+		w.Header().Set("RateLimit", fmt.Sprint(*response.Headers.RateLimit))
+	}
+	if response.Headers.RateLimitPolicy != nil {
+		w.Header().Set("RateLimit-Policy", fmt.Sprint(*response.Headers.RateLimitPolicy))
+	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTokenListdefaultJSONResponse struct {
+	Body       Error
+	Headers    OtherErrorResponseHeaders
+	StatusCode int
+}
+
+func (response GetTokenListdefaultJSONResponse) VisitGetTokenListResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -4704,6 +6396,208 @@ func (response UpsertTokendefaultJSONResponse) VisitUpsertTokenResponse(w http.R
 	return err
 }
 
+type DeleteTokenRequestObject struct {
+	Address TokenAddress `json:"address"`
+}
+
+type DeleteTokenResponseObject interface {
+	VisitDeleteTokenResponse(w http.ResponseWriter) error
+}
+
+type DeleteToken204ResponseHeaders struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+
+type DeleteToken204Response struct {
+	Headers DeleteToken204ResponseHeaders
+}
+
+func (response DeleteToken204Response) VisitDeleteTokenResponse(w http.ResponseWriter) error {
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.RateLimit != nil {
+		w.Header().Set("RateLimit", fmt.Sprint(*response.Headers.RateLimit))
+	}
+	if response.Headers.RateLimitPolicy != nil {
+		w.Header().Set("RateLimit-Policy", fmt.Sprint(*response.Headers.RateLimitPolicy))
+	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteToken400JSONResponse struct{ InvalidRequestJSONResponse }
+
+func (response DeleteToken400JSONResponse) VisitDeleteTokenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.RateLimit != nil {
+		w.Header().Set("RateLimit", fmt.Sprint(*response.Headers.RateLimit))
+	}
+	if response.Headers.RateLimitPolicy != nil {
+		w.Header().Set("RateLimit-Policy", fmt.Sprint(*response.Headers.RateLimitPolicy))
+	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteToken401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response DeleteToken401JSONResponse) VisitDeleteTokenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.RateLimit != nil {
+		w.Header().Set("RateLimit", fmt.Sprint(*response.Headers.RateLimit))
+	}
+	if response.Headers.RateLimitPolicy != nil {
+		w.Header().Set("RateLimit-Policy", fmt.Sprint(*response.Headers.RateLimitPolicy))
+	}
+	if response.Headers.WWWAuthenticate != nil {
+		w.Header().Set("WWW-Authenticate", fmt.Sprint(*response.Headers.WWWAuthenticate))
+	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteToken404JSONResponse struct{ TokenNotFoundJSONResponse }
+
+func (response DeleteToken404JSONResponse) VisitDeleteTokenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.RateLimit != nil {
+		w.Header().Set("RateLimit", fmt.Sprint(*response.Headers.RateLimit))
+	}
+	if response.Headers.RateLimitPolicy != nil {
+		w.Header().Set("RateLimit-Policy", fmt.Sprint(*response.Headers.RateLimitPolicy))
+	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteToken429JSONResponse struct{ RateLimitedJSONResponse }
+
+func (response DeleteToken429JSONResponse) VisitDeleteTokenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.RateLimit != nil {
+		w.Header().Set("RateLimit", fmt.Sprint(*response.Headers.RateLimit))
+	}
+	if response.Headers.RateLimitPolicy != nil {
+		w.Header().Set("RateLimit-Policy", fmt.Sprint(*response.Headers.RateLimitPolicy))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteToken500JSONResponse struct{ InternalJSONResponse }
+
+func (response DeleteToken500JSONResponse) VisitDeleteTokenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.RateLimit != nil {
+		w.Header().Set("RateLimit", fmt.Sprint(*response.Headers.RateLimit))
+	}
+	if response.Headers.RateLimitPolicy != nil {
+		w.Header().Set("RateLimit-Policy", fmt.Sprint(*response.Headers.RateLimitPolicy))
+	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTokendefaultJSONResponse struct {
+	Body       Error
+	Headers    OtherErrorResponseHeaders
+	StatusCode int
+}
+
+func (response DeleteTokendefaultJSONResponse) VisitDeleteTokenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.RateLimit != nil {
+		w.Header().Set("RateLimit", fmt.Sprint(*response.Headers.RateLimit))
+	}
+	if response.Headers.RateLimitPolicy != nil {
+		w.Header().Set("RateLimit-Policy", fmt.Sprint(*response.Headers.RateLimitPolicy))
+	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(response.StatusCode)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetTokenRequestObject struct {
 	Address TokenAddress `json:"address"`
 }
@@ -5065,6 +6959,42 @@ func (response UploadTokenIcon415JSONResponse) VisitUploadTokenIconResponse(w ht
 	return err
 }
 
+type UploadTokenIcon422ResponseHeaders struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+
+type UploadTokenIcon422JSONResponse struct {
+	Body    IconRejectedError
+	Headers UploadTokenIcon422ResponseHeaders
+}
+
+func (response UploadTokenIcon422JSONResponse) VisitUploadTokenIconResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.RateLimit != nil {
+		w.Header().Set("RateLimit", fmt.Sprint(*response.Headers.RateLimit))
+	}
+	if response.Headers.RateLimitPolicy != nil {
+		w.Header().Set("RateLimit-Policy", fmt.Sprint(*response.Headers.RateLimitPolicy))
+	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UploadTokenIcon429JSONResponse struct{ RateLimitedJSONResponse }
 
 func (response UploadTokenIcon429JSONResponse) VisitUploadTokenIconResponse(w http.ResponseWriter) error {
@@ -5155,12 +7085,18 @@ type StrictServerInterface interface {
 	// GetHealth Service health
 	// (GET /health)
 	GetHealth(ctx context.Context, request GetHealthRequestObject) (GetHealthResponseObject, error)
+	// GetTokenList The enabled tokens as a token list
+	// (GET /tokenlist.json)
+	GetTokenList(ctx context.Context, request GetTokenListRequestObject) (GetTokenListResponseObject, error)
 	// ListTokens List tokens
 	// (GET /tokens)
 	ListTokens(ctx context.Context, request ListTokensRequestObject) (ListTokensResponseObject, error)
 	// UpsertToken Add or update a token
 	// (POST /tokens)
 	UpsertToken(ctx context.Context, request UpsertTokenRequestObject) (UpsertTokenResponseObject, error)
+	// DeleteToken Remove a token
+	// (DELETE /tokens/{address})
+	DeleteToken(ctx context.Context, request DeleteTokenRequestObject) (DeleteTokenResponseObject, error)
 	// GetToken Get one token
 	// (GET /tokens/{address})
 	GetToken(ctx context.Context, request GetTokenRequestObject) (GetTokenResponseObject, error)
@@ -5232,6 +7168,32 @@ func (sh *strictHandler) GetHealth(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// GetTokenList operation middleware
+func (sh *strictHandler) GetTokenList(w http.ResponseWriter, r *http.Request, params GetTokenListParams) {
+	var request GetTokenListRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetTokenList(ctx, request.(GetTokenListRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetTokenList")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetTokenListResponseObject); ok {
+		if err := validResponse.VisitGetTokenListResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // ListTokens operation middleware
 func (sh *strictHandler) ListTokens(w http.ResponseWriter, r *http.Request, params ListTokensParams) {
 	var request ListTokensRequestObject
@@ -5282,6 +7244,32 @@ func (sh *strictHandler) UpsertToken(w http.ResponseWriter, r *http.Request) {
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(UpsertTokenResponseObject); ok {
 		if err := validResponse.VisitUpsertTokenResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// DeleteToken operation middleware
+func (sh *strictHandler) DeleteToken(w http.ResponseWriter, r *http.Request, address TokenAddress) {
+	var request DeleteTokenRequestObject
+
+	request.Address = address
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteToken(ctx, request.(DeleteTokenRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteToken")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DeleteTokenResponseObject); ok {
+		if err := validResponse.VisitDeleteTokenResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {

@@ -36,9 +36,9 @@ export interface paths {
          *
          *     `icon` may be an `https://` or `http://` URL (stored as given), a
          *     `data:image/<type>;base64,<data>` URI, or bare base64. Base64 images are decoded, checked
-         *     like an upload (PNG, JPEG, GIF or WebP, at most the configured icon size) and stored by
-         *     the service; the entry's `icon` then becomes the stored file's URL. An empty string
-         *     removes the icon.
+         *     like an upload (PNG, JPEG or WebP, square, 32 to 512 pixels a side, at most the
+         *     configured icon size) and stored by the service; the entry's `icon` then becomes the
+         *     stored file's URL. An empty string removes the icon.
          *
          *     A request that fails changes nothing.
          */
@@ -63,7 +63,13 @@ export interface paths {
         get: operations["getToken"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Remove a token
+         * @description Removes the entry for `address` and its stored icon. The token leaves `GET /tokens` and
+         *     `GET /tokenlist.json` (a major version of the list). To hide a token and keep its entry,
+         *     set `enabled: false` instead.
+         */
+        delete: operations["deleteToken"];
         options?: never;
         head?: never;
         patch?: never;
@@ -84,13 +90,62 @@ export interface paths {
          *
          *     The body is `multipart/form-data` with exactly one file part. Name the field `file`
          *     (any name is accepted). The image type is recognised from its bytes, not from the
-         *     part's declared content type: PNG, JPEG, GIF and WebP are accepted; SVG and anything else
-         *     get `415`. Files larger than the configured limit (512 KiB by default) get `413`.
+         *     part's declared content type: PNG, JPEG and WebP are accepted; GIF, SVG, anything else,
+         *     and an image whose header cannot be read get `415`. Wallets show square icons of 32 to
+         *     512 pixels a side: another shape or size gets `422 ICON_DIMENSIONS`. Files larger than the
+         *     configured limit (100 KiB by default) get `413`.
          *
-         *     The file is stored under a name derived from the token address and the file's SHA-256,
-         *     the token's previous stored icon is removed, and the response holds the icon's URL.
+         *     The file is stored under a name derived from the token address and the file's SHA-256
+         *     (`/icons/<address>-<hash>.<ext>`, served with `Cache-Control: public, max-age=31536000,
+         *     immutable`: a new icon is a new name), the token's previous stored icon is removed, and
+         *     the response holds the icon's URL.
          */
         post: operations["uploadTokenIcon"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tokenlist.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The enabled tokens as a token list
+         * @description The enabled tokens in the [token-lists](https://tokenlists.org) format that wallets and
+         *     exchanges read (the schema the `@uniswap/token-lists` package ships), in the order of
+         *     `GET /tokens`.
+         *
+         *     * `version` follows the format's rules: **major** when a token leaves the list (removed,
+         *       disabled, or its address changed), **minor** when one joins it (added or enabled),
+         *       **patch** for any other change of what the list says (a name, symbol, icon, category,
+         *       underlying chain, the order). It is stored with the tokens, so a restart serves the
+         *       same version, and every replica serves the same list. `timestamp` is when that version
+         *       was made.
+         *     * `logoURI` is absolute (stored icons under `PUBLIC_BASE_URL`).
+         *     * A token's category is its one tag: its id is the category in lower case with every run
+         *       of other characters than letters and digits made one `_` (a longer one: its first
+         *       letters, `_` and 5 hex digits of its hash), described in the top-level `tags`.
+         *     * `extensions.tokenId` is the vault's tokenId split in two, since the format's extension
+         *       strings hold at most 42 characters: `high` and `low`, each `0x` and 32 hex digits, its
+         *       upper and lower 128 bits (tokenId = `high` followed by `low` without its `0x`).
+         *       `extensions.underlyingChain` is the token's underlying chain (at most 42 characters).
+         *     * Names are cut at 60 characters and symbols at 20, whitespace in a symbol removed (the
+         *       format's limits).
+         *
+         *     The response carries a strong `ETag`; send it back in `If-None-Match` to get
+         *     `304 Not Modified` while the list has not changed. Any web page may read it
+         *     (`Access-Control-Allow-Origin: *`): exchanges' pages fetch the lists their users add.
+         *     While no token is enabled there is no list (the format needs one token):
+         *     `404 TOKEN_LIST_EMPTY`.
+         */
+        get: operations["getTokenList"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -195,6 +250,95 @@ export interface components {
         TokenList: {
             tokens: components["schemas"]["Token"][];
         };
+        /** @description A token list in the token-lists format (`tokenlist.schema.json` of `@uniswap/token-lists`). */
+        TokenListDocument: {
+            /**
+             * @description `TOKENLIST_NAME`.
+             * @example vaultd
+             */
+            name: string;
+            /**
+             * Format: date-time
+             * @description When this version of the list was made (UTC).
+             * @example 2026-11-26T03:30:00Z
+             */
+            timestamp: string;
+            version: components["schemas"]["TokenListVersion"];
+            /** @description The tags the tokens carry (their categories), by id. */
+            tags?: {
+                [key: string]: {
+                    /** @example stablecoin */
+                    name: string;
+                    /** @example Registry category stablecoin */
+                    description: string;
+                };
+            };
+            tokens: components["schemas"]["TokenListEntry"][];
+        };
+        /** @description Major when a token left the list, minor when one joined it, patch for any other change. */
+        TokenListVersion: {
+            /**
+             * Format: int32
+             * @example 1
+             */
+            major: number;
+            /**
+             * Format: int32
+             * @example 2
+             */
+            minor: number;
+            /**
+             * Format: int32
+             * @example 0
+             */
+            patch: number;
+        };
+        /** @description One enabled token. */
+        TokenListEntry: {
+            /**
+             * Format: int64
+             * @example 1337
+             */
+            chainId: number;
+            /**
+             * @description EIP-55 checksummed.
+             * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
+             */
+            address: string;
+            /** @example Vault Wrapped USD Coin */
+            name: string;
+            /** @example vUSDC */
+            symbol: string;
+            /**
+             * Format: int32
+             * @example 6
+             */
+            decimals: number;
+            /**
+             * Format: uri
+             * @description The icon's absolute URL; absent when the token has none.
+             * @example https://registry.example.org/icons/0x5fbdb2315678afecb367f032d93f642f64180aa3-1a2b3c4d.png
+             */
+            logoURI?: string;
+            /** @description The id of the token's category's tag. */
+            tags?: string[];
+            extensions: components["schemas"]["TokenListExtensions"];
+        };
+        /** @description vaultd's own fields. */
+        TokenListExtensions: {
+            /** @description The tokenId in two halves of 128 bits (extension strings hold at most 42 characters): tokenId = `high` followed by `low` without its `0x`. */
+            tokenId: {
+                /** @example 0x11f0c4d3dfd1b4b6cfc75b3a0e8d2fd0 */
+                high: string;
+                /** @example 0x4f26c3ad2ed5b8f1f5c6e5fb3c7cf4a1 */
+                low: string;
+            };
+            /**
+             * @description The chain that holds the underlying asset (at most 42 characters); absent when unset.
+             * @example ethereum
+             */
+            underlyingChain?: string;
+        };
         /**
          * @description The fields an administrator sets. name, symbol, decimals and tokenId are not accepted:
          *     the service reads or computes them.
@@ -203,7 +347,7 @@ export interface components {
             address: components["schemas"]["Address"];
             /**
              * @description An http(s) URL (at most 2048 characters), a `data:image/...;base64,` URI, bare base64
-             *     image data (at most the configured icon size once decoded, 512 KiB by default), or ""
+             *     image data (at most the configured icon size once decoded, 100 KiB by default), or ""
              *     to remove the icon. The request's size limit (`ICON_MAX_BYTES` × 4/3 + 64 KiB) bounds
              *     it first; `maxLength` is that limit at the largest `ICON_MAX_BYTES` (16 MiB).
              * @example https://example.com/icons/usdc.png
@@ -260,7 +404,7 @@ export interface components {
              * @example TOKEN_NOT_FOUND
              * @enum {string}
              */
-            code: "INVALID_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "CHAIN_UNAVAILABLE" | "UNAVAILABLE" | "INTERNAL" | "TOKEN_NOT_FOUND" | "NOT_A_CONTRACT" | "NOT_A_TOKEN";
+            code: "INVALID_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "CHAIN_UNAVAILABLE" | "UNAVAILABLE" | "INTERNAL" | "TOKEN_NOT_FOUND" | "NOT_A_CONTRACT" | "NOT_A_TOKEN" | "ICON_DIMENSIONS" | "TOKEN_LIST_EMPTY";
         };
         /** @description The error body of a 400. */
         InvalidRequestError: {
@@ -340,7 +484,27 @@ export interface components {
              * @description Machine-readable code; one of these for this response.
              * @enum {string}
              */
-            code: "NOT_A_CONTRACT" | "NOT_A_TOKEN";
+            code: "NOT_A_CONTRACT" | "NOT_A_TOKEN" | "ICON_DIMENSIONS";
+        };
+        /** @description The error body of a 422 of POST /tokens/{address}/icon. */
+        IconRejectedError: {
+            /** @description What went wrong, for people. */
+            error: string;
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "ICON_DIMENSIONS";
+        };
+        /** @description The error body of a 404 of GET /tokenlist.json. */
+        TokenListEmptyError: {
+            /** @description What went wrong, for people. */
+            error: string;
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "TOKEN_LIST_EMPTY";
         };
     };
     responses: {
@@ -448,14 +612,14 @@ export interface components {
             content: {
                 /**
                  * @example {
-                 *       "error": "icon is larger than 524288 bytes",
+                 *       "error": "icon is larger than 102400 bytes",
                  *       "code": "PAYLOAD_TOO_LARGE"
                  *     }
                  */
                 "application/json": components["schemas"]["PayloadTooLargeError"];
             };
         };
-        /** @description The icon is not a PNG, JPEG, GIF or WebP image. */
+        /** @description The icon is not a PNG, JPEG or WebP image, or its header cannot be read. */
         UnsupportedMediaType: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
@@ -467,7 +631,7 @@ export interface components {
             content: {
                 /**
                  * @example {
-                 *       "error": "icon must be a PNG, JPEG, GIF or WebP image",
+                 *       "error": "icon must be a PNG, JPEG or WebP image",
                  *       "code": "UNSUPPORTED_MEDIA_TYPE"
                  *     }
                  */
@@ -636,7 +800,8 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             /**
              * @description The address does not hold a token: `NOT_A_CONTRACT` (no code at the address) or
-             *     `NOT_A_TOKEN` (the contract does not answer `name()`, `symbol()` and `decimals()`).
+             *     `NOT_A_TOKEN` (the contract does not answer `name()`, `symbol()` and `decimals()`);
+             *     or the icon is not square, or under 32 or over 512 pixels a side: `ICON_DIMENSIONS`.
              */
             422: {
                 headers: {
@@ -688,6 +853,37 @@ export interface operations {
             default: components["responses"]["OtherError"];
         };
     };
+    deleteToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token contract address, 0x and 40 hex digits, any letter case. */
+                address: components["parameters"]["TokenAddress"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entry is removed. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["TokenNotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            default: components["responses"]["OtherError"];
+        };
+    };
     uploadTokenIcon: {
         parameters: {
             query?: never;
@@ -703,7 +899,7 @@ export interface operations {
                 "multipart/form-data": {
                     /**
                      * Format: binary
-                     * @description The image (PNG, JPEG, GIF or WebP).
+                     * @description The image (PNG, JPEG or WebP; square, 32 to 512 pixels a side).
                      */
                     file?: string;
                 } & {
@@ -730,6 +926,92 @@ export interface operations {
             404: components["responses"]["TokenNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description `ICON_DIMENSIONS`: the image is not square, or is under 32 or over 512 pixels a side. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "icon is 16×16 pixels: it must be 32 to 512 pixels a side",
+                     *       "code": "ICON_DIMENSIONS"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IconRejectedError"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    getTokenList: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An `ETag` from an earlier response. */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The token list. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `*`: any web page may read the list (or the request's `Origin`, when `CORS_ALLOWED_ORIGINS` names it). */
+                    "Access-Control-Allow-Origin"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Strong validator of this exact body. */
+                    ETag?: string;
+                    /** @description `public, max-age=15`. */
+                    "Cache-Control"?: "public, max-age=15";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenListDocument"];
+                };
+            };
+            /** @description The list has not changed since the `ETag` sent in `If-None-Match`. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["InvalidRequest"];
+            /** @description `TOKEN_LIST_EMPTY`: no token is enabled, and a token list holds at least one. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "no token is enabled: the token list is empty",
+                     *       "code": "TOKEN_LIST_EMPTY"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TokenListEmptyError"];
+                };
+            };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             default: components["responses"]["OtherError"];

@@ -48,12 +48,34 @@ type listResponse struct {
 	etag         string
 	cacheControl string
 	notModified  bool
+	anyOrigin    bool // Access-Control-Allow-Origin: *, unless CORS_ALLOWED_ORIGINS named the origin
+}
+
+func (a *api) GetTokenList(ctx context.Context, req registryapi.GetTokenListRequestObject) (registryapi.GetTokenListResponseObject, error) {
+	body, etag, ok := a.reg.TokenList()
+	if !ok {
+		return nil, refuse(TokenListEmpty, "no token is enabled: the token list is empty")
+	}
+	// Web apps of any origin read token lists (an exchange's page fetches the lists its users
+	// add): a public read, sent without credentials.
+	resp := listResponse{body: body, etag: etag, cacheControl: "public, max-age=15", anyOrigin: true}
+	if req.Params.IfNoneMatch != nil && etagMatches(*req.Params.IfNoneMatch, etag) {
+		resp.notModified = true
+	}
+	return resp, nil
+}
+
+func (l listResponse) VisitGetTokenListResponse(w http.ResponseWriter) error {
+	return l.VisitListTokensResponse(w)
 }
 
 func (l listResponse) VisitListTokensResponse(w http.ResponseWriter) error {
 	h := w.Header()
 	h["Etag"] = []string{l.etag}
 	h["Cache-Control"] = []string{l.cacheControl}
+	if l.anyOrigin && h.Get("Access-Control-Allow-Origin") == "" {
+		h["Access-Control-Allow-Origin"] = []string{"*"}
+	}
 	if l.notModified {
 		w.WriteHeader(http.StatusNotModified)
 		return nil
@@ -101,6 +123,17 @@ func (a *api) UpsertToken(ctx context.Context, req registryapi.UpsertTokenReques
 	return registryapi.UpsertToken200JSONResponse{Body: t}, nil
 }
 
+func (a *api) DeleteToken(ctx context.Context, req registryapi.DeleteTokenRequestObject) (registryapi.DeleteTokenResponseObject, error) {
+	addr, err := parseAddress(req.Address)
+	if err != nil {
+		return nil, err
+	}
+	if err := a.reg.Remove(ctx, addr); err != nil {
+		return nil, err
+	}
+	return registryapi.DeleteToken204Response{}, nil
+}
+
 func (a *api) UploadTokenIcon(ctx context.Context, req registryapi.UploadTokenIconRequestObject) (registryapi.UploadTokenIconResponseObject, error) {
 	addr, err := parseAddress(req.Address)
 	if err != nil {
@@ -113,8 +146,8 @@ func (a *api) UploadTokenIcon(ctx context.Context, req registryapi.UploadTokenIc
 	if err != nil {
 		return nil, err
 	}
-	if _, ok := DetectImage(data); !ok {
-		return nil, errUnsupportedImage
+	if _, err := CheckIcon(data); err != nil {
+		return nil, err
 	}
 	url, err := a.reg.SetIcon(ctx, addr, data)
 	if err != nil {
@@ -193,6 +226,8 @@ var reasons = platform.Answers[Reason]{
 	BadIcon:          {Status: http.StatusBadRequest, Code: platform.CodeInvalidRequest},
 	UnsupportedImage: {Status: http.StatusUnsupportedMediaType, Code: platform.CodeUnsupportedMediaType},
 	IconTooLarge:     {Status: http.StatusRequestEntityTooLarge, Code: platform.CodePayloadTooLarge},
+	IconDimensions:   {Status: http.StatusUnprocessableEntity, Code: CodeIconDimensions},
+	TokenListEmpty:   {Status: http.StatusNotFound, Code: CodeTokenListEmpty},
 }
 
 // httpError is err as the registry answers it: a *TokenError through reasons, anything else

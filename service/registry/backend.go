@@ -17,17 +17,17 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/atomicfile"
 )
 
-// backend is where the registry keeps its entries and icons: a JSON file and an icon folder
-// (one process, the default), or Postgres (replicas; pgstore.go).
+// backend is where the registry keeps its entries, token list and icons: a JSON file and an icon
+// folder (one process, the default), or Postgres (replicas; pgstore.go).
 type backend interface {
-	// load reads every entry, with the chain id their tokenIds were computed with; found is
-	// false for a store that holds nothing yet.
+	// load reads every entry, with the chain id their tokenIds were computed with, and the
+	// stored token list; found is false for a store that holds no entry.
 	load(ctx context.Context) (f storeFile, found bool, err error)
-	// write runs change on the freshest entries under the store's write lock (cur is the
-	// process's own view, which a single-process store trusts), persists the entry it returns,
-	// and returns every entry after the change. Nothing is persisted when change fails.
-	write(ctx context.Context, cur map[common.Address]storedToken, chainID uint64,
-		change func(cur map[common.Address]storedToken) (storedToken, error)) (map[common.Address]storedToken, storedToken, error)
+	// write runs apply on the freshest state under the store's write lock (cur is the
+	// process's own view, which a single-process store trusts), persists the edit it returns,
+	// and returns the state after it. Nothing is persisted when apply fails, nor when its edit
+	// is empty.
+	write(ctx context.Context, cur contents, chainID uint64, apply func(cur contents) (edit, error)) (contents, edit, error)
 	// saveIcon stores an image for token under a content-addressed name and returns the name.
 	saveIcon(ctx context.Context, token common.Address, data []byte) (string, error)
 	// removeIcon deletes a stored icon (names of the stored form only).
@@ -35,6 +35,48 @@ type backend interface {
 	// icon opens a stored icon, with when it was stored.
 	icon(ctx context.Context, name string) (io.ReadSeekCloser, time.Time, error)
 	close()
+}
+
+// contents is what the store holds: the entries and the token list (nil before the first).
+type contents struct {
+	byAddr map[common.Address]storedToken
+	list   *storedList
+}
+
+// edit is one write: an entry put or removed, and the token list when it changed.
+type edit struct {
+	put    *storedToken
+	remove *common.Address
+	list   *storedList
+}
+
+func (e edit) empty() bool { return e.put == nil && e.remove == nil && e.list == nil }
+
+// applied is cur after e.
+func (cur contents) applied(e edit) contents {
+	next := contents{byAddr: maps.Clone(cur.byAddr), list: cur.list}
+	if next.byAddr == nil {
+		next.byAddr = map[common.Address]storedToken{}
+	}
+	if e.put != nil {
+		next.byAddr[common.HexToAddress(e.put.Address)] = *e.put
+	}
+	if e.remove != nil {
+		delete(next.byAddr, *e.remove)
+	}
+	if e.list != nil {
+		next.list = e.list
+	}
+	return next
+}
+
+// contentsOf is what a loaded store holds.
+func contentsOf(f storeFile) contents {
+	byAddr := make(map[common.Address]storedToken, len(f.Tokens))
+	for _, t := range f.Tokens {
+		byAddr[common.HexToAddress(t.Address)] = t
+	}
+	return contents{byAddr: byAddr, list: f.TokenList}
 }
 
 // fileBackend is DATA_FILE and ICONS_DIR: each write replaces the file atomically.
@@ -54,22 +96,23 @@ func newFileBackend(path, iconsDir string) (*fileBackend, error) {
 
 func (b *fileBackend) load(context.Context) (storeFile, bool, error) { return loadStore(b.path) }
 
-func (b *fileBackend) write(_ context.Context, cur map[common.Address]storedToken, chainID uint64,
-	change func(map[common.Address]storedToken) (storedToken, error)) (map[common.Address]storedToken, storedToken, error) {
-	t, err := change(cur)
-	if err != nil {
-		return nil, t, err
+func (b *fileBackend) write(_ context.Context, cur contents, chainID uint64, apply func(contents) (edit, error)) (contents, edit, error) {
+	e, err := apply(cur)
+	if err != nil || e.empty() {
+		return cur, e, err
 	}
-	next := maps.Clone(cur)
-	next[common.HexToAddress(t.Address)] = t
-	f := storeFile{Version: fileVersion, ChainID: chainID, Tokens: slices.Collect(maps.Values(next))}
+	next := cur.applied(e)
+	f := storeFile{Version: fileVersion, ChainID: chainID, Tokens: slices.Collect(maps.Values(next.byAddr)), TokenList: next.list}
 	slices.SortFunc(f.Tokens, func(a, b storedToken) int {
 		return strings.Compare(strings.ToLower(a.Address), strings.ToLower(b.Address))
 	})
-	if err := saveStore(b.path, f); err != nil {
-		return nil, t, fmt.Errorf("write %s: %w", b.path, err)
+	if f.Tokens == nil {
+		f.Tokens = []storedToken{}
 	}
-	return next, t, nil
+	if err := saveStore(b.path, f); err != nil {
+		return cur, e, fmt.Errorf("write %s: %w", b.path, err)
+	}
+	return next, e, nil
 }
 
 func (b *fileBackend) saveIcon(_ context.Context, token common.Address, data []byte) (string, error) {

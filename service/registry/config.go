@@ -25,7 +25,8 @@ const minAdminKeyLen = 16
 type Config struct {
 	HTTP          platform.HTTPConfig
 	AdminAPIKey   string // never logged or returned
-	PublicBaseURL string // prefix of icon URLs; default http://localhost:PORT
+	PublicBaseURL string // prefix of icon URLs (in /tokens and /tokenlist.json); default http://localhost:PORT
+	TokenListName string // the name of GET /tokenlist.json
 	Chain         chain.Config
 	Store         StoreConfig
 	Icons         IconsConfig
@@ -58,10 +59,11 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		Store:       StoreConfig{DataFile: e.String("DATA_FILE", "./tokens.json"), DatabaseURL: e.String("DATABASE_URL", "")},
 		Icons: IconsConfig{
 			Dir:      e.String("ICONS_DIR", "./icons"),
-			MaxBytes: e.Int("ICON_MAX_BYTES", 512<<10, 1, 16<<20),
+			MaxBytes: e.Int("ICON_MAX_BYTES", 100<<10, 1, 16<<20),
 			Serve:    e.Bool("SERVE_ICONS", true),
 		},
-		Limits: ratelimit.ClientLimitFromEnv(e, "600/1m"),
+		Limits:        ratelimit.ClientLimitFromEnv(e, "600/1m"),
+		TokenListName: e.String("TOKENLIST_NAME", defaultListName),
 	}
 	c.PublicBaseURL = strings.TrimRight(e.String("PUBLIC_BASE_URL", "http://localhost:"+strconv.Itoa(c.HTTP.Port)), "/")
 	return c, errors.Join(fileErr, e.Err(), c.Validate())
@@ -75,6 +77,9 @@ func (c Config) Validate() error {
 	}
 	if u, err := url.Parse(c.PublicBaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		errs = append(errs, fmt.Errorf("PUBLIC_BASE_URL must be an http(s) URL, got %q", c.PublicBaseURL))
+	}
+	if len(c.TokenListName) > listMaxName || !listNamePattern.MatchString(c.TokenListName) {
+		errs = append(errs, fmt.Errorf("TOKENLIST_NAME must be 1 to %d letters, digits, _ or spaces (the token-lists format), got %q", listMaxName, c.TokenListName))
 	}
 	return errors.Join(append(errs, c.Chain.Validate(), c.Store.Validate(), c.Icons.Validate())...)
 }

@@ -13,8 +13,10 @@ const (
 	NotAToken                          // a contract that does not answer as an ERC-20
 	ChainUnavailable                   // the chain did not answer
 	BadIcon                            // an icon field that is neither a URL nor image data
-	UnsupportedImage                   // image data of an unknown format
+	UnsupportedImage                   // image data of a format not accepted, or unreadable
 	IconTooLarge                       // image data over ICON_MAX_BYTES
+	IconDimensions                     // an image that is not square, or under 32 or over 512 pixels a side
+	TokenListEmpty                     // no enabled token: no token list to serve
 )
 
 // TokenError is a request the registry refused: its reason, a message for the caller, and the

@@ -82,6 +82,7 @@ func TestFailedWriteChangesNothing(t *testing.T) {
 	upsert(t, s, registryapi.TokenInput{Address: tok.Address.Hex(), Category: ptr("before")})
 	fileBefore, _ := os.ReadFile(filepath.Join(dir, "tokens.json"))
 	listBefore := listTokens(t, s.public, nil)
+	tokenListBefore := tokenList(t, s, "")
 
 	if out, err := exec.Command("chattr", "+i", dir).CombinedOutput(); err != nil {
 		t.Skipf("chattr +i not available here (%v: %s)", err, out)
@@ -99,12 +100,18 @@ func TestFailedWriteChangesNothing(t *testing.T) {
 	if after := listTokens(t, s.public, nil); string(after.Body) != string(listBefore.Body) {
 		t.Fatalf("memory changed after a failed write: %s", after.Body)
 	}
+	if after := tokenList(t, s, ""); string(after.Body) != string(tokenListBefore.Body) {
+		t.Fatalf("the token list changed after a failed write: %s", after.Body)
+	}
 	if fileAfter, _ := os.ReadFile(filepath.Join(dir, "tokens.json")); !bytes.Equal(fileAfter, fileBefore) {
 		t.Fatal("the data file changed after a failed write")
 	}
 	exec.Command("chattr", "-i", dir).Run()
 	if ok := upsert(t, s, registryapi.TokenInput{Address: tok.Address.Hex(), Category: ptr("after")}); ok.StatusCode() != 200 {
 		t.Fatalf("after the disk recovers: %d %s", ok.StatusCode(), ok.Body)
+	}
+	if v, _ := listVersion(t, s); v != "1.0.1" {
+		t.Fatalf("after the failed writes and one that held: version %s, want 1.0.1 (one bump)", v)
 	}
 }
 

@@ -6,6 +6,10 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
+	"image"
+	"image/jpeg"
+	"image/png"
+	"io"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -13,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
+	"golang.org/x/image/webp"
 
 	"github.com/seed018cc74c/vaultd/service/kit/atomicfile"
 )
@@ -43,7 +48,36 @@ type IconField struct {
 
 const maxIconURL = 2048
 
-var errUnsupportedImage = refuse(UnsupportedImage, "icon must be a PNG, JPEG, GIF or WebP image")
+var errUnsupportedImage = refuse(UnsupportedImage, "icon must be a PNG, JPEG or WebP image")
+
+// What wallets show well: a square icon, 32 to 512 pixels a side (and at most ICON_MAX_BYTES,
+// 100 KiB by default), PNG, JPEG or WebP.
+const (
+	iconMinSide = 32
+	iconMaxSide = 512
+)
+
+// CheckIcon checks an icon's bytes before anything stores them: a PNG, JPEG or WebP image (GIF
+// and SVG are refused: UnsupportedImage), whose header can be read, square, 32 to 512 pixels a
+// side (IconDimensions). It returns the extension it is stored under.
+func CheckIcon(data []byte) (ext string, err error) {
+	ext, ok := DetectImage(data)
+	if !ok || ext == "gif" {
+		return "", errUnsupportedImage
+	}
+	decode := map[string]func(io.Reader) (image.Config, error){"png": png.DecodeConfig, "jpg": jpeg.DecodeConfig, "webp": webp.DecodeConfig}[ext]
+	c, err := decode(bytes.NewReader(data))
+	if err != nil {
+		return "", refuse(UnsupportedImage, "icon is not a readable %s image: %v", strings.ToUpper(ext), err)
+	}
+	if c.Width != c.Height {
+		return "", refuse(IconDimensions, "icon is %d×%d pixels: it must be square", c.Width, c.Height)
+	}
+	if c.Width < iconMinSide || c.Width > iconMaxSide {
+		return "", refuse(IconDimensions, "icon is %d×%d pixels: it must be %d to %d pixels a side", c.Width, c.Height, iconMinSide, iconMaxSide)
+	}
+	return ext, nil
+}
 
 func iconTooLarge(max int64) error { return refuse(IconTooLarge, "icon is larger than %d bytes", max) }
 
@@ -77,8 +111,8 @@ func ParseIconField(s string, max int64) (IconField, error) {
 	if int64(len(data)) > max {
 		return IconField{}, iconTooLarge(max)
 	}
-	if _, ok := DetectImage(data); !ok {
-		return IconField{}, errUnsupportedImage
+	if _, err := CheckIcon(data); err != nil {
+		return IconField{}, err
 	}
 	return IconField{Data: data}, nil
 }

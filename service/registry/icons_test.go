@@ -48,7 +48,7 @@ func status(err error) int {
 
 func TestParseIconField(t *testing.T) {
 	t.Parallel()
-	png := []byte("\x89PNG\r\n\x1a\n0123456789")
+	png := IconForTest("png", 32, 32, 1)
 	b64 := base64.StdEncoding.EncodeToString(png)
 	for _, c := range []struct {
 		in     string
@@ -76,10 +76,12 @@ func TestParseIconField(t *testing.T) {
 		{"data:image/png," + b64, "", false, 400},
 		{"data:image/svg+xml;base64," + base64.StdEncoding.EncodeToString([]byte("<svg/>")), "", false, 415},
 		{base64.StdEncoding.EncodeToString([]byte("plain text")), "", false, 415},
-		{base64.StdEncoding.EncodeToString(append(png, make([]byte, 100)...)), "", false, 413},
+		{base64.StdEncoding.EncodeToString(append(png, make([]byte, 1000)...)), "", false, 413},
+		{base64.StdEncoding.EncodeToString(IconForTest("gif", 32, 32, 1)), "", false, 415},
+		{base64.StdEncoding.EncodeToString(IconForTest("png", 16, 16, 1)), "", false, 422},
 		{"not base64 !!!", "", false, 400},
 	} {
-		f, err := ParseIconField(c.in, 64)
+		f, err := ParseIconField(c.in, int64(len(png)+100))
 		if got := status(err); got != c.status || (err != nil) != (c.status != 0) {
 			t.Errorf("ParseIconField(%.40q): err %v (status %d), want status %d", c.in, err, got, c.status)
 			continue
@@ -93,20 +95,20 @@ func TestParseIconField(t *testing.T) {
 	}
 }
 
-// FuzzParseIconField: any input is either refused with a client error (400, 413, 415), or
+// FuzzParseIconField: any input is either refused with a client error (400, 413, 415, 422), or
 // gives an http(s) URL, or image bytes of a known format within the limit — never a panic,
 // never a 500, never another scheme.
 func FuzzParseIconField(f *testing.F) {
-	png := "\x89PNG\r\n\x1a\n0123"
+	png := string(IconForTest("png", 32, 32, 1))
 	for _, s := range []string{"", "https://example.com/i.png", "javascript:alert(1)", "data:image/png;base64," + base64.StdEncoding.EncodeToString([]byte(png)),
 		base64.StdEncoding.EncodeToString([]byte(png)), base64.StdEncoding.EncodeToString([]byte("GIF89a")), "data:image/svg+xml;base64,PHN2Zy8+", "http://[::1", "data:,"} {
 		f.Add(s)
 	}
-	const max = 256
+	const max = 1024
 	f.Fuzz(func(t *testing.T, s string) {
 		v, err := ParseIconField(s, max)
 		if err != nil {
-			if st := status(err); st != http.StatusBadRequest && st != http.StatusRequestEntityTooLarge && st != http.StatusUnsupportedMediaType {
+			if st := status(err); st != http.StatusBadRequest && st != http.StatusRequestEntityTooLarge && st != http.StatusUnsupportedMediaType && st != http.StatusUnprocessableEntity {
 				t.Fatalf("%q: status %d (%v)", s, st, err)
 			}
 			return
@@ -120,7 +122,7 @@ func FuzzParseIconField(f *testing.F) {
 				t.Fatalf("%q: accepted URL %q", s, v.URL)
 			}
 		case v.Data != nil:
-			if _, ok := DetectImage(v.Data); !ok || len(v.Data) > max {
+			if _, err := CheckIcon(v.Data); err != nil || len(v.Data) > max {
 				t.Fatalf("%q: accepted %d bytes of an unknown format", s, len(v.Data))
 			}
 			name := iconFileName(common.Address{}, v.Data, "png")
@@ -149,4 +151,43 @@ func FuzzDetectImage(f *testing.F) {
 			t.Fatalf("svg accepted as %s", ext)
 		}
 	})
+}
+
+// CheckIcon takes what wallets show well: PNG, JPEG and WebP (its three headers), square, 32 to
+// 512 pixels a side; GIF, unreadable headers, other shapes and sizes get their own reasons.
+func TestCheckIcon(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name   string
+		data   []byte
+		ext    string
+		reason Reason
+	}{
+		{"png 32", IconForTest("png", 32, 32, 1), "png", 0},
+		{"png 512", IconForTest("png", 512, 512, 1), "png", 0},
+		{"jpeg 64", IconForTest("jpg", 64, 64, 1), "jpg", 0},
+		{"webp lossless 128", IconForTest("webp-lossless", 128, 128, 1), "webp", 0},
+		{"webp lossy 256", IconForTest("webp-lossy", 256, 256, 1), "webp", 0},
+		{"webp extended 48", IconForTest("webp-extended", 48, 48, 1), "webp", 0},
+		{"gif", IconForTest("gif", 64, 64, 1), "", UnsupportedImage},
+		{"svg", []byte(`<svg xmlns="http://www.w3.org/2000/svg"/>`), "", UnsupportedImage},
+		{"png signature only", []byte("\x89PNG\r\n\x1a\n0123456789"), "", UnsupportedImage},
+		{"webp signature only", []byte("RIFF\x04\x00\x00\x00WEBP"), "", UnsupportedImage},
+		{"png 31", IconForTest("png", 31, 31, 1), "", IconDimensions},
+		{"png 513", IconForTest("png", 513, 513, 1), "", IconDimensions},
+		{"png 64×48", IconForTest("png", 64, 48, 1), "", IconDimensions},
+		{"jpeg 16", IconForTest("jpg", 16, 16, 1), "", IconDimensions},
+		{"webp lossless 64×65", IconForTest("webp-lossless", 64, 65, 1), "", IconDimensions},
+		{"webp lossy 1024", IconForTest("webp-lossy", 1024, 1024, 1), "", IconDimensions},
+		{"webp extended 600×600", IconForTest("webp-extended", 600, 600, 1), "", IconDimensions},
+	} {
+		ext, err := CheckIcon(c.data)
+		var te *TokenError
+		switch {
+		case c.reason == 0 && (err != nil || ext != c.ext):
+			t.Errorf("%s: %q, %v; want %q", c.name, ext, err, c.ext)
+		case c.reason != 0 && (!errors.As(err, &te) || te.Reason != c.reason):
+			t.Errorf("%s: %v, want reason %d", c.name, err, c.reason)
+		}
+	}
 }

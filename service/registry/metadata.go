@@ -12,9 +12,11 @@ import (
 
 // Error codes of the registry beyond platform's.
 const (
-	CodeTokenNotFound = "TOKEN_NOT_FOUND"
-	CodeNotAContract  = "NOT_A_CONTRACT"
-	CodeNotAToken     = "NOT_A_TOKEN"
+	CodeTokenNotFound  = "TOKEN_NOT_FOUND"
+	CodeNotAContract   = "NOT_A_CONTRACT"
+	CodeNotAToken      = "NOT_A_TOKEN"
+	CodeIconDimensions = "ICON_DIMENSIONS"
+	CodeTokenListEmpty = "TOKEN_LIST_EMPTY"
 )
 
 // readMetadata reads a token's name, symbol and decimals from the chain (erc20.Read): NOT_A_CONTRACT

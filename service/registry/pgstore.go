@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"maps"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -55,6 +54,10 @@ func newPGBackend(databaseURL string) (*pgBackend, error) {
 			data       BYTEA       NOT NULL,
 			created_at TIMESTAMPTZ NOT NULL DEFAULT now()
 		)`,
+		`CREATE TABLE IF NOT EXISTS registry_tokenlist (
+			id   SMALLINT NOT NULL PRIMARY KEY CHECK (id = 1), -- one row: the list
+			list TEXT     NOT NULL                             -- GET /tokenlist.json as stored, JSON
+		)`,
 	); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("DATABASE_URL: %w", err)
@@ -64,6 +67,7 @@ func newPGBackend(databaseURL string) (*pgBackend, error) {
 
 type queryer interface {
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
 func loadRows(ctx context.Context, q queryer) (storeFile, bool, error) {
@@ -92,6 +96,17 @@ func loadRows(ctx context.Context, q queryer) (storeFile, bool, error) {
 	if err := rows.Err(); err != nil {
 		return f, false, err
 	}
+	var list string
+	switch err := q.QueryRowContext(ctx, `SELECT list FROM registry_tokenlist WHERE id = 1`).Scan(&list); {
+	case errors.Is(err, sql.ErrNoRows):
+	case err != nil:
+		return f, false, err
+	default:
+		f.TokenList = &storedList{}
+		if err := json.Unmarshal([]byte(list), f.TokenList); err != nil {
+			return f, true, fmt.Errorf("DATABASE_URL: the token list: %w", err)
+		}
+	}
 	if err := f.validate(); err != nil {
 		return f, true, fmt.Errorf("DATABASE_URL: %w", err)
 	}
@@ -100,45 +115,56 @@ func loadRows(ctx context.Context, q queryer) (storeFile, bool, error) {
 
 func (b *pgBackend) load(ctx context.Context) (storeFile, bool, error) { return loadRows(ctx, b.db) }
 
-func (b *pgBackend) write(ctx context.Context, _ map[common.Address]storedToken, chainID uint64,
-	change func(map[common.Address]storedToken) (storedToken, error)) (map[common.Address]storedToken, storedToken, error) {
+func (b *pgBackend) write(ctx context.Context, _ contents, chainID uint64, apply func(contents) (edit, error)) (contents, edit, error) {
 	tx, err := b.db.BeginTx(ctx, nil)
 	if err != nil {
-		return nil, storedToken{}, err
+		return contents{}, edit{}, err
 	}
 	defer tx.Rollback()
 	if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('vaultd:registry:write', 0))`); err != nil {
-		return nil, storedToken{}, err
+		return contents{}, edit{}, err
 	}
 	f, _, err := loadRows(ctx, tx)
 	if err != nil {
-		return nil, storedToken{}, err
+		return contents{}, edit{}, err
 	}
-	cur := make(map[common.Address]storedToken, len(f.Tokens)+1)
-	for _, t := range f.Tokens {
-		cur[common.HexToAddress(t.Address)] = t
+	cur := contentsOf(f)
+	e, err := apply(cur)
+	if err != nil || e.empty() {
+		return cur, e, err
 	}
-	t, err := change(cur)
-	if err != nil {
-		return nil, t, err
+	if e.put != nil {
+		entry, err := json.Marshal(*e.put)
+		if err != nil {
+			return cur, e, err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO registry_tokens (chain_id, address, entry) VALUES ($1, $2, $3)
+		ON CONFLICT (address) DO UPDATE SET chain_id = excluded.chain_id, entry = excluded.entry`, int64(chainID), e.put.Address, string(entry)); err != nil {
+			return cur, e, err
+		}
 	}
-	entry, err := json.Marshal(t)
-	if err != nil {
-		return nil, t, err
+	if e.remove != nil {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM registry_tokens WHERE address = $1`, e.remove.Hex()); err != nil {
+			return cur, e, err
+		}
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO registry_tokens (chain_id, address, entry) VALUES ($1, $2, $3)
-		ON CONFLICT (address) DO UPDATE SET chain_id = excluded.chain_id, entry = excluded.entry`, int64(chainID), t.Address, string(entry)); err != nil {
-		return nil, t, err
+	if e.list != nil {
+		list, err := json.Marshal(*e.list)
+		if err != nil {
+			return cur, e, err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO registry_tokenlist (id, list) VALUES (1, $1)
+		ON CONFLICT (id) DO UPDATE SET list = excluded.list`, string(list)); err != nil {
+			return cur, e, err
+		}
 	}
 	if _, err := tx.ExecContext(ctx, `SELECT pg_notify($1, $2)`, notifyChannel, b.id); err != nil {
-		return nil, t, err
+		return cur, e, err
 	}
 	if err := tx.Commit(); err != nil {
-		return nil, t, err
+		return cur, e, err
 	}
-	next := maps.Clone(cur)
-	next[common.HexToAddress(t.Address)] = t
-	return next, t, nil
+	return cur.applied(e), e, nil
 }
 
 func (b *pgBackend) saveIcon(ctx context.Context, token common.Address, data []byte) (string, error) {

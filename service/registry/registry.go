@@ -21,6 +21,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"go.opentelemetry.io/otel/trace"
@@ -38,6 +39,8 @@ type Registry struct {
 	store    backend
 	iconMax  int64
 	iconBase string // PUBLIC_BASE_URL + "/icons/"
+	listName string // the token list's name (TOKENLIST_NAME)
+	now      func() time.Time
 	metrics  *metrics
 	log      *slog.Logger
 	tracer   trace.Tracer // a write's steps: the token's metadata read, the store's write
@@ -48,9 +51,10 @@ type Registry struct {
 
 // snapshot is one immutable version of the registry.
 type snapshot struct {
-	byAddr map[common.Address]storedToken
-	public listBody // enabled tokens
-	all    listBody // every token
+	contents
+	public    listBody // enabled tokens
+	all       listBody // every token
+	tokenList listBody // GET /tokenlist.json; no body while the list holds no token
 }
 
 // listBody is a precomputed GET /tokens answer.
@@ -71,18 +75,21 @@ func (r *Registry) token(t storedToken) registryapi.Token {
 	}
 }
 
-// newSnapshot sorts the entries and precomputes both list bodies.
-func (r *Registry) newSnapshot(byAddr map[common.Address]storedToken) (*snapshot, error) {
-	sorted := make([]storedToken, 0, len(byAddr))
-	for _, t := range byAddr {
+// compareTokens is the order of the lists: sortOrder, symbol, address.
+func compareTokens(a, b storedToken) int {
+	return cmp.Or(cmp.Compare(a.SortOrder, b.SortOrder),
+		cmp.Compare(strings.ToLower(a.Symbol), strings.ToLower(b.Symbol)),
+		cmp.Compare(a.Symbol, b.Symbol),
+		cmp.Compare(strings.ToLower(a.Address), strings.ToLower(b.Address)))
+}
+
+// newSnapshot sorts the entries and precomputes the list bodies.
+func (r *Registry) newSnapshot(st contents) (*snapshot, error) {
+	sorted := make([]storedToken, 0, len(st.byAddr))
+	for _, t := range st.byAddr {
 		sorted = append(sorted, t)
 	}
-	slices.SortFunc(sorted, func(a, b storedToken) int {
-		return cmp.Or(cmp.Compare(a.SortOrder, b.SortOrder),
-			cmp.Compare(strings.ToLower(a.Symbol), strings.ToLower(b.Symbol)),
-			cmp.Compare(a.Symbol, b.Symbol),
-			cmp.Compare(strings.ToLower(a.Address), strings.ToLower(b.Address)))
-	})
+	slices.SortFunc(sorted, compareTokens)
 	public := registryapi.TokenList{Tokens: []registryapi.Token{}}
 	all := registryapi.TokenList{Tokens: []registryapi.Token{}}
 	for _, t := range sorted {
@@ -92,7 +99,7 @@ func (r *Registry) newSnapshot(byAddr map[common.Address]storedToken) (*snapshot
 			public.Tokens = append(public.Tokens, api)
 		}
 	}
-	s := &snapshot{byAddr: byAddr}
+	s := &snapshot{contents: st}
 	var err error
 	if s.public, err = encodeList(public); err != nil {
 		return nil, err
@@ -100,10 +107,15 @@ func (r *Registry) newSnapshot(byAddr map[common.Address]storedToken) (*snapshot
 	if s.all, err = encodeList(all); err != nil {
 		return nil, err
 	}
+	if st.list != nil && len(st.list.Tokens) > 0 {
+		if s.tokenList, err = encodeList(st.list); err != nil {
+			return nil, err
+		}
+	}
 	return s, nil
 }
 
-func encodeList(l registryapi.TokenList) (listBody, error) {
+func encodeList(l any) (listBody, error) {
 	body, err := json.Marshal(l)
 	if err != nil {
 		return listBody{}, err
@@ -114,22 +126,16 @@ func encodeList(l registryapi.TokenList) (listBody, error) {
 }
 
 // install makes the entries of a loaded store the registry's state.
-func (r *Registry) install(f storeFile) error {
-	byAddr := make(map[common.Address]storedToken, len(f.Tokens))
-	for _, t := range f.Tokens {
-		byAddr[common.HexToAddress(t.Address)] = t
-	}
-	return r.publish(byAddr)
-}
+func (r *Registry) install(f storeFile) error { return r.publish(contentsOf(f)) }
 
-// publish makes byAddr the registry's state.
-func (r *Registry) publish(byAddr map[common.Address]storedToken) error {
-	snap, err := r.newSnapshot(byAddr)
+// publish makes st the registry's state.
+func (r *Registry) publish(st contents) error {
+	snap, err := r.newSnapshot(st)
 	if err != nil {
 		return err
 	}
 	r.state.Store(snap)
-	r.metrics.tokens.Set(float64(len(byAddr)))
+	r.metrics.tokens.Set(float64(len(st.byAddr)))
 	return nil
 }
 
@@ -169,6 +175,13 @@ func (r *Registry) List(includeDisabled bool) (body []byte, etag string) {
 	return s.public.body, s.public.etag
 }
 
+// TokenList returns the precomputed body of GET /tokenlist.json; ok is false while the list
+// holds no token (the format needs one).
+func (r *Registry) TokenList() (body []byte, etag string, ok bool) {
+	l := r.state.Load().tokenList
+	return l.body, l.etag, l.body != nil
+}
+
 // Upsert adds or updates the token in `in`. It reads the metadata from the chain first, stores a
 // base64 icon if one came, persists, and only then makes the change visible. It returns the
 // entry and whether it was created.
@@ -205,7 +218,7 @@ func (r *Registry) Upsert(ctx context.Context, in registryapi.TokenInput) (regis
 		}
 	}
 	var exists bool
-	t, err := r.update(ctx, iconFile, func(old storedToken, found bool) (storedToken, error) {
+	t, err := r.update(ctx, iconFile, addr, func(old storedToken, found bool) (*storedToken, error) {
 		exists = found
 		t := old
 		if !found {
@@ -227,8 +240,8 @@ func (r *Registry) Upsert(ctx context.Context, in registryapi.TokenInput) (regis
 		if icon != nil {
 			t.IconURL, t.IconFile = icon.URL, iconFile
 		}
-		return t, nil
-	}, addr)
+		return &t, nil
+	})
 	if err != nil {
 		return registryapi.Token{}, false, err
 	}
@@ -244,14 +257,14 @@ func (r *Registry) SetIcon(ctx context.Context, addr common.Address, data []byte
 	if err != nil {
 		return "", err
 	}
-	_, err = r.update(ctx, file, func(old storedToken, found bool) (storedToken, error) {
+	_, err = r.update(ctx, file, addr, func(old storedToken, found bool) (*storedToken, error) {
 		if !found {
-			return old, errTokenNotFound(addr)
+			return nil, errTokenNotFound(addr)
 		}
 		t := old
 		t.IconURL, t.IconFile = "", file
-		return t, nil
-	}, addr)
+		return &t, nil
+	})
 	if err != nil {
 		return "", err
 	}
@@ -262,20 +275,45 @@ func errTokenNotFound(addr common.Address) error {
 	return refuse(TokenNotFound, "token %s is not registered", addr.Hex())
 }
 
-// update applies change to the entry at addr (found false when there is none) on the store's
-// freshest entries, persists the result, and only then publishes it. newIcon is an icon stored
-// for this change: removed again when the change fails (unless the entry already used it); the
-// entry's previous icon is removed once no longer used.
-func (r *Registry) update(ctx context.Context, newIcon string, change func(old storedToken, found bool) (storedToken, error), addr common.Address) (storedToken, error) {
+// Remove deletes the entry at addr, and its stored icon.
+func (r *Registry) Remove(ctx context.Context, addr common.Address) error {
+	_, err := r.update(ctx, "", addr, func(old storedToken, found bool) (*storedToken, error) {
+		if !found {
+			return nil, errTokenNotFound(addr)
+		}
+		return nil, nil
+	})
+	return err
+}
+
+// update applies change to the entry at addr (found false when there is none; a nil result
+// removes it) on the store's freshest state, renders the token list of the result and bumps its
+// version when it changed, persists both, and only then publishes them. newIcon is an icon
+// stored for this change: removed again when the change fails (unless the entry already used
+// it); the entry's previous icon is removed once no longer used.
+func (r *Registry) update(ctx context.Context, newIcon string, addr common.Address, change func(old storedToken, found bool) (*storedToken, error)) (storedToken, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	var oldIcon string
 	r.metrics.storeWrites.Inc()
-	next, t, err := r.store.write(ctx, r.state.Load().byAddr, r.chainID, func(cur map[common.Address]storedToken) (storedToken, error) {
-		old, found := cur[addr]
+	next, e, err := r.store.write(ctx, r.state.Load().contents, r.chainID, func(cur contents) (edit, error) {
+		old, found := cur.byAddr[addr]
 		oldIcon = old.IconFile
-		return change(old, found)
+		t, err := change(old, found)
+		if err != nil {
+			return edit{}, err
+		}
+		e := edit{put: t}
+		if t == nil {
+			e.remove = &addr
+		}
+		e.list = r.listAfter(cur.applied(e))
+		return e, nil
 	})
+	var t storedToken
+	if e.put != nil {
+		t = *e.put
+	}
 	if err != nil {
 		if newIcon != "" && newIcon != oldIcon {
 			if rerr := r.store.removeIcon(ctx, newIcon); rerr != nil {
@@ -298,4 +336,31 @@ func (r *Registry) update(ctx context.Context, newIcon string, change func(old s
 		}
 	}
 	return t, nil
+}
+
+// listAfter is the token list to store with st: nil when the stored one stands.
+func (r *Registry) listAfter(st contents) *storedList {
+	l, changed := nextList(st.list, renderList(r.listName, r.chainID, r.iconBase, st.byAddr), r.now())
+	if !changed {
+		return nil
+	}
+	return l
+}
+
+// settleList stores the token list of the store's entries when it is not the stored one: at
+// start, the first time (a store written before the list existed), or after a setting it
+// depends on changed (PUBLIC_BASE_URL, TOKENLIST_NAME). It writes nothing otherwise.
+func (r *Registry) settleList(ctx context.Context) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	next, e, err := r.store.write(ctx, r.state.Load().contents, r.chainID, func(cur contents) (edit, error) {
+		return edit{list: r.listAfter(cur)}, nil
+	})
+	if err != nil {
+		return fmt.Errorf("store the token list: %w", err)
+	}
+	if e.empty() {
+		return nil
+	}
+	return r.publish(next)
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/seed018cc74c/vaultd/gen/registryapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
+	"github.com/seed018cc74c/vaultd/service/registry"
 	"github.com/seed018cc74c/vaultd/service/vault/tokenid"
 )
 
@@ -305,10 +306,8 @@ func TestETag(t *testing.T) {
 	}
 }
 
-// pngBytes is a tiny PNG-signed image; n varies its content.
-func pngBytes(n int) []byte {
-	return append([]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"), bytes.Repeat([]byte{byte(n)}, 64)...)
-}
+// pngBytes is a 32×32 PNG; n varies its content.
+func pngBytes(n int) []byte { return registry.IconForTest("png", 32, 32, byte(n)) }
 
 func multipartBody(parts map[string][]byte) (string, *bytes.Buffer) {
 	var buf bytes.Buffer
@@ -372,9 +371,8 @@ func TestIconUpload(t *testing.T) {
 
 	// A new icon replaces the file; any field name is accepted; formats are told by their bytes.
 	for i, img := range [][]byte{
-		append([]byte("\xff\xd8\xff\xe0"), bytes.Repeat([]byte{2}, 32)...),
-		append([]byte("GIF89a"), bytes.Repeat([]byte{3}, 32)...),
-		append([]byte("RIFF\x00\x00\x00\x00WEBPVP8 "), bytes.Repeat([]byte{4}, 32)...),
+		registry.IconForTest("jpg", 64, 64, 2),
+		registry.IconForTest("webp-lossless", 512, 512, 4),
 	} {
 		resp := uploadIcon(t, s, addr, map[string][]byte{"image": img})
 		if resp.StatusCode() != 200 {
@@ -390,12 +388,17 @@ func TestIconUpload(t *testing.T) {
 		status int
 		code   string
 	}{
-		"svg":       {map[string][]byte{"file": []byte(`<svg xmlns="http://www.w3.org/2000/svg"/>`)}, 415, "UNSUPPORTED_MEDIA_TYPE"},
-		"text":      {map[string][]byte{"file": []byte("just text")}, 415, "UNSUPPORTED_MEDIA_TYPE"},
-		"too large": {map[string][]byte{"file": append(pngBytes(5), make([]byte, 512<<10)...)}, 413, "PAYLOAD_TOO_LARGE"},
-		"two parts": {map[string][]byte{"file": pngBytes(6), "other": pngBytes(7)}, 400, "INVALID_REQUEST"},
-		"no parts":  {map[string][]byte{}, 400, "INVALID_REQUEST"},
-		"empty":     {map[string][]byte{"file": {}}, 400, "INVALID_REQUEST"},
+		"svg":        {map[string][]byte{"file": []byte(`<svg xmlns="http://www.w3.org/2000/svg"/>`)}, 415, "UNSUPPORTED_MEDIA_TYPE"},
+		"text":       {map[string][]byte{"file": []byte("just text")}, 415, "UNSUPPORTED_MEDIA_TYPE"},
+		"gif":        {map[string][]byte{"file": registry.IconForTest("gif", 64, 64, 3)}, 415, "UNSUPPORTED_MEDIA_TYPE"},
+		"truncated":  {map[string][]byte{"file": pngBytes(3)[:20]}, 415, "UNSUPPORTED_MEDIA_TYPE"},
+		"not square": {map[string][]byte{"file": registry.IconForTest("png", 64, 48, 3)}, 422, "ICON_DIMENSIONS"},
+		"too small":  {map[string][]byte{"file": registry.IconForTest("jpg", 16, 16, 3)}, 422, "ICON_DIMENSIONS"},
+		"too wide":   {map[string][]byte{"file": registry.IconForTest("webp-lossy", 1024, 1024, 3)}, 422, "ICON_DIMENSIONS"},
+		"too large":  {map[string][]byte{"file": append(pngBytes(5), make([]byte, 100<<10)...)}, 413, "PAYLOAD_TOO_LARGE"},
+		"two parts":  {map[string][]byte{"file": pngBytes(6), "other": pngBytes(7)}, 400, "INVALID_REQUEST"},
+		"no parts":   {map[string][]byte{}, 400, "INVALID_REQUEST"},
+		"empty":      {map[string][]byte{"file": {}}, 400, "INVALID_REQUEST"},
 	} {
 		before := iconFiles(t, s)
 		resp := uploadIcon(t, s, addr, c.parts)
@@ -451,7 +454,7 @@ func TestIconFieldInUpsert(t *testing.T) {
 	if files := iconFiles(t, s); len(files) != 0 {
 		t.Fatalf("the replaced stored icon was not removed: %v", files)
 	}
-	big := base64.StdEncoding.EncodeToString(append(pngBytes(1), make([]byte, 512<<10)...))
+	big := base64.StdEncoding.EncodeToString(append(pngBytes(1), make([]byte, 100<<10)...))
 	tooBig := upsert(t, s, registryapi.TokenInput{Address: addr, Icon: ptr(big)})
 	wantError(t, "icon over ICON_MAX_BYTES", 413, tooBig.Body, tooBig.StatusCode(), "PAYLOAD_TOO_LARGE")
 }

@@ -72,9 +72,13 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 
 	reg := &Registry{
 		chain: client, chainID: chainID, store: store, iconMax: cfg.Icons.MaxBytes,
-		iconBase: cfg.PublicBaseURL + "/icons/", metrics: newMetrics(promReg), log: log, tracer: opts.Tracer(),
+		iconBase: cfg.PublicBaseURL + "/icons/", listName: cfg.TokenListName, now: time.Now,
+		metrics: newMetrics(promReg), log: log, tracer: opts.Tracer(),
 	}
 	if err := reg.install(file); err != nil {
+		return nil, err
+	}
+	if err := reg.settleList(ctx); err != nil {
 		return nil, err
 	}
 

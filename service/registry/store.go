@@ -22,6 +22,8 @@ type storeFile struct {
 	Version int           `json:"version"`
 	ChainID uint64        `json:"chainId"` // the chain id the tokenIds were computed with
 	Tokens  []storedToken `json:"tokens"`
+	// TokenList is GET /tokenlist.json as last stored (tokenlist.go); absent before the first.
+	TokenList *storedList `json:"tokenList,omitempty"`
 }
 
 // storedToken is one entry as kept on disk. A stored icon is kept by file name, so a change of
@@ -68,6 +70,9 @@ func (f storeFile) validate() error {
 	}
 	if f.ChainID == 0 && len(f.Tokens) > 0 {
 		return errors.New("chainId is missing")
+	}
+	if l := f.TokenList; l != nil && (l.Version.Major < 1 || l.Version.Minor < 0 || l.Version.Patch < 0 || l.Tokens == nil) {
+		return errors.New("tokenList is not a stored token list")
 	}
 	seen := map[common.Address]bool{}
 	for i, t := range f.Tokens {
