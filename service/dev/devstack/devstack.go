@@ -394,9 +394,9 @@ func (c Config) publicURL(addr string) string {
 
 // DevLimits are devstack's per-IP limits, relaxed from the services' defaults (5 a minute for
 // reveals, 5 an hour for claims) because in development every request comes from one address:
-// a web app's test run, a walkthrough, a browser test; the relayer's status polls as the
+// a web app's test run, a walkthrough, a browser test; the relayer's status polls and quotes as the
 // registry's and the indexer's reads. The environment overrides them.
-var DevLimits = map[string]string{"RATE_LIMIT_PER_IP": "120/1m", "RATE_LIMIT_STATUS_PER_IP": "6000/1m"}
+var DevLimits = map[string]string{"RATE_LIMIT_PER_IP": "120/1m", "RATE_LIMIT_STATUS_PER_IP": "6000/1m", "RATE_LIMIT_QUOTE_PER_IP": "600/1m"}
 
 // DevReadLimits are the registry's and the indexer's per-IP limits in devstack: a browser app
 // polling the indexer, a test run and a walkthrough all come from one address. The environment
