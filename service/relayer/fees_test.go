@@ -32,18 +32,22 @@ func feeEnv(c *devchain.Chain, price string) map[string]string {
 	return map[string]string{"RELAYER_FUNDING": "fee", "RELAYER_TOKEN_PRICES": c.Tokens[0].Address.Hex() + "=" + price}
 }
 
-func askQuote(t testing.TB, s *server, token common.Address, amount int64) *relayerapi.QuoteResponse {
+func askQuote(t testing.TB, s *server, token common.Address, amount int64, partial ...bool) *relayerapi.QuoteResponse {
 	t.Helper()
-	resp, err := s.client.QuoteWithResponse(ctx, relayerapi.QuoteRequest{TokenAddress: token.Hex(), Amount: big.NewInt(amount).String()})
+	req := relayerapi.QuoteRequest{TokenAddress: token.Hex(), Amount: big.NewInt(amount).String()}
+	if len(partial) > 0 {
+		req.Partial = &partial[0]
+	}
+	resp, err := s.client.QuoteWithResponse(ctx, req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return resp
 }
 
-func mustQuote(t testing.TB, s *server, token common.Address, amount int64) relayerapi.Quote {
+func mustQuote(t testing.TB, s *server, token common.Address, amount int64, partial ...bool) relayerapi.Quote {
 	t.Helper()
-	resp := askQuote(t, s, token, amount)
+	resp := askQuote(t, s, token, amount, partial...)
 	if resp.JSON200 == nil {
 		t.Fatalf("POST /quote: %d %s", resp.StatusCode(), resp.Body)
 	}
@@ -54,11 +58,17 @@ func mustQuote(t testing.TB, s *server, token common.Address, amount int64) rela
 // binding), and makes the relayer's request of it, carrying q.
 func proveWithFee(t testing.TB, c *devchain.Chain, cd card.Card, recipient common.Address, fee zk.Fee, q relayerapi.Quote) relayerapi.RevealRequest {
 	t.Helper()
+	return provePartWithFee(t, c, cd, nil, recipient, fee, q)
+}
+
+// provePartWithFee is proveWithFee revealing amount of cd (nil: all of it).
+func provePartWithFee(t testing.TB, c *devchain.Chain, cd card.Card, amount *big.Int, recipient common.Address, fee zk.Fee, q relayerapi.Quote) relayerapi.RevealRequest {
+	t.Helper()
 	tree, err := card.Tree(ctx, c.Client(), c.Contracts.Vault)
 	if err != nil {
 		t.Fatal(err)
 	}
-	zr, _, err := note.Reveal(cd, tree, recipient, nil)
+	zr, _, err := note.Reveal(cd, tree, recipient, amount)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,6 +154,32 @@ func TestAQuotedFeeRevealPaysTheRecipientAndTheReceiver(t *testing.T) {
 		t.Errorf("the reveal used %s gas, more than the %d its fee paid for", gas, q.Gas)
 	}
 	wantCode(t, "the same reveal again", reveal(t, s, req), 409, "NULLIFIER_USED")
+
+	// A partial reveal pays the fee of its kind; a whole reveal's quote does not apply to it.
+	const part = feeCard / 2
+	pq, wq := mustQuote(t, s, token, part, true), mustQuote(t, s, token, part)
+	pfee := bigOf(t, pq.Fee)
+	if !pq.Partial || pq.Gas != 650_000 || pfee.Cmp(bigOf(t, wq.Fee)) <= 0 {
+		t.Fatalf("partial quote %+v, whole %+v: want more gas and a higher fee", pq, wq)
+	}
+	other := crypto.PubkeyToAddress(freshKey(t).PublicKey)
+	preq := provePartWithFee(t, c, newCard(t, c, 1, token, feeCard), big.NewInt(part), other, zk.Fee{Amount: pfee, Receiver: operator}, wq)
+	wantCode(t, "a partial reveal on a whole reveal's quote", reveal(t, s, preq), 422, "QUOTE_INVALID")
+	preq.Fee.Quote = pq
+	before = balanceOf(t, c, token, operator)
+	if resp = reveal(t, s, preq); resp.JSON200 == nil {
+		t.Fatalf("the partial fee-paying reveal: %d %s", resp.StatusCode(), resp.Body)
+	}
+	t.Logf("a partial reveal paying a fee used %s gas", resp.JSON200.GasUsed)
+	if got, want := balanceOf(t, c, token, other), new(big.Int).Sub(big.NewInt(part), pfee); got.Cmp(want) != 0 {
+		t.Errorf("the partial reveal's recipient holds %s, want %s", got, want)
+	}
+	if got := new(big.Int).Sub(balanceOf(t, c, token, operator), before); got.Cmp(pfee) != 0 {
+		t.Errorf("the receiver got %s of the partial reveal, want %s", got, pfee)
+	}
+	if gas := bigOf(t, resp.JSON200.GasUsed); gas.Cmp(big.NewInt(pq.Gas)) > 0 {
+		t.Errorf("the partial reveal used %s gas, more than the %d its fee paid for", gas, pq.Gas)
+	}
 }
 
 // Every way a relayer refuses a fee, and nothing sent for any: the operator's nonce is
