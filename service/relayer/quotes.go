@@ -134,6 +134,9 @@ func (r *Relayer) Quote(ctx context.Context, req relayerapi.QuoteRequest) (relay
 	q := quoteTerms{Token: token, Amount: amount, Partial: partial, FeeReceiver: fees.Receiver,
 		ExpiresAt: time.Now().Add(fees.QuoteTTL).Unix(), Gas: quoteGas(partial), FeePerGas: perGas, Price: p.text, MarginBps: fees.Margin}
 	q.Fee = feeFor(q.Gas, perGas, p, fees.Margin)
+	if q.Fee.Sign() == 0 { // a chain charging nothing: the vault takes no fee of nothing
+		q.Fee.SetInt64(1)
+	}
 	trace.SpanFromContext(ctx).SetAttributes(attribute.String("vaultd.fee", q.Fee.String()), attribute.String("vaultd.token", token.Hex()))
 	if q.Fee.Cmp(amount) >= 0 {
 		return relayerapi.Quote{}, reject(AmountTooSmall, "the relayer's fee for this reveal is %s of the token's base units: the amount %s does not cover it", q.Fee, amount)
