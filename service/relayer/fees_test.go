@@ -331,3 +331,33 @@ func TestFeeSettings(t *testing.T) {
 		t.Fatalf("fee and treasury: %+v %v", cfg.Fees, err)
 	}
 }
+
+// A fee-paying reveal is one transaction per nullifier across a restart too: the relayer that
+// starts adopts its transaction from the node's pool by the nullifier in its revealWithFee
+// calldata, and a repeat gets that transaction's outcome, never a second one.
+func TestAFeeRevealRepeatedAfterARestartNeverPaysTwice(t *testing.T) {
+	t.Parallel()
+	c := devchaintest.Start(t)
+	token, operator := c.Tokens[0].Address, c.Accounts.Operator.Address
+	over := feeEnv(c, "1000000")
+	over["RECEIPT_TIMEOUT"], over["REPLACE_AFTER"] = "1s", "500ms"
+	s := startRelayer(t, c, over)
+	q := mustQuote(t, s, token, feeCard)
+	req := proveWithFee(t, c, newCard(t, c, 0, token, feeCard), crypto.PubkeyToAddress(freshKey(t).PublicKey), zk.Fee{Amount: bigOf(t, q.Fee), Receiver: operator}, q)
+	before := pendingOperatorNonce(t, c)
+	c.PauseSealing()
+	wantCode(t, "the fee reveal, not mined in time", reveal(t, s, req), 504, "TX_PENDING")
+
+	s.stop()
+	s = startRelayer(t, c, over) // a new record: what is in flight is found in the pool alone
+	wantCode(t, "the same fee reveal after a restart", reveal(t, s, req), 504, "TX_PENDING")
+	if n := pendingOperatorNonce(t, c); n != before+1 {
+		t.Fatalf("%d transactions sent for one fee-paying nullifier across a restart", n-before)
+	}
+	c.ResumeSealing()
+	waitFor(t, "the reveal mined", func() bool { return operatorNonce(t, c) == before+1 })
+	waitFor(t, "NULLIFIER_USED", func() bool { return reveal(t, s, req).StatusCode() == 409 })
+	if n := operatorNonce(t, c); n != before+1 {
+		t.Fatalf("%d transactions mined for one nullifier", n-before)
+	}
+}

@@ -402,17 +402,18 @@ func changeOf(tx *types.Transaction) bool {
 	return ok && signals[zk.SignalChangeCommitment].Sign() != 0
 }
 
-// revealSignals decodes the public signals of a vault reveal's calldata.
+// revealSignals decodes the public signals of a vault reveal's calldata: reveal's, or
+// revealWithFee's (the same arguments, then the fee and its receiver).
 func revealSignals(tx *types.Transaction) ([zk.NumSignals]*big.Int, bool) {
 	if len(tx.Data()) < 4 {
 		return [zk.NumSignals]*big.Int{}, false
 	}
 	method, err := vaultError.MethodById(tx.Data()[:4])
-	if err != nil || method.Name != "reveal" {
+	if err != nil || method.Name != "reveal" && method.Name != "revealWithFee" {
 		return [zk.NumSignals]*big.Int{}, false
 	}
 	args, err := method.Inputs.Unpack(tx.Data()[4:])
-	if err != nil || len(args) != 5 {
+	if err != nil || len(args) < 5 {
 		return [zk.NumSignals]*big.Int{}, false
 	}
 	signals, ok := args[3].([zk.NumSignals]*big.Int)
