@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"maps"
 	"math/big"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -154,6 +155,19 @@ func TestAQuotedFeeRevealPaysTheRecipientAndTheReceiver(t *testing.T) {
 		t.Errorf("the reveal used %s gas, more than the %d its fee paid for", gas, q.Gas)
 	}
 	wantCode(t, "the same reveal again", reveal(t, s, req), 409, "NULLIFIER_USED")
+	earned := func() float64 {
+		t.Helper()
+		for _, l := range strings.Split(scrape(t, s), "\n") {
+			if v, ok := strings.CutPrefix(l, `vaultd_relayer_fees_earned_total{token="`+token.Hex()+`"} `); ok {
+				f, _ := strconv.ParseFloat(v, 64)
+				return f
+			}
+		}
+		return 0
+	}
+	if got, want := earned(), float64(fee.Int64()); got != want {
+		t.Errorf("vaultd_relayer_fees_earned_total of the token is %v, want the fee %v", got, want)
+	}
 
 	// A partial reveal pays the fee of its kind; a whole reveal's quote does not apply to it.
 	const part = feeCard / 2

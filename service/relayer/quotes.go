@@ -9,12 +9,14 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/kit/address"
+	"github.com/seed018cc74c/vaultd/service/vault/tokenid"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
 
@@ -150,6 +152,24 @@ func (r *Relayer) Quote(ctx context.Context, req relayerapi.QuoteRequest) (relay
 		Partial: partial, Fee: q.Fee.String(), FeeReceiver: q.FeeReceiver.Hex(), ExpiresAt: q.ExpiresAt, Gas: int64(q.Gas),
 		FeePerGas: perGas.String(), Price: q.Price, MarginBps: q.MarginBps,
 		Signer: crypto.PubkeyToAddress(fees.QuoteKey.PublicKey).Hex(), Signature: hexutil.Encode(sig)}, nil
+}
+
+// countFee adds a mined fee-paying reveal's fee to vaultd_relayer_fees_earned_total, under its
+// token's address (the tokens the relayer prices, by their tokenId).
+func (r *Relayer) countFee(tx *types.Transaction, rc *types.Receipt) {
+	fee, ok := revealFee(tx)
+	if !ok || rc.Status != types.ReceiptStatusSuccessful {
+		return
+	}
+	signals, _ := revealSignals(tx)
+	token := "unpriced" // the price was removed since the reveal was sent
+	for addr := range r.cfg.Fees.Prices {
+		if id, err := tokenid.Compute(addr, r.chainID); err == nil && id.Cmp(signals[zk.SignalTokenID]) == 0 {
+			token = addr.Hex()
+		}
+	}
+	f, _ := new(big.Float).SetInt(fee).Float64()
+	r.metrics.feesEarned.WithLabelValues(token).Add(f)
 }
 
 func notPriced(token common.Address) *RevealError {

@@ -402,6 +402,23 @@ func changeOf(tx *types.Transaction) bool {
 	return ok && signals[zk.SignalChangeCommitment].Sign() != 0
 }
 
+// revealFee decodes the fee of a vault revealWithFee's calldata (false: a reveal without fee).
+func revealFee(tx *types.Transaction) (*big.Int, bool) {
+	if len(tx.Data()) < 4 {
+		return nil, false
+	}
+	method, err := vaultError.MethodById(tx.Data()[:4])
+	if err != nil || method.Name != "revealWithFee" {
+		return nil, false
+	}
+	args, err := method.Inputs.Unpack(tx.Data()[4:])
+	if err != nil || len(args) != 7 {
+		return nil, false
+	}
+	fee, ok := args[5].(*big.Int)
+	return fee, ok
+}
+
 // revealSignals decodes the public signals of a vault reveal's calldata: reveal's, or
 // revealWithFee's (the same arguments, then the fee and its receiver).
 func revealSignals(tx *types.Transaction) ([zk.NumSignals]*big.Int, bool) {
