@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math/big"
 	"regexp"
-	"slices"
 	"strings"
 	"time"
 
@@ -148,5 +147,5 @@ func (c FeeConfig) funding() []string {
 	if c.Treasury {
 		out = append(out, FundingTreasury)
 	}
-	return slices.Clip(out)
+	return out
 }
