@@ -3,7 +3,7 @@
 //
 //	card create --devnet devnet.json --token <address> --amount <base units> [--from user0] [--url <app>/redeem] [--qr card.png]
 //	card create --deployment deployment.json --rpc-url <url> --key-file <file> --token <address> --amount <base units> [--url …] [--qr …]
-//	card redeem --devnet devnet.json --secret <card> --recipient <address> (--relayer <url> | --print | --direct) [--amount <base units> [--change-out <file>]] [--from user1] [--indexer <url>] [--keys <dir>]
+//	card redeem --devnet devnet.json --secret <card> --recipient <address> (--relayer <url> [--max-fee <base units>] | --print | --direct) [--amount <base units> [--change-out <file>]] [--from user1] [--indexer <url>] [--keys <dir>]
 //	card redeem --deployment deployment.json --rpc-url <url> [--key-file <file> with --direct] --secret <card> ...
 //
 // create commits tokens into the vault and prints the card: its string, or with --url the link
@@ -13,7 +13,8 @@
 // card (or, with --amount, of part of it) to the recipient and posts it to a relayer, prints the
 // request, or submits it directly. A partial reveal's change is a new card, written to stderr
 // (and to --change-out) before anything is sent: the reveal inserts its leaf, and a change not
-// kept is lost.
+// kept is lost. With --max-fee, redeem asks the relayer's quote first and, if its fee is at most
+// that, proves the reveal paying it (the recipient gets the amount less the fee).
 package main
 
 import (
@@ -37,6 +38,7 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 	qrcode "github.com/skip2/go-qrcode"
 
+	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devnet"
 	"github.com/seed018cc74c/vaultd/service/kit/address"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
@@ -186,8 +188,20 @@ func redeem(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	keysDir := fs.String("keys", "", "prove with the keys of this directory (cmd/ceremony finalize) instead of the dev keys")
 	amountFlag := fs.String("amount", "", "reveal only this much (base units); what is left becomes a new card, the change")
 	changeOut := fs.String("change-out", "", "with --amount: also write the change card to this file (mode 0600) before anything is sent")
+	maxFeeFlag := fs.String("max-fee", "", "with --relayer: pay the relayer's fee out of the amount revealed, as it quotes it (POST /quote), if it is at most this (base units of the card's token)")
 	if err := fs.Parse(args); err != nil {
 		return errUsage
+	}
+	var maxFee *big.Int
+	if *maxFeeFlag != "" {
+		m, ok := new(big.Int).SetString(*maxFeeFlag, 10)
+		if !ok || m.Sign() < 0 {
+			return fmt.Errorf("--max-fee must be a non-negative integer in base units")
+		}
+		if *relayer == "" {
+			return fmt.Errorf("--max-fee goes with --relayer")
+		}
+		maxFee = m
 	}
 	var amount *big.Int
 	if *amountFlag != "" {
@@ -225,12 +239,21 @@ func redeem(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
+	var fee *zk.Fee
+	var quote relayerapi.Quote
+	if maxFee != nil { // the fee is proved into the reveal: quoted, and accepted, first
+		if quote, fee, err = acceptFee(ctx, *relayer, c, amount, maxFee); err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "the relayer's fee: %s of %s (to %s, quoted until %s)\n", fee.Amount, c.Token.Hex(), fee.Receiver.Hex(),
+			time.Unix(quote.ExpiresAt, 0).UTC().Format(time.RFC3339))
+	}
 	var req card.Request
 	var change *card.Card
 	if *indexerURL == "" {
-		req, change, err = card.PreparePart(ctx, client, keys, c, to, card.ChainLeaves(client), amount)
+		req, change, err = card.PreparePaying(ctx, client, keys, c, to, card.ChainLeaves(client), amount, fee)
 	} else {
-		req, change, err = prepareFromIndexer(ctx, client, keys, c, to, *indexerURL, amount)
+		req, change, err = prepareFromIndexer(ctx, client, keys, c, to, *indexerURL, amount, fee)
 	}
 	if err != nil {
 		return err
@@ -248,11 +271,20 @@ func redeem(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		out, _ := json.MarshalIndent(req, "", "  ")
 		fmt.Fprintln(stdout, string(out))
 	case *relayer != "":
-		status, body, err := card.PostToRelayer(ctx, *relayer, req)
+		var status int
+		var body []byte
+		if fee != nil {
+			status, body, err = card.PostPaying(ctx, *relayer, req, quote)
+		} else {
+			status, body, err = card.PostToRelayer(ctx, *relayer, req)
+		}
 		if err != nil {
 			return err
 		}
 		fmt.Fprintln(stdout, string(body))
+		if status == 402 && fee == nil {
+			return fmt.Errorf("the relayer answered 402: it charges a fee; redeem again with --max-fee")
+		}
 		if status != 200 {
 			return fmt.Errorf("the relayer answered %d", status)
 		}
@@ -372,14 +404,36 @@ const indexerWait = 30 * time.Second
 
 // prepareFromIndexer proves the reveal from the indexer's leaves, reading them again until the
 // card's deposit is among them or indexerWait has passed.
-func prepareFromIndexer(ctx context.Context, client *ethclient.Client, keys *zk.Keys, c card.Card, to common.Address, url string, amount *big.Int) (card.Request, *card.Card, error) {
+// acceptFee asks the relayer for the fee of the reveal of amount of c (nil: all of it) and
+// accepts it if it is at most maxFee.
+func acceptFee(ctx context.Context, relayer string, c card.Card, amount, maxFee *big.Int) (relayerapi.Quote, *zk.Fee, error) {
+	revealed, partial := c.Amount, amount != nil && amount.Cmp(c.Amount) < 0
+	if amount != nil {
+		revealed = amount
+	}
+	q, err := card.Quote(ctx, relayer, c.Token, revealed, partial)
+	if err != nil {
+		return q, nil, err
+	}
+	fee, ok := new(big.Int).SetString(q.Fee, 10)
+	receiver, err := address.Parse(q.FeeReceiver)
+	if !ok || err != nil {
+		return q, nil, fmt.Errorf("the relayer's quote does not read: fee %q, receiver %q", q.Fee, q.FeeReceiver)
+	}
+	if fee.Cmp(maxFee) > 0 {
+		return q, nil, fmt.Errorf("the relayer's fee is %s, above --max-fee %s: nothing was proved or sent", fee, maxFee)
+	}
+	return q, &zk.Fee{Amount: fee, Receiver: receiver}, nil
+}
+
+func prepareFromIndexer(ctx context.Context, client *ethclient.Client, keys *zk.Keys, c card.Card, to common.Address, url string, amount *big.Int, fee *zk.Fee) (card.Request, *card.Card, error) {
 	deadline := time.Now().Add(indexerWait)
 	for {
 		leaves, err := card.IndexerLeaves(url)
 		if err != nil {
 			return card.Request{}, nil, fmt.Errorf("--indexer: %w", err)
 		}
-		req, change, err := card.PreparePart(ctx, client, keys, c, to, leaves, amount)
+		req, change, err := card.PreparePaying(ctx, client, keys, c, to, leaves, amount, fee)
 		if !errors.Is(err, card.ErrUnknownCard) || time.Now().After(deadline) {
 			if errors.Is(err, card.ErrUnknownCard) {
 				err = fmt.Errorf("%w (the indexer at %s did not list it within %s)", err, url, indexerWait)

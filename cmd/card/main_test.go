@@ -26,6 +26,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
 	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
 	"github.com/seed018cc74c/vaultd/service/ops/deploy"
+	"github.com/seed018cc74c/vaultd/service/relayer"
 	"github.com/seed018cc74c/vaultd/service/vault/card"
 	"github.com/seed018cc74c/vaultd/service/vault/card/note"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
@@ -394,4 +395,65 @@ func TestRedeemPartOfACard(t *testing.T) {
 	if got := balance(second); got.Cmp(big.NewInt(600)) != 0 {
 		t.Fatalf("the change's recipient holds %s, want 600", got)
 	}
+}
+
+// card redeem --max-fee against a relayer paid by fees alone: a fee above the maximum is refused
+// before anything is proved or sent, a redeem without --max-fee is told to set one, and one
+// within it pays the relayer's fee out of the card: the recipient gets the rest.
+func TestRedeemPayingTheRelayersFee(t *testing.T) {
+	c := devchaintest.Start(t)
+	manifest := filepath.Join(t.TempDir(), "devnet.json")
+	if err := c.WriteManifest(manifest); err != nil {
+		t.Fatal(err)
+	}
+	token, operator := c.Tokens[0].Address, c.Accounts.Operator.Address
+	env := devstack.RelayerEnv(c, "../../gen/zk/devkeys/verification_key.json", filepath.Join(t.TempDir(), "relayer.db"))
+	env["RELAYER_FUNDING"], env["RELAYER_TOKEN_PRICES"] = "fee", token.Hex()+"=1000000"
+	cfg, err := relayer.LoadConfig(func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	svc, err := relayer.New(ctx, cfg, relayer.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	url, _ := platformtest.Serve(t, svc.Handler(), svc.Start, svc.Close)
+
+	var out, errOut bytes.Buffer
+	if err := run(ctx, []string{"create", "--devnet", manifest, "--token", token.Hex(), "--amount", "1000000000"}, &out, &errOut); err != nil {
+		t.Fatalf("create: %v (%s)", err, errOut.String())
+	}
+	secret := strings.TrimSpace(out.String())
+	key, _ := crypto.GenerateKey()
+	recipient := crypto.PubkeyToAddress(key.PublicKey)
+	redeem := func(extra ...string) error {
+		out.Reset()
+		errOut.Reset()
+		return run(ctx, append([]string{"redeem", "--devnet", manifest, "--secret", secret, "--recipient", recipient.Hex(), "--relayer", url}, extra...), &out, &errOut)
+	}
+	if err := redeem("--max-fee", "1"); err == nil || !strings.Contains(err.Error(), "above --max-fee 1") {
+		t.Fatalf("a fee above --max-fee: %v", err)
+	}
+	if err := redeem(); err == nil || !strings.Contains(err.Error(), "--max-fee") {
+		t.Fatalf("no --max-fee where the relayer charges: %v (%s)", err, out.String())
+	}
+	before := tokenBalanceOf(t, c, token, operator)
+	if err := redeem("--max-fee", "1000000000"); err != nil {
+		t.Fatalf("redeem --max-fee: %v (%s %s)", err, out.String(), errOut.String())
+	}
+	got, fee := tokenBalanceOf(t, c, token, recipient), new(big.Int).Sub(tokenBalanceOf(t, c, token, operator), before)
+	if fee.Sign() <= 0 || new(big.Int).Add(got, fee).Cmp(big.NewInt(1_000_000_000)) != 0 || !strings.Contains(errOut.String(), "the relayer's fee: "+fee.String()) {
+		t.Fatalf("the recipient got %s and the relayer %s of 1000000000; told %q", got, fee, errOut.String())
+	}
+}
+
+func tokenBalanceOf(t *testing.T, c *devchain.Chain, token, who common.Address) *big.Int {
+	t.Helper()
+	w := contracts.NewWrappedToken()
+	b, err := bind.Call(w.Instance(c.Client(), token), nil, w.PackBalanceOf(who), w.UnpackBalanceOf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

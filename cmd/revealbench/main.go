@@ -3,7 +3,8 @@
 // ratios against their targets (relayer/direct ≤ 1.25; a burst of 60 within 2 × one reveal).
 // With --replicas 1,2,3 it measures replicas instead (redis-server must be installed): what
 // REDIS_URL adds to one reveal, and reveals per minute through 1, 2, 3 relayers, each leasing
-// its own key.
+// its own key. With --fees N it measures fee-paying reveals (issue 34): what the operator spent
+// against the fees it earned at a fixed price, the time from quote to mined, and the gas.
 package main
 
 import (
@@ -29,7 +30,17 @@ func main() {
 	replicas := flag.String("replicas", "", "measure replicas instead: the replica counts, e.g. 1,2,3")
 	reveals := flag.Int("reveals", 120, "with --replicas: reveals sent at once per replica count (0: only the added latency)")
 	spend := flag.String("spend-limit", "off", "with --replicas: the rounds' OPERATOR_SPEND_LIMIT, counted in Redis for the fleet (e.g. 100000/1h)")
+	fees := flag.Int("fees", 0, "measure fee-paying reveals instead: this many, each quoted, proved with its fee and sent one after another")
+	price := flag.String("price", "1000000", "with --fees: the token's price, wei per base unit (RELAYER_TOKEN_PRICES)")
 	flag.Parse()
+	if *fees > 0 {
+		fc := revealbench.FeesConfig{Reveals: *fees, Price: *price, BlockTime: cfg.BlockTime, VKey: cfg.VKey}
+		if _, err := revealbench.RunFees(context.Background(), fc, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "revealbench:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *replicas != "" {
 		rc := revealbench.ReplicasConfig{Singles: cfg.Singles, Reveals: *reveals, BlockTime: cfg.BlockTime, VKey: cfg.VKey, SpendLimit: *spend}
 		for _, s := range strings.Split(*replicas, ",") {

@@ -259,6 +259,71 @@ type Proof struct {
 	PiC G1Point `json:"pi_c"`
 }
 
+// Quote A fee quote, signed by the relayer as EIP-712 typed data (see POST /quote). Send it back as it is in a reveal's `fee.quote`.
+type Quote struct {
+	Amount string `json:"amount"`
+
+	// ChainId The EIP-712 domain's chainId.
+	ChainId int64 `json:"chainId"`
+
+	// ExpiresAt Unix seconds after which the quote is not honoured.
+	ExpiresAt int64 `json:"expiresAt"`
+
+	// Fee The fee in the token's base units.
+	Fee string `json:"fee"`
+
+	// FeePerGas An amount in wei, a decimal integer.
+	FeePerGas Wei `json:"feePerGas"`
+
+	// FeeReceiver Who the fee is paid to (prove the reveal with it).
+	FeeReceiver string `json:"feeReceiver"`
+
+	// Gas The gas the fee pays for (a reveal of this kind paying a fee).
+	Gas int64 `json:"gas"`
+
+	// MarginBps The relayer's margin over the cost, in basis points.
+	MarginBps int64 `json:"marginBps"`
+	Partial   bool  `json:"partial"`
+
+	// Price The token's price, wei of the native token per base unit of the token, a decimal number.
+	Price string `json:"price"`
+
+	// Signature The signer's EIP-712 signature, r ‖ s ‖ v (v 27 or 28), 0x and 130 hex digits.
+	Signature string `json:"signature"`
+
+	// Signer The address that signed the quote.
+	Signer       string `json:"signer"`
+	TokenAddress string `json:"tokenAddress"`
+
+	// Vault The EIP-712 domain's verifyingContract, the vault.
+	Vault string `json:"vault"`
+}
+
+// QuoteRefusedError The error body of a 422 of POST /quote.
+type QuoteRefusedError struct {
+	// Code Machine-readable code; one of these for this response.
+	Code string `json:"code"`
+
+	// Error What went wrong, for people.
+	Error string `json:"error"`
+}
+
+// QuoteRequest defines model for QuoteRequest.
+type QuoteRequest struct {
+	// Amount The amount to be revealed (the reveal's `amount`), in the token's base units.
+	//
+	// Example: 25000000
+	Amount string `json:"amount"`
+
+	// Partial A partial reveal (with change, which costs more gas); the whole card by default.
+	Partial *bool `json:"partial,omitempty"`
+
+	// TokenAddress The token to be revealed.
+	//
+	// Example: 0x41706B4EFE0B6D3F137403109A6384eb2Aa51e85
+	TokenAddress string `json:"tokenAddress"`
+}
+
 // RateLimitedError The error body of a 429.
 type RateLimitedError struct {
 	// Code Machine-readable code; one of these for this response.
@@ -321,6 +386,27 @@ type RevealFailedError struct {
 	TxHash *string `json:"txHash,omitempty"`
 }
 
+// RevealFee The fee a reveal pays the relayer out of `amount` (the vault's `revealWithFee`): the recipient gets `amount − fee.amount`. The proof's signal [3] is `feeBinding(recipient, fee.amount, fee.receiver)`.
+type RevealFee struct {
+	// Amount The fee in the token's base units, at least the quote's `fee`.
+	Amount string `json:"amount"`
+
+	// Quote A fee quote, signed by the relayer as EIP-712 typed data (see POST /quote). Send it back as it is in a reveal's `fee.quote`.
+	Quote Quote `json:"quote"`
+
+	// Receiver Who gets the fee, the quote's `feeReceiver`.
+	Receiver string `json:"receiver"`
+}
+
+// RevealPaymentError The error body of a 402 of POST /reveal.
+type RevealPaymentError struct {
+	// Code Machine-readable code; one of these for this response.
+	Code string `json:"code"`
+
+	// Error What went wrong, for people.
+	Error string `json:"error"`
+}
+
 // RevealPendingError The error body of a 504 of POST /reveal (txHash set).
 type RevealPendingError struct {
 	// Code Machine-readable code; one of these for this response.
@@ -339,6 +425,9 @@ type RevealRequest struct {
 	//
 	// Example: 25000000
 	Amount string `json:"amount"`
+
+	// Fee The fee a reveal pays the relayer out of `amount` (the vault's `revealWithFee`): the recipient gets `amount − fee.amount`. The proof's signal [3] is `feeBinding(recipient, fee.amount, fee.receiver)`.
+	Fee *RevealFee `json:"fee,omitempty"`
 
 	// Proof A Groth16 proof as snarkjs writes it (other members, such as protocol and curve, are ignored).
 	Proof Proof `json:"proof"`
@@ -536,6 +625,9 @@ type ReplaceTransactionParams struct {
 	Wallet string `form:"wallet" json:"wallet"`
 }
 
+// QuoteJSONRequestBody defines body for Quote for application/json ContentType.
+type QuoteJSONRequestBody = QuoteRequest
+
 // RevealJSONRequestBody defines body for Reveal for application/json ContentType.
 type RevealJSONRequestBody = RevealRequest
 
@@ -705,6 +797,52 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /health (the `GetHealth` operationId).
 	GetHealth(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// QuoteWithBody What a reveal's fee is, signed
+	//
+	// The fee a reveal of `amount` of `tokenAddress` (whole, or `partial`: with change) pays
+	// this relayer, in the token's base units: `ceil(gas × feePerGas × (1 + marginBps/10000) /
+	// price)`, where `gas` is what such a reveal costs (a fixed figure per kind), `feePerGas`
+	// what the chain charges now (base fee + tip), and `price` the token's price in wei per
+	// base unit (the operator's setting). It is paid to `feeReceiver` and honoured until
+	// `expiresAt` (unix seconds; 5 minutes by default) as long as it still covers the reveal's
+	// cost at the moment of the reveal (the same figure without the margin).
+	//
+	// The answer is signed by the relayer (`signer`) as EIP-712 typed data: domain
+	// `{name: "vaultd relayer", version: "1", chainId, verifyingContract: vault}`, primary type
+	// `Quote(address token,uint256 amount,bool partial,uint256 fee,address feeReceiver,uint256 expiresAt,uint256 gas,uint256 feePerGas,string price,uint256 marginBps)`
+	// (`token` is `tokenAddress`). A client verifies it with any EIP-712 library (ethers'
+	// `verifyTypedData`, viem's `verifyTypedData`) against the relayer's signer, and keeps it:
+	// send it back as it is in the reveal's `fee.quote`. Prove the reveal with `fee` and
+	// `feeReceiver`. `402`/`422` refusals of the reveal say when to ask again.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /quote (the `Quote` operationId).
+	QuoteWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// Quote What a reveal's fee is, signed
+	//
+	// The fee a reveal of `amount` of `tokenAddress` (whole, or `partial`: with change) pays
+	// this relayer, in the token's base units: `ceil(gas × feePerGas × (1 + marginBps/10000) /
+	// price)`, where `gas` is what such a reveal costs (a fixed figure per kind), `feePerGas`
+	// what the chain charges now (base fee + tip), and `price` the token's price in wei per
+	// base unit (the operator's setting). It is paid to `feeReceiver` and honoured until
+	// `expiresAt` (unix seconds; 5 minutes by default) as long as it still covers the reveal's
+	// cost at the moment of the reveal (the same figure without the margin).
+	//
+	// The answer is signed by the relayer (`signer`) as EIP-712 typed data: domain
+	// `{name: "vaultd relayer", version: "1", chainId, verifyingContract: vault}`, primary type
+	// `Quote(address token,uint256 amount,bool partial,uint256 fee,address feeReceiver,uint256 expiresAt,uint256 gas,uint256 feePerGas,string price,uint256 marginBps)`
+	// (`token` is `tokenAddress`). A client verifies it with any EIP-712 library (ethers'
+	// `verifyTypedData`, viem's `verifyTypedData`) against the relayer's signer, and keeps it:
+	// send it back as it is in the reveal's `fee.quote`. Prove the reveal with `fee` and
+	// `feeReceiver`. `402`/`422` refusals of the reveal say when to ask again.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /quote (the `Quote` operationId).
+	Quote(ctx context.Context, body QuoteJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetReady Readiness, for load balancers and Kubernetes
 	//
@@ -921,6 +1059,72 @@ func (c *Client) GetWallet(ctx context.Context, reqEditors ...RequestEditorFn) (
 // Corresponds with GET /health (the `GetHealth` operationId).
 func (c *Client) GetHealth(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetHealthRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// QuoteWithBody What a reveal's fee is, signed
+//
+// The fee a reveal of `amount` of `tokenAddress` (whole, or `partial`: with change) pays
+// this relayer, in the token's base units: `ceil(gas × feePerGas × (1 + marginBps/10000) /
+// price)`, where `gas` is what such a reveal costs (a fixed figure per kind), `feePerGas`
+// what the chain charges now (base fee + tip), and `price` the token's price in wei per
+// base unit (the operator's setting). It is paid to `feeReceiver` and honoured until
+// `expiresAt` (unix seconds; 5 minutes by default) as long as it still covers the reveal's
+// cost at the moment of the reveal (the same figure without the margin).
+//
+// The answer is signed by the relayer (`signer`) as EIP-712 typed data: domain
+// `{name: "vaultd relayer", version: "1", chainId, verifyingContract: vault}`, primary type
+// `Quote(address token,uint256 amount,bool partial,uint256 fee,address feeReceiver,uint256 expiresAt,uint256 gas,uint256 feePerGas,string price,uint256 marginBps)`
+// (`token` is `tokenAddress`). A client verifies it with any EIP-712 library (ethers'
+// `verifyTypedData`, viem's `verifyTypedData`) against the relayer's signer, and keeps it:
+// send it back as it is in the reveal's `fee.quote`. Prove the reveal with `fee` and
+// `feeReceiver`. `402`/`422` refusals of the reveal say when to ask again.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /quote (the `Quote` operationId).
+func (c *Client) QuoteWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewQuoteRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// Quote What a reveal's fee is, signed
+//
+// The fee a reveal of `amount` of `tokenAddress` (whole, or `partial`: with change) pays
+// this relayer, in the token's base units: `ceil(gas × feePerGas × (1 + marginBps/10000) /
+// price)`, where `gas` is what such a reveal costs (a fixed figure per kind), `feePerGas`
+// what the chain charges now (base fee + tip), and `price` the token's price in wei per
+// base unit (the operator's setting). It is paid to `feeReceiver` and honoured until
+// `expiresAt` (unix seconds; 5 minutes by default) as long as it still covers the reveal's
+// cost at the moment of the reveal (the same figure without the margin).
+//
+// The answer is signed by the relayer (`signer`) as EIP-712 typed data: domain
+// `{name: "vaultd relayer", version: "1", chainId, verifyingContract: vault}`, primary type
+// `Quote(address token,uint256 amount,bool partial,uint256 fee,address feeReceiver,uint256 expiresAt,uint256 gas,uint256 feePerGas,string price,uint256 marginBps)`
+// (`token` is `tokenAddress`). A client verifies it with any EIP-712 library (ethers'
+// `verifyTypedData`, viem's `verifyTypedData`) against the relayer's signer, and keeps it:
+// send it back as it is in the reveal's `fee.quote`. Prove the reveal with `fee` and
+// `feeReceiver`. `402`/`422` refusals of the reveal say when to ask again.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /quote (the `Quote` operationId).
+func (c *Client) Quote(ctx context.Context, body QuoteJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewQuoteRequest(c.Server, body)
 	if err != nil {
 		return nil, err
 	}
@@ -1349,6 +1553,46 @@ func NewGetHealthRequest(server string) (*http.Request, error) {
 	return req, nil
 }
 
+// NewQuoteRequest calls the generic Quote builder with application/json body
+func NewQuoteRequest(server string, body QuoteJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewQuoteRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewQuoteRequestWithBody constructs an http.Request for the Quote method, with any body, and a specified content type
+func NewQuoteRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/quote")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewGetReadyRequest constructs an http.Request for the GetReady method
 func NewGetReadyRequest(server string) (*http.Request, error) {
 	var err error
@@ -1602,6 +1846,52 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /health (the `GetHealth` operationId).
 	GetHealthWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetHealthResponse, error)
+
+	// QuoteWithBodyWithResponse What a reveal's fee is, signed
+	//
+	// The fee a reveal of `amount` of `tokenAddress` (whole, or `partial`: with change) pays
+	// this relayer, in the token's base units: `ceil(gas × feePerGas × (1 + marginBps/10000) /
+	// price)`, where `gas` is what such a reveal costs (a fixed figure per kind), `feePerGas`
+	// what the chain charges now (base fee + tip), and `price` the token's price in wei per
+	// base unit (the operator's setting). It is paid to `feeReceiver` and honoured until
+	// `expiresAt` (unix seconds; 5 minutes by default) as long as it still covers the reveal's
+	// cost at the moment of the reveal (the same figure without the margin).
+	//
+	// The answer is signed by the relayer (`signer`) as EIP-712 typed data: domain
+	// `{name: "vaultd relayer", version: "1", chainId, verifyingContract: vault}`, primary type
+	// `Quote(address token,uint256 amount,bool partial,uint256 fee,address feeReceiver,uint256 expiresAt,uint256 gas,uint256 feePerGas,string price,uint256 marginBps)`
+	// (`token` is `tokenAddress`). A client verifies it with any EIP-712 library (ethers'
+	// `verifyTypedData`, viem's `verifyTypedData`) against the relayer's signer, and keeps it:
+	// send it back as it is in the reveal's `fee.quote`. Prove the reveal with `fee` and
+	// `feeReceiver`. `402`/`422` refusals of the reveal say when to ask again.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /quote (the `Quote` operationId).
+	QuoteWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*QuoteResponse, error)
+
+	// QuoteWithResponse What a reveal's fee is, signed
+	//
+	// The fee a reveal of `amount` of `tokenAddress` (whole, or `partial`: with change) pays
+	// this relayer, in the token's base units: `ceil(gas × feePerGas × (1 + marginBps/10000) /
+	// price)`, where `gas` is what such a reveal costs (a fixed figure per kind), `feePerGas`
+	// what the chain charges now (base fee + tip), and `price` the token's price in wei per
+	// base unit (the operator's setting). It is paid to `feeReceiver` and honoured until
+	// `expiresAt` (unix seconds; 5 minutes by default) as long as it still covers the reveal's
+	// cost at the moment of the reveal (the same figure without the margin).
+	//
+	// The answer is signed by the relayer (`signer`) as EIP-712 typed data: domain
+	// `{name: "vaultd relayer", version: "1", chainId, verifyingContract: vault}`, primary type
+	// `Quote(address token,uint256 amount,bool partial,uint256 fee,address feeReceiver,uint256 expiresAt,uint256 gas,uint256 feePerGas,string price,uint256 marginBps)`
+	// (`token` is `tokenAddress`). A client verifies it with any EIP-712 library (ethers'
+	// `verifyTypedData`, viem's `verifyTypedData`) against the relayer's signer, and keeps it:
+	// send it back as it is in the reveal's `fee.quote`. Prove the reveal with `fee` and
+	// `feeReceiver`. `402`/`422` refusals of the reveal say when to ask again.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /quote (the `Quote` operationId).
+	QuoteWithResponse(ctx context.Context, body QuoteJSONRequestBody, reqEditors ...RequestEditorFn) (*QuoteResponse, error)
 
 	// GetReadyWithResponse Readiness, for load balancers and Kubernetes
 	//
@@ -2793,6 +3083,177 @@ func (r GetHealthResponse) ContentType() string {
 	return ""
 }
 
+// QuoteResponse200Headers the declared response headers of an HTTP 200 response for Quote
+type QuoteResponse200Headers struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+
+// QuoteResponse400Headers the declared response headers of an HTTP 400 response for Quote
+type QuoteResponse400Headers struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+
+// QuoteResponse413Headers the declared response headers of an HTTP 413 response for Quote
+type QuoteResponse413Headers struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+
+// QuoteResponse422Headers the declared response headers of an HTTP 422 response for Quote
+type QuoteResponse422Headers struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+
+// QuoteResponse429Headers the declared response headers of an HTTP 429 response for Quote
+type QuoteResponse429Headers struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	RetryAfter               *int
+	XRequestId               *string
+}
+
+// QuoteResponse500Headers the declared response headers of an HTTP 500 response for Quote
+type QuoteResponse500Headers struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+
+// QuoteResponse502Headers the declared response headers of an HTTP 502 response for Quote
+type QuoteResponse502Headers struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+
+// QuoteResponseDefaultHeaders the declared response headers of an HTTP default response for Quote
+type QuoteResponseDefaultHeaders struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+
+type QuoteResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Quote
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *InvalidRequest
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *QuoteRefusedError
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *RateLimited
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// JSON502 the response for an HTTP 502 `application/json` response
+	JSON502 *ChainUnavailable
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *OtherError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *QuoteResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *QuoteResponse400Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *QuoteResponse413Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *QuoteResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *QuoteResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *QuoteResponse500Headers
+	// Headers502 the parsed response headers for an HTTP 502 response
+	Headers502 *QuoteResponse502Headers
+	// HeadersDefault the parsed response headers for an HTTP default response
+	HeadersDefault *QuoteResponseDefaultHeaders
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r QuoteResponse) GetJSON200() *Quote {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r QuoteResponse) GetJSON400() *InvalidRequest {
+	return r.JSON400
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r QuoteResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r QuoteResponse) GetJSON422() *QuoteRefusedError {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r QuoteResponse) GetJSON429() *RateLimited {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r QuoteResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetJSON502 returns the response for an HTTP 502 `application/json` response
+func (r QuoteResponse) GetJSON502() *ChainUnavailable {
+	return r.JSON502
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r QuoteResponse) GetJSONDefault() *OtherError {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r QuoteResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r QuoteResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r QuoteResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r QuoteResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetReadyResponse200Headers the declared response headers of an HTTP 200 response for GetReady
 type GetReadyResponse200Headers struct {
 	AccessControlAllowOrigin *string
@@ -2907,6 +3368,14 @@ type RevealResponse400Headers struct {
 	XRequestId               *string
 }
 
+// RevealResponse402Headers the declared response headers of an HTTP 402 response for Reveal
+type RevealResponse402Headers struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+
 // RevealResponse409Headers the declared response headers of an HTTP 409 response for Reveal
 type RevealResponse409Headers struct {
 	AccessControlAllowOrigin *string
@@ -2988,6 +3457,8 @@ type RevealResponse struct {
 	JSON200 *RevealResult
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *RevealBadRequestError
+	// JSON402 the response for an HTTP 402 `application/json` response
+	JSON402 *RevealPaymentError
 	// JSON409 the response for an HTTP 409 `application/json` response
 	JSON409 *RevealConflictError
 	// JSON413 the response for an HTTP 413 `application/json` response
@@ -3010,6 +3481,8 @@ type RevealResponse struct {
 	Headers200 *RevealResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
 	Headers400 *RevealResponse400Headers
+	// Headers402 the parsed response headers for an HTTP 402 response
+	Headers402 *RevealResponse402Headers
 	// Headers409 the parsed response headers for an HTTP 409 response
 	Headers409 *RevealResponse409Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
@@ -3038,6 +3511,11 @@ func (r RevealResponse) GetJSON200() *RevealResult {
 // GetJSON400 returns the response for an HTTP 400 `application/json` response
 func (r RevealResponse) GetJSON400() *RevealBadRequestError {
 	return r.JSON400
+}
+
+// GetJSON402 returns the response for an HTTP 402 `application/json` response
+func (r RevealResponse) GetJSON402() *RevealPaymentError {
+	return r.JSON402
 }
 
 // GetJSON409 returns the response for an HTTP 409 `application/json` response
@@ -3389,6 +3867,64 @@ func (c *ClientWithResponses) GetHealthWithResponse(ctx context.Context, reqEdit
 		return nil, err
 	}
 	return ParseGetHealthResponse(rsp)
+}
+
+// QuoteWithBodyWithResponse What a reveal's fee is, signed
+//
+// The fee a reveal of `amount` of `tokenAddress` (whole, or `partial`: with change) pays
+// this relayer, in the token's base units: `ceil(gas × feePerGas × (1 + marginBps/10000) /
+// price)`, where `gas` is what such a reveal costs (a fixed figure per kind), `feePerGas`
+// what the chain charges now (base fee + tip), and `price` the token's price in wei per
+// base unit (the operator's setting). It is paid to `feeReceiver` and honoured until
+// `expiresAt` (unix seconds; 5 minutes by default) as long as it still covers the reveal's
+// cost at the moment of the reveal (the same figure without the margin).
+//
+// The answer is signed by the relayer (`signer`) as EIP-712 typed data: domain
+// `{name: "vaultd relayer", version: "1", chainId, verifyingContract: vault}`, primary type
+// `Quote(address token,uint256 amount,bool partial,uint256 fee,address feeReceiver,uint256 expiresAt,uint256 gas,uint256 feePerGas,string price,uint256 marginBps)`
+// (`token` is `tokenAddress`). A client verifies it with any EIP-712 library (ethers'
+// `verifyTypedData`, viem's `verifyTypedData`) against the relayer's signer, and keeps it:
+// send it back as it is in the reveal's `fee.quote`. Prove the reveal with `fee` and
+// `feeReceiver`. `402`/`422` refusals of the reveal say when to ask again.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /quote (the `Quote` operationId).
+func (c *ClientWithResponses) QuoteWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*QuoteResponse, error) {
+	rsp, err := c.QuoteWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseQuoteResponse(rsp)
+}
+
+// QuoteWithResponse What a reveal's fee is, signed
+//
+// The fee a reveal of `amount` of `tokenAddress` (whole, or `partial`: with change) pays
+// this relayer, in the token's base units: `ceil(gas × feePerGas × (1 + marginBps/10000) /
+// price)`, where `gas` is what such a reveal costs (a fixed figure per kind), `feePerGas`
+// what the chain charges now (base fee + tip), and `price` the token's price in wei per
+// base unit (the operator's setting). It is paid to `feeReceiver` and honoured until
+// `expiresAt` (unix seconds; 5 minutes by default) as long as it still covers the reveal's
+// cost at the moment of the reveal (the same figure without the margin).
+//
+// The answer is signed by the relayer (`signer`) as EIP-712 typed data: domain
+// `{name: "vaultd relayer", version: "1", chainId, verifyingContract: vault}`, primary type
+// `Quote(address token,uint256 amount,bool partial,uint256 fee,address feeReceiver,uint256 expiresAt,uint256 gas,uint256 feePerGas,string price,uint256 marginBps)`
+// (`token` is `tokenAddress`). A client verifies it with any EIP-712 library (ethers'
+// `verifyTypedData`, viem's `verifyTypedData`) against the relayer's signer, and keeps it:
+// send it back as it is in the reveal's `fee.quote`. Prove the reveal with `fee` and
+// `feeReceiver`. `402`/`422` refusals of the reveal say when to ask again.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /quote (the `Quote` operationId).
+func (c *ClientWithResponses) QuoteWithResponse(ctx context.Context, body QuoteJSONRequestBody, reqEditors ...RequestEditorFn) (*QuoteResponse, error) {
+	rsp, err := c.Quote(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseQuoteResponse(rsp)
 }
 
 // GetReadyWithResponse Readiness, for load balancers and Kubernetes
@@ -5630,6 +6166,339 @@ func ParseGetHealthResponse(rsp *http.Response) (*GetHealthResponse, error) {
 	return response, nil
 }
 
+// ParseQuoteResponse parses an HTTP response from a QuoteWithResponse call
+func ParseQuoteResponse(rsp *http.Response) (*QuoteResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &QuoteResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Quote
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest InvalidRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest QuoteRefusedError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 502:
+		var dest ChainUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON502 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest OtherError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers QuoteResponse200Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers QuoteResponse400Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 413:
+		var headers QuoteResponse413Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 422:
+		var headers QuoteResponse422Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers QuoteResponse429Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int32"}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers QuoteResponse500Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 502:
+		var headers QuoteResponse502Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers502 = &headers
+	case true:
+		var headers QuoteResponseDefaultHeaders
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.HeadersDefault = &headers
+	}
+
+	return response, nil
+}
+
 // ParseGetReadyResponse parses an HTTP response from a GetReadyWithResponse call
 func ParseGetReadyResponse(rsp *http.Response) (*GetReadyResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -5804,6 +6673,13 @@ func ParseRevealResponse(rsp *http.Response) (*RevealResponse, error) {
 		}
 		response.JSON400 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 402:
+		var dest RevealPaymentError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON402 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
 		var dest RevealConflictError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -5932,6 +6808,37 @@ func ParseRevealResponse(rsp *http.Response) (*RevealResponse, error) {
 			headers.XRequestId = &value
 		}
 		response.Headers400 = &headers
+	case rsp.StatusCode == 402:
+		var headers RevealResponse402Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers402 = &headers
 	case rsp.StatusCode == 409:
 		var headers RevealResponse409Headers
 		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
@@ -6475,6 +7382,9 @@ type ServerInterface interface {
 	// GetHealth Service health
 	// (GET /health)
 	GetHealth(w http.ResponseWriter, r *http.Request)
+	// Quote What a reveal's fee is, signed
+	// (POST /quote)
+	Quote(w http.ResponseWriter, r *http.Request)
 	// GetReady Readiness, for load balancers and Kubernetes
 	// (GET /ready)
 	GetReady(w http.ResponseWriter, r *http.Request)
@@ -6535,6 +7445,12 @@ func (_ Unimplemented) GetWallet(w http.ResponseWriter, r *http.Request) {
 // GetHealth Service health
 // (GET /health)
 func (_ Unimplemented) GetHealth(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// Quote What a reveal's fee is, signed
+// (POST /quote)
+func (_ Unimplemented) Quote(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -6778,6 +7694,20 @@ func (siw *ServerInterfaceWrapper) GetHealth(w http.ResponseWriter, r *http.Requ
 	handler.ServeHTTP(w, r)
 }
 
+// Quote operation middleware
+func (siw *ServerInterfaceWrapper) Quote(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.Quote(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // GetReady operation middleware
 func (siw *ServerInterfaceWrapper) GetReady(w http.ResponseWriter, r *http.Request) {
 
@@ -6947,6 +7877,9 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 
 	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/reveal", wrapper.Reveal)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/quote", wrapper.Quote)
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/reveal/{nullifier}", wrapper.GetReveal)
@@ -8619,6 +9552,249 @@ func (response GetHealthdefaultJSONResponse) VisitGetHealthResponse(w http.Respo
 	return err
 }
 
+type QuoteRequestObject struct {
+	Body *QuoteJSONRequestBody
+}
+
+type QuoteResponseObject interface {
+	VisitQuoteResponse(w http.ResponseWriter) error
+}
+
+type Quote200ResponseHeaders struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+
+type Quote200JSONResponse struct {
+	Body    Quote
+	Headers Quote200ResponseHeaders
+}
+
+func (response Quote200JSONResponse) VisitQuoteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.RateLimit != nil {
+		w.Header().Set("RateLimit", fmt.Sprint(*response.Headers.RateLimit))
+	}
+	if response.Headers.RateLimitPolicy != nil {
+		w.Header().Set("RateLimit-Policy", fmt.Sprint(*response.Headers.RateLimitPolicy))
+	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type Quote400JSONResponse struct{ InvalidRequestJSONResponse }
+
+func (response Quote400JSONResponse) VisitQuoteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.RateLimit != nil {
+		w.Header().Set("RateLimit", fmt.Sprint(*response.Headers.RateLimit))
+	}
+	if response.Headers.RateLimitPolicy != nil {
+		w.Header().Set("RateLimit-Policy", fmt.Sprint(*response.Headers.RateLimitPolicy))
+	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type Quote413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response Quote413JSONResponse) VisitQuoteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.RateLimit != nil {
+		w.Header().Set("RateLimit", fmt.Sprint(*response.Headers.RateLimit))
+	}
+	if response.Headers.RateLimitPolicy != nil {
+		w.Header().Set("RateLimit-Policy", fmt.Sprint(*response.Headers.RateLimitPolicy))
+	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type Quote422ResponseHeaders struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+
+type Quote422JSONResponse struct {
+	Body    QuoteRefusedError
+	Headers Quote422ResponseHeaders
+}
+
+func (response Quote422JSONResponse) VisitQuoteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.RateLimit != nil {
+		w.Header().Set("RateLimit", fmt.Sprint(*response.Headers.RateLimit))
+	}
+	if response.Headers.RateLimitPolicy != nil {
+		w.Header().Set("RateLimit-Policy", fmt.Sprint(*response.Headers.RateLimitPolicy))
+	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type Quote429JSONResponse struct{ RateLimitedJSONResponse }
+
+func (response Quote429JSONResponse) VisitQuoteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.RateLimit != nil {
+		w.Header().Set("RateLimit", fmt.Sprint(*response.Headers.RateLimit))
+	}
+	if response.Headers.RateLimitPolicy != nil {
+		w.Header().Set("RateLimit-Policy", fmt.Sprint(*response.Headers.RateLimitPolicy))
+	}
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type Quote500JSONResponse struct{ InternalJSONResponse }
+
+func (response Quote500JSONResponse) VisitQuoteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.RateLimit != nil {
+		w.Header().Set("RateLimit", fmt.Sprint(*response.Headers.RateLimit))
+	}
+	if response.Headers.RateLimitPolicy != nil {
+		w.Header().Set("RateLimit-Policy", fmt.Sprint(*response.Headers.RateLimitPolicy))
+	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type Quote502JSONResponse struct{ ChainUnavailableJSONResponse }
+
+func (response Quote502JSONResponse) VisitQuoteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.RateLimit != nil {
+		w.Header().Set("RateLimit", fmt.Sprint(*response.Headers.RateLimit))
+	}
+	if response.Headers.RateLimitPolicy != nil {
+		w.Header().Set("RateLimit-Policy", fmt.Sprint(*response.Headers.RateLimitPolicy))
+	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(502)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type QuotedefaultJSONResponse struct {
+	Body       Error
+	Headers    OtherErrorResponseHeaders
+	StatusCode int
+}
+
+func (response QuotedefaultJSONResponse) VisitQuoteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.RateLimit != nil {
+		w.Header().Set("RateLimit", fmt.Sprint(*response.Headers.RateLimit))
+	}
+	if response.Headers.RateLimitPolicy != nil {
+		w.Header().Set("RateLimit-Policy", fmt.Sprint(*response.Headers.RateLimitPolicy))
+	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(response.StatusCode)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetReadyRequestObject struct {
 }
 
@@ -8814,6 +9990,42 @@ func (response Reveal400JSONResponse) VisitRevealResponse(w http.ResponseWriter)
 		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
 	}
 	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type Reveal402ResponseHeaders struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+
+type Reveal402JSONResponse struct {
+	Body    RevealPaymentError
+	Headers Reveal402ResponseHeaders
+}
+
+func (response Reveal402JSONResponse) VisitRevealResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.RateLimit != nil {
+		w.Header().Set("RateLimit", fmt.Sprint(*response.Headers.RateLimit))
+	}
+	if response.Headers.RateLimitPolicy != nil {
+		w.Header().Set("RateLimit-Policy", fmt.Sprint(*response.Headers.RateLimitPolicy))
+	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(402)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -9294,6 +10506,9 @@ type StrictServerInterface interface {
 	// GetHealth Service health
 	// (GET /health)
 	GetHealth(ctx context.Context, request GetHealthRequestObject) (GetHealthResponseObject, error)
+	// Quote What a reveal's fee is, signed
+	// (POST /quote)
+	Quote(ctx context.Context, request QuoteRequestObject) (QuoteResponseObject, error)
 	// GetReady Readiness, for load balancers and Kubernetes
 	// (GET /ready)
 	GetReady(ctx context.Context, request GetReadyRequestObject) (GetReadyResponseObject, error)
@@ -9537,6 +10752,37 @@ func (sh *strictHandler) GetHealth(w http.ResponseWriter, r *http.Request) {
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(GetHealthResponseObject); ok {
 		if err := validResponse.VisitGetHealthResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// Quote operation middleware
+func (sh *strictHandler) Quote(w http.ResponseWriter, r *http.Request) {
+	var request QuoteRequestObject
+
+	var body QuoteJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.Quote(ctx, request.(QuoteRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "Quote")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(QuoteResponseObject); ok {
+		if err := validResponse.VisitQuoteResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {

@@ -28,6 +28,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What a reveal's fee is, signed
+         * @description The fee a reveal of `amount` of `tokenAddress` (whole, or `partial`: with change) pays
+         *     this relayer, in the token's base units: `ceil(gas × feePerGas × (1 + marginBps/10000) /
+         *     price)`, where `gas` is what such a reveal costs (a fixed figure per kind), `feePerGas`
+         *     what the chain charges now (base fee + tip), and `price` the token's price in wei per
+         *     base unit (the operator's setting). It is paid to `feeReceiver` and honoured until
+         *     `expiresAt` (unix seconds; 5 minutes by default) as long as it still covers the reveal's
+         *     cost at the moment of the reveal (the same figure without the margin).
+         *
+         *     The answer is signed by the relayer (`signer`) as EIP-712 typed data: domain
+         *     `{name: "vaultd relayer", version: "1", chainId, verifyingContract: vault}`, primary type
+         *     `Quote(address token,uint256 amount,bool partial,uint256 fee,address feeReceiver,uint256 expiresAt,uint256 gas,uint256 feePerGas,string price,uint256 marginBps)`
+         *     (`token` is `tokenAddress`). A client verifies it with any EIP-712 library (ethers'
+         *     `verifyTypedData`, viem's `verifyTypedData`) against the relayer's signer, and keeps it:
+         *     send it back as it is in the reveal's `fee.quote`. Prove the reveal with `fee` and
+         *     `feeReceiver`. `402`/`422` refusals of the reveal say when to ask again.
+         */
+        post: operations["quote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/reveal/{nullifier}": {
         parameters: {
             query?: never;
@@ -478,6 +512,71 @@ export interface components {
              * @example 25000000
              */
             amount: string;
+            fee?: components["schemas"]["RevealFee"];
+        };
+        /** @description The fee a reveal pays the relayer out of `amount` (the vault's `revealWithFee`): the recipient gets `amount − fee.amount`. The proof's signal [3] is `feeBinding(recipient, fee.amount, fee.receiver)`. */
+        RevealFee: {
+            /** @description The fee in the token's base units, at least the quote's `fee`. */
+            amount: string;
+            /** @description Who gets the fee, the quote's `feeReceiver`. */
+            receiver: string;
+            quote: components["schemas"]["Quote"];
+        };
+        QuoteRequest: {
+            /**
+             * @description The token to be revealed.
+             * @example 0x41706B4EFE0B6D3F137403109A6384eb2Aa51e85
+             */
+            tokenAddress: string;
+            /**
+             * @description The amount to be revealed (the reveal's `amount`), in the token's base units.
+             * @example 25000000
+             */
+            amount: string;
+            /**
+             * @description A partial reveal (with change, which costs more gas); the whole card by default.
+             * @default false
+             */
+            partial: boolean;
+        };
+        /** @description A fee quote, signed by the relayer as EIP-712 typed data (see POST /quote). Send it back as it is in a reveal's `fee.quote`. */
+        Quote: {
+            /**
+             * Format: int64
+             * @description The EIP-712 domain's chainId.
+             */
+            chainId: number;
+            /** @description The EIP-712 domain's verifyingContract, the vault. */
+            vault: string;
+            tokenAddress: string;
+            amount: string;
+            partial: boolean;
+            /** @description The fee in the token's base units. */
+            fee: string;
+            /** @description Who the fee is paid to (prove the reveal with it). */
+            feeReceiver: string;
+            /**
+             * Format: int64
+             * @description Unix seconds after which the quote is not honoured.
+             */
+            expiresAt: number;
+            /**
+             * Format: int64
+             * @description The gas the fee pays for (a reveal of this kind paying a fee).
+             */
+            gas: number;
+            feePerGas: components["schemas"]["Wei"];
+            /** @description The token's price, wei of the native token per base unit of the token, a decimal number. */
+            price: string;
+            /**
+             * Format: int64
+             * @description The relayer's margin over the cost, in basis points.
+             */
+            marginBps: number;
+            /** @description The address that signed the quote. */
+            signer: string;
+            /** @description The signer's EIP-712 signature, r ‖ s ‖ v (v 27 or 28), 0x and 130 hex digits. */
+            signature: string;
         };
         RevealResult: {
             /** @example true */
@@ -550,7 +649,7 @@ export interface components {
              * @example NULLIFIER_USED
              * @enum {string}
              */
-            code: "INVALID_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "CHAIN_UNAVAILABLE" | "UNAVAILABLE" | "INTERNAL" | "NULLIFIER_USED" | "UNKNOWN_ROOT" | "INVALID_PROOF" | "INVALID_RECIPIENT" | "SIGNAL_MISMATCH" | "REVEAL_REJECTED" | "TX_REVERTED" | "TX_PENDING" | "ROOT_EXPIRING" | "OPERATOR_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "OPERATOR_KEY_UNAVAILABLE" | "PAUSED" | "TX_CANCELLED" | "RECIPIENT_NOT_ALLOWED" | "NOT_REPLACEABLE" | "WALLET_MISMATCH";
+            code: "INVALID_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "CHAIN_UNAVAILABLE" | "UNAVAILABLE" | "INTERNAL" | "NULLIFIER_USED" | "UNKNOWN_ROOT" | "INVALID_PROOF" | "INVALID_RECIPIENT" | "SIGNAL_MISMATCH" | "REVEAL_REJECTED" | "TX_REVERTED" | "TX_PENDING" | "ROOT_EXPIRING" | "OPERATOR_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "OPERATOR_KEY_UNAVAILABLE" | "PAUSED" | "TX_CANCELLED" | "RECIPIENT_NOT_ALLOWED" | "NOT_REPLACEABLE" | "WALLET_MISMATCH" | "PAYMENT_REQUIRED" | "FEE_TOO_LOW" | "QUOTE_EXPIRED" | "FEES_NOT_ACCEPTED" | "FEE_RECEIVER_MISMATCH" | "TOKEN_NOT_PRICED" | "QUOTE_INVALID" | "AMOUNT_TOO_SMALL";
             /** @description The transaction concerned, for TX_REVERTED and TX_PENDING. */
             txHash?: string;
         };
@@ -624,6 +723,26 @@ export interface components {
              */
             code: "NULLIFIER_USED" | "ROOT_EXPIRING";
         };
+        /** @description The error body of a 402 of POST /reveal. */
+        RevealPaymentError: {
+            /** @description What went wrong, for people. */
+            error: string;
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "PAYMENT_REQUIRED" | "FEE_TOO_LOW" | "QUOTE_EXPIRED";
+        };
+        /** @description The error body of a 422 of POST /quote. */
+        QuoteRefusedError: {
+            /** @description What went wrong, for people. */
+            error: string;
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "FEES_NOT_ACCEPTED" | "TOKEN_NOT_PRICED" | "AMOUNT_TOO_SMALL";
+        };
         /** @description The error body of a 422 of POST /reveal (txHash set for TX_REVERTED). */
         RevealFailedError: {
             /** @description What went wrong, for people. */
@@ -632,7 +751,7 @@ export interface components {
              * @description Machine-readable code; one of these for this response.
              * @enum {string}
              */
-            code: "UNKNOWN_ROOT" | "INVALID_PROOF" | "INVALID_RECIPIENT" | "SIGNAL_MISMATCH" | "REVEAL_REJECTED" | "TX_REVERTED";
+            code: "UNKNOWN_ROOT" | "INVALID_PROOF" | "INVALID_RECIPIENT" | "SIGNAL_MISMATCH" | "REVEAL_REJECTED" | "TX_REVERTED" | "FEES_NOT_ACCEPTED" | "FEE_RECEIVER_MISMATCH" | "TOKEN_NOT_PRICED" | "QUOTE_INVALID";
             /** @description The transaction concerned, for TX_REVERTED and TX_PENDING. */
             txHash?: string;
         };
@@ -811,12 +930,12 @@ export interface components {
         /** @description The request's `Origin`, sent back when it is one of `CORS_ORIGINS` (a browser then lets the page read the answer); absent otherwise. */
         AccessControlAllowOrigin: string;
         /**
-         * @description On the answers of `POST /reveal` (`RATE_LIMIT_PER_IP`) and of the admin routes (`ADMIN_RATE_LIMIT_PER_IP`), refusals included: what is left of this client IP's limit and in how many seconds its oldest counted request leaves the window, as the IETF RateLimit header draft writes it, e.g. `"ip";r=4;t=30`.
+         * @description On the answers of `POST /reveal` (`RATE_LIMIT_PER_IP`), of `POST /quote` (`RATE_LIMIT_QUOTE_PER_IP`) and of the admin routes (`ADMIN_RATE_LIMIT_PER_IP`), refusals included: what is left of this client IP's limit and in how many seconds its oldest counted request leaves the window, as the IETF RateLimit header draft writes it, e.g. `"ip";r=4;t=30`.
          * @example "ip";r=4;t=30
          */
         RateLimit: string;
         /**
-         * @description On the answers of `POST /reveal` (`RATE_LIMIT_PER_IP`) and of the admin routes (`ADMIN_RATE_LIMIT_PER_IP`): the limit, requests per window of seconds, e.g. `"ip";q=5;w=60` (5 a minute).
+         * @description On the answers of `POST /reveal` (`RATE_LIMIT_PER_IP`), of `POST /quote` (`RATE_LIMIT_QUOTE_PER_IP`) and of the admin routes (`ADMIN_RATE_LIMIT_PER_IP`): the limit, requests per window of seconds, e.g. `"ip";q=5;w=60` (5 a minute).
          * @example "ip";q=5;w=60
          */
         RateLimitPolicy: string;
@@ -870,6 +989,31 @@ export interface operations {
                 };
             };
             /**
+             * @description Payment is required; nothing was sent. Ask `POST /quote` for a fee, prove the reveal
+             *     with it and send it with `fee`. `PAYMENT_REQUIRED`: the reveal carries no fee and
+             *     this relayer's treasury pays for none; `QUOTE_EXPIRED`: the quote's `expiresAt` has
+             *     passed; `FEE_TOO_LOW`: the fee is below the quote's, or no longer covers what the
+             *     reveal costs now (the chain's fees rose beyond the quote's margin).
+             */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "this relayer does not pay for reveals: ask POST /quote for a fee, prove the reveal with it and send it with fee",
+                     *       "code": "PAYMENT_REQUIRED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RevealPaymentError"];
+                };
+            };
+            /**
              * @description `NULLIFIER_USED`: the nullifier is already spent (the card was redeemed).
              *     `ROOT_EXPIRING`: the proof's root is so old that, with the inserts of the reveals this
              *     relayer already has in flight ahead of it, it would have left the tree's root history
@@ -898,7 +1042,11 @@ export interface operations {
             /**
              * @description The reveal cannot succeed: `UNKNOWN_ROOT`, `INVALID_PROOF`, `INVALID_RECIPIENT`,
              *     `SIGNAL_MISMATCH`, `REVEAL_REJECTED` (the simulation reverted; the message names the
-             *     vault's error), or `TX_REVERTED` (mined with status 0; `txHash` is set).
+             *     vault's error), or `TX_REVERTED` (mined with status 0; `txHash` is set). A fee this
+             *     relayer does not take, nothing sent: `FEES_NOT_ACCEPTED` (it takes none),
+             *     `FEE_RECEIVER_MISMATCH` (the fee pays someone else), `TOKEN_NOT_PRICED` (the token
+             *     has no price here), `QUOTE_INVALID` (the quote is not this relayer's signature over
+             *     the reveal's token, amount, kind and receiver).
              */
             422: {
                 headers: {
@@ -948,6 +1096,63 @@ export interface operations {
                     "application/json": components["schemas"]["RevealPendingError"];
                 };
             };
+            default: components["responses"]["OtherError"];
+        };
+    };
+    quote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QuoteRequest"];
+            };
+        };
+        responses: {
+            /** @description The quote, signed. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Quote"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            /**
+             * @description `FEES_NOT_ACCEPTED`: this relayer takes no fees (its treasury pays, or nothing does);
+             *     `TOKEN_NOT_PRICED`: the token has no price here, so it cannot pay a fee;
+             *     `AMOUNT_TOO_SMALL`: the fee would be all of the amount or more.
+             */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "token 0x41706B4EFE0B6D3F137403109A6384eb2Aa51e85 has no price on this relayer: it cannot pay fees",
+                     *       "code": "TOKEN_NOT_PRICED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["QuoteRefusedError"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            502: components["responses"]["ChainUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };

@@ -40,6 +40,16 @@ func (a *api) Reveal(ctx context.Context, req relayerapi.RevealRequestObject) (r
 	return relayerapi.Reveal200JSONResponse{Body: res}, nil
 }
 
+// Quote answers the fee a reveal pays, signed (quotes.go). A standby answers too: the quote's
+// key and receiver are the fleet's, not a leased key's.
+func (a *api) Quote(ctx context.Context, req relayerapi.QuoteRequestObject) (relayerapi.QuoteResponseObject, error) {
+	q, err := a.r.Quote(ctx, *req.Body)
+	if err != nil {
+		return nil, err
+	}
+	return relayerapi.Quote200JSONResponse{Body: q}, nil
+}
+
 // GetReveal answers where a reveal stands, from the record the relayers share (sent.go): any
 // replica, standing by or not, answers for the whole fleet.
 func (a *api) GetReveal(ctx context.Context, req relayerapi.GetRevealRequestObject) (relayerapi.GetRevealResponseObject, error) {
@@ -218,6 +228,15 @@ var reasons = platform.Answers[Reason]{
 	RecipientNotAllowed:    {Status: http.StatusBadRequest, Code: CodeRecipientNotAllowed},
 	InvalidInput:           {Status: http.StatusBadRequest, Code: platform.CodeInvalidRequest},
 	ClaimsUnavailable:      {Status: http.StatusServiceUnavailable, Code: platform.CodeUnavailable},
+
+	PaymentRequired:     {Status: http.StatusPaymentRequired, Code: CodePaymentRequired},
+	FeesNotAccepted:     {Status: http.StatusUnprocessableEntity, Code: CodeFeesNotAccepted},
+	FeeReceiverMismatch: {Status: http.StatusUnprocessableEntity, Code: CodeFeeReceiverMismatch},
+	TokenNotPriced:      {Status: http.StatusUnprocessableEntity, Code: CodeTokenNotPriced},
+	QuoteInvalid:        {Status: http.StatusUnprocessableEntity, Code: CodeQuoteInvalid},
+	QuoteExpired:        {Status: http.StatusPaymentRequired, Code: CodeQuoteExpired},
+	FeeTooLow:           {Status: http.StatusPaymentRequired, Code: CodeFeeTooLow},
+	AmountTooSmall:      {Status: http.StatusUnprocessableEntity, Code: CodeAmountTooSmall},
 }
 
 // paid is the relayer's answers to the refusals it shares with the faucet (the balance gate, an

@@ -31,6 +31,7 @@ type request struct {
 	recipientErr error
 	token        common.Address
 	amount       *big.Int
+	fee          *paidFee // nil: the reveal pays no fee (the treasury pays for it)
 }
 
 // parse reads what the OpenAPI validation let through. The signals' range (below r) is part of
@@ -65,6 +66,11 @@ func parse(req relayerapi.RevealRequest) (request, error) {
 		return in, reject(InvalidInput, "amount must be a decimal integer from 1 to 2^256-1")
 	}
 	in.amount = amount
+	if req.Fee != nil {
+		if in.fee, err = parseFee(*req.Fee); err != nil {
+			return in, err
+		}
+	}
 	return in, nil
 }
 
@@ -132,13 +138,18 @@ func (r *Relayer) checkRecipientAllowed(in request) error {
 	return reject(RecipientNotAllowed, "the recipient is %s: what it is sent would be lost; prove the reveal again to the recipient's own address", what)
 }
 
-// checkSignals is check 5: the request's amount, recipient and token are the ones the proof is for.
+// checkSignals is check 5: the request's amount, recipient and token are the ones the proof is
+// for; with a fee, signal [3] binds the recipient, the fee and its receiver (zk.FeeBinding).
 func (r *Relayer) checkSignals(_ context.Context, a *attempt) error {
 	in := a.in
 	if in.amount.Cmp(in.signals[zk.SignalAmount]) != 0 {
 		return reject(SignalMismatch, "amount %s is not the proof's amount %s", in.amount, in.signals[zk.SignalAmount])
 	}
-	if new(big.Int).SetBytes(in.recipient.Bytes()).Cmp(in.signals[zk.SignalRecipient]) != 0 {
+	if in.fee != nil {
+		if zk.FeeBinding(in.recipient, in.fee.Fee).Cmp(in.signals[zk.SignalRecipient]) != 0 {
+			return reject(SignalMismatch, "recipient, fee.amount or fee.receiver is not the proof's (signal [3] is not their feeBinding)")
+		}
+	} else if new(big.Int).SetBytes(in.recipient.Bytes()).Cmp(in.signals[zk.SignalRecipient]) != 0 {
 		return reject(SignalMismatch, "recipient is not the proof's recipient")
 	}
 	id, err := tokenid.Compute(in.token, r.chainID)
@@ -163,7 +174,11 @@ func (r *Relayer) verify(_ context.Context, a *attempt) error {
 // is sent with.
 func (r *Relayer) simulateReveal(ctx context.Context, a *attempt) error {
 	pa, pb, pc := a.in.proof.CallArgs()
-	a.data = vaultABI.PackReveal(pa, pb, pc, [6]*big.Int(a.in.signals), a.in.recipient)
+	if fee := a.in.fee; fee != nil {
+		a.data = vaultABI.PackRevealWithFee(pa, pb, pc, [6]*big.Int(a.in.signals), a.in.recipient, fee.Amount, fee.Receiver)
+	} else {
+		a.data = vaultABI.PackReveal(pa, pb, pc, [6]*big.Int(a.in.signals), a.in.recipient)
+	}
 	gas, err := r.simulate(ctx, a.data, a.change)
 	trace.SpanFromContext(ctx).SetAttributes(attribute.Int64("vaultd.gas_limit", int64(gas)))
 	a.gas = gas

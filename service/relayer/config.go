@@ -36,6 +36,7 @@ type Config struct {
 	Contracts ContractsConfig
 	Tx        TxConfig
 	Limits    LimitsConfig
+	Fees      FeeConfig // who pays for reveals: the treasury, fees on quotes
 	// VerificationKeyFile, when set, is a snarkjs verification_key.json: proofs are verified
 	// off-chain before anything is simulated.
 	VerificationKeyFile string
@@ -78,6 +79,7 @@ type Rate = ratelimit.Rate
 type LimitsConfig struct {
 	PerIP, PerRecipient, Total Rate
 	StatusPerIP                Rate   // GET /reveal/{nullifier}, per client IP: a poll, its own limit
+	QuotePerIP                 Rate   // POST /quote, per client IP
 	IPv6Prefix                 int    // leading bits of an IPv6 address that are one client
 	RedisURL                   string // never logged: it may carry a password
 	// ClaimTTL is how long a nullifier's claim lasts in Redis, unrefreshed, before its
@@ -118,6 +120,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 			PerRecipient: ratelimit.FromEnv(e, "RATE_LIMIT_PER_RECIPIENT", "10/1h"),
 			Total:        ratelimit.FromEnv(e, "RATE_LIMIT_TOTAL", "60/1m"),
 			StatusPerIP:  ratelimit.FromEnv(e, "RATE_LIMIT_STATUS_PER_IP", "120/1m"),
+			QuotePerIP:   ratelimit.FromEnv(e, "RATE_LIMIT_QUOTE_PER_IP", "60/1m"),
 			IPv6Prefix:   ratelimit.IPv6PrefixFromEnv(e),
 			RedisURL:     e.String("REDIS_URL", ""),
 			ClaimTTL:     e.Duration("NULLIFIER_CLAIM_TTL", time.Minute),
@@ -125,12 +128,13 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		VerificationKeyFile: e.String("VERIFICATION_KEY_FILE", ""),
 		DatabaseURL:         e.String("DATABASE_URL", "sqlite:relayer.db"),
 	}
+	c.Fees = loadFeeConfig(e, c.Operator)
 	return c, errors.Join(fileErr, e.Err(), c.Validate())
 }
 
 // Validate checks the whole configuration and joins every problem.
 func (c Config) Validate() error {
-	errs := []error{c.Chain.Validate()}
+	errs := []error{c.Chain.Validate(), c.Fees.Validate()}
 	switch {
 	case c.Operator.Key == nil && len(c.Operator.Keys) == 0:
 		errs = append(errs, errors.New("OPERATOR_PRIVATE_KEY (or OPERATOR_PRIVATE_KEY_FILE, or OPERATOR_KEYSTORE_FILE) is required, or OPERATOR_PRIVATE_KEYS_FILE (or OPERATOR_KEYSTORE_DIR) for replicas"))

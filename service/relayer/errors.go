@@ -38,6 +38,16 @@ const (
 	InvalidInput      // a field the document's pattern let through but that does not read (tokenAddress, amount)
 	ClaimsUnavailable // the replicas' shared claims (Redis) cannot be read: refused rather than risk a second transaction
 
+	// Who pays (quotes.go): nothing is sent for any of them.
+	PaymentRequired     // no fee, and the treasury pays for none (RELAYER_FUNDING)
+	FeesNotAccepted     // a fee or a quote asked of a relayer that takes none
+	FeeReceiverMismatch // the fee is paid to another receiver than the relayer's
+	TokenNotPriced      // the token has no price: it cannot pay fees
+	QuoteInvalid        // the quote is not the relayer's signature over this reveal's terms
+	QuoteExpired        // the quote's life is over
+	FeeTooLow           // below the quote's fee, or the cost of the moment
+	AmountTooSmall      // a quote's fee would be the whole amount or more
+
 	reasonsEnd // not a reason: one past the last, for the tests
 )
 

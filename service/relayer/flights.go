@@ -77,6 +77,7 @@ func (r *Relayer) settle(ctx context.Context, nullifier common.Hash, f *txmgr.Fl
 	if rc == nil {
 		return
 	}
+	r.countFee(f.Transaction(), rc)
 	// The outcome first: a status read between the two writes finds it, not a record no longer
 	// pending and nothing else (unknown).
 	if err := r.sentTxs.finish(ctx, nullifier, outcomeOf(rc, r.revertReason(ctx, f.Transaction(), rc))); err != nil {

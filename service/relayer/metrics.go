@@ -10,6 +10,7 @@ type metrics struct {
 	stage       *prometheus.HistogramVec
 	gasUsed     prometheus.Histogram
 	leaseEpoch  prometheus.Gauge
+	feesEarned  *prometheus.CounterVec
 }
 
 func newMetrics(reg prometheus.Registerer) *metrics {
@@ -27,7 +28,9 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 		leaseEpoch: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: ns, Subsystem: sub, Name: "operator_lease_epoch",
 			Help: "The fencing epoch of this replica's lease of its operator key (OPERATOR_PRIVATE_KEYS): it grows each time the key changes hands; 0 with one OPERATOR_PRIVATE_KEY."}),
 	}
-	reg.MustRegister(m.rateLimited, m.reveals, m.stage, m.gasUsed, m.leaseEpoch)
+	m.feesEarned = prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Subsystem: sub, Name: "fees_earned_total",
+		Help: "Fees paid to the relayer's receiver by mined fee-paying reveals, in the token's base units, by token (an address of RELAYER_TOKEN_PRICES)."}, []string{"token"})
+	reg.MustRegister(m.rateLimited, m.reveals, m.stage, m.gasUsed, m.leaseEpoch, m.feesEarned)
 	return m
 }
 

@@ -51,6 +51,16 @@ const (
 	CodeTxCancelled = "TX_CANCELLED"
 	// CodeRecipientNotAllowed is the 400 of a recipient that is the vault or one of its tokens.
 	CodeRecipientNotAllowed = "RECIPIENT_NOT_ALLOWED"
+
+	// Who pays (quotes.go). 402: pay, on a new quote; 422: this relayer will not take the fee.
+	CodePaymentRequired     = "PAYMENT_REQUIRED"
+	CodeFeeTooLow           = "FEE_TOO_LOW"
+	CodeQuoteExpired        = "QUOTE_EXPIRED"
+	CodeFeesNotAccepted     = "FEES_NOT_ACCEPTED"
+	CodeFeeReceiverMismatch = "FEE_RECEIVER_MISMATCH"
+	CodeTokenNotPriced      = "TOKEN_NOT_PRICED"
+	CodeQuoteInvalid        = "QUOTE_INVALID"
+	CodeAmountTooSmall      = "AMOUNT_TOO_SMALL"
 )
 
 var (

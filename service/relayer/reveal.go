@@ -51,18 +51,20 @@ func (a *attempt) unwind(ctx context.Context) {
 // step is one step of a reveal: its span's name (and its stage's, when timed), and when it applies.
 type step struct {
 	name  string
-	timed bool                // also a stage of vaultd_relayer_reveal_stage_duration_seconds
-	skip  func(*Relayer) bool // nil: it always applies
+	timed bool                          // also a stage of vaultd_relayer_reveal_stage_duration_seconds
+	skip  func(*Relayer, *attempt) bool // nil: it always applies
 	run   func(*Relayer, context.Context, *attempt) error
 }
 
 // revealSteps are a reveal's steps, in the order they run (docs/relayer.md): a request failing
 // several checks is refused by the first.
 var revealSteps = []step{
+	{name: "check.funding", run: (*Relayer).checkFunding},                                // who pays: before anything is read
 	{name: "check.chain", timed: true, run: (*Relayer).checkChain},                       // 1 and 2, read concurrently
 	{name: "check.proof", run: (*Relayer).checkProof},                                    // 3
 	{name: "check.recipient", run: (*Relayer).checkRecipient},                            // 4
 	{name: "check.signals", run: (*Relayer).checkSignals},                                // 5
+	{name: "check.fee", run: (*Relayer).checkFee, skip: noFee},                           // a fee's receiver, quote and amount
 	{name: "check.verify", timed: true, run: (*Relayer).verify, skip: noVerificationKey}, // 6
 	{name: "simulate", timed: true, run: (*Relayer).simulateReveal},                      // 7
 	{name: "check.root_age", run: (*Relayer).holdRootAge},
@@ -71,8 +73,9 @@ var revealSteps = []step{
 	{name: "send", timed: true, run: (*Relayer).send},
 }
 
-func noVerificationKey(r *Relayer) bool { return r.vk == nil }     // no VERIFICATION_KEY_FILE
-func oneProcess(r *Relayer) bool        { return r.claims == nil } // no REDIS_URL: no replicas to claim from
+func noVerificationKey(r *Relayer, _ *attempt) bool { return r.vk == nil }     // no VERIFICATION_KEY_FILE
+func oneProcess(r *Relayer, _ *attempt) bool        { return r.claims == nil } // no REDIS_URL: no replicas to claim from
+func noFee(_ *Relayer, a *attempt) bool             { return a.in.fee == nil }
 
 // errClaimedElsewhere stops a reveal's steps at its claim: another replica is sending this
 // nullifier's reveal, whose outcome this copy answers with (awaitOther).
@@ -95,7 +98,7 @@ func (r *Relayer) runSteps(ctx context.Context, in request) (relayerapi.RevealRe
 	a := &attempt{in: in, change: in.signals[zk.SignalChangeCommitment].Sign() != 0}
 	defer a.unwind(ctx)
 	for _, s := range revealSteps {
-		if s.skip != nil && s.skip(r) {
+		if s.skip != nil && s.skip(r, a) {
 			continue
 		}
 		err := r.runStep(ctx, s, a)

@@ -93,7 +93,7 @@ func checksRelayer(t *testing.T, reads chainReader) (*Relayer, *tracetest.SpanRe
 	one := Rate{N: 1, Window: time.Hour}
 	r := &Relayer{
 		cfg: Config{Chain: chain.Config{RPCTimeout: time.Second}, Limits: LimitsConfig{PerRecipient: one, Total: one},
-			Contracts: ContractsConfig{Vault: common.HexToAddress("0x00000000000000000000000000000000000000f0")}},
+			Contracts: ContractsConfig{Vault: common.HexToAddress("0x00000000000000000000000000000000000000f0")}, Fees: FeeConfig{Treasury: true}},
 		chainID: 1337, reads: reads, metrics: newMetrics(reg), log: log,
 		tracer:       sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans)).Tracer("test"),
 		perRecipient: ratelimit.New(one), total: ratelimit.New(one),

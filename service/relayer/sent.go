@@ -402,17 +402,35 @@ func changeOf(tx *types.Transaction) bool {
 	return ok && signals[zk.SignalChangeCommitment].Sign() != 0
 }
 
-// revealSignals decodes the public signals of a vault reveal's calldata.
+// revealFee decodes the fee of a vault revealWithFee's calldata (false: a reveal without fee).
+func revealFee(tx *types.Transaction) (*big.Int, bool) {
+	if len(tx.Data()) < 4 {
+		return nil, false
+	}
+	method, err := vaultError.MethodById(tx.Data()[:4])
+	if err != nil || method.Name != "revealWithFee" {
+		return nil, false
+	}
+	args, err := method.Inputs.Unpack(tx.Data()[4:])
+	if err != nil || len(args) != 7 {
+		return nil, false
+	}
+	fee, ok := args[5].(*big.Int)
+	return fee, ok
+}
+
+// revealSignals decodes the public signals of a vault reveal's calldata: reveal's, or
+// revealWithFee's (the same arguments, then the fee and its receiver).
 func revealSignals(tx *types.Transaction) ([zk.NumSignals]*big.Int, bool) {
 	if len(tx.Data()) < 4 {
 		return [zk.NumSignals]*big.Int{}, false
 	}
 	method, err := vaultError.MethodById(tx.Data()[:4])
-	if err != nil || method.Name != "reveal" {
+	if err != nil || method.Name != "reveal" && method.Name != "revealWithFee" {
 		return [zk.NumSignals]*big.Int{}, false
 	}
 	args, err := method.Inputs.Unpack(tx.Data()[4:])
-	if err != nil || len(args) != 5 {
+	if err != nil || len(args) < 5 {
 		return [zk.NumSignals]*big.Int{}, false
 	}
 	signals, ok := args[3].([zk.NumSignals]*big.Int)

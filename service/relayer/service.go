@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -101,10 +102,11 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 		return nil, err
 	}
 	r.pause.OnChange = func(st pause.State) { r.hooks.Tell(st.Event(), toPauseState(st)) }
-	var adminIP, statusIP ratelimit.Window = ratelimit.New(cfg.Admin.PerIP), ratelimit.New(cfg.Limits.StatusPerIP)
+	var adminIP, statusIP, quoteIP ratelimit.Window = ratelimit.New(cfg.Admin.PerIP), ratelimit.New(cfg.Limits.StatusPerIP), ratelimit.New(cfg.Limits.QuotePerIP)
 	if r.redis != nil {
 		adminIP = ratelimit.NewRedis(r.redis, "relayer:admin-ip", cfg.Admin.PerIP)
 		statusIP = ratelimit.NewRedis(r.redis, "relayer:status-ip", cfg.Limits.StatusPerIP)
+		quoteIP = ratelimit.NewRedis(r.redis, "relayer:quote-ip", cfg.Limits.QuotePerIP)
 	}
 	admin := platform.ClientAdmission(adminIP, cfg.Limits.IPv6Prefix, "admin requests per client IP", r.metrics.rateLimited.WithLabelValues("admin_ip").Inc)
 	a := &api{r: r, started: time.Now()}
@@ -115,13 +117,16 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 	h, err := platform.NewHandler(platform.HandlerOptions{
 		SpecYAML: openapi.RelayerYAML, AdminKey: cfg.Admin.Key, TrustedProxies: cfg.HTTP.TrustedProxies, TrustTraceParent: cfg.HTTP.TrustTraceParent, CORS: cfg.HTTP.CORS, Tracer: tracer,
 		Metrics: reg, Gatherer: reg, Logger: opts.Logger,
-		BodyLimits: map[string]int64{"POST /reveal": 16 << 10},
+		BodyLimits: map[string]int64{"POST /reveal": 16 << 10, "POST /quote": 1 << 10},
 		Admit: map[string]platform.Admission{ // every POST /reveal counts, malformed ones too
 			"POST /reveal": platform.ClientAdmission(r.perIP, cfg.Limits.IPv6Prefix, "requests per client IP",
 				r.metrics.rateLimited.WithLabelValues("ip").Inc),
 			// A poll, cheap but read from the shared database: its own, larger, limit.
 			"GET /reveal/{nullifier}": platform.ClientAdmission(statusIP, cfg.Limits.IPv6Prefix, "status requests per client IP",
 				r.metrics.rateLimited.WithLabelValues("status_ip").Inc),
+			// A quote reads the chain's fees and signs: its own limit.
+			"POST /quote": platform.ClientAdmission(quoteIP, cfg.Limits.IPv6Prefix, "quote requests per client IP",
+				r.metrics.rateLimited.WithLabelValues("quote_ip").Inc),
 			"POST /admin/pause": admin, "POST /admin/resume": admin, "GET /admin/wallet": admin, // a wrong key counts too
 			"GET /admin/transactions": admin, "POST /admin/transactions/{nonce}/replace": admin, "POST /admin/transactions/{nonce}/cancel": admin,
 			"GET /admin/fleet": admin,
@@ -237,7 +242,8 @@ func (s *Service) operate(ctx context.Context) {
 		}()
 	}
 	close(r.set)
-	r.log.Info("relayer ready", "operator", r.tx.From().Hex(), "chainId", r.chainID, "vault", cfg.Contracts.Vault.Hex(), "offchainVerification", r.vk != nil)
+	r.log.Info("relayer ready", "operator", r.tx.From().Hex(), "chainId", r.chainID, "vault", cfg.Contracts.Vault.Hex(), "offchainVerification", r.vk != nil,
+		"funding", strings.Join(cfg.Fees.funding(), ","))
 }
 
 // setUp makes key's balance gate and transaction manager, reads its balance and nonce, and follows

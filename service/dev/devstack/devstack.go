@@ -238,7 +238,7 @@ func Run(ctx context.Context, cfg Config) error {
 	fmt.Fprintf(cfg.Out, `vaultd devstack ready
   chain      %s (chain id %d)
   registry   %s   (GET /tokens, /tokenlist.json, /health, /metrics, /openapi.yaml, /docs)
-  relayer    %s   (POST /reveal, GET /reveal/{nullifier}, /admin/*, /health, /metrics, /openapi.yaml, /docs)
+  relayer    %s   (POST /reveal, POST /quote, GET /reveal/{nullifier}, /admin/*, /health, /metrics, /openapi.yaml, /docs)
   faucet     %s   (POST /api/faucet/claim, GET /api/faucet/status, /admin/*, /health, /metrics, /openapi.yaml, /docs)
   indexer    %s   (GET /api/indexer?event=CommitmentInserted, /health, /metrics, /openapi.yaml, /docs)
   admin key  %s   (the registry's writes, the relayer's and the faucet's /admin/*)
@@ -396,10 +396,10 @@ func (c Config) publicURL(addr string) string {
 
 // DevLimits are devstack's per-IP limits, relaxed from the services' defaults (5 a minute for
 // reveals, 5 an hour for claims) because in development every request comes from one address:
-// a web app's test run, a walkthrough, a browser test; the relayer's status polls as the
+// a web app's test run, a walkthrough, a browser test; the relayer's status polls and quotes as the
 // registry's and the indexer's reads. The faucet asks no proof of work (a newcomer's curl claim
 // works; `--faucet-pow-work` asks one). The environment overrides them.
-var DevLimits = map[string]string{"RATE_LIMIT_PER_IP": "120/1m", "RATE_LIMIT_STATUS_PER_IP": "6000/1m", "FAUCET_POW_WORK": "0"}
+var DevLimits = map[string]string{"RATE_LIMIT_PER_IP": "120/1m", "RATE_LIMIT_STATUS_PER_IP": "6000/1m", "RATE_LIMIT_QUOTE_PER_IP": "600/1m", "FAUCET_POW_WORK": "0"}
 
 // DevReadLimits are the registry's and the indexer's per-IP limits in devstack: a browser app
 // polling the indexer, a test run and a walkthrough all come from one address. The environment

@@ -25,3 +25,16 @@ func TestRunSmall(t *testing.T) {
 		t.Fatalf("result %+v, report %q", res, out.String())
 	}
 }
+
+// The fee measurement's machinery works end to end on a small run, and the fees pay for what
+// the operator spent at the default margin.
+func TestRunFeesSmall(t *testing.T) {
+	var out bytes.Buffer
+	res, err := RunFees(context.Background(), FeesConfig{Reveals: 2, Price: "1000000", VKey: "../../../gen/zk/devkeys/verification_key.json"}, &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Spent.Sign() <= 0 || res.Ratio < 1 || res.GasWhole == 0 || res.GasPartial == 0 || !strings.Contains(out.String(), "ratio") {
+		t.Fatalf("result %+v, report %q", res, out.String())
+	}
+}

@@ -29,6 +29,8 @@ var (
 	NewSecrets = note.NewSecrets
 	// ProveFrom proves a reveal against a tree, with no chain (note.ProveFrom).
 	ProveFrom = note.ProveFrom
+	// ProvePaying is ProveFrom for a reveal paying a relayer's fee (note.ProvePaying).
+	ProvePaying = note.ProvePaying
 	// ErrUnknownCard is a card whose deposit is not in the tree (note.ErrUnknownCard).
 	ErrUnknownCard = note.ErrUnknownCard
 )

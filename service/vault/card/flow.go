@@ -120,6 +120,12 @@ func PrepareFrom(ctx context.Context, client *ethclient.Client, keys *zk.Keys, c
 // goes to a new card, the change, returned with fresh secrets (nil when nothing is left). Its
 // leaf is inserted by the reveal; keep it before the reveal is sent, or the change is lost.
 func PreparePart(ctx context.Context, client *ethclient.Client, keys *zk.Keys, c Card, recipient common.Address, leaves Leaves, amount *big.Int) (Request, *Card, error) {
+	return PreparePaying(ctx, client, keys, c, recipient, leaves, amount, nil)
+}
+
+// PreparePaying is PreparePart for a reveal that pays a relayer's fee out of the amount revealed
+// (nil: none; note.ProvePaying).
+func PreparePaying(ctx context.Context, client *ethclient.Client, keys *zk.Keys, c Card, recipient common.Address, leaves Leaves, amount *big.Int, fee *zk.Fee) (Request, *Card, error) {
 	chainID, err := client.ChainID(ctx)
 	if err != nil {
 		return Request{}, nil, fmt.Errorf("%w: %w", chain.ErrUnavailable, err)
@@ -157,7 +163,7 @@ func PreparePart(ctx context.Context, client *ethclient.Client, keys *zk.Keys, c
 	if err != nil {
 		return Request{}, nil, err
 	}
-	return ProveFrom(keys, c, tree, recipient, amount)
+	return ProvePaying(keys, c, tree, recipient, amount, fee)
 }
 
 // CheckRecipient refuses the vault and every token it registered (its tokenIdOf, read from the

@@ -1,0 +1,377 @@
+package relayer_test
+
+import (
+	"encoding/json"
+	"maps"
+	"math/big"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/seed018cc74c/vaultd/gen/contracts"
+	"github.com/seed018cc74c/vaultd/gen/relayerapi"
+	"github.com/seed018cc74c/vaultd/service/dev/devchain"
+	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
+	"github.com/seed018cc74c/vaultd/service/relayer"
+	"github.com/seed018cc74c/vaultd/service/vault/card"
+	"github.com/seed018cc74c/vaultd/service/vault/card/note"
+	"github.com/seed018cc74c/vaultd/service/vault/zk"
+)
+
+// feeCard is the amount of the cards the fee tests reveal: above any fee at the dev chain's fees
+// and the test's price.
+const feeCard = 1_000_000_000
+
+// feeEnv is a relayer paid by fees alone (its treasury off), with a price for the chain's first
+// token only.
+func feeEnv(c *devchain.Chain, price string) map[string]string {
+	return map[string]string{"RELAYER_FUNDING": "fee", "RELAYER_TOKEN_PRICES": c.Tokens[0].Address.Hex() + "=" + price}
+}
+
+func askQuote(t testing.TB, s *server, token common.Address, amount int64, partial ...bool) *relayerapi.QuoteResponse {
+	t.Helper()
+	req := relayerapi.QuoteRequest{TokenAddress: token.Hex(), Amount: big.NewInt(amount).String()}
+	if len(partial) > 0 {
+		req.Partial = &partial[0]
+	}
+	resp, err := s.client.QuoteWithResponse(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp
+}
+
+func mustQuote(t testing.TB, s *server, token common.Address, amount int64, partial ...bool) relayerapi.Quote {
+	t.Helper()
+	resp := askQuote(t, s, token, amount, partial...)
+	if resp.JSON200 == nil {
+		t.Fatalf("POST /quote: %d %s", resp.StatusCode(), resp.Body)
+	}
+	return *resp.JSON200
+}
+
+// proveWithFee proves the whole reveal of cd to recipient paying fee (signal [3] is their
+// binding), and makes the relayer's request of it, carrying q.
+func proveWithFee(t testing.TB, c *devchain.Chain, cd card.Card, recipient common.Address, fee zk.Fee, q relayerapi.Quote) relayerapi.RevealRequest {
+	t.Helper()
+	return provePartWithFee(t, c, cd, nil, recipient, fee, q)
+}
+
+// provePartWithFee is proveWithFee revealing amount of cd (nil: all of it).
+func provePartWithFee(t testing.TB, c *devchain.Chain, cd card.Card, amount *big.Int, recipient common.Address, fee zk.Fee, q relayerapi.Quote) relayerapi.RevealRequest {
+	t.Helper()
+	tree, err := card.Tree(ctx, c.Client(), c.Contracts.Vault)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zr, _, err := note.Reveal(cd, tree, recipient, amount)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zr.Fee = &fee
+	proof, signals, err := keys(t).Prove(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := card.ToAPI(note.RequestOf(cd, zr, proof, signals))
+	req.Fee = &relayerapi.RevealFee{Amount: fee.Amount.String(), Receiver: fee.Receiver.Hex(), Quote: q}
+	return req
+}
+
+func newCard(t testing.TB, c *devchain.Chain, user int, token common.Address, amount int64) card.Card {
+	t.Helper()
+	cd, _, err := card.Create(ctx, c.Client(), devUsers(c, user), c.Contracts.Vault, token, big.NewInt(amount))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cd
+}
+
+func balanceOf(t testing.TB, c *devchain.Chain, token, who common.Address) *big.Int {
+	t.Helper()
+	w := contracts.NewWrappedToken()
+	b, err := bind.Call(w.Instance(c.Client(), token), nil, w.PackBalanceOf(who), w.UnpackBalanceOf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func bigOf(t testing.TB, s string) *big.Int {
+	t.Helper()
+	v, ok := new(big.Int).SetString(s, 10)
+	if !ok {
+		t.Fatalf("%q is not a decimal integer", s)
+	}
+	return v
+}
+
+// A quoted fee, proved into the reveal: the relayer sends revealWithFee, the recipient gets
+// amount − fee and the relayer's receiver (the operator, by default) the fee, read from the
+// chain; the quote's fee is its parts' sum, signed by the operator key. The same reveal again is
+// NULLIFIER_USED, as any reveal's.
+func TestAQuotedFeeRevealPaysTheRecipientAndTheReceiver(t *testing.T) {
+	t.Parallel()
+	c := devchaintest.Start(t)
+	s := startRelayer(t, c, feeEnv(c, "1000000"))
+	token, operator := c.Tokens[0].Address, c.Accounts.Operator.Address
+
+	asked := time.Now()
+	q := mustQuote(t, s, token, feeCard)
+	fee := bigOf(t, q.Fee)
+	cost := new(big.Int).Mul(big.NewInt(q.Gas), bigOf(t, q.FeePerGas))
+	cost.Mul(cost, big.NewInt(11_000))
+	want := new(big.Int).Div(new(big.Int).Add(cost, big.NewInt(10_000*1_000_000-1)), big.NewInt(10_000*1_000_000)) // ÷ 10,000 bps, ÷ the price, up
+	if q.Price != "1000000" || q.MarginBps != 1000 || q.Gas != 345_000 || fee.Cmp(want) != 0 || fee.Sign() <= 0 {
+		t.Fatalf("quote %+v: fee %s, want %s from its parts", q, fee, want)
+	}
+	if q.FeeReceiver != operator.Hex() || q.Signer != operator.Hex() || q.Partial || q.ChainId != int64(c.ChainID) || q.Vault != c.Contracts.Vault.Hex() {
+		t.Fatalf("quote %+v: want the operator as receiver and signer, whole, this chain's vault", q)
+	}
+	if life := time.Unix(q.ExpiresAt, 0).Sub(asked); life < 4*time.Minute || life > 6*time.Minute {
+		t.Fatalf("the quote lives %s, want the default 5 minutes", life)
+	}
+
+	recipient := crypto.PubkeyToAddress(freshKey(t).PublicKey)
+	req := proveWithFee(t, c, newCard(t, c, 0, token, feeCard), recipient, zk.Fee{Amount: fee, Receiver: operator}, q)
+	before := balanceOf(t, c, token, operator)
+	resp := reveal(t, s, req)
+	if resp.JSON200 == nil {
+		t.Fatalf("the fee-paying reveal: %d %s", resp.StatusCode(), resp.Body)
+	}
+	t.Logf("a whole reveal paying a fee used %s gas", resp.JSON200.GasUsed)
+	if got, want := balanceOf(t, c, token, recipient), new(big.Int).Sub(big.NewInt(feeCard), fee); got.Cmp(want) != 0 {
+		t.Errorf("the recipient holds %s, want amount − fee = %s", got, want)
+	}
+	if got := new(big.Int).Sub(balanceOf(t, c, token, operator), before); got.Cmp(fee) != 0 {
+		t.Errorf("the receiver got %s, want the fee %s", got, fee)
+	}
+	if gas := bigOf(t, resp.JSON200.GasUsed); gas.Cmp(big.NewInt(q.Gas)) > 0 {
+		t.Errorf("the reveal used %s gas, more than the %d its fee paid for", gas, q.Gas)
+	}
+	wantCode(t, "the same reveal again", reveal(t, s, req), 409, "NULLIFIER_USED")
+	earned := func() float64 {
+		t.Helper()
+		for _, l := range strings.Split(scrape(t, s), "\n") {
+			if v, ok := strings.CutPrefix(l, `vaultd_relayer_fees_earned_total{token="`+token.Hex()+`"} `); ok {
+				f, _ := strconv.ParseFloat(v, 64)
+				return f
+			}
+		}
+		return 0
+	}
+	if got, want := earned(), float64(fee.Int64()); got != want {
+		t.Errorf("vaultd_relayer_fees_earned_total of the token is %v, want the fee %v", got, want)
+	}
+
+	// A partial reveal pays the fee of its kind; a whole reveal's quote does not apply to it.
+	const part = feeCard / 2
+	pq, wq := mustQuote(t, s, token, part, true), mustQuote(t, s, token, part)
+	pfee := bigOf(t, pq.Fee)
+	if !pq.Partial || pq.Gas != 650_000 || pfee.Cmp(bigOf(t, wq.Fee)) <= 0 {
+		t.Fatalf("partial quote %+v, whole %+v: want more gas and a higher fee", pq, wq)
+	}
+	other := crypto.PubkeyToAddress(freshKey(t).PublicKey)
+	preq := provePartWithFee(t, c, newCard(t, c, 1, token, feeCard), big.NewInt(part), other, zk.Fee{Amount: pfee, Receiver: operator}, wq)
+	wantCode(t, "a partial reveal on a whole reveal's quote", reveal(t, s, preq), 422, "QUOTE_INVALID")
+	preq.Fee.Quote = pq
+	before = balanceOf(t, c, token, operator)
+	if resp = reveal(t, s, preq); resp.JSON200 == nil {
+		t.Fatalf("the partial fee-paying reveal: %d %s", resp.StatusCode(), resp.Body)
+	}
+	t.Logf("a partial reveal paying a fee used %s gas", resp.JSON200.GasUsed)
+	if got, want := balanceOf(t, c, token, other), new(big.Int).Sub(big.NewInt(part), pfee); got.Cmp(want) != 0 {
+		t.Errorf("the partial reveal's recipient holds %s, want %s", got, want)
+	}
+	if got := new(big.Int).Sub(balanceOf(t, c, token, operator), before); got.Cmp(pfee) != 0 {
+		t.Errorf("the receiver got %s of the partial reveal, want %s", got, pfee)
+	}
+	if gas := bigOf(t, resp.JSON200.GasUsed); gas.Cmp(big.NewInt(pq.Gas)) > 0 {
+		t.Errorf("the partial reveal used %s gas, more than the %d its fee paid for", gas, pq.Gas)
+	}
+}
+
+// Every way a relayer refuses a fee, and nothing sent for any: the operator's nonce is
+// unchanged and every card unspent.
+func TestFeeRefusals(t *testing.T) {
+	t.Parallel()
+	c := devchaintest.Start(t)
+	s := startRelayer(t, c, feeEnv(c, "1000000"))
+	token, operator := c.Tokens[0].Address, c.Accounts.Operator.Address
+	nonce, err := c.Client().PendingNonceAt(ctx, operator)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := mustQuote(t, s, token, feeCard)
+	fee := bigOf(t, q.Fee)
+	recipient := crypto.PubkeyToAddress(freshKey(t).PublicKey)
+	var reqs []relayerapi.RevealRequest
+	refused := func(what string, req relayerapi.RevealRequest, status int, code string) {
+		t.Helper()
+		reqs = append(reqs, req)
+		wantCode(t, what, reveal(t, s, req), status, code)
+	}
+
+	_, unpaid := request(t, c, devUsers(c, 0), feeCard)
+	refused("no fee, the treasury off", unpaid, 402, "PAYMENT_REQUIRED")
+
+	other := crypto.PubkeyToAddress(freshKey(t).PublicKey)
+	refused("the fee to someone else", proveWithFee(t, c, newCard(t, c, 0, token, feeCard), recipient, zk.Fee{Amount: fee, Receiver: other}, q),
+		422, "FEE_RECEIVER_MISMATCH")
+
+	less := new(big.Int).Sub(fee, big.NewInt(1))
+	low := proveWithFee(t, c, newCard(t, c, 1, token, feeCard), recipient, zk.Fee{Amount: less, Receiver: operator}, q)
+	refused("a fee below the quote's", low, 402, "FEE_TOO_LOW")
+	if body := reveal(t, s, low).Body; !strings.Contains(string(body), "below the quote's") {
+		t.Errorf("a fee below the quote's: %s", body)
+	}
+
+	forged := clone(low)
+	forged.Fee.Quote.Fee = less.String() // the quote says what the fee is: not the relayer's signature any more
+	refused("a quote changed", forged, 422, "QUOTE_INVALID")
+
+	elsewhere := clone(low)
+	elsewhere.Fee.Quote = mustQuote(t, s, token, feeCard+1) // signed, but for another amount
+	refused("a quote for another reveal", elsewhere, 422, "QUOTE_INVALID")
+
+	unpriced := c.Tokens[1].Address
+	if resp := askQuote(t, s, unpriced, feeCard); resp.StatusCode() != 422 || !codeIs(resp.Body, "TOKEN_NOT_PRICED") {
+		t.Errorf("a quote for a token without a price: %d %s", resp.StatusCode(), resp.Body)
+	}
+	refused("a token without a price", proveWithFee(t, c, newCard(t, c, 1, unpriced, feeCard), recipient, zk.Fee{Amount: fee, Receiver: operator}, q),
+		422, "TOKEN_NOT_PRICED")
+
+	if resp := askQuote(t, s, token, 1); resp.StatusCode() != 422 || !codeIs(resp.Body, "AMOUNT_TOO_SMALL") {
+		t.Errorf("a quote for 1 unit: %d %s", resp.StatusCode(), resp.Body)
+	}
+
+	for _, req := range reqs {
+		if st := status(t, s, req); st.State != relayerapi.RevealStatusStateUnknown {
+			t.Errorf("a refused reveal is %s", st.State)
+		}
+	}
+	if after, err := c.Client().PendingNonceAt(ctx, operator); err != nil || after != nonce {
+		t.Fatalf("the operator's nonce went from %d to %d (%v): something was sent", nonce, after, err)
+	}
+}
+
+// A quote is honoured for its life alone, and only while its fee covers the reveal's cost at
+// the moment: a relayer whose price for the token halved refuses a fee quoted before as too low
+// for now, and a quote past its expiry as expired. A relayer taking no fees quotes none.
+func TestAQuoteIsHonouredWhileItLivesAndCoversTheCost(t *testing.T) {
+	t.Parallel()
+	c := devchaintest.Start(t)
+	token, operator := c.Tokens[0].Address, c.Accounts.Operator.Address
+	before := startRelayer(t, c, feeEnv(c, "1000000"))
+	q := mustQuote(t, before, token, feeCard)
+	before.stop()
+
+	// The same operator (its key signs quotes, its address is the receiver) with half the price
+	// and quotes living one second.
+	over := feeEnv(c, "500000")
+	over["RELAYER_QUOTE_TTL"] = "1s"
+	s := startRelayer(t, c, over)
+	recipient := crypto.PubkeyToAddress(freshKey(t).PublicKey)
+	cheap := proveWithFee(t, c, newCard(t, c, 0, token, feeCard), recipient, zk.Fee{Amount: bigOf(t, q.Fee), Receiver: operator}, q)
+	resp := reveal(t, s, cheap)
+	wantCode(t, "a fee quoted at the old price", resp, 402, "FEE_TOO_LOW")
+	if !strings.Contains(string(resp.Body), "no longer covers") {
+		t.Errorf("a fee quoted at the old price: %s", resp.Body)
+	}
+
+	short := mustQuote(t, s, token, feeCard)
+	late := proveWithFee(t, c, newCard(t, c, 1, token, feeCard), recipient, zk.Fee{Amount: bigOf(t, short.Fee), Receiver: operator}, short)
+	for time.Now().Unix() <= short.ExpiresAt {
+		time.Sleep(100 * time.Millisecond)
+	}
+	wantCode(t, "an expired quote", reveal(t, s, late), 402, "QUOTE_EXPIRED")
+
+	plain := startRelayer(t, c, nil) // RELAYER_FUNDING defaults to treasury
+	if resp := askQuote(t, plain, token, feeCard); resp.StatusCode() != 422 || !codeIs(resp.Body, "FEES_NOT_ACCEPTED") {
+		t.Fatalf("a quote of a relayer taking no fees: %d %s", resp.StatusCode(), resp.Body)
+	}
+}
+
+func codeIs(body []byte, code string) bool {
+	var e struct{ Code string }
+	return json.Unmarshal(body, &e) == nil && e.Code == code
+}
+
+// The fee settings: every problem at once, sponsors refused as not built, and the defaults (the
+// treasury pays; fees to the operator, quotes signed by its key, 5 minutes, 10 %).
+func TestFeeSettings(t *testing.T) {
+	t.Parallel()
+	key := freshKey(t)
+	base := map[string]string{
+		"RPC_URL": "http://127.0.0.1:1", "OPERATOR_PRIVATE_KEY": common.Bytes2Hex(crypto.FromECDSA(key)), "DATABASE_URL": "sqlite:" + t.TempDir() + "/r.db",
+		"COMMIT_REVEAL_VAULT_ADDRESS": "0x5FbDB2315678afecb367f032d93F642f64180aa3", "NULLIFIER_REGISTRY_ADDRESS": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+		"COMMITMENT_TREE_ADDRESS": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+	}
+	load := func(over map[string]string) (relayer.Config, error) {
+		m := maps.Clone(base)
+		maps.Copy(m, over)
+		return relayer.LoadConfig(func(k string) string { return m[k] })
+	}
+	cfg, err := load(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := cfg.Fees
+	if !f.Treasury || f.Fees || f.Receiver != crypto.PubkeyToAddress(key.PublicKey) || !f.QuoteKey.Equal(key) || f.QuoteTTL != 5*time.Minute || f.Margin != 1000 {
+		t.Fatalf("defaults: %+v", f)
+	}
+	_, err = load(map[string]string{"RELAYER_FUNDING": "fee,sponsor,bank", "RELAYER_TOKEN_PRICES": "0x12=1,0x5FbDB2315678afecb367f032d93F642f64180aa3=-2",
+		"RELAYER_FEE_MARGIN": "ten", "RELAYER_FEE_RECEIVER": "0x34", "RELAYER_QUOTE_TTL": "soon"})
+	if err == nil {
+		t.Fatal("bad fee settings accepted")
+	}
+	for _, want := range []string{"sponsor is not built yet", `"bank" is not one of`, "RELAYER_TOKEN_PRICES: entry 1", "RELAYER_TOKEN_PRICES: entry 2",
+		"RELAYER_FEE_MARGIN", "RELAYER_FEE_RECEIVER", "RELAYER_QUOTE_TTL", "prices no token"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("the error lacks %q: %v", want, err)
+		}
+	}
+	if _, err := load(map[string]string{"RELAYER_TOKEN_PRICES": "0x5FbDB2315678afecb367f032d93F642f64180aa3=2"}); err == nil || !strings.Contains(err.Error(), "does not include fee") {
+		t.Errorf("prices without fees: %v", err)
+	}
+	cfg, err = load(map[string]string{"RELAYER_FUNDING": "fee, treasury", "RELAYER_TOKEN_PRICES": "0x5FbDB2315678afecb367f032d93F642f64180aa3=0.0003",
+		"RELAYER_FEE_MARGIN": "12.5", "RELAYER_FEE_RECEIVER": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"})
+	if err != nil || !cfg.Fees.Fees || !cfg.Fees.Treasury || cfg.Fees.Margin != 1250 || cfg.Fees.Receiver != common.HexToAddress("0x70997970C51812dc3A010C7d01b50e0d17dc79C8") {
+		t.Fatalf("fee and treasury: %+v %v", cfg.Fees, err)
+	}
+}
+
+// A fee-paying reveal is one transaction per nullifier across a restart too: the relayer that
+// starts adopts its transaction from the node's pool by the nullifier in its revealWithFee
+// calldata, and a repeat gets that transaction's outcome, never a second one.
+func TestAFeeRevealRepeatedAfterARestartNeverPaysTwice(t *testing.T) {
+	t.Parallel()
+	c := devchaintest.Start(t)
+	token, operator := c.Tokens[0].Address, c.Accounts.Operator.Address
+	over := feeEnv(c, "1000000")
+	over["RECEIPT_TIMEOUT"], over["REPLACE_AFTER"] = "1s", "500ms"
+	s := startRelayer(t, c, over)
+	q := mustQuote(t, s, token, feeCard)
+	req := proveWithFee(t, c, newCard(t, c, 0, token, feeCard), crypto.PubkeyToAddress(freshKey(t).PublicKey), zk.Fee{Amount: bigOf(t, q.Fee), Receiver: operator}, q)
+	before := pendingOperatorNonce(t, c)
+	c.PauseSealing()
+	wantCode(t, "the fee reveal, not mined in time", reveal(t, s, req), 504, "TX_PENDING")
+
+	s.stop()
+	s = startRelayer(t, c, over) // a new record: what is in flight is found in the pool alone
+	wantCode(t, "the same fee reveal after a restart", reveal(t, s, req), 504, "TX_PENDING")
+	if n := pendingOperatorNonce(t, c); n != before+1 {
+		t.Fatalf("%d transactions sent for one fee-paying nullifier across a restart", n-before)
+	}
+	c.ResumeSealing()
+	waitFor(t, "the reveal mined", func() bool { return operatorNonce(t, c) == before+1 })
+	waitFor(t, "NULLIFIER_USED", func() bool { return reveal(t, s, req).StatusCode() == 409 })
+	if n := operatorNonce(t, c); n != before+1 {
+		t.Fatalf("%d transactions mined for one nullifier", n-before)
+	}
+}

@@ -1,0 +1,277 @@
+package relayer
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"fmt"
+	"math/big"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/seed018cc74c/vaultd/gen/relayerapi"
+	"github.com/seed018cc74c/vaultd/service/kit/address"
+	"github.com/seed018cc74c/vaultd/service/vault/tokenid"
+	"github.com/seed018cc74c/vaultd/service/vault/zk"
+)
+
+// A reveal may pay the relayer a fee out of the revealed tokens (the vault's revealWithFee),
+// on a quote the relayer signed (POST /quote): the fee covers the gas such a reveal costs at
+// the chain's fees of the moment, plus a margin, valued at the token's price (FeeConfig). A
+// quote is honoured until it expires as long as its fee still covers the cost of the moment
+// without the margin: the margin absorbs the chain's fees rising while a person proves.
+
+// The gas a fee pays for, by kind of reveal: fixed figures rather than an estimate, since a
+// quote comes before the proof. A whole reveal paying a fee costs 315,170 gas and its fee's
+// transfer (~25,000 to a receiver that holds none of the token yet): the bound of
+// 345,000. A partial one costs 378,655 + 20,970 per 1-bit of its change's leaf index above the
+// first (docs/gas.md): 650,000 covers indices with up to 13 one-bits (96 % of the tree's 2^20)
+// and the fee's transfer.
+const (
+	quoteGasWhole   = 345_000
+	quoteGasPartial = 650_000
+)
+
+// quoteGas is the gas a fee pays for a reveal of its kind.
+func quoteGas(partial bool) uint64 {
+	if partial {
+		return quoteGasPartial
+	}
+	return quoteGasWhole
+}
+
+// quoteTerms are what a quote says and its signature covers (quoteDigest).
+type quoteTerms struct {
+	Token       common.Address
+	Amount      *big.Int
+	Partial     bool
+	Fee         *big.Int
+	FeeReceiver common.Address
+	ExpiresAt   int64 // unix seconds
+	Gas         uint64
+	FeePerGas   *big.Int
+	Price       string // wei per base unit of the token, as RELAYER_TOKEN_PRICES wrote it
+	MarginBps   int64
+}
+
+// EIP-712: the domain names the relayer's chain and vault, so a quote is good for them alone.
+var (
+	domainType = crypto.Keccak256([]byte("EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)"))
+	quoteType  = crypto.Keccak256([]byte("Quote(address token,uint256 amount,bool partial,uint256 fee,address feeReceiver,uint256 expiresAt,uint256 gas,uint256 feePerGas,string price,uint256 marginBps)"))
+)
+
+const (
+	quoteDomainName    = "vaultd relayer"
+	quoteDomainVersion = "1"
+)
+
+// quoteDigest is the EIP-712 hash a quote's signature signs: keccak256(0x1901 ‖
+// domainSeparator ‖ hashStruct(quote)).
+func quoteDigest(chainID uint64, vault common.Address, q quoteTerms) []byte {
+	domain := crypto.Keccak256(domainType, crypto.Keccak256([]byte(quoteDomainName)), crypto.Keccak256([]byte(quoteDomainVersion)),
+		word(new(big.Int).SetUint64(chainID)), common.LeftPadBytes(vault.Bytes(), 32))
+	partial := new(big.Int)
+	if q.Partial {
+		partial.SetInt64(1)
+	}
+	data := crypto.Keccak256(quoteType, common.LeftPadBytes(q.Token.Bytes(), 32), word(q.Amount), word(partial), word(q.Fee),
+		common.LeftPadBytes(q.FeeReceiver.Bytes(), 32), word(big.NewInt(q.ExpiresAt)), word(new(big.Int).SetUint64(q.Gas)),
+		word(q.FeePerGas), crypto.Keccak256([]byte(q.Price)), word(big.NewInt(q.MarginBps)))
+	return crypto.Keccak256([]byte{0x19, 0x01}, domain, data)
+}
+
+// word is v as a 32-byte big-endian word (v is below 2^256: the document's patterns, and the
+// relayer's own figures).
+func word(v *big.Int) []byte { return common.LeftPadBytes(v.Bytes(), 32) }
+
+// feeFor is ceil(gas × feePerGas × (1 + marginBps/10000) / price): what a reveal costs the
+// operator, in the token's base units.
+func feeFor(gas uint64, feePerGas *big.Int, p price, marginBps int64) *big.Int {
+	wei := new(big.Rat).SetInt(new(big.Int).Mul(new(big.Int).SetUint64(gas), feePerGas))
+	wei.Mul(wei, big.NewRat(10_000+marginBps, 10_000))
+	units := wei.Quo(wei, p.rat)
+	num, den := units.Num(), units.Denom()
+	fee := new(big.Int).Add(num, new(big.Int).Sub(den, big.NewInt(1)))
+	return fee.Quo(fee, den)
+}
+
+// feePerGas is what the chain charges a transaction now: its base fee and the tip the node
+// suggests (what the operator's transactions pay when mined at once).
+func (r *Relayer) feePerGas(ctx context.Context) (*big.Int, error) {
+	tip, base, _, err := r.client.Fees(ctx)
+	if err != nil {
+		return nil, chainUnavailable(err)
+	}
+	return new(big.Int).Add(base, tip), nil
+}
+
+// Quote answers POST /quote: the fee a reveal of amount of token pays, signed.
+func (r *Relayer) Quote(ctx context.Context, req relayerapi.QuoteRequest) (relayerapi.Quote, error) {
+	fees := r.cfg.Fees
+	if !fees.Fees {
+		return relayerapi.Quote{}, reject(FeesNotAccepted, "this relayer takes no fees (RELAYER_FUNDING)")
+	}
+	token, err := address.Parse(req.TokenAddress)
+	if err != nil {
+		return relayerapi.Quote{}, reject(InvalidInput, "tokenAddress: %v", err)
+	}
+	amount, ok := new(big.Int).SetString(req.Amount, 10)
+	if !ok || amount.Sign() <= 0 || amount.Cmp(maxUint256) > 0 {
+		return relayerapi.Quote{}, reject(InvalidInput, "amount must be a decimal integer from 1 to 2^256-1")
+	}
+	p, ok := fees.priceOf(token)
+	if !ok {
+		return relayerapi.Quote{}, notPriced(token)
+	}
+	perGas, err := r.feePerGas(ctx)
+	if err != nil {
+		return relayerapi.Quote{}, err
+	}
+	partial := req.Partial != nil && *req.Partial
+	q := quoteTerms{Token: token, Amount: amount, Partial: partial, FeeReceiver: fees.Receiver,
+		ExpiresAt: time.Now().Add(fees.QuoteTTL).Unix(), Gas: quoteGas(partial), FeePerGas: perGas, Price: p.text, MarginBps: fees.Margin}
+	q.Fee = feeFor(q.Gas, perGas, p, fees.Margin)
+	if q.Fee.Sign() == 0 { // a chain charging nothing: the vault takes no fee of nothing
+		q.Fee.SetInt64(1)
+	}
+	trace.SpanFromContext(ctx).SetAttributes(attribute.String("vaultd.fee", q.Fee.String()), attribute.String("vaultd.token", token.Hex()))
+	if q.Fee.Cmp(amount) >= 0 {
+		return relayerapi.Quote{}, reject(AmountTooSmall, "the relayer's fee for this reveal is %s of the token's base units: the amount %s does not cover it", q.Fee, amount)
+	}
+	sig, err := crypto.Sign(quoteDigest(r.chainID, r.cfg.Contracts.Vault, q), fees.QuoteKey)
+	if err != nil {
+		return relayerapi.Quote{}, fmt.Errorf("sign the quote: %w", err)
+	}
+	sig[64] += 27 // Ethereum's v
+	return relayerapi.Quote{ChainId: int64(r.chainID), Vault: r.cfg.Contracts.Vault.Hex(), TokenAddress: token.Hex(), Amount: amount.String(),
+		Partial: partial, Fee: q.Fee.String(), FeeReceiver: q.FeeReceiver.Hex(), ExpiresAt: q.ExpiresAt, Gas: int64(q.Gas),
+		FeePerGas: perGas.String(), Price: q.Price, MarginBps: q.MarginBps,
+		Signer: crypto.PubkeyToAddress(fees.QuoteKey.PublicKey).Hex(), Signature: hexutil.Encode(sig)}, nil
+}
+
+// countFee adds a mined fee-paying reveal's fee to vaultd_relayer_fees_earned_total, under its
+// token's address (the tokens the relayer prices, by their tokenId).
+func (r *Relayer) countFee(tx *types.Transaction, rc *types.Receipt) {
+	fee, ok := revealFee(tx)
+	if !ok || rc.Status != types.ReceiptStatusSuccessful {
+		return
+	}
+	signals, _ := revealSignals(tx)
+	token := "unpriced" // the price was removed since the reveal was sent
+	for addr := range r.cfg.Fees.Prices {
+		if id, err := tokenid.Compute(addr, r.chainID); err == nil && id.Cmp(signals[zk.SignalTokenID]) == 0 {
+			token = addr.Hex()
+		}
+	}
+	f, _ := new(big.Float).SetInt(fee).Float64()
+	r.metrics.feesEarned.WithLabelValues(token).Add(f)
+}
+
+func notPriced(token common.Address) *RevealError {
+	return reject(TokenNotPriced, "token %s has no price on this relayer: it cannot pay fees", token.Hex())
+}
+
+// paidFee is a reveal's fee as parse reads it: the fee (amount and receiver) the proof binds,
+// and the quote it was proved on, checked by checkFee.
+type paidFee struct {
+	zk.Fee
+	quote relayerapi.Quote
+}
+
+func parseFee(f relayerapi.RevealFee) (*paidFee, error) {
+	amount, ok := new(big.Int).SetString(f.Amount, 10)
+	if !ok || amount.Sign() <= 0 || amount.Cmp(maxUint256) > 0 {
+		return nil, reject(InvalidInput, "fee.amount must be a decimal integer from 1 to 2^256-1")
+	}
+	receiver, err := address.ParseChecksummed(f.Receiver)
+	if err != nil {
+		return nil, reject(InvalidInput, "fee.receiver: %v", err)
+	}
+	return &paidFee{Fee: zk.Fee{Amount: amount, Receiver: receiver}, quote: f.Quote}, nil
+}
+
+// termsOf reads a quote as a reveal sends it back.
+func termsOf(q relayerapi.Quote) (quoteTerms, []byte, error) {
+	t := quoteTerms{Partial: q.Partial, ExpiresAt: q.ExpiresAt, Gas: uint64(q.Gas), Price: q.Price, MarginBps: q.MarginBps}
+	var err error
+	if t.Token, err = address.Parse(q.TokenAddress); err != nil {
+		return t, nil, err
+	}
+	if t.FeeReceiver, err = address.Parse(q.FeeReceiver); err != nil {
+		return t, nil, err
+	}
+	var ok1, ok2, ok3 bool
+	t.Amount, ok1 = new(big.Int).SetString(q.Amount, 10)
+	t.Fee, ok2 = new(big.Int).SetString(q.Fee, 10)
+	t.FeePerGas, ok3 = new(big.Int).SetString(q.FeePerGas, 10)
+	if !ok1 || !ok2 || !ok3 || t.Amount.Cmp(maxUint256) > 0 || t.Fee.Cmp(maxUint256) > 0 || t.FeePerGas.Cmp(maxUint256) > 0 {
+		return t, nil, fmt.Errorf("a number does not read")
+	}
+	sig, err := hexutil.Decode(q.Signature)
+	if err != nil || len(sig) != 65 || (sig[64] != 27 && sig[64] != 28) {
+		return t, nil, fmt.Errorf("the signature is not r ‖ s ‖ v with v 27 or 28")
+	}
+	sig[64] -= 27
+	return t, sig, nil
+}
+
+// checkFunding refuses, before anything is read, a reveal the relayer's funding does not pay
+// for: no fee where the treasury pays for none, or a fee where the relayer takes none.
+func (r *Relayer) checkFunding(_ context.Context, a *attempt) error {
+	switch fees := r.cfg.Fees; {
+	case a.in.fee == nil && !fees.Treasury:
+		return reject(PaymentRequired, "this relayer does not pay for reveals: ask POST /quote for a fee, prove the reveal with it and send it with fee")
+	case a.in.fee != nil && !fees.Fees:
+		return reject(FeesNotAccepted, "this relayer takes no fees (RELAYER_FUNDING): send the reveal without one")
+	}
+	return nil
+}
+
+// checkFee is a fee's terms, after the seed's check 5 (which found the proof binds this fee and
+// receiver): the receiver is the relayer's, the token has a price, the quote is the relayer's
+// own for this reveal and unexpired, and the fee is at least the quote's and covers what the
+// reveal costs at the chain's fees of the moment.
+func (r *Relayer) checkFee(ctx context.Context, a *attempt) error {
+	fee, fees := a.in.fee, r.cfg.Fees
+	if fee.Receiver != fees.Receiver {
+		return reject(FeeReceiverMismatch, "the fee is paid to %s, not to this relayer's receiver %s: ask this relayer for a quote and prove the reveal with it", fee.Receiver.Hex(), fees.Receiver.Hex())
+	}
+	p, ok := fees.priceOf(a.in.token)
+	if !ok {
+		return notPriced(a.in.token)
+	}
+	q, sig, err := termsOf(fee.quote)
+	if err == nil {
+		var pub *ecdsa.PublicKey
+		pub, err = crypto.SigToPub(quoteDigest(r.chainID, r.cfg.Contracts.Vault, q), sig)
+		if err == nil && crypto.PubkeyToAddress(*pub) != crypto.PubkeyToAddress(fees.QuoteKey.PublicKey) {
+			err = fmt.Errorf("it is not signed by this relayer")
+		}
+	}
+	if err != nil {
+		return reject(QuoteInvalid, "the quote is not this relayer's: %v", err)
+	}
+	switch {
+	case q.Token != a.in.token, q.Amount.Cmp(a.in.amount) != 0, q.FeeReceiver != fee.Receiver, q.Partial != a.change:
+		return reject(QuoteInvalid, "the quote is for another reveal (its token, amount, receiver or kind, whole or partial, differ)")
+	case time.Now().Unix() > q.ExpiresAt:
+		return reject(QuoteExpired, "the quote expired at %s: ask POST /quote again and prove the reveal with its fee", time.Unix(q.ExpiresAt, 0).UTC().Format(time.RFC3339))
+	case fee.Amount.Cmp(q.Fee) < 0:
+		return reject(FeeTooLow, "the fee %s is below the quote's %s", fee.Amount, q.Fee)
+	}
+	perGas, err := r.feePerGas(ctx)
+	if err != nil {
+		return err
+	}
+	cost := feeFor(quoteGas(a.change), perGas, p, 0)
+	trace.SpanFromContext(ctx).SetAttributes(attribute.String("vaultd.fee", fee.Amount.String()), attribute.String("vaultd.cost", cost.String()))
+	if fee.Amount.Cmp(cost) < 0 {
+		return reject(FeeTooLow, "the fee %s no longer covers the reveal's cost at the chain's fees now (%s): ask POST /quote again and prove the reveal with its fee", fee.Amount, cost)
+	}
+	return nil
+}

@@ -1,0 +1,91 @@
+package relayer
+
+import (
+	"context"
+	"math/big"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/math"
+	"github.com/ethereum/go-ethereum/signer/core/apitypes"
+
+	"github.com/seed018cc74c/vaultd/gen/contracts"
+)
+
+// A quote's digest is EIP-712's, as go-ethereum's reference implementation (what clef and
+// wallets use) hashes the same typed data: any EIP-712 library verifies the relayer's quotes.
+func TestAQuoteIsSignedAsEIP712TypedData(t *testing.T) {
+	t.Parallel()
+	vault := common.HexToAddress("0x5FbDB2315678afecb367f032d93F642f64180aa3")
+	q := quoteTerms{Token: common.HexToAddress("0x41706B4EFE0B6D3F137403109A6384eb2Aa51e85"), Amount: big.NewInt(25_000_000), Partial: true,
+		Fee: big.NewInt(1234), FeeReceiver: common.HexToAddress("0x70997970C51812dc3A010C7d01b50e0d17dc79C8"), ExpiresAt: 1_790_000_000,
+		Gas: quoteGasPartial, FeePerGas: big.NewInt(1_875_000_000), Price: "0.0003", MarginBps: 1000}
+	typed := apitypes.TypedData{
+		Types: apitypes.Types{
+			"EIP712Domain": {{Name: "name", Type: "string"}, {Name: "version", Type: "string"}, {Name: "chainId", Type: "uint256"}, {Name: "verifyingContract", Type: "address"}},
+			"Quote": {{Name: "token", Type: "address"}, {Name: "amount", Type: "uint256"}, {Name: "partial", Type: "bool"}, {Name: "fee", Type: "uint256"},
+				{Name: "feeReceiver", Type: "address"}, {Name: "expiresAt", Type: "uint256"}, {Name: "gas", Type: "uint256"},
+				{Name: "feePerGas", Type: "uint256"}, {Name: "price", Type: "string"}, {Name: "marginBps", Type: "uint256"}},
+		},
+		PrimaryType: "Quote",
+		Domain:      apitypes.TypedDataDomain{Name: quoteDomainName, Version: quoteDomainVersion, ChainId: math.NewHexOrDecimal256(1337), VerifyingContract: vault.Hex()},
+		Message: apitypes.TypedDataMessage{"token": q.Token.Hex(), "amount": q.Amount.String(), "partial": q.Partial, "fee": q.Fee.String(),
+			"feeReceiver": q.FeeReceiver.Hex(), "expiresAt": "1790000000", "gas": "650000", "feePerGas": q.FeePerGas.String(), "price": q.Price, "marginBps": "1000"},
+	}
+	want, _, err := apitypes.TypedDataAndHash(typed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := quoteDigest(1337, vault, q); common.BytesToHash(got) != common.BytesToHash(want) {
+		t.Fatalf("digest %x, EIP-712's %x", got, want)
+	}
+	q.Partial = false
+	if got := quoteDigest(1337, vault, q); common.BytesToHash(got) == common.BytesToHash(want) {
+		t.Fatal("the digest does not cover partial")
+	}
+}
+
+// The fee is the cost with its margin at the token's price, rounded up: the operator is never
+// short of a wei's worth.
+func TestAFeeIsTheCostWithItsMarginRoundedUp(t *testing.T) {
+	t.Parallel()
+	third := price{text: "3", rat: big.NewRat(3, 1)}
+	for _, c := range []struct {
+		gas    uint64
+		perGas int64
+		p      price
+		margin int64
+		want   int64
+	}{
+		{100, 3, third, 0, 100},    // 300 wei at 3 wei a unit
+		{100, 3, third, 1000, 110}, // +10 %
+		{100, 1, third, 0, 34},     // 33.3…: up
+		{345_000, 1_000_000_000, price{"0.5", big.NewRat(1, 2)}, 1000, 759_000_000_000_000}, // a price below one wei a unit
+	} {
+		if got := feeFor(c.gas, big.NewInt(c.perGas), c.p, c.margin); got.Cmp(big.NewInt(c.want)) != 0 {
+			t.Errorf("feeFor(%d, %d, %s, %d) = %s, want %d", c.gas, c.perGas, c.p.text, c.margin, got, c.want)
+		}
+	}
+}
+
+// With the treasury off, a reveal without a fee is refused before anything is read from the
+// chain; with fees off, one with a fee is.
+func TestFundingIsCheckedBeforeAnythingIsRead(t *testing.T) {
+	t.Parallel()
+	fake := &fakeChain{root: contracts.RootAgeOutput{Known: true, Age: 3}}
+	r, spans := checksRelayer(t, fake)
+	r.cfg.Fees = FeeConfig{Fees: true}
+	_, err := r.reveal(context.Background(), checksRequest(t))
+	if got := refusalOf(err); got.Code != CodePaymentRequired || got.Status != 402 {
+		t.Fatalf("no fee, no treasury: %d %s, want 402 %s", got.Status, got.Code, CodePaymentRequired)
+	}
+	if ran := stepsRun(spans); len(ran) != 1 || ran[0] != "check.funding" || fake.reads.Load() != 0 {
+		t.Fatalf("steps run %v, chain reads %d; want the funding's alone", ran, fake.reads.Load())
+	}
+	r.cfg.Fees = FeeConfig{Treasury: true}
+	in := checksRequest(t)
+	in.fee = &paidFee{}
+	if _, err := r.reveal(context.Background(), in); refusalOf(err).Code != CodeFeesNotAccepted || fake.reads.Load() != 0 {
+		t.Fatalf("a fee where none is taken: %v, chain reads %d", err, fake.reads.Load())
+	}
+}
