@@ -18,7 +18,8 @@ func TestDashboardsUseRealMetrics(t *testing.T) {
 	hooks := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) }))
 	defer hooks.Close()
 	// A webhook endpoint: the webhook metrics have a series per endpoint.
-	s := startRelayer(t, c, map[string]string{"RATE_LIMIT_PER_IP": "1/1m", "WEBHOOK_URLS": hooks.URL, "WEBHOOK_SECRET": "a webhook secret for the tests"})
+	s := startRelayer(t, c, map[string]string{"RATE_LIMIT_PER_IP": "1/1m", "WEBHOOK_URLS": hooks.URL, "WEBHOOK_SECRET": "a webhook secret for the tests",
+		"RELAYER_FUNDING": "treasury,fee", "RELAYER_TOKEN_PRICES": c.Tokens[0].Address.Hex() + "=1"}) // fees' series too
 	_, req := request(t, c, devUsers(c, 0), 3)
 	reveal(t, s, req) // mined: gas, stages, outcome
 	reveal(t, s, req) // over the per-IP limit: rate_limited_total

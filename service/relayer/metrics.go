@@ -11,6 +11,7 @@ type metrics struct {
 	gasUsed     prometheus.Histogram
 	leaseEpoch  prometheus.Gauge
 	feesEarned  *prometheus.CounterVec
+	funded      *prometheus.CounterVec
 }
 
 func newMetrics(reg prometheus.Registerer) *metrics {
@@ -30,7 +31,12 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 	}
 	m.feesEarned = prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Subsystem: sub, Name: "fees_earned_total",
 		Help: "Fees paid to the relayer's receiver by mined fee-paying reveals, in the token's base units, by token (an address of RELAYER_TOKEN_PRICES)."}, []string{"token"})
-	reg.MustRegister(m.rateLimited, m.reveals, m.stage, m.gasUsed, m.leaseEpoch, m.feesEarned)
+	m.funded = prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Subsystem: sub, Name: "reveals_funded_total",
+		Help: "Reveals mined, by who paid for their gas: treasury (the operator's wallet, nothing back) or fee (a fee out of the revealed tokens)."}, []string{"funding"})
+	for _, f := range []string{FundingTreasury, FundingFee} {
+		m.funded.WithLabelValues(f) // exported at 0 before the first
+	}
+	reg.MustRegister(m.rateLimited, m.reveals, m.stage, m.gasUsed, m.leaseEpoch, m.feesEarned, m.funded)
 	return m
 }
 

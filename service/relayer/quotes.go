@@ -154,13 +154,19 @@ func (r *Relayer) Quote(ctx context.Context, req relayerapi.QuoteRequest) (relay
 		Signer: crypto.PubkeyToAddress(fees.QuoteKey.PublicKey).Hex(), Signature: hexutil.Encode(sig)}, nil
 }
 
-// countFee adds a mined fee-paying reveal's fee to vaultd_relayer_fees_earned_total, under its
-// token's address (the tokens the relayer prices, by their tokenId).
+// countFee counts a mined reveal by who paid for it (vaultd_relayer_reveals_funded_total) and
+// adds a fee-paying one's fee to vaultd_relayer_fees_earned_total, under its token's address
+// (the tokens the relayer prices, by their tokenId).
 func (r *Relayer) countFee(tx *types.Transaction, rc *types.Receipt) {
-	fee, ok := revealFee(tx)
-	if !ok || rc.Status != types.ReceiptStatusSuccessful {
+	if rc.Status != types.ReceiptStatusSuccessful {
 		return
 	}
+	fee, ok := revealFee(tx)
+	if !ok {
+		r.metrics.funded.WithLabelValues(FundingTreasury).Inc()
+		return
+	}
+	r.metrics.funded.WithLabelValues(FundingFee).Inc()
 	signals, _ := revealSignals(tx)
 	token := "unpriced" // the price was removed since the reveal was sent
 	for addr := range r.cfg.Fees.Prices {

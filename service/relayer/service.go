@@ -71,6 +71,9 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 		}
 	}
 	m := newMetrics(reg)
+	for token := range cfg.Fees.Prices { // each priced token's fees exported at 0 before the first
+		m.feesEarned.WithLabelValues(token.Hex())
+	}
 	r := &Relayer{cfg: cfg, chainID: chainID, client: client, vk: vk,
 		reads: vaultReads{client: client, nullifiers: cfg.Contracts.NullifierRegistry, tree: cfg.Contracts.CommitmentTree}, metrics: m, tracer: tracer, log: log,
 		perIP: ratelimit.New(cfg.Limits.PerIP), perRecipient: ratelimit.New(cfg.Limits.PerRecipient), total: ratelimit.New(cfg.Limits.Total),
