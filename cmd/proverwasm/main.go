@@ -10,10 +10,13 @@
 // and proves while the sectioned proving key (reveal.pks, docs/prover.md) downloads (the circuit
 // is compiled in; the key is what is fed):
 //
-//	proveStreaming(json {card, leaves, recipient, amount?, batch?}): string  {handle}: the witness solved, h computed
+//	proveStreaming(json {card, leaves, recipient, amount?, fee?, batch?}): string  {handle}: the witness solved, h computed
 //	feed(handle: number, chunk: Uint8Array): string                     {} once the chunk's points are multiplied
 //	finish(handle: number): string                                      after the last chunk: as prove's answer
 //	cancel(handle: number): string                                      drops a proof not finished
+//
+// fee {amount, receiver} is a relayer's quoted fee paid out of the amount revealed (the vault's
+// revealWithFee): the proof's signal [3] is then zk.FeeBinding(recipient, fee), not the recipient.
 //
 // finish answers the relayer's request (and the change card after a partial reveal). gnark's own
 // prover and its key decoding are not linked: nothing here calls them (docs/prover.md).
@@ -162,9 +165,16 @@ type proveIn struct {
 	Leaves    []string `json:"leaves"` // every leaf of the tree, in insertion order
 	Recipient string   `json:"recipient"`
 	Amount    string   `json:"amount,omitempty"` // "" is the whole card
+	Fee       *feeIn   `json:"fee,omitempty"`    // a relayer's fee out of the amount: signal [3] binds it
 	// Batch: the points multiplied at a time as they arrive; 0: the
 	// default (zk.StreamProver's SetBatch; a whole section is -1).
 	Batch int `json:"batch,omitempty"`
+}
+
+// feeIn is the fee a relayer quoted: amount in the token's base units, to receiver.
+type feeIn struct {
+	Amount   string `json:"amount"`
+	Receiver string `json:"receiver"`
 }
 
 type proveOut struct {
@@ -173,7 +183,7 @@ type proveOut struct {
 }
 
 // reveal reads a proveStreaming call's input.
-func reveal(in proveIn) (c note.Card, tree *zk.Tree, recipient common.Address, amount *big.Int, err error) {
+func reveal(in proveIn) (c note.Card, tree *zk.Tree, recipient common.Address, amount *big.Int, fee *zk.Fee, err error) {
 	if c, err = note.Parse(in.Card); err != nil {
 		return
 	}
@@ -185,6 +195,11 @@ func reveal(in proveIn) (c note.Card, tree *zk.Tree, recipient common.Address, a
 		var ok bool
 		if amount, ok = new(big.Int).SetString(in.Amount, 10); !ok || amount.Sign() <= 0 || amount.Cmp(c.Amount) > 0 {
 			err = fmt.Errorf("amount must be from 1 to the card's %s", c.Amount)
+			return
+		}
+	}
+	if in.Fee != nil {
+		if fee, err = feeOf(*in.Fee); err != nil {
 			return
 		}
 	}
@@ -202,6 +217,20 @@ func reveal(in proveIn) (c note.Card, tree *zk.Tree, recipient common.Address, a
 	return
 }
 
+// feeOf reads a fee; the prover refuses one the vault would (none, all of the amount, or the
+// zero address) when it solves the witness.
+func feeOf(in feeIn) (*zk.Fee, error) {
+	amount, ok := new(big.Int).SetString(in.Amount, 10)
+	if !ok || amount.Sign() <= 0 {
+		return nil, errors.New("fee: its amount must be a positive decimal integer")
+	}
+	receiver, err := address.Parse(in.Receiver)
+	if err != nil || receiver == (common.Address{}) {
+		return nil, errors.New("fee: its receiver is not a valid address")
+	}
+	return &zk.Fee{Amount: amount, Receiver: receiver}, nil
+}
+
 func answerOf(req note.Request, change *note.Card) proveOut {
 	out := proveOut{Request: req}
 	if change != nil {
@@ -211,7 +240,7 @@ func answerOf(req note.Request, change *note.Card) proveOut {
 }
 
 func proveStreaming(in proveIn) (any, error) {
-	c, tree, recipient, amount, err := reveal(in)
+	c, tree, recipient, amount, fee, err := reveal(in)
 	if err != nil {
 		return nil, err
 	}
@@ -219,6 +248,7 @@ func proveStreaming(in proveIn) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	req.Fee = fee
 	p, err := zk.NewStreamProver(req)
 	if err != nil {
 		return nil, err

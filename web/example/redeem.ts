@@ -4,10 +4,13 @@
 // relayer, and shows the result. A recipient without a wallet gets one made here. The card's
 // secrets never leave the page: no request carries them (the proof and the nullifier do not
 // reveal them), and the server sends Referrer-Policy: no-referrer and a strict CSP.
+// A relayer that charges (config.json's `fees`, or its 402 PAYMENT_REQUIRED to a reveal without a
+// fee) is asked its quote, and the person sees what they receive and the fee before anything is
+// proved; the proof pays exactly the fee they accepted.
 // window.journey holds what the browser test reads.
 import {
-  CardError, createClients, isRecipientRefused, leavesIncluding, readCard, readRecipient, RecipientError, refusedRecipients, revealAndWait, VaultdError,
-  type CardInfo, type CardProblem, type RecipientProblem, type RefusedRecipients,
+  acceptQuote, CardError, createClients, FeeError, quote, isRecipientRefused, leavesIncluding, readCard, readRecipient, RecipientError, refusedRecipients, revealAndWait, VaultdError,
+  type CardInfo, type CardProblem, type RecipientProblem, type RefusedRecipients, type RevealFee,
 } from "@vaultd/client";
 import { assetsAt, balanceOfCalldata, isSpentCalldata, Prover, type LoadProgress, type ProveProgress } from "@vaultd/client/prover";
 import { createPublicClient, formatUnits, http, type Hex } from "viem";
@@ -21,6 +24,7 @@ if (fragment) history.replaceState(null, "", location.pathname + location.search
 interface Config {
   chainId: number; rpcUrl: string; vault: string; commitmentTree: string;
   registry: string; relayer: string; indexer: string;
+  fees?: boolean; // the relayer charges a fee out of the tokens: ask its quote before proving
 }
 
 const journey: Record<string, unknown> = { hashKept: location.hash !== "" };
@@ -243,6 +247,33 @@ if (card) {
   };
   saved.onchange = update;
 
+  // The relayer's fee for this card, shown for the person to accept or decline: the fee to prove
+  // with, or undefined when declined. A quote that expires while they read it is asked again.
+  let feesOn = cfg.fees ?? false;
+  const askFee = async (): Promise<RevealFee | undefined> => {
+    for (;;) {
+      const q = await quote(clients.relayer, { tokenAddress: c.token, amount: c.amount });
+      journey.quote = q;
+      $("fee-receive").textContent = `${formatUnits(c.amount - BigInt(q.fee), decimals)} ${symbol}`;
+      $("fee-amount").textContent = `${formatUnits(BigInt(q.fee), decimals)} ${symbol}`;
+      $("fee-until").textContent = new Date(q.expiresAt * 1000).toLocaleTimeString();
+      $("fee").hidden = false;
+      document.body.dataset.state = "fee";
+      $("fee").scrollIntoView({ block: "start" });
+      const accepted = await new Promise<boolean>((resolve) => {
+        $("fee-accept").onclick = () => resolve(true);
+        $("fee-decline").onclick = () => resolve(false);
+      });
+      $("fee").hidden = true;
+      if (!accepted) return undefined;
+      try {
+        return acceptQuote(q, q.fee, { tokenAddress: c.token, amount: c.amount }); // the fee shown, no more
+      } catch (e) {
+        if (!(e instanceof FeeError && e.problem === "expired")) throw e;
+      }
+    }
+  };
+
   button.onclick = async () => {
     if (!recipient || !proverReady) return;
     const to = recipient;
@@ -266,6 +297,20 @@ if (card) {
         refuse("unknown", String(e));
         return;
       }
+      let fee: RevealFee | undefined;
+      if (feesOn) {
+        progress.hidden = true;
+        bar.hidden = true;
+        fee = await askFee();
+        if (!fee) {
+          document.body.dataset.state = "ready";
+          journey.feeDeclined = true;
+          update();
+          return;
+        }
+        progress.hidden = false;
+        journey.fee = fee.amount;
+      }
       stage("Making the proof on this phone…", 1);
       let t = performance.now();
       journey.proofStartedMs = Math.round(t);
@@ -281,11 +326,11 @@ if (card) {
           ? `Making the proof on this phone: ${mb(p.received)} of ${mb(p.total)} MB of its key received…`
           : `Making the proof on this phone: ${Math.round((100 * p.proved) / p.total)}%…`;
       };
-      const { request } = await prover.prove({ card: c.card, leaves, recipient: to }, { onProgress: showProof });
+      const { request } = await prover.prove({ card: c.card, leaves, recipient: to, fee }, { onProgress: showProof });
       journey.proofMs = Math.round(performance.now() - t);
       stage("Sending it through the relayer…", 2);
       t = performance.now();
-      const status = await revealAndWait(clients.relayer, request);
+      const status = await revealAndWait(clients.relayer, request, { fee });
       journey.relayMs = Math.round(performance.now() - t);
       if (status.state !== "mined") throw new Error(`the reveal reverted${status.reason ? `: ${status.reason}` : ""}`);
       stage("Reading what the wallet holds…", 3);
@@ -296,7 +341,7 @@ if (card) {
       progress.hidden = true;
       bar.hidden = true;
       $("redeem-form").hidden = true;
-      $("done-amount").textContent = amount;
+      $("done-amount").textContent = fee ? `${formatUnits(c.amount - BigInt(fee.amount), decimals)} ${symbol} (the relayer's fee: ${formatUnits(BigInt(fee.amount), decimals)} ${symbol})` : amount;
       $("done-address").textContent = to;
       $("done-tx").textContent = status.txHash ?? "";
       $("done-block").textContent = String(status.blockNumber ?? "");
@@ -306,6 +351,15 @@ if (card) {
     } catch (e) {
       if (e instanceof VaultdError && e.code === "NULLIFIER_USED") {
         refuse("redeemed");
+        return;
+      }
+      if (e instanceof VaultdError && e.status === 402 && e.code === "PAYMENT_REQUIRED" && !feesOn) {
+        // This relayer pays for no reveal: it charges a fee, shown before the next proof.
+        feesOn = true;
+        journey.paymentRequired = true;
+        document.body.dataset.state = "ready";
+        button.disabled = false;
+        button.click();
         return;
       }
       if (isRecipientRefused(e)) {

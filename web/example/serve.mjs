@@ -75,13 +75,15 @@ const etagOf = (path, data) => {
 
 /**
  * Serves dist/ with the stack's config; resolves to {url, close}. record, when given, is told
- * each request as it arrived ({url, headers}: what a server sees, a test checks it).
+ * each request as it arrived ({url, headers}: what a server sees, a test checks it). fees: the
+ * relayer charges, and the redeem page asks its quote before proving (config.json's fees).
  */
-export function serve({ port = 0, devnet, registry, relayer, faucet, indexer, record }) {
+export function serve({ port = 0, devnet, registry, relayer, faucet, indexer, record, fees }) {
   const m = JSON.parse(readFileSync(devnet, "utf8"));
   const config = {
     chainId: m.chainId, rpcUrl: m.rpcUrl, vault: m.contracts.vault, commitmentTree: m.contracts.commitmentTree,
     tokens: m.tokens, user: m.accounts.users[0], registry, relayer, faucet, indexer,
+    ...(fees ? { fees: true } : {}), // the relayer charges: the redeem page asks its quote first
   };
   const server = createServer((req, res) => {
     record?.({ url: req.url, headers: req.headers });

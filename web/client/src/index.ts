@@ -6,9 +6,11 @@ import type { paths as RelayerPaths, components as RelayerComponents } from "./g
 import type { paths as FaucetPaths, components as FaucetComponents } from "./gen/faucet.js";
 import type { paths as IndexerPaths, components as IndexerComponents } from "./gen/indexer.js";
 import { RecipientError, type RefusedRecipients } from "./recipient.js";
+import { feeBinding, FeeError, type Quote, type RevealFee } from "./fee.js";
 
 export type { RegistryPaths, RelayerPaths, FaucetPaths, IndexerPaths };
 export { CardError, cardLink, readCard, type CardInfo, type CardProblem, type Home } from "./card.js";
+export { acceptQuote, feeBinding, FeeError, type FeeProblem, type Quote, type RevealFee } from "./fee.js";
 export { checkRecipient, checksummed, readRecipient, RecipientError, type Recipient, type RecipientProblem, type RefusedRecipients } from "./recipient.js";
 export type Token = RegistryComponents["schemas"]["Token"];
 export type RevealRequest = RelayerComponents["schemas"]["RevealRequest"];
@@ -211,6 +213,16 @@ export function nullifierOf(request: RevealRequest): string {
 }
 
 /**
+ * A relayer's fee for revealing `amount` of `tokenAddress` (`partial`: less than the whole card,
+ * which leaves change and costs more gas), signed by the relayer (POST /quote). Accept it with
+ * acceptQuote (the person's maximum) before proving. Throws a VaultdError for a refusal: 422
+ * FEES_NOT_ACCEPTED (this relayer takes no fees), TOKEN_NOT_PRICED (not in this token), 429, …
+ */
+export async function quote(relayer: Client<RelayerPaths>, q: { tokenAddress: string; amount: bigint | string; partial?: boolean }): Promise<Quote> {
+  return ok(await relayer.POST("/quote", { body: { tokenAddress: q.tokenAddress, amount: String(q.amount), partial: q.partial ?? false } }));
+}
+
+/**
  * Posts a reveal and answers once its transaction is final: mined (`state: "mined"`) or reverted
  * (`"reverted"`, with `reason` when the relayer could tell it). When the relayer answers 504
  * TX_PENDING, or the connection drops before an answer, the reveal is followed with
@@ -219,13 +231,29 @@ export function nullifierOf(request: RevealRequest): string {
  * once more, which is safe (the relayer sends one transaction per nullifier, and answers a spent
  * one 409 NULLIFIER_USED). Throws a VaultdError for a refusal (nothing sent: 409, 422, 429, 503,
  * …), and an Error after `timeoutMs` (10 min) without a final state.
+ *
+ * `fee` (acceptQuote's) pays the relayer out of the amount: the request must have been proved
+ * with it (Prover.prove's `fee`), else a FeeError (`mismatch`) is thrown and nothing is sent.
+ * The relayer answers 402 (PAYMENT_REQUIRED: it pays for no reveal without a fee; QUOTE_EXPIRED;
+ * FEE_TOO_LOW: the chain's fees rose) with nothing sent: ask a new quote and prove again.
  */
 export async function revealAndWait(
   relayer: Client<RelayerPaths>,
   request: RevealRequest,
-  opts: { intervalMs?: number; unknownMs?: number; timeoutMs?: number } = {},
+  opts: { intervalMs?: number; unknownMs?: number; timeoutMs?: number; fee?: RevealFee } = {},
 ): Promise<RevealStatus> {
   const nullifier = nullifierOf(request);
+  if (opts.fee) {
+    const { fee } = opts;
+    const q = fee.quote;
+    if (BigInt(request.publicSignals[3]) !== feeBinding(request.recipient, fee.amount, fee.receiver)) {
+      throw new FeeError("mismatch", `the request was not proved paying ${fee.amount} to ${fee.receiver} (prove it with this fee)`, q);
+    }
+    if (q.tokenAddress.toLowerCase() !== request.tokenAddress.toLowerCase() || BigInt(q.amount) !== BigInt(request.amount)) {
+      throw new FeeError("mismatch", `the quote is for ${q.amount} of ${q.tokenAddress}, the request reveals ${request.amount} of ${request.tokenAddress}`, q);
+    }
+    request = { ...request, fee };
+  }
   const deadline = Date.now() + (opts.timeoutMs ?? 600_000);
   const sleep = () => new Promise((r) => setTimeout(r, opts.intervalMs ?? 1000));
   // post answers the final status, or undefined when the reveal is to be followed.

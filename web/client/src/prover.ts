@@ -24,6 +24,9 @@ export interface ProveInput {
   leaves: string[]; // every leaf of the tree, in insertion order (leavesFromIndexer)
   recipient: string; // EIP-55 address
   amount?: bigint | string; // less than the card's: a partial reveal; default: all of it
+  // A relayer's fee out of the amount (acceptQuote's): signal [3] then binds the recipient, the
+  // fee and its receiver (feeBinding). Send the request with the same fee (revealAndWait's).
+  fee?: { amount: bigint | string; receiver: string };
 }
 
 export interface ProveOutput {
@@ -146,7 +149,8 @@ export class Prover {
       opts.onProgress({ stage, received: key.received, proved, total: key.total });
     };
     report("solving");
-    const input = { ...p, amount: p.amount === undefined ? undefined : String(p.amount) };
+    const fee = p.fee && { amount: String(p.fee.amount), receiver: p.fee.receiver }; // a RevealFee's quote stays here
+    const input = { ...p, amount: p.amount === undefined ? undefined : String(p.amount), fee };
     const { handle } = answer<{ handle: number }>(await this.call("proveStreaming", JSON.stringify(input)));
     try {
       // Each chunk is sent as it arrives; in a worker they wait in its queue while it multiplies.

@@ -8,6 +8,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
+import { keccak_256 } from "@noble/hashes/sha3";
 import { files } from "../dist/pinned.gen.js";
 
 const assets = new URL("../dist/assets/", import.meta.url);
@@ -62,6 +63,36 @@ test("a partial reveal gives its change card", () => {
   const got = ok(raw.finish(h));
   assert.equal(got.request.amount, "400");
   assert.match(got.change, /^vaultd-card:v1\?/);
+});
+
+// The vault's feeBinding, written here from its definition (keccak256 of abi.encode(recipient,
+// fee, feeReceiver), reduced into BN254's scalar field), not from the prover's code.
+const scalarField = 21888242871839275222246405745257275088548364400416034343698204186575808495617n;
+const word = (v) => BigInt(v).toString(16).padStart(64, "0");
+const feeBinding = (recipient, fee, receiver) =>
+  BigInt("0x" + Buffer.from(keccak_256(Buffer.from(word(recipient) + word(fee) + word(receiver), "hex"))).toString("hex")) % scalarField;
+
+test("a reveal paying a fee carries the binding of recipient, fee and receiver as signal [3]", () => {
+  const fee = { amount: "30", receiver: "0x3333333333333333333333333333333333333333" };
+  for (const amount of [undefined, "400"]) {
+    const h = ok(raw.proveStreaming(JSON.stringify({ ...input, amount, fee }))).handle;
+    feedAll(h, key);
+    const got = ok(raw.finish(h));
+    const s = got.request.publicSignals.map(BigInt);
+    assert.equal(s[3], feeBinding(input.recipient, 30n, fee.receiver));
+    assert.notEqual(s[3], BigInt(input.recipient));
+    assert.equal(s[2], BigInt(amount ?? "1000")); // the amount revealed, the fee in it
+    assert.equal(got.request.recipient.toLowerCase(), input.recipient); // the relayer's request names the recipient
+  }
+});
+
+test("a fee the vault would refuse is refused before proving", () => {
+  const refused = (fee, amount) => parse(raw.proveStreaming(JSON.stringify({ ...input, amount, fee }))).error;
+  assert.match(refused({ amount: "1000", receiver: "0x" + "33".repeat(20) }), /less than the amount revealed/);
+  assert.match(refused({ amount: "400", receiver: "0x" + "33".repeat(20) }, "400"), /less than the amount revealed/);
+  assert.match(refused({ amount: "0", receiver: "0x" + "33".repeat(20) }), /fee: its amount/);
+  assert.match(refused({ amount: "1", receiver: "0x" + "00".repeat(20) }), /fee: its receiver/);
+  assert.match(refused({ amount: "1", receiver: "nobody" }), /fee: its receiver/);
 });
 
 test("a key that is not one, or cut short, is an error that ends the proof", () => {
