@@ -9,3 +9,20 @@ free_port() {
   echo "no free port from $1" >&2
   return 1
 }
+
+# commands DIR PACKAGE...: builds the commands into DIR and prints DIR; under .ci/run, which sets
+# VAULTD_CI_BIN, into that directory instead and prints it. The lanes share it, one build at a
+# time under its lock: go build leaves a binary that is up to date as it is, so each command is
+# linked once a run rather than once a script (a link of devstack is ~10 s of CPU).
+commands() {
+  local dir=$1
+  shift
+  if [ -n "${VAULTD_CI_BIN:-}" ]; then
+    dir=$VAULTD_CI_BIN
+    flock "$dir/.lock" go build -o "$dir/" "$@" >&2
+  else
+    mkdir -p "$dir"
+    go build -o "$dir/" "$@" >&2
+  fi
+  echo "$dir"
+}

@@ -29,6 +29,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/consensys/gnark-crypto/ecc"
 	"github.com/consensys/gnark/backend/groth16"
@@ -69,8 +70,22 @@ type Contribution struct {
 
 func (p *Phase) finalized() bool { return p != nil && p.Beacon != "" }
 
-// circuit compiles the reveal circuit and hashes its constraint system.
+// circuit returns the reveal circuit's constraint system and its hash, compiled once per
+// process (a second or more each time; the steps only read it).
 func circuit() (*cs.R1CS, string, error) {
+	compiled.once.Do(func() { compiled.ccs, compiled.hash, compiled.err = compile() })
+	return compiled.ccs, compiled.hash, compiled.err
+}
+
+var compiled struct {
+	once sync.Once
+	ccs  *cs.R1CS
+	hash string
+	err  error
+}
+
+// compile compiles the reveal circuit and hashes its constraint system.
+func compile() (*cs.R1CS, string, error) {
 	ccs, err := zk.Compile()
 	if err != nil {
 		return nil, "", err
