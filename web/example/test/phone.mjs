@@ -147,7 +147,7 @@ const tamperedCache = async (browser, link) => {
   await page.waitForFunction(() => ["ready", "refused"].includes(document.body.dataset.state), { timeout: 120_000, polling: 100 });
   const state = await page.evaluate(() => document.body.dataset.state);
   // The copies fetched again are written to the cache while the prover starts (the key: once it
-  // has arrived, behind the wasm): a few seconds.
+  // has arrived, behind the wasm): a few seconds, during which a dropped copy may be missing.
   let held;
   for (let i = 0; i < 60; i++) {
     held = await page.evaluate(async (names) => {
@@ -155,6 +155,10 @@ const tamperedCache = async (browser, link) => {
       const out = {};
       for (const url of names) {
         const r = await cache.match(url);
+        if (!r) { // dropped, and its fresh copy not written yet: look again
+          out[url] = "missing";
+          continue;
+        }
         const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", await r.arrayBuffer()));
         out[url] = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
       }
