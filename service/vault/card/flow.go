@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"strings"
 	"time"
 
 	"github.com/ethereum/go-ethereum"
@@ -67,13 +68,25 @@ func Create(ctx context.Context, client *ethclient.Client, key *ecdsa.PrivateKey
 	return c, receipt, nil
 }
 
+// logIndexLags reports whether err is go-ethereum's log index not having caught up with a
+// block just sealed ("failed to retrieve log value pointer … not found"): an answer that holds
+// for a moment, not a fault, so the query is asked again.
+func logIndexLags(err error) bool {
+	return strings.Contains(err.Error(), "log value pointer")
+}
+
 // Tree rebuilds the commitment tree from its CommitmentInserted events, in leaf order, and
 // checks each event's root against the root the rebuilt tree has after that leaf: a tree that
 // computes roots otherwise than the contract (or events from elsewhere) is refused here, not
 // found out by a proof the vault refuses.
 func Tree(ctx context.Context, client *ethclient.Client, treeAddr common.Address) (*zk.Tree, error) {
 	ev := treeABI.GetABI().Events["CommitmentInserted"]
-	logs, err := client.FilterLogs(ctx, ethereum.FilterQuery{FromBlock: big.NewInt(0), Addresses: []common.Address{treeAddr}, Topics: [][]common.Hash{{ev.ID}}})
+	query := ethereum.FilterQuery{FromBlock: big.NewInt(0), Addresses: []common.Address{treeAddr}, Topics: [][]common.Hash{{ev.ID}}}
+	logs, err := client.FilterLogs(ctx, query)
+	for attempt := 0; err != nil && logIndexLags(err) && attempt < 10 && ctx.Err() == nil; attempt++ {
+		time.Sleep(100 * time.Millisecond)
+		logs, err = client.FilterLogs(ctx, query)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: read CommitmentInserted events: %w", chain.ErrUnavailable, err)
 	}
