@@ -57,8 +57,8 @@ func (c GatesConfig) Validate() error {
 	case c.RPCURL == "" && activity:
 		errs = append(errs, errors.New("GATE_MIN_BALANCE and GATE_MIN_NONCE need GATE_RPC_URL: the chain to read them on"))
 	}
-	if c.RPCURL != "" && !isHTTP(c.RPCURL) && !strings.HasPrefix(c.RPCURL, "ws") {
-		errs = append(errs, errors.New("GATE_RPC_URL must be an http(s):// or ws(s):// URL"))
+	if c.RPCURL != "" {
+		errs = append(errs, chain.ValidateRPCURL("GATE_RPC_URL", c.RPCURL))
 	}
 	switch {
 	case c.CaptchaURL != "" && c.CaptchaSecret == "":
@@ -66,15 +66,10 @@ func (c GatesConfig) Validate() error {
 	case c.CaptchaURL == "" && c.CaptchaSecret != "":
 		errs = append(errs, errors.New("CAPTCHA_SECRET needs CAPTCHA_VERIFY_URL"))
 	}
-	if c.CaptchaURL != "" && !isHTTP(c.CaptchaURL) {
+	if c.CaptchaURL != "" && !config.IsHTTPURL(c.CaptchaURL) {
 		errs = append(errs, errors.New("CAPTCHA_VERIFY_URL must be an http(s):// URL"))
 	}
 	return errors.Join(errs...)
-}
-
-func isHTTP(s string) bool {
-	u, err := url.Parse(s)
-	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
 }
 
 // gateTimeout bounds each call a gate makes: a claim waits for it.

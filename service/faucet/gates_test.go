@@ -162,6 +162,7 @@ func TestGateSettings(t *testing.T) {
 		{"CAPTCHA_SECRET", "a site secret"}:  "CAPTCHA_SECRET needs CAPTCHA_VERIFY_URL",
 		{"CAPTCHA_VERIFY_URL", "ftp://x/y"}:  "CAPTCHA_VERIFY_URL must be an http(s):// URL",
 		{"GATE_MIN_BALANCE", "a little bit"}: "GATE_MIN_BALANCE",
+		{"GATE_RPC_URL", "mainnet"}:          "GATE_RPC_URL: endpoint 1 is not a URL",
 	} {
 		_, err := faucet.LoadConfig(env(c, t.TempDir(), map[string]string{over[0]: over[1]}))
 		if err == nil || !strings.Contains(err.Error(), want) {

@@ -234,18 +234,22 @@ func LoadConfig(e *config.Env) Config {
 // Validate checks the chain settings. RPC_URL is one endpoint, or several http(s) endpoints
 // separated by commas (the first preferred, then each fallback in order). Errors name an
 // endpoint by its position only: its URL may hold an API key.
-func (c Config) Validate() error {
-	endpoints := Endpoints(c.RPCURL)
+func (c Config) Validate() error { return ValidateRPCURL("RPC_URL", c.RPCURL) }
+
+// ValidateRPCURL checks a node's URL as Dial takes it (one endpoint, or several http(s) ones
+// that fail over to each other), naming setting in its message, never the URL (it may hold a key).
+func ValidateRPCURL(setting, rpcURL string) error {
+	endpoints := Endpoints(rpcURL)
 	if len(endpoints) == 0 {
-		return errors.New("RPC_URL is required")
+		return fmt.Errorf("%s is required", setting)
 	}
 	for i, e := range endpoints {
 		u, err := url.Parse(e)
 		switch {
 		case err != nil || u.Scheme == "":
-			return fmt.Errorf("RPC_URL: endpoint %d is not a URL such as http://127.0.0.1:8545", i+1)
+			return fmt.Errorf("%s: endpoint %d is not a URL such as http://127.0.0.1:8545", setting, i+1)
 		case len(endpoints) > 1 && u.Scheme != "http" && u.Scheme != "https":
-			return fmt.Errorf("RPC_URL: endpoint %d is not http(s); only http(s) endpoints fail over to each other", i+1)
+			return fmt.Errorf("%s: endpoint %d is not http(s); only http(s) endpoints fail over to each other", setting, i+1)
 		}
 	}
 	return nil

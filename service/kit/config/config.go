@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -72,6 +73,13 @@ func (e *Env) OptionalSecret(name string) string {
 		e.Fail("%s_FILE: %s is empty", name, file)
 	}
 	return v
+}
+
+// IsHTTPURL reports whether s is an absolute http(s) URL with a host (an endpoint a service
+// POSTs to or reads from).
+func IsHTTPURL(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
 }
 
 // Int returns the variable as an integer in [min, max].

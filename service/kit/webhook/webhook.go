@@ -80,7 +80,7 @@ func LoadConfig(e *config.Env) Config {
 		case len(f) > 2:
 			e.Fail("WEBHOOK_URLS: entry %d: want a URL, or a URL, a space and its secret", i+1)
 			continue
-		case !isHTTPURL(f[0]):
+		case !config.IsHTTPURL(f[0]):
 			e.Fail("WEBHOOK_URLS: entry %d is not an http(s) URL", i+1)
 			continue
 		case slices.ContainsFunc(c.Endpoints, func(ep Endpoint) bool { return ep.URL == f[0] }):
@@ -91,7 +91,7 @@ func LoadConfig(e *config.Env) Config {
 		if len(f) == 2 {
 			ep.Secret = f[1]
 			switch {
-			case isHTTPURL(ep.Secret):
+			case config.IsHTTPURL(ep.Secret):
 				e.Fail("WEBHOOK_URLS: entry %d: a URL where its secret goes (separate URLs with commas)", i+1)
 			case len(ep.Secret) < minSecretLen:
 				e.Fail("WEBHOOK_URLS: entry %d: its secret must be at least %d characters", i+1, minSecretLen)
@@ -113,11 +113,6 @@ func LoadConfig(e *config.Env) Config {
 		}
 	}
 	return c
-}
-
-func isHTTPURL(s string) bool {
-	p, err := url.Parse(s)
-	return err == nil && (p.Scheme == "http" || p.Scheme == "https") && p.Host != ""
 }
 
 // Event is the body of a delivery.
