@@ -9,7 +9,6 @@ import (
 	"os"
 	"time"
 
-	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/seed018cc74c/vaultd/service/dev/devstack"
@@ -43,7 +42,7 @@ func main() {
 			}
 			return os.Getenv(k)
 		}
-		var providers []*sdktrace.TracerProvider
+		var providers []platform.TracerProvider
 		defer func() {
 			shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()

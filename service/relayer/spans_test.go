@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	sdktrace "go.opentelemetry.io/otel/sdk/trace"
-
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
@@ -87,7 +85,7 @@ func TestRevealSpans(t *testing.T) {
 }
 
 // tracedRelayer is a relayer on loopback exporting its spans to an OTLP receiver.
-func tracedRelayer(t *testing.T, c *devchain.Chain, over map[string]string) (*otlptest.Receiver, *sdktrace.TracerProvider, *relayerapi.ClientWithResponses) {
+func tracedRelayer(t *testing.T, c *devchain.Chain, over map[string]string) (*otlptest.Receiver, platform.TracerProvider, *relayerapi.ClientWithResponses) {
 	t.Helper()
 	rx := otlptest.Start(t)
 	tp := rx.Provider(t, "relayer", nil)
@@ -110,7 +108,7 @@ func tracedRelayer(t *testing.T, c *devchain.Chain, over map[string]string) (*ot
 }
 
 // traceOf is the trace whose server span answered resp (its traceresponse).
-func traceOf(t *testing.T, rx *otlptest.Receiver, tp *sdktrace.TracerProvider, resp *http.Response) (otlptest.Trace, otlptest.Span) {
+func traceOf(t *testing.T, rx *otlptest.Receiver, tp platform.TracerProvider, resp *http.Response) (otlptest.Trace, otlptest.Span) {
 	t.Helper()
 	parts := strings.Split(resp.Header.Get("traceresponse"), "-")
 	if len(parts) != 4 {

@@ -17,7 +17,6 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
-	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/seed018cc74c/vaultd/gen/contracts"
@@ -41,7 +40,7 @@ func TestDevstackServesRegisteredTokens(t *testing.T) {
 	manifest := filepath.Join(t.TempDir(), "devnet.json")
 	// Each service's spans under its own name (service.name), as a collector receives them.
 	rx := otlptest.Start(t)
-	traces := map[string]*sdktrace.TracerProvider{}
+	traces := map[string]platform.TracerProvider{}
 	for _, s := range []string{"registry", "relayer", "faucet", "indexer"} {
 		traces[s] = rx.Provider(t, s, nil)
 	}

@@ -31,10 +31,11 @@ import (
 //     or from anyone with TRUST_TRACEPARENT=true, and anyone else's request starts a trace of
 //     its own, linked to the caller's (the edge's middleware);
 //   - spans are exported over OTLP/HTTP only when OTEL_EXPORTER_OTLP_ENDPOINT (or
-//     OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) is set, with the exporter's own OTEL_* settings.
+//     OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) is set, with the exporter's own OTEL_* settings;
+//     without an exporter spans record nothing (they carry ids and the sampler's decision).
 //
 // Extra span processors (a test's in-memory exporter) may be passed in.
-func NewTracerProvider(ctx context.Context, service string, getenv func(string) string, extra ...sdktrace.SpanProcessor) (*sdktrace.TracerProvider, error) {
+func NewTracerProvider(ctx context.Context, service string, getenv func(string) string, extra ...sdktrace.SpanProcessor) (TracerProvider, error) {
 	name := service
 	if n := strings.TrimSpace(getenv("OTEL_SERVICE_NAME")); n != "" {
 		name = n
@@ -55,8 +56,13 @@ func NewTracerProvider(ctx context.Context, service string, getenv func(string) 
 	if disabled {
 		sampler = sdktrace.NeverSample()
 	}
+	otel.SetTextMapPropagator(propagation.TraceContext{})
+	endpoint := tracesEndpoint(getenv)
+	if (disabled || endpoint == "") && len(extra) == 0 {
+		return &idTracerProvider{sampler: sampler}, nil
+	}
 	opts := []sdktrace.TracerProviderOption{sdktrace.WithResource(res), sdktrace.WithSampler(sampler)}
-	if endpoint := tracesEndpoint(getenv); !disabled && endpoint != "" {
+	if !disabled && endpoint != "" {
 		exp, err := otlptracehttp.New(ctx, otlptracehttp.WithEndpointURL(endpoint))
 		if err != nil {
 			return nil, fmt.Errorf("the OTLP exporter: %w", err)
@@ -66,9 +72,14 @@ func NewTracerProvider(ctx context.Context, service string, getenv func(string) 
 	for _, p := range extra {
 		opts = append(opts, sdktrace.WithSpanProcessor(p))
 	}
-	tp := sdktrace.NewTracerProvider(opts...)
-	otel.SetTextMapPropagator(propagation.TraceContext{})
-	return tp, nil
+	return sdktrace.NewTracerProvider(opts...), nil
+}
+
+// TracerProvider is a service's tracer provider, flushed and shut down when the service stops.
+type TracerProvider interface {
+	trace.TracerProvider
+	ForceFlush(context.Context) error
+	Shutdown(context.Context) error
 }
 
 // tracesEndpoint is where spans go: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as it is, or

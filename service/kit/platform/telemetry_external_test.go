@@ -14,7 +14,6 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/prometheus/client_golang/prometheus"
-	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
 	"github.com/seed018cc74c/vaultd/service/kit/platform"
 	"github.com/seed018cc74c/vaultd/service/kit/platform/otlptest"
@@ -33,7 +32,7 @@ paths:
 
 // served is a handler exporting its spans to an OTLP receiver, logging to logs, on a real
 // server on loopback; proxies are its TRUSTED_PROXIES.
-func served(t *testing.T, env map[string]string, proxies []netip.Prefix, trustAll bool) (*otlptest.Receiver, *sdktrace.TracerProvider, *httptest.Server, *bytes.Buffer) {
+func served(t *testing.T, env map[string]string, proxies []netip.Prefix, trustAll bool) (*otlptest.Receiver, platform.TracerProvider, *httptest.Server, *bytes.Buffer) {
 	t.Helper()
 	rx := otlptest.Start(t)
 	tp := rx.Provider(t, "things", env)

@@ -18,6 +18,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // A request gets a server span named by its route, continuing a trusted caller's traceparent, and a
@@ -153,5 +154,44 @@ func TestOTLPExportWhenConfigured(t *testing.T) {
 	defer mu.Unlock()
 	if posts != exported {
 		t.Fatal("a provider without OTEL_EXPORTER_OTLP_ENDPOINT exported spans")
+	}
+}
+
+// With no exporter a span records nothing, yet it has ids (a child shares its trace), the
+// sampler's decision, a remote caller's trace, and a new root when asked: what logs, headers,
+// exemplars and outgoing calls read from it.
+func TestSpansWithNowhereToGoRecordNothingButCarryIds(t *testing.T) {
+	on, err := NewTracerProvider(context.Background(), "test", func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	tracer := on.Tracer("test")
+	ctx, root := tracer.Start(context.Background(), "root")
+	_, child := tracer.Start(ctx, "child")
+	rc, cc := root.SpanContext(), child.SpanContext()
+	if root.IsRecording() || child.IsRecording() {
+		t.Fatal("a span with no exporter is recorded")
+	}
+	if !rc.IsValid() || !rc.IsSampled() || cc.TraceID() != rc.TraceID() || cc.SpanID() == rc.SpanID() || !cc.IsSampled() {
+		t.Fatalf("root %v, child %v: want valid sampled ids, the child in the root's trace with its own span id", rc, cc)
+	}
+	_, again := tracer.Start(ctx, "new root", trace.WithNewRoot())
+	if again.SpanContext().TraceID() == rc.TraceID() {
+		t.Fatal("WithNewRoot kept the parent's trace")
+	}
+	remote := trace.NewSpanContext(trace.SpanContextConfig{TraceID: trace.TraceID{1}, SpanID: trace.SpanID{2}, Remote: true})
+	_, fromRemote := tracer.Start(trace.ContextWithRemoteSpanContext(context.Background(), remote), "served")
+	if sc := fromRemote.SpanContext(); sc.TraceID() != remote.TraceID() || sc.IsSampled() {
+		t.Fatalf("a span under an unsampled remote parent: %v, want its trace, unsampled (parentbased_always_on)", sc)
+	}
+
+	off, err := NewTracerProvider(context.Background(), "test", func(k string) string {
+		return map[string]string{"OTEL_TRACES_SAMPLER": "always_off"}[k]
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, s := off.Tracer("test").Start(context.Background(), "x"); !s.SpanContext().IsValid() || s.SpanContext().IsSampled() {
+		t.Fatalf("always_off: %v, want valid ids, not sampled", s.SpanContext())
 	}
 }

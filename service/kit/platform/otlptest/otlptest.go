@@ -17,7 +17,6 @@ import (
 	"testing"
 	"time"
 
-	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	commonpb "go.opentelemetry.io/proto/otlp/common/v1"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
@@ -155,7 +154,7 @@ func (r *Receiver) Env() func(string) string {
 
 // Provider is a tracer provider named service exporting here (platform.NewTracerProvider, as
 // a service's main makes it, with env's settings on top of Env's), shut down when the test ends.
-func (r *Receiver) Provider(t testing.TB, service string, env map[string]string) *sdktrace.TracerProvider {
+func (r *Receiver) Provider(t testing.TB, service string, env map[string]string) platform.TracerProvider {
 	t.Helper()
 	getenv := func(k string) string {
 		if v, ok := env[k]; ok {
@@ -173,7 +172,7 @@ func (r *Receiver) Provider(t testing.TB, service string, env map[string]string)
 
 // Spans are the spans received so far, after flushing tp (nil: none) so that what it ended is
 // among them.
-func (r *Receiver) Spans(t testing.TB, tp *sdktrace.TracerProvider) []Span {
+func (r *Receiver) Spans(t testing.TB, tp platform.TracerProvider) []Span {
 	t.Helper()
 	if tp != nil {
 		if err := tp.ForceFlush(context.Background()); err != nil {
