@@ -143,11 +143,15 @@ if (card) {
   if (isSpent) refuse("redeemed");
   else $("redeem-form").hidden = false;
   let proverReady = false;
-  const loaded = (async () => {
-    const prover = await proverLoad;
-    return { prover, parsed: await prover.parseCard(c.card) };
-  })();
-  loaded.catch(() => {}); // awaited below unless the card is spent
+  // The tree holding the card's leaf (readCard computes it without the prover), asked for now
+  // rather than on Redeem: the proof then starts at once. Asked again on Redeem if it failed or
+  // is older than a minute (the vault takes a recent root, not any old one).
+  const treeNow = () => {
+    const leaves = leavesIncluding(clients.indexer, c.leaf, { tree: cfg.commitmentTree, timeoutMs: 20_000 });
+    leaves.catch(() => {}); // awaited on Redeem
+    return { leaves, at: performance.now() };
+  };
+  let tree = isSpent ? undefined : treeNow();
 
   // The recipient: an address the person pastes (EIP-55 checked) or scans from their wallet's QR
   // code (confirmed by them: a code may name another address than they think), or a wallet made
@@ -277,7 +281,7 @@ if (card) {
   button.onclick = async () => {
     if (!recipient || !proverReady) return;
     const to = recipient;
-    const { prover, parsed } = await loaded;
+    const prover = await proverLoad;
     button.disabled = true;
     document.body.dataset.state = "redeeming";
     const progress = $("progress");
@@ -292,7 +296,8 @@ if (card) {
       stage("Finding the card's deposit…", 0);
       let leaves: string[];
       try {
-        leaves = await leavesIncluding(clients.indexer, parsed.leaf, { tree: cfg.commitmentTree, timeoutMs: 20_000 });
+        if (!tree || performance.now() - tree.at > 60_000) tree = treeNow();
+        leaves = await tree.leaves.catch(() => (tree = treeNow()).leaves);
       } catch (e) {
         refuse("unknown", String(e));
         return;
@@ -382,7 +387,7 @@ if (card) {
   };
 
   if (!isSpent) {
-    await loaded; // a prover that does not load stops here, with the page's error
+    await proverLoad; // a prover that does not load stops here, with the page's error
     proverReady = true;
     bar.hidden = true;
     loadNote.textContent = "";

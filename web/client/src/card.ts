@@ -3,6 +3,8 @@
 // format as service/vault/card/note (Go): both read the vectors of its testdata/links.json.
 
 import { poseidon1 } from "poseidon-lite/poseidon1";
+import { poseidon2 } from "poseidon-lite/poseidon2";
+import { poseidon3 } from "poseidon-lite/poseidon3";
 
 /** The chain and vault an app serves: a card link leaves them out, and reading one fills them in. */
 export interface Home {
@@ -40,6 +42,12 @@ export interface CardInfo {
    * what the vault's isSpent takes, so a page tells a card already redeemed without the prover.
    */
   nullifier: string;
+  /**
+   * The tree leaf its deposit inserted, Poseidon(Poseidon(secret, nullifier secret), amount,
+   * tokenId) with tokenId = Poseidon(token, chainId) (service/vault/zk's Leaf): what a page asks
+   * the indexer's tree for while the prover downloads.
+   */
+  leaf: string;
 }
 
 const scheme = "vaultd-card";
@@ -58,7 +66,9 @@ const maxAmount = (1n << 248n) - 1n;
  */
 export function readCard(text: string, home?: Home): CardInfo {
   const p = parse(text, home);
-  return { card: render(p), chainId: p.chainId, vault: p.vault, token: p.token, amount: p.amount, nullifier: hex(poseidon1([BigInt(p.nullifier)]), 64) };
+  const tokenId = poseidon2([BigInt(p.token), BigInt(p.chainId)]);
+  const leaf = poseidon3([poseidon2([BigInt(p.secret), BigInt(p.nullifier)]), p.amount, tokenId]);
+  return { card: render(p), chainId: p.chainId, vault: p.vault, token: p.token, amount: p.amount, nullifier: hex(poseidon1([BigInt(p.nullifier)]), 64), leaf: hex(leaf, 64) };
 }
 
 // parse reads a card into its parts (readCard).

@@ -91,8 +91,9 @@ func BenchmarkProveFrom(b *testing.B) {
 
 // The shared vectors of testdata/links.json (web/client's tests read them too): each link or
 // card string reads as its card, or fails with its problem; a card renders as its link, and the
-// link reads back as the card; its public nullifier is the one a page computes without the
-// prover (web/client's readCard) to ask the vault whether it is spent.
+// link reads back as the card; its public nullifier and its leaf are the ones a page computes
+// without the prover (web/client's readCard), to ask the vault whether it is spent and the
+// indexer for the tree while the prover downloads.
 func TestCardLinks(t *testing.T) {
 	data, err := os.ReadFile("testdata/links.json")
 	if err != nil {
@@ -110,7 +111,7 @@ func TestCardLinks(t *testing.T) {
 			Want                 *struct {
 				ChainID                    uint64 `json:"chainId"`
 				Vault, Token, Amount, Card string
-				Link, Nullifier            string
+				Link, Nullifier, Leaf      string
 			}
 		}
 	}
@@ -139,6 +140,9 @@ func TestCardLinks(t *testing.T) {
 		}
 		if n := fmt.Sprintf("0x%064x", zk.Nullifier(got.NullifierSecret)); n != c.Want.Nullifier {
 			t.Errorf("%s: the nullifier is %s, want %s", c.Name, n, c.Want.Nullifier)
+		}
+		if n, err := got.Note(); err != nil || fmt.Sprintf("0x%064x", n.Leaf()) != c.Want.Leaf {
+			t.Errorf("%s: the leaf is %v (%v), want %s", c.Name, n.Leaf(), err, c.Want.Leaf)
 		}
 		if link := got.Link(doc.Base, home); link != c.Want.Link {
 			t.Errorf("%s: the link is %s, want %s", c.Name, link, c.Want.Link)
