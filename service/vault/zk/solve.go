@@ -26,7 +26,9 @@ import (
 //	  0 (a constraint L·R = O, the next one):  L, R, O, each a linear expression
 //	  1, 2 (a hint: 1 1/x or 0 for 0, 2 x's bits): its input (a linear expression), then the first
 //	       and one past the last wire it sets (varints)
-//	a linear expression: its number of terms, then each term's wire and coefficient (varints)
+//	a linear expression: its number of terms, then their wires in increasing order, each as its
+//	  difference from the one before (the first from 0), then their coefficients (varints): a
+//	  third of the size as brotli of each term's wire and coefficient side by side
 
 // solverMagic and solverVersion open the solver's circuit.
 const (
@@ -102,15 +104,23 @@ func readSolverCircuit(b []byte) (*solverCircuit, error) {
 			return nil, bad("a linear expression")
 		}
 		e := make([]term, n)
+		wire := uint64(0)
 		for i := range e {
-			if e[i].wire, err = uvarint(); err != nil {
+			d, err := uvarint()
+			if err != nil {
 				return nil, err
 			}
+			if wire += uint64(d); wire >= uint64(c.nbWires) {
+				return nil, bad("a wire out of range")
+			}
+			e[i].wire = uint32(wire)
+		}
+		for i := range e {
 			if e[i].coeff, err = uvarint(); err != nil {
 				return nil, err
 			}
-			if int(e[i].wire) >= c.nbWires || int(e[i].coeff) >= nbCoeffs {
-				return nil, bad("a term out of range")
+			if int(e[i].coeff) >= nbCoeffs {
+				return nil, bad("a coefficient out of range")
 			}
 		}
 		return e, nil

@@ -3,9 +3,11 @@
 package zk
 
 import (
+	"cmp"
 	"encoding/binary"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/consensys/gnark/constraint"
 	cs "github.com/consensys/gnark/constraint/bn254"
@@ -41,12 +43,20 @@ func WriteSolverCircuit(ccs *cs.R1CS, w io.Writer) error {
 		b = append(b, c[:]...)
 	}
 	expr := func(e constraint.LinearExpression) error {
+		// The terms by wire (their sum's order does not matter): the wires as differences.
+		e = slices.Clone(e)
+		slices.SortStableFunc(e, func(a, b constraint.Term) int { return cmp.Compare(a.VID, b.VID) })
 		b = binary.AppendUvarint(b, uint64(len(e)))
+		prev := uint32(0)
 		for _, t := range e {
 			if t.IsConstant() {
 				return fmt.Errorf("a constant term, which R1CS has not")
 			}
-			b = binary.AppendUvarint(binary.AppendUvarint(b, uint64(t.VID)), uint64(t.CID))
+			b = binary.AppendUvarint(b, uint64(t.VID-prev))
+			prev = t.VID
+		}
+		for _, t := range e {
+			b = binary.AppendUvarint(b, uint64(t.CID))
 		}
 		return nil
 	}
