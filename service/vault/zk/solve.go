@@ -196,9 +196,16 @@ func (cs *solverCircuit) solve(inputs fr.Vector) (solution, error) {
 				unknown = t
 				continue
 			}
-			var x fr.Element
-			x.Mul(&cs.coeffs[t.coeff], &values[t.wire])
-			v.Add(v, &x)
+			switch c := &cs.coeffs[t.coeff]; { // most coefficients are ±1: no multiplication
+			case c.IsOne():
+				v.Add(v, &values[t.wire])
+			case c.Equal(&minusOne):
+				v.Sub(v, &values[t.wire])
+			default:
+				var x fr.Element
+				x.Mul(c, &values[t.wire])
+				v.Add(v, &x)
+			}
 		}
 		return unknown, nil
 	}
@@ -281,6 +288,8 @@ func (cs *solverCircuit) solve(inputs fr.Vector) (solution, error) {
 	}
 	return s, nil
 }
+
+var minusOne = func() (m fr.Element) { m.SetOne(); m.Neg(&m); return }()
 
 // ErrUnsatisfied is a witness the circuit refuses: the request does not prove what it claims.
 var ErrUnsatisfied = errors.New("the reveal's witness does not satisfy the circuit")
