@@ -9,7 +9,9 @@ import (
 
 // The browser's prover links no circuit compiler (it reads the circuit compiled at build time),
 // none of gnark's other curves, and not go-iden3-crypto's Poseidon constants: they were over half
-// of its bytes (docs/client.md, "Serving the prover").
+// of its bytes (docs/client.md, "Serving the prover"). Nor any package of gnark's: it solves the
+// witness with zk's own solver, and gnark's constraint system, solver and their serialization
+// (CBOR, intcomp, its profiler, zerolog, testing) were a third of what was left (docs/prover.md).
 func TestTheWasmLinksNoCompiler(t *testing.T) {
 	cmd := exec.Command("go", "list", "-deps", ".")
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
@@ -21,8 +23,13 @@ func TestTheWasmLinksNoCompiler(t *testing.T) {
 	for _, p := range strings.Fields(string(out)) {
 		deps[p] = true
 	}
-	if !deps["github.com/consensys/gnark/backend/groth16/bn254"] {
-		t.Fatalf("the wasm does not link gnark's BN254 prover: is this list the wasm's?\n%s", out)
+	if !deps["github.com/consensys/gnark-crypto/ecc/bn254"] || !deps["syscall/js"] {
+		t.Fatalf("the wasm does not link gnark-crypto's BN254: is this list the wasm's?\n%s", out)
+	}
+	for p := range deps {
+		if strings.HasPrefix(p, "github.com/consensys/gnark/") {
+			t.Errorf("the wasm links gnark's %s", p)
+		}
 	}
 	for _, p := range []string{
 		"github.com/consensys/gnark/frontend/cs/r1cs",                           // the circuit compiler

@@ -58,7 +58,7 @@ func TestTheWitnessIsFrontends(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := witnessOf(signals, secrets, siblings, bits).Vector().(fr.Vector)
+	got := witnessOf(signals, secrets, siblings, bits).v
 	if w := want.Vector().(fr.Vector); !w.Equal(got) {
 		t.Fatalf("the witness differs from frontend.NewWitness's:\n got %v\nwant %v", got, w)
 	}

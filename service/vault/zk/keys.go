@@ -1,3 +1,5 @@
+//go:build !(js && wasm)
+
 package zk
 
 import (
@@ -6,18 +8,24 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/consensys/gnark-crypto/ecc/bn254/fr"
 	groth16bn254 "github.com/consensys/gnark/backend/groth16/bn254"
+	"github.com/consensys/gnark/backend/witness"
 	cs "github.com/consensys/gnark/constraint/bn254"
 	"github.com/consensys/gnark/logger"
+	_ "github.com/consensys/gnark/std/math/bits" // registers the solver's hint for api.ToBinary (the circuit's nBits)
 
 	"github.com/seed018cc74c/vaultd/gen/zk/circuit"
 	"github.com/seed018cc74c/vaultd/gen/zk/devkeys"
 )
 
-//go:generate go run ./internal/compilecircuit ../../../gen/zk/circuit
+//go:generate go run ./internal/compilecircuit ../../../gen/zk/circuit ../../../gen/zk/solvecircuit
 
 // CircuitFile is the compiled reveal circuit's file in gen/zk/circuit (what `go generate` writes).
 const CircuitFile = "reveal.r1cs"
+
+// Everything here uses gnark's packages (its compiled circuit, keys and prover), which the
+// browser's prover (cmd/proverwasm, js/wasm) does not link: it proves with StreamProver.
 
 // gnark logs its progress to stdout by default; vaultd's programs print their own output there.
 func init() { logger.Disable() }
@@ -114,4 +122,40 @@ func (k *Keys) Constraints() int { return k.ccs.GetNbConstraints() }
 
 func verificationKeyOf(v *groth16bn254.VerifyingKey) *VerificationKey {
 	return &VerificationKey{Alpha: v.G1.Alpha, Beta: v.G2.Beta, Gamma: v.G2.Gamma, Delta: v.G2.Delta, IC: append(v.G1.K[:0:0], v.G1.K...)}
+}
+
+// Prove proves a reveal and returns the proof and its public signals.
+func (k *Keys) Prove(req RevealRequest) (Proof, Signals, error) {
+	w, signals, err := req.witness()
+	if err != nil {
+		return Proof{}, Signals{}, err
+	}
+	p, err := groth16bn254.Prove(k.ccs, k.pk, gnarkWitness{v: w.v})
+	if err != nil {
+		return Proof{}, Signals{}, fmt.Errorf("prove: %w", err)
+	}
+	return Proof{A: p.Ar, B: p.Bs, C: p.Krs}, signals, nil
+}
+
+// gnarkWitness is a witness as groth16bn254.Prove reads it: only its Vector. gnark's own
+// (witness.New) handles every curve's field.
+type gnarkWitness struct {
+	witness.Witness // nil: Prove calls Vector alone
+	v               fr.Vector
+}
+
+func (w gnarkWitness) Vector() any { return w.v }
+
+// SectionedKeyOf is gnark's proving key as a sectioned key (the same points).
+func SectionedKeyOf(pk *groth16bn254.ProvingKey) (*SectionedKey, error) {
+	if len(pk.CommitmentKeys) != 0 {
+		return nil, errors.New("sectioned keys hold no commitment keys, and this key has some")
+	}
+	nbWires := len(pk.InfinityA)
+	return &SectionedKey{
+		DomainSize: pk.Domain.Cardinality, NbWires: nbWires, NbPublic: nbWires - len(pk.G1.K),
+		Alpha1: pk.G1.Alpha, Beta1: pk.G1.Beta, Delta1: pk.G1.Delta, Beta2: pk.G2.Beta, Delta2: pk.G2.Delta,
+		InfinityA: pk.InfinityA, InfinityB: pk.InfinityB,
+		A: pk.G1.A, B1: pk.G1.B, K: pk.G1.K, Z: pk.G1.Z, B2: pk.G2.B,
+	}, nil
 }

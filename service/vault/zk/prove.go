@@ -6,9 +6,6 @@ import (
 	"math/big"
 
 	"github.com/consensys/gnark-crypto/ecc/bn254/fr"
-	groth16bn254 "github.com/consensys/gnark/backend/groth16/bn254"
-	"github.com/consensys/gnark/backend/witness"
-	_ "github.com/consensys/gnark/std/math/bits" // registers the solver's hint for api.ToBinary (the circuit's nBits)
 	"github.com/ethereum/go-ethereum/common"
 )
 
@@ -46,19 +43,6 @@ type RevealRequest struct {
 
 // ErrNoChangeSecrets is a partial reveal without the change note's secrets.
 var ErrNoChangeSecrets = errors.New("a partial reveal needs non-zero secrets for its change note (ChangeSecret, ChangeNullifierSecret)")
-
-// Prove proves a reveal and returns the proof and its public signals.
-func (k *Keys) Prove(req RevealRequest) (Proof, Signals, error) {
-	w, signals, err := req.witness()
-	if err != nil {
-		return Proof{}, Signals{}, err
-	}
-	p, err := groth16bn254.Prove(k.ccs, k.pk, w)
-	if err != nil {
-		return Proof{}, Signals{}, fmt.Errorf("prove: %w", err)
-	}
-	return Proof{A: p.Ar, B: p.Bs, C: p.Krs}, signals, nil
-}
 
 // witness checks the request and returns the circuit's full witness and the public signals.
 func (req RevealRequest) witness() (fullWitness, Signals, error) {
@@ -109,14 +93,9 @@ func witnessOf(signals Signals, secrets []*big.Int, siblings [TreeDepth]*big.Int
 	return fullWitness{v: v}
 }
 
-// fullWitness is a witness as groth16bn254.Prove reads it: only its Vector. gnark's own
-// (witness.New) handles every curve's field, and would link them all into the browser's prover.
-type fullWitness struct {
-	witness.Witness // nil: Prove calls Vector alone
-	v               fr.Vector
-}
-
-func (w fullWitness) Vector() any { return w.v }
+// fullWitness is the circuit's public and secret inputs, the constant one not included: what the
+// solver takes.
+type fullWitness struct{ v fr.Vector }
 
 func orZero(v *big.Int) *big.Int {
 	if v == nil {

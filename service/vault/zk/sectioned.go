@@ -8,7 +8,6 @@ import (
 
 	"github.com/consensys/gnark-crypto/ecc/bn254"
 	"github.com/consensys/gnark-crypto/ecc/bn254/fp"
-	groth16bn254 "github.com/consensys/gnark/backend/groth16/bn254"
 )
 
 // A sectioned proving key is the reveal circuit's Groth16 proving key in vaultd's own format
@@ -80,20 +79,6 @@ type SectionedKey struct {
 
 	A, B1, K, Z []bn254.G1Affine
 	B2          []bn254.G2Affine
-}
-
-// SectionedKeyOf is gnark's proving key as a sectioned key (the same points).
-func SectionedKeyOf(pk *groth16bn254.ProvingKey) (*SectionedKey, error) {
-	if len(pk.CommitmentKeys) != 0 {
-		return nil, errors.New("sectioned keys hold no commitment keys, and this key has some")
-	}
-	nbWires := len(pk.InfinityA)
-	return &SectionedKey{
-		DomainSize: pk.Domain.Cardinality, NbWires: nbWires, NbPublic: nbWires - len(pk.G1.K),
-		Alpha1: pk.G1.Alpha, Beta1: pk.G1.Beta, Delta1: pk.G1.Delta, Beta2: pk.G2.Beta, Delta2: pk.G2.Delta,
-		InfinityA: pk.InfinityA, InfinityB: pk.InfinityB,
-		A: pk.G1.A, B1: pk.G1.B, K: pk.G1.K, Z: pk.G1.Z, B2: pk.G2.B,
-	}, nil
 }
 
 // Sizes of the encoding.

@@ -9,7 +9,6 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bn254"
 	"github.com/consensys/gnark-crypto/ecc/bn254/fr"
 	"github.com/consensys/gnark-crypto/ecc/bn254/fr/fft"
-	cs "github.com/consensys/gnark/constraint/bn254"
 )
 
 // StreamProver proves a reveal while its proving key arrives: a Groth16 prover over
@@ -42,10 +41,11 @@ type StreamProver struct {
 	sumB2   bn254.G2Jac
 }
 
-// NewStreamProver solves the reveal's witness and computes h: what the proof needs before any
-// of the key.
+// NewStreamProver solves the reveal's witness (with the solver of solve.go, not gnark's) and
+// computes h: what the proof needs before any of the key. A request the circuit refuses is
+// ErrUnsatisfied.
 func NewStreamProver(req RevealRequest) (*StreamProver, error) {
-	ccs, err := compiledCircuit()
+	circuit, err := solverCircuitOnce()
 	if err != nil {
 		return nil, err
 	}
@@ -53,15 +53,14 @@ func NewStreamProver(req RevealRequest) (*StreamProver, error) {
 	if err != nil {
 		return nil, err
 	}
-	solved, err := ccs.Solve(w)
+	sol, err := circuit.solve(w.v)
 	if err != nil {
 		return nil, fmt.Errorf("prove: %w", err)
 	}
-	sol := solved.(*cs.R1CSSolution)
-	domain := fft.NewDomain(uint64(ccs.GetNbConstraints())) // as gnark's setup sizes it
+	domain := fft.NewDomain(uint64(circuit.nbConstraints)) // as gnark's setup sizes it
 	p := &StreamProver{
-		signals: signals, wires: sol.W, domain: domain.Cardinality, nbPublic: ccs.GetNbPublicVariables(),
-		h:       quotient(sol.A, sol.B, sol.C, domain),
+		signals: signals, wires: sol.wires, domain: domain.Cardinality, nbPublic: circuit.nbPublic,
+		h:       quotient(sol.a, sol.b, sol.c, domain),
 		scalars: map[Section][]fr.Element{}, done: map[Section]int{}, sumG1: map[Section]*bn254.G1Jac{},
 	}
 	if _, err := p.r.SetRandom(); err != nil {

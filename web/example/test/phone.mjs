@@ -40,14 +40,20 @@ const newCard = () =>
   execFileSync(cardTool, ["create", "--devnet", devnet, "--token", token.address, "--amount", (10n ** BigInt(token.decimals)).toString(), "--url", redeemUrl], { encoding: "utf8" }).trim();
 
 // watch records the bytes of each response a target (the page, or its worker) finished
-// receiving, with when (Date.now()), by request (a worker's may be reported by both), and the URL
-// of each request made (from the HTTP cache too).
+// receiving, with when (ms since the epoch, by the browser's clock: the event's own timestamp, not
+// when it reached this process, which may be after the page's proof was done), by request (a
+// worker's may be reported by both), and the URL of each request made (from the HTTP cache too).
 const watch = async (session, finished, urls) => {
   const urlOf = new Map();
-  session.on("Network.loadingFinished", (e) => finished.set(e.requestId, { at: Date.now(), bytes: e.encodedDataLength, url: urlOf.get(e.requestId) }));
+  let epochOf; // the browser's monotonic timestamps (s) to ms since the epoch, from a request's wallTime
+  session.on("Network.loadingFinished", (e) => finished.set(e.requestId, { at: epochOf ? epochOf(e.timestamp) : Date.now(), bytes: e.encodedDataLength, url: urlOf.get(e.requestId) }));
   session.on("Network.requestWillBeSent", (e) => {
     urls.add(e.request.url);
     urlOf.set(e.requestId, e.request.url);
+    if (e.wallTime && !epochOf) {
+      const offset = e.wallTime * 1000 - e.timestamp * 1000;
+      epochOf = (t) => t * 1000 + offset;
+    }
   });
   await session.send("Network.enable");
 };

@@ -2,7 +2,6 @@ package note
 
 import (
 	"errors"
-	"fmt"
 	"math/big"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -20,30 +19,6 @@ type Request struct {
 	Recipient     string       `json:"recipient"`
 	TokenAddress  string       `json:"tokenAddress"`
 	Amount        string       `json:"amount"`
-}
-
-// ProveFrom proves the reveal of amount of card c to recipient against tree, which must hold
-// the card's leaf; with nothing else to read, it runs where the card is (the browser prover
-// calls it). An amount below the card's is a partial reveal: the rest goes to a change note
-// with fresh secrets, returned as its own card. A nil amount is the whole card.
-func ProveFrom(keys *zk.Keys, c Card, tree *zk.Tree, recipient common.Address, amount *big.Int) (Request, *Card, error) {
-	return ProvePaying(keys, c, tree, recipient, amount, nil)
-}
-
-// ProvePaying is ProveFrom for a reveal that pays fee out of the amount revealed (nil: none),
-// as a relayer quoted it: signal [3] is then zk.FeeBinding(recipient, *fee). Send the request
-// with the fee and its quote.
-func ProvePaying(keys *zk.Keys, c Card, tree *zk.Tree, recipient common.Address, amount *big.Int, fee *zk.Fee) (Request, *Card, error) {
-	req, change, err := Reveal(c, tree, recipient, amount)
-	if err != nil {
-		return Request{}, nil, err
-	}
-	req.Fee = fee
-	proof, signals, err := keys.Prove(req)
-	if err != nil {
-		return Request{}, nil, fmt.Errorf("prove: %w", err)
-	}
-	return RequestOf(c, req, proof, signals), change, nil
 }
 
 // Reveal is what ProveFrom proves, for a prover of one's own (zk.StreamProver): the circuit's
