@@ -163,6 +163,79 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/sponsors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the sponsors
+         * @description Every sponsor, revoked ones too, oldest first, with its balance and usage (never its
+         *     key: only its SHA-256 is stored). Amounts in wei.
+         */
+        get: operations["listSponsors"];
+        put?: never;
+        /**
+         * Create a sponsor
+         * @description A sponsor (a card issuer, a partner app) pays for reveals out of a balance an operator
+         *     credits (`POST /admin/sponsors/{id}/credit`). The answer carries its key (`vsk_…`) this
+         *     once: the relayer stores only its SHA-256, so a lost key is replaced by a new sponsor.
+         *     The sponsor's backend sends it as `X-Sponsor-Key` with `POST /reveal` and `GET /sponsor`.
+         *     `voucherSigner`, when set, is the address whose EIP-712 vouchers the sponsor pays for.
+         */
+        post: operations["createSponsor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/sponsors/{id}/credit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Credit a sponsor's balance
+         * @description Adds `amount` wei to the sponsor's balance (what it paid the operator off chain, say).
+         *     On-chain deposits are not credited by themselves: an operator credits what arrives. A
+         *     revoked sponsor can be credited (its balance is kept) but its key pays for nothing.
+         */
+        post: operations["creditSponsor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/sponsors/{id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke a sponsor's key
+         * @description The sponsor's key and vouchers pay for nothing from now on (`403 SPONSOR_REVOKED`);
+         *     reveals already sent on its account are still debited when mined. Revoking a revoked
+         *     sponsor changes nothing.
+         */
+        post: operations["revokeSponsor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/transactions": {
         parameters: {
             query?: never;
@@ -777,6 +850,44 @@ export interface components {
             /** @description The transaction concerned, for TX_REVERTED and TX_PENDING. */
             txHash?: string;
         };
+        SponsorRequest: {
+            /** @description Who the sponsor is, for people (the operator's choice). */
+            name: string;
+            /** @description The address whose EIP-712 vouchers this sponsor pays for (absent: it pays for keyed reveals only). */
+            voucherSigner?: string;
+        };
+        SponsorCredit: {
+            amount: components["schemas"]["Wei"];
+        };
+        /** @description A sponsor and its account, in wei: `balance` is what was credited less what was debited; `available` is `balance − reserved`, what new reveals may reserve. */
+        Sponsor: {
+            id: string;
+            name: string;
+            voucherSigner?: string;
+            /** Format: date-time */
+            createdAt: string;
+            revoked: boolean;
+            /** Format: date-time */
+            revokedAt?: string;
+            credited: components["schemas"]["Wei"];
+            debited: components["schemas"]["Wei"];
+            reserved: components["schemas"]["Wei"];
+            balance: components["schemas"]["Wei"];
+            available: components["schemas"]["Wei"];
+            /**
+             * Format: int64
+             * @description Reveal transactions mined on the sponsor's account (reverted ones too: their gas was paid).
+             */
+            revealsPaid: number;
+        };
+        SponsorCreated: {
+            sponsor: components["schemas"]["Sponsor"];
+            /** @description The sponsor's key, shown this once (the relayer keeps only its SHA-256). */
+            key: string;
+        };
+        SponsorList: {
+            sponsors: components["schemas"]["Sponsor"][];
+        };
         /** @description The body of a 503 of GET /ready. */
         NotReadyError: {
             /** @description What went wrong, for people. */
@@ -805,6 +916,19 @@ export interface components {
         };
         /** @description No `ADMIN_API_KEY` is set, so the admin routes do not exist. */
         NoAdminRoutes: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["NotFoundError"];
+            };
+        };
+        /** @description `NOT_FOUND`: no sponsor has that id; or no `ADMIN_API_KEY` is set. */
+        NoSuchSponsor: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
                 "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
@@ -922,7 +1046,10 @@ export interface components {
             };
         };
     };
-    parameters: never;
+    parameters: {
+        /** @description The sponsor's id (`sp_…`). */
+        SponsorId: string;
+    };
     requestBodies: never;
     headers: {
         /** @description The request's id: the client's own X-Request-Id when valid (letters, digits, `-`, `_`, `.`, at most 64), else one the service made. Every response carries it; it is in the service's logs and traces. */
@@ -1281,6 +1408,141 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NoAdminRoutes"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    listSponsors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sponsors. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SponsorList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NoAdminRoutes"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    createSponsor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SponsorRequest"];
+            };
+        };
+        responses: {
+            /** @description The sponsor, with its key (shown this once). */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SponsorCreated"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NoAdminRoutes"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    creditSponsor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The sponsor's id (`sp_…`). */
+                id: components["parameters"]["SponsorId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SponsorCredit"];
+            };
+        };
+        responses: {
+            /** @description The sponsor now. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Sponsor"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NoSuchSponsor"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    revokeSponsor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The sponsor's id (`sp_…`). */
+                id: components["parameters"]["SponsorId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sponsor now. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Sponsor"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NoSuchSponsor"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             default: components["responses"]["OtherError"];

@@ -90,6 +90,7 @@ type Relayer struct {
 	inserts                    insertCounter    // the change inserts in flight: this process's, or every replica's (inserts.go)
 	lease                      *operatorLease   // the operator key leased from OPERATOR_PRIVATE_KEYS; nil: OPERATOR_PRIVATE_KEY
 	sentTxs                    *sentStore       // what the operator signed, durably (sent.go)
+	sponsors                   *sponsorStore    // sponsors' accounts, in the same database (sponsors.go)
 	pause                      *pause.Switch    // an operator's pause of this replica (POST /admin/pause)
 	hooks                      *webhook.Outbox  // webhook events (WEBHOOK_URLS), delivered from the database
 	gas                        gasBook          // the learned gas limit of reveals without change (gas.go)

@@ -100,6 +100,9 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 		return nil, err
 	}
 	r.sentTxs.hooks = r.hooks
+	if r.sponsors, err = openSponsorStore(r.sentTxs.db, chainID); err != nil {
+		return nil, err
+	}
 	opened.Push(r.hooks.Close) // before the database closes
 	if r.pause, err = pause.Open(ctx, r.sentTxs.db, "relayer", cfg.Admin.Replica, "reveals", reg, log); err != nil {
 		return nil, err
@@ -132,7 +135,8 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 				r.metrics.rateLimited.WithLabelValues("quote_ip").Inc),
 			"POST /admin/pause": admin, "POST /admin/resume": admin, "GET /admin/wallet": admin, // a wrong key counts too
 			"GET /admin/transactions": admin, "POST /admin/transactions/{nonce}/replace": admin, "POST /admin/transactions/{nonce}/cancel": admin,
-			"GET /admin/fleet": admin,
+			"GET /admin/fleet": admin, "GET /admin/sponsors": admin, "POST /admin/sponsors": admin,
+			"POST /admin/sponsors/{id}/credit": admin, "POST /admin/sponsors/{id}/revoke": admin,
 		},
 		API: func(rt chi.Router) {
 			relayerapi.HandlerWithOptions(strict, relayerapi.ChiServerOptions{BaseRouter: rt, ErrorHandlerFunc: platform.RequestErrorHandler})
