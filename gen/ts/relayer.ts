@@ -91,6 +91,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sponsor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A sponsor's balance and usage
+         * @description The account of the sponsor whose key the request carries (`X-Sponsor-Key`): what was
+         *     credited, what its mined reveals cost (`debited`), the worst case held for its reveals in
+         *     flight (`reserved`), `balance`, `available` and `revealsPaid`, in wei. A revoked sponsor
+         *     still reads its account. Counted against `RATE_LIMIT_PER_SPONSOR`.
+         */
+        get: operations["getSponsor"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/fleet": {
         parameters: {
             query?: never;
@@ -722,7 +745,7 @@ export interface components {
              * @example NULLIFIER_USED
              * @enum {string}
              */
-            code: "INVALID_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "CHAIN_UNAVAILABLE" | "UNAVAILABLE" | "INTERNAL" | "NULLIFIER_USED" | "UNKNOWN_ROOT" | "INVALID_PROOF" | "INVALID_RECIPIENT" | "SIGNAL_MISMATCH" | "REVEAL_REJECTED" | "TX_REVERTED" | "TX_PENDING" | "ROOT_EXPIRING" | "OPERATOR_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "OPERATOR_KEY_UNAVAILABLE" | "PAUSED" | "TX_CANCELLED" | "RECIPIENT_NOT_ALLOWED" | "NOT_REPLACEABLE" | "WALLET_MISMATCH" | "PAYMENT_REQUIRED" | "FEE_TOO_LOW" | "QUOTE_EXPIRED" | "FEES_NOT_ACCEPTED" | "FEE_RECEIVER_MISMATCH" | "TOKEN_NOT_PRICED" | "QUOTE_INVALID" | "AMOUNT_TOO_SMALL";
+            code: "INVALID_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "CHAIN_UNAVAILABLE" | "UNAVAILABLE" | "INTERNAL" | "NULLIFIER_USED" | "UNKNOWN_ROOT" | "INVALID_PROOF" | "INVALID_RECIPIENT" | "SIGNAL_MISMATCH" | "REVEAL_REJECTED" | "TX_REVERTED" | "TX_PENDING" | "ROOT_EXPIRING" | "OPERATOR_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "OPERATOR_KEY_UNAVAILABLE" | "PAUSED" | "TX_CANCELLED" | "RECIPIENT_NOT_ALLOWED" | "NOT_REPLACEABLE" | "WALLET_MISMATCH" | "PAYMENT_REQUIRED" | "FEE_TOO_LOW" | "QUOTE_EXPIRED" | "FEES_NOT_ACCEPTED" | "FEE_RECEIVER_MISMATCH" | "TOKEN_NOT_PRICED" | "QUOTE_INVALID" | "AMOUNT_TOO_SMALL" | "SPONSOR_KEY_UNKNOWN" | "SPONSOR_REVOKED" | "SPONSOR_BALANCE_LOW" | "SPONSORS_NOT_ACCEPTED";
             /** @description The transaction concerned, for TX_REVERTED and TX_PENDING. */
             txHash?: string;
         };
@@ -796,6 +819,36 @@ export interface components {
              */
             code: "NULLIFIER_USED" | "ROOT_EXPIRING";
         };
+        /** @description The error body of a 401 of POST /reveal. */
+        RevealUnauthorizedError: {
+            /** @description What went wrong, for people. */
+            error: string;
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "SPONSOR_KEY_UNKNOWN";
+        };
+        /** @description The error body of a 403 of POST /reveal. */
+        RevealForbiddenError: {
+            /** @description What went wrong, for people. */
+            error: string;
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "SPONSOR_REVOKED";
+        };
+        /** @description The error body of a 401 of GET /sponsor. */
+        SponsorUnauthorizedError: {
+            /** @description What went wrong, for people. */
+            error: string;
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "UNAUTHORIZED" | "SPONSOR_KEY_UNKNOWN";
+        };
         /** @description The error body of a 402 of POST /reveal. */
         RevealPaymentError: {
             /** @description What went wrong, for people. */
@@ -804,7 +857,7 @@ export interface components {
              * @description Machine-readable code; one of these for this response.
              * @enum {string}
              */
-            code: "PAYMENT_REQUIRED" | "FEE_TOO_LOW" | "QUOTE_EXPIRED";
+            code: "PAYMENT_REQUIRED" | "FEE_TOO_LOW" | "QUOTE_EXPIRED" | "SPONSOR_BALANCE_LOW";
         };
         /** @description The error body of a 422 of POST /quote. */
         QuoteRefusedError: {
@@ -824,7 +877,7 @@ export interface components {
              * @description Machine-readable code; one of these for this response.
              * @enum {string}
              */
-            code: "UNKNOWN_ROOT" | "INVALID_PROOF" | "INVALID_RECIPIENT" | "SIGNAL_MISMATCH" | "REVEAL_REJECTED" | "TX_REVERTED" | "FEES_NOT_ACCEPTED" | "FEE_RECEIVER_MISMATCH" | "TOKEN_NOT_PRICED" | "QUOTE_INVALID";
+            code: "UNKNOWN_ROOT" | "INVALID_PROOF" | "INVALID_RECIPIENT" | "SIGNAL_MISMATCH" | "REVEAL_REJECTED" | "TX_REVERTED" | "FEES_NOT_ACCEPTED" | "FEE_RECEIVER_MISMATCH" | "TOKEN_NOT_PRICED" | "QUOTE_INVALID" | "SPONSORS_NOT_ACCEPTED";
             /** @description The transaction concerned, for TX_REVERTED and TX_PENDING. */
             txHash?: string;
         };
@@ -1057,7 +1110,7 @@ export interface components {
         /** @description The request's `Origin`, sent back when it is one of `CORS_ORIGINS` (a browser then lets the page read the answer); absent otherwise. */
         AccessControlAllowOrigin: string;
         /**
-         * @description On the answers of `POST /reveal` (`RATE_LIMIT_PER_IP`), of `POST /quote` (`RATE_LIMIT_QUOTE_PER_IP`) and of the admin routes (`ADMIN_RATE_LIMIT_PER_IP`), refusals included: what is left of this client IP's limit and in how many seconds its oldest counted request leaves the window, as the IETF RateLimit header draft writes it, e.g. `"ip";r=4;t=30`.
+         * @description On the answers of `POST /reveal` (`RATE_LIMIT_PER_IP`), of `POST /quote` (`RATE_LIMIT_QUOTE_PER_IP`) and of the admin routes (`ADMIN_RATE_LIMIT_PER_IP`), refusals included: what is left of this client IP's limit (of the sponsor's, `"sponsor"`, on a request carrying its key: `RATE_LIMIT_PER_SPONSOR`) and in how many seconds its oldest counted request leaves the window, as the IETF RateLimit header draft writes it, e.g. `"ip";r=4;t=30`.
          * @example "ip";r=4;t=30
          */
         RateLimit: string;
@@ -1115,12 +1168,27 @@ export interface operations {
                     "application/json": components["schemas"]["RevealBadRequestError"];
                 };
             };
+            /** @description `SPONSOR_KEY_UNKNOWN`: the `X-Sponsor-Key` is no sponsor's; nothing was sent. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevealUnauthorizedError"];
+                };
+            };
             /**
              * @description Payment is required; nothing was sent. Ask `POST /quote` for a fee, prove the reveal
              *     with it and send it with `fee`. `PAYMENT_REQUIRED`: the reveal carries no fee and
              *     this relayer's treasury pays for none; `QUOTE_EXPIRED`: the quote's `expiresAt` has
              *     passed; `FEE_TOO_LOW`: the fee is below the quote's, or no longer covers what the
-             *     reveal costs now (the chain's fees rose beyond the quote's margin).
+             *     reveal costs now (the chain's fees rose beyond the quote's margin);
+             *     `SPONSOR_BALANCE_LOW`: the sponsor whose key the reveal carries has less available
+             *     than the reveal's worst case (its gas limit at the relayer's highest fee per gas).
              */
             402: {
                 headers: {
@@ -1138,6 +1206,19 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["RevealPaymentError"];
+                };
+            };
+            /** @description `SPONSOR_REVOKED`: the sponsor's key was revoked (`POST /admin/sponsors/{id}/revoke`); nothing was sent. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevealForbiddenError"];
                 };
             };
             /**
@@ -1173,7 +1254,8 @@ export interface operations {
              *     relayer does not take, nothing sent: `FEES_NOT_ACCEPTED` (it takes none),
              *     `FEE_RECEIVER_MISMATCH` (the fee pays someone else), `TOKEN_NOT_PRICED` (the token
              *     has no price here), `QUOTE_INVALID` (the quote is not this relayer's signature over
-             *     the reveal's token, amount, kind and receiver).
+             *     the reveal's token, amount, kind and receiver). `SPONSORS_NOT_ACCEPTED`: the reveal
+             *     carries a sponsor's key and this relayer takes no sponsors.
              */
             422: {
                 headers: {
@@ -1319,6 +1401,47 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    getSponsor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sponsor's account. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Sponsor"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            /** @description `UNAUTHORIZED`: no `X-Sponsor-Key`; `SPONSOR_KEY_UNKNOWN`: the key is no sponsor's. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SponsorUnauthorizedError"];
                 };
             };
             429: components["responses"]["RateLimited"];

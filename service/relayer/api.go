@@ -239,6 +239,11 @@ var reasons = platform.Answers[Reason]{
 	QuoteExpired:        {Status: http.StatusPaymentRequired, Code: CodeQuoteExpired},
 	FeeTooLow:           {Status: http.StatusPaymentRequired, Code: CodeFeeTooLow},
 	AmountTooSmall:      {Status: http.StatusUnprocessableEntity, Code: CodeAmountTooSmall},
+
+	SponsorKeyUnknown:   {Status: http.StatusUnauthorized, Code: CodeSponsorKeyUnknown},
+	SponsorRevoked:      {Status: http.StatusForbidden, Code: CodeSponsorRevoked},
+	SponsorBalanceLow:   {Status: http.StatusPaymentRequired, Code: CodeSponsorBalanceLow},
+	SponsorsNotAccepted: {Status: http.StatusUnprocessableEntity, Code: CodeSponsorsNotAccepted},
 }
 
 // paid is the relayer's answers to the refusals it shares with the faucet (the balance gate, an
@@ -261,6 +266,15 @@ func httpError(err error) error {
 		e.Details = map[string]string{"txHash": re.TxHash}
 	}
 	return e
+}
+
+// GetSponsor is the account of the sponsor whose key the request carries (a revoked one's too).
+func (a *api) GetSponsor(ctx context.Context, _ relayerapi.GetSponsorRequestObject) (relayerapi.GetSponsorResponseObject, error) {
+	sp, err := a.r.sponsorByKey(ctx, sponsorKeyOf(ctx))
+	if err != nil {
+		return nil, err
+	}
+	return relayerapi.GetSponsor200JSONResponse{Body: toSponsor(sp)}, nil
 }
 
 // CreateSponsor, ListSponsors, CreditSponsor and RevokeSponsor are the operator's routes of the

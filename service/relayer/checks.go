@@ -31,7 +31,8 @@ type request struct {
 	recipientErr error
 	token        common.Address
 	amount       *big.Int
-	fee          *paidFee // nil: the reveal pays no fee (the treasury pays for it)
+	fee          *paidFee // nil: the reveal pays no fee (the treasury or a sponsor pays for it)
+	sponsorKey   string   // X-Sponsor-Key: a sponsor pays for it (never logged)
 }
 
 // parse reads what the OpenAPI validation let through. The signals' range (below r) is part of

@@ -48,6 +48,12 @@ const (
 	FeeTooLow           // below the quote's fee, or the cost of the moment
 	AmountTooSmall      // a quote's fee would be the whole amount or more
 
+	// Sponsors (sponsors.go): nothing is sent for any of them.
+	SponsorKeyUnknown   // the X-Sponsor-Key is no sponsor's
+	SponsorRevoked      // the sponsor's key was revoked
+	SponsorBalanceLow   // less available than the reveal's worst case
+	SponsorsNotAccepted // a sponsor's key at a relayer that takes none
+
 	reasonsEnd // not a reason: one past the last, for the tests
 )
 

@@ -5,6 +5,7 @@ import (
 	"crypto/ecdsa"
 	"fmt"
 	"math/big"
+	"strings"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -226,12 +227,15 @@ func termsOf(q relayerapi.Quote) (quoteTerms, []byte, error) {
 	return t, sig, nil
 }
 
-// checkFunding refuses, before anything is read, a reveal the relayer's funding does not pay
-// for: no fee where the treasury pays for none, or a fee where the relayer takes none.
-func (r *Relayer) checkFunding(_ context.Context, a *attempt) error {
+// checkFunding refuses, before the chain is read, a reveal the relayer's funding does not pay
+// for: a sponsor's key it does not take or that is no sponsor's (checkSponsorKey), no fee and
+// no sponsor where the treasury pays for none, or a fee where the relayer takes none.
+func (r *Relayer) checkFunding(ctx context.Context, a *attempt) error {
 	switch fees := r.cfg.Fees; {
+	case a.in.sponsorKey != "":
+		return r.checkSponsorKey(ctx, a)
 	case a.in.fee == nil && !fees.Treasury:
-		return reject(PaymentRequired, "this relayer does not pay for reveals: ask POST /quote for a fee, prove the reveal with it and send it with fee")
+		return reject(PaymentRequired, "%s", paymentRequired(fees))
 	case a.in.fee != nil && !fees.Fees:
 		return reject(FeesNotAccepted, "this relayer takes no fees (RELAYER_FUNDING): send the reveal without one")
 	}
@@ -280,4 +284,16 @@ func (r *Relayer) checkFee(ctx context.Context, a *attempt) error {
 		return reject(FeeTooLow, "the fee %s no longer covers the reveal's cost at the chain's fees now (%s): ask POST /quote again and prove the reveal with its fee", fee.Amount, cost)
 	}
 	return nil
+}
+
+// paymentRequired says how a reveal gets paid for where the treasury pays for none.
+func paymentRequired(fees FeeConfig) string {
+	var ways []string
+	if fees.Fees {
+		ways = append(ways, "ask POST /quote for a fee, prove the reveal with it and send it with fee")
+	}
+	if fees.Sponsors {
+		ways = append(ways, "send it with a sponsor's "+sponsorKeyHeader)
+	}
+	return "this relayer does not pay for reveals: " + strings.Join(ways, ", or ")
 }

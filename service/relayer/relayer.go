@@ -61,6 +61,12 @@ const (
 	CodeTokenNotPriced      = "TOKEN_NOT_PRICED"
 	CodeQuoteInvalid        = "QUOTE_INVALID"
 	CodeAmountTooSmall      = "AMOUNT_TOO_SMALL"
+
+	// Sponsors (sponsors.go). 401, 403: the key; 402: the balance; 422: no sponsors here.
+	CodeSponsorKeyUnknown   = "SPONSOR_KEY_UNKNOWN"
+	CodeSponsorRevoked      = "SPONSOR_REVOKED"
+	CodeSponsorBalanceLow   = "SPONSOR_BALANCE_LOW"
+	CodeSponsorsNotAccepted = "SPONSORS_NOT_ACCEPTED"
 )
 
 var (
@@ -85,6 +91,7 @@ type Relayer struct {
 	log     *slog.Logger
 
 	perIP, perRecipient, total ratelimit.Window
+	perSponsor                 ratelimit.Window // requests carrying a sponsor's key, by sponsor
 	redis                      *redis.Client    // the limits' Redis (REDIS_URL); nil: in this process
 	claims                     *nullifierClaims // one transaction per nullifier across replicas; nil: one process
 	inserts                    insertCounter    // the change inserts in flight: this process's, or every replica's (inserts.go)
@@ -149,6 +156,7 @@ func (r *Relayer) Reveal(ctx context.Context, req relayerapi.RevealRequest) (res
 	}()
 	_, end := r.span(ctx, "parse")
 	in, err := parse(req)
+	in.sponsorKey = sponsorKeyOf(ctx)
 	end(err)
 	if err != nil {
 		return res, err

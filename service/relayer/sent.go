@@ -31,6 +31,7 @@ type sentStore struct {
 	db      *sqldb.DB
 	chainID uint64
 	hooks   *webhook.Outbox // the reveals' webhook events (nil: none)
+	charges *sponsorStore   // what sponsors hold for reveals, settled with their outcome
 }
 
 // sentTx is one nonce's reveal transaction as recorded.
@@ -149,12 +150,16 @@ type revealOutcome struct {
 	txHash      common.Hash // the version mined, or the newest one sent while pending
 	blockNumber uint64
 	gasUsed     uint64
-	reason      string // a revert's, decoded
+	reason      string   // a revert's, decoded
+	cost        *big.Int // what a mined transaction cost its sender: gas used × effective price (nil: unknown)
 }
 
 // outcomeOf is a mined reveal's outcome, from its receipt and, when it reverted, the reason.
 func outcomeOf(rc *types.Receipt, reason string) revealOutcome {
 	o := revealOutcome{state: stateMined, txHash: rc.TxHash, blockNumber: rc.BlockNumber.Uint64(), gasUsed: rc.GasUsed}
+	if rc.EffectiveGasPrice != nil {
+		o.cost = new(big.Int).Mul(new(big.Int).SetUint64(rc.GasUsed), rc.EffectiveGasPrice)
+	}
 	if rc.Status != types.ReceiptStatusSuccessful {
 		o.state, o.reason = stateReverted, reason
 	}
@@ -164,7 +169,9 @@ func outcomeOf(rc *types.Receipt, reason string) revealOutcome {
 // finish stores how nullifier's reveal ended. A mined reveal's outcome is final: a version of an
 // earlier attempt found dropped later does not overwrite it. When the outcome is new (not the
 // one stored already) its webhook event (reveal.mined, reveal.reverted, reveal.dropped) is
-// recorded in the same transaction: both or neither.
+// recorded in the same transaction: both or neither, and so is the settling of what a sponsor
+// holds for the reveal (sponsorStore.settle): a reveal's outcome is new once, so it is debited
+// once.
 func (s *sentStore) finish(ctx context.Context, nullifier common.Hash, o revealOutcome) error {
 	hash := ""
 	if o.txHash != (common.Hash{}) {
@@ -191,6 +198,11 @@ func (s *sentStore) finish(ctx context.Context, nullifier common.Hash, o revealO
 		}
 		if err := s.hooks.Emit(ctx, tx, "reveal."+o.state, ev); err != nil {
 			return err
+		}
+		if s.charges != nil {
+			if _, err := s.charges.settle(ctx, tx, nullifier, o); err != nil {
+				return err
+			}
 		}
 	}
 	return tx.Commit()

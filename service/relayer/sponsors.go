@@ -239,3 +239,133 @@ func (s *sponsorStore) write(ctx context.Context, tx *sql.Tx, sp sponsor) error 
 		sp.credited.String(), sp.debited.String(), sp.reserved.String(), sp.revealsPaid, sp.id)
 	return err
 }
+
+// charge is what a sponsor holds for a reveal in flight.
+type charge struct {
+	sponsorID, voucherID string
+	reserved             *big.Int
+}
+
+// held reads, locked, the charge reserved for nullifier's reveal (nil: none).
+func (s *sponsorStore) held(ctx context.Context, tx *sql.Tx, nullifier common.Hash) (*charge, error) {
+	var c charge
+	var reserved string
+	err := tx.QueryRowContext(ctx, `SELECT sponsor_id, voucher_id, reserved FROM sponsor_charges
+		WHERE chain_id = $1 AND nullifier = $2 AND state = 'reserved'`+forUpdate(s.db), s.chainID, nullifier.Hex()).Scan(&c.sponsorID, &c.voucherID, &reserved)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	c.reserved = wei(reserved)
+	return &c, err
+}
+
+// reserve holds worst wei of the sponsor's balance for nullifier's reveal, in one transaction
+// with the checks that it may: the sponsor is not revoked and has that much available. A reveal
+// that holds a charge already (an attempt stopped after its reservation, whose process died
+// before giving it back) keeps it: a reveal is reserved once.
+func (s *sponsorStore) reserve(ctx context.Context, nullifier common.Hash, p payer, worst *big.Int) error {
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		c, err := s.held(ctx, tx, nullifier)
+		if err != nil {
+			return err
+		}
+		if c != nil && c.sponsorID == p.sponsor && c.voucherID == p.voucher {
+			return nil
+		}
+		if c != nil { // another payer's, for this nullifier: this attempt's payer pays
+			if err := s.unhold(ctx, tx, nullifier, *c); err != nil {
+				return err
+			}
+		}
+		sp, err := s.lock(ctx, tx, p.sponsor)
+		if err != nil {
+			return err
+		}
+		if err := checkCanPay(sp, worst); err != nil {
+			return err
+		}
+		sp.reserved.Add(sp.reserved, worst)
+		if err := s.write(ctx, tx, sp); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO sponsor_charges (chain_id, nullifier, sponsor_id, voucher_id, reserved, cost, state, updated_at)
+			VALUES ($1, $2, $3, $4, $5, '0', 'reserved', $6)
+			ON CONFLICT (chain_id, nullifier) DO UPDATE SET sponsor_id = excluded.sponsor_id, voucher_id = excluded.voucher_id,
+				reserved = excluded.reserved, cost = '0', state = 'reserved', updated_at = excluded.updated_at`,
+			s.chainID, nullifier.Hex(), p.sponsor, p.voucher, worst.String(), time.Now().UnixMilli())
+		return err
+	})
+}
+
+// checkCanPay refuses a revoked sponsor, or one with less than worst available.
+func checkCanPay(sp sponsor, worst *big.Int) error {
+	if sp.revoked() {
+		return reject(SponsorRevoked, "the sponsor's key was revoked: it pays for no reveal")
+	}
+	if sp.available().Cmp(worst) < 0 {
+		return reject(SponsorBalanceLow, "the sponsor has %s wei available, less than this reveal's worst case of %s wei", sp.available(), worst)
+	}
+	return nil
+}
+
+// release gives back what nullifier's reveal holds, when it was not sent.
+func (s *sponsorStore) release(ctx context.Context, nullifier common.Hash) error {
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		c, err := s.held(ctx, tx, nullifier)
+		if err != nil || c == nil {
+			return err
+		}
+		return s.unhold(ctx, tx, nullifier, *c)
+	})
+}
+
+// unhold gives c back to its sponsor in tx, and forgets it (and its voucher's use).
+func (s *sponsorStore) unhold(ctx context.Context, tx *sql.Tx, nullifier common.Hash, c charge) error {
+	sp, err := s.lock(ctx, tx, c.sponsorID)
+	if err != nil {
+		return err
+	}
+	sp.reserved.Sub(sp.reserved, c.reserved)
+	if err := s.write(ctx, tx, sp); err != nil {
+		return err
+	}
+	if c.voucherID != "" {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM sponsor_vouchers WHERE sponsor_id = $1 AND voucher_id = $2`, c.sponsorID, c.voucherID); err != nil {
+			return err
+		}
+	}
+	_, err = tx.ExecContext(ctx, `DELETE FROM sponsor_charges WHERE chain_id = $1 AND nullifier = $2`, s.chainID, nullifier.Hex())
+	return err
+}
+
+// settle ends what nullifier's reveal holds, in tx, the transaction that stores its outcome
+// (sentStore.finish): mined (reverted too: its gas was paid), the sponsor is debited what it
+// cost and the rest given back; never mined (dropped, cancelled), all of it is given back.
+// A charge settles once: a second outcome finds nothing reserved. It reports whether a sponsor
+// paid.
+func (s *sponsorStore) settle(ctx context.Context, tx *sql.Tx, nullifier common.Hash, o revealOutcome) (bool, error) {
+	c, err := s.held(ctx, tx, nullifier)
+	if err != nil || c == nil {
+		return false, err
+	}
+	if o.state != stateMined && o.state != stateReverted {
+		return false, s.unhold(ctx, tx, nullifier, *c)
+	}
+	sp, err := s.lock(ctx, tx, c.sponsorID)
+	if err != nil {
+		return false, err
+	}
+	cost := o.cost
+	if cost == nil { // a node that does not say the effective price: the most it could have cost
+		cost = c.reserved
+	}
+	sp.reserved.Sub(sp.reserved, c.reserved)
+	sp.debited.Add(sp.debited, cost)
+	sp.revealsPaid++
+	if err := s.write(ctx, tx, sp); err != nil {
+		return false, err
+	}
+	_, err = tx.ExecContext(ctx, `UPDATE sponsor_charges SET state = 'settled', cost = $1, updated_at = $2 WHERE chain_id = $3 AND nullifier = $4`,
+		cost.String(), time.Now().UnixMilli(), s.chainID, nullifier.Hex())
+	return err == nil, err
+}

@@ -1,11 +1,16 @@
 package relayer_test
 
 import (
+	"context"
 	"database/sql"
 	"maps"
+	"math/big"
+	"net/http"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
@@ -113,4 +118,189 @@ func sponsorAdminRoutes(t *testing.T, c *devchain.Chain, s *server) (key string)
 		t.Fatalf("create with a sponsor's key as the admin's: %v %d", err, r.StatusCode())
 	}
 	return key
+}
+
+// withKey sends key as the sponsor's key.
+func withKey(key string) relayerapi.RequestEditorFn {
+	return func(_ context.Context, r *http.Request) error {
+		r.Header.Set("X-Sponsor-Key", key)
+		return nil
+	}
+}
+
+func revealAs(t testing.TB, s *server, req relayerapi.RevealRequest, key string) *relayerapi.RevealResponse {
+	t.Helper()
+	resp, err := s.client.RevealWithResponse(ctx, req, withKey(key))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp
+}
+
+// sponsorOf is GET /sponsor with key.
+func sponsorOf(t testing.TB, s *server, key string) relayerapi.Sponsor {
+	t.Helper()
+	resp, err := s.client.GetSponsorWithResponse(ctx, withKey(key))
+	if err != nil || resp.JSON200 == nil {
+		t.Fatalf("GET /sponsor: %v %s", err, resp.Body)
+	}
+	return *resp.JSON200
+}
+
+// costOf is what a mined transaction cost its sender: its receipt's gas used × effective price.
+func costOf(t testing.TB, c *devchain.Chain, hash string) *big.Int {
+	t.Helper()
+	rc, err := c.Client().TransactionReceipt(ctx, common.HexToHash(hash))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return new(big.Int).Mul(new(big.Int).SetUint64(rc.GasUsed), rc.EffectiveGasPrice)
+}
+
+const oneEther = "1000000000000000000"
+
+// A sponsor pays for the reveals its key carries, on a relayer whose treasury is off: a reveal
+// without the key is 402 PAYMENT_REQUIRED, nothing sent; with it the reveal is mined and the
+// sponsor debited exactly the receipt's gas used × effective price, nothing left reserved; the
+// same reveal again is NULLIFIER_USED and debits nothing. GET /sponsor reads the account with
+// the key (401 without one, SPONSOR_KEY_UNKNOWN with another). Keyed reveals are limited per
+// sponsor (RateLimit's policy "sponsor"), not per IP: the sponsor's fifth request (its GET /sponsor count too) is 429 while a
+// request from the same IP without the key still passes the limit. On SQLite and on Postgres.
+func TestSponsorPaysForAKeyedReveal(t *testing.T) {
+	t.Parallel()
+	over := map[string]string{"RELAYER_FUNDING": "sponsor", "RATE_LIMIT_PER_SPONSOR": "4/1m"}
+	t.Run("sqlite", func(t *testing.T) {
+		c := devchaintest.Start(t)
+		sponsorPaysForAKeyedReveal(t, c, startRelayer(t, c, sponsorEnv("sqlite:"+filepath.Join(t.TempDir(), "r.db"), over)))
+	})
+	t.Run("postgres", func(t *testing.T) {
+		c := devchaintest.Start(t)
+		sponsorPaysForAKeyedReveal(t, c, startRelayer(t, c, sponsorEnv(sqldbtest.Postgres(t), over)))
+	})
+}
+
+func sponsorPaysForAKeyedReveal(t *testing.T, c *devchain.Chain, s *server) {
+	sp, key := createSponsor(t, s, "Card Issuer Ltd", nil)
+	creditSponsor(t, s, sp.Id, oneEther)
+	_, unpaid := request(t, c, devUsers(c, 0), 41)
+	nonce := pendingOperatorNonce(t, c)
+	wantCode(t, "a reveal without a key, the treasury off", reveal(t, s, unpaid), 402, "PAYMENT_REQUIRED")
+	if n := pendingOperatorNonce(t, c); n != nonce {
+		t.Fatalf("an unpaid reveal sent %d transactions", n-nonce)
+	}
+
+	resp := revealAs(t, s, unpaid, key)
+	if resp.JSON200 == nil || !resp.JSON200.Success {
+		t.Fatalf("the sponsored reveal: %d %s", resp.StatusCode(), resp.Body)
+	}
+	if p := resp.HTTPResponse.Header.Get("RateLimit-Policy"); p != `"sponsor";q=4;w=60` {
+		t.Errorf("RateLimit-Policy %q, want the sponsor's", p)
+	}
+	cost := costOf(t, c, resp.JSON200.TxHash)
+	want := func(what string) {
+		t.Helper()
+		got := sponsorOf(t, s, key)
+		left := new(big.Int).Sub(bigOf(t, oneEther), cost)
+		if got.Id != sp.Id || got.Debited != cost.String() || got.Reserved != "0" || got.RevealsPaid != 1 || got.Balance != left.String() || got.Available != left.String() {
+			t.Fatalf("%s: the sponsor is %+v, want debited the receipt's cost %s once", what, got, cost)
+		}
+	}
+	want("mined")
+	wantCode(t, "the same reveal again", revealAs(t, s, unpaid, key), 409, "NULLIFIER_USED")
+	want("the same reveal again")
+
+	_, other := request(t, c, devUsers(c, 1), 42)
+	wantCode(t, "the sponsor's fifth request in the window", revealAs(t, s, other, key), 429, "RATE_LIMITED")
+	wantCode(t, "a reveal from the same IP without the key", reveal(t, s, other), 402, "PAYMENT_REQUIRED")
+
+	if r, err := s.client.GetSponsorWithResponse(ctx); err != nil || r.StatusCode() != 401 || !codeIs(r.Body, "UNAUTHORIZED") {
+		t.Fatalf("GET /sponsor without a key: %v %s", err, r.Body)
+	}
+	if r, err := s.client.GetSponsorWithResponse(ctx, withKey("vsk_"+strings.Repeat("ab", 32))); err != nil || r.StatusCode() != 401 || !codeIs(r.Body, "SPONSOR_KEY_UNKNOWN") {
+		t.Fatalf("GET /sponsor with an unknown key: %v %s", err, r.Body)
+	}
+}
+
+// A sponsor that cannot pay is refused before anything is sent, each with its own code: too
+// little left for the reveal's worst case (402 SPONSOR_BALANCE_LOW), a revoked key (403
+// SPONSOR_REVOKED), an unknown key (401 SPONSOR_KEY_UNKNOWN), a key with a fee (400), a key at a
+// relayer that takes no sponsors (422 SPONSORS_NOT_ACCEPTED). The operator's nonce is unchanged,
+// nothing is left reserved, and the card can be revealed after.
+func TestSponsorRefusals(t *testing.T) {
+	t.Parallel()
+	c := devchaintest.Start(t)
+	s := startRelayer(t, c, sponsorEnv("sqlite:"+filepath.Join(t.TempDir(), "r.db"), map[string]string{"RELAYER_FUNDING": "sponsor,treasury"}))
+	poor, poorKey := createSponsor(t, s, "Poor", nil)
+	creditSponsor(t, s, poor.Id, "1000000000") // 1 gwei: far below a reveal's worst case
+	gone, goneKey := createSponsor(t, s, "Gone", nil)
+	creditSponsor(t, s, gone.Id, oneEther)
+	if r, err := s.client.RevokeSponsorWithResponse(ctx, gone.Id, bearer(adminKey)); err != nil || r.JSON200 == nil {
+		t.Fatalf("revoke: %v", err)
+	}
+	_, req := request(t, c, devUsers(c, 0), 43)
+	nonce := pendingOperatorNonce(t, c)
+	wantCode(t, "a sponsor with too little", revealAs(t, s, req, poorKey), 402, "SPONSOR_BALANCE_LOW")
+	wantCode(t, "a revoked key", revealAs(t, s, req, goneKey), 403, "SPONSOR_REVOKED")
+	wantCode(t, "an unknown key", revealAs(t, s, req, "vsk_"+strings.Repeat("cd", 32)), 401, "SPONSOR_KEY_UNKNOWN")
+	withFee := clone(req)
+	withFee.Fee = &relayerapi.RevealFee{Amount: "1", Receiver: c.Accounts.Operator.Address.Hex()}
+	wantCode(t, "a key and a fee", revealAs(t, s, withFee, poorKey), 400, "INVALID_REQUEST")
+	if n := pendingOperatorNonce(t, c); n != nonce {
+		t.Fatalf("refused sponsored reveals sent %d transactions", n-nonce)
+	}
+	if got := sponsorOf(t, s, poorKey); got.Reserved != "0" || got.Debited != "0" {
+		t.Fatalf("a refused reveal left %+v", got)
+	}
+	if got := sponsorOf(t, s, goneKey); !got.Revoked || got.Balance != oneEther {
+		t.Fatalf("a revoked sponsor reads %+v", got)
+	}
+	if resp := reveal(t, s, req); resp.JSON200 == nil {
+		t.Fatalf("the card, by the treasury after: %d %s", resp.StatusCode(), resp.Body)
+	}
+
+	plain := startRelayer(t, c, sponsorEnv("sqlite:"+filepath.Join(t.TempDir(), "p.db"), nil))
+	_, req = request(t, c, devUsers(c, 1), 44)
+	wantCode(t, "a key at a relayer without sponsors", revealAs(t, plain, req, poorKey), 422, "SPONSORS_NOT_ACCEPTED")
+}
+
+// A sponsored reveal is reserved and debited once across a restart: sent and not mined (504
+// TX_PENDING), the relayer restarted on the same database, the same reveal with the same key
+// joins the transaction found in flight (nothing reserved again); once mined, the sponsor is
+// debited exactly its receipt's cost and nothing is left reserved.
+func TestSponsorDebitedOnceAcrossARestart(t *testing.T) {
+	t.Parallel()
+	c := devchaintest.Start(t)
+	over := sponsorEnv("sqlite:"+filepath.Join(t.TempDir(), "r.db"), map[string]string{"RELAYER_FUNDING": "sponsor", "RECEIPT_TIMEOUT": "1s", "REPLACE_AFTER": "500ms",
+		"RATE_LIMIT_PER_SPONSOR": "100000/1m"}) // the test polls GET /sponsor
+	s := startRelayer(t, c, over)
+	sp, key := createSponsor(t, s, "Card Issuer Ltd", nil)
+	creditSponsor(t, s, sp.Id, oneEther)
+	_, req := request(t, c, devUsers(c, 0), 45)
+	before := pendingOperatorNonce(t, c)
+	c.PauseSealing()
+	wantCode(t, "the sponsored reveal, not mined in time", revealAs(t, s, req, key), 504, "TX_PENDING")
+	held := sponsorOf(t, s, key)
+	if held.Reserved == "0" || held.Debited != "0" {
+		t.Fatalf("in flight, the sponsor is %+v: want its worst case reserved", held)
+	}
+	s.stop()
+	s = startRelayer(t, c, over)
+	wantCode(t, "the same reveal after a restart", revealAs(t, s, req, key), 504, "TX_PENDING")
+	if got := sponsorOf(t, s, key); got.Reserved != held.Reserved {
+		t.Fatalf("after a restart and a repeat, reserved %s, want %s (once)", got.Reserved, held.Reserved)
+	}
+	c.ResumeSealing()
+	waitFor(t, "the reveal mined", func() bool { return operatorNonce(t, c) == before+1 })
+	waitFor(t, "the sponsor debited", func() bool { return sponsorOf(t, s, key).RevealsPaid == 1 })
+	st := status(t, s, req)
+	if st.TxHash == nil {
+		t.Fatalf("status %+v", st)
+	}
+	got, cost := sponsorOf(t, s, key), costOf(t, c, *st.TxHash)
+	if got.Debited != cost.String() || got.Reserved != "0" || got.RevealsPaid != 1 {
+		t.Fatalf("mined after a restart: the sponsor is %+v, want debited %s once and nothing reserved", got, cost)
+	}
+	if n := operatorNonce(t, c); n != before+1 {
+		t.Fatalf("%d transactions for one sponsored nullifier", n-before)
+	}
 }
