@@ -453,6 +453,14 @@ type RevealRequest struct {
 	//
 	// Example: 0x41706B4EFE0B6D3F137403109A6384eb2Aa51e85
 	TokenAddress string `json:"tokenAddress"`
+
+	// Voucher A sponsor's promise to pay for one reveal, up to `allowance` wei, until `expiresAt`: an
+	// EIP-712 message signed by the sponsor's `voucherSigner`, so a card carries its own
+	// postage without the sponsor's key. Domain `{name: "vaultd relayer", version: "1",
+	// chainId, verifyingContract: the vault}`, type `Voucher(string sponsor,uint256
+	// allowance,uint256 expiresAt,bytes32 id)`. Single use: once a reveal on it is sent, its
+	// `id` pays for no other (`409 VOUCHER_USED`).
+	Voucher *Voucher `json:"voucher,omitempty"`
 }
 
 // RevealResult defines model for RevealResult.
@@ -617,6 +625,29 @@ type UnauthorizedError struct {
 
 	// Error What went wrong, for people.
 	Error string `json:"error"`
+}
+
+// Voucher A sponsor's promise to pay for one reveal, up to `allowance` wei, until `expiresAt`: an
+// EIP-712 message signed by the sponsor's `voucherSigner`, so a card carries its own
+// postage without the sponsor's key. Domain `{name: "vaultd relayer", version: "1",
+// chainId, verifyingContract: the vault}`, type `Voucher(string sponsor,uint256
+// allowance,uint256 expiresAt,bytes32 id)`. Single use: once a reveal on it is sent, its
+// `id` pays for no other (`409 VOUCHER_USED`).
+type Voucher struct {
+	// Allowance An amount in wei, a decimal integer.
+	Allowance Wei `json:"allowance"`
+
+	// ExpiresAt Unix seconds after which the voucher pays for nothing.
+	ExpiresAt int64 `json:"expiresAt"`
+
+	// Id The voucher's unique id, 32 bytes (the sponsor's choice; random).
+	Id string `json:"id"`
+
+	// Signature r ‖ s ‖ v (v 27 or 28), by the sponsor's `voucherSigner`.
+	Signature string `json:"signature"`
+
+	// Sponsor The sponsor's id (`sp_…`).
+	Sponsor string `json:"sponsor"`
 }
 
 // Wallet defines model for Wallet.

@@ -609,6 +609,29 @@ export interface components {
              */
             amount: string;
             fee?: components["schemas"]["RevealFee"];
+            voucher?: components["schemas"]["Voucher"];
+        };
+        /**
+         * @description A sponsor's promise to pay for one reveal, up to `allowance` wei, until `expiresAt`: an
+         *     EIP-712 message signed by the sponsor's `voucherSigner`, so a card carries its own
+         *     postage without the sponsor's key. Domain `{name: "vaultd relayer", version: "1",
+         *     chainId, verifyingContract: the vault}`, type `Voucher(string sponsor,uint256
+         *     allowance,uint256 expiresAt,bytes32 id)`. Single use: once a reveal on it is sent, its
+         *     `id` pays for no other (`409 VOUCHER_USED`).
+         */
+        Voucher: {
+            /** @description The sponsor's id (`sp_…`). */
+            sponsor: string;
+            allowance: components["schemas"]["Wei"];
+            /**
+             * Format: int64
+             * @description Unix seconds after which the voucher pays for nothing.
+             */
+            expiresAt: number;
+            /** @description The voucher's unique id, 32 bytes (the sponsor's choice; random). */
+            id: string;
+            /** @description r ‖ s ‖ v (v 27 or 28), by the sponsor's `voucherSigner`. */
+            signature: string;
         };
         /** @description The fee a reveal pays the relayer out of `amount` (the vault's `revealWithFee`): the recipient gets `amount − fee.amount`. The proof's signal [3] is `feeBinding(recipient, fee.amount, fee.receiver)`. */
         RevealFee: {
@@ -745,7 +768,7 @@ export interface components {
              * @example NULLIFIER_USED
              * @enum {string}
              */
-            code: "INVALID_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "CHAIN_UNAVAILABLE" | "UNAVAILABLE" | "INTERNAL" | "NULLIFIER_USED" | "UNKNOWN_ROOT" | "INVALID_PROOF" | "INVALID_RECIPIENT" | "SIGNAL_MISMATCH" | "REVEAL_REJECTED" | "TX_REVERTED" | "TX_PENDING" | "ROOT_EXPIRING" | "OPERATOR_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "OPERATOR_KEY_UNAVAILABLE" | "PAUSED" | "TX_CANCELLED" | "RECIPIENT_NOT_ALLOWED" | "NOT_REPLACEABLE" | "WALLET_MISMATCH" | "PAYMENT_REQUIRED" | "FEE_TOO_LOW" | "QUOTE_EXPIRED" | "FEES_NOT_ACCEPTED" | "FEE_RECEIVER_MISMATCH" | "TOKEN_NOT_PRICED" | "QUOTE_INVALID" | "AMOUNT_TOO_SMALL" | "SPONSOR_KEY_UNKNOWN" | "SPONSOR_REVOKED" | "SPONSOR_BALANCE_LOW" | "SPONSORS_NOT_ACCEPTED";
+            code: "INVALID_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "CHAIN_UNAVAILABLE" | "UNAVAILABLE" | "INTERNAL" | "NULLIFIER_USED" | "UNKNOWN_ROOT" | "INVALID_PROOF" | "INVALID_RECIPIENT" | "SIGNAL_MISMATCH" | "REVEAL_REJECTED" | "TX_REVERTED" | "TX_PENDING" | "ROOT_EXPIRING" | "OPERATOR_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "OPERATOR_KEY_UNAVAILABLE" | "PAUSED" | "TX_CANCELLED" | "RECIPIENT_NOT_ALLOWED" | "NOT_REPLACEABLE" | "WALLET_MISMATCH" | "PAYMENT_REQUIRED" | "FEE_TOO_LOW" | "QUOTE_EXPIRED" | "FEES_NOT_ACCEPTED" | "FEE_RECEIVER_MISMATCH" | "TOKEN_NOT_PRICED" | "QUOTE_INVALID" | "AMOUNT_TOO_SMALL" | "SPONSOR_KEY_UNKNOWN" | "SPONSOR_REVOKED" | "SPONSOR_BALANCE_LOW" | "SPONSORS_NOT_ACCEPTED" | "VOUCHER_INVALID" | "VOUCHER_EXPIRED" | "VOUCHER_USED" | "VOUCHER_ALLOWANCE_LOW";
             /** @description The transaction concerned, for TX_REVERTED and TX_PENDING. */
             txHash?: string;
         };
@@ -817,7 +840,7 @@ export interface components {
              * @description Machine-readable code; one of these for this response.
              * @enum {string}
              */
-            code: "NULLIFIER_USED" | "ROOT_EXPIRING";
+            code: "NULLIFIER_USED" | "ROOT_EXPIRING" | "VOUCHER_USED";
         };
         /** @description The error body of a 401 of POST /reveal. */
         RevealUnauthorizedError: {
@@ -857,7 +880,7 @@ export interface components {
              * @description Machine-readable code; one of these for this response.
              * @enum {string}
              */
-            code: "PAYMENT_REQUIRED" | "FEE_TOO_LOW" | "QUOTE_EXPIRED" | "SPONSOR_BALANCE_LOW";
+            code: "PAYMENT_REQUIRED" | "FEE_TOO_LOW" | "QUOTE_EXPIRED" | "SPONSOR_BALANCE_LOW" | "VOUCHER_EXPIRED" | "VOUCHER_ALLOWANCE_LOW";
         };
         /** @description The error body of a 422 of POST /quote. */
         QuoteRefusedError: {
@@ -877,7 +900,7 @@ export interface components {
              * @description Machine-readable code; one of these for this response.
              * @enum {string}
              */
-            code: "UNKNOWN_ROOT" | "INVALID_PROOF" | "INVALID_RECIPIENT" | "SIGNAL_MISMATCH" | "REVEAL_REJECTED" | "TX_REVERTED" | "FEES_NOT_ACCEPTED" | "FEE_RECEIVER_MISMATCH" | "TOKEN_NOT_PRICED" | "QUOTE_INVALID" | "SPONSORS_NOT_ACCEPTED";
+            code: "UNKNOWN_ROOT" | "INVALID_PROOF" | "INVALID_RECIPIENT" | "SIGNAL_MISMATCH" | "REVEAL_REJECTED" | "TX_REVERTED" | "FEES_NOT_ACCEPTED" | "FEE_RECEIVER_MISMATCH" | "TOKEN_NOT_PRICED" | "QUOTE_INVALID" | "SPONSORS_NOT_ACCEPTED" | "VOUCHER_INVALID";
             /** @description The transaction concerned, for TX_REVERTED and TX_PENDING. */
             txHash?: string;
         };
@@ -1188,7 +1211,9 @@ export interface operations {
              *     passed; `FEE_TOO_LOW`: the fee is below the quote's, or no longer covers what the
              *     reveal costs now (the chain's fees rose beyond the quote's margin);
              *     `SPONSOR_BALANCE_LOW`: the sponsor whose key the reveal carries has less available
-             *     than the reveal's worst case (its gas limit at the relayer's highest fee per gas).
+             *     than the reveal's worst case (its gas limit at the relayer's highest fee per gas);
+             *     `VOUCHER_EXPIRED`: the voucher's `expiresAt` has passed; `VOUCHER_ALLOWANCE_LOW`: the
+             *     voucher's `allowance` is below the reveal's worst case.
              */
             402: {
                 headers: {
@@ -1226,7 +1251,8 @@ export interface operations {
              *     `ROOT_EXPIRING`: the proof's root is so old that, with the inserts of the reveals this
              *     relayer already has in flight ahead of it, it would have left the tree's root history
              *     (its last 32 roots) by the time this reveal is mined; nothing was sent. Prove again
-             *     against the current root and send that.
+             *     against the current root and send that. `VOUCHER_USED`: the voucher paid for another
+             *     reveal already (a voucher pays for one); nothing was sent.
              */
             409: {
                 headers: {
@@ -1255,7 +1281,9 @@ export interface operations {
              *     `FEE_RECEIVER_MISMATCH` (the fee pays someone else), `TOKEN_NOT_PRICED` (the token
              *     has no price here), `QUOTE_INVALID` (the quote is not this relayer's signature over
              *     the reveal's token, amount, kind and receiver). `SPONSORS_NOT_ACCEPTED`: the reveal
-             *     carries a sponsor's key and this relayer takes no sponsors.
+             *     carries a sponsor's key or a voucher and this relayer takes no sponsors;
+             *     `VOUCHER_INVALID`: the voucher names no sponsor here, or is not its `voucherSigner`'s
+             *     signature over these terms.
              */
             422: {
                 headers: {

@@ -244,6 +244,10 @@ var reasons = platform.Answers[Reason]{
 	SponsorRevoked:      {Status: http.StatusForbidden, Code: CodeSponsorRevoked},
 	SponsorBalanceLow:   {Status: http.StatusPaymentRequired, Code: CodeSponsorBalanceLow},
 	SponsorsNotAccepted: {Status: http.StatusUnprocessableEntity, Code: CodeSponsorsNotAccepted},
+	VoucherInvalid:      {Status: http.StatusUnprocessableEntity, Code: CodeVoucherInvalid},
+	VoucherExpired:      {Status: http.StatusPaymentRequired, Code: CodeVoucherExpired},
+	VoucherUsed:         {Status: http.StatusConflict, Code: CodeVoucherUsed},
+	VoucherAllowanceLow: {Status: http.StatusPaymentRequired, Code: CodeVoucherAllowanceLow},
 }
 
 // paid is the relayer's answers to the refusals it shares with the faucet (the balance gate, an

@@ -74,8 +74,6 @@ const (
 // quoteDigest is the EIP-712 hash a quote's signature signs: keccak256(0x1901 ‖
 // domainSeparator ‖ hashStruct(quote)).
 func quoteDigest(chainID uint64, vault common.Address, q quoteTerms) []byte {
-	domain := crypto.Keccak256(domainType, crypto.Keccak256([]byte(quoteDomainName)), crypto.Keccak256([]byte(quoteDomainVersion)),
-		word(new(big.Int).SetUint64(chainID)), common.LeftPadBytes(vault.Bytes(), 32))
 	partial := new(big.Int)
 	if q.Partial {
 		partial.SetInt64(1)
@@ -83,7 +81,14 @@ func quoteDigest(chainID uint64, vault common.Address, q quoteTerms) []byte {
 	data := crypto.Keccak256(quoteType, common.LeftPadBytes(q.Token.Bytes(), 32), word(q.Amount), word(partial), word(q.Fee),
 		common.LeftPadBytes(q.FeeReceiver.Bytes(), 32), word(big.NewInt(q.ExpiresAt)), word(new(big.Int).SetUint64(q.Gas)),
 		word(q.FeePerGas), crypto.Keccak256([]byte(q.Price)), word(big.NewInt(q.MarginBps)))
-	return crypto.Keccak256([]byte{0x19, 0x01}, domain, data)
+	return crypto.Keccak256([]byte{0x19, 0x01}, domainSeparator(chainID, vault), data)
+}
+
+// domainSeparator is the EIP-712 domain of what the relayer signs and checks (quotes, sponsors'
+// vouchers): this chain's vault.
+func domainSeparator(chainID uint64, vault common.Address) []byte {
+	return crypto.Keccak256(domainType, crypto.Keccak256([]byte(quoteDomainName)), crypto.Keccak256([]byte(quoteDomainVersion)),
+		word(new(big.Int).SetUint64(chainID)), common.LeftPadBytes(vault.Bytes(), 32))
 }
 
 // word is v as a 32-byte big-endian word (v is below 2^256: the document's patterns, and the
@@ -234,6 +239,8 @@ func (r *Relayer) checkFunding(ctx context.Context, a *attempt) error {
 	switch fees := r.cfg.Fees; {
 	case a.in.sponsorKey != "":
 		return r.checkSponsorKey(ctx, a)
+	case a.in.voucher != nil:
+		return r.checkVoucher(ctx, a)
 	case a.in.fee == nil && !fees.Treasury:
 		return reject(PaymentRequired, "%s", paymentRequired(fees))
 	case a.in.fee != nil && !fees.Fees:

@@ -67,6 +67,11 @@ const (
 	CodeSponsorRevoked      = "SPONSOR_REVOKED"
 	CodeSponsorBalanceLow   = "SPONSOR_BALANCE_LOW"
 	CodeSponsorsNotAccepted = "SPONSORS_NOT_ACCEPTED"
+	// Vouchers (vouchers.go). 422: not the sponsor's; 402: expired, too small; 409: used.
+	CodeVoucherInvalid      = "VOUCHER_INVALID"
+	CodeVoucherExpired      = "VOUCHER_EXPIRED"
+	CodeVoucherUsed         = "VOUCHER_USED"
+	CodeVoucherAllowanceLow = "VOUCHER_ALLOWANCE_LOW"
 )
 
 var (

@@ -18,10 +18,12 @@ import (
 // sponsorKeyHeader carries a sponsor's key (openapi/relayer.yaml's sponsorKey).
 const sponsorKeyHeader = "X-Sponsor-Key"
 
-// payer is the sponsor paying for a reveal, and the voucher it pays through (” with its key).
+// payer is the sponsor paying for a reveal, and the voucher it pays through (none with its key)
+// with the voucher's allowance.
 type payer struct {
-	sponsor string
-	voucher string
+	sponsor   string
+	voucher   string
+	allowance *big.Int // nil with the key
 }
 
 type sponsorKeyCtx struct{}
@@ -47,8 +49,8 @@ func (r *Relayer) checkSponsorKey(ctx context.Context, a *attempt) error {
 	if !r.cfg.Fees.Sponsors {
 		return reject(SponsorsNotAccepted, "this relayer takes no sponsors (RELAYER_FUNDING): send the reveal without %s", sponsorKeyHeader)
 	}
-	if a.in.fee != nil {
-		return reject(InvalidInput, "a reveal is paid by a fee or by a sponsor, not both: send it without fee or without %s", sponsorKeyHeader)
+	if a.in.fee != nil || a.in.voucher != nil {
+		return reject(InvalidInput, "a reveal is paid by one of a fee, a sponsor's key or a voucher: send it with one")
 	}
 	sp, err := r.sponsorByKey(ctx, a.in.sponsorKey)
 	if err != nil {
@@ -78,6 +80,9 @@ func (r *Relayer) reserveSponsor(ctx context.Context, a *attempt) error {
 	worst, err := r.worstCost(ctx, a.gas)
 	if err != nil {
 		return err
+	}
+	if allowance := a.payer.allowance; allowance != nil && allowance.Cmp(worst) < 0 {
+		return reject(VoucherAllowanceLow, "the voucher allows %s wei, less than this reveal's worst case of %s wei", allowance, worst)
 	}
 	if err := r.sponsors.reserve(ctx, a.in.nullifier, *a.payer, worst); err != nil {
 		return err

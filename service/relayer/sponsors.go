@@ -284,6 +284,9 @@ func (s *sponsorStore) reserve(ctx context.Context, nullifier common.Hash, p pay
 		if err := checkCanPay(sp, worst); err != nil {
 			return err
 		}
+		if err := s.useVoucher(ctx, tx, p, nullifier); err != nil {
+			return err
+		}
 		sp.reserved.Add(sp.reserved, worst)
 		if err := s.write(ctx, tx, sp); err != nil {
 			return err
@@ -368,4 +371,21 @@ func (s *sponsorStore) settle(ctx context.Context, tx *sql.Tx, nullifier common.
 	_, err = tx.ExecContext(ctx, `UPDATE sponsor_charges SET state = 'settled', cost = $1, updated_at = $2 WHERE chain_id = $3 AND nullifier = $4`,
 		cost.String(), time.Now().UnixMilli(), s.chainID, nullifier.Hex())
 	return err == nil, err
+}
+
+// useVoucher records p's voucher used by nullifier's reveal, in tx with its reservation: a
+// voucher used already is refused (nothing without a voucher).
+func (s *sponsorStore) useVoucher(ctx context.Context, tx *sql.Tx, p payer, nullifier common.Hash) error {
+	if p.voucher == "" {
+		return nil
+	}
+	res, err := tx.ExecContext(ctx, `INSERT INTO sponsor_vouchers (sponsor_id, voucher_id, nullifier, used_at) VALUES ($1, $2, $3, $4)
+		ON CONFLICT (sponsor_id, voucher_id) DO NOTHING`, p.sponsor, p.voucher, nullifier.Hex(), time.Now().UnixMilli())
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return reject(VoucherUsed, "the voucher paid for another reveal already: a voucher pays for one")
+	}
+	return nil
 }

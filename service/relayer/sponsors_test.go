@@ -2,15 +2,22 @@ package relayer_test
 
 import (
 	"context"
+	"crypto/ecdsa"
 	"database/sql"
 	"maps"
 	"math/big"
 	"net/http"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/common/math"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/signer/core/apitypes"
 
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
@@ -302,5 +309,102 @@ func TestSponsorDebitedOnceAcrossARestart(t *testing.T) {
 	}
 	if n := operatorNonce(t, c); n != before+1 {
 		t.Fatalf("%d transactions for one sponsored nullifier", n-before)
+	}
+}
+
+// signVoucher is a voucher of sponsor for allowance wei until expires, signed by key as EIP-712
+// typed data through go-ethereum's reference implementation (what wallets use).
+func signVoucher(t testing.TB, c *devchain.Chain, key *ecdsa.PrivateKey, sponsor, allowance string, expires int64) relayerapi.Voucher {
+	t.Helper()
+	id := crypto.Keccak256Hash([]byte(t.Name()), big.NewInt(time.Now().UnixNano()).Bytes())
+	typed := apitypes.TypedData{
+		Types: apitypes.Types{
+			"EIP712Domain": {{Name: "name", Type: "string"}, {Name: "version", Type: "string"}, {Name: "chainId", Type: "uint256"}, {Name: "verifyingContract", Type: "address"}},
+			"Voucher":      {{Name: "sponsor", Type: "string"}, {Name: "allowance", Type: "uint256"}, {Name: "expiresAt", Type: "uint256"}, {Name: "id", Type: "bytes32"}},
+		},
+		PrimaryType: "Voucher",
+		Domain:      apitypes.TypedDataDomain{Name: "vaultd relayer", Version: "1", ChainId: math.NewHexOrDecimal256(int64(c.ChainID)), VerifyingContract: c.Contracts.Vault.Hex()},
+		Message:     apitypes.TypedDataMessage{"sponsor": sponsor, "allowance": allowance, "expiresAt": strconv.FormatInt(expires, 10), "id": id.Hex()},
+	}
+	digest, _, err := apitypes.TypedDataAndHash(typed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sig, err := crypto.Sign(digest, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sig[64] += 27
+	return relayerapi.Voucher{Sponsor: sponsor, Allowance: allowance, ExpiresAt: expires, Id: id.Hex(), Signature: hexutil.Encode(sig)}
+}
+
+// A voucher the sponsor's voucherSigner signed pays for one reveal, carried by the recipient's
+// device instead of the key: the sponsor is debited exactly the receipt's cost, and the voucher
+// used again (for another card) is 409 VOUCHER_USED, nothing sent. Refused before anything is
+// sent, each with its own code: expired (402 VOUCHER_EXPIRED), signed by another key (422
+// VOUCHER_INVALID), an allowance below the reveal's worst case (402 VOUCHER_ALLOWANCE_LOW). A
+// voucher whose reveal a step after the reservation refused (the per-recipient limit) is given
+// back whole by the reveal's undo: nothing held, and it pays for another reveal after.
+func TestSponsorVoucher(t *testing.T) {
+	t.Parallel()
+	c := devchaintest.Start(t)
+	s := startRelayer(t, c, sponsorEnv("sqlite:"+filepath.Join(t.TempDir(), "r.db"), map[string]string{"RELAYER_FUNDING": "sponsor", "RATE_LIMIT_PER_RECIPIENT": "1/1h"}))
+	signer := freshKey(t)
+	signerAddr := crypto.PubkeyToAddress(signer.PublicKey).Hex()
+	sp, key := createSponsor(t, s, "Card Issuer Ltd", &signerAddr)
+	creditSponsor(t, s, sp.Id, oneEther)
+	later := time.Now().Add(time.Hour).Unix()
+	const allowance = "500000000000000000" // 0.5: above a reveal's worst case at MAX_FEE_PER_GAS
+
+	recipient := crypto.PubkeyToAddress(freshKey(t).PublicKey)
+	first := prepareFor(t, c, newCard(t, c, 0, c.Tokens[0].Address, 51), recipient)
+	third := prepareFor(t, c, newCard(t, c, 2, c.Tokens[0].Address, 53), recipient) // to the same recipient: over its limit
+	_, second := request(t, c, devUsers(c, 1), 52)
+	nonce := pendingOperatorNonce(t, c)
+	refused := func(what string, req relayerapi.RevealRequest, v relayerapi.Voucher, status int, code string) {
+		t.Helper()
+		req = clone(req)
+		req.Voucher = &v
+		wantCode(t, what, reveal(t, s, req), status, code)
+	}
+	refused("an expired voucher", first, signVoucher(t, c, signer, sp.Id, allowance, time.Now().Add(-time.Minute).Unix()), 402, "VOUCHER_EXPIRED")
+	refused("a voucher signed by another key", first, signVoucher(t, c, freshKey(t), sp.Id, allowance, later), 422, "VOUCHER_INVALID")
+	forged := signVoucher(t, c, signer, sp.Id, allowance, later)
+	forged.Allowance = oneEther // not what was signed
+	refused("a voucher changed", first, forged, 422, "VOUCHER_INVALID")
+	refused("an allowance below the worst case", first, signVoucher(t, c, signer, sp.Id, "1000", later), 402, "VOUCHER_ALLOWANCE_LOW")
+	if n := pendingOperatorNonce(t, c); n != nonce {
+		t.Fatalf("refused vouchers sent %d transactions", n-nonce)
+	}
+
+	v := signVoucher(t, c, signer, sp.Id, allowance, later)
+	paid := clone(first)
+	paid.Voucher = &v
+	resp := reveal(t, s, paid)
+	if resp.JSON200 == nil {
+		t.Fatalf("the voucher's reveal: %d %s", resp.StatusCode(), resp.Body)
+	}
+	cost := costOf(t, c, resp.JSON200.TxHash)
+	if got := sponsorOf(t, s, key); got.Debited != cost.String() || got.Reserved != "0" || got.RevealsPaid != 1 {
+		t.Fatalf("the sponsor is %+v, want debited the receipt's cost %s", got, cost)
+	}
+	nonce = pendingOperatorNonce(t, c)
+	w := signVoucher(t, c, signer, sp.Id, allowance, later)
+	refused("a voucher's reveal over the recipient's limit", third, w, 429, "RATE_LIMITED")
+	refused("the voucher used again", second, v, 409, "VOUCHER_USED")
+	if n := pendingOperatorNonce(t, c); n != nonce {
+		t.Fatalf("refused vouchers sent %d transactions", n-nonce)
+	}
+	if got := sponsorOf(t, s, key); got.Debited != cost.String() || got.Reserved != "0" || got.RevealsPaid != 1 {
+		t.Fatalf("after refused vouchers, the sponsor is %+v", got)
+	}
+	again := clone(second)
+	again.Voucher = &w
+	if resp = reveal(t, s, again); resp.JSON200 == nil {
+		t.Fatalf("a voucher given back, on another reveal: %d %s", resp.StatusCode(), resp.Body)
+	}
+	cost.Add(cost, costOf(t, c, resp.JSON200.TxHash))
+	if got := sponsorOf(t, s, key); got.Debited != cost.String() || got.Reserved != "0" || got.RevealsPaid != 2 {
+		t.Fatalf("after two vouchers, the sponsor is %+v, want debited %s", got, cost)
 	}
 }
