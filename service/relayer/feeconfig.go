@@ -31,7 +31,10 @@ const (
 type FeeConfig struct {
 	Treasury bool // the operator pays for reveals that carry no fee
 	Fees     bool // reveals may pay a fee, on a quote (POST /quote)
-	Sponsors bool // reveals may be paid by a sponsor (X-Sponsor-Key)
+	Sponsors bool // reveals may be paid by a sponsor (X-Sponsor-Key, or its voucher)
+	// SponsorLow is the balance (wei) a sponsor's crossing under is told (sponsor.balance_low,
+	// RELAYER_SPONSOR_LOW_BALANCE, in native tokens).
+	SponsorLow *big.Int
 	// Prices are each token's price in the native token: wei per base unit of the token
 	// (RELAYER_TOKEN_PRICES). A token without one cannot pay fees.
 	Prices   map[common.Address]price
@@ -57,10 +60,11 @@ var decimalNumber = regexp.MustCompile(`^[0-9]{1,78}(\.[0-9]{1,78})?$`)
 // key, so a quote from one is honoured by the others.
 func loadFeeConfig(e *config.Env, op OperatorConfig) FeeConfig {
 	c := FeeConfig{
-		Prices:   map[common.Address]price{},
-		QuoteTTL: e.Duration("RELAYER_QUOTE_TTL", 5*time.Minute),
-		QuoteKey: chain.EnvPrivateKey(e, "RELAYER_QUOTE_PRIVATE_KEY"),
-		Receiver: chain.EnvAddress(e, "RELAYER_FEE_RECEIVER"),
+		Prices:     map[common.Address]price{},
+		QuoteTTL:   e.Duration("RELAYER_QUOTE_TTL", 5*time.Minute),
+		QuoteKey:   chain.EnvPrivateKey(e, "RELAYER_QUOTE_PRIVATE_KEY"),
+		SponsorLow: chain.EnvEther(e, "RELAYER_SPONSOR_LOW_BALANCE", "0.1"),
+		Receiver:   chain.EnvAddress(e, "RELAYER_FEE_RECEIVER"),
 	}
 	for _, f := range strings.Split(e.String("RELAYER_FUNDING", FundingTreasury), ",") {
 		switch f = strings.TrimSpace(f); f {

@@ -163,8 +163,12 @@ func (r *Relayer) Quote(ctx context.Context, req relayerapi.QuoteRequest) (relay
 // countFee counts a mined reveal by who paid for it (vaultd_relayer_reveals_funded_total) and
 // adds a fee-paying one's fee to vaultd_relayer_fees_earned_total, under its token's address
 // (the tokens the relayer prices, by their tokenId).
-func (r *Relayer) countFee(tx *types.Transaction, rc *types.Receipt) {
+func (r *Relayer) countFee(tx *types.Transaction, rc *types.Receipt, sponsored bool) {
 	if rc.Status != types.ReceiptStatusSuccessful {
+		return
+	}
+	if sponsored {
+		r.metrics.funded.WithLabelValues(FundingSponsor).Inc()
 		return
 	}
 	fee, ok := revealFee(tx)

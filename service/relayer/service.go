@@ -106,6 +106,8 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 		return nil, err
 	}
 	r.sentTxs.charges = r.sponsors
+	r.sponsors.hooks, r.sponsors.low = r.hooks, cfg.Fees.SponsorLow
+	reg.MustRegister(newSponsorBalances(r.sponsors, log))
 	opened.Push(r.hooks.Close) // before the database closes
 	if r.pause, err = pause.Open(ctx, r.sentTxs.db, "relayer", cfg.Admin.Replica, "reveals", reg, log); err != nil {
 		return nil, err

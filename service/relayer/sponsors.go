@@ -15,6 +15,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb"
+	"github.com/seed018cc74c/vaultd/service/kit/webhook"
 )
 
 // Sponsors pay ahead for reveals (issue 34, part 2): an operator creates one on the admin
@@ -31,6 +32,14 @@ import (
 type sponsorStore struct {
 	db      *sqldb.DB
 	chainID uint64
+	hooks   *webhook.Outbox // sponsor.balance_low (nil: none)
+	low     *big.Int        // a balance crossing under it is told (RELAYER_SPONSOR_LOW_BALANCE)
+}
+
+// debit is what a sponsor was debited for a mined reveal.
+type debit struct {
+	sponsor string
+	cost    *big.Int
 }
 
 // sponsor is a sponsor's row.
@@ -344,20 +353,22 @@ func (s *sponsorStore) unhold(ctx context.Context, tx *sql.Tx, nullifier common.
 // settle ends what nullifier's reveal holds, in tx, the transaction that stores its outcome
 // (sentStore.finish): mined (reverted too: its gas was paid), the sponsor is debited what it
 // cost and the rest given back; never mined (dropped, cancelled), all of it is given back.
-// A charge settles once: a second outcome finds nothing reserved. It reports whether a sponsor
-// paid.
-func (s *sponsorStore) settle(ctx context.Context, tx *sql.Tx, nullifier common.Hash, o revealOutcome) (bool, error) {
+// A charge settles once: a second outcome finds nothing reserved. It answers the debit (nil:
+// no sponsor paid), and tells sponsor.balance_low, in tx too, when the debit takes the
+// sponsor's balance under RELAYER_SPONSOR_LOW_BALANCE: once per crossing.
+func (s *sponsorStore) settle(ctx context.Context, tx *sql.Tx, nullifier common.Hash, o revealOutcome) (*debit, error) {
 	c, err := s.held(ctx, tx, nullifier)
 	if err != nil || c == nil {
-		return false, err
+		return nil, err
 	}
 	if o.state != stateMined && o.state != stateReverted {
-		return false, s.unhold(ctx, tx, nullifier, *c)
+		return nil, s.unhold(ctx, tx, nullifier, *c)
 	}
 	sp, err := s.lock(ctx, tx, c.sponsorID)
 	if err != nil {
-		return false, err
+		return nil, err
 	}
+	before := sp.balance()
 	cost := o.cost
 	if cost == nil { // a node that does not say the effective price: the most it could have cost
 		cost = c.reserved
@@ -366,11 +377,28 @@ func (s *sponsorStore) settle(ctx context.Context, tx *sql.Tx, nullifier common.
 	sp.debited.Add(sp.debited, cost)
 	sp.revealsPaid++
 	if err := s.write(ctx, tx, sp); err != nil {
-		return false, err
+		return nil, err
+	}
+	if s.low != nil && before.Cmp(s.low) >= 0 && sp.balance().Cmp(s.low) < 0 {
+		ev := sponsorLowEvent{Sponsor: sp.id, Balance: sp.balance().String(), Threshold: s.low.String()}
+		if err := s.hooks.Emit(ctx, tx, "sponsor.balance_low", ev); err != nil {
+			return nil, err
+		}
 	}
 	_, err = tx.ExecContext(ctx, `UPDATE sponsor_charges SET state = 'settled', cost = $1, updated_at = $2 WHERE chain_id = $3 AND nullifier = $4`,
 		cost.String(), time.Now().UnixMilli(), s.chainID, nullifier.Hex())
-	return err == nil, err
+	if err != nil {
+		return nil, err
+	}
+	return &debit{sponsor: sp.id, cost: cost}, nil
+}
+
+// sponsorLowEvent is the data of sponsor.balance_low: the sponsor, its balance and the
+// threshold it went under, in wei.
+type sponsorLowEvent struct {
+	Sponsor   string `json:"sponsor"`
+	Balance   string `json:"balance"`
+	Threshold string `json:"threshold"`
 }
 
 // useVoucher records p's voucher used by nullifier's reveal, in tx with its reservation: a

@@ -8,6 +8,7 @@ import (
 	"math/big"
 	"net/http"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -406,5 +407,63 @@ func TestSponsorVoucher(t *testing.T) {
 	cost.Add(cost, costOf(t, c, resp.JSON200.TxHash))
 	if got := sponsorOf(t, s, key); got.Debited != cost.String() || got.Reserved != "0" || got.RevealsPaid != 2 {
 		t.Fatalf("after two vouchers, the sponsor is %+v, want debited %s", got, cost)
+	}
+}
+
+// What a sponsor's debits show: its balance gauge (vaultd_relayer_sponsor_balance_ether, from
+// the database), its debits (vaultd_relayer_sponsor_debited_ether_total), the reveal counted as
+// the sponsor's (vaultd_relayer_reveals_funded_total{funding="sponsor"}), and the webhook
+// sponsor.balance_low once, when a debit takes its balance under RELAYER_SPONSOR_LOW_BALANCE
+// (a second debit under it tells nothing more).
+func TestSponsorMetricsAndLowBalanceWebhook(t *testing.T) {
+	t.Parallel()
+	c := devchaintest.Start(t)
+	const secret = "a webhook secret for the tests"
+	h := newHookReceiver(t, secret)
+	s := startRelayer(t, c, sponsorEnv("sqlite:"+filepath.Join(t.TempDir(), "r.db"), map[string]string{"RELAYER_FUNDING": "sponsor",
+		"WEBHOOK_URLS": h.url, "WEBHOOK_SECRET": secret, "RELAYER_SPONSOR_LOW_BALANCE": "0.999999999999999999"})) // 1 wei under what is credited
+	sp, key := createSponsor(t, s, "Card Issuer Ltd", nil)
+	creditSponsor(t, s, sp.Id, oneEther)
+	if m := scrape(t, s); !strings.Contains(m, `vaultd_relayer_sponsor_balance_ether{sponsor="`+sp.Id+`"} 1`+"\n") {
+		t.Fatalf("the balance gauge before any reveal:\n%s", grepLines(m, "sponsor"))
+	}
+	cost := new(big.Int)
+	for i := range 2 {
+		_, req := request(t, c, devUsers(c, i), int64(61+i))
+		resp := revealAs(t, s, req, key)
+		if resp.JSON200 == nil {
+			t.Fatalf("sponsored reveal %d: %d %s", i, resp.StatusCode(), resp.Body)
+		}
+		cost.Add(cost, costOf(t, c, resp.JSON200.TxHash))
+	}
+	left, _ := new(big.Float).Quo(new(big.Float).SetInt(new(big.Int).Sub(bigOf(t, oneEther), cost)), big.NewFloat(1e18)).Float64()
+	spent, _ := new(big.Float).Quo(new(big.Float).SetInt(cost), big.NewFloat(1e18)).Float64()
+	m := scrape(t, s)
+	for _, want := range []string{
+		`vaultd_relayer_sponsor_balance_ether{sponsor="` + sp.Id + `"} ` + strconv.FormatFloat(left, 'g', -1, 64),
+		`vaultd_relayer_sponsor_debited_ether_total{sponsor="` + sp.Id + `"} ` + strconv.FormatFloat(spent, 'g', -1, 64),
+		`vaultd_relayer_reveals_funded_total{funding="sponsor"} 2`,
+		`vaultd_relayer_reveals_funded_total{funding="treasury"} 0`,
+	} {
+		if !strings.Contains(m, want+"\n") {
+			t.Errorf("metrics lack %s:\n%s", want, grepLines(m, "sponsor"))
+		}
+	}
+	waitFor(t, "sponsor.balance_low", func() bool { return slices.Contains(h.types(), "sponsor.balance_low") })
+	time.Sleep(300 * time.Millisecond) // nothing more arrives
+	low := 0
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, e := range h.events {
+		if e.Type != "sponsor.balance_low" {
+			continue
+		}
+		low++
+		if !strings.Contains(string(e.Data), sp.Id) || !strings.Contains(string(e.Data), `"threshold":"999999999999999999"`) {
+			t.Errorf("sponsor.balance_low: %s", e.Data)
+		}
+	}
+	if low != 1 {
+		t.Fatalf("sponsor.balance_low told %d times, want once", low)
 	}
 }
