@@ -346,10 +346,21 @@ func signVoucher(t testing.TB, c *devchain.Chain, key *ecdsa.PrivateKey, sponsor
 // VOUCHER_INVALID), an allowance below the reveal's worst case (402 VOUCHER_ALLOWANCE_LOW). A
 // voucher whose reveal a step after the reservation refused (the per-recipient limit) is given
 // back whole by the reveal's undo: nothing held, and it pays for another reveal after.
+// On SQLite and on Postgres.
 func TestSponsorVoucher(t *testing.T) {
 	t.Parallel()
-	c := devchaintest.Start(t)
-	s := startRelayer(t, c, sponsorEnv("sqlite:"+filepath.Join(t.TempDir(), "r.db"), map[string]string{"RELAYER_FUNDING": "sponsor", "RATE_LIMIT_PER_RECIPIENT": "1/1h"}))
+	over := map[string]string{"RELAYER_FUNDING": "sponsor", "RATE_LIMIT_PER_RECIPIENT": "1/1h"}
+	t.Run("sqlite", func(t *testing.T) {
+		c := devchaintest.Start(t)
+		sponsorVoucher(t, c, startRelayer(t, c, sponsorEnv("sqlite:"+filepath.Join(t.TempDir(), "r.db"), over)))
+	})
+	t.Run("postgres", func(t *testing.T) {
+		c := devchaintest.Start(t)
+		sponsorVoucher(t, c, startRelayer(t, c, sponsorEnv(sqldbtest.Postgres(t), over)))
+	})
+}
+
+func sponsorVoucher(t *testing.T, c *devchain.Chain, s *server) {
 	signer := freshKey(t)
 	signerAddr := crypto.PubkeyToAddress(signer.PublicKey).Hex()
 	sp, key := createSponsor(t, s, "Card Issuer Ltd", &signerAddr)
