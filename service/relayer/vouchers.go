@@ -11,15 +11,14 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
+	vouchers "github.com/seed018cc74c/vaultd/service/relayer/voucher"
 )
 
 // A voucher is a sponsor's promise to pay for one reveal, up to an allowance, until it expires,
-// signed by the sponsor's voucher signer (EIP-712, in the relayer's domain: quotes.go), so that
+// signed by the sponsor's voucher signer (EIP-712, in the relayer's domain: package voucher), so that
 // a card carries its own postage without the sponsor's key. Its id is recorded used in the
 // database transaction that reserves its reveal's worst case (sponsorStore.useVoucher), and
 // forgotten with the reservation if that reveal is not sent.
-
-var voucherType = crypto.Keccak256([]byte("Voucher(string sponsor,uint256 allowance,uint256 expiresAt,bytes32 id)"))
 
 // voucher is a voucher as parse reads it.
 type voucher struct {
@@ -41,12 +40,6 @@ func parseVoucher(v relayerapi.Voucher) (*voucher, error) {
 	}
 	sig[64] -= 27
 	return &voucher{sponsor: v.Sponsor, allowance: allowance, expiresAt: v.ExpiresAt, id: common.HexToHash(v.Id), sig: sig}, nil
-}
-
-// voucherDigest is the EIP-712 hash a voucher's signature signs.
-func voucherDigest(chainID uint64, vault common.Address, v *voucher) []byte {
-	data := crypto.Keccak256(voucherType, crypto.Keccak256([]byte(v.sponsor)), word(v.allowance), word(big.NewInt(v.expiresAt)), v.id.Bytes())
-	return crypto.Keccak256([]byte{0x19, 0x01}, domainSeparator(chainID, vault), data)
 }
 
 // checkVoucher is checkFunding for a reveal carrying a voucher: the relayer takes sponsors, the
@@ -87,7 +80,8 @@ func (r *Relayer) checkVoucherSignature(v *voucher, sp sponsor) error {
 	if sp.signer == (common.Address{}) {
 		return reject(VoucherInvalid, "the voucher's sponsor has no voucher signer: it pays with its key alone")
 	}
-	pub, err := crypto.SigToPub(voucherDigest(r.chainID, r.cfg.Contracts.Vault, v), v.sig)
+	digest := vouchers.Digest(r.chainID, r.cfg.Contracts.Vault, vouchers.Terms{Sponsor: v.sponsor, Allowance: v.allowance, ExpiresAt: v.expiresAt, ID: v.id})
+	pub, err := crypto.SigToPub(digest, v.sig)
 	if err != nil || crypto.PubkeyToAddress(*pub) != sp.signer {
 		return reject(VoucherInvalid, "the voucher is not signed by its sponsor's voucher signer over these terms")
 	}
