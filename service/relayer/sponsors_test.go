@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/ecdsa"
 	"database/sql"
+	"log/slog"
 	"maps"
 	"math/big"
 	"net/http"
@@ -23,7 +24,10 @@ import (
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
+	"github.com/seed018cc74c/vaultd/service/kit/platform"
+	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb/sqldbtest"
+	"github.com/seed018cc74c/vaultd/service/relayer"
 )
 
 // sponsorEnv is a relayer with the admin routes, on the database at databaseURL.
@@ -476,5 +480,44 @@ func TestSponsorMetricsAndLowBalanceWebhook(t *testing.T) {
 	}
 	if low != 1 {
 		t.Fatalf("sponsor.balance_low told %d times, want once", low)
+	}
+}
+
+// A sponsor's key is never logged: a keyed reveal, a revoked key's, an unknown key's and the
+// sponsor's GET /sponsor leave no line, at debug level, that holds the key or its hex part.
+func TestSponsorKeysAreNeverLogged(t *testing.T) {
+	t.Parallel()
+	c := devchaintest.Start(t)
+	logs := &platformtest.Logs{}
+	cfg, err := relayer.LoadConfig(env(t, c, sponsorEnv("sqlite:"+filepath.Join(t.TempDir(), "r.db"), map[string]string{"RELAYER_FUNDING": "sponsor"})))
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := relayer.New(ctx, cfg, relayer.Options{Logger: platform.NewLogger(logs, slog.LevelDebug, "relayer")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	url, _ := platformtest.Serve(t, svc.Handler(), svc.Start, svc.Close)
+	client, _ := relayerapi.NewClientWithResponses(url)
+	s := &server{svc: svc, url: url, client: client}
+	sp, key := createSponsor(t, s, "Card Issuer Ltd", nil)
+	creditSponsor(t, s, sp.Id, oneEther)
+	_, req := request(t, c, devUsers(c, 0), 71)
+	if resp := revealAs(t, s, req, key); resp.JSON200 == nil {
+		t.Fatalf("a keyed reveal: %d %s", resp.StatusCode(), resp.Body)
+	}
+	sponsorOf(t, s, key)
+	unknown := "vsk_" + strings.Repeat("ef", 32)
+	_, other := request(t, c, devUsers(c, 1), 72)
+	wantCode(t, "an unknown key", revealAs(t, s, other, unknown), 401, "SPONSOR_KEY_UNKNOWN")
+	s.client.RevokeSponsorWithResponse(ctx, sp.Id, bearer(adminKey))
+	wantCode(t, "a revoked key", revealAs(t, s, other, key), 403, "SPONSOR_REVOKED")
+	for _, secret := range []string{key[4:], unknown[4:]} {
+		if strings.Contains(logs.String(), secret) {
+			t.Fatalf("a sponsor's key is in the logs:\n%s", logs.String())
+		}
+	}
+	if !strings.Contains(logs.String(), "SPONSOR_REVOKED") && !strings.Contains(logs.String(), "status=403") && !strings.Contains(logs.String(), `"status":403`) {
+		t.Fatalf("the logs do not show the requests at all:\n%s", logs.String())
 	}
 }
