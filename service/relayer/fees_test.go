@@ -344,6 +344,14 @@ func TestFeeSettings(t *testing.T) {
 	if err != nil || !cfg.Fees.Fees || !cfg.Fees.Treasury || cfg.Fees.Margin != 1250 || cfg.Fees.Receiver != common.HexToAddress("0x70997970C51812dc3A010C7d01b50e0d17dc79C8") {
 		t.Fatalf("fee and treasury: %+v %v", cfg.Fees, err)
 	}
+	cfg, err = load(map[string]string{"RELAYER_FUNDING": "sponsor"})
+	if err != nil || !cfg.Fees.Sponsors || cfg.Fees.Fees || cfg.Fees.Treasury || cfg.Fees.SponsorLow.String() != "100000000000000000" || cfg.Limits.PerSponsor.N != 60 {
+		t.Fatalf("sponsors alone: %+v %+v %v", cfg.Fees, cfg.Limits.PerSponsor, err)
+	}
+	cfg, err = load(map[string]string{"RELAYER_FUNDING": "fee,sponsor,treasury", "RELAYER_TOKEN_PRICES": "0x5FbDB2315678afecb367f032d93F642f64180aa3=1"})
+	if err != nil || !cfg.Fees.Sponsors || !cfg.Fees.Fees || !cfg.Fees.Treasury {
+		t.Fatalf("all three: %+v %v", cfg.Fees, err)
+	}
 }
 
 // A fee-paying reveal is one transaction per nullifier across a restart too: the relayer that
