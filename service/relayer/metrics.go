@@ -26,7 +26,7 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 	const ns, sub = "vaultd", "relayer"
 	m := &metrics{
 		rateLimited: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Subsystem: sub, Name: "rate_limited_total",
-			Help: "Requests refused by a rate limit, by limit (ip, recipient, total; admin_ip: the admin routes)."}, []string{"limit"}),
+			Help: "Requests refused by a rate limit, by limit (ip, recipient, total; sponsor: RATE_LIMIT_PER_SPONSOR; admin_ip: the admin routes)."}, []string{"limit"}),
 		reveals: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Subsystem: sub, Name: "reveals_total",
 			Help: "Reveal requests by outcome code (SUCCESS or the error code)."}, []string{"outcome"}),
 		stage: prometheus.NewHistogramVec(prometheus.HistogramOpts{Namespace: ns, Subsystem: sub, Name: "reveal_stage_duration_seconds",
