@@ -70,8 +70,10 @@ var revealSteps = []step{
 	{name: "simulate", timed: true, run: (*Relayer).simulateReveal},                      // 7
 	{name: "check.root_age", run: (*Relayer).holdRootAge},
 	{name: "claim", run: (*Relayer).claim, skip: oneProcess},
-	{name: "sponsor", run: (*Relayer).reserveSponsor, skip: notSponsored}, // its worst case, once the gas limit is known
-	{name: "limits", run: (*Relayer).countSend},                           // per recipient, and in total
+	// A sponsor's reservation: after the gas limit is known, and after the claim, so that one
+	// attempt at a time holds a nullifier's (TestSponsorDebitedOnceAcrossReplicas).
+	{name: "sponsor", run: (*Relayer).reserveSponsor, skip: notSponsored},
+	{name: "limits", run: (*Relayer).countSend}, // per recipient, and in total
 	{name: "send", timed: true, run: (*Relayer).send},
 }
 

@@ -521,3 +521,35 @@ func TestSponsorKeysAreNeverLogged(t *testing.T) {
 		t.Fatalf("the logs do not show the requests at all:\n%s", logs.String())
 	}
 }
+
+// Across replicas sharing Redis and Postgres, a sponsored reveal sent to both at once is one
+// transaction (both answers name it), reserved and debited once: the sponsor, read at either
+// replica, is debited exactly that transaction's cost, nothing left reserved.
+func TestSponsorDebitedOnceAcrossReplicas(t *testing.T) {
+	t.Parallel()
+	c := devchaintest.Start(t)
+	a, b, _ := replicaPair(t, c, map[string]string{"RELAYER_FUNDING": "sponsor", "ADMIN_API_KEY": adminKey}, nil)
+	sp, key := createSponsor(t, a, "Card Issuer Ltd", nil)
+	creditSponsor(t, b, sp.Id, oneEther) // one account, whichever replica is asked
+	_, req := request(t, c, devUsers(c, 0), 81)
+	answers := make(chan *relayerapi.RevealResponse, 2)
+	for _, s := range []*server{a, b} {
+		go func() {
+			resp, err := s.client.RevealWithResponse(ctx, req, withKey(key))
+			if err != nil {
+				t.Error(err)
+			}
+			answers <- resp
+		}()
+	}
+	first, second := <-answers, <-answers
+	if first == nil || second == nil || first.JSON200 == nil || second.JSON200 == nil || first.JSON200.TxHash != second.JSON200.TxHash {
+		t.Fatalf("the reveal sent to both replicas: %s / %s", first.Body, second.Body)
+	}
+	cost := costOf(t, c, first.JSON200.TxHash)
+	for _, s := range []*server{a, b} {
+		if got := sponsorOf(t, s, key); got.Debited != cost.String() || got.Reserved != "0" || got.RevealsPaid != 1 {
+			t.Fatalf("the sponsor is %+v, want debited %s once", got, cost)
+		}
+	}
+}
