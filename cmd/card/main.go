@@ -1,9 +1,9 @@
 // Command card runs the card flow against a dev chain described by devnet.json, or against any
 // chain given a deployment file (cmd/deploy) and an RPC URL:
 //
-//	card create --devnet devnet.json --token <address> --amount <base units> [--from user0] [--url <app>/redeem] [--qr card.png]
+//	card create --devnet devnet.json --token <address> --amount <base units> [--from user0] [--url <app>/redeem] [--qr card.png] [--voucher <file> --sponsor <id> --voucher-key <file> --allowance <wei> [--voucher-ttl 720h]]
 //	card create --deployment deployment.json --rpc-url <url> --key-file <file> --token <address> --amount <base units> [--url …] [--qr …]
-//	card redeem --devnet devnet.json --secret <card> --recipient <address> (--relayer <url> [--max-fee <base units>] | --print | --direct) [--amount <base units> [--change-out <file>]] [--from user1] [--indexer <url>] [--keys <dir>]
+//	card redeem --devnet devnet.json --secret <card> --recipient <address> (--relayer <url> [--max-fee <base units> | --voucher <file>] | --print | --direct) [--amount <base units> [--change-out <file>]] [--from user1] [--indexer <url>] [--keys <dir>]
 //	card redeem --deployment deployment.json --rpc-url <url> [--key-file <file> with --direct] --secret <card> ...
 //
 // create commits tokens into the vault and prints the card: its string, or with --url the link
@@ -14,7 +14,9 @@
 // request, or submits it directly. A partial reveal's change is a new card, written to stderr
 // (and to --change-out) before anything is sent: the reveal inserts its leaf, and a change not
 // kept is lost. With --max-fee, redeem asks the relayer's quote first and, if its fee is at most
-// that, proves the reveal paying it (the recipient gets the amount less the fee).
+// that, proves the reveal paying it (the recipient gets the amount less the fee). With --voucher,
+// create also writes a relayer sponsor's voucher for the card (signed with the sponsor's voucher
+// key: it pays the card's reveal, up to --allowance wei), and redeem sends the reveal with it.
 package main
 
 import (
@@ -85,8 +87,12 @@ func create(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	from := fs.String("from", "user0", "dev account that commits (and pays the gas), with --devnet")
 	base := fs.String("url", "", "print the card as a link to the redeem page at this address (https://app.example/redeem), whose app serves this chain and vault")
 	qrFile := fs.String("qr", "", "also write the card (the link with --url) as a QR code to this PNG file (mode 0600: it holds the secrets)")
+	vf := voucherFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return errUsage
+	}
+	if err := vf.check(); err != nil {
+		return err
 	}
 	if *base != "" {
 		if err := checkBase(*base); err != nil {
@@ -120,6 +126,9 @@ func create(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		text = c.Link(*base, card.Home{ChainID: t.chainID, Vault: t.vault})
 	}
 	fmt.Fprintln(stdout, text)
+	if err := vf.write(t, stderr); err != nil {
+		return err
+	}
 	if *qrFile != "" {
 		return writeQR(*qrFile, text, stderr)
 	}
@@ -189,8 +198,13 @@ func redeem(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	amountFlag := fs.String("amount", "", "reveal only this much (base units); what is left becomes a new card, the change")
 	changeOut := fs.String("change-out", "", "with --amount: also write the change card to this file (mode 0600) before anything is sent")
 	maxFeeFlag := fs.String("max-fee", "", "with --relayer: pay the relayer's fee out of the amount revealed, as it quotes it (POST /quote), if it is at most this (base units of the card's token)")
+	voucherFile := fs.String("voucher", "", "with --relayer: send the reveal with this sponsor's voucher (card create --voucher wrote it): the sponsor pays")
 	if err := fs.Parse(args); err != nil {
 		return errUsage
+	}
+	v, err := readVoucher(*voucherFile, *relayer, *maxFeeFlag)
+	if err != nil {
+		return err
 	}
 	var maxFee *big.Int
 	if *maxFeeFlag != "" {
@@ -273,17 +287,20 @@ func redeem(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	case *relayer != "":
 		var status int
 		var body []byte
-		if fee != nil {
+		switch {
+		case fee != nil:
 			status, body, err = card.PostPaying(ctx, *relayer, req, quote)
-		} else {
+		case v != nil:
+			status, body, err = postVouched(ctx, *relayer, req, *v)
+		default:
 			status, body, err = card.PostToRelayer(ctx, *relayer, req)
 		}
 		if err != nil {
 			return err
 		}
 		fmt.Fprintln(stdout, string(body))
-		if status == 402 && fee == nil {
-			return fmt.Errorf("the relayer answered 402: it charges a fee; redeem again with --max-fee")
+		if status == 402 && fee == nil && v == nil {
+			return fmt.Errorf("the relayer answered 402: it charges a fee or takes a sponsor's voucher; redeem again with --max-fee or --voucher")
 		}
 		if status != 200 {
 			return fmt.Errorf("the relayer answered %d", status)

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math/big"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,6 +20,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/seed018cc74c/vaultd/gen/contracts"
+	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
 	"github.com/seed018cc74c/vaultd/service/dev/devstack"
@@ -456,4 +458,80 @@ func tokenBalanceOf(t *testing.T, c *devchain.Chain, token, who common.Address) 
 		t.Fatal(err)
 	}
 	return b
+}
+
+// card create --voucher: a sponsor's voucher signer (its key in a file) signs a voucher for the
+// card, written beside it; card redeem --voucher sends the reveal with it to a relayer paid by
+// sponsors alone. The recipient gets the whole card and the sponsor pays the gas; without the
+// voucher the relayer answers 402 and redeem says to carry one.
+func TestRedeemWithASponsorsVoucher(t *testing.T) {
+	c := devchaintest.Start(t)
+	manifest := filepath.Join(t.TempDir(), "devnet.json")
+	if err := c.WriteManifest(manifest); err != nil {
+		t.Fatal(err)
+	}
+	const admin = "an admin key for the tests"
+	env := devstack.RelayerEnv(c, "../../gen/zk/devkeys/verification_key.json", filepath.Join(t.TempDir(), "relayer.db"))
+	env["RELAYER_FUNDING"], env["ADMIN_API_KEY"] = "sponsor", admin
+	cfg, err := relayer.LoadConfig(func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	svc, err := relayer.New(ctx, cfg, relayer.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	url, _ := platformtest.Serve(t, svc.Handler(), svc.Start, svc.Close)
+	api, err := relayerapi.NewClientWithResponses(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	asAdmin := func(_ context.Context, r *http.Request) error {
+		r.Header.Set("Authorization", "Bearer "+admin)
+		return nil
+	}
+	signer, _ := crypto.GenerateKey()
+	signerFile := filepath.Join(t.TempDir(), "voucher.key")
+	if err := os.WriteFile(signerFile, []byte(hex.EncodeToString(crypto.FromECDSA(signer))), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	signerAddr := crypto.PubkeyToAddress(signer.PublicKey).Hex()
+	created, err := api.CreateSponsorWithResponse(ctx, relayerapi.SponsorRequest{Name: "Card Issuer Ltd", VoucherSigner: &signerAddr}, asAdmin)
+	if err != nil || created.JSON201 == nil {
+		t.Fatalf("create a sponsor: %v", err)
+	}
+	sp := created.JSON201.Sponsor
+	if r, err := api.CreditSponsorWithResponse(ctx, sp.Id, relayerapi.SponsorCredit{Amount: "1000000000000000000"}, asAdmin); err != nil || r.JSON200 == nil {
+		t.Fatalf("credit: %v", err)
+	}
+
+	token := c.Tokens[0].Address
+	voucherFile := filepath.Join(t.TempDir(), "card.voucher.json")
+	var out, errOut bytes.Buffer
+	if err := run(ctx, []string{"create", "--devnet", manifest, "--token", token.Hex(), "--amount", "1000",
+		"--voucher", voucherFile, "--sponsor", sp.Id, "--voucher-key", signerFile, "--allowance", "500000000000000000"}, &out, &errOut); err != nil {
+		t.Fatalf("create --voucher: %v (%s)", err, errOut.String())
+	}
+	secret := strings.TrimSpace(out.String())
+	key, _ := crypto.GenerateKey()
+	recipient := crypto.PubkeyToAddress(key.PublicKey)
+	redeem := func(extra ...string) error {
+		out.Reset()
+		errOut.Reset()
+		return run(ctx, append([]string{"redeem", "--devnet", manifest, "--secret", secret, "--recipient", recipient.Hex(), "--relayer", url}, extra...), &out, &errOut)
+	}
+	if err := redeem(); err == nil || !strings.Contains(err.Error(), "--voucher") {
+		t.Fatalf("no voucher where sponsors pay: %v (%s)", err, out.String())
+	}
+	if err := redeem("--voucher", voucherFile); err != nil {
+		t.Fatalf("redeem --voucher: %v (%s %s)", err, out.String(), errOut.String())
+	}
+	if got := tokenBalanceOf(t, c, token, recipient); got.Cmp(big.NewInt(1000)) != 0 {
+		t.Fatalf("the recipient holds %s, want the whole card", got)
+	}
+	list, err := api.ListSponsorsWithResponse(ctx, asAdmin)
+	if err != nil || list.JSON200 == nil || list.JSON200.Sponsors[0].RevealsPaid != 1 || list.JSON200.Sponsors[0].Debited == "0" {
+		t.Fatalf("the sponsor after the voucher's reveal: %v %s", err, list.Body)
+	}
 }

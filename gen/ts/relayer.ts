@@ -91,6 +91,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sponsor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A sponsor's balance and usage
+         * @description The account of the sponsor whose key the request carries (`X-Sponsor-Key`): what was
+         *     credited, what its mined reveals cost (`debited`), the worst case held for its reveals in
+         *     flight (`reserved`), `balance`, `available` and `revealsPaid`, in wei. A revoked sponsor
+         *     still reads its account. Counted against `RATE_LIMIT_PER_SPONSOR`.
+         */
+        get: operations["getSponsor"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/fleet": {
         parameters: {
             query?: never;
@@ -157,6 +180,79 @@ export interface paths {
          *     out). Resuming a replica that is not paused changes nothing.
          */
         post: operations["resume"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/sponsors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the sponsors
+         * @description Every sponsor, revoked ones too, oldest first, with its balance and usage (never its
+         *     key: only its SHA-256 is stored). Amounts in wei.
+         */
+        get: operations["listSponsors"];
+        put?: never;
+        /**
+         * Create a sponsor
+         * @description A sponsor (a card issuer, a partner app) pays for reveals out of a balance an operator
+         *     credits (`POST /admin/sponsors/{id}/credit`). The answer carries its key (`vsk_…`) this
+         *     once: the relayer stores only its SHA-256, so a lost key is replaced by a new sponsor.
+         *     The sponsor's backend sends it as `X-Sponsor-Key` with `POST /reveal` and `GET /sponsor`.
+         *     `voucherSigner`, when set, is the address whose EIP-712 vouchers the sponsor pays for.
+         */
+        post: operations["createSponsor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/sponsors/{id}/credit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Credit a sponsor's balance
+         * @description Adds `amount` wei to the sponsor's balance (what it paid the operator off chain, say).
+         *     On-chain deposits are not credited by themselves: an operator credits what arrives. A
+         *     revoked sponsor can be credited (its balance is kept) but its key pays for nothing.
+         */
+        post: operations["creditSponsor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/sponsors/{id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke a sponsor's key
+         * @description The sponsor's key and vouchers pay for nothing from now on (`403 SPONSOR_REVOKED`);
+         *     reveals already sent on its account are still debited when mined. Revoking a revoked
+         *     sponsor changes nothing.
+         */
+        post: operations["revokeSponsor"];
         delete?: never;
         options?: never;
         head?: never;
@@ -513,6 +609,29 @@ export interface components {
              */
             amount: string;
             fee?: components["schemas"]["RevealFee"];
+            voucher?: components["schemas"]["Voucher"];
+        };
+        /**
+         * @description A sponsor's promise to pay for one reveal, up to `allowance` wei, until `expiresAt`: an
+         *     EIP-712 message signed by the sponsor's `voucherSigner`, so a card carries its own
+         *     postage without the sponsor's key. Domain `{name: "vaultd relayer", version: "1",
+         *     chainId, verifyingContract: the vault}`, type `Voucher(string sponsor,uint256
+         *     allowance,uint256 expiresAt,bytes32 id)`. Single use: once a reveal on it is sent, its
+         *     `id` pays for no other (`409 VOUCHER_USED`).
+         */
+        Voucher: {
+            /** @description The sponsor's id (`sp_…`). */
+            sponsor: string;
+            allowance: components["schemas"]["Wei"];
+            /**
+             * Format: int64
+             * @description Unix seconds after which the voucher pays for nothing.
+             */
+            expiresAt: number;
+            /** @description The voucher's unique id, 32 bytes (the sponsor's choice; random). */
+            id: string;
+            /** @description r ‖ s ‖ v (v 27 or 28), by the sponsor's `voucherSigner`. */
+            signature: string;
         };
         /** @description The fee a reveal pays the relayer out of `amount` (the vault's `revealWithFee`): the recipient gets `amount − fee.amount`. The proof's signal [3] is `feeBinding(recipient, fee.amount, fee.receiver)`. */
         RevealFee: {
@@ -649,7 +768,7 @@ export interface components {
              * @example NULLIFIER_USED
              * @enum {string}
              */
-            code: "INVALID_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "CHAIN_UNAVAILABLE" | "UNAVAILABLE" | "INTERNAL" | "NULLIFIER_USED" | "UNKNOWN_ROOT" | "INVALID_PROOF" | "INVALID_RECIPIENT" | "SIGNAL_MISMATCH" | "REVEAL_REJECTED" | "TX_REVERTED" | "TX_PENDING" | "ROOT_EXPIRING" | "OPERATOR_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "OPERATOR_KEY_UNAVAILABLE" | "PAUSED" | "TX_CANCELLED" | "RECIPIENT_NOT_ALLOWED" | "NOT_REPLACEABLE" | "WALLET_MISMATCH" | "PAYMENT_REQUIRED" | "FEE_TOO_LOW" | "QUOTE_EXPIRED" | "FEES_NOT_ACCEPTED" | "FEE_RECEIVER_MISMATCH" | "TOKEN_NOT_PRICED" | "QUOTE_INVALID" | "AMOUNT_TOO_SMALL";
+            code: "INVALID_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "CHAIN_UNAVAILABLE" | "UNAVAILABLE" | "INTERNAL" | "NULLIFIER_USED" | "UNKNOWN_ROOT" | "INVALID_PROOF" | "INVALID_RECIPIENT" | "SIGNAL_MISMATCH" | "REVEAL_REJECTED" | "TX_REVERTED" | "TX_PENDING" | "ROOT_EXPIRING" | "OPERATOR_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "OPERATOR_KEY_UNAVAILABLE" | "PAUSED" | "TX_CANCELLED" | "RECIPIENT_NOT_ALLOWED" | "NOT_REPLACEABLE" | "WALLET_MISMATCH" | "PAYMENT_REQUIRED" | "FEE_TOO_LOW" | "QUOTE_EXPIRED" | "FEES_NOT_ACCEPTED" | "FEE_RECEIVER_MISMATCH" | "TOKEN_NOT_PRICED" | "QUOTE_INVALID" | "AMOUNT_TOO_SMALL" | "SPONSOR_KEY_UNKNOWN" | "SPONSOR_REVOKED" | "SPONSOR_BALANCE_LOW" | "SPONSORS_NOT_ACCEPTED" | "VOUCHER_INVALID" | "VOUCHER_EXPIRED" | "VOUCHER_USED" | "VOUCHER_ALLOWANCE_LOW";
             /** @description The transaction concerned, for TX_REVERTED and TX_PENDING. */
             txHash?: string;
         };
@@ -721,7 +840,37 @@ export interface components {
              * @description Machine-readable code; one of these for this response.
              * @enum {string}
              */
-            code: "NULLIFIER_USED" | "ROOT_EXPIRING";
+            code: "NULLIFIER_USED" | "ROOT_EXPIRING" | "VOUCHER_USED";
+        };
+        /** @description The error body of a 401 of POST /reveal. */
+        RevealUnauthorizedError: {
+            /** @description What went wrong, for people. */
+            error: string;
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "SPONSOR_KEY_UNKNOWN";
+        };
+        /** @description The error body of a 403 of POST /reveal. */
+        RevealForbiddenError: {
+            /** @description What went wrong, for people. */
+            error: string;
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "SPONSOR_REVOKED";
+        };
+        /** @description The error body of a 401 of GET /sponsor. */
+        SponsorUnauthorizedError: {
+            /** @description What went wrong, for people. */
+            error: string;
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "UNAUTHORIZED" | "SPONSOR_KEY_UNKNOWN";
         };
         /** @description The error body of a 402 of POST /reveal. */
         RevealPaymentError: {
@@ -731,7 +880,7 @@ export interface components {
              * @description Machine-readable code; one of these for this response.
              * @enum {string}
              */
-            code: "PAYMENT_REQUIRED" | "FEE_TOO_LOW" | "QUOTE_EXPIRED";
+            code: "PAYMENT_REQUIRED" | "FEE_TOO_LOW" | "QUOTE_EXPIRED" | "SPONSOR_BALANCE_LOW" | "VOUCHER_EXPIRED" | "VOUCHER_ALLOWANCE_LOW";
         };
         /** @description The error body of a 422 of POST /quote. */
         QuoteRefusedError: {
@@ -751,7 +900,7 @@ export interface components {
              * @description Machine-readable code; one of these for this response.
              * @enum {string}
              */
-            code: "UNKNOWN_ROOT" | "INVALID_PROOF" | "INVALID_RECIPIENT" | "SIGNAL_MISMATCH" | "REVEAL_REJECTED" | "TX_REVERTED" | "FEES_NOT_ACCEPTED" | "FEE_RECEIVER_MISMATCH" | "TOKEN_NOT_PRICED" | "QUOTE_INVALID";
+            code: "UNKNOWN_ROOT" | "INVALID_PROOF" | "INVALID_RECIPIENT" | "SIGNAL_MISMATCH" | "REVEAL_REJECTED" | "TX_REVERTED" | "FEES_NOT_ACCEPTED" | "FEE_RECEIVER_MISMATCH" | "TOKEN_NOT_PRICED" | "QUOTE_INVALID" | "SPONSORS_NOT_ACCEPTED" | "VOUCHER_INVALID";
             /** @description The transaction concerned, for TX_REVERTED and TX_PENDING. */
             txHash?: string;
         };
@@ -776,6 +925,44 @@ export interface components {
             code: "TX_PENDING";
             /** @description The transaction concerned, for TX_REVERTED and TX_PENDING. */
             txHash?: string;
+        };
+        SponsorRequest: {
+            /** @description Who the sponsor is, for people (the operator's choice). */
+            name: string;
+            /** @description The address whose EIP-712 vouchers this sponsor pays for (absent: it pays for keyed reveals only). */
+            voucherSigner?: string;
+        };
+        SponsorCredit: {
+            amount: components["schemas"]["Wei"];
+        };
+        /** @description A sponsor and its account, in wei: `balance` is what was credited less what was debited; `available` is `balance − reserved`, what new reveals may reserve. */
+        Sponsor: {
+            id: string;
+            name: string;
+            voucherSigner?: string;
+            /** Format: date-time */
+            createdAt: string;
+            revoked: boolean;
+            /** Format: date-time */
+            revokedAt?: string;
+            credited: components["schemas"]["Wei"];
+            debited: components["schemas"]["Wei"];
+            reserved: components["schemas"]["Wei"];
+            balance: components["schemas"]["Wei"];
+            available: components["schemas"]["Wei"];
+            /**
+             * Format: int64
+             * @description Reveal transactions mined on the sponsor's account (reverted ones too: their gas was paid).
+             */
+            revealsPaid: number;
+        };
+        SponsorCreated: {
+            sponsor: components["schemas"]["Sponsor"];
+            /** @description The sponsor's key, shown this once (the relayer keeps only its SHA-256). */
+            key: string;
+        };
+        SponsorList: {
+            sponsors: components["schemas"]["Sponsor"][];
         };
         /** @description The body of a 503 of GET /ready. */
         NotReadyError: {
@@ -805,6 +992,19 @@ export interface components {
         };
         /** @description No `ADMIN_API_KEY` is set, so the admin routes do not exist. */
         NoAdminRoutes: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["NotFoundError"];
+            };
+        };
+        /** @description `NOT_FOUND`: no sponsor has that id; or no `ADMIN_API_KEY` is set. */
+        NoSuchSponsor: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
                 "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
@@ -922,7 +1122,10 @@ export interface components {
             };
         };
     };
-    parameters: never;
+    parameters: {
+        /** @description The sponsor's id (`sp_…`). */
+        SponsorId: string;
+    };
     requestBodies: never;
     headers: {
         /** @description The request's id: the client's own X-Request-Id when valid (letters, digits, `-`, `_`, `.`, at most 64), else one the service made. Every response carries it; it is in the service's logs and traces. */
@@ -930,7 +1133,7 @@ export interface components {
         /** @description The request's `Origin`, sent back when it is one of `CORS_ORIGINS` (a browser then lets the page read the answer); absent otherwise. */
         AccessControlAllowOrigin: string;
         /**
-         * @description On the answers of `POST /reveal` (`RATE_LIMIT_PER_IP`), of `POST /quote` (`RATE_LIMIT_QUOTE_PER_IP`) and of the admin routes (`ADMIN_RATE_LIMIT_PER_IP`), refusals included: what is left of this client IP's limit and in how many seconds its oldest counted request leaves the window, as the IETF RateLimit header draft writes it, e.g. `"ip";r=4;t=30`.
+         * @description On the answers of `POST /reveal` (`RATE_LIMIT_PER_IP`), of `POST /quote` (`RATE_LIMIT_QUOTE_PER_IP`) and of the admin routes (`ADMIN_RATE_LIMIT_PER_IP`), refusals included: what is left of this client IP's limit (of the sponsor's, `"sponsor"`, on a request carrying its key: `RATE_LIMIT_PER_SPONSOR`) and in how many seconds its oldest counted request leaves the window, as the IETF RateLimit header draft writes it, e.g. `"ip";r=4;t=30`.
          * @example "ip";r=4;t=30
          */
         RateLimit: string;
@@ -988,12 +1191,29 @@ export interface operations {
                     "application/json": components["schemas"]["RevealBadRequestError"];
                 };
             };
+            /** @description `SPONSOR_KEY_UNKNOWN`: the `X-Sponsor-Key` is no sponsor's; nothing was sent. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevealUnauthorizedError"];
+                };
+            };
             /**
              * @description Payment is required; nothing was sent. Ask `POST /quote` for a fee, prove the reveal
              *     with it and send it with `fee`. `PAYMENT_REQUIRED`: the reveal carries no fee and
              *     this relayer's treasury pays for none; `QUOTE_EXPIRED`: the quote's `expiresAt` has
              *     passed; `FEE_TOO_LOW`: the fee is below the quote's, or no longer covers what the
-             *     reveal costs now (the chain's fees rose beyond the quote's margin).
+             *     reveal costs now (the chain's fees rose beyond the quote's margin);
+             *     `SPONSOR_BALANCE_LOW`: the sponsor whose key the reveal carries has less available
+             *     than the reveal's worst case (its gas limit at the relayer's highest fee per gas);
+             *     `VOUCHER_EXPIRED`: the voucher's `expiresAt` has passed; `VOUCHER_ALLOWANCE_LOW`: the
+             *     voucher's `allowance` is below the reveal's worst case.
              */
             402: {
                 headers: {
@@ -1013,12 +1233,26 @@ export interface operations {
                     "application/json": components["schemas"]["RevealPaymentError"];
                 };
             };
+            /** @description `SPONSOR_REVOKED`: the sponsor's key was revoked (`POST /admin/sponsors/{id}/revoke`); nothing was sent. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevealForbiddenError"];
+                };
+            };
             /**
              * @description `NULLIFIER_USED`: the nullifier is already spent (the card was redeemed).
              *     `ROOT_EXPIRING`: the proof's root is so old that, with the inserts of the reveals this
              *     relayer already has in flight ahead of it, it would have left the tree's root history
              *     (its last 32 roots) by the time this reveal is mined; nothing was sent. Prove again
-             *     against the current root and send that.
+             *     against the current root and send that. `VOUCHER_USED`: the voucher paid for another
+             *     reveal already (a voucher pays for one); nothing was sent.
              */
             409: {
                 headers: {
@@ -1046,7 +1280,10 @@ export interface operations {
              *     relayer does not take, nothing sent: `FEES_NOT_ACCEPTED` (it takes none),
              *     `FEE_RECEIVER_MISMATCH` (the fee pays someone else), `TOKEN_NOT_PRICED` (the token
              *     has no price here), `QUOTE_INVALID` (the quote is not this relayer's signature over
-             *     the reveal's token, amount, kind and receiver).
+             *     the reveal's token, amount, kind and receiver). `SPONSORS_NOT_ACCEPTED`: the reveal
+             *     carries a sponsor's key or a voucher and this relayer takes no sponsors;
+             *     `VOUCHER_INVALID`: the voucher names no sponsor here, or is not its `voucherSigner`'s
+             *     signature over these terms.
              */
             422: {
                 headers: {
@@ -1199,6 +1436,47 @@ export interface operations {
             default: components["responses"]["OtherError"];
         };
     };
+    getSponsor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sponsor's account. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Sponsor"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            /** @description `UNAUTHORIZED`: no `X-Sponsor-Key`; `SPONSOR_KEY_UNKNOWN`: the key is no sponsor's. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SponsorUnauthorizedError"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            default: components["responses"]["OtherError"];
+        };
+    };
     getFleet: {
         parameters: {
             query?: never;
@@ -1281,6 +1559,141 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NoAdminRoutes"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    listSponsors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sponsors. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SponsorList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NoAdminRoutes"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    createSponsor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SponsorRequest"];
+            };
+        };
+        responses: {
+            /** @description The sponsor, with its key (shown this once). */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SponsorCreated"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NoAdminRoutes"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    creditSponsor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The sponsor's id (`sp_…`). */
+                id: components["parameters"]["SponsorId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SponsorCredit"];
+            };
+        };
+        responses: {
+            /** @description The sponsor now. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Sponsor"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NoSuchSponsor"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    revokeSponsor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The sponsor's id (`sp_…`). */
+                id: components["parameters"]["SponsorId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sponsor now. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Sponsor"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NoSuchSponsor"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             default: components["responses"]["OtherError"];

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/big"
 	"net/http"
 	"strconv"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
+	"github.com/seed018cc74c/vaultd/service/kit/address"
 	"github.com/seed018cc74c/vaultd/service/kit/platform"
 	"github.com/seed018cc74c/vaultd/service/kit/platform/paying"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
@@ -237,6 +239,15 @@ var reasons = platform.Answers[Reason]{
 	QuoteExpired:        {Status: http.StatusPaymentRequired, Code: CodeQuoteExpired},
 	FeeTooLow:           {Status: http.StatusPaymentRequired, Code: CodeFeeTooLow},
 	AmountTooSmall:      {Status: http.StatusUnprocessableEntity, Code: CodeAmountTooSmall},
+
+	SponsorKeyUnknown:   {Status: http.StatusUnauthorized, Code: CodeSponsorKeyUnknown},
+	SponsorRevoked:      {Status: http.StatusForbidden, Code: CodeSponsorRevoked},
+	SponsorBalanceLow:   {Status: http.StatusPaymentRequired, Code: CodeSponsorBalanceLow},
+	SponsorsNotAccepted: {Status: http.StatusUnprocessableEntity, Code: CodeSponsorsNotAccepted},
+	VoucherInvalid:      {Status: http.StatusUnprocessableEntity, Code: CodeVoucherInvalid},
+	VoucherExpired:      {Status: http.StatusPaymentRequired, Code: CodeVoucherExpired},
+	VoucherUsed:         {Status: http.StatusConflict, Code: CodeVoucherUsed},
+	VoucherAllowanceLow: {Status: http.StatusPaymentRequired, Code: CodeVoucherAllowanceLow},
 }
 
 // paid is the relayer's answers to the refusals it shares with the faucet (the balance gate, an
@@ -259,4 +270,70 @@ func httpError(err error) error {
 		e.Details = map[string]string{"txHash": re.TxHash}
 	}
 	return e
+}
+
+// GetSponsor is the account of the sponsor whose key the request carries (a revoked one's too).
+func (a *api) GetSponsor(ctx context.Context, _ relayerapi.GetSponsorRequestObject) (relayerapi.GetSponsorResponseObject, error) {
+	sp, err := a.r.sponsorByKey(ctx, sponsorKeyOf(ctx))
+	if err != nil {
+		return nil, err
+	}
+	return relayerapi.GetSponsor200JSONResponse{Body: toSponsor(sp)}, nil
+}
+
+// CreateSponsor, ListSponsors, CreditSponsor and RevokeSponsor are the operator's routes of the
+// sponsors who pay ahead (sponsors.go).
+func (a *api) CreateSponsor(ctx context.Context, req relayerapi.CreateSponsorRequestObject) (relayerapi.CreateSponsorResponseObject, error) {
+	var signer common.Address
+	if s := req.Body.VoucherSigner; s != nil {
+		var err error
+		if signer, err = address.ParseChecksummed(*s); err != nil || signer == (common.Address{}) {
+			return nil, platform.InvalidRequest("voucherSigner: not a valid address")
+		}
+	}
+	sp, key, err := a.r.sponsors.create(ctx, req.Body.Name, signer)
+	if err != nil {
+		return nil, err
+	}
+	return relayerapi.CreateSponsor201JSONResponse{Body: relayerapi.SponsorCreated{Sponsor: toSponsor(sp), Key: key}}, nil
+}
+
+func (a *api) ListSponsors(ctx context.Context, _ relayerapi.ListSponsorsRequestObject) (relayerapi.ListSponsorsResponseObject, error) {
+	list, err := a.r.sponsors.list(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := relayerapi.SponsorList{Sponsors: make([]relayerapi.Sponsor, len(list))}
+	for i, sp := range list {
+		out.Sponsors[i] = toSponsor(sp)
+	}
+	return relayerapi.ListSponsors200JSONResponse{Body: out}, nil
+}
+
+func (a *api) CreditSponsor(ctx context.Context, req relayerapi.CreditSponsorRequestObject) (relayerapi.CreditSponsorResponseObject, error) {
+	amount, ok := new(big.Int).SetString(req.Body.Amount, 10)
+	if !ok || amount.Sign() <= 0 || amount.Cmp(maxUint256) > 0 {
+		return nil, platform.InvalidRequest("amount must be a decimal integer of wei from 1 to 2^256-1")
+	}
+	sp, err := a.r.sponsors.credit(ctx, req.Id, amount)
+	if err != nil {
+		return nil, noSponsor(err)
+	}
+	return relayerapi.CreditSponsor200JSONResponse{Body: toSponsor(sp)}, nil
+}
+
+func (a *api) RevokeSponsor(ctx context.Context, req relayerapi.RevokeSponsorRequestObject) (relayerapi.RevokeSponsorResponseObject, error) {
+	sp, err := a.r.sponsors.revoke(ctx, req.Id)
+	if err != nil {
+		return nil, noSponsor(err)
+	}
+	return relayerapi.RevokeSponsor200JSONResponse{Body: toSponsor(sp)}, nil
+}
+
+// noSponsor answers an unknown sponsor's id 404.
+func noSponsor(err error) error {
+	if errors.Is(err, errNoSponsor) {
+		return platform.Errorf(http.StatusNotFound, platform.CodeNotFound, "no sponsor has that id")
+	}
+	return err
 }

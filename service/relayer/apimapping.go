@@ -46,3 +46,14 @@ func toTransactions(ls []txmgr.Listed) []relayerapi.Transaction {
 	}
 	return out
 }
+
+func toSponsor(s sponsor) relayerapi.Sponsor {
+	out := relayerapi.Sponsor{Id: s.id, Name: s.name, CreatedAt: s.createdAt.UTC(), Revoked: s.revoked(), Credited: s.credited.String(),
+		Debited: s.debited.String(), Reserved: s.reserved.String(), Balance: s.balance().String(), Available: s.available().String(),
+		RevealsPaid: s.revealsPaid, VoucherSigner: platform.Omitted(signerText(s.signer))}
+	if s.revoked() {
+		at := s.revokedAt.UTC()
+		out.RevokedAt = &at
+	}
+	return out
+}

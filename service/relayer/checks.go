@@ -31,7 +31,9 @@ type request struct {
 	recipientErr error
 	token        common.Address
 	amount       *big.Int
-	fee          *paidFee // nil: the reveal pays no fee (the treasury pays for it)
+	fee          *paidFee // nil: the reveal pays no fee (the treasury or a sponsor pays for it)
+	sponsorKey   string   // X-Sponsor-Key: a sponsor pays for it (never logged)
+	voucher      *voucher // a sponsor's voucher pays for it
 }
 
 // parse reads what the OpenAPI validation let through. The signals' range (below r) is part of
@@ -68,6 +70,11 @@ func parse(req relayerapi.RevealRequest) (request, error) {
 	in.amount = amount
 	if req.Fee != nil {
 		if in.fee, err = parseFee(*req.Fee); err != nil {
+			return in, err
+		}
+	}
+	if req.Voucher != nil {
+		if in.voucher, err = parseVoucher(*req.Voucher); err != nil {
 			return in, err
 		}
 	}

@@ -80,6 +80,7 @@ type LimitsConfig struct {
 	PerIP, PerRecipient, Total Rate
 	StatusPerIP                Rate   // GET /reveal/{nullifier}, per client IP: a poll, its own limit
 	QuotePerIP                 Rate   // POST /quote, per client IP
+	PerSponsor                 Rate   // POST /reveal and GET /sponsor with a sponsor's key, per sponsor (instead of per IP)
 	IPv6Prefix                 int    // leading bits of an IPv6 address that are one client
 	RedisURL                   string // never logged: it may carry a password
 	// ClaimTTL is how long a nullifier's claim lasts in Redis, unrefreshed, before its
@@ -121,6 +122,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 			Total:        ratelimit.FromEnv(e, "RATE_LIMIT_TOTAL", "60/1m"),
 			StatusPerIP:  ratelimit.FromEnv(e, "RATE_LIMIT_STATUS_PER_IP", "120/1m"),
 			QuotePerIP:   ratelimit.FromEnv(e, "RATE_LIMIT_QUOTE_PER_IP", "60/1m"),
+			PerSponsor:   ratelimit.FromEnv(e, "RATE_LIMIT_PER_SPONSOR", "60/1m"),
 			IPv6Prefix:   ratelimit.IPv6PrefixFromEnv(e),
 			RedisURL:     e.String("REDIS_URL", ""),
 			ClaimTTL:     e.Duration("NULLIFIER_CLAIM_TTL", time.Minute),

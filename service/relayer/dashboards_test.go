@@ -19,10 +19,15 @@ func TestDashboardsUseRealMetrics(t *testing.T) {
 	defer hooks.Close()
 	// A webhook endpoint: the webhook metrics have a series per endpoint.
 	s := startRelayer(t, c, map[string]string{"RATE_LIMIT_PER_IP": "1/1m", "WEBHOOK_URLS": hooks.URL, "WEBHOOK_SECRET": "a webhook secret for the tests",
-		"RELAYER_FUNDING": "treasury,fee", "RELAYER_TOKEN_PRICES": c.Tokens[0].Address.Hex() + "=1"}) // fees' series too
+		"RELAYER_FUNDING": "treasury,fee,sponsor", "RELAYER_TOKEN_PRICES": c.Tokens[0].Address.Hex() + "=1", // fees' series too
+		"ADMIN_API_KEY": adminKey}) // and a sponsor's
 	_, req := request(t, c, devUsers(c, 0), 3)
 	reveal(t, s, req) // mined: gas, stages, outcome
 	reveal(t, s, req) // over the per-IP limit: rate_limited_total
+	sp, key := createSponsor(t, s, "Card Issuer Ltd", nil)
+	creditSponsor(t, s, sp.Id, oneEther)
+	_, paid := request(t, c, devUsers(c, 1), 5)
+	revealAs(t, s, paid, key) // the sponsor's balance and debits
 	exported := scrape(t, s)
 	found := platformtest.CheckDashboards(t, "../../dashboards", "vaultd_relayer_", exported)
 	if found < 10 {

@@ -48,6 +48,16 @@ const (
 	FeeTooLow           // below the quote's fee, or the cost of the moment
 	AmountTooSmall      // a quote's fee would be the whole amount or more
 
+	// Sponsors (sponsors.go): nothing is sent for any of them.
+	SponsorKeyUnknown   // the X-Sponsor-Key is no sponsor's
+	SponsorRevoked      // the sponsor's key was revoked
+	SponsorBalanceLow   // less available than the reveal's worst case
+	SponsorsNotAccepted // a sponsor's key or voucher at a relayer that takes none
+	VoucherInvalid      // not signed by the sponsor's voucher signer over these terms, or no sponsor's
+	VoucherExpired      // past its expiresAt
+	VoucherUsed         // its id paid for another reveal already
+	VoucherAllowanceLow // its allowance is below the reveal's worst case
+
 	reasonsEnd // not a reason: one past the last, for the tests
 )
 

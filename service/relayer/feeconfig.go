@@ -18,7 +18,8 @@ import (
 )
 
 // Who pays for a reveal (RELAYER_FUNDING): the operator's treasury (every reveal so far), or a
-// fee the reveal pays out of the revealed tokens (quotes.go). Sponsors are not built yet.
+// fee the reveal pays out of the revealed tokens (quotes.go), or a sponsor's balance
+// (sponsors.go).
 const (
 	FundingTreasury = "treasury"
 	FundingFee      = "fee"
@@ -30,6 +31,10 @@ const (
 type FeeConfig struct {
 	Treasury bool // the operator pays for reveals that carry no fee
 	Fees     bool // reveals may pay a fee, on a quote (POST /quote)
+	Sponsors bool // reveals may be paid by a sponsor (X-Sponsor-Key, or its voucher)
+	// SponsorLow is the balance (wei) a sponsor's crossing under is told (sponsor.balance_low,
+	// RELAYER_SPONSOR_LOW_BALANCE, in native tokens).
+	SponsorLow *big.Int
 	// Prices are each token's price in the native token: wei per base unit of the token
 	// (RELAYER_TOKEN_PRICES). A token without one cannot pay fees.
 	Prices   map[common.Address]price
@@ -55,10 +60,11 @@ var decimalNumber = regexp.MustCompile(`^[0-9]{1,78}(\.[0-9]{1,78})?$`)
 // key, so a quote from one is honoured by the others.
 func loadFeeConfig(e *config.Env, op OperatorConfig) FeeConfig {
 	c := FeeConfig{
-		Prices:   map[common.Address]price{},
-		QuoteTTL: e.Duration("RELAYER_QUOTE_TTL", 5*time.Minute),
-		QuoteKey: chain.EnvPrivateKey(e, "RELAYER_QUOTE_PRIVATE_KEY"),
-		Receiver: chain.EnvAddress(e, "RELAYER_FEE_RECEIVER"),
+		Prices:     map[common.Address]price{},
+		QuoteTTL:   e.Duration("RELAYER_QUOTE_TTL", 5*time.Minute),
+		QuoteKey:   chain.EnvPrivateKey(e, "RELAYER_QUOTE_PRIVATE_KEY"),
+		SponsorLow: chain.EnvEther(e, "RELAYER_SPONSOR_LOW_BALANCE", "0.1"),
+		Receiver:   chain.EnvAddress(e, "RELAYER_FEE_RECEIVER"),
 	}
 	for _, f := range strings.Split(e.String("RELAYER_FUNDING", FundingTreasury), ",") {
 		switch f = strings.TrimSpace(f); f {
@@ -67,7 +73,7 @@ func loadFeeConfig(e *config.Env, op OperatorConfig) FeeConfig {
 		case FundingFee:
 			c.Fees = true
 		case FundingSponsor:
-			e.Fail("RELAYER_FUNDING: sponsor is not built yet (issue 34, part 2); use fee and/or treasury")
+			c.Sponsors = true
 		case "":
 		default:
 			e.Fail("RELAYER_FUNDING: %q is not one of fee, sponsor, treasury", f)
@@ -117,8 +123,8 @@ func loadFeeConfig(e *config.Env, op OperatorConfig) FeeConfig {
 // Validate checks what spans several of the settings.
 func (c FeeConfig) Validate() error {
 	var errs []error
-	if !c.Treasury && !c.Fees {
-		errs = append(errs, errors.New("RELAYER_FUNDING must name fee or treasury (or both)"))
+	if !c.Treasury && !c.Fees && !c.Sponsors {
+		errs = append(errs, errors.New("RELAYER_FUNDING must name fee, sponsor or treasury (or several)"))
 	}
 	if c.Fees && len(c.Prices) == 0 {
 		errs = append(errs, errors.New("RELAYER_FUNDING includes fee, but RELAYER_TOKEN_PRICES prices no token: no reveal could pay one"))
@@ -143,6 +149,9 @@ func (c FeeConfig) funding() []string {
 	var out []string
 	if c.Fees {
 		out = append(out, FundingFee)
+	}
+	if c.Sponsors {
+		out = append(out, FundingSponsor)
 	}
 	if c.Treasury {
 		out = append(out, FundingTreasury)

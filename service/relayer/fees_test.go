@@ -302,7 +302,7 @@ func codeIs(body []byte, code string) bool {
 	return json.Unmarshal(body, &e) == nil && e.Code == code
 }
 
-// The fee settings: every problem at once, sponsors refused as not built, and the defaults (the
+// The fee settings: every problem at once, and the defaults (the
 // treasury pays; fees to the operator, quotes signed by its key, 5 minutes, 10 %).
 func TestFeeSettings(t *testing.T) {
 	t.Parallel()
@@ -330,7 +330,7 @@ func TestFeeSettings(t *testing.T) {
 	if err == nil {
 		t.Fatal("bad fee settings accepted")
 	}
-	for _, want := range []string{"sponsor is not built yet", `"bank" is not one of`, "RELAYER_TOKEN_PRICES: entry 1", "RELAYER_TOKEN_PRICES: entry 2",
+	for _, want := range []string{`"bank" is not one of`, "RELAYER_TOKEN_PRICES: entry 1", "RELAYER_TOKEN_PRICES: entry 2",
 		"RELAYER_FEE_MARGIN", "RELAYER_FEE_RECEIVER", "RELAYER_QUOTE_TTL", "prices no token"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("the error lacks %q: %v", want, err)
@@ -343,6 +343,14 @@ func TestFeeSettings(t *testing.T) {
 		"RELAYER_FEE_MARGIN": "12.5", "RELAYER_FEE_RECEIVER": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"})
 	if err != nil || !cfg.Fees.Fees || !cfg.Fees.Treasury || cfg.Fees.Margin != 1250 || cfg.Fees.Receiver != common.HexToAddress("0x70997970C51812dc3A010C7d01b50e0d17dc79C8") {
 		t.Fatalf("fee and treasury: %+v %v", cfg.Fees, err)
+	}
+	cfg, err = load(map[string]string{"RELAYER_FUNDING": "sponsor"})
+	if err != nil || !cfg.Fees.Sponsors || cfg.Fees.Fees || cfg.Fees.Treasury || cfg.Fees.SponsorLow.String() != "100000000000000000" || cfg.Limits.PerSponsor.N != 60 {
+		t.Fatalf("sponsors alone: %+v %+v %v", cfg.Fees, cfg.Limits.PerSponsor, err)
+	}
+	cfg, err = load(map[string]string{"RELAYER_FUNDING": "fee,sponsor,treasury", "RELAYER_TOKEN_PRICES": "0x5FbDB2315678afecb367f032d93F642f64180aa3=1"})
+	if err != nil || !cfg.Fees.Sponsors || !cfg.Fees.Fees || !cfg.Fees.Treasury {
+		t.Fatalf("all three: %+v %v", cfg.Fees, err)
 	}
 }
 

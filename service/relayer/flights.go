@@ -66,7 +66,7 @@ func (r *Relayer) settle(ctx context.Context, nullifier common.Hash, f *txmgr.Fl
 	ctx, cancel := context.WithTimeout(ctx, r.cfg.Chain.RPCTimeout)
 	defer cancel()
 	if errors.Is(f.Err(), txmgr.ErrCancelled) { // its nonce is used and nothing is revealed: retryable
-		if err := r.sentTxs.finish(ctx, nullifier, revealOutcome{state: stateCancelled}); err != nil {
+		if _, err := r.finish(ctx, nullifier, revealOutcome{state: stateCancelled}); err != nil {
 			r.log.Warn("could not store a cancelled reveal's outcome", "nonce", f.Nonce(), "err", err)
 		} else if err := r.sentTxs.settle(ctx, r.tx.From(), f.Nonce()); err != nil {
 			r.log.Warn("could not mark a cancelled reveal's record settled; the next start looks it up again", "nonce", f.Nonce(), "err", err)
@@ -77,10 +77,11 @@ func (r *Relayer) settle(ctx context.Context, nullifier common.Hash, f *txmgr.Fl
 	if rc == nil {
 		return
 	}
-	r.countFee(f.Transaction(), rc)
 	// The outcome first: a status read between the two writes finds it, not a record no longer
 	// pending and nothing else (unknown).
-	if err := r.sentTxs.finish(ctx, nullifier, outcomeOf(rc, r.revertReason(ctx, f.Transaction(), rc))); err != nil {
+	d, err := r.finish(ctx, nullifier, outcomeOf(rc, r.revertReason(ctx, f.Transaction(), rc)))
+	r.countFee(f.Transaction(), rc, d != nil)
+	if err != nil {
 		r.log.Warn("could not store a mined reveal's outcome; GET /reveal/{nullifier} answers pending for it until the next start", "nonce", f.Nonce(), "err", err)
 	} else if err := r.sentTxs.settle(ctx, r.tx.From(), f.Nonce()); err != nil {
 		r.log.Warn("could not mark a mined reveal's record settled; the next start looks it up again", "nonce", f.Nonce(), "err", err)
@@ -235,4 +236,14 @@ func (r *Relayer) revertReason(ctx context.Context, tx *types.Transaction, rc *t
 		return rev.String()
 	}
 	return ""
+}
+
+// finish stores how nullifier's reveal ended (sentStore.finish) and counts what its sponsor was
+// debited for it.
+func (r *Relayer) finish(ctx context.Context, nullifier common.Hash, o revealOutcome) (*debit, error) {
+	d, err := r.sentTxs.finish(ctx, nullifier, o)
+	if d != nil {
+		r.metrics.debited.WithLabelValues(d.sponsor).Add(ether(d.cost))
+	}
+	return d, err
 }

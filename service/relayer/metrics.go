@@ -1,6 +1,13 @@
 package relayer
 
-import "github.com/prometheus/client_golang/prometheus"
+import (
+	"context"
+	"log/slog"
+	"math/big"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
 
 // metrics are the relayer's own, beyond the HTTP and chain call metrics, the balance gate's
 // (gate.NewMetrics) and the transaction manager's (txmgr.NewMetrics).
@@ -12,13 +19,14 @@ type metrics struct {
 	leaseEpoch  prometheus.Gauge
 	feesEarned  *prometheus.CounterVec
 	funded      *prometheus.CounterVec
+	debited     *prometheus.CounterVec
 }
 
 func newMetrics(reg prometheus.Registerer) *metrics {
 	const ns, sub = "vaultd", "relayer"
 	m := &metrics{
 		rateLimited: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Subsystem: sub, Name: "rate_limited_total",
-			Help: "Requests refused by a rate limit, by limit (ip, recipient, total; admin_ip: the admin routes)."}, []string{"limit"}),
+			Help: "Requests refused by a rate limit, by limit (ip, recipient, total; sponsor: RATE_LIMIT_PER_SPONSOR; admin_ip: the admin routes)."}, []string{"limit"}),
 		reveals: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Subsystem: sub, Name: "reveals_total",
 			Help: "Reveal requests by outcome code (SUCCESS or the error code)."}, []string{"outcome"}),
 		stage: prometheus.NewHistogramVec(prometheus.HistogramOpts{Namespace: ns, Subsystem: sub, Name: "reveal_stage_duration_seconds",
@@ -32,11 +40,13 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 	m.feesEarned = prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Subsystem: sub, Name: "fees_earned_total",
 		Help: "Fees paid to the relayer's receiver by mined fee-paying reveals, in the token's base units, by token (an address of RELAYER_TOKEN_PRICES)."}, []string{"token"})
 	m.funded = prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Subsystem: sub, Name: "reveals_funded_total",
-		Help: "Reveals mined, by who paid for their gas: treasury (the operator's wallet, nothing back) or fee (a fee out of the revealed tokens)."}, []string{"funding"})
-	for _, f := range []string{FundingTreasury, FundingFee} {
+		Help: "Reveals mined, by who paid for their gas: treasury (the operator's wallet, nothing back), fee (a fee out of the revealed tokens) or sponsor (a sponsor's balance)."}, []string{"funding"})
+	for _, f := range []string{FundingTreasury, FundingFee, FundingSponsor} {
 		m.funded.WithLabelValues(f) // exported at 0 before the first
 	}
-	reg.MustRegister(m.rateLimited, m.reveals, m.stage, m.gasUsed, m.leaseEpoch, m.feesEarned, m.funded)
+	m.debited = prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Subsystem: sub, Name: "sponsor_debited_ether_total",
+		Help: "Native tokens debited from sponsors for their mined reveals (gas used × effective price), by sponsor id, as this replica settled them (sum the replicas)."}, []string{"sponsor"})
+	reg.MustRegister(m.rateLimited, m.reveals, m.stage, m.gasUsed, m.leaseEpoch, m.feesEarned, m.funded, m.debited)
 	return m
 }
 
@@ -55,4 +65,41 @@ func registerOperator(reg prometheus.Registerer, r *Relayer, wallet string) {
 			}
 			return 0
 		}))
+}
+
+// sponsorBalances exports each sponsor's balance (credited − debited) as the database says at
+// the scrape: every replica exports the same figures (take the max across them). Revoked
+// sponsors are left out. One series per sponsor: operators create them, on the admin routes.
+type sponsorBalances struct {
+	store *sponsorStore
+	log   *slog.Logger
+	desc  *prometheus.Desc
+}
+
+func newSponsorBalances(store *sponsorStore, log *slog.Logger) *sponsorBalances {
+	return &sponsorBalances{store: store, log: log, desc: prometheus.NewDesc("vaultd_relayer_sponsor_balance_ether",
+		"A sponsor's balance in native tokens (credited less debited; its reveals in flight hold part of it), by sponsor id, read from DATABASE_URL at the scrape.", []string{"sponsor"}, nil)}
+}
+
+func (b *sponsorBalances) Describe(ch chan<- *prometheus.Desc) { ch <- b.desc }
+
+func (b *sponsorBalances) Collect(ch chan<- prometheus.Metric) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	list, err := b.store.list(ctx)
+	if err != nil {
+		b.log.Warn("could not read the sponsors' balances for the metrics", "err", err)
+		return
+	}
+	for _, sp := range list {
+		if !sp.revoked() {
+			ch <- prometheus.MustNewConstMetric(b.desc, prometheus.GaugeValue, ether(sp.balance()), sp.id)
+		}
+	}
+}
+
+// ether is wei in native tokens, as the metrics say amounts.
+func ether(wei *big.Int) float64 {
+	f, _ := new(big.Float).Quo(new(big.Float).SetInt(wei), big.NewFloat(1e18)).Float64()
+	return f
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/ecdsa"
 	"fmt"
 	"math/big"
+	"strings"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -73,8 +74,6 @@ const (
 // quoteDigest is the EIP-712 hash a quote's signature signs: keccak256(0x1901 ‖
 // domainSeparator ‖ hashStruct(quote)).
 func quoteDigest(chainID uint64, vault common.Address, q quoteTerms) []byte {
-	domain := crypto.Keccak256(domainType, crypto.Keccak256([]byte(quoteDomainName)), crypto.Keccak256([]byte(quoteDomainVersion)),
-		word(new(big.Int).SetUint64(chainID)), common.LeftPadBytes(vault.Bytes(), 32))
 	partial := new(big.Int)
 	if q.Partial {
 		partial.SetInt64(1)
@@ -82,7 +81,14 @@ func quoteDigest(chainID uint64, vault common.Address, q quoteTerms) []byte {
 	data := crypto.Keccak256(quoteType, common.LeftPadBytes(q.Token.Bytes(), 32), word(q.Amount), word(partial), word(q.Fee),
 		common.LeftPadBytes(q.FeeReceiver.Bytes(), 32), word(big.NewInt(q.ExpiresAt)), word(new(big.Int).SetUint64(q.Gas)),
 		word(q.FeePerGas), crypto.Keccak256([]byte(q.Price)), word(big.NewInt(q.MarginBps)))
-	return crypto.Keccak256([]byte{0x19, 0x01}, domain, data)
+	return crypto.Keccak256([]byte{0x19, 0x01}, domainSeparator(chainID, vault), data)
+}
+
+// domainSeparator is the EIP-712 domain of what the relayer signs and checks (quotes, sponsors'
+// vouchers): this chain's vault.
+func domainSeparator(chainID uint64, vault common.Address) []byte {
+	return crypto.Keccak256(domainType, crypto.Keccak256([]byte(quoteDomainName)), crypto.Keccak256([]byte(quoteDomainVersion)),
+		word(new(big.Int).SetUint64(chainID)), common.LeftPadBytes(vault.Bytes(), 32))
 }
 
 // word is v as a 32-byte big-endian word (v is below 2^256: the document's patterns, and the
@@ -157,8 +163,12 @@ func (r *Relayer) Quote(ctx context.Context, req relayerapi.QuoteRequest) (relay
 // countFee counts a mined reveal by who paid for it (vaultd_relayer_reveals_funded_total) and
 // adds a fee-paying one's fee to vaultd_relayer_fees_earned_total, under its token's address
 // (the tokens the relayer prices, by their tokenId).
-func (r *Relayer) countFee(tx *types.Transaction, rc *types.Receipt) {
+func (r *Relayer) countFee(tx *types.Transaction, rc *types.Receipt, sponsored bool) {
 	if rc.Status != types.ReceiptStatusSuccessful {
+		return
+	}
+	if sponsored {
+		r.metrics.funded.WithLabelValues(FundingSponsor).Inc()
 		return
 	}
 	fee, ok := revealFee(tx)
@@ -226,12 +236,17 @@ func termsOf(q relayerapi.Quote) (quoteTerms, []byte, error) {
 	return t, sig, nil
 }
 
-// checkFunding refuses, before anything is read, a reveal the relayer's funding does not pay
-// for: no fee where the treasury pays for none, or a fee where the relayer takes none.
-func (r *Relayer) checkFunding(_ context.Context, a *attempt) error {
+// checkFunding refuses, before the chain is read, a reveal the relayer's funding does not pay
+// for: a sponsor's key it does not take or that is no sponsor's (checkSponsorKey), no fee and
+// no sponsor where the treasury pays for none, or a fee where the relayer takes none.
+func (r *Relayer) checkFunding(ctx context.Context, a *attempt) error {
 	switch fees := r.cfg.Fees; {
+	case a.in.sponsorKey != "":
+		return r.checkSponsorKey(ctx, a)
+	case a.in.voucher != nil:
+		return r.checkVoucher(ctx, a)
 	case a.in.fee == nil && !fees.Treasury:
-		return reject(PaymentRequired, "this relayer does not pay for reveals: ask POST /quote for a fee, prove the reveal with it and send it with fee")
+		return reject(PaymentRequired, "%s", paymentRequired(fees))
 	case a.in.fee != nil && !fees.Fees:
 		return reject(FeesNotAccepted, "this relayer takes no fees (RELAYER_FUNDING): send the reveal without one")
 	}
@@ -280,4 +295,16 @@ func (r *Relayer) checkFee(ctx context.Context, a *attempt) error {
 		return reject(FeeTooLow, "the fee %s no longer covers the reveal's cost at the chain's fees now (%s): ask POST /quote again and prove the reveal with its fee", fee.Amount, cost)
 	}
 	return nil
+}
+
+// paymentRequired says how a reveal gets paid for where the treasury pays for none.
+func paymentRequired(fees FeeConfig) string {
+	var ways []string
+	if fees.Fees {
+		ways = append(ways, "ask POST /quote for a fee, prove the reveal with it and send it with fee")
+	}
+	if fees.Sponsors {
+		ways = append(ways, "send it with a sponsor's "+sponsorKeyHeader)
+	}
+	return "this relayer does not pay for reveals: " + strings.Join(ways, ", or ")
 }

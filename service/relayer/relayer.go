@@ -61,6 +61,17 @@ const (
 	CodeTokenNotPriced      = "TOKEN_NOT_PRICED"
 	CodeQuoteInvalid        = "QUOTE_INVALID"
 	CodeAmountTooSmall      = "AMOUNT_TOO_SMALL"
+
+	// Sponsors (sponsors.go). 401, 403: the key; 402: the balance; 422: no sponsors here.
+	CodeSponsorKeyUnknown   = "SPONSOR_KEY_UNKNOWN"
+	CodeSponsorRevoked      = "SPONSOR_REVOKED"
+	CodeSponsorBalanceLow   = "SPONSOR_BALANCE_LOW"
+	CodeSponsorsNotAccepted = "SPONSORS_NOT_ACCEPTED"
+	// Vouchers (vouchers.go). 422: not the sponsor's; 402: expired, too small; 409: used.
+	CodeVoucherInvalid      = "VOUCHER_INVALID"
+	CodeVoucherExpired      = "VOUCHER_EXPIRED"
+	CodeVoucherUsed         = "VOUCHER_USED"
+	CodeVoucherAllowanceLow = "VOUCHER_ALLOWANCE_LOW"
 )
 
 var (
@@ -85,11 +96,13 @@ type Relayer struct {
 	log     *slog.Logger
 
 	perIP, perRecipient, total ratelimit.Window
+	perSponsor                 ratelimit.Window // requests carrying a sponsor's key, by sponsor
 	redis                      *redis.Client    // the limits' Redis (REDIS_URL); nil: in this process
 	claims                     *nullifierClaims // one transaction per nullifier across replicas; nil: one process
 	inserts                    insertCounter    // the change inserts in flight: this process's, or every replica's (inserts.go)
 	lease                      *operatorLease   // the operator key leased from OPERATOR_PRIVATE_KEYS; nil: OPERATOR_PRIVATE_KEY
 	sentTxs                    *sentStore       // what the operator signed, durably (sent.go)
+	sponsors                   *sponsorStore    // sponsors' accounts, in the same database (sponsors.go)
 	pause                      *pause.Switch    // an operator's pause of this replica (POST /admin/pause)
 	hooks                      *webhook.Outbox  // webhook events (WEBHOOK_URLS), delivered from the database
 	gas                        gasBook          // the learned gas limit of reveals without change (gas.go)
@@ -148,6 +161,7 @@ func (r *Relayer) Reveal(ctx context.Context, req relayerapi.RevealRequest) (res
 	}()
 	_, end := r.span(ctx, "parse")
 	in, err := parse(req)
+	in.sponsorKey = sponsorKeyOf(ctx)
 	end(err)
 	if err != nil {
 		return res, err

@@ -14,12 +14,12 @@ import (
 
 // A reveal runs as a list of steps in order (revealSteps): the seed's checks in the seed's order,
 // then the relayer's own (the off-chain verification, the simulation, the root's age against the
-// inserts in flight, the claim across replicas, the rate limits), then the send. Each step is a
-// small function with its span. A step that takes something (an insert counted ahead of later
-// reveals, the nullifier's claim, a place under the limits) pushes how to give it back on the
-// reveal's attempt, and one path gives back all that was taken, newest first, when a later step
-// stops the reveal. Once sent, what was taken is the transaction's: given back when it settles
-// (track).
+// inserts in flight, the claim across replicas, a sponsor's reservation, the rate limits), then
+// the send. Each step is a small function with its span. A step that takes something (an insert
+// counted ahead of later reveals, the nullifier's claim, a sponsor's balance, a place under the
+// limits) pushes how to give it back on the reveal's attempt, and one path gives back all that
+// was taken, newest first, when a later step stops the reveal. Once sent, what was taken is the
+// transaction's: given back when it settles (track; a sponsor's, sentStore.finish).
 
 // attempt is one run of a reveal's steps: the request, what the steps learned, what they took.
 type attempt struct {
@@ -32,6 +32,7 @@ type attempt struct {
 	release func()                  // gives back the insert the root hold counted (nothing without change)
 	claim   *claimToken             // the nullifier's claim across replicas (nil: one process)
 	flight  *txmgr.Flight           // the transaction, once sent
+	payer   *payer                  // the sponsor paying for it (checkFunding); nil: a fee or the treasury
 
 	undo []func(context.Context) // what the steps took, newest last (unwind)
 }
@@ -69,6 +70,9 @@ var revealSteps = []step{
 	{name: "simulate", timed: true, run: (*Relayer).simulateReveal},                      // 7
 	{name: "check.root_age", run: (*Relayer).holdRootAge},
 	{name: "claim", run: (*Relayer).claim, skip: oneProcess},
+	// A sponsor's reservation: after the gas limit is known, and after the claim, so that one
+	// attempt at a time holds a nullifier's (TestSponsorDebitedOnceAcrossReplicas).
+	{name: "sponsor", run: (*Relayer).reserveSponsor, skip: notSponsored},
 	{name: "limits", run: (*Relayer).countSend}, // per recipient, and in total
 	{name: "send", timed: true, run: (*Relayer).send},
 }

@@ -31,6 +31,7 @@ type sentStore struct {
 	db      *sqldb.DB
 	chainID uint64
 	hooks   *webhook.Outbox // the reveals' webhook events (nil: none)
+	charges *sponsorStore   // what sponsors hold for reveals, settled with their outcome
 }
 
 // sentTx is one nonce's reveal transaction as recorded.
@@ -149,12 +150,16 @@ type revealOutcome struct {
 	txHash      common.Hash // the version mined, or the newest one sent while pending
 	blockNumber uint64
 	gasUsed     uint64
-	reason      string // a revert's, decoded
+	reason      string   // a revert's, decoded
+	cost        *big.Int // what a mined transaction cost its sender: gas used × effective price (nil: unknown)
 }
 
 // outcomeOf is a mined reveal's outcome, from its receipt and, when it reverted, the reason.
 func outcomeOf(rc *types.Receipt, reason string) revealOutcome {
 	o := revealOutcome{state: stateMined, txHash: rc.TxHash, blockNumber: rc.BlockNumber.Uint64(), gasUsed: rc.GasUsed}
+	if rc.EffectiveGasPrice != nil {
+		o.cost = new(big.Int).Mul(new(big.Int).SetUint64(rc.GasUsed), rc.EffectiveGasPrice)
+	}
 	if rc.Status != types.ReceiptStatusSuccessful {
 		o.state, o.reason = stateReverted, reason
 	}
@@ -164,15 +169,17 @@ func outcomeOf(rc *types.Receipt, reason string) revealOutcome {
 // finish stores how nullifier's reveal ended. A mined reveal's outcome is final: a version of an
 // earlier attempt found dropped later does not overwrite it. When the outcome is new (not the
 // one stored already) its webhook event (reveal.mined, reveal.reverted, reveal.dropped) is
-// recorded in the same transaction: both or neither.
-func (s *sentStore) finish(ctx context.Context, nullifier common.Hash, o revealOutcome) error {
+// recorded in the same transaction: both or neither, and so is the settling of what a sponsor
+// holds for the reveal (sponsorStore.settle): a reveal's outcome is new once, so it is debited
+// once.
+func (s *sentStore) finish(ctx context.Context, nullifier common.Hash, o revealOutcome) (*debit, error) {
 	hash := ""
 	if o.txHash != (common.Hash{}) {
 		hash = o.txHash.Hex()
 	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer tx.Rollback()
 	res, err := tx.ExecContext(ctx, `INSERT INTO reveal_outcomes (chain_id, nullifier, state, tx_hash, block_number, gas_used, reason, updated_at)
@@ -182,18 +189,27 @@ func (s *sentStore) finish(ctx context.Context, nullifier common.Hash, o revealO
 		WHERE reveal_outcomes.state <> 'mined' AND (reveal_outcomes.state <> excluded.state OR reveal_outcomes.tx_hash <> excluded.tx_hash)`,
 		s.chainID, nullifier.Hex(), o.state, hash, int64(o.blockNumber), int64(o.gasUsed), o.reason, time.Now().UnixMilli())
 	if err != nil {
-		return err
+		return nil, err
 	}
+	var d *debit
 	if n, _ := res.RowsAffected(); n == 1 {
 		ev := revealEvent{Nullifier: nullifier.Hex(), TxHash: hash, Reason: o.reason}
 		if o.state == stateMined || o.state == stateReverted {
 			ev.BlockNumber, ev.GasUsed = &o.blockNumber, strconv.FormatUint(o.gasUsed, 10)
 		}
 		if err := s.hooks.Emit(ctx, tx, "reveal."+o.state, ev); err != nil {
-			return err
+			return nil, err
+		}
+		if s.charges != nil {
+			if d, err = s.charges.settle(ctx, tx, nullifier, o); err != nil {
+				return nil, err
+			}
 		}
 	}
-	return tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return nil, err
+	}
+	return d, nil
 }
 
 // revealEvent is the data of a reveal's webhook events.
@@ -318,7 +334,7 @@ func (r *Relayer) recover(ctx context.Context) (following int, err error) {
 			if tx.UnmarshalBinary(st.raw) == nil {
 				reason = r.revertReason(ctx, tx, rc)
 			}
-			if err := r.sentTxs.finish(ctx, st.nullifier, outcomeOf(rc, reason)); err != nil {
+			if _, err := r.finish(ctx, st.nullifier, outcomeOf(rc, reason)); err != nil {
 				return following, err
 			}
 			if err := r.sentTxs.settle(ctx, wallet, st.nonce); err != nil {
@@ -343,7 +359,7 @@ func (r *Relayer) recover(ctx context.Context) (following int, err error) {
 				if err := r.sentTxs.settle(ctx, wallet, st.nonce); err != nil {
 					return following, err
 				}
-				if err := r.sentTxs.finish(ctx, st.nullifier, revealOutcome{state: stateDropped}); err != nil {
+				if _, err := r.finish(ctx, st.nullifier, revealOutcome{state: stateDropped}); err != nil {
 					return following, err
 				}
 				r.unclaimRecorded(ctx, st)

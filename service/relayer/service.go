@@ -77,7 +77,8 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 	r := &Relayer{cfg: cfg, chainID: chainID, client: client, vk: vk,
 		reads: vaultReads{client: client, nullifiers: cfg.Contracts.NullifierRegistry, tree: cfg.Contracts.CommitmentTree}, metrics: m, tracer: tracer, log: log,
 		perIP: ratelimit.New(cfg.Limits.PerIP), perRecipient: ratelimit.New(cfg.Limits.PerRecipient), total: ratelimit.New(cfg.Limits.Total),
-		running: map[common.Hash]*outcome{}, sent: map[common.Hash]*txmgr.Flight{}, inserts: &localInserts{}, closing: make(chan struct{}), keyTaken: make(chan struct{}), set: make(chan struct{})}
+		perSponsor: ratelimit.New(cfg.Limits.PerSponsor),
+		running:    map[common.Hash]*outcome{}, sent: map[common.Hash]*txmgr.Flight{}, inserts: &localInserts{}, closing: make(chan struct{}), keyTaken: make(chan struct{}), set: make(chan struct{})}
 	if cfg.Limits.RedisURL != "" { // the limits hold across every replica sharing this Redis
 		if r.redis, err = ratelimit.Connect(ctx, cfg.Limits.RedisURL, opts.Traces); err != nil {
 			return nil, err
@@ -86,6 +87,7 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 		r.perIP = ratelimit.NewRedis(r.redis, "relayer:ip", cfg.Limits.PerIP)
 		r.perRecipient = ratelimit.NewRedis(r.redis, "relayer:recipient", cfg.Limits.PerRecipient)
 		r.total = ratelimit.NewRedis(r.redis, "relayer:total", cfg.Limits.Total)
+		r.perSponsor = ratelimit.NewRedis(r.redis, "relayer:sponsor", cfg.Limits.PerSponsor)
 		r.claims = &nullifierClaims{client: r.redis, claimTTL: cfg.Limits.ClaimTTL, ttl: time.Hour, quiet: cfg.Operator.LeaseTTL}
 		r.inserts = &fleetInserts{client: r.redis, owner: platform.Instance(), ttl: 10 * time.Minute}
 	}
@@ -100,6 +102,12 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 		return nil, err
 	}
 	r.sentTxs.hooks = r.hooks
+	if r.sponsors, err = openSponsorStore(r.sentTxs.db, chainID); err != nil {
+		return nil, err
+	}
+	r.sentTxs.charges = r.sponsors
+	r.sponsors.hooks, r.sponsors.low = r.hooks, cfg.Fees.SponsorLow
+	reg.MustRegister(newSponsorBalances(r.sponsors, log))
 	opened.Push(r.hooks.Close) // before the database closes
 	if r.pause, err = pause.Open(ctx, r.sentTxs.db, "relayer", cfg.Admin.Replica, "reveals", reg, log); err != nil {
 		return nil, err
@@ -111,6 +119,7 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 		statusIP = ratelimit.NewRedis(r.redis, "relayer:status-ip", cfg.Limits.StatusPerIP)
 		quoteIP = ratelimit.NewRedis(r.redis, "relayer:quote-ip", cfg.Limits.QuotePerIP)
 	}
+	statusAdmission := platform.ClientAdmission(statusIP, cfg.Limits.IPv6Prefix, "status requests per client IP", r.metrics.rateLimited.WithLabelValues("status_ip").Inc)
 	admin := platform.ClientAdmission(adminIP, cfg.Limits.IPv6Prefix, "admin requests per client IP", r.metrics.rateLimited.WithLabelValues("admin_ip").Inc)
 	a := &api{r: r, started: time.Now()}
 	strict := relayerapi.NewStrictHandlerWithOptions(a, nil, relayerapi.StrictHTTPServerOptions{
@@ -122,20 +131,23 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 		Metrics: reg, Gatherer: reg, Logger: opts.Logger,
 		BodyLimits: map[string]int64{"POST /reveal": 16 << 10, "POST /quote": 1 << 10},
 		Admit: map[string]platform.Admission{ // every POST /reveal counts, malformed ones too
-			"POST /reveal": platform.ClientAdmission(r.perIP, cfg.Limits.IPv6Prefix, "requests per client IP",
-				r.metrics.rateLimited.WithLabelValues("ip").Inc),
+			// A sponsor's backend sends for many people from few addresses: per sponsor.
+			"POST /reveal": r.sponsorAdmission(r.perSponsor, platform.ClientAdmission(r.perIP, cfg.Limits.IPv6Prefix, "requests per client IP",
+				r.metrics.rateLimited.WithLabelValues("ip").Inc)),
 			// A poll, cheap but read from the shared database: its own, larger, limit.
-			"GET /reveal/{nullifier}": platform.ClientAdmission(statusIP, cfg.Limits.IPv6Prefix, "status requests per client IP",
-				r.metrics.rateLimited.WithLabelValues("status_ip").Inc),
+			"GET /reveal/{nullifier}": statusAdmission,
+			"GET /sponsor":            r.sponsorAdmission(r.perSponsor, statusAdmission),
 			// A quote reads the chain's fees and signs: its own limit.
 			"POST /quote": platform.ClientAdmission(quoteIP, cfg.Limits.IPv6Prefix, "quote requests per client IP",
 				r.metrics.rateLimited.WithLabelValues("quote_ip").Inc),
 			"POST /admin/pause": admin, "POST /admin/resume": admin, "GET /admin/wallet": admin, // a wrong key counts too
 			"GET /admin/transactions": admin, "POST /admin/transactions/{nonce}/replace": admin, "POST /admin/transactions/{nonce}/cancel": admin,
-			"GET /admin/fleet": admin,
+			"GET /admin/fleet": admin, "GET /admin/sponsors": admin, "POST /admin/sponsors": admin,
+			"POST /admin/sponsors/{id}/credit": admin, "POST /admin/sponsors/{id}/revoke": admin,
 		},
 		API: func(rt chi.Router) {
-			relayerapi.HandlerWithOptions(strict, relayerapi.ChiServerOptions{BaseRouter: rt, ErrorHandlerFunc: platform.RequestErrorHandler})
+			relayerapi.HandlerWithOptions(strict, relayerapi.ChiServerOptions{BaseRouter: rt, ErrorHandlerFunc: platform.RequestErrorHandler,
+				Middlewares: []relayerapi.MiddlewareFunc{carrySponsorKey}})
 		},
 	})
 	if err != nil {

@@ -1,0 +1,555 @@
+package relayer_test
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"database/sql"
+	"log/slog"
+	"maps"
+	"math/big"
+	"net/http"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/common/math"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/signer/core/apitypes"
+
+	"github.com/seed018cc74c/vaultd/gen/relayerapi"
+	"github.com/seed018cc74c/vaultd/service/dev/devchain"
+	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
+	"github.com/seed018cc74c/vaultd/service/kit/platform"
+	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
+	"github.com/seed018cc74c/vaultd/service/kit/sqldb/sqldbtest"
+	"github.com/seed018cc74c/vaultd/service/relayer"
+)
+
+// sponsorEnv is a relayer with the admin routes, on the database at databaseURL.
+func sponsorEnv(databaseURL string, over map[string]string) map[string]string {
+	m := map[string]string{"ADMIN_API_KEY": adminKey, "DATABASE_URL": databaseURL}
+	maps.Copy(m, over)
+	return m
+}
+
+// createSponsor makes a sponsor on the admin routes and answers it with its key.
+func createSponsor(t testing.TB, s *server, name string, signer *string) (relayerapi.Sponsor, string) {
+	t.Helper()
+	resp, err := s.client.CreateSponsorWithResponse(ctx, relayerapi.SponsorRequest{Name: name, VoucherSigner: signer}, bearer(adminKey))
+	if err != nil || resp.JSON201 == nil {
+		t.Fatalf("create a sponsor: %v %s", err, resp.Body)
+	}
+	return resp.JSON201.Sponsor, resp.JSON201.Key
+}
+
+func creditSponsor(t testing.TB, s *server, id, wei string) relayerapi.Sponsor {
+	t.Helper()
+	resp, err := s.client.CreditSponsorWithResponse(ctx, id, relayerapi.SponsorCredit{Amount: wei}, bearer(adminKey))
+	if err != nil || resp.JSON200 == nil {
+		t.Fatalf("credit %s: %v %s", id, err, resp.Body)
+	}
+	return *resp.JSON200
+}
+
+// The operator's sponsor routes, on SQLite and on Postgres: a sponsor is created with its key
+// answered once (vsk_ and 64 hex digits; the database holds only its SHA-256), credited, listed
+// and revoked (once: revoking again keeps the first time); an unknown id is 404, a credit of
+// nothing 400, and without the admin key every route is 401.
+func TestSponsorAdminRoutes(t *testing.T) {
+	t.Parallel()
+	t.Run("sqlite", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "relayer.db")
+		c := devchaintest.Start(t)
+		key := sponsorAdminRoutes(t, c, startRelayer(t, c, sponsorEnv("sqlite:"+path, nil)))
+		db, err := sql.Open("sqlite", path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		var stored string
+		if err := db.QueryRow(`SELECT key_hash FROM sponsors`).Scan(&stored); err != nil || strings.Contains(stored, key[4:]) || len(stored) != 64 {
+			t.Fatalf("the stored key is %q (%v), want its SHA-256 alone", stored, err)
+		}
+	})
+	t.Run("postgres", func(t *testing.T) {
+		c := devchaintest.Start(t)
+		sponsorAdminRoutes(t, c, startRelayer(t, c, sponsorEnv(sqldbtest.Postgres(t), nil)))
+	})
+}
+
+func sponsorAdminRoutes(t *testing.T, c *devchain.Chain, s *server) (key string) {
+	signer := c.Accounts.Users[0].Address.Hex()
+	sp, key := createSponsor(t, s, "Card Issuer Ltd", &signer)
+	if !strings.HasPrefix(key, "vsk_") || len(key) != 68 || !strings.HasPrefix(sp.Id, "sp_") || sp.Name != "Card Issuer Ltd" || sp.Revoked ||
+		sp.Balance != "0" || sp.Available != "0" || sp.VoucherSigner == nil || *sp.VoucherSigner != signer {
+		t.Fatalf("created: %+v, key %q", sp, key)
+	}
+	other, _ := createSponsor(t, s, "Partner App", nil)
+	if other.VoucherSigner != nil {
+		t.Fatalf("a sponsor without vouchers: %+v", other)
+	}
+	creditSponsor(t, s, sp.Id, "1000")
+	if got := creditSponsor(t, s, sp.Id, "234"); got.Credited != "1234" || got.Balance != "1234" || got.Available != "1234" || got.Debited != "0" {
+		t.Fatalf("credited 1000 and 234: %+v", got)
+	}
+	for _, bad := range []string{"0", "x"} {
+		r, err := s.client.CreditSponsorWithResponse(ctx, sp.Id, relayerapi.SponsorCredit{Amount: bad}, bearer(adminKey))
+		if err != nil || r.StatusCode() != 400 {
+			t.Fatalf("a credit of %q: %v %d %s", bad, err, r.StatusCode(), r.Body)
+		}
+	}
+	unknown := "sp_" + strings.Repeat("0", 32)
+	if r, err := s.client.CreditSponsorWithResponse(ctx, unknown, relayerapi.SponsorCredit{Amount: "1"}, bearer(adminKey)); err != nil || r.StatusCode() != 404 || !codeIs(r.Body, "NOT_FOUND") {
+		t.Fatalf("a credit of an unknown sponsor: %v %s", err, r.Body)
+	}
+	if r, err := s.client.RevokeSponsorWithResponse(ctx, unknown, bearer(adminKey)); err != nil || r.StatusCode() != 404 {
+		t.Fatalf("a revoke of an unknown sponsor: %v %s", err, r.Body)
+	}
+	rv, err := s.client.RevokeSponsorWithResponse(ctx, sp.Id, bearer(adminKey))
+	if err != nil || rv.JSON200 == nil || !rv.JSON200.Revoked || rv.JSON200.RevokedAt == nil || rv.JSON200.Balance != "1234" {
+		t.Fatalf("revoke: %v %s", err, rv.Body)
+	}
+	again, err := s.client.RevokeSponsorWithResponse(ctx, sp.Id, bearer(adminKey))
+	if err != nil || again.JSON200 == nil || !again.JSON200.RevokedAt.Equal(*rv.JSON200.RevokedAt) {
+		t.Fatalf("revoke again: %v %s", err, again.Body)
+	}
+	list, err := s.client.ListSponsorsWithResponse(ctx, bearer(adminKey))
+	if err != nil || list.JSON200 == nil || len(list.JSON200.Sponsors) != 2 || list.JSON200.Sponsors[0].Id != sp.Id || !list.JSON200.Sponsors[0].Revoked ||
+		list.JSON200.Sponsors[1].Id != other.Id || strings.Contains(string(list.Body), key[4:]) {
+		t.Fatalf("list: %v %s", err, list.Body)
+	}
+	if r, err := s.client.ListSponsorsWithResponse(ctx); err != nil || r.StatusCode() != 401 {
+		t.Fatalf("list without the admin key: %v %d", err, r.StatusCode())
+	}
+	if r, err := s.client.CreateSponsorWithResponse(ctx, relayerapi.SponsorRequest{Name: "x"}, bearer(key)); err != nil || r.StatusCode() != 401 {
+		t.Fatalf("create with a sponsor's key as the admin's: %v %d", err, r.StatusCode())
+	}
+	return key
+}
+
+// withKey sends key as the sponsor's key.
+func withKey(key string) relayerapi.RequestEditorFn {
+	return func(_ context.Context, r *http.Request) error {
+		r.Header.Set("X-Sponsor-Key", key)
+		return nil
+	}
+}
+
+func revealAs(t testing.TB, s *server, req relayerapi.RevealRequest, key string) *relayerapi.RevealResponse {
+	t.Helper()
+	resp, err := s.client.RevealWithResponse(ctx, req, withKey(key))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp
+}
+
+// sponsorOf is GET /sponsor with key.
+func sponsorOf(t testing.TB, s *server, key string) relayerapi.Sponsor {
+	t.Helper()
+	resp, err := s.client.GetSponsorWithResponse(ctx, withKey(key))
+	if err != nil || resp.JSON200 == nil {
+		t.Fatalf("GET /sponsor: %v %s", err, resp.Body)
+	}
+	return *resp.JSON200
+}
+
+// costOf is what a mined transaction cost its sender: its receipt's gas used × effective price.
+func costOf(t testing.TB, c *devchain.Chain, hash string) *big.Int {
+	t.Helper()
+	rc, err := c.Client().TransactionReceipt(ctx, common.HexToHash(hash))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return new(big.Int).Mul(new(big.Int).SetUint64(rc.GasUsed), rc.EffectiveGasPrice)
+}
+
+const oneEther = "1000000000000000000"
+
+// A sponsor pays for the reveals its key carries, on a relayer whose treasury is off: a reveal
+// without the key is 402 PAYMENT_REQUIRED, nothing sent; with it the reveal is mined and the
+// sponsor debited exactly the receipt's gas used × effective price, nothing left reserved; the
+// same reveal again is NULLIFIER_USED and debits nothing. GET /sponsor reads the account with
+// the key (401 without one, SPONSOR_KEY_UNKNOWN with another). Keyed reveals are limited per
+// sponsor (RateLimit's policy "sponsor"), not per IP: the sponsor's fifth request (its GET /sponsor count too) is 429 while a
+// request from the same IP without the key still passes the limit. On SQLite and on Postgres.
+func TestSponsorPaysForAKeyedReveal(t *testing.T) {
+	t.Parallel()
+	over := map[string]string{"RELAYER_FUNDING": "sponsor", "RATE_LIMIT_PER_SPONSOR": "4/1m"}
+	t.Run("sqlite", func(t *testing.T) {
+		c := devchaintest.Start(t)
+		sponsorPaysForAKeyedReveal(t, c, startRelayer(t, c, sponsorEnv("sqlite:"+filepath.Join(t.TempDir(), "r.db"), over)))
+	})
+	t.Run("postgres", func(t *testing.T) {
+		c := devchaintest.Start(t)
+		sponsorPaysForAKeyedReveal(t, c, startRelayer(t, c, sponsorEnv(sqldbtest.Postgres(t), over)))
+	})
+}
+
+func sponsorPaysForAKeyedReveal(t *testing.T, c *devchain.Chain, s *server) {
+	sp, key := createSponsor(t, s, "Card Issuer Ltd", nil)
+	creditSponsor(t, s, sp.Id, oneEther)
+	_, unpaid := request(t, c, devUsers(c, 0), 41)
+	nonce := pendingOperatorNonce(t, c)
+	wantCode(t, "a reveal without a key, the treasury off", reveal(t, s, unpaid), 402, "PAYMENT_REQUIRED")
+	if n := pendingOperatorNonce(t, c); n != nonce {
+		t.Fatalf("an unpaid reveal sent %d transactions", n-nonce)
+	}
+
+	resp := revealAs(t, s, unpaid, key)
+	if resp.JSON200 == nil || !resp.JSON200.Success {
+		t.Fatalf("the sponsored reveal: %d %s", resp.StatusCode(), resp.Body)
+	}
+	if p := resp.HTTPResponse.Header.Get("RateLimit-Policy"); p != `"sponsor";q=4;w=60` {
+		t.Errorf("RateLimit-Policy %q, want the sponsor's", p)
+	}
+	cost := costOf(t, c, resp.JSON200.TxHash)
+	want := func(what string) {
+		t.Helper()
+		got := sponsorOf(t, s, key)
+		left := new(big.Int).Sub(bigOf(t, oneEther), cost)
+		if got.Id != sp.Id || got.Debited != cost.String() || got.Reserved != "0" || got.RevealsPaid != 1 || got.Balance != left.String() || got.Available != left.String() {
+			t.Fatalf("%s: the sponsor is %+v, want debited the receipt's cost %s once", what, got, cost)
+		}
+	}
+	want("mined")
+	wantCode(t, "the same reveal again", revealAs(t, s, unpaid, key), 409, "NULLIFIER_USED")
+	want("the same reveal again")
+
+	_, other := request(t, c, devUsers(c, 1), 42)
+	wantCode(t, "the sponsor's fifth request in the window", revealAs(t, s, other, key), 429, "RATE_LIMITED")
+	wantCode(t, "a reveal from the same IP without the key", reveal(t, s, other), 402, "PAYMENT_REQUIRED")
+
+	if r, err := s.client.GetSponsorWithResponse(ctx); err != nil || r.StatusCode() != 401 || !codeIs(r.Body, "UNAUTHORIZED") {
+		t.Fatalf("GET /sponsor without a key: %v %s", err, r.Body)
+	}
+	if r, err := s.client.GetSponsorWithResponse(ctx, withKey("vsk_"+strings.Repeat("ab", 32))); err != nil || r.StatusCode() != 401 || !codeIs(r.Body, "SPONSOR_KEY_UNKNOWN") {
+		t.Fatalf("GET /sponsor with an unknown key: %v %s", err, r.Body)
+	}
+}
+
+// A sponsor that cannot pay is refused before anything is sent, each with its own code: too
+// little left for the reveal's worst case (402 SPONSOR_BALANCE_LOW), a revoked key (403
+// SPONSOR_REVOKED), an unknown key (401 SPONSOR_KEY_UNKNOWN), a key with a fee (400), a key at a
+// relayer that takes no sponsors (422 SPONSORS_NOT_ACCEPTED). The operator's nonce is unchanged,
+// nothing is left reserved, and the card can be revealed after.
+func TestSponsorRefusals(t *testing.T) {
+	t.Parallel()
+	c := devchaintest.Start(t)
+	s := startRelayer(t, c, sponsorEnv("sqlite:"+filepath.Join(t.TempDir(), "r.db"), map[string]string{"RELAYER_FUNDING": "sponsor,treasury"}))
+	poor, poorKey := createSponsor(t, s, "Poor", nil)
+	creditSponsor(t, s, poor.Id, "1000000000") // 1 gwei: far below a reveal's worst case
+	gone, goneKey := createSponsor(t, s, "Gone", nil)
+	creditSponsor(t, s, gone.Id, oneEther)
+	if r, err := s.client.RevokeSponsorWithResponse(ctx, gone.Id, bearer(adminKey)); err != nil || r.JSON200 == nil {
+		t.Fatalf("revoke: %v", err)
+	}
+	_, req := request(t, c, devUsers(c, 0), 43)
+	nonce := pendingOperatorNonce(t, c)
+	wantCode(t, "a sponsor with too little", revealAs(t, s, req, poorKey), 402, "SPONSOR_BALANCE_LOW")
+	wantCode(t, "a revoked key", revealAs(t, s, req, goneKey), 403, "SPONSOR_REVOKED")
+	wantCode(t, "an unknown key", revealAs(t, s, req, "vsk_"+strings.Repeat("cd", 32)), 401, "SPONSOR_KEY_UNKNOWN")
+	withFee := clone(req)
+	withFee.Fee = &relayerapi.RevealFee{Amount: "1", Receiver: c.Accounts.Operator.Address.Hex()}
+	wantCode(t, "a key and a fee", revealAs(t, s, withFee, poorKey), 400, "INVALID_REQUEST")
+	if n := pendingOperatorNonce(t, c); n != nonce {
+		t.Fatalf("refused sponsored reveals sent %d transactions", n-nonce)
+	}
+	if got := sponsorOf(t, s, poorKey); got.Reserved != "0" || got.Debited != "0" {
+		t.Fatalf("a refused reveal left %+v", got)
+	}
+	if got := sponsorOf(t, s, goneKey); !got.Revoked || got.Balance != oneEther {
+		t.Fatalf("a revoked sponsor reads %+v", got)
+	}
+	if resp := reveal(t, s, req); resp.JSON200 == nil {
+		t.Fatalf("the card, by the treasury after: %d %s", resp.StatusCode(), resp.Body)
+	}
+
+	plain := startRelayer(t, c, sponsorEnv("sqlite:"+filepath.Join(t.TempDir(), "p.db"), nil))
+	_, req = request(t, c, devUsers(c, 1), 44)
+	wantCode(t, "a key at a relayer without sponsors", revealAs(t, plain, req, poorKey), 422, "SPONSORS_NOT_ACCEPTED")
+}
+
+// A sponsored reveal is reserved and debited once across a restart: sent and not mined (504
+// TX_PENDING), the relayer restarted on the same database, the same reveal with the same key
+// joins the transaction found in flight (nothing reserved again); once mined, the sponsor is
+// debited exactly its receipt's cost and nothing is left reserved.
+func TestSponsorDebitedOnceAcrossARestart(t *testing.T) {
+	t.Parallel()
+	c := devchaintest.Start(t)
+	over := sponsorEnv("sqlite:"+filepath.Join(t.TempDir(), "r.db"), map[string]string{"RELAYER_FUNDING": "sponsor", "RECEIPT_TIMEOUT": "1s", "REPLACE_AFTER": "500ms",
+		"RATE_LIMIT_PER_SPONSOR": "100000/1m"}) // the test polls GET /sponsor
+	s := startRelayer(t, c, over)
+	sp, key := createSponsor(t, s, "Card Issuer Ltd", nil)
+	creditSponsor(t, s, sp.Id, oneEther)
+	_, req := request(t, c, devUsers(c, 0), 45)
+	before := pendingOperatorNonce(t, c)
+	c.PauseSealing()
+	wantCode(t, "the sponsored reveal, not mined in time", revealAs(t, s, req, key), 504, "TX_PENDING")
+	held := sponsorOf(t, s, key)
+	if held.Reserved == "0" || held.Debited != "0" {
+		t.Fatalf("in flight, the sponsor is %+v: want its worst case reserved", held)
+	}
+	s.stop()
+	s = startRelayer(t, c, over)
+	wantCode(t, "the same reveal after a restart", revealAs(t, s, req, key), 504, "TX_PENDING")
+	if got := sponsorOf(t, s, key); got.Reserved != held.Reserved {
+		t.Fatalf("after a restart and a repeat, reserved %s, want %s (once)", got.Reserved, held.Reserved)
+	}
+	c.ResumeSealing()
+	waitFor(t, "the reveal mined", func() bool { return operatorNonce(t, c) == before+1 })
+	waitFor(t, "the sponsor debited", func() bool { return sponsorOf(t, s, key).RevealsPaid == 1 })
+	st := status(t, s, req)
+	if st.TxHash == nil {
+		t.Fatalf("status %+v", st)
+	}
+	got, cost := sponsorOf(t, s, key), costOf(t, c, *st.TxHash)
+	if got.Debited != cost.String() || got.Reserved != "0" || got.RevealsPaid != 1 {
+		t.Fatalf("mined after a restart: the sponsor is %+v, want debited %s once and nothing reserved", got, cost)
+	}
+	if n := operatorNonce(t, c); n != before+1 {
+		t.Fatalf("%d transactions for one sponsored nullifier", n-before)
+	}
+}
+
+// signVoucher is a voucher of sponsor for allowance wei until expires, signed by key as EIP-712
+// typed data through go-ethereum's reference implementation (what wallets use).
+func signVoucher(t testing.TB, c *devchain.Chain, key *ecdsa.PrivateKey, sponsor, allowance string, expires int64) relayerapi.Voucher {
+	t.Helper()
+	id := crypto.Keccak256Hash([]byte(t.Name()), big.NewInt(time.Now().UnixNano()).Bytes())
+	typed := apitypes.TypedData{
+		Types: apitypes.Types{
+			"EIP712Domain": {{Name: "name", Type: "string"}, {Name: "version", Type: "string"}, {Name: "chainId", Type: "uint256"}, {Name: "verifyingContract", Type: "address"}},
+			"Voucher":      {{Name: "sponsor", Type: "string"}, {Name: "allowance", Type: "uint256"}, {Name: "expiresAt", Type: "uint256"}, {Name: "id", Type: "bytes32"}},
+		},
+		PrimaryType: "Voucher",
+		Domain:      apitypes.TypedDataDomain{Name: "vaultd relayer", Version: "1", ChainId: math.NewHexOrDecimal256(int64(c.ChainID)), VerifyingContract: c.Contracts.Vault.Hex()},
+		Message:     apitypes.TypedDataMessage{"sponsor": sponsor, "allowance": allowance, "expiresAt": strconv.FormatInt(expires, 10), "id": id.Hex()},
+	}
+	digest, _, err := apitypes.TypedDataAndHash(typed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sig, err := crypto.Sign(digest, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sig[64] += 27
+	return relayerapi.Voucher{Sponsor: sponsor, Allowance: allowance, ExpiresAt: expires, Id: id.Hex(), Signature: hexutil.Encode(sig)}
+}
+
+// A voucher the sponsor's voucherSigner signed pays for one reveal, carried by the recipient's
+// device instead of the key: the sponsor is debited exactly the receipt's cost, and the voucher
+// used again (for another card) is 409 VOUCHER_USED, nothing sent. Refused before anything is
+// sent, each with its own code: expired (402 VOUCHER_EXPIRED), signed by another key (422
+// VOUCHER_INVALID), an allowance below the reveal's worst case (402 VOUCHER_ALLOWANCE_LOW). A
+// voucher whose reveal a step after the reservation refused (the per-recipient limit) is given
+// back whole by the reveal's undo: nothing held, and it pays for another reveal after.
+// On SQLite and on Postgres.
+func TestSponsorVoucher(t *testing.T) {
+	t.Parallel()
+	over := map[string]string{"RELAYER_FUNDING": "sponsor", "RATE_LIMIT_PER_RECIPIENT": "1/1h"}
+	t.Run("sqlite", func(t *testing.T) {
+		c := devchaintest.Start(t)
+		sponsorVoucher(t, c, startRelayer(t, c, sponsorEnv("sqlite:"+filepath.Join(t.TempDir(), "r.db"), over)))
+	})
+	t.Run("postgres", func(t *testing.T) {
+		c := devchaintest.Start(t)
+		sponsorVoucher(t, c, startRelayer(t, c, sponsorEnv(sqldbtest.Postgres(t), over)))
+	})
+}
+
+func sponsorVoucher(t *testing.T, c *devchain.Chain, s *server) {
+	signer := freshKey(t)
+	signerAddr := crypto.PubkeyToAddress(signer.PublicKey).Hex()
+	sp, key := createSponsor(t, s, "Card Issuer Ltd", &signerAddr)
+	creditSponsor(t, s, sp.Id, oneEther)
+	later := time.Now().Add(time.Hour).Unix()
+	const allowance = "500000000000000000" // 0.5: above a reveal's worst case at MAX_FEE_PER_GAS
+
+	recipient := crypto.PubkeyToAddress(freshKey(t).PublicKey)
+	first := prepareFor(t, c, newCard(t, c, 0, c.Tokens[0].Address, 51), recipient)
+	third := prepareFor(t, c, newCard(t, c, 2, c.Tokens[0].Address, 53), recipient) // to the same recipient: over its limit
+	_, second := request(t, c, devUsers(c, 1), 52)
+	nonce := pendingOperatorNonce(t, c)
+	refused := func(what string, req relayerapi.RevealRequest, v relayerapi.Voucher, status int, code string) {
+		t.Helper()
+		req = clone(req)
+		req.Voucher = &v
+		wantCode(t, what, reveal(t, s, req), status, code)
+	}
+	refused("an expired voucher", first, signVoucher(t, c, signer, sp.Id, allowance, time.Now().Add(-time.Minute).Unix()), 402, "VOUCHER_EXPIRED")
+	refused("a voucher signed by another key", first, signVoucher(t, c, freshKey(t), sp.Id, allowance, later), 422, "VOUCHER_INVALID")
+	forged := signVoucher(t, c, signer, sp.Id, allowance, later)
+	forged.Allowance = oneEther // not what was signed
+	refused("a voucher changed", first, forged, 422, "VOUCHER_INVALID")
+	refused("an allowance below the worst case", first, signVoucher(t, c, signer, sp.Id, "1000", later), 402, "VOUCHER_ALLOWANCE_LOW")
+	if n := pendingOperatorNonce(t, c); n != nonce {
+		t.Fatalf("refused vouchers sent %d transactions", n-nonce)
+	}
+
+	v := signVoucher(t, c, signer, sp.Id, allowance, later)
+	paid := clone(first)
+	paid.Voucher = &v
+	resp := reveal(t, s, paid)
+	if resp.JSON200 == nil {
+		t.Fatalf("the voucher's reveal: %d %s", resp.StatusCode(), resp.Body)
+	}
+	cost := costOf(t, c, resp.JSON200.TxHash)
+	if got := sponsorOf(t, s, key); got.Debited != cost.String() || got.Reserved != "0" || got.RevealsPaid != 1 {
+		t.Fatalf("the sponsor is %+v, want debited the receipt's cost %s", got, cost)
+	}
+	nonce = pendingOperatorNonce(t, c)
+	w := signVoucher(t, c, signer, sp.Id, allowance, later)
+	refused("a voucher's reveal over the recipient's limit", third, w, 429, "RATE_LIMITED")
+	refused("the voucher used again", second, v, 409, "VOUCHER_USED")
+	if n := pendingOperatorNonce(t, c); n != nonce {
+		t.Fatalf("refused vouchers sent %d transactions", n-nonce)
+	}
+	if got := sponsorOf(t, s, key); got.Debited != cost.String() || got.Reserved != "0" || got.RevealsPaid != 1 {
+		t.Fatalf("after refused vouchers, the sponsor is %+v", got)
+	}
+	again := clone(second)
+	again.Voucher = &w
+	if resp = reveal(t, s, again); resp.JSON200 == nil {
+		t.Fatalf("a voucher given back, on another reveal: %d %s", resp.StatusCode(), resp.Body)
+	}
+	cost.Add(cost, costOf(t, c, resp.JSON200.TxHash))
+	if got := sponsorOf(t, s, key); got.Debited != cost.String() || got.Reserved != "0" || got.RevealsPaid != 2 {
+		t.Fatalf("after two vouchers, the sponsor is %+v, want debited %s", got, cost)
+	}
+}
+
+// What a sponsor's debits show: its balance gauge (vaultd_relayer_sponsor_balance_ether, from
+// the database), its debits (vaultd_relayer_sponsor_debited_ether_total), the reveal counted as
+// the sponsor's (vaultd_relayer_reveals_funded_total{funding="sponsor"}), and the webhook
+// sponsor.balance_low once, when a debit takes its balance under RELAYER_SPONSOR_LOW_BALANCE
+// (a second debit under it tells nothing more).
+func TestSponsorMetricsAndLowBalanceWebhook(t *testing.T) {
+	t.Parallel()
+	c := devchaintest.Start(t)
+	const secret = "a webhook secret for the tests"
+	h := newHookReceiver(t, secret)
+	s := startRelayer(t, c, sponsorEnv("sqlite:"+filepath.Join(t.TempDir(), "r.db"), map[string]string{"RELAYER_FUNDING": "sponsor",
+		"WEBHOOK_URLS": h.url, "WEBHOOK_SECRET": secret, "RELAYER_SPONSOR_LOW_BALANCE": "0.999999999999999999"})) // 1 wei under what is credited
+	sp, key := createSponsor(t, s, "Card Issuer Ltd", nil)
+	creditSponsor(t, s, sp.Id, oneEther)
+	if m := scrape(t, s); !strings.Contains(m, `vaultd_relayer_sponsor_balance_ether{sponsor="`+sp.Id+`"} 1`+"\n") {
+		t.Fatalf("the balance gauge before any reveal:\n%s", grepLines(m, "sponsor"))
+	}
+	cost := new(big.Int)
+	for i := range 2 {
+		_, req := request(t, c, devUsers(c, i), int64(61+i))
+		resp := revealAs(t, s, req, key)
+		if resp.JSON200 == nil {
+			t.Fatalf("sponsored reveal %d: %d %s", i, resp.StatusCode(), resp.Body)
+		}
+		cost.Add(cost, costOf(t, c, resp.JSON200.TxHash))
+	}
+	left, _ := new(big.Float).Quo(new(big.Float).SetInt(new(big.Int).Sub(bigOf(t, oneEther), cost)), big.NewFloat(1e18)).Float64()
+	spent, _ := new(big.Float).Quo(new(big.Float).SetInt(cost), big.NewFloat(1e18)).Float64()
+	m := scrape(t, s)
+	for _, want := range []string{
+		`vaultd_relayer_sponsor_balance_ether{sponsor="` + sp.Id + `"} ` + strconv.FormatFloat(left, 'g', -1, 64),
+		`vaultd_relayer_sponsor_debited_ether_total{sponsor="` + sp.Id + `"} ` + strconv.FormatFloat(spent, 'g', -1, 64),
+		`vaultd_relayer_reveals_funded_total{funding="sponsor"} 2`,
+		`vaultd_relayer_reveals_funded_total{funding="treasury"} 0`,
+	} {
+		if !strings.Contains(m, want+"\n") {
+			t.Errorf("metrics lack %s:\n%s", want, grepLines(m, "sponsor"))
+		}
+	}
+	waitFor(t, "sponsor.balance_low", func() bool { return slices.Contains(h.types(), "sponsor.balance_low") })
+	time.Sleep(300 * time.Millisecond) // nothing more arrives
+	low := 0
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, e := range h.events {
+		if e.Type != "sponsor.balance_low" {
+			continue
+		}
+		low++
+		if !strings.Contains(string(e.Data), sp.Id) || !strings.Contains(string(e.Data), `"threshold":"999999999999999999"`) {
+			t.Errorf("sponsor.balance_low: %s", e.Data)
+		}
+	}
+	if low != 1 {
+		t.Fatalf("sponsor.balance_low told %d times, want once", low)
+	}
+}
+
+// A sponsor's key is never logged: a keyed reveal, a revoked key's, an unknown key's and the
+// sponsor's GET /sponsor leave no line, at debug level, that holds the key or its hex part.
+func TestSponsorKeysAreNeverLogged(t *testing.T) {
+	t.Parallel()
+	c := devchaintest.Start(t)
+	logs := &platformtest.Logs{}
+	cfg, err := relayer.LoadConfig(env(t, c, sponsorEnv("sqlite:"+filepath.Join(t.TempDir(), "r.db"), map[string]string{"RELAYER_FUNDING": "sponsor"})))
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := relayer.New(ctx, cfg, relayer.Options{Logger: platform.NewLogger(logs, slog.LevelDebug, "relayer")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	url, _ := platformtest.Serve(t, svc.Handler(), svc.Start, svc.Close)
+	client, _ := relayerapi.NewClientWithResponses(url)
+	s := &server{svc: svc, url: url, client: client}
+	sp, key := createSponsor(t, s, "Card Issuer Ltd", nil)
+	creditSponsor(t, s, sp.Id, oneEther)
+	_, req := request(t, c, devUsers(c, 0), 71)
+	if resp := revealAs(t, s, req, key); resp.JSON200 == nil {
+		t.Fatalf("a keyed reveal: %d %s", resp.StatusCode(), resp.Body)
+	}
+	sponsorOf(t, s, key)
+	unknown := "vsk_" + strings.Repeat("ef", 32)
+	_, other := request(t, c, devUsers(c, 1), 72)
+	wantCode(t, "an unknown key", revealAs(t, s, other, unknown), 401, "SPONSOR_KEY_UNKNOWN")
+	s.client.RevokeSponsorWithResponse(ctx, sp.Id, bearer(adminKey))
+	wantCode(t, "a revoked key", revealAs(t, s, other, key), 403, "SPONSOR_REVOKED")
+	for _, secret := range []string{key[4:], unknown[4:]} {
+		if strings.Contains(logs.String(), secret) {
+			t.Fatalf("a sponsor's key is in the logs:\n%s", logs.String())
+		}
+	}
+	if !strings.Contains(logs.String(), "SPONSOR_REVOKED") && !strings.Contains(logs.String(), "status=403") && !strings.Contains(logs.String(), `"status":403`) {
+		t.Fatalf("the logs do not show the requests at all:\n%s", logs.String())
+	}
+}
+
+// Across replicas sharing Redis and Postgres, a sponsored reveal sent to both at once is one
+// transaction (both answers name it), reserved and debited once: the sponsor, read at either
+// replica, is debited exactly that transaction's cost, nothing left reserved.
+func TestSponsorDebitedOnceAcrossReplicas(t *testing.T) {
+	t.Parallel()
+	c := devchaintest.Start(t)
+	a, b, _ := replicaPair(t, c, map[string]string{"RELAYER_FUNDING": "sponsor", "ADMIN_API_KEY": adminKey}, nil)
+	sp, key := createSponsor(t, a, "Card Issuer Ltd", nil)
+	creditSponsor(t, b, sp.Id, oneEther) // one account, whichever replica is asked
+	_, req := request(t, c, devUsers(c, 0), 81)
+	answers := make(chan *relayerapi.RevealResponse, 2)
+	for _, s := range []*server{a, b} {
+		go func() {
+			resp, err := s.client.RevealWithResponse(ctx, req, withKey(key))
+			if err != nil {
+				t.Error(err)
+			}
+			answers <- resp
+		}()
+	}
+	first, second := <-answers, <-answers
+	if first == nil || second == nil || first.JSON200 == nil || second.JSON200 == nil || first.JSON200.TxHash != second.JSON200.TxHash {
+		t.Fatalf("the reveal sent to both replicas: %s / %s", first.Body, second.Body)
+	}
+	cost := costOf(t, c, first.JSON200.TxHash)
+	for _, s := range []*server{a, b} {
+		if got := sponsorOf(t, s, key); got.Debited != cost.String() || got.Reserved != "0" || got.RevealsPaid != 1 {
+			t.Fatalf("the sponsor is %+v, want debited %s once", got, cost)
+		}
+	}
+}

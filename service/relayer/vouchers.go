@@ -1,0 +1,89 @@
+package relayer
+
+import (
+	"context"
+	"errors"
+	"math/big"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/seed018cc74c/vaultd/gen/relayerapi"
+	vouchers "github.com/seed018cc74c/vaultd/service/relayer/voucher"
+)
+
+// A voucher is a sponsor's promise to pay for one reveal, up to an allowance, until it expires,
+// signed by the sponsor's voucher signer (EIP-712, in the relayer's domain: package voucher), so that
+// a card carries its own postage without the sponsor's key. Its id is recorded used in the
+// database transaction that reserves its reveal's worst case (sponsorStore.useVoucher), and
+// forgotten with the reservation if that reveal is not sent.
+
+// voucher is a voucher as parse reads it.
+type voucher struct {
+	sponsor   string
+	allowance *big.Int
+	expiresAt int64 // unix seconds
+	id        common.Hash
+	sig       []byte // r ‖ s ‖ v, v 0 or 1
+}
+
+func parseVoucher(v relayerapi.Voucher) (*voucher, error) {
+	allowance, ok := new(big.Int).SetString(v.Allowance, 10)
+	if !ok || allowance.Cmp(maxUint256) > 0 {
+		return nil, reject(InvalidInput, "voucher.allowance must be a decimal integer of wei below 2^256")
+	}
+	sig, err := hexutil.Decode(v.Signature)
+	if err != nil || len(sig) != 65 || (sig[64] != 27 && sig[64] != 28) {
+		return nil, reject(VoucherInvalid, "the voucher's signature is not r ‖ s ‖ v with v 27 or 28")
+	}
+	sig[64] -= 27
+	return &voucher{sponsor: v.Sponsor, allowance: allowance, expiresAt: v.ExpiresAt, id: common.HexToHash(v.Id), sig: sig}, nil
+}
+
+// checkVoucher is checkFunding for a reveal carrying a voucher: the relayer takes sponsors, the
+// reveal carries nothing else that pays, the voucher is its sponsor's signer's signature over
+// its terms, unexpired, and the sponsor is not revoked. Whether it was used is decided with its
+// reservation (reserveSponsor).
+func (r *Relayer) checkVoucher(ctx context.Context, a *attempt) error {
+	v := a.in.voucher
+	if !r.cfg.Fees.Sponsors {
+		return reject(SponsorsNotAccepted, "this relayer takes no sponsors (RELAYER_FUNDING): send the reveal without the voucher")
+	}
+	if a.in.fee != nil {
+		return reject(InvalidInput, "a reveal is paid by one of a fee, a sponsor's key or a voucher: send it with one")
+	}
+	sp, err := r.sponsors.get(ctx, v.sponsor)
+	if errors.Is(err, errNoSponsor) {
+		return reject(VoucherInvalid, "the voucher names no sponsor of this relayer")
+	}
+	if err != nil {
+		return err
+	}
+	if err := r.checkVoucherSignature(v, sp); err != nil {
+		return err
+	}
+	if time.Now().Unix() > v.expiresAt {
+		return reject(VoucherExpired, "the voucher expired at %s", time.Unix(v.expiresAt, 0).UTC().Format(time.RFC3339))
+	}
+	if sp.revoked() {
+		return reject(SponsorRevoked, "the voucher's sponsor was revoked: it pays for no reveal")
+	}
+	a.payer = &payer{sponsor: sp.id, voucher: v.id.Hex(), allowance: v.allowance}
+	return nil
+}
+
+// checkVoucherSignature refuses a voucher not signed by its sponsor's voucher signer over these
+// terms (or whose sponsor takes no vouchers).
+func (r *Relayer) checkVoucherSignature(v *voucher, sp sponsor) error {
+	if sp.signer == (common.Address{}) {
+		return reject(VoucherInvalid, "the voucher's sponsor has no voucher signer: it pays with its key alone")
+	}
+	digest := vouchers.Digest(r.chainID, r.cfg.Contracts.Vault, vouchers.Terms{Sponsor: v.sponsor, Allowance: v.allowance, ExpiresAt: v.expiresAt, ID: v.id})
+	pub, err := crypto.SigToPub(digest, v.sig)
+	if err != nil || crypto.PubkeyToAddress(*pub) != sp.signer {
+		return reject(VoucherInvalid, "the voucher is not signed by its sponsor's voucher signer over these terms")
+	}
+	return nil
+}
