@@ -16,7 +16,7 @@ import (
 
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
-	"github.com/seed018cc74c/vaultd/service/relayer/voucher"
+	"github.com/seed018cc74c/vaultd/service/vault/voucher"
 	"github.com/seed018cc74c/vaultd/service/vault/card"
 )
 

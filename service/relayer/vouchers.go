@@ -11,7 +11,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
-	vouchers "github.com/seed018cc74c/vaultd/service/relayer/voucher"
+	vouchers "github.com/seed018cc74c/vaultd/service/vault/voucher"
 )
 
 // A voucher is a sponsor's promise to pay for one reveal, up to an allowance, until it expires,
