@@ -454,9 +454,16 @@ func TestSponsorMetricsAndLowBalanceWebhook(t *testing.T) {
 	left, _ := new(big.Float).Quo(new(big.Float).SetInt(new(big.Int).Sub(bigOf(t, oneEther), cost)), big.NewFloat(1e18)).Float64()
 	spent, _ := new(big.Float).Quo(new(big.Float).SetInt(cost), big.NewFloat(1e18)).Float64()
 	m := scrape(t, s)
+	// The ether figures are float64 sums: equal to the wei's within rounding, not to the digit.
+	for series, want := range map[string]float64{
+		`vaultd_relayer_sponsor_balance_ether{sponsor="` + sp.Id + `"}`:       left,
+		`vaultd_relayer_sponsor_debited_ether_total{sponsor="` + sp.Id + `"}`: spent,
+	} {
+		if got, ok := seriesValue(m, series); !ok || got < want*(1-1e-9) || got > want*(1+1e-9) {
+			t.Errorf("%s is %v (listed: %v), want %v", series, got, ok, want)
+		}
+	}
 	for _, want := range []string{
-		`vaultd_relayer_sponsor_balance_ether{sponsor="` + sp.Id + `"} ` + strconv.FormatFloat(left, 'g', -1, 64),
-		`vaultd_relayer_sponsor_debited_ether_total{sponsor="` + sp.Id + `"} ` + strconv.FormatFloat(spent, 'g', -1, 64),
 		`vaultd_relayer_reveals_funded_total{funding="sponsor"} 2`,
 		`vaultd_relayer_reveals_funded_total{funding="treasury"} 0`,
 	} {
@@ -552,4 +559,15 @@ func TestSponsorDebitedOnceAcrossReplicas(t *testing.T) {
 			t.Fatalf("the sponsor is %+v, want debited %s once", got, cost)
 		}
 	}
+}
+
+// seriesValue is the value of one series (its name and labels as exposed) in a scrape.
+func seriesValue(metrics, series string) (float64, bool) {
+	for _, line := range strings.Split(metrics, "\n") {
+		if v, ok := strings.CutPrefix(line, series+" "); ok {
+			f, err := strconv.ParseFloat(v, 64)
+			return f, err == nil
+		}
+	}
+	return 0, false
 }
