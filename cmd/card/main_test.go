@@ -37,6 +37,7 @@ import (
 // The README's card flow, as a user types it: a manifest, card create, card redeem --print and
 // --direct to a recipient who never held gas, and a second redeem that is refused.
 func TestCardCommands(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	manifest := filepath.Join(t.TempDir(), "devnet.json")
 	if err := c.WriteManifest(manifest); err != nil {
@@ -95,6 +96,7 @@ func TestCardCommands(t *testing.T) {
 // Debian's zbarimg decodes back to the link; card redeem reads the link as it reads the card. A
 // link cut short is refused as such, and --url with a fragment is refused.
 func TestCardAsALinkAndAQRCode(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	dir := t.TempDir()
 	manifest := filepath.Join(dir, "devnet.json")
@@ -145,6 +147,7 @@ func TestCardAsALinkAndAQRCode(t *testing.T) {
 // path of an http page can change it to read the card in its fragment); localhost, 127.0.0.1 and
 // [::1] are accepted, as the browser test's loopback server is.
 func TestCardLinkIsHTTPS(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	manifest := filepath.Join(t.TempDir(), "devnet.json")
 	if err := c.WriteManifest(manifest); err != nil {
@@ -174,6 +177,7 @@ func TestCardLinkIsHTTPS(t *testing.T) {
 // sent to it: the card would be lost), the card's own token and another alike, with nothing sent;
 // the card then redeems to a wallet.
 func TestRedeemRefusesAContractRecipient(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	manifest := filepath.Join(t.TempDir(), "devnet.json")
 	if err := c.WriteManifest(manifest); err != nil {
@@ -220,6 +224,7 @@ func TestRedeemRefusesAContractRecipient(t *testing.T) {
 // the head (CONFIRMATIONS=1) lists a card's deposit only once another block is mined, here by
 // a second card committed a moment later. Without the wait, the redeem fails at once.
 func TestRedeemWaitsForTheIndexer(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	manifest := filepath.Join(t.TempDir(), "devnet.json")
 	if err := c.WriteManifest(manifest); err != nil {
@@ -268,6 +273,7 @@ func TestRedeemWaitsForTheIndexer(t *testing.T) {
 // On a chain known only by a deployment file (cmd/deploy's) and an RPC URL, with the wallets'
 // keys in files: a card created and redeemed directly.
 func TestCardOnADeployment(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -345,6 +351,7 @@ func TestCardOnADeployment(t *testing.T) {
 // new card (on stderr and in --change-out, written before the reveal is sent) that redeems the
 // rest; asking for more than the card holds is refused with nothing sent.
 func TestRedeemPartOfACard(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	dir := t.TempDir()
 	manifest := filepath.Join(dir, "devnet.json")
@@ -403,6 +410,7 @@ func TestRedeemPartOfACard(t *testing.T) {
 // before anything is proved or sent, a redeem without --max-fee is told to set one, and one
 // within it pays the relayer's fee out of the card: the recipient gets the rest.
 func TestRedeemPayingTheRelayersFee(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	manifest := filepath.Join(t.TempDir(), "devnet.json")
 	if err := c.WriteManifest(manifest); err != nil {

@@ -24,6 +24,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 
+	"github.com/seed018cc74c/vaultd/gen/contracts"
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
@@ -595,27 +596,13 @@ func burstAgainstOneRoot(t *testing.T, c *devchain.Chain, servers []*server, wal
 	const n = 40
 	cards := make([]card.Card, n)
 	for i := range cards {
-		cd, _, err := card.Create(ctx, c.Client(), devUsers(c, i), c.Contracts.Vault, c.Tokens[0].Address, big.NewInt(int64(1000+i)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		cards[i] = cd
+		cards[i] = burstCard(t, c, i)
 	}
 	tree, err := card.Tree(ctx, c.Client(), c.Contracts.CommitmentTree) // one root for all forty
 	if err != nil {
 		t.Fatal(err)
 	}
-	reqs := make([]relayerRequest, n)
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, 2)
-	for i := range cards {
-		wg.Go(func() {
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			reqs[i] = partialRequest(t, cards[i], tree)
-		})
-	}
-	wg.Wait()
+	reqs := burstRequests(t, cards, tree)
 
 	nonces := func(pending bool) (sum uint64) {
 		for _, w := range wallets {
@@ -672,6 +659,71 @@ func burstAgainstOneRoot(t *testing.T, c *devchain.Chain, servers []*server, wal
 	if mined := nonces(false) - before; mined != 32 {
 		t.Fatalf("%d transactions mined, want 32", mined)
 	}
+}
+
+// burstCard commits the i-th card of a burst to c, from a dev user's account. Its secrets are
+// fixed by i: each burst commits the same cards in the same order to a fresh dev chain, so
+// every burst's tree is the same, and so are its proofs (burstRequests).
+func burstCard(t *testing.T, c *devchain.Chain, i int) card.Card {
+	t.Helper()
+	chainID, err := c.Client().ChainID(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cd := card.Card{ChainID: chainID.Uint64(), Vault: c.Contracts.Vault, Token: c.Tokens[0].Address, Amount: big.NewInt(int64(1000 + i)),
+		Secret: big.NewInt(int64(1_000_001 + i)), NullifierSecret: big.NewInt(int64(2_000_001 + i))}
+	key := devUsers(c, i)
+	if _, err := card.Send(ctx, c.Client(), key, cd.Token, contracts.NewWrappedToken().PackApprove(cd.Vault, cd.Amount)); err != nil {
+		t.Fatal(err)
+	}
+	commit := contracts.NewCommitRevealVault().PackCommit(cd.Token, cd.Amount, common.BigToHash(zk.Commitment(cd.Secret, cd.NullifierSecret)))
+	if _, err := card.Send(ctx, c.Client(), key, cd.Vault, commit); err != nil {
+		t.Fatal(err)
+	}
+	return cd
+}
+
+// burst holds the partial reveals of the burst's cards, proved once for the package against the
+// tree every burst's dev chain holds (proving forty took each burst test 40 s of CPU on a loaded
+// machine).
+var burst struct {
+	once sync.Once
+	root *big.Int
+	reqs []relayerRequest
+}
+
+// burstRequests returns the partial reveals of cards proved against tree, two provers at a
+// time, the first time; later, the same reveals, after checking that tree is the one they were
+// proved against.
+func burstRequests(t *testing.T, cards []card.Card, tree *zk.Tree) []relayerRequest {
+	t.Helper()
+	burst.once.Do(func() {
+		reqs := make([]relayerRequest, len(cards))
+		var wg sync.WaitGroup
+		sem := make(chan struct{}, 2)
+		for i := range cards {
+			wg.Go(func() {
+				sem <- struct{}{}
+				defer func() { <-sem }()
+				reqs[i] = partialRequest(t, cards[i], tree)
+			})
+		}
+		wg.Wait()
+		if !t.Failed() {
+			burst.root, burst.reqs = tree.Root(), reqs
+		}
+	})
+	if burst.reqs == nil {
+		t.Fatal("the burst's reveals were not proved (the test proving them failed)")
+	}
+	if root := tree.Root(); root.Cmp(burst.root) != 0 {
+		t.Fatalf("this dev chain's tree has root %#x, the burst's reveals were proved against %#x: its cards or its deployment differ from the first burst's", root, burst.root)
+	}
+	reqs := make([]relayerRequest, len(burst.reqs))
+	for i, r := range burst.reqs {
+		reqs[i] = clone(r)
+	}
+	return reqs
 }
 
 // partialRequest proves the reveal of half of cd against tree, with a change note.

@@ -127,6 +127,10 @@ func Start(ctx context.Context, cfg Config) (*Chain, error) {
 	ethConf.Genesis = &core.Genesis{Config: &chainConfig, GasLimit: ethconfig.Defaults.Miner.GasCeil, Alloc: alloc}
 	ethConf.SyncMode = ethconfig.FullSync
 	ethConf.TxPool.NoLocals = true
+	// No log index: eth_getLogs scans the blocks' blooms and receipts, which for a dev chain's
+	// few hundred blocks is quick, where maintaining the index took a sixth of a test suite's
+	// CPU (its maps re-rendered at every block) and lagged a block just sealed.
+	ethConf.LogNoHistory = true
 	if cfg.AccountQueue != 0 {
 		ethConf.TxPool.AccountQueue = cfg.AccountQueue
 	}

@@ -92,6 +92,7 @@ func cancelMined(t *testing.T, c *devchain.Chain, m *txmgr.Manager, spans *trace
 // with that transaction's receipt (the payment happened; a caller that took the cancel for final
 // would pay again). A real reorg of the dev chain (devchain.Reorg).
 func TestACancelUndoneByAReorgIsNotTheOutcome(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	spans := tracetest.NewSpanRecorder()
 	m := deepManager(t, c, 3, spans)
@@ -122,6 +123,7 @@ func TestACancelUndoneByAReorgIsNotTheOutcome(t *testing.T) {
 
 // A cancel that stays on the chain ends its flight ErrCancelled once DisplacedAfter blocks deep.
 func TestACancelSettlesDeep(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	spans := tracetest.NewSpanRecorder()
 	m := deepManager(t, c, 3, spans)
@@ -154,6 +156,7 @@ func TestACancelSettlesDeep(t *testing.T) {
 // A bump or a cancel of a transaction whose newest version is at MAX_FEE_PER_GAS is refused
 // (ErrNotReplaceable), nothing marked: a node takes a replacement only with higher fees.
 func TestAFlightAtTheFeeCapIsNotReplaceable(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	c.PauseSealing()
 	m := managerCapped(t, c, time.Hour, gate.Budget{}, prometheus.NewRegistry(), nil, big.NewInt(1)) // 1 wei: every version at the cap

@@ -83,6 +83,7 @@ func fresh(t *testing.T) common.Address {
 // Every signed version of a transaction, the first and each fee-bumped replacement, is handed
 // to Record while the node does not know it yet; the one mined is among them.
 func TestEveryVersionIsRecordedBeforeItIsSent(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	m := manager(t, c, 100*time.Millisecond)
 	var mu sync.Mutex
@@ -148,6 +149,7 @@ func TestEveryVersionIsRecordedBeforeItIsSent(t *testing.T) {
 
 // A failed Record stops the version: nothing is sent and the nonce stays free.
 func TestFailedRecordSendsNothing(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	m := manager(t, c, time.Minute)
 	next, _ := m.State()
@@ -167,6 +169,7 @@ func TestFailedRecordSendsNothing(t *testing.T) {
 // A transaction recorded by one manager is followed by the next one with Resend (the same hash,
 // no second transaction); a transaction whose nonce another used is ErrNonceUsed.
 func TestResend(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	c.PauseSealing()
 	first := manager(t, c, time.Minute)
@@ -201,6 +204,7 @@ func TestResend(t *testing.T) {
 // window's spending is exactly the balance's decrease (the gas it used at the price it paid,
 // and its value), not its reservation at the fee cap.
 func TestSpendingCountsWhatWasPaid(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	reg := prometheus.NewRegistry()
 	m := managerWith(t, c, time.Minute, gate.Budget{Limit: new(big.Int).Lsh(big.NewInt(1), 100), Window: time.Hour}, reg, nil)
@@ -299,6 +303,7 @@ func (f *switchFence) Hold() (time.Time, error) {
 // A closed fence stops every send: a new transaction (ErrFenced, nothing sent, the nonce kept
 // for the next) and the replacement of a lingering one (none while closed, resumed once open).
 func TestAClosedFenceSendsNothing(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	fence := &switchFence{}
 	m := managerWith(t, c, 100*time.Millisecond, gate.Budget{}, prometheus.NewRegistry(), fence)
@@ -376,6 +381,7 @@ func gauge(t *testing.T, reg *prometheus.Registry, name string) float64 {
 // documented bound (the limit plus one transaction) holds however long it lingers. Before, each
 // replacement reserved its extra cost after admission, past the limit.
 func TestReplacementsStayWithinTheReservation(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	reg := prometheus.NewRegistry()
 	maxFee := big.NewInt(1_000 * params.GWei)
@@ -406,6 +412,7 @@ func TestReplacementsStayWithinTheReservation(t *testing.T) {
 // (It was left out of the flight, which then never settled: the claim stayed pending although
 // paid.)
 func TestAReplacementWhoseAnswerIsLostIsFollowed(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	gateway := devchaintest.Faults(t, c.RPCURL)
 	var sends atomic.Int64
@@ -446,6 +453,7 @@ func TestAReplacementWhoseAnswerIsLostIsFollowed(t *testing.T) {
 // lags) has the counter read from it again and the transaction signed once more: before, the
 // send was refused as it was, and so was every later one until a restart.
 func TestNonceTooHighResyncs(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	node := devchaintest.Faults(t, c.RPCURL)
 	m := managerOn(t, c, node.URL, time.Minute, gate.Budget{}, prometheus.NewRegistry(), nil, nil)
@@ -468,6 +476,7 @@ func TestNonceTooHighResyncs(t *testing.T) {
 // their number (they were asked one request each: on a node without eth_getBlockReceipts, every
 // poll, a cost growing with what is in flight).
 func TestLookupsWithoutBlockReceiptsAreBatched(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	node := devchaintest.Faults(t, c.RPCURL)
 	node.SetRule(func(method string) devchain.Fault {
@@ -506,6 +515,7 @@ func TestLookupsWithoutBlockReceiptsAreBatched(t *testing.T) {
 // flight. The gateway refuses every send until told otherwise, so the node never has the
 // transaction while blocks are mined.
 func TestTheOldestFlightsAgeInBlocks(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	gateway := devchaintest.Faults(t, c.RPCURL)
 	var refuse atomic.Bool
@@ -549,6 +559,7 @@ func TestTheOldestFlightsAgeInBlocks(t *testing.T) {
 // (txmgr.adopt) that the adopted flight has as its origin, and the receipts read that find it
 // mined are a trace of their own linked to it, with a "mined" event.
 func TestTheManagersWorkIsTraced(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	c.PauseSealing()
 	first := manager(t, c, time.Minute)

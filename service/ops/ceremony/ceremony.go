@@ -290,18 +290,20 @@ func Finalize(dir string, beacon []byte) error {
 		if err != nil {
 			return err
 		}
-		var start mpcsetup.Phase2
-		evals := start.Initialize(ccs, &commons)
+		start, evals, err := startPhase2(hash, ccs, &commons)
+		if err != nil {
+			return err
+		}
 		if err := os.MkdirAll(filepath.Join(dir, "phase2"), 0o755); err != nil {
 			return err
 		}
-		if err := writeEvaluations(filepath.Join(dir, phase2Evaluations), &evals); err != nil {
+		if err := writeEvaluations(filepath.Join(dir, phase2Evaluations), evals); err != nil {
 			return err
 		}
 		if err := writeTo(filepath.Join(dir, phase1Sealed), &commons); err != nil {
 			return err
 		}
-		if err := writeTo(filepath.Join(dir, phase2Start), &start); err != nil {
+		if err := writeTo(filepath.Join(dir, phase2Start), start); err != nil {
 			return err
 		}
 		m.Phase1.Beacon = hex.EncodeToString(beacon)
@@ -311,7 +313,7 @@ func Finalize(dir string, beacon []byte) error {
 		if err := readFile(filepath.Join(dir, phase1Sealed), &commons); err != nil {
 			return err
 		}
-		pk, vk, err := sealPhase2(dir, m, ccs, &commons, beacon)
+		pk, vk, err := sealPhase2(dir, m, hash, ccs, &commons, beacon)
 		if err != nil {
 			return err
 		}
@@ -343,15 +345,16 @@ func sealPhase1(dir string, m *Manifest, beacon []byte) (mpcsetup.SrsCommons, er
 // sealPhase2 verifies every phase-2 contribution from phase2/0000.bin and seals the last with
 // beacon into the keys. The circuit's evaluations come from the cache Finalize wrote with
 // 0000.bin (computing them takes most of a minute); without it they are computed again.
-func sealPhase2(dir string, m *Manifest, ccs *cs.R1CS, commons *mpcsetup.SrsCommons, beacon []byte) (groth16.ProvingKey, groth16.VerifyingKey, error) {
+func sealPhase2(dir string, m *Manifest, hash string, ccs *cs.R1CS, commons *mpcsetup.SrsCommons, beacon []byte) (groth16.ProvingKey, groth16.VerifyingKey, error) {
 	prev := new(mpcsetup.Phase2)
 	if err := readFile(filepath.Join(dir, phase2Start), prev); err != nil {
 		return nil, nil, err
 	}
 	evals, err := readEvaluations(filepath.Join(dir, phase2Evaluations))
 	if err != nil {
-		evals = new(mpcsetup.Phase2Evaluations)
-		*evals = new(mpcsetup.Phase2).Initialize(ccs, commons)
+		if _, evals, err = startPhase2(hash, ccs, commons); err != nil {
+			return nil, nil, err
+		}
 	}
 	for i, c := range m.Phase2.Contributions {
 		next := new(mpcsetup.Phase2)
@@ -365,6 +368,53 @@ func sealPhase2(dir string, m *Manifest, ccs *cs.R1CS, commons *mpcsetup.SrsComm
 	}
 	pk, vk := prev.Seal(commons, evals, beacon)
 	return pk, vk, nil
+}
+
+// startPhase2 returns phase 2's starting point for the circuit (ccs, whose hash is hash) and
+// phase 1's commons, with the circuit's evaluations that sealing phase 2 needs: gnark's
+// Initialize, which involves no randomness and takes most of a minute for the reveal circuit.
+// The last one computed is kept for the process, by the hash of the circuit and of the commons'
+// encoding, so that a process that finalizes phase 1 and then verifies the transcript (as the
+// coordinator does, and the tests) computes it once; each caller gets its own copy, since
+// sealing modifies it.
+func startPhase2(hash string, ccs *cs.R1CS, commons *mpcsetup.SrsCommons) (*mpcsetup.Phase2, *mpcsetup.Phase2Evaluations, error) {
+	h := sha256.New()
+	h.Write([]byte(hash))
+	if _, err := commons.WriteTo(h); err != nil {
+		return nil, nil, err
+	}
+	var key [sha256.Size]byte
+	h.Sum(key[:0])
+
+	started.Lock()
+	defer started.Unlock()
+	if started.key != key {
+		var start mpcsetup.Phase2
+		evals := start.Initialize(ccs, commons)
+		var p, e bytes.Buffer
+		if _, err := start.WriteTo(&p); err != nil {
+			return nil, nil, err
+		}
+		if err := gob.NewEncoder(&e).Encode(&evals); err != nil {
+			return nil, nil, err
+		}
+		started.key, started.phase, started.evals = key, p.Bytes(), e.Bytes()
+	}
+	start, evals := new(mpcsetup.Phase2), new(mpcsetup.Phase2Evaluations)
+	if err := decode(phase2Start, started.phase, start); err != nil {
+		return nil, nil, err
+	}
+	if err := gob.NewDecoder(bytes.NewReader(started.evals)).Decode(evals); err != nil {
+		return nil, nil, err
+	}
+	return start, evals, nil
+}
+
+// started is the last phase-2 starting point startPhase2 computed, encoded.
+var started struct {
+	sync.Mutex
+	key          [sha256.Size]byte
+	phase, evals []byte
 }
 
 // writeEvaluations caches phase 2's circuit evaluations. The cache is not part of the

@@ -67,8 +67,10 @@ func Verify(dir string, report func(format string, args ...any)) error {
 	if m.Phase2 == nil {
 		return fmt.Errorf("phase 1 is finalized but %s has no phase 2", ManifestFile)
 	}
-	start := new(mpcsetup.Phase2)
-	evals := start.Initialize(ccs, &commons)
+	start, evals, err := startPhase2(hash, ccs, &commons)
+	if err != nil {
+		return err
+	}
 	if err := sameAsFile(filepath.Join(dir, phase2Start), start); err != nil {
 		return err
 	}
@@ -92,7 +94,7 @@ func Verify(dir string, report func(format string, args ...any)) error {
 	if beacon, err = hex.DecodeString(m.Phase2.Beacon); err != nil {
 		return fmt.Errorf("phase 2 beacon: %w", err)
 	}
-	pk, vk := prev2.Seal(&commons, &evals, beacon)
+	pk, vk := prev2.Seal(&commons, evals, beacon)
 	derived, err := os.MkdirTemp("", "vaultd-ceremony-verify-")
 	if err != nil {
 		return err
