@@ -96,8 +96,12 @@ try {
   if (powAsked ? !(j.pow?.work >= 1 && j.pow.tries >= 1) : j.pow !== "none") fail(`the claim's proof of work: ${JSON.stringify(j.pow)} (the faucet asks ${powAsked ? "one" : "none"})`);
   console.log(`ok  the claim ${powAsked ? `solved the faucet's proof of work (${j.pow.tries} tries of about ${j.pow.work}) in a worker` : "went without proof of work (the faucet asks none)"}`);
   // The proof takes a second or more in the worker; the page's thread must not freeze meanwhile.
-  if (!(j.mainThreadMaxGapMs < 250)) fail(`the page froze for ${j.mainThreadMaxGapMs} ms while proving`);
-  console.log(`ok  the page stayed responsive while the worker proved (longest pause ${j.mainThreadMaxGapMs} ms)`);
+  // Proving on the page's thread would freeze it for a third of the proof or more (its longest
+  // section); a loaded machine (CI's lanes share two cores) also pauses a free thread now and
+  // then, for longer the slower the proof ran: the limit is 250 ms or a quarter of the proof.
+  const freeze = Math.max(250, j.proofMs / 4);
+  if (!(j.mainThreadMaxGapMs < freeze)) fail(`the page froze for ${j.mainThreadMaxGapMs} ms while proving (${j.proofMs} ms; the limit ${freeze} ms)`);
+  console.log(`ok  the page stayed responsive while the worker proved (longest pause ${j.mainThreadMaxGapMs} ms, the proof ${j.proofMs} ms)`);
   if (errors.length) fail(`errors in the page:\n${errors.join("\n")}`);
 
   const assetsDir = new URL("../dist/assets/", import.meta.url);
