@@ -2,6 +2,7 @@ package devchain
 
 import (
 	"fmt"
+	"github.com/ethereum/go-ethereum/core/txpool"
 	"slices"
 	"time"
 
@@ -173,6 +174,20 @@ func (c *Chain) Reorg(parent common.Hash, txs ...*types.Transaction) error {
 	if err := pool.Sync(); err != nil { // the dropped blocks' transactions back in the pool
 		return err
 	}
+	// A service watching the chain may send again meanwhile (a transaction it no longer sees
+	// mined): the pool is emptied and given the new branch's transactions until they are all
+	// it holds.
+	var err error
+	for range 10 {
+		if err = c.poolHoldsOnly(pool, txs); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+// poolHoldsOnly empties the pool and adds txs: an error unless the pool then holds them alone.
+func (c *Chain) poolHoldsOnly(pool *txpool.TxPool, txs []*types.Transaction) error {
 	pool.Clear() // waits for a reset still running, then empties the pool
 	for i, err := range pool.Add(txs, true) {
 		if err != nil {

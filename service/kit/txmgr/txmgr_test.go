@@ -438,6 +438,16 @@ func TestAReplacementWhoseAnswerIsLostIsFollowed(t *testing.T) {
 			t.Fatalf("no replacement sent in 10 s; calls through the gateway: %v", asked)
 		}
 	}
+	// The gateway counts a send before the node has it: the block is sealed once the
+	// replacement has taken the original's place in the pool.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if _, _, err := c.Client().TransactionByHash(ctx, first); errors.Is(err, ethereum.NotFound) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the replacement never took the original's place in the node's pool")
+		}
+	}
 	c.ResumeSealing()
 	select {
 	case <-f.Done():
