@@ -385,7 +385,9 @@ func TestTheOutflowSlowsRatherThanStops(t *testing.T) {
 			t.Fatalf("claim %d: %d %s", len(amounts)+1, r.StatusCode(), r.Body)
 		}
 		got, _ := new(big.Int).SetString(*r.JSON202.Amount, 10)
-		if got.Cmp(quoted) != 0 {
+		// /health tells what a claim gets; the window's spending moves a little between the two
+		// reads as the last claim's gas, reserved at its worst, settles at what it cost.
+		if diff := new(big.Int).Abs(new(big.Int).Sub(got, quoted)); diff.Cmp(new(big.Int).Div(quoted, big.NewInt(1000))) > 0 {
 			t.Errorf("claim %d sent %v; /health said %v", len(amounts)+1, got, quoted)
 		}
 		waitStatus(t, s, addr, faucetapi.ClaimStatusConfirmed)
