@@ -6,7 +6,6 @@ import (
 	"math/big"
 	"net/http"
 
-	"github.com/seed018cc74c/vaultd/service/kit/chain"
 	"github.com/seed018cc74c/vaultd/service/kit/platform"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 )
@@ -77,9 +76,9 @@ func notSponsored(_ *Relayer, a *attempt) bool { return a.payer == nil }
 // reserveSponsor holds the reveal's worst case of its sponsor's balance, given back by the
 // reveal's undo when it stops before its send, and settled once its transaction is mined.
 func (r *Relayer) reserveSponsor(ctx context.Context, a *attempt) error {
-	worst, err := r.worstCost(ctx, a.gas)
+	worst, err := r.tx.WorstCost(ctx, a.gas)
 	if err != nil {
-		return err
+		return chainUnavailable(err)
 	}
 	if allowance := a.payer.allowance; allowance != nil && allowance.Cmp(worst) < 0 {
 		return reject(VoucherAllowanceLow, "the voucher allows %s wei, less than this reveal's worst case of %s wei", allowance, worst)
@@ -93,21 +92,6 @@ func (r *Relayer) reserveSponsor(ctx context.Context, a *attempt) error {
 		}
 	})
 	return nil
-}
-
-// worstCost is the most a reveal sent with this gas limit can cost: the gas at MAX_FEE_PER_GAS,
-// which no fee-bumped replacement exceeds (as the spend gate reserves it, txmgr's worstCost),
-// or without a cap at the fee cap the transaction manager signs at now.
-func (r *Relayer) worstCost(ctx context.Context, gas uint64) (*big.Int, error) {
-	perGas := r.cfg.Tx.MaxFeePerGas
-	if perGas == nil || perGas.Sign() == 0 {
-		tip, base, _, err := r.client.Fees(ctx)
-		if err != nil {
-			return nil, chainUnavailable(err)
-		}
-		perGas = chain.FeeCap(base, tip)
-	}
-	return new(big.Int).Mul(perGas, new(big.Int).SetUint64(gas)), nil
 }
 
 // sponsorAdmission counts a request carrying a sponsor's key against that sponsor's limit

@@ -774,6 +774,17 @@ func (m *Manager) claimResend(tx *types.Transaction, head uint64, record func(co
 // worstCost is the most a transaction with this gas limit and value, signed at feeCap, can cost
 // the wallet: its gas at MAX_FEE_PER_GAS (which no replacement exceeds), or at feeCap when
 // there is no cap or feeCap is above it.
+// WorstCost is the most a transaction of this gas limit, sending no value, sent now could ever
+// cost, its fee-bumped replacements included: what Send reserves of the spend gate for it.
+// Whoever pays the operator back for a transaction (a sponsor) reserves the same.
+func (m *Manager) WorstCost(ctx context.Context, gas uint64) (*big.Int, error) {
+	_, feeCap, _, err := m.fees(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	return m.worstCost(feeCap, gas, new(big.Int)), nil
+}
+
 func (m *Manager) worstCost(feeCap *big.Int, gas uint64, value *big.Int) *big.Int {
 	price := feeCap
 	if c := m.cfg.MaxFeePerGas; c != nil && c.Sign() > 0 && c.Cmp(price) > 0 {
