@@ -2,14 +2,12 @@ package relayer
 
 import (
 	"context"
-	"crypto/ecdsa"
 	"fmt"
 	"math/big"
 	"strings"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"go.opentelemetry.io/otel/attribute"
@@ -18,6 +16,7 @@ import (
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/kit/address"
 	"github.com/seed018cc74c/vaultd/service/vault/tokenid"
+	"github.com/seed018cc74c/vaultd/service/vault/typeddata"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
 
@@ -60,40 +59,21 @@ type quoteTerms struct {
 	MarginBps   int64
 }
 
-// EIP-712: the domain names the relayer's chain and vault, so a quote is good for them alone.
-var (
-	domainType = crypto.Keccak256([]byte("EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)"))
-	quoteType  = crypto.Keccak256([]byte("Quote(address token,uint256 amount,bool partial,uint256 fee,address feeReceiver,uint256 expiresAt,uint256 gas,uint256 feePerGas,string price,uint256 marginBps)"))
-)
+// EIP-712, in the relayer's domain (package typeddata): a quote is good for this chain's vault alone.
+var quoteType = crypto.Keccak256([]byte("Quote(address token,uint256 amount,bool partial,uint256 fee,address feeReceiver,uint256 expiresAt,uint256 gas,uint256 feePerGas,string price,uint256 marginBps)"))
 
-const (
-	quoteDomainName    = "vaultd relayer"
-	quoteDomainVersion = "1"
-)
-
-// quoteDigest is the EIP-712 hash a quote's signature signs: keccak256(0x1901 ‖
-// domainSeparator ‖ hashStruct(quote)).
+// quoteDigest is the EIP-712 hash a quote's signature signs.
 func quoteDigest(chainID uint64, vault common.Address, q quoteTerms) []byte {
 	partial := new(big.Int)
 	if q.Partial {
 		partial.SetInt64(1)
 	}
+	word := typeddata.Word
 	data := crypto.Keccak256(quoteType, common.LeftPadBytes(q.Token.Bytes(), 32), word(q.Amount), word(partial), word(q.Fee),
 		common.LeftPadBytes(q.FeeReceiver.Bytes(), 32), word(big.NewInt(q.ExpiresAt)), word(new(big.Int).SetUint64(q.Gas)),
 		word(q.FeePerGas), crypto.Keccak256([]byte(q.Price)), word(big.NewInt(q.MarginBps)))
-	return crypto.Keccak256([]byte{0x19, 0x01}, domainSeparator(chainID, vault), data)
+	return typeddata.Digest(chainID, vault, data)
 }
-
-// domainSeparator is the EIP-712 domain of what the relayer signs and checks (quotes, sponsors'
-// vouchers): this chain's vault.
-func domainSeparator(chainID uint64, vault common.Address) []byte {
-	return crypto.Keccak256(domainType, crypto.Keccak256([]byte(quoteDomainName)), crypto.Keccak256([]byte(quoteDomainVersion)),
-		word(new(big.Int).SetUint64(chainID)), common.LeftPadBytes(vault.Bytes(), 32))
-}
-
-// word is v as a 32-byte big-endian word (v is below 2^256: the document's patterns, and the
-// relayer's own figures).
-func word(v *big.Int) []byte { return common.LeftPadBytes(v.Bytes(), 32) }
 
 // feeFor is ceil(gas × feePerGas × (1 + marginBps/10000) / price): what a reveal costs the
 // operator, in the token's base units.
@@ -149,15 +129,14 @@ func (r *Relayer) Quote(ctx context.Context, req relayerapi.QuoteRequest) (relay
 	if q.Fee.Cmp(amount) >= 0 {
 		return relayerapi.Quote{}, reject(AmountTooSmall, "the relayer's fee for this reveal is %s of the token's base units: the amount %s does not cover it", q.Fee, amount)
 	}
-	sig, err := crypto.Sign(quoteDigest(r.chainID, r.cfg.Contracts.Vault, q), fees.QuoteKey)
+	sig, err := typeddata.Sign(fees.QuoteKey, quoteDigest(r.chainID, r.cfg.Contracts.Vault, q))
 	if err != nil {
 		return relayerapi.Quote{}, fmt.Errorf("sign the quote: %w", err)
 	}
-	sig[64] += 27 // Ethereum's v
 	return relayerapi.Quote{ChainId: int64(r.chainID), Vault: r.cfg.Contracts.Vault.Hex(), TokenAddress: token.Hex(), Amount: amount.String(),
 		Partial: partial, Fee: q.Fee.String(), FeeReceiver: q.FeeReceiver.Hex(), ExpiresAt: q.ExpiresAt, Gas: int64(q.Gas),
 		FeePerGas: perGas.String(), Price: q.Price, MarginBps: q.MarginBps,
-		Signer: crypto.PubkeyToAddress(fees.QuoteKey.PublicKey).Hex(), Signature: hexutil.Encode(sig)}, nil
+		Signer: crypto.PubkeyToAddress(fees.QuoteKey.PublicKey).Hex(), Signature: sig}, nil
 }
 
 // countFee counts a mined reveal by who paid for it (vaultd_relayer_reveals_funded_total) and
@@ -228,12 +207,8 @@ func termsOf(q relayerapi.Quote) (quoteTerms, []byte, error) {
 	if !ok1 || !ok2 || !ok3 || t.Amount.Cmp(maxUint256) > 0 || t.Fee.Cmp(maxUint256) > 0 || t.FeePerGas.Cmp(maxUint256) > 0 {
 		return t, nil, fmt.Errorf("a number does not read")
 	}
-	sig, err := hexutil.Decode(q.Signature)
-	if err != nil || len(sig) != 65 || (sig[64] != 27 && sig[64] != 28) {
-		return t, nil, fmt.Errorf("the signature is not r ‖ s ‖ v with v 27 or 28")
-	}
-	sig[64] -= 27
-	return t, sig, nil
+	sig, err := typeddata.Signature(q.Signature)
+	return t, sig, err
 }
 
 // checkFunding refuses, before the chain is read, a reveal the relayer's funding does not pay
@@ -268,9 +243,9 @@ func (r *Relayer) checkFee(ctx context.Context, a *attempt) error {
 	}
 	q, sig, err := termsOf(fee.quote)
 	if err == nil {
-		var pub *ecdsa.PublicKey
-		pub, err = crypto.SigToPub(quoteDigest(r.chainID, r.cfg.Contracts.Vault, q), sig)
-		if err == nil && crypto.PubkeyToAddress(*pub) != crypto.PubkeyToAddress(fees.QuoteKey.PublicKey) {
+		var signer common.Address
+		signer, err = typeddata.Signer(quoteDigest(r.chainID, r.cfg.Contracts.Vault, q), sig)
+		if err == nil && signer != crypto.PubkeyToAddress(fees.QuoteKey.PublicKey) {
 			err = fmt.Errorf("it is not signed by this relayer")
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/ethereum/go-ethereum/signer/core/apitypes"
 
 	"github.com/seed018cc74c/vaultd/gen/contracts"
+	"github.com/seed018cc74c/vaultd/service/vault/typeddata"
 )
 
 // A quote's digest is EIP-712's, as go-ethereum's reference implementation (what clef and
@@ -28,7 +29,7 @@ func TestAQuoteIsSignedAsEIP712TypedData(t *testing.T) {
 				{Name: "feePerGas", Type: "uint256"}, {Name: "price", Type: "string"}, {Name: "marginBps", Type: "uint256"}},
 		},
 		PrimaryType: "Quote",
-		Domain:      apitypes.TypedDataDomain{Name: quoteDomainName, Version: quoteDomainVersion, ChainId: math.NewHexOrDecimal256(1337), VerifyingContract: vault.Hex()},
+		Domain:      apitypes.TypedDataDomain{Name: typeddata.Name, Version: typeddata.Version, ChainId: math.NewHexOrDecimal256(1337), VerifyingContract: vault.Hex()},
 		Message: apitypes.TypedDataMessage{"token": q.Token.Hex(), "amount": q.Amount.String(), "partial": q.Partial, "fee": q.Fee.String(),
 			"feeReceiver": q.FeeReceiver.Hex(), "expiresAt": "1790000000", "gas": "650000", "feePerGas": q.FeePerGas.String(), "price": q.Price, "marginBps": "1000"},
 	}

@@ -7,10 +7,9 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/common/hexutil"
-	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
+	"github.com/seed018cc74c/vaultd/service/vault/typeddata"
 	vouchers "github.com/seed018cc74c/vaultd/service/vault/voucher"
 )
 
@@ -34,11 +33,10 @@ func parseVoucher(v relayerapi.Voucher) (*voucher, error) {
 	if !ok || allowance.Cmp(maxUint256) > 0 {
 		return nil, reject(InvalidInput, "voucher.allowance must be a decimal integer of wei below 2^256")
 	}
-	sig, err := hexutil.Decode(v.Signature)
-	if err != nil || len(sig) != 65 || (sig[64] != 27 && sig[64] != 28) {
-		return nil, reject(VoucherInvalid, "the voucher's signature is not r ‖ s ‖ v with v 27 or 28")
+	sig, err := typeddata.Signature(v.Signature)
+	if err != nil {
+		return nil, reject(VoucherInvalid, "the voucher: %v", err)
 	}
-	sig[64] -= 27
 	return &voucher{sponsor: v.Sponsor, allowance: allowance, expiresAt: v.ExpiresAt, id: common.HexToHash(v.Id), sig: sig}, nil
 }
 
@@ -81,8 +79,7 @@ func (r *Relayer) checkVoucherSignature(v *voucher, sp sponsor) error {
 		return reject(VoucherInvalid, "the voucher's sponsor has no voucher signer: it pays with its key alone")
 	}
 	digest := vouchers.Digest(r.chainID, r.cfg.Contracts.Vault, vouchers.Terms{Sponsor: v.sponsor, Allowance: v.allowance, ExpiresAt: v.expiresAt, ID: v.id})
-	pub, err := crypto.SigToPub(digest, v.sig)
-	if err != nil || crypto.PubkeyToAddress(*pub) != sp.signer {
+	if signer, err := typeddata.Signer(digest, v.sig); err != nil || signer != sp.signer {
 		return reject(VoucherInvalid, "the voucher is not signed by its sponsor's voucher signer over these terms")
 	}
 	return nil

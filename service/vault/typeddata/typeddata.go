@@ -1,0 +1,66 @@
+// Package typeddata is the EIP-712 typed data the relayer signs and checks (its fee quotes,
+// sponsors' vouchers): one domain, {name: "vaultd relayer", version: "1", chainId, the vault},
+// so that what is signed for one chain's vault is good for it alone; a message's digest in it;
+// and signatures as Ethereum wallets write them, r ‖ s ‖ v with v 27 or 28, in hex.
+package typeddata
+
+import (
+	"crypto/ecdsa"
+	"errors"
+	"math/big"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/crypto"
+)
+
+// The domain's name and version.
+const (
+	Name    = "vaultd relayer"
+	Version = "1"
+)
+
+var domainType = crypto.Keccak256([]byte("EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)"))
+
+// Digest is what a message's signature signs: keccak256(0x1901 ‖ domainSeparator ‖ structHash),
+// the domain being chainID's vault.
+func Digest(chainID uint64, vault common.Address, structHash []byte) []byte {
+	domain := crypto.Keccak256(domainType, crypto.Keccak256([]byte(Name)), crypto.Keccak256([]byte(Version)),
+		Word(new(big.Int).SetUint64(chainID)), common.LeftPadBytes(vault.Bytes(), 32))
+	return crypto.Keccak256([]byte{0x19, 0x01}, domain, structHash)
+}
+
+// Word is v as a 32-byte big-endian word (v is below 2^256).
+func Word(v *big.Int) []byte { return common.LeftPadBytes(v.Bytes(), 32) }
+
+// Sign signs digest with key: r ‖ s ‖ v in hex, v 27 or 28.
+func Sign(key *ecdsa.PrivateKey, digest []byte) (string, error) {
+	sig, err := crypto.Sign(digest, key)
+	if err != nil {
+		return "", err
+	}
+	sig[64] += 27
+	return hexutil.Encode(sig), nil
+}
+
+// ErrBadSignature is a signature that is not r ‖ s ‖ v in hex with v 27 or 28.
+var ErrBadSignature = errors.New("the signature is not r ‖ s ‖ v with v 27 or 28")
+
+// Signature reads a signature Sign wrote (ErrBadSignature otherwise).
+func Signature(s string) ([]byte, error) {
+	sig, err := hexutil.Decode(s)
+	if err != nil || len(sig) != 65 || (sig[64] != 27 && sig[64] != 28) {
+		return nil, ErrBadSignature
+	}
+	sig[64] -= 27
+	return sig, nil
+}
+
+// Signer is the address whose key made sig (as Signature read it) over digest.
+func Signer(digest, sig []byte) (common.Address, error) {
+	pub, err := crypto.SigToPub(digest, sig)
+	if err != nil {
+		return common.Address{}, err
+	}
+	return crypto.PubkeyToAddress(*pub), nil
+}
