@@ -243,7 +243,7 @@ func (r *Relayer) revertReason(ctx context.Context, tx *types.Transaction, rc *t
 func (r *Relayer) finish(ctx context.Context, nullifier common.Hash, o revealOutcome) (*debit, error) {
 	d, err := r.sentTxs.finish(ctx, nullifier, o)
 	if d != nil {
-		r.metrics.debited.WithLabelValues(d.sponsor).Add(ether(d.cost))
+		r.metrics.debited.WithLabelValues(d.sponsor).Add(gate.WeiToEther(d.cost))
 	}
 	return d, err
 }

@@ -3,10 +3,11 @@ package relayer
 import (
 	"context"
 	"log/slog"
-	"math/big"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/seed018cc74c/vaultd/service/kit/gate"
 )
 
 // metrics are the relayer's own, beyond the HTTP and chain call metrics, the balance gate's
@@ -93,13 +94,7 @@ func (b *sponsorBalances) Collect(ch chan<- prometheus.Metric) {
 	}
 	for _, sp := range list {
 		if !sp.revoked() {
-			ch <- prometheus.MustNewConstMetric(b.desc, prometheus.GaugeValue, ether(sp.balance()), sp.id)
+			ch <- prometheus.MustNewConstMetric(b.desc, prometheus.GaugeValue, gate.WeiToEther(sp.balance()), sp.id)
 		}
 	}
-}
-
-// ether is wei in native tokens, as the metrics say amounts.
-func ether(wei *big.Int) float64 {
-	f, _ := new(big.Float).Quo(new(big.Float).SetInt(wei), big.NewFloat(1e18)).Float64()
-	return f
 }
