@@ -15,6 +15,18 @@
 //	finish(handle: number): string                                      after the last chunk: as prove's answer
 //	cancel(handle: number): string                                      drops a proof not finished
 //
+// or with the key's points dealt between several workers, each a Go runtime of its own (a page's
+// Web Workers on a phone's other cores), this one's handle proving and every worker's share
+// decoding and multiplying the points it is given (zk.Share):
+//
+//	layout(handle, prefix: Uint8Array): string                          {need: bytes} until prefix holds the key's header, then {layout}
+//	scalars(handle): Uint8Array                                         every section's scalars, for shareStart
+//	shareStart(layout json, scalars: Uint8Array): string                {share}
+//	shareFeed(share, section, from: number, points: Uint8Array): string {} once the points are decoded
+//	shareFlush(share, section): string                                  {} once the section's points fed are multiplied
+//	shareSums(share): string                                            {sums}: the share's sums; drops it
+//	addSums(handle, json {sums}): string                                {} (then finish)
+//
 // fee {amount, receiver} is a relayer's quoted fee paid out of the amount revealed (the vault's
 // revealWithFee): the proof's signal [3] is then zk.FeeBinding(recipient, fee), not the recipient.
 //
@@ -44,9 +56,11 @@ import (
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
 
-// streaming are the proofs under way (proveStreaming), by handle.
+// streaming are the proofs under way (proveStreaming), by handle; shares, the shares of proofs
+// this runtime multiplies (shareStart), by handle too.
 var (
 	streaming  = map[int]*streamProof{}
+	shares     = map[int]*zk.Share{}
 	nextHandle = 1
 )
 
@@ -66,6 +80,14 @@ func main() {
 		"feed":           js.FuncOf(feed),
 		"finish":         js.FuncOf(finish),
 		"cancel":         js.FuncOf(cancel),
+
+		"layout":     js.FuncOf(layout),
+		"scalars":    js.FuncOf(scalars),
+		"addSums":    js.FuncOf(addSums),
+		"shareStart": js.FuncOf(shareStart),
+		"shareFeed":  js.FuncOf(shareFeed),
+		"shareFlush": js.FuncOf(shareFlush),
+		"shareSums":  js.FuncOf(shareSums),
 	}))
 	select {} // serve calls until the page goes away
 }
@@ -307,4 +329,124 @@ func cancel(_ js.Value, args []js.Value) any {
 	}
 	delete(streaming, h)
 	return answer(struct{}{}, nil)
+}
+
+func layout(_ js.Value, args []js.Value) any {
+	_, p, err := proofOf(args, 2, "layout(handle, prefix: Uint8Array)")
+	if err != nil {
+		return answer(nil, err)
+	}
+	l, need, err := p.prover.Layout(bytesOf(args[1]))
+	if err != nil {
+		return answer(nil, err)
+	}
+	if l == nil {
+		return answer(map[string]int{"need": need}, nil)
+	}
+	return answer(map[string]*zk.Layout{"layout": l}, nil)
+}
+
+// scalars answers a Uint8Array, or a JSON error.
+func scalars(_ js.Value, args []js.Value) any {
+	_, p, err := proofOf(args, 1, "scalars(handle)")
+	if err != nil {
+		return answer(nil, err)
+	}
+	b, err := p.prover.Scalars()
+	if err != nil {
+		return answer(nil, err)
+	}
+	out := js.Global().Get("Uint8Array").New(len(b))
+	js.CopyBytesToJS(out, b)
+	return out
+}
+
+type sumsOf struct {
+	Sums []zk.ShareSum `json:"sums"`
+}
+
+func addSums(_ js.Value, args []js.Value) any {
+	_, p, err := proofOf(args, 2, "addSums(handle, sums json)")
+	if err != nil {
+		return answer(nil, err)
+	}
+	var in sumsOf
+	if err := json.Unmarshal([]byte(args[1].String()), &in); err != nil {
+		return answer(nil, err)
+	}
+	for _, s := range in.Sums {
+		if err := p.prover.AddSum(s); err != nil {
+			return answer(nil, err)
+		}
+	}
+	return answer(struct{}{}, nil)
+}
+
+func shareStart(_ js.Value, args []js.Value) any {
+	if len(args) != 2 || args[0].Type() != js.TypeString {
+		return answer(nil, errors.New("shareStart(layout json, scalars: Uint8Array)"))
+	}
+	var l zk.Layout
+	if err := json.Unmarshal([]byte(args[0].String()), &l); err != nil {
+		return answer(nil, err)
+	}
+	sh, err := zk.NewShare(l, bytesOf(args[1]))
+	if err != nil {
+		return answer(nil, err)
+	}
+	h := nextHandle
+	nextHandle++
+	shares[h] = sh
+	return answer(map[string]int{"share": h}, nil)
+}
+
+// shareOf is the share of handle args[0], and the section args[1].
+func shareOf(args []js.Value, n int, usage string) (int, *zk.Share, zk.Section, error) {
+	if len(args) != n || args[0].Type() != js.TypeNumber || (n > 1 && args[1].Type() != js.TypeNumber) {
+		return 0, nil, 0, errors.New(usage)
+	}
+	h := args[0].Int()
+	sh := shares[h]
+	if sh == nil {
+		return 0, nil, 0, fmt.Errorf("no share with handle %d", h)
+	}
+	var s zk.Section
+	if n > 1 {
+		s = zk.Section(args[1].Int())
+	}
+	return h, sh, s, nil
+}
+
+func shareFeed(_ js.Value, args []js.Value) any {
+	h, sh, s, err := shareOf(args, 4, "shareFeed(share, section, from, points: Uint8Array)")
+	if err != nil {
+		return answer(nil, err)
+	}
+	if err := sh.Feed(s, args[2].Int(), bytesOf(args[3])); err != nil {
+		delete(shares, h)
+		return answer(nil, err)
+	}
+	return answer(struct{}{}, nil)
+}
+
+func shareFlush(_ js.Value, args []js.Value) any {
+	h, sh, s, err := shareOf(args, 2, "shareFlush(share, section)")
+	if err != nil {
+		return answer(nil, err)
+	}
+	if err := sh.Flush(s); err != nil {
+		delete(shares, h)
+		return answer(nil, err)
+	}
+	return answer(struct{}{}, nil)
+}
+
+func shareSums(_ js.Value, args []js.Value) any {
+	h, sh, _, err := shareOf(args, 1, "shareSums(share)")
+	if err != nil {
+		return answer(nil, err)
+	}
+	delete(shares, h)
+	sums, err := sh.Sums()
+	return answer(sumsOf{Sums: sums}, err)
 }

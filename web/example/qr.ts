@@ -1,6 +1,5 @@
 // QR codes for the pages: SVG (crisp on screen and in print), error correction M (a printed card
 // survives a smudge), the standard 4-module quiet zone.
-import jsQR from "jsqr";
 import QRCode from "qrcode";
 
 /** Draws text as a QR code into el; answers its version and its width in modules (quiet zone included). */
@@ -18,6 +17,8 @@ export async function qrInto(el: HTMLElement, text: string): Promise<{ version: 
  * camera is released either way.
  */
 export async function scanQR(video: HTMLVideoElement, timeoutMs = 30_000): Promise<string> {
+  // The decoder (a third of the redeem page's code) is fetched only by a page that scans.
+  const { default: jsQR } = await import("jsqr");
   const stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment" }, audio: false });
   try {
     video.srcObject = stream;

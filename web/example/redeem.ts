@@ -13,9 +13,8 @@ import {
   type CardInfo, type CardProblem, type RecipientProblem, type RefusedRecipients, type RevealFee,
 } from "@vaultd/client";
 import { assetsAt, balanceOfCalldata, isSpentCalldata, Prover, type LoadProgress, type ProveProgress } from "@vaultd/client/prover";
-import { createPublicClient, formatUnits, http, type Hex } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
 import { qrInto, scanQR } from "./qr.js";
+import { ethCall, formatUnits, newWallet } from "./wallet.js";
 
 // First of all: the card out of the address bar and the history.
 const fragment = location.hash.slice(1);
@@ -95,9 +94,8 @@ early?.catch(() => {}); // reported when redeeming
 
 const cfg: Config = await (await fetch("config.json")).json();
 const clients = createClients(cfg);
-const pub = createPublicClient({ transport: http(cfg.rpcUrl) });
 // read is an eth_call's answer as a number (isSpent's bool, balanceOf's amount).
-const read = async (to: string, data: Hex) => BigInt((await pub.call({ to: to as Hex, data })).data ?? "0x0");
+const read = (to: string, data: string) => ethCall(cfg.rpcUrl, to, data);
 let card: CardInfo | undefined;
 try {
   card = readCard(fragment, { chainId: cfg.chainId, vault: cfg.vault });
@@ -223,21 +221,10 @@ if (card) {
     }
   };
   $<HTMLButtonElement>("make-wallet").onclick = async () => {
-    // A key from crypto.getRandomValues, drawn again in the (never met) case it is not a valid
-    // secp256k1 key; shown once, never stored, never sent.
-    let account;
-    for (;;) {
-      const bytes = crypto.getRandomValues(new Uint8Array(32));
-      const key = `0x${Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")}` as Hex;
-      try {
-        account = privateKeyToAccount(key);
-        $("new-key").textContent = key;
-        await qrInto($("new-key-qr"), key);
-        break;
-      } catch {
-        // out of the curve's range: draw again
-      }
-    }
+    // Its key is shown once, never stored, never sent.
+    const account = newWallet();
+    $("new-key").textContent = account.key;
+    await qrInto($("new-key-qr"), account.key);
     addressInput.value = "";
     $("address-note").textContent = "";
     $("scanned").hidden = true;
@@ -319,6 +306,7 @@ if (card) {
       stage("Making the proof on this phone…", 1);
       let t = performance.now();
       journey.proofStartedMs = Math.round(t);
+      journey.proverWorkers = prover.workers; // the Web Workers sharing the proof
       const proofAt: Record<string, number> = {}; // when each of the proof's stages began, from its start
       journey.proofAt = proofAt;
       // The proof's stages on the bar's second quarter: the key's bytes as they are multiplied.

@@ -14,13 +14,18 @@ import (
 // (docs/prover.md): a small header, then each vector of points the prover multiplies by the
 // witness, one section after another, so that a prover can start a section's multi-scalar
 // multiplication as soon as its bytes have arrived (StreamProver) instead of waiting for the
-// whole file. Points are in gnark-crypto's raw (uncompressed) encoding: any prefix of the
-// stream decodes without the rest.
+// whole file. Any prefix of the stream decodes without the rest.
+//
+// Two versions: in version 1 every point is in gnark-crypto's raw encoding (x ‖ y); version 2,
+// what WriteTo writes, has the G1 sections' points compressed (x and which of the two y's, half
+// the bytes: y comes back as a square root, which a prover can spread over several workers,
+// Share). The header's points and section B2 are raw in both.
 
-// sectionedMagic and sectionedVersion open every sectioned key.
+// sectionedMagic opens every sectioned key; its version follows.
 const (
-	sectionedMagic   = "vaultdPK"
-	sectionedVersion = 1
+	sectionedMagic    = "vaultdPK"
+	versionRaw        = 1
+	versionCompressed = 2
 )
 
 // Section names one vector of points of a sectioned key.
@@ -59,7 +64,7 @@ func (s Section) String() string {
 var SectionOrder = [5]Section{SectionK, SectionB2, SectionZ, SectionB1, SectionA}
 
 // ErrBadSectionedKey is a sectioned proving key that cannot be read: not one, another version,
-// inconsistent counts, a point that is not a raw point, or not the reveal circuit's.
+// inconsistent counts, a point not in its version's encoding, or not the reveal circuit's.
 var ErrBadSectionedKey = errors.New("bad sectioned proving key")
 
 // SectionedKey is a sectioned proving key's contents: gnark's ProvingKey without the domain's
@@ -83,8 +88,9 @@ type SectionedKey struct {
 
 // Sizes of the encoding.
 const (
-	g1Size = bn254.SizeOfG1AffineUncompressed // 64
-	g2Size = bn254.SizeOfG2AffineUncompressed // 128
+	g1Size           = bn254.SizeOfG1AffineUncompressed // 64
+	g1CompressedSize = bn254.SizeOfG1AffineCompressed   // 32
+	g2Size           = bn254.SizeOfG2AffineUncompressed // 128
 	// fixedHeaderSize: magic, version, domain size, wires, public wires, the four counts
 	// (A, B, K, Z), the section order, then [α]₁ [β]₁ [δ]₁ [β]₂ [δ]₂.
 	fixedHeaderSize = 8 + 4 + 8 + 4 + 4 + 4*4 + 5 + 3*g1Size + 2*g2Size
@@ -92,25 +98,36 @@ const (
 	maxWires = 1 << 26
 )
 
-func (s Section) pointSize() int {
-	if s == SectionB2 {
+// pointSize is the size of one of section s's points in a key of version v.
+func pointSize(v uint32, s Section) int {
+	switch {
+	case s == SectionB2:
 		return g2Size
+	case v == versionCompressed:
+		return g1CompressedSize
 	}
 	return g1Size
 }
 
-// WriteTo writes the key in the sectioned format, its sections in SectionOrder.
+// WriteTo writes the key in the sectioned format, version 2 (its G1 sections compressed), its
+// sections in SectionOrder.
 func (k *SectionedKey) WriteTo(w io.Writer) (int64, error) {
-	return k.writeTo(w, SectionOrder)
+	return k.writeTo(w, SectionOrder, versionCompressed)
 }
 
-func (k *SectionedKey) writeTo(w io.Writer, order [5]Section) (int64, error) {
+// WriteRawTo writes the key in version 1 of the format: every point raw, twice the G1
+// sections' bytes, no square root to read it.
+func (k *SectionedKey) WriteRawTo(w io.Writer) (int64, error) {
+	return k.writeTo(w, SectionOrder, versionRaw)
+}
+
+func (k *SectionedKey) writeTo(w io.Writer, order [5]Section, version uint32) (int64, error) {
 	if len(k.InfinityA) != k.NbWires || len(k.InfinityB) != k.NbWires {
 		return 0, errors.New("sectioned key: infinity maps of another length than the wires")
 	}
 	h := make([]byte, 0, fixedHeaderSize+2*bitmapSize(k.NbWires))
 	h = append(h, sectionedMagic...)
-	h = binary.BigEndian.AppendUint32(h, sectionedVersion)
+	h = binary.BigEndian.AppendUint32(h, version)
 	h = binary.BigEndian.AppendUint64(h, k.DomainSize)
 	for _, n := range []int{k.NbWires, k.NbPublic, len(k.A), len(k.B1), len(k.K), len(k.Z)} {
 		h = binary.BigEndian.AppendUint32(h, uint32(n))
@@ -150,10 +167,15 @@ func (k *SectionedKey) writeTo(w io.Writer, order [5]Section) (int64, error) {
 			}
 		} else {
 			pts := k.g1(s)
-			buf = make([]byte, 0, len(pts)*g1Size)
+			buf = make([]byte, 0, len(pts)*pointSize(version, s))
 			for i := range pts {
-				b := pts[i].RawBytes()
-				buf = append(buf, b[:]...)
+				if version == versionCompressed {
+					b := pts[i].Bytes()
+					buf = append(buf, b[:]...)
+				} else {
+					b := pts[i].RawBytes()
+					buf = append(buf, b[:]...)
+				}
 			}
 		}
 		n, err := w.Write(buf)
@@ -222,6 +244,7 @@ func countTrue(b []bool) int {
 
 // keyHeader is a sectioned key's header, parsed.
 type keyHeader struct {
+	version               uint32
 	domainSize            uint64
 	nbWires, nbPublic     int
 	nA, nB, nK, nZ        int
@@ -254,8 +277,9 @@ func (h *keyHeader) parseFixed(b []byte) error {
 	if string(b[:8]) != sectionedMagic {
 		return fmt.Errorf("%w: it does not start with %q", ErrBadSectionedKey, sectionedMagic)
 	}
-	if v := binary.BigEndian.Uint32(b[8:]); v != sectionedVersion {
-		return fmt.Errorf("%w: version %d, this prover reads version %d", ErrBadSectionedKey, v, sectionedVersion)
+	h.version = binary.BigEndian.Uint32(b[8:])
+	if h.version != versionRaw && h.version != versionCompressed {
+		return fmt.Errorf("%w: version %d, this prover reads versions %d and %d", ErrBadSectionedKey, h.version, versionRaw, versionCompressed)
 	}
 	h.domainSize = binary.BigEndian.Uint64(b[12:])
 	var counts [6]int
@@ -339,6 +363,50 @@ func decodeG1(p *bn254.G1Affine, b []byte) error {
 	return nil
 }
 
+// The two top bits of a compressed G1 point's first byte (gnark-crypto's encoding): which of
+// the two y's, or infinity.
+const (
+	flagMask       = 0b11 << 6
+	flagSmallestY  = 0b10 << 6
+	flagLargestY   = 0b11 << 6
+	flagInfinityG1 = 0b01 << 6
+	curveB         = 3 // BN254's G1: y² = x³ + 3
+)
+
+// decodeG1Compressed reads a compressed G1 point: x, then y as the square root of x³ + 3 that
+// the flag names. It costs an exponentiation in Fp (p ≡ 3 mod 4), which is the whole price of
+// the bytes saved; no subgroup check is needed (G1 has cofactor 1).
+func decodeG1Compressed(p *bn254.G1Affine, b []byte) error {
+	flag := b[0] & flagMask
+	var x [fp.Bytes]byte
+	copy(x[:], b[:fp.Bytes])
+	x[0] &^= flagMask
+	switch flag {
+	case flagInfinityG1:
+		if x != [fp.Bytes]byte{} {
+			return fmt.Errorf("%w: infinity with a coordinate", ErrBadSectionedKey)
+		}
+		*p = bn254.G1Affine{}
+		return nil
+	case flagSmallestY, flagLargestY:
+	default:
+		return fmt.Errorf("%w: a point that is not in the compressed encoding", ErrBadSectionedKey)
+	}
+	if err := p.X.SetBytesCanonical(x[:]); err != nil {
+		return fmt.Errorf("%w: %v", ErrBadSectionedKey, err)
+	}
+	var y2, b3 fp.Element
+	b3.SetUint64(curveB)
+	y2.Square(&p.X).Mul(&y2, &p.X).Add(&y2, &b3)
+	if p.Y.Sqrt(&y2) == nil {
+		return fmt.Errorf("%w: an x of no point on the curve", ErrBadSectionedKey)
+	}
+	if p.Y.LexicographicallyLargest() != (flag == flagLargestY) {
+		p.Y.Neg(&p.Y)
+	}
+	return nil
+}
+
 // decodeG2 reads a raw G2 point: X.A1, X.A0, Y.A1, Y.A0, as gnark-crypto's RawBytes.
 func decodeG2(p *bn254.G2Affine, b []byte) error {
 	if b[0]&0b11000000 != 0 {
@@ -350,6 +418,14 @@ func decodeG2(p *bn254.G2Affine, b []byte) error {
 		}
 	}
 	return nil
+}
+
+// decodeG1 reads a point of a G1 section in the key's encoding.
+func (h *keyHeader) decodeG1(p *bn254.G1Affine, b []byte) error {
+	if h.version == versionCompressed {
+		return decodeG1Compressed(p, b)
+	}
+	return decodeG1(p, b)
 }
 
 // keyDecoder decodes a sectioned key from chunks of any size (Write), filling key as points
@@ -413,7 +489,7 @@ func (d *keyDecoder) write(b []byte) error {
 			return fmt.Errorf("%w: bytes after the last section", ErrBadSectionedKey)
 		}
 		s := d.hdr.order[d.section]
-		size, count, from := s.pointSize(), d.hdr.count(s), d.got
+		size, count, from := pointSize(d.hdr.version, s), d.hdr.count(s), d.got
 		if len(d.partial) > 0 { // the point split across chunks
 			k := min(size-len(d.partial), len(b))
 			d.partial, b = append(d.partial, b[:k]...), b[k:]
@@ -476,7 +552,7 @@ func (d *keyDecoder) decode(s Section, b []byte) error {
 	default:
 		v := k.g1ref(s)
 		*v = append(*v, bn254.G1Affine{})
-		err = decodeG1(&(*v)[d.got], b)
+		err = d.hdr.decodeG1(&(*v)[d.got], b)
 	}
 	if err != nil {
 		return fmt.Errorf("%w (section %s, point %d)", err, s, d.got)

@@ -1,6 +1,7 @@
 package zk
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math/big"
@@ -32,8 +33,10 @@ type StreamProver struct {
 	nbPublic int
 	r, s     fr.Element
 
-	dec   keyDecoder
-	batch int // points per multiplication; 0: a section at once
+	dec    keyDecoder
+	hdr    *keyHeader // the key's header, once read (by Write or by Layout)
+	shared bool       // its points go to Shares (Layout), not to Write
+	batch  int        // points per multiplication; 0: a section at once
 
 	scalars map[Section][]fr.Element // each section's scalars, once the header is read
 	done    map[Section]int          // each section's points already multiplied
@@ -80,14 +83,30 @@ func (p *StreamProver) SetBatch(n int) { p.batch = n }
 
 // Write feeds the next bytes of the sectioned key. An error (a key that is not one, or not the
 // circuit's) is final.
-func (p *StreamProver) Write(b []byte) (int, error) { return p.dec.Write(b) }
-
-// Finish returns the proof once the whole key has been written, and its public signals.
-func (p *StreamProver) Finish() (Proof, Signals, error) {
-	if err := p.dec.close(); err != nil {
-		return Proof{}, Signals{}, err
+func (p *StreamProver) Write(b []byte) (int, error) {
+	if p.shared {
+		return 0, errors.New("prove: the key's points go to shares (Layout), not to Write")
 	}
-	k := &p.dec.key
+	return p.dec.Write(b)
+}
+
+// Finish returns the proof once every section's points are multiplied (written whole, or their
+// sums added by AddSum), and its public signals.
+func (p *StreamProver) Finish() (Proof, Signals, error) {
+	if !p.shared {
+		if err := p.dec.close(); err != nil {
+			return Proof{}, Signals{}, err
+		}
+	}
+	if p.hdr == nil {
+		return Proof{}, Signals{}, fmt.Errorf("%w: its header was never read", ErrBadSectionedKey)
+	}
+	for _, s := range p.hdr.order {
+		if p.done[s] != p.hdr.count(s) {
+			return Proof{}, Signals{}, fmt.Errorf("%w: %d of section %s's %d points multiplied", ErrBadSectionedKey, p.done[s], s, p.hdr.count(s))
+		}
+	}
+	k := p.hdr
 	var r, s, rs big.Int
 	p.r.BigInt(&r)
 	p.s.BigInt(&s)
@@ -98,22 +117,22 @@ func (p *StreamProver) Finish() (Proof, Signals, error) {
 	// [A]₁ = [α]₁ + Σ wᵢ[Aᵢ]₁ + r[δ]₁
 	var a, t bn254.G1Jac
 	a.Set(p.sum(SectionA))
-	a.AddMixed(&k.Alpha1)
-	t.FromAffine(&k.Delta1)
+	a.AddMixed(&k.alpha1)
+	t.FromAffine(&k.delta1)
 	t.ScalarMultiplication(&t, &r)
 	a.AddAssign(&t)
 
 	// [B]₁ and [B]₂ = [β] + Σ wᵢ[Bᵢ] + s[δ]
 	var b1 bn254.G1Jac
 	b1.Set(p.sum(SectionB1))
-	b1.AddMixed(&k.Beta1)
-	t.FromAffine(&k.Delta1)
+	b1.AddMixed(&k.beta1)
+	t.FromAffine(&k.delta1)
 	t.ScalarMultiplication(&t, &s)
 	b1.AddAssign(&t)
 	var b2, t2 bn254.G2Jac
 	b2.Set(&p.sumB2)
-	b2.AddMixed(&k.Beta2)
-	t2.FromAffine(&k.Delta2)
+	b2.AddMixed(&k.beta2)
+	t2.FromAffine(&k.delta2)
 	t2.ScalarMultiplication(&t2, &s)
 	b2.AddAssign(&t2)
 
@@ -125,7 +144,7 @@ func (p *StreamProver) Finish() (Proof, Signals, error) {
 	c.AddAssign(&t)
 	t.ScalarMultiplication(&b1, &r)
 	c.AddAssign(&t)
-	t.FromAffine(&k.Delta1)
+	t.FromAffine(&k.delta1)
 	t.ScalarMultiplication(&t, &rs)
 	c.SubAssign(&t)
 
@@ -173,6 +192,7 @@ func (p *StreamProver) header(h *keyHeader) error {
 	p.scalars[SectionB2] = p.scalars[SectionB1]
 	p.scalars[SectionK] = p.wires[h.nbPublic:]
 	p.scalars[SectionZ] = p.h[:h.nZ] // deg h = n − 2
+	p.hdr = h
 	return nil
 }
 

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/consensys/gnark-crypto/ecc/bn254"
+	"github.com/consensys/gnark-crypto/ecc/bn254/fp"
 	"github.com/consensys/gnark-crypto/ecc/bn254/fr"
 	"github.com/consensys/gnark-crypto/ecc/bn254/fr/fft"
 	groth16bn254 "github.com/consensys/gnark/backend/groth16/bn254"
@@ -125,6 +126,18 @@ func TestSectionedKeyRoundTrip(t *testing.T) {
 	if _, err := got.WriteTo(&again); err != nil || !bytes.Equal(again.Bytes(), data) {
 		t.Fatalf("written again, the key differs (%v)", err)
 	}
+	// Version 1, every point raw, reads back the same points.
+	var raw, fromRaw bytes.Buffer
+	if _, err := got.WriteRawTo(&raw); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadSectionedKey(bytes.NewReader(raw.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := back.WriteTo(&fromRaw); err != nil || !bytes.Equal(fromRaw.Bytes(), data) || raw.Len() <= len(data) {
+		t.Fatalf("the raw key read back differs (%v)", err)
+	}
 	t.Logf("sectioned key: %d bytes (gnark's raw key %d); %d wires, A %d, B %d, K %d, Z %d points",
 		len(data), len(devkeys.ProvingKey), got.NbWires, len(got.A), len(got.B1), len(got.K), len(got.Z))
 }
@@ -138,7 +151,7 @@ func TestStreamProverProofsVerify(t *testing.T) {
 		t.Fatal(err)
 	}
 	var reversed bytes.Buffer
-	if _, err := sk.writeTo(&reversed, [5]Section{SectionA, SectionB1, SectionZ, SectionB2, SectionK}); err != nil {
+	if _, err := sk.writeTo(&reversed, [5]Section{SectionA, SectionB1, SectionZ, SectionB2, SectionK}, versionCompressed); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
@@ -207,7 +220,7 @@ func TestAKeyWithOnePointChangedFailsVerification(t *testing.T) {
 		n := hd.count(s)
 		i := n / 2
 		bad := bytes.Clone(data)
-		at := bad[off+i*s.pointSize():]
+		at := bad[off+i*pointSize(hd.version, s):]
 		if s == SectionB2 {
 			var p bn254.G2Affine
 			if err := decodeG2(&p, at); err != nil {
@@ -218,14 +231,14 @@ func TestAKeyWithOnePointChangedFailsVerification(t *testing.T) {
 			copy(at, b[:])
 		} else {
 			var p bn254.G1Affine
-			if err := decodeG1(&p, at); err != nil {
+			if err := hd.decodeG1(&p, at); err != nil {
 				t.Fatal(err)
 			}
 			p.Neg(&p)
-			b := p.RawBytes()
+			b := p.Bytes() // compressed, as the key's
 			copy(at, b[:])
 		}
-		off += n * s.pointSize()
+		off += n * pointSize(hd.version, s)
 		proof, signals, err := ProveStreaming(sampleRequest(t, 1000, 1000), bytes.NewReader(bad))
 		if err != nil {
 			t.Fatalf("section %s: %v", s, err)
@@ -263,7 +276,7 @@ func TestBadSectionedKeysAreRefused(t *testing.T) {
 		"cut in the last section":  data[:len(data)-1],
 		"a byte after the end":     append(bytes.Clone(data), 0),
 		"another magic":            append([]byte("vaultdPX"), data[8:]...),
-		"another version":          set32(8, 2),
+		"another version":          set32(8, 3),
 		"a huge wire count":        set32(20, 1<<31),
 		"another wire count":       set32(20, uint32(hd.nbWires+1)),
 		"no public wire":           set32(24, 0),
@@ -279,7 +292,32 @@ func TestBadSectionedKeysAreRefused(t *testing.T) {
 		"[α]₁ compressed":    func() []byte { b := bytes.Clone(data); b[49] |= 0b10000000; return b }(),
 		"a coordinate ≥ p": func() []byte {
 			b := bytes.Clone(data)
-			copy(b[header:header+32], bytes.Repeat([]byte{0x3f}, 32)) // above p, flags clear
+			copy(b[header:header+32], bytes.Repeat([]byte{0xbf}, 32)) // x above p, flagged compressed
+			return b
+		}(),
+		"a raw point where compressed ones are": func() []byte {
+			b := bytes.Clone(data)
+			b[header] &^= 0b11000000
+			return b
+		}(),
+		"an x of no point on the curve": func() []byte {
+			b := bytes.Clone(data)
+			for d := byte(1); ; d++ { // half of all x are not on it
+				b[header+31] ^= d
+				xb := bytes.Clone(b[header : header+32])
+				xb[0] &^= 0b11000000 // the flags
+				var x, y2, three fp.Element
+				x.SetBytes(xb)
+				three.SetUint64(3)
+				if y2.Square(&x).Mul(&y2, &x).Add(&y2, &three).Legendre() == -1 {
+					return b
+				}
+				b[header+31] ^= d
+			}
+		}(),
+		"infinity with a coordinate": func() []byte {
+			b := bytes.Clone(data)
+			b[header] = b[header]&^0b11000000 | 0b01000000
 			return b
 		}(),
 	}

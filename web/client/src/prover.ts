@@ -4,7 +4,8 @@
 // `card create` prints and `card redeem` reads.
 import type { RevealRequest } from "./index.js";
 import { SectionedKey } from "./key.js";
-import { answer, assetsWith, openCache, startRuntime, type AssetName, type LoadProgress, type ProverAssets, type RawProver } from "./runtime.js";
+import { answer, assetsWith, concat, openCache, startRuntime, type AssetName, type LoadProgress, type ProverAssets, type RawProver, type SharedRuntime } from "./runtime.js";
+import { Dealer, type Call, type Layout } from "./share.js";
 
 export { approveCalldata, commitCalldata, balanceOfCalldata, isSpentCalldata } from "./calldata.js";
 export { assetsAt, cacheName } from "./runtime.js";
@@ -45,18 +46,39 @@ export interface ProveProgress {
   total?: number; // the key's size, once known
 }
 
-// The wasm's functions as the Prover calls them: in its worker, or in-process.
-type Call = (fn: "newNote" | "parseCard" | "proveStreaming" | "feed" | "finish" | "cancel", ...args: unknown[]) => Promise<string>;
+// A Web Worker running the wasm (prover-worker.ts): its calls, and how to stop it.
+interface Spawned {
+  call: Call;
+  stop: () => void;
+}
 
 /** The reveal prover. Load it once (a few MB of wasm), then call it. */
 export class Prover {
   private key: SectionedKey;
+  private helpers: Spawned[] = [];
 
-  private constructor(private readonly call: Call, private readonly stop: () => void, private readonly assets: ProverAssets, private readonly cache?: Cache) {
+  private constructor(
+    private readonly call: Call,
+    private readonly stop: () => void,
+    private readonly assets: ProverAssets,
+    private readonly cache?: Cache,
+    helpers: Promise<Spawned>[] = [],
+  ) {
     // The proving key is fetched from now on, behind the wasm: a proof asked for meanwhile
     // multiplies what has arrived while the rest comes.
     this.key = new SectionedKey(assets, cache);
+    // Each other worker joins as it starts, the proofs under way too.
+    for (const h of helpers) {
+      h.then((w) => {
+        if (this.terminated) return w.stop();
+        this.helpers.push(w);
+        for (const d of this.dealers) d.join(w.call);
+      }).catch(() => {}); // a worker that did not start: one fewer
+    }
   }
+
+  private terminated = false;
+  private readonly dealers = new Set<Dealer>();
 
   /**
    * Loads the prover: in a Web Worker where there is one (browsers), in-process otherwise
@@ -69,66 +91,50 @@ export class Prover {
    * answered. A browser keeps the checked files in Cache Storage (`cacheName`): a second load
    * reads them from there, checked again, and fetches again a copy that is not the pinned one.
    * `onProgress` is told the bytes received and the stages ("downloading", "starting",
-   * "ready"), a few times a second.
+   * "ready"), a few times a second. In a browser, the other cores prove too: `workers` Web
+   * Workers (default: the device's cores, at most 4), each a runtime of the same wasm, share
+   * every proof's work (decoding the key's points and multiplying them); the first answers once
+   * it can prove, the others join as they start.
    */
   static async load(opts: {
     assets?: Partial<Omit<ProverAssets, "sha256">> & { sha256?: Partial<Record<AssetName, string>> };
     worker?: boolean;
+    workers?: number;
     onProgress?: (p: LoadProgress) => void;
   } = {}): Promise<Prover> {
     const assets = assetsWith(opts.assets);
     if (opts.worker ?? typeof Worker !== "undefined") {
-      const worker = new Worker(new URL("./prover-worker.js", import.meta.url), { type: "module" });
-      let next = 0;
-      const waiting = new Map<number, { resolve: (v: string) => void; reject: (e: Error) => void }>();
-      let failed: Error | undefined;
-      worker.onmessage = (e: MessageEvent<{ id: number; result?: string; error?: string; progress?: LoadProgress }>) => {
-        if (e.data.progress) {
-          opts.onProgress?.(e.data.progress);
-          return;
-        }
-        const w = waiting.get(e.data.id);
-        waiting.delete(e.data.id);
-        if (e.data.error !== undefined) w?.reject(new Error(e.data.error));
-        else w?.resolve(e.data.result!);
-      };
-      // A worker that cannot start (its script not found, a syntax error, a CSP refusal) fails
-      // every call at once, with a clear error, instead of leaving them waiting for ever.
-      worker.onerror = (e: ErrorEvent) => {
-        e.preventDefault?.();
-        failed = new Error(`the prover's worker failed: ${e.message || "its script did not load"} (prover-worker.js, next to prover.js)`);
-        for (const w of waiting.values()) w.reject(failed);
-        waiting.clear();
-        worker.terminate();
-      };
-      const send = (fn: string, ...args: unknown[]) =>
-        new Promise<string>((resolve, reject) => {
-          if (failed) return reject(failed);
-          const id = next++;
-          waiting.set(id, { resolve, reject });
-          worker.postMessage({ id, fn, args }); // a key's chunk is copied: the key keeps its own for the next proof
-        });
+      // The other workers start at once and wait for the first one's compiled wasm; a proof
+      // asked for before they run is dealt to those running, and they join it as they start.
+      const cores = typeof navigator !== "undefined" ? navigator.hardwareConcurrency || 1 : 1;
+      const more = Math.max(0, Math.min(opts.workers ?? Math.min(cores, 4), 8) - 1);
+      let share: (r: Promise<SharedRuntime>) => void = () => {};
+      const shared = new Promise<SharedRuntime>((resolve) => (share = resolve));
+      const helpers = Array.from({ length: more }, () => spawn(assets, shared));
+      let lead: Spawned;
       try {
-        await send("load", assets);
+        lead = await spawn(assets, undefined, opts.onProgress);
       } catch (e) {
-        worker.terminate(); // a prover that did not load leaves nothing running
+        share(Promise.reject(e)); // the others stop too
+        for (const h of helpers) h.catch(() => {});
         throw e;
       }
+      share(lead.call("runtime") as Promise<SharedRuntime>);
       // The key is read on this thread: the worker's feeds would stop its download (key.ts).
-      return new Prover(send, () => worker.terminate(), assets, await openCache());
+      return new Prover(lead.call, lead.stop, assets, await openCache(), helpers);
     }
     const raw: RawProver = await startRuntime(assets, opts.onProgress);
-    return new Prover(async (fn, ...args) => (raw[fn] as (...a: unknown[]) => string)(...args), () => {}, assets, await openCache());
+    return new Prover(async (fn, ...args) => (raw[fn as keyof RawProver] as (...a: unknown[]) => unknown)(...args), () => {}, assets, await openCache());
   }
 
   /** A fresh card for amount of token (secrets from crypto.getRandomValues). */
   async newNote(n: { chainId: number; vault: string; token: string; amount: bigint | string }): Promise<Note> {
-    return answer<Note>(await this.call("newNote", JSON.stringify({ ...n, amount: String(n.amount) })));
+    return answer<Note>((await this.call("newNote", JSON.stringify({ ...n, amount: String(n.amount) }))) as string);
   }
 
   /** Reads a card string (one `card create` printed, say). */
   async parseCard(card: string): Promise<Note> {
-    return answer<Note>(await this.call("parseCard", card));
+    return answer<Note>((await this.call("parseCard", card)) as string);
   }
 
   /**
@@ -151,36 +157,109 @@ export class Prover {
     report("solving");
     const fee = p.fee && { amount: String(p.fee.amount), receiver: p.fee.receiver }; // a RevealFee's quote stays here
     const input = { ...p, amount: p.amount === undefined ? undefined : String(p.amount), fee };
-    const { handle } = answer<{ handle: number }>(await this.call("proveStreaming", JSON.stringify(input)));
+    const { handle } = answer<{ handle: number }>((await this.call("proveStreaming", JSON.stringify(input))) as string);
+    let dealer: Dealer | undefined;
     try {
-      // Each chunk is sent as it arrives; in a worker they wait in its queue while it multiplies.
-      let failed: unknown;
-      const feeds: Promise<void>[] = [];
+      // The key's header first, read by this proof's worker; then its points, dealt between the
+      // workers as they arrive (share.ts).
+      let head: Uint8Array[] = [];
+      let length = 0;
+      let need = 0;
       for await (const chunk of key.read()) {
-        if (failed) break;
-        const fed = this.call("feed", handle, chunk).then((a) => {
-          answer(a);
-          proved += chunk.length;
+        report("proving", true);
+        if (dealer) {
+          dealer.push(chunk);
+          continue;
+        }
+        head.push(chunk);
+        length += chunk.length;
+        if (length < need) continue;
+        const prefix = concat(head, length);
+        const a = answer<{ need?: number; layout?: Layout }>((await this.call("layout", handle, prefix)) as string);
+        if (!a.layout) {
+          [head, need] = [[prefix], a.need!];
+          continue;
+        }
+        const scalars = await this.call("scalars", handle);
+        if (!(scalars instanceof Uint8Array)) answer(scalars as string); // an error
+        const workers = [this.call, ...this.helpers.map((h) => h.call)];
+        dealer = new Dealer(workers, a.layout, scalars as Uint8Array, (bytes) => {
+          proved += bytes;
           report("proving", true);
         });
-        fed.catch((e) => (failed ??= e));
-        feeds.push(fed);
-        report("proving", true);
+        this.dealers.add(dealer);
+        proved += a.layout.headerSize;
+        dealer.push(prefix.subarray(a.layout.headerSize));
       }
-      await Promise.all(feeds);
+      if (!dealer) throw new Error("the proving key ends in its header");
       // The whole key has arrived, its sha256 the pinned one (read() throws otherwise).
-      const out = answer<ProveOutput>(await this.call("finish", handle));
+      for (const sums of await dealer.sums()) answer((await this.call("addSums", handle, sums)) as string);
+      const out = answer<ProveOutput>((await this.call("finish", handle)) as string);
       report("done");
       return out;
     } catch (e) {
+      dealer?.drop();
       void this.call("cancel", handle).catch(() => {});
       throw e;
+    } finally {
+      if (dealer) this.dealers.delete(dealer);
     }
+  }
+
+  /** How many workers share a proof's multiplications (1 in Node: in-process). */
+  get workers(): number {
+    return 1 + this.helpers.length;
   }
 
   /** Stops the worker and the key's download. */
   terminate(): void {
+    this.terminated = true;
     this.key.stop();
     this.stop();
+    for (const h of this.helpers) h.stop();
   }
+}
+
+/**
+ * Starts a Web Worker with the prover (prover-worker.ts): from the assets, or from another
+ * worker's compiled runtime (shared) once there is one.
+ */
+async function spawn(assets: ProverAssets, shared?: Promise<SharedRuntime>, onProgress?: (p: LoadProgress) => void): Promise<Spawned> {
+  const worker = new Worker(new URL("./prover-worker.js", import.meta.url), { type: "module" });
+  let next = 0;
+  const waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  let failed: Error | undefined;
+  worker.onmessage = (e: MessageEvent<{ id: number; result?: unknown; error?: string; progress?: LoadProgress }>) => {
+    if (e.data.progress) {
+      onProgress?.(e.data.progress);
+      return;
+    }
+    const w = waiting.get(e.data.id);
+    waiting.delete(e.data.id);
+    if (e.data.error !== undefined) w?.reject(new Error(e.data.error));
+    else w?.resolve(e.data.result);
+  };
+  // A worker that cannot start (its script not found, a syntax error, a CSP refusal) fails
+  // every call at once, with a clear error, instead of leaving them waiting for ever.
+  worker.onerror = (e: ErrorEvent) => {
+    e.preventDefault?.();
+    failed = new Error(`the prover's worker failed: ${e.message || "its script did not load"} (prover-worker.js, next to prover.js)`);
+    for (const w of waiting.values()) w.reject(failed);
+    waiting.clear();
+    worker.terminate();
+  };
+  const call: Call = (fn, ...args) =>
+    new Promise((resolve, reject) => {
+      if (failed) return reject(failed);
+      const id = next++;
+      waiting.set(id, { resolve, reject });
+      worker.postMessage({ id, fn, args }); // a key's chunk is copied: the key keeps its own for the next proof
+    });
+  try {
+    await call("load", assets, await shared);
+  } catch (e) {
+    worker.terminate(); // a prover that did not load leaves nothing running
+    throw e;
+  }
+  return { call, stop: () => worker.terminate() };
 }

@@ -219,6 +219,32 @@ export interface RawProver {
   feed(handle: number, chunk: Uint8Array): string;
   finish(handle: number): string; // as prove's answer
   cancel(handle: number): string;
+  // The key's points dealt between workers (share.ts, docs/prover.md): one proof's handle, every
+  // worker's share.
+  layout(handle: number, prefix: Uint8Array): string; // {need} or {layout}
+  scalars(handle: number): Uint8Array | string; // a string is an error
+  addSums(handle: number, sums: string): string;
+  shareStart(layout: string, scalars: Uint8Array): string; // {share}
+  shareFeed(share: number, section: number, from: number, points: Uint8Array): string;
+  shareFlush(share: number, section: number): string;
+  shareSums(share: number): string; // {sums}
+}
+
+/**
+ * A started runtime's compiled wasm and the checked wasm_exec.js: what another worker starts
+ * from (startRuntime's shared), without fetching or checking either again.
+ */
+export interface SharedRuntime {
+  module: WebAssembly.Module;
+  exec: Uint8Array;
+}
+
+let started: SharedRuntime | undefined;
+
+/** The runtime this thread started, for another worker to start the same. */
+export function sharedRuntime(): SharedRuntime {
+  if (!started) throw new Error("the prover is not loaded");
+  return started;
 }
 
 export async function fileBytes(url: string): Promise<Uint8Array> {
@@ -230,17 +256,18 @@ export async function fileBytes(url: string): Promise<Uint8Array> {
 /**
  * Starts the Go runtime with the prover, telling onProgress the bytes received and the stages.
  */
-export async function startRuntime(assets: ProverAssets, onProgress?: (p: LoadProgress) => void): Promise<RawProver> {
+export async function startRuntime(assets: ProverAssets, onProgress?: (p: LoadProgress) => void, shared?: SharedRuntime): Promise<RawProver> {
   const g = globalThis as unknown as { Go?: new () => { importObject: WebAssembly.Imports; run(i: WebAssembly.Instance): Promise<void> }; vaultdProver?: RawProver };
-  const load = newLoad(assets, g.Go ? ["wasm"] : ["wasm", "wasmExec"], onProgress);
-  load.cache = await openCache();
+  const load = newLoad(assets, shared ? [] : g.Go ? ["wasm"] : ["wasm", "wasmExec"], onProgress);
+  load.cache = shared ? undefined : await openCache();
   load.report("downloading");
   // The wasm is fetched (and compiled) while wasm_exec.js is checked and run.
-  const loading = compiledWasm(load);
+  const loading = shared ? Promise.resolve(shared.module) : compiledWasm(load);
   loading.catch(() => {}); // awaited below, after wasm_exec.js
+  let exec: Uint8Array | undefined = shared?.exec;
   if (!g.Go) {
     // Run only once its hash is checked: imported from the checked bytes, not from the URL.
-    const code = (await checked(load, "wasmExec")).data;
+    const code = (exec ??= (await checked(load, "wasmExec")).data);
     let b64 = "";
     for (let i = 0; i < code.length; i += 0x8000) b64 += String.fromCharCode(...code.subarray(i, i + 0x8000));
     await import(/* webpackIgnore: true */ `data:text/javascript;base64,${btoa(b64)}`);
@@ -251,8 +278,9 @@ export async function startRuntime(assets: ProverAssets, onProgress?: (p: LoadPr
   const instance = await WebAssembly.instantiate(module, go.importObject);
   void go.run(instance); // returns when the program exits; it serves calls until then
   const raw = g.vaultdProver!;
+  if (exec) started = { module, exec };
   load.report("ready");
-  void prune(load);
+  if (!shared) void prune(load);
   return raw;
 }
 

@@ -111,3 +111,38 @@ test("a key that is not one, or cut short, is an error that ends the proof", () 
   assert.match(parse(raw.feed(h, key)).error, /no proof under way/);
   assert.match(parse(raw.feed("1", key)).error, /feed\(handle, chunk/);
 });
+
+// The key dealt between several workers' shares (share.ts's Dealer, here three shares in this
+// one runtime), in chunks of random sizes, as a page deals it to its Web Workers.
+const { Dealer } = await import("../dist/share.js");
+const call = async (fn, ...args) => raw[fn](...args);
+// joining: workers that join after the first chunks, as a page's workers that start late.
+const dealt = async (data, workers, inputOf = input, joining = 0) => {
+  const h = ok(raw.proveStreaming(JSON.stringify(inputOf))).handle;
+  const { layout } = ok(raw.layout(h, data.subarray(0, 5000)));
+  const dealer = new Dealer(Array(workers).fill(call), layout, raw.scalars(h), () => {});
+  for (let off = layout.headerSize, i = 0; off < data.length; i++) {
+    const n = 1 + Math.floor(Math.random() * 40000);
+    dealer.push(data.subarray(off, off + n));
+    off += n;
+    if (i === 3) for (let j = 0; j < joining; j++) dealer.join(call);
+  }
+  for (const sums of await dealer.sums()) ok(raw.addSums(h, sums));
+  return ok(raw.finish(h));
+};
+
+test("the key dealt between three workers' shares proves the card's reveal", async () => {
+  const got = await dealt(key, 1, { ...input, amount: "400" }, 2); // two of them join late
+  assert.equal(raw.shareSums(1 << 30), JSON.stringify({ error: `no share with handle ${1 << 30}` }));
+  const [, nullifier, amount] = got.request.publicSignals.map(BigInt);
+  assert.deepEqual([nullifier, amount], [BigInt(note.nullifier), 400n]);
+  assert.match(got.change, /^vaultd-card:v1\?/);
+});
+
+test("a dealt key cut short, or with bytes after its end, is refused", async () => {
+  await assert.rejects(dealt(key.subarray(0, key.length - 1), 2), /ends in section 1 \(4862 of 4863 points\)/);
+  await assert.rejects(dealt(Buffer.concat([key, Buffer.from([0])]), 2), /bytes after its last section/);
+  const h = ok(raw.proveStreaming(JSON.stringify(input))).handle;
+  assert.deepEqual(ok(raw.layout(h, key.subarray(0, 10))), { need: 497 });
+  assert.match(parse(raw.finish(h)).error, /sectioned proving key: it ends in its header/);
+});

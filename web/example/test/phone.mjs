@@ -114,6 +114,7 @@ const visit = async (browser, link) => {
     bytesBeforeProofBegan: bytesBy(proofAt),
     proofMs: j.proofMs,
     proofStages: j.proofAt, // when each of the proof's stages began, from its start
+    proverWorkers: j.proverWorkers,
     keyAtProofStart: j.keyAtProofStart, // the key's bytes already received when the proof began
     keyLastByteInProofMs: key ? Math.round(key.at - proofAt) : null, // null: the key came from Cache Storage (or negative: before the proof)
     loadAt: j.loadAt, // when each of the prover's stages began, in ms from the page's start
@@ -243,7 +244,7 @@ try {
       const second = await visit(browser, newCard());
       for (const [name, f] of [["first visit", first], ["second visit", second]]) {
         const key = f.keyLastByteInProofMs === null ? "the key from Cache Storage" : `the key's last byte ${f.keyLastByteInProofMs} ms into it`;
-        console.log(`phone (${profile}) run ${run}, ${name}: ${(f.openToReceivedMs / 1000).toFixed(1)} s from opening the link to tokens received (the wallet step shown after ${(f.openToFormMs / 1000).toFixed(1)} s, Redeem possible after ${(f.openToReadyMs / 1000).toFixed(1)} s, proof ${f.proofMs} ms, ${key}), ${mb(f.bytesBeforeProof)} over the wire before the first proof was ready`);
+        console.log(`phone (${profile}) run ${run}, ${name}: ${(f.openToReceivedMs / 1000).toFixed(1)} s from opening the link to tokens received (the wallet step shown after ${(f.openToFormMs / 1000).toFixed(1)} s, Redeem possible after ${(f.openToReadyMs / 1000).toFixed(1)} s, proof ${f.proofMs} ms in ${f.proverWorkers} workers, ${key}), ${mb(f.bytesBeforeProof)} over the wire before the first proof was ready`);
       }
       console.log(`figures ${JSON.stringify({ run, first, second })}`);
       if (!["downloading", "starting", "ready"].every((s) => s in (first.loadAt ?? {}))) fail(`the page was told the prover's stages ${JSON.stringify(first.loadAt)}`);

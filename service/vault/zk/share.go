@@ -1,0 +1,270 @@
+package zk
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/consensys/gnark-crypto/ecc"
+	"github.com/consensys/gnark-crypto/ecc/bn254"
+	"github.com/consensys/gnark-crypto/ecc/bn254/fr"
+)
+
+// A proof's multiplications split between workers (a page's Web Workers, one Go runtime each,
+// on a phone's other cores): the prover reads the key's header (StreamProver.Layout) and gives
+// its scalars (Scalars) to every worker's Share; each point of the key goes to one Share, which
+// decodes it (a compressed point's square root is most of that) and multiplies a section's
+// points once the section is flushed; the prover adds the Shares' sums (AddSum) and finishes.
+// Which worker gets which points is the caller's choice: each point once, in any split.
+
+// Layout is where a sectioned key's sections lie in its bytes, read from its header.
+type Layout struct {
+	HeaderSize int             `json:"headerSize"`
+	Sections   []SectionLayout `json:"sections"` // in the file's order, one after another
+}
+
+// SectionLayout is one section of a key: Count points of PointSize bytes from Offset.
+type SectionLayout struct {
+	Section   Section `json:"section"`
+	Offset    int     `json:"offset"`
+	Count     int     `json:"count"`
+	PointSize int     `json:"pointSize"`
+}
+
+func (h *keyHeader) layout() *Layout {
+	l := &Layout{HeaderSize: h.size()}
+	off := l.HeaderSize
+	for _, s := range h.order {
+		n, size := h.count(s), pointSize(h.version, s)
+		l.Sections = append(l.Sections, SectionLayout{Section: s, Offset: off, Count: n, PointSize: size})
+		off += n * size
+	}
+	return l
+}
+
+// Layout reads the key's header from prefix, its first bytes (any number of them): the layout
+// once prefix holds the whole header, else how many bytes it needs. From then on the key's
+// points go to Shares and their sums to AddSum, not to Write.
+func (p *StreamProver) Layout(prefix []byte) (*Layout, int, error) {
+	if p.shared || p.dec.hdr != nil || len(p.dec.head) > 0 {
+		return nil, 0, errors.New("prove: the key's header was already read")
+	}
+	if len(prefix) < fixedHeaderSize {
+		return nil, fixedHeaderSize, nil
+	}
+	h := &keyHeader{}
+	if err := h.parseFixed(prefix); err != nil {
+		return nil, 0, err
+	}
+	if len(prefix) < h.size() {
+		return nil, h.size(), nil
+	}
+	if err := h.parseMaps(prefix[:h.size()]); err != nil {
+		return nil, 0, err
+	}
+	if err := p.header(h); err != nil {
+		return nil, 0, err
+	}
+	p.shared = true
+	return h.layout(), 0, nil
+}
+
+// Scalars are every section's scalars in the layout's order, 32 bytes each (big-endian): what
+// NewShare takes.
+func (p *StreamProver) Scalars() ([]byte, error) {
+	if !p.shared {
+		return nil, errors.New("prove: no layout read")
+	}
+	var out []byte
+	for _, s := range p.hdr.order {
+		for i := range p.scalars[s] {
+			b := p.scalars[s][i].Bytes()
+			out = append(out, b[:]...)
+		}
+	}
+	return out, nil
+}
+
+// AddSum adds a Share's sum of count of section s's points (ShareSum).
+func (p *StreamProver) AddSum(sum ShareSum) error {
+	if !p.shared {
+		return errors.New("prove: no layout read")
+	}
+	s := sum.Section
+	if s < SectionA || s > SectionZ || sum.Count < 0 || p.done[s]+sum.Count > p.hdr.count(s) {
+		return fmt.Errorf("prove: a sum of %d points of section %s, which has %d (%d added)", sum.Count, s, p.hdr.count(s), p.done[s])
+	}
+	if s == SectionB2 {
+		var pt bn254.G2Affine
+		if len(sum.Point) != g2Size || decodeG2(&pt, sum.Point) != nil {
+			return errors.New("prove: a sum that is not a raw G2 point")
+		}
+		p.sumB2.AddMixed(&pt)
+	} else {
+		var pt bn254.G1Affine
+		if len(sum.Point) != g1Size || decodeG1(&pt, sum.Point) != nil {
+			return errors.New("prove: a sum that is not a raw G1 point")
+		}
+		p.sum(s).AddMixed(&pt)
+	}
+	p.done[s] += sum.Count
+	return nil
+}
+
+// ShareSum is a Share's sum of the points of a section it was given (raw encoding).
+type ShareSum struct {
+	Section Section `json:"section"`
+	Count   int     `json:"count"`
+	Point   []byte  `json:"point"`
+}
+
+// A Share is one worker's part of a proof's multiplications: the points it is fed, decoded as
+// they come, multiplied by their scalars once their section is flushed.
+type Share struct {
+	sections map[Section]SectionLayout
+	scalars  map[Section][]fr.Element
+	version  uint32
+
+	g1      map[Section][]bn254.G1Affine // fed, not yet multiplied
+	b2      []bn254.G2Affine
+	pending map[Section][]fr.Element // their scalars
+	sums    map[Section]*shareSum
+}
+
+type shareSum struct {
+	count int
+	g1    bn254.G1Jac
+	g2    bn254.G2Jac
+}
+
+// NewShare is a worker's share of a proof, from the key's layout and the prover's Scalars.
+func NewShare(l Layout, scalars []byte) (*Share, error) {
+	sh := &Share{sections: map[Section]SectionLayout{}, scalars: map[Section][]fr.Element{}, version: versionRaw,
+		g1: map[Section][]bn254.G1Affine{}, pending: map[Section][]fr.Element{}, sums: map[Section]*shareSum{}}
+	for _, sl := range l.Sections {
+		if sl.Section < SectionA || sl.Section > SectionZ || sl.Count < 0 || sl.Count > maxWires {
+			return nil, fmt.Errorf("share: a layout with section %s of %d points", sl.Section, sl.Count)
+		}
+		if sl.Section != SectionB2 && sl.PointSize == g1CompressedSize {
+			sh.version = versionCompressed
+		}
+		if sl.PointSize != pointSize(sh.version, sl.Section) {
+			return nil, fmt.Errorf("share: section %s of %d-byte points", sl.Section, sl.PointSize)
+		}
+		if len(scalars) < sl.Count*fr.Bytes {
+			return nil, errors.New("share: fewer scalars than the layout's points")
+		}
+		v := make([]fr.Element, sl.Count)
+		for i := range v {
+			if err := v[i].SetBytesCanonical(scalars[i*fr.Bytes : (i+1)*fr.Bytes]); err != nil {
+				return nil, fmt.Errorf("share: scalar %d of section %s: %w", i, sl.Section, err)
+			}
+		}
+		scalars = scalars[sl.Count*fr.Bytes:]
+		sh.sections[sl.Section], sh.scalars[sl.Section] = sl, v
+	}
+	if len(scalars) != 0 {
+		return nil, errors.New("share: more scalars than the layout's points")
+	}
+	return sh, nil
+}
+
+// Feed decodes points of section s, from its point number from on (b holds whole points).
+func (sh *Share) Feed(s Section, from int, b []byte) error {
+	sl, ok := sh.sections[s]
+	if !ok {
+		return fmt.Errorf("share: no section %s in the layout", s)
+	}
+	n := len(b) / sl.PointSize
+	if len(b)%sl.PointSize != 0 || from < 0 || from+n > sl.Count {
+		return fmt.Errorf("share: %d bytes from point %d of section %s (%d points of %d bytes)", len(b), from, s, sl.Count, sl.PointSize)
+	}
+	h := keyHeader{version: sh.version}
+	for i := range n {
+		at := b[i*sl.PointSize : (i+1)*sl.PointSize]
+		var err error
+		if s == SectionB2 {
+			sh.b2 = append(sh.b2, bn254.G2Affine{})
+			err = decodeG2(&sh.b2[len(sh.b2)-1], at)
+		} else {
+			sh.g1[s] = append(sh.g1[s], bn254.G1Affine{})
+			err = h.decodeG1(&sh.g1[s][len(sh.g1[s])-1], at)
+		}
+		if err != nil {
+			return fmt.Errorf("%w (section %s, point %d)", err, s, from+i)
+		}
+	}
+	sh.pending[s] = append(sh.pending[s], sh.scalars[s][from:from+n]...)
+	return nil
+}
+
+// Flush multiplies the points of section s fed since its last flush and adds them to its sum.
+func (sh *Share) Flush(s Section) error {
+	scalars := sh.pending[s]
+	if len(scalars) == 0 {
+		return nil
+	}
+	sum := sh.sums[s]
+	if sum == nil {
+		sum = &shareSum{}
+		sum.g1.X.SetOne()
+		sum.g1.Y.SetOne() // infinity
+		sum.g2.X.SetOne()
+		sum.g2.Y.SetOne()
+		sh.sums[s] = sum
+	}
+	cfg := ecc.MultiExpConfig{}
+	if s == SectionB2 {
+		var part bn254.G2Jac
+		if _, err := part.MultiExp(sh.b2, scalars, cfg); err != nil {
+			return err
+		}
+		sum.g2.AddAssign(&part)
+		sh.b2 = sh.b2[:0]
+	} else {
+		var part bn254.G1Jac
+		if _, err := part.MultiExp(sh.g1[s], scalars, cfg); err != nil {
+			return err
+		}
+		sum.g1.AddAssign(&part)
+		sh.g1[s] = sh.g1[s][:0]
+	}
+	sum.count += len(scalars)
+	sh.pending[s] = scalars[:0]
+	return nil
+}
+
+// Sums flushes every section and gives the share's sums, for the prover's AddSum.
+func (sh *Share) Sums() ([]ShareSum, error) {
+	var out []ShareSum
+	for s := SectionA; s <= SectionZ; s++ {
+		if err := sh.Flush(s); err != nil {
+			return nil, err
+		}
+		sum := sh.sums[s]
+		if sum == nil {
+			continue
+		}
+		// Raw points; infinity (a sum that cancels out) as zeros, which decodeG1 and decodeG2
+		// read back as infinity (gnark's raw encoding flags it instead).
+		var b []byte
+		if s == SectionB2 {
+			var a bn254.G2Affine
+			a.FromJacobian(&sum.g2)
+			r := a.RawBytes()
+			b = r[:]
+			if a.IsInfinity() {
+				b = make([]byte, g2Size)
+			}
+		} else {
+			var a bn254.G1Affine
+			a.FromJacobian(&sum.g1)
+			r := a.RawBytes()
+			b = r[:]
+			if a.IsInfinity() {
+				b = make([]byte, g1Size)
+			}
+		}
+		out = append(out, ShareSum{Section: s, Count: sum.count, Point: b})
+	}
+	return out, nil
+}

@@ -1,0 +1,161 @@
+package zk
+
+import (
+	"bytes"
+	"errors"
+	mrand "math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// proveShared proves req with the key's points dealt between workers Shares, in pieces of a
+// random number of points each sent to a random Share, as a page deals them to its Workers.
+func proveShared(t *testing.T, req RevealRequest, key []byte, workers int, rng *mrand.Rand) (Proof, Signals, error) {
+	t.Helper()
+	p, err := NewStreamProver(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The header in two steps: a prefix too short is told how many bytes it needs.
+	l, need, err := p.Layout(key[:100])
+	if err != nil || l != nil || need != fixedHeaderSize {
+		t.Fatalf("a 100-byte prefix: %v, %d, %v", l, need, err)
+	}
+	if l, need, err = p.Layout(key[:need]); err != nil || l != nil || need <= fixedHeaderSize {
+		t.Fatalf("the fixed header: %v, %d, %v", l, need, err)
+	}
+	if l, _, err = p.Layout(key[:need+7]); err != nil || l == nil {
+		t.Fatalf("the whole header: %v", err)
+	}
+	if _, err := p.Write(key); err == nil {
+		t.Fatal("Write after Layout succeeded")
+	}
+	scalars, err := p.Scalars()
+	if err != nil {
+		t.Fatal(err)
+	}
+	shares := make([]*Share, workers)
+	for i := range shares {
+		if shares[i], err = NewShare(*l, scalars); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, sl := range l.Sections {
+		for from := 0; from < sl.Count; {
+			n := min(1+rng.IntN(700), sl.Count-from)
+			at := sl.Offset + from*sl.PointSize
+			if err := shares[rng.IntN(workers)].Feed(sl.Section, from, key[at:at+n*sl.PointSize]); err != nil {
+				return Proof{}, Signals{}, err
+			}
+			from += n
+		}
+		for _, sh := range shares {
+			if err := sh.Flush(sl.Section); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for _, sh := range shares {
+		sums, err := sh.Sums()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range sums {
+			if err := p.AddSum(s); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return p.Finish()
+}
+
+// A proof whose multiplications are dealt between workers verifies, whatever the split, from
+// the compressed key and from a raw one.
+func TestSharedProofsVerify(t *testing.T) {
+	keys, data := devSectioned(t)
+	sk, err := SectionedKeyOf(keys.pk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw bytes.Buffer
+	if _, err := sk.WriteRawTo(&raw); err != nil {
+		t.Fatal(err)
+	}
+	rng := mrand.New(mrand.NewPCG(1, 2))
+	for _, c := range []struct {
+		name    string
+		key     []byte
+		workers int
+		amount  int64
+	}{{"compressed, 1 worker", data, 1, 1000}, {"compressed, 3 workers", data, 3, 400}, {"raw, 2 workers", raw.Bytes(), 2, 1000}} {
+		proof, signals, err := proveShared(t, sampleRequest(t, 1000, c.amount), c.key, c.workers, rng)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if err := verifyBoth(keys, proof, signals); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+	}
+	t.Logf("the key: %d bytes compressed, %d raw", len(data), raw.Len())
+}
+
+// A split that leaves a point out, or counts one twice, is refused rather than proved wrong;
+// so is a share given what is not a point of its key.
+func TestSharesMissingOrExtraPointsAreRefused(t *testing.T) {
+	_, data := devSectioned(t)
+	p, err := NewStreamProver(sampleRequest(t, 10, 10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, _, err := p.Layout(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scalars, _ := p.Scalars()
+	sh, err := NewShare(*l, scalars)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sl := range l.Sections {
+		end := sl.Offset + sl.Count*sl.PointSize
+		if sl.Section == SectionZ {
+			end -= sl.PointSize // Z's last point never dealt
+		}
+		if err := sh.Feed(sl.Section, 0, data[sl.Offset:end]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sums, err := sh.Sums()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range sums {
+		if err := p.AddSum(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, _, err := p.Finish(); !errors.Is(err, ErrBadSectionedKey) || !strings.Contains(err.Error(), "section Z") {
+		t.Fatalf("a point left out: %v", err)
+	}
+	if err := p.AddSum(sums[0]); err == nil {
+		t.Fatal("a section's points counted twice were added")
+	}
+	z := l.Sections[2]
+	if z.Section != SectionZ {
+		t.Fatalf("the key's third section is %s", z.Section)
+	}
+	if err := sh.Feed(SectionZ, z.Count-1, data[z.Offset:z.Offset+2*z.PointSize]); err == nil {
+		t.Fatal("points past a section's end were taken")
+	}
+	if err := sh.Feed(SectionZ, 0, data[z.Offset:z.Offset+z.PointSize+1]); err == nil {
+		t.Fatal("a piece that is not whole points was taken")
+	}
+	bad := bytes.Clone(data[z.Offset : z.Offset+z.PointSize])
+	bad[0] &^= 0b11000000
+	if err := sh.Feed(SectionZ, 0, bad); !errors.Is(err, ErrBadSectionedKey) {
+		t.Fatalf("a raw point in a compressed section: %v", err)
+	}
+	if _, err := NewShare(*l, scalars[:len(scalars)-32]); err == nil {
+		t.Fatal("a share with a scalar missing")
+	}
+}

@@ -1,0 +1,118 @@
+// Deals a proof's multiplications between workers (docs/prover.md, "Several workers"): the
+// proving key's points, as they arrive, go in pieces to whichever worker has the least work
+// waiting; each worker decodes its pieces (a compressed point's square root is most of that) and
+// multiplies a section's points once the section has been dealt; the prover adds their sums.
+// Each worker is a Go runtime of its own (a Web Worker on one of the phone's cores); the key's
+// layout comes from its header, read by the prover (zk.Layout).
+import { answer } from "./runtime.js";
+
+/** A worker's calls to its wasm (the Prover's Call). */
+export type Call = (fn: string, ...args: unknown[]) => Promise<unknown>;
+
+export interface Layout {
+  headerSize: number;
+  sections: { section: number; offset: number; count: number; pointSize: number }[];
+}
+
+// Points in a piece: small enough that the workers share a section evenly, large enough that
+// the messages cost nothing beside the work.
+const piecePoints = 512;
+
+// The work a point gives a worker, in units of a raw G1 point's: a compressed G1 point costs
+// its square root as well as its share of the multiplication, a G2 point about twice a G1's.
+const weight = (pointSize: number) => (pointSize === 32 ? 2 : pointSize === 128 ? 2 : 1);
+
+export class Dealer {
+  private readonly workers: Call[] = [];
+  private readonly shares: Promise<number>[] = []; // each worker's share, once started
+  private readonly waiting: number[] = []; // each worker's work dealt and not yet done
+  private readonly feeds: Promise<void>[] = [];
+  private readonly json: string;
+  private carry = new Uint8Array(0);
+  private section = 0; // index in layout.sections of the section being dealt
+  private got = 0; // its points dealt
+  private failed: unknown;
+
+  /** onDone is told the key's bytes a worker has decoded, as it does. */
+  constructor(workers: Call[], private readonly layout: Layout, private readonly scalars: Uint8Array, private readonly onDone: (bytes: number) => void) {
+    this.json = JSON.stringify(layout);
+    for (const w of workers) this.join(w);
+    this.skipEmpty();
+  }
+
+  /** Adds a worker (one that has started meanwhile): it takes a share of the points still to come. */
+  join(w: Call): void {
+    const share = w("shareStart", this.json, this.scalars).then((a) => answer<{ share: number }>(a as string).share);
+    this.track(share.then(() => {}));
+    this.workers.push(w);
+    this.shares.push(share);
+    this.waiting.push(0);
+  }
+
+  /** Deals the key's next bytes (after its header): whole points now, a split one with the next. */
+  push(bytes: Uint8Array): void {
+    if (this.failed) throw this.failed;
+    let b = this.carry.length ? join(this.carry, bytes) : bytes;
+    const sections = this.layout.sections;
+    while (b.length > 0) {
+      if (this.section === sections.length) throw new Error("the proving key has bytes after its last section");
+      const s = sections[this.section];
+      const n = Math.min(Math.floor(b.length / s.pointSize), s.count - this.got, piecePoints);
+      if (n === 0) break;
+      const piece = b.slice(0, n * s.pointSize); // its own buffer: a view would post the whole chunk's
+      const w = this.waiting.indexOf(Math.min(...this.waiting));
+      const work = n * weight(s.pointSize);
+      this.waiting[w] += work;
+      const from = this.got;
+      // Calls to a worker are answered in the order they are made: its pieces, then the flush.
+      this.track(this.shares[w].then(async (share) => {
+        answer((await this.workers[w]("shareFeed", share, s.section, from, piece)) as string);
+        this.waiting[w] -= work;
+        this.onDone(piece.length);
+      }));
+      b = b.subarray(piece.length);
+      this.got += n;
+      if (this.got === s.count) {
+        // Every worker multiplies its points of the section, after the pieces sent before.
+        this.workers.forEach((w, i) => this.track(this.shares[i].then(async (share) => void answer((await w("shareFlush", share, s.section)) as string))));
+        this.section++;
+        this.got = 0;
+        this.skipEmpty();
+      }
+    }
+    this.carry = b.slice(); // less than a point: kept (copied: the chunk may be reused)
+  }
+
+  /** Once the whole key has been dealt: every worker's sums, for the prover's addSums. */
+  async sums(): Promise<string[]> {
+    const sections = this.layout.sections;
+    if (this.section < sections.length || this.carry.length) {
+      const s = sections[Math.min(this.section, sections.length - 1)];
+      throw new Error(`the proving key ends in section ${s.section} (${this.got} of ${s.count} points)`);
+    }
+    await Promise.all(this.feeds);
+    if (this.failed) throw this.failed;
+    return Promise.all(this.workers.map(async (w, i) => (await w("shareSums", await this.shares[i])) as string));
+  }
+
+  /** Drops every worker's share (a proof that failed). */
+  drop(): void {
+    this.workers.forEach((w, i) => void this.shares[i].then((share) => w("shareSums", share)).catch(() => {}));
+  }
+
+  private track(p: Promise<void>): void {
+    p.catch((e) => (this.failed ??= e));
+    this.feeds.push(p);
+  }
+
+  private skipEmpty(): void {
+    while (this.section < this.layout.sections.length && this.layout.sections[this.section].count === 0) this.section++;
+  }
+}
+
+function join(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
