@@ -16,7 +16,8 @@
 // kept is lost. With --max-fee, redeem asks the relayer's quote first and, if its fee is at most
 // that, proves the reveal paying it (the recipient gets the amount less the fee). With --voucher,
 // create also writes a relayer sponsor's voucher for the card (signed with the sponsor's voucher
-// key: it pays the card's reveal, up to --allowance wei), and redeem sends the reveal with it.
+// key: it pays the card's reveal, up to --allowance wei), which the card string and link carry
+// (docs/cards.md); redeem sends the reveal with the voucher the card carries, or --voucher's.
 package main
 
 import (
@@ -46,6 +47,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
 	"github.com/seed018cc74c/vaultd/service/kit/deployment"
 	"github.com/seed018cc74c/vaultd/service/vault/card"
+	"github.com/seed018cc74c/vaultd/service/vault/voucher"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
 
@@ -107,6 +109,10 @@ func create(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
+	voucherKey, err := vf.key()
+	if err != nil {
+		return err
+	}
 	client := t.client
 	tok, err := address.Parse(*token)
 	if err != nil {
@@ -121,13 +127,14 @@ func create(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	fmt.Fprintf(stderr, "committed in block %d (tx %s, gas %d)\n", receipt.BlockNumber, receipt.TxHash, receipt.GasUsed)
+	c, verr := vf.sign(voucherKey, c, stderr)
 	text := c.String()
 	if *base != "" {
 		text = c.Link(*base, card.Home{ChainID: t.chainID, Vault: t.vault})
 	}
 	fmt.Fprintln(stdout, text)
-	if err := vf.write(t, stderr); err != nil {
-		return err
+	if verr != nil {
+		return verr
 	}
 	if *qrFile != "" {
 		return writeQR(*qrFile, text, stderr)
@@ -242,6 +249,11 @@ func redeem(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
+	if v == nil && maxFee == nil && *relayer != "" {
+		if v = voucher.OfCard(c); v != nil {
+			fmt.Fprintf(stderr, "the card carries a voucher of %s: the sponsor pays the reveal (up to %s wei)\n", v.Sponsor, v.Allowance)
+		}
+	}
 	if err := card.CheckRecipient(ctx, t.client, c.Vault, to); err != nil {
 		return fmt.Errorf("--recipient: %w", err)
 	}
@@ -301,6 +313,11 @@ func redeem(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		fmt.Fprintln(stdout, string(body))
 		if status == 402 && fee == nil && v == nil {
 			return fmt.Errorf("the relayer answered 402: it charges a fee or takes a sponsor's voucher; redeem again with --max-fee or --voucher")
+		}
+		if v != nil {
+			if why := voucherRefused(body); why != "" {
+				return fmt.Errorf("the relayer answered %d: %s; nothing was sent (redeem with --max-fee to pay the relayer's fee instead, where it takes fees)", status, why)
+			}
 		}
 		if status != 200 {
 			return fmt.Errorf("the relayer answered %d", status)

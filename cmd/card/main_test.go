@@ -31,6 +31,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/relayer"
 	"github.com/seed018cc74c/vaultd/service/vault/card"
 	"github.com/seed018cc74c/vaultd/service/vault/card/note"
+	"github.com/seed018cc74c/vaultd/service/vault/voucher"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
 
@@ -469,9 +470,11 @@ func tokenBalanceOf(t *testing.T, c *devchain.Chain, token, who common.Address) 
 }
 
 // card create --voucher: a sponsor's voucher signer (its key in a file) signs a voucher for the
-// card, written beside it; card redeem --voucher sends the reveal with it to a relayer paid by
-// sponsors alone. The recipient gets the whole card and the sponsor pays the gas; without the
-// voucher the relayer answers 402 and redeem says to carry one.
+// card's reveal, which the card's link (and its QR code) carries, and which is written beside it;
+// card redeem of that link sends the reveal with it to a relayer paid by sponsors alone, without
+// --voucher. The recipient gets the whole card and the sponsor is debited exactly what the
+// transaction cost. A card without a voucher is answered 402, and redeem says to carry one; the
+// used voucher (its file, with --voucher) is refused VOUCHER_USED with its reason, nothing sent.
 func TestRedeemWithASponsorsVoucher(t *testing.T) {
 	c := devchaintest.Start(t)
 	manifest := filepath.Join(t.TempDir(), "devnet.json")
@@ -515,31 +518,75 @@ func TestRedeemWithASponsorsVoucher(t *testing.T) {
 	}
 
 	token := c.Tokens[0].Address
-	voucherFile := filepath.Join(t.TempDir(), "card.voucher.json")
+	dir := t.TempDir()
+	voucherFile, png := filepath.Join(dir, "card.voucher.json"), filepath.Join(dir, "card.png")
 	var out, errOut bytes.Buffer
-	if err := run(ctx, []string{"create", "--devnet", manifest, "--token", token.Hex(), "--amount", "1000",
-		"--voucher", voucherFile, "--sponsor", sp.Id, "--voucher-key", signerFile, "--allowance", "500000000000000000"}, &out, &errOut); err != nil {
-		t.Fatalf("create --voucher: %v (%s)", err, errOut.String())
+	create := func(extra ...string) string {
+		t.Helper()
+		out.Reset()
+		errOut.Reset()
+		if err := run(ctx, append([]string{"create", "--devnet", manifest, "--token", token.Hex(), "--amount", "1000", "--url", "https://app.example/redeem"}, extra...), &out, &errOut); err != nil {
+			t.Fatalf("create %v: %v (%s)", extra, err, errOut.String())
+		}
+		return strings.TrimSpace(out.String())
 	}
-	secret := strings.TrimSpace(out.String())
+	link := create("--qr", png, "--voucher", voucherFile, "--sponsor", sp.Id, "--voucher-key", signerFile, "--allowance", "500000000000000000")
+	t.Logf("card create --voucher --qr: %s", errOut.String())
+	var written relayerapi.Voucher
+	if data, err := os.ReadFile(voucherFile); err != nil || json.Unmarshal(data, &written) != nil {
+		t.Fatalf("the voucher's file: %v", err)
+	}
+	c0, err := card.ReadLink(link, card.Home{ChainID: c.ChainID, Vault: c.Contracts.Vault})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if carried := voucher.OfCard(c0); carried == nil || *carried != written || !strings.Contains(link, "&amount=1000&voucher=") {
+		t.Fatalf("the link %s carries %+v, the file %+v", link, carried, written)
+	}
+	if zbar, err := exec.LookPath("zbarimg"); err == nil {
+		decoded, err := exec.Command(zbar, "--quiet", "--raw", png).Output()
+		if err != nil || strings.TrimSpace(string(decoded)) != link {
+			t.Fatalf("zbarimg read %q (%v), want the link", decoded, err)
+		}
+	}
+	plain := create() // no voucher: none in the link
+	if strings.Contains(plain, "voucher") {
+		t.Fatalf("a card without a voucher: %s", plain)
+	}
+
 	key, _ := crypto.GenerateKey()
 	recipient := crypto.PubkeyToAddress(key.PublicKey)
-	redeem := func(extra ...string) error {
+	redeem := func(secret string, extra ...string) error {
 		out.Reset()
 		errOut.Reset()
 		return run(ctx, append([]string{"redeem", "--devnet", manifest, "--secret", secret, "--recipient", recipient.Hex(), "--relayer", url}, extra...), &out, &errOut)
 	}
-	if err := redeem(); err == nil || !strings.Contains(err.Error(), "--voucher") {
+	if err := redeem(plain); err == nil || !strings.Contains(err.Error(), "--voucher") {
 		t.Fatalf("no voucher where sponsors pay: %v (%s)", err, out.String())
 	}
-	if err := redeem("--voucher", voucherFile); err != nil {
-		t.Fatalf("redeem --voucher: %v (%s %s)", err, out.String(), errOut.String())
+	if err := redeem(link); err != nil { // the link's voucher, without --voucher
+		t.Fatalf("redeem of the link carrying a voucher: %v (%s %s)", err, out.String(), errOut.String())
+	}
+	var res relayerapi.RevealResult
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		t.Fatalf("the relayer's answer %s: %v", out.String(), err)
 	}
 	if got := tokenBalanceOf(t, c, token, recipient); got.Cmp(big.NewInt(1000)) != 0 {
 		t.Fatalf("the recipient holds %s, want the whole card", got)
 	}
+	receipt, err := c.Client().TransactionReceipt(ctx, common.HexToHash(res.TxHash))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cost := new(big.Int).Mul(new(big.Int).SetUint64(receipt.GasUsed), receipt.EffectiveGasPrice)
 	list, err := api.ListSponsorsWithResponse(ctx, asAdmin)
-	if err != nil || list.JSON200 == nil || list.JSON200.Sponsors[0].RevealsPaid != 1 || list.JSON200.Sponsors[0].Debited == "0" {
-		t.Fatalf("the sponsor after the voucher's reveal: %v %s", err, list.Body)
+	if err != nil || list.JSON200 == nil || list.JSON200.Sponsors[0].RevealsPaid != 1 || list.JSON200.Sponsors[0].Debited != cost.String() {
+		t.Fatalf("the sponsor after the voucher's reveal: %v %s, want debited %s", err, list.Body, cost)
+	}
+	if err := redeem(plain, "--voucher", voucherFile); err == nil || !strings.Contains(err.Error(), "VOUCHER_USED") {
+		t.Fatalf("the used voucher again: %v (%s)", err, out.String())
+	}
+	if got := tokenBalanceOf(t, c, token, recipient); got.Cmp(big.NewInt(1000)) != 0 {
+		t.Fatalf("the recipient holds %s after the refusal", got)
 	}
 }

@@ -2,7 +2,7 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
+	"crypto/ecdsa"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -11,8 +11,6 @@ import (
 	"math/big"
 	"os"
 	"time"
-
-	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
@@ -29,7 +27,7 @@ type voucherFlag struct {
 
 func voucherFlags(fs *flag.FlagSet) voucherFlag {
 	return voucherFlag{
-		out:       fs.String("voucher", "", "also write a relayer sponsor's voucher for the card to this file (JSON, mode 0600): redeem --voucher sends it, and the sponsor pays the reveal"),
+		out:       fs.String("voucher", "", "sign a relayer sponsor's voucher for the card's reveal (the sponsor pays it), which the card string and link carry, and also write it to this file (JSON, mode 0600) for redeem --voucher"),
 		sponsor:   fs.String("sponsor", "", "with --voucher: the sponsor's id (sp_…)"),
 		keyFile:   fs.String("voucher-key", "", "with --voucher: a file holding the private key (hex) of the sponsor's voucher signer"),
 		allowance: fs.String("allowance", "", "with --voucher: the most the voucher pays, in wei (at least a reveal's gas limit × the relayer's MAX_FEE_PER_GAS)"),
@@ -57,30 +55,36 @@ func (f voucherFlag) check() error {
 	return nil
 }
 
-// write signs the card's voucher for t's chain and vault and writes it to --voucher.
-func (f voucherFlag) write(t target, stderr io.Writer) error {
+// key reads --voucher-key (nil without --voucher), before anything is committed.
+func (f voucherFlag) key() (*ecdsa.PrivateKey, error) {
 	if *f.out == "" {
-		return nil
+		return nil, nil
 	}
 	key, err := chain.ReadPrivateKeyFile(*f.keyFile)
 	if err != nil {
-		return fmt.Errorf("--voucher-key: %w", err)
+		return nil, fmt.Errorf("--voucher-key: %w", err)
 	}
-	var id common.Hash
-	if _, err := rand.Read(id[:]); err != nil {
-		return err
+	return key, nil
+}
+
+// sign signs c's voucher with key (nil: none asked, c as it is) and answers c carrying it (its
+// string and link hold it), and writes it to --voucher for redeem --voucher. The card is printed
+// whatever the error: it is committed.
+func (f voucherFlag) sign(key *ecdsa.PrivateKey, c card.Card, stderr io.Writer) (card.Card, error) {
+	if key == nil {
+		return c, nil
 	}
 	allowance, _ := new(big.Int).SetString(*f.allowance, 10)
-	v, err := voucher.Sign(key, t.chainID, t.vault, voucher.Terms{Sponsor: *f.sponsor, Allowance: allowance, ExpiresAt: time.Now().Add(*f.ttl).Unix(), ID: id})
+	c, v, err := voucher.ForCard(key, c, *f.sponsor, allowance, time.Now().Add(*f.ttl).Unix())
 	if err != nil {
-		return err
+		return c, fmt.Errorf("%w (the card above carries no voucher: keep it)", err)
 	}
 	data, _ := json.Marshal(v)
 	if err := os.WriteFile(*f.out, append(data, '\n'), 0o600); err != nil {
-		return fmt.Errorf("--voucher: %w (the card is above: keep it)", err)
+		return c, fmt.Errorf("--voucher: %w (the card above carries the voucher: keep it)", err)
 	}
-	fmt.Fprintf(stderr, "voucher of %s for up to %s wei, until %s, in %s\n", v.Sponsor, v.Allowance, time.Unix(v.ExpiresAt, 0).UTC().Format(time.RFC3339), *f.out)
-	return nil
+	fmt.Fprintf(stderr, "voucher of %s for up to %s wei, until %s, in the card and in %s\n", v.Sponsor, v.Allowance, time.Unix(v.ExpiresAt, 0).UTC().Format(time.RFC3339), *f.out)
+	return c, nil
 }
 
 // readVoucher reads redeem's --voucher (nil: none); it goes with --relayer, not with --max-fee.
@@ -118,4 +122,28 @@ func postVouched(ctx context.Context, relayerURL string, req card.Request, v rel
 		return 0, nil, fmt.Errorf("relayer: %w", err)
 	}
 	return resp.StatusCode(), resp.Body, nil
+}
+
+// voucherRefused says why the relayer refused a reveal's voucher, from its error body's code, or
+// "" when it did not.
+func voucherRefused(body []byte) string {
+	var e struct{ Code string }
+	_ = json.Unmarshal(body, &e)
+	switch e.Code {
+	case "VOUCHER_INVALID":
+		return "the sponsor's voucher is not one the relayer knows (VOUCHER_INVALID: another relayer's or sponsor's, or changed)"
+	case "VOUCHER_EXPIRED":
+		return "the sponsor's voucher has expired (VOUCHER_EXPIRED)"
+	case "VOUCHER_ALLOWANCE_LOW":
+		return "the sponsor's voucher allows less than the reveal may cost (VOUCHER_ALLOWANCE_LOW)"
+	case "VOUCHER_USED":
+		return "the sponsor's voucher has paid for another reveal already (VOUCHER_USED)"
+	case "SPONSOR_REVOKED":
+		return "the sponsor no longer pays for reveals (SPONSOR_REVOKED)"
+	case "SPONSORS_NOT_ACCEPTED":
+		return "this relayer takes no sponsors' vouchers (SPONSORS_NOT_ACCEPTED)"
+	case "SPONSOR_BALANCE_LOW":
+		return "the sponsor's balance is too low to pay for it (SPONSOR_BALANCE_LOW)"
+	}
+	return ""
 }

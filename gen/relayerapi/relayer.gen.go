@@ -640,7 +640,7 @@ type Voucher struct {
 	// ExpiresAt Unix seconds after which the voucher pays for nothing.
 	ExpiresAt int64 `json:"expiresAt"`
 
-	// Id The voucher's unique id, 32 bytes (the sponsor's choice; random).
+	// Id The voucher's unique id, 32 bytes (the sponsor's choice: random, or, for a voucher a card carries in its link, the card's public nullifier: docs/cards.md).
 	Id string `json:"id"`
 
 	// Signature r ‖ s ‖ v (v 27 or 28), by the sponsor's `voucherSigner`.

@@ -628,7 +628,7 @@ export interface components {
              * @description Unix seconds after which the voucher pays for nothing.
              */
             expiresAt: number;
-            /** @description The voucher's unique id, 32 bytes (the sponsor's choice; random). */
+            /** @description The voucher's unique id, 32 bytes (the sponsor's choice: random, or, for a voucher a card carries in its link, the card's public nullifier: docs/cards.md). */
             id: string;
             /** @description r ‖ s ‖ v (v 27 or 28), by the sponsor's `voucherSigner`. */
             signature: string;

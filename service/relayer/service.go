@@ -107,7 +107,9 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 	}
 	r.sentTxs.charges = r.sponsors
 	r.sponsors.hooks, r.sponsors.low = r.hooks, cfg.Fees.SponsorLow
-	reg.MustRegister(newSponsorBalances(r.sponsors, log))
+	reg.MustRegister(newSponsorBalances(r.sponsors, log), prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: "vaultd", Subsystem: "relayer",
+		Name: "sponsor_balance_threshold_ether", Help: "RELAYER_SPONSOR_LOW_BALANCE in native tokens: a sponsor's balance under it is low (the webhook sponsor.balance_low, the alert VaultdRelayerSponsorBalanceLow)."},
+		func() float64 { return gate.WeiToEther(cfg.Fees.SponsorLow) }))
 	opened.Push(r.hooks.Close) // before the database closes
 	if r.pause, err = pause.Open(ctx, r.sentTxs.db, "relayer", cfg.Admin.Replica, "reveals", reg, log); err != nil {
 		return nil, err

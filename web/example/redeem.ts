@@ -6,11 +6,14 @@
 // reveal them), and the server sends Referrer-Policy: no-referrer and a strict CSP.
 // A relayer that charges (config.json's `fees`, or its 402 PAYMENT_REQUIRED to a reveal without a
 // fee) is asked its quote, and the person sees what they receive and the fee before anything is
-// proved; the proof pays exactly the fee they accepted.
+// proved; the proof pays exactly the fee they accepted. A card that carries a sponsor's voucher
+// (its issuer pays for its reveal) is redeemed with it: the page says the sponsor pays, and asks
+// no fee; a voucher the relayer refuses (expired, used, …) is said, and the next Redeem goes on
+// the relayer's own terms.
 // window.journey holds what the browser test reads.
 import {
-  acceptQuote, CardError, createClients, FeeError, quote, isRecipientRefused, leavesIncluding, readCard, readRecipient, RecipientError, refusedRecipients, revealAndWait, VaultdError,
-  type CardInfo, type CardProblem, type RecipientProblem, type RefusedRecipients, type RevealFee,
+  acceptQuote, CardError, createClients, FeeError, quote, isRecipientRefused, leavesIncluding, readCard, readRecipient, RecipientError, refusedRecipients, revealAndWait, VaultdError, VoucherError,
+  type CardInfo, type CardProblem, type RecipientProblem, type RefusedRecipients, type RevealFee, type Voucher, type VoucherProblem,
 } from "@vaultd/client";
 import { assetsAt, balanceOfCalldata, isSpentCalldata, Prover, type LoadProgress, type ProveProgress } from "@vaultd/client/prover";
 import { qrInto, scanQR } from "./qr.js";
@@ -49,6 +52,17 @@ const recipientProblems: Record<RecipientProblem, string> = {
   "unsupported": "This QR code asks for something else than a payment to an address. Show your wallet's own address (its Receive code) instead.",
   "vault": "That is the vault's own address, not a wallet: tokens sent there are lost. Use your wallet's address.",
   "token": "That is a token's contract, not a wallet: tokens sent there are lost. Use your wallet's address.",
+};
+
+// What a person reads when the relayer refuses the card's sponsor's voucher (nothing was sent).
+const voucherProblems: Record<VoucherProblem, string> = {
+  "invalid": "The sponsor's voucher on this card is not valid here: it was made for another app, or changed.",
+  "expired": "The sponsor's voucher on this card has expired.",
+  "allowance-low": "The sponsor's voucher on this card does not cover what sending it may cost now.",
+  "used": "The sponsor's voucher on this card has already paid for another redeem.",
+  "revoked": "The card's sponsor no longer pays for redeems.",
+  "balance-low": "The card's sponsor has too little left to pay for this redeem.",
+  "not-accepted": "This app's relayer takes no sponsors' vouchers.",
 };
 
 function refuse(kind: keyof typeof problems, detail = ""): void {
@@ -133,6 +147,20 @@ if (card) {
   $("amount").textContent = amount;
   $("token").textContent = token.data ? token.data.name : c.token;
   journey.amount = amount;
+
+  // A sponsor's voucher on the card pays for its reveal: said here, sent with it. One already
+  // expired is said and left out (the relayer would refuse it after the proof).
+  let voucher: Voucher | undefined = c.voucher;
+  const sponsorNote = $("sponsor");
+  if (voucher && voucher.expiresAt * 1000 <= Date.now()) {
+    sponsorNote.textContent = `This card's sponsor's voucher expired on ${new Date(voucher.expiresAt * 1000).toLocaleDateString()}: it is redeemed on the relayer's own terms.`;
+    journey.voucherProblem = "expired";
+    voucher = undefined;
+  } else if (voucher) {
+    sponsorNote.textContent = `The card's sponsor pays for sending it: you receive all of it, and pay nothing.`;
+    journey.voucher = voucher.sponsor;
+  }
+  sponsorNote.hidden = !c.voucher;
 
   // A card already redeemed says so, and nothing is asked of the person. Otherwise they choose
   // where the tokens go while the prover arrives (a phone's network takes seconds); Redeem
@@ -290,7 +318,7 @@ if (card) {
         return;
       }
       let fee: RevealFee | undefined;
-      if (feesOn) {
+      if (feesOn && !voucher) { // a voucher's sponsor pays: no fee
         progress.hidden = true;
         bar.hidden = true;
         fee = await askFee();
@@ -323,7 +351,7 @@ if (card) {
       journey.proofMs = Math.round(performance.now() - t);
       stage("Sending it through the relayer…", 2);
       t = performance.now();
-      const status = await revealAndWait(clients.relayer, request, { fee });
+      const status = await revealAndWait(clients.relayer, request, { fee, voucher });
       journey.relayMs = Math.round(performance.now() - t);
       if (status.state !== "mined") throw new Error(`the reveal reverted${status.reason ? `: ${status.reason}` : ""}`);
       stage("Reading what the wallet holds…", 3);
@@ -334,7 +362,10 @@ if (card) {
       progress.hidden = true;
       bar.hidden = true;
       $("redeem-form").hidden = true;
-      $("done-amount").textContent = fee ? `${formatUnits(c.amount - BigInt(fee.amount), decimals)} ${symbol} (the relayer's fee: ${formatUnits(BigInt(fee.amount), decimals)} ${symbol})` : amount;
+      $("done-amount").textContent = fee
+        ? `${formatUnits(c.amount - BigInt(fee.amount), decimals)} ${symbol} (the relayer's fee: ${formatUnits(BigInt(fee.amount), decimals)} ${symbol})`
+        : voucher ? `${amount} (sent at the card's sponsor's expense)` : amount;
+      journey.sponsored = voucher !== undefined;
       $("done-address").textContent = to;
       $("done-tx").textContent = status.txHash ?? "";
       $("done-block").textContent = String(status.blockNumber ?? "");
@@ -344,6 +375,19 @@ if (card) {
     } catch (e) {
       if (e instanceof VaultdError && e.code === "NULLIFIER_USED") {
         refuse("redeemed");
+        return;
+      }
+      if (e instanceof VoucherError) {
+        // Nothing was sent: the card is unspent, and goes without the voucher on the next tap.
+        voucher = undefined;
+        journey.voucherProblem = e.problem;
+        sponsorNote.textContent = `${voucherProblems[e.problem]} Nothing was sent: tap Redeem to send it on the relayer's own terms.`;
+        sponsorNote.className = "note";
+        sponsorNote.scrollIntoView({ block: "start" });
+        progress.hidden = true;
+        bar.hidden = true;
+        document.body.dataset.state = "ready";
+        button.disabled = false;
         return;
       }
       if (e instanceof VaultdError && e.status === 402 && e.code === "PAYMENT_REQUIRED" && !feesOn) {

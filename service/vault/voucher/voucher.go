@@ -2,7 +2,7 @@
 // the sponsor's promise to pay for one reveal, up to an allowance, until it expires, as EIP-712
 // typed data its voucher signer signs, in the relayer's domain (the vault on its chain, as the
 // relayer's quotes). The relayer checks vouchers with Digest; a sponsor's tools sign them with
-// Sign.
+// Sign, or with ForCard for a voucher that a card carries in its link (note.Voucher).
 package voucher
 
 import (
@@ -10,9 +10,11 @@ import (
 	"math/big"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
+	"github.com/seed018cc74c/vaultd/service/vault/card/note"
 	"github.com/seed018cc74c/vaultd/service/vault/typeddata"
 )
 
@@ -40,4 +42,31 @@ func Sign(key *ecdsa.PrivateKey, chainID uint64, vault common.Address, t Terms) 
 		return relayerapi.Voucher{}, err
 	}
 	return relayerapi.Voucher{Sponsor: t.Sponsor, Allowance: t.Allowance.String(), ExpiresAt: t.ExpiresAt, Id: t.ID.Hex(), Signature: sig}, nil
+}
+
+// ForCard signs a voucher for c's reveal with key (the sponsor's voucher signer) and answers c
+// carrying it (note.Card.WithVoucher: its string and link hold it) and the voucher as the relayer
+// takes it. Its id is c's public nullifier, which the card need not carry.
+func ForCard(key *ecdsa.PrivateKey, c note.Card, sponsor string, allowance *big.Int, expiresAt int64) (note.Card, relayerapi.Voucher, error) {
+	v, err := Sign(key, c.ChainID, c.Vault, Terms{Sponsor: sponsor, Allowance: allowance, ExpiresAt: expiresAt, ID: c.VoucherID()})
+	if err != nil {
+		return c, v, err
+	}
+	sig, err := typeddata.Signature(v.Signature)
+	if err != nil {
+		return c, v, err
+	}
+	sig[64] += 27 // the relayer's form, as the card carries it
+	carried, err := c.WithVoucher(note.Voucher{Sponsor: sponsor, Allowance: allowance, ExpiresAt: expiresAt, Signature: sig})
+	return carried, v, err
+}
+
+// OfCard is the voucher c carries, as the relayer takes it (its id c's public nullifier), or nil.
+func OfCard(c note.Card) *relayerapi.Voucher {
+	v := c.Voucher()
+	if v == nil {
+		return nil
+	}
+	id := c.VoucherID()
+	return &relayerapi.Voucher{Sponsor: v.Sponsor, Allowance: v.Allowance.String(), ExpiresAt: v.ExpiresAt, Id: common.Hash(id).Hex(), Signature: hexutil.Encode(v.Signature)}
 }

@@ -1,10 +1,19 @@
 // Cards as people hold them: a card string, or a link to an app's redeem page with the card in
-// the URL's fragment (which browsers never send to a server nor put in a Referer). The same
-// format as service/vault/card/note (Go): both read the vectors of its testdata/links.json.
+// the URL's fragment (which browsers never send to a server nor put in a Referer), with the
+// sponsor's voucher that pays for its reveal when it carries one. The same format as
+// service/vault/card/note (Go): both read the vectors of its testdata/links.json.
 
 import { poseidon1 } from "poseidon-lite/poseidon1";
 import { poseidon2 } from "poseidon-lite/poseidon2";
 import { poseidon3 } from "poseidon-lite/poseidon3";
+import type { components as RelayerComponents } from "./gen/relayer.js";
+
+/**
+ * A relayer sponsor's voucher, as POST /reveal takes it (revealAndWait's `voucher`): the
+ * sponsor's promise to pay for one reveal, up to `allowance` wei, until `expiresAt` (unix
+ * seconds), signed by its voucher signer.
+ */
+export type Voucher = RelayerComponents["schemas"]["Voucher"];
 
 /** The chain and vault an app serves: a card link leaves them out, and reading one fills them in. */
 export interface Home {
@@ -32,7 +41,7 @@ export class CardError extends Error {
 
 /** A card read from a link or a string: the whole card string (what the prover takes), and its public fields. */
 export interface CardInfo {
-  card: string; // vaultd-card:v1?chain=…&vault=…&token=…&amount=…&secret=…&nullifier=…
+  card: string; // vaultd-card:v1?chain=…&vault=…&token=…&amount=…[&voucher=…]&secret=…&nullifier=…
   chainId: number;
   vault: string;
   token: string;
@@ -48,6 +57,12 @@ export interface CardInfo {
    * the indexer's tree for while the prover downloads.
    */
   leaf: string;
+  /**
+   * The sponsor's voucher the card carries (its link's `voucher` field), ready to send with its
+   * reveal (revealAndWait's `voucher`): the sponsor pays, not the person. Its id is the card's
+   * nullifier, which the link need not carry.
+   */
+  voucher?: Voucher;
 }
 
 const scheme = "vaultd-card";
@@ -68,7 +83,10 @@ export function readCard(text: string, home?: Home): CardInfo {
   const p = parse(text, home);
   const tokenId = poseidon2([BigInt(p.token), BigInt(p.chainId)]);
   const leaf = poseidon3([poseidon2([BigInt(p.secret), BigInt(p.nullifier)]), p.amount, tokenId]);
-  return { card: render(p), chainId: p.chainId, vault: p.vault, token: p.token, amount: p.amount, nullifier: hex(poseidon1([BigInt(p.nullifier)]), 64), leaf: hex(leaf, 64) };
+  const nullifier = hex(poseidon1([BigInt(p.nullifier)]), 64);
+  const info: CardInfo = { card: render(p), chainId: p.chainId, vault: p.vault, token: p.token, amount: p.amount, nullifier, leaf: hex(leaf, 64) };
+  if (p.voucher) info.voucher = { ...readVoucher(p.voucher), id: nullifier };
+  return info;
 }
 
 // parse reads a card into its parts (readCard).
@@ -114,9 +132,11 @@ function parse(text: string, home?: Home): Parts {
     if (n <= 0n || n >= scalarField) throw new CardError("malformed", `its ${name} is out of range`);
     secrets.push(hex(n, 64));
   }
+  const voucher = get("voucher");
+  if (voucher !== "") readVoucher(voucher); // throws for one that does not read
   if (home?.chainId && chainId !== home.chainId) throw new CardError("other-chain", `it is for chain ${chainId}, and this is chain ${home.chainId}`);
   if (home?.vault && vault.toLowerCase() !== home.vault.toLowerCase()) throw new CardError("other-vault", `it is for the vault ${vault}, and this is the vault ${home.vault}`);
-  return { chainId, vault, token, amount, secret: secrets[0], nullifier: secrets[1] };
+  return { chainId, vault, token, amount, secret: secrets[0], nullifier: secrets[1], voucher: voucher || undefined };
 }
 
 /**
@@ -134,13 +154,47 @@ interface Parts {
   amount: bigint;
   secret: string;
   nullifier: string;
+  voucher?: string; // the voucher field as the card carries it
 }
 
 function render(p: Parts, home?: Home): string {
   let s = prefix;
   if (p.chainId !== home?.chainId) s += `chain=${p.chainId}&`;
   if (p.vault.toLowerCase() !== home?.vault.toLowerCase()) s += `vault=${p.vault}&`;
-  return `${s}token=${p.token}&amount=${p.amount}&secret=${p.secret}&nullifier=${p.nullifier}`;
+  s += `token=${p.token}&amount=${p.amount}&`;
+  if (p.voucher) s += `voucher=${p.voucher}&`;
+  return `${s}secret=${p.secret}&nullifier=${p.nullifier}`;
+}
+
+// The voucher field (docs/cards.md) is base64url, without padding, of the sponsor's id's 16 bytes,
+// the expiry (5 bytes, big-endian unix seconds), the signature's r ‖ s with v in s's top bit
+// (EIP-2098, 64 bytes) and the allowance (the rest: 1 to 32 bytes, big-endian, no leading zero).
+const voucherFixed = 16 + 5 + 64;
+const base64url = /^[A-Za-z0-9_-]+$/;
+
+// readVoucher reads a voucher field into the relayer's form, but for its id (the card's nullifier).
+function readVoucher(text: string): Omit<Voucher, "id"> {
+  const b = base64url.test(text) && text.length % 4 !== 1 ? fromBase64url(text) : undefined;
+  if (!b || b.length <= voucherFixed || b.length > voucherFixed + 32 || b[voucherFixed] === 0) {
+    throw new CardError("malformed", "its sponsor's voucher does not read");
+  }
+  const bytesHex = (u: Uint8Array) => Array.from(u, (x) => x.toString(16).padStart(2, "0")).join("");
+  const sig = b.slice(21, 85);
+  const v = 27 + (sig[32] >> 7);
+  sig[32] &= 0x7f;
+  let expiresAt = 0;
+  for (const x of b.subarray(16, 21)) expiresAt = expiresAt * 256 + x;
+  return {
+    sponsor: `sp_${bytesHex(b.subarray(0, 16))}`,
+    allowance: BigInt(`0x${bytesHex(b.subarray(voucherFixed))}`).toString(),
+    expiresAt,
+    signature: `0x${bytesHex(sig)}${v.toString(16)}`,
+  };
+}
+
+function fromBase64url(text: string): Uint8Array {
+  const bin = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
+  return Uint8Array.from(bin, (c) => c.charCodeAt(0));
 }
 
 function hex(n: bigint, digits: number): string {

@@ -7,9 +7,10 @@ import type { paths as FaucetPaths, components as FaucetComponents } from "./gen
 import type { paths as IndexerPaths, components as IndexerComponents } from "./gen/indexer.js";
 import { RecipientError, type RefusedRecipients } from "./recipient.js";
 import { feeBinding, FeeError, type Quote, type RevealFee } from "./fee.js";
+import type { Voucher } from "./card.js";
 
 export type { RegistryPaths, RelayerPaths, FaucetPaths, IndexerPaths };
-export { CardError, cardLink, readCard, type CardInfo, type CardProblem, type Home } from "./card.js";
+export { CardError, cardLink, readCard, type CardInfo, type CardProblem, type Home, type Voucher } from "./card.js";
 export { acceptQuote, feeBinding, FeeError, type FeeProblem, type Quote, type RevealFee } from "./fee.js";
 export { checkRecipient, checksummed, readRecipient, RecipientError, type Recipient, type RecipientProblem, type RefusedRecipients } from "./recipient.js";
 export type Token = RegistryComponents["schemas"]["Token"];
@@ -54,6 +55,43 @@ export class VaultdError extends Error {
     this.body = body;
     this.requestId = headers?.get("X-Request-Id") ?? undefined;
     this.traceId = headers?.get("traceresponse")?.split("-")[1];
+  }
+}
+
+/**
+ * Why the relayer refused a reveal's sponsor's voucher (nothing was sent): `invalid` (not signed
+ * by the sponsor's signer for this relayer's chain and vault, or changed: VOUCHER_INVALID),
+ * `expired` (VOUCHER_EXPIRED), `allowance-low` (it allows less than the reveal may cost at the
+ * relayer's fee cap: VOUCHER_ALLOWANCE_LOW), `used` (it paid for another reveal: VOUCHER_USED),
+ * `revoked` (the sponsor pays for nothing any more: SPONSOR_REVOKED), `balance-low` (the
+ * sponsor's balance is too low: SPONSOR_BALANCE_LOW), `not-accepted` (this relayer takes no
+ * sponsors: SPONSORS_NOT_ACCEPTED).
+ */
+export type VoucherProblem = "invalid" | "expired" | "allowance-low" | "used" | "revoked" | "balance-low" | "not-accepted";
+
+const voucherProblems: Record<string, [VoucherProblem, string]> = {
+  VOUCHER_INVALID: ["invalid", "the sponsor's voucher is not valid here (not signed by the sponsor for this relayer's chain and vault, or changed)"],
+  VOUCHER_EXPIRED: ["expired", "the sponsor's voucher has expired"],
+  VOUCHER_ALLOWANCE_LOW: ["allowance-low", "the sponsor's voucher allows less than this reveal may cost"],
+  VOUCHER_USED: ["used", "the sponsor's voucher has already paid for another reveal"],
+  SPONSOR_REVOKED: ["revoked", "the sponsor no longer pays for reveals"],
+  SPONSOR_BALANCE_LOW: ["balance-low", "the sponsor's balance is too low to pay for this reveal"],
+  SPONSORS_NOT_ACCEPTED: ["not-accepted", "this relayer takes no sponsors' vouchers"],
+};
+
+/**
+ * The relayer's refusal of a reveal's sponsor's voucher (revealAndWait with `voucher`): a
+ * VaultdError (its status and code as answered) with the `problem` to switch on and a message
+ * saying what it means. Nothing was sent: the card is unspent.
+ */
+export class VoucherError extends VaultdError {
+  readonly problem: VoucherProblem;
+  constructor(status: number, body: unknown, headers?: Headers) {
+    super(status, body, headers);
+    const [problem, meaning] = voucherProblems[this.code];
+    this.name = "VoucherError";
+    this.problem = problem;
+    this.message = `${meaning} (${status} ${this.code}); nothing was sent`;
   }
 }
 
@@ -236,13 +274,20 @@ export async function quote(relayer: Client<RelayerPaths>, q: { tokenAddress: st
  * with it (Prover.prove's `fee`), else a FeeError (`mismatch`) is thrown and nothing is sent.
  * The relayer answers 402 (PAYMENT_REQUIRED: it pays for no reveal without a fee; QUOTE_EXPIRED;
  * FEE_TOO_LOW: the chain's fees rose) with nothing sent: ask a new quote and prove again.
+ *
+ * `voucher` (readCard's, from a card that carries one) has the card's sponsor pay for the
+ * reveal: no fee is proved, and the recipient gets the whole amount. A refusal of the voucher
+ * throws a VoucherError (`expired`, `used`, `allowance-low`, `invalid`, …) with nothing sent. A
+ * fee and a voucher together are refused here (an Error), as the relayer would.
  */
 export async function revealAndWait(
   relayer: Client<RelayerPaths>,
   request: RevealRequest,
-  opts: { intervalMs?: number; unknownMs?: number; timeoutMs?: number; fee?: RevealFee } = {},
+  opts: { intervalMs?: number; unknownMs?: number; timeoutMs?: number; fee?: RevealFee; voucher?: Voucher } = {},
 ): Promise<RevealStatus> {
   const nullifier = nullifierOf(request);
+  if (opts.fee && opts.voucher) throw new Error("a reveal is paid by a fee or by a sponsor's voucher, not both");
+  if (opts.voucher) request = { ...request, voucher: opts.voucher };
   if (opts.fee) {
     const { fee } = opts;
     const q = fee.quote;
@@ -270,6 +315,7 @@ export async function revealAndWait(
     }
     const body = res.error as Partial<ErrorBody> | undefined;
     if (res.response.status === 504 || body?.code === "TX_REVERTED") return undefined; // the status says the rest
+    if (opts.voucher && body?.code && body.code in voucherProblems) throw new VoucherError(res.response.status, res.error, res.response.headers);
     throw new VaultdError(res.response.status, res.error, res.response.headers);
   };
   const done = await post();

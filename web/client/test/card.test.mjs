@@ -1,6 +1,8 @@
 // readCard and cardLink against the vectors the Go reader (service/vault/card/note) is tested on:
 // the same links and strings read as the same cards, or fail with the same problem; a card's
-// nullifier and leaf (Poseidon hashes computed here without the prover) are the ones Go computes.
+// nullifier and leaf (Poseidon hashes computed here without the prover) are the ones Go computes;
+// a card's sponsor's voucher is the one Go reads (the relayer's form, its id the nullifier), and
+// a card without one has none.
 //   npm test (after npm run build)
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -21,6 +23,7 @@ for (const c of doc.cases) {
     assert.deepEqual([got.chainId, got.vault, got.token, got.amount], [c.want.chainId, c.want.vault, c.want.token, BigInt(c.want.amount)]);
     assert.equal(got.nullifier, c.want.nullifier);
     assert.equal(got.leaf, c.want.leaf);
+    assert.deepEqual(got.voucher, c.want.voucher);
     const link = cardLink(got.card, doc.base, doc.home);
     assert.equal(link, c.want.link);
     assert.equal(readCard(link, doc.home).card, got.card);

@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { acceptQuote, createClients, feeBinding, FeeError, revealAndWait } from "../dist/index.js";
+import { acceptQuote, createClients, feeBinding, FeeError, readCard, revealAndWait, VaultdError, VoucherError } from "../dist/index.js";
 
 const vectors = JSON.parse(readFileSync(new URL("../../../service/vault/zk/testdata/feebinding.json", import.meta.url), "utf8"));
 
@@ -61,4 +61,47 @@ test("revealAndWait sends nothing when the request was not proved with the fee",
   const other = { ...request(feeBinding(recipient, 30n, receiver)), amount: "999" };
   await assert.rejects(revealAndWait(relayer, other, { fee }), (e) => e instanceof FeeError && /reveals 999/.test(e.message));
   assert.equal(sent, 0);
+});
+
+// A sponsor's voucher (a card's, readCard's) goes in the reveal's body as the relayer's document
+// has it, and a refusal of it is a VoucherError saying what it means. The relayer's answers here
+// are written by the test's fetch (the real relayer's refusal of a voucher is in the browser
+// journey, web/example/test/voucher.mjs).
+test("revealAndWait sends a card's voucher, and tells the relayer's refusal of it", async () => {
+  const links = JSON.parse(readFileSync(new URL("../../../service/vault/card/note/testdata/links.json", import.meta.url), "utf8"));
+  const card = readCard(links.cases.find((c) => c.want?.voucher).input, links.home);
+  assert.ok(card.voucher);
+  const bodies = [];
+  const answers = [
+    [409, "VOUCHER_USED", /already paid for another reveal/],
+    [402, "VOUCHER_EXPIRED", /has expired/],
+    [402, "VOUCHER_ALLOWANCE_LOW", /allows less than this reveal may cost/],
+    [422, "VOUCHER_INVALID", /not valid here/],
+  ];
+  let answer;
+  const fetch = async (req) => {
+    bodies.push(await req.json());
+    return new Response(JSON.stringify({ error: "refused", code: answer[1] }), { status: answer[0], headers: { "content-type": "application/json" } });
+  };
+  const { relayer } = createClients({ relayer: "http://127.0.0.1:9" }, { fetch });
+  const request = { proof: { pi_a: [], pi_b: [], pi_c: [], protocol: "groth16", curve: "bn128" }, publicSignals: ["1", card.nullifier, "1234", "5", "0", "6"], recipient: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", tokenAddress: card.token, amount: "1234" };
+  const problems = [];
+  for (answer of answers) {
+    await assert.rejects(revealAndWait(relayer, request, { voucher: card.voucher }), (e) => {
+      assert.ok(e instanceof VoucherError && e instanceof VaultdError, String(e));
+      assert.equal(e.code, answer[1]);
+      assert.match(e.message, answer[2]);
+      assert.match(e.message, /nothing was sent/);
+      problems.push(e.problem);
+      return true;
+    });
+  }
+  assert.deepEqual(problems, ["used", "expired", "allowance-low", "invalid"]);
+  assert.equal(bodies.length, answers.length); // each posted once, not followed nor posted again
+  for (const b of bodies) assert.deepEqual(b, { ...request, voucher: card.voucher });
+
+  // A fee and a voucher together: refused before anything is sent.
+  const fee = acceptQuote(quote, 30n, { tokenAddress: token, amount: 1000n }, now);
+  await assert.rejects(revealAndWait(relayer, request, { voucher: card.voucher, fee }), /not both/);
+  assert.equal(bodies.length, answers.length);
 });

@@ -67,9 +67,10 @@ var (
 )
 
 // ReadLink reads a card from a link (anything before a '#' is the app's address, and ignored) or
-// from a card string, filling in the chain and the vault from home where it leaves them out. A
-// card for another chain or vault than home's is refused (home's zero fields accept any), as is
-// one cut short or not a card: each a *LinkError with its Problem.
+// from a card string, with the sponsor's voucher it carries (Card.Voucher), filling in the chain
+// and the vault from home where it leaves them out. A card for another chain or vault than
+// home's is refused (home's zero fields accept any), as is one cut short or not a card, or
+// whose voucher does not read: each a *LinkError with its Problem.
 func ReadLink(s string, home Home) (Card, error) {
 	s = strings.TrimSpace(s)
 	if i := strings.IndexByte(s, '#'); i >= 0 {
@@ -130,6 +131,11 @@ func ReadLink(s string, home Home) (Card, error) {
 			return Card{}, problem(Malformed, "its %s is out of range", f.name)
 		}
 		*f.dst = n
+	}
+	if v := q.Get("voucher"); v != "" {
+		if c.voucher, err = readVoucher(v); err != nil {
+			return Card{}, err
+		}
 	}
 	if home.ChainID != 0 && c.ChainID != home.ChainID {
 		return Card{}, problem(OtherChain, "it is for chain %d, and this is chain %d", c.ChainID, home.ChainID)

@@ -27,12 +27,14 @@ type Card struct {
 	Amount          *big.Int
 	Secret          *big.Int
 	NullifierSecret *big.Int
+	voucher         *Voucher // a sponsor's voucher for its reveal (WithVoucher), or nil
 }
 
 // String renders the card as
-// vaultd-card:v1?chain=1337&vault=0x…&token=0x…&amount=…&secret=0x…&nullifier=0x…, in that
-// order (a reader takes them in any): the secrets last, so that a string cut short loses a
-// secret's digits, which ReadLink tells from a card that means to leave something out.
+// vaultd-card:v1?chain=1337&vault=0x…&token=0x…&amount=…&voucher=…&secret=0x…&nullifier=0x…,
+// in that order (a reader takes them in any; voucher only for a card that carries one): the
+// secrets last, so that a string cut short loses a secret's digits, which ReadLink tells from a
+// card that means to leave something out.
 func (c Card) String() string { return c.render(Home{}) }
 
 // render is String leaving out the chain and the vault where they are home's.
@@ -45,7 +47,12 @@ func (c Card) render(home Home) string {
 	if c.Vault != home.Vault {
 		fmt.Fprintf(&b, "vault=%s&", c.Vault.Hex())
 	}
-	fmt.Fprintf(&b, "token=%s&amount=%s&secret=0x%064x&nullifier=0x%064x", c.Token.Hex(), c.Amount, c.Secret, c.NullifierSecret)
+	fmt.Fprintf(&b, "token=%s&amount=%s&", c.Token.Hex(), c.Amount)
+	if c.voucher != nil {
+		v, _ := c.voucher.text() // WithVoucher checked it
+		fmt.Fprintf(&b, "voucher=%s&", v)
+	}
+	fmt.Fprintf(&b, "secret=0x%064x&nullifier=0x%064x", c.Secret, c.NullifierSecret)
 	return b.String()
 }
 

@@ -9,7 +9,10 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/vault/card/note"
+	"github.com/seed018cc74c/vaultd/service/vault/typeddata"
+	"github.com/seed018cc74c/vaultd/service/vault/voucher"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
 
@@ -104,14 +107,16 @@ func TestCardLinks(t *testing.T) {
 			ChainID uint64 `json:"chainId"`
 			Vault   string
 		}
-		Base  string
-		Cases []struct {
+		Base          string
+		VoucherSigner string
+		Cases         []struct {
 			Name, Input, Problem string
 			Home                 bool
 			Want                 *struct {
 				ChainID                    uint64 `json:"chainId"`
 				Vault, Token, Amount, Card string
 				Link, Nullifier, Leaf      string
+				Voucher                    *relayerapi.Voucher
 			}
 		}
 	}
@@ -149,6 +154,54 @@ func TestCardLinks(t *testing.T) {
 		}
 		if again, err := note.ReadLink(got.Link(doc.Base, home), home); err != nil || again.String() != got.String() {
 			t.Errorf("%s: the link does not read back: %v", c.Name, err)
+		}
+		v := voucher.OfCard(got)
+		if (v == nil) != (c.Want.Voucher == nil) || v != nil && *v != *c.Want.Voucher {
+			t.Errorf("%s: the voucher is %+v, want %+v", c.Name, v, c.Want.Voucher)
+			continue
+		}
+		if v != nil { // signed by the sponsor's signer over these terms, its id the card's nullifier
+			allowance, _ := new(big.Int).SetString(v.Allowance, 10)
+			sig, err := typeddata.Signature(v.Signature)
+			if err != nil {
+				t.Fatal(err)
+			}
+			digest := voucher.Digest(got.ChainID, got.Vault, voucher.Terms{Sponsor: v.Sponsor, Allowance: allowance, ExpiresAt: v.ExpiresAt, ID: common.HexToHash(c.Want.Nullifier)})
+			if signer, err := typeddata.Signer(digest, sig); err != nil || signer.Hex() != doc.VoucherSigner {
+				t.Errorf("%s: the voucher's signer is %s (%v), want %s", c.Name, signer.Hex(), err, doc.VoucherSigner)
+			}
+		}
+	}
+}
+
+// A voucher the card's field cannot hold is refused when put in the card, and the card is left
+// without one: a sponsor that is not sp_ and 32 hex digits, no allowance, an expiry beyond the
+// field's 5 bytes, a signature with v not 27 or 28 or with a high s (EIP-2098 keeps v in s's top
+// bit, free only for a low s, as go-ethereum signs).
+func TestWithVoucherRefusesWhatTheCardCannotHold(t *testing.T) {
+	c, _ := sample(t)
+	sig := make([]byte, 65)
+	sig[0], sig[32], sig[64] = 1, 1, 27
+	good := note.Voucher{Sponsor: "sp_0123456789abcdef0123456789abcdef", Allowance: big.NewInt(1), ExpiresAt: 1893456000, Signature: sig}
+	if got, err := c.WithVoucher(good); err != nil || got.Voucher() == nil || c.Voucher() != nil {
+		t.Fatalf("a good voucher: %v", err)
+	}
+	highS := append([]byte(nil), sig...)
+	highS[32] = 0x80
+	v29 := append([]byte(nil), sig...)
+	v29[64] = 29
+	for name, change := range map[string]func(*note.Voucher){
+		"sponsor":  func(v *note.Voucher) { v.Sponsor = "sp_0123456789ABCDEF0123456789abcdef" },
+		"no allow": func(v *note.Voucher) { v.Allowance = big.NewInt(0) },
+		"expiry":   func(v *note.Voucher) { v.ExpiresAt = 1 << 40 },
+		"high s":   func(v *note.Voucher) { v.Signature = highS },
+		"v 29":     func(v *note.Voucher) { v.Signature = v29 },
+		"short":    func(v *note.Voucher) { v.Signature = sig[:64] },
+	} {
+		v := good
+		change(&v)
+		if got, err := c.WithVoucher(v); err == nil || got.Voucher() != nil {
+			t.Errorf("%s: %v, carried %v", name, err, got.Voucher())
 		}
 	}
 }
