@@ -16,13 +16,15 @@
 //	cancel(handle: number): string                                      drops a proof not finished
 //
 // or with the key's points dealt between several workers, each a Go runtime of its own (a page's
-// Web Workers on a phone's other cores), this one's handle proving and every worker's share
-// decoding and multiplying the points it is given (zk.Share):
+// Web Workers on a phone's other cores), every worker's share decoding the points it is given
+// while this one's handle solves the witness, then multiplying them (zk.Share):
 //
-//	layout(handle, prefix: Uint8Array): string                          {need: bytes} until prefix holds the key's header, then {layout}
-//	scalars(handle): Uint8Array                                         every section's scalars, for shareStart
-//	shareStart(layout json, scalars: Uint8Array): string                {share}
+//	keyLayout(prefix: Uint8Array): string                               {need: bytes} until prefix holds the key's header, then {layout}
+//	shareStart(layout json): string                                     {share}
 //	shareFeed(share, section, from: number, points: Uint8Array): string {} once the points are decoded
+//	layout(handle, prefix: Uint8Array): string                          as keyLayout, for the proof
+//	scalars(handle): Uint8Array                                         every section's scalars, for shareScalars
+//	shareScalars(share, scalars: Uint8Array): string                    {}, before the first flush
 //	shareFlush(share, section): string                                  {} once the section's points fed are multiplied
 //	shareSums(share): string                                            {sums}: the share's sums; drops it
 //	addSums(handle, json {sums}): string                                {} (then finish)
@@ -81,13 +83,15 @@ func main() {
 		"finish":         js.FuncOf(finish),
 		"cancel":         js.FuncOf(cancel),
 
-		"layout":     js.FuncOf(layout),
-		"scalars":    js.FuncOf(scalars),
-		"addSums":    js.FuncOf(addSums),
-		"shareStart": js.FuncOf(shareStart),
-		"shareFeed":  js.FuncOf(shareFeed),
-		"shareFlush": js.FuncOf(shareFlush),
-		"shareSums":  js.FuncOf(shareSums),
+		"keyLayout":    js.FuncOf(keyLayout),
+		"layout":       js.FuncOf(layout),
+		"scalars":      js.FuncOf(scalars),
+		"addSums":      js.FuncOf(addSums),
+		"shareStart":   js.FuncOf(shareStart),
+		"shareFeed":    js.FuncOf(shareFeed),
+		"shareScalars": js.FuncOf(shareScalars),
+		"shareFlush":   js.FuncOf(shareFlush),
+		"shareSums":    js.FuncOf(shareSums),
 	}))
 	select {} // serve calls until the page goes away
 }
@@ -331,12 +335,8 @@ func cancel(_ js.Value, args []js.Value) any {
 	return answer(struct{}{}, nil)
 }
 
-func layout(_ js.Value, args []js.Value) any {
-	_, p, err := proofOf(args, 2, "layout(handle, prefix: Uint8Array)")
-	if err != nil {
-		return answer(nil, err)
-	}
-	l, need, err := p.prover.Layout(bytesOf(args[1]))
+// layoutAnswer is {layout}, or {need} while the prefix is short of the header.
+func layoutAnswer(l *zk.Layout, need int, err error) any {
 	if err != nil {
 		return answer(nil, err)
 	}
@@ -344,6 +344,21 @@ func layout(_ js.Value, args []js.Value) any {
 		return answer(map[string]int{"need": need}, nil)
 	}
 	return answer(map[string]*zk.Layout{"layout": l}, nil)
+}
+
+func keyLayout(_ js.Value, args []js.Value) any {
+	if len(args) != 1 {
+		return answer(nil, errors.New("keyLayout(prefix: Uint8Array)"))
+	}
+	return layoutAnswer(zk.ReadLayout(bytesOf(args[0])))
+}
+
+func layout(_ js.Value, args []js.Value) any {
+	_, p, err := proofOf(args, 2, "layout(handle, prefix: Uint8Array)")
+	if err != nil {
+		return answer(nil, err)
+	}
+	return layoutAnswer(p.prover.Layout(bytesOf(args[1])))
 }
 
 // scalars answers a Uint8Array, or a JSON error.
@@ -383,14 +398,14 @@ func addSums(_ js.Value, args []js.Value) any {
 }
 
 func shareStart(_ js.Value, args []js.Value) any {
-	if len(args) != 2 || args[0].Type() != js.TypeString {
-		return answer(nil, errors.New("shareStart(layout json, scalars: Uint8Array)"))
+	if len(args) != 1 || args[0].Type() != js.TypeString {
+		return answer(nil, errors.New("shareStart(layout json)"))
 	}
 	var l zk.Layout
 	if err := json.Unmarshal([]byte(args[0].String()), &l); err != nil {
 		return answer(nil, err)
 	}
-	sh, err := zk.NewShare(l, bytesOf(args[1]))
+	sh, err := zk.NewShare(l)
 	if err != nil {
 		return answer(nil, err)
 	}
@@ -423,6 +438,22 @@ func shareFeed(_ js.Value, args []js.Value) any {
 		return answer(nil, err)
 	}
 	if err := sh.Feed(s, args[2].Int(), bytesOf(args[3])); err != nil {
+		delete(shares, h)
+		return answer(nil, err)
+	}
+	return answer(struct{}{}, nil)
+}
+
+func shareScalars(_ js.Value, args []js.Value) any {
+	const usage = "shareScalars(share, scalars: Uint8Array)"
+	if len(args) != 2 {
+		return answer(nil, errors.New(usage))
+	}
+	h, sh, _, err := shareOf(args[:1], 1, usage)
+	if err != nil {
+		return answer(nil, err)
+	}
+	if err := sh.SetScalars(bytesOf(args[1])); err != nil {
 		delete(shares, h)
 		return answer(nil, err)
 	}

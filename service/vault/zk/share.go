@@ -3,6 +3,7 @@ package zk
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/consensys/gnark-crypto/ecc"
 	"github.com/consensys/gnark-crypto/ecc/bn254"
@@ -10,11 +11,13 @@ import (
 )
 
 // A proof's multiplications split between workers (a page's Web Workers, one Go runtime each,
-// on a phone's other cores): the prover reads the key's header (StreamProver.Layout) and gives
-// its scalars (Scalars) to every worker's Share; each point of the key goes to one Share, which
-// decodes it (a compressed point's square root is most of that) and multiplies a section's
-// points once the section is flushed; the prover adds the Shares' sums (AddSum) and finishes.
-// Which worker gets which points is the caller's choice: each point once, in any split.
+// on a phone's other cores): every worker's Share starts from the key's layout (ReadLayout, its
+// header), and each point of the key goes to one Share, which decodes it at once (a compressed
+// point's square root is most of that: it runs while the prover solves the witness); the prover
+// reads the header too (StreamProver.Layout) and gives its scalars (Scalars) to every Share
+// (SetScalars), which multiplies a section's points once the section is flushed; the prover adds
+// the Shares' sums (AddSum) and finishes. Which worker gets which points is the caller's
+// choice: each point once, in any split.
 
 // Layout is where a sectioned key's sections lie in its bytes, read from its header.
 type Layout struct {
@@ -28,6 +31,34 @@ type SectionLayout struct {
 	Offset    int     `json:"offset"`
 	Count     int     `json:"count"`
 	PointSize int     `json:"pointSize"`
+}
+
+// ReadLayout reads a key's layout from prefix, its first bytes (any number of them): the layout
+// once prefix holds the whole header, else how many bytes it needs.
+func ReadLayout(prefix []byte) (*Layout, int, error) {
+	h, need, err := readHeader(prefix)
+	if h == nil {
+		return nil, need, err
+	}
+	return h.layout(), 0, nil
+}
+
+// readHeader is ReadLayout's header.
+func readHeader(prefix []byte) (*keyHeader, int, error) {
+	if len(prefix) < fixedHeaderSize {
+		return nil, fixedHeaderSize, nil
+	}
+	h := &keyHeader{}
+	if err := h.parseFixed(prefix); err != nil {
+		return nil, 0, err
+	}
+	if len(prefix) < h.size() {
+		return nil, h.size(), nil
+	}
+	if err := h.parseMaps(prefix[:h.size()]); err != nil {
+		return nil, 0, err
+	}
+	return h, 0, nil
 }
 
 func (h *keyHeader) layout() *Layout {
@@ -48,18 +79,9 @@ func (p *StreamProver) Layout(prefix []byte) (*Layout, int, error) {
 	if p.shared || p.dec.hdr != nil || len(p.dec.head) > 0 {
 		return nil, 0, errors.New("prove: the key's header was already read")
 	}
-	if len(prefix) < fixedHeaderSize {
-		return nil, fixedHeaderSize, nil
-	}
-	h := &keyHeader{}
-	if err := h.parseFixed(prefix); err != nil {
-		return nil, 0, err
-	}
-	if len(prefix) < h.size() {
-		return nil, h.size(), nil
-	}
-	if err := h.parseMaps(prefix[:h.size()]); err != nil {
-		return nil, 0, err
+	h, need, err := readHeader(prefix)
+	if h == nil {
+		return nil, need, err
 	}
 	if err := p.header(h); err != nil {
 		return nil, 0, err
@@ -69,7 +91,7 @@ func (p *StreamProver) Layout(prefix []byte) (*Layout, int, error) {
 }
 
 // Scalars are every section's scalars in the layout's order, 32 bytes each (big-endian): what
-// NewShare takes.
+// each Share's SetScalars takes.
 func (p *StreamProver) Scalars() ([]byte, error) {
 	if !p.shared {
 		return nil, errors.New("prove: no layout read")
@@ -121,13 +143,13 @@ type ShareSum struct {
 // they come, multiplied by their scalars once their section is flushed.
 type Share struct {
 	sections map[Section]SectionLayout
-	scalars  map[Section][]fr.Element
+	scalars  map[Section][]fr.Element // once SetScalars
 	version  uint32
 
-	g1      map[Section][]bn254.G1Affine // fed, not yet multiplied
-	b2      []bn254.G2Affine
-	pending map[Section][]fr.Element // their scalars
-	sums    map[Section]*shareSum
+	g1   map[Section][]bn254.G1Affine // fed, not yet multiplied
+	b2   []bn254.G2Affine
+	from map[Section][]int // their numbers in their section
+	sums map[Section]*shareSum
 }
 
 type shareSum struct {
@@ -136,12 +158,12 @@ type shareSum struct {
 	g2    bn254.G2Jac
 }
 
-// NewShare is a worker's share of a proof, from the key's layout and the prover's Scalars.
-func NewShare(l Layout, scalars []byte) (*Share, error) {
-	sh := &Share{sections: map[Section]SectionLayout{}, scalars: map[Section][]fr.Element{}, version: versionRaw,
-		g1: map[Section][]bn254.G1Affine{}, pending: map[Section][]fr.Element{}, sums: map[Section]*shareSum{}}
+// NewShare is a worker's share of a proof, from the key's layout (ReadLayout's).
+func NewShare(l Layout) (*Share, error) {
+	sh := &Share{sections: map[Section]SectionLayout{}, version: versionRaw,
+		g1: map[Section][]bn254.G1Affine{}, from: map[Section][]int{}, sums: map[Section]*shareSum{}}
 	for _, sl := range l.Sections {
-		if sl.Section < SectionA || sl.Section > SectionZ || sl.Count < 0 || sl.Count > maxWires {
+		if _, twice := sh.sections[sl.Section]; twice || sl.Section < SectionA || sl.Section > SectionZ || sl.Count < 0 || sl.Count > maxWires {
 			return nil, fmt.Errorf("share: a layout with section %s of %d points", sl.Section, sl.Count)
 		}
 		if sl.Section != SectionB2 && sl.PointSize == g1CompressedSize {
@@ -150,22 +172,41 @@ func NewShare(l Layout, scalars []byte) (*Share, error) {
 		if sl.PointSize != pointSize(sh.version, sl.Section) {
 			return nil, fmt.Errorf("share: section %s of %d-byte points", sl.Section, sl.PointSize)
 		}
+		sh.sections[sl.Section] = sl
+	}
+	return sh, nil
+}
+
+// SetScalars gives the share the proof's scalars (the prover's Scalars), before its first Flush.
+func (sh *Share) SetScalars(scalars []byte) error {
+	if sh.scalars != nil {
+		return errors.New("share: its scalars were already given")
+	}
+	all := map[Section][]fr.Element{}
+	// In the layout's order: the sections by offset.
+	order := make([]SectionLayout, 0, len(sh.sections))
+	for _, sl := range sh.sections {
+		order = append(order, sl)
+	}
+	slices.SortFunc(order, func(a, b SectionLayout) int { return a.Offset - b.Offset })
+	for _, sl := range order {
 		if len(scalars) < sl.Count*fr.Bytes {
-			return nil, errors.New("share: fewer scalars than the layout's points")
+			return errors.New("share: fewer scalars than the layout's points")
 		}
 		v := make([]fr.Element, sl.Count)
 		for i := range v {
 			if err := v[i].SetBytesCanonical(scalars[i*fr.Bytes : (i+1)*fr.Bytes]); err != nil {
-				return nil, fmt.Errorf("share: scalar %d of section %s: %w", i, sl.Section, err)
+				return fmt.Errorf("share: scalar %d of section %s: %w", i, sl.Section, err)
 			}
 		}
 		scalars = scalars[sl.Count*fr.Bytes:]
-		sh.sections[sl.Section], sh.scalars[sl.Section] = sl, v
+		all[sl.Section] = v
 	}
 	if len(scalars) != 0 {
-		return nil, errors.New("share: more scalars than the layout's points")
+		return errors.New("share: more scalars than the layout's points")
 	}
-	return sh, nil
+	sh.scalars = all
+	return nil
 }
 
 // Feed decodes points of section s, from its point number from on (b holds whole points).
@@ -193,15 +234,23 @@ func (sh *Share) Feed(s Section, from int, b []byte) error {
 			return fmt.Errorf("%w (section %s, point %d)", err, s, from+i)
 		}
 	}
-	sh.pending[s] = append(sh.pending[s], sh.scalars[s][from:from+n]...)
+	for i := range n {
+		sh.from[s] = append(sh.from[s], from+i)
+	}
 	return nil
 }
 
 // Flush multiplies the points of section s fed since its last flush and adds them to its sum.
 func (sh *Share) Flush(s Section) error {
-	scalars := sh.pending[s]
-	if len(scalars) == 0 {
+	if len(sh.from[s]) == 0 {
 		return nil
+	}
+	if sh.scalars == nil {
+		return errors.New("share: no scalars given (SetScalars) to multiply the points by")
+	}
+	scalars := make([]fr.Element, len(sh.from[s]))
+	for i, n := range sh.from[s] {
+		scalars[i] = sh.scalars[s][n]
 	}
 	sum := sh.sums[s]
 	if sum == nil {
@@ -229,7 +278,7 @@ func (sh *Share) Flush(s Section) error {
 		sh.g1[s] = sh.g1[s][:0]
 	}
 	sum.count += len(scalars)
-	sh.pending[s] = scalars[:0]
+	sh.from[s] = sh.from[s][:0]
 	return nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	mrand "math/rand/v2"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -34,13 +35,19 @@ func proveShared(t *testing.T, req RevealRequest, key []byte, workers int, rng *
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The shares start from the layout alone, as a page's do while the witness is solved, and
+	// get the scalars after the first section has been fed.
 	shares := make([]*Share, workers)
 	for i := range shares {
-		if shares[i], err = NewShare(*l, scalars); err != nil {
+		ll, _, err := ReadLayout(key)
+		if err != nil || !reflect.DeepEqual(ll, l) {
+			t.Fatalf("ReadLayout: %v, %v; the prover's: %v", ll, err, l)
+		}
+		if shares[i], err = NewShare(*ll); err != nil {
 			t.Fatal(err)
 		}
 	}
-	for _, sl := range l.Sections {
+	for k, sl := range l.Sections {
 		for from := 0; from < sl.Count; {
 			n := min(1+rng.IntN(700), sl.Count-from)
 			at := sl.Offset + from*sl.PointSize
@@ -48,6 +55,13 @@ func proveShared(t *testing.T, req RevealRequest, key []byte, workers int, rng *
 				return Proof{}, Signals{}, err
 			}
 			from += n
+		}
+		if k == 0 {
+			for _, sh := range shares {
+				if err := sh.SetScalars(scalars); err != nil {
+					t.Fatal(err)
+				}
+			}
 		}
 		for _, sh := range shares {
 			if err := sh.Flush(sl.Section); err != nil {
@@ -112,8 +126,29 @@ func TestSharesMissingOrExtraPointsAreRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	scalars, _ := p.Scalars()
-	sh, err := NewShare(*l, scalars)
+	sh, err := NewShare(*l)
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sh.Feed(l.Sections[0].Section, 0, data[l.Sections[0].Offset:l.Sections[0].Offset+l.Sections[0].PointSize]); err != nil {
+		t.Fatal(err)
+	}
+	if err := sh.Flush(l.Sections[0].Section); err == nil || !strings.Contains(err.Error(), "no scalars") {
+		t.Fatalf("a flush without scalars: %v", err)
+	}
+	for _, bad := range [][]byte{scalars[:len(scalars)-32], append(bytes.Clone(scalars), make([]byte, 32)...)} {
+		if err := sh.SetScalars(bad); err == nil {
+			t.Fatalf("%d bytes of scalars for %d taken", len(bad), len(scalars))
+		}
+	}
+	if err := sh.SetScalars(scalars); err != nil {
+		t.Fatal(err)
+	}
+	if err := sh.SetScalars(scalars); err == nil {
+		t.Fatal("scalars given twice")
+	}
+	sh, _ = NewShare(*l) // again, without the point fed above
+	if err := sh.SetScalars(scalars); err != nil {
 		t.Fatal(err)
 	}
 	for _, sl := range l.Sections {
@@ -154,8 +189,5 @@ func TestSharesMissingOrExtraPointsAreRefused(t *testing.T) {
 	bad[0] &^= 0b11000000
 	if err := sh.Feed(SectionZ, 0, bad); !errors.Is(err, ErrBadSectionedKey) {
 		t.Fatalf("a raw point in a compressed section: %v", err)
-	}
-	if _, err := NewShare(*l, scalars[:len(scalars)-32]); err == nil {
-		t.Fatal("a share with a scalar missing")
 	}
 }

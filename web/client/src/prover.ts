@@ -157,15 +157,23 @@ export class Prover {
     report("solving");
     const fee = p.fee && { amount: String(p.fee.amount), receiver: p.fee.receiver }; // a RevealFee's quote stays here
     const input = { ...p, amount: p.amount === undefined ? undefined : String(p.amount), fee };
-    const { handle } = answer<{ handle: number }>((await this.call("proveStreaming", JSON.stringify(input))) as string);
+    // The first worker solves the witness while the others decode the key's points (share.ts).
+    let handle: number | undefined;
+    const solving = this.call("proveStreaming", JSON.stringify(input)).then((a) => (handle = answer<{ handle: number }>(a as string).handle));
+    let failed: unknown;
+    solving.catch((e) => (failed ??= e));
     let dealer: Dealer | undefined;
+    let scalarsGiven: Promise<void> | undefined;
     try {
-      // The key's header first, read by this proof's worker; then its points, dealt between the
-      // workers as they arrive (share.ts).
+      // The key's header first (read by a worker that is not solving, where there is one); then
+      // its points, dealt between the workers as they arrive.
+      const workers = [this.call, ...this.helpers.map((h) => h.call)];
+      const reader = workers[workers.length - 1];
       let head: Uint8Array[] = [];
       let length = 0;
       let need = 0;
       for await (const chunk of key.read()) {
+        if (failed) throw failed;
         report("proving", true);
         if (dealer) {
           dealer.push(chunk);
@@ -175,23 +183,31 @@ export class Prover {
         length += chunk.length;
         if (length < need) continue;
         const prefix = concat(head, length);
-        const a = answer<{ need?: number; layout?: Layout }>((await this.call("layout", handle, prefix)) as string);
+        const a = answer<{ need?: number; layout?: Layout }>((await reader("keyLayout", prefix)) as string);
         if (!a.layout) {
           [head, need] = [[prefix], a.need!];
           continue;
         }
-        const scalars = await this.call("scalars", handle);
-        if (!(scalars instanceof Uint8Array)) answer(scalars as string); // an error
-        const workers = [this.call, ...this.helpers.map((h) => h.call)];
-        dealer = new Dealer(workers, a.layout, scalars as Uint8Array, (bytes) => {
+        const d = (dealer = new Dealer(workers, a.layout, (bytes) => {
           proved += bytes;
           report("proving", true);
+        }));
+        d.busy(0, solving);
+        this.dealers.add(d);
+        // The proof's scalars once the witness is solved: the header read again, by the prover.
+        scalarsGiven = solving.then(async (h) => {
+          answer((await this.call("layout", h, prefix)) as string);
+          const scalars = await this.call("scalars", h);
+          if (!(scalars instanceof Uint8Array)) answer(scalars as string); // an error
+          d.setScalars(scalars as Uint8Array);
         });
-        this.dealers.add(dealer);
+        scalarsGiven.catch((e) => (failed ??= e));
         proved += a.layout.headerSize;
-        dealer.push(prefix.subarray(a.layout.headerSize));
+        d.push(prefix.subarray(a.layout.headerSize));
       }
       if (!dealer) throw new Error("the proving key ends in its header");
+      await solving;
+      await scalarsGiven;
       // The whole key has arrived, its sha256 the pinned one (read() throws otherwise).
       for (const sums of await dealer.sums()) answer((await this.call("addSums", handle, sums)) as string);
       const out = answer<ProveOutput>((await this.call("finish", handle)) as string);
@@ -199,7 +215,7 @@ export class Prover {
       return out;
     } catch (e) {
       dealer?.drop();
-      void this.call("cancel", handle).catch(() => {});
+      void solving.then((h) => this.call("cancel", h)).catch(() => {});
       throw e;
     } finally {
       if (dealer) this.dealers.delete(dealer);

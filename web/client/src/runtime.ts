@@ -221,11 +221,13 @@ export interface RawProver {
   cancel(handle: number): string;
   // The key's points dealt between workers (share.ts, docs/prover.md): one proof's handle, every
   // worker's share.
-  layout(handle: number, prefix: Uint8Array): string; // {need} or {layout}
+  keyLayout(prefix: Uint8Array): string; // {need} or {layout}
+  layout(handle: number, prefix: Uint8Array): string; // as keyLayout, for the proof
   scalars(handle: number): Uint8Array | string; // a string is an error
   addSums(handle: number, sums: string): string;
-  shareStart(layout: string, scalars: Uint8Array): string; // {share}
+  shareStart(layout: string): string; // {share}
   shareFeed(share: number, section: number, from: number, points: Uint8Array): string;
+  shareScalars(share: number, scalars: Uint8Array): string;
   shareFlush(share: number, section: number): string;
   shareSums(share: number): string; // {sums}
 }

@@ -1,9 +1,10 @@
 // Deals a proof's multiplications between workers (docs/prover.md, "Several workers"): the
 // proving key's points, as they arrive, go in pieces to whichever worker has the least work
-// waiting; each worker decodes its pieces (a compressed point's square root is most of that) and
-// multiplies a section's points once the section has been dealt; the prover adds their sums.
-// Each worker is a Go runtime of its own (a Web Worker on one of the phone's cores); the key's
-// layout comes from its header, read by the prover (zk.Layout).
+// waiting; each worker decodes its pieces at once (a compressed point's square root is most of
+// that: it runs while the first worker solves the witness), and, once the proof's scalars are
+// known, multiplies a section's points when the section has been dealt; the prover adds their
+// sums. Each worker is a Go runtime of its own (a Web Worker on one of the phone's cores); the
+// key's layout comes from its header (zk.Layout).
 import { answer } from "./runtime.js";
 
 /** A worker's calls to its wasm (the Prover's Call). */
@@ -22,6 +23,11 @@ const piecePoints = 512;
 // its square root as well as its share of the multiplication, a G2 point about twice a G1's.
 const weight = (pointSize: number) => (pointSize === 32 ? 2 : pointSize === 128 ? 2 : 1);
 
+// The work, in the same units, of solving the witness and computing h: about a tenth of the
+// proof's (0.2–0.6 s of a 2–4 s proof in the wasm), counted against the worker that does it
+// while pieces are dealt (all at once from a cached key, over seconds from the network).
+const busyWork = 7000;
+
 export class Dealer {
   private readonly workers: Call[] = [];
   private readonly shares: Promise<number>[] = []; // each worker's share, once started
@@ -31,10 +37,12 @@ export class Dealer {
   private carry = new Uint8Array(0);
   private section = 0; // index in layout.sections of the section being dealt
   private got = 0; // its points dealt
+  private scalars: Uint8Array | undefined;
+  private flushes: number[] = []; // sections dealt before the scalars were known
   private failed: unknown;
 
   /** onDone is told the key's bytes a worker has decoded, as it does. */
-  constructor(workers: Call[], private readonly layout: Layout, private readonly scalars: Uint8Array, private readonly onDone: (bytes: number) => void) {
+  constructor(workers: Call[], private readonly layout: Layout, private readonly onDone: (bytes: number) => void) {
     this.json = JSON.stringify(layout);
     for (const w of workers) this.join(w);
     this.skipEmpty();
@@ -42,11 +50,26 @@ export class Dealer {
 
   /** Adds a worker (one that has started meanwhile): it takes a share of the points still to come. */
   join(w: Call): void {
-    const share = w("shareStart", this.json, this.scalars).then((a) => answer<{ share: number }>(a as string).share);
+    const share = w("shareStart", this.json).then((a) => answer<{ share: number }>(a as string).share);
     this.track(share.then(() => {}));
     this.workers.push(w);
     this.shares.push(share);
     this.waiting.push(0);
+    if (this.scalars) this.send(this.workers.length - 1, "shareScalars", this.scalars);
+  }
+
+  /** Counts the solving of the witness against worker i until done settles. */
+  busy(i: number, done: Promise<unknown>): void {
+    this.waiting[i] += busyWork;
+    void done.finally(() => (this.waiting[i] -= busyWork)).catch(() => {});
+  }
+
+  /** The proof's scalars (the prover's), once known: every section dealt is then multiplied. */
+  setScalars(scalars: Uint8Array): void {
+    this.scalars = scalars;
+    this.workers.forEach((_, i) => this.send(i, "shareScalars", scalars));
+    for (const s of this.flushes) this.flush(s);
+    this.flushes = [];
   }
 
   /** Deals the key's next bytes (after its header): whole points now, a split one with the next. */
@@ -73,8 +96,8 @@ export class Dealer {
       b = b.subarray(piece.length);
       this.got += n;
       if (this.got === s.count) {
-        // Every worker multiplies its points of the section, after the pieces sent before.
-        this.workers.forEach((w, i) => this.track(this.shares[i].then(async (share) => void answer((await w("shareFlush", share, s.section)) as string))));
+        if (this.scalars) this.flush(s.section);
+        else this.flushes.push(s.section);
         this.section++;
         this.got = 0;
         this.skipEmpty();
@@ -86,6 +109,7 @@ export class Dealer {
   /** Once the whole key has been dealt: every worker's sums, for the prover's addSums. */
   async sums(): Promise<string[]> {
     const sections = this.layout.sections;
+    if (!this.scalars) throw new Error("the proof's scalars were never given");
     if (this.section < sections.length || this.carry.length) {
       const s = sections[Math.min(this.section, sections.length - 1)];
       throw new Error(`the proving key ends in section ${s.section} (${this.got} of ${s.count} points)`);
@@ -98,6 +122,17 @@ export class Dealer {
   /** Drops every worker's share (a proof that failed). */
   drop(): void {
     this.workers.forEach((w, i) => void this.shares[i].then((share) => w("shareSums", share)).catch(() => {}));
+  }
+
+  // Every worker multiplies its points of section s, after the pieces sent before.
+  private flush(section: number): void {
+    this.workers.forEach((_, i) => this.send(i, "shareFlush", section));
+  }
+
+  // send calls fn on worker i's share, after the calls made before (calls to a worker are
+  // answered in the order they are made).
+  private send(i: number, fn: string, arg: unknown): void {
+    this.track(this.shares[i].then(async (share) => void answer((await this.workers[i](fn, share, arg)) as string)));
   }
 
   private track(p: Promise<void>): void {
