@@ -70,17 +70,24 @@ func proveShared(t *testing.T, req RevealRequest, key []byte, workers int, rng *
 		}
 	}
 	for _, sh := range shares {
-		sums, err := sh.Sums()
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, s := range sums {
-			if err := p.AddSum(s); err != nil {
-				t.Fatal(err)
-			}
-		}
+		addSums(t, p, sh)
 	}
 	return p.Finish()
+}
+
+// addSums adds a share's sums to the prover's, and answers them.
+func addSums(t *testing.T, p *StreamProver, sh *Share) []ShareSum {
+	t.Helper()
+	sums, err := sh.Sums()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range sums {
+		if err := p.AddSum(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return sums
 }
 
 // A proof whose multiplications are dealt between workers verifies, whatever the split, from
@@ -160,15 +167,7 @@ func TestSharesMissingOrExtraPointsAreRefused(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	sums, err := sh.Sums()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range sums {
-		if err := p.AddSum(s); err != nil {
-			t.Fatal(err)
-		}
-	}
+	sums := addSums(t, p, sh)
 	if _, _, err := p.Finish(); !errors.Is(err, ErrBadSectionedKey) || !strings.Contains(err.Error(), "section Z") {
 		t.Fatalf("a point left out: %v", err)
 	}
