@@ -37,12 +37,13 @@ export interface ProveOutput {
 
 /**
  * How far a proof is: the witness being solved, then the proving key's points multiplied as
- * they arrive (the bytes of the key received, and of those the ones multiplied), then done.
+ * they arrive (the bytes of the key received, and of those the ones decoded by the workers,
+ * which begin while the witness is solved), then done.
  */
 export interface ProveProgress {
   stage: "solving" | "proving" | "done";
   received: number; // the proving key's bytes received (decoded), before the proof began too
-  proved: number; // of them, the bytes whose points are multiplied
+  proved: number; // of them, the bytes whose points are decoded, to be multiplied
   total?: number; // the key's size, once known
 }
 
@@ -172,9 +173,10 @@ export class Prover {
       let head: Uint8Array[] = [];
       let length = 0;
       let need = 0;
+      const stage = () => (handle === undefined ? "solving" : "proving");
       for await (const chunk of key.read()) {
         if (failed) throw failed;
-        report("proving", true);
+        report(stage(), true);
         if (dealer) {
           dealer.push(chunk);
           continue;
@@ -190,7 +192,7 @@ export class Prover {
         }
         const d = (dealer = new Dealer(workers, a.layout, (bytes) => {
           proved += bytes;
-          report("proving", true);
+          report(stage(), true);
         }));
         d.busy(0, solving);
         this.dealers.add(d);
