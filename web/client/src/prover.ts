@@ -51,6 +51,7 @@ export interface ProveProgress {
 interface Spawned {
   call: Call;
   stop: () => void;
+  failed: () => boolean; // it stopped (a crash, out of memory): its calls fail at once
 }
 
 /** The reveal prover. Load it once (a few MB of wasm), then call it. */
@@ -168,6 +169,8 @@ export class Prover {
     try {
       // The key's header first (read by a worker that is not solving, where there is one); then
       // its points, dealt between the workers as they arrive.
+      // A worker that has failed is left out (a proof it was in failed with it).
+      this.helpers = this.helpers.filter((h) => !h.failed());
       const workers = [this.call, ...this.helpers.map((h) => h.call)];
       const reader = workers[workers.length - 1];
       let head: Uint8Array[] = [];
@@ -279,5 +282,5 @@ async function spawn(assets: ProverAssets, shared?: Promise<SharedRuntime>, onPr
     worker.terminate(); // a prover that did not load leaves nothing running
     throw e;
   }
-  return { call, stop: () => worker.terminate() };
+  return { call, stop: () => worker.terminate(), failed: () => failed !== undefined };
 }
