@@ -279,7 +279,10 @@ func metricsMiddleware(m *httpMetrics) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			start := time.Now()
-			rec := &statusRecorder{ResponseWriter: w}
+			rec, ok := w.(*statusRecorder) // the span's (traced), which sees the same status
+			if !ok {
+				rec = &statusRecorder{ResponseWriter: w}
+			}
 			next.ServeHTTP(rec, r)
 			m.observe(r.Context(), routePattern(r), r.Method, rec.status(), time.Since(start))
 		})
