@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.opentelemetry.io/otel/trace"
@@ -66,7 +67,7 @@ func (e *accessEncoder) write(ctx context.Context, t time.Time, method, route st
 // for its exponent form).
 func (e *accessEncoder) appendLine(b []byte, ctx context.Context, t time.Time, method, route string, status int, ms float64) []byte {
 	b = append(b, `{"time":"`...)
-	b = t.AppendFormat(b, time.RFC3339Nano)
+	b = appendTime(b, t)
 	b = append(b, `","level":"INFO","msg":"request"`...)
 	b = append(b, e.attrs...)
 	b = append(b, `,"method":"`...)
@@ -92,6 +93,44 @@ func (e *accessEncoder) appendLine(b []byte, ctx context.Context, t time.Time, m
 	}
 	return append(b, "}\n"...)
 }
+
+// appendTime appends t as t.AppendFormat(b, time.RFC3339Nano) does, the date, the time of day
+// and the zone formatted once a second (a third of the line's cost otherwise).
+func appendTime(b []byte, t time.Time) []byte {
+	if y := t.Year(); y < 0 || y > 9999 { // not four digits
+		return t.AppendFormat(b, time.RFC3339Nano)
+	}
+	s := lastSecond.Load()
+	if s == nil || s.unix != t.Unix() || s.loc != t.Location() {
+		f := t.Truncate(time.Second).AppendFormat(nil, time.RFC3339) // 2006-01-02T15:04:05Z07:00
+		s = &second{unix: t.Unix(), loc: t.Location(), head: string(f[:19]), zone: string(f[19:])}
+		lastSecond.Store(s)
+	}
+	b = append(b, s.head...)
+	if ns := t.Nanosecond(); ns != 0 { // the fraction's nine digits, trailing zeros left out
+		var d [10]byte
+		d[0] = '.'
+		for i := 9; i > 0; i-- {
+			d[i] = byte('0' + ns%10)
+			ns /= 10
+		}
+		n := 10
+		for d[n-1] == '0' {
+			n--
+		}
+		b = append(b, d[:n]...)
+	}
+	return append(b, s.zone...)
+}
+
+// second is one second's formatted date and time of day, and its zone, in one location.
+type second struct {
+	unix       int64
+	loc        *time.Location
+	head, zone string
+}
+
+var lastSecond atomic.Pointer[second]
 
 // with is e with attrs added as slog's JSON handler encodes them (it encodes them itself, into a
 // buffer); nil when there is no encoder to extend.

@@ -46,6 +46,21 @@ func TestAccessLineIsSlogs(t *testing.T) {
 		}
 	}
 
+	// The time as RFC 3339 with nanoseconds: whole seconds, trailing zeros, one second in two
+	// zones, years of fewer digits.
+	var got []byte
+	base := time.Date(2026, 3, 29, 0, 59, 59, 0, time.UTC)
+	for _, ts := range []time.Time{
+		base, base.Add(100 * time.Millisecond), base.Add(123456789), base.Add(999999999), base.Add(time.Second + 1),
+		base.In(time.FixedZone("", -(9*3600 + 30*60))), base.Add(1).In(time.FixedZone("", 2*3600)), base.Add(20 * time.Microsecond).Local(),
+		time.Date(7, 1, 2, 3, 4, 5, 6000, time.UTC), time.Date(12026, 1, 2, 3, 4, 5, 6, time.UTC), time.Now(), time.Now(), time.Now().UTC(),
+	} {
+		got = appendTime(got[:0], ts)
+		if want := ts.Format(time.RFC3339Nano); string(got) != want {
+			t.Errorf("time %s, want %s", got, want)
+		}
+	}
+
 	// Through slog: a route with a quote, a logger with a group, a logger of slog's own.
 	for _, c := range []struct {
 		route string
