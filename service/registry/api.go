@@ -7,6 +7,7 @@ import (
 	"mime/multipart"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -22,6 +23,8 @@ type api struct {
 	reg     *Registry
 	health  *healthProbe
 	started time.Time
+
+	listETag, tokenListETag headerValue // GET /tokens' and GET /tokenlist.json's
 }
 
 var _ registryapi.StrictServerInterface = (*api)(nil)
@@ -32,9 +35,9 @@ func (a *api) ListTokens(ctx context.Context, req registryapi.ListTokensRequestO
 		return nil, platform.ErrUnauthorized
 	}
 	body, etag := a.reg.List(all)
-	resp := listResponse{body: body, etag: etag, cacheControl: "public, max-age=15"}
+	resp := listResponse{body: body, etag: a.listETag.of(etag), cacheControl: publicList}
 	if all {
-		resp.cacheControl = "private, no-store"
+		resp.cacheControl = privateList
 	}
 	if req.Params.IfNoneMatch != nil && etagMatches(*req.Params.IfNoneMatch, etag) {
 		resp.notModified = true
@@ -45,8 +48,8 @@ func (a *api) ListTokens(ctx context.Context, req registryapi.ListTokensRequestO
 // listResponse writes a precomputed list body; nothing is encoded per request.
 type listResponse struct {
 	body         []byte
-	etag         string
-	cacheControl string
+	etag         []string // the header's values, shared (headerValue)
+	cacheControl []string
 	notModified  bool
 	anyOrigin    bool // Access-Control-Allow-Origin: *, unless CORS_ALLOWED_ORIGINS named the origin
 }
@@ -58,7 +61,7 @@ func (a *api) GetTokenList(ctx context.Context, req registryapi.GetTokenListRequ
 	}
 	// Web apps of any origin read token lists (an exchange's page fetches the lists its users
 	// add): a public read, sent without credentials.
-	resp := listResponse{body: body, etag: etag, cacheControl: "public, max-age=15", anyOrigin: true}
+	resp := listResponse{body: body, etag: a.tokenListETag.of(etag), cacheControl: publicList, anyOrigin: true}
 	if req.Params.IfNoneMatch != nil && etagMatches(*req.Params.IfNoneMatch, etag) {
 		resp.notModified = true
 	}
@@ -71,8 +74,8 @@ func (l listResponse) VisitGetTokenListResponse(w http.ResponseWriter) error {
 
 func (l listResponse) VisitListTokensResponse(w http.ResponseWriter) error {
 	h := w.Header()
-	h["Etag"] = []string{l.etag}
-	h["Cache-Control"] = []string{l.cacheControl}
+	h["Etag"] = l.etag
+	h["Cache-Control"] = l.cacheControl
 	if l.anyOrigin && h.Get("Access-Control-Allow-Origin") == "" {
 		h["Access-Control-Allow-Origin"] = []string{"*"}
 	}
@@ -80,10 +83,32 @@ func (l listResponse) VisitListTokensResponse(w http.ResponseWriter) error {
 		w.WriteHeader(http.StatusNotModified)
 		return nil
 	}
-	h["Content-Type"] = []string{"application/json"}
+	h["Content-Type"] = jsonType
 	w.WriteHeader(http.StatusOK)
 	_, err := w.Write(l.body)
 	return err
+}
+
+// The values of a list's headers, shared by every answer: a header's values are a slice, and
+// making one a request is an allocation a request. Their capacity is their length, so that adding
+// a value to one copies it.
+var (
+	jsonType    = []string{"application/json"}[:1:1]
+	publicList  = []string{"public, max-age=15"}[:1:1]
+	privateList = []string{"private, no-store"}[:1:1]
+)
+
+// headerValue is a header's value shared by the answers while it stays the same (a list's ETag
+// changes with the list).
+type headerValue struct{ last atomic.Pointer[[]string] }
+
+func (v *headerValue) of(s string) []string {
+	if last := v.last.Load(); last != nil && (*last)[0] == s {
+		return *last
+	}
+	value := []string{s}[:1:1]
+	v.last.Store(&value)
+	return value
 }
 
 // etagMatches applies If-None-Match's weak comparison: any listed tag, or "*".

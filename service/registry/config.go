@@ -18,6 +18,10 @@ import (
 // DefaultPort is the registry's port (seed 000).
 const DefaultPort = 3009
 
+// DefaultGOGC is the garbage collector's target cmd/registry sets when the environment has no
+// GOGC (platform.DefaultGOGC).
+const DefaultGOGC = 400
+
 // minAdminKeyLen is the shortest admin key accepted.
 const minAdminKeyLen = 16
 

@@ -239,8 +239,7 @@ func traced(tracer trace.Tracer, trustParent bool) func(http.Handler) http.Handl
 					status = http.StatusInternalServerError
 				}
 				route := routePattern(r)
-				Logger(ctx).LogAttrs(ctx, slog.LevelInfo, "request", slog.String("method", r.Method), slog.String("route", route),
-					slog.Int("status", status), slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000))
+				logAccess(ctx, Logger(ctx), r.Method, route, status, time.Since(start))
 				if !span.IsRecording() {
 					return
 				}
@@ -280,7 +279,10 @@ func metricsMiddleware(m *httpMetrics) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			start := time.Now()
-			rec := &statusRecorder{ResponseWriter: w}
+			rec, ok := w.(*statusRecorder) // the span's (traced), which sees the same status
+			if !ok {
+				rec = &statusRecorder{ResponseWriter: w}
+			}
 			next.ServeHTTP(rec, r)
 			m.observe(r.Context(), routePattern(r), r.Method, rec.status(), time.Since(start))
 		})
@@ -301,7 +303,10 @@ func routePattern(r *http.Request) string {
 // admit runs the route's admission check (a rate limit) before anything else looks at the
 // request, so that every request counts, malformed ones included.
 //
-// Each check is a span ("admit"): the one that refuses carries the refusal's code and event.
+// Each check is a span ("admit"): the one that refuses carries the refusal's code and event. The
+// span is made only when the request's span records (an exporter, a sampled request): one that
+// records nothing would only cost the hot path a span and a copy of the request, its id seen
+// nowhere.
 func admit(tracer trace.Tracer, checks map[string]Admission) func(http.Handler) http.Handler {
 	named := map[string]trace.SpanStartOption{} // each check's span attribute, built once
 	for key := range checks {
@@ -315,10 +320,17 @@ func admit(tracer trace.Tracer, checks map[string]Admission) func(http.Handler) 
 			}
 			for _, key := range [2]string{"*", method + " " + routePattern(r)} {
 				if check, ok := checks[key]; ok {
-					ctx, span := tracer.Start(r.Context(), "admit", named[key])
-					quota, err := check(r.WithContext(ctx))
+					req, span := r, trace.Span(nil)
+					if trace.SpanFromContext(r.Context()).IsRecording() {
+						var ctx context.Context
+						ctx, span = tracer.Start(r.Context(), "admit", named[key])
+						req = r.WithContext(ctx)
+					}
+					quota, err := check(req)
 					SetRateLimit(w.Header(), quota)
-					EndStep(span, err)
+					if span != nil {
+						EndStep(span, err)
+					}
 					if err != nil {
 						WriteError(w, r, err)
 						return

@@ -166,14 +166,18 @@ func NewLogger(w io.Writer, level slog.Level, service string) *slog.Logger {
 	if w == nil {
 		w = os.Stderr
 	}
-	h := slog.NewJSONHandler(w, &slog.HandlerOptions{Level: level})
 	lw, _ := w.(*LogWriter)
-	return slog.New(traceHandler{h, lw}).With("service", service)
+	if lw == nil { // a LogWriter takes concurrent writes; access lines are written beside slog's
+		w = &syncWriter{w: w}
+	}
+	h := slog.NewJSONHandler(w, &slog.HandlerOptions{Level: level})
+	return slog.New(traceHandler{h, lw, &accessEncoder{out: w}}).With("service", service)
 }
 
 type traceHandler struct {
 	slog.Handler
-	batched *LogWriter // nil: written as they come
+	batched *LogWriter     // nil: written as they come
+	access  *accessEncoder // nil: access lines go through slog (logAccess)
 }
 
 func (h traceHandler) Handle(ctx context.Context, r slog.Record) error {
@@ -191,8 +195,8 @@ func (h traceHandler) Handle(ctx context.Context, r slog.Record) error {
 }
 
 func (h traceHandler) WithAttrs(a []slog.Attr) slog.Handler {
-	return traceHandler{h.Handler.WithAttrs(a), h.batched}
+	return traceHandler{h.Handler.WithAttrs(a), h.batched, h.access.with(a)}
 }
 func (h traceHandler) WithGroup(n string) slog.Handler {
-	return traceHandler{h.Handler.WithGroup(n), h.batched}
+	return traceHandler{h.Handler.WithGroup(n), h.batched, nil} // the access line's keys would be in the group
 }
