@@ -29,6 +29,8 @@
 //	shareSums(share): string                                            {sums}: the share's sums; drops it
 //	addSums(handle, json {sums}): string                                {} (then finish)
 //
+// A share's error (a point that is not one, say) drops it, as feed's drops its proof.
+//
 // fee {amount, receiver} is a relayer's quoted fee paid out of the amount revealed (the vault's
 // revealWithFee): the proof's signal [3] is then zk.FeeBinding(recipient, fee), not the recipient.
 //
@@ -122,6 +124,9 @@ func jsonFunc[T any](f func(T) (any, error)) js.Func {
 		return answer(f(in))
 	})
 }
+
+// isBytes is whether v is a Uint8Array (bytesOf's argument).
+func isBytes(v js.Value) bool { return v.InstanceOf(js.Global().Get("Uint8Array")) }
 
 func bytesOf(v js.Value) []byte {
 	b := make([]byte, v.Get("length").Int())
@@ -306,6 +311,9 @@ func feed(_ js.Value, args []js.Value) any {
 	if err != nil {
 		return answer(nil, err)
 	}
+	if !isBytes(args[1]) {
+		return answer(nil, errors.New("feed(handle, chunk: Uint8Array)"))
+	}
 	if _, err := p.prover.Write(bytesOf(args[1])); err != nil {
 		delete(streaming, h) // a key that is not one ends the proof
 		return answer(nil, err)
@@ -347,7 +355,7 @@ func layoutAnswer(l *zk.Layout, need int, err error) any {
 }
 
 func keyLayout(_ js.Value, args []js.Value) any {
-	if len(args) != 1 {
+	if len(args) != 1 || !isBytes(args[0]) {
 		return answer(nil, errors.New("keyLayout(prefix: Uint8Array)"))
 	}
 	return layoutAnswer(zk.ReadLayout(bytesOf(args[0])))
@@ -355,6 +363,9 @@ func keyLayout(_ js.Value, args []js.Value) any {
 
 func layout(_ js.Value, args []js.Value) any {
 	_, p, err := proofOf(args, 2, "layout(handle, prefix: Uint8Array)")
+	if err == nil && !isBytes(args[1]) {
+		err = errors.New("layout(handle, prefix: Uint8Array)")
+	}
 	if err != nil {
 		return answer(nil, err)
 	}
@@ -382,6 +393,9 @@ type sumsOf struct {
 
 func addSums(_ js.Value, args []js.Value) any {
 	_, p, err := proofOf(args, 2, "addSums(handle, sums json)")
+	if err == nil && args[1].Type() != js.TypeString {
+		err = errors.New("addSums(handle, sums json)")
+	}
 	if err != nil {
 		return answer(nil, err)
 	}
@@ -433,7 +447,11 @@ func shareOf(args []js.Value, n int, usage string) (int, *zk.Share, zk.Section, 
 }
 
 func shareFeed(_ js.Value, args []js.Value) any {
-	h, sh, s, err := shareOf(args, 4, "shareFeed(share, section, from, points: Uint8Array)")
+	const usage = "shareFeed(share, section, from, points: Uint8Array)"
+	h, sh, s, err := shareOf(args, 4, usage)
+	if err == nil && (args[2].Type() != js.TypeNumber || !isBytes(args[3])) {
+		err = errors.New(usage)
+	}
 	if err != nil {
 		return answer(nil, err)
 	}
@@ -450,6 +468,9 @@ func shareScalars(_ js.Value, args []js.Value) any {
 		return answer(nil, errors.New(usage))
 	}
 	h, sh, _, err := shareOf(args[:1], 1, usage)
+	if err == nil && !isBytes(args[1]) {
+		err = errors.New(usage)
+	}
 	if err != nil {
 		return answer(nil, err)
 	}

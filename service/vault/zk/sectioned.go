@@ -115,12 +115,6 @@ func (k *SectionedKey) WriteTo(w io.Writer) (int64, error) {
 	return k.writeTo(w, SectionOrder, versionCompressed)
 }
 
-// WriteRawTo writes the key in version 1 of the format: every point raw, twice the G1
-// sections' bytes, no square root to read it.
-func (k *SectionedKey) WriteRawTo(w io.Writer) (int64, error) {
-	return k.writeTo(w, SectionOrder, versionRaw)
-}
-
 func (k *SectionedKey) writeTo(w io.Writer, order [5]Section, version uint32) (int64, error) {
 	if len(k.InfinityA) != k.NbWires || len(k.InfinityB) != k.NbWires {
 		return 0, errors.New("sectioned key: infinity maps of another length than the wires")

@@ -3,7 +3,6 @@ package zk
 import (
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/consensys/gnark-crypto/ecc"
 	"github.com/consensys/gnark-crypto/ecc/bn254"
@@ -21,6 +20,7 @@ import (
 
 // Layout is where a sectioned key's sections lie in its bytes, read from its header.
 type Layout struct {
+	Version    uint32          `json:"version"` // 2: the G1 sections' points compressed
 	HeaderSize int             `json:"headerSize"`
 	Sections   []SectionLayout `json:"sections"` // in the file's order, one after another
 }
@@ -62,7 +62,7 @@ func readHeader(prefix []byte) (*keyHeader, int, error) {
 }
 
 func (h *keyHeader) layout() *Layout {
-	l := &Layout{HeaderSize: h.size()}
+	l := &Layout{Version: h.version, HeaderSize: h.size()}
 	off := l.HeaderSize
 	for _, s := range h.order {
 		n, size := h.count(s), pointSize(h.version, s)
@@ -112,7 +112,7 @@ func (p *StreamProver) AddSum(sum ShareSum) error {
 		return errors.New("prove: no layout read")
 	}
 	s := sum.Section
-	if s < SectionA || s > SectionZ || sum.Count < 0 || p.done[s]+sum.Count > p.hdr.count(s) {
+	if s < SectionA || s > SectionZ || sum.Count <= 0 || sum.Count > p.hdr.count(s)-p.done[s] {
 		return fmt.Errorf("prove: a sum of %d points of section %s, which has %d (%d added)", sum.Count, s, p.hdr.count(s), p.done[s])
 	}
 	if s == SectionB2 {
@@ -143,6 +143,7 @@ type ShareSum struct {
 // they come, multiplied by their scalars once their section is flushed.
 type Share struct {
 	sections map[Section]SectionLayout
+	order    []Section                // the layout's, the scalars' order
 	scalars  map[Section][]fr.Element // once SetScalars
 	version  uint32
 
@@ -160,19 +161,20 @@ type shareSum struct {
 
 // NewShare is a worker's share of a proof, from the key's layout (ReadLayout's).
 func NewShare(l Layout) (*Share, error) {
-	sh := &Share{sections: map[Section]SectionLayout{}, version: versionRaw,
+	if l.Version != versionRaw && l.Version != versionCompressed {
+		return nil, fmt.Errorf("share: a layout of version %d", l.Version)
+	}
+	sh := &Share{sections: map[Section]SectionLayout{}, version: l.Version,
 		g1: map[Section][]bn254.G1Affine{}, from: map[Section][]int{}, sums: map[Section]*shareSum{}}
 	for _, sl := range l.Sections {
 		if _, twice := sh.sections[sl.Section]; twice || sl.Section < SectionA || sl.Section > SectionZ || sl.Count < 0 || sl.Count > maxWires {
 			return nil, fmt.Errorf("share: a layout with section %s of %d points", sl.Section, sl.Count)
 		}
-		if sl.Section != SectionB2 && sl.PointSize == g1CompressedSize {
-			sh.version = versionCompressed
-		}
 		if sl.PointSize != pointSize(sh.version, sl.Section) {
-			return nil, fmt.Errorf("share: section %s of %d-byte points", sl.Section, sl.PointSize)
+			return nil, fmt.Errorf("share: section %s of %d-byte points in a key of version %d", sl.Section, sl.PointSize, sh.version)
 		}
 		sh.sections[sl.Section] = sl
+		sh.order = append(sh.order, sl.Section)
 	}
 	return sh, nil
 }
@@ -183,13 +185,8 @@ func (sh *Share) SetScalars(scalars []byte) error {
 		return errors.New("share: its scalars were already given")
 	}
 	all := map[Section][]fr.Element{}
-	// In the layout's order: the sections by offset.
-	order := make([]SectionLayout, 0, len(sh.sections))
-	for _, sl := range sh.sections {
-		order = append(order, sl)
-	}
-	slices.SortFunc(order, func(a, b SectionLayout) int { return a.Offset - b.Offset })
-	for _, sl := range order {
+	for _, s := range sh.order {
+		sl := sh.sections[s]
 		if len(scalars) < sl.Count*fr.Bytes {
 			return errors.New("share: fewer scalars than the layout's points")
 		}
@@ -293,25 +290,18 @@ func (sh *Share) Sums() ([]ShareSum, error) {
 		if sum == nil {
 			continue
 		}
-		// Raw points; infinity (a sum that cancels out) as zeros, which decodeG1 and decodeG2
-		// read back as infinity (gnark's raw encoding flags it instead).
+		// Raw points (infinity, a sum that cancels out, is all zeros).
 		var b []byte
 		if s == SectionB2 {
 			var a bn254.G2Affine
 			a.FromJacobian(&sum.g2)
 			r := a.RawBytes()
 			b = r[:]
-			if a.IsInfinity() {
-				b = make([]byte, g2Size)
-			}
 		} else {
 			var a bn254.G1Affine
 			a.FromJacobian(&sum.g1)
 			r := a.RawBytes()
 			b = r[:]
-			if a.IsInfinity() {
-				b = make([]byte, g1Size)
-			}
 		}
 		out = append(out, ShareSum{Section: s, Count: sum.count, Point: b})
 	}

@@ -99,7 +99,7 @@ func TestSharedProofsVerify(t *testing.T) {
 		t.Fatal(err)
 	}
 	var raw bytes.Buffer
-	if _, err := sk.WriteRawTo(&raw); err != nil {
+	if _, err := sk.writeTo(&raw, SectionOrder, versionRaw); err != nil {
 		t.Fatal(err)
 	}
 	rng := mrand.New(mrand.NewPCG(1, 2))
@@ -120,8 +120,9 @@ func TestSharedProofsVerify(t *testing.T) {
 	t.Logf("the key: %d bytes compressed, %d raw", len(data), raw.Len())
 }
 
-// A split that leaves a point out, or counts one twice, is refused rather than proved wrong;
-// so is a share given what is not a point of its key.
+// A split that leaves a point out, or adds a section's sum twice, is refused rather than proved
+// wrong; so is a share given what is not a point of its key. (Which point goes where is the
+// caller's: a point fed twice and another never would give a proof that does not verify.)
 func TestSharesMissingOrExtraPointsAreRefused(t *testing.T) {
 	_, data := devSectioned(t)
 	p, err := NewStreamProver(sampleRequest(t, 10, 10))
@@ -173,6 +174,16 @@ func TestSharesMissingOrExtraPointsAreRefused(t *testing.T) {
 	}
 	if err := p.AddSum(sums[0]); err == nil {
 		t.Fatal("a section's points counted twice were added")
+	}
+	for _, count := range []int{0, -1, 1 << 62} {
+		if err := p.AddSum(ShareSum{Section: SectionZ, Count: count, Point: sums[0].Point}); err == nil {
+			t.Fatalf("a sum of %d points was added", count)
+		}
+	}
+	raw := *l
+	raw.Version = versionRaw // a compressed key's sections in a layout that says raw
+	if _, err := NewShare(raw); err == nil {
+		t.Fatal("a layout whose point sizes are not its version's")
 	}
 	z := l.Sections[2]
 	if z.Section != SectionZ {

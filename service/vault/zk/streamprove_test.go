@@ -128,7 +128,7 @@ func TestSectionedKeyRoundTrip(t *testing.T) {
 	}
 	// Version 1, every point raw, reads back the same points.
 	var raw, fromRaw bytes.Buffer
-	if _, err := got.WriteRawTo(&raw); err != nil {
+	if _, err := got.writeTo(&raw, SectionOrder, versionRaw); err != nil {
 		t.Fatal(err)
 	}
 	back, err := ReadSectionedKey(bytes.NewReader(raw.Bytes()))

@@ -3,10 +3,11 @@
 // runtime another worker started, for a worker that takes a share of the proofs' points), then
 // {id, fn, args} calling one of the wasm's functions (RawProver), or {id, fn: "runtime"} for this
 // worker's compiled runtime; answers {id, result} or {id, error}, and while loading {id,
-// progress} (bytes received, stages).
+// progress} (bytes received, stages); an answer with fatal: the wasm's runtime has exited (a
+// fault) and the worker ends.
 // The proving key's chunks arrive as feed messages, read by the page: they wait in this
 // worker's queue while it multiplies.
-import { sharedRuntime, startRuntime, type LoadProgress, type ProverAssets, type RawProver, type SharedRuntime } from "./runtime.js";
+import { runtimeExited, sharedRuntime, startRuntime, type LoadProgress, type ProverAssets, type RawProver, type SharedRuntime } from "./runtime.js";
 
 let raw: RawProver | undefined;
 
@@ -25,8 +26,13 @@ self.onmessage = async (e: MessageEvent<{ id: number; fn: string; args: unknown[
     if (!raw) throw new Error("the prover is not loaded");
     const f = raw[fn as keyof RawProver] as ((...a: unknown[]) => string) | undefined;
     if (typeof f !== "function") throw new Error(`the prover has no function ${fn}`);
-    self.postMessage({ id, result: f(...args) });
+    const result = f(...args);
+    if (runtimeExited()) throw new Error("the prover's runtime stopped (a fault in the wasm)");
+    self.postMessage({ id, result });
   } catch (err) {
-    self.postMessage({ id, error: String((err as Error)?.message ?? err) });
+    // A runtime that has exited answers nothing any more: the page is told, and this worker ends.
+    const fatal = runtimeExited();
+    self.postMessage({ id, error: String((err as Error)?.message ?? err), fatal });
+    if (fatal) self.close();
   }
 };

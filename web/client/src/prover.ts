@@ -50,8 +50,9 @@ export interface ProveProgress {
 // A Web Worker running the wasm (prover-worker.ts): its calls, and how to stop it.
 interface Spawned {
   call: Call;
-  stop: () => void;
-  failed: () => boolean; // it stopped (a crash, out of memory): its calls fail at once
+  stop: () => void; // terminates it: its calls waiting and to come fail
+  failed: () => boolean; // it stopped (its script, its runtime's exit, stop): its calls fail at once
+  loaded: Promise<void>; // once it can take calls
 }
 
 /** The reveal prover. Load it once (a few MB of wasm), then call it. */
@@ -64,15 +65,15 @@ export class Prover {
     private readonly stop: () => void,
     private readonly assets: ProverAssets,
     private readonly cache?: Cache,
-    helpers: Promise<Spawned>[] = [],
+    private readonly starting: Spawned[] = [],
   ) {
     // The proving key is fetched from now on, behind the wasm: a proof asked for meanwhile
     // multiplies what has arrived while the rest comes.
     this.key = new SectionedKey(assets, cache);
     // Each other worker joins as it starts, the proofs under way too.
-    for (const h of helpers) {
-      h.then((w) => {
-        if (this.terminated) return w.stop();
+    for (const w of starting) {
+      w.loaded.then(() => {
+        if (this.terminated) return;
         this.helpers.push(w);
         for (const d of this.dealers) d.join(w.call);
       }).catch(() => {}); // a worker that did not start: one fewer
@@ -113,15 +114,14 @@ export class Prover {
       let share: (r: Promise<SharedRuntime>) => void = () => {};
       const shared = new Promise<SharedRuntime>((resolve) => (share = resolve));
       const helpers = Array.from({ length: more }, () => spawn(assets, shared));
-      let lead: Spawned;
+      const lead = spawn(assets, undefined, opts.onProgress);
       try {
-        lead = await spawn(assets, undefined, opts.onProgress);
+        await lead.loaded;
       } catch (e) {
-        share(Promise.reject(e)); // the others stop too
-        for (const h of helpers) h.catch(() => {});
+        for (const h of helpers) h.stop(); // the others stop too
         throw e;
       }
-      share(lead.call("runtime") as Promise<SharedRuntime>);
+      if (more > 0) share(lead.call("runtime") as Promise<SharedRuntime>);
       // The key is read on this thread: the worker's feeds would stop its download (key.ts).
       return new Prover(lead.call, lead.stop, assets, await openCache(), helpers);
     }
@@ -188,11 +188,18 @@ export class Prover {
         length += chunk.length;
         if (length < need) continue;
         const prefix = concat(head, length);
-        const a = answer<{ need?: number; layout?: Layout }>((await reader("keyLayout", prefix)) as string);
+        // The header alone goes to the workers (a cached key is one chunk of all of it).
+        let a: { need?: number; layout?: Layout };
+        for (;;) {
+          a = answer((await reader("keyLayout", prefix.slice(0, Math.max(need, 4096)))) as string);
+          if (a.layout || a.need! > prefix.length) break;
+          need = a.need!;
+        }
         if (!a.layout) {
           [head, need] = [[prefix], a.need!];
           continue;
         }
+        const header = prefix.slice(0, a.layout.headerSize);
         const d = (dealer = new Dealer(workers, a.layout, (bytes) => {
           proved += bytes;
           report(stage(), true);
@@ -201,7 +208,7 @@ export class Prover {
         this.dealers.add(d);
         // The proof's scalars once the witness is solved: the header read again, by the prover.
         scalarsGiven = solving.then(async (h) => {
-          answer((await this.call("layout", h, prefix)) as string);
+          answer((await this.call("layout", h, header)) as string);
           const scalars = await this.call("scalars", h);
           if (!(scalars instanceof Uint8Array)) answer(scalars as string); // an error
           d.setScalars(scalars as Uint8Array);
@@ -237,20 +244,27 @@ export class Prover {
     this.terminated = true;
     this.key.stop();
     this.stop();
-    for (const h of this.helpers) h.stop();
+    for (const h of this.starting) h.stop();
   }
 }
 
 /**
  * Starts a Web Worker with the prover (prover-worker.ts): from the assets, or from another
- * worker's compiled runtime (shared) once there is one.
+ * worker's compiled runtime (shared) once there is one. It takes calls once loaded.
  */
-async function spawn(assets: ProverAssets, shared?: Promise<SharedRuntime>, onProgress?: (p: LoadProgress) => void): Promise<Spawned> {
+function spawn(assets: ProverAssets, shared?: Promise<SharedRuntime>, onProgress?: (p: LoadProgress) => void): Spawned {
   const worker = new Worker(new URL("./prover-worker.js", import.meta.url), { type: "module" });
   let next = 0;
   const waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   let failed: Error | undefined;
-  worker.onmessage = (e: MessageEvent<{ id: number; result?: unknown; error?: string; progress?: LoadProgress }>) => {
+  // fail ends the worker: every call waiting and to come fails with err, none waits for ever.
+  const fail = (err: Error) => {
+    failed ??= err;
+    for (const w of waiting.values()) w.reject(failed);
+    waiting.clear();
+    worker.terminate();
+  };
+  worker.onmessage = (e: MessageEvent<{ id: number; result?: unknown; error?: string; fatal?: boolean; progress?: LoadProgress }>) => {
     if (e.data.progress) {
       onProgress?.(e.data.progress);
       return;
@@ -259,15 +273,13 @@ async function spawn(assets: ProverAssets, shared?: Promise<SharedRuntime>, onPr
     waiting.delete(e.data.id);
     if (e.data.error !== undefined) w?.reject(new Error(e.data.error));
     else w?.resolve(e.data.result);
+    if (e.data.fatal) fail(new Error(`the prover's worker stopped: ${e.data.error}`)); // its runtime exited
   };
   // A worker that cannot start (its script not found, a syntax error, a CSP refusal) fails
   // every call at once, with a clear error, instead of leaving them waiting for ever.
   worker.onerror = (e: ErrorEvent) => {
     e.preventDefault?.();
-    failed = new Error(`the prover's worker failed: ${e.message || "its script did not load"} (prover-worker.js, next to prover.js)`);
-    for (const w of waiting.values()) w.reject(failed);
-    waiting.clear();
-    worker.terminate();
+    fail(new Error(`the prover's worker failed: ${e.message || "its script did not load"} (prover-worker.js, next to prover.js)`));
   };
   const call: Call = (fn, ...args) =>
     new Promise((resolve, reject) => {
@@ -276,11 +288,14 @@ async function spawn(assets: ProverAssets, shared?: Promise<SharedRuntime>, onPr
       waiting.set(id, { resolve, reject });
       worker.postMessage({ id, fn, args }); // a key's chunk is copied: the key keeps its own for the next proof
     });
-  try {
-    await call("load", assets, await shared);
-  } catch (e) {
-    worker.terminate(); // a prover that did not load leaves nothing running
-    throw e;
-  }
-  return { call, stop: () => worker.terminate(), failed: () => failed !== undefined };
+  const loaded = (async () => {
+    try {
+      await call("load", assets, await shared);
+    } catch (e) {
+      fail(e instanceof Error ? e : new Error(String(e))); // a prover that did not load leaves nothing running
+      throw e;
+    }
+  })();
+  loaded.catch(() => {}); // the caller awaits it, or not (a worker that does not start: one fewer)
+  return { call, stop: () => fail(new Error("the prover was terminated")), failed: () => failed !== undefined, loaded };
 }

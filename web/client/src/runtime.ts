@@ -242,6 +242,12 @@ export interface SharedRuntime {
 }
 
 let started: SharedRuntime | undefined;
+let running: { exited?: boolean } | undefined; // wasm_exec.js's Go, which sets exited as the program exits
+
+/** Whether this thread's runtime has exited (a fault): it answers no call any more. */
+export function runtimeExited(): boolean {
+  return running?.exited === true;
+}
 
 /** The runtime this thread started, for another worker to start the same. */
 export function sharedRuntime(): SharedRuntime {
@@ -259,7 +265,7 @@ export async function fileBytes(url: string): Promise<Uint8Array> {
  * Starts the Go runtime with the prover, telling onProgress the bytes received and the stages.
  */
 export async function startRuntime(assets: ProverAssets, onProgress?: (p: LoadProgress) => void, shared?: SharedRuntime): Promise<RawProver> {
-  const g = globalThis as unknown as { Go?: new () => { importObject: WebAssembly.Imports; run(i: WebAssembly.Instance): Promise<void> }; vaultdProver?: RawProver };
+  const g = globalThis as unknown as { Go?: new () => { importObject: WebAssembly.Imports; run(i: WebAssembly.Instance): Promise<void>; exited?: boolean }; vaultdProver?: RawProver };
   const load = newLoad(assets, shared ? [] : g.Go ? ["wasm"] : ["wasm", "wasmExec"], onProgress);
   load.cache = shared ? undefined : await openCache();
   load.report("downloading");
@@ -278,7 +284,10 @@ export async function startRuntime(assets: ProverAssets, onProgress?: (p: LoadPr
   load.report("starting");
   const go = new g.Go!();
   const instance = await WebAssembly.instantiate(module, go.importObject);
-  void go.run(instance); // returns when the program exits; it serves calls until then
+  // It serves calls until the program exits, which it does only on a fault (a panic, memory
+  // exhausted): from then on every call fails (runtimeExited).
+  running = go;
+  void go.run(instance);
   const raw = g.vaultdProver!;
   if (exec) started = { module, exec };
   load.report("ready");

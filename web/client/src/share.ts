@@ -19,9 +19,14 @@ export interface Layout {
 // the messages cost nothing beside the work.
 const piecePoints = 512;
 
-// The work a point gives a worker, in units of a raw G1 point's: a compressed G1 point costs
-// its square root as well as its share of the multiplication, a G2 point about twice a G1's.
-const weight = (pointSize: number) => (pointSize === 32 ? 2 : pointSize === 128 ? 2 : 1);
+// The sizes of a point: G1 compressed, G1 raw, G2 raw (docs/prover.md).
+const g1Compressed = 32;
+const g2 = 128;
+
+// The work a point gives a worker, in units of a raw G1 point's (its share of a multiplication):
+// a compressed G1 point costs its square root as well, about as much; a G2 point's
+// multiplication about 2.4 times a G1 point's (docs/prover.md, Compressed points).
+const weight = (pointSize: number) => (pointSize === g1Compressed ? 2 : pointSize === g2 ? 2.4 : 1);
 
 // The work, in the same units, of solving the witness and computing h: about a tenth of the
 // proof's (0.2–0.6 s of a 2–4 s proof in the wasm), counted against the worker that does it
@@ -39,6 +44,7 @@ export class Dealer {
   private got = 0; // its points dealt
   private scalars: Uint8Array | undefined;
   private flushes: number[] = []; // sections dealt before the scalars were known
+  private closed = false; // its sums asked for, or dropped: no worker joins any more
   private failed: unknown;
 
   /** onDone is told the key's bytes a worker has decoded, as it does. */
@@ -50,6 +56,7 @@ export class Dealer {
 
   /** Adds a worker (one that has started meanwhile): it takes a share of the points still to come. */
   join(w: Call): void {
+    if (this.closed) return;
     const share = w("shareStart", this.json).then((a) => answer<{ share: number }>(a as string).share);
     this.track(share.then(() => {}));
     this.workers.push(w);
@@ -114,6 +121,7 @@ export class Dealer {
       const s = sections[Math.min(this.section, sections.length - 1)];
       throw new Error(`the proving key ends in section ${s.section} (${this.got} of ${s.count} points)`);
     }
+    this.closed = true;
     await Promise.all(this.feeds);
     if (this.failed) throw this.failed;
     return Promise.all(this.workers.map(async (w, i) => (await w("shareSums", await this.shares[i])) as string));
@@ -121,6 +129,7 @@ export class Dealer {
 
   /** Drops every worker's share (a proof that failed). */
   drop(): void {
+    this.closed = true;
     this.workers.forEach((w, i) => void this.shares[i].then((share) => w("shareSums", share)).catch(() => {}));
   }
 
