@@ -248,11 +248,19 @@ if (card) {
       scan.disabled = false;
     }
   };
-  $<HTMLButtonElement>("make-wallet").onclick = async () => {
-    // Its key is shown once, never stored, never sent.
+  const makeWallet = $<HTMLButtonElement>("make-wallet");
+  makeWallet.onclick = async () => {
+    // One wallet a tap: a second tap while its QR code is drawn would replace the key the person
+    // is saving. Its key is shown once, never stored, never sent.
+    makeWallet.disabled = true;
     const account = newWallet();
-    $("new-key").textContent = account.key;
-    await qrInto($("new-key-qr"), account.key);
+    try {
+      $("new-key").textContent = account.key;
+      await qrInto($("new-key-qr"), account.key);
+    } finally {
+      makeWallet.disabled = false;
+    }
+    journey.walletsMade = ((journey.walletsMade as number | undefined) ?? 0) + 1;
     addressInput.value = "";
     $("address-note").textContent = "";
     $("scanned").hidden = true;

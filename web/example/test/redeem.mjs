@@ -160,8 +160,15 @@ try {
   if (state.wide > 390 || small.length) fail(`not made for a phone: ${state.wide} px wide, small targets ${JSON.stringify(small)}`);
   console.log("ok  nothing wider than the phone's 390 px, every tap target at least 44 px");
 
-  await page.tap("#make-wallet");
+  // A double tap (two clicks at once) makes one wallet, not a second that replaces the first.
+  await page.$eval("#make-wallet", (b) => {
+    b.click();
+    b.click();
+  });
   await page.waitForSelector("#new-wallet", { visible: true });
+  await new Promise((r) => setTimeout(r, 1000));
+  const made = await page.evaluate(() => window.journey.walletsMade);
+  if (made !== 1) fail(`a double tap on "Make a wallet" made ${made} wallets`);
   if (!(await page.$eval("#redeem", (b) => b.disabled))) fail("redeem is possible before the key is kept");
   const key = await page.$eval("#new-key", (e) => e.textContent);
   const shownAddress = await page.$eval("#new-address", (e) => e.textContent);
@@ -169,7 +176,7 @@ try {
   await (await page.$("#new-key-qr")).screenshot({ path: keyPng });
   await page.screenshot({ path: join(artifacts, "redeem-wallet.png"), fullPage: true });
   if (zbar(keyPng) !== key || privateKeyToAccount(key).address !== shownAddress) fail(`the new wallet: QR ${zbar(keyPng)}, key ${key}, address ${shownAddress}`);
-  console.log(`ok  a wallet made in the page: its key shown once as text and as a QR code (decoded to the same key), its address ${shownAddress}`);
+  console.log(`ok  a wallet made in the page: one for a double tap, its key shown once as text and as a QR code (decoded to the same key), its address ${shownAddress}`);
   await page.tap("#saved");
   await page.tap("#redeem");
   await page.waitForFunction(() => ["done", "refused"].includes(document.body.dataset.state) || document.querySelector("#progress")?.textContent.startsWith("It did not"), { timeout: 120_000 });
