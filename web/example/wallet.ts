@@ -3,7 +3,7 @@
 // (docs/client.md). The journey page (app.ts) keeps viem.
 import { secp256k1 } from "@noble/curves/secp256k1";
 import { keccak_256 } from "@noble/hashes/sha3";
-import { bytesToHex, hexToBytes } from "@noble/hashes/utils";
+import { bytesToHex } from "@noble/hashes/utils";
 import { checksummed } from "@vaultd/client";
 
 /** An eth_call's answer as a number (isSpent's bool, balanceOf's amount), from the node at rpcUrl. */
@@ -40,9 +40,9 @@ export function newWallet(): { key: string; address: string } {
   }
 }
 
-/** The address of a secp256k1 private key: the last 20 bytes of keccak256 of its public key. */
-export function addressOf(key: Uint8Array | string): string {
-  const k = typeof key === "string" ? hexToBytes(key.replace(/^0x/, "")) : key;
-  const pub = secp256k1.getPublicKey(k, false).subarray(1); // x ‖ y, without the 0x04 prefix
+// addressOf is the address of a secp256k1 private key: the last 20 bytes of keccak256 of its
+// public key.
+function addressOf(key: Uint8Array): string {
+  const pub = secp256k1.getPublicKey(key, false).subarray(1); // x ‖ y, without the 0x04 prefix
   return checksummed(`0x${bytesToHex(keccak_256(pub).subarray(12))}`);
 }

@@ -236,7 +236,7 @@ export class Prover {
 
   /** How many workers share a proof's multiplications (1 in Node: in-process). */
   get workers(): number {
-    return 1 + this.helpers.length;
+    return 1 + this.helpers.filter((h) => !h.failed()).length;
   }
 
   /** Stops the worker and the key's download. */
