@@ -26,10 +26,14 @@
 //	scalars(handle): Uint8Array                                         every section's scalars, for shareScalars
 //	shareScalars(share, scalars: Uint8Array): string                    {}, before the first flush
 //	shareFlush(share, section): string                                  {} once the section's points fed are multiplied
-//	shareSums(share): string                                            {sums}: the share's sums; drops it
+//	shareSums(share): string                                            {sums}: the share's sums for this proof
 //	addSums(handle, json {sums}): string                                {} (then finish)
+//	shareReset(share): string                                           {}: a proof abandoned (its scalars and sums)
+//	shareDrop(share): string                                            {}: the share and its points freed
 //
-// A share's error (a point that is not one, say) drops it, as feed's drops its proof.
+// A share keeps its points decoded from proof to proof: a key dealt once, as it arrives, serves
+// every proof after it. A share's error in decoding (a point that is not one, say) drops it, as
+// feed's drops its proof.
 //
 // fee {amount, receiver} is a relayer's quoted fee paid out of the amount revealed (the vault's
 // revealWithFee): the proof's signal [3] is then zk.FeeBinding(recipient, fee), not the recipient.
@@ -94,6 +98,8 @@ func main() {
 		"shareScalars": js.FuncOf(shareScalars),
 		"shareFlush":   js.FuncOf(shareFlush),
 		"shareSums":    js.FuncOf(shareSums),
+		"shareReset":   js.FuncOf(shareReset),
+		"shareDrop":    js.FuncOf(shareDrop),
 	}))
 	select {} // serve calls until the page goes away
 }
@@ -467,7 +473,7 @@ func shareScalars(_ js.Value, args []js.Value) any {
 	if len(args) != 2 {
 		return answer(nil, errors.New(usage))
 	}
-	h, sh, _, err := shareOf(args[:1], 1, usage)
+	_, sh, _, err := shareOf(args[:1], 1, usage)
 	if err == nil && !isBytes(args[1]) {
 		err = errors.New(usage)
 	}
@@ -475,30 +481,42 @@ func shareScalars(_ js.Value, args []js.Value) any {
 		return answer(nil, err)
 	}
 	if err := sh.SetScalars(bytesOf(args[1])); err != nil {
-		delete(shares, h)
 		return answer(nil, err)
 	}
 	return answer(struct{}{}, nil)
 }
 
 func shareFlush(_ js.Value, args []js.Value) any {
-	h, sh, s, err := shareOf(args, 2, "shareFlush(share, section)")
+	_, sh, s, err := shareOf(args, 2, "shareFlush(share, section)")
 	if err != nil {
 		return answer(nil, err)
 	}
-	if err := sh.Flush(s); err != nil {
-		delete(shares, h)
-		return answer(nil, err)
-	}
-	return answer(struct{}{}, nil)
+	return answer(struct{}{}, sh.Flush(s))
 }
 
 func shareSums(_ js.Value, args []js.Value) any {
-	h, sh, _, err := shareOf(args, 1, "shareSums(share)")
+	_, sh, _, err := shareOf(args, 1, "shareSums(share)")
+	if err != nil {
+		return answer(nil, err)
+	}
+	sums, err := sh.Sums()
+	return answer(sumsOf{Sums: sums}, err)
+}
+
+func shareReset(_ js.Value, args []js.Value) any {
+	_, sh, _, err := shareOf(args, 1, "shareReset(share)")
+	if err != nil {
+		return answer(nil, err)
+	}
+	sh.Reset()
+	return answer(struct{}{}, nil)
+}
+
+func shareDrop(_ js.Value, args []js.Value) any {
+	h, _, _, err := shareOf(args, 1, "shareDrop(share)")
 	if err != nil {
 		return answer(nil, err)
 	}
 	delete(shares, h)
-	sums, err := sh.Sums()
-	return answer(sumsOf{Sums: sums}, err)
+	return answer(struct{}{}, nil)
 }

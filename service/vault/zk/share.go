@@ -16,7 +16,9 @@ import (
 // reads the header too (StreamProver.Layout) and gives its scalars (Scalars) to every Share
 // (SetScalars), which multiplies a section's points once the section is flushed; the prover adds
 // the Shares' sums (AddSum) and finishes. Which worker gets which points is the caller's
-// choice: each point once, in any split.
+// choice: each point once, in any split. A Share keeps its points decoded after a proof (Sums,
+// or Reset for a proof abandoned): the next proof multiplies them again with its own scalars,
+// so a key dealt once, as it arrives, serves every proof after it.
 
 // Layout is where a sectioned key's sections lie in its bytes, read from its header.
 type Layout struct {
@@ -139,18 +141,22 @@ type ShareSum struct {
 	Point   []byte  `json:"point"`
 }
 
-// A Share is one worker's part of a proof's multiplications: the points it is fed, decoded as
-// they come, multiplied by their scalars once their section is flushed.
+// A Share is one worker's part of the proofs' multiplications: the points it is fed, decoded as
+// they come and kept, multiplied by a proof's scalars once their section is flushed.
 type Share struct {
 	sections map[Section]SectionLayout
-	order    []Section                // the layout's, the scalars' order
-	scalars  map[Section][]fr.Element // once SetScalars
+	order    []Section // the layout's, the scalars' order
 	version  uint32
 
-	g1   map[Section][]bn254.G1Affine // fed, not yet multiplied
+	g1   map[Section][]bn254.G1Affine // every point fed, by section
 	b2   []bn254.G2Affine
 	from map[Section][]int // their numbers in their section
-	sums map[Section]*shareSum
+
+	// The proof under way: its scalars (once SetScalars), the points of each section multiplied
+	// so far (the first done[s] of g1[s] or b2), their sums.
+	scalars map[Section][]fr.Element
+	done    map[Section]int
+	sums    map[Section]*shareSum
 }
 
 type shareSum struct {
@@ -165,7 +171,8 @@ func NewShare(l Layout) (*Share, error) {
 		return nil, fmt.Errorf("share: a layout of version %d", l.Version)
 	}
 	sh := &Share{sections: map[Section]SectionLayout{}, version: l.Version,
-		g1: map[Section][]bn254.G1Affine{}, from: map[Section][]int{}, sums: map[Section]*shareSum{}}
+		g1: map[Section][]bn254.G1Affine{}, from: map[Section][]int{}}
+	sh.Reset()
 	for _, sl := range l.Sections {
 		if _, twice := sh.sections[sl.Section]; twice || sl.Section < SectionA || sl.Section > SectionZ || sl.Count < 0 || sl.Count > maxWires {
 			return nil, fmt.Errorf("share: a layout with section %s of %d points", sl.Section, sl.Count)
@@ -177,6 +184,13 @@ func NewShare(l Layout) (*Share, error) {
 		sh.order = append(sh.order, sl.Section)
 	}
 	return sh, nil
+}
+
+// Reset abandons the proof under way (its scalars and sums), keeping the points.
+func (sh *Share) Reset() {
+	sh.scalars = nil
+	sh.done = map[Section]int{}
+	sh.sums = map[Section]*shareSum{}
 }
 
 // SetScalars gives the share the proof's scalars (the prover's Scalars), before its first Flush.
@@ -237,16 +251,18 @@ func (sh *Share) Feed(s Section, from int, b []byte) error {
 	return nil
 }
 
-// Flush multiplies the points of section s fed since its last flush and adds them to its sum.
+// Flush multiplies the points of section s not yet multiplied in this proof and adds them to
+// its sum.
 func (sh *Share) Flush(s Section) error {
-	if len(sh.from[s]) == 0 {
+	from := sh.from[s][sh.done[s]:]
+	if len(from) == 0 {
 		return nil
 	}
 	if sh.scalars == nil {
 		return errors.New("share: no scalars given (SetScalars) to multiply the points by")
 	}
-	scalars := make([]fr.Element, len(sh.from[s]))
-	for i, n := range sh.from[s] {
+	scalars := make([]fr.Element, len(from))
+	for i, n := range from {
 		scalars[i] = sh.scalars[s][n]
 	}
 	sum := sh.sums[s]
@@ -261,26 +277,26 @@ func (sh *Share) Flush(s Section) error {
 	cfg := ecc.MultiExpConfig{}
 	if s == SectionB2 {
 		var part bn254.G2Jac
-		if _, err := part.MultiExp(sh.b2, scalars, cfg); err != nil {
+		if _, err := part.MultiExp(sh.b2[sh.done[s]:], scalars, cfg); err != nil {
 			return err
 		}
 		sum.g2.AddAssign(&part)
-		sh.b2 = sh.b2[:0]
 	} else {
 		var part bn254.G1Jac
-		if _, err := part.MultiExp(sh.g1[s], scalars, cfg); err != nil {
+		if _, err := part.MultiExp(sh.g1[s][sh.done[s]:], scalars, cfg); err != nil {
 			return err
 		}
 		sum.g1.AddAssign(&part)
-		sh.g1[s] = sh.g1[s][:0]
 	}
 	sum.count += len(scalars)
-	sh.from[s] = sh.from[s][:0]
+	sh.done[s] += len(scalars)
 	return nil
 }
 
-// Sums flushes every section and gives the share's sums, for the prover's AddSum.
+// Sums flushes every section and gives the share's sums, for the prover's AddSum; the share is
+// then ready for the next proof (Reset), its points kept.
 func (sh *Share) Sums() ([]ShareSum, error) {
+	defer sh.Reset()
 	var out []ShareSum
 	for s := SectionA; s <= SectionZ; s++ {
 		if err := sh.Flush(s); err != nil {

@@ -120,6 +120,76 @@ func TestSharedProofsVerify(t *testing.T) {
 	t.Logf("the key: %d bytes compressed, %d raw", len(data), raw.Len())
 }
 
+// Shares keep their points: dealt once, they serve proof after proof, each with its own
+// scalars, and a proof abandoned halfway (Reset) leaves nothing of itself in the next.
+func TestSharesServeProofAfterProof(t *testing.T) {
+	keys, data := devSectioned(t)
+	l, _, err := ReadLayout(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := mrand.New(mrand.NewPCG(3, 4))
+	shares := make([]*Share, 2)
+	for i := range shares {
+		if shares[i], err = NewShare(*l); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, sl := range l.Sections {
+		for from := 0; from < sl.Count; {
+			n := min(1+rng.IntN(700), sl.Count-from)
+			at := sl.Offset + from*sl.PointSize
+			if err := shares[rng.IntN(len(shares))].Feed(sl.Section, from, data[at:at+n*sl.PointSize]); err != nil {
+				t.Fatal(err)
+			}
+			from += n
+		}
+	}
+	for _, c := range []struct {
+		amount  int64
+		abandon bool
+	}{{1000, false}, {300, true}, {400, false}, {1000, false}} {
+		p, err := NewStreamProver(sampleRequest(t, 1000, c.amount))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := p.Layout(data); err != nil {
+			t.Fatal(err)
+		}
+		scalars, err := p.Scalars()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sh := range shares {
+			if err := sh.SetScalars(scalars); err != nil {
+				t.Fatal(err)
+			}
+			if err := sh.Flush(l.Sections[0].Section); err != nil {
+				t.Fatal(err)
+			}
+			if c.abandon {
+				sh.Reset()
+			}
+		}
+		if c.abandon {
+			continue
+		}
+		for _, sh := range shares {
+			addSums(t, p, sh)
+		}
+		proof, signals, err := p.Finish()
+		if err != nil {
+			t.Fatalf("amount %d: %v", c.amount, err)
+		}
+		if err := verifyBoth(keys, proof, signals); err != nil {
+			t.Fatalf("amount %d: %v", c.amount, err)
+		}
+		if signals[SignalAmount].Int64() != c.amount {
+			t.Fatalf("a proof of %d revealed %v", c.amount, signals[SignalAmount])
+		}
+	}
+}
+
 // A split that leaves a point out, or adds a section's sum twice, is refused rather than proved
 // wrong; so is a share given what is not a point of its key. (Which point goes where is the
 // caller's: a point fed twice and another never would give a proof that does not verify.)

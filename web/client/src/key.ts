@@ -1,12 +1,11 @@
 // The sectioned proving key (reveal.<hash>.pks, docs/prover.md) as it arrives, for the stream
 // prover to multiply while the rest is on its way. It is read where the prover's feeds do not
 // stop it (the page's thread when the prover is in a Worker: a feed runs up to a second, and a
-// download read by a busy thread stalls), its sha256 taken as its bytes pass; a proof made from
-// it is answered only once that hash is the pinned one. Its bytes are kept for the next proof,
+// download read by a busy thread stalls), its sha256 taken once it has all arrived (by the
+// platform's own code, not on the page's thread, slow on a phone); a proof made from it is
+// answered only once that hash is the pinned one. Its bytes are kept for the next proof,
 // and, once checked, in the page's Cache Storage, from which a later load reads them whole and
 // checks them again before use.
-import { sha256 } from "@noble/hashes/sha2";
-import { bytesToHex } from "@noble/hashes/utils";
 import { concat, fileBytes, ownSize, pin, sha256Hex, type ProverAssets } from "./runtime.js";
 
 export class SectionedKey {
@@ -96,16 +95,12 @@ export class SectionedKey {
       // A compressed answer's Content-Length is not its decoded size.
       const length = r.headers.get("content-encoding") ? NaN : Number(r.headers.get("content-length") ?? NaN);
       this.total ??= Number.isFinite(length) ? length : undefined;
-      const hash = sha256.create();
       const reader = r.body!.getReader();
-      for (let c = await reader.read(); !c.done; c = await reader.read()) {
-        hash.update(c.value);
-        this.push(c.value);
-      }
-      pin(this.assets, "sectionedKey", bytesToHex(hash.digest()));
-      this.total = this.received;
-      // One piece from now on: a later proof posts it to the worker in one message, not hundreds.
+      for (let c = await reader.read(); !c.done; c = await reader.read()) this.push(c.value);
+      // One piece from now on: a later reader deals it from one chunk, not hundreds.
       const whole = concat(this.chunks, this.received);
+      pin(this.assets, "sectionedKey", await sha256Hex(whole));
+      this.total = this.received;
       this.chunks = [whole];
       this.end = "checked";
       if (this.cache) {

@@ -5,8 +5,8 @@
 // worker's compiled runtime; answers {id, result} or {id, error}, and while loading {id,
 // progress} (bytes received, stages); an answer with fatal: the wasm's runtime has exited (a
 // fault) and the worker ends.
-// The proving key's chunks arrive as feed messages, read by the page: they wait in this
-// worker's queue while it multiplies.
+// The proving key's points arrive as shareFeed messages, read and dealt by the page (share.ts),
+// a couple at a time.
 import { runtimeExited, sharedRuntime, startRuntime, type LoadProgress, type ProverAssets, type RawProver, type SharedRuntime } from "./runtime.js";
 
 let raw: RawProver | undefined;

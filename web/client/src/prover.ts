@@ -4,8 +4,8 @@
 // `card create` prints and `card redeem` reads.
 import type { RevealRequest } from "./index.js";
 import { SectionedKey } from "./key.js";
-import { answer, assetsWith, concat, openCache, startRuntime, type AssetName, type LoadProgress, type ProverAssets, type RawProver, type SharedRuntime } from "./runtime.js";
-import { Dealer, type Call, type Layout } from "./share.js";
+import { answer, assetsWith, openCache, startRuntime, type AssetName, type LoadProgress, type ProverAssets, type RawProver, type SharedRuntime } from "./runtime.js";
+import { Dealer, type Call } from "./share.js";
 
 export { approveCalldata, commitCalldata, balanceOfCalldata, isSpentCalldata } from "./calldata.js";
 export { assetsAt, cacheName } from "./runtime.js";
@@ -59,34 +59,40 @@ interface Spawned {
 export class Prover {
   private key: SectionedKey;
   private helpers: Spawned[] = [];
+  // The key's points dealt between the workers and kept decoded for every proof (share.ts): in a
+  // browser from the load on, while the person makes a wallet; in Node at the first proof.
+  private dealer: Dealer | undefined;
+  private dealtKey: SectionedKey | undefined;
+  private progress: (() => void) | undefined; // the proof under way's
+  private turn: Promise<unknown> = Promise.resolve(); // proofs one after another: they share the workers' points
+  private terminated = false;
 
   private constructor(
     private readonly call: Call,
     private readonly stop: () => void,
     private readonly assets: ProverAssets,
     private readonly cache?: Cache,
-    private readonly starting: Spawned[] = [],
+    private readonly starting?: Spawned[],
   ) {
-    // The proving key is fetched from now on, behind the wasm: a proof asked for meanwhile
-    // multiplies what has arrived while the rest comes.
+    // The proving key is fetched from now on, behind the wasm, and its points dealt as they
+    // arrive: a proof asked for meanwhile multiplies what has arrived while the rest comes.
     this.key = new SectionedKey(assets, cache);
-    // Each other worker joins as it starts, the proofs under way too.
+    if (!starting) return;
+    this.dealt();
+    // Each other worker joins as it starts, the points still to come dealt to it too.
     for (const w of starting) {
       w.loaded.then(() => {
         if (this.terminated) return;
         this.helpers.push(w);
-        for (const d of this.dealers) d.join(w.call);
+        this.dealer?.join(w.call);
       }).catch(() => {}); // a worker that did not start: one fewer
     }
   }
 
-  private terminated = false;
-  private readonly dealers = new Set<Dealer>();
-
   /**
    * Loads the prover: in a Web Worker where there is one (browsers), in-process otherwise
    * (Node), and answers once it can prove; its proving key then downloads in the background,
-   * and each proof multiplies the key's points as they arrive. `assets` overrides where the
+   * its points decoded as they arrive (in Node at the first proof) and kept for every proof. `assets` overrides where the
    * files come from: a production proving key from a URL, say (a ceremony's, in the sectioned
    * format: docs/prover.md), with its sha256 (`sha256: {sectionedKey}`). Every file is checked
    * against its sha256 (the package pins its own): the wasm and wasm_exec.js before they run,
@@ -96,8 +102,8 @@ export class Prover {
    * `onProgress` is told the bytes received and the stages ("downloading", "starting",
    * "ready"), a few times a second. In a browser, the other cores prove too: `workers` Web
    * Workers (default: the device's cores, at most 4), each a runtime of the same wasm, share
-   * every proof's work (decoding the key's points and multiplying them); the first answers once
-   * it can prove, the others join as they start.
+   * the work (decoding the key's points, then each proof's multiplications); the first answers
+   * once it can prove, the others join as they start.
    */
   static async load(opts: {
     assets?: Partial<Omit<ProverAssets, "sha256">> & { sha256?: Partial<Record<AssetName, string>> };
@@ -143,95 +149,71 @@ export class Prover {
    * Proves the reveal of a card (all of it, or amount) to recipient: the relayer's request. The
    * proof begins at once and multiplies the proving key's points as they arrive; it is answered
    * only if the whole key's sha256 is the pinned one. `onProgress` is told its stages and the
-   * key's bytes, a few times a second.
+   * key's bytes, a few times a second. Proofs asked for together are made one after another.
    */
   async prove(p: ProveInput, opts: { onProgress?: (p: ProveProgress) => void } = {}): Promise<ProveOutput> {
-    if (this.key.failed) this.key = new SectionedKey(this.assets, this.cache); // a download that failed is tried again
+    const proof = this.turn.then(() => this.proveNow(p, opts));
+    this.turn = proof.catch(() => {});
+    return proof;
+  }
+
+  private async proveNow(p: ProveInput, opts: { onProgress?: (p: ProveProgress) => void }): Promise<ProveOutput> {
+    const dealer = this.dealt();
     const key = this.key;
-    let proved = 0;
+    let stage: ProveProgress["stage"] = "solving";
     let last = 0;
-    const report = (stage: ProveProgress["stage"], often = false) => {
+    const report = (often = false) => {
       const now = Date.now();
       if (!opts.onProgress || (often && now - last < 50)) return;
       last = now;
-      opts.onProgress({ stage, received: key.received, proved, total: key.total });
+      opts.onProgress({ stage, received: key.received, proved: dealer.decoded, total: key.total });
     };
-    report("solving");
+    this.progress = () => report(true);
+    report();
     const fee = p.fee && { amount: String(p.fee.amount), receiver: p.fee.receiver }; // a RevealFee's quote stays here
     const input = { ...p, amount: p.amount === undefined ? undefined : String(p.amount), fee };
-    // The first worker solves the witness while the others decode the key's points (share.ts).
-    let handle: number | undefined;
-    const solving = this.call("proveStreaming", JSON.stringify(input)).then((a) => (handle = answer<{ handle: number }>(a as string).handle));
-    let failed: unknown;
-    solving.catch((e) => (failed ??= e));
-    let dealer: Dealer | undefined;
-    let scalarsGiven: Promise<void> | undefined;
+    // The first worker solves the witness (no pieces for it meanwhile) while the others decode
+    // the key's points still arriving.
+    const solving = this.call("proveStreaming", JSON.stringify(input)).then((a) => answer<{ handle: number }>(a as string).handle);
+    dealer.busy(0, solving);
     try {
-      // The key's header first (read by a worker that is not solving, where there is one); then
-      // its points, dealt between the workers as they arrive.
-      // A worker that has failed is left out (a proof it was in failed with it).
-      this.helpers = this.helpers.filter((h) => !h.failed());
-      const workers = [this.call, ...this.helpers.map((h) => h.call)];
-      const reader = workers[workers.length - 1];
-      let head: Uint8Array[] = [];
-      let length = 0;
-      let need = 0;
-      const stage = () => (handle === undefined ? "solving" : "proving");
-      for await (const chunk of key.read()) {
-        if (failed) throw failed;
-        report(stage(), true);
-        if (dealer) {
-          dealer.push(chunk);
-          continue;
-        }
-        head.push(chunk);
-        length += chunk.length;
-        if (length < need) continue;
-        const prefix = concat(head, length);
-        // The header alone goes to the workers (a cached key is one chunk of all of it).
-        let a: { need?: number; layout?: Layout };
-        for (;;) {
-          a = answer((await reader("keyLayout", prefix.slice(0, Math.max(need, 4096)))) as string);
-          if (a.layout || a.need! > prefix.length) break;
-          need = a.need!;
-        }
-        if (!a.layout) {
-          [head, need] = [[prefix], a.need!];
-          continue;
-        }
-        const header = prefix.slice(0, a.layout.headerSize);
-        const d = (dealer = new Dealer(workers, a.layout, (bytes) => {
-          proved += bytes;
-          report(stage(), true);
-        }));
-        d.busy(0, solving);
-        this.dealers.add(d);
-        // The proof's scalars once the witness is solved: the header read again, by the prover.
-        scalarsGiven = solving.then(async (h) => {
-          answer((await this.call("layout", h, header)) as string);
-          const scalars = await this.call("scalars", h);
-          if (!(scalars instanceof Uint8Array)) answer(scalars as string); // an error
-          d.setScalars(scalars as Uint8Array);
-        });
-        scalarsGiven.catch((e) => (failed ??= e));
-        proved += a.layout.headerSize;
-        d.push(prefix.subarray(a.layout.headerSize));
-      }
-      if (!dealer) throw new Error("the proving key ends in its header");
-      await solving;
-      await scalarsGiven;
-      // The whole key has arrived, its sha256 the pinned one (read() throws otherwise).
+      const header = await dealer.header;
+      const handle = await solving;
+      stage = "proving";
+      report();
+      // The proof's scalars: the header read again, by the prover; the workers multiply their
+      // points by them, each section once all of it has been dealt.
+      answer((await this.call("layout", handle, header)) as string);
+      const scalars = await this.call("scalars", handle);
+      if (!(scalars instanceof Uint8Array)) answer(scalars as string); // an error
+      dealer.setScalars(scalars as Uint8Array);
+      // The whole key has arrived, its sha256 the pinned one (the dealer's sums wait for it).
       for (const sums of await dealer.sums()) answer((await this.call("addSums", handle, sums)) as string);
       const out = answer<ProveOutput>((await this.call("finish", handle)) as string);
-      report("done");
+      stage = "done";
+      report();
       return out;
     } catch (e) {
-      dealer?.drop();
+      dealer.reset();
       void solving.then((h) => this.call("cancel", h)).catch(() => {});
       throw e;
     } finally {
-      if (dealer) this.dealers.delete(dealer);
+      this.progress = undefined;
     }
+  }
+
+  // dealt is the dealer of the current key's points, started if there is none: none yet, the
+  // key's download failed (a new one is fetched), or a worker's share was lost (dealt again to
+  // the workers still running, from the key's bytes kept).
+  private dealt(): Dealer {
+    if (this.key.failed) this.key = new SectionedKey(this.assets, this.cache);
+    if (this.dealer && !this.dealer.broken && this.dealtKey === this.key) return this.dealer;
+    this.dealer?.drop();
+    this.helpers = this.helpers.filter((h) => !h.failed());
+    const d = new Dealer([this.call, ...this.helpers.map((h) => h.call)], () => this.progress?.());
+    d.deal(this.key.read()).catch(() => {}); // a failure breaks the dealer: the proof that waits on it fails
+    [this.dealer, this.dealtKey] = [d, this.key];
+    return d;
   }
 
   /** How many workers share a proof's multiplications (1 in Node: in-process). */
@@ -244,7 +226,7 @@ export class Prover {
     this.terminated = true;
     this.key.stop();
     this.stop();
-    for (const h of this.starting) h.stop();
+    for (const h of this.starting ?? []) h.stop();
   }
 }
 

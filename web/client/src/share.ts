@@ -1,11 +1,12 @@
-// Deals a proof's multiplications between workers (docs/prover.md, "Several workers"): the
-// proving key's points, as they arrive, go in pieces to whichever worker has the least work
-// waiting; each worker decodes its pieces at once (a compressed point's square root is most of
-// that: it runs while the first worker solves the witness), and, once the proof's scalars are
-// known, multiplies a section's points when the section has been dealt; the prover adds their
-// sums. Each worker is a Go runtime of its own (a Web Worker on one of the phone's cores); the
-// key's layout comes from its header (zk.Layout).
-import { answer } from "./runtime.js";
+// Deals the proving key's points between workers (docs/prover.md, "Several workers"), once, as
+// the key arrives: its points go in pieces to whichever worker has room (a couple of pieces
+// waiting at most, so a worker that starts late or runs slower takes fewer), each worker decodes
+// its pieces at once (a compressed point's square root is most of that) and keeps them decoded
+// for every proof after. A proof gives every worker its scalars; each multiplies a section's
+// points once the section has been dealt, and the prover adds their sums. Each worker is a Go
+// runtime of its own (a Web Worker on one of the phone's cores); the key's layout comes from its
+// header (zk.Layout).
+import { answer, concat } from "./runtime.js";
 
 /** A worker's calls to its wasm (the Prover's Call). */
 export type Call = (fn: string, ...args: unknown[]) => Promise<unknown>;
@@ -19,144 +20,274 @@ export interface Layout {
 // the messages cost nothing beside the work.
 const piecePoints = 512;
 
-// The sizes of a point: G1 compressed, G1 raw, G2 raw (docs/prover.md).
-const g1Compressed = 32;
-const g2 = 128;
+// Calls waiting at a worker before it is given another piece: enough that it never waits for
+// the page's thread (slow on a phone) between pieces, few enough that the pieces go where the
+// cores are free.
+const room = 2;
 
-// The work a point gives a worker, in units of a raw G1 point's (its share of a multiplication):
-// a compressed G1 point costs its square root as well, about as much; a G2 point's
-// multiplication about 2.4 times a G1 point's (docs/prover.md, Compressed points).
-const weight = (pointSize: number) => (pointSize === g1Compressed ? 2 : pointSize === g2 ? 2.4 : 1);
+interface Worker {
+  call: Call;
+  begin: (layout: string) => void; // starts its share, once the key's layout is known
+  share: Promise<number>; // its share, once started
+  waiting: number; // its calls not yet answered, its proof's solving counted as room
+}
 
-// The work, in the same units, of solving the witness and computing h: about a tenth of the
-// proof's (0.2–0.6 s of a 2–4 s proof in the wasm), counted against the worker that does it
-// while pieces are dealt (all at once from a cached key, over seconds from the network).
-const busyWork = 7000;
+interface Piece {
+  section: number;
+  from: number;
+  bytes: Uint8Array;
+  last: boolean; // its section's last
+}
 
 export class Dealer {
-  private readonly workers: Call[] = [];
-  private readonly shares: Promise<number>[] = []; // each worker's share, once started
-  private readonly waiting: number[] = []; // each worker's work dealt and not yet done
-  private readonly feeds: Promise<void>[] = [];
-  private readonly json: string;
-  private carry = new Uint8Array(0);
-  private section = 0; // index in layout.sections of the section being dealt
-  private got = 0; // its points dealt
-  private scalars: Uint8Array | undefined;
-  private flushes: number[] = []; // sections dealt before the scalars were known
-  private closed = false; // its sums asked for, or dropped: no worker joins any more
-  private failed: unknown;
+  /** The key's header, once read: what the prover reads its proof's layout from. */
+  readonly header: Promise<Uint8Array>;
+  /** The key's bytes decoded by the workers, its header's included. */
+  decoded = 0;
+  private readonly workers: Worker[] = [];
+  private readonly pieces: Piece[] = []; // cut, not yet dealt
+  private readonly calls = new Set<Promise<void>>(); // made, not yet answered
+  private layout: Layout | undefined;
+  private json = "";
+  private dealt: number[] = []; // the sections whose every piece is dealt
+  private ended = false; // the key has been read whole (and checked)
+  private scalars: Uint8Array | undefined; // the proof under way's
+  private failure: unknown; // a worker's (a point that is not one, a worker stopped)
+  private keyFailure: unknown; // the key's reading (its download, its sha256, its length)
+  private dropped = false;
+  private wake = () => {};
+  private changed = this.next();
+  private setHeader: (h: Uint8Array) => void = () => {};
+  private headerFailed: (e: unknown) => void = () => {};
 
-  /** onDone is told the key's bytes a worker has decoded, as it does. */
-  constructor(workers: Call[], private readonly layout: Layout, private readonly onDone: (bytes: number) => void) {
-    this.json = JSON.stringify(layout);
+  /** onChange is told when the key's bytes arrive or are decoded. */
+  constructor(workers: Call[], private readonly onChange: () => void = () => {}) {
+    this.header = new Promise((resolve, reject) => ((this.setHeader = resolve), (this.headerFailed = reject)));
+    this.header.catch(() => {}); // a proof awaits it, or none does
     for (const w of workers) this.join(w);
-    this.skipEmpty();
+  }
+
+  /** Whether a worker or the key failed: its points are not all there; deal the key again. */
+  get broken(): boolean {
+    return this.failure !== undefined || this.keyFailure !== undefined;
+  }
+
+  /**
+   * Reads the key's chunks and deals them; the header is read by the first worker. Answers once
+   * the whole key has been read (its sha256 is the reader's to check: `chunks` throws if it is not
+   * the pinned one) and dealt; throws, and breaks the dealer, if it fails.
+   */
+  async deal(chunks: AsyncIterable<Uint8Array>): Promise<void> {
+    try {
+      let head: Uint8Array[] = [];
+      let length = 0;
+      let need = 0;
+      for await (const chunk of chunks) {
+        if (this.dropped) return;
+        if (this.layout) {
+          this.push(chunk);
+          continue;
+        }
+        head.push(chunk);
+        length += chunk.length;
+        if (length < need) continue;
+        const prefix = concat(head, length);
+        // The header alone goes to the worker (a cached key is one chunk of all of it).
+        let a: { need?: number; layout?: Layout };
+        for (;;) {
+          a = answer((await this.workers[0].call("keyLayout", prefix.slice(0, Math.max(need, 4096)))) as string);
+          if (a.layout || a.need! > prefix.length) break;
+          need = a.need!;
+        }
+        if (!a.layout) {
+          [head, need] = [[prefix], a.need!];
+          continue;
+        }
+        this.start(a.layout, prefix.slice(0, a.layout.headerSize));
+        this.push(prefix.subarray(a.layout.headerSize));
+      }
+      const sections = this.layout?.sections;
+      if (!sections) throw new Error("the proving key ends in its header");
+      if (this.failure === undefined && (this.section < sections.length || this.carry.length)) {
+        const s = sections[Math.min(this.section, sections.length - 1)];
+        throw new Error(`the proving key ends in section ${s.section} (${this.cut} of ${s.count} points)`);
+      }
+      this.ended = true;
+    } catch (e) {
+      this.keyFailure ??= e;
+      this.headerFailed(e);
+      throw e;
+    } finally {
+      this.signal();
+    }
   }
 
   /** Adds a worker (one that has started meanwhile): it takes a share of the points still to come. */
-  join(w: Call): void {
-    if (this.closed) return;
-    const share = w("shareStart", this.json).then((a) => answer<{ share: number }>(a as string).share);
-    this.track(share.then(() => {}));
+  join(call: Call): void {
+    if (this.dropped) return;
+    const w: Worker = { call, begin: () => {}, share: Promise.resolve(0), waiting: 0 };
+    const layout = new Promise<string>((resolve) => (w.begin = resolve));
+    w.share = layout.then(async (json) => answer<{ share: number }>((await call("shareStart", json)) as string).share);
+    this.track(w.share.then(() => {}));
     this.workers.push(w);
-    this.shares.push(share);
-    this.waiting.push(0);
-    if (this.scalars) this.send(this.workers.length - 1, "shareScalars", this.scalars);
+    if (this.layout) w.begin(this.json);
+    if (this.scalars) this.send(w, "shareScalars", this.scalars);
+    this.dealPieces();
   }
 
-  /** Counts the solving of the witness against worker i until done settles. */
+  /** Counts worker i busy (its proof's witness being solved) until done settles: no pieces meanwhile. */
   busy(i: number, done: Promise<unknown>): void {
-    this.waiting[i] += busyWork;
-    void done.finally(() => (this.waiting[i] -= busyWork)).catch(() => {});
+    const w = this.workers[i];
+    w.waiting += room;
+    void done.finally(() => {
+      w.waiting -= room;
+      this.dealPieces();
+    }).catch(() => {});
   }
 
-  /** The proof's scalars (the prover's), once known: every section dealt is then multiplied. */
+  /** A proof's scalars (the prover's): every section dealt is then multiplied, the others once they are. */
   setScalars(scalars: Uint8Array): void {
+    if (this.scalars) throw new Error("a proof is already under way on the key's points");
     this.scalars = scalars;
-    this.workers.forEach((_, i) => this.send(i, "shareScalars", scalars));
-    for (const s of this.flushes) this.flush(s);
-    this.flushes = [];
+    for (const w of this.workers) this.send(w, "shareScalars", scalars);
+    for (const s of this.dealt) this.flush(s);
   }
 
-  /** Deals the key's next bytes (after its header): whole points now, a split one with the next. */
-  push(bytes: Uint8Array): void {
-    if (this.failed) throw this.failed;
-    let b = this.carry.length ? join(this.carry, bytes) : bytes;
-    const sections = this.layout.sections;
+  /**
+   * Once the whole key has been dealt and decoded: every worker's sums of the proof's
+   * multiplications, for the prover's addSums. The workers keep their points for the next proof.
+   */
+  async sums(): Promise<string[]> {
+    if (!this.scalars) throw new Error("the proof's scalars were never given");
+    // The key read to its end first: a key changed anywhere is told as such (its sha256), not
+    // as the first of its points a worker could not decode.
+    while (this.keyFailure === undefined && !this.ended) await this.changed;
+    if (this.keyFailure !== undefined) throw this.keyFailure;
+    while (this.failure === undefined && this.pieces.length > 0) await this.changed;
+    if (this.failure !== undefined) throw this.failure;
+    await Promise.all(this.calls);
+    const sums = await Promise.all(this.workers.map(async (w) => (await w.call("shareSums", await w.share)) as string));
+    this.scalars = undefined;
+    return sums;
+  }
+
+  /** Abandons the proof under way (one that failed): the workers keep their points. */
+  reset(): void {
+    if (!this.scalars) return;
+    this.scalars = undefined;
+    for (const w of this.workers) this.send(w, "shareReset");
+  }
+
+  /** Frees every worker's share (a dealer replaced, or broken). */
+  drop(): void {
+    this.dropped = true;
+    this.pieces.length = 0;
+    for (const w of this.workers) void w.share.then((share) => w.call("shareDrop", share)).catch(() => {});
+  }
+
+  private cut = 0; // the points of the section being cut, cut so far
+  private section = 0; // index in layout.sections of the section being cut
+  private carry = new Uint8Array(0);
+
+  // start begins every share from the key's layout, read from its header.
+  private start(layout: Layout, header: Uint8Array): void {
+    this.layout = layout;
+    this.json = JSON.stringify(layout);
+    for (const w of this.workers) w.begin(this.json);
+    this.decoded += layout.headerSize;
+    this.skipEmpty();
+    this.setHeader(header);
+  }
+
+  // push cuts the key's next bytes (after its header) into pieces: whole points now, a split one
+  // with the next.
+  private push(bytes: Uint8Array): void {
+    if (this.failure !== undefined) return; // no use dealing more: read on, for the key's own error
+    const sections = this.layout!.sections;
+    let b = this.carry.length ? concat([this.carry, bytes], this.carry.length + bytes.length) : bytes;
     while (b.length > 0) {
       if (this.section === sections.length) throw new Error("the proving key has bytes after its last section");
       const s = sections[this.section];
-      const n = Math.min(Math.floor(b.length / s.pointSize), s.count - this.got, piecePoints);
+      const n = Math.min(Math.floor(b.length / s.pointSize), s.count - this.cut, piecePoints);
       if (n === 0) break;
-      const piece = b.slice(0, n * s.pointSize); // its own buffer: a view would post the whole chunk's
-      const w = this.waiting.indexOf(Math.min(...this.waiting));
-      const work = n * weight(s.pointSize);
-      this.waiting[w] += work;
-      const from = this.got;
-      // Calls to a worker are answered in the order they are made: its pieces, then the flush.
-      this.track(this.shares[w].then(async (share) => {
-        answer((await this.workers[w]("shareFeed", share, s.section, from, piece)) as string);
-        this.waiting[w] -= work;
-        this.onDone(piece.length);
-      }));
-      b = b.subarray(piece.length);
-      this.got += n;
-      if (this.got === s.count) {
-        if (this.scalars) this.flush(s.section);
-        else this.flushes.push(s.section);
+      // Its own buffer: a view would post the whole chunk's.
+      this.pieces.push({ section: s.section, from: this.cut, bytes: b.slice(0, n * s.pointSize), last: this.cut + n === s.count });
+      b = b.subarray(n * s.pointSize);
+      this.cut += n;
+      if (this.cut === s.count) {
         this.section++;
-        this.got = 0;
+        this.cut = 0;
         this.skipEmpty();
       }
     }
     this.carry = b.slice(); // less than a point: kept (copied: the chunk may be reused)
+    this.onChange();
+    this.dealPieces();
   }
 
-  /** Once the whole key has been dealt: every worker's sums, for the prover's addSums. */
-  async sums(): Promise<string[]> {
-    const sections = this.layout.sections;
-    if (!this.scalars) throw new Error("the proof's scalars were never given");
-    if (this.section < sections.length || this.carry.length) {
-      const s = sections[Math.min(this.section, sections.length - 1)];
-      throw new Error(`the proving key ends in section ${s.section} (${this.got} of ${s.count} points)`);
+  // dealPieces gives the pieces cut to the workers with room, the least busy first.
+  private dealPieces(): void {
+    while (this.pieces.length > 0 && !this.dropped && this.layout) {
+      let w: Worker | undefined;
+      for (const x of this.workers) if (x.waiting < room && (!w || x.waiting < w.waiting)) w = x;
+      if (!w) return;
+      const p = this.pieces.shift()!;
+      const worker = w;
+      this.send(worker, "shareFeed", p.section, p.from, p.bytes).then(() => {
+        this.decoded += p.bytes.length;
+        this.onChange();
+      }, () => {});
+      if (p.last) {
+        this.dealt.push(p.section);
+        if (this.scalars) this.flush(p.section);
+      }
     }
-    this.closed = true;
-    await Promise.all(this.feeds);
-    if (this.failed) throw this.failed;
-    return Promise.all(this.workers.map(async (w, i) => (await w("shareSums", await this.shares[i])) as string));
   }
 
-  /** Drops every worker's share (a proof that failed). */
-  drop(): void {
-    this.closed = true;
-    this.workers.forEach((w, i) => void this.shares[i].then((share) => w("shareSums", share)).catch(() => {}));
-  }
-
-  // Every worker multiplies its points of section s, after the pieces sent before.
+  // Every worker multiplies its points of a section, after the pieces sent before.
   private flush(section: number): void {
-    this.workers.forEach((_, i) => this.send(i, "shareFlush", section));
+    for (const w of this.workers) this.send(w, "shareFlush", section);
   }
 
-  // send calls fn on worker i's share, after the calls made before (calls to a worker are
-  // answered in the order they are made).
-  private send(i: number, fn: string, arg: unknown): void {
-    this.track(this.shares[i].then(async (share) => void answer((await this.workers[i](fn, share, arg)) as string)));
+  // send calls fn on a worker's share, after the calls made to it before (calls to a worker are
+  // answered in the order they are made); a call waiting counts against the worker's room.
+  private send(w: Worker, fn: string, ...args: unknown[]): Promise<void> {
+    w.waiting++;
+    const call = w.share.then(async (share) => void answer((await w.call(fn, share, ...args)) as string));
+    const done = call.finally(() => {
+      w.waiting--;
+      this.dealPieces();
+    });
+    this.track(done);
+    return done;
   }
 
   private track(p: Promise<void>): void {
-    p.catch((e) => (this.failed ??= e));
-    this.feeds.push(p);
+    this.calls.add(p);
+    p.catch((e) => this.fail(e)).finally(() => {
+      this.calls.delete(p);
+      this.signal();
+    });
+  }
+
+  private fail(e: unknown): void {
+    this.failure ??= e;
+    this.headerFailed(e);
+    this.pieces.length = 0;
+    this.signal();
+  }
+
+  private next(): Promise<void> {
+    return new Promise((resolve) => (this.wake = resolve));
+  }
+
+  private signal(): void {
+    const wake = this.wake;
+    this.changed = this.next();
+    wake();
   }
 
   private skipEmpty(): void {
-    while (this.section < this.layout.sections.length && this.layout.sections[this.section].count === 0) this.section++;
+    while (this.section < this.layout!.sections.length && this.layout!.sections[this.section].count === 0) this.section++;
   }
-}
-
-function join(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
 }

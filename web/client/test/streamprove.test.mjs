@@ -113,44 +113,66 @@ test("a key that is not one, or cut short, is an error that ends the proof", () 
 });
 
 // The key dealt between several workers' shares (share.ts's Dealer, here three shares in this
-// one runtime), in chunks of random sizes, as a page deals it to its Web Workers.
+// one runtime), in chunks of random sizes, as a page deals it to its Web Workers; the shares
+// keep their points for the proofs after.
 const { Dealer } = await import("../dist/share.js");
 const call = async (fn, ...args) => raw[fn](...args);
-// The shares decode the first chunks before the witness is solved and the scalars given, as
-// a page's do; joining: workers that join after the first chunks, as a page's that start late.
-const dealt = async (data, workers, inputOf = input, joining = 0) => {
-  const { layout } = ok(raw.keyLayout(data.subarray(0, 5000)));
-  const dealer = new Dealer(Array(workers).fill(call), layout, () => {});
-  let h;
-  const solve = () => {
-    h = ok(raw.proveStreaming(JSON.stringify(inputOf))).handle;
-    assert.deepEqual(ok(raw.layout(h, data.subarray(0, 5000))), { layout });
-    dealer.setScalars(raw.scalars(h));
-  };
-  for (let off = layout.headerSize, i = 0; off < data.length; i++) {
+// chunksOf yields data in chunks of random sizes, calling at(i) before chunk i.
+async function* chunksOf(data, at = () => {}) {
+  for (let off = 0, i = 0; off < data.length; i++) {
+    await at(i);
     const n = 1 + Math.floor(Math.random() * 40000);
-    dealer.push(data.subarray(off, off + n));
+    yield data.subarray(off, off + n);
     off += n;
-    if (i === 3) for (let j = 0; j < joining; j++) dealer.join(call);
-    if (i === 40) solve(); // sections K and B2 dealt before (~0.8 MB)
   }
-  if (!h) solve();
+}
+// proveOn proves inputOf with a dealer's points (the scalars given once solved, as a page does).
+const proveOn = async (dealer, inputOf) => {
+  const h = ok(raw.proveStreaming(JSON.stringify(inputOf))).handle;
+  ok(raw.layout(h, await dealer.header));
+  dealer.setScalars(raw.scalars(h));
   for (const sums of await dealer.sums()) ok(raw.addSums(h, sums));
   return ok(raw.finish(h));
 };
+// dealt deals data to workers shares (joining more after the first chunks, as a page's that
+// start late) and proves inputOf while the key is dealt (after ~0.8 MB: sections K and B2).
+const dealt = async (data, workers, inputOf = input, joining = 0) => {
+  const dealer = new Dealer(Array(workers).fill(call));
+  let proof;
+  const dealing = dealer.deal(chunksOf(data, (i) => {
+    if (i === 3) for (let j = 0; j < joining; j++) dealer.join(call);
+    if (i === 20) (proof = proveOn(dealer, inputOf)).catch(() => {}); // awaited below
+  }));
+  dealing.catch(() => {});
+  await Promise.race([dealing, new Promise((r) => setTimeout(r, 10))]);
+  proof ??= proveOn(dealer, inputOf);
+  return { dealer, got: await proof };
+};
 
-test("the key dealt between three workers' shares proves the card's reveal", async () => {
-  const got = await dealt(key, 1, { ...input, amount: "400" }, 2); // two of them join late
+test("the key dealt between three workers' shares proves the card's reveal, then another card's from the points kept", async () => {
+  const { dealer, got } = await dealt(key, 1, { ...input, amount: "400" }, 2); // two of them join late
   assert.equal(raw.shareSums(1 << 30), JSON.stringify({ error: `no share with handle ${1 << 30}` }));
   const [, nullifier, amount] = got.request.publicSignals.map(BigInt);
   assert.deepEqual([nullifier, amount], [BigInt(note.nullifier), 400n]);
   assert.match(got.change, /^vaultd-card:v1\?/);
+  // A proof abandoned once its scalars are given (reset), then another card's from the same points.
+  const h = ok(raw.proveStreaming(JSON.stringify(input))).handle;
+  ok(raw.layout(h, await dealer.header));
+  dealer.setScalars(raw.scalars(h));
+  assert.throws(() => dealer.setScalars(raw.scalars(h)), /a proof is already under way/);
+  dealer.reset();
+  ok(raw.cancel(h));
+  const other = ok(raw.newNote(JSON.stringify({ chainId: 1337, vault: "0x" + "11".repeat(20), token: "0x" + "22".repeat(20), amount: "700" })));
+  const again = await proveOn(dealer, { ...input, card: other.card, leaves: ["0x1", other.leaf] });
+  assert.deepEqual(again.request.publicSignals.slice(1, 3).map(BigInt), [BigInt(other.nullifier), 700n]);
+  dealer.drop();
 });
 
 test("a dealt key cut short, or with bytes after its end, is refused", async () => {
   const { layout } = ok(raw.keyLayout(key));
   await assert.rejects(dealt(key.subarray(0, layout.headerSize + 100 * 32 + 5), 2), /ends in section 4 \(100 of 6909 points\)/);
   await assert.rejects(dealt(Buffer.concat([key, Buffer.from([0])]), 2), /bytes after its last section/);
+  await assert.rejects(dealt(key.subarray(0, 300), 2), /ends in its header/);
   assert.deepEqual(ok(raw.keyLayout(key.subarray(0, 10))), { need: 497 });
   const h = ok(raw.proveStreaming(JSON.stringify(input))).handle;
   assert.match(parse(raw.finish(h)).error, /sectioned proving key: it ends in its header/);
