@@ -73,10 +73,12 @@ export class Prover {
     private readonly assets: ProverAssets,
     private readonly cache?: Cache,
     private readonly starting?: Spawned[],
+    key?: SectionedKey,
   ) {
-    // The proving key is fetched from now on, behind the wasm, and its points dealt as they
-    // arrive: a proof asked for meanwhile multiplies what has arrived while the rest comes.
-    this.key = new SectionedKey(assets, cache);
+    // The proving key is fetched from now on (or since the wasm arrived: key), behind the wasm,
+    // and its points dealt as they arrive: a proof asked for meanwhile multiplies what has
+    // arrived while the rest comes.
+    this.key = key ?? new SectionedKey(assets, cache);
     if (!starting) return;
     this.dealt();
     // Each other worker joins as it starts, the points still to come dealt to it too.
@@ -120,16 +122,24 @@ export class Prover {
       let share: (r: Promise<SharedRuntime>) => void = () => {};
       const shared = new Promise<SharedRuntime>((resolve) => (share = resolve));
       const helpers = Array.from({ length: more }, () => spawn(assets, shared));
-      const lead = spawn(assets, undefined, opts.onProgress);
+      // The key is read on this thread (the worker's calls would stop its download: key.ts),
+      // from the wasm's last byte on (its "starting"): the network is not idle while the
+      // runtime starts.
+      const cache = await openCache();
+      let key: SectionedKey | undefined;
+      const lead = spawn(assets, undefined, (p) => {
+        if (p.stage !== "downloading") key ??= new SectionedKey(assets, cache);
+        opts.onProgress?.(p);
+      });
       try {
         await lead.loaded;
       } catch (e) {
         for (const h of helpers) h.stop(); // the others stop too
+        key?.stop();
         throw e;
       }
       if (more > 0) share(lead.call("runtime") as Promise<SharedRuntime>);
-      // The key is read on this thread: the worker's feeds would stop its download (key.ts).
-      return new Prover(lead.call, lead.stop, assets, await openCache(), helpers);
+      return new Prover(lead.call, lead.stop, assets, cache, helpers, key);
     }
     const raw: RawProver = await startRuntime(assets, opts.onProgress);
     return new Prover(async (fn, ...args) => (raw[fn as keyof RawProver] as (...a: unknown[]) => unknown)(...args), () => {}, assets, await openCache());
