@@ -168,6 +168,29 @@ test("the key dealt between three workers' shares proves the card's reveal, then
   dealer.drop();
 });
 
+test("a worker lost while the key is dealt fails the proof; the key dealt again to the others proves", async () => {
+  let alive = true;
+  const dying = async (fn, ...args) => {
+    if (!alive) throw new Error("the prover's worker stopped: exit code 2");
+    return raw[fn](...args);
+  };
+  const dealer = new Dealer([call, dying]);
+  dealer.deal(chunksOf(key, (i) => void (i === 10 && (alive = false)))).catch(() => {});
+  const h = ok(raw.proveStreaming(JSON.stringify(input))).handle;
+  ok(raw.layout(h, await dealer.header));
+  dealer.setScalars(raw.scalars(h));
+  await assert.rejects(dealer.sums(), /worker stopped/);
+  assert.equal(dealer.broken, true);
+  dealer.reset();
+  dealer.drop();
+  ok(raw.cancel(h));
+  const again = new Dealer([call]);
+  again.deal(chunksOf(key)).catch(() => {});
+  const got = await proveOn(again, input);
+  assert.equal(BigInt(got.request.publicSignals[1]), BigInt(note.nullifier));
+  again.drop();
+});
+
 test("a dealt key cut short, or with bytes after its end, is refused", async () => {
   const { layout } = ok(raw.keyLayout(key));
   await assert.rejects(dealt(key.subarray(0, layout.headerSize + 100 * 32 + 5), 2), /ends in section 4 \(100 of 6909 points\)/);
