@@ -25,7 +25,15 @@ for (const worker of ["prover-worker", "pow-worker"]) {
   await build({ ...common, entryPoints: [join(pkg, `dist/${worker}.js`)], outfile: join(out, `${worker}.js`) });
 }
 cpSync(join(pkg, "dist/assets"), join(out, "assets"), { recursive: true });
-for (const file of ["index.html", "redeem.html", "app.css"]) cpSync(join(here, file), join(out, file));
+cpSync(join(here, "app.css"), join(out, "app.css"));
+// Each page names the chunks its bundle imports at once (esbuild's helpers shared with the QR
+// decoder's chunk, say) for the browser to fetch beside the bundle, not a round trip after it.
+for (const [html, bundle] of [["index.html", "app.js"], ["redeem.html", "redeem.js"]]) {
+  const code = readFileSync(join(out, bundle), "utf8");
+  const imported = [...new Set([...code.matchAll(/(?:from|import)\s*"\.\/(chunk-[A-Z0-9]+\.js)"/g)].map((m) => m[1]))];
+  const links = imported.map((c) => `  <link rel="modulepreload" href="${c}">\n`).join("");
+  writeFileSync(join(out, html), readFileSync(join(here, html), "utf8").replace("</head>", `${links}</head>`));
+}
 const chunks = readdirSync(out).filter((f) => f.startsWith("chunk-") && f.endsWith(".js"));
 for (const file of ["app.js", "redeem.js", ...chunks, "prover-worker.js", "pow-worker.js", "index.html", "redeem.html", "app.css"]) {
   const data = readFileSync(join(out, file));
