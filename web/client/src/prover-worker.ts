@@ -1,13 +1,14 @@
 // The Web Worker the browser's Prover runs in: proving takes a second or more of CPU, and the
-// page stays responsive. Messages: {id, fn: "load", args: [assets, shared?]} first (shared: the
-// runtime another worker started, for a worker that takes a share of the proofs' points), then
+// page stays responsive. Messages: {id, fn: "load", args: [assets, shared?, prefetched?]} first
+// (shared: the runtime another worker started, for a worker that takes a share of the proofs'
+// points; prefetched: the wasm's response as the page fetched it, its body transferred), then
 // {id, fn, args} calling one of the wasm's functions (RawProver), or {id, fn: "runtime"} for this
 // worker's compiled runtime; answers {id, result} or {id, error}, and while loading {id,
 // progress} (bytes received, stages); an answer with fatal: the wasm's runtime has exited (a
 // fault) and the worker ends.
 // The proving key's points arrive as shareFeed messages, read and dealt by the page (share.ts),
 // a couple at a time.
-import { runtimeExited, sharedRuntime, startRuntime, type LoadProgress, type ProverAssets, type RawProver, type SharedRuntime } from "./runtime.js";
+import { runtimeExited, sharedRuntime, startRuntime, type LoadProgress, type Prefetched, type ProverAssets, type RawProver, type SharedRuntime } from "./runtime.js";
 
 let raw: RawProver | undefined;
 
@@ -15,7 +16,7 @@ self.onmessage = async (e: MessageEvent<{ id: number; fn: string; args: unknown[
   const { id, fn, args } = e.data;
   try {
     if (fn === "load") {
-      raw = await startRuntime(args[0] as ProverAssets, (progress: LoadProgress) => self.postMessage({ id, progress }), args[1] as SharedRuntime | undefined);
+      raw = await startRuntime(args[0] as ProverAssets, (progress: LoadProgress) => self.postMessage({ id, progress }), args[1] as SharedRuntime | undefined, args[2] as Prefetched | undefined);
       self.postMessage({ id, result: "{}" });
       return;
     }

@@ -4,7 +4,7 @@
 // `card create` prints and `card redeem` reads.
 import type { RevealRequest } from "./index.js";
 import { SectionedKey } from "./key.js";
-import { answer, assetsWith, openCache, startRuntime, type AssetName, type LoadProgress, type ProverAssets, type RawProver, type SharedRuntime } from "./runtime.js";
+import { answer, assetsWith, openCache, startRuntime, type AssetName, type LoadProgress, type Prefetched, type ProverAssets, type RawProver, type SharedRuntime } from "./runtime.js";
 import { Dealer, type Call } from "./share.js";
 
 export { approveCalldata, commitCalldata, balanceOfCalldata, isSpentCalldata } from "./calldata.js";
@@ -105,7 +105,8 @@ export class Prover {
    * "ready"), a few times a second. In a browser, the other cores prove too: `workers` Web
    * Workers (default: the device's cores, at most 4), each a runtime of the same wasm, share
    * the work (decoding the key's points, then each proof's multiplications); the first answers
-   * once it can prove, the others join as they start.
+   * once it can prove, the others join as they start. This thread begins the wasm's download at
+   * once, and hands its body to the first worker, which checks and compiles it.
    */
   static async load(opts: {
     assets?: Partial<Omit<ProverAssets, "sha256">> & { sha256?: Partial<Record<AssetName, string>> };
@@ -123,14 +124,13 @@ export class Prover {
       const shared = new Promise<SharedRuntime>((resolve) => (share = resolve));
       const helpers = Array.from({ length: more }, () => spawn(assets, shared));
       // The key is read on this thread (the worker's calls would stop its download: key.ts),
-      // from the wasm's last byte on (its "starting"): the network is not idle while the
-      // runtime starts.
+      // from the wasm's last byte on: the network is not idle while the runtime starts.
       const cache = await openCache();
       let key: SectionedKey | undefined;
       const lead = spawn(assets, undefined, (p) => {
-        if (p.stage !== "downloading") key ??= new SectionedKey(assets, cache);
+        if (p.stage !== "downloading" || (p.total !== undefined && p.received >= p.total)) key ??= new SectionedKey(assets, cache);
         opts.onProgress?.(p);
-      });
+      }, prefetchWasm(assets, cache));
       try {
         await lead.loaded;
       } catch (e) {
@@ -241,10 +241,33 @@ export class Prover {
 }
 
 /**
- * Starts a Web Worker with the prover (prover-worker.ts): from the assets, or from another
- * worker's compiled runtime (shared) once there is one. It takes calls once loaded.
+ * The wasm's download begun on this thread at once, for the first worker (a worker's own fetch
+ * waits for its script to arrive and start: a round trip and more on a phone's network); none
+ * when Cache Storage holds it (the worker reads it there) or the fetch fails (the worker's own
+ * tells why).
  */
-function spawn(assets: ProverAssets, shared?: Promise<SharedRuntime>, onProgress?: (p: LoadProgress) => void): Spawned {
+async function prefetchWasm(assets: ProverAssets, cache?: Cache): Promise<Prefetched | undefined> {
+  try {
+    if (await cache?.match(assets.wasm)) return undefined;
+    const r = await fetch(assets.wasm);
+    if (!r.ok || !r.body) {
+      void r.body?.cancel();
+      return undefined;
+    }
+    const headers: [string, string][] = [];
+    r.headers.forEach((v, k) => headers.push([k, v]));
+    return { status: r.status, headers, body: r.body };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Starts a Web Worker with the prover (prover-worker.ts): from the assets (the wasm's response
+ * prefetched, if given: its body moves to the worker), or from another worker's compiled runtime
+ * (shared) once there is one. It takes calls once loaded.
+ */
+function spawn(assets: ProverAssets, shared?: Promise<SharedRuntime>, onProgress?: (p: LoadProgress) => void, prefetched?: Promise<Prefetched | undefined>): Spawned {
   const worker = new Worker(new URL("./prover-worker.js", import.meta.url), { type: "module" });
   let next = 0;
   const waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
@@ -273,16 +296,31 @@ function spawn(assets: ProverAssets, shared?: Promise<SharedRuntime>, onProgress
     e.preventDefault?.();
     fail(new Error(`the prover's worker failed: ${e.message || "its script did not load"} (prover-worker.js, next to prover.js)`));
   };
-  const call: Call = (fn, ...args) =>
+  const send = (fn: string, args: unknown[], transfer: Transferable[] = []) =>
     new Promise((resolve, reject) => {
       if (failed) return reject(failed);
       const id = next++;
       waiting.set(id, { resolve, reject });
-      worker.postMessage({ id, fn, args }); // a key's chunk is copied: the key keeps its own for the next proof
+      try {
+        worker.postMessage({ id, fn, args }, transfer); // a key's piece is copied: the key keeps its own
+      } catch (e) {
+        waiting.delete(id);
+        reject(e);
+      }
     });
+  const call: Call = (fn, ...args) => send(fn, args);
   const loaded = (async () => {
     try {
-      await call("load", assets, await shared);
+      const given = await prefetched;
+      if (!given) await call("load", assets, await shared);
+      else {
+        await send("load", [assets, await shared, given], [given.body as unknown as Transferable]).catch(async (e) => {
+          // A browser that cannot move a stream to a worker: the worker fetches the wasm itself.
+          if (!(e instanceof DOMException && e.name === "DataCloneError")) throw e;
+          void given.body.cancel().catch(() => {});
+          await call("load", assets, await shared);
+        });
+      }
     } catch (e) {
       fail(e instanceof Error ? e : new Error(String(e))); // a prover that did not load leaves nothing running
       throw e;

@@ -70,11 +70,24 @@ export interface LoadProgress {
  */
 export const cacheName = "vaultd-prover";
 
-// A load's state: the assets, the page's cache (none in Node, or where storage is refused), and
-// each file's bytes received and size, reported as they change.
+/**
+ * The wasm's response as the page fetched it (Prover.load starts the download at once, before
+ * its worker runs): its body, handed to the worker, is read, checked and compiled there as if
+ * the worker had fetched it.
+ */
+export interface Prefetched {
+  status: number;
+  headers: [string, string][];
+  body: ReadableStream<Uint8Array>;
+}
+
+// A load's state: the assets, the page's cache (none in Node, or where storage is refused), the
+// wasm's response if the page fetched it, and each file's bytes received and size, reported as
+// they change.
 interface Load {
   assets: ProverAssets;
   cache?: Cache;
+  prefetched?: Response;
   names: AssetName[]; // the files fetched
   seen: Map<AssetName, { received: number; total?: number }>;
   report(stage?: LoadProgress["stage"]): void;
@@ -135,8 +148,12 @@ async function checked(load: Load, name: AssetName, compile?: (r: Response) => P
     return { data };
   }
   let hit = await load.cache?.match(url).catch(() => undefined);
+  let given = name === "wasm" ? load.prefetched : undefined;
+  load.prefetched = undefined;
+  if (hit && given) void given.body?.cancel().catch(() => {});
   for (;;) {
-    const r = hit ?? (await fetch(url));
+    const r = hit ?? given ?? (await fetch(url));
+    given = undefined; // a copy refused is fetched again
     if (!r.ok) throw new Error(`${url}: ${r.status}`);
     // A compressed answer's Content-Length is not its decoded size.
     const length = r.headers.get("content-encoding") ? NaN : Number(r.headers.get("content-length") ?? NaN);
@@ -155,6 +172,7 @@ async function checked(load: Load, name: AssetName, compile?: (r: Response) => P
       load.report();
     }
     f.total = f.received;
+    load.report("downloading"); // its last byte told at once: the page starts the proving key's download then
     const data = concat(chunks, f.received);
     const hex = await sha256Hex(data);
     if (hit && hex !== load.assets.sha256[name].toLowerCase()) {
@@ -264,10 +282,11 @@ export async function fileBytes(url: string): Promise<Uint8Array> {
 /**
  * Starts the Go runtime with the prover, telling onProgress the bytes received and the stages.
  */
-export async function startRuntime(assets: ProverAssets, onProgress?: (p: LoadProgress) => void, shared?: SharedRuntime): Promise<RawProver> {
+export async function startRuntime(assets: ProverAssets, onProgress?: (p: LoadProgress) => void, shared?: SharedRuntime, prefetched?: Prefetched): Promise<RawProver> {
   const g = globalThis as unknown as { Go?: new () => { importObject: WebAssembly.Imports; run(i: WebAssembly.Instance): Promise<void>; exited?: boolean }; vaultdProver?: RawProver };
   const load = newLoad(assets, shared ? [] : g.Go ? ["wasm"] : ["wasm", "wasmExec"], onProgress);
   load.cache = shared ? undefined : await openCache();
+  if (prefetched) load.prefetched = new Response(prefetched.body, { status: prefetched.status, headers: prefetched.headers });
   load.report("downloading");
   // The wasm is fetched (and compiled) while wasm_exec.js is checked and run.
   const loading = shared ? Promise.resolve(shared.module) : compiledWasm(load);

@@ -86,11 +86,13 @@ const browser = await puppeteer.launch({
 // HTTP request), headers, body.
 const requests = [];
 const errors = [];
-const watch = (page) => {
+// A refused reveal logs its status (409): the only error a page is expected to log, besides, on
+// a page whose requests for the prover's files the test refuses (refusing), their failed loads.
+const watch = (page, refusing = false) => {
   page.on("request", (r) => requests.push({ url: r.url().split("#")[0], headers: r.headers(), body: r.postData() ?? "" }));
   page.on("pageerror", (e) => errors.push(String(e)));
-  // A refused reveal logs its status (409): the only error a page is expected to log.
-  page.on("console", (msg) => msg.type() === "error" && !msg.text().includes("status of 409") && errors.push(msg.text()));
+  const expected = (text) => text.includes("status of 409") || (refusing && text.includes("net::ERR_FAILED"));
+  page.on("console", (msg) => msg.type() === "error" && !expected(msg.text()) && errors.push(msg.text()));
 };
 const figures = {};
 try {
@@ -134,9 +136,9 @@ try {
   await desk.close();
 
   // 3. The link on a phone: a wallet made in the page, the card redeemed to it.
-  const phone = async (b = browser) => {
+  const phone = async (b = browser, refusing = false) => {
     const page = await b.newPage();
-    watch(page);
+    watch(page, refusing);
     await page.setViewport({ width: 390, height: 844, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
     return page;
   };
@@ -273,7 +275,7 @@ try {
   // requests for the prover's files are refused, the page says so all the same.
   const bare = await browser.createBrowserContext();
   try {
-    const p = await phone(bare);
+    const p = await phone(bare, true);
     await p.setRequestInterception(true);
     const refusedFiles = [];
     p.on("request", (r) => (/\/assets\/(prover|reveal)\.[0-9a-f]{16}\./.test(r.url()) ? (refusedFiles.push(r.url()), r.abort()) : r.continue()));
