@@ -48,13 +48,8 @@ func proveShared(t *testing.T, req RevealRequest, key []byte, workers int, rng *
 		}
 	}
 	for k, sl := range l.Sections {
-		for from := 0; from < sl.Count; {
-			n := min(1+rng.IntN(700), sl.Count-from)
-			at := sl.Offset + from*sl.PointSize
-			if err := shares[rng.IntN(workers)].Feed(sl.Section, from, key[at:at+n*sl.PointSize]); err != nil {
-				return Proof{}, Signals{}, err
-			}
-			from += n
+		if err := dealSection(shares, sl, key, rng); err != nil {
+			return Proof{}, Signals{}, err
 		}
 		if k == 0 {
 			for _, sh := range shares {
@@ -73,6 +68,20 @@ func proveShared(t *testing.T, req RevealRequest, key []byte, workers int, rng *
 		addSums(t, p, sh)
 	}
 	return p.Finish()
+}
+
+// dealSection feeds the points of a section of key to shares, in pieces of a random number of
+// points each sent to a random share.
+func dealSection(shares []*Share, sl SectionLayout, key []byte, rng *mrand.Rand) error {
+	for from := 0; from < sl.Count; {
+		n := min(1+rng.IntN(700), sl.Count-from)
+		at := sl.Offset + from*sl.PointSize
+		if err := shares[rng.IntN(len(shares))].Feed(sl.Section, from, key[at:at+n*sl.PointSize]); err != nil {
+			return err
+		}
+		from += n
+	}
+	return nil
 }
 
 // addSums adds a share's sums to the prover's, and answers them.
@@ -136,13 +145,8 @@ func TestSharesServeProofAfterProof(t *testing.T) {
 		}
 	}
 	for _, sl := range l.Sections {
-		for from := 0; from < sl.Count; {
-			n := min(1+rng.IntN(700), sl.Count-from)
-			at := sl.Offset + from*sl.PointSize
-			if err := shares[rng.IntN(len(shares))].Feed(sl.Section, from, data[at:at+n*sl.PointSize]); err != nil {
-				t.Fatal(err)
-			}
-			from += n
+		if err := dealSection(shares, sl, data, rng); err != nil {
+			t.Fatal(err)
 		}
 	}
 	for _, c := range []struct {
