@@ -19,8 +19,11 @@ export class SectionedKey {
   private changed = this.next();
   private readonly abort = new AbortController();
 
-  /** Starts fetching the key of assets (from cache first, where it was kept checked). */
-  constructor(private readonly assets: ProverAssets, private readonly cache?: Cache) {
+  /**
+   * Starts fetching the key of assets (from cache first, where it was kept checked; from the
+   * network once `fetchAfter` settles, if given: behind the wasm, say).
+   */
+  constructor(private readonly assets: ProverAssets, private readonly cache?: Cache, private readonly fetchAfter?: Promise<unknown>) {
     this.total = ownSize(assets, "sectionedKey");
     void this.run();
   }
@@ -82,6 +85,7 @@ export class SectionedKey {
         }
         await this.cache!.delete(url).catch(() => {}); // not the pinned one: fetched again
       }
+      await this.fetchAfter?.catch(() => {});
       if (url.startsWith("file:")) {
         const data = await fileBytes(url);
         pin(this.assets, "sectionedKey", await sha256Hex(data));

@@ -123,19 +123,21 @@ export class Prover {
       let share: (r: Promise<SharedRuntime>) => void = () => {};
       const shared = new Promise<SharedRuntime>((resolve) => (share = resolve));
       const helpers = Array.from({ length: more }, () => spawn(assets, shared));
-      // The key is read on this thread (the worker's calls would stop its download: key.ts),
-      // from the wasm's last byte on: the network is not idle while the runtime starts.
+      // The key is read on this thread (the worker's calls would stop its download: key.ts):
+      // from Cache Storage at once, from the network from the wasm's last byte on (the network
+      // not idle while the runtime starts, the wasm not slowed by the key's bytes).
       const cache = await openCache();
-      let key: SectionedKey | undefined;
+      let wasmArrived: () => void = () => {};
+      const key = new SectionedKey(assets, cache, new Promise<void>((resolve) => (wasmArrived = resolve)));
       const lead = spawn(assets, undefined, (p) => {
-        if (p.stage !== "downloading" || (p.total !== undefined && p.received >= p.total)) key ??= new SectionedKey(assets, cache);
+        if (p.stage !== "downloading" || (p.total !== undefined && p.received >= p.total)) wasmArrived();
         opts.onProgress?.(p);
       }, prefetchWasm(assets, cache));
       try {
         await lead.loaded;
       } catch (e) {
         for (const h of helpers) h.stop(); // the others stop too
-        key?.stop();
+        key.stop();
         throw e;
       }
       if (more > 0) share(lead.call("runtime") as Promise<SharedRuntime>);
