@@ -1,6 +1,6 @@
 // Deals the proving key's points between workers (docs/prover.md, "Several workers"), once, as
-// the key arrives: its points go in pieces to whichever worker has room (a couple of pieces
-// waiting at most, so a worker that starts late or runs slower takes fewer), each worker decodes
+// the key arrives: its points go in pieces to whichever worker has room (a few pieces waiting
+// at most, so a worker that starts late or runs slower takes fewer), each worker decodes
 // its pieces at once (a compressed point's square root is most of that) and keeps them decoded
 // for every proof after. A proof gives every worker its scalars; each multiplies a section's
 // points once the section has been dealt, and the prover adds their sums. Each worker is a Go
@@ -21,12 +21,16 @@ export interface Layout {
 const piecePoints = 512;
 
 // Calls waiting at a worker before it is given another piece: enough that it never waits for
-// the page's thread (slow on a phone) between pieces, few enough that the pieces go where the
-// cores are free.
-const room = 2;
+// the page's thread between pieces (a piece of compressed points is ~20 ms of a worker's work
+// on this machine's cores; a phone's page thread may take 100 ms to answer), few enough that the
+// pieces go where the cores are free. The first worker, which solves each proof's witness, keeps
+// fewer: a proof asked for while the key arrives waits behind them.
+const room = 6;
+const leadRoom = 2;
 
 interface Worker {
   call: Call;
+  room: number; // calls it may have waiting before it is given a piece
   begin: (layout: string) => void; // starts its share, once the key's layout is known
   share: Promise<number>; // its share, once started
   waiting: number; // its calls not yet answered, its proof's solving counted as room
@@ -125,7 +129,7 @@ export class Dealer {
   /** Adds a worker (one that has started meanwhile): it takes a share of the points still to come. */
   join(call: Call): void {
     if (this.dropped) return;
-    const w: Worker = { call, begin: () => {}, share: Promise.resolve(0), waiting: 0 };
+    const w: Worker = { call, room: this.workers.length === 0 ? leadRoom : room, begin: () => {}, share: Promise.resolve(0), waiting: 0 };
     const layout = new Promise<string>((resolve) => (w.begin = resolve));
     w.share = layout.then(async (json) => answer<{ share: number }>((await call("shareStart", json)) as string).share);
     this.track(w.share.then(() => {}));
@@ -138,9 +142,9 @@ export class Dealer {
   /** Counts worker i busy (its proof's witness being solved) until done settles: no pieces meanwhile. */
   busy(i: number, done: Promise<unknown>): void {
     const w = this.workers[i];
-    w.waiting += room;
+    w.waiting += w.room;
     void done.finally(() => {
-      w.waiting -= room;
+      w.waiting -= w.room;
       this.dealPieces();
     }).catch(() => {});
   }
@@ -229,7 +233,7 @@ export class Dealer {
   private dealPieces(): void {
     while (this.pieces.length > 0 && !this.dropped && this.layout) {
       let w: Worker | undefined;
-      for (const x of this.workers) if (x.waiting < room && (!w || x.waiting < w.waiting)) w = x;
+      for (const x of this.workers) if (x.waiting < x.room && (!w || x.waiting - x.room < w.waiting - w.room)) w = x;
       if (!w) return;
       const p = this.pieces.shift()!;
       const worker = w;
