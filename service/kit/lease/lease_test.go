@@ -38,6 +38,7 @@ func settle(t *testing.T, url string) {
 // deadline: no one takes the name until that holder has stopped (before, a standby took it at
 // once, and two processes acted at the same time).
 func TestARedisRestartedEmptyLetsNoOneTakeANameBeforeItsHolderStops(t *testing.T) {
+	t.Parallel()
 	url, restart := redistest.Restartable(t)
 	settle(t, url)
 	ctx := context.Background()
@@ -65,6 +66,7 @@ func TestARedisRestartedEmptyLetsNoOneTakeANameBeforeItsHolderStops(t *testing.T
 }
 
 func TestOneHolderPerName(t *testing.T) {
+	t.Parallel()
 	url := server(t)
 	ctx := context.Background()
 	var p redistest.Partition
@@ -105,6 +107,7 @@ func TestOneHolderPerName(t *testing.T) {
 // A holder cut off from Redis stops (Hold fails) before Redis lets a standby take its name; the
 // standby's epoch is later; and the old holder, back, finds the name taken: Lost.
 func TestAHolderCutOffStopsBeforeTheStandbyStarts(t *testing.T) {
+	t.Parallel()
 	url := server(t)
 	ctx := context.Background()
 	const ttl = 600 * time.Millisecond
@@ -154,6 +157,7 @@ func TestAHolderCutOffStopsBeforeTheStandbyStarts(t *testing.T) {
 // A holder cut off long enough for its lease to lapse, with no one else waiting, takes its name
 // again with a new epoch when it is back, and tells its caller first (OnAcquire).
 func TestALapsedLeaseIsTakenAgainWithANewEpoch(t *testing.T) {
+	t.Parallel()
 	url := server(t)
 	ctx := context.Background()
 	const ttl = 400 * time.Millisecond
@@ -201,6 +205,7 @@ func TestALapsedLeaseIsTakenAgainWithANewEpoch(t *testing.T) {
 // quiet spell at the same epoch number, finds the name taken: Lost, never a renewal of the other's
 // lease (its token was "<owner>:<epoch>", the same as the new holder's, and both held the name).
 func TestAfterAnEmptyRestartTheSameEpochIsAnotherHolding(t *testing.T) {
+	t.Parallel()
 	url, restart := redistest.Restartable(t)
 	settle(t, url)
 	ctx := context.Background()
@@ -236,6 +241,7 @@ func TestAfterAnEmptyRestartTheSameEpochIsAnotherHolding(t *testing.T) {
 // the epoch it had before (the count started again), and tells its caller (OnAcquire): another
 // holder may have acted in between.
 func TestAfterAnEmptyRestartTheNameTakenAgainIsToldAtTheSameEpoch(t *testing.T) {
+	t.Parallel()
 	url, restart := redistest.Restartable(t)
 	settle(t, url)
 	ctx := context.Background()

@@ -136,6 +136,7 @@ func waitFor(t *testing.T, what string, within time.Duration, cond func() bool) 
 // are delivered once it is back, each once, signed; none counts as delivered meanwhile; an outbox
 // opened again (a restart) delivers what the one before left. On SQLite and on Postgres.
 func TestEveryEventIsDeliveredOnceTheEndpointIsBack(t *testing.T) {
+	t.Parallel()
 	for _, dialect := range []string{"sqlite", "postgres"} {
 		t.Run(dialect, func(t *testing.T) {
 			t.Parallel()
