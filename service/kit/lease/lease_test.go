@@ -3,6 +3,7 @@ package lease_test
 import (
 	"context"
 	"errors"
+	"os"
 	"sync"
 	"testing"
 	"time"
@@ -10,8 +11,14 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/seed018cc74c/vaultd/service/kit/lease"
+	"github.com/seed018cc74c/vaultd/service/kit/paralleltest"
 	"github.com/seed018cc74c/vaultd/service/kit/redistest"
 )
+
+func TestMain(m *testing.M) {
+	paralleltest.Default(8) // the tests wait on TTLs
+	os.Exit(m.Run())
+}
 
 func cfg(owner string, ttl time.Duration) lease.Config {
 	return lease.Config{Prefix: "test:lease", Owner: owner, TTL: ttl}

@@ -2,6 +2,7 @@ package ratelimit_test
 
 import (
 	"context"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -11,9 +12,15 @@ import (
 	"github.com/redis/go-redis/v9"
 	"go.opentelemetry.io/otel/trace/noop"
 
+	"github.com/seed018cc74c/vaultd/service/kit/paralleltest"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 	"github.com/seed018cc74c/vaultd/service/kit/redistest"
 )
+
+func TestMain(m *testing.M) {
+	paralleltest.Default(8) // the tests wait on windows and retries
+	os.Exit(m.Run())
+}
 
 func client(t *testing.T, url string) *redis.Client {
 	t.Helper()

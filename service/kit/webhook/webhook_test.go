@@ -15,12 +15,16 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/seed018cc74c/vaultd/service/kit/paralleltest"
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb"
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb/sqldbtest"
 	"github.com/seed018cc74c/vaultd/service/kit/webhook"
 )
 
-func TestMain(m *testing.M) { os.Exit(sqldbtest.Main(m)) }
+func TestMain(m *testing.M) {
+	paralleltest.Default(8) // the tests wait on backoffs and timeouts
+	os.Exit(sqldbtest.Main(m))
+}
 
 const secret = "a webhook secret for the tests"
 
