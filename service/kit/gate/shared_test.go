@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
-	"os"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -17,14 +16,8 @@ import (
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
 	"github.com/seed018cc74c/vaultd/service/kit/gate"
-	"github.com/seed018cc74c/vaultd/service/kit/paralleltest"
 	"github.com/seed018cc74c/vaultd/service/kit/redistest"
 )
-
-func TestMain(m *testing.M) {
-	paralleltest.Default(8) // the tests wait on polls and TTLs
-	os.Exit(m.Run())
-}
 
 func gwei(n int64) *big.Int { return new(big.Int).Mul(big.NewInt(n), big.NewInt(1e9)) }
 
