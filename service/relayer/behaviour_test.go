@@ -49,16 +49,14 @@ func TestProofThatDoesNotVerify(t *testing.T) {
 	}
 }
 
-// 20 distinct reveals at once all succeed, with distinct, contiguous nonces.
+// 20 distinct reveals at once all succeed, with distinct, contiguous nonces (partial reveals of
+// the burst's cards, proved once for the package).
 func TestConcurrentReveals(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)
 	s := startRelayer(t, c, nil)
 	const n = 20
-	reqs := make([]relayerRequest, n)
-	for i := range reqs {
-		_, reqs[i] = request(t, c, devUsers(c, i), int64(10+i))
-	}
+	reqs := burstReveals(t, c)[:n]
 	start, _ := c.Client().NonceAt(ctx, c.Accounts.Operator.Address, nil)
 	var wg sync.WaitGroup
 	results := make([]*relayerapi.RevealResponse, n)

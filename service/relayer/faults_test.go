@@ -593,16 +593,8 @@ func TestBurstOfPartialRevealsAcrossReplicasNeverReverts(t *testing.T) {
 // servers, and checks that 32 were sent (from wallets) and mined, the rest refused with
 // ROOT_EXPIRING, none reverted.
 func burstAgainstOneRoot(t *testing.T, c *devchain.Chain, servers []*server, wallets []common.Address) {
-	const n = 40
-	cards := make([]card.Card, n)
-	for i := range cards {
-		cards[i] = burstCard(t, c, i)
-	}
-	tree, err := card.Tree(ctx, c.Client(), c.Contracts.CommitmentTree) // one root for all forty
-	if err != nil {
-		t.Fatal(err)
-	}
-	reqs := burstRequests(t, cards, tree)
+	reqs := burstReveals(t, c)
+	n := len(reqs)
 
 	nonces := func(pending bool) (sum uint64) {
 		for _, w := range wallets {
@@ -659,6 +651,22 @@ func burstAgainstOneRoot(t *testing.T, c *devchain.Chain, servers []*server, wal
 	if mined := nonces(false) - before; mined != 32 {
 		t.Fatalf("%d transactions mined, want 32", mined)
 	}
+}
+
+// burstReveals commits the burst's forty cards to c and returns their partial reveals, all
+// proved against the tree that holds them (one root): proved once for the package, so a test
+// that needs many reveals sent at once takes them from here rather than proving its own.
+func burstReveals(t *testing.T, c *devchain.Chain) []relayerRequest {
+	t.Helper()
+	cards := make([]card.Card, 40)
+	for i := range cards {
+		cards[i] = burstCard(t, c, i)
+	}
+	tree, err := card.Tree(ctx, c.Client(), c.Contracts.CommitmentTree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return burstRequests(t, cards, tree)
 }
 
 // burstCard commits the i-th card of a burst to c, from a dev user's account. Its secrets are

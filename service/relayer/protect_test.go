@@ -96,7 +96,8 @@ func TestRecipientAndTotalLimits(t *testing.T) {
 	}
 }
 
-// logCapture collects log lines a service writes while the test reads them.
+// logCapture collects the log lines of a relayer a test starts with its logger (the process's
+// default logger is not touched: tests run in parallel).
 type logCapture = platformtest.Logs
 
 // An operator funded below the threshold gets 503 with Retry-After, one trip and one alert line
@@ -104,14 +105,11 @@ type logCapture = platformtest.Logs
 func TestBalanceGate(t *testing.T) {
 	t.Parallel()
 	var logs logCapture
-	prev := slog.Default()
-	slog.SetDefault(slog.New(slog.NewJSONHandler(&logs, nil)))
-	defer slog.SetDefault(prev)
-
 	c := devchaintest.Start(t)
 	poor := freshKey(t)
 	fund(t, c, crypto.PubkeyToAddress(poor.PublicKey), big.NewInt(5)) // 5 native, threshold 100
-	s := startRelayer(t, c, map[string]string{"OPERATOR_PRIVATE_KEY": hexutil.Encode(crypto.FromECDSA(poor)), "BALANCE_POLL_INTERVAL": "100ms"})
+	s := startRelayerWith(t, c, map[string]string{"OPERATOR_PRIVATE_KEY": hexutil.Encode(crypto.FromECDSA(poor)), "BALANCE_POLL_INTERVAL": "100ms"},
+		relayer.Options{Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
 	_, req := request(t, c, devUsers(c, 0), 9)
 	for range 3 {
 		resp := reveal(t, s, req)
@@ -414,13 +412,10 @@ func TestPerIPLimitKeysIPv6ByPrefix(t *testing.T) {
 func TestSpendLimit(t *testing.T) {
 	t.Parallel()
 	var logs logCapture
-	prev := slog.Default()
-	slog.SetDefault(slog.New(slog.NewJSONHandler(&logs, nil)))
-	defer slog.SetDefault(prev)
-
 	c := devchaintest.Start(t)
 	const window = 3 * time.Second
-	s := startRelayer(t, c, map[string]string{"OPERATOR_SPEND_LIMIT": "0.000000001/" + window.String()}) // 1 gwei: less than any reveal
+	s := startRelayerWith(t, c, map[string]string{"OPERATOR_SPEND_LIMIT": "0.000000001/" + window.String()}, // 1 gwei: less than any reveal
+		relayer.Options{Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
 	reqs := make([]relayerRequest, 5)
 	for i := range reqs {
 		_, reqs[i] = request(t, c, devUsers(c, i), int64(i+1))

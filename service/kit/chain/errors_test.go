@@ -16,6 +16,7 @@ func (e rpcError) Error() string  { return e.msg }
 func (e rpcError) ErrorCode() int { return e.code }
 
 func TestIsMethodMissing(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		err  error
 		want bool

@@ -13,6 +13,7 @@ import (
 // traffic on the fallback, and used again if it answers; if it fails again, it waits another
 // failback time.
 func TestFailback(t *testing.T) {
+	t.Parallel()
 	var down atomic.Bool
 	var hits [2]atomic.Int32
 	server := func(i int) *httptest.Server {

@@ -115,6 +115,7 @@ func dial(t *testing.T, rpcURL string, timeout time.Duration) (*chain.Client, *c
 
 // A node that is down is passed over within the same call, and the next endpoint is in use.
 func TestFailoverToTheNextEndpoint(t *testing.T) {
+	t.Parallel()
 	dev := devchaintest.Start(t)
 	c, m := dial(t, "http://"+closedPort(t)+"/v3/SECRETKEY,"+dev.RPCURL, 5*time.Second)
 	for range 3 {
@@ -129,6 +130,7 @@ func TestFailoverToTheNextEndpoint(t *testing.T) {
 
 // A node answering 503 (or 429) is passed over within the same call.
 func TestAnEndpointAnswering503IsPassedOver(t *testing.T) {
+	t.Parallel()
 	dev := devchaintest.Start(t)
 	first, second := newProxy(t, dev.RPCURL), newProxy(t, dev.RPCURL)
 	first.down.Store(true)
@@ -144,6 +146,8 @@ func TestAnEndpointAnswering503IsPassedOver(t *testing.T) {
 // A node that hangs costs the one call that timed out on it; the next call goes to the next
 // endpoint.
 func TestAHungEndpointIsLeftForTheNext(t *testing.T) {
+	// Not in parallel: its next call has the same 300 ms, which a neighbour's dev chain starting
+	// could take.
 	dev := devchaintest.Start(t)
 	c, _ := dial(t, "http://"+hangingNode(t)+","+dev.RPCURL, 300*time.Millisecond)
 	if _, err := c.BlockNumber(ctx); !errors.Is(err, chain.ErrUnavailable) {
@@ -157,6 +161,7 @@ func TestAHungEndpointIsLeftForTheNext(t *testing.T) {
 // With every endpoint down the call fails as unavailable, naming each endpoint by position and
 // host, and never showing a URL's path, query or password (where API keys live).
 func TestAllEndpointsDownAndNoSecretShown(t *testing.T) {
+	t.Parallel()
 	c, _ := dial(t, "http://user:hunter2@"+closedPort(t)+"/v3/SECRETKEY,http://"+closedPort(t)+"/?apikey=SECRETQUERY", 2*time.Second)
 	_, err := c.BlockNumber(ctx)
 	if !errors.Is(err, chain.ErrUnavailable) {
@@ -175,6 +180,7 @@ func TestAllEndpointsDownAndNoSecretShown(t *testing.T) {
 
 // Credentials in an endpoint's URL go to that endpoint alone.
 func TestCredentialsGoToTheirEndpointOnly(t *testing.T) {
+	t.Parallel()
 	dev := devchaintest.Start(t)
 	first, second := newProxy(t, dev.RPCURL), newProxy(t, dev.RPCURL)
 	first.down.Store(true)
@@ -194,6 +200,7 @@ func TestCredentialsGoToTheirEndpointOnly(t *testing.T) {
 
 // A fallback on another chain is refused at start; one that is down is let be.
 func TestConnectChecksEveryEndpointsChain(t *testing.T) {
+	t.Parallel()
 	dev := devchaintest.Start(t)
 	other, err := devchaintest.StartWith(t, 1338)
 	if err != nil {
@@ -212,6 +219,7 @@ func TestConnectChecksEveryEndpointsChain(t *testing.T) {
 }
 
 func TestRPCURLValidation(t *testing.T) {
+	t.Parallel()
 	if _, err := chain.Dial(" , ", time.Second, nil); err == nil {
 		t.Error("Dial of no endpoint: no error")
 	}
@@ -236,6 +244,7 @@ func TestRPCURLValidation(t *testing.T) {
 // the fallback would answer "nonce too low" once the first copy is mined. The send fails as
 // unavailable, and the transaction is in the chain's pool all the same.
 func TestASendThatMayHaveLeftIsNotSentElsewhere(t *testing.T) {
+	t.Parallel()
 	dev := devchaintest.Start(t)
 	for _, fault := range []devchain.Fault{devchain.LoseAnswer, devchain.Throttle, devchain.Drop} {
 		t.Run(string(fault), func(t *testing.T) {
@@ -265,6 +274,7 @@ func TestASendThatMayHaveLeftIsNotSentElsewhere(t *testing.T) {
 
 // A send that could not reach the endpoint at all (nothing listens) goes to the next one.
 func TestASendThatNeverLeftGoesToTheNextEndpoint(t *testing.T) {
+	t.Parallel()
 	dev := devchaintest.Start(t)
 	c, _ := dial(t, "http://"+closedPort(t)+","+dev.RPCURL, 5*time.Second)
 	tx := signedTransfer(t, dev)

@@ -24,6 +24,7 @@ import (
 // {message, data} (code -32603), a provider's one level deeper, and only in the message. The
 // dev chain answers the first; the others come from a proxy answering as those nodes do.
 func TestRevertDataInEveryShape(t *testing.T) {
+	t.Parallel()
 	dev := devchaintest.Start(t)
 	vault := contracts.NewCommitRevealVault().GetABI()
 	for name, reply := range map[string]string{
@@ -48,6 +49,7 @@ func TestRevertDataInEveryShape(t *testing.T) {
 // Gas is estimated against the latest block, named: geth takes no tag for "latest", Hardhat for
 // "pending", where a transaction of ours waiting in the pool changes the outcome.
 func TestEstimatesNameTheLatestBlock(t *testing.T) {
+	t.Parallel()
 	dev := devchaintest.Start(t)
 	var mu sync.Mutex
 	var bodies []string

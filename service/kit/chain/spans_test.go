@@ -18,6 +18,7 @@ import (
 // position (never its URL), and for an answer that is a JSON-RPC error object, its code and an
 // error status. Outside any operation a call makes no span.
 func TestCallSpans(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	rec := tracetest.NewSpanRecorder()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))

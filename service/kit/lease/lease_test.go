@@ -3,6 +3,7 @@ package lease_test
 import (
 	"context"
 	"errors"
+	"os"
 	"sync"
 	"testing"
 	"time"
@@ -10,8 +11,14 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/seed018cc74c/vaultd/service/kit/lease"
+	"github.com/seed018cc74c/vaultd/service/kit/paralleltest"
 	"github.com/seed018cc74c/vaultd/service/kit/redistest"
 )
+
+func TestMain(m *testing.M) {
+	paralleltest.Default(8) // the tests wait on TTLs
+	os.Exit(m.Run())
+}
 
 func cfg(owner string, ttl time.Duration) lease.Config {
 	return lease.Config{Prefix: "test:lease", Owner: owner, TTL: ttl}
@@ -38,6 +45,7 @@ func settle(t *testing.T, url string) {
 // deadline: no one takes the name until that holder has stopped (before, a standby took it at
 // once, and two processes acted at the same time).
 func TestARedisRestartedEmptyLetsNoOneTakeANameBeforeItsHolderStops(t *testing.T) {
+	t.Parallel()
 	url, restart := redistest.Restartable(t)
 	settle(t, url)
 	ctx := context.Background()
@@ -65,6 +73,7 @@ func TestARedisRestartedEmptyLetsNoOneTakeANameBeforeItsHolderStops(t *testing.T
 }
 
 func TestOneHolderPerName(t *testing.T) {
+	t.Parallel()
 	url := server(t)
 	ctx := context.Background()
 	var p redistest.Partition
@@ -105,6 +114,7 @@ func TestOneHolderPerName(t *testing.T) {
 // A holder cut off from Redis stops (Hold fails) before Redis lets a standby take its name; the
 // standby's epoch is later; and the old holder, back, finds the name taken: Lost.
 func TestAHolderCutOffStopsBeforeTheStandbyStarts(t *testing.T) {
+	t.Parallel()
 	url := server(t)
 	ctx := context.Background()
 	const ttl = 600 * time.Millisecond
@@ -154,6 +164,7 @@ func TestAHolderCutOffStopsBeforeTheStandbyStarts(t *testing.T) {
 // A holder cut off long enough for its lease to lapse, with no one else waiting, takes its name
 // again with a new epoch when it is back, and tells its caller first (OnAcquire).
 func TestALapsedLeaseIsTakenAgainWithANewEpoch(t *testing.T) {
+	t.Parallel()
 	url := server(t)
 	ctx := context.Background()
 	const ttl = 400 * time.Millisecond
@@ -201,6 +212,7 @@ func TestALapsedLeaseIsTakenAgainWithANewEpoch(t *testing.T) {
 // quiet spell at the same epoch number, finds the name taken: Lost, never a renewal of the other's
 // lease (its token was "<owner>:<epoch>", the same as the new holder's, and both held the name).
 func TestAfterAnEmptyRestartTheSameEpochIsAnotherHolding(t *testing.T) {
+	t.Parallel()
 	url, restart := redistest.Restartable(t)
 	settle(t, url)
 	ctx := context.Background()
@@ -236,6 +248,7 @@ func TestAfterAnEmptyRestartTheSameEpochIsAnotherHolding(t *testing.T) {
 // the epoch it had before (the count started again), and tells its caller (OnAcquire): another
 // holder may have acted in between.
 func TestAfterAnEmptyRestartTheNameTakenAgainIsToldAtTheSameEpoch(t *testing.T) {
+	t.Parallel()
 	url, restart := redistest.Restartable(t)
 	settle(t, url)
 	ctx := context.Background()

@@ -2,6 +2,7 @@ package ratelimit_test
 
 import (
 	"context"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -11,9 +12,15 @@ import (
 	"github.com/redis/go-redis/v9"
 	"go.opentelemetry.io/otel/trace/noop"
 
+	"github.com/seed018cc74c/vaultd/service/kit/paralleltest"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 	"github.com/seed018cc74c/vaultd/service/kit/redistest"
 )
+
+func TestMain(m *testing.M) {
+	paralleltest.Default(8) // the tests wait on windows and retries
+	os.Exit(m.Run())
+}
 
 func client(t *testing.T, url string) *redis.Client {
 	t.Helper()
@@ -30,6 +37,7 @@ func client(t *testing.T, url string) *redis.Client {
 // under a limit of 10: exactly 10 pass, whichever replica they reach; the refused get a
 // Retry-After within the window; Undo gives exactly one back; other keys do not share.
 func TestRedisLimitHoldsExactlyAcrossReplicas(t *testing.T) {
+	t.Parallel()
 	url, _ := redistest.Server(t)
 	rate := ratelimit.Rate{N: 10, Window: time.Minute}
 	var replicas []ratelimit.Window
@@ -76,6 +84,7 @@ func TestRedisLimitHoldsExactlyAcrossReplicas(t *testing.T) {
 
 // The window slides on Redis's clock: once an event is older than the window, another passes.
 func TestRedisWindowSlides(t *testing.T) {
+	t.Parallel()
 	url, _ := redistest.Server(t)
 	l := ratelimit.NewRedis(client(t, url), "test:slide", ratelimit.Rate{N: 1, Window: 300 * time.Millisecond})
 	ctx := context.Background()
@@ -95,6 +104,7 @@ func TestRedisWindowSlides(t *testing.T) {
 
 // Redis gone: Allow fails (and callers refuse); nothing is let through.
 func TestRedisDownAllowsNothing(t *testing.T) {
+	t.Parallel()
 	url, stop := redistest.Server(t)
 	l := ratelimit.NewRedis(client(t, url), "test:down", ratelimit.Rate{N: 100, Window: time.Minute})
 	stop()
@@ -133,6 +143,7 @@ func BenchmarkAllow(b *testing.B) {
 // What a limit counts (a client's IP, a recipient) never appears in Redis: its keys are HMACs
 // under a secret Redis does not hold (the password in REDIS_URL), the same for every replica.
 func TestRedisKeysHoldNoAddress(t *testing.T) {
+	t.Parallel()
 	url, _ := redistest.Server(t)
 	c := client(t, url)
 	ctx := context.Background()
@@ -155,6 +166,7 @@ func TestRedisKeysHoldNoAddress(t *testing.T) {
 
 // Redis's decisions say what is left too: the count exactly, the reset within the window.
 func TestRedisDecisionTellsRemainingAndReset(t *testing.T) {
+	t.Parallel()
 	url, _ := redistest.Server(t)
 	l := ratelimit.NewRedis(client(t, url), "test:remaining", ratelimit.Rate{N: 2, Window: time.Minute})
 	ctx := context.Background()
@@ -172,6 +184,7 @@ func TestRedisDecisionTellsRemainingAndReset(t *testing.T) {
 // Connect reaches the server before it answers: a Redis that is not there stops a start, with the
 // setting named; one that is answers, traced.
 func TestConnectReachesRedisFirst(t *testing.T) {
+	t.Parallel()
 	if _, err := ratelimit.Connect(t.Context(), "redis://127.0.0.1:1/0", noop.NewTracerProvider()); err == nil || !strings.HasPrefix(err.Error(), "REDIS_URL: ") {
 		t.Fatalf("Connect to nothing: %v, want a REDIS_URL error", err)
 	}
@@ -189,6 +202,7 @@ func TestConnectReachesRedisFirst(t *testing.T) {
 // Count is the events in the window now, in Redis and in memory alike, and records none: it
 // falls as the window slides.
 func TestCountIsTheWindowsEvents(t *testing.T) {
+	t.Parallel()
 	url, _ := redistest.Server(t)
 	rate := ratelimit.Rate{N: 5, Window: 400 * time.Millisecond}
 	for name, l := range map[string]ratelimit.Window{"redis": ratelimit.NewRedis(client(t, url), "test:count", rate), "memory": ratelimit.New(rate)} {

@@ -11,6 +11,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -43,13 +44,20 @@ func Start(dir string) (url string, stop func(), err error) {
 	if err != nil {
 		return "", nil, fmt.Errorf("redis-server not installed (apt-get install redis-server): %w", err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", nil, err
+	// The port is free when picked, not when redis-server binds it: another process may take it
+	// in between (tests start servers in parallel), and then this one exits. Pick another.
+	for range 5 {
+		var ln net.Listener
+		if ln, err = net.Listen("tcp", "127.0.0.1:0"); err != nil {
+			return "", nil, err
+		}
+		port := ln.Addr().(*net.TCPAddr).Port
+		ln.Close()
+		if url, stop, err = startOn(bin, dir, port); !errors.Is(err, errNotOurs) {
+			return url, stop, err
+		}
 	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
-	return startOn(bin, dir, port)
+	return "", nil, err
 }
 
 // Restartable is Server whose restart stops the redis-server and starts an empty one on the
@@ -74,26 +82,46 @@ func Restartable(t testing.TB) (url string, restart func()) {
 	}
 }
 
-// startOn runs a redis-server without persistence on port, its files in dir.
+// errNotOurs is a redis-server that exited, or a port answered by another server than ours.
+var errNotOurs = errors.New("the port was taken by another process")
+
+// startOn runs a redis-server without persistence on port, its files in dir. It is ready when
+// the server answering on port says it is the process started here.
 func startOn(bin, dir string, port int) (url string, stop func(), err error) {
 	cmd := exec.Command(bin, "--port", fmt.Sprint(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir)
 	if err := cmd.Start(); err != nil {
 		return "", nil, fmt.Errorf("start redis-server: %w", err)
 	}
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); close(exited) }()
 	stopped := false
 	stop = func() {
 		if !stopped {
 			stopped = true
 			cmd.Process.Kill()
-			cmd.Wait()
+			<-exited
 		}
 	}
+	url = fmt.Sprintf("redis://127.0.0.1:%d/0", port)
+	rdb := redis.NewClient(&redis.Options{Addr: fmt.Sprintf("127.0.0.1:%d", port), MaxRetries: -1, DialTimeout: 200 * time.Millisecond})
+	defer rdb.Close()
+	want := fmt.Sprintf("process_id:%d\r\n", cmd.Process.Pid)
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		c, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", port), 200*time.Millisecond)
+		select {
+		case <-exited:
+			return "", nil, fmt.Errorf("redis-server on %d exited: %w", port, errNotOurs)
+		default:
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		info, err := rdb.Info(ctx, "server").Result()
+		cancel()
 		if err == nil {
-			c.Close()
-			break
+			if strings.Contains(info, want) {
+				return url, stop, nil
+			}
+			stop()
+			return "", nil, fmt.Errorf("another redis-server answers on %d: %w", port, errNotOurs)
 		}
 		if time.Now().After(deadline) {
 			stop()
@@ -101,7 +129,6 @@ func startOn(bin, dir string, port int) (url string, stop func(), err error) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	return fmt.Sprintf("redis://127.0.0.1:%d/0", port), stop, nil
 }
 
 // Partition is one process's link to a Redis, which a test can cut while Redis stays up for

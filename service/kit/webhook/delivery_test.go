@@ -93,6 +93,7 @@ func (r *receiver) url() string { return "http://" + r.addr + "/hooks" }
 // restart without it is dead-lettered (counted), while the endpoint still configured gets every
 // event. On SQLite and on Postgres.
 func TestOnlyConfiguredEndpointsAreSentTo(t *testing.T) {
+	t.Parallel()
 	onEachDatabase(t, func(t *testing.T, db *sqldb.DB) {
 		removed, kept := newReceiver(t), newReceiver(t)
 		removed.set("refuse")
@@ -124,6 +125,7 @@ func TestOnlyConfiguredEndpointsAreSentTo(t *testing.T) {
 // change of WEBHOOK_URLS, or a replica with none at all) leaves that endpoint's events to it: they
 // are dead-lettered only once no live replica lists the endpoint. On SQLite and on Postgres.
 func TestAnEndpointAnotherReplicaHasIsNotDeadLettered(t *testing.T) {
+	t.Parallel()
 	onEachDatabase(t, func(t *testing.T, db *sqldb.DB) {
 		theirs := newReceiver(t)
 		theirs.set("refuse")
@@ -148,6 +150,7 @@ func TestAnEndpointAnotherReplicaHasIsNotDeadLettered(t *testing.T) {
 // An event not delivered within its expiry is dead-lettered: counted, no longer pending, and
 // never sent, even once its endpoint is back. On SQLite and on Postgres.
 func TestUndeliveredEventsExpire(t *testing.T) {
+	t.Parallel()
 	onEachDatabase(t, func(t *testing.T, db *sqldb.DB) {
 		rcv := newReceiver(t)
 		rcv.set("refuse")
@@ -175,6 +178,7 @@ func TestUndeliveredEventsExpire(t *testing.T) {
 // the whole, hour-long, timeout), the other still receives all 20 events. On SQLite and on
 // Postgres.
 func TestADeadEndpointDelaysNoOther(t *testing.T) {
+	t.Parallel()
 	onEachDatabase(t, func(t *testing.T, db *sqldb.DB) {
 		dead, live := newReceiver(t), newReceiver(t)
 		dead.set("hang")
@@ -196,6 +200,7 @@ func TestADeadEndpointDelaysNoOther(t *testing.T) {
 // machine does not turn it into a retry, and a batch of 15 outlasts a hold of 2 s reckoned from
 // the batch's start) still gets each of 15 events once. On SQLite and on Postgres.
 func TestTwoOutboxesOnOneDatabaseSendEachEventOnce(t *testing.T) {
+	t.Parallel()
 	onEachDatabase(t, func(t *testing.T, db *sqldb.DB) {
 		rcv := newReceiver(t)
 		rcv.mu.Lock()
@@ -223,6 +228,7 @@ func TestTwoOutboxesOnOneDatabaseSendEachEventOnce(t *testing.T) {
 // Each endpoint's deliveries are signed with its own secret when it has one, with the shared
 // one otherwise; each receiver checks with its own.
 func TestEachEndpointSignsWithItsSecret(t *testing.T) {
+	t.Parallel()
 	const own = "endpoint b's own secret"
 	shared, mine := newReceiver(t), newReceiverWith(t, own)
 	db, err := sqldb.Open("sqlite:" + filepath.Join(t.TempDir(), "outbox.db"))
@@ -244,6 +250,7 @@ func TestEachEndpointSignsWithItsSecret(t *testing.T) {
 // An outbox table of the version before expiry (no created_at, no dead_at) is brought up to
 // date at the start, and what it held is delivered. On SQLite and on Postgres.
 func TestAnOutboxFromBeforeExpiryIsUpgraded(t *testing.T) {
+	t.Parallel()
 	onEachDatabase(t, func(t *testing.T, db *sqldb.DB) {
 		rcv := newReceiver(t)
 		if _, err := db.Exec(`CREATE TABLE webhook_outbox (

@@ -15,12 +15,16 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/seed018cc74c/vaultd/service/kit/paralleltest"
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb"
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb/sqldbtest"
 	"github.com/seed018cc74c/vaultd/service/kit/webhook"
 )
 
-func TestMain(m *testing.M) { os.Exit(sqldbtest.Main(m)) }
+func TestMain(m *testing.M) {
+	paralleltest.Default(8) // the tests wait on backoffs and timeouts
+	os.Exit(sqldbtest.Main(m))
+}
 
 const secret = "a webhook secret for the tests"
 
@@ -136,6 +140,7 @@ func waitFor(t *testing.T, what string, within time.Duration, cond func() bool) 
 // are delivered once it is back, each once, signed; none counts as delivered meanwhile; an outbox
 // opened again (a restart) delivers what the one before left. On SQLite and on Postgres.
 func TestEveryEventIsDeliveredOnceTheEndpointIsBack(t *testing.T) {
+	t.Parallel()
 	for _, dialect := range []string{"sqlite", "postgres"} {
 		t.Run(dialect, func(t *testing.T) {
 			t.Parallel()
