@@ -43,7 +43,6 @@ func code(err error) string {
 // Two replicas' gates on one budget in Redis: what one pays and reserves counts at the other;
 // payments leave the window by Redis's clock; a reservation released at one reopens the other.
 func TestSharedBudgetHoldsAcrossReplicas(t *testing.T) {
-	t.Parallel()
 	url, _ := redistest.Server(t)
 	opts, _ := redis.ParseURL(url)
 	rdb := redis.NewClient(opts)
@@ -77,7 +76,6 @@ func TestSharedBudgetHoldsAcrossReplicas(t *testing.T) {
 // A replica cut off from Redis refuses (503 UNAVAILABLE, never unchecked) and keeps what it
 // could not write; back in touch, it writes that first, so the fleet's total has it.
 func TestSharedBudgetWritesWhatItMissed(t *testing.T) {
-	t.Parallel()
 	url, _ := redistest.Server(t)
 	var link redistest.Partition
 	probe := gate.NewSharedRedis(link.Client(t, url), "test:spend", "probe", time.Minute)
@@ -104,7 +102,6 @@ func TestSharedBudgetWritesWhatItMissed(t *testing.T) {
 // in one step, so with a limit of 10 and sends of 6, exactly two pass (0 → 6 → 12), however
 // the replicas' sends interleave.
 func TestSharedAdmissionIsOneStep(t *testing.T) {
-	t.Parallel()
 	url, _ := redistest.Server(t)
 	opts, _ := redis.ParseURL(url)
 	rdb := redis.NewClient(opts)
@@ -135,7 +132,6 @@ func TestSharedAdmissionIsOneStep(t *testing.T) {
 // /ready asks SpendReached, which reads no Redis: what another replica paid reaches it through
 // Run's poll, which reads the fleet's total each BALANCE_POLL_INTERVAL.
 func TestRunsPollBringsTheFleetsSpendingToReadiness(t *testing.T) {
-	t.Parallel()
 	url, _ := redistest.Server(t)
 	opts, _ := redis.ParseURL(url)
 	rdb := redis.NewClient(opts)
@@ -174,7 +170,6 @@ func TestRunsPollBringsTheFleetsSpendingToReadiness(t *testing.T) {
 // work already done is written all the same (Reserve and Settled keep ctx's values, not its
 // cancellation).
 func TestTheCallersContextReachesTheSharedBudget(t *testing.T) {
-	t.Parallel()
 	url, _ := redistest.Server(t)
 	opts, _ := redis.ParseURL(url)
 	rdb := redis.NewClient(opts)
