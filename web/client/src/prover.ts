@@ -75,9 +75,8 @@ export class Prover {
     private readonly starting?: Spawned[],
     key?: SectionedKey,
   ) {
-    // The proving key is fetched from now on (or since the wasm arrived: key), behind the wasm,
-    // and its points dealt as they arrive: a proof asked for meanwhile multiplies what has
-    // arrived while the rest comes.
+    // The proving key (key: its download begun by load) behind the wasm, its points dealt as
+    // they arrive: a proof asked for meanwhile multiplies what has arrived while the rest comes.
     this.key = key ?? new SectionedKey(assets, cache);
     if (!starting) return;
     this.dealt();
@@ -94,12 +93,12 @@ export class Prover {
   /**
    * Loads the prover: in a Web Worker where there is one (browsers), in-process otherwise
    * (Node), and answers once it can prove; its proving key then downloads in the background,
-   * its points decoded as they arrive (in Node at the first proof) and kept for every proof. `assets` overrides where the
-   * files come from: a production proving key from a URL, say (a ceremony's, in the sectioned
-   * format: docs/prover.md), with its sha256 (`sha256: {sectionedKey}`). Every file is checked
-   * against its sha256 (the package pins its own): the wasm and wasm_exec.js before they run,
-   * the key as its bytes pass, and no proof made from a key that is not the pinned one is
-   * answered. A browser keeps the checked files in Cache Storage (`cacheName`): a second load
+   * its points decoded as they arrive (in Node at the first proof) and kept for every proof.
+   * `assets` overrides where the files come from: a production proving key from a URL, say (a
+   * ceremony's, in the sectioned format: docs/prover.md), with its sha256 (`sha256:
+   * {sectionedKey}`). Every file is checked against its sha256 (the package pins its own): the
+   * wasm and wasm_exec.js before they run, the key once it has arrived, and no proof made from a
+   * key that is not the pinned one is answered. A browser keeps the checked files in Cache Storage (`cacheName`): a second load
    * reads them from there, checked again, and fetches again a copy that is not the pinned one.
    * `onProgress` is told the bytes received and the stages ("downloading", "starting",
    * "ready"), a few times a second. In a browser, the other cores prove too: `workers` Web
