@@ -29,7 +29,6 @@ import (
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
 	"github.com/seed018cc74c/vaultd/service/faucet"
-	"github.com/seed018cc74c/vaultd/service/kit/paralleltest"
 	"github.com/seed018cc74c/vaultd/service/kit/platform"
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb/sqldbtest"
 )
@@ -47,7 +46,6 @@ func TestMain(m *testing.M) {
 	if os.Getenv(crashChildEnv) != "" {
 		os.Exit(crashChild())
 	}
-	paralleltest.Default(4) // most of a test waits for blocks, receipts and child processes
 	os.Exit(sqldbtest.Main(m))
 }
 

@@ -153,7 +153,10 @@ func TestALostWalletLockStopsSigning(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, `SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND pid <> pg_backend_pid()`); err != nil {
+	// This test's database only: the other tests' faucets, running meanwhile on the same cluster,
+	// keep their sessions.
+	if _, err := conn.ExecContext(ctx, `SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND pid <> pg_backend_pid()
+		AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`); err != nil {
 		t.Fatal(err)
 	}
 	lockKey := "vaultd:faucet:" + strings.ToLower(wallet.Hex())

@@ -27,7 +27,6 @@ import (
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devstack"
 	"github.com/seed018cc74c/vaultd/service/indexer"
-	"github.com/seed018cc74c/vaultd/service/kit/paralleltest"
 	"github.com/seed018cc74c/vaultd/service/kit/platform"
 	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb/sqldbtest"
@@ -48,7 +47,6 @@ func TestMain(m *testing.M) {
 			return svc.Run(ctx)
 		})
 	}
-	paralleltest.Default(4) // most of a test waits for blocks and the indexer's polls
 	os.Exit(sqldbtest.Main(m))
 }
 

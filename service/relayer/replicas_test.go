@@ -25,7 +25,6 @@ import (
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
-	"github.com/seed018cc74c/vaultd/service/kit/paralleltest"
 	"github.com/seed018cc74c/vaultd/service/kit/platform"
 	"github.com/seed018cc74c/vaultd/service/kit/platform/otlptest"
 	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
@@ -50,9 +49,6 @@ func TestMain(m *testing.M) {
 			return svc.Run(ctx)
 		})
 	}
-	// Most of a test here waits for blocks, receipts and leases; four at a time rather than one a
-	// CPU (the tests that must run alone are not parallel).
-	paralleltest.Default(4)
 	os.Exit(sqldbtest.Main(m)) // stops the Postgres cluster if a test started one
 }
 
