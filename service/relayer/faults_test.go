@@ -254,10 +254,11 @@ func TestPendingOutsideTransactionIsAbsorbed(t *testing.T) {
 // answer is lost. Each time nothing is left half-done and nothing is sent twice: afterwards
 // reveals succeed with contiguous nonces.
 func TestRPCFaults(t *testing.T) {
-	// Not in parallel: a 300 ms RPC_TIMEOUT lapses when a neighbour's proofs take the cores.
+	// Not in parallel, and a 1 s RPC_TIMEOUT rather than less: a shorter one lapsed when other
+	// work took the cores (other packages' tests, CI's other lanes).
 	c := devchaintest.Start(t)
 	proxy := newFaultProxy(t, c.RPCURL)
-	s := startRelayer(t, c, map[string]string{"RPC_URL": proxy.url, "RPC_TIMEOUT": "300ms", "RECEIPT_TIMEOUT": "3s", "REPLACE_AFTER": "2s"})
+	s := startRelayer(t, c, map[string]string{"RPC_URL": proxy.url, "RPC_TIMEOUT": "1s", "RECEIPT_TIMEOUT": "3s", "REPLACE_AFTER": "2s"})
 	start := operatorNonce(t, c)
 
 	// 1. No answer to the send (nor to the lookup that follows): the transaction may have
