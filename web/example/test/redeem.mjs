@@ -295,9 +295,9 @@ try {
     const text = `${r.url} ${JSON.stringify(r.headers)} ${r.body}`.toLowerCase();
     return secrets.some((s) => text.includes(s)) || text.includes("vaultd-card") || Boolean(r.headers.referer);
   });
-  const fromWorker = requests.filter((r) => /\/assets\/prover\.[0-9a-f]{16}\.wasm$/.test(r.url)).length;
+  const wasmFetched = requests.filter((r) => /\/assets\/prover\.[0-9a-f]{16}\.wasm$/.test(r.url)).length;
   if (leaks.length) fail(`requests carrying a secret or a Referer: ${JSON.stringify(leaks.slice(0, 3))}`);
-  if (!fromWorker || !requests.some((r) => r.url.startsWith(relayer) && r.body.includes("publicSignals"))) fail(`the recording missed the worker's or the relayer's requests: ${requests.length} recorded`);
+  if (!wasmFetched || !requests.some((r) => r.url.startsWith(relayer) && r.body.includes("publicSignals"))) fail(`the recording missed the prover's wasm (fetched by the page, its body handed to the worker) or the relayer's requests: ${requests.length} recorded`);
   const origins = [...new Set(requests.map((r) => new URL(r.url).origin))];
   if (!arrived.some((r) => r.url === "/redeem")) fail("the pages' server did not see the redeem page's request");
   console.log(`ok  ${requests.length} requests recorded in the browser (the pages, the prover's worker, ${origins.length} origins), ${arrived.length} as the pages' server received them: none carries a card's secret or the key made, none a Referer`);
