@@ -11,12 +11,14 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/XSAM/otelsql"
 	_ "github.com/jackc/pgx/v5/stdlib" // database/sql driver "pgx"
 	semconv "go.opentelemetry.io/otel/semconv/v1.37.0"
 	"go.opentelemetry.io/otel/trace"
-	_ "modernc.org/sqlite" // database/sql driver "sqlite"
+	"modernc.org/sqlite" // database/sql driver "sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/seed018cc74c/vaultd/service/kit/tracing"
 )
@@ -50,9 +52,11 @@ func IsPostgres(databaseURL string) bool {
 
 // Open opens databaseURL's database. SQLite runs in WAL mode with synchronous=FULL (a commit is
 // on disk when it returns) behind one connection: SQLite writes one at a time anyway, and this
-// way no writer waits on a busy lock. Postgres gets a pool of 10 connections.
+// way no writer waits on a busy lock. Postgres gets a pool of 10 connections. The pragmas apply
+// in order: the busy timeout first, so that switching to WAL waits for another process that
+// holds the file (a replica starting beside it) rather than failing.
 func Open(databaseURL string, opts ...Option) (*DB, error) {
-	return open(databaseURL, pool{sqliteParams: "_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=busy_timeout(10000)&_txlock=immediate", sqliteConns: 1, postgresConns: 10}, opts)
+	return open(databaseURL, pool{sqliteParams: "_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_txlock=immediate", sqliteConns: 1, postgresConns: 10}, opts)
 }
 
 // Option is how a database is opened beyond its URL.
@@ -113,11 +117,29 @@ func open(databaseURL string, p pool, opts []Option) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("DATABASE_URL: %w", err)
 	}
-	if err := db.Ping(); err != nil {
+	if err := ping(db); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("DATABASE_URL %s: %w", redact(databaseURL), err)
 	}
 	return &DB{DB: db, Dialect: dialect}, nil
+}
+
+// busyWait is how long SQLite waits for a lock another process holds: busy_timeout(10000).
+const busyWait = 10 * time.Second
+
+// ping checks that the database answers. A SQLite file that another process holds while it
+// switches the file to WAL or migrates answers busy at once, whatever the busy timeout (SQLite
+// does not wait where waiting could deadlock): the open waits for it as long as the timeout.
+func ping(db *sql.DB) error {
+	deadline := time.Now().Add(busyWait)
+	for {
+		err := db.Ping()
+		var e *sqlite.Error
+		if err == nil || !errors.As(err, &e) || e.Code()&0xff != sqlite3.SQLITE_BUSY || time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // parse reads sqlite:PATH, sqlite:///PATH or postgres://… (postgresql://…).

@@ -2,8 +2,10 @@ package sqldb_test
 
 import (
 	"os"
+	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb"
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb/sqldbtest"
@@ -36,5 +38,43 @@ func TestMigrateFromManyReplicasAtOnce(t *testing.T) {
 		if err != nil {
 			t.Fatalf("a replica's migration: %v", err)
 		}
+	}
+}
+
+// Replicas sharing one SQLite file open it at once: the one that finds the file locked by
+// another (which is switching it to WAL, or migrating) waits for the lock rather than failing
+// to start with "database is locked".
+func TestOpenWaitsForAnotherProcessesLock(t *testing.T) {
+	url := "sqlite:" + filepath.Join(t.TempDir(), "shared.db")
+	holder, err := sqldb.Open(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Close()
+	if _, err := holder.Exec(`PRAGMA journal_mode=DELETE`); err != nil { // as a file no replica has opened yet
+		t.Fatal(err)
+	}
+	tx, err := holder.Begin() // _txlock=immediate: the file's write lock, held
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(`CREATE TABLE a (id INTEGER PRIMARY KEY)`); err != nil {
+		t.Fatal(err)
+	}
+	released := make(chan struct{})
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		tx.Commit()
+		close(released)
+	}()
+	db, err := sqldb.Open(url)
+	if err != nil {
+		t.Fatalf("opened while another process held the file's lock: %v", err)
+	}
+	defer db.Close()
+	<-released
+	var mode string
+	if err := db.QueryRow(`PRAGMA journal_mode`).Scan(&mode); err != nil || mode != "wal" {
+		t.Fatalf("journal mode %q, %v; want wal", mode, err)
 	}
 }
