@@ -26,3 +26,11 @@ commands() {
   fi
   echo "$dir"
 }
+
+# client: installs and builds @vaultd/client (web/client: the wasm prover, its assets, the
+# types); once a run under .ci/run, whose journeys lane builds it for the scripts it runs and
+# sets VAULTD_CI_CLIENT.
+client() {
+  [ -n "${VAULTD_CI_CLIENT:-}" ] && return
+  (cd web/client && npm ci --no-audit --no-fund --loglevel=error && npm run --silent build >/dev/null)
+}
