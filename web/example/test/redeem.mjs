@@ -36,7 +36,9 @@ const work = mkdtempSync(join(tmpdir(), "vaultd-redeem-"));
 const m = JSON.parse(readFileSync(devnet, "utf8"));
 const token = m.tokens[0];
 const cliAmount = 777n * 10n ** BigInt(token.decimals - 2); // 7.77 tokens
-const zbar = (png) => execFileSync("zbarimg", ["--quiet", "--raw", png], { encoding: "utf8" }).trim();
+// QR codes only: zbar's other symbologies can read a false barcode in a dense QR code's modules
+// (a six-digit one was printed beside a voucher card's link).
+const zbar = (png) => execFileSync("zbarimg", ["--quiet", "--raw", "-Sdisable", "-Sqrcode.enable", png], { encoding: "utf8" }).trim();
 const balanceOf = async (owner) => {
   const r = await fetch(m.rpcUrl, {
     method: "POST",

@@ -72,7 +72,8 @@ const create = (name, extra = []) => {
 // scanned checks that zbarimg decodes png to link, and says what its QR code measures (the
 // package the pages draw QR codes with; card create's agree: version and modules).
 const scanned = (png, link) => {
-  const decoded = execFileSync("zbarimg", ["--quiet", "--raw", png], { encoding: "utf8" }).trim();
+  // QR codes only: zbar's other symbologies can read a false barcode in a dense QR code's modules.
+  const decoded = execFileSync("zbarimg", ["--quiet", "--raw", "-Sdisable", "-Sqrcode.enable", png], { encoding: "utf8" }).trim();
   if (decoded !== link) fail(`zbarimg read ${decoded}, want the link ${link}`);
   const q = QRCode.create(link, { errorCorrectionLevel: "M" });
   const n = q.modules.size + 8;
