@@ -93,15 +93,18 @@ const visit = async (browser, link) => {
     await new Promise((r) => setTimeout(r, 200));
   }
   // "I saved the key", ticked again if a tap on "Make a wallet" that landed late made another
-  // wallet (which unticks it), as a person would; then Redeem once possible.
-  for (let i = 0, tickedFor = 0; ; i++) {
+  // wallet (which unticks it), or if a tap did not tick it (one landed while the page moved the
+  // box), as a person would; then Redeem once possible.
+  for (let i = 0, tickedFor = 0, tappedAt = 0; ; i++) {
     const seen = await page.evaluate(() => ({ ready: !document.querySelector("#redeem").disabled || document.body.dataset.state === "refused", saved: document.querySelector("#saved").checked, making: document.querySelector("#make-wallet").disabled, state: document.body.dataset.state, journey: window.journey }));
     if (seen.ready) break;
     if (i === 1200) throw new Error(`Redeem not possible within 2 minutes: ${JSON.stringify(seen)}`);
-    // Once a wallet (a tap on the box toggles it: one a wallet, the page's thread may be slow to show it).
+    // Once a wallet, or again 3 s after a tap that left it unticked (a tap on the box toggles it,
+    // and the throttled page's thread may be slow to show it: not sooner).
     const wallets = seen.journey?.walletsMade ?? 0;
-    if (!seen.saved && !seen.making && wallets > tickedFor) {
+    if (!seen.saved && !seen.making && (wallets > tickedFor || (wallets > 0 && Date.now() - tappedAt > 3000))) {
       tickedFor = wallets;
+      tappedAt = Date.now();
       await page.tap("#saved");
     }
     await new Promise((r) => setTimeout(r, 100));
