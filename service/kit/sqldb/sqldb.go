@@ -53,8 +53,8 @@ func IsPostgres(databaseURL string) bool {
 // Open opens databaseURL's database. SQLite runs in WAL mode with synchronous=FULL (a commit is
 // on disk when it returns) behind one connection: SQLite writes one at a time anyway, and this
 // way no writer waits on a busy lock. Postgres gets a pool of 10 connections. The pragmas apply
-// in order: the busy timeout first, so that switching to WAL waits for another process that
-// holds the file (a replica starting beside it) rather than failing.
+// in order: the busy timeout first, so that those after it wait for a lock where SQLite waits at
+// all (see ping for where it does not).
 func Open(databaseURL string, opts ...Option) (*DB, error) {
 	return open(databaseURL, pool{sqliteParams: "_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_txlock=immediate", sqliteConns: 1, postgresConns: 10}, opts)
 }
