@@ -6,14 +6,15 @@
 // every asset against before it runs or uses it. Each file's name carries its hash
 // (prover.<16 hex digits of its sha256>.wasm): a URL's content never changes, so it may be cached
 // for ever (docs/client.md). The compressible ones get a brotli (.br) and a gzip (.gz) copy
-// beside them, for a server to send with Content-Encoding (kept in .cache/, never committed, for
-// the next build). It also copies the API types (gen/ts, generated from openapi/) into src/gen
+// beside them, for a server to send with Content-Encoding (kept in the user's cache directory
+// for the next build). It also copies the API types (gen/ts, generated from openapi/) into src/gen
 // (never committed), so that the package compiles from src alone into a flat dist/
 // (dist/index.js, dist/prover.js, dist/assets/).
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -48,21 +49,24 @@ for (const [name, file] of Object.entries(named)) {
   renameSync(join(out, file), join(out, files[name]));
 }
 // Brotli at quality 11 for the wasm: 14% smaller than at 9, but ~30 s of CPU for a 10 MB wasm
-// (9: ~4 s), so each compressed copy is kept in .cache/ under the file's sha256 and reused while
-// the file is the same (CI builds the package twice). Quality 9 for the sectioned proving key,
-// whose points hardly compress (brotli saves 4.7% of it, 0.12 MB; 11 would save 0.2% more). A copy that saves less than 3% is not written: the server
-// sends the file itself.
-const cache = join(root, "web/client/.cache");
+// (9: ~4 s), so each compressed copy is kept under the file's sha256 and reused while the file
+// is the same: in the user's cache directory ($XDG_CACHE_HOME or ~/.cache, vaultd/client-assets),
+// so that every checkout on the machine shares them, a clean clone (CI's) among them. Quality 9
+// for the sectioned proving key, whose points hardly compress (brotli saves 4.7% of it, 0.12 MB;
+// 11 would save 0.2% more). A copy that saves less than 3% is not written: the server sends the
+// file itself.
+const cache = join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "vaultd", "client-assets");
 mkdirSync(cache, { recursive: true });
 const used = new Set();
 const compressed = (file, sha, ext, quality, make) => {
   const key = `${sha}.${ext}${quality}`;
+  const path = join(cache, key);
   used.add(key);
-  if (!existsSync(join(cache, key))) {
-    writeFileSync(join(cache, `${key}.tmp`), make(readFileSync(join(out, file))));
-    renameSync(join(cache, `${key}.tmp`), join(cache, key)); // never half a copy under its name
-  }
-  return readFileSync(join(cache, key));
+  if (existsSync(path)) return readFileSync(path);
+  const z = make(readFileSync(join(out, file)));
+  writeFileSync(`${path}.${process.pid}.tmp`, z);
+  renameSync(`${path}.${process.pid}.tmp`, path); // never half a copy under its name
+  return z;
 };
 for (const [name, quality] of [["wasm", 11], ["wasmExec", 11], ["sectionedKey", 9]]) {
   const file = files[name];
@@ -73,7 +77,15 @@ for (const [name, quality] of [["wasm", 11], ["wasmExec", 11], ["sectionedKey", 
   const gz = compressed(file, pinned[name], "gz", 9, (data) => gzipSync(data, { level: 9 }));
   for (const [ext, z] of [["br", br], ["gz", gz]]) if (z.length < size * 0.97) writeFileSync(join(out, `${file}.${ext}`), z);
 }
-for (const f of readdirSync(cache)) if (!used.has(f)) rmSync(join(cache, f)); // only this build's copies are kept
+// Copies this build did not use, written over a week ago, are dropped (the builds of other
+// checkouts share the directory).
+const week = Date.now() - 7 * 24 * 3600 * 1000;
+for (const f of readdirSync(cache)) {
+  if (used.has(f)) continue;
+  try {
+    if (statSync(join(cache, f)).mtimeMs < week) rmSync(join(cache, f), { force: true });
+  } catch {} // dropped by another build meanwhile
+}
 writeFileSync(
   join(root, "web/client/src/pinned.gen.ts"),
   `// Written by scripts/assets.mjs at build (not committed): the sha256 of the prover's own assets,\n` +
