@@ -12,14 +12,15 @@ const clients = createClients({ relayer: relayerUrl, indexer: indexerUrl });
 
 // A proving key changed anywhere (here a copy with one byte flipped) gives no proof: the package
 // pins its assets' sha256, and the key's is taken as it is fed to the proof.
-const { readFile, writeFile, mkdtemp } = await import("node:fs/promises");
+const { readFile, writeFile, mkdtemp, rm } = await import("node:fs/promises");
 const { tmpdir } = await import("node:os");
 const { join } = await import("node:path");
 const { fileURLToPath, pathToFileURL } = await import("node:url");
 const keyUrl = assetsAt(new URL("./assets/", import.meta.resolve("@vaultd/client/prover")).href).sectionedKey;
 const tampered = await readFile(fileURLToPath(keyUrl));
 tampered[tampered.length - 1] ^= 1;
-const tamperedFile = join(await mkdtemp(join(tmpdir(), "vaultd-smoke-")), "reveal.pks");
+const tamperedDir = await mkdtemp(join(tmpdir(), "vaultd-smoke-"));
+const tamperedFile = join(tamperedDir, "reveal.pks");
 await writeFile(tamperedFile, tampered);
 const wrong = await Prover.load({ assets: { sectionedKey: pathToFileURL(tamperedFile).href } });
 try {
@@ -31,6 +32,7 @@ try {
   log("ok  a tampered proving key gives no proof: its sha256 is not the pinned one");
 }
 wrong.terminate();
+await rm(tamperedDir, { recursive: true, force: true });
 
 let t = performance.now();
 const prover = await Prover.load();

@@ -19,7 +19,7 @@
 // received, the QR codes' versions) are printed.
 //   node test/redeem.mjs <devnet.json> <registry> <relayer> <faucet> <indexer> <artifacts dir> <card binary>
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import puppeteer from "puppeteer-core";
@@ -33,6 +33,7 @@ const fail = (msg) => {
   throw new Error(msg);
 };
 const work = mkdtempSync(join(tmpdir(), "vaultd-redeem-"));
+process.on("exit", () => rmSync(work, { recursive: true, force: true }));
 const m = JSON.parse(readFileSync(devnet, "utf8"));
 const token = m.tokens[0];
 const cliAmount = 777n * 10n ** BigInt(token.decimals - 2); // 7.77 tokens

@@ -15,7 +15,7 @@
 //   node test/voucher.mjs <devnet.json> <registry> <relayer> <faucet> <indexer> <artifacts dir> <card binary> <admin key>
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import puppeteer from "puppeteer-core";
@@ -29,6 +29,7 @@ const fail = (msg) => {
   throw new Error(msg);
 };
 const work = mkdtempSync(join(tmpdir(), "vaultd-voucher-"));
+process.on("exit", () => rmSync(work, { recursive: true, force: true }));
 const m = JSON.parse(readFileSync(devnet, "utf8"));
 const token = m.tokens[0];
 const amount = 10n ** BigInt(token.decimals); // one token

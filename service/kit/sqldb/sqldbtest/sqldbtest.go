@@ -24,7 +24,8 @@ import (
 var cluster struct {
 	once    sync.Once
 	err     error
-	dir     string
+	dir     string // the cluster's folder: its data and its log
+	data    string
 	port    int
 	asUser  string // run the server's commands as this user ("" = the current one)
 	bin     string
@@ -42,7 +43,9 @@ func Main(m *testing.M) int {
 		if cluster.admin != nil {
 			cluster.admin.Close()
 		}
-		run(cluster.bin, "pg_ctl", "-D", cluster.dir, "-m", "immediate", "stop")
+		if cluster.data != "" {
+			run(cluster.bin, "pg_ctl", "-D", cluster.data, "-m", "immediate", "stop")
+		}
 		os.RemoveAll(cluster.dir)
 	}
 	return code
@@ -108,7 +111,7 @@ func start() {
 		cluster.err = fmt.Errorf("initdb: %v: %s", err, out)
 		return
 	}
-	cluster.dir = data
+	cluster.data = data
 	opts := fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off", cluster.port, dir)
 	if out, err := run(bin, "pg_ctl", "-D", data, "-o", opts, "-l", filepath.Join(dir, "log"), "-w", "start"); err != nil {
 		cluster.err = fmt.Errorf("pg_ctl start: %v: %s", err, out)
