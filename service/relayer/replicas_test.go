@@ -49,6 +49,7 @@ func TestMain(m *testing.M) {
 			return svc.Run(ctx)
 		})
 	}
+	devchaintest.OverlapWaits()
 	os.Exit(sqldbtest.Main(m)) // stops the Postgres cluster if a test started one
 }
 
