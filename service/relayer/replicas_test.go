@@ -25,6 +25,7 @@ import (
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
+	"github.com/seed018cc74c/vaultd/service/kit/paralleltest"
 	"github.com/seed018cc74c/vaultd/service/kit/platform"
 	"github.com/seed018cc74c/vaultd/service/kit/platform/otlptest"
 	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
@@ -49,7 +50,7 @@ func TestMain(m *testing.M) {
 			return svc.Run(ctx)
 		})
 	}
-	devchaintest.OverlapWaits()
+	paralleltest.Default(4)    // the tests wait on blocks, receipts and timeouts
 	os.Exit(sqldbtest.Main(m)) // stops the Postgres cluster if a test started one
 }
 

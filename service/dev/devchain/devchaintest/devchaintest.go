@@ -4,9 +4,6 @@ package devchaintest
 
 import (
 	"context"
-	"flag"
-	"runtime"
-	"strconv"
 	"testing"
 	"time"
 
@@ -43,16 +40,4 @@ func StartWith(t testing.TB, chainID uint64) (*devchain.Chain, error) {
 	}
 	t.Cleanup(func() { c.Close() })
 	return c, nil
-}
-
-// OverlapWaits makes the package's parallel tests run twice as many at a time as there are
-// CPUs (testing's default is as many): a test on the dev chain spends most of its time waiting
-// for blocks, receipts and timeouts, so at one test a CPU the package's wall time was twice its
-// CPU time. An explicit -parallel (or -test.parallel) still wins: TestMain calls this before
-// m.Run, which parses the command line. A test with a timing that the extra load could break
-// does not call t.Parallel.
-func OverlapWaits() {
-	if f := flag.Lookup("test.parallel"); f != nil {
-		f.Value.Set(strconv.Itoa(2 * runtime.GOMAXPROCS(0)))
-	}
 }
