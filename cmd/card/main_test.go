@@ -122,15 +122,7 @@ func TestCardAsALinkAndAQRCode(t *testing.T) {
 	if err != nil || info.Mode().Perm() != 0o600 {
 		t.Fatalf("the QR code's file: %v %v", info, err)
 	}
-	if zbar, err := exec.LookPath("zbarimg"); err == nil {
-		// QR codes only: zbar's other symbologies can read a false barcode in a dense QR code's modules.
-		decoded, err := exec.Command(zbar, "--quiet", "--raw", "-Sdisable", "-Sqrcode.enable", png).Output()
-		if err != nil || strings.TrimSpace(string(decoded)) != link {
-			t.Fatalf("zbarimg read %q (%v), want the link", decoded, err)
-		}
-	} else {
-		t.Log("zbarimg not installed (Debian's zbar-tools; .ci/run installs it): the QR code was not decoded")
-	}
+	checkQR(t, png, link)
 	recipient := common.HexToAddress("0x4444444444444444444444444444444444444444").Hex()
 	out.Reset()
 	if err := run(ctx, []string{"redeem", "--devnet", manifest, "--secret", link, "--recipient", recipient, "--print"}, &out, &errOut); err != nil {
@@ -544,13 +536,7 @@ func TestRedeemWithASponsorsVoucher(t *testing.T) {
 	if carried := voucher.OfCard(c0); carried == nil || *carried != written || !strings.Contains(link, "&amount=1000&voucher=") {
 		t.Fatalf("the link %s carries %+v, the file %+v", link, carried, written)
 	}
-	if zbar, err := exec.LookPath("zbarimg"); err == nil {
-		// QR codes only: zbar's other symbologies can read a false barcode in a dense QR code's modules.
-		decoded, err := exec.Command(zbar, "--quiet", "--raw", "-Sdisable", "-Sqrcode.enable", png).Output()
-		if err != nil || strings.TrimSpace(string(decoded)) != link {
-			t.Fatalf("zbarimg read %q (%v), want the link", decoded, err)
-		}
-	}
+	checkQR(t, png, link)
 	plain := create() // no voucher: none in the link
 	if strings.Contains(plain, "voucher") {
 		t.Fatalf("a card without a voucher: %s", plain)
@@ -590,5 +576,21 @@ func TestRedeemWithASponsorsVoucher(t *testing.T) {
 	}
 	if got := tokenBalanceOf(t, c, token, recipient); got.Cmp(big.NewInt(1000)) != 0 {
 		t.Fatalf("the recipient holds %s after the refusal", got)
+	}
+}
+
+// checkQR checks that Debian's zbarimg decodes the QR code in png to link (logged and skipped
+// where zbar-tools is not installed; .ci/run installs it).
+func checkQR(t *testing.T, png, link string) {
+	t.Helper()
+	zbar, err := exec.LookPath("zbarimg")
+	if err != nil {
+		t.Log("zbarimg not installed (Debian's zbar-tools; .ci/run installs it): the QR code was not decoded")
+		return
+	}
+	// QR codes only: zbar's other symbologies can read a false barcode in a dense QR code's modules.
+	decoded, err := exec.Command(zbar, "--quiet", "--raw", "-Sdisable", "-Sqrcode.enable", png).Output()
+	if err != nil || strings.TrimSpace(string(decoded)) != link {
+		t.Fatalf("zbarimg read %q (%v), want the link", decoded, err)
 	}
 }

@@ -26,6 +26,7 @@ import puppeteer from "puppeteer-core";
 import QRCode from "qrcode";
 import { privateKeyToAccount } from "viem/accounts";
 import { serve } from "../serve.mjs";
+import { zbar } from "./zbar.mjs";
 
 const [devnet, registry, relayer, faucet, indexer, artifacts, cardTool] = process.argv.slice(2);
 mkdirSync(artifacts, { recursive: true });
@@ -37,9 +38,6 @@ process.on("exit", () => rmSync(work, { recursive: true, force: true }));
 const m = JSON.parse(readFileSync(devnet, "utf8"));
 const token = m.tokens[0];
 const cliAmount = 777n * 10n ** BigInt(token.decimals - 2); // 7.77 tokens
-// QR codes only: zbar's other symbologies can read a false barcode in a dense QR code's modules
-// (a six-digit one was printed beside a voucher card's link).
-const zbar = (png) => execFileSync("zbarimg", ["--quiet", "--raw", "-Sdisable", "-Sqrcode.enable", png], { encoding: "utf8" }).trim();
 const balanceOf = async (owner) => {
   const r = await fetch(m.rpcUrl, {
     method: "POST",

@@ -22,6 +22,7 @@ import puppeteer from "puppeteer-core";
 import QRCode from "qrcode";
 import { privateKeyToAccount } from "viem/accounts";
 import { serve } from "../serve.mjs";
+import { zbar } from "./zbar.mjs";
 
 const [devnet, registry, relayer, faucet, indexer, artifacts, cardTool, adminKey] = process.argv.slice(2);
 mkdirSync(artifacts, { recursive: true });
@@ -73,8 +74,7 @@ const create = (name, extra = []) => {
 // scanned checks that zbarimg decodes png to link, and says what its QR code measures (the
 // package the pages draw QR codes with; card create's agree: version and modules).
 const scanned = (png, link) => {
-  // QR codes only: zbar's other symbologies can read a false barcode in a dense QR code's modules.
-  const decoded = execFileSync("zbarimg", ["--quiet", "--raw", "-Sdisable", "-Sqrcode.enable", png], { encoding: "utf8" }).trim();
+  const decoded = zbar(png);
   if (decoded !== link) fail(`zbarimg read ${decoded}, want the link ${link}`);
   const q = QRCode.create(link, { errorCorrectionLevel: "M" });
   const n = q.modules.size + 8;

@@ -24,8 +24,7 @@ import (
 var cluster struct {
 	once    sync.Once
 	err     error
-	dir     string // the cluster's folder: its data and its log
-	data    string
+	dir     string // the cluster's folder: its data (data/) and its log
 	port    int
 	asUser  string // run the server's commands as this user ("" = the current one)
 	bin     string
@@ -43,9 +42,7 @@ func Main(m *testing.M) int {
 		if cluster.admin != nil {
 			cluster.admin.Close()
 		}
-		if cluster.data != "" {
-			run(cluster.bin, "pg_ctl", "-D", cluster.data, "-m", "immediate", "stop")
-		}
+		run(cluster.bin, "pg_ctl", "-D", filepath.Join(cluster.dir, "data"), "-m", "immediate", "stop")
 		os.RemoveAll(cluster.dir)
 	}
 	return code
@@ -111,7 +108,6 @@ func start() {
 		cluster.err = fmt.Errorf("initdb: %v: %s", err, out)
 		return
 	}
-	cluster.data = data
 	opts := fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off", cluster.port, dir)
 	if out, err := run(bin, "pg_ctl", "-D", data, "-o", opts, "-l", filepath.Join(dir, "log"), "-w", "start"); err != nil {
 		cluster.err = fmt.Errorf("pg_ctl start: %v: %s", err, out)
