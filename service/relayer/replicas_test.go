@@ -461,7 +461,12 @@ func TestAWaitOnAnotherReplicaLinksToItsClaim(t *testing.T) {
 		}
 		second <- resp
 	}()
-	time.Sleep(300 * time.Millisecond) // b finds the claim taken and waits on it
+	// b's simulation must run before a's transaction is mined (after it, the vault refuses the
+	// spent nullifier); from there on b finds the claim taken and waits on it.
+	waitFor(t, "replica b to simulate the reveal", func() bool {
+		v, ok := seriesValue(platformtest.Scrape(t, b.url), `vaultd_relayer_reveal_stage_duration_seconds_count{stage="simulate"}`)
+		return ok && v >= 1
+	})
 	c.ResumeSealing()
 	ra, rb := <-first, <-second
 	if ra == nil || rb == nil || ra.StatusCode() != 200 || rb.StatusCode() != 200 || ra.JSON200.TxHash != rb.JSON200.TxHash {
