@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/ecdsa"
 	"database/sql"
+	"fmt"
 	"log/slog"
 	"maps"
 	"math/big"
@@ -59,7 +60,7 @@ func creditSponsor(t testing.TB, s *server, id, wei string) relayerapi.Sponsor {
 // The operator's sponsor routes, on SQLite and on Postgres: a sponsor is created with its key
 // answered once (vsk_ and 64 hex digits; the database holds only its SHA-256), credited, listed
 // and revoked (once: revoking again keeps the first time); an unknown id is 404, a credit of
-// nothing 400, and without the admin key every route is 401.
+// nothing 400, and without the admin key every route is 401. The list is in the order created.
 func TestSponsorAdminRoutes(t *testing.T) {
 	t.Parallel()
 	t.Run("sqlite", func(t *testing.T) {
@@ -128,6 +129,23 @@ func sponsorAdminRoutes(t *testing.T, c *devchain.Chain, s *server) (key string)
 	}
 	if r, err := s.client.CreateSponsorWithResponse(ctx, relayerapi.SponsorRequest{Name: "x"}, bearer(key)); err != nil || r.StatusCode() != 401 {
 		t.Fatalf("create with a sponsor's key as the admin's: %v %d", err, r.StatusCode())
+	}
+	// Oldest first, also for sponsors created within one millisecond (the creation time's unit).
+	want := []string{sp.Id, other.Id}
+	for i := range 12 { // within the admin routes' 30 requests a minute
+		more, _ := createSponsor(t, s, fmt.Sprintf("Sponsor %d", i), nil)
+		want = append(want, more.Id)
+	}
+	list, err = s.client.ListSponsorsWithResponse(ctx, bearer(adminKey))
+	if err != nil || list.JSON200 == nil {
+		t.Fatalf("list: %v %s", err, list.Body)
+	}
+	var got []string
+	for _, sp := range list.JSON200.Sponsors {
+		got = append(got, sp.Id)
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("listed %v, want the order created %v", got, want)
 	}
 	return key
 }
