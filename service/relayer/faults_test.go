@@ -496,14 +496,18 @@ func TestIdleRelayerBarelyCallsTheChain(t *testing.T) {
 	counter := devchaintest.CountCalls(t, c.RPCURL)
 	s := startRelayer(t, c, map[string]string{"RPC_URL": counter.URL, "BALANCE_POLL_INTERVAL": "1s"})
 	_, req := request(t, c, devUsers(c, 0), 91)
-	if r := reveal(t, s, req); r.StatusCode() != 200 { // the watch loop has had work, and is idle again
+	r := reveal(t, s, req)
+	if r.StatusCode() != 200 { // the watch loop has had work, and is idle again
 		t.Fatalf("reveal: %d %s", r.StatusCode(), r.Body)
 	}
-	waitFor(t, "nothing in flight", func() bool {
-		h, _ := s.client.GetHealthWithResponse(ctx) // answered from memory, no chain call
-		return h.JSON200.InFlight == 0
+	// The round that settled the reveal still reads the pending nonce and the balance after the
+	// flight left the in-flight set; its last step gives the gate back the reveal's reservation,
+	// leaving the spend window at what the reveal paid.
+	paid, _ := new(big.Float).Quo(new(big.Float).SetInt(costOf(t, c, r.JSON200.TxHash)), big.NewFloat(1e18)).Float64()
+	waitFor(t, "the round that settled the reveal to end", func() bool {
+		got, ok := seriesValue(scrape(t, s), "vaultd_relayer_spend_window_ether")
+		return ok && got > paid*(1-1e-9) && got < paid*(1+1e-9)
 	})
-	time.Sleep(200 * time.Millisecond) // the round that settled the reveal ends
 	counter.Take()
 	const idle = 3 * time.Second
 	time.Sleep(idle)
