@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -181,11 +182,34 @@ func TestIdleFaucetBarelyCallsTheChain(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)
 	counter := devchaintest.CountCalls(t, c.RPCURL)
-	s := startFaucet(t, c, t.TempDir(), map[string]string{"RPC_URL": counter.URL, "BALANCE_POLL_INTERVAL": "1s"})
+	// A spend limit far above the claim, for its window's gauge alone (below).
+	s := startFaucet(t, c, t.TempDir(), map[string]string{"RPC_URL": counter.URL, "BALANCE_POLL_INTERVAL": "1s", "FAUCET_SPEND_LIMIT": "1000000/1h"})
 	addr := freshAddress(t)
 	claim(t, s, addr.Hex())
-	waitStatus(t, s, addr, faucetapi.ClaimStatusConfirmed)
-	waitFor(t, "nothing in flight", func() bool { h, _ := s.client.GetHealthWithResponse(ctx); return h.JSON200.InFlight == 0 })
+	got := waitStatus(t, s, addr, faucetapi.ClaimStatusConfirmed)
+	// The round that settled the claim still reads the pending nonce and the balance after the
+	// flight left the in-flight set; its last step gives the gate back the claim's reservation,
+	// leaving the spend window at what the claim paid.
+	hash := common.HexToHash(*got.TxHash)
+	tx, _, err := c.Client().TransactionByHash(ctx, hash)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc, err := c.Client().TransactionReceipt(ctx, hash)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wei := new(big.Int).Add(tx.Value(), new(big.Int).Mul(new(big.Int).SetUint64(rc.GasUsed), rc.EffectiveGasPrice))
+	paid, _ := new(big.Float).Quo(new(big.Float).SetInt(wei), big.NewFloat(1e18)).Float64()
+	waitFor(t, "the round that settled the claim to end", func() bool {
+		for line := range strings.Lines(scrape(t, s)) {
+			if v, ok := strings.CutPrefix(strings.TrimSpace(line), "vaultd_faucet_spend_window_ether "); ok {
+				f, err := strconv.ParseFloat(v, 64)
+				return err == nil && f > paid*(1-1e-12) && f < paid*(1+1e-12)
+			}
+		}
+		return false
+	})
 	counter.Take()
 	time.Sleep(3 * time.Second)
 	byMethod, total := counter.Take()
