@@ -64,25 +64,28 @@ func TestAClaimIsKeptWhileItsRevealWaits(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)
 	url, _ := redistest.Server(t)
-	slow := devchaintest.Faults(t, c.RPCURL)
-	slow.SetLostAnswerDelay(2500 * time.Millisecond)
-	slow.SetRule(func(method string) devchain.Fault {
-		if method == "eth_maxPriorityFeePerGas" { // the fees a send reads, after the claim
-			return devchain.Slow
-		}
-		return devchain.Pass
-	})
+	slow := newFaultProxy(t, c.RPCURL)
 	shared := map[string]string{"REDIS_URL": url, "NULLIFIER_CLAIM_TTL": "600ms", "RECEIPT_TIMEOUT": "20s", "REPLACE_AFTER": "10s"}
-	a := startRelayer(t, c, with(shared, map[string]string{"RPC_URL": slow.URL}))
+	a := startRelayer(t, c, with(shared, map[string]string{"RPC_URL": slow.url, "RPC_TIMEOUT": "30s"}))
 	b := startRelayer(t, c, with(shared, map[string]string{"OPERATOR_PRIVATE_KEY": hexutil.Encode(crypto.FromECDSA(fundedKey(t, c)))}))
 	_, req := request(t, c, devUsers(c, 0), 32)
 	start := operatorNonce(t, c)
+	slow.stallUntilHeal("eth_maxPriorityFeePerGas") // the fees a send reads, after the claim
 	first := revealAsync(t, a, req)
-	time.Sleep(1500 * time.Millisecond) // a holds the claim, waiting for the slow node, past the TTL
-	second := reveal(t, b, req)
-	r1 := <-first
-	if r1.StatusCode() != 200 || second.StatusCode() != 200 || r1.JSON200.TxHash != second.JSON200.TxHash {
-		t.Fatalf("a: %d %s; b: %d %s; want both 200 with one transaction", r1.StatusCode(), r1.Body, second.StatusCode(), second.Body)
+	waitFor(t, "a to hold the claim, waiting for the slow node", func() bool { return slow.hung.Load() > 0 })
+	time.Sleep(1500 * time.Millisecond) // past the claim's TTL
+	second := revealAsync(t, b, req)
+	// b's simulation must run before a's transaction is mined (after it, the vault refuses the
+	// spent nullifier); from there on b finds the claim taken and waits on it.
+	waitFor(t, "b to simulate the reveal", func() bool {
+		v, ok := seriesValue(scrape(t, b), `vaultd_relayer_reveal_stage_duration_seconds_count{stage="simulate"}`)
+		return ok && v >= 1
+	})
+	time.Sleep(200 * time.Millisecond) // b's claim, its next step, still meets a's wait (later, a's send)
+	slow.heal()
+	r1, r2 := <-first, <-second
+	if r1.StatusCode() != 200 || r2.StatusCode() != 200 || r1.JSON200.TxHash != r2.JSON200.TxHash {
+		t.Fatalf("a: %d %s; b: %d %s; want both 200 with one transaction", r1.StatusCode(), r1.Body, r2.StatusCode(), r2.Body)
 	}
 	if n := operatorNonce(t, c); n != start+1 {
 		t.Fatalf("the operator of a sent %d transactions", n-start)
