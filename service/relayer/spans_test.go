@@ -2,12 +2,16 @@ package relayer_test
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
@@ -201,10 +205,16 @@ func TestAJoinedRevealLinksToTheOneThatSent(t *testing.T) {
 		t.Fatalf("the first: %v %d %s", err, first.StatusCode(), first.Body)
 	}
 	again, err := client.RevealWithResponse(ctx, req)
-	c.ResumeSealing()
 	if err != nil || again.StatusCode() != 504 {
 		t.Fatalf("the repeat: %v %d %s", err, again.StatusCode(), again.Body)
 	}
+	// The first version, REPLACE_AFTER old, leaves the node's pool for its replacement; mined
+	// before that, it would leave no txmgr.replace span to find.
+	waitFor(t, "the lingering transaction replaced", func() bool {
+		_, _, err := c.Client().TransactionByHash(ctx, common.HexToHash(*first.JSON504.TxHash))
+		return errors.Is(err, ethereum.NotFound)
+	})
+	c.ResumeSealing()
 	senders, _ := traceOf(t, rx, tp, first.HTTPResponse)
 	send, _ := senders.Named("send")
 	tr, _ := traceOf(t, rx, tp, again.HTTPResponse)
