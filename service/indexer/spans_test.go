@@ -49,7 +49,7 @@ func TestIndexerSpans(t *testing.T) {
 	resp.Body.Close()
 	parts := strings.Split(resp.Header.Get("traceresponse"), "-")
 	var query otlptest.Trace
-	for deadline := time.Now().Add(5 * time.Second); len(query) < 2 && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(15 * time.Second); len(query) < 2 && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		query = otlptest.TraceOf(rx.Spans(t, tp), parts[1])
 	}
 	server, _ := query.Named("GET /api/indexer")
