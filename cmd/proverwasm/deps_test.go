@@ -44,9 +44,11 @@ func TestTheWasmLinksNoCompiler(t *testing.T) {
 	}
 }
 
-// The browser proves with zk.StreamProver only: gnark's own Groth16 prover and the whole-key
-// decoding (zk.LoadKeys) are not linked (1.3 MB of the wasm, docs/prover.md). The linker keeps
-// what is called, so the built wasm's names (its name section, kept without -s) tell.
+// The browser proves with zk.StreamProver and zk.Share only: gnark's own Groth16 prover and the
+// whole-key decoding (zk.LoadKeys) are not linked (1.3 MB of the wasm, docs/prover.md), nor the
+// sectioned key's chunk-by-chunk decoder (ReadSectionedKey's: the shares decode whole points).
+// The linker keeps what is called, so the built wasm's names (its name section, kept without -s)
+// tell.
 func TestTheWasmLinksNoWholeKeyProver(t *testing.T) {
 	wasm := t.TempDir() + "/prover.wasm"
 	cmd := exec.Command("go", "build", "-o", wasm, ".")
@@ -61,7 +63,7 @@ func TestTheWasmLinksNoWholeKeyProver(t *testing.T) {
 	if !strings.Contains(string(data), "service/vault/zk.(*StreamProver).Finish") {
 		t.Fatal("the wasm's names do not show the stream prover: were they stripped?")
 	}
-	for _, f := range []string{"github.com/consensys/gnark/backend/groth16/bn254.Prove", "service/vault/zk.LoadKeys"} {
+	for _, f := range []string{"github.com/consensys/gnark/backend/groth16/bn254.Prove", "service/vault/zk.LoadKeys", "service/vault/zk.(*keyDecoder)"} {
 		if strings.Contains(string(data), f) {
 			t.Errorf("the wasm links %s", f)
 		}

@@ -7,33 +7,28 @@
 //	newNote(json {chainId, vault, token, amount}): string               a fresh card and its commitment
 //	parseCard(card: string): string                                     a card's fields, leaf and nullifier
 //
-// and proves while the sectioned proving key (reveal.pks, docs/prover.md) downloads (the circuit
-// is compiled in; the key is what is fed):
-//
-//	proveStreaming(json {card, leaves, recipient, amount?, fee?, batch?}): string  {handle}: the witness solved, h computed
-//	feed(handle: number, chunk: Uint8Array): string                     {} once the chunk's points are multiplied
-//	finish(handle: number): string                                      after the last chunk: as prove's answer
-//	cancel(handle: number): string                                      drops a proof not finished
-//
-// or with the key's points dealt between several workers, each a Go runtime of its own (a page's
-// Web Workers on a phone's other cores), every worker's share decoding the points it is given
-// while this one's handle solves the witness, then multiplying them (zk.Share):
+// and proves a reveal with the sectioned proving key's (reveal.pks, docs/prover.md) points dealt
+// between several workers, each a Go runtime of its own (a page's Web Workers on a phone's other
+// cores), every worker's share decoding the points it is given as the key arrives and keeping
+// them, each proof multiplying them by its scalars (zk.Share); the circuit is compiled in:
 //
 //	keyLayout(prefix: Uint8Array): string                               {need: bytes} until prefix holds the key's header, then {layout}
 //	shareStart(layout json): string                                     {share}
 //	shareFeed(share, section, from: number, points: Uint8Array): string {} once the points are decoded
+//	proveStreaming(json {card, leaves, recipient, amount?, fee?}): string {handle}: the witness solved, h computed
 //	layout(handle, prefix: Uint8Array): string                          as keyLayout, for the proof
 //	scalars(handle): Uint8Array                                         every section's scalars, for shareScalars
 //	shareScalars(share, scalars: Uint8Array): string                    {}, before the first flush
 //	shareFlush(share, section): string                                  {} once the section's points fed are multiplied
 //	shareSums(share): string                                            {sums}: the share's sums for this proof
 //	addSums(handle, json {sums}): string                                {} (then finish)
+//	finish(handle: number): string                                      once every share's sums are added: {request, change?}
+//	cancel(handle: number): string                                      drops a proof not finished
 //	shareReset(share): string                                           {}: a proof abandoned (its scalars and sums)
 //	shareDrop(share): string                                            {}: the share and its points freed
 //
 // A share keeps its points decoded from proof to proof: a key dealt once, as it arrives, serves
-// every proof after it. A share's error in decoding (a point that is not one, say) drops it, as
-// feed's drops its proof.
+// every proof after it. A share's error in decoding (a point that is not one, say) drops it.
 //
 // fee {amount, receiver} is a relayer's quoted fee paid out of the amount revealed (the vault's
 // revealWithFee): the proof's signal [3] is then zk.FeeBinding(recipient, fee), not the recipient.
@@ -41,10 +36,9 @@
 // finish answers the relayer's request (and the change card after a partial reveal). gnark's own
 // prover and its key decoding are not linked: nothing here calls them (docs/prover.md).
 //
-// Each call runs to its end before it returns (Go's wasm is one thread): feed returns once the
-// sections its chunk completes are multiplied, so the key's bytes must keep arriving meanwhile
-// (read the download where feed does not block it, docs/prover.md). The caller checks the key's
-// sha256 before it sends the proof.
+// Each call runs to its end before it returns (Go's wasm is one thread), so the key's download is
+// read where these calls do not block it (docs/prover.md). The caller checks the key's sha256
+// before it sends the proof.
 //
 // Every function answers a JSON string: the result, or {"error": "…"}. Secrets come from
 // crypto.getRandomValues (Go's crypto/rand on js/wasm).
@@ -85,7 +79,6 @@ func main() {
 		"parseCard": js.FuncOf(parseCard),
 
 		"proveStreaming": jsonFunc(proveStreaming),
-		"feed":           js.FuncOf(feed),
 		"finish":         js.FuncOf(finish),
 		"cancel":         js.FuncOf(cancel),
 
@@ -203,9 +196,6 @@ type proveIn struct {
 	Recipient string   `json:"recipient"`
 	Amount    string   `json:"amount,omitempty"` // "" is the whole card
 	Fee       *feeIn   `json:"fee,omitempty"`    // a relayer's fee out of the amount: signal [3] binds it
-	// Batch: the points multiplied at a time as they arrive; 0: the
-	// default (zk.StreamProver's SetBatch; a whole section is -1).
-	Batch int `json:"batch,omitempty"`
 }
 
 // feeIn is the fee a relayer quoted: amount in the token's base units, to receiver.
@@ -290,9 +280,6 @@ func proveStreaming(in proveIn) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if in.Batch != 0 {
-		p.SetBatch(in.Batch)
-	}
 	h := nextHandle
 	nextHandle++
 	streaming[h] = &streamProof{prover: p, card: c, req: req, change: change}
@@ -310,21 +297,6 @@ func proofOf(args []js.Value, n int, usage string) (int, *streamProof, error) {
 		return 0, nil, fmt.Errorf("no proof under way with handle %d", h)
 	}
 	return h, p, nil
-}
-
-func feed(_ js.Value, args []js.Value) any {
-	h, p, err := proofOf(args, 2, "feed(handle, chunk: Uint8Array)")
-	if err != nil {
-		return answer(nil, err)
-	}
-	if !isBytes(args[1]) {
-		return answer(nil, errors.New("feed(handle, chunk: Uint8Array)"))
-	}
-	if _, err := p.prover.Write(bytesOf(args[1])); err != nil {
-		delete(streaming, h) // a key that is not one ends the proof
-		return answer(nil, err)
-	}
-	return answer(struct{}{}, nil)
 }
 
 func finish(_ js.Value, args []js.Value) any {

@@ -13,8 +13,8 @@ import (
 // A sectioned proving key is the reveal circuit's Groth16 proving key in vaultd's own format
 // (docs/prover.md): a small header, then each vector of points the prover multiplies by the
 // witness, one section after another, so that a prover can start a section's multi-scalar
-// multiplication as soon as its bytes have arrived (StreamProver) instead of waiting for the
-// whole file. Any prefix of the stream decodes without the rest.
+// multiplication as soon as its bytes have arrived (Share) instead of waiting for the whole
+// file. Any prefix of the stream decodes without the rest.
 //
 // Two versions: in version 1 every point is in gnark-crypto's raw encoding (x ‖ y); version 2,
 // what WriteTo writes, has the G1 sections' points compressed (x and which of the two y's, half
@@ -423,19 +423,16 @@ func (h *keyHeader) decodeG1(p *bn254.G1Affine, b []byte) error {
 }
 
 // keyDecoder decodes a sectioned key from chunks of any size (Write), filling key as points
-// arrive and telling onHeader, then onPoints (a section, and the range of its points just
-// decoded), as it goes.
+// arrive.
 type keyDecoder struct {
-	head     []byte     // the header's bytes so far, until it is parsed
-	fixed    *keyHeader // the header's fixed part, once read
-	hdr      *keyHeader // the whole header, once read
-	key      SectionedKey
-	section  int    // index in hdr.order of the section being read
-	got      int    // its points decoded
-	partial  []byte // a point's first bytes, from the end of the last chunk
-	err      error
-	onHeader func(*keyHeader) error
-	onPoints func(s Section, from, to int) error
+	head    []byte     // the header's bytes so far, until it is parsed
+	fixed   *keyHeader // the header's fixed part, once read
+	hdr     *keyHeader // the whole header, once read
+	key     SectionedKey
+	section int    // index in hdr.order of the section being read
+	got     int    // its points decoded
+	partial []byte // a point's first bytes, from the end of the last chunk
+	err     error
 }
 
 // Write decodes b. An error is final: every later Write returns it.
@@ -471,11 +468,6 @@ func (d *keyDecoder) write(b []byte) error {
 			return err
 		}
 		d.hdr, d.head = d.fixed, nil
-		if d.onHeader != nil {
-			if err := d.onHeader(d.hdr); err != nil {
-				return err
-			}
-		}
 		d.start()
 	}
 	for len(b) > 0 {
@@ -483,7 +475,7 @@ func (d *keyDecoder) write(b []byte) error {
 			return fmt.Errorf("%w: bytes after the last section", ErrBadSectionedKey)
 		}
 		s := d.hdr.order[d.section]
-		size, count, from := pointSize(d.hdr.version, s), d.hdr.count(s), d.got
+		size, count := pointSize(d.hdr.version, s), d.hdr.count(s)
 		if len(d.partial) > 0 { // the point split across chunks
 			k := min(size-len(d.partial), len(b))
 			d.partial, b = append(d.partial, b[:k]...), b[k:]
@@ -503,11 +495,6 @@ func (d *keyDecoder) write(b []byte) error {
 		}
 		if d.got < count && len(b) > 0 { // less than a point left
 			d.partial, b = append(d.partial, b...), nil
-		}
-		if d.got > from && d.onPoints != nil {
-			if err := d.onPoints(s, from, d.got); err != nil {
-				return err
-			}
 		}
 		if d.got == count {
 			d.section, d.got = d.section+1, 0

@@ -75,10 +75,10 @@ func (h *keyHeader) layout() *Layout {
 }
 
 // Layout reads the key's header from prefix, its first bytes (any number of them): the layout
-// once prefix holds the whole header, else how many bytes it needs. From then on the key's
-// points go to Shares and their sums to AddSum, not to Write.
+// once prefix holds the whole header, else how many bytes it needs. The key's points then go to
+// Shares, and their sums to AddSum.
 func (p *StreamProver) Layout(prefix []byte) (*Layout, int, error) {
-	if p.shared || p.dec.hdr != nil || len(p.dec.head) > 0 {
+	if p.hdr != nil {
 		return nil, 0, errors.New("prove: the key's header was already read")
 	}
 	h, need, err := readHeader(prefix)
@@ -88,14 +88,13 @@ func (p *StreamProver) Layout(prefix []byte) (*Layout, int, error) {
 	if err := p.header(h); err != nil {
 		return nil, 0, err
 	}
-	p.shared = true
 	return h.layout(), 0, nil
 }
 
 // Scalars are every section's scalars in the layout's order, 32 bytes each (big-endian): what
 // each Share's SetScalars takes.
 func (p *StreamProver) Scalars() ([]byte, error) {
-	if !p.shared {
+	if p.hdr == nil {
 		return nil, errors.New("prove: no layout read")
 	}
 	var out []byte
@@ -110,7 +109,7 @@ func (p *StreamProver) Scalars() ([]byte, error) {
 
 // AddSum adds a Share's sum of count of section s's points (ShareSum).
 func (p *StreamProver) AddSum(sum ShareSum) error {
-	if !p.shared {
+	if p.hdr == nil {
 		return errors.New("prove: no layout read")
 	}
 	s := sum.Section

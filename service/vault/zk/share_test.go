@@ -28,8 +28,8 @@ func proveShared(t *testing.T, req RevealRequest, key []byte, workers int, rng *
 	if l, _, err = p.Layout(key[:need+7]); err != nil || l == nil {
 		t.Fatalf("the whole header: %v", err)
 	}
-	if _, err := p.Write(key); err == nil {
-		t.Fatal("Write after Layout succeeded")
+	if _, _, err := p.Layout(key); err == nil {
+		t.Fatal("the header read twice")
 	}
 	scalars, err := p.Scalars()
 	if err != nil {
@@ -70,6 +70,59 @@ func proveShared(t *testing.T, req RevealRequest, key []byte, workers int, rng *
 	return p.Finish()
 }
 
+// proveDealt proves req from key as the wasm's callers do (share.ts's Dealer): the layout read
+// from the key's first bytes, a share started from it and given the whole points the key holds,
+// section by section, then its sums added. A key cut short leaves points out, which Finish
+// refuses (one that ends in its header gives no layout: the prover never reads one); bytes past
+// the last section are the dealer's to refuse.
+func proveDealt(t *testing.T, req RevealRequest, key []byte) (Proof, Signals, error) {
+	t.Helper()
+	p, err := NewStreamProver(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, _, err := ReadLayout(key)
+	if err != nil {
+		return Proof{}, Signals{}, err
+	}
+	if l == nil {
+		return p.Finish()
+	}
+	if _, _, err := p.Layout(key); err != nil {
+		return Proof{}, Signals{}, err
+	}
+	sh, err := NewShare(*l)
+	if err != nil {
+		return Proof{}, Signals{}, err
+	}
+	scalars, err := p.Scalars()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sh.SetScalars(scalars); err != nil {
+		t.Fatal(err)
+	}
+	for _, sl := range l.Sections {
+		n := min(sl.Count, max(0, len(key)-sl.Offset)/sl.PointSize)
+		if n == 0 {
+			continue
+		}
+		if err := sh.Feed(sl.Section, 0, key[sl.Offset:sl.Offset+n*sl.PointSize]); err != nil {
+			return Proof{}, Signals{}, err
+		}
+	}
+	sums, err := sh.Sums()
+	if err != nil {
+		return Proof{}, Signals{}, err
+	}
+	for _, s := range sums {
+		if err := p.AddSum(s); err != nil {
+			return Proof{}, Signals{}, err
+		}
+	}
+	return p.Finish()
+}
+
 // dealSection feeds the points of a section of key to shares, in pieces of a random number of
 // points each sent to a random share.
 func dealSection(shares []*Share, sl SectionLayout, key []byte, rng *mrand.Rand) error {
@@ -99,16 +152,20 @@ func addSums(t *testing.T, p *StreamProver, sh *Share) []ShareSum {
 	return sums
 }
 
-// A proof whose multiplications are dealt between workers verifies, whatever the split, from
-// the compressed key and from a raw one.
+// A proof whose multiplications are dealt between workers verifies, with zk.Verify and gnark's
+// verifier, whatever the split, for whole and partial reveals, from the compressed key and from
+// a raw one, and whatever the order of the key's sections (the header's).
 func TestSharedProofsVerify(t *testing.T) {
 	keys, data := devSectioned(t)
 	sk, err := SectionedKeyOf(keys.pk)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var raw bytes.Buffer
+	var raw, reversed bytes.Buffer
 	if _, err := sk.writeTo(&raw, SectionOrder, versionRaw); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sk.writeTo(&reversed, [5]Section{SectionA, SectionB1, SectionZ, SectionB2, SectionK}, versionCompressed); err != nil {
 		t.Fatal(err)
 	}
 	rng := mrand.New(mrand.NewPCG(1, 2))
@@ -117,7 +174,12 @@ func TestSharedProofsVerify(t *testing.T) {
 		key     []byte
 		workers int
 		amount  int64
-	}{{"compressed, 1 worker", data, 1, 1000}, {"compressed, 3 workers", data, 3, 400}, {"raw, 2 workers", raw.Bytes(), 2, 1000}} {
+	}{
+		{"compressed, 1 worker", data, 1, 1000},
+		{"compressed, 3 workers", data, 3, 400},
+		{"raw, 2 workers", raw.Bytes(), 2, 1000},
+		{"sections in another order, 2 workers", reversed.Bytes(), 2, 1},
+	} {
 		proof, signals, err := proveShared(t, sampleRequest(t, 1000, c.amount), c.key, c.workers, rng)
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
@@ -125,6 +187,12 @@ func TestSharedProofsVerify(t *testing.T) {
 		if err := verifyBoth(keys, proof, signals); err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
+		if c.amount < 1000 && signals[SignalChangeCommitment].Sign() == 0 {
+			t.Fatalf("%s: a partial reveal without a change commitment", c.name)
+		}
+	}
+	if _, _, err := proveDealt(t, sampleRequest(t, 1000, 1000), data); err != nil {
+		t.Fatalf("the whole key dealt to one share: %v", err)
 	}
 	t.Logf("the key: %d bytes compressed, %d raw", len(data), raw.Len())
 }

@@ -1,23 +1,20 @@
 package zk
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"math/big"
 
-	"github.com/consensys/gnark-crypto/ecc"
 	"github.com/consensys/gnark-crypto/ecc/bn254"
 	"github.com/consensys/gnark-crypto/ecc/bn254/fr"
 	"github.com/consensys/gnark-crypto/ecc/bn254/fr/fft"
 )
 
 // StreamProver proves a reveal while its proving key arrives: a Groth16 prover over
-// gnark-crypto's primitives that reads a sectioned key (SectionedKey's format) in chunks of any
-// size. NewStreamProver solves the witness and computes h, which need only the circuit; each
-// Write decodes the points it brings and multiplies them by their scalars (one multi-scalar
-// multiplication per section, or per batch of a section's points: SetBatch), so that when the
-// last byte arrives only its own section's last batch is left. Finish adds it all up.
+// gnark-crypto's primitives whose multiplications are done by Shares (share.go), each holding
+// part of a sectioned key's points (SectionedKey's format). NewStreamProver solves the witness
+// and computes h, which need only the circuit, so the key's points can be decoded (by the
+// Shares) while it does; Layout reads the key's header, Scalars gives the Shares what to
+// multiply their points by, AddSum adds what they give back, and Finish adds it all up.
 //
 // The proof is the one gnark's groth16 prover makes (the same conventions: the wires whose A or
 // B point is infinity skipped, K over the private wires, h's coefficients bit-reversed like the
@@ -33,13 +30,9 @@ type StreamProver struct {
 	nbPublic int
 	r, s     fr.Element
 
-	dec    keyDecoder
-	hdr    *keyHeader // the key's header, once read (by Write or by Layout)
-	shared bool       // its points go to Shares (Layout), not to Write
-	batch  int        // points per multiplication; 0: a section at once
-
-	scalars map[Section][]fr.Element // each section's scalars, once the header is read
-	done    map[Section]int          // each section's points already multiplied
+	hdr     *keyHeader               // the key's header, once Layout has read it
+	scalars map[Section][]fr.Element // each section's scalars, from the header on
+	done    map[Section]int          // each section's points whose sums were added
 	sumG1   map[Section]*bn254.G1Jac // their sums
 	sumB2   bn254.G2Jac
 }
@@ -72,32 +65,12 @@ func NewStreamProver(req RevealRequest) (*StreamProver, error) {
 	if _, err := p.s.SetRandom(); err != nil {
 		return nil, err
 	}
-	p.dec.onHeader, p.dec.onPoints = p.header, p.multiply
 	return p, nil
 }
 
-// SetBatch makes the prover multiply a section's points every n of them as they arrive, rather
-// than the whole section once it is complete: less work after the last byte, more work in all
-// (several smaller multiplications cost more than one). n ≤ 0: a whole section at once.
-func (p *StreamProver) SetBatch(n int) { p.batch = n }
-
-// Write feeds the next bytes of the sectioned key. An error (a key that is not one, or not the
-// circuit's) is final.
-func (p *StreamProver) Write(b []byte) (int, error) {
-	if p.shared {
-		return 0, errors.New("prove: the key's points go to shares (Layout), not to Write")
-	}
-	return p.dec.Write(b)
-}
-
-// Finish returns the proof once every section's points are multiplied (written whole, or their
-// sums added by AddSum), and its public signals.
+// Finish returns the proof once the sums of every section's points are added (AddSum), and its
+// public signals.
 func (p *StreamProver) Finish() (Proof, Signals, error) {
-	if !p.shared {
-		if err := p.dec.close(); err != nil {
-			return Proof{}, Signals{}, err
-		}
-	}
 	if p.hdr == nil {
 		return Proof{}, Signals{}, fmt.Errorf("%w: its header was never read", ErrBadSectionedKey)
 	}
@@ -155,19 +128,6 @@ func (p *StreamProver) Finish() (Proof, Signals, error) {
 	return proof, p.signals, nil
 }
 
-// ProveStreaming proves req with the sectioned key read from key, multiplying each part of the
-// key as it is read.
-func ProveStreaming(req RevealRequest, key io.Reader) (Proof, Signals, error) {
-	p, err := NewStreamProver(req)
-	if err != nil {
-		return Proof{}, Signals{}, err
-	}
-	if _, err := io.Copy(p, key); err != nil {
-		return Proof{}, Signals{}, err
-	}
-	return p.Finish()
-}
-
 // sum is a G1 section's sum so far (infinity for a section without points).
 func (p *StreamProver) sum(s Section) *bn254.G1Jac {
 	if p.sumG1[s] == nil {
@@ -205,32 +165,6 @@ func skipInfinity(wires fr.Vector, infinity []bool, n int) []fr.Element {
 		}
 	}
 	return out
-}
-
-// multiply multiplies the points of section s decoded so far, when a batch (or the section) is
-// complete, and adds the result to the section's sum.
-func (p *StreamProver) multiply(s Section, _, to int) error {
-	from, count := p.done[s], p.dec.hdr.count(s)
-	if to < count && (p.batch <= 0 || to-from < p.batch) {
-		return nil
-	}
-	scalars := p.scalars[s][from:to]
-	cfg := ecc.MultiExpConfig{}
-	if s == SectionB2 {
-		var part bn254.G2Jac
-		if _, err := part.MultiExp(p.dec.key.B2[from:to], scalars, cfg); err != nil {
-			return err
-		}
-		p.sumB2.AddAssign(&part)
-	} else {
-		var part bn254.G1Jac
-		if _, err := part.MultiExp(p.dec.key.g1(s)[from:to], scalars, cfg); err != nil {
-			return err
-		}
-		p.sum(s).AddAssign(&part)
-	}
-	p.done[s] = to
-	return nil
 }
 
 // quotient is h = (A·B − C)/(Xⁿ − 1), the quotient polynomial's coefficients in bit-reversed

@@ -1,6 +1,6 @@
-// The sectioned proving key (reveal.<hash>.pks, docs/prover.md) as it arrives, for the stream
-// prover to multiply while the rest is on its way. It is read where the prover's feeds do not
-// stop it (the page's thread when the prover is in a Worker: a feed runs up to a second, and a
+// The sectioned proving key (reveal.<hash>.pks, docs/prover.md) as it arrives, for the prover's
+// workers to decode while the rest is on its way. It is read where the workers' calls do not
+// stop it (the page's thread when the prover is in Workers: a call runs up to a second, and a
 // download read by a busy thread stalls), its sha256 taken once it has all arrived (by the
 // platform's own code, not on the page's thread, slow on a phone); a proof made from it is
 // answered only once that hash is the pinned one. Its bytes are kept for the next proof,

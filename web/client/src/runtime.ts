@@ -232,13 +232,11 @@ async function compiledWasm(load: Load): Promise<WebAssembly.Module> {
 export interface RawProver {
   newNote(json: string): string;
   parseCard(card: string): string;
-  // The stream prover (docs/prover.md): proves while the sectioned key (sectionedKey) arrives.
-  proveStreaming(json: string): string; // {handle}
-  feed(handle: number, chunk: Uint8Array): string;
-  finish(handle: number): string; // as prove's answer
+  // A proof (its handle) from the sectioned key's (sectionedKey) points dealt between workers
+  // (share.ts, docs/prover.md): every worker's share keeps them for the proofs after.
+  proveStreaming(json: string): string; // {handle}: the witness solved
+  finish(handle: number): string; // once every share's sums are added: as prove's answer
   cancel(handle: number): string;
-  // The key's points dealt between workers (share.ts, docs/prover.md): one proof's handle, every
-  // worker's share.
   keyLayout(prefix: Uint8Array): string; // {need} or {layout}
   layout(handle: number, prefix: Uint8Array): string; // as keyLayout, for the proof
   scalars(handle: number): Uint8Array | string; // a string is an error
@@ -248,6 +246,8 @@ export interface RawProver {
   shareScalars(share: number, scalars: Uint8Array): string;
   shareFlush(share: number, section: number): string;
   shareSums(share: number): string; // {sums}
+  shareReset(share: number): string;
+  shareDrop(share: number): string;
 }
 
 /**

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"fmt"
-	"io"
 	"math/big"
 	mrand "math/rand/v2"
 	"strings"
@@ -142,75 +140,11 @@ func TestSectionedKeyRoundTrip(t *testing.T) {
 		len(data), len(devkeys.ProvingKey), got.NbWires, len(got.A), len(got.B1), len(got.K), len(got.Z))
 }
 
-// Proofs from the stream prover verify, for whole and partial reveals, with zk.Verify and gnark's
-// verifier; the reader follows the header's order of the sections, whichever it is.
-func TestStreamProverProofsVerify(t *testing.T) {
-	keys, data := devSectioned(t)
-	sk, err := SectionedKeyOf(keys.pk)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var reversed bytes.Buffer
-	if _, err := sk.writeTo(&reversed, [5]Section{SectionA, SectionB1, SectionZ, SectionB2, SectionK}, versionCompressed); err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []struct {
-		value, amount int64
-		key           []byte
-	}{{1000, 1000, data}, {1000, 400, data}, {1000, 1, reversed.Bytes()}} {
-		proof, signals, err := ProveStreaming(sampleRequest(t, c.value, c.amount), bytes.NewReader(c.key))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := verifyBoth(keys, proof, signals); err != nil {
-			t.Fatalf("reveal %d of %d: %v", c.amount, c.value, err)
-		}
-		if c.amount < c.value && signals[4].Sign() == 0 {
-			t.Fatal("a partial reveal without a change commitment")
-		}
-	}
-}
-
-// chunks writes data to w in chunks of random sizes from 1 byte to 64 KB.
-func chunks(t *testing.T, rng *mrand.Rand, w io.Writer, data []byte) {
-	for len(data) > 0 {
-		n := min(len(data), 1+rng.IntN(64<<10))
-		if rng.IntN(4) == 0 {
-			n = min(len(data), 1+rng.IntN(200)) // often less than a point
-		}
-		if _, err := w.Write(data[:n]); err != nil {
-			t.Fatal(err)
-		}
-		data = data[n:]
-	}
-}
-
-// The key fed in chunks of random sizes, points split across them, with or without batches,
-// gives a valid proof.
-func TestStreamProverInRandomChunks(t *testing.T) {
-	keys, data := devSectioned(t)
-	rng := mrand.New(mrand.NewPCG(1, 2))
-	for _, batch := range []int{0, 1000, 1 + rng.IntN(5000)} {
-		p, err := NewStreamProver(sampleRequest(t, 1000, 1+rng.Int64N(1000)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		p.SetBatch(batch)
-		chunks(t, rng, p, data)
-		proof, signals, err := p.Finish()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := verifyBoth(keys, proof, signals); err != nil {
-			t.Fatalf("batch %d: %v", batch, err)
-		}
-	}
-}
-
 // A key with one point changed (negated: still a point of the curve) gives a proof the verifier
 // refuses, whichever section the point is in.
 func TestAKeyWithOnePointChangedFailsVerification(t *testing.T) {
 	keys, data := devSectioned(t)
+	rng := mrand.New(mrand.NewPCG(5, 6))
 	var hd keyHeader
 	if err := hd.parseFixed(data); err != nil {
 		t.Fatal(err)
@@ -239,7 +173,7 @@ func TestAKeyWithOnePointChangedFailsVerification(t *testing.T) {
 			copy(at, b[:])
 		}
 		off += n * pointSize(hd.version, s)
-		proof, signals, err := ProveStreaming(sampleRequest(t, 1000, 1000), bytes.NewReader(bad))
+		proof, signals, err := proveShared(t, sampleRequest(t, 1000, 1000), bad, 2, rng)
 		if err != nil {
 			t.Fatalf("section %s: %v", s, err)
 		}
@@ -322,27 +256,16 @@ func TestBadSectionedKeysAreRefused(t *testing.T) {
 		}(),
 	}
 	for name, key := range cases {
-		p, err := NewStreamProver(sampleRequest(t, 10, 10))
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, err = p.Write(key)
-		if err != nil {
-			if _, again := p.Write(data); again == nil {
-				t.Errorf("%s: a Write after an error succeeded", name)
-			}
-		} else {
-			_, _, err = p.Finish()
-		}
-		if !errors.Is(err, ErrBadSectionedKey) {
-			t.Errorf("%s: %v, want ErrBadSectionedKey", name, err)
-			continue
-		}
 		if _, err := ReadSectionedKey(bytes.NewReader(key)); !errors.Is(err, ErrBadSectionedKey) {
 			t.Errorf("%s: ReadSectionedKey: %v, want ErrBadSectionedKey", name, err)
-		}
-		if !strings.Contains(err.Error(), "sectioned proving key") {
+		} else if !strings.Contains(err.Error(), "sectioned proving key") {
 			t.Errorf("%s: %q does not say what it is about", name, err)
+		}
+		if name == "a byte after the end" {
+			continue // the dealer's to refuse (share.ts): the shares are given whole points
+		}
+		if _, _, err := proveDealt(t, sampleRequest(t, 10, 10), key); !errors.Is(err, ErrBadSectionedKey) {
+			t.Errorf("%s: proved from the points dealt: %v, want ErrBadSectionedKey", name, err)
 		}
 	}
 	// A compressed point's flags would also make its coordinate ≥ p: the error says which.
@@ -351,10 +274,55 @@ func TestBadSectionedKeysAreRefused(t *testing.T) {
 	}
 }
 
-// Today's prover (gnark's, from its ProvingKey) against the stream prover given the whole
-// sectioned key at once: run with -cpu 1 for the browser's single thread.
+// gnark's prover (from its ProvingKey) against the browser's, one worker's share holding the
+// key's points: decoded once and kept (as a page's workers keep them), or decoded for each proof
+// too. Run with -cpu 1 for the browser's single thread.
 func BenchmarkProvers(b *testing.B) {
 	keys, data := devSectioned(b)
+	l, _, err := ReadLayout(data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	dealt := func() *Share {
+		sh, err := NewShare(*l)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, sl := range l.Sections {
+			if err := sh.Feed(sl.Section, 0, data[sl.Offset:sl.Offset+sl.Count*sl.PointSize]); err != nil {
+				b.Fatal(err)
+			}
+		}
+		return sh
+	}
+	prove := func(sh *Share) {
+		p, err := NewStreamProver(sampleRequest(b, 1000, 1000))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, _, err := p.Layout(data); err != nil {
+			b.Fatal(err)
+		}
+		scalars, err := p.Scalars()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := sh.SetScalars(scalars); err != nil {
+			b.Fatal(err)
+		}
+		sums, err := sh.Sums()
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, s := range sums {
+			if err := p.AddSum(s); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if _, _, err := p.Finish(); err != nil {
+			b.Fatal(err)
+		}
+	}
 	b.Run("gnark", func(b *testing.B) {
 		for range b.N {
 			if _, _, err := keys.Prove(sampleRequest(b, 1000, 1000)); err != nil {
@@ -362,21 +330,16 @@ func BenchmarkProvers(b *testing.B) {
 			}
 		}
 	})
-	for _, batch := range []int{0, 1024, 2048, 4096} {
-		b.Run(fmt.Sprintf("stream/batch=%d", batch), func(b *testing.B) {
-			for range b.N {
-				p, err := NewStreamProver(sampleRequest(b, 1000, 1000))
-				if err != nil {
-					b.Fatal(err)
-				}
-				p.SetBatch(batch)
-				if _, err := p.Write(data); err != nil {
-					b.Fatal(err)
-				}
-				if _, _, err := p.Finish(); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
+	b.Run("share/kept", func(b *testing.B) {
+		sh := dealt()
+		b.ResetTimer()
+		for range b.N {
+			prove(sh)
+		}
+	})
+	b.Run("share/dealt", func(b *testing.B) {
+		for range b.N {
+			prove(dealt())
+		}
+	})
 }

@@ -1,15 +1,17 @@
-// The wasm's stream prover (proveStreaming, feed, finish, cancel: docs/prover.md), called as a
-// page's worker would: the sectioned key fed in chunks of random sizes gives the relayer's
-// request with the card's signals; a key changed in its header, or cut short, is an error that
-// names it, and ends the proof. The proofs themselves are checked against the verifier by the Go
-// tests of the same prover (service/vault/zk/streamprove_test.go), and by the relayer in
-// node-smoke.mjs and the browser's journeys.
+// The wasm's prover (docs/prover.md) called as a page's workers call it: the sectioned key dealt
+// between several shares (share.ts's Dealer; here the shares are in this one runtime) in chunks
+// of random sizes, and proofs from the points the shares keep. A proof gives the relayer's
+// request with the card's signals; a key that is not one, cut short or too long is an error that
+// names it. The proofs themselves are checked against the verifier by the Go tests of the same
+// prover (service/vault/zk/share_test.go), and by the relayer in node-smoke.mjs and the
+// browser's journeys.
 //   npm test (after npm run build)
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { keccak_256 } from "@noble/hashes/sha3";
 import { files } from "../dist/pinned.gen.js";
+const { Dealer } = await import("../dist/share.js");
 
 const assets = new URL("../dist/assets/", import.meta.url);
 const read = (name) => readFileSync(new URL(files[name], assets));
@@ -23,44 +25,74 @@ const ok = (s) => {
   if (v.error) throw new Error(v.error);
   return v;
 };
+const call = async (fn, ...args) => raw[fn](...args);
 
 const key = read("sectionedKey");
 const note = ok(raw.newNote(JSON.stringify({ chainId: 1337, vault: "0x" + "11".repeat(20), token: "0x" + "22".repeat(20), amount: "1000" })));
 const input = { card: note.card, leaves: ["0x1", note.leaf, "0x2"], recipient: "0x2222222222222222222222222222222222222222" };
 
-const feedAll = (h, data) => {
-  for (let off = 0; off < data.length; ) {
-    const n = Math.random() < 0.3 ? 1 + Math.floor(Math.random() * 200) : 1 + Math.floor(Math.random() * 65536);
-    ok(raw.feed(h, data.subarray(off, off + n)));
+// chunksOf yields data in chunks of random sizes, a third of them shorter than a point (the
+// header and points split across chunks), calling at(i) before chunk i.
+async function* chunksOf(data, at = () => {}) {
+  for (let off = 0, i = 0; off < data.length; i++) {
+    await at(i);
+    const n = Math.random() < 0.3 ? 1 + Math.floor(Math.random() * 200) : 1 + Math.floor(Math.random() * 40000);
+    yield data.subarray(off, off + n);
     off += n;
   }
+}
+// proveOn proves inputOf with a dealer's points (the scalars given once solved, as a page does);
+// a handle proves once, and one whose proof failed is dropped.
+const proveOn = async (dealer, inputOf) => {
+  const h = ok(raw.proveStreaming(JSON.stringify(inputOf))).handle;
+  try {
+    ok(raw.layout(h, await dealer.header));
+    dealer.setScalars(raw.scalars(h));
+    for (const sums of await dealer.sums()) ok(raw.addSums(h, sums));
+  } catch (e) {
+    raw.cancel(h);
+    throw e;
+  }
+  const got = ok(raw.finish(h));
+  assert.match(parse(raw.finish(h)).error, /no proof under way/);
+  return got;
+};
+// dealt deals data to workers shares (joining more after the first chunks, as a page's that
+// start late) and proves inputOf while the key is dealt (from its 21st chunk on).
+const dealt = async (data, workers, inputOf = input, joining = 0) => {
+  const dealer = new Dealer(Array(workers).fill(call));
+  let proof;
+  const dealing = dealer.deal(chunksOf(data, (i) => {
+    if (i === 3) for (let j = 0; j < joining; j++) dealer.join(call);
+    if (i === 20) (proof = proveOn(dealer, inputOf)).catch(() => {}); // awaited below
+  }));
+  dealing.catch(() => {});
+  await Promise.race([dealing, new Promise((r) => setTimeout(r, 10))]);
+  proof ??= proveOn(dealer, inputOf);
+  return { dealer, got: await proof };
 };
 
-test("the key fed in chunks of random sizes proves the card's reveal", () => {
-  const prove = () => {
-    const h = ok(raw.proveStreaming(JSON.stringify(input))).handle;
-    feedAll(h, key);
-    const got = ok(raw.finish(h));
-    assert.match(parse(raw.finish(h)).error, /no proof under way/); // a handle proves once
-    return got;
-  };
-  const got = prove();
+// One key dealt once to three shares, its points kept for the proofs below, as a page's Prover
+// keeps them.
+const kept = new Dealer([call, call, call]);
+kept.deal(chunksOf(key)).catch(() => {}); // a failure fails the proofs
+
+test("the key dealt in chunks of random sizes proves the card's reveal, again from the points kept", async () => {
+  const got = await proveOn(kept, input);
   // The signals: the tree's root, the card's nullifier, the amount, the recipient, no change, the token.
   const [root, nullifier, amount, recipient, change, tokenId] = got.request.publicSignals.map(BigInt);
   assert.deepEqual([nullifier, amount, recipient, change, tokenId], [BigInt(note.nullifier), 1000n, BigInt(input.recipient), 0n, BigInt(note.tokenId)]);
   assert.equal(got.request.amount, "1000");
   assert.equal(got.change, undefined);
   assert.equal(got.request.proof.pi_a.length, 3);
-  const again = prove(); // chunks of other sizes
+  const again = await proveOn(kept, input);
   assert.deepEqual(again.request.publicSignals, got.request.publicSignals);
   assert.equal(BigInt(again.request.publicSignals[0]), root);
   assert.notDeepEqual(again.request.proof, got.request.proof); // fresh randomizers
 });
 
-test("a partial reveal gives its change card", () => {
-  const h = ok(raw.proveStreaming(JSON.stringify({ ...input, amount: "400" }))).handle;
-  feedAll(h, key);
-  const got = ok(raw.finish(h));
+test("a partial reveal gives its change card", async () => {
+  const got = await proveOn(kept, { ...input, amount: "400" });
   assert.equal(got.request.amount, "400");
   assert.match(got.change, /^vaultd-card:v1\?/);
 });
@@ -72,12 +104,10 @@ const word = (v) => BigInt(v).toString(16).padStart(64, "0");
 const feeBinding = (recipient, fee, receiver) =>
   BigInt("0x" + Buffer.from(keccak_256(Buffer.from(word(recipient) + word(fee) + word(receiver), "hex"))).toString("hex")) % scalarField;
 
-test("a reveal paying a fee carries the binding of recipient, fee and receiver as signal [3]", () => {
+test("a reveal paying a fee carries the binding of recipient, fee and receiver as signal [3]", async () => {
   const fee = { amount: "30", receiver: "0x3333333333333333333333333333333333333333" };
   for (const amount of [undefined, "400"]) {
-    const h = ok(raw.proveStreaming(JSON.stringify({ ...input, amount, fee }))).handle;
-    feedAll(h, key);
-    const got = ok(raw.finish(h));
+    const got = await proveOn(kept, { ...input, amount, fee });
     const s = got.request.publicSignals.map(BigInt);
     assert.equal(s[3], feeBinding(input.recipient, 30n, fee.receiver));
     assert.notEqual(s[3], BigInt(input.recipient));
@@ -95,59 +125,18 @@ test("a fee the vault would refuse is refused before proving", () => {
   assert.match(refused({ amount: "1", receiver: "nobody" }), /fee: its receiver/);
 });
 
-test("a key that is not one, or cut short, is an error that ends the proof", () => {
+test("a key that is not one is an error that names it; a handle proves only while its proof is under way", async () => {
   const bad = Buffer.from(key);
   bad[0] ^= 1; // the magic
-  let h = ok(raw.proveStreaming(JSON.stringify(input))).handle;
-  assert.match(parse(raw.feed(h, bad.subarray(0, 1000))).error, /sectioned proving key/);
-  assert.match(parse(raw.feed(h, key)).error, /no proof under way/);
-
-  h = ok(raw.proveStreaming(JSON.stringify(input))).handle;
-  feedAll(h, key.subarray(0, key.length - 1));
-  assert.match(parse(raw.finish(h)).error, /sectioned proving key: it ends in section A/);
-
-  h = ok(raw.proveStreaming(JSON.stringify(input))).handle;
+  assert.match(parse(raw.keyLayout(bad)).error, /sectioned proving key: it does not start with/);
+  await assert.rejects(dealt(bad, 2), /sectioned proving key: it does not start with/);
+  const h = ok(raw.proveStreaming(JSON.stringify(input))).handle;
+  assert.match(parse(raw.layout(h, bad.subarray(0, 1000))).error, /sectioned proving key/);
   ok(raw.cancel(h));
-  assert.match(parse(raw.feed(h, key)).error, /no proof under way/);
-  assert.match(parse(raw.feed("1", key)).error, /feed\(handle, chunk/);
+  assert.match(parse(raw.layout(h, key)).error, /no proof under way/);
+  assert.match(parse(raw.finish(h)).error, /no proof under way/);
+  assert.match(parse(raw.finish("1")).error, /finish\(handle\)/);
 });
-
-// The key dealt between several workers' shares (share.ts's Dealer, here three shares in this
-// one runtime), in chunks of random sizes, as a page deals it to its Web Workers; the shares
-// keep their points for the proofs after.
-const { Dealer } = await import("../dist/share.js");
-const call = async (fn, ...args) => raw[fn](...args);
-// chunksOf yields data in chunks of random sizes, calling at(i) before chunk i.
-async function* chunksOf(data, at = () => {}) {
-  for (let off = 0, i = 0; off < data.length; i++) {
-    await at(i);
-    const n = 1 + Math.floor(Math.random() * 40000);
-    yield data.subarray(off, off + n);
-    off += n;
-  }
-}
-// proveOn proves inputOf with a dealer's points (the scalars given once solved, as a page does).
-const proveOn = async (dealer, inputOf) => {
-  const h = ok(raw.proveStreaming(JSON.stringify(inputOf))).handle;
-  ok(raw.layout(h, await dealer.header));
-  dealer.setScalars(raw.scalars(h));
-  for (const sums of await dealer.sums()) ok(raw.addSums(h, sums));
-  return ok(raw.finish(h));
-};
-// dealt deals data to workers shares (joining more after the first chunks, as a page's that
-// start late) and proves inputOf while the key is dealt (after ~0.8 MB: sections K and B2).
-const dealt = async (data, workers, inputOf = input, joining = 0) => {
-  const dealer = new Dealer(Array(workers).fill(call));
-  let proof;
-  const dealing = dealer.deal(chunksOf(data, (i) => {
-    if (i === 3) for (let j = 0; j < joining; j++) dealer.join(call);
-    if (i === 20) (proof = proveOn(dealer, inputOf)).catch(() => {}); // awaited below
-  }));
-  dealing.catch(() => {});
-  await Promise.race([dealing, new Promise((r) => setTimeout(r, 10))]);
-  proof ??= proveOn(dealer, inputOf);
-  return { dealer, got: await proof };
-};
 
 test("the key dealt between three workers' shares proves the card's reveal, then another card's from the points kept", async () => {
   const { dealer, got } = await dealt(key, 1, { ...input, amount: "400" }, 2); // two of them join late
@@ -191,12 +180,15 @@ test("a worker lost while the key is dealt fails the proof; the key dealt again 
   again.drop();
 });
 
-test("a dealt key cut short, or with bytes after its end, is refused", async () => {
+test("a dealt key cut short, with bytes after its end, or with a point not in its encoding, is refused", async () => {
   const { layout } = ok(raw.keyLayout(key));
+  const rawPoint = Buffer.from(key);
+  rawPoint[layout.headerSize] &= 0b00111111; // a raw point's flags where compressed points are
+  await assert.rejects(dealt(rawPoint, 2), /sectioned proving key: a point that is not in the compressed encoding/);
   await assert.rejects(dealt(key.subarray(0, layout.headerSize + 100 * 32 + 5), 2), /ends in section 4 \(100 of 6909 points\)/);
   await assert.rejects(dealt(Buffer.concat([key, Buffer.from([0])]), 2), /bytes after its last section/);
   await assert.rejects(dealt(key.subarray(0, 300), 2), /ends in its header/);
   assert.deepEqual(ok(raw.keyLayout(key.subarray(0, 10))), { need: 497 });
   const h = ok(raw.proveStreaming(JSON.stringify(input))).handle;
-  assert.match(parse(raw.finish(h)).error, /sectioned proving key: it ends in its header/);
+  assert.match(parse(raw.finish(h)).error, /sectioned proving key: its header was never read/); // no layout read
 });
