@@ -347,6 +347,25 @@ func TestClientGoneMidReveal(t *testing.T) {
 	}
 }
 
+// A nullifier spent between the relayer's read of it (check 1) and its simulation is answered
+// as check 1 answers a spent one, 409 NULLIFIER_USED, not as a reveal the vault refuses.
+func TestANullifierSpentDuringTheChecksIsUsed(t *testing.T) {
+	t.Parallel()
+	c := devchaintest.Start(t)
+	proxy := newFaultProxy(t, c.RPCURL)
+	s := startRelayer(t, c, map[string]string{"RPC_URL": proxy.url, "RPC_TIMEOUT": "30s"})
+	other := startRelayer(t, c, map[string]string{"OPERATOR_PRIVATE_KEY": hexutil.Encode(crypto.FromECDSA(fundedKey(t, c)))})
+	_, req := request(t, c, devUsers(c, 0), 43)
+	proxy.stallUntilHeal("eth_estimateGas") // the simulation, after check 1
+	first := revealAsync(t, s, req)
+	waitFor(t, "the simulation to wait", func() bool { return proxy.hung.Load() > 0 })
+	if r := reveal(t, other, req); r.StatusCode() != 200 {
+		t.Fatalf("the reveal at the other relayer: %d %s", r.StatusCode(), r.Body)
+	}
+	proxy.heal()
+	wantCode(t, "the reveal whose nullifier was spent during its checks", <-first, 409, "NULLIFIER_USED")
+}
+
 // A reveal the node refused to take is not counted against its recipient's limit: retried once
 // the node takes transactions again, it goes through.
 func TestRefusedSendIsNotCounted(t *testing.T) {

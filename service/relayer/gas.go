@@ -43,6 +43,9 @@ func (r *Relayer) simulate(ctx context.Context, data []byte, change bool) (uint6
 		return limit, nil
 	}
 	if rev, ok := chain.RevertOf(vaultError, err); ok {
+		if rev.Name == "NullifierAlreadySpent" { // spent since check 1 read it: check 1's answer
+			return 0, reject(NullifierUsed, "the nullifier is already spent")
+		}
 		return 0, reject(RevealRejected, "the vault would refuse this reveal: %s", revertReason(rev))
 	}
 	if chain.IsNodeAnswer(err) {
