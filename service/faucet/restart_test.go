@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -17,6 +16,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
 	"github.com/seed018cc74c/vaultd/service/faucet"
 	"github.com/seed018cc74c/vaultd/service/kit/platform/otlptest"
+	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb"
 )
 
@@ -202,13 +202,8 @@ func TestIdleFaucetBarelyCallsTheChain(t *testing.T) {
 	wei := new(big.Int).Add(tx.Value(), new(big.Int).Mul(new(big.Int).SetUint64(rc.GasUsed), rc.EffectiveGasPrice))
 	paid, _ := new(big.Float).Quo(new(big.Float).SetInt(wei), big.NewFloat(1e18)).Float64()
 	waitFor(t, "the round that settled the claim to end", func() bool {
-		for line := range strings.Lines(scrape(t, s)) {
-			if v, ok := strings.CutPrefix(strings.TrimSpace(line), "vaultd_faucet_spend_window_ether "); ok {
-				f, err := strconv.ParseFloat(v, 64)
-				return err == nil && f > paid*(1-1e-12) && f < paid*(1+1e-12)
-			}
-		}
-		return false
+		f, ok := platformtest.SeriesValue(scrape(t, s), "vaultd_faucet_spend_window_ether")
+		return ok && f > paid*(1-1e-12) && f < paid*(1+1e-12)
 	})
 	counter.Take()
 	time.Sleep(3 * time.Second)

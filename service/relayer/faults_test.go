@@ -524,7 +524,7 @@ func TestIdleRelayerBarelyCallsTheChain(t *testing.T) {
 	// leaving the spend window at what the reveal paid.
 	paid, _ := new(big.Float).Quo(new(big.Float).SetInt(costOf(t, c, r.JSON200.TxHash)), big.NewFloat(1e18)).Float64()
 	waitFor(t, "the round that settled the reveal to end", func() bool {
-		got, ok := seriesValue(scrape(t, s), "vaultd_relayer_spend_window_ether")
+		got, ok := platformtest.SeriesValue(scrape(t, s), "vaultd_relayer_spend_window_ether")
 		return ok && got > paid*(1-1e-9) && got < paid*(1+1e-9)
 	})
 	counter.Take()

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"maps"
 	"math/big"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -17,6 +16,7 @@ import (
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
+	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
 	"github.com/seed018cc74c/vaultd/service/relayer"
 	"github.com/seed018cc74c/vaultd/service/vault/card"
 	"github.com/seed018cc74c/vaultd/service/vault/card/note"
@@ -157,13 +157,8 @@ func TestAQuotedFeeRevealPaysTheRecipientAndTheReceiver(t *testing.T) {
 	wantCode(t, "the same reveal again", reveal(t, s, req), 409, "NULLIFIER_USED")
 	earned := func() float64 {
 		t.Helper()
-		for _, l := range strings.Split(scrape(t, s), "\n") {
-			if v, ok := strings.CutPrefix(l, `vaultd_relayer_fees_earned_total{token="`+token.Hex()+`"} `); ok {
-				f, _ := strconv.ParseFloat(v, 64)
-				return f
-			}
-		}
-		return 0
+		f, _ := platformtest.SeriesValue(scrape(t, s), `vaultd_relayer_fees_earned_total{token="`+token.Hex()+`"}`)
+		return f
 	}
 	if got, want := earned(), float64(fee.Int64()); got != want {
 		t.Errorf("vaultd_relayer_fees_earned_total of the token is %v, want the fee %v", got, want)

@@ -75,12 +75,7 @@ func TestAClaimIsKeptWhileItsRevealWaits(t *testing.T) {
 	waitFor(t, "a to hold the claim, waiting for the slow node", func() bool { return slow.hung.Load() > 0 })
 	time.Sleep(1500 * time.Millisecond) // past the claim's TTL
 	second := revealAsync(t, b, req)
-	// b's simulation must run before a's transaction is mined (after it, the vault refuses the
-	// spent nullifier); from there on b finds the claim taken and waits on it.
-	waitFor(t, "b to simulate the reveal", func() bool {
-		v, ok := seriesValue(scrape(t, b), `vaultd_relayer_reveal_stage_duration_seconds_count{stage="simulate"}`)
-		return ok && v >= 1
-	})
+	waitSimulated(t, b.url)
 	time.Sleep(200 * time.Millisecond) // b's claim, its next step, still meets a's wait (later, a's send)
 	slow.heal()
 	r1, r2 := <-first, <-second

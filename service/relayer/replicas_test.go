@@ -63,6 +63,17 @@ type replica struct {
 	exited chan struct{}
 }
 
+// waitSimulated waits until the relayer at url has simulated a reveal. A copy of a reveal that
+// another replica is sending must get there before that transaction is mined: after it, the vault
+// refuses the spent nullifier (409) and the copy never waits on the other's claim.
+func waitSimulated(t *testing.T, url string) {
+	t.Helper()
+	waitFor(t, url+" to simulate the reveal", func() bool {
+		v, ok := platformtest.SeriesValue(platformtest.Scrape(t, url), `vaultd_relayer_reveal_stage_duration_seconds_count{stage="simulate"}`)
+		return ok && v >= 1
+	})
+}
+
 // cluster is relayer processes on one dev chain sharing one Redis and one set of operator keys.
 type cluster struct {
 	t    *testing.T
@@ -461,12 +472,7 @@ func TestAWaitOnAnotherReplicaLinksToItsClaim(t *testing.T) {
 		}
 		second <- resp
 	}()
-	// b's simulation must run before a's transaction is mined (after it, the vault refuses the
-	// spent nullifier); from there on b finds the claim taken and waits on it.
-	waitFor(t, "replica b to simulate the reveal", func() bool {
-		v, ok := seriesValue(platformtest.Scrape(t, b.url), `vaultd_relayer_reveal_stage_duration_seconds_count{stage="simulate"}`)
-		return ok && v >= 1
-	})
+	waitSimulated(t, b.url) // from there on b finds the claim taken and waits on it
 	c.ResumeSealing()
 	ra, rb := <-first, <-second
 	if ra == nil || rb == nil || ra.StatusCode() != 200 || rb.StatusCode() != 200 || ra.JSON200.TxHash != rb.JSON200.TxHash {

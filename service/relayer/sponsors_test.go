@@ -477,7 +477,7 @@ func TestSponsorMetricsAndLowBalanceWebhook(t *testing.T) {
 		`vaultd_relayer_sponsor_balance_ether{sponsor="` + sp.Id + `"}`:       left,
 		`vaultd_relayer_sponsor_debited_ether_total{sponsor="` + sp.Id + `"}`: spent,
 	} {
-		if got, ok := seriesValue(m, series); !ok || got < want*(1-1e-9) || got > want*(1+1e-9) {
+		if got, ok := platformtest.SeriesValue(m, series); !ok || got < want*(1-1e-9) || got > want*(1+1e-9) {
 			t.Errorf("%s is %v (listed: %v), want %v", series, got, ok, want)
 		}
 	}
@@ -577,15 +577,4 @@ func TestSponsorDebitedOnceAcrossReplicas(t *testing.T) {
 			t.Fatalf("the sponsor is %+v, want debited %s once", got, cost)
 		}
 	}
-}
-
-// seriesValue is the value of one series (its name and labels as exposed) in a scrape.
-func seriesValue(metrics, series string) (float64, bool) {
-	for _, line := range strings.Split(metrics, "\n") {
-		if v, ok := strings.CutPrefix(line, series+" "); ok {
-			f, err := strconv.ParseFloat(v, 64)
-			return f, err == nil
-		}
-	}
-	return 0, false
 }

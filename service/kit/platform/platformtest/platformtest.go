@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -33,6 +34,18 @@ func Scrape(t testing.TB, baseURL string) string {
 		t.Fatal(err)
 	}
 	return string(body)
+}
+
+// SeriesValue is the value of one series (its name and labels as exposed) in a scrape, and
+// whether the scrape has it.
+func SeriesValue(metrics, series string) (float64, bool) {
+	for line := range strings.Lines(metrics) {
+		if v, ok := strings.CutPrefix(strings.TrimSuffix(line, "\n"), series+" "); ok {
+			f, err := strconv.ParseFloat(v, 64)
+			return f, err == nil
+		}
+	}
+	return 0, false
 }
 
 // WaitFor polls cond every 10 ms until it holds, failing the test after 10 seconds.
