@@ -558,6 +558,7 @@ func TestSponsorDebitedOnceAcrossReplicas(t *testing.T) {
 	creditSponsor(t, b, sp.Id, oneEther) // one account, whichever replica is asked
 	_, req := request(t, c, devUsers(c, 0), 81)
 	answers := make(chan *relayerapi.RevealResponse, 2)
+	c.PauseSealing() // both copies simulated before the one transaction is mined
 	for _, s := range []*server{a, b} {
 		go func() {
 			resp, err := s.client.RevealWithResponse(ctx, req, withKey(key))
@@ -567,6 +568,9 @@ func TestSponsorDebitedOnceAcrossReplicas(t *testing.T) {
 			answers <- resp
 		}()
 	}
+	waitSimulated(t, a.url)
+	waitSimulated(t, b.url)
+	c.ResumeSealing()
 	first, second := <-answers, <-answers
 	if first == nil || second == nil || first.JSON200 == nil || second.JSON200 == nil || first.JSON200.TxHash != second.JSON200.TxHash {
 		t.Fatalf("the reveal sent to both replicas: %s / %s", first.Body, second.Body)
