@@ -134,6 +134,11 @@ func TestAnEndpointAnotherReplicaHasIsNotDeadLettered(t *testing.T) {
 			emit(t, a, i)
 		}
 		waitFor(t, "the 3 events refused", 10*time.Second, func() bool { _, refused := theirs.counts(); return refused >= 3 })
+		// a lists its endpoint at its first sweep, which a loaded machine can run after the others'.
+		waitFor(t, "a's endpoint listed", 10*time.Second, func() bool {
+			var n int
+			return db.QueryRow(`SELECT COUNT(*) FROM webhook_endpoints WHERE url = $1`, theirs.url()).Scan(&n) == nil && n > 0
+		})
 		_, none := start(t, db, configOf(time.Second, 0))
 		_, other := start(t, db, configOf(time.Second, 0, endpoint{newReceiver(t).url(), secret}))
 		time.Sleep(500 * time.Millisecond) // ten polls of each: a sweep that would dead-letter them has run
