@@ -209,6 +209,13 @@ func Open(db *sqldb.DB, service, replica string, cfg Config, reg prometheus.Regi
 	}
 	dead.WithLabelValues("expired")
 	dead.WithLabelValues("unconfigured")
+	// Listed before any event can be recorded: another replica's sweep must not take an event of
+	// this one, recorded before its own first sweep, for an endpoint nobody has.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := o.announce(ctx, now); err != nil {
+		return nil, fmt.Errorf("DATABASE_URL: %w", err)
+	}
 	return o, nil
 }
 
@@ -447,7 +454,7 @@ func (o *Outbox) sweep(ctx context.Context) {
 		return
 	}
 	o.deadLetter(ctx, "expired", "expired: not delivered within WEBHOOK_EXPIRE_AFTER", "created_at < $4", now.Add(-o.cfg.ExpireAfter).UnixMilli())
-	if !o.announce(ctx, now) {
+	if o.announce(ctx, now) != nil {
 		return
 	}
 	// An endpoint is dead-lettered only when no live replica lists it: one started with another
@@ -475,11 +482,9 @@ func (o *Outbox) sweep(ctx context.Context) {
 	}
 }
 
-// deadLetter marks the rows not delivered that match where ($4 on) as dead, counts them under
-// reason and says so once per sweep.
 // announce records that this replica delivers to its endpoints as of now (and to no other), so
 // that every replica's sweep knows which endpoints some live replica still has.
-func (o *Outbox) announce(ctx context.Context, now time.Time) bool {
+func (o *Outbox) announce(ctx context.Context, now time.Time) error {
 	args := []any{o.service, o.instance}
 	marks := make([]string, len(o.workers))
 	for i, w := range o.workers {
@@ -491,17 +496,19 @@ func (o *Outbox) announce(ctx context.Context, now time.Time) bool {
 		drop += " AND url NOT IN (" + strings.Join(marks, ", ") + ")"
 	}
 	if _, err := o.db.ExecContext(ctx, drop, args...); err != nil {
-		return false
+		return err
 	}
 	for _, w := range o.workers {
 		if _, err := o.db.ExecContext(ctx, `INSERT INTO webhook_endpoints (service, instance, url, seen_at) VALUES ($1, $2, $3, $4)
 			ON CONFLICT (service, instance, url) DO UPDATE SET seen_at = excluded.seen_at`, o.service, o.instance, w.URL, now.UnixMilli()); err != nil {
-			return false
+			return err
 		}
 	}
-	return true
+	return nil
 }
 
+// deadLetter marks the rows not delivered that match where ($4 on) as dead, counts them under
+// reason and says so once per sweep.
 func (o *Outbox) deadLetter(ctx context.Context, reason, why, where string, args ...any) {
 	res, err := o.db.ExecContext(ctx, `UPDATE webhook_outbox SET dead_at = $1, last_error = $2
 		WHERE service = $3 AND delivered_at IS NULL AND dead_at IS NULL AND `+where,
