@@ -38,8 +38,9 @@ func env(t testing.TB, c *devchain.Chain, over map[string]string) func(string) s
 		"RATE_LIMIT_PER_RECIPIENT": "1000/1h",
 		"RATE_LIMIT_TOTAL":         "1000/1m",
 		// A new Redis is taken for one that lost its data: claims and leases wait one lease
-		// TTL (service/kit/lease); short here.
-		"OPERATOR_LEASE_TTL": "1s",
+		// TTL (service/kit/lease); short here, but not so short that a renewal (every third of
+		// it) a loaded machine runs late ends the lease.
+		"OPERATOR_LEASE_TTL": "3s",
 	})
 	maps.Copy(m, over)
 	return func(k string) string { return m[k] }

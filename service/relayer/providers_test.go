@@ -65,7 +65,9 @@ func TestAClaimIsKeptWhileItsRevealWaits(t *testing.T) {
 	c := devchaintest.Start(t)
 	url, _ := redistest.Server(t)
 	slow := newFaultProxy(t, c.RPCURL)
-	shared := map[string]string{"REDIS_URL": url, "NULLIFIER_CLAIM_TTL": "600ms", "RECEIPT_TIMEOUT": "20s", "REPLACE_AFTER": "10s"}
+	// A TTL of seconds: a claim is refreshed every third of it, and a loaded machine has run a
+	// refresh 400 ms late (at 600 ms the claim lapsed, and a answered 503 while b sent).
+	shared := map[string]string{"REDIS_URL": url, "NULLIFIER_CLAIM_TTL": "3s", "RECEIPT_TIMEOUT": "20s", "REPLACE_AFTER": "10s"}
 	a := startRelayer(t, c, with(shared, map[string]string{"RPC_URL": slow.url, "RPC_TIMEOUT": "30s"}))
 	b := startRelayer(t, c, with(shared, map[string]string{"OPERATOR_PRIVATE_KEY": hexutil.Encode(crypto.FromECDSA(fundedKey(t, c)))}))
 	_, req := request(t, c, devUsers(c, 0), 32)
@@ -73,7 +75,7 @@ func TestAClaimIsKeptWhileItsRevealWaits(t *testing.T) {
 	slow.stallUntilHeal("eth_maxPriorityFeePerGas") // the fees a send reads, after the claim
 	first := revealAsync(t, a, req)
 	waitFor(t, "a to hold the claim, waiting for the slow node", func() bool { return slow.hung.Load() > 0 })
-	time.Sleep(1500 * time.Millisecond) // past the claim's TTL
+	time.Sleep(4 * time.Second) // past the claim's TTL
 	second := revealAsync(t, b, req)
 	waitSimulated(t, b.url)
 	time.Sleep(200 * time.Millisecond) // b's claim, its next step, still meets a's wait (later, a's send)
