@@ -13,7 +13,8 @@
 # toolchain, since base images cannot be pulled where CI runs.
 ARG GO_IMAGE=docker.io/library/golang:1.26.8-bookworm@sha256:a688600ca24f8a4d3ca77f95b0dd40704a9fc787c826660eb7ba0b641b8b175d
 ARG RUNTIME_IMAGE=gcr.io/distroless/static-debian12:nonroot@sha256:afa5c872c891853ca7fcf1f12c3edb23f7eeef36189728842dd51042ff57f7ab
-# BUILD_FLAGS="" (no -trimpath) lets a build reuse a Go build cache made outside the image.
+# BUILD_FLAGS: -trimpath keeps the build machine's paths out of the binaries, and makes a Go build
+# cache mounted from outside (made by a build in any directory with -trimpath) apply here.
 ARG BUILD_FLAGS=-trimpath
 
 FROM ${GO_IMAGE} AS build
