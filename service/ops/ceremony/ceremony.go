@@ -344,7 +344,7 @@ func sealPhase1(dir string, m *Manifest, beacon []byte) (mpcsetup.SrsCommons, er
 
 // sealPhase2 verifies every phase-2 contribution from phase2/0000.bin and seals the last with
 // beacon into the keys. The circuit's evaluations come from the cache Finalize wrote with
-// 0000.bin (computing them takes most of a minute); without it they are computed again.
+// 0000.bin (computing them takes half a minute); without it they are computed again.
 func sealPhase2(dir string, m *Manifest, hash string, ccs *cs.R1CS, commons *mpcsetup.SrsCommons, beacon []byte) (groth16.ProvingKey, groth16.VerifyingKey, error) {
 	prev := new(mpcsetup.Phase2)
 	if err := readFile(filepath.Join(dir, phase2Start), prev); err != nil {
@@ -372,7 +372,7 @@ func sealPhase2(dir string, m *Manifest, hash string, ccs *cs.R1CS, commons *mpc
 
 // startPhase2 returns phase 2's starting point for the circuit (ccs, whose hash is hash) and
 // phase 1's commons, with the circuit's evaluations that sealing phase 2 needs: gnark's
-// Initialize, which involves no randomness and takes most of a minute for the reveal circuit.
+// Initialize (computed by initialize, on every core), which involves no randomness.
 // The last one computed is kept for the process, by the hash of the circuit and of the commons'
 // encoding, so that a process that finalizes phase 1 and then verifies the transcript (as the
 // coordinator does, and the tests) computes it once; each caller gets its own copy, since
@@ -390,7 +390,7 @@ func startPhase2(hash string, ccs *cs.R1CS, commons *mpcsetup.SrsCommons) (*mpcs
 	defer started.Unlock()
 	if started.key != key {
 		var start mpcsetup.Phase2
-		evals := start.Initialize(ccs, commons)
+		evals := initialize(&start, ccs, commons)
 		var p, e bytes.Buffer
 		if _, err := start.WriteTo(&p); err != nil {
 			return nil, nil, err
