@@ -285,11 +285,13 @@ function spawn(assets: ProverAssets, shared?: Promise<SharedRuntime>, onProgress
       onProgress?.(e.data.progress);
       return;
     }
+    // Its runtime exited: this call fails with the others, as a stopped worker (not with the
+    // runtime's own words, "Go program has already exited").
+    if (e.data.fatal) return fail(new Error(`the prover's worker stopped: ${e.data.error}`));
     const w = waiting.get(e.data.id);
     waiting.delete(e.data.id);
     if (e.data.error !== undefined) w?.reject(new Error(e.data.error));
     else w?.resolve(e.data.result);
-    if (e.data.fatal) fail(new Error(`the prover's worker stopped: ${e.data.error}`)); // its runtime exited
   };
   // A worker that cannot start (its script not found, a syntax error, a CSP refusal) fails
   // every call at once, with a clear error, instead of leaving them waiting for ever.

@@ -150,6 +150,48 @@ try {
   if (tampered.workers().length !== 0) fail(`a prover whose load failed left ${tampered.workers().length} worker(s) running`);
   console.log("ok  a prover whose load failed (a wasm not the pinned one) leaves no worker running");
   await fresh.close();
+
+  // A worker whose runtime exits in the middle of a redeem: its Go runtime made to fault for real
+  // (a share fed a "Uint8Array" longer than any memory: the allocation panics, the program exits).
+  // That proof fails naming the stopped worker, nothing is sent, and Redeem again proves with the
+  // workers left. The prover's helpers are created before the worker that leads (Prover.load):
+  // the first worker created is a helper.
+  const crash = await browser.newPage();
+  const created = [];
+  crash.on("workercreated", (w) => created.push(w));
+  await crash.goto(site.url, { waitUntil: "load" });
+  await crash.waitForFunction(() => document.querySelector("#status")?.textContent === "ready", { timeout: 30_000 });
+  if ((await crash.evaluate(() => window.proverState)) !== "loaded") fail("the prover did not load for the crash test");
+  if (created.length < 2) fail(`the prover runs ${created.length} worker(s): the crash test needs a helper (2 cores or more)`);
+  const stepDone = async (id, states) => {
+    await crash.waitForFunction((id, states) => states.includes(document.querySelector(`#${id}`)?.dataset.state ?? ""), { timeout: 120_000 }, id, states);
+    return crash.$eval(`#${id}`, (s) => [s.dataset.state, s.querySelector(".out").textContent]);
+  };
+  await crash.click("#commit button");
+  const [commitState, commitOut] = await stepDone("commit", ["done", "error"]);
+  if (commitState !== "done") fail(`commit for the crash test: ${commitOut}`);
+  const running = crash.workers().length;
+  await crash.click("#redeem button");
+  const exited = await created[0].evaluate(() => {
+    const huge = Object.create(Uint8Array.prototype, { length: { value: 2 ** 52 } });
+    for (let share = 0; share < 64; share++) {
+      try {
+        globalThis.vaultdProver.shareFeed(share, 0, 0, huge);
+      } catch (e) {
+        return String(e);
+      }
+    }
+    return "no share faulted";
+  });
+  const [failed, failure] = await stepDone("redeem", ["done", "error"]);
+  if (failed !== "error" || !failure.includes("the prover's worker stopped")) fail(`a redeem whose helper's runtime exited (${exited}): ${failed}: ${failure}`);
+  for (let i = 0; i < 50 && crash.workers().length >= running; i++) await new Promise((r) => setTimeout(r, 100));
+  if (crash.workers().length !== running - 1) fail(`after its runtime exited: ${crash.workers().length} workers, want ${running - 1}`);
+  await crash.click("#redeem button");
+  const [redeemed, redeemOut] = await stepDone("redeem", ["done", "error"]);
+  const cj = await crash.evaluate(() => window.journey);
+  if (redeemed !== "done" || BigInt(cj.recipientBalance) !== committed) fail(`Redeem again after a worker's runtime exited: ${redeemed}: ${redeemOut}`);
+  console.log(`ok  a helper worker whose runtime exits mid-redeem fails that proof ("${failure.slice(0, 80)}…"), and stops; Redeem again proves with the ${running - 1} left and is paid`);
 } finally {
   await browser.close();
   site.close();
