@@ -86,15 +86,16 @@ func (p *tcpCut) set(cut bool) {
 // replica, back in touch, finds its key taken and stops (Run returns an error) instead of
 // sending beside the new holder.
 func TestAReplicaCutOffFromRedisStopsBeforeTheStandbyTakesItsKey(t *testing.T) {
-	// Not in parallel: its 2 s lease must be renewed on time until the cut, which a neighbour
-	// taking the cores once prevented (503 OPERATOR_KEY_UNAVAILABLE before the cut).
+	// Not in parallel, and a 5 s lease: it must be renewed on time until the cut, which a
+	// neighbour taking the cores prevented, in parallel and then at 2 s under CI's three lanes
+	// (503 OPERATOR_KEY_UNAVAILABLE before the cut).
 	c := devchaintest.Start(t)
 	url, _ := redistest.Server(t)
 	k := fundedKey(t, c)
 	cut := newTCPCut(t, strings.TrimSuffix(strings.TrimPrefix(url, "redis://"), "/0"))
 	over := func(redisURL string, port int) map[string]string {
 		return map[string]string{"OPERATOR_PRIVATE_KEY": "", "OPERATOR_PRIVATE_KEYS": hexutil.Encode(crypto.FromECDSA(k)),
-			"REDIS_URL": redisURL, "OPERATOR_LEASE_TTL": "2s", "PORT": fmt.Sprint(port)}
+			"REDIS_URL": redisURL, "OPERATOR_LEASE_TTL": "5s", "PORT": fmt.Sprint(port)}
 	}
 
 	// Replica a, through the cut, runs as cmd/relayer does (Run).
