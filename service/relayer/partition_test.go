@@ -201,7 +201,7 @@ func TestNewWaitsForNoKey(t *testing.T) {
 	url, _ := redistest.Server(t)
 	k := fundedKey(t, c)
 	over := map[string]string{"OPERATOR_PRIVATE_KEY": "", "OPERATOR_PRIVATE_KEYS": hexutil.Encode(crypto.FromECDSA(k)),
-		"REDIS_URL": url, "OPERATOR_LEASE_TTL": "2s"}
+		"REDIS_URL": url, "OPERATOR_LEASE_TTL": "5s"} // a renewal run late must not let b take k early
 	a := startRelayer(t, c, over) // holds k
 	cfg, err := relayer.LoadConfig(env(t, c, over))
 	if err != nil {

@@ -104,7 +104,7 @@ func newCluster(t *testing.T, c *devchain.Chain, n int, over map[string]string) 
 	}
 	cl.env["OPERATOR_PRIVATE_KEYS_FILE"] = file
 	cl.env["REDIS_URL"] = url
-	cl.env["OPERATOR_LEASE_TTL"] = "2s"
+	cl.env["OPERATOR_LEASE_TTL"] = "5s" // renewed every 1.7 s: a loaded machine runs a renewal late
 	cl.env["LOG_LEVEL"] = "debug"
 	for k, v := range over {
 		cl.env[k] = v
