@@ -22,6 +22,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
 	"github.com/seed018cc74c/vaultd/service/kit/gate"
+	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 )
 
@@ -577,6 +578,13 @@ func TestTheManagersWorkIsTraced(t *testing.T) {
 		t.Fatal(err)
 	}
 	first.Close()
+	// The pool promotes a transaction to pending in the background, and the next manager adopts
+	// only what the node counts as pending: a loaded machine promoted it after that manager's
+	// start (adopted 0). The test starts it once the node counts the transaction.
+	platformtest.WaitFor(t, "the transaction pending in the node's pool", func() bool {
+		n, err := c.Client().PendingNonceAt(ctx, c.Accounts.Faucet.Address)
+		return err == nil && n > 0
+	})
 	spans := tracetest.NewSpanRecorder()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))
 	managerOn(t, c, c.RPCURL, time.Minute, gate.Budget{}, prometheus.NewRegistry(), nil, nil, func(m *txmgr.Manager) { m.SetTracer(tp.Tracer("test")) })
