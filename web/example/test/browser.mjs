@@ -15,6 +15,11 @@ mkdirSync(artifacts, { recursive: true });
 const fail = (msg) => {
   throw new Error(msg);
 };
+// ended waits for the page's step id to end (done, or error) and returns its state and output.
+const ended = async (page, id) => {
+  await page.waitForFunction((id) => ["done", "error"].includes(document.querySelector(`#${id}`)?.dataset.state ?? ""), { timeout: 120_000 }, id);
+  return page.$eval(`#${id}`, (s) => [s.dataset.state, s.querySelector(".out").textContent]);
+};
 const site = await serve({ devnet, registry, relayer, faucet, indexer });
 const browser = await puppeteer.launch({
   executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
@@ -68,9 +73,7 @@ try {
 
   for (const id of ["claim", "commit", "redeem"]) {
     await page.click(`#${id} button`);
-    await page.waitForFunction((id) => ["done", "error"].includes(document.querySelector(`#${id}`)?.dataset.state ?? ""), { timeout: 120_000 }, id);
-    const state = await page.$eval(`#${id}`, (s) => s.dataset.state);
-    const out = await page.$eval(`#${id} .out`, (o) => o.textContent);
+    const [state, out] = await ended(page, id);
     if (state !== "done") {
       await page.screenshot({ path: join(artifacts, "example-app.png"), fullPage: true });
       fail(`${id}: ${out}\n${errors.join("\n")}`);
@@ -163,12 +166,8 @@ try {
   await crash.waitForFunction(() => document.querySelector("#status")?.textContent === "ready", { timeout: 30_000 });
   if ((await crash.evaluate(() => window.proverState)) !== "loaded") fail("the prover did not load for the crash test");
   if (created.length < 2) fail(`the prover runs ${created.length} worker(s): the crash test needs a helper (2 cores or more)`);
-  const stepDone = async (id, states) => {
-    await crash.waitForFunction((id, states) => states.includes(document.querySelector(`#${id}`)?.dataset.state ?? ""), { timeout: 120_000 }, id, states);
-    return crash.$eval(`#${id}`, (s) => [s.dataset.state, s.querySelector(".out").textContent]);
-  };
   await crash.click("#commit button");
-  const [commitState, commitOut] = await stepDone("commit", ["done", "error"]);
+  const [commitState, commitOut] = await ended(crash, "commit");
   if (commitState !== "done") fail(`commit for the crash test: ${commitOut}`);
   const running = crash.workers().length;
   await crash.click("#redeem button");
@@ -183,12 +182,12 @@ try {
     }
     return "no share faulted";
   });
-  const [failed, failure] = await stepDone("redeem", ["done", "error"]);
+  const [failed, failure] = await ended(crash, "redeem");
   if (failed !== "error" || !failure.includes("the prover's worker stopped")) fail(`a redeem whose helper's runtime exited (${exited}): ${failed}: ${failure}`);
   for (let i = 0; i < 50 && crash.workers().length >= running; i++) await new Promise((r) => setTimeout(r, 100));
   if (crash.workers().length !== running - 1) fail(`after its runtime exited: ${crash.workers().length} workers, want ${running - 1}`);
   await crash.click("#redeem button");
-  const [redeemed, redeemOut] = await stepDone("redeem", ["done", "error"]);
+  const [redeemed, redeemOut] = await ended(crash, "redeem");
   const cj = await crash.evaluate(() => window.journey);
   if (redeemed !== "done" || BigInt(cj.recipientBalance) !== committed) fail(`Redeem again after a worker's runtime exited: ${redeemed}: ${redeemOut}`);
   console.log(`ok  a helper worker whose runtime exits mid-redeem fails that proof ("${failure.slice(0, 80)}…"), and stops; Redeem again proves with the ${running - 1} left and is paid`);
