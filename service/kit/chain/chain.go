@@ -4,12 +4,14 @@
 package chain
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"math/big"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -231,22 +233,28 @@ func (c *Client) TransactionKnown(ctx context.Context, hash common.Hash) (bool, 
 	return err == nil, err
 }
 
-// PoolTransactions returns addr's executable transactions waiting in the node's pool
-// (txpool_contentFrom, which geth, erigon and reth answer; a node without it answers an error).
+// PoolTransactions returns addr's transactions waiting in the node's pool, in nonce order: the
+// executable ones and the queued ones (behind a nonce gap, or not yet promoted: geth moves a
+// transaction from its queue to pending in the background, a moment after it accepted it), from
+// txpool_contentFrom, which geth, erigon and reth answer; a node without it answers an error.
 func (c *Client) PoolTransactions(ctx context.Context, addr common.Address) ([]*types.Transaction, error) {
 	return do(c, ctx, "pool_transactions", func(ctx context.Context) ([]*types.Transaction, error) {
 		var content struct {
 			Pending map[string]*types.Transaction `json:"pending"`
+			Queued  map[string]*types.Transaction `json:"queued"`
 		}
 		if err := c.rpc.CallContext(ctx, &content, "txpool_contentFrom", addr); err != nil {
 			return nil, err
 		}
-		txs := make([]*types.Transaction, 0, len(content.Pending))
-		for _, tx := range content.Pending {
-			if tx != nil {
-				txs = append(txs, tx)
+		txs := make([]*types.Transaction, 0, len(content.Pending)+len(content.Queued))
+		for _, part := range []map[string]*types.Transaction{content.Pending, content.Queued} {
+			for _, tx := range part {
+				if tx != nil {
+					txs = append(txs, tx)
+				}
 			}
 		}
+		slices.SortFunc(txs, func(a, b *types.Transaction) int { return cmp.Compare(a.Nonce(), b.Nonce()) })
 		return txs, nil
 	})
 }

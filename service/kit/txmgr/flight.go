@@ -378,8 +378,9 @@ func (m *Manager) gapsDue() []uint64 {
 	return due
 }
 
-// fillGap sends a transfer of nothing from the wallet to itself at nonce n, a nonce whose send
-// was refused and that no send took since, so that the flights after it can be mined. It is
+// fillGap sends a transfer of nothing from the wallet to itself at nonce n, a nonce no node has
+// (its send was refused, or it lies below a transaction adopted or resent) and that no send took
+// since, so that the flights after it can be mined. It is
 // followed like any flight (replaced if it lingers); its cost is reserved at the gate but not
 // admitted: the nonces after it are paid for already.
 func (m *Manager) fillGap(ctx context.Context, n uint64) {
@@ -413,7 +414,7 @@ func (m *Manager) fillGap(ctx context.Context, n uint64) {
 	switch class {
 	case sendAccepted, sendKnown, sendUncertain:
 		m.launch(f, class == sendUncertain)
-		m.log.Warn("filled a nonce gap with a transfer of nothing to the wallet itself: the send at this nonce was refused and no other took its place",
+		m.log.Warn("filled a nonce gap with a transfer of nothing to the wallet itself: no transaction of the wallet's reached a node at this nonce, and no send took it since",
 			"wallet", m.from.Hex(), "nonce", n, "tx", tx.Hash())
 	case sendNonceUsed: // another transaction took it: no gap
 		m.unclaim(f, false)

@@ -359,8 +359,10 @@ func (m *Manager) Close() {
 }
 
 // Sync reads the wallet's pending nonce and adopts its transactions waiting in the node's pool
-// (sent before a restart, or from outside): they are followed, and replaced if they linger,
-// like the manager's own, instead of holding every later nonce behind them. It returns how many
+// (sent before a restart, or from outside), executable or queued: they are followed, and
+// replaced if they linger, like the manager's own, instead of holding every later nonce behind
+// them or having their nonce taken by the next send. A nonce below a queued one that no node
+// has is free: the next send takes it, or it is filled. It returns how many
 // it adopted; a node without txpool_contentFrom answers an error after the nonce is read.
 //
 // It is a span (txmgr.adopt: the nonce read, the pool listed, how many adopted): the flights it
@@ -391,10 +393,13 @@ func (m *Manager) Sync(ctx context.Context) (adopted int, err error) {
 	var flights []*Flight
 	m.mu.Lock()
 	for _, tx := range txs {
-		if _, tracked := m.inflight[tx.Nonce()]; tracked || tx.Nonce() >= m.next {
+		if _, tracked := m.inflight[tx.Nonce()]; tracked {
 			continue
 		}
-		delete(m.free, tx.Nonce())
+		// One at or above the counter is queued: not yet promoted by the node (sent a moment
+		// before a restart), or behind a nonce no node has. Unless taken, a send would take its
+		// nonce.
+		m.take(tx.Nonce())
 		f := m.newFlight(tx, head, nil, trace.SpanContextFromContext(ctx))
 		m.publish(f)
 		flights = append(flights, f)
@@ -683,6 +688,22 @@ func (m *Manager) unclaim(f *Flight, free bool) {
 	m.metrics.NextNonce(m.next)
 }
 
+// take marks nonce n used by a transaction signed before (resent, or adopted from the pool).
+// Nonces it skips over, at or above the counter, are ones no node has (the counter is the
+// node's pending nonce or above): a crash came between the claim of a nonce and its send while a
+// later one went out. They are free, for the next sends to take or to be filled, or n would
+// wait behind them. Callers hold mu.
+func (m *Manager) take(n uint64) {
+	delete(m.free, n)
+	for gap := m.next; gap < n; gap++ {
+		m.free[gap] = m.now()
+	}
+	if n >= m.next {
+		m.next = n + 1
+		m.metrics.NextNonce(m.next)
+	}
+}
+
 // gapBelowFlight reports whether a flight waits at a nonce above n. Callers hold mu.
 func (m *Manager) gapBelowFlight(n uint64) bool {
 	for above := range m.inflight {
@@ -754,17 +775,7 @@ func (m *Manager) claimResend(tx *types.Transaction, head uint64, record func(co
 		f.record = record
 		return f, false, nil
 	}
-	delete(m.free, tx.Nonce())
-	// Nonces it skips over are ones no node has (the counter is the node's pending nonce or
-	// above): a crash came between the claim of a nonce and its send while a later one went out.
-	// They are free, for the next sends to take or to be filled, or it would wait behind them.
-	for n := m.next; n < tx.Nonce(); n++ {
-		m.free[n] = m.now()
-	}
-	if tx.Nonce() >= m.next {
-		m.next = tx.Nonce() + 1
-		m.metrics.NextNonce(m.next)
-	}
+	m.take(tx.Nonce())
 	f = m.newFlight(tx, head, record, origin)
 	f.sending = true
 	m.publish(f)

@@ -50,6 +50,18 @@ func managerCapped(t *testing.T, c *devchain.Chain, replaceAfter time.Duration, 
 // it syncs.
 func managerOn(t *testing.T, c *devchain.Chain, rpcURL string, replaceAfter time.Duration, budget gate.Budget, reg *prometheus.Registry, fence txmgr.Fence, maxFee *big.Int, set ...func(*txmgr.Manager)) *txmgr.Manager {
 	t.Helper()
+	m := unsynced(t, c, rpcURL, replaceAfter, budget, reg, fence, maxFee, set...)
+	if _, err := m.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	m.Start()
+	t.Cleanup(m.Close)
+	return m
+}
+
+// unsynced is managerOn before its Sync and Start.
+func unsynced(t *testing.T, c *devchain.Chain, rpcURL string, replaceAfter time.Duration, budget gate.Budget, reg *prometheus.Registry, fence txmgr.Fence, maxFee *big.Int, set ...func(*txmgr.Manager)) *txmgr.Manager {
+	t.Helper()
 	client, err := chain.Dial(rpcURL, 5*time.Second, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -65,11 +77,6 @@ func managerOn(t *testing.T, c *devchain.Chain, rpcURL string, replaceAfter time
 	for _, f := range set {
 		f(m)
 	}
-	if _, err := m.Sync(ctx); err != nil {
-		t.Fatal(err)
-	}
-	m.Start()
-	t.Cleanup(m.Close)
 	return m
 }
 
@@ -198,6 +205,57 @@ func TestResend(t *testing.T) {
 		ChainID: kept.ChainId(), Nonce: kept.Nonce(), GasTipCap: kept.GasTipCap(), GasFeeCap: kept.GasFeeCap(), Gas: 21_000, To: kept.To(), Value: big.NewInt(8)})
 	if _, err := second.Resend(ctx, other, nil); !errors.Is(err, txmgr.ErrNonceUsed) {
 		t.Fatalf("Resend of a displaced transaction: %v, want ErrNonceUsed", err)
+	}
+}
+
+// A transaction of the wallet's queued in the node's pool, behind a nonce no node has (its send
+// lost, or not yet promoted by the pool), is adopted at start like an executable one: the next
+// send does not take its nonce, and the nonce below it is filled, so that it is mined.
+func TestAQueuedTransactionIsAdopted(t *testing.T) {
+	t.Parallel()
+	c := devchaintest.Start(t)
+	next, err := c.Client().PendingNonceAt(ctx, c.Accounts.Faucet.Address)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := unsynced(t, c, c.RPCURL, time.Minute, gate.Budget{}, prometheus.NewRegistry(), nil, nil)
+	head, err := c.Client().HeaderByNumber(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	to := fresh(t)
+	queued, err := types.SignNewTx(c.Accounts.Faucet.Key, types.LatestSignerForChainID(new(big.Int).SetUint64(c.ChainID)), &types.DynamicFeeTx{
+		ChainID: new(big.Int).SetUint64(c.ChainID), Nonce: next + 1, GasTipCap: big.NewInt(params.GWei), GasFeeCap: new(big.Int).Add(big.NewInt(params.GWei), new(big.Int).Mul(head.BaseFee, big.NewInt(2))),
+		Gas: 21_000, To: &to, Value: big.NewInt(5)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Client().SendTransaction(ctx, queued); err != nil {
+		t.Fatal(err)
+	}
+	if adopted, err := m.Sync(ctx); err != nil || adopted != 1 {
+		t.Fatalf("Sync adopted %d (%v), want the queued transaction", adopted, err)
+	}
+	m.Start()
+	t.Cleanup(m.Close)
+	platformtest.WaitFor(t, "the queued transaction mined, the nonce below it filled", func() bool {
+		r, err := c.Client().TransactionReceipt(ctx, queued.Hash())
+		return err == nil && r.Status == types.ReceiptStatusSuccessful
+	})
+	f, err := m.Send(ctx, txmgr.Tx{To: fresh(t), Value: big.NewInt(7), Gas: 21_000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Nonce() != next+2 {
+		t.Fatalf("the next send took nonce %d, want %d (above the adopted one)", f.Nonce(), next+2)
+	}
+	select {
+	case <-f.Done():
+		if f.Err() != nil {
+			t.Fatal(f.Err())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the send after the adopted transaction was not mined")
 	}
 }
 
@@ -578,13 +636,6 @@ func TestTheManagersWorkIsTraced(t *testing.T) {
 		t.Fatal(err)
 	}
 	first.Close()
-	// The pool promotes a transaction to pending in the background, and the next manager adopts
-	// only what the node counts as pending: a loaded machine promoted it after that manager's
-	// start (adopted 0). The test starts it once the node counts the transaction.
-	platformtest.WaitFor(t, "the transaction pending in the node's pool", func() bool {
-		n, err := c.Client().PendingNonceAt(ctx, c.Accounts.Faucet.Address)
-		return err == nil && n > 0
-	})
 	spans := tracetest.NewSpanRecorder()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))
 	managerOn(t, c, c.RPCURL, time.Minute, gate.Budget{}, prometheus.NewRegistry(), nil, nil, func(m *txmgr.Manager) { m.SetTracer(tp.Tracer("test")) })
