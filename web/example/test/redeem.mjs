@@ -185,15 +185,19 @@ try {
   await page.waitForFunction(() => ["done", "refused"].includes(document.body.dataset.state) || document.querySelector("#progress")?.textContent.startsWith("It did not"), { timeout: 120_000 });
   const received = Date.now();
   const done = await page.evaluate(() => ({ state: document.body.dataset.state, j: window.journey, progress: document.querySelector("#progress")?.textContent }));
-  await page.screenshot({ path: join(artifacts, "redeem-done.png"), fullPage: true });
   if (done.state !== "done") fail(`the redeem ended ${done.state}: ${done.progress} ${done.j.error ?? ""}`);
   const held = await balanceOf(shownAddress);
   const committed = 125n * 10n ** BigInt(token.decimals - 1); // the journey page commits 12.5 tokens
   if (held !== committed) fail(`the new wallet holds ${held} on chain, want ${committed}`);
+  // What the wallet holds is shown once read, after the page said the tokens were received.
+  await page.waitForFunction(() => document.querySelector("#done-balance").textContent !== "…", { timeout: 30_000 });
+  await page.screenshot({ path: join(artifacts, "redeem-done.png"), fullPage: true });
+  const shownBalance = await page.$eval("#done-balance", (b) => b.textContent);
+  if (shownBalance !== `12.5 ${token.symbol}`) fail(`the page shows the wallet holding "${shownBalance}", want "12.5 ${token.symbol}"`);
   figures.openToReceivedMs = received - opened;
   figures.proofMs = done.j.proofMs;
   figures.relayMs = done.j.relayMs;
-  console.log(`ok  redeemed to the wallet made in the page: it holds 12.5 ${token.symbol} on chain (${figures.openToReceivedMs} ms from opening the link)`);
+  console.log(`ok  redeemed to the wallet made in the page: it holds 12.5 ${token.symbol} on chain, as the page shows once it has said so (${figures.openToReceivedMs} ms from opening the link)`);
   const keyHex = key.slice(2).toLowerCase();
   await page.close();
 
