@@ -201,8 +201,38 @@ if (card) {
   const addressInput = $<HTMLInputElement>("address");
   const saved = $<HTMLInputElement>("saved");
   const scannedOk = $<HTMLInputElement>("scanned-ok");
+  // A proof made ahead for the recipient chosen, while the person saves the new wallet's key or
+  // checks a scanned address: Redeem then sends it at once. Nothing leaves the phone before
+  // Redeem. Not with a fee (the person accepts it first); a proof against leaves asked for again
+  // on Redeem, or for another recipient, is not used, nor one used once (a second tap proves
+  // anew, as before).
+  interface Ahead {
+    to: string;
+    tree: typeof tree;
+    proof: ReturnType<Prover["prove"]>;
+    began: number; // performance.now()
+    stages: Record<string, number>; // when each of its stages began, from its start
+    keyAtStart?: number; // the key's bytes received when it began
+    used?: boolean;
+  }
+  let ahead: Ahead | undefined;
+  let aheadProgress: ((p: ProveProgress) => void) | undefined; // the proof's progress, once Redeem shows it
+  const proveAhead = () => {
+    if (!proverReady || !recipient || !tree || (feesOn && !voucher) || ahead?.to === recipient) return;
+    const [to, t] = [recipient, tree];
+    const a: Ahead = { to, tree: t, proof: undefined!, began: performance.now(), stages: {} };
+    const onProgress = (p: ProveProgress) => {
+      a.stages[p.stage] ??= Math.round(performance.now() - a.began);
+      if (p.stage === "solving") a.keyAtStart ??= p.received;
+      aheadProgress?.(p);
+    };
+    a.proof = (async () => (await proverLoad).prove({ card: c.card, leaves: await t.leaves, recipient: to }, { onProgress }))();
+    a.proof.catch(() => {}); // proved again on Redeem
+    ahead = a;
+  };
   const update = () => {
     button.disabled = !proverReady || !recipient || (!$("new-wallet").hidden && !saved.checked) || (!$("scanned").hidden && !scannedOk.checked);
+    proveAhead();
   };
   // choose reads text as the recipient (a pasted address or link, or a scanned code's text), or
   // says why it cannot be one.
@@ -362,7 +392,20 @@ if (card) {
           ? `Making the proof on this phone: ${mb(p.received)} of ${mb(p.total)} MB of its key received…`
           : `Making the proof on this phone: ${Math.round((100 * p.proved) / p.total)}%…`;
       };
-      const { request } = await prover.prove({ card: c.card, leaves, recipient: to, fee }, { onProgress: showProof });
+      const made = !fee && ahead?.to === to && ahead.tree === tree && !ahead.used ? ahead : undefined;
+      let proved: Awaited<Ahead["proof"]> | undefined;
+      if (made) {
+        // The bar shows what is left of it; its stages are counted from its own start.
+        made.used = true;
+        journey.provedAheadMs = Math.round(t - made.began); // begun this long before Redeem
+        aheadProgress = showProof;
+        proved = await made.proof.catch(() => undefined);
+        aheadProgress = undefined;
+        if (proved) [journey.proofAt, journey.keyAtProofStart] = [made.stages, made.keyAtStart];
+        else journey.provedAheadMs = undefined; // proved again below
+      }
+      proved ??= await prover.prove({ card: c.card, leaves, recipient: to, fee }, { onProgress: showProof });
+      const { request } = proved;
       journey.proofMs = Math.round(performance.now() - t);
       stage("Sending it through the relayer…", 2);
       t = performance.now();

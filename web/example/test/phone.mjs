@@ -5,8 +5,9 @@
 // page; then a second card in the same browser (its caches kept: the same phone, another card).
 // Prints, per visit, the time from opening the link to tokens received, to the wallet step shown,
 // to Redeem possible (the prover started: its proving key arrives behind it, proved while it
-// does), the proof's time (from Redeem to the proof, the key's wait included) and when the key's
-// last byte came in it, and the bytes fetched over the wire before the first proof was ready
+// does), the proof's time after Redeem (the page begins it once the wallet is made and the
+// prover started, before Redeem: fails if it did not) and when the key's last byte came
+// (from Redeem), and the bytes fetched over the wire before the first proof was ready
 // (the encoded sizes of every response the page and its worker had received by then). Fails if a redeem does not complete, if the
 // prover's assets are not served compressed and cacheable for ever, if the page did not report
 // the prover's load, if the second visit requests the prover again (it comes from Cache
@@ -131,6 +132,7 @@ const visit = async (browser, link) => {
     proofMs: j.proofMs,
     proofStages: j.proofAt, // when each of the proof's stages began, from its start
     proverWorkers: j.proverWorkers,
+    provedAheadMs: j.provedAheadMs, // the proof begun this long before Redeem (once the wallet was made and the prover ready)
     keyAtProofStart: j.keyAtProofStart, // the key's bytes already received when the proof began
     keyLastByteInProofMs: key ? Math.round(key.at - proofAt) : null, // null: the key came from Cache Storage (or negative: before the proof)
     loadAt: j.loadAt, // when each of the prover's stages began, in ms from the page's start
@@ -269,9 +271,10 @@ try {
       const second = await visit(browser, newCard());
       for (const [name, f] of [["first visit", first], ["second visit", second]]) {
         const key = f.keyLastByteInProofMs === null ? "the key from Cache Storage" : `the key's last byte ${f.keyLastByteInProofMs} ms into it`;
-        console.log(`phone (${profile}) run ${run}, ${name}: ${(f.openToReceivedMs / 1000).toFixed(1)} s from opening the link to tokens received (the wallet step shown after ${(f.openToFormMs / 1000).toFixed(1)} s, Redeem possible after ${(f.openToReadyMs / 1000).toFixed(1)} s, proof ${f.proofMs} ms in ${f.proverWorkers} workers, ${key}), ${mb(f.bytesBeforeProof)} over the wire before the first proof was ready`);
+        console.log(`phone (${profile}) run ${run}, ${name}: ${(f.openToReceivedMs / 1000).toFixed(1)} s from opening the link to tokens received (the wallet step shown after ${(f.openToFormMs / 1000).toFixed(1)} s, Redeem possible after ${(f.openToReadyMs / 1000).toFixed(1)} s, proof ${f.proofMs} ms after Redeem in ${f.proverWorkers} workers${f.provedAheadMs !== undefined ? ` (begun ${f.provedAheadMs} ms before it)` : ""}, ${key}), ${mb(f.bytesBeforeProof)} over the wire before the first proof was ready`);
       }
       console.log(`figures ${JSON.stringify({ run, first, second })}`);
+      if (first.provedAheadMs === undefined || second.provedAheadMs === undefined) fail("the proof was not begun before Redeem, once the wallet was made and the prover ready");
       if (!["downloading", "starting", "ready"].every((s) => s in (first.loadAt ?? {}))) fail(`the page was told the prover's stages ${JSON.stringify(first.loadAt)}`);
       if (!["solving", "proving", "done"].every((s) => s in (first.proofStages ?? {}))) fail(`the page was told the proof's stages ${JSON.stringify(first.proofStages)}`);
       // The files arrive compressed, so no answer says their size: the package's build does, from
