@@ -220,6 +220,7 @@ if (card) {
   const proveAhead = () => {
     if (!proverReady || !recipient || !tree || (feesOn && !voucher) || ahead?.to === recipient) return;
     const [to, t] = [recipient, tree];
+    journey.provedAheadFor = [...((journey.provedAheadFor as string[] | undefined) ?? []), to];
     const a: Ahead = { to, tree: t, proof: undefined!, began: performance.now(), stages: {} };
     const onProgress = (p: ProveProgress) => {
       a.stages[p.stage] ??= Math.round(performance.now() - a.began);
