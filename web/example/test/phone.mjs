@@ -7,8 +7,10 @@
 // to Redeem possible (the prover started: its proving key arrives behind it, proved while it
 // does), the proof's time after Redeem (the page begins it once the wallet is made and the
 // prover started, before Redeem: fails if it did not) and when the key's last byte came
-// (from Redeem), and the bytes fetched over the wire before the first proof was ready
-// (the encoded sizes of every response the page and its worker had received by then). Fails if a redeem does not complete, if the
+// (from Redeem), and the bytes fetched over the wire before the first proof was ready (the
+// encoded sizes of every response the page and its worker had received by then); in the first
+// run, a third card whose wallet's key the person takes 4 s to save: how long they wait after
+// Redeem. Fails if a redeem does not complete, if the
 // prover's assets are not served compressed and cacheable for ever, if the page did not report
 // the prover's load, if the second visit requests the prover again (it comes from Cache
 // Storage), or if a cached copy changed is used instead of fetched again.
@@ -69,7 +71,9 @@ const throttle = async (session) => {
 };
 
 // visit opens a card's link on a throttled phone page, makes a wallet, redeems; answers its figures.
-const visit = async (browser, link) => {
+// savesKeyInMs: how long the person takes to save the new wallet's key (the first tap on "I saved
+// the key" waits that long after the wallet is shown); 0: a tap at once.
+const visit = async (browser, link, { savesKeyInMs = 0 } = {}) => {
   const page = await browser.newPage();
   const finished = new Map();
   const urls = new Set();
@@ -96,14 +100,16 @@ const visit = async (browser, link) => {
   // "I saved the key", ticked again if a tap on "Make a wallet" that landed late made another
   // wallet (which unticks it), or if a tap did not tick it (one landed while the page moved the
   // box), as a person would; then Redeem once possible.
-  for (let i = 0, tickedFor = 0, tappedAt = 0; ; i++) {
+  for (let i = 0, tickedFor = 0, tappedAt = 0, walletAt = 0; ; i++) {
     const seen = await page.evaluate(() => ({ ready: !document.querySelector("#redeem").disabled || document.body.dataset.state === "refused", saved: document.querySelector("#saved").checked, making: document.querySelector("#make-wallet").disabled, state: document.body.dataset.state, journey: window.journey }));
     if (seen.ready) break;
     if (i === 1200) throw new Error(`Redeem not possible within 2 minutes: ${JSON.stringify(seen)}`);
     // Once a wallet, or again 3 s after a tap that left it unticked (a tap on the box toggles it,
     // and the throttled page's thread may be slow to show it: not sooner).
     const wallets = seen.journey?.walletsMade ?? 0;
-    if (!seen.saved && !seen.making && (wallets > tickedFor || (wallets > 0 && Date.now() - tappedAt > 3000))) {
+    if (wallets > 0) walletAt ||= Date.now();
+    const saving = wallets > 0 && Date.now() - walletAt < savesKeyInMs;
+    if (!saving && !seen.saved && !seen.making && (wallets > tickedFor || (wallets > 0 && Date.now() - tappedAt > 3000))) {
       tickedFor = wallets;
       tappedAt = Date.now();
       await page.tap("#saved");
@@ -125,6 +131,7 @@ const visit = async (browser, link) => {
   await page.close();
   return {
     openToReceivedMs: received - opened,
+    redeemToReceivedMs: received - readyAt, // the wait after the person's tap
     openToFormMs: formAt - opened,
     openToReadyMs: readyAt - opened,
     bytesBeforeProof: bytesBy(proofReadyAt), // every byte the first proof needed, over the wire
@@ -295,6 +302,12 @@ try {
         const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
         console.log(`proof on a page's thread (the worker's wasm), the key's points kept: ${times.unthrottled.join(", ")} ms unthrottled, ${times.throttled.join(", ")} ms with the CPU ${cpuSlowdown}× slower (×${(median(times.throttled) / median(times.unthrottled)).toFixed(1)}); a prover's first, the key decoded in it: ${times.firstUnthrottled} ms unthrottled, ${times.firstThrottled} ms slower; in the workers, unthrottled: ${first.proofMs}, ${second.proofMs} ms`);
         console.log(`figures ${JSON.stringify({ proofTimes: times })}`);
+        // A person saving the new wallet's key before Redeem: the proof, begun meanwhile, is ready
+        // or nearly when they tap.
+        const person = await visit(browser, newCard(), { savesKeyInMs: 4000 });
+        console.log(`phone (${profile}) run ${run}, another card, its wallet's key saved in 4 s: tokens received ${person.redeemToReceivedMs} ms after Redeem (${first.redeemToReceivedMs} and ${second.redeemToReceivedMs} ms for the visits above, Redeem tapped as soon as possible), ${(person.openToReceivedMs / 1000).toFixed(1)} s after opening the link; the proof begun ${person.provedAheadMs} ms before Redeem, ready ${person.proofMs} ms after it`);
+        console.log(`figures ${JSON.stringify({ person })}`);
+        if (person.provedAheadMs === undefined) fail("the proof was not begun while the person saved the key");
       }
     } finally {
       await browser.close();
