@@ -205,7 +205,10 @@ if (card) {
   // checks a scanned address: Redeem then sends it at once. Nothing leaves the phone before
   // Redeem. Not with a fee (the person accepts it first); a proof against leaves asked for again
   // on Redeem, or for another recipient, is not used, nor one used once (a second tap proves
-  // anew, as before).
+  // anew, as before). Proofs ahead are made one after another, and one whose recipient or leaves
+  // changed before its turn is not made (the prover cannot stop one under way: a recipient
+  // changed during a proof waits for its end). Leaves older than half a minute are asked for
+  // again first, so that Redeem within the next half minute finds them fresh.
   interface Ahead {
     to: string;
     tree: typeof tree;
@@ -218,16 +221,23 @@ if (card) {
   let ahead: Ahead | undefined;
   let aheadProgress: ((p: ProveProgress) => void) | undefined; // the proof's progress, once Redeem shows it
   const proveAhead = () => {
-    if (!proverReady || !recipient || !tree || (feesOn && !voucher) || ahead?.to === recipient) return;
-    const [to, t] = [recipient, tree];
-    journey.provedAheadFor = [...((journey.provedAheadFor as string[] | undefined) ?? []), to];
-    const a: Ahead = { to, tree: t, proof: undefined!, began: performance.now(), stages: {} };
+    if (!proverReady || !recipient || !tree || (feesOn && !voucher)) return;
+    if (performance.now() - tree.at > 30_000) tree = treeNow();
+    if (ahead?.to === recipient && ahead.tree === tree) return;
+    const [to, t, before] = [recipient, tree, ahead?.proof];
+    const a: Ahead = { to, tree: t, proof: undefined!, began: 0, stages: {} };
     const onProgress = (p: ProveProgress) => {
       a.stages[p.stage] ??= Math.round(performance.now() - a.began);
       if (p.stage === "solving") a.keyAtStart ??= p.received;
-      aheadProgress?.(p);
+      if (ahead === a) aheadProgress?.(p); // the bar shows the proof Redeem waits for, no other
     };
-    a.proof = (async () => (await proverLoad).prove({ card: c.card, leaves: await t.leaves, recipient: to }, { onProgress }))();
+    a.proof = (async () => {
+      await before?.catch(() => {});
+      if (ahead !== a) throw new Error("another recipient or newer leaves were chosen before its turn");
+      journey.provedAheadFor = [...((journey.provedAheadFor as string[] | undefined) ?? []), to];
+      a.began = performance.now();
+      return (await proverLoad).prove({ card: c.card, leaves: await t.leaves, recipient: to }, { onProgress });
+    })();
     a.proof.catch(() => {}); // proved again on Redeem
     ahead = a;
   };
@@ -396,14 +406,14 @@ if (card) {
       const made = !fee && ahead?.to === to && ahead.tree === tree && !ahead.used ? ahead : undefined;
       let proved: Awaited<Ahead["proof"]> | undefined;
       if (made) {
-        // The bar shows what is left of it; its stages are counted from its own start.
+        // The bar shows what is left of it; its stages are counted from its own start, and it
+        // began provedAheadMs before Redeem (less than 0: after, behind a proof for a recipient
+        // chosen before).
         made.used = true;
-        journey.provedAheadMs = Math.round(t - made.began); // begun this long before Redeem
         aheadProgress = showProof;
-        proved = await made.proof.catch(() => undefined);
+        proved = await made.proof.catch(() => undefined); // undefined: proved again below
         aheadProgress = undefined;
-        if (proved) [journey.proofAt, journey.keyAtProofStart] = [made.stages, made.keyAtStart];
-        else journey.provedAheadMs = undefined; // proved again below
+        if (proved) [journey.provedAheadMs, journey.proofAt, journey.keyAtProofStart] = [Math.round(t - made.began), made.stages, made.keyAtStart];
       }
       proved ??= await prover.prove({ card: c.card, leaves, recipient: to, fee }, { onProgress: showProof });
       const { request } = proved;

@@ -398,7 +398,13 @@ func (m *Manager) Sync(ctx context.Context) (adopted int, err error) {
 		}
 		// One at or above the counter is queued: not yet promoted by the node (sent a moment
 		// before a restart), or behind a nonce no node has. Unless taken, a send would take its
-		// nonce.
+		// nonce. One further ahead than a pool keeps is not this manager's doing: adopted, every
+		// nonce below it would be filled, and paid for.
+		if tx.Nonce() > m.next+adoptAhead {
+			m.log.Warn("a transaction of the wallet's waits in the node's pool far above its next nonce: left alone",
+				"wallet", m.from.Hex(), "nonce", tx.Nonce(), "next", m.next, "tx", tx.Hash())
+			continue
+		}
 		m.take(tx.Nonce())
 		f := m.newFlight(tx, head, nil, trace.SpanContextFromContext(ctx))
 		m.publish(f)
@@ -410,6 +416,11 @@ func (m *Manager) Sync(ctx context.Context) (adopted int, err error) {
 	}
 	return len(flights), nil
 }
+
+// adoptAhead is how far above the wallet's pending nonce Sync adopts a queued transaction: a
+// node's pool keeps that many of an account's (geth's default account queue), and a manager's
+// own transactions are never further ahead than those it was sending at once.
+const adoptAhead = 64
 
 // ensureSynced reads the wallet's pending nonce from the node unless the counter is in step
 // with it: at the start, and after the node said a nonce was used or ahead of it. Concurrent

@@ -210,7 +210,8 @@ func TestResend(t *testing.T) {
 
 // A transaction of the wallet's queued in the node's pool, behind a nonce no node has (its send
 // lost, or not yet promoted by the pool), is adopted at start like an executable one: the next
-// send does not take its nonce, and the nonce below it is filled, so that it is mined.
+// send does not take its nonce, and the nonce below it is filled, so that it is mined. One
+// further ahead than a pool keeps is left alone.
 func TestAQueuedTransactionIsAdopted(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)
@@ -233,8 +234,17 @@ func TestAQueuedTransactionIsAdopted(t *testing.T) {
 	if err := c.Client().SendTransaction(ctx, queued); err != nil {
 		t.Fatal(err)
 	}
+	// One further ahead than a pool keeps is left alone: adopting it would fill every nonce below.
+	far, err := types.SignNewTx(c.Accounts.Faucet.Key, types.LatestSignerForChainID(new(big.Int).SetUint64(c.ChainID)), &types.DynamicFeeTx{
+		ChainID: new(big.Int).SetUint64(c.ChainID), Nonce: next + 500, GasTipCap: queued.GasTipCap(), GasFeeCap: queued.GasFeeCap(), Gas: 21_000, To: &to, Value: big.NewInt(6)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Client().SendTransaction(ctx, far); err != nil {
+		t.Fatal(err)
+	}
 	if adopted, err := m.Sync(ctx); err != nil || adopted != 1 {
-		t.Fatalf("Sync adopted %d (%v), want the queued transaction", adopted, err)
+		t.Fatalf("Sync adopted %d (%v), want the queued transaction alone (not the one 500 nonces ahead)", adopted, err)
 	}
 	m.Start()
 	t.Cleanup(m.Close)
