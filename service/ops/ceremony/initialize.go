@@ -2,7 +2,6 @@ package ceremony
 
 import (
 	"math/big"
-	"math/bits"
 	"runtime"
 	"slices"
 	"sync"
@@ -10,6 +9,7 @@ import (
 	curve "github.com/consensys/gnark-crypto/ecc/bn254"
 	"github.com/consensys/gnark-crypto/ecc/bn254/fr"
 	"github.com/consensys/gnark-crypto/ecc/bn254/fr/fft"
+	"github.com/consensys/gnark-crypto/utils"
 	update "github.com/consensys/gnark-crypto/ecc/bn254/mpcsetup"
 	"github.com/consensys/gnark/backend/groth16/bn254/mpcsetup"
 	"github.com/consensys/gnark/constraint"
@@ -99,7 +99,7 @@ func initialize(p *mpcsetup.Phase2, r1cs *cs.R1CS, commons *mpcsetup.SrsCommons)
 	// Z is τⁱ(τⁿ - 1) = τ⁽ⁱ⁺ⁿ⁾ - τⁱ for i ≤ n-2, in bit-reversed order.
 	z := make([]curve.G1Affine, n)
 	parallel(n-1, func(i int) { z[i].Sub(&commons.G1.Tau[i+n], &commons.G1.Tau[i]) })
-	bitReverse(z)
+	utils.BitReverse(z)
 	p.Parameters.G1.Z = z[:n-1]
 	p.Parameters.G1.PKK = slices.Clone(keys[nbPublic:])
 	p.Parameters.G1.SigmaCKK = make([][]curve.G1Affine, 0)
@@ -166,7 +166,7 @@ func lagrangeG2(powers []curve.G2Affine) []curve.G2Affine {
 // butterflies on every core.
 func inverseDFT[T any, P jacobian[T]](v []T) {
 	n := len(v)
-	bitReverse(v)
+	utils.BitReverse(v)
 	w, inv := twiddles(n)
 	for m := 2; m <= n; m <<= 1 {
 		half, step := m/2, n/m
@@ -203,19 +203,6 @@ func toAffineG2(v []curve.G2Jac) []curve.G2Affine {
 	out := make([]curve.G2Affine, len(v))
 	parallel(len(v), func(i int) { out[i].FromJacobian(&v[i]) })
 	return out
-}
-
-// reverse is i's log₂(n) bits in reverse order (n a power of two).
-func reverse(i, n int) int {
-	return int(bits.Reverse64(uint64(i)) >> (64 - bits.TrailingZeros64(uint64(n))))
-}
-
-func bitReverse[T any](s []T) {
-	for i := range s {
-		if j := reverse(i, len(s)); i < j {
-			s[i], s[j] = s[j], s[i]
-		}
-	}
 }
 
 // parallel calls f(i) for every i < n, on every core.
