@@ -103,8 +103,9 @@ try {
   // 2. A page told of fees: the quote before any proof, no 402.
   const told = await open(true, fresh());
   shown = await feeShown(told);
-  if (shown.state !== "fee" || shown.j.paymentRequired || shown.j.proofStartedMs !== undefined) fail(`a page told of fees: ${JSON.stringify({ state: shown.state, j: shown.j })}`);
-  console.log("ok  a page told of fees (config.json) shows the quote before proving");
+  // Nor a proof begun before Redeem: it would bind no fee, and the person has not accepted one.
+  if (shown.state !== "fee" || shown.j.paymentRequired || shown.j.proofStartedMs !== undefined || shown.j.provedAheadFor !== undefined) fail(`a page told of fees: ${JSON.stringify({ state: shown.state, j: shown.j })}`);
+  console.log("ok  a page told of fees (config.json) shows the quote before proving, and begins no proof before it is accepted");
   if (errors.length) fail(`the pages' errors: ${errors.join("; ")}`);
 } finally {
   await browser.close();
