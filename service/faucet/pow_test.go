@@ -14,6 +14,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
 	"github.com/seed018cc74c/vaultd/service/faucet"
 	"github.com/seed018cc74c/vaultd/service/faucet/pow"
+	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
 )
 
 // powSecret is the tests' FAUCET_POW_SECRET, so that a test can make a challenge the faucet
@@ -205,17 +206,6 @@ func TestWrongSolutionsPastThePerIPLimitCostNoHash(t *testing.T) {
 		}
 	}
 	if m := scrape(t, s); !strings.Contains(m, "vaultd_faucet_pow_verify_duration_seconds_count 3\n") {
-		t.Fatalf("hashes computed for 10 wrong solutions, 3 allowed:\n%s", grepLines(m, "pow_verify_duration_seconds_count"))
+		t.Fatalf("hashes computed for 10 wrong solutions, 3 allowed:\n%s", platformtest.Grep(m, "pow_verify_duration_seconds_count"))
 	}
-}
-
-// grepLines is the lines of s that contain sub.
-func grepLines(s, sub string) string {
-	var out []string
-	for _, l := range strings.Split(s, "\n") {
-		if strings.Contains(l, sub) {
-			out = append(out, l)
-		}
-	}
-	return strings.Join(out, "\n")
 }

@@ -254,16 +254,6 @@ func hexesOf(events []indexerapi.Event, arg string) []string {
 
 func scrape(t testing.TB, s *server) string { return platformtest.Scrape(t, s.url) }
 
-func grep(s, sub string) string {
-	var out []string
-	for line := range strings.Lines(s) {
-		if strings.Contains(line, sub) {
-			out = append(out, line)
-		}
-	}
-	return strings.Join(out, "")
-}
-
 func waitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
 	platformtest.WaitFor(t, what, cond)

@@ -25,10 +25,12 @@ import (
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
+	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
 	"github.com/seed018cc74c/vaultd/service/kit/redistest"
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb/sqldbtest"
 	"github.com/seed018cc74c/vaultd/service/kit/webhook"
 	"github.com/seed018cc74c/vaultd/service/relayer"
+	"github.com/seed018cc74c/vaultd/service/relayer/relayertest"
 )
 
 const adminKey = "an admin key for the tests"
@@ -49,52 +51,52 @@ func TestAnOperatorPausesAndResumesAReplica(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)
 	over := map[string]string{"ADMIN_API_KEY": adminKey, "REPLICA_NAME": "relayer-a", "DATABASE_URL": "sqlite:" + filepath.Join(t.TempDir(), "relayer.db")}
-	s := startRelayer(t, c, over)
+	s := relayertest.Start(t, c, over)
 	for _, key := range []string{"", "not the admin key at all"} {
-		r, err := s.client.PauseWithResponse(ctx, bearer(key))
+		r, err := s.Client.PauseWithResponse(ctx, bearer(key))
 		if err != nil || r.StatusCode() != 401 || !strings.Contains(string(r.Body), "UNAUTHORIZED") {
 			t.Fatalf("pause with key %q: %v %d %s", key, err, r.StatusCode(), r.Body)
 		}
 	}
-	p, err := s.client.PauseWithResponse(ctx, bearer(adminKey))
+	p, err := s.Client.PauseWithResponse(ctx, bearer(adminKey))
 	if err != nil || p.JSON200 == nil || !p.JSON200.Paused || p.JSON200.Replica != "relayer-a" || p.JSON200.Since == nil {
 		t.Fatalf("pause: %v %s", err, p.Body)
 	}
-	_, req := request(t, c, devUsers(c, 0), 31)
-	before := pendingOperatorNonce(t, c)
-	r := reveal(t, s, req)
-	wantCode(t, "a reveal at a paused replica", r, 503, "PAUSED")
+	_, req := relayertest.Request(t, c, relayertest.User(c, 0), 31)
+	before := relayertest.PendingOperatorNonce(t, c)
+	r := relayertest.Reveal(t, s, req)
+	relayertest.WantCode(t, "a reveal at a paused replica", r, 503, "PAUSED")
 	if r.HTTPResponse.Header.Get("Retry-After") != "30" {
 		t.Fatalf("Retry-After %q, want 30", r.HTTPResponse.Header.Get("Retry-After"))
 	}
-	if n := pendingOperatorNonce(t, c); n != before {
+	if n := relayertest.PendingOperatorNonce(t, c); n != before {
 		t.Fatalf("a paused replica sent %d transactions", n-before)
 	}
-	if ready, err := s.client.GetReadyWithResponse(ctx); err != nil || ready.JSON503 == nil || ready.JSON503.Code != "PAUSED" {
+	if ready, err := s.Client.GetReadyWithResponse(ctx); err != nil || ready.JSON503 == nil || ready.JSON503.Code != "PAUSED" {
 		t.Fatalf("/ready while paused: %v %s", err, ready.Body)
 	}
 	if !strings.Contains(scrape(t, s), "vaultd_relayer_paused 1") {
 		t.Fatal("the gauge does not show the pause")
 	}
 
-	s.stop()
-	s = startRelayer(t, c, over)
-	if ready, err := s.client.GetReadyWithResponse(ctx); err != nil || ready.JSON503 == nil || ready.JSON503.Code != "PAUSED" {
+	s.Stop()
+	s = relayertest.Start(t, c, over)
+	if ready, err := s.Client.GetReadyWithResponse(ctx); err != nil || ready.JSON503 == nil || ready.JSON503.Code != "PAUSED" {
 		t.Fatalf("/ready after a restart: %v %s (the pause is lost)", err, ready.Body)
 	}
-	resumed, err := s.client.ResumeWithResponse(ctx, bearer(adminKey))
+	resumed, err := s.Client.ResumeWithResponse(ctx, bearer(adminKey))
 	if err != nil || resumed.JSON200 == nil || resumed.JSON200.Paused || resumed.JSON200.Since != nil {
 		t.Fatalf("resume: %v %s", err, resumed.Body)
 	}
-	if r := reveal(t, s, req); r.StatusCode() != 200 {
+	if r := relayertest.Reveal(t, s, req); r.StatusCode() != 200 {
 		t.Fatalf("a reveal once resumed: %d %s", r.StatusCode(), r.Body)
 	}
-	if ready, err := s.client.GetReadyWithResponse(ctx); err != nil || ready.StatusCode() != 200 {
+	if ready, err := s.Client.GetReadyWithResponse(ctx); err != nil || ready.StatusCode() != 200 {
 		t.Fatalf("/ready once resumed: %v %s", err, ready.Body)
 	}
 
-	none := startRelayer(t, c, nil)
-	if r, err := none.client.PauseWithResponse(ctx, bearer(adminKey)); err != nil || r.StatusCode() != 404 {
+	none := relayertest.Start(t, c, nil)
+	if r, err := none.Client.PauseWithResponse(ctx, bearer(adminKey)); err != nil || r.StatusCode() != 404 {
 		t.Fatalf("pause at a relayer with no ADMIN_API_KEY: %v %d %s", err, r.StatusCode(), r.Body)
 	}
 }
@@ -104,17 +106,17 @@ func TestAnOperatorPausesAndResumesAReplica(t *testing.T) {
 func TestTheOperatorWalletForItsOperator(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)
-	s := startRelayer(t, c, map[string]string{"ADMIN_API_KEY": adminKey, "OPERATOR_SPEND_LIMIT": "5/1h"})
-	_, req := request(t, c, devUsers(c, 0), 32)
-	if r := reveal(t, s, req); r.StatusCode() != 200 {
+	s := relayertest.Start(t, c, map[string]string{"ADMIN_API_KEY": adminKey, "OPERATOR_SPEND_LIMIT": "5/1h"})
+	_, req := relayertest.Request(t, c, relayertest.User(c, 0), 32)
+	if r := relayertest.Reveal(t, s, req); r.StatusCode() != 200 {
 		t.Fatalf("reveal: %d %s", r.StatusCode(), r.Body)
 	}
-	w, err := s.client.GetWalletWithResponse(ctx, bearer(adminKey))
+	w, err := s.Client.GetWalletWithResponse(ctx, bearer(adminKey))
 	if err != nil || w.JSON200 == nil {
 		t.Fatalf("wallet: %v %s", err, w.Body)
 	}
 	got := w.JSON200
-	mined := operatorNonce(t, c)
+	mined := relayertest.OperatorNonce(t, c)
 	if got.Address != c.Accounts.Operator.Address.Hex() || got.Balance == nil || *got.Balance == "0" || !got.GateOpen ||
 		got.SpendLimit == nil || *got.SpendLimit != "5000000000000000000" || got.SpendWindowSeconds == nil || *got.SpendWindowSeconds != 3600 ||
 		got.Spent == nil || *got.Spent == "0" || got.Nonce.Mined == nil || uint64(*got.Nonce.Mined) != mined || uint64(got.Nonce.Next) != mined {
@@ -131,27 +133,27 @@ func TestTheOperatorWalletForItsOperator(t *testing.T) {
 func TestAnOperatorReplacesAStuckTransaction(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)
-	s := startRelayer(t, c, map[string]string{"ADMIN_API_KEY": adminKey, "REPLACE_AFTER": "50s", "RECEIPT_TIMEOUT": "1m"})
-	_, req := request(t, c, devUsers(c, 0), 33)
-	nonce := pendingOperatorNonce(t, c)
+	s := relayertest.Start(t, c, map[string]string{"ADMIN_API_KEY": adminKey, "REPLACE_AFTER": "50s", "RECEIPT_TIMEOUT": "1m"})
+	_, req := relayertest.Request(t, c, relayertest.User(c, 0), 33)
+	nonce := relayertest.PendingOperatorNonce(t, c)
 	c.PauseSealing()
 	answer := revealAsync(t, s, req)
-	waitFor(t, "the reveal in the pool", func() bool { return pendingOperatorNonce(t, c) == nonce+1 })
-	if r, err := s.client.ReplaceTransactionWithResponse(ctx, int64(nonce+1), &relayerapi.ReplaceTransactionParams{Wallet: c.Accounts.Operator.Address.Hex()}, bearer(adminKey)); err != nil || r.StatusCode() != 404 {
+	platformtest.WaitFor(t, "the reveal in the pool", func() bool { return relayertest.PendingOperatorNonce(t, c) == nonce+1 })
+	if r, err := s.Client.ReplaceTransactionWithResponse(ctx, int64(nonce+1), &relayerapi.ReplaceTransactionParams{Wallet: c.Accounts.Operator.Address.Hex()}, bearer(adminKey)); err != nil || r.StatusCode() != 404 {
 		t.Fatalf("replace at a nonce with nothing in flight: %v %d %s", err, r.StatusCode(), r.Body)
 	}
-	r, err := s.client.ReplaceTransactionWithResponse(ctx, int64(nonce), &relayerapi.ReplaceTransactionParams{Wallet: c.Accounts.Operator.Address.Hex()}, bearer(adminKey))
+	r, err := s.Client.ReplaceTransactionWithResponse(ctx, int64(nonce), &relayerapi.ReplaceTransactionParams{Wallet: c.Accounts.Operator.Address.Hex()}, bearer(adminKey))
 	if err != nil || r.JSON202 == nil || r.JSON202.Nonce != int64(nonce) {
 		t.Fatalf("replace: %v %s", err, r.Body)
 	}
 	first := r.JSON202.Replacing
-	waitFor(t, "the replacement", func() bool { return strings.Contains(scrape(t, s), "vaultd_relayer_transaction_replacements_total 1") })
+	platformtest.WaitFor(t, "the replacement", func() bool { return strings.Contains(scrape(t, s), "vaultd_relayer_transaction_replacements_total 1") })
 	c.ResumeSealing()
 	mined := <-answer
 	if mined.JSON200 == nil || mined.JSON200.TxHash == first {
 		t.Fatalf("the reveal's answer %s; want the replacement mined, not %s", mined.Body, first)
 	}
-	if n := operatorNonce(t, c); n != nonce+1 {
+	if n := relayertest.OperatorNonce(t, c); n != nonce+1 {
 		t.Fatalf("%d transactions mined for one reveal", n-nonce)
 	}
 }
@@ -162,25 +164,25 @@ func TestAnOperatorReplacesAStuckTransaction(t *testing.T) {
 func TestAnOperatorListsTheWalletsTransactions(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)
-	s := startRelayer(t, c, map[string]string{"ADMIN_API_KEY": adminKey, "RECEIPT_TIMEOUT": "300ms", "REPLACE_AFTER": "250ms"})
+	s := relayertest.Start(t, c, map[string]string{"ADMIN_API_KEY": adminKey, "RECEIPT_TIMEOUT": "300ms", "REPLACE_AFTER": "250ms"})
 	var mined []string
 	for i := range 3 {
-		_, req := request(t, c, devUsers(c, i), int64(40+i))
+		_, req := relayertest.Request(t, c, relayertest.User(c, i), int64(40+i))
 		mined = append(mined, revealMined(t, s, req))
 	}
-	_, stuck := request(t, c, devUsers(c, 3), 43)
+	_, stuck := relayertest.Request(t, c, relayertest.User(c, 3), 43)
 	c.PauseSealing()
-	wantCode(t, "a reveal not mined in time", reveal(t, s, stuck), 504, "TX_PENDING")
+	relayertest.WantCode(t, "a reveal not mined in time", relayertest.Reveal(t, s, stuck), 504, "TX_PENDING")
 	defer c.ResumeSealing()
 
-	all, err := s.client.GetTransactionsWithResponse(ctx, &relayerapi.GetTransactionsParams{}, bearer(adminKey))
+	all, err := s.Client.GetTransactionsWithResponse(ctx, &relayerapi.GetTransactionsParams{}, bearer(adminKey))
 	if err != nil || all.JSON200 == nil || len(all.JSON200.Transactions) != 4 || all.JSON200.NextCursor != nil {
 		t.Fatalf("all: %v %s", err, all.Body)
 	}
 	txs := all.JSON200.Transactions
 	first := txs[0]
 	if first.State != "pending" || first.Versions[len(first.Versions)-1].MaxFeePerGas == nil || first.MinedHash != nil ||
-		first.Purpose != "reveal "+nullifierHex(t, stuck) {
+		first.Purpose != "reveal "+relayertest.NullifierHex(t, stuck) {
 		t.Fatalf("the stuck reveal's entry: %+v", first)
 	}
 	for i, l := range txs[1:] {
@@ -189,17 +191,17 @@ func TestAnOperatorListsTheWalletsTransactions(t *testing.T) {
 		}
 	}
 	state, two := relayerapi.GetTransactionsParamsStateMined, 2
-	page, err := s.client.GetTransactionsWithResponse(ctx, &relayerapi.GetTransactionsParams{State: &state, Limit: &two}, bearer(adminKey))
+	page, err := s.Client.GetTransactionsWithResponse(ctx, &relayerapi.GetTransactionsParams{State: &state, Limit: &two}, bearer(adminKey))
 	if err != nil || page.JSON200 == nil || len(page.JSON200.Transactions) != 2 || page.JSON200.NextCursor == nil {
 		t.Fatalf("mined, 2 a page: %v %s", err, page.Body)
 	}
-	rest, err := s.client.GetTransactionsWithResponse(ctx, &relayerapi.GetTransactionsParams{State: &state, Limit: &two, Cursor: page.JSON200.NextCursor}, bearer(adminKey))
+	rest, err := s.Client.GetTransactionsWithResponse(ctx, &relayerapi.GetTransactionsParams{State: &state, Limit: &two, Cursor: page.JSON200.NextCursor}, bearer(adminKey))
 	if err != nil || rest.JSON200 == nil || len(rest.JSON200.Transactions) != 1 || rest.JSON200.Transactions[0].MinedHash == nil || *rest.JSON200.Transactions[0].MinedHash != mined[0] || rest.JSON200.NextCursor != nil {
 		t.Fatalf("the next page: %v %s", err, rest.Body)
 	}
 	// A cursor no listing gave (digits, as the document's pattern wants, but past any nonce) is a 400.
 	bad := "99999999999999999999"
-	refused, err := s.client.GetTransactionsWithResponse(ctx, &relayerapi.GetTransactionsParams{Cursor: &bad}, bearer(adminKey))
+	refused, err := s.Client.GetTransactionsWithResponse(ctx, &relayerapi.GetTransactionsParams{Cursor: &bad}, bearer(adminKey))
 	if err != nil || refused.StatusCode() != http.StatusBadRequest || !strings.Contains(string(refused.Body), "INVALID_REQUEST") {
 		t.Fatalf("a cursor no listing gave: %v %d %s", err, refused.StatusCode(), refused.Body)
 	}
@@ -208,16 +210,16 @@ func TestAnOperatorListsTheWalletsTransactions(t *testing.T) {
 // revealMined sends req and returns the hash of its transaction once mined: a reveal answered
 // 504 TX_PENDING (a RECEIPT_TIMEOUT short enough for a test's stuck reveal, missed on a loaded
 // machine) is followed by its status until mined.
-func revealMined(t *testing.T, s *server, req relayerRequest) string {
+func revealMined(t *testing.T, s *relayertest.Server, req relayerapi.RevealRequest) string {
 	t.Helper()
-	r := reveal(t, s, req)
+	r := relayertest.Reveal(t, s, req)
 	if r.JSON200 != nil {
 		return r.JSON200.TxHash
 	}
-	wantCode(t, "a reveal", r, 504, "TX_PENDING")
+	relayertest.WantCode(t, "a reveal", r, 504, "TX_PENDING")
 	var st relayerapi.RevealStatus
-	waitFor(t, "the reveal to be mined", func() bool {
-		st = status(t, s, req)
+	platformtest.WaitFor(t, "the reveal to be mined", func() bool {
+		st = relayertest.Status(t, s, req)
 		return st.State == "mined"
 	})
 	return *st.TxHash
@@ -234,7 +236,7 @@ func TestAnOperatorCancelsAStuckReveal(t *testing.T) {
 	over := map[string]string{"ADMIN_API_KEY": adminKey, "REPLACE_AFTER": "50s", "RECEIPT_TIMEOUT": "1m", "REPLICA_NAME": "relayer-a"}
 	t.Run("in process", func(t *testing.T) {
 		c := devchaintest.Start(t)
-		s := startRelayer(t, c, over)
+		s := relayertest.Start(t, c, over)
 		cancelAStuckReveal(t, c, s, s)
 	})
 	t.Run("redis and postgres", func(t *testing.T) {
@@ -244,9 +246,9 @@ func TestAnOperatorCancelsAStuckReveal(t *testing.T) {
 		shared["REDIS_URL"], shared["DATABASE_URL"] = url, sqldbtest.Postgres(t)
 		other := maps.Clone(shared)
 		// Its own wallet, and a short wait: a copy held behind a stale claim fails fast.
-		other["OPERATOR_PRIVATE_KEY"], other["RECEIPT_TIMEOUT"], other["REPLACE_AFTER"] = hexutil.Encode(crypto.FromECDSA(fundedKey(t, c))), "10s", "5s"
+		other["OPERATOR_PRIVATE_KEY"], other["RECEIPT_TIMEOUT"], other["REPLACE_AFTER"] = hexutil.Encode(crypto.FromECDSA(relayertest.FundedKey(t, c))), "10s", "5s"
 		other["REPLICA_NAME"] = "relayer-b"
-		cancelAStuckReveal(t, c, startRelayer(t, c, shared), startRelayer(t, c, other))
+		cancelAStuckReveal(t, c, relayertest.Start(t, c, shared), relayertest.Start(t, c, other))
 	})
 }
 
@@ -255,14 +257,14 @@ func TestAnOperatorCancelsAStuckReveal(t *testing.T) {
 // fleet view at b lists a, its wallet and the stuck transaction (and b, its own wallet, nothing in
 // flight), and a replace or cancel naming another wallet than the replica's is refused 409
 // WALLET_MISMATCH, at a and at b: nonce N of another wallet is another transaction.
-func cancelAStuckReveal(t *testing.T, c *devchain.Chain, a, b *server) {
-	_, req := request(t, c, devUsers(c, 0), 34)
-	nonce := pendingOperatorNonce(t, c)
+func cancelAStuckReveal(t *testing.T, c *devchain.Chain, a, b *relayertest.Server) {
+	_, req := relayertest.Request(t, c, relayertest.User(c, 0), 34)
+	nonce := relayertest.PendingOperatorNonce(t, c)
 	c.PauseSealing()
 	answer := revealAsync(t, a, req)
-	waitFor(t, "the reveal in the pool", func() bool { return pendingOperatorNonce(t, c) == nonce+1 })
+	platformtest.WaitFor(t, "the reveal in the pool", func() bool { return relayertest.PendingOperatorNonce(t, c) == nonce+1 })
 	ours := c.Accounts.Operator.Address.Hex()
-	fleet, err := b.client.GetFleetWithResponse(ctx, bearer(adminKey))
+	fleet, err := b.Client.GetFleetWithResponse(ctx, bearer(adminKey))
 	if err != nil || fleet.JSON200 == nil {
 		t.Fatalf("the fleet: %v %s", err, fleet.Body)
 	}
@@ -273,35 +275,35 @@ func cancelAStuckReveal(t *testing.T, c *devchain.Chain, a, b *server) {
 	if f := replicas["relayer-a"]; f.Wallet != ours || f.Paused || len(f.Transactions) != 1 || uint64(f.Transactions[0].Nonce) != nonce || f.Transactions[0].State != "pending" {
 		t.Fatalf("the fleet's relayer-a: %+v", fleet.JSON200.Replicas)
 	}
-	other := crypto.PubkeyToAddress(freshKey(t).PublicKey).Hex()
+	other := crypto.PubkeyToAddress(relayertest.FreshKey(t).PublicKey).Hex()
 	if a != b {
 		f := replicas["relayer-b"]
 		if len(replicas) != 2 || f.Wallet == ours || !common.IsHexAddress(f.Wallet) || len(f.Transactions) != 0 {
 			t.Fatalf("the fleet's relayer-b: %+v", fleet.JSON200.Replicas)
 		}
 		other = f.Wallet
-		if r, err := b.client.CancelTransactionWithResponse(ctx, int64(nonce), &relayerapi.CancelTransactionParams{Wallet: ours}, bearer(adminKey)); err != nil || r.StatusCode() != 409 || !strings.Contains(string(r.Body), `"WALLET_MISMATCH"`) {
+		if r, err := b.Client.CancelTransactionWithResponse(ctx, int64(nonce), &relayerapi.CancelTransactionParams{Wallet: ours}, bearer(adminKey)); err != nil || r.StatusCode() != 409 || !strings.Contains(string(r.Body), `"WALLET_MISMATCH"`) {
 			t.Fatalf("a cancel at relayer-b naming relayer-a's wallet: %v %d %s", err, r.StatusCode(), r.Body)
 		}
 	} else if len(replicas) != 1 {
 		t.Fatalf("the fleet of one relayer: %+v", fleet.JSON200.Replicas)
 	}
-	if r, err := a.client.CancelTransactionWithResponse(ctx, int64(nonce), &relayerapi.CancelTransactionParams{Wallet: other}, bearer(adminKey)); err != nil || r.StatusCode() != 409 || !strings.Contains(string(r.Body), `"WALLET_MISMATCH"`) {
+	if r, err := a.Client.CancelTransactionWithResponse(ctx, int64(nonce), &relayerapi.CancelTransactionParams{Wallet: other}, bearer(adminKey)); err != nil || r.StatusCode() != 409 || !strings.Contains(string(r.Body), `"WALLET_MISMATCH"`) {
 		t.Fatalf("a cancel naming another wallet: %v %d %s", err, r.StatusCode(), r.Body)
 	}
-	if r, err := a.client.ReplaceTransactionWithResponse(ctx, int64(nonce), &relayerapi.ReplaceTransactionParams{Wallet: other}, bearer(adminKey)); err != nil || r.StatusCode() != 409 || !strings.Contains(string(r.Body), `"WALLET_MISMATCH"`) {
+	if r, err := a.Client.ReplaceTransactionWithResponse(ctx, int64(nonce), &relayerapi.ReplaceTransactionParams{Wallet: other}, bearer(adminKey)); err != nil || r.StatusCode() != 409 || !strings.Contains(string(r.Body), `"WALLET_MISMATCH"`) {
 		t.Fatalf("a replace naming another wallet: %v %d %s", err, r.StatusCode(), r.Body)
 	}
-	if r, err := a.client.CancelTransactionWithResponse(ctx, int64(nonce+1), &relayerapi.CancelTransactionParams{Wallet: ours}, bearer(adminKey)); err != nil || r.StatusCode() != 404 {
+	if r, err := a.Client.CancelTransactionWithResponse(ctx, int64(nonce+1), &relayerapi.CancelTransactionParams{Wallet: ours}, bearer(adminKey)); err != nil || r.StatusCode() != 404 {
 		t.Fatalf("cancel at a nonce with nothing in flight: %v %d %s", err, r.StatusCode(), r.Body)
 	}
-	r, err := a.client.CancelTransactionWithResponse(ctx, int64(nonce), &relayerapi.CancelTransactionParams{Wallet: ours}, bearer(adminKey))
+	r, err := a.Client.CancelTransactionWithResponse(ctx, int64(nonce), &relayerapi.CancelTransactionParams{Wallet: ours}, bearer(adminKey))
 	if err != nil || r.JSON202 == nil || r.JSON202.Nonce != int64(nonce) {
 		t.Fatalf("cancel: %v %s", err, r.Body)
 	}
-	waitFor(t, "the cancel sent", func() bool { return strings.Contains(scrape(t, a), "vaultd_relayer_transaction_replacements_total 1") })
+	platformtest.WaitFor(t, "the cancel sent", func() bool { return strings.Contains(scrape(t, a), "vaultd_relayer_transaction_replacements_total 1") })
 	c.ResumeSealing()
-	waitFor(t, "the cancel mined", func() bool { return operatorNonce(t, c) == nonce+1 })
+	platformtest.WaitFor(t, "the cancel mined", func() bool { return relayertest.OperatorNonce(t, c) == nonce+1 })
 	head, err := c.Client().BlockNumber(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -310,7 +312,7 @@ func cancelAStuckReveal(t *testing.T, c *devchain.Chain, a, b *server) {
 		oneBlock(t, c)
 	}
 	cancelled := <-answer
-	wantCode(t, "the cancelled reveal", cancelled, 503, "TX_CANCELLED")
+	relayertest.WantCode(t, "the cancelled reveal", cancelled, 503, "TX_CANCELLED")
 	// What was mined at the nonce is the cancel: nothing, from the operator to itself.
 	block, err := c.Client().BlockByNumber(ctx, new(big.Int).SetUint64(head))
 	if err != nil || len(block.Transactions()) != 1 {
@@ -320,11 +322,11 @@ func cancelAStuckReveal(t *testing.T, c *devchain.Chain, a, b *server) {
 	if tx.Hash() == common.HexToHash(r.JSON202.Replacing) || *tx.To() != c.Accounts.Operator.Address || tx.Value().Sign() != 0 || len(tx.Data()) != 0 || tx.Nonce() != nonce {
 		t.Fatalf("the transaction mined at the nonce: %+v", tx)
 	}
-	waitFor(t, "the cancelled reveal's status", func() bool { return status(t, a, req).State == "unknown" })
-	if st := status(t, b, req); st.State != "unknown" {
+	platformtest.WaitFor(t, "the cancelled reveal's status", func() bool { return relayertest.Status(t, a, req).State == "unknown" })
+	if st := relayertest.Status(t, b, req); st.State != "unknown" {
 		t.Fatalf("the cancelled reveal's status at the other replica: %+v", st)
 	}
-	again := reveal(t, b, req)
+	again := relayertest.Reveal(t, b, req)
 	if again.JSON200 == nil || !again.JSON200.Success {
 		t.Fatalf("the reveal sent again: %d %s", again.StatusCode(), again.Body)
 	}
@@ -339,7 +341,7 @@ func cancelAStuckReveal(t *testing.T, c *devchain.Chain, a, b *server) {
 			t.Fatalf("the reveal sent again came from %s (%v), want the other replica's wallet", from, err)
 		}
 	}
-	if n := operatorNonce(t, c); n != want {
+	if n := relayertest.OperatorNonce(t, c); n != want {
 		t.Fatalf("%d transactions mined from a's wallet, want %d", n-nonce, want-nonce)
 	}
 }
@@ -363,21 +365,21 @@ func oneBlock(t *testing.T, c *devchain.Chain) {
 func TestAReplacementAtTheFeeCapIsRefused(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)
-	s := startRelayer(t, c, map[string]string{"ADMIN_API_KEY": adminKey, "MAX_FEE_PER_GAS": "0.000000001", "REPLACE_AFTER": "1s", "RECEIPT_TIMEOUT": "2s"})
-	_, req := request(t, c, devUsers(c, 0), 35)
-	nonce := pendingOperatorNonce(t, c)
+	s := relayertest.Start(t, c, map[string]string{"ADMIN_API_KEY": adminKey, "MAX_FEE_PER_GAS": "0.000000001", "REPLACE_AFTER": "1s", "RECEIPT_TIMEOUT": "2s"})
+	_, req := relayertest.Request(t, c, relayertest.User(c, 0), 35)
+	nonce := relayertest.PendingOperatorNonce(t, c)
 	c.PauseSealing()
 	answer := revealAsync(t, s, req)
-	waitFor(t, "the reveal in the pool", func() bool { return pendingOperatorNonce(t, c) == nonce+1 })
-	cancel, err := s.client.CancelTransactionWithResponse(ctx, int64(nonce), &relayerapi.CancelTransactionParams{Wallet: c.Accounts.Operator.Address.Hex()}, bearer(adminKey))
+	platformtest.WaitFor(t, "the reveal in the pool", func() bool { return relayertest.PendingOperatorNonce(t, c) == nonce+1 })
+	cancel, err := s.Client.CancelTransactionWithResponse(ctx, int64(nonce), &relayerapi.CancelTransactionParams{Wallet: c.Accounts.Operator.Address.Hex()}, bearer(adminKey))
 	if err != nil || cancel.JSON409 == nil || cancel.JSON409.Code != "NOT_REPLACEABLE" {
 		t.Fatalf("cancel at the fee cap: %v %d %s", err, cancel.StatusCode(), cancel.Body)
 	}
-	replace, err := s.client.ReplaceTransactionWithResponse(ctx, int64(nonce), &relayerapi.ReplaceTransactionParams{Wallet: c.Accounts.Operator.Address.Hex()}, bearer(adminKey))
+	replace, err := s.Client.ReplaceTransactionWithResponse(ctx, int64(nonce), &relayerapi.ReplaceTransactionParams{Wallet: c.Accounts.Operator.Address.Hex()}, bearer(adminKey))
 	if err != nil || replace.JSON409 == nil || replace.JSON409.Code != "NOT_REPLACEABLE" {
 		t.Fatalf("replace at the fee cap: %v %d %s", err, replace.StatusCode(), replace.Body)
 	}
-	wantCode(t, "the reveal, not mined at 1 wei", <-answer, 504, "TX_PENDING")
+	relayertest.WantCode(t, "the reveal, not mined at 1 wei", <-answer, 504, "TX_PENDING")
 	if m := scrape(t, s); !strings.Contains(m, "vaultd_relayer_transaction_replacements_total 0") {
 		t.Fatal("a replacement was sent")
 	}
@@ -393,12 +395,12 @@ func TestAPausedReplicaSignsNoRevealItWaitedFor(t *testing.T) {
 	c := devchaintest.Start(t)
 	url, _ := redistest.Server(t)
 	spans := tracetest.NewSpanRecorder()
-	key := fundedKey(t, c)
-	s := startRelayerWith(t, c, map[string]string{"ADMIN_API_KEY": adminKey, "REDIS_URL": url, "OPERATOR_PRIVATE_KEY": "",
+	key := relayertest.FundedKey(t, c)
+	s := relayertest.StartWith(t, c, map[string]string{"ADMIN_API_KEY": adminKey, "REDIS_URL": url, "OPERATOR_PRIVATE_KEY": "",
 		"OPERATOR_PRIVATE_KEYS": hexutil.Encode(crypto.FromECDSA(key)), "OPERATOR_LEASE_TTL": "5s"},
 		relayer.Options{Traces: sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))})
 	operator := crypto.PubkeyToAddress(key.PublicKey)
-	_, req := request(t, c, devUsers(c, 0), 36)
+	_, req := relayertest.Request(t, c, relayertest.User(c, 0), 36)
 	opts, err := redis.ParseURL(url)
 	if err != nil {
 		t.Fatal(err)
@@ -414,7 +416,7 @@ func TestAPausedReplicaSignsNoRevealItWaitedFor(t *testing.T) {
 		t.Fatal(err)
 	}
 	answer := revealAsync(t, s, req)
-	waitFor(t, "the reveal waiting on the other replica's claim", func() bool {
+	platformtest.WaitFor(t, "the reveal waiting on the other replica's claim", func() bool {
 		for _, sp := range spans.Ended() {
 			for _, a := range sp.Attributes() {
 				if sp.Name() == "claim" && a.Key == "vaultd.claimed" && !a.Value.AsBool() {
@@ -424,20 +426,20 @@ func TestAPausedReplicaSignsNoRevealItWaitedFor(t *testing.T) {
 		}
 		return false
 	})
-	if p, err := s.client.PauseWithResponse(ctx, bearer(adminKey)); err != nil || p.JSON200 == nil || !p.JSON200.Paused {
+	if p, err := s.Client.PauseWithResponse(ctx, bearer(adminKey)); err != nil || p.JSON200 == nil || !p.JSON200.Paused {
 		t.Fatalf("pause: %v %s", err, p.Body)
 	}
 	if err := rdb.Del(ctx, claimKey).Err(); err != nil { // the other replica gives the nullifier back
 		t.Fatal(err)
 	}
-	wantCode(t, "the reveal once the claim is released", <-answer, 503, "PAUSED")
+	relayertest.WantCode(t, "the reveal once the claim is released", <-answer, 503, "PAUSED")
 	if n, err := c.Client().PendingNonceAt(ctx, operator); err != nil || n != before {
 		t.Fatalf("a paused replica signed %d transactions (%v)", n-before, err)
 	}
-	if p, err := s.client.ResumeWithResponse(ctx, bearer(adminKey)); err != nil || p.JSON200 == nil || p.JSON200.Paused {
+	if p, err := s.Client.ResumeWithResponse(ctx, bearer(adminKey)); err != nil || p.JSON200 == nil || p.JSON200.Paused {
 		t.Fatalf("resume: %v %s", err, p.Body)
 	}
-	if again := reveal(t, s, req); again.JSON200 == nil || !again.JSON200.Success {
+	if again := relayertest.Reveal(t, s, req); again.JSON200 == nil || !again.JSON200.Success {
 		t.Fatalf("the reveal once resumed: %d %s", again.StatusCode(), again.Body)
 	}
 }
@@ -445,7 +447,7 @@ func TestAPausedReplicaSignsNoRevealItWaitedFor(t *testing.T) {
 // hookReceiver is an operator's webhook endpoint on loopback: it checks each delivery's
 // signature and keeps the events' types, in arrival order.
 type hookReceiver struct {
-	url    string
+	URL    string
 	mu     sync.Mutex
 	events []webhook.Event
 }
@@ -466,7 +468,7 @@ func newHookReceiver(t *testing.T, secret string) *hookReceiver {
 		h.mu.Unlock()
 	}))
 	t.Cleanup(srv.Close)
-	h.url = srv.URL + "/hooks"
+	h.URL = srv.URL + "/hooks"
 	return h
 }
 
@@ -488,17 +490,17 @@ func TestTheRelayerTellsItsWebhooks(t *testing.T) {
 	c := devchaintest.Start(t)
 	const secret = "a webhook secret for the tests"
 	h := newHookReceiver(t, secret)
-	s := startRelayer(t, c, map[string]string{"ADMIN_API_KEY": adminKey, "WEBHOOK_URLS": h.url, "WEBHOOK_SECRET": secret, "REPLICA_NAME": "relayer-w",
+	s := relayertest.Start(t, c, map[string]string{"ADMIN_API_KEY": adminKey, "WEBHOOK_URLS": h.URL, "WEBHOOK_SECRET": secret, "REPLICA_NAME": "relayer-w",
 		"MIN_OPERATOR_BALANCE": thresholdJustUnderBalance(t, c)})
-	_, req := request(t, c, devUsers(c, 0), 35)
-	r := reveal(t, s, req)
+	_, req := relayertest.Request(t, c, relayertest.User(c, 0), 35)
+	r := relayertest.Reveal(t, s, req)
 	if r.JSON200 == nil {
 		t.Fatalf("reveal: %d %s", r.StatusCode(), r.Body)
 	}
-	s.client.PauseWithResponse(ctx, bearer(adminKey))
-	s.client.ResumeWithResponse(ctx, bearer(adminKey))
+	s.Client.PauseWithResponse(ctx, bearer(adminKey))
+	s.Client.ResumeWithResponse(ctx, bearer(adminKey))
 	want := map[string]bool{"reveal.sent": true, "reveal.mined": true, "wallet.balance_low": true, "replica.paused": true, "replica.resumed": true}
-	waitFor(t, "the webhooks", func() bool { return len(h.types()) >= len(want) })
+	platformtest.WaitFor(t, "the webhooks", func() bool { return len(h.types()) >= len(want) })
 	time.Sleep(300 * time.Millisecond) // nothing more arrives
 	got := h.types()
 	if len(got) != len(want) {
@@ -510,7 +512,7 @@ func TestTheRelayerTellsItsWebhooks(t *testing.T) {
 		if !want[e.Type] || e.Service != "relayer" || e.Replica != "relayer-w" {
 			t.Errorf("event %+v", e)
 		}
-		if e.Type == "reveal.mined" && (!strings.Contains(string(e.Data), nullifierHex(t, req)) || !strings.Contains(string(e.Data), r.JSON200.TxHash)) {
+		if e.Type == "reveal.mined" && (!strings.Contains(string(e.Data), relayertest.NullifierHex(t, req)) || !strings.Contains(string(e.Data), r.JSON200.TxHash)) {
 			t.Errorf("reveal.mined without the reveal's nullifier and transaction: %s", e.Data)
 		}
 	}
@@ -534,9 +536,9 @@ func TestARelayerStartsThroughPassingFaults(t *testing.T) {
 		}
 		return devchain.Pass
 	})
-	s := startRelayer(t, c, map[string]string{"RPC_URL": gateway.URL})
-	_, req := request(t, c, devUsers(c, 0), 36)
-	if r := reveal(t, s, req); r.StatusCode() != 200 {
+	s := relayertest.Start(t, c, map[string]string{"RPC_URL": gateway.URL})
+	_, req := relayertest.Request(t, c, relayertest.User(c, 0), 36)
+	if r := relayertest.Reveal(t, s, req); r.StatusCode() != 200 {
 		t.Fatalf("a reveal: %d %s", r.StatusCode(), r.Body)
 	}
 	mu.Lock()

@@ -14,8 +14,10 @@ import (
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
+	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
 	"github.com/seed018cc74c/vaultd/service/kit/redistest"
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb/sqldbtest"
+	"github.com/seed018cc74c/vaultd/service/relayer/relayertest"
 	"github.com/seed018cc74c/vaultd/service/vault/card"
 )
 
@@ -23,16 +25,16 @@ import (
 // wallet (a the dev operator's); b waits 10 s for a transaction, so that a copy held behind a
 // claim that is never given back fails fast. over applies to both, aOver to a alone; shared is
 // the environment both share (Redis, the record).
-func replicaPair(t *testing.T, c *devchain.Chain, over, aOver map[string]string) (a, b *server, shared map[string]string) {
+func replicaPair(t *testing.T, c *devchain.Chain, over, aOver map[string]string) (a, b *relayertest.Server, shared map[string]string) {
 	url, _ := redistest.Server(t)
 	shared = map[string]string{"REDIS_URL": url, "DATABASE_URL": sqldbtest.Postgres(t)}
 	other := maps.Clone(shared)
 	maps.Copy(other, over)
-	other["OPERATOR_PRIVATE_KEY"], other["RECEIPT_TIMEOUT"], other["REPLACE_AFTER"] = hexutil.Encode(crypto.FromECDSA(fundedKey(t, c))), "10s", "5s"
+	other["OPERATOR_PRIVATE_KEY"], other["RECEIPT_TIMEOUT"], other["REPLACE_AFTER"] = hexutil.Encode(crypto.FromECDSA(relayertest.FundedKey(t, c))), "10s", "5s"
 	first := maps.Clone(shared)
 	maps.Copy(first, over)
 	maps.Copy(first, aOver)
-	return startRelayer(t, c, first), startRelayer(t, c, other), shared
+	return relayertest.Start(t, c, first), relayertest.Start(t, c, other), shared
 }
 
 // A reveal whose send the node refused after its version was recorded (502) can be sent again
@@ -41,25 +43,25 @@ func replicaPair(t *testing.T, c *devchain.Chain, over, aOver map[string]string)
 // copy waited for a transaction never sent, 504 TX_PENDING).
 func TestARevealWhoseSendWasRefusedCanBeSentAgain(t *testing.T) {
 	t.Parallel()
-	refuse := func(t *testing.T, c *devchain.Chain, proxy *faultProxy, a, b *server) {
-		_, req := request(t, c, devUsers(c, 0), 37)
-		proxy.refuseWith("eth_sendRawTransaction", "insufficient funds for gas * price + value")
-		wantCode(t, "a send the node refused", reveal(t, a, req), 502, "CHAIN_UNAVAILABLE")
-		proxy.heal()
-		if r := reveal(t, b, req); r.JSON200 == nil || !r.JSON200.Success {
+	refuse := func(t *testing.T, c *devchain.Chain, proxy *relayertest.FaultProxy, a, b *relayertest.Server) {
+		_, req := relayertest.Request(t, c, relayertest.User(c, 0), 37)
+		proxy.RefuseWith("eth_sendRawTransaction", "insufficient funds for gas * price + value")
+		relayertest.WantCode(t, "a send the node refused", relayertest.Reveal(t, a, req), 502, "CHAIN_UNAVAILABLE")
+		proxy.Heal()
+		if r := relayertest.Reveal(t, b, req); r.JSON200 == nil || !r.JSON200.Success {
 			t.Fatalf("the reveal sent again: %d %s", r.StatusCode(), r.Body)
 		}
 	}
 	t.Run("in process", func(t *testing.T) {
 		c := devchaintest.Start(t)
-		proxy := newFaultProxy(t, c.RPCURL)
-		s := startRelayer(t, c, map[string]string{"RPC_URL": proxy.url})
+		proxy := relayertest.NewFaultProxy(t, c.RPCURL)
+		s := relayertest.Start(t, c, map[string]string{"RPC_URL": proxy.URL})
 		refuse(t, c, proxy, s, s)
 	})
 	t.Run("redis and postgres", func(t *testing.T) {
 		c := devchaintest.Start(t)
-		proxy := newFaultProxy(t, c.RPCURL)
-		a, b, _ := replicaPair(t, c, nil, map[string]string{"RPC_URL": proxy.url})
+		proxy := relayertest.NewFaultProxy(t, c.RPCURL)
+		a, b, _ := replicaPair(t, c, nil, map[string]string{"RPC_URL": proxy.URL})
 		refuse(t, c, proxy, a, b)
 	})
 }
@@ -73,7 +75,7 @@ func TestARevertedRevealCanBeSentAgain(t *testing.T) {
 	t.Parallel()
 	t.Run("in process", func(t *testing.T) {
 		c := devchaintest.Start(t)
-		s := startRelayer(t, c, nil)
+		s := relayertest.Start(t, c, nil)
 		revertThenSendAgain(t, c, s, s)
 	})
 	t.Run("redis and postgres", func(t *testing.T) {
@@ -83,39 +85,39 @@ func TestARevertedRevealCanBeSentAgain(t *testing.T) {
 	})
 }
 
-func revertThenSendAgain(t *testing.T, c *devchain.Chain, a, b *server) {
+func revertThenSendAgain(t *testing.T, c *devchain.Chain, a, b *relayertest.Server) {
 	vault, token := c.Contracts.Vault, c.Tokens[0].Address
-	cd, _, err := card.Create(ctx, c.Client(), devUsers(c, 0), vault, token, big.NewInt(50))
+	cd, _, err := card.Create(ctx, c.Client(), relayertest.User(c, 0), vault, token, big.NewInt(50))
 	if err != nil {
 		t.Fatal(err)
 	}
-	recipient := crypto.PubkeyToAddress(freshKey(t).PublicKey)
-	req := prepareFor(t, c, cd, recipient) // against the root its own deposit made
-	for i := range 31 {                    // the root is 31 inserts old: still known
-		if _, _, err := card.Create(ctx, c.Client(), devUsers(c, i+1), vault, token, big.NewInt(1)); err != nil {
+	recipient := crypto.PubkeyToAddress(relayertest.FreshKey(t).PublicKey)
+	req := relayertest.PrepareFor(t, c, cd, recipient) // against the root its own deposit made
+	for i := range 31 {                                // the root is 31 inserts old: still known
+		if _, _, err := card.Create(ctx, c.Client(), relayertest.User(c, i+1), vault, token, big.NewInt(1)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	depositor := devUsers(c, 0)
+	depositor := relayertest.User(c, 0)
 	vaultABI, tokenABI := contracts.NewCommitRevealVault(), contracts.NewWrappedToken()
 	if _, err := card.Send(ctx, c.Client(), depositor, token, tokenABI.PackApprove(vault, big.NewInt(1))); err != nil {
 		t.Fatal(err)
 	}
-	start := operatorNonce(t, c)
+	start := relayertest.OperatorNonce(t, c)
 	c.PauseSealing()
 	// One more deposit, ahead of the reveal in the block: the reveal's root leaves the history.
 	if _, err := devchain.SendTx(ctx, c, depositor, &vault, nil, vaultABI.PackCommit(token, big.NewInt(1), common.BigToHash(big.NewInt(12345)))); err != nil {
 		t.Fatal(err)
 	}
 	answer := revealAsync(t, a, req)
-	waitFor(t, "the reveal in the pool", func() bool { return pendingOperatorNonce(t, c) == start+1 })
+	platformtest.WaitFor(t, "the reveal in the pool", func() bool { return relayertest.PendingOperatorNonce(t, c) == start+1 })
 	c.ResumeSealing()
-	wantCode(t, "a reveal whose root left the history", <-answer, 422, "TX_REVERTED")
-	if st := status(t, b, req); st.State != "reverted" {
+	relayertest.WantCode(t, "a reveal whose root left the history", <-answer, 422, "TX_REVERTED")
+	if st := relayertest.Status(t, b, req); st.State != "reverted" {
 		t.Fatalf("the reverted reveal's status: %+v", st)
 	}
-	again := prepareFor(t, c, cd, recipient) // against the current root: the same nullifier
-	if r := reveal(t, b, again); r.JSON200 == nil || !r.JSON200.Success {
+	again := relayertest.PrepareFor(t, c, cd, recipient) // against the current root: the same nullifier
+	if r := relayertest.Reveal(t, b, again); r.JSON200 == nil || !r.JSON200.Success {
 		t.Fatalf("the reveal proved again and sent again: %d %s", r.StatusCode(), r.Body)
 	}
 }
@@ -128,28 +130,28 @@ func TestARevealCancelledAfterARestartCanBeSentAgain(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)
 	a, b, shared := replicaPair(t, c, map[string]string{"ADMIN_API_KEY": adminKey}, map[string]string{"RECEIPT_TIMEOUT": "2s", "REPLACE_AFTER": "1s"})
-	_, req := request(t, c, devUsers(c, 0), 39)
-	nonce := pendingOperatorNonce(t, c)
+	_, req := relayertest.Request(t, c, relayertest.User(c, 0), 39)
+	nonce := relayertest.PendingOperatorNonce(t, c)
 	c.PauseSealing()
 	defer c.ResumeSealing()
-	wantCode(t, "a reveal stuck in the pool", reveal(t, a, req), 504, "TX_PENDING")
-	a.stop()
+	relayertest.WantCode(t, "a reveal stuck in the pool", relayertest.Reveal(t, a, req), 504, "TX_PENDING")
+	a.Stop()
 	again := maps.Clone(shared)
 	maps.Copy(again, map[string]string{"ADMIN_API_KEY": adminKey, "REPLACE_AFTER": "50s", "RECEIPT_TIMEOUT": "1m"})
-	restarted := startRelayer(t, c, again)
-	if r, err := restarted.client.CancelTransactionWithResponse(ctx, int64(nonce), &relayerapi.CancelTransactionParams{Wallet: c.Accounts.Operator.Address.Hex()}, bearer(adminKey)); err != nil || r.JSON202 == nil {
+	restarted := relayertest.Start(t, c, again)
+	if r, err := restarted.Client.CancelTransactionWithResponse(ctx, int64(nonce), &relayerapi.CancelTransactionParams{Wallet: c.Accounts.Operator.Address.Hex()}, bearer(adminKey)); err != nil || r.JSON202 == nil {
 		t.Fatalf("cancel after the restart: %v %s", err, r.Body)
 	}
-	waitFor(t, "the cancel sent", func() bool {
+	platformtest.WaitFor(t, "the cancel sent", func() bool {
 		return strings.Contains(scrape(t, restarted), "vaultd_relayer_transaction_replacements_total 1")
 	})
 	c.ResumeSealing()
-	waitFor(t, "the cancel mined", func() bool { return operatorNonce(t, c) == nonce+1 })
+	platformtest.WaitFor(t, "the cancel mined", func() bool { return relayertest.OperatorNonce(t, c) == nonce+1 })
 	for range 2 { // two more blocks: the cancel settles the reveal DISPLACED_AFTER_BLOCKS (3) deep
 		oneBlock(t, c)
 	}
-	waitFor(t, "the cancelled reveal's status", func() bool { return status(t, b, req).State == "unknown" })
-	if r := reveal(t, b, req); r.JSON200 == nil || !r.JSON200.Success {
+	platformtest.WaitFor(t, "the cancelled reveal's status", func() bool { return relayertest.Status(t, b, req).State == "unknown" })
+	if r := relayertest.Reveal(t, b, req); r.JSON200 == nil || !r.JSON200.Success {
 		t.Fatalf("the reveal sent again to another replica: %d %s", r.StatusCode(), r.Body)
 	}
 }

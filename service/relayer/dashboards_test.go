@@ -9,6 +9,7 @@ import (
 
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
 	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
+	"github.com/seed018cc74c/vaultd/service/relayer/relayertest"
 )
 
 // Every vaultd_relayer_* metric a dashboard or alert rule names is exported by the relayer.
@@ -18,15 +19,15 @@ func TestDashboardsUseRealMetrics(t *testing.T) {
 	hooks := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) }))
 	defer hooks.Close()
 	// A webhook endpoint: the webhook metrics have a series per endpoint.
-	s := startRelayer(t, c, map[string]string{"RATE_LIMIT_PER_IP": "1/1m", "WEBHOOK_URLS": hooks.URL, "WEBHOOK_SECRET": "a webhook secret for the tests",
+	s := relayertest.Start(t, c, map[string]string{"RATE_LIMIT_PER_IP": "1/1m", "WEBHOOK_URLS": hooks.URL, "WEBHOOK_SECRET": "a webhook secret for the tests",
 		"RELAYER_FUNDING": "treasury,fee,sponsor", "RELAYER_TOKEN_PRICES": c.Tokens[0].Address.Hex() + "=1", // fees' series too
 		"ADMIN_API_KEY": adminKey}) // and a sponsor's
-	_, req := request(t, c, devUsers(c, 0), 3)
-	reveal(t, s, req) // mined: gas, stages, outcome
-	reveal(t, s, req) // over the per-IP limit: rate_limited_total
+	_, req := relayertest.Request(t, c, relayertest.User(c, 0), 3)
+	relayertest.Reveal(t, s, req) // mined: gas, stages, outcome
+	relayertest.Reveal(t, s, req) // over the per-IP limit: rate_limited_total
 	sp, key := createSponsor(t, s, "Card Issuer Ltd", nil)
 	creditSponsor(t, s, sp.Id, oneEther)
-	_, paid := request(t, c, devUsers(c, 1), 5)
+	_, paid := relayertest.Request(t, c, relayertest.User(c, 1), 5)
 	revealAs(t, s, paid, key) // the sponsor's balance and debits
 	exported := scrape(t, s)
 	found := platformtest.CheckDashboards(t, "../../dashboards", "vaultd_relayer_", exported)
@@ -40,12 +41,12 @@ func TestDashboardsUseRealMetrics(t *testing.T) {
 func TestMetricsOfAReveal(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)
-	s := startRelayer(t, c, nil)
-	_, req := request(t, c, devUsers(c, 0), 4)
-	if r := reveal(t, s, req); r.StatusCode() != 200 {
+	s := relayertest.Start(t, c, nil)
+	_, req := relayertest.Request(t, c, relayertest.User(c, 0), 4)
+	if r := relayertest.Reveal(t, s, req); r.StatusCode() != 200 {
 		t.Fatal(string(r.Body))
 	}
-	waitFor(t, "the balance refreshed after the reveal", func() bool {
+	platformtest.WaitFor(t, "the balance refreshed after the reveal", func() bool {
 		return !strings.Contains(scrape(t, s), "vaultd_relayer_operator_balance_ether 1000\n")
 	})
 	m := scrape(t, s)
@@ -68,6 +69,6 @@ func TestMetricsOfAReveal(t *testing.T) {
 		}
 	}
 	if !regexp.MustCompile(`vaultd_relayer_operator_balance_ether 999\.\d+`).MatchString(m) {
-		t.Errorf("operator balance after paying one reveal's gas:\n%s", grepLines(m, "operator_balance"))
+		t.Errorf("operator balance after paying one reveal's gas:\n%s", platformtest.Grep(m, "operator_balance"))
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
 	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
 	"github.com/seed018cc74c/vaultd/service/relayer"
+	"github.com/seed018cc74c/vaultd/service/relayer/relayertest"
 	"github.com/seed018cc74c/vaultd/service/vault/card"
 	"github.com/seed018cc74c/vaultd/service/vault/card/note"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
@@ -33,20 +34,20 @@ func feeEnv(c *devchain.Chain, price string) map[string]string {
 	return map[string]string{"RELAYER_FUNDING": "fee", "RELAYER_TOKEN_PRICES": c.Tokens[0].Address.Hex() + "=" + price}
 }
 
-func askQuote(t testing.TB, s *server, token common.Address, amount int64, partial ...bool) *relayerapi.QuoteResponse {
+func askQuote(t testing.TB, s *relayertest.Server, token common.Address, amount int64, partial ...bool) *relayerapi.QuoteResponse {
 	t.Helper()
 	req := relayerapi.QuoteRequest{TokenAddress: token.Hex(), Amount: big.NewInt(amount).String()}
 	if len(partial) > 0 {
 		req.Partial = &partial[0]
 	}
-	resp, err := s.client.QuoteWithResponse(ctx, req)
+	resp, err := s.Client.QuoteWithResponse(ctx, req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return resp
 }
 
-func mustQuote(t testing.TB, s *server, token common.Address, amount int64, partial ...bool) relayerapi.Quote {
+func mustQuote(t testing.TB, s *relayertest.Server, token common.Address, amount int64, partial ...bool) relayerapi.Quote {
 	t.Helper()
 	resp := askQuote(t, s, token, amount, partial...)
 	if resp.JSON200 == nil {
@@ -74,7 +75,7 @@ func provePartWithFee(t testing.TB, c *devchain.Chain, cd card.Card, amount *big
 		t.Fatal(err)
 	}
 	zr.Fee = &fee
-	proof, signals, err := keys(t).Prove(zr)
+	proof, signals, err := relayertest.Keys(t).Prove(zr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +86,7 @@ func provePartWithFee(t testing.TB, c *devchain.Chain, cd card.Card, amount *big
 
 func newCard(t testing.TB, c *devchain.Chain, user int, token common.Address, amount int64) card.Card {
 	t.Helper()
-	cd, _, err := card.Create(ctx, c.Client(), devUsers(c, user), c.Contracts.Vault, token, big.NewInt(amount))
+	cd, _, err := card.Create(ctx, c.Client(), relayertest.User(c, user), c.Contracts.Vault, token, big.NewInt(amount))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +119,7 @@ func bigOf(t testing.TB, s string) *big.Int {
 func TestAQuotedFeeRevealPaysTheRecipientAndTheReceiver(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)
-	s := startRelayer(t, c, feeEnv(c, "1000000"))
+	s := relayertest.Start(t, c, feeEnv(c, "1000000"))
 	token, operator := c.Tokens[0].Address, c.Accounts.Operator.Address
 
 	asked := time.Now()
@@ -137,10 +138,10 @@ func TestAQuotedFeeRevealPaysTheRecipientAndTheReceiver(t *testing.T) {
 		t.Fatalf("the quote lives %s, want the default 5 minutes", life)
 	}
 
-	recipient := crypto.PubkeyToAddress(freshKey(t).PublicKey)
+	recipient := crypto.PubkeyToAddress(relayertest.FreshKey(t).PublicKey)
 	req := proveWithFee(t, c, newCard(t, c, 0, token, feeCard), recipient, zk.Fee{Amount: fee, Receiver: operator}, q)
 	before := balanceOf(t, c, token, operator)
-	resp := reveal(t, s, req)
+	resp := relayertest.Reveal(t, s, req)
 	if resp.JSON200 == nil {
 		t.Fatalf("the fee-paying reveal: %d %s", resp.StatusCode(), resp.Body)
 	}
@@ -154,7 +155,7 @@ func TestAQuotedFeeRevealPaysTheRecipientAndTheReceiver(t *testing.T) {
 	if gas := bigOf(t, resp.JSON200.GasUsed); gas.Cmp(big.NewInt(q.Gas)) > 0 {
 		t.Errorf("the reveal used %s gas, more than the %d its fee paid for", gas, q.Gas)
 	}
-	wantCode(t, "the same reveal again", reveal(t, s, req), 409, "NULLIFIER_USED")
+	relayertest.WantCode(t, "the same reveal again", relayertest.Reveal(t, s, req), 409, "NULLIFIER_USED")
 	earned := func() float64 {
 		t.Helper()
 		f, _ := platformtest.SeriesValue(scrape(t, s), `vaultd_relayer_fees_earned_total{token="`+token.Hex()+`"}`)
@@ -171,12 +172,12 @@ func TestAQuotedFeeRevealPaysTheRecipientAndTheReceiver(t *testing.T) {
 	if !pq.Partial || pq.Gas != 650_000 || pfee.Cmp(bigOf(t, wq.Fee)) <= 0 {
 		t.Fatalf("partial quote %+v, whole %+v: want more gas and a higher fee", pq, wq)
 	}
-	other := crypto.PubkeyToAddress(freshKey(t).PublicKey)
+	other := crypto.PubkeyToAddress(relayertest.FreshKey(t).PublicKey)
 	preq := provePartWithFee(t, c, newCard(t, c, 1, token, feeCard), big.NewInt(part), other, zk.Fee{Amount: pfee, Receiver: operator}, wq)
-	wantCode(t, "a partial reveal on a whole reveal's quote", reveal(t, s, preq), 422, "QUOTE_INVALID")
+	relayertest.WantCode(t, "a partial reveal on a whole reveal's quote", relayertest.Reveal(t, s, preq), 422, "QUOTE_INVALID")
 	preq.Fee.Quote = pq
 	before = balanceOf(t, c, token, operator)
-	if resp = reveal(t, s, preq); resp.JSON200 == nil {
+	if resp = relayertest.Reveal(t, s, preq); resp.JSON200 == nil {
 		t.Fatalf("the partial fee-paying reveal: %d %s", resp.StatusCode(), resp.Body)
 	}
 	t.Logf("a partial reveal paying a fee used %s gas", resp.JSON200.GasUsed)
@@ -196,7 +197,7 @@ func TestAQuotedFeeRevealPaysTheRecipientAndTheReceiver(t *testing.T) {
 func TestFeeRefusals(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)
-	s := startRelayer(t, c, feeEnv(c, "1000000"))
+	s := relayertest.Start(t, c, feeEnv(c, "1000000"))
 	token, operator := c.Tokens[0].Address, c.Accounts.Operator.Address
 	nonce, err := c.Client().PendingNonceAt(ctx, operator)
 	if err != nil {
@@ -204,33 +205,33 @@ func TestFeeRefusals(t *testing.T) {
 	}
 	q := mustQuote(t, s, token, feeCard)
 	fee := bigOf(t, q.Fee)
-	recipient := crypto.PubkeyToAddress(freshKey(t).PublicKey)
+	recipient := crypto.PubkeyToAddress(relayertest.FreshKey(t).PublicKey)
 	var reqs []relayerapi.RevealRequest
 	refused := func(what string, req relayerapi.RevealRequest, status int, code string) {
 		t.Helper()
 		reqs = append(reqs, req)
-		wantCode(t, what, reveal(t, s, req), status, code)
+		relayertest.WantCode(t, what, relayertest.Reveal(t, s, req), status, code)
 	}
 
-	_, unpaid := request(t, c, devUsers(c, 0), feeCard)
+	_, unpaid := relayertest.Request(t, c, relayertest.User(c, 0), feeCard)
 	refused("no fee, the treasury off", unpaid, 402, "PAYMENT_REQUIRED")
 
-	other := crypto.PubkeyToAddress(freshKey(t).PublicKey)
+	other := crypto.PubkeyToAddress(relayertest.FreshKey(t).PublicKey)
 	refused("the fee to someone else", proveWithFee(t, c, newCard(t, c, 0, token, feeCard), recipient, zk.Fee{Amount: fee, Receiver: other}, q),
 		422, "FEE_RECEIVER_MISMATCH")
 
 	less := new(big.Int).Sub(fee, big.NewInt(1))
 	low := proveWithFee(t, c, newCard(t, c, 1, token, feeCard), recipient, zk.Fee{Amount: less, Receiver: operator}, q)
 	refused("a fee below the quote's", low, 402, "FEE_TOO_LOW")
-	if body := reveal(t, s, low).Body; !strings.Contains(string(body), "below the quote's") {
+	if body := relayertest.Reveal(t, s, low).Body; !strings.Contains(string(body), "below the quote's") {
 		t.Errorf("a fee below the quote's: %s", body)
 	}
 
-	forged := clone(low)
+	forged := relayertest.Clone(low)
 	forged.Fee.Quote.Fee = less.String() // the quote says what the fee is: not the relayer's signature any more
 	refused("a quote changed", forged, 422, "QUOTE_INVALID")
 
-	elsewhere := clone(low)
+	elsewhere := relayertest.Clone(low)
 	elsewhere.Fee.Quote = mustQuote(t, s, token, feeCard+1) // signed, but for another amount
 	refused("a quote for another reveal", elsewhere, 422, "QUOTE_INVALID")
 
@@ -246,7 +247,7 @@ func TestFeeRefusals(t *testing.T) {
 	}
 
 	for _, req := range reqs {
-		if st := status(t, s, req); st.State != relayerapi.RevealStatusStateUnknown {
+		if st := relayertest.Status(t, s, req); st.State != relayerapi.RevealStatusStateUnknown {
 			t.Errorf("a refused reveal is %s", st.State)
 		}
 	}
@@ -262,19 +263,19 @@ func TestAQuoteIsHonouredWhileItLivesAndCoversTheCost(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)
 	token, operator := c.Tokens[0].Address, c.Accounts.Operator.Address
-	before := startRelayer(t, c, feeEnv(c, "1000000"))
+	before := relayertest.Start(t, c, feeEnv(c, "1000000"))
 	q := mustQuote(t, before, token, feeCard)
-	before.stop()
+	before.Stop()
 
 	// The same operator (its key signs quotes, its address is the receiver) with half the price
 	// and quotes living one second.
 	over := feeEnv(c, "500000")
 	over["RELAYER_QUOTE_TTL"] = "1s"
-	s := startRelayer(t, c, over)
-	recipient := crypto.PubkeyToAddress(freshKey(t).PublicKey)
+	s := relayertest.Start(t, c, over)
+	recipient := crypto.PubkeyToAddress(relayertest.FreshKey(t).PublicKey)
 	cheap := proveWithFee(t, c, newCard(t, c, 0, token, feeCard), recipient, zk.Fee{Amount: bigOf(t, q.Fee), Receiver: operator}, q)
-	resp := reveal(t, s, cheap)
-	wantCode(t, "a fee quoted at the old price", resp, 402, "FEE_TOO_LOW")
+	resp := relayertest.Reveal(t, s, cheap)
+	relayertest.WantCode(t, "a fee quoted at the old price", resp, 402, "FEE_TOO_LOW")
 	if !strings.Contains(string(resp.Body), "no longer covers") {
 		t.Errorf("a fee quoted at the old price: %s", resp.Body)
 	}
@@ -284,9 +285,9 @@ func TestAQuoteIsHonouredWhileItLivesAndCoversTheCost(t *testing.T) {
 	for time.Now().Unix() <= short.ExpiresAt {
 		time.Sleep(100 * time.Millisecond)
 	}
-	wantCode(t, "an expired quote", reveal(t, s, late), 402, "QUOTE_EXPIRED")
+	relayertest.WantCode(t, "an expired quote", relayertest.Reveal(t, s, late), 402, "QUOTE_EXPIRED")
 
-	plain := startRelayer(t, c, nil) // RELAYER_FUNDING defaults to treasury
+	plain := relayertest.Start(t, c, nil) // RELAYER_FUNDING defaults to treasury
 	if resp := askQuote(t, plain, token, feeCard); resp.StatusCode() != 422 || !codeIs(resp.Body, "FEES_NOT_ACCEPTED") {
 		t.Fatalf("a quote of a relayer taking no fees: %d %s", resp.StatusCode(), resp.Body)
 	}
@@ -301,7 +302,7 @@ func codeIs(body []byte, code string) bool {
 // treasury pays; fees to the operator, quotes signed by its key, 5 minutes, 10 %).
 func TestFeeSettings(t *testing.T) {
 	t.Parallel()
-	key := freshKey(t)
+	key := relayertest.FreshKey(t)
 	base := map[string]string{
 		"RPC_URL": "http://127.0.0.1:1", "OPERATOR_PRIVATE_KEY": common.Bytes2Hex(crypto.FromECDSA(key)), "DATABASE_URL": "sqlite:" + t.TempDir() + "/r.db",
 		"COMMIT_REVEAL_VAULT_ADDRESS": "0x5FbDB2315678afecb367f032d93F642f64180aa3", "NULLIFIER_REGISTRY_ADDRESS": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
@@ -358,23 +359,23 @@ func TestAFeeRevealRepeatedAfterARestartNeverPaysTwice(t *testing.T) {
 	token, operator := c.Tokens[0].Address, c.Accounts.Operator.Address
 	over := feeEnv(c, "1000000")
 	over["RECEIPT_TIMEOUT"], over["REPLACE_AFTER"] = "1s", "500ms"
-	s := startRelayer(t, c, over)
+	s := relayertest.Start(t, c, over)
 	q := mustQuote(t, s, token, feeCard)
-	req := proveWithFee(t, c, newCard(t, c, 0, token, feeCard), crypto.PubkeyToAddress(freshKey(t).PublicKey), zk.Fee{Amount: bigOf(t, q.Fee), Receiver: operator}, q)
-	before := pendingOperatorNonce(t, c)
+	req := proveWithFee(t, c, newCard(t, c, 0, token, feeCard), crypto.PubkeyToAddress(relayertest.FreshKey(t).PublicKey), zk.Fee{Amount: bigOf(t, q.Fee), Receiver: operator}, q)
+	before := relayertest.PendingOperatorNonce(t, c)
 	c.PauseSealing()
-	wantCode(t, "the fee reveal, not mined in time", reveal(t, s, req), 504, "TX_PENDING")
+	relayertest.WantCode(t, "the fee reveal, not mined in time", relayertest.Reveal(t, s, req), 504, "TX_PENDING")
 
-	s.stop()
-	s = startRelayer(t, c, over) // a new record: what is in flight is found in the pool alone
-	wantCode(t, "the same fee reveal after a restart", reveal(t, s, req), 504, "TX_PENDING")
-	if n := pendingOperatorNonce(t, c); n != before+1 {
+	s.Stop()
+	s = relayertest.Start(t, c, over) // a new record: what is in flight is found in the pool alone
+	relayertest.WantCode(t, "the same fee reveal after a restart", relayertest.Reveal(t, s, req), 504, "TX_PENDING")
+	if n := relayertest.PendingOperatorNonce(t, c); n != before+1 {
 		t.Fatalf("%d transactions sent for one fee-paying nullifier across a restart", n-before)
 	}
 	c.ResumeSealing()
-	waitFor(t, "the reveal mined", func() bool { return operatorNonce(t, c) == before+1 })
-	waitFor(t, "NULLIFIER_USED", func() bool { return reveal(t, s, req).StatusCode() == 409 })
-	if n := operatorNonce(t, c); n != before+1 {
+	platformtest.WaitFor(t, "the reveal mined", func() bool { return relayertest.OperatorNonce(t, c) == before+1 })
+	platformtest.WaitFor(t, "NULLIFIER_USED", func() bool { return relayertest.Reveal(t, s, req).StatusCode() == 409 })
+	if n := relayertest.OperatorNonce(t, c); n != before+1 {
 		t.Fatalf("%d transactions mined for one nullifier", n-before)
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-	"unicode"
 
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
@@ -14,6 +13,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/platform/otlptest"
 	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
 	"github.com/seed018cc74c/vaultd/service/relayer"
+	"github.com/seed018cc74c/vaultd/service/relayer/relayertest"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
 
@@ -27,7 +27,7 @@ func TestRefusalsNameNoIdentifiers(t *testing.T) {
 	rx := otlptest.Start(t)
 	tp := rx.Provider(t, "relayer", nil)
 	logs := &platformtest.Logs{}
-	cfg, err := relayer.LoadConfig(env(t, c, nil))
+	cfg, err := relayer.LoadConfig(relayertest.Env(t, c, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,19 +38,19 @@ func TestRefusalsNameNoIdentifiers(t *testing.T) {
 	url, _ := platformtest.Serve(t, svc.Handler(), svc.Start, svc.Close)
 	client, _ := relayerapi.NewClientWithResponses(url)
 
-	_, spent := request(t, c, devUsers(c, 0), 8)
+	_, spent := relayertest.Request(t, c, relayertest.User(c, 0), 8)
 	if resp, err := client.RevealWithResponse(ctx, spent); err != nil || resp.StatusCode() != 200 {
 		t.Fatalf("reveal: %v %s", err, resp.Body)
 	}
-	_, fresh := request(t, c, devUsers(c, 1), 8)
+	_, fresh := relayertest.Request(t, c, relayertest.User(c, 1), 8)
 	other := fresh
 	other.Recipient = spent.Recipient // a valid address, not the proof's
 	badSum := fresh
-	badSum.Recipient = flipCase(fresh.Recipient)
+	badSum.Recipient = mixCase(fresh.Recipient)
 	// What must not show: the nullifiers (hex and the decimal signal) and the recipients.
 	var secrets []string
 	for _, req := range []relayerapi.RevealRequest{spent, fresh} {
-		secrets = append(secrets, strings.ToLower(nullifierHex(t, req)[2:]), req.PublicSignals[zk.SignalNullifier], strings.ToLower(req.Recipient[2:]))
+		secrets = append(secrets, strings.ToLower(relayertest.NullifierHex(t, req)[2:]), req.PublicSignals[zk.SignalNullifier], strings.ToLower(req.Recipient[2:]))
 	}
 	shows := func(s string) string {
 		s = strings.ToLower(s)
@@ -99,7 +99,7 @@ func TestRefusalsNameNoIdentifiers(t *testing.T) {
 	}
 
 	// A path the document refuses (a nullifier one digit short): its error line names the route.
-	short := nullifierHex(t, fresh)[:65]
+	short := relayertest.NullifierHex(t, fresh)[:65]
 	resp, err := http.Get(url + "/reveal/" + short)
 	if err != nil || resp.StatusCode != http.StatusBadRequest {
 		t.Fatalf("GET /reveal/<63 digits>: %v %v", err, resp)
@@ -125,20 +125,4 @@ func TestRefusalsNameNoIdentifiers(t *testing.T) {
 	if errorLines < 4 {
 		t.Errorf("%d error lines, want one per refusal (4):\n%s", errorLines, logs)
 	}
-}
-
-// flipCase is an EIP-55 address with its first letter's case flipped: a bad checksum.
-func flipCase(a string) string {
-	b := []rune(a)
-	for i := 2; i < len(b); i++ {
-		if unicode.IsLetter(b[i]) {
-			if unicode.IsUpper(b[i]) {
-				b[i] = unicode.ToLower(b[i])
-			} else {
-				b[i] = unicode.ToUpper(b[i])
-			}
-			return string(b)
-		}
-	}
-	return a
 }

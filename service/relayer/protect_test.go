@@ -16,6 +16,7 @@ import (
 
 	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
 	"github.com/seed018cc74c/vaultd/service/kit/redistest"
+	"github.com/seed018cc74c/vaultd/service/relayer/relayertest"
 
 	"github.com/ethereum/go-ethereum/accounts/keystore"
 	"github.com/ethereum/go-ethereum/common"
@@ -38,12 +39,12 @@ func withHeader(k, v string) relayerapi.RequestEditorFn {
 func TestPerIPLimitAndSpoofedForwardedFor(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)
-	s := startRelayer(t, c, map[string]string{"RATE_LIMIT_PER_IP": "3/1m"})
-	bad := relayerRequest{Proof: relayerapi.Proof{PiA: []string{"1", "2", "1"}, PiB: relayerapi.G2Point{{"1", "2"}, {"1", "2"}, {"1", "0"}}, PiC: []string{"1", "2", "1"}},
+	s := relayertest.Start(t, c, map[string]string{"RATE_LIMIT_PER_IP": "3/1m"})
+	bad := relayerapi.RevealRequest{Proof: relayerapi.Proof{PiA: []string{"1", "2", "1"}, PiB: relayerapi.G2Point{{"1", "2"}, {"1", "2"}, {"1", "0"}}, PiC: []string{"1", "2", "1"}},
 		PublicSignals: []string{"0x1", "0x2", "0x3", "0x4", "0x0", "0x6"}, Recipient: "0x0000000000000000000000000000000000000001",
 		TokenAddress: c.Tokens[0].Address.Hex(), Amount: "3"}
 	for i := range 3 {
-		resp, err := s.client.RevealWithResponse(ctx, bad, withHeader("X-Forwarded-For", "10.0.0."+string(rune('1'+i))))
+		resp, err := s.Client.RevealWithResponse(ctx, bad, withHeader("X-Forwarded-For", "10.0.0."+string(rune('1'+i))))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -51,11 +52,11 @@ func TestPerIPLimitAndSpoofedForwardedFor(t *testing.T) {
 			t.Fatalf("request %d limited too early", i)
 		}
 	}
-	resp, err := s.client.RevealWithResponse(ctx, bad, withHeader("X-Forwarded-For", "203.0.113.99"))
+	resp, err := s.Client.RevealWithResponse(ctx, bad, withHeader("X-Forwarded-For", "203.0.113.99"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantCode(t, "fourth request, spoofed header", resp, 429, "RATE_LIMITED")
+	relayertest.WantCode(t, "fourth request, spoofed header", resp, 429, "RATE_LIMITED")
 	if resp.HTTPResponse.Header.Get("Retry-After") == "" || !strings.Contains(string(resp.Body), "per client IP") {
 		t.Fatalf("429 without Retry-After or without naming the limit: %s", resp.Body)
 	}
@@ -65,33 +66,33 @@ func TestPerIPLimitAndSpoofedForwardedFor(t *testing.T) {
 func TestRecipientAndTotalLimits(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)
-	s := startRelayer(t, c, map[string]string{"RATE_LIMIT_PER_RECIPIENT": "1/1h", "RATE_LIMIT_TOTAL": "2/1m"})
-	_, first := request(t, c, devUsers(c, 0), 1)
-	if resp := reveal(t, s, first); resp.StatusCode() != 200 {
+	s := relayertest.Start(t, c, map[string]string{"RATE_LIMIT_PER_RECIPIENT": "1/1h", "RATE_LIMIT_TOTAL": "2/1m"})
+	_, first := relayertest.Request(t, c, relayertest.User(c, 0), 1)
+	if resp := relayertest.Reveal(t, s, first); resp.StatusCode() != 200 {
 		t.Fatal(string(resp.Body))
 	}
 	// Same recipient again, with a new card: over the per-recipient limit.
-	cd, _ := request(t, c, devUsers(c, 1), 2)
-	again := prepareFor(t, c, cd, common.HexToAddress(first.Recipient))
-	resp := reveal(t, s, again)
-	wantCode(t, "second reveal to one recipient", resp, 429, "RATE_LIMITED")
+	cd, _ := relayertest.Request(t, c, relayertest.User(c, 1), 2)
+	again := relayertest.PrepareFor(t, c, cd, common.HexToAddress(first.Recipient))
+	resp := relayertest.Reveal(t, s, again)
+	relayertest.WantCode(t, "second reveal to one recipient", resp, 429, "RATE_LIMITED")
 	if !strings.Contains(string(resp.Body), "per recipient") {
 		t.Fatalf("limit not named: %s", resp.Body)
 	}
-	_, second := request(t, c, devUsers(c, 2), 3)
-	if resp := reveal(t, s, second); resp.StatusCode() != 200 {
+	_, second := relayertest.Request(t, c, relayertest.User(c, 2), 3)
+	if resp := relayertest.Reveal(t, s, second); resp.StatusCode() != 200 {
 		t.Fatal(string(resp.Body))
 	}
-	_, third := request(t, c, devUsers(c, 3), 4)
-	resp = reveal(t, s, third)
-	wantCode(t, "third reveal in the window", resp, 429, "RATE_LIMITED")
+	_, third := relayertest.Request(t, c, relayertest.User(c, 3), 4)
+	resp = relayertest.Reveal(t, s, third)
+	relayertest.WantCode(t, "third reveal in the window", resp, 429, "RATE_LIMITED")
 	if !strings.Contains(string(resp.Body), "in total") || resp.HTTPResponse.Header.Get("Retry-After") == "" {
 		t.Fatalf("limit not named, or no Retry-After: %s", resp.Body)
 	}
 	metrics := scrape(t, s)
 	for _, want := range []string{`vaultd_relayer_rate_limited_total{limit="recipient"} 1`, `vaultd_relayer_rate_limited_total{limit="total"} 1`} {
 		if !strings.Contains(metrics, want+"\n") {
-			t.Errorf("metrics lack %s:\n%s", want, grepLines(metrics, "rate_limited"))
+			t.Errorf("metrics lack %s:\n%s", want, platformtest.Grep(metrics, "rate_limited"))
 		}
 	}
 }
@@ -106,14 +107,14 @@ func TestBalanceGate(t *testing.T) {
 	t.Parallel()
 	var logs logCapture
 	c := devchaintest.Start(t)
-	poor := freshKey(t)
+	poor := relayertest.FreshKey(t)
 	fund(t, c, crypto.PubkeyToAddress(poor.PublicKey), big.NewInt(5)) // 5 native, threshold 100
-	s := startRelayerWith(t, c, map[string]string{"OPERATOR_PRIVATE_KEY": hexutil.Encode(crypto.FromECDSA(poor)), "BALANCE_POLL_INTERVAL": "100ms"},
+	s := relayertest.StartWith(t, c, map[string]string{"OPERATOR_PRIVATE_KEY": hexutil.Encode(crypto.FromECDSA(poor)), "BALANCE_POLL_INTERVAL": "100ms"},
 		relayer.Options{Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
-	_, req := request(t, c, devUsers(c, 0), 9)
+	_, req := relayertest.Request(t, c, relayertest.User(c, 0), 9)
 	for range 3 {
-		resp := reveal(t, s, req)
-		wantCode(t, "underfunded operator", resp, 503, "OPERATOR_BALANCE_LOW")
+		resp := relayertest.Reveal(t, s, req)
+		relayertest.WantCode(t, "underfunded operator", resp, 503, "OPERATOR_BALANCE_LOW")
 		if resp.HTTPResponse.Header.Get("Retry-After") == "" {
 			t.Fatal("503 without Retry-After")
 		}
@@ -136,12 +137,12 @@ func TestBalanceGate(t *testing.T) {
 			t.Errorf("metrics lack %q", want)
 		}
 	}
-	h, _ := s.client.GetHealthWithResponse(ctx)
+	h, _ := s.Client.GetHealthWithResponse(ctx)
 	if h.JSON200.Status != relayerapi.Degraded {
 		t.Fatalf("health %s while the gate is closed", h.Body)
 	}
 	before := strings.Count(logs.String(), "\n")
-	if r, _ := s.client.GetReadyWithResponse(ctx); r.StatusCode() != 503 || r.JSON503.Code != "OPERATOR_BALANCE_LOW" {
+	if r, _ := s.Client.GetReadyWithResponse(ctx); r.StatusCode() != 503 || r.JSON503.Code != "OPERATOR_BALANCE_LOW" {
 		t.Fatalf("ready while the gate is closed: %d %s", r.StatusCode(), r.Body)
 	}
 	if strings.Count(logs.String(), "\n") != before {
@@ -151,7 +152,7 @@ func TestBalanceGate(t *testing.T) {
 	fund(t, c, crypto.PubkeyToAddress(poor.PublicKey), big.NewInt(200))
 	deadline := time.Now().Add(15 * time.Second) // a poll is 100 ms; a loaded machine runs late
 	for {
-		resp := reveal(t, s, req)
+		resp := relayertest.Reveal(t, s, req)
 		if resp.StatusCode() == 200 {
 			break
 		}
@@ -160,7 +161,7 @@ func TestBalanceGate(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	if r, _ := s.client.GetReadyWithResponse(ctx); r.StatusCode() != 200 || !r.JSON200.Ready {
+	if r, _ := s.Client.GetReadyWithResponse(ctx); r.StatusCode() != 200 || !r.JSON200.Ready {
 		t.Fatalf("ready after funding: %d %s", r.StatusCode(), r.Body)
 	}
 	if !strings.Contains(logs.String(), "accepting reveals again") {
@@ -179,13 +180,13 @@ func fund(t testing.TB, c *devchain.Chain, to common.Address, ether *big.Int) {
 	}
 }
 
-func scrape(t testing.TB, s *server) string { return platformtest.Scrape(t, s.url) }
+func scrape(t testing.TB, s *relayertest.Server) string { return platformtest.Scrape(t, s.URL) }
 
 func TestHealth(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)
-	s := startRelayer(t, c, nil)
-	resp, err := s.client.GetHealthWithResponse(ctx)
+	s := relayertest.Start(t, c, nil)
+	resp, err := s.Client.GetHealthWithResponse(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +210,7 @@ func TestConfigNeverPrintsTheKey(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)
 	secret := "0xzz" + strings.Repeat("ab", 31)
-	_, err := relayer.LoadConfig(env(t, c, map[string]string{"OPERATOR_PRIVATE_KEY": secret, "COMMIT_REVEAL_VAULT_ADDRESS": "0x12", "MIN_OPERATOR_BALANCE": "lots"}))
+	_, err := relayer.LoadConfig(relayertest.Env(t, c, map[string]string{"OPERATOR_PRIVATE_KEY": secret, "COMMIT_REVEAL_VAULT_ADDRESS": "0x12", "MIN_OPERATOR_BALANCE": "lots"}))
 	if err == nil || strings.Contains(err.Error(), secret[4:]) {
 		t.Fatalf("err = %v (must refuse, and never print the key)", err)
 	}
@@ -220,7 +221,7 @@ func TestConfigNeverPrintsTheKey(t *testing.T) {
 	}
 	keyFile := filepath.Join(t.TempDir(), "operator.key")
 	os.WriteFile(keyFile, []byte(hexutil.Encode(crypto.FromECDSA(c.Accounts.Operator.Key))+"\n"), 0o600)
-	cfg, err := relayer.LoadConfig(env(t, c, map[string]string{"OPERATOR_PRIVATE_KEY": "", "OPERATOR_PRIVATE_KEY_FILE": keyFile}))
+	cfg, err := relayer.LoadConfig(relayertest.Env(t, c, map[string]string{"OPERATOR_PRIVATE_KEY": "", "OPERATOR_PRIVATE_KEY_FILE": keyFile}))
 	if err != nil || crypto.PubkeyToAddress(cfg.Operator.Key.PublicKey) != c.Accounts.Operator.Address {
 		t.Fatalf("the key from OPERATOR_PRIVATE_KEY_FILE: %v", err)
 	}
@@ -232,11 +233,11 @@ func TestConfigNeverPrintsTheKey(t *testing.T) {
 	}
 	passwordFile := filepath.Join(t.TempDir(), "password")
 	os.WriteFile(passwordFile, []byte("operator password\n"), 0o600)
-	cfg, err = relayer.LoadConfig(env(t, c, map[string]string{"OPERATOR_PRIVATE_KEY": "", "OPERATOR_KEYSTORE_FILE": account.URL.Path, "OPERATOR_KEYSTORE_PASSWORD_FILE": passwordFile}))
+	cfg, err = relayer.LoadConfig(relayertest.Env(t, c, map[string]string{"OPERATOR_PRIVATE_KEY": "", "OPERATOR_KEYSTORE_FILE": account.URL.Path, "OPERATOR_KEYSTORE_PASSWORD_FILE": passwordFile}))
 	if err != nil || crypto.PubkeyToAddress(cfg.Operator.Key.PublicKey) != c.Accounts.Operator.Address {
 		t.Fatalf("the key from OPERATOR_KEYSTORE_FILE: %v", err)
 	}
-	cfg, err = relayer.LoadConfig(env(t, c, map[string]string{"MIN_OPERATOR_BALANCE": "0.5"}))
+	cfg, err = relayer.LoadConfig(relayertest.Env(t, c, map[string]string{"MIN_OPERATOR_BALANCE": "0.5"}))
 	if err != nil || cfg.Operator.MinBalance.Cmp(new(big.Int).Div(big.NewInt(params.Ether), big.NewInt(2))) != 0 {
 		t.Fatalf("0.5 native: %v %v", cfg.Operator.MinBalance, err)
 	}
@@ -247,11 +248,11 @@ func TestConfigNeverPrintsTheKey(t *testing.T) {
 func TestConfigOfReplicaKeys(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)
-	good := hexutil.Encode(crypto.FromECDSA(freshKey(t)))
+	good := hexutil.Encode(crypto.FromECDSA(relayertest.FreshKey(t)))
 	bad := "0x" + strings.Repeat("zq", 32)
 	file := filepath.Join(t.TempDir(), "keys")
 	os.WriteFile(file, []byte("# replicas\n"+good+"\n\n"+bad+"\n"+good+"\n"), 0o600)
-	_, err := relayer.LoadConfig(env(t, c, map[string]string{"OPERATOR_PRIVATE_KEY": "", "OPERATOR_PRIVATE_KEYS_FILE": file}))
+	_, err := relayer.LoadConfig(relayertest.Env(t, c, map[string]string{"OPERATOR_PRIVATE_KEY": "", "OPERATOR_PRIVATE_KEYS_FILE": file}))
 	if err == nil || strings.Contains(err.Error(), good[2:]) || strings.Contains(err.Error(), bad[2:]) {
 		t.Fatalf("err = %v (must refuse, and never print a key)", err)
 	}
@@ -260,12 +261,12 @@ func TestConfigOfReplicaKeys(t *testing.T) {
 			t.Errorf("error lacks %q: %v", want, err)
 		}
 	}
-	os.WriteFile(file, []byte(good+"\n"+hexutil.Encode(crypto.FromECDSA(freshKey(t)))+"\n"), 0o600)
-	cfg, err := relayer.LoadConfig(env(t, c, map[string]string{"OPERATOR_PRIVATE_KEY": "", "OPERATOR_PRIVATE_KEYS_FILE": file, "REDIS_URL": "redis://127.0.0.1:1/0", "OPERATOR_LEASE_TTL": ""}))
+	os.WriteFile(file, []byte(good+"\n"+hexutil.Encode(crypto.FromECDSA(relayertest.FreshKey(t)))+"\n"), 0o600)
+	cfg, err := relayer.LoadConfig(relayertest.Env(t, c, map[string]string{"OPERATOR_PRIVATE_KEY": "", "OPERATOR_PRIVATE_KEYS_FILE": file, "REDIS_URL": "redis://127.0.0.1:1/0", "OPERATOR_LEASE_TTL": ""}))
 	if err != nil || len(cfg.Operator.Keys) != 2 || cfg.Operator.LeaseTTL != 10*time.Second {
 		t.Fatalf("two keys: %v, %d keys, lease TTL %s", err, len(cfg.Operator.Keys), cfg.Operator.LeaseTTL)
 	}
-	_, err = relayer.LoadConfig(env(t, c, map[string]string{"OPERATOR_PRIVATE_KEYS_FILE": file, "REDIS_URL": "redis://127.0.0.1:1/0"}))
+	_, err = relayer.LoadConfig(relayertest.Env(t, c, map[string]string{"OPERATOR_PRIVATE_KEYS_FILE": file, "REDIS_URL": "redis://127.0.0.1:1/0"}))
 	if err == nil || !strings.Contains(err.Error(), "not both") {
 		t.Fatalf("a key and a key set: %v", err)
 	}
@@ -274,13 +275,13 @@ func TestConfigOfReplicaKeys(t *testing.T) {
 	ks := keystore.NewKeyStore(dir, keystore.LightScryptN, keystore.LightScryptP)
 	want := map[common.Address]bool{}
 	for range 2 {
-		a, err := ks.ImportECDSA(freshKey(t), "replicas' password")
+		a, err := ks.ImportECDSA(relayertest.FreshKey(t), "replicas' password")
 		if err != nil {
 			t.Fatal(err)
 		}
 		want[a.Address] = true
 	}
-	cfg, err = relayer.LoadConfig(env(t, c, map[string]string{"OPERATOR_PRIVATE_KEY": "", "OPERATOR_KEYSTORE_DIR": dir,
+	cfg, err = relayer.LoadConfig(relayertest.Env(t, c, map[string]string{"OPERATOR_PRIVATE_KEY": "", "OPERATOR_KEYSTORE_DIR": dir,
 		"OPERATOR_KEYSTORE_PASSWORD": "replicas' password", "REDIS_URL": "redis://127.0.0.1:1/0"}))
 	if err != nil || len(cfg.Operator.Keys) != 2 {
 		t.Fatalf("OPERATOR_KEYSTORE_DIR: %v, %d keys", err, len(cfg.Operator.Keys))
@@ -290,7 +291,7 @@ func TestConfigOfReplicaKeys(t *testing.T) {
 			t.Errorf("key of %s is not one of the directory's", crypto.PubkeyToAddress(k.PublicKey))
 		}
 	}
-	_, err = relayer.LoadConfig(env(t, c, map[string]string{"OPERATOR_PRIVATE_KEY": "", "OPERATOR_KEYSTORE_DIR": dir,
+	_, err = relayer.LoadConfig(relayertest.Env(t, c, map[string]string{"OPERATOR_PRIVATE_KEY": "", "OPERATOR_KEYSTORE_DIR": dir,
 		"OPERATOR_KEYSTORE_PASSWORD": "replicas' password"}))
 	if err == nil || !strings.Contains(err.Error(), "OPERATOR_KEYSTORE_DIR) needs REDIS_URL") {
 		t.Fatalf("a keystore directory without Redis: %v", err)
@@ -315,15 +316,15 @@ func TestInFlightCostIsReserved(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)
 	min := thresholdJustUnderBalance(t, c)
-	s := startRelayer(t, c, map[string]string{"MIN_OPERATOR_BALANCE": min, "BALANCE_POLL_INTERVAL": "1h"})
-	_, first := request(t, c, devUsers(c, 0), 1)
-	_, second := request(t, c, devUsers(c, 1), 2)
-	start := operatorNonce(t, c)
+	s := relayertest.Start(t, c, map[string]string{"MIN_OPERATOR_BALANCE": min, "BALANCE_POLL_INTERVAL": "1h"})
+	_, first := relayertest.Request(t, c, relayertest.User(c, 0), 1)
+	_, second := relayertest.Request(t, c, relayertest.User(c, 1), 2)
+	start := relayertest.OperatorNonce(t, c)
 	c.PauseSealing()
 	pending := revealAsync(t, s, first)
-	waitFor(t, "the first reveal in the pool", func() bool { return pendingOperatorNonce(t, c) == start+1 })
-	resp := reveal(t, s, second)
-	wantCode(t, "second reveal while the first is in flight", resp, 503, "OPERATOR_BALANCE_LOW")
+	platformtest.WaitFor(t, "the first reveal in the pool", func() bool { return relayertest.PendingOperatorNonce(t, c) == start+1 })
+	resp := relayertest.Reveal(t, s, second)
+	relayertest.WantCode(t, "second reveal while the first is in flight", resp, 503, "OPERATOR_BALANCE_LOW")
 	c.ResumeSealing()
 	if r := <-pending; r.StatusCode() != 200 {
 		t.Fatalf("the first reveal: %d %s", r.StatusCode(), r.Body)
@@ -336,28 +337,28 @@ func TestGateIsCheckedAgainAtTheSend(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)
 	min := thresholdJustUnderBalance(t, c)
-	proxy := newFaultProxy(t, c.RPCURL)
-	s := startRelayer(t, c, map[string]string{"RPC_URL": proxy.url, "RPC_TIMEOUT": "10s", "MIN_OPERATOR_BALANCE": min, "BALANCE_POLL_INTERVAL": "1h"})
-	_, first := request(t, c, devUsers(c, 0), 1)
-	_, second := request(t, c, devUsers(c, 1), 2)
-	start := operatorNonce(t, c)
+	proxy := relayertest.NewFaultProxy(t, c.RPCURL)
+	s := relayertest.Start(t, c, map[string]string{"RPC_URL": proxy.URL, "RPC_TIMEOUT": "10s", "MIN_OPERATOR_BALANCE": min, "BALANCE_POLL_INTERVAL": "1h"})
+	_, first := relayertest.Request(t, c, relayertest.User(c, 0), 1)
+	_, second := relayertest.Request(t, c, relayertest.User(c, 1), 2)
+	start := relayertest.OperatorNonce(t, c)
 
-	proxy.stallUntilHeal("eth_call") // both requests get past the gate and wait in the chain checks
+	proxy.StallUntilHeal("eth_call") // both requests get past the gate and wait in the chain checks
 	a, b := revealAsync(t, s, first), revealAsync(t, s, second)
-	waitFor(t, "both requests in the chain checks", func() bool { return proxy.hung.Load() >= 4 })
-	proxy.heal()
+	platformtest.WaitFor(t, "both requests in the chain checks", func() bool { return proxy.Hung.Load() >= 4 })
+	proxy.Heal()
 	codes := map[int]int{}
 	for _, ch := range []<-chan *relayerapi.RevealResponse{a, b} {
 		r := <-ch
 		codes[r.StatusCode()]++
 		if r.StatusCode() == 503 {
-			wantCode(t, "the second send", r, 503, "OPERATOR_BALANCE_LOW")
+			relayertest.WantCode(t, "the second send", r, 503, "OPERATOR_BALANCE_LOW")
 		}
 	}
 	if codes[200] != 1 || codes[503] != 1 {
 		t.Fatalf("answers %v, want one 200 and one 503", codes)
 	}
-	if n := operatorNonce(t, c); n != start+1 {
+	if n := relayertest.OperatorNonce(t, c); n != start+1 {
 		t.Fatalf("%d transactions sent, want 1", n-start)
 	}
 }
@@ -367,10 +368,10 @@ func TestGateIsCheckedAgainAtTheSend(t *testing.T) {
 func TestMalformedRequestsCountPerIP(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)
-	s := startRelayer(t, c, map[string]string{"RATE_LIMIT_PER_IP": "5/1m"})
+	s := relayertest.Start(t, c, map[string]string{"RATE_LIMIT_PER_IP": "5/1m"})
 	var codes []int
 	for range 7 {
-		resp, err := http.Post(s.url+"/reveal", "application/json", strings.NewReader(`{}`))
+		resp, err := http.Post(s.URL+"/reveal", "application/json", strings.NewReader(`{}`))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -386,9 +387,9 @@ func TestMalformedRequestsCountPerIP(t *testing.T) {
 func TestPerIPLimitKeysIPv6ByPrefix(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)
-	s := startRelayer(t, c, map[string]string{"RATE_LIMIT_PER_IP": "2/1m", "TRUSTED_PROXIES": "127.0.0.1"})
+	s := relayertest.Start(t, c, map[string]string{"RATE_LIMIT_PER_IP": "2/1m", "TRUSTED_PROXIES": "127.0.0.1"})
 	post := func(client string) int {
-		req, _ := http.NewRequest("POST", s.url+"/reveal", strings.NewReader(`{}`))
+		req, _ := http.NewRequest("POST", s.URL+"/reveal", strings.NewReader(`{}`))
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("X-Forwarded-For", client)
 		resp, err := http.DefaultClient.Do(req)
@@ -414,24 +415,24 @@ func TestSpendLimit(t *testing.T) {
 	var logs logCapture
 	c := devchaintest.Start(t)
 	const window = 3 * time.Second
-	s := startRelayerWith(t, c, map[string]string{"OPERATOR_SPEND_LIMIT": "0.000000001/" + window.String()}, // 1 gwei: less than any reveal
+	s := relayertest.StartWith(t, c, map[string]string{"OPERATOR_SPEND_LIMIT": "0.000000001/" + window.String()}, // 1 gwei: less than any reveal
 		relayer.Options{Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
-	reqs := make([]relayerRequest, 5)
+	reqs := make([]relayerapi.RevealRequest, 5)
 	for i := range reqs {
-		_, reqs[i] = request(t, c, devUsers(c, i), int64(i+1))
+		_, reqs[i] = relayertest.Request(t, c, relayertest.User(c, i), int64(i+1))
 	}
-	start := operatorNonce(t, c)
+	start := relayertest.OperatorNonce(t, c)
 	var answers []<-chan *relayerapi.RevealResponse
 	for _, r := range reqs {
 		answers = append(answers, revealAsync(t, s, r))
 	}
-	var refused []relayerRequest
+	var refused []relayerapi.RevealRequest
 	for i, ch := range answers {
 		r := <-ch
 		switch r.StatusCode() {
 		case 200:
 		case 503:
-			wantCode(t, "a reveal over the spend limit", r, 503, "SPEND_LIMIT_REACHED")
+			relayertest.WantCode(t, "a reveal over the spend limit", r, 503, "SPEND_LIMIT_REACHED")
 			if ra, _ := strconv.Atoi(r.HTTPResponse.Header.Get("Retry-After")); ra < 1 || ra > int(window/time.Second) {
 				t.Fatalf("Retry-After %q, want 1..%d", r.HTTPResponse.Header.Get("Retry-After"), int(window/time.Second))
 			}
@@ -440,10 +441,10 @@ func TestSpendLimit(t *testing.T) {
 			t.Fatalf("reveal %d: %d %s", i, r.StatusCode(), r.Body)
 		}
 	}
-	if n := operatorNonce(t, c) - start; n != 1 || len(refused) != 4 {
+	if n := relayertest.OperatorNonce(t, c) - start; n != 1 || len(refused) != 4 {
 		t.Fatalf("%d transactions sent and %d reveals refused, want 1 and 4", n, len(refused))
 	}
-	if r, _ := s.client.GetReadyWithResponse(ctx); r.StatusCode() != 503 || r.JSON503.Code != "SPEND_LIMIT_REACHED" {
+	if r, _ := s.Client.GetReadyWithResponse(ctx); r.StatusCode() != 503 || r.JSON503.Code != "SPEND_LIMIT_REACHED" {
 		t.Fatalf("ready while the spend limit is reached: %d %s", r.StatusCode(), r.Body)
 	}
 	metrics := scrape(t, s)
@@ -461,10 +462,10 @@ func TestSpendLimit(t *testing.T) {
 
 	// A payment leaves the window: the next reveal is sent.
 	time.Sleep(window)
-	if r := reveal(t, s, refused[0]); r.StatusCode() != 200 {
+	if r := relayertest.Reveal(t, s, refused[0]); r.StatusCode() != 200 {
 		t.Fatalf("a reveal after the window: %d %s", r.StatusCode(), r.Body)
 	}
-	if n := operatorNonce(t, c) - start; n != 2 {
+	if n := relayertest.OperatorNonce(t, c) - start; n != 2 {
 		t.Fatalf("%d transactions sent, want 2", n)
 	}
 }
@@ -477,21 +478,21 @@ func TestLimitsInRedisHoldAcrossReplicas(t *testing.T) {
 	c := devchaintest.Start(t)
 	url, stopRedis := redistest.Server(t)
 	limits := map[string]string{"REDIS_URL": url, "RATE_LIMIT_TOTAL": "1/1m"}
-	a, b := startRelayer(t, c, limits), startRelayer(t, c, limits)
-	_, first := request(t, c, devUsers(c, 0), 5)
-	_, second := request(t, c, devUsers(c, 1), 6)
-	start := operatorNonce(t, c)
-	if r := reveal(t, a, first); r.StatusCode() != 200 {
+	a, b := relayertest.Start(t, c, limits), relayertest.Start(t, c, limits)
+	_, first := relayertest.Request(t, c, relayertest.User(c, 0), 5)
+	_, second := relayertest.Request(t, c, relayertest.User(c, 1), 6)
+	start := relayertest.OperatorNonce(t, c)
+	if r := relayertest.Reveal(t, a, first); r.StatusCode() != 200 {
 		t.Fatalf("the first reveal: %d %s", r.StatusCode(), r.Body)
 	}
-	wantCode(t, "a second reveal at the other replica", reveal(t, b, second), 429, "RATE_LIMITED")
-	if n := operatorNonce(t, c) - start; n != 1 {
+	relayertest.WantCode(t, "a second reveal at the other replica", relayertest.Reveal(t, b, second), 429, "RATE_LIMITED")
+	if n := relayertest.OperatorNonce(t, c) - start; n != 1 {
 		t.Fatalf("%d transactions sent, want 1", n)
 	}
 	stopRedis()
-	r := reveal(t, b, second)
-	wantCode(t, "a reveal with Redis gone", r, 503, "UNAVAILABLE")
-	if n := operatorNonce(t, c) - start; n != 1 {
+	r := relayertest.Reveal(t, b, second)
+	relayertest.WantCode(t, "a reveal with Redis gone", r, 503, "UNAVAILABLE")
+	if n := relayertest.OperatorNonce(t, c) - start; n != 1 {
 		t.Fatalf("%d transactions sent with Redis gone, want still 1", n)
 	}
 }
@@ -503,9 +504,9 @@ func TestOneTransactionPerNullifierAcrossReplicas(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)
 	url, _ := redistest.Server(t)
-	replicas := []*server{startRelayer(t, c, map[string]string{"REDIS_URL": url}), startRelayer(t, c, map[string]string{"REDIS_URL": url})}
-	_, req := request(t, c, devUsers(c, 0), 7)
-	start := operatorNonce(t, c)
+	replicas := []*relayertest.Server{relayertest.Start(t, c, map[string]string{"REDIS_URL": url}), relayertest.Start(t, c, map[string]string{"REDIS_URL": url})}
+	_, req := relayertest.Request(t, c, relayertest.User(c, 0), 7)
+	start := relayertest.OperatorNonce(t, c)
 	var answers []<-chan *relayerapi.RevealResponse
 	for i := range 5 {
 		answers = append(answers, revealAsync(t, replicas[i%2], req))
@@ -517,12 +518,12 @@ func TestOneTransactionPerNullifierAcrossReplicas(t *testing.T) {
 		case 200:
 			hashes[r.JSON200.TxHash] = true
 		case 409:
-			wantCode(t, "a copy after the mining", r, 409, "NULLIFIER_USED")
+			relayertest.WantCode(t, "a copy after the mining", r, 409, "NULLIFIER_USED")
 		default:
 			t.Fatalf("a copy: %d %s", r.StatusCode(), r.Body)
 		}
 	}
-	if n := operatorNonce(t, c) - start; n != 1 || len(hashes) != 1 {
+	if n := relayertest.OperatorNonce(t, c) - start; n != 1 || len(hashes) != 1 {
 		t.Fatalf("%d transactions sent, %d hashes answered; want 1 and 1", n, len(hashes))
 	}
 }
@@ -535,12 +536,12 @@ func TestSpendLimitHoldsAcrossReplicas(t *testing.T) {
 	c := devchaintest.Start(t)
 	url, _ := redistest.Server(t)
 	limit := map[string]string{"REDIS_URL": url, "OPERATOR_SPEND_LIMIT": "0.000000001/1m"} // 1 gwei: less than any reveal
-	replicas := []*server{startRelayer(t, c, limit), startRelayer(t, c, limit)}
-	reqs := make([]relayerRequest, 5)
+	replicas := []*relayertest.Server{relayertest.Start(t, c, limit), relayertest.Start(t, c, limit)}
+	reqs := make([]relayerapi.RevealRequest, 5)
 	for i := range reqs {
-		_, reqs[i] = request(t, c, devUsers(c, i), int64(i+1))
+		_, reqs[i] = relayertest.Request(t, c, relayertest.User(c, i), int64(i+1))
 	}
-	start := operatorNonce(t, c)
+	start := relayertest.OperatorNonce(t, c)
 	var answers []<-chan *relayerapi.RevealResponse
 	for i, r := range reqs {
 		answers = append(answers, revealAsync(t, replicas[i%2], r))
@@ -552,12 +553,12 @@ func TestSpendLimitHoldsAcrossReplicas(t *testing.T) {
 		case 200:
 			sent++
 		case 503:
-			wantCode(t, "a reveal over the fleet's spend limit", r, 503, "SPEND_LIMIT_REACHED")
+			relayertest.WantCode(t, "a reveal over the fleet's spend limit", r, 503, "SPEND_LIMIT_REACHED")
 		default:
 			t.Fatalf("reveal %d: %d %s", i, r.StatusCode(), r.Body)
 		}
 	}
-	if n := operatorNonce(t, c) - start; n != 1 || sent != 1 {
+	if n := relayertest.OperatorNonce(t, c) - start; n != 1 || sent != 1 {
 		t.Fatalf("%d transactions, %d answered 200; want exactly 1 across the replicas", n, sent)
 	}
 }

@@ -11,8 +11,10 @@ import (
 
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
+	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
 	"github.com/seed018cc74c/vaultd/service/kit/redistest"
 	"github.com/seed018cc74c/vaultd/service/relayer"
+	"github.com/seed018cc74c/vaultd/service/relayer/relayertest"
 )
 
 // A relayer stopped with a reveal's transaction in the pool and restarted behind a provider
@@ -25,13 +27,13 @@ func TestARestartFindsItsTransactionsWithoutTxpool(t *testing.T) {
 	c := devchaintest.Start(t)
 	db := filepath.Join(t.TempDir(), "relayer.db")
 	over := map[string]string{"DATABASE_URL": "sqlite:" + db, "RECEIPT_TIMEOUT": "1s", "REPLACE_AFTER": "500ms"}
-	s := startRelayer(t, c, over)
-	_, req := request(t, c, devUsers(c, 0), 31)
-	start := operatorNonce(t, c)
+	s := relayertest.Start(t, c, over)
+	_, req := relayertest.Request(t, c, relayertest.User(c, 0), 31)
+	start := relayertest.OperatorNonce(t, c)
 	c.PauseSealing()
-	pending := reveal(t, s, req)
-	wantCode(t, "a reveal left in the pool", pending, 504, "TX_PENDING")
-	s.stop()
+	pending := relayertest.Reveal(t, s, req)
+	relayertest.WantCode(t, "a reveal left in the pool", pending, 504, "TX_PENDING")
+	s.Stop()
 
 	node := devchaintest.Faults(t, c.RPCURL)
 	node.SetRule(func(method string) devchain.Fault {
@@ -41,13 +43,13 @@ func TestARestartFindsItsTransactionsWithoutTxpool(t *testing.T) {
 		return devchain.Pass
 	})
 	over["RPC_URL"], over["RECEIPT_TIMEOUT"] = node.URL, "20s"
-	s = startRelayer(t, c, over)
+	s = relayertest.Start(t, c, over)
 	c.ResumeSealing()
-	r := reveal(t, s, req)
+	r := relayertest.Reveal(t, s, req)
 	if r.StatusCode() != 200 {
 		t.Fatalf("the same reveal after the restart: %d %s", r.StatusCode(), r.Body)
 	}
-	if n := operatorNonce(t, c); n != start+1 {
+	if n := relayertest.OperatorNonce(t, c); n != start+1 {
 		t.Fatalf("operator sent %d transactions for one reveal", n-start)
 	}
 	if node.Counts()[devchain.MethodMissing] == 0 {
@@ -64,27 +66,27 @@ func TestAClaimIsKeptWhileItsRevealWaits(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)
 	url, _ := redistest.Server(t)
-	slow := newFaultProxy(t, c.RPCURL)
+	slow := relayertest.NewFaultProxy(t, c.RPCURL)
 	// A TTL of seconds: a claim is refreshed every third of it, and a loaded machine has run a
 	// refresh 400 ms late (at 600 ms the claim lapsed, and a answered 503 while b sent).
 	shared := map[string]string{"REDIS_URL": url, "NULLIFIER_CLAIM_TTL": "3s", "RECEIPT_TIMEOUT": "20s", "REPLACE_AFTER": "10s"}
-	a := startRelayer(t, c, with(shared, map[string]string{"RPC_URL": slow.url, "RPC_TIMEOUT": "30s"}))
-	b := startRelayer(t, c, with(shared, map[string]string{"OPERATOR_PRIVATE_KEY": hexutil.Encode(crypto.FromECDSA(fundedKey(t, c)))}))
-	_, req := request(t, c, devUsers(c, 0), 32)
-	start := operatorNonce(t, c)
-	slow.stallUntilHeal("eth_maxPriorityFeePerGas") // the fees a send reads, after the claim
+	a := relayertest.Start(t, c, with(shared, map[string]string{"RPC_URL": slow.URL, "RPC_TIMEOUT": "30s"}))
+	b := relayertest.Start(t, c, with(shared, map[string]string{"OPERATOR_PRIVATE_KEY": hexutil.Encode(crypto.FromECDSA(relayertest.FundedKey(t, c)))}))
+	_, req := relayertest.Request(t, c, relayertest.User(c, 0), 32)
+	start := relayertest.OperatorNonce(t, c)
+	slow.StallUntilHeal("eth_maxPriorityFeePerGas") // the fees a send reads, after the claim
 	first := revealAsync(t, a, req)
-	waitFor(t, "a to hold the claim, waiting for the slow node", func() bool { return slow.hung.Load() > 0 })
+	platformtest.WaitFor(t, "a to hold the claim, waiting for the slow node", func() bool { return slow.Hung.Load() > 0 })
 	time.Sleep(4 * time.Second) // past the claim's TTL
 	second := revealAsync(t, b, req)
-	waitSimulated(t, b.url)
+	waitSimulated(t, b.URL)
 	time.Sleep(200 * time.Millisecond) // b's claim, its next step, still meets a's wait (later, a's send)
-	slow.heal()
+	slow.Heal()
 	r1, r2 := <-first, <-second
 	if r1.StatusCode() != 200 || r2.StatusCode() != 200 || r1.JSON200.TxHash != r2.JSON200.TxHash {
 		t.Fatalf("a: %d %s; b: %d %s; want both 200 with one transaction", r1.StatusCode(), r1.Body, r2.StatusCode(), r2.Body)
 	}
-	if n := operatorNonce(t, c); n != start+1 {
+	if n := relayertest.OperatorNonce(t, c); n != start+1 {
 		t.Fatalf("the operator of a sent %d transactions", n-start)
 	}
 }
@@ -109,12 +111,12 @@ func TestARedisRestartedEmptyUnderTwoRelayers(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)
 	url, restart := redistest.Restartable(t)
-	k := fundedKey(t, c)
+	k := relayertest.FundedKey(t, c)
 	over := map[string]string{"OPERATOR_PRIVATE_KEY": "", "OPERATOR_PRIVATE_KEYS": hexutil.Encode(crypto.FromECDSA(k)),
 		"REDIS_URL": url, "OPERATOR_LEASE_TTL": "2s", "RECEIPT_TIMEOUT": "20s", "REPLACE_AFTER": "10s"}
-	a := startRelayer(t, c, over) // waits out the new Redis's quiet spell, then leases k
+	a := relayertest.Start(t, c, over) // waits out the new Redis's quiet spell, then leases k
 	standby := make(chan *relayer.Service, 1)
-	cfg, err := relayer.LoadConfig(env(t, c, over))
+	cfg, err := relayer.LoadConfig(relayertest.Env(t, c, over))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,28 +139,28 @@ func TestARedisRestartedEmptyUnderTwoRelayers(t *testing.T) {
 		}
 		standby <- b
 	}()
-	_, first := request(t, c, devUsers(c, 0), 71)
+	_, first := relayertest.Request(t, c, relayertest.User(c, 0), 71)
 	// A renewal that runs late on a loaded machine lets a's deadline pass for a moment: 503
 	// OPERATOR_KEY_UNAVAILABLE, nothing sent, and a client tries again after Retry-After.
-	r := reveal(t, a, first)
+	r := relayertest.Reveal(t, a, first)
 	for tries := 1; r.JSON503 != nil && r.JSON503.Code == relayer.CodeOperatorKeyUnavailable && tries < 10; tries++ {
 		time.Sleep(time.Second)
-		r = reveal(t, a, first)
+		r = relayertest.Reveal(t, a, first)
 	}
 	if r.StatusCode() != 200 {
 		t.Fatalf("before the restart: %d %s", r.StatusCode(), r.Body)
 	}
-	start := operatorNonce(t, c)
+	start := relayertest.OperatorNonce(t, c)
 	// Made before the restart: the reveal after it must reach a within the quiet spell, which a
 	// proof made under load could outlast.
-	_, second := request(t, c, devUsers(c, 1), 72)
+	_, second := relayertest.Request(t, c, relayertest.User(c, 1), 72)
 
 	restart()
-	r = reveal(t, a, second)
+	r = relayertest.Reveal(t, a, second)
 	if r.StatusCode() != 503 {
 		t.Fatalf("a reveal right after Redis restarted empty: %d %s, want 503 (nothing claimed for one lease TTL)", r.StatusCode(), r.Body)
 	}
-	if n := operatorNonce(t, c); n != start {
+	if n := relayertest.OperatorNonce(t, c); n != start {
 		t.Fatalf("sent %d transactions during the quiet spell", n-start)
 	}
 	var paid bool
@@ -167,13 +169,13 @@ func TestARedisRestartedEmptyUnderTwoRelayers(t *testing.T) {
 		case b := <-standby:
 			if b != nil {
 				defer b.Close()
-				if rd, err := a.client.GetReadyWithResponse(ctx); err == nil && rd.StatusCode() == 200 {
+				if rd, err := a.Client.GetReadyWithResponse(ctx); err == nil && rd.StatusCode() == 200 {
 					t.Fatal("the standby took the key while the replica that held it is ready to send")
 				}
 			}
 		default:
 		}
-		if rr := reveal(t, a, second); rr.StatusCode() == 200 {
+		if rr := relayertest.Reveal(t, a, second); rr.StatusCode() == 200 {
 			paid = true
 			break
 		}
@@ -182,7 +184,7 @@ func TestARedisRestartedEmptyUnderTwoRelayers(t *testing.T) {
 		// a may have lost the key to the standby; either way one of them pays once the spell ends
 		t.Log("the first replica did not pay again within 15 s (its key may have gone to the standby)")
 	}
-	if n := operatorNonce(t, c); n > start+1 {
+	if n := relayertest.OperatorNonce(t, c); n > start+1 {
 		t.Fatalf("%d transactions for one reveal", n-start)
 	}
 }

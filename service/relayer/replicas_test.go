@@ -32,6 +32,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/redistest"
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb/sqldbtest"
 	"github.com/seed018cc74c/vaultd/service/relayer"
+	"github.com/seed018cc74c/vaultd/service/relayer/relayertest"
 )
 
 // The replica tests run this test binary again as relayer processes (replicaEnv set): each is
@@ -57,8 +58,8 @@ func TestMain(m *testing.M) {
 // replica is one relayer process.
 type replica struct {
 	cmd    *exec.Cmd
-	url    string
-	client *relayerapi.ClientWithResponses
+	URL    string
+	Client *relayerapi.ClientWithResponses
 	logs   *bytes.Buffer
 	exited chan struct{}
 }
@@ -68,7 +69,7 @@ type replica struct {
 // refuses the spent nullifier (409) and the copy never waits on the other's claim.
 func waitSimulated(t *testing.T, url string) {
 	t.Helper()
-	waitFor(t, url+" to simulate the reveal", func() bool {
+	platformtest.WaitFor(t, url+" to simulate the reveal", func() bool {
 		v, ok := platformtest.SeriesValue(platformtest.Scrape(t, url), `vaultd_relayer_reveal_stage_duration_seconds_count{stage="simulate"}`)
 		return ok && v >= 1
 	})
@@ -88,7 +89,7 @@ func newCluster(t *testing.T, c *devchain.Chain, n int, over map[string]string) 
 	cl := &cluster{t: t, c: c}
 	var lines []string
 	for range n {
-		k := fundedKey(t, c)
+		k := relayertest.FundedKey(t, c)
 		cl.keys = append(cl.keys, k)
 		lines = append(lines, hexutil.Encode(crypto.FromECDSA(k)))
 	}
@@ -96,7 +97,7 @@ func newCluster(t *testing.T, c *devchain.Chain, n int, over map[string]string) 
 	if err := os.WriteFile(file, []byte("# the replicas' operator keys\n"+strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	get := env(t, c, over)
+	get := relayertest.Env(t, c, over)
 	cl.env = map[string]string{}
 	for _, k := range []string{"RPC_URL", "COMMIT_REVEAL_VAULT_ADDRESS", "NULLIFIER_REGISTRY_ADDRESS", "COMMITMENT_TREE_ADDRESS",
 		"VERIFICATION_KEY_FILE", "DATABASE_URL", "RECEIPT_POLL_INTERVAL", "BALANCE_POLL_INTERVAL", "RATE_LIMIT_PER_IP", "RATE_LIMIT_PER_RECIPIENT", "RATE_LIMIT_TOTAL"} {
@@ -121,7 +122,7 @@ func (cl *cluster) start() *replica {
 	for k, v := range cl.env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
-	r := &replica{cmd: cmd, url: fmt.Sprintf("http://127.0.0.1:%d", port), logs: &bytes.Buffer{}, exited: make(chan struct{})}
+	r := &replica{cmd: cmd, URL: fmt.Sprintf("http://127.0.0.1:%d", port), logs: &bytes.Buffer{}, exited: make(chan struct{})}
 	cmd.Stdout, cmd.Stderr = &lockedWriter{w: r.logs}, &lockedWriter{w: r.logs}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -131,14 +132,14 @@ func (cl *cluster) start() *replica {
 		cmd.Process.Kill()
 		<-r.exited
 		if t.Failed() {
-			t.Logf("replica %s logs:\n%s", r.url, r.logs)
+			t.Logf("replica %s logs:\n%s", r.URL, r.logs)
 		}
 	})
-	client, err := relayerapi.NewClientWithResponses(r.url)
+	client, err := relayerapi.NewClientWithResponses(r.URL)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.client = client
+	r.Client = client
 	return r
 }
 
@@ -159,24 +160,24 @@ func (r *replica) operator(t *testing.T, within time.Duration) common.Address {
 	t.Helper()
 	deadline := time.Now().Add(within)
 	for {
-		h, err := r.client.GetHealthWithResponse(ctx)
+		h, err := r.Client.GetHealthWithResponse(ctx)
 		if err == nil && h.JSON200 != nil && h.JSON200.Status != relayerapi.Standby {
 			return common.HexToAddress(h.JSON200.Operator)
 		}
 		select {
 		case <-r.exited:
-			t.Fatalf("replica %s exited:\n%s", r.url, r.logs)
+			t.Fatalf("replica %s exited:\n%s", r.URL, r.logs)
 		default:
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("replica %s not serving after %s:\n%s", r.url, within, r.logs)
+			t.Fatalf("replica %s not serving after %s:\n%s", r.URL, within, r.logs)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
 }
 
-func (r *replica) reveal(req relayerRequest) (*relayerapi.RevealResponse, error) {
-	return r.client.RevealWithResponse(ctx, req)
+func (r *replica) reveal(req relayerapi.RevealRequest) (*relayerapi.RevealResponse, error) {
+	return r.Client.RevealWithResponse(ctx, req)
 }
 
 func nonces(t *testing.T, c *devchain.Chain, keys []*ecdsa.PrivateKey) (mined, pending map[common.Address]uint64) {
@@ -215,9 +216,9 @@ func TestReplicasLeaseOneKeyEachAndHoldTheTotalLimit(t *testing.T) {
 	}
 	c := devchaintest.Start(t)
 	cl := newCluster(t, c, 3, map[string]string{"RATE_LIMIT_TOTAL": "6/1m"})
-	var reqs []relayerRequest
+	var reqs []relayerapi.RevealRequest
 	for i := range 9 {
-		_, req := request(t, c, devUsers(c, i), int64(10+i))
+		_, req := relayertest.Request(t, c, relayertest.User(c, i), int64(10+i))
 		reqs = append(reqs, req)
 	}
 	replicas := []*replica{cl.start(), cl.start(), cl.start()}
@@ -251,7 +252,7 @@ func TestReplicasLeaseOneKeyEachAndHoldTheTotalLimit(t *testing.T) {
 		case a.resp.StatusCode() == 200:
 			ok[a.r]++
 		case a.resp.StatusCode() == 429:
-			wantCode(t, "a reveal over the total limit", a.resp, 429, "RATE_LIMITED")
+			relayertest.WantCode(t, "a reveal over the total limit", a.resp, 429, "RATE_LIMITED")
 			limited++
 		default:
 			t.Errorf("a reveal: %d %s", a.resp.StatusCode(), a.resp.Body)
@@ -281,9 +282,9 @@ func TestAStandbyTakesOverAKilledReplicasKey(t *testing.T) {
 	}
 	c := devchaintest.Start(t)
 	cl := newCluster(t, c, 3, nil)
-	var reqs []relayerRequest
+	var reqs []relayerapi.RevealRequest
 	for i := range 5 {
-		_, req := request(t, c, devUsers(c, i), int64(20+i))
+		_, req := relayertest.Request(t, c, relayertest.User(c, i), int64(20+i))
 		reqs = append(reqs, req)
 	}
 	replicas := []*replica{cl.start(), cl.start(), cl.start()}
@@ -294,17 +295,17 @@ func TestAStandbyTakesOverAKilledReplicasKey(t *testing.T) {
 	standby := cl.start()
 	// While every key is leased, the standby serves: alive for a liveness probe, not ready, and
 	// it refuses reveals without sending anything.
-	waitFor(t, "the standby to serve", func() bool {
-		h, err := standby.client.GetHealthWithResponse(ctx)
+	platformtest.WaitFor(t, "the standby to serve", func() bool {
+		h, err := standby.Client.GetHealthWithResponse(ctx)
 		return err == nil && h.JSON200 != nil && h.JSON200.Status == relayerapi.Standby
 	})
-	if r, err := standby.client.GetReadyWithResponse(ctx); err != nil || r.JSON503 == nil || r.JSON503.Code != relayer.CodeOperatorKeyUnavailable {
+	if r, err := standby.Client.GetReadyWithResponse(ctx); err != nil || r.JSON503 == nil || r.JSON503.Code != relayer.CodeOperatorKeyUnavailable {
 		t.Fatalf("the standby's /ready: %v %+v", err, r)
 	}
 	if r, err := standby.reveal(reqs[4]); err != nil || r.StatusCode() != 503 {
 		t.Fatalf("a reveal at the standby: %v %+v", err, r)
 	} else {
-		wantCode(t, "a reveal at the standby", r, 503, relayer.CodeOperatorKeyUnavailable)
+		relayertest.WantCode(t, "a reveal at the standby", r, 503, relayer.CodeOperatorKeyUnavailable)
 	}
 	c.SetBlockTime(time.Second)
 	startMined, _ := nonces(t, c, cl.keys)
@@ -328,7 +329,7 @@ func TestAStandbyTakesOverAKilledReplicasKey(t *testing.T) {
 		case resp.StatusCode() == 200:
 			hashes[resp.JSON200.TxHash] = true
 		case resp.StatusCode() == 409:
-			wantCode(t, "a copy after the mining", resp, 409, "NULLIFIER_USED")
+			relayertest.WantCode(t, "a copy after the mining", resp, 409, "NULLIFIER_USED")
 		default:
 			t.Fatalf("a copy: %d %s", resp.StatusCode(), resp.Body)
 		}
@@ -368,7 +369,7 @@ func TestAStandbyTakesOverAKilledReplicasKey(t *testing.T) {
 			t.Fatalf("a killed replica's reveal sent again: %d %s", resp.StatusCode(), resp.Body)
 		}
 		if resp.StatusCode() == 409 {
-			wantCode(t, "a killed replica's reveal sent again", resp, 409, "NULLIFIER_USED")
+			relayertest.WantCode(t, "a killed replica's reveal sent again", resp, 409, "NULLIFIER_USED")
 		}
 	}
 	// The standby serves from the victim's key.
@@ -402,15 +403,15 @@ func TestAStandbyTakesOverAKilledReplicasKey(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		wantCode(t, "every reveal, once mined", resp, 409, "NULLIFIER_USED")
+		relayertest.WantCode(t, "every reveal, once mined", resp, 409, "NULLIFIER_USED")
 	}
 	// Any replica tells where each reveal stands, from the database they share: mined, the
 	// killed replica's three included (settled by the standby that took its key over).
 	for i, req := range reqs {
 		n, _ := new(big.Int).SetString(req.PublicSignals[1], 0)
 		var st *relayerapi.RevealStatus
-		waitFor(t, "every reveal's status to be final", func() bool {
-			resp, err := replicas[1+i%2].client.GetRevealWithResponse(ctx, common.BigToHash(n).Hex())
+		platformtest.WaitFor(t, "every reveal's status to be final", func() bool {
+			resp, err := replicas[1+i%2].Client.GetRevealWithResponse(ctx, common.BigToHash(n).Hex())
 			st = resp.JSON200
 			return err == nil && st != nil && st.State == "mined"
 		})
@@ -418,7 +419,7 @@ func TestAStandbyTakesOverAKilledReplicasKey(t *testing.T) {
 			t.Fatalf("reveal %d's status: %+v", i, st)
 		}
 	}
-	h, err := http.Get(standby.url + "/metrics")
+	h, err := http.Get(standby.URL + "/metrics")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -444,7 +445,7 @@ func TestAWaitOnAnotherReplicaLinksToItsClaim(t *testing.T) {
 	a, b := cl.start(), cl.start()
 	a.operator(t, 30*time.Second)
 	b.operator(t, 30*time.Second)
-	_, req := request(t, c, devUsers(c, 0), 9)
+	_, req := relayertest.Request(t, c, relayertest.User(c, 0), 9)
 	c.PauseSealing()
 	first := make(chan *relayerapi.RevealResponse, 1)
 	go func() {
@@ -456,7 +457,7 @@ func TestAWaitOnAnotherReplicaLinksToItsClaim(t *testing.T) {
 	}()
 	nullifier := common.HexToHash(req.PublicSignals[1]).Hex()
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		st, err := a.client.GetRevealWithResponse(ctx, nullifier)
+		st, err := a.Client.GetRevealWithResponse(ctx, nullifier)
 		if err == nil && st.JSON200 != nil && st.JSON200.State == relayerapi.RevealStatusStatePending {
 			break
 		}
@@ -472,7 +473,7 @@ func TestAWaitOnAnotherReplicaLinksToItsClaim(t *testing.T) {
 		}
 		second <- resp
 	}()
-	waitSimulated(t, b.url) // from there on b finds the claim taken and waits on it
+	waitSimulated(t, b.URL) // from there on b finds the claim taken and waits on it
 	c.ResumeSealing()
 	ra, rb := <-first, <-second
 	if ra == nil || rb == nil || ra.StatusCode() != 200 || rb.StatusCode() != 200 || ra.JSON200.TxHash != rb.JSON200.TxHash {

@@ -18,7 +18,9 @@ import (
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
 	"github.com/seed018cc74c/vaultd/service/kit/platform"
 	"github.com/seed018cc74c/vaultd/service/kit/platform/otlptest"
+	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
 	"github.com/seed018cc74c/vaultd/service/relayer"
+	"github.com/seed018cc74c/vaultd/service/relayer/relayertest"
 )
 
 // A reveal's trace, as a collector receives it over OTLP: the request's server span carrying
@@ -29,7 +31,7 @@ func TestRevealSpans(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)
 	rx, tp, client := tracedRelayer(t, c, nil)
-	_, req := request(t, c, devUsers(c, 0), 8)
+	_, req := relayertest.Request(t, c, relayertest.User(c, 0), 8)
 	resp, err := client.RevealWithResponse(ctx, req)
 	if err != nil || resp.StatusCode() != 200 {
 		t.Fatalf("reveal: %v %s", err, resp.Body)
@@ -93,7 +95,7 @@ func tracedRelayer(t *testing.T, c *devchain.Chain, over map[string]string) (*ot
 	t.Helper()
 	rx := otlptest.Start(t)
 	tp := rx.Provider(t, "relayer", nil)
-	cfg, err := relayer.LoadConfig(env(t, c, over))
+	cfg, err := relayer.LoadConfig(relayertest.Env(t, c, over))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,14 +141,14 @@ func TestRefusalSpans(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)
 	rx, tp, client := tracedRelayer(t, c, nil)
-	_, req := request(t, c, devUsers(c, 0), 8)
+	_, req := relayertest.Request(t, c, relayertest.User(c, 0), 8)
 	if resp, err := client.RevealWithResponse(ctx, req); err != nil || resp.StatusCode() != 200 {
 		t.Fatalf("reveal: %v %s", err, resp.Body)
 	}
-	_, bad := request(t, c, devUsers(c, 1), 8)
+	_, bad := relayertest.Request(t, c, relayertest.User(c, 1), 8)
 	bad.Proof.PiA[0] = "1" // not on the curve
-	cd, _ := request(t, c, devUsers(c, 2), 8)
-	toToken := prepareFor(t, c, cd, c.Tokens[0].Address)
+	cd, _ := relayertest.Request(t, c, relayertest.User(c, 2), 8)
+	toToken := relayertest.PrepareFor(t, c, cd, c.Tokens[0].Address)
 	for _, want := range []struct {
 		name     string
 		req      relayerapi.RevealRequest
@@ -198,7 +200,7 @@ func TestAJoinedRevealLinksToTheOneThatSent(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)
 	rx, tp, client := tracedRelayer(t, c, map[string]string{"RECEIPT_TIMEOUT": "600ms", "REPLACE_AFTER": "400ms"})
-	_, req := request(t, c, devUsers(c, 0), 8)
+	_, req := relayertest.Request(t, c, relayertest.User(c, 0), 8)
 	c.PauseSealing()
 	first, err := client.RevealWithResponse(ctx, req)
 	if err != nil || first.StatusCode() != 504 {
@@ -210,7 +212,7 @@ func TestAJoinedRevealLinksToTheOneThatSent(t *testing.T) {
 	}
 	// The first version, REPLACE_AFTER old, leaves the node's pool for its replacement; mined
 	// before that, it would leave no txmgr.replace span to find.
-	waitFor(t, "the lingering transaction replaced", func() bool {
+	platformtest.WaitFor(t, "the lingering transaction replaced", func() bool {
 		_, _, err := c.Client().TransactionByHash(ctx, common.HexToHash(*first.JSON504.TxHash))
 		return errors.Is(err, ethereum.NotFound)
 	})

@@ -29,6 +29,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb/sqldbtest"
 	"github.com/seed018cc74c/vaultd/service/relayer"
+	"github.com/seed018cc74c/vaultd/service/relayer/relayertest"
 )
 
 // sponsorEnv is a relayer with the admin routes, on the database at databaseURL.
@@ -39,18 +40,18 @@ func sponsorEnv(databaseURL string, over map[string]string) map[string]string {
 }
 
 // createSponsor makes a sponsor on the admin routes and answers it with its key.
-func createSponsor(t testing.TB, s *server, name string, signer *string) (relayerapi.Sponsor, string) {
+func createSponsor(t testing.TB, s *relayertest.Server, name string, signer *string) (relayerapi.Sponsor, string) {
 	t.Helper()
-	resp, err := s.client.CreateSponsorWithResponse(ctx, relayerapi.SponsorRequest{Name: name, VoucherSigner: signer}, bearer(adminKey))
+	resp, err := s.Client.CreateSponsorWithResponse(ctx, relayerapi.SponsorRequest{Name: name, VoucherSigner: signer}, bearer(adminKey))
 	if err != nil || resp.JSON201 == nil {
 		t.Fatalf("create a sponsor: %v %s", err, resp.Body)
 	}
 	return resp.JSON201.Sponsor, resp.JSON201.Key
 }
 
-func creditSponsor(t testing.TB, s *server, id, wei string) relayerapi.Sponsor {
+func creditSponsor(t testing.TB, s *relayertest.Server, id, wei string) relayerapi.Sponsor {
 	t.Helper()
-	resp, err := s.client.CreditSponsorWithResponse(ctx, id, relayerapi.SponsorCredit{Amount: wei}, bearer(adminKey))
+	resp, err := s.Client.CreditSponsorWithResponse(ctx, id, relayerapi.SponsorCredit{Amount: wei}, bearer(adminKey))
 	if err != nil || resp.JSON200 == nil {
 		t.Fatalf("credit %s: %v %s", id, err, resp.Body)
 	}
@@ -66,7 +67,7 @@ func TestSponsorAdminRoutes(t *testing.T) {
 	t.Run("sqlite", func(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "relayer.db")
 		c := devchaintest.Start(t)
-		key := sponsorAdminRoutes(t, c, startRelayer(t, c, sponsorEnv("sqlite:"+path, nil)))
+		key := sponsorAdminRoutes(t, c, relayertest.Start(t, c, sponsorEnv("sqlite:"+path, nil)))
 		db, err := sql.Open("sqlite", path)
 		if err != nil {
 			t.Fatal(err)
@@ -79,11 +80,11 @@ func TestSponsorAdminRoutes(t *testing.T) {
 	})
 	t.Run("postgres", func(t *testing.T) {
 		c := devchaintest.Start(t)
-		sponsorAdminRoutes(t, c, startRelayer(t, c, sponsorEnv(sqldbtest.Postgres(t), nil)))
+		sponsorAdminRoutes(t, c, relayertest.Start(t, c, sponsorEnv(sqldbtest.Postgres(t), nil)))
 	})
 }
 
-func sponsorAdminRoutes(t *testing.T, c *devchain.Chain, s *server) (key string) {
+func sponsorAdminRoutes(t *testing.T, c *devchain.Chain, s *relayertest.Server) (key string) {
 	signer := c.Accounts.Users[0].Address.Hex()
 	sp, key := createSponsor(t, s, "Card Issuer Ltd", &signer)
 	if !strings.HasPrefix(key, "vsk_") || len(key) != 68 || !strings.HasPrefix(sp.Id, "sp_") || sp.Name != "Card Issuer Ltd" || sp.Revoked ||
@@ -99,35 +100,35 @@ func sponsorAdminRoutes(t *testing.T, c *devchain.Chain, s *server) (key string)
 		t.Fatalf("credited 1000 and 234: %+v", got)
 	}
 	for _, bad := range []string{"0", "x"} {
-		r, err := s.client.CreditSponsorWithResponse(ctx, sp.Id, relayerapi.SponsorCredit{Amount: bad}, bearer(adminKey))
+		r, err := s.Client.CreditSponsorWithResponse(ctx, sp.Id, relayerapi.SponsorCredit{Amount: bad}, bearer(adminKey))
 		if err != nil || r.StatusCode() != 400 {
 			t.Fatalf("a credit of %q: %v %d %s", bad, err, r.StatusCode(), r.Body)
 		}
 	}
 	unknown := "sp_" + strings.Repeat("0", 32)
-	if r, err := s.client.CreditSponsorWithResponse(ctx, unknown, relayerapi.SponsorCredit{Amount: "1"}, bearer(adminKey)); err != nil || r.StatusCode() != 404 || !codeIs(r.Body, "NOT_FOUND") {
+	if r, err := s.Client.CreditSponsorWithResponse(ctx, unknown, relayerapi.SponsorCredit{Amount: "1"}, bearer(adminKey)); err != nil || r.StatusCode() != 404 || !codeIs(r.Body, "NOT_FOUND") {
 		t.Fatalf("a credit of an unknown sponsor: %v %s", err, r.Body)
 	}
-	if r, err := s.client.RevokeSponsorWithResponse(ctx, unknown, bearer(adminKey)); err != nil || r.StatusCode() != 404 {
+	if r, err := s.Client.RevokeSponsorWithResponse(ctx, unknown, bearer(adminKey)); err != nil || r.StatusCode() != 404 {
 		t.Fatalf("a revoke of an unknown sponsor: %v %s", err, r.Body)
 	}
-	rv, err := s.client.RevokeSponsorWithResponse(ctx, sp.Id, bearer(adminKey))
+	rv, err := s.Client.RevokeSponsorWithResponse(ctx, sp.Id, bearer(adminKey))
 	if err != nil || rv.JSON200 == nil || !rv.JSON200.Revoked || rv.JSON200.RevokedAt == nil || rv.JSON200.Balance != "1234" {
 		t.Fatalf("revoke: %v %s", err, rv.Body)
 	}
-	again, err := s.client.RevokeSponsorWithResponse(ctx, sp.Id, bearer(adminKey))
+	again, err := s.Client.RevokeSponsorWithResponse(ctx, sp.Id, bearer(adminKey))
 	if err != nil || again.JSON200 == nil || !again.JSON200.RevokedAt.Equal(*rv.JSON200.RevokedAt) {
 		t.Fatalf("revoke again: %v %s", err, again.Body)
 	}
-	list, err := s.client.ListSponsorsWithResponse(ctx, bearer(adminKey))
+	list, err := s.Client.ListSponsorsWithResponse(ctx, bearer(adminKey))
 	if err != nil || list.JSON200 == nil || len(list.JSON200.Sponsors) != 2 || list.JSON200.Sponsors[0].Id != sp.Id || !list.JSON200.Sponsors[0].Revoked ||
 		list.JSON200.Sponsors[1].Id != other.Id || strings.Contains(string(list.Body), key[4:]) {
 		t.Fatalf("list: %v %s", err, list.Body)
 	}
-	if r, err := s.client.ListSponsorsWithResponse(ctx); err != nil || r.StatusCode() != 401 {
+	if r, err := s.Client.ListSponsorsWithResponse(ctx); err != nil || r.StatusCode() != 401 {
 		t.Fatalf("list without the admin key: %v %d", err, r.StatusCode())
 	}
-	if r, err := s.client.CreateSponsorWithResponse(ctx, relayerapi.SponsorRequest{Name: "x"}, bearer(key)); err != nil || r.StatusCode() != 401 {
+	if r, err := s.Client.CreateSponsorWithResponse(ctx, relayerapi.SponsorRequest{Name: "x"}, bearer(key)); err != nil || r.StatusCode() != 401 {
 		t.Fatalf("create with a sponsor's key as the admin's: %v %d", err, r.StatusCode())
 	}
 	// Oldest first, also for sponsors created within one millisecond (the creation time's unit).
@@ -136,7 +137,7 @@ func sponsorAdminRoutes(t *testing.T, c *devchain.Chain, s *server) (key string)
 		more, _ := createSponsor(t, s, fmt.Sprintf("Sponsor %d", i), nil)
 		want = append(want, more.Id)
 	}
-	list, err = s.client.ListSponsorsWithResponse(ctx, bearer(adminKey))
+	list, err = s.Client.ListSponsorsWithResponse(ctx, bearer(adminKey))
 	if err != nil || list.JSON200 == nil {
 		t.Fatalf("list: %v %s", err, list.Body)
 	}
@@ -158,9 +159,9 @@ func withKey(key string) relayerapi.RequestEditorFn {
 	}
 }
 
-func revealAs(t testing.TB, s *server, req relayerapi.RevealRequest, key string) *relayerapi.RevealResponse {
+func revealAs(t testing.TB, s *relayertest.Server, req relayerapi.RevealRequest, key string) *relayerapi.RevealResponse {
 	t.Helper()
-	resp, err := s.client.RevealWithResponse(ctx, req, withKey(key))
+	resp, err := s.Client.RevealWithResponse(ctx, req, withKey(key))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,9 +169,9 @@ func revealAs(t testing.TB, s *server, req relayerapi.RevealRequest, key string)
 }
 
 // sponsorOf is GET /sponsor with key.
-func sponsorOf(t testing.TB, s *server, key string) relayerapi.Sponsor {
+func sponsorOf(t testing.TB, s *relayertest.Server, key string) relayerapi.Sponsor {
 	t.Helper()
-	resp, err := s.client.GetSponsorWithResponse(ctx, withKey(key))
+	resp, err := s.Client.GetSponsorWithResponse(ctx, withKey(key))
 	if err != nil || resp.JSON200 == nil {
 		t.Fatalf("GET /sponsor: %v %s", err, resp.Body)
 	}
@@ -201,21 +202,21 @@ func TestSponsorPaysForAKeyedReveal(t *testing.T) {
 	over := map[string]string{"RELAYER_FUNDING": "sponsor", "RATE_LIMIT_PER_SPONSOR": "4/1m"}
 	t.Run("sqlite", func(t *testing.T) {
 		c := devchaintest.Start(t)
-		sponsorPaysForAKeyedReveal(t, c, startRelayer(t, c, sponsorEnv("sqlite:"+filepath.Join(t.TempDir(), "r.db"), over)))
+		sponsorPaysForAKeyedReveal(t, c, relayertest.Start(t, c, sponsorEnv("sqlite:"+filepath.Join(t.TempDir(), "r.db"), over)))
 	})
 	t.Run("postgres", func(t *testing.T) {
 		c := devchaintest.Start(t)
-		sponsorPaysForAKeyedReveal(t, c, startRelayer(t, c, sponsorEnv(sqldbtest.Postgres(t), over)))
+		sponsorPaysForAKeyedReveal(t, c, relayertest.Start(t, c, sponsorEnv(sqldbtest.Postgres(t), over)))
 	})
 }
 
-func sponsorPaysForAKeyedReveal(t *testing.T, c *devchain.Chain, s *server) {
+func sponsorPaysForAKeyedReveal(t *testing.T, c *devchain.Chain, s *relayertest.Server) {
 	sp, key := createSponsor(t, s, "Card Issuer Ltd", nil)
 	creditSponsor(t, s, sp.Id, oneEther)
-	_, unpaid := request(t, c, devUsers(c, 0), 41)
-	nonce := pendingOperatorNonce(t, c)
-	wantCode(t, "a reveal without a key, the treasury off", reveal(t, s, unpaid), 402, "PAYMENT_REQUIRED")
-	if n := pendingOperatorNonce(t, c); n != nonce {
+	_, unpaid := relayertest.Request(t, c, relayertest.User(c, 0), 41)
+	nonce := relayertest.PendingOperatorNonce(t, c)
+	relayertest.WantCode(t, "a reveal without a key, the treasury off", relayertest.Reveal(t, s, unpaid), 402, "PAYMENT_REQUIRED")
+	if n := relayertest.PendingOperatorNonce(t, c); n != nonce {
 		t.Fatalf("an unpaid reveal sent %d transactions", n-nonce)
 	}
 
@@ -236,17 +237,17 @@ func sponsorPaysForAKeyedReveal(t *testing.T, c *devchain.Chain, s *server) {
 		}
 	}
 	want("mined")
-	wantCode(t, "the same reveal again", revealAs(t, s, unpaid, key), 409, "NULLIFIER_USED")
+	relayertest.WantCode(t, "the same reveal again", revealAs(t, s, unpaid, key), 409, "NULLIFIER_USED")
 	want("the same reveal again")
 
-	_, other := request(t, c, devUsers(c, 1), 42)
-	wantCode(t, "the sponsor's fifth request in the window", revealAs(t, s, other, key), 429, "RATE_LIMITED")
-	wantCode(t, "a reveal from the same IP without the key", reveal(t, s, other), 402, "PAYMENT_REQUIRED")
+	_, other := relayertest.Request(t, c, relayertest.User(c, 1), 42)
+	relayertest.WantCode(t, "the sponsor's fifth request in the window", revealAs(t, s, other, key), 429, "RATE_LIMITED")
+	relayertest.WantCode(t, "a reveal from the same IP without the key", relayertest.Reveal(t, s, other), 402, "PAYMENT_REQUIRED")
 
-	if r, err := s.client.GetSponsorWithResponse(ctx); err != nil || r.StatusCode() != 401 || !codeIs(r.Body, "UNAUTHORIZED") {
+	if r, err := s.Client.GetSponsorWithResponse(ctx); err != nil || r.StatusCode() != 401 || !codeIs(r.Body, "UNAUTHORIZED") {
 		t.Fatalf("GET /sponsor without a key: %v %s", err, r.Body)
 	}
-	if r, err := s.client.GetSponsorWithResponse(ctx, withKey("vsk_"+strings.Repeat("ab", 32))); err != nil || r.StatusCode() != 401 || !codeIs(r.Body, "SPONSOR_KEY_UNKNOWN") {
+	if r, err := s.Client.GetSponsorWithResponse(ctx, withKey("vsk_"+strings.Repeat("ab", 32))); err != nil || r.StatusCode() != 401 || !codeIs(r.Body, "SPONSOR_KEY_UNKNOWN") {
 		t.Fatalf("GET /sponsor with an unknown key: %v %s", err, r.Body)
 	}
 }
@@ -259,23 +260,23 @@ func sponsorPaysForAKeyedReveal(t *testing.T, c *devchain.Chain, s *server) {
 func TestSponsorRefusals(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)
-	s := startRelayer(t, c, sponsorEnv("sqlite:"+filepath.Join(t.TempDir(), "r.db"), map[string]string{"RELAYER_FUNDING": "sponsor,treasury"}))
+	s := relayertest.Start(t, c, sponsorEnv("sqlite:"+filepath.Join(t.TempDir(), "r.db"), map[string]string{"RELAYER_FUNDING": "sponsor,treasury"}))
 	poor, poorKey := createSponsor(t, s, "Poor", nil)
 	creditSponsor(t, s, poor.Id, "1000000000") // 1 gwei: far below a reveal's worst case
 	gone, goneKey := createSponsor(t, s, "Gone", nil)
 	creditSponsor(t, s, gone.Id, oneEther)
-	if r, err := s.client.RevokeSponsorWithResponse(ctx, gone.Id, bearer(adminKey)); err != nil || r.JSON200 == nil {
+	if r, err := s.Client.RevokeSponsorWithResponse(ctx, gone.Id, bearer(adminKey)); err != nil || r.JSON200 == nil {
 		t.Fatalf("revoke: %v", err)
 	}
-	_, req := request(t, c, devUsers(c, 0), 43)
-	nonce := pendingOperatorNonce(t, c)
-	wantCode(t, "a sponsor with too little", revealAs(t, s, req, poorKey), 402, "SPONSOR_BALANCE_LOW")
-	wantCode(t, "a revoked key", revealAs(t, s, req, goneKey), 403, "SPONSOR_REVOKED")
-	wantCode(t, "an unknown key", revealAs(t, s, req, "vsk_"+strings.Repeat("cd", 32)), 401, "SPONSOR_KEY_UNKNOWN")
-	withFee := clone(req)
+	_, req := relayertest.Request(t, c, relayertest.User(c, 0), 43)
+	nonce := relayertest.PendingOperatorNonce(t, c)
+	relayertest.WantCode(t, "a sponsor with too little", revealAs(t, s, req, poorKey), 402, "SPONSOR_BALANCE_LOW")
+	relayertest.WantCode(t, "a revoked key", revealAs(t, s, req, goneKey), 403, "SPONSOR_REVOKED")
+	relayertest.WantCode(t, "an unknown key", revealAs(t, s, req, "vsk_"+strings.Repeat("cd", 32)), 401, "SPONSOR_KEY_UNKNOWN")
+	withFee := relayertest.Clone(req)
 	withFee.Fee = &relayerapi.RevealFee{Amount: "1", Receiver: c.Accounts.Operator.Address.Hex()}
-	wantCode(t, "a key and a fee", revealAs(t, s, withFee, poorKey), 400, "INVALID_REQUEST")
-	if n := pendingOperatorNonce(t, c); n != nonce {
+	relayertest.WantCode(t, "a key and a fee", revealAs(t, s, withFee, poorKey), 400, "INVALID_REQUEST")
+	if n := relayertest.PendingOperatorNonce(t, c); n != nonce {
 		t.Fatalf("refused sponsored reveals sent %d transactions", n-nonce)
 	}
 	if got := sponsorOf(t, s, poorKey); got.Reserved != "0" || got.Debited != "0" {
@@ -284,13 +285,13 @@ func TestSponsorRefusals(t *testing.T) {
 	if got := sponsorOf(t, s, goneKey); !got.Revoked || got.Balance != oneEther {
 		t.Fatalf("a revoked sponsor reads %+v", got)
 	}
-	if resp := reveal(t, s, req); resp.JSON200 == nil {
+	if resp := relayertest.Reveal(t, s, req); resp.JSON200 == nil {
 		t.Fatalf("the card, by the treasury after: %d %s", resp.StatusCode(), resp.Body)
 	}
 
-	plain := startRelayer(t, c, sponsorEnv("sqlite:"+filepath.Join(t.TempDir(), "p.db"), nil))
-	_, req = request(t, c, devUsers(c, 1), 44)
-	wantCode(t, "a key at a relayer without sponsors", revealAs(t, plain, req, poorKey), 422, "SPONSORS_NOT_ACCEPTED")
+	plain := relayertest.Start(t, c, sponsorEnv("sqlite:"+filepath.Join(t.TempDir(), "p.db"), nil))
+	_, req = relayertest.Request(t, c, relayertest.User(c, 1), 44)
+	relayertest.WantCode(t, "a key at a relayer without sponsors", revealAs(t, plain, req, poorKey), 422, "SPONSORS_NOT_ACCEPTED")
 }
 
 // A sponsored reveal is reserved and debited once across a restart: sent and not mined (504
@@ -302,27 +303,27 @@ func TestSponsorDebitedOnceAcrossARestart(t *testing.T) {
 	c := devchaintest.Start(t)
 	over := sponsorEnv("sqlite:"+filepath.Join(t.TempDir(), "r.db"), map[string]string{"RELAYER_FUNDING": "sponsor", "RECEIPT_TIMEOUT": "1s", "REPLACE_AFTER": "500ms",
 		"RATE_LIMIT_PER_SPONSOR": "100000/1m"}) // the test polls GET /sponsor
-	s := startRelayer(t, c, over)
+	s := relayertest.Start(t, c, over)
 	sp, key := createSponsor(t, s, "Card Issuer Ltd", nil)
 	creditSponsor(t, s, sp.Id, oneEther)
-	_, req := request(t, c, devUsers(c, 0), 45)
-	before := pendingOperatorNonce(t, c)
+	_, req := relayertest.Request(t, c, relayertest.User(c, 0), 45)
+	before := relayertest.PendingOperatorNonce(t, c)
 	c.PauseSealing()
-	wantCode(t, "the sponsored reveal, not mined in time", revealAs(t, s, req, key), 504, "TX_PENDING")
+	relayertest.WantCode(t, "the sponsored reveal, not mined in time", revealAs(t, s, req, key), 504, "TX_PENDING")
 	held := sponsorOf(t, s, key)
 	if held.Reserved == "0" || held.Debited != "0" {
 		t.Fatalf("in flight, the sponsor is %+v: want its worst case reserved", held)
 	}
-	s.stop()
-	s = startRelayer(t, c, over)
-	wantCode(t, "the same reveal after a restart", revealAs(t, s, req, key), 504, "TX_PENDING")
+	s.Stop()
+	s = relayertest.Start(t, c, over)
+	relayertest.WantCode(t, "the same reveal after a restart", revealAs(t, s, req, key), 504, "TX_PENDING")
 	if got := sponsorOf(t, s, key); got.Reserved != held.Reserved {
 		t.Fatalf("after a restart and a repeat, reserved %s, want %s (once)", got.Reserved, held.Reserved)
 	}
 	c.ResumeSealing()
-	waitFor(t, "the reveal mined", func() bool { return operatorNonce(t, c) == before+1 })
-	waitFor(t, "the sponsor debited", func() bool { return sponsorOf(t, s, key).RevealsPaid == 1 })
-	st := status(t, s, req)
+	platformtest.WaitFor(t, "the reveal mined", func() bool { return relayertest.OperatorNonce(t, c) == before+1 })
+	platformtest.WaitFor(t, "the sponsor debited", func() bool { return sponsorOf(t, s, key).RevealsPaid == 1 })
+	st := relayertest.Status(t, s, req)
 	if st.TxHash == nil {
 		t.Fatalf("status %+v", st)
 	}
@@ -330,7 +331,7 @@ func TestSponsorDebitedOnceAcrossARestart(t *testing.T) {
 	if got.Debited != cost.String() || got.Reserved != "0" || got.RevealsPaid != 1 {
 		t.Fatalf("mined after a restart: the sponsor is %+v, want debited %s once and nothing reserved", got, cost)
 	}
-	if n := operatorNonce(t, c); n != before+1 {
+	if n := relayertest.OperatorNonce(t, c); n != before+1 {
 		t.Fatalf("%d transactions for one sponsored nullifier", n-before)
 	}
 }
@@ -374,47 +375,47 @@ func TestSponsorVoucher(t *testing.T) {
 	over := map[string]string{"RELAYER_FUNDING": "sponsor", "RATE_LIMIT_PER_RECIPIENT": "1/1h"}
 	t.Run("sqlite", func(t *testing.T) {
 		c := devchaintest.Start(t)
-		sponsorVoucher(t, c, startRelayer(t, c, sponsorEnv("sqlite:"+filepath.Join(t.TempDir(), "r.db"), over)))
+		sponsorVoucher(t, c, relayertest.Start(t, c, sponsorEnv("sqlite:"+filepath.Join(t.TempDir(), "r.db"), over)))
 	})
 	t.Run("postgres", func(t *testing.T) {
 		c := devchaintest.Start(t)
-		sponsorVoucher(t, c, startRelayer(t, c, sponsorEnv(sqldbtest.Postgres(t), over)))
+		sponsorVoucher(t, c, relayertest.Start(t, c, sponsorEnv(sqldbtest.Postgres(t), over)))
 	})
 }
 
-func sponsorVoucher(t *testing.T, c *devchain.Chain, s *server) {
-	signer := freshKey(t)
+func sponsorVoucher(t *testing.T, c *devchain.Chain, s *relayertest.Server) {
+	signer := relayertest.FreshKey(t)
 	signerAddr := crypto.PubkeyToAddress(signer.PublicKey).Hex()
 	sp, key := createSponsor(t, s, "Card Issuer Ltd", &signerAddr)
 	creditSponsor(t, s, sp.Id, oneEther)
 	later := time.Now().Add(time.Hour).Unix()
 	const allowance = "500000000000000000" // 0.5: above a reveal's worst case at MAX_FEE_PER_GAS
 
-	recipient := crypto.PubkeyToAddress(freshKey(t).PublicKey)
-	first := prepareFor(t, c, newCard(t, c, 0, c.Tokens[0].Address, 51), recipient)
-	third := prepareFor(t, c, newCard(t, c, 2, c.Tokens[0].Address, 53), recipient) // to the same recipient: over its limit
-	_, second := request(t, c, devUsers(c, 1), 52)
-	nonce := pendingOperatorNonce(t, c)
+	recipient := crypto.PubkeyToAddress(relayertest.FreshKey(t).PublicKey)
+	first := relayertest.PrepareFor(t, c, newCard(t, c, 0, c.Tokens[0].Address, 51), recipient)
+	third := relayertest.PrepareFor(t, c, newCard(t, c, 2, c.Tokens[0].Address, 53), recipient) // to the same recipient: over its limit
+	_, second := relayertest.Request(t, c, relayertest.User(c, 1), 52)
+	nonce := relayertest.PendingOperatorNonce(t, c)
 	refused := func(what string, req relayerapi.RevealRequest, v relayerapi.Voucher, status int, code string) {
 		t.Helper()
-		req = clone(req)
+		req = relayertest.Clone(req)
 		req.Voucher = &v
-		wantCode(t, what, reveal(t, s, req), status, code)
+		relayertest.WantCode(t, what, relayertest.Reveal(t, s, req), status, code)
 	}
 	refused("an expired voucher", first, signVoucher(t, c, signer, sp.Id, allowance, time.Now().Add(-time.Minute).Unix()), 402, "VOUCHER_EXPIRED")
-	refused("a voucher signed by another key", first, signVoucher(t, c, freshKey(t), sp.Id, allowance, later), 422, "VOUCHER_INVALID")
+	refused("a voucher signed by another key", first, signVoucher(t, c, relayertest.FreshKey(t), sp.Id, allowance, later), 422, "VOUCHER_INVALID")
 	forged := signVoucher(t, c, signer, sp.Id, allowance, later)
 	forged.Allowance = oneEther // not what was signed
 	refused("a voucher changed", first, forged, 422, "VOUCHER_INVALID")
 	refused("an allowance below the worst case", first, signVoucher(t, c, signer, sp.Id, "1000", later), 402, "VOUCHER_ALLOWANCE_LOW")
-	if n := pendingOperatorNonce(t, c); n != nonce {
+	if n := relayertest.PendingOperatorNonce(t, c); n != nonce {
 		t.Fatalf("refused vouchers sent %d transactions", n-nonce)
 	}
 
 	v := signVoucher(t, c, signer, sp.Id, allowance, later)
-	paid := clone(first)
+	paid := relayertest.Clone(first)
 	paid.Voucher = &v
-	resp := reveal(t, s, paid)
+	resp := relayertest.Reveal(t, s, paid)
 	if resp.JSON200 == nil {
 		t.Fatalf("the voucher's reveal: %d %s", resp.StatusCode(), resp.Body)
 	}
@@ -422,19 +423,19 @@ func sponsorVoucher(t *testing.T, c *devchain.Chain, s *server) {
 	if got := sponsorOf(t, s, key); got.Debited != cost.String() || got.Reserved != "0" || got.RevealsPaid != 1 {
 		t.Fatalf("the sponsor is %+v, want debited the receipt's cost %s", got, cost)
 	}
-	nonce = pendingOperatorNonce(t, c)
+	nonce = relayertest.PendingOperatorNonce(t, c)
 	w := signVoucher(t, c, signer, sp.Id, allowance, later)
 	refused("a voucher's reveal over the recipient's limit", third, w, 429, "RATE_LIMITED")
 	refused("the voucher used again", second, v, 409, "VOUCHER_USED")
-	if n := pendingOperatorNonce(t, c); n != nonce {
+	if n := relayertest.PendingOperatorNonce(t, c); n != nonce {
 		t.Fatalf("refused vouchers sent %d transactions", n-nonce)
 	}
 	if got := sponsorOf(t, s, key); got.Debited != cost.String() || got.Reserved != "0" || got.RevealsPaid != 1 {
 		t.Fatalf("after refused vouchers, the sponsor is %+v", got)
 	}
-	again := clone(second)
+	again := relayertest.Clone(second)
 	again.Voucher = &w
-	if resp = reveal(t, s, again); resp.JSON200 == nil {
+	if resp = relayertest.Reveal(t, s, again); resp.JSON200 == nil {
 		t.Fatalf("a voucher given back, on another reveal: %d %s", resp.StatusCode(), resp.Body)
 	}
 	cost.Add(cost, costOf(t, c, resp.JSON200.TxHash))
@@ -453,16 +454,16 @@ func TestSponsorMetricsAndLowBalanceWebhook(t *testing.T) {
 	c := devchaintest.Start(t)
 	const secret = "a webhook secret for the tests"
 	h := newHookReceiver(t, secret)
-	s := startRelayer(t, c, sponsorEnv("sqlite:"+filepath.Join(t.TempDir(), "r.db"), map[string]string{"RELAYER_FUNDING": "sponsor",
-		"WEBHOOK_URLS": h.url, "WEBHOOK_SECRET": secret, "RELAYER_SPONSOR_LOW_BALANCE": "0.999999999999999999"})) // 1 wei under what is credited
+	s := relayertest.Start(t, c, sponsorEnv("sqlite:"+filepath.Join(t.TempDir(), "r.db"), map[string]string{"RELAYER_FUNDING": "sponsor",
+		"WEBHOOK_URLS": h.URL, "WEBHOOK_SECRET": secret, "RELAYER_SPONSOR_LOW_BALANCE": "0.999999999999999999"})) // 1 wei under what is credited
 	sp, key := createSponsor(t, s, "Card Issuer Ltd", nil)
 	creditSponsor(t, s, sp.Id, oneEther)
 	if m := scrape(t, s); !strings.Contains(m, `vaultd_relayer_sponsor_balance_ether{sponsor="`+sp.Id+`"} 1`+"\n") {
-		t.Fatalf("the balance gauge before any reveal:\n%s", grepLines(m, "sponsor"))
+		t.Fatalf("the balance gauge before any reveal:\n%s", platformtest.Grep(m, "sponsor"))
 	}
 	cost := new(big.Int)
 	for i := range 2 {
-		_, req := request(t, c, devUsers(c, i), int64(61+i))
+		_, req := relayertest.Request(t, c, relayertest.User(c, i), int64(61+i))
 		resp := revealAs(t, s, req, key)
 		if resp.JSON200 == nil {
 			t.Fatalf("sponsored reveal %d: %d %s", i, resp.StatusCode(), resp.Body)
@@ -486,10 +487,10 @@ func TestSponsorMetricsAndLowBalanceWebhook(t *testing.T) {
 		`vaultd_relayer_reveals_funded_total{funding="treasury"} 0`,
 	} {
 		if !strings.Contains(m, want+"\n") {
-			t.Errorf("metrics lack %s:\n%s", want, grepLines(m, "sponsor"))
+			t.Errorf("metrics lack %s:\n%s", want, platformtest.Grep(m, "sponsor"))
 		}
 	}
-	waitFor(t, "sponsor.balance_low", func() bool { return slices.Contains(h.types(), "sponsor.balance_low") })
+	platformtest.WaitFor(t, "sponsor.balance_low", func() bool { return slices.Contains(h.types(), "sponsor.balance_low") })
 	time.Sleep(300 * time.Millisecond) // nothing more arrives
 	low := 0
 	h.mu.Lock()
@@ -514,7 +515,7 @@ func TestSponsorKeysAreNeverLogged(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)
 	logs := &platformtest.Logs{}
-	cfg, err := relayer.LoadConfig(env(t, c, sponsorEnv("sqlite:"+filepath.Join(t.TempDir(), "r.db"), map[string]string{"RELAYER_FUNDING": "sponsor"})))
+	cfg, err := relayer.LoadConfig(relayertest.Env(t, c, sponsorEnv("sqlite:"+filepath.Join(t.TempDir(), "r.db"), map[string]string{"RELAYER_FUNDING": "sponsor"})))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -524,19 +525,19 @@ func TestSponsorKeysAreNeverLogged(t *testing.T) {
 	}
 	url, _ := platformtest.Serve(t, svc.Handler(), svc.Start, svc.Close)
 	client, _ := relayerapi.NewClientWithResponses(url)
-	s := &server{svc: svc, url: url, client: client}
+	s := &relayertest.Server{Svc: svc, URL: url, Client: client}
 	sp, key := createSponsor(t, s, "Card Issuer Ltd", nil)
 	creditSponsor(t, s, sp.Id, oneEther)
-	_, req := request(t, c, devUsers(c, 0), 71)
+	_, req := relayertest.Request(t, c, relayertest.User(c, 0), 71)
 	if resp := revealAs(t, s, req, key); resp.JSON200 == nil {
 		t.Fatalf("a keyed reveal: %d %s", resp.StatusCode(), resp.Body)
 	}
 	sponsorOf(t, s, key)
 	unknown := "vsk_" + strings.Repeat("ef", 32)
-	_, other := request(t, c, devUsers(c, 1), 72)
-	wantCode(t, "an unknown key", revealAs(t, s, other, unknown), 401, "SPONSOR_KEY_UNKNOWN")
-	s.client.RevokeSponsorWithResponse(ctx, sp.Id, bearer(adminKey))
-	wantCode(t, "a revoked key", revealAs(t, s, other, key), 403, "SPONSOR_REVOKED")
+	_, other := relayertest.Request(t, c, relayertest.User(c, 1), 72)
+	relayertest.WantCode(t, "an unknown key", revealAs(t, s, other, unknown), 401, "SPONSOR_KEY_UNKNOWN")
+	s.Client.RevokeSponsorWithResponse(ctx, sp.Id, bearer(adminKey))
+	relayertest.WantCode(t, "a revoked key", revealAs(t, s, other, key), 403, "SPONSOR_REVOKED")
 	for _, secret := range []string{key[4:], unknown[4:]} {
 		if strings.Contains(logs.String(), secret) {
 			t.Fatalf("a sponsor's key is in the logs:\n%s", logs.String())
@@ -556,27 +557,27 @@ func TestSponsorDebitedOnceAcrossReplicas(t *testing.T) {
 	a, b, _ := replicaPair(t, c, map[string]string{"RELAYER_FUNDING": "sponsor", "ADMIN_API_KEY": adminKey}, nil)
 	sp, key := createSponsor(t, a, "Card Issuer Ltd", nil)
 	creditSponsor(t, b, sp.Id, oneEther) // one account, whichever replica is asked
-	_, req := request(t, c, devUsers(c, 0), 81)
+	_, req := relayertest.Request(t, c, relayertest.User(c, 0), 81)
 	answers := make(chan *relayerapi.RevealResponse, 2)
 	c.PauseSealing() // both copies simulated before the one transaction is mined
-	for _, s := range []*server{a, b} {
+	for _, s := range []*relayertest.Server{a, b} {
 		go func() {
-			resp, err := s.client.RevealWithResponse(ctx, req, withKey(key))
+			resp, err := s.Client.RevealWithResponse(ctx, req, withKey(key))
 			if err != nil {
 				t.Error(err)
 			}
 			answers <- resp
 		}()
 	}
-	waitSimulated(t, a.url)
-	waitSimulated(t, b.url)
+	waitSimulated(t, a.URL)
+	waitSimulated(t, b.URL)
 	c.ResumeSealing()
 	first, second := <-answers, <-answers
 	if first == nil || second == nil || first.JSON200 == nil || second.JSON200 == nil || first.JSON200.TxHash != second.JSON200.TxHash {
 		t.Fatalf("the reveal sent to both replicas: %s / %s", first.Body, second.Body)
 	}
 	cost := costOf(t, c, first.JSON200.TxHash)
-	for _, s := range []*server{a, b} {
+	for _, s := range []*relayertest.Server{a, b} {
 		if got := sponsorOf(t, s, key); got.Debited != cost.String() || got.Reserved != "0" || got.RevealsPaid != 1 {
 			t.Fatalf("the sponsor is %+v, want debited %s once", got, cost)
 		}

@@ -175,3 +175,14 @@ func FreePort(t testing.TB) int {
 	defer ln.Close()
 	return ln.Addr().(*net.TCPAddr).Port
 }
+
+// Grep is the lines of text that contain sub: what a failure shows of a long answer (metrics).
+func Grep(text, sub string) string {
+	var out []string
+	for line := range strings.Lines(text) {
+		if strings.Contains(line, sub) {
+			out = append(out, line)
+		}
+	}
+	return strings.Join(out, "")
+}

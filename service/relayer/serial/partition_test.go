@@ -1,4 +1,4 @@
-package relayer_test
+package serial_test
 
 import (
 	"context"
@@ -21,6 +21,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
 	"github.com/seed018cc74c/vaultd/service/kit/redistest"
 	"github.com/seed018cc74c/vaultd/service/relayer"
+	"github.com/seed018cc74c/vaultd/service/relayer/relayertest"
 )
 
 // tcpCut forwards TCP to the real Redis for one replica, and can cut that replica off (every
@@ -91,7 +92,7 @@ func TestAReplicaCutOffFromRedisStopsBeforeTheStandbyTakesItsKey(t *testing.T) {
 	// (503 OPERATOR_KEY_UNAVAILABLE before the cut).
 	c := devchaintest.Start(t)
 	url, _ := redistest.Server(t)
-	k := fundedKey(t, c)
+	k := relayertest.FundedKey(t, c)
 	cut := newTCPCut(t, strings.TrimSuffix(strings.TrimPrefix(url, "redis://"), "/0"))
 	over := func(redisURL string, port int) map[string]string {
 		return map[string]string{"OPERATOR_PRIVATE_KEY": "", "OPERATOR_PRIVATE_KEYS": hexutil.Encode(crypto.FromECDSA(k)),
@@ -100,7 +101,7 @@ func TestAReplicaCutOffFromRedisStopsBeforeTheStandbyTakesItsKey(t *testing.T) {
 
 	// Replica a, through the cut, runs as cmd/relayer does (Run).
 	portA := platformtest.FreePort(t)
-	cfgA, err := relayer.LoadConfig(env(t, c, over("redis://"+cut.ln.Addr().String()+"/0", portA)))
+	cfgA, err := relayer.LoadConfig(relayertest.Env(t, c, over("redis://"+cut.ln.Addr().String()+"/0", portA)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,17 +113,17 @@ func TestAReplicaCutOffFromRedisStopsBeforeTheStandbyTakesItsKey(t *testing.T) {
 	runA := make(chan error, 1)
 	go func() { runA <- a.Run(context.Background()) }()
 	clientA, _ := relayerapi.NewClientWithResponses(fmt.Sprintf("http://127.0.0.1:%d", portA))
-	waitFor(t, "replica a ready", func() bool {
+	platformtest.WaitFor(t, "replica a ready", func() bool {
 		r, err := clientA.GetReadyWithResponse(ctx)
 		return err == nil && r.StatusCode() == 200
 	})
-	_, first := request(t, c, devUsers(c, 0), 5)
+	_, first := relayertest.Request(t, c, relayertest.User(c, 0), 5)
 	if r, err := clientA.RevealWithResponse(ctx, first); err != nil || r.StatusCode() != 200 {
 		t.Fatalf("a reveal at a: %v %v", err, r)
 	}
 
 	// Replica b waits as a standby.
-	cfgB, err := relayer.LoadConfig(env(t, c, over(url, platformtest.FreePort(t))))
+	cfgB, err := relayer.LoadConfig(relayertest.Env(t, c, over(url, platformtest.FreePort(t))))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +172,7 @@ func TestAReplicaCutOffFromRedisStopsBeforeTheStandbyTakesItsKey(t *testing.T) {
 
 	urlB, _ := platformtest.Serve(t, b.Handler(), func() {}, b.Close) // started above
 	clientB, _ := relayerapi.NewClientWithResponses(urlB)
-	_, second := request(t, c, devUsers(c, 1), 6)
+	_, second := relayertest.Request(t, c, relayertest.User(c, 1), 6)
 	r, err := clientB.RevealWithResponse(ctx, second)
 	if err != nil || r.StatusCode() != 200 {
 		t.Fatalf("a reveal at b: %v %v", err, r)
@@ -199,11 +200,11 @@ func TestNewWaitsForNoKey(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)
 	url, _ := redistest.Server(t)
-	k := fundedKey(t, c)
+	k := relayertest.FundedKey(t, c)
 	over := map[string]string{"OPERATOR_PRIVATE_KEY": "", "OPERATOR_PRIVATE_KEYS": hexutil.Encode(crypto.FromECDSA(k)),
 		"REDIS_URL": url, "OPERATOR_LEASE_TTL": "5s"} // a renewal run late must not let b take k early
-	a := startRelayer(t, c, over) // holds k
-	cfg, err := relayer.LoadConfig(env(t, c, over))
+	a := relayertest.Start(t, c, over) // holds k
+	cfg, err := relayer.LoadConfig(relayertest.Env(t, c, over))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,7 +237,7 @@ func TestNewWaitsForNoKey(t *testing.T) {
 	if err := b.WaitOperator(short); err == nil {
 		t.Fatal("b set up an operator while a holds the only key")
 	}
-	a.stop() // releases k
+	a.Stop() // releases k
 	long, cancelLong := context.WithTimeout(ctx, 30*time.Second)
 	defer cancelLong()
 	if err := b.WaitOperator(long); err != nil {

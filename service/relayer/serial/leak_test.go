@@ -1,4 +1,4 @@
-package relayer_test
+package serial_test
 
 import (
 	"testing"
@@ -8,6 +8,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
 	"github.com/seed018cc74c/vaultd/service/kit/redistest"
 	"github.com/seed018cc74c/vaultd/service/relayer"
+	"github.com/seed018cc74c/vaultd/service/relayer/relayertest"
 )
 
 // Everything a relayer starts, it stops: built, started and closed, or refused by New after it
@@ -19,7 +20,7 @@ func TestNoGoroutineOutlivesTheRelayer(t *testing.T) {
 	defer stopRedis()
 	ignore := goleak.IgnoreCurrent()
 
-	cfg, err := relayer.LoadConfig(env(t, c, map[string]string{"REDIS_URL": redisURL}))
+	cfg, err := relayer.LoadConfig(relayertest.Env(t, c, map[string]string{"REDIS_URL": redisURL}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +32,7 @@ func TestNoGoroutineOutlivesTheRelayer(t *testing.T) {
 	svc.Close()
 
 	// Refused after the chain, Redis and the quiet spell: the tree's address is not a tree.
-	cfg, err = relayer.LoadConfig(env(t, c, map[string]string{"REDIS_URL": redisURL, "COMMITMENT_TREE_ADDRESS": c.Tokens[0].Address.Hex()}))
+	cfg, err = relayer.LoadConfig(relayertest.Env(t, c, map[string]string{"REDIS_URL": redisURL, "COMMITMENT_TREE_ADDRESS": c.Tokens[0].Address.Hex()}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,12 +48,12 @@ func TestNoGoroutineOutlivesTheRelayer(t *testing.T) {
 // no one will read.
 func TestARevealInFlightDoesNotOutliveTheRelayer(t *testing.T) {
 	c := devchaintest.Start(t)
-	_, req := request(t, c, devUsers(c, 0), 18)
+	_, req := relayertest.Request(t, c, relayertest.User(c, 0), 18)
 	ignore := goleak.IgnoreCurrent()
-	s := startRelayer(t, c, map[string]string{"RECEIPT_TIMEOUT": "300ms", "REPLACE_AFTER": "250ms"})
+	s := relayertest.Start(t, c, map[string]string{"RECEIPT_TIMEOUT": "300ms", "REPLACE_AFTER": "250ms"})
 	c.PauseSealing()
 	defer c.ResumeSealing()
-	wantCode(t, "not mined in time", reveal(t, s, req), 504, "TX_PENDING")
-	s.stop()
+	relayertest.WantCode(t, "not mined in time", relayertest.Reveal(t, s, req), 504, "TX_PENDING")
+	s.Stop()
 	goleak.VerifyNone(t, ignore)
 }

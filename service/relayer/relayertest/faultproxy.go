@@ -1,4 +1,4 @@
-package relayer_test
+package relayertest
 
 import (
 	"bytes"
@@ -13,42 +13,46 @@ import (
 	"testing"
 )
 
-// faultProxy stands between the relayer and the real dev node and forwards every JSON-RPC call,
+// FaultProxy stands between the relayer and the real dev node and forwards every JSON-RPC call,
 // except that a test can make it produce faults the real node cannot: no answer at all for a
-// method (the RPC hangs), a late answer (held until heal, then forwarded), or a lost answer (the
+// method (the RPC hangs), a late answer (held until Heal, then forwarded), or a lost answer (the
 // call reaches the node, the answer is dropped).
-type faultProxy struct {
-	url   string
+type FaultProxy struct {
+	URL   string
 	proxy *httputil.ReverseProxy
 
 	mu      sync.Mutex
 	hang    map[string]bool   // method → never answer
-	stall   map[string]bool   // method → answer only after heal
+	stall   map[string]bool   // method → answer only after Heal
 	drop    map[string]bool   // method → forward, then answer garbage
 	refuse  map[string]string // method → answer this JSON-RPC error without forwarding
 	release chan struct{}
-	hung    atomic.Int32 // calls held unanswered so far
+	Hung    atomic.Int32 // calls held unanswered so far
 }
 
-func newFaultProxy(t testing.TB, target string) *faultProxy {
+// NewFaultProxy forwards to the JSON-RPC endpoint at target until t ends.
+func NewFaultProxy(t testing.TB, target string) *FaultProxy {
 	u, _ := url.Parse(target)
-	p := &faultProxy{proxy: httputil.NewSingleHostReverseProxy(u), hang: map[string]bool{}, stall: map[string]bool{}, drop: map[string]bool{}, refuse: map[string]string{}, release: make(chan struct{})}
+	p := &FaultProxy{proxy: httputil.NewSingleHostReverseProxy(u), hang: map[string]bool{}, stall: map[string]bool{}, drop: map[string]bool{}, refuse: map[string]string{}, release: make(chan struct{})}
 	srv := httptest.NewServer(p)
-	t.Cleanup(func() { p.heal(); srv.Close() })
-	p.url = srv.URL
+	t.Cleanup(func() { p.Heal(); srv.Close() })
+	p.URL = srv.URL
 	return p
 }
 
-func (p *faultProxy) set(method string, hang, drop bool) {
+// Set makes calls of method ("*": every method) hang unanswered, or reach the node and lose
+// their answer (drop).
+func (p *FaultProxy) Set(method string, hang, drop bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.hang[method], p.drop[method] = hang, drop
 }
 
-// down makes every method hang; heal undoes every fault and lets hung calls go.
-func (p *faultProxy) down() { p.set("*", true, false) }
+// Down makes every method hang (the node is down).
+func (p *FaultProxy) Down() { p.Set("*", true, false) }
 
-func (p *faultProxy) heal() {
+// Heal undoes every fault and lets the calls held go.
+func (p *FaultProxy) Heal() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.hang, p.stall, p.drop, p.refuse = map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]string{}
@@ -56,21 +60,22 @@ func (p *faultProxy) heal() {
 	p.release = make(chan struct{})
 }
 
-// stallUntilHeal holds every call of method until heal, then forwards it: a slow node.
-func (p *faultProxy) stallUntilHeal(method string) {
+// StallUntilHeal holds every call of method until Heal, then forwards it: a slow node.
+func (p *FaultProxy) StallUntilHeal(method string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.stall[method] = true
 }
 
-// refuseWith makes the node's answer to method a JSON-RPC error with message.
-func (p *faultProxy) refuseWith(method, message string) {
+// RefuseWith makes the node's answer to method a JSON-RPC error with message.
+func (p *FaultProxy) RefuseWith(method, message string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.refuse[method] = message
 }
 
-func (p *faultProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+// ServeHTTP forwards one call, or produces the fault set for its method.
+func (p *FaultProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	var call struct {
@@ -91,7 +96,7 @@ func (p *faultProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if hang || stall {
-		p.hung.Add(1)
+		p.Hung.Add(1)
 		select {
 		case <-r.Context().Done():
 			return
