@@ -3,6 +3,7 @@ package ceremony
 import (
 	"bytes"
 	"encoding/gob"
+	"flag"
 	"testing"
 
 	"github.com/consensys/gnark-crypto/ecc"
@@ -93,3 +94,26 @@ func gobOf(t *testing.T, e *mpcsetup.Phase2Evaluations) []byte {
 	}
 	return buf.Bytes()
 }
+
+// BenchmarkInitialize is phase 2's starting point for the reveal circuit, from a phase 1 of one
+// contribution (-bench Initialize -benchtime 1x; -gnark for gnark's Initialize instead).
+func BenchmarkInitialize(b *testing.B) {
+	r, _, err := circuit()
+	if err != nil {
+		b.Fatal(err)
+	}
+	p1 := mpcsetup.NewPhase1(ecc.NextPowerOfTwo(uint64(r.GetNbConstraints())))
+	p1.Contribute()
+	commons := p1.Seal([]byte("beacon"))
+	b.ResetTimer()
+	for b.Loop() {
+		var p mpcsetup.Phase2
+		if *gnarks {
+			p.Initialize(r, &commons)
+		} else {
+			initialize(&p, r, &commons)
+		}
+	}
+}
+
+var gnarks = flag.Bool("gnark", false, "BenchmarkInitialize times gnark's Initialize")
