@@ -14,6 +14,7 @@ import (
 	"math/big"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ethereum/go-ethereum"
@@ -93,7 +94,9 @@ type Faucet struct {
 	end     context.CancelFunc
 	workers sync.WaitGroup
 	recheck chan struct{} // wakes the reconciler
-	resumed chan struct{} // an operator resumed this replica: the reconciler signs what the pause held
+	// listFailing is set while the reconciler cannot list the pending claims: logged once.
+	listFailing atomic.Bool
+	resumed     chan struct{} // an operator resumed this replica: the reconciler signs what the pause held
 
 	mu   sync.Mutex
 	busy map[common.Address]bool // claims this process is working on: being made, followed or reconciled
@@ -652,8 +655,13 @@ const (
 func (f *Faucet) reconcile(ctx context.Context) (left int) {
 	claims, err := f.store.pending(ctx)
 	if err != nil {
-		f.log.Error("could not list pending claims", "err", err)
+		if ctx.Err() == nil && f.listFailing.CompareAndSwap(false, true) { // once until it works again
+			f.log.Error("could not list the pending claims; trying again every pass until the database answers", "err", err)
+		}
 		return 1
+	}
+	if f.listFailing.CompareAndSwap(true, false) {
+		f.log.Info("listing the pending claims works again")
 	}
 	if len(claims) == 0 {
 		return 0
