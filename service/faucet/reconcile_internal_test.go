@@ -31,14 +31,17 @@ func TestAFailingListOfClaimsIsLoggedOnce(t *testing.T) {
 	failing := func() *store { st := open(); st.db.Close(); return st } // every query fails
 
 	f.store = failing()
+	ended, cancel := context.WithCancel(context.Background())
+	cancel()
+	f.reconcile(ended)
+	if n := strings.Count(logs.String(), "level=ERROR"); n != 0 {
+		t.Fatalf("a pass stopped by the faucet's end logged %d errors:\n%s", n, logs.String())
+	}
 	for range 3 {
 		if left := f.reconcile(context.Background()); left != 1 {
 			t.Fatalf("a pass that could not list the claims: %d undecided, want 1", left)
 		}
 	}
-	ended, cancel := context.WithCancel(context.Background())
-	cancel()
-	f.reconcile(ended)
 	f.store = open()
 	if left := f.reconcile(context.Background()); left != 0 {
 		t.Fatalf("a pass with nothing pending: %d undecided", left)

@@ -447,7 +447,7 @@ func TestAPausedReplicaSignsNoRevealItWaitedFor(t *testing.T) {
 // hookReceiver is an operator's webhook endpoint on loopback: it checks each delivery's
 // signature and keeps the events' types, in arrival order.
 type hookReceiver struct {
-	URL    string
+	url    string
 	mu     sync.Mutex
 	events []webhook.Event
 }
@@ -468,7 +468,7 @@ func newHookReceiver(t *testing.T, secret string) *hookReceiver {
 		h.mu.Unlock()
 	}))
 	t.Cleanup(srv.Close)
-	h.URL = srv.URL + "/hooks"
+	h.url = srv.URL + "/hooks"
 	return h
 }
 
@@ -490,7 +490,7 @@ func TestTheRelayerTellsItsWebhooks(t *testing.T) {
 	c := devchaintest.Start(t)
 	const secret = "a webhook secret for the tests"
 	h := newHookReceiver(t, secret)
-	s := relayertest.Start(t, c, map[string]string{"ADMIN_API_KEY": adminKey, "WEBHOOK_URLS": h.URL, "WEBHOOK_SECRET": secret, "REPLICA_NAME": "relayer-w",
+	s := relayertest.Start(t, c, map[string]string{"ADMIN_API_KEY": adminKey, "WEBHOOK_URLS": h.url, "WEBHOOK_SECRET": secret, "REPLICA_NAME": "relayer-w",
 		"MIN_OPERATOR_BALANCE": thresholdJustUnderBalance(t, c)})
 	_, req := relayertest.Request(t, c, relayertest.User(c, 0), 35)
 	r := relayertest.Reveal(t, s, req)

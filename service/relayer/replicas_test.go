@@ -58,8 +58,8 @@ func TestMain(m *testing.M) {
 // replica is one relayer process.
 type replica struct {
 	cmd    *exec.Cmd
-	URL    string
-	Client *relayerapi.ClientWithResponses
+	url    string
+	client *relayerapi.ClientWithResponses
 	logs   *bytes.Buffer
 	exited chan struct{}
 }
@@ -122,7 +122,7 @@ func (cl *cluster) start() *replica {
 	for k, v := range cl.env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
-	r := &replica{cmd: cmd, URL: fmt.Sprintf("http://127.0.0.1:%d", port), logs: &bytes.Buffer{}, exited: make(chan struct{})}
+	r := &replica{cmd: cmd, url: fmt.Sprintf("http://127.0.0.1:%d", port), logs: &bytes.Buffer{}, exited: make(chan struct{})}
 	cmd.Stdout, cmd.Stderr = &lockedWriter{w: r.logs}, &lockedWriter{w: r.logs}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -132,14 +132,14 @@ func (cl *cluster) start() *replica {
 		cmd.Process.Kill()
 		<-r.exited
 		if t.Failed() {
-			t.Logf("replica %s logs:\n%s", r.URL, r.logs)
+			t.Logf("replica %s logs:\n%s", r.url, r.logs)
 		}
 	})
-	client, err := relayerapi.NewClientWithResponses(r.URL)
+	client, err := relayerapi.NewClientWithResponses(r.url)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.Client = client
+	r.client = client
 	return r
 }
 
@@ -160,24 +160,24 @@ func (r *replica) operator(t *testing.T, within time.Duration) common.Address {
 	t.Helper()
 	deadline := time.Now().Add(within)
 	for {
-		h, err := r.Client.GetHealthWithResponse(ctx)
+		h, err := r.client.GetHealthWithResponse(ctx)
 		if err == nil && h.JSON200 != nil && h.JSON200.Status != relayerapi.Standby {
 			return common.HexToAddress(h.JSON200.Operator)
 		}
 		select {
 		case <-r.exited:
-			t.Fatalf("replica %s exited:\n%s", r.URL, r.logs)
+			t.Fatalf("replica %s exited:\n%s", r.url, r.logs)
 		default:
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("replica %s not serving after %s:\n%s", r.URL, within, r.logs)
+			t.Fatalf("replica %s not serving after %s:\n%s", r.url, within, r.logs)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
 }
 
 func (r *replica) reveal(req relayerapi.RevealRequest) (*relayerapi.RevealResponse, error) {
-	return r.Client.RevealWithResponse(ctx, req)
+	return r.client.RevealWithResponse(ctx, req)
 }
 
 func nonces(t *testing.T, c *devchain.Chain, keys []*ecdsa.PrivateKey) (mined, pending map[common.Address]uint64) {
@@ -296,10 +296,10 @@ func TestAStandbyTakesOverAKilledReplicasKey(t *testing.T) {
 	// While every key is leased, the standby serves: alive for a liveness probe, not ready, and
 	// it refuses reveals without sending anything.
 	platformtest.WaitFor(t, "the standby to serve", func() bool {
-		h, err := standby.Client.GetHealthWithResponse(ctx)
+		h, err := standby.client.GetHealthWithResponse(ctx)
 		return err == nil && h.JSON200 != nil && h.JSON200.Status == relayerapi.Standby
 	})
-	if r, err := standby.Client.GetReadyWithResponse(ctx); err != nil || r.JSON503 == nil || r.JSON503.Code != relayer.CodeOperatorKeyUnavailable {
+	if r, err := standby.client.GetReadyWithResponse(ctx); err != nil || r.JSON503 == nil || r.JSON503.Code != relayer.CodeOperatorKeyUnavailable {
 		t.Fatalf("the standby's /ready: %v %+v", err, r)
 	}
 	if r, err := standby.reveal(reqs[4]); err != nil || r.StatusCode() != 503 {
@@ -411,7 +411,7 @@ func TestAStandbyTakesOverAKilledReplicasKey(t *testing.T) {
 		n, _ := new(big.Int).SetString(req.PublicSignals[1], 0)
 		var st *relayerapi.RevealStatus
 		platformtest.WaitFor(t, "every reveal's status to be final", func() bool {
-			resp, err := replicas[1+i%2].Client.GetRevealWithResponse(ctx, common.BigToHash(n).Hex())
+			resp, err := replicas[1+i%2].client.GetRevealWithResponse(ctx, common.BigToHash(n).Hex())
 			st = resp.JSON200
 			return err == nil && st != nil && st.State == "mined"
 		})
@@ -419,7 +419,7 @@ func TestAStandbyTakesOverAKilledReplicasKey(t *testing.T) {
 			t.Fatalf("reveal %d's status: %+v", i, st)
 		}
 	}
-	h, err := http.Get(standby.URL + "/metrics")
+	h, err := http.Get(standby.url + "/metrics")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -457,7 +457,7 @@ func TestAWaitOnAnotherReplicaLinksToItsClaim(t *testing.T) {
 	}()
 	nullifier := common.HexToHash(req.PublicSignals[1]).Hex()
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		st, err := a.Client.GetRevealWithResponse(ctx, nullifier)
+		st, err := a.client.GetRevealWithResponse(ctx, nullifier)
 		if err == nil && st.JSON200 != nil && st.JSON200.State == relayerapi.RevealStatusStatePending {
 			break
 		}
@@ -473,7 +473,7 @@ func TestAWaitOnAnotherReplicaLinksToItsClaim(t *testing.T) {
 		}
 		second <- resp
 	}()
-	waitSimulated(t, b.URL) // from there on b finds the claim taken and waits on it
+	waitSimulated(t, b.url) // from there on b finds the claim taken and waits on it
 	c.ResumeSealing()
 	ra, rb := <-first, <-second
 	if ra == nil || rb == nil || ra.StatusCode() != 200 || rb.StatusCode() != 200 || ra.JSON200.TxHash != rb.JSON200.TxHash {

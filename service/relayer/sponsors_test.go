@@ -455,7 +455,7 @@ func TestSponsorMetricsAndLowBalanceWebhook(t *testing.T) {
 	const secret = "a webhook secret for the tests"
 	h := newHookReceiver(t, secret)
 	s := relayertest.Start(t, c, sponsorEnv("sqlite:"+filepath.Join(t.TempDir(), "r.db"), map[string]string{"RELAYER_FUNDING": "sponsor",
-		"WEBHOOK_URLS": h.URL, "WEBHOOK_SECRET": secret, "RELAYER_SPONSOR_LOW_BALANCE": "0.999999999999999999"})) // 1 wei under what is credited
+		"WEBHOOK_URLS": h.url, "WEBHOOK_SECRET": secret, "RELAYER_SPONSOR_LOW_BALANCE": "0.999999999999999999"})) // 1 wei under what is credited
 	sp, key := createSponsor(t, s, "Card Issuer Ltd", nil)
 	creditSponsor(t, s, sp.Id, oneEther)
 	if m := scrape(t, s); !strings.Contains(m, `vaultd_relayer_sponsor_balance_ether{sponsor="`+sp.Id+`"} 1`+"\n") {

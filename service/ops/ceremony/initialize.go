@@ -2,14 +2,12 @@ package ceremony
 
 import (
 	"math/big"
-
 	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
 
 	"github.com/consensys/gnark-crypto/ecc"
-
 	curve "github.com/consensys/gnark-crypto/ecc/bn254"
 	"github.com/consensys/gnark-crypto/ecc/bn254/fr"
 	"github.com/consensys/gnark-crypto/ecc/bn254/fr/fft"
@@ -23,12 +21,11 @@ import (
 // initialize is gnark's mpcsetup.Phase2.Initialize computed on every core, for a circuit
 // without commitments (the reveal circuit has none; another is left to gnark's). gnark's adds
 // each term of each constraint into its wire in turn, in affine coordinates, on one core; here
-// each wire's sum is one multi-scalar multiplication (a wire of the reveal circuit has about 57
-// terms with a coefficient other than ±1 or 2, the constant wire 6,015). For the reveal circuit
-// (BenchmarkInitialize, two cores): 46.9 s for gnark's, 26.6 s with a scalar multiplication a
-// term, 17.8 s now, half of it the Lagrange bases' inverse DFTs. The values are the same
-// group elements, and a group element has one affine form, so the starting point and the
-// evaluations are the same bytes (TestInitializeIsGnarks).
+// each of a wire's four sums (A and B in G1, B in G2, its part of the keys) is one multi-scalar
+// multiplication, the wires shared out between the cores: a wire of the reveal circuit has about
+// 57 terms with a coefficient other than ±1 or 2, the constant wire 6,015 (docs/vault.md has
+// the timings). The values are the same group elements, and a group element has one affine
+// form, so the starting point and the evaluations are the same bytes (TestInitializeIsGnarks).
 func initialize(p *mpcsetup.Phase2, r1cs *cs.R1CS, commons *mpcsetup.SrsCommons) mpcsetup.Phase2Evaluations {
 	commitments := r1cs.CommitmentInfo.(constraint.Groth16Commitments)
 	n := len(commons.G1.AlphaTau)

@@ -16,7 +16,8 @@ import (
 // FaultProxy stands between the relayer and the real dev node and forwards every JSON-RPC call,
 // except that a test can make it produce faults the real node cannot: no answer at all for a
 // method (the RPC hangs), a late answer (held until Heal, then forwarded), or a lost answer (the
-// call reaches the node, the answer is dropped).
+// call reaches the node, the answer is dropped). devchain.FaultProxy injects a provider's faults
+// by a rule on each call; this one holds calls until the test says Heal, which a rule cannot.
 type FaultProxy struct {
 	URL   string
 	proxy *httputil.ReverseProxy

@@ -13,7 +13,8 @@ import (
 
 // Everything a relayer starts, it stops: built, started and closed, or refused by New after it
 // opened the chain client, Redis and its lease's spell, it leaves no goroutine behind (the dev
-// chain's own, running before, are not counted).
+// chain's own, running before, are not counted). Alone: goleak counts every goroutine of the
+// process, a neighbour's too.
 func TestNoGoroutineOutlivesTheRelayer(t *testing.T) {
 	c := devchaintest.Start(t)
 	redisURL, stopRedis := redistest.Server(t)
@@ -45,7 +46,7 @@ func TestNoGoroutineOutlivesTheRelayer(t *testing.T) {
 // A relayer closed while a reveal's transaction is still in flight (sealing paused: it answered
 // 504 TX_PENDING) leaves nothing behind either: the goroutine following the reveal stops with
 // the relayer (its record stays pending, for the next start), instead of waiting for a receipt
-// no one will read.
+// no one will read. Alone, as the test above.
 func TestARevealInFlightDoesNotOutliveTheRelayer(t *testing.T) {
 	c := devchaintest.Start(t)
 	_, req := relayertest.Request(t, c, relayertest.User(c, 0), 18)
