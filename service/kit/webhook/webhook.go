@@ -351,7 +351,15 @@ func (o *Outbox) Start(poll time.Duration) {
 			}
 		}()
 	}
-	loop(nil, o.sweep)
+	// Close waits for a sweep under way rather than cancelling it: pgx cancels a statement on a
+	// connection of its own, so one cancelled before the database began it can still run after
+	// Close removed this replica's endpoints, and an announcement landing then lists them as
+	// live, their rows not dead-lettered by the other replicas, for endpointLive.
+	loop(nil, func(ctx context.Context) {
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		o.sweep(ctx)
+	})
 	for _, w := range o.workers {
 		loop(w.wake, func(ctx context.Context) { o.deliverDue(ctx, w) })
 	}
