@@ -61,7 +61,7 @@ func (r *Relayer) simulate(ctx context.Context, data []byte, change bool) (uint6
 // (popcount(i+d) ≤ popcount(i) + popcount(d), d ≤ 31) and 31 cold reads to the lookup. A hash is
 // 18,229 gas and a cold read 2,100 (cmd/gasbench): 5 × 20,000 + 31 × 2,100, rounded up. Without
 // it, 9 of 32 partial reveals proved against one root ran out of gas
-// (TestBurstOfPartialRevealsAgainstOneRootNeverReverts).
+// (TestBursts/OfPartialRevealsAgainstOneRootNeverReverts in service/relayer/serial).
 const changeHeadroom = 170_000
 
 // gasBook is the learned gas limit of reveals without change.

@@ -25,6 +25,24 @@ import (
 
 var ctx = context.Background()
 
+// The bursts run beside one another and apart from the package's other tests (not in parallel
+// with them): the first proves the forty reveals on both cores, and every burst then has its
+// reveals verified all at once, which would make a neighbour's short timeouts lapse. Beside one
+// another they share the cores with no short timeout: each is on its own dev chain, with
+// RECEIPT_TIMEOUT at 2 minutes and 5 s leases.
+func TestBursts(t *testing.T) {
+	for name, burst := range map[string]func(*testing.T){
+		"BeyondThePoolsQueueIsMinedWithoutReplacement": aBurstOfRevealsBeyondThePoolsQueueIsMinedWithoutReplacement,
+		"OfPartialRevealsAgainstOneRootNeverReverts":   aBurstOfPartialRevealsAgainstOneRootNeverReverts,
+		"OfPartialRevealsAcrossReplicasNeverReverts":   aBurstOfPartialRevealsAcrossReplicasNeverReverts,
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			burst(t)
+		})
+	}
+}
+
 // 20 distinct reveals at once all succeed, with distinct, contiguous nonces (partial reveals of
 // the burst's cards, proved once for the package).
 func TestConcurrentReveals(t *testing.T) {
@@ -72,9 +90,7 @@ func TestConcurrentReveals(t *testing.T) {
 // claim there, and those records ending in any order sent the reveals out of order, when sends
 // went as soon as recorded; the pool then held 106 of 150 (at 64), the rest to be replaced at
 // REPLACE_AFTER.
-func TestABurstOfRevealsBeyondThePoolsQueueIsMinedWithoutReplacement(t *testing.T) {
-	// Not in parallel: its reveals are verified all at once, and a neighbour's short timeouts
-	// would lapse.
+func aBurstOfRevealsBeyondThePoolsQueueIsMinedWithoutReplacement(t *testing.T) {
 	const queue = 8
 	const n = 3 * queue
 	c := devchaintest.StartConfig(t, devchain.Config{AccountQueue: queue})
@@ -124,9 +140,7 @@ func TestABurstOfRevealsBeyondThePoolsQueueIsMinedWithoutReplacement(t *testing.
 // Forty partial reveals proved against one root and sent at once: each mined one inserts its
 // change note, and the tree keeps 32 roots, so the relayer sends the first 32 and refuses the
 // rest before paying (409 ROOT_EXPIRING: prove again against the current root). None reverts.
-func TestBurstOfPartialRevealsAgainstOneRootNeverReverts(t *testing.T) {
-	// Not in parallel: its two provers take both cores, and a neighbour's short timeouts
-	// would lapse.
+func aBurstOfPartialRevealsAgainstOneRootNeverReverts(t *testing.T) {
 	c := devchaintest.Start(t)
 	// The spend limit off: forty reveals in flight at once, each reserved at its worst case (gas
 	// at MAX_FEE_PER_GAS), exceed the default; this is about the root history.
@@ -137,9 +151,7 @@ func TestBurstOfPartialRevealsAgainstOneRootNeverReverts(t *testing.T) {
 // The same burst spread over two replicas sharing a Redis, each with its own key: the inserts
 // in flight are counted for the fleet, so still 32 sent and 8 refused, none reverted (each
 // replica counting only its own would send 40, and 8 would revert).
-func TestBurstOfPartialRevealsAcrossReplicasNeverReverts(t *testing.T) {
-	// Not in parallel: its two provers take both cores, and a neighbour's short timeouts
-	// would lapse.
+func aBurstOfPartialRevealsAcrossReplicasNeverReverts(t *testing.T) {
 	c := devchaintest.Start(t)
 	url, _ := redistest.Server(t)
 	var keys []string
