@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -190,57 +188,5 @@ func TestAReplicaCutOffFromRedisStopsBeforeTheStandbyTakesItsKey(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("a, back in touch with Redis, did not stop although b holds its key")
-	}
-}
-
-// New wires and waits for nothing: with the only operator key leased by another replica it
-// returns at once, and its handler answers as a standby before Start; Start returns at once too
-// and leases in the background; the key is taken once its holder lets it go.
-func TestNewWaitsForNoKey(t *testing.T) {
-	t.Parallel()
-	c := devchaintest.Start(t)
-	url, _ := redistest.Server(t)
-	k := relayertest.FundedKey(t, c)
-	over := map[string]string{"OPERATOR_PRIVATE_KEY": "", "OPERATOR_PRIVATE_KEYS": hexutil.Encode(crypto.FromECDSA(k)),
-		"REDIS_URL": url, "OPERATOR_LEASE_TTL": "5s"} // a renewal run late must not let b take k early
-	a := relayertest.Start(t, c, over) // holds k
-	cfg, err := relayer.LoadConfig(relayertest.Env(t, c, over))
-	if err != nil {
-		t.Fatal(err)
-	}
-	built := make(chan *relayer.Service, 1)
-	go func() {
-		b, err := relayer.New(ctx, cfg, relayer.Options{})
-		if err != nil {
-			t.Error(err)
-		}
-		built <- b
-	}()
-	var b *relayer.Service
-	select {
-	case b = <-built:
-	case <-time.After(30 * time.Second):
-		t.Fatal("relayer.New waited while another replica holds the only key")
-	}
-	if b == nil {
-		t.FailNow()
-	}
-	defer b.Close()
-	rec := httptest.NewRecorder()
-	b.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/health", nil))
-	if rec.Code != 200 || !strings.Contains(rec.Body.String(), `"status":"standby"`) {
-		t.Fatalf("health before Start: %d %s", rec.Code, rec.Body)
-	}
-	b.Start()
-	short, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
-	defer cancel()
-	if err := b.WaitOperator(short); err == nil {
-		t.Fatal("b set up an operator while a holds the only key")
-	}
-	a.Stop() // releases k
-	long, cancelLong := context.WithTimeout(ctx, 30*time.Second)
-	defer cancelLong()
-	if err := b.WaitOperator(long); err != nil {
-		t.Fatalf("b did not take the key a let go: %v", err)
 	}
 }
