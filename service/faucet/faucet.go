@@ -94,9 +94,9 @@ type Faucet struct {
 	end     context.CancelFunc
 	workers sync.WaitGroup
 	recheck chan struct{} // wakes the reconciler
-	// listFailing is set while the reconciler cannot list the pending claims: logged once.
+	resumed chan struct{} // an operator resumed this replica: the reconciler signs what the pause held
+	// listFailing is set while the reconciler cannot list the pending claims: said once.
 	listFailing atomic.Bool
-	resumed     chan struct{} // an operator resumed this replica: the reconciler signs what the pause held
 
 	mu   sync.Mutex
 	busy map[common.Address]bool // claims this process is working on: being made, followed or reconciled

@@ -699,11 +699,11 @@ func (m *Manager) unclaim(f *Flight, free bool) {
 	m.metrics.NextNonce(m.next)
 }
 
-// take marks nonce n used by a transaction signed before (resent, or adopted from the pool).
-// Nonces it skips over, at or above the counter, are ones no node has (the counter is the
-// node's pending nonce or above): a crash came between the claim of a nonce and its send while a
-// later one went out, or that send never reached a node. They are free, for the next sends to take or to be filled, or n would
-// wait behind them. Callers hold mu.
+// take marks nonce n used by a transaction signed before (resent, or adopted from the pool). Nonces
+// it skips over, at or above the counter, are ones no node has (the counter is the node's pending
+// nonce or above): a crash came between the claim of a nonce and its send while a later one went
+// out, or that send never reached a node. They are free, for the next sends to take or to be
+// filled, or n would wait behind them. Callers hold mu.
 func (m *Manager) take(n uint64) {
 	delete(m.free, n)
 	for gap := m.next; gap < n; gap++ {

@@ -62,10 +62,10 @@ func initialize(p *mpcsetup.Phase2, r1cs *cs.R1CS, commons *mpcsetup.SrsCommons)
 	a, b1, keysJac := make([]curve.G1Jac, nWires), make([]curve.G1Jac, nWires), make([]curve.G1Jac, nWires)
 	b2 := make([]curve.G2Jac, nWires)
 	parallel(nWires, func(w int) {
-		msmG1(&a[w], sumOf{tau1, l[w]})
-		msmG1(&b1[w], sumOf{tau1, r[w]})
-		msmG2(&b2[w], tau2, r[w])
-		msmG1(&keysJac[w], sumOf{betaTau1, l[w]}, sumOf{alphaTau1, r[w]}, sumOf{tau1, o[w]})
+		msm(&a[w], sumG1{tau1, l[w]})
+		msm(&b1[w], sumG1{tau1, r[w]})
+		msm(&b2[w], sumG2{tau2, r[w]})
+		msm(&keysJac[w], sumG1{betaTau1, l[w]}, sumG1{alphaTau1, r[w]}, sumG1{tau1, o[w]})
 	})
 
 	var evals mpcsetup.Phase2Evaluations
@@ -99,16 +99,27 @@ type term struct {
 	coeff      fr.Element
 }
 
-// sumOf is Σ t.coeff·bases[t.constraint] over terms.
-type sumOf struct {
-	bases []curve.G1Affine
+// sumOf is Σ t.coeff·bases[t.constraint] over terms, in G1 or G2 (A: the group's affine points).
+type sumOf[A any] struct {
+	bases []A
 	terms []term
 }
 
-// msmG1 sets sum to the sum of sums (the identity when there are no terms), on one core: the
-// wires are shared out between the cores.
-func msmG1(sum *curve.G1Jac, sums ...sumOf) {
-	var points []curve.G1Affine
+type (
+	sumG1 = sumOf[curve.G1Affine]
+	sumG2 = sumOf[curve.G2Affine]
+)
+
+// multiExp is a point in Jacobian coordinates (G1Jac, G2Jac) and its multi-scalar multiplication.
+type multiExp[T, A any] interface {
+	*T
+	MultiExp([]A, []fr.Element, ecc.MultiExpConfig) (*T, error)
+}
+
+// msm sets sum to the sum of sums (the identity when there are no terms), on one core: the wires
+// are shared out between the cores.
+func msm[T, A any, P multiExp[T, A]](sum *T, sums ...sumOf[A]) {
+	var points []A
 	var scalars []fr.Element
 	for _, s := range sums {
 		for _, t := range s.terms {
@@ -116,26 +127,11 @@ func msmG1(sum *curve.G1Jac, sums ...sumOf) {
 		}
 	}
 	if len(points) == 0 {
-		*sum = curve.G1Jac{}
+		*sum = *new(T)
 		return
 	}
-	if _, err := sum.MultiExp(points, scalars, ecc.MultiExpConfig{NbTasks: 1}); err != nil {
+	if _, err := P(sum).MultiExp(points, scalars, ecc.MultiExpConfig{NbTasks: 1}); err != nil {
 		panic(err) // only for slices of different lengths
-	}
-}
-
-// msmG2 sets sum to Σ t.coeff·bases[t.constraint] over terms, in G2.
-func msmG2(sum *curve.G2Jac, bases []curve.G2Affine, terms []term) {
-	if len(terms) == 0 {
-		*sum = curve.G2Jac{}
-		return
-	}
-	points, scalars := make([]curve.G2Affine, len(terms)), make([]fr.Element, len(terms))
-	for i, t := range terms {
-		points[i], scalars[i] = bases[t.constraint], t.coeff
-	}
-	if _, err := sum.MultiExp(points, scalars, ecc.MultiExpConfig{NbTasks: 1}); err != nil {
-		panic(err)
 	}
 }
 
