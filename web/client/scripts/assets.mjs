@@ -86,6 +86,16 @@ for (const f of readdirSync(cache)) {
     if (statSync(join(cache, f)).mtimeMs < week) rmSync(join(cache, f), { force: true });
   } catch {} // dropped by another build meanwhile
 }
+// The decoder of the key's compressed G1 points (service/vault/zk/g1decode), 9 KB: in the
+// package's code itself (the worker's bundle), not an asset of its own, a request fewer.
+const g1 = join(out, "g1decode.wasm");
+execFileSync("go", ["run", "./service/vault/zk/internal/g1wasm", g1], { cwd: root, stdio: "inherit" });
+writeFileSync(
+  join(root, "web/client/src/g1decode.gen.ts"),
+  `// Written by scripts/assets.mjs at build (not committed): service/vault/zk/g1decode's module, base64.\n` +
+    `export const g1DecodeModule = "${readFileSync(g1).toString("base64")}";\n`,
+);
+rmSync(g1);
 writeFileSync(
   join(root, "web/client/src/pinned.gen.ts"),
   `// Written by scripts/assets.mjs at build (not committed): the sha256 of the prover's own assets,\n` +

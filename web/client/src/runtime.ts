@@ -3,6 +3,7 @@
 // loaded here: it is fed to each proof as it arrives (key.ts).
 
 import { files, pinned, sizes } from "./pinned.gen.js";
+import { decodingG1, g1Decoder } from "./g1.js";
 
 /** The files the prover loads. */
 export type AssetName = "wasm" | "wasmExec" | "sectionedKey";
@@ -243,6 +244,7 @@ export interface RawProver {
   addSums(handle: number, sums: string): string;
   shareStart(layout: string): string; // {share}
   shareFeed(share: number, section: number, from: number, points: Uint8Array): string;
+  shareFeedDecoded(share: number, section: number, from: number, points: Uint8Array): string; // a G1 section's points, decoded raw (g1.ts)
   shareScalars(share: number, scalars: Uint8Array): string;
   shareFlush(share: number, section: number): string;
   shareSums(share: number): string; // {sums}
@@ -288,6 +290,8 @@ export async function startRuntime(assets: ProverAssets, onProgress?: (p: LoadPr
   load.cache = shared ? undefined : await openCache();
   if (prefetched) load.prefetched = new Response(prefetched.body, { status: prefetched.status, headers: prefetched.headers });
   load.report("downloading");
+  const decoder = g1Decoder();
+  decoder.catch(() => {}); // awaited below
   // The wasm is fetched (and compiled) while wasm_exec.js is checked and run.
   const loading = shared ? Promise.resolve(shared.module) : compiledWasm(load);
   loading.catch(() => {}); // awaited below, after wasm_exec.js
@@ -307,7 +311,7 @@ export async function startRuntime(assets: ProverAssets, onProgress?: (p: LoadPr
   // exhausted): from then on every call fails (runtimeExited).
   running = go;
   void go.run(instance);
-  const raw = g.vaultdProver!;
+  const raw = decodingG1(g.vaultdProver!, await decoder);
   if (exec) started = { module, exec };
   load.report("ready");
   if (!shared) void prune(load);

@@ -1,4 +1,5 @@
-// The wasm's prover (docs/prover.md) called as a page's workers call it: the sectioned key dealt
+// The wasm's prover (docs/prover.md) called as a page's workers call it (its compressed G1
+// points decoded by g1.ts's module, refused ones left to the Go wasm): the sectioned key dealt
 // between several shares (share.ts's Dealer; here the shares are in this one runtime) in chunks
 // of random sizes, and proofs from the points the shares keep. A proof gives the relayer's
 // request with the card's signals; a key that is not one, cut short or too long is an error that
@@ -12,13 +13,15 @@ import { readFileSync } from "node:fs";
 import { keccak_256 } from "@noble/hashes/sha3";
 import { files } from "../dist/pinned.gen.js";
 const { Dealer } = await import("../dist/share.js");
+const { decodingG1, g1Decoder } = await import("../dist/g1.js");
 
 const assets = new URL("../dist/assets/", import.meta.url);
 const read = (name) => readFileSync(new URL(files[name], assets));
 await import(new URL(files.wasmExec, assets).href); // defines globalThis.Go
 const go = new globalThis.Go();
 void go.run((await WebAssembly.instantiate(read("wasm"), go.importObject)).instance);
-const raw = globalThis.vaultdProver;
+// As a worker has it: the compressed G1 points decoded by g1decode's module first.
+const raw = decodingG1(globalThis.vaultdProver, await g1Decoder());
 const parse = (s) => JSON.parse(s);
 const ok = (s) => {
   const v = parse(s);

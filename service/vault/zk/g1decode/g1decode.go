@@ -1,0 +1,419 @@
+// Package g1decode writes a small WebAssembly module that decodes compressed BN254 G1 points
+// (gnark-crypto's encoding: x and a flag for which y) into raw ones (x ‖ y), for the browser's
+// prover. The sectioned proving key's G1 sections arrive compressed (docs/prover.md), and each
+// point's y is a square root of x³ + 3 in Fp: an exponentiation, ~330 field products. In the Go
+// wasm a product costs ~0.25 µs, because Go's wasm has no 64-bit multiply-high and emulates
+// it; here a field element is nine 29-bit limbs whose products WebAssembly's 64-bit multiply
+// holds whole, summed without carrying until a row is done (as in Mitscha-Baude's 2022 ZPrize
+// MSM in WebAssembly), the code written out in full by this generator. The module is built with
+// the prover's other assets (web/client/scripts/assets.mjs) and pinned by its sha256 like them.
+//
+// Its interface: the exported memory, and
+//
+//	decode(src, dst, n i32) i32
+//
+// which reads n compressed points (32 bytes each) at src and writes them raw (64 bytes each: x
+// then y, big-endian, as gnark-crypto's RawBytes; infinity as 64 zero bytes) at dst. It answers
+// -1 when all were decoded, else 4 × the index of the first point that is not one plus the
+// reason (Reason). Buffers go at BufferAt and above; the caller grows the memory as it needs.
+package g1decode
+
+import (
+	"math/big"
+)
+
+// BufferAt is the first byte of the module's memory that a caller may use: below it are the
+// module's constants and working space.
+const BufferAt = 4096
+
+// Reason is why decode refused a point: the low two bits of its answer.
+type Reason int
+
+const (
+	NotCompressed Reason = iota // its flag bits name no compressed encoding
+	InfinityWithX               // the infinity flag with a nonzero coordinate
+	NotCanonical                // x ≥ p
+	NotOnCurve                  // x³ + 3 has no square root
+)
+
+func (r Reason) String() string {
+	return [...]string{"a point that is not in the compressed encoding", "infinity with a coordinate", "a coordinate not below the field's modulus", "an x of no point on the curve"}[r]
+}
+
+// The field, BN254's base field: an element is nine limbs of 29 bits, least significant first,
+// each an i64 in memory (72 bytes). Montgomery form is x·R mod p with R = 2²⁶¹. A product's
+// limbs are below 2⁵⁸, so a sum of 18 of them (what one position of a product and its
+// reduction collect) stays below 2⁶³.
+const (
+	limbs    = 9
+	bits     = 29
+	mask     = 1<<bits - 1
+	elemSize = 8 * limbs
+)
+
+var p, _ = new(big.Int).SetString("21888242871839275222246405745257275088696311157297823662689037894645226208583", 10)
+
+// limbsOf is v's limbs, least significant first.
+func limbsOf(v *big.Int) [limbs]int64 {
+	var out [limbs]int64
+	m := big.NewInt(mask)
+	for j := range out {
+		out[j] = new(big.Int).And(new(big.Int).Rsh(v, uint(bits*j)), m).Int64()
+	}
+	return out
+}
+
+func elementBytes(v *big.Int) []byte {
+	var out []byte
+	for _, l := range limbsOf(v) {
+		for k := range 8 {
+			out = append(out, byte(l>>(8*k)))
+		}
+	}
+	return out
+}
+
+// The memory below BufferAt: constants, then working space.
+const (
+	atR2      = 64                 // R² mod p: a number into Montgomery form
+	atThree   = atR2 + elemSize    // 3 in Montgomery form: the curve's b
+	atOne     = atThree + elemSize // the number 1: out of Montgomery form
+	atX       = atOne + elemSize   // x
+	atRHS     = atX + elemSize     // x³ + 3
+	atY       = atRHS + elemSize   // its square root
+	atY2      = atY + elemSize     // the root squared, to check it
+	atNibbles = atY2 + elemSize    // the exponent (p+1)/4 in 4-bit digits, most significant first
+	atTable   = 1024               // a, a², …, a¹⁵ while exponentiating, to 2176
+)
+
+// Module is the WebAssembly module's bytes.
+func Module() []byte {
+	R := new(big.Int).Lsh(big.NewInt(1), bits*limbs)
+	r2 := new(big.Int).Mod(new(big.Int).Mul(R, R), p)
+	three := new(big.Int).Mod(new(big.Int).Mul(big.NewInt(3), R), p)
+	e := new(big.Int).Rsh(new(big.Int).Add(p, big.NewInt(1)), 2)
+	var nibbles []byte
+	for i := (e.BitLen() + 3) / 4 * 4; i > 0; i -= 4 {
+		nibbles = append(nibbles, byte(new(big.Int).Rsh(e, uint(i-4)).Uint64()&0xf))
+	}
+	m := &module{exports: map[string]uint32{}, pages: 1, data: []segment{
+		{atR2, elementBytes(r2)}, {atThree, elementBytes(three)}, {atOne, elementBytes(big.NewInt(1))},
+		{atNibbles, nibbles},
+	}}
+	mul := m.add(montgomery(false))
+	sqr := m.add(montgomery(true))
+	canon := m.add(canonCode())
+	add := m.add(addCode())
+	pow := m.add(powCode(mul, sqr, nibbles))
+	m.exports["decode"] = m.add(decodeCode(mul, canon, add, pow))
+	return m.bytes()
+}
+
+// The modulus's limbs and -p⁻¹ mod 2²⁹ (Montgomery reduction's factor).
+var (
+	pLimbs = limbsOf(p)
+	pInv   = new(big.Int).Sub(big.NewInt(1<<bits), new(big.Int).ModInverse(big.NewInt(pLimbs[0]), big.NewInt(1<<bits))).Int64()
+)
+
+// loadLimbs reads the element at ptr (an i32 local) into 9 new i64 locals.
+func loadLimbs(c *code, ptr uint32) []uint32 {
+	l := make([]uint32, limbs)
+	for j := range l {
+		l[j] = c.local(i64)
+		c.get(ptr).mem(opI64Load, 3, uint32(8*j)).set(l[j])
+	}
+	return l
+}
+
+func storeLimbs(c *code, ptr uint32, l []uint32) {
+	for j := range limbs {
+		c.get(ptr).get(l[j]).mem(opI64St, 3, uint32(8*j))
+	}
+}
+
+// minus writes x - y limb by limb into new locals (x or y a constant's limbs where given as k),
+// and answers them with the borrow out (1: x < y). Limbs are below 2²⁹, so a difference's sign
+// bit is its borrow.
+func minus(c *code, x func(j int), y func(j int)) (d []uint32, borrow uint32) {
+	borrow = c.local(i64)
+	c.i64(0).set(borrow) // a local keeps its value from one turn of a loop to the next
+	for j := range limbs {
+		d = append(d, c.local(i64))
+		x(j)
+		y(j)
+		c.op(opI64Sub).get(borrow).op(opI64Sub).tee(d[j])
+		c.i64(63).op(opI64ShrU).set(borrow)
+		c.get(d[j]).i64(mask).op(opI64And).set(d[j])
+	}
+	return d, borrow
+}
+
+func locals(l []uint32, c *code) func(j int) { return func(j int) { c.get(l[j]) } }
+func consts(k [limbs]int64, c *code) func(j int) {
+	return func(j int) { c.i64(k[j]) }
+}
+
+// subPIfAbove leaves t - p in t if t ≥ p (t normalized, below 2p).
+func subPIfAbove(c *code, t []uint32) {
+	d, borrow := minus(c, locals(t, c), consts(pLimbs, c))
+	ge := c.local(i32)
+	c.get(borrow).op(opI64Eqz).set(ge)
+	for j := range limbs {
+		c.get(d[j]).get(t[j]).get(ge).op(opSelect).set(t[j])
+	}
+}
+
+// montgomery is mul(o, a, b) = a·b·R⁻¹ mod p, or sqr(o, a) = a²·R⁻¹ mod p: the product's 17
+// positions summed (a square's cross products once, doubled), then reduced a limb at a time
+// (separated operand scanning). Inputs below 2p, normalized (every limb below 2²⁹); o the same,
+// as R > 4p: (a·b + m·p)/R < 4p²/R + p < 2p. o may be a or b.
+func montgomery(square bool) *code {
+	params := []byte{i32, i32, i32}
+	if square {
+		params = params[:2]
+	}
+	c := newCode(params, nil)
+	const o, pa, pb = 0, 1, 2
+	a := loadLimbs(c, pa)
+	b := a
+	if !square {
+		b = loadLimbs(c, pb)
+	}
+	t := make([]uint32, 2*limbs)
+	for k := range t {
+		t[k] = c.local(i64)
+	}
+	for k := range 2*limbs - 1 {
+		first := true
+		for i := range limbs {
+			j := k - i
+			if j < 0 || j >= limbs || (square && j < i) {
+				continue
+			}
+			c.get(a[i]).get(b[j]).op(opI64Mul)
+			if square && i != j {
+				c.i64(1).op(opI64Shl)
+			}
+			if !first {
+				c.op(opI64Add)
+			}
+			first = false
+		}
+		c.set(t[k])
+	}
+	m := c.local(i64)
+	for i := range limbs {
+		// m·p clears the low limb of t[i]; its carry moves up.
+		c.get(t[i]).i64(mask).op(opI64And).i64(pInv).op(opI64Mul).i64(mask).op(opI64And).set(m)
+		for j := range limbs {
+			c.get(t[i+j]).get(m).i64(pLimbs[j]).op(opI64Mul, opI64Add).set(t[i+j])
+		}
+		c.get(t[i+1]).get(t[i]).i64(bits).op(opI64ShrU, opI64Add).set(t[i+1])
+	}
+	r := t[limbs:]
+	for j := range limbs - 1 {
+		c.get(r[j+1]).get(r[j]).i64(bits).op(opI64ShrU, opI64Add).set(r[j+1])
+		c.get(r[j]).i64(mask).op(opI64And).set(r[j])
+	}
+	storeLimbs(c, o, r)
+	return c
+}
+
+// canonCode is canon(o): o below p (from below 2p).
+func canonCode() *code {
+	c := newCode([]byte{i32}, nil)
+	t := loadLimbs(c, 0)
+	subPIfAbove(c, t)
+	storeLimbs(c, 0, t)
+	return c
+}
+
+// addCode is add(o, a, b): o = a + b mod p, inputs below p, o below p.
+func addCode() *code {
+	c := newCode([]byte{i32, i32, i32}, nil)
+	const o, pa, pb = 0, 1, 2
+	a := loadLimbs(c, pa)
+	b := loadLimbs(c, pb)
+	t := make([]uint32, limbs)
+	for j := range limbs {
+		t[j] = c.local(i64)
+		c.get(a[j]).get(b[j]).op(opI64Add)
+		if j > 0 {
+			c.get(t[j-1]).i64(bits).op(opI64ShrU, opI64Add)
+		}
+		c.set(t[j])
+		if j > 0 {
+			c.get(t[j-1]).i64(mask).op(opI64And).set(t[j-1])
+		}
+	}
+	subPIfAbove(c, t)
+	storeLimbs(c, o, t)
+	return c
+}
+
+// copyElement copies an element from src to dst (i32 values the emit functions push).
+func copyElement(c *code, dst, src func()) {
+	for k := range uint32(limbs) {
+		dst()
+		src()
+		c.mem(opI64Load, 3, 8*k).mem(opI64St, 3, 8*k)
+	}
+}
+
+// powCode is pow(o, a): o = a^e (Montgomery form in and out), e the exponent whose 4-bit digits
+// are at atNibbles, a fixed window of 4 bits: 14 products for the table, then per digit 4
+// squarings and a product. o may be a.
+func powCode(mul, sqr uint32, nibbles []byte) *code {
+	c := newCode([]byte{i32, i32}, nil)
+	const o, pa = 0, 1
+	slot := func(k int) int32 { return int32(atTable + elemSize*k) }
+	copyElement(c, func() { c.i32(slot(1)) }, func() { c.get(pa) })
+	c.i32(slot(2)).i32(slot(1)).call(sqr)
+	for k := 3; k < 16; k++ {
+		c.i32(slot(k)).i32(slot(k - 1)).i32(slot(1)).call(mul)
+	}
+	copyElement(c, func() { c.get(o) }, func() { c.i32(slot(int(nibbles[0]))) })
+	i, nib := c.local(i32), c.local(i32)
+	c.i32(1).set(i)
+	c.op(opBlock, blockVoid, opLoop, blockVoid)
+	c.get(i).i32(int32(len(nibbles))).op(opI32Eq).brIf(1)
+	for range 4 {
+		c.get(o).get(o).call(sqr)
+	}
+	c.get(i).mem(opI32L8U, 0, atNibbles).tee(nib)
+	c.op(opIf, blockVoid)
+	c.get(o).get(o).get(nib).i32(elemSize).op(opI32Mul).i32(atTable).op(opI32Add).call(mul)
+	c.op(opEnd)
+	c.get(i).i32(1).op(opI32Add).set(i)
+	c.br(0)
+	c.op(opEnd, opEnd)
+	return c
+}
+
+// decodeCode is decode(src, dst, n) (the package's doc).
+func decodeCode(mul, canon, add, pow uint32) *code {
+	c := newCode([]byte{i32, i32, i32}, []byte{i32})
+	const src, dst, n = 0, 1, 2
+	i, in, out, flag, ptr := c.local(i32), c.local(i32), c.local(i32), c.local(i32), c.local(i32)
+	fail := func(r Reason) { c.get(i).i32(2).op(opI32Shl).i32(int32(r)).op(opI32Or).op(opReturn) }
+	c.op(opBlock, blockVoid, opLoop, blockVoid)
+	c.get(i).get(n).op(opI32Eq).brIf(1)
+	c.get(src).get(i).i32(32).op(opI32Mul, opI32Add).set(in)
+	c.get(dst).get(i).i32(64).op(opI32Mul, opI32Add).set(out)
+	c.get(in).mem(opI32L8U, 0, 0).i32(0xc0).op(opI32And).set(flag)
+
+	// Infinity: no coordinate, written as 64 zero bytes.
+	c.get(flag).i32(0x40).op(opI32Eq).op(opIf, blockVoid)
+	for k := range uint32(4) {
+		c.get(in).mem(opI64Load, 3, 8*k)
+		if k == 0 {
+			c.i64(^int64(0xc0)).op(opI64And) // the flag bits, in the first byte (the lowest of a little-endian load)
+		} else {
+			c.op(opI64Or)
+		}
+	}
+	c.op(opI64Eqz, opI32Eqz).op(opIf, blockVoid)
+	fail(InfinityWithX)
+	c.op(opEnd)
+	for k := range uint32(8) {
+		c.get(out).i64(0).mem(opI64St, 3, 8*k)
+	}
+	c.get(i).i32(1).op(opI32Add).set(i).br(1) // the next point
+	c.op(opEnd)
+	c.get(flag).i32(0x80).op(opI32Ne).get(flag).i32(0xc0).op(opI32Ne).op(opI32And).op(opIf, blockVoid)
+	fail(NotCompressed)
+	c.op(opEnd)
+
+	// x, big-endian and its flag bits cleared, into limbs; below p.
+	x := make([]uint32, limbs)
+	for j := range limbs {
+		x[j] = c.local(i64)
+		first := true
+		for bit := bits * j; bit < bits*(j+1) && bit < 256; bit = bit/8*8 + 8 { // the bytes holding limb j
+			at := uint32(31 - bit/8)
+			c.get(in).mem(opI64L8U, 0, at)
+			if at == 0 {
+				c.i64(0x3f).op(opI64And)
+			}
+			if sh := bit/8*8 - bits*j; sh > 0 {
+				c.i64(int64(sh)).op(opI64Shl)
+			} else if sh < 0 {
+				c.i64(int64(-sh)).op(opI64ShrU)
+			}
+			if !first {
+				c.op(opI64Or)
+			}
+			first = false
+		}
+		c.i64(mask).op(opI64And).set(x[j])
+	}
+	_, below := minus(c, locals(x, c), consts(pLimbs, c))
+	c.get(below).op(opI64Eqz).op(opIf, blockVoid)
+	fail(NotCanonical)
+	c.op(opEnd)
+	c.i32(atX).set(ptr)
+	storeLimbs(c, ptr, x)
+
+	// y = (x³ + 3)^((p+1)/4), a square root when there is one (p ≡ 3 mod 4): checked.
+	c.i32(atX).i32(atX).i32(atR2).call(mul)
+	c.i32(atRHS).i32(atX).i32(atX).call(mul)
+	c.i32(atRHS).i32(atRHS).i32(atX).call(mul)
+	c.i32(atRHS).call(canon)
+	c.i32(atRHS).i32(atRHS).i32(atThree).call(add)
+	c.i32(atY).i32(atRHS).call(pow)
+	c.i32(atY2).i32(atY).i32(atY).call(mul)
+	c.i32(atY2).call(canon)
+	for k := range uint32(limbs) {
+		c.i32(atY2).mem(opI64Load, 3, 8*k).i32(atRHS).mem(opI64Load, 3, 8*k).op(opI64Xor)
+		if k > 0 {
+			c.op(opI64Or)
+		}
+	}
+	c.op(opI64Eqz, opI32Eqz).op(opIf, blockVoid)
+	fail(NotOnCurve)
+	c.op(opEnd)
+	c.i32(atY).i32(atY).i32(atOne).call(mul) // out of Montgomery form
+	c.i32(atY).call(canon)
+
+	// The y the flag names: the larger of y and p - y (above (p-1)/2) for 0b11, the smaller for 0b10.
+	c.i32(atY).set(ptr)
+	y := loadLimbs(c, ptr)
+	_, larger := minus(c, consts(limbsOf(new(big.Int).Rsh(p, 1)), c), locals(y, c)) // (p-1)/2 - y borrows
+	nonzero := c.local(i64)
+	for j := range limbs {
+		c.get(y[j])
+		if j > 0 {
+			c.op(opI64Or)
+		}
+	}
+	c.set(nonzero)
+	c.get(larger).op(opWrap).get(flag).i32(0xc0).op(opI32Eq).op(opI32Xor)
+	c.get(nonzero).op(opI64Eqz, opI32Eqz).op(opI32And).op(opIf, blockVoid)
+	neg, _ := minus(c, consts(pLimbs, c), locals(y, c))
+	for j := range limbs {
+		c.get(neg[j]).set(y[j])
+	}
+	c.op(opEnd)
+
+	// x as it came, its flag bits cleared; y big-endian.
+	for k := range uint32(4) {
+		c.get(out).get(in).mem(opI64Load, 3, 8*k).mem(opI64St, 3, 8*k)
+	}
+	c.get(out).get(in).mem(opI32L8U, 0, 0).i32(0x3f).op(opI32And).mem(opI32St8, 0, 0)
+	for byteAt := range 32 { // byte byteAt from the least significant: bits 8·byteAt on
+		bit := 8 * byteAt
+		j, sh := bit/bits, bit%bits
+		c.get(out).get(y[j])
+		if sh > 0 {
+			c.i64(int64(sh)).op(opI64ShrU)
+		}
+		if sh > bits-8 && j+1 < limbs {
+			c.get(y[j+1]).i64(int64(bits-sh)).op(opI64Shl, opI64Or)
+		}
+		c.op(opWrap).mem(opI32St8, 0, uint32(32+31-byteAt))
+	}
+	c.get(i).i32(1).op(opI32Add).set(i).br(0)
+	c.op(opEnd, opEnd)
+	c.i32(-1)
+	return c
+}
