@@ -15,7 +15,6 @@
 //	keyLayout(prefix: Uint8Array): string                               {need: bytes} until prefix holds the key's header, then {layout}
 //	shareStart(layout json): string                                     {share}
 //	shareFeed(share, section, from: number, points: Uint8Array): string {} once the points are decoded
-//	shareFeedDecoded(share, section, from, points: Uint8Array): string  as shareFeed, a G1 section's points decoded raw (g1decode's module)
 //	proveStreaming(json {card, leaves, recipient, amount?, fee?}): string {handle}: the witness solved, h computed
 //	layout(handle, prefix: Uint8Array): string                          as keyLayout, for the proof
 //	scalars(handle): Uint8Array                                         every section's scalars, for shareScalars
@@ -83,18 +82,17 @@ func main() {
 		"finish":         js.FuncOf(finish),
 		"cancel":         js.FuncOf(cancel),
 
-		"keyLayout":        js.FuncOf(keyLayout),
-		"layout":           js.FuncOf(layout),
-		"scalars":          js.FuncOf(scalars),
-		"addSums":          js.FuncOf(addSums),
-		"shareStart":       js.FuncOf(shareStart),
-		"shareFeed":        js.FuncOf(shareFeed),
-		"shareFeedDecoded": js.FuncOf(shareFeedDecoded),
-		"shareScalars":     js.FuncOf(shareScalars),
-		"shareFlush":       js.FuncOf(shareFlush),
-		"shareSums":        js.FuncOf(shareSums),
-		"shareReset":       js.FuncOf(shareReset),
-		"shareDrop":        js.FuncOf(shareDrop),
+		"keyLayout":    js.FuncOf(keyLayout),
+		"layout":       js.FuncOf(layout),
+		"scalars":      js.FuncOf(scalars),
+		"addSums":      js.FuncOf(addSums),
+		"shareStart":   js.FuncOf(shareStart),
+		"shareFeed":    js.FuncOf(shareFeed),
+		"shareScalars": js.FuncOf(shareScalars),
+		"shareFlush":   js.FuncOf(shareFlush),
+		"shareSums":    js.FuncOf(shareSums),
+		"shareReset":   js.FuncOf(shareReset),
+		"shareDrop":    js.FuncOf(shareDrop),
 	}))
 	select {} // serve calls until the page goes away
 }
@@ -427,15 +425,7 @@ func shareOf(args []js.Value, n int, usage string) (int, *zk.Share, zk.Section, 
 }
 
 func shareFeed(_ js.Value, args []js.Value) any {
-	return feed(args, "shareFeed(share, section, from, points: Uint8Array)", (*zk.Share).Feed)
-}
-
-func shareFeedDecoded(_ js.Value, args []js.Value) any {
-	return feed(args, "shareFeedDecoded(share, section, from, points: Uint8Array)", (*zk.Share).FeedDecoded)
-}
-
-// feed gives a share points, in the key's encoding or decoded.
-func feed(args []js.Value, usage string, f func(*zk.Share, zk.Section, int, []byte) error) any {
+	const usage = "shareFeed(share, section, from, points: Uint8Array)"
 	h, sh, s, err := shareOf(args, 4, usage)
 	if err == nil && (args[2].Type() != js.TypeNumber || !isBytes(args[3])) {
 		err = errors.New(usage)
@@ -443,7 +433,7 @@ func feed(args []js.Value, usage string, f func(*zk.Share, zk.Section, int, []by
 	if err != nil {
 		return answer(nil, err)
 	}
-	if err := f(sh, s, args[2].Int(), bytesOf(args[3])); err != nil {
+	if err := sh.Feed(s, args[2].Int(), bytesOf(args[3])); err != nil {
 		delete(shares, h)
 		return answer(nil, err)
 	}

@@ -221,33 +221,17 @@ func (sh *Share) SetScalars(scalars []byte) error {
 
 // Feed decodes points of section s, from its point number from on (b holds whole points).
 func (sh *Share) Feed(s Section, from int, b []byte) error {
-	return sh.feed(s, from, b, sh.version)
-}
-
-// FeedDecoded is Feed for points of a G1 section that the caller decoded from the key's
-// compressed encoding into the raw one (64 bytes a point), as the browser's prover does with
-// service/vault/zk/g1decode's module, several times faster than Go's wasm.
-func (sh *Share) FeedDecoded(s Section, from int, b []byte) error {
-	if s == SectionB2 {
-		return errors.New("share: section B2 is raw in every version: Feed it")
-	}
-	return sh.feed(s, from, b, versionRaw)
-}
-
-// feed decodes points in the encoding of version (the key's, or raw).
-func (sh *Share) feed(s Section, from int, b []byte, version uint32) error {
 	sl, ok := sh.sections[s]
 	if !ok {
 		return fmt.Errorf("share: no section %s in the layout", s)
 	}
-	size := pointSize(version, s)
-	n := len(b) / size
-	if len(b)%size != 0 || from < 0 || from+n > sl.Count {
-		return fmt.Errorf("share: %d bytes from point %d of section %s (%d points of %d bytes)", len(b), from, s, sl.Count, size)
+	n := len(b) / sl.PointSize
+	if len(b)%sl.PointSize != 0 || from < 0 || from+n > sl.Count {
+		return fmt.Errorf("share: %d bytes from point %d of section %s (%d points of %d bytes)", len(b), from, s, sl.Count, sl.PointSize)
 	}
-	h := keyHeader{version: version}
+	h := keyHeader{version: sh.version}
 	for i := range n {
-		at := b[i*size : (i+1)*size]
+		at := b[i*sl.PointSize : (i+1)*sl.PointSize]
 		var err error
 		if s == SectionB2 {
 			sh.b2 = append(sh.b2, bn254.G2Affine{})

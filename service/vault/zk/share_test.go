@@ -7,8 +7,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/consensys/gnark-crypto/ecc/bn254"
 )
 
 // proveShared proves req with the key's points dealt between workers Shares, in pieces of a
@@ -126,44 +124,17 @@ func proveDealt(t *testing.T, req RevealRequest, key []byte) (Proof, Signals, er
 }
 
 // dealSection feeds the points of a section of key to shares, in pieces of a random number of
-// points each sent to a random share. A piece of compressed G1 points goes decoded (FeedDecoded,
-// as the browser's workers give them) when rng says so.
+// points each sent to a random share.
 func dealSection(shares []*Share, sl SectionLayout, key []byte, rng *mrand.Rand) error {
 	for from := 0; from < sl.Count; {
 		n := min(1+rng.IntN(700), sl.Count-from)
 		at := sl.Offset + from*sl.PointSize
-		piece, sh := key[at:at+n*sl.PointSize], shares[rng.IntN(len(shares))]
-		feed := sh.Feed
-		if raw, ok := decodedG1(piece); ok && sl.PointSize == g1CompressedSize && rng.IntN(2) == 0 {
-			piece, feed = raw, sh.FeedDecoded
-		}
-		if err := feed(sl.Section, from, piece); err != nil {
+		if err := shares[rng.IntN(len(shares))].Feed(sl.Section, from, key[at:at+n*sl.PointSize]); err != nil {
 			return err
 		}
 		from += n
 	}
 	return nil
-}
-
-// decodedG1 is compressed G1 points in the raw encoding, or false if one is not a point (the
-// browser then gives them as they came, for the share to say why).
-func decodedG1(piece []byte) ([]byte, bool) {
-	if len(piece)%g1CompressedSize != 0 {
-		return nil, false
-	}
-	var out []byte
-	for i := 0; i < len(piece); i += g1CompressedSize {
-		var p bn254.G1Affine
-		if err := decodeG1Compressed(&p, piece[i:i+g1CompressedSize]); err != nil {
-			return nil, false
-		}
-		raw := p.RawBytes()
-		if p.IsInfinity() {
-			raw = [g1Size]byte{}
-		}
-		out = append(out, raw[:]...)
-	}
-	return out, true
 }
 
 // addSums adds a share's sums to the prover's, and answers them.
@@ -370,15 +341,5 @@ func TestSharesMissingOrExtraPointsAreRefused(t *testing.T) {
 	bad[0] &^= 0b11000000
 	if err := sh.Feed(SectionZ, 0, bad); !errors.Is(err, ErrBadSectionedKey) {
 		t.Fatalf("a raw point in a compressed section: %v", err)
-	}
-	// Decoded points are raw ones, of a G1 section, each coordinate below p.
-	if err := sh.FeedDecoded(SectionZ, 0, data[z.Offset:z.Offset+z.PointSize]); err == nil {
-		t.Fatal("a compressed point taken as a decoded one")
-	}
-	if err := sh.FeedDecoded(SectionB2, 0, make([]byte, g1Size)); err == nil {
-		t.Fatal("a G2 point taken decoded")
-	}
-	if err := sh.FeedDecoded(SectionZ, 0, bytes.Repeat([]byte{0x3f}, g1Size)); !errors.Is(err, ErrBadSectionedKey) {
-		t.Fatalf("a decoded point above p: %v", err)
 	}
 }

@@ -86,14 +86,14 @@ for (const f of readdirSync(cache)) {
     if (statSync(join(cache, f)).mtimeMs < week) rmSync(join(cache, f), { force: true });
   } catch {} // dropped by another build meanwhile
 }
-// The decoder of the key's compressed G1 points (service/vault/zk/g1decode), 9 KB: in the
-// package's code itself (the worker's bundle), not an asset of its own, a request fewer.
-const g1 = join(out, "g1decode.wasm");
+// The module that decodes and multiplies the key's G1 points (service/vault/zk/g1module), ~20
+// KB: in the package's code itself (the workers' bundle), not an asset of its own, a request fewer.
+const g1 = join(out, "g1module.wasm");
 execFileSync("go", ["run", "./service/vault/zk/internal/g1wasm", g1], { cwd: root, stdio: "inherit" });
 writeFileSync(
-  join(root, "web/client/src/g1decode.gen.ts"),
-  `// Written by scripts/assets.mjs at build (not committed): service/vault/zk/g1decode's module, base64.\n` +
-    `export const g1DecodeModule = "${readFileSync(g1).toString("base64")}";\n`,
+  join(root, "web/client/src/g1module.gen.ts"),
+  `// Written by scripts/assets.mjs at build (not committed): service/vault/zk/g1module's module, base64.\n` +
+    `export const g1ModuleBase64 = "${readFileSync(g1).toString("base64")}";\n`,
 );
 rmSync(g1);
 writeFileSync(

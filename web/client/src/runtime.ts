@@ -3,7 +3,7 @@
 // loaded here: it is fed to each proof as it arrives (key.ts).
 
 import { files, pinned, sizes } from "./pinned.gen.js";
-import { decodingG1, g1Decoder } from "./g1.js";
+import { g1Module, withG1 } from "./g1.js";
 
 /** The files the prover loads. */
 export type AssetName = "wasm" | "wasmExec" | "sectionedKey";
@@ -244,7 +244,6 @@ export interface RawProver {
   addSums(handle: number, sums: string): string;
   shareStart(layout: string): string; // {share}
   shareFeed(share: number, section: number, from: number, points: Uint8Array): string;
-  shareFeedDecoded(share: number, section: number, from: number, points: Uint8Array): string; // a G1 section's points, decoded raw (g1.ts)
   shareScalars(share: number, scalars: Uint8Array): string;
   shareFlush(share: number, section: number): string;
   shareSums(share: number): string; // {sums}
@@ -290,8 +289,8 @@ export async function startRuntime(assets: ProverAssets, onProgress?: (p: LoadPr
   load.cache = shared ? undefined : await openCache();
   if (prefetched) load.prefetched = new Response(prefetched.body, { status: prefetched.status, headers: prefetched.headers });
   load.report("downloading");
-  const decoder = g1Decoder();
-  decoder.catch(() => {}); // awaited below
+  const g1 = g1Module();
+  g1.catch(() => {}); // awaited below
   // The wasm is fetched (and compiled) while wasm_exec.js is checked and run.
   const loading = shared ? Promise.resolve(shared.module) : compiledWasm(load);
   loading.catch(() => {}); // awaited below, after wasm_exec.js
@@ -311,7 +310,7 @@ export async function startRuntime(assets: ProverAssets, onProgress?: (p: LoadPr
   // exhausted): from then on every call fails (runtimeExited).
   running = go;
   void go.run(instance);
-  const raw = decodingG1(g.vaultdProver!, await decoder);
+  const raw = withG1(g.vaultdProver!, await g1);
   if (exec) started = { module, exec };
   load.report("ready");
   if (!shared) void prune(load);

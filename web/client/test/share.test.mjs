@@ -1,5 +1,5 @@
 // The wasm's prover (docs/prover.md) called as a page's workers call it (its compressed G1
-// points decoded by g1.ts's module, refused ones left to the Go wasm): the sectioned key dealt
+// points decoded and multiplied by g1.ts's module, refused ones left to the Go wasm): the sectioned key dealt
 // between several shares (share.ts's Dealer; here the shares are in this one runtime) in chunks
 // of random sizes, and proofs from the points the shares keep. A proof gives the relayer's
 // request with the card's signals; a key that is not one, cut short or too long is an error that
@@ -13,15 +13,15 @@ import { readFileSync } from "node:fs";
 import { keccak_256 } from "@noble/hashes/sha3";
 import { files } from "../dist/pinned.gen.js";
 const { Dealer } = await import("../dist/share.js");
-const { decodingG1, g1Decoder } = await import("../dist/g1.js");
+const { g1Module, withG1 } = await import("../dist/g1.js");
 
 const assets = new URL("../dist/assets/", import.meta.url);
 const read = (name) => readFileSync(new URL(files[name], assets));
 await import(new URL(files.wasmExec, assets).href); // defines globalThis.Go
 const go = new globalThis.Go();
 void go.run((await WebAssembly.instantiate(read("wasm"), go.importObject)).instance);
-// As a worker has it: the compressed G1 points decoded by g1decode's module first.
-const raw = decodingG1(globalThis.vaultdProver, await g1Decoder());
+// As a worker has it: the compressed G1 points decoded and multiplied by g1module's module.
+const raw = withG1(globalThis.vaultdProver, await g1Module());
 const parse = (s) => JSON.parse(s);
 const ok = (s) => {
   const v = parse(s);
@@ -92,6 +92,35 @@ test("the key dealt in chunks of random sizes proves the card's reveal, again fr
   assert.deepEqual(again.request.publicSignals, got.request.publicSignals);
   assert.equal(BigInt(again.request.publicSignals[0]), root);
   assert.notDeepEqual(again.request.proof, got.request.proof); // fresh randomizers
+});
+
+test("the module's sums of the G1 sections are the Go wasm's, point for point, over the whole key and a proof's scalars", () => {
+  const goOnly = globalThis.vaultdProver; // gnark-crypto's multiplications, in the Go wasm
+  const { layout } = ok(goOnly.keyLayout(key));
+  const h = ok(goOnly.proveStreaming(JSON.stringify(input))).handle;
+  ok(goOnly.layout(h, key));
+  const scalars = goOnly.scalars(h);
+  goOnly.cancel(h);
+  const sumsOf = (p) => {
+    const share = ok(p.shareStart(JSON.stringify(layout))).share;
+    ok(p.shareScalars(share, scalars));
+    for (const s of layout.sections) {
+      // Three pieces a section, the first two flushed before the next arrives: the module's
+      // windows of 7, 5 and 8 or 9 bits.
+      const piece = (from, to) => ok(p.shareFeed(share, s.section, from, key.subarray(s.offset + from * s.pointSize, s.offset + to * s.pointSize)));
+      piece(0, 700);
+      ok(p.shareFlush(share, s.section));
+      piece(700, 800);
+      ok(p.shareFlush(share, s.section));
+      piece(800, s.count);
+    }
+    const { sums } = ok(p.shareSums(share));
+    ok(p.shareDrop(share));
+    return sums.sort((a, b) => a.section - b.section || b.count - a.count);
+  };
+  const want = sumsOf(goOnly);
+  assert.equal(want.length, layout.sections.length);
+  assert.deepEqual(sumsOf(raw), want);
 });
 
 test("a partial reveal gives its change card", async () => {

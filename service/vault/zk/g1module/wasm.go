@@ -1,4 +1,4 @@
-package g1decode
+package g1module
 
 import (
 	"encoding/binary"
@@ -63,6 +63,7 @@ const (
 	opI64Or   = 0x84
 	opI64Xor  = 0x85
 	opI64Shl  = 0x86
+	opI64ShrS = 0x87
 	opI64ShrU = 0x88
 	opWrap    = 0xa7 // i32.wrap_i64
 	opExtendU = 0xad // i64.extend_i32_u

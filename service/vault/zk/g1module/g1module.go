@@ -1,22 +1,28 @@
-// Package g1decode writes a small WebAssembly module that decodes compressed BN254 G1 points
-// (gnark-crypto's encoding: x and a flag for which y) into raw ones (x ‖ y), for the browser's
-// prover. The sectioned proving key's G1 sections arrive compressed (docs/prover.md), and each
-// point's y is a square root of x³ + 3 in Fp: an exponentiation, ~330 field products. In the Go
-// wasm a product costs ~0.25 µs, because Go's wasm has no 64-bit multiply-high and emulates
-// it; here a field element is nine 29-bit limbs whose products WebAssembly's 64-bit multiply
-// holds whole, summed without carrying until a row is done (as in Mitscha-Baude's 2022 ZPrize
-// MSM in WebAssembly), the code written out in full by this generator. The module is built with
-// the prover's other assets (web/client/scripts/assets.mjs) and pinned by its sha256 like them.
+// Package g1module writes the small WebAssembly module with which the browser's prover decodes
+// and multiplies the proving key's G1 points (web/client/src/g1.ts). The sectioned key's G1
+// sections arrive compressed (docs/prover.md): each point's y is a square root of x³ + 3 in Fp,
+// an exponentiation of ~330 field products; then a proof multiplies each section by its scalars
+// (a multi-scalar multiplication). In the Go wasm a field product costs ~0.25 µs, because Go's
+// wasm has no 64-bit multiply-high and emulates it. Here a field element is nine 29-bit limbs,
+// whose products WebAssembly's 64-bit multiply holds whole, summed without carrying until a row
+// is done (as in Mitscha-Baude's 2022 ZPrize MSM in WebAssembly); this generator writes every
+// product out in full. The module is built into @vaultd/client (web/client/scripts/assets.mjs).
 //
 // Its interface: the exported memory, and
 //
-//	decode(src, dst, n i32) i32
+//	decodeAffine(src, dst, n i32) i32
+//	msm(points, digits, n, c, windows, buckets, out i32)
+//	add(p, q i32)
+//	toAffine(p, dst i32)
 //
-// which reads n compressed points (32 bytes each) at src and writes them raw (64 bytes each: x
-// then y, big-endian, as gnark-crypto's RawBytes; infinity as 64 zero bytes) at dst. It answers
+// decodeAffine reads n compressed points (32 bytes each) at src and writes them at dst in the
+// module's affine form (x then y, in Montgomery form, 144 bytes; infinity all zeros). It answers
 // -1 when all were decoded, else 4 × the index of the first point that is not one plus the
-// reason (Reason). Buffers go at BufferAt and above; the caller grows the memory as it needs.
-package g1decode
+// reason (Reason). msm sums such points times their scalars into a Jacobian point (216 bytes;
+// msmCode says how the scalars are given); add adds the Jacobian q to p; toAffine writes p raw (x then y, big-endian, 64
+// bytes, as gnark-crypto's RawBytes; infinity all zeros). Buffers go at BufferAt and above; the
+// caller grows the memory as it needs.
+package g1module
 
 import (
 	"math/big"
@@ -45,10 +51,11 @@ func (r Reason) String() string {
 // limbs are below 2⁵⁸, so a sum of 18 of them (what one position of a product and its
 // reduction collect) stays below 2⁶³.
 const (
-	limbs    = 9
-	bits     = 29
-	mask     = 1<<bits - 1
-	elemSize = 8 * limbs
+	limbs      = 9
+	bits       = 29
+	mask       = 1<<bits - 1
+	elemSize   = 8 * limbs
+	affineSize = 2 * elemSize // a point's x and y
 )
 
 var p, _ = new(big.Int).SetString("21888242871839275222246405745257275088696311157297823662689037894645226208583", 10)
@@ -82,7 +89,8 @@ const (
 	atRHS     = atX + elemSize     // x³ + 3
 	atY       = atRHS + elemSize   // its square root
 	atY2      = atY + elemSize     // the root squared, to check it
-	atNibbles = atY2 + elemSize    // the exponent (p+1)/4 in 4-bit digits, most significant first
+	atYR      = atY2 + elemSize    // the root out of Montgomery form
+	atNibbles = atYR + elemSize    // the exponent (p+1)/4 in 4-bit digits, most significant first
 	atTable   = 1024               // a, a², …, a¹⁵ while exponentiating, to 2176
 )
 
@@ -91,27 +99,30 @@ func Module() []byte {
 	R := new(big.Int).Lsh(big.NewInt(1), bits*limbs)
 	r2 := new(big.Int).Mod(new(big.Int).Mul(R, R), p)
 	three := new(big.Int).Mod(new(big.Int).Mul(big.NewInt(3), R), p)
-	e := new(big.Int).Rsh(new(big.Int).Add(p, big.NewInt(1)), 2)
-	var nibbles []byte
-	for i := (e.BitLen() + 3) / 4 * 4; i > 0; i -= 4 {
-		nibbles = append(nibbles, byte(new(big.Int).Rsh(e, uint(i-4)).Uint64()&0xf))
-	}
+	sqrtExp := nibblesOf(new(big.Int).Rsh(new(big.Int).Add(p, big.NewInt(1)), 2)) // (p+1)/4
+	invExp := nibblesOf(new(big.Int).Sub(p, big.NewInt(2)))                       // p - 2
 	m := &module{exports: map[string]uint32{}, pages: 1, data: []segment{
 		{atR2, elementBytes(r2)}, {atThree, elementBytes(three)}, {atOne, elementBytes(big.NewInt(1))},
-		{atNibbles, nibbles},
+		{atOneM, elementBytes(new(big.Int).Mod(R, p))}, {atNibbles, sqrtExp}, {atInvNibs, invExp},
 	}}
-	mul := m.add(montgomery(false))
-	sqr := m.add(montgomery(true))
-	canon := m.add(canonCode())
-	add := m.add(addCode())
-	pow := m.add(powCode(mul, sqr, nibbles))
-	m.exports["decode"] = m.add(decodeCode(mul, canon, add, pow))
+	f := fns{mul: m.add(montgomery(false)), sqr: m.add(montgomery(true)), add: m.add(addSubCode(false)),
+		sub: m.add(addSubCode(true)), canon: m.add(canonCode()), isZero: m.add(isZeroCode()), copy: m.add(copyCode())}
+	sqrt := m.add(powCode(f.mul, f.sqr, sqrtExp, atNibbles))
+	inv := m.add(powCode(f.mul, f.sqr, invExp, atInvNibs))
+	m.exports["decodeAffine"] = m.add(decodeCode(f, sqrt))
+	double := m.add(doubleCode(f))
+	addMixed := m.add(pointAddCode(f, double, true))
+	add := m.add(pointAddCode(f, double, false))
+	m.exports["msm"] = m.add(msmCode(f, double, addMixed, add))
+	m.exports["add"] = add
+	m.exports["toAffine"] = m.add(toAffineCode(f, inv))
 	return m.bytes()
 }
 
 // The modulus's limbs and -p⁻¹ mod 2²⁹ (Montgomery reduction's factor).
 var (
 	pLimbs = limbsOf(p)
+	twoP   = limbsOf(new(big.Int).Lsh(p, 1))
 	pInv   = new(big.Int).Sub(big.NewInt(1<<bits), new(big.Int).ModInverse(big.NewInt(pLimbs[0]), big.NewInt(1<<bits))).Int64()
 )
 
@@ -153,9 +164,9 @@ func consts(k [limbs]int64, c *code) func(j int) {
 	return func(j int) { c.i64(k[j]) }
 }
 
-// subPIfAbove leaves t - p in t if t ≥ p (t normalized, below 2p).
-func subPIfAbove(c *code, t []uint32) {
-	d, borrow := minus(c, locals(t, c), consts(pLimbs, c))
+// subIfAbove leaves t - k in t if t ≥ k (t normalized, below 2k).
+func subIfAbove(c *code, t []uint32, k [limbs]int64) {
+	d, borrow := minus(c, locals(t, c), consts(k, c))
 	ge := c.local(i32)
 	c.get(borrow).op(opI64Eqz).set(ge)
 	for j := range limbs {
@@ -223,13 +234,15 @@ func montgomery(square bool) *code {
 func canonCode() *code {
 	c := newCode([]byte{i32}, nil)
 	t := loadLimbs(c, 0)
-	subPIfAbove(c, t)
+	subIfAbove(c, t, pLimbs)
 	storeLimbs(c, 0, t)
 	return c
 }
 
-// addCode is add(o, a, b): o = a + b mod p, inputs below p, o below p.
-func addCode() *code {
+// addSubCode is add(o, a, b) = a + b, or sub(o, a, b) = a - b + 2p, mod p: inputs below 2p, o
+// below 2p (a sum below 4p, less 2p if it is not below). A limb's carry is signed in a
+// difference: shifted arithmetically.
+func addSubCode(sub bool) *code {
 	c := newCode([]byte{i32, i32, i32}, nil)
 	const o, pa, pb = 0, 1, 2
 	a := loadLimbs(c, pa)
@@ -237,16 +250,21 @@ func addCode() *code {
 	t := make([]uint32, limbs)
 	for j := range limbs {
 		t[j] = c.local(i64)
-		c.get(a[j]).get(b[j]).op(opI64Add)
+		c.get(a[j]).get(b[j])
+		if sub {
+			c.op(opI64Sub).i64(twoP[j]).op(opI64Add)
+		} else {
+			c.op(opI64Add)
+		}
 		if j > 0 {
-			c.get(t[j-1]).i64(bits).op(opI64ShrU, opI64Add)
+			c.get(t[j-1]).i64(bits).op(opI64ShrS, opI64Add)
 		}
 		c.set(t[j])
 		if j > 0 {
 			c.get(t[j-1]).i64(mask).op(opI64And).set(t[j-1])
 		}
 	}
-	subPIfAbove(c, t)
+	subIfAbove(c, t, twoP)
 	storeLimbs(c, o, t)
 	return c
 }
@@ -261,9 +279,9 @@ func copyElement(c *code, dst, src func()) {
 }
 
 // powCode is pow(o, a): o = a^e (Montgomery form in and out), e the exponent whose 4-bit digits
-// are at atNibbles, a fixed window of 4 bits: 14 products for the table, then per digit 4
-// squarings and a product. o may be a.
-func powCode(mul, sqr uint32, nibbles []byte) *code {
+// (nibbles, most significant first, the first not 0) are at at: a fixed window of 4 bits, 14
+// products for the table, then per digit 4 squarings and a product. o may be a.
+func powCode(mul, sqr uint32, nibbles []byte, at int32) *code {
 	c := newCode([]byte{i32, i32}, nil)
 	const o, pa = 0, 1
 	slot := func(k int) int32 { return int32(atTable + elemSize*k) }
@@ -280,7 +298,7 @@ func powCode(mul, sqr uint32, nibbles []byte) *code {
 	for range 4 {
 		c.get(o).get(o).call(sqr)
 	}
-	c.get(i).mem(opI32L8U, 0, atNibbles).tee(nib)
+	c.get(i).mem(opI32L8U, 0, uint32(at)).tee(nib)
 	c.op(opIf, blockVoid)
 	c.get(o).get(o).get(nib).i32(elemSize).op(opI32Mul).i32(atTable).op(opI32Add).call(mul)
 	c.op(opEnd)
@@ -290,8 +308,36 @@ func powCode(mul, sqr uint32, nibbles []byte) *code {
 	return c
 }
 
-// decodeCode is decode(src, dst, n) (the package's doc).
-func decodeCode(mul, canon, add, pow uint32) *code {
+// nibblesOf is e's 4-bit digits, most significant first, from its first that is not 0.
+func nibblesOf(e *big.Int) []byte {
+	var out []byte
+	for i := (e.BitLen() + 3) / 4 * 4; i > 0; i -= 4 {
+		out = append(out, byte(new(big.Int).Rsh(e, uint(i-4)).Uint64()&0xf))
+	}
+	return out
+}
+
+// bigEndian writes the element in limbs l (regular form, below p) as 32 big-endian bytes at
+// the address in local at, plus offset.
+func bigEndian(c *code, at uint32, offset uint32, l []uint32) {
+	for byteAt := range 32 { // byte byteAt from the least significant: bits 8·byteAt on
+		bit := 8 * byteAt
+		j, sh := bit/bits, bit%bits
+		c.get(at).get(l[j])
+		if sh > 0 {
+			c.i64(int64(sh)).op(opI64ShrU)
+		}
+		if sh > bits-8 && j+1 < limbs {
+			c.get(l[j+1]).i64(int64(bits-sh)).op(opI64Shl, opI64Or)
+		}
+		c.op(opWrap).mem(opI32St8, 0, offset+uint32(31-byteAt))
+	}
+}
+
+// decodeCode is decodeAffine(src, dst, n) (the package's doc).
+func decodeCode(f fns, pow uint32) *code {
+	mul, canon, add := f.mul, f.canon, f.add
+	const outSize = affineSize
 	c := newCode([]byte{i32, i32, i32}, []byte{i32})
 	const src, dst, n = 0, 1, 2
 	i, in, out, flag, ptr := c.local(i32), c.local(i32), c.local(i32), c.local(i32), c.local(i32)
@@ -299,7 +345,7 @@ func decodeCode(mul, canon, add, pow uint32) *code {
 	c.op(opBlock, blockVoid, opLoop, blockVoid)
 	c.get(i).get(n).op(opI32Eq).brIf(1)
 	c.get(src).get(i).i32(32).op(opI32Mul, opI32Add).set(in)
-	c.get(dst).get(i).i32(64).op(opI32Mul, opI32Add).set(out)
+	c.get(dst).get(i).i32(outSize).op(opI32Mul, opI32Add).set(out)
 	c.get(in).mem(opI32L8U, 0, 0).i32(0xc0).op(opI32And).set(flag)
 
 	// Infinity: no coordinate, written as 64 zero bytes.
@@ -315,7 +361,7 @@ func decodeCode(mul, canon, add, pow uint32) *code {
 	c.op(opI64Eqz, opI32Eqz).op(opIf, blockVoid)
 	fail(InfinityWithX)
 	c.op(opEnd)
-	for k := range uint32(8) {
+	for k := range uint32(outSize / 8) { // infinity: all zeros
 		c.get(out).i64(0).mem(opI64St, 3, 8*k)
 	}
 	c.get(i).i32(1).op(opI32Add).set(i).br(1) // the next point
@@ -358,8 +404,8 @@ func decodeCode(mul, canon, add, pow uint32) *code {
 	c.i32(atX).i32(atX).i32(atR2).call(mul)
 	c.i32(atRHS).i32(atX).i32(atX).call(mul)
 	c.i32(atRHS).i32(atRHS).i32(atX).call(mul)
-	c.i32(atRHS).call(canon)
 	c.i32(atRHS).i32(atRHS).i32(atThree).call(add)
+	c.i32(atRHS).call(canon)
 	c.i32(atY).i32(atRHS).call(pow)
 	c.i32(atY2).i32(atY).i32(atY).call(mul)
 	c.i32(atY2).call(canon)
@@ -372,11 +418,12 @@ func decodeCode(mul, canon, add, pow uint32) *code {
 	c.op(opI64Eqz, opI32Eqz).op(opIf, blockVoid)
 	fail(NotOnCurve)
 	c.op(opEnd)
-	c.i32(atY).i32(atY).i32(atOne).call(mul) // out of Montgomery form
-	c.i32(atY).call(canon)
+	c.i32(atY).call(canon)                    // Montgomery form, below p
+	c.i32(atYR).i32(atY).i32(atOne).call(mul) // out of it
+	c.i32(atYR).call(canon)
 
 	// The y the flag names: the larger of y and p - y (above (p-1)/2) for 0b11, the smaller for 0b10.
-	c.i32(atY).set(ptr)
+	c.i32(atYR).set(ptr)
 	y := loadLimbs(c, ptr)
 	_, larger := minus(c, consts(limbsOf(new(big.Int).Rsh(p, 1)), c), locals(y, c)) // (p-1)/2 - y borrows
 	nonzero := c.local(i64)
@@ -389,29 +436,15 @@ func decodeCode(mul, canon, add, pow uint32) *code {
 	c.set(nonzero)
 	c.get(larger).op(opWrap).get(flag).i32(0xc0).op(opI32Eq).op(opI32Xor)
 	c.get(nonzero).op(opI64Eqz, opI32Eqz).op(opI32And).op(opIf, blockVoid)
-	neg, _ := minus(c, consts(pLimbs, c), locals(y, c))
-	for j := range limbs {
-		c.get(neg[j]).set(y[j])
-	}
+	c.i32(atY).set(ptr) // -y in Montgomery form is p less y's
+	ym := loadLimbs(c, ptr)
+	neg, _ := minus(c, consts(pLimbs, c), locals(ym, c))
+	storeLimbs(c, ptr, neg)
 	c.op(opEnd)
 
-	// x as it came, its flag bits cleared; y big-endian.
-	for k := range uint32(4) {
-		c.get(out).get(in).mem(opI64Load, 3, 8*k).mem(opI64St, 3, 8*k)
-	}
-	c.get(out).get(in).mem(opI32L8U, 0, 0).i32(0x3f).op(opI32And).mem(opI32St8, 0, 0)
-	for byteAt := range 32 { // byte byteAt from the least significant: bits 8·byteAt on
-		bit := 8 * byteAt
-		j, sh := bit/bits, bit%bits
-		c.get(out).get(y[j])
-		if sh > 0 {
-			c.i64(int64(sh)).op(opI64ShrU)
-		}
-		if sh > bits-8 && j+1 < limbs {
-			c.get(y[j+1]).i64(int64(bits-sh)).op(opI64Shl, opI64Or)
-		}
-		c.op(opWrap).mem(opI32St8, 0, uint32(32+31-byteAt))
-	}
+	c.i32(atX).call(canon)
+	copyElement(c, func() { c.get(out) }, func() { c.i32(atX) })
+	copyElement(c, func() { c.get(out).i32(elemSize).op(opI32Add) }, func() { c.i32(atY) })
 	c.get(i).i32(1).op(opI32Add).set(i).br(0)
 	c.op(opEnd, opEnd)
 	c.i32(-1)
