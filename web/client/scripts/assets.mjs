@@ -86,16 +86,16 @@ for (const f of readdirSync(cache)) {
     if (statSync(join(cache, f)).mtimeMs < week) rmSync(join(cache, f), { force: true });
   } catch {} // dropped by another build meanwhile
 }
-// The module that decodes and multiplies the key's G1 points (service/vault/zk/g1module), ~20
+// The module that decodes and multiplies the key's points (service/vault/zk/pointwasm), ~30
 // KB: in the package's code itself (the workers' bundle), not an asset of its own, a request fewer.
-const g1 = join(out, "g1module.wasm");
-execFileSync("go", ["run", "./service/vault/zk/internal/g1wasm", g1], { cwd: root, stdio: "inherit" });
+const pointWasm = join(out, "pointwasm.wasm");
+execFileSync("go", ["run", "./service/vault/zk/internal/pointwasmgen", pointWasm], { cwd: root, stdio: "inherit" });
 writeFileSync(
-  join(root, "web/client/src/g1module.gen.ts"),
-  `// Written by scripts/assets.mjs at build (not committed): service/vault/zk/g1module's module, base64.\n` +
-    `export const g1ModuleBase64 = "${readFileSync(g1).toString("base64")}";\n`,
+  join(root, "web/client/src/pointwasm.gen.ts"),
+  `// Written by scripts/assets.mjs at build (not committed): service/vault/zk/pointwasm's module, base64.\n` +
+    `export const pointWasmBase64 = "${readFileSync(pointWasm).toString("base64")}";\n`,
 );
-rmSync(g1);
+rmSync(pointWasm);
 writeFileSync(
   join(root, "web/client/src/pinned.gen.ts"),
   `// Written by scripts/assets.mjs at build (not committed): the sha256 of the prover's own assets,\n` +

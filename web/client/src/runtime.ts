@@ -3,7 +3,7 @@
 // loaded here: it is fed to each proof as it arrives (key.ts).
 
 import { files, pinned, sizes } from "./pinned.gen.js";
-import { g1Module, withG1 } from "./g1.js";
+import { pointModule, withPointModule } from "./points.js";
 
 /** The files the prover loads. */
 export type AssetName = "wasm" | "wasmExec" | "sectionedKey";
@@ -289,8 +289,8 @@ export async function startRuntime(assets: ProverAssets, onProgress?: (p: LoadPr
   load.cache = shared ? undefined : await openCache();
   if (prefetched) load.prefetched = new Response(prefetched.body, { status: prefetched.status, headers: prefetched.headers });
   load.report("downloading");
-  const g1 = g1Module();
-  g1.catch(() => {}); // awaited below
+  const points = pointModule();
+  points.catch(() => {}); // awaited below
   // The wasm is fetched (and compiled) while wasm_exec.js is checked and run.
   const loading = shared ? Promise.resolve(shared.module) : compiledWasm(load);
   loading.catch(() => {}); // awaited below, after wasm_exec.js
@@ -310,7 +310,7 @@ export async function startRuntime(assets: ProverAssets, onProgress?: (p: LoadPr
   // exhausted): from then on every call fails (runtimeExited).
   running = go;
   void go.run(instance);
-  const raw = withG1(g.vaultdProver!, await g1);
+  const raw = withPointModule(g.vaultdProver!, await points);
   if (exec) started = { module, exec };
   load.report("ready");
   if (!shared) void prune(load);

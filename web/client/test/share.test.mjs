@@ -1,5 +1,5 @@
-// The wasm's prover (docs/prover.md) called as a page's workers call it (its compressed G1
-// points decoded and multiplied by g1.ts's module, refused ones left to the Go wasm): the sectioned key dealt
+// The wasm's prover (docs/prover.md) called as a page's workers call it (the key's points
+// decoded and multiplied by points.ts's module, refused ones left to the Go wasm): the sectioned key dealt
 // between several shares (share.ts's Dealer; here the shares are in this one runtime) in chunks
 // of random sizes, and proofs from the points the shares keep. A proof gives the relayer's
 // request with the card's signals; a key that is not one, cut short or too long is an error that
@@ -13,15 +13,15 @@ import { readFileSync } from "node:fs";
 import { keccak_256 } from "@noble/hashes/sha3";
 import { files } from "../dist/pinned.gen.js";
 const { Dealer } = await import("../dist/share.js");
-const { g1Module, withG1 } = await import("../dist/g1.js");
+const { pointModule, withPointModule } = await import("../dist/points.js");
 
 const assets = new URL("../dist/assets/", import.meta.url);
 const read = (name) => readFileSync(new URL(files[name], assets));
 await import(new URL(files.wasmExec, assets).href); // defines globalThis.Go
 const go = new globalThis.Go();
 void go.run((await WebAssembly.instantiate(read("wasm"), go.importObject)).instance);
-// As a worker has it: the compressed G1 points decoded and multiplied by g1module's module.
-const raw = withG1(globalThis.vaultdProver, await g1Module());
+// As a worker has it: the key's points decoded and multiplied by pointwasm's module.
+const raw = withPointModule(globalThis.vaultdProver, await pointModule());
 const parse = (s) => JSON.parse(s);
 const ok = (s) => {
   const v = parse(s);
@@ -94,7 +94,7 @@ test("the key dealt in chunks of random sizes proves the card's reveal, again fr
   assert.notDeepEqual(again.request.proof, got.request.proof); // fresh randomizers
 });
 
-test("the module's sums of the G1 sections are the Go wasm's, point for point, over the whole key and a proof's scalars", () => {
+test("the module's sums are the Go wasm's, point for point, section by section, over the whole key and a proof's scalars", () => {
   const goOnly = globalThis.vaultdProver; // gnark-crypto's multiplications, in the Go wasm
   const { layout } = ok(goOnly.keyLayout(key));
   const h = ok(goOnly.proveStreaming(JSON.stringify(input))).handle;

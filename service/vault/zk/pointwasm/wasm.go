@@ -1,4 +1,4 @@
-package g1module
+package pointwasm
 
 import (
 	"encoding/binary"
@@ -34,6 +34,7 @@ const (
 	opI32Load = 0x28
 	opI64Load = 0x29
 	opI32L8U  = 0x2d // i32.load8_u
+	opI32L16U = 0x2f // i32.load16_u
 	opI64L8U  = 0x31 // i64.load8_u
 	opI64L32U = 0x35 // i64.load32_u
 	opI32St   = 0x36

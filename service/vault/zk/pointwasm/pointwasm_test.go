@@ -1,4 +1,4 @@
-package g1module_test
+package pointwasm_test
 
 import (
 	"bytes"
@@ -15,7 +15,7 @@ import (
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 
-	"github.com/seed018cc74c/vaultd/service/vault/zk/g1module"
+	"github.com/seed018cc74c/vaultd/service/vault/zk/pointwasm"
 )
 
 // module is the generated module, run by wazero (a WebAssembly runtime in Go), as the browser's
@@ -28,7 +28,7 @@ func newModule(t testing.TB) *module {
 	ctx := context.Background()
 	r := wazero.NewRuntime(ctx)
 	t.Cleanup(func() { r.Close(ctx) })
-	mod, err := r.Instantiate(ctx, g1module.Module())
+	mod, err := r.Instantiate(ctx, pointwasm.Module())
 	if err != nil {
 		t.Fatalf("the module does not instantiate: %v", err)
 	}
@@ -54,12 +54,12 @@ func fromModule(b []byte) *big.Int {
 func (m *module) run(t testing.TB, in []byte) ([]byte, int32) {
 	n := uint32(len(in) / 32)
 	mem := m.mod.Memory()
-	if need := g1module.BufferAt + 176*n; need > mem.Size() {
+	if need := pointwasm.BufferAt + 176*n; need > mem.Size() {
 		mem.Grow((need - mem.Size() + 65535) / 65536)
 	}
-	mem.Write(g1module.BufferAt, in)
-	dst := g1module.BufferAt + 32*n
-	res, err := m.mod.ExportedFunction("decodeAffine").Call(context.Background(), g1module.BufferAt, uint64(dst), uint64(n))
+	mem.Write(pointwasm.BufferAt, in)
+	dst := pointwasm.BufferAt + 32*n
+	res, err := m.mod.ExportedFunction("decodeAffine").Call(context.Background(), pointwasm.BufferAt, uint64(dst), uint64(n))
 	if err != nil {
 		t.Fatalf("decodeAffine: %v", err)
 	}
@@ -86,29 +86,29 @@ func (m *module) run(t testing.TB, in []byte) ([]byte, int32) {
 
 // reference decodes a compressed point as the Go prover does (zk's decoder, on gnark-crypto's
 // field): its raw bytes, or the reason it is not one.
-func reference(b []byte) ([]byte, g1module.Reason, bool) {
+func reference(b []byte) ([]byte, pointwasm.Reason, bool) {
 	flag := b[0] & 0xc0
 	x := bytes.Clone(b)
 	x[0] &= 0x3f
 	switch flag {
 	case 0x40:
 		if !bytes.Equal(x, make([]byte, 32)) {
-			return nil, g1module.InfinityWithX, false
+			return nil, pointwasm.InfinityWithX, false
 		}
 		return make([]byte, 64), 0, true
 	case 0x80, 0xc0:
 	default:
-		return nil, g1module.NotCompressed, false
+		return nil, pointwasm.NotCompressed, false
 	}
 	var p bn254.G1Affine
 	if err := p.X.SetBytesCanonical(x); err != nil {
-		return nil, g1module.NotCanonical, false
+		return nil, pointwasm.NotCanonical, false
 	}
 	var y2, three fp.Element
 	three.SetUint64(3)
 	y2.Square(&p.X).Mul(&y2, &p.X).Add(&y2, &three)
 	if p.Y.Sqrt(&y2) == nil {
-		return nil, g1module.NotOnCurve, false
+		return nil, pointwasm.NotOnCurve, false
 	}
 	if p.Y.LexicographicallyLargest() != (flag == 0xc0) {
 		p.Y.Neg(&p.Y)
@@ -183,13 +183,13 @@ func TestRefusesWhatIsNotAPoint(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		point []byte
-		want  g1module.Reason
+		want  pointwasm.Reason
 	}{
-		{"raw encoding's flag", make([]byte, 32), g1module.NotCompressed},
-		{"infinity with x", withFlag(append(make([]byte, 31), 1), 0x40), g1module.InfinityWithX},
-		{"x = p", withFlag(pBytes, 0x80), g1module.NotCanonical},
-		{"x above p", withFlag(bytes.Repeat([]byte{0x3f}, 32), 0xc0), g1module.NotCanonical},
-		{"x of no point", noRoot, g1module.NotOnCurve},
+		{"raw encoding's flag", make([]byte, 32), pointwasm.NotCompressed},
+		{"infinity with x", withFlag(append(make([]byte, 31), 1), 0x40), pointwasm.InfinityWithX},
+		{"x = p", withFlag(pBytes, 0x80), pointwasm.NotCanonical},
+		{"x above p", withFlag(bytes.Repeat([]byte{0x3f}, 32), 0xc0), pointwasm.NotCanonical},
+		{"x of no point", noRoot, pointwasm.NotOnCurve},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if _, reason, ok := reference(tc.point); ok || reason != tc.want {
@@ -234,29 +234,36 @@ func FuzzDecodeIsTheReference(f *testing.F) {
 	})
 }
 
-// msm multiplies pts by scalars in the module, with windows of c bits: the sum as a raw point.
-func (m *module) msm(t testing.TB, pts []bn254.G1Affine, scalars []fr.Element, c int) []byte {
-	n := len(pts)
-	var in []byte
-	for _, p := range pts {
-		b := p.Bytes()
-		in = append(in, b[:]...)
-	}
+// group is G1 or G2 in the module: how its points are given, kept and answered, and its functions.
+type group struct {
+	inSize, affineSize, jacobianSize, rawSize uint32
+	load, msm, toAffine                       string
+}
+
+var (
+	g1 = group{32, 144, 216, 64, "decodeAffine", "msm", "toAffine"} // compressed points in
+	g2 = group{128, 288, 432, 128, "loadG2", "msmG2", "toAffineG2"} // raw points in
+)
+
+// msm multiplies the points in (in g's encoding) by scalars in the module, with windows of c
+// bits: the sum as a raw point.
+func (m *module) msm(t testing.TB, g group, in []byte, scalars []fr.Element, c int) []byte {
+	n := len(scalars)
 	windows := (fr.Bits + c - 1) / c
-	at := uint32(g1module.BufferAt)
-	points := at + uint32(32*n)
-	digits := points + uint32(144*n)
+	at := uint32(pointwasm.BufferAt)
+	points := at + g.inSize*uint32(n)
+	digits := points + g.affineSize*uint32(n)
 	buckets := digits + uint32(2*windows*n)
-	out := buckets + uint32(216<<c)
-	raw := out + 216
+	out := buckets + g.jacobianSize<<c
+	raw := out + g.jacobianSize
 	mem := m.mod.Memory()
-	if need := raw + 64; need > mem.Size() {
+	if need := raw + g.rawSize; need > mem.Size() {
 		mem.Grow((need - mem.Size() + 65535) / 65536)
 	}
 	mem.Write(at, in)
 	ctx := context.Background()
-	if res, err := m.mod.ExportedFunction("decodeAffine").Call(ctx, uint64(at), uint64(points), uint64(n)); err != nil || int32(res[0]) != -1 {
-		t.Fatalf("decodeAffine: %v, %v", res, err)
+	if res, err := m.mod.ExportedFunction(g.load).Call(ctx, uint64(at), uint64(points), uint64(n)); err != nil || int32(res[0]) != -1 {
+		t.Fatalf("%s: %v, %v", g.load, res, err)
 	}
 	d := make([]byte, 2*windows*n)
 	for i, s := range scalars {
@@ -272,15 +279,55 @@ func (m *module) msm(t testing.TB, pts []bn254.G1Affine, scalars []fr.Element, c
 		}
 	}
 	mem.Write(digits, d)
-	if _, err := m.mod.ExportedFunction("msm").Call(ctx, uint64(points), uint64(digits), uint64(n), uint64(c), uint64(windows), uint64(buckets), uint64(out)); err != nil {
-		t.Fatalf("msm: %v", err)
+	if _, err := m.mod.ExportedFunction(g.msm).Call(ctx, uint64(points), uint64(digits), uint64(n), uint64(c), uint64(windows), uint64(buckets), uint64(out)); err != nil {
+		t.Fatalf("%s: %v", g.msm, err)
 	}
-	if _, err := m.mod.ExportedFunction("toAffine").Call(ctx, uint64(out), uint64(raw)); err != nil {
-		t.Fatalf("toAffine: %v", err)
+	if _, err := m.mod.ExportedFunction(g.toAffine).Call(ctx, uint64(out), uint64(raw)); err != nil {
+		t.Fatalf("%s: %v", g.toAffine, err)
 	}
-	b, _ := mem.Read(raw, 64)
+	b, _ := mem.Read(raw, g.rawSize)
 	return bytes.Clone(b)
 }
+
+func compressed(pts []bn254.G1Affine) []byte {
+	var in []byte
+	for _, p := range pts {
+		b := p.Bytes()
+		in = append(in, b[:]...)
+	}
+	return in
+}
+
+func rawG2(pts []bn254.G2Affine) []byte {
+	var in []byte
+	for _, p := range pts {
+		b := p.RawBytes()
+		if p.IsInfinity() {
+			b = [128]byte{}
+		}
+		in = append(in, b[:]...)
+	}
+	return in
+}
+
+// scalarsFor are random scalars, with the cases of the points testMSM adds after n random ones.
+func scalarsFor(n int) []fr.Element {
+	scalars := make([]fr.Element, n+4)
+	for i := range scalars {
+		scalars[i].SetRandom()
+	}
+	scalars[5].SetZero()
+	scalars[n] = scalars[0] // pts[0] thrice, with the same scalar
+	scalars[n+1] = scalars[0]
+	scalars[n+2] = scalars[1] // pts[1] and its opposite: they cancel
+	scalars[7].SetOne()
+	scalars[8].Neg(&scalars[7]) // r - 1
+	return scalars
+}
+
+// Equal points (added to one bucket: doubled), opposite ones (cancelled), infinity, scalars 0, 1
+// and r - 1; every window size from a few bits to 11.
+var msmCases = []struct{ n, c int }{{1, 4}, {2, 3}, {304, 8}, {304, 11}, {50, 6}}
 
 func TestMSMIsGnarks(t *testing.T) {
 	m := newModule(t)
@@ -288,21 +335,9 @@ func TestMSMIsGnarks(t *testing.T) {
 	pts := randomPoints(rng, 300)
 	var neg bn254.G1Affine
 	neg.Neg(&pts[1])
-	// Equal points (added to one bucket: doubled), opposite ones (cancelled), infinity.
 	pts = append(pts, pts[0], pts[0], neg, bn254.G1Affine{})
-	scalars := make([]fr.Element, len(pts))
-	for i := range scalars {
-		scalars[i].SetRandom()
-	}
-	scalars[5].SetZero()
-	scalars[len(pts)-4] = scalars[0] // pts[0] thrice, with the same scalar
-	scalars[len(pts)-3] = scalars[0]
-	scalars[len(pts)-2] = scalars[1] // pts[1] and its opposite: they cancel
-	scalars[7].SetOne()
-	scalars[8].Neg(&scalars[7]) // r - 1
-	for _, tc := range []struct {
-		n, c int
-	}{{1, 4}, {2, 3}, {len(pts), 8}, {len(pts), 11}, {50, 6}} {
+	scalars := scalarsFor(300)
+	for _, tc := range msmCases {
 		var want bn254.G1Affine
 		if _, err := want.MultiExp(pts[:tc.n], scalars[:tc.n], ecc.MultiExpConfig{}); err != nil {
 			t.Fatal(err)
@@ -311,12 +346,62 @@ func TestMSMIsGnarks(t *testing.T) {
 		if want.IsInfinity() {
 			w = [64]byte{}
 		}
-		if got := m.msm(t, pts[:tc.n], scalars[:tc.n], tc.c); !bytes.Equal(got, w[:]) {
+		if got := m.msm(t, g1, compressed(pts[:tc.n]), scalars[:tc.n], tc.c); !bytes.Equal(got, w[:]) {
 			t.Fatalf("%d points, windows of %d bits: got %x, want %x", tc.n, tc.c, got, w)
 		}
 	}
-	// A sum that cancels out is infinity.
-	if got := m.msm(t, []bn254.G1Affine{pts[1], neg}, []fr.Element{scalars[1], scalars[1]}, 5); !bytes.Equal(got, make([]byte, 64)) {
+	if got := m.msm(t, g1, compressed([]bn254.G1Affine{pts[1], neg}), []fr.Element{scalars[1], scalars[1]}, 5); !bytes.Equal(got, make([]byte, 64)) {
 		t.Fatalf("P and -P: got %x, want infinity", got)
+	}
+}
+
+func TestMSMInG2IsGnarks(t *testing.T) {
+	m := newModule(t)
+	rng := mrand.New(mrand.NewPCG(9, 10))
+	_, _, _, g := bn254.Generators()
+	pts := make([]bn254.G2Affine, 300)
+	for i := range pts {
+		pts[i].ScalarMultiplication(&g, new(big.Int).SetUint64(rng.Uint64()))
+	}
+	var neg bn254.G2Affine
+	neg.Neg(&pts[1])
+	pts = append(pts, pts[0], pts[0], neg, bn254.G2Affine{})
+	scalars := scalarsFor(300)
+	for _, tc := range msmCases {
+		var want bn254.G2Affine
+		if _, err := want.MultiExp(pts[:tc.n], scalars[:tc.n], ecc.MultiExpConfig{}); err != nil {
+			t.Fatal(err)
+		}
+		w := want.RawBytes()
+		if want.IsInfinity() {
+			w = [128]byte{}
+		}
+		if got := m.msm(t, g2, rawG2(pts[:tc.n]), scalars[:tc.n], tc.c); !bytes.Equal(got, w[:]) {
+			t.Fatalf("%d points, windows of %d bits: got %x, want %x", tc.n, tc.c, got, w)
+		}
+	}
+	if got := m.msm(t, g2, rawG2([]bn254.G2Affine{pts[1], neg}), []fr.Element{scalars[1], scalars[1]}, 5); !bytes.Equal(got, make([]byte, 128)) {
+		t.Fatalf("P and -P: got %x, want infinity", got)
+	}
+}
+
+func TestLoadG2RefusesWhatIsNotRaw(t *testing.T) {
+	m := newModule(t)
+	pts := rawG2([]bn254.G2Affine{{}, {}, {}})
+	flagged := bytes.Clone(pts)
+	flagged[128] |= 0x80 // point 1's first byte
+	above := bytes.Clone(pts)
+	copy(above[256+96:], fp.Modulus().FillBytes(make([]byte, 32))) // point 2's Y.A0 = p
+	for _, tc := range []struct {
+		name string
+		in   []byte
+		want int32
+	}{{"a flag bit set", flagged, 1*4 + int32(pointwasm.NotCompressed)}, {"a coordinate = p", above, 2*4 + int32(pointwasm.NotCanonical)}} {
+		mem := m.mod.Memory()
+		mem.Write(pointwasm.BufferAt, tc.in)
+		res, err := m.mod.ExportedFunction("loadG2").Call(context.Background(), pointwasm.BufferAt, pointwasm.BufferAt+512, 3)
+		if err != nil || int32(res[0]) != tc.want {
+			t.Fatalf("%s: loadG2 answered %v, %v; want %d", tc.name, res, err, tc.want)
+		}
 	}
 }

@@ -1,28 +1,30 @@
-// Package g1module writes the small WebAssembly module with which the browser's prover decodes
-// and multiplies the proving key's G1 points (web/client/src/g1.ts). The sectioned key's G1
+// Package pointwasm writes the small WebAssembly module with which the browser's prover decodes
+// and multiplies the proving key's points (web/client/src/points.ts). The sectioned key's G1
 // sections arrive compressed (docs/prover.md): each point's y is a square root of x³ + 3 in Fp,
 // an exponentiation of ~330 field products; then a proof multiplies each section by its scalars
-// (a multi-scalar multiplication). In the Go wasm a field product costs ~0.25 µs, because Go's
-// wasm has no 64-bit multiply-high and emulates it. Here a field element is nine 29-bit limbs,
-// whose products WebAssembly's 64-bit multiply holds whole, summed without carrying until a row
-// is done (as in Mitscha-Baude's 2022 ZPrize MSM in WebAssembly); this generator writes every
-// product out in full. The module is built into @vaultd/client (web/client/scripts/assets.mjs).
+// (a multi-scalar multiplication, in G1 and, for section B2, in G2 over Fp2). In the Go wasm a
+// field product costs ~0.25 µs, because Go's wasm has no 64-bit multiply-high and emulates it.
+// Here a field element is nine 29-bit limbs, whose products WebAssembly's 64-bit multiply holds
+// whole, summed without carrying until a row is done (as in Mitscha-Baude's 2022 ZPrize MSM in
+// WebAssembly); this generator writes every product out in full (wasm.go: the few sections and
+// instructions it needs). The module is built into @vaultd/client (web/client/scripts/assets.mjs).
 //
 // Its interface: the exported memory, and
 //
 //	decodeAffine(src, dst, n i32) i32
-//	msm(points, digits, n, c, windows, buckets, out i32)
-//	add(p, q i32)
-//	toAffine(p, dst i32)
+//	loadG2(src, dst, n i32) i32
+//	msm(points, digits, n, c, windows, buckets, out i32)     msmG2 alike
+//	add(p, q i32)                                             addG2 alike
+//	toAffine(p, dst i32)                                      toAffineG2 alike
 //
-// decodeAffine reads n compressed points (32 bytes each) at src and writes them at dst in the
-// module's affine form (x then y, in Montgomery form, 144 bytes; infinity all zeros). It answers
-// -1 when all were decoded, else 4 × the index of the first point that is not one plus the
-// reason (Reason). msm sums such points times their scalars into a Jacobian point (216 bytes;
-// msmCode says how the scalars are given); add adds the Jacobian q to p; toAffine writes p raw (x then y, big-endian, 64
-// bytes, as gnark-crypto's RawBytes; infinity all zeros). Buffers go at BufferAt and above; the
-// caller grows the memory as it needs.
-package g1module
+// decodeAffine reads n compressed G1 points (32 bytes each) at src and writes them at dst in the
+// module's affine form (x then y, in Montgomery form, 144 bytes; infinity all zeros); loadG2
+// does the same from raw G2 points (fp2.go). Each answers -1 when all were read, else 4 × the
+// index of the first point that is not one plus the reason (Reason). msm sums such points times
+// their scalars into a Jacobian point (msmCode says how the scalars are given); add adds the
+// Jacobian q to p; toAffine writes p raw (big-endian, as gnark-crypto's RawBytes; infinity all
+// zeros). Buffers go at BufferAt and above; the caller grows the memory as it needs.
+package pointwasm
 
 import (
 	"math/big"
@@ -30,7 +32,7 @@ import (
 
 // BufferAt is the first byte of the module's memory that a caller may use: below it are the
 // module's constants and working space.
-const BufferAt = 4096
+const BufferAt = 8192
 
 // Reason is why decode refused a point: the low two bits of its answer.
 type Reason int
@@ -91,7 +93,15 @@ const (
 	atY2      = atY + elemSize     // the root squared, to check it
 	atYR      = atY2 + elemSize    // the root out of Montgomery form
 	atNibbles = atYR + elemSize    // the exponent (p+1)/4 in 4-bit digits, most significant first
-	atTable   = 1024               // a, a², …, a¹⁵ while exponentiating, to 2176
+	atInvNibs = atNibbles + 64     // the exponent p - 2 in 4-bit digits (inverses)
+	atOneM    = atInvNibs + 64     // 1 in Montgomery form (R mod p): an affine point's Z in G1
+	atOneM2   = atOneM + elemSize  // and in Fp2, G2's
+	atZero    = atOneM2 + 2*elemSize
+	atTable   = 1088                   // a, a², …, a¹⁵ while exponentiating
+	atFp2Temp = atTable + 16*elemSize  // Fp2's temporaries, 5 elements of Fp
+	atTemp    = atFp2Temp + 5*elemSize // the point functions' temporaries, 13 elements of Fp2
+	atSum     = atTemp + 13*2*elemSize // msm's running sums S and T (Jacobian, in G2's size)
+	atTotal   = atSum + 3*2*2*elemSize // (T), to 5336
 )
 
 // Module is the WebAssembly module's bytes.
@@ -99,23 +109,34 @@ func Module() []byte {
 	R := new(big.Int).Lsh(big.NewInt(1), bits*limbs)
 	r2 := new(big.Int).Mod(new(big.Int).Mul(R, R), p)
 	three := new(big.Int).Mod(new(big.Int).Mul(big.NewInt(3), R), p)
+	oneM := elementBytes(new(big.Int).Mod(R, p))
 	sqrtExp := nibblesOf(new(big.Int).Rsh(new(big.Int).Add(p, big.NewInt(1)), 2)) // (p+1)/4
 	invExp := nibblesOf(new(big.Int).Sub(p, big.NewInt(2)))                       // p - 2
 	m := &module{exports: map[string]uint32{}, pages: 1, data: []segment{
 		{atR2, elementBytes(r2)}, {atThree, elementBytes(three)}, {atOne, elementBytes(big.NewInt(1))},
-		{atOneM, elementBytes(new(big.Int).Mod(R, p))}, {atNibbles, sqrtExp}, {atInvNibs, invExp},
+		{atOneM, oneM}, {atOneM2, oneM}, {atNibbles, sqrtExp}, {atInvNibs, invExp},
 	}}
-	f := fns{mul: m.add(montgomery(false)), sqr: m.add(montgomery(true)), add: m.add(addSubCode(false)),
-		sub: m.add(addSubCode(true)), canon: m.add(canonCode()), isZero: m.add(isZeroCode()), copy: m.add(copyCode())}
-	sqrt := m.add(powCode(f.mul, f.sqr, sqrtExp, atNibbles))
-	inv := m.add(powCode(f.mul, f.sqr, invExp, atInvNibs))
-	m.exports["decodeAffine"] = m.add(decodeCode(f, sqrt))
-	double := m.add(doubleCode(f))
-	addMixed := m.add(pointAddCode(f, double, true))
-	add := m.add(pointAddCode(f, double, false))
-	m.exports["msm"] = m.add(msmCode(f, double, addMixed, add))
-	m.exports["add"] = add
-	m.exports["toAffine"] = m.add(toAffineCode(f, inv))
+	fp := fns{size: elemSize, one: atOneM, mul: m.add(montgomery(false)), sqr: m.add(montgomery(true)),
+		add: m.add(addSubCode(false)), sub: m.add(addSubCode(true)), canon: m.add(canonCode()),
+		isZero: m.add(isZeroCode()), copy: m.add(copyCode(elemSize))}
+	sqrt := m.add(powCode(fp.mul, fp.sqr, sqrtExp, atNibbles))
+	inv := m.add(powCode(fp.mul, fp.sqr, invExp, atInvNibs))
+	m.exports["decodeAffine"] = m.add(decodeCode(fp, sqrt))
+	m.exports["loadG2"] = m.add(loadG2Code(fp))
+	fp2 := fns{size: 2 * elemSize, one: atOneM2, mul: m.add(fp2MulCode(fp, false)), sqr: m.add(fp2MulCode(fp, true)),
+		add: m.add(fp2AddSubCode(fp, false)), sub: m.add(fp2AddSubCode(fp, true)), isZero: m.add(fp2IsZeroCode(fp)),
+		copy: m.add(copyCode(2 * elemSize))}
+	for _, g := range []struct {
+		f      fns
+		suffix string
+	}{{fp, ""}, {fp2, "G2"}} {
+		double := m.add(doubleCode(g.f))
+		addMixed := m.add(pointAddCode(g.f, double, true))
+		add := m.add(pointAddCode(g.f, double, false))
+		m.exports["msm"+g.suffix] = m.add(msmCode(g.f, double, addMixed, add))
+		m.exports["add"+g.suffix] = add
+		m.exports["toAffine"+g.suffix] = m.add(toAffineCode(g.f, fp, inv))
+	}
 	return m.bytes()
 }
 
@@ -317,6 +338,34 @@ func nibblesOf(e *big.Int) []byte {
 	return out
 }
 
+// fromBigEndian reads 32 big-endian bytes at the address in local in, plus offset, into 9 new
+// limb locals (the first byte's two flag bits cleared with clearFlags).
+func fromBigEndian(c *code, in, offset uint32, clearFlags bool) []uint32 {
+	x := make([]uint32, limbs)
+	for j := range limbs {
+		x[j] = c.local(i64)
+		first := true
+		for bit := bits * j; bit < bits*(j+1) && bit < 256; bit = bit/8*8 + 8 { // the bytes holding limb j
+			at := uint32(31 - bit/8)
+			c.get(in).mem(opI64L8U, 0, offset+at)
+			if at == 0 && clearFlags {
+				c.i64(0x3f).op(opI64And)
+			}
+			if sh := bit/8*8 - bits*j; sh > 0 {
+				c.i64(int64(sh)).op(opI64Shl)
+			} else if sh < 0 {
+				c.i64(int64(-sh)).op(opI64ShrU)
+			}
+			if !first {
+				c.op(opI64Or)
+			}
+			first = false
+		}
+		c.i64(mask).op(opI64And).set(x[j])
+	}
+	return x
+}
+
 // bigEndian writes the element in limbs l (regular form, below p) as 32 big-endian bytes at
 // the address in local at, plus offset.
 func bigEndian(c *code, at uint32, offset uint32, l []uint32) {
@@ -371,28 +420,7 @@ func decodeCode(f fns, pow uint32) *code {
 	c.op(opEnd)
 
 	// x, big-endian and its flag bits cleared, into limbs; below p.
-	x := make([]uint32, limbs)
-	for j := range limbs {
-		x[j] = c.local(i64)
-		first := true
-		for bit := bits * j; bit < bits*(j+1) && bit < 256; bit = bit/8*8 + 8 { // the bytes holding limb j
-			at := uint32(31 - bit/8)
-			c.get(in).mem(opI64L8U, 0, at)
-			if at == 0 {
-				c.i64(0x3f).op(opI64And)
-			}
-			if sh := bit/8*8 - bits*j; sh > 0 {
-				c.i64(int64(sh)).op(opI64Shl)
-			} else if sh < 0 {
-				c.i64(int64(-sh)).op(opI64ShrU)
-			}
-			if !first {
-				c.op(opI64Or)
-			}
-			first = false
-		}
-		c.i64(mask).op(opI64And).set(x[j])
-	}
+	x := fromBigEndian(c, in, 0, true)
 	_, below := minus(c, locals(x, c), consts(pLimbs, c))
 	c.get(below).op(opI64Eqz).op(opIf, blockVoid)
 	fail(NotCanonical)

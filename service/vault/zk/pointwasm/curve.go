@@ -1,45 +1,53 @@
-package g1module
+package pointwasm
 
-// G1's points in the module: affine ones (x, y in Montgomery form; 144 bytes; all zeros for
-// infinity) as decodeAffine writes them, and Jacobian ones (X, Y, Z; 216 bytes; Z ≡ 0 for
-// infinity) for sums. The formulas are the Explicit-Formulas Database's for a = 0:
-// dbl-2009-l, madd-2007-bl and add-2007-bl.
-
-const jacobianSize = 3 * elemSize
-
-// Working space for the point functions, below BufferAt.
-const (
-	atOneM    = 2176                   // 1 in Montgomery form (R mod p): an affine point's Z
-	atTemp    = atOneM + elemSize      // field temporaries, 14 of them
-	atSum     = atTemp + 14*elemSize   // msm's running sums S and T (Jacobian)
-	atTotal   = atSum + jacobianSize   // (T)
-	atInvNibs = atTotal + jacobianSize // the exponent p - 2 in 4-bit digits (inverses), to 3752
-)
+// The curve's points in the module, in G1 over Fp and in G2 over Fp2 alike: affine ones (x, y
+// in Montgomery form, as decodeAffine and loadG2 write them; all zeros for infinity) and
+// Jacobian ones (X, Y, Z; Z ≡ 0 for infinity) for sums. The formulas are the Explicit-Formulas
+// Database's for a = 0 (both curves): dbl-2009-l, madd-2007-bl and add-2007-bl.
 
 // ref pushes an element's address.
 type ref func(c *code)
 
-func temp(k int) ref     { return func(c *code) { c.i32(int32(atTemp + elemSize*k)) } }
 func fixed(at int32) ref { return func(c *code) { c.i32(at) } }
-func coord(ptr uint32, k int) ref { // coordinate k of the point whose address is in local ptr
+
+// fns are a field's functions (Fp's or Fp2's), called on elements' addresses.
+type fns struct {
+	size                             int32 // an element's bytes
+	mul, sqr, add, sub, isZero, copy uint32
+	canon                            uint32 // Fp only
+	one                              int32  // where 1 in Montgomery form is
+}
+
+func (f fns) Mul(c *code, o, a, b ref) { o(c); a(c); b(c); c.call(f.mul) }
+func (f fns) Add(c *code, o, a, b ref) { o(c); a(c); b(c); c.call(f.add) }
+func (f fns) Sub(c *code, o, a, b ref) { o(c); a(c); b(c); c.call(f.sub) }
+func (f fns) Sqr(c *code, o, a ref)    { o(c); a(c); c.call(f.sqr) }
+func (f fns) Copy(c *code, o, a ref)   { o(c); a(c); c.call(f.copy) }
+func (f fns) IsZero(c *code, a ref)    { a(c); c.call(f.isZero) } // pushes an i32
+
+// temp is the point functions' temporary k.
+func (f fns) temp(k int) ref { return fixed(atTemp + f.size*int32(k)) }
+
+// coord is coordinate k of the point whose address is in local ptr.
+func (f fns) coord(ptr uint32, k int) ref {
 	return func(c *code) {
 		c.get(ptr)
 		if k > 0 {
-			c.i32(int32(k * elemSize)).op(opI32Add)
+			c.i32(f.size * int32(k)).op(opI32Add)
 		}
 	}
 }
 
-// fns are the field's functions, as emitted calls.
-type fns struct{ mul, sqr, add, sub, canon, isZero, copy uint32 }
+func (f fns) affineSize() int32   { return 2 * f.size }
+func (f fns) jacobianSize() int32 { return 3 * f.size }
 
-func (f fns) call3(c *code, fn uint32, o, a, b ref) { o(c); a(c); b(c); c.call(fn) }
-func (f fns) Mul(c *code, o, a, b ref)              { f.call3(c, f.mul, o, a, b) }
-func (f fns) Add(c *code, o, a, b ref)              { f.call3(c, f.add, o, a, b) }
-func (f fns) Sub(c *code, o, a, b ref)              { f.call3(c, f.sub, o, a, b) }
-func (f fns) Sqr(c *code, o, a ref)                 { o(c); a(c); c.call(f.sqr) }
-func (f fns) Copy(c *code, o, a ref)                { o(c); a(c); c.call(f.copy) }
-func (f fns) IsZero(c *code, a ref)                 { a(c); c.call(f.isZero) } // pushes an i32
+// zeroZ sets the Jacobian point at ptr's Z to 0: infinity.
+func (f fns) zeroZ(c *code, ptr func()) {
+	for k := range uint32(f.size / 8) {
+		ptr()
+		c.i64(0).mem(opI64St, 3, uint32(2*f.size)+8*k)
+	}
+}
 
 // isZeroCode is isZero(a) i32: whether a (below 2p) is 0 mod p.
 func isZeroCode() *code {
@@ -56,10 +64,12 @@ func isZeroCode() *code {
 	return c
 }
 
-// copyCode is copy(o, a).
-func copyCode() *code {
+// copyCode is copy(o, a) of size bytes.
+func copyCode(size int32) *code {
 	c := newCode([]byte{i32, i32}, nil)
-	copyElement(c, func() { c.get(0) }, func() { c.get(1) })
+	for k := range uint32(size / 8) {
+		c.get(0).get(1).mem(opI64Load, 3, 8*k).mem(opI64St, 3, 8*k)
+	}
 	return c
 }
 
@@ -67,8 +77,8 @@ func copyCode() *code {
 func doubleCode(f fns) *code {
 	c := newCode([]byte{i32}, nil)
 	const pt = 0
-	X, Y, Z := coord(pt, 0), coord(pt, 1), coord(pt, 2)
-	A, B, C, D, E, F, t := temp(0), temp(1), temp(2), temp(3), temp(4), temp(5), temp(6)
+	X, Y, Z := f.coord(pt, 0), f.coord(pt, 1), f.coord(pt, 2)
+	A, B, C, D, E, F, t := f.temp(0), f.temp(1), f.temp(2), f.temp(3), f.temp(4), f.temp(5), f.temp(6)
 	f.Sqr(c, A, X)
 	f.Sqr(c, B, Y)
 	f.Sqr(c, C, B)
@@ -93,22 +103,15 @@ func doubleCode(f fns) *code {
 	return c
 }
 
-// zeroZ sets the Jacobian point at ptr's Z to 0: infinity.
-func zeroZ(c *code, ptr func()) {
-	for k := range uint32(limbs) {
-		ptr()
-		c.i64(0).mem(opI64St, 3, 2*elemSize+8*k)
-	}
-}
-
-// addCode is add(p, q): p = p + q in place, p Jacobian and q affine (mixed, madd-2007-bl) or
-// Jacobian (add-2007-bl). Equal points are doubled, opposite ones give infinity.
+// pointAddCode is add(p, q): p = p + q in place, p Jacobian and q affine (mixed, madd-2007-bl)
+// or Jacobian (add-2007-bl). Equal points are doubled, opposite ones give infinity.
 func pointAddCode(f fns, double uint32, mixed bool) *code {
 	c := newCode([]byte{i32, i32}, nil)
 	const pp, pq = 0, 1
-	X1, Y1, Z1 := coord(pp, 0), coord(pp, 1), coord(pp, 2)
-	X2, Y2, Z2 := coord(pq, 0), coord(pq, 1), coord(pq, 2)
-	Z1Z1, Z2Z2, U1, U2, S1, S2, H, r, I, J, V, t, u := temp(0), temp(1), temp(2), temp(3), temp(4), temp(5), temp(6), temp(7), temp(8), temp(9), temp(10), temp(11), temp(12)
+	X1, Y1, Z1 := f.coord(pp, 0), f.coord(pp, 1), f.coord(pp, 2)
+	X2, Y2, Z2 := f.coord(pq, 0), f.coord(pq, 1), f.coord(pq, 2)
+	T := f.temp
+	Z1Z1, Z2Z2, U1, U2, S1, S2, H, r, I, J, V, t, u := T(0), T(1), T(2), T(3), T(4), T(5), T(6), T(7), T(8), T(9), T(10), T(11), T(12)
 	if !mixed { // q infinity: p stays
 		f.IsZero(c, Z2)
 		c.op(opIf, blockVoid, opReturn, opEnd)
@@ -118,7 +121,7 @@ func pointAddCode(f fns, double uint32, mixed bool) *code {
 	f.Copy(c, X1, X2)
 	f.Copy(c, Y1, Y2)
 	if mixed {
-		f.Copy(c, Z1, fixed(atOneM))
+		f.Copy(c, Z1, fixed(f.one))
 	} else {
 		f.Copy(c, Z1, Z2)
 	}
@@ -141,7 +144,7 @@ func pointAddCode(f fns, double uint32, mixed bool) *code {
 	c.op(opIf, blockVoid)
 	f.IsZero(c, r)
 	c.op(opIf, blockVoid).get(pp).call(double).op(opElse)
-	zeroZ(c, func() { c.get(pp) })
+	f.zeroZ(c, func() { c.get(pp) })
 	c.op(opEnd, opReturn, opEnd)
 	if mixed {
 		f.Sqr(c, t, H) // I = 4·H²
@@ -189,7 +192,7 @@ func msmCode(f fns, double, addMixed, add uint32) *code {
 	const points, digits, n, cbits, windows, buckets, out = 0, 1, 2, 3, 4, 5, 6
 	w, k, i, d, nb, pt := c.local(i32), c.local(i32), c.local(i32), c.local(i32), c.local(i32), c.local(i32)
 	c.i32(1).get(cbits).op(opI32Shl).i32(1).op(opI32Sub).set(nb)
-	zeroZ(c, func() { c.get(out) })
+	f.zeroZ(c, func() { c.get(out) })
 	c.get(windows).set(w)
 	c.op(opBlock, blockVoid, opLoop, blockVoid) // each window, the most significant first
 	c.get(w).op(opI32Eqz).brIf(1)
@@ -205,7 +208,7 @@ func msmCode(f fns, double, addMixed, add uint32) *code {
 	c.i32(0).set(k)
 	c.op(opBlock, blockVoid, opLoop, blockVoid)
 	c.get(k).get(nb).op(opI32Eq).brIf(1)
-	zeroZ(c, func() { c.get(buckets).get(k).i32(jacobianSize).op(opI32Mul, opI32Add) })
+	f.zeroZ(c, func() { c.get(buckets).get(k).i32(f.jacobianSize()).op(opI32Mul, opI32Add) })
 	c.get(k).i32(1).op(opI32Add).set(k).br(0)
 	c.op(opEnd, opEnd)
 	// each point to its digit's bucket (infinity, all zeros, to none)
@@ -213,29 +216,29 @@ func msmCode(f fns, double, addMixed, add uint32) *code {
 	c.op(opBlock, blockVoid, opLoop, blockVoid)
 	c.get(i).get(n).op(opI32Eq).brIf(1)
 	c.get(digits).get(w).get(n).op(opI32Mul).get(i).op(opI32Add).i32(1).op(opI32Shl).op(opI32Add)
-	c.mem(0x2f, 1, 0).tee(d) // i32.load16_u
+	c.mem(opI32L16U, 1, 0).tee(d)
 	c.op(opIf, blockVoid)
-	c.get(points).get(i).i32(affineSize).op(opI32Mul, opI32Add).set(pt)
-	for j := range uint32(2 * limbs) {
+	c.get(points).get(i).i32(f.affineSize()).op(opI32Mul, opI32Add).set(pt)
+	for j := range uint32(f.affineSize() / 8) {
 		c.get(pt).mem(opI64Load, 3, 8*j)
 		if j > 0 {
 			c.op(opI64Or)
 		}
 	}
 	c.op(opI64Eqz, opI32Eqz).op(opIf, blockVoid)
-	c.get(buckets).get(d).i32(1).op(opI32Sub).i32(jacobianSize).op(opI32Mul, opI32Add).get(pt).call(addMixed)
+	c.get(buckets).get(d).i32(1).op(opI32Sub).i32(f.jacobianSize()).op(opI32Mul, opI32Add).get(pt).call(addMixed)
 	c.op(opEnd)
 	c.op(opEnd)
 	c.get(i).i32(1).op(opI32Add).set(i).br(0)
 	c.op(opEnd, opEnd)
 	// the window's sum, Σ d·bucket[d] = Σ running sums from the top
-	zeroZ(c, func() { c.i32(atSum) })
-	zeroZ(c, func() { c.i32(atTotal) })
+	f.zeroZ(c, func() { c.i32(atSum) })
+	f.zeroZ(c, func() { c.i32(atTotal) })
 	c.get(nb).set(k)
 	c.op(opBlock, blockVoid, opLoop, blockVoid)
 	c.get(k).op(opI32Eqz).brIf(1)
 	c.get(k).i32(1).op(opI32Sub).set(k)
-	c.i32(atSum).get(buckets).get(k).i32(jacobianSize).op(opI32Mul, opI32Add).call(add)
+	c.i32(atSum).get(buckets).get(k).i32(f.jacobianSize()).op(opI32Mul, opI32Add).call(add)
 	c.i32(atTotal).i32(atSum).call(add)
 	c.br(0)
 	c.op(opEnd, opEnd)
@@ -245,34 +248,69 @@ func msmCode(f fns, double, addMixed, add uint32) *code {
 	return c
 }
 
-// toAffineCode is toAffine(p, dst): the Jacobian point p as a raw point at dst (x then y,
-// big-endian, 64 bytes; infinity all zeros), by one inversion (Z^(p−2)).
-func toAffineCode(f fns, inv uint32) *code {
+// regularBigEndian writes the Fp element at e (Montgomery form, below 2p) as 32 big-endian
+// bytes of its regular form at the address in local dst, plus offset; t is a temporary.
+func regularBigEndian(c *code, fp fns, e, t ref, dst uint32, offset uint32) {
+	fp.Mul(c, t, e, fixed(atOne)) // out of Montgomery form
+	t(c)
+	c.call(fp.canon)
+	ptr := c.local(i32)
+	t(c)
+	c.set(ptr)
+	bigEndian(c, dst, offset, loadLimbs(c, ptr))
+}
+
+// toAffineCode is toAffine(p, dst) in G1 (fp2 nil) or toAffineG2 (fp2 given: f is Fp2's): the
+// Jacobian point p as a raw point at dst (big-endian coordinates, x then y, in G2 each A1 then
+// A0, as gnark-crypto's RawBytes; infinity all zeros), by one inversion in Fp (Z^(p−2); in Fp2,
+// 1/(a + b·u) = (a − b·u)/(a² + b²)).
+func toAffineCode(f, fp fns, inv uint32) *code {
 	c := newCode([]byte{i32, i32}, nil)
 	const pp, dst = 0, 1
-	X, Y, Z := coord(pp, 0), coord(pp, 1), coord(pp, 2)
-	zi, zi2, x, y := temp(0), temp(1), temp(2), temp(3)
+	X, Y, Z := f.coord(pp, 0), f.coord(pp, 1), f.coord(pp, 2)
+	zi, zi2, x, y := f.temp(0), f.temp(1), f.temp(2), f.temp(3)
 	f.IsZero(c, Z)
 	c.op(opIf, blockVoid)
-	for k := range uint32(8) {
+	rawSize := uint32(64) // G1's; G2's 128
+	if f.size != elemSize {
+		rawSize = 128
+	}
+	for k := range rawSize / 8 {
 		c.get(dst).i64(0).mem(opI64St, 3, 8*k)
 	}
 	c.op(opReturn, opEnd)
-	zi(c)
-	Z(c)
-	c.call(inv)
+	if f.size == elemSize {
+		zi(c)
+		Z(c)
+		c.call(inv)
+	} else {
+		part := func(e ref, k int32) ref { return func(c *code) { e(c); c.i32(k * elemSize).op(opI32Add) } }
+		a, b := part(Z, 0), part(Z, 1)
+		n, m := f.temp(4), part(f.temp(4), 1)
+		fp.Sqr(c, n, a)
+		fp.Sqr(c, m, b)
+		fp.Add(c, n, n, m)
+		m(c)
+		n(c)
+		c.call(inv)
+		fp.Mul(c, part(zi, 0), a, m)
+		fp.Sub(c, n, fixed(atZero), b)
+		fp.Mul(c, part(zi, 1), n, m)
+	}
 	f.Sqr(c, zi2, zi)
 	f.Mul(c, x, X, zi2)
 	f.Mul(c, zi2, zi2, zi)
 	f.Mul(c, y, Y, zi2)
-	ptr := c.local(i32)
+	t := fixed(atFp2Temp + 4*elemSize)
+	if f.size == elemSize {
+		regularBigEndian(c, fp, x, t, dst, 0)
+		regularBigEndian(c, fp, y, t, dst, 32)
+		return c
+	}
 	for k, e := range []ref{x, y} {
-		f.Mul(c, e, e, fixed(atOne)) // out of Montgomery form
-		e(c)
-		c.call(f.canon)
-		e(c)
-		c.set(ptr)
-		bigEndian(c, dst, uint32(32*k), loadLimbs(c, ptr))
+		for j, part := range []int32{1, 0} { // A1, then A0
+			regularBigEndian(c, fp, func(c *code) { e(c); c.i32(part * elemSize).op(opI32Add) }, t, dst, uint32(64*k+32*j))
+		}
 	}
 	return c
 }

@@ -1,0 +1,103 @@
+package pointwasm
+
+// Fp2 = Fp[u]/(u² + 1), G2's field: an element is a0 + a1·u, a0 then a1 in memory (144 bytes).
+// Its functions call Fp's on the halves, with their temporaries at atFp2Temp.
+
+func half(at uint32, k int32) ref {
+	return func(c *code) {
+		c.get(at)
+		if k > 0 {
+			c.i32(k * elemSize).op(opI32Add)
+		}
+	}
+}
+
+func fp2Temp(k int32) ref { return fixed(atFp2Temp + k*elemSize) }
+
+// fp2MulCode is mul(o, a, b) in Fp2 (Karatsuba: 3 products), or with square sqr(o, a)
+// ((a0 + a1)(a0 − a1) + 2·a0·a1·u: 2 products). o may be a or b.
+func fp2MulCode(fp fns, square bool) *code {
+	params := []byte{i32, i32, i32}
+	if square {
+		params = params[:2]
+	}
+	c := newCode(params, nil)
+	o, a, b := uint32(0), uint32(1), uint32(2)
+	t0, t1, t2, t3 := fp2Temp(0), fp2Temp(1), fp2Temp(2), fp2Temp(3)
+	if square {
+		fp.Add(c, t0, half(a, 0), half(a, 1))
+		fp.Sub(c, t1, half(a, 0), half(a, 1))
+		fp.Mul(c, t2, half(a, 0), half(a, 1))
+		fp.Mul(c, half(o, 0), t0, t1)
+		fp.Add(c, half(o, 1), t2, t2)
+		return c
+	}
+	fp.Mul(c, t0, half(a, 0), half(b, 0))
+	fp.Mul(c, t1, half(a, 1), half(b, 1))
+	fp.Add(c, t2, half(a, 0), half(a, 1))
+	fp.Add(c, t3, half(b, 0), half(b, 1))
+	fp.Mul(c, t2, t2, t3)
+	fp.Sub(c, t2, t2, t0)
+	fp.Sub(c, half(o, 1), t2, t1)
+	fp.Sub(c, half(o, 0), t0, t1)
+	return c
+}
+
+// fp2AddSubCode is add(o, a, b) or sub(o, a, b) in Fp2, half by half.
+func fp2AddSubCode(fp fns, sub bool) *code {
+	c := newCode([]byte{i32, i32, i32}, nil)
+	for k := range int32(2) {
+		if sub {
+			fp.Sub(c, half(0, k), half(1, k), half(2, k))
+		} else {
+			fp.Add(c, half(0, k), half(1, k), half(2, k))
+		}
+	}
+	return c
+}
+
+// fp2IsZeroCode is isZero(a) i32 in Fp2.
+func fp2IsZeroCode(fp fns) *code {
+	c := newCode([]byte{i32}, []byte{i32})
+	fp.IsZero(c, half(0, 0))
+	fp.IsZero(c, half(0, 1))
+	c.op(opI32And)
+	return c
+}
+
+// loadG2Code is loadG2(src, dst, n) i32: n raw G2 points (128 bytes each: X.A1, X.A0, Y.A1,
+// Y.A0, big-endian, as the sectioned key's section B2 holds them) at src, written at dst in the
+// module's affine form (288 bytes: x then y, each a0 then a1, in Montgomery form; infinity all
+// zeros). It answers -1, or 4 × the index of the first point that is not one plus the reason:
+// NotCompressed for flag bits set (it is not in the raw encoding), NotCanonical for a
+// coordinate not below p.
+func loadG2Code(fp fns) *code {
+	c := newCode([]byte{i32, i32, i32}, []byte{i32})
+	const src, dst, n = 0, 1, 2
+	i, in, out, ptr := c.local(i32), c.local(i32), c.local(i32), c.local(i32)
+	fail := func(r Reason) { c.get(i).i32(2).op(opI32Shl).i32(int32(r)).op(opI32Or).op(opReturn) }
+	c.op(opBlock, blockVoid, opLoop, blockVoid)
+	c.get(i).get(n).op(opI32Eq).brIf(1)
+	c.get(src).get(i).i32(128).op(opI32Mul, opI32Add).set(in)
+	c.get(dst).get(i).i32(4*elemSize).op(opI32Mul, opI32Add).set(out)
+	c.get(in).mem(opI32L8U, 0, 0).i32(0xc0).op(opI32And).op(opIf, blockVoid)
+	fail(NotCompressed)
+	c.op(opEnd)
+	for k, at := range []int32{1, 0, 3, 2} { // X.A1, X.A0, Y.A1, Y.A0 to their places
+		x := fromBigEndian(c, in, uint32(32*k), false)
+		_, below := minus(c, locals(x, c), consts(pLimbs, c))
+		c.get(below).op(opI64Eqz).op(opIf, blockVoid)
+		fail(NotCanonical)
+		c.op(opEnd)
+		c.i32(atX).set(ptr)
+		storeLimbs(c, ptr, x)
+		coord := half(out, at)
+		fp.Mul(c, coord, fixed(atX), fixed(atR2))
+		coord(c)
+		c.call(fp.canon)
+	}
+	c.get(i).i32(1).op(opI32Add).set(i).br(0)
+	c.op(opEnd, opEnd)
+	c.i32(-1)
+	return c
+}

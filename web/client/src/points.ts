@@ -1,0 +1,271 @@
+// The proving key's points, decoded and multiplied by a small WebAssembly module of the project's
+// own (service/vault/zk/pointwasm, written at build into pointwasm.gen.ts) rather than by the Go
+// wasm, which has no 64-bit multiply-high: ~4× slower at the square roots of the compressed G1
+// points, ~2× at multi-scalar multiplications. A worker's share keeps its points in the module's
+// memory and multiplies them there; the Go wasm solves the witness, computes h, gives the scalars
+// and makes the proof from the shares' sums. docs/prover.md, "The points in a module of our own".
+import { pointWasmBase64 } from "./pointwasm.gen.js";
+import type { RawProver } from "./runtime.js";
+
+const bufferAt = 8192; // pointwasm.BufferAt: below it, the module's own constants and working space
+const scalarSize = 32;
+
+interface Exports {
+  memory: WebAssembly.Memory;
+  decodeAffine(src: number, dst: number, n: number): number;
+  loadG2(src: number, dst: number, n: number): number;
+  msm(points: number, digits: number, n: number, c: number, windows: number, buckets: number, out: number): void;
+  msmG2(points: number, digits: number, n: number, c: number, windows: number, buckets: number, out: number): void;
+  add(p: number, q: number): void;
+  addG2(p: number, q: number): void;
+  toAffine(p: number, dst: number): void;
+  toAffineG2(p: number, dst: number): void;
+}
+
+/** The module, compiled and instantiated: one a worker. */
+export async function pointModule(): Promise<Exports> {
+  const bytes = Uint8Array.from(atob(pointWasmBase64), (c) => c.charCodeAt(0));
+  return (await WebAssembly.instantiate(bytes)).instance.exports as unknown as Exports;
+}
+
+// A group's points in the module: as the key gives them (compressed G1, raw G2), as the module
+// keeps them (affine, Montgomery form), their sums (Jacobian) and as the Go wasm takes a sum (raw).
+interface Group {
+  inSize: number;
+  affineSize: number;
+  jacobianSize: number;
+  rawSize: number;
+  load: (e: Exports) => (src: number, dst: number, n: number) => number;
+  msm: (e: Exports) => Exports["msm"];
+  add: (e: Exports) => Exports["add"];
+  toAffine: (e: Exports) => Exports["toAffine"];
+}
+const g1: Group = { inSize: 32, affineSize: 144, jacobianSize: 216, rawSize: 64, load: (e) => e.decodeAffine, msm: (e) => e.msm, add: (e) => e.add, toAffine: (e) => e.toAffine };
+const g2: Group = { inSize: 128, affineSize: 288, jacobianSize: 432, rawSize: 128, load: (e) => e.loadG2, msm: (e) => e.msmG2, add: (e) => e.addG2, toAffine: (e) => e.toAffineG2 };
+// groupOf is the group of a section in a key's layout: the compressed G1 sections of version 2
+// and the raw G2 section (B2); the raw G1 sections of version 1 stay with the Go wasm.
+const groupOf = (pointSize: number) => (pointSize === g1.inSize ? g1 : pointSize === g2.inSize ? g2 : undefined);
+
+// windowBits is the window of the bucket method for n points: measured in Node on the 2-core
+// machine (G1: n 1 000, 7–8 bits; 3 500 and 5 000, 8–9).
+const windowBits = (n: number) => (n <= 16 ? 2 : n <= 64 ? 4 : n <= 256 ? 5 : n <= 1024 ? 7 : n <= 4096 ? 8 : 9);
+
+interface Section {
+  group: Group;
+  count: number; // the section's points in the key
+  scalarsAt: number; // its first scalar's offset in a proof's scalars
+  points: number; // where this share's points of it are, in the module's memory
+  from: Int32Array; // their numbers in the section, in the order held
+  held: number;
+  done: number; // of them, multiplied in the proof under way
+  sum: number; // where their sum is (Jacobian)
+}
+
+/** A worker's share of a key's sections, in the module's memory. */
+class Share {
+  sections = new Map<number, Section>();
+  scalars: Uint8Array | undefined;
+  private readonly scalarBytes: number;
+
+  constructor(
+    private readonly memory: ModuleMemory,
+    layout: { sections: { section: number; count: number; pointSize: number }[] },
+  ) {
+    let at = 0;
+    for (const s of layout.sections) {
+      const group = groupOf(s.pointSize);
+      if (group) {
+        this.sections.set(s.section, { group, count: s.count, scalarsAt: at, points: memory.alloc(group.affineSize * s.count), from: new Int32Array(s.count), held: 0, done: 0, sum: memory.alloc(group.jacobianSize) });
+      }
+      at += s.count * scalarSize;
+    }
+    this.scalarBytes = at;
+  }
+
+  // feed decodes points of a section from its point number from on: false if the module
+  // refused one (the Go wasm says why).
+  feed(number: number, section: Section, from: number, points: Uint8Array): boolean {
+    const size = section.group.inSize;
+    const n = points.length / size;
+    if (!Number.isInteger(n) || from < 0 || from + n > section.count || section.held + n > section.count) {
+      throw new Error(`share: ${points.length} bytes from point ${from} of section ${number} (${section.count} points of ${size} bytes, ${section.held} held)`);
+    }
+    const src = this.memory.scratch(points.length);
+    new Uint8Array(this.memory.exports.memory.buffer).set(points, src);
+    if (section.group.load(this.memory.exports)(src, section.points + section.group.affineSize * section.held, n) !== -1) return false;
+    for (let i = 0; i < n; i++) section.from[section.held + i] = from + i;
+    section.held += n;
+    return true;
+  }
+
+  setScalars(scalars: Uint8Array): void {
+    if (scalars.length !== this.scalarBytes) throw new Error(`share: ${scalars.length} bytes of scalars for a layout of ${this.scalarBytes}`);
+    this.scalars = scalars.slice();
+  }
+
+  // flush multiplies the section's points not yet multiplied in this proof, and adds them to its sum.
+  flush(section: Section): void {
+    const n = section.held - section.done;
+    if (n === 0) return;
+    if (!this.scalars) throw new Error("share: no scalars given (SetScalars) to multiply the points by");
+    const { group } = section;
+    const c = windowBits(n);
+    const windows = Math.ceil(254 / c);
+    const digits = this.memory.scratch(2 * windows * n + group.jacobianSize * (1 << c) + group.jacobianSize);
+    const buckets = digits + 2 * windows * n;
+    const out = buckets + group.jacobianSize * (1 << c);
+    const d = new Uint16Array(this.memory.exports.memory.buffer, digits, windows * n);
+    const s = this.scalars;
+    const words = new Uint32Array(9);
+    for (let i = 0; i < n; i++) {
+      // The scalar, big-endian, as little-endian 32-bit words (and a 0 above, for the last window).
+      const at = section.scalarsAt + scalarSize * section.from[section.done + i];
+      for (let k = 0; k < 8; k++) words[k] = ((s[at + 28 - 4 * k] << 24) | (s[at + 29 - 4 * k] << 16) | (s[at + 30 - 4 * k] << 8) | s[at + 31 - 4 * k]) >>> 0;
+      for (let w = 0; w < windows; w++) {
+        const bit = w * c;
+        const lo = words[bit >>> 5] >>> (bit & 31);
+        const hi = (bit & 31) + c > 32 ? words[(bit >>> 5) + 1] << (32 - (bit & 31)) : 0;
+        d[w * n + i] = (lo | hi) & ((1 << c) - 1);
+      }
+    }
+    const e = this.memory.exports;
+    group.msm(e)(section.points + group.affineSize * section.done, digits, n, c, windows, buckets, out);
+    if (section.done === 0) new Uint8Array(e.memory.buffer, section.sum, group.jacobianSize).fill(0); // infinity
+    group.add(e)(section.sum, out);
+    section.done += n;
+  }
+
+  // sums flushes every section and gives their sums (as the Go wasm's shareSums: raw points,
+  // base64), ready for the next proof.
+  sums(): { section: number; count: number; point: string }[] {
+    const out = [];
+    for (const [number, s] of this.sections) {
+      this.flush(s);
+      if (s.done === 0) continue;
+      const raw = this.memory.scratch(s.group.rawSize);
+      s.group.toAffine(this.memory.exports)(s.sum, raw);
+      out.push({ section: number, count: s.done, point: btoa(String.fromCharCode(...new Uint8Array(this.memory.exports.memory.buffer, raw, s.group.rawSize))) });
+    }
+    this.reset();
+    return out;
+  }
+
+  reset(): void {
+    this.scalars = undefined;
+    for (const s of this.sections.values()) s.done = 0;
+  }
+}
+
+/** The module's memory: the shares' points, and scratch space for a call. */
+class ModuleMemory {
+  private top = bufferAt;
+  private scratchAt = 0;
+  private scratchSize = 0;
+  shares = 0;
+  constructor(readonly exports: Exports) {}
+
+  private grow(to: number): void {
+    const m = this.exports.memory;
+    if (to > m.buffer.byteLength) m.grow(Math.ceil((to - m.buffer.byteLength) / 65536));
+  }
+
+  alloc(bytes: number): number {
+    if (this.scratchSize) [this.top, this.scratchSize] = [this.scratchAt, 0]; // scratch goes above
+    const at = this.top;
+    this.top += bytes;
+    this.grow(this.top);
+    return at;
+  }
+
+  scratch(bytes: number): number {
+    if (bytes > this.scratchSize) {
+      this.scratchAt = this.top;
+      this.scratchSize = bytes;
+      this.grow(this.scratchAt + bytes);
+    }
+    return this.scratchAt;
+  }
+
+  // dropped frees every share's memory once none is left.
+  dropped(): void {
+    if (--this.shares === 0) [this.top, this.scratchSize] = [bufferAt, 0];
+  }
+}
+
+/**
+ * The prover's functions with a key's points (but version 1's raw G1 ones) decoded and multiplied
+ * by the module: the Go wasm's shares get no point of them, and a share's sums are the module's
+ * (and the Go wasm's, for points it keeps). Points the module refuses (not points, or outside
+ * their section) go to the Go wasm as they came, whose error says which and why.
+ */
+export function withPointModule(raw: RawProver, exports: Exports): RawProver {
+  const memory = new ModuleMemory(exports);
+  const shares = new Map<number, Share>();
+  const error = (e: unknown) => JSON.stringify({ error: String((e as Error)?.message ?? e) });
+  return {
+    ...raw,
+    shareStart(layout) {
+      const answer = raw.shareStart(layout);
+      const { share } = JSON.parse(answer) as { share?: number };
+      if (share !== undefined) {
+        memory.shares++;
+        shares.set(share, new Share(memory, JSON.parse(layout)));
+      }
+      return answer;
+    },
+    shareFeed(share, section, from, points) {
+      const sh = shares.get(share);
+      const s = sh?.sections.get(section);
+      if (!sh || !s) return raw.shareFeed(share, section, from, points);
+      try {
+        return sh.feed(section, s, from, points) ? "{}" : raw.shareFeed(share, section, from, points);
+      } catch (e) {
+        return error(e);
+      }
+    },
+    shareScalars(share, scalars) {
+      const sh = shares.get(share);
+      if (!sh) return raw.shareScalars(share, scalars);
+      try {
+        sh.setScalars(scalars);
+      } catch (e) {
+        return error(e);
+      }
+      return raw.shareScalars(share, scalars); // for the points the Go wasm keeps, if any
+    },
+    shareFlush(share, section) {
+      const sh = shares.get(share);
+      const s = sh?.sections.get(section);
+      if (!sh || !s) return raw.shareFlush(share, section);
+      try {
+        sh.flush(s);
+        return "{}";
+      } catch (e) {
+        return error(e);
+      }
+    },
+    shareSums(share) {
+      const sh = shares.get(share);
+      if (!sh) return raw.shareSums(share);
+      let sums;
+      try {
+        sums = sh.sums();
+      } catch (e) {
+        sh.reset();
+        raw.shareReset(share);
+        return error(e);
+      }
+      const answer = JSON.parse(raw.shareSums(share)) as { sums?: unknown[]; error?: string };
+      if (answer.error !== undefined) return JSON.stringify(answer);
+      return JSON.stringify({ sums: [...(answer.sums ?? []), ...sums] });
+    },
+    shareReset(share) {
+      shares.get(share)?.reset();
+      return raw.shareReset(share);
+    },
+    shareDrop(share) {
+      if (shares.delete(share)) memory.dropped();
+      return raw.shareDrop(share);
+    },
+  };
+}
