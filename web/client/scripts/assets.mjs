@@ -9,7 +9,9 @@
 // beside them, for a server to send with Content-Encoding (kept in the user's cache directory
 // for the next build). It also copies the API types (gen/ts, generated from openapi/) into src/gen
 // (never committed), so that the package compiles from src alone into a flat dist/
-// (dist/index.js, dist/prover.js, dist/assets/).
+// (dist/index.js, dist/prover.js, dist/assets/), and writes src/pointwasm.gen.ts (never
+// committed): the module of service/vault/zk/pointwasm, base64. dist/ is emptied first, so that
+// no file of a module since removed is packed.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -24,7 +26,7 @@ const types = join(root, "web/client/src/gen");
 rmSync(types, { recursive: true, force: true });
 mkdirSync(types, { recursive: true });
 for (const f of readdirSync(join(root, "gen/ts")).filter((f) => f.endsWith(".ts"))) copyFileSync(join(root, "gen/ts", f), join(types, f));
-rmSync(out, { recursive: true, force: true }); // no file of an older build under a stale name
+rmSync(dirname(out), { recursive: true, force: true }); // no file of an older build under a stale name
 mkdirSync(out, { recursive: true });
 execFileSync("go", ["build", "-trimpath", "-ldflags=-s -w", "-o", join(out, "prover.wasm"), "./cmd/proverwasm"], {
   cwd: root,

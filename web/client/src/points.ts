@@ -61,7 +61,11 @@ interface Section {
   sum: number; // where their sum is (Jacobian)
 }
 
-/** A worker's share of a key's sections, in the module's memory. */
+/**
+ * A worker's share of a key's sections, in the module's memory: room for every point of each
+ * section it takes (5.9 MB for the dev key), as the share cannot know which of them it will be
+ * dealt.
+ */
 class Share {
   sections = new Map<number, Section>();
   scalars: Uint8Array | undefined;
@@ -98,6 +102,8 @@ class Share {
     return true;
   }
 
+  // setScalars keeps a proof's scalars, once the Go wasm has taken them (each below r, once a
+  // proof, the length its layout says).
   setScalars(scalars: Uint8Array): void {
     if (scalars.length !== this.scalarBytes) throw new Error(`share: ${scalars.length} bytes of scalars for a layout of ${this.scalarBytes}`);
     this.scalars = scalars.slice();
@@ -195,43 +201,57 @@ class ModuleMemory {
 /**
  * The prover's functions with a key's points (but version 1's raw G1 ones) decoded and multiplied
  * by the module: the Go wasm's shares get no point of them, and a share's sums are the module's
- * (and the Go wasm's, for points it keeps). Points the module refuses (not points, or outside
- * their section) go to the Go wasm as they came, whose error says which and why.
+ * (and the Go wasm's, for points it keeps). Points the module refuses go to the Go wasm as they
+ * came, whose error says which and why. As in the Go wasm, a share that is given what is not its
+ * points (refused, outside their section) is dropped.
  */
 export function withPointModule(raw: RawProver, exports: Exports): RawProver {
   const memory = new ModuleMemory(exports);
   const shares = new Map<number, Share>();
   const error = (e: unknown) => JSON.stringify({ error: String((e as Error)?.message ?? e) });
+  const drop = (share: number) => {
+    if (shares.delete(share)) memory.dropped();
+  };
   return {
     ...raw,
     shareStart(layout) {
       const answer = raw.shareStart(layout);
       const { share } = JSON.parse(answer) as { share?: number };
-      if (share !== undefined) {
-        memory.shares++;
+      if (share === undefined) return answer;
+      try {
         shares.set(share, new Share(memory, JSON.parse(layout)));
+      } catch (e) {
+        raw.shareDrop(share);
+        return error(e);
       }
+      memory.shares++;
       return answer;
     },
     shareFeed(share, section, from, points) {
       const sh = shares.get(share);
       const s = sh?.sections.get(section);
       if (!sh || !s) return raw.shareFeed(share, section, from, points);
+      let answer;
       try {
-        return sh.feed(section, s, from, points) ? "{}" : raw.shareFeed(share, section, from, points);
+        answer = sh.feed(section, s, from, points) ? "{}" : raw.shareFeed(share, section, from, points);
       } catch (e) {
-        return error(e);
+        raw.shareDrop(share);
+        answer = error(e);
       }
+      if ("error" in JSON.parse(answer)) drop(share);
+      return answer;
     },
     shareScalars(share, scalars) {
       const sh = shares.get(share);
-      if (!sh) return raw.shareScalars(share, scalars);
+      const answer = raw.shareScalars(share, scalars);
+      if (!sh || "error" in JSON.parse(answer)) return answer;
       try {
         sh.setScalars(scalars);
       } catch (e) {
+        raw.shareReset(share);
         return error(e);
       }
-      return raw.shareScalars(share, scalars); // for the points the Go wasm keeps, if any
+      return answer;
     },
     shareFlush(share, section) {
       const sh = shares.get(share);
@@ -264,7 +284,7 @@ export function withPointModule(raw: RawProver, exports: Exports): RawProver {
       return raw.shareReset(share);
     },
     shareDrop(share) {
-      if (shares.delete(share)) memory.dropped();
+      drop(share);
       return raw.shareDrop(share);
     },
   };

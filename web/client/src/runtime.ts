@@ -310,7 +310,8 @@ export async function startRuntime(assets: ProverAssets, onProgress?: (p: LoadPr
   // exhausted): from then on every call fails (runtimeExited).
   running = go;
   void go.run(instance);
-  const raw = withPointModule(g.vaultdProver!, await points);
+  // Without the module (a browser that cannot instantiate it), the Go wasm does all of it.
+  const raw = await points.then((e) => withPointModule(g.vaultdProver!, e), () => g.vaultdProver!);
   if (exec) started = { module, exec };
   load.report("ready");
   if (!shared) void prune(load);

@@ -114,6 +114,8 @@ test("the module's sums are the Go wasm's, point for point, section by section, 
       ok(p.shareFlush(share, s.section));
       piece(800, s.count);
     }
+    // Through the module, the Go wasm's own share holds none of the points.
+    if (p === raw) assert.deepEqual(ok(goOnly.shareSums(share)), { sums: null });
     const { sums } = ok(p.shareSums(share));
     ok(p.shareDrop(share));
     return sums.sort((a, b) => a.section - b.section || b.count - a.count);
@@ -121,6 +123,39 @@ test("the module's sums are the Go wasm's, point for point, section by section, 
   const want = sumsOf(goOnly);
   assert.equal(want.length, layout.sections.length);
   assert.deepEqual(sumsOf(raw), want);
+});
+
+test("through the module, scalars the Go wasm refuses are refused, and a share given what is not its points is dropped", () => {
+  const { layout } = ok(raw.keyLayout(key));
+  const h = ok(raw.proveStreaming(JSON.stringify(input))).handle;
+  ok(raw.layout(h, key));
+  const scalars = raw.scalars(h);
+  raw.cancel(h);
+  const k = layout.sections.find((s) => s.pointSize === 32);
+  const start = () => {
+    const share = ok(raw.shareStart(JSON.stringify(layout))).share;
+    ok(raw.shareFeed(share, k.section, 0, key.subarray(k.offset, k.offset + 10 * 32)));
+    return share;
+  };
+  const share = start();
+  const above = scalars.slice();
+  above.fill(0xff, 0, 32); // the first scalar above r
+  assert.match(parse(raw.shareScalars(share, above)).error, /scalar/);
+  assert.match(parse(raw.shareFlush(share, k.section)).error, /no scalars/);
+  ok(raw.shareScalars(share, scalars));
+  const reversed = scalars.slice().reverse();
+  assert.match(parse(raw.shareScalars(share, reversed)).error, /already given/);
+  const once = ok(raw.shareSums(share)); // the scalars first given, not the ones refused
+  ok(raw.shareScalars(share, scalars));
+  assert.deepEqual(ok(raw.shareSums(share)), once);
+  // Points past the section's end, then a point that is not one: the share is gone.
+  assert.match(parse(raw.shareFeed(share, k.section, k.count - 1, key.subarray(k.offset, k.offset + 64))).error, /section/);
+  assert.match(parse(raw.shareFlush(share, k.section)).error, /no share with handle/);
+  const other = start();
+  const bad = Buffer.from(key.subarray(k.offset + 10 * 32, k.offset + 11 * 32));
+  bad[0] &= 0b00111111; // a raw point's flags
+  assert.match(parse(raw.shareFeed(other, k.section, 10, bad)).error, /not in the compressed encoding/);
+  assert.match(parse(raw.shareFlush(other, k.section)).error, /no share with handle/);
 });
 
 test("a partial reveal gives its change card", async () => {

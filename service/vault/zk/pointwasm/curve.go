@@ -10,6 +10,9 @@ type ref func(c *code)
 
 func fixed(at int32) ref { return func(c *code) { c.i32(at) } }
 
+// noFunction is a function index no module has: a call to it does not validate.
+const noFunction = ^uint32(0)
+
 // fns are a field's functions (Fp's or Fp2's), called on elements' addresses.
 type fns struct {
 	size                             int32 // an element's bytes

@@ -69,8 +69,7 @@ func fp2IsZeroCode(fp fns) *code {
 // Y.A0, big-endian, as the sectioned key's section B2 holds them) at src, written at dst in the
 // module's affine form (288 bytes: x then y, each a0 then a1, in Montgomery form; infinity all
 // zeros). It answers -1, or 4 × the index of the first point that is not one plus the reason:
-// NotCompressed for flag bits set (it is not in the raw encoding), NotCanonical for a
-// coordinate not below p.
+// NotInEncoding for flag bits set, NotCanonical for a coordinate not below p.
 func loadG2Code(fp fns) *code {
 	c := newCode([]byte{i32, i32, i32}, []byte{i32})
 	const src, dst, n = 0, 1, 2
@@ -81,7 +80,7 @@ func loadG2Code(fp fns) *code {
 	c.get(src).get(i).i32(128).op(opI32Mul, opI32Add).set(in)
 	c.get(dst).get(i).i32(4*elemSize).op(opI32Mul, opI32Add).set(out)
 	c.get(in).mem(opI32L8U, 0, 0).i32(0xc0).op(opI32And).op(opIf, blockVoid)
-	fail(NotCompressed)
+	fail(NotInEncoding)
 	c.op(opEnd)
 	for k, at := range []int32{1, 0, 3, 2} { // X.A1, X.A0, Y.A1, Y.A0 to their places
 		x := fromBigEndian(c, in, uint32(32*k), false)

@@ -38,14 +38,14 @@ const BufferAt = 8192
 type Reason int
 
 const (
-	NotCompressed Reason = iota // its flag bits name no compressed encoding
+	NotInEncoding Reason = iota // its flag bits name no point of the encoding (compressed G1, raw G2)
 	InfinityWithX               // the infinity flag with a nonzero coordinate
 	NotCanonical                // x ≥ p
 	NotOnCurve                  // x³ + 3 has no square root
 )
 
 func (r Reason) String() string {
-	return [...]string{"a point that is not in the compressed encoding", "infinity with a coordinate", "a coordinate not below the field's modulus", "an x of no point on the curve"}[r]
+	return [...]string{"a point that is not in the key's encoding", "infinity with a coordinate", "a coordinate not below the field's modulus", "an x of no point on the curve"}[r]
 }
 
 // The field, BN254's base field: an element is nine limbs of 29 bits, least significant first,
@@ -101,8 +101,15 @@ const (
 	atFp2Temp = atTable + 16*elemSize  // Fp2's temporaries, 5 elements of Fp
 	atTemp    = atFp2Temp + 5*elemSize // the point functions' temporaries, 13 elements of Fp2
 	atSum     = atTemp + 13*2*elemSize // msm's running sums S and T (Jacobian, in G2's size)
-	atTotal   = atSum + 3*2*2*elemSize // (T), to 5336
+	atTotal   = atSum + 6*elemSize     // (T)
+	atEnd     = atTotal + 6*elemSize   // 5768
 )
+
+// The working space ends below BufferAt (a negative constant does not convert to uint: the
+// build fails).
+const _ uint = BufferAt - atEnd
+
+const ()
 
 // Module is the WebAssembly module's bytes.
 func Module() []byte {
@@ -125,7 +132,7 @@ func Module() []byte {
 	m.exports["loadG2"] = m.add(loadG2Code(fp))
 	fp2 := fns{size: 2 * elemSize, one: atOneM2, mul: m.add(fp2MulCode(fp, false)), sqr: m.add(fp2MulCode(fp, true)),
 		add: m.add(fp2AddSubCode(fp, false)), sub: m.add(fp2AddSubCode(fp, true)), isZero: m.add(fp2IsZeroCode(fp)),
-		copy: m.add(copyCode(2 * elemSize))}
+		copy: m.add(copyCode(2 * elemSize)), canon: noFunction}
 	for _, g := range []struct {
 		f      fns
 		suffix string
@@ -416,7 +423,7 @@ func decodeCode(f fns, pow uint32) *code {
 	c.get(i).i32(1).op(opI32Add).set(i).br(1) // the next point
 	c.op(opEnd)
 	c.get(flag).i32(0x80).op(opI32Ne).get(flag).i32(0xc0).op(opI32Ne).op(opI32And).op(opIf, blockVoid)
-	fail(NotCompressed)
+	fail(NotInEncoding)
 	c.op(opEnd)
 
 	// x, big-endian and its flag bits cleared, into limbs; below p.

@@ -98,7 +98,7 @@ func reference(b []byte) ([]byte, pointwasm.Reason, bool) {
 		return make([]byte, 64), 0, true
 	case 0x80, 0xc0:
 	default:
-		return nil, pointwasm.NotCompressed, false
+		return nil, pointwasm.NotInEncoding, false
 	}
 	var p bn254.G1Affine
 	if err := p.X.SetBytesCanonical(x); err != nil {
@@ -185,7 +185,7 @@ func TestRefusesWhatIsNotAPoint(t *testing.T) {
 		point []byte
 		want  pointwasm.Reason
 	}{
-		{"raw encoding's flag", make([]byte, 32), pointwasm.NotCompressed},
+		{"raw encoding's flag", make([]byte, 32), pointwasm.NotInEncoding},
 		{"infinity with x", withFlag(append(make([]byte, 31), 1), 0x40), pointwasm.InfinityWithX},
 		{"x = p", withFlag(pBytes, 0x80), pointwasm.NotCanonical},
 		{"x above p", withFlag(bytes.Repeat([]byte{0x3f}, 32), 0xc0), pointwasm.NotCanonical},
@@ -245,9 +245,9 @@ var (
 	g2 = group{128, 288, 432, 128, "loadG2", "msmG2", "toAffineG2"} // raw points in
 )
 
-// msm multiplies the points in (in g's encoding) by scalars in the module, with windows of c
-// bits: the sum as a raw point.
-func (m *module) msm(t testing.TB, g group, in []byte, scalars []fr.Element, c int) []byte {
+// msmJacobian multiplies the points in (in g's encoding) by scalars in the module, with windows
+// of c bits: where the sum is (Jacobian).
+func (m *module) msmJacobian(t testing.TB, g group, in []byte, scalars []fr.Element, c int) uint32 {
 	n := len(scalars)
 	windows := (fr.Bits + c - 1) / c
 	at := uint32(pointwasm.BufferAt)
@@ -255,9 +255,8 @@ func (m *module) msm(t testing.TB, g group, in []byte, scalars []fr.Element, c i
 	digits := points + g.affineSize*uint32(n)
 	buckets := digits + uint32(2*windows*n)
 	out := buckets + g.jacobianSize<<c
-	raw := out + g.jacobianSize
 	mem := m.mod.Memory()
-	if need := raw + g.rawSize; need > mem.Size() {
+	if need := out + g.jacobianSize; need > mem.Size() {
 		mem.Grow((need - mem.Size() + 65535) / 65536)
 	}
 	mem.Write(at, in)
@@ -282,7 +281,18 @@ func (m *module) msm(t testing.TB, g group, in []byte, scalars []fr.Element, c i
 	if _, err := m.mod.ExportedFunction(g.msm).Call(ctx, uint64(points), uint64(digits), uint64(n), uint64(c), uint64(windows), uint64(buckets), uint64(out)); err != nil {
 		t.Fatalf("%s: %v", g.msm, err)
 	}
-	if _, err := m.mod.ExportedFunction(g.toAffine).Call(ctx, uint64(out), uint64(raw)); err != nil {
+	return out
+}
+
+// msm is msmJacobian's sum, raw.
+func (m *module) msm(t testing.TB, g group, in []byte, scalars []fr.Element, c int) []byte {
+	out := m.msmJacobian(t, g, in, scalars, c)
+	raw := out + g.jacobianSize
+	mem := m.mod.Memory()
+	if need := raw + g.rawSize; need > mem.Size() {
+		mem.Grow((need - mem.Size() + 65535) / 65536)
+	}
+	if _, err := m.mod.ExportedFunction(g.toAffine).Call(context.Background(), uint64(out), uint64(raw)); err != nil {
 		t.Fatalf("%s: %v", g.toAffine, err)
 	}
 	b, _ := mem.Read(raw, g.rawSize)
@@ -310,11 +320,16 @@ func rawG2(pts []bn254.G2Affine) []byte {
 	return in
 }
 
-// scalarsFor are random scalars, with the cases of the points testMSM adds after n random ones.
-func scalarsFor(n int) []fr.Element {
+// scalarsFor are random scalars (from rng: a failure is reproduced), with the cases of the
+// points the MSM tests add after n random ones.
+func scalarsFor(rng *mrand.Rand, n int) []fr.Element {
 	scalars := make([]fr.Element, n+4)
 	for i := range scalars {
-		scalars[i].SetRandom()
+		var b [32]byte
+		for k := range 4 {
+			binary.LittleEndian.PutUint64(b[8*k:], rng.Uint64())
+		}
+		scalars[i].SetBytes(b[:]) // reduced mod r
 	}
 	scalars[5].SetZero()
 	scalars[n] = scalars[0] // pts[0] thrice, with the same scalar
@@ -326,8 +341,8 @@ func scalarsFor(n int) []fr.Element {
 }
 
 // Equal points (added to one bucket: doubled), opposite ones (cancelled), infinity, scalars 0, 1
-// and r - 1; every window size from a few bits to 11.
-var msmCases = []struct{ n, c int }{{1, 4}, {2, 3}, {304, 8}, {304, 11}, {50, 6}}
+// and r - 1; every window size from 2 bits to 11 (points.ts's windowBits uses 2 to 9).
+var msmCases = []struct{ n, c int }{{1, 4}, {2, 3}, {16, 2}, {120, 5}, {50, 6}, {304, 7}, {304, 8}, {304, 9}, {304, 10}, {304, 11}}
 
 func TestMSMIsGnarks(t *testing.T) {
 	m := newModule(t)
@@ -336,7 +351,7 @@ func TestMSMIsGnarks(t *testing.T) {
 	var neg bn254.G1Affine
 	neg.Neg(&pts[1])
 	pts = append(pts, pts[0], pts[0], neg, bn254.G1Affine{})
-	scalars := scalarsFor(300)
+	scalars := scalarsFor(rng, 300)
 	for _, tc := range msmCases {
 		var want bn254.G1Affine
 		if _, err := want.MultiExp(pts[:tc.n], scalars[:tc.n], ecc.MultiExpConfig{}); err != nil {
@@ -366,7 +381,7 @@ func TestMSMInG2IsGnarks(t *testing.T) {
 	var neg bn254.G2Affine
 	neg.Neg(&pts[1])
 	pts = append(pts, pts[0], pts[0], neg, bn254.G2Affine{})
-	scalars := scalarsFor(300)
+	scalars := scalarsFor(rng, 300)
 	for _, tc := range msmCases {
 		var want bn254.G2Affine
 		if _, err := want.MultiExp(pts[:tc.n], scalars[:tc.n], ecc.MultiExpConfig{}); err != nil {
@@ -396,12 +411,59 @@ func TestLoadG2RefusesWhatIsNotRaw(t *testing.T) {
 		name string
 		in   []byte
 		want int32
-	}{{"a flag bit set", flagged, 1*4 + int32(pointwasm.NotCompressed)}, {"a coordinate = p", above, 2*4 + int32(pointwasm.NotCanonical)}} {
+	}{{"a flag bit set", flagged, 1*4 + int32(pointwasm.NotInEncoding)}, {"a coordinate = p", above, 2*4 + int32(pointwasm.NotCanonical)}} {
 		mem := m.mod.Memory()
 		mem.Write(pointwasm.BufferAt, tc.in)
 		res, err := m.mod.ExportedFunction("loadG2").Call(context.Background(), pointwasm.BufferAt, pointwasm.BufferAt+512, 3)
 		if err != nil || int32(res[0]) != tc.want {
 			t.Fatalf("%s: loadG2 answered %v, %v; want %d", tc.name, res, err, tc.want)
+		}
+	}
+}
+
+// The sums of two Jacobian points (add) that are equal with different Z (doubled), or opposite
+// (infinity), as the running sums meet them.
+func TestJacobianSumsOfEqualAndOppositePoints(t *testing.T) {
+	m := newModule(t)
+	ctx := context.Background()
+	mem := m.mod.Memory()
+	p := randomPoints(mrand.New(mrand.NewPCG(11, 12)), 1)[0]
+	var two, four, twoP, minusTwoP bn254.G1Affine
+	two.Add(&p, &p)
+	twoP, minusTwoP = two, two
+	minusTwoP.Neg(&twoP)
+	four.Add(&two, &two)
+	var one, twoS fr.Element
+	one.SetOne()
+	twoS.SetUint64(2)
+	// jacobian is s·q as msm leaves it (Z = 1 for a lone point by 1; not for 2·P, a doubling),
+	// copied to a spot of its own.
+	spot := uint32(1 << 21)
+	mem.Grow(48) // to 3 MB: room for the spots
+	jacobian := func(q bn254.G1Affine, s fr.Element) uint32 {
+		out := m.msmJacobian(t, g1, compressed([]bn254.G1Affine{q}), []fr.Element{s}, 3)
+		b, _ := mem.Read(out, 216)
+		spot += 216
+		mem.Write(spot, bytes.Clone(b))
+		return spot
+	}
+	want4 := four.RawBytes()
+	for _, tc := range []struct {
+		name string
+		a, b uint32
+		want []byte
+	}{
+		{"2P (Z ≠ 1) + 2P (Z = 1)", jacobian(p, twoS), jacobian(twoP, one), want4[:]},
+		{"2P + (−2P)", jacobian(p, twoS), jacobian(minusTwoP, one), make([]byte, 64)},
+	} {
+		if _, err := m.mod.ExportedFunction("add").Call(ctx, uint64(tc.a), uint64(tc.b)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := m.mod.ExportedFunction("toAffine").Call(ctx, uint64(tc.a), uint64(tc.a+216)); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := mem.Read(tc.a+216, 64); !bytes.Equal(got, tc.want) {
+			t.Fatalf("%s: got %x, want %x", tc.name, got, tc.want)
 		}
 	}
 }

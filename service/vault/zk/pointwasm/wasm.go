@@ -31,24 +31,18 @@ const (
 	opGet     = 0x20
 	opSet     = 0x21
 	opTee     = 0x22
-	opI32Load = 0x28
 	opI64Load = 0x29
 	opI32L8U  = 0x2d // i32.load8_u
 	opI32L16U = 0x2f // i32.load16_u
 	opI64L8U  = 0x31 // i64.load8_u
-	opI64L32U = 0x35 // i64.load32_u
-	opI32St   = 0x36
 	opI64St   = 0x37
 	opI32St8  = 0x3a
-	opI64St32 = 0x3e
 	opI32C    = 0x41 // i32.const
 	opI64C    = 0x42 // i64.const
 	opI32Eqz  = 0x45
 	opI32Eq   = 0x46
 	opI32Ne   = 0x47
-	opI32LtU  = 0x49
 	opI64Eqz  = 0x50
-	opI64Ne   = 0x52
 	opI32Add  = 0x6a
 	opI32Sub  = 0x6b
 	opI32Mul  = 0x6c
@@ -56,7 +50,6 @@ const (
 	opI32Or   = 0x72
 	opI32Xor  = 0x73
 	opI32Shl  = 0x74
-	opI32ShrU = 0x76
 	opI64Add  = 0x7c
 	opI64Sub  = 0x7d
 	opI64Mul  = 0x7e
@@ -67,7 +60,6 @@ const (
 	opI64ShrS = 0x87
 	opI64ShrU = 0x88
 	opWrap    = 0xa7 // i32.wrap_i64
-	opExtendU = 0xad // i64.extend_i32_u
 	blockVoid = 0x40
 )
 
@@ -138,8 +130,8 @@ func (c *code) body() []byte {
 	return append(out, opEnd)
 }
 
-// module is a WebAssembly module of functions (each its own type), one memory of pages
-// 64 KiB pages, exported as "memory", and data segments.
+// module is a WebAssembly module of functions (each its own type), one memory of pages 64 KiB
+// pages, exported as "memory", and data segments.
 type module struct {
 	funcs   []*code
 	exports map[string]uint32 // function exports
