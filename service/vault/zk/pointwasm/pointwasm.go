@@ -373,6 +373,18 @@ func fromBigEndian(c *code, in, offset uint32, clearFlags bool) []uint32 {
 	return x
 }
 
+// readCanonical reads a big-endian coordinate at the address in local in, plus offset
+// (fromBigEndian), into atX, or fails with NotCanonical when it is not below p; ptr is a local.
+func readCanonical(c *code, in, offset uint32, clearFlags bool, ptr uint32, fail func(Reason)) {
+	x := fromBigEndian(c, in, offset, clearFlags)
+	_, below := minus(c, locals(x, c), consts(pLimbs, c))
+	c.get(below).op(opI64Eqz).op(opIf, blockVoid)
+	fail(NotCanonical)
+	c.op(opEnd)
+	c.i32(atX).set(ptr)
+	storeLimbs(c, ptr, x)
+}
+
 // bigEndian writes the element in limbs l (regular form, below p) as 32 big-endian bytes at
 // the address in local at, plus offset.
 func bigEndian(c *code, at uint32, offset uint32, l []uint32) {
@@ -426,14 +438,8 @@ func decodeCode(f fns, pow uint32) *code {
 	fail(NotInEncoding)
 	c.op(opEnd)
 
-	// x, big-endian and its flag bits cleared, into limbs; below p.
-	x := fromBigEndian(c, in, 0, true)
-	_, below := minus(c, locals(x, c), consts(pLimbs, c))
-	c.get(below).op(opI64Eqz).op(opIf, blockVoid)
-	fail(NotCanonical)
-	c.op(opEnd)
-	c.i32(atX).set(ptr)
-	storeLimbs(c, ptr, x)
+	// x, big-endian and its flag bits cleared; below p.
+	readCanonical(c, in, 0, true, ptr, fail)
 
 	// y = (x³ + 3)^((p+1)/4), a square root when there is one (p ≡ 3 mod 4): checked.
 	c.i32(atX).i32(atX).i32(atR2).call(mul)
