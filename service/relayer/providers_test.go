@@ -112,8 +112,7 @@ func TestARedisRestartedEmptyUnderTwoRelayers(t *testing.T) {
 	c := devchaintest.Start(t)
 	url, restart := redistest.Restartable(t)
 	k := relayertest.FundedKey(t, c)
-	over := map[string]string{"OPERATOR_PRIVATE_KEY": "", "OPERATOR_PRIVATE_KEYS": hexutil.Encode(crypto.FromECDSA(k)),
-		"REDIS_URL": url, "OPERATOR_LEASE_TTL": "2s", "RECEIPT_TIMEOUT": "20s", "REPLACE_AFTER": "10s"}
+	over := relayertest.LeasedKey(k, url, map[string]string{"OPERATOR_LEASE_TTL": "2s", "RECEIPT_TIMEOUT": "20s", "REPLACE_AFTER": "10s"})
 	a := relayertest.Start(t, c, over) // waits out the new Redis's quiet spell, then leases k
 	standby := make(chan *relayer.Service, 1)
 	cfg, err := relayer.LoadConfig(relayertest.Env(t, c, over))

@@ -508,9 +508,8 @@ func TestNewWaitsForNoKey(t *testing.T) {
 	c := devchaintest.Start(t)
 	url, _ := redistest.Server(t)
 	k := relayertest.FundedKey(t, c)
-	over := map[string]string{"OPERATOR_PRIVATE_KEY": "", "OPERATOR_PRIVATE_KEYS": hexutil.Encode(crypto.FromECDSA(k)),
-		"REDIS_URL": url, "OPERATOR_LEASE_TTL": "5s"} // a renewal run late must not let b take k early
-	a := relayertest.Start(t, c, over) // holds k
+	over := relayertest.LeasedKey(k, url, map[string]string{"OPERATOR_LEASE_TTL": "5s"}) // a renewal run late must not let b take k early
+	a := relayertest.Start(t, c, over)                                                   // holds k
 	cfg, err := relayer.LoadConfig(relayertest.Env(t, c, over))
 	if err != nil {
 		t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
@@ -125,6 +126,14 @@ func FundedKey(t testing.TB, c *devchain.Chain) *ecdsa.PrivateKey {
 		t.Fatal(err)
 	}
 	return k
+}
+
+// LeasedKey is the overrides of a replica whose only operator key is k, leased on the Redis at
+// redisURL (the dev operator's key left out), with more overrides.
+func LeasedKey(k *ecdsa.PrivateKey, redisURL string, more map[string]string) map[string]string {
+	over := map[string]string{"OPERATOR_PRIVATE_KEY": "", "OPERATOR_PRIVATE_KEYS": hexutil.Encode(crypto.FromECDSA(k)), "REDIS_URL": redisURL}
+	maps.Copy(over, more)
+	return over
 }
 
 // Request makes a card worth amount of the chain's first token, paid by from, and a reveal

@@ -11,8 +11,6 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/common/hexutil"
-	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
@@ -93,8 +91,7 @@ func TestAReplicaCutOffFromRedisStopsBeforeTheStandbyTakesItsKey(t *testing.T) {
 	k := relayertest.FundedKey(t, c)
 	cut := newTCPCut(t, strings.TrimSuffix(strings.TrimPrefix(url, "redis://"), "/0"))
 	over := func(redisURL string, port int) map[string]string {
-		return map[string]string{"OPERATOR_PRIVATE_KEY": "", "OPERATOR_PRIVATE_KEYS": hexutil.Encode(crypto.FromECDSA(k)),
-			"REDIS_URL": redisURL, "OPERATOR_LEASE_TTL": "5s", "PORT": fmt.Sprint(port)}
+		return relayertest.LeasedKey(k, redisURL, map[string]string{"OPERATOR_LEASE_TTL": "5s", "PORT": fmt.Sprint(port)})
 	}
 
 	// Replica a, through the cut, runs as cmd/relayer does (Run).
