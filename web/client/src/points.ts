@@ -167,7 +167,6 @@ class ModuleMemory {
   private top = bufferAt;
   private scratchAt = 0;
   private scratchSize = 0;
-  shares = 0;
   constructor(readonly exports: Exports) {}
 
   private grow(to: number): void {
@@ -192,9 +191,9 @@ class ModuleMemory {
     return this.scratchAt;
   }
 
-  // dropped frees every share's memory once none is left.
-  dropped(): void {
-    if (--this.shares === 0) [this.top, this.scratchSize] = [bufferAt, 0];
+  // reset frees every share's memory (none is left).
+  reset(): void {
+    [this.top, this.scratchSize] = [bufferAt, 0];
   }
 }
 
@@ -210,7 +209,7 @@ export function withPointModule(raw: RawProver, exports: Exports): RawProver {
   const shares = new Map<number, Share>();
   const error = (e: unknown) => JSON.stringify({ error: String((e as Error)?.message ?? e) });
   const drop = (share: number) => {
-    if (shares.delete(share)) memory.dropped();
+    if (shares.delete(share) && shares.size === 0) memory.reset();
   };
   return {
     ...raw,
@@ -224,7 +223,6 @@ export function withPointModule(raw: RawProver, exports: Exports): RawProver {
         raw.shareDrop(share);
         return error(e);
       }
-      memory.shares++;
       return answer;
     },
     shareFeed(share, section, from, points) {

@@ -287,18 +287,17 @@ func toAffineCode(f, fp fns, inv uint32) *code {
 		Z(c)
 		c.call(inv)
 	} else {
-		part := func(e ref, k int32) ref { return func(c *code) { e(c); c.i32(k * elemSize).op(opI32Add) } }
-		a, b := part(Z, 0), part(Z, 1)
-		n, m := f.temp(4), part(f.temp(4), 1)
+		a, b := Z.half(0), Z.half(1)
+		n, m := f.temp(4), f.temp(4).half(1)
 		fp.Sqr(c, n, a)
 		fp.Sqr(c, m, b)
 		fp.Add(c, n, n, m)
 		m(c)
 		n(c)
 		c.call(inv)
-		fp.Mul(c, part(zi, 0), a, m)
+		fp.Mul(c, zi.half(0), a, m)
 		fp.Sub(c, n, fixed(atZero), b)
-		fp.Mul(c, part(zi, 1), n, m)
+		fp.Mul(c, zi.half(1), n, m)
 	}
 	f.Sqr(c, zi2, zi)
 	f.Mul(c, x, X, zi2)
@@ -312,7 +311,7 @@ func toAffineCode(f, fp fns, inv uint32) *code {
 	}
 	for k, e := range []ref{x, y} {
 		for j, part := range []int32{1, 0} { // A1, then A0
-			regularBigEndian(c, fp, func(c *code) { e(c); c.i32(part * elemSize).op(opI32Add) }, t, dst, uint32(64*k+32*j))
+			regularBigEndian(c, fp, e.half(part), t, dst, uint32(64*k+32*j))
 		}
 	}
 	return c

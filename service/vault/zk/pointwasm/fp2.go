@@ -3,13 +3,15 @@ package pointwasm
 // Fp2 = Fp[u]/(u² + 1), G2's field: an element is a0 + a1·u, a0 then a1 in memory (144 bytes).
 // Its functions call Fp's on the halves, with their temporaries at atFp2Temp.
 
-func half(at uint32, k int32) ref {
-	return func(c *code) {
-		c.get(at)
-		if k > 0 {
-			c.i32(k * elemSize).op(opI32Add)
-		}
+// arg is the address in local (or parameter) i.
+func arg(i uint32) ref { return func(c *code) { c.get(i) } }
+
+// half is part k (0: a0, 1: a1) of the Fp2 element at r.
+func (r ref) half(k int32) ref {
+	if k == 0 {
+		return r
 	}
+	return func(c *code) { r(c); c.i32(k * elemSize).op(opI32Add) }
 }
 
 func fp2Temp(k int32) ref { return fixed(atFp2Temp + k*elemSize) }
@@ -25,21 +27,21 @@ func fp2MulCode(fp fns, square bool) *code {
 	o, a, b := uint32(0), uint32(1), uint32(2)
 	t0, t1, t2, t3 := fp2Temp(0), fp2Temp(1), fp2Temp(2), fp2Temp(3)
 	if square {
-		fp.Add(c, t0, half(a, 0), half(a, 1))
-		fp.Sub(c, t1, half(a, 0), half(a, 1))
-		fp.Mul(c, t2, half(a, 0), half(a, 1))
-		fp.Mul(c, half(o, 0), t0, t1)
-		fp.Add(c, half(o, 1), t2, t2)
+		fp.Add(c, t0, arg(a).half(0), arg(a).half(1))
+		fp.Sub(c, t1, arg(a).half(0), arg(a).half(1))
+		fp.Mul(c, t2, arg(a).half(0), arg(a).half(1))
+		fp.Mul(c, arg(o).half(0), t0, t1)
+		fp.Add(c, arg(o).half(1), t2, t2)
 		return c
 	}
-	fp.Mul(c, t0, half(a, 0), half(b, 0))
-	fp.Mul(c, t1, half(a, 1), half(b, 1))
-	fp.Add(c, t2, half(a, 0), half(a, 1))
-	fp.Add(c, t3, half(b, 0), half(b, 1))
+	fp.Mul(c, t0, arg(a).half(0), arg(b).half(0))
+	fp.Mul(c, t1, arg(a).half(1), arg(b).half(1))
+	fp.Add(c, t2, arg(a).half(0), arg(a).half(1))
+	fp.Add(c, t3, arg(b).half(0), arg(b).half(1))
 	fp.Mul(c, t2, t2, t3)
 	fp.Sub(c, t2, t2, t0)
-	fp.Sub(c, half(o, 1), t2, t1)
-	fp.Sub(c, half(o, 0), t0, t1)
+	fp.Sub(c, arg(o).half(1), t2, t1)
+	fp.Sub(c, arg(o).half(0), t0, t1)
 	return c
 }
 
@@ -48,9 +50,9 @@ func fp2AddSubCode(fp fns, sub bool) *code {
 	c := newCode([]byte{i32, i32, i32}, nil)
 	for k := range int32(2) {
 		if sub {
-			fp.Sub(c, half(0, k), half(1, k), half(2, k))
+			fp.Sub(c, arg(0).half(k), arg(1).half(k), arg(2).half(k))
 		} else {
-			fp.Add(c, half(0, k), half(1, k), half(2, k))
+			fp.Add(c, arg(0).half(k), arg(1).half(k), arg(2).half(k))
 		}
 	}
 	return c
@@ -59,8 +61,8 @@ func fp2AddSubCode(fp fns, sub bool) *code {
 // fp2IsZeroCode is isZero(a) i32 in Fp2.
 func fp2IsZeroCode(fp fns) *code {
 	c := newCode([]byte{i32}, []byte{i32})
-	fp.IsZero(c, half(0, 0))
-	fp.IsZero(c, half(0, 1))
+	fp.IsZero(c, arg(0).half(0))
+	fp.IsZero(c, arg(0).half(1))
 	c.op(opI32And)
 	return c
 }
@@ -84,7 +86,7 @@ func loadG2Code(fp fns) *code {
 	c.op(opEnd)
 	for k, at := range []int32{1, 0, 3, 2} { // X.A1, X.A0, Y.A1, Y.A0 to their places
 		readCanonical(c, in, uint32(32*k), false, ptr, fail)
-		coord := half(out, at)
+		coord := arg(out).half(at)
 		fp.Mul(c, coord, fixed(atX), fixed(atR2))
 		coord(c)
 		c.call(fp.canon)

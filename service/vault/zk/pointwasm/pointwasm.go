@@ -126,8 +126,8 @@ func Module() []byte {
 	fp := fns{size: elemSize, one: atOneM, mul: m.add(montgomery(false)), sqr: m.add(montgomery(true)),
 		add: m.add(addSubCode(false)), sub: m.add(addSubCode(true)), canon: m.add(canonCode()),
 		isZero: m.add(isZeroCode()), copy: m.add(copyCode(elemSize))}
-	sqrt := m.add(powCode(fp.mul, fp.sqr, sqrtExp, atNibbles))
-	inv := m.add(powCode(fp.mul, fp.sqr, invExp, atInvNibs))
+	sqrt := m.add(powCode(fp, sqrtExp, atNibbles))
+	inv := m.add(powCode(fp, invExp, atInvNibs))
 	m.exports["decodeAffine"] = m.add(decodeCode(fp, sqrt))
 	m.exports["loadG2"] = m.add(loadG2Code(fp))
 	fp2 := fns{size: 2 * elemSize, one: atOneM2, mul: m.add(fp2MulCode(fp, false)), sqr: m.add(fp2MulCode(fp, true)),
@@ -297,28 +297,20 @@ func addSubCode(sub bool) *code {
 	return c
 }
 
-// copyElement copies an element from src to dst (i32 values the emit functions push).
-func copyElement(c *code, dst, src func()) {
-	for k := range uint32(limbs) {
-		dst()
-		src()
-		c.mem(opI64Load, 3, 8*k).mem(opI64St, 3, 8*k)
-	}
-}
-
 // powCode is pow(o, a): o = a^e (Montgomery form in and out), e the exponent whose 4-bit digits
 // (nibbles, most significant first, the first not 0) are at at: a fixed window of 4 bits, 14
 // products for the table, then per digit 4 squarings and a product. o may be a.
-func powCode(mul, sqr uint32, nibbles []byte, at int32) *code {
+func powCode(fp fns, nibbles []byte, at int32) *code {
 	c := newCode([]byte{i32, i32}, nil)
 	const o, pa = 0, 1
+	mul, sqr := fp.mul, fp.sqr
 	slot := func(k int) int32 { return int32(atTable + elemSize*k) }
-	copyElement(c, func() { c.i32(slot(1)) }, func() { c.get(pa) })
+	fp.Copy(c, fixed(slot(1)), arg(pa))
 	c.i32(slot(2)).i32(slot(1)).call(sqr)
 	for k := 3; k < 16; k++ {
 		c.i32(slot(k)).i32(slot(k - 1)).i32(slot(1)).call(mul)
 	}
-	copyElement(c, func() { c.get(o) }, func() { c.i32(slot(int(nibbles[0]))) })
+	fp.Copy(c, arg(o), fixed(slot(int(nibbles[0]))))
 	i, nib := c.local(i32), c.local(i32)
 	c.i32(1).set(i)
 	c.op(opBlock, blockVoid, opLoop, blockVoid)
@@ -484,8 +476,8 @@ func decodeCode(f fns, pow uint32) *code {
 	c.op(opEnd)
 
 	c.i32(atX).call(canon)
-	copyElement(c, func() { c.get(out) }, func() { c.i32(atX) })
-	copyElement(c, func() { c.get(out).i32(elemSize).op(opI32Add) }, func() { c.i32(atY) })
+	f.Copy(c, arg(out), fixed(atX))
+	f.Copy(c, f.coord(out, 1), fixed(atY))
 	c.get(i).i32(1).op(opI32Add).set(i).br(0)
 	c.op(opEnd, opEnd)
 	c.i32(-1)

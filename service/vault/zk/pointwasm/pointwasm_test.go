@@ -344,60 +344,64 @@ func scalarsFor(rng *mrand.Rand, n int) []fr.Element {
 // and r - 1; every window size from 2 bits to 11 (points.ts's windowBits uses 2 to 9).
 var msmCases = []struct{ n, c int }{{1, 4}, {2, 3}, {16, 2}, {120, 5}, {50, 6}, {304, 7}, {304, 8}, {304, 9}, {304, 10}, {304, 11}}
 
-func TestMSMIsGnarks(t *testing.T) {
+// testMSM checks the module's MSM in group g against gnark's (want) over 300 random points
+// (random's) and the cases scalarsFor sets: a point thrice, one and its opposite, infinity; and
+// that a point and its opposite by one scalar sum to infinity.
+func testMSM[P any, PP interface {
+	*P
+	Neg(*P) *P
+}](t *testing.T, g group, random func(*mrand.Rand) P, encode func([]P) []byte, want func([]P, []fr.Element) []byte) {
 	m := newModule(t)
 	rng := mrand.New(mrand.NewPCG(7, 8))
-	pts := randomPoints(rng, 300)
-	var neg bn254.G1Affine
-	neg.Neg(&pts[1])
-	pts = append(pts, pts[0], pts[0], neg, bn254.G1Affine{})
+	pts := make([]P, 300)
+	for i := range pts {
+		pts[i] = random(rng)
+	}
+	var neg, infinity P
+	PP(&neg).Neg(&pts[1])
+	pts = append(pts, pts[0], pts[0], neg, infinity)
 	scalars := scalarsFor(rng, 300)
 	for _, tc := range msmCases {
-		var want bn254.G1Affine
-		if _, err := want.MultiExp(pts[:tc.n], scalars[:tc.n], ecc.MultiExpConfig{}); err != nil {
-			t.Fatal(err)
-		}
-		w := want.RawBytes()
-		if want.IsInfinity() {
-			w = [64]byte{}
-		}
-		if got := m.msm(t, g1, compressed(pts[:tc.n]), scalars[:tc.n], tc.c); !bytes.Equal(got, w[:]) {
+		w := want(pts[:tc.n], scalars[:tc.n])
+		if got := m.msm(t, g, encode(pts[:tc.n]), scalars[:tc.n], tc.c); !bytes.Equal(got, w) {
 			t.Fatalf("%d points, windows of %d bits: got %x, want %x", tc.n, tc.c, got, w)
 		}
 	}
-	if got := m.msm(t, g1, compressed([]bn254.G1Affine{pts[1], neg}), []fr.Element{scalars[1], scalars[1]}, 5); !bytes.Equal(got, make([]byte, 64)) {
+	if got := m.msm(t, g, encode([]P{pts[1], neg}), []fr.Element{scalars[1], scalars[1]}, 5); !bytes.Equal(got, make([]byte, g.rawSize)) {
 		t.Fatalf("P and -P: got %x, want infinity", got)
 	}
 }
 
-func TestMSMInG2IsGnarks(t *testing.T) {
-	m := newModule(t)
-	rng := mrand.New(mrand.NewPCG(9, 10))
-	_, _, _, g := bn254.Generators()
-	pts := make([]bn254.G2Affine, 300)
-	for i := range pts {
-		pts[i].ScalarMultiplication(&g, new(big.Int).SetUint64(rng.Uint64()))
-	}
-	var neg bn254.G2Affine
-	neg.Neg(&pts[1])
-	pts = append(pts, pts[0], pts[0], neg, bn254.G2Affine{})
-	scalars := scalarsFor(rng, 300)
-	for _, tc := range msmCases {
-		var want bn254.G2Affine
-		if _, err := want.MultiExp(pts[:tc.n], scalars[:tc.n], ecc.MultiExpConfig{}); err != nil {
+func TestMSMIsGnarks(t *testing.T) {
+	_, _, g, _ := bn254.Generators()
+	testMSM(t, g1, func(rng *mrand.Rand) bn254.G1Affine {
+		var p bn254.G1Affine
+		return *p.ScalarMultiplication(&g, new(big.Int).SetUint64(rng.Uint64()))
+	}, compressed, func(pts []bn254.G1Affine, s []fr.Element) []byte {
+		var sum bn254.G1Affine
+		if _, err := sum.MultiExp(pts, s, ecc.MultiExpConfig{}); err != nil {
 			t.Fatal(err)
 		}
-		w := want.RawBytes()
-		if want.IsInfinity() {
-			w = [128]byte{}
+		if sum.IsInfinity() {
+			return make([]byte, 64)
 		}
-		if got := m.msm(t, g2, rawG2(pts[:tc.n]), scalars[:tc.n], tc.c); !bytes.Equal(got, w[:]) {
-			t.Fatalf("%d points, windows of %d bits: got %x, want %x", tc.n, tc.c, got, w)
+		r := sum.RawBytes()
+		return r[:]
+	})
+}
+
+func TestMSMInG2IsGnarks(t *testing.T) {
+	_, _, _, g := bn254.Generators()
+	testMSM(t, g2, func(rng *mrand.Rand) bn254.G2Affine {
+		var p bn254.G2Affine
+		return *p.ScalarMultiplication(&g, new(big.Int).SetUint64(rng.Uint64()))
+	}, rawG2, func(pts []bn254.G2Affine, s []fr.Element) []byte {
+		var sum bn254.G2Affine
+		if _, err := sum.MultiExp(pts, s, ecc.MultiExpConfig{}); err != nil {
+			t.Fatal(err)
 		}
-	}
-	if got := m.msm(t, g2, rawG2([]bn254.G2Affine{pts[1], neg}), []fr.Element{scalars[1], scalars[1]}, 5); !bytes.Equal(got, make([]byte, 128)) {
-		t.Fatalf("P and -P: got %x, want infinity", got)
-	}
+		return rawG2([]bn254.G2Affine{sum})
+	})
 }
 
 func TestLoadG2RefusesWhatIsNotRaw(t *testing.T) {
