@@ -50,7 +50,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	c, err := devchain.Start(ctx, devchain.Config{ChainID: *chainID, Host: *host, Port: *port, BlockTime: *blockTime, VerificationKey: vk,
-		SpareOperators: *spareOperators, SpareFaucets: *spareFaucets})
+		SpareOperators: *spareOperators, SpareFaucets: *spareFaucets, OnChainDeployment: true})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "devnet:", err)
 		os.Exit(1)

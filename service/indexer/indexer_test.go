@@ -11,6 +11,7 @@ import (
 
 	"github.com/seed018cc74c/vaultd/gen/contracts"
 	"github.com/seed018cc74c/vaultd/gen/indexerapi"
+	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
 	"github.com/seed018cc74c/vaultd/service/vault/card"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
@@ -24,7 +25,7 @@ var insertedTopic = contracts.NewCommitRevealVault().GetABI().Events["Commitment
 func TestIndexesTheVaultsEvents(t *testing.T) { eachStore(t, testIndexesTheVaultsEvents) }
 
 func testIndexesTheVaultsEvents(t *testing.T) {
-	c := devchaintest.Start(t)
+	c := devchaintest.StartConfig(t, devchain.Config{OnChainDeployment: true}) // its logs are indexed too
 	s := startIndexer(t, c, t.TempDir(), nil)
 	cards := commit(t, c, 0, 3)
 	keys, _ := zk.DevKeys()

@@ -144,7 +144,7 @@ func testLaggingReceiptsAreNotAReorg(t *testing.T) {
 // set.
 func TestStartedFromADeploymentFile(t *testing.T) {
 	t.Parallel()
-	c := devchaintest.Start(t)
+	c := devchaintest.StartConfig(t, devchain.Config{OnChainDeployment: true}) // its logs are indexed too
 	m := c.Manifest()
 	file := filepath.Join(t.TempDir(), "deployment.json")
 	data, _ := json.Marshal(map[string]any{"chainId": m.ChainID, "startBlock": m.StartBlock, "contracts": m.Contracts, "tokens": m.Tokens})

@@ -43,9 +43,9 @@ func replicaPair(t *testing.T, c *devchain.Chain, over, aOver map[string]string)
 // copy waited for a transaction never sent, 504 TX_PENDING).
 func TestARevealWhoseSendWasRefusedCanBeSentAgain(t *testing.T) {
 	t.Parallel()
-	refuse := func(t *testing.T, c *devchain.Chain, proxy *relayertest.FaultProxy, a, b *relayertest.Server) {
+	refuse := func(t *testing.T, c *devchain.Chain, proxy *devchain.FaultProxy, a, b *relayertest.Server) {
 		_, req := relayertest.Request(t, c, relayertest.User(c, 0), 37)
-		proxy.RefuseWith("eth_sendRawTransaction", "insufficient funds for gas * price + value")
+		proxy.SetReply("eth_sendRawTransaction", relayertest.InsufficientFunds, 0)
 		relayertest.WantCode(t, "a send the node refused", relayertest.Reveal(t, a, req), 502, "CHAIN_UNAVAILABLE")
 		proxy.Heal()
 		if r := relayertest.Reveal(t, b, req); r.JSON200 == nil || !r.JSON200.Success {
@@ -54,13 +54,13 @@ func TestARevealWhoseSendWasRefusedCanBeSentAgain(t *testing.T) {
 	}
 	t.Run("in process", func(t *testing.T) {
 		c := devchaintest.Start(t)
-		proxy := relayertest.NewFaultProxy(t, c.RPCURL)
+		proxy := devchaintest.Faults(t, c.RPCURL)
 		s := relayertest.Start(t, c, map[string]string{"RPC_URL": proxy.URL})
 		refuse(t, c, proxy, s, s)
 	})
 	t.Run("redis and postgres", func(t *testing.T) {
 		c := devchaintest.Start(t)
-		proxy := relayertest.NewFaultProxy(t, c.RPCURL)
+		proxy := devchaintest.Faults(t, c.RPCURL)
 		a, b, _ := replicaPair(t, c, nil, map[string]string{"RPC_URL": proxy.URL})
 		refuse(t, c, proxy, a, b)
 	})

@@ -241,15 +241,15 @@ func cardRequest(r relayerapi.RevealRequest) card.Request {
 func TestClientGoneMidReveal(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)
-	proxy := relayertest.NewFaultProxy(t, c.RPCURL)
+	proxy := devchaintest.Faults(t, c.RPCURL)
 	s := relayertest.Start(t, c, map[string]string{"RPC_URL": proxy.URL, "RPC_TIMEOUT": "10s"})
 	_, req := relayertest.Request(t, c, relayertest.User(c, 0), 41)
 
-	proxy.StallUntilHeal("eth_call") // the chain checks wait
+	proxy.SetRule(devchain.OnMethod("eth_call", devchain.Hold)) // the chain checks wait
 	firstCtx, leave := context.WithCancel(ctx)
 	first := make(chan error, 1)
 	go func() { _, err := s.Client.RevealWithResponse(firstCtx, req); first <- err }()
-	for proxy.Hung.Load() == 0 {
+	for proxy.Counts()[devchain.Hold] == 0 {
 		time.Sleep(5 * time.Millisecond)
 	}
 	second := make(chan *relayerapi.RevealResponse, 1)
@@ -271,13 +271,13 @@ func TestClientGoneMidReveal(t *testing.T) {
 func TestANullifierSpentDuringTheChecksIsUsed(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)
-	proxy := relayertest.NewFaultProxy(t, c.RPCURL)
+	proxy := devchaintest.Faults(t, c.RPCURL)
 	s := relayertest.Start(t, c, map[string]string{"RPC_URL": proxy.URL, "RPC_TIMEOUT": "30s"})
 	other := relayertest.Start(t, c, map[string]string{"OPERATOR_PRIVATE_KEY": hexutil.Encode(crypto.FromECDSA(relayertest.FundedKey(t, c)))})
 	_, req := relayertest.Request(t, c, relayertest.User(c, 0), 43)
-	proxy.StallUntilHeal("eth_estimateGas") // the simulation, after check 1
+	proxy.SetRule(devchain.OnMethod("eth_estimateGas", devchain.Hold)) // the simulation, after check 1
 	first := revealAsync(t, s, req)
-	platformtest.WaitFor(t, "the simulation to wait", func() bool { return proxy.Hung.Load() > 0 })
+	platformtest.WaitFor(t, "the simulation to wait", func() bool { return proxy.Counts()[devchain.Hold] > 0 })
 	if r := relayertest.Reveal(t, other, req); r.StatusCode() != 200 {
 		t.Fatalf("the reveal at the other relayer: %d %s", r.StatusCode(), r.Body)
 	}
@@ -290,10 +290,10 @@ func TestANullifierSpentDuringTheChecksIsUsed(t *testing.T) {
 func TestRefusedSendIsNotCounted(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)
-	proxy := relayertest.NewFaultProxy(t, c.RPCURL)
+	proxy := devchaintest.Faults(t, c.RPCURL)
 	s := relayertest.Start(t, c, map[string]string{"RPC_URL": proxy.URL, "RATE_LIMIT_PER_RECIPIENT": "1/1h", "RATE_LIMIT_TOTAL": "1/1h"})
 	_, req := relayertest.Request(t, c, relayertest.User(c, 0), 51)
-	proxy.RefuseWith("eth_sendRawTransaction", "insufficient funds for gas * price + value")
+	proxy.SetReply("eth_sendRawTransaction", relayertest.InsufficientFunds, 0)
 	relayertest.WantCode(t, "send refused", relayertest.Reveal(t, s, req), 502, "CHAIN_UNAVAILABLE")
 	proxy.Heal()
 	if r := relayertest.Reveal(t, s, req); r.StatusCode() != 200 {
@@ -402,8 +402,8 @@ func TestStartAdoptsPoolTransactions(t *testing.T) {
 func TestNodeWithoutBlockReceipts(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)
-	proxy := relayertest.NewFaultProxy(t, c.RPCURL)
-	proxy.RefuseWith("eth_getBlockReceipts", "the method eth_getBlockReceipts does not exist/is not available")
+	proxy := devchaintest.Faults(t, c.RPCURL)
+	proxy.SetRule(devchain.OnMethod("eth_getBlockReceipts", devchain.MethodMissing))
 	s := relayertest.Start(t, c, map[string]string{"RPC_URL": proxy.URL})
 	for i := range 3 {
 		_, req := relayertest.Request(t, c, relayertest.User(c, i), int64(81+i))

@@ -337,15 +337,15 @@ func TestGateIsCheckedAgainAtTheSend(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)
 	min := thresholdJustUnderBalance(t, c)
-	proxy := relayertest.NewFaultProxy(t, c.RPCURL)
+	proxy := devchaintest.Faults(t, c.RPCURL)
 	s := relayertest.Start(t, c, map[string]string{"RPC_URL": proxy.URL, "RPC_TIMEOUT": "10s", "MIN_OPERATOR_BALANCE": min, "BALANCE_POLL_INTERVAL": "1h"})
 	_, first := relayertest.Request(t, c, relayertest.User(c, 0), 1)
 	_, second := relayertest.Request(t, c, relayertest.User(c, 1), 2)
 	start := relayertest.OperatorNonce(t, c)
 
-	proxy.StallUntilHeal("eth_call") // both requests get past the gate and wait in the chain checks
+	proxy.SetRule(devchain.OnMethod("eth_call", devchain.Hold)) // both requests get past the gate and wait in the chain checks
 	a, b := revealAsync(t, s, first), revealAsync(t, s, second)
-	platformtest.WaitFor(t, "both requests in the chain checks", func() bool { return proxy.Hung.Load() >= 4 })
+	platformtest.WaitFor(t, "both requests in the chain checks", func() bool { return proxy.Counts()[devchain.Hold] >= 4 })
 	proxy.Heal()
 	codes := map[int]int{}
 	for _, ch := range []<-chan *relayerapi.RevealResponse{a, b} {

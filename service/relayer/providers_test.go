@@ -66,7 +66,7 @@ func TestAClaimIsKeptWhileItsRevealWaits(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)
 	url, _ := redistest.Server(t)
-	slow := relayertest.NewFaultProxy(t, c.RPCURL)
+	slow := devchaintest.Faults(t, c.RPCURL)
 	// A TTL of seconds: a claim is refreshed every third of it, and a loaded machine has run a
 	// refresh 400 ms late (at 600 ms the claim lapsed, and a answered 503 while b sent).
 	shared := map[string]string{"REDIS_URL": url, "NULLIFIER_CLAIM_TTL": "3s", "RECEIPT_TIMEOUT": "20s", "REPLACE_AFTER": "10s"}
@@ -74,9 +74,9 @@ func TestAClaimIsKeptWhileItsRevealWaits(t *testing.T) {
 	b := relayertest.Start(t, c, with(shared, map[string]string{"OPERATOR_PRIVATE_KEY": hexutil.Encode(crypto.FromECDSA(relayertest.FundedKey(t, c)))}))
 	_, req := relayertest.Request(t, c, relayertest.User(c, 0), 32)
 	start := relayertest.OperatorNonce(t, c)
-	slow.StallUntilHeal("eth_maxPriorityFeePerGas") // the fees a send reads, after the claim
+	slow.SetRule(devchain.OnMethod("eth_maxPriorityFeePerGas", devchain.Hold)) // the fees a send reads, after the claim
 	first := revealAsync(t, a, req)
-	platformtest.WaitFor(t, "a to hold the claim, waiting for the slow node", func() bool { return slow.Hung.Load() > 0 })
+	platformtest.WaitFor(t, "a to hold the claim, waiting for the slow node", func() bool { return slow.Counts()[devchain.Hold] > 0 })
 	time.Sleep(4 * time.Second) // past the claim's TTL
 	second := revealAsync(t, b, req)
 	waitSimulated(t, b.URL)

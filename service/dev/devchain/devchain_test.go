@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"math/big"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 
@@ -220,4 +222,65 @@ func TestReorgsWhileSealingNeverHang(t *testing.T) {
 	}
 	close(stop)
 	<-sent
+}
+
+// A chain started from the snapshot holds what a deployment on chain leaves: the same contracts
+// at the same addresses with the same code, the tokens registered with the same ids and minted
+// to the users, the vault's tree at the same root, the deployer's nonce past the deployment.
+func TestAChainFromTheSnapshotIsADeployedOne(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	onChain := devchaintest.StartConfig(t, devchain.Config{OnChainDeployment: true})
+	fromSnapshot := devchaintest.Start(t)
+	if onChain.Contracts != fromSnapshot.Contracts || fmt.Sprint(onChain.Tokens) != fmt.Sprint(fromSnapshot.Tokens) {
+		t.Fatalf("deployed %+v %+v, from the snapshot %+v %+v", onChain.Contracts, onChain.Tokens, fromSnapshot.Contracts, fromSnapshot.Tokens)
+	}
+	if fromSnapshot.StartBlock != 1 || onChain.StartBlock < 1 {
+		t.Fatalf("start blocks: %d on chain, %d from the snapshot", onChain.StartBlock, fromSnapshot.StartBlock)
+	}
+	vault, wrapped := contracts.NewCommitRevealVault(), contracts.NewWrappedToken()
+	read := func(c *devchain.Chain) string {
+		client := c.Client()
+		var b strings.Builder
+		for _, a := range []common.Address{c.Contracts.TokenFactory, c.Contracts.Verifier, c.Contracts.Vault, c.Contracts.CommitmentTree, c.Contracts.NullifierRegistry} {
+			code, err := client.CodeAt(ctx, a, nil)
+			if err != nil || len(code) == 0 {
+				t.Fatalf("no code at %s: %v", a, err)
+			}
+			fmt.Fprintf(&b, "%s %x\n", a, crypto.Keccak256(code))
+		}
+		root, err := bind.Call(vault.Instance(client, c.Contracts.Vault), nil, vault.PackGetLastRoot(), vault.UnpackGetLastRoot)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&b, "root %x\n", root)
+		for _, tok := range c.Tokens {
+			code, _ := client.CodeAt(ctx, tok.Address, nil)
+			fmt.Fprintf(&b, "%s %x\n", tok.Symbol, crypto.Keccak256(code))
+			if tok.Legacy {
+				continue
+			}
+			id, err := bind.Call(vault.Instance(client, c.Contracts.Vault), nil, vault.PackTokenIdOf(tok.Address), vault.UnpackTokenIdOf)
+			if err != nil || id.Sign() == 0 {
+				t.Fatalf("%s not registered: %v %v", tok.Symbol, id, err)
+			}
+			fmt.Fprintf(&b, "  id %v\n", id)
+			for _, u := range c.Accounts.Users {
+				bal, err := bind.Call(wrapped.Instance(client, tok.Address), nil, wrapped.PackBalanceOf(u.Address), wrapped.UnpackBalanceOf)
+				if err != nil {
+					t.Fatal(err)
+				}
+				fmt.Fprintf(&b, "  %s %v\n", u.Name, bal)
+			}
+		}
+		nonce, err := client.NonceAt(ctx, c.Accounts.Deployer.Address, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&b, "deployer nonce %d\n", nonce)
+		return b.String()
+	}
+	if a, b := read(onChain), read(fromSnapshot); a != b {
+		t.Fatalf("deployed on chain:\n%s\nfrom the snapshot:\n%s", a, b)
+	}
 }

@@ -39,11 +39,28 @@ const (
 	// NullReceipt answers null to eth_getTransactionReceipt and eth_getBlockReceipts without
 	// forwarding: a receipt index that lags the headers the same provider serves.
 	NullReceipt Fault = "null-receipt"
+	// Hold keeps the request until Release, then forwards it and answers: a node that is slow
+	// until the test says otherwise, so that it can act while the request waits.
+	Hold Fault = "held"
+	// Hang keeps the request until its caller gives up or Release, then closes the connection
+	// without forwarding it: a node that never answers.
+	Hang Fault = "hung"
 )
 
 // FaultRule decides the fault of a request by its JSON-RPC method; a request that is a batch is
 // decided once, by its first call's method.
 type FaultRule func(method string) Fault
+
+// OnMethod is the rule that injects f into calls of method ("*": every call) and passes the
+// others.
+func OnMethod(method string, f Fault) FaultRule {
+	return func(m string) Fault {
+		if method == "*" || m == method {
+			return f
+		}
+		return Pass
+	}
+}
 
 // FaultProxy stands between a service and a JSON-RPC endpoint and injects faults, as its rule
 // decides, into the requests it forwards. With HeadLag set it also serves an older head (a
@@ -62,6 +79,7 @@ type FaultProxy struct {
 	replies map[string]*reply // method → what is answered instead of the node
 	headLag uint64
 	slow    time.Duration // how long a forwarded request's lost answer takes
+	release chan struct{} // closed by Release: the requests held until then go
 	counts  map[Fault]int
 	asked   map[string]int // HTTP requests by their (first) call's method
 	called  map[string]int // calls by method, each of a batch counted
@@ -78,7 +96,7 @@ func NewFaultProxy(target string) (*FaultProxy, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &FaultProxy{URL: "http://" + ln.Addr().String(), target: u, client: &http.Client{}, counts: map[Fault]int{}}
+	p := &FaultProxy{URL: "http://" + ln.Addr().String(), target: u, client: &http.Client{}, counts: map[Fault]int{}, release: make(chan struct{})}
 	p.srv = &http.Server{Handler: http.HandlerFunc(p.serve)}
 	go p.srv.Serve(ln)
 	return p, nil
@@ -147,6 +165,23 @@ func (p *FaultProxy) SetLostAnswerDelay(d time.Duration) {
 	p.slow = d
 }
 
+// Release lets every request held so far (Hold, Hang) go; the rule still decides the next ones.
+func (p *FaultProxy) Release() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	close(p.release)
+	p.release = make(chan struct{})
+}
+
+// Heal ends every fault: no rule, no reply of the proxy's own, the node's head, and the requests
+// held released.
+func (p *FaultProxy) Heal() {
+	p.mu.Lock()
+	p.rule, p.replies, p.headLag = nil, nil, 0
+	p.mu.Unlock()
+	p.Release()
+}
+
 // Requests returns how many HTTP requests came whose (first) call is of method: a batch is one.
 func (p *FaultProxy) Requests(method string) int {
 	p.mu.Lock()
@@ -172,8 +207,11 @@ func (p *FaultProxy) Counts() map[Fault]int {
 	return out
 }
 
-// Close stops the proxy.
-func (p *FaultProxy) Close() error { return p.srv.Close() }
+// Close releases the requests held and stops the proxy.
+func (p *FaultProxy) Close() error {
+	p.Release()
+	return p.srv.Close()
+}
 
 type rpcCall struct {
 	ID     json.RawMessage `json:"id"`
@@ -215,7 +253,7 @@ func (p *FaultProxy) serve(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	p.mu.Lock()
-	rule, lag, slow := p.rule, p.headLag, p.slow
+	rule, lag, slow, release := p.rule, p.headLag, p.slow, p.release
 	p.mu.Unlock()
 	fault := Pass
 	if rule != nil && len(calls) > 0 {
@@ -242,6 +280,16 @@ func (p *FaultProxy) serve(w http.ResponseWriter, r *http.Request) {
 	case NullReceipt:
 		p.answerNullReceipts(w, calls, batch)
 		return
+	case Hold, Hang:
+		select {
+		case <-r.Context().Done():
+			return
+		case <-release:
+		}
+		if fault == Hang {
+			closeUnanswered(w)
+			return
+		}
 	}
 	if lag > 0 && !batch {
 		if answered := p.serveOldHead(w, calls[0], lag); answered {
@@ -258,18 +306,23 @@ func (p *FaultProxy) serve(w http.ResponseWriter, r *http.Request) {
 	case fault == Throttle:
 		http.Error(w, "too many requests", http.StatusTooManyRequests)
 	case fault == Drop:
-		if hj, ok := w.(http.Hijacker); ok {
-			if conn, _, err := hj.Hijack(); err == nil {
-				conn.Close()
-				return
-			}
-		}
-		http.Error(w, "dropped", http.StatusBadGateway)
+		closeUnanswered(w)
 	default:
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(status)
 		w.Write(answer)
 	}
+}
+
+// closeUnanswered closes the request's connection with no answer written.
+func closeUnanswered(w http.ResponseWriter) {
+	if hj, ok := w.(http.Hijacker); ok {
+		if conn, _, err := hj.Hijack(); err == nil {
+			conn.Close()
+			return
+		}
+	}
+	http.Error(w, "dropped", http.StatusBadGateway)
 }
 
 func isReceiptMethod(m string) bool {

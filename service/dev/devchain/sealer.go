@@ -2,12 +2,12 @@ package devchain
 
 import (
 	"fmt"
-	"github.com/ethereum/go-ethereum/core/txpool"
 	"slices"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core"
+	"github.com/ethereum/go-ethereum/core/txpool"
 	"github.com/ethereum/go-ethereum/core/types"
 )
 

@@ -105,7 +105,7 @@ func Run(ctx context.Context, cfg Config) error {
 			return err
 		}
 	}
-	chain, err := devchain.Start(ctx, devchain.Config{Host: cfg.Host, Port: cfg.RPCPort, BlockTime: cfg.BlockTime, VerificationKey: vk})
+	chain, err := devchain.Start(ctx, devchain.Config{Host: cfg.Host, Port: cfg.RPCPort, BlockTime: cfg.BlockTime, VerificationKey: vk, OnChainDeployment: true})
 	if err != nil {
 		return err
 	}

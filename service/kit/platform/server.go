@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -58,28 +59,14 @@ type HandlerOptions struct {
 // preflights are answered before routing and every answer, errors included, is readable by an
 // allowed origin. Every error leaves as the one JSON error shape.
 func NewHandler(o HandlerOptions) (http.Handler, error) {
-	spec, err := openapi3.NewLoader().LoadFromData(o.SpecYAML)
-	if err != nil {
-		return nil, fmt.Errorf("openapi document: %w", err)
-	}
-	if err := spec.Validate(context.Background()); err != nil {
-		return nil, fmt.Errorf("openapi document: %w", err)
-	}
-	specJSON, err := json.Marshal(spec)
+	doc, err := documentOf(o.SpecYAML)
 	if err != nil {
 		return nil, err
 	}
+	spec, specJSON, booleans := doc.spec, doc.json, doc.booleans
 	tracer := o.Tracer
 	if tracer == nil {
 		tracer = noop.NewTracerProvider().Tracer("")
-	}
-	// The document's servers are for readers; requests are matched on their paths alone, so
-	// every check holds whatever host the service is reached at (a router that knows servers
-	// finds no route for another host, and the checks that need a route were skipped).
-	spec.Servers = nil
-	booleans, err := strictQuery(spec)
-	if err != nil {
-		return nil, fmt.Errorf("openapi document: %w", err)
 	}
 	r := chi.NewRouter()
 	r.Use(withLogger(o.Logger), recoverer, requestID, cors(o.CORS), clientIP(o.TrustedProxies), traced(tracer, o.TrustTraceParent), metricsMiddleware(newHTTPMetrics(o.Metrics)), plainPath, middleware.GetHead)
@@ -105,6 +92,48 @@ func NewHandler(o HandlerOptions) (http.Handler, error) {
 		o.API(api)
 	})
 	return r, nil
+}
+
+// document is a service's OpenAPI document as its handlers use it.
+type document struct {
+	spec     *openapi3.T // read-only once made: the handlers of one process share it
+	json     []byte      // what GET /openapi.json answers
+	booleans func(http.Handler) http.Handler
+	err      error
+}
+
+// documents are the documents parsed so far, by their YAML: a process that makes many handlers
+// of one service (a test suite: hundreds) parses and validates its document once.
+var documents sync.Map // string → *document, made once (a sync.OnceValue)
+
+// documentOf parses, validates and prepares the document specYAML, once a process.
+func documentOf(specYAML []byte) (*document, error) {
+	once, _ := documents.LoadOrStore(string(specYAML), sync.OnceValue(func() *document { return parseDocument(specYAML) }))
+	d := once.(func() *document)()
+	return d, d.err
+}
+
+func parseDocument(specYAML []byte) *document {
+	spec, err := openapi3.NewLoader().LoadFromData(specYAML)
+	if err != nil {
+		return &document{err: fmt.Errorf("openapi document: %w", err)}
+	}
+	if err := spec.Validate(context.Background()); err != nil {
+		return &document{err: fmt.Errorf("openapi document: %w", err)}
+	}
+	specJSON, err := json.Marshal(spec)
+	if err != nil {
+		return &document{err: err}
+	}
+	// The document's servers are for readers; requests are matched on their paths alone, so
+	// every check holds whatever host the service is reached at (a router that knows servers
+	// finds no route for another host, and the checks that need a route were skipped).
+	spec.Servers = nil
+	booleans, err := strictQuery(spec)
+	if err != nil {
+		return &document{err: fmt.Errorf("openapi document: %w", err)}
+	}
+	return &document{spec: spec, json: specJSON, booleans: booleans}
 }
 
 // docsHTML is the API reference page every service serves at /docs: it renders the service's

@@ -30,6 +30,9 @@ import (
 
 var ctx = context.Background()
 
+// InsufficientFunds is a node's refusal of a send, as devchain.FaultProxy's SetReply answers it.
+const InsufficientFunds = `"error":{"code":-32000,"message":"insufficient funds for gas * price + value"}`
+
 // Env is a relayer's environment on chain c, with small timings for tests, over set last.
 func Env(t testing.TB, c *devchain.Chain, over map[string]string) func(string) string {
 	t.Helper()

@@ -3,6 +3,7 @@ package serial_test
 import (
 	"testing"
 
+	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
 	"github.com/seed018cc74c/vaultd/service/relayer/relayertest"
 )
@@ -14,7 +15,7 @@ func TestRPCFaults(t *testing.T) {
 	// Not in parallel, and a 1 s RPC_TIMEOUT rather than less: a shorter one lapsed when other
 	// work took the cores (other packages' tests, CI's other lanes).
 	c := devchaintest.Start(t)
-	proxy := relayertest.NewFaultProxy(t, c.RPCURL)
+	proxy := devchaintest.Faults(t, c.RPCURL)
 	s := relayertest.Start(t, c, map[string]string{"RPC_URL": proxy.URL, "RPC_TIMEOUT": "1s", "RECEIPT_TIMEOUT": "3s", "REPLACE_AFTER": "2s"})
 	start := relayertest.OperatorNonce(t, c)
 
@@ -23,8 +24,12 @@ func TestRPCFaults(t *testing.T) {
 	// 504 TX_PENDING with its hash. Once the node answers, the same transaction is broadcast
 	// again and mined, and the same request gets its outcome.
 	_, a := relayertest.Request(t, c, relayertest.User(c, 0), 21)
-	proxy.Set("eth_sendRawTransaction", true, false)
-	proxy.Set("eth_getTransactionByHash", true, false)
+	proxy.SetRule(func(method string) devchain.Fault {
+		if method == "eth_sendRawTransaction" || method == "eth_getTransactionByHash" {
+			return devchain.Hang
+		}
+		return devchain.Pass
+	})
 	pending := relayertest.Reveal(t, s, a)
 	relayertest.WantCode(t, "send hangs", pending, 504, "TX_PENDING")
 	proxy.Heal()
@@ -34,7 +39,7 @@ func TestRPCFaults(t *testing.T) {
 
 	// 2. The whole RPC is down: 502 at the first check; back up, the same request succeeds.
 	_, f := relayertest.Request(t, c, relayertest.User(c, 4), 25)
-	proxy.Down()
+	proxy.SetRule(devchain.OnMethod("*", devchain.Hang))
 	relayertest.WantCode(t, "RPC down", relayertest.Reveal(t, s, f), 502, "CHAIN_UNAVAILABLE")
 	proxy.Heal()
 	if r := relayertest.Reveal(t, s, f); r.StatusCode() != 200 {
@@ -44,7 +49,7 @@ func TestRPCFaults(t *testing.T) {
 	// 3. The send's answer is lost although the node took it: the relayer finds the transaction
 	// by its hash and reports its outcome instead of reusing the nonce.
 	_, b := relayertest.Request(t, c, relayertest.User(c, 1), 22)
-	proxy.Set("eth_sendRawTransaction", false, true)
+	proxy.SetRule(devchain.OnMethod("eth_sendRawTransaction", devchain.LoseAnswer))
 	if r := relayertest.Reveal(t, s, b); r.StatusCode() != 200 {
 		t.Fatalf("lost answer: %d %s", r.StatusCode(), r.Body)
 	}
@@ -52,7 +57,7 @@ func TestRPCFaults(t *testing.T) {
 
 	// 4. The node refuses the send: 502, the nonce is not used.
 	_, e := relayertest.Request(t, c, relayertest.User(c, 3), 24)
-	proxy.RefuseWith("eth_sendRawTransaction", "insufficient funds for gas * price + value")
+	proxy.SetReply("eth_sendRawTransaction", relayertest.InsufficientFunds, 0)
 	relayertest.WantCode(t, "send refused", relayertest.Reveal(t, s, e), 502, "CHAIN_UNAVAILABLE")
 	proxy.Heal()
 
