@@ -219,32 +219,19 @@ type rpcCall struct {
 	Params json.RawMessage `json:"params"`
 }
 
+// serve answers one HTTP request: the proxy's own reply, or the rule's fault injected before the
+// node is asked (in place of asking it) or after (in place of its answer).
 func (p *FaultProxy) serve(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		return
 	}
-	var calls []rpcCall
-	batch := json.Unmarshal(body, &calls) == nil
-	if !batch {
-		var one rpcCall
-		if json.Unmarshal(body, &one) != nil {
-			http.Error(w, "not JSON-RPC", http.StatusBadRequest)
-			return
-		}
-		calls = []rpcCall{one}
+	calls, batch, ok := parseCalls(body)
+	if !ok {
+		http.Error(w, "not JSON-RPC", http.StatusBadRequest)
+		return
 	}
-	if len(calls) > 0 {
-		p.mu.Lock()
-		if p.asked == nil {
-			p.asked, p.called = map[string]int{}, map[string]int{}
-		}
-		p.asked[calls[0].Method]++
-		for _, c := range calls {
-			p.called[c.Method]++
-		}
-		p.mu.Unlock()
-	}
+	p.record(calls)
 	if !batch {
 		if members, ok := p.replyFor(calls[0].Method); ok {
 			w.Header().Set("Content-Type", "application/json")
@@ -267,41 +254,18 @@ func (p *FaultProxy) serve(w http.ResponseWriter, r *http.Request) {
 		p.counts[fault]++
 		p.mu.Unlock()
 	}
-	switch fault {
-	case MethodMissing:
-		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"the method %s does not exist/is not available"}}`, orNull(calls[0].ID), calls[0].Method)
+	if p.answeredBefore(w, r, fault, calls, batch, slow, release) {
 		return
-	case Slow:
-		time.Sleep(slow)
-	case Refuse:
-		http.Error(w, "bad gateway", http.StatusBadGateway)
-		return
-	case NullReceipt:
-		p.answerNullReceipts(w, calls, batch)
-		return
-	case Hold, Hang:
-		select {
-		case <-r.Context().Done():
-			return
-		case <-release:
-		}
-		if fault == Hang {
-			closeUnanswered(w)
-			return
-		}
 	}
-	if lag > 0 && !batch {
-		if answered := p.serveOldHead(w, calls[0], lag); answered {
-			return
-		}
+	if lag > 0 && !batch && p.serveOldHead(w, calls[0], lag) {
+		return
 	}
 	status, answer, err := p.forward(body)
 	if fault == LoseAnswer || fault == Throttle || fault == Drop {
 		time.Sleep(slow)
 	}
 	switch {
-	case fault == LoseAnswer || (err != nil && fault == Pass):
+	case fault == LoseAnswer || err != nil:
 		http.Error(w, "bad gateway", http.StatusBadGateway)
 	case fault == Throttle:
 		http.Error(w, "too many requests", http.StatusTooManyRequests)
@@ -312,6 +276,64 @@ func (p *FaultProxy) serve(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(status)
 		w.Write(answer)
 	}
+}
+
+// parseCalls reads a JSON-RPC request: one call, or a batch.
+func parseCalls(body []byte) (calls []rpcCall, batch, ok bool) {
+	if json.Unmarshal(body, &calls) == nil {
+		return calls, true, true
+	}
+	var one rpcCall
+	if json.Unmarshal(body, &one) != nil {
+		return nil, false, false
+	}
+	return []rpcCall{one}, false, true
+}
+
+// record counts a request by its first call's method, and each of its calls.
+func (p *FaultProxy) record(calls []rpcCall) {
+	if len(calls) == 0 {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.asked == nil {
+		p.asked, p.called = map[string]int{}, map[string]int{}
+	}
+	p.asked[calls[0].Method]++
+	for _, c := range calls {
+		p.called[c.Method]++
+	}
+}
+
+// answeredBefore injects the faults that come before the node is asked: those that answer in its
+// place (true), and the waits (Slow, Hold) after which the request goes on.
+func (p *FaultProxy) answeredBefore(w http.ResponseWriter, r *http.Request, fault Fault, calls []rpcCall, batch bool, slow time.Duration, release <-chan struct{}) bool {
+	switch fault {
+	case MethodMissing:
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"the method %s does not exist/is not available"}}`, orNull(calls[0].ID), calls[0].Method)
+		return true
+	case Slow:
+		time.Sleep(slow)
+	case Refuse:
+		http.Error(w, "bad gateway", http.StatusBadGateway)
+		return true
+	case NullReceipt:
+		p.answerNullReceipts(w, calls, batch)
+		return true
+	case Hold, Hang:
+		select {
+		case <-r.Context().Done():
+			return true
+		case <-release:
+		}
+		if fault == Hang {
+			closeUnanswered(w)
+			return true
+		}
+	}
+	return false
 }
 
 // closeUnanswered closes the request's connection with no answer written.
