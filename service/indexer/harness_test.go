@@ -1,16 +1,10 @@
 package indexer_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"maps"
 	"math/big"
-	"net/http"
-	"net/http/httptest"
-	"net/http/httputil"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -193,51 +187,6 @@ func commit(t testing.TB, c *devchain.Chain, user, n int) []card.Card {
 		out = append(out, cd)
 	}
 	return out
-}
-
-// rpcProxy forwards JSON-RPC to the node, except methods it answers itself: a node that does
-// what the real one cannot be made to (empty eth_getLogs answers, no eth_getBlockReceipts).
-type rpcProxy struct {
-	url    string
-	answer map[string]func(id json.RawMessage) any
-
-	mu    sync.Mutex
-	calls map[string]int
-}
-
-// count is how many times method was called.
-func (p *rpcProxy) count(method string) int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.calls[method]
-}
-
-func newRPCProxy(t testing.TB, target string, answer map[string]func(id json.RawMessage) any) *rpcProxy {
-	u, _ := url.Parse(target)
-	p := &rpcProxy{answer: answer, calls: map[string]int{}}
-	fwd := httputil.NewSingleHostReverseProxy(u)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		var call struct {
-			ID     json.RawMessage
-			Method string
-		}
-		if json.Unmarshal(body, &call) == nil {
-			p.mu.Lock()
-			p.calls[call.Method]++
-			p.mu.Unlock()
-			if f, ok := p.answer[call.Method]; ok {
-				w.Header().Set("Content-Type", "application/json")
-				json.NewEncoder(w).Encode(f(call.ID))
-				return
-			}
-		}
-		fwd.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
-	p.url = srv.URL
-	return p
 }
 
 func hexes(events []indexerapi.Event, arg string) []string { return hexesOf(events, arg) }

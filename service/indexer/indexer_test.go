@@ -80,16 +80,12 @@ func TestEmptyGetLogsAndNoBlockReceipts(t *testing.T) {
 
 func testEmptyGetLogsAndNoBlockReceipts(t *testing.T) {
 	c := devchaintest.Start(t)
-	empty := newRPCProxy(t, c.RPCURL, map[string]func(json.RawMessage) any{
-		"eth_getLogs": func(id json.RawMessage) any { return map[string]any{"jsonrpc": "2.0", "id": id, "result": []any{}} },
-	})
-	noReceipts := newRPCProxy(t, c.RPCURL, map[string]func(json.RawMessage) any{
-		"eth_getBlockReceipts": func(id json.RawMessage) any {
-			return map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{"code": -32601, "message": "the method eth_getBlockReceipts does not exist/is not available"}}
-		},
-	})
-	a := startIndexer(t, c, t.TempDir(), map[string]string{"RPC_URL": empty.url})
-	b := startIndexer(t, c, t.TempDir(), map[string]string{"RPC_URL": noReceipts.url})
+	empty := devchaintest.Faults(t, c.RPCURL)
+	empty.SetReply("eth_getLogs", `"result":[]`, 0)
+	noReceipts := devchaintest.Faults(t, c.RPCURL)
+	noReceipts.SetRule(devchain.OnMethod("eth_getBlockReceipts", devchain.MethodMissing))
+	a := startIndexer(t, c, t.TempDir(), map[string]string{"RPC_URL": empty.URL})
+	b := startIndexer(t, c, t.TempDir(), map[string]string{"RPC_URL": noReceipts.URL})
 	commit(t, c, 0, 2)
 	caughtUp(t, a, c)
 	caughtUp(t, b, c)
@@ -98,16 +94,16 @@ func testEmptyGetLogsAndNoBlockReceipts(t *testing.T) {
 			t.Errorf("%s: %d CommitmentInserted, want 2", name, len(got))
 		}
 	}
-	asked := noReceipts.count("eth_getBlockReceipts") // by the fetchers of the first batch, at most
+	asked := noReceipts.Calls("eth_getBlockReceipts") // by the fetchers of the first batch, at most
 	commit(t, c, 0, 1)
 	caughtUp(t, b, c)
 	if got := list(t, b, "CommitmentInserted", 1000); len(got) != 3 {
 		t.Errorf("without eth_getBlockReceipts: %d CommitmentInserted, want 3", len(got))
 	}
-	if empty.count("eth_getLogs") != 0 {
-		t.Errorf("the indexer called eth_getLogs %d times", empty.count("eth_getLogs"))
+	if empty.Calls("eth_getLogs") != 0 {
+		t.Errorf("the indexer called eth_getLogs %d times", empty.Calls("eth_getLogs"))
 	}
-	if n := noReceipts.count("eth_getBlockReceipts"); n != asked || asked > 8 {
+	if n := noReceipts.Calls("eth_getBlockReceipts"); n != asked || asked > 8 {
 		t.Errorf("eth_getBlockReceipts asked %d times by the first batch, %d in all: asked again after the node said it has none", asked, n)
 	}
 }

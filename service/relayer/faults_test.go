@@ -5,10 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
-	"net/http"
-	"net/http/httptest"
-	"net/http/httputil"
-	"net/url"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -403,7 +399,7 @@ func TestNodeWithoutBlockReceipts(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)
 	proxy := devchaintest.Faults(t, c.RPCURL)
-	proxy.SetRule(devchain.OnMethod("eth_getBlockReceipts", devchain.MethodMissing))
+	proxy.SetReply("eth_getBlockReceipts", `"error":{"code":-32000,"message":"the method eth_getBlockReceipts does not exist/is not available"}`, 0) // some providers' words, not -32601
 	s := relayertest.Start(t, c, map[string]string{"RPC_URL": proxy.URL})
 	for i := range 3 {
 		_, req := relayertest.Request(t, c, relayertest.User(c, i), int64(81+i))
@@ -508,29 +504,19 @@ func TestRevealThroughAFallbackRPCEndpoint(t *testing.T) {
 }
 
 // The endpoint in use fails while a reveal's transaction is in flight (a proxy in front of the
-// dev chain that starts answering 503): the relayer follows the transaction to its receipt
+// dev chain that starts answering 502): the relayer follows the transaction to its receipt
 // through the fallback and answers 200, with one transaction sent.
 func TestTheRPCEndpointFailsMidFlight(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)
-	var down atomic.Bool
-	target, _ := url.Parse(c.RPCURL)
-	rp := httputil.NewSingleHostReverseProxy(target)
-	first := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if down.Load() {
-			http.Error(w, "down", http.StatusServiceUnavailable)
-			return
-		}
-		rp.ServeHTTP(w, r)
-	}))
-	t.Cleanup(first.Close)
+	first := devchaintest.Faults(t, c.RPCURL)
 	s := relayertest.Start(t, c, map[string]string{"RPC_URL": first.URL + "," + c.RPCURL, "RECEIPT_TIMEOUT": "10s", "REPLACE_AFTER": "5s"})
 	_, req := relayertest.Request(t, c, relayertest.User(c, 0), 6)
 	start := relayertest.OperatorNonce(t, c)
 	c.PauseSealing()
 	resp := revealAsync(t, s, req)
 	platformtest.WaitFor(t, "the relayer's transaction in the pool", func() bool { return relayertest.PendingOperatorNonce(t, c) == start+1 })
-	down.Store(true)
+	first.SetRule(devchain.OnMethod("*", devchain.Refuse)) // the endpoint in use is down: 502
 	c.ResumeSealing()
 	if r := <-resp; r.StatusCode() != 200 {
 		t.Fatalf("with the endpoint in use failing mid-flight: %d %s", r.StatusCode(), r.Body)

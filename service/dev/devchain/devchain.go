@@ -99,7 +99,7 @@ type Chain struct {
 
 // Start boots the node with the dev accounts funded and the contracts deployed, and returns once
 // it serves. Unless cfg.OnChainDeployment, the contracts are in its genesis, deployed once a
-// process for each kind of chain (snapshot.go), and the first transaction is block 1's.
+// process for each kind of chain (snapshot.go), and block 1 is empty.
 func Start(ctx context.Context, cfg Config) (*Chain, error) {
 	if cfg.ChainID == 0 {
 		cfg.ChainID = DefaultChainID
@@ -128,7 +128,7 @@ func Start(ctx context.Context, cfg Config) (*Chain, error) {
 		if c, err = boot(cfg, snap.genesis(cfg.ChainID), false); err != nil {
 			return nil, err
 		}
-		c.Contracts, c.Tokens, c.libraries = snap.contracts, slices.Clone(snap.tokens), snap.libraries
+		c.Contracts, c.Tokens, c.libraries = snap.contracts, slices.Clone(snap.tokens), maps.Clone(snap.libraries)
 		c.StartBlock = 1
 		c.commit() // an empty block 1: go-ethereum's transaction index starts at the first block after the genesis
 	}
@@ -276,7 +276,8 @@ type Accounts struct {
 	SpareOperators, SpareFaucets []Account
 }
 
-// Dev balances in wei. None is near overflow, and the fee recipient holds nothing at genesis.
+// Dev balances in wei. None is near overflow. The fee recipient holds nothing at the first
+// genesis, and a snapshot's genesis the deployment's tips.
 var (
 	ether           = big.NewInt(params.Ether)
 	deployerBalance = new(big.Int).Mul(big.NewInt(1_000_000), ether)

@@ -210,6 +210,7 @@ func (p *FaultProxy) Counts() map[Fault]int {
 // Close releases the requests held and stops the proxy.
 func (p *FaultProxy) Close() error {
 	p.Release()
+	defer p.client.CloseIdleConnections()
 	return p.srv.Close()
 }
 

@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"net/netip"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/go-chi/chi/v5"
@@ -220,4 +221,30 @@ func TestMetricsCarryTraceExemplars(t *testing.T) {
 	if !strings.HasPrefix(kind, "text/plain") || strings.Contains(body, "trace_id") {
 		t.Fatalf("the default format: %s", kind)
 	}
+}
+
+// Handlers of one document built at once share it, parsed once, and none writes to it: under
+// `go test -race` (which needs cgo) a write by one handler's making is reported here.
+func TestHandlersOfOneDocumentBuiltAtOnce(t *testing.T) {
+	t.Parallel()
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			reg := prometheus.NewRegistry()
+			h, err := platform.NewHandler(platform.HandlerOptions{SpecYAML: []byte(spec), Metrics: reg, Gatherer: reg,
+				API: func(r chi.Router) {
+					r.Get("/things/{id}", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusOK) })
+				}})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "http://elsewhere.example/things/1", nil))
+			if rec.Code != http.StatusOK {
+				t.Errorf("GET /things/1 on another host than the document's server: %d %s", rec.Code, rec.Body)
+			}
+		})
+	}
+	wg.Wait()
 }

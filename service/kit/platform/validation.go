@@ -26,8 +26,9 @@ var errNoAdminRoutes = errors.New("no admin key is set: no admin routes")
 // the service checks the key itself, and answers a wrong one with its own code.
 func validator(spec *openapi3.T, admin bool) func(http.Handler) http.Handler {
 	validate := middleware.OapiRequestValidatorWithOptions(spec, &middleware.Options{
+		// Not DoNotValidateServers: it clears the document's servers, a write to the document
+		// every handler of the process shares (NewHandler cleared them once).
 		SilenceServersWarning: true,
-		DoNotValidateServers:  true,
 		Options: openapi3filter.Options{
 			AuthenticationFunc: func(ctx context.Context, in *openapi3filter.AuthenticationInput) error {
 				switch {

@@ -351,10 +351,10 @@ func (o *Outbox) Start(poll time.Duration) {
 			}
 		}()
 	}
-	// Close waits for a sweep under way rather than cancelling it: pgx cancels a statement on a
-	// connection of its own, so one cancelled before the database began it can still run after
-	// Close removed this replica's endpoints, and an announcement landing then lists them as
-	// live, their rows not dead-lettered by the other replicas, for endpointLive.
+	// Close waits for a sweep under way rather than cancelling it: a statement already sent when
+	// pgx gives up on it still runs, possibly after Close removed this replica's endpoints, and
+	// an announcement landing then lists them as live, their rows not dead-lettered by the
+	// other replicas, for endpointLive (TestCloseWaitsForAnAnnouncementOnItsWay).
 	loop(nil, func(ctx context.Context) {
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
