@@ -130,8 +130,7 @@ func caughtUp(t testing.TB, s *server, c *devchain.Chain) {
 			t.Fatal(err)
 		}
 		h, err := s.client.GetHealthWithResponse(ctx)
-		// A chain still at the block before the start block has nothing to index.
-		if err == nil && h.JSON200 != nil && (h.JSON200.IndexedTo.BlockHash == head.Hash().Hex() || head.Number.Uint64() < c.StartBlock && h.JSON200.IndexedTo.BlockNumber == head.Number.Int64()) {
+		if err == nil && h.JSON200 != nil && h.JSON200.IndexedTo.BlockHash == head.Hash().Hex() {
 			return
 		}
 		if time.Now().After(deadline) {
