@@ -45,7 +45,7 @@ var snapshots struct {
 	of map[kind]*deployment
 }
 
-// deployment is the snapshot of one kind, taken by the first chain of that kind to start.
+// deployment is the snapshot of one kind, taken once, at the first start of that kind.
 type deployment struct {
 	sync.Mutex
 	snap *snapshot
@@ -71,8 +71,9 @@ func deployed(ctx context.Context, cfg Config) (*snapshot, error) {
 	if d.snap != nil {
 		return d.snap, nil
 	}
-	c, err := boot(Config{ChainID: cfg.ChainID, Host: "127.0.0.1", Users: cfg.Users, SpareOperators: cfg.SpareOperators,
-		SpareFaucets: cfg.SpareFaucets, VerificationKey: cfg.VerificationKey}, accountsGenesis(cfg), true)
+	template := cfg
+	template.Host, template.Port = "127.0.0.1", 0 // beside the chain asked for, on a port of its own
+	c, err := boot(template, accountsGenesis(cfg), true)
 	if err != nil {
 		return nil, err
 	}

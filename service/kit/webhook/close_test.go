@@ -80,8 +80,8 @@ type holdingProxy struct {
 	mu      sync.Mutex
 	marker  []byte
 	held    bool
-	release func()
-	let     chan struct{}
+	let     chan struct{} // closed by release
+	letOnce sync.Once
 }
 
 func newHoldingProxy(t *testing.T, server string) *holdingProxy {
@@ -90,8 +90,6 @@ func newHoldingProxy(t *testing.T, server string) *holdingProxy {
 		t.Fatal(err)
 	}
 	p := &holdingProxy{addr: ln.Addr().String(), let: make(chan struct{})}
-	var once sync.Once
-	p.release = func() { once.Do(func() { close(p.let) }) }
 	t.Cleanup(func() { p.release(); ln.Close() })
 	go func() {
 		for {
@@ -135,6 +133,9 @@ func (p *holdingProxy) forward(upstream, client net.Conn) {
 		}
 	}
 }
+
+// release lets the held chunk go, and every one after it.
+func (p *holdingProxy) release() { p.letOnce.Do(func() { close(p.let) }) }
 
 func (p *holdingProxy) holdNext(marker []byte) {
 	p.mu.Lock()
