@@ -16,6 +16,7 @@ import (
 )
 
 func main() {
+	floodbench.ServeFaucetIfAsked()
 	cfg := floodbench.Config{}
 	flag.DurationVar(&cfg.Duration, "duration", 3*time.Minute, "how long the flood lasts")
 	flag.DurationVar(&cfg.Window, "window", time.Minute, "the faucet's rate and spend window (an hour, scaled down)")
@@ -27,6 +28,10 @@ func main() {
 	flag.IntVar(&cfg.BotWorkers, "bot-cores", 1, "the bot's solvers, one a core")
 	flag.DurationVar(&cfg.HonestEvery, "honest-every", 5*time.Second, "an honest claim starts this often")
 	flag.Float64Var(&cfg.PhoneRate, "phone-rate", 10.1, "an honest phone's argon2id tries per second")
+	burst := flag.Int("burst", 0, "instead of a flood: this many claims at once with bogus solutions (a random nonce each), the faucet in a process of its own")
+	nets := flag.Int("nets", 256, "with -burst: the IPv6 /64s they come from")
+	distinct := flag.Bool("distinct", false, "with -burst: a challenge for each claim (by default one challenge for all)")
+	checks := flag.Int("checks", 0, "with -burst: FAUCET_POW_CHECKS (0: the faucet's default)")
 	flag.Parse()
 	cfg.MemoryKiB = uint32(*memory)
 	dir, err := os.MkdirTemp("", "floodbench-*")
@@ -36,6 +41,15 @@ func main() {
 	}
 	defer os.RemoveAll(dir)
 	cfg.DataDir = dir
+	if *burst > 0 {
+		_, err := floodbench.Burst(context.Background(), floodbench.BurstConfig{Claims: *burst, Nets: *nets, Distinct: *distinct,
+			MemoryKiB: cfg.MemoryKiB, Checks: *checks, DataDir: dir}, os.Stdout)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "floodbench:", err)
+			os.Exit(1) //nolint:gocritic // the temporary folder is left behind on failure
+		}
+		return
+	}
 	res, err := floodbench.Run(context.Background(), cfg, os.Stdout)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "floodbench:", err)

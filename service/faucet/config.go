@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"math/big"
+	"runtime"
 	"strings"
 	"time"
 
@@ -45,6 +46,10 @@ type PowConfig struct {
 	Work      uint64        // expected hashes per solution at no demand (16 times as many at the total limit)
 	MemoryKiB uint32        // argon2id's memory per hash
 	TTL       time.Duration // how long a challenge may be solved
+	// Checks is how many solutions are checked at once (each one argon2id hash of MemoryKiB):
+	// what bounds the memory and the cores a flood of claims can take (FAUCET_POW_CHECKS, the
+	// cores by default).
+	Checks int
 	// Secret is the key challenges are signed with, shared by the replicas (FAUCET_POW_SECRET,
 	// at least 32 bytes as hex); a faucet alone makes one at each start. Never logged.
 	Secret []byte
@@ -63,9 +68,10 @@ type WalletConfig struct {
 // LimitsConfig are the faucet's rate limits, and where they are counted: in this process, or in
 // the Redis at RedisURL so that they hold across every replica sharing it.
 type LimitsConfig struct {
-	PerIP, Total ratelimit.Rate
-	IPv6Prefix   int    // leading bits of an IPv6 address that are one client
-	RedisURL     string // never logged: it may carry a password
+	PerIP, Total   ratelimit.Rate
+	ChallengePerIP ratelimit.Rate // GET /api/faucet/challenge, per client IP
+	IPv6Prefix     int            // leading bits of an IPv6 address that are one client
+	RedisURL       string         // never logged: it may carry a password
 	// WipeQuiet is how long claims are refused once the Redis is found to have lost what it
 	// held (restarted empty): its windows and budget started again from nothing.
 	WipeQuiet time.Duration
@@ -90,16 +96,18 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		},
 		Tx: txmgr.LoadConfig(e),
 		Limits: LimitsConfig{
-			PerIP:      ratelimit.FromEnv(e, "RATE_LIMIT_PER_IP", "5/1h"),
-			Total:      ratelimit.FromEnv(e, "RATE_LIMIT_TOTAL", "1000/1h"),
-			IPv6Prefix: ratelimit.IPv6PrefixFromEnv(e),
-			RedisURL:   e.String("REDIS_URL", ""),
-			WipeQuiet:  e.Duration("REDIS_WIPE_QUIET", 10*time.Second),
+			PerIP:          ratelimit.FromEnv(e, "RATE_LIMIT_PER_IP", "5/1h"),
+			Total:          ratelimit.FromEnv(e, "RATE_LIMIT_TOTAL", "1000/1h"),
+			ChallengePerIP: ratelimit.FromEnv(e, "RATE_LIMIT_CHALLENGE_PER_IP", "30/1h"),
+			IPv6Prefix:     ratelimit.IPv6PrefixFromEnv(e),
+			RedisURL:       e.String("REDIS_URL", ""),
+			WipeQuiet:      e.Duration("REDIS_WIPE_QUIET", 10*time.Second),
 		},
 		Pow: PowConfig{
 			Work:      uint64(e.Int("FAUCET_POW_WORK", DefaultPowWork, 0, 1<<40)),
 			MemoryKiB: uint32(e.Int("FAUCET_POW_MEMORY_KIB", 8*1024, 64, 1<<20)),
 			TTL:       e.Duration("FAUCET_POW_TTL", 10*time.Minute),
+			Checks:    int(e.Int("FAUCET_POW_CHECKS", int64(runtime.GOMAXPROCS(0)), 1, 1024)),
 		},
 		Gates:       loadGates(e),
 		DatabaseURL: e.String("DATABASE_URL", "sqlite:faucet.db"),

@@ -27,6 +27,10 @@ const (
 	PowInvalid                           // a challenge not this faucet's for the address, or a nonce that misses its target
 	PowExpired                           // a challenge past its expiry
 	PowUsed                              // a challenge that let a claim through already
+	PowStale                             // a challenge whose work is below a share of the work asked now (powStaleShare)
+	PowTriedOut                          // a challenge checked powTries times already
+	PowInFlight                          // a challenge being checked for another request now
+	PowBusy                              // every check's slot stayed taken for powQueueWait
 	GateBalanceLow                       // the claimant holds less than GATE_MIN_BALANCE on the gate chain
 	GateNonceLow                         // the claimant has sent fewer than GATE_MIN_NONCE transactions there
 	GateUnavailable                      // the gate chain did not answer
@@ -48,6 +52,34 @@ type ClaimError struct {
 
 func (e *ClaimError) Error() string { return e.Message }
 func (e *ClaimError) Unwrap() error { return e.Cause }
+
+// isPow reports whether r is a refusal of checkSolution's.
+func (r Reason) isPow() bool {
+	switch r {
+	case PowRequired, PowInvalid, PowExpired, PowStale, PowTriedOut, PowInFlight, PowBusy:
+		return true
+	}
+	return false
+}
+
+// powLabel is a proof-of-work refusal's label on vaultd_faucet_pow_refused_total.
+func (r Reason) powLabel() string {
+	switch r {
+	case PowRequired:
+		return "required"
+	case PowExpired:
+		return "expired"
+	case PowStale:
+		return "stale"
+	case PowTriedOut:
+		return "tried_out"
+	case PowInFlight:
+		return "in_flight"
+	case PowBusy:
+		return "busy"
+	}
+	return "invalid"
+}
 
 func chainUnavailable(err error) *ClaimError {
 	return &ClaimError{Reason: ChainUnavailable, Message: "the chain is unavailable, try again later", Cause: err}

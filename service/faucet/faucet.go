@@ -88,6 +88,7 @@ type Faucet struct {
 	powMu        sync.Mutex    // guards powWork and powAt
 	powWork      uint64        // the work challenges ask, as counted at powAt
 	powAt        time.Time
+	powChecks    *checks // the solutions being checked: at most cfg.Pow.Checks at once, one per challenge
 
 	// life is the service's lifetime: followers and the reconciler end with it.
 	life    context.Context
@@ -173,7 +174,7 @@ func (f *Faucet) Claim(ctx context.Context, addr common.Address, proof Proof) (c
 	if err := f.gate.Check(ctx); err != nil {
 		return c, err
 	}
-	challenge, err := f.checkSolution(addr, proof.Work)
+	challenge, err := f.checkSolution(ctx, addr, proof.Work)
 	if err != nil {
 		return c, err
 	}

@@ -49,3 +49,86 @@ func TestAChallengeIsSpentOnce(t *testing.T) {
 		}
 	}
 }
+
+// A challenge's tries are counted on every replica: two stores on one Postgres count one
+// challenge's tries together, a SQLite file alone; another challenge starts from one.
+func TestAChallengesTriesAreCountedEverywhere(t *testing.T) {
+	t.Parallel()
+	now := time.Unix(1_800_000_000, 0)
+	open := func(url string, wallet byte) *store {
+		s, err := openStore(url, 1337, common.Address{wallet}, noop.NewTracerProvider())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	}
+	pg := sqldbtest.Postgres(t)
+	for name, stores := range map[string][]*store{
+		"postgres": {open(pg, 1), open(pg, 2)},
+		"sqlite":   {open("sqlite:"+t.TempDir()+"/faucet.db", 1)},
+	} {
+		for i := range 4 {
+			tries, err := stores[i%len(stores)].tryChallenge(t.Context(), "0x01", now.Add(time.Minute), now)
+			if err != nil || tries != i+1 {
+				t.Fatalf("%s: try %d counted %d (%v)", name, i+1, tries, err)
+			}
+		}
+		if tries, err := stores[0].tryChallenge(t.Context(), "0x02", now.Add(time.Minute), now); err != nil || tries != 1 {
+			t.Fatalf("%s: another challenge's first try counted %d (%v)", name, tries, err)
+		}
+		later := now.Add(2 * time.Minute) // both expired: purged
+		if _, err := stores[0].tryChallenge(t.Context(), "0x03", later.Add(time.Minute), later); err != nil {
+			t.Fatal(err)
+		}
+		var n int
+		if err := stores[0].db.QueryRow(`SELECT COUNT(*) FROM pow_tries`).Scan(&n); err != nil || n != 1 {
+			t.Fatalf("%s: %d tried challenges kept, want the one not expired (%v)", name, n, err)
+		}
+	}
+}
+
+// The checks of solutions are bounded: a challenge is checked by one request at a time (the
+// second refused at once), and with every slot taken a check waits powQueueWait, then is
+// refused busy; a slot given back is taken again.
+func TestChecksAreBounded(t *testing.T) {
+	t.Parallel()
+	c := newChecks(1)
+	leave, err := c.enter([16]byte{1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.enter([16]byte{1}); reasonOf(err) != PowInFlight {
+		t.Fatalf("the same challenge again: %v", err)
+	}
+	if _, err := c.enter([16]byte{2}); reasonOf(err) != PowBusy {
+		t.Fatalf("another challenge with the one slot taken: %v", err)
+	}
+	if _, err := c.enter([16]byte{2}); reasonOf(err) != PowBusy {
+		t.Fatalf("a check refused busy left its challenge marked as being checked: %v", err)
+	}
+	leave()
+	done := make(chan error)
+	go func() {
+		leave, err := c.enter([16]byte{2})
+		if err == nil {
+			leave()
+		}
+		done <- err
+	}()
+	if err := <-done; err != nil {
+		t.Fatalf("a check once the slot is free: %v", err)
+	}
+	if leave, err := c.enter([16]byte{1}); err != nil {
+		t.Fatalf("the first challenge once its check ended: %v", err)
+	} else {
+		leave()
+	}
+}
+
+func reasonOf(err error) Reason {
+	if ce, ok := err.(*ClaimError); ok {
+		return ce.Reason
+	}
+	return 0
+}

@@ -2,9 +2,12 @@ package faucet_test
 
 import (
 	"encoding/hex"
+	"encoding/json"
+	"fmt"
 	"maps"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -207,5 +210,156 @@ func TestWrongSolutionsPastThePerIPLimitCostNoHash(t *testing.T) {
 	}
 	if m := scrape(t, s); !strings.Contains(m, "vaultd_faucet_pow_verify_duration_seconds_count 3\n") {
 		t.Fatalf("hashes computed for 10 wrong solutions, 3 allowed:\n%s", platformtest.Grep(m, "pow_verify_duration_seconds_count"))
+	}
+}
+
+// missingNonce is a nonce that misses c's target.
+func missingNonce(t testing.TB, token string) int64 {
+	t.Helper()
+	c, err := pow.Parse(token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := int64(0)
+	for pow.Meets(pow.Hash(c, uint64(n)), c.Work) {
+		n++
+	}
+	return n
+}
+
+// A challenge is checked against three solutions at most: after three wrong nonces even its
+// right one is refused, and nothing is paid, so one challenge cannot buy hashes without end.
+func TestAChallengeIsCheckedThreeTimesAtMost(t *testing.T) {
+	t.Parallel()
+	c := devchaintest.Start(t)
+	s := startFaucet(t, c, t.TempDir(), cheapPow(map[string]string{"RATE_LIMIT_PER_IP": "100/1h"}))
+	addr := freshAddress(t)
+	ch := challenge(t, s, addr)
+	sol, miss := solve(t, ch), missingNonce(t, ch.Challenge)
+	for range 3 {
+		r := claimWith(t, s, addr, &faucetapi.PowSolution{Challenge: ch.Challenge, Nonce: miss})
+		wantError(t, "a wrong nonce", r.StatusCode(), r.Body, http.StatusForbidden, faucet.CodePowInvalid)
+	}
+	r := claimWith(t, s, addr, sol)
+	wantError(t, "the right nonce after three wrong ones", r.StatusCode(), r.Body, http.StatusForbidden, faucet.CodePowInvalid)
+	if !strings.Contains(string(r.Body), "checked 3 times") {
+		t.Errorf("the refusal does not say why: %s", r.Body)
+	}
+	if m := scrape(t, s); !strings.Contains(m, "vaultd_faucet_pow_verify_duration_seconds_count 3\n") ||
+		!strings.Contains(m, `vaultd_faucet_pow_refused_total{reason="tried_out"} 1`+"\n") {
+		t.Fatalf("hashes and refusals:\n%s", platformtest.Grep(m, "vaultd_faucet_pow_"))
+	}
+	if r := claimWith(t, s, addr, solve(t, challenge(t, s, addr))); r.StatusCode() != http.StatusAccepted {
+		t.Fatalf("a new challenge, solved: %d %s", r.StatusCode(), r.Body)
+	}
+}
+
+// Many claims at once carrying one challenge with random nonces (the sender does no work) cost
+// the faucet three hashes at most: one request checks a challenge at a time (the others 429
+// with Retry-After, or 403 once it is tried out), whatever their timing.
+func TestOneChallengeSentManyTimesAtOnceCostsAFewHashes(t *testing.T) {
+	t.Parallel()
+	c := devchaintest.Start(t)
+	s := startFaucet(t, c, t.TempDir(), cheapPow(map[string]string{"RATE_LIMIT_PER_IP": "1000/1h", "FAUCET_POW_WORK": "1000000",
+		"FAUCET_POW_MEMORY_KIB": "16384"})) // hashes of 16 MiB: slow enough that requests overlap
+	addr := freshAddress(t)
+	ch := challenge(t, s, addr)
+	codes := make(chan string, 40)
+	var wg sync.WaitGroup
+	for i := range 40 {
+		wg.Go(func() {
+			r, err := s.client.ClaimWithResponse(ctx, faucetapi.ClaimRequest{Address: addr.Hex(), Pow: &faucetapi.PowSolution{Challenge: ch.Challenge, Nonce: int64(i)}})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			var e struct{ Code string }
+			_ = json.Unmarshal(r.Body, &e)
+			if r.StatusCode() == http.StatusTooManyRequests && r.HTTPResponse.Header.Get("Retry-After") == "" {
+				t.Errorf("a 429 without Retry-After: %s", r.Body)
+			}
+			codes <- fmt.Sprint(r.StatusCode(), " ", e.Code)
+		})
+	}
+	wg.Wait()
+	close(codes)
+	seen := map[string]int{}
+	for code := range codes {
+		seen[code]++
+	}
+	for code := range seen {
+		if code != "403 POW_INVALID" && code != "429 RATE_LIMITED" {
+			t.Errorf("answers %v: %q is neither a refused solution nor a challenge being checked", seen, code)
+		}
+	}
+	m := scrape(t, s)
+	var hashes int
+	if _, err := fmt.Sscanf(platformtest.Grep(m, "vaultd_faucet_pow_verify_duration_seconds_count"), "vaultd_faucet_pow_verify_duration_seconds_count %d", &hashes); err != nil || hashes < 1 || hashes > 3 {
+		t.Fatalf("40 claims with one challenge hashed %d times (answers %v), want 1 to 3 (%v)", hashes, seen, err)
+	}
+}
+
+// A solution banked while demand was low does not pay once demand has risen: eight challenges
+// solved at work 4; after seven claims of a total limit of eight a new challenge asks 45, and
+// the eighth banked solution (work 4, below half of 45) is refused POW_EXPIRED, nothing paid.
+func TestSolutionsBankedAtLowWorkExpireInAFlood(t *testing.T) {
+	t.Parallel()
+	c := devchaintest.Start(t)
+	s := startFaucet(t, c, t.TempDir(), cheapPow(map[string]string{"RATE_LIMIT_TOTAL": "8/1h", "RATE_LIMIT_PER_IP": "100/1h"}))
+	type banked struct {
+		addr common.Address
+		sol  *faucetapi.PowSolution
+	}
+	var bank []banked
+	for range 8 {
+		addr := freshAddress(t)
+		ch := challenge(t, s, addr)
+		if ch.Work != 4 {
+			t.Fatalf("the work at no demand: %d", ch.Work)
+		}
+		bank = append(bank, banked{addr, solve(t, ch)})
+	}
+	for _, b := range bank[:7] {
+		if r := claimWith(t, s, b.addr, b.sol); r.StatusCode() != http.StatusAccepted {
+			t.Fatalf("a banked claim while the work was still low: %d %s", r.StatusCode(), r.Body)
+		}
+	}
+	time.Sleep(time.Second) // the work counted once a second
+	if w := challenge(t, s, freshAddress(t)).Work; w != 45 {
+		t.Fatalf("the work at 7 of 8 claims: %d, want 45", w)
+	}
+	before := nonce(t, c, c.Accounts.Faucet.Address)
+	r := claimWith(t, s, bank[7].addr, bank[7].sol)
+	wantError(t, "a solution banked at work 4, used at 45", r.StatusCode(), r.Body, http.StatusForbidden, faucet.CodePowExpired)
+	if n := nonce(t, c, c.Accounts.Faucet.Address); n != before {
+		t.Fatalf("the refused claim sent %d transactions", n-before)
+	}
+	if r := claimWith(t, s, bank[7].addr, solve(t, challenge(t, s, bank[7].addr))); r.StatusCode() != http.StatusAccepted {
+		t.Fatalf("the same address with a challenge at today's work: %d %s", r.StatusCode(), r.Body)
+	}
+}
+
+// Challenges have their own limit per client IP (RATE_LIMIT_CHALLENGE_PER_IP): past it a
+// challenge is 429 with the limit's headers, and claims are not counted against it.
+func TestChallengesPerIPAreLimited(t *testing.T) {
+	t.Parallel()
+	c := devchaintest.Start(t)
+	s := startFaucet(t, c, t.TempDir(), cheapPow(map[string]string{"RATE_LIMIT_CHALLENGE_PER_IP": "2/1h"}))
+	addr := freshAddress(t)
+	sol := solve(t, challenge(t, s, addr))
+	challenge(t, s, freshAddress(t))
+	r, err := s.client.GetChallengeWithResponse(ctx, &faucetapi.GetChallengeParams{Address: freshAddress(t).Hex()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantError(t, "a third challenge", r.StatusCode(), r.Body, http.StatusTooManyRequests, "RATE_LIMITED")
+	if h := r.HTTPResponse.Header; h.Get("Retry-After") == "" || h.Get("RateLimit-Policy") != `"ip";q=2;w=3600` {
+		t.Errorf("the 429's headers: %v", h)
+	}
+	if r := claimWith(t, s, addr, sol); r.StatusCode() != http.StatusAccepted {
+		t.Fatalf("a claim past the challenges' limit: %d %s", r.StatusCode(), r.Body)
+	}
+	if m := scrape(t, s); !strings.Contains(m, `vaultd_faucet_rate_limited_total{limit="challenge_ip"} 1`+"\n") {
+		t.Errorf("the refusal is not counted:\n%s", platformtest.Grep(m, "rate_limited_total"))
 	}
 }

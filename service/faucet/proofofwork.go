@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -87,31 +88,116 @@ func (f *Faucet) work(ctx context.Context) (uint64, error) {
 	return work, nil
 }
 
-// checkSolution is the claim's proof of work, when the faucet asks for one: the challenge is
-// this faucet's, for addr, not expired (all cheap), then its hash meets the target (one
-// argon2id, what one try costs the claimant). Spending it is spendSolution's, once the claim is
-// about to be recorded.
-func (f *Faucet) checkSolution(addr common.Address, sol *Solution) (pow.Challenge, error) {
+// The bounds on checking solutions. A check is one argon2id hash (FAUCET_POW_MEMORY_KIB of
+// memory, milliseconds of a core) made before anything about the claim is read, and a challenge
+// costs nothing to ask for; so the checks running at once are bounded (memory: Checks × the
+// hash's memory), one challenge is checked by one request at a time, and a few times at most.
+const (
+	// powTries is how many solutions one challenge may be checked against, on every replica.
+	// An honest solver sends one; the next tries answer POW_INVALID without a hash.
+	powTries = 3
+	// powQueueWait is how long a claim waits for a check's turn before it is answered 503 with
+	// Retry-After: the faucet's memory stays bounded, its other routes answered.
+	powQueueWait = time.Second
+	// powStaleShare: a solution passes while its challenge's work is at least 1/powStaleShare of
+	// the work asked now, so that solutions banked while demand was low do not pay a flood's
+	// claims at a fraction of its price.
+	powStaleShare = 2
+)
+
+// checks bounds the solutions being checked: at most cap(slots) at once, one per challenge.
+type checks struct {
+	slots chan struct{}
+	mu    sync.Mutex
+	busy  map[[16]byte]bool // the challenges being checked
+}
+
+func newChecks(n int) *checks {
+	return &checks{slots: make(chan struct{}, max(n, 1)), busy: map[[16]byte]bool{}}
+}
+
+// enter takes a check's turn for challenge id: refused at once when another request is
+// checking the same challenge, after powQueueWait when every slot stayed taken. leave gives
+// the turn back.
+func (c *checks) enter(id [16]byte) (leave func(), err error) {
+	c.mu.Lock()
+	if c.busy[id] {
+		c.mu.Unlock()
+		return nil, &ClaimError{Reason: PowInFlight, RetryAfter: time.Second,
+			Message: "this challenge's solution is being checked for another request; try again in a moment"}
+	}
+	c.busy[id] = true
+	c.mu.Unlock()
+	free := func() {
+		c.mu.Lock()
+		delete(c.busy, id)
+		c.mu.Unlock()
+	}
+	wait := time.NewTimer(powQueueWait)
+	defer wait.Stop()
+	select {
+	case c.slots <- struct{}{}:
+		return func() { <-c.slots; free() }, nil
+	case <-wait.C:
+		free()
+		return nil, &ClaimError{Reason: PowBusy, RetryAfter: time.Second,
+			Message: "the faucet is checking as many proofs of work as it can at once; try again in a moment"}
+	}
+}
+
+// checkSolution is the claim's proof of work, when the faucet asks for one. What costs nothing
+// comes first: the challenge is this faucet's, for addr, not expired, its work not below a
+// share of what is asked now; then the check waits its turn (checks), counts as one of the
+// challenge's tries, and hashes once (what one try costs the claimant). Spending it is
+// spendSolution's, once the claim is about to be recorded.
+func (f *Faucet) checkSolution(ctx context.Context, addr common.Address, sol *Solution) (c pow.Challenge, err error) {
 	if f.pow == nil {
 		return pow.Challenge{}, nil
 	}
 	if sol == nil {
 		return pow.Challenge{}, &ClaimError{Reason: PowRequired, Message: "this faucet asks for proof of work: solve a challenge from GET /api/faucet/challenge and send it as pow"}
 	}
-	c, err := f.pow.Check(sol.Challenge, addr)
-	if err == nil {
-		start := time.Now()
-		err = pow.Verify(c, sol.Nonce)
-		f.metrics.powVerify.Observe(time.Since(start).Seconds())
-	}
+	defer func() {
+		var ce *ClaimError
+		if errors.As(err, &ce) {
+			f.metrics.powRefused.WithLabelValues(ce.Reason.powLabel()).Inc()
+		}
+	}()
+	c, err = f.pow.Check(sol.Challenge, addr)
 	switch {
-	case err == nil:
-		return c, nil
 	case errors.Is(err, pow.ErrExpired):
 		return c, &ClaimError{Reason: PowExpired, Message: err.Error()}
-	default:
+	case err != nil:
 		return c, &ClaimError{Reason: PowInvalid, Message: err.Error()}
 	}
+	now, err := f.work(ctx)
+	if err != nil {
+		return c, err
+	}
+	if c.Work*powStaleShare < now {
+		return c, &ClaimError{Reason: PowStale, Message: fmt.Sprintf("the work asked rose to %d since this challenge (work %d) was issued: ask for a new one", now, c.Work)}
+	}
+	leave, err := f.powChecks.enter(c.ID)
+	if err != nil {
+		return c, err
+	}
+	defer leave()
+	tries, err := f.store.tryChallenge(ctx, hexutil.Encode(c.ID[:]), c.Expires, time.Now())
+	if err != nil {
+		return c, fmt.Errorf("count the challenge's tries: %w", err)
+	}
+	if tries > powTries {
+		return c, &ClaimError{Reason: PowTriedOut, Message: fmt.Sprintf("this challenge was checked %d times already: ask for a new one", powTries)}
+	}
+	f.metrics.powChecking.Inc()
+	start := time.Now()
+	err = pow.Verify(c, sol.Nonce)
+	f.metrics.powVerify.Observe(time.Since(start).Seconds())
+	f.metrics.powChecking.Dec()
+	if err != nil {
+		return c, &ClaimError{Reason: PowInvalid, Message: err.Error()}
+	}
+	return c, nil
 }
 
 // spendSolution records the claim's challenge as spent, on every replica: it lets this claim

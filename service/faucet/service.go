@@ -89,6 +89,7 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 	if f.pow, err = newIssuer(cfg.Pow); err != nil {
 		return nil, err
 	}
+	f.powChecks = newChecks(cfg.Pow.Checks)
 	if f.gates, err = newGates(cfg.Gates); err != nil {
 		return nil, err
 	}
@@ -118,9 +119,10 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 			f.onResume()
 		}
 	}
-	var adminIP ratelimit.Window = ratelimit.New(cfg.Admin.PerIP)
+	var adminIP, challengeIP ratelimit.Window = ratelimit.New(cfg.Admin.PerIP), ratelimit.New(cfg.Limits.ChallengePerIP)
 	if rdb != nil {
 		adminIP = ratelimit.NewRedis(rdb, "faucet:admin-ip", cfg.Admin.PerIP)
+		challengeIP = ratelimit.NewRedis(rdb, "faucet:challenge-ip", cfg.Limits.ChallengePerIP)
 	}
 	admin := platform.ClientAdmission(adminIP, cfg.Limits.IPv6Prefix, "admin requests per client IP", f.metrics.rateLimited.WithLabelValues("admin_ip").Inc)
 	a := &api{f: f, started: time.Now()}
@@ -137,6 +139,8 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 				f.metrics.rateLimited.WithLabelValues("ip").Inc()
 				f.metrics.claims.WithLabelValues(platform.CodeRateLimited).Inc()
 			}),
+			"GET /api/faucet/challenge": platform.ClientAdmission(challengeIP, cfg.Limits.IPv6Prefix, "proof-of-work challenges per client IP",
+				f.metrics.rateLimited.WithLabelValues("challenge_ip").Inc),
 			"POST /admin/pause": admin, "POST /admin/resume": admin, "GET /admin/wallet": admin, // a wrong key counts too
 			"GET /admin/transactions": admin, "POST /admin/transactions/{nonce}/replace": admin, "POST /admin/transactions/{nonce}/cancel": admin,
 			"GET /admin/fleet": admin,

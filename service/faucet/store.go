@@ -119,9 +119,9 @@ func (s *store) migrate() error {
 		PRIMARY KEY (chain_id, address)
 	)`
 	if s.db.Dialect == sqldb.Postgres {
-		return s.db.Migrate("faucet", create, createPowSpent)
+		return s.db.Migrate("faucet", create, createPowSpent, createPowTries)
 	}
-	if err := s.db.Migrate("faucet", create, createPowSpent); err != nil {
+	if err := s.db.Migrate("faucet", create, createPowSpent, createPowTries); err != nil {
 		return err
 	}
 	// Files from before the wallet column: add it, and give their rows to the one wallet that
@@ -532,14 +532,20 @@ const createPowSpent = `CREATE TABLE IF NOT EXISTS pow_spent (
 	expires_at BIGINT NOT NULL     -- unix seconds
 )`
 
+// createPowTries counts the solutions checked against each challenge (pow), kept until it
+// expires: a challenge is checked a few times at most (powTries), whichever replicas the tries
+// reach.
+const createPowTries = `CREATE TABLE IF NOT EXISTS pow_tries (
+	id         TEXT    PRIMARY KEY, -- the challenge's id, 0x hex
+	tries      INTEGER NOT NULL,
+	expires_at BIGINT  NOT NULL     -- unix seconds
+)`
+
 // spendChallenge records the challenge id spent until expires, or answers false when it was
-// spent already. Spent challenges past their expiry are dropped on the way, at most once a
-// minute.
+// spent already.
 func (s *store) spendChallenge(ctx context.Context, id string, expires, now time.Time) (bool, error) {
-	if last := s.powPurged.Load(); now.Unix()-last >= 60 && s.powPurged.CompareAndSwap(last, now.Unix()) {
-		if _, err := s.db.ExecContext(ctx, `DELETE FROM pow_spent WHERE expires_at < $1`, now.Unix()); err != nil {
-			return false, err
-		}
+	if err := s.purgeChallenges(ctx, now); err != nil {
+		return false, err
 	}
 	res, err := s.db.ExecContext(ctx, `INSERT INTO pow_spent (id, expires_at) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING`, id, expires.Unix())
 	if err != nil {
@@ -547,4 +553,32 @@ func (s *store) spendChallenge(ctx context.Context, id string, expires, now time
 	}
 	n, err := res.RowsAffected()
 	return n == 1, err
+}
+
+// tryChallenge counts one more solution checked against the challenge id (valid until
+// expires) and answers how many there have been, this one included: one statement, so tries
+// made at once on several replicas are each counted.
+func (s *store) tryChallenge(ctx context.Context, id string, expires, now time.Time) (int, error) {
+	if err := s.purgeChallenges(ctx, now); err != nil {
+		return 0, err
+	}
+	var tries int
+	err := s.db.QueryRowContext(ctx, `INSERT INTO pow_tries (id, tries, expires_at) VALUES ($1, 1, $2)
+		ON CONFLICT (id) DO UPDATE SET tries = pow_tries.tries + 1 RETURNING tries`, id, expires.Unix()).Scan(&tries)
+	return tries, err
+}
+
+// purgeChallenges drops the spent and tried challenges past their expiry, at most once a minute
+// (each replica): they can no longer be used, and their random ids never come again.
+func (s *store) purgeChallenges(ctx context.Context, now time.Time) error {
+	last := s.powPurged.Load()
+	if now.Unix()-last < 60 || !s.powPurged.CompareAndSwap(last, now.Unix()) {
+		return nil
+	}
+	for _, table := range []string{"pow_spent", "pow_tries"} {
+		if _, err := s.db.ExecContext(ctx, `DELETE FROM `+table+` WHERE expires_at < $1`, now.Unix()); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -399,7 +399,7 @@ func (c Config) publicURL(addr string) string {
 // a web app's test run, a walkthrough, a browser test; the relayer's status polls and quotes as the
 // registry's and the indexer's reads. The faucet asks no proof of work (a newcomer's curl claim
 // works; `--faucet-pow-work` asks one). The environment overrides them.
-var DevLimits = map[string]string{"RATE_LIMIT_PER_IP": "120/1m", "RATE_LIMIT_STATUS_PER_IP": "6000/1m", "RATE_LIMIT_QUOTE_PER_IP": "600/1m", "FAUCET_POW_WORK": "0"}
+var DevLimits = map[string]string{"RATE_LIMIT_PER_IP": "120/1m", "RATE_LIMIT_CHALLENGE_PER_IP": "600/1m", "RATE_LIMIT_STATUS_PER_IP": "6000/1m", "RATE_LIMIT_QUOTE_PER_IP": "600/1m", "FAUCET_POW_WORK": "0"}
 
 // DevReadLimits are the registry's and the indexer's per-IP limits in devstack: a browser app
 // polling the indexer, a test run and a walkthrough all come from one address. The environment

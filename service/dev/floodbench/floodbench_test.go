@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"math/big"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -25,5 +26,32 @@ func TestRunSmall(t *testing.T) {
 	}
 	if limit := new(big.Int).Add(res.Budget, res.LastAmount); res.MostInAWindow.Cmp(limit) > 0 {
 		t.Fatalf("paid %v within a window; the budget is %v", res.MostInAWindow, res.Budget)
+	}
+}
+
+// A burst's faucet is this test binary run again (ServeFaucetIfAsked).
+func TestMain(m *testing.M) {
+	ServeFaucetIfAsked()
+	os.Exit(m.Run())
+}
+
+// The burst's machinery works end to end on a small burst: the faucet runs in its own process,
+// every claim is answered, the hashes are counted, /health is sampled and the memory read.
+func TestBurstSmall(t *testing.T) {
+	var out bytes.Buffer
+	res, err := Burst(context.Background(), BurstConfig{Claims: 40, Nets: 8, Distinct: true, MemoryKiB: 64, DataDir: t.TempDir()}, &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Log(out.String())
+	answered := 0
+	for answer, n := range res.Answers {
+		if answer != "403 POW_INVALID" && answer != "503 UNAVAILABLE" {
+			t.Errorf("answer %q (%d)", answer, n)
+		}
+		answered += n
+	}
+	if answered != 40 || res.Hashes < 1 || res.Hashes > 40 || res.PeakRSS < res.BaseRSS || res.BaseRSS == 0 || len(res.Health) == 0 {
+		t.Fatalf("result %+v", res)
 	}
 }
