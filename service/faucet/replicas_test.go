@@ -50,6 +50,40 @@ func TestReplicasShareLimitsAndClaims(t *testing.T) {
 	}
 }
 
+// Two replicas on one Postgres and one Redis share what bounds the proof of work's checks: the
+// challenges' per-IP limit (one at each replica, the third 429), and a challenge's tries (two
+// wrong nonces at one, one at the other: the right nonce is then refused at either).
+func TestReplicasShareTheProofOfWorksBounds(t *testing.T) {
+	t.Parallel()
+	c := devchaintest.Start(t)
+	db := sqldbtest.Postgres(t)
+	url, _ := redistest.Server(t)
+	second := freshKey(t)
+	fund(t, c, c.Accounts.Faucet.Key, keyAddress(second), new(big.Int).Mul(big.NewInt(10_000), big.NewInt(params.Ether)))
+	over := cheapPow(map[string]string{"DATABASE_URL": db, "REDIS_URL": url, "RATE_LIMIT_CHALLENGE_PER_IP": "2/1h", "RATE_LIMIT_PER_IP": "100/1h"})
+	a := startFaucet(t, c, t.TempDir(), over)
+	over["FAUCET_PRIVATE_KEY"] = keyHex(second)
+	b := startFaucet(t, c, t.TempDir(), over)
+
+	addr := freshAddress(t)
+	ch := challenge(t, a, addr)
+	challenge(t, b, freshAddress(t))
+	r, err := b.client.GetChallengeWithResponse(ctx, &faucetapi.GetChallengeParams{Address: freshAddress(t).Hex()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantError(t, "a third challenge, at either replica", r.StatusCode(), r.Body, 429, "RATE_LIMITED")
+	sol, miss := solve(t, ch), missingNonce(t, ch.Challenge)
+	for _, s := range []*server{a, a, b} {
+		r := claimWith(t, s, addr, &faucetapi.PowSolution{Challenge: ch.Challenge, Nonce: miss})
+		wantError(t, "a wrong nonce", r.StatusCode(), r.Body, 403, faucet.CodePowInvalid)
+	}
+	for _, s := range []*server{a, b} {
+		r := claimWith(t, s, addr, sol)
+		wantError(t, "the right nonce after three wrong ones at two replicas", r.StatusCode(), r.Body, 403, faucet.CodePowInvalid)
+	}
+}
+
 // A replica that stops and does not come back leaves pending claims: one whose transaction was
 // in the pool (mined after it stopped), one recorded but never signed (a crash between the two),
 // and one signed that the node dropped. While it runs, another replica leaves them alone; once
