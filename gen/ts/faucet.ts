@@ -765,12 +765,12 @@ export interface components {
         /** @description The request's `Origin`, sent back when it is one of `CORS_ORIGINS` (a browser then lets the page read the answer); absent otherwise. */
         AccessControlAllowOrigin: string;
         /**
-         * @description On the answers of `POST /api/faucet/claim` (`RATE_LIMIT_PER_IP`) and of the admin routes (`ADMIN_RATE_LIMIT_PER_IP`), refusals included: what is left of this client IP's limit and in how many seconds its oldest counted request leaves the window, as the IETF RateLimit header draft writes it, e.g. `"ip";r=4;t=30`.
+         * @description On the answers of `POST /api/faucet/claim` (`RATE_LIMIT_PER_IP`), of `GET /api/faucet/challenge` (`RATE_LIMIT_CHALLENGE_PER_IP`) and of the admin routes (`ADMIN_RATE_LIMIT_PER_IP`), refusals included: what is left of this client IP's limit and in how many seconds its oldest counted request leaves the window, as the IETF RateLimit header draft writes it, e.g. `"ip";r=4;t=30`.
          * @example "ip";r=4;t=30
          */
         RateLimit: string;
         /**
-         * @description On the answers of `POST /api/faucet/claim` (`RATE_LIMIT_PER_IP`) and of the admin routes (`ADMIN_RATE_LIMIT_PER_IP`): the limit, requests per window of seconds, e.g. `"ip";q=5;w=60` (5 a minute).
+         * @description On the answers of `POST /api/faucet/claim` (`RATE_LIMIT_PER_IP`), of `GET /api/faucet/challenge` (`RATE_LIMIT_CHALLENGE_PER_IP`) and of the admin routes (`ADMIN_RATE_LIMIT_PER_IP`): the limit, requests per window of seconds, e.g. `"ip";q=5;w=60` (5 a minute).
          * @example "ip";q=5;w=60
          */
         RateLimitPolicy: string;
@@ -806,7 +806,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["InvalidRequest"];
-            /** @description What the faucet asks of a claimant, not given. The proof of work: `POW_REQUIRED` (the claim carries none), `POW_INVALID` (a challenge this faucet did not issue for this address, or a nonce that misses its target), `POW_EXPIRED` (ask for a new challenge), `POW_USED` (the challenge let a claim through already). The optional gates: `GATE_BALANCE_LOW` and `GATE_NONCE_LOW` (the address holds less, or has sent fewer transactions, on the chain the faucet checks claimants on than it asks), `CAPTCHA_REQUIRED` (the claim carries no `captcha`), `CAPTCHA_INVALID` (its provider refused the token: solve a new one). Nothing was recorded. */
+            /** @description What the faucet asks of a claimant, not given. The proof of work: `POW_REQUIRED` (the claim carries none), `POW_INVALID` (a challenge this faucet did not issue for this address, a nonce that misses its target, or a challenge checked 3 times already), `POW_EXPIRED` (the challenge expired, or its work is below half of what a challenge asks now: ask for a new one), `POW_USED` (the challenge let a claim through already). The optional gates: `GATE_BALANCE_LOW` and `GATE_NONCE_LOW` (the address holds less, or has sent fewer transactions, on the chain the faucet checks claimants on than it asks), `CAPTCHA_REQUIRED` (the claim carries no `captcha`), `CAPTCHA_INVALID` (its provider refused the token: solve a new one). Nothing was recorded. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -855,7 +855,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             502: components["responses"]["ChainUnavailable"];
-            /** @description `FAUCET_BALANCE_LOW`: the faucet wallet needs funding; `SPEND_LIMIT_REACHED`: the faucet spent its limit for the window; `PAUSED`: an operator paused this replica (`POST /admin/pause`); `UNAVAILABLE`: another claim for the address is being recorded, the limits' Redis cannot be trusted yet, or the captcha provider did not answer. Retry after `Retry-After` seconds. Nothing was recorded. */
+            /** @description `FAUCET_BALANCE_LOW`: the faucet wallet needs funding; `SPEND_LIMIT_REACHED`: the faucet spent its limit for the window; `PAUSED`: an operator paused this replica (`POST /admin/pause`); `UNAVAILABLE`: another claim for the address is being recorded, the faucet is checking as many proofs of work as it can at once (for over a second), the limits' Redis cannot be trusted yet, or the captcha provider did not answer. Retry after `Retry-After` seconds. Nothing was recorded. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -895,6 +895,8 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     /** @description `no-store`: every challenge is new. */
                     "Cache-Control"?: "no-store";
                     [name: string]: unknown;
@@ -915,6 +917,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             default: components["responses"]["OtherError"];
         };
