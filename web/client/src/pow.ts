@@ -72,8 +72,11 @@ export async function askChallenge(faucet: Client<FaucetPaths>, address: string)
  * (`onChallenge` is told it; none when the faucet answers 404: the claim goes without), solved
  * (`onProgress`, `signal`, `worker` as for solveChallenge), then claimed. A refusal saying the
  * challenge expired or was used (403 `POW_EXPIRED`, `POW_USED`), or that one is required (403
- * `POW_REQUIRED`: the faucet started asking), asks a new challenge and solves it, once. Answers
- * the claim; throws a VaultdError for any other refusal (409 `ALREADY_CLAIMED`, 429, …).
+ * `POW_REQUIRED`: the faucet started asking), asks a new challenge and solves it, once. A claim
+ * the faucet had no turn to check (503 or 429 with a `Retry-After` of at most 5 s: it was
+ * checking as many solutions as it can at once) is sent again with the same solution after that
+ * wait, up to 3 times. Answers the claim; throws a VaultdError for any other refusal (409
+ * `ALREADY_CLAIMED`, 429, …).
  */
 export async function claimWithWork(
   faucet: Client<FaucetPaths>,
@@ -84,9 +87,38 @@ export async function claimWithWork(
     const challenge = await askChallenge(faucet, address);
     if (challenge) opts.onChallenge?.(challenge);
     const pow = challenge ? await solveChallenge(challenge, opts) : undefined;
-    const res = await faucet.POST("/api/faucet/claim", { body: pow ? { address, pow } : { address } });
+    let res = await faucet.POST("/api/faucet/claim", { body: pow ? { address, pow } : { address } });
+    for (let waits = 0; waits < 3; waits++) {
+      const wait = shortRetry(res.response);
+      if (wait === undefined) break;
+      await sleep(wait, opts.signal);
+      res = await faucet.POST("/api/faucet/claim", { body: pow ? { address, pow } : { address } });
+    }
     const code = (res.error as Partial<ErrorBody> | undefined)?.code as string | undefined;
     if (!again && res.response.status === 403 && (code === "POW_EXPIRED" || code === "POW_USED" || code === "POW_REQUIRED")) continue;
     return ok(res);
   }
+}
+
+/** The wait, in ms, a 503 or 429 asks for when it is at most 5 s (the faucet busy for a moment); else undefined. */
+function shortRetry(res: Response): number | undefined {
+  if (res.status !== 503 && res.status !== 429) return undefined;
+  const seconds = Number(res.headers.get("retry-after") ?? "");
+  if (!Number.isInteger(seconds) || seconds < 0 || seconds > 5) return undefined;
+  return Math.max(seconds * 1000, 250);
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    signal?.throwIfAborted();
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", stop);
+      resolve();
+    }, ms);
+    const stop = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    signal?.addEventListener("abort", stop, { once: true });
+  });
 }

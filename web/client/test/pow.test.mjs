@@ -77,8 +77,8 @@ async function standIn(script) {
     for await (const chunk of req) body += chunk;
     const url = new URL(req.url, "http://x");
     seen.push({ method: req.method, path: url.pathname, address: url.searchParams.get("address") ?? undefined, body: body ? JSON.parse(body) : undefined });
-    const [status, answer] = script.shift();
-    res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(answer));
+    const [status, answer, headers] = script.shift();
+    res.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(answer));
   });
   await new Promise((r) => server.listen(0, "127.0.0.1", r));
   const faucet = createClients({ faucet: `http://127.0.0.1:${server.address().port}` }).faucet;
@@ -132,5 +132,31 @@ test("claimWithWork passes any other refusal on, asking nothing again", async ()
     assert.equal(s.seen.length, 2);
   } finally {
     s.close();
+  }
+});
+
+test("claimWithWork sends the same solution again after a short Retry-After (the faucet busy checking), 3 times at most", async () => {
+  const busy = [503, { error: "the faucet is checking as many proofs of work as it can at once; try again in a moment", code: "UNAVAILABLE" }, { "retry-after": "1" }];
+  const s = await standIn([[200, challengeOf(v)], busy, busy, [202, claimed]]);
+  try {
+    assert.deepEqual(await claimWithWork(s.faucet, v.address, { worker: false }), claimed);
+    assert.deepEqual(s.seen.map((r) => r.method), ["GET", "POST", "POST", "POST"]);
+    for (const c of s.seen.slice(1)) assert.deepEqual(c.body, { address: v.address, pow: { challenge: v.challenge, nonce: v.firstNonce } });
+  } finally {
+    s.close();
+  }
+  const always = await standIn([[200, challengeOf(v)], busy, busy, busy, busy]);
+  try {
+    await assert.rejects(claimWithWork(always.faucet, v.address, { worker: false }), (e) => e instanceof VaultdError && e.status === 503);
+    assert.equal(always.seen.length, 5);
+  } finally {
+    always.close();
+  }
+  const long = await standIn([[200, challengeOf(v)], [429, { error: "rate limit exceeded", code: "RATE_LIMITED" }, { "retry-after": "3600" }]]);
+  try {
+    await assert.rejects(claimWithWork(long.faucet, v.address, { worker: false }), (e) => e instanceof VaultdError && e.status === 429);
+    assert.equal(long.seen.length, 2);
+  } finally {
+    long.close();
   }
 });
