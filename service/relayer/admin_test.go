@@ -547,3 +547,62 @@ func TestARelayerStartsThroughPassingFaults(t *testing.T) {
 		t.Fatalf("%d calls refused, want 2", refused)
 	}
 }
+
+// With ADMIN_ADDR, no spelling of an operator's route reaches it through the public listener:
+// a credit whose sponsor id hides ../ behind encoded slashes or dots (which a cleaned, decoded
+// path would call /x/credit, while the router takes it to the credit route) answers 404
+// NOT_FOUND there, as a doubled slash or an encoded one does, and credits nothing; the
+// operator's listener creates and credits the sponsor; the public one serves the rest.
+func TestTheOperatorsRoutesHaveNoPublicSpelling(t *testing.T) {
+	t.Parallel()
+	c := devchaintest.Start(t)
+	cfg, err := relayer.LoadConfig(relayertest.Env(t, c, map[string]string{"ADMIN_API_KEY": adminKey}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := relayer.New(ctx, cfg, relayer.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	url, adminURL, _ := platformtest.ServeSplit(t, svc.Handler(), svc.Start, svc.Close)
+	do := func(base, method, path, body string) (int, []byte) {
+		t.Helper()
+		req, err := http.NewRequest(method, base+path, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+adminKey)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, b
+	}
+	status, body := do(adminURL, "POST", "/admin/sponsors", `{"name":"Card Issuer Ltd"}`)
+	var created relayerapi.SponsorCreated
+	if status != 201 || json.Unmarshal(body, &created) != nil {
+		t.Fatalf("create on the operator's listener: %d %s", status, body)
+	}
+	id := created.Sponsor.Id
+	for _, path := range []string{
+		"/admin/sponsors/..%2F..%2Fx/credit", "/admin/sponsors/..%2f..%2fx/credit", "/admin/sponsors/%2e%2e%2F%2e%2e%2Fx/credit",
+		"/admin/sponsors/" + id + "%2F..%2F..%2F..%2Fx/credit", "//admin/sponsors/" + id + "/credit", "/admin//sponsors/" + id + "/credit",
+		"/admin/sponsors/" + id + "/credit", "/admin%2Fsponsors%2F" + id + "%2Fcredit", "/%61dmin/sponsors/" + id + "/credit", "/admin/pause",
+	} {
+		if status, body := do(url, "POST", path, `{"amount":"1000"}`); status != 404 || !codeIs(body, "NOT_FOUND") {
+			t.Errorf("public POST %s: %d %s, want 404 NOT_FOUND", path, status, body)
+		}
+	}
+	if status, body := do(adminURL, "POST", "/admin/sponsors/"+id+"/credit", `{"amount":"1000"}`); status != 200 || !strings.Contains(string(body), `"credited":"1000"`) {
+		t.Fatalf("the credit on the operator's listener: %d %s, want 1000 credited once", status, body)
+	}
+	if status, body := do(url, "GET", "/health", ""); status != 200 {
+		t.Errorf("public GET /health: %d %s", status, body)
+	}
+	if status, body := do(adminURL, "GET", "/health", ""); status != 404 {
+		t.Errorf("the operator's listener: GET /health %d %s, want 404", status, body)
+	}
+}

@@ -7,12 +7,12 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"path"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/go-chi/chi/v5"
 )
 
 // CodeWalletMismatch is the refusal of an operator's replace or cancel that names a wallet other
@@ -42,19 +42,48 @@ const (
 
 type roleKey struct{}
 
-// adminPath reports whether p is one of the operator's routes: /admin and what is under it.
-func adminPath(p string) bool {
-	p = path.Clean("/" + p)
-	return p == "/admin" || strings.HasPrefix(p, "/admin/")
+// adminRoute reports whether r is for one of the operator's routes (/admin and what is under
+// it): whether the route the router takes r to, or would take it to under another method (a
+// 405), has a pattern under /admin. It asks the router itself, on the path it routes (the
+// escaped one when an encoded slash keeps it), so that no spelling of a path (..%2F, //, %2e%2e)
+// reaches a route on one listener and is counted for the other.
+func adminRoute(r *http.Request) bool {
+	rctx := chi.RouteContext(r.Context())
+	p := rctx.RoutePath
+	if p == "" {
+		p = r.URL.RawPath
+	}
+	if p == "" {
+		p = r.URL.Path
+	}
+	if p == "" {
+		p = "/"
+	}
+	method := rctx.RouteMethod
+	if method == "" {
+		method = r.Method
+	}
+	for _, m := range append([]string{method}, routeMethods...) {
+		if pattern := rctx.Routes.Find(chi.NewRouteContext(), m, p); pattern != "" {
+			return pattern == "/admin" || strings.HasPrefix(pattern, "/admin/")
+		}
+	}
+	return false
 }
 
+// routeMethods are the methods a path's routes are looked up under when the request's own has
+// none.
+var routeMethods = []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete}
+
 // onItsListener answers 404, as for a route that does not exist, a request that reached the
-// listener its route is not served on (an /admin/ path on the public listener, any other on the
-// operator's), whatever its method; the request is counted, traced and logged as any other.
+// listener its route is not served on (an operator's route on the public listener, any other on
+// the operator's), whatever its method; the request is counted, traced and logged as any other.
+// It runs before routing, after what changes the path or the method routing uses (plainPath,
+// GetHead).
 func onItsListener(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		role, _ := r.Context().Value(roleKey{}).(listenerRole)
-		if role != everyRoute && adminPath(r.URL.Path) != (role == adminRoutes) {
+		if role != everyRoute && adminRoute(r) != (role == adminRoutes) {
 			WriteError(w, r, Errorf(http.StatusNotFound, CodeNotFound, "no such endpoint"))
 			return
 		}

@@ -52,10 +52,10 @@ type HandlerOptions struct {
 }
 
 // NewHandler builds a service's HTTP handler in the order docs/design.md records: recover →
-// request id → client IP → span → metrics → the listener's routes (ADMIN_ADDR: admin.go) →
-// (routing, percent-decoded, HEAD as GET) → admission
-// (rate limits) → body size limit → admin key → strict booleans → OpenAPI validation → generated
-// strict handler, with CORS (when configured) right after the request id, so that
+// request id → client IP → span → metrics → percent-decoded paths, HEAD as GET → the
+// listener's routes (ADMIN_ADDR: admin.go, decided on the route the router matches) → routing
+// → admission (rate limits) → body size limit → admin key → strict booleans → OpenAPI
+// validation → generated strict handler, with CORS (when configured) right after the request id, so that
 // preflights are answered before routing and every answer, errors included, is readable by an
 // allowed origin. Every error leaves as the one JSON error shape.
 func NewHandler(o HandlerOptions) (http.Handler, error) {

@@ -119,7 +119,7 @@ func plainPath(next http.Handler) http.Handler {
 // allowed lists the methods mux routes path for, for a 405's Allow header.
 func allowed(mux chi.Routes, path string) string {
 	var out []string
-	for _, m := range []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+	for _, m := range routeMethods {
 		if mux.Match(chi.NewRouteContext(), m, path) || (m == http.MethodHead && mux.Match(chi.NewRouteContext(), http.MethodGet, path)) {
 			out = append(out, m)
 		}
