@@ -506,7 +506,7 @@ func TestRedeemWithASponsorsVoucher(t *testing.T) {
 		t.Fatalf("create a sponsor: %v", err)
 	}
 	sp := created.JSON201.Sponsor
-	if r, err := api.CreditSponsorWithResponse(ctx, sp.Id, relayerapi.SponsorCredit{Amount: "1000000000000000000"}, asAdmin); err != nil || r.JSON200 == nil {
+	if r, err := api.CreditSponsorWithResponse(ctx, sp.Id, nil, relayerapi.SponsorCredit{Amount: "1000000000000000000"}, asAdmin); err != nil || r.JSON200 == nil {
 		t.Fatalf("credit: %v", err)
 	}
 

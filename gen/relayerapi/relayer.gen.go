@@ -191,6 +191,15 @@ type Health struct {
 // HealthStatus `standby`: a replica waiting for an operator key (every key of `OPERATOR_PRIVATE_KEYS` is leased by another replica); it takes no reveals until it leases one, and `operator` is empty.
 type HealthStatus string
 
+// IdempotencyKeyReusedError The error body of a 409 of a credit whose `Idempotency-Key` was another credit's.
+type IdempotencyKeyReusedError struct {
+	// Code Machine-readable code; one of these for this response.
+	Code string `json:"code"`
+
+	// Error What went wrong, for people.
+	Error string `json:"error"`
+}
+
 // InternalError The error body of a 500.
 type InternalError struct {
 	// Code Machine-readable code; one of these for this response.
@@ -696,6 +705,9 @@ type SponsorId = string
 // ChainUnavailable The error body of a 502.
 type ChainUnavailable = ChainUnavailableError
 
+// IdempotencyKeyReused The error body of a 409 of a credit whose `Idempotency-Key` was another credit's.
+type IdempotencyKeyReused = IdempotencyKeyReusedError
+
 // Internal The error body of a 500.
 type Internal = InternalError
 
@@ -722,6 +734,12 @@ type ReplaceRefused = ReplaceRefusedError
 
 // Unauthorized The error body of a 401.
 type Unauthorized = UnauthorizedError
+
+// CreditSponsorParams defines parameters for CreditSponsor.
+type CreditSponsorParams struct {
+	// IdempotencyKey A key the operator chooses for this credit (a UUID, say), unique per credit: 1 to 128 printable ASCII characters, no spaces. Kept 24 hours.
+	IdempotencyKey *string `json:"Idempotency-Key,omitempty"`
+}
 
 // GetTransactionsParams defines parameters for GetTransactions.
 type GetTransactionsParams struct {
@@ -904,10 +922,20 @@ type ClientInterface interface {
 	// On-chain deposits are not credited by themselves: an operator credits what arrives. A
 	// revoked sponsor can be credited (its balance is kept) but its key pays for nothing.
 	//
+	// A credit retried after its answer was lost would credit twice: send an
+	// `Idempotency-Key` and retry with the same one. The first request with a key credits and
+	// records the key with its answer, in one database transaction; a later one with the same
+	// key, sponsor and amount credits nothing and answers that same answer again (the same
+	// status and body: the sponsor as that credit left it), however many replicas or
+	// concurrent requests; the same key with another sponsor or amount is refused
+	// `409 IDEMPOTENCY_KEY_REUSED`, nothing credited. Keys are kept 24 hours from their
+	// credit; after that a key is new again. A refused credit (400, 404) records nothing: its
+	// retry is decided anew.
+	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /admin/sponsors/{id}/credit (the `CreditSponsor` operationId).
-	CreditSponsorWithBody(ctx context.Context, id SponsorId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreditSponsorWithBody(ctx context.Context, id SponsorId, params *CreditSponsorParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreditSponsor Credit a sponsor's balance
 	//
@@ -915,10 +943,20 @@ type ClientInterface interface {
 	// On-chain deposits are not credited by themselves: an operator credits what arrives. A
 	// revoked sponsor can be credited (its balance is kept) but its key pays for nothing.
 	//
+	// A credit retried after its answer was lost would credit twice: send an
+	// `Idempotency-Key` and retry with the same one. The first request with a key credits and
+	// records the key with its answer, in one database transaction; a later one with the same
+	// key, sponsor and amount credits nothing and answers that same answer again (the same
+	// status and body: the sponsor as that credit left it), however many replicas or
+	// concurrent requests; the same key with another sponsor or amount is refused
+	// `409 IDEMPOTENCY_KEY_REUSED`, nothing credited. Keys are kept 24 hours from their
+	// credit; after that a key is new again. A refused credit (400, 404) records nothing: its
+	// retry is decided anew.
+	//
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /admin/sponsors/{id}/credit (the `CreditSponsor` operationId).
-	CreditSponsor(ctx context.Context, id SponsorId, body CreditSponsorJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreditSponsor(ctx context.Context, id SponsorId, params *CreditSponsorParams, body CreditSponsorJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// RevokeSponsor Revoke a sponsor's key
 	//
@@ -1230,11 +1268,21 @@ func (c *Client) CreateSponsor(ctx context.Context, body CreateSponsorJSONReques
 // On-chain deposits are not credited by themselves: an operator credits what arrives. A
 // revoked sponsor can be credited (its balance is kept) but its key pays for nothing.
 //
+// A credit retried after its answer was lost would credit twice: send an
+// `Idempotency-Key` and retry with the same one. The first request with a key credits and
+// records the key with its answer, in one database transaction; a later one with the same
+// key, sponsor and amount credits nothing and answers that same answer again (the same
+// status and body: the sponsor as that credit left it), however many replicas or
+// concurrent requests; the same key with another sponsor or amount is refused
+// `409 IDEMPOTENCY_KEY_REUSED`, nothing credited. Keys are kept 24 hours from their
+// credit; after that a key is new again. A refused credit (400, 404) records nothing: its
+// retry is decided anew.
+//
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /admin/sponsors/{id}/credit (the `CreditSponsor` operationId).
-func (c *Client) CreditSponsorWithBody(ctx context.Context, id SponsorId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreditSponsorRequestWithBody(c.Server, id, contentType, body)
+func (c *Client) CreditSponsorWithBody(ctx context.Context, id SponsorId, params *CreditSponsorParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreditSponsorRequestWithBody(c.Server, id, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -1251,11 +1299,21 @@ func (c *Client) CreditSponsorWithBody(ctx context.Context, id SponsorId, conten
 // On-chain deposits are not credited by themselves: an operator credits what arrives. A
 // revoked sponsor can be credited (its balance is kept) but its key pays for nothing.
 //
+// A credit retried after its answer was lost would credit twice: send an
+// `Idempotency-Key` and retry with the same one. The first request with a key credits and
+// records the key with its answer, in one database transaction; a later one with the same
+// key, sponsor and amount credits nothing and answers that same answer again (the same
+// status and body: the sponsor as that credit left it), however many replicas or
+// concurrent requests; the same key with another sponsor or amount is refused
+// `409 IDEMPOTENCY_KEY_REUSED`, nothing credited. Keys are kept 24 hours from their
+// credit; after that a key is new again. A refused credit (400, 404) records nothing: its
+// retry is decided anew.
+//
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /admin/sponsors/{id}/credit (the `CreditSponsor` operationId).
-func (c *Client) CreditSponsor(ctx context.Context, id SponsorId, body CreditSponsorJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreditSponsorRequest(c.Server, id, body)
+func (c *Client) CreditSponsor(ctx context.Context, id SponsorId, params *CreditSponsorParams, body CreditSponsorJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreditSponsorRequest(c.Server, id, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -1721,18 +1779,18 @@ func NewCreateSponsorRequestWithBody(server string, contentType string, body io.
 }
 
 // NewCreditSponsorRequest calls the generic CreditSponsor builder with application/json body
-func NewCreditSponsorRequest(server string, id SponsorId, body CreditSponsorJSONRequestBody) (*http.Request, error) {
+func NewCreditSponsorRequest(server string, id SponsorId, params *CreditSponsorParams, body CreditSponsorJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewCreditSponsorRequestWithBody(server, id, "application/json", bodyReader)
+	return NewCreditSponsorRequestWithBody(server, id, params, "application/json", bodyReader)
 }
 
 // NewCreditSponsorRequestWithBody constructs an http.Request for the CreditSponsor method, with any body, and a specified content type
-func NewCreditSponsorRequestWithBody(server string, id SponsorId, contentType string, body io.Reader) (*http.Request, error) {
+func NewCreditSponsorRequestWithBody(server string, id SponsorId, params *CreditSponsorParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -1763,6 +1821,21 @@ func NewCreditSponsorRequestWithBody(server string, id SponsorId, contentType st
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -2340,10 +2413,20 @@ type ClientWithResponsesInterface interface {
 	// On-chain deposits are not credited by themselves: an operator credits what arrives. A
 	// revoked sponsor can be credited (its balance is kept) but its key pays for nothing.
 	//
+	// A credit retried after its answer was lost would credit twice: send an
+	// `Idempotency-Key` and retry with the same one. The first request with a key credits and
+	// records the key with its answer, in one database transaction; a later one with the same
+	// key, sponsor and amount credits nothing and answers that same answer again (the same
+	// status and body: the sponsor as that credit left it), however many replicas or
+	// concurrent requests; the same key with another sponsor or amount is refused
+	// `409 IDEMPOTENCY_KEY_REUSED`, nothing credited. Keys are kept 24 hours from their
+	// credit; after that a key is new again. A refused credit (400, 404) records nothing: its
+	// retry is decided anew.
+	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /admin/sponsors/{id}/credit (the `CreditSponsor` operationId).
-	CreditSponsorWithBodyWithResponse(ctx context.Context, id SponsorId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreditSponsorResponse, error)
+	CreditSponsorWithBodyWithResponse(ctx context.Context, id SponsorId, params *CreditSponsorParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreditSponsorResponse, error)
 
 	// CreditSponsorWithResponse Credit a sponsor's balance
 	//
@@ -2351,10 +2434,20 @@ type ClientWithResponsesInterface interface {
 	// On-chain deposits are not credited by themselves: an operator credits what arrives. A
 	// revoked sponsor can be credited (its balance is kept) but its key pays for nothing.
 	//
+	// A credit retried after its answer was lost would credit twice: send an
+	// `Idempotency-Key` and retry with the same one. The first request with a key credits and
+	// records the key with its answer, in one database transaction; a later one with the same
+	// key, sponsor and amount credits nothing and answers that same answer again (the same
+	// status and body: the sponsor as that credit left it), however many replicas or
+	// concurrent requests; the same key with another sponsor or amount is refused
+	// `409 IDEMPOTENCY_KEY_REUSED`, nothing credited. Keys are kept 24 hours from their
+	// credit; after that a key is new again. A refused credit (400, 404) records nothing: its
+	// retry is decided anew.
+	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /admin/sponsors/{id}/credit (the `CreditSponsor` operationId).
-	CreditSponsorWithResponse(ctx context.Context, id SponsorId, body CreditSponsorJSONRequestBody, reqEditors ...RequestEditorFn) (*CreditSponsorResponse, error)
+	CreditSponsorWithResponse(ctx context.Context, id SponsorId, params *CreditSponsorParams, body CreditSponsorJSONRequestBody, reqEditors ...RequestEditorFn) (*CreditSponsorResponse, error)
 
 	// RevokeSponsorWithResponse Revoke a sponsor's key
 	//
@@ -3308,6 +3401,14 @@ type CreditSponsorResponse404Headers struct {
 	XRequestId               *string
 }
 
+// CreditSponsorResponse409Headers the declared response headers of an HTTP 409 response for CreditSponsor
+type CreditSponsorResponse409Headers struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+
 // CreditSponsorResponse413Headers the declared response headers of an HTTP 413 response for CreditSponsor
 type CreditSponsorResponse413Headers struct {
 	AccessControlAllowOrigin *string
@@ -3352,6 +3453,8 @@ type CreditSponsorResponse struct {
 	JSON401 *Unauthorized
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *NoSuchSponsor
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *IdempotencyKeyReused
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *PayloadTooLarge
 	// JSON429 the response for an HTTP 429 `application/json` response
@@ -3368,6 +3471,8 @@ type CreditSponsorResponse struct {
 	Headers401 *CreditSponsorResponse401Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *CreditSponsorResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *CreditSponsorResponse409Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
 	Headers413 *CreditSponsorResponse413Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -3396,6 +3501,11 @@ func (r CreditSponsorResponse) GetJSON401() *Unauthorized {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r CreditSponsorResponse) GetJSON404() *NoSuchSponsor {
 	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r CreditSponsorResponse) GetJSON409() *IdempotencyKeyReused {
+	return r.JSON409
 }
 
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
@@ -5239,11 +5349,21 @@ func (c *ClientWithResponses) CreateSponsorWithResponse(ctx context.Context, bod
 // On-chain deposits are not credited by themselves: an operator credits what arrives. A
 // revoked sponsor can be credited (its balance is kept) but its key pays for nothing.
 //
+// A credit retried after its answer was lost would credit twice: send an
+// `Idempotency-Key` and retry with the same one. The first request with a key credits and
+// records the key with its answer, in one database transaction; a later one with the same
+// key, sponsor and amount credits nothing and answers that same answer again (the same
+// status and body: the sponsor as that credit left it), however many replicas or
+// concurrent requests; the same key with another sponsor or amount is refused
+// `409 IDEMPOTENCY_KEY_REUSED`, nothing credited. Keys are kept 24 hours from their
+// credit; after that a key is new again. A refused credit (400, 404) records nothing: its
+// retry is decided anew.
+//
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /admin/sponsors/{id}/credit (the `CreditSponsor` operationId).
-func (c *ClientWithResponses) CreditSponsorWithBodyWithResponse(ctx context.Context, id SponsorId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreditSponsorResponse, error) {
-	rsp, err := c.CreditSponsorWithBody(ctx, id, contentType, body, reqEditors...)
+func (c *ClientWithResponses) CreditSponsorWithBodyWithResponse(ctx context.Context, id SponsorId, params *CreditSponsorParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreditSponsorResponse, error) {
+	rsp, err := c.CreditSponsorWithBody(ctx, id, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -5256,11 +5376,21 @@ func (c *ClientWithResponses) CreditSponsorWithBodyWithResponse(ctx context.Cont
 // On-chain deposits are not credited by themselves: an operator credits what arrives. A
 // revoked sponsor can be credited (its balance is kept) but its key pays for nothing.
 //
+// A credit retried after its answer was lost would credit twice: send an
+// `Idempotency-Key` and retry with the same one. The first request with a key credits and
+// records the key with its answer, in one database transaction; a later one with the same
+// key, sponsor and amount credits nothing and answers that same answer again (the same
+// status and body: the sponsor as that credit left it), however many replicas or
+// concurrent requests; the same key with another sponsor or amount is refused
+// `409 IDEMPOTENCY_KEY_REUSED`, nothing credited. Keys are kept 24 hours from their
+// credit; after that a key is new again. A refused credit (400, 404) records nothing: its
+// retry is decided anew.
+//
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /admin/sponsors/{id}/credit (the `CreditSponsor` operationId).
-func (c *ClientWithResponses) CreditSponsorWithResponse(ctx context.Context, id SponsorId, body CreditSponsorJSONRequestBody, reqEditors ...RequestEditorFn) (*CreditSponsorResponse, error) {
-	rsp, err := c.CreditSponsor(ctx, id, body, reqEditors...)
+func (c *ClientWithResponses) CreditSponsorWithResponse(ctx context.Context, id SponsorId, params *CreditSponsorParams, body CreditSponsorJSONRequestBody, reqEditors ...RequestEditorFn) (*CreditSponsorResponse, error) {
+	rsp, err := c.CreditSponsor(ctx, id, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -6977,6 +7107,13 @@ func ParseCreditSponsorResponse(rsp *http.Response) (*CreditSponsorResponse, err
 		}
 		response.JSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest IdempotencyKeyReused
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -7139,6 +7276,37 @@ func ParseCreditSponsorResponse(rsp *http.Response) (*CreditSponsorResponse, err
 			headers.XRequestId = &value
 		}
 		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers CreditSponsorResponse409Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 413:
 		var headers CreditSponsorResponse413Headers
 		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
@@ -10487,7 +10655,7 @@ type ServerInterface interface {
 	CreateSponsor(w http.ResponseWriter, r *http.Request)
 	// CreditSponsor Credit a sponsor's balance
 	// (POST /admin/sponsors/{id}/credit)
-	CreditSponsor(w http.ResponseWriter, r *http.Request, id SponsorId)
+	CreditSponsor(w http.ResponseWriter, r *http.Request, id SponsorId, params CreditSponsorParams)
 	// RevokeSponsor Revoke a sponsor's key
 	// (POST /admin/sponsors/{id}/revoke)
 	RevokeSponsor(w http.ResponseWriter, r *http.Request, id SponsorId)
@@ -10559,7 +10727,7 @@ func (_ Unimplemented) CreateSponsor(w http.ResponseWriter, r *http.Request) {
 
 // CreditSponsor Credit a sponsor's balance
 // (POST /admin/sponsors/{id}/credit)
-func (_ Unimplemented) CreditSponsor(w http.ResponseWriter, r *http.Request, id SponsorId) {
+func (_ Unimplemented) CreditSponsor(w http.ResponseWriter, r *http.Request, id SponsorId, params CreditSponsorParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -10723,8 +10891,32 @@ func (siw *ServerInterfaceWrapper) CreditSponsor(w http.ResponseWriter, r *http.
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CreditSponsorParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey string
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.CreditSponsor(w, r, id)
+		siw.Handler.CreditSponsor(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -11191,6 +11383,18 @@ type ChainUnavailableJSONResponse struct {
 	Body ChainUnavailableError
 
 	Headers ChainUnavailableResponseHeaders
+}
+
+type IdempotencyKeyReusedResponseHeaders struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+type IdempotencyKeyReusedJSONResponse struct {
+	Body IdempotencyKeyReusedError
+
+	Headers IdempotencyKeyReusedResponseHeaders
 }
 
 type InternalResponseHeaders struct {
@@ -12272,8 +12476,9 @@ func (response CreateSponsordefaultJSONResponse) VisitCreateSponsorResponse(w ht
 }
 
 type CreditSponsorRequestObject struct {
-	Id   SponsorId `json:"id"`
-	Body *CreditSponsorJSONRequestBody
+	Id     SponsorId `json:"id"`
+	Params CreditSponsorParams
+	Body   *CreditSponsorJSONRequestBody
 }
 
 type CreditSponsorResponseObject interface {
@@ -12393,6 +12598,34 @@ func (response CreditSponsor404JSONResponse) VisitCreditSponsorResponse(w http.R
 		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
 	}
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreditSponsor409JSONResponse struct {
+	IdempotencyKeyReusedJSONResponse
+}
+
+func (response CreditSponsor409JSONResponse) VisitCreditSponsorResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.AccessControlAllowOrigin != nil {
+		w.Header().Set("Access-Control-Allow-Origin", fmt.Sprint(*response.Headers.AccessControlAllowOrigin))
+	}
+	if response.Headers.RateLimit != nil {
+		w.Header().Set("RateLimit", fmt.Sprint(*response.Headers.RateLimit))
+	}
+	if response.Headers.RateLimitPolicy != nil {
+		w.Header().Set("RateLimit-Policy", fmt.Sprint(*response.Headers.RateLimitPolicy))
+	}
+	if response.Headers.XRequestId != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestId))
+	}
+	w.WriteHeader(409)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -15108,10 +15341,11 @@ func (sh *strictHandler) CreateSponsor(w http.ResponseWriter, r *http.Request) {
 }
 
 // CreditSponsor operation middleware
-func (sh *strictHandler) CreditSponsor(w http.ResponseWriter, r *http.Request, id SponsorId) {
+func (sh *strictHandler) CreditSponsor(w http.ResponseWriter, r *http.Request, id SponsorId, params CreditSponsorParams) {
 	var request CreditSponsorRequestObject
 
 	request.Id = id
+	request.Params = params
 
 	var body CreditSponsorJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {

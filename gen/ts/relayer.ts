@@ -229,6 +229,16 @@ export interface paths {
          * @description Adds `amount` wei to the sponsor's balance (what it paid the operator off chain, say).
          *     On-chain deposits are not credited by themselves: an operator credits what arrives. A
          *     revoked sponsor can be credited (its balance is kept) but its key pays for nothing.
+         *
+         *     A credit retried after its answer was lost would credit twice: send an
+         *     `Idempotency-Key` and retry with the same one. The first request with a key credits and
+         *     records the key with its answer, in one database transaction; a later one with the same
+         *     key, sponsor and amount credits nothing and answers that same answer again (the same
+         *     status and body: the sponsor as that credit left it), however many replicas or
+         *     concurrent requests; the same key with another sponsor or amount is refused
+         *     `409 IDEMPOTENCY_KEY_REUSED`, nothing credited. Keys are kept 24 hours from their
+         *     credit; after that a key is new again. A refused credit (400, 404) records nothing: its
+         *     retry is decided anew.
          */
         post: operations["creditSponsor"];
         delete?: never;
@@ -522,6 +532,16 @@ export interface components {
              */
             code: "NOT_FOUND";
         };
+        /** @description The error body of a 409 of a credit whose `Idempotency-Key` was another credit's. */
+        IdempotencyKeyReusedError: {
+            /** @description What went wrong, for people. */
+            error: string;
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "IDEMPOTENCY_KEY_REUSED";
+        };
         /** @description The error body of a 409 of a replace or a cancel. */
         ReplaceRefusedError: {
             /** @description What went wrong, for people (a wallet mismatch names this replica's wallet). */
@@ -768,7 +788,7 @@ export interface components {
              * @example NULLIFIER_USED
              * @enum {string}
              */
-            code: "INVALID_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "CHAIN_UNAVAILABLE" | "UNAVAILABLE" | "INTERNAL" | "NULLIFIER_USED" | "UNKNOWN_ROOT" | "INVALID_PROOF" | "INVALID_RECIPIENT" | "SIGNAL_MISMATCH" | "REVEAL_REJECTED" | "TX_REVERTED" | "TX_PENDING" | "ROOT_EXPIRING" | "OPERATOR_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "OPERATOR_KEY_UNAVAILABLE" | "PAUSED" | "TX_CANCELLED" | "RECIPIENT_NOT_ALLOWED" | "NOT_REPLACEABLE" | "WALLET_MISMATCH" | "PAYMENT_REQUIRED" | "FEE_TOO_LOW" | "QUOTE_EXPIRED" | "FEES_NOT_ACCEPTED" | "FEE_RECEIVER_MISMATCH" | "TOKEN_NOT_PRICED" | "QUOTE_INVALID" | "AMOUNT_TOO_SMALL" | "SPONSOR_KEY_UNKNOWN" | "SPONSOR_REVOKED" | "SPONSOR_BALANCE_LOW" | "SPONSORS_NOT_ACCEPTED" | "VOUCHER_INVALID" | "VOUCHER_EXPIRED" | "VOUCHER_USED" | "VOUCHER_ALLOWANCE_LOW";
+            code: "INVALID_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "CHAIN_UNAVAILABLE" | "UNAVAILABLE" | "INTERNAL" | "NULLIFIER_USED" | "UNKNOWN_ROOT" | "INVALID_PROOF" | "INVALID_RECIPIENT" | "SIGNAL_MISMATCH" | "REVEAL_REJECTED" | "TX_REVERTED" | "TX_PENDING" | "ROOT_EXPIRING" | "OPERATOR_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "OPERATOR_KEY_UNAVAILABLE" | "PAUSED" | "TX_CANCELLED" | "RECIPIENT_NOT_ALLOWED" | "NOT_REPLACEABLE" | "WALLET_MISMATCH" | "PAYMENT_REQUIRED" | "FEE_TOO_LOW" | "QUOTE_EXPIRED" | "FEES_NOT_ACCEPTED" | "FEE_RECEIVER_MISMATCH" | "TOKEN_NOT_PRICED" | "QUOTE_INVALID" | "AMOUNT_TOO_SMALL" | "SPONSOR_KEY_UNKNOWN" | "SPONSOR_REVOKED" | "SPONSOR_BALANCE_LOW" | "SPONSORS_NOT_ACCEPTED" | "VOUCHER_INVALID" | "VOUCHER_EXPIRED" | "VOUCHER_USED" | "VOUCHER_ALLOWANCE_LOW" | "IDEMPOTENCY_KEY_REUSED";
             /** @description The transaction concerned, for TX_REVERTED and TX_PENDING. */
             txHash?: string;
         };
@@ -1014,6 +1034,19 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["NotFoundError"];
+            };
+        };
+        /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was sent within 24 hours with another sponsor or amount. Nothing was credited. */
+        IdempotencyKeyReused: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["IdempotencyKeyReusedError"];
             };
         };
         /** @description `WALLET_MISMATCH`: the wallet named is not this replica's. `NOT_REPLACEABLE`: no replacement can take the transaction's place: its newest version is at `MAX_FEE_PER_GAS` (a node takes a replacement only with higher fees), or a cancel of it is mined and not yet `DISPLACED_AFTER_BLOCKS` deep. Nothing was done. */
@@ -1631,7 +1664,10 @@ export interface operations {
     creditSponsor: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key the operator chooses for this credit (a UUID, say), unique per credit: 1 to 128 printable ASCII characters, no spaces. Kept 24 hours. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The sponsor's id (`sp_…`). */
                 id: components["parameters"]["SponsorId"];
@@ -1660,6 +1696,7 @@ export interface operations {
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NoSuchSponsor"];
+            409: components["responses"]["IdempotencyKeyReused"];
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];

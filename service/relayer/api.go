@@ -248,6 +248,8 @@ var reasons = platform.Answers[Reason]{
 	VoucherExpired:      {Status: http.StatusPaymentRequired, Code: CodeVoucherExpired},
 	VoucherUsed:         {Status: http.StatusConflict, Code: CodeVoucherUsed},
 	VoucherAllowanceLow: {Status: http.StatusPaymentRequired, Code: CodeVoucherAllowanceLow},
+
+	IdempotencyKeyReused: {Status: http.StatusConflict, Code: CodeIdempotencyKeyReused},
 }
 
 // paid is the relayer's answers to the refusals it shares with the faucet (the balance gate, an
@@ -315,7 +317,11 @@ func (a *api) CreditSponsor(ctx context.Context, req relayerapi.CreditSponsorReq
 	if !ok || amount.Sign() <= 0 || amount.Cmp(maxUint256) > 0 {
 		return nil, platform.InvalidRequest("amount must be a decimal integer of wei from 1 to 2^256-1")
 	}
-	sp, err := a.r.sponsors.credit(ctx, req.Id, amount)
+	key := ""
+	if req.Params.IdempotencyKey != nil {
+		key = *req.Params.IdempotencyKey
+	}
+	sp, err := a.r.sponsors.credit(ctx, req.Id, amount, key)
 	if err != nil {
 		return nil, noSponsor(err)
 	}

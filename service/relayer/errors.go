@@ -58,6 +58,10 @@ const (
 	VoucherUsed         // its id paid for another reveal already
 	VoucherAllowanceLow // its allowance is below the reveal's worst case
 
+	// IdempotencyKeyReused: an operator's credit carries the Idempotency-Key of another credit
+	// (another sponsor or amount); nothing was credited.
+	IdempotencyKeyReused
+
 	reasonsEnd // not a reason: one past the last, for the tests
 )
 

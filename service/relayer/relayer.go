@@ -72,6 +72,8 @@ const (
 	CodeVoucherExpired      = "VOUCHER_EXPIRED"
 	CodeVoucherUsed         = "VOUCHER_USED"
 	CodeVoucherAllowanceLow = "VOUCHER_ALLOWANCE_LOW"
+	// CodeIdempotencyKeyReused is the 409 of a credit whose Idempotency-Key was another's.
+	CodeIdempotencyKeyReused = "IDEMPOTENCY_KEY_REUSED"
 )
 
 var (

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/big"
@@ -91,7 +92,13 @@ func openSponsorStore(db *sqldb.DB, chainID uint64) (*sponsorStore, error) {
 		nullifier  TEXT   NOT NULL, -- the reveal it paid for
 		used_at    BIGINT NOT NULL, -- unix milliseconds
 		PRIMARY KEY (sponsor_id, voucher_id)
-	)`)
+	)`, `CREATE TABLE IF NOT EXISTS sponsor_credit_keys (
+		idempotency_key TEXT   PRIMARY KEY, -- the operator's Idempotency-Key, as sent
+		sponsor_id      TEXT   NOT NULL,
+		amount          TEXT   NOT NULL, -- wei, decimal: what the key credited
+		answer          TEXT   NOT NULL, -- JSON: the sponsor as the credit left it
+		created_at      BIGINT NOT NULL  -- unix milliseconds
+	)`, `CREATE INDEX IF NOT EXISTS sponsor_credit_keys_by_age ON sponsor_credit_keys (created_at)`)
 	if err == nil && db.Dialect == sqldb.Postgres {
 		// created_at is in milliseconds: sponsors created within one are listed in the order of
 		// this sequence (SQLite's rowid does the same).
@@ -209,19 +216,121 @@ func (s *sponsorStore) revoke(ctx context.Context, id string) (sponsor, error) {
 	return s.get(ctx, id)
 }
 
-// credit adds amount wei to a sponsor's balance.
-func (s *sponsorStore) credit(ctx context.Context, id string, amount *big.Int) (sponsor, error) {
+// keepCreditKeys is how long a credit's idempotency key is remembered: a retry within it
+// credits nothing; after it, the key is new again.
+const keepCreditKeys = 24 * time.Hour
+
+// credit adds amount wei to a sponsor's balance. With an idempotency key ("" for none), a
+// credit happens once per key: the first credits and records the key with its answer in the
+// same database transaction, so no crash leaves one without the other; a later one with the
+// same sponsor and amount credits nothing and answers the first's answer again; one with
+// another is refused IdempotencyKeyReused. The key's row is claimed first, by its primary key,
+// so concurrent requests with one key wait for the first's transaction (Postgres; SQLite's
+// writers take turns) instead of each finding it absent. A refused credit (errNoSponsor)
+// records nothing.
+func (s *sponsorStore) credit(ctx context.Context, id string, amount *big.Int, key string) (sponsor, error) {
 	var out sponsor
+	now := time.Now()
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		if key != "" {
+			first, err := s.claimCreditKey(ctx, tx, key, id, amount, now)
+			if err != nil {
+				return err
+			}
+			if !first {
+				out, err = s.creditAnswered(ctx, tx, key, id, amount)
+				return err
+			}
+		}
 		sp, err := s.lock(ctx, tx, id)
 		if err != nil {
 			return err
 		}
 		sp.credited.Add(sp.credited, amount)
 		out = sp
-		return s.write(ctx, tx, sp)
+		if err := s.write(ctx, tx, sp); err != nil {
+			return err
+		}
+		if key == "" {
+			return nil
+		}
+		answer, err := json.Marshal(answerOf(sp))
+		if err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE sponsor_credit_keys SET answer = $1 WHERE idempotency_key = $2`, string(answer), key)
+		return err
 	})
+	if err == nil && key != "" {
+		// Keys past keepCreditKeys are deleted as keyed credits come (through the index on
+		// their age). One left behind is taken over by its next use (claimCreditKey), so this
+		// only keeps the table small, and its failure changes nothing.
+		_, _ = s.db.ExecContext(ctx, `DELETE FROM sponsor_credit_keys WHERE created_at < $1`, now.Add(-keepCreditKeys).UnixMilli())
+	}
 	return out, err
+}
+
+// claimCreditKey records key for a credit of amount to sponsor id in tx, and reports whether
+// this is the key's first credit: false when a credit within keepCreditKeys holds it (a key
+// older than that is taken over, as new).
+func (s *sponsorStore) claimCreditKey(ctx context.Context, tx *sql.Tx, key, id string, amount *big.Int, now time.Time) (bool, error) {
+	res, err := tx.ExecContext(ctx, `INSERT INTO sponsor_credit_keys (idempotency_key, sponsor_id, amount, answer, created_at) VALUES ($1, $2, $3, '', $4)
+		ON CONFLICT (idempotency_key) DO UPDATE SET sponsor_id = excluded.sponsor_id, amount = excluded.amount, answer = '', created_at = excluded.created_at
+		WHERE sponsor_credit_keys.created_at < $5`, key, id, amount.String(), now.UnixMilli(), now.Add(-keepCreditKeys).UnixMilli())
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}
+
+// creditAnswered is what the credit that holds key answered, when it was of amount to sponsor
+// id; another credit's key is refused.
+func (s *sponsorStore) creditAnswered(ctx context.Context, tx *sql.Tx, key, id string, amount *big.Int) (sponsor, error) {
+	var sponsorID, credited, answer string
+	err := tx.QueryRowContext(ctx, `SELECT sponsor_id, amount, answer FROM sponsor_credit_keys WHERE idempotency_key = $1`, key).Scan(&sponsorID, &credited, &answer)
+	if err != nil {
+		return sponsor{}, err
+	}
+	if sponsorID != id || credited != amount.String() {
+		return sponsor{}, reject(IdempotencyKeyReused, "the Idempotency-Key was used within %d hours for a credit of another sponsor or amount: use a new key for a new credit", int(keepCreditKeys.Hours()))
+	}
+	var a creditAnswer
+	if err := json.Unmarshal([]byte(answer), &a); err != nil {
+		return sponsor{}, fmt.Errorf("the answer stored with an idempotency key: %w", err)
+	}
+	return a.sponsor(), nil
+}
+
+// creditAnswer is a sponsor as a keyed credit left it, stored with the key to be answered again.
+type creditAnswer struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	Signer      string `json:"signer"`
+	Credited    string `json:"credited"`
+	Debited     string `json:"debited"`
+	Reserved    string `json:"reserved"`
+	RevealsPaid int64  `json:"revealsPaid"`
+	CreatedAt   int64  `json:"createdAt"` // unix milliseconds
+	RevokedAt   int64  `json:"revokedAt"` // unix milliseconds, 0 while not revoked
+}
+
+func answerOf(sp sponsor) creditAnswer {
+	a := creditAnswer{ID: sp.id, Name: sp.name, Signer: signerText(sp.signer), Credited: sp.credited.String(), Debited: sp.debited.String(),
+		Reserved: sp.reserved.String(), RevealsPaid: sp.revealsPaid, CreatedAt: sp.createdAt.UnixMilli()}
+	if sp.revoked() {
+		a.RevokedAt = sp.revokedAt.UnixMilli()
+	}
+	return a
+}
+
+func (a creditAnswer) sponsor() sponsor {
+	sp := sponsor{id: a.ID, name: a.Name, signer: common.HexToAddress(a.Signer), credited: wei(a.Credited), debited: wei(a.Debited),
+		reserved: wei(a.Reserved), revealsPaid: a.RevealsPaid, createdAt: time.UnixMilli(a.CreatedAt)}
+	if a.RevokedAt != 0 {
+		sp.revokedAt = time.UnixMilli(a.RevokedAt)
+	}
+	return sp
 }
 
 // inTx runs f in a database transaction, committed when f returns nil.

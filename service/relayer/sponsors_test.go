@@ -1,6 +1,7 @@
 package relayer_test
 
 import (
+	"bytes"
 	"context"
 	"crypto/ecdsa"
 	"database/sql"
@@ -27,6 +28,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
 	"github.com/seed018cc74c/vaultd/service/kit/platform"
 	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
+	"github.com/seed018cc74c/vaultd/service/kit/sqldb"
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb/sqldbtest"
 	"github.com/seed018cc74c/vaultd/service/relayer"
 	"github.com/seed018cc74c/vaultd/service/relayer/relayertest"
@@ -51,7 +53,7 @@ func createSponsor(t testing.TB, s *relayertest.Server, name string, signer *str
 
 func creditSponsor(t testing.TB, s *relayertest.Server, id, wei string) relayerapi.Sponsor {
 	t.Helper()
-	resp, err := s.Client.CreditSponsorWithResponse(ctx, id, relayerapi.SponsorCredit{Amount: wei}, bearer(adminKey))
+	resp, err := s.Client.CreditSponsorWithResponse(ctx, id, nil, relayerapi.SponsorCredit{Amount: wei}, bearer(adminKey))
 	if err != nil || resp.JSON200 == nil {
 		t.Fatalf("credit %s: %v %s", id, err, resp.Body)
 	}
@@ -100,13 +102,13 @@ func sponsorAdminRoutes(t *testing.T, c *devchain.Chain, s *relayertest.Server) 
 		t.Fatalf("credited 1000 and 234: %+v", got)
 	}
 	for _, bad := range []string{"0", "x"} {
-		r, err := s.Client.CreditSponsorWithResponse(ctx, sp.Id, relayerapi.SponsorCredit{Amount: bad}, bearer(adminKey))
+		r, err := s.Client.CreditSponsorWithResponse(ctx, sp.Id, nil, relayerapi.SponsorCredit{Amount: bad}, bearer(adminKey))
 		if err != nil || r.StatusCode() != 400 {
 			t.Fatalf("a credit of %q: %v %d %s", bad, err, r.StatusCode(), r.Body)
 		}
 	}
 	unknown := "sp_" + strings.Repeat("0", 32)
-	if r, err := s.Client.CreditSponsorWithResponse(ctx, unknown, relayerapi.SponsorCredit{Amount: "1"}, bearer(adminKey)); err != nil || r.StatusCode() != 404 || !codeIs(r.Body, "NOT_FOUND") {
+	if r, err := s.Client.CreditSponsorWithResponse(ctx, unknown, nil, relayerapi.SponsorCredit{Amount: "1"}, bearer(adminKey)); err != nil || r.StatusCode() != 404 || !codeIs(r.Body, "NOT_FOUND") {
 		t.Fatalf("a credit of an unknown sponsor: %v %s", err, r.Body)
 	}
 	if r, err := s.Client.RevokeSponsorWithResponse(ctx, unknown, bearer(adminKey)); err != nil || r.StatusCode() != 404 {
@@ -581,5 +583,150 @@ func TestSponsorDebitedOnceAcrossReplicas(t *testing.T) {
 		if got := sponsorOf(t, s, key); got.Debited != cost.String() || got.Reserved != "0" || got.RevealsPaid != 1 {
 			t.Fatalf("the sponsor is %+v, want debited %s once", got, cost)
 		}
+	}
+}
+
+// An operator's credit sent with an Idempotency-Key credits once, on SQLite and on Postgres:
+// sent again (a retry after a lost answer) it credits nothing and answers the first answer
+// byte for byte, an unkeyed credit in between notwithstanding; eight at once with one key
+// credit once and all answer alike; the key with another amount or another sponsor is 409
+// IDEMPOTENCY_KEY_REUSED, nothing credited; a refused credit (404) records nothing, so its key
+// serves the credit that follows; a malformed key is 400. A key older than a day is new again,
+// and keyed credits clear such old keys out of the database.
+func TestACreditWithAnIdempotencyKeyCreditsOnce(t *testing.T) {
+	t.Parallel()
+	over := map[string]string{"ADMIN_RATE_LIMIT_PER_IP": "1000/1m"}
+	t.Run("sqlite", func(t *testing.T) {
+		c := devchaintest.Start(t)
+		url := "sqlite:" + filepath.Join(t.TempDir(), "relayer.db")
+		creditsOnce(t, url, relayertest.Start(t, c, sponsorEnv(url, over)))
+	})
+	t.Run("postgres", func(t *testing.T) {
+		c := devchaintest.Start(t)
+		url := sqldbtest.Postgres(t)
+		creditsOnce(t, url, relayertest.Start(t, c, sponsorEnv(url, over)))
+	})
+}
+
+func creditsOnce(t *testing.T, databaseURL string, s *relayertest.Server) {
+	credit := func(id, wei, key string) *relayerapi.CreditSponsorResponse {
+		t.Helper()
+		var params *relayerapi.CreditSponsorParams
+		if key != "" {
+			params = &relayerapi.CreditSponsorParams{IdempotencyKey: &key}
+		}
+		r, err := s.Client.CreditSponsorWithResponse(ctx, id, params, relayerapi.SponsorCredit{Amount: wei}, bearer(adminKey))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	credited := func() map[string]string {
+		t.Helper()
+		list, err := s.Client.ListSponsorsWithResponse(ctx, bearer(adminKey))
+		if err != nil || list.JSON200 == nil {
+			t.Fatalf("list: %v %s", err, list.Body)
+		}
+		out := map[string]string{}
+		for _, sp := range list.JSON200.Sponsors {
+			out[sp.Id] = sp.Credited
+		}
+		return out
+	}
+	sp, _ := createSponsor(t, s, "Card Issuer Ltd", nil)
+	other, _ := createSponsor(t, s, "Partner App", nil)
+
+	const key = "3f2b6c1e-credit-2026-11-28"
+	first := credit(sp.Id, "1000", key)
+	if first.JSON200 == nil || first.JSON200.Credited != "1000" {
+		t.Fatalf("the first credit: %d %s", first.StatusCode(), first.Body)
+	}
+	creditSponsor(t, s, sp.Id, "5") // without a key, as before: credited each time
+	for range 2 {
+		if again := credit(sp.Id, "1000", key); again.StatusCode() != 200 || !bytes.Equal(again.Body, first.Body) {
+			t.Fatalf("the credit again: %d %s, want the first answer %s", again.StatusCode(), again.Body, first.Body)
+		}
+	}
+	if got := credited(); got[sp.Id] != "1005" {
+		t.Fatalf("credited %s, want 1000 once and 5", got[sp.Id])
+	}
+	for _, c := range []struct{ id, wei string }{{sp.Id, "999"}, {sp.Id, "10000"}, {other.Id, "1000"}} {
+		if r := credit(c.id, c.wei, key); r.StatusCode() != 409 || !codeIs(r.Body, "IDEMPOTENCY_KEY_REUSED") {
+			t.Fatalf("the key again for %s wei to %s: %d %s, want 409 IDEMPOTENCY_KEY_REUSED", c.wei, c.id, r.StatusCode(), r.Body)
+		}
+	}
+	for _, bad := range []string{"a key", strings.Repeat("k", 129)} {
+		if r := credit(other.Id, "1", bad); r.StatusCode() != 400 || !codeIs(r.Body, "INVALID_REQUEST") {
+			t.Fatalf("the key %q: %d %s, want 400", bad, r.StatusCode(), r.Body)
+		}
+	}
+	if got := credited(); got[sp.Id] != "1005" || got[other.Id] != "0" {
+		t.Fatalf("credited %v after the refusals, want %s 1005 and %s 0", got, sp.Id, other.Id)
+	}
+	if r := credit("sp_"+strings.Repeat("0", 32), "1", "refused"); r.StatusCode() != 404 {
+		t.Fatalf("a keyed credit of an unknown sponsor: %d %s", r.StatusCode(), r.Body)
+	}
+	if r := credit(other.Id, "1", "refused"); r.JSON200 == nil || r.JSON200.Credited != "1" {
+		t.Fatalf("the key of a refused credit, used for another: %d %s", r.StatusCode(), r.Body)
+	}
+
+	answers := make(chan *relayerapi.CreditSponsorResponse, 8)
+	concurrent := "concurrent"
+	for range cap(answers) {
+		go func() {
+			params := &relayerapi.CreditSponsorParams{IdempotencyKey: &concurrent}
+			r, err := s.Client.CreditSponsorWithResponse(ctx, other.Id, params, relayerapi.SponsorCredit{Amount: "7"}, bearer(adminKey))
+			if err != nil {
+				t.Error(err)
+			}
+			answers <- r
+		}()
+	}
+	var bodies [][]byte
+	for range cap(answers) {
+		if r := <-answers; r != nil {
+			if r.StatusCode() != 200 {
+				t.Fatalf("one of eight at once: %d %s", r.StatusCode(), r.Body)
+			}
+			bodies = append(bodies, r.Body)
+		}
+	}
+	for _, b := range bodies[1:] {
+		if !bytes.Equal(b, bodies[0]) {
+			t.Fatalf("eight at once answered %s and %s", bodies[0], b)
+		}
+	}
+	if got := credited(); got[other.Id] != "8" {
+		t.Fatalf("eight credits of 7 at once with one key: credited %s, want 1 and 7 once", got[other.Id])
+	}
+
+	// A day later (the keys' records made older), the key is new again; the old records that no
+	// key takes over are cleared out.
+	db, err := sqldb.Open(databaseURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`UPDATE sponsor_credit_keys SET created_at = created_at - $1`, (25 * time.Hour).Milliseconds()); err != nil {
+		t.Fatal(err)
+	}
+	if r := credit(sp.Id, "1000", key); r.JSON200 == nil || r.JSON200.Credited != "2005" {
+		t.Fatalf("the key a day later: %d %s, want credited again", r.StatusCode(), r.Body)
+	}
+	var keys []string
+	rows, err := db.Query(`SELECT idempotency_key FROM sponsor_credit_keys`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k string
+		if err := rows.Scan(&k); err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, k)
+	}
+	if err := rows.Err(); err != nil || !slices.Equal(keys, []string{key}) {
+		t.Fatalf("the keys kept: %v (%v), want the one used today", keys, err)
 	}
 }
