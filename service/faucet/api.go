@@ -13,6 +13,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/address"
 	"github.com/seed018cc74c/vaultd/service/kit/platform"
 	"github.com/seed018cc74c/vaultd/service/kit/platform/paying"
+	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 )
 
@@ -41,6 +42,9 @@ func (a *api) Claim(ctx context.Context, req faucetapi.ClaimRequestObject) (fauc
 		proof.Captcha = *req.Body.Captcha
 	}
 	c, err := a.f.Claim(ctx, addr, proof)
+	if waited(err) { // its solution was never checked: not counted against the client's claims
+		_ = a.f.perIP.Undo(ctx, ratelimit.ClientKey(platform.ClientIP(ctx), a.f.cfg.Limits.IPv6Prefix))
+	}
 	var already *AlreadyClaimedError
 	if errors.As(err, &already) {
 		return faucetapi.Claim409JSONResponse{Body: faucetapi.AlreadyClaimed{Code: CodeAlreadyClaimed, Error: already.Error(), Claim: toAPI(already.Claim)}}, nil
@@ -192,6 +196,13 @@ func (a *api) GetReady(ctx context.Context, req faucetapi.GetReadyRequestObject)
 		return faucetapi.GetReady503JSONResponse{Body: faucetapi.NotReadyError{Code: CodeSpendLimitReached, Error: "the faucet has spent FAUCET_SPEND_LIMIT for now"}}, nil
 	}
 	return faucetapi.GetReady200JSONResponse{Body: faucetapi.Ready{Ready: true}}, nil
+}
+
+// waited reports whether err is a claim the faucet had no turn to check (PowBusy, PowInFlight):
+// the client sends it again after Retry-After, and that costs it no claim of its per-IP limit.
+func waited(err error) bool {
+	var ce *ClaimError
+	return errors.As(err, &ce) && (ce.Reason == PowBusy || ce.Reason == PowInFlight)
 }
 
 // parseAddress accepts any letter case; a mixed-case address must carry its EIP-55 checksum

@@ -38,7 +38,7 @@ const (
 	CaptchaInvalid                       // a captcha its provider refused
 	CaptchaUnavailable                   // the captcha provider did not answer
 
-	reasonsEnd // not a reason: one past the last, for the tests
+	reasonsEnd // not a reason: one past the last, for the tests and the metrics' series
 )
 
 // ClaimError is a claim the faucet did not take: its reason, a message for the caller, when to

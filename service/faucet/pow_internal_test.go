@@ -51,7 +51,8 @@ func TestAChallengeIsSpentOnce(t *testing.T) {
 }
 
 // A challenge's tries are counted on every replica: two stores on one Postgres count one
-// challenge's tries together, a SQLite file alone; another challenge starts from one.
+// challenge's tries together, a SQLite file alone; another challenge starts from one. The nonce
+// that met a challenge gives its try back and is known, at every replica, to pass again.
 func TestAChallengesTriesAreCountedEverywhere(t *testing.T) {
 	t.Parallel()
 	now := time.Unix(1_800_000_000, 0)
@@ -68,21 +69,34 @@ func TestAChallengesTriesAreCountedEverywhere(t *testing.T) {
 		"postgres": {open(pg, 1), open(pg, 2)},
 		"sqlite":   {open("sqlite:"+t.TempDir()+"/faucet.db", 1)},
 	} {
+		at := func(i int) *store { return stores[i%len(stores)] }
 		for i := range 4 {
-			tries, err := stores[i%len(stores)].tryChallenge(t.Context(), "0x01", now.Add(time.Minute), now)
-			if err != nil || tries != i+1 {
-				t.Fatalf("%s: try %d counted %d (%v)", name, i+1, tries, err)
+			tries, passed, err := at(i).tryChallenge(t.Context(), "0x01", uint64(i), now.Add(time.Minute), now)
+			if err != nil || tries != i+1 || passed {
+				t.Fatalf("%s: try %d counted %d, passed %v (%v)", name, i+1, tries, passed, err)
 			}
 		}
-		if tries, err := stores[0].tryChallenge(t.Context(), "0x02", now.Add(time.Minute), now); err != nil || tries != 1 {
+		if tries, _, err := at(0).tryChallenge(t.Context(), "0x02", 7, now.Add(time.Minute), now); err != nil || tries != 1 {
 			t.Fatalf("%s: another challenge's first try counted %d (%v)", name, tries, err)
 		}
-		later := now.Add(2 * time.Minute) // both expired: purged
-		if _, err := stores[0].tryChallenge(t.Context(), "0x03", later.Add(time.Minute), later); err != nil {
+		if err := at(0).passChallenge(t.Context(), "0x02", 7); err != nil {
+			t.Fatal(err)
+		}
+		for i := range 5 {
+			tries, passed, err := at(i).tryChallenge(t.Context(), "0x02", 7, now.Add(time.Minute), now)
+			if err != nil || tries != 0 || !passed {
+				t.Fatalf("%s: the passed nonce again (%d): %d tries, passed %v (%v)", name, i+1, tries, passed, err)
+			}
+		}
+		if tries, passed, err := at(1).tryChallenge(t.Context(), "0x02", 8, now.Add(time.Minute), now); err != nil || tries != 1 || passed {
+			t.Fatalf("%s: another nonce after the passed one: %d tries, passed %v (%v)", name, tries, passed, err)
+		}
+		later := now.Add(2 * time.Minute) // all expired: purged
+		if _, _, err := at(0).tryChallenge(t.Context(), "0x03", 0, later.Add(time.Minute), later); err != nil {
 			t.Fatal(err)
 		}
 		var n int
-		if err := stores[0].db.QueryRow(`SELECT COUNT(*) FROM pow_tries`).Scan(&n); err != nil || n != 1 {
+		if err := at(0).db.QueryRow(`SELECT COUNT(*) FROM pow_tries`).Scan(&n); err != nil || n != 1 {
 			t.Fatalf("%s: %d tried challenges kept, want the one not expired (%v)", name, n, err)
 		}
 	}

@@ -242,7 +242,7 @@ func TestAChallengeIsCheckedThreeTimesAtMost(t *testing.T) {
 	}
 	r := claimWith(t, s, addr, sol)
 	wantError(t, "the right nonce after three wrong ones", r.StatusCode(), r.Body, http.StatusForbidden, faucet.CodePowInvalid)
-	if !strings.Contains(string(r.Body), "checked 3 times") {
+	if !strings.Contains(string(r.Body), "3 wrong solutions") {
 		t.Errorf("the refusal does not say why: %s", r.Body)
 	}
 	if m := scrape(t, s); !strings.Contains(m, "vaultd_faucet_pow_verify_duration_seconds_count 3\n") ||
@@ -291,6 +291,9 @@ func TestOneChallengeSentManyTimesAtOnceCostsAFewHashes(t *testing.T) {
 		if code != "403 POW_INVALID" && code != "429 RATE_LIMITED" {
 			t.Errorf("answers %v: %q is neither a refused solution nor a challenge being checked", seen, code)
 		}
+	}
+	if seen["429 RATE_LIMITED"] == 0 { // requests 40 at once overlap a 16 MiB hash
+		t.Errorf("answers %v: no request was refused while another checked the challenge", seen)
 	}
 	m := scrape(t, s)
 	var hashes int
@@ -361,5 +364,55 @@ func TestChallengesPerIPAreLimited(t *testing.T) {
 	}
 	if m := scrape(t, s); !strings.Contains(m, `vaultd_faucet_rate_limited_total{limit="challenge_ip"} 1`+"\n") {
 		t.Errorf("the refusal is not counted:\n%s", platformtest.Grep(m, "rate_limited_total"))
+	}
+}
+
+// A right solution whose claim is refused after its check (here the total limit, 429) can be
+// sent again as often as the client retries: it passes without a hash or a try, and is refused
+// for what refused it, never POW_INVALID; the claim goes through once the limit allows.
+func TestARightSolutionIsCheckedOnce(t *testing.T) {
+	t.Parallel()
+	c := devchaintest.Start(t)
+	s := startFaucet(t, c, t.TempDir(), cheapPow(map[string]string{"RATE_LIMIT_TOTAL": "1/1h", "RATE_LIMIT_PER_IP": "100/1h"}))
+	first := freshAddress(t)
+	if r := claimWith(t, s, first, solve(t, challenge(t, s, first))); r.StatusCode() != http.StatusAccepted {
+		t.Fatalf("the first claim: %d %s", r.StatusCode(), r.Body)
+	}
+	addr := freshAddress(t)
+	sol := solve(t, challenge(t, s, addr))
+	for range 5 {
+		r := claimWith(t, s, addr, sol)
+		wantError(t, "a right solution past the total limit", r.StatusCode(), r.Body, http.StatusTooManyRequests, "RATE_LIMITED")
+	}
+	if m := scrape(t, s); !strings.Contains(m, "vaultd_faucet_pow_verify_duration_seconds_count 2\n") {
+		t.Fatalf("two right solutions, one sent five times: hashes\n%s", platformtest.Grep(m, "pow_verify_duration_seconds_count"))
+	}
+	r := claimWith(t, s, first, solve(t, challenge(t, s, first)))
+	wantError(t, "the paid address again", r.StatusCode(), r.Body, http.StatusConflict, faucet.CodeAlreadyClaimed)
+}
+
+// A claim the faucet had no turn to check (every check's slot taken for a second) is 503 with
+// Retry-After, and costs its client none of its claims per IP: after three such refusals, with
+// RATE_LIMIT_PER_IP at 2, the same solution is paid once the slots are free.
+func TestAClaimWithoutATurnCostsNoClaimOfTheIP(t *testing.T) {
+	t.Parallel()
+	c := devchaintest.Start(t)
+	s := startFaucet(t, c, t.TempDir(), cheapPow(map[string]string{"RATE_LIMIT_PER_IP": "2/1h"}))
+	addr := freshAddress(t)
+	sol := solve(t, challenge(t, s, addr))
+	release := faucet.HoldChecks(s.svc)
+	for range 3 {
+		r := claimWith(t, s, addr, sol)
+		wantError(t, "a claim while every slot is taken", r.StatusCode(), r.Body, http.StatusServiceUnavailable, "UNAVAILABLE")
+		if r.HTTPResponse.Header.Get("Retry-After") != "1" {
+			t.Errorf("the 503's Retry-After: %q", r.HTTPResponse.Header.Get("Retry-After"))
+		}
+	}
+	release()
+	if r := claimWith(t, s, addr, sol); r.StatusCode() != http.StatusAccepted {
+		t.Fatalf("the same solution once the slots are free: %d %s", r.StatusCode(), r.Body)
+	}
+	if m := scrape(t, s); !strings.Contains(m, `vaultd_faucet_pow_refused_total{reason="busy"} 3`+"\n") {
+		t.Errorf("busy refusals:\n%s", platformtest.Grep(m, "pow_refused_total"))
 	}
 }

@@ -534,10 +534,12 @@ const createPowSpent = `CREATE TABLE IF NOT EXISTS pow_spent (
 
 // createPowTries counts the solutions checked against each challenge (pow), kept until it
 // expires: a challenge is checked a few times at most (powTries), whichever replicas the tries
-// reach.
+// reach. passed is the nonce that met it, once one did: sent again (a claim refused after its
+// check, 503 or 429, and retried) it passes without a hash or a try.
 const createPowTries = `CREATE TABLE IF NOT EXISTS pow_tries (
 	id         TEXT    PRIMARY KEY, -- the challenge's id, 0x hex
 	tries      INTEGER NOT NULL,
+	passed     BIGINT,             -- the nonce that met the challenge
 	expires_at BIGINT  NOT NULL     -- unix seconds
 )`
 
@@ -555,17 +557,26 @@ func (s *store) spendChallenge(ctx context.Context, id string, expires, now time
 	return n == 1, err
 }
 
-// tryChallenge counts one more solution checked against the challenge id (valid until
-// expires) and answers how many there have been, this one included: one statement, so tries
-// made at once on several replicas are each counted.
-func (s *store) tryChallenge(ctx context.Context, id string, expires, now time.Time) (int, error) {
+// tryChallenge counts nonce as one more solution checked against the challenge id (valid
+// until expires), unless it is the nonce that already met it (passed: no hash needed, no try
+// counted), and answers the tries, this one included: one statement, so tries made at once on
+// several replicas are each counted.
+func (s *store) tryChallenge(ctx context.Context, id string, nonce uint64, expires, now time.Time) (tries int, passed bool, err error) {
 	if err := s.purgeChallenges(ctx, now); err != nil {
-		return 0, err
+		return 0, false, err
 	}
-	var tries int
-	err := s.db.QueryRowContext(ctx, `INSERT INTO pow_tries (id, tries, expires_at) VALUES ($1, 1, $2)
-		ON CONFLICT (id) DO UPDATE SET tries = pow_tries.tries + 1 RETURNING tries`, id, expires.Unix()).Scan(&tries)
-	return tries, err
+	var met sql.NullInt64
+	err = s.db.QueryRowContext(ctx, `INSERT INTO pow_tries (id, tries, expires_at) VALUES ($1, 1, $2)
+		ON CONFLICT (id) DO UPDATE SET tries = CASE WHEN pow_tries.passed = $3 THEN pow_tries.tries ELSE pow_tries.tries + 1 END
+		RETURNING tries, passed`, id, expires.Unix(), int64(nonce)).Scan(&tries, &met)
+	return tries, met.Valid && met.Int64 == int64(nonce), err
+}
+
+// passChallenge records nonce as the one that met the challenge id, and gives its try back: a
+// right solution never uses up a challenge's tries.
+func (s *store) passChallenge(ctx context.Context, id string, nonce uint64) error {
+	_, err := s.db.ExecContext(ctx, `UPDATE pow_tries SET passed = $2, tries = tries - 1 WHERE id = $1 AND passed IS NULL`, id, int64(nonce))
+	return err
 }
 
 // purgeChallenges drops the spent and tried challenges past their expiry, at most once a minute

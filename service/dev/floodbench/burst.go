@@ -121,8 +121,11 @@ func Burst(ctx context.Context, cfg BurstConfig, out io.Writer) (BurstResult, er
 			key, _ := crypto.GenerateKey()
 			addr := crypto.PubkeyToAddress(key.PublicKey).Hex()
 			ch, err := api.GetChallengeWithResponse(ctx, &faucetapi.GetChallengeParams{Address: addr}, from(netOf(i)))
-			if err != nil || ch.JSON200 == nil {
-				return res, fmt.Errorf("challenge %d: %v %s", i, err, ch.Body)
+			if err != nil {
+				return res, fmt.Errorf("challenge %d: %w", i, err)
+			}
+			if ch.JSON200 == nil {
+				return res, fmt.Errorf("challenge %d: %d %s", i, ch.StatusCode(), ch.Body)
 			}
 			claims[i] = bogus{addr, ch.JSON200.Challenge}
 		} else {

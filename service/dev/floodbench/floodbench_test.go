@@ -39,7 +39,7 @@ func TestMain(m *testing.M) {
 // every claim is answered, the hashes are counted, /health is sampled and the memory read.
 func TestBurstSmall(t *testing.T) {
 	var out bytes.Buffer
-	res, err := Burst(context.Background(), BurstConfig{Claims: 40, Nets: 8, Distinct: true, MemoryKiB: 64, DataDir: t.TempDir()}, &out)
+	res, err := Burst(context.Background(), BurstConfig{Claims: 40, Nets: 20, Distinct: true, MemoryKiB: 64, DataDir: t.TempDir()}, &out)
 	if err != nil {
 		t.Fatal(err)
 	}

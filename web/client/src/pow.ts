@@ -103,7 +103,9 @@ export async function claimWithWork(
 /** The wait, in ms, a 503 or 429 asks for when it is at most 5 s (the faucet busy for a moment); else undefined. */
 function shortRetry(res: Response): number | undefined {
   if (res.status !== 503 && res.status !== 429) return undefined;
-  const seconds = Number(res.headers.get("retry-after") ?? "");
+  const header = res.headers.get("retry-after")?.trim();
+  if (!header) return undefined;
+  const seconds = Number(header);
   if (!Number.isInteger(seconds) || seconds < 0 || seconds > 5) return undefined;
   return Math.max(seconds * 1000, 250);
 }

@@ -152,6 +152,13 @@ test("claimWithWork sends the same solution again after a short Retry-After (the
   } finally {
     always.close();
   }
+  const bare = await standIn([[200, challengeOf(v)], [503, { error: "a proxy's 503", code: "UNAVAILABLE" }]]);
+  try {
+    await assert.rejects(claimWithWork(bare.faucet, v.address, { worker: false }), (e) => e instanceof VaultdError && e.status === 503);
+    assert.equal(bare.seen.length, 2, "a 503 without Retry-After is not sent again");
+  } finally {
+    bare.close();
+  }
   const long = await standIn([[200, challengeOf(v)], [429, { error: "rate limit exceeded", code: "RATE_LIMITED" }, { "retry-after": "3600" }]]);
   try {
     await assert.rejects(claimWithWork(long.faucet, v.address, { worker: false }), (e) => e instanceof VaultdError && e.status === 429);
