@@ -571,8 +571,8 @@ func TestRedeemWithASponsorsVoucher(t *testing.T) {
 	if err != nil || list.JSON200 == nil || list.JSON200.Sponsors[0].RevealsPaid != 1 || list.JSON200.Sponsors[0].Debited != cost.String() {
 		t.Fatalf("the sponsor after the voucher's reveal: %v %s, want debited %s", err, list.Body, cost)
 	}
-	if err := redeem(plain, "--voucher", voucherFile); err == nil || !strings.Contains(err.Error(), "VOUCHER_USED") {
-		t.Fatalf("the used voucher again: %v (%s)", err, out.String())
+	if err := redeem(plain, "--voucher", voucherFile); err == nil || !strings.Contains(err.Error(), "VOUCHER_INVALID") {
+		t.Fatalf("the card's voucher with another card's reveal: %v (%s)", err, out.String())
 	}
 	if got := tokenBalanceOf(t, c, token, recipient); got.Cmp(big.NewInt(1000)) != 0 {
 		t.Fatalf("the recipient holds %s after the refusal", got)

@@ -131,7 +131,7 @@ func voucherRefused(body []byte) string {
 	_ = json.Unmarshal(body, &e)
 	switch e.Code {
 	case "VOUCHER_INVALID":
-		return "the sponsor's voucher is not one the relayer knows (VOUCHER_INVALID: another relayer's or sponsor's, or changed)"
+		return "the sponsor's voucher is not one the relayer knows (VOUCHER_INVALID: another relayer's or sponsor's, changed, or another card's)"
 	case "VOUCHER_EXPIRED":
 		return "the sponsor's voucher has expired (VOUCHER_EXPIRED)"
 	case "VOUCHER_ALLOWANCE_LOW":

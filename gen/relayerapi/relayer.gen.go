@@ -467,8 +467,12 @@ type RevealRequest struct {
 	// EIP-712 message signed by the sponsor's `voucherSigner`, so a card carries its own
 	// postage without the sponsor's key. Domain `{name: "vaultd relayer", version: "1",
 	// chainId, verifyingContract: the vault}`, type `Voucher(string sponsor,uint256
-	// allowance,uint256 expiresAt,bytes32 id)`. Single use: once a reveal on it is sent, its
-	// `id` pays for no other (`409 VOUCHER_USED`).
+	// allowance,uint256 expiresAt,bytes32 id)`: bound to the reveal whose public nullifier is
+	// its `id`, refused with any other (`422 VOUCHER_INVALID`). A bearer voucher (`bearer:
+	// true`) pays for any one reveal and is signed as another type, `BearerVoucher(string
+	// sponsor,uint256 allowance,uint256 expiresAt,bytes32 id)`, so that neither kind's
+	// signature passes for the other's. Single use: once a reveal on it is sent, its `id` pays
+	// for no other (`409 VOUCHER_USED`).
 	Voucher *Voucher `json:"voucher,omitempty"`
 }
 
@@ -640,16 +644,23 @@ type UnauthorizedError struct {
 // EIP-712 message signed by the sponsor's `voucherSigner`, so a card carries its own
 // postage without the sponsor's key. Domain `{name: "vaultd relayer", version: "1",
 // chainId, verifyingContract: the vault}`, type `Voucher(string sponsor,uint256
-// allowance,uint256 expiresAt,bytes32 id)`. Single use: once a reveal on it is sent, its
-// `id` pays for no other (`409 VOUCHER_USED`).
+// allowance,uint256 expiresAt,bytes32 id)`: bound to the reveal whose public nullifier is
+// its `id`, refused with any other (`422 VOUCHER_INVALID`). A bearer voucher (`bearer:
+// true`) pays for any one reveal and is signed as another type, `BearerVoucher(string
+// sponsor,uint256 allowance,uint256 expiresAt,bytes32 id)`, so that neither kind's
+// signature passes for the other's. Single use: once a reveal on it is sent, its `id` pays
+// for no other (`409 VOUCHER_USED`).
 type Voucher struct {
 	// Allowance An amount in wei, a decimal integer.
 	Allowance Wei `json:"allowance"`
 
+	// Bearer true: a bearer voucher, signed as `BearerVoucher(…)`, that pays for any one reveal; false or absent (the default, and a card's voucher): signed as `Voucher(…)`, it pays for the reveal whose nullifier is `id` alone.
+	Bearer *bool `json:"bearer,omitempty"`
+
 	// ExpiresAt Unix seconds after which the voucher pays for nothing.
 	ExpiresAt int64 `json:"expiresAt"`
 
-	// Id The voucher's unique id, 32 bytes (the sponsor's choice: random, or, for a voucher a card carries in its link, the card's public nullifier: docs/cards.md).
+	// Id The voucher's unique id, 32 bytes: the public nullifier of the reveal it pays for (a card's voucher: docs/cards.md), or, for a bearer voucher, the sponsor's choice (random).
 	Id string `json:"id"`
 
 	// Signature r ‖ s ‖ v (v 27 or 28), by the sponsor's `voucherSigner`.

@@ -636,8 +636,12 @@ export interface components {
          *     EIP-712 message signed by the sponsor's `voucherSigner`, so a card carries its own
          *     postage without the sponsor's key. Domain `{name: "vaultd relayer", version: "1",
          *     chainId, verifyingContract: the vault}`, type `Voucher(string sponsor,uint256
-         *     allowance,uint256 expiresAt,bytes32 id)`. Single use: once a reveal on it is sent, its
-         *     `id` pays for no other (`409 VOUCHER_USED`).
+         *     allowance,uint256 expiresAt,bytes32 id)`: bound to the reveal whose public nullifier is
+         *     its `id`, refused with any other (`422 VOUCHER_INVALID`). A bearer voucher (`bearer:
+         *     true`) pays for any one reveal and is signed as another type, `BearerVoucher(string
+         *     sponsor,uint256 allowance,uint256 expiresAt,bytes32 id)`, so that neither kind's
+         *     signature passes for the other's. Single use: once a reveal on it is sent, its `id` pays
+         *     for no other (`409 VOUCHER_USED`).
          */
         Voucher: {
             /** @description The sponsor's id (`sp_…`). */
@@ -648,8 +652,10 @@ export interface components {
              * @description Unix seconds after which the voucher pays for nothing.
              */
             expiresAt: number;
-            /** @description The voucher's unique id, 32 bytes (the sponsor's choice: random, or, for a voucher a card carries in its link, the card's public nullifier: docs/cards.md). */
+            /** @description The voucher's unique id, 32 bytes: the public nullifier of the reveal it pays for (a card's voucher: docs/cards.md), or, for a bearer voucher, the sponsor's choice (random). */
             id: string;
+            /** @description true: a bearer voucher, signed as `BearerVoucher(…)`, that pays for any one reveal; false or absent (the default, and a card's voucher): signed as `Voucher(…)`, it pays for the reveal whose nullifier is `id` alone. */
+            bearer?: boolean;
             /** @description r ‖ s ‖ v (v 27 or 28), by the sponsor's `voucherSigner`. */
             signature: string;
         };
@@ -1315,8 +1321,9 @@ export interface operations {
              *     has no price here), `QUOTE_INVALID` (the quote is not this relayer's signature over
              *     the reveal's token, amount, kind and receiver). `SPONSORS_NOT_ACCEPTED`: the reveal
              *     carries a sponsor's key or a voucher and this relayer takes no sponsors;
-             *     `VOUCHER_INVALID`: the voucher names no sponsor here, or is not its `voucherSigner`'s
-             *     signature over these terms.
+             *     `VOUCHER_INVALID`: the voucher names no sponsor here, is not its `voucherSigner`'s
+             *     signature over these terms (of its kind, bound or bearer), or is bound to another
+             *     reveal (its `id` is not this reveal's nullifier).
              */
             422: {
                 headers: {

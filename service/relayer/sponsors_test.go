@@ -338,17 +338,21 @@ func TestSponsorDebitedOnceAcrossARestart(t *testing.T) {
 	}
 }
 
-// signVoucher is a voucher of sponsor for allowance wei until expires, signed by key as EIP-712
-// typed data through go-ethereum's reference implementation (what wallets use).
-func signVoucher(t testing.TB, c *devchain.Chain, key *ecdsa.PrivateKey, sponsor, allowance string, expires int64) relayerapi.Voucher {
+// signVoucher is a voucher of sponsor for allowance wei until expires, with id, signed by key as
+// EIP-712 typed data through go-ethereum's reference implementation (what wallets use): of type
+// Voucher (bound to the reveal whose nullifier is id), or BearerVoucher when bearer.
+func signVoucher(t testing.TB, c *devchain.Chain, key *ecdsa.PrivateKey, sponsor, allowance string, expires int64, id common.Hash, bearer bool) relayerapi.Voucher {
 	t.Helper()
-	id := crypto.Keccak256Hash([]byte(t.Name()), big.NewInt(time.Now().UnixNano()).Bytes())
+	primary := "Voucher"
+	if bearer {
+		primary = "BearerVoucher"
+	}
 	typed := apitypes.TypedData{
 		Types: apitypes.Types{
 			"EIP712Domain": {{Name: "name", Type: "string"}, {Name: "version", Type: "string"}, {Name: "chainId", Type: "uint256"}, {Name: "verifyingContract", Type: "address"}},
-			"Voucher":      {{Name: "sponsor", Type: "string"}, {Name: "allowance", Type: "uint256"}, {Name: "expiresAt", Type: "uint256"}, {Name: "id", Type: "bytes32"}},
+			primary:        {{Name: "sponsor", Type: "string"}, {Name: "allowance", Type: "uint256"}, {Name: "expiresAt", Type: "uint256"}, {Name: "id", Type: "bytes32"}},
 		},
-		PrimaryType: "Voucher",
+		PrimaryType: primary,
 		Domain:      apitypes.TypedDataDomain{Name: "vaultd relayer", Version: "1", ChainId: math.NewHexOrDecimal256(int64(c.ChainID)), VerifyingContract: c.Contracts.Vault.Hex()},
 		Message:     apitypes.TypedDataMessage{"sponsor": sponsor, "allowance": allowance, "expiresAt": strconv.FormatInt(expires, 10), "id": id.Hex()},
 	}
@@ -361,12 +365,26 @@ func signVoucher(t testing.TB, c *devchain.Chain, key *ecdsa.PrivateKey, sponsor
 		t.Fatal(err)
 	}
 	sig[64] += 27
-	return relayerapi.Voucher{Sponsor: sponsor, Allowance: allowance, ExpiresAt: expires, Id: id.Hex(), Signature: hexutil.Encode(sig)}
+	v := relayerapi.Voucher{Sponsor: sponsor, Allowance: allowance, ExpiresAt: expires, Id: id.Hex(), Signature: hexutil.Encode(sig)}
+	if bearer {
+		v.Bearer = &bearer
+	}
+	return v
+}
+
+// nullifierOf is req's nullifier: the id of a voucher bound to its reveal.
+func nullifierOf(t testing.TB, req relayerapi.RevealRequest) common.Hash {
+	return common.HexToHash(relayertest.NullifierHex(t, req))
+}
+
+// randomID is a bearer voucher's id: random bytes.
+func randomID(t testing.TB) common.Hash {
+	return common.BytesToHash(crypto.FromECDSA(relayertest.FreshKey(t)))
 }
 
 // A voucher the sponsor's voucherSigner signed pays for one reveal, carried by the recipient's
-// device instead of the key: the sponsor is debited exactly the receipt's cost, and the voucher
-// used again (for another card) is 409 VOUCHER_USED, nothing sent. Refused before anything is
+// device instead of the key: the sponsor is debited exactly the receipt's cost, and a bearer
+// voucher used again (for another card) is 409 VOUCHER_USED, nothing sent. Refused before anything is
 // sent, each with its own code: expired (402 VOUCHER_EXPIRED), signed by another key (422
 // VOUCHER_INVALID), an allowance below the reveal's worst case (402 VOUCHER_ALLOWANCE_LOW). A
 // voucher whose reveal a step after the reservation refused (the per-recipient limit) is given
@@ -404,17 +422,18 @@ func sponsorVoucher(t *testing.T, c *devchain.Chain, s *relayertest.Server) {
 		req.Voucher = &v
 		relayertest.WantCode(t, what, relayertest.Reveal(t, s, req), status, code)
 	}
-	refused("an expired voucher", first, signVoucher(t, c, signer, sp.Id, allowance, time.Now().Add(-time.Minute).Unix()), 402, "VOUCHER_EXPIRED")
-	refused("a voucher signed by another key", first, signVoucher(t, c, relayertest.FreshKey(t), sp.Id, allowance, later), 422, "VOUCHER_INVALID")
-	forged := signVoucher(t, c, signer, sp.Id, allowance, later)
+	own := nullifierOf(t, first)
+	refused("an expired voucher", first, signVoucher(t, c, signer, sp.Id, allowance, time.Now().Add(-time.Minute).Unix(), own, false), 402, "VOUCHER_EXPIRED")
+	refused("a voucher signed by another key", first, signVoucher(t, c, relayertest.FreshKey(t), sp.Id, allowance, later, own, false), 422, "VOUCHER_INVALID")
+	forged := signVoucher(t, c, signer, sp.Id, allowance, later, own, false)
 	forged.Allowance = oneEther // not what was signed
 	refused("a voucher changed", first, forged, 422, "VOUCHER_INVALID")
-	refused("an allowance below the worst case", first, signVoucher(t, c, signer, sp.Id, "1000", later), 402, "VOUCHER_ALLOWANCE_LOW")
+	refused("an allowance below the worst case", first, signVoucher(t, c, signer, sp.Id, "1000", later, own, false), 402, "VOUCHER_ALLOWANCE_LOW")
 	if n := relayertest.PendingOperatorNonce(t, c); n != nonce {
 		t.Fatalf("refused vouchers sent %d transactions", n-nonce)
 	}
 
-	v := signVoucher(t, c, signer, sp.Id, allowance, later)
+	v := signVoucher(t, c, signer, sp.Id, allowance, later, randomID(t), true)
 	paid := relayertest.Clone(first)
 	paid.Voucher = &v
 	resp := relayertest.Reveal(t, s, paid)
@@ -426,7 +445,7 @@ func sponsorVoucher(t *testing.T, c *devchain.Chain, s *relayertest.Server) {
 		t.Fatalf("the sponsor is %+v, want debited the receipt's cost %s", got, cost)
 	}
 	nonce = relayertest.PendingOperatorNonce(t, c)
-	w := signVoucher(t, c, signer, sp.Id, allowance, later)
+	w := signVoucher(t, c, signer, sp.Id, allowance, later, randomID(t), true)
 	refused("a voucher's reveal over the recipient's limit", third, w, 429, "RATE_LIMITED")
 	refused("the voucher used again", second, v, 409, "VOUCHER_USED")
 	if n := relayertest.PendingOperatorNonce(t, c); n != nonce {
@@ -443,6 +462,59 @@ func sponsorVoucher(t *testing.T, c *devchain.Chain, s *relayertest.Server) {
 	cost.Add(cost, costOf(t, c, resp.JSON200.TxHash))
 	if got := sponsorOf(t, s, key); got.Debited != cost.String() || got.Reserved != "0" || got.RevealsPaid != 2 {
 		t.Fatalf("after two vouchers, the sponsor is %+v, want debited %s", got, cost)
+	}
+}
+
+// A voucher of type Voucher is bound to the reveal whose nullifier is its id: card A's voucher
+// sent with card B's reveal is 422 VOUCHER_INVALID, nothing sent, the sponsor's account
+// unchanged and the voucher not used, so that A's reveal with it is paid after. The two types'
+// signatures do not pass for each other's: a bound voucher presented as a bearer one, and a
+// bearer voucher (its id A's nullifier) presented without bearer, are 422 VOUCHER_INVALID. A
+// bearer voucher pays for any reveal.
+func TestAVoucherPaysForItsOwnRevealAlone(t *testing.T) {
+	t.Parallel()
+	c := devchaintest.Start(t)
+	s := relayertest.Start(t, c, sponsorEnv("sqlite:"+filepath.Join(t.TempDir(), "r.db"), map[string]string{"RELAYER_FUNDING": "sponsor"}))
+	signer := relayertest.FreshKey(t)
+	signerAddr := crypto.PubkeyToAddress(signer.PublicKey).Hex()
+	sp, key := createSponsor(t, s, "Card Issuer Ltd", &signerAddr)
+	creditSponsor(t, s, sp.Id, oneEther)
+	later := time.Now().Add(time.Hour).Unix()
+	const allowance = "500000000000000000"
+	_, cardA := relayertest.Request(t, c, relayertest.User(c, 0), 55)
+	_, cardB := relayertest.Request(t, c, relayertest.User(c, 1), 56)
+	with := func(req relayerapi.RevealRequest, v relayerapi.Voucher) relayerapi.RevealRequest {
+		req = relayertest.Clone(req)
+		req.Voucher = &v
+		return req
+	}
+	bound := signVoucher(t, c, signer, sp.Id, allowance, later, nullifierOf(t, cardA), false)
+	nonce := relayertest.PendingOperatorNonce(t, c)
+	relayertest.WantCode(t, "card A's voucher with card B's reveal", relayertest.Reveal(t, s, with(cardB, bound)), 422, "VOUCHER_INVALID")
+	asBearer, yes := bound, true
+	asBearer.Bearer = &yes
+	relayertest.WantCode(t, "a bound voucher presented as a bearer one", relayertest.Reveal(t, s, with(cardB, asBearer)), 422, "VOUCHER_INVALID")
+	bearerA := signVoucher(t, c, signer, sp.Id, allowance, later, nullifierOf(t, cardA), true)
+	bearerA.Bearer = nil
+	relayertest.WantCode(t, "a bearer voucher presented without bearer", relayertest.Reveal(t, s, with(cardA, bearerA)), 422, "VOUCHER_INVALID")
+	if n := relayertest.PendingOperatorNonce(t, c); n != nonce {
+		t.Fatalf("refused vouchers sent %d transactions", n-nonce)
+	}
+	if got := sponsorOf(t, s, key); got.Balance != oneEther || got.Debited != "0" || got.Reserved != "0" || got.RevealsPaid != 0 {
+		t.Fatalf("after vouchers refused, the sponsor is %+v", got)
+	}
+
+	resp := relayertest.Reveal(t, s, with(cardA, bound))
+	if resp.JSON200 == nil {
+		t.Fatalf("card A's reveal with its own voucher: %d %s", resp.StatusCode(), resp.Body)
+	}
+	cost := costOf(t, c, resp.JSON200.TxHash)
+	if resp = relayertest.Reveal(t, s, with(cardB, signVoucher(t, c, signer, sp.Id, allowance, later, randomID(t), true))); resp.JSON200 == nil {
+		t.Fatalf("card B's reveal with a bearer voucher: %d %s", resp.StatusCode(), resp.Body)
+	}
+	cost.Add(cost, costOf(t, c, resp.JSON200.TxHash))
+	if got := sponsorOf(t, s, key); got.Debited != cost.String() || got.Reserved != "0" || got.RevealsPaid != 2 {
+		t.Fatalf("after two vouchers' reveals, the sponsor is %+v, want debited %s", got, cost)
 	}
 }
 

@@ -15,9 +15,11 @@ import (
 
 // A voucher is a sponsor's promise to pay for one reveal, up to an allowance, until it expires,
 // signed by the sponsor's voucher signer (EIP-712, in the relayer's domain: package voucher), so that
-// a card carries its own postage without the sponsor's key. Its id is recorded used in the
-// database transaction that reserves its reveal's worst case (sponsorStore.useVoucher), and
-// forgotten with the reservation if that reveal is not sent.
+// a card carries its own postage without the sponsor's key. A voucher is bound to the reveal
+// whose nullifier is its id, unless it is a bearer voucher (a type of its own, which the
+// signature covers). Its id is recorded used in the database transaction that reserves its
+// reveal's worst case (sponsorStore.useVoucher), and forgotten with the reservation if that
+// reveal is not sent.
 
 // voucher is a voucher as parse reads it.
 type voucher struct {
@@ -25,6 +27,7 @@ type voucher struct {
 	allowance *big.Int
 	expiresAt int64 // unix seconds
 	id        common.Hash
+	bearer    bool   // it pays for any reveal; otherwise for the one whose nullifier is id alone
 	sig       []byte // r ‖ s ‖ v, v 0 or 1
 }
 
@@ -37,12 +40,13 @@ func parseVoucher(v relayerapi.Voucher) (*voucher, error) {
 	if err != nil {
 		return nil, reject(VoucherInvalid, "the voucher: %v", err)
 	}
-	return &voucher{sponsor: v.Sponsor, allowance: allowance, expiresAt: v.ExpiresAt, id: common.HexToHash(v.Id), sig: sig}, nil
+	return &voucher{sponsor: v.Sponsor, allowance: allowance, expiresAt: v.ExpiresAt, id: common.HexToHash(v.Id), bearer: v.Bearer != nil && *v.Bearer, sig: sig}, nil
 }
 
 // checkVoucher is checkFunding for a reveal carrying a voucher: the relayer takes sponsors, the
-// reveal carries nothing else that pays, the voucher is its sponsor's signer's signature over
-// its terms, unexpired, and the sponsor is not revoked. Whether it was used is decided with its
+// reveal carries nothing else that pays, the voucher is for this reveal (a bearer one, or one
+// whose id is the reveal's nullifier), its sponsor's signer's signature over its terms,
+// unexpired, and the sponsor is not revoked. Whether it was used is decided with its
 // reservation (reserveSponsor).
 func (r *Relayer) checkVoucher(ctx context.Context, a *attempt) error {
 	v := a.in.voucher
@@ -51,6 +55,9 @@ func (r *Relayer) checkVoucher(ctx context.Context, a *attempt) error {
 	}
 	if a.in.fee != nil {
 		return reject(InvalidInput, "a reveal is paid by one of a fee, a sponsor's key or a voucher: send it with one")
+	}
+	if !v.bearer && v.id != a.in.nullifier {
+		return reject(VoucherInvalid, "the voucher is bound to another reveal (its id is not this reveal's nullifier): it pays for that card's reveal alone")
 	}
 	sp, err := r.sponsors.get(ctx, v.sponsor)
 	if errors.Is(err, errNoSponsor) {
@@ -78,7 +85,7 @@ func (r *Relayer) checkVoucherSignature(v *voucher, sp sponsor) error {
 	if sp.signer == (common.Address{}) {
 		return reject(VoucherInvalid, "the voucher's sponsor has no voucher signer: it pays with its key alone")
 	}
-	digest := vouchers.Digest(r.chainID, r.cfg.Contracts.Vault, vouchers.Terms{Sponsor: v.sponsor, Allowance: v.allowance, ExpiresAt: v.expiresAt, ID: v.id})
+	digest := vouchers.Digest(r.chainID, r.cfg.Contracts.Vault, vouchers.Terms{Sponsor: v.sponsor, Allowance: v.allowance, ExpiresAt: v.expiresAt, ID: v.id, Bearer: v.bearer})
 	if signer, err := typeddata.Signer(digest, v.sig); err != nil || signer != sp.signer {
 		return reject(VoucherInvalid, "the voucher is not signed by its sponsor's voucher signer over these terms")
 	}

@@ -1,8 +1,12 @@
 // Package voucher is a relayer sponsor's voucher (docs/relayer.md, "Sponsors who pay ahead"):
 // the sponsor's promise to pay for one reveal, up to an allowance, until it expires, as EIP-712
 // typed data its voucher signer signs, in the relayer's domain (the vault on its chain, as the
-// relayer's quotes). The relayer checks vouchers with Digest; a sponsor's tools sign them with
-// Sign, or with ForCard for a voucher that a card carries in its link (note.Voucher).
+// relayer's quotes). A voucher is bound to one reveal, the one whose public nullifier is its id
+// (type Voucher), or, signed as a distinct type (BearerVoucher), pays for whichever reveal
+// carries it first: the relayer refuses a bound voucher on any other reveal, and the typehash
+// keeps a bound voucher's signature from passing as a bearer one's. The relayer checks vouchers
+// with Digest; a sponsor's tools sign them with Sign, or with ForCard for a voucher that a card
+// carries in its link (note.Voucher).
 package voucher
 
 import (
@@ -20,18 +24,29 @@ import (
 
 // Terms are what a voucher says and its signature covers.
 type Terms struct {
-	Sponsor   string   // the sponsor's id, sp_…
-	Allowance *big.Int // wei: the most it pays
-	ExpiresAt int64    // unix seconds
-	ID        common.Hash
+	Sponsor   string      // the sponsor's id, sp_…
+	Allowance *big.Int    // wei: the most it pays
+	ExpiresAt int64       // unix seconds
+	ID        common.Hash // bound: the public nullifier of the reveal it pays for; bearer: the sponsor's choice (random)
+	// Bearer: it pays for any one reveal, not only the one whose nullifier is ID (its own type,
+	// BearerVoucher, so that a bound voucher's signature does not pass for a bearer one's).
+	Bearer bool
 }
 
-var voucherType = crypto.Keccak256([]byte("Voucher(string sponsor,uint256 allowance,uint256 expiresAt,bytes32 id)"))
+// The voucher's two types: the same fields, two typehashes.
+var (
+	voucherType       = crypto.Keccak256([]byte("Voucher(string sponsor,uint256 allowance,uint256 expiresAt,bytes32 id)"))
+	bearerVoucherType = crypto.Keccak256([]byte("BearerVoucher(string sponsor,uint256 allowance,uint256 expiresAt,bytes32 id)"))
+)
 
 // Digest is the EIP-712 hash a voucher's signature signs, in the relayer's domain (package
-// typeddata): chainID's vault.
+// typeddata): chainID's vault. Its type is BearerVoucher for a bearer voucher, Voucher otherwise.
 func Digest(chainID uint64, vault common.Address, t Terms) []byte {
-	return typeddata.Digest(chainID, vault, crypto.Keccak256(voucherType, crypto.Keccak256([]byte(t.Sponsor)),
+	typeHash := voucherType
+	if t.Bearer {
+		typeHash = bearerVoucherType
+	}
+	return typeddata.Digest(chainID, vault, crypto.Keccak256(typeHash, crypto.Keccak256([]byte(t.Sponsor)),
 		typeddata.Word(t.Allowance), typeddata.Word(big.NewInt(t.ExpiresAt)), t.ID.Bytes()))
 }
 
@@ -41,7 +56,11 @@ func Sign(key *ecdsa.PrivateKey, chainID uint64, vault common.Address, t Terms) 
 	if err != nil {
 		return relayerapi.Voucher{}, err
 	}
-	return relayerapi.Voucher{Sponsor: t.Sponsor, Allowance: t.Allowance.String(), ExpiresAt: t.ExpiresAt, Id: t.ID.Hex(), Signature: sig}, nil
+	v := relayerapi.Voucher{Sponsor: t.Sponsor, Allowance: t.Allowance.String(), ExpiresAt: t.ExpiresAt, Id: t.ID.Hex(), Signature: sig}
+	if t.Bearer {
+		v.Bearer = &t.Bearer
+	}
+	return v, nil
 }
 
 // ForCard signs a voucher for c's reveal with key (the sponsor's voucher signer) and answers c

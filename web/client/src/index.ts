@@ -60,7 +60,7 @@ export class VaultdError extends Error {
 
 /**
  * Why the relayer refused a reveal's sponsor's voucher (nothing was sent): `invalid` (not signed
- * by the sponsor's signer for this relayer's chain and vault, or changed: VOUCHER_INVALID),
+ * by the sponsor's signer for this relayer's chain and vault, changed, or another card's: VOUCHER_INVALID),
  * `expired` (VOUCHER_EXPIRED), `allowance-low` (it allows less than the reveal may cost at the
  * relayer's fee cap: VOUCHER_ALLOWANCE_LOW), `used` (it paid for another reveal: VOUCHER_USED),
  * `revoked` (the sponsor pays for nothing any more: SPONSOR_REVOKED), `balance-low` (the
@@ -70,7 +70,7 @@ export class VaultdError extends Error {
 export type VoucherProblem = "invalid" | "expired" | "allowance-low" | "used" | "revoked" | "balance-low" | "not-accepted";
 
 const voucherProblems: Record<string, [VoucherProblem, string]> = {
-  VOUCHER_INVALID: ["invalid", "the sponsor's voucher is not valid here (not signed by the sponsor for this relayer's chain and vault, or changed)"],
+  VOUCHER_INVALID: ["invalid", "the sponsor's voucher is not valid here (not signed by the sponsor for this relayer's chain and vault, changed, or another card's)"],
   VOUCHER_EXPIRED: ["expired", "the sponsor's voucher has expired"],
   VOUCHER_ALLOWANCE_LOW: ["allowance-low", "the sponsor's voucher allows less than this reveal may cost"],
   VOUCHER_USED: ["used", "the sponsor's voucher has already paid for another reveal"],
