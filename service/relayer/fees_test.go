@@ -2,6 +2,7 @@ package relayer_test
 
 import (
 	"encoding/json"
+	"errors"
 	"maps"
 	"math/big"
 	"strings"
@@ -253,6 +254,45 @@ func TestFeeRefusals(t *testing.T) {
 	}
 	if after, err := c.Client().PendingNonceAt(ctx, operator); err != nil || after != nonce {
 		t.Fatalf("the operator's nonce went from %d to %d (%v): something was sent", nonce, after, err)
+	}
+}
+
+// A quote sent back with one of its integers negated is refused 400 INVALID_REQUEST, nothing
+// sent: a digest of the magnitudes alone would take -1000 for the 1000 the relayer signed (and
+// so a negated margin, fee or expiry for its own signature). The document's validator refuses
+// them over HTTP with the same answer; the relayer refuses them itself (Relayer.Reveal, under
+// the validator). The quote as answered pays for the reveal after.
+func TestAQuoteWithANegativeNumberIsRefused(t *testing.T) {
+	t.Parallel()
+	c := devchaintest.Start(t)
+	s := relayertest.Start(t, c, feeEnv(c, "1000000"))
+	token, operator := c.Tokens[0].Address, c.Accounts.Operator.Address
+	q := mustQuote(t, s, token, feeCard)
+	recipient := crypto.PubkeyToAddress(relayertest.FreshKey(t).PublicKey)
+	req := proveWithFee(t, c, newCard(t, c, 0, token, feeCard), recipient, zk.Fee{Amount: bigOf(t, q.Fee), Receiver: operator}, q)
+	nonce := relayertest.PendingOperatorNonce(t, c)
+	for name, negate := range map[string]func(*relayerapi.Quote){
+		"chainId":   func(q *relayerapi.Quote) { q.ChainId = -q.ChainId },
+		"amount":    func(q *relayerapi.Quote) { q.Amount = "-" + q.Amount },
+		"fee":       func(q *relayerapi.Quote) { q.Fee = "-" + q.Fee },
+		"expiresAt": func(q *relayerapi.Quote) { q.ExpiresAt = -q.ExpiresAt },
+		"gas":       func(q *relayerapi.Quote) { q.Gas = -q.Gas },
+		"feePerGas": func(q *relayerapi.Quote) { q.FeePerGas = "-" + q.FeePerGas },
+		"marginBps": func(q *relayerapi.Quote) { q.MarginBps = -q.MarginBps },
+	} {
+		r := relayertest.Clone(req)
+		negate(&r.Fee.Quote)
+		_, err := s.Svc.Relayer.Reveal(ctx, r)
+		if re, ok := errors.AsType[*relayer.RevealError](err); !ok || re.Reason != relayer.InvalidInput || !strings.Contains(re.Message, "fee.quote."+name) {
+			t.Errorf("the quote's %s negated: %v, want the relayer's InvalidInput naming it (400 INVALID_REQUEST)", name, err)
+		}
+		relayertest.WantCode(t, "the quote's "+name+" negated, over HTTP", relayertest.Reveal(t, s, r), 400, "INVALID_REQUEST")
+	}
+	if n := relayertest.PendingOperatorNonce(t, c); n != nonce {
+		t.Fatalf("refused quotes sent %d transactions", n-nonce)
+	}
+	if resp := relayertest.Reveal(t, s, req); resp.JSON200 == nil {
+		t.Fatalf("the reveal with its quote as answered: %d %s", resp.StatusCode(), resp.Body)
 	}
 }
 

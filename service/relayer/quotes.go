@@ -62,17 +62,28 @@ type quoteTerms struct {
 // EIP-712, in the relayer's domain (package typeddata): a quote is good for this chain's vault alone.
 var quoteType = crypto.Keccak256([]byte("Quote(address token,uint256 amount,bool partial,uint256 fee,address feeReceiver,uint256 expiresAt,uint256 gas,uint256 feePerGas,string price,uint256 marginBps)"))
 
-// quoteDigest is the EIP-712 hash a quote's signature signs.
-func quoteDigest(chainID uint64, vault common.Address, q quoteTerms) []byte {
-	partial := new(big.Int)
+// quoteDigest is the EIP-712 hash a quote's signature signs. A quote with an integer that is no
+// uint256 (a negative one) has none: typeddata.ErrNotUint256.
+func quoteDigest(chainID uint64, vault common.Address, q quoteTerms) ([]byte, error) {
+	var partial uint64
 	if q.Partial {
-		partial.SetInt64(1)
+		partial = 1
 	}
-	word := typeddata.Word
-	data := crypto.Keccak256(quoteType, common.LeftPadBytes(q.Token.Bytes(), 32), word(q.Amount), word(partial), word(q.Fee),
-		common.LeftPadBytes(q.FeeReceiver.Bytes(), 32), word(big.NewInt(q.ExpiresAt)), word(new(big.Int).SetUint64(q.Gas)),
-		word(q.FeePerGas), crypto.Keccak256([]byte(q.Price)), word(big.NewInt(q.MarginBps)))
-	return typeddata.Digest(chainID, vault, data)
+	var err error
+	word := func(name string, v *big.Int) []byte {
+		w, werr := typeddata.Word(v)
+		if werr != nil && err == nil {
+			err = fmt.Errorf("%s: %w", name, werr)
+		}
+		return w
+	}
+	data := crypto.Keccak256(quoteType, common.LeftPadBytes(q.Token.Bytes(), 32), word("amount", q.Amount), typeddata.Uint64(partial), word("fee", q.Fee),
+		common.LeftPadBytes(q.FeeReceiver.Bytes(), 32), word("expiresAt", big.NewInt(q.ExpiresAt)), typeddata.Uint64(q.Gas),
+		word("feePerGas", q.FeePerGas), crypto.Keccak256([]byte(q.Price)), word("marginBps", big.NewInt(q.MarginBps)))
+	if err != nil {
+		return nil, err
+	}
+	return typeddata.Digest(chainID, vault, data), nil
 }
 
 // feeFor is ceil(gas × feePerGas × (1 + marginBps/10000) / price): what a reveal costs the
@@ -129,7 +140,11 @@ func (r *Relayer) Quote(ctx context.Context, req relayerapi.QuoteRequest) (relay
 	if q.Fee.Cmp(amount) >= 0 {
 		return relayerapi.Quote{}, reject(AmountTooSmall, "the relayer's fee for this reveal is %s of the token's base units: the amount %s does not cover it", q.Fee, amount)
 	}
-	sig, err := typeddata.Sign(fees.QuoteKey, quoteDigest(r.chainID, r.cfg.Contracts.Vault, q))
+	digest, err := quoteDigest(r.chainID, r.cfg.Contracts.Vault, q)
+	if err != nil {
+		return relayerapi.Quote{}, fmt.Errorf("sign the quote: %w", err)
+	}
+	sig, err := typeddata.Sign(fees.QuoteKey, digest)
 	if err != nil {
 		return relayerapi.Quote{}, fmt.Errorf("sign the quote: %w", err)
 	}
@@ -187,11 +202,40 @@ func parseFee(f relayerapi.RevealFee) (*paidFee, error) {
 	if err != nil {
 		return nil, reject(InvalidInput, "fee.receiver: %v", err)
 	}
+	if name := negativeIn(f.Quote); name != "" {
+		return nil, reject(InvalidInput, "fee.quote.%s must not be negative: send the quote back as POST /quote answered it", name)
+	}
 	return &paidFee{Fee: zk.Fee{Amount: amount, Receiver: receiver}, quote: f.Quote}, nil
+}
+
+// negativeIn names the first of a quote's integers that is negative ("" for none). The document
+// lets none through; the relayer refuses them itself, since a negative number has no uint256 to
+// be signed as (typeddata.Word).
+func negativeIn(q relayerapi.Quote) string {
+	for _, n := range []struct {
+		name     string
+		negative bool
+	}{
+		{"chainId", q.ChainId < 0},
+		{"amount", strings.HasPrefix(q.Amount, "-")},
+		{"fee", strings.HasPrefix(q.Fee, "-")},
+		{"expiresAt", q.ExpiresAt < 0},
+		{"gas", q.Gas < 0},
+		{"feePerGas", strings.HasPrefix(q.FeePerGas, "-")},
+		{"marginBps", q.MarginBps < 0},
+	} {
+		if n.negative {
+			return n.name
+		}
+	}
+	return ""
 }
 
 // termsOf reads a quote as a reveal sends it back.
 func termsOf(q relayerapi.Quote) (quoteTerms, []byte, error) {
+	if q.Gas < 0 {
+		return quoteTerms{}, nil, fmt.Errorf("gas is negative")
+	}
 	t := quoteTerms{Partial: q.Partial, ExpiresAt: q.ExpiresAt, Gas: uint64(q.Gas), Price: q.Price, MarginBps: q.MarginBps}
 	var err error
 	if t.Token, err = address.Parse(q.TokenAddress); err != nil {
@@ -242,9 +286,13 @@ func (r *Relayer) checkFee(ctx context.Context, a *attempt) error {
 		return notPriced(a.in.token)
 	}
 	q, sig, err := termsOf(fee.quote)
+	var digest []byte
+	if err == nil {
+		digest, err = quoteDigest(r.chainID, r.cfg.Contracts.Vault, q)
+	}
 	if err == nil {
 		var signer common.Address
-		signer, err = typeddata.Signer(quoteDigest(r.chainID, r.cfg.Contracts.Vault, q), sig)
+		signer, err = typeddata.Signer(digest, sig)
 		if err == nil && signer != crypto.PubkeyToAddress(fees.QuoteKey.PublicKey) {
 			err = fmt.Errorf("it is not signed by this relayer")
 		}

@@ -2,6 +2,7 @@ package relayer
 
 import (
 	"context"
+	"errors"
 	"math/big"
 	"testing"
 
@@ -37,12 +38,32 @@ func TestAQuoteIsSignedAsEIP712TypedData(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := quoteDigest(1337, vault, q); common.BytesToHash(got) != common.BytesToHash(want) {
-		t.Fatalf("digest %x, EIP-712's %x", got, want)
+	if got, err := quoteDigest(1337, vault, q); err != nil || common.BytesToHash(got) != common.BytesToHash(want) {
+		t.Fatalf("digest %x (%v), EIP-712's %x", got, err, want)
 	}
 	q.Partial = false
-	if got := quoteDigest(1337, vault, q); common.BytesToHash(got) == common.BytesToHash(want) {
-		t.Fatal("the digest does not cover partial")
+	if got, err := quoteDigest(1337, vault, q); err != nil || common.BytesToHash(got) == common.BytesToHash(want) {
+		t.Fatalf("the digest does not cover partial (%v)", err)
+	}
+}
+
+// A quote with a negative integer has no digest: its sign is not dropped (-1000 signed as 1000).
+func TestAQuoteWithANegativeIntegerHasNoDigest(t *testing.T) {
+	t.Parallel()
+	base := quoteTerms{Amount: big.NewInt(25_000_000), Fee: big.NewInt(1234), ExpiresAt: 1_790_000_000, Gas: quoteGasWhole,
+		FeePerGas: big.NewInt(1_875_000_000), Price: "0.0003", MarginBps: 1000}
+	for name, neg := range map[string]func(*quoteTerms){
+		"amount":    func(q *quoteTerms) { q.Amount = big.NewInt(-25_000_000) },
+		"fee":       func(q *quoteTerms) { q.Fee = big.NewInt(-1234) },
+		"expiresAt": func(q *quoteTerms) { q.ExpiresAt = -1_790_000_000 },
+		"feePerGas": func(q *quoteTerms) { q.FeePerGas = big.NewInt(-1_875_000_000) },
+		"marginBps": func(q *quoteTerms) { q.MarginBps = -1000 },
+	} {
+		q := base
+		neg(&q)
+		if d, err := quoteDigest(1337, common.Address{}, q); !errors.Is(err, typeddata.ErrNotUint256) {
+			t.Errorf("%s negative: digest %x, err %v; want ErrNotUint256", name, d, err)
+		}
 	}
 }
 

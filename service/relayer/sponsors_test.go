@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/ecdsa"
 	"database/sql"
+	"errors"
 	"fmt"
 	"log/slog"
 	"maps"
@@ -515,6 +516,43 @@ func TestAVoucherPaysForItsOwnRevealAlone(t *testing.T) {
 	cost.Add(cost, costOf(t, c, resp.JSON200.TxHash))
 	if got := sponsorOf(t, s, key); got.Debited != cost.String() || got.Reserved != "0" || got.RevealsPaid != 2 {
 		t.Fatalf("after two vouchers' reveals, the sponsor is %+v, want debited %s", got, cost)
+	}
+}
+
+// A voucher sent with a negative allowance or expiry is refused 400 INVALID_REQUEST before its
+// signature is checked, nothing sent or reserved: signed for an allowance of 5 and sent as -5 (or
+// its expiry negated), it is not taken for its sponsor's signature, as a digest of the
+// magnitudes alone would take it. The document's validator refuses both over HTTP with the same
+// answer; the relayer refuses them itself (Relayer.Reveal, under the validator).
+func TestAVoucherWithANegativeNumberIsRefused(t *testing.T) {
+	t.Parallel()
+	c := devchaintest.Start(t)
+	s := relayertest.Start(t, c, sponsorEnv("sqlite:"+filepath.Join(t.TempDir(), "r.db"), map[string]string{"RELAYER_FUNDING": "sponsor"}))
+	signer := relayertest.FreshKey(t)
+	signerAddr := crypto.PubkeyToAddress(signer.PublicKey).Hex()
+	sp, key := createSponsor(t, s, "Card Issuer Ltd", &signerAddr)
+	creditSponsor(t, s, sp.Id, oneEther)
+	_, req := relayertest.Request(t, c, relayertest.User(c, 0), 57)
+	later := time.Now().Add(time.Hour).Unix()
+	lessAllowance := signVoucher(t, c, signer, sp.Id, "5", later, nullifierOf(t, req), false)
+	lessAllowance.Allowance = "-5"
+	pastExpiry := signVoucher(t, c, signer, sp.Id, "500000000000000000", later, nullifierOf(t, req), false)
+	pastExpiry.ExpiresAt = -later
+	nonce := relayertest.PendingOperatorNonce(t, c)
+	for what, v := range map[string]relayerapi.Voucher{"allowance -5": lessAllowance, "a negative expiry": pastExpiry} {
+		r := relayertest.Clone(req)
+		r.Voucher = &v
+		_, err := s.Svc.Relayer.Reveal(ctx, r)
+		if re, ok := errors.AsType[*relayer.RevealError](err); !ok || re.Reason != relayer.InvalidInput {
+			t.Errorf("a voucher with %s: %v, want the relayer's InvalidInput (400 INVALID_REQUEST)", what, err)
+		}
+		relayertest.WantCode(t, "a voucher with "+what+" over HTTP", relayertest.Reveal(t, s, r), 400, "INVALID_REQUEST")
+	}
+	if n := relayertest.PendingOperatorNonce(t, c); n != nonce {
+		t.Fatalf("refused vouchers sent %d transactions", n-nonce)
+	}
+	if got := sponsorOf(t, s, key); got.Debited != "0" || got.Reserved != "0" {
+		t.Fatalf("after vouchers refused, the sponsor is %+v", got)
 	}
 }
 

@@ -33,8 +33,11 @@ type voucher struct {
 
 func parseVoucher(v relayerapi.Voucher) (*voucher, error) {
 	allowance, ok := new(big.Int).SetString(v.Allowance, 10)
-	if !ok || allowance.Cmp(maxUint256) > 0 {
-		return nil, reject(InvalidInput, "voucher.allowance must be a decimal integer of wei below 2^256")
+	if !ok || allowance.Sign() < 0 || allowance.Cmp(maxUint256) > 0 {
+		return nil, reject(InvalidInput, "voucher.allowance must be a decimal integer of wei from 0 to 2^256-1")
+	}
+	if v.ExpiresAt < 0 {
+		return nil, reject(InvalidInput, "voucher.expiresAt must be unix seconds, not negative")
 	}
 	sig, err := typeddata.Signature(v.Signature)
 	if err != nil {
@@ -85,7 +88,10 @@ func (r *Relayer) checkVoucherSignature(v *voucher, sp sponsor) error {
 	if sp.signer == (common.Address{}) {
 		return reject(VoucherInvalid, "the voucher's sponsor has no voucher signer: it pays with its key alone")
 	}
-	digest := vouchers.Digest(r.chainID, r.cfg.Contracts.Vault, vouchers.Terms{Sponsor: v.sponsor, Allowance: v.allowance, ExpiresAt: v.expiresAt, ID: v.id, Bearer: v.bearer})
+	digest, err := vouchers.Digest(r.chainID, r.cfg.Contracts.Vault, vouchers.Terms{Sponsor: v.sponsor, Allowance: v.allowance, ExpiresAt: v.expiresAt, ID: v.id, Bearer: v.bearer})
+	if err != nil { // parseVoucher refused what has no digest
+		return reject(InvalidInput, "the voucher: %v", err)
+	}
 	if signer, err := typeddata.Signer(digest, v.sig); err != nil || signer != sp.signer {
 		return reject(VoucherInvalid, "the voucher is not signed by its sponsor's voucher signer over these terms")
 	}

@@ -26,12 +26,25 @@ var domainType = crypto.Keccak256([]byte("EIP712Domain(string name,string versio
 // the domain being chainID's vault.
 func Digest(chainID uint64, vault common.Address, structHash []byte) []byte {
 	domain := crypto.Keccak256(domainType, crypto.Keccak256([]byte(Name)), crypto.Keccak256([]byte(Version)),
-		Word(new(big.Int).SetUint64(chainID)), common.LeftPadBytes(vault.Bytes(), 32))
+		Uint64(chainID), common.LeftPadBytes(vault.Bytes(), 32))
 	return crypto.Keccak256([]byte{0x19, 0x01}, domain, structHash)
 }
 
-// Word is v as a 32-byte big-endian word (v is below 2^256).
-func Word(v *big.Int) []byte { return common.LeftPadBytes(v.Bytes(), 32) }
+// ErrNotUint256 is an integer no uint256 holds: negative, 2^256 or more, or none (nil).
+var ErrNotUint256 = errors.New("not a uint256 (negative, or 2^256 or more)")
+
+// Word is v as a uint256 word: 32 bytes, big-endian. A v that is no uint256 is refused
+// (ErrNotUint256) rather than encoded: its magnitude alone (what big.Int.Bytes gives) would sign
+// -5 as 5, and its low 256 bits 2^256 as 0.
+func Word(v *big.Int) ([]byte, error) {
+	if v == nil || v.Sign() < 0 || v.BitLen() > 256 {
+		return nil, ErrNotUint256
+	}
+	return common.LeftPadBytes(v.Bytes(), 32), nil
+}
+
+// Uint64 is v as a uint256 word (any uint64 is one).
+func Uint64(v uint64) []byte { return common.LeftPadBytes(new(big.Int).SetUint64(v).Bytes(), 32) }
 
 // Sign signs digest with key: r ‖ s ‖ v in hex, v 27 or 28.
 func Sign(key *ecdsa.PrivateKey, digest []byte) (string, error) {

@@ -11,6 +11,7 @@ package voucher
 
 import (
 	"crypto/ecdsa"
+	"fmt"
 	"math/big"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -41,18 +42,30 @@ var (
 
 // Digest is the EIP-712 hash a voucher's signature signs, in the relayer's domain (package
 // typeddata): chainID's vault. Its type is BearerVoucher for a bearer voucher, Voucher otherwise.
-func Digest(chainID uint64, vault common.Address, t Terms) []byte {
+// An allowance or expiry that is no uint256 (negative) has none: typeddata.ErrNotUint256.
+func Digest(chainID uint64, vault common.Address, t Terms) ([]byte, error) {
 	typeHash := voucherType
 	if t.Bearer {
 		typeHash = bearerVoucherType
 	}
-	return typeddata.Digest(chainID, vault, crypto.Keccak256(typeHash, crypto.Keccak256([]byte(t.Sponsor)),
-		typeddata.Word(t.Allowance), typeddata.Word(big.NewInt(t.ExpiresAt)), t.ID.Bytes()))
+	allowance, err := typeddata.Word(t.Allowance)
+	if err != nil {
+		return nil, fmt.Errorf("allowance: %w", err)
+	}
+	expiresAt, err := typeddata.Word(big.NewInt(t.ExpiresAt))
+	if err != nil {
+		return nil, fmt.Errorf("expiresAt: %w", err)
+	}
+	return typeddata.Digest(chainID, vault, crypto.Keccak256(typeHash, crypto.Keccak256([]byte(t.Sponsor)), allowance, expiresAt, t.ID.Bytes())), nil
 }
 
 // Sign signs t with key (the sponsor's voucher signer) as the relayer's document carries it.
 func Sign(key *ecdsa.PrivateKey, chainID uint64, vault common.Address, t Terms) (relayerapi.Voucher, error) {
-	sig, err := typeddata.Sign(key, Digest(chainID, vault, t))
+	digest, err := Digest(chainID, vault, t)
+	if err != nil {
+		return relayerapi.Voucher{}, err
+	}
+	sig, err := typeddata.Sign(key, digest)
 	if err != nil {
 		return relayerapi.Voucher{}, err
 	}

@@ -166,7 +166,10 @@ func TestCardLinks(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			digest := voucher.Digest(got.ChainID, got.Vault, voucher.Terms{Sponsor: v.Sponsor, Allowance: allowance, ExpiresAt: v.ExpiresAt, ID: common.HexToHash(c.Want.Nullifier)})
+			digest, err := voucher.Digest(got.ChainID, got.Vault, voucher.Terms{Sponsor: v.Sponsor, Allowance: allowance, ExpiresAt: v.ExpiresAt, ID: common.HexToHash(c.Want.Nullifier)})
+			if err != nil {
+				t.Fatal(err)
+			}
 			if signer, err := typeddata.Signer(digest, sig); err != nil || signer.Hex() != doc.VoucherSigner {
 				t.Errorf("%s: the voucher's signer is %s (%v), want %s", c.Name, signer.Hex(), err, doc.VoucherSigner)
 			}
