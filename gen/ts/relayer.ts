@@ -1286,7 +1286,10 @@ export interface operations {
                 };
             };
             /**
-             * @description `NULLIFIER_USED`: the nullifier is already spent (the card was redeemed).
+             * @description `NULLIFIER_USED`: the nullifier is already spent (the card was redeemed), or, on
+             *     relayers sharing a database without `REDIS_URL`, another request for the same reveal
+             *     holds its sponsor's reservation and is sending it (`GET /reveal/{nullifier}` tells
+             *     its outcome); nothing was sent.
              *     `ROOT_EXPIRING`: the proof's root is so old that, with the inserts of the reveals this
              *     relayer already has in flight ahead of it, it would have left the tree's root history
              *     (its last 32 roots) by the time this reveal is mined; nothing was sent. Prove again

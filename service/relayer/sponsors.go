@@ -390,6 +390,13 @@ func (s *sponsorStore) held(ctx context.Context, tx *sql.Tx, nullifier common.Ha
 // with the checks that it may: the sponsor is not revoked and has that much available. A reveal
 // that holds a charge already (an attempt stopped after its reservation, whose process died
 // before giving it back) keeps it: a reveal is reserved once.
+//
+// The charge's insert never overwrites a charge still reserved: where no claim orders the
+// attempts (relayers sharing the database without REDIS_URL), two reservations of one
+// nullifier may both read that none is held before either writes; the second to write finds the
+// first's and is refused, its transaction (what it reserved, its voucher's use) rolled back, so
+// that the sponsor's reserved total is always what its charges hold. A settled charge (its
+// reveal reverted: the nullifier is free again) is replaced.
 func (s *sponsorStore) reserve(ctx context.Context, nullifier common.Hash, p payer, worst *big.Int) error {
 	return s.inTx(ctx, func(tx *sql.Tx) error {
 		c, err := s.held(ctx, tx, nullifier)
@@ -418,11 +425,19 @@ func (s *sponsorStore) reserve(ctx context.Context, nullifier common.Hash, p pay
 		if err := s.write(ctx, tx, sp); err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, `INSERT INTO sponsor_charges (chain_id, nullifier, sponsor_id, voucher_id, reserved, cost, state, updated_at)
+		res, err := tx.ExecContext(ctx, `INSERT INTO sponsor_charges (chain_id, nullifier, sponsor_id, voucher_id, reserved, cost, state, updated_at)
 			VALUES ($1, $2, $3, $4, $5, '0', 'reserved', $6)
 			ON CONFLICT (chain_id, nullifier) DO UPDATE SET sponsor_id = excluded.sponsor_id, voucher_id = excluded.voucher_id,
-				reserved = excluded.reserved, cost = '0', state = 'reserved', updated_at = excluded.updated_at`,
+				reserved = excluded.reserved, cost = '0', state = 'reserved', updated_at = excluded.updated_at
+			WHERE sponsor_charges.state <> 'reserved'`,
 			s.chainID, nullifier.Hex(), p.sponsor, p.voucher, worst.String(), time.Now().UnixMilli())
+		if err != nil {
+			return err
+		}
+		n, err := res.RowsAffected()
+		if err == nil && n == 0 { // another attempt's charge, written since held read none
+			err = reject(NullifierUsed, "another request for this reveal holds its sponsor's reservation and is sending it (relayers sharing a database without REDIS_URL): GET /reveal/{nullifier} tells its outcome")
+		}
 		return err
 	})
 }
