@@ -38,7 +38,7 @@ func TestConcurrentReservationsOfOneNullifierLeaveOneCharge(t *testing.T) {
 		t.Fatal(err)
 	}
 	credit, _ := new(big.Int).SetString("1000000000000000000", 10)
-	if _, err := s.credit(ctx, sp.id, credit); err != nil {
+	if _, err := s.credit(ctx, sp.id, credit, ""); err != nil {
 		t.Fatal(err)
 	}
 	nullifier, worst := common.HexToHash("0x2a"), big.NewInt(300_000_000_000_000)
@@ -137,7 +137,7 @@ func TestAReservationReplacesASettledCharge(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if _, err := s.credit(ctx, sp.id, big.NewInt(1_000_000)); err != nil {
+				if _, err := s.credit(ctx, sp.id, big.NewInt(1_000_000), ""); err != nil {
 					t.Fatal(err)
 				}
 				ids = append(ids, sp.id)
