@@ -1,6 +1,8 @@
 // Command gasbench prints what the vault's operations cost in gas on an in-process dev chain
-// (Osaka rules) and where it goes: commits, whole and partial reveals, at trees of 1, 1,000 and
-// 100,000 leaves, beside issue 21's targets and the published figures of Tornado Cash.
+// (Osaka rules) and where it goes: commits, whole and partial reveals (the latter also paying a
+// relayer's fee), at trees of a few leaves and at indices of few and many 1-bits up to the
+// tree's last (gasbench.Sizes), beside issue 21's targets and the published figures of Tornado
+// Cash.
 package main
 
 import (

@@ -287,7 +287,7 @@ type Quote struct {
 	// FeeReceiver Who the fee is paid to (prove the reveal with it).
 	FeeReceiver string `json:"feeReceiver"`
 
-	// Gas The gas the fee pays for (a reveal of this kind paying a fee).
+	// Gas The gas the fee pays for (a reveal of this kind paying a fee; a partial one at the tree's next leaf index).
 	Gas int64 `json:"gas"`
 
 	// MarginBps The relayer's margin over the cost, in basis points.
@@ -1042,11 +1042,13 @@ type ClientInterface interface {
 	//
 	// The fee a reveal of `amount` of `tokenAddress` (whole, or `partial`: with change) pays
 	// this relayer, in the token's base units: `ceil(gas × feePerGas × (1 + marginBps/10000) /
-	// price)`, where `gas` is what such a reveal costs (a fixed figure per kind), `feePerGas`
-	// what the chain charges now (base fee + tip), and `price` the token's price in wei per
-	// base unit (the operator's setting). It is paid to `feeReceiver` and honoured until
-	// `expiresAt` (unix seconds; 5 minutes by default) as long as it still covers the reveal's
-	// cost at the moment of the reveal (the same figure without the margin).
+	// price)`, where `gas` is what such a reveal costs (a whole one: a fixed figure; a partial
+	// one: more the more 1-bits the tree's next leaf index has, where its change would be
+	// inserted, read from the chain), `feePerGas` what the chain charges now (base fee + tip),
+	// and `price` the token's price in wei per base unit (the operator's setting). It is paid
+	// to `feeReceiver` and honoured until `expiresAt` (unix seconds; 5 minutes by default) as
+	// long as it still covers the reveal's cost at the moment of the reveal (the same figure
+	// without the margin, and the gas the reveal is then simulated to use).
 	//
 	// The answer is signed by the relayer (`signer`) as EIP-712 typed data: domain
 	// `{name: "vaultd relayer", version: "1", chainId, verifyingContract: vault}`, primary type
@@ -1065,11 +1067,13 @@ type ClientInterface interface {
 	//
 	// The fee a reveal of `amount` of `tokenAddress` (whole, or `partial`: with change) pays
 	// this relayer, in the token's base units: `ceil(gas × feePerGas × (1 + marginBps/10000) /
-	// price)`, where `gas` is what such a reveal costs (a fixed figure per kind), `feePerGas`
-	// what the chain charges now (base fee + tip), and `price` the token's price in wei per
-	// base unit (the operator's setting). It is paid to `feeReceiver` and honoured until
-	// `expiresAt` (unix seconds; 5 minutes by default) as long as it still covers the reveal's
-	// cost at the moment of the reveal (the same figure without the margin).
+	// price)`, where `gas` is what such a reveal costs (a whole one: a fixed figure; a partial
+	// one: more the more 1-bits the tree's next leaf index has, where its change would be
+	// inserted, read from the chain), `feePerGas` what the chain charges now (base fee + tip),
+	// and `price` the token's price in wei per base unit (the operator's setting). It is paid
+	// to `feeReceiver` and honoured until `expiresAt` (unix seconds; 5 minutes by default) as
+	// long as it still covers the reveal's cost at the moment of the reveal (the same figure
+	// without the margin, and the gas the reveal is then simulated to use).
 	//
 	// The answer is signed by the relayer (`signer`) as EIP-712 typed data: domain
 	// `{name: "vaultd relayer", version: "1", chainId, verifyingContract: vault}`, primary type
@@ -1468,11 +1472,13 @@ func (c *Client) GetHealth(ctx context.Context, reqEditors ...RequestEditorFn) (
 //
 // The fee a reveal of `amount` of `tokenAddress` (whole, or `partial`: with change) pays
 // this relayer, in the token's base units: `ceil(gas × feePerGas × (1 + marginBps/10000) /
-// price)`, where `gas` is what such a reveal costs (a fixed figure per kind), `feePerGas`
-// what the chain charges now (base fee + tip), and `price` the token's price in wei per
-// base unit (the operator's setting). It is paid to `feeReceiver` and honoured until
-// `expiresAt` (unix seconds; 5 minutes by default) as long as it still covers the reveal's
-// cost at the moment of the reveal (the same figure without the margin).
+// price)`, where `gas` is what such a reveal costs (a whole one: a fixed figure; a partial
+// one: more the more 1-bits the tree's next leaf index has, where its change would be
+// inserted, read from the chain), `feePerGas` what the chain charges now (base fee + tip),
+// and `price` the token's price in wei per base unit (the operator's setting). It is paid
+// to `feeReceiver` and honoured until `expiresAt` (unix seconds; 5 minutes by default) as
+// long as it still covers the reveal's cost at the moment of the reveal (the same figure
+// without the margin, and the gas the reveal is then simulated to use).
 //
 // The answer is signed by the relayer (`signer`) as EIP-712 typed data: domain
 // `{name: "vaultd relayer", version: "1", chainId, verifyingContract: vault}`, primary type
@@ -1501,11 +1507,13 @@ func (c *Client) QuoteWithBody(ctx context.Context, contentType string, body io.
 //
 // The fee a reveal of `amount` of `tokenAddress` (whole, or `partial`: with change) pays
 // this relayer, in the token's base units: `ceil(gas × feePerGas × (1 + marginBps/10000) /
-// price)`, where `gas` is what such a reveal costs (a fixed figure per kind), `feePerGas`
-// what the chain charges now (base fee + tip), and `price` the token's price in wei per
-// base unit (the operator's setting). It is paid to `feeReceiver` and honoured until
-// `expiresAt` (unix seconds; 5 minutes by default) as long as it still covers the reveal's
-// cost at the moment of the reveal (the same figure without the margin).
+// price)`, where `gas` is what such a reveal costs (a whole one: a fixed figure; a partial
+// one: more the more 1-bits the tree's next leaf index has, where its change would be
+// inserted, read from the chain), `feePerGas` what the chain charges now (base fee + tip),
+// and `price` the token's price in wei per base unit (the operator's setting). It is paid
+// to `feeReceiver` and honoured until `expiresAt` (unix seconds; 5 minutes by default) as
+// long as it still covers the reveal's cost at the moment of the reveal (the same figure
+// without the margin, and the gas the reveal is then simulated to use).
 //
 // The answer is signed by the relayer (`signer`) as EIP-712 typed data: domain
 // `{name: "vaultd relayer", version: "1", chainId, verifyingContract: vault}`, primary type
@@ -2545,11 +2553,13 @@ type ClientWithResponsesInterface interface {
 	//
 	// The fee a reveal of `amount` of `tokenAddress` (whole, or `partial`: with change) pays
 	// this relayer, in the token's base units: `ceil(gas × feePerGas × (1 + marginBps/10000) /
-	// price)`, where `gas` is what such a reveal costs (a fixed figure per kind), `feePerGas`
-	// what the chain charges now (base fee + tip), and `price` the token's price in wei per
-	// base unit (the operator's setting). It is paid to `feeReceiver` and honoured until
-	// `expiresAt` (unix seconds; 5 minutes by default) as long as it still covers the reveal's
-	// cost at the moment of the reveal (the same figure without the margin).
+	// price)`, where `gas` is what such a reveal costs (a whole one: a fixed figure; a partial
+	// one: more the more 1-bits the tree's next leaf index has, where its change would be
+	// inserted, read from the chain), `feePerGas` what the chain charges now (base fee + tip),
+	// and `price` the token's price in wei per base unit (the operator's setting). It is paid
+	// to `feeReceiver` and honoured until `expiresAt` (unix seconds; 5 minutes by default) as
+	// long as it still covers the reveal's cost at the moment of the reveal (the same figure
+	// without the margin, and the gas the reveal is then simulated to use).
 	//
 	// The answer is signed by the relayer (`signer`) as EIP-712 typed data: domain
 	// `{name: "vaultd relayer", version: "1", chainId, verifyingContract: vault}`, primary type
@@ -2568,11 +2578,13 @@ type ClientWithResponsesInterface interface {
 	//
 	// The fee a reveal of `amount` of `tokenAddress` (whole, or `partial`: with change) pays
 	// this relayer, in the token's base units: `ceil(gas × feePerGas × (1 + marginBps/10000) /
-	// price)`, where `gas` is what such a reveal costs (a fixed figure per kind), `feePerGas`
-	// what the chain charges now (base fee + tip), and `price` the token's price in wei per
-	// base unit (the operator's setting). It is paid to `feeReceiver` and honoured until
-	// `expiresAt` (unix seconds; 5 minutes by default) as long as it still covers the reveal's
-	// cost at the moment of the reveal (the same figure without the margin).
+	// price)`, where `gas` is what such a reveal costs (a whole one: a fixed figure; a partial
+	// one: more the more 1-bits the tree's next leaf index has, where its change would be
+	// inserted, read from the chain), `feePerGas` what the chain charges now (base fee + tip),
+	// and `price` the token's price in wei per base unit (the operator's setting). It is paid
+	// to `feeReceiver` and honoured until `expiresAt` (unix seconds; 5 minutes by default) as
+	// long as it still covers the reveal's cost at the moment of the reveal (the same figure
+	// without the margin, and the gas the reveal is then simulated to use).
 	//
 	// The answer is signed by the relayer (`signer`) as EIP-712 typed data: domain
 	// `{name: "vaultd relayer", version: "1", chainId, verifyingContract: vault}`, primary type
@@ -5529,11 +5541,13 @@ func (c *ClientWithResponses) GetHealthWithResponse(ctx context.Context, reqEdit
 //
 // The fee a reveal of `amount` of `tokenAddress` (whole, or `partial`: with change) pays
 // this relayer, in the token's base units: `ceil(gas × feePerGas × (1 + marginBps/10000) /
-// price)`, where `gas` is what such a reveal costs (a fixed figure per kind), `feePerGas`
-// what the chain charges now (base fee + tip), and `price` the token's price in wei per
-// base unit (the operator's setting). It is paid to `feeReceiver` and honoured until
-// `expiresAt` (unix seconds; 5 minutes by default) as long as it still covers the reveal's
-// cost at the moment of the reveal (the same figure without the margin).
+// price)`, where `gas` is what such a reveal costs (a whole one: a fixed figure; a partial
+// one: more the more 1-bits the tree's next leaf index has, where its change would be
+// inserted, read from the chain), `feePerGas` what the chain charges now (base fee + tip),
+// and `price` the token's price in wei per base unit (the operator's setting). It is paid
+// to `feeReceiver` and honoured until `expiresAt` (unix seconds; 5 minutes by default) as
+// long as it still covers the reveal's cost at the moment of the reveal (the same figure
+// without the margin, and the gas the reveal is then simulated to use).
 //
 // The answer is signed by the relayer (`signer`) as EIP-712 typed data: domain
 // `{name: "vaultd relayer", version: "1", chainId, verifyingContract: vault}`, primary type
@@ -5558,11 +5572,13 @@ func (c *ClientWithResponses) QuoteWithBodyWithResponse(ctx context.Context, con
 //
 // The fee a reveal of `amount` of `tokenAddress` (whole, or `partial`: with change) pays
 // this relayer, in the token's base units: `ceil(gas × feePerGas × (1 + marginBps/10000) /
-// price)`, where `gas` is what such a reveal costs (a fixed figure per kind), `feePerGas`
-// what the chain charges now (base fee + tip), and `price` the token's price in wei per
-// base unit (the operator's setting). It is paid to `feeReceiver` and honoured until
-// `expiresAt` (unix seconds; 5 minutes by default) as long as it still covers the reveal's
-// cost at the moment of the reveal (the same figure without the margin).
+// price)`, where `gas` is what such a reveal costs (a whole one: a fixed figure; a partial
+// one: more the more 1-bits the tree's next leaf index has, where its change would be
+// inserted, read from the chain), `feePerGas` what the chain charges now (base fee + tip),
+// and `price` the token's price in wei per base unit (the operator's setting). It is paid
+// to `feeReceiver` and honoured until `expiresAt` (unix seconds; 5 minutes by default) as
+// long as it still covers the reveal's cost at the moment of the reveal (the same figure
+// without the margin, and the gas the reveal is then simulated to use).
 //
 // The answer is signed by the relayer (`signer`) as EIP-712 typed data: domain
 // `{name: "vaultd relayer", version: "1", chainId, verifyingContract: vault}`, primary type

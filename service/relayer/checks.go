@@ -186,9 +186,9 @@ func (r *Relayer) simulateReveal(ctx context.Context, a *attempt) error {
 	} else {
 		a.data = vaultABI.PackReveal(pa, pb, pc, [6]*big.Int(a.in.signals), a.in.recipient)
 	}
-	gas, err := r.simulate(ctx, a.data, a.change)
-	trace.SpanFromContext(ctx).SetAttributes(attribute.Int64("vaultd.gas_limit", int64(gas)))
-	a.gas = gas
+	limit, est, err := r.simulate(ctx, a.data, a.change, a.in.fee != nil)
+	trace.SpanFromContext(ctx).SetAttributes(attribute.Int64("vaultd.gas_limit", int64(limit)))
+	a.gas, a.simGas = limit, est
 	return err
 }
 

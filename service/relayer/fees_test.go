@@ -170,7 +170,7 @@ func TestAQuotedFeeRevealPaysTheRecipientAndTheReceiver(t *testing.T) {
 	const part = feeCard / 2
 	pq, wq := mustQuote(t, s, token, part, true), mustQuote(t, s, token, part)
 	pfee := bigOf(t, pq.Fee)
-	if !pq.Partial || pq.Gas != 650_000 || pfee.Cmp(bigOf(t, wq.Fee)) <= 0 {
+	if !pq.Partial || pq.Gas <= wq.Gas || pfee.Cmp(bigOf(t, wq.Fee)) <= 0 {
 		t.Fatalf("partial quote %+v, whole %+v: want more gas and a higher fee", pq, wq)
 	}
 	other := crypto.PubkeyToAddress(relayertest.FreshKey(t).PublicKey)
@@ -331,6 +331,83 @@ func TestAQuoteIsHonouredWhileItLivesAndCoversTheCost(t *testing.T) {
 	if resp := askQuote(t, plain, token, feeCard); resp.StatusCode() != 422 || !codeIs(resp.Body, "FEES_NOT_ACCEPTED") {
 		t.Fatalf("a quote of a relayer taking no fees: %d %s", resp.StatusCode(), resp.Body)
 	}
+}
+
+// A partial reveal's change costs ~21,000 gas more per 1-bit of its leaf index, which anyone can
+// read from the chain: a quote at the dearest index (2^20 − 1, twenty 1-bits) is higher than at
+// an index of one; there a fee that does not cover the reveal's simulated gas is refused
+// FEE_TOO_LOW and nothing is sent (the fee of a fixed 650,000 gas, what every partial reveal was
+// quoted at, on a quote made at the cheap index), and the fee quoted there pays for the reveal.
+func TestAPartialRevealIsQuotedAndCheckedAtItsLeafIndex(t *testing.T) {
+	t.Parallel()
+	c := devchaintest.StartConfig(t, devchain.Config{Preimages: true})
+	token, operator := c.Tokens[0].Address, c.Accounts.Operator.Address
+	cd := newCard(t, c, 0, token, feeCard) // leaf 0: the change would be leaf 1
+	const part = feeCard / 2
+	s := relayertest.Start(t, c, feeEnv(c, "1000000"))
+	few := mustQuote(t, s, token, part, true)
+	s.Stop()
+
+	// The same chain, the card in its tree, its next leaf the dearest.
+	dear := treeAt(t, c, 1<<20-1)
+	s = relayertest.Start(t, dear, feeEnv(dear, "1000000"))
+	many := mustQuote(t, s, token, part, true)
+	if many.Gas <= few.Gas || new(big.Int).Mul(bigOf(t, many.Fee), bigOf(t, few.FeePerGas)).Cmp(new(big.Int).Mul(bigOf(t, few.Fee), bigOf(t, many.FeePerGas))) <= 0 {
+		t.Fatalf("the quote at leaf 2^20 − 1 (%d gas, fee %s at %s wei per gas) is not above the one at leaf 1 (%d gas, fee %s at %s)",
+			many.Gas, many.Fee, many.FeePerGas, few.Gas, few.Fee, few.FeePerGas)
+	}
+
+	nonce := relayertest.PendingOperatorNonce(t, dear)
+	old := new(big.Int).Mul(big.NewInt(650_000*11_000), bigOf(t, many.FeePerGas)) // with the default 10 % margin, at the price of 1,000,000 wei
+	old.Div(old.Add(old, big.NewInt(10_000*1_000_000-1)), big.NewInt(10_000*1_000_000))
+	recipient := crypto.PubkeyToAddress(relayertest.FreshKey(t).PublicKey)
+	short := provePartWithFee(t, c, cd, big.NewInt(part), recipient, zk.Fee{Amount: old, Receiver: operator}, few)
+	resp := relayertest.Reveal(t, s, short)
+	relayertest.WantCode(t, "a fee short of the simulated gas", resp, 402, "FEE_TOO_LOW")
+	if !strings.Contains(string(resp.Body), "simulated") {
+		t.Errorf("a fee short of the simulated gas: %s", resp.Body)
+	}
+	if st := relayertest.Status(t, s, short); st.State != relayerapi.RevealStatusStateUnknown {
+		t.Errorf("the refused reveal is %s", st.State)
+	}
+	if n := relayertest.PendingOperatorNonce(t, dear); n != nonce {
+		t.Fatalf("the operator's nonce went from %d to %d: something was sent", nonce, n)
+	}
+
+	paid := provePartWithFee(t, c, cd, big.NewInt(part), recipient, zk.Fee{Amount: bigOf(t, many.Fee), Receiver: operator}, many)
+	if resp = relayertest.Reveal(t, s, paid); resp.JSON200 == nil {
+		t.Fatalf("the reveal paying the fee quoted at leaf 2^20 − 1: %d %s", resp.StatusCode(), resp.Body)
+	}
+	t.Logf("a partial reveal paying a fee used %s gas at leaf 2^20 − 1, quoted for %d (%d at leaf 1)", resp.JSON200.GasUsed, many.Gas, few.Gas)
+	if gas := bigOf(t, resp.JSON200.GasUsed); gas.Cmp(big.NewInt(many.Gas)) > 0 {
+		t.Errorf("the reveal used %s gas, more than the %d its fee paid for", gas, many.Gas)
+	}
+}
+
+// treeAt is a copy of chain c whose tree's next leaf index is next, its roots (the current one
+// among them) kept: a proof made on c verifies on the copy, and its change takes leaf next.
+func treeAt(t testing.TB, c *devchain.Chain, next uint64) *devchain.Chain {
+	t.Helper()
+	// CommitmentTree's layout (as cmd/gasbench overrides it): currentRootIndex and nextIndex, two
+	// uint32 packed in slot 52, currentRootIndex in the low 4 bytes.
+	slot := common.BigToHash(big.NewInt(52))
+	word, err := c.Client().StorageAt(ctx, c.Contracts.CommitmentTree, slot, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := new(big.Int).SetBytes(word)
+	v.And(v, new(big.Int).Not(new(big.Int).Lsh(big.NewInt(0xffff_ffff), 32)))
+	v.Or(v, new(big.Int).Lsh(new(big.Int).SetUint64(next), 32))
+	cp, err := c.Copy(ctx, map[common.Address]map[common.Hash]common.Hash{c.Contracts.CommitmentTree: {slot: common.BigToHash(v)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cp.Close() })
+	tree := contracts.NewCommitRevealVault()
+	if got, err := bind.Call(tree.Instance(cp.Client(), cp.Contracts.CommitmentTree), nil, tree.PackNextIndex(), tree.UnpackNextIndex); err != nil || uint64(got) != next {
+		t.Fatalf("the copy's tree reads next index %d (%v), want %d: its storage layout is not the one assumed", got, err, next)
+	}
+	return cp
 }
 
 func codeIs(body []byte, code string) bool {

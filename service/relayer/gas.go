@@ -10,23 +10,25 @@ import (
 )
 
 // simulate is check 7: it runs the reveal once as an eth_call and returns the gas limit to send
-// it with. eth_estimateGas executes a call several times, and a reveal's pairing check makes each
-// execution costly, so the limit of reveals without change is learned: estimated for the first,
-// then reused, and raised whenever a mined reveal comes close to it (gasBook). The eth_call runs
-// with that limit as its gas, so a reveal that would not fit in it (a costlier token transfer, a
-// new storage slot) fails there and is estimated instead, never sent to run out of gas. Reveals
-// with change are always estimated, and given changeHeadroom more: their insertion's cost
-// depends on what the tree holds when they are mined.
-func (r *Relayer) simulate(ctx context.Context, data []byte, change bool) (uint64, error) {
+// it with, and the gas it was estimated to use (0 where it was not estimated). eth_estimateGas
+// executes a call several times, and a reveal's pairing check makes each execution costly, so
+// the limit of reveals without change is learned: estimated for the first, then reused, and
+// raised whenever a mined reveal comes close to it (gasBook). The eth_call runs with that limit as
+// its gas, so a reveal that would not fit in it (a costlier token transfer, a new storage slot)
+// fails there and is estimated instead, never sent to run out of gas. Reveals with change are
+// always estimated, and given changeHeadroom more: their insertion's cost depends on what the
+// tree holds when they are mined. So are reveals paying a fee (estimate): the fee must cover the
+// estimate (checkFeeGas).
+func (r *Relayer) simulate(ctx context.Context, data []byte, change, estimate bool) (limit, gas uint64, err error) {
 	msg := ethereum.CallMsg{From: r.tx.From(), To: &r.cfg.Contracts.Vault, Data: data}
-	if known := r.gas.limit(); known > 0 && !change {
+	if known := r.gas.limit(); known > 0 && !change && !estimate {
 		msg.Gas = known
 		err := r.reads.simulate(ctx, msg)
 		if err == nil {
-			return known, nil
+			return known, 0, nil
 		}
 		if !chain.IsNodeAnswer(err) {
-			return 0, chainUnavailable(err)
+			return 0, 0, chainUnavailable(err)
 		}
 		// Refused within the learned limit: the estimate below tells a reveal that needs more
 		// gas from one the vault refuses.
@@ -40,18 +42,18 @@ func (r *Relayer) simulate(ctx context.Context, data []byte, change bool) (uint6
 		} else {
 			r.gas.raise(limit)
 		}
-		return limit, nil
+		return limit, est, nil
 	}
 	if rev, ok := chain.RevertOf(vaultError, err); ok {
 		if rev.Name == "NullifierAlreadySpent" { // spent since check 1 read it: check 1's answer
-			return 0, reject(NullifierUsed, "the nullifier is already spent")
+			return 0, 0, reject(NullifierUsed, "the nullifier is already spent")
 		}
-		return 0, reject(RevealRejected, "the vault would refuse this reveal: %s", revertReason(rev))
+		return 0, 0, reject(RevealRejected, "the vault would refuse this reveal: %s", revertReason(rev))
 	}
 	if chain.IsNodeAnswer(err) {
-		return 0, reject(RevealRejected, "the vault would refuse this reveal: %v", err)
+		return 0, 0, reject(RevealRejected, "the vault would refuse this reveal: %v", err)
 	}
-	return 0, chainUnavailable(err)
+	return 0, 0, chainUnavailable(err)
 }
 
 // changeHeadroom is the gas a reveal with change may need beyond its estimate when inserts land

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"math/bits"
 	"strings"
 	"time"
 
@@ -26,23 +27,41 @@ import (
 // quote is honoured until it expires as long as its fee still covers the cost of the moment
 // without the margin: the margin absorbs the chain's fees rising while a person proves.
 
-// The gas a fee pays for, by kind of reveal: fixed figures rather than an estimate, since a
-// quote comes before the proof. A whole reveal paying a fee costs 315,170 gas and its fee's
-// transfer (~25,000 to a receiver that holds none of the token yet): the bound of
-// 345,000. A partial one costs 378,655 + 20,970 per 1-bit of its change's leaf index above the
-// first (docs/gas.md): 650,000 covers indices with up to 13 one-bits (96 % of the tree's 2^20)
-// and the fee's transfer.
+// The gas a fee pays for, by kind of reveal: a model rather than an estimate, since a quote
+// comes before the proof. A whole reveal paying a fee costs 315,170 gas and its fee's transfer
+// (~25,000 to a receiver that holds none of the token yet): the bound of 345,000. A
+// partial one costs more the more 1-bits the leaf index of its change has (the tree hashes once
+// per 1-bit): partialGas, cmd/gasbench's "reveal part, fee" rounded up (docs/gas.md): 392,496 gas
+// at an index of one 1-bit (407,331 while the tree's root history is not yet full, its new root
+// written to an empty slot), at most 21,132 more per 1-bit, 786,526 at the dearest index
+// (2^20 − 1). A quote prices the tree's next index; the margin absorbs inserts landing before
+// the reveal, and checkFeeGas refuses a fee the reveal's simulation finds short.
 const (
-	quoteGasWhole   = 345_000
-	quoteGasPartial = 650_000
+	quoteGasWhole       = 345_000
+	partialGasBase      = 387_000
+	partialGasPerOneBit = 21_200
 )
 
-// quoteGas is the gas a fee pays for a reveal of its kind.
-func quoteGas(partial bool) uint64 {
-	if partial {
-		return quoteGasPartial
+// partialGas is the gas a fee pays for a partial reveal whose change is inserted at leaf index.
+func partialGas(index uint64) uint64 {
+	return partialGasBase + partialGasPerOneBit*uint64(bits.OnesCount64(index))
+}
+
+// quoteGas is the gas a fee pays for a reveal of its kind: a partial one's at the tree's next
+// leaf index, read from the chain.
+func (r *Relayer) quoteGas(ctx context.Context, partial bool) (uint64, error) {
+	if !partial {
+		return quoteGasWhole, nil
 	}
-	return quoteGasWhole
+	out, err := r.client.Call(ctx, "next_index", r.cfg.Contracts.CommitmentTree, treeABI.PackNextIndex())
+	if err != nil {
+		return 0, chainUnavailable(err)
+	}
+	next, err := treeABI.UnpackNextIndex(out)
+	if err != nil {
+		return 0, chainUnavailable(err)
+	}
+	return partialGas(uint64(next)), nil
 }
 
 // quoteTerms are what a quote says and its signature covers (quoteDigest).
@@ -130,8 +149,12 @@ func (r *Relayer) Quote(ctx context.Context, req relayerapi.QuoteRequest) (relay
 		return relayerapi.Quote{}, err
 	}
 	partial := req.Partial != nil && *req.Partial
+	gas, err := r.quoteGas(ctx, partial)
+	if err != nil {
+		return relayerapi.Quote{}, err
+	}
 	q := quoteTerms{Token: token, Amount: amount, Partial: partial, FeeReceiver: fees.Receiver,
-		ExpiresAt: time.Now().Add(fees.QuoteTTL).Unix(), Gas: quoteGas(partial), FeePerGas: perGas, Price: p.text, MarginBps: fees.Margin}
+		ExpiresAt: time.Now().Add(fees.QuoteTTL).Unix(), Gas: gas, FeePerGas: perGas, Price: p.text, MarginBps: fees.Margin}
 	q.Fee = feeFor(q.Gas, perGas, p, fees.Margin)
 	if q.Fee.Sign() == 0 { // a chain charging nothing: the vault takes no fee of nothing
 		q.Fee.SetInt64(1)
@@ -274,8 +297,8 @@ func (r *Relayer) checkFunding(ctx context.Context, a *attempt) error {
 
 // checkFee is a fee's terms, after the seed's check 5 (which found the proof binds this fee and
 // receiver): the receiver is the relayer's, the token has a price, the quote is the relayer's
-// own for this reveal and unexpired, and the fee is at least the quote's and covers what the
-// reveal costs at the chain's fees of the moment.
+// own for this reveal and unexpired, and the fee is at least the quote's and covers the quote's
+// gas at the chain's fees of the moment (which checkFeeGas values the simulated gas at).
 func (r *Relayer) checkFee(ctx context.Context, a *attempt) error {
 	fee, fees := a.in.fee, r.cfg.Fees
 	if fee.Receiver != fees.Receiver {
@@ -312,10 +335,29 @@ func (r *Relayer) checkFee(ctx context.Context, a *attempt) error {
 	if err != nil {
 		return err
 	}
-	cost := feeFor(quoteGas(a.change), perGas, p, 0)
+	a.perGas = perGas
+	cost := feeFor(q.Gas, perGas, p, 0)
 	trace.SpanFromContext(ctx).SetAttributes(attribute.String("vaultd.fee", fee.Amount.String()), attribute.String("vaultd.cost", cost.String()))
 	if fee.Amount.Cmp(cost) < 0 {
 		return reject(FeeTooLow, "the fee %s no longer covers the reveal's cost at the chain's fees now (%s): ask POST /quote again and prove the reveal with its fee", fee.Amount, cost)
+	}
+	return nil
+}
+
+// checkFeeGas is a fee's last check, after the simulation (check 7): the fee covers the gas the
+// reveal was estimated to use, at the fee per gas checkFee valued it at, without the margin. A
+// quote prices a partial reveal at the index its change would take then; inserts landing before
+// the reveal may move it to a dearer one (up to ~390,000 gas more), which only the estimate sees.
+func (r *Relayer) checkFeeGas(ctx context.Context, a *attempt) error {
+	p, ok := r.cfg.Fees.priceOf(a.in.token)
+	if !ok {
+		return notPriced(a.in.token)
+	}
+	fee := a.in.fee.Amount
+	cost := feeFor(a.simGas, a.perGas, p, 0)
+	trace.SpanFromContext(ctx).SetAttributes(attribute.Int64("vaultd.gas_estimate", int64(a.simGas)), attribute.String("vaultd.cost", cost.String()))
+	if fee.Cmp(cost) < 0 {
+		return reject(FeeTooLow, "the fee %s does not cover the reveal's gas: simulated now it uses %d gas, %s of the token's base units at the chain's fees now (the tree's next leaf is dearer than when it was quoted): ask POST /quote again and prove the reveal with its fee", fee, a.simGas, cost)
 	}
 	return nil
 }

@@ -21,7 +21,7 @@ func TestAQuoteIsSignedAsEIP712TypedData(t *testing.T) {
 	vault := common.HexToAddress("0x5FbDB2315678afecb367f032d93F642f64180aa3")
 	q := quoteTerms{Token: common.HexToAddress("0x41706B4EFE0B6D3F137403109A6384eb2Aa51e85"), Amount: big.NewInt(25_000_000), Partial: true,
 		Fee: big.NewInt(1234), FeeReceiver: common.HexToAddress("0x70997970C51812dc3A010C7d01b50e0d17dc79C8"), ExpiresAt: 1_790_000_000,
-		Gas: quoteGasPartial, FeePerGas: big.NewInt(1_875_000_000), Price: "0.0003", MarginBps: 1000}
+		Gas: 650_000, FeePerGas: big.NewInt(1_875_000_000), Price: "0.0003", MarginBps: 1000}
 	typed := apitypes.TypedData{
 		Types: apitypes.Types{
 			"EIP712Domain": {{Name: "name", Type: "string"}, {Name: "version", Type: "string"}, {Name: "chainId", Type: "uint256"}, {Name: "verifyingContract", Type: "address"}},

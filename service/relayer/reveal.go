@@ -3,6 +3,7 @@ package relayer
 import (
 	"context"
 	"errors"
+	"math/big"
 	"time"
 
 	"github.com/seed018cc74c/vaultd/gen/contracts"
@@ -29,6 +30,8 @@ type attempt struct {
 	root    contracts.RootAgeOutput // check 2: whether the proof's root is known, and its age
 	data    []byte                  // the vault's reveal call
 	gas     uint64                  // the gas limit it is sent with (simulate)
+	simGas  uint64                  // the gas the simulation estimated it uses (0: not estimated: no fee, no change)
+	perGas  *big.Int                // the chain's fee per gas checkFee valued a fee at
 	release func()                  // gives back the insert the root hold counted (nothing without change)
 	claim   *claimToken             // the nullifier's claim across replicas (nil: one process)
 	flight  *txmgr.Flight           // the transaction, once sent
@@ -68,6 +71,7 @@ var revealSteps = []step{
 	{name: "check.fee", run: (*Relayer).checkFee, skip: noFee},                           // a fee's receiver, quote and amount
 	{name: "check.verify", timed: true, run: (*Relayer).verify, skip: noVerificationKey}, // 6
 	{name: "simulate", timed: true, run: (*Relayer).simulateReveal},                      // 7
+	{name: "check.fee_gas", run: (*Relayer).checkFeeGas, skip: noFee},                    // the fee covers the simulated gas
 	{name: "check.root_age", run: (*Relayer).holdRootAge},
 	{name: "claim", run: (*Relayer).claim, skip: oneProcess},
 	// A sponsor's reservation: after the gas limit is known, and after the claim, so that one

@@ -70,6 +70,9 @@ type Config struct {
 	// go-ethereum's default, 64. A test of that limit sets it low, to exceed it with a few
 	// transactions.
 	AccountQueue uint64
+	// Preimages keeps the state's keys (go-ethereum's --cache.preimages), so that the chain's
+	// state can be read back whole: Copy needs it.
+	Preimages bool
 }
 
 // Chain is a running dev chain. Close stops it.
@@ -95,6 +98,7 @@ type Chain struct {
 	sealing   sync.Mutex   // held while a block is sealed, and to pause: no block is sealed once PauseSealing returns
 	blockTime atomic.Int64 // a time.Duration; see SetBlockTime
 	vk        *zk.VerificationKey
+	cfg       Config // as Start completed it
 }
 
 // Start boots the node with the dev accounts funded and the contracts deployed, and returns once
@@ -110,40 +114,83 @@ func Start(ctx context.Context, cfg Config) (*Chain, error) {
 	if cfg.Users == 0 {
 		cfg.Users = 5
 	}
-	var c *Chain
-	if cfg.OnChainDeployment {
-		var err error
-		if c, err = boot(cfg, accountsGenesis(cfg), false); err != nil {
-			return nil, err
-		}
-		if err := c.deploy(ctx); err != nil {
-			c.Close()
-			return nil, fmt.Errorf("devchain: deploy: %w", err)
-		}
-	} else {
+	if !cfg.OnChainDeployment {
 		snap, err := deployed(ctx, cfg)
 		if err != nil {
 			return nil, fmt.Errorf("devchain: deploy: %w", err)
 		}
-		if c, err = boot(cfg, snap.genesis(cfg.ChainID), false); err != nil {
-			return nil, err
-		}
-		c.Contracts, c.Tokens, c.libraries = snap.contracts, slices.Clone(snap.tokens), maps.Clone(snap.libraries)
-		c.StartBlock = 1
-		c.commit() // an empty block 1: go-ethereum's transaction index starts at the first block after the genesis
+		return startFrom(ctx, cfg, snap)
 	}
+	c, err := boot(cfg, accountsGenesis(cfg), cfg.Preimages)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.deploy(ctx); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("devchain: deploy: %w", err)
+	}
+	if err := c.ready(ctx); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// startFrom boots a chain of cfg whose genesis is snap's state, its block 1 empty.
+func startFrom(ctx context.Context, cfg Config, snap *snapshot) (*Chain, error) {
+	c, err := boot(cfg, snap.genesis(cfg.ChainID), cfg.Preimages)
+	if err != nil {
+		return nil, err
+	}
+	c.Contracts, c.Tokens, c.libraries = snap.contracts, slices.Clone(snap.tokens), maps.Clone(snap.libraries)
+	c.StartBlock = 1
+	c.commit() // an empty block 1: go-ethereum's transaction index starts at the first block after the genesis
+	if err := c.ready(ctx); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// ready waits for the transaction index and starts the block time.
+func (c *Chain) ready(ctx context.Context) error {
 	// Until its transaction index has gone over the chain, go-ethereum answers "transaction
 	// indexing is in progress" for any transaction or receipt.
 	for !c.eth.BlockChain().TxIndexDone() {
 		select {
 		case <-ctx.Done():
 			c.Close()
-			return nil, fmt.Errorf("devchain: the transaction index: %w", ctx.Err())
+			return fmt.Errorf("devchain: the transaction index: %w", ctx.Err())
 		case <-time.After(time.Millisecond):
 		}
 	}
-	c.SetBlockTime(cfg.BlockTime)
-	return c, nil
+	c.SetBlockTime(c.cfg.BlockTime)
+	return nil
+}
+
+// Copy starts a new chain, of c's config on a port of its own, whose genesis is c's state at
+// its head with the storage slots of set written over it (by contract, then slot): a state no
+// transactions could reach in a test's time, such as a tree holding a million leaves, over
+// contracts that hold what c's transactions left in them. c must keep its state's keys
+// (Config.Preimages). The copy has none of c's blocks: its logs are c's to read.
+func (c *Chain) Copy(ctx context.Context, set map[common.Address]map[common.Hash]common.Hash) (*Chain, error) {
+	snap, err := c.snapshot()
+	if err != nil {
+		return nil, fmt.Errorf("devchain: copy: %w", err)
+	}
+	for addr, slots := range set {
+		acct, ok := snap.alloc[addr]
+		if !ok {
+			return nil, fmt.Errorf("devchain: copy: no account %s to set storage in", addr)
+		}
+		acct.Storage = maps.Clone(acct.Storage)
+		if acct.Storage == nil {
+			acct.Storage = map[common.Hash]common.Hash{}
+		}
+		maps.Copy(acct.Storage, slots)
+		snap.alloc[addr] = acct
+	}
+	cfg := c.cfg
+	cfg.Port = 0
+	return startFrom(ctx, cfg, snap)
 }
 
 // accountsGenesis is a genesis block holding the system contracts and cfg's dev accounts.
@@ -233,6 +280,7 @@ func boot(cfg Config, genesis *core.Genesis, preimages bool) (*Chain, error) {
 		sealDone: make(chan struct{}),
 		wake:     make(chan struct{}, 1),
 		vk:       cfg.VerificationKey,
+		cfg:      cfg,
 	}
 	go c.seal()
 	return c, nil

@@ -284,3 +284,44 @@ func TestAChainFromTheSnapshotIsADeployedOne(t *testing.T) {
 		t.Fatalf("deployed on chain:\n%s\nfrom the snapshot:\n%s", a, b)
 	}
 }
+
+// A copy holds its chain's state at the head (a transfer made on the chain, the contracts), with
+// the slots asked for written over it, and seals blocks of its own.
+func TestACopyHoldsTheChainsStateWithTheSlotsSet(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	c := devchaintest.StartConfig(t, devchain.Config{Preimages: true})
+	to := common.HexToAddress("0x00000000000000000000000000000000c0ffee01")
+	tx, err := devchain.SendTx(ctx, c, c.Accounts.Users[0].Key, &to, big.NewInt(12345), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := devchain.WaitReceipt(ctx, c.Client(), tx.Hash()); err != nil {
+		t.Fatal(err)
+	}
+	slot, value := common.HexToHash("0x2a"), common.HexToHash("0x0102")
+	cp, err := c.Copy(ctx, map[common.Address]map[common.Hash]common.Hash{c.Contracts.Vault: {slot: value}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cp.Close()
+	if cp.RPCURL == c.RPCURL || cp.Contracts != c.Contracts {
+		t.Fatalf("the copy serves at %s (the chain at %s), its contracts %+v", cp.RPCURL, c.RPCURL, cp.Contracts)
+	}
+	if got, err := cp.Client().BalanceAt(ctx, to, nil); err != nil || got.Int64() != 12345 {
+		t.Errorf("the copy holds %v wei at the address sent 12345 (%v)", got, err)
+	}
+	if got, err := cp.Client().StorageAt(ctx, c.Contracts.Vault, slot, nil); err != nil || common.BytesToHash(got) != value {
+		t.Errorf("the copy's slot holds %x (%v), want %x", got, err, value)
+	}
+	if code, err := cp.Client().CodeAt(ctx, c.Contracts.Vault, nil); err != nil || len(code) == 0 {
+		t.Errorf("the copy has no vault (%v)", err)
+	}
+	tx, err = devchain.SendTx(ctx, cp, c.Accounts.Users[1].Key, &to, big.NewInt(1), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := devchain.WaitReceipt(ctx, cp.Client(), tx.Hash()); err != nil {
+		t.Fatalf("the copy mines nothing: %v", err)
+	}
+}

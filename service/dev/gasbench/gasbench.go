@@ -1,6 +1,7 @@
 // Package gasbench measures what the vault's operations cost in gas on the in-process dev chain
 // (Osaka rules), and where that gas goes: a commit (the first into an empty tree and a later
-// one), a reveal of a whole note and a reveal of part of one (its change note inserted), on the
+// one), a reveal of a whole note and a reveal of part of one (its change note inserted), the
+// latter also paying a relayer's fee (revealWithFee, as a quote prices it), on the
 // real tree (a leaf or two) and at the larger trees of Sizes: those are the calls traced
 // (debug_traceCall) with the tree's storage overridden to hold that many leaves (its leaf
 // counter, and a root history already full), since filling a tree by commits would take hours.
@@ -35,9 +36,11 @@ import (
 var Targets = map[string]uint64{"commit": 450_000, "reveal whole": 320_000, "reveal part": 600_000}
 
 // Sizes are the larger trees measured, by leaves before the insertion (the new leaf's index):
-// 1,000 and 100,000 (six 1-bits each), and the dearest indices: 131,071 = 2^17 − 1, the most
-// 1-bits below 2^17 (seventeen), and 1,048,575 = 2^20 − 1, the last leaf the tree takes (twenty).
-var Sizes = []int{1_000, 100_000, 131_071, 1_048_575}
+// 1,000 and 100,000 (six 1-bits each), 65,536 = 2^16 (one: the cheapest insertion into a tree
+// whose root history is full), 16,383 = 2^14 − 1 (fourteen), and the dearest indices: 131,071 =
+// 2^17 − 1, the most 1-bits below 2^17 (seventeen), and 1,048,575 = 2^20 − 1, the last leaf the
+// tree takes (twenty).
+var Sizes = []int{1_000, 16_383, 65_536, 100_000, 131_071, 1_048_575}
 
 // Profile is one operation's gas, split by where it goes. The parts add up to Total.
 type Profile struct {
@@ -117,12 +120,23 @@ func Run(ctx context.Context, out io.Writer) (Result, error) {
 	if err != nil {
 		return res, err
 	}
+	// The same partial reveal paying a relayer's fee (revealWithFee) to a receiver that holds
+	// none of the token yet, the dearer transfer: what a quote for a partial reveal pays for.
+	paying, err := revealCalldataPaying(keys, cards[1], tree, big.NewInt(500), &zk.Fee{Amount: big.NewInt(7), Receiver: fresh()})
+	if err != nil {
+		return res, err
+	}
 	for _, n := range append([]int{0}, Sizes...) {
-		p, err := b.traceAt(ctx, "reveal part", n, payer.Address, dev.Contracts.Vault, part)
-		if err != nil {
-			return res, err
+		for _, call := range []struct {
+			name string
+			data []byte
+		}{{"reveal part", part}, {"reveal part, fee", paying}} {
+			p, err := b.traceAt(ctx, call.name, n, payer.Address, dev.Contracts.Vault, call.data)
+			if err != nil {
+				return res, err
+			}
+			res.Profiles = append(res.Profiles, p)
 		}
-		res.Profiles = append(res.Profiles, p)
 	}
 	// Commits into the large trees: the same call as a later commit, traced over the overrides.
 	if _, err := card.Send(ctx, dev.Client(), user.Key, token, approve(dev.Contracts.Vault)); err != nil {
@@ -147,11 +161,27 @@ func Run(ctx context.Context, out io.Writer) (Result, error) {
 // revealCalldata proves a reveal of amount of c (nil: all of it) to a fresh recipient and
 // returns the vault call.
 func revealCalldata(keys *zk.Keys, c card.Card, tree *zk.Tree, amount *big.Int) ([]byte, error) {
-	req, _, err := card.ProveFrom(keys, c, tree, fresh(), amount)
+	return revealCalldataPaying(keys, c, tree, amount, nil)
+}
+
+// revealCalldataPaying is revealCalldata for a reveal paying fee (nil: none): the vault's
+// revealWithFee.
+func revealCalldataPaying(keys *zk.Keys, c card.Card, tree *zk.Tree, amount *big.Int, fee *zk.Fee) ([]byte, error) {
+	recipient := fresh()
+	req, _, err := card.ProvePaying(keys, c, tree, recipient, amount, fee)
+	if err != nil || fee == nil {
+		return card.RevealCalldata(req)
+	}
+	proof, err := zk.ParseProof(req.Proof)
 	if err != nil {
 		return nil, err
 	}
-	return card.RevealCalldata(req)
+	signals, err := zk.ParseSignals(req.PublicSignals)
+	if err != nil {
+		return nil, err
+	}
+	a, b, cc := proof.CallArgs()
+	return contracts.NewCommitRevealVault().PackRevealWithFee(a, b, cc, [6]*big.Int(signals), recipient, fee.Amount, fee.Receiver), nil
 }
 
 func fresh() common.Address {
@@ -391,7 +421,7 @@ func tokenSteps(calls frame, steps []structLog, token common.Address) map[int]bo
 // report writes the profiles as a table, by operation and tree size, beside the targets and the
 // anchors.
 func report(out io.Writer, res Result) {
-	order := map[string]int{"commit (the first into an empty tree)": 0, "commit": 1, "reveal whole": 2, "reveal part": 3}
+	order := map[string]int{"commit (the first into an empty tree)": 0, "commit": 1, "reveal whole": 2, "reveal part": 3, "reveal part, fee": 4}
 	slices.SortStableFunc(res.Profiles, func(a, b Profile) int {
 		return cmp.Or(cmp.Compare(order[a.Operation], order[b.Operation]), cmp.Compare(a.Leaves, b.Leaves))
 	})
