@@ -1044,7 +1044,8 @@ type ClientInterface interface {
 	// this relayer, in the token's base units: `ceil(gas × feePerGas × (1 + marginBps/10000) /
 	// price)`, where `gas` is what such a reveal costs (a whole one: a fixed figure; a partial
 	// one: more the more 1-bits the tree's next leaf index has, where its change would be
-	// inserted, read from the chain), `feePerGas` what the chain charges now (base fee + tip),
+	// inserted, read from the chain), `feePerGas` what the chain charges now (base fee + tip; the
+	// relayer reads these figures at most once a second for all quotes),
 	// and `price` the token's price in wei per base unit (the operator's setting). It is paid
 	// to `feeReceiver` and honoured until `expiresAt` (unix seconds; 5 minutes by default) as
 	// long as it still covers the reveal's cost at the moment of the reveal (the same figure
@@ -1069,7 +1070,8 @@ type ClientInterface interface {
 	// this relayer, in the token's base units: `ceil(gas × feePerGas × (1 + marginBps/10000) /
 	// price)`, where `gas` is what such a reveal costs (a whole one: a fixed figure; a partial
 	// one: more the more 1-bits the tree's next leaf index has, where its change would be
-	// inserted, read from the chain), `feePerGas` what the chain charges now (base fee + tip),
+	// inserted, read from the chain), `feePerGas` what the chain charges now (base fee + tip; the
+	// relayer reads these figures at most once a second for all quotes),
 	// and `price` the token's price in wei per base unit (the operator's setting). It is paid
 	// to `feeReceiver` and honoured until `expiresAt` (unix seconds; 5 minutes by default) as
 	// long as it still covers the reveal's cost at the moment of the reveal (the same figure
@@ -1474,7 +1476,8 @@ func (c *Client) GetHealth(ctx context.Context, reqEditors ...RequestEditorFn) (
 // this relayer, in the token's base units: `ceil(gas × feePerGas × (1 + marginBps/10000) /
 // price)`, where `gas` is what such a reveal costs (a whole one: a fixed figure; a partial
 // one: more the more 1-bits the tree's next leaf index has, where its change would be
-// inserted, read from the chain), `feePerGas` what the chain charges now (base fee + tip),
+// inserted, read from the chain), `feePerGas` what the chain charges now (base fee + tip; the
+// relayer reads these figures at most once a second for all quotes),
 // and `price` the token's price in wei per base unit (the operator's setting). It is paid
 // to `feeReceiver` and honoured until `expiresAt` (unix seconds; 5 minutes by default) as
 // long as it still covers the reveal's cost at the moment of the reveal (the same figure
@@ -1509,7 +1512,8 @@ func (c *Client) QuoteWithBody(ctx context.Context, contentType string, body io.
 // this relayer, in the token's base units: `ceil(gas × feePerGas × (1 + marginBps/10000) /
 // price)`, where `gas` is what such a reveal costs (a whole one: a fixed figure; a partial
 // one: more the more 1-bits the tree's next leaf index has, where its change would be
-// inserted, read from the chain), `feePerGas` what the chain charges now (base fee + tip),
+// inserted, read from the chain), `feePerGas` what the chain charges now (base fee + tip; the
+// relayer reads these figures at most once a second for all quotes),
 // and `price` the token's price in wei per base unit (the operator's setting). It is paid
 // to `feeReceiver` and honoured until `expiresAt` (unix seconds; 5 minutes by default) as
 // long as it still covers the reveal's cost at the moment of the reveal (the same figure
@@ -2555,7 +2559,8 @@ type ClientWithResponsesInterface interface {
 	// this relayer, in the token's base units: `ceil(gas × feePerGas × (1 + marginBps/10000) /
 	// price)`, where `gas` is what such a reveal costs (a whole one: a fixed figure; a partial
 	// one: more the more 1-bits the tree's next leaf index has, where its change would be
-	// inserted, read from the chain), `feePerGas` what the chain charges now (base fee + tip),
+	// inserted, read from the chain), `feePerGas` what the chain charges now (base fee + tip; the
+	// relayer reads these figures at most once a second for all quotes),
 	// and `price` the token's price in wei per base unit (the operator's setting). It is paid
 	// to `feeReceiver` and honoured until `expiresAt` (unix seconds; 5 minutes by default) as
 	// long as it still covers the reveal's cost at the moment of the reveal (the same figure
@@ -2580,7 +2585,8 @@ type ClientWithResponsesInterface interface {
 	// this relayer, in the token's base units: `ceil(gas × feePerGas × (1 + marginBps/10000) /
 	// price)`, where `gas` is what such a reveal costs (a whole one: a fixed figure; a partial
 	// one: more the more 1-bits the tree's next leaf index has, where its change would be
-	// inserted, read from the chain), `feePerGas` what the chain charges now (base fee + tip),
+	// inserted, read from the chain), `feePerGas` what the chain charges now (base fee + tip; the
+	// relayer reads these figures at most once a second for all quotes),
 	// and `price` the token's price in wei per base unit (the operator's setting). It is paid
 	// to `feeReceiver` and honoured until `expiresAt` (unix seconds; 5 minutes by default) as
 	// long as it still covers the reveal's cost at the moment of the reveal (the same figure
@@ -5543,7 +5549,8 @@ func (c *ClientWithResponses) GetHealthWithResponse(ctx context.Context, reqEdit
 // this relayer, in the token's base units: `ceil(gas × feePerGas × (1 + marginBps/10000) /
 // price)`, where `gas` is what such a reveal costs (a whole one: a fixed figure; a partial
 // one: more the more 1-bits the tree's next leaf index has, where its change would be
-// inserted, read from the chain), `feePerGas` what the chain charges now (base fee + tip),
+// inserted, read from the chain), `feePerGas` what the chain charges now (base fee + tip; the
+// relayer reads these figures at most once a second for all quotes),
 // and `price` the token's price in wei per base unit (the operator's setting). It is paid
 // to `feeReceiver` and honoured until `expiresAt` (unix seconds; 5 minutes by default) as
 // long as it still covers the reveal's cost at the moment of the reveal (the same figure
@@ -5574,7 +5581,8 @@ func (c *ClientWithResponses) QuoteWithBodyWithResponse(ctx context.Context, con
 // this relayer, in the token's base units: `ceil(gas × feePerGas × (1 + marginBps/10000) /
 // price)`, where `gas` is what such a reveal costs (a whole one: a fixed figure; a partial
 // one: more the more 1-bits the tree's next leaf index has, where its change would be
-// inserted, read from the chain), `feePerGas` what the chain charges now (base fee + tip),
+// inserted, read from the chain), `feePerGas` what the chain charges now (base fee + tip; the
+// relayer reads these figures at most once a second for all quotes),
 // and `price` the token's price in wei per base unit (the operator's setting). It is paid
 // to `feeReceiver` and honoured until `expiresAt` (unix seconds; 5 minutes by default) as
 // long as it still covers the reveal's cost at the moment of the reveal (the same figure

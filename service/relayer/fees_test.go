@@ -6,6 +6,7 @@ import (
 	"maps"
 	"math/big"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -408,6 +409,78 @@ func treeAt(t testing.TB, c *devchain.Chain, next uint64) *devchain.Chain {
 		t.Fatalf("the copy's tree reads next index %d (%v), want %d: its storage layout is not the one assumed", got, err, next)
 	}
 	return cp
+}
+
+// Quotes share the chain's figures: 100 quotes at once within one block (half of them partial)
+// make at most a couple of reads of each at the node (the tip, eth_maxPriorityFeePerGas; the
+// head's base fee, eth_getBlockByNumber; the tree's next leaf, eth_call), where each quote made
+// its own; and once a new block changed the base fee, quotes reflect it.
+func TestQuotesShareTheChainsFigures(t *testing.T) {
+	t.Parallel()
+	c := devchaintest.Start(t)
+	counter := devchaintest.CountCalls(t, c.RPCURL)
+	over := feeEnv(c, "1000000")
+	over["RPC_URL"], over["RATE_LIMIT_QUOTE_PER_IP"] = counter.URL, "1000/1m"
+	s := relayertest.Start(t, c, over)
+	token := c.Tokens[0].Address
+
+	c.PauseSealing()
+	head, err := c.Client().BlockNumber(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	counter.Take()
+	const quotes = 100
+	var wg sync.WaitGroup
+	for i := range quotes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			mustQuote(t, s, token, feeCard, i%2 == 0)
+		}()
+	}
+	wg.Wait()
+	byMethod, total := counter.Take()
+	if now, err := c.Client().BlockNumber(ctx); err != nil || now != head {
+		t.Fatalf("the head moved from %d to %d (%v) while sealing was paused", head, now, err)
+	}
+	c.ResumeSealing()
+	t.Logf("%d quotes within one block: %d chain calls, %v", quotes, total, byMethod)
+	for _, m := range []string{"eth_maxPriorityFeePerGas", "eth_getBlockByNumber", "eth_call"} {
+		if byMethod[m] > 2 {
+			t.Errorf("%d quotes within one block made %d %s calls, want at most 2 (all: %v)", quotes, byMethod[m], m, byMethod)
+		}
+	}
+
+	before, err := c.Client().HeaderByNumber(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	to := crypto.PubkeyToAddress(relayertest.FreshKey(t).PublicKey)
+	tx, err := devchain.SendTx(ctx, c, relayertest.User(c, 1), &to, big.NewInt(1), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := devchain.WaitReceipt(ctx, c.Client(), tx.Hash()); err != nil {
+		t.Fatal(err)
+	}
+	after, err := c.Client().HeaderByNumber(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tip, err := c.Client().SuggestGasTipCap(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.BaseFee.Cmp(before.BaseFee) == 0 {
+		t.Fatalf("the base fee stayed at %s over block %d", after.BaseFee, after.Number)
+	}
+	want := new(big.Int).Add(after.BaseFee, tip).String()
+	var got string
+	platformtest.WaitFor(t, "a quote at block "+after.Number.String()+"'s base fee", func() bool {
+		got = mustQuote(t, s, token, feeCard).FeePerGas
+		return got == want
+	})
 }
 
 func codeIs(body []byte, code string) bool {

@@ -53,15 +53,21 @@ func (r *Relayer) quoteGas(ctx context.Context, partial bool) (uint64, error) {
 	if !partial {
 		return quoteGasWhole, nil
 	}
+	next, err := r.figures.nextIndex.get(ctx, r.readNextIndex)
+	if err != nil {
+		return 0, chainUnavailable(err)
+	}
+	return partialGas(next), nil
+}
+
+// readNextIndex reads the tree's next leaf index: where a change inserted now would go.
+func (r *Relayer) readNextIndex(ctx context.Context) (uint64, error) {
 	out, err := r.client.Call(ctx, "next_index", r.cfg.Contracts.CommitmentTree, treeABI.PackNextIndex())
 	if err != nil {
-		return 0, chainUnavailable(err)
+		return 0, err
 	}
 	next, err := treeABI.UnpackNextIndex(out)
-	if err != nil {
-		return 0, chainUnavailable(err)
-	}
-	return partialGas(uint64(next)), nil
+	return uint64(next), err
 }
 
 // quoteTerms are what a quote says and its signature covers (quoteDigest).
@@ -117,13 +123,20 @@ func feeFor(gas uint64, feePerGas *big.Int, p price, marginBps int64) *big.Int {
 }
 
 // feePerGas is what the chain charges a transaction now: its base fee and the tip the node
-// suggests (what the operator's transactions pay when mined at once).
+// suggests (what the operator's transactions pay when mined at once), read at most once per
+// figuresTTL for every quote and fee check.
 func (r *Relayer) feePerGas(ctx context.Context) (*big.Int, error) {
-	tip, base, _, err := r.client.Fees(ctx)
+	perGas, err := r.figures.feePerGas.get(ctx, func(ctx context.Context) (*big.Int, error) {
+		tip, base, _, err := r.client.Fees(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return new(big.Int).Add(base, tip), nil
+	})
 	if err != nil {
 		return nil, chainUnavailable(err)
 	}
-	return new(big.Int).Add(base, tip), nil
+	return perGas, nil
 }
 
 // Quote answers POST /quote: the fee a reveal of amount of token pays, signed.

@@ -108,6 +108,7 @@ type Relayer struct {
 	pause                      *pause.Switch    // an operator's pause of this replica (POST /admin/pause)
 	hooks                      *webhook.Outbox  // webhook events (WEBHOOK_URLS), delivered from the database
 	gas                        gasBook          // the learned gas limit of reveals without change (gas.go)
+	figures                    figures          // the chain's fees and the tree's next leaf, shared by quotes and fee checks (figures.go)
 	rootHistory                uint32           // how many roots the tree keeps (ROOT_HISTORY_SIZE), read once at New
 
 	// set is closed once Start has set the operator up: tx, gate and lease are written before
