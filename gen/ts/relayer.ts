@@ -41,11 +41,14 @@ export interface paths {
          * What a reveal's fee is, signed
          * @description The fee a reveal of `amount` of `tokenAddress` (whole, or `partial`: with change) pays
          *     this relayer, in the token's base units: `ceil(gas × feePerGas × (1 + marginBps/10000) /
-         *     price)`, where `gas` is what such a reveal costs (a fixed figure per kind), `feePerGas`
-         *     what the chain charges now (base fee + tip), and `price` the token's price in wei per
-         *     base unit (the operator's setting). It is paid to `feeReceiver` and honoured until
-         *     `expiresAt` (unix seconds; 5 minutes by default) as long as it still covers the reveal's
-         *     cost at the moment of the reveal (the same figure without the margin).
+         *     price)`, where `gas` is what such a reveal costs (a whole one: a fixed figure; a partial
+         *     one: more the more 1-bits the tree's next leaf index has, where its change would be
+         *     inserted, read from the chain), `feePerGas` what the chain charges now (base fee + tip; the
+         *     relayer reads these figures at most once a second for all quotes),
+         *     and `price` the token's price in wei per base unit (the operator's setting). It is paid
+         *     to `feeReceiver` and honoured until `expiresAt` (unix seconds; 5 minutes by default) as
+         *     long as it still covers the reveal's cost at the moment of the reveal (the same figure
+         *     without the margin, and the gas the reveal is then simulated to use).
          *
          *     The answer is signed by the relayer (`signer`) as EIP-712 typed data: domain
          *     `{name: "vaultd relayer", version: "1", chainId, verifyingContract: vault}`, primary type
@@ -707,7 +710,7 @@ export interface components {
             expiresAt: number;
             /**
              * Format: int64
-             * @description The gas the fee pays for (a reveal of this kind paying a fee).
+             * @description The gas the fee pays for (a reveal of this kind paying a fee; a partial one at the tree's next leaf index).
              */
             gas: number;
             feePerGas: components["schemas"]["Wei"];
@@ -1248,7 +1251,9 @@ export interface operations {
              *     with it and send it with `fee`. `PAYMENT_REQUIRED`: the reveal carries no fee and
              *     this relayer's treasury pays for none; `QUOTE_EXPIRED`: the quote's `expiresAt` has
              *     passed; `FEE_TOO_LOW`: the fee is below the quote's, or no longer covers what the
-             *     reveal costs now (the chain's fees rose beyond the quote's margin);
+             *     reveal costs now (the chain's fees rose beyond the quote's margin, or inserts since
+             *     the quote moved a partial reveal's change to a dearer leaf of the tree: the gas the
+             *     reveal is simulated to use exceeds what the fee pays);
              *     `SPONSOR_BALANCE_LOW`: the sponsor whose key the reveal carries has less available
              *     than the reveal's worst case (its gas limit at the relayer's highest fee per gas);
              *     `VOUCHER_EXPIRED`: the voucher's `expiresAt` has passed; `VOUCHER_ALLOWANCE_LOW`: the
