@@ -550,3 +550,30 @@ func TestNewWaitsForNoKey(t *testing.T) {
 		t.Fatalf("b did not take the key a let go: %v", err)
 	}
 }
+
+// Relayers of one vault sharing a Postgres database need REDIS_URL (without it nothing keeps
+// two of them from working on one reveal at once, each reserving its sponsor's charge): a
+// second relayer on the database without it refuses to start, saying so; once the first has
+// stopped, it starts.
+func TestRelayersSharingADatabaseNeedRedis(t *testing.T) {
+	t.Parallel()
+	c := devchaintest.Start(t)
+	db := sqldbtest.Postgres(t)
+	first := relayertest.Start(t, c, map[string]string{"DATABASE_URL": db})
+	cfg, err := relayer.LoadConfig(relayertest.Env(t, c, map[string]string{"DATABASE_URL": db, "OPERATOR_PRIVATE_KEY": hexutil.Encode(crypto.FromECDSA(relayertest.FundedKey(t, c)))}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if svc, err := relayer.New(t.Context(), cfg, relayer.Options{}); err == nil || !strings.Contains(err.Error(), "need the same REDIS_URL") {
+		if err == nil {
+			svc.Close()
+		}
+		t.Fatalf("a second relayer on the database without REDIS_URL: %v", err)
+	}
+	first.Stop()
+	svc, err := relayer.New(t.Context(), cfg, relayer.Options{})
+	if err != nil {
+		t.Fatalf("the second relayer once the first stopped: %v", err)
+	}
+	svc.Close()
+}

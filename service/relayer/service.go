@@ -98,6 +98,16 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 		return nil, err
 	}
 	opened.PushErr(r.sentTxs.Close)
+	if cfg.Limits.RedisURL == "" { // one relayer per shared database: what keeps one attempt per nullifier without Redis
+		release, alone, err := r.sentTxs.db.TryHold(ctx, fmt.Sprintf("vaultd:relayer:alone:%d:%s", chainID, cfg.Contracts.Vault.Hex()))
+		if err != nil {
+			return nil, fmt.Errorf("DATABASE_URL: %w", err)
+		}
+		if !alone {
+			return nil, errors.New("another relayer of this vault uses this DATABASE_URL without REDIS_URL: relayers sharing a database need the same REDIS_URL (it keeps one attempt at a reveal at a time, and the limits, across them)")
+		}
+		opened.Push(release)
+	}
 	if r.hooks, err = webhook.Open(r.sentTxs.db, "relayer", cfg.Admin.Replica, cfg.Webhooks, reg, log); err != nil {
 		return nil, err
 	}

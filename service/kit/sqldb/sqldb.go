@@ -6,6 +6,7 @@
 package sqldb
 
 import (
+	"context"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -207,4 +208,29 @@ func (db *DB) Migrate(name string, stmts ...string) error {
 		}
 	}
 	return tx.Commit()
+}
+
+// TryHold takes the session advisory lock name on a connection of its own, and keeps it until
+// release: what lets one process at a time do something on a shared Postgres for as long as it
+// runs (the lock ends with the connection, so a process that dies frees it). held is false
+// when another session holds it. On SQLite, one process owns the file: held, and release does
+// nothing.
+func (db *DB) TryHold(ctx context.Context, name string) (release func(), held bool, err error) {
+	if db.Dialect != Postgres {
+		return func() {}, true, nil
+	}
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	if err := conn.QueryRowContext(ctx, `SELECT pg_try_advisory_lock(hashtextextended($1, 0))`, name).Scan(&held); err != nil || !held {
+		conn.Close()
+		return nil, false, err
+	}
+	return func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_, _ = conn.ExecContext(ctx, `SELECT pg_advisory_unlock(hashtextextended($1, 0))`, name)
+		conn.Close() // back to the pool, unlocked
+	}, true, nil
 }
