@@ -15,19 +15,7 @@ import (
 func TestAChallengeIsSpentOnce(t *testing.T) {
 	t.Parallel()
 	now := time.Unix(1_800_000_000, 0)
-	open := func(url string, wallet byte) *store {
-		s, err := openStore(url, 1337, common.Address{wallet}, noop.NewTracerProvider())
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { s.Close() })
-		return s
-	}
-	pg := sqldbtest.Postgres(t)
-	for name, stores := range map[string][]*store{
-		"postgres": {open(pg, 1), open(pg, 2)},
-		"sqlite":   {open("sqlite:"+t.TempDir()+"/faucet.db", 1)},
-	} {
+	for name, stores := range replicaStores(t) {
 		for i, id := range []string{"0x01", "0x02"} {
 			a, b := stores[0], stores[len(stores)-1]
 			if fresh, err := a.spendChallenge(t.Context(), id, now.Add(time.Minute), now); !fresh || err != nil {
@@ -56,19 +44,7 @@ func TestAChallengeIsSpentOnce(t *testing.T) {
 func TestAChallengesTriesAreCountedEverywhere(t *testing.T) {
 	t.Parallel()
 	now := time.Unix(1_800_000_000, 0)
-	open := func(url string, wallet byte) *store {
-		s, err := openStore(url, 1337, common.Address{wallet}, noop.NewTracerProvider())
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { s.Close() })
-		return s
-	}
-	pg := sqldbtest.Postgres(t)
-	for name, stores := range map[string][]*store{
-		"postgres": {open(pg, 1), open(pg, 2)},
-		"sqlite":   {open("sqlite:"+t.TempDir()+"/faucet.db", 1)},
-	} {
+	for name, stores := range replicaStores(t) {
 		at := func(i int) *store { return stores[i%len(stores)] }
 		for i := range 4 {
 			tries, passed, err := at(i).tryChallenge(t.Context(), "0x01", uint64(i), now.Add(time.Minute), now)
@@ -145,4 +121,22 @@ func reasonOf(err error) Reason {
 		return ce.Reason
 	}
 	return 0
+}
+
+// replicaStores are the stores of two replicas on one Postgres (two wallets), and of a faucet
+// alone on SQLite.
+func replicaStores(t *testing.T) map[string][]*store {
+	open := func(url string, wallet byte) *store {
+		s, err := openStore(url, 1337, common.Address{wallet}, noop.NewTracerProvider())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	}
+	pg := sqldbtest.Postgres(t)
+	return map[string][]*store{
+		"postgres": {open(pg, 1), open(pg, 2)},
+		"sqlite":   {open("sqlite:"+t.TempDir()+"/faucet.db", 1)},
+	}
 }

@@ -1,6 +1,7 @@
 package faucet_test
 
 import (
+	"crypto/ecdsa"
 	"database/sql"
 	"math/big"
 	"strings"
@@ -18,24 +19,30 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb"
 
 	_ "github.com/jackc/pgx/v5/stdlib"
+	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
 	"github.com/seed018cc74c/vaultd/service/kit/redistest"
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb/sqldbtest"
 )
+
+// twoReplicas starts two faucets on c configured by over, sharing a new Postgres and a new Redis:
+// a pays from the dev faucet account, b from second, funded.
+func twoReplicas(t *testing.T, c *devchain.Chain, over map[string]string) (a, b *server, second *ecdsa.PrivateKey) {
+	url, _ := redistest.Server(t)
+	over["DATABASE_URL"], over["REDIS_URL"] = sqldbtest.Postgres(t), url
+	second = freshKey(t)
+	fund(t, c, c.Accounts.Faucet.Key, keyAddress(second), new(big.Int).Mul(big.NewInt(10_000), big.NewInt(params.Ether)))
+	a = startFaucet(t, c, t.TempDir(), over)
+	over["FAUCET_PRIVATE_KEY"] = keyHex(second)
+	return a, startFaucet(t, c, t.TempDir(), over), second
+}
 
 // Two replicas on one Postgres and one Redis, each with its own wallet: the total limit holds
 // across them (one claim, then 429 at the other), and a claim made at one is 409 at the other.
 func TestReplicasShareLimitsAndClaims(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)
-	db := sqldbtest.Postgres(t)
-	url, _ := redistest.Server(t)
-	second := freshKey(t)
-	fund(t, c, c.Accounts.Faucet.Key, keyAddress(second), new(big.Int).Mul(big.NewInt(10_000), big.NewInt(params.Ether)))
-	over := map[string]string{"DATABASE_URL": db, "REDIS_URL": url, "RATE_LIMIT_TOTAL": "1/1h"}
-	a := startFaucet(t, c, t.TempDir(), over)
-	over["FAUCET_PRIVATE_KEY"] = keyHex(second)
-	b := startFaucet(t, c, t.TempDir(), over)
+	a, b, second := twoReplicas(t, c, map[string]string{"RATE_LIMIT_TOTAL": "1/1h"})
 
 	first := freshAddress(t)
 	if r := claim(t, a, first.Hex()); r.StatusCode() != 202 {
@@ -56,14 +63,7 @@ func TestReplicasShareLimitsAndClaims(t *testing.T) {
 func TestReplicasShareTheProofOfWorksBounds(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)
-	db := sqldbtest.Postgres(t)
-	url, _ := redistest.Server(t)
-	second := freshKey(t)
-	fund(t, c, c.Accounts.Faucet.Key, keyAddress(second), new(big.Int).Mul(big.NewInt(10_000), big.NewInt(params.Ether)))
-	over := cheapPow(map[string]string{"DATABASE_URL": db, "REDIS_URL": url, "RATE_LIMIT_CHALLENGE_PER_IP": "2/1h", "RATE_LIMIT_PER_IP": "100/1h"})
-	a := startFaucet(t, c, t.TempDir(), over)
-	over["FAUCET_PRIVATE_KEY"] = keyHex(second)
-	b := startFaucet(t, c, t.TempDir(), over)
+	a, b, _ := twoReplicas(t, c, cheapPow(map[string]string{"RATE_LIMIT_CHALLENGE_PER_IP": "2/1h", "RATE_LIMIT_PER_IP": "100/1h"}))
 
 	addr := freshAddress(t)
 	ch := challenge(t, a, addr)
