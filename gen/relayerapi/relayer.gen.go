@@ -1049,7 +1049,12 @@ type ClientInterface interface {
 	// and `price` the token's price in wei per base unit (the operator's setting). It is paid
 	// to `feeReceiver` and honoured until `expiresAt` (unix seconds; 5 minutes by default) as
 	// long as it still covers the reveal's cost at the moment of the reveal (the same figure
-	// without the margin, and the gas the reveal is then simulated to use).
+	// without the margin, and the gas the reveal is then estimated to use, `eth_estimateGas`).
+	// The margin absorbs what moves in between: the chain's fees, the estimate, and for a
+	// partial reveal the tree's next leaf index (each insert landing before the reveal may add
+	// a 1-bit, ~21,000 gas, ~5 % of a partial reveal). A client may pay more than the quoted
+	// `fee` (prove the reveal with the larger one) to keep a reveal good when the relayer's
+	// margin is small.
 	//
 	// The answer is signed by the relayer (`signer`) as EIP-712 typed data: domain
 	// `{name: "vaultd relayer", version: "1", chainId, verifyingContract: vault}`, primary type
@@ -1075,7 +1080,12 @@ type ClientInterface interface {
 	// and `price` the token's price in wei per base unit (the operator's setting). It is paid
 	// to `feeReceiver` and honoured until `expiresAt` (unix seconds; 5 minutes by default) as
 	// long as it still covers the reveal's cost at the moment of the reveal (the same figure
-	// without the margin, and the gas the reveal is then simulated to use).
+	// without the margin, and the gas the reveal is then estimated to use, `eth_estimateGas`).
+	// The margin absorbs what moves in between: the chain's fees, the estimate, and for a
+	// partial reveal the tree's next leaf index (each insert landing before the reveal may add
+	// a 1-bit, ~21,000 gas, ~5 % of a partial reveal). A client may pay more than the quoted
+	// `fee` (prove the reveal with the larger one) to keep a reveal good when the relayer's
+	// margin is small.
 	//
 	// The answer is signed by the relayer (`signer`) as EIP-712 typed data: domain
 	// `{name: "vaultd relayer", version: "1", chainId, verifyingContract: vault}`, primary type
@@ -1481,7 +1491,12 @@ func (c *Client) GetHealth(ctx context.Context, reqEditors ...RequestEditorFn) (
 // and `price` the token's price in wei per base unit (the operator's setting). It is paid
 // to `feeReceiver` and honoured until `expiresAt` (unix seconds; 5 minutes by default) as
 // long as it still covers the reveal's cost at the moment of the reveal (the same figure
-// without the margin, and the gas the reveal is then simulated to use).
+// without the margin, and the gas the reveal is then estimated to use, `eth_estimateGas`).
+// The margin absorbs what moves in between: the chain's fees, the estimate, and for a
+// partial reveal the tree's next leaf index (each insert landing before the reveal may add
+// a 1-bit, ~21,000 gas, ~5 % of a partial reveal). A client may pay more than the quoted
+// `fee` (prove the reveal with the larger one) to keep a reveal good when the relayer's
+// margin is small.
 //
 // The answer is signed by the relayer (`signer`) as EIP-712 typed data: domain
 // `{name: "vaultd relayer", version: "1", chainId, verifyingContract: vault}`, primary type
@@ -1517,7 +1532,12 @@ func (c *Client) QuoteWithBody(ctx context.Context, contentType string, body io.
 // and `price` the token's price in wei per base unit (the operator's setting). It is paid
 // to `feeReceiver` and honoured until `expiresAt` (unix seconds; 5 minutes by default) as
 // long as it still covers the reveal's cost at the moment of the reveal (the same figure
-// without the margin, and the gas the reveal is then simulated to use).
+// without the margin, and the gas the reveal is then estimated to use, `eth_estimateGas`).
+// The margin absorbs what moves in between: the chain's fees, the estimate, and for a
+// partial reveal the tree's next leaf index (each insert landing before the reveal may add
+// a 1-bit, ~21,000 gas, ~5 % of a partial reveal). A client may pay more than the quoted
+// `fee` (prove the reveal with the larger one) to keep a reveal good when the relayer's
+// margin is small.
 //
 // The answer is signed by the relayer (`signer`) as EIP-712 typed data: domain
 // `{name: "vaultd relayer", version: "1", chainId, verifyingContract: vault}`, primary type
@@ -2564,7 +2584,12 @@ type ClientWithResponsesInterface interface {
 	// and `price` the token's price in wei per base unit (the operator's setting). It is paid
 	// to `feeReceiver` and honoured until `expiresAt` (unix seconds; 5 minutes by default) as
 	// long as it still covers the reveal's cost at the moment of the reveal (the same figure
-	// without the margin, and the gas the reveal is then simulated to use).
+	// without the margin, and the gas the reveal is then estimated to use, `eth_estimateGas`).
+	// The margin absorbs what moves in between: the chain's fees, the estimate, and for a
+	// partial reveal the tree's next leaf index (each insert landing before the reveal may add
+	// a 1-bit, ~21,000 gas, ~5 % of a partial reveal). A client may pay more than the quoted
+	// `fee` (prove the reveal with the larger one) to keep a reveal good when the relayer's
+	// margin is small.
 	//
 	// The answer is signed by the relayer (`signer`) as EIP-712 typed data: domain
 	// `{name: "vaultd relayer", version: "1", chainId, verifyingContract: vault}`, primary type
@@ -2590,7 +2615,12 @@ type ClientWithResponsesInterface interface {
 	// and `price` the token's price in wei per base unit (the operator's setting). It is paid
 	// to `feeReceiver` and honoured until `expiresAt` (unix seconds; 5 minutes by default) as
 	// long as it still covers the reveal's cost at the moment of the reveal (the same figure
-	// without the margin, and the gas the reveal is then simulated to use).
+	// without the margin, and the gas the reveal is then estimated to use, `eth_estimateGas`).
+	// The margin absorbs what moves in between: the chain's fees, the estimate, and for a
+	// partial reveal the tree's next leaf index (each insert landing before the reveal may add
+	// a 1-bit, ~21,000 gas, ~5 % of a partial reveal). A client may pay more than the quoted
+	// `fee` (prove the reveal with the larger one) to keep a reveal good when the relayer's
+	// margin is small.
 	//
 	// The answer is signed by the relayer (`signer`) as EIP-712 typed data: domain
 	// `{name: "vaultd relayer", version: "1", chainId, verifyingContract: vault}`, primary type
@@ -5554,7 +5584,12 @@ func (c *ClientWithResponses) GetHealthWithResponse(ctx context.Context, reqEdit
 // and `price` the token's price in wei per base unit (the operator's setting). It is paid
 // to `feeReceiver` and honoured until `expiresAt` (unix seconds; 5 minutes by default) as
 // long as it still covers the reveal's cost at the moment of the reveal (the same figure
-// without the margin, and the gas the reveal is then simulated to use).
+// without the margin, and the gas the reveal is then estimated to use, `eth_estimateGas`).
+// The margin absorbs what moves in between: the chain's fees, the estimate, and for a
+// partial reveal the tree's next leaf index (each insert landing before the reveal may add
+// a 1-bit, ~21,000 gas, ~5 % of a partial reveal). A client may pay more than the quoted
+// `fee` (prove the reveal with the larger one) to keep a reveal good when the relayer's
+// margin is small.
 //
 // The answer is signed by the relayer (`signer`) as EIP-712 typed data: domain
 // `{name: "vaultd relayer", version: "1", chainId, verifyingContract: vault}`, primary type
@@ -5586,7 +5621,12 @@ func (c *ClientWithResponses) QuoteWithBodyWithResponse(ctx context.Context, con
 // and `price` the token's price in wei per base unit (the operator's setting). It is paid
 // to `feeReceiver` and honoured until `expiresAt` (unix seconds; 5 minutes by default) as
 // long as it still covers the reveal's cost at the moment of the reveal (the same figure
-// without the margin, and the gas the reveal is then simulated to use).
+// without the margin, and the gas the reveal is then estimated to use, `eth_estimateGas`).
+// The margin absorbs what moves in between: the chain's fees, the estimate, and for a
+// partial reveal the tree's next leaf index (each insert landing before the reveal may add
+// a 1-bit, ~21,000 gas, ~5 % of a partial reveal). A client may pay more than the quoted
+// `fee` (prove the reveal with the larger one) to keep a reveal good when the relayer's
+// margin is small.
 //
 // The answer is signed by the relayer (`signer`) as EIP-712 typed data: domain
 // `{name: "vaultd relayer", version: "1", chainId, verifyingContract: vault}`, primary type

@@ -130,7 +130,7 @@ func TestAQuotedFeeRevealPaysTheRecipientAndTheReceiver(t *testing.T) {
 	cost := new(big.Int).Mul(big.NewInt(q.Gas), bigOf(t, q.FeePerGas))
 	cost.Mul(cost, big.NewInt(11_000))
 	want := new(big.Int).Div(new(big.Int).Add(cost, big.NewInt(10_000*1_000_000-1)), big.NewInt(10_000*1_000_000)) // ÷ 10,000 bps, ÷ the price, up
-	if q.Price != "1000000" || q.MarginBps != 1000 || q.Gas != 345_000 || fee.Cmp(want) != 0 || fee.Sign() <= 0 {
+	if q.Price != "1000000" || q.MarginBps != 1000 || q.Gas != 351_000 || fee.Cmp(want) != 0 || fee.Sign() <= 0 {
 		t.Fatalf("quote %+v: fee %s, want %s from its parts", q, fee, want)
 	}
 	if q.FeeReceiver != operator.Hex() || q.Signer != operator.Hex() || q.Partial || q.ChainId != int64(c.ChainID) || q.Vault != c.Contracts.Vault.Hex() {
@@ -382,6 +382,35 @@ func TestAPartialRevealIsQuotedAndCheckedAtItsLeafIndex(t *testing.T) {
 	t.Logf("a partial reveal paying a fee used %s gas at leaf 2^20 − 1, quoted for %d (%d at leaf 1)", resp.JSON200.GasUsed, many.Gas, few.Gas)
 	if gas := bigOf(t, resp.JSON200.GasUsed); gas.Cmp(big.NewInt(many.Gas)) > 0 {
 		t.Errorf("the reveal used %s gas, more than the %d its fee paid for", gas, many.Gas)
+	}
+}
+
+// A reveal paying exactly its quote's fee, proved at the index the quote priced, is mined even at
+// RELAYER_FEE_MARGIN=0: the quoted gas covers what check.fee_gas compares the fee with, the
+// reveal's eth_estimateGas (above the gas it uses), for a whole reveal and for a partial one
+// whose change takes a leaf of one 1-bit while the root history is not yet full.
+func TestAFeeRevealPayingExactlyItsQuoteAtNoMarginIsMined(t *testing.T) {
+	t.Parallel()
+	c := devchaintest.Start(t)
+	token, operator := c.Tokens[0].Address, c.Accounts.Operator.Address
+	over := feeEnv(c, "1000000")
+	over["RELAYER_FEE_MARGIN"] = "0"
+	s := relayertest.Start(t, c, over)
+	whole, part := newCard(t, c, 0, token, feeCard), newCard(t, c, 1, token, feeCard) // leaves 0 and 1: a change takes leaf 2
+
+	recipient := crypto.PubkeyToAddress(relayertest.FreshKey(t).PublicKey)
+	q := mustQuote(t, s, token, feeCard)
+	req := proveWithFee(t, c, whole, recipient, zk.Fee{Amount: bigOf(t, q.Fee), Receiver: operator}, q)
+	if resp := relayertest.Reveal(t, s, req); resp.JSON200 == nil {
+		t.Fatalf("a whole reveal paying exactly its quote (%d gas) at no margin: %d %s", q.Gas, resp.StatusCode(), resp.Body)
+	}
+
+	const amount = feeCard / 2
+	pq := mustQuote(t, s, token, amount, true)
+	other := crypto.PubkeyToAddress(relayertest.FreshKey(t).PublicKey)
+	preq := provePartWithFee(t, c, part, big.NewInt(amount), other, zk.Fee{Amount: bigOf(t, pq.Fee), Receiver: operator}, pq)
+	if resp := relayertest.Reveal(t, s, preq); resp.JSON200 == nil {
+		t.Fatalf("a partial reveal paying exactly its quote (%d gas) at leaf 2, no margin: %d %s", pq.Gas, resp.StatusCode(), resp.Body)
 	}
 }
 

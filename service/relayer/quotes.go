@@ -28,18 +28,21 @@ import (
 // without the margin: the margin absorbs the chain's fees rising while a person proves.
 
 // The gas a fee pays for, by kind of reveal: a model rather than an estimate, since a quote
-// comes before the proof. A whole reveal paying a fee costs 315,170 gas and its fee's transfer
-// (~25,000 to a receiver that holds none of the token yet): the bound of 345,000. A
-// partial one costs more the more 1-bits the leaf index of its change has (the tree hashes once
-// per 1-bit): partialGas, cmd/gasbench's "reveal part, fee" rounded up (docs/gas.md): 392,496 gas
-// at an index of one 1-bit (407,331 while the tree's root history is not yet full, its new root
-// written to an empty slot), at most 21,132 more per 1-bit, 786,526 at the dearest index
-// (2^20 − 1). A quote prices the tree's next index; the margin absorbs inserts landing before
-// the reveal, and checkFeeGas refuses a fee the reveal's simulation finds short.
+// comes before the proof. It follows eth_estimateGas, not the gas a reveal uses: check.fee_gas
+// compares the fee with the reveal's estimate, which is ~1 % above its use (a call forwards only
+// 63/64 of the gas left, EIP-150), so a model fitted to the use refused honest reveals paying
+// their quote at RELAYER_FEE_MARGIN=0. cmd/gasbench's estimates (docs/gas.md), a fee paid to a
+// receiver holding none of the token yet: a whole reveal 347,715 (quoted 351,000); a partial one
+// 411,755 at an index of one 1-bit while the root history is not yet full (its new root written
+// to an empty slot; 396,802 once it is), at most 21,300 more per further 1-bit, 793,960 at the
+// dearest index (2^20 − 1). The constants are those rounded up with ~1 % of headroom (the
+// proof's calldata varies by some hundred gas): 394,000 + 21,400 per 1-bit. A quote prices the
+// tree's next index; the margin absorbs inserts landing before the reveal, and checkFeeGas
+// refuses a fee the reveal's estimate finds short.
 const (
-	quoteGasWhole       = 345_000
-	partialGasBase      = 387_000
-	partialGasPerOneBit = 21_200
+	quoteGasWhole       = 351_000
+	partialGasBase      = 394_000
+	partialGasPerOneBit = 21_400
 )
 
 // partialGas is the gas a fee pays for a partial reveal whose change is inserted at leaf index.
@@ -370,7 +373,11 @@ func (r *Relayer) checkFeeGas(ctx context.Context, a *attempt) error {
 	cost := feeFor(a.simGas, a.perGas, p, 0)
 	trace.SpanFromContext(ctx).SetAttributes(attribute.Int64("vaultd.gas_estimate", int64(a.simGas)), attribute.String("vaultd.cost", cost.String()))
 	if fee.Cmp(cost) < 0 {
-		return reject(FeeTooLow, "the fee %s does not cover the reveal's gas: simulated now it uses %d gas, %s of the token's base units at the chain's fees now (the tree's next leaf is dearer than when it was quoted): ask POST /quote again and prove the reveal with its fee", fee, a.simGas, cost)
+		why := "the reveal needs more gas than a whole reveal is quoted for"
+		if a.change {
+			why = "the tree's next leaf is dearer than when it was quoted"
+		}
+		return reject(FeeTooLow, "the fee %s does not cover the reveal's gas: simulated now it uses %d gas, %s of the token's base units at the chain's fees now (%s): ask POST /quote again and prove the reveal with its fee", fee, a.simGas, cost, why)
 	}
 	return nil
 }

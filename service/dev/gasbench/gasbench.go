@@ -57,6 +57,12 @@ type Profile struct {
 	StorageReads, Writes int
 	Refund               uint64 // given back at the end (storage set back, as the reentrancy flag is)
 	Rest                 uint64 // everything else: the vault's and the tree's own code, events, calls' overhead
+
+	// Estimate is eth_estimateGas of the same call over the same state (0 for a mined
+	// transaction): the least gas limit it succeeds with, above Total since a call may forward
+	// only 63/64 of what is left (EIP-150) and refunds come back only at the end. A relayer's
+	// fee check compares a fee with it, so the quotes follow it (docs/gas.md).
+	Estimate uint64
 }
 
 // Result is every profile measured.
@@ -101,16 +107,27 @@ func Run(ctx context.Context, out io.Writer) (Result, error) {
 	if err != nil {
 		return res, err
 	}
+	var p Profile
 	payer := dev.Accounts.Users[1] // pays for the reveals, as a relayer would
 	whole, err := revealCalldata(keys, cards[0], tree, nil)
 	if err != nil {
 		return res, err
 	}
+	// The whole reveal paying a relayer's fee to a receiver holding none of the token yet, traced
+	// before the reveal is sent: what a quote for a whole reveal pays for.
+	wholePaying, err := revealCalldataPaying(keys, cards[0], tree, nil, &zk.Fee{Amount: big.NewInt(7), Receiver: fresh()})
+	if err != nil {
+		return res, err
+	}
+	if p, err = b.traceAt(ctx, "reveal whole, fee", 0, payer.Address, dev.Contracts.Vault, wholePaying); err != nil {
+		return res, err
+	}
+	res.Profiles = append(res.Profiles, p)
 	receipt, err := card.Send(ctx, dev.Client(), payer.Key, dev.Contracts.Vault, whole)
 	if err != nil {
 		return res, err
 	}
-	p, err := b.traceTx(ctx, "reveal whole", tree.Len(), receipt)
+	p, err = b.traceTx(ctx, "reveal whole", tree.Len(), receipt)
 	if err != nil {
 		return res, err
 	}
@@ -308,7 +325,14 @@ func (b *bench) traceAt(ctx context.Context, name string, n int, from, to common
 	if steps.Failed {
 		return Profile{}, fmt.Errorf("%s at %d leaves: the call reverted", name, n)
 	}
-	return profile(name, leaves, steps.Gas, gasLimit, calls, steps.StructLogs), nil
+	p := profile(name, leaves, steps.Gas, gasLimit, calls, steps.StructLogs)
+	delete(args, "gas")
+	var est hexutil.Uint64
+	if err := b.rpc.CallContext(ctx, &est, "eth_estimateGas", args, "latest", overrides); err != nil {
+		return Profile{}, fmt.Errorf("%s at %d leaves: estimate: %w", name, n, err)
+	}
+	p.Estimate = uint64(est)
+	return p, nil
 }
 
 // leaves is the tree's leaf counter now.
@@ -421,13 +445,17 @@ func tokenSteps(calls frame, steps []structLog, token common.Address) map[int]bo
 // report writes the profiles as a table, by operation and tree size, beside the targets and the
 // anchors.
 func report(out io.Writer, res Result) {
-	order := map[string]int{"commit (the first into an empty tree)": 0, "commit": 1, "reveal whole": 2, "reveal part": 3, "reveal part, fee": 4}
+	order := map[string]int{"commit (the first into an empty tree)": 0, "commit": 1, "reveal whole": 2, "reveal whole, fee": 3, "reveal part": 4, "reveal part, fee": 5}
 	slices.SortStableFunc(res.Profiles, func(a, b Profile) int {
 		return cmp.Or(cmp.Compare(order[a.Operation], order[b.Operation]), cmp.Compare(a.Leaves, b.Leaves))
 	})
-	fmt.Fprintf(out, "%-38s %7s %10s %10s %14s %8s %7s %18s %8s %7s\n", "operation", "leaves", "total", "intrinsic", "poseidon (calls)", "verify", "token", "storage (reads/wr)", "refund", "rest")
+	fmt.Fprintf(out, "%-38s %7s %10s %10s %10s %14s %8s %7s %18s %8s %7s\n", "operation", "leaves", "total", "estimate", "intrinsic", "poseidon (calls)", "verify", "token", "storage (reads/wr)", "refund", "rest")
 	for _, p := range res.Profiles {
-		fmt.Fprintf(out, "%-38s %7d %10s %10s %14s %8s %7s %18s %8s %7s\n", p.Operation, p.Leaves, n(p.Total), n(p.Intrinsic),
+		est := "-"
+		if p.Estimate > 0 {
+			est = n(p.Estimate)
+		}
+		fmt.Fprintf(out, "%-38s %7d %10s %10s %10s %14s %8s %7s %18s %8s %7s\n", p.Operation, p.Leaves, n(p.Total), est, n(p.Intrinsic),
 			fmt.Sprintf("%s (%d)", n(p.Poseidon), p.PoseidonCalls), n(p.Verify), n(p.Token),
 			fmt.Sprintf("%s (%d/%d)", n(p.Storage), p.StorageReads, p.Writes), "-"+n(p.Refund), n(p.Rest))
 	}

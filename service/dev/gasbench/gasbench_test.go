@@ -26,6 +26,9 @@ func TestProfilesAddUp(t *testing.T) {
 		if p.Rest >= p.Total/5 || p.Intrinsic < 21_000 || p.Intrinsic >= p.Total {
 			t.Errorf("%s at %d leaves: %+v: the parts do not account for the total", p.Operation, p.Leaves, p)
 		}
+		if p.Estimate != 0 && p.Estimate < p.Total {
+			t.Errorf("%s at %d leaves: estimated %d gas, below the %d it uses", p.Operation, p.Leaves, p.Estimate, p.Total)
+		}
 		want := 0 // a whole reveal inserts nothing
 		switch p.Operation {
 		case "commit (the first into an empty tree)", "commit":
