@@ -1,6 +1,7 @@
 package relayer
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -436,10 +437,15 @@ func (s *sponsorStore) reserve(ctx context.Context, nullifier common.Hash, p pay
 		}
 		n, err := res.RowsAffected()
 		if err == nil && n == 0 { // another attempt's charge, written since held read none
-			err = reject(NullifierUsed, "another request for this reveal holds its sponsor's reservation and is sending it (relayers sharing a database without REDIS_URL): GET /reveal/{nullifier} tells its outcome")
+			err = revealInProgress()
 		}
 		return err
 	})
+}
+
+// revealInProgress refuses an attempt at a reveal another attempt holds the reservation of.
+func revealInProgress() error {
+	return reject(NullifierUsed, "another request for this reveal holds its sponsor's reservation and is sending it (relayers sharing a database without REDIS_URL): GET /reveal/{nullifier} tells its outcome")
 }
 
 // checkCanPay refuses a revoked sponsor, or one with less than worst available.
@@ -535,7 +541,9 @@ type sponsorLowEvent struct {
 }
 
 // useVoucher records p's voucher used by nullifier's reveal, in tx with its reservation: a
-// voucher used already is refused (nothing without a voucher).
+// voucher used already is refused (nothing without a voucher). Used by this same reveal, it is
+// another attempt's at it, racing this one (both read no charge held, the other's now holds
+// one): refused as the reveal in progress, not as a voucher spent on another.
 func (s *sponsorStore) useVoucher(ctx context.Context, tx *sql.Tx, p payer, nullifier common.Hash) error {
 	if p.voucher == "" {
 		return nil
@@ -546,7 +554,17 @@ func (s *sponsorStore) useVoucher(ctx context.Context, tx *sql.Tx, p payer, null
 		return err
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return reject(VoucherUsed, "the voucher paid for another reveal already: a voucher pays for one")
+		var by string
+		if err := tx.QueryRowContext(ctx, `SELECT nullifier FROM sponsor_vouchers WHERE sponsor_id = $1 AND voucher_id = $2`, p.sponsor, p.voucher).Scan(&by); err != nil {
+			return err
+		}
+		if by != nullifier.Hex() {
+			return reject(VoucherUsed, "the voucher paid for another reveal already: a voucher pays for one")
+		}
+		if c, err := s.held(ctx, tx, nullifier); err != nil || c != nil {
+			return cmp.Or(err, revealInProgress())
+		}
+		return reject(VoucherUsed, "the voucher paid for this reveal already (its transaction was mined and reverted): a voucher pays for one")
 	}
 	return nil
 }

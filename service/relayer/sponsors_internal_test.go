@@ -16,13 +16,22 @@ import (
 )
 
 // Two reservations of one nullifier's reveal at once, on Postgres shared without REDIS_URL (no
-// claim orders them), each with a voucher of its own: both read that no charge is held, then
+// claim orders them), each with a voucher of its own or both with the same one (two attempts at
+// one reveal): both read that no charge is held, then
 // wait for the sponsor's row, which a third transaction holds until both wait. The second to
 // write finds the first's charge and is refused (NULLIFIER_USED), its transaction rolled back:
 // one charge row, the sponsor's reserved exactly that charge, one voucher used; the charge
 // released, nothing is left reserved or used.
 func TestConcurrentReservationsOfOneNullifierLeaveOneCharge(t *testing.T) {
 	t.Parallel()
+	a, b := common.HexToHash("0xa1").Hex(), common.HexToHash("0xb2").Hex()
+	t.Run("VouchersOfTheirOwn", func(t *testing.T) { t.Parallel(); reserveTwiceAtOnce(t, a, b) })
+	t.Run("OneVoucher", func(t *testing.T) { t.Parallel(); reserveTwiceAtOnce(t, a, a) })
+}
+
+// reserveTwiceAtOnce is TestConcurrentReservationsOfOneNullifierLeaveOneCharge with these two
+// vouchers.
+func reserveTwiceAtOnce(t *testing.T, ids ...string) {
 	ctx := context.Background()
 	db, err := sqldb.Open(sqldbtest.Postgres(t))
 	if err != nil {
@@ -51,7 +60,7 @@ func TestConcurrentReservationsOfOneNullifierLeaveOneCharge(t *testing.T) {
 		t.Fatal(err)
 	}
 	done := make(chan error, 2)
-	for _, voucher := range []string{common.HexToHash("0xa1").Hex(), common.HexToHash("0xb2").Hex()} {
+	for _, voucher := range ids {
 		go func() {
 			done <- s.reserve(ctx, nullifier, payer{sponsor: sp.id, voucher: voucher, allowance: credit}, worst)
 		}()
@@ -72,7 +81,7 @@ func TestConcurrentReservationsOfOneNullifierLeaveOneCharge(t *testing.T) {
 		case errors.As(err, &re) && re.Reason == NullifierUsed:
 			refused++
 		case err != nil:
-			t.Fatalf("a reservation failed: %v", err)
+			t.Fatalf("a reservation failed: %v, want it refused as the reveal in progress (NULLIFIER_USED)", err)
 		}
 	}
 	if refused != 1 {
