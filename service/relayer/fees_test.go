@@ -414,6 +414,44 @@ func TestAFeeRevealPayingExactlyItsQuoteAtNoMarginIsMined(t *testing.T) {
 	}
 }
 
+// The gas limit learned for reveals without change is learned from those alone: a reveal paying
+// a fee, estimated every time and dearer by its fee's transfer, leaves it as it was (unlearned
+// before any other reveal; after a plain one, the plain one's), where it raised it for all.
+func TestAFeeRevealLeavesTheLearnedGasLimit(t *testing.T) {
+	t.Parallel()
+	c := devchaintest.Start(t)
+	token, operator := c.Tokens[0].Address, c.Accounts.Operator.Address
+	over := feeEnv(c, "1000000")
+	over["RELAYER_FUNDING"] = "fee,treasury"
+	s := relayertest.Start(t, c, over)
+	feeReveal := func(user int) {
+		t.Helper()
+		q := mustQuote(t, s, token, feeCard)
+		recipient := crypto.PubkeyToAddress(relayertest.FreshKey(t).PublicKey)
+		req := proveWithFee(t, c, newCard(t, c, user, token, feeCard), recipient, zk.Fee{Amount: bigOf(t, q.Fee), Receiver: operator}, q)
+		if resp := relayertest.Reveal(t, s, req); resp.JSON200 == nil || !resp.JSON200.Success {
+			t.Fatalf("a fee reveal: %d %s", resp.StatusCode(), resp.Body)
+		}
+	}
+
+	feeReveal(0)
+	if got := s.Svc.LearnedGasLimit(); got != 0 {
+		t.Fatalf("a fee reveal alone taught the relayer a limit of %d gas for reveals without change, want none", got)
+	}
+	_, plain := relayertest.Request(t, c, relayertest.User(c, 1), 31)
+	if resp := relayertest.Reveal(t, s, plain); resp.JSON200 == nil || !resp.JSON200.Success {
+		t.Fatalf("a reveal the treasury pays for: %d %s", resp.StatusCode(), resp.Body)
+	}
+	learned := s.Svc.LearnedGasLimit()
+	if learned == 0 {
+		t.Fatal("a reveal without change or fee taught no limit")
+	}
+	feeReveal(2)
+	if got := s.Svc.LearnedGasLimit(); got != learned {
+		t.Errorf("a fee reveal moved the learned limit from %d to %d gas", learned, got)
+	}
+}
+
 // treeAt is a copy of chain c whose tree's next leaf index is next, its roots (the current one
 // among them) kept: a proof made on c verifies on the copy, and its change takes leaf next.
 func treeAt(t testing.TB, c *devchain.Chain, next uint64) *devchain.Chain {

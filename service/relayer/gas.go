@@ -18,7 +18,8 @@ import (
 // fails there and is estimated instead, never sent to run out of gas. Reveals with change are
 // always estimated, and given changeHeadroom more: their insertion's cost depends on what the
 // tree holds when they are mined. So are reveals paying a fee (estimate): the fee must cover the
-// estimate (checkFeeGas).
+// estimate (checkFeeGas); their limit, ~25,000 gas dearer for the fee's transfer, is not learned,
+// so that it raises neither the other reveals' limits nor the worst cases reserved for them.
 func (r *Relayer) simulate(ctx context.Context, data []byte, change, estimate bool) (limit, gas uint64, err error) {
 	msg := ethereum.CallMsg{From: r.tx.From(), To: &r.cfg.Contracts.Vault, Data: data}
 	if known := r.gas.limit(); known > 0 && !change && !estimate {
@@ -37,9 +38,10 @@ func (r *Relayer) simulate(ctx context.Context, data []byte, change, estimate bo
 	est, err := r.reads.estimateGas(ctx, msg)
 	if err == nil {
 		limit := est*13/10 + 10_000
-		if change {
+		switch {
+		case change:
 			limit += changeHeadroom
-		} else {
+		case !estimate: // the learned limit is of reveals without change or fee: a fee's transfer costs more
 			r.gas.raise(limit)
 		}
 		return limit, est, nil
@@ -66,7 +68,7 @@ func (r *Relayer) simulate(ctx context.Context, data []byte, change, estimate bo
 // (TestBursts/OfPartialRevealsAgainstOneRootNeverReverts in service/relayer/serial).
 const changeHeadroom = 170_000
 
-// gasBook is the learned gas limit of reveals without change.
+// gasBook is the learned gas limit of reveals without change or fee.
 type gasBook struct {
 	mu  sync.Mutex
 	max uint64
