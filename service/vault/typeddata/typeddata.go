@@ -59,15 +59,30 @@ func Sign(key *ecdsa.PrivateKey, digest []byte) (string, error) {
 // ErrBadSignature is a signature that is not r ‖ s ‖ v in hex with v 27 or 28.
 var ErrBadSignature = errors.New("the signature is not r ‖ s ‖ v with v 27 or 28")
 
-// Signature reads a signature Sign wrote (ErrBadSignature otherwise).
+// ErrHighS is a signature whose s is above half the curve's order: the mirror (n − s, the other
+// v) of a signature over the same digest by the same key, which Ethereum refuses since Homestead
+// (EIP-2) so that one signed message has one signature.
+var ErrHighS = errors.New("the signature's s is above half the secp256k1 order: sign it again with a library writing low-s signatures (EIP-2), as every Ethereum wallet does")
+
+// Signature reads a signature Sign wrote (ErrBadSignature otherwise; ErrHighS for a valid one's
+// malleable mirror).
 func Signature(s string) ([]byte, error) {
 	sig, err := hexutil.Decode(s)
 	if err != nil || len(sig) != 65 || (sig[64] != 27 && sig[64] != 28) {
 		return nil, ErrBadSignature
 	}
 	sig[64] -= 27
+	if !crypto.ValidateSignatureValues(sig[64], new(big.Int).SetBytes(sig[:32]), new(big.Int).SetBytes(sig[32:64]), true) {
+		if new(big.Int).SetBytes(sig[32:64]).Cmp(halfOrder) > 0 {
+			return nil, ErrHighS
+		}
+		return nil, ErrBadSignature
+	}
 	return sig, nil
 }
+
+// halfOrder is half the secp256k1 group's order, n/2 rounded down.
+var halfOrder = new(big.Int).Rsh(crypto.S256().Params().N, 1)
 
 // Signer is the address whose key made sig (as Signature read it) over digest.
 func Signer(digest, sig []byte) (common.Address, error) {
