@@ -404,11 +404,18 @@ func TestSponsorVoucher(t *testing.T) {
 	})
 }
 
-func sponsorVoucher(t *testing.T, c *devchain.Chain, s *relayertest.Server) {
-	signer := relayertest.FreshKey(t)
+// voucherSponsor creates a sponsor at s whose voucher signer is signer, credited one native
+// token, and answers it with its key.
+func voucherSponsor(t *testing.T, s *relayertest.Server) (signer *ecdsa.PrivateKey, sp relayerapi.Sponsor, key string) {
+	signer = relayertest.FreshKey(t)
 	signerAddr := crypto.PubkeyToAddress(signer.PublicKey).Hex()
-	sp, key := createSponsor(t, s, "Card Issuer Ltd", &signerAddr)
+	sp, key = createSponsor(t, s, "Card Issuer Ltd", &signerAddr)
 	creditSponsor(t, s, sp.Id, oneEther)
+	return signer, sp, key
+}
+
+func sponsorVoucher(t *testing.T, c *devchain.Chain, s *relayertest.Server) {
+	signer, sp, key := voucherSponsor(t, s)
 	later := time.Now().Add(time.Hour).Unix()
 	const allowance = "500000000000000000" // 0.5: above a reveal's worst case at MAX_FEE_PER_GAS
 
@@ -476,10 +483,7 @@ func TestAVoucherPaysForItsOwnRevealAlone(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)
 	s := relayertest.Start(t, c, sponsorEnv("sqlite:"+filepath.Join(t.TempDir(), "r.db"), map[string]string{"RELAYER_FUNDING": "sponsor"}))
-	signer := relayertest.FreshKey(t)
-	signerAddr := crypto.PubkeyToAddress(signer.PublicKey).Hex()
-	sp, key := createSponsor(t, s, "Card Issuer Ltd", &signerAddr)
-	creditSponsor(t, s, sp.Id, oneEther)
+	signer, sp, key := voucherSponsor(t, s)
 	later := time.Now().Add(time.Hour).Unix()
 	const allowance = "500000000000000000"
 	_, cardA := relayertest.Request(t, c, relayertest.User(c, 0), 55)
@@ -528,10 +532,7 @@ func TestAVoucherWithANegativeNumberIsRefused(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)
 	s := relayertest.Start(t, c, sponsorEnv("sqlite:"+filepath.Join(t.TempDir(), "r.db"), map[string]string{"RELAYER_FUNDING": "sponsor"}))
-	signer := relayertest.FreshKey(t)
-	signerAddr := crypto.PubkeyToAddress(signer.PublicKey).Hex()
-	sp, key := createSponsor(t, s, "Card Issuer Ltd", &signerAddr)
-	creditSponsor(t, s, sp.Id, oneEther)
+	signer, sp, key := voucherSponsor(t, s)
 	_, req := relayertest.Request(t, c, relayertest.User(c, 0), 57)
 	later := time.Now().Add(time.Hour).Unix()
 	lessAllowance := signVoucher(t, c, signer, sp.Id, "5", later, nullifierOf(t, req), false)
