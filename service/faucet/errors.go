@@ -38,7 +38,7 @@ const (
 	CaptchaInvalid                       // a captcha its provider refused
 	CaptchaUnavailable                   // the captcha provider did not answer
 
-	reasonsEnd // not a reason: one past the last, for the tests and the metrics' series
+	reasonsEnd // not a reason: one past the last, for the tests
 )
 
 // ClaimError is a claim the faucet did not take: its reason, a message for the caller, when to
@@ -53,32 +53,11 @@ type ClaimError struct {
 func (e *ClaimError) Error() string { return e.Message }
 func (e *ClaimError) Unwrap() error { return e.Cause }
 
-// isPow reports whether r is a refusal of checkSolution's.
-func (r Reason) isPow() bool {
-	switch r {
-	case PowRequired, PowInvalid, PowExpired, PowStale, PowTriedOut, PowInFlight, PowBusy:
-		return true
-	}
-	return false
-}
-
-// powLabel is a proof-of-work refusal's label on vaultd_faucet_pow_refused_total.
-func (r Reason) powLabel() string {
-	switch r {
-	case PowRequired:
-		return "required"
-	case PowExpired:
-		return "expired"
-	case PowStale:
-		return "stale"
-	case PowTriedOut:
-		return "tried_out"
-	case PowInFlight:
-		return "in_flight"
-	case PowBusy:
-		return "busy"
-	}
-	return "invalid"
+// powLabels are the proof of work's refusals (checkSolution's) and their labels on
+// vaultd_faucet_pow_refused_total.
+var powLabels = map[Reason]string{
+	PowRequired: "required", PowInvalid: "invalid", PowExpired: "expired", PowStale: "stale",
+	PowTriedOut: "tried_out", PowInFlight: "in_flight", PowBusy: "busy",
 }
 
 func chainUnavailable(err error) *ClaimError {

@@ -39,10 +39,8 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 		Help: "Proof-of-work solutions being hashed now: at most FAUCET_POW_CHECKS, each holding FAUCET_POW_MEMORY_KIB."})
 	m.powRefused = prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Subsystem: sub, Name: "pow_refused_total",
 		Help: "Claims refused at their proof of work, by reason: required, invalid, expired, stale (solved at a work below half of what is asked now), tried_out (the challenge checked 3 times already), in_flight (the challenge being checked for another request), busy (FAUCET_POW_CHECKS stayed taken for a second: 503)."}, []string{"reason"})
-	for r := Reason(1); r < reasonsEnd; r++ { // every reason's series from 0, so that rates start at the first refusal
-		if r.isPow() {
-			m.powRefused.WithLabelValues(r.powLabel())
-		}
+	for _, label := range powLabels { // every reason's series from 0, so that rates start at the first refusal
+		m.powRefused.WithLabelValues(label)
 	}
 	reg.MustRegister(m.claims, m.settled, m.rateLimited, m.latency, m.pending, m.powWork, m.powVerify, m.powChecking, m.powRefused)
 	return m

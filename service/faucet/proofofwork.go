@@ -161,8 +161,8 @@ func (f *Faucet) checkSolution(ctx context.Context, addr common.Address, sol *So
 	}
 	defer func() {
 		var ce *ClaimError
-		if errors.As(err, &ce) {
-			f.metrics.powRefused.WithLabelValues(ce.Reason.powLabel()).Inc()
+		if errors.As(err, &ce) && powLabels[ce.Reason] != "" {
+			f.metrics.powRefused.WithLabelValues(powLabels[ce.Reason]).Inc()
 		}
 	}()
 	c, err = f.pow.Check(sol.Challenge, addr)
