@@ -270,11 +270,8 @@ func negativeIn(q relayerapi.Quote) string {
 	return ""
 }
 
-// termsOf reads a quote as a reveal sends it back.
+// termsOf reads a quote as a reveal sends it back (parseFee refused its negative integers).
 func termsOf(q relayerapi.Quote) (quoteTerms, []byte, error) {
-	if q.Gas < 0 {
-		return quoteTerms{}, nil, fmt.Errorf("gas is negative")
-	}
 	t := quoteTerms{Partial: q.Partial, ExpiresAt: q.ExpiresAt, Gas: uint64(q.Gas), Price: q.Price, MarginBps: q.MarginBps}
 	var err error
 	if t.Token, err = address.Parse(q.TokenAddress); err != nil {
