@@ -393,8 +393,9 @@ func (s *sponsorStore) held(ctx context.Context, tx *sql.Tx, nullifier common.Ha
 // before giving it back) keeps it: a reveal is reserved once.
 //
 // The charge's insert never overwrites a charge still reserved: where no claim orders the
-// attempts (relayers sharing the database without REDIS_URL), two reservations of one
-// nullifier may both read that none is held before either writes; the second to write finds the
+// attempts (a nullifier's claim on REDIS_URL lapsed while its attempt was stalled; replicas
+// without it are refused at start, service.go), two reservations of one nullifier may both
+// read that none is held before either writes; the second to write finds the
 // first's and is refused, its transaction (what it reserved, its voucher's use) rolled back, so
 // that the sponsor's reserved total is always what its charges hold. A settled charge (its
 // reveal reverted: the nullifier is free again) is replaced.
@@ -445,7 +446,7 @@ func (s *sponsorStore) reserve(ctx context.Context, nullifier common.Hash, p pay
 
 // revealInProgress refuses an attempt at a reveal another attempt holds the reservation of.
 func revealInProgress() error {
-	return reject(NullifierUsed, "another request for this reveal holds its sponsor's reservation and is sending it (relayers sharing a database without REDIS_URL): GET /reveal/{nullifier} tells its outcome")
+	return reject(NullifierUsed, "another request for this reveal holds its sponsor's reservation and is sending it: GET /reveal/{nullifier} tells its outcome")
 }
 
 // checkCanPay refuses a revoked sponsor, or one with less than worst available.
