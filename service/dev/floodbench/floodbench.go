@@ -280,25 +280,11 @@ func codeOf(status int, body []byte) string {
 
 // verifyMean reads vaultd_faucet_pow_verify_duration_seconds's mean from the faucet's metrics.
 func verifyMean(url string) time.Duration {
-	resp, err := http.Get(url + "/metrics")
-	if err != nil {
-		return 0
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	var sum, count float64
-	for line := range strings.SplitSeq(string(body), "\n") {
-		if v, ok := strings.CutPrefix(line, "vaultd_faucet_pow_verify_duration_seconds_sum "); ok {
-			fmt.Sscan(v, &sum)
-		}
-		if v, ok := strings.CutPrefix(line, "vaultd_faucet_pow_verify_duration_seconds_count "); ok {
-			fmt.Sscan(v, &count)
-		}
-	}
+	count := metric(url, "vaultd_faucet_pow_verify_duration_seconds_count")
 	if count == 0 {
 		return 0
 	}
-	return time.Duration(sum / count * float64(time.Second))
+	return time.Duration(metric(url, "vaultd_faucet_pow_verify_duration_seconds_sum") / count * float64(time.Second))
 }
 
 func ether(wei *big.Int) float64 {
