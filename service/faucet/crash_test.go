@@ -224,7 +224,10 @@ func crashRounds(t *testing.T, c *devchain.Chain, rounds, perRound int, replicas
 	}
 	t.Logf("%d rounds of %d replicas killed at random, %d addresses, %d claims recorded (%d acknowledged), each paid exactly once (by wallet: %v); reconciled at restarts: %v",
 		rounds, len(replicas), len(all), len(claimed), len(acked), byWallet, paths)
-	if len(acked) < rounds {
+	// One acknowledged claim every other round at least: on a loaded 2-core machine many children
+	// are killed before their first answer (11 acknowledged in 12 rounds, seen in CI's lanes),
+	// while the claims recorded, each paid once, are what the test is about.
+	if len(acked) < rounds/2 {
 		t.Fatalf("only %d claims acknowledged in %d rounds: the test did not exercise the faucet", len(acked), rounds)
 	}
 	for _, r := range replicas {
