@@ -86,7 +86,7 @@ func TestEveryErrorResponseListsItsCodes(t *testing.T) {
 }
 
 // Every response of every operation declares the X-Request-Id header every response carries
-// (service/kit/platform's middleware sets it).
+// (service/edge's middleware sets it).
 func TestEveryResponseDeclaresXRequestID(t *testing.T) {
 	for name, data := range map[string][]byte{"registry": openapi.RegistryYAML, "relayer": openapi.RelayerYAML, "faucet": openapi.FaucetYAML, "indexer": openapi.IndexerYAML} {
 		var d doc

@@ -24,9 +24,9 @@ import (
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
 	"github.com/seed018cc74c/vaultd/service/dev/devstack"
+	"github.com/seed018cc74c/vaultd/service/edge/edgetest"
 	"github.com/seed018cc74c/vaultd/service/indexer"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
-	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
 	"github.com/seed018cc74c/vaultd/service/ops/deploy"
 	"github.com/seed018cc74c/vaultd/service/relayer"
 	"github.com/seed018cc74c/vaultd/service/vault/card"
@@ -236,7 +236,7 @@ func TestRedeemWaitsForTheIndexer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	url, _ := platformtest.Serve(t, svc.Handler(), svc.Start, svc.Close)
+	url, _ := edgetest.Serve(t, svc.Handler(), svc.Start, svc.Close)
 
 	create := func() string {
 		var out, errOut bytes.Buffer
@@ -422,7 +422,7 @@ func TestRedeemPayingTheRelayersFee(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	url, _ := platformtest.Serve(t, svc.Handler(), svc.Start, svc.Close)
+	url, _ := edgetest.Serve(t, svc.Handler(), svc.Start, svc.Close)
 
 	var out, errOut bytes.Buffer
 	if err := run(ctx, []string{"create", "--devnet", manifest, "--token", token.Hex(), "--amount", "1000000000"}, &out, &errOut); err != nil {
@@ -486,7 +486,7 @@ func TestRedeemWithASponsorsVoucher(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	url, _ := platformtest.Serve(t, svc.Handler(), svc.Start, svc.Close)
+	url, _ := edgetest.Serve(t, svc.Handler(), svc.Start, svc.Close)
 	api, err := relayerapi.NewClientWithResponses(url)
 	if err != nil {
 		t.Fatal(err)

@@ -12,12 +12,12 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/seed018cc74c/vaultd/service/dev/devstack"
+	"github.com/seed018cc74c/vaultd/service/edge"
 	"github.com/seed018cc74c/vaultd/service/kit/config"
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
 )
 
 func main() {
-	platform.Healthcheck(3009) // the container's HEALTHCHECK asks the registry
+	edge.Healthcheck(3009) // the container's HEALTHCHECK asks the registry
 	cfg := devstack.Config{Getenv: os.Getenv, Out: os.Stdout, PublicHost: os.Getenv("PUBLIC_HOST")}
 	flag.StringVar(&cfg.Host, "host", "127.0.0.1", "listen host of the chain and the services")
 	flag.IntVar(&cfg.RPCPort, "rpc-port", 8545, "dev chain JSON-RPC port")
@@ -32,8 +32,8 @@ func main() {
 	flag.Uint64Var(&cfg.FaucetPowWork, "faucet-pow-work", 0, "the faucet's proof of work: expected hashes per claim (FAUCET_POW_WORK; default: the environment's, off unless set)")
 	flag.Parse()
 	level := config.NewEnv(os.Getenv).LogLevel()
-	cfg.Logger = func(service string) *slog.Logger { return platform.NewLogger(os.Stderr, level, service) }
-	platform.Main("devstack", level, nil, func(ctx context.Context, _ trace.TracerProvider) error {
+	cfg.Logger = func(service string) *slog.Logger { return edge.NewLogger(os.Stderr, level, service) }
+	edge.Main("devstack", level, nil, func(ctx context.Context, _ trace.TracerProvider) error {
 		// Each service its own tracer provider, named after it (OTEL_SERVICE_NAME would name all
 		// four alike: it is left to the services run on their own).
 		getenv := func(k string) string {
@@ -42,7 +42,7 @@ func main() {
 			}
 			return os.Getenv(k)
 		}
-		var providers []platform.TracerProvider
+		var providers []edge.TracerProvider
 		defer func() {
 			shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
@@ -51,7 +51,7 @@ func main() {
 			}
 		}()
 		for _, s := range []string{"registry", "relayer", "faucet", "indexer"} {
-			tp, err := platform.NewTracerProvider(ctx, s, getenv)
+			tp, err := edge.NewTracerProvider(ctx, s, getenv)
 			if err != nil {
 				return err
 			}

@@ -12,8 +12,8 @@ import (
 
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
 	"github.com/seed018cc74c/vaultd/service/dev/devstack"
+	"github.com/seed018cc74c/vaultd/service/edge/edgetest"
 	"github.com/seed018cc74c/vaultd/service/faucet"
-	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
 )
 
 // `faucet claim` claims as a client does: it solves the proof of work a faucet asks for (and
@@ -32,7 +32,7 @@ func TestClaimCommand(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		url, stop := platformtest.Serve(t, svc.Handler(), svc.Start, svc.Close)
+		url, stop := edgetest.Serve(t, svc.Handler(), svc.Start, svc.Close)
 		k, _ := crypto.GenerateKey()
 		addr := crypto.PubkeyToAddress(k.PublicKey).Hex()
 		var out, errs bytes.Buffer

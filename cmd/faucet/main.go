@@ -9,17 +9,17 @@ import (
 
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/seed018cc74c/vaultd/service/edge"
 	"github.com/seed018cc74c/vaultd/service/faucet"
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
 )
 
 func main() {
-	platform.Healthcheck(faucet.DefaultPort)
+	edge.Healthcheck(faucet.DefaultPort)
 	if len(os.Args) > 1 && os.Args[1] == "claim" {
 		os.Exit(claimCommand(os.Args[2:], os.Stdout, os.Stderr))
 	}
 	cfg, err := faucet.LoadConfig(os.Getenv)
-	platform.Main("faucet", cfg.HTTP.LogLevel, err, func(ctx context.Context, tp trace.TracerProvider) error {
+	edge.Main("faucet", cfg.HTTP.LogLevel, err, func(ctx context.Context, tp trace.TracerProvider) error {
 		svc, err := faucet.New(ctx, cfg, faucet.Options{Traces: tp})
 		if err != nil {
 			return err

@@ -9,14 +9,14 @@ import (
 
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/seed018cc74c/vaultd/service/edge"
 	"github.com/seed018cc74c/vaultd/service/indexer"
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
 )
 
 func main() {
-	platform.Healthcheck(indexer.DefaultPort)
+	edge.Healthcheck(indexer.DefaultPort)
 	cfg, err := indexer.LoadConfig(os.Getenv)
-	platform.Main("indexer", cfg.HTTP.LogLevel, err, func(ctx context.Context, tp trace.TracerProvider) error {
+	edge.Main("indexer", cfg.HTTP.LogLevel, err, func(ctx context.Context, tp trace.TracerProvider) error {
 		svc, err := indexer.New(ctx, cfg, indexer.Options{Traces: tp})
 		if err != nil {
 			return err

@@ -8,17 +8,17 @@ import (
 
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
+	"github.com/seed018cc74c/vaultd/service/edge"
 	"github.com/seed018cc74c/vaultd/service/registry"
 )
 
 func main() {
-	platform.Healthcheck(registry.DefaultPort)
+	edge.Healthcheck(registry.DefaultPort)
 	// Its live heap is a few MB and GET /tokens allocates little: without an operator's GOGC the
 	// registry collects at 400 % growth (docs/registry.md: ~11 % less CPU a request for ~12 MB).
-	platform.DefaultGOGC(os.Getenv, registry.DefaultGOGC)
+	edge.DefaultGOGC(os.Getenv, registry.DefaultGOGC)
 	cfg, err := registry.LoadConfig(os.Getenv)
-	platform.Main("registry", cfg.HTTP.LogLevel, err, func(ctx context.Context, tp trace.TracerProvider) error {
+	edge.Main("registry", cfg.HTTP.LogLevel, err, func(ctx context.Context, tp trace.TracerProvider) error {
 		svc, err := registry.New(ctx, cfg, registry.Options{Traces: tp})
 		if err != nil {
 			return err

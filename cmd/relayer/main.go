@@ -8,14 +8,14 @@ import (
 
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
+	"github.com/seed018cc74c/vaultd/service/edge"
 	"github.com/seed018cc74c/vaultd/service/relayer"
 )
 
 func main() {
-	platform.Healthcheck(relayer.DefaultPort)
+	edge.Healthcheck(relayer.DefaultPort)
 	cfg, err := relayer.LoadConfig(os.Getenv)
-	platform.Main("relayer", cfg.HTTP.LogLevel, err, func(ctx context.Context, tp trace.TracerProvider) error {
+	edge.Main("relayer", cfg.HTTP.LogLevel, err, func(ctx context.Context, tp trace.TracerProvider) error {
 		svc, err := relayer.New(ctx, cfg, relayer.Options{Traces: tp})
 		if err != nil {
 			return err

@@ -10,23 +10,24 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/seed018cc74c/vaultd/gen/faucetapi"
+	"github.com/seed018cc74c/vaultd/gen/faucetserver"
+	"github.com/seed018cc74c/vaultd/service/edge"
+	"github.com/seed018cc74c/vaultd/service/edge/paying"
 	"github.com/seed018cc74c/vaultd/service/kit/address"
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
-	"github.com/seed018cc74c/vaultd/service/kit/platform/paying"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 )
 
-// api implements the generated strict server; errors are mapped by platform.WriteError, except
+// api implements the generated strict server; errors are mapped by edge.WriteError, except
 // the 409, whose body carries the claim.
 type api struct {
 	f       *Faucet
 	started time.Time
 }
 
-var _ faucetapi.StrictServerInterface = (*api)(nil)
+var _ faucetserver.StrictServerInterface = (*api)(nil)
 
-func (a *api) Claim(ctx context.Context, req faucetapi.ClaimRequestObject) (faucetapi.ClaimResponseObject, error) {
+func (a *api) Claim(ctx context.Context, req faucetserver.ClaimRequestObject) (faucetserver.ClaimResponseObject, error) {
 	if err := a.f.pause.Check(); err != nil {
 		return nil, err
 	}
@@ -43,19 +44,19 @@ func (a *api) Claim(ctx context.Context, req faucetapi.ClaimRequestObject) (fauc
 	}
 	c, err := a.f.Claim(ctx, addr, proof)
 	if waited(err) { // its solution was never checked: not counted against the client's claims
-		_ = a.f.perIP.Undo(ctx, ratelimit.ClientKey(platform.ClientIP(ctx), a.f.cfg.Limits.IPv6Prefix))
+		_ = a.f.perIP.Undo(ctx, ratelimit.ClientKey(edge.ClientIP(ctx), a.f.cfg.Limits.IPv6Prefix))
 	}
 	var already *AlreadyClaimedError
 	if errors.As(err, &already) {
-		return faucetapi.Claim409JSONResponse{Body: faucetapi.AlreadyClaimed{Code: CodeAlreadyClaimed, Error: already.Error(), Claim: toAPI(already.Claim)}}, nil
+		return faucetserver.Claim409JSONResponse{Body: faucetapi.AlreadyClaimed{Code: CodeAlreadyClaimed, Error: already.Error(), Claim: toAPI(already.Claim)}}, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	return faucetapi.Claim202JSONResponse{Body: toAPI(c)}, nil
+	return faucetserver.Claim202JSONResponse{Body: toAPI(c)}, nil
 }
 
-func (a *api) GetChallenge(ctx context.Context, req faucetapi.GetChallengeRequestObject) (faucetapi.GetChallengeResponseObject, error) {
+func (a *api) GetChallenge(ctx context.Context, req faucetserver.GetChallengeRequestObject) (faucetserver.GetChallengeResponseObject, error) {
 	addr, err := parseAddress(req.Params.Address)
 	if err != nil {
 		return nil, err
@@ -64,10 +65,10 @@ func (a *api) GetChallenge(ctx context.Context, req faucetapi.GetChallengeReques
 	if err != nil {
 		return nil, err
 	}
-	return faucetapi.GetChallenge200JSONResponse{Body: toChallenge(c), Headers: faucetapi.GetChallenge200ResponseHeaders{CacheControl: platform.Omitted("no-store")}}, nil
+	return faucetserver.GetChallenge200JSONResponse{Body: toChallenge(c), Headers: faucetserver.GetChallenge200ResponseHeaders{CacheControl: edge.Omitted("no-store")}}, nil
 }
 
-func (a *api) GetClaimStatus(ctx context.Context, req faucetapi.GetClaimStatusRequestObject) (faucetapi.GetClaimStatusResponseObject, error) {
+func (a *api) GetClaimStatus(ctx context.Context, req faucetserver.GetClaimStatusRequestObject) (faucetserver.GetClaimStatusResponseObject, error) {
 	addr, err := parseAddress(req.Params.Address)
 	if err != nil {
 		return nil, err
@@ -76,41 +77,41 @@ func (a *api) GetClaimStatus(ctx context.Context, req faucetapi.GetClaimStatusRe
 	if err != nil {
 		return nil, err
 	}
-	return faucetapi.GetClaimStatus200JSONResponse{Body: toAPI(c)}, nil
+	return faucetserver.GetClaimStatus200JSONResponse{Body: toAPI(c)}, nil
 }
 
 // Pause and Resume are the operator's switch of this replica (service/kit/pause).
-func (a *api) Pause(ctx context.Context, _ faucetapi.PauseRequestObject) (faucetapi.PauseResponseObject, error) {
+func (a *api) Pause(ctx context.Context, _ faucetserver.PauseRequestObject) (faucetserver.PauseResponseObject, error) {
 	st, err := a.f.pause.Set(ctx, true)
-	return faucetapi.Pause200JSONResponse{Body: toPauseState(st)}, err
+	return faucetserver.Pause200JSONResponse{Body: toPauseState(st)}, err
 }
 
-func (a *api) Resume(ctx context.Context, _ faucetapi.ResumeRequestObject) (faucetapi.ResumeResponseObject, error) {
+func (a *api) Resume(ctx context.Context, _ faucetserver.ResumeRequestObject) (faucetserver.ResumeResponseObject, error) {
 	st, err := a.f.pause.Set(ctx, false)
-	return faucetapi.Resume200JSONResponse{Body: toPauseState(st)}, err
+	return faucetserver.Resume200JSONResponse{Body: toPauseState(st)}, err
 }
 
 // GetTransactions lists what the faucet wallet signed, from its claims (store.go).
-func (a *api) GetTransactions(ctx context.Context, req faucetapi.GetTransactionsRequestObject) (faucetapi.GetTransactionsResponseObject, error) {
-	q := txmgr.PageQuery{State: string(platform.Value(req.Params.State)), Limit: 50}
+func (a *api) GetTransactions(ctx context.Context, req faucetserver.GetTransactionsRequestObject) (faucetserver.GetTransactionsResponseObject, error) {
+	q := txmgr.PageQuery{State: string(edge.Value(req.Params.State)), Limit: 50}
 	if req.Params.Limit != nil {
 		q.Limit = *req.Params.Limit
 	}
 	var err error
-	if q.Before, err = platform.PageBefore(req.Params.Cursor, txmgr.Newest); err != nil {
+	if q.Before, err = edge.PageBefore(req.Params.Cursor, txmgr.Newest); err != nil {
 		return nil, err
 	}
 	page, err := a.f.store.list(ctx, q)
 	if err != nil {
 		return nil, err
 	}
-	return faucetapi.GetTransactions200JSONResponse{Body: faucetapi.TransactionPage{
-		Transactions: toTransactions(page.Transactions), NextCursor: platform.PageCursor(page.Next)}}, nil
+	return faucetserver.GetTransactions200JSONResponse{Body: faucetapi.TransactionPage{
+		Transactions: toTransactions(page.Transactions), NextCursor: edge.PageCursor(page.Next)}}, nil
 }
 
 // GetFleet lists every replica's wallet and its transactions in flight, from the database the
 // faucets share (pause.Switch.Fleet, the claims each wallet pays).
-func (a *api) GetFleet(ctx context.Context, _ faucetapi.GetFleetRequestObject) (faucetapi.GetFleetResponseObject, error) {
+func (a *api) GetFleet(ctx context.Context, _ faucetserver.GetFleetRequestObject) (faucetserver.GetFleetResponseObject, error) {
 	replicas, err := a.f.pause.Fleet(ctx)
 	if err != nil {
 		return nil, err
@@ -124,7 +125,7 @@ func (a *api) GetFleet(ctx context.Context, _ faucetapi.GetFleetRequestObject) (
 		fleet.Replicas = append(fleet.Replicas, faucetapi.FleetReplica{Replica: rp.Replica, Wallet: rp.Wallet, Since: rp.Since,
 			Paused: rp.Paused, PausedSince: rp.PausedSince, Transactions: toTransactions(page.Transactions)})
 	}
-	return faucetapi.GetFleet200JSONResponse{Body: fleet}, nil
+	return faucetserver.GetFleet200JSONResponse{Body: fleet}, nil
 }
 
 // ReplaceTransaction and CancelTransaction are the operator's "speed up" and "cancel" of a
@@ -132,29 +133,29 @@ func (a *api) GetFleet(ctx context.Context, _ faucetapi.GetFleetRequestObject) (
 // (with a transfer of nothing to the wallet itself, for a cancel: the claim it carried ends failed and may be made again).
 // The wallet named must be this replica's (409 WALLET_MISMATCH): nonce N of another is another
 // transaction.
-func (a *api) ReplaceTransaction(ctx context.Context, req faucetapi.ReplaceTransactionRequestObject) (faucetapi.ReplaceTransactionResponseObject, error) {
-	if err := platform.SameWallet(req.Params.Wallet, a.f.tx.From()); err != nil {
+func (a *api) ReplaceTransaction(ctx context.Context, req faucetserver.ReplaceTransactionRequestObject) (faucetserver.ReplaceTransactionResponseObject, error) {
+	if err := edge.SameWallet(req.Params.Wallet, a.f.tx.From()); err != nil {
 		return nil, err
 	}
 	replacing, err := a.f.tx.Bump(uint64(req.Nonce))
-	return faucetapi.ReplaceTransaction202JSONResponse{Body: faucetapi.Replacing{Nonce: req.Nonce, Replacing: replacing.Hex()}}, err
+	return faucetserver.ReplaceTransaction202JSONResponse{Body: faucetapi.Replacing{Nonce: req.Nonce, Replacing: replacing.Hex()}}, err
 }
 
-func (a *api) CancelTransaction(ctx context.Context, req faucetapi.CancelTransactionRequestObject) (faucetapi.CancelTransactionResponseObject, error) {
-	if err := platform.SameWallet(req.Params.Wallet, a.f.tx.From()); err != nil {
+func (a *api) CancelTransaction(ctx context.Context, req faucetserver.CancelTransactionRequestObject) (faucetserver.CancelTransactionResponseObject, error) {
+	if err := edge.SameWallet(req.Params.Wallet, a.f.tx.From()); err != nil {
 		return nil, err
 	}
 	replacing, err := a.f.tx.Cancel(uint64(req.Nonce))
-	return faucetapi.CancelTransaction202JSONResponse{Body: faucetapi.Replacing{Nonce: req.Nonce, Replacing: replacing.Hex()}}, err
+	return faucetserver.CancelTransaction202JSONResponse{Body: faucetapi.Replacing{Nonce: req.Nonce, Replacing: replacing.Hex()}}, err
 }
 
 // GetWallet is the faucet wallet for its operator (gate.Wallet).
-func (a *api) GetWallet(ctx context.Context, _ faucetapi.GetWalletRequestObject) (faucetapi.GetWalletResponseObject, error) {
+func (a *api) GetWallet(ctx context.Context, _ faucetserver.GetWalletRequestObject) (faucetserver.GetWalletResponseObject, error) {
 	next, _ := a.f.tx.State()
-	return faucetapi.GetWallet200JSONResponse{Body: toWallet(a.f.gate.Wallet(ctx, next))}, nil
+	return faucetserver.GetWallet200JSONResponse{Body: toWallet(a.f.gate.Wallet(ctx, next))}, nil
 }
 
-func (a *api) GetHealth(ctx context.Context, req faucetapi.GetHealthRequestObject) (faucetapi.GetHealthResponseObject, error) {
+func (a *api) GetHealth(ctx context.Context, req faucetserver.GetHealthRequestObject) (faucetserver.GetHealthResponseObject, error) {
 	f := a.f
 	balance, open, reachable := f.gate.State()
 	next, inFlight := f.tx.State()
@@ -175,27 +176,27 @@ func (a *api) GetHealth(ctx context.Context, req faucetapi.GetHealthRequestObjec
 	if !open || !reachable {
 		h.Status = faucetapi.Degraded
 	}
-	return faucetapi.GetHealth200JSONResponse{Body: h}, nil
+	return faucetserver.GetHealth200JSONResponse{Body: h}, nil
 }
 
 // GetReady is the readiness probe: 503 while the gate is closed, the spend limit reached or the
 // chain unreachable. It is
 // answered, not logged, however often a load balancer asks.
-func (a *api) GetReady(ctx context.Context, req faucetapi.GetReadyRequestObject) (faucetapi.GetReadyResponseObject, error) {
+func (a *api) GetReady(ctx context.Context, req faucetserver.GetReadyRequestObject) (faucetserver.GetReadyResponseObject, error) {
 	_, open, reachable := a.f.gate.State()
 	switch {
 	case a.f.pause.State().Paused:
-		return faucetapi.GetReady503JSONResponse{Body: faucetapi.NotReadyError{Code: platform.CodePaused, Error: "an operator paused this replica"}}, nil
+		return faucetserver.GetReady503JSONResponse{Body: faucetapi.NotReadyError{Code: edge.CodePaused, Error: "an operator paused this replica"}}, nil
 	case !reachable:
-		return faucetapi.GetReady503JSONResponse{Body: faucetapi.NotReadyError{Code: platform.CodeChainUnavailable, Error: "the chain is unreachable"}}, nil
+		return faucetserver.GetReady503JSONResponse{Body: faucetapi.NotReadyError{Code: edge.CodeChainUnavailable, Error: "the chain is unreachable"}}, nil
 	case !open:
-		return faucetapi.GetReady503JSONResponse{Body: faucetapi.NotReadyError{Code: CodeFaucetBalanceLow, Error: "the faucet balance is under MIN_FAUCET_BALANCE"}}, nil
+		return faucetserver.GetReady503JSONResponse{Body: faucetapi.NotReadyError{Code: CodeFaucetBalanceLow, Error: "the faucet balance is under MIN_FAUCET_BALANCE"}}, nil
 	case a.f.affordable(a.f.claimAmount(), plainTransferGas) != nil:
-		return faucetapi.GetReady503JSONResponse{Body: faucetapi.NotReadyError{Code: CodeFaucetBalanceLow, Error: "the faucet holds less than one claim"}}, nil
+		return faucetserver.GetReady503JSONResponse{Body: faucetapi.NotReadyError{Code: CodeFaucetBalanceLow, Error: "the faucet holds less than one claim"}}, nil
 	case a.f.gate.SpendReached():
-		return faucetapi.GetReady503JSONResponse{Body: faucetapi.NotReadyError{Code: CodeSpendLimitReached, Error: "the faucet has spent FAUCET_SPEND_LIMIT for now"}}, nil
+		return faucetserver.GetReady503JSONResponse{Body: faucetapi.NotReadyError{Code: CodeSpendLimitReached, Error: "the faucet has spent FAUCET_SPEND_LIMIT for now"}}, nil
 	}
-	return faucetapi.GetReady200JSONResponse{Body: faucetapi.Ready{Ready: true}}, nil
+	return faucetserver.GetReady200JSONResponse{Body: faucetapi.Ready{Ready: true}}, nil
 }
 
 // waited reports whether err is a claim the faucet had no turn to check (PowBusy, PowInFlight):
@@ -210,40 +211,40 @@ func waited(err error) bool {
 func parseAddress(s string) (common.Address, error) {
 	a, err := address.ParseChecksummed(s)
 	if err != nil {
-		return a, platform.InvalidRequest("address: %v", err)
+		return a, edge.InvalidRequest("address: %v", err)
 	}
 	if a == (common.Address{}) {
-		return a, platform.InvalidRequest("address is the zero address")
+		return a, edge.InvalidRequest("address is the zero address")
 	}
 	return a, nil
 }
 
 // reasons is the one table from the faucet's reasons (errors.go) to HTTP statuses and codes; an
 // *AlreadyClaimedError is the 409 ALREADY_CLAIMED that Claim answers with the first claim.
-var reasons = platform.Answers[Reason]{
+var reasons = edge.Answers[Reason]{
 	ClaimRejected:      {Status: http.StatusUnprocessableEntity, Code: CodeClaimRejected},
 	WalletEmpty:        {Status: http.StatusServiceUnavailable, Code: CodeFaucetBalanceLow},
-	AddressBusy:        {Status: http.StatusServiceUnavailable, Code: platform.CodeUnavailable},
-	ChainUnavailable:   {Status: http.StatusBadGateway, Code: platform.CodeChainUnavailable},
-	WalletNotHeld:      {Status: http.StatusServiceUnavailable, Code: platform.CodeUnavailable},
-	LimitsLost:         {Status: http.StatusServiceUnavailable, Code: platform.CodeUnavailable},
-	ZeroAddress:        {Status: http.StatusBadRequest, Code: platform.CodeInvalidRequest},
+	AddressBusy:        {Status: http.StatusServiceUnavailable, Code: edge.CodeUnavailable},
+	ChainUnavailable:   {Status: http.StatusBadGateway, Code: edge.CodeChainUnavailable},
+	WalletNotHeld:      {Status: http.StatusServiceUnavailable, Code: edge.CodeUnavailable},
+	LimitsLost:         {Status: http.StatusServiceUnavailable, Code: edge.CodeUnavailable},
+	ZeroAddress:        {Status: http.StatusBadRequest, Code: edge.CodeInvalidRequest},
 	AlreadyClaimed:     {Status: http.StatusConflict, Code: CodeAlreadyClaimed},
-	PowOff:             {Status: http.StatusNotFound, Code: platform.CodeNotFound},
+	PowOff:             {Status: http.StatusNotFound, Code: edge.CodeNotFound},
 	PowRequired:        {Status: http.StatusForbidden, Code: CodePowRequired},
 	PowInvalid:         {Status: http.StatusForbidden, Code: CodePowInvalid},
 	PowExpired:         {Status: http.StatusForbidden, Code: CodePowExpired},
 	PowUsed:            {Status: http.StatusForbidden, Code: CodePowUsed},
 	PowStale:           {Status: http.StatusForbidden, Code: CodePowExpired},
 	PowTriedOut:        {Status: http.StatusForbidden, Code: CodePowInvalid},
-	PowInFlight:        {Status: http.StatusTooManyRequests, Code: platform.CodeRateLimited},
-	PowBusy:            {Status: http.StatusServiceUnavailable, Code: platform.CodeUnavailable},
+	PowInFlight:        {Status: http.StatusTooManyRequests, Code: edge.CodeRateLimited},
+	PowBusy:            {Status: http.StatusServiceUnavailable, Code: edge.CodeUnavailable},
 	GateBalanceLow:     {Status: http.StatusForbidden, Code: CodeGateBalanceLow},
 	GateNonceLow:       {Status: http.StatusForbidden, Code: CodeGateNonceLow},
-	GateUnavailable:    {Status: http.StatusBadGateway, Code: platform.CodeChainUnavailable},
+	GateUnavailable:    {Status: http.StatusBadGateway, Code: edge.CodeChainUnavailable},
 	CaptchaRequired:    {Status: http.StatusForbidden, Code: CodeCaptchaRequired},
 	CaptchaInvalid:     {Status: http.StatusForbidden, Code: CodeCaptchaInvalid},
-	CaptchaUnavailable: {Status: http.StatusServiceUnavailable, Code: platform.CodeUnavailable},
+	CaptchaUnavailable: {Status: http.StatusServiceUnavailable, Code: edge.CodeUnavailable},
 }
 
 // paid is the faucet's answers to the refusals it shares with the relayer (the balance gate, an

@@ -8,10 +8,10 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 
 	"github.com/seed018cc74c/vaultd/gen/faucetapi"
+	"github.com/seed018cc74c/vaultd/service/edge"
 	"github.com/seed018cc74c/vaultd/service/faucet/pow"
 	"github.com/seed018cc74c/vaultd/service/kit/gate"
 	"github.com/seed018cc74c/vaultd/service/kit/pause"
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 )
 
@@ -23,12 +23,12 @@ func toPauseState(st pause.State) faucetapi.PauseState {
 }
 
 func toWallet(w gate.Wallet) faucetapi.Wallet {
-	out := faucetapi.Wallet{Address: w.Address.Hex(), Balance: platform.Decimal(w.Balance), Reserved: w.Reserved.String(),
+	out := faucetapi.Wallet{Address: w.Address.Hex(), Balance: edge.Decimal(w.Balance), Reserved: w.Reserved.String(),
 		MinBalance: w.Min.String(), GateOpen: w.Open,
-		Nonce: faucetapi.WalletNonce{Next: int64(w.Nonce.Next), Mined: platform.Int64(w.Nonce.Mined), Pending: platform.Int64(w.Nonce.Pending)}}
+		Nonce: faucetapi.WalletNonce{Next: int64(w.Nonce.Next), Mined: edge.Int64(w.Nonce.Mined), Pending: edge.Int64(w.Nonce.Pending)}}
 	if w.Budget.Limit != nil {
 		window := int64(w.Budget.Window / time.Second)
-		out.SpendLimit, out.SpendWindowSeconds, out.Spent = platform.Decimal(w.Budget.Limit), &window, platform.Decimal(w.Spent)
+		out.SpendLimit, out.SpendWindowSeconds, out.Spent = edge.Decimal(w.Budget.Limit), &window, edge.Decimal(w.Spent)
 	}
 	if !math.IsInf(w.TimeToEmpty, 1) {
 		empty := int64(w.TimeToEmpty)
@@ -41,10 +41,10 @@ func toTransactions(ls []txmgr.Listed) []faucetapi.Transaction {
 	out := make([]faucetapi.Transaction, len(ls))
 	for i, l := range ls {
 		t := faucetapi.Transaction{Nonce: int64(l.Nonce), State: faucetapi.TransactionState(l.State), Purpose: l.Purpose,
-			Versions: make([]faucetapi.TransactionVersion, len(l.Versions)), MinedHash: platform.Omitted(l.MinedHash),
-			BlockNumber: platform.Int64(l.BlockNumber), Reason: platform.Omitted(l.Reason), UpdatedAt: l.UpdatedAt}
+			Versions: make([]faucetapi.TransactionVersion, len(l.Versions)), MinedHash: edge.Omitted(l.MinedHash),
+			BlockNumber: edge.Int64(l.BlockNumber), Reason: edge.Omitted(l.Reason), UpdatedAt: l.UpdatedAt}
 		for j, v := range l.Versions {
-			t.Versions[j] = faucetapi.TransactionVersion{Hash: v.Hash, MaxFeePerGas: platform.Decimal(v.MaxFeePerGas), MaxPriorityFeePerGas: platform.Decimal(v.MaxPriorityFeePerGas)}
+			t.Versions[j] = faucetapi.TransactionVersion{Hash: v.Hash, MaxFeePerGas: edge.Decimal(v.MaxFeePerGas), MaxPriorityFeePerGas: edge.Decimal(v.MaxPriorityFeePerGas)}
 		}
 		out[i] = t
 	}

@@ -9,11 +9,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/seed018cc74c/vaultd/service/edge"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
 	"github.com/seed018cc74c/vaultd/service/kit/config"
 	"github.com/seed018cc74c/vaultd/service/kit/deployment"
 	"github.com/seed018cc74c/vaultd/service/kit/gate"
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
@@ -29,9 +29,9 @@ const DefaultPowWork = 32
 
 // Config is the faucet's configuration, split by concern.
 type Config struct {
-	HTTP        platform.HTTPConfig
-	Admin       platform.AdminConfig // /admin/*: pause, resume, the faucet wallet
-	Webhooks    webhook.Config       // where the claims' and the wallet's events are POSTed
+	HTTP        edge.HTTPConfig
+	Admin       edge.AdminConfig // /admin/*: pause, resume, the faucet wallet
+	Webhooks    webhook.Config   // where the claims' and the wallet's events are POSTed
 	Chain       chain.Config
 	Wallet      WalletConfig
 	Tx          txmgr.Config
@@ -83,8 +83,8 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	getenv, fileErr := deployment.Env(getenv) // DEPLOYMENT_FILE under what is set
 	e := config.NewEnv(getenv)
 	c := Config{
-		HTTP:     platform.LoadHTTPConfig(e, DefaultPort),
-		Admin:    platform.LoadAdminConfig(e),
+		HTTP:     edge.LoadHTTPConfig(e, DefaultPort),
+		Admin:    edge.LoadAdminConfig(e),
 		Webhooks: webhook.LoadConfig(e),
 		Chain:    chain.LoadConfig(e),
 		Wallet: WalletConfig{

@@ -28,8 +28,8 @@ import (
 	"github.com/seed018cc74c/vaultd/gen/faucetapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
+	"github.com/seed018cc74c/vaultd/service/edge"
 	"github.com/seed018cc74c/vaultd/service/faucet"
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb/sqldbtest"
 )
 
@@ -269,7 +269,7 @@ func transfersFrom(t testing.TB, c *devchain.Chain, from common.Address) map[com
 
 // crashChild is the child's main: serve a faucet and claim until killed.
 func crashChild() int {
-	slog.SetDefault(platform.NewLogger(os.Stderr, slog.LevelInfo, "faucet"))
+	slog.SetDefault(edge.NewLogger(os.Stderr, slog.LevelInfo, "faucet"))
 	dbURL, rpcURL := os.Getenv("CRASH_DATABASE_URL"), os.Getenv("CRASH_RPC_URL")
 	var addrs []string
 	for _, a := range strings.Split(os.Getenv("CRASH_ADDRS"), ",") {
@@ -296,7 +296,7 @@ func crashChild() int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	go platform.Serve(context.Background(), ln, svc.Handler(), time.Second)
+	go edge.Serve(context.Background(), ln, svc.Handler(), time.Second)
 	client, _ := faucetapi.NewClientWithResponses("http://" + ln.Addr().String())
 	var mu sync.Mutex
 	fmt.Println("READY")

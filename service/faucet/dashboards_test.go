@@ -8,7 +8,7 @@ import (
 
 	"github.com/seed018cc74c/vaultd/gen/faucetapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
-	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
+	"github.com/seed018cc74c/vaultd/service/edge/edgetest"
 )
 
 // Every vaultd_faucet_* metric a dashboard or alert rule names is exported by the faucet, and a
@@ -36,7 +36,7 @@ func TestDashboardsUseRealMetrics(t *testing.T) {
 			t.Errorf("metrics lack %q", want)
 		}
 	}
-	found := platformtest.CheckDashboards(t, "../../dashboards", "vaultd_faucet_", exported)
+	found := edgetest.CheckDashboards(t, "../../dashboards", "vaultd_faucet_", exported)
 	if found < 10 {
 		t.Fatalf("only %d faucet metric references found in dashboards/", found)
 	}

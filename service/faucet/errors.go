@@ -4,7 +4,7 @@ import (
 	"errors"
 	"time"
 
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
+	"github.com/seed018cc74c/vaultd/service/edge"
 )
 
 // Reason is why the faucet did not take a claim, in the faucet's own terms. The domain code
@@ -68,7 +68,7 @@ func chainUnavailable(err error) *ClaimError {
 // is answered with, from the tables the edge answers from (reasons, and paid for the refusals
 // shared with the relayer), so a span never names another code than the answer. The answer itself
 // (Retry-After, the first claim of a 409) is built at the edge alone (api.go's httpError).
-func refusalOf(err error) *platform.Error {
+func refusalOf(err error) *edge.Error {
 	if e, ok := paid.Error(err); ok {
 		return e
 	}
@@ -80,5 +80,5 @@ func refusalOf(err error) *platform.Error {
 	if errors.As(err, &ce) {
 		return reasons.Error(ce.Reason, ce.Message, nil)
 	}
-	return platform.AsError(err)
+	return edge.AsError(err)
 }

@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/seed018cc74c/vaultd/service/edge"
 	"github.com/seed018cc74c/vaultd/service/kit/gate"
 	"github.com/seed018cc74c/vaultd/service/kit/pause"
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 )
 
@@ -22,7 +22,7 @@ func TestEveryReasonHasItsHTTPAnswer(t *testing.T) {
 		}
 	}
 	cause := errors.New("insufficient funds")
-	var e *platform.Error
+	var e *edge.Error
 	if !errors.As(httpError(&ClaimError{Reason: WalletEmpty, Message: "m", RetryAfter: 3 * time.Second, Cause: cause}), &e) ||
 		e.Status != http.StatusServiceUnavailable || e.Code != CodeFaucetBalanceLow || e.RetryAfter != 3*time.Second || !errors.Is(e, cause) {
 		t.Fatalf("WalletEmpty answered %#v", e)
@@ -50,7 +50,7 @@ func TestRefusalsNameTheCodeTheyAreAnsweredWith(t *testing.T) {
 		errs = append(errs, &ClaimError{Reason: r, Message: "m"})
 	}
 	for _, err := range errs {
-		e, f := platform.AsError(httpError(err)), refusalOf(err)
+		e, f := edge.AsError(httpError(err)), refusalOf(err)
 		if f.Code != e.Code || f.Message != e.Message || (f.Status >= 500) != (e.Status >= 500) {
 			t.Errorf("%v: named %+v, answered %d %s %q", err, f, e.Status, e.Code, e.Message)
 		}

@@ -24,13 +24,13 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/seed018cc74c/vaultd/service/edge"
+	"github.com/seed018cc74c/vaultd/service/edge/paying"
 	"github.com/seed018cc74c/vaultd/service/faucet/pow"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
 	"github.com/seed018cc74c/vaultd/service/kit/gate"
 	"github.com/seed018cc74c/vaultd/service/kit/lease"
 	"github.com/seed018cc74c/vaultd/service/kit/pause"
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
-	"github.com/seed018cc74c/vaultd/service/kit/platform/paying"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 )
@@ -333,7 +333,7 @@ func (f *Faucet) stage(ctx context.Context, name string) (context.Context, func(
 		if err != nil {
 			err = refusalOf(err)
 		}
-		platform.EndStep(span, err)
+		edge.EndStep(span, err)
 	}
 }
 
@@ -749,7 +749,7 @@ func (f *Faucet) reconcileOne(ctx context.Context, c Claim, mined uint64, receip
 		return held
 	}
 	gas, err := f.estimate(ctx, c.Address, c.Amount)
-	var refused *platform.Error
+	var refused *edge.Error
 	if errors.As(err, &refused) && refused.Code == CodeClaimRejected {
 		err = f.withStore(ctx, func(ctx context.Context) error {
 			return f.store.settle(ctx, c.Address, StatusFailed, 0, reasonRejectedOnRetry)

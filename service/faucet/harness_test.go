@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
+	"github.com/seed018cc74c/vaultd/service/edge/edgetest"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -64,7 +64,7 @@ func startFaucetWith(t testing.TB, c *devchain.Chain, dir string, over map[strin
 	if err != nil {
 		t.Fatalf("faucet.New: %v", err)
 	}
-	url, stop := platformtest.Serve(t, svc.Handler(), svc.Start, svc.Close)
+	url, stop := edgetest.Serve(t, svc.Handler(), svc.Start, svc.Close)
 	client, err := faucetapi.NewClientWithResponses(url)
 	if err != nil {
 		t.Fatal(err)
@@ -152,7 +152,7 @@ func fund(t testing.TB, c *devchain.Chain, from *ecdsa.PrivateKey, to common.Add
 	}
 }
 
-func scrape(t testing.TB, s *server) string { return platformtest.Scrape(t, s.url) }
+func scrape(t testing.TB, s *server) string { return edgetest.Scrape(t, s.url) }
 
 func health(t testing.TB, s *server) faucetapi.Health {
 	t.Helper()

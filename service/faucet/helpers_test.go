@@ -7,7 +7,7 @@ import (
 
 	"github.com/seed018cc74c/vaultd/service/faucet"
 
-	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
+	"github.com/seed018cc74c/vaultd/service/edge/edgetest"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
@@ -28,12 +28,12 @@ func keyHex(k *ecdsa.PrivateKey) string { return hexutil.Encode(crypto.FromECDSA
 
 func waitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
-	platformtest.WaitFor(t, what, cond)
+	edgetest.WaitFor(t, what, cond)
 }
 
 // logCapture collects the log lines of the faucets a test starts with its logger (the
 // process's default logger is not touched: tests run in parallel).
-type logCapture struct{ platformtest.Logs }
+type logCapture struct{ edgetest.Logs }
 
 func captureLogs(testing.TB) *logCapture { return &logCapture{} }
 

@@ -6,10 +6,10 @@ import (
 	"testing"
 
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
+	"github.com/seed018cc74c/vaultd/service/edge"
+	"github.com/seed018cc74c/vaultd/service/edge/edgetest"
+	"github.com/seed018cc74c/vaultd/service/edge/otlptest"
 	"github.com/seed018cc74c/vaultd/service/faucet"
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
-	"github.com/seed018cc74c/vaultd/service/kit/platform/otlptest"
-	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
 )
 
 // A refused claim's reason names no address: the spans of a second claim (ALREADY_CLAIMED) and
@@ -20,8 +20,8 @@ func TestRefusedClaimsNameNoAddress(t *testing.T) {
 	c := devchaintest.Start(t)
 	rx := otlptest.Start(t)
 	tp := rx.Provider(t, "faucet", nil)
-	logs := &platformtest.Logs{}
-	s := startFaucetWith(t, c, t.TempDir(), nil, faucet.Options{Traces: tp, Logger: platform.NewLogger(logs, slog.LevelDebug, "faucet")})
+	logs := &edgetest.Logs{}
+	s := startFaucetWith(t, c, t.TempDir(), nil, faucet.Options{Traces: tp, Logger: edge.NewLogger(logs, slog.LevelDebug, "faucet")})
 	addr := freshAddress(t)
 	if r := claim(t, s, addr.Hex()); r.StatusCode() != 202 {
 		t.Fatalf("claim: %d %s", r.StatusCode(), r.Body)

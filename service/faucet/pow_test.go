@@ -15,9 +15,9 @@ import (
 
 	"github.com/seed018cc74c/vaultd/gen/faucetapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
+	"github.com/seed018cc74c/vaultd/service/edge/edgetest"
 	"github.com/seed018cc74c/vaultd/service/faucet"
 	"github.com/seed018cc74c/vaultd/service/faucet/pow"
-	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
 )
 
 // powSecret is the tests' FAUCET_POW_SECRET, so that a test can make a challenge the faucet
@@ -209,7 +209,7 @@ func TestWrongSolutionsPastThePerIPLimitCostNoHash(t *testing.T) {
 		}
 	}
 	if m := scrape(t, s); !strings.Contains(m, "vaultd_faucet_pow_verify_duration_seconds_count 3\n") {
-		t.Fatalf("hashes computed for 10 wrong solutions, 3 allowed:\n%s", platformtest.Grep(m, "pow_verify_duration_seconds_count"))
+		t.Fatalf("hashes computed for 10 wrong solutions, 3 allowed:\n%s", edgetest.Grep(m, "pow_verify_duration_seconds_count"))
 	}
 }
 
@@ -247,7 +247,7 @@ func TestAChallengeIsCheckedThreeTimesAtMost(t *testing.T) {
 	}
 	if m := scrape(t, s); !strings.Contains(m, "vaultd_faucet_pow_verify_duration_seconds_count 3\n") ||
 		!strings.Contains(m, `vaultd_faucet_pow_refused_total{reason="tried_out"} 1`+"\n") {
-		t.Fatalf("hashes and refusals:\n%s", platformtest.Grep(m, "vaultd_faucet_pow_"))
+		t.Fatalf("hashes and refusals:\n%s", edgetest.Grep(m, "vaultd_faucet_pow_"))
 	}
 	if r := claimWith(t, s, addr, solve(t, challenge(t, s, addr))); r.StatusCode() != http.StatusAccepted {
 		t.Fatalf("a new challenge, solved: %d %s", r.StatusCode(), r.Body)
@@ -297,7 +297,7 @@ func TestOneChallengeSentManyTimesAtOnceCostsAFewHashes(t *testing.T) {
 	}
 	m := scrape(t, s)
 	var hashes int
-	if _, err := fmt.Sscanf(platformtest.Grep(m, "vaultd_faucet_pow_verify_duration_seconds_count"), "vaultd_faucet_pow_verify_duration_seconds_count %d", &hashes); err != nil || hashes < 1 || hashes > 3 {
+	if _, err := fmt.Sscanf(edgetest.Grep(m, "vaultd_faucet_pow_verify_duration_seconds_count"), "vaultd_faucet_pow_verify_duration_seconds_count %d", &hashes); err != nil || hashes < 1 || hashes > 3 {
 		t.Fatalf("40 claims with one challenge hashed %d times (answers %v), want 1 to 3 (%v)", hashes, seen, err)
 	}
 }
@@ -363,7 +363,7 @@ func TestChallengesPerIPAreLimited(t *testing.T) {
 		t.Fatalf("a claim past the challenges' limit: %d %s", r.StatusCode(), r.Body)
 	}
 	if m := scrape(t, s); !strings.Contains(m, `vaultd_faucet_rate_limited_total{limit="challenge_ip"} 1`+"\n") {
-		t.Errorf("the refusal is not counted:\n%s", platformtest.Grep(m, "rate_limited_total"))
+		t.Errorf("the refusal is not counted:\n%s", edgetest.Grep(m, "rate_limited_total"))
 	}
 }
 
@@ -385,7 +385,7 @@ func TestARightSolutionIsCheckedOnce(t *testing.T) {
 		wantError(t, "a right solution past the total limit", r.StatusCode(), r.Body, http.StatusTooManyRequests, "RATE_LIMITED")
 	}
 	if m := scrape(t, s); !strings.Contains(m, "vaultd_faucet_pow_verify_duration_seconds_count 2\n") {
-		t.Fatalf("two right solutions, one sent five times: hashes\n%s", platformtest.Grep(m, "pow_verify_duration_seconds_count"))
+		t.Fatalf("two right solutions, one sent five times: hashes\n%s", edgetest.Grep(m, "pow_verify_duration_seconds_count"))
 	}
 	r := claimWith(t, s, first, solve(t, challenge(t, s, first)))
 	wantError(t, "the paid address again", r.StatusCode(), r.Body, http.StatusConflict, faucet.CodeAlreadyClaimed)
@@ -413,6 +413,6 @@ func TestAClaimWithoutATurnCostsNoClaimOfTheIP(t *testing.T) {
 		t.Fatalf("the same solution once the slots are free: %d %s", r.StatusCode(), r.Body)
 	}
 	if m := scrape(t, s); !strings.Contains(m, `vaultd_faucet_pow_refused_total{reason="busy"} 3`+"\n") {
-		t.Errorf("busy refusals:\n%s", platformtest.Grep(m, "pow_refused_total"))
+		t.Errorf("busy refusals:\n%s", edgetest.Grep(m, "pow_refused_total"))
 	}
 }

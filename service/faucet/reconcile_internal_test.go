@@ -10,7 +10,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"go.opentelemetry.io/otel/trace/noop"
 
-	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
+	"github.com/seed018cc74c/vaultd/service/edge/edgetest"
 )
 
 // A database that cannot list the pending claims is an error once, not once a pass of the
@@ -26,7 +26,7 @@ func TestAFailingListOfClaimsIsLoggedOnce(t *testing.T) {
 		t.Cleanup(func() { st.Close() })
 		return st
 	}
-	var logs platformtest.Logs
+	var logs edgetest.Logs
 	f := &Faucet{log: slog.New(slog.NewTextHandler(&logs, nil))}
 	failing := func() *store { st := open(); st.db.Close(); return st } // every query fails
 

@@ -13,9 +13,9 @@ import (
 	"github.com/ethereum/go-ethereum/params"
 
 	"github.com/seed018cc74c/vaultd/gen/faucetapi"
+	"github.com/seed018cc74c/vaultd/service/edge/edgetest"
 	"github.com/seed018cc74c/vaultd/service/faucet"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
-	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb"
 
 	_ "github.com/jackc/pgx/v5/stdlib"
@@ -345,7 +345,7 @@ func TestTheFleetsOperatorReachesEachReplicaApart(t *testing.T) {
 		if err != nil {
 			t.Fatalf("faucet.New: %v", err)
 		}
-		url, adminURL, _ := platformtest.ServeSplit(t, svc.Handler(), svc.Start, svc.Close)
+		url, adminURL, _ := edgetest.ServeSplit(t, svc.Handler(), svc.Start, svc.Close)
 		public, err := faucetapi.NewClientWithResponses(url)
 		if err != nil {
 			t.Fatal(err)

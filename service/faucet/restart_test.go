@@ -14,9 +14,9 @@ import (
 
 	"github.com/seed018cc74c/vaultd/gen/faucetapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
+	"github.com/seed018cc74c/vaultd/service/edge/edgetest"
+	"github.com/seed018cc74c/vaultd/service/edge/otlptest"
 	"github.com/seed018cc74c/vaultd/service/faucet"
-	"github.com/seed018cc74c/vaultd/service/kit/platform/otlptest"
-	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb"
 )
 
@@ -202,7 +202,7 @@ func TestIdleFaucetBarelyCallsTheChain(t *testing.T) {
 	wei := new(big.Int).Add(tx.Value(), new(big.Int).Mul(new(big.Int).SetUint64(rc.GasUsed), rc.EffectiveGasPrice))
 	paid, _ := new(big.Float).Quo(new(big.Float).SetInt(wei), big.NewFloat(1e18)).Float64()
 	waitFor(t, "the round that settled the claim to end", func() bool {
-		f, ok := platformtest.SeriesValue(scrape(t, s), "vaultd_faucet_spend_window_ether")
+		f, ok := edgetest.SeriesValue(scrape(t, s), "vaultd_faucet_spend_window_ether")
 		return ok && f > paid*(1-1e-12) && f < paid*(1+1e-12)
 	})
 	counter.Take()
@@ -213,7 +213,7 @@ func TestIdleFaucetBarelyCallsTheChain(t *testing.T) {
 	}
 }
 
-// The shared platform: the key from FAUCET_PRIVATE_KEY_FILE, the served spec, CORS for an allowed
+// The shared edge: the key from FAUCET_PRIVATE_KEY_FILE, the served spec, CORS for an allowed
 // origin, the client IP from TRUSTED_PROXIES' X-Forwarded-For (and only from them).
 func TestPlatform(t *testing.T) {
 	t.Parallel()

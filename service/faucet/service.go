@@ -12,14 +12,14 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
-	"github.com/seed018cc74c/vaultd/gen/faucetapi"
+	"github.com/seed018cc74c/vaultd/gen/faucetserver"
 	"github.com/seed018cc74c/vaultd/openapi"
+	"github.com/seed018cc74c/vaultd/service/edge"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
 	"github.com/seed018cc74c/vaultd/service/kit/gate"
 	"github.com/seed018cc74c/vaultd/service/kit/lease"
 	"github.com/seed018cc74c/vaultd/service/kit/lifecycle"
 	"github.com/seed018cc74c/vaultd/service/kit/pause"
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 	"github.com/seed018cc74c/vaultd/service/kit/webhook"
@@ -36,8 +36,8 @@ type Service struct {
 	opened     *lifecycle.Stack // what New opened, given back by Close
 }
 
-// Options are the tracer, metrics registry and logger a caller may give (platform.Options).
-type Options = platform.Options
+// Options are the tracer, metrics registry and logger a caller may give (edge.Options).
+type Options = edge.Options
 
 // New wires the faucet and checks what it is given: it dials the chain (and settles the chain
 // id), opens the claim store and reaches Redis. It waits for nothing and sends nothing: Start
@@ -68,7 +68,7 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 			return nil, err
 		}
 		opened.PushErr(rdb.Close)
-		shared = gate.NewSharedRedis(rdb, "vaultd:faucet:spend", platform.Instance(), 10*time.Minute)
+		shared = gate.NewSharedRedis(rdb, "vaultd:faucet:spend", edge.Instance(), 10*time.Minute)
 	}
 	hooks, err := webhook.Open(st.db, "faucet", cfg.Admin.Replica, cfg.Webhooks, reg, log)
 	if err != nil {
@@ -124,29 +124,29 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 		adminIP = ratelimit.NewRedis(rdb, "faucet:admin-ip", cfg.Admin.PerIP)
 		challengeIP = ratelimit.NewRedis(rdb, "faucet:challenge-ip", cfg.Limits.ChallengePerIP)
 	}
-	admin := platform.ClientAdmission(adminIP, cfg.Limits.IPv6Prefix, "admin requests per client IP", f.metrics.rateLimited.WithLabelValues("admin_ip").Inc)
+	admin := edge.ClientAdmission(adminIP, cfg.Limits.IPv6Prefix, "admin requests per client IP", f.metrics.rateLimited.WithLabelValues("admin_ip").Inc)
 	a := &api{f: f, started: time.Now()}
-	strict := faucetapi.NewStrictHandlerWithOptions(a, nil, faucetapi.StrictHTTPServerOptions{
-		RequestErrorHandlerFunc:  platform.RequestErrorHandler,
-		ResponseErrorHandlerFunc: func(w http.ResponseWriter, r *http.Request, err error) { platform.WriteError(w, r, httpError(err)) },
+	strict := faucetserver.NewStrictHandlerWithOptions(a, nil, faucetserver.StrictHTTPServerOptions{
+		RequestErrorHandlerFunc:  edge.RequestErrorHandler,
+		ResponseErrorHandlerFunc: func(w http.ResponseWriter, r *http.Request, err error) { edge.WriteError(w, r, httpError(err)) },
 	})
-	h, err := platform.NewHandler(platform.HandlerOptions{
+	h, err := edge.NewHandler(edge.HandlerOptions{
 		SpecYAML: openapi.FaucetYAML, AdminKey: cfg.Admin.Key, TrustedProxies: cfg.HTTP.TrustedProxies, TrustTraceParent: cfg.HTTP.TrustTraceParent, CORS: cfg.HTTP.CORS, Tracer: tracer,
 		Metrics: reg, Gatherer: reg, Logger: opts.Logger,
 		BodyLimits: map[string]int64{"POST /api/faucet/claim": 8 << 10}, // a captcha token is up to 4 KiB
-		Admit: map[string]platform.Admission{ // every POST counts, malformed ones too
-			"POST /api/faucet/claim": platform.ClientAdmission(f.perIP, cfg.Limits.IPv6Prefix, "claims per client IP", func() {
+		Admit: map[string]edge.Admission{ // every POST counts, malformed ones too
+			"POST /api/faucet/claim": edge.ClientAdmission(f.perIP, cfg.Limits.IPv6Prefix, "claims per client IP", func() {
 				f.metrics.rateLimited.WithLabelValues("ip").Inc()
-				f.metrics.claims.WithLabelValues(platform.CodeRateLimited).Inc()
+				f.metrics.claims.WithLabelValues(edge.CodeRateLimited).Inc()
 			}),
-			"GET /api/faucet/challenge": platform.ClientAdmission(challengeIP, cfg.Limits.IPv6Prefix, "proof-of-work challenges per client IP",
+			"GET /api/faucet/challenge": edge.ClientAdmission(challengeIP, cfg.Limits.IPv6Prefix, "proof-of-work challenges per client IP",
 				f.metrics.rateLimited.WithLabelValues("challenge_ip").Inc),
 			"POST /admin/pause": admin, "POST /admin/resume": admin, "GET /admin/wallet": admin, // a wrong key counts too
 			"GET /admin/transactions": admin, "POST /admin/transactions/{nonce}/replace": admin, "POST /admin/transactions/{nonce}/cancel": admin,
 			"GET /admin/fleet": admin,
 		},
 		API: func(rt chi.Router) {
-			faucetapi.HandlerWithOptions(strict, faucetapi.ChiServerOptions{BaseRouter: rt, ErrorHandlerFunc: platform.RequestErrorHandler})
+			faucetserver.HandlerWithOptions(strict, faucetserver.ChiServerOptions{BaseRouter: rt, ErrorHandlerFunc: edge.RequestErrorHandler})
 		},
 	})
 	if err != nil {
@@ -220,5 +220,5 @@ func (s *Service) Close() {
 // requests in flight are finished within SHUTDOWN_GRACE. The caller closes the service after.
 func (s *Service) Run(ctx context.Context) error {
 	s.Start()
-	return platform.ListenAndServeAdmin(ctx, "faucet", s.cfg.HTTP.Port, s.cfg.Admin.Addr, s.handler, s.cfg.HTTP.ShutdownGrace)
+	return edge.ListenAndServeAdmin(ctx, "faucet", s.cfg.HTTP.Port, s.cfg.Admin.Addr, s.handler, s.cfg.HTTP.ShutdownGrace)
 }

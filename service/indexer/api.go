@@ -11,11 +11,12 @@ import (
 	"time"
 
 	"github.com/seed018cc74c/vaultd/gen/indexerapi"
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
+	"github.com/seed018cc74c/vaultd/gen/indexerserver"
+	"github.com/seed018cc74c/vaultd/service/edge"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 )
 
-// api implements the generated strict server; errors are mapped by platform.WriteError.
+// api implements the generated strict server; errors are mapped by edge.WriteError.
 type api struct {
 	ix      *Indexer
 	chainID uint64
@@ -23,9 +24,9 @@ type api struct {
 	streams *streamSlots
 }
 
-var _ indexerapi.StrictServerInterface = (*api)(nil)
+var _ indexerserver.StrictServerInterface = (*api)(nil)
 
-func (a *api) ListEvents(ctx context.Context, req indexerapi.ListEventsRequestObject) (indexerapi.ListEventsResponseObject, error) {
+func (a *api) ListEvents(ctx context.Context, req indexerserver.ListEventsRequestObject) (indexerserver.ListEventsResponseObject, error) {
 	p := req.Params
 	q := Query{Name: string(p.Event), Limit: 1000}
 	if p.FromBlock != nil {
@@ -34,7 +35,7 @@ func (a *api) ListEvents(ctx context.Context, req indexerapi.ListEventsRequestOb
 	if p.ToBlock != nil && *p.ToBlock != "latest" {
 		to, err := strconv.ParseUint(*p.ToBlock, 10, 64)
 		if err != nil {
-			return nil, platform.InvalidRequest("toBlock must be a block number or latest, got %q", *p.ToBlock)
+			return nil, edge.InvalidRequest("toBlock must be a block number or latest, got %q", *p.ToBlock)
 		}
 		q.To = &to
 	}
@@ -55,13 +56,13 @@ func (a *api) ListEvents(ctx context.Context, req indexerapi.ListEventsRequestOb
 	if page.NextCursor != "" {
 		out.NextCursor = &page.NextCursor
 	}
-	return indexerapi.ListEvents200JSONResponse{Body: out}, nil
+	return indexerserver.ListEvents200JSONResponse{Body: out}, nil
 }
 
-func (a *api) StreamEvents(ctx context.Context, req indexerapi.StreamEventsRequestObject) (indexerapi.StreamEventsResponseObject, error) {
+func (a *api) StreamEvents(ctx context.Context, req indexerserver.StreamEventsRequestObject) (indexerserver.StreamEventsResponseObject, error) {
 	p := req.Params
 	if !a.ix.dec.knows(string(p.Event)) {
-		return nil, platform.InvalidRequest("unknown event %q; this indexer knows %s", p.Event, strings.Join(a.ix.dec.names, ", "))
+		return nil, edge.InvalidRequest("unknown event %q; this indexer knows %s", p.Event, strings.Join(a.ix.dec.names, ", "))
 	}
 	var from uint64
 	if p.FromBlock != nil {
@@ -74,7 +75,7 @@ func (a *api) StreamEvents(ctx context.Context, req indexerapi.StreamEventsReque
 		if s != nil && *s != "" {
 			parsed, err := parseCursor(*s)
 			if err != nil {
-				return nil, platform.InvalidRequest("cursor: %v", err)
+				return nil, edge.InvalidRequest("cursor: %v", err)
 			}
 			c = &parsed
 			break
@@ -85,7 +86,7 @@ func (a *api) StreamEvents(ctx context.Context, req indexerapi.StreamEventsReque
 			return nil, err
 		}
 	}
-	release, err := a.streams.take(ratelimit.ClientKey(platform.ClientIP(ctx), a.ix.cfg.Limits.IPv6Prefix))
+	release, err := a.streams.take(ratelimit.ClientKey(edge.ClientIP(ctx), a.ix.cfg.Limits.IPv6Prefix))
 	if err != nil {
 		return nil, err
 	}
@@ -95,11 +96,11 @@ func (a *api) StreamEvents(ctx context.Context, req indexerapi.StreamEventsReque
 		w.CloseWithError(a.ix.stream(ctx, w, string(p.Event), from, c))
 	}()
 	noCache, noBuffering := "no-cache", "no"
-	return indexerapi.StreamEvents200TexteventStreamResponse{Body: body,
-		Headers: indexerapi.StreamEvents200ResponseHeaders{CacheControl: &noCache, XAccelBuffering: &noBuffering}}, nil
+	return indexerserver.StreamEvents200TexteventStreamResponse{Body: body,
+		Headers: indexerserver.StreamEvents200ResponseHeaders{CacheControl: &noCache, XAccelBuffering: &noBuffering}}, nil
 }
 
-func (a *api) GetHealth(ctx context.Context, req indexerapi.GetHealthRequestObject) (indexerapi.GetHealthResponseObject, error) {
+func (a *api) GetHealth(ctx context.Context, req indexerserver.GetHealthRequestObject) (indexerserver.GetHealthResponseObject, error) {
 	indexed, head, reachable := a.ix.State()
 	h := indexerapi.Health{
 		Status: indexerapi.Healthy, ChainId: int64(a.chainID), IndexedTo: block(indexed), Head: int64(head),
@@ -111,20 +112,20 @@ func (a *api) GetHealth(ctx context.Context, req indexerapi.GetHealthRequestObje
 	if !reachable || h.Lag > int64(a.ix.cfg.Confirmations)+healthyLag {
 		h.Status = indexerapi.Degraded
 	}
-	return indexerapi.GetHealth200JSONResponse{Body: h}, nil
+	return indexerserver.GetHealth200JSONResponse{Body: h}, nil
 }
 
 // GetReady is the readiness probe: 503 while the chain is unreachable or the indexer lags. It is
 // answered, not logged, however often a load balancer asks.
-func (a *api) GetReady(ctx context.Context, req indexerapi.GetReadyRequestObject) (indexerapi.GetReadyResponseObject, error) {
+func (a *api) GetReady(ctx context.Context, req indexerserver.GetReadyRequestObject) (indexerserver.GetReadyResponseObject, error) {
 	indexed, head, reachable := a.ix.State()
 	switch {
 	case !reachable:
-		return indexerapi.GetReady503JSONResponse{Body: indexerapi.NotReadyError{Code: platform.CodeChainUnavailable, Error: "the chain is unreachable"}}, nil
+		return indexerserver.GetReady503JSONResponse{Body: indexerapi.NotReadyError{Code: edge.CodeChainUnavailable, Error: "the chain is unreachable"}}, nil
 	case head > indexed.Number+a.ix.cfg.Confirmations+healthyLag:
-		return indexerapi.GetReady503JSONResponse{Body: indexerapi.NotReadyError{Code: platform.CodeUnavailable, Error: fmt.Sprintf("%d blocks behind the head", head-indexed.Number)}}, nil
+		return indexerserver.GetReady503JSONResponse{Body: indexerapi.NotReadyError{Code: edge.CodeUnavailable, Error: fmt.Sprintf("%d blocks behind the head", head-indexed.Number)}}, nil
 	}
-	return indexerapi.GetReady200JSONResponse{Body: indexerapi.Ready{Ready: true}}, nil
+	return indexerserver.GetReady200JSONResponse{Body: indexerapi.Ready{Ready: true}}, nil
 }
 
 // healthyLag is how many blocks beyond CONFIRMATIONS the indexer may lag and be healthy.
@@ -135,14 +136,14 @@ func block(b Block) indexerapi.Block {
 }
 
 // reasons is the one table from the indexer's reasons (errors.go) to HTTP statuses and codes.
-var reasons = platform.Answers[Reason]{
-	UnknownEvent:  {Status: http.StatusBadRequest, Code: platform.CodeInvalidRequest},
-	BadRange:      {Status: http.StatusBadRequest, Code: platform.CodeInvalidRequest},
-	BadCursor:     {Status: http.StatusBadRequest, Code: platform.CodeInvalidRequest},
+var reasons = edge.Answers[Reason]{
+	UnknownEvent:  {Status: http.StatusBadRequest, Code: edge.CodeInvalidRequest},
+	BadRange:      {Status: http.StatusBadRequest, Code: edge.CodeInvalidRequest},
+	BadCursor:     {Status: http.StatusBadRequest, Code: edge.CodeInvalidRequest},
 	CursorReorged: {Status: http.StatusConflict, Code: CodeCursorReorged},
 
-	StreamsPerClient: {Status: http.StatusTooManyRequests, Code: platform.CodeRateLimited},
-	StreamsFull:      {Status: http.StatusServiceUnavailable, Code: platform.CodeUnavailable},
+	StreamsPerClient: {Status: http.StatusTooManyRequests, Code: edge.CodeRateLimited},
+	StreamsFull:      {Status: http.StatusServiceUnavailable, Code: edge.CodeUnavailable},
 }
 
 // httpError is err as the indexer answers it: a *QueryError through reasons, anything else (a

@@ -6,10 +6,10 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/seed018cc74c/vaultd/service/edge"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
 	"github.com/seed018cc74c/vaultd/service/kit/config"
 	"github.com/seed018cc74c/vaultd/service/kit/deployment"
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb"
 )
@@ -19,7 +19,7 @@ const DefaultPort = 3012
 
 // Config is the indexer's configuration, split by concern.
 type Config struct {
-	HTTP  platform.HTTPConfig
+	HTTP  edge.HTTPConfig
 	Chain chain.Config
 	// Contracts are the addresses of the indexed contracts by the variable that names them
 	// (COMMITMENT_TREE_ADDRESS, …); TOKEN_FACTORY_ADDRESS is optional.
@@ -43,7 +43,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	getenv, fileErr := deployment.Env(getenv) // DEPLOYMENT_FILE under what is set
 	e := config.NewEnv(getenv)
 	c := Config{
-		HTTP:          platform.LoadHTTPConfig(e, DefaultPort),
+		HTTP:          edge.LoadHTTPConfig(e, DefaultPort),
 		Chain:         chain.LoadConfig(e),
 		Contracts:     map[string]common.Address{},
 		StartBlock:    uint64(max(e.Int("START_BLOCK", 1, 0, 1<<62), 1)),

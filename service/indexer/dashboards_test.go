@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
-	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
+	"github.com/seed018cc74c/vaultd/service/edge/edgetest"
 )
 
 // Every vaultd_indexer_* metric a dashboard or alert rule names is exported by the indexer.
@@ -18,7 +18,7 @@ func testDashboardsUseRealMetrics(t *testing.T) {
 	caughtUp(t, s, c)
 	list(t, s, "CommitmentInserted", 10)
 	exported := scrape(t, s)
-	found := platformtest.CheckDashboards(t, "../../dashboards", "vaultd_indexer_", exported)
+	found := edgetest.CheckDashboards(t, "../../dashboards", "vaultd_indexer_", exported)
 	if found < 8 {
 		t.Fatalf("only %d indexer metric references found in dashboards/", found)
 	}

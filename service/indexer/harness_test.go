@@ -20,9 +20,9 @@ import (
 	"github.com/seed018cc74c/vaultd/gen/indexerapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devstack"
+	"github.com/seed018cc74c/vaultd/service/edge"
+	"github.com/seed018cc74c/vaultd/service/edge/edgetest"
 	"github.com/seed018cc74c/vaultd/service/indexer"
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
-	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb/sqldbtest"
 	"github.com/seed018cc74c/vaultd/service/vault/card"
 )
@@ -32,7 +32,7 @@ var ctx = context.Background()
 func TestMain(m *testing.M) {
 	if os.Getenv(childEnv) == "1" { // an indexer process for TestAKilledWritersReaderTakesOver
 		cfg, err := indexer.LoadConfig(os.Getenv)
-		platform.Main("indexer", cfg.HTTP.LogLevel, err, func(ctx context.Context, tp trace.TracerProvider) error {
+		edge.Main("indexer", cfg.HTTP.LogLevel, err, func(ctx context.Context, tp trace.TracerProvider) error {
 			svc, err := indexer.New(ctx, cfg, indexer.Options{})
 			if err != nil {
 				return err
@@ -115,7 +115,7 @@ func startIndexerWith(t testing.TB, c *devchain.Chain, dir string, over map[stri
 	if err != nil {
 		t.Fatalf("indexer.New: %v", err)
 	}
-	u, stop := platformtest.Serve(t, svc.Handler(), svc.Start, svc.Close)
+	u, stop := edgetest.Serve(t, svc.Handler(), svc.Start, svc.Close)
 	client, _ := indexerapi.NewClientWithResponses(u)
 	return &server{svc: svc, url: u, client: client, stop: stop}
 }
@@ -201,11 +201,11 @@ func hexesOf(events []indexerapi.Event, arg string) []string {
 	return out
 }
 
-func scrape(t testing.TB, s *server) string { return platformtest.Scrape(t, s.url) }
+func scrape(t testing.TB, s *server) string { return edgetest.Scrape(t, s.url) }
 
 func waitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
-	platformtest.WaitFor(t, what, cond)
+	edgetest.WaitFor(t, what, cond)
 }
 
 // newIndexer builds (and closes) an indexer service, for its start-up errors.

@@ -17,8 +17,8 @@ import (
 	"github.com/seed018cc74c/vaultd/gen/indexerapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
+	"github.com/seed018cc74c/vaultd/service/edge/edgetest"
 	"github.com/seed018cc74c/vaultd/service/indexer"
-	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
 )
 
 // laggingNode forwards JSON-RPC to the dev chain, but while lag is set it answers "latest" with
@@ -81,7 +81,7 @@ func testANodeBehindIsNotAReorg(t *testing.T) {
 		t.Fatalf("while the node lagged: %d events, had %d", len(got), len(before))
 	}
 	if m := scrape(t, s); !strings.Contains(m, "vaultd_indexer_reorgs_total 0\n") {
-		t.Fatalf("a lagging node was taken for a reorg:\n%s", platformtest.Grep(m, "vaultd_indexer_r"))
+		t.Fatalf("a lagging node was taken for a reorg:\n%s", edgetest.Grep(m, "vaultd_indexer_r"))
 	}
 
 	node.lag.Store(0)
@@ -91,7 +91,7 @@ func testANodeBehindIsNotAReorg(t *testing.T) {
 		t.Fatalf("after the node caught up: %d events, want %d", len(got), len(before)+1)
 	}
 	if m := scrape(t, s); !strings.Contains(m, "vaultd_indexer_reorgs_total 0\n") {
-		t.Fatalf("reorgs after the node caught up:\n%s", platformtest.Grep(m, "vaultd_indexer_r"))
+		t.Fatalf("reorgs after the node caught up:\n%s", edgetest.Grep(m, "vaultd_indexer_r"))
 	}
 }
 
@@ -119,7 +119,7 @@ func testLaggingReceiptsAreNotAReorg(t *testing.T) {
 		t.Fatalf("while the receipts lagged: %d events, had %d", len(got), len(before))
 	}
 	if m := scrape(t, s); !strings.Contains(m, "vaultd_indexer_reorgs_total 0\n") {
-		t.Fatalf("lagging receipts were taken for a reorg:\n%s", platformtest.Grep(m, "vaultd_indexer_re"))
+		t.Fatalf("lagging receipts were taken for a reorg:\n%s", edgetest.Grep(m, "vaultd_indexer_re"))
 	}
 
 	node.SetRule(nil)
@@ -164,7 +164,7 @@ func TestStartedFromADeploymentFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	u, _ := platformtest.Serve(t, svc.Handler(), svc.Start, svc.Close)
+	u, _ := edgetest.Serve(t, svc.Handler(), svc.Start, svc.Close)
 	client, _ := indexerapi.NewClientWithResponses(u)
 	s := &server{svc: svc, url: u, client: client}
 	commit(t, c, 0, 1)

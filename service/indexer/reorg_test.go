@@ -10,7 +10,7 @@ import (
 
 	"github.com/seed018cc74c/vaultd/gen/indexerapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
-	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
+	"github.com/seed018cc74c/vaultd/service/edge/edgetest"
 )
 
 // A real reorg on the dev chain: the blocks holding two commits are replaced by another branch
@@ -61,7 +61,7 @@ func testReorg(t *testing.T) {
 	}
 	m := scrape(t, s)
 	if !strings.Contains(m, "vaultd_indexer_reorgs_total 1") || strings.Contains(m, "vaultd_indexer_rolled_back_events_total 0") {
-		t.Fatalf("reorg metrics:\n%s", platformtest.Grep(m, "vaultd_indexer_r"))
+		t.Fatalf("reorg metrics:\n%s", edgetest.Grep(m, "vaultd_indexer_r"))
 	}
 	r, _ := http.Get(s.url + "/api/indexer?event=CommitmentInserted&cursor=" + *first.JSON200.NextCursor)
 	r.Body.Close()
@@ -115,6 +115,6 @@ func testStartBlockAheadOfTheChain(t *testing.T) {
 		t.Fatalf("%d CommitmentInserted from block %d, want the one in block %d", len(got), head+3, head+4)
 	}
 	if m := scrape(t, s); !strings.Contains(m, "vaultd_indexer_reorgs_total 0") {
-		t.Fatalf("reorgs counted while waiting for the start block:\n%s", platformtest.Grep(m, "reorgs"))
+		t.Fatalf("reorgs counted while waiting for the start block:\n%s", edgetest.Grep(m, "reorgs"))
 	}
 }

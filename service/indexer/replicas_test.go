@@ -14,7 +14,7 @@ import (
 
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
-	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
+	"github.com/seed018cc74c/vaultd/service/edge/edgetest"
 )
 
 // Two indexers on one Postgres: one writes, the other reads what it stores and answers the same
@@ -112,7 +112,7 @@ func TestAKilledWritersReaderTakesOver(t *testing.T) {
 	c := devchaintest.Start(t)
 	dir := t.TempDir()
 	commit(t, c, 0, 2)
-	port := platformtest.FreePort(t)
+	port := edgetest.FreePort(t)
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), childEnv+"=1", fmt.Sprintf("PORT=%d", port))
 	get := env(t, c, dir, nil)

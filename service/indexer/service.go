@@ -9,11 +9,11 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"github.com/seed018cc74c/vaultd/gen/indexerapi"
+	"github.com/seed018cc74c/vaultd/gen/indexerserver"
 	"github.com/seed018cc74c/vaultd/openapi"
+	"github.com/seed018cc74c/vaultd/service/edge"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
 	"github.com/seed018cc74c/vaultd/service/kit/lifecycle"
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 )
 
@@ -28,8 +28,8 @@ type Service struct {
 	opened     *lifecycle.Stack // what New opened, given back by Close
 }
 
-// Options are the tracer, metrics registry and logger a caller may give (platform.Options).
-type Options = platform.Options
+// Options are the tracer, metrics registry and logger a caller may give (edge.Options).
+type Options = edge.Options
 
 // New builds the indexer: it dials the chain, settles the chain id, opens the store (refusing
 // one made for another chain, start block or contracts) and resumes from its newest block.
@@ -75,19 +75,19 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 	}
 
 	a := &api{ix: ix, chainID: chainID, started: time.Now(), streams: newStreamSlots(cfg.StreamsPerIP, cfg.MaxStreams, ix.metrics)}
-	strict := indexerapi.NewStrictHandlerWithOptions(a, nil, indexerapi.StrictHTTPServerOptions{
-		RequestErrorHandlerFunc:  platform.RequestErrorHandler,
-		ResponseErrorHandlerFunc: func(w http.ResponseWriter, r *http.Request, err error) { platform.WriteError(w, r, httpError(err)) },
+	strict := indexerserver.NewStrictHandlerWithOptions(a, nil, indexerserver.StrictHTTPServerOptions{
+		RequestErrorHandlerFunc:  edge.RequestErrorHandler,
+		ResponseErrorHandlerFunc: func(w http.ResponseWriter, r *http.Request, err error) { edge.WriteError(w, r, httpError(err)) },
 	})
-	h, err := platform.NewHandler(platform.HandlerOptions{
+	h, err := edge.NewHandler(edge.HandlerOptions{
 		SpecYAML: openapi.IndexerYAML, TrustedProxies: cfg.HTTP.TrustedProxies, TrustTraceParent: cfg.HTTP.TrustTraceParent, CORS: cfg.HTTP.CORS, Tracer: opts.Tracer(),
 		Metrics: reg, Gatherer: reg, Logger: opts.Logger,
-		Admit: map[string]platform.Admission{ // every request of every route, per client IP
-			"*": platform.ClientAdmission(ratelimit.New(cfg.Limits.PerIP), cfg.Limits.IPv6Prefix, "requests per client IP",
+		Admit: map[string]edge.Admission{ // every request of every route, per client IP
+			"*": edge.ClientAdmission(ratelimit.New(cfg.Limits.PerIP), cfg.Limits.IPv6Prefix, "requests per client IP",
 				ix.metrics.rateLimited.WithLabelValues("ip").Inc),
 		},
 		API: func(rt chi.Router) {
-			indexerapi.HandlerWithOptions(strict, indexerapi.ChiServerOptions{BaseRouter: rt, ErrorHandlerFunc: platform.RequestErrorHandler})
+			indexerserver.HandlerWithOptions(strict, indexerserver.ChiServerOptions{BaseRouter: rt, ErrorHandlerFunc: edge.RequestErrorHandler})
 		},
 	})
 	if err != nil {
@@ -120,5 +120,5 @@ func (s *Service) Close() {
 // Run indexes and serves on PORT until ctx is done.
 func (s *Service) Run(ctx context.Context) error {
 	s.Start()
-	return platform.ListenAndServe(ctx, "indexer", s.cfg.HTTP.Port, s.handler, s.cfg.HTTP.ShutdownGrace)
+	return edge.ListenAndServe(ctx, "indexer", s.cfg.HTTP.Port, s.handler, s.cfg.HTTP.ShutdownGrace)
 }

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
+	"github.com/seed018cc74c/vaultd/service/edge/otlptest"
 	"github.com/seed018cc74c/vaultd/service/indexer"
-	"github.com/seed018cc74c/vaultd/service/kit/platform/otlptest"
 )
 
 // The indexer's traces, as a collector receives them over OTLP: each poll that indexes blocks is

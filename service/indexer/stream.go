@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/seed018cc74c/vaultd/gen/indexerapi"
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
+	"github.com/seed018cc74c/vaultd/service/edge"
 )
 
 // Streaming: events are read streamPage at a time; a comment every heartbeat keeps proxies from
@@ -71,7 +71,7 @@ func (ix *Indexer) stream(ctx context.Context, w io.Writer, name string, from ui
 		select {
 		case <-ctx.Done():
 			return nil
-		case <-platform.Draining(ctx):
+		case <-edge.Draining(ctx):
 			return nil
 		case <-changed:
 		case <-beat.C:

@@ -13,12 +13,13 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/seed018cc74c/vaultd/gen/registryapi"
+	"github.com/seed018cc74c/vaultd/gen/registryserver"
+	"github.com/seed018cc74c/vaultd/service/edge"
 	"github.com/seed018cc74c/vaultd/service/kit/address"
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
 )
 
 // api implements the generated strict server interface. Errors are returned, never written:
-// platform.WriteError maps them in one place.
+// edge.WriteError maps them in one place.
 type api struct {
 	reg     *Registry
 	health  *healthProbe
@@ -27,12 +28,12 @@ type api struct {
 	listETag, tokenListETag headerValue // GET /tokens' and GET /tokenlist.json's
 }
 
-var _ registryapi.StrictServerInterface = (*api)(nil)
+var _ registryserver.StrictServerInterface = (*api)(nil)
 
-func (a *api) ListTokens(ctx context.Context, req registryapi.ListTokensRequestObject) (registryapi.ListTokensResponseObject, error) {
+func (a *api) ListTokens(ctx context.Context, req registryserver.ListTokensRequestObject) (registryserver.ListTokensResponseObject, error) {
 	all := req.Params.IncludeDisabled != nil && *req.Params.IncludeDisabled
-	if all && !platform.IsAdmin(ctx) {
-		return nil, platform.ErrUnauthorized
+	if all && !edge.IsAdmin(ctx) {
+		return nil, edge.ErrUnauthorized
 	}
 	body, etag := a.reg.List(all)
 	resp := listResponse{body: body, etag: a.listETag.of(etag), cacheControl: publicList}
@@ -54,7 +55,7 @@ type listResponse struct {
 	anyOrigin    bool // Access-Control-Allow-Origin: *, unless CORS_ALLOWED_ORIGINS named the origin
 }
 
-func (a *api) GetTokenList(ctx context.Context, req registryapi.GetTokenListRequestObject) (registryapi.GetTokenListResponseObject, error) {
+func (a *api) GetTokenList(ctx context.Context, req registryserver.GetTokenListRequestObject) (registryserver.GetTokenListResponseObject, error) {
 	body, etag, ok := a.reg.TokenList()
 	if !ok {
 		return nil, refuse(TokenListEmpty, "no token is enabled: the token list is empty")
@@ -124,7 +125,7 @@ func etagMatches(header, etag string) bool {
 	return false
 }
 
-func (a *api) GetToken(ctx context.Context, req registryapi.GetTokenRequestObject) (registryapi.GetTokenResponseObject, error) {
+func (a *api) GetToken(ctx context.Context, req registryserver.GetTokenRequestObject) (registryserver.GetTokenResponseObject, error) {
 	addr, err := parseAddress(req.Address)
 	if err != nil {
 		return nil, err
@@ -133,22 +134,22 @@ func (a *api) GetToken(ctx context.Context, req registryapi.GetTokenRequestObjec
 	if !ok {
 		return nil, errTokenNotFound(addr)
 	}
-	return registryapi.GetToken200JSONResponse{Body: t}, nil
+	return registryserver.GetToken200JSONResponse{Body: t}, nil
 }
 
-func (a *api) UpsertToken(ctx context.Context, req registryapi.UpsertTokenRequestObject) (registryapi.UpsertTokenResponseObject, error) {
+func (a *api) UpsertToken(ctx context.Context, req registryserver.UpsertTokenRequestObject) (registryserver.UpsertTokenResponseObject, error) {
 	t, created, err := a.reg.Upsert(ctx, *req.Body)
 	if err != nil {
 		return nil, err
 	}
 	if created {
 		location := "/tokens/" + t.Address
-		return registryapi.UpsertToken201JSONResponse{Body: t, Headers: registryapi.UpsertToken201ResponseHeaders{Location: &location}}, nil
+		return registryserver.UpsertToken201JSONResponse{Body: t, Headers: registryserver.UpsertToken201ResponseHeaders{Location: &location}}, nil
 	}
-	return registryapi.UpsertToken200JSONResponse{Body: t}, nil
+	return registryserver.UpsertToken200JSONResponse{Body: t}, nil
 }
 
-func (a *api) DeleteToken(ctx context.Context, req registryapi.DeleteTokenRequestObject) (registryapi.DeleteTokenResponseObject, error) {
+func (a *api) DeleteToken(ctx context.Context, req registryserver.DeleteTokenRequestObject) (registryserver.DeleteTokenResponseObject, error) {
 	addr, err := parseAddress(req.Address)
 	if err != nil {
 		return nil, err
@@ -156,10 +157,10 @@ func (a *api) DeleteToken(ctx context.Context, req registryapi.DeleteTokenReques
 	if err := a.reg.Remove(ctx, addr); err != nil {
 		return nil, err
 	}
-	return registryapi.DeleteToken204Response{}, nil
+	return registryserver.DeleteToken204Response{}, nil
 }
 
-func (a *api) UploadTokenIcon(ctx context.Context, req registryapi.UploadTokenIconRequestObject) (registryapi.UploadTokenIconResponseObject, error) {
+func (a *api) UploadTokenIcon(ctx context.Context, req registryserver.UploadTokenIconRequestObject) (registryserver.UploadTokenIconResponseObject, error) {
 	addr, err := parseAddress(req.Address)
 	if err != nil {
 		return nil, err
@@ -178,18 +179,18 @@ func (a *api) UploadTokenIcon(ctx context.Context, req registryapi.UploadTokenIc
 	if err != nil {
 		return nil, err
 	}
-	return registryapi.UploadTokenIcon200JSONResponse{Body: registryapi.IconUpload{IconUrl: url}}, nil
+	return registryserver.UploadTokenIcon200JSONResponse{Body: registryapi.IconUpload{IconUrl: url}}, nil
 }
 
 // readSinglePart reads the body's one part, refusing a second part and more than max bytes.
 // The part's file name and content type are ignored: the bytes decide.
 func readSinglePart(mr *multipart.Reader, max int64) ([]byte, error) {
 	if mr == nil {
-		return nil, platform.InvalidRequest("the body must be multipart/form-data with one file part named \"file\"")
+		return nil, edge.InvalidRequest("the body must be multipart/form-data with one file part named \"file\"")
 	}
 	part, err := mr.NextPart()
 	if errors.Is(err, io.EOF) {
-		return nil, platform.InvalidRequest("the body has no file part; send the image in a part named \"file\"")
+		return nil, edge.InvalidRequest("the body has no file part; send the image in a part named \"file\"")
 	}
 	if err != nil {
 		return nil, multipartError(err)
@@ -202,13 +203,13 @@ func readSinglePart(mr *multipart.Reader, max int64) ([]byte, error) {
 		return nil, iconTooLarge(max)
 	}
 	if len(data) == 0 {
-		return nil, platform.InvalidRequest("the file part is empty")
+		return nil, edge.InvalidRequest("the file part is empty")
 	}
 	switch _, err := mr.NextPart(); {
 	case errors.Is(err, io.EOF):
 		return data, nil
 	case err == nil:
-		return nil, platform.InvalidRequest("the body must hold exactly one part")
+		return nil, edge.InvalidRequest("the body must hold exactly one part")
 	default:
 		return nil, multipartError(err)
 	}
@@ -219,23 +220,23 @@ func multipartError(err error) error {
 	if errors.As(err, &tooLarge) {
 		return err
 	}
-	return platform.InvalidRequest("malformed multipart body: %v", err)
+	return edge.InvalidRequest("malformed multipart body: %v", err)
 }
 
 func parseAddress(s string) (common.Address, error) {
 	addr, err := address.Parse(s)
 	if err != nil {
-		return addr, platform.InvalidRequest("address %q: %v", s, err)
+		return addr, edge.InvalidRequest("address %q: %v", s, err)
 	}
 	return addr, nil
 }
 
-func (a *api) GetHealth(ctx context.Context, req registryapi.GetHealthRequestObject) (registryapi.GetHealthResponseObject, error) {
+func (a *api) GetHealth(ctx context.Context, req registryserver.GetHealthRequestObject) (registryserver.GetHealthResponseObject, error) {
 	status := registryapi.Healthy
 	if !a.health.ok(ctx) {
 		status = registryapi.Degraded
 	}
-	return registryapi.GetHealth200JSONResponse{Body: registryapi.Health{
+	return registryserver.GetHealth200JSONResponse{Body: registryapi.Health{
 		Status:     status,
 		TokenCount: a.reg.Count(),
 		Uptime:     int(time.Since(a.started) / time.Second),
@@ -243,20 +244,20 @@ func (a *api) GetHealth(ctx context.Context, req registryapi.GetHealthRequestObj
 }
 
 // reasons is the one table from the registry's reasons (errors.go) to HTTP statuses and codes.
-var reasons = platform.Answers[Reason]{
+var reasons = edge.Answers[Reason]{
 	TokenNotFound:    {Status: http.StatusNotFound, Code: CodeTokenNotFound},
 	NotAContract:     {Status: http.StatusUnprocessableEntity, Code: CodeNotAContract},
 	NotAToken:        {Status: http.StatusUnprocessableEntity, Code: CodeNotAToken},
-	ChainUnavailable: {Status: http.StatusBadGateway, Code: platform.CodeChainUnavailable},
-	BadIcon:          {Status: http.StatusBadRequest, Code: platform.CodeInvalidRequest},
-	UnsupportedImage: {Status: http.StatusUnsupportedMediaType, Code: platform.CodeUnsupportedMediaType},
-	IconTooLarge:     {Status: http.StatusRequestEntityTooLarge, Code: platform.CodePayloadTooLarge},
+	ChainUnavailable: {Status: http.StatusBadGateway, Code: edge.CodeChainUnavailable},
+	BadIcon:          {Status: http.StatusBadRequest, Code: edge.CodeInvalidRequest},
+	UnsupportedImage: {Status: http.StatusUnsupportedMediaType, Code: edge.CodeUnsupportedMediaType},
+	IconTooLarge:     {Status: http.StatusRequestEntityTooLarge, Code: edge.CodePayloadTooLarge},
 	IconDimensions:   {Status: http.StatusUnprocessableEntity, Code: CodeIconDimensions},
 	TokenListEmpty:   {Status: http.StatusNotFound, Code: CodeTokenListEmpty},
 }
 
 // httpError is err as the registry answers it: a *TokenError through reasons, anything else
-// (the shared layer's *platform.Error, or a fault: 500) as it is.
+// (the shared layer's *edge.Error, or a fault: 500) as it is.
 func httpError(err error) error {
 	var te *TokenError
 	if !errors.As(err, &te) {

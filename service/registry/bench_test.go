@@ -13,7 +13,7 @@ import (
 
 	"github.com/seed018cc74c/vaultd/gen/registryapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
+	"github.com/seed018cc74c/vaultd/service/edge"
 	"github.com/seed018cc74c/vaultd/service/registry"
 )
 
@@ -151,7 +151,7 @@ func serveBare(t testing.TB, h http.Handler) string {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	go func() { platform.Serve(ctx, ln, h, time.Second); close(done) }()
+	go func() { edge.Serve(ctx, ln, h, time.Second); close(done) }()
 	t.Cleanup(func() { cancel(); <-done })
 	return "http://" + ln.Addr().String()
 }
@@ -160,13 +160,13 @@ func serveBare(t testing.TB, h http.Handler) string {
 // (parentbased_always_on, no exporter) and a logger at info into a LogWriter, as cmd/registry
 // runs.
 func productionOptions(t testing.TB) registry.Options {
-	tp, err := platform.NewTracerProvider(context.Background(), "registry", func(string) string { return "" })
+	tp, err := edge.NewTracerProvider(context.Background(), "registry", func(string) string { return "" })
 	if err != nil {
 		t.Fatal(err)
 	}
-	logs := platform.NewLogWriter(io.Discard, 100*time.Millisecond)
+	logs := edge.NewLogWriter(io.Discard, 100*time.Millisecond)
 	t.Cleanup(func() { logs.Close() })
-	return registry.Options{Traces: tp, Logger: platform.NewLogger(logs, slog.LevelInfo, "registry")}
+	return registry.Options{Traces: tp, Logger: edge.NewLogger(logs, slog.LevelInfo, "registry")}
 }
 
 // A GET /tokens with the production defaults (a sampled span, its exemplar, the access line, the

@@ -7,10 +7,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/seed018cc74c/vaultd/service/edge"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
 	"github.com/seed018cc74c/vaultd/service/kit/config"
 	"github.com/seed018cc74c/vaultd/service/kit/deployment"
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb"
 )
@@ -19,7 +19,7 @@ import (
 const DefaultPort = 3009
 
 // DefaultGOGC is the garbage collector's target cmd/registry sets when the environment has no
-// GOGC (platform.DefaultGOGC).
+// GOGC (edge.DefaultGOGC).
 const DefaultGOGC = 400
 
 // minAdminKeyLen is the shortest admin key accepted.
@@ -27,7 +27,7 @@ const minAdminKeyLen = 16
 
 // Config is the registry's configuration, split by concern.
 type Config struct {
-	HTTP          platform.HTTPConfig
+	HTTP          edge.HTTPConfig
 	AdminAPIKey   string // never logged or returned
 	PublicBaseURL string // prefix of icon URLs (in /tokens and /tokenlist.json); default http://localhost:PORT
 	TokenListName string // the name of GET /tokenlist.json
@@ -57,7 +57,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	getenv, fileErr := deployment.Env(getenv) // DEPLOYMENT_FILE under what is set
 	e := config.NewEnv(getenv)
 	c := Config{
-		HTTP:        platform.LoadHTTPConfig(e, DefaultPort),
+		HTTP:        edge.LoadHTTPConfig(e, DefaultPort),
 		AdminAPIKey: e.Secret("ADMIN_API_KEY"),
 		Chain:       chain.LoadConfig(e),
 		Store:       StoreConfig{DataFile: e.String("DATA_FILE", "./tokens.json"), DatabaseURL: e.String("DATABASE_URL", "")},

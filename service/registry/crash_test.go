@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/seed018cc74c/vaultd/gen/registryapi"
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
+	"github.com/seed018cc74c/vaultd/service/edge"
 	"github.com/seed018cc74c/vaultd/service/registry"
 )
 
@@ -146,7 +146,7 @@ func crashChild() int {
 		fmt.Fprintln(os.Stderr, "child: registry.New:", err)
 		return 1
 	}
-	go platform.Serve(context.Background(), ln, svc.Handler(), time.Second)
+	go edge.Serve(context.Background(), ln, svc.Handler(), time.Second)
 	client, _ := registryapi.NewClientWithResponses(url, registryapi.WithRequestEditorFn(func(ctx context.Context, req *http.Request) error {
 		req.Header.Set("Authorization", "Bearer "+testAdminKey)
 		return nil

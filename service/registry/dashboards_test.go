@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/seed018cc74c/vaultd/gen/registryapi"
-	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
+	"github.com/seed018cc74c/vaultd/service/edge/edgetest"
 )
 
 // Every vaultd_registry_*, vaultd_http_* and vaultd_chain_* metric that a dashboard or an alert
@@ -15,8 +15,8 @@ func TestDashboardsUseRealMetrics(t *testing.T) {
 	s := startServer(t, "", nil)
 	upsert(t, s, registryapi.TokenInput{Address: testChain.Tokens[0].Address.Hex()})
 	upsert(t, s, registryapi.TokenInput{Address: testChain.Contracts.TokenFactory.Hex()}) // reverts: chain call errors
-	exported := platformtest.Scrape(t, s.url)
-	if found := platformtest.CheckDashboards(t, "../../dashboards", `vaultd_(registry|http|chain)_`, exported); found < 5 {
+	exported := edgetest.Scrape(t, s.url)
+	if found := edgetest.CheckDashboards(t, "../../dashboards", `vaultd_(registry|http|chain)_`, exported); found < 5 {
 		t.Fatalf("found only %d registry, HTTP and chain metric references in dashboards/", found)
 	}
 }

@@ -13,7 +13,7 @@ import (
 
 	"github.com/seed018cc74c/vaultd/gen/registryapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
+	"github.com/seed018cc74c/vaultd/service/edge"
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb/sqldbtest"
 	"github.com/seed018cc74c/vaultd/service/registry"
 )
@@ -104,7 +104,7 @@ func startServerWith(t testing.TB, dir string, over map[string]string, opts regi
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &server{svc: svc, url: url, dir: dir, cfg: cfg, stopped: make(chan error, 1), stop: cancel}
-	go func() { s.stopped <- platform.Serve(ctx, ln, svc.Handler(), 5*time.Second) }()
+	go func() { s.stopped <- edge.Serve(ctx, ln, svc.Handler(), 5*time.Second) }()
 	s.public = newClient(t, url, "")
 	s.admin = newClient(t, url, testAdminKey)
 	t.Cleanup(s.close)

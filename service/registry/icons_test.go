@@ -10,7 +10,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
+	"github.com/seed018cc74c/vaultd/service/edge"
 )
 
 func TestDetectImage(t *testing.T) {
@@ -39,7 +39,7 @@ func TestDetectImage(t *testing.T) {
 
 // status is the HTTP status err is answered with (through api.go's table).
 func status(err error) int {
-	var e *platform.Error
+	var e *edge.Error
 	if errors.As(httpError(err), &e) {
 		return e.Status
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
+	"github.com/seed018cc74c/vaultd/service/edge/edgetest"
 )
 
 // Every route counts against RATE_LIMIT_PER_IP, and a request over it is 429 RATE_LIMITED with
@@ -48,7 +48,7 @@ func TestAdminKeyGuessesAreRateLimited(t *testing.T) {
 	if r, err := http.Get(s.url + "/tokens"); err != nil || r.StatusCode != http.StatusTooManyRequests {
 		t.Fatalf("a read after the limit: %v %v, want 429 (every route counts)", r.StatusCode, err)
 	}
-	if m := platformtest.Scrape(t, s.url); !strings.Contains(m, "vaultd_registry_rate_limited_total 3\n") {
+	if m := edgetest.Scrape(t, s.url); !strings.Contains(m, "vaultd_registry_rate_limited_total 3\n") {
 		t.Fatalf("metrics:\n%s", m)
 	}
 }

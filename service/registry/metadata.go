@@ -10,7 +10,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/erc20"
 )
 
-// Error codes of the registry beyond platform's.
+// Error codes of the registry beyond the edge's.
 const (
 	CodeTokenNotFound  = "TOKEN_NOT_FOUND"
 	CodeNotAContract   = "NOT_A_CONTRACT"

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/seed018cc74c/vaultd/gen/registryapi"
-	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
+	"github.com/seed018cc74c/vaultd/service/edge/edgetest"
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb/sqldbtest"
 )
 
@@ -147,11 +147,11 @@ func TestAReplicaDoesNotReloadItsOwnWrites(t *testing.T) {
 	db := sqldbtest.Postgres(t)
 	replicas := []*server{startServer(t, "", map[string]string{"DATABASE_URL": db}), startServer(t, "", map[string]string{"DATABASE_URL": db})}
 	reloads := func(s *server) string {
-		return regexp.MustCompile(`(?m)^vaultd_registry_store_reloads_total (\d+)$`).FindStringSubmatch(platformtest.Scrape(t, s.url))[1]
+		return regexp.MustCompile(`(?m)^vaultd_registry_store_reloads_total (\d+)$`).FindStringSubmatch(edgetest.Scrape(t, s.url))[1]
 	}
 	waitFor := func(what string, cond func() bool) {
 		t.Helper()
-		platformtest.WaitFor(t, what, cond)
+		edgetest.WaitFor(t, what, cond)
 	}
 	waitFor("both replicas listening", func() bool { return reloads(replicas[0]) == "1" && reloads(replicas[1]) == "1" })
 	for i, tok := range testChain.Tokens[:3] {

@@ -10,11 +10,11 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"github.com/seed018cc74c/vaultd/gen/registryapi"
+	"github.com/seed018cc74c/vaultd/gen/registryserver"
 	"github.com/seed018cc74c/vaultd/openapi"
+	"github.com/seed018cc74c/vaultd/service/edge"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
 	"github.com/seed018cc74c/vaultd/service/kit/lifecycle"
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 )
 
@@ -30,8 +30,8 @@ type Service struct {
 	opened     *lifecycle.Stack // what New opened, given back by Close
 }
 
-// Options are the tracer, metrics registry and logger a caller may give (platform.Options).
-type Options = platform.Options
+// Options are the tracer, metrics registry and logger a caller may give (edge.Options).
+type Options = edge.Options
 
 // New builds the registry: it dials the chain, settles the chain id, loads DATA_FILE and wires
 // the HTTP handler. It fails (and the process must exit non-zero) on a data file that cannot be
@@ -83,27 +83,27 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 	}
 
 	a := &api{reg: reg, health: &healthProbe{chain: client, interval: time.Second}, started: time.Now()}
-	strict := registryapi.NewStrictHandlerWithOptions(a, nil, registryapi.StrictHTTPServerOptions{
-		RequestErrorHandlerFunc: platform.RequestErrorHandler,
+	strict := registryserver.NewStrictHandlerWithOptions(a, nil, registryserver.StrictHTTPServerOptions{
+		RequestErrorHandlerFunc: edge.RequestErrorHandler,
 		ResponseErrorHandlerFunc: func(w http.ResponseWriter, r *http.Request, err error) {
-			platform.WriteError(w, r, httpError(err)) // the registry's errors become statuses in one place
+			edge.WriteError(w, r, httpError(err)) // the registry's errors become statuses in one place
 		},
 	})
 	// A base64 icon in JSON takes 4/3 of its size; leave room for the rest of the body.
 	upsertLimit := cfg.Icons.MaxBytes*4/3 + 64<<10
-	h, err := platform.NewHandler(platform.HandlerOptions{
+	h, err := edge.NewHandler(edge.HandlerOptions{
 		SpecYAML: openapi.RegistryYAML, AdminKey: cfg.AdminAPIKey,
 		TrustedProxies: cfg.HTTP.TrustedProxies, TrustTraceParent: cfg.HTTP.TrustTraceParent, CORS: cfg.HTTP.CORS, Tracer: opts.Tracer(),
 		Metrics: promReg, Gatherer: promReg, Logger: opts.Logger,
-		Admit: map[string]platform.Admission{ // every request of every route, per client IP
-			"*": platform.ClientAdmission(ratelimit.New(cfg.Limits.PerIP), cfg.Limits.IPv6Prefix, "requests per client IP", reg.metrics.rateLimited.Inc),
+		Admit: map[string]edge.Admission{ // every request of every route, per client IP
+			"*": edge.ClientAdmission(ratelimit.New(cfg.Limits.PerIP), cfg.Limits.IPv6Prefix, "requests per client IP", reg.metrics.rateLimited.Inc),
 		},
 		BodyLimits: map[string]int64{
 			"POST /tokens":                upsertLimit,
 			"POST /tokens/{address}/icon": cfg.Icons.MaxBytes + 64<<10,
 		},
 		API: func(r chi.Router) {
-			registryapi.HandlerWithOptions(strict, registryapi.ChiServerOptions{BaseRouter: r, ErrorHandlerFunc: platform.RequestErrorHandler})
+			registryserver.HandlerWithOptions(strict, registryserver.ChiServerOptions{BaseRouter: r, ErrorHandlerFunc: edge.RequestErrorHandler})
 		},
 		Static: func(r chi.Router) {
 			if cfg.Icons.Serve {
@@ -165,7 +165,7 @@ func (s *Service) Close() {
 // Run listens on PORT and serves until ctx is done.
 func (s *Service) Run(ctx context.Context) error {
 	s.Registry.log.Info("registry ready", "chainId", s.Registry.chainID, "tokens", s.Registry.Count())
-	return platform.ListenAndServe(ctx, "registry", s.cfg.HTTP.Port, s.handler, s.cfg.HTTP.ShutdownGrace)
+	return edge.ListenAndServe(ctx, "registry", s.cfg.HTTP.Port, s.handler, s.cfg.HTTP.ShutdownGrace)
 }
 
 // iconHandler serves stored icons. Only names of the stored form are looked up, so no request
@@ -174,12 +174,12 @@ func iconHandler(store backend) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		name := chi.URLParam(r, "file")
 		if !iconFilePattern.MatchString(name) {
-			platform.WriteError(w, r, platform.Errorf(http.StatusNotFound, platform.CodeNotFound, "no such icon"))
+			edge.WriteError(w, r, edge.Errorf(http.StatusNotFound, edge.CodeNotFound, "no such icon"))
 			return
 		}
 		f, modified, err := store.icon(r.Context(), name)
 		if err != nil {
-			platform.WriteError(w, r, platform.Errorf(http.StatusNotFound, platform.CodeNotFound, "no such icon"))
+			edge.WriteError(w, r, edge.Errorf(http.StatusNotFound, edge.CodeNotFound, "no such icon"))
 			return
 		}
 		defer f.Close()

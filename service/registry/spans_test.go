@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/seed018cc74c/vaultd/gen/registryapi"
-	"github.com/seed018cc74c/vaultd/service/kit/platform/otlptest"
+	"github.com/seed018cc74c/vaultd/service/edge/otlptest"
 	"github.com/seed018cc74c/vaultd/service/registry"
 )
 

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/seed018cc74c/vaultd/gen/registryapi"
-	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
+	"github.com/seed018cc74c/vaultd/service/edge/edgetest"
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb/sqldbtest"
 )
 
@@ -150,7 +150,7 @@ func TestTokenListReplicas(t *testing.T) {
 	var etag string
 	for i, s := range replicas {
 		// A replica follows the others' writes asynchronously: wait for it to hold the last.
-		platformtest.WaitFor(t, "replica to serve 2.0.0", func() bool { v, _ := listVersion(t, s); return v == "2.0.0" })
+		edgetest.WaitFor(t, "replica to serve 2.0.0", func() bool { v, _ := listVersion(t, s); return v == "2.0.0" })
 		_, e := listVersion(t, s)
 		if etag == "" {
 			etag = e

@@ -25,7 +25,7 @@ import (
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
-	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
+	"github.com/seed018cc74c/vaultd/service/edge/edgetest"
 	"github.com/seed018cc74c/vaultd/service/kit/redistest"
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb/sqldbtest"
 	"github.com/seed018cc74c/vaultd/service/kit/webhook"
@@ -138,7 +138,7 @@ func TestAnOperatorReplacesAStuckTransaction(t *testing.T) {
 	nonce := relayertest.PendingOperatorNonce(t, c)
 	c.PauseSealing()
 	answer := revealAsync(t, s, req)
-	platformtest.WaitFor(t, "the reveal in the pool", func() bool { return relayertest.PendingOperatorNonce(t, c) == nonce+1 })
+	edgetest.WaitFor(t, "the reveal in the pool", func() bool { return relayertest.PendingOperatorNonce(t, c) == nonce+1 })
 	if r, err := s.Client.ReplaceTransactionWithResponse(ctx, int64(nonce+1), &relayerapi.ReplaceTransactionParams{Wallet: c.Accounts.Operator.Address.Hex()}, bearer(adminKey)); err != nil || r.StatusCode() != 404 {
 		t.Fatalf("replace at a nonce with nothing in flight: %v %d %s", err, r.StatusCode(), r.Body)
 	}
@@ -147,7 +147,7 @@ func TestAnOperatorReplacesAStuckTransaction(t *testing.T) {
 		t.Fatalf("replace: %v %s", err, r.Body)
 	}
 	first := r.JSON202.Replacing
-	platformtest.WaitFor(t, "the replacement", func() bool { return strings.Contains(scrape(t, s), "vaultd_relayer_transaction_replacements_total 1") })
+	edgetest.WaitFor(t, "the replacement", func() bool { return strings.Contains(scrape(t, s), "vaultd_relayer_transaction_replacements_total 1") })
 	c.ResumeSealing()
 	mined := <-answer
 	if mined.JSON200 == nil || mined.JSON200.TxHash == first {
@@ -218,7 +218,7 @@ func revealMined(t *testing.T, s *relayertest.Server, req relayerapi.RevealReque
 	}
 	relayertest.WantCode(t, "a reveal", r, 504, "TX_PENDING")
 	var st relayerapi.RevealStatus
-	platformtest.WaitFor(t, "the reveal to be mined", func() bool {
+	edgetest.WaitFor(t, "the reveal to be mined", func() bool {
 		st = relayertest.Status(t, s, req)
 		return st.State == "mined"
 	})
@@ -262,7 +262,7 @@ func cancelAStuckReveal(t *testing.T, c *devchain.Chain, a, b *relayertest.Serve
 	nonce := relayertest.PendingOperatorNonce(t, c)
 	c.PauseSealing()
 	answer := revealAsync(t, a, req)
-	platformtest.WaitFor(t, "the reveal in the pool", func() bool { return relayertest.PendingOperatorNonce(t, c) == nonce+1 })
+	edgetest.WaitFor(t, "the reveal in the pool", func() bool { return relayertest.PendingOperatorNonce(t, c) == nonce+1 })
 	ours := c.Accounts.Operator.Address.Hex()
 	fleet, err := b.Client.GetFleetWithResponse(ctx, bearer(adminKey))
 	if err != nil || fleet.JSON200 == nil {
@@ -301,9 +301,9 @@ func cancelAStuckReveal(t *testing.T, c *devchain.Chain, a, b *relayertest.Serve
 	if err != nil || r.JSON202 == nil || r.JSON202.Nonce != int64(nonce) {
 		t.Fatalf("cancel: %v %s", err, r.Body)
 	}
-	platformtest.WaitFor(t, "the cancel sent", func() bool { return strings.Contains(scrape(t, a), "vaultd_relayer_transaction_replacements_total 1") })
+	edgetest.WaitFor(t, "the cancel sent", func() bool { return strings.Contains(scrape(t, a), "vaultd_relayer_transaction_replacements_total 1") })
 	c.ResumeSealing()
-	platformtest.WaitFor(t, "the cancel mined", func() bool { return relayertest.OperatorNonce(t, c) == nonce+1 })
+	edgetest.WaitFor(t, "the cancel mined", func() bool { return relayertest.OperatorNonce(t, c) == nonce+1 })
 	head, err := c.Client().BlockNumber(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -322,7 +322,7 @@ func cancelAStuckReveal(t *testing.T, c *devchain.Chain, a, b *relayertest.Serve
 	if tx.Hash() == common.HexToHash(r.JSON202.Replacing) || *tx.To() != c.Accounts.Operator.Address || tx.Value().Sign() != 0 || len(tx.Data()) != 0 || tx.Nonce() != nonce {
 		t.Fatalf("the transaction mined at the nonce: %+v", tx)
 	}
-	platformtest.WaitFor(t, "the cancelled reveal's status", func() bool { return relayertest.Status(t, a, req).State == "unknown" })
+	edgetest.WaitFor(t, "the cancelled reveal's status", func() bool { return relayertest.Status(t, a, req).State == "unknown" })
 	if st := relayertest.Status(t, b, req); st.State != "unknown" {
 		t.Fatalf("the cancelled reveal's status at the other replica: %+v", st)
 	}
@@ -370,7 +370,7 @@ func TestAReplacementAtTheFeeCapIsRefused(t *testing.T) {
 	nonce := relayertest.PendingOperatorNonce(t, c)
 	c.PauseSealing()
 	answer := revealAsync(t, s, req)
-	platformtest.WaitFor(t, "the reveal in the pool", func() bool { return relayertest.PendingOperatorNonce(t, c) == nonce+1 })
+	edgetest.WaitFor(t, "the reveal in the pool", func() bool { return relayertest.PendingOperatorNonce(t, c) == nonce+1 })
 	cancel, err := s.Client.CancelTransactionWithResponse(ctx, int64(nonce), &relayerapi.CancelTransactionParams{Wallet: c.Accounts.Operator.Address.Hex()}, bearer(adminKey))
 	if err != nil || cancel.JSON409 == nil || cancel.JSON409.Code != "NOT_REPLACEABLE" {
 		t.Fatalf("cancel at the fee cap: %v %d %s", err, cancel.StatusCode(), cancel.Body)
@@ -416,7 +416,7 @@ func TestAPausedReplicaSignsNoRevealItWaitedFor(t *testing.T) {
 		t.Fatal(err)
 	}
 	answer := revealAsync(t, s, req)
-	platformtest.WaitFor(t, "the reveal waiting on the other replica's claim", func() bool {
+	edgetest.WaitFor(t, "the reveal waiting on the other replica's claim", func() bool {
 		for _, sp := range spans.Ended() {
 			for _, a := range sp.Attributes() {
 				if sp.Name() == "claim" && a.Key == "vaultd.claimed" && !a.Value.AsBool() {
@@ -500,7 +500,7 @@ func TestTheRelayerTellsItsWebhooks(t *testing.T) {
 	s.Client.PauseWithResponse(ctx, bearer(adminKey))
 	s.Client.ResumeWithResponse(ctx, bearer(adminKey))
 	want := map[string]bool{"reveal.sent": true, "reveal.mined": true, "wallet.balance_low": true, "replica.paused": true, "replica.resumed": true}
-	platformtest.WaitFor(t, "the webhooks", func() bool { return len(h.types()) >= len(want) })
+	edgetest.WaitFor(t, "the webhooks", func() bool { return len(h.types()) >= len(want) })
 	time.Sleep(300 * time.Millisecond) // nothing more arrives
 	got := h.types()
 	if len(got) != len(want) {
@@ -564,7 +564,7 @@ func TestTheOperatorsRoutesHaveNoPublicSpelling(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	url, adminURL, _ := platformtest.ServeSplit(t, svc.Handler(), svc.Start, svc.Close)
+	url, adminURL, _ := edgetest.ServeSplit(t, svc.Handler(), svc.Start, svc.Close)
 	do := func(base, method, path, body string) (int, []byte) {
 		t.Helper()
 		req, err := http.NewRequest(method, base+path, strings.NewReader(body))

@@ -12,23 +12,24 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
+	"github.com/seed018cc74c/vaultd/gen/relayerserver"
+	"github.com/seed018cc74c/vaultd/service/edge"
+	"github.com/seed018cc74c/vaultd/service/edge/paying"
 	"github.com/seed018cc74c/vaultd/service/kit/address"
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
-	"github.com/seed018cc74c/vaultd/service/kit/platform/paying"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 )
 
 // api implements the generated strict server: the relayer's domain errors become HTTP answers
 // here (reasons), the shared layer's (rate limits, the balance gate, bad input) are answered by
-// platform.WriteError as they are.
+// edge.WriteError as they are.
 type api struct {
 	r       *Relayer
 	started time.Time
 }
 
-var _ relayerapi.StrictServerInterface = (*api)(nil)
+var _ relayerserver.StrictServerInterface = (*api)(nil)
 
-func (a *api) Reveal(ctx context.Context, req relayerapi.RevealRequestObject) (relayerapi.RevealResponseObject, error) {
+func (a *api) Reveal(ctx context.Context, req relayerserver.RevealRequestObject) (relayerserver.RevealResponseObject, error) {
 	if err := a.r.pause.Check(); err != nil {
 		return nil, err
 	}
@@ -39,22 +40,22 @@ func (a *api) Reveal(ctx context.Context, req relayerapi.RevealRequestObject) (r
 	if err != nil {
 		return nil, err // answered by the strict handler's one mapping (httpError)
 	}
-	return relayerapi.Reveal200JSONResponse{Body: res}, nil
+	return relayerserver.Reveal200JSONResponse{Body: res}, nil
 }
 
 // Quote answers the fee a reveal pays, signed (quotes.go). A standby answers too: the quote's
 // key and receiver are the fleet's, not a leased key's.
-func (a *api) Quote(ctx context.Context, req relayerapi.QuoteRequestObject) (relayerapi.QuoteResponseObject, error) {
+func (a *api) Quote(ctx context.Context, req relayerserver.QuoteRequestObject) (relayerserver.QuoteResponseObject, error) {
 	q, err := a.r.Quote(ctx, *req.Body)
 	if err != nil {
 		return nil, err
 	}
-	return relayerapi.Quote200JSONResponse{Body: q}, nil
+	return relayerserver.Quote200JSONResponse{Body: q}, nil
 }
 
 // GetReveal answers where a reveal stands, from the record the relayers share (sent.go): any
 // replica, standing by or not, answers for the whole fleet.
-func (a *api) GetReveal(ctx context.Context, req relayerapi.GetRevealRequestObject) (relayerapi.GetRevealResponseObject, error) {
+func (a *api) GetReveal(ctx context.Context, req relayerserver.GetRevealRequestObject) (relayerserver.GetRevealResponseObject, error) {
 	nullifier := common.HexToHash(req.Nullifier) // 0x and 64 hex digits: the document's pattern, checked before
 	o, err := a.r.sentTxs.status(ctx, nullifier)
 	if err != nil {
@@ -72,45 +73,45 @@ func (a *api) GetReveal(ctx context.Context, req relayerapi.GetRevealRequestObje
 	if st.State == stateReverted {
 		st.Reason = &o.reason
 	}
-	return relayerapi.GetReveal200JSONResponse{Body: st}, nil
+	return relayerserver.GetReveal200JSONResponse{Body: st}, nil
 }
 
 // Pause and Resume are the operator's switch of this replica (service/kit/pause).
-func (a *api) Pause(ctx context.Context, _ relayerapi.PauseRequestObject) (relayerapi.PauseResponseObject, error) {
+func (a *api) Pause(ctx context.Context, _ relayerserver.PauseRequestObject) (relayerserver.PauseResponseObject, error) {
 	st, err := a.r.pause.Set(ctx, true)
-	return relayerapi.Pause200JSONResponse{Body: toPauseState(st)}, err
+	return relayerserver.Pause200JSONResponse{Body: toPauseState(st)}, err
 }
 
-func (a *api) Resume(ctx context.Context, _ relayerapi.ResumeRequestObject) (relayerapi.ResumeResponseObject, error) {
+func (a *api) Resume(ctx context.Context, _ relayerserver.ResumeRequestObject) (relayerserver.ResumeResponseObject, error) {
 	st, err := a.r.pause.Set(ctx, false)
-	return relayerapi.Resume200JSONResponse{Body: toPauseState(st)}, err
+	return relayerserver.Resume200JSONResponse{Body: toPauseState(st)}, err
 }
 
 // GetTransactions lists what the operator wallet signed, from the relayer's record (sent.go).
-func (a *api) GetTransactions(ctx context.Context, req relayerapi.GetTransactionsRequestObject) (relayerapi.GetTransactionsResponseObject, error) {
+func (a *api) GetTransactions(ctx context.Context, req relayerserver.GetTransactionsRequestObject) (relayerserver.GetTransactionsResponseObject, error) {
 	if !a.r.isSet() {
 		return nil, keyUnavailable()
 	}
-	q := txmgr.PageQuery{State: string(platform.Value(req.Params.State)), Limit: 50}
+	q := txmgr.PageQuery{State: string(edge.Value(req.Params.State)), Limit: 50}
 	if req.Params.Limit != nil {
 		q.Limit = *req.Params.Limit
 	}
 	var err error
-	if q.Before, err = platform.PageBefore(req.Params.Cursor, txmgr.Newest); err != nil {
+	if q.Before, err = edge.PageBefore(req.Params.Cursor, txmgr.Newest); err != nil {
 		return nil, err
 	}
 	page, err := a.r.sentTxs.list(ctx, a.r.tx.From(), q)
 	if err != nil {
 		return nil, err
 	}
-	return relayerapi.GetTransactions200JSONResponse{Body: relayerapi.TransactionPage{
-		Transactions: toTransactions(page.Transactions), NextCursor: platform.PageCursor(page.Next)}}, nil
+	return relayerserver.GetTransactions200JSONResponse{Body: relayerapi.TransactionPage{
+		Transactions: toTransactions(page.Transactions), NextCursor: edge.PageCursor(page.Next)}}, nil
 }
 
 // GetFleet lists every replica's wallet and its transactions in flight, from the database the
 // relayers share (pause.Switch.Fleet, the record of what each wallet signed): any replica,
 // standing by or not, answers for the whole fleet.
-func (a *api) GetFleet(ctx context.Context, _ relayerapi.GetFleetRequestObject) (relayerapi.GetFleetResponseObject, error) {
+func (a *api) GetFleet(ctx context.Context, _ relayerserver.GetFleetRequestObject) (relayerserver.GetFleetResponseObject, error) {
 	replicas, err := a.r.pause.Fleet(ctx)
 	if err != nil {
 		return nil, err
@@ -124,7 +125,7 @@ func (a *api) GetFleet(ctx context.Context, _ relayerapi.GetFleetRequestObject) 
 		fleet.Replicas = append(fleet.Replicas, relayerapi.FleetReplica{Replica: rp.Replica, Wallet: rp.Wallet, Since: rp.Since,
 			Paused: rp.Paused, PausedSince: rp.PausedSince, Transactions: toTransactions(page.Transactions)})
 	}
-	return relayerapi.GetFleet200JSONResponse{Body: fleet}, nil
+	return relayerserver.GetFleet200JSONResponse{Body: fleet}, nil
 }
 
 // ReplaceTransaction and CancelTransaction are the operator's "speed up" and "cancel" of a
@@ -132,38 +133,38 @@ func (a *api) GetFleet(ctx context.Context, _ relayerapi.GetFleetRequestObject) 
 // (with a transfer of nothing to the wallet itself, for a cancel: the reveal it carried ends TX_CANCELLED and may be sent again).
 // The wallet named must be this replica's (409 WALLET_MISMATCH): nonce N of another is another
 // transaction.
-func (a *api) ReplaceTransaction(ctx context.Context, req relayerapi.ReplaceTransactionRequestObject) (relayerapi.ReplaceTransactionResponseObject, error) {
+func (a *api) ReplaceTransaction(ctx context.Context, req relayerserver.ReplaceTransactionRequestObject) (relayerserver.ReplaceTransactionResponseObject, error) {
 	if !a.r.isSet() {
 		return nil, keyUnavailable()
 	}
-	if err := platform.SameWallet(req.Params.Wallet, a.r.tx.From()); err != nil {
+	if err := edge.SameWallet(req.Params.Wallet, a.r.tx.From()); err != nil {
 		return nil, err
 	}
 	replacing, err := a.r.tx.Bump(uint64(req.Nonce))
-	return relayerapi.ReplaceTransaction202JSONResponse{Body: relayerapi.Replacing{Nonce: req.Nonce, Replacing: replacing.Hex()}}, err
+	return relayerserver.ReplaceTransaction202JSONResponse{Body: relayerapi.Replacing{Nonce: req.Nonce, Replacing: replacing.Hex()}}, err
 }
 
-func (a *api) CancelTransaction(ctx context.Context, req relayerapi.CancelTransactionRequestObject) (relayerapi.CancelTransactionResponseObject, error) {
+func (a *api) CancelTransaction(ctx context.Context, req relayerserver.CancelTransactionRequestObject) (relayerserver.CancelTransactionResponseObject, error) {
 	if !a.r.isSet() {
 		return nil, keyUnavailable()
 	}
-	if err := platform.SameWallet(req.Params.Wallet, a.r.tx.From()); err != nil {
+	if err := edge.SameWallet(req.Params.Wallet, a.r.tx.From()); err != nil {
 		return nil, err
 	}
 	replacing, err := a.r.tx.Cancel(uint64(req.Nonce))
-	return relayerapi.CancelTransaction202JSONResponse{Body: relayerapi.Replacing{Nonce: req.Nonce, Replacing: replacing.Hex()}}, err
+	return relayerserver.CancelTransaction202JSONResponse{Body: relayerapi.Replacing{Nonce: req.Nonce, Replacing: replacing.Hex()}}, err
 }
 
 // GetWallet is the operator wallet for its operator (gate.Wallet); a replica standing by has none.
-func (a *api) GetWallet(ctx context.Context, _ relayerapi.GetWalletRequestObject) (relayerapi.GetWalletResponseObject, error) {
+func (a *api) GetWallet(ctx context.Context, _ relayerserver.GetWalletRequestObject) (relayerserver.GetWalletResponseObject, error) {
 	if !a.r.isSet() {
 		return nil, keyUnavailable()
 	}
 	next, _ := a.r.tx.State()
-	return relayerapi.GetWallet200JSONResponse{Body: toWallet(a.r.gate.Wallet(ctx, next))}, nil
+	return relayerserver.GetWallet200JSONResponse{Body: toWallet(a.r.gate.Wallet(ctx, next))}, nil
 }
 
-func (a *api) GetHealth(ctx context.Context, req relayerapi.GetHealthRequestObject) (relayerapi.GetHealthResponseObject, error) {
+func (a *api) GetHealth(ctx context.Context, req relayerserver.GetHealthRequestObject) (relayerserver.GetHealthResponseObject, error) {
 	if !a.r.isSet() {
 		return a.standbyHealth(), nil
 	}
@@ -185,15 +186,15 @@ func (a *api) GetHealth(ctx context.Context, req relayerapi.GetHealthRequestObje
 	if !open || !reachable || !a.r.holdsKey() {
 		h.Status = relayerapi.Degraded
 	}
-	return relayerapi.GetHealth200JSONResponse{Body: h}, nil
+	return relayerserver.GetHealth200JSONResponse{Body: h}, nil
 }
 
 // GetReady is the readiness probe: 503 while the gate is closed, the spend limit reached or the
 // chain unreachable. It is
 // answered, not logged, however often a load balancer asks.
-func (a *api) GetReady(ctx context.Context, req relayerapi.GetReadyRequestObject) (relayerapi.GetReadyResponseObject, error) {
+func (a *api) GetReady(ctx context.Context, req relayerserver.GetReadyRequestObject) (relayerserver.GetReadyResponseObject, error) {
 	if a.r.pause.State().Paused {
-		return relayerapi.GetReady503JSONResponse{Body: relayerapi.NotReadyError{Code: platform.CodePaused, Error: "an operator paused this replica"}}, nil
+		return relayerserver.GetReady503JSONResponse{Body: relayerapi.NotReadyError{Code: edge.CodePaused, Error: "an operator paused this replica"}}, nil
 	}
 	if !a.r.isSet() {
 		return standbyReady(), nil
@@ -201,19 +202,19 @@ func (a *api) GetReady(ctx context.Context, req relayerapi.GetReadyRequestObject
 	_, open, reachable := a.r.gate.State()
 	switch {
 	case !reachable:
-		return relayerapi.GetReady503JSONResponse{Body: relayerapi.NotReadyError{Code: platform.CodeChainUnavailable, Error: "the chain is unreachable"}}, nil
+		return relayerserver.GetReady503JSONResponse{Body: relayerapi.NotReadyError{Code: edge.CodeChainUnavailable, Error: "the chain is unreachable"}}, nil
 	case !open:
-		return relayerapi.GetReady503JSONResponse{Body: relayerapi.NotReadyError{Code: CodeOperatorBalanceLow, Error: "the operator balance is under MIN_OPERATOR_BALANCE"}}, nil
+		return relayerserver.GetReady503JSONResponse{Body: relayerapi.NotReadyError{Code: CodeOperatorBalanceLow, Error: "the operator balance is under MIN_OPERATOR_BALANCE"}}, nil
 	case a.r.gate.SpendReached():
-		return relayerapi.GetReady503JSONResponse{Body: relayerapi.NotReadyError{Code: CodeSpendLimitReached, Error: "the operator has spent OPERATOR_SPEND_LIMIT for now"}}, nil
+		return relayerserver.GetReady503JSONResponse{Body: relayerapi.NotReadyError{Code: CodeSpendLimitReached, Error: "the operator has spent OPERATOR_SPEND_LIMIT for now"}}, nil
 	case !a.r.holdsKey():
-		return relayerapi.GetReady503JSONResponse{Body: relayerapi.NotReadyError{Code: CodeOperatorKeyUnavailable, Error: "this replica's lease of its operator key lapsed"}}, nil
+		return relayerserver.GetReady503JSONResponse{Body: relayerapi.NotReadyError{Code: CodeOperatorKeyUnavailable, Error: "this replica's lease of its operator key lapsed"}}, nil
 	}
-	return relayerapi.GetReady200JSONResponse{Body: relayerapi.Ready{Ready: true}}, nil
+	return relayerserver.GetReady200JSONResponse{Body: relayerapi.Ready{Ready: true}}, nil
 }
 
 // reasons is the one table from the relayer's reasons (errors.go) to HTTP statuses and codes.
-var reasons = platform.Answers[Reason]{
+var reasons = edge.Answers[Reason]{
 	NullifierUsed:    {Status: http.StatusConflict, Code: CodeNullifierUsed},
 	UnknownRoot:      {Status: http.StatusUnprocessableEntity, Code: CodeUnknownRoot},
 	InvalidProof:     {Status: http.StatusUnprocessableEntity, Code: CodeInvalidProof},
@@ -221,15 +222,15 @@ var reasons = platform.Answers[Reason]{
 	SignalMismatch:   {Status: http.StatusUnprocessableEntity, Code: CodeSignalMismatch},
 	RevealRejected:   {Status: http.StatusUnprocessableEntity, Code: CodeRevealRejected},
 	RootExpiring:     {Status: http.StatusConflict, Code: CodeRootExpiring},
-	ChainUnavailable: {Status: http.StatusBadGateway, Code: platform.CodeChainUnavailable},
+	ChainUnavailable: {Status: http.StatusBadGateway, Code: edge.CodeChainUnavailable},
 	TxPending:        {Status: http.StatusGatewayTimeout, Code: CodeTxPending},
 	TxReverted:       {Status: http.StatusUnprocessableEntity, Code: CodeTxReverted},
 
 	OperatorKeyUnavailable: {Status: http.StatusServiceUnavailable, Code: CodeOperatorKeyUnavailable},
 	TxCancelled:            {Status: http.StatusServiceUnavailable, Code: CodeTxCancelled},
 	RecipientNotAllowed:    {Status: http.StatusBadRequest, Code: CodeRecipientNotAllowed},
-	InvalidInput:           {Status: http.StatusBadRequest, Code: platform.CodeInvalidRequest},
-	ClaimsUnavailable:      {Status: http.StatusServiceUnavailable, Code: platform.CodeUnavailable},
+	InvalidInput:           {Status: http.StatusBadRequest, Code: edge.CodeInvalidRequest},
+	ClaimsUnavailable:      {Status: http.StatusServiceUnavailable, Code: edge.CodeUnavailable},
 
 	PaymentRequired:     {Status: http.StatusPaymentRequired, Code: CodePaymentRequired},
 	FeesNotAccepted:     {Status: http.StatusUnprocessableEntity, Code: CodeFeesNotAccepted},
@@ -275,32 +276,32 @@ func httpError(err error) error {
 }
 
 // GetSponsor is the account of the sponsor whose key the request carries (a revoked one's too).
-func (a *api) GetSponsor(ctx context.Context, _ relayerapi.GetSponsorRequestObject) (relayerapi.GetSponsorResponseObject, error) {
+func (a *api) GetSponsor(ctx context.Context, _ relayerserver.GetSponsorRequestObject) (relayerserver.GetSponsorResponseObject, error) {
 	sp, err := a.r.sponsorByKey(ctx, sponsorKeyOf(ctx))
 	if err != nil {
 		return nil, err
 	}
-	return relayerapi.GetSponsor200JSONResponse{Body: toSponsor(sp)}, nil
+	return relayerserver.GetSponsor200JSONResponse{Body: toSponsor(sp)}, nil
 }
 
 // CreateSponsor, ListSponsors, CreditSponsor and RevokeSponsor are the operator's routes of the
 // sponsors who pay ahead (sponsors.go).
-func (a *api) CreateSponsor(ctx context.Context, req relayerapi.CreateSponsorRequestObject) (relayerapi.CreateSponsorResponseObject, error) {
+func (a *api) CreateSponsor(ctx context.Context, req relayerserver.CreateSponsorRequestObject) (relayerserver.CreateSponsorResponseObject, error) {
 	var signer common.Address
 	if s := req.Body.VoucherSigner; s != nil {
 		var err error
 		if signer, err = address.ParseChecksummed(*s); err != nil || signer == (common.Address{}) {
-			return nil, platform.InvalidRequest("voucherSigner: not a valid address")
+			return nil, edge.InvalidRequest("voucherSigner: not a valid address")
 		}
 	}
 	sp, key, err := a.r.sponsors.create(ctx, req.Body.Name, signer)
 	if err != nil {
 		return nil, err
 	}
-	return relayerapi.CreateSponsor201JSONResponse{Body: relayerapi.SponsorCreated{Sponsor: toSponsor(sp), Key: key}}, nil
+	return relayerserver.CreateSponsor201JSONResponse{Body: relayerapi.SponsorCreated{Sponsor: toSponsor(sp), Key: key}}, nil
 }
 
-func (a *api) ListSponsors(ctx context.Context, _ relayerapi.ListSponsorsRequestObject) (relayerapi.ListSponsorsResponseObject, error) {
+func (a *api) ListSponsors(ctx context.Context, _ relayerserver.ListSponsorsRequestObject) (relayerserver.ListSponsorsResponseObject, error) {
 	list, err := a.r.sponsors.list(ctx)
 	if err != nil {
 		return nil, err
@@ -309,13 +310,13 @@ func (a *api) ListSponsors(ctx context.Context, _ relayerapi.ListSponsorsRequest
 	for i, sp := range list {
 		out.Sponsors[i] = toSponsor(sp)
 	}
-	return relayerapi.ListSponsors200JSONResponse{Body: out}, nil
+	return relayerserver.ListSponsors200JSONResponse{Body: out}, nil
 }
 
-func (a *api) CreditSponsor(ctx context.Context, req relayerapi.CreditSponsorRequestObject) (relayerapi.CreditSponsorResponseObject, error) {
+func (a *api) CreditSponsor(ctx context.Context, req relayerserver.CreditSponsorRequestObject) (relayerserver.CreditSponsorResponseObject, error) {
 	amount, ok := new(big.Int).SetString(req.Body.Amount, 10)
 	if !ok || amount.Sign() <= 0 || amount.Cmp(maxUint256) > 0 {
-		return nil, platform.InvalidRequest("amount must be a decimal integer of wei from 1 to 2^256-1")
+		return nil, edge.InvalidRequest("amount must be a decimal integer of wei from 1 to 2^256-1")
 	}
 	key := ""
 	if req.Params.IdempotencyKey != nil {
@@ -325,21 +326,21 @@ func (a *api) CreditSponsor(ctx context.Context, req relayerapi.CreditSponsorReq
 	if err != nil {
 		return nil, noSponsor(err)
 	}
-	return relayerapi.CreditSponsor200JSONResponse{Body: toSponsor(sp)}, nil
+	return relayerserver.CreditSponsor200JSONResponse{Body: toSponsor(sp)}, nil
 }
 
-func (a *api) RevokeSponsor(ctx context.Context, req relayerapi.RevokeSponsorRequestObject) (relayerapi.RevokeSponsorResponseObject, error) {
+func (a *api) RevokeSponsor(ctx context.Context, req relayerserver.RevokeSponsorRequestObject) (relayerserver.RevokeSponsorResponseObject, error) {
 	sp, err := a.r.sponsors.revoke(ctx, req.Id)
 	if err != nil {
 		return nil, noSponsor(err)
 	}
-	return relayerapi.RevokeSponsor200JSONResponse{Body: toSponsor(sp)}, nil
+	return relayerserver.RevokeSponsor200JSONResponse{Body: toSponsor(sp)}, nil
 }
 
 // noSponsor answers an unknown sponsor's id 404.
 func noSponsor(err error) error {
 	if errors.Is(err, errNoSponsor) {
-		return platform.Errorf(http.StatusNotFound, platform.CodeNotFound, "no sponsor has that id")
+		return edge.Errorf(http.StatusNotFound, edge.CodeNotFound, "no sponsor has that id")
 	}
 	return err
 }

@@ -14,7 +14,7 @@ import (
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
-	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
+	"github.com/seed018cc74c/vaultd/service/edge/edgetest"
 	"github.com/seed018cc74c/vaultd/service/kit/redistest"
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb/sqldbtest"
 	"github.com/seed018cc74c/vaultd/service/relayer/relayertest"
@@ -110,7 +110,7 @@ func revertThenSendAgain(t *testing.T, c *devchain.Chain, a, b *relayertest.Serv
 		t.Fatal(err)
 	}
 	answer := revealAsync(t, a, req)
-	platformtest.WaitFor(t, "the reveal in the pool", func() bool { return relayertest.PendingOperatorNonce(t, c) == start+1 })
+	edgetest.WaitFor(t, "the reveal in the pool", func() bool { return relayertest.PendingOperatorNonce(t, c) == start+1 })
 	c.ResumeSealing()
 	relayertest.WantCode(t, "a reveal whose root left the history", <-answer, 422, "TX_REVERTED")
 	if st := relayertest.Status(t, b, req); st.State != "reverted" {
@@ -142,15 +142,15 @@ func TestARevealCancelledAfterARestartCanBeSentAgain(t *testing.T) {
 	if r, err := restarted.Client.CancelTransactionWithResponse(ctx, int64(nonce), &relayerapi.CancelTransactionParams{Wallet: c.Accounts.Operator.Address.Hex()}, bearer(adminKey)); err != nil || r.JSON202 == nil {
 		t.Fatalf("cancel after the restart: %v %s", err, r.Body)
 	}
-	platformtest.WaitFor(t, "the cancel sent", func() bool {
+	edgetest.WaitFor(t, "the cancel sent", func() bool {
 		return strings.Contains(scrape(t, restarted), "vaultd_relayer_transaction_replacements_total 1")
 	})
 	c.ResumeSealing()
-	platformtest.WaitFor(t, "the cancel mined", func() bool { return relayertest.OperatorNonce(t, c) == nonce+1 })
+	edgetest.WaitFor(t, "the cancel mined", func() bool { return relayertest.OperatorNonce(t, c) == nonce+1 })
 	for range 2 { // two more blocks: the cancel settles the reveal DISPLACED_AFTER_BLOCKS (3) deep
 		oneBlock(t, c)
 	}
-	platformtest.WaitFor(t, "the cancelled reveal's status", func() bool { return relayertest.Status(t, b, req).State == "unknown" })
+	edgetest.WaitFor(t, "the cancelled reveal's status", func() bool { return relayertest.Status(t, b, req).State == "unknown" })
 	if r := relayertest.Reveal(t, b, req); r.JSON200 == nil || !r.JSON200.Success {
 		t.Fatalf("the reveal sent again to another replica: %d %s", r.StatusCode(), r.Body)
 	}

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
-	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
+	"github.com/seed018cc74c/vaultd/service/edge/edgetest"
 	"github.com/seed018cc74c/vaultd/service/relayer/relayertest"
 )
 
@@ -30,7 +30,7 @@ func TestDashboardsUseRealMetrics(t *testing.T) {
 	_, paid := relayertest.Request(t, c, relayertest.User(c, 1), 5)
 	revealAs(t, s, paid, key) // the sponsor's balance and debits
 	exported := scrape(t, s)
-	found := platformtest.CheckDashboards(t, "../../dashboards", "vaultd_relayer_", exported)
+	found := edgetest.CheckDashboards(t, "../../dashboards", "vaultd_relayer_", exported)
 	if found < 10 {
 		t.Fatalf("only %d relayer metric references found in dashboards/", found)
 	}
@@ -46,7 +46,7 @@ func TestMetricsOfAReveal(t *testing.T) {
 	if r := relayertest.Reveal(t, s, req); r.StatusCode() != 200 {
 		t.Fatal(string(r.Body))
 	}
-	platformtest.WaitFor(t, "the balance refreshed after the reveal", func() bool {
+	edgetest.WaitFor(t, "the balance refreshed after the reveal", func() bool {
 		return !strings.Contains(scrape(t, s), "vaultd_relayer_operator_balance_ether 1000\n")
 	})
 	m := scrape(t, s)
@@ -69,6 +69,6 @@ func TestMetricsOfAReveal(t *testing.T) {
 		}
 	}
 	if !regexp.MustCompile(`vaultd_relayer_operator_balance_ether 999\.\d+`).MatchString(m) {
-		t.Errorf("operator balance after paying one reveal's gas:\n%s", platformtest.Grep(m, "operator_balance"))
+		t.Errorf("operator balance after paying one reveal's gas:\n%s", edgetest.Grep(m, "operator_balance"))
 	}
 }

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/seed018cc74c/vaultd/service/edge"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
 )
 
 // Reason is why the relayer refused a reveal, or why one did not complete, in the relayer's own
@@ -108,7 +108,7 @@ func revertReason(rev chain.Revert) string {
 // is answered with, from the tables the edge answers from (reasons, and paid for the refusals
 // shared with the faucet), so a span never names another code than the answer. The answer itself
 // (Retry-After, the transaction's hash) is built at the edge alone (api.go's httpError).
-func refusalOf(err error) *platform.Error {
+func refusalOf(err error) *edge.Error {
 	if e, ok := paid.Error(err); ok {
 		return e
 	}
@@ -116,5 +116,5 @@ func refusalOf(err error) *platform.Error {
 	if errors.As(err, &re) {
 		return reasons.Error(re.Reason, re.Message, nil)
 	}
-	return platform.AsError(err)
+	return edge.AsError(err)
 }

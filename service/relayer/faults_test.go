@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
+	"github.com/seed018cc74c/vaultd/service/edge/edgetest"
 	"github.com/seed018cc74c/vaultd/service/relayer/relayertest"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -59,7 +59,7 @@ func TestRevertOnChainIsNotRetried(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp := revealAsync(t, s, req)
-	platformtest.WaitFor(t, "the relayer's transaction in the pool", func() bool { return relayertest.PendingOperatorNonce(t, c) == start+1 })
+	edgetest.WaitFor(t, "the relayer's transaction in the pool", func() bool { return relayertest.PendingOperatorNonce(t, c) == start+1 })
 	c.ResumeSealing()
 	r := <-resp
 	relayertest.WantCode(t, "revealed meanwhile", r, 422, "TX_REVERTED")
@@ -89,7 +89,7 @@ func TestLingeringTransactionIsReplaced(t *testing.T) {
 	start := relayertest.OperatorNonce(t, c)
 	c.PauseSealing()
 	resp := revealAsync(t, s, req)
-	platformtest.WaitFor(t, "a replacement", func() bool { return strings.Contains(scrape(t, s), "vaultd_relayer_transaction_replacements_total 1") })
+	edgetest.WaitFor(t, "a replacement", func() bool { return strings.Contains(scrape(t, s), "vaultd_relayer_transaction_replacements_total 1") })
 	c.ResumeSealing()
 	r := <-resp
 	if r.StatusCode() != 200 {
@@ -130,7 +130,7 @@ func TestReceiptTimeoutIsTxPending(t *testing.T) {
 		t.Fatalf("the pending reveal's status: %+v", st)
 	}
 	c.ResumeSealing()
-	platformtest.WaitFor(t, "the late transaction to settle", func() bool {
+	edgetest.WaitFor(t, "the late transaction to settle", func() bool {
 		h, _ := s.Client.GetHealthWithResponse(ctx)
 		return h.JSON200.InFlight == 0 && relayertest.Status(t, s, req).State != "pending"
 	})
@@ -273,7 +273,7 @@ func TestANullifierSpentDuringTheChecksIsUsed(t *testing.T) {
 	_, req := relayertest.Request(t, c, relayertest.User(c, 0), 43)
 	proxy.SetRule(devchain.OnMethod("eth_estimateGas", devchain.Hold)) // the simulation, after check 1
 	first := revealAsync(t, s, req)
-	platformtest.WaitFor(t, "the simulation to wait", func() bool { return proxy.Counts()[devchain.Hold] > 0 })
+	edgetest.WaitFor(t, "the simulation to wait", func() bool { return proxy.Counts()[devchain.Hold] > 0 })
 	if r := relayertest.Reveal(t, other, req); r.StatusCode() != 200 {
 		t.Fatalf("the reveal at the other relayer: %d %s", r.StatusCode(), r.Body)
 	}
@@ -302,7 +302,7 @@ func TestRefusedSendIsNotCounted(t *testing.T) {
 func TestShutdownFinishesRevealsInFlight(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)
-	port := platformtest.FreePort(t)
+	port := edgetest.FreePort(t)
 	cfg, err := relayer.LoadConfig(relayertest.Env(t, c, map[string]string{"PORT": strconv.Itoa(port), "RECEIPT_TIMEOUT": "20s", "REPLACE_AFTER": "10s"}))
 	if err != nil {
 		t.Fatal(err)
@@ -317,14 +317,14 @@ func TestShutdownFinishesRevealsInFlight(t *testing.T) {
 	go func() { ran <- svc.Run(runCtx) }()
 	url := fmt.Sprintf("http://127.0.0.1:%d", port)
 	client, _ := relayerapi.NewClientWithResponses(url)
-	platformtest.WaitFor(t, "the relayer serving", func() bool { _, err := client.GetHealthWithResponse(ctx); return err == nil })
+	edgetest.WaitFor(t, "the relayer serving", func() bool { _, err := client.GetHealthWithResponse(ctx); return err == nil })
 	s := &relayertest.Server{Svc: svc, URL: url, Client: client}
 
 	_, req := relayertest.Request(t, c, relayertest.User(c, 0), 61)
 	start := relayertest.OperatorNonce(t, c)
 	c.PauseSealing()
 	pending := revealAsync(t, s, req)
-	platformtest.WaitFor(t, "the reveal in the pool", func() bool { return relayertest.PendingOperatorNonce(t, c) == start+1 })
+	edgetest.WaitFor(t, "the reveal in the pool", func() bool { return relayertest.PendingOperatorNonce(t, c) == start+1 })
 	stop() // SIGTERM
 	time.Sleep(100 * time.Millisecond)
 	c.ResumeSealing()
@@ -355,16 +355,16 @@ func TestStartAdoptsPoolTransactions(t *testing.T) {
 	if h.JSON200.InFlight != 1 || h.JSON200.NextNonce != int64(start+1) {
 		t.Fatalf("health with one operator transaction in the pool: %s", h.Body)
 	}
-	platformtest.WaitFor(t, "the lingering transaction replaced", func() bool {
+	edgetest.WaitFor(t, "the lingering transaction replaced", func() bool {
 		return strings.Contains(scrape(t, s), "vaultd_relayer_transaction_replacements_total 1")
 	})
 	pending := revealAsync(t, s, req)
-	platformtest.WaitFor(t, "the reveal in the pool", func() bool { return relayertest.PendingOperatorNonce(t, c) == start+2 })
+	edgetest.WaitFor(t, "the reveal in the pool", func() bool { return relayertest.PendingOperatorNonce(t, c) == start+2 })
 	c.ResumeSealing()
 	if r := <-pending; r.StatusCode() != 200 {
 		t.Fatalf("the reveal behind it: %d %s", r.StatusCode(), r.Body)
 	}
-	platformtest.WaitFor(t, "nothing in flight", func() bool {
+	edgetest.WaitFor(t, "nothing in flight", func() bool {
 		h, _ := s.Client.GetHealthWithResponse(ctx)
 		return h.JSON200.InFlight == 0
 	})
@@ -408,7 +408,7 @@ func TestNodeWithoutBlockReceipts(t *testing.T) {
 		}
 	}
 	if m := scrape(t, s); !strings.Contains(m, `vaultd_chain_call_errors_total{call="block_receipts"} 1`+"\n") {
-		t.Fatalf("eth_getBlockReceipts asked more than once after the node said it has none:\n%s", platformtest.Grep(m, "block_receipts"))
+		t.Fatalf("eth_getBlockReceipts asked more than once after the node said it has none:\n%s", edgetest.Grep(m, "block_receipts"))
 	}
 }
 
@@ -428,8 +428,8 @@ func TestIdleRelayerBarelyCallsTheChain(t *testing.T) {
 	// flight left the in-flight set; its last step gives the gate back the reveal's reservation,
 	// leaving the spend window at what the reveal paid.
 	paid, _ := new(big.Float).Quo(new(big.Float).SetInt(costOf(t, c, r.JSON200.TxHash)), big.NewFloat(1e18)).Float64()
-	platformtest.WaitFor(t, "the round that settled the reveal to end", func() bool {
-		got, ok := platformtest.SeriesValue(scrape(t, s), "vaultd_relayer_spend_window_ether")
+	edgetest.WaitFor(t, "the round that settled the reveal to end", func() bool {
+		got, ok := edgetest.SeriesValue(scrape(t, s), "vaultd_relayer_spend_window_ether")
 		return ok && got > paid*(1-1e-9) && got < paid*(1+1e-9)
 	})
 	counter.Take()
@@ -473,7 +473,7 @@ func TestRepeatAfterTxPendingNeverPaysTwice(t *testing.T) {
 		t.Fatalf("%d transactions sent for one nullifier across a restart", n-before)
 	}
 	c.ResumeSealing()
-	platformtest.WaitFor(t, "the reveal mined", func() bool { return relayertest.OperatorNonce(t, c) == before+1 })
+	edgetest.WaitFor(t, "the reveal mined", func() bool { return relayertest.OperatorNonce(t, c) == before+1 })
 	// Its outcome while the relayer still follows it, NULLIFIER_USED once it has settled (504
 	// TX_PENDING again while the receipt is not yet read: RECEIPT_TIMEOUT is 1 s here).
 	switch r := relayertest.Reveal(t, s, req); r.StatusCode() {
@@ -481,7 +481,7 @@ func TestRepeatAfterTxPendingNeverPaysTwice(t *testing.T) {
 	default:
 		relayertest.WantCode(t, "the same reveal once mined", r, 504, "TX_PENDING")
 	}
-	platformtest.WaitFor(t, "NULLIFIER_USED", func() bool { return relayertest.Reveal(t, s, req).StatusCode() == 409 })
+	edgetest.WaitFor(t, "NULLIFIER_USED", func() bool { return relayertest.Reveal(t, s, req).StatusCode() == 409 })
 	if n := relayertest.OperatorNonce(t, c); n != before+1 {
 		t.Fatalf("%d transactions mined for one nullifier", n-before)
 	}
@@ -492,14 +492,14 @@ func TestRepeatAfterTxPendingNeverPaysTwice(t *testing.T) {
 func TestRevealThroughAFallbackRPCEndpoint(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)
-	down := fmt.Sprintf("127.0.0.1:%d", platformtest.FreePort(t))
+	down := fmt.Sprintf("127.0.0.1:%d", edgetest.FreePort(t))
 	s := relayertest.Start(t, c, map[string]string{"RPC_URL": "http://" + down + "," + c.RPCURL})
 	_, req := relayertest.Request(t, c, relayertest.User(c, 0), 5)
 	if r := relayertest.Reveal(t, s, req); r.StatusCode() != 200 {
 		t.Fatalf("reveal through the fallback: %d %s", r.StatusCode(), r.Body)
 	}
 	if m := scrape(t, s); !strings.Contains(m, "vaultd_chain_endpoint 1\n") || !strings.Contains(m, "vaultd_chain_endpoint_switches_total 1\n") {
-		t.Fatalf("metrics:\n%s", platformtest.Grep(m, "vaultd_chain_endpoint"))
+		t.Fatalf("metrics:\n%s", edgetest.Grep(m, "vaultd_chain_endpoint"))
 	}
 }
 
@@ -515,7 +515,7 @@ func TestTheRPCEndpointFailsMidFlight(t *testing.T) {
 	start := relayertest.OperatorNonce(t, c)
 	c.PauseSealing()
 	resp := revealAsync(t, s, req)
-	platformtest.WaitFor(t, "the relayer's transaction in the pool", func() bool { return relayertest.PendingOperatorNonce(t, c) == start+1 })
+	edgetest.WaitFor(t, "the relayer's transaction in the pool", func() bool { return relayertest.PendingOperatorNonce(t, c) == start+1 })
 	first.SetRule(devchain.OnMethod("*", devchain.Refuse)) // the endpoint in use is down: 502
 	c.ResumeSealing()
 	if r := <-resp; r.StatusCode() != 200 {
@@ -525,7 +525,7 @@ func TestTheRPCEndpointFailsMidFlight(t *testing.T) {
 		t.Fatalf("operator sent %d transactions, want exactly 1", n-start)
 	}
 	if m := scrape(t, s); !strings.Contains(m, "vaultd_chain_endpoint 1\n") {
-		t.Fatalf("metrics:\n%s", platformtest.Grep(m, "vaultd_chain_endpoint"))
+		t.Fatalf("metrics:\n%s", edgetest.Grep(m, "vaultd_chain_endpoint"))
 	}
 }
 

@@ -18,7 +18,7 @@ import (
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
-	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
+	"github.com/seed018cc74c/vaultd/service/edge/edgetest"
 	"github.com/seed018cc74c/vaultd/service/relayer"
 	"github.com/seed018cc74c/vaultd/service/relayer/relayertest"
 	"github.com/seed018cc74c/vaultd/service/vault/card"
@@ -160,7 +160,7 @@ func TestAQuotedFeeRevealPaysTheRecipientAndTheReceiver(t *testing.T) {
 	relayertest.WantCode(t, "the same reveal again", relayertest.Reveal(t, s, req), 409, "NULLIFIER_USED")
 	earned := func() float64 {
 		t.Helper()
-		f, _ := platformtest.SeriesValue(scrape(t, s), `vaultd_relayer_fees_earned_total{token="`+token.Hex()+`"}`)
+		f, _ := edgetest.SeriesValue(scrape(t, s), `vaultd_relayer_fees_earned_total{token="`+token.Hex()+`"}`)
 		return f
 	}
 	if got, want := earned(), float64(fee.Int64()); got != want {
@@ -554,7 +554,7 @@ func TestQuotesShareTheChainsFigures(t *testing.T) {
 	}
 	want := new(big.Int).Add(after.BaseFee, tip).String()
 	var got string
-	platformtest.WaitFor(t, "a quote at block "+after.Number.String()+"'s base fee", func() bool {
+	edgetest.WaitFor(t, "a quote at block "+after.Number.String()+"'s base fee", func() bool {
 		got = mustQuote(t, s, token, feeCard).FeePerGas
 		return got == want
 	})
@@ -640,8 +640,8 @@ func TestAFeeRevealRepeatedAfterARestartNeverPaysTwice(t *testing.T) {
 		t.Fatalf("%d transactions sent for one fee-paying nullifier across a restart", n-before)
 	}
 	c.ResumeSealing()
-	platformtest.WaitFor(t, "the reveal mined", func() bool { return relayertest.OperatorNonce(t, c) == before+1 })
-	platformtest.WaitFor(t, "NULLIFIER_USED", func() bool { return relayertest.Reveal(t, s, req).StatusCode() == 409 })
+	edgetest.WaitFor(t, "the reveal mined", func() bool { return relayertest.OperatorNonce(t, c) == before+1 })
+	edgetest.WaitFor(t, "NULLIFIER_USED", func() bool { return relayertest.Reveal(t, s, req).StatusCode() == 409 })
 	if n := relayertest.OperatorNonce(t, c); n != before+1 {
 		t.Fatalf("%d transactions mined for one nullifier", n-before)
 	}

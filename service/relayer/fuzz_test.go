@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
+	"github.com/seed018cc74c/vaultd/service/edge"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
 
@@ -25,7 +25,7 @@ func FuzzParseRequest(f *testing.F) {
 		}
 		in, err := parse(req)
 		if err != nil {
-			var e *platform.Error
+			var e *edge.Error
 			if !errors.As(httpError(err), &e) || (e.Status != http.StatusBadRequest && e.Status != http.StatusUnprocessableEntity) {
 				t.Fatalf("parse refused with %v", err)
 			}

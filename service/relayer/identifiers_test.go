@@ -9,9 +9,9 @@ import (
 
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
-	"github.com/seed018cc74c/vaultd/service/kit/platform/otlptest"
-	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
+	"github.com/seed018cc74c/vaultd/service/edge"
+	"github.com/seed018cc74c/vaultd/service/edge/edgetest"
+	"github.com/seed018cc74c/vaultd/service/edge/otlptest"
 	"github.com/seed018cc74c/vaultd/service/relayer"
 	"github.com/seed018cc74c/vaultd/service/relayer/relayertest"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
@@ -26,16 +26,16 @@ func TestRefusalsNameNoIdentifiers(t *testing.T) {
 	c := devchaintest.Start(t)
 	rx := otlptest.Start(t)
 	tp := rx.Provider(t, "relayer", nil)
-	logs := &platformtest.Logs{}
+	logs := &edgetest.Logs{}
 	cfg, err := relayer.LoadConfig(relayertest.Env(t, c, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc, err := relayer.New(ctx, cfg, relayer.Options{Traces: tp, Logger: platform.NewLogger(logs, slog.LevelDebug, "relayer")})
+	svc, err := relayer.New(ctx, cfg, relayer.Options{Traces: tp, Logger: edge.NewLogger(logs, slog.LevelDebug, "relayer")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	url, _ := platformtest.Serve(t, svc.Handler(), svc.Start, svc.Close)
+	url, _ := edgetest.Serve(t, svc.Handler(), svc.Start, svc.Close)
 	client, _ := relayerapi.NewClientWithResponses(url)
 
 	_, spent := relayertest.Request(t, c, relayertest.User(c, 0), 8)

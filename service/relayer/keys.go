@@ -13,9 +13,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/seed018cc74c/vaultd/service/edge"
 	"github.com/seed018cc74c/vaultd/service/kit/gate"
 	"github.com/seed018cc74c/vaultd/service/kit/lease"
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 )
 
@@ -48,7 +48,7 @@ func leaseOperatorKey(ctx context.Context, rdb *redis.Client, keys []*ecdsa.Priv
 		byName[names[i]] = k
 	}
 	ol := &operatorLease{}
-	cfg := lease.Config{Prefix: leasePrefix, Owner: platform.Instance(), TTL: ttl, Logger: log,
+	cfg := lease.Config{Prefix: leasePrefix, Owner: edge.Instance(), TTL: ttl, Logger: log,
 		OnAcquire: func(e int64) {
 			epoch.Set(float64(e))
 			if tx := ol.tx.Load(); tx != nil { // taken again after it lapsed: catch up with the wallet
@@ -110,5 +110,5 @@ func sharedBudget(rdb *redis.Client, prefix string) gate.Shared {
 	if rdb == nil {
 		return nil
 	}
-	return gate.NewSharedRedis(rdb, prefix, platform.Instance(), 10*time.Minute)
+	return gate.NewSharedRedis(rdb, prefix, edge.Instance(), 10*time.Minute)
 }

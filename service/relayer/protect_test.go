@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
+	"github.com/seed018cc74c/vaultd/service/edge/edgetest"
 	"github.com/seed018cc74c/vaultd/service/kit/redistest"
 	"github.com/seed018cc74c/vaultd/service/relayer/relayertest"
 
@@ -92,14 +92,14 @@ func TestRecipientAndTotalLimits(t *testing.T) {
 	metrics := scrape(t, s)
 	for _, want := range []string{`vaultd_relayer_rate_limited_total{limit="recipient"} 1`, `vaultd_relayer_rate_limited_total{limit="total"} 1`} {
 		if !strings.Contains(metrics, want+"\n") {
-			t.Errorf("metrics lack %s:\n%s", want, platformtest.Grep(metrics, "rate_limited"))
+			t.Errorf("metrics lack %s:\n%s", want, edgetest.Grep(metrics, "rate_limited"))
 		}
 	}
 }
 
 // logCapture collects the log lines of a relayer a test starts with its logger (the process's
 // default logger is not touched: tests run in parallel).
-type logCapture = platformtest.Logs
+type logCapture = edgetest.Logs
 
 // An operator funded below the threshold gets 503 with Retry-After, one trip and one alert line
 // however many requests come; funding it reopens the gate within a poll.
@@ -180,7 +180,7 @@ func fund(t testing.TB, c *devchain.Chain, to common.Address, ether *big.Int) {
 	}
 }
 
-func scrape(t testing.TB, s *relayertest.Server) string { return platformtest.Scrape(t, s.URL) }
+func scrape(t testing.TB, s *relayertest.Server) string { return edgetest.Scrape(t, s.URL) }
 
 func TestHealth(t *testing.T) {
 	t.Parallel()
@@ -322,7 +322,7 @@ func TestInFlightCostIsReserved(t *testing.T) {
 	start := relayertest.OperatorNonce(t, c)
 	c.PauseSealing()
 	pending := revealAsync(t, s, first)
-	platformtest.WaitFor(t, "the first reveal in the pool", func() bool { return relayertest.PendingOperatorNonce(t, c) == start+1 })
+	edgetest.WaitFor(t, "the first reveal in the pool", func() bool { return relayertest.PendingOperatorNonce(t, c) == start+1 })
 	resp := relayertest.Reveal(t, s, second)
 	relayertest.WantCode(t, "second reveal while the first is in flight", resp, 503, "OPERATOR_BALANCE_LOW")
 	c.ResumeSealing()
@@ -345,7 +345,7 @@ func TestGateIsCheckedAgainAtTheSend(t *testing.T) {
 
 	proxy.SetRule(devchain.OnMethod("eth_call", devchain.Hold)) // both requests get past the gate and wait in the chain checks
 	a, b := revealAsync(t, s, first), revealAsync(t, s, second)
-	platformtest.WaitFor(t, "both requests in the chain checks", func() bool { return proxy.Counts()[devchain.Hold] >= 4 })
+	edgetest.WaitFor(t, "both requests in the chain checks", func() bool { return proxy.Counts()[devchain.Hold] >= 4 })
 	proxy.Heal()
 	codes := map[int]int{}
 	for _, ch := range []<-chan *relayerapi.RevealResponse{a, b} {

@@ -11,7 +11,7 @@ import (
 
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
-	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
+	"github.com/seed018cc74c/vaultd/service/edge/edgetest"
 	"github.com/seed018cc74c/vaultd/service/kit/redistest"
 	"github.com/seed018cc74c/vaultd/service/relayer"
 	"github.com/seed018cc74c/vaultd/service/relayer/relayertest"
@@ -76,7 +76,7 @@ func TestAClaimIsKeptWhileItsRevealWaits(t *testing.T) {
 	start := relayertest.OperatorNonce(t, c)
 	slow.SetRule(devchain.OnMethod("eth_maxPriorityFeePerGas", devchain.Hold)) // the fees a send reads, after the claim
 	first := revealAsync(t, a, req)
-	platformtest.WaitFor(t, "a to hold the claim, waiting for the slow node", func() bool { return slow.Counts()[devchain.Hold] > 0 })
+	edgetest.WaitFor(t, "a to hold the claim, waiting for the slow node", func() bool { return slow.Counts()[devchain.Hold] > 0 })
 	time.Sleep(4 * time.Second) // past the claim's TTL
 	second := revealAsync(t, b, req)
 	waitSimulated(t, b.URL)

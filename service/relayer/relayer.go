@@ -18,11 +18,11 @@ import (
 
 	"github.com/seed018cc74c/vaultd/gen/contracts"
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
+	"github.com/seed018cc74c/vaultd/service/edge"
+	"github.com/seed018cc74c/vaultd/service/edge/paying"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
 	"github.com/seed018cc74c/vaultd/service/kit/gate"
 	"github.com/seed018cc74c/vaultd/service/kit/pause"
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
-	"github.com/seed018cc74c/vaultd/service/kit/platform/paying"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 	"github.com/seed018cc74c/vaultd/service/kit/webhook"
@@ -155,7 +155,7 @@ func (r *Relayer) Reveal(ctx context.Context, req relayerapi.RevealRequest) (res
 			outcomeCode = refusalOf(err).Code
 		}
 		r.metrics.reveals.WithLabelValues(outcomeCode).Inc()
-		platform.ObserveWithTrace(ctx, r.metrics.stage.WithLabelValues("total"), time.Since(start).Seconds())
+		edge.ObserveWithTrace(ctx, r.metrics.stage.WithLabelValues("total"), time.Since(start).Seconds())
 		span := trace.SpanFromContext(ctx)
 		span.SetAttributes(attribute.String("vaultd.outcome", outcomeCode))
 		if res.TxHash != "" {

@@ -16,7 +16,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
+	"github.com/seed018cc74c/vaultd/service/edge"
 )
 
 // nullifierClaims makes a nullifier's reveal one transaction across the relayer replicas that
@@ -106,7 +106,7 @@ func (c *nullifierClaims) claim(ctx context.Context, n common.Hash) (*claimToken
 	}
 	// The token ends with the claiming request's trace and span: a copy of the reveal that waits
 	// for it on another replica links to that trace.
-	tok := platform.Instance() + "/" + hex.EncodeToString(b[:])
+	tok := edge.Instance() + "/" + hex.EncodeToString(b[:])
 	if sc := trace.SpanContextFromContext(ctx); sc.IsValid() {
 		tok += "/" + sc.TraceID().String() + "-" + sc.SpanID().String()
 	}

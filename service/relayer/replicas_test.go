@@ -26,10 +26,10 @@ import (
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
+	"github.com/seed018cc74c/vaultd/service/edge"
+	"github.com/seed018cc74c/vaultd/service/edge/edgetest"
+	"github.com/seed018cc74c/vaultd/service/edge/otlptest"
 	"github.com/seed018cc74c/vaultd/service/kit/paralleltest"
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
-	"github.com/seed018cc74c/vaultd/service/kit/platform/otlptest"
-	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
 	"github.com/seed018cc74c/vaultd/service/kit/redistest"
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb/sqldbtest"
 	"github.com/seed018cc74c/vaultd/service/relayer"
@@ -43,7 +43,7 @@ const replicaEnv = "VAULTD_RELAYER_REPLICA"
 func TestMain(m *testing.M) {
 	if os.Getenv(replicaEnv) == "1" {
 		cfg, err := relayer.LoadConfig(os.Getenv)
-		platform.Main("relayer", cfg.HTTP.LogLevel, err, func(ctx context.Context, tp trace.TracerProvider) error {
+		edge.Main("relayer", cfg.HTTP.LogLevel, err, func(ctx context.Context, tp trace.TracerProvider) error {
 			svc, err := relayer.New(ctx, cfg, relayer.Options{Traces: tp}) // as cmd/relayer
 			if err != nil {
 				return err
@@ -70,8 +70,8 @@ type replica struct {
 // refuses the spent nullifier (409) and the copy never waits on the other's claim.
 func waitSimulated(t *testing.T, url string) {
 	t.Helper()
-	platformtest.WaitFor(t, url+" to simulate the reveal", func() bool {
-		v, ok := platformtest.SeriesValue(platformtest.Scrape(t, url), `vaultd_relayer_reveal_stage_duration_seconds_count{stage="simulate"}`)
+	edgetest.WaitFor(t, url+" to simulate the reveal", func() bool {
+		v, ok := edgetest.SeriesValue(edgetest.Scrape(t, url), `vaultd_relayer_reveal_stage_duration_seconds_count{stage="simulate"}`)
 		return ok && v >= 1
 	})
 }
@@ -117,7 +117,7 @@ func newCluster(t *testing.T, c *devchain.Chain, n int, over map[string]string) 
 // start runs one more replica; it is killed at the end of the test.
 func (cl *cluster) start() *replica {
 	t := cl.t
-	port := platformtest.FreePort(t)
+	port := edgetest.FreePort(t)
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), replicaEnv+"=1", fmt.Sprintf("PORT=%d", port))
 	for k, v := range cl.env {
@@ -296,7 +296,7 @@ func TestAStandbyTakesOverAKilledReplicasKey(t *testing.T) {
 	standby := cl.start()
 	// While every key is leased, the standby serves: alive for a liveness probe, not ready, and
 	// it refuses reveals without sending anything.
-	platformtest.WaitFor(t, "the standby to serve", func() bool {
+	edgetest.WaitFor(t, "the standby to serve", func() bool {
 		h, err := standby.client.GetHealthWithResponse(ctx)
 		return err == nil && h.JSON200 != nil && h.JSON200.Status == relayerapi.Standby
 	})
@@ -411,7 +411,7 @@ func TestAStandbyTakesOverAKilledReplicasKey(t *testing.T) {
 	for i, req := range reqs {
 		n, _ := new(big.Int).SetString(req.PublicSignals[1], 0)
 		var st *relayerapi.RevealStatus
-		platformtest.WaitFor(t, "every reveal's status to be final", func() bool {
+		edgetest.WaitFor(t, "every reveal's status to be final", func() bool {
 			resp, err := replicas[1+i%2].client.GetRevealWithResponse(ctx, common.BigToHash(n).Hex())
 			st = resp.JSON200
 			return err == nil && st != nil && st.State == "mined"

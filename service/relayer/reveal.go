@@ -8,7 +8,7 @@ import (
 
 	"github.com/seed018cc74c/vaultd/gen/contracts"
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
+	"github.com/seed018cc74c/vaultd/service/edge"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
@@ -152,7 +152,7 @@ func (r *Relayer) stage(ctx context.Context, name string) (context.Context, func
 	start := time.Now()
 	ctx, end := r.span(ctx, name)
 	return ctx, func(err error) {
-		platform.ObserveWithTrace(ctx, r.metrics.stage.WithLabelValues(name), time.Since(start).Seconds())
+		edge.ObserveWithTrace(ctx, r.metrics.stage.WithLabelValues(name), time.Since(start).Seconds())
 		end(err)
 	}
 }
@@ -166,6 +166,6 @@ func (r *Relayer) span(ctx context.Context, name string) (context.Context, func(
 		if err != nil {
 			err = refusalOf(err)
 		}
-		platform.EndStep(span, err)
+		edge.EndStep(span, err)
 	}
 }

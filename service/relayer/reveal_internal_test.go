@@ -20,9 +20,9 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/seed018cc74c/vaultd/gen/contracts"
+	"github.com/seed018cc74c/vaultd/service/edge"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
 	"github.com/seed018cc74c/vaultd/service/kit/pause"
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 	"github.com/seed018cc74c/vaultd/service/kit/redistest"
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb"
@@ -147,7 +147,7 @@ func TestRevealChecksReportTheFirstFailureInOrder(t *testing.T) {
 		code, step string
 		fix        func()
 	}{
-		{platform.CodeChainUnavailable, "check.chain", func() { fake.rootErr = nil }},
+		{edge.CodeChainUnavailable, "check.chain", func() { fake.rootErr = nil }},
 		{CodeNullifierUsed, "check.chain", func() { fake.spent = false }},
 		{CodeUnknownRoot, "check.chain", func() { fake.root = contracts.RootAgeOutput{Known: true, Age: 32} }},
 		{CodeInvalidProof, "check.proof", func() { in.proofErr = nil }},
@@ -156,7 +156,7 @@ func TestRevealChecksReportTheFirstFailureInOrder(t *testing.T) {
 		{CodeSignalMismatch, "check.signals", func() { in.amount = big.NewInt(5) }},
 		{CodeRevealRejected, "simulate", func() { fake.refused = nil }},
 		{CodeRootExpiring, "check.root_age", func() { fake.root.Age = 3 }},
-		{platform.CodePaused, "send", nil},
+		{edge.CodePaused, "send", nil},
 	} {
 		spans.Reset()
 		_, err := r.reveal(ctx, in)
@@ -203,7 +203,7 @@ func TestAStoppedRevealGivesBackWhatItTook(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err := r.reveal(ctx, checksRequest(t))
-		if got := refusalOf(err).Code; got != platform.CodeRateLimited {
+		if got := refusalOf(err).Code; got != edge.CodeRateLimited {
 			t.Fatalf("refused with %s (%v), want RATE_LIMITED", got, err)
 		}
 		if n := inFlight(r); n != 0 {
@@ -221,7 +221,7 @@ func TestAStoppedRevealGivesBackWhatItTook(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err := r.reveal(ctx, checksRequest(t))
-		if got := refusalOf(err).Code; got != platform.CodePaused {
+		if got := refusalOf(err).Code; got != edge.CodePaused {
 			t.Fatalf("refused with %s (%v), want PAUSED", got, err)
 		}
 		if n := inFlight(r); n != 0 {
@@ -269,7 +269,7 @@ func TestAStoppedRevealGivesBackWhatItTook(t *testing.T) {
 		}
 		in := checksRequest(t)
 		_, err = r.reveal(ctx, in)
-		if got := refusalOf(err).Code; got != platform.CodePaused {
+		if got := refusalOf(err).Code; got != edge.CodePaused {
 			t.Fatalf("refused with %s (%v), want PAUSED", got, err)
 		}
 		if _, held, _, err := r.claims.state(ctx, in.nullifier); err != nil || held {
@@ -324,7 +324,7 @@ func TestACopyWhoseClaimIsGivenBackIsCheckedAgain(t *testing.T) {
 	}
 	r.claims.release(ctx, in.nullifier, other) // the other replica gives it back unsent
 	err = <-done
-	if got := refusalOf(err).Code; got != platform.CodePaused {
+	if got := refusalOf(err).Code; got != edge.CodePaused {
 		t.Fatalf("refused with %s (%v), want PAUSED (at its send, after it claimed)", got, err)
 	}
 	if n := fake.reads.Load(); n != 2 {

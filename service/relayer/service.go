@@ -16,14 +16,14 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/seed018cc74c/vaultd/gen/contracts"
-	"github.com/seed018cc74c/vaultd/gen/relayerapi"
+	"github.com/seed018cc74c/vaultd/gen/relayerserver"
 	"github.com/seed018cc74c/vaultd/openapi"
+	"github.com/seed018cc74c/vaultd/service/edge"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
 	"github.com/seed018cc74c/vaultd/service/kit/gate"
 	"github.com/seed018cc74c/vaultd/service/kit/lease"
 	"github.com/seed018cc74c/vaultd/service/kit/lifecycle"
 	"github.com/seed018cc74c/vaultd/service/kit/pause"
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 	"github.com/seed018cc74c/vaultd/service/kit/webhook"
@@ -42,8 +42,8 @@ type Service struct {
 	reg        prometheus.Registerer
 }
 
-// Options are the tracer, metrics registry and logger a caller may give (platform.Options).
-type Options = platform.Options
+// Options are the tracer, metrics registry and logger a caller may give (edge.Options).
+type Options = edge.Options
 
 // New wires the relayer and checks what it is given: it dials the chain (and settles the chain
 // id), reads the verifying key and the tree's root history, reaches Redis and opens the record of
@@ -89,7 +89,7 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 		r.total = ratelimit.NewRedis(r.redis, "relayer:total", cfg.Limits.Total)
 		r.perSponsor = ratelimit.NewRedis(r.redis, "relayer:sponsor", cfg.Limits.PerSponsor)
 		r.claims = &nullifierClaims{client: r.redis, claimTTL: cfg.Limits.ClaimTTL, ttl: time.Hour, quiet: cfg.Operator.LeaseTTL}
-		r.inserts = &fleetInserts{client: r.redis, owner: platform.Instance(), ttl: 10 * time.Minute}
+		r.inserts = &fleetInserts{client: r.redis, owner: edge.Instance(), ttl: 10 * time.Minute}
 	}
 	if r.rootHistory, err = readRootHistory(ctx, client, cfg.Contracts.CommitmentTree); err != nil {
 		return nil, err
@@ -131,26 +131,26 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 		statusIP = ratelimit.NewRedis(r.redis, "relayer:status-ip", cfg.Limits.StatusPerIP)
 		quoteIP = ratelimit.NewRedis(r.redis, "relayer:quote-ip", cfg.Limits.QuotePerIP)
 	}
-	statusAdmission := platform.ClientAdmission(statusIP, cfg.Limits.IPv6Prefix, "status requests per client IP", r.metrics.rateLimited.WithLabelValues("status_ip").Inc)
-	admin := platform.ClientAdmission(adminIP, cfg.Limits.IPv6Prefix, "admin requests per client IP", r.metrics.rateLimited.WithLabelValues("admin_ip").Inc)
+	statusAdmission := edge.ClientAdmission(statusIP, cfg.Limits.IPv6Prefix, "status requests per client IP", r.metrics.rateLimited.WithLabelValues("status_ip").Inc)
+	admin := edge.ClientAdmission(adminIP, cfg.Limits.IPv6Prefix, "admin requests per client IP", r.metrics.rateLimited.WithLabelValues("admin_ip").Inc)
 	a := &api{r: r, started: time.Now()}
-	strict := relayerapi.NewStrictHandlerWithOptions(a, nil, relayerapi.StrictHTTPServerOptions{
-		RequestErrorHandlerFunc:  platform.RequestErrorHandler,
-		ResponseErrorHandlerFunc: func(w http.ResponseWriter, r *http.Request, err error) { platform.WriteError(w, r, httpError(err)) },
+	strict := relayerserver.NewStrictHandlerWithOptions(a, nil, relayerserver.StrictHTTPServerOptions{
+		RequestErrorHandlerFunc:  edge.RequestErrorHandler,
+		ResponseErrorHandlerFunc: func(w http.ResponseWriter, r *http.Request, err error) { edge.WriteError(w, r, httpError(err)) },
 	})
-	h, err := platform.NewHandler(platform.HandlerOptions{
+	h, err := edge.NewHandler(edge.HandlerOptions{
 		SpecYAML: openapi.RelayerYAML, AdminKey: cfg.Admin.Key, TrustedProxies: cfg.HTTP.TrustedProxies, TrustTraceParent: cfg.HTTP.TrustTraceParent, CORS: cfg.HTTP.CORS, Tracer: tracer,
 		Metrics: reg, Gatherer: reg, Logger: opts.Logger,
 		BodyLimits: map[string]int64{"POST /reveal": 16 << 10, "POST /quote": 1 << 10},
-		Admit: map[string]platform.Admission{ // every POST /reveal counts, malformed ones too
+		Admit: map[string]edge.Admission{ // every POST /reveal counts, malformed ones too
 			// A sponsor's backend sends for many people from few addresses: per sponsor.
-			"POST /reveal": r.sponsorAdmission(r.perSponsor, platform.ClientAdmission(r.perIP, cfg.Limits.IPv6Prefix, "requests per client IP",
+			"POST /reveal": r.sponsorAdmission(r.perSponsor, edge.ClientAdmission(r.perIP, cfg.Limits.IPv6Prefix, "requests per client IP",
 				r.metrics.rateLimited.WithLabelValues("ip").Inc)),
 			// A poll, cheap but read from the shared database: its own, larger, limit.
 			"GET /reveal/{nullifier}": statusAdmission,
 			"GET /sponsor":            r.sponsorAdmission(r.perSponsor, statusAdmission),
 			// A quote reads the chain's fees and signs: its own limit.
-			"POST /quote": platform.ClientAdmission(quoteIP, cfg.Limits.IPv6Prefix, "quote requests per client IP",
+			"POST /quote": edge.ClientAdmission(quoteIP, cfg.Limits.IPv6Prefix, "quote requests per client IP",
 				r.metrics.rateLimited.WithLabelValues("quote_ip").Inc),
 			"POST /admin/pause": admin, "POST /admin/resume": admin, "GET /admin/wallet": admin, // a wrong key counts too
 			"GET /admin/transactions": admin, "POST /admin/transactions/{nonce}/replace": admin, "POST /admin/transactions/{nonce}/cancel": admin,
@@ -158,8 +158,8 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 			"POST /admin/sponsors/{id}/credit": admin, "POST /admin/sponsors/{id}/revoke": admin,
 		},
 		API: func(rt chi.Router) {
-			relayerapi.HandlerWithOptions(strict, relayerapi.ChiServerOptions{BaseRouter: rt, ErrorHandlerFunc: platform.RequestErrorHandler,
-				Middlewares: []relayerapi.MiddlewareFunc{carrySponsorKey}})
+			relayerserver.HandlerWithOptions(strict, relayerserver.ChiServerOptions{BaseRouter: rt, ErrorHandlerFunc: edge.RequestErrorHandler,
+				Middlewares: []relayerserver.MiddlewareFunc{carrySponsorKey}})
 		},
 	})
 	if err != nil {
@@ -333,7 +333,7 @@ func (s *Service) Run(ctx context.Context) error {
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
 	go stopWhenKeyTaken(ctx, stop, s.Relayer.keyLost())
-	err := platform.ListenAndServeAdmin(ctx, "relayer", s.cfg.HTTP.Port, s.cfg.Admin.Addr, s.handler, s.cfg.HTTP.ShutdownGrace)
+	err := edge.ListenAndServeAdmin(ctx, "relayer", s.cfg.HTTP.Port, s.cfg.Admin.Addr, s.handler, s.cfg.HTTP.ShutdownGrace)
 	return errors.Join(keyTaken(ctx), err)
 }
 

@@ -16,9 +16,9 @@ import (
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
-	"github.com/seed018cc74c/vaultd/service/kit/platform/otlptest"
-	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
+	"github.com/seed018cc74c/vaultd/service/edge"
+	"github.com/seed018cc74c/vaultd/service/edge/edgetest"
+	"github.com/seed018cc74c/vaultd/service/edge/otlptest"
 	"github.com/seed018cc74c/vaultd/service/relayer"
 	"github.com/seed018cc74c/vaultd/service/relayer/relayertest"
 )
@@ -91,7 +91,7 @@ func TestRevealSpans(t *testing.T) {
 }
 
 // tracedRelayer is a relayer on loopback exporting its spans to an OTLP receiver.
-func tracedRelayer(t *testing.T, c *devchain.Chain, over map[string]string) (*otlptest.Receiver, platform.TracerProvider, *relayerapi.ClientWithResponses) {
+func tracedRelayer(t *testing.T, c *devchain.Chain, over map[string]string) (*otlptest.Receiver, edge.TracerProvider, *relayerapi.ClientWithResponses) {
 	t.Helper()
 	rx := otlptest.Start(t)
 	tp := rx.Provider(t, "relayer", nil)
@@ -107,14 +107,14 @@ func tracedRelayer(t *testing.T, c *devchain.Chain, over map[string]string) (*ot
 	runCtx, cancel := context.WithCancel(context.Background())
 	svc.Start()
 	done := make(chan struct{})
-	go func() { platform.Serve(runCtx, ln, svc.Handler(), 5*time.Second); close(done) }()
+	go func() { edge.Serve(runCtx, ln, svc.Handler(), 5*time.Second); close(done) }()
 	t.Cleanup(func() { cancel(); <-done; svc.Close() })
 	client, _ := relayerapi.NewClientWithResponses("http://" + ln.Addr().String())
 	return rx, tp, client
 }
 
 // traceOf is the trace whose server span answered resp (its traceresponse).
-func traceOf(t *testing.T, rx *otlptest.Receiver, tp platform.TracerProvider, resp *http.Response) (otlptest.Trace, otlptest.Span) {
+func traceOf(t *testing.T, rx *otlptest.Receiver, tp edge.TracerProvider, resp *http.Response) (otlptest.Trace, otlptest.Span) {
 	t.Helper()
 	parts := strings.Split(resp.Header.Get("traceresponse"), "-")
 	if len(parts) != 4 {
@@ -212,7 +212,7 @@ func TestAJoinedRevealLinksToTheOneThatSent(t *testing.T) {
 	}
 	// The first version, REPLACE_AFTER old, leaves the node's pool for its replacement; mined
 	// before that, it would leave no txmgr.replace span to find.
-	platformtest.WaitFor(t, "the lingering transaction replaced", func() bool {
+	edgetest.WaitFor(t, "the lingering transaction replaced", func() bool {
 		_, _, err := c.Client().TransactionByHash(ctx, common.HexToHash(*first.JSON504.TxHash))
 		return errors.Is(err, ethereum.NotFound)
 	})

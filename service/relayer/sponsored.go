@@ -6,7 +6,7 @@ import (
 	"math/big"
 	"net/http"
 
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
+	"github.com/seed018cc74c/vaultd/service/edge"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 )
 
@@ -98,7 +98,7 @@ func (r *Relayer) reserveSponsor(ctx context.Context, a *attempt) error {
 // (RATE_LIMIT_PER_SPONSOR, policy "sponsor") instead of otherwise's: a sponsor's backend sends
 // for many people from few addresses. A request without a key, or with one that is no
 // sponsor's, is counted by otherwise (its IP).
-func (r *Relayer) sponsorAdmission(w ratelimit.Window, otherwise platform.Admission) platform.Admission {
+func (r *Relayer) sponsorAdmission(w ratelimit.Window, otherwise edge.Admission) edge.Admission {
 	return func(req *http.Request) (ratelimit.Quota, error) {
 		key := req.Header.Get(sponsorKeyHeader)
 		if key == "" {

@@ -10,7 +10,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
+	"github.com/seed018cc74c/vaultd/service/edge/edgetest"
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb"
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb/sqldbtest"
 )
@@ -65,7 +65,7 @@ func reserveTwiceAtOnce(t *testing.T, ids ...string) {
 			done <- s.reserve(ctx, nullifier, payer{sponsor: sp.id, voucher: voucher, allowance: credit}, worst)
 		}()
 	}
-	platformtest.WaitFor(t, "both reservations waiting for the sponsor's row", func() bool {
+	edgetest.WaitFor(t, "both reservations waiting for the sponsor's row", func() bool {
 		var waiting int
 		err := db.QueryRowContext(ctx, `SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`).Scan(&waiting)
 		return err == nil && waiting == 2

@@ -27,8 +27,8 @@ import (
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
-	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
+	"github.com/seed018cc74c/vaultd/service/edge"
+	"github.com/seed018cc74c/vaultd/service/edge/edgetest"
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb"
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb/sqldbtest"
 	"github.com/seed018cc74c/vaultd/service/relayer"
@@ -324,8 +324,8 @@ func TestSponsorDebitedOnceAcrossARestart(t *testing.T) {
 		t.Fatalf("after a restart and a repeat, reserved %s, want %s (once)", got.Reserved, held.Reserved)
 	}
 	c.ResumeSealing()
-	platformtest.WaitFor(t, "the reveal mined", func() bool { return relayertest.OperatorNonce(t, c) == before+1 })
-	platformtest.WaitFor(t, "the sponsor debited", func() bool { return sponsorOf(t, s, key).RevealsPaid == 1 })
+	edgetest.WaitFor(t, "the reveal mined", func() bool { return relayertest.OperatorNonce(t, c) == before+1 })
+	edgetest.WaitFor(t, "the sponsor debited", func() bool { return sponsorOf(t, s, key).RevealsPaid == 1 })
 	st := relayertest.Status(t, s, req)
 	if st.TxHash == nil {
 		t.Fatalf("status %+v", st)
@@ -572,7 +572,7 @@ func TestSponsorMetricsAndLowBalanceWebhook(t *testing.T) {
 	sp, key := createSponsor(t, s, "Card Issuer Ltd", nil)
 	creditSponsor(t, s, sp.Id, oneEther)
 	if m := scrape(t, s); !strings.Contains(m, `vaultd_relayer_sponsor_balance_ether{sponsor="`+sp.Id+`"} 1`+"\n") {
-		t.Fatalf("the balance gauge before any reveal:\n%s", platformtest.Grep(m, "sponsor"))
+		t.Fatalf("the balance gauge before any reveal:\n%s", edgetest.Grep(m, "sponsor"))
 	}
 	cost := new(big.Int)
 	for i := range 2 {
@@ -591,7 +591,7 @@ func TestSponsorMetricsAndLowBalanceWebhook(t *testing.T) {
 		`vaultd_relayer_sponsor_balance_ether{sponsor="` + sp.Id + `"}`:       left,
 		`vaultd_relayer_sponsor_debited_ether_total{sponsor="` + sp.Id + `"}`: spent,
 	} {
-		if got, ok := platformtest.SeriesValue(m, series); !ok || got < want*(1-1e-9) || got > want*(1+1e-9) {
+		if got, ok := edgetest.SeriesValue(m, series); !ok || got < want*(1-1e-9) || got > want*(1+1e-9) {
 			t.Errorf("%s is %v (listed: %v), want %v", series, got, ok, want)
 		}
 	}
@@ -600,10 +600,10 @@ func TestSponsorMetricsAndLowBalanceWebhook(t *testing.T) {
 		`vaultd_relayer_reveals_funded_total{funding="treasury"} 0`,
 	} {
 		if !strings.Contains(m, want+"\n") {
-			t.Errorf("metrics lack %s:\n%s", want, platformtest.Grep(m, "sponsor"))
+			t.Errorf("metrics lack %s:\n%s", want, edgetest.Grep(m, "sponsor"))
 		}
 	}
-	platformtest.WaitFor(t, "sponsor.balance_low", func() bool { return slices.Contains(h.types(), "sponsor.balance_low") })
+	edgetest.WaitFor(t, "sponsor.balance_low", func() bool { return slices.Contains(h.types(), "sponsor.balance_low") })
 	time.Sleep(300 * time.Millisecond) // nothing more arrives
 	low := 0
 	h.mu.Lock()
@@ -627,16 +627,16 @@ func TestSponsorMetricsAndLowBalanceWebhook(t *testing.T) {
 func TestSponsorKeysAreNeverLogged(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)
-	logs := &platformtest.Logs{}
+	logs := &edgetest.Logs{}
 	cfg, err := relayer.LoadConfig(relayertest.Env(t, c, sponsorEnv("sqlite:"+filepath.Join(t.TempDir(), "r.db"), map[string]string{"RELAYER_FUNDING": "sponsor"})))
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc, err := relayer.New(ctx, cfg, relayer.Options{Logger: platform.NewLogger(logs, slog.LevelDebug, "relayer")})
+	svc, err := relayer.New(ctx, cfg, relayer.Options{Logger: edge.NewLogger(logs, slog.LevelDebug, "relayer")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	url, _ := platformtest.Serve(t, svc.Handler(), svc.Start, svc.Close)
+	url, _ := edgetest.Serve(t, svc.Handler(), svc.Start, svc.Close)
 	client, _ := relayerapi.NewClientWithResponses(url)
 	s := &relayertest.Server{Svc: svc, URL: url, Client: client}
 	sp, key := createSponsor(t, s, "Card Issuer Ltd", nil)

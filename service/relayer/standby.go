@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
+	"github.com/seed018cc74c/vaultd/gen/relayerserver"
 )
 
 // keyUnavailable is the answer to a reveal while the relayer has no operator set up.
@@ -13,13 +14,13 @@ func keyUnavailable() *RevealError {
 }
 
 // standbyHealth is GET /health while the relayer has no operator set up.
-func (a *api) standbyHealth() relayerapi.GetHealthResponseObject {
-	return relayerapi.GetHealth200JSONResponse{Body: relayerapi.Health{Status: relayerapi.Standby, Balance: "0",
+func (a *api) standbyHealth() relayerserver.GetHealthResponseObject {
+	return relayerserver.GetHealth200JSONResponse{Body: relayerapi.Health{Status: relayerapi.Standby, Balance: "0",
 		Threshold: a.r.cfg.Operator.MinBalance.String(), ChainId: int64(a.r.chainID), Uptime: int(time.Since(a.started) / time.Second)}}
 }
 
 // standbyReady is GET /ready while the relayer has no operator set up.
-func standbyReady() relayerapi.GetReadyResponseObject {
-	return relayerapi.GetReady503JSONResponse{Body: relayerapi.NotReadyError{Code: CodeOperatorKeyUnavailable,
+func standbyReady() relayerserver.GetReadyResponseObject {
+	return relayerserver.GetReady503JSONResponse{Body: relayerapi.NotReadyError{Code: CodeOperatorKeyUnavailable,
 		Error: "a standby: starting, or every operator key is leased by another replica"}}
 }

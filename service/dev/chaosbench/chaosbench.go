@@ -36,9 +36,9 @@ import (
 	"github.com/seed018cc74c/vaultd/gen/indexerapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devstack"
+	"github.com/seed018cc74c/vaultd/service/edge"
 	"github.com/seed018cc74c/vaultd/service/faucet"
 	"github.com/seed018cc74c/vaultd/service/indexer"
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
 	"github.com/seed018cc74c/vaultd/service/relayer"
 	"github.com/seed018cc74c/vaultd/service/vault/card"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
@@ -305,7 +305,7 @@ func launch[C any, S service](ctx context.Context, env map[string]string, load f
 	if err != nil {
 		return "", err
 	}
-	url, stop, err := platform.ServeLoopback(ctx, svc.Handler(), svc.Start, svc.Close)
+	url, stop, err := edge.ServeLoopback(ctx, svc.Handler(), svc.Start, svc.Close)
 	if err != nil {
 		return "", err
 	}

@@ -33,9 +33,9 @@ import (
 	"github.com/seed018cc74c/vaultd/gen/registryapi"
 	"github.com/seed018cc74c/vaultd/gen/zk/devkeys"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
+	"github.com/seed018cc74c/vaultd/service/edge"
 	"github.com/seed018cc74c/vaultd/service/faucet"
 	"github.com/seed018cc74c/vaultd/service/indexer"
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
 	"github.com/seed018cc74c/vaultd/service/registry"
 	"github.com/seed018cc74c/vaultd/service/relayer"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
@@ -229,7 +229,7 @@ func Run(ctx context.Context, cfg Config) error {
 		{ixLn, ix.Handler(), ixCfg.HTTP.ShutdownGrace}}
 	errc := make(chan error, len(servers))
 	for _, s := range servers {
-		go func() { errc <- platform.Serve(ctx, s.ln, s.h, s.grace) }()
+		go func() { errc <- edge.Serve(ctx, s.ln, s.h, s.grace) }()
 	}
 
 	if err := registerDevTokens(ctx, regURL, adminKey, chain.Tokens); err != nil {

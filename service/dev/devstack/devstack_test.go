@@ -23,15 +23,15 @@ import (
 	"github.com/seed018cc74c/vaultd/gen/faucetapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devnet"
 	"github.com/seed018cc74c/vaultd/service/dev/devstack"
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
-	"github.com/seed018cc74c/vaultd/service/kit/platform/otlptest"
-	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
+	"github.com/seed018cc74c/vaultd/service/edge"
+	"github.com/seed018cc74c/vaultd/service/edge/edgetest"
+	"github.com/seed018cc74c/vaultd/service/edge/otlptest"
 	"github.com/seed018cc74c/vaultd/service/vault/card"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
 
 // syncBuffer collects log lines a service writes while the test reads them.
-type syncBuffer = platformtest.Logs
+type syncBuffer = edgetest.Logs
 
 // The stack starts on free ports, registers the dev tokens through the registry's API, prints
 // where everything is, redeems a card through its relayer, and stops cleanly.
@@ -40,7 +40,7 @@ func TestDevstackServesRegisteredTokens(t *testing.T) {
 	manifest := filepath.Join(t.TempDir(), "devnet.json")
 	// Each service's spans under its own name (service.name), as a collector receives them.
 	rx := otlptest.Start(t)
-	traces := map[string]platform.TracerProvider{}
+	traces := map[string]edge.TracerProvider{}
 	for _, s := range []string{"registry", "relayer", "faucet", "indexer"} {
 		traces[s] = rx.Provider(t, s, nil)
 	}
@@ -49,7 +49,7 @@ func TestDevstackServesRegisteredTokens(t *testing.T) {
 	go func() {
 		done <- devstack.Run(ctx, devstack.Config{
 			Getenv: func(string) string { return "" }, Out: &out, ManifestPath: manifest,
-			Logger: func(service string) *slog.Logger { return platform.NewLogger(&logs, slog.LevelInfo, service) },
+			Logger: func(service string) *slog.Logger { return edge.NewLogger(&logs, slog.LevelInfo, service) },
 			Traces: func(service string) trace.TracerProvider { return traces[service] },
 		})
 	}()

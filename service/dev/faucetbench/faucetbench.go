@@ -23,8 +23,8 @@ import (
 	"github.com/seed018cc74c/vaultd/gen/faucetapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devstack"
+	"github.com/seed018cc74c/vaultd/service/edge"
 	"github.com/seed018cc74c/vaultd/service/faucet"
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
 	"github.com/seed018cc74c/vaultd/service/relayer"
 )
 
@@ -83,7 +83,7 @@ func Run(ctx context.Context, cfg Config, out io.Writer) (Result, error) {
 	if err != nil {
 		return res, err
 	}
-	furl, stopFaucet, err := platform.ServeLoopback(ctx, fsvc.Handler(), fsvc.Start, fsvc.Close)
+	furl, stopFaucet, err := edge.ServeLoopback(ctx, fsvc.Handler(), fsvc.Start, fsvc.Close)
 	if err != nil {
 		return res, err
 	}
@@ -102,7 +102,7 @@ func Run(ctx context.Context, cfg Config, out io.Writer) (Result, error) {
 	if err != nil {
 		return res, err
 	}
-	_, stopRelayer, err := platform.ServeLoopback(ctx, rsvc.Handler(), rsvc.Start, rsvc.Close)
+	_, stopRelayer, err := edge.ServeLoopback(ctx, rsvc.Handler(), rsvc.Start, rsvc.Close)
 	if err != nil {
 		return res, err
 	}

@@ -29,9 +29,9 @@ import (
 	"github.com/seed018cc74c/vaultd/gen/faucetapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devstack"
+	"github.com/seed018cc74c/vaultd/service/edge"
 	"github.com/seed018cc74c/vaultd/service/faucet"
 	"github.com/seed018cc74c/vaultd/service/faucet/pow"
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
 )
 
 // Config says what to simulate.
@@ -111,7 +111,7 @@ func Run(ctx context.Context, cfg Config, out io.Writer) (Result, error) {
 	if err != nil {
 		return res, err
 	}
-	url, stop, err := platform.ServeLoopback(ctx, svc.Handler(), svc.Start, svc.Close)
+	url, stop, err := edge.ServeLoopback(ctx, svc.Handler(), svc.Start, svc.Close)
 	if err != nil {
 		return res, err
 	}

@@ -22,8 +22,8 @@ import (
 
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devstack"
+	"github.com/seed018cc74c/vaultd/service/edge"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
-	"github.com/seed018cc74c/vaultd/service/kit/platform"
 	"github.com/seed018cc74c/vaultd/service/relayer"
 	"github.com/seed018cc74c/vaultd/service/vault/card"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
@@ -248,7 +248,7 @@ func startRelayerWith(ctx context.Context, c *devchain.Chain, vkey string, over 
 		os.RemoveAll(dir)
 		return "", nil, err
 	}
-	svc, err := relayer.New(ctx, cfg, relayer.Options{Logger: platform.NewLogger(os.Stderr, cfg.HTTP.LogLevel, "relayer")})
+	svc, err := relayer.New(ctx, cfg, relayer.Options{Logger: edge.NewLogger(os.Stderr, cfg.HTTP.LogLevel, "relayer")})
 	if err != nil {
 		os.RemoveAll(dir)
 		return "", nil, err
@@ -269,7 +269,7 @@ func startRelayerWith(ctx context.Context, c *devchain.Chain, vkey string, over 
 		return "", nil, fmt.Errorf("the relayer did not lease an operator key: %w", err)
 	}
 	done := make(chan struct{})
-	go func() { platform.Serve(runCtx, ln, svc.Handler(), 10*time.Second); close(done) }()
+	go func() { edge.Serve(runCtx, ln, svc.Handler(), 10*time.Second); close(done) }()
 	return "http://" + ln.Addr().String(), func() { cancel(); <-done; svc.Close(); os.RemoveAll(dir) }, nil
 }
 

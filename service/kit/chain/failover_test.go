@@ -24,15 +24,15 @@ import (
 
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
+	"github.com/seed018cc74c/vaultd/service/edge/edgetest"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
-	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
 )
 
 var ctx = context.Background()
 
 // closedPort is an address nothing listens on: a node that is down.
 func closedPort(t *testing.T) string {
-	return fmt.Sprintf("127.0.0.1:%d", platformtest.FreePort(t))
+	return fmt.Sprintf("127.0.0.1:%d", edgetest.FreePort(t))
 }
 
 // hangingNode accepts connections and never answers: a fake, standing in for a node that hangs,

@@ -47,7 +47,7 @@ var ErrLost = errors.New("the lease is not held")
 // Config is what a lease is taken with.
 type Config struct {
 	Prefix string        // the Redis keys' prefix, e.g. "vaultd:relayer:operator"
-	Owner  string        // this process, unique to it (platform.Instance: host:pid:random)
+	Owner  string        // this process, unique to it (edge.Instance: host:pid:random)
 	TTL    time.Duration // how long Redis keeps a lease not renewed
 	// Margin is how much earlier than Redis the holder stops: the room for clock-rate drift and
 	// for a send begun just before the deadline to reach the node. Default TTL/5, at least 1 s

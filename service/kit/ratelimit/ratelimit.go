@@ -93,7 +93,7 @@ type Decision struct {
 }
 
 // Quota is a limit and its decision for one request, as a client is told it (the RateLimit and
-// RateLimit-Policy response headers, platform.SetRateLimit); Policy names the limit ("ip").
+// RateLimit-Policy response headers, edge.SetRateLimit); Policy names the limit ("ip").
 type Quota struct {
 	Policy string
 	Rate   Rate

@@ -1,4 +1,4 @@
-// Package tracing holds what vaultd's spans share beyond the HTTP edge (service/kit/platform):
+// Package tracing holds what vaultd's spans share beyond the HTTP edge (service/edge):
 // the instrumentation of calls (JSON-RPC, SQL, Redis) making spans only inside a traced
 // operation, and how a span says that an operation was refused, and why.
 package tracing

@@ -20,9 +20,9 @@ import (
 
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
+	"github.com/seed018cc74c/vaultd/service/edge/edgetest"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
 	"github.com/seed018cc74c/vaultd/service/kit/gate"
-	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 )
 
@@ -248,7 +248,7 @@ func TestAQueuedTransactionIsAdopted(t *testing.T) {
 	}
 	m.Start()
 	t.Cleanup(m.Close)
-	platformtest.WaitFor(t, "the queued transaction mined, the nonce below it filled", func() bool {
+	edgetest.WaitFor(t, "the queued transaction mined, the nonce below it filled", func() bool {
 		r, err := c.Client().TransactionReceipt(ctx, queued.Hash())
 		return err == nil && r.Status == types.ReceiptStatusSuccessful
 	})

@@ -24,7 +24,7 @@ import (
 	"github.com/seed018cc74c/vaultd/gen/zk/devkeys"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devstack"
-	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
+	"github.com/seed018cc74c/vaultd/service/edge/edgetest"
 	"github.com/seed018cc74c/vaultd/service/ops/ceremony"
 	"github.com/seed018cc74c/vaultd/service/relayer"
 	"github.com/seed018cc74c/vaultd/service/vault/card"
@@ -180,7 +180,7 @@ func keysWork(t *testing.T, dir string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	url, _ := platformtest.Serve(t, svc.Handler(), svc.Start, svc.Close)
+	url, _ := edgetest.Serve(t, svc.Handler(), svc.Start, svc.Close)
 
 	cd, _, err := card.Create(ctx, c.Client(), c.Accounts.Users[0].Key, c.Contracts.Vault, c.Tokens[0].Address, big.NewInt(700))
 	if err != nil {

@@ -22,7 +22,7 @@ import (
 	"github.com/seed018cc74c/vaultd/gen/zk/devkeys"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devstack"
-	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
+	"github.com/seed018cc74c/vaultd/service/edge/edgetest"
 	"github.com/seed018cc74c/vaultd/service/relayer"
 	"github.com/seed018cc74c/vaultd/service/vault/card"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
@@ -83,7 +83,7 @@ func StartWith(t testing.TB, c *devchain.Chain, over map[string]string, opts rel
 	if err != nil {
 		t.Fatalf("relayer.New: %v", err)
 	}
-	url, stop := platformtest.Serve(t, svc.Handler(), func() {
+	url, stop := edgetest.Serve(t, svc.Handler(), func() {
 		svc.Start()
 		wctx, cancel := context.WithTimeout(ctx, time.Minute) // a leased key: after Redis's quiet spell
 		defer cancel()

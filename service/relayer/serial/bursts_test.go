@@ -16,7 +16,7 @@ import (
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
-	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
+	"github.com/seed018cc74c/vaultd/service/edge/edgetest"
 	"github.com/seed018cc74c/vaultd/service/kit/redistest"
 	"github.com/seed018cc74c/vaultd/service/relayer/relayertest"
 	"github.com/seed018cc74c/vaultd/service/vault/card"
@@ -132,8 +132,8 @@ func aBurstOfRevealsBeyondThePoolsQueueIsMinedWithoutReplacement(t *testing.T) {
 			t.Fatalf("a reveal of the burst: %v", r)
 		}
 	}
-	if m := platformtest.Scrape(t, s.URL); !strings.Contains(m, "\nvaultd_relayer_transaction_replacements_total 0\n") {
-		t.Fatalf("replacements were sent for the burst:\n%s", platformtest.Grep(m, "vaultd_relayer_transaction_re"))
+	if m := edgetest.Scrape(t, s.URL); !strings.Contains(m, "\nvaultd_relayer_transaction_replacements_total 0\n") {
+		t.Fatalf("replacements were sent for the burst:\n%s", edgetest.Grep(m, "vaultd_relayer_transaction_re"))
 	}
 }
 
@@ -203,7 +203,7 @@ func burstAgainstOneRoot(t *testing.T, c *devchain.Chain, servers []*relayertest
 		}()
 	}
 	var got []*relayerapi.RevealResponse
-	platformtest.WaitFor(t, "every reveal sent or refused", func() bool {
+	edgetest.WaitFor(t, "every reveal sent or refused", func() bool {
 		for len(answers) > 0 {
 			got = append(got, <-answers)
 		}

@@ -14,7 +14,7 @@ import (
 
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
-	"github.com/seed018cc74c/vaultd/service/kit/platform/platformtest"
+	"github.com/seed018cc74c/vaultd/service/edge/edgetest"
 	"github.com/seed018cc74c/vaultd/service/kit/redistest"
 	"github.com/seed018cc74c/vaultd/service/relayer"
 	"github.com/seed018cc74c/vaultd/service/relayer/relayertest"
@@ -95,7 +95,7 @@ func TestAReplicaCutOffFromRedisStopsBeforeTheStandbyTakesItsKey(t *testing.T) {
 	}
 
 	// Replica a, through the cut, runs as cmd/relayer does (Run).
-	portA := platformtest.FreePort(t)
+	portA := edgetest.FreePort(t)
 	cfgA, err := relayer.LoadConfig(relayertest.Env(t, c, over("redis://"+cut.ln.Addr().String()+"/0", portA)))
 	if err != nil {
 		t.Fatal(err)
@@ -108,7 +108,7 @@ func TestAReplicaCutOffFromRedisStopsBeforeTheStandbyTakesItsKey(t *testing.T) {
 	runA := make(chan error, 1)
 	go func() { runA <- a.Run(context.Background()) }()
 	clientA, _ := relayerapi.NewClientWithResponses(fmt.Sprintf("http://127.0.0.1:%d", portA))
-	platformtest.WaitFor(t, "replica a ready", func() bool {
+	edgetest.WaitFor(t, "replica a ready", func() bool {
 		r, err := clientA.GetReadyWithResponse(ctx)
 		return err == nil && r.StatusCode() == 200
 	})
@@ -118,7 +118,7 @@ func TestAReplicaCutOffFromRedisStopsBeforeTheStandbyTakesItsKey(t *testing.T) {
 	}
 
 	// Replica b waits as a standby.
-	cfgB, err := relayer.LoadConfig(relayertest.Env(t, c, over(url, platformtest.FreePort(t))))
+	cfgB, err := relayer.LoadConfig(relayertest.Env(t, c, over(url, edgetest.FreePort(t))))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +165,7 @@ func TestAReplicaCutOffFromRedisStopsBeforeTheStandbyTakesItsKey(t *testing.T) {
 		t.Fatalf("a's health while it holds no lease: %v %+v", err, r)
 	}
 
-	urlB, _ := platformtest.Serve(t, b.Handler(), func() {}, b.Close) // started above
+	urlB, _ := edgetest.Serve(t, b.Handler(), func() {}, b.Close) // started above
 	clientB, _ := relayerapi.NewClientWithResponses(urlB)
 	_, second := relayertest.Request(t, c, relayertest.User(c, 1), 6)
 	r, err := clientB.RevealWithResponse(ctx, second)

@@ -1,0 +1,424 @@
+package edge
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/netip"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/propagation"
+	semconv "go.opentelemetry.io/otel/semconv/v1.37.0"
+	"go.opentelemetry.io/otel/trace"
+)
+
+type ctxKey int
+
+const ctxInfo ctxKey = iota
+
+// requestInfo is what the edge's layers learn of a request, in one context value that each
+// fills in as the request passes: one copy of the request and its context for all of them,
+// rather than one a layer.
+type requestInfo struct {
+	logger          *slog.Logger // the service's (HandlerOptions.Logger)
+	id              string       // X-Request-Id
+	ip              netip.Addr   // the client's
+	viaTrustedProxy bool         // the connection comes from a trusted proxy
+	admin           bool         // the right admin key
+}
+
+func infoOf(ctx context.Context) *requestInfo {
+	info, _ := ctx.Value(ctxInfo).(*requestInfo)
+	if info == nil {
+		return &requestInfo{}
+	}
+	return info
+}
+
+// withInfo returns r with a requestInfo in its context (the one it has, if any).
+func withInfo(r *http.Request) (*http.Request, *requestInfo) {
+	if info, ok := r.Context().Value(ctxInfo).(*requestInfo); ok {
+		return r, info
+	}
+	info := &requestInfo{}
+	return r.WithContext(context.WithValue(r.Context(), ctxInfo, info)), info
+}
+
+// Logger returns the logger of the service serving the request (HandlerOptions.Logger), or the
+// default logger outside a request.
+func Logger(ctx context.Context) *slog.Logger {
+	if l := infoOf(ctx).logger; l != nil {
+		return l
+	}
+	return slog.Default()
+}
+
+// withLogger puts the service's logger in every request's context, for the layers shared by all
+// services (recover, errors) to log under the service's name.
+func withLogger(l *slog.Logger) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			r, info := withInfo(r)
+			info.logger = l
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
+// RequestID returns the request's id (the X-Request-Id it came with, or one made up).
+func RequestID(ctx context.Context) string { return infoOf(ctx).id }
+
+// ClientIP returns the caller's IP as decided by the client IP middleware.
+func ClientIP(ctx context.Context) netip.Addr { return infoOf(ctx).ip }
+
+// IsAdmin reports whether the request carried the right admin key.
+func IsAdmin(ctx context.Context) bool { return infoOf(ctx).admin }
+
+// recoverer turns a panic into a logged 500 with the usual error body.
+func recoverer(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				Logger(r.Context()).ErrorContext(r.Context(), "panic while serving a request", "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+				WriteError(w, r, Internal(fmt.Errorf("panic: %v", v)))
+			}
+		}()
+		next.ServeHTTP(w, r)
+	})
+}
+
+// requestID keeps a well-formed X-Request-Id (at most 64 of [A-Za-z0-9._-]) or makes one, and
+// echoes it in the response.
+func requestID(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id := r.Header.Get("X-Request-Id")
+		if !validRequestID(id) {
+			id = newRequestID()
+		}
+		w.Header().Set("X-Request-Id", id)
+		r, info := withInfo(r)
+		info.id = id
+		next.ServeHTTP(w, r)
+	})
+}
+
+// newRequestID makes a request id: 16 hex digits.
+func newRequestID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+func validRequestID(id string) bool {
+	if id == "" || len(id) > 64 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+// clientIP decides the caller's address. X-Forwarded-For is read only when the connection comes
+// from a trusted proxy, and then from the right: the first address that is not itself a trusted
+// proxy is the client. A client cannot choose its own address by sending the header.
+func clientIP(proxies Proxies) func(http.Handler) http.Handler {
+	trusted := newTrustedSet(proxies)
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			prefixes := trusted.prefixes()
+			r, info := withInfo(r)
+			info.ip = ResolveClientIP(r.RemoteAddr, r.Header.Values("X-Forwarded-For"), prefixes)
+			info.viaTrustedProxy = isTrusted(peerAddr(r.RemoteAddr), prefixes)
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
+// peerAddr is the address of the connection's other end (host:port, or a bare address).
+func peerAddr(remoteAddr string) netip.Addr {
+	if ap, err := netip.ParseAddrPort(remoteAddr); err == nil {
+		return ap.Addr().Unmap()
+	}
+	a, _ := netip.ParseAddr(remoteAddr)
+	return a.Unmap()
+}
+
+// ResolveClientIP is the client IP rule, on its own for tests.
+func ResolveClientIP(remoteAddr string, forwardedFor []string, trusted []netip.Prefix) netip.Addr {
+	ip := peerAddr(remoteAddr)
+	if !isTrusted(ip, trusted) || len(forwardedFor) == 0 {
+		return ip
+	}
+	hops := strings.Split(strings.Join(forwardedFor, ","), ",")
+	for i := len(hops) - 1; i >= 0; i-- {
+		hop, err := netip.ParseAddr(strings.TrimSpace(hops[i]))
+		if err != nil {
+			return ip // a garbled hop: trust nothing left of it
+		}
+		hop = hop.Unmap()
+		if !isTrusted(hop, trusted) {
+			return hop
+		}
+		ip = hop
+	}
+	return ip
+}
+
+func isTrusted(ip netip.Addr, trusted []netip.Prefix) bool {
+	for _, p := range trusted {
+		if p.Contains(ip) {
+			return true
+		}
+	}
+	return false
+}
+
+// quiet are the paths of scrapes and probes (GET /metrics, /health, /ready): asked every few
+// seconds by machines, they make no span and no access line (noise).
+func quiet(r *http.Request) bool {
+	switch r.URL.Path {
+	case "/metrics", "/health", "/ready":
+		return r.Method == http.MethodGet || r.Method == http.MethodHead
+	}
+	return false
+}
+
+// traced starts a server span per request, continuing a W3C traceparent that comes from a
+// trusted proxy, or from anyone when trustParent (its trace, and its sampling decision under a
+// parentbased_ sampler); anyone else's starts a new trace linked to it. It names the span by the
+// route pattern once routing is done, answers its id in
+// traceresponse (W3C Trace Context level 2), and logs one access line at info: method, route,
+// status, duration, and (from the context) the request and trace ids; never the caller's
+// address or anything of the path beyond its pattern.
+func traced(tracer trace.Tracer, trustParent bool) func(http.Handler) http.Handler {
+	prop := propagation.TraceContext{}
+	server := []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindServer)} // built once: read only
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if quiet(r) {
+				next.ServeHTTP(w, r)
+				return
+			}
+			start := time.Now()
+			ctx := prop.Extract(r.Context(), propagation.HeaderCarrier(r.Header))
+			parent := trace.SpanContextFromContext(ctx)
+			opts := server
+			if parent.IsValid() && !trustParent && !infoOf(r.Context()).viaTrustedProxy {
+				// Neither the caller's trace id (which traceidratio samples by) nor its flags
+				// decide whether the request is traced: a trace of the service's own, linked to
+				// the caller's.
+				opts = []trace.SpanStartOption{server[0], trace.WithNewRoot(), trace.WithLinks(trace.Link{SpanContext: parent})}
+			}
+			ctx, span := tracer.Start(ctx, r.Method, opts...)
+			defer span.End()
+			if sc := span.SpanContext(); sc.IsValid() && sc.SpanID() != parent.SpanID() {
+				w.Header()["Traceresponse"] = []string{traceResponse(sc)}
+			}
+			rec := &statusRecorder{ResponseWriter: w}
+			panicked := true // until next returns: a panic is answered 500 by the recoverer, outside
+			defer func() {
+				status := rec.status()
+				if panicked {
+					status = http.StatusInternalServerError
+				}
+				route := routePattern(r)
+				logAccess(ctx, Logger(ctx), r.Method, route, status, time.Since(start))
+				if !span.IsRecording() {
+					return
+				}
+				span.SetName(r.Method + " " + route)
+				span.SetAttributes(
+					semconv.HTTPRequestMethodKey.String(r.Method),
+					semconv.HTTPRoute(route),
+					semconv.HTTPResponseStatusCode(status),
+					attribute.String("vaultd.request_id", RequestID(ctx)),
+				)
+				if status >= 500 {
+					span.SetStatus(codes.Error, http.StatusText(status))
+				}
+			}()
+			next.ServeHTTP(rec, r.WithContext(ctx))
+			panicked = false
+		})
+	}
+}
+
+// traceResponse is the traceresponse header of sc, "00-<trace id>-<span id>-<flags>", built in
+// one allocation.
+func traceResponse(sc trace.SpanContext) string {
+	var b [55]byte
+	tid, sid, flags := sc.TraceID(), sc.SpanID(), sc.TraceFlags()
+	copy(b[:], "00-")
+	hex.Encode(b[3:35], tid[:])
+	b[35] = '-'
+	hex.Encode(b[36:52], sid[:])
+	b[52] = '-'
+	hex.Encode(b[53:55], []byte{byte(flags)})
+	return string(b[:])
+}
+
+// metricsMiddleware counts and times requests by route pattern, method and status.
+func metricsMiddleware(m *httpMetrics) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			start := time.Now()
+			rec, ok := w.(*statusRecorder) // the span's (traced), which sees the same status
+			if !ok {
+				rec = &statusRecorder{ResponseWriter: w}
+			}
+			next.ServeHTTP(rec, r)
+			m.observe(r.Context(), routePattern(r), r.Method, rec.status(), time.Since(start))
+		})
+	}
+}
+
+// routePattern is the chi route that served r, or "unmatched".
+func routePattern(r *http.Request) string {
+	if rc := chi.RouteContext(r.Context()); rc != nil {
+		if p := rc.RoutePattern(); p != "" {
+			return p
+		}
+	}
+	return "unmatched"
+}
+
+// bodyLimit caps request bodies: limits maps "METHOD /pattern" to bytes, def is for the rest.
+// admit runs the route's admission check (a rate limit) before anything else looks at the
+// request, so that every request counts, malformed ones included.
+//
+// Each check is a span ("admit"): the one that refuses carries the refusal's code and event. The
+// span is made only when the request's span records (an exporter, a sampled request): one that
+// records nothing would only cost the hot path a span and a copy of the request, its id seen
+// nowhere.
+func admit(tracer trace.Tracer, checks map[string]Admission) func(http.Handler) http.Handler {
+	named := map[string]trace.SpanStartOption{} // each check's span attribute, built once
+	for key := range checks {
+		named[key] = trace.WithAttributes(attribute.String("vaultd.admission", key))
+	}
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			method := r.Method
+			if method == http.MethodHead { // answered as the GET (middleware.GetHead), and counted as one
+				method = http.MethodGet
+			}
+			for _, key := range [2]string{"*", method + " " + routePattern(r)} {
+				if check, ok := checks[key]; ok {
+					req, span := r, trace.Span(nil)
+					if trace.SpanFromContext(r.Context()).IsRecording() {
+						var ctx context.Context
+						ctx, span = tracer.Start(r.Context(), "admit", named[key])
+						req = r.WithContext(ctx)
+					}
+					quota, err := check(req)
+					SetRateLimit(w.Header(), quota)
+					if span != nil {
+						EndStep(span, err)
+					}
+					if err != nil {
+						WriteError(w, r, err)
+						return
+					}
+				}
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
+func bodyLimit(def int64, limits map[string]int64) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			limit := def
+			if l, ok := limits[r.Method+" "+routePattern(r)]; ok {
+				limit = l
+			}
+			if r.ContentLength > limit {
+				drain(r)
+				WriteError(w, r, &http.MaxBytesError{Limit: limit})
+				return
+			}
+			if r.Body != nil {
+				r.Body = http.MaxBytesReader(w, r.Body, limit)
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
+// adminAuth marks requests whose "Authorization: Bearer <key>" matches the admin key, compared
+// in constant time. It rejects nothing itself: the OpenAPI security of each operation decides.
+func adminAuth(key string) func(http.Handler) http.Handler {
+	want := sha256.Sum256([]byte(key))
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if key == "" {
+				next.ServeHTTP(w, r)
+				return
+			}
+			scheme, token, ok := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
+			ok = ok && strings.EqualFold(scheme, "Bearer") // the scheme is case-insensitive (RFC 9110)
+			got := sha256.Sum256([]byte(strings.TrimSpace(token)))
+			if ok && subtle.ConstantTimeCompare(got[:], want[:]) == 1 {
+				var info *requestInfo
+				r, info = withInfo(r)
+				info.admin = true
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
+// statusRecorder remembers the status a handler wrote.
+type statusRecorder struct {
+	http.ResponseWriter
+	code int
+}
+
+func (s *statusRecorder) WriteHeader(code int) {
+	if s.code == 0 {
+		s.code = code
+	}
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusRecorder) Write(b []byte) (int, error) {
+	if s.code == 0 {
+		s.code = http.StatusOK
+	}
+	return s.ResponseWriter.Write(b)
+}
+
+func (s *statusRecorder) status() int {
+	if s.code == 0 {
+		return http.StatusOK
+	}
+	return s.code
+}
+
+// Unwrap lets http.ResponseController reach the underlying writer.
+func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+
+// Flush sends what was written so far (a stream's events) to the client.
+func (s *statusRecorder) Flush() {
+	if s.code == 0 {
+		s.code = http.StatusOK
+	}
+	_ = http.NewResponseController(s.ResponseWriter).Flush()
+}

@@ -1,0 +1,49 @@
+package paying_test
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/seed018cc74c/vaultd/service/edge"
+	"github.com/seed018cc74c/vaultd/service/edge/paying"
+	"github.com/seed018cc74c/vaultd/service/kit/gate"
+	"github.com/seed018cc74c/vaultd/service/kit/pause"
+	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
+)
+
+// Every shared refusal, wrapped as a service's domain code wraps it, gets its answer: the status,
+// the code (the balance's the service's own), the Retry-After the refusal carries; anything else
+// is left to the service's own table.
+func TestEverySharedRefusalHasItsAnswer(t *testing.T) {
+	t.Parallel()
+	answers := paying.Answers{BalanceLowCode: "WALLET_LOW", BalanceLowMessage: "the wallet is low"}
+	closed := func(r gate.Refusal) error {
+		return fmt.Errorf("send: %w", &gate.ClosedError{Refusal: r, RetryAfter: 7 * time.Second, Message: "closed"})
+	}
+	for _, c := range []struct {
+		name    string
+		err     error
+		status  int
+		code    string
+		retry   time.Duration
+		message string
+	}{
+		{"balance low", closed(gate.BalanceLow), http.StatusServiceUnavailable, "WALLET_LOW", 7 * time.Second, "the wallet is low"},
+		{"budget spent", closed(gate.BudgetSpent), http.StatusServiceUnavailable, paying.CodeSpendLimitReached, 7 * time.Second, "closed"},
+		{"budget unknown", closed(gate.BudgetUnknown), http.StatusServiceUnavailable, edge.CodeUnavailable, 7 * time.Second, "closed"},
+		{"paused", fmt.Errorf("claim: %w", pause.ErrPaused), http.StatusServiceUnavailable, edge.CodePaused, pause.RetryAfter, ""},
+		{"nothing in flight", fmt.Errorf("replace: %w", txmgr.ErrNoFlight), http.StatusNotFound, edge.CodeNotFound, 0, ""},
+		{"not replaceable", fmt.Errorf("replace: %w", txmgr.ErrNotReplaceable), http.StatusConflict, edge.CodeNotReplaceable, 0, ""},
+	} {
+		e, ok := answers.Error(c.err)
+		if !ok || e.Status != c.status || e.Code != c.code || e.RetryAfter != c.retry || (c.message != "" && e.Message != c.message) {
+			t.Errorf("%s: %+v %v, want %d %s retry %s %q", c.name, e, ok, c.status, c.code, c.retry, c.message)
+		}
+	}
+	if e, ok := answers.Error(errors.New("the service's own")); ok {
+		t.Errorf("an error of the service's own answered here: %+v", e)
+	}
+}
