@@ -129,7 +129,7 @@ func TestCardAsALinkAndAQRCode(t *testing.T) {
 		t.Fatalf("redeem of the link: %v", err)
 	}
 	err = run(ctx, []string{"redeem", "--devnet", manifest, "--secret", link[:len(link)-9], "--recipient", recipient, "--print"}, &out, &errOut)
-	if note.ProblemOf(err) != note.Truncated {
+	if le := (*note.LinkError)(nil); !errors.As(err, &le) || le.Problem != note.Truncated {
 		t.Fatalf("redeem of a link cut short: %v", err)
 	}
 	if err := run(ctx, []string{"create", "--devnet", manifest, "--token", token, "--amount", "1", "--url", "https://app.example/redeem#x"}, &out, &errOut); err == nil || !strings.Contains(err.Error(), "--url") {
@@ -336,7 +336,7 @@ func TestCardOnADeployment(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = run(ctx, append([]string{"redeem", "--secret", strings.TrimSpace(out.String()), "--recipient", recipient.Hex(), "--print"}, where...), &out, &errOut)
-	if err == nil || note.ProblemOf(err) != note.OtherVault {
+	if le := (*note.LinkError)(nil); !errors.As(err, &le) || le.Problem != note.OtherVault {
 		t.Fatalf("a card of another vault: %v", err)
 	}
 }

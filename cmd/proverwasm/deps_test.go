@@ -46,7 +46,7 @@ func TestTheWasmLinksNoCompiler(t *testing.T) {
 
 // The browser proves with zk.StreamProver and zk.Share only: gnark's own Groth16 prover and the
 // whole-key decoding (zk.LoadKeys) are not linked (1.3 MB of the wasm, docs/prover.md), nor the
-// sectioned key's chunk-by-chunk decoder (ReadSectionedKey's: the shares decode whole points).
+// sectioned key's chunk-by-chunk decoder (readSectionedKey's: the shares decode whole points).
 // The linker keeps what is called, so the built wasm's names (its name section, kept without -s)
 // tell.
 func TestTheWasmLinksNoWholeKeyProver(t *testing.T) {

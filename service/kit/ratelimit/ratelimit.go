@@ -172,13 +172,6 @@ func (l *Limiter) Count(_ context.Context, key string) (int, error) {
 	return n, nil
 }
 
-// SetClock replaces the limiter's clock (tests).
-func (l *Limiter) SetClock(now func() time.Time) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.now = now
-}
-
 // ClientKey is the key a client's IP is limited by: the address itself for IPv4 (IPv4-mapped
 // IPv6 included), its prefix of v6Bits for IPv6 (RATE_LIMIT_IPV6_PREFIX), since one subscriber
 // commonly holds a whole /64 (or a /56, a /48) and could otherwise take a fresh address for

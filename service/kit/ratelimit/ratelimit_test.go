@@ -17,7 +17,7 @@ func TestSlidingWindow(t *testing.T) {
 	t.Parallel()
 	now := time.Unix(0, 0)
 	l := New(Rate{N: 2, Window: time.Minute})
-	l.SetClock(func() time.Time { return now })
+	l.now = func() time.Time { return now }
 	for i := range 2 {
 		if d, _ := l.Allow(ctx, "a"); !d.OK {
 			t.Fatalf("event %d refused", i)
@@ -95,7 +95,7 @@ func TestDecisionTellsRemainingAndReset(t *testing.T) {
 	t.Parallel()
 	now := time.Unix(0, 0)
 	l := New(Rate{N: 3, Window: time.Minute})
-	l.SetClock(func() time.Time { return now })
+	l.now = func() time.Time { return now }
 	for i, want := range []Decision{{OK: true, Remaining: 2, Reset: time.Minute}, {OK: true, Remaining: 1, Reset: 50 * time.Second},
 		{OK: true, Remaining: 0, Reset: 40 * time.Second}, {OK: false, Remaining: 0, Reset: 30 * time.Second}} {
 		if got, _ := l.Allow(ctx, "a"); got != want {

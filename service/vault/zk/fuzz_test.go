@@ -51,7 +51,7 @@ func FuzzReadSectionedKey(f *testing.F) {
 	f.Add(data[:fixedHeaderSize])
 	f.Add(data[:20])
 	f.Fuzz(func(t *testing.T, b []byte) {
-		if _, err := ReadSectionedKey(bytes.NewReader(b)); err != nil && !errors.Is(err, ErrBadSectionedKey) {
+		if _, err := readSectionedKey(bytes.NewReader(b)); err != nil && !errors.Is(err, ErrBadSectionedKey) {
 			t.Fatalf("an error that does not say what it is: %v", err)
 		}
 	})

@@ -556,15 +556,3 @@ func (d *keyDecoder) close() error {
 	}
 	return nil
 }
-
-// ReadSectionedKey reads a whole sectioned key.
-func ReadSectionedKey(r io.Reader) (*SectionedKey, error) {
-	var d keyDecoder
-	if _, err := io.Copy(&d, r); err != nil {
-		return nil, err
-	}
-	if err := d.close(); err != nil {
-		return nil, err
-	}
-	return &d.key, nil
-}

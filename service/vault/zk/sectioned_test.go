@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"io"
 	"math/big"
 	mrand "math/rand/v2"
 	"strings"
@@ -77,7 +78,7 @@ func verifyBoth(keys *Keys, p Proof, signals Signals) error {
 // the domain gnark's key has.
 func TestSectionedKeyRoundTrip(t *testing.T) {
 	keys, data := devSectioned(t)
-	got, err := ReadSectionedKey(bytes.NewReader(data))
+	got, err := readSectionedKey(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +130,7 @@ func TestSectionedKeyRoundTrip(t *testing.T) {
 	if _, err := got.writeTo(&raw, SectionOrder, versionRaw); err != nil {
 		t.Fatal(err)
 	}
-	back, err := ReadSectionedKey(bytes.NewReader(raw.Bytes()))
+	back, err := readSectionedKey(bytes.NewReader(raw.Bytes()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,8 +257,8 @@ func TestBadSectionedKeysAreRefused(t *testing.T) {
 		}(),
 	}
 	for name, key := range cases {
-		if _, err := ReadSectionedKey(bytes.NewReader(key)); !errors.Is(err, ErrBadSectionedKey) {
-			t.Errorf("%s: ReadSectionedKey: %v, want ErrBadSectionedKey", name, err)
+		if _, err := readSectionedKey(bytes.NewReader(key)); !errors.Is(err, ErrBadSectionedKey) {
+			t.Errorf("%s: readSectionedKey: %v, want ErrBadSectionedKey", name, err)
 		} else if !strings.Contains(err.Error(), "sectioned proving key") {
 			t.Errorf("%s: %q does not say what it is about", name, err)
 		}
@@ -269,7 +270,7 @@ func TestBadSectionedKeysAreRefused(t *testing.T) {
 		}
 	}
 	// A compressed point's flags would also make its coordinate ≥ p: the error says which.
-	if _, err := ReadSectionedKey(bytes.NewReader(cases["[α]₁ compressed"])); err == nil || !strings.Contains(err.Error(), "not in the raw encoding") {
+	if _, err := readSectionedKey(bytes.NewReader(cases["[α]₁ compressed"])); err == nil || !strings.Contains(err.Error(), "not in the raw encoding") {
 		t.Errorf("a compressed point: %v", err)
 	}
 }
@@ -342,4 +343,16 @@ func BenchmarkProvers(b *testing.B) {
 			prove(dealt())
 		}
 	})
+}
+
+// readSectionedKey reads a whole sectioned key.
+func readSectionedKey(r io.Reader) (*SectionedKey, error) {
+	var d keyDecoder
+	if _, err := io.Copy(&d, r); err != nil {
+		return nil, err
+	}
+	if err := d.close(); err != nil {
+		return nil, err
+	}
+	return &d.key, nil
 }

@@ -70,18 +70,6 @@ func (s Signals) CheckRange() error {
 	return nil
 }
 
-// parseScalar reads a decimal or 0x-hex integer that must be < r.
-func parseScalar(str string) (*big.Int, error) {
-	v, err := parseInt(str)
-	if err != nil {
-		return nil, err
-	}
-	if v.Cmp(ScalarField) >= 0 {
-		return nil, fmt.Errorf("%s is not below the scalar field modulus r", str)
-	}
-	return v, nil
-}
-
 // parseInt reads a non-negative decimal or 0x-hex integer of at most 78 digits.
 func parseInt(str string) (*big.Int, error) {
 	s := strings.TrimSpace(str)

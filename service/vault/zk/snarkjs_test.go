@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"math/big"
 	"os"
 	"path/filepath"
@@ -107,4 +108,16 @@ func TestGnarkFixture(t *testing.T) {
 	if err := Verify(vk, proof, signals); err != nil {
 		t.Fatalf("testdata/gnark does not verify with the dev keys (run with -update-gnark-fixture): %v", err)
 	}
+}
+
+// parseScalar reads a decimal or 0x-hex integer that must be < r.
+func parseScalar(str string) (*big.Int, error) {
+	v, err := parseInt(str)
+	if err != nil {
+		return nil, err
+	}
+	if v.Cmp(ScalarField) >= 0 {
+		return nil, fmt.Errorf("%s is not below the scalar field modulus r", str)
+	}
+	return v, nil
 }

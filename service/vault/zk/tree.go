@@ -73,18 +73,3 @@ func (t *Tree) Path(index int) (siblings [TreeDepth]*big.Int, bits [TreeDepth]ui
 	}
 	return siblings, bits, nil
 }
-
-// RootOf is the root a path leads to from leaf: what the circuit computes.
-func RootOf(leaf *big.Int, siblings [TreeDepth]*big.Int, bits [TreeDepth]uint) *big.Int {
-	node := leaf
-	for h := range TreeDepth {
-		switch {
-		case siblings[h].Sign() == 0:
-		case bits[h] == 0:
-			node = Poseidon(node, siblings[h])
-		default:
-			node = Poseidon(siblings[h], node)
-		}
-	}
-	return node
-}

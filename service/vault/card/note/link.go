@@ -1,7 +1,6 @@
 package note
 
 import (
-	"errors"
 	"fmt"
 	"math/big"
 	"net/url"
@@ -49,15 +48,6 @@ func (e *LinkError) Error() string { return "card: " + e.Detail }
 
 func problem(p Problem, format string, args ...any) error {
 	return &LinkError{Problem: p, Detail: fmt.Sprintf(format, args...)}
-}
-
-// ProblemOf is err's Problem, or "" when err is not a LinkError.
-func ProblemOf(err error) Problem {
-	var le *LinkError
-	if errors.As(err, &le) {
-		return le.Problem
-	}
-	return ""
 }
 
 var (

@@ -2,6 +2,7 @@ package note_test
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/big"
 	"os"
@@ -131,8 +132,9 @@ func TestCardLinks(t *testing.T) {
 		}
 		got, err := note.ReadLink(c.Input, h)
 		if c.Want == nil {
-			if note.ProblemOf(err) != note.Problem(c.Problem) {
-				t.Errorf("%s: %v (problem %q), want the problem %q", c.Name, err, note.ProblemOf(err), c.Problem)
+			var le *note.LinkError
+			if !errors.As(err, &le) || le.Problem != note.Problem(c.Problem) {
+				t.Errorf("%s: %v, want the problem %q", c.Name, err, c.Problem)
 			}
 			continue
 		}
