@@ -1,4 +1,4 @@
-// Command faucet serves the faucet of seed 001's related endpoints: test native tokens, once per
+// Command faucet serves the faucet: test native tokens, once per
 // address. Configuration comes from the environment; docs/faucet.md lists every variable.
 // `faucet claim ADDRESS` is a client's claim, its proof of work solved (claim.go).
 package main

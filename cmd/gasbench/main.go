@@ -1,7 +1,7 @@
 // Command gasbench prints what the vault's operations cost in gas on an in-process dev chain
 // (Osaka rules) and where it goes: commits, whole and partial reveals (the latter also paying a
 // relayer's fee), at trees of a few leaves and at indices of few and many 1-bits up to the
-// tree's last (gasbench.Sizes), beside issue 21's targets and the published figures of Tornado
+// tree's last (gasbench.Sizes), beside the targets (gasbench.Targets) and the published figures of Tornado
 // Cash.
 package main
 

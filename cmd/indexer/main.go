@@ -1,4 +1,4 @@
-// Command indexer serves the indexer of seed 001's related endpoints: the vault's events by
+// Command indexer serves the indexer: the vault's events by
 // name and block range, through reorgs. Configuration comes from the environment; docs/indexer.md
 // lists every variable.
 package main

@@ -1,4 +1,4 @@
-// Command registry serves the token registry (seed 000). Configuration comes from the
+// Command registry serves the token registry. Configuration comes from the
 // environment; docs/registry.md lists every variable.
 package main
 

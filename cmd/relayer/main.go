@@ -1,4 +1,4 @@
-// Command relayer serves the sponsored-reveal relayer (seed 001). Configuration comes from the
+// Command relayer serves the sponsored-reveal relayer. Configuration comes from the
 // environment; docs/relayer.md lists every variable.
 package main
 

@@ -3,7 +3,7 @@
 // ratios against their targets (relayer/direct ≤ 1.25; a burst of 60 within 2 × one reveal).
 // With --replicas 1,2,3 it measures replicas instead (redis-server must be installed): what
 // REDIS_URL adds to one reveal, and reveals per minute through 1, 2, 3 relayers, each leasing
-// its own key. With --fees N it measures fee-paying reveals (issue 34): what the operator spent
+// its own key. With --fees N it measures fee-paying reveals: what the operator spent
 // against the fees it earned at a fixed price, the time from quote to mined, and the gas.
 package main
 

@@ -1,4 +1,4 @@
-// Package faucet is the faucet of seed 001's related endpoints: it sends a fixed amount of test
+// Package faucet is the faucet: it sends a fixed amount of test
 // native tokens to an address, one claim per address, exactly once. A claim is recorded in the
 // store (unique per address and chain) before its transaction is signed, every signed version
 // is recorded before it is sent, and unfinished claims are reconciled with the chain at start

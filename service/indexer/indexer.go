@@ -1,4 +1,4 @@
-// Package indexer is the indexer of seed 001's related endpoints: it lists the events of the
+// Package indexer is the indexer: it lists the events of the
 // vault's contracts by name and block range. It reads every block's receipts from the node
 // (eth_getBlockReceipts by block hash, or one receipt per transaction where the node has no
 // such method), never eth_getLogs, whose answers can be empty; it decodes the logs of the

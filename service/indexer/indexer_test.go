@@ -71,8 +71,8 @@ func testIndexesTheVaultsEvents(t *testing.T) {
 	}
 }
 
-// The indexer never needs eth_getLogs: behind a node whose every eth_getLogs answers [] (what
-// the seed warns of), it still has every event; and it still does on a node without
+// The indexer never needs eth_getLogs: behind a node whose every eth_getLogs answers [] (some
+// providers do, past a range or a load), it still has every event; and it still does on a node without
 // eth_getBlockReceipts.
 func TestEmptyGetLogsAndNoBlockReceipts(t *testing.T) {
 	eachStore(t, testEmptyGetLogsAndNoBlockReceipts)

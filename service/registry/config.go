@@ -15,7 +15,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb"
 )
 
-// DefaultPort is the registry's port (seed 000).
+// DefaultPort is the registry's port, 3009 (docs/registry.md).
 const DefaultPort = 3009
 
 // DefaultGOGC is the garbage collector's target cmd/registry sets when the environment has no

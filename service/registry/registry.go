@@ -1,4 +1,4 @@
-// Package registry is the token registry of seed 000: a directory of the vault's wrapped ERC20
+// Package registry is the token registry: a directory of the vault's wrapped ERC20
 // tokens whose name, symbol and decimals are read on-chain, with a Poseidon tokenId, admin
 // metadata, icons, and as its store a JSON file and an icon folder (one process) or Postgres
 // (replicas that follow each other's writes; pgstore.go).

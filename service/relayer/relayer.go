@@ -1,4 +1,4 @@
-// Package relayer is the sponsored-reveal relayer of seed 001: it checks a reveal request
+// Package relayer is the sponsored-reveal relayer: it checks a reveal request
 // against the chain, submits the vault's reveal from its own operator wallet and pays the gas,
 // under rate limits and a minimum-balance gate, so no one actor can drain the wallet.
 package relayer

@@ -18,7 +18,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
 
-// FeesConfig says how to measure fee-paying reveals (issue 34's "Measured"): Reveals whole
+// FeesConfig says how to measure fee-paying reveals (docs/relayer.md, "Measured"): Reveals whole
 // reveals, each quoted, proved with its fee and sent through a relayer paid by fees alone, at
 // a fixed Price (RELAYER_TOKEN_PRICES, wei per base unit) and the default margin.
 type FeesConfig struct {

@@ -25,7 +25,8 @@ import (
 // ErrUnavailable wraps every failure to get an answer from the node.
 var ErrUnavailable = errors.New("chain unavailable")
 
-// DeprecatedChainID is the chain id the seed calls deprecated: services start on it, with a warning.
+// DeprecatedChainID is the vault's former chain id (docs/design.md, Chains): services start on it,
+// with a warning; nothing new is deployed onto it.
 const DeprecatedChainID = 47474
 
 // Client calls the chain's JSON-RPC.

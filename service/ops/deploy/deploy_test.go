@@ -351,9 +351,9 @@ func waitFor(t *testing.T, cond func() bool) {
 	}
 }
 
-// Seed 001 names its chain both 5445 and 5446: a node answering either is deployed onto, and
+// The vault's chain has two ids, 5445 and 5446 (docs/design.md, Chains): a node answering either is deployed onto, and
 // the choice is printed.
-func TestSeedChainIDsAreTakenAndSaid(t *testing.T) {
+func TestBothChainIDsAreTakenAndSaid(t *testing.T) {
 	for _, id := range []uint64{5445, 5446} {
 		c, err := devchaintest.StartWith(t, id)
 		if err != nil {
@@ -367,7 +367,7 @@ func TestSeedChainIDsAreTakenAndSaid(t *testing.T) {
 		if err != nil {
 			t.Fatalf("chain %d: %v", id, err)
 		}
-		want := fmt.Sprintf("preflight: chain id %d (seed 001 names both 5445 and 5446; this deployment is for %d", id, id)
+		want := fmt.Sprintf("preflight: chain id %d (the vault's chain is both 5445 and 5446; this deployment is for %d", id, id)
 		if d.ChainID != id || !strings.Contains(log.String(), want) {
 			t.Fatalf("chain %d: deployed for %d, said:\n%s", id, d.ChainID, log.String())
 		}

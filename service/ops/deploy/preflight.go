@@ -18,7 +18,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
 )
 
-// Seed chain ids: seed 001 names the chain both 5445 and 5446, so both are taken, and the one
+// The vault's chain ids: the chain is published as both 5445 and 5446, so both are taken, and the one
 // the node answers is printed.
 const (
 	seedChainID     = 5446
@@ -32,9 +32,9 @@ func (r *run) preflight(ctx context.Context) error {
 	case r.opts.ChainID != 0 && id != r.opts.ChainID:
 		return fmt.Errorf("preflight: the node is chain %d, not %d (--chain-id)", id, r.opts.ChainID)
 	case id == chain.DeprecatedChainID && !r.opts.DeprecatedChainID:
-		return fmt.Errorf("preflight: chain id %d is deprecated (docs/design.md, Chains); deploy to the seed's chain (%d or %d) or another", id, seedChainID, seedChainIDAlso)
+		return fmt.Errorf("preflight: chain id %d is deprecated (docs/design.md, Chains); deploy to the vault's chain (%d or %d) or another", id, seedChainID, seedChainIDAlso)
 	case id == seedChainID || id == seedChainIDAlso:
-		fmt.Fprintf(r.log, "preflight: chain id %d (seed 001 names both %d and %d; this deployment is for %d, the node's)\n", id, seedChainIDAlso, seedChainID, id)
+		fmt.Fprintf(r.log, "preflight: chain id %d (the vault's chain is both %d and %d; this deployment is for %d, the node's)\n", id, seedChainIDAlso, seedChainID, id)
 	default:
 		fmt.Fprintf(r.log, "preflight: chain id %d\n", id)
 	}

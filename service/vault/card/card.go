@@ -1,4 +1,4 @@
-// Package card is the card flow of seed 001: a sender commits tokens into the vault and gets a
+// Package card is the card flow: a sender commits tokens into the vault and gets a
 // card (the note's secrets in one string, fit for a QR code); the recipient's device turns the
 // card into a reveal request (a Groth16 proof against the commitment tree, rebuilt from the
 // chain's CommitmentInserted events) and either hands it to a relayer or submits it itself.

@@ -1,7 +1,8 @@
 // Package tokenid computes the identifier of a token inside the vault's zero-knowledge circuits:
 // tokenId = Poseidon(address as a 160-bit integer, chainId), with circomlib-compatible Poseidon
 // over the BN254 scalar field (service/vault/poseidon), rendered as 0x + 64 lowercase hex digits.
-// "Poseidon2" in the seed means Poseidon of two inputs.
+// "Poseidon2" in the protocol's texts means Poseidon of two inputs (circomlib's, t = 3), not the
+// Poseidon2 permutation.
 package tokenid
 
 import (
