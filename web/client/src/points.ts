@@ -5,7 +5,7 @@
 // memory and multiplies them there; the Go wasm solves the witness, computes h, gives the scalars
 // and makes the proof from the shares' sums. docs/prover.md, "The points in a module of our own".
 import { pointWasmBase64 } from "./pointwasm.gen.js";
-import type { RawProver } from "./runtime.js";
+import type { RawProver } from "./raw.js";
 
 const bufferAt = 8192; // pointwasm.BufferAt: below it, the module's own constants and working space
 const scalarSize = 32;

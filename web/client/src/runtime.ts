@@ -4,6 +4,9 @@
 
 import { files, pinned, sizes } from "./pinned.gen.js";
 import { pointModule, withPointModule } from "./points.js";
+import type { RawProver } from "./raw.js";
+
+export type { RawProver } from "./raw.js";
 
 /** The files the prover loads. */
 export type AssetName = "wasm" | "wasmExec" | "sectionedKey";
@@ -227,28 +230,6 @@ async function compiledWasm(load: Load): Promise<WebAssembly.Module> {
   const streaming = typeof WebAssembly.compileStreaming === "function" ? (r: Response) => WebAssembly.compileStreaming(r) : undefined;
   const { data, module } = await checked(load, "wasm", streaming);
   return module ?? WebAssembly.compile(data as BufferSource);
-}
-
-/** The wasm's functions (cmd/proverwasm). */
-export interface RawProver {
-  newNote(json: string): string;
-  parseCard(card: string): string;
-  // A proof (its handle) from the sectioned key's (sectionedKey) points dealt between workers
-  // (share.ts, docs/prover.md): every worker's share keeps them for the proofs after.
-  proveStreaming(json: string): string; // {handle}: the witness solved
-  finish(handle: number): string; // once every share's sums are added: as prove's answer
-  cancel(handle: number): string;
-  keyLayout(prefix: Uint8Array): string; // {need} or {layout}
-  layout(handle: number, prefix: Uint8Array): string; // as keyLayout, for the proof
-  scalars(handle: number): Uint8Array | string; // a string is an error
-  addSums(handle: number, sums: string): string;
-  shareStart(layout: string): string; // {share}
-  shareFeed(share: number, section: number, from: number, points: Uint8Array): string;
-  shareScalars(share: number, scalars: Uint8Array): string;
-  shareFlush(share: number, section: number): string;
-  shareSums(share: number): string; // {sums}
-  shareReset(share: number): string;
-  shareDrop(share: number): string;
 }
 
 /**
