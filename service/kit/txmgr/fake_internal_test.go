@@ -753,7 +753,7 @@ func TestALeaseDeadlineDoesNotBoundTheWaitForATurn(t *testing.T) {
 		second <- result{f, err}
 	}()
 	var r result
-	for next, _ := m.State(); next != 2; next, _ = m.State() { // nonce 1 claimed: it waits for its turn
+	for next, _ := m.State(); next != 2; next, _ = m.State() { // nonce 1 taken: it waits for its turn
 		select {
 		case r = <-second:
 			close(answer)

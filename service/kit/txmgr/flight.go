@@ -31,7 +31,7 @@ type Flight struct {
 	// Guarded by m.mu once published.
 	txs      []*types.Transaction // every version sent, oldest first
 	reserved *big.Int             // cost reserved at the gate
-	sending  bool                 // claimed, its first send not answered yet: not replaced, re-sent or given up
+	sending  bool                 // taken, its first send not answered yet: not replaced, re-sent or given up
 	turn     chan struct{}        // while it waits to be sent after the flights below it (awaitTurn): closed when it may go
 	bump     bool                 // an operator asked for a replacement now (Bump): the next round replaces it
 	// cancelling: an operator asked for a cancel (Cancel): every replacement from then on is a
@@ -417,10 +417,10 @@ func (m *Manager) fillGap(ctx context.Context, n uint64) {
 		m.log.Warn("filled a nonce gap with a transfer of nothing to the wallet itself: no transaction of the wallet's reached a node at this nonce, and no send took it since",
 			"wallet", m.from.Hex(), "nonce", n, "tx", tx.Hash())
 	case sendNonceUsed: // another transaction took it: no gap
-		m.unclaim(f, false)
+		m.forgetUnsent(f, false)
 		m.gate.Settled(ctx, f.reserved, nil)
 	default:
-		m.unclaim(f, true) // tried again after gapFillAfter
+		m.forgetUnsent(f, true) // tried again after gapFillAfter
 		m.gate.Settled(ctx, f.reserved, nil)
 		m.log.Warn("could not fill a nonce gap; trying again", "wallet", m.from.Hex(), "nonce", n, "err", sendErr)
 	}

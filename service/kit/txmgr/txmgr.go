@@ -522,7 +522,7 @@ func (m *Manager) Send(ctx context.Context, tx Tx) (*Flight, error) {
 		if err := m.ensureSynced(ctx); err != nil {
 			return nil, err
 		}
-		f, err := m.claim(func(nonce uint64) (*types.Transaction, error) {
+		f, err := m.takeNonce(func(nonce uint64) (*types.Transaction, error) {
 			return m.sign(&types.DynamicFeeTx{Nonce: nonce, GasTipCap: tip,
 				GasFeeCap: feeCap, Gas: tx.Gas, To: &tx.To, Value: value, Data: tx.Data})
 		}, head, tx.Record, trace.SpanContextFromContext(ctx))
@@ -535,17 +535,17 @@ func (m *Manager) Send(ctx context.Context, tx Tx) (*Flight, error) {
 		signed := f.txs[0]
 		if tx.Record != nil {
 			if err := tx.Record(ctx, signed); err != nil {
-				m.unclaim(f, true)
+				m.forgetUnsent(f, true)
 				return nil, err
 			}
 		}
 		if err := m.awaitTurn(ctx, f); err != nil {
-			m.unclaim(f, true) // nothing was sent: the nonce is free again, as after a failed Record
+			m.forgetUnsent(f, true) // nothing was sent: the nonce is free again, as after a failed Record
 			return nil, err
 		}
 		class, sendErr, err := m.submitFenced(ctx, signed)
 		if err != nil { // the lease lapsed while it waited for its turn: nothing was sent
-			m.unclaim(f, true)
+			m.forgetUnsent(f, true)
 			return nil, err
 		}
 		switch class {
@@ -558,7 +558,7 @@ func (m *Manager) Send(ctx context.Context, tx Tx) (*Flight, error) {
 			published = true
 			return f, nil
 		case sendNonceUsed, sendNonceAhead:
-			m.unclaim(f, false) // not free: the node counts it used, or has not reached it; the resync decides
+			m.forgetUnsent(f, false) // not free: the node counts it used, or has not reached it; the resync decides
 			if attempt > 0 {
 				return nil, fmt.Errorf("%w: %w", ErrRejected, sendErr)
 			}
@@ -570,20 +570,20 @@ func (m *Manager) Send(ctx context.Context, tx Tx) (*Flight, error) {
 				m.log.Warn("nonce already used (a transaction from this wallet outside this service?); resyncing", "wallet", m.from.Hex(), "nonce", f.nonce, "err", sendErr)
 			}
 		default:
-			m.unclaim(f, true)
+			m.forgetUnsent(f, true)
 			return nil, fmt.Errorf("%w: %w", ErrRejected, sendErr)
 		}
 	}
 }
 
-// errNotSynced is a claim made while the counter is out of step with the node.
+// errNotSynced is a nonce taken while the counter is out of step with the node.
 var errNotSynced = errors.New("the nonce counter is being read from the node again")
 
-// claim takes a nonce (the lowest free one, or the next), signs the transaction for it and
+// takeNonce takes a nonce (the lowest free one, or the next), signs the transaction for it and
 // registers its flight as being sent, all under mu: the watch loop knows its hashes before the
 // node does, so a receipt in the very next block is not missed. The cost it reserves was
 // admitted at the gate already.
-func (m *Manager) claim(sign func(nonce uint64) (*types.Transaction, error), head uint64, record func(context.Context, *types.Transaction) error, origin trace.SpanContext) (*Flight, error) {
+func (m *Manager) takeNonce(sign func(nonce uint64) (*types.Transaction, error), head uint64, record func(context.Context, *types.Transaction) error, origin trace.SpanContext) (*Flight, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if !m.synced {
@@ -611,7 +611,7 @@ func (m *Manager) claim(sign func(nonce uint64) (*types.Transaction, error), hea
 	return f, nil
 }
 
-// launch marks a claimed flight sent: from now on it is followed, replaced and given up like any.
+// launch marks a taken flight sent: from now on it is followed, replaced and given up like any.
 func (m *Manager) launch(f *Flight, uncertain bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -620,10 +620,10 @@ func (m *Manager) launch(f *Flight, uncertain bool) {
 }
 
 // awaitTurn waits until every flight of a lower nonce being sent has been answered (launched or
-// unclaimed), so that f reaches the node after them: go-ethereum's pool keeps at most 64
+// forgotten), so that f reaches the node after them: go-ethereum's pool keeps at most 64
 // transactions per account that cannot be executed yet (a nonce below them missing) and drops
 // the rest without a word, and other nodes have such limits too. It does not wait for anything
-// to be mined. An error (ctx done) means f was not sent and must be unclaimed.
+// to be mined. An error (ctx done) means f was not sent and must be forgotten (forgetUnsent).
 func (m *Manager) awaitTurn(ctx context.Context, f *Flight) error {
 	m.mu.Lock()
 	if !m.sendingBelow(f.nonce) {
@@ -669,9 +669,9 @@ func (m *Manager) passTurn() {
 	}
 }
 
-// unclaim forgets a claimed flight whose send did not happen; free gives its nonce back, to be
+// forgetUnsent forgets a taken flight whose send did not happen; free gives its nonce back, to be
 // the next send's (or filled, fillGaps). Callers do not hold mu.
-func (m *Manager) unclaim(f *Flight, free bool) {
+func (m *Manager) forgetUnsent(f *Flight, free bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	defer m.passTurn() // even for a flight settled meanwhile: a send may wait behind it
@@ -701,7 +701,7 @@ func (m *Manager) unclaim(f *Flight, free bool) {
 
 // take marks nonce n used by a transaction signed before (resent, or adopted from the pool). Nonces
 // it skips over, at or above the counter, are ones no node has (the counter is the node's pending
-// nonce or above): a crash came between the claim of a nonce and its send while a later one went
+// nonce or above): a crash came between the taking of a nonce and its send while a later one went
 // out, or that send never reached a node. They are free, for the next sends to take or to be
 // filled, or n would wait behind them. Callers hold mu.
 func (m *Manager) take(n uint64) {
@@ -741,21 +741,21 @@ func (m *Manager) Resend(ctx context.Context, tx *types.Transaction, record func
 	if err := m.holds(); err != nil { // as Send: the fence's deadline bounds the submit alone
 		return nil, err
 	}
-	f, claimed, err := m.claimResend(tx, head, record, trace.SpanContextFromContext(ctx))
-	if err != nil || !claimed {
+	f, taken, err := m.takeResend(tx, head, record, trace.SpanContextFromContext(ctx))
+	if err != nil || !taken {
 		return f, err
 	}
 	m.gate.Reserve(ctx, f.reserved)
 	if err := m.awaitTurn(ctx, f); err != nil {
 		// Not sent now, but it may be in a pool since before: the node's pending nonce decides
 		// whether its nonce is free.
-		m.unclaim(f, false)
+		m.forgetUnsent(f, false)
 		m.gate.Settled(ctx, f.reserved, nil)
 		return nil, err
 	}
 	class, sendErr, err := m.submitFenced(ctx, tx)
 	if err != nil {
-		m.unclaim(f, false)
+		m.forgetUnsent(f, false)
 		m.gate.Settled(ctx, f.reserved, nil)
 		return nil, err
 	}
@@ -764,19 +764,19 @@ func (m *Manager) Resend(ctx context.Context, tx *types.Transaction, record func
 		m.launch(f, class == sendUncertain)
 		return f, nil
 	case sendNonceUsed:
-		m.unclaim(f, false)
+		m.forgetUnsent(f, false)
 		m.gate.Settled(ctx, f.reserved, nil)
 		return nil, fmt.Errorf("%w: %w", ErrNonceUsed, sendErr)
 	default:
-		m.unclaim(f, true)
+		m.forgetUnsent(f, true)
 		m.gate.Settled(ctx, f.reserved, nil)
 		return nil, fmt.Errorf("%w: %w", ErrRejected, sendErr)
 	}
 }
 
-// claimResend registers the flight of a transaction signed earlier, as being sent (its cost
-// reserved by the caller), or returns the flight that follows its nonce already (claimed false).
-func (m *Manager) claimResend(tx *types.Transaction, head uint64, record func(context.Context, *types.Transaction) error, origin trace.SpanContext) (f *Flight, claimed bool, err error) {
+// takeResend registers the flight of a transaction signed earlier, as being sent (its cost
+// reserved by the caller), or returns the flight that follows its nonce already ((taken false)).
+func (m *Manager) takeResend(tx *types.Transaction, head uint64, record func(context.Context, *types.Transaction) error, origin trace.SpanContext) (f *Flight, claimed bool, err error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if f, ok := m.inflight[tx.Nonce()]; ok {
@@ -823,7 +823,7 @@ func (m *Manager) mined(ctx context.Context, tx *types.Transaction) bool {
 	return err == nil && r != nil
 }
 
-// submitFenced is a claimed flight's submit, its turn come: bounded by the fence's deadline
+// submitFenced is a taken flight's submit, its turn come: bounded by the fence's deadline
 // taken now, or refused (err, nothing sent) once this process no longer holds the wallet. A
 // "nonce too low" for this very transaction, mined since an earlier send (signatures are
 // deterministic), is "known".

@@ -478,8 +478,6 @@ func TestReplacementsStayWithinTheReservation(t *testing.T) {
 
 // A replacement whose send's answer is lost (the gateway forwarded it, then answered 502) may be
 // the version mined: it is followed like the others, and the flight settles when it is mined.
-// (It was left out of the flight, which then never settled: the claim stayed pending although
-// paid.)
 func TestAReplacementWhoseAnswerIsLostIsFollowed(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)
