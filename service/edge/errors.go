@@ -81,28 +81,38 @@ func Internal(err error) *Error {
 // ErrUnauthorized is the one answer for a missing or wrong admin key.
 var ErrUnauthorized = &Error{Status: http.StatusUnauthorized, Code: CodeUnauthorized, Message: "missing or invalid admin key"}
 
-// AsError turns any error into an *Error: an *Error is kept; the refusals of the edge's own
-// parts are mapped here (a rate limit reached: 429 RATE_LIMITED; limits that cannot be checked:
-// 503 UNAVAILABLE; a body over its size limit: 413); anything else is a 500. A service maps its
-// domain's errors before they reach here (its httpError; paying for the paying services').
+// AsError is err as the edge writes it: an *Error (a service's answer, or one the edge built) is
+// kept; the refusals of the edge's own parts (a body over its size limit, a rate limit of an
+// admission) are answered by SharedAnswer; anything else is a 500. A service answers its errors
+// itself, with its one function (HandlerOptions.Answer), before they reach here.
 func AsError(err error) *Error {
 	var e *Error
 	if errors.As(err, &e) {
 		return e
 	}
+	if e, ok := SharedAnswer(err); ok {
+		return e
+	}
+	return Internal(err)
+}
+
+// SharedAnswer is err's answer when it is a refusal of a part every service shares: a rate limit
+// reached (429 RATE_LIMITED), limits that cannot be checked (503 UNAVAILABLE), a body over its
+// size limit (413 PAYLOAD_TOO_LARGE); false otherwise. Each service's one function consults it.
+func SharedAnswer(err error) (*Error, bool) {
 	var limited *ratelimit.ExceededError
 	if errors.As(err, &limited) {
-		return &Error{Status: http.StatusTooManyRequests, Code: CodeRateLimited, Message: limited.Error(), RetryAfter: limited.RetryAfter}
+		return &Error{Status: http.StatusTooManyRequests, Code: CodeRateLimited, Message: limited.Error(), RetryAfter: limited.RetryAfter}, true
 	}
 	if errors.Is(err, ratelimit.ErrUnavailable) {
-		return &Error{Status: http.StatusServiceUnavailable, Code: CodeUnavailable, Message: err.Error(), RetryAfter: time.Second, Cause: err}
+		return &Error{Status: http.StatusServiceUnavailable, Code: CodeUnavailable, Message: err.Error(), RetryAfter: time.Second, Cause: err}, true
 	}
 	var tooLarge *http.MaxBytesError
 	if errors.As(err, &tooLarge) {
 		return &Error{Status: http.StatusRequestEntityTooLarge, Code: CodePayloadTooLarge,
-			Message: "request body is larger than " + strconv.FormatInt(tooLarge.Limit, 10) + " bytes"}
+			Message: "request body is larger than " + strconv.FormatInt(tooLarge.Limit, 10) + " bytes"}, true
 	}
-	return Internal(err)
+	return nil, false
 }
 
 type errorBody struct {
@@ -180,23 +190,12 @@ func logError(r *http.Request, e *Error) {
 	Logger(r.Context()).LogAttrs(r.Context(), level, e.Message, attrs...)
 }
 
-// Answer is the HTTP status and code a service answers one of its domain reasons with.
-type Answer struct {
-	Status int
-	Code   string
-}
-
-// Answers is a service's one table from its domain reasons (an enum of its own errors.go) to HTTP
-// answers: the domain code returns typed errors, and the service's api.go turns them into
-// statuses here, at the edge.
-type Answers[R comparable] map[R]Answer
-
-// Error is the answer to reason, with the domain's message and cause; a reason missing from the
-// table is a fault of the service (500), never a guess.
-func (a Answers[R]) Error(reason R, message string, cause error) *Error {
-	m, ok := a[reason]
-	if !ok {
-		return Internal(fmt.Errorf("no HTTP answer for reason %v (%s): %w", reason, message, cause))
+// Refusal is the answer to a domain's refusal: its status from the service's table, the code the
+// domain names it with, the domain's message and cause. A refusal without a status or a code (a
+// reason missing from a table) is a fault of the service (500), never a guess.
+func Refusal(status int, code, message string, cause error) *Error {
+	if status < 400 || code == "" {
+		return Internal(fmt.Errorf("no HTTP answer for %q (%d, %s): %w", code, status, message, cause))
 	}
-	return &Error{Status: m.Status, Code: m.Code, Message: message, Cause: cause}
+	return &Error{Status: status, Code: code, Message: message, Cause: cause}
 }

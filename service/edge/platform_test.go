@@ -20,6 +20,8 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 )
 
 func TestResolveClientIP(t *testing.T) {
@@ -284,17 +286,63 @@ func TestDocsPage(t *testing.T) {
 	}
 }
 
-// A service's table answers its reasons with their status and code, the domain's message and
-// cause; a reason missing from it is a 500 that never shows the message, not a guess.
-func TestAnswers(t *testing.T) {
-	type reason int
-	table := Answers[reason]{1: {Status: http.StatusConflict, Code: "TAKEN"}}
+// A domain's refusal is answered with the status of the service's table, the domain's code,
+// message and cause; one without a status or a code (a reason missing from a table) is a 500 that
+// never shows the message, not a guess.
+func TestRefusal(t *testing.T) {
 	cause := errors.New("cause")
-	if e := table.Error(1, "already taken", cause); e.Status != 409 || e.Code != "TAKEN" || e.Message != "already taken" || !errors.Is(e, cause) {
+	if e := Refusal(http.StatusConflict, "TAKEN", "already taken", cause); e.Status != 409 || e.Code != "TAKEN" || e.Message != "already taken" || !errors.Is(e, cause) {
 		t.Fatalf("a mapped reason: %#v", e)
 	}
-	if e := table.Error(2, "secret detail", nil); e.Status != 500 || e.Code != CodeInternal || strings.Contains(e.Message, "secret") {
-		t.Fatalf("an unmapped reason: %#v", e)
+	for _, e := range []*Error{Refusal(0, "TAKEN", "secret detail", nil), Refusal(http.StatusConflict, "", "secret detail", nil)} {
+		if e.Status != 500 || e.Code != CodeInternal || strings.Contains(e.Message, "secret") {
+			t.Fatalf("an unmapped reason: %#v", e)
+		}
+	}
+}
+
+// A service's one function (HandlerOptions.Answer) answers its admissions' refusals as it answers
+// its handlers' errors; an error it does not know is a 500 INTERNAL, logged once, its cause in the
+// log and never in the answer.
+func TestAdmissionsAreAnsweredByTheServicesAnswer(t *testing.T) {
+	errSlowDown, errSecret := errors.New("slow down"), errors.New("secret detail")
+	answer := func(err error) *Error {
+		if errors.Is(err, errSlowDown) {
+			return &Error{Status: http.StatusTooManyRequests, Code: "SLOW_DOWN", Message: "slow down", RetryAfter: 2 * time.Second}
+		}
+		return Internal(err)
+	}
+	var logs bytes.Buffer
+	reg := prometheus.NewRegistry()
+	h, err := NewHandler(HandlerOptions{
+		SpecYAML: []byte(testSpec), Metrics: reg, Gatherer: reg, Answer: answer,
+		Logger: slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		Admit: map[string]Admission{"GET /flags": func(r *http.Request) (ratelimit.Quota, error) {
+			if r.URL.Query().Get("on") == "true" {
+				return ratelimit.Quota{}, errSlowDown
+			}
+			return ratelimit.Quota{}, errSecret
+		}},
+		API: func(r chi.Router) {
+			r.Get("/flags", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(200) })
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", "/flags?on=true", nil))
+	if rec.Code != 429 || !strings.Contains(rec.Body.String(), `"code":"SLOW_DOWN"`) || rec.Header().Get("Retry-After") != "2" {
+		t.Fatalf("a refusal the service answers: %d %s %v", rec.Code, rec.Body, rec.Header())
+	}
+	logs.Reset()
+	rec = httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", "/flags?on=false", nil))
+	if rec.Code != 500 || !strings.Contains(rec.Body.String(), `"code":"INTERNAL"`) || strings.Contains(rec.Body.String(), "secret") {
+		t.Fatalf("an error the service does not know: %d %s", rec.Code, rec.Body)
+	}
+	if n := strings.Count(logs.String(), `"level":"ERROR"`); n != 1 || !strings.Contains(logs.String(), "secret detail") {
+		t.Fatalf("an error the service does not know was logged %d times at error level, want once with its cause:\n%s", n, logs.String())
 	}
 }
 

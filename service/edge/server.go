@@ -20,6 +20,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"go.opentelemetry.io/otel/trace"
 	"go.opentelemetry.io/otel/trace/noop"
+
+	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 )
 
 // DefaultBodyLimit caps request bodies of routes without a limit of their own.
@@ -41,6 +43,9 @@ type HandlerOptions struct {
 	// validated ("METHOD /pattern" → check; "*": every route of the document, before the
 	// route's own): per-IP rate limits, so malformed requests count too.
 	Admit map[string]Admission
+	// Answer is the service's one function from an error to its answer: an admission's refusal
+	// goes out through it, as the service's handlers' errors do. nil: AsError.
+	Answer func(error) *Error
 	// API registers the generated routes on the router it is given; those routes, and only
 	// those, pass the admin check and OpenAPI validation.
 	API func(chi.Router)
@@ -88,10 +93,28 @@ func NewHandler(o HandlerOptions) (http.Handler, error) {
 		o.Static(r)
 	}
 	r.Group(func(api chi.Router) {
-		api.Use(admit(tracer, o.Admit), bodyLimit(DefaultBodyLimit, o.BodyLimits), adminAuth(o.AdminKey), booleans, headAsGet, validator(spec, o.AdminKey != ""))
+		api.Use(admit(tracer, answered(o.Admit, o.Answer)), bodyLimit(DefaultBodyLimit, o.BodyLimits), adminAuth(o.AdminKey), booleans, headAsGet, validator(spec, o.AdminKey != ""))
 		o.API(api)
 	})
 	return r, nil
+}
+
+// answered is checks whose refusals are answered by answer (none: as they are).
+func answered(checks map[string]Admission, answer func(error) *Error) map[string]Admission {
+	if answer == nil {
+		return checks
+	}
+	out := make(map[string]Admission, len(checks))
+	for key, check := range checks {
+		out[key] = func(r *http.Request) (ratelimit.Quota, error) {
+			q, err := check(r)
+			if err != nil {
+				return q, answer(err)
+			}
+			return q, nil
+		}
+	}
+	return out
 }
 
 // document is a service's OpenAPI document as its handlers use it.

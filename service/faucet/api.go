@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -12,14 +11,14 @@ import (
 	"github.com/seed018cc74c/vaultd/gen/faucetapi"
 	"github.com/seed018cc74c/vaultd/gen/faucetserver"
 	"github.com/seed018cc74c/vaultd/service/edge"
-	"github.com/seed018cc74c/vaultd/service/edge/paying"
 	"github.com/seed018cc74c/vaultd/service/kit/address"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 )
 
-// api implements the generated strict server; errors are mapped by edge.WriteError, except
-// the 409, whose body carries the claim.
+// api implements the generated strict server; the errors its handlers return are answered by
+// answers.go's answer, the faucet's one way from an error to its HTTP answer (the 409 too, whose
+// body carries the claim).
 type api struct {
 	f       *Faucet
 	started time.Time
@@ -47,8 +46,9 @@ func (a *api) Claim(ctx context.Context, req faucetserver.ClaimRequestObject) (f
 		_ = a.f.perIP.Undo(ctx, ratelimit.ClientKey(edge.ClientIP(ctx), a.f.cfg.Limits.IPv6Prefix))
 	}
 	var already *AlreadyClaimedError
-	if errors.As(err, &already) {
-		return faucetserver.Claim409JSONResponse{Body: faucetapi.AlreadyClaimed{Code: CodeAlreadyClaimed, Error: already.Error(), Claim: toAPI(already.Claim)}}, nil
+	if errors.As(err, &already) { // the 409's body carries the claim the address has
+		e := answer(err)
+		return faucetserver.Claim409JSONResponse{Body: faucetapi.AlreadyClaimed{Code: e.Code, Error: e.Message, Claim: toAPI(already.Claim)}}, nil
 	}
 	if err != nil {
 		return nil, err
@@ -217,58 +217,4 @@ func parseAddress(s string) (common.Address, error) {
 		return a, edge.InvalidRequest("address is the zero address")
 	}
 	return a, nil
-}
-
-// reasons is the one table from the faucet's reasons (errors.go) to HTTP statuses and codes; an
-// *AlreadyClaimedError is the 409 ALREADY_CLAIMED that Claim answers with the first claim.
-var reasons = edge.Answers[Reason]{
-	ClaimRejected:      {Status: http.StatusUnprocessableEntity, Code: CodeClaimRejected},
-	WalletEmpty:        {Status: http.StatusServiceUnavailable, Code: CodeFaucetBalanceLow},
-	AddressBusy:        {Status: http.StatusServiceUnavailable, Code: edge.CodeUnavailable},
-	ChainUnavailable:   {Status: http.StatusBadGateway, Code: edge.CodeChainUnavailable},
-	WalletNotHeld:      {Status: http.StatusServiceUnavailable, Code: edge.CodeUnavailable},
-	LimitsLost:         {Status: http.StatusServiceUnavailable, Code: edge.CodeUnavailable},
-	ZeroAddress:        {Status: http.StatusBadRequest, Code: edge.CodeInvalidRequest},
-	AlreadyClaimed:     {Status: http.StatusConflict, Code: CodeAlreadyClaimed},
-	PowOff:             {Status: http.StatusNotFound, Code: edge.CodeNotFound},
-	PowRequired:        {Status: http.StatusForbidden, Code: CodePowRequired},
-	PowInvalid:         {Status: http.StatusForbidden, Code: CodePowInvalid},
-	PowExpired:         {Status: http.StatusForbidden, Code: CodePowExpired},
-	PowUsed:            {Status: http.StatusForbidden, Code: CodePowUsed},
-	PowStale:           {Status: http.StatusForbidden, Code: CodePowExpired},
-	PowTriedOut:        {Status: http.StatusForbidden, Code: CodePowInvalid},
-	PowInFlight:        {Status: http.StatusTooManyRequests, Code: edge.CodeRateLimited},
-	PowBusy:            {Status: http.StatusServiceUnavailable, Code: edge.CodeUnavailable},
-	GateBalanceLow:     {Status: http.StatusForbidden, Code: CodeGateBalanceLow},
-	GateNonceLow:       {Status: http.StatusForbidden, Code: CodeGateNonceLow},
-	GateUnavailable:    {Status: http.StatusBadGateway, Code: edge.CodeChainUnavailable},
-	CaptchaRequired:    {Status: http.StatusForbidden, Code: CodeCaptchaRequired},
-	CaptchaInvalid:     {Status: http.StatusForbidden, Code: CodeCaptchaInvalid},
-	CaptchaUnavailable: {Status: http.StatusServiceUnavailable, Code: edge.CodeUnavailable},
-}
-
-// paid is the faucet's answers to the refusals it shares with the relayer (the balance gate, an
-// operator's pause, replace or cancel).
-var paid = paying.Answers{BalanceLowCode: CodeFaucetBalanceLow}
-
-// httpError is err as the faucet answers it: a *ClaimError (or a claim that exists) through reasons, a closed gate
-// (and a pause, an operator's replace or cancel) through paid, anything else (the shared layer's answers, or a fault: 500) as it is.
-func httpError(err error) error {
-	if e, ok := paid.Error(err); ok {
-		return e
-	}
-	var already *AlreadyClaimedError
-	if errors.As(err, &already) {
-		return reasons.Error(AlreadyClaimed, already.Error(), nil)
-	}
-	if errors.Is(err, errExists) { // another request recorded the address's claim first
-		return reasons.Error(AlreadyClaimed, err.Error(), nil)
-	}
-	var ce *ClaimError
-	if !errors.As(err, &ce) {
-		return err
-	}
-	e := reasons.Error(ce.Reason, ce.Message, ce.Cause)
-	e.RetryAfter = ce.RetryAfter
-	return e
 }

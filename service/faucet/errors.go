@@ -4,12 +4,18 @@ import (
 	"errors"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/seed018cc74c/vaultd/service/edge"
+	"github.com/seed018cc74c/vaultd/service/kit/gate"
+	"github.com/seed018cc74c/vaultd/service/kit/pause"
+	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
+	"github.com/seed018cc74c/vaultd/service/kit/tracing"
 )
 
 // Reason is why the faucet did not take a claim, in the faucet's own terms. The domain code
-// returns a *ClaimError with one (or an *AlreadyClaimedError); api.go alone maps each to an HTTP
-// status and code (reasons).
+// returns a *ClaimError with one (or an *AlreadyClaimedError); each reason knows its code (Code),
+// and answers.go alone gives each its HTTP status (statuses).
 type Reason int
 
 // The reasons.
@@ -64,21 +70,79 @@ func chainUnavailable(err error) *ClaimError {
 	return &ClaimError{Reason: ChainUnavailable, Message: "the chain is unavailable, try again later", Cause: err}
 }
 
-// refusalOf is err as a claim's spans and its outcome metric name it: the code and message it
-// is answered with, from the tables the edge answers from (reasons, and paid for the refusals
-// shared with the relayer), so a span never names another code than the answer. The answer itself
-// (Retry-After, the first claim of a 409) is built at the edge alone (api.go's httpError).
-func refusalOf(err error) *edge.Error {
-	if e, ok := paid.Error(err); ok {
-		return e
+// reasonCodes are the reasons' codes: what a claim's answer, its spans and its outcome metric
+// name each with.
+var reasonCodes = map[Reason]string{
+	ClaimRejected: CodeClaimRejected, WalletEmpty: CodeFaucetBalanceLow, AddressBusy: edge.CodeUnavailable,
+	ChainUnavailable: edge.CodeChainUnavailable, WalletNotHeld: edge.CodeUnavailable, LimitsLost: edge.CodeUnavailable,
+	ZeroAddress: edge.CodeInvalidRequest, AlreadyClaimed: CodeAlreadyClaimed, PowOff: edge.CodeNotFound,
+	PowRequired: CodePowRequired, PowInvalid: CodePowInvalid, PowExpired: CodePowExpired, PowUsed: CodePowUsed,
+	PowStale: CodePowExpired, PowTriedOut: CodePowInvalid, PowInFlight: edge.CodeRateLimited, PowBusy: edge.CodeUnavailable,
+	GateBalanceLow: CodeGateBalanceLow, GateNonceLow: CodeGateNonceLow, GateUnavailable: edge.CodeChainUnavailable,
+	CaptchaRequired: CodeCaptchaRequired, CaptchaInvalid: CodeCaptchaInvalid, CaptchaUnavailable: edge.CodeUnavailable,
+}
+
+// Code is the reason's code ("" for a value that is no reason).
+func (r Reason) Code() string { return reasonCodes[r] }
+
+// faucetFaults are the reasons that are the faucet's doing or what it depends on, not the
+// claimant's: a step that ends with one is an error in its span.
+var faucetFaults = map[Reason]bool{
+	WalletEmpty: true, AddressBusy: true, ChainUnavailable: true, WalletNotHeld: true, LimitsLost: true,
+	PowBusy: true, GateUnavailable: true, CaptchaUnavailable: true,
+}
+
+// refusal is an error as the faucet names it: its code, the message the caller is told, and
+// whether it is a fault of the faucet (or of what it depends on) rather than the claimant's.
+type refusal struct {
+	code, message string
+	fault         bool
+}
+
+// named is err as a claim's spans and its outcome metric name it: a *ClaimError by its reason's
+// code, a claim that exists as ALREADY_CLAIMED; the refusals the faucet shares with the relayer
+// (the balance gate, an operator's pause, the rate limits) by their shared codes; anything else is
+// a fault, INTERNAL. The answer's status and Retry-After are answers.go's (answer), which names
+// every error as this does (TestRefusalsNameTheCodeTheyAreAnsweredWith).
+func named(err error) refusal {
+	var (
+		ce      *ClaimError
+		already *AlreadyClaimedError
+		closed  *gate.ClosedError
+		limited *ratelimit.ExceededError
+	)
+	switch {
+	case errors.As(err, &closed):
+		switch closed.Refusal {
+		case gate.BalanceLow:
+			return refusal{CodeFaucetBalanceLow, closed.Message, true}
+		case gate.BudgetSpent:
+			return refusal{CodeSpendLimitReached, closed.Message, true}
+		case gate.BudgetUnknown:
+			return refusal{edge.CodeUnavailable, closed.Message, true}
+		}
+	case errors.Is(err, pause.ErrPaused):
+		return refusal{edge.CodePaused, err.Error(), true}
+	case errors.As(err, &already) || errors.Is(err, errExists):
+		return refusal{CodeAlreadyClaimed, err.Error(), false}
+	case errors.As(err, &ce):
+		if code := ce.Reason.Code(); code != "" {
+			return refusal{code, ce.Message, faucetFaults[ce.Reason]}
+		}
+	case errors.As(err, &limited):
+		return refusal{edge.CodeRateLimited, limited.Error(), false}
+	case errors.Is(err, ratelimit.ErrUnavailable):
+		return refusal{edge.CodeUnavailable, err.Error(), true}
 	}
-	var already *AlreadyClaimedError
-	if errors.As(err, &already) || errors.Is(err, errExists) {
-		return reasons.Error(AlreadyClaimed, err.Error(), nil)
+	return refusal{edge.CodeInternal, "internal error", true}
+}
+
+// endStep ends the span of a claim's step; err, the step's error, makes it the span that decided
+// the refusal: its code, a "refused" event, an error status for a fault.
+func endStep(span trace.Span, err error) {
+	if err != nil {
+		n := named(err)
+		tracing.Refused(span, n.code, n.message, n.fault)
 	}
-	var ce *ClaimError
-	if errors.As(err, &ce) {
-		return reasons.Error(ce.Reason, ce.Message, nil)
-	}
-	return edge.AsError(err)
+	span.End()
 }

@@ -159,7 +159,7 @@ func (f *Faucet) Claim(ctx context.Context, addr common.Address, proof Proof) (c
 	defer func() {
 		outcome := outcomeAccepted
 		if err != nil {
-			outcome = refusalOf(err).Code
+			outcome = named(err).code
 		}
 		f.metrics.claims.WithLabelValues(outcome).Inc()
 		span := trace.SpanFromContext(ctx)
@@ -329,12 +329,7 @@ func (f *Faucet) record(ctx context.Context, addr common.Address, amount *big.In
 // stage starts a child span of the request's; end records its outcome.
 func (f *Faucet) stage(ctx context.Context, name string) (context.Context, func(error)) {
 	ctx, span := f.tracer.Start(ctx, name)
-	return ctx, func(err error) {
-		if err != nil {
-			err = refusalOf(err)
-		}
-		edge.EndStep(span, err)
-	}
+	return ctx, func(err error) { endStep(span, err) }
 }
 
 // redisPrefix is where the faucet's Redis marks that it holds the limits (service/kit/lease.Quiet).

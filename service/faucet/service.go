@@ -128,11 +128,11 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 	a := &api{f: f, started: time.Now()}
 	strict := faucetserver.NewStrictHandlerWithOptions(a, nil, faucetserver.StrictHTTPServerOptions{
 		RequestErrorHandlerFunc:  edge.RequestErrorHandler,
-		ResponseErrorHandlerFunc: func(w http.ResponseWriter, r *http.Request, err error) { edge.WriteError(w, r, httpError(err)) },
+		ResponseErrorHandlerFunc: func(w http.ResponseWriter, r *http.Request, err error) { edge.WriteError(w, r, answer(err)) },
 	})
 	h, err := edge.NewHandler(edge.HandlerOptions{
 		SpecYAML: openapi.FaucetYAML, AdminKey: cfg.Admin.Key, TrustedProxies: cfg.HTTP.TrustedProxies, TrustTraceParent: cfg.HTTP.TrustTraceParent, CORS: cfg.HTTP.CORS, Tracer: tracer,
-		Metrics: reg, Gatherer: reg, Logger: opts.Logger,
+		Metrics: reg, Gatherer: reg, Logger: opts.Logger, Answer: answer,
 		BodyLimits: map[string]int64{"POST /api/faucet/claim": 8 << 10}, // a captcha token is up to 4 KiB
 		Admit: map[string]edge.Admission{ // every POST counts, malformed ones too
 			"POST /api/faucet/claim": edge.ClientAdmission(f.perIP, cfg.Limits.IPv6Prefix, "claims per client IP", func() {

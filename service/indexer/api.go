@@ -2,12 +2,8 @@ package indexer
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"io"
-	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/seed018cc74c/vaultd/gen/indexerapi"
@@ -16,7 +12,8 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 )
 
-// api implements the generated strict server; errors are mapped by edge.WriteError.
+// api implements the generated strict server; the errors its handlers return are answered by
+// answers.go's answer, the indexer's one way from an error to its HTTP answer.
 type api struct {
 	ix      *Indexer
 	chainID uint64
@@ -61,8 +58,8 @@ func (a *api) ListEvents(ctx context.Context, req indexerserver.ListEventsReques
 
 func (a *api) StreamEvents(ctx context.Context, req indexerserver.StreamEventsRequestObject) (indexerserver.StreamEventsResponseObject, error) {
 	p := req.Params
-	if !a.ix.dec.knows(string(p.Event)) {
-		return nil, edge.InvalidRequest("unknown event %q; this indexer knows %s", p.Event, strings.Join(a.ix.dec.names, ", "))
+	if err := a.ix.knownEvent(string(p.Event)); err != nil {
+		return nil, err
 	}
 	var from uint64
 	if p.FromBlock != nil {
@@ -73,9 +70,9 @@ func (a *api) StreamEvents(ctx context.Context, req indexerserver.StreamEventsRe
 	var c *cursor
 	for _, s := range []*string{p.LastEventID, p.Cursor} {
 		if s != nil && *s != "" {
-			parsed, err := parseCursor(*s)
+			parsed, err := readCursor(*s)
 			if err != nil {
-				return nil, edge.InvalidRequest("cursor: %v", err)
+				return nil, err
 			}
 			c = &parsed
 			break
@@ -115,45 +112,16 @@ func (a *api) GetHealth(ctx context.Context, req indexerserver.GetHealthRequestO
 	return indexerserver.GetHealth200JSONResponse{Body: h}, nil
 }
 
-// GetReady is the readiness probe: 503 while the chain is unreachable or the indexer lags. It is
-// answered, not logged, however often a load balancer asks.
+// GetReady is the readiness probe: 503 while the chain is unreachable or the indexer lags, its
+// code and message answer's. It is answered, not logged, however often a load balancer asks.
 func (a *api) GetReady(ctx context.Context, req indexerserver.GetReadyRequestObject) (indexerserver.GetReadyResponseObject, error) {
-	indexed, head, reachable := a.ix.State()
-	switch {
-	case !reachable:
-		return indexerserver.GetReady503JSONResponse{Body: indexerapi.NotReadyError{Code: edge.CodeChainUnavailable, Error: "the chain is unreachable"}}, nil
-	case head > indexed.Number+a.ix.cfg.Confirmations+healthyLag:
-		return indexerserver.GetReady503JSONResponse{Body: indexerapi.NotReadyError{Code: edge.CodeUnavailable, Error: fmt.Sprintf("%d blocks behind the head", head-indexed.Number)}}, nil
+	if err := a.ix.ready(); err != nil {
+		e := answer(err)
+		return indexerserver.GetReady503JSONResponse{Body: indexerapi.NotReadyError{Code: e.Code, Error: e.Message}}, nil
 	}
 	return indexerserver.GetReady200JSONResponse{Body: indexerapi.Ready{Ready: true}}, nil
 }
 
-// healthyLag is how many blocks beyond CONFIRMATIONS the indexer may lag and be healthy.
-const healthyLag = 10
-
 func block(b Block) indexerapi.Block {
 	return indexerapi.Block{BlockNumber: int64(b.Number), BlockHash: b.Hash.Hex()}
-}
-
-// reasons is the one table from the indexer's reasons (errors.go) to HTTP statuses and codes.
-var reasons = edge.Answers[Reason]{
-	UnknownEvent:  {Status: http.StatusBadRequest, Code: edge.CodeInvalidRequest},
-	BadRange:      {Status: http.StatusBadRequest, Code: edge.CodeInvalidRequest},
-	BadCursor:     {Status: http.StatusBadRequest, Code: edge.CodeInvalidRequest},
-	CursorReorged: {Status: http.StatusConflict, Code: CodeCursorReorged},
-
-	StreamsPerClient: {Status: http.StatusTooManyRequests, Code: edge.CodeRateLimited},
-	StreamsFull:      {Status: http.StatusServiceUnavailable, Code: edge.CodeUnavailable},
-}
-
-// httpError is err as the indexer answers it: a *QueryError through reasons, anything else (a
-// fault: 500) as it is.
-func httpError(err error) error {
-	var qe *QueryError
-	if !errors.As(err, &qe) {
-		return err
-	}
-	e := reasons.Error(qe.Reason, qe.Message, nil)
-	e.RetryAfter = qe.Retry
-	return e
 }

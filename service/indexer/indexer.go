@@ -102,6 +102,22 @@ func (ix *Indexer) State() (indexed Block, head uint64, reachable bool) {
 	return ix.indexed, ix.head, ix.reached
 }
 
+// healthyLag is how many blocks beyond CONFIRMATIONS the indexer may lag and be healthy.
+const healthyLag = 10
+
+// ready is nil when the indexer can answer for the chain: a *QueryError (ChainUnreachable,
+// Lagging) while the chain is unreachable or the indexer lags.
+func (ix *Indexer) ready() error {
+	indexed, head, reachable := ix.State()
+	switch {
+	case !reachable:
+		return &QueryError{Reason: ChainUnreachable, Message: "the chain is unreachable"}
+	case head > indexed.Number+ix.cfg.Confirmations+healthyLag:
+		return &QueryError{Reason: Lagging, Message: fmt.Sprintf("%d blocks behind the head", head-indexed.Number)}
+	}
+	return nil
+}
+
 // Run polls the chain every POLL_INTERVAL and indexes what is new until ctx is done.
 func (ix *Indexer) Run(ctx context.Context) {
 	t := time.NewTicker(ix.cfg.PollInterval)

@@ -36,8 +36,8 @@ type Page struct {
 func (ix *Indexer) Events(ctx context.Context, q Query) (Page, error) {
 	start := time.Now()
 	defer func() { ix.metrics.query.Observe(time.Since(start).Seconds()) }()
-	if !ix.dec.knows(q.Name) {
-		return Page{}, &QueryError{Reason: UnknownEvent, Message: fmt.Sprintf("unknown event %q; this indexer knows %s", q.Name, strings.Join(ix.dec.names, ", "))}
+	if err := ix.knownEvent(q.Name); err != nil {
+		return Page{}, err
 	}
 	if q.To != nil && *q.To < q.From {
 		return Page{}, &QueryError{Reason: BadRange, Message: fmt.Sprintf("toBlock %d is before fromBlock %d", *q.To, q.From)}
@@ -48,9 +48,9 @@ func (ix *Indexer) Events(ctx context.Context, q Query) (Page, error) {
 		sel.to = min(*q.To, sel.to)
 	}
 	if q.Cursor != "" {
-		c, err := parseCursor(q.Cursor)
+		c, err := readCursor(q.Cursor)
 		if err != nil {
-			return Page{}, &QueryError{Reason: BadCursor, Message: fmt.Sprintf("cursor: %v", err)}
+			return Page{}, err
 		}
 		gone, err := ix.checkCursor(ctx, q.Name, c)
 		if err != nil {
@@ -79,6 +79,25 @@ func (ix *Indexer) Events(ctx context.Context, q Query) (Page, error) {
 	}
 	page.Events = events
 	return page, nil
+}
+
+// knownEvent refuses a name that is no event of the contracts this indexer follows (UnknownEvent),
+// for a page and a stream alike.
+func (ix *Indexer) knownEvent(name string) error {
+	if !ix.dec.knows(name) {
+		return &QueryError{Reason: UnknownEvent, Message: fmt.Sprintf("unknown event %q; this indexer knows %s", name, strings.Join(ix.dec.names, ", "))}
+	}
+	return nil
+}
+
+// readCursor is parseCursor for a page or a stream: a cursor this indexer did not write is
+// BadCursor.
+func readCursor(s string) (cursor, error) {
+	c, err := parseCursor(s)
+	if err != nil {
+		return c, &QueryError{Reason: BadCursor, Message: fmt.Sprintf("cursor: %v", err)}
+	}
+	return c, nil
 }
 
 // checkCursor looks up the event a cursor continues after: gone when a reorg removed it (no

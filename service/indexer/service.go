@@ -77,11 +77,11 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 	a := &api{ix: ix, chainID: chainID, started: time.Now(), streams: newStreamSlots(cfg.StreamsPerIP, cfg.MaxStreams, ix.metrics)}
 	strict := indexerserver.NewStrictHandlerWithOptions(a, nil, indexerserver.StrictHTTPServerOptions{
 		RequestErrorHandlerFunc:  edge.RequestErrorHandler,
-		ResponseErrorHandlerFunc: func(w http.ResponseWriter, r *http.Request, err error) { edge.WriteError(w, r, httpError(err)) },
+		ResponseErrorHandlerFunc: func(w http.ResponseWriter, r *http.Request, err error) { edge.WriteError(w, r, answer(err)) },
 	})
 	h, err := edge.NewHandler(edge.HandlerOptions{
 		SpecYAML: openapi.IndexerYAML, TrustedProxies: cfg.HTTP.TrustedProxies, TrustTraceParent: cfg.HTTP.TrustTraceParent, CORS: cfg.HTTP.CORS, Tracer: opts.Tracer(),
-		Metrics: reg, Gatherer: reg, Logger: opts.Logger,
+		Metrics: reg, Gatherer: reg, Logger: opts.Logger, Answer: answer,
 		Admit: map[string]edge.Admission{ // every request of every route, per client IP
 			"*": edge.ClientAdmission(ratelimit.New(cfg.Limits.PerIP), cfg.Limits.IPv6Prefix, "requests per client IP",
 				ix.metrics.rateLimited.WithLabelValues("ip").Inc),

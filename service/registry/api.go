@@ -19,7 +19,7 @@ import (
 )
 
 // api implements the generated strict server interface. Errors are returned, never written:
-// edge.WriteError maps them in one place.
+// answers.go's answer, the registry's one way from an error to its HTTP answer, maps them.
 type api struct {
 	reg     *Registry
 	health  *healthProbe
@@ -241,27 +241,4 @@ func (a *api) GetHealth(ctx context.Context, req registryserver.GetHealthRequest
 		TokenCount: a.reg.Count(),
 		Uptime:     int(time.Since(a.started) / time.Second),
 	}}, nil
-}
-
-// reasons is the one table from the registry's reasons (errors.go) to HTTP statuses and codes.
-var reasons = edge.Answers[Reason]{
-	TokenNotFound:    {Status: http.StatusNotFound, Code: CodeTokenNotFound},
-	NotAContract:     {Status: http.StatusUnprocessableEntity, Code: CodeNotAContract},
-	NotAToken:        {Status: http.StatusUnprocessableEntity, Code: CodeNotAToken},
-	ChainUnavailable: {Status: http.StatusBadGateway, Code: edge.CodeChainUnavailable},
-	BadIcon:          {Status: http.StatusBadRequest, Code: edge.CodeInvalidRequest},
-	UnsupportedImage: {Status: http.StatusUnsupportedMediaType, Code: edge.CodeUnsupportedMediaType},
-	IconTooLarge:     {Status: http.StatusRequestEntityTooLarge, Code: edge.CodePayloadTooLarge},
-	IconDimensions:   {Status: http.StatusUnprocessableEntity, Code: CodeIconDimensions},
-	TokenListEmpty:   {Status: http.StatusNotFound, Code: CodeTokenListEmpty},
-}
-
-// httpError is err as the registry answers it: a *TokenError through reasons, anything else
-// (the shared layer's *edge.Error, or a fault: 500) as it is.
-func httpError(err error) error {
-	var te *TokenError
-	if !errors.As(err, &te) {
-		return err
-	}
-	return reasons.Error(te.Reason, te.Message, te.Cause)
 }

@@ -1,9 +1,18 @@
 package registry
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/seed018cc74c/vaultd/service/edge"
+	"github.com/seed018cc74c/vaultd/service/kit/tracing"
+)
 
 // Reason is why the registry refused a request, in its own terms. The domain code returns a
-// *TokenError with one; api.go alone maps each to an HTTP status and code (reasons).
+// *TokenError with one; each reason knows its code (Code), and answers.go alone gives each its
+// HTTP status (statuses).
 type Reason int
 
 // The reasons.
@@ -17,7 +26,21 @@ const (
 	IconTooLarge                       // image data over ICON_MAX_BYTES
 	IconDimensions                     // an image that is not square, or under 32 or over 512 pixels a side
 	TokenListEmpty                     // no enabled token: no token list to serve
+	IconNotFound                       // no stored icon of that name
+
+	reasonsEnd // not a reason: one past the last, for the tests
 )
+
+// reasonCodes are the reasons' codes: what a refusal's answer and its span name each with.
+var reasonCodes = map[Reason]string{
+	TokenNotFound: CodeTokenNotFound, NotAContract: CodeNotAContract, NotAToken: CodeNotAToken,
+	ChainUnavailable: edge.CodeChainUnavailable, BadIcon: edge.CodeInvalidRequest, UnsupportedImage: edge.CodeUnsupportedMediaType,
+	IconTooLarge: edge.CodePayloadTooLarge, IconDimensions: CodeIconDimensions, TokenListEmpty: CodeTokenListEmpty,
+	IconNotFound: edge.CodeNotFound,
+}
+
+// Code is the reason's code ("" for a value that is no reason).
+func (r Reason) Code() string { return reasonCodes[r] }
 
 // TokenError is a request the registry refused: its reason, a message for the caller, and the
 // cause (logged, never sent).
@@ -32,4 +55,32 @@ func (e *TokenError) Unwrap() error { return e.Cause }
 
 func refuse(reason Reason, format string, args ...any) *TokenError {
 	return &TokenError{Reason: reason, Message: fmt.Sprintf(format, args...)}
+}
+
+// refusal is an error as the registry names it: its code, the message the caller is told, and
+// whether it is a fault of the registry (or of its chain) rather than the caller's.
+type refusal struct {
+	code, message string
+	fault         bool
+}
+
+// named is err as the registry's spans name it: a *TokenError by its reason's code, anything else
+// a fault (INTERNAL). The answer's status is answers.go's (answer), which names every error as this
+// does (TestRefusalsNameTheCodeTheyAreAnsweredWith).
+func named(err error) refusal {
+	var te *TokenError
+	if errors.As(err, &te) && te.Reason.Code() != "" {
+		return refusal{te.Reason.Code(), te.Message, te.Reason == ChainUnavailable}
+	}
+	return refusal{edge.CodeInternal, "internal error", true}
+}
+
+// endStep ends the span of a step of a request; err, the step's error, makes it the span that
+// decided the refusal: its code, a "refused" event, an error status for a fault.
+func endStep(span trace.Span, err error) {
+	if err != nil {
+		n := named(err)
+		tracing.Refused(span, n.code, n.message, n.fault)
+	}
+	span.End()
 }

@@ -9,8 +9,6 @@ import (
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
-
-	"github.com/seed018cc74c/vaultd/service/edge"
 )
 
 func TestDetectImage(t *testing.T) {
@@ -37,13 +35,12 @@ func TestDetectImage(t *testing.T) {
 	}
 }
 
-// status is the HTTP status err is answered with (through api.go's table).
+// status is the HTTP status err is answered with (through answers.go's answer), 0 for nil.
 func status(err error) int {
-	var e *edge.Error
-	if errors.As(httpError(err), &e) {
-		return e.Status
+	if err == nil {
+		return 0
 	}
-	return 0
+	return answer(err).Status
 }
 
 func TestParseIconField(t *testing.T) {

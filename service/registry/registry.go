@@ -27,7 +27,6 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/seed018cc74c/vaultd/gen/registryapi"
-	"github.com/seed018cc74c/vaultd/service/edge"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
 	"github.com/seed018cc74c/vaultd/service/vault/tokenid"
 )
@@ -200,7 +199,7 @@ func (r *Registry) Upsert(ctx context.Context, in registryapi.TokenInput) (regis
 	}
 	mctx, span := r.tracer.Start(ctx, "metadata") // the token's name, symbol and decimals, from the chain
 	md, err := readMetadata(mctx, r.chain, addr)
-	edge.EndStep(span, httpError(err))
+	endStep(span, err)
 	if err != nil {
 		return registryapi.Token{}, false, err
 	}
@@ -210,7 +209,7 @@ func (r *Registry) Upsert(ctx context.Context, in registryapi.TokenInput) (regis
 	}
 
 	ctx, span = r.tracer.Start(ctx, "store") // the icon, then the entry
-	defer func() { edge.EndStep(span, httpError(err)) }()
+	defer func() { endStep(span, err) }()
 	var iconFile string
 	if icon != nil && icon.Data != nil { // content-addressed: stored before the entry names it
 		if iconFile, err = r.store.saveIcon(ctx, addr, icon.Data); err != nil {

@@ -86,7 +86,7 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 	strict := registryserver.NewStrictHandlerWithOptions(a, nil, registryserver.StrictHTTPServerOptions{
 		RequestErrorHandlerFunc: edge.RequestErrorHandler,
 		ResponseErrorHandlerFunc: func(w http.ResponseWriter, r *http.Request, err error) {
-			edge.WriteError(w, r, httpError(err)) // the registry's errors become statuses in one place
+			edge.WriteError(w, r, answer(err)) // the registry's errors become statuses in one place
 		},
 	})
 	// A base64 icon in JSON takes 4/3 of its size; leave room for the rest of the body.
@@ -94,7 +94,7 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 	h, err := edge.NewHandler(edge.HandlerOptions{
 		SpecYAML: openapi.RegistryYAML, AdminKey: cfg.AdminAPIKey,
 		TrustedProxies: cfg.HTTP.TrustedProxies, TrustTraceParent: cfg.HTTP.TrustTraceParent, CORS: cfg.HTTP.CORS, Tracer: opts.Tracer(),
-		Metrics: promReg, Gatherer: promReg, Logger: opts.Logger,
+		Metrics: promReg, Gatherer: promReg, Logger: opts.Logger, Answer: answer,
 		Admit: map[string]edge.Admission{ // every request of every route, per client IP
 			"*": edge.ClientAdmission(ratelimit.New(cfg.Limits.PerIP), cfg.Limits.IPv6Prefix, "requests per client IP", reg.metrics.rateLimited.Inc),
 		},
@@ -174,12 +174,12 @@ func iconHandler(store backend) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		name := chi.URLParam(r, "file")
 		if !iconFilePattern.MatchString(name) {
-			edge.WriteError(w, r, edge.Errorf(http.StatusNotFound, edge.CodeNotFound, "no such icon"))
+			edge.WriteError(w, r, answer(refuse(IconNotFound, "no such icon")))
 			return
 		}
 		f, modified, err := store.icon(r.Context(), name)
 		if err != nil {
-			edge.WriteError(w, r, edge.Errorf(http.StatusNotFound, edge.CodeNotFound, "no such icon"))
+			edge.WriteError(w, r, answer(refuse(IconNotFound, "no such icon")))
 			return
 		}
 		defer f.Close()

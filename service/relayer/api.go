@@ -2,10 +2,8 @@ package relayer
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/big"
-	"net/http"
 	"strconv"
 	"time"
 
@@ -14,14 +12,12 @@ import (
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/gen/relayerserver"
 	"github.com/seed018cc74c/vaultd/service/edge"
-	"github.com/seed018cc74c/vaultd/service/edge/paying"
 	"github.com/seed018cc74c/vaultd/service/kit/address"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 )
 
-// api implements the generated strict server: the relayer's domain errors become HTTP answers
-// here (reasons), the shared layer's (rate limits, the balance gate, bad input) are answered by
-// edge.WriteError as they are.
+// api implements the generated strict server; the errors its handlers return are answered by
+// answers.go's answer, the relayer's one way from an error to its HTTP answer.
 type api struct {
 	r       *Relayer
 	started time.Time
@@ -38,7 +34,7 @@ func (a *api) Reveal(ctx context.Context, req relayerserver.RevealRequestObject)
 	}
 	res, err := a.r.Reveal(ctx, *req.Body)
 	if err != nil {
-		return nil, err // answered by the strict handler's one mapping (httpError)
+		return nil, err // answered by the strict handler's one mapping (answer)
 	}
 	return relayerserver.Reveal200JSONResponse{Body: res}, nil
 }
@@ -213,68 +209,6 @@ func (a *api) GetReady(ctx context.Context, req relayerserver.GetReadyRequestObj
 	return relayerserver.GetReady200JSONResponse{Body: relayerapi.Ready{Ready: true}}, nil
 }
 
-// reasons is the one table from the relayer's reasons (errors.go) to HTTP statuses and codes.
-var reasons = edge.Answers[Reason]{
-	NullifierUsed:    {Status: http.StatusConflict, Code: CodeNullifierUsed},
-	UnknownRoot:      {Status: http.StatusUnprocessableEntity, Code: CodeUnknownRoot},
-	InvalidProof:     {Status: http.StatusUnprocessableEntity, Code: CodeInvalidProof},
-	InvalidRecipient: {Status: http.StatusUnprocessableEntity, Code: CodeInvalidRecipient},
-	SignalMismatch:   {Status: http.StatusUnprocessableEntity, Code: CodeSignalMismatch},
-	RevealRejected:   {Status: http.StatusUnprocessableEntity, Code: CodeRevealRejected},
-	RootExpiring:     {Status: http.StatusConflict, Code: CodeRootExpiring},
-	ChainUnavailable: {Status: http.StatusBadGateway, Code: edge.CodeChainUnavailable},
-	TxPending:        {Status: http.StatusGatewayTimeout, Code: CodeTxPending},
-	TxReverted:       {Status: http.StatusUnprocessableEntity, Code: CodeTxReverted},
-
-	OperatorKeyUnavailable: {Status: http.StatusServiceUnavailable, Code: CodeOperatorKeyUnavailable},
-	TxCancelled:            {Status: http.StatusServiceUnavailable, Code: CodeTxCancelled},
-	RecipientNotAllowed:    {Status: http.StatusBadRequest, Code: CodeRecipientNotAllowed},
-	InvalidInput:           {Status: http.StatusBadRequest, Code: edge.CodeInvalidRequest},
-	ClaimsUnavailable:      {Status: http.StatusServiceUnavailable, Code: edge.CodeUnavailable},
-
-	PaymentRequired:     {Status: http.StatusPaymentRequired, Code: CodePaymentRequired},
-	FeesNotAccepted:     {Status: http.StatusUnprocessableEntity, Code: CodeFeesNotAccepted},
-	FeeReceiverMismatch: {Status: http.StatusUnprocessableEntity, Code: CodeFeeReceiverMismatch},
-	TokenNotPriced:      {Status: http.StatusUnprocessableEntity, Code: CodeTokenNotPriced},
-	QuoteInvalid:        {Status: http.StatusUnprocessableEntity, Code: CodeQuoteInvalid},
-	QuoteExpired:        {Status: http.StatusPaymentRequired, Code: CodeQuoteExpired},
-	FeeTooLow:           {Status: http.StatusPaymentRequired, Code: CodeFeeTooLow},
-	AmountTooSmall:      {Status: http.StatusUnprocessableEntity, Code: CodeAmountTooSmall},
-
-	SponsorKeyUnknown:   {Status: http.StatusUnauthorized, Code: CodeSponsorKeyUnknown},
-	SponsorRevoked:      {Status: http.StatusForbidden, Code: CodeSponsorRevoked},
-	SponsorBalanceLow:   {Status: http.StatusPaymentRequired, Code: CodeSponsorBalanceLow},
-	SponsorsNotAccepted: {Status: http.StatusUnprocessableEntity, Code: CodeSponsorsNotAccepted},
-	VoucherInvalid:      {Status: http.StatusUnprocessableEntity, Code: CodeVoucherInvalid},
-	VoucherExpired:      {Status: http.StatusPaymentRequired, Code: CodeVoucherExpired},
-	VoucherUsed:         {Status: http.StatusConflict, Code: CodeVoucherUsed},
-	VoucherAllowanceLow: {Status: http.StatusPaymentRequired, Code: CodeVoucherAllowanceLow},
-
-	IdempotencyKeyReused: {Status: http.StatusConflict, Code: CodeIdempotencyKeyReused},
-}
-
-// paid is the relayer's answers to the refusals it shares with the faucet (the balance gate, an
-// operator's pause, replace or cancel).
-var paid = paying.Answers{BalanceLowCode: CodeOperatorBalanceLow, BalanceLowMessage: "the relayer is out of funds for now, try again later"}
-
-// httpError is err as the relayer answers it: a *RevealError through reasons, a closed gate
-// (and a pause, an operator's replace or cancel) through paid, anything else (the shared layer's answers, or a fault: 500) as it is.
-func httpError(err error) error {
-	if e, ok := paid.Error(err); ok {
-		return e
-	}
-	var re *RevealError
-	if !errors.As(err, &re) {
-		return err
-	}
-	e := reasons.Error(re.Reason, re.Message, re.Cause)
-	e.RetryAfter = re.Retry
-	if re.TxHash != "" {
-		e.Details = map[string]string{"txHash": re.TxHash}
-	}
-	return e
-}
-
 // GetSponsor is the account of the sponsor whose key the request carries (a revoked one's too).
 func (a *api) GetSponsor(ctx context.Context, _ relayerserver.GetSponsorRequestObject) (relayerserver.GetSponsorResponseObject, error) {
 	sp, err := a.r.sponsorByKey(ctx, sponsorKeyOf(ctx))
@@ -324,7 +258,7 @@ func (a *api) CreditSponsor(ctx context.Context, req relayerserver.CreditSponsor
 	}
 	sp, err := a.r.sponsors.credit(ctx, req.Id, amount, key)
 	if err != nil {
-		return nil, noSponsor(err)
+		return nil, err
 	}
 	return relayerserver.CreditSponsor200JSONResponse{Body: toSponsor(sp)}, nil
 }
@@ -332,15 +266,7 @@ func (a *api) CreditSponsor(ctx context.Context, req relayerserver.CreditSponsor
 func (a *api) RevokeSponsor(ctx context.Context, req relayerserver.RevokeSponsorRequestObject) (relayerserver.RevokeSponsorResponseObject, error) {
 	sp, err := a.r.sponsors.revoke(ctx, req.Id)
 	if err != nil {
-		return nil, noSponsor(err)
+		return nil, err
 	}
 	return relayerserver.RevokeSponsor200JSONResponse{Body: toSponsor(sp)}, nil
-}
-
-// noSponsor answers an unknown sponsor's id 404.
-func noSponsor(err error) error {
-	if errors.Is(err, errNoSponsor) {
-		return edge.Errorf(http.StatusNotFound, edge.CodeNotFound, "no sponsor has that id")
-	}
-	return err
 }

@@ -5,13 +5,19 @@ import (
 	"fmt"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/seed018cc74c/vaultd/service/edge"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
+	"github.com/seed018cc74c/vaultd/service/kit/gate"
+	"github.com/seed018cc74c/vaultd/service/kit/pause"
+	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
+	"github.com/seed018cc74c/vaultd/service/kit/tracing"
 )
 
 // Reason is why the relayer refused a reveal, or why one did not complete, in the relayer's own
-// terms. The domain code returns a *RevealError with one; api.go alone maps each to an HTTP
-// status and code (reasons).
+// terms. The domain code returns a *RevealError with one; each reason knows its code (Code), and
+// answers.go alone gives each its HTTP status (statuses).
 type Reason int
 
 // The reasons, in the order of the seed's checks, then after the send.
@@ -104,17 +110,87 @@ func revertReason(rev chain.Revert) string {
 	return rev.Name
 }
 
-// refusalOf is err as a reveal's spans and its outcome metric name it: the code and message it
-// is answered with, from the tables the edge answers from (reasons, and paid for the refusals
-// shared with the faucet), so a span never names another code than the answer. The answer itself
-// (Retry-After, the transaction's hash) is built at the edge alone (api.go's httpError).
-func refusalOf(err error) *edge.Error {
-	if e, ok := paid.Error(err); ok {
-		return e
+// reasonCodes are the reasons' codes: what a reveal's answer, its spans and its outcome metric
+// name each with.
+var reasonCodes = map[Reason]string{
+	NullifierUsed: CodeNullifierUsed, UnknownRoot: CodeUnknownRoot, InvalidProof: CodeInvalidProof,
+	InvalidRecipient: CodeInvalidRecipient, SignalMismatch: CodeSignalMismatch, RevealRejected: CodeRevealRejected,
+	RootExpiring: CodeRootExpiring, ChainUnavailable: edge.CodeChainUnavailable, TxPending: CodeTxPending,
+	TxReverted: CodeTxReverted, OperatorKeyUnavailable: CodeOperatorKeyUnavailable, TxCancelled: CodeTxCancelled,
+	RecipientNotAllowed: CodeRecipientNotAllowed, InvalidInput: edge.CodeInvalidRequest, ClaimsUnavailable: edge.CodeUnavailable,
+
+	PaymentRequired: CodePaymentRequired, FeesNotAccepted: CodeFeesNotAccepted, FeeReceiverMismatch: CodeFeeReceiverMismatch,
+	TokenNotPriced: CodeTokenNotPriced, QuoteInvalid: CodeQuoteInvalid, QuoteExpired: CodeQuoteExpired,
+	FeeTooLow: CodeFeeTooLow, AmountTooSmall: CodeAmountTooSmall,
+
+	SponsorKeyUnknown: CodeSponsorKeyUnknown, SponsorRevoked: CodeSponsorRevoked, SponsorBalanceLow: CodeSponsorBalanceLow,
+	SponsorsNotAccepted: CodeSponsorsNotAccepted, VoucherInvalid: CodeVoucherInvalid, VoucherExpired: CodeVoucherExpired,
+	VoucherUsed: CodeVoucherUsed, VoucherAllowanceLow: CodeVoucherAllowanceLow,
+
+	IdempotencyKeyReused: CodeIdempotencyKeyReused,
+}
+
+// Code is the reason's code ("" for a value that is no reason).
+func (r Reason) Code() string { return reasonCodes[r] }
+
+// relayerFaults are the reasons that are the relayer's doing or its chain's, not the caller's: a
+// step that ends with one is an error in its span.
+var relayerFaults = map[Reason]bool{
+	ChainUnavailable: true, TxPending: true, OperatorKeyUnavailable: true, TxCancelled: true, ClaimsUnavailable: true,
+}
+
+// outOfFunds is what a reveal refused by the closed balance gate is told: not the gate's own words,
+// which name the operator's minimum.
+const outOfFunds = "the relayer is out of funds for now, try again later"
+
+// refusal is an error as the relayer names it: its code, the message the caller is told, and
+// whether it is a fault of the relayer (or of what it depends on) rather than the caller's.
+type refusal struct {
+	code, message string
+	fault         bool
+}
+
+// named is err as a reveal's spans and its outcome metric name it: a *RevealError by its reason's
+// code; the refusals the relayer shares with the faucet (the balance gate, an operator's pause,
+// the rate limits) by their shared codes; anything else is a fault, INTERNAL. The answer's
+// status, Retry-After and transaction hash are answers.go's (answer), which names every error as
+// this does (TestRefusalsNameTheCodeTheyAreAnsweredWith).
+func named(err error) refusal {
+	var (
+		re      *RevealError
+		closed  *gate.ClosedError
+		limited *ratelimit.ExceededError
+	)
+	switch {
+	case errors.As(err, &closed):
+		switch closed.Refusal {
+		case gate.BalanceLow:
+			return refusal{CodeOperatorBalanceLow, outOfFunds, true}
+		case gate.BudgetSpent:
+			return refusal{CodeSpendLimitReached, closed.Message, true}
+		case gate.BudgetUnknown:
+			return refusal{edge.CodeUnavailable, closed.Message, true}
+		}
+	case errors.Is(err, pause.ErrPaused):
+		return refusal{edge.CodePaused, err.Error(), true}
+	case errors.As(err, &re):
+		if code := re.Reason.Code(); code != "" {
+			return refusal{code, re.Message, relayerFaults[re.Reason]}
+		}
+	case errors.As(err, &limited):
+		return refusal{edge.CodeRateLimited, limited.Error(), false}
+	case errors.Is(err, ratelimit.ErrUnavailable):
+		return refusal{edge.CodeUnavailable, err.Error(), true}
 	}
-	var re *RevealError
-	if errors.As(err, &re) {
-		return reasons.Error(re.Reason, re.Message, nil)
+	return refusal{edge.CodeInternal, "internal error", true}
+}
+
+// endStep ends the span of a reveal's step; err, the step's error, makes it the span that decided
+// the refusal: its code, a "refused" event, an error status for a fault.
+func endStep(span trace.Span, err error) {
+	if err != nil {
+		n := named(err)
+		tracing.Refused(span, n.code, n.message, n.fault)
 	}
-	return edge.AsError(err)
+	span.End()
 }

@@ -26,7 +26,7 @@ func FuzzParseRequest(f *testing.F) {
 		in, err := parse(req)
 		if err != nil {
 			var e *edge.Error
-			if !errors.As(httpError(err), &e) || (e.Status != http.StatusBadRequest && e.Status != http.StatusUnprocessableEntity) {
+			if !errors.As(answer(err), &e) || (e.Status != http.StatusBadRequest && e.Status != http.StatusUnprocessableEntity) {
 				t.Fatalf("parse refused with %v", err)
 			}
 			return

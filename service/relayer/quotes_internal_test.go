@@ -98,7 +98,7 @@ func TestFundingIsCheckedBeforeAnythingIsRead(t *testing.T) {
 	r, spans := checksRelayer(t, fake)
 	r.cfg.Fees = FeeConfig{Fees: true}
 	_, err := r.reveal(context.Background(), checksRequest(t))
-	if got := refusalOf(err); got.Code != CodePaymentRequired || got.Status != 402 {
+	if got := answer(err); got.Code != CodePaymentRequired || got.Status != 402 {
 		t.Fatalf("no fee, no treasury: %d %s, want 402 %s", got.Status, got.Code, CodePaymentRequired)
 	}
 	if ran := stepsRun(spans); len(ran) != 1 || ran[0] != "check.funding" || fake.reads.Load() != 0 {
@@ -107,7 +107,7 @@ func TestFundingIsCheckedBeforeAnythingIsRead(t *testing.T) {
 	r.cfg.Fees = FeeConfig{Treasury: true}
 	in := checksRequest(t)
 	in.fee = &paidFee{}
-	if _, err := r.reveal(context.Background(), in); refusalOf(err).Code != CodeFeesNotAccepted || fake.reads.Load() != 0 {
+	if _, err := r.reveal(context.Background(), in); answer(err).Code != CodeFeesNotAccepted || fake.reads.Load() != 0 {
 		t.Fatalf("a fee where none is taken: %v, chain reads %d", err, fake.reads.Load())
 	}
 }

@@ -152,7 +152,7 @@ func (r *Relayer) Reveal(ctx context.Context, req relayerapi.RevealRequest) (res
 	defer func() {
 		outcomeCode := "SUCCESS"
 		if err != nil {
-			outcomeCode = refusalOf(err).Code
+			outcomeCode = named(err).code
 		}
 		r.metrics.reveals.WithLabelValues(outcomeCode).Inc()
 		edge.ObserveWithTrace(ctx, r.metrics.stage.WithLabelValues("total"), time.Since(start).Seconds())

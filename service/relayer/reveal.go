@@ -162,10 +162,5 @@ func (r *Relayer) stage(ctx context.Context, name string) (context.Context, func
 // fault: a 5xx). What the step learned goes on the span of the context it returns.
 func (r *Relayer) span(ctx context.Context, name string) (context.Context, func(err error)) {
 	ctx, span := r.tracer.Start(ctx, name)
-	return ctx, func(err error) {
-		if err != nil {
-			err = refusalOf(err)
-		}
-		edge.EndStep(span, err)
-	}
+	return ctx, func(err error) { endStep(span, err) }
 }

@@ -160,7 +160,7 @@ func TestRevealChecksReportTheFirstFailureInOrder(t *testing.T) {
 	} {
 		spans.Reset()
 		_, err := r.reveal(ctx, in)
-		if got := refusalOf(err).Code; got != want.code {
+		if got := answer(err).Code; got != want.code {
 			t.Fatalf("refused with %s (%v), want %s", got, err, want.code)
 		}
 		ran := stepsRun(spans)
@@ -203,7 +203,7 @@ func TestAStoppedRevealGivesBackWhatItTook(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err := r.reveal(ctx, checksRequest(t))
-		if got := refusalOf(err).Code; got != edge.CodeRateLimited {
+		if got := answer(err).Code; got != edge.CodeRateLimited {
 			t.Fatalf("refused with %s (%v), want RATE_LIMITED", got, err)
 		}
 		if n := inFlight(r); n != 0 {
@@ -221,7 +221,7 @@ func TestAStoppedRevealGivesBackWhatItTook(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err := r.reveal(ctx, checksRequest(t))
-		if got := refusalOf(err).Code; got != edge.CodePaused {
+		if got := answer(err).Code; got != edge.CodePaused {
 			t.Fatalf("refused with %s (%v), want PAUSED", got, err)
 		}
 		if n := inFlight(r); n != 0 {
@@ -240,7 +240,7 @@ func TestAStoppedRevealGivesBackWhatItTook(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err := r.reveal(ctx, checksRequest(t))
-		if got := refusalOf(err).Code; got != CodeRootExpiring {
+		if got := answer(err).Code; got != CodeRootExpiring {
 			t.Fatalf("refused with %s (%v), want ROOT_EXPIRING", got, err)
 		}
 		if n := inFlight(r); n != 1 {
@@ -269,7 +269,7 @@ func TestAStoppedRevealGivesBackWhatItTook(t *testing.T) {
 		}
 		in := checksRequest(t)
 		_, err = r.reveal(ctx, in)
-		if got := refusalOf(err).Code; got != edge.CodePaused {
+		if got := answer(err).Code; got != edge.CodePaused {
 			t.Fatalf("refused with %s (%v), want PAUSED", got, err)
 		}
 		if _, held, _, err := r.claims.state(ctx, in.nullifier); err != nil || held {
@@ -324,7 +324,7 @@ func TestACopyWhoseClaimIsGivenBackIsCheckedAgain(t *testing.T) {
 	}
 	r.claims.release(ctx, in.nullifier, other) // the other replica gives it back unsent
 	err = <-done
-	if got := refusalOf(err).Code; got != edge.CodePaused {
+	if got := answer(err).Code; got != edge.CodePaused {
 		t.Fatalf("refused with %s (%v), want PAUSED (at its send, after it claimed)", got, err)
 	}
 	if n := fake.reads.Load(); n != 2 {

@@ -136,11 +136,11 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 	a := &api{r: r, started: time.Now()}
 	strict := relayerserver.NewStrictHandlerWithOptions(a, nil, relayerserver.StrictHTTPServerOptions{
 		RequestErrorHandlerFunc:  edge.RequestErrorHandler,
-		ResponseErrorHandlerFunc: func(w http.ResponseWriter, r *http.Request, err error) { edge.WriteError(w, r, httpError(err)) },
+		ResponseErrorHandlerFunc: func(w http.ResponseWriter, r *http.Request, err error) { edge.WriteError(w, r, answer(err)) },
 	})
 	h, err := edge.NewHandler(edge.HandlerOptions{
 		SpecYAML: openapi.RelayerYAML, AdminKey: cfg.Admin.Key, TrustedProxies: cfg.HTTP.TrustedProxies, TrustTraceParent: cfg.HTTP.TrustTraceParent, CORS: cfg.HTTP.CORS, Tracer: tracer,
-		Metrics: reg, Gatherer: reg, Logger: opts.Logger,
+		Metrics: reg, Gatherer: reg, Logger: opts.Logger, Answer: answer,
 		BodyLimits: map[string]int64{"POST /reveal": 16 << 10, "POST /quote": 1 << 10},
 		Admit: map[string]edge.Admission{ // every POST /reveal counts, malformed ones too
 			// A sponsor's backend sends for many people from few addresses: per sponsor.
