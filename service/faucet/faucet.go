@@ -24,7 +24,6 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/seed018cc74c/vaultd/service/edge"
 	"github.com/seed018cc74c/vaultd/service/edge/paying"
 	"github.com/seed018cc74c/vaultd/service/faucet/pow"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
@@ -744,8 +743,8 @@ func (f *Faucet) reconcileOne(ctx context.Context, c Claim, mined uint64, receip
 		return held
 	}
 	gas, err := f.estimate(ctx, c.Address, c.Amount)
-	var refused *edge.Error
-	if errors.As(err, &refused) && refused.Code == CodeClaimRejected {
+	var ce *ClaimError
+	if errors.As(err, &ce) && ce.Reason == ClaimRejected {
 		err = f.withStore(ctx, func(ctx context.Context) error {
 			return f.store.settle(ctx, c.Address, StatusFailed, 0, reasonRejectedOnRetry)
 		})

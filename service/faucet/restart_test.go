@@ -11,6 +11,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/seed018cc74c/vaultd/gen/faucetapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
@@ -130,6 +131,86 @@ func TestDisplacedClaimIsSentAfresh(t *testing.T) {
 	}
 	if !strings.Contains(logs.String(), "displaced") {
 		t.Fatalf("the displacement is not logged:\n%s", logs.String())
+	}
+}
+
+// A claim whose transaction was displaced while the faucet was down, and whose address has since
+// become a contract that refuses native tokens, is not sent afresh: the next start's
+// reconciliation fails it with its reason, once, and frees the address (a new claim for it is
+// refused as CLAIM_REJECTED, not kept busy); the passes after it leave it alone.
+func TestDisplacedClaimToAnAddressThatNowRefusesFails(t *testing.T) {
+	t.Parallel()
+	c := devchaintest.Start(t)
+	dir := t.TempDir()
+	factory := c.Contracts.TokenFactory
+	addr := crypto.CreateAddress(factory, nonce(t, c, factory)) // the factory's next token: an account with no code yet
+	c.PauseSealing()
+	s := startFaucet(t, c, dir, nil)
+	r := claim(t, s, addr.Hex())
+	if r.StatusCode() != 202 {
+		t.Fatalf("claim: %d %s", r.StatusCode(), r.Body)
+	}
+	s.stop()
+	first, _, err := c.Client().TransactionByHash(ctx, common.HexToHash(*r.JSON202.TxHash))
+	if err != nil {
+		t.Fatal(err)
+	}
+	self := c.Accounts.Faucet.Address
+	outside, err := types.SignNewTx(c.Accounts.Faucet.Key, types.LatestSignerForChainID(first.ChainId()), &types.DynamicFeeTx{
+		ChainID: first.ChainId(), Nonce: first.Nonce(), GasTipCap: new(big.Int).Mul(first.GasTipCap(), big.NewInt(3)),
+		GasFeeCap: new(big.Int).Mul(first.GasFeeCap(), big.NewInt(3)), Gas: 21_000, To: &self, Value: big.NewInt(1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Client().SendTransaction(ctx, outside); err != nil {
+		t.Fatalf("the outside transaction: %v", err)
+	}
+	c.ResumeSealing()
+	waitFor(t, "the outside transaction mined", func() bool { return nonce(t, c, self) == first.Nonce()+1 })
+	token, err := c.CreateToken(ctx, "Refuses", "NOPE", 18) // a WrappedToken: no receive, a plain transfer reverts
+	if err != nil {
+		t.Fatal(err)
+	}
+	if token.Address != addr {
+		t.Fatalf("the token is at %s, not at the claimed address %s", token.Address.Hex(), addr.Hex())
+	}
+
+	logs := captureLogs(t)
+	s = startFaucetWith(t, c, dir, map[string]string{"DISPLACED_AFTER_BLOCKS": "1"}, logs.options())
+	got := waitStatus(t, s, addr, faucetapi.ClaimStatusFailed)
+	if got.Reason == nil || *got.Reason != "a transfer to this address would revert" {
+		t.Fatalf("failed with reason %v, want the refusal's", got.Reason)
+	}
+	if n := nonce(t, c, self); n != first.Nonce()+1 {
+		t.Fatalf("the rejected claim sent %d transactions", n-first.Nonce()-1)
+	}
+	if pending, err := c.Client().PendingNonceAt(ctx, self); err != nil || pending != first.Nonce()+1 {
+		t.Fatalf("the rejected claim left a transaction in the pool (pending nonce %d, %v)", pending, err)
+	}
+	if b := balance(t, c, addr); b.Sign() != 0 {
+		t.Fatalf("the refusing contract holds %s", b)
+	}
+	const settledFailed = `vaultd_faucet_claims_settled_total{status="failed"} 1`
+	if m := scrape(t, s); !strings.Contains(m, settledFailed) {
+		t.Fatalf("metrics lack %s:\n%s", settledFailed, m)
+	}
+
+	// The next pass finds nothing to do: the failed claim is not looked at again.
+	if left := faucet.Reconcile(s.svc); left != 0 {
+		t.Fatalf("a pass after the claim failed: %d undecided", left)
+	}
+	if n := strings.Count(logs.String(), "reconciled unfinished claims"); n != 1 || !strings.Contains(logs.String(), `"rejected":1`) {
+		t.Fatalf("%d reconciliations logged, want the one that rejected the claim:\n%s", n, logs.String())
+	}
+	if m := scrape(t, s); !strings.Contains(m, settledFailed) {
+		t.Fatalf("the failed claim was settled again:\n%s", m)
+	}
+
+	// The address is free: a new claim is looked at (and refused, the contract still refusing).
+	r = claim(t, s, addr.Hex())
+	wantError(t, "a new claim for the address", r.StatusCode(), r.Body, 422, "CLAIM_REJECTED")
+	if st := status(t, s, addr.Hex()); st.JSON200 == nil || st.JSON200.Status != faucetapi.ClaimStatusFailed {
+		t.Fatalf("after the refused new claim: %s", st.Body)
 	}
 }
 
