@@ -57,33 +57,29 @@ func (c CORS) allowed(origin string) string {
 	return ""
 }
 
-// cors answers preflight requests from allowed origins and marks every answer to them as
-// readable. Requests from other origins pass unchanged (the browser then withholds the answer).
-func cors(c CORS) func(http.Handler) http.Handler {
-	return func(next http.Handler) http.Handler {
-		if len(c) == 0 {
-			return next
-		}
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			allow := c.allowed(r.Header.Get("Origin"))
-			h := w.Header()
-			h.Add("Vary", "Origin")
-			if allow == "" {
-				next.ServeHTTP(w, r)
-				return
-			}
-			h.Set("Access-Control-Allow-Origin", allow)
-			if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
-				h.Add("Vary", "Access-Control-Request-Method")
-				h.Add("Vary", "Access-Control-Request-Headers")
-				h.Set("Access-Control-Allow-Methods", corsAllowMethods)
-				h.Set("Access-Control-Allow-Headers", corsAllowHeaders)
-				h.Set("Access-Control-Max-Age", corsMaxAge)
-				w.WriteHeader(http.StatusNoContent)
-				return
-			}
-			h.Set("Access-Control-Expose-Headers", corsExposeHeaders)
-			next.ServeHTTP(w, r)
-		})
+// preflight answers a preflight request from an allowed origin (true: answered), and marks
+// every answer to an allowed origin as readable. Requests from other origins pass unchanged (the
+// browser then withholds the answer).
+func (c CORS) preflight(w http.ResponseWriter, r *http.Request) bool {
+	if len(c) == 0 {
+		return false
 	}
+	allow := c.allowed(r.Header.Get("Origin"))
+	h := w.Header()
+	h.Add("Vary", "Origin")
+	if allow == "" {
+		return false
+	}
+	h.Set("Access-Control-Allow-Origin", allow)
+	if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
+		h.Add("Vary", "Access-Control-Request-Method")
+		h.Add("Vary", "Access-Control-Request-Headers")
+		h.Set("Access-Control-Allow-Methods", corsAllowMethods)
+		h.Set("Access-Control-Allow-Headers", corsAllowHeaders)
+		h.Set("Access-Control-Max-Age", corsMaxAge)
+		w.WriteHeader(http.StatusNoContent)
+		return true
+	}
+	h.Set("Access-Control-Expose-Headers", corsExposeHeaders)
+	return false
 }

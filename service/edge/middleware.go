@@ -2,16 +2,18 @@ package edge
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"net/http"
 	"net/netip"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -63,18 +65,6 @@ func Logger(ctx context.Context) *slog.Logger {
 	return slog.Default()
 }
 
-// withLogger puts the service's logger in every request's context, for the layers shared by all
-// services (recover, errors) to log under the service's name.
-func withLogger(l *slog.Logger) func(http.Handler) http.Handler {
-	return func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			r, info := withInfo(r)
-			info.logger = l
-			next.ServeHTTP(w, r)
-		})
-	}
-}
-
 // RequestID returns the request's id (the X-Request-Id it came with, or one made up).
 func RequestID(ctx context.Context) string { return infoOf(ctx).id }
 
@@ -84,41 +74,148 @@ func ClientIP(ctx context.Context) netip.Addr { return infoOf(ctx).ip }
 // IsAdmin reports whether the request carried the right admin key.
 func IsAdmin(ctx context.Context) bool { return infoOf(ctx).admin }
 
-// recoverer turns a panic into a logged 500 with the usual error body.
-func recoverer(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		defer func() {
-			if v := recover(); v != nil {
-				if v == http.ErrAbortHandler {
-					panic(v)
-				}
-				Logger(r.Context()).ErrorContext(r.Context(), "panic while serving a request", "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
-				WriteError(w, r, Internal(fmt.Errorf("panic: %v", v)))
+// front is the edge's door, the layers every request passes before routing, in one handler:
+// recover → request id → CORS → client IP → span → (the router) → the span's name, the access
+// line and the metrics. A layer each, they made a copy of the request and a context value each;
+// here one exchange, one context and one copy of the request serve them all, the router's
+// context among them (chi makes its own only when none is there).
+type front struct {
+	logger      *slog.Logger
+	cors        CORS
+	trusted     *trustedSet
+	tracer      trace.Tracer
+	trustParent bool
+	metrics     *httpMetrics
+	mux         *chi.Mux
+	routes      sync.Pool // *chi.Context, reused as chi reuses them
+}
+
+// serverSpan is the option of every request's span, made once: read only.
+var serverSpan = []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindServer)}
+
+// exchange is one request as the edge knows it: the request's own context, what the layers
+// learn of it (requestInfo, the router's context), the status of its answer, and the values of
+// the headers the edge answers (a header's values are a slice: held here, they cost no
+// allocation of their own).
+type exchange struct {
+	context.Context
+	info   requestInfo
+	route  *chi.Context
+	rec    statusRecorder
+	id, tr [1]string // X-Request-Id, traceresponse
+}
+
+// Value answers the edge's keys itself, and the rest from the request's context.
+func (x *exchange) Value(key any) any {
+	switch key {
+	case ctxInfo:
+		return &x.info
+	case chi.RouteCtxKey:
+		return x.route
+	}
+	return x.Context.Value(key)
+}
+
+// ServeHTTP turns a panic into a logged 500 with the usual error body; keeps a well-formed
+// X-Request-Id (at most 64 of [A-Za-z0-9._-]) or makes one, and echoes it; answers CORS
+// preflights; decides the client's address (resolveClient); starts a server span (but for
+// scrapes and probes, quiet), continuing a W3C traceparent that comes from a trusted proxy, or
+// from anyone when trustParent (its trace, and its sampling decision under a parentbased_
+// sampler), while anyone else's starts a new trace linked to it, and answers its id in
+// traceresponse (W3C Trace Context level 2); routes; then names the span by the route pattern,
+// logs one access line (finish), and counts and times the request by route, method and status.
+func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	x := &exchange{Context: r.Context(), info: requestInfo{logger: f.logger}}
+	req := r // as the handlers see it, once made
+	defer func() {
+		if v := recover(); v != nil {
+			if v == http.ErrAbortHandler {
+				panic(v)
 			}
-		}()
-		next.ServeHTTP(w, r)
-	})
-}
-
-// requestID keeps a well-formed X-Request-Id (at most 64 of [A-Za-z0-9._-]) or makes one, and
-// echoes it in the response.
-func requestID(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		id := r.Header.Get("X-Request-Id")
-		if !validRequestID(id) {
-			id = newRequestID()
+			Logger(req.Context()).ErrorContext(req.Context(), "panic while serving a request", "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			WriteError(w, req, Internal(fmt.Errorf("panic: %v", v)))
 		}
-		w.Header().Set("X-Request-Id", id)
-		r, info := withInfo(r)
-		info.id = id
-		next.ServeHTTP(w, r)
-	})
+	}()
+	x.info.id = r.Header.Get("X-Request-Id")
+	if !validRequestID(x.info.id) {
+		x.info.id = newRequestID()
+	}
+	x.id[0] = x.info.id
+	w.Header()["X-Request-Id"] = x.id[:]
+	if f.cors.preflight(w, r) {
+		return
+	}
+	resolveClient(f.trusted, r, &x.info)
+	x.route = f.routes.Get().(*chi.Context)
+	x.route.Reset()
+	x.route.Routes = f.mux
+	x.rec.ResponseWriter = w
+	start := time.Now()
+	if quiet(r) {
+		req = r.WithContext(x)
+		f.mux.ServeHTTP(&x.rec, req)
+		f.metrics.observe(x, routePattern(req), r.Method, x.rec.status(), time.Since(start))
+		f.routes.Put(x.route)
+		return
+	}
+
+	ctx := propagation.TraceContext{}.Extract(context.Context(x), propagation.HeaderCarrier(r.Header))
+	parent := trace.SpanContextFromContext(ctx)
+	opts := serverSpan
+	if parent.IsValid() && !f.trustParent && !x.info.viaTrustedProxy {
+		// Neither the caller's trace id (which traceidratio samples by) nor its flags decide
+		// whether the request is traced: a trace of the service's own, linked to the caller's.
+		opts = []trace.SpanStartOption{serverSpan[0], trace.WithNewRoot(), trace.WithLinks(trace.Link{SpanContext: parent})}
+	}
+	ctx, span := f.tracer.Start(ctx, r.Method, opts...)
+	if sc := span.SpanContext(); sc.IsValid() && sc.SpanID() != parent.SpanID() {
+		x.tr[0] = traceResponse(sc)
+		w.Header()["Traceresponse"] = x.tr[:]
+	}
+	req = r.WithContext(ctx)
+	served := false
+	defer func() {
+		if !served { // a panic, answered 500 by the deferred recover above, after this line
+			finish(ctx, span, req, http.StatusInternalServerError, time.Since(start))
+		}
+	}()
+	f.mux.ServeHTTP(&x.rec, req)
+	served = true
+	d, status := time.Since(start), x.rec.status()
+	route := finish(ctx, span, req, status, d)
+	f.metrics.observe(ctx, route, r.Method, status, d)
+	f.routes.Put(x.route)
 }
 
-// newRequestID makes a request id: 16 hex digits.
+// finish logs a request's access line at info: method, route, status, duration, and (from the
+// context) the request and trace ids; never the caller's address or anything of the path beyond
+// its pattern. It names the span by the route, gives it the request's attributes, ends it, and
+// returns the route.
+func finish(ctx context.Context, span trace.Span, r *http.Request, status int, d time.Duration) string {
+	route := routePattern(r)
+	logAccess(ctx, Logger(ctx), r.Method, route, status, d)
+	if span.IsRecording() {
+		span.SetName(r.Method + " " + route)
+		span.SetAttributes(
+			semconv.HTTPRequestMethodKey.String(r.Method),
+			semconv.HTTPRoute(route),
+			semconv.HTTPResponseStatusCode(status),
+			attribute.String("vaultd.request_id", RequestID(ctx)),
+		)
+		if status >= 500 {
+			span.SetStatus(codes.Error, http.StatusText(status))
+		}
+	}
+	span.End()
+	return route
+}
+
+// newRequestID makes a request id: 16 hex digits from math/rand/v2's generator (ChaCha8, which
+// the runtime seeds at random), as the trace ids are made: an id must not repeat, and need not
+// be a secret.
 func newRequestID() string {
 	var b [8]byte
-	_, _ = rand.Read(b[:])
+	binary.LittleEndian.PutUint64(b[:], rand.Uint64())
 	return hex.EncodeToString(b[:])
 }
 
@@ -135,20 +232,13 @@ func validRequestID(id string) bool {
 	return true
 }
 
-// clientIP decides the caller's address. X-Forwarded-For is read only when the connection comes
-// from a trusted proxy, and then from the right: the first address that is not itself a trusted
-// proxy is the client. A client cannot choose its own address by sending the header.
-func clientIP(proxies Proxies) func(http.Handler) http.Handler {
-	trusted := newTrustedSet(proxies)
-	return func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			prefixes := trusted.prefixes()
-			r, info := withInfo(r)
-			info.ip = ResolveClientIP(r.RemoteAddr, r.Header.Values("X-Forwarded-For"), prefixes)
-			info.viaTrustedProxy = isTrusted(peerAddr(r.RemoteAddr), prefixes)
-			next.ServeHTTP(w, r)
-		})
-	}
+// resolveClient decides the caller's address. X-Forwarded-For is read only when the connection
+// comes from a trusted proxy, and then from the right: the first address that is not itself a
+// trusted proxy is the client. A client cannot choose its own address by sending the header.
+func resolveClient(trusted *trustedSet, r *http.Request, info *requestInfo) {
+	prefixes := trusted.prefixes()
+	info.ip = ResolveClientIP(r.RemoteAddr, r.Header.Values("X-Forwarded-For"), prefixes)
+	info.viaTrustedProxy = isTrusted(peerAddr(r.RemoteAddr), prefixes)
 }
 
 // peerAddr is the address of the connection's other end (host:port, or a bare address).
@@ -200,66 +290,6 @@ func quiet(r *http.Request) bool {
 	return false
 }
 
-// traced starts a server span per request, continuing a W3C traceparent that comes from a
-// trusted proxy, or from anyone when trustParent (its trace, and its sampling decision under a
-// parentbased_ sampler); anyone else's starts a new trace linked to it. It names the span by the
-// route pattern once routing is done, answers its id in
-// traceresponse (W3C Trace Context level 2), and logs one access line at info: method, route,
-// status, duration, and (from the context) the request and trace ids; never the caller's
-// address or anything of the path beyond its pattern.
-func traced(tracer trace.Tracer, trustParent bool) func(http.Handler) http.Handler {
-	prop := propagation.TraceContext{}
-	server := []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindServer)} // built once: read only
-	return func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if quiet(r) {
-				next.ServeHTTP(w, r)
-				return
-			}
-			start := time.Now()
-			ctx := prop.Extract(r.Context(), propagation.HeaderCarrier(r.Header))
-			parent := trace.SpanContextFromContext(ctx)
-			opts := server
-			if parent.IsValid() && !trustParent && !infoOf(r.Context()).viaTrustedProxy {
-				// Neither the caller's trace id (which traceidratio samples by) nor its flags
-				// decide whether the request is traced: a trace of the service's own, linked to
-				// the caller's.
-				opts = []trace.SpanStartOption{server[0], trace.WithNewRoot(), trace.WithLinks(trace.Link{SpanContext: parent})}
-			}
-			ctx, span := tracer.Start(ctx, r.Method, opts...)
-			defer span.End()
-			if sc := span.SpanContext(); sc.IsValid() && sc.SpanID() != parent.SpanID() {
-				w.Header()["Traceresponse"] = []string{traceResponse(sc)}
-			}
-			rec := &statusRecorder{ResponseWriter: w}
-			panicked := true // until next returns: a panic is answered 500 by the recoverer, outside
-			defer func() {
-				status := rec.status()
-				if panicked {
-					status = http.StatusInternalServerError
-				}
-				route := routePattern(r)
-				logAccess(ctx, Logger(ctx), r.Method, route, status, time.Since(start))
-				if !span.IsRecording() {
-					return
-				}
-				span.SetName(r.Method + " " + route)
-				span.SetAttributes(
-					semconv.HTTPRequestMethodKey.String(r.Method),
-					semconv.HTTPRoute(route),
-					semconv.HTTPResponseStatusCode(status),
-					attribute.String("vaultd.request_id", RequestID(ctx)),
-				)
-				if status >= 500 {
-					span.SetStatus(codes.Error, http.StatusText(status))
-				}
-			}()
-			next.ServeHTTP(rec, r.WithContext(ctx))
-			panicked = false
-		})
-	}
-}
-
 // traceResponse is the traceresponse header of sc, "00-<trace id>-<span id>-<flags>", built in
 // one allocation.
 func traceResponse(sc trace.SpanContext) string {
@@ -272,21 +302,6 @@ func traceResponse(sc trace.SpanContext) string {
 	b[52] = '-'
 	hex.Encode(b[53:55], []byte{byte(flags)})
 	return string(b[:])
-}
-
-// metricsMiddleware counts and times requests by route pattern, method and status.
-func metricsMiddleware(m *httpMetrics) func(http.Handler) http.Handler {
-	return func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			start := time.Now()
-			rec, ok := w.(*statusRecorder) // the span's (traced), which sees the same status
-			if !ok {
-				rec = &statusRecorder{ResponseWriter: w}
-			}
-			next.ServeHTTP(rec, r)
-			m.observe(r.Context(), routePattern(r), r.Method, rec.status(), time.Since(start))
-		})
-	}
 }
 
 // routePattern is the chi route that served r, or "unmatched".
@@ -354,7 +369,7 @@ func bodyLimit(def int64, limits map[string]int64) func(http.Handler) http.Handl
 				WriteError(w, r, &http.MaxBytesError{Limit: limit})
 				return
 			}
-			if r.Body != nil {
+			if r.Body != nil && r.Body != http.NoBody { // nothing to read, nothing to cap
 				r.Body = http.MaxBytesReader(w, r.Body, limit)
 			}
 			next.ServeHTTP(w, r)
@@ -368,11 +383,12 @@ func adminAuth(key string) func(http.Handler) http.Handler {
 	want := sha256.Sum256([]byte(key))
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if key == "" {
+			authorization := r.Header.Get("Authorization")
+			if key == "" || authorization == "" { // no key to compare (its absence is no secret)
 				next.ServeHTTP(w, r)
 				return
 			}
-			scheme, token, ok := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
+			scheme, token, ok := strings.Cut(strings.TrimSpace(authorization), " ")
 			ok = ok && strings.EqualFold(scheme, "Bearer") // the scheme is case-insensitive (RFC 9110)
 			got := sha256.Sum256([]byte(strings.TrimSpace(token)))
 			if ok && subtle.ConstantTimeCompare(got[:], want[:]) == 1 {

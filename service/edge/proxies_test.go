@@ -3,7 +3,6 @@ package edge
 import (
 	"net/http"
 	"net/http/httptest"
-	"net/netip"
 	"strings"
 	"testing"
 
@@ -24,14 +23,14 @@ func TestATrustedProxyByHostName(t *testing.T) {
 	if err := e.Err(); err != nil || len(p.Hosts) != 1 || len(p.Prefixes) != 1 {
 		t.Fatalf("proxies %+v, %v", p, err)
 	}
-	var got netip.Addr
-	h := clientIP(p)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { got = ClientIP(r.Context()) }))
+	trusted := newTrustedSet(p)
 	for remote, want := range map[string]string{"127.0.0.1:5555": "203.0.113.9", "192.0.2.1:5555": "192.0.2.1", "10.9.1.1:80": "203.0.113.9"} {
 		req := httptest.NewRequest(http.MethodGet, "/", nil)
 		req.RemoteAddr = remote
 		req.Header.Set("X-Forwarded-For", "203.0.113.9")
-		h.ServeHTTP(httptest.NewRecorder(), req)
-		if got.String() != want {
+		var info requestInfo
+		resolveClient(trusted, req, &info)
+		if got := info.ip; got.String() != want {
 			t.Errorf("from %s: client %s, want %s", remote, got, want)
 		}
 	}

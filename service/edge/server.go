@@ -57,12 +57,12 @@ type HandlerOptions struct {
 }
 
 // NewHandler builds a service's HTTP handler in the order docs/design.md records: recover →
-// request id → client IP → span → metrics → percent-decoded paths, HEAD as GET → the
-// listener's routes (ADMIN_ADDR: admin.go, decided on the route the router matches) → routing
-// → admission (rate limits) → body size limit → admin key → strict booleans → OpenAPI
-// validation → generated strict handler, with CORS (when configured) right after the request id, so that
-// preflights are answered before routing and every answer, errors included, is readable by an
-// allowed origin. Every error leaves as the one JSON error shape.
+// request id → client IP → span → metrics (these in one handler, front) → percent-decoded
+// paths, HEAD as GET → the listener's routes (ADMIN_ADDR: admin.go, decided on the route the
+// router matches) → routing → admission (rate limits) → body size limit → admin key → strict
+// booleans → OpenAPI validation → generated strict handler, with CORS (when configured) right
+// after the request id, so that preflights are answered before routing and every answer, errors
+// included, is readable by an allowed origin. Every error leaves as the one JSON error shape.
 func NewHandler(o HandlerOptions) (http.Handler, error) {
 	doc, err := documentOf(o.SpecYAML)
 	if err != nil {
@@ -74,8 +74,7 @@ func NewHandler(o HandlerOptions) (http.Handler, error) {
 		tracer = noop.NewTracerProvider().Tracer("")
 	}
 	r := chi.NewRouter()
-	r.Use(withLogger(o.Logger), recoverer, requestID, cors(o.CORS), clientIP(o.TrustedProxies), traced(tracer, o.TrustTraceParent), metricsMiddleware(newHTTPMetrics(o.Metrics)), plainPath, middleware.GetHead)
-	r.Use(onItsListener) // with ADMIN_ADDR, /admin/* on its listener alone (admin.go)
+	r.Use(plainPath, middleware.GetHead, onItsListener) // with ADMIN_ADDR, /admin/* on its listener alone (admin.go)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, r, Errorf(http.StatusNotFound, CodeNotFound, "no such endpoint"))
 	})
@@ -96,7 +95,10 @@ func NewHandler(o HandlerOptions) (http.Handler, error) {
 		api.Use(admit(tracer, answered(o.Admit, o.Answer)), bodyLimit(DefaultBodyLimit, o.BodyLimits), adminAuth(o.AdminKey), booleans, headAsGet, validator(spec, o.AdminKey != ""))
 		o.API(api)
 	})
-	return r, nil
+	f := &front{logger: o.Logger, cors: o.CORS, trusted: newTrustedSet(o.TrustedProxies), tracer: tracer,
+		trustParent: o.TrustTraceParent, metrics: newHTTPMetrics(o.Metrics), mux: r}
+	f.routes.New = func() any { return chi.NewRouteContext() }
+	return f, nil
 }
 
 // answered is checks whose refusals are answered by answer (none: as they are).
