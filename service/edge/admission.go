@@ -42,14 +42,17 @@ func SetRateLimit(h http.Header, q ratelimit.Quota) {
 	if q.Policy == "" {
 		return
 	}
-	name := `"` + q.Policy + `"`
 	policy, ok := policies.Load(policyKey{q.Policy, q.Rate})
 	if !ok {
-		value := name + ";q=" + strconv.Itoa(q.Rate.N) + ";w=" + strconv.FormatInt(ceilSeconds(q.Rate.Window), 10)
+		value := `"` + q.Policy + `";q=` + strconv.Itoa(q.Rate.N) + ";w=" + strconv.FormatInt(ceilSeconds(q.Rate.Window), 10)
 		policy, _ = policies.LoadOrStore(policyKey{q.Policy, q.Rate}, []string{value}[:1:1])
 	}
 	h["Ratelimit-Policy"] = policy.([]string)
-	h["Ratelimit"] = []string{name + ";r=" + strconv.Itoa(q.Remaining) + ";t=" + strconv.FormatInt(ceilSeconds(q.Reset), 10)}
+	var buf [64]byte // appended on the stack: the value is the one allocation
+	b := append(append(append(buf[:0], '"'), q.Policy...), `";r=`...)
+	b = strconv.AppendInt(b, int64(q.Remaining), 10)
+	b = strconv.AppendInt(append(b, ";t="...), ceilSeconds(q.Reset), 10)
+	h["Ratelimit"] = []string{string(b)}
 }
 
 // policies are the RateLimit-Policy values, one a limit, shared by every answer (their

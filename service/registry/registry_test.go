@@ -273,6 +273,34 @@ func TestListOrderAndVisibility(t *testing.T) {
 	}
 }
 
+// GET /tokens without a query, a body or a declared header passes no OpenAPI validation (nothing
+// in it could fail one); any of them sends it through validation again: a badly spelled query
+// parameter is refused, with the usual error and nothing else answered, on GET and HEAD alike.
+func TestListTokensBadParametersAreRefused(t *testing.T) {
+	t.Parallel()
+	s := startServer(t, "", nil)
+	for _, method := range []string{http.MethodGet, http.MethodHead} {
+		for _, query := range []string{"includeDisabled=maybe", "includeDisabled=1", "includeDisabled=TRUE", "includeDisabled="} {
+			req, _ := http.NewRequest(method, s.url+"/tokens?"+query, nil)
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusBadRequest || resp.Header.Get("Etag") != "" {
+				t.Fatalf("%s /tokens?%s: %d (ETag %q) %s, want 400 and no list", method, query, resp.StatusCode, resp.Header.Get("Etag"), body)
+			}
+			if method == http.MethodGet {
+				wantError(t, "GET /tokens?"+query, 400, body, resp.StatusCode, "INVALID_REQUEST")
+			}
+		}
+	}
+	if resp := listTokens(t, s.public, nil); resp.StatusCode() != 200 {
+		t.Fatalf("GET /tokens: %d", resp.StatusCode())
+	}
+}
+
 func TestETag(t *testing.T) {
 	t.Parallel()
 	s := startServer(t, "", nil)
