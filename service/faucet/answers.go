@@ -66,12 +66,5 @@ func answer(err error) *edge.Error {
 		}
 		return e
 	}
-	var e *edge.Error
-	if errors.As(err, &e) {
-		return e
-	}
-	if e, ok := edge.SharedAnswer(err); ok {
-		return e
-	}
-	return edge.Internal(err)
+	return edge.AsError(err)
 }

@@ -32,12 +32,5 @@ func answer(err error) *edge.Error {
 	if errors.As(err, &te) {
 		return edge.Refusal(statuses[te.Reason], te.Reason.Code(), te.Message, te.Cause)
 	}
-	var e *edge.Error
-	if errors.As(err, &e) {
-		return e
-	}
-	if e, ok := edge.SharedAnswer(err); ok {
-		return e
-	}
-	return edge.Internal(err)
+	return edge.AsError(err)
 }

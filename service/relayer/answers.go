@@ -78,12 +78,5 @@ func answer(err error) *edge.Error {
 	if errors.Is(err, errNoSponsor) {
 		return edge.Errorf(http.StatusNotFound, edge.CodeNotFound, "no sponsor has that id")
 	}
-	var e *edge.Error
-	if errors.As(err, &e) {
-		return e
-	}
-	if e, ok := edge.SharedAnswer(err); ok {
-		return e
-	}
-	return edge.Internal(err)
+	return edge.AsError(err)
 }
