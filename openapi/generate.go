@@ -1,10 +1,15 @@
 // Package openapi holds the OpenAPI documents of vaultd's services, the source of truth for
 // their routes, payloads and errors, and embeds them so each service can serve its own document
-// at /openapi.yaml. `go generate ./openapi` regenerates the Go models and clients (gen/*api) and the chi strict servers (gen/*server) in gen/.
+// at /openapi.yaml (bundled: bundle.go). `go generate ./openapi` regenerates the Go models and clients (gen/*api) and the chi strict servers (gen/*server) in gen/.
 package openapi
 
-import _ "embed"
+import (
+	"embed"
+	"fmt"
+)
 
+//go:generate go tool oapi-codegen -config wallet.cfg.yaml wallet.yaml
+//go:generate go tool oapi-codegen -config wallet.server.cfg.yaml wallet.yaml
 //go:generate go tool oapi-codegen -config registry.cfg.yaml registry.yaml
 //go:generate go tool oapi-codegen -config registry.server.cfg.yaml registry.yaml
 //go:generate go tool oapi-codegen -config relayer.cfg.yaml relayer.yaml
@@ -14,22 +19,26 @@ import _ "embed"
 //go:generate go tool oapi-codegen -config indexer.cfg.yaml indexer.yaml
 //go:generate go tool oapi-codegen -config indexer.server.cfg.yaml indexer.yaml
 
-// RegistryYAML is openapi/registry.yaml as written.
+// documents are the documents as written; a service's may refer to wallet.yaml, the paying
+// wallet's operator routes that the relayer and the faucet share.
 //
-//go:embed registry.yaml
-var RegistryYAML []byte
+//go:embed registry.yaml relayer.yaml faucet.yaml indexer.yaml wallet.yaml
+var documents embed.FS
 
-// RelayerYAML is openapi/relayer.yaml as written.
-//
-//go:embed relayer.yaml
-var RelayerYAML []byte
+// The documents as each service validates against and serves them: each one whole, what it
+// refers to in wallet.yaml bundled in (bundle.go). The files are embedded, so a bundle that
+// fails fails every run (go test ./openapi): mustBundle panics rather than serve half a document.
+var (
+	RegistryYAML = mustBundle("registry.yaml")
+	RelayerYAML  = mustBundle("relayer.yaml")
+	FaucetYAML   = mustBundle("faucet.yaml")
+	IndexerYAML  = mustBundle("indexer.yaml")
+)
 
-// FaucetYAML is openapi/faucet.yaml as written.
-//
-//go:embed faucet.yaml
-var FaucetYAML []byte
-
-// IndexerYAML is openapi/indexer.yaml as written.
-//
-//go:embed indexer.yaml
-var IndexerYAML []byte
+func mustBundle(name string) []byte {
+	data, err := bundle(documents, name)
+	if err != nil {
+		panic(fmt.Sprintf("openapi: %v", err))
+	}
+	return data
+}

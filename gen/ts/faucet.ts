@@ -92,11 +92,11 @@ export interface paths {
         put?: never;
         /**
          * Pause this replica
-         * @description This replica stops taking new claims: `POST /api/faucet/claim` answers `503 PAUSED` with
-         *     `Retry-After`, and `/ready` answers `503 PAUSED`, so a load balancer drains it; claims
-         *     already sent finish. The pause is stored in the service's database under the replica's
+         * @description This replica stops taking new work (the relayer's reveals, the faucet's claims): `POST
+         *     /reveal` or `POST /api/faucet/claim` answers `503 PAUSED` with `Retry-After`, and `/ready`
+         *     answers `503 PAUSED`, so a load balancer drains it; what was already sent finishes. The pause is stored in the service's database under the replica's
          *     name (`REPLICA_NAME`, the host name by default), so it survives a restart; the gauge
-         *     `vaultd_faucet_paused` is 1 meanwhile, and each transition is one log line. Other
+         *     `vaultd_relayer_paused` (`vaultd_faucet_paused`) is 1 meanwhile, and each transition is one log line. Other
          *     replicas are not paused. Pausing a paused replica changes nothing.
          */
         post: operations["pause"];
@@ -117,7 +117,7 @@ export interface paths {
         put?: never;
         /**
          * Resume this replica
-         * @description This replica takes claims again (and `/ready` answers `200` once nothing else keeps it
+         * @description This replica takes reveals (claims) again (and `/ready` answers `200` once nothing else keeps it
          *     out). Resuming a replica that is not paused changes nothing.
          */
         post: operations["resume"];
@@ -136,9 +136,9 @@ export interface paths {
         };
         /**
          * What the wallet signed
-         * @description The transactions this replica's faucet wallet signed, newest nonce first, from the record written before
+         * @description The transactions this replica's wallet signed, newest nonce first, from the record written before
          *     each version is sent (kept 7 days once settled): nonce, every version's hash (the newest
-         *     with its fees), what it pays for (`claim 0x…` (the address paid)), state (`pending`: in flight; `mined`;
+         *     with its fees), what it pays for (`reveal 0x…` (its nullifier), `claim 0x…` (the address paid)), state (`pending`: in flight; `mined`;
          *     `failed`: mined and reverted, or never to be mined), the version mined and its block,
          *     and when the record last changed. Transactions that carry nothing (a nonce's filler)
          *     are not recorded. Page with `limit` (50, at most 100) and `cursor` (the previous page's
@@ -166,8 +166,11 @@ export interface paths {
          * Cancel a transaction in flight
          * @description This replica's transaction in flight at `nonce` is replaced, at once (its next round,
          *     within the receipt poll), by a transfer of nothing from the wallet to itself, its fees
-         *     bumped as any replacement's (and every later replacement is such a transfer). If the cancel is mined and `DISPLACED_AFTER_BLOCKS` deep, the claim it carried ends `failed` ("cancelled"), and the address may claim again; if a version of the claim's transaction is
-         *     mined first, or instead after a reorg drops the cancel, the claim ends as usual. The nonce is used either way, so the nonces after
+         *     bumped as any replacement's (and every later replacement is such a transfer). If the cancel is mined and `DISPLACED_AFTER_BLOCKS` deep, the work it carried ends: a
+         *     reveal answers `503 TX_CANCELLED` (nothing was revealed; `GET /reveal/{nullifier}` says
+         *     `unknown`) and may be sent again; a claim ends `failed` ("cancelled"), and the address may
+         *     claim again. If a version of the transaction it replaces is mined first, or instead after
+         *     a reorg drops the cancel, the reveal or claim ends as usual. The nonce is used either way, so the nonces after
          *     it are not left stuck. A transaction whose newest version is at `MAX_FEE_PER_GAS`
          *     cannot be replaced, nor then cancelled: `409 NOT_REPLACEABLE`, as while a cancel of it is
          *     mined but not yet `DISPLACED_AFTER_BLOCKS` deep. `404` when nothing of this replica's is
@@ -195,7 +198,7 @@ export interface paths {
          *     is replaced at once (its next round, within the receipt poll) instead of after
          *     `REPLACE_AFTER`: a new version at the same nonce, its fees bumped (within
          *     `MAX_FEE_PER_GAS`), recorded before it is sent and followed with the versions before it,
-         *     so the claim it carries gets the outcome of whichever is mined. `404` when this replica
+         *     so the reveal or claim it carries gets the outcome of whichever is mined. `404` when this replica
          *     has nothing in flight at `nonce` (mined already, or another replica's wallet); `409 NOT_REPLACEABLE` when its
          *     newest version is at `MAX_FEE_PER_GAS` already (or a cancel of it is mined); `409
          *     WALLET_MISMATCH` when `wallet` is not its own.
@@ -215,7 +218,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The faucet wallet, for its operator
+         * The wallet this replica pays from, for its operator
          * @description Its balance (as last read), the worst-case cost reserved by transactions in flight, the
          *     minimum balance and whether the balance gate is open, the spend limit with what was spent
          *     in its window (reservations included), the time until the wallet is empty at the rate it
@@ -278,108 +281,6 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        PauseState: {
-            /** @description The replica's name (`REPLICA_NAME`, the host name by default). */
-            replica: string;
-            paused: boolean;
-            /**
-             * Format: date-time
-             * @description When it was paused (absent when it is not).
-             */
-            since?: string;
-        };
-        Wallet: {
-            address: string;
-            balance?: components["schemas"]["Wei"];
-            reserved: components["schemas"]["Wei"];
-            minBalance: components["schemas"]["Wei"];
-            /** @description False while balance − reserved is under the minimum (new work answers 503). */
-            gateOpen: boolean;
-            spendLimit?: components["schemas"]["Wei"];
-            /** Format: int64 */
-            spendWindowSeconds?: number;
-            spent?: components["schemas"]["Wei"];
-            /**
-             * Format: int64
-             * @description Absent while nothing was spent in the last hour.
-             */
-            timeToEmptySeconds?: number;
-            nonce: components["schemas"]["WalletNonce"];
-        };
-        /** @description Where the wallet's nonces stand; mined and pending as the node says (absent when it did not answer), next the one the service sends at next. */
-        WalletNonce: {
-            /** Format: int64 */
-            mined?: number;
-            /** Format: int64 */
-            pending?: number;
-            /** Format: int64 */
-            next: number;
-        };
-        Fleet: {
-            replicas: components["schemas"]["FleetReplica"][];
-        };
-        FleetReplica: {
-            /** @description The replica's name (`REPLICA_NAME`, the host name by default). */
-            replica: string;
-            /** @description The wallet it pays from. */
-            wallet: string;
-            /**
-             * Format: date-time
-             * @description Since when it pays from the wallet (its start, or when it took the wallet over).
-             */
-            since: string;
-            paused: boolean;
-            /**
-             * Format: date-time
-             * @description When it was paused (absent when it is not).
-             */
-            pausedSince?: string;
-            /** @description The wallet's transactions in flight, newest nonce first (at most 100). */
-            transactions: components["schemas"]["Transaction"][];
-        };
-        Replacing: {
-            /** Format: int64 */
-            nonce: number;
-            /** @description The newest version when asked, the one being replaced (by a cancel, for `/cancel`). */
-            replacing: string;
-        };
-        TransactionPage: {
-            transactions: components["schemas"]["Transaction"][];
-            nextCursor?: string;
-        };
-        Transaction: {
-            /** Format: int64 */
-            nonce: number;
-            /** @enum {string} */
-            state: "pending" | "mined" | "failed";
-            purpose: string;
-            versions: components["schemas"]["TransactionVersion"][];
-            minedHash?: string;
-            /** Format: int64 */
-            blockNumber?: number;
-            /** @description Why it failed, when known. */
-            reason?: string;
-            /** Format: date-time */
-            updatedAt: string;
-        };
-        /** @description One signed version of a transaction, oldest first; the fees are known for the newest. */
-        TransactionVersion: {
-            hash: string;
-            maxFeePerGas?: components["schemas"]["Wei"];
-            maxPriorityFeePerGas?: components["schemas"]["Wei"];
-        };
-        /** @description An amount in wei, a decimal integer. */
-        Wei: string;
-        /** @description The error body of a 401. */
-        UnauthorizedError: {
-            /** @description What went wrong, for people. */
-            error: string;
-            /**
-             * @description Machine-readable code; one of these for this response.
-             * @enum {string}
-             */
-            code: "UNAUTHORIZED";
-        };
         /** @description The error body of a 404. */
         NotFoundError: {
             /** @description What went wrong, for people. */
@@ -389,16 +290,6 @@ export interface components {
              * @enum {string}
              */
             code: "NOT_FOUND";
-        };
-        /** @description The error body of a 409 of a replace or a cancel. */
-        ReplaceRefusedError: {
-            /** @description What went wrong, for people (a wallet mismatch names this replica's wallet). */
-            error: string;
-            /**
-             * @description Machine-readable code; one of these for this response.
-             * @enum {string}
-             */
-            code: "NOT_REPLACEABLE" | "WALLET_MISMATCH";
         };
         Ready: {
             /** @example true */
@@ -622,48 +513,131 @@ export interface components {
              */
             code: "FAUCET_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "CHAIN_UNAVAILABLE" | "PAUSED";
         };
+        /** @description The body of every error response. */
+        "schemas-Error": {
+            /** @description What went wrong, for people. */
+            error: string;
+            /**
+             * @description Machine-readable code; match on this.
+             * @example WALLET_MISMATCH
+             * @enum {string}
+             */
+            code: "INVALID_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "CHAIN_UNAVAILABLE" | "UNAVAILABLE" | "INTERNAL" | "NOT_REPLACEABLE" | "WALLET_MISMATCH" | "OPERATOR_KEY_UNAVAILABLE";
+        };
+        /** @description An amount in wei, a decimal integer. */
+        Wei: string;
+        /** @description One signed version of a transaction, oldest first; the fees are known for the newest. */
+        TransactionVersion: {
+            hash: string;
+            maxFeePerGas?: components["schemas"]["Wei"];
+            maxPriorityFeePerGas?: components["schemas"]["Wei"];
+        };
+        Transaction: {
+            /** Format: int64 */
+            nonce: number;
+            /** @enum {string} */
+            state: "pending" | "mined" | "failed";
+            purpose: string;
+            versions: components["schemas"]["TransactionVersion"][];
+            minedHash?: string;
+            /** Format: int64 */
+            blockNumber?: number;
+            /** @description Why it failed, when known. */
+            reason?: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        FleetReplica: {
+            /** @description The replica's name (`REPLICA_NAME`, the host name by default). */
+            replica: string;
+            /** @description The wallet it pays from. */
+            wallet: string;
+            /**
+             * Format: date-time
+             * @description Since when it pays from the wallet (its start, or when it took the wallet over).
+             */
+            since: string;
+            paused: boolean;
+            /**
+             * Format: date-time
+             * @description When it was paused (absent when it is not).
+             */
+            pausedSince?: string;
+            /** @description The wallet's transactions in flight, newest nonce first (at most 100). */
+            transactions: components["schemas"]["Transaction"][];
+        };
+        Fleet: {
+            replicas: components["schemas"]["FleetReplica"][];
+        };
+        /** @description The error body of a 401. */
+        UnauthorizedError: {
+            /** @description What went wrong, for people. */
+            error: string;
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "UNAUTHORIZED";
+        };
+        PauseState: {
+            /** @description The replica's name (`REPLICA_NAME`, the host name by default). */
+            replica: string;
+            paused: boolean;
+            /**
+             * Format: date-time
+             * @description When it was paused (absent when it is not).
+             */
+            since?: string;
+        };
+        TransactionPage: {
+            transactions: components["schemas"]["Transaction"][];
+            nextCursor?: string;
+        };
+        Replacing: {
+            /** Format: int64 */
+            nonce: number;
+            /** @description The newest version when asked, the one being replaced (by a cancel, for `/cancel`). */
+            replacing: string;
+        };
+        /** @description The error body of a 409 of a replace or a cancel. */
+        ReplaceRefusedError: {
+            /** @description What went wrong, for people (a wallet mismatch names this replica's wallet). */
+            error: string;
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "NOT_REPLACEABLE" | "WALLET_MISMATCH";
+        };
+        /** @description Where the wallet's nonces stand; mined and pending as the node says (absent when it did not answer), next the one the service sends at next. */
+        WalletNonce: {
+            /** Format: int64 */
+            mined?: number;
+            /** Format: int64 */
+            pending?: number;
+            /** Format: int64 */
+            next: number;
+        };
+        Wallet: {
+            address: string;
+            balance?: components["schemas"]["Wei"];
+            reserved: components["schemas"]["Wei"];
+            minBalance: components["schemas"]["Wei"];
+            /** @description False while balance − reserved is under the minimum (new work answers 503). */
+            gateOpen: boolean;
+            spendLimit?: components["schemas"]["Wei"];
+            /** Format: int64 */
+            spendWindowSeconds?: number;
+            spent?: components["schemas"]["Wei"];
+            /**
+             * Format: int64
+             * @description Absent while nothing was spent in the last hour.
+             */
+            timeToEmptySeconds?: number;
+            nonce: components["schemas"]["WalletNonce"];
+        };
     };
     responses: {
-        /** @description The admin key is missing or wrong. */
-        Unauthorized: {
-            headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                "WWW-Authenticate"?: "Bearer realm=\"vaultd\"";
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["UnauthorizedError"];
-            };
-        };
-        /** @description No `ADMIN_API_KEY` is set, so the admin routes do not exist. */
-        NoAdminRoutes: {
-            headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["NotFoundError"];
-            };
-        };
-        /** @description `WALLET_MISMATCH`: the wallet named is not this replica's. `NOT_REPLACEABLE`: no replacement can take the transaction's place: its newest version is at `MAX_FEE_PER_GAS` (a node takes a replacement only with higher fees), or a cancel of it is mined and not yet `DISPLACED_AFTER_BLOCKS` deep. Nothing was done. */
-        ReplaceRefused: {
-            headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ReplaceRefusedError"];
-            };
-        };
         /** @description Any other error, e.g. 404 NOT_FOUND (no such route), 405 METHOD_NOT_ALLOWED, 415 UNSUPPORTED_MEDIA_TYPE: every error response has this body, and `code` is one of these. */
         OtherError: {
             headers: {
@@ -756,6 +730,112 @@ export interface components {
                 "application/json": components["schemas"]["InternalError"];
             };
         };
+        /** @description Any other error, e.g. 404 NOT_FOUND (no such route), 405 METHOD_NOT_ALLOWED, 415 UNSUPPORTED_MEDIA_TYPE: every error response has this body, and `code` is one of these. */
+        "responses-OtherError": {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                RateLimit: components["headers"]["headers-RateLimit"];
+                "RateLimit-Policy": components["headers"]["headers-RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["schemas-Error"];
+            };
+        };
+        /** @description The admin key is missing or wrong. */
+        Unauthorized: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                RateLimit: components["headers"]["headers-RateLimit"];
+                "RateLimit-Policy": components["headers"]["headers-RateLimitPolicy"];
+                "WWW-Authenticate"?: "Bearer realm=\"vaultd\"";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["UnauthorizedError"];
+            };
+        };
+        /** @description No `ADMIN_API_KEY` is set, so the admin routes do not exist. */
+        NoAdminRoutes: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                RateLimit: components["headers"]["headers-RateLimit"];
+                "RateLimit-Policy": components["headers"]["headers-RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["NotFoundError"];
+            };
+        };
+        /** @description A rate limit is exceeded; the message names it. */
+        "responses-RateLimited": {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                RateLimit: components["headers"]["headers-RateLimit"];
+                "RateLimit-Policy": components["headers"]["headers-RateLimitPolicy"];
+                /** @description Seconds until a retry may succeed. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "rate limit exceeded: 5 requests per minute per client IP",
+                 *       "code": "RATE_LIMITED"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RateLimitedError"];
+            };
+        };
+        /** @description An unexpected fault. */
+        "responses-Internal": {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                RateLimit: components["headers"]["headers-RateLimit"];
+                "RateLimit-Policy": components["headers"]["headers-RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["InternalError"];
+            };
+        };
+        /** @description The request is malformed; the message names the field. */
+        "responses-InvalidRequest": {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                RateLimit: components["headers"]["headers-RateLimit"];
+                "RateLimit-Policy": components["headers"]["headers-RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "query parameter \"limit\": number must be at most 100",
+                 *       "code": "INVALID_REQUEST"
+                 *     }
+                 */
+                "application/json": components["schemas"]["InvalidRequestError"];
+            };
+        };
+        /** @description `WALLET_MISMATCH`: the wallet named is not this replica's. `NOT_REPLACEABLE`: no replacement can take the transaction's place: its newest version is at `MAX_FEE_PER_GAS` (a node takes a replacement only with higher fees), or a cancel of it is mined and not yet `DISPLACED_AFTER_BLOCKS` deep. Nothing was done. */
+        ReplaceRefused: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                RateLimit: components["headers"]["headers-RateLimit"];
+                "RateLimit-Policy": components["headers"]["headers-RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ReplaceRefusedError"];
+            };
+        };
     };
     parameters: never;
     requestBodies: never;
@@ -774,6 +854,16 @@ export interface components {
          * @example "ip";q=5;w=60
          */
         RateLimitPolicy: string;
+        /**
+         * @description On every answer of the admin routes, refusals included: what is left of this client IP's limit (`ADMIN_RATE_LIMIT_PER_IP`) and in how many seconds its oldest counted request leaves the window, as the IETF RateLimit header draft writes it, e.g. `"ip";r=4;t=30`.
+         * @example "ip";r=4;t=30
+         */
+        "headers-RateLimit": string;
+        /**
+         * @description On every answer of the admin routes: their limit (`ADMIN_RATE_LIMIT_PER_IP`), requests per window of seconds, e.g. `"ip";q=30;w=60` (30 a minute).
+         * @example "ip";q=5;w=60
+         */
+        "headers-RateLimitPolicy": string;
     };
     pathItems: never;
 }
@@ -964,8 +1054,8 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["headers-RateLimit"];
+                    "RateLimit-Policy": components["headers"]["headers-RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -974,9 +1064,9 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NoAdminRoutes"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            default: components["responses"]["OtherError"];
+            429: components["responses"]["responses-RateLimited"];
+            500: components["responses"]["responses-Internal"];
+            default: components["responses"]["responses-OtherError"];
         };
     };
     pause: {
@@ -993,8 +1083,8 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["headers-RateLimit"];
+                    "RateLimit-Policy": components["headers"]["headers-RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1003,9 +1093,9 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NoAdminRoutes"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            default: components["responses"]["OtherError"];
+            429: components["responses"]["responses-RateLimited"];
+            500: components["responses"]["responses-Internal"];
+            default: components["responses"]["responses-OtherError"];
         };
     };
     resume: {
@@ -1022,8 +1112,8 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["headers-RateLimit"];
+                    "RateLimit-Policy": components["headers"]["headers-RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1032,9 +1122,9 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NoAdminRoutes"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            default: components["responses"]["OtherError"];
+            429: components["responses"]["responses-RateLimited"];
+            500: components["responses"]["responses-Internal"];
+            default: components["responses"]["responses-OtherError"];
         };
     };
     getTransactions: {
@@ -1055,20 +1145,20 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["headers-RateLimit"];
+                    "RateLimit-Policy": components["headers"]["headers-RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["TransactionPage"];
                 };
             };
-            400: components["responses"]["InvalidRequest"];
+            400: components["responses"]["responses-InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NoAdminRoutes"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            default: components["responses"]["OtherError"];
+            429: components["responses"]["responses-RateLimited"];
+            500: components["responses"]["responses-Internal"];
+            default: components["responses"]["responses-OtherError"];
         };
     };
     cancelTransaction: {
@@ -1091,23 +1181,23 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["headers-RateLimit"];
+                    "RateLimit-Policy": components["headers"]["headers-RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Replacing"];
                 };
             };
-            400: components["responses"]["InvalidRequest"];
+            400: components["responses"]["responses-InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             /** @description `NOT_FOUND`: nothing of this replica's is in flight at that nonce; or no `ADMIN_API_KEY` is set. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["headers-RateLimit"];
+                    "RateLimit-Policy": components["headers"]["headers-RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1115,9 +1205,9 @@ export interface operations {
                 };
             };
             409: components["responses"]["ReplaceRefused"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            default: components["responses"]["OtherError"];
+            429: components["responses"]["responses-RateLimited"];
+            500: components["responses"]["responses-Internal"];
+            default: components["responses"]["responses-OtherError"];
         };
     };
     replaceTransaction: {
@@ -1140,23 +1230,23 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["headers-RateLimit"];
+                    "RateLimit-Policy": components["headers"]["headers-RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Replacing"];
                 };
             };
-            400: components["responses"]["InvalidRequest"];
+            400: components["responses"]["responses-InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             /** @description `NOT_FOUND`: nothing of this replica's is in flight at that nonce; or no `ADMIN_API_KEY` is set. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["headers-RateLimit"];
+                    "RateLimit-Policy": components["headers"]["headers-RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1164,9 +1254,9 @@ export interface operations {
                 };
             };
             409: components["responses"]["ReplaceRefused"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            default: components["responses"]["OtherError"];
+            429: components["responses"]["responses-RateLimited"];
+            500: components["responses"]["responses-Internal"];
+            default: components["responses"]["responses-OtherError"];
         };
     };
     getWallet: {
@@ -1183,8 +1273,8 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["headers-RateLimit"];
+                    "RateLimit-Policy": components["headers"]["headers-RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1193,9 +1283,9 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NoAdminRoutes"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            default: components["responses"]["OtherError"];
+            429: components["responses"]["responses-RateLimited"];
+            500: components["responses"]["responses-Internal"];
+            default: components["responses"]["responses-OtherError"];
         };
     };
     getReady: {

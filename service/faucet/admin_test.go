@@ -17,6 +17,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/seed018cc74c/vaultd/gen/faucetapi"
+	"github.com/seed018cc74c/vaultd/gen/walletapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
 	"github.com/seed018cc74c/vaultd/service/faucet"
@@ -25,7 +26,7 @@ import (
 
 const adminKey = "an admin key for the tests"
 
-func bearer(key string) faucetapi.RequestEditorFn {
+func bearer(key string) func(context.Context, *http.Request) error {
 	return func(_ context.Context, r *http.Request) error {
 		r.Header.Set("Authorization", "Bearer "+key)
 		return nil
@@ -33,8 +34,8 @@ func bearer(key string) faucetapi.RequestEditorFn {
 }
 
 // ours names the dev faucet wallet in a replace.
-func ours(c *devchain.Chain) *faucetapi.ReplaceTransactionParams {
-	return &faucetapi.ReplaceTransactionParams{Wallet: c.Accounts.Faucet.Address.Hex()}
+func ours(c *devchain.Chain) *walletapi.ReplaceTransactionParams {
+	return &walletapi.ReplaceTransactionParams{Wallet: c.Accounts.Faucet.Address.Hex()}
 }
 
 // The faucet's operator pauses a replica: claims are refused 503 PAUSED, nothing recorded or
@@ -115,7 +116,7 @@ func TestAnOperatorReplacesAStuckClaim(t *testing.T) {
 		t.Fatalf("the claim confirmed with %v; want the replacement, not %s", confirmed.TxHash, first)
 	}
 	// The listing shows it: mined, both versions, what it paid for.
-	list, err := s.client.GetTransactionsWithResponse(ctx, &faucetapi.GetTransactionsParams{}, bearer(adminKey))
+	list, err := s.client.GetTransactionsWithResponse(ctx, &walletapi.GetTransactionsParams{}, bearer(adminKey))
 	if err != nil || list.JSON200 == nil || len(list.JSON200.Transactions) != 1 {
 		t.Fatalf("transactions: %v %s", err, list.Body)
 	}
@@ -139,7 +140,7 @@ func TestAnOperatorCancelsAStuckClaim(t *testing.T) {
 		t.Fatalf("claim: %d %s", r.StatusCode(), r.Body)
 	}
 	waitFor(t, "the claim's transfer cancelled", func() bool {
-		r, err := s.client.CancelTransactionWithResponse(ctx, int64(n), &faucetapi.CancelTransactionParams{Wallet: c.Accounts.Faucet.Address.Hex()}, bearer(adminKey))
+		r, err := s.client.CancelTransactionWithResponse(ctx, int64(n), &walletapi.CancelTransactionParams{Wallet: c.Accounts.Faucet.Address.Hex()}, bearer(adminKey))
 		return err == nil && r.JSON202 != nil
 	})
 	waitFor(t, "the cancel sent", func() bool { return strings.Contains(scrape(t, s), "vaultd_faucet_transaction_replacements_total 1") })
@@ -187,7 +188,7 @@ func TestACancelUndoneByAReorgPaysOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cr, err := s.client.CancelTransactionWithResponse(ctx, int64(n), &faucetapi.CancelTransactionParams{Wallet: c.Accounts.Faucet.Address.Hex()}, bearer(adminKey)); err != nil || cr.JSON202 == nil {
+	if cr, err := s.client.CancelTransactionWithResponse(ctx, int64(n), &walletapi.CancelTransactionParams{Wallet: c.Accounts.Faucet.Address.Hex()}, bearer(adminKey)); err != nil || cr.JSON202 == nil {
 		t.Fatalf("cancel: %v %s", err, cr.Body)
 	}
 	waitFor(t, "the cancel sent", func() bool { return strings.Contains(scrape(t, s), "vaultd_faucet_transaction_replacements_total 1") })
@@ -235,7 +236,7 @@ func TestAReplacementAtTheFeeCapIsRefused(t *testing.T) {
 	if r := claim(t, s, freshAddress(t).Hex()); r.StatusCode() != 202 {
 		t.Fatalf("claim: %d %s", r.StatusCode(), r.Body)
 	}
-	cancel, err := s.client.CancelTransactionWithResponse(ctx, int64(n), &faucetapi.CancelTransactionParams{Wallet: c.Accounts.Faucet.Address.Hex()}, bearer(adminKey))
+	cancel, err := s.client.CancelTransactionWithResponse(ctx, int64(n), &walletapi.CancelTransactionParams{Wallet: c.Accounts.Faucet.Address.Hex()}, bearer(adminKey))
 	if err != nil || cancel.JSON409 == nil || cancel.JSON409.Code != "NOT_REPLACEABLE" {
 		t.Fatalf("cancel at the fee cap: %v %d %s", err, cancel.StatusCode(), cancel.Body)
 	}

@@ -3,7 +3,6 @@ package faucet
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -11,7 +10,9 @@ import (
 	"github.com/seed018cc74c/vaultd/gen/faucetapi"
 	"github.com/seed018cc74c/vaultd/gen/faucetserver"
 	"github.com/seed018cc74c/vaultd/service/edge"
+	"github.com/seed018cc74c/vaultd/service/edge/wallet"
 	"github.com/seed018cc74c/vaultd/service/kit/address"
+	"github.com/seed018cc74c/vaultd/service/kit/gate"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 )
@@ -80,81 +81,6 @@ func (a *api) GetClaimStatus(ctx context.Context, req faucetserver.GetClaimStatu
 	return faucetserver.GetClaimStatus200JSONResponse{Body: toAPI(c)}, nil
 }
 
-// Pause and Resume are the operator's switch of this replica (service/kit/pause).
-func (a *api) Pause(ctx context.Context, _ faucetserver.PauseRequestObject) (faucetserver.PauseResponseObject, error) {
-	st, err := a.f.pause.Set(ctx, true)
-	return faucetserver.Pause200JSONResponse{Body: toPauseState(st)}, err
-}
-
-func (a *api) Resume(ctx context.Context, _ faucetserver.ResumeRequestObject) (faucetserver.ResumeResponseObject, error) {
-	st, err := a.f.pause.Set(ctx, false)
-	return faucetserver.Resume200JSONResponse{Body: toPauseState(st)}, err
-}
-
-// GetTransactions lists what the faucet wallet signed, from its claims (store.go).
-func (a *api) GetTransactions(ctx context.Context, req faucetserver.GetTransactionsRequestObject) (faucetserver.GetTransactionsResponseObject, error) {
-	q := txmgr.PageQuery{State: string(edge.Value(req.Params.State)), Limit: 50}
-	if req.Params.Limit != nil {
-		q.Limit = *req.Params.Limit
-	}
-	var err error
-	if q.Before, err = edge.PageBefore(req.Params.Cursor, txmgr.Newest); err != nil {
-		return nil, err
-	}
-	page, err := a.f.store.list(ctx, q)
-	if err != nil {
-		return nil, err
-	}
-	return faucetserver.GetTransactions200JSONResponse{Body: faucetapi.TransactionPage{
-		Transactions: toTransactions(page.Transactions), NextCursor: edge.PageCursor(page.Next)}}, nil
-}
-
-// GetFleet lists every replica's wallet and its transactions in flight, from the database the
-// faucets share (pause.Switch.Fleet, the claims each wallet pays).
-func (a *api) GetFleet(ctx context.Context, _ faucetserver.GetFleetRequestObject) (faucetserver.GetFleetResponseObject, error) {
-	replicas, err := a.f.pause.Fleet(ctx)
-	if err != nil {
-		return nil, err
-	}
-	fleet := faucetapi.Fleet{Replicas: make([]faucetapi.FleetReplica, 0, len(replicas))}
-	for _, rp := range replicas {
-		page, err := a.f.store.listOf(ctx, key(common.HexToAddress(rp.Wallet)), txmgr.PageQuery{State: txmgr.ListedPending, Limit: 100, Before: txmgr.Newest})
-		if err != nil {
-			return nil, fmt.Errorf("list %s's transactions: %w", rp.Wallet, err)
-		}
-		fleet.Replicas = append(fleet.Replicas, faucetapi.FleetReplica{Replica: rp.Replica, Wallet: rp.Wallet, Since: rp.Since,
-			Paused: rp.Paused, PausedSince: rp.PausedSince, Transactions: toTransactions(page.Transactions)})
-	}
-	return faucetserver.GetFleet200JSONResponse{Body: fleet}, nil
-}
-
-// ReplaceTransaction and CancelTransaction are the operator's "speed up" and "cancel" of a
-// transaction in flight (txmgr.Manager.Bump, Cancel): the watch loop's next round replaces it
-// (with a transfer of nothing to the wallet itself, for a cancel: the claim it carried ends failed and may be made again).
-// The wallet named must be this replica's (409 WALLET_MISMATCH): nonce N of another is another
-// transaction.
-func (a *api) ReplaceTransaction(ctx context.Context, req faucetserver.ReplaceTransactionRequestObject) (faucetserver.ReplaceTransactionResponseObject, error) {
-	if err := edge.SameWallet(req.Params.Wallet, a.f.tx.From()); err != nil {
-		return nil, err
-	}
-	replacing, err := a.f.tx.Bump(uint64(req.Nonce))
-	return faucetserver.ReplaceTransaction202JSONResponse{Body: faucetapi.Replacing{Nonce: req.Nonce, Replacing: replacing.Hex()}}, err
-}
-
-func (a *api) CancelTransaction(ctx context.Context, req faucetserver.CancelTransactionRequestObject) (faucetserver.CancelTransactionResponseObject, error) {
-	if err := edge.SameWallet(req.Params.Wallet, a.f.tx.From()); err != nil {
-		return nil, err
-	}
-	replacing, err := a.f.tx.Cancel(uint64(req.Nonce))
-	return faucetserver.CancelTransaction202JSONResponse{Body: faucetapi.Replacing{Nonce: req.Nonce, Replacing: replacing.Hex()}}, err
-}
-
-// GetWallet is the faucet wallet for its operator (gate.Wallet).
-func (a *api) GetWallet(ctx context.Context, _ faucetserver.GetWalletRequestObject) (faucetserver.GetWalletResponseObject, error) {
-	next, _ := a.f.tx.State()
-	return faucetserver.GetWallet200JSONResponse{Body: toWallet(a.f.gate.Wallet(ctx, next))}, nil
-}
-
 func (a *api) GetHealth(ctx context.Context, req faucetserver.GetHealthRequestObject) (faucetserver.GetHealthResponseObject, error) {
 	f := a.f
 	balance, open, reachable := f.gate.State()
@@ -217,4 +143,14 @@ func parseAddress(s string) (common.Address, error) {
 		return a, edge.InvalidRequest("address is the zero address")
 	}
 	return a, nil
+}
+
+// walletRoutes are the operator's routes of the faucet's wallet (service/edge/wallet); its
+// transactions are those of its claims (store.go).
+func (f *Faucet) walletRoutes() *wallet.Routes {
+	return &wallet.Routes{Switch: f.pause,
+		Wallet: func() (*txmgr.Manager, *gate.Gate, error) { return f.tx, f.gate, nil },
+		List: func(ctx context.Context, w common.Address, q txmgr.PageQuery) (txmgr.Page, error) {
+			return f.store.listOf(ctx, key(w), q)
+		}}
 }

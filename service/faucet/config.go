@@ -9,15 +9,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/seed018cc74c/vaultd/service/edge"
+	"github.com/seed018cc74c/vaultd/service/edge/wallet"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
-	"github.com/seed018cc74c/vaultd/service/kit/config"
-	"github.com/seed018cc74c/vaultd/service/kit/deployment"
 	"github.com/seed018cc74c/vaultd/service/kit/gate"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
-	"github.com/seed018cc74c/vaultd/service/kit/webhook"
 )
 
 // DefaultPort is the faucet's port.
@@ -29,16 +26,13 @@ const DefaultPowWork = 32
 
 // Config is the faucet's configuration, split by concern.
 type Config struct {
-	HTTP        edge.HTTPConfig
-	Admin       edge.AdminConfig // /admin/*: pause, resume, the faucet wallet
-	Webhooks    webhook.Config   // where the claims' and the wallet's events are POSTed
-	Chain       chain.Config
-	Wallet      WalletConfig
-	Tx          txmgr.Config
-	Limits      LimitsConfig
-	Pow         PowConfig
-	Gates       GatesConfig // the optional gates: another chain's activity, a captcha
-	DatabaseURL string      // sqlite:PATH
+	wallet.ServiceConfig // the listener, the operator's routes, webhooks, the chain
+	Wallet               WalletConfig
+	Tx                   txmgr.Config
+	Limits               LimitsConfig
+	Pow                  PowConfig
+	Gates                GatesConfig // the optional gates: another chain's activity, a captcha
+	DatabaseURL          string      // sqlite:PATH
 }
 
 // PowConfig is the proof of work a claim carries (package pow); Work 0 asks none.
@@ -80,13 +74,9 @@ type LimitsConfig struct {
 // LoadConfig reads the faucet's environment (docs/faucet.md lists it) and reports every problem at
 // once. A bad key is reported without its value.
 func LoadConfig(getenv func(string) string) (Config, error) {
-	getenv, fileErr := deployment.Env(getenv) // DEPLOYMENT_FILE under what is set
-	e := config.NewEnv(getenv)
+	e, shared, fileErr := wallet.LoadEnv(getenv, DefaultPort)
 	c := Config{
-		HTTP:     edge.LoadHTTPConfig(e, DefaultPort),
-		Admin:    edge.LoadAdminConfig(e),
-		Webhooks: webhook.LoadConfig(e),
-		Chain:    chain.LoadConfig(e),
+		ServiceConfig: shared,
 		Wallet: WalletConfig{
 			Key:         chain.EnvWalletKey(e, "FAUCET"),
 			Amount:      chain.EnvEther(e, "FAUCET_AMOUNT", "100"),

@@ -17,6 +17,7 @@ import (
 	"github.com/ethereum/go-ethereum/params"
 
 	"github.com/seed018cc74c/vaultd/gen/faucetapi"
+	"github.com/seed018cc74c/vaultd/gen/walletapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devstack"
 	"github.com/seed018cc74c/vaultd/service/faucet"
@@ -44,8 +45,26 @@ func env(c *devchain.Chain, dir string, over map[string]string) func(string) str
 type server struct {
 	svc    *faucet.Service
 	url    string
-	client *faucetapi.ClientWithResponses
+	client *client
 	stop   func()
+}
+
+// client is the faucet's generated client with the paying wallet's (the operator routes the
+// faucet serves from service/edge/wallet, described once in openapi/wallet.yaml).
+type client struct {
+	*faucetapi.ClientWithResponses
+	*walletClient
+}
+
+type walletClient = walletapi.ClientWithResponses
+
+func newClient(url string) (*client, error) {
+	c, err := faucetapi.NewClientWithResponses(url)
+	if err != nil {
+		return nil, err
+	}
+	w, err := walletapi.NewClientWithResponses(url)
+	return &client{c, w}, err
 }
 
 // startFaucet serves a faucet on a loopback port until the test ends (or stop is called).
@@ -65,7 +84,7 @@ func startFaucetWith(t testing.TB, c *devchain.Chain, dir string, over map[strin
 		t.Fatalf("faucet.New: %v", err)
 	}
 	url, stop := edgetest.Serve(t, svc.Handler(), svc.Start, svc.Close)
-	client, err := faucetapi.NewClientWithResponses(url)
+	client, err := newClient(url)
 	if err != nil {
 		t.Fatal(err)
 	}

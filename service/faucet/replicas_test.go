@@ -13,6 +13,7 @@ import (
 	"github.com/ethereum/go-ethereum/params"
 
 	"github.com/seed018cc74c/vaultd/gen/faucetapi"
+	"github.com/seed018cc74c/vaultd/gen/walletapi"
 	"github.com/seed018cc74c/vaultd/service/edge/edgetest"
 	"github.com/seed018cc74c/vaultd/service/faucet"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
@@ -334,7 +335,7 @@ func TestTheFleetsOperatorReachesEachReplicaApart(t *testing.T) {
 	second := freshKey(t)
 	fund(t, c, c.Accounts.Faucet.Key, keyAddress(second), new(big.Int).Mul(big.NewInt(10_000), big.NewInt(params.Ether)))
 	type replica struct {
-		public, admin *faucetapi.ClientWithResponses
+		public, admin *client
 	}
 	start := func(over map[string]string) replica {
 		cfg, err := faucet.LoadConfig(env(c, t.TempDir(), over))
@@ -346,11 +347,11 @@ func TestTheFleetsOperatorReachesEachReplicaApart(t *testing.T) {
 			t.Fatalf("faucet.New: %v", err)
 		}
 		url, adminURL, _ := edgetest.ServeSplit(t, svc.Handler(), svc.Start, svc.Close)
-		public, err := faucetapi.NewClientWithResponses(url)
+		public, err := newClient(url)
 		if err != nil {
 			t.Fatal(err)
 		}
-		admin, err := faucetapi.NewClientWithResponses(adminURL)
+		admin, err := newClient(adminURL)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -376,13 +377,13 @@ func TestTheFleetsOperatorReachesEachReplicaApart(t *testing.T) {
 	if r, err := a.public.ClaimWithResponse(ctx, faucetapi.ClaimRequest{Address: addr.Hex()}); err != nil || r.StatusCode() != 202 {
 		t.Fatalf("claim at faucet-a: %v %s", err, r.Body)
 	}
-	fleet := func() map[string]faucetapi.FleetReplica {
+	fleet := func() map[string]walletapi.FleetReplica {
 		t.Helper()
 		r, err := b.admin.GetFleetWithResponse(ctx, bearer(adminKey))
 		if err != nil || r.JSON200 == nil {
 			t.Fatalf("the fleet at faucet-b: %v %s", err, r.Body)
 		}
-		out := map[string]faucetapi.FleetReplica{}
+		out := map[string]walletapi.FleetReplica{}
 		for _, f := range r.JSON200.Replicas {
 			out[f.Replica] = f
 		}
@@ -394,7 +395,7 @@ func TestTheFleetsOperatorReachesEachReplicaApart(t *testing.T) {
 		t.Fatalf("the fleet: %+v", f)
 	}
 
-	r, err := b.admin.CancelTransactionWithResponse(ctx, int64(n), &faucetapi.CancelTransactionParams{Wallet: walletA}, bearer(adminKey))
+	r, err := b.admin.CancelTransactionWithResponse(ctx, int64(n), &walletapi.CancelTransactionParams{Wallet: walletA}, bearer(adminKey))
 	if err != nil || r.StatusCode() != 409 || !strings.Contains(string(r.Body), `"WALLET_MISMATCH"`) || !strings.Contains(string(r.Body), walletB) {
 		t.Fatalf("a cancel at faucet-b naming faucet-a's wallet: %v %d %s", err, r.StatusCode(), r.Body)
 	}
@@ -415,7 +416,7 @@ func TestTheFleetsOperatorReachesEachReplicaApart(t *testing.T) {
 		t.Fatalf("faucet-b's /ready once resumed: %v %s", err, ready.Body)
 	}
 
-	if r, err := a.admin.CancelTransactionWithResponse(ctx, int64(n), &faucetapi.CancelTransactionParams{Wallet: strings.ToLower(walletA)}, bearer(adminKey)); err != nil || r.JSON202 == nil {
+	if r, err := a.admin.CancelTransactionWithResponse(ctx, int64(n), &walletapi.CancelTransactionParams{Wallet: strings.ToLower(walletA)}, bearer(adminKey)); err != nil || r.JSON202 == nil {
 		t.Fatalf("the cancel at faucet-a: %v %d %s", err, r.StatusCode(), r.Body)
 	}
 	c.ResumeSealing()

@@ -15,6 +15,7 @@ import (
 	"github.com/seed018cc74c/vaultd/gen/faucetserver"
 	"github.com/seed018cc74c/vaultd/openapi"
 	"github.com/seed018cc74c/vaultd/service/edge"
+	walletroutes "github.com/seed018cc74c/vaultd/service/edge/wallet"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
 	"github.com/seed018cc74c/vaultd/service/kit/gate"
 	"github.com/seed018cc74c/vaultd/service/kit/lease"
@@ -114,7 +115,7 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 		return nil, err
 	}
 	f.pause.OnChange = func(st pause.State) {
-		hooks.Tell(st.Event(), toPauseState(st))
+		hooks.Tell(st.Event(), walletroutes.PauseStateOf(st))
 		if !st.Paused {
 			f.onResume()
 		}
@@ -134,19 +135,17 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 		SpecYAML: openapi.FaucetYAML, AdminKey: cfg.Admin.Key, TrustedProxies: cfg.HTTP.TrustedProxies, TrustTraceParent: cfg.HTTP.TrustTraceParent, CORS: cfg.HTTP.CORS, Tracer: tracer,
 		Metrics: reg, Gatherer: reg, Logger: opts.Logger, Answer: answer,
 		BodyLimits: map[string]int64{"POST /api/faucet/claim": 8 << 10}, // a captcha token is up to 4 KiB
-		Admit: map[string]edge.Admission{ // every POST counts, malformed ones too
+		Admit: walletroutes.Admit(admin, map[string]edge.Admission{ // every POST counts, malformed ones too
 			"POST /api/faucet/claim": edge.ClientAdmission(f.perIP, cfg.Limits.IPv6Prefix, "claims per client IP", func() {
 				f.metrics.rateLimited.WithLabelValues("ip").Inc()
 				f.metrics.claims.WithLabelValues(edge.CodeRateLimited).Inc()
 			}),
 			"GET /api/faucet/challenge": edge.ClientAdmission(challengeIP, cfg.Limits.IPv6Prefix, "proof-of-work challenges per client IP",
 				f.metrics.rateLimited.WithLabelValues("challenge_ip").Inc),
-			"POST /admin/pause": admin, "POST /admin/resume": admin, "GET /admin/wallet": admin, // a wrong key counts too
-			"GET /admin/transactions": admin, "POST /admin/transactions/{nonce}/replace": admin, "POST /admin/transactions/{nonce}/cancel": admin,
-			"GET /admin/fleet": admin,
-		},
+		}),
 		API: func(rt chi.Router) {
 			faucetserver.HandlerWithOptions(strict, faucetserver.ChiServerOptions{BaseRouter: rt, ErrorHandlerFunc: edge.RequestErrorHandler})
+			f.walletRoutes().Mount(rt, answer)
 		},
 	})
 	if err != nil {

@@ -23,6 +23,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
+	"github.com/seed018cc74c/vaultd/gen/walletapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
 	"github.com/seed018cc74c/vaultd/service/edge/edgetest"
@@ -36,7 +37,7 @@ import (
 const adminKey = "an admin key for the tests"
 
 // bearer sends key as the admin key.
-func bearer(key string) relayerapi.RequestEditorFn {
+func bearer(key string) func(context.Context, *http.Request) error {
 	return func(_ context.Context, r *http.Request) error {
 		r.Header.Set("Authorization", "Bearer "+key)
 		return nil
@@ -139,10 +140,10 @@ func TestAnOperatorReplacesAStuckTransaction(t *testing.T) {
 	c.PauseSealing()
 	answer := revealAsync(t, s, req)
 	edgetest.WaitFor(t, "the reveal in the pool", func() bool { return relayertest.PendingOperatorNonce(t, c) == nonce+1 })
-	if r, err := s.Client.ReplaceTransactionWithResponse(ctx, int64(nonce+1), &relayerapi.ReplaceTransactionParams{Wallet: c.Accounts.Operator.Address.Hex()}, bearer(adminKey)); err != nil || r.StatusCode() != 404 {
+	if r, err := s.Client.ReplaceTransactionWithResponse(ctx, int64(nonce+1), &walletapi.ReplaceTransactionParams{Wallet: c.Accounts.Operator.Address.Hex()}, bearer(adminKey)); err != nil || r.StatusCode() != 404 {
 		t.Fatalf("replace at a nonce with nothing in flight: %v %d %s", err, r.StatusCode(), r.Body)
 	}
-	r, err := s.Client.ReplaceTransactionWithResponse(ctx, int64(nonce), &relayerapi.ReplaceTransactionParams{Wallet: c.Accounts.Operator.Address.Hex()}, bearer(adminKey))
+	r, err := s.Client.ReplaceTransactionWithResponse(ctx, int64(nonce), &walletapi.ReplaceTransactionParams{Wallet: c.Accounts.Operator.Address.Hex()}, bearer(adminKey))
 	if err != nil || r.JSON202 == nil || r.JSON202.Nonce != int64(nonce) {
 		t.Fatalf("replace: %v %s", err, r.Body)
 	}
@@ -175,7 +176,7 @@ func TestAnOperatorListsTheWalletsTransactions(t *testing.T) {
 	relayertest.WantCode(t, "a reveal not mined in time", relayertest.Reveal(t, s, stuck), 504, "TX_PENDING")
 	defer c.ResumeSealing()
 
-	all, err := s.Client.GetTransactionsWithResponse(ctx, &relayerapi.GetTransactionsParams{}, bearer(adminKey))
+	all, err := s.Client.GetTransactionsWithResponse(ctx, &walletapi.GetTransactionsParams{}, bearer(adminKey))
 	if err != nil || all.JSON200 == nil || len(all.JSON200.Transactions) != 4 || all.JSON200.NextCursor != nil {
 		t.Fatalf("all: %v %s", err, all.Body)
 	}
@@ -190,18 +191,18 @@ func TestAnOperatorListsTheWalletsTransactions(t *testing.T) {
 			t.Fatalf("entry %d: %+v, want mined %s", i+1, l, mined[2-i])
 		}
 	}
-	state, two := relayerapi.GetTransactionsParamsStateMined, 2
-	page, err := s.Client.GetTransactionsWithResponse(ctx, &relayerapi.GetTransactionsParams{State: &state, Limit: &two}, bearer(adminKey))
+	state, two := walletapi.GetTransactionsParamsStateMined, 2
+	page, err := s.Client.GetTransactionsWithResponse(ctx, &walletapi.GetTransactionsParams{State: &state, Limit: &two}, bearer(adminKey))
 	if err != nil || page.JSON200 == nil || len(page.JSON200.Transactions) != 2 || page.JSON200.NextCursor == nil {
 		t.Fatalf("mined, 2 a page: %v %s", err, page.Body)
 	}
-	rest, err := s.Client.GetTransactionsWithResponse(ctx, &relayerapi.GetTransactionsParams{State: &state, Limit: &two, Cursor: page.JSON200.NextCursor}, bearer(adminKey))
+	rest, err := s.Client.GetTransactionsWithResponse(ctx, &walletapi.GetTransactionsParams{State: &state, Limit: &two, Cursor: page.JSON200.NextCursor}, bearer(adminKey))
 	if err != nil || rest.JSON200 == nil || len(rest.JSON200.Transactions) != 1 || rest.JSON200.Transactions[0].MinedHash == nil || *rest.JSON200.Transactions[0].MinedHash != mined[0] || rest.JSON200.NextCursor != nil {
 		t.Fatalf("the next page: %v %s", err, rest.Body)
 	}
 	// A cursor no listing gave (digits, as the document's pattern wants, but past any nonce) is a 400.
 	bad := "99999999999999999999"
-	refused, err := s.Client.GetTransactionsWithResponse(ctx, &relayerapi.GetTransactionsParams{Cursor: &bad}, bearer(adminKey))
+	refused, err := s.Client.GetTransactionsWithResponse(ctx, &walletapi.GetTransactionsParams{Cursor: &bad}, bearer(adminKey))
 	if err != nil || refused.StatusCode() != http.StatusBadRequest || !strings.Contains(string(refused.Body), "INVALID_REQUEST") {
 		t.Fatalf("a cursor no listing gave: %v %d %s", err, refused.StatusCode(), refused.Body)
 	}
@@ -268,7 +269,7 @@ func cancelAStuckReveal(t *testing.T, c *devchain.Chain, a, b *relayertest.Serve
 	if err != nil || fleet.JSON200 == nil {
 		t.Fatalf("the fleet: %v %s", err, fleet.Body)
 	}
-	replicas := map[string]relayerapi.FleetReplica{}
+	replicas := map[string]walletapi.FleetReplica{}
 	for _, f := range fleet.JSON200.Replicas {
 		replicas[f.Replica] = f
 	}
@@ -282,22 +283,22 @@ func cancelAStuckReveal(t *testing.T, c *devchain.Chain, a, b *relayertest.Serve
 			t.Fatalf("the fleet's relayer-b: %+v", fleet.JSON200.Replicas)
 		}
 		other = f.Wallet
-		if r, err := b.Client.CancelTransactionWithResponse(ctx, int64(nonce), &relayerapi.CancelTransactionParams{Wallet: ours}, bearer(adminKey)); err != nil || r.StatusCode() != 409 || !strings.Contains(string(r.Body), `"WALLET_MISMATCH"`) {
+		if r, err := b.Client.CancelTransactionWithResponse(ctx, int64(nonce), &walletapi.CancelTransactionParams{Wallet: ours}, bearer(adminKey)); err != nil || r.StatusCode() != 409 || !strings.Contains(string(r.Body), `"WALLET_MISMATCH"`) {
 			t.Fatalf("a cancel at relayer-b naming relayer-a's wallet: %v %d %s", err, r.StatusCode(), r.Body)
 		}
 	} else if len(replicas) != 1 {
 		t.Fatalf("the fleet of one relayer: %+v", fleet.JSON200.Replicas)
 	}
-	if r, err := a.Client.CancelTransactionWithResponse(ctx, int64(nonce), &relayerapi.CancelTransactionParams{Wallet: other}, bearer(adminKey)); err != nil || r.StatusCode() != 409 || !strings.Contains(string(r.Body), `"WALLET_MISMATCH"`) {
+	if r, err := a.Client.CancelTransactionWithResponse(ctx, int64(nonce), &walletapi.CancelTransactionParams{Wallet: other}, bearer(adminKey)); err != nil || r.StatusCode() != 409 || !strings.Contains(string(r.Body), `"WALLET_MISMATCH"`) {
 		t.Fatalf("a cancel naming another wallet: %v %d %s", err, r.StatusCode(), r.Body)
 	}
-	if r, err := a.Client.ReplaceTransactionWithResponse(ctx, int64(nonce), &relayerapi.ReplaceTransactionParams{Wallet: other}, bearer(adminKey)); err != nil || r.StatusCode() != 409 || !strings.Contains(string(r.Body), `"WALLET_MISMATCH"`) {
+	if r, err := a.Client.ReplaceTransactionWithResponse(ctx, int64(nonce), &walletapi.ReplaceTransactionParams{Wallet: other}, bearer(adminKey)); err != nil || r.StatusCode() != 409 || !strings.Contains(string(r.Body), `"WALLET_MISMATCH"`) {
 		t.Fatalf("a replace naming another wallet: %v %d %s", err, r.StatusCode(), r.Body)
 	}
-	if r, err := a.Client.CancelTransactionWithResponse(ctx, int64(nonce+1), &relayerapi.CancelTransactionParams{Wallet: ours}, bearer(adminKey)); err != nil || r.StatusCode() != 404 {
+	if r, err := a.Client.CancelTransactionWithResponse(ctx, int64(nonce+1), &walletapi.CancelTransactionParams{Wallet: ours}, bearer(adminKey)); err != nil || r.StatusCode() != 404 {
 		t.Fatalf("cancel at a nonce with nothing in flight: %v %d %s", err, r.StatusCode(), r.Body)
 	}
-	r, err := a.Client.CancelTransactionWithResponse(ctx, int64(nonce), &relayerapi.CancelTransactionParams{Wallet: ours}, bearer(adminKey))
+	r, err := a.Client.CancelTransactionWithResponse(ctx, int64(nonce), &walletapi.CancelTransactionParams{Wallet: ours}, bearer(adminKey))
 	if err != nil || r.JSON202 == nil || r.JSON202.Nonce != int64(nonce) {
 		t.Fatalf("cancel: %v %s", err, r.Body)
 	}
@@ -371,11 +372,11 @@ func TestAReplacementAtTheFeeCapIsRefused(t *testing.T) {
 	c.PauseSealing()
 	answer := revealAsync(t, s, req)
 	edgetest.WaitFor(t, "the reveal in the pool", func() bool { return relayertest.PendingOperatorNonce(t, c) == nonce+1 })
-	cancel, err := s.Client.CancelTransactionWithResponse(ctx, int64(nonce), &relayerapi.CancelTransactionParams{Wallet: c.Accounts.Operator.Address.Hex()}, bearer(adminKey))
+	cancel, err := s.Client.CancelTransactionWithResponse(ctx, int64(nonce), &walletapi.CancelTransactionParams{Wallet: c.Accounts.Operator.Address.Hex()}, bearer(adminKey))
 	if err != nil || cancel.JSON409 == nil || cancel.JSON409.Code != "NOT_REPLACEABLE" {
 		t.Fatalf("cancel at the fee cap: %v %d %s", err, cancel.StatusCode(), cancel.Body)
 	}
-	replace, err := s.Client.ReplaceTransactionWithResponse(ctx, int64(nonce), &relayerapi.ReplaceTransactionParams{Wallet: c.Accounts.Operator.Address.Hex()}, bearer(adminKey))
+	replace, err := s.Client.ReplaceTransactionWithResponse(ctx, int64(nonce), &walletapi.ReplaceTransactionParams{Wallet: c.Accounts.Operator.Address.Hex()}, bearer(adminKey))
 	if err != nil || replace.JSON409 == nil || replace.JSON409.Code != "NOT_REPLACEABLE" {
 		t.Fatalf("replace at the fee cap: %v %d %s", err, replace.StatusCode(), replace.Body)
 	}

@@ -12,7 +12,9 @@ import (
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/gen/relayerserver"
 	"github.com/seed018cc74c/vaultd/service/edge"
+	"github.com/seed018cc74c/vaultd/service/edge/wallet"
 	"github.com/seed018cc74c/vaultd/service/kit/address"
+	"github.com/seed018cc74c/vaultd/service/kit/gate"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 )
 
@@ -70,94 +72,6 @@ func (a *api) GetReveal(ctx context.Context, req relayerserver.GetRevealRequestO
 		st.Reason = &o.reason
 	}
 	return relayerserver.GetReveal200JSONResponse{Body: st}, nil
-}
-
-// Pause and Resume are the operator's switch of this replica (service/kit/pause).
-func (a *api) Pause(ctx context.Context, _ relayerserver.PauseRequestObject) (relayerserver.PauseResponseObject, error) {
-	st, err := a.r.pause.Set(ctx, true)
-	return relayerserver.Pause200JSONResponse{Body: toPauseState(st)}, err
-}
-
-func (a *api) Resume(ctx context.Context, _ relayerserver.ResumeRequestObject) (relayerserver.ResumeResponseObject, error) {
-	st, err := a.r.pause.Set(ctx, false)
-	return relayerserver.Resume200JSONResponse{Body: toPauseState(st)}, err
-}
-
-// GetTransactions lists what the operator wallet signed, from the relayer's record (sent.go).
-func (a *api) GetTransactions(ctx context.Context, req relayerserver.GetTransactionsRequestObject) (relayerserver.GetTransactionsResponseObject, error) {
-	if !a.r.isSet() {
-		return nil, keyUnavailable()
-	}
-	q := txmgr.PageQuery{State: string(edge.Value(req.Params.State)), Limit: 50}
-	if req.Params.Limit != nil {
-		q.Limit = *req.Params.Limit
-	}
-	var err error
-	if q.Before, err = edge.PageBefore(req.Params.Cursor, txmgr.Newest); err != nil {
-		return nil, err
-	}
-	page, err := a.r.sentTxs.list(ctx, a.r.tx.From(), q)
-	if err != nil {
-		return nil, err
-	}
-	return relayerserver.GetTransactions200JSONResponse{Body: relayerapi.TransactionPage{
-		Transactions: toTransactions(page.Transactions), NextCursor: edge.PageCursor(page.Next)}}, nil
-}
-
-// GetFleet lists every replica's wallet and its transactions in flight, from the database the
-// relayers share (pause.Switch.Fleet, the record of what each wallet signed): any replica,
-// standing by or not, answers for the whole fleet.
-func (a *api) GetFleet(ctx context.Context, _ relayerserver.GetFleetRequestObject) (relayerserver.GetFleetResponseObject, error) {
-	replicas, err := a.r.pause.Fleet(ctx)
-	if err != nil {
-		return nil, err
-	}
-	fleet := relayerapi.Fleet{Replicas: make([]relayerapi.FleetReplica, 0, len(replicas))}
-	for _, rp := range replicas {
-		page, err := a.r.sentTxs.list(ctx, common.HexToAddress(rp.Wallet), txmgr.PageQuery{State: txmgr.ListedPending, Limit: 100, Before: txmgr.Newest})
-		if err != nil {
-			return nil, fmt.Errorf("list %s's transactions: %w", rp.Wallet, err)
-		}
-		fleet.Replicas = append(fleet.Replicas, relayerapi.FleetReplica{Replica: rp.Replica, Wallet: rp.Wallet, Since: rp.Since,
-			Paused: rp.Paused, PausedSince: rp.PausedSince, Transactions: toTransactions(page.Transactions)})
-	}
-	return relayerserver.GetFleet200JSONResponse{Body: fleet}, nil
-}
-
-// ReplaceTransaction and CancelTransaction are the operator's "speed up" and "cancel" of a
-// transaction in flight (txmgr.Manager.Bump, Cancel): the watch loop's next round replaces it
-// (with a transfer of nothing to the wallet itself, for a cancel: the reveal it carried ends TX_CANCELLED and may be sent again).
-// The wallet named must be this replica's (409 WALLET_MISMATCH): nonce N of another is another
-// transaction.
-func (a *api) ReplaceTransaction(ctx context.Context, req relayerserver.ReplaceTransactionRequestObject) (relayerserver.ReplaceTransactionResponseObject, error) {
-	if !a.r.isSet() {
-		return nil, keyUnavailable()
-	}
-	if err := edge.SameWallet(req.Params.Wallet, a.r.tx.From()); err != nil {
-		return nil, err
-	}
-	replacing, err := a.r.tx.Bump(uint64(req.Nonce))
-	return relayerserver.ReplaceTransaction202JSONResponse{Body: relayerapi.Replacing{Nonce: req.Nonce, Replacing: replacing.Hex()}}, err
-}
-
-func (a *api) CancelTransaction(ctx context.Context, req relayerserver.CancelTransactionRequestObject) (relayerserver.CancelTransactionResponseObject, error) {
-	if !a.r.isSet() {
-		return nil, keyUnavailable()
-	}
-	if err := edge.SameWallet(req.Params.Wallet, a.r.tx.From()); err != nil {
-		return nil, err
-	}
-	replacing, err := a.r.tx.Cancel(uint64(req.Nonce))
-	return relayerserver.CancelTransaction202JSONResponse{Body: relayerapi.Replacing{Nonce: req.Nonce, Replacing: replacing.Hex()}}, err
-}
-
-// GetWallet is the operator wallet for its operator (gate.Wallet); a replica standing by has none.
-func (a *api) GetWallet(ctx context.Context, _ relayerserver.GetWalletRequestObject) (relayerserver.GetWalletResponseObject, error) {
-	if !a.r.isSet() {
-		return nil, keyUnavailable()
-	}
-	next, _ := a.r.tx.State()
-	return relayerserver.GetWallet200JSONResponse{Body: toWallet(a.r.gate.Wallet(ctx, next))}, nil
 }
 
 func (a *api) GetHealth(ctx context.Context, req relayerserver.GetHealthRequestObject) (relayerserver.GetHealthResponseObject, error) {
@@ -269,4 +183,16 @@ func (a *api) RevokeSponsor(ctx context.Context, req relayerserver.RevokeSponsor
 		return nil, err
 	}
 	return relayerserver.RevokeSponsor200JSONResponse{Body: toSponsor(sp)}, nil
+}
+
+// walletRoutes are the operator's routes of the wallet the relayer pays from (service/edge/wallet):
+// a replica standing by has no wallet of its own, and answers 503 OPERATOR_KEY_UNAVAILABLE.
+func (r *Relayer) walletRoutes() *wallet.Routes {
+	return &wallet.Routes{Switch: r.pause, List: r.sentTxs.list,
+		Wallet: func() (*txmgr.Manager, *gate.Gate, error) {
+			if !r.isSet() {
+				return nil, nil, keyUnavailable()
+			}
+			return r.tx, r.gate, nil
+		}}
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/seed018cc74c/vaultd/gen/contracts"
-	"github.com/seed018cc74c/vaultd/gen/relayerapi"
+	"github.com/seed018cc74c/vaultd/gen/walletapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
 	"github.com/seed018cc74c/vaultd/service/edge/edgetest"
@@ -139,7 +139,7 @@ func TestARevealCancelledAfterARestartCanBeSentAgain(t *testing.T) {
 	again := maps.Clone(shared)
 	maps.Copy(again, map[string]string{"ADMIN_API_KEY": adminKey, "REPLACE_AFTER": "50s", "RECEIPT_TIMEOUT": "1m"})
 	restarted := relayertest.Start(t, c, again)
-	if r, err := restarted.Client.CancelTransactionWithResponse(ctx, int64(nonce), &relayerapi.CancelTransactionParams{Wallet: c.Accounts.Operator.Address.Hex()}, bearer(adminKey)); err != nil || r.JSON202 == nil {
+	if r, err := restarted.Client.CancelTransactionWithResponse(ctx, int64(nonce), &walletapi.CancelTransactionParams{Wallet: c.Accounts.Operator.Address.Hex()}, bearer(adminKey)); err != nil || r.JSON202 == nil {
 		t.Fatalf("cancel after the restart: %v %s", err, r.Body)
 	}
 	edgetest.WaitFor(t, "the cancel sent", func() bool {

@@ -11,16 +11,14 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/seed018cc74c/vaultd/service/edge"
+	"github.com/seed018cc74c/vaultd/service/edge/wallet"
 	"github.com/seed018cc74c/vaultd/service/kit/address"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
 	"github.com/seed018cc74c/vaultd/service/kit/config"
-	"github.com/seed018cc74c/vaultd/service/kit/deployment"
 	"github.com/seed018cc74c/vaultd/service/kit/gate"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
-	"github.com/seed018cc74c/vaultd/service/kit/webhook"
 )
 
 // DefaultPort is the relayer's port.
@@ -28,15 +26,12 @@ const DefaultPort = 3010
 
 // Config is the relayer's configuration, split by concern.
 type Config struct {
-	HTTP      edge.HTTPConfig
-	Admin     edge.AdminConfig // /admin/*: pause, resume, the operator wallet
-	Webhooks  webhook.Config   // where the reveals' and the wallet's events are POSTed
-	Chain     chain.Config
-	Operator  OperatorConfig
-	Contracts ContractsConfig
-	Tx        TxConfig
-	Limits    LimitsConfig
-	Fees      FeeConfig // who pays for reveals: the treasury, fees on quotes
+	wallet.ServiceConfig // the listener, the operator's routes, webhooks, the chain
+	Operator             OperatorConfig
+	Contracts            ContractsConfig
+	Tx                   TxConfig
+	Limits               LimitsConfig
+	Fees                 FeeConfig // who pays for reveals: the treasury, fees on quotes
 	// VerificationKeyFile, when set, is a snarkjs verification_key.json: proofs are verified
 	// off-chain before anything is simulated.
 	VerificationKeyFile string
@@ -91,13 +86,9 @@ type LimitsConfig struct {
 // LoadConfig reads the relayer's environment (docs/relayer.md lists it) and reports every problem at
 // once. A bad key is reported without its value.
 func LoadConfig(getenv func(string) string) (Config, error) {
-	getenv, fileErr := deployment.Env(getenv) // DEPLOYMENT_FILE under what is set
-	e := config.NewEnv(getenv)
+	e, shared, fileErr := wallet.LoadEnv(getenv, DefaultPort)
 	c := Config{
-		HTTP:     edge.LoadHTTPConfig(e, DefaultPort),
-		Admin:    edge.LoadAdminConfig(e),
-		Webhooks: webhook.LoadConfig(e),
-		Chain:    chain.LoadConfig(e),
+		ServiceConfig: shared,
 		Operator: OperatorConfig{
 			Key:         chain.EnvWalletKey(e, "OPERATOR"),
 			Keys:        chain.EnvWalletKeys(e, "OPERATOR"),

@@ -316,7 +316,7 @@ func TestShutdownFinishesRevealsInFlight(t *testing.T) {
 	ran := make(chan error, 1)
 	go func() { ran <- svc.Run(runCtx) }()
 	url := fmt.Sprintf("http://127.0.0.1:%d", port)
-	client, _ := relayerapi.NewClientWithResponses(url)
+	client, _ := relayertest.NewClient(url)
 	edgetest.WaitFor(t, "the relayer serving", func() bool { _, err := client.GetHealthWithResponse(ctx); return err == nil })
 	s := &relayertest.Server{Svc: svc, URL: url, Client: client}
 

@@ -9,6 +9,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/seed018cc74c/vaultd/service/edge/wallet"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
@@ -78,7 +79,7 @@ func (s *slowInserts) add(context.Context, int) error { return nil }
 func TestAWaitOnTheInsertCountBlocksNoOtherReveal(t *testing.T) {
 	t.Parallel()
 	slow := &slowInserts{entered: make(chan struct{}, 1), release: make(chan struct{})}
-	r := &Relayer{cfg: Config{Chain: chain.Config{RPCTimeout: time.Second}}, inserts: slow, rootHistory: 30,
+	r := &Relayer{cfg: Config{ServiceConfig: wallet.ServiceConfig{Chain: chain.Config{RPCTimeout: time.Second}}}, inserts: slow, rootHistory: 30,
 		running: map[common.Hash]*outcome{}, sent: map[common.Hash]*txmgr.Flight{}}
 	held := make(chan error, 1)
 	go func() {

@@ -21,6 +21,7 @@ import (
 
 	"github.com/seed018cc74c/vaultd/gen/contracts"
 	"github.com/seed018cc74c/vaultd/service/edge"
+	"github.com/seed018cc74c/vaultd/service/edge/wallet"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
 	"github.com/seed018cc74c/vaultd/service/kit/pause"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
@@ -92,7 +93,7 @@ func checksRelayer(t *testing.T, reads chainReader) (*Relayer, *tracetest.SpanRe
 	spans := tracetest.NewSpanRecorder()
 	one := Rate{N: 1, Window: time.Hour}
 	r := &Relayer{
-		cfg: Config{Chain: chain.Config{RPCTimeout: time.Second}, Limits: LimitsConfig{PerRecipient: one, Total: one},
+		cfg: Config{ServiceConfig: wallet.ServiceConfig{Chain: chain.Config{RPCTimeout: time.Second}}, Limits: LimitsConfig{PerRecipient: one, Total: one},
 			Contracts: ContractsConfig{Vault: common.HexToAddress("0x00000000000000000000000000000000000000f0")}, Fees: FeeConfig{Treasury: true}},
 		chainID: 1337, reads: reads, metrics: newMetrics(reg), log: log,
 		tracer:       sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans)).Tracer("test"),

@@ -19,6 +19,7 @@ import (
 	"github.com/seed018cc74c/vaultd/gen/relayerserver"
 	"github.com/seed018cc74c/vaultd/openapi"
 	"github.com/seed018cc74c/vaultd/service/edge"
+	"github.com/seed018cc74c/vaultd/service/edge/wallet"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
 	"github.com/seed018cc74c/vaultd/service/kit/gate"
 	"github.com/seed018cc74c/vaultd/service/kit/lease"
@@ -124,7 +125,7 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 	if r.pause, err = pause.Open(ctx, r.sentTxs.db, "relayer", cfg.Admin.Replica, "reveals", reg, log); err != nil {
 		return nil, err
 	}
-	r.pause.OnChange = func(st pause.State) { r.hooks.Tell(st.Event(), toPauseState(st)) }
+	r.pause.OnChange = func(st pause.State) { r.hooks.Tell(st.Event(), wallet.PauseStateOf(st)) }
 	var adminIP, statusIP, quoteIP ratelimit.Window = ratelimit.New(cfg.Admin.PerIP), ratelimit.New(cfg.Limits.StatusPerIP), ratelimit.New(cfg.Limits.QuotePerIP)
 	if r.redis != nil {
 		adminIP = ratelimit.NewRedis(r.redis, "relayer:admin-ip", cfg.Admin.PerIP)
@@ -142,7 +143,7 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 		SpecYAML: openapi.RelayerYAML, AdminKey: cfg.Admin.Key, TrustedProxies: cfg.HTTP.TrustedProxies, TrustTraceParent: cfg.HTTP.TrustTraceParent, CORS: cfg.HTTP.CORS, Tracer: tracer,
 		Metrics: reg, Gatherer: reg, Logger: opts.Logger, Answer: answer,
 		BodyLimits: map[string]int64{"POST /reveal": 16 << 10, "POST /quote": 1 << 10},
-		Admit: map[string]edge.Admission{ // every POST /reveal counts, malformed ones too
+		Admit: wallet.Admit(admin, map[string]edge.Admission{ // every POST /reveal counts, malformed ones too
 			// A sponsor's backend sends for many people from few addresses: per sponsor.
 			"POST /reveal": r.sponsorAdmission(r.perSponsor, edge.ClientAdmission(r.perIP, cfg.Limits.IPv6Prefix, "requests per client IP",
 				r.metrics.rateLimited.WithLabelValues("ip").Inc)),
@@ -152,14 +153,13 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 			// A quote reads the chain's fees and signs: its own limit.
 			"POST /quote": edge.ClientAdmission(quoteIP, cfg.Limits.IPv6Prefix, "quote requests per client IP",
 				r.metrics.rateLimited.WithLabelValues("quote_ip").Inc),
-			"POST /admin/pause": admin, "POST /admin/resume": admin, "GET /admin/wallet": admin, // a wrong key counts too
-			"GET /admin/transactions": admin, "POST /admin/transactions/{nonce}/replace": admin, "POST /admin/transactions/{nonce}/cancel": admin,
-			"GET /admin/fleet": admin, "GET /admin/sponsors": admin, "POST /admin/sponsors": admin,
+			"GET /admin/sponsors": admin, "POST /admin/sponsors": admin, // a wrong key counts too
 			"POST /admin/sponsors/{id}/credit": admin, "POST /admin/sponsors/{id}/revoke": admin,
-		},
+		}),
 		API: func(rt chi.Router) {
 			relayerserver.HandlerWithOptions(strict, relayerserver.ChiServerOptions{BaseRouter: rt, ErrorHandlerFunc: edge.RequestErrorHandler,
 				Middlewares: []relayerserver.MiddlewareFunc{carrySponsorKey}})
+			r.walletRoutes().Mount(rt, answer)
 		},
 	})
 	if err != nil {

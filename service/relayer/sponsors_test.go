@@ -637,7 +637,7 @@ func TestSponsorKeysAreNeverLogged(t *testing.T) {
 		t.Fatal(err)
 	}
 	url, _ := edgetest.Serve(t, svc.Handler(), svc.Start, svc.Close)
-	client, _ := relayerapi.NewClientWithResponses(url)
+	client, _ := relayertest.NewClient(url)
 	s := &relayertest.Server{Svc: svc, URL: url, Client: client}
 	sp, key := createSponsor(t, s, "Card Issuer Ltd", nil)
 	creditSponsor(t, s, sp.Id, oneEther)

@@ -19,6 +19,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
+	"github.com/seed018cc74c/vaultd/gen/walletapi"
 	"github.com/seed018cc74c/vaultd/gen/zk/devkeys"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devstack"
@@ -62,8 +63,28 @@ func Env(t testing.TB, c *devchain.Chain, over map[string]string) func(string) s
 type Server struct {
 	Svc    *relayer.Service
 	URL    string
-	Client *relayerapi.ClientWithResponses
+	Client *Client
 	Stop   func() // stops serving and closes the relayer (also at the end of the test)
+}
+
+// Client is the relayer's generated client with the paying wallet's (the operator routes the
+// relayer serves from service/edge/wallet, described once in openapi/wallet.yaml).
+type Client struct {
+	*relayerapi.ClientWithResponses
+	*WalletClient
+}
+
+// WalletClient is the paying wallet's generated client.
+type WalletClient = walletapi.ClientWithResponses
+
+// NewClient is a Client of the relayer at url.
+func NewClient(url string) (*Client, error) {
+	c, err := relayerapi.NewClientWithResponses(url)
+	if err != nil {
+		return nil, err
+	}
+	w, err := walletapi.NewClientWithResponses(url)
+	return &Client{c, w}, err
 }
 
 // Start starts a relayer on c, configured by Env(t, c, over), once it holds an operator key.
@@ -91,7 +112,7 @@ func StartWith(t testing.TB, c *devchain.Chain, over map[string]string, opts rel
 			t.Fatalf("the relayer leased no operator key: %v", err)
 		}
 	}, svc.Close)
-	client, err := relayerapi.NewClientWithResponses(url)
+	client, err := NewClient(url)
 	if err != nil {
 		t.Fatal(err)
 	}
