@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -92,7 +93,10 @@ func (b *bundler) walk(file string, n *yaml.Node) error {
 
 // ref rewrites the $ref of n (a node of file's, whose $ref value is ref).
 func (b *bundler) ref(file string, n, ref *yaml.Node) error {
-	target, pointer := split(file, ref.Value)
+	target, pointer, err := split(file, ref.Value)
+	if err != nil {
+		return err
+	}
 	if target == b.main && file == b.main {
 		return nil // the document's own
 	}
@@ -218,7 +222,10 @@ type located struct {
 
 // resolve is what ref, a $ref of file's, refers to (nil when nothing).
 func (b *bundler) resolve(file, ref string) *located {
-	target, pointer := split(file, ref)
+	target, pointer, err := split(file, ref)
+	if err != nil {
+		return nil
+	}
 	doc, err := b.load(target)
 	if err != nil {
 		return nil
@@ -233,13 +240,19 @@ func (b *bundler) resolve(file, ref string) *located {
 	return nil
 }
 
-// split is ref's file (file itself for "#/…") and JSON pointer.
-func split(file, ref string) (string, string) {
-	target, pointer, _ := strings.Cut(ref, "#")
+// split is ref's file (file itself for "#/…") and JSON pointer. A $ref is a URI: its fragment
+// is the pointer percent-encoded (RFC 6901, section 6), so "{nonce}" in a path is written
+// "%7Bnonce%7D" there, as the linters read it too.
+func split(file, ref string) (string, string, error) {
+	target, fragment, _ := strings.Cut(ref, "#")
 	if target == "" {
 		target = file
 	}
-	return target, pointer
+	pointer, err := url.PathUnescape(fragment)
+	if err != nil {
+		return "", "", fmt.Errorf("$ref %q: %w", ref, err)
+	}
+	return target, pointer, nil
 }
 
 func unescape(s string) string {
