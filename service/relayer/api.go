@@ -34,7 +34,7 @@ func (a *api) Reveal(ctx context.Context, req relayerserver.RevealRequestObject)
 	if !a.r.isSet() {
 		return nil, keyUnavailable()
 	}
-	res, err := a.r.Reveal(ctx, *req.Body)
+	res, err := a.r.revealWire(ctx, *req.Body)
 	if err != nil {
 		return nil, err // answered by the strict handler's one mapping (answer)
 	}
@@ -44,7 +44,7 @@ func (a *api) Reveal(ctx context.Context, req relayerserver.RevealRequestObject)
 // Quote answers the fee a reveal pays, signed (quotes.go). A standby answers too: the quote's
 // key and receiver are the fleet's, not a leased key's.
 func (a *api) Quote(ctx context.Context, req relayerserver.QuoteRequestObject) (relayerserver.QuoteResponseObject, error) {
-	q, err := a.r.Quote(ctx, *req.Body)
+	q, err := a.r.quoteWire(ctx, *req.Body)
 	if err != nil {
 		return nil, err
 	}

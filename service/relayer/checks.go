@@ -10,8 +10,6 @@ import (
 	"go.opentelemetry.io/otel/trace"
 	"golang.org/x/sync/errgroup"
 
-	"github.com/seed018cc74c/vaultd/gen/relayerapi"
-	"github.com/seed018cc74c/vaultd/service/kit/address"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 	"github.com/seed018cc74c/vaultd/service/vault/tokenid"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
@@ -22,7 +20,7 @@ import (
 
 // request is a parsed reveal request. The check-3 and check-4 failures are kept, not returned,
 // so that the chain checks (1 and 2) are reported first.
-type request struct {
+type RevealRequest struct {
 	signals      zk.Signals
 	nullifier    common.Hash
 	proof        zk.Proof
@@ -34,51 +32,6 @@ type request struct {
 	fee          *paidFee // nil: the reveal pays no fee (the treasury or a sponsor pays for it)
 	sponsorKey   string   // X-Sponsor-Key: a sponsor pays for it (never logged)
 	voucher      *voucher // a sponsor's voucher pays for it
-}
-
-// parse reads what the OpenAPI validation let through. The signals' range (below r) is part of
-// check 3, kept like the proof's, so that the chain checks of the root and the nullifier, which
-// any 256-bit value can be looked up by, come first.
-func parse(req relayerapi.RevealRequest) (request, error) {
-	var in request
-	var err error
-	if in.signals, err = zk.ParseSignalValues(req.PublicSignals); err != nil {
-		return in, reject(InvalidProof, "%v", err)
-	}
-	in.nullifier = common.BigToHash(in.signals[zk.SignalNullifier])
-	pb := make([][]string, len(req.Proof.PiB))
-	for i, p := range req.Proof.PiB {
-		pb[i] = p
-	}
-	if err := in.signals.CheckRange(); err != nil {
-		in.proofErr = reject(InvalidProof, "%v", err)
-	} else if in.proof, err = zk.ParseProof(zk.ProofJSON{PiA: req.Proof.PiA, PiB: pb, PiC: req.Proof.PiC}); err != nil {
-		in.proofErr = reject(InvalidProof, "%v", err)
-	}
-	if in.recipient, err = address.ParseChecksummed(req.Recipient); err != nil {
-		in.recipientErr = reject(InvalidRecipient, "recipient: %v", err)
-	} else if in.recipient == (common.Address{}) {
-		in.recipientErr = reject(InvalidRecipient, "recipient is the zero address")
-	}
-	if in.token, err = address.Parse(req.TokenAddress); err != nil {
-		return in, reject(InvalidInput, "tokenAddress: %v", err)
-	}
-	amount, ok := new(big.Int).SetString(req.Amount, 10)
-	if !ok || amount.Sign() <= 0 || amount.Cmp(maxUint256) > 0 {
-		return in, reject(InvalidInput, "amount must be a decimal integer from 1 to 2^256-1")
-	}
-	in.amount = amount
-	if req.Fee != nil {
-		if in.fee, err = parseFee(*req.Fee); err != nil {
-			return in, err
-		}
-	}
-	if req.Voucher != nil {
-		if in.voucher, err = parseVoucher(*req.Voucher); err != nil {
-			return in, err
-		}
-	}
-	return in, nil
 }
 
 // checkChain is checks 1 and 2, which read the chain, concurrently (each in its span): the
@@ -130,7 +83,7 @@ func (r *Relayer) checkRecipient(_ context.Context, a *attempt) error {
 // relayer knows (ContractsConfig.Tokens). A wallet app scanning a token payment request
 // (EIP-681, ethereum:<token>@<chain>/transfer?address=<recipient>) may have taken the token's
 // address for the recipient's. The message names what the recipient is, not its address.
-func (r *Relayer) checkRecipientAllowed(in request) error {
+func (r *Relayer) checkRecipientAllowed(in RevealRequest) error {
 	what := ""
 	switch c := r.cfg.Contracts; {
 	case in.recipient == c.Vault || in.recipient == c.NullifierRegistry || in.recipient == c.CommitmentTree:

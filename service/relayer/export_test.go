@@ -1,5 +1,11 @@
 package relayer
 
+import (
+	"context"
+
+	"github.com/seed018cc74c/vaultd/gen/relayerapi"
+)
+
 // SetLearnedGasLimit sets the gas limit the relayer has learned for reveals without change, as
 // if an earlier estimate had given it (tests only).
 func (s *Service) SetLearnedGasLimit(limit uint64) {
@@ -10,3 +16,9 @@ func (s *Service) SetLearnedGasLimit(limit uint64) {
 
 // LearnedGasLimit is the learned limit now (tests only).
 func (s *Service) LearnedGasLimit() uint64 { return s.Relayer.gas.limit() }
+
+// Reveal runs a reveal request as POST /reveal hands it to the relayer, under the document's
+// validation (tests only).
+func (s *Service) Reveal(ctx context.Context, req relayerapi.RevealRequest) (relayerapi.RevealResult, error) {
+	return s.Relayer.revealWire(ctx, req)
+}

@@ -283,7 +283,7 @@ func TestAQuoteWithANegativeNumberIsRefused(t *testing.T) {
 	} {
 		r := relayertest.Clone(req)
 		negate(&r.Fee.Quote)
-		_, err := s.Svc.Relayer.Reveal(ctx, r)
+		_, err := s.Svc.Reveal(ctx, r)
 		if re, ok := errors.AsType[*relayer.RevealError](err); !ok || re.Reason != relayer.InvalidInput || !strings.Contains(re.Message, "fee.quote."+name) {
 			t.Errorf("the quote's %s negated: %v, want the relayer's InvalidInput naming it (400 INVALID_REQUEST)", name, err)
 		}

@@ -3,7 +3,6 @@ package relayer
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/ethereum/go-ethereum"
@@ -12,7 +11,6 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
 	"github.com/seed018cc74c/vaultd/service/kit/gate"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
@@ -175,9 +173,23 @@ func (r *Relayer) unclaimFollowed(nullifier common.Hash, f *txmgr.Flight) {
 	}
 }
 
+// RevealResult is a reveal's outcome: its transaction, and, once mined, whether it succeeded,
+// in which block and for how much gas.
+type RevealResult struct {
+	Success     bool
+	TxHash      string // hex; "" when nothing is known to be sent
+	BlockNumber int64
+	GasUsed     uint64
+}
+
+// resultOf is the outcome a reveal's receipt says.
+func resultOf(rc *types.Receipt) RevealResult {
+	return RevealResult{Success: rc.Status == types.ReceiptStatusSuccessful, TxHash: rc.TxHash.Hex(), BlockNumber: rc.BlockNumber.Int64(), GasUsed: rc.GasUsed}
+}
+
 // await waits for the sent reveal's receipt, until RECEIPT_TIMEOUT, and for its outcome to be
 // written down (track), before answering.
-func (r *Relayer) await(ctx context.Context, f *txmgr.Flight) (relayerapi.RevealResult, error) {
+func (r *Relayer) await(ctx context.Context, f *txmgr.Flight) (RevealResult, error) {
 	wctx, end := r.stage(ctx, "receipt")
 	timer := time.NewTimer(r.cfg.Tx.ReceiptTimeout)
 	defer timer.Stop()
@@ -187,7 +199,7 @@ func (r *Relayer) await(ctx context.Context, f *txmgr.Flight) (relayerapi.Reveal
 		hash := f.Hash().Hex()
 		err := &RevealError{Reason: TxPending, Message: "the reveal was sent but not mined in time; it may still be mined", TxHash: hash}
 		end(err)
-		return relayerapi.RevealResult{TxHash: hash}, err
+		return RevealResult{TxHash: hash}, err
 	}
 	if rc := f.Receipt(); rc != nil {
 		trace.SpanFromContext(wctx).SetAttributes(attribute.Int64("vaultd.block", rc.BlockNumber.Int64()), attribute.Int64("vaultd.gas_used", int64(rc.GasUsed)),
@@ -204,14 +216,14 @@ func (r *Relayer) await(ctx context.Context, f *txmgr.Flight) (relayerapi.Reveal
 		}
 	}
 	if errors.Is(f.Err(), txmgr.ErrCancelled) {
-		return relayerapi.RevealResult{}, &RevealError{Reason: TxCancelled, Retry: time.Second, TxHash: f.Hash().Hex(),
+		return RevealResult{}, &RevealError{Reason: TxCancelled, Retry: time.Second, TxHash: f.Hash().Hex(),
 			Message: "the relayer's operator cancelled this reveal's transaction; nothing was revealed: send it again"}
 	}
 	if f.Err() != nil {
-		return relayerapi.RevealResult{}, &RevealError{Reason: TxPending, Message: "the reveal was not mined", TxHash: f.Hash().Hex(), Cause: f.Err()}
+		return RevealResult{}, &RevealError{Reason: TxPending, Message: "the reveal was not mined", TxHash: f.Hash().Hex(), Cause: f.Err()}
 	}
 	rc := f.Receipt()
-	res := relayerapi.RevealResult{Success: rc.Status == types.ReceiptStatusSuccessful, TxHash: rc.TxHash.Hex(), BlockNumber: rc.BlockNumber.Int64(), GasUsed: fmt.Sprint(rc.GasUsed)}
+	res := resultOf(rc)
 	r.metrics.gasUsed.Observe(float64(rc.GasUsed))
 	r.gas.observe(rc.GasUsed, f.GasLimit())
 	if !res.Success {

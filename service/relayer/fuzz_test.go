@@ -23,7 +23,7 @@ func FuzzParseRequest(f *testing.F) {
 		if json.Unmarshal(data, &req) != nil {
 			return
 		}
-		in, err := parse(req)
+		in, err := parseReveal(req, "")
 		if err != nil {
 			var e *edge.Error
 			if !errors.As(answer(err), &e) || (e.Status != http.StatusBadRequest && e.Status != http.StatusUnprocessableEntity) {

@@ -14,8 +14,6 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/seed018cc74c/vaultd/gen/relayerapi"
-	"github.com/seed018cc74c/vaultd/service/kit/address"
 	"github.com/seed018cc74c/vaultd/service/vault/tokenid"
 	"github.com/seed018cc74c/vaultd/service/vault/typeddata"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
@@ -142,34 +140,48 @@ func (r *Relayer) feePerGas(ctx context.Context) (*big.Int, error) {
 	return perGas, nil
 }
 
-// Quote answers POST /quote: the fee a reveal of amount of token pays, signed.
-func (r *Relayer) Quote(ctx context.Context, req relayerapi.QuoteRequest) (relayerapi.Quote, error) {
+// QuoteRequest is what a quote is asked for: a reveal of amount of token, whole or partial.
+type QuoteRequest struct {
+	Token   common.Address
+	Amount  *big.Int
+	Partial bool
+}
+
+// Quote is a signed quote: its terms, the chain and vault it is good for, and its signer's
+// EIP-712 signature over them (quoteDigest).
+type Quote struct {
+	Terms     quoteTerms
+	ChainID   uint64
+	Vault     common.Address
+	Signer    common.Address
+	Signature string
+}
+
+// Quote answers POST /quote: the fee a reveal of amount of token pays, signed. The request is
+// read (read, the edge's reading of what arrived) once the relayer is known to take fees.
+func (r *Relayer) Quote(ctx context.Context, read func() (QuoteRequest, error)) (Quote, error) {
 	fees := r.cfg.Fees
 	if !fees.Fees {
-		return relayerapi.Quote{}, reject(FeesNotAccepted, "this relayer takes no fees (RELAYER_FUNDING)")
+		return Quote{}, reject(FeesNotAccepted, "this relayer takes no fees (RELAYER_FUNDING)")
 	}
-	token, err := address.Parse(req.TokenAddress)
+	req, err := read()
 	if err != nil {
-		return relayerapi.Quote{}, reject(InvalidInput, "tokenAddress: %v", err)
+		return Quote{}, err
 	}
-	amount, ok := new(big.Int).SetString(req.Amount, 10)
-	if !ok || amount.Sign() <= 0 || amount.Cmp(maxUint256) > 0 {
-		return relayerapi.Quote{}, reject(InvalidInput, "amount must be a decimal integer from 1 to 2^256-1")
-	}
+	token, amount := req.Token, req.Amount
 	p, ok := fees.priceOf(token)
 	if !ok {
-		return relayerapi.Quote{}, notPriced(token)
+		return Quote{}, notPriced(token)
 	}
 	perGas, err := r.feePerGas(ctx)
 	if err != nil {
-		return relayerapi.Quote{}, err
+		return Quote{}, err
 	}
-	partial := req.Partial != nil && *req.Partial
-	gas, err := r.quoteGas(ctx, partial)
+	gas, err := r.quoteGas(ctx, req.Partial)
 	if err != nil {
-		return relayerapi.Quote{}, err
+		return Quote{}, err
 	}
-	q := quoteTerms{Token: token, Amount: amount, Partial: partial, FeeReceiver: fees.Receiver,
+	q := quoteTerms{Token: token, Amount: amount, Partial: req.Partial, FeeReceiver: fees.Receiver,
 		ExpiresAt: time.Now().Add(fees.QuoteTTL).Unix(), Gas: gas, FeePerGas: perGas, Price: p.text, MarginBps: fees.Margin}
 	q.Fee = feeFor(q.Gas, perGas, p, fees.Margin)
 	if q.Fee.Sign() == 0 { // a chain charging nothing: the vault takes no fee of nothing
@@ -177,20 +189,17 @@ func (r *Relayer) Quote(ctx context.Context, req relayerapi.QuoteRequest) (relay
 	}
 	trace.SpanFromContext(ctx).SetAttributes(attribute.String("vaultd.fee", q.Fee.String()), attribute.String("vaultd.token", token.Hex()))
 	if q.Fee.Cmp(amount) >= 0 {
-		return relayerapi.Quote{}, reject(AmountTooSmall, "the relayer's fee for this reveal is %s of the token's base units: the amount %s does not cover it", q.Fee, amount)
+		return Quote{}, reject(AmountTooSmall, "the relayer's fee for this reveal is %s of the token's base units: the amount %s does not cover it", q.Fee, amount)
 	}
 	digest, err := quoteDigest(r.chainID, r.cfg.Contracts.Vault, q)
 	if err != nil {
-		return relayerapi.Quote{}, fmt.Errorf("sign the quote: %w", err)
+		return Quote{}, fmt.Errorf("sign the quote: %w", err)
 	}
 	sig, err := typeddata.Sign(fees.QuoteKey, digest)
 	if err != nil {
-		return relayerapi.Quote{}, fmt.Errorf("sign the quote: %w", err)
+		return Quote{}, fmt.Errorf("sign the quote: %w", err)
 	}
-	return relayerapi.Quote{ChainId: int64(r.chainID), Vault: r.cfg.Contracts.Vault.Hex(), TokenAddress: token.Hex(), Amount: amount.String(),
-		Partial: partial, Fee: q.Fee.String(), FeeReceiver: q.FeeReceiver.Hex(), ExpiresAt: q.ExpiresAt, Gas: int64(q.Gas),
-		FeePerGas: perGas.String(), Price: q.Price, MarginBps: q.MarginBps,
-		Signer: crypto.PubkeyToAddress(fees.QuoteKey.PublicKey).Hex(), Signature: sig}, nil
+	return Quote{Terms: q, ChainID: r.chainID, Vault: r.cfg.Contracts.Vault, Signer: crypto.PubkeyToAddress(fees.QuoteKey.PublicKey), Signature: sig}, nil
 }
 
 // countFee counts a mined reveal by who paid for it (vaultd_relayer_reveals_funded_total) and
@@ -225,70 +234,14 @@ func notPriced(token common.Address) *RevealError {
 	return reject(TokenNotPriced, "token %s has no price on this relayer: it cannot pay fees", token.Hex())
 }
 
-// paidFee is a reveal's fee as parse reads it: the fee (amount and receiver) the proof binds,
-// and the quote it was proved on, checked by checkFee.
+// paidFee is a reveal's fee as the edge reads it (parseFee): the fee (amount and receiver) the
+// proof binds, and the quote it was proved on, checked by checkFee: its terms and signature, or
+// why they do not read (kept, not returned, so that the chain checks come first).
 type paidFee struct {
 	zk.Fee
-	quote relayerapi.Quote
-}
-
-func parseFee(f relayerapi.RevealFee) (*paidFee, error) {
-	amount, ok := new(big.Int).SetString(f.Amount, 10)
-	if !ok || amount.Sign() <= 0 || amount.Cmp(maxUint256) > 0 {
-		return nil, reject(InvalidInput, "fee.amount must be a decimal integer from 1 to 2^256-1")
-	}
-	receiver, err := address.ParseChecksummed(f.Receiver)
-	if err != nil {
-		return nil, reject(InvalidInput, "fee.receiver: %v", err)
-	}
-	if name := negativeIn(f.Quote); name != "" {
-		return nil, reject(InvalidInput, "fee.quote.%s must not be negative: send the quote back as POST /quote answered it", name)
-	}
-	return &paidFee{Fee: zk.Fee{Amount: amount, Receiver: receiver}, quote: f.Quote}, nil
-}
-
-// negativeIn names the first of a quote's integers that is negative ("" for none). The document
-// lets none through; the relayer refuses them itself, since a negative number has no uint256 to
-// be signed as (typeddata.Word).
-func negativeIn(q relayerapi.Quote) string {
-	for _, n := range []struct {
-		name     string
-		negative bool
-	}{
-		{"chainId", q.ChainId < 0},
-		{"amount", strings.HasPrefix(q.Amount, "-")},
-		{"fee", strings.HasPrefix(q.Fee, "-")},
-		{"expiresAt", q.ExpiresAt < 0},
-		{"gas", q.Gas < 0},
-		{"feePerGas", strings.HasPrefix(q.FeePerGas, "-")},
-		{"marginBps", q.MarginBps < 0},
-	} {
-		if n.negative {
-			return n.name
-		}
-	}
-	return ""
-}
-
-// termsOf reads a quote as a reveal sends it back (parseFee refused its negative integers).
-func termsOf(q relayerapi.Quote) (quoteTerms, []byte, error) {
-	t := quoteTerms{Partial: q.Partial, ExpiresAt: q.ExpiresAt, Gas: uint64(q.Gas), Price: q.Price, MarginBps: q.MarginBps}
-	var err error
-	if t.Token, err = address.Parse(q.TokenAddress); err != nil {
-		return t, nil, err
-	}
-	if t.FeeReceiver, err = address.Parse(q.FeeReceiver); err != nil {
-		return t, nil, err
-	}
-	var ok1, ok2, ok3 bool
-	t.Amount, ok1 = new(big.Int).SetString(q.Amount, 10)
-	t.Fee, ok2 = new(big.Int).SetString(q.Fee, 10)
-	t.FeePerGas, ok3 = new(big.Int).SetString(q.FeePerGas, 10)
-	if !ok1 || !ok2 || !ok3 || t.Amount.Cmp(maxUint256) > 0 || t.Fee.Cmp(maxUint256) > 0 || t.FeePerGas.Cmp(maxUint256) > 0 {
-		return t, nil, fmt.Errorf("a number does not read")
-	}
-	sig, err := typeddata.Signature(q.Signature)
-	return t, sig, err
+	terms    quoteTerms
+	sig      []byte
+	termsErr error
 }
 
 // checkFunding refuses, before the chain is read, a reveal the relayer's funding does not pay
@@ -321,7 +274,7 @@ func (r *Relayer) checkFee(ctx context.Context, a *attempt) error {
 	if !ok {
 		return notPriced(a.in.token)
 	}
-	q, sig, err := termsOf(fee.quote)
+	q, sig, err := fee.terms, fee.sig, fee.termsErr
 	var digest []byte
 	if err == nil {
 		digest, err = quoteDigest(r.chainID, r.cfg.Contracts.Vault, q)

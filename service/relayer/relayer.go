@@ -17,7 +17,6 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/seed018cc74c/vaultd/gen/contracts"
-	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/edge"
 	"github.com/seed018cc74c/vaultd/service/edge/paying"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
@@ -142,12 +141,13 @@ func (r *Relayer) isSet() bool {
 // outcome is a reveal's result, shared with identical requests that arrive meanwhile.
 type outcome struct {
 	done   chan struct{}
-	result relayerapi.RevealResult
+	result RevealResult
 	err    error
 }
 
-// Reveal runs one reveal request to its end.
-func (r *Relayer) Reveal(ctx context.Context, req relayerapi.RevealRequest) (res relayerapi.RevealResult, err error) {
+// Reveal runs one reveal request to its end, read in its "parse" span by read (the edge's reading
+// of what arrived): a request that does not read is counted and timed like any other refusal.
+func (r *Relayer) Reveal(ctx context.Context, read func() (RevealRequest, error)) (res RevealResult, err error) {
 	start := time.Now()
 	defer func() {
 		outcomeCode := "SUCCESS"
@@ -163,8 +163,7 @@ func (r *Relayer) Reveal(ctx context.Context, req relayerapi.RevealRequest) (res
 		}
 	}()
 	_, end := r.span(ctx, "parse")
-	in, err := parse(req)
-	in.sponsorKey = sponsorKeyOf(ctx)
+	in, err := read()
 	end(err)
 	if err != nil {
 		return res, err
@@ -175,7 +174,7 @@ func (r *Relayer) Reveal(ctx context.Context, req relayerapi.RevealRequest) (res
 // once runs a parsed reveal once per nullifier: a reveal whose transaction is in flight gets its
 // outcome (mined within RECEIPT_TIMEOUT, or 504 TX_PENDING again), and a concurrent identical
 // request waits for the first's.
-func (r *Relayer) once(ctx context.Context, in request) (res relayerapi.RevealResult, err error) {
+func (r *Relayer) once(ctx context.Context, in RevealRequest) (res RevealResult, err error) {
 	r.mu.Lock()
 	if f, ok := r.sent[in.nullifier]; ok {
 		r.mu.Unlock()

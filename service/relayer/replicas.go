@@ -5,17 +5,14 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"strings"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/redis/go-redis/v9"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/edge"
 )
 
@@ -222,7 +219,7 @@ var errClaimReleased = errors.New("claim released")
 // RECEIPT_TIMEOUT, or errClaimReleased when the other replica gave it back unsent.
 //
 // Its span links to the request that claimed the nullifier, on whichever replica.
-func (r *Relayer) awaitOther(ctx context.Context, n common.Hash) (relayerapi.RevealResult, error) {
+func (r *Relayer) awaitOther(ctx context.Context, n common.Hash) (RevealResult, error) {
 	wctx, end := r.stage(ctx, "receipt")
 	deadline := time.Now().Add(r.cfg.Tx.ReceiptTimeout)
 	var last common.Hash
@@ -236,16 +233,15 @@ func (r *Relayer) awaitOther(ctx context.Context, n common.Hash) (relayerapi.Rev
 		switch {
 		case err != nil:
 			end(err)
-			return relayerapi.RevealResult{}, claimsUnavailable(err)
+			return RevealResult{}, claimsUnavailable(err)
 		case !held:
 			end(nil)
-			return relayerapi.RevealResult{}, errClaimReleased
+			return RevealResult{}, errClaimReleased
 		case hash != common.Hash{}:
 			last = hash
 			if rc, err := r.client.TransactionReceipt(ctx, hash); err == nil && rc != nil {
 				end(nil)
-				res := relayerapi.RevealResult{Success: rc.Status == types.ReceiptStatusSuccessful, TxHash: rc.TxHash.Hex(),
-					BlockNumber: rc.BlockNumber.Int64(), GasUsed: fmt.Sprint(rc.GasUsed)}
+				res := resultOf(rc)
 				if !res.Success {
 					return res, &RevealError{Reason: TxReverted, Message: "the reveal transaction reverted on chain; it is not retried", TxHash: res.TxHash}
 				}
@@ -255,7 +251,7 @@ func (r *Relayer) awaitOther(ctx context.Context, n common.Hash) (relayerapi.Rev
 		if time.Now().After(deadline) {
 			err := &RevealError{Reason: TxPending, Message: "the reveal was sent by another replica but not mined in time; it may still be mined", TxHash: hexOrEmpty(last)}
 			end(err)
-			return relayerapi.RevealResult{TxHash: hexOrEmpty(last)}, err
+			return RevealResult{TxHash: hexOrEmpty(last)}, err
 		}
 		time.Sleep(r.cfg.Tx.ReceiptPoll)
 	}

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/seed018cc74c/vaultd/gen/contracts"
-	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/edge"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
@@ -24,7 +23,7 @@ import (
 
 // attempt is one run of a reveal's steps: the request, what the steps learned, what they took.
 type attempt struct {
-	in     request
+	in     RevealRequest
 	change bool // the reveal inserts a change note: a new leaf, so a new root ahead of later reveals
 
 	root    contracts.RootAgeOutput // check 2: whether the proof's root is known, and its age
@@ -92,7 +91,7 @@ var errClaimedElsewhere = errors.New("another replica claimed the nullifier")
 // reveal runs a parsed request's steps. A copy that waited on another replica's claim, given back
 // unsent, runs them again from the start: what the other replica sent may have ended on chain
 // meanwhile (reverted, cancelled).
-func (r *Relayer) reveal(ctx context.Context, in request) (relayerapi.RevealResult, error) {
+func (r *Relayer) reveal(ctx context.Context, in RevealRequest) (RevealResult, error) {
 	for {
 		res, err := r.runSteps(ctx, in)
 		if !errors.Is(err, errClaimReleased) {
@@ -102,7 +101,7 @@ func (r *Relayer) reveal(ctx context.Context, in request) (relayerapi.RevealResu
 }
 
 // runSteps runs the steps once; what they took is given back on any exit before the send.
-func (r *Relayer) runSteps(ctx context.Context, in request) (relayerapi.RevealResult, error) {
+func (r *Relayer) runSteps(ctx context.Context, in RevealRequest) (RevealResult, error) {
 	a := &attempt{in: in, change: in.signals[zk.SignalChangeCommitment].Sign() != 0}
 	defer a.unwind(ctx)
 	for _, s := range revealSteps {
@@ -114,7 +113,7 @@ func (r *Relayer) runSteps(ctx context.Context, in request) (relayerapi.RevealRe
 			return r.awaitOther(ctx, in.nullifier)
 		}
 		if err != nil {
-			return relayerapi.RevealResult{}, err
+			return RevealResult{}, err
 		}
 	}
 	// Sent: what the steps took is the transaction's now, given back when it settles.

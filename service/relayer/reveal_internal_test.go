@@ -105,14 +105,14 @@ func checksRelayer(t *testing.T, reads chainReader) (*Relayer, *tracetest.SpanRe
 }
 
 // checksRequest is a reveal with change that passes every check but the chain's (the fake's).
-func checksRequest(t *testing.T) request {
+func checksRequest(t *testing.T) RevealRequest {
 	t.Helper()
 	id, err := tokenid.Compute(testToken, 1337)
 	if err != nil {
 		t.Fatal(err)
 	}
 	amount := big.NewInt(5)
-	in := request{nullifier: common.BigToHash(big.NewInt(7)), recipient: testRecipient, token: testToken, amount: amount}
+	in := RevealRequest{nullifier: common.BigToHash(big.NewInt(7)), recipient: testRecipient, token: testToken, amount: amount}
 	in.signals = zk.Signals{big.NewInt(11), big.NewInt(7), amount, new(big.Int).SetBytes(testRecipient.Bytes()), big.NewInt(13), id}
 	return in
 }

@@ -12,12 +12,9 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
-	"github.com/go-chi/chi/v5"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/seed018cc74c/vaultd/gen/contracts"
-	"github.com/seed018cc74c/vaultd/gen/relayerserver"
-	"github.com/seed018cc74c/vaultd/openapi"
 	"github.com/seed018cc74c/vaultd/service/edge"
 	"github.com/seed018cc74c/vaultd/service/edge/wallet"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
@@ -126,42 +123,7 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 		return nil, err
 	}
 	r.pause.OnChange = func(st pause.State) { r.hooks.Tell(st.Event(), wallet.PauseStateOf(st)) }
-	var adminIP, statusIP, quoteIP ratelimit.Window = ratelimit.New(cfg.Admin.PerIP), ratelimit.New(cfg.Limits.StatusPerIP), ratelimit.New(cfg.Limits.QuotePerIP)
-	if r.redis != nil {
-		adminIP = ratelimit.NewRedis(r.redis, "relayer:admin-ip", cfg.Admin.PerIP)
-		statusIP = ratelimit.NewRedis(r.redis, "relayer:status-ip", cfg.Limits.StatusPerIP)
-		quoteIP = ratelimit.NewRedis(r.redis, "relayer:quote-ip", cfg.Limits.QuotePerIP)
-	}
-	statusAdmission := edge.ClientAdmission(statusIP, cfg.Limits.IPv6Prefix, "status requests per client IP", r.metrics.rateLimited.WithLabelValues("status_ip").Inc)
-	admin := edge.ClientAdmission(adminIP, cfg.Limits.IPv6Prefix, "admin requests per client IP", r.metrics.rateLimited.WithLabelValues("admin_ip").Inc)
-	a := &api{r: r, started: time.Now()}
-	strict := relayerserver.NewStrictHandlerWithOptions(a, nil, relayerserver.StrictHTTPServerOptions{
-		RequestErrorHandlerFunc:  edge.RequestErrorHandler,
-		ResponseErrorHandlerFunc: func(w http.ResponseWriter, r *http.Request, err error) { edge.WriteError(w, r, answer(err)) },
-	})
-	h, err := edge.NewHandler(edge.HandlerOptions{
-		SpecYAML: openapi.RelayerYAML, AdminKey: cfg.Admin.Key, TrustedProxies: cfg.HTTP.TrustedProxies, TrustTraceParent: cfg.HTTP.TrustTraceParent, CORS: cfg.HTTP.CORS, Tracer: tracer,
-		Metrics: reg, Gatherer: reg, Logger: opts.Logger, Answer: answer,
-		BodyLimits: map[string]int64{"POST /reveal": 16 << 10, "POST /quote": 1 << 10},
-		Admit: wallet.Admit(admin, map[string]edge.Admission{ // every POST /reveal counts, malformed ones too
-			// A sponsor's backend sends for many people from few addresses: per sponsor.
-			"POST /reveal": r.sponsorAdmission(r.perSponsor, edge.ClientAdmission(r.perIP, cfg.Limits.IPv6Prefix, "requests per client IP",
-				r.metrics.rateLimited.WithLabelValues("ip").Inc)),
-			// A poll, cheap but read from the shared database: its own, larger, limit.
-			"GET /reveal/{nullifier}": statusAdmission,
-			"GET /sponsor":            r.sponsorAdmission(r.perSponsor, statusAdmission),
-			// A quote reads the chain's fees and signs: its own limit.
-			"POST /quote": edge.ClientAdmission(quoteIP, cfg.Limits.IPv6Prefix, "quote requests per client IP",
-				r.metrics.rateLimited.WithLabelValues("quote_ip").Inc),
-			"GET /admin/sponsors": admin, "POST /admin/sponsors": admin, // a wrong key counts too
-			"POST /admin/sponsors/{id}/credit": admin, "POST /admin/sponsors/{id}/revoke": admin,
-		}),
-		API: func(rt chi.Router) {
-			relayerserver.HandlerWithOptions(strict, relayerserver.ChiServerOptions{BaseRouter: rt, ErrorHandlerFunc: edge.RequestErrorHandler,
-				Middlewares: []relayerserver.MiddlewareFunc{carrySponsorKey}})
-			r.walletRoutes().Mount(rt, answer)
-		},
-	})
+	h, err := r.handler(opts)
 	if err != nil {
 		return nil, err
 	}

@@ -543,7 +543,7 @@ func TestAVoucherWithANegativeNumberIsRefused(t *testing.T) {
 	for what, v := range map[string]relayerapi.Voucher{"allowance -5": lessAllowance, "a negative expiry": pastExpiry} {
 		r := relayertest.Clone(req)
 		r.Voucher = &v
-		_, err := s.Svc.Relayer.Reveal(ctx, r)
+		_, err := s.Svc.Reveal(ctx, r)
 		if re, ok := errors.AsType[*relayer.RevealError](err); !ok || re.Reason != relayer.InvalidInput {
 			t.Errorf("a voucher with %s: %v, want the relayer's InvalidInput (400 INVALID_REQUEST)", what, err)
 		}

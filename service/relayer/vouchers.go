@@ -8,7 +8,6 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/vault/typeddata"
 	vouchers "github.com/seed018cc74c/vaultd/service/vault/voucher"
 )
@@ -29,21 +28,6 @@ type voucher struct {
 	id        common.Hash
 	bearer    bool   // it pays for any reveal; otherwise for the one whose nullifier is id alone
 	sig       []byte // r ‖ s ‖ v, v 0 or 1
-}
-
-func parseVoucher(v relayerapi.Voucher) (*voucher, error) {
-	allowance, ok := new(big.Int).SetString(v.Allowance, 10)
-	if !ok || allowance.Sign() < 0 || allowance.Cmp(maxUint256) > 0 {
-		return nil, reject(InvalidInput, "voucher.allowance must be a decimal integer of wei from 0 to 2^256-1")
-	}
-	if v.ExpiresAt < 0 {
-		return nil, reject(InvalidInput, "voucher.expiresAt must be unix seconds, not negative")
-	}
-	sig, err := typeddata.Signature(v.Signature)
-	if err != nil {
-		return nil, reject(VoucherInvalid, "the voucher: %v", err)
-	}
-	return &voucher{sponsor: v.Sponsor, allowance: allowance, expiresAt: v.ExpiresAt, id: common.HexToHash(v.Id), bearer: v.Bearer != nil && *v.Bearer, sig: sig}, nil
 }
 
 // checkVoucher is checkFunding for a reveal carrying a voucher: the relayer takes sponsors, the
