@@ -28,21 +28,21 @@ type vaultReads struct {
 }
 
 func (v vaultReads) isSpent(ctx context.Context, nullifier common.Hash) (bool, error) {
-	out, err := v.client.Call(ctx, "is_spent", v.nullifiers, nullABI.PackIsSpent(nullifier))
+	out, err := v.client.Call(ctx, "is_spent", v.nullifiers, vaultABI.PackIsSpent(nullifier))
 	if err != nil {
 		return false, err
 	}
-	return nullABI.UnpackIsSpent(out)
+	return vaultABI.UnpackIsSpent(out)
 }
 
 // rootAge is whether root is among the tree's recent roots, and how many inserts ago it was the
 // current one.
 func (v vaultReads) rootAge(ctx context.Context, root common.Hash) (contracts.RootAgeOutput, error) {
-	out, err := v.client.Call(ctx, "root_age", v.tree, treeABI.PackRootAge(root))
+	out, err := v.client.Call(ctx, "root_age", v.tree, vaultABI.PackRootAge(root))
 	if err != nil {
 		return contracts.RootAgeOutput{}, err
 	}
-	return treeABI.UnpackRootAge(out)
+	return vaultABI.UnpackRootAge(out)
 }
 
 func (v vaultReads) simulate(ctx context.Context, msg ethereum.CallMsg) error {

@@ -35,8 +35,8 @@ type RevealRequest struct {
 }
 
 // checkChain is checks 1 and 2, which read the chain, concurrently (each in its span): the
-// nullifier is unspent, the root is one of the tree's recent roots. The seed's order decides
-// which is reported, and the chain being unavailable comes before both.
+// nullifier is unspent, the root is one of the tree's recent roots. The order of the checks
+// (docs/relayer.md, "Before anything is sent") decides which is reported, and the chain being unavailable comes before both.
 func (r *Relayer) checkChain(ctx context.Context, a *attempt) error {
 	var spent bool
 	g, gctx := errgroup.WithContext(ctx)

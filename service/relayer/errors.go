@@ -20,7 +20,8 @@ import (
 // answers.go alone gives each its HTTP status (statuses).
 type Reason int
 
-// The reasons, in the order of the seed's checks, then after the send.
+// The reasons, in the order of the checks before anything is sent (docs/relayer.md, "Before
+// anything is sent"), then after the send.
 const (
 	NullifierUsed    Reason = iota + 1 // check 1: the nullifier is spent
 	UnknownRoot                        // check 2: the root is not one of the tree's recent roots
@@ -100,10 +101,10 @@ func chainUnavailable(err error) *RevealError {
 	return &RevealError{Reason: ChainUnavailable, Message: "the chain is unavailable, try again later", Cause: err}
 }
 
-// revertReason is a revert as a refusal says it: a custom error by its name alone, since its
+// revertRefusal is a revert as a refusal says it: a custom error by its name alone, since its
 // arguments may be the recipient's address or the nullifier (refusals go into spans and logs);
 // a require's message or a panic as decoded.
-func revertReason(rev chain.Revert) string {
+func revertRefusal(rev chain.Revert) string {
 	if rev.Name == "" || rev.Name == "Error" || rev.Name == "Panic" {
 		return rev.String()
 	}

@@ -50,7 +50,7 @@ func (r *Relayer) simulate(ctx context.Context, data []byte, change, estimate bo
 		if rev.Name == "NullifierAlreadySpent" { // spent since check 1 read it: check 1's answer
 			return 0, 0, reject(NullifierUsed, "the nullifier is already spent")
 		}
-		return 0, 0, reject(RevealRejected, "the vault would refuse this reveal: %s", revertReason(rev))
+		return 0, 0, reject(RevealRejected, "the vault would refuse this reveal: %s", revertRefusal(rev))
 	}
 	if chain.IsNodeAnswer(err) {
 		return 0, 0, reject(RevealRejected, "the vault would refuse this reveal: %v", err)

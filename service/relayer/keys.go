@@ -89,7 +89,7 @@ func leaseOperatorKey(ctx context.Context, rdb *redis.Client, keys []*ecdsa.Priv
 
 // keyLost is closed when another replica took this replica's leased key; never with one
 // OPERATOR_PRIVATE_KEY.
-func (r *Relayer) keyLost() <-chan struct{} { return r.keyTaken }
+func (r *Relayer) keyLost() <-chan struct{} { return r.keyGone }
 
 // holdsKey reports whether this replica may send now: once set up, always with one
 // OPERATOR_PRIVATE_KEY, while its lease is held with OPERATOR_PRIVATE_KEYS.

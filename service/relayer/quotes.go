@@ -63,11 +63,11 @@ func (r *Relayer) quoteGas(ctx context.Context, partial bool) (uint64, error) {
 
 // readNextIndex reads the tree's next leaf index: where a change inserted now would go.
 func (r *Relayer) readNextIndex(ctx context.Context) (uint64, error) {
-	out, err := r.client.Call(ctx, "next_index", r.cfg.Contracts.CommitmentTree, treeABI.PackNextIndex())
+	out, err := r.client.Call(ctx, "next_index", r.cfg.Contracts.CommitmentTree, vaultABI.PackNextIndex())
 	if err != nil {
 		return 0, err
 	}
-	next, err := treeABI.UnpackNextIndex(out)
+	next, err := vaultABI.UnpackNextIndex(out)
 	return uint64(next), err
 }
 
@@ -261,7 +261,7 @@ func (r *Relayer) checkFunding(ctx context.Context, a *attempt) error {
 	return nil
 }
 
-// checkFee is a fee's terms, after the seed's check 5 (which found the proof binds this fee and
+// checkFee is a fee's terms, after check 5 (which found the proof binds this fee and
 // receiver): the receiver is the relayer's, the token has a price, the quote is the relayer's
 // own for this reveal and unexpired, and the fee is at least the quote's and covers the quote's
 // gas at the chain's fees of the moment (which checkFeeGas values the simulated gas at).

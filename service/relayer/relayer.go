@@ -78,8 +78,6 @@ const (
 var (
 	vaultABI   = contracts.NewCommitRevealVault()
 	vaultError = func() *abi.ABI { a := vaultABI.GetABI(); return &a }()
-	nullABI    = contracts.NewCommitRevealVault()
-	treeABI    = contracts.NewCommitRevealVault()
 	maxUint256 = new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(1))
 )
 
@@ -112,8 +110,8 @@ type Relayer struct {
 
 	// set is closed once Start has set the operator up: tx, gate and lease are written before
 	// it and read only after it (every entry point asks isSet first).
-	set      chan struct{}
-	keyTaken chan struct{} // closed when another replica took the leased key (never with one key)
+	set     chan struct{}
+	keyGone chan struct{} // closed when another replica took the leased key (never with one key)
 
 	// closing is closed when the relayer stops; tracking counts the goroutines following a
 	// reveal's flight (track), which end by then.

@@ -41,7 +41,7 @@ func TestRevealThroughRelayer(t *testing.T) {
 	}
 }
 
-// A request failing several checks gets the first in the seed's order.
+// A request failing several checks gets the first in the order docs/relayer.md lists ("Before anything is sent").
 func TestCheckOrder(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)

@@ -12,10 +12,10 @@ import (
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
 
-// A reveal runs as a list of steps in order (revealSteps): the seed's checks in the seed's order,
-// then the relayer's own (the off-chain verification, the simulation, the root's age against the
-// inserts in flight, the claim across replicas, a sponsor's reservation, the rate limits), then
-// the send. Each step is a small function with its span. A step that takes something (an insert
+// A reveal runs as a list of steps in order (revealSteps): the checks docs/relayer.md lists
+// under "Before anything is sent", in its order, then the relayer's own (the off-chain
+// verification, the simulation, the root's age against the inserts in flight, the claim across
+// replicas, a sponsor's reservation, the rate limits), then the send. Each step is a small function with its span. A step that takes something (an insert
 // counted ahead of later reveals, the nullifier's claim, a sponsor's balance, a place under the
 // limits) pushes how to give it back on the reveal's attempt, and one path gives back all that
 // was taken, newest first, when a later step stops the reveal. Once sent, what was taken is the

@@ -128,7 +128,7 @@ func stepsRun(spans *tracetest.SpanRecorder) []string {
 	return names
 }
 
-// A request that fails several checks at once is refused by the first in the seed's order, then
+// A request that fails several checks at once is refused by the first in the order docs/relayer.md lists, then
 // the relayer's: the chain being away before all, a spent nullifier before an unknown root (read
 // concurrently), both before what parse found wrong with the proof or the recipient; and no
 // check after the one that refused it runs.

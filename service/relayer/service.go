@@ -76,7 +76,7 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 		reads: vaultReads{client: client, nullifiers: cfg.Contracts.NullifierRegistry, tree: cfg.Contracts.CommitmentTree}, metrics: m, tracer: tracer, log: log,
 		perIP: ratelimit.New(cfg.Limits.PerIP), perRecipient: ratelimit.New(cfg.Limits.PerRecipient), total: ratelimit.New(cfg.Limits.Total),
 		perSponsor: ratelimit.New(cfg.Limits.PerSponsor),
-		running:    map[common.Hash]*outcome{}, sent: map[common.Hash]*txmgr.Flight{}, inserts: &localInserts{}, closing: make(chan struct{}), keyTaken: make(chan struct{}), set: make(chan struct{})}
+		running:    map[common.Hash]*outcome{}, sent: map[common.Hash]*txmgr.Flight{}, inserts: &localInserts{}, closing: make(chan struct{}), keyGone: make(chan struct{}), set: make(chan struct{})}
 	if cfg.Limits.RedisURL != "" { // the limits hold across every replica sharing this Redis
 		if r.redis, err = ratelimit.Connect(ctx, cfg.Limits.RedisURL, opts.Traces); err != nil {
 			return nil, err
@@ -225,7 +225,7 @@ func (s *Service) operate(ctx context.Context) {
 			defer s.background.Done()
 			select {
 			case <-r.lease.lease.Lost():
-				close(r.keyTaken)
+				close(r.keyGone)
 			case <-ctx.Done():
 			}
 		}()

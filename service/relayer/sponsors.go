@@ -20,7 +20,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/webhook"
 )
 
-// Sponsors pay ahead for reveals (issue 34, part 2): an operator creates one on the admin
+// Sponsors pay ahead for reveals: an operator creates one on the admin
 // routes, which answer its key once (only the key's SHA-256 is stored), and credits its balance
 // in wei. A reveal carrying the key (X-Sponsor-Key), or a voucher the sponsor signed, is paid
 // from that balance: the worst case is reserved at admission, as the spend gate reserves it,
