@@ -161,7 +161,7 @@ func (r *Relayer) holdRootAge(ctx context.Context, a *attempt) error {
 // claim takes the nullifier across the replicas sharing a Redis: another replica may be sending
 // its reveal already (errClaimedElsewhere).
 func (r *Relayer) claim(ctx context.Context, a *attempt) error {
-	claim, err := r.claims.claim(ctx, a.in.nullifier)
+	claim, err := r.claims.Claim(ctx, a.in.nullifier)
 	if err != nil {
 		return claimsUnavailable(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
 	"github.com/seed018cc74c/vaultd/service/kit/gate"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
+	"github.com/seed018cc74c/vaultd/service/relayer/claims"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
 
@@ -135,7 +136,7 @@ func (r *Relayer) send(ctx context.Context, a *attempt) error {
 		trace.SpanFromContext(ctx).SetAttributes(attribute.Int64("vaultd.nonce", int64(f.Nonce())), attribute.String("vaultd.tx_hash", f.Hash().Hex()),
 			attribute.Int64("vaultd.gas_limit", int64(a.gas)))
 		a.flight = f
-	case errors.Is(err, errClaimLost): // nothing was sent; another replica may be sending it
+	case errors.Is(err, claims.ErrLost): // nothing was sent; another replica may be sending it
 		err = claimsUnavailable(err)
 	case errors.Is(err, txmgr.ErrFenced):
 		err = &RevealError{Reason: OperatorKeyUnavailable, Retry: time.Second, Cause: err,
@@ -166,7 +167,7 @@ func (r *Relayer) unclaimFollowed(nullifier common.Hash, f *txmgr.Flight) {
 	defer cancel()
 	hashes, err := r.sentTxs.versions(ctx, r.tx.From(), f.Nonce(), nullifier)
 	if err == nil {
-		err = r.claims.releaseSent(ctx, nullifier, append(hashes, f.Hash()))
+		err = r.claims.ReleaseSent(ctx, nullifier, append(hashes, f.Hash()))
 	}
 	if err != nil {
 		r.log.Warn("could not give an unrevealed reveal's nullifier back to the other replicas; its claim lapses in an hour", "nonce", f.Nonce(), "err", err)

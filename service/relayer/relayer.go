@@ -25,6 +25,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 	"github.com/seed018cc74c/vaultd/service/kit/webhook"
+	"github.com/seed018cc74c/vaultd/service/relayer/claims"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
 
@@ -97,7 +98,7 @@ type Relayer struct {
 	perIP, perRecipient, total ratelimit.Window
 	perSponsor                 ratelimit.Window // requests carrying a sponsor's key, by sponsor
 	redis                      *redis.Client    // the limits' Redis (REDIS_URL); nil: in this process
-	claims                     *nullifierClaims // one transaction per nullifier across replicas; nil: one process
+	claims                     *claims.Claims   // one transaction per nullifier across replicas; nil: one process
 	inserts                    insertCounter    // the change inserts in flight: this process's, or every replica's (inserts.go)
 	lease                      *operatorLease   // the operator key leased from OPERATOR_PRIVATE_KEYS; nil: OPERATOR_PRIVATE_KEY
 	sentTxs                    *sentStore       // what the operator signed, durably (sent.go)

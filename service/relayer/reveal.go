@@ -9,6 +9,7 @@ import (
 	"github.com/seed018cc74c/vaultd/gen/contracts"
 	"github.com/seed018cc74c/vaultd/service/edge"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
+	"github.com/seed018cc74c/vaultd/service/relayer/claims"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
 
@@ -32,7 +33,7 @@ type attempt struct {
 	simGas  uint64                  // the gas the simulation estimated it uses (0: not estimated: no fee, no change)
 	perGas  *big.Int                // the chain's fee per gas checkFee valued a fee at
 	release func()                  // gives back the insert the root hold counted (nothing without change)
-	claim   *claimToken             // the nullifier's claim across replicas (nil: one process)
+	claim   *claims.Token           // the nullifier's claim across replicas (nil: one process)
 	flight  *txmgr.Flight           // the transaction, once sent
 	payer   *payer                  // the sponsor paying for it (checkFunding); nil: a fee or the treasury
 

@@ -28,6 +28,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/redistest"
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
+	"github.com/seed018cc74c/vaultd/service/relayer/claims"
 	"github.com/seed018cc74c/vaultd/service/vault/tokenid"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
@@ -259,11 +260,11 @@ func TestAStoppedRevealGivesBackWhatItTook(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer client.Close()
-		if err := client.Set(ctx, claimsMarker, "1", 0).Err(); err != nil { // not a Redis that lost its claims
+		if err := client.Set(ctx, claims.Marker, "1", 0).Err(); err != nil { // not a Redis that lost its claims
 			t.Fatal(err)
 		}
 		r, _ := checksRelayer(t, known())
-		r.claims = &nullifierClaims{client: client, claimTTL: time.Minute, ttl: time.Hour, quiet: time.Second}
+		r.claims = claims.New(client, time.Minute, time.Hour, time.Second)
 		r.inserts = &fleetInserts{client: client, owner: "test", ttl: time.Minute}
 		if _, err := r.pause.Set(ctx, true); err != nil {
 			t.Fatal(err)
@@ -273,7 +274,7 @@ func TestAStoppedRevealGivesBackWhatItTook(t *testing.T) {
 		if got := answer(err).Code; got != edge.CodePaused {
 			t.Fatalf("refused with %s (%v), want PAUSED", got, err)
 		}
-		if _, held, _, err := r.claims.state(ctx, in.nullifier); err != nil || held {
+		if _, held, _, err := r.claims.State(ctx, in.nullifier); err != nil || held {
 			t.Errorf("the nullifier's claim is still held (%v) after a reveal refused at its send", err)
 		}
 		if ok, n, err := r.inserts.hold(ctx, 0, 32, false); err != nil || !ok || n != 0 {
@@ -297,19 +298,19 @@ func TestACopyWhoseClaimIsGivenBackIsCheckedAgain(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer client.Close()
-	if err := client.Set(ctx, claimsMarker, "1", 0).Err(); err != nil { // not a Redis that lost its claims
+	if err := client.Set(ctx, claims.Marker, "1", 0).Err(); err != nil { // not a Redis that lost its claims
 		t.Fatal(err)
 	}
 	fake := &fakeChain{root: contracts.RootAgeOutput{Known: true, Age: 3}}
 	r, spans := checksRelayer(t, fake)
 	r.cfg.Tx.ReceiptTimeout, r.cfg.Tx.ReceiptPoll = time.Hour, 5*time.Millisecond
-	r.claims = &nullifierClaims{client: client, claimTTL: time.Minute, ttl: time.Hour, quiet: time.Second}
+	r.claims = claims.New(client, time.Minute, time.Hour, time.Second)
 	r.inserts = &fleetInserts{client: client, owner: "test", ttl: time.Minute}
 	if _, err := r.pause.Set(ctx, true); err != nil {
 		t.Fatal(err)
 	}
 	in := checksRequest(t)
-	other, err := r.claims.claim(ctx, in.nullifier) // another replica's claim, nothing sent yet
+	other, err := r.claims.Claim(ctx, in.nullifier) // another replica's claim, nothing sent yet
 	if err != nil || other == nil {
 		t.Fatalf("the other replica's claim: %v %v", other, err)
 	}
@@ -323,7 +324,7 @@ func TestACopyWhoseClaimIsGivenBackIsCheckedAgain(t *testing.T) {
 	if ok, n, err := r.inserts.hold(ctx, 0, 32, false); err != nil || !ok || n != 1 {
 		t.Errorf("%d inserts in flight while the copy waits on the other replica's claim, want its 1 (%v)", n, err)
 	}
-	r.claims.release(ctx, in.nullifier, other) // the other replica gives it back unsent
+	r.claims.Release(ctx, in.nullifier, other) // the other replica gives it back unsent
 	err = <-done
 	if got := answer(err).Code; got != edge.CodePaused {
 		t.Fatalf("refused with %s (%v), want PAUSED (at its send, after it claimed)", got, err)
@@ -331,7 +332,7 @@ func TestACopyWhoseClaimIsGivenBackIsCheckedAgain(t *testing.T) {
 	if n := fake.reads.Load(); n != 2 {
 		t.Errorf("the checks read the chain %d times, want 2 (again once the claim was given back)", n)
 	}
-	if _, held, _, err := r.claims.state(ctx, in.nullifier); err != nil || held {
+	if _, held, _, err := r.claims.State(ctx, in.nullifier); err != nil || held {
 		t.Errorf("the nullifier's claim is still held (%v) after the copy was refused at its send", err)
 	}
 	if ok, n, err := r.inserts.hold(ctx, 0, 32, false); err != nil || !ok || n != 0 {

@@ -18,6 +18,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 	"github.com/seed018cc74c/vaultd/service/kit/webhook"
+	"github.com/seed018cc74c/vaultd/service/relayer/claims"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
 
@@ -279,7 +280,7 @@ func (s *sentStore) pending(ctx context.Context, wallet common.Address) ([]sentT
 
 // recorder is a txmgr.Tx's Record for nullifier's reveal: the version is stored durably, and
 // with replicas its hash is published on the nullifier's claim, before it is sent.
-func (r *Relayer) recorder(nullifier common.Hash, claim *claimToken) func(context.Context, *types.Transaction) error {
+func (r *Relayer) recorder(nullifier common.Hash, claim *claims.Token) func(context.Context, *types.Transaction) error {
 	return func(ctx context.Context, t *types.Transaction) error {
 		// In the sender's trace, but not cut short by a caller going away.
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.cfg.Chain.RPCTimeout)
@@ -288,7 +289,7 @@ func (r *Relayer) recorder(nullifier common.Hash, claim *claimToken) func(contex
 			return fmt.Errorf("record the reveal's transaction: %w", err)
 		}
 		if r.claims != nil && claim != nil {
-			return r.claims.record(ctx, nullifier, claim, t.Hash())
+			return r.claims.Record(ctx, nullifier, claim, t.Hash())
 		}
 		return nil
 	}
@@ -385,7 +386,7 @@ func (r *Relayer) unclaimRecorded(ctx context.Context, st sentTx) {
 	if r.claims == nil {
 		return
 	}
-	if err := r.claims.releaseSent(ctx, st.nullifier, st.hashes); err != nil {
+	if err := r.claims.ReleaseSent(ctx, st.nullifier, st.hashes); err != nil {
 		r.log.Warn("could not give an unrevealed reveal's nullifier back to the other replicas; its claim lapses in an hour", "nonce", st.nonce, "err", err)
 	}
 }

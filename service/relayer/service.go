@@ -25,6 +25,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 	"github.com/seed018cc74c/vaultd/service/kit/webhook"
+	"github.com/seed018cc74c/vaultd/service/relayer/claims"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
 
@@ -86,7 +87,7 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 		r.perRecipient = ratelimit.NewRedis(r.redis, "relayer:recipient", cfg.Limits.PerRecipient)
 		r.total = ratelimit.NewRedis(r.redis, "relayer:total", cfg.Limits.Total)
 		r.perSponsor = ratelimit.NewRedis(r.redis, "relayer:sponsor", cfg.Limits.PerSponsor)
-		r.claims = &nullifierClaims{client: r.redis, claimTTL: cfg.Limits.ClaimTTL, ttl: time.Hour, quiet: cfg.Operator.LeaseTTL}
+		r.claims = claims.New(r.redis, cfg.Limits.ClaimTTL, time.Hour, cfg.Operator.LeaseTTL)
 		r.inserts = &fleetInserts{client: r.redis, owner: edge.Instance(), ttl: 10 * time.Minute}
 	}
 	if r.rootHistory, err = readRootHistory(ctx, client, cfg.Contracts.CommitmentTree); err != nil {

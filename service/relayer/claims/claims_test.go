@@ -1,4 +1,4 @@
-package relayer
+package claims
 
 import (
 	"context"
@@ -23,26 +23,26 @@ func TestAClaimIsGivenBackOnceAVersionIsRecorded(t *testing.T) {
 	}
 	defer client.Close()
 	ctx := context.Background()
-	if err := client.Set(ctx, claimsMarker, "1", 0).Err(); err != nil { // not a Redis that lost its claims
+	if err := client.Set(ctx, Marker, "1", 0).Err(); err != nil { // not a Redis that lost its claims
 		t.Fatal(err)
 	}
-	c := &nullifierClaims{client: client, claimTTL: time.Minute, ttl: time.Hour, quiet: time.Second}
+	c := New(client, time.Minute, time.Hour, time.Second)
 	held := func(n common.Hash) bool {
 		t.Helper()
-		_, held, _, err := c.state(ctx, n)
+		_, held, _, err := c.State(ctx, n)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return held
 	}
-	claimed := func(n common.Hash, h common.Hash) *claimToken {
+	claimed := func(n common.Hash, h common.Hash) *Token {
 		t.Helper()
-		tok, err := c.claim(ctx, n)
+		tok, err := c.Claim(ctx, n)
 		if err != nil || tok == nil {
 			t.Fatalf("claim: %v %v", tok, err)
 		}
 		if h != (common.Hash{}) {
-			if err := c.record(ctx, n, tok, h); err != nil {
+			if err := c.Record(ctx, n, tok, h); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -53,11 +53,11 @@ func TestAClaimIsGivenBackOnceAVersionIsRecorded(t *testing.T) {
 	for _, recorded := range []common.Hash{{}, h1} {
 		n := common.BigToHash(common.Big1)
 		tok := claimed(n, recorded)
-		c.release(ctx, n, &claimToken{value: tok.value[:len(tok.value)-1], stop: func() {}}) // a token it starts with
+		c.Release(ctx, n, &Token{value: tok.value[:len(tok.value)-1], stop: func() {}}) // a token it starts with
 		if !held(n) {
 			t.Fatalf("recorded %s: another token gave the claim back", recorded)
 		}
-		c.release(ctx, n, tok)
+		c.Release(ctx, n, tok)
 		if held(n) {
 			t.Fatalf("recorded %s: the claim's own token did not give it back", recorded)
 		}
@@ -65,14 +65,14 @@ func TestAClaimIsGivenBackOnceAVersionIsRecorded(t *testing.T) {
 
 	n := common.BigToHash(common.Big2)
 	claimed(n, h1)
-	if err := c.releaseSent(ctx, n, []common.Hash{h2}); err != nil || !held(n) {
+	if err := c.ReleaseSent(ctx, n, []common.Hash{h2}); err != nil || !held(n) {
 		t.Fatalf("given back by a hash it does not hold: %v", err)
 	}
-	if err := c.releaseSent(ctx, n, []common.Hash{h2, h1}); err != nil || held(n) {
+	if err := c.ReleaseSent(ctx, n, []common.Hash{h2, h1}); err != nil || held(n) {
 		t.Fatalf("not given back by the hash recorded on it: %v", err)
 	}
 	claimed(n, common.Hash{}) // nothing recorded: not a transaction's, not given back by hash
-	if err := c.releaseSent(ctx, n, []common.Hash{{}}); err != nil || !held(n) {
+	if err := c.ReleaseSent(ctx, n, []common.Hash{{}}); err != nil || !held(n) {
 		t.Fatalf("an unrecorded claim given back by hash: %v", err)
 	}
 }
