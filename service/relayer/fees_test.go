@@ -261,7 +261,7 @@ func TestFeeRefusals(t *testing.T) {
 // A quote sent back with one of its integers negated is refused 400 INVALID_REQUEST, nothing
 // sent: a digest of the magnitudes alone would take -1000 for the 1000 the relayer signed (and
 // so a negated margin, fee or expiry for its own signature). The document's validator refuses
-// them over HTTP with the same answer; the relayer refuses them itself (Relayer.Reveal, under
+// them over HTTP with the same answer; the relayer refuses them itself (the edge's parseReveal, under
 // the validator). The quote as answered pays for the reveal after.
 func TestAQuoteWithANegativeNumberIsRefused(t *testing.T) {
 	t.Parallel()

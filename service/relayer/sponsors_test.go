@@ -527,7 +527,7 @@ func TestAVoucherPaysForItsOwnRevealAlone(t *testing.T) {
 // signature is checked, nothing sent or reserved: signed for an allowance of 5 and sent as -5 (or
 // its expiry negated), it is not taken for its sponsor's signature, as a digest of the
 // magnitudes alone would take it. The document's validator refuses both over HTTP with the same
-// answer; the relayer refuses them itself (Relayer.Reveal, under the validator).
+// answer; the relayer refuses them itself (the edge's parseReveal, under the validator).
 func TestAVoucherWithANegativeNumberIsRefused(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)
