@@ -19,6 +19,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
+	"github.com/seed018cc74c/vaultd/service/relayer/funding"
 )
 
 // DefaultPort is the relayer's port.
@@ -31,7 +32,7 @@ type Config struct {
 	Contracts            ContractsConfig
 	Tx                   TxConfig
 	Limits               LimitsConfig
-	Fees                 FeeConfig // who pays for reveals: the treasury, fees on quotes
+	Fees                 funding.Config // who pays for reveals: the treasury, fees on quotes
 	// VerificationKeyFile, when set, is a snarkjs verification_key.json: proofs are verified
 	// off-chain before anything is simulated.
 	VerificationKeyFile string
@@ -121,7 +122,11 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		VerificationKeyFile: e.String("VERIFICATION_KEY_FILE", ""),
 		DatabaseURL:         e.String("DATABASE_URL", "sqlite:relayer.db"),
 	}
-	c.Fees = loadFeeConfig(e, c.Operator)
+	operator := c.Operator.Key
+	if operator == nil && len(c.Operator.Keys) > 0 {
+		operator = c.Operator.Keys[0]
+	}
+	c.Fees = funding.Load(e, operator)
 	return c, errors.Join(fileErr, e.Err(), c.Validate())
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/seed018cc74c/vaultd/service/kit/gate"
+	"github.com/seed018cc74c/vaultd/service/relayer/funding"
 )
 
 // metrics are the relayer's own, beyond the HTTP and chain call metrics, the balance gate's
@@ -42,7 +43,7 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 		Help: "Fees paid to the relayer's receiver by mined fee-paying reveals, in the token's base units, by token (an address of RELAYER_TOKEN_PRICES)."}, []string{"token"})
 	m.funded = prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Subsystem: sub, Name: "reveals_funded_total",
 		Help: "Reveals mined, by who paid for their gas: treasury (the operator's wallet, nothing back), fee (a fee out of the revealed tokens) or sponsor (a sponsor's balance)."}, []string{"funding"})
-	for _, f := range []string{FundingTreasury, FundingFee, FundingSponsor} {
+	for _, f := range []string{funding.Treasury, funding.Fee, funding.Sponsor} {
 		m.funded.WithLabelValues(f) // exported at 0 before the first
 	}
 	m.debited = prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Subsystem: sub, Name: "sponsor_debited_ether_total",

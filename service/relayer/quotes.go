@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/big"
-	"math/bits"
 	"strings"
 	"time"
 
@@ -14,6 +13,7 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/seed018cc74c/vaultd/service/relayer/funding"
 	"github.com/seed018cc74c/vaultd/service/vault/tokenid"
 	"github.com/seed018cc74c/vaultd/service/vault/typeddata"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
@@ -21,44 +21,21 @@ import (
 
 // A reveal may pay the relayer a fee out of the revealed tokens (the vault's revealWithFee),
 // on a quote the relayer signed (POST /quote): the fee covers the gas such a reveal costs at
-// the chain's fees of the moment, plus a margin, valued at the token's price (FeeConfig). A
+// the chain's fees of the moment, plus a margin, valued at the token's price (funding.Config). A
 // quote is honoured until it expires as long as its fee still covers the cost of the moment
 // without the margin: the margin absorbs the chain's fees rising while a person proves.
-
-// The gas a fee pays for, by kind of reveal: a model rather than an estimate, since a quote
-// comes before the proof. It follows eth_estimateGas, not the gas a reveal uses: check.fee_gas
-// compares the fee with the reveal's estimate, which is ~1 % above its use (a call forwards only
-// 63/64 of the gas left, EIP-150), so a model fitted to the use refused honest reveals paying
-// their quote at RELAYER_FEE_MARGIN=0. cmd/gasbench's estimates (docs/gas.md), a fee paid to a
-// receiver holding none of the token yet: a whole reveal 347,715 (quoted 351,000); a partial one
-// 411,755 at an index of one 1-bit while the root history is not yet full (its new root written
-// to an empty slot; 396,802 once it is), at most 21,300 more per further 1-bit, 793,960 at the
-// dearest index (2^20 − 1). The constants are those rounded up with ~1 % of headroom (the
-// proof's calldata varies by some hundred gas): 394,000 + 21,400 per 1-bit. A quote prices the
-// tree's next index; the margin absorbs inserts landing before the reveal, and checkFeeGas
-// refuses a fee the reveal's estimate finds short.
-const (
-	quoteGasWhole       = 351_000
-	partialGasBase      = 394_000
-	partialGasPerOneBit = 21_400
-)
-
-// partialGas is the gas a fee pays for a partial reveal whose change is inserted at leaf index.
-func partialGas(index uint64) uint64 {
-	return partialGasBase + partialGasPerOneBit*uint64(bits.OnesCount64(index))
-}
 
 // quoteGas is the gas a fee pays for a reveal of its kind: a partial one's at the tree's next
 // leaf index, read from the chain.
 func (r *Relayer) quoteGas(ctx context.Context, partial bool) (uint64, error) {
 	if !partial {
-		return quoteGasWhole, nil
+		return funding.GasWhole, nil
 	}
 	next, err := r.figures.nextIndex.get(ctx, r.readNextIndex)
 	if err != nil {
 		return 0, chainUnavailable(err)
 	}
-	return partialGas(next), nil
+	return funding.PartialGas(next), nil
 }
 
 // readNextIndex reads the tree's next leaf index: where a change inserted now would go.
@@ -69,58 +46,6 @@ func (r *Relayer) readNextIndex(ctx context.Context) (uint64, error) {
 	}
 	next, err := vaultABI.UnpackNextIndex(out)
 	return uint64(next), err
-}
-
-// quoteTerms are what a quote says and its signature covers (quoteDigest).
-type quoteTerms struct {
-	Token       common.Address
-	Amount      *big.Int
-	Partial     bool
-	Fee         *big.Int
-	FeeReceiver common.Address
-	ExpiresAt   int64 // unix seconds
-	Gas         uint64
-	FeePerGas   *big.Int
-	Price       string // wei per base unit of the token, as RELAYER_TOKEN_PRICES wrote it
-	MarginBps   int64
-}
-
-// EIP-712, in the relayer's domain (package typeddata): a quote is good for this chain's vault alone.
-var quoteType = crypto.Keccak256([]byte("Quote(address token,uint256 amount,bool partial,uint256 fee,address feeReceiver,uint256 expiresAt,uint256 gas,uint256 feePerGas,string price,uint256 marginBps)"))
-
-// quoteDigest is the EIP-712 hash a quote's signature signs. A quote with an integer that is no
-// uint256 (a negative one) has none: typeddata.ErrNotUint256.
-func quoteDigest(chainID uint64, vault common.Address, q quoteTerms) ([]byte, error) {
-	var partial uint64
-	if q.Partial {
-		partial = 1
-	}
-	var err error
-	word := func(name string, v *big.Int) []byte {
-		w, werr := typeddata.Word(v)
-		if werr != nil && err == nil {
-			err = fmt.Errorf("%s: %w", name, werr)
-		}
-		return w
-	}
-	data := crypto.Keccak256(quoteType, common.LeftPadBytes(q.Token.Bytes(), 32), word("amount", q.Amount), typeddata.Uint64(partial), word("fee", q.Fee),
-		common.LeftPadBytes(q.FeeReceiver.Bytes(), 32), word("expiresAt", big.NewInt(q.ExpiresAt)), typeddata.Uint64(q.Gas),
-		word("feePerGas", q.FeePerGas), crypto.Keccak256([]byte(q.Price)), word("marginBps", big.NewInt(q.MarginBps)))
-	if err != nil {
-		return nil, err
-	}
-	return typeddata.Digest(chainID, vault, data), nil
-}
-
-// feeFor is ceil(gas × feePerGas × (1 + marginBps/10000) / price): what a reveal costs the
-// operator, in the token's base units.
-func feeFor(gas uint64, feePerGas *big.Int, p price, marginBps int64) *big.Int {
-	wei := new(big.Rat).SetInt(new(big.Int).Mul(new(big.Int).SetUint64(gas), feePerGas))
-	wei.Mul(wei, big.NewRat(10_000+marginBps, 10_000))
-	units := wei.Quo(wei, p.rat)
-	num, den := units.Num(), units.Denom()
-	fee := new(big.Int).Add(num, new(big.Int).Sub(den, big.NewInt(1)))
-	return fee.Quo(fee, den)
 }
 
 // feePerGas is what the chain charges a transaction now: its base fee and the tip the node
@@ -148,9 +73,9 @@ type QuoteRequest struct {
 }
 
 // Quote is a signed quote: its terms, the chain and vault it is good for, and its signer's
-// EIP-712 signature over them (quoteDigest).
+// EIP-712 signature over them (funding.Digest).
 type Quote struct {
-	Terms     quoteTerms
+	Terms     funding.Terms
 	ChainID   uint64
 	Vault     common.Address
 	Signer    common.Address
@@ -169,7 +94,7 @@ func (r *Relayer) Quote(ctx context.Context, read func() (QuoteRequest, error)) 
 		return Quote{}, err
 	}
 	token, amount := req.Token, req.Amount
-	p, ok := fees.priceOf(token)
+	p, ok := fees.PriceOf(token)
 	if !ok {
 		return Quote{}, notPriced(token)
 	}
@@ -181,9 +106,9 @@ func (r *Relayer) Quote(ctx context.Context, read func() (QuoteRequest, error)) 
 	if err != nil {
 		return Quote{}, err
 	}
-	q := quoteTerms{Token: token, Amount: amount, Partial: req.Partial, FeeReceiver: fees.Receiver,
-		ExpiresAt: time.Now().Add(fees.QuoteTTL).Unix(), Gas: gas, FeePerGas: perGas, Price: p.text, MarginBps: fees.Margin}
-	q.Fee = feeFor(q.Gas, perGas, p, fees.Margin)
+	q := funding.Terms{Token: token, Amount: amount, Partial: req.Partial, FeeReceiver: fees.Receiver,
+		ExpiresAt: time.Now().Add(fees.QuoteTTL).Unix(), Gas: gas, FeePerGas: perGas, Price: p.Text, MarginBps: fees.Margin}
+	q.Fee = funding.FeeFor(q.Gas, perGas, p, fees.Margin)
 	if q.Fee.Sign() == 0 { // a chain charging nothing: the vault takes no fee of nothing
 		q.Fee.SetInt64(1)
 	}
@@ -191,7 +116,7 @@ func (r *Relayer) Quote(ctx context.Context, read func() (QuoteRequest, error)) 
 	if q.Fee.Cmp(amount) >= 0 {
 		return Quote{}, reject(AmountTooSmall, "the relayer's fee for this reveal is %s of the token's base units: the amount %s does not cover it", q.Fee, amount)
 	}
-	digest, err := quoteDigest(r.chainID, r.cfg.Contracts.Vault, q)
+	digest, err := funding.Digest(r.chainID, r.cfg.Contracts.Vault, q)
 	if err != nil {
 		return Quote{}, fmt.Errorf("sign the quote: %w", err)
 	}
@@ -210,15 +135,15 @@ func (r *Relayer) countFee(tx *types.Transaction, rc *types.Receipt, sponsored b
 		return
 	}
 	if sponsored {
-		r.metrics.funded.WithLabelValues(FundingSponsor).Inc()
+		r.metrics.funded.WithLabelValues(funding.Sponsor).Inc()
 		return
 	}
 	fee, ok := revealFee(tx)
 	if !ok {
-		r.metrics.funded.WithLabelValues(FundingTreasury).Inc()
+		r.metrics.funded.WithLabelValues(funding.Treasury).Inc()
 		return
 	}
-	r.metrics.funded.WithLabelValues(FundingFee).Inc()
+	r.metrics.funded.WithLabelValues(funding.Fee).Inc()
 	signals, _ := revealSignals(tx)
 	token := "unpriced" // the price was removed since the reveal was sent
 	for addr := range r.cfg.Fees.Prices {
@@ -239,7 +164,7 @@ func notPriced(token common.Address) *RevealError {
 // why they do not read (kept, not returned, so that the chain checks come first).
 type paidFee struct {
 	zk.Fee
-	terms    quoteTerms
+	terms    funding.Terms
 	sig      []byte
 	termsErr error
 }
@@ -270,14 +195,14 @@ func (r *Relayer) checkFee(ctx context.Context, a *attempt) error {
 	if fee.Receiver != fees.Receiver {
 		return reject(FeeReceiverMismatch, "the fee is paid to %s, not to this relayer's receiver %s: ask this relayer for a quote and prove the reveal with it", fee.Receiver.Hex(), fees.Receiver.Hex())
 	}
-	p, ok := fees.priceOf(a.in.token)
+	p, ok := fees.PriceOf(a.in.token)
 	if !ok {
 		return notPriced(a.in.token)
 	}
 	q, sig, err := fee.terms, fee.sig, fee.termsErr
 	var digest []byte
 	if err == nil {
-		digest, err = quoteDigest(r.chainID, r.cfg.Contracts.Vault, q)
+		digest, err = funding.Digest(r.chainID, r.cfg.Contracts.Vault, q)
 	}
 	if err == nil {
 		var signer common.Address
@@ -302,7 +227,7 @@ func (r *Relayer) checkFee(ctx context.Context, a *attempt) error {
 		return err
 	}
 	a.perGas = perGas
-	cost := feeFor(q.Gas, perGas, p, 0)
+	cost := funding.FeeFor(q.Gas, perGas, p, 0)
 	trace.SpanFromContext(ctx).SetAttributes(attribute.String("vaultd.fee", fee.Amount.String()), attribute.String("vaultd.cost", cost.String()))
 	if fee.Amount.Cmp(cost) < 0 {
 		return reject(FeeTooLow, "the fee %s no longer covers the reveal's cost at the chain's fees now (%s): ask POST /quote again and prove the reveal with its fee", fee.Amount, cost)
@@ -315,12 +240,12 @@ func (r *Relayer) checkFee(ctx context.Context, a *attempt) error {
 // quote prices a partial reveal at the index its change would take then; inserts landing before
 // the reveal may move it to a dearer one (up to ~390,000 gas more), which only the estimate sees.
 func (r *Relayer) checkFeeGas(ctx context.Context, a *attempt) error {
-	p, ok := r.cfg.Fees.priceOf(a.in.token)
+	p, ok := r.cfg.Fees.PriceOf(a.in.token)
 	if !ok {
 		return notPriced(a.in.token)
 	}
 	fee := a.in.fee.Amount
-	cost := feeFor(a.simGas, a.perGas, p, 0)
+	cost := funding.FeeFor(a.simGas, a.perGas, p, 0)
 	trace.SpanFromContext(ctx).SetAttributes(attribute.Int64("vaultd.gas_estimate", int64(a.simGas)), attribute.String("vaultd.cost", cost.String()))
 	if fee.Cmp(cost) < 0 {
 		why := "the reveal needs more gas than a whole reveal is quoted for"
@@ -333,7 +258,7 @@ func (r *Relayer) checkFeeGas(ctx context.Context, a *attempt) error {
 }
 
 // paymentRequired says how a reveal gets paid for where the treasury pays for none.
-func paymentRequired(fees FeeConfig) string {
+func paymentRequired(fees funding.Config) string {
 	var ways []string
 	if fees.Fees {
 		ways = append(ways, "ask POST /quote for a fee, prove the reveal with it and send it with fee")

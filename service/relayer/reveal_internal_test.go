@@ -29,6 +29,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 	"github.com/seed018cc74c/vaultd/service/relayer/claims"
+	"github.com/seed018cc74c/vaultd/service/relayer/funding"
 	"github.com/seed018cc74c/vaultd/service/vault/tokenid"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
@@ -95,7 +96,7 @@ func checksRelayer(t *testing.T, reads chainReader) (*Relayer, *tracetest.SpanRe
 	one := Rate{N: 1, Window: time.Hour}
 	r := &Relayer{
 		cfg: Config{ServiceConfig: wallet.ServiceConfig{Chain: chain.Config{RPCTimeout: time.Second}}, Limits: LimitsConfig{PerRecipient: one, Total: one},
-			Contracts: ContractsConfig{Vault: common.HexToAddress("0x00000000000000000000000000000000000000f0")}, Fees: FeeConfig{Treasury: true}},
+			Contracts: ContractsConfig{Vault: common.HexToAddress("0x00000000000000000000000000000000000000f0")}, Fees: funding.Config{Treasury: true}},
 		chainID: 1337, reads: reads, metrics: newMetrics(reg), log: log,
 		tracer:       sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans)).Tracer("test"),
 		perRecipient: ratelimit.New(one), total: ratelimit.New(one),

@@ -233,7 +233,7 @@ func (s *Service) operate(ctx context.Context) {
 	}
 	close(r.set)
 	r.log.Info("relayer ready", "operator", r.tx.From().Hex(), "chainId", r.chainID, "vault", cfg.Contracts.Vault.Hex(), "offchainVerification", r.vk != nil,
-		"funding", strings.Join(cfg.Fees.funding(), ","))
+		"funding", strings.Join(cfg.Fees.Accepted(), ","))
 }
 
 // setUp makes key's balance gate and transaction manager, reads its balance and nonce, and follows

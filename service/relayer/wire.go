@@ -10,6 +10,7 @@ import (
 
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/kit/address"
+	"github.com/seed018cc74c/vaultd/service/relayer/funding"
 	"github.com/seed018cc74c/vaultd/service/vault/typeddata"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
@@ -148,8 +149,8 @@ func negativeIn(q relayerapi.Quote) string {
 
 // termsOf reads a quote as a reveal sends it back (parseFee refused its negative integers):
 // what does not read is checkFee's QUOTE_INVALID.
-func termsOf(q relayerapi.Quote) (quoteTerms, []byte, error) {
-	t := quoteTerms{Partial: q.Partial, ExpiresAt: q.ExpiresAt, Gas: uint64(q.Gas), Price: q.Price, MarginBps: q.MarginBps}
+func termsOf(q relayerapi.Quote) (funding.Terms, []byte, error) {
+	t := funding.Terms{Partial: q.Partial, ExpiresAt: q.ExpiresAt, Gas: uint64(q.Gas), Price: q.Price, MarginBps: q.MarginBps}
 	var err error
 	if t.Token, err = address.Parse(q.TokenAddress); err != nil {
 		return t, nil, err

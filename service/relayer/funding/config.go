@@ -1,4 +1,7 @@
-package relayer
+// Package funding is who pays for a relayer's reveals (RELAYER_FUNDING): the settings of the
+// treasury, fees and sponsors, the tokens' prices, and a fee's quote: its terms, its EIP-712
+// digest and the fee a reveal's gas comes to.
+package funding
 
 import (
 	"crypto/ecdsa"
@@ -18,17 +21,16 @@ import (
 )
 
 // Who pays for a reveal (RELAYER_FUNDING): the operator's treasury (every reveal so far), or a
-// fee the reveal pays out of the revealed tokens (quotes.go), or a sponsor's balance
-// (sponsors.go).
+// fee the reveal pays out of the revealed tokens (on a quote), or a sponsor's balance.
 const (
-	FundingTreasury = "treasury"
-	FundingFee      = "fee"
-	FundingSponsor  = "sponsor"
+	Treasury = "treasury"
+	Fee      = "fee"
+	Sponsor  = "sponsor"
 )
 
-// FeeConfig is how the relayer is paid: which funding it accepts, and what a fee-paying reveal
-// owes it (quotes.go).
-type FeeConfig struct {
+// Config is how the relayer is paid: which funding it accepts, and what a fee-paying reveal
+// owes it (a quote).
+type Config struct {
 	Treasury bool // the operator pays for reveals that carry no fee
 	Fees     bool // reveals may pay a fee, on a quote (POST /quote)
 	Sponsors bool // reveals may be paid by a sponsor (X-Sponsor-Key, or its voucher)
@@ -37,42 +39,42 @@ type FeeConfig struct {
 	SponsorLow *big.Int
 	// Prices are each token's price in the native token: wei per base unit of the token
 	// (RELAYER_TOKEN_PRICES). A token without one cannot pay fees.
-	Prices   map[common.Address]price
+	Prices   map[common.Address]Price
 	Receiver common.Address    // who fees are paid to (RELAYER_FEE_RECEIVER; default the operator)
 	Margin   int64             // basis points added to the cost of a reveal (RELAYER_FEE_MARGIN)
 	QuoteTTL time.Duration     // how long a quote is honoured (RELAYER_QUOTE_TTL)
 	QuoteKey *ecdsa.PrivateKey // signs quotes (RELAYER_QUOTE_PRIVATE_KEY; default the operator key); never logged
 }
 
-// price is a token's price: wei of the native token per base unit of the token, as the setting
-// wrote it (signed into quotes as it is) and as a number.
-type price struct {
-	text string
+// Price is a token's price: wei of the native token per base unit of the token, as the setting
+// wrote it (Text, signed into quotes as it is) and as a number.
+type Price struct {
+	Text string
 	rat  *big.Rat
 }
 
 var decimalNumber = regexp.MustCompile(`^[0-9]{1,78}(\.[0-9]{1,78})?$`)
 
-// loadFeeConfig reads RELAYER_FUNDING, RELAYER_TOKEN_PRICES, RELAYER_FEE_RECEIVER,
+// Load reads RELAYER_FUNDING, RELAYER_TOKEN_PRICES, RELAYER_FEE_RECEIVER,
 // RELAYER_FEE_MARGIN, RELAYER_QUOTE_TTL and RELAYER_QUOTE_PRIVATE_KEY (or its _FILE). The
-// receiver and the quote key default to the operator's (the first of OPERATOR_PRIVATE_KEYS for
-// replicas, which every replica has): every replica then names one receiver and signs with one
-// key, so a quote from one is honoured by the others.
-func loadFeeConfig(e *config.Env, op OperatorConfig) FeeConfig {
-	c := FeeConfig{
-		Prices:     map[common.Address]price{},
+// receiver and the quote key default to operator's (nil: none; the relayer gives the first of
+// OPERATOR_PRIVATE_KEYS for replicas, which every replica has): every replica then names one
+// receiver and signs with one key, so a quote from one is honoured by the others.
+func Load(e *config.Env, operator *ecdsa.PrivateKey) Config {
+	c := Config{
+		Prices:     map[common.Address]Price{},
 		QuoteTTL:   e.Duration("RELAYER_QUOTE_TTL", 5*time.Minute),
 		QuoteKey:   chain.EnvPrivateKey(e, "RELAYER_QUOTE_PRIVATE_KEY"),
 		SponsorLow: chain.EnvEther(e, "RELAYER_SPONSOR_LOW_BALANCE", "0.1"),
 		Receiver:   chain.EnvAddress(e, "RELAYER_FEE_RECEIVER"),
 	}
-	for _, f := range strings.Split(e.String("RELAYER_FUNDING", FundingTreasury), ",") {
+	for _, f := range strings.Split(e.String("RELAYER_FUNDING", Treasury), ",") {
 		switch f = strings.TrimSpace(f); f {
-		case FundingTreasury:
+		case Treasury:
 			c.Treasury = true
-		case FundingFee:
+		case Fee:
 			c.Fees = true
-		case FundingSponsor:
+		case Sponsor:
 			c.Sponsors = true
 		case "":
 		default:
@@ -102,12 +104,8 @@ func loadFeeConfig(e *config.Env, op OperatorConfig) FeeConfig {
 			if _, dup := c.Prices[a]; dup {
 				e.Fail("RELAYER_TOKEN_PRICES: entry %d prices %s again", i+1, a.Hex())
 			}
-			c.Prices[a] = price{text: text, rat: r}
+			c.Prices[a] = Price{Text: text, rat: r}
 		}
-	}
-	operator := op.Key
-	if operator == nil && len(op.Keys) > 0 {
-		operator = op.Keys[0]
 	}
 	if operator != nil {
 		if c.QuoteKey == nil {
@@ -121,7 +119,7 @@ func loadFeeConfig(e *config.Env, op OperatorConfig) FeeConfig {
 }
 
 // Validate checks what spans several of the settings.
-func (c FeeConfig) Validate() error {
+func (c Config) Validate() error {
 	var errs []error
 	if !c.Treasury && !c.Fees && !c.Sponsors {
 		errs = append(errs, errors.New("RELAYER_FUNDING must name fee, sponsor or treasury (or several)"))
@@ -138,23 +136,23 @@ func (c FeeConfig) Validate() error {
 	return errors.Join(errs...)
 }
 
-// priceOf is token's price, and whether it has one.
-func (c FeeConfig) priceOf(token common.Address) (price, bool) {
+// PriceOf is token's price, and whether it has one.
+func (c Config) PriceOf(token common.Address) (Price, bool) {
 	p, ok := c.Prices[token]
 	return p, ok
 }
 
-// funding is the funding accepted, as RELAYER_FUNDING names it.
-func (c FeeConfig) funding() []string {
+// Accepted is the funding accepted, as RELAYER_FUNDING names it.
+func (c Config) Accepted() []string {
 	var out []string
 	if c.Fees {
-		out = append(out, FundingFee)
+		out = append(out, Fee)
 	}
 	if c.Sponsors {
-		out = append(out, FundingSponsor)
+		out = append(out, Sponsor)
 	}
 	if c.Treasury {
-		out = append(out, FundingTreasury)
+		out = append(out, Treasury)
 	}
 	return out
 }
