@@ -30,7 +30,7 @@ func TestNoGoroutineOutlivesTheFaucet(t *testing.T) {
 	}
 	svc.Start()
 	svc.Close()
-	goleak.VerifyNone(t, ignore)
+	goleak.VerifyNone(t, ignore, devchaintest.IgnoreChain())
 }
 
 // New wires and waits for nothing: on a new Redis (in its quiet spell, here an hour long) it

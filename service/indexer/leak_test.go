@@ -26,7 +26,7 @@ func TestNoGoroutineOutlivesTheIndexer(t *testing.T) {
 		}
 		s.stop()
 		http.DefaultClient.CloseIdleConnections()
-		goleak.VerifyNone(t, ignore)
+		goleak.VerifyNone(t, ignore, devchaintest.IgnoreChain())
 	}
 	t.Run("sqlite", check)
 	t.Run("postgres", check)
