@@ -59,13 +59,12 @@ type WalletConfig struct {
 	SpendLimit  gate.Budget // what the wallet may spend per window
 }
 
-// LimitsConfig are the faucet's rate limits, and where they are counted: in this process, or in
-// the Redis at RedisURL so that they hold across every replica sharing it.
+// LimitsConfig are the faucet's rate limits, and where they are counted (ratelimit.Store).
 type LimitsConfig struct {
-	PerIP, Total   ratelimit.Rate
-	ChallengePerIP ratelimit.Rate // GET /api/faucet/challenge, per client IP
-	IPv6Prefix     int            // leading bits of an IPv6 address that are one client
-	RedisURL       string         // never logged: it may carry a password
+	ratelimit.ClientLimit                // POST /api/faucet/claim, per client IP
+	ratelimit.Store                      // the Redis the replicas share: limits, the spend limit
+	Total                 ratelimit.Rate // POST /api/faucet/claim
+	ChallengePerIP        ratelimit.Rate // GET /api/faucet/challenge, per client IP
 	// WipeQuiet is how long claims are refused once the Redis is found to have lost what it
 	// held (restarted empty): its windows and budget started again from nothing.
 	WipeQuiet time.Duration
@@ -86,11 +85,10 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		},
 		Tx: txmgr.LoadConfig(e),
 		Limits: LimitsConfig{
-			PerIP:          ratelimit.FromEnv(e, "RATE_LIMIT_PER_IP", "5/1h"),
+			ClientLimit:    ratelimit.ClientLimitFromEnv(e, "5/1h"),
+			Store:          ratelimit.StoreFromEnv(e),
 			Total:          ratelimit.FromEnv(e, "RATE_LIMIT_TOTAL", "1000/1h"),
 			ChallengePerIP: ratelimit.FromEnv(e, "RATE_LIMIT_CHALLENGE_PER_IP", "30/1h"),
-			IPv6Prefix:     ratelimit.IPv6PrefixFromEnv(e),
-			RedisURL:       e.String("REDIS_URL", ""),
 			WipeQuiet:      e.Duration("REDIS_WIPE_QUIET", 10*time.Second),
 		},
 		Pow: PowConfig{
@@ -134,10 +132,8 @@ func (c Config) Validate() error {
 	if err := sqldb.Check(c.DatabaseURL); err != nil {
 		errs = append(errs, err)
 	}
-	if c.Limits.RedisURL != "" {
-		if _, err := ratelimit.Dial(c.Limits.RedisURL); err != nil {
-			errs = append(errs, errors.New("REDIS_URL is not a redis:// or rediss:// URL"))
-		}
+	if err := c.Limits.Store.Validate(); err != nil {
+		errs = append(errs, err)
 	}
 	if c.Pow.Work > 0 && c.Pow.Secret == nil && (c.Limits.RedisURL != "" || sqldb.IsPostgres(c.DatabaseURL)) {
 		errs = append(errs, errors.New("FAUCET_POW_SECRET is required with FAUCET_POW_WORK when replicas share REDIS_URL or DATABASE_URL: a challenge one issues, another checks"))

@@ -70,15 +70,14 @@ type TxConfig struct {
 // Rate is "N per window".
 type Rate = ratelimit.Rate
 
-// LimitsConfig are the three rate limits, and where they are counted: in this process, or in
-// the Redis at RedisURL so that they hold across every replica sharing it.
+// LimitsConfig are the relayer's rate limits, and where they are counted (ratelimit.Store).
 type LimitsConfig struct {
-	PerIP, PerRecipient, Total Rate
-	StatusPerIP                Rate   // GET /reveal/{nullifier}, per client IP: a poll, its own limit
-	QuotePerIP                 Rate   // POST /quote, per client IP
-	PerSponsor                 Rate   // POST /reveal and GET /sponsor with a sponsor's key, per sponsor (instead of per IP)
-	IPv6Prefix                 int    // leading bits of an IPv6 address that are one client
-	RedisURL                   string // never logged: it may carry a password
+	ratelimit.ClientLimit      // POST /reveal, per client IP
+	ratelimit.Store            // the Redis the replicas share: limits, claims, the keys' leases
+	PerRecipient, Total   Rate // POST /reveal
+	StatusPerIP           Rate // GET /reveal/{nullifier}, per client IP: a poll, its own limit
+	QuotePerIP            Rate // POST /quote, per client IP
+	PerSponsor            Rate // POST /reveal and GET /sponsor with a sponsor's key, per sponsor (instead of per IP)
 	// ClaimTTL is how long a nullifier's claim lasts in Redis, unrefreshed, before its
 	// transaction is recorded (its replica refreshes it while the reveal waits).
 	ClaimTTL time.Duration
@@ -109,14 +108,13 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 			Config:         txmgr.LoadConfig(e),
 		},
 		Limits: LimitsConfig{
-			PerIP:        ratelimit.FromEnv(e, "RATE_LIMIT_PER_IP", "5/1m"),
+			ClientLimit:  ratelimit.ClientLimitFromEnv(e, "5/1m"),
+			Store:        ratelimit.StoreFromEnv(e),
 			PerRecipient: ratelimit.FromEnv(e, "RATE_LIMIT_PER_RECIPIENT", "10/1h"),
 			Total:        ratelimit.FromEnv(e, "RATE_LIMIT_TOTAL", "60/1m"),
 			StatusPerIP:  ratelimit.FromEnv(e, "RATE_LIMIT_STATUS_PER_IP", "120/1m"),
 			QuotePerIP:   ratelimit.FromEnv(e, "RATE_LIMIT_QUOTE_PER_IP", "60/1m"),
 			PerSponsor:   ratelimit.FromEnv(e, "RATE_LIMIT_PER_SPONSOR", "60/1m"),
-			IPv6Prefix:   ratelimit.IPv6PrefixFromEnv(e),
-			RedisURL:     e.String("REDIS_URL", ""),
 			ClaimTTL:     e.Duration("NULLIFIER_CLAIM_TTL", time.Minute),
 		},
 		VerificationKeyFile: e.String("VERIFICATION_KEY_FILE", ""),
@@ -132,7 +130,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 
 // Validate checks the whole configuration and joins every problem.
 func (c Config) Validate() error {
-	errs := []error{c.Chain.Validate(), c.Fees.Validate()}
+	errs := []error{c.Chain.Validate(), c.Fees.Validate(), c.Limits.Store.Validate()}
 	switch {
 	case c.Operator.Key == nil && len(c.Operator.Keys) == 0:
 		errs = append(errs, errors.New("OPERATOR_PRIVATE_KEY (or OPERATOR_PRIVATE_KEY_FILE, or OPERATOR_KEYSTORE_FILE) is required, or OPERATOR_PRIVATE_KEYS_FILE (or OPERATOR_KEYSTORE_DIR) for replicas"))
@@ -154,11 +152,6 @@ func (c Config) Validate() error {
 	}
 	if c.Tx.ReplaceAfter >= c.Tx.ReceiptTimeout {
 		errs = append(errs, errors.New("REPLACE_AFTER must be shorter than RECEIPT_TIMEOUT"))
-	}
-	if c.Limits.RedisURL != "" {
-		if _, err := ratelimit.Dial(c.Limits.RedisURL); err != nil {
-			errs = append(errs, errors.New("REDIS_URL is not a redis:// or rediss:// URL"))
-		}
 	}
 	if err := sqldb.Check(c.DatabaseURL); err != nil {
 		errs = append(errs, err)

@@ -104,3 +104,20 @@ func TestDecisionTellsRemainingAndReset(t *testing.T) {
 		now = now.Add(10 * time.Second)
 	}
 }
+
+// REDIS_URL: empty counts in the process; a redis:// or rediss:// URL is taken; anything else
+// is refused without its value, which may hold a password.
+func TestStoreFromEnv(t *testing.T) {
+	t.Parallel()
+	for url, ok := range map[string]bool{"": true, "redis://:pw@127.0.0.1:6379/0": true, "rediss://h:6380": true, "http://:s3cret@h": false, "h:6379": false} {
+		e := config.NewEnv(func(k string) string { return map[string]string{"REDIS_URL": url}[k] })
+		s := StoreFromEnv(e)
+		err := s.Validate()
+		if s.RedisURL != url || (err == nil) != ok {
+			t.Errorf("%q: store %q, %v", url, s.RedisURL, err)
+		}
+		if err != nil && (strings.Contains(err.Error(), "s3cret") || !strings.Contains(err.Error(), "REDIS_URL")) {
+			t.Errorf("%q: %v", url, err)
+		}
+	}
+}

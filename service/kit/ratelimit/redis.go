@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/redis/go-redis/v9/maintnotifications"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/seed018cc74c/vaultd/service/kit/config"
 	"github.com/seed018cc74c/vaultd/service/kit/tracing"
 )
 
@@ -137,4 +139,24 @@ func (l *Redis) Count(ctx context.Context, key string) (int, error) {
 // hold a client's HMAC-ed address).
 func Trace(client *redis.Client, tp trace.TracerProvider) error {
 	return redisotel.InstrumentTracing(client, redisotel.WithTracerProvider(tracing.ChildrenOnly(tp)), redisotel.WithDBStatement(false))
+}
+
+// Store is where the limits count: in this process when RedisURL is empty, or in the Redis at
+// RedisURL so that they hold across every replica sharing it.
+type Store struct {
+	RedisURL string // never logged: it may carry a password
+}
+
+// StoreFromEnv reads REDIS_URL.
+func StoreFromEnv(e *config.Env) Store { return Store{RedisURL: e.String("REDIS_URL", "")} }
+
+// Validate reports a REDIS_URL that is no redis:// or rediss:// URL, without its value.
+func (s Store) Validate() error {
+	if s.RedisURL == "" {
+		return nil
+	}
+	if _, err := redis.ParseURL(s.RedisURL); err != nil {
+		return errors.New("REDIS_URL is not a redis:// or rediss:// URL")
+	}
+	return nil
 }
