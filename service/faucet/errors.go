@@ -4,12 +4,7 @@ import (
 	"errors"
 	"time"
 
-	"go.opentelemetry.io/otel/trace"
-
 	"github.com/seed018cc74c/vaultd/service/edge"
-	"github.com/seed018cc74c/vaultd/service/kit/gate"
-	"github.com/seed018cc74c/vaultd/service/kit/pause"
-	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 	"github.com/seed018cc74c/vaultd/service/kit/tracing"
 )
 
@@ -92,57 +87,24 @@ var faucetFaults = map[Reason]bool{
 	PowBusy: true, GateUnavailable: true, CaptchaUnavailable: true,
 }
 
-// refusal is an error as the faucet names it: its code, the message the caller is told, and
-// whether it is a fault of the faucet (or of what it depends on) rather than the claimant's.
-type refusal struct {
-	code, message string
-	fault         bool
-}
-
 // named is err as a claim's spans and its outcome metric name it: a *ClaimError by its reason's
 // code, a claim that exists as ALREADY_CLAIMED; the refusals the faucet shares with the relayer
-// (the balance gate, an operator's pause, the rate limits) by their shared codes; anything else is
-// a fault, INTERNAL. The answer's status and Retry-After are answers.go's (answer), which names
+// (the balance gate, an operator's pause, the rate limits) as paid names them; anything else is a
+// fault, INTERNAL. The answer's status and Retry-After are answers.go's (answer), which names
 // every error as this does (TestRefusalsNameTheCodeTheyAreAnsweredWith).
-func named(err error) refusal {
+func named(err error) tracing.Refusal {
+	if r, ok := paid.Named(err); ok {
+		return r
+	}
 	var (
 		ce      *ClaimError
 		already *AlreadyClaimedError
-		closed  *gate.ClosedError
-		limited *ratelimit.ExceededError
 	)
 	switch {
-	case errors.As(err, &closed):
-		switch closed.Refusal {
-		case gate.BalanceLow:
-			return refusal{CodeFaucetBalanceLow, closed.Message, true}
-		case gate.BudgetSpent:
-			return refusal{CodeSpendLimitReached, closed.Message, true}
-		case gate.BudgetUnknown:
-			return refusal{edge.CodeUnavailable, closed.Message, true}
-		}
-	case errors.Is(err, pause.ErrPaused):
-		return refusal{edge.CodePaused, err.Error(), true}
 	case errors.As(err, &already) || errors.Is(err, errExists):
-		return refusal{CodeAlreadyClaimed, err.Error(), false}
-	case errors.As(err, &ce):
-		if code := ce.Reason.Code(); code != "" {
-			return refusal{code, ce.Message, faucetFaults[ce.Reason]}
-		}
-	case errors.As(err, &limited):
-		return refusal{edge.CodeRateLimited, limited.Error(), false}
-	case errors.Is(err, ratelimit.ErrUnavailable):
-		return refusal{edge.CodeUnavailable, err.Error(), true}
+		return tracing.Refusal{Code: CodeAlreadyClaimed, Message: err.Error()}
+	case errors.As(err, &ce) && ce.Reason.Code() != "":
+		return tracing.Refusal{Code: ce.Reason.Code(), Message: ce.Message, Fault: faucetFaults[ce.Reason]}
 	}
-	return refusal{edge.CodeInternal, "internal error", true}
-}
-
-// endStep ends the span of a claim's step; err, the step's error, makes it the span that decided
-// the refusal: its code, a "refused" event, an error status for a fault.
-func endStep(span trace.Span, err error) {
-	if err != nil {
-		n := named(err)
-		tracing.Refused(span, n.code, n.message, n.fault)
-	}
-	span.End()
+	return tracing.Refusal{Code: edge.CodeInternal, Message: "internal error", Fault: true}
 }

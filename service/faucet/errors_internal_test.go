@@ -91,7 +91,7 @@ func TestRefusalsNameTheCodeTheyAreAnsweredWith(t *testing.T) {
 	}
 	for _, err := range errs {
 		e, n := answer(err), named(err)
-		if n.code != e.Code || n.message != e.Message || n.fault != (e.Status >= 500) {
+		if n.Code != e.Code || n.Message != e.Message || n.Fault != (e.Status >= 500) {
 			t.Errorf("%v: named %+v, answered %d %s %q", err, n, e.Status, e.Code, e.Message)
 		}
 	}

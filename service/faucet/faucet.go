@@ -31,6 +31,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/lease"
 	"github.com/seed018cc74c/vaultd/service/kit/pause"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
+	"github.com/seed018cc74c/vaultd/service/kit/tracing"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 )
 
@@ -158,7 +159,7 @@ func (f *Faucet) Claim(ctx context.Context, addr common.Address, proof Proof) (c
 	defer func() {
 		outcome := outcomeAccepted
 		if err != nil {
-			outcome = named(err).code
+			outcome = named(err).Code
 		}
 		f.metrics.claims.WithLabelValues(outcome).Inc()
 		span := trace.SpanFromContext(ctx)
@@ -328,7 +329,7 @@ func (f *Faucet) record(ctx context.Context, addr common.Address, amount *big.In
 // stage starts a child span of the request's; end records its outcome.
 func (f *Faucet) stage(ctx context.Context, name string) (context.Context, func(error)) {
 	ctx, span := f.tracer.Start(ctx, name)
-	return ctx, func(err error) { endStep(span, err) }
+	return ctx, func(err error) { tracing.EndStep(span, err, named) }
 }
 
 // redisPrefix is where the faucet's Redis marks that it holds the limits (service/kit/lease.Quiet).

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 
-	"go.opentelemetry.io/otel/trace"
-
 	"github.com/seed018cc74c/vaultd/service/edge"
 	"github.com/seed018cc74c/vaultd/service/kit/tracing"
 )
@@ -57,30 +55,13 @@ func refuse(reason Reason, format string, args ...any) *TokenError {
 	return &TokenError{Reason: reason, Message: fmt.Sprintf(format, args...)}
 }
 
-// refusal is an error as the registry names it: its code, the message the caller is told, and
-// whether it is a fault of the registry (or of its chain) rather than the caller's.
-type refusal struct {
-	code, message string
-	fault         bool
-}
-
 // named is err as the registry's spans name it: a *TokenError by its reason's code, anything else
 // a fault (INTERNAL). The answer's status is answers.go's (answer), which names every error as this
 // does (TestRefusalsNameTheCodeTheyAreAnsweredWith).
-func named(err error) refusal {
+func named(err error) tracing.Refusal {
 	var te *TokenError
 	if errors.As(err, &te) && te.Reason.Code() != "" {
-		return refusal{te.Reason.Code(), te.Message, te.Reason == ChainUnavailable}
+		return tracing.Refusal{Code: te.Reason.Code(), Message: te.Message, Fault: te.Reason == ChainUnavailable}
 	}
-	return refusal{edge.CodeInternal, "internal error", true}
-}
-
-// endStep ends the span of a step of a request; err, the step's error, makes it the span that
-// decided the refusal: its code, a "refused" event, an error status for a fault.
-func endStep(span trace.Span, err error) {
-	if err != nil {
-		n := named(err)
-		tracing.Refused(span, n.code, n.message, n.fault)
-	}
-	span.End()
+	return tracing.Refusal{Code: edge.CodeInternal, Message: "internal error", Fault: true}
 }

@@ -28,6 +28,7 @@ import (
 
 	"github.com/seed018cc74c/vaultd/gen/registryapi"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
+	"github.com/seed018cc74c/vaultd/service/kit/tracing"
 	"github.com/seed018cc74c/vaultd/service/vault/tokenid"
 )
 
@@ -199,7 +200,7 @@ func (r *Registry) Upsert(ctx context.Context, in registryapi.TokenInput) (regis
 	}
 	mctx, span := r.tracer.Start(ctx, "metadata") // the token's name, symbol and decimals, from the chain
 	md, err := readMetadata(mctx, r.chain, addr)
-	endStep(span, err)
+	tracing.EndStep(span, err, named)
 	if err != nil {
 		return registryapi.Token{}, false, err
 	}
@@ -209,7 +210,7 @@ func (r *Registry) Upsert(ctx context.Context, in registryapi.TokenInput) (regis
 	}
 
 	ctx, span = r.tracer.Start(ctx, "store") // the icon, then the entry
-	defer func() { endStep(span, err) }()
+	defer func() { tracing.EndStep(span, err, named) }()
 	var iconFile string
 	if icon != nil && icon.Data != nil { // content-addressed: stored before the entry names it
 		if iconFile, err = r.store.saveIcon(ctx, addr, icon.Data); err != nil {

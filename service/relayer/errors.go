@@ -5,13 +5,8 @@ import (
 	"fmt"
 	"time"
 
-	"go.opentelemetry.io/otel/trace"
-
 	"github.com/seed018cc74c/vaultd/service/edge"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
-	"github.com/seed018cc74c/vaultd/service/kit/gate"
-	"github.com/seed018cc74c/vaultd/service/kit/pause"
-	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 	"github.com/seed018cc74c/vaultd/service/kit/tracing"
 )
 
@@ -144,54 +139,18 @@ var relayerFaults = map[Reason]bool{
 // which name the operator's minimum.
 const outOfFunds = "the relayer is out of funds for now, try again later"
 
-// refusal is an error as the relayer names it: its code, the message the caller is told, and
-// whether it is a fault of the relayer (or of what it depends on) rather than the caller's.
-type refusal struct {
-	code, message string
-	fault         bool
-}
-
 // named is err as a reveal's spans and its outcome metric name it: a *RevealError by its reason's
 // code; the refusals the relayer shares with the faucet (the balance gate, an operator's pause,
-// the rate limits) by their shared codes; anything else is a fault, INTERNAL. The answer's
-// status, Retry-After and transaction hash are answers.go's (answer), which names every error as
-// this does (TestRefusalsNameTheCodeTheyAreAnsweredWith).
-func named(err error) refusal {
-	var (
-		re      *RevealError
-		closed  *gate.ClosedError
-		limited *ratelimit.ExceededError
-	)
-	switch {
-	case errors.As(err, &closed):
-		switch closed.Refusal {
-		case gate.BalanceLow:
-			return refusal{CodeOperatorBalanceLow, outOfFunds, true}
-		case gate.BudgetSpent:
-			return refusal{CodeSpendLimitReached, closed.Message, true}
-		case gate.BudgetUnknown:
-			return refusal{edge.CodeUnavailable, closed.Message, true}
-		}
-	case errors.Is(err, pause.ErrPaused):
-		return refusal{edge.CodePaused, err.Error(), true}
-	case errors.As(err, &re):
-		if code := re.Reason.Code(); code != "" {
-			return refusal{code, re.Message, relayerFaults[re.Reason]}
-		}
-	case errors.As(err, &limited):
-		return refusal{edge.CodeRateLimited, limited.Error(), false}
-	case errors.Is(err, ratelimit.ErrUnavailable):
-		return refusal{edge.CodeUnavailable, err.Error(), true}
+// the rate limits) as paid names them; anything else is a fault, INTERNAL. The answer's status,
+// Retry-After and transaction hash are answers.go's (answer), which names every error as this
+// does (TestRefusalsNameTheCodeTheyAreAnsweredWith).
+func named(err error) tracing.Refusal {
+	if r, ok := paid.Named(err); ok {
+		return r
 	}
-	return refusal{edge.CodeInternal, "internal error", true}
-}
-
-// endStep ends the span of a reveal's step; err, the step's error, makes it the span that decided
-// the refusal: its code, a "refused" event, an error status for a fault.
-func endStep(span trace.Span, err error) {
-	if err != nil {
-		n := named(err)
-		tracing.Refused(span, n.code, n.message, n.fault)
+	var re *RevealError
+	if errors.As(err, &re) && re.Reason.Code() != "" {
+		return tracing.Refusal{Code: re.Reason.Code(), Message: re.Message, Fault: relayerFaults[re.Reason]}
 	}
-	span.End()
+	return tracing.Refusal{Code: edge.CodeInternal, Message: "internal error", Fault: true}
 }

@@ -151,7 +151,7 @@ func (r *Relayer) Reveal(ctx context.Context, read func() (RevealRequest, error)
 	defer func() {
 		outcomeCode := "SUCCESS"
 		if err != nil {
-			outcomeCode = named(err).code
+			outcomeCode = named(err).Code
 		}
 		r.metrics.reveals.WithLabelValues(outcomeCode).Inc()
 		edge.ObserveWithTrace(ctx, r.metrics.stage.WithLabelValues("total"), time.Since(start).Seconds())

@@ -8,6 +8,7 @@ import (
 
 	"github.com/seed018cc74c/vaultd/gen/contracts"
 	"github.com/seed018cc74c/vaultd/service/edge"
+	"github.com/seed018cc74c/vaultd/service/kit/tracing"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 	"github.com/seed018cc74c/vaultd/service/relayer/claims"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
@@ -162,5 +163,5 @@ func (r *Relayer) stage(ctx context.Context, name string) (context.Context, func
 // fault: a 5xx). What the step learned goes on the span of the context it returns.
 func (r *Relayer) span(ctx context.Context, name string) (context.Context, func(err error)) {
 	ctx, span := r.tracer.Start(ctx, name)
-	return ctx, func(err error) { endStep(span, err) }
+	return ctx, func(err error) { tracing.EndStep(span, err, named) }
 }

@@ -11,6 +11,8 @@ import (
 	"github.com/seed018cc74c/vaultd/service/edge"
 	"github.com/seed018cc74c/vaultd/service/kit/gate"
 	"github.com/seed018cc74c/vaultd/service/kit/pause"
+	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
+	"github.com/seed018cc74c/vaultd/service/kit/tracing"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 )
 
@@ -52,4 +54,37 @@ func (a Answers) Error(err error) (*edge.Error, bool) {
 		return &edge.Error{Status: http.StatusConflict, Code: edge.CodeNotReplaceable, Message: err.Error()}, true
 	}
 	return nil, false
+}
+
+// Named is err as a paying service's spans and outcome metric name it when it is one of the
+// refusals the relayer and the faucet share (the balance gate, an operator's pause, the rate
+// limits): by the code and message it is answered with (Error, edge.AsError), a fault when the
+// service or what it depends on failed; false otherwise.
+func (a Answers) Named(err error) (tracing.Refusal, bool) {
+	var (
+		closed  *gate.ClosedError
+		limited *ratelimit.ExceededError
+	)
+	switch {
+	case errors.As(err, &closed):
+		switch closed.Refusal {
+		case gate.BalanceLow:
+			r := tracing.Refusal{Code: a.BalanceLowCode, Message: closed.Message, Fault: true}
+			if a.BalanceLowMessage != "" {
+				r.Message = a.BalanceLowMessage
+			}
+			return r, true
+		case gate.BudgetSpent:
+			return tracing.Refusal{Code: CodeSpendLimitReached, Message: closed.Message, Fault: true}, true
+		case gate.BudgetUnknown:
+			return tracing.Refusal{Code: edge.CodeUnavailable, Message: closed.Message, Fault: true}, true
+		}
+	case errors.Is(err, pause.ErrPaused):
+		return tracing.Refusal{Code: edge.CodePaused, Message: err.Error(), Fault: true}, true
+	case errors.As(err, &limited):
+		return tracing.Refusal{Code: edge.CodeRateLimited, Message: limited.Error()}, true
+	case errors.Is(err, ratelimit.ErrUnavailable):
+		return tracing.Refusal{Code: edge.CodeUnavailable, Message: err.Error(), Fault: true}, true
+	}
+	return tracing.Refusal{}, false
 }

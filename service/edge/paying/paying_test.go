@@ -11,6 +11,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/edge/paying"
 	"github.com/seed018cc74c/vaultd/service/kit/gate"
 	"github.com/seed018cc74c/vaultd/service/kit/pause"
+	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 )
 
@@ -45,5 +46,33 @@ func TestEverySharedRefusalHasItsAnswer(t *testing.T) {
 	}
 	if e, ok := answers.Error(errors.New("the service's own")); ok {
 		t.Errorf("an error of the service's own answered here: %+v", e)
+	}
+}
+
+// Spans and metrics name every shared refusal as it is answered: its code and message, a fault
+// when its answer is a 5xx. The rate limits', answered by edge.AsError, too.
+func TestEverySharedRefusalIsNamedAsItIsAnswered(t *testing.T) {
+	t.Parallel()
+	for _, answers := range []paying.Answers{{BalanceLowCode: "WALLET_LOW", BalanceLowMessage: "the wallet is low"}, {BalanceLowCode: "WALLET_LOW"}} {
+		for _, err := range []error{
+			fmt.Errorf("send: %w", &gate.ClosedError{Refusal: gate.BalanceLow, Message: "low"}),
+			&gate.ClosedError{Refusal: gate.BudgetSpent, Message: "spent"},
+			&gate.ClosedError{Refusal: gate.BudgetUnknown, Message: "unknown"},
+			fmt.Errorf("claim: %w", pause.ErrPaused),
+			ratelimit.Exceeded(ratelimit.Rate{N: 1, Window: time.Minute}, "claims per client IP", time.Second),
+			ratelimit.Unavailable(errors.New("redis down")),
+		} {
+			n, ok := answers.Named(err)
+			e, answered := answers.Error(err)
+			if !answered {
+				e = edge.AsError(err)
+			}
+			if !ok || n.Code != e.Code || n.Message != e.Message || n.Fault != (e.Status >= 500) {
+				t.Errorf("%v: named %+v (%v), answered %d %s %q", err, n, ok, e.Status, e.Code, e.Message)
+			}
+		}
+	}
+	if n, ok := (paying.Answers{}).Named(errors.New("the service's own")); ok {
+		t.Errorf("an error of the service's own named here: %+v", n)
 	}
 }

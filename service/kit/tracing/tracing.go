@@ -42,6 +42,24 @@ func (c childOnlyTracer) Start(ctx context.Context, name string, opts ...trace.S
 // INVALID_PROOF, …): on the span that decided it.
 const Code = attribute.Key("vaultd.code")
 
+// Refusal is an error as a service names it in its spans and metrics: its code, the message the
+// caller is told, and whether it is a fault of the service (or of what it depends on) rather
+// than the caller's.
+type Refusal struct {
+	Code, Message string
+	Fault         bool
+}
+
+// EndStep ends the span of a step of a request; err, the step's error, named by name, makes it
+// the span that decided the refusal (Refused).
+func EndStep(span trace.Span, err error, name func(error) Refusal) {
+	if err != nil {
+		r := name(err)
+		Refused(span, r.Code, r.Message, r.Fault)
+	}
+	span.End()
+}
+
 // Refused marks span as the one that decided a refusal: its code, an event "refused" with the
 // reason, and, for a fault of the service (serverFault: a 5xx), an error status. A refusal of the
 // caller's request (a 4xx) is not an error of the service: its status stays unset.
