@@ -690,8 +690,7 @@ export interface components {
                 "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                /** @description Seconds until a retry may succeed. */
-                "Retry-After"?: number;
+                "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
@@ -750,7 +749,7 @@ export interface components {
                 "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                 RateLimit: components["headers"]["headers-RateLimit"];
                 "RateLimit-Policy": components["headers"]["headers-RateLimitPolicy"];
-                "WWW-Authenticate"?: "Bearer realm=\"vaultd\"";
+                "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                 [name: string]: unknown;
             };
             content: {
@@ -777,8 +776,7 @@ export interface components {
                 "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                 RateLimit: components["headers"]["headers-RateLimit"];
                 "RateLimit-Policy": components["headers"]["headers-RateLimitPolicy"];
-                /** @description Seconds until a retry may succeed. */
-                "Retry-After"?: number;
+                "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
@@ -854,6 +852,8 @@ export interface components {
          * @example "ip";q=5;w=60
          */
         RateLimitPolicy: string;
+        /** @description Seconds until a retry may succeed (a whole number, rounded up). */
+        RetryAfter: number;
         /**
          * @description On every answer of the admin routes, refusals included: what is left of this client IP's limit (`ADMIN_RATE_LIMIT_PER_IP`) and in how many seconds its oldest counted request leaves the window, as the IETF RateLimit header draft writes it, e.g. `"ip";r=4;t=30`.
          * @example "ip";r=4;t=30
@@ -864,6 +864,8 @@ export interface components {
          * @example "ip";q=5;w=60
          */
         "headers-RateLimitPolicy": string;
+        /** @description The scheme the admin key goes in: `Authorization: Bearer <ADMIN_API_KEY>`. */
+        WWWAuthenticate: "Bearer realm=\"vaultd\"";
     };
     pathItems: never;
 }
@@ -952,7 +954,7 @@ export interface operations {
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "Retry-After"?: number;
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {

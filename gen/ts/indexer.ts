@@ -266,8 +266,7 @@ export interface components {
                 "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                /** @description Seconds until a retry may succeed. */
-                "Retry-After"?: number;
+                "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
@@ -311,6 +310,8 @@ export interface components {
          * @example "ip";q=5;w=60
          */
         RateLimitPolicy: string;
+        /** @description Seconds until a retry may succeed (a whole number, rounded up). */
+        RetryAfter: number;
     };
     pathItems: never;
 }
@@ -460,8 +461,7 @@ export interface operations {
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    /** @description Seconds until a retry may succeed. */
-                    "Retry-After"?: number;
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {

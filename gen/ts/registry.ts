@@ -515,8 +515,7 @@ export interface components {
                 "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                /** @description Seconds until a retry may succeed. */
-                "Retry-After"?: number;
+                "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
@@ -568,7 +567,7 @@ export interface components {
                 "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                "WWW-Authenticate"?: "Bearer realm=\"vaultd\"";
+                "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                 [name: string]: unknown;
             };
             content: {
@@ -697,6 +696,12 @@ export interface components {
          * @example "ip";q=5;w=60
          */
         RateLimitPolicy: string;
+        /** @description Seconds until a retry may succeed (a whole number, rounded up). */
+        RetryAfter: number;
+        /** @description The scheme the admin key goes in: `Authorization: Bearer <ADMIN_API_KEY>`. */
+        WWWAuthenticate: "Bearer realm=\"vaultd\"";
+        /** @description Strong validator of this exact body: send it back in `If-None-Match`. */
+        ETag: string;
     };
     pathItems: never;
 }
@@ -724,8 +729,7 @@ export interface operations {
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    /** @description Strong validator of this exact body. */
-                    ETag?: string;
+                    ETag: components["headers"]["ETag"];
                     /** @description `public, max-age=15` for the public list; `private, no-store` with includeDisabled. */
                     "Cache-Control"?: "public, max-age=15" | "private, no-store";
                     [name: string]: unknown;
@@ -741,7 +745,7 @@ export interface operations {
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    ETag?: string;
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -970,8 +974,7 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    /** @description Strong validator of this exact body. */
-                    ETag?: string;
+                    ETag: components["headers"]["ETag"];
                     /** @description `public, max-age=15`. */
                     "Cache-Control"?: "public, max-age=15";
                     [name: string]: unknown;
@@ -987,7 +990,7 @@ export interface operations {
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    ETag?: string;
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content?: never;

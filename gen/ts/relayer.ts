@@ -1031,7 +1031,7 @@ export interface components {
                 "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                "WWW-Authenticate"?: "Bearer realm=\"vaultd\"";
+                "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                 [name: string]: unknown;
             };
             content: {
@@ -1129,8 +1129,7 @@ export interface components {
                 "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                /** @description Seconds until a retry may succeed. */
-                "Retry-After"?: number;
+                "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
@@ -1189,7 +1188,7 @@ export interface components {
                 "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                 RateLimit: components["headers"]["headers-RateLimit"];
                 "RateLimit-Policy": components["headers"]["headers-RateLimitPolicy"];
-                "WWW-Authenticate"?: "Bearer realm=\"vaultd\"";
+                "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                 [name: string]: unknown;
             };
             content: {
@@ -1216,8 +1215,7 @@ export interface components {
                 "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                 RateLimit: components["headers"]["headers-RateLimit"];
                 "RateLimit-Policy": components["headers"]["headers-RateLimitPolicy"];
-                /** @description Seconds until a retry may succeed. */
-                "Retry-After"?: number;
+                "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
@@ -1296,6 +1294,10 @@ export interface components {
          * @example "ip";q=5;w=60
          */
         RateLimitPolicy: string;
+        /** @description Seconds until a retry may succeed (a whole number, rounded up). */
+        RetryAfter: number;
+        /** @description The scheme the admin key goes in: `Authorization: Bearer <ADMIN_API_KEY>`. */
+        WWWAuthenticate: "Bearer realm=\"vaultd\"";
         /**
          * @description On every answer of the admin routes, refusals included: what is left of this client IP's limit (`ADMIN_RATE_LIMIT_PER_IP`) and in how many seconds its oldest counted request leaves the window, as the IETF RateLimit header draft writes it, e.g. `"ip";r=4;t=30`.
          * @example "ip";r=4;t=30
@@ -1477,7 +1479,7 @@ export interface operations {
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "Retry-After"?: number;
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
