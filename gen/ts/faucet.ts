@@ -4,23 +4,6 @@
  */
 
 export interface paths {
-    "/api/faucet/claim": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Claim test native tokens for an address */
-        post: operations["claim"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/faucet/challenge": {
         parameters: {
             query?: never;
@@ -32,6 +15,23 @@ export interface paths {
         get: operations["getChallenge"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/faucet/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Claim test native tokens for an address */
+        post: operations["claim"];
         delete?: never;
         options?: never;
         head?: never;
@@ -55,7 +55,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/admin/fleet": {
+    "/health": {
         parameters: {
             query?: never;
             header?: never;
@@ -63,169 +63,11 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Every replica's wallet and its transactions in flight
-         * @description The fleet as the replicas sharing this service's database (`DATABASE_URL`) wrote it: each
-         *     replica's name (`REPLICA_NAME`), the wallet it pays from and since when (written when it
-         *     starts paying from it; a wallet another replica took over is listed under that one
-         *     only), whether it is paused, and that wallet's transactions in flight from the shared
-         *     record (newest nonce first, at most 100). Any replica answers for all of them; a
-         *     replica's own `/admin/*` (its `ADMIN_ADDR`) pauses, resumes, replaces or cancels. A
-         *     replica that stopped stays listed until another takes its wallet over.
+         * Service health
+         * @description `healthy`, or `degraded` while the faucet balance is under the minimum or the chain is
+         *     unreachable. Never shows the faucet key.
          */
-        get: operations["getFleet"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/admin/pause": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Pause this replica
-         * @description This replica stops taking new work (the relayer's reveals, the faucet's claims): `POST
-         *     /reveal` or `POST /api/faucet/claim` answers `503 PAUSED` with `Retry-After`, and `/ready`
-         *     answers `503 PAUSED`, so a load balancer drains it; what was already sent finishes. The pause is stored in the service's database under the replica's
-         *     name (`REPLICA_NAME`, the host name by default), so it survives a restart; the gauge
-         *     `vaultd_relayer_paused` (`vaultd_faucet_paused`) is 1 meanwhile, and each transition is one log line. Other
-         *     replicas are not paused. Pausing a paused replica changes nothing.
-         */
-        post: operations["pause"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/admin/resume": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Resume this replica
-         * @description This replica takes reveals (claims) again (and `/ready` answers `200` once nothing else keeps it
-         *     out). Resuming a replica that is not paused changes nothing.
-         */
-        post: operations["resume"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/admin/transactions": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * What the wallet signed
-         * @description The transactions this replica's wallet signed, newest nonce first, from the record written before
-         *     each version is sent (kept 7 days once settled): nonce, every version's hash (the newest
-         *     with its fees), what it pays for (`reveal 0x…` (its nullifier), `claim 0x…` (the address paid)), state (`pending`: in flight; `mined`;
-         *     `failed`: mined and reverted, or never to be mined), the version mined and its block,
-         *     and when the record last changed. Transactions that carry nothing (a nonce's filler)
-         *     are not recorded. Page with `limit` (50, at most 100) and `cursor` (the previous page's
-         *     `nextCursor`).
-         */
-        get: operations["getTransactions"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/admin/transactions/{nonce}/cancel": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Cancel a transaction in flight
-         * @description This replica's transaction in flight at `nonce` is replaced, at once (its next round,
-         *     within the receipt poll), by a transfer of nothing from the wallet to itself, its fees
-         *     bumped as any replacement's (and every later replacement is such a transfer). If the cancel is mined and `DISPLACED_AFTER_BLOCKS` deep, the work it carried ends: a
-         *     reveal answers `503 TX_CANCELLED` (nothing was revealed; `GET /reveal/{nullifier}` says
-         *     `unknown`) and may be sent again; a claim ends `failed` ("cancelled"), and the address may
-         *     claim again. If a version of the transaction it replaces is mined first, or instead after
-         *     a reorg drops the cancel, the reveal or claim ends as usual. The nonce is used either way, so the nonces after
-         *     it are not left stuck. A transaction whose newest version is at `MAX_FEE_PER_GAS`
-         *     cannot be replaced, nor then cancelled: `409 NOT_REPLACEABLE`, as while a cancel of it is
-         *     mined but not yet `DISPLACED_AFTER_BLOCKS` deep. `404` when nothing of this replica's is
-         *     in flight at `nonce`.
-         */
-        post: operations["cancelTransaction"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/admin/transactions/{nonce}/replace": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Replace a transaction in flight now, with higher fees
-         * @description The "speed up" of a stuck transaction: this replica's transaction in flight at `nonce`
-         *     is replaced at once (its next round, within the receipt poll) instead of after
-         *     `REPLACE_AFTER`: a new version at the same nonce, its fees bumped (within
-         *     `MAX_FEE_PER_GAS`), recorded before it is sent and followed with the versions before it,
-         *     so the reveal or claim it carries gets the outcome of whichever is mined. `404` when this replica
-         *     has nothing in flight at `nonce` (mined already, or another replica's wallet); `409 NOT_REPLACEABLE` when its
-         *     newest version is at `MAX_FEE_PER_GAS` already (or a cancel of it is mined); `409
-         *     WALLET_MISMATCH` when `wallet` is not its own.
-         */
-        post: operations["replaceTransaction"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/admin/wallet": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The wallet this replica pays from, for its operator
-         * @description Its balance (as last read), the worst-case cost reserved by transactions in flight, the
-         *     minimum balance and whether the balance gate is open, the spend limit with what was spent
-         *     in its window (reservations included), the time until the wallet is empty at the rate it
-         *     was spent over the last hour, and its nonces: mined and pending as the node says (two
-         *     calls; absent when it does not answer) and the next this replica sends. Amounts in wei.
-         */
-        get: operations["getWallet"];
+        get: operations["getHealth"];
         put?: never;
         post?: never;
         delete?: never;
@@ -256,55 +98,217 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/health": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Service health
-         * @description `healthy`, or `degraded` while the faucet balance is under the minimum or the chain is
-         *     unreachable. Never shows the faucet key.
-         */
-        get: operations["getHealth"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description The error body of a 404. */
-        NotFoundError: {
-            /** @description What went wrong, for people. */
-            error: string;
-            /**
-             * @description Machine-readable code; one of these for this response.
-             * @enum {string}
-             */
-            code: "NOT_FOUND";
-        };
-        Ready: {
-            /** @example true */
-            ready: boolean;
-        };
         /**
          * @description A 0x-prefixed address.
          * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
          */
         Address: string;
+        /** @description The error body of a 409, with the address's claim. */
+        AlreadyClaimed: {
+            claim: components["schemas"]["Claim"];
+            /**
+             * @example ALREADY_CLAIMED
+             * @enum {string}
+             */
+            code: "ALREADY_CLAIMED";
+            error: string;
+        };
+        /** @description The error body of a 502. */
+        ChainUnavailableError: {
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "CHAIN_UNAVAILABLE";
+            /** @description What went wrong, for people. */
+            error: string;
+        };
+        Challenge: {
+            /** @description The address it is for, EIP-55 checksummed. */
+            address: string;
+            /** @enum {string} */
+            algorithm: "argon2id";
+            /** @description The token to send back with the claim (`pow.challenge`); it carries the fields below. */
+            challenge: string;
+            /** Format: date-time */
+            expiresAt: string;
+            /** Format: int32 */
+            memoryKiB: number;
+            /** Format: int32 */
+            passes: number;
+            /** @description argon2id's salt: the challenge's id, 16 bytes as 0x-hex. */
+            salt: string;
+            /**
+             * Format: int64
+             * @description The expected number of hashes a solution takes (the target is 2^64 / work on the hash's first 8 bytes, big-endian).
+             */
+            work: number;
+        };
+        Claim: {
+            /**
+             * @description The address, EIP-55 checksummed.
+             * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+             */
+            address: string;
+            /**
+             * @description What the claim sends, in wei (decimal).
+             * @example 100000000000000000000
+             */
+            amount?: string;
+            /**
+             * Format: int64
+             * @description The block that holds the transfer, once `confirmed`.
+             */
+            blockNumber?: number;
+            /**
+             * Format: date-time
+             * @description When the claim was recorded.
+             */
+            createdAt?: string;
+            /** @description Why the claim `failed`. */
+            reason?: string;
+            /** @enum {string} */
+            status: "none" | "pending" | "confirmed" | "failed";
+            /**
+             * @description The claim's transaction (its newest version, if it was replaced with higher fees).
+             * @example 0x5f2c9e3ab1b2c7f0d1e4a5b6c7d8e9f00112233445566778899aabbccddeeff0
+             */
+            txHash?: string;
+            /**
+             * Format: date-time
+             * @description When the claim last changed.
+             */
+            updatedAt?: string;
+        };
+        /** @description The error body of a 403: the claim's proof of work, or an optional gate. */
+        ClaimForbiddenError: {
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "POW_REQUIRED" | "POW_INVALID" | "POW_EXPIRED" | "POW_USED" | "GATE_BALANCE_LOW" | "GATE_NONCE_LOW" | "CAPTCHA_REQUIRED" | "CAPTCHA_INVALID";
+            /** @description What went wrong, for people. */
+            error: string;
+        };
+        /** @description The error body of a 422 of POST /api/faucet/claim. */
+        ClaimRejectedError: {
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "CLAIM_REJECTED";
+            /** @description What went wrong, for people. */
+            error: string;
+        };
         ClaimRequest: {
             address: components["schemas"]["Address"];
-            pow?: components["schemas"]["PowSolution"];
             /** @description The token of the captcha the page solved (Cloudflare Turnstile, hCaptcha, or any provider with their verify endpoint), when the faucet asks for one (`CAPTCHA_VERIFY_URL`); the faucet has the provider verify it once. */
             captcha?: string;
+            pow?: components["schemas"]["PowSolution"];
+        };
+        /** @description The error body of a 503 of POST /api/faucet/claim. */
+        ClaimUnavailableError: {
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "FAUCET_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "UNAVAILABLE" | "PAUSED";
+            /** @description What went wrong, for people. */
+            error: string;
+        };
+        /** @description The body of every error response. */
+        Error: {
+            /**
+             * @description Machine-readable code; match on this.
+             * @example ALREADY_CLAIMED
+             * @enum {string}
+             */
+            code: "INVALID_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "CHAIN_UNAVAILABLE" | "UNAVAILABLE" | "INTERNAL" | "ALREADY_CLAIMED" | "CLAIM_REJECTED" | "FAUCET_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "PAUSED" | "NOT_REPLACEABLE" | "WALLET_MISMATCH" | "POW_REQUIRED" | "POW_INVALID" | "POW_EXPIRED" | "POW_USED" | "GATE_BALANCE_LOW" | "GATE_NONCE_LOW" | "CAPTCHA_REQUIRED" | "CAPTCHA_INVALID";
+            /** @description What went wrong, for people. */
+            error: string;
+        };
+        Health: {
+            /** @description What a claim made now sends, in wei (decimal): FAUCET_AMOUNT, or less once half the window's FAUCET_SPEND_LIMIT is spent (down to FAUCET_MIN_AMOUNT), so the faucet slows rather than stops. */
+            amount: string;
+            /** @description The faucet balance in wei (decimal), as last read. */
+            balance: string;
+            /** Format: int64 */
+            chainId: number;
+            /** @description The faucet wallet's address. */
+            faucet: string;
+            /**
+             * Format: int32
+             * @description Transactions sent and not yet mined.
+             */
+            inFlight: number;
+            /**
+             * Format: int64
+             * @description The nonce the next transaction will use.
+             */
+            nextNonce: number;
+            /** @enum {string} */
+            status: "healthy" | "degraded";
+            /** @description MIN_FAUCET_BALANCE in wei (decimal). */
+            threshold: string;
+            /**
+             * Format: int64
+             * @description Seconds since the service started.
+             */
+            uptime: number;
+        };
+        /** @description The error body of a 500. */
+        InternalError: {
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "INTERNAL";
+            /** @description What went wrong, for people. */
+            error: string;
+        };
+        /** @description The error body of a 400. */
+        InvalidRequestError: {
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "INVALID_REQUEST";
+            /** @description What went wrong, for people. */
+            error: string;
+        };
+        /** @description The error body of a 404. */
+        NotFoundError: {
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "NOT_FOUND";
+            /** @description What went wrong, for people. */
+            error: string;
+        };
+        /** @description The body of a 503 of GET /ready. */
+        NotReadyError: {
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "FAUCET_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "CHAIN_UNAVAILABLE" | "PAUSED";
+            /** @description What went wrong, for people. */
+            error: string;
+        };
+        /** @description The error body of a 413. */
+        PayloadTooLargeError: {
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "PAYLOAD_TOO_LARGE";
+            /** @description What went wrong, for people. */
+            error: string;
         };
         /** @description The solution of a challenge (`GET /api/faucet/challenge`) for the claim's address. */
         PowSolution: {
@@ -316,400 +320,29 @@ export interface components {
              */
             nonce: number;
         };
-        Challenge: {
-            /** @description The token to send back with the claim (`pow.challenge`); it carries the fields below. */
-            challenge: string;
-            /** @description The address it is for, EIP-55 checksummed. */
-            address: string;
-            /** @description argon2id's salt: the challenge's id, 16 bytes as 0x-hex. */
-            salt: string;
-            /** @enum {string} */
-            algorithm: "argon2id";
-            /**
-             * Format: int64
-             * @description The expected number of hashes a solution takes (the target is 2^64 / work on the hash's first 8 bytes, big-endian).
-             */
-            work: number;
-            /** Format: int32 */
-            memoryKiB: number;
-            /** Format: int32 */
-            passes: number;
-            /** Format: date-time */
-            expiresAt: string;
-        };
-        Claim: {
-            /**
-             * @description The address, EIP-55 checksummed.
-             * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
-             */
-            address: string;
-            /** @enum {string} */
-            status: "none" | "pending" | "confirmed" | "failed";
-            /**
-             * @description What the claim sends, in wei (decimal).
-             * @example 100000000000000000000
-             */
-            amount?: string;
-            /**
-             * @description The claim's transaction (its newest version, if it was replaced with higher fees).
-             * @example 0x5f2c9e3ab1b2c7f0d1e4a5b6c7d8e9f00112233445566778899aabbccddeeff0
-             */
-            txHash?: string;
-            /**
-             * Format: int64
-             * @description The block that holds the transfer, once `confirmed`.
-             */
-            blockNumber?: number;
-            /** @description Why the claim `failed`. */
-            reason?: string;
-            /**
-             * Format: date-time
-             * @description When the claim was recorded.
-             */
-            createdAt?: string;
-            /**
-             * Format: date-time
-             * @description When the claim last changed.
-             */
-            updatedAt?: string;
-        };
-        /** @description The error body of a 409, with the address's claim. */
-        AlreadyClaimed: {
-            error: string;
-            /**
-             * @example ALREADY_CLAIMED
-             * @enum {string}
-             */
-            code: "ALREADY_CLAIMED";
-            claim: components["schemas"]["Claim"];
-        };
-        Health: {
-            /** @enum {string} */
-            status: "healthy" | "degraded";
-            /** @description The faucet wallet's address. */
-            faucet: string;
-            /** @description The faucet balance in wei (decimal), as last read. */
-            balance: string;
-            /** @description MIN_FAUCET_BALANCE in wei (decimal). */
-            threshold: string;
-            /** @description What a claim made now sends, in wei (decimal): FAUCET_AMOUNT, or less once half the window's FAUCET_SPEND_LIMIT is spent (down to FAUCET_MIN_AMOUNT), so the faucet slows rather than stops. */
-            amount: string;
-            /** Format: int64 */
-            chainId: number;
-            /**
-             * Format: int64
-             * @description The nonce the next transaction will use.
-             */
-            nextNonce: number;
-            /**
-             * Format: int32
-             * @description Transactions sent and not yet mined.
-             */
-            inFlight: number;
-            /**
-             * Format: int64
-             * @description Seconds since the service started.
-             */
-            uptime: number;
-        };
-        /** @description The body of every error response. */
-        Error: {
-            /** @description What went wrong, for people. */
-            error: string;
-            /**
-             * @description Machine-readable code; match on this.
-             * @example ALREADY_CLAIMED
-             * @enum {string}
-             */
-            code: "INVALID_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "CHAIN_UNAVAILABLE" | "UNAVAILABLE" | "INTERNAL" | "ALREADY_CLAIMED" | "CLAIM_REJECTED" | "FAUCET_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "PAUSED" | "NOT_REPLACEABLE" | "WALLET_MISMATCH" | "POW_REQUIRED" | "POW_INVALID" | "POW_EXPIRED" | "POW_USED" | "GATE_BALANCE_LOW" | "GATE_NONCE_LOW" | "CAPTCHA_REQUIRED" | "CAPTCHA_INVALID";
-        };
-        /** @description The error body of a 403: the claim's proof of work, or an optional gate. */
-        ClaimForbiddenError: {
-            /** @description What went wrong, for people. */
-            error: string;
-            /**
-             * @description Machine-readable code; one of these for this response.
-             * @enum {string}
-             */
-            code: "POW_REQUIRED" | "POW_INVALID" | "POW_EXPIRED" | "POW_USED" | "GATE_BALANCE_LOW" | "GATE_NONCE_LOW" | "CAPTCHA_REQUIRED" | "CAPTCHA_INVALID";
-        };
-        /** @description The error body of a 400. */
-        InvalidRequestError: {
-            /** @description What went wrong, for people. */
-            error: string;
-            /**
-             * @description Machine-readable code; one of these for this response.
-             * @enum {string}
-             */
-            code: "INVALID_REQUEST";
-        };
-        /** @description The error body of a 413. */
-        PayloadTooLargeError: {
-            /** @description What went wrong, for people. */
-            error: string;
-            /**
-             * @description Machine-readable code; one of these for this response.
-             * @enum {string}
-             */
-            code: "PAYLOAD_TOO_LARGE";
-        };
         /** @description The error body of a 429. */
         RateLimitedError: {
-            /** @description What went wrong, for people. */
-            error: string;
             /**
              * @description Machine-readable code; one of these for this response.
              * @enum {string}
              */
             code: "RATE_LIMITED";
-        };
-        /** @description The error body of a 502. */
-        ChainUnavailableError: {
             /** @description What went wrong, for people. */
             error: string;
-            /**
-             * @description Machine-readable code; one of these for this response.
-             * @enum {string}
-             */
-            code: "CHAIN_UNAVAILABLE";
         };
-        /** @description The error body of a 500. */
-        InternalError: {
-            /** @description What went wrong, for people. */
-            error: string;
-            /**
-             * @description Machine-readable code; one of these for this response.
-             * @enum {string}
-             */
-            code: "INTERNAL";
-        };
-        /** @description The error body of a 422 of POST /api/faucet/claim. */
-        ClaimRejectedError: {
-            /** @description What went wrong, for people. */
-            error: string;
-            /**
-             * @description Machine-readable code; one of these for this response.
-             * @enum {string}
-             */
-            code: "CLAIM_REJECTED";
-        };
-        /** @description The error body of a 503 of POST /api/faucet/claim. */
-        ClaimUnavailableError: {
-            /** @description What went wrong, for people. */
-            error: string;
-            /**
-             * @description Machine-readable code; one of these for this response.
-             * @enum {string}
-             */
-            code: "FAUCET_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "UNAVAILABLE" | "PAUSED";
-        };
-        /** @description The body of a 503 of GET /ready. */
-        NotReadyError: {
-            /** @description What went wrong, for people. */
-            error: string;
-            /**
-             * @description Machine-readable code; one of these for this response.
-             * @enum {string}
-             */
-            code: "FAUCET_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "CHAIN_UNAVAILABLE" | "PAUSED";
-        };
-        /** @description The body of every error response. */
-        "schemas-Error": {
-            /** @description What went wrong, for people. */
-            error: string;
-            /**
-             * @description Machine-readable code; match on this.
-             * @example WALLET_MISMATCH
-             * @enum {string}
-             */
-            code: "INVALID_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "CHAIN_UNAVAILABLE" | "UNAVAILABLE" | "INTERNAL" | "NOT_REPLACEABLE" | "WALLET_MISMATCH" | "OPERATOR_KEY_UNAVAILABLE";
-        };
-        /** @description An amount in wei, a decimal integer. */
-        Wei: string;
-        /** @description One signed version of a transaction, oldest first; the fees are known for the newest. */
-        TransactionVersion: {
-            hash: string;
-            maxFeePerGas?: components["schemas"]["Wei"];
-            maxPriorityFeePerGas?: components["schemas"]["Wei"];
-        };
-        Transaction: {
-            /** Format: int64 */
-            nonce: number;
-            /** @enum {string} */
-            state: "pending" | "mined" | "failed";
-            purpose: string;
-            versions: components["schemas"]["TransactionVersion"][];
-            minedHash?: string;
-            /** Format: int64 */
-            blockNumber?: number;
-            /** @description Why it failed, when known. */
-            reason?: string;
-            /** Format: date-time */
-            updatedAt: string;
-        };
-        FleetReplica: {
-            /** @description The replica's name (`REPLICA_NAME`, the host name by default). */
-            replica: string;
-            /** @description The wallet it pays from. */
-            wallet: string;
-            /**
-             * Format: date-time
-             * @description Since when it pays from the wallet (its start, or when it took the wallet over).
-             */
-            since: string;
-            paused: boolean;
-            /**
-             * Format: date-time
-             * @description When it was paused (absent when it is not).
-             */
-            pausedSince?: string;
-            /** @description The wallet's transactions in flight, newest nonce first (at most 100). */
-            transactions: components["schemas"]["Transaction"][];
-        };
-        Fleet: {
-            replicas: components["schemas"]["FleetReplica"][];
-        };
-        /** @description The error body of a 401. */
-        UnauthorizedError: {
-            /** @description What went wrong, for people. */
-            error: string;
-            /**
-             * @description Machine-readable code; one of these for this response.
-             * @enum {string}
-             */
-            code: "UNAUTHORIZED";
-        };
-        PauseState: {
-            /** @description The replica's name (`REPLICA_NAME`, the host name by default). */
-            replica: string;
-            paused: boolean;
-            /**
-             * Format: date-time
-             * @description When it was paused (absent when it is not).
-             */
-            since?: string;
-        };
-        TransactionPage: {
-            transactions: components["schemas"]["Transaction"][];
-            nextCursor?: string;
-        };
-        Replacing: {
-            /** Format: int64 */
-            nonce: number;
-            /** @description The newest version when asked, the one being replaced (by a cancel, for `/cancel`). */
-            replacing: string;
-        };
-        /** @description The error body of a 409 of a replace or a cancel. */
-        ReplaceRefusedError: {
-            /** @description What went wrong, for people (a wallet mismatch names this replica's wallet). */
-            error: string;
-            /**
-             * @description Machine-readable code; one of these for this response.
-             * @enum {string}
-             */
-            code: "NOT_REPLACEABLE" | "WALLET_MISMATCH";
-        };
-        /** @description Where the wallet's nonces stand; mined and pending as the node says (absent when it did not answer), next the one the service sends at next. */
-        WalletNonce: {
-            /** Format: int64 */
-            mined?: number;
-            /** Format: int64 */
-            pending?: number;
-            /** Format: int64 */
-            next: number;
-        };
-        Wallet: {
-            address: string;
-            balance?: components["schemas"]["Wei"];
-            reserved: components["schemas"]["Wei"];
-            minBalance: components["schemas"]["Wei"];
-            /** @description False while balance − reserved is under the minimum (new work answers 503). */
-            gateOpen: boolean;
-            spendLimit?: components["schemas"]["Wei"];
-            /** Format: int64 */
-            spendWindowSeconds?: number;
-            spent?: components["schemas"]["Wei"];
-            /**
-             * Format: int64
-             * @description Absent while nothing was spent in the last hour.
-             */
-            timeToEmptySeconds?: number;
-            nonce: components["schemas"]["WalletNonce"];
+        Ready: {
+            /** @example true */
+            ready: boolean;
         };
     };
     responses: {
-        /** @description Any other error, e.g. 404 NOT_FOUND (no such route), 405 METHOD_NOT_ALLOWED, 415 UNSUPPORTED_MEDIA_TYPE: every error response has this body, and `code` is one of these. */
-        OtherError: {
-            headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description `INVALID_REQUEST`: the request is malformed (not an address, the zero address, a bad checksum); the message names the field. */
-        InvalidRequest: {
-            headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "error": "address is the zero address",
-                 *       "code": "INVALID_REQUEST"
-                 *     }
-                 */
-                "application/json": components["schemas"]["InvalidRequestError"];
-            };
-        };
-        /** @description The body is larger than allowed. */
-        PayloadTooLarge: {
-            headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["PayloadTooLargeError"];
-            };
-        };
-        /** @description A rate limit is exceeded; the message names it. */
-        RateLimited: {
-            headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                "Retry-After": components["headers"]["RetryAfter"];
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "error": "rate limit exceeded: 5 per hour claims per client IP",
-                 *       "code": "RATE_LIMITED"
-                 *     }
-                 */
-                "application/json": components["schemas"]["RateLimitedError"];
-            };
-        };
         /** @description The chain's RPC did not answer, timed out, answered garbage, or refused the transaction. Nothing was recorded. */
         ChainUnavailable: {
             headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
                 "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -719,127 +352,85 @@ export interface components {
         /** @description An unexpected fault (the claim store failed); nothing was sent. */
         Internal: {
             headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
                 "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["InternalError"];
             };
         };
-        /** @description Any other error, e.g. 404 NOT_FOUND (no such route), 405 METHOD_NOT_ALLOWED, 415 UNSUPPORTED_MEDIA_TYPE: every error response has this body, and `code` is one of these. */
-        "responses-OtherError": {
+        /** @description `INVALID_REQUEST`: the request is malformed (not an address, the zero address, a bad checksum); the message names the field. */
+        InvalidRequest: {
             headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
                 "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                RateLimit: components["headers"]["headers-RateLimit"];
-                "RateLimit-Policy": components["headers"]["headers-RateLimitPolicy"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["schemas-Error"];
-            };
-        };
-        /** @description The admin key is missing or wrong. */
-        Unauthorized: {
-            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "X-Request-Id": components["headers"]["XRequestId"];
-                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                RateLimit: components["headers"]["headers-RateLimit"];
-                "RateLimit-Policy": components["headers"]["headers-RateLimitPolicy"];
-                "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["UnauthorizedError"];
-            };
-        };
-        /** @description No `ADMIN_API_KEY` is set, so the admin routes do not exist. */
-        NoAdminRoutes: {
-            headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                RateLimit: components["headers"]["headers-RateLimit"];
-                "RateLimit-Policy": components["headers"]["headers-RateLimitPolicy"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["NotFoundError"];
-            };
-        };
-        /** @description A rate limit is exceeded; the message names it. */
-        "responses-RateLimited": {
-            headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                RateLimit: components["headers"]["headers-RateLimit"];
-                "RateLimit-Policy": components["headers"]["headers-RateLimitPolicy"];
-                "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
                 /**
                  * @example {
-                 *       "error": "rate limit exceeded: 5 requests per minute per client IP",
-                 *       "code": "RATE_LIMITED"
-                 *     }
-                 */
-                "application/json": components["schemas"]["RateLimitedError"];
-            };
-        };
-        /** @description An unexpected fault. */
-        "responses-Internal": {
-            headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                RateLimit: components["headers"]["headers-RateLimit"];
-                "RateLimit-Policy": components["headers"]["headers-RateLimitPolicy"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["InternalError"];
-            };
-        };
-        /** @description The request is malformed; the message names the field. */
-        "responses-InvalidRequest": {
-            headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                RateLimit: components["headers"]["headers-RateLimit"];
-                "RateLimit-Policy": components["headers"]["headers-RateLimitPolicy"];
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "error": "query parameter \"limit\": number must be at most 100",
-                 *       "code": "INVALID_REQUEST"
+                 *       "code": "INVALID_REQUEST",
+                 *       "error": "address is the zero address"
                  *     }
                  */
                 "application/json": components["schemas"]["InvalidRequestError"];
             };
         };
-        /** @description `WALLET_MISMATCH`: the wallet named is not this replica's. `NOT_REPLACEABLE`: no replacement can take the transaction's place: its newest version is at `MAX_FEE_PER_GAS` (a node takes a replacement only with higher fees), or a cancel of it is mined and not yet `DISPLACED_AFTER_BLOCKS` deep. Nothing was done. */
-        ReplaceRefused: {
+        /** @description Any other error, e.g. 404 NOT_FOUND (no such route), 405 METHOD_NOT_ALLOWED, 415 UNSUPPORTED_MEDIA_TYPE: every error response has this body, and `code` is one of these. */
+        OtherError: {
             headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
                 "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                RateLimit: components["headers"]["headers-RateLimit"];
-                "RateLimit-Policy": components["headers"]["headers-RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ReplaceRefusedError"];
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The body is larger than allowed. */
+        PayloadTooLarge: {
+            headers: {
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PayloadTooLargeError"];
+            };
+        };
+        /** @description A rate limit is exceeded; the message names it. */
+        RateLimited: {
+            headers: {
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Retry-After": components["headers"]["RetryAfter"];
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "RATE_LIMITED",
+                 *       "error": "rate limit exceeded: 5 per hour claims per client IP"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RateLimitedError"];
             };
         };
     };
     parameters: never;
     requestBodies: never;
     headers: {
-        /** @description The request's id: the client's own X-Request-Id when valid (letters, digits, `-`, `_`, `.`, at most 64), else one the service made. Every response carries it; it is in the service's logs and traces. */
-        XRequestId: string;
         /** @description The request's `Origin`, sent back when it is one of `CORS_ORIGINS` (a browser then lets the page read the answer); absent otherwise. */
         AccessControlAllowOrigin: string;
         /**
@@ -854,23 +445,57 @@ export interface components {
         RateLimitPolicy: string;
         /** @description Seconds until a retry may succeed (a whole number, rounded up). */
         RetryAfter: number;
-        /**
-         * @description On every answer of the admin routes, refusals included: what is left of this client IP's limit (`ADMIN_RATE_LIMIT_PER_IP`) and in how many seconds its oldest counted request leaves the window, as the IETF RateLimit header draft writes it, e.g. `"ip";r=4;t=30`.
-         * @example "ip";r=4;t=30
-         */
-        "headers-RateLimit": string;
-        /**
-         * @description On every answer of the admin routes: their limit (`ADMIN_RATE_LIMIT_PER_IP`), requests per window of seconds, e.g. `"ip";q=30;w=60` (30 a minute).
-         * @example "ip";q=5;w=60
-         */
-        "headers-RateLimitPolicy": string;
-        /** @description The scheme the admin key goes in: `Authorization: Bearer <ADMIN_API_KEY>`. */
-        WWWAuthenticate: "Bearer realm=\"vaultd\"";
+        /** @description The request's id: the client's own X-Request-Id when valid (letters, digits, `-`, `_`, `.`, at most 64), else one the service made. Every response carries it; it is in the service's logs and traces. */
+        XRequestId: string;
     };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    getChallenge: {
+        parameters: {
+            query: {
+                /** @description The address that will claim, any letter case (a mixed-case address must carry a valid EIP-55 checksum). */
+                address: components["schemas"]["Address"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A challenge for the address; solve it and claim before `expiresAt`. */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    /** @description `no-store`: every challenge is new. */
+                    "Cache-Control"?: "no-store";
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Challenge"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            /** @description `NOT_FOUND`: this faucet asks no proof of work (`FAUCET_POW_WORK` is 0): claim without one. */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            default: components["responses"]["OtherError"];
+        };
+    };
     claim: {
         parameters: {
             query?: never;
@@ -887,10 +512,10 @@ export interface operations {
             /** @description The claim is recorded and its transaction accepted by the node (`status` is `pending`, `txHash` set). */
             202: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -901,17 +526,17 @@ export interface operations {
             /** @description What the faucet asks of a claimant, not given. The proof of work: `POW_REQUIRED` (the claim carries none), `POW_INVALID` (a challenge this faucet did not issue for this address, a nonce that misses its target, or a challenge checked 3 times already), `POW_EXPIRED` (the challenge expired, or its work is below half of what a challenge asks now: ask for a new one), `POW_USED` (the challenge let a claim through already). The optional gates: `GATE_BALANCE_LOW` and `GATE_NONCE_LOW` (the address holds less, or has sent fewer transactions, on the chain the faucet checks claimants on than it asks), `CAPTCHA_REQUIRED` (the claim carries no `captcha`), `CAPTCHA_INVALID` (its provider refused the token: solve a new one). Nothing was recorded. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "error": "the challenge expired: ask for a new one",
-                     *       "code": "POW_EXPIRED"
+                     *       "code": "POW_EXPIRED",
+                     *       "error": "the challenge expired: ask for a new one"
                      *     }
                      */
                     "application/json": components["schemas"]["ClaimForbiddenError"];
@@ -920,10 +545,10 @@ export interface operations {
             /** @description `ALREADY_CLAIMED`: the address has claimed before; `claim` is that claim. */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -934,10 +559,10 @@ export interface operations {
             /** @description `CLAIM_REJECTED`: a transfer to this address would revert (a contract that refuses native tokens). Nothing was recorded. */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -950,67 +575,23 @@ export interface operations {
             /** @description `FAUCET_BALANCE_LOW`: the faucet wallet needs funding; `SPEND_LIMIT_REACHED`: the faucet spent its limit for the window; `PAUSED`: an operator paused this replica (`POST /admin/pause`); `UNAVAILABLE`: another claim for the address is being recorded, the faucet is checking as many proofs of work as it can at once (for over a second), the limits' Redis cannot be trusted yet, or the captcha provider did not answer. Retry after `Retry-After` seconds. Nothing was recorded. */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "error": "the faucet is out of funds for now, try again later",
-                     *       "code": "FAUCET_BALANCE_LOW"
+                     *       "code": "FAUCET_BALANCE_LOW",
+                     *       "error": "the faucet is out of funds for now, try again later"
                      *     }
                      */
                     "application/json": components["schemas"]["ClaimUnavailableError"];
                 };
             };
-            default: components["responses"]["OtherError"];
-        };
-    };
-    getChallenge: {
-        parameters: {
-            query: {
-                /** @description The address that will claim, any letter case (a mixed-case address must carry a valid EIP-55 checksum). */
-                address: components["schemas"]["Address"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A challenge for the address; solve it and claim before `expiresAt`. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    /** @description `no-store`: every challenge is new. */
-                    "Cache-Control"?: "no-store";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Challenge"];
-                };
-            };
-            400: components["responses"]["InvalidRequest"];
-            /** @description `NOT_FOUND`: this faucet asks no proof of work (`FAUCET_POW_WORK` is 0): claim without one. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -1029,8 +610,8 @@ export interface operations {
             /** @description The address's claim; `status` is `none` when it never claimed. */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1039,295 +620,6 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             500: components["responses"]["Internal"];
-            default: components["responses"]["OtherError"];
-        };
-    };
-    getFleet: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The fleet. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    RateLimit: components["headers"]["headers-RateLimit"];
-                    "RateLimit-Policy": components["headers"]["headers-RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Fleet"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NoAdminRoutes"];
-            429: components["responses"]["responses-RateLimited"];
-            500: components["responses"]["responses-Internal"];
-            default: components["responses"]["responses-OtherError"];
-        };
-    };
-    pause: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The replica's state now. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    RateLimit: components["headers"]["headers-RateLimit"];
-                    "RateLimit-Policy": components["headers"]["headers-RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PauseState"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NoAdminRoutes"];
-            429: components["responses"]["responses-RateLimited"];
-            500: components["responses"]["responses-Internal"];
-            default: components["responses"]["responses-OtherError"];
-        };
-    };
-    resume: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The replica's state now. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    RateLimit: components["headers"]["headers-RateLimit"];
-                    "RateLimit-Policy": components["headers"]["headers-RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PauseState"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NoAdminRoutes"];
-            429: components["responses"]["responses-RateLimited"];
-            500: components["responses"]["responses-Internal"];
-            default: components["responses"]["responses-OtherError"];
-        };
-    };
-    getTransactions: {
-        parameters: {
-            query?: {
-                state?: "pending" | "mined" | "failed";
-                limit?: number;
-                cursor?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A page of transactions. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    RateLimit: components["headers"]["headers-RateLimit"];
-                    "RateLimit-Policy": components["headers"]["headers-RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TransactionPage"];
-                };
-            };
-            400: components["responses"]["responses-InvalidRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NoAdminRoutes"];
-            429: components["responses"]["responses-RateLimited"];
-            500: components["responses"]["responses-Internal"];
-            default: components["responses"]["responses-OtherError"];
-        };
-    };
-    cancelTransaction: {
-        parameters: {
-            query: {
-                /** @description The wallet whose transaction at `nonce` is meant: this replica's own (`GET /admin/wallet`, `GET /admin/fleet`). Another wallet's is refused `409 WALLET_MISMATCH`, nothing done: nonce N of another replica's wallet is another transaction. */
-                wallet: string;
-            };
-            header?: never;
-            path: {
-                /** @description The transaction's nonce. */
-                nonce: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The cancel is under way. */
-            202: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    RateLimit: components["headers"]["headers-RateLimit"];
-                    "RateLimit-Policy": components["headers"]["headers-RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Replacing"];
-                };
-            };
-            400: components["responses"]["responses-InvalidRequest"];
-            401: components["responses"]["Unauthorized"];
-            /** @description `NOT_FOUND`: nothing of this replica's is in flight at that nonce; or no `ADMIN_API_KEY` is set. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    RateLimit: components["headers"]["headers-RateLimit"];
-                    "RateLimit-Policy": components["headers"]["headers-RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            409: components["responses"]["ReplaceRefused"];
-            429: components["responses"]["responses-RateLimited"];
-            500: components["responses"]["responses-Internal"];
-            default: components["responses"]["responses-OtherError"];
-        };
-    };
-    replaceTransaction: {
-        parameters: {
-            query: {
-                /** @description The wallet whose transaction at `nonce` is meant: this replica's own (`GET /admin/wallet`, `GET /admin/fleet`). Another wallet's is refused `409 WALLET_MISMATCH`, nothing done: nonce N of another replica's wallet is another transaction. */
-                wallet: string;
-            };
-            header?: never;
-            path: {
-                /** @description The transaction's nonce (`GET /admin/wallet` shows the range in flight). */
-                nonce: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The replacement is under way. */
-            202: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    RateLimit: components["headers"]["headers-RateLimit"];
-                    "RateLimit-Policy": components["headers"]["headers-RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Replacing"];
-                };
-            };
-            400: components["responses"]["responses-InvalidRequest"];
-            401: components["responses"]["Unauthorized"];
-            /** @description `NOT_FOUND`: nothing of this replica's is in flight at that nonce; or no `ADMIN_API_KEY` is set. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    RateLimit: components["headers"]["headers-RateLimit"];
-                    "RateLimit-Policy": components["headers"]["headers-RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            409: components["responses"]["ReplaceRefused"];
-            429: components["responses"]["responses-RateLimited"];
-            500: components["responses"]["responses-Internal"];
-            default: components["responses"]["responses-OtherError"];
-        };
-    };
-    getWallet: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The wallet. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    RateLimit: components["headers"]["headers-RateLimit"];
-                    "RateLimit-Policy": components["headers"]["headers-RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Wallet"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NoAdminRoutes"];
-            429: components["responses"]["responses-RateLimited"];
-            500: components["responses"]["responses-Internal"];
-            default: components["responses"]["responses-OtherError"];
-        };
-    };
-    getReady: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Ready. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Ready"];
-                };
-            };
-            500: components["responses"]["Internal"];
-            /** @description Not ready; `code` says why. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "not ready",
-                     *       "code": "FAUCET_BALANCE_LOW"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["NotReadyError"];
-                };
-            };
             default: components["responses"]["OtherError"];
         };
     };
@@ -1343,8 +635,8 @@ export interface operations {
             /** @description The health report. */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1352,6 +644,47 @@ export interface operations {
                 };
             };
             500: components["responses"]["Internal"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    getReady: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready. */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ready"];
+                };
+            };
+            500: components["responses"]["Internal"];
+            /** @description Not ready; `code` says why. */
+            503: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FAUCET_BALANCE_LOW",
+                     *       "error": "not ready"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["NotReadyError"];
+                };
+            };
             default: components["responses"]["OtherError"];
         };
     };

@@ -47,6 +47,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Service health
+         * @description `healthy`, or `degraded` while the chain is unreachable or the indexer lags the head by more than 10 blocks beyond CONFIRMATIONS.
+         */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ready": {
         parameters: {
             query?: never;
@@ -69,94 +89,69 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/health": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Service health
-         * @description `healthy`, or `degraded` while the chain is unreachable or the indexer lags the head by more than 10 blocks beyond CONFIRMATIONS.
-         */
-        get: operations["getHealth"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description The error body of a 429. */
-        RateLimitedError: {
-            /** @description What went wrong, for people. */
-            error: string;
-            /**
-             * @description Machine-readable code; one of these for this response.
-             * @enum {string}
-             */
-            code: "RATE_LIMITED";
-        };
-        /** @description The error body of a 503 for want of capacity. */
-        UnavailableError: {
-            /** @description What went wrong, for people. */
-            error: string;
-            /**
-             * @description Machine-readable code; one of these for this response.
-             * @enum {string}
-             */
-            code: "UNAVAILABLE";
-        };
-        Ready: {
-            /** @example true */
-            ready: boolean;
-        };
-        /** @enum {string} */
-        EventName: "CommitmentInserted" | "NullifierSpent" | "Committed" | "Revealed" | "RevealFeePaid" | "TokenRegistered" | "TokenCreated";
         Block: {
+            blockHash: string;
             /** Format: int64 */
             blockNumber: number;
-            blockHash: string;
+        };
+        /** @description The error body of a 409 of GET /api/indexer. */
+        CursorReorgedError: {
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "CURSOR_REORGED";
+            /** @description What went wrong, for people. */
+            error: string;
+        };
+        /** @description The body of every error response. */
+        Error: {
+            /**
+             * @example INVALID_REQUEST
+             * @enum {string}
+             */
+            code: "INVALID_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "CHAIN_UNAVAILABLE" | "UNAVAILABLE" | "INTERNAL" | "CURSOR_REORGED";
+            error: string;
         };
         /**
          * @example {
-         *       "event": "CommitmentInserted",
-         *       "blockNumber": 42,
-         *       "blockHash": "0x6c0f3c1d7e2a9b8c5d4e3f2a1b0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c",
-         *       "transactionHash": "0x5f2c9e3ab1b2c7f0d1e4a5b6c7d8e9f00112233445566778899aabbccddeeff0",
-         *       "logIndex": 3,
          *       "address": "0x29dEEd3d79E960c46d881EDdDd24C5Dd7DF609E2",
          *       "args": {
          *         "commitment": "0x1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f809",
          *         "leafIndex": "7",
          *         "root": "0x0c41d4a3c6a4e3e0c5a6c1f0e4d1c2b3a4958677e6d5c4b3a29181706f5e4d3c"
-         *       }
+         *       },
+         *       "blockHash": "0x6c0f3c1d7e2a9b8c5d4e3f2a1b0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c",
+         *       "blockNumber": 42,
+         *       "event": "CommitmentInserted",
+         *       "logIndex": 3,
+         *       "transactionHash": "0x5f2c9e3ab1b2c7f0d1e4a5b6c7d8e9f00112233445566778899aabbccddeeff0"
          *     }
          */
         Event: {
-            event: components["schemas"]["EventName"];
-            /** Format: int64 */
-            blockNumber: number;
-            blockHash: string;
-            transactionHash: string;
-            /**
-             * Format: int32
-             * @description The log's index in its block.
-             */
-            logIndex: number;
             /** @description The contract that emitted it, EIP-55. */
             address: string;
             /** @description The decoded arguments by name; numbers as decimal strings, bytes as 0x-hex, addresses EIP-55. */
             args: {
                 [key: string]: unknown;
             };
+            blockHash: string;
+            /** Format: int64 */
+            blockNumber: number;
+            event: components["schemas"]["EventName"];
+            /**
+             * Format: int32
+             * @description The log's index in its block.
+             */
+            logIndex: number;
+            transactionHash: string;
         };
+        /** @enum {string} */
+        EventName: "CommitmentInserted" | "NullifierSpent" | "Committed" | "Revealed" | "RevealFeePaid" | "TokenRegistered" | "TokenCreated";
         EventPage: {
             events: components["schemas"]["Event"][];
             indexedTo: components["schemas"]["Block"];
@@ -164,16 +159,16 @@ export interface components {
             nextCursor?: string;
         };
         Health: {
-            /** @enum {string} */
-            status: "healthy" | "degraded";
             /** Format: int64 */
             chainId: number;
-            indexedTo: components["schemas"]["Block"];
+            /** Format: int32 */
+            confirmations: number;
             /**
              * Format: int64
              * @description The chain's head as last read.
              */
             head: number;
+            indexedTo: components["schemas"]["Block"];
             /**
              * Format: int64
              * @description head − indexedTo, in blocks.
@@ -181,123 +176,126 @@ export interface components {
             lag: number;
             /** Format: int64 */
             startBlock: number;
-            /** Format: int32 */
-            confirmations: number;
+            /** @enum {string} */
+            status: "healthy" | "degraded";
             /**
              * Format: int64
              * @description Seconds since the service started.
              */
             uptime: number;
         };
-        /** @description The body of every error response. */
-        Error: {
-            error: string;
-            /**
-             * @example INVALID_REQUEST
-             * @enum {string}
-             */
-            code: "INVALID_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "CHAIN_UNAVAILABLE" | "UNAVAILABLE" | "INTERNAL" | "CURSOR_REORGED";
-        };
-        /** @description The error body of a 400. */
-        InvalidRequestError: {
-            /** @description What went wrong, for people. */
-            error: string;
-            /**
-             * @description Machine-readable code; one of these for this response.
-             * @enum {string}
-             */
-            code: "INVALID_REQUEST";
-        };
         /** @description The error body of a 500. */
         InternalError: {
-            /** @description What went wrong, for people. */
-            error: string;
             /**
              * @description Machine-readable code; one of these for this response.
              * @enum {string}
              */
             code: "INTERNAL";
-        };
-        /** @description The error body of a 409 of GET /api/indexer. */
-        CursorReorgedError: {
             /** @description What went wrong, for people. */
             error: string;
+        };
+        /** @description The error body of a 400. */
+        InvalidRequestError: {
             /**
              * @description Machine-readable code; one of these for this response.
              * @enum {string}
              */
-            code: "CURSOR_REORGED";
+            code: "INVALID_REQUEST";
+            /** @description What went wrong, for people. */
+            error: string;
         };
         /** @description The body of a 503 of GET /ready. */
         NotReadyError: {
-            /** @description What went wrong, for people. */
-            error: string;
             /**
              * @description Machine-readable code; one of these for this response.
              * @enum {string}
              */
             code: "CHAIN_UNAVAILABLE" | "UNAVAILABLE";
+            /** @description What went wrong, for people. */
+            error: string;
+        };
+        /** @description The error body of a 429. */
+        RateLimitedError: {
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "RATE_LIMITED";
+            /** @description What went wrong, for people. */
+            error: string;
+        };
+        Ready: {
+            /** @example true */
+            ready: boolean;
+        };
+        /** @description The error body of a 503 for want of capacity. */
+        UnavailableError: {
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "UNAVAILABLE";
+            /** @description What went wrong, for people. */
+            error: string;
         };
     };
     responses: {
         /** @description An unexpected fault of the service; the cause is logged under the response's `X-Request-Id`, never sent. */
         Internal: {
             headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
                 "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
             };
             content: {
                 /**
                  * @example {
-                 *       "error": "internal error",
-                 *       "code": "INTERNAL"
+                 *       "code": "INTERNAL",
+                 *       "error": "internal error"
                  *     }
                  */
                 "application/json": components["schemas"]["InternalError"];
             };
         };
-        /** @description `RATE_LIMITED`: this client IP sent more than `RATE_LIMIT_PER_IP` requests in the window (every route counts); retry after `Retry-After` seconds. */
-        RateLimited: {
-            headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                "Retry-After": components["headers"]["RetryAfter"];
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "error": "rate limit exceeded: 600/1m requests per client IP",
-                 *       "code": "RATE_LIMITED"
-                 *     }
-                 */
-                "application/json": components["schemas"]["RateLimitedError"];
-            };
-        };
         /** @description Any other error, e.g. 404 NOT_FOUND (no such route), 405 METHOD_NOT_ALLOWED, 415 UNSUPPORTED_MEDIA_TYPE: every error response has this body, and `code` is one of these. */
         OtherError: {
             headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
                 "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description `RATE_LIMITED`: this client IP sent more than `RATE_LIMIT_PER_IP` requests in the window (every route counts); retry after `Retry-After` seconds. */
+        RateLimited: {
+            headers: {
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Retry-After": components["headers"]["RetryAfter"];
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "RATE_LIMITED",
+                 *       "error": "rate limit exceeded: 600/1m requests per client IP"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RateLimitedError"];
+            };
+        };
     };
     parameters: never;
     requestBodies: never;
     headers: {
-        /** @description The request's id: the client's own X-Request-Id when valid (letters, digits, `-`, `_`, `.`, at most 64), else one the service made. Every response carries it; it is in the service's logs and traces. */
-        XRequestId: string;
         /** @description The request's `Origin`, sent back when it is one of `CORS_ORIGINS` (a browser then lets the page read the answer); absent otherwise. */
         AccessControlAllowOrigin: string;
         /**
@@ -312,6 +310,8 @@ export interface components {
         RateLimitPolicy: string;
         /** @description Seconds until a retry may succeed (a whole number, rounded up). */
         RetryAfter: number;
+        /** @description The request's id: the client's own X-Request-Id when valid (letters, digits, `-`, `_`, `.`, at most 64), else one the service made. Every response carries it; it is in the service's logs and traces. */
+        XRequestId: string;
     };
     pathItems: never;
 }
@@ -340,10 +340,10 @@ export interface operations {
             /** @description The events, oldest first. */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -353,17 +353,17 @@ export interface operations {
             /** @description `INVALID_REQUEST`: an unknown event (the message names the known ones), a block that is not a non-negative integer, `fromBlock` after `toBlock`, a malformed cursor, or a cursor made for another event. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "error": "toBlock 5 is before fromBlock 9",
-                     *       "code": "INVALID_REQUEST"
+                     *       "code": "INVALID_REQUEST",
+                     *       "error": "toBlock 5 is before fromBlock 9"
                      *     }
                      */
                     "application/json": components["schemas"]["InvalidRequestError"];
@@ -372,10 +372,10 @@ export interface operations {
             /** @description `CURSOR_REORGED`: the event the cursor points after was removed by a reorg; start again from an earlier block. */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -386,10 +386,10 @@ export interface operations {
             /** @description An unexpected fault. */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -420,14 +420,14 @@ export interface operations {
             /** @description The stream. */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     /** @description `no-cache`: a stream is never cached. */
                     "Cache-Control"?: "no-cache";
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     /** @description `no`: tells a proxy in front (nginx) to pass each message on at once instead of buffering. */
                     "X-Accel-Buffering"?: "no";
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -442,10 +442,10 @@ export interface operations {
             /** @description `INVALID_REQUEST`: an unknown event, a bad block or cursor, or a cursor made for another event. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -457,61 +457,15 @@ export interface operations {
             /** @description `UNAVAILABLE`: the indexer serves `MAX_STREAMS` streams already; retry after `Retry-After` seconds (a client's own streams beyond `STREAMS_PER_IP` are 429 `RATE_LIMITED`). */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["UnavailableError"];
-                };
-            };
-            default: components["responses"]["OtherError"];
-        };
-    };
-    getReady: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Ready. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Ready"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            /** @description Not ready; `code` says why. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "not ready",
-                     *       "code": "UNAVAILABLE"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["NotReadyError"];
                 };
             };
             default: components["responses"]["OtherError"];
@@ -529,10 +483,10 @@ export interface operations {
             /** @description The health report. */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -541,6 +495,52 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    getReady: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready. */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ready"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            /** @description Not ready; `code` says why. */
+            503: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAVAILABLE",
+                     *       "error": "not ready"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["NotReadyError"];
+                };
+            };
             default: components["responses"]["OtherError"];
         };
     };

@@ -4,6 +4,72 @@
  */
 
 export interface paths {
+    "/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Service health
+         * @description `healthy` while the chain's RPC answers; `degraded` while it does not. Reads keep working
+         *     when degraded; writes need the chain and fail with `502 CHAIN_UNAVAILABLE`.
+         */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tokenlist.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The enabled tokens as a token list
+         * @description The enabled tokens in the [token-lists](https://tokenlists.org) format that wallets and
+         *     exchanges read (the schema the `@uniswap/token-lists` package ships), in the order of
+         *     `GET /tokens`.
+         *
+         *     * `version` follows the format's rules: **major** when a token leaves the list (removed,
+         *       disabled, or its address changed), **minor** when one joins it (added or enabled),
+         *       **patch** for any other change of what the list says (a name, symbol, icon, category,
+         *       underlying chain, the order). It is stored with the tokens, so a restart serves the
+         *       same version, and every replica serves the same list. `timestamp` is when that version
+         *       was made.
+         *     * `logoURI` is absolute (stored icons under `PUBLIC_BASE_URL`).
+         *     * A token's category is its one tag: its id is the category in lower case with every run
+         *       of other characters than letters and digits made one `_` (a longer one: its first
+         *       letters, `_` and 5 hex digits of its hash), described in the top-level `tags`.
+         *     * `extensions.tokenId` is the vault's tokenId split in two, since the format's extension
+         *       strings hold at most 42 characters: `high` and `low`, each `0x` and 32 hex digits, its
+         *       upper and lower 128 bits (tokenId = `high` followed by `low` without its `0x`).
+         *       `extensions.underlyingChain` is the token's underlying chain (at most 42 characters).
+         *     * Names are cut at 60 characters and symbols at 20, whitespace in a symbol removed (the
+         *       format's limits).
+         *
+         *     The response carries a strong `ETag`; send it back in `If-None-Match` to get
+         *     `304 Not Modified` while the list has not changed. Any web page may read it
+         *     (`Access-Control-Allow-Origin: *`): exchanges' pages fetch the lists their users add.
+         *     While no token is enabled there is no list (the format needs one token):
+         *     `404 TOKEN_LIST_EMPTY`.
+         */
+        get: operations["getTokenList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/tokens": {
         parameters: {
             query?: never;
@@ -107,271 +173,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/tokenlist.json": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The enabled tokens as a token list
-         * @description The enabled tokens in the [token-lists](https://tokenlists.org) format that wallets and
-         *     exchanges read (the schema the `@uniswap/token-lists` package ships), in the order of
-         *     `GET /tokens`.
-         *
-         *     * `version` follows the format's rules: **major** when a token leaves the list (removed,
-         *       disabled, or its address changed), **minor** when one joins it (added or enabled),
-         *       **patch** for any other change of what the list says (a name, symbol, icon, category,
-         *       underlying chain, the order). It is stored with the tokens, so a restart serves the
-         *       same version, and every replica serves the same list. `timestamp` is when that version
-         *       was made.
-         *     * `logoURI` is absolute (stored icons under `PUBLIC_BASE_URL`).
-         *     * A token's category is its one tag: its id is the category in lower case with every run
-         *       of other characters than letters and digits made one `_` (a longer one: its first
-         *       letters, `_` and 5 hex digits of its hash), described in the top-level `tags`.
-         *     * `extensions.tokenId` is the vault's tokenId split in two, since the format's extension
-         *       strings hold at most 42 characters: `high` and `low`, each `0x` and 32 hex digits, its
-         *       upper and lower 128 bits (tokenId = `high` followed by `low` without its `0x`).
-         *       `extensions.underlyingChain` is the token's underlying chain (at most 42 characters).
-         *     * Names are cut at 60 characters and symbols at 20, whitespace in a symbol removed (the
-         *       format's limits).
-         *
-         *     The response carries a strong `ETag`; send it back in `If-None-Match` to get
-         *     `304 Not Modified` while the list has not changed. Any web page may read it
-         *     (`Access-Control-Allow-Origin: *`): exchanges' pages fetch the lists their users add.
-         *     While no token is enabled there is no list (the format needs one token):
-         *     `404 TOKEN_LIST_EMPTY`.
-         */
-        get: operations["getTokenList"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/health": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Service health
-         * @description `healthy` while the chain's RPC answers; `degraded` while it does not. Reads keep working
-         *     when degraded; writes need the chain and fail with `502 CHAIN_UNAVAILABLE`.
-         */
-        get: operations["getHealth"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description The error body of a 429. */
-        RateLimitedError: {
-            /** @description What went wrong, for people. */
-            error: string;
-            /**
-             * @description Machine-readable code; one of these for this response.
-             * @enum {string}
-             */
-            code: "RATE_LIMITED";
-        };
         /**
          * @description An EVM address, 0x and 40 hex digits.
          * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
          */
         Address: string;
-        /** @description A registered token. */
-        Token: {
+        /** @description The error body of a 502. */
+        ChainUnavailableError: {
             /**
-             * @description The token contract address, EIP-55 checksummed.
-             * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
              */
-            address: string;
-            /**
-             * @description `name()` as read from the contract (bytes32 names of legacy tokens are decoded). May be empty.
-             * @example Vault Wrapped USD Coin
-             */
-            name: string;
-            /**
-             * @description `symbol()` as read from the contract; never empty.
-             * @example vUSDC
-             */
-            symbol: string;
-            /**
-             * Format: int32
-             * @description `decimals()` as read from the contract.
-             * @example 6
-             */
-            decimals: number;
-            /**
-             * @description Poseidon(address, chainId), 0x and 64 lowercase hex digits.
-             * @example 0x11f0c4d3dfd1b4b6cfc75b3a0e8d2fd04f26c3ad2ed5b8f1f5c6e5fb3c7cf4a1
-             */
-            tokenId: string;
-            /**
-             * @description URL of the icon; empty when the token has none.
-             * @example http://localhost:3009/icons/0x5fbdb2315678afecb367f032d93f642f64180aa3-1a2b3c4d.png
-             */
-            icon: string;
-            /**
-             * @description Free-form classification, e.g. stablecoin, governance, native.
-             * @example stablecoin
-             */
-            category: string;
-            /**
-             * @description Whether the web application shows the token.
-             * @example true
-             */
-            enabled: boolean;
-            /**
-             * Format: int32
-             * @description Display order; lower first.
-             * @example 10
-             */
-            sortOrder: number;
-            /**
-             * @description The chain that holds the underlying asset.
-             * @example ethereum
-             */
-            underlyingChain: string;
+            code: "CHAIN_UNAVAILABLE";
+            /** @description What went wrong, for people. */
+            error: string;
         };
-        TokenList: {
-            tokens: components["schemas"]["Token"][];
-        };
-        /** @description A token list in the token-lists format (`tokenlist.schema.json` of `@uniswap/token-lists`). */
-        TokenListDocument: {
+        /** @description The body of every error response. */
+        Error: {
             /**
-             * @description `TOKENLIST_NAME`.
-             * @example vaultd
+             * @description Machine-readable code; match on this.
+             * @example TOKEN_NOT_FOUND
+             * @enum {string}
              */
-            name: string;
+            code: "INVALID_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "CHAIN_UNAVAILABLE" | "UNAVAILABLE" | "INTERNAL" | "TOKEN_NOT_FOUND" | "NOT_A_CONTRACT" | "NOT_A_TOKEN" | "ICON_DIMENSIONS" | "TOKEN_LIST_EMPTY";
             /**
-             * Format: date-time
-             * @description When this version of the list was made (UTC).
-             * @example 2026-11-26T03:30:00Z
+             * @description What went wrong, for people. Never holds secrets.
+             * @example token 0x5FbDB2315678afecb367f032d93F642f64180aa3 is not registered
              */
-            timestamp: string;
-            version: components["schemas"]["TokenListVersion"];
-            /** @description The tags the tokens carry (their categories), by id. */
-            tags?: {
-                [key: string]: {
-                    /** @example stablecoin */
-                    name: string;
-                    /** @example Registry category stablecoin */
-                    description: string;
-                };
-            };
-            tokens: components["schemas"]["TokenListEntry"][];
-        };
-        /** @description Major when a token left the list, minor when one joined it, patch for any other change. */
-        TokenListVersion: {
-            /**
-             * Format: int32
-             * @example 1
-             */
-            major: number;
-            /**
-             * Format: int32
-             * @example 2
-             */
-            minor: number;
-            /**
-             * Format: int32
-             * @example 0
-             */
-            patch: number;
-        };
-        /** @description One enabled token. */
-        TokenListEntry: {
-            /**
-             * Format: int64
-             * @example 1337
-             */
-            chainId: number;
-            /**
-             * @description EIP-55 checksummed.
-             * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
-             */
-            address: string;
-            /** @example Vault Wrapped USD Coin */
-            name: string;
-            /** @example vUSDC */
-            symbol: string;
-            /**
-             * Format: int32
-             * @example 6
-             */
-            decimals: number;
-            /**
-             * Format: uri
-             * @description The icon's absolute URL; absent when the token has none.
-             * @example https://registry.example.org/icons/0x5fbdb2315678afecb367f032d93f642f64180aa3-1a2b3c4d.png
-             */
-            logoURI?: string;
-            /** @description The id of the token's category's tag. */
-            tags?: string[];
-            extensions: components["schemas"]["TokenListExtensions"];
-        };
-        /** @description vaultd's own fields. */
-        TokenListExtensions: {
-            /** @description The tokenId in two halves of 128 bits (extension strings hold at most 42 characters): tokenId = `high` followed by `low` without its `0x`. */
-            tokenId: {
-                /** @example 0x11f0c4d3dfd1b4b6cfc75b3a0e8d2fd0 */
-                high: string;
-                /** @example 0x4f26c3ad2ed5b8f1f5c6e5fb3c7cf4a1 */
-                low: string;
-            };
-            /**
-             * @description The chain that holds the underlying asset (at most 42 characters); absent when unset.
-             * @example ethereum
-             */
-            underlyingChain?: string;
-        };
-        /**
-         * @description The fields an administrator sets. name, symbol, decimals and tokenId are not accepted:
-         *     the service reads or computes them.
-         */
-        TokenInput: {
-            address: components["schemas"]["Address"];
-            /**
-             * @description An http(s) URL (at most 2048 characters), a `data:image/...;base64,` URI, bare base64
-             *     image data (at most the configured icon size once decoded, 100 KiB by default), or ""
-             *     to remove the icon. The request's size limit (`ICON_MAX_BYTES` × 4/3 + 64 KiB) bounds
-             *     it first; `maxLength` is that limit at the largest `ICON_MAX_BYTES` (16 MiB).
-             * @example https://example.com/icons/usdc.png
-             */
-            icon?: string;
-            /** @example stablecoin */
-            category?: string;
-            /** @example true */
-            enabled?: boolean;
-            /**
-             * Format: int32
-             * @example 10
-             */
-            sortOrder?: number;
-            /** @example ethereum */
-            underlyingChain?: string;
-        };
-        IconUpload: {
-            /**
-             * Format: uri
-             * @description Where the stored icon is served.
-             * @example http://localhost:3009/icons/0x5fbdb2315678afecb367f032d93f642f64180aa3-1a2b3c4d.png
-             */
-            iconUrl: string;
+            error: string;
         };
         Health: {
             /**
@@ -392,265 +225,303 @@ export interface components {
              */
             uptime: number;
         };
-        /** @description The body of every error response. */
-        Error: {
-            /**
-             * @description What went wrong, for people. Never holds secrets.
-             * @example token 0x5FbDB2315678afecb367f032d93F642f64180aa3 is not registered
-             */
-            error: string;
-            /**
-             * @description Machine-readable code; match on this.
-             * @example TOKEN_NOT_FOUND
-             * @enum {string}
-             */
-            code: "INVALID_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "CHAIN_UNAVAILABLE" | "UNAVAILABLE" | "INTERNAL" | "TOKEN_NOT_FOUND" | "NOT_A_CONTRACT" | "NOT_A_TOKEN" | "ICON_DIMENSIONS" | "TOKEN_LIST_EMPTY";
-        };
-        /** @description The error body of a 400. */
-        InvalidRequestError: {
-            /** @description What went wrong, for people. */
-            error: string;
-            /**
-             * @description Machine-readable code; one of these for this response.
-             * @enum {string}
-             */
-            code: "INVALID_REQUEST";
-        };
-        /** @description The error body of a 401. */
-        UnauthorizedError: {
-            /** @description What went wrong, for people. */
-            error: string;
-            /**
-             * @description Machine-readable code; one of these for this response.
-             * @enum {string}
-             */
-            code: "UNAUTHORIZED";
-        };
-        /** @description The error body of a 404. */
-        TokenNotFoundError: {
-            /** @description What went wrong, for people. */
-            error: string;
-            /**
-             * @description Machine-readable code; one of these for this response.
-             * @enum {string}
-             */
-            code: "TOKEN_NOT_FOUND";
-        };
-        /** @description The error body of a 413. */
-        PayloadTooLargeError: {
-            /** @description What went wrong, for people. */
-            error: string;
-            /**
-             * @description Machine-readable code; one of these for this response.
-             * @enum {string}
-             */
-            code: "PAYLOAD_TOO_LARGE";
-        };
-        /** @description The error body of a 415. */
-        UnsupportedMediaTypeError: {
-            /** @description What went wrong, for people. */
-            error: string;
-            /**
-             * @description Machine-readable code; one of these for this response.
-             * @enum {string}
-             */
-            code: "UNSUPPORTED_MEDIA_TYPE";
-        };
-        /** @description The error body of a 502. */
-        ChainUnavailableError: {
-            /** @description What went wrong, for people. */
-            error: string;
-            /**
-             * @description Machine-readable code; one of these for this response.
-             * @enum {string}
-             */
-            code: "CHAIN_UNAVAILABLE";
-        };
-        /** @description The error body of a 500. */
-        InternalError: {
-            /** @description What went wrong, for people. */
-            error: string;
-            /**
-             * @description Machine-readable code; one of these for this response.
-             * @enum {string}
-             */
-            code: "INTERNAL";
-        };
-        /** @description The error body of a 422 of POST /tokens. */
-        UpsertRejectedError: {
-            /** @description What went wrong, for people. */
-            error: string;
-            /**
-             * @description Machine-readable code; one of these for this response.
-             * @enum {string}
-             */
-            code: "NOT_A_CONTRACT" | "NOT_A_TOKEN" | "ICON_DIMENSIONS";
-        };
         /** @description The error body of a 422 of POST /tokens/{address}/icon. */
         IconRejectedError: {
-            /** @description What went wrong, for people. */
-            error: string;
             /**
              * @description Machine-readable code; one of these for this response.
              * @enum {string}
              */
             code: "ICON_DIMENSIONS";
+            /** @description What went wrong, for people. */
+            error: string;
+        };
+        IconUpload: {
+            /**
+             * Format: uri
+             * @description Where the stored icon is served.
+             * @example http://localhost:3009/icons/0x5fbdb2315678afecb367f032d93f642f64180aa3-1a2b3c4d.png
+             */
+            iconUrl: string;
+        };
+        /** @description The error body of a 500. */
+        InternalError: {
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "INTERNAL";
+            /** @description What went wrong, for people. */
+            error: string;
+        };
+        /** @description The error body of a 400. */
+        InvalidRequestError: {
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "INVALID_REQUEST";
+            /** @description What went wrong, for people. */
+            error: string;
+        };
+        /** @description The error body of a 413. */
+        PayloadTooLargeError: {
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "PAYLOAD_TOO_LARGE";
+            /** @description What went wrong, for people. */
+            error: string;
+        };
+        /** @description The error body of a 429. */
+        RateLimitedError: {
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "RATE_LIMITED";
+            /** @description What went wrong, for people. */
+            error: string;
+        };
+        /** @description A registered token. */
+        Token: {
+            /**
+             * @description The token contract address, EIP-55 checksummed.
+             * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
+             */
+            address: string;
+            /**
+             * @description Free-form classification, e.g. stablecoin, governance, native.
+             * @example stablecoin
+             */
+            category: string;
+            /**
+             * Format: int32
+             * @description `decimals()` as read from the contract.
+             * @example 6
+             */
+            decimals: number;
+            /**
+             * @description Whether the web application shows the token.
+             * @example true
+             */
+            enabled: boolean;
+            /**
+             * @description URL of the icon; empty when the token has none.
+             * @example http://localhost:3009/icons/0x5fbdb2315678afecb367f032d93f642f64180aa3-1a2b3c4d.png
+             */
+            icon: string;
+            /**
+             * @description `name()` as read from the contract (bytes32 names of legacy tokens are decoded). May be empty.
+             * @example Vault Wrapped USD Coin
+             */
+            name: string;
+            /**
+             * Format: int32
+             * @description Display order; lower first.
+             * @example 10
+             */
+            sortOrder: number;
+            /**
+             * @description `symbol()` as read from the contract; never empty.
+             * @example vUSDC
+             */
+            symbol: string;
+            /**
+             * @description Poseidon(address, chainId), 0x and 64 lowercase hex digits.
+             * @example 0x11f0c4d3dfd1b4b6cfc75b3a0e8d2fd04f26c3ad2ed5b8f1f5c6e5fb3c7cf4a1
+             */
+            tokenId: string;
+            /**
+             * @description The chain that holds the underlying asset.
+             * @example ethereum
+             */
+            underlyingChain: string;
+        };
+        /**
+         * @description The fields an administrator sets. name, symbol, decimals and tokenId are not accepted:
+         *     the service reads or computes them.
+         */
+        TokenInput: {
+            address: components["schemas"]["Address"];
+            /** @example stablecoin */
+            category?: string;
+            /** @example true */
+            enabled?: boolean;
+            /**
+             * @description An http(s) URL (at most 2048 characters), a `data:image/...;base64,` URI, bare base64
+             *     image data (at most the configured icon size once decoded, 100 KiB by default), or ""
+             *     to remove the icon. The request's size limit (`ICON_MAX_BYTES` × 4/3 + 64 KiB) bounds
+             *     it first; `maxLength` is that limit at the largest `ICON_MAX_BYTES` (16 MiB).
+             * @example https://example.com/icons/usdc.png
+             */
+            icon?: string;
+            /**
+             * Format: int32
+             * @example 10
+             */
+            sortOrder?: number;
+            /** @example ethereum */
+            underlyingChain?: string;
+        };
+        TokenList: {
+            tokens: components["schemas"]["Token"][];
+        };
+        /** @description A token list in the token-lists format (`tokenlist.schema.json` of `@uniswap/token-lists`). */
+        TokenListDocument: {
+            /**
+             * @description `TOKENLIST_NAME`.
+             * @example vaultd
+             */
+            name: string;
+            /** @description The tags the tokens carry (their categories), by id. */
+            tags?: {
+                [key: string]: {
+                    /** @example Registry category stablecoin */
+                    description: string;
+                    /** @example stablecoin */
+                    name: string;
+                };
+            };
+            /**
+             * Format: date-time
+             * @description When this version of the list was made (UTC).
+             * @example 2026-11-26T03:30:00Z
+             */
+            timestamp: string;
+            tokens: components["schemas"]["TokenListEntry"][];
+            version: components["schemas"]["TokenListVersion"];
         };
         /** @description The error body of a 404 of GET /tokenlist.json. */
         TokenListEmptyError: {
-            /** @description What went wrong, for people. */
-            error: string;
             /**
              * @description Machine-readable code; one of these for this response.
              * @enum {string}
              */
             code: "TOKEN_LIST_EMPTY";
+            /** @description What went wrong, for people. */
+            error: string;
+        };
+        /** @description One enabled token. */
+        TokenListEntry: {
+            /**
+             * @description EIP-55 checksummed.
+             * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
+             */
+            address: string;
+            /**
+             * Format: int64
+             * @example 1337
+             */
+            chainId: number;
+            /**
+             * Format: int32
+             * @example 6
+             */
+            decimals: number;
+            extensions: components["schemas"]["TokenListExtensions"];
+            /**
+             * Format: uri
+             * @description The icon's absolute URL; absent when the token has none.
+             * @example https://registry.example.org/icons/0x5fbdb2315678afecb367f032d93f642f64180aa3-1a2b3c4d.png
+             */
+            logoURI?: string;
+            /** @example Vault Wrapped USD Coin */
+            name: string;
+            /** @example vUSDC */
+            symbol: string;
+            /** @description The id of the token's category's tag. */
+            tags?: string[];
+        };
+        /** @description vaultd's own fields. */
+        TokenListExtensions: {
+            /** @description The tokenId in two halves of 128 bits (extension strings hold at most 42 characters): tokenId = `high` followed by `low` without its `0x`. */
+            tokenId: {
+                /** @example 0x11f0c4d3dfd1b4b6cfc75b3a0e8d2fd0 */
+                high: string;
+                /** @example 0x4f26c3ad2ed5b8f1f5c6e5fb3c7cf4a1 */
+                low: string;
+            };
+            /**
+             * @description The chain that holds the underlying asset (at most 42 characters); absent when unset.
+             * @example ethereum
+             */
+            underlyingChain?: string;
+        };
+        /** @description Major when a token left the list, minor when one joined it, patch for any other change. */
+        TokenListVersion: {
+            /**
+             * Format: int32
+             * @example 1
+             */
+            major: number;
+            /**
+             * Format: int32
+             * @example 2
+             */
+            minor: number;
+            /**
+             * Format: int32
+             * @example 0
+             */
+            patch: number;
+        };
+        /** @description The error body of a 404. */
+        TokenNotFoundError: {
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "TOKEN_NOT_FOUND";
+            /** @description What went wrong, for people. */
+            error: string;
+        };
+        /** @description The error body of a 401. */
+        UnauthorizedError: {
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "UNAUTHORIZED";
+            /** @description What went wrong, for people. */
+            error: string;
+        };
+        /** @description The error body of a 415. */
+        UnsupportedMediaTypeError: {
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "UNSUPPORTED_MEDIA_TYPE";
+            /** @description What went wrong, for people. */
+            error: string;
+        };
+        /** @description The error body of a 422 of POST /tokens. */
+        UpsertRejectedError: {
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "NOT_A_CONTRACT" | "NOT_A_TOKEN" | "ICON_DIMENSIONS";
+            /** @description What went wrong, for people. */
+            error: string;
         };
     };
     responses: {
-        /** @description `RATE_LIMITED`: this client IP sent more than `RATE_LIMIT_PER_IP` requests in the window (every route counts); retry after `Retry-After` seconds. */
-        RateLimited: {
-            headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                "Retry-After": components["headers"]["RetryAfter"];
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "error": "rate limit exceeded: 600/1m requests per client IP",
-                 *       "code": "RATE_LIMITED"
-                 *     }
-                 */
-                "application/json": components["schemas"]["RateLimitedError"];
-            };
-        };
-        /** @description Any other error, e.g. 404 NOT_FOUND (no such route), 405 METHOD_NOT_ALLOWED, 415 UNSUPPORTED_MEDIA_TYPE: every error response has this body, and `code` is one of these. */
-        OtherError: {
-            headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description The request is malformed; the message names the field. */
-        InvalidRequest: {
-            headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "error": "field \"symbol\" is not accepted: name, symbol, decimals and tokenId are read from the chain",
-                 *       "code": "INVALID_REQUEST"
-                 *     }
-                 */
-                "application/json": components["schemas"]["InvalidRequestError"];
-            };
-        };
-        /** @description The admin key is missing or wrong. */
-        Unauthorized: {
-            headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "error": "missing or invalid admin key",
-                 *       "code": "UNAUTHORIZED"
-                 *     }
-                 */
-                "application/json": components["schemas"]["UnauthorizedError"];
-            };
-        };
-        /** @description No token is registered at the address. */
-        TokenNotFound: {
-            headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "error": "token 0x5FbDB2315678afecb367f032d93F642f64180aa3 is not registered",
-                 *       "code": "TOKEN_NOT_FOUND"
-                 *     }
-                 */
-                "application/json": components["schemas"]["TokenNotFoundError"];
-            };
-        };
-        /** @description The body or the icon is larger than allowed. */
-        PayloadTooLarge: {
-            headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "error": "icon is larger than 102400 bytes",
-                 *       "code": "PAYLOAD_TOO_LARGE"
-                 *     }
-                 */
-                "application/json": components["schemas"]["PayloadTooLargeError"];
-            };
-        };
-        /** @description The icon is not a PNG, JPEG or WebP image, or its header cannot be read. */
-        UnsupportedMediaType: {
-            headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "error": "icon must be a PNG, JPEG or WebP image",
-                 *       "code": "UNSUPPORTED_MEDIA_TYPE"
-                 *     }
-                 */
-                "application/json": components["schemas"]["UnsupportedMediaTypeError"];
-            };
-        };
         /** @description The chain's RPC did not answer, timed out, or answered garbage. Nothing was changed; retry later. */
         ChainUnavailable: {
             headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
                 "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
             };
             content: {
                 /**
                  * @example {
-                 *       "error": "the chain is unavailable, try again later",
-                 *       "code": "CHAIN_UNAVAILABLE"
+                 *       "code": "CHAIN_UNAVAILABLE",
+                 *       "error": "the chain is unavailable, try again later"
                  *     }
                  */
                 "application/json": components["schemas"]["ChainUnavailableError"];
@@ -659,20 +530,149 @@ export interface components {
         /** @description An unexpected fault; nothing was changed. */
         Internal: {
             headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
                 "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
             };
             content: {
                 /**
                  * @example {
-                 *       "error": "internal error",
-                 *       "code": "INTERNAL"
+                 *       "code": "INTERNAL",
+                 *       "error": "internal error"
                  *     }
                  */
                 "application/json": components["schemas"]["InternalError"];
+            };
+        };
+        /** @description The request is malformed; the message names the field. */
+        InvalidRequest: {
+            headers: {
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "INVALID_REQUEST",
+                 *       "error": "field \"symbol\" is not accepted: name, symbol, decimals and tokenId are read from the chain"
+                 *     }
+                 */
+                "application/json": components["schemas"]["InvalidRequestError"];
+            };
+        };
+        /** @description Any other error, e.g. 404 NOT_FOUND (no such route), 405 METHOD_NOT_ALLOWED, 415 UNSUPPORTED_MEDIA_TYPE: every error response has this body, and `code` is one of these. */
+        OtherError: {
+            headers: {
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The body or the icon is larger than allowed. */
+        PayloadTooLarge: {
+            headers: {
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "PAYLOAD_TOO_LARGE",
+                 *       "error": "icon is larger than 102400 bytes"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PayloadTooLargeError"];
+            };
+        };
+        /** @description `RATE_LIMITED`: this client IP sent more than `RATE_LIMIT_PER_IP` requests in the window (every route counts); retry after `Retry-After` seconds. */
+        RateLimited: {
+            headers: {
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Retry-After": components["headers"]["RetryAfter"];
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "RATE_LIMITED",
+                 *       "error": "rate limit exceeded: 600/1m requests per client IP"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RateLimitedError"];
+            };
+        };
+        /** @description No token is registered at the address. */
+        TokenNotFound: {
+            headers: {
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "TOKEN_NOT_FOUND",
+                 *       "error": "token 0x5FbDB2315678afecb367f032d93F642f64180aa3 is not registered"
+                 *     }
+                 */
+                "application/json": components["schemas"]["TokenNotFoundError"];
+            };
+        };
+        /** @description The admin key is missing or wrong. */
+        Unauthorized: {
+            headers: {
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "UNAUTHORIZED",
+                 *       "error": "missing or invalid admin key"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UnauthorizedError"];
+            };
+        };
+        /** @description The icon is not a PNG, JPEG or WebP image, or its header cannot be read. */
+        UnsupportedMediaType: {
+            headers: {
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                 *       "error": "icon must be a PNG, JPEG or WebP image"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UnsupportedMediaTypeError"];
             };
         };
     };
@@ -682,10 +682,10 @@ export interface components {
     };
     requestBodies: never;
     headers: {
-        /** @description The request's id: the client's own X-Request-Id when valid (letters, digits, `-`, `_`, `.`, at most 64), else one the service made. Every response carries it; it is in the service's logs and traces. */
-        XRequestId: string;
         /** @description The request's `Origin`, sent back when it is one of `CORS_ORIGINS` (a browser then lets the page read the answer); absent otherwise. */
         AccessControlAllowOrigin: string;
+        /** @description Strong validator of this exact body: send it back in `If-None-Match`. */
+        ETag: string;
         /**
          * @description On the answers of every route (`RATE_LIMIT_PER_IP`), refusals included: what is left of this client IP's limit and in how many seconds its oldest counted request leaves the window, as the IETF RateLimit header draft writes it, e.g. `"ip";r=4;t=30`.
          * @example "ip";r=4;t=30
@@ -700,13 +700,106 @@ export interface components {
         RetryAfter: number;
         /** @description The scheme the admin key goes in: `Authorization: Bearer <ADMIN_API_KEY>`. */
         WWWAuthenticate: "Bearer realm=\"vaultd\"";
-        /** @description Strong validator of this exact body: send it back in `If-None-Match`. */
-        ETag: string;
+        /** @description The request's id: the client's own X-Request-Id when valid (letters, digits, `-`, `_`, `.`, at most 64), else one the service made. Every response carries it; it is in the service's logs and traces. */
+        XRequestId: string;
     };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The health report. */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    getTokenList: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An `ETag` from an earlier response. */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The token list. */
+            200: {
+                headers: {
+                    /** @description `*`: any web page may read the list (or the request's `Origin`, when `CORS_ALLOWED_ORIGINS` names it). */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description `public, max-age=15`. */
+                    "Cache-Control"?: "public, max-age=15";
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenListDocument"];
+                };
+            };
+            /** @description The list has not changed since the `ETag` sent in `If-None-Match`. */
+            304: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["InvalidRequest"];
+            /** @description `TOKEN_LIST_EMPTY`: no token is enabled, and a token list holds at least one. */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "TOKEN_LIST_EMPTY",
+                     *       "error": "no token is enabled: the token list is empty"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TokenListEmptyError"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            default: components["responses"]["OtherError"];
+        };
+    };
     listTokens: {
         parameters: {
             query?: {
@@ -725,13 +818,13 @@ export interface operations {
             /** @description The token list. */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    ETag: components["headers"]["ETag"];
                     /** @description `public, max-age=15` for the public list; `private, no-store` with includeDisabled. */
                     "Cache-Control"?: "public, max-age=15" | "private, no-store";
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -741,11 +834,11 @@ export interface operations {
             /** @description The list has not changed since the `ETag` sent in `If-None-Match`. */
             304: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    ETag: components["headers"]["ETag"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -773,10 +866,10 @@ export interface operations {
             /** @description The entry was updated. */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -786,12 +879,12 @@ export interface operations {
             /** @description The entry was created. */
             201: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     /** @description URL of the new entry. */
                     Location?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -809,10 +902,10 @@ export interface operations {
              */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -840,10 +933,10 @@ export interface operations {
             /** @description The entry. */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -872,10 +965,10 @@ export interface operations {
             /** @description The entry is removed. */
             204: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -915,10 +1008,10 @@ export interface operations {
             /** @description The icon is stored and the entry updated. */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -933,113 +1026,20 @@ export interface operations {
             /** @description `ICON_DIMENSIONS`: the image is not square, or is under 32 or over 512 pixels a side. */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "error": "icon is 16×16 pixels: it must be 32 to 512 pixels a side",
-                     *       "code": "ICON_DIMENSIONS"
+                     *       "code": "ICON_DIMENSIONS",
+                     *       "error": "icon is 16×16 pixels: it must be 32 to 512 pixels a side"
                      *     }
                      */
                     "application/json": components["schemas"]["IconRejectedError"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            default: components["responses"]["OtherError"];
-        };
-    };
-    getTokenList: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description An `ETag` from an earlier response. */
-                "If-None-Match"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The token list. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    /** @description `*`: any web page may read the list (or the request's `Origin`, when `CORS_ALLOWED_ORIGINS` names it). */
-                    "Access-Control-Allow-Origin"?: string;
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    ETag: components["headers"]["ETag"];
-                    /** @description `public, max-age=15`. */
-                    "Cache-Control"?: "public, max-age=15";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TokenListDocument"];
-                };
-            };
-            /** @description The list has not changed since the `ETag` sent in `If-None-Match`. */
-            304: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    ETag: components["headers"]["ETag"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["InvalidRequest"];
-            /** @description `TOKEN_LIST_EMPTY`: no token is enabled, and a token list holds at least one. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "no token is enabled: the token list is empty",
-                     *       "code": "TOKEN_LIST_EMPTY"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["TokenListEmptyError"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            default: components["responses"]["OtherError"];
-        };
-    };
-    getHealth: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The health report. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Health"];
                 };
             };
             429: components["responses"]["RateLimited"];

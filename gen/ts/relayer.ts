@@ -4,24 +4,21 @@
  */
 
 export interface paths {
-    "/reveal": {
+    "/health": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        get?: never;
-        put?: never;
         /**
-         * Submit a sponsored reveal
-         * @description Checks the request (see the checks above), submits the vault's `reveal` from the operator
-         *     wallet, and answers when the transaction is mined. A transaction that reverts on chain in
-         *     spite of the checks (for example because the same card was revealed a moment before) is
-         *     reported as `TX_REVERTED` with its hash and is not retried. A transaction not mined within
-         *     the receipt timeout is reported as `TX_PENDING` with its hash; it may still be mined.
+         * Service health
+         * @description `healthy`, or `degraded` while the operator balance is under the minimum or the chain is
+         *     unreachable. Never shows the operator key.
          */
-        post: operations["reveal"];
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -64,6 +61,52 @@ export interface paths {
          *     `feeReceiver`. `402`/`422` refusals of the reveal say when to ask again.
          */
         post: operations["quote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness, for load balancers and Kubernetes
+         * @description `200` while the relayer can take reveals; `503` with the reason's code while the balance gate is closed (`OPERATOR_BALANCE_LOW`), the spend limit is reached (`SPEND_LIMIT_REACHED`), this replica's operator key lease lapsed (`OPERATOR_KEY_UNAVAILABLE`), an operator paused it (`PAUSED`) or the chain is unreachable (`CHAIN_UNAVAILABLE`). Use it as a
+         *     readiness probe (take the instance out of rotation), and `/health` (always `200`, with
+         *     the details) as a liveness probe. Answered from memory: no chain call.
+         */
+        get: operations["getReady"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reveal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit a sponsored reveal
+         * @description Checks the request (see the checks above), submits the vault's `reveal` from the operator
+         *     wallet, and answers when the transaction is mined. A transaction that reverts on chain in
+         *     spite of the checks (for example because the same card was revealed a moment before) is
+         *     reported as `TX_REVERTED` with its hash and is not retried. A transaction not mined within
+         *     the receipt timeout is reported as `TX_PENDING` with its hash; it may still be mined.
+         */
+        post: operations["reveal"];
         delete?: never;
         options?: never;
         head?: never;
@@ -122,350 +165,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/admin/fleet": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Every replica's wallet and its transactions in flight
-         * @description The fleet as the replicas sharing this service's database (`DATABASE_URL`) wrote it: each
-         *     replica's name (`REPLICA_NAME`), the wallet it pays from and since when (written when it
-         *     starts paying from it; a wallet another replica took over is listed under that one
-         *     only), whether it is paused, and that wallet's transactions in flight from the shared
-         *     record (newest nonce first, at most 100). Any replica answers for all of them; a
-         *     replica's own `/admin/*` (its `ADMIN_ADDR`) pauses, resumes, replaces or cancels. A
-         *     replica that stopped stays listed until another takes its wallet over.
-         */
-        get: operations["getFleet"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/admin/pause": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Pause this replica
-         * @description This replica stops taking new work (the relayer's reveals, the faucet's claims): `POST
-         *     /reveal` or `POST /api/faucet/claim` answers `503 PAUSED` with `Retry-After`, and `/ready`
-         *     answers `503 PAUSED`, so a load balancer drains it; what was already sent finishes. The pause is stored in the service's database under the replica's
-         *     name (`REPLICA_NAME`, the host name by default), so it survives a restart; the gauge
-         *     `vaultd_relayer_paused` (`vaultd_faucet_paused`) is 1 meanwhile, and each transition is one log line. Other
-         *     replicas are not paused. Pausing a paused replica changes nothing.
-         */
-        post: operations["pause"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/admin/resume": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Resume this replica
-         * @description This replica takes reveals (claims) again (and `/ready` answers `200` once nothing else keeps it
-         *     out). Resuming a replica that is not paused changes nothing.
-         */
-        post: operations["resume"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/admin/sponsors": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List the sponsors
-         * @description Every sponsor, revoked ones too, oldest first, with its balance and usage (never its
-         *     key: only its SHA-256 is stored). Amounts in wei.
-         */
-        get: operations["listSponsors"];
-        put?: never;
-        /**
-         * Create a sponsor
-         * @description A sponsor (a card issuer, a partner app) pays for reveals out of a balance an operator
-         *     credits (`POST /admin/sponsors/{id}/credit`). The answer carries its key (`vsk_…`) this
-         *     once: the relayer stores only its SHA-256, so a lost key is replaced by a new sponsor.
-         *     The sponsor's backend sends it as `X-Sponsor-Key` with `POST /reveal` and `GET /sponsor`.
-         *     `voucherSigner`, when set, is the address whose EIP-712 vouchers the sponsor pays for.
-         */
-        post: operations["createSponsor"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/admin/sponsors/{id}/credit": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Credit a sponsor's balance
-         * @description Adds `amount` wei to the sponsor's balance (what it paid the operator off chain, say).
-         *     On-chain deposits are not credited by themselves: an operator credits what arrives. A
-         *     revoked sponsor can be credited (its balance is kept) but its key pays for nothing.
-         *
-         *     A credit retried after its answer was lost would credit twice: send an
-         *     `Idempotency-Key` and retry with the same one. The first request with a key credits and
-         *     records the key with its answer, in one database transaction; a later one with the same
-         *     key, sponsor and amount credits nothing and answers that same answer again (the same
-         *     status and body: the sponsor as that credit left it), however many replicas or
-         *     concurrent requests; the same key with another sponsor or amount is refused
-         *     `409 IDEMPOTENCY_KEY_REUSED`, nothing credited. Keys are kept 24 hours from their
-         *     credit; after that a key is new again. A refused credit (400, 404) records nothing: its
-         *     retry is decided anew.
-         */
-        post: operations["creditSponsor"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/admin/sponsors/{id}/revoke": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Revoke a sponsor's key
-         * @description The sponsor's key and vouchers pay for nothing from now on (`403 SPONSOR_REVOKED`);
-         *     reveals already sent on its account are still debited when mined. Revoking a revoked
-         *     sponsor changes nothing.
-         */
-        post: operations["revokeSponsor"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/admin/transactions": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * What the wallet signed
-         * @description The transactions this replica's wallet signed, newest nonce first, from the record written before
-         *     each version is sent (kept 7 days once settled): nonce, every version's hash (the newest
-         *     with its fees), what it pays for (`reveal 0x…` (its nullifier), `claim 0x…` (the address paid)), state (`pending`: in flight; `mined`;
-         *     `failed`: mined and reverted, or never to be mined), the version mined and its block,
-         *     and when the record last changed. Transactions that carry nothing (a nonce's filler)
-         *     are not recorded. Page with `limit` (50, at most 100) and `cursor` (the previous page's
-         *     `nextCursor`).
-         */
-        get: operations["getTransactions"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/admin/transactions/{nonce}/cancel": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Cancel a transaction in flight
-         * @description This replica's transaction in flight at `nonce` is replaced, at once (its next round,
-         *     within the receipt poll), by a transfer of nothing from the wallet to itself, its fees
-         *     bumped as any replacement's (and every later replacement is such a transfer). If the cancel is mined and `DISPLACED_AFTER_BLOCKS` deep, the work it carried ends: a
-         *     reveal answers `503 TX_CANCELLED` (nothing was revealed; `GET /reveal/{nullifier}` says
-         *     `unknown`) and may be sent again; a claim ends `failed` ("cancelled"), and the address may
-         *     claim again. If a version of the transaction it replaces is mined first, or instead after
-         *     a reorg drops the cancel, the reveal or claim ends as usual. The nonce is used either way, so the nonces after
-         *     it are not left stuck. A transaction whose newest version is at `MAX_FEE_PER_GAS`
-         *     cannot be replaced, nor then cancelled: `409 NOT_REPLACEABLE`, as while a cancel of it is
-         *     mined but not yet `DISPLACED_AFTER_BLOCKS` deep. `404` when nothing of this replica's is
-         *     in flight at `nonce`.
-         */
-        post: operations["cancelTransaction"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/admin/transactions/{nonce}/replace": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Replace a transaction in flight now, with higher fees
-         * @description The "speed up" of a stuck transaction: this replica's transaction in flight at `nonce`
-         *     is replaced at once (its next round, within the receipt poll) instead of after
-         *     `REPLACE_AFTER`: a new version at the same nonce, its fees bumped (within
-         *     `MAX_FEE_PER_GAS`), recorded before it is sent and followed with the versions before it,
-         *     so the reveal or claim it carries gets the outcome of whichever is mined. `404` when this replica
-         *     has nothing in flight at `nonce` (mined already, or another replica's wallet); `409 NOT_REPLACEABLE` when its
-         *     newest version is at `MAX_FEE_PER_GAS` already (or a cancel of it is mined); `409
-         *     WALLET_MISMATCH` when `wallet` is not its own.
-         */
-        post: operations["replaceTransaction"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/admin/wallet": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The wallet this replica pays from, for its operator
-         * @description Its balance (as last read), the worst-case cost reserved by transactions in flight, the
-         *     minimum balance and whether the balance gate is open, the spend limit with what was spent
-         *     in its window (reservations included), the time until the wallet is empty at the rate it
-         *     was spent over the last hour, and its nonces: mined and pending as the node says (two
-         *     calls; absent when it does not answer) and the next this replica sends. Amounts in wei.
-         */
-        get: operations["getWallet"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/ready": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Readiness, for load balancers and Kubernetes
-         * @description `200` while the relayer can take reveals; `503` with the reason's code while the balance gate is closed (`OPERATOR_BALANCE_LOW`), the spend limit is reached (`SPEND_LIMIT_REACHED`), this replica's operator key lease lapsed (`OPERATOR_KEY_UNAVAILABLE`), an operator paused it (`PAUSED`) or the chain is unreachable (`CHAIN_UNAVAILABLE`). Use it as a
-         *     readiness probe (take the instance out of rotation), and `/health` (always `200`, with
-         *     the details) as a liveness probe. Answered from memory: no chain call.
-         */
-        get: operations["getReady"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/health": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Service health
-         * @description `healthy`, or `degraded` while the operator balance is under the minimum or the chain is
-         *     unreachable. Never shows the operator key.
-         */
-        get: operations["getHealth"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description An amount in wei, a decimal integer. */
-        Wei: string;
-        /** @description The error body of a 401. */
-        UnauthorizedError: {
-            /** @description What went wrong, for people. */
-            error: string;
+        /** @description The error body of a 502. */
+        ChainUnavailableError: {
             /**
              * @description Machine-readable code; one of these for this response.
              * @enum {string}
              */
-            code: "UNAUTHORIZED";
-        };
-        /** @description The error body of a 404. */
-        NotFoundError: {
+            code: "CHAIN_UNAVAILABLE";
             /** @description What went wrong, for people. */
             error: string;
+        };
+        /** @description The body of every error response. */
+        Error: {
             /**
-             * @description Machine-readable code; one of these for this response.
+             * @description Machine-readable code; match on this.
+             * @example NULLIFIER_USED
              * @enum {string}
              */
-            code: "NOT_FOUND";
-        };
-        /** @description The error body of a 409 of a credit whose `Idempotency-Key` was another credit's. */
-        IdempotencyKeyReusedError: {
+            code: "INVALID_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "CHAIN_UNAVAILABLE" | "UNAVAILABLE" | "INTERNAL" | "NULLIFIER_USED" | "UNKNOWN_ROOT" | "INVALID_PROOF" | "INVALID_RECIPIENT" | "SIGNAL_MISMATCH" | "REVEAL_REJECTED" | "TX_REVERTED" | "TX_PENDING" | "ROOT_EXPIRING" | "OPERATOR_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "OPERATOR_KEY_UNAVAILABLE" | "PAUSED" | "TX_CANCELLED" | "RECIPIENT_NOT_ALLOWED" | "NOT_REPLACEABLE" | "WALLET_MISMATCH" | "PAYMENT_REQUIRED" | "FEE_TOO_LOW" | "QUOTE_EXPIRED" | "FEES_NOT_ACCEPTED" | "FEE_RECEIVER_MISMATCH" | "TOKEN_NOT_PRICED" | "QUOTE_INVALID" | "AMOUNT_TOO_SMALL" | "SPONSOR_KEY_UNKNOWN" | "SPONSOR_REVOKED" | "SPONSOR_BALANCE_LOW" | "SPONSORS_NOT_ACCEPTED" | "VOUCHER_INVALID" | "VOUCHER_EXPIRED" | "VOUCHER_USED" | "VOUCHER_ALLOWANCE_LOW" | "IDEMPOTENCY_KEY_REUSED";
             /** @description What went wrong, for people. */
             error: string;
-            /**
-             * @description Machine-readable code; one of these for this response.
-             * @enum {string}
-             */
-            code: "IDEMPOTENCY_KEY_REUSED";
-        };
-        Ready: {
-            /** @example true */
-            ready: boolean;
+            /** @description The transaction concerned, for TX_REVERTED and TX_PENDING. */
+            txHash?: string;
         };
         /** @description A field element, decimal or 0x-hex. */
         Field: string;
@@ -473,14 +198,237 @@ export interface components {
         G1Point: components["schemas"]["Field"][];
         /** @description [[x.c0, x.c1], [y.c0, y.c1], ["1", "0"]] */
         G2Point: components["schemas"]["Field"][][];
+        Health: {
+            /** @description The operator balance in wei (decimal), as last read. */
+            balance: string;
+            /** Format: int64 */
+            chainId: number;
+            /**
+             * Format: int32
+             * @description Transactions sent and not yet mined.
+             */
+            inFlight: number;
+            /**
+             * Format: int64
+             * @description The nonce the next transaction will use.
+             */
+            nextNonce: number;
+            /** @description The operator wallet's address. */
+            operator: string;
+            /**
+             * @description `standby`: a replica waiting for an operator key (every key of `OPERATOR_PRIVATE_KEYS` is leased by another replica); it takes no reveals until it leases one, and `operator` is empty.
+             * @enum {string}
+             */
+            status: "healthy" | "degraded" | "standby";
+            /** @description MIN_OPERATOR_BALANCE in wei (decimal). */
+            threshold: string;
+            /**
+             * Format: int64
+             * @description Seconds since the service started.
+             */
+            uptime: number;
+        };
+        /** @description The error body of a 500. */
+        InternalError: {
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "INTERNAL";
+            /** @description What went wrong, for people. */
+            error: string;
+        };
+        /** @description The error body of a 400. */
+        InvalidRequestError: {
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "INVALID_REQUEST";
+            /** @description What went wrong, for people. */
+            error: string;
+        };
+        /** @description The body of a 503 of GET /ready. */
+        NotReadyError: {
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "OPERATOR_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "OPERATOR_KEY_UNAVAILABLE" | "CHAIN_UNAVAILABLE" | "PAUSED";
+            /** @description What went wrong, for people. */
+            error: string;
+        };
+        /** @description The error body of a 413. */
+        PayloadTooLargeError: {
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "PAYLOAD_TOO_LARGE";
+            /** @description What went wrong, for people. */
+            error: string;
+        };
         /** @description A Groth16 proof as snarkjs writes it (other members, such as protocol and curve, are ignored). */
         Proof: {
             pi_a: components["schemas"]["G1Point"];
             pi_b: components["schemas"]["G2Point"];
             pi_c: components["schemas"]["G1Point"];
         };
+        /** @description A fee quote, signed by the relayer as EIP-712 typed data (see POST /quote). Send it back as it is in a reveal's `fee.quote`. */
+        Quote: {
+            amount: string;
+            /**
+             * Format: int64
+             * @description The EIP-712 domain's chainId.
+             */
+            chainId: number;
+            /**
+             * Format: int64
+             * @description Unix seconds after which the quote is not honoured.
+             */
+            expiresAt: number;
+            /** @description The fee in the token's base units. */
+            fee: string;
+            feePerGas: components["schemas"]["Wei"];
+            /** @description Who the fee is paid to (prove the reveal with it). */
+            feeReceiver: string;
+            /**
+             * Format: int64
+             * @description The gas the fee pays for (a reveal of this kind paying a fee; a partial one at the tree's next leaf index).
+             */
+            gas: number;
+            /**
+             * Format: int64
+             * @description The relayer's margin over the cost, in basis points.
+             */
+            marginBps: number;
+            partial: boolean;
+            /** @description The token's price, wei of the native token per base unit of the token, a decimal number. */
+            price: string;
+            /** @description The signer's EIP-712 signature, r ‖ s ‖ v (v 27 or 28), 0x and 130 hex digits. */
+            signature: string;
+            /** @description The address that signed the quote. */
+            signer: string;
+            tokenAddress: string;
+            /** @description The EIP-712 domain's verifyingContract, the vault. */
+            vault: string;
+        };
+        /** @description The error body of a 422 of POST /quote. */
+        QuoteRefusedError: {
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "FEES_NOT_ACCEPTED" | "TOKEN_NOT_PRICED" | "AMOUNT_TOO_SMALL";
+            /** @description What went wrong, for people. */
+            error: string;
+        };
+        QuoteRequest: {
+            /**
+             * @description The amount to be revealed (the reveal's `amount`), in the token's base units.
+             * @example 25000000
+             */
+            amount: string;
+            /**
+             * @description A partial reveal (with change, which costs more gas); the whole card by default.
+             * @default false
+             */
+            partial: boolean;
+            /**
+             * @description The token to be revealed.
+             * @example 0x41706B4EFE0B6D3F137403109A6384eb2Aa51e85
+             */
+            tokenAddress: string;
+        };
+        /** @description The error body of a 429. */
+        RateLimitedError: {
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "RATE_LIMITED";
+            /** @description What went wrong, for people. */
+            error: string;
+        };
+        Ready: {
+            /** @example true */
+            ready: boolean;
+        };
+        /** @description The error body of a 400 of POST /reveal. */
+        RevealBadRequestError: {
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "INVALID_REQUEST" | "RECIPIENT_NOT_ALLOWED";
+            /** @description What went wrong, for people. */
+            error: string;
+        };
+        /** @description The error body of a 409 of POST /reveal. */
+        RevealConflictError: {
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "NULLIFIER_USED" | "ROOT_EXPIRING" | "VOUCHER_USED";
+            /** @description What went wrong, for people. */
+            error: string;
+        };
+        /** @description The error body of a 422 of POST /reveal (txHash set for TX_REVERTED). */
+        RevealFailedError: {
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "UNKNOWN_ROOT" | "INVALID_PROOF" | "INVALID_RECIPIENT" | "SIGNAL_MISMATCH" | "REVEAL_REJECTED" | "TX_REVERTED" | "FEES_NOT_ACCEPTED" | "FEE_RECEIVER_MISMATCH" | "TOKEN_NOT_PRICED" | "QUOTE_INVALID" | "SPONSORS_NOT_ACCEPTED" | "VOUCHER_INVALID";
+            /** @description What went wrong, for people. */
+            error: string;
+            /** @description The transaction concerned, for TX_REVERTED and TX_PENDING. */
+            txHash?: string;
+        };
+        /** @description The fee a reveal pays the relayer out of `amount` (the vault's `revealWithFee`): the recipient gets `amount − fee.amount`. The proof's signal [3] is `feeBinding(recipient, fee.amount, fee.receiver)`. */
+        RevealFee: {
+            /** @description The fee in the token's base units, at least the quote's `fee`. */
+            amount: string;
+            quote: components["schemas"]["Quote"];
+            /** @description Who gets the fee, the quote's `feeReceiver`. */
+            receiver: string;
+        };
+        /** @description The error body of a 403 of POST /reveal. */
+        RevealForbiddenError: {
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "SPONSOR_REVOKED";
+            /** @description What went wrong, for people. */
+            error: string;
+        };
+        /** @description The error body of a 402 of POST /reveal. */
+        RevealPaymentError: {
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "PAYMENT_REQUIRED" | "FEE_TOO_LOW" | "QUOTE_EXPIRED" | "SPONSOR_BALANCE_LOW" | "VOUCHER_EXPIRED" | "VOUCHER_ALLOWANCE_LOW";
+            /** @description What went wrong, for people. */
+            error: string;
+        };
+        /** @description The error body of a 504 of POST /reveal (txHash set). */
+        RevealPendingError: {
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "TX_PENDING";
+            /** @description What went wrong, for people. */
+            error: string;
+            /** @description The transaction concerned, for TX_REVERTED and TX_PENDING. */
+            txHash?: string;
+        };
         /**
          * @example {
+         *       "amount": "25000000",
          *       "proof": {
          *         "pi_a": [
          *           "18690494376539319360210468654873328719022701855975683792757559577362870360017",
@@ -516,11 +464,16 @@ export interface components {
          *         "0x273d0f62363f328c212d48b3bac4f619c91d8df814e52e0e056986759c65a861"
          *       ],
          *       "recipient": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-         *       "tokenAddress": "0x41706B4EFE0B6D3F137403109A6384eb2Aa51e85",
-         *       "amount": "25000000"
+         *       "tokenAddress": "0x41706B4EFE0B6D3F137403109A6384eb2Aa51e85"
          *     }
          */
         RevealRequest: {
+            /**
+             * @description Amount in the token's base units, a decimal integer from 1 to 2^256 − 1.
+             * @example 25000000
+             */
+            amount: string;
+            fee?: components["schemas"]["RevealFee"];
             proof: components["schemas"]["Proof"];
             /** @description [merkleRoot, nullifier, amount, recipient, changeCommitment, tokenId] */
             publicSignals: string[];
@@ -534,13 +487,90 @@ export interface components {
              * @example 0x41706B4EFE0B6D3F137403109A6384eb2Aa51e85
              */
             tokenAddress: string;
-            /**
-             * @description Amount in the token's base units, a decimal integer from 1 to 2^256 − 1.
-             * @example 25000000
-             */
-            amount: string;
-            fee?: components["schemas"]["RevealFee"];
             voucher?: components["schemas"]["Voucher"];
+        };
+        RevealResult: {
+            /**
+             * Format: int64
+             * @example 42
+             */
+            blockNumber: number;
+            /**
+             * @description Gas used, a decimal integer.
+             * @example 331072
+             */
+            gasUsed: string;
+            /** @example true */
+            success: boolean;
+            /** @example 0x5f2c9e3ab1b2c7f0d1e4a5b6c7d8e9f00112233445566778899aabbccddeeff0 */
+            txHash: string;
+        };
+        RevealStatus: {
+            /** Format: int64 */
+            blockNumber?: number;
+            /** @description Gas used, a decimal integer. */
+            gasUsed?: string;
+            nullifier: string;
+            /** @description Why it reverted: the vault's error, decoded (`NullifierAlreadySpent(0x…)`), or `out of gas`; empty when that cannot be told. */
+            reason?: string;
+            /**
+             * @description `pending`, `mined` and `reverted` as above; `unknown`: nothing of it to show.
+             * @enum {string}
+             */
+            state: "pending" | "mined" | "reverted" | "unknown";
+            /** @description The newest version sent (`pending`), or the one mined. */
+            txHash?: string;
+        };
+        /** @description The error body of a 401 of POST /reveal. */
+        RevealUnauthorizedError: {
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "SPONSOR_KEY_UNKNOWN";
+            /** @description What went wrong, for people. */
+            error: string;
+        };
+        /** @description The error body of a 503 of POST /reveal. */
+        RevealUnavailableError: {
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "OPERATOR_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "OPERATOR_KEY_UNAVAILABLE" | "UNAVAILABLE" | "PAUSED" | "TX_CANCELLED";
+            /** @description What went wrong, for people. */
+            error: string;
+        };
+        /** @description A sponsor and its account, in wei: `balance` is what was credited less what was debited; `available` is `balance − reserved`, what new reveals may reserve. */
+        Sponsor: {
+            available: components["schemas"]["Wei"];
+            balance: components["schemas"]["Wei"];
+            /** Format: date-time */
+            createdAt: string;
+            credited: components["schemas"]["Wei"];
+            debited: components["schemas"]["Wei"];
+            id: string;
+            name: string;
+            reserved: components["schemas"]["Wei"];
+            /**
+             * Format: int64
+             * @description Reveal transactions mined on the sponsor's account (reverted ones too: their gas was paid).
+             */
+            revealsPaid: number;
+            revoked: boolean;
+            /** Format: date-time */
+            revokedAt?: string;
+            voucherSigner?: string;
+        };
+        /** @description The error body of a 401 of GET /sponsor. */
+        SponsorUnauthorizedError: {
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "UNAUTHORIZED" | "SPONSOR_KEY_UNKNOWN";
+            /** @description What went wrong, for people. */
+            error: string;
         };
         /**
          * @description A sponsor's promise to pay for one reveal, up to `allowance` wei, until `expiresAt`: an
@@ -555,9 +585,9 @@ export interface components {
          *     for no other (`409 VOUCHER_USED`).
          */
         Voucher: {
-            /** @description The sponsor's id (`sp_…`). */
-            sponsor: string;
             allowance: components["schemas"]["Wei"];
+            /** @description true: a bearer voucher, signed as `BearerVoucher(…)`, that pays for any one reveal; false or absent (the default, and a card's voucher): signed as `Voucher(…)`, it pays for the reveal whose nullifier is `id` alone. */
+            bearer?: boolean;
             /**
              * Format: int64
              * @description Unix seconds after which the voucher pays for nothing.
@@ -565,590 +595,22 @@ export interface components {
             expiresAt: number;
             /** @description The voucher's unique id, 32 bytes: the public nullifier of the reveal it pays for (a card's voucher: docs/cards.md), or, for a bearer voucher, the sponsor's choice (random). */
             id: string;
-            /** @description true: a bearer voucher, signed as `BearerVoucher(…)`, that pays for any one reveal; false or absent (the default, and a card's voucher): signed as `Voucher(…)`, it pays for the reveal whose nullifier is `id` alone. */
-            bearer?: boolean;
             /** @description r ‖ s ‖ v (v 27 or 28), by the sponsor's `voucherSigner`. */
             signature: string;
+            /** @description The sponsor's id (`sp_…`). */
+            sponsor: string;
         };
-        /** @description The fee a reveal pays the relayer out of `amount` (the vault's `revealWithFee`): the recipient gets `amount − fee.amount`. The proof's signal [3] is `feeBinding(recipient, fee.amount, fee.receiver)`. */
-        RevealFee: {
-            /** @description The fee in the token's base units, at least the quote's `fee`. */
-            amount: string;
-            /** @description Who gets the fee, the quote's `feeReceiver`. */
-            receiver: string;
-            quote: components["schemas"]["Quote"];
-        };
-        QuoteRequest: {
-            /**
-             * @description The token to be revealed.
-             * @example 0x41706B4EFE0B6D3F137403109A6384eb2Aa51e85
-             */
-            tokenAddress: string;
-            /**
-             * @description The amount to be revealed (the reveal's `amount`), in the token's base units.
-             * @example 25000000
-             */
-            amount: string;
-            /**
-             * @description A partial reveal (with change, which costs more gas); the whole card by default.
-             * @default false
-             */
-            partial: boolean;
-        };
-        /** @description A fee quote, signed by the relayer as EIP-712 typed data (see POST /quote). Send it back as it is in a reveal's `fee.quote`. */
-        Quote: {
-            /**
-             * Format: int64
-             * @description The EIP-712 domain's chainId.
-             */
-            chainId: number;
-            /** @description The EIP-712 domain's verifyingContract, the vault. */
-            vault: string;
-            tokenAddress: string;
-            amount: string;
-            partial: boolean;
-            /** @description The fee in the token's base units. */
-            fee: string;
-            /** @description Who the fee is paid to (prove the reveal with it). */
-            feeReceiver: string;
-            /**
-             * Format: int64
-             * @description Unix seconds after which the quote is not honoured.
-             */
-            expiresAt: number;
-            /**
-             * Format: int64
-             * @description The gas the fee pays for (a reveal of this kind paying a fee; a partial one at the tree's next leaf index).
-             */
-            gas: number;
-            feePerGas: components["schemas"]["Wei"];
-            /** @description The token's price, wei of the native token per base unit of the token, a decimal number. */
-            price: string;
-            /**
-             * Format: int64
-             * @description The relayer's margin over the cost, in basis points.
-             */
-            marginBps: number;
-            /** @description The address that signed the quote. */
-            signer: string;
-            /** @description The signer's EIP-712 signature, r ‖ s ‖ v (v 27 or 28), 0x and 130 hex digits. */
-            signature: string;
-        };
-        RevealResult: {
-            /** @example true */
-            success: boolean;
-            /** @example 0x5f2c9e3ab1b2c7f0d1e4a5b6c7d8e9f00112233445566778899aabbccddeeff0 */
-            txHash: string;
-            /**
-             * Format: int64
-             * @example 42
-             */
-            blockNumber: number;
-            /**
-             * @description Gas used, a decimal integer.
-             * @example 331072
-             */
-            gasUsed: string;
-        };
-        RevealStatus: {
-            nullifier: string;
-            /**
-             * @description `pending`, `mined` and `reverted` as above; `unknown`: nothing of it to show.
-             * @enum {string}
-             */
-            state: "pending" | "mined" | "reverted" | "unknown";
-            /** @description The newest version sent (`pending`), or the one mined. */
-            txHash?: string;
-            /** Format: int64 */
-            blockNumber?: number;
-            /** @description Gas used, a decimal integer. */
-            gasUsed?: string;
-            /** @description Why it reverted: the vault's error, decoded (`NullifierAlreadySpent(0x…)`), or `out of gas`; empty when that cannot be told. */
-            reason?: string;
-        };
-        Health: {
-            /**
-             * @description `standby`: a replica waiting for an operator key (every key of `OPERATOR_PRIVATE_KEYS` is leased by another replica); it takes no reveals until it leases one, and `operator` is empty.
-             * @enum {string}
-             */
-            status: "healthy" | "degraded" | "standby";
-            /** @description The operator wallet's address. */
-            operator: string;
-            /** @description The operator balance in wei (decimal), as last read. */
-            balance: string;
-            /** @description MIN_OPERATOR_BALANCE in wei (decimal). */
-            threshold: string;
-            /** Format: int64 */
-            chainId: number;
-            /**
-             * Format: int64
-             * @description The nonce the next transaction will use.
-             */
-            nextNonce: number;
-            /**
-             * Format: int32
-             * @description Transactions sent and not yet mined.
-             */
-            inFlight: number;
-            /**
-             * Format: int64
-             * @description Seconds since the service started.
-             */
-            uptime: number;
-        };
-        /** @description The body of every error response. */
-        Error: {
-            /** @description What went wrong, for people. */
-            error: string;
-            /**
-             * @description Machine-readable code; match on this.
-             * @example NULLIFIER_USED
-             * @enum {string}
-             */
-            code: "INVALID_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "CHAIN_UNAVAILABLE" | "UNAVAILABLE" | "INTERNAL" | "NULLIFIER_USED" | "UNKNOWN_ROOT" | "INVALID_PROOF" | "INVALID_RECIPIENT" | "SIGNAL_MISMATCH" | "REVEAL_REJECTED" | "TX_REVERTED" | "TX_PENDING" | "ROOT_EXPIRING" | "OPERATOR_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "OPERATOR_KEY_UNAVAILABLE" | "PAUSED" | "TX_CANCELLED" | "RECIPIENT_NOT_ALLOWED" | "NOT_REPLACEABLE" | "WALLET_MISMATCH" | "PAYMENT_REQUIRED" | "FEE_TOO_LOW" | "QUOTE_EXPIRED" | "FEES_NOT_ACCEPTED" | "FEE_RECEIVER_MISMATCH" | "TOKEN_NOT_PRICED" | "QUOTE_INVALID" | "AMOUNT_TOO_SMALL" | "SPONSOR_KEY_UNKNOWN" | "SPONSOR_REVOKED" | "SPONSOR_BALANCE_LOW" | "SPONSORS_NOT_ACCEPTED" | "VOUCHER_INVALID" | "VOUCHER_EXPIRED" | "VOUCHER_USED" | "VOUCHER_ALLOWANCE_LOW" | "IDEMPOTENCY_KEY_REUSED";
-            /** @description The transaction concerned, for TX_REVERTED and TX_PENDING. */
-            txHash?: string;
-        };
-        /** @description The error body of a 400. */
-        InvalidRequestError: {
-            /** @description What went wrong, for people. */
-            error: string;
-            /**
-             * @description Machine-readable code; one of these for this response.
-             * @enum {string}
-             */
-            code: "INVALID_REQUEST";
-        };
-        /** @description The error body of a 400 of POST /reveal. */
-        RevealBadRequestError: {
-            /** @description What went wrong, for people. */
-            error: string;
-            /**
-             * @description Machine-readable code; one of these for this response.
-             * @enum {string}
-             */
-            code: "INVALID_REQUEST" | "RECIPIENT_NOT_ALLOWED";
-        };
-        /** @description The error body of a 413. */
-        PayloadTooLargeError: {
-            /** @description What went wrong, for people. */
-            error: string;
-            /**
-             * @description Machine-readable code; one of these for this response.
-             * @enum {string}
-             */
-            code: "PAYLOAD_TOO_LARGE";
-        };
-        /** @description The error body of a 429. */
-        RateLimitedError: {
-            /** @description What went wrong, for people. */
-            error: string;
-            /**
-             * @description Machine-readable code; one of these for this response.
-             * @enum {string}
-             */
-            code: "RATE_LIMITED";
-        };
-        /** @description The error body of a 502. */
-        ChainUnavailableError: {
-            /** @description What went wrong, for people. */
-            error: string;
-            /**
-             * @description Machine-readable code; one of these for this response.
-             * @enum {string}
-             */
-            code: "CHAIN_UNAVAILABLE";
-        };
-        /** @description The error body of a 500. */
-        InternalError: {
-            /** @description What went wrong, for people. */
-            error: string;
-            /**
-             * @description Machine-readable code; one of these for this response.
-             * @enum {string}
-             */
-            code: "INTERNAL";
-        };
-        /** @description The error body of a 409 of POST /reveal. */
-        RevealConflictError: {
-            /** @description What went wrong, for people. */
-            error: string;
-            /**
-             * @description Machine-readable code; one of these for this response.
-             * @enum {string}
-             */
-            code: "NULLIFIER_USED" | "ROOT_EXPIRING" | "VOUCHER_USED";
-        };
-        /** @description The error body of a 401 of POST /reveal. */
-        RevealUnauthorizedError: {
-            /** @description What went wrong, for people. */
-            error: string;
-            /**
-             * @description Machine-readable code; one of these for this response.
-             * @enum {string}
-             */
-            code: "SPONSOR_KEY_UNKNOWN";
-        };
-        /** @description The error body of a 403 of POST /reveal. */
-        RevealForbiddenError: {
-            /** @description What went wrong, for people. */
-            error: string;
-            /**
-             * @description Machine-readable code; one of these for this response.
-             * @enum {string}
-             */
-            code: "SPONSOR_REVOKED";
-        };
-        /** @description The error body of a 401 of GET /sponsor. */
-        SponsorUnauthorizedError: {
-            /** @description What went wrong, for people. */
-            error: string;
-            /**
-             * @description Machine-readable code; one of these for this response.
-             * @enum {string}
-             */
-            code: "UNAUTHORIZED" | "SPONSOR_KEY_UNKNOWN";
-        };
-        /** @description The error body of a 402 of POST /reveal. */
-        RevealPaymentError: {
-            /** @description What went wrong, for people. */
-            error: string;
-            /**
-             * @description Machine-readable code; one of these for this response.
-             * @enum {string}
-             */
-            code: "PAYMENT_REQUIRED" | "FEE_TOO_LOW" | "QUOTE_EXPIRED" | "SPONSOR_BALANCE_LOW" | "VOUCHER_EXPIRED" | "VOUCHER_ALLOWANCE_LOW";
-        };
-        /** @description The error body of a 422 of POST /quote. */
-        QuoteRefusedError: {
-            /** @description What went wrong, for people. */
-            error: string;
-            /**
-             * @description Machine-readable code; one of these for this response.
-             * @enum {string}
-             */
-            code: "FEES_NOT_ACCEPTED" | "TOKEN_NOT_PRICED" | "AMOUNT_TOO_SMALL";
-        };
-        /** @description The error body of a 422 of POST /reveal (txHash set for TX_REVERTED). */
-        RevealFailedError: {
-            /** @description What went wrong, for people. */
-            error: string;
-            /**
-             * @description Machine-readable code; one of these for this response.
-             * @enum {string}
-             */
-            code: "UNKNOWN_ROOT" | "INVALID_PROOF" | "INVALID_RECIPIENT" | "SIGNAL_MISMATCH" | "REVEAL_REJECTED" | "TX_REVERTED" | "FEES_NOT_ACCEPTED" | "FEE_RECEIVER_MISMATCH" | "TOKEN_NOT_PRICED" | "QUOTE_INVALID" | "SPONSORS_NOT_ACCEPTED" | "VOUCHER_INVALID";
-            /** @description The transaction concerned, for TX_REVERTED and TX_PENDING. */
-            txHash?: string;
-        };
-        /** @description The error body of a 503 of POST /reveal. */
-        RevealUnavailableError: {
-            /** @description What went wrong, for people. */
-            error: string;
-            /**
-             * @description Machine-readable code; one of these for this response.
-             * @enum {string}
-             */
-            code: "OPERATOR_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "OPERATOR_KEY_UNAVAILABLE" | "UNAVAILABLE" | "PAUSED" | "TX_CANCELLED";
-        };
-        /** @description The error body of a 504 of POST /reveal (txHash set). */
-        RevealPendingError: {
-            /** @description What went wrong, for people. */
-            error: string;
-            /**
-             * @description Machine-readable code; one of these for this response.
-             * @enum {string}
-             */
-            code: "TX_PENDING";
-            /** @description The transaction concerned, for TX_REVERTED and TX_PENDING. */
-            txHash?: string;
-        };
-        SponsorRequest: {
-            /** @description Who the sponsor is, for people (the operator's choice). */
-            name: string;
-            /** @description The address whose EIP-712 vouchers this sponsor pays for (absent: it pays for keyed reveals only). */
-            voucherSigner?: string;
-        };
-        SponsorCredit: {
-            amount: components["schemas"]["Wei"];
-        };
-        /** @description A sponsor and its account, in wei: `balance` is what was credited less what was debited; `available` is `balance − reserved`, what new reveals may reserve. */
-        Sponsor: {
-            id: string;
-            name: string;
-            voucherSigner?: string;
-            /** Format: date-time */
-            createdAt: string;
-            revoked: boolean;
-            /** Format: date-time */
-            revokedAt?: string;
-            credited: components["schemas"]["Wei"];
-            debited: components["schemas"]["Wei"];
-            reserved: components["schemas"]["Wei"];
-            balance: components["schemas"]["Wei"];
-            available: components["schemas"]["Wei"];
-            /**
-             * Format: int64
-             * @description Reveal transactions mined on the sponsor's account (reverted ones too: their gas was paid).
-             */
-            revealsPaid: number;
-        };
-        SponsorCreated: {
-            sponsor: components["schemas"]["Sponsor"];
-            /** @description The sponsor's key, shown this once (the relayer keeps only its SHA-256). */
-            key: string;
-        };
-        SponsorList: {
-            sponsors: components["schemas"]["Sponsor"][];
-        };
-        /** @description The body of a 503 of GET /ready. */
-        NotReadyError: {
-            /** @description What went wrong, for people. */
-            error: string;
-            /**
-             * @description Machine-readable code; one of these for this response.
-             * @enum {string}
-             */
-            code: "OPERATOR_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "OPERATOR_KEY_UNAVAILABLE" | "CHAIN_UNAVAILABLE" | "PAUSED";
-        };
-        /** @description The body of every error response. */
-        "schemas-Error": {
-            /** @description What went wrong, for people. */
-            error: string;
-            /**
-             * @description Machine-readable code; match on this.
-             * @example WALLET_MISMATCH
-             * @enum {string}
-             */
-            code: "INVALID_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "CHAIN_UNAVAILABLE" | "UNAVAILABLE" | "INTERNAL" | "NOT_REPLACEABLE" | "WALLET_MISMATCH" | "OPERATOR_KEY_UNAVAILABLE";
-        };
-        /** @description One signed version of a transaction, oldest first; the fees are known for the newest. */
-        TransactionVersion: {
-            hash: string;
-            maxFeePerGas?: components["schemas"]["Wei"];
-            maxPriorityFeePerGas?: components["schemas"]["Wei"];
-        };
-        Transaction: {
-            /** Format: int64 */
-            nonce: number;
-            /** @enum {string} */
-            state: "pending" | "mined" | "failed";
-            purpose: string;
-            versions: components["schemas"]["TransactionVersion"][];
-            minedHash?: string;
-            /** Format: int64 */
-            blockNumber?: number;
-            /** @description Why it failed, when known. */
-            reason?: string;
-            /** Format: date-time */
-            updatedAt: string;
-        };
-        FleetReplica: {
-            /** @description The replica's name (`REPLICA_NAME`, the host name by default). */
-            replica: string;
-            /** @description The wallet it pays from. */
-            wallet: string;
-            /**
-             * Format: date-time
-             * @description Since when it pays from the wallet (its start, or when it took the wallet over).
-             */
-            since: string;
-            paused: boolean;
-            /**
-             * Format: date-time
-             * @description When it was paused (absent when it is not).
-             */
-            pausedSince?: string;
-            /** @description The wallet's transactions in flight, newest nonce first (at most 100). */
-            transactions: components["schemas"]["Transaction"][];
-        };
-        Fleet: {
-            replicas: components["schemas"]["FleetReplica"][];
-        };
-        PauseState: {
-            /** @description The replica's name (`REPLICA_NAME`, the host name by default). */
-            replica: string;
-            paused: boolean;
-            /**
-             * Format: date-time
-             * @description When it was paused (absent when it is not).
-             */
-            since?: string;
-        };
-        TransactionPage: {
-            transactions: components["schemas"]["Transaction"][];
-            nextCursor?: string;
-        };
-        Replacing: {
-            /** Format: int64 */
-            nonce: number;
-            /** @description The newest version when asked, the one being replaced (by a cancel, for `/cancel`). */
-            replacing: string;
-        };
-        /** @description The error body of a 409 of a replace or a cancel. */
-        ReplaceRefusedError: {
-            /** @description What went wrong, for people (a wallet mismatch names this replica's wallet). */
-            error: string;
-            /**
-             * @description Machine-readable code; one of these for this response.
-             * @enum {string}
-             */
-            code: "NOT_REPLACEABLE" | "WALLET_MISMATCH";
-        };
-        /** @description Where the wallet's nonces stand; mined and pending as the node says (absent when it did not answer), next the one the service sends at next. */
-        WalletNonce: {
-            /** Format: int64 */
-            mined?: number;
-            /** Format: int64 */
-            pending?: number;
-            /** Format: int64 */
-            next: number;
-        };
-        Wallet: {
-            address: string;
-            balance?: components["schemas"]["Wei"];
-            reserved: components["schemas"]["Wei"];
-            minBalance: components["schemas"]["Wei"];
-            /** @description False while balance − reserved is under the minimum (new work answers 503). */
-            gateOpen: boolean;
-            spendLimit?: components["schemas"]["Wei"];
-            /** Format: int64 */
-            spendWindowSeconds?: number;
-            spent?: components["schemas"]["Wei"];
-            /**
-             * Format: int64
-             * @description Absent while nothing was spent in the last hour.
-             */
-            timeToEmptySeconds?: number;
-            nonce: components["schemas"]["WalletNonce"];
-        };
+        /** @description An amount in wei, a decimal integer. */
+        Wei: string;
     };
     responses: {
-        /** @description The admin key is missing or wrong. */
-        Unauthorized: {
-            headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["UnauthorizedError"];
-            };
-        };
-        /** @description No `ADMIN_API_KEY` is set, so the admin routes do not exist. */
-        NoAdminRoutes: {
-            headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["NotFoundError"];
-            };
-        };
-        /** @description `NOT_FOUND`: no sponsor has that id; or no `ADMIN_API_KEY` is set. */
-        NoSuchSponsor: {
-            headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["NotFoundError"];
-            };
-        };
-        /** @description `IDEMPOTENCY_KEY_REUSED`: the `Idempotency-Key` was sent within 24 hours with another sponsor or amount. Nothing was credited. */
-        IdempotencyKeyReused: {
-            headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["IdempotencyKeyReusedError"];
-            };
-        };
-        /** @description Any other error, e.g. 404 NOT_FOUND (no such route), 405 METHOD_NOT_ALLOWED, 415 UNSUPPORTED_MEDIA_TYPE: every error response has this body, and `code` is one of these. */
-        OtherError: {
-            headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description The request is malformed; the message names the field. */
-        InvalidRequest: {
-            headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "error": "field \"publicSignals\": maximum number of items is 6",
-                 *       "code": "INVALID_REQUEST"
-                 *     }
-                 */
-                "application/json": components["schemas"]["InvalidRequestError"];
-            };
-        };
-        /** @description The body is larger than allowed. */
-        PayloadTooLarge: {
-            headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["PayloadTooLargeError"];
-            };
-        };
-        /** @description A rate limit is exceeded; the message names it. */
-        RateLimited: {
-            headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                "Retry-After": components["headers"]["RetryAfter"];
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "error": "rate limit exceeded: 5 requests per minute per client IP",
-                 *       "code": "RATE_LIMITED"
-                 *     }
-                 */
-                "application/json": components["schemas"]["RateLimitedError"];
-            };
-        };
         /** @description The chain's RPC did not answer, timed out, answered garbage, or refused the transaction. Nothing was sent, or the nonce was not used. */
         ChainUnavailable: {
             headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
                 "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -1158,83 +620,10 @@ export interface components {
         /** @description An unexpected fault. */
         Internal: {
             headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
                 "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["InternalError"];
-            };
-        };
-        /** @description Any other error, e.g. 404 NOT_FOUND (no such route), 405 METHOD_NOT_ALLOWED, 415 UNSUPPORTED_MEDIA_TYPE: every error response has this body, and `code` is one of these. */
-        "responses-OtherError": {
-            headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
-                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                RateLimit: components["headers"]["headers-RateLimit"];
-                "RateLimit-Policy": components["headers"]["headers-RateLimitPolicy"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["schemas-Error"];
-            };
-        };
-        /** @description The admin key is missing or wrong. */
-        "responses-Unauthorized": {
-            headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                RateLimit: components["headers"]["headers-RateLimit"];
-                "RateLimit-Policy": components["headers"]["headers-RateLimitPolicy"];
-                "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["UnauthorizedError"];
-            };
-        };
-        /** @description No `ADMIN_API_KEY` is set, so the admin routes do not exist. */
-        "responses-NoAdminRoutes": {
-            headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                RateLimit: components["headers"]["headers-RateLimit"];
-                "RateLimit-Policy": components["headers"]["headers-RateLimitPolicy"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["NotFoundError"];
-            };
-        };
-        /** @description A rate limit is exceeded; the message names it. */
-        "responses-RateLimited": {
-            headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                RateLimit: components["headers"]["headers-RateLimit"];
-                "RateLimit-Policy": components["headers"]["headers-RateLimitPolicy"];
-                "Retry-After": components["headers"]["RetryAfter"];
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "error": "rate limit exceeded: 5 requests per minute per client IP",
-                 *       "code": "RATE_LIMITED"
-                 *     }
-                 */
-                "application/json": components["schemas"]["RateLimitedError"];
-            };
-        };
-        /** @description An unexpected fault. */
-        "responses-Internal": {
-            headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                RateLimit: components["headers"]["headers-RateLimit"];
-                "RateLimit-Policy": components["headers"]["headers-RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -1242,46 +631,74 @@ export interface components {
             };
         };
         /** @description The request is malformed; the message names the field. */
-        "responses-InvalidRequest": {
+        InvalidRequest: {
             headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
                 "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                RateLimit: components["headers"]["headers-RateLimit"];
-                "RateLimit-Policy": components["headers"]["headers-RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
             };
             content: {
                 /**
                  * @example {
-                 *       "error": "query parameter \"limit\": number must be at most 100",
-                 *       "code": "INVALID_REQUEST"
+                 *       "code": "INVALID_REQUEST",
+                 *       "error": "field \"publicSignals\": maximum number of items is 6"
                  *     }
                  */
                 "application/json": components["schemas"]["InvalidRequestError"];
             };
         };
-        /** @description `WALLET_MISMATCH`: the wallet named is not this replica's. `NOT_REPLACEABLE`: no replacement can take the transaction's place: its newest version is at `MAX_FEE_PER_GAS` (a node takes a replacement only with higher fees), or a cancel of it is mined and not yet `DISPLACED_AFTER_BLOCKS` deep. Nothing was done. */
-        ReplaceRefused: {
+        /** @description Any other error, e.g. 404 NOT_FOUND (no such route), 405 METHOD_NOT_ALLOWED, 415 UNSUPPORTED_MEDIA_TYPE: every error response has this body, and `code` is one of these. */
+        OtherError: {
             headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
                 "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                RateLimit: components["headers"]["headers-RateLimit"];
-                "RateLimit-Policy": components["headers"]["headers-RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ReplaceRefusedError"];
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The body is larger than allowed. */
+        PayloadTooLarge: {
+            headers: {
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PayloadTooLargeError"];
+            };
+        };
+        /** @description A rate limit is exceeded; the message names it. */
+        RateLimited: {
+            headers: {
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Retry-After": components["headers"]["RetryAfter"];
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "RATE_LIMITED",
+                 *       "error": "rate limit exceeded: 5 requests per minute per client IP"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RateLimitedError"];
             };
         };
     };
-    parameters: {
-        /** @description The sponsor's id (`sp_…`). */
-        SponsorId: string;
-    };
+    parameters: never;
     requestBodies: never;
     headers: {
-        /** @description The request's id: the client's own X-Request-Id when valid (letters, digits, `-`, `_`, `.`, at most 64), else one the service made. Every response carries it; it is in the service's logs and traces. */
-        XRequestId: string;
         /** @description The request's `Origin`, sent back when it is one of `CORS_ORIGINS` (a browser then lets the page read the answer); absent otherwise. */
         AccessControlAllowOrigin: string;
         /**
@@ -1296,23 +713,135 @@ export interface components {
         RateLimitPolicy: string;
         /** @description Seconds until a retry may succeed (a whole number, rounded up). */
         RetryAfter: number;
-        /** @description The scheme the admin key goes in: `Authorization: Bearer <ADMIN_API_KEY>`. */
-        WWWAuthenticate: "Bearer realm=\"vaultd\"";
-        /**
-         * @description On every answer of the admin routes, refusals included: what is left of this client IP's limit (`ADMIN_RATE_LIMIT_PER_IP`) and in how many seconds its oldest counted request leaves the window, as the IETF RateLimit header draft writes it, e.g. `"ip";r=4;t=30`.
-         * @example "ip";r=4;t=30
-         */
-        "headers-RateLimit": string;
-        /**
-         * @description On every answer of the admin routes: their limit (`ADMIN_RATE_LIMIT_PER_IP`), requests per window of seconds, e.g. `"ip";q=30;w=60` (30 a minute).
-         * @example "ip";q=5;w=60
-         */
-        "headers-RateLimitPolicy": string;
+        /** @description The request's id: the client's own X-Request-Id when valid (letters, digits, `-`, `_`, `.`, at most 64), else one the service made. Every response carries it; it is in the service's logs and traces. */
+        XRequestId: string;
     };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The health report. */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+            500: components["responses"]["Internal"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    quote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QuoteRequest"];
+            };
+        };
+        responses: {
+            /** @description The quote, signed. */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Quote"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            /**
+             * @description `FEES_NOT_ACCEPTED`: this relayer takes no fees (its treasury pays, or nothing does);
+             *     `TOKEN_NOT_PRICED`: the token has no price here, so it cannot pay a fee;
+             *     `AMOUNT_TOO_SMALL`: the fee would be all of the amount or more.
+             */
+            422: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "TOKEN_NOT_PRICED",
+                     *       "error": "token 0x41706B4EFE0B6D3F137403109A6384eb2Aa51e85 has no price on this relayer: it cannot pay fees"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["QuoteRefusedError"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            502: components["responses"]["ChainUnavailable"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    getReady: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready. */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ready"];
+                };
+            };
+            500: components["responses"]["Internal"];
+            /** @description Not ready; `code` says why. */
+            503: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "OPERATOR_BALANCE_LOW",
+                     *       "error": "not ready"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["NotReadyError"];
+                };
+            };
+            default: components["responses"]["OtherError"];
+        };
+    };
     reveal: {
         parameters: {
             query?: never;
@@ -1329,10 +858,10 @@ export interface operations {
             /** @description The reveal was mined. */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1347,10 +876,10 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1360,10 +889,10 @@ export interface operations {
             /** @description `SPONSOR_KEY_UNKNOWN`: the `X-Sponsor-Key` is no sponsor's; nothing was sent. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1385,17 +914,17 @@ export interface operations {
              */
             402: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "error": "this relayer does not pay for reveals: ask POST /quote for a fee, prove the reveal with it and send it with fee",
-                     *       "code": "PAYMENT_REQUIRED"
+                     *       "code": "PAYMENT_REQUIRED",
+                     *       "error": "this relayer does not pay for reveals: ask POST /quote for a fee, prove the reveal with it and send it with fee"
                      *     }
                      */
                     "application/json": components["schemas"]["RevealPaymentError"];
@@ -1404,10 +933,10 @@ export interface operations {
             /** @description `SPONSOR_REVOKED`: the sponsor's key was revoked (`POST /admin/sponsors/{id}/revoke`); nothing was sent. */
             403: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1427,17 +956,17 @@ export interface operations {
              */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "error": "the nullifier is already spent",
-                     *       "code": "NULLIFIER_USED"
+                     *       "code": "NULLIFIER_USED",
+                     *       "error": "the nullifier is already spent"
                      *     }
                      */
                     "application/json": components["schemas"]["RevealConflictError"];
@@ -1459,10 +988,10 @@ export interface operations {
              */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1475,18 +1004,18 @@ export interface operations {
             /** @description `OPERATOR_BALANCE_LOW`: the operator wallet needs funding; `SPEND_LIMIT_REACHED`: the operator spent its limit for the window; `OPERATOR_KEY_UNAVAILABLE`: this replica's lease of its operator key lapsed (replicas sharing `OPERATOR_PRIVATE_KEYS`), nothing was sent; `UNAVAILABLE`: the replicas' Redis is unreachable; `PAUSED`: an operator paused this replica (`POST /admin/pause`), nothing was sent; `TX_CANCELLED`: an operator cancelled the reveal's transaction and the cancel was mined, nothing was revealed: send it again. Retry after `Retry-After` seconds. */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "error": "the relayer is out of funds for now, try again later",
-                     *       "code": "OPERATOR_BALANCE_LOW"
+                     *       "code": "OPERATOR_BALANCE_LOW",
+                     *       "error": "the relayer is out of funds for now, try again later"
                      *     }
                      */
                     "application/json": components["schemas"]["RevealUnavailableError"];
@@ -1495,73 +1024,16 @@ export interface operations {
             /** @description `TX_PENDING`: sent but not mined within the receipt timeout; `txHash` is set. */
             504: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["RevealPendingError"];
                 };
             };
-            default: components["responses"]["OtherError"];
-        };
-    };
-    quote: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["QuoteRequest"];
-            };
-        };
-        responses: {
-            /** @description The quote, signed. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Quote"];
-                };
-            };
-            400: components["responses"]["InvalidRequest"];
-            413: components["responses"]["PayloadTooLarge"];
-            /**
-             * @description `FEES_NOT_ACCEPTED`: this relayer takes no fees (its treasury pays, or nothing does);
-             *     `TOKEN_NOT_PRICED`: the token has no price here, so it cannot pay a fee;
-             *     `AMOUNT_TOO_SMALL`: the fee would be all of the amount or more.
-             */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "token 0x41706B4EFE0B6D3F137403109A6384eb2Aa51e85 has no price on this relayer: it cannot pay fees",
-                     *       "code": "TOKEN_NOT_PRICED"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["QuoteRefusedError"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            502: components["responses"]["ChainUnavailable"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -1580,10 +1052,10 @@ export interface operations {
             /** @description Where the reveal stands. */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1593,10 +1065,10 @@ export interface operations {
             /** @description The nullifier is not 0x and 64 hex digits. */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1620,10 +1092,10 @@ export interface operations {
             /** @description The sponsor's account. */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1634,10 +1106,10 @@ export interface operations {
             /** @description `UNAUTHORIZED`: no `X-Sponsor-Key`; `SPONSOR_KEY_UNKNOWN`: the key is no sponsor's. */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1645,458 +1117,6 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            default: components["responses"]["OtherError"];
-        };
-    };
-    getFleet: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The fleet. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    RateLimit: components["headers"]["headers-RateLimit"];
-                    "RateLimit-Policy": components["headers"]["headers-RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Fleet"];
-                };
-            };
-            401: components["responses"]["responses-Unauthorized"];
-            404: components["responses"]["responses-NoAdminRoutes"];
-            429: components["responses"]["responses-RateLimited"];
-            500: components["responses"]["responses-Internal"];
-            default: components["responses"]["responses-OtherError"];
-        };
-    };
-    pause: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The replica's state now. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    RateLimit: components["headers"]["headers-RateLimit"];
-                    "RateLimit-Policy": components["headers"]["headers-RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PauseState"];
-                };
-            };
-            401: components["responses"]["responses-Unauthorized"];
-            404: components["responses"]["responses-NoAdminRoutes"];
-            429: components["responses"]["responses-RateLimited"];
-            500: components["responses"]["responses-Internal"];
-            default: components["responses"]["responses-OtherError"];
-        };
-    };
-    resume: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The replica's state now. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    RateLimit: components["headers"]["headers-RateLimit"];
-                    "RateLimit-Policy": components["headers"]["headers-RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PauseState"];
-                };
-            };
-            401: components["responses"]["responses-Unauthorized"];
-            404: components["responses"]["responses-NoAdminRoutes"];
-            429: components["responses"]["responses-RateLimited"];
-            500: components["responses"]["responses-Internal"];
-            default: components["responses"]["responses-OtherError"];
-        };
-    };
-    listSponsors: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The sponsors. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SponsorList"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NoAdminRoutes"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            default: components["responses"]["OtherError"];
-        };
-    };
-    createSponsor: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["SponsorRequest"];
-            };
-        };
-        responses: {
-            /** @description The sponsor, with its key (shown this once). */
-            201: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SponsorCreated"];
-                };
-            };
-            400: components["responses"]["InvalidRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NoAdminRoutes"];
-            413: components["responses"]["PayloadTooLarge"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            default: components["responses"]["OtherError"];
-        };
-    };
-    creditSponsor: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description A key the operator chooses for this credit (a UUID, say), unique per credit: 1 to 128 printable ASCII characters, no spaces. Kept 24 hours. */
-                "Idempotency-Key"?: string;
-            };
-            path: {
-                /** @description The sponsor's id (`sp_…`). */
-                id: components["parameters"]["SponsorId"];
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["SponsorCredit"];
-            };
-        };
-        responses: {
-            /** @description The sponsor now. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Sponsor"];
-                };
-            };
-            400: components["responses"]["InvalidRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NoSuchSponsor"];
-            409: components["responses"]["IdempotencyKeyReused"];
-            413: components["responses"]["PayloadTooLarge"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            default: components["responses"]["OtherError"];
-        };
-    };
-    revokeSponsor: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The sponsor's id (`sp_…`). */
-                id: components["parameters"]["SponsorId"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The sponsor now. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Sponsor"];
-                };
-            };
-            400: components["responses"]["InvalidRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NoSuchSponsor"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            default: components["responses"]["OtherError"];
-        };
-    };
-    getTransactions: {
-        parameters: {
-            query?: {
-                state?: "pending" | "mined" | "failed";
-                limit?: number;
-                cursor?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A page of transactions. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    RateLimit: components["headers"]["headers-RateLimit"];
-                    "RateLimit-Policy": components["headers"]["headers-RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TransactionPage"];
-                };
-            };
-            400: components["responses"]["responses-InvalidRequest"];
-            401: components["responses"]["responses-Unauthorized"];
-            404: components["responses"]["responses-NoAdminRoutes"];
-            429: components["responses"]["responses-RateLimited"];
-            500: components["responses"]["responses-Internal"];
-            default: components["responses"]["responses-OtherError"];
-        };
-    };
-    cancelTransaction: {
-        parameters: {
-            query: {
-                /** @description The wallet whose transaction at `nonce` is meant: this replica's own (`GET /admin/wallet`, `GET /admin/fleet`). Another wallet's is refused `409 WALLET_MISMATCH`, nothing done: nonce N of another replica's wallet is another transaction. */
-                wallet: string;
-            };
-            header?: never;
-            path: {
-                /** @description The transaction's nonce. */
-                nonce: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The cancel is under way. */
-            202: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    RateLimit: components["headers"]["headers-RateLimit"];
-                    "RateLimit-Policy": components["headers"]["headers-RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Replacing"];
-                };
-            };
-            400: components["responses"]["responses-InvalidRequest"];
-            401: components["responses"]["responses-Unauthorized"];
-            /** @description `NOT_FOUND`: nothing of this replica's is in flight at that nonce; or no `ADMIN_API_KEY` is set. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    RateLimit: components["headers"]["headers-RateLimit"];
-                    "RateLimit-Policy": components["headers"]["headers-RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            409: components["responses"]["ReplaceRefused"];
-            429: components["responses"]["responses-RateLimited"];
-            500: components["responses"]["responses-Internal"];
-            default: components["responses"]["responses-OtherError"];
-        };
-    };
-    replaceTransaction: {
-        parameters: {
-            query: {
-                /** @description The wallet whose transaction at `nonce` is meant: this replica's own (`GET /admin/wallet`, `GET /admin/fleet`). Another wallet's is refused `409 WALLET_MISMATCH`, nothing done: nonce N of another replica's wallet is another transaction. */
-                wallet: string;
-            };
-            header?: never;
-            path: {
-                /** @description The transaction's nonce (`GET /admin/wallet` shows the range in flight). */
-                nonce: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The replacement is under way. */
-            202: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    RateLimit: components["headers"]["headers-RateLimit"];
-                    "RateLimit-Policy": components["headers"]["headers-RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Replacing"];
-                };
-            };
-            400: components["responses"]["responses-InvalidRequest"];
-            401: components["responses"]["responses-Unauthorized"];
-            /** @description `NOT_FOUND`: nothing of this replica's is in flight at that nonce; or no `ADMIN_API_KEY` is set. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    RateLimit: components["headers"]["headers-RateLimit"];
-                    "RateLimit-Policy": components["headers"]["headers-RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            409: components["responses"]["ReplaceRefused"];
-            429: components["responses"]["responses-RateLimited"];
-            500: components["responses"]["responses-Internal"];
-            default: components["responses"]["responses-OtherError"];
-        };
-    };
-    getWallet: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The wallet. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    RateLimit: components["headers"]["headers-RateLimit"];
-                    "RateLimit-Policy": components["headers"]["headers-RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Wallet"];
-                };
-            };
-            401: components["responses"]["responses-Unauthorized"];
-            404: components["responses"]["responses-NoAdminRoutes"];
-            429: components["responses"]["responses-RateLimited"];
-            500: components["responses"]["responses-Internal"];
-            default: components["responses"]["responses-OtherError"];
-        };
-    };
-    getReady: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Ready. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Ready"];
-                };
-            };
-            500: components["responses"]["Internal"];
-            /** @description Not ready; `code` says why. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "not ready",
-                     *       "code": "OPERATOR_BALANCE_LOW"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["NotReadyError"];
-                };
-            };
-            default: components["responses"]["OtherError"];
-        };
-    };
-    getHealth: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The health report. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Health"];
-                };
-            };
             500: components["responses"]["Internal"];
             default: components["responses"]["OtherError"];
         };

@@ -4,14 +4,17 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"maps"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/go-chi/chi/v5"
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -238,4 +241,165 @@ func TestAdminAddr(t *testing.T) {
 	if c, err := load(nil); err != nil || c.Addr != "" {
 		t.Errorf("unset: %v %q", err, c.Addr)
 	}
+}
+
+// docsSpec has a public route and the operator's, each with a schema, a tag and a response of
+// its own, and a schema both use.
+const docsSpec = `openapi: 3.0.3
+info: {title: t, version: "1"}
+tags: [{name: public}, {name: admin}]
+paths:
+  /x/credit:
+    post:
+      operationId: publicCredit
+      tags: [public]
+      responses:
+        "200": {description: ok, content: {application/json: {schema: {$ref: "#/components/schemas/Credit"}}}}
+  /admin/sponsors:
+    get:
+      operationId: listSponsors
+      tags: [admin]
+      security: [{bearerAuth: []}]
+      responses:
+        "200": {description: ok, content: {application/json: {schema: {$ref: "#/components/schemas/Sponsors"}}}}
+        "401": {$ref: "#/components/responses/Unauthorized"}
+components:
+  responses:
+    Unauthorized: {description: no key, headers: {WWW-Authenticate: {$ref: "#/components/headers/WWWAuthenticate"}}}
+  headers:
+    WWWAuthenticate: {description: the scheme, schema: {type: string}}
+  schemas:
+    Amount: {type: string, pattern: "^[0-9]+$"}
+    Credit: {type: object, properties: {amount: {$ref: "#/components/schemas/Amount"}}}
+    Sponsors: {type: object, properties: {total: {$ref: "#/components/schemas/Amount"}}}
+  securitySchemes:
+    bearerAuth: {type: http, scheme: bearer}
+`
+
+// Partners and the operator read different documents: the public listener's /openapi.yaml,
+// /openapi.json (and so /docs) are the document without the operator's routes and what only they
+// use (their tag, schema, response, header, security scheme), and the operator's whole document
+// is at /admin/openapi.yaml and /admin/openapi.json, on the admin listener alone with
+// ADMIN_ADDR, on the one listener without it, and never without the admin key: 401 with the
+// service's error body. A service without an admin key has no operator's document.
+func TestPartnersAndTheOperatorReadDifferentDocuments(t *testing.T) {
+	const key = "0123456789abcdef"
+	handler := func(adminKey string) http.Handler {
+		reg := prometheus.NewRegistry()
+		h, err := NewHandler(HandlerOptions{
+			SpecYAML: []byte(docsSpec), AdminKey: adminKey, Metrics: reg, Gatherer: reg,
+			API: func(r chi.Router) {
+				ok := func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(200) }
+				r.Post("/x/credit", ok)
+				r.Get("/admin/sponsors", ok)
+			},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	public, admin, single, keyless := listenLoopback(t), listenLoopback(t), listenLoopback(t), listenLoopback(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 3)
+	go func() { done <- ServeSplit(ctx, public, admin, handler(key), time.Second) }()
+	go func() { done <- Serve(ctx, single, handler(key), time.Second) }()
+	go func() { done <- Serve(ctx, keyless, handler(""), time.Second) }()
+	defer func() { cancel(); <-done; <-done; <-done }()
+	get := func(ln net.Listener, path, bearer string) (*http.Response, []byte) {
+		t.Helper()
+		req, _ := http.NewRequest("GET", "http://"+ln.Addr().String()+path, nil)
+		if bearer != "" {
+			req.Header.Set("Authorization", "Bearer "+bearer)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp, b
+	}
+	load := func(what string, data []byte) *openapi3.T {
+		t.Helper()
+		doc, err := openapi3.NewLoader().LoadFromData(data)
+		if err == nil {
+			err = doc.Validate(context.Background())
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		return doc
+	}
+
+	for _, ln := range []net.Listener{public, single, keyless} {
+		for _, path := range []string{"/openapi.yaml", "/openapi.json"} {
+			resp, body := get(ln, path, "")
+			if resp.StatusCode != 200 {
+				t.Fatalf("GET %s: %d %s", path, resp.StatusCode, body)
+			}
+			doc := load(path, body)
+			if doc.Paths.Value("/x/credit") == nil || doc.Paths.Len() != 1 {
+				t.Errorf("%s: paths %v, want /x/credit alone", path, doc.Paths.InMatchingOrder())
+			}
+			c := doc.Components
+			if len(doc.Tags) != 1 || doc.Tags[0].Name != "public" || len(c.Schemas) != 2 || c.Schemas["Credit"] == nil || c.Schemas["Amount"] == nil ||
+				len(c.Responses) != 0 || len(c.Headers) != 0 || len(c.SecuritySchemes) != 0 {
+				t.Errorf("%s: tags %v, components %v %v %v %v: what only the operator's routes use is left", path, tagNames(doc.Tags), slices.Sorted(maps.Keys(c.Schemas)),
+					slices.Sorted(maps.Keys(c.Responses)), slices.Sorted(maps.Keys(c.Headers)), slices.Sorted(maps.Keys(c.SecuritySchemes)))
+			}
+		}
+	}
+
+	for _, c := range []struct {
+		name string
+		ln   net.Listener
+	}{{"the admin listener", admin}, {"the one listener", single}} {
+		resp, body := get(c.ln, "/admin/openapi.yaml", key)
+		if resp.StatusCode != 200 || string(body) != docsSpec {
+			t.Errorf("%s: GET /admin/openapi.yaml with the key: %d %s", c.name, resp.StatusCode, body)
+		}
+		resp, body = get(c.ln, "/admin/openapi.json", key)
+		if resp.StatusCode != 200 {
+			t.Fatalf("%s: GET /admin/openapi.json with the key: %d %s", c.name, resp.StatusCode, body)
+		}
+		if doc := load("/admin/openapi.json", body); doc.Paths.Value("/admin/sponsors") == nil || doc.Components.SecuritySchemes["bearerAuth"] == nil {
+			t.Errorf("%s: /admin/openapi.json is not the whole document: %s", c.name, body)
+		}
+		for _, path := range []string{"/admin/openapi.yaml", "/admin/openapi.json"} {
+			for _, bearer := range []string{"", "not-the-key"} {
+				resp, body := get(c.ln, path, bearer)
+				var e struct{ Error, Code string }
+				if resp.StatusCode != 401 || json.Unmarshal(body, &e) != nil || e.Code != CodeUnauthorized || e.Error == "" ||
+					resp.Header.Get("WWW-Authenticate") == "" || strings.Contains(string(body), "/admin/sponsors") {
+					t.Errorf("%s: GET %s with key %q: %d %v %s, want 401 UNAUTHORIZED", c.name, path, bearer, resp.StatusCode, resp.Header, body)
+				}
+			}
+		}
+		if resp, body := get(c.ln, "/admin/docs", ""); resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") {
+			t.Errorf("%s: GET /admin/docs: %d %s", c.name, resp.StatusCode, body)
+		}
+	}
+	for _, c := range []struct {
+		name string
+		ln   net.Listener
+	}{{"the public listener", public}, {"a service without an admin key", keyless}} {
+		for _, path := range []string{"/admin/openapi.yaml", "/admin/openapi.json", "/admin/docs"} {
+			resp, body := get(c.ln, path, key)
+			if resp.StatusCode != 404 || strings.Contains(string(body), "/admin/sponsors") {
+				t.Errorf("%s: GET %s: %d %s, want 404", c.name, path, resp.StatusCode, body)
+			}
+		}
+	}
+	if resp, body := get(admin, "/openapi.yaml", key); resp.StatusCode != 404 {
+		t.Errorf("the admin listener serves the public document: %d %s", resp.StatusCode, body)
+	}
+}
+
+func tagNames(tags openapi3.Tags) []string {
+	var names []string
+	for _, t := range tags {
+		names = append(names, t.Name)
+	}
+	return names
 }

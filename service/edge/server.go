@@ -21,6 +21,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 	"go.opentelemetry.io/otel/trace/noop"
 
+	"github.com/seed018cc74c/vaultd/openapi/apidoc"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 )
 
@@ -29,7 +30,10 @@ const DefaultBodyLimit = 64 << 10
 
 // HandlerOptions is what NewHandler wires together.
 type HandlerOptions struct {
-	SpecYAML       []byte // the OpenAPI document as written: validation, /openapi.yaml, /openapi.json
+	// SpecYAML is the service's whole OpenAPI document: what requests are validated against, and
+	// what the operator reads at /admin/openapi.yaml (behind the admin key). Partners read it
+	// without the operator's routes at /openapi.yaml, /openapi.json and /docs (apidoc.Public).
+	SpecYAML       []byte
 	AdminKey       string // "" when the service has no admin routes
 	TrustedProxies Proxies
 	// TrustTraceParent follows any caller's traceparent sampling decision (TRUST_TRACEPARENT);
@@ -68,7 +72,7 @@ func NewHandler(o HandlerOptions) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	spec, specJSON, booleans := doc.spec, doc.json, doc.booleans
+	spec, booleans := doc.spec, doc.booleans
 	tracer := o.Tracer
 	if tracer == nil {
 		tracer = noop.NewTracerProvider().Tracer("")
@@ -85,9 +89,17 @@ func NewHandler(o HandlerOptions) (http.Handler, error) {
 
 	// The OpenMetrics format when asked for (as Prometheus does), with the histograms' exemplars.
 	r.Method(http.MethodGet, "/metrics", promhttp.HandlerFor(o.Gatherer, promhttp.HandlerOpts{EnableOpenMetrics: true}))
-	r.Get("/openapi.yaml", staticBytes("application/yaml", o.SpecYAML))
-	r.Get("/openapi.json", staticBytes("application/json", specJSON))
+	r.Get("/openapi.yaml", staticBytes("application/yaml", doc.publicYAML))
+	r.Get("/openapi.json", staticBytes("application/json", doc.publicJSON))
 	r.Get("/docs", docsPage)
+	if o.AdminKey != "" { // the operator's document: under /admin, so on the admin listener alone (admin.go)
+		r.Get("/admin/docs", docsPage)
+		r.Group(func(op chi.Router) {
+			op.Use(admit(tracer, answered(o.Admit, o.Answer)), adminAuth(o.AdminKey), adminOnly)
+			op.Get(adminDocYAML, staticBytes("application/yaml", o.SpecYAML))
+			op.Get(adminDocJSON, staticBytes("application/json", doc.json))
+		})
+	}
 	if o.Static != nil {
 		o.Static(r)
 	}
@@ -119,12 +131,36 @@ func answered(checks map[string]Admission, answer func(error) *Error) map[string
 	return out
 }
 
+// AdminDocRoutes are the routes of the operator's whole document ("METHOD /pattern", as
+// HandlerOptions.Admit names routes): a service limits them as it does its other operator's
+// routes, a wrong key counted too.
+var AdminDocRoutes = []string{"GET " + adminDocYAML, "GET " + adminDocJSON}
+
+const (
+	adminDocYAML = "/admin/openapi.yaml"
+	adminDocJSON = "/admin/openapi.json"
+)
+
+// adminOnly answers 401 a request without the admin key (adminAuth marks one with it): for
+// routes outside the document, whose security the validator does not check.
+func adminOnly(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !IsAdmin(r.Context()) {
+			WriteError(w, r, ErrUnauthorized)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
 // document is a service's OpenAPI document as its handlers use it.
 type document struct {
-	spec     *openapi3.T // read-only once made: the handlers of one process share it
-	json     []byte      // what GET /openapi.json answers
-	booleans func(http.Handler) http.Handler
-	err      error
+	spec       *openapi3.T // read-only once made: the handlers of one process share it
+	json       []byte      // the whole document: what GET /admin/openapi.json answers
+	publicYAML []byte      // the document without the operator's routes (apidoc.Public)
+	publicJSON []byte
+	booleans   func(http.Handler) http.Handler
+	err        error
 }
 
 // documents are the documents parsed so far, by their YAML: a process that makes many handlers
@@ -150,6 +186,18 @@ func parseDocument(specYAML []byte) *document {
 	if err != nil {
 		return &document{err: err}
 	}
+	public, err := apidoc.Public(spec)
+	if err != nil {
+		return &document{err: fmt.Errorf("openapi document: %w", err)}
+	}
+	publicYAML, err := apidoc.YAML(public)
+	if err != nil {
+		return &document{err: err}
+	}
+	publicJSON, err := json.Marshal(public)
+	if err != nil {
+		return &document{err: err}
+	}
 	// The document's servers are for readers; requests are matched on their paths alone, so
 	// every check holds whatever host the service is reached at (a router that knows servers
 	// finds no route for another host, and the checks that need a route were skipped).
@@ -158,7 +206,7 @@ func parseDocument(specYAML []byte) *document {
 	if err != nil {
 		return &document{err: fmt.Errorf("openapi document: %w", err)}
 	}
-	return &document{spec: spec, json: specJSON, booleans: booleans}
+	return &document{spec: spec, json: specJSON, publicYAML: publicYAML, publicJSON: publicJSON, booleans: booleans}
 }
 
 // docsHTML is the API reference page every service serves at /docs: it renders the service's

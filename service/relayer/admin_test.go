@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -18,12 +19,14 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/redis/go-redis/v9"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/gen/walletapi"
+	"github.com/seed018cc74c/vaultd/openapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
 	"github.com/seed018cc74c/vaultd/service/edge/edgetest"
@@ -606,4 +609,157 @@ func TestTheOperatorsRoutesHaveNoPublicSpelling(t *testing.T) {
 	if status, body := do(adminURL, "GET", "/health", ""); status != 404 {
 		t.Errorf("the operator's listener: GET /health %d %s, want 404", status, body)
 	}
+}
+
+// Partners and operators read different documents. With ADMIN_ADDR, the public listener's
+// /openapi.yaml and /openapi.json are the relayer's document without the operator's routes (no
+// /admin path, no component only they use), valid; the operator's listener serves the whole
+// document at /admin/openapi.yaml and /admin/openapi.json to the admin key alone (401 with the
+// service's error body without it), and the operations the generated clients call there are in
+// it and in no public one.
+func TestPartnersAndOperatorsReadDifferentDocuments(t *testing.T) {
+	t.Parallel()
+	c := devchaintest.Start(t)
+	cfg, err := relayer.LoadConfig(relayertest.Env(t, c, map[string]string{"ADMIN_API_KEY": adminKey}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := relayer.New(ctx, cfg, relayer.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	url, adminURL, _ := edgetest.ServeSplit(t, svc.Handler(), svc.Start, svc.Close)
+	get := func(u, key string) (int, []byte) {
+		t.Helper()
+		req, _ := http.NewRequest("GET", u, nil)
+		if key != "" {
+			req.Header.Set("Authorization", "Bearer "+key)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, b
+	}
+	load := func(what string, data []byte) *openapi3.T {
+		t.Helper()
+		doc, err := openapi3.NewLoader().LoadFromData(data)
+		if err == nil {
+			err = doc.Validate(ctx)
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		return doc
+	}
+	operation := func(doc *openapi3.T, id string) bool {
+		for _, item := range doc.Paths.Map() {
+			for _, op := range item.Operations() {
+				if op.OperationID == id {
+					return true
+				}
+			}
+		}
+		return false
+	}
+
+	public, err := relayertest.NewClient(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	admin, err := relayertest.NewClient(adminURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h, err := public.GetHealthWithResponse(ctx); err != nil || h.StatusCode() != 200 {
+		t.Fatalf("public GET /health: %v %v", err, h)
+	}
+	if r, err := admin.ListSponsorsWithResponse(ctx, bearer(adminKey)); err != nil || r.StatusCode() != 200 {
+		t.Fatalf("the operator's GET /admin/sponsors: %v %v", err, r)
+	}
+	if r, err := admin.GetFleetWithResponse(ctx, bearer(adminKey)); err != nil || r.StatusCode() != 200 {
+		t.Fatalf("the operator's GET /admin/fleet: %v %v", err, r)
+	}
+	for _, path := range []string{"/openapi.yaml", "/openapi.json"} {
+		status, body := get(url+path, "")
+		if status != 200 {
+			t.Fatalf("public GET %s: %d %s", path, status, body)
+		}
+		doc := load(path, body)
+		for p := range doc.Paths.Map() {
+			if strings.HasPrefix(p, "/admin") {
+				t.Errorf("public %s lists %s", path, p)
+			}
+		}
+		if !operation(doc, "getHealth") || !operation(doc, "reveal") || operation(doc, "listSponsors") || operation(doc, "getFleet") {
+			t.Errorf("public %s: the public operations are not all in it, or an operator's is", path)
+		}
+		if orphans := orphanComponents(t, doc); len(orphans) != 0 {
+			t.Errorf("public %s: components %v are referred to by nothing in it", path, orphans)
+		}
+	}
+	for _, path := range []string{"/admin/openapi.yaml", "/admin/openapi.json"} {
+		for _, key := range []string{"", "not the admin key at all"} {
+			status, body := get(adminURL+path, key)
+			var e relayerapi.Error
+			if status != 401 || json.Unmarshal(body, &e) != nil || e.Code != "UNAUTHORIZED" || e.Error == "" {
+				t.Errorf("the operator's GET %s with key %q: %d %s, want 401 UNAUTHORIZED", path, key, status, body)
+			}
+		}
+		status, body := get(adminURL+path, adminKey)
+		if status != 200 {
+			t.Fatalf("the operator's GET %s: %d %s", path, status, body)
+		}
+		if doc := load(path, body); !operation(doc, "listSponsors") || !operation(doc, "getFleet") || !operation(doc, "reveal") {
+			t.Errorf("the operator's %s is not the whole document", path)
+		}
+		if status, body := get(url+path, adminKey); status != 404 {
+			t.Errorf("public GET %s: %d %s, want 404", path, status, body)
+		}
+	}
+	if _, body := get(adminURL+"/admin/openapi.yaml", adminKey); string(body) != string(openapi.RelayerYAML) {
+		t.Error("the operator's /admin/openapi.yaml is not openapi.RelayerYAML")
+	}
+}
+
+// orphanComponents are doc's components ("kind/name") that no $ref and no security requirement
+// of doc names.
+func orphanComponents(t *testing.T, doc *openapi3.T) []string {
+	t.Helper()
+	data, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := map[string]bool{}
+	for _, m := range regexp.MustCompile(`"\$ref":"#/components/([A-Za-z]+/[^"]+)"`).FindAllStringSubmatch(string(data), -1) {
+		named[m[1]] = true
+	}
+	requirements := doc.Security
+	for _, item := range doc.Paths.Map() {
+		for _, op := range item.Operations() {
+			if op.Security != nil {
+				requirements = append(requirements, *op.Security...)
+			}
+		}
+	}
+	for _, req := range requirements {
+		for scheme := range req {
+			named["securitySchemes/"+scheme] = true
+		}
+	}
+	var components map[string]map[string]json.RawMessage
+	if data, err = json.Marshal(doc.Components); err != nil || json.Unmarshal(data, &components) != nil {
+		t.Fatal(err)
+	}
+	var orphans []string
+	for kind, byName := range components {
+		for name := range byName {
+			if !named[kind+"/"+name] {
+				orphans = append(orphans, kind+"/"+name)
+			}
+		}
+	}
+	return orphans
 }

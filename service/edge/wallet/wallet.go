@@ -38,10 +38,11 @@ type Routes struct {
 var _ walletserver.StrictServerInterface = (*Routes)(nil)
 
 // Admit is the service's admissions (edge.HandlerOptions.Admit) with admin, its check of the
-// operator's requests (a per-IP limit that a wrong key counts against too), on every route here.
+// operator's requests (a per-IP limit that a wrong key counts against too), on every route here
+// and on the operator's document (edge.AdminDocRoutes).
 func Admit(admin edge.Admission, service map[string]edge.Admission) map[string]edge.Admission {
-	for _, route := range []string{"POST /admin/pause", "POST /admin/resume", "GET /admin/wallet", "GET /admin/transactions",
-		"POST /admin/transactions/{nonce}/replace", "POST /admin/transactions/{nonce}/cancel", "GET /admin/fleet"} {
+	for _, route := range append([]string{"POST /admin/pause", "POST /admin/resume", "GET /admin/wallet", "GET /admin/transactions",
+		"POST /admin/transactions/{nonce}/replace", "POST /admin/transactions/{nonce}/cancel", "GET /admin/fleet"}, edge.AdminDocRoutes...) {
 		service[route] = admin
 	}
 	return service
