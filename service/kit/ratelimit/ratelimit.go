@@ -105,14 +105,28 @@ type Limiter struct {
 	rate Rate
 	now  func() time.Time
 
-	mu     sync.Mutex
-	events map[string][]time.Time
-	swept  time.Time
+	mu sync.Mutex
+	// events are each key's events in the window, as times since base (the clock's first
+	// reading): durations hold no pointer, so a busy key's events (a second of a load test's
+	// requests under a limit set out of its reach) are neither scanned by the collector nor
+	// three times their size.
+	events map[string][]time.Duration
+	base   time.Time
+	swept  time.Duration
 }
 
 // New makes a limiter of r.
 func New(r Rate) *Limiter {
-	return &Limiter{rate: r, now: time.Now, events: map[string][]time.Time{}}
+	return &Limiter{rate: r, now: time.Now, events: map[string][]time.Duration{}}
+}
+
+// since is the clock's time now as a duration since base (its first reading).
+func (l *Limiter) since() time.Duration {
+	now := l.now()
+	if l.base.IsZero() {
+		l.base = now
+	}
+	return now.Sub(l.base)
 }
 
 // Rate is the limiter's rate.
@@ -122,29 +136,29 @@ func (l *Limiter) Rate() Rate { return l.rate }
 func (l *Limiter) Allow(_ context.Context, key string) (Decision, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	now := l.now()
-	cutoff := now.Add(-l.rate.Window)
+	now := l.since()
+	cutoff := now - l.rate.Window
 	ev := l.events[key]
 	i := 0
-	for i < len(ev) && !ev[i].After(cutoff) {
+	for i < len(ev) && ev[i] <= cutoff {
 		i++
 	}
 	ev = ev[i:]
 	if len(ev) >= l.rate.N {
 		l.events[key] = ev
-		return Decision{Reset: ev[0].Sub(cutoff)}, nil
+		return Decision{Reset: ev[0] - cutoff}, nil
 	}
 	ev = append(ev, now)
 	l.events[key] = ev
-	if now.Sub(l.swept) > l.rate.Window { // forget keys that went quiet, so memory stays bounded
+	if now-l.swept > l.rate.Window { // forget keys that went quiet, so memory stays bounded
 		for k, v := range l.events {
-			if len(v) == 0 || !v[len(v)-1].After(cutoff) {
+			if len(v) == 0 || v[len(v)-1] <= cutoff {
 				delete(l.events, k)
 			}
 		}
 		l.swept = now
 	}
-	return Decision{OK: true, Remaining: l.rate.N - len(ev), Reset: ev[0].Sub(cutoff)}, nil
+	return Decision{OK: true, Remaining: l.rate.N - len(ev), Reset: ev[0] - cutoff}, nil
 }
 
 // Undo takes back the newest event recorded for key (one that Allow let through but that did
@@ -162,10 +176,10 @@ func (l *Limiter) Undo(_ context.Context, key string) error {
 func (l *Limiter) Count(_ context.Context, key string) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	cutoff := l.now().Add(-l.rate.Window)
+	cutoff := l.since() - l.rate.Window
 	n := 0
 	for _, t := range l.events[key] {
-		if t.After(cutoff) {
+		if t > cutoff {
 			n++
 		}
 	}
