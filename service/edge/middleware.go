@@ -159,7 +159,10 @@ func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	ctx := propagation.TraceContext{}.Extract(context.Context(x), propagation.HeaderCarrier(r.Header))
+	ctx := context.Context(x)
+	if _, ok := r.Header["Traceparent"]; ok { // as net/http spells every name it reads
+		ctx = propagation.TraceContext{}.Extract(ctx, propagation.HeaderCarrier(r.Header))
+	}
 	parent := trace.SpanContextFromContext(ctx)
 	opts := serverSpan
 	if parent.IsValid() && !f.trustParent && !x.info.viaTrustedProxy {
