@@ -41,7 +41,7 @@ func (a *api) Reveal(ctx context.Context, req relayerserver.RevealRequestObject)
 	return relayerserver.Reveal200JSONResponse{Body: res}, nil
 }
 
-// Quote answers the fee a reveal pays, signed (quotes.go). A standby answers too: the quote's
+// Quote answers the fee a reveal pays, signed (funding.Quote). A standby answers too: the quote's
 // key and receiver are the fleet's, not a leased key's.
 func (a *api) Quote(ctx context.Context, req relayerserver.QuoteRequestObject) (relayerserver.QuoteResponseObject, error) {
 	q, err := a.r.quoteWire(ctx, *req.Body)
@@ -125,7 +125,7 @@ func (a *api) GetReady(ctx context.Context, req relayerserver.GetReadyRequestObj
 
 // GetSponsor is the account of the sponsor whose key the request carries (a revoked one's too).
 func (a *api) GetSponsor(ctx context.Context, _ relayerserver.GetSponsorRequestObject) (relayerserver.GetSponsorResponseObject, error) {
-	sp, err := a.r.sponsorByKey(ctx, sponsorKeyOf(ctx))
+	sp, err := a.r.funding.SponsorByKey(ctx, sponsorKeyOf(ctx))
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +133,7 @@ func (a *api) GetSponsor(ctx context.Context, _ relayerserver.GetSponsorRequestO
 }
 
 // CreateSponsor, ListSponsors, CreditSponsor and RevokeSponsor are the operator's routes of the
-// sponsors who pay ahead (sponsors.go).
+// sponsors who pay ahead (funding.Accounts).
 func (a *api) CreateSponsor(ctx context.Context, req relayerserver.CreateSponsorRequestObject) (relayerserver.CreateSponsorResponseObject, error) {
 	var signer common.Address
 	if s := req.Body.VoucherSigner; s != nil {
@@ -142,7 +142,7 @@ func (a *api) CreateSponsor(ctx context.Context, req relayerserver.CreateSponsor
 			return nil, edge.InvalidRequest("voucherSigner: not a valid address")
 		}
 	}
-	sp, key, err := a.r.sponsors.create(ctx, req.Body.Name, signer)
+	sp, key, err := a.r.funding.Accounts().Create(ctx, req.Body.Name, signer)
 	if err != nil {
 		return nil, err
 	}
@@ -150,7 +150,7 @@ func (a *api) CreateSponsor(ctx context.Context, req relayerserver.CreateSponsor
 }
 
 func (a *api) ListSponsors(ctx context.Context, _ relayerserver.ListSponsorsRequestObject) (relayerserver.ListSponsorsResponseObject, error) {
-	list, err := a.r.sponsors.list(ctx)
+	list, err := a.r.funding.Accounts().List(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -170,7 +170,7 @@ func (a *api) CreditSponsor(ctx context.Context, req relayerserver.CreditSponsor
 	if req.Params.IdempotencyKey != nil {
 		key = *req.Params.IdempotencyKey
 	}
-	sp, err := a.r.sponsors.credit(ctx, req.Id, amount, key)
+	sp, err := a.r.funding.Accounts().Credit(ctx, req.Id, amount, key)
 	if err != nil {
 		return nil, err
 	}
@@ -178,7 +178,7 @@ func (a *api) CreditSponsor(ctx context.Context, req relayerserver.CreditSponsor
 }
 
 func (a *api) RevokeSponsor(ctx context.Context, req relayerserver.RevokeSponsorRequestObject) (relayerserver.RevokeSponsorResponseObject, error) {
-	sp, err := a.r.sponsors.revoke(ctx, req.Id)
+	sp, err := a.r.funding.Accounts().Revoke(ctx, req.Id)
 	if err != nil {
 		return nil, err
 	}

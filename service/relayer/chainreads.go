@@ -2,6 +2,7 @@ package relayer
 
 import (
 	"context"
+	"math/big"
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
@@ -51,4 +52,26 @@ func (v vaultReads) simulate(ctx context.Context, msg ethereum.CallMsg) error {
 
 func (v vaultReads) estimateGas(ctx context.Context, msg ethereum.CallMsg) (uint64, error) {
 	return v.client.EstimateGas(ctx, msg)
+}
+
+// FeePerGas is what the chain charges a transaction now: its base fee and the tip the node
+// suggests (what the operator's transactions pay when mined at once). Quotes and fee checks read
+// it (funding.Chain).
+func (v vaultReads) FeePerGas(ctx context.Context) (*big.Int, error) {
+	tip, base, _, err := v.client.Fees(ctx)
+	if err != nil {
+		return nil, chainUnavailable(err)
+	}
+	return new(big.Int).Add(base, tip), nil
+}
+
+// NextIndex is the tree's next leaf index: where a change inserted now would go. A partial
+// reveal's quote reads it (funding.Chain).
+func (v vaultReads) NextIndex(ctx context.Context) (uint64, error) {
+	out, err := v.client.Call(ctx, "next_index", v.tree, vaultABI.PackNextIndex())
+	if err != nil {
+		return 0, chainUnavailable(err)
+	}
+	next, err := vaultABI.UnpackNextIndex(out)
+	return uint64(next), err
 }

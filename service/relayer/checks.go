@@ -11,6 +11,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
+	"github.com/seed018cc74c/vaultd/service/relayer/funding"
 	"github.com/seed018cc74c/vaultd/service/vault/tokenid"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
@@ -29,9 +30,7 @@ type RevealRequest struct {
 	recipientErr error
 	token        common.Address
 	amount       *big.Int
-	fee          *paidFee // nil: the reveal pays no fee (the treasury or a sponsor pays for it)
-	sponsorKey   string   // X-Sponsor-Key: a sponsor pays for it (never logged)
-	voucher      *voucher // a sponsor's voucher pays for it
+	offer        funding.Offer // what pays for it: a fee, a sponsor's key or voucher; none: the treasury
 }
 
 // checkChain is checks 1 and 2, which read the chain, concurrently (each in its span): the
@@ -105,8 +104,8 @@ func (r *Relayer) checkSignals(_ context.Context, a *attempt) error {
 	if in.amount.Cmp(in.signals[zk.SignalAmount]) != 0 {
 		return reject(SignalMismatch, "amount %s is not the proof's amount %s", in.amount, in.signals[zk.SignalAmount])
 	}
-	if in.fee != nil {
-		if zk.FeeBinding(in.recipient, in.fee.Fee).Cmp(in.signals[zk.SignalRecipient]) != 0 {
+	if fee := in.offer.Fee; fee != nil {
+		if zk.FeeBinding(in.recipient, fee.Fee).Cmp(in.signals[zk.SignalRecipient]) != 0 {
 			return reject(SignalMismatch, "recipient, fee.amount or fee.receiver is not the proof's (signal [3] is not their feeBinding)")
 		}
 	} else if new(big.Int).SetBytes(in.recipient.Bytes()).Cmp(in.signals[zk.SignalRecipient]) != 0 {
@@ -134,12 +133,12 @@ func (r *Relayer) verify(_ context.Context, a *attempt) error {
 // is sent with.
 func (r *Relayer) simulateReveal(ctx context.Context, a *attempt) error {
 	pa, pb, pc := a.in.proof.CallArgs()
-	if fee := a.in.fee; fee != nil {
+	if fee := a.in.offer.Fee; fee != nil {
 		a.data = vaultABI.PackRevealWithFee(pa, pb, pc, [6]*big.Int(a.in.signals), a.in.recipient, fee.Amount, fee.Receiver)
 	} else {
 		a.data = vaultABI.PackReveal(pa, pb, pc, [6]*big.Int(a.in.signals), a.in.recipient)
 	}
-	limit, est, err := r.simulate(ctx, a.data, a.change, a.in.fee != nil)
+	limit, est, err := r.simulate(ctx, a.data, a.change, a.in.offer.Fee != nil)
 	trace.SpanFromContext(ctx).SetAttributes(attribute.Int64("vaultd.gas_limit", int64(limit)))
 	a.gas, a.simGas = limit, est
 	return err

@@ -8,6 +8,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/edge"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
 	"github.com/seed018cc74c/vaultd/service/kit/tracing"
+	"github.com/seed018cc74c/vaultd/service/relayer/funding"
 )
 
 // Reason is why the relayer refused a reveal, or why one did not complete, in the relayer's own
@@ -39,30 +40,7 @@ const (
 	RecipientNotAllowed
 	InvalidInput      // a field the document's pattern let through but that does not read (tokenAddress, amount)
 	ClaimsUnavailable // the replicas' shared claims (Redis) cannot be read: refused rather than risk a second transaction
-
-	// Who pays (quotes.go): nothing is sent for any of them.
-	PaymentRequired     // no fee, and the treasury pays for none (RELAYER_FUNDING)
-	FeesNotAccepted     // a fee or a quote asked of a relayer that takes none
-	FeeReceiverMismatch // the fee is paid to another receiver than the relayer's
-	TokenNotPriced      // the token has no price: it cannot pay fees
-	QuoteInvalid        // the quote is not the relayer's signature over this reveal's terms
-	QuoteExpired        // the quote's life is over
-	FeeTooLow           // below the quote's fee, or the cost of the moment
-	AmountTooSmall      // a quote's fee would be the whole amount or more
-
-	// Sponsors (sponsors.go): nothing is sent for any of them.
-	SponsorKeyUnknown   // the X-Sponsor-Key is no sponsor's
-	SponsorRevoked      // the sponsor's key was revoked
-	SponsorBalanceLow   // less available than the reveal's worst case
-	SponsorsNotAccepted // a sponsor's key or voucher at a relayer that takes none
-	VoucherInvalid      // not signed by the sponsor's voucher signer over these terms, or no sponsor's
-	VoucherExpired      // past its expiresAt
-	VoucherUsed         // its id paid for another reveal already
-	VoucherAllowanceLow // its allowance is below the reveal's worst case
-
-	// IdempotencyKeyReused: an operator's credit carries the Idempotency-Key of another credit
-	// (another sponsor or amount); nothing was credited.
-	IdempotencyKeyReused
+	// Who pays refuses with reasons of its own (funding.Reason).
 
 	reasonsEnd // not a reason: one past the last, for the tests
 )
@@ -114,16 +92,6 @@ var reasonCodes = map[Reason]string{
 	RootExpiring: CodeRootExpiring, ChainUnavailable: edge.CodeChainUnavailable, TxPending: CodeTxPending,
 	TxReverted: CodeTxReverted, OperatorKeyUnavailable: CodeOperatorKeyUnavailable, TxCancelled: CodeTxCancelled,
 	RecipientNotAllowed: CodeRecipientNotAllowed, InvalidInput: edge.CodeInvalidRequest, ClaimsUnavailable: edge.CodeUnavailable,
-
-	PaymentRequired: CodePaymentRequired, FeesNotAccepted: CodeFeesNotAccepted, FeeReceiverMismatch: CodeFeeReceiverMismatch,
-	TokenNotPriced: CodeTokenNotPriced, QuoteInvalid: CodeQuoteInvalid, QuoteExpired: CodeQuoteExpired,
-	FeeTooLow: CodeFeeTooLow, AmountTooSmall: CodeAmountTooSmall,
-
-	SponsorKeyUnknown: CodeSponsorKeyUnknown, SponsorRevoked: CodeSponsorRevoked, SponsorBalanceLow: CodeSponsorBalanceLow,
-	SponsorsNotAccepted: CodeSponsorsNotAccepted, VoucherInvalid: CodeVoucherInvalid, VoucherExpired: CodeVoucherExpired,
-	VoucherUsed: CodeVoucherUsed, VoucherAllowanceLow: CodeVoucherAllowanceLow,
-
-	IdempotencyKeyReused: CodeIdempotencyKeyReused,
 }
 
 // Code is the reason's code ("" for a value that is no reason).
@@ -139,18 +107,24 @@ var relayerFaults = map[Reason]bool{
 // which name the operator's minimum.
 const outOfFunds = "the relayer is out of funds for now, try again later"
 
-// named is err as a reveal's spans and its outcome metric name it: a *RevealError by its reason's
-// code; the refusals the relayer shares with the faucet (the balance gate, an operator's pause,
-// the rate limits) as paid names them; anything else is a fault, INTERNAL. The answer's status,
-// Retry-After and transaction hash are answers.go's (answer), which names every error as this
-// does (TestRefusalsNameTheCodeTheyAreAnsweredWith).
+// named is err as a reveal's spans and its outcome metric name it: a *RevealError, or funding's
+// *funding.Refusal, by its reason's code; the refusals the relayer shares with the faucet (the
+// balance gate, an operator's pause, the rate limits) as paid names them; anything else is a
+// fault, INTERNAL. The answer's status, Retry-After and transaction hash are answers.go's
+// (answer), which names every error as this does (TestRefusalsNameTheCodeTheyAreAnsweredWith).
 func named(err error) tracing.Refusal {
 	if r, ok := paid.Named(err); ok {
 		return r
 	}
-	var re *RevealError
-	if errors.As(err, &re) && re.Reason.Code() != "" {
+	var (
+		re     *RevealError
+		unpaid *funding.Refusal
+	)
+	switch {
+	case errors.As(err, &re) && re.Reason.Code() != "":
 		return tracing.Refusal{Code: re.Reason.Code(), Message: re.Message, Fault: relayerFaults[re.Reason]}
+	case errors.As(err, &unpaid) && unpaid.Reason.Code() != "":
+		return tracing.Refusal{Code: unpaid.Reason.Code(), Message: unpaid.Message}
 	}
 	return tracing.Refusal{Code: edge.CodeInternal, Message: "internal error", Fault: true}
 }

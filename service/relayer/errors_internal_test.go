@@ -11,6 +11,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/pause"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
+	"github.com/seed018cc74c/vaultd/service/relayer/funding"
 )
 
 // Every reason the domain code can return has its code (errors.go) and its status (answers.go);
@@ -18,8 +19,13 @@ import (
 func TestEveryReasonHasItsHTTPAnswer(t *testing.T) {
 	t.Parallel()
 	for r := NullifierUsed; r < reasonsEnd; r++ {
-		if e := answer(&RevealError{Reason: r, Message: "m"}); r.Code() == "" || e.Code != r.Code() || e.Status < 400 || e.Status != statuses[r] {
+		if e := answer(&RevealError{Reason: r, Message: "m"}); r.Code() == "" || e.Code != r.Code() || e.Status < 400 || e.Status != statuses[r.Code()] {
 			t.Errorf("reason %d: no HTTP answer (%d %s)", r, e.Status, e.Code)
+		}
+	}
+	for r := funding.PaymentRequired; r.Code() != ""; r++ {
+		if e := answer(&funding.Refusal{Reason: r, Message: "m"}); e.Code != r.Code() || e.Status < 400 || e.Status >= 500 || e.Status != statuses[r.Code()] {
+			t.Errorf("funding's reason %d: no HTTP answer (%d %s)", r, e.Status, e.Code)
 		}
 	}
 	cause := errors.New("rpc down")
@@ -50,7 +56,7 @@ func TestAnswerMapsEveryErrorTheRelayerMeets(t *testing.T) {
 		{ratelimit.Exceeded(ratelimit.Rate{N: 1, Window: time.Minute}, "reveals per recipient", time.Second), 429, edge.CodeRateLimited, true},
 		{ratelimit.Unavailable(errors.New("redis down")), 503, edge.CodeUnavailable, true},
 		{&http.MaxBytesError{Limit: 10}, 413, edge.CodePayloadTooLarge, false},
-		{errNoSponsor, 404, edge.CodeNotFound, false},
+		{funding.ErrNoSponsor, 404, edge.CodeNotFound, false},
 		{edge.InvalidRequest("voucherSigner: not a valid address"), 400, edge.CodeInvalidRequest, false},
 		{errors.New("secret detail"), 500, edge.CodeInternal, false},
 		{&RevealError{Reason: reasonsEnd, Message: "secret detail"}, 500, edge.CodeInternal, false},
@@ -81,6 +87,9 @@ func TestRefusalsNameTheCodeTheyAreAnsweredWith(t *testing.T) {
 	}
 	for r := NullifierUsed; r < reasonsEnd; r++ {
 		errs = append(errs, &RevealError{Reason: r, Message: "m"})
+	}
+	for r := funding.PaymentRequired; r.Code() != ""; r++ {
+		errs = append(errs, &funding.Refusal{Reason: r, Message: "m"})
 	}
 	for _, err := range errs {
 		e, n := answer(err), named(err)

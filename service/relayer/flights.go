@@ -3,6 +3,7 @@ package relayer
 import (
 	"context"
 	"errors"
+	"math/big"
 	"time"
 
 	"github.com/ethereum/go-ethereum"
@@ -15,6 +16,8 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/gate"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 	"github.com/seed018cc74c/vaultd/service/relayer/claims"
+	"github.com/seed018cc74c/vaultd/service/relayer/funding"
+	"github.com/seed018cc74c/vaultd/service/vault/tokenid"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
 
@@ -85,6 +88,34 @@ func (r *Relayer) settle(ctx context.Context, nullifier common.Hash, f *txmgr.Fl
 	} else if err := r.sentTxs.settle(ctx, r.tx.From(), f.Nonce()); err != nil {
 		r.log.Warn("could not mark a mined reveal's record settled; the next start looks it up again", "nonce", f.Nonce(), "err", err)
 	}
+}
+
+// countFee counts a mined reveal by who paid for it (vaultd_relayer_reveals_funded_total) and
+// adds a fee-paying one's fee to vaultd_relayer_fees_earned_total, under its token's address
+// (the tokens the relayer prices, by their tokenId).
+func (r *Relayer) countFee(tx *types.Transaction, rc *types.Receipt, sponsored bool) {
+	if rc.Status != types.ReceiptStatusSuccessful {
+		return
+	}
+	if sponsored {
+		r.metrics.funded.WithLabelValues(funding.Sponsor).Inc()
+		return
+	}
+	fee, ok := revealFee(tx)
+	if !ok {
+		r.metrics.funded.WithLabelValues(funding.Treasury).Inc()
+		return
+	}
+	r.metrics.funded.WithLabelValues(funding.Fee).Inc()
+	signals, _ := revealSignals(tx)
+	token := "unpriced" // the price was removed since the reveal was sent
+	for addr := range r.cfg.Fees.Prices {
+		if id, err := tokenid.Compute(addr, r.chainID); err == nil && id.Cmp(signals[zk.SignalTokenID]) == 0 {
+			token = addr.Hex()
+		}
+	}
+	f, _ := new(big.Float).SetInt(fee).Float64()
+	r.metrics.feesEarned.WithLabelValues(token).Add(f)
 }
 
 // adoptSent tracks the reveals among the transactions the manager adopted from the node's pool
@@ -253,10 +284,10 @@ func (r *Relayer) revertReason(ctx context.Context, tx *types.Transaction, rc *t
 
 // finish stores how nullifier's reveal ended (sentStore.finish) and counts what its sponsor was
 // debited for it.
-func (r *Relayer) finish(ctx context.Context, nullifier common.Hash, o revealOutcome) (*debit, error) {
+func (r *Relayer) finish(ctx context.Context, nullifier common.Hash, o revealOutcome) (*funding.Debit, error) {
 	d, err := r.sentTxs.finish(ctx, nullifier, o)
 	if d != nil {
-		r.metrics.debited.WithLabelValues(d.sponsor).Add(gate.WeiToEther(d.cost))
+		r.metrics.debited.WithLabelValues(d.Sponsor).Add(gate.WeiToEther(d.Cost))
 	}
 	return d, err
 }

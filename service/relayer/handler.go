@@ -1,6 +1,7 @@
 package relayer
 
 import (
+	"context"
 	"net/http"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/edge"
 	"github.com/seed018cc74c/vaultd/service/edge/wallet"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
+	"github.com/seed018cc74c/vaultd/service/relayer/funding"
 )
 
 // handler is the relayer's HTTP edge: the document's routes (api, through the strict handler),
@@ -53,4 +55,48 @@ func (r *Relayer) handler(opts Options) (http.Handler, error) {
 			r.walletRoutes().Mount(rt, answer)
 		},
 	})
+}
+
+type sponsorKeyCtx struct{}
+
+// carrySponsorKey puts a request's X-Sponsor-Key where the handlers read it (sponsorKeyOf).
+func carrySponsorKey(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if key := r.Header.Get(funding.SponsorKeyHeader); key != "" {
+			r = r.WithContext(context.WithValue(r.Context(), sponsorKeyCtx{}, key))
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func sponsorKeyOf(ctx context.Context) string {
+	key, _ := ctx.Value(sponsorKeyCtx{}).(string)
+	return key
+}
+
+// sponsorAdmission counts a request carrying a sponsor's key against that sponsor's limit
+// (RATE_LIMIT_PER_SPONSOR, policy "sponsor") instead of otherwise's: a sponsor's backend sends
+// for many people from few addresses. A request without a key, or with one that is no
+// sponsor's, is counted by otherwise (its IP).
+func (r *Relayer) sponsorAdmission(w ratelimit.Window, otherwise edge.Admission) edge.Admission {
+	return func(req *http.Request) (ratelimit.Quota, error) {
+		key := req.Header.Get(funding.SponsorKeyHeader)
+		if key == "" {
+			return otherwise(req)
+		}
+		sp, err := r.funding.Accounts().ByKey(req.Context(), key)
+		if err != nil {
+			return otherwise(req)
+		}
+		d, err := w.Allow(req.Context(), sp.ID)
+		if err != nil {
+			return ratelimit.Quota{}, ratelimit.Unavailable(err)
+		}
+		q := ratelimit.Quota{Policy: "sponsor", Rate: w.Rate(), Decision: d}
+		if !d.OK {
+			r.metrics.rateLimited.WithLabelValues("sponsor").Inc()
+			return q, ratelimit.Exceeded(w.Rate(), "requests per sponsor", d.Reset)
+		}
+		return q, nil
+	}
 }

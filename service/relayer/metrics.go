@@ -73,13 +73,13 @@ func registerOperator(reg prometheus.Registerer, r *Relayer, wallet string) {
 // the scrape: every replica exports the same figures (take the max across them). Revoked
 // sponsors are left out. One series per sponsor: operators create them, on the admin routes.
 type sponsorBalances struct {
-	store *sponsorStore
-	log   *slog.Logger
-	desc  *prometheus.Desc
+	accounts *funding.Accounts
+	log      *slog.Logger
+	desc     *prometheus.Desc
 }
 
-func newSponsorBalances(store *sponsorStore, log *slog.Logger) *sponsorBalances {
-	return &sponsorBalances{store: store, log: log, desc: prometheus.NewDesc("vaultd_relayer_sponsor_balance_ether",
+func newSponsorBalances(accounts *funding.Accounts, log *slog.Logger) *sponsorBalances {
+	return &sponsorBalances{accounts: accounts, log: log, desc: prometheus.NewDesc("vaultd_relayer_sponsor_balance_ether",
 		"A sponsor's balance in native tokens (credited less debited; its reveals in flight hold part of it), by sponsor id, read from DATABASE_URL at the scrape.", []string{"sponsor"}, nil)}
 }
 
@@ -88,14 +88,14 @@ func (b *sponsorBalances) Describe(ch chan<- *prometheus.Desc) { ch <- b.desc }
 func (b *sponsorBalances) Collect(ch chan<- prometheus.Metric) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	list, err := b.store.list(ctx)
+	list, err := b.accounts.List(ctx)
 	if err != nil {
 		b.log.Warn("could not read the sponsors' balances for the metrics", "err", err)
 		return
 	}
 	for _, sp := range list {
-		if !sp.revoked() {
-			ch <- prometheus.MustNewConstMetric(b.desc, prometheus.GaugeValue, gate.WeiToEther(sp.balance()), sp.id)
+		if !sp.Revoked() {
+			ch <- prometheus.MustNewConstMetric(b.desc, prometheus.GaugeValue, gate.WeiToEther(sp.Balance()), sp.ID)
 		}
 	}
 }

@@ -26,6 +26,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 	"github.com/seed018cc74c/vaultd/service/kit/webhook"
 	"github.com/seed018cc74c/vaultd/service/relayer/claims"
+	"github.com/seed018cc74c/vaultd/service/relayer/funding"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
 
@@ -51,29 +52,6 @@ const (
 	CodeTxCancelled = "TX_CANCELLED"
 	// CodeRecipientNotAllowed is the 400 of a recipient that is the vault or one of its tokens.
 	CodeRecipientNotAllowed = "RECIPIENT_NOT_ALLOWED"
-
-	// Who pays (quotes.go). 402: pay, on a new quote; 422: this relayer will not take the fee.
-	CodePaymentRequired     = "PAYMENT_REQUIRED"
-	CodeFeeTooLow           = "FEE_TOO_LOW"
-	CodeQuoteExpired        = "QUOTE_EXPIRED"
-	CodeFeesNotAccepted     = "FEES_NOT_ACCEPTED"
-	CodeFeeReceiverMismatch = "FEE_RECEIVER_MISMATCH"
-	CodeTokenNotPriced      = "TOKEN_NOT_PRICED"
-	CodeQuoteInvalid        = "QUOTE_INVALID"
-	CodeAmountTooSmall      = "AMOUNT_TOO_SMALL"
-
-	// Sponsors (sponsors.go). 401, 403: the key; 402: the balance; 422: no sponsors here.
-	CodeSponsorKeyUnknown   = "SPONSOR_KEY_UNKNOWN"
-	CodeSponsorRevoked      = "SPONSOR_REVOKED"
-	CodeSponsorBalanceLow   = "SPONSOR_BALANCE_LOW"
-	CodeSponsorsNotAccepted = "SPONSORS_NOT_ACCEPTED"
-	// Vouchers (vouchers.go). 422: not the sponsor's; 402: expired, too small; 409: used.
-	CodeVoucherInvalid      = "VOUCHER_INVALID"
-	CodeVoucherExpired      = "VOUCHER_EXPIRED"
-	CodeVoucherUsed         = "VOUCHER_USED"
-	CodeVoucherAllowanceLow = "VOUCHER_ALLOWANCE_LOW"
-	// CodeIdempotencyKeyReused is the 409 of a credit whose Idempotency-Key was another's.
-	CodeIdempotencyKeyReused = "IDEMPOTENCY_KEY_REUSED"
 )
 
 var (
@@ -102,11 +80,10 @@ type Relayer struct {
 	inserts                    insertCounter    // the change inserts in flight: this process's, or every replica's (inserts.go)
 	lease                      *operatorLease   // the operator key leased from OPERATOR_PRIVATE_KEYS; nil: OPERATOR_PRIVATE_KEY
 	sentTxs                    *sentStore       // what the operator signed, durably (sent.go)
-	sponsors                   *sponsorStore    // sponsors' accounts, in the same database (sponsors.go)
+	funding                    *funding.Funding // who pays for reveals, and the sponsors' accounts in the same database
 	pause                      *pause.Switch    // an operator's pause of this replica (POST /admin/pause)
 	hooks                      *webhook.Outbox  // webhook events (WEBHOOK_URLS), delivered from the database
 	gas                        gasBook          // the learned gas limit of reveals without change (gas.go)
-	figures                    figures          // the chain's fees and the tree's next leaf, shared by quotes and fee checks (figures.go)
 	rootHistory                uint32           // how many roots the tree keeps (ROOT_HISTORY_SIZE), read once at New
 
 	// set is closed once Start has set the operator up: tx, gate and lease are written before

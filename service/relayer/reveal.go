@@ -3,7 +3,6 @@ package relayer
 import (
 	"context"
 	"errors"
-	"math/big"
 	"time"
 
 	"github.com/seed018cc74c/vaultd/gen/contracts"
@@ -11,6 +10,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/tracing"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 	"github.com/seed018cc74c/vaultd/service/relayer/claims"
+	"github.com/seed018cc74c/vaultd/service/relayer/funding"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
 
@@ -32,11 +32,10 @@ type attempt struct {
 	data    []byte                  // the vault's reveal call
 	gas     uint64                  // the gas limit it is sent with (simulate)
 	simGas  uint64                  // the gas the simulation estimated it uses (0: not estimated: no fee, no change)
-	perGas  *big.Int                // the chain's fee per gas checkFee valued a fee at
 	release func()                  // gives back the insert the root hold counted (nothing without change)
 	claim   *claims.Token           // the nullifier's claim across replicas (nil: one process)
 	flight  *txmgr.Flight           // the transaction, once sent
-	payer   *payer                  // the sponsor paying for it (checkFunding); nil: a fee or the treasury
+	pay     funding.Payment         // who pays for it (checkFunding)
 
 	undo []func(context.Context) // what the steps took, newest last (unwind)
 }
@@ -77,14 +76,14 @@ var revealSteps = []step{
 	{name: "claim", run: (*Relayer).claim, skip: oneProcess},
 	// A sponsor's reservation: after the gas limit is known, and after the claim, so that one
 	// attempt at a time holds a nullifier's (TestSponsorDebitedOnceAcrossReplicas).
-	{name: "sponsor", run: (*Relayer).reserveSponsor, skip: notSponsored},
+	{name: "sponsor", run: (*Relayer).reserve, skip: notSponsored},
 	{name: "limits", run: (*Relayer).countSend}, // per recipient, and in total
 	{name: "send", timed: true, run: (*Relayer).send},
 }
 
 func noVerificationKey(r *Relayer, _ *attempt) bool { return r.vk == nil }     // no VERIFICATION_KEY_FILE
 func oneProcess(r *Relayer, _ *attempt) bool        { return r.claims == nil } // no REDIS_URL: no replicas to claim from
-func noFee(_ *Relayer, a *attempt) bool             { return a.in.fee == nil }
+func noFee(_ *Relayer, a *attempt) bool             { return a.in.offer.Fee == nil }
 
 // errClaimedElsewhere stops a reveal's steps at its claim: another replica is sending this
 // nullifier's reveal, whose outcome this copy answers with (awaitOther).

@@ -101,7 +101,8 @@ func checksRelayer(t *testing.T, reads chainReader) (*Relayer, *tracetest.SpanRe
 		tracer:       sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans)).Tracer("test"),
 		perRecipient: ratelimit.New(one), total: ratelimit.New(one),
 		inserts: &localInserts{}, rootHistory: 32, pause: sw,
-		tx: txmgr.New(nil, txmgr.KeySigner(key), 1337, txmgr.Config{}, nil, nil, log),
+		funding: funding.New(funding.Config{Treasury: true}, 1337, common.HexToAddress("0x00000000000000000000000000000000000000f0"), nil, nil),
+		tx:      txmgr.New(nil, txmgr.KeySigner(key), 1337, txmgr.Config{}, nil, nil, log),
 	}
 	return r, spans
 }

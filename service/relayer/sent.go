@@ -19,6 +19,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 	"github.com/seed018cc74c/vaultd/service/kit/webhook"
 	"github.com/seed018cc74c/vaultd/service/relayer/claims"
+	"github.com/seed018cc74c/vaultd/service/relayer/funding"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
 
@@ -31,8 +32,8 @@ import (
 type sentStore struct {
 	db      *sqldb.DB
 	chainID uint64
-	hooks   *webhook.Outbox // the reveals' webhook events (nil: none)
-	charges *sponsorStore   // what sponsors hold for reveals, settled with their outcome
+	hooks   *webhook.Outbox  // the reveals' webhook events (nil: none)
+	funding *funding.Funding // what sponsors hold for reveals, settled with their outcome
 }
 
 // sentTx is one nonce's reveal transaction as recorded.
@@ -171,9 +172,8 @@ func outcomeOf(rc *types.Receipt, reason string) revealOutcome {
 // earlier attempt found dropped later does not overwrite it. When the outcome is new (not the
 // one stored already) its webhook event (reveal.mined, reveal.reverted, reveal.dropped) is
 // recorded in the same transaction: both or neither, and so is the settling of what a sponsor
-// holds for the reveal (sponsorStore.settle): a reveal's outcome is new once, so it is debited
-// once.
-func (s *sentStore) finish(ctx context.Context, nullifier common.Hash, o revealOutcome) (*debit, error) {
+// holds for the reveal (funding.Settle): a reveal's outcome is new once, so it is debited once.
+func (s *sentStore) finish(ctx context.Context, nullifier common.Hash, o revealOutcome) (*funding.Debit, error) {
 	hash := ""
 	if o.txHash != (common.Hash{}) {
 		hash = o.txHash.Hex()
@@ -192,7 +192,7 @@ func (s *sentStore) finish(ctx context.Context, nullifier common.Hash, o revealO
 	if err != nil {
 		return nil, err
 	}
-	var d *debit
+	var d *funding.Debit
 	if n, _ := res.RowsAffected(); n == 1 {
 		ev := revealEvent{Nullifier: nullifier.Hex(), TxHash: hash, Reason: o.reason}
 		if o.state == stateMined || o.state == stateReverted {
@@ -201,8 +201,8 @@ func (s *sentStore) finish(ctx context.Context, nullifier common.Hash, o revealO
 		if err := s.hooks.Emit(ctx, tx, "reveal."+o.state, ev); err != nil {
 			return nil, err
 		}
-		if s.charges != nil {
-			if d, err = s.charges.settle(ctx, tx, nullifier, o); err != nil {
+		if s.funding != nil { // its gas paid, mined or reverted
+			if d, err = s.funding.Settle(ctx, tx, nullifier, o.state == stateMined || o.state == stateReverted, o.cost); err != nil {
 				return nil, err
 			}
 		}

@@ -26,6 +26,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 	"github.com/seed018cc74c/vaultd/service/kit/webhook"
 	"github.com/seed018cc74c/vaultd/service/relayer/claims"
+	"github.com/seed018cc74c/vaultd/service/relayer/funding"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
 
@@ -73,8 +74,8 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 	for token := range cfg.Fees.Prices { // each priced token's fees exported at 0 before the first
 		m.feesEarned.WithLabelValues(token.Hex())
 	}
-	r := &Relayer{cfg: cfg, chainID: chainID, client: client, vk: vk,
-		reads: vaultReads{client: client, nullifiers: cfg.Contracts.NullifierRegistry, tree: cfg.Contracts.CommitmentTree}, metrics: m, tracer: tracer, log: log,
+	reads := vaultReads{client: client, nullifiers: cfg.Contracts.NullifierRegistry, tree: cfg.Contracts.CommitmentTree}
+	r := &Relayer{cfg: cfg, chainID: chainID, client: client, vk: vk, reads: reads, metrics: m, tracer: tracer, log: log,
 		perIP: ratelimit.New(cfg.Limits.PerIP), perRecipient: ratelimit.New(cfg.Limits.PerRecipient), total: ratelimit.New(cfg.Limits.Total),
 		perSponsor: ratelimit.New(cfg.Limits.PerSponsor),
 		running:    map[common.Hash]*outcome{}, sent: map[common.Hash]*txmgr.Flight{}, inserts: &localInserts{}, closing: make(chan struct{}), keyGone: make(chan struct{}), set: make(chan struct{})}
@@ -111,12 +112,13 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 		return nil, err
 	}
 	r.sentTxs.hooks = r.hooks
-	if r.sponsors, err = openSponsorStore(r.sentTxs.db, chainID); err != nil {
+	accounts, err := funding.OpenAccounts(r.sentTxs.db, chainID, r.hooks, cfg.Fees.SponsorLow)
+	if err != nil {
 		return nil, err
 	}
-	r.sentTxs.charges = r.sponsors
-	r.sponsors.hooks, r.sponsors.low = r.hooks, cfg.Fees.SponsorLow
-	reg.MustRegister(newSponsorBalances(r.sponsors, log), prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: "vaultd", Subsystem: "relayer",
+	r.funding = funding.New(cfg.Fees, chainID, cfg.Contracts.Vault, reads, accounts)
+	r.sentTxs.funding = r.funding
+	reg.MustRegister(newSponsorBalances(accounts, log), prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: "vaultd", Subsystem: "relayer",
 		Name: "sponsor_balance_threshold_ether", Help: "RELAYER_SPONSOR_LOW_BALANCE in native tokens: a sponsor's balance under it is low (the webhook sponsor.balance_low, the alert VaultdRelayerSponsorBalanceLow)."},
 		func() float64 { return gate.WeiToEther(cfg.Fees.SponsorLow) }))
 	opened.Push(r.hooks.Close) // before the database closes

@@ -12,10 +12,11 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/address"
 	"github.com/seed018cc74c/vaultd/service/relayer/funding"
 	"github.com/seed018cc74c/vaultd/service/vault/typeddata"
+	"github.com/seed018cc74c/vaultd/service/vault/voucher"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
 
-// The wire's requests read into the relayer's own terms (RevealRequest, QuoteRequest), and its
+// The wire's requests read into the relayer's own terms (RevealRequest, funding.QuoteRequest), and its
 // answers written in the document's (relayerapi): the edge's half of POST /reveal and POST /quote.
 
 // revealWire runs a reveal as it arrived: read (parseReveal) in the relayer's span for it, and its
@@ -27,7 +28,7 @@ func (r *Relayer) revealWire(ctx context.Context, req relayerapi.RevealRequest) 
 
 // quoteWire answers a quote as asked on the wire.
 func (r *Relayer) quoteWire(ctx context.Context, req relayerapi.QuoteRequest) (relayerapi.Quote, error) {
-	q, err := r.Quote(ctx, func() (QuoteRequest, error) { return parseQuote(req) })
+	q, err := r.funding.Quote(ctx, func() (funding.QuoteRequest, error) { return parseQuote(req) })
 	if err != nil {
 		return relayerapi.Quote{}, err
 	}
@@ -35,20 +36,20 @@ func (r *Relayer) quoteWire(ctx context.Context, req relayerapi.QuoteRequest) (r
 }
 
 // parseQuote reads what a quote is asked for.
-func parseQuote(req relayerapi.QuoteRequest) (QuoteRequest, error) {
+func parseQuote(req relayerapi.QuoteRequest) (funding.QuoteRequest, error) {
 	token, err := address.Parse(req.TokenAddress)
 	if err != nil {
-		return QuoteRequest{}, reject(InvalidInput, "tokenAddress: %v", err)
+		return funding.QuoteRequest{}, reject(InvalidInput, "tokenAddress: %v", err)
 	}
 	amount, ok := new(big.Int).SetString(req.Amount, 10)
 	if !ok || amount.Sign() <= 0 || amount.Cmp(maxUint256) > 0 {
-		return QuoteRequest{}, reject(InvalidInput, "amount must be a decimal integer from 1 to 2^256-1")
+		return funding.QuoteRequest{}, reject(InvalidInput, "amount must be a decimal integer from 1 to 2^256-1")
 	}
-	return QuoteRequest{Token: token, Amount: amount, Partial: req.Partial != nil && *req.Partial}, nil
+	return funding.QuoteRequest{Token: token, Amount: amount, Partial: req.Partial != nil && *req.Partial}, nil
 }
 
 // toQuote is a signed quote as the document writes it.
-func toQuote(q Quote) relayerapi.Quote {
+func toQuote(q funding.Quote) relayerapi.Quote {
 	t := q.Terms
 	return relayerapi.Quote{ChainId: int64(q.ChainID), Vault: q.Vault.Hex(), TokenAddress: t.Token.Hex(), Amount: t.Amount.String(),
 		Partial: t.Partial, Fee: t.Fee.String(), FeeReceiver: t.FeeReceiver.Hex(), ExpiresAt: t.ExpiresAt, Gas: int64(t.Gas),
@@ -65,7 +66,7 @@ func toRevealResult(res RevealResult) relayerapi.RevealResult {
 // the chain checks of the root and the nullifier, which any 256-bit value can be looked up by,
 // come first.
 func parseReveal(req relayerapi.RevealRequest, sponsorKey string) (RevealRequest, error) {
-	in := RevealRequest{sponsorKey: sponsorKey}
+	in := RevealRequest{offer: funding.Offer{SponsorKey: sponsorKey}}
 	var err error
 	if in.signals, err = zk.ParseSignalValues(req.PublicSignals); err != nil {
 		return in, reject(InvalidProof, "%v", err)
@@ -94,12 +95,12 @@ func parseReveal(req relayerapi.RevealRequest, sponsorKey string) (RevealRequest
 	}
 	in.amount = amount
 	if req.Fee != nil {
-		if in.fee, err = parseFee(*req.Fee); err != nil {
+		if in.offer.Fee, err = parseFee(*req.Fee); err != nil {
 			return in, err
 		}
 	}
 	if req.Voucher != nil {
-		if in.voucher, err = parseVoucher(*req.Voucher); err != nil {
+		if in.offer.Voucher, err = parseVoucher(*req.Voucher); err != nil {
 			return in, err
 		}
 	}
@@ -107,7 +108,7 @@ func parseReveal(req relayerapi.RevealRequest, sponsorKey string) (RevealRequest
 }
 
 // parseFee reads a reveal's fee and the quote it was proved on.
-func parseFee(f relayerapi.RevealFee) (*paidFee, error) {
+func parseFee(f relayerapi.RevealFee) (*funding.PaidFee, error) {
 	amount, ok := new(big.Int).SetString(f.Amount, 10)
 	if !ok || amount.Sign() <= 0 || amount.Cmp(maxUint256) > 0 {
 		return nil, reject(InvalidInput, "fee.amount must be a decimal integer from 1 to 2^256-1")
@@ -119,8 +120,8 @@ func parseFee(f relayerapi.RevealFee) (*paidFee, error) {
 	if name := negativeIn(f.Quote); name != "" {
 		return nil, reject(InvalidInput, "fee.quote.%s must not be negative: send the quote back as POST /quote answered it", name)
 	}
-	fee := &paidFee{Fee: zk.Fee{Amount: amount, Receiver: receiver}}
-	fee.terms, fee.sig, fee.termsErr = termsOf(f.Quote)
+	fee := &funding.PaidFee{Fee: zk.Fee{Amount: amount, Receiver: receiver}}
+	fee.Terms, fee.Sig, fee.TermsErr = termsOf(f.Quote)
 	return fee, nil
 }
 
@@ -148,7 +149,7 @@ func negativeIn(q relayerapi.Quote) string {
 }
 
 // termsOf reads a quote as a reveal sends it back (parseFee refused its negative integers):
-// what does not read is checkFee's QUOTE_INVALID.
+// what does not read is the fee's QUOTE_INVALID (its payment's Terms).
 func termsOf(q relayerapi.Quote) (funding.Terms, []byte, error) {
 	t := funding.Terms{Partial: q.Partial, ExpiresAt: q.ExpiresAt, Gas: uint64(q.Gas), Price: q.Price, MarginBps: q.MarginBps}
 	var err error
@@ -170,7 +171,7 @@ func termsOf(q relayerapi.Quote) (funding.Terms, []byte, error) {
 }
 
 // parseVoucher reads a reveal's voucher.
-func parseVoucher(v relayerapi.Voucher) (*voucher, error) {
+func parseVoucher(v relayerapi.Voucher) (*funding.Voucher, error) {
 	allowance, ok := new(big.Int).SetString(v.Allowance, 10)
 	if !ok || allowance.Sign() < 0 || allowance.Cmp(maxUint256) > 0 {
 		return nil, reject(InvalidInput, "voucher.allowance must be a decimal integer of wei from 0 to 2^256-1")
@@ -180,7 +181,8 @@ func parseVoucher(v relayerapi.Voucher) (*voucher, error) {
 	}
 	sig, err := typeddata.Signature(v.Signature)
 	if err != nil {
-		return nil, reject(VoucherInvalid, "the voucher: %v", err)
+		return nil, &funding.Refusal{Reason: funding.VoucherInvalid, Message: "the voucher: " + err.Error()}
 	}
-	return &voucher{sponsor: v.Sponsor, allowance: allowance, expiresAt: v.ExpiresAt, id: common.HexToHash(v.Id), bearer: v.Bearer != nil && *v.Bearer, sig: sig}, nil
+	return &funding.Voucher{Terms: voucher.Terms{Sponsor: v.Sponsor, Allowance: allowance, ExpiresAt: v.ExpiresAt, ID: common.HexToHash(v.Id), Bearer: v.Bearer != nil && *v.Bearer},
+		Sig: sig}, nil
 }

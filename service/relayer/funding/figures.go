@@ -1,4 +1,4 @@
-package relayer
+package funding
 
 import (
 	"context"
@@ -64,7 +64,7 @@ func (f *figure[T]) get(ctx context.Context, read func(context.Context) (T, erro
 	}
 }
 
-// figures are the chain's figures the relayer shares between quotes and fee checks.
+// figures are the chain's figures shared by quotes and fee checks.
 type figures struct {
 	feePerGas figure[*big.Int] // the head's base fee + the node's suggested tip
 	nextIndex figure[uint64]   // the tree's next leaf index

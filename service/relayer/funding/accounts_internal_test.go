@@ -1,4 +1,4 @@
-package relayer
+package funding
 
 import (
 	"context"
@@ -17,10 +17,9 @@ import (
 
 // Two reservations of one nullifier's reveal at once, on Postgres shared without REDIS_URL (no
 // claim orders them), each with a voucher of its own or both with the same one (two attempts at
-// one reveal): both read that no charge is held, then
-// wait for the sponsor's row, which a third transaction holds until both wait. The second to
-// write finds the first's charge and is refused (NULLIFIER_USED), its transaction rolled back:
-// one charge row, the sponsor's reserved exactly that charge, one voucher used; the charge
+// one reveal): both read that no charge is held, then wait for the sponsor's row, which a third
+// transaction holds until both wait. The second to write finds the first's charge and is refused
+// (ErrInProgress: the relayer answers NULLIFIER_USED), its transaction rolled back: one charge row, the sponsor's reserved exactly that charge, one voucher used; the charge
 // released, nothing is left reserved or used.
 func TestConcurrentReservationsOfOneNullifierLeaveOneCharge(t *testing.T) {
 	t.Parallel()
@@ -38,16 +37,16 @@ func reserveTwiceAtOnce(t *testing.T, ids ...string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	s, err := openSponsorStore(db, 1337)
+	s, err := OpenAccounts(db, 1337, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sp, _, err := s.create(ctx, "Card Issuer Ltd", common.HexToAddress("0x01"))
+	sp, _, err := s.Create(ctx, "Card Issuer Ltd", common.HexToAddress("0x01"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	credit, _ := new(big.Int).SetString("1000000000000000000", 10)
-	if _, err := s.credit(ctx, sp.id, credit, ""); err != nil {
+	if _, err := s.Credit(ctx, sp.ID, credit, ""); err != nil {
 		t.Fatal(err)
 	}
 	nullifier, worst := common.HexToHash("0x2a"), big.NewInt(300_000_000_000_000)
@@ -56,13 +55,13 @@ func reserveTwiceAtOnce(t *testing.T, ids ...string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.lock(ctx, blocker, sp.id); err != nil {
+	if _, err := s.lock(ctx, blocker, sp.ID); err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan error, 2)
 	for _, voucher := range ids {
 		go func() {
-			done <- s.reserve(ctx, nullifier, payer{sponsor: sp.id, voucher: voucher, allowance: credit}, worst)
+			done <- s.reserve(ctx, nullifier, payer{sponsor: sp.ID, voucher: voucher, allowance: credit}, worst)
 		}()
 	}
 	edgetest.WaitFor(t, "both reservations waiting for the sponsor's row", func() bool {
@@ -76,12 +75,11 @@ func reserveTwiceAtOnce(t *testing.T, ids ...string) {
 	var refused int
 	for range 2 {
 		err := <-done
-		var re *RevealError
 		switch {
-		case errors.As(err, &re) && re.Reason == NullifierUsed:
+		case errors.Is(err, ErrInProgress):
 			refused++
 		case err != nil:
-			t.Fatalf("a reservation failed: %v, want it refused as the reveal in progress (NULLIFIER_USED)", err)
+			t.Fatalf("a reservation failed: %v, want it refused as the reveal in progress (ErrInProgress)", err)
 		}
 	}
 	if refused != 1 {
@@ -96,26 +94,26 @@ func reserveTwiceAtOnce(t *testing.T, ids ...string) {
 	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM sponsor_vouchers`).Scan(&vouchers); err != nil {
 		t.Fatal(err)
 	}
-	got, err := s.get(ctx, sp.id)
+	got, err := s.get(ctx, sp.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if charges != 1 || held != worst.String() || got.reserved.Cmp(worst) != 0 || vouchers != 1 {
+	if charges != 1 || held != worst.String() || got.Reserved.Cmp(worst) != 0 || vouchers != 1 {
 		t.Fatalf("after two reservations at once: %d charges holding %s, the sponsor reserving %s, %d vouchers used; want one charge of %s, reserved once, one voucher",
-			charges, held, got.reserved, vouchers, worst)
+			charges, held, got.Reserved, vouchers, worst)
 	}
 	if err := s.release(ctx, nullifier); err != nil {
 		t.Fatal(err)
 	}
-	got, err = s.get(ctx, sp.id)
+	got, err = s.get(ctx, sp.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM sponsor_vouchers`).Scan(&vouchers); err != nil {
 		t.Fatal(err)
 	}
-	if got.reserved.Sign() != 0 || vouchers != 0 {
-		t.Fatalf("released, the sponsor still reserves %s and %d vouchers are used", got.reserved, vouchers)
+	if got.Reserved.Sign() != 0 || vouchers != 0 {
+		t.Fatalf("released, the sponsor still reserves %s and %d vouchers are used", got.Reserved, vouchers)
 	}
 }
 
@@ -136,20 +134,20 @@ func TestAReservationReplacesASettledCharge(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { db.Close() })
-			s, err := openSponsorStore(db, 1337)
+			s, err := OpenAccounts(db, 1337, nil, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			var ids []string
 			for _, name := range []string{"First", "Second"} {
-				sp, _, err := s.create(ctx, name, common.Address{})
+				sp, _, err := s.Create(ctx, name, common.Address{})
 				if err != nil {
 					t.Fatal(err)
 				}
-				if _, err := s.credit(ctx, sp.id, big.NewInt(1_000_000), ""); err != nil {
+				if _, err := s.Credit(ctx, sp.ID, big.NewInt(1_000_000), ""); err != nil {
 					t.Fatal(err)
 				}
-				ids = append(ids, sp.id)
+				ids = append(ids, sp.ID)
 			}
 			nullifier, worst := common.HexToHash("0x2b"), big.NewInt(1000)
 			reserved := func(id string) int64 {
@@ -158,13 +156,13 @@ func TestAReservationReplacesASettledCharge(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				return sp.reserved.Int64()
+				return sp.Reserved.Int64()
 			}
 			if err := s.reserve(ctx, nullifier, payer{sponsor: ids[0]}, worst); err != nil {
 				t.Fatal(err)
 			}
 			if err := s.inTx(ctx, func(tx *sql.Tx) error {
-				_, err := s.settle(ctx, tx, nullifier, revealOutcome{state: stateReverted, cost: big.NewInt(700)})
+				_, err := s.settle(ctx, tx, nullifier, true, big.NewInt(700)) // mined and reverted: its gas paid
 				return err
 			}); err != nil {
 				t.Fatal(err)

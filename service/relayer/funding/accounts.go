@@ -1,4 +1,4 @@
-package relayer
+package funding
 
 import (
 	"cmp"
@@ -25,47 +25,47 @@ import (
 // in wei. A reveal carrying the key (X-Sponsor-Key), or a voucher the sponsor signed, is paid
 // from that balance: the worst case is reserved at admission, as the spend gate reserves it,
 // and what the transaction really cost is debited once mined, in the same database transaction
-// that stores the reveal's outcome (sentStore.finish), so a reveal is debited once however
+// that stores the reveal's outcome (the relayer's sentStore.finish), so a reveal is debited once however
 // often its outcome is written down. The accounts live in the relayer's database (DATABASE_URL),
 // which replicas share. Amounts are decimal text: wei overflow BIGINT, and SQLite has no exact
 // wider integer; they are added up in Go, under the sponsor's row lock.
 
-// sponsorStore is the sponsors' accounts and what is reserved for reveals in flight.
-type sponsorStore struct {
+// Accounts are the sponsors' accounts and what is reserved for reveals in flight.
+type Accounts struct {
 	db      *sqldb.DB
 	chainID uint64
 	hooks   *webhook.Outbox // sponsor.balance_low (nil: none)
 	low     *big.Int        // a balance crossing under it is told (RELAYER_SPONSOR_LOW_BALANCE)
 }
 
-// debit is what a sponsor was debited for a mined reveal.
-type debit struct {
-	sponsor string
-	cost    *big.Int
+// Debit is what a sponsor was debited for a mined reveal.
+type Debit struct {
+	Sponsor string   // its id
+	Cost    *big.Int // wei
 }
 
-// sponsor is a sponsor's row.
-type sponsor struct {
-	id, name                    string
-	signer                      common.Address // its vouchers' signer; zero: none
-	credited, debited, reserved *big.Int
-	revealsPaid                 int64
-	createdAt, revokedAt        time.Time // revokedAt zero: not revoked
+// Account is a sponsor's account.
+type Account struct {
+	ID, Name                    string
+	Signer                      common.Address // its vouchers' signer; zero: none
+	Credited, Debited, Reserved *big.Int       // wei
+	RevealsPaid                 int64
+	CreatedAt, RevokedAt        time.Time // RevokedAt zero: not revoked
 }
 
-func (s sponsor) revoked() bool { return !s.revokedAt.IsZero() }
+// Revoked reports whether the sponsor's key was revoked: it pays for no reveal.
+func (s Account) Revoked() bool { return !s.RevokedAt.IsZero() }
 
-// balance is what was credited less what was debited; available is the balance less what
+// Balance is what was credited less what was debited; Available is the balance less what
 // reveals in flight hold.
-func (s sponsor) balance() *big.Int   { return new(big.Int).Sub(s.credited, s.debited) }
-func (s sponsor) available() *big.Int { return new(big.Int).Sub(s.balance(), s.reserved) }
-
-// errNoSponsor is an id or a key that names no sponsor.
-var errNoSponsor = errors.New("no such sponsor")
+func (s Account) Balance() *big.Int   { return new(big.Int).Sub(s.Credited, s.Debited) }
+func (s Account) Available() *big.Int { return new(big.Int).Sub(s.Balance(), s.Reserved) }
 
 const sponsorKeyPrefix = "vsk_"
 
-func openSponsorStore(db *sqldb.DB, chainID uint64) (*sponsorStore, error) {
+// OpenAccounts opens the sponsors' accounts of chainID's relayer in db (the relayer's
+// DATABASE_URL), telling hooks (nil: none) of a balance crossing under low (nil: never).
+func OpenAccounts(db *sqldb.DB, chainID uint64, hooks *webhook.Outbox, low *big.Int) (*Accounts, error) {
 	err := db.Migrate("relayer-sponsors", `CREATE TABLE IF NOT EXISTS sponsors (
 		id             TEXT   PRIMARY KEY, -- sp_ and 32 hex digits
 		name           TEXT   NOT NULL,
@@ -108,7 +108,7 @@ func openSponsorStore(db *sqldb.DB, chainID uint64) (*sponsorStore, error) {
 	if err != nil {
 		return nil, fmt.Errorf("DATABASE_URL: %w", err)
 	}
-	return &sponsorStore{db: db, chainID: chainID}, nil
+	return &Accounts{db: db, chainID: chainID, hooks: hooks, low: low}, nil
 }
 
 // keyHash is what is stored of a sponsor's key.
@@ -125,13 +125,13 @@ func randomHex(n int) string {
 	return hex.EncodeToString(b)
 }
 
-// create makes a sponsor and answers its key, which is not stored.
-func (s *sponsorStore) create(ctx context.Context, name string, signer common.Address) (sponsor, string, error) {
+// Create makes a sponsor and answers its key, which is not stored.
+func (s *Accounts) Create(ctx context.Context, name string, signer common.Address) (Account, string, error) {
 	key := sponsorKeyPrefix + randomHex(32)
-	sp := sponsor{id: "sp_" + randomHex(16), name: name, signer: signer, credited: new(big.Int), debited: new(big.Int), reserved: new(big.Int),
-		createdAt: time.UnixMilli(time.Now().UnixMilli())}
+	sp := Account{ID: "sp_" + randomHex(16), Name: name, Signer: signer, Credited: new(big.Int), Debited: new(big.Int), Reserved: new(big.Int),
+		CreatedAt: time.UnixMilli(time.Now().UnixMilli())}
 	_, err := s.db.ExecContext(ctx, `INSERT INTO sponsors (id, name, key_hash, voucher_signer, credited, debited, reserved, reveals_paid, created_at, revoked_at)
-		VALUES ($1, $2, $3, $4, '0', '0', '0', 0, $5, 0)`, sp.id, name, keyHash(key), signerText(signer), sp.createdAt.UnixMilli())
+		VALUES ($1, $2, $3, $4, '0', '0', '0', 0, $5, 0)`, sp.ID, name, keyHash(key), signerText(signer), sp.CreatedAt.UnixMilli())
 	return sp, key, err
 }
 
@@ -146,21 +146,21 @@ const sponsorColumns = `id, name, voucher_signer, credited, debited, reserved, r
 
 type scanner interface{ Scan(...any) error }
 
-func scanSponsor(row scanner) (sponsor, error) {
-	var sp sponsor
+func scanSponsor(row scanner) (Account, error) {
+	var sp Account
 	var signer, credited, debited, reserved string
 	var created, revoked int64
-	if err := row.Scan(&sp.id, &sp.name, &signer, &credited, &debited, &reserved, &sp.revealsPaid, &created, &revoked); err != nil {
+	if err := row.Scan(&sp.ID, &sp.Name, &signer, &credited, &debited, &reserved, &sp.RevealsPaid, &created, &revoked); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
-			return sp, errNoSponsor
+			return sp, ErrNoSponsor
 		}
 		return sp, err
 	}
-	sp.signer = common.HexToAddress(signer)
-	sp.credited, sp.debited, sp.reserved = wei(credited), wei(debited), wei(reserved)
-	sp.createdAt = time.UnixMilli(created)
+	sp.Signer = common.HexToAddress(signer)
+	sp.Credited, sp.Debited, sp.Reserved = wei(credited), wei(debited), wei(reserved)
+	sp.CreatedAt = time.UnixMilli(created)
 	if revoked != 0 {
-		sp.revokedAt = time.UnixMilli(revoked)
+		sp.RevokedAt = time.UnixMilli(revoked)
 	}
 	return sp, nil
 }
@@ -175,20 +175,20 @@ func wei(s string) *big.Int {
 }
 
 // get reads a sponsor by id.
-func (s *sponsorStore) get(ctx context.Context, id string) (sponsor, error) {
+func (s *Accounts) get(ctx context.Context, id string) (Account, error) {
 	return scanSponsor(s.db.QueryRowContext(ctx, `SELECT `+sponsorColumns+` FROM sponsors WHERE id = $1`, id))
 }
 
-// byKey reads the sponsor whose key this is (errNoSponsor: none).
-func (s *sponsorStore) byKey(ctx context.Context, key string) (sponsor, error) {
+// ByKey reads the sponsor whose key this is (ErrNoSponsor: none).
+func (s *Accounts) ByKey(ctx context.Context, key string) (Account, error) {
 	if !strings.HasPrefix(key, sponsorKeyPrefix) {
-		return sponsor{}, errNoSponsor
+		return Account{}, ErrNoSponsor
 	}
 	return scanSponsor(s.db.QueryRowContext(ctx, `SELECT `+sponsorColumns+` FROM sponsors WHERE key_hash = $1`, keyHash(key)))
 }
 
-// list reads every sponsor, oldest first.
-func (s *sponsorStore) list(ctx context.Context) ([]sponsor, error) {
+// List reads every sponsor, oldest first.
+func (s *Accounts) List(ctx context.Context) ([]Account, error) {
 	order := "rowid"
 	if s.db.Dialect == sqldb.Postgres {
 		order = "created_seq"
@@ -198,7 +198,7 @@ func (s *sponsorStore) list(ctx context.Context) ([]sponsor, error) {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []sponsor
+	var out []Account
 	for rows.Next() {
 		sp, err := scanSponsor(rows)
 		if err != nil {
@@ -209,10 +209,10 @@ func (s *sponsorStore) list(ctx context.Context) ([]sponsor, error) {
 	return out, rows.Err()
 }
 
-// revoke marks a sponsor revoked (once: revoking again keeps the first time).
-func (s *sponsorStore) revoke(ctx context.Context, id string) (sponsor, error) {
+// Revoke marks a sponsor revoked (once: revoking again keeps the first time).
+func (s *Accounts) Revoke(ctx context.Context, id string) (Account, error) {
 	if _, err := s.db.ExecContext(ctx, `UPDATE sponsors SET revoked_at = $1 WHERE id = $2 AND revoked_at = 0`, time.Now().UnixMilli(), id); err != nil {
-		return sponsor{}, err
+		return Account{}, err
 	}
 	return s.get(ctx, id)
 }
@@ -221,16 +221,16 @@ func (s *sponsorStore) revoke(ctx context.Context, id string) (sponsor, error) {
 // credits nothing; after it, the key is new again.
 const keepCreditKeys = 24 * time.Hour
 
-// credit adds amount wei to a sponsor's balance. With an idempotency key ("" for none), a
-// credit happens once per key: the first credits and records the key with its answer in the
+// Credit adds amount wei to a sponsor's balance. With an idempotency key ("" for none), a
+// Credit happens once per key: the first credits and records the key with its answer in the
 // same database transaction, so no crash leaves one without the other; a later one with the
 // same sponsor and amount credits nothing and answers the first's answer again; one with
 // another is refused IdempotencyKeyReused. The key's row is claimed first, by its primary key,
 // so concurrent requests with one key wait for the first's transaction (Postgres; SQLite's
-// writers take turns) instead of each finding it absent. A refused credit (errNoSponsor)
+// writers take turns) instead of each finding it absent. A refused credit (ErrNoSponsor)
 // records nothing.
-func (s *sponsorStore) credit(ctx context.Context, id string, amount *big.Int, key string) (sponsor, error) {
-	var out sponsor
+func (s *Accounts) Credit(ctx context.Context, id string, amount *big.Int, key string) (Account, error) {
+	var out Account
 	now := time.Now()
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		if key != "" {
@@ -247,7 +247,7 @@ func (s *sponsorStore) credit(ctx context.Context, id string, amount *big.Int, k
 		if err != nil {
 			return err
 		}
-		sp.credited.Add(sp.credited, amount)
+		sp.Credited.Add(sp.Credited, amount)
 		out = sp
 		if err := s.write(ctx, tx, sp); err != nil {
 			return err
@@ -274,7 +274,7 @@ func (s *sponsorStore) credit(ctx context.Context, id string, amount *big.Int, k
 // claimCreditKey records key for a credit of amount to sponsor id in tx, and reports whether
 // this is the key's first credit: false when a credit within keepCreditKeys holds it (a key
 // older than that is taken over, as new).
-func (s *sponsorStore) claimCreditKey(ctx context.Context, tx *sql.Tx, key, id string, amount *big.Int, now time.Time) (bool, error) {
+func (s *Accounts) claimCreditKey(ctx context.Context, tx *sql.Tx, key, id string, amount *big.Int, now time.Time) (bool, error) {
 	res, err := tx.ExecContext(ctx, `INSERT INTO sponsor_credit_keys (idempotency_key, sponsor_id, amount, answer, created_at) VALUES ($1, $2, $3, '', $4)
 		ON CONFLICT (idempotency_key) DO UPDATE SET sponsor_id = excluded.sponsor_id, amount = excluded.amount, answer = '', created_at = excluded.created_at
 		WHERE sponsor_credit_keys.created_at < $5`, key, id, amount.String(), now.UnixMilli(), now.Add(-keepCreditKeys).UnixMilli())
@@ -287,18 +287,18 @@ func (s *sponsorStore) claimCreditKey(ctx context.Context, tx *sql.Tx, key, id s
 
 // creditAnswered is what the credit that holds key answered, when it was of amount to sponsor
 // id; another credit's key is refused.
-func (s *sponsorStore) creditAnswered(ctx context.Context, tx *sql.Tx, key, id string, amount *big.Int) (sponsor, error) {
+func (s *Accounts) creditAnswered(ctx context.Context, tx *sql.Tx, key, id string, amount *big.Int) (Account, error) {
 	var sponsorID, credited, answer string
 	err := tx.QueryRowContext(ctx, `SELECT sponsor_id, amount, answer FROM sponsor_credit_keys WHERE idempotency_key = $1`, key).Scan(&sponsorID, &credited, &answer)
 	if err != nil {
-		return sponsor{}, err
+		return Account{}, err
 	}
 	if sponsorID != id || credited != amount.String() {
-		return sponsor{}, reject(IdempotencyKeyReused, "the Idempotency-Key was used within %d hours for a credit of another sponsor or amount: use a new key for a new credit", int(keepCreditKeys.Hours()))
+		return Account{}, refuse(IdempotencyKeyReused, "the Idempotency-Key was used within %d hours for a credit of another sponsor or amount: use a new key for a new credit", int(keepCreditKeys.Hours()))
 	}
 	var a creditAnswer
 	if err := json.Unmarshal([]byte(answer), &a); err != nil {
-		return sponsor{}, fmt.Errorf("the answer stored with an idempotency key: %w", err)
+		return Account{}, fmt.Errorf("the answer stored with an idempotency key: %w", err)
 	}
 	return a.sponsor(), nil
 }
@@ -316,26 +316,26 @@ type creditAnswer struct {
 	RevokedAt   int64  `json:"revokedAt"` // unix milliseconds, 0 while not revoked
 }
 
-func answerOf(sp sponsor) creditAnswer {
-	a := creditAnswer{ID: sp.id, Name: sp.name, Signer: signerText(sp.signer), Credited: sp.credited.String(), Debited: sp.debited.String(),
-		Reserved: sp.reserved.String(), RevealsPaid: sp.revealsPaid, CreatedAt: sp.createdAt.UnixMilli()}
-	if sp.revoked() {
-		a.RevokedAt = sp.revokedAt.UnixMilli()
+func answerOf(sp Account) creditAnswer {
+	a := creditAnswer{ID: sp.ID, Name: sp.Name, Signer: signerText(sp.Signer), Credited: sp.Credited.String(), Debited: sp.Debited.String(),
+		Reserved: sp.Reserved.String(), RevealsPaid: sp.RevealsPaid, CreatedAt: sp.CreatedAt.UnixMilli()}
+	if sp.Revoked() {
+		a.RevokedAt = sp.RevokedAt.UnixMilli()
 	}
 	return a
 }
 
-func (a creditAnswer) sponsor() sponsor {
-	sp := sponsor{id: a.ID, name: a.Name, signer: common.HexToAddress(a.Signer), credited: wei(a.Credited), debited: wei(a.Debited),
-		reserved: wei(a.Reserved), revealsPaid: a.RevealsPaid, createdAt: time.UnixMilli(a.CreatedAt)}
+func (a creditAnswer) sponsor() Account {
+	sp := Account{ID: a.ID, Name: a.Name, Signer: common.HexToAddress(a.Signer), Credited: wei(a.Credited), Debited: wei(a.Debited),
+		Reserved: wei(a.Reserved), RevealsPaid: a.RevealsPaid, CreatedAt: time.UnixMilli(a.CreatedAt)}
 	if a.RevokedAt != 0 {
-		sp.revokedAt = time.UnixMilli(a.RevokedAt)
+		sp.RevokedAt = time.UnixMilli(a.RevokedAt)
 	}
 	return sp
 }
 
 // inTx runs f in a database transaction, committed when f returns nil.
-func (s *sponsorStore) inTx(ctx context.Context, f func(*sql.Tx) error) error {
+func (s *Accounts) inTx(ctx context.Context, f func(*sql.Tx) error) error {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -357,14 +357,14 @@ func forUpdate(db *sqldb.DB) string {
 }
 
 // lock reads a sponsor's row in tx, locked until tx ends.
-func (s *sponsorStore) lock(ctx context.Context, tx *sql.Tx, id string) (sponsor, error) {
+func (s *Accounts) lock(ctx context.Context, tx *sql.Tx, id string) (Account, error) {
 	return scanSponsor(tx.QueryRowContext(ctx, `SELECT `+sponsorColumns+` FROM sponsors WHERE id = $1`+forUpdate(s.db), id))
 }
 
 // write stores a sponsor's account, read by lock in tx.
-func (s *sponsorStore) write(ctx context.Context, tx *sql.Tx, sp sponsor) error {
+func (s *Accounts) write(ctx context.Context, tx *sql.Tx, sp Account) error {
 	_, err := tx.ExecContext(ctx, `UPDATE sponsors SET credited = $1, debited = $2, reserved = $3, reveals_paid = $4 WHERE id = $5`,
-		sp.credited.String(), sp.debited.String(), sp.reserved.String(), sp.revealsPaid, sp.id)
+		sp.Credited.String(), sp.Debited.String(), sp.Reserved.String(), sp.RevealsPaid, sp.ID)
 	return err
 }
 
@@ -375,7 +375,7 @@ type charge struct {
 }
 
 // held reads, locked, the charge reserved for nullifier's reveal (nil: none).
-func (s *sponsorStore) held(ctx context.Context, tx *sql.Tx, nullifier common.Hash) (*charge, error) {
+func (s *Accounts) held(ctx context.Context, tx *sql.Tx, nullifier common.Hash) (*charge, error) {
 	var c charge
 	var reserved string
 	err := tx.QueryRowContext(ctx, `SELECT sponsor_id, voucher_id, reserved FROM sponsor_charges
@@ -399,7 +399,7 @@ func (s *sponsorStore) held(ctx context.Context, tx *sql.Tx, nullifier common.Ha
 // first's and is refused, its transaction (what it reserved, its voucher's use) rolled back, so
 // that the sponsor's reserved total is always what its charges hold. A settled charge (its
 // reveal reverted: the nullifier is free again) is replaced.
-func (s *sponsorStore) reserve(ctx context.Context, nullifier common.Hash, p payer, worst *big.Int) error {
+func (s *Accounts) reserve(ctx context.Context, nullifier common.Hash, p payer, worst *big.Int) error {
 	return s.inTx(ctx, func(tx *sql.Tx) error {
 		c, err := s.held(ctx, tx, nullifier)
 		if err != nil {
@@ -423,7 +423,7 @@ func (s *sponsorStore) reserve(ctx context.Context, nullifier common.Hash, p pay
 		if err := s.useVoucher(ctx, tx, p, nullifier); err != nil {
 			return err
 		}
-		sp.reserved.Add(sp.reserved, worst)
+		sp.Reserved.Add(sp.Reserved, worst)
 		if err := s.write(ctx, tx, sp); err != nil {
 			return err
 		}
@@ -438,30 +438,25 @@ func (s *sponsorStore) reserve(ctx context.Context, nullifier common.Hash, p pay
 		}
 		n, err := res.RowsAffected()
 		if err == nil && n == 0 { // another attempt's charge, written since held read none
-			err = revealInProgress()
+			err = ErrInProgress
 		}
 		return err
 	})
 }
 
-// revealInProgress refuses an attempt at a reveal another attempt holds the reservation of.
-func revealInProgress() error {
-	return reject(NullifierUsed, "another request for this reveal holds its sponsor's reservation and is sending it: GET /reveal/{nullifier} tells its outcome")
-}
-
 // checkCanPay refuses a revoked sponsor, or one with less than worst available.
-func checkCanPay(sp sponsor, worst *big.Int) error {
-	if sp.revoked() {
-		return reject(SponsorRevoked, "the sponsor's key was revoked: it pays for no reveal")
+func checkCanPay(sp Account, worst *big.Int) error {
+	if sp.Revoked() {
+		return refuse(SponsorRevoked, "the sponsor's key was revoked: it pays for no reveal")
 	}
-	if sp.available().Cmp(worst) < 0 {
-		return reject(SponsorBalanceLow, "the sponsor has %s wei available, less than this reveal's worst case of %s wei", sp.available(), worst)
+	if sp.Available().Cmp(worst) < 0 {
+		return refuse(SponsorBalanceLow, "the sponsor has %s wei available, less than this reveal's worst case of %s wei", sp.Available(), worst)
 	}
 	return nil
 }
 
 // release gives back what nullifier's reveal holds, when it was not sent.
-func (s *sponsorStore) release(ctx context.Context, nullifier common.Hash) error {
+func (s *Accounts) release(ctx context.Context, nullifier common.Hash) error {
 	return s.inTx(ctx, func(tx *sql.Tx) error {
 		c, err := s.held(ctx, tx, nullifier)
 		if err != nil || c == nil {
@@ -472,12 +467,12 @@ func (s *sponsorStore) release(ctx context.Context, nullifier common.Hash) error
 }
 
 // unhold gives c back to its sponsor in tx, and forgets it (and its voucher's use).
-func (s *sponsorStore) unhold(ctx context.Context, tx *sql.Tx, nullifier common.Hash, c charge) error {
+func (s *Accounts) unhold(ctx context.Context, tx *sql.Tx, nullifier common.Hash, c charge) error {
 	sp, err := s.lock(ctx, tx, c.sponsorID)
 	if err != nil {
 		return err
 	}
-	sp.reserved.Sub(sp.reserved, c.reserved)
+	sp.Reserved.Sub(sp.Reserved, c.reserved)
 	if err := s.write(ctx, tx, sp); err != nil {
 		return err
 	}
@@ -491,36 +486,36 @@ func (s *sponsorStore) unhold(ctx context.Context, tx *sql.Tx, nullifier common.
 }
 
 // settle ends what nullifier's reveal holds, in tx, the transaction that stores its outcome
-// (sentStore.finish): mined (reverted too: its gas was paid), the sponsor is debited what it
-// cost and the rest given back; never mined (dropped, cancelled), all of it is given back.
+// (the relayer's sentStore.finish): paid (mined, reverted too: its gas was paid), the sponsor is
+// debited what it cost and the rest given back; never mined (dropped, cancelled), all of it is
+// given back.
 // A charge settles once: a second outcome finds nothing reserved. It answers the debit (nil:
 // no sponsor paid), and tells sponsor.balance_low, in tx too, when the debit takes the
 // sponsor's balance under RELAYER_SPONSOR_LOW_BALANCE: once per crossing.
-func (s *sponsorStore) settle(ctx context.Context, tx *sql.Tx, nullifier common.Hash, o revealOutcome) (*debit, error) {
+func (s *Accounts) settle(ctx context.Context, tx *sql.Tx, nullifier common.Hash, paid bool, cost *big.Int) (*Debit, error) {
 	c, err := s.held(ctx, tx, nullifier)
 	if err != nil || c == nil {
 		return nil, err
 	}
-	if o.state != stateMined && o.state != stateReverted {
+	if !paid {
 		return nil, s.unhold(ctx, tx, nullifier, *c)
 	}
 	sp, err := s.lock(ctx, tx, c.sponsorID)
 	if err != nil {
 		return nil, err
 	}
-	before := sp.balance()
-	cost := o.cost
+	before := sp.Balance()
 	if cost == nil { // a node that does not say the effective price: the most it could have cost
 		cost = c.reserved
 	}
-	sp.reserved.Sub(sp.reserved, c.reserved)
-	sp.debited.Add(sp.debited, cost)
-	sp.revealsPaid++
+	sp.Reserved.Sub(sp.Reserved, c.reserved)
+	sp.Debited.Add(sp.Debited, cost)
+	sp.RevealsPaid++
 	if err := s.write(ctx, tx, sp); err != nil {
 		return nil, err
 	}
-	if s.low != nil && before.Cmp(s.low) >= 0 && sp.balance().Cmp(s.low) < 0 {
-		ev := sponsorLowEvent{Sponsor: sp.id, Balance: sp.balance().String(), Threshold: s.low.String()}
+	if s.low != nil && before.Cmp(s.low) >= 0 && sp.Balance().Cmp(s.low) < 0 {
+		ev := sponsorLowEvent{Sponsor: sp.ID, Balance: sp.Balance().String(), Threshold: s.low.String()}
 		if err := s.hooks.Emit(ctx, tx, "sponsor.balance_low", ev); err != nil {
 			return nil, err
 		}
@@ -530,7 +525,7 @@ func (s *sponsorStore) settle(ctx context.Context, tx *sql.Tx, nullifier common.
 	if err != nil {
 		return nil, err
 	}
-	return &debit{sponsor: sp.id, cost: cost}, nil
+	return &Debit{Sponsor: sp.ID, Cost: cost}, nil
 }
 
 // sponsorLowEvent is the data of sponsor.balance_low: the sponsor, its balance and the
@@ -545,7 +540,7 @@ type sponsorLowEvent struct {
 // voucher used already is refused (nothing without a voucher). Used by this same reveal, it is
 // another attempt's at it, racing this one (both read no charge held, the other's now holds
 // one): refused as the reveal in progress, not as a voucher spent on another.
-func (s *sponsorStore) useVoucher(ctx context.Context, tx *sql.Tx, p payer, nullifier common.Hash) error {
+func (s *Accounts) useVoucher(ctx context.Context, tx *sql.Tx, p payer, nullifier common.Hash) error {
 	if p.voucher == "" {
 		return nil
 	}
@@ -560,12 +555,12 @@ func (s *sponsorStore) useVoucher(ctx context.Context, tx *sql.Tx, p payer, null
 			return err
 		}
 		if by != nullifier.Hex() {
-			return reject(VoucherUsed, "the voucher paid for another reveal already: a voucher pays for one")
+			return refuse(VoucherUsed, "the voucher paid for another reveal already: a voucher pays for one")
 		}
 		if c, err := s.held(ctx, tx, nullifier); err != nil || c != nil {
-			return cmp.Or(err, revealInProgress())
+			return cmp.Or(err, ErrInProgress)
 		}
-		return reject(VoucherUsed, "the voucher paid for this reveal already (its transaction was mined and reverted): a voucher pays for one")
+		return refuse(VoucherUsed, "the voucher paid for this reveal already (its transaction was mined and reverted): a voucher pays for one")
 	}
 	return nil
 }
