@@ -11,17 +11,8 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
 )
 
-// chainReader is what a reveal's checks read from the chain: the nullifier's state (check 1),
-// the root's age (check 2), and the vault's reveal run as a call (check 7, simulate). The
-// relayer's is vaultReads, over its chain client; the checks' internal tests give it a fake.
-type chainReader interface {
-	isSpent(ctx context.Context, nullifier common.Hash) (bool, error)
-	rootAge(ctx context.Context, root common.Hash) (contracts.RootAgeOutput, error)
-	simulate(ctx context.Context, msg ethereum.CallMsg) error
-	estimateGas(ctx context.Context, msg ethereum.CallMsg) (uint64, error)
-}
-
-// vaultReads reads the vault's contracts through the chain client.
+// vaultReads reads the vault's contracts through the chain client: the checks' chainReader, and
+// the chain figures funding reads (funding.Chain).
 type vaultReads struct {
 	client     *chain.Client
 	nullifiers common.Address // NULLIFIER_REGISTRY_ADDRESS

@@ -24,6 +24,29 @@ import (
 // A reveal's transaction: sent (the last of its steps), then followed until it settles, its
 // outcome written down for GET /reveal/{nullifier} and the requests waiting on it.
 
+// follow follows a's transaction, sent, until it settles, and answers with its outcome: what the
+// reveal's steps took (its insert, its claim) is given back when the transaction settles.
+func (r *Relayer) follow(ctx context.Context, a *attempt) (RevealResult, error) {
+	f, release, claim, nullifier := a.flight, a.release, a.claim, a.in.nullifier
+	r.hooks.Tell("reveal.sent", revealEvent{Nullifier: nullifier.Hex(), TxHash: f.Hash().Hex()}) // recorded; delivered by the outbox's loop
+	r.track(nullifier, f, func() {
+		release()
+		if unrevealed(f) { // the nullifier is free to be revealed again
+			r.unclaim(context.Background(), nullifier, claim)
+		}
+	})
+	return r.await(ctx, f)
+}
+
+// revealEvent is the data of a reveal's webhook events.
+type revealEvent struct {
+	Nullifier   string  `json:"nullifier"`
+	TxHash      string  `json:"txHash,omitempty"`
+	BlockNumber *uint64 `json:"blockNumber,omitempty"`
+	GasUsed     string  `json:"gasUsed,omitempty"`
+	Reason      string  `json:"reason,omitempty"`
+}
+
 // track remembers f as the transaction of nullifier until it settles: a repeat of the reveal
 // (after a 504 TX_PENDING, or after a restart that adopted it from the pool) gets its outcome,
 // never a second transaction.

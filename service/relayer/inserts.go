@@ -9,16 +9,8 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// insertCounter counts the reveals with change in flight: each inserts a leaf, and so a new
-// root, ahead of the reveals sent after it (see holdRoot). localInserts counts this process's;
-// with REDIS_URL, fleetInserts (below) counts every replica's.
-type insertCounter interface {
-	// hold admits a reveal whose root is age inserts old if age plus the inserts in flight stay
-	// under history, counting the reveal's own insert when change; inFlight is that count.
-	hold(ctx context.Context, age, history uint32, change bool) (ok bool, inFlight uint32, err error)
-	// add changes the count by delta.
-	add(ctx context.Context, delta int) error
-}
+// The counts of the reveals with change in flight (insertCounter, relayer.go), which the root
+// guard holds a reveal's place among (holdRoot).
 
 // localInserts is the insertCounter of a relayer that runs alone.
 type localInserts struct {

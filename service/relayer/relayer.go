@@ -8,16 +8,14 @@ import (
 	"log/slog"
 	"math/big"
 	"sync"
-	"time"
 
+	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/redis/go-redis/v9"
-	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/seed018cc74c/vaultd/gen/contracts"
-	"github.com/seed018cc74c/vaultd/service/edge"
 	"github.com/seed018cc74c/vaultd/service/edge/paying"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
 	"github.com/seed018cc74c/vaultd/service/kit/gate"
@@ -59,6 +57,27 @@ var (
 	vaultError = func() *abi.ABI { a := vaultABI.GetABI(); return &a }()
 	maxUint256 = new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(1))
 )
+
+// chainReader is what a reveal's checks read from the chain: the nullifier's state (check 1),
+// the root's age (check 2), and the vault's reveal run as a call (check 7, simulate). The
+// relayer's is vaultReads, over its chain client; the checks' internal tests give it a fake.
+type chainReader interface {
+	isSpent(ctx context.Context, nullifier common.Hash) (bool, error)
+	rootAge(ctx context.Context, root common.Hash) (contracts.RootAgeOutput, error)
+	simulate(ctx context.Context, msg ethereum.CallMsg) error
+	estimateGas(ctx context.Context, msg ethereum.CallMsg) (uint64, error)
+}
+
+// insertCounter counts the reveals with change in flight: each inserts a leaf, and so a new
+// root, ahead of the reveals sent after it (see holdRoot). localInserts counts this process's;
+// with REDIS_URL, fleetInserts counts every replica's (inserts.go).
+type insertCounter interface {
+	// hold admits a reveal whose root is age inserts old if age plus the inserts in flight stay
+	// under history, counting the reveal's own insert when change; inFlight is that count.
+	hold(ctx context.Context, age, history uint32, change bool) (ok bool, inFlight uint32, err error)
+	// add changes the count by delta.
+	add(ctx context.Context, delta int) error
+}
 
 // Relayer runs reveals.
 type Relayer struct {
@@ -119,72 +138,4 @@ type outcome struct {
 	done   chan struct{}
 	result RevealResult
 	err    error
-}
-
-// Reveal runs one reveal request to its end, read in its "parse" span by read (the edge's reading
-// of what arrived): a request that does not read is counted and timed like any other refusal.
-func (r *Relayer) Reveal(ctx context.Context, read func() (RevealRequest, error)) (res RevealResult, err error) {
-	start := time.Now()
-	defer func() {
-		outcomeCode := "SUCCESS"
-		if err != nil {
-			outcomeCode = named(err).Code
-		}
-		r.metrics.reveals.WithLabelValues(outcomeCode).Inc()
-		edge.ObserveWithTrace(ctx, r.metrics.stage.WithLabelValues("total"), time.Since(start).Seconds())
-		span := trace.SpanFromContext(ctx)
-		span.SetAttributes(attribute.String("vaultd.outcome", outcomeCode))
-		if res.TxHash != "" {
-			span.SetAttributes(attribute.String("vaultd.tx_hash", res.TxHash))
-		}
-	}()
-	_, end := r.span(ctx, "parse")
-	in, err := read()
-	end(err)
-	if err != nil {
-		return res, err
-	}
-	return r.once(ctx, in)
-}
-
-// once runs a parsed reveal once per nullifier: a reveal whose transaction is in flight gets its
-// outcome (mined within RECEIPT_TIMEOUT, or 504 TX_PENDING again), and a concurrent identical
-// request waits for the first's.
-func (r *Relayer) once(ctx context.Context, in RevealRequest) (res RevealResult, err error) {
-	r.mu.Lock()
-	if f, ok := r.sent[in.nullifier]; ok {
-		r.mu.Unlock()
-		// Its span links to the send of the request that sent the transaction (none for one
-		// adopted at start).
-		jctx, span := r.tracer.Start(ctx, "join", trace.WithLinks(trace.Link{SpanContext: f.Origin()}),
-			trace.WithAttributes(attribute.String("vaultd.tx_hash", f.Hash().Hex())))
-		defer span.End()
-		return r.await(context.WithoutCancel(jctx), f)
-	}
-	if o, ok := r.running[in.nullifier]; ok {
-		r.mu.Unlock()
-		select {
-		case <-o.done:
-			return o.result, o.err
-		case <-ctx.Done():
-			return res, ctx.Err()
-		}
-	}
-	o := &outcome{done: make(chan struct{})}
-	r.running[in.nullifier] = o
-	r.mu.Unlock()
-	defer func() {
-		o.result, o.err = res, err
-		r.mu.Lock()
-		delete(r.running, in.nullifier)
-		r.mu.Unlock()
-		close(o.done)
-	}()
-	if err := r.gate.Check(ctx); err != nil {
-		return res, err
-	}
-	// A client that goes away does not abort a reveal half done: its checks, its send and the
-	// wait for its receipt are bounded by RPC_TIMEOUT and RECEIPT_TIMEOUT, and identical requests
-	// waiting on it get its real outcome.
-	return r.reveal(context.WithoutCancel(ctx), in)
 }

@@ -9,8 +9,20 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/seed018cc74c/vaultd/service/edge"
 	"github.com/seed018cc74c/vaultd/service/relayer/claims"
 )
+
+// shareWithReplicas makes the nullifier claims and the count of inserts in flight every
+// replica's that shares the limits' Redis (REDIS_URL); without it they are this process's.
+func (r *Relayer) shareWithReplicas() {
+	if r.redis == nil {
+		r.inserts = &localInserts{}
+		return
+	}
+	r.claims = claims.New(r.redis, r.cfg.Limits.ClaimTTL, time.Hour, r.cfg.Operator.LeaseTTL)
+	r.inserts = &fleetInserts{client: r.redis, owner: edge.Instance(), ttl: 10 * time.Minute}
+}
 
 // unclaim gives the nullifier back to the other replicas when nothing was sent, or the send was
 // refused, or its transaction ended unrevealed (a send whose answer was lost is followed as sent:

@@ -119,15 +119,7 @@ func (r *Relayer) runSteps(ctx context.Context, in RevealRequest) (RevealResult,
 	}
 	// Sent: what the steps took is the transaction's now, given back when it settles.
 	a.undo = nil
-	f, release, claim := a.flight, a.release, a.claim
-	r.hooks.Tell("reveal.sent", revealEvent{Nullifier: in.nullifier.Hex(), TxHash: f.Hash().Hex()}) // recorded; delivered by the outbox's loop
-	r.track(in.nullifier, f, func() {
-		release()
-		if unrevealed(f) { // the nullifier is free to be revealed again
-			r.unclaim(context.Background(), in.nullifier, claim)
-		}
-	})
-	return r.await(ctx, f)
+	return r.follow(ctx, a)
 }
 
 // runStep runs one step in its span (and stage), which it ends with the step's refusal.

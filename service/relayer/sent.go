@@ -213,15 +213,6 @@ func (s *sentStore) finish(ctx context.Context, nullifier common.Hash, o revealO
 	return d, nil
 }
 
-// revealEvent is the data of a reveal's webhook events.
-type revealEvent struct {
-	Nullifier   string  `json:"nullifier"`
-	TxHash      string  `json:"txHash,omitempty"`
-	BlockNumber *uint64 `json:"blockNumber,omitempty"`
-	GasUsed     string  `json:"gasUsed,omitempty"`
-	Reason      string  `json:"reason,omitempty"`
-}
-
 // status is where nullifier's reveal stands: its outcome when mined (or reverted), else pending
 // with the newest version sent when a transaction of it is in flight, else unknown (never sent
 // by this relayer's fleet, dropped, or settled longer ago than keepSettled).

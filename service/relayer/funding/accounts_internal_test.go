@@ -32,15 +32,7 @@ func TestConcurrentReservationsOfOneNullifierLeaveOneCharge(t *testing.T) {
 // vouchers.
 func reserveTwiceAtOnce(t *testing.T, ids ...string) {
 	ctx := context.Background()
-	db, err := sqldb.Open(sqldbtest.Postgres(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	s, err := OpenAccounts(db, 1337, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, s := openAccounts(t, sqldbtest.Postgres(t))
 	sp, _, err := s.Create(ctx, "Card Issuer Ltd", common.HexToAddress("0x01"))
 	if err != nil {
 		t.Fatal(err)
@@ -129,15 +121,7 @@ func TestAReservationReplacesASettledCharge(t *testing.T) {
 	} {
 		t.Run(dialect, func(t *testing.T) {
 			ctx := context.Background()
-			db, err := sqldb.Open(url())
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { db.Close() })
-			s, err := OpenAccounts(db, 1337, nil, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			_, s := openAccounts(t, url())
 			var ids []string
 			for _, name := range []string{"First", "Second"} {
 				sp, _, err := s.Create(ctx, name, common.Address{})
@@ -184,4 +168,19 @@ func TestAReservationReplacesASettledCharge(t *testing.T) {
 			}
 		})
 	}
+}
+
+// openAccounts opens the sponsors' accounts in the database at url, closed when the test ends.
+func openAccounts(t *testing.T, url string) (*sqldb.DB, *Accounts) {
+	t.Helper()
+	db, err := sqldb.Open(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	s, err := OpenAccounts(db, 1337, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db, s
 }
