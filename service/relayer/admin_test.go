@@ -232,7 +232,7 @@ func revealMined(t *testing.T, s *relayertest.Server, req relayerapi.RevealReque
 // nothing to the operator itself; once that is mined, three blocks deep, the reveal answers 503 TX_CANCELLED,
 // nothing is revealed (its status unknown), the nonce after it is not stuck, and the same reveal
 // sent again is paid: by the same relayer, and, with REDIS_URL and the record on Postgres, by
-// another replica at once (the cancelled reveal's nullifier claim is given back: it used to hold
+// another replica at once (the cancelled reveal's nullifier hold is given back: it used to hold
 // the cancelled version's hash for an hour, and the copy waited for it, 504 TX_PENDING).
 func TestAnOperatorCancelsAStuckReveal(t *testing.T) {
 	t.Parallel()
@@ -248,7 +248,7 @@ func TestAnOperatorCancelsAStuckReveal(t *testing.T) {
 		shared := maps.Clone(over)
 		shared["REDIS_URL"], shared["DATABASE_URL"] = url, sqldbtest.Postgres(t)
 		other := maps.Clone(shared)
-		// Its own wallet, and a short wait: a copy held behind a stale claim fails fast.
+		// Its own wallet, and a short wait: a copy held behind a stale hold fails fast.
 		other["OPERATOR_PRIVATE_KEY"], other["RECEIPT_TIMEOUT"], other["REPLACE_AFTER"] = hexutil.Encode(crypto.FromECDSA(relayertest.FundedKey(t, c))), "10s", "5s"
 		other["REPLICA_NAME"] = "relayer-b"
 		cancelAStuckReveal(t, c, relayertest.Start(t, c, shared), relayertest.Start(t, c, other))
@@ -389,9 +389,9 @@ func TestAReplacementAtTheFeeCapIsRefused(t *testing.T) {
 }
 
 // A pause stops new signing everywhere, not only at the door: a reveal admitted before its
-// replica was paused, waiting on the nullifier's claim by another replica, is not sent when that
-// claim is released (503 PAUSED, nothing signed); resumed, the reveal is paid. The other
-// replica's claim is the test's own write to the shared Redis (a replica that claimed the
+// replica was paused, waiting on the nullifier's hold by another replica, is not sent when that
+// hold is released (503 PAUSED, nothing signed); resumed, the reveal is paid. The other
+// replica's hold is the test's own write to the shared Redis (a replica that held the
 // nullifier and gave it back unsent, the value it writes).
 func TestAPausedReplicaSignsNoRevealItWaitedFor(t *testing.T) {
 	t.Parallel()
@@ -410,8 +410,8 @@ func TestAPausedReplicaSignsNoRevealItWaitedFor(t *testing.T) {
 	}
 	rdb := redis.NewClient(opts)
 	defer rdb.Close()
-	claimKey := "vaultd:relayer:nullifier:" + common.HexToHash(req.PublicSignals[1]).Hex()
-	if err := rdb.Set(ctx, claimKey, "another-replica/0123456789ab", time.Minute).Err(); err != nil {
+	holdKey := "vaultd:relayer:nullifier:" + common.HexToHash(req.PublicSignals[1]).Hex()
+	if err := rdb.Set(ctx, holdKey, "another-replica/0123456789ab", time.Minute).Err(); err != nil {
 		t.Fatal(err)
 	}
 	before, err := c.Client().PendingNonceAt(ctx, operator)
@@ -419,10 +419,10 @@ func TestAPausedReplicaSignsNoRevealItWaitedFor(t *testing.T) {
 		t.Fatal(err)
 	}
 	answer := revealAsync(t, s, req)
-	edgetest.WaitFor(t, "the reveal waiting on the other replica's claim", func() bool {
+	edgetest.WaitFor(t, "the reveal waiting on the other replica's hold", func() bool {
 		for _, sp := range spans.Ended() {
 			for _, a := range sp.Attributes() {
-				if sp.Name() == "claim" && a.Key == "vaultd.claimed" && !a.Value.AsBool() {
+				if sp.Name() == "hold" && a.Key == "vaultd.held" && !a.Value.AsBool() {
 					return true
 				}
 			}
@@ -432,10 +432,10 @@ func TestAPausedReplicaSignsNoRevealItWaitedFor(t *testing.T) {
 	if p, err := s.Client.PauseWithResponse(ctx, bearer(adminKey)); err != nil || p.JSON200 == nil || !p.JSON200.Paused {
 		t.Fatalf("pause: %v %s", err, p.Body)
 	}
-	if err := rdb.Del(ctx, claimKey).Err(); err != nil { // the other replica gives the nullifier back
+	if err := rdb.Del(ctx, holdKey).Err(); err != nil { // the other replica gives the nullifier back
 		t.Fatal(err)
 	}
-	relayertest.WantCode(t, "the reveal once the claim is released", <-answer, 503, "PAUSED")
+	relayertest.WantCode(t, "the reveal once the hold is released", <-answer, 503, "PAUSED")
 	if n, err := c.Client().PendingNonceAt(ctx, operator); err != nil || n != before {
 		t.Fatalf("a paused replica signed %d transactions (%v)", n-before, err)
 	}

@@ -26,7 +26,7 @@ var statuses = map[string]int{
 	CodeTxCancelled:            http.StatusServiceUnavailable,
 	CodeRecipientNotAllowed:    http.StatusBadRequest,
 	edge.CodeInvalidRequest:    http.StatusBadRequest,
-	edge.CodeUnavailable:       http.StatusServiceUnavailable, // ClaimsUnavailable
+	edge.CodeUnavailable:       http.StatusServiceUnavailable, // HoldsUnavailable
 
 	funding.CodePaymentRequired:     http.StatusPaymentRequired,
 	funding.CodeFeesNotAccepted:     http.StatusUnprocessableEntity,

@@ -157,19 +157,19 @@ func (r *Relayer) holdRootAge(ctx context.Context, a *attempt) error {
 	return nil
 }
 
-// claim takes the nullifier across the replicas sharing a Redis: another replica may be sending
-// its reveal already (errClaimedElsewhere).
-func (r *Relayer) claim(ctx context.Context, a *attempt) error {
-	claim, err := r.claims.Claim(ctx, a.in.nullifier)
+// hold takes the nullifier across the replicas sharing a Redis: another replica may be sending
+// its reveal already (errHeldElsewhere).
+func (r *Relayer) hold(ctx context.Context, a *attempt) error {
+	hold, err := r.holds.Hold(ctx, a.in.nullifier)
 	if err != nil {
-		return claimsUnavailable(err)
+		return holdsUnavailable(err)
 	}
-	trace.SpanFromContext(ctx).SetAttributes(attribute.Bool("vaultd.claimed", claim != nil))
-	if claim == nil {
-		return errClaimedElsewhere
+	trace.SpanFromContext(ctx).SetAttributes(attribute.Bool("vaultd.held", hold != nil))
+	if hold == nil {
+		return errHeldElsewhere
 	}
-	a.claim = claim
-	a.took(func(ctx context.Context) { r.unclaim(ctx, a.in.nullifier, claim) })
+	a.hold = hold
+	a.took(func(ctx context.Context) { r.giveBack(ctx, a.in.nullifier, hold) })
 	return nil
 }
 

@@ -73,14 +73,14 @@ type Rate = ratelimit.Rate
 // LimitsConfig are the relayer's rate limits, and where they are counted (ratelimit.Store).
 type LimitsConfig struct {
 	ratelimit.ClientLimit      // POST /reveal, per client IP
-	ratelimit.Store            // the Redis the replicas share: limits, claims, the keys' leases
+	ratelimit.Store            // the Redis the replicas share: limits, holds, the keys' leases
 	PerRecipient, Total   Rate // POST /reveal
 	StatusPerIP           Rate // GET /reveal/{nullifier}, per client IP: a poll, its own limit
 	QuotePerIP            Rate // POST /quote, per client IP
 	PerSponsor            Rate // POST /reveal and GET /sponsor with a sponsor's key, per sponsor (instead of per IP)
-	// ClaimTTL is how long a nullifier's claim lasts in Redis, unrefreshed, before its
+	// HoldTTL is how long a nullifier's hold lasts in Redis, unrefreshed, before its
 	// transaction is recorded (its replica refreshes it while the reveal waits).
-	ClaimTTL time.Duration
+	HoldTTL time.Duration
 }
 
 // LoadConfig reads the relayer's environment (docs/relayer.md lists it) and reports every problem at
@@ -115,7 +115,8 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 			StatusPerIP:  ratelimit.FromEnv(e, "RATE_LIMIT_STATUS_PER_IP", "120/1m"),
 			QuotePerIP:   ratelimit.FromEnv(e, "RATE_LIMIT_QUOTE_PER_IP", "60/1m"),
 			PerSponsor:   ratelimit.FromEnv(e, "RATE_LIMIT_PER_SPONSOR", "60/1m"),
-			ClaimTTL:     e.Duration("NULLIFIER_CLAIM_TTL", time.Minute),
+			// NULLIFIER_CLAIM_TTL is this setting's former name, still read where the new one is unset.
+			HoldTTL: e.Duration("NULLIFIER_HOLD_TTL", e.Duration("NULLIFIER_CLAIM_TTL", time.Minute)),
 		},
 		VerificationKeyFile: e.String("VERIFICATION_KEY_FILE", ""),
 		DatabaseURL:         e.String("DATABASE_URL", "sqlite:relayer.db"),
@@ -156,8 +157,8 @@ func (c Config) Validate() error {
 	if err := sqldb.Check(c.DatabaseURL); err != nil {
 		errs = append(errs, err)
 	}
-	if c.Limits.ClaimTTL < 300*time.Millisecond {
-		errs = append(errs, errors.New("NULLIFIER_CLAIM_TTL must be at least 300ms"))
+	if c.Limits.HoldTTL < 300*time.Millisecond {
+		errs = append(errs, errors.New("NULLIFIER_HOLD_TTL must be at least 300ms"))
 	}
 	if c.VerificationKeyFile != "" {
 		if _, err := os.Stat(c.VerificationKeyFile); err != nil {

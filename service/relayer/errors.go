@@ -38,8 +38,8 @@ const (
 	// RecipientNotAllowed: check 4, the recipient is the vault or one of its tokens, which would
 	// keep what the reveal sends.
 	RecipientNotAllowed
-	InvalidInput      // a field the document's pattern let through but that does not read (tokenAddress, amount)
-	ClaimsUnavailable // the replicas' shared claims (Redis) cannot be read: refused rather than risk a second transaction
+	InvalidInput     // a field the document's pattern let through but that does not read (tokenAddress, amount)
+	HoldsUnavailable // the replicas' shared holds (Redis) cannot be read: refused rather than risk a second transaction
 	// Who pays refuses with reasons of its own (funding.Reason).
 
 	reasonsEnd // not a reason: one past the last, for the tests
@@ -91,7 +91,7 @@ var reasonCodes = map[Reason]string{
 	InvalidRecipient: CodeInvalidRecipient, SignalMismatch: CodeSignalMismatch, RevealRejected: CodeRevealRejected,
 	RootExpiring: CodeRootExpiring, ChainUnavailable: edge.CodeChainUnavailable, TxPending: CodeTxPending,
 	TxReverted: CodeTxReverted, OperatorKeyUnavailable: CodeOperatorKeyUnavailable, TxCancelled: CodeTxCancelled,
-	RecipientNotAllowed: CodeRecipientNotAllowed, InvalidInput: edge.CodeInvalidRequest, ClaimsUnavailable: edge.CodeUnavailable,
+	RecipientNotAllowed: CodeRecipientNotAllowed, InvalidInput: edge.CodeInvalidRequest, HoldsUnavailable: edge.CodeUnavailable,
 }
 
 // Code is the reason's code ("" for a value that is no reason).
@@ -100,7 +100,7 @@ func (r Reason) Code() string { return reasonCodes[r] }
 // relayerFaults are the reasons that are the relayer's doing or its chain's, not the caller's: a
 // step that ends with one is an error in its span.
 var relayerFaults = map[Reason]bool{
-	ChainUnavailable: true, TxPending: true, OperatorKeyUnavailable: true, TxCancelled: true, ClaimsUnavailable: true,
+	ChainUnavailable: true, TxPending: true, OperatorKeyUnavailable: true, TxCancelled: true, HoldsUnavailable: true,
 }
 
 // outOfFunds is what a reveal refused by the closed balance gate is told: not the gate's own words,

@@ -15,8 +15,8 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
 	"github.com/seed018cc74c/vaultd/service/kit/gate"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
-	"github.com/seed018cc74c/vaultd/service/relayer/claims"
 	"github.com/seed018cc74c/vaultd/service/relayer/funding"
+	"github.com/seed018cc74c/vaultd/service/relayer/holds"
 	"github.com/seed018cc74c/vaultd/service/vault/tokenid"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
@@ -25,14 +25,14 @@ import (
 // outcome written down for GET /reveal/{nullifier} and the requests waiting on it.
 
 // follow follows a's transaction, sent, until it settles, and answers with its outcome: what the
-// reveal's steps took (its insert, its claim) is given back when the transaction settles.
+// reveal's steps took (its insert, its hold) is given back when the transaction settles.
 func (r *Relayer) follow(ctx context.Context, a *attempt) (RevealResult, error) {
-	f, release, claim, nullifier := a.flight, a.release, a.claim, a.in.nullifier
+	f, release, hold, nullifier := a.flight, a.release, a.hold, a.in.nullifier
 	r.hooks.Tell("reveal.sent", revealEvent{Nullifier: nullifier.Hex(), TxHash: f.Hash().Hex()}) // recorded; delivered by the outbox's loop
 	r.track(nullifier, f, func() {
 		release()
 		if unrevealed(f) { // the nullifier is free to be revealed again
-			r.unclaim(context.Background(), nullifier, claim)
+			r.giveBack(context.Background(), nullifier, hold)
 		}
 	})
 	return r.await(ctx, f)
@@ -165,7 +165,7 @@ func (r *Relayer) adoptSent() int {
 		if signals[zk.SignalChangeCommitment].Sign() != 0 { // one of the inserts ahead of new reveals
 			release = r.addInsert()
 		}
-		r.track(nullifier, f, func() { release(); r.unclaimFollowed(nullifier, f) })
+		r.track(nullifier, f, func() { release(); r.giveBackFollowed(nullifier, f) })
 		n++
 	}
 	return n
@@ -175,14 +175,14 @@ func (r *Relayer) adoptSent() int {
 // when the gate closed or an operator paused the replica since the request arrived, and 502 when
 // the node did not take the transaction.
 func (r *Relayer) send(ctx context.Context, a *attempt) error {
-	// Paused since the request was admitted (it waited on another replica's claim of the
+	// Paused since the request was admitted (it waited on another replica's hold of the
 	// nullifier, say): a pause stops new signing everywhere; 503 PAUSED, nothing sent.
 	if err := r.pause.Check(); err != nil {
 		return err
 	}
-	// Every version is recorded before it is sent: durably (recover), and on the claim for the
+	// Every version is recorded before it is sent: durably (recover), and on the hold for the
 	// other replicas.
-	tx := txmgr.Tx{To: r.cfg.Contracts.Vault, Data: a.data, Gas: a.gas, Record: r.recorder(a.in.nullifier, a.claim)}
+	tx := txmgr.Tx{To: r.cfg.Contracts.Vault, Data: a.data, Gas: a.gas, Record: r.recorder(a.in.nullifier, a.hold)}
 	f, err := r.tx.Send(ctx, tx)
 	var refused *gate.ClosedError // the gate, closed since the request arrived
 	switch {
@@ -190,8 +190,8 @@ func (r *Relayer) send(ctx context.Context, a *attempt) error {
 		trace.SpanFromContext(ctx).SetAttributes(attribute.Int64("vaultd.nonce", int64(f.Nonce())), attribute.String("vaultd.tx_hash", f.Hash().Hex()),
 			attribute.Int64("vaultd.gas_limit", int64(a.gas)))
 		a.flight = f
-	case errors.Is(err, claims.ErrLost): // nothing was sent; another replica may be sending it
-		err = claimsUnavailable(err)
+	case errors.Is(err, holds.ErrLost): // nothing was sent; another replica may be sending it
+		err = holdsUnavailable(err)
 	case errors.Is(err, txmgr.ErrFenced):
 		err = &RevealError{Reason: OperatorKeyUnavailable, Retry: time.Second, Cause: err,
 			Message: "this relayer replica cannot renew the lease of its operator key right now; nothing was sent, try again"}
@@ -209,22 +209,22 @@ func unrevealed(f *txmgr.Flight) bool {
 	return errors.Is(f.Err(), txmgr.ErrCancelled) || rc != nil && rc.Status != types.ReceiptStatusSuccessful
 }
 
-// unclaimFollowed gives nullifier back to the other replicas when f, a reveal's flight whose
-// claim's token this process does not have (adopted from the pool, or followed again from the
-// record), ended unrevealed: the claim is released if the version recorded on it is one of the
+// giveBackFollowed gives nullifier back to the other replicas when f, a reveal's flight whose
+// hold's token this process does not have (adopted from the pool, or followed again from the
+// record), ended unrevealed: the hold is released if the version recorded on it is one of the
 // versions recorded for f's nonce.
-func (r *Relayer) unclaimFollowed(nullifier common.Hash, f *txmgr.Flight) {
-	if r.claims == nil || !unrevealed(f) {
+func (r *Relayer) giveBackFollowed(nullifier common.Hash, f *txmgr.Flight) {
+	if r.holds == nil || !unrevealed(f) {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), r.cfg.Chain.RPCTimeout)
 	defer cancel()
 	hashes, err := r.sentTxs.versions(ctx, r.tx.From(), f.Nonce(), nullifier)
 	if err == nil {
-		err = r.claims.ReleaseSent(ctx, nullifier, append(hashes, f.Hash()))
+		err = r.holds.ReleaseSent(ctx, nullifier, append(hashes, f.Hash()))
 	}
 	if err != nil {
-		r.log.Warn("could not give an unrevealed reveal's nullifier back to the other replicas; its claim lapses in an hour", "nonce", f.Nonce(), "err", err)
+		r.log.Warn("could not give an unrevealed reveal's nullifier back to the other replicas; its hold lapses in an hour", "nonce", f.Nonce(), "err", err)
 	}
 }
 

@@ -45,7 +45,7 @@ func (l *localInserts) add(_ context.Context, delta int) error {
 func (r *Relayer) holdRoot(ctx context.Context, age uint32, change bool) (release func(), err error) {
 	ok, inFlight, err := r.inserts.hold(ctx, age, r.rootHistory, change)
 	if err != nil {
-		return nil, claimsUnavailable(err)
+		return nil, holdsUnavailable(err)
 	}
 	if !ok {
 		return nil, &RevealError{Reason: RootExpiring, Message: fmt.Sprintf(

@@ -17,7 +17,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/gate"
 	"github.com/seed018cc74c/vaultd/service/kit/lease"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
-	"github.com/seed018cc74c/vaultd/service/relayer/claims"
+	"github.com/seed018cc74c/vaultd/service/relayer/holds"
 )
 
 // Replicas never share a nonce counter: with OPERATOR_PRIVATE_KEYS each replica leases one key
@@ -27,9 +27,9 @@ import (
 // transactions waiting in the pool, as at any start. A replica finding every key leased waits as
 // a standby, and takes the first key whose holder stops renewing (it died, or was cut off).
 
-// leasePrefix is the Redis keys' prefix of the operator keys' leases, which the nullifier claims'
-// markers share (claims.Marker).
-const leasePrefix = claims.LeasePrefix
+// leasePrefix is the Redis keys' prefix of the operator keys' leases, which the nullifier holds'
+// markers share (holds.Marker).
+const leasePrefix = holds.LeasePrefix
 
 // operatorLease is this replica's lease of one operator key.
 type operatorLease struct {

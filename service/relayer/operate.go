@@ -56,7 +56,7 @@ func (s *Service) WaitOperator(ctx context.Context) error {
 func (s *Service) operate(ctx context.Context) {
 	r, cfg := s.Relayer, s.cfg
 	if r.redis != nil {
-		for { // the claims' and the leases' spell
+		for { // the holds' and the leases' spell
 			err := lease.WaitQuiet(ctx, r.redis, leasePrefix, cfg.Operator.LeaseTTL)
 			if err == nil {
 				break

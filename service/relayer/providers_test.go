@@ -57,30 +57,30 @@ func TestARestartFindsItsTransactionsWithoutTxpool(t *testing.T) {
 	}
 }
 
-// Two relayers share a Redis. The first claims a reveal's nullifier and then waits, behind a
-// slow node, longer than the claim's TTL before it can send; meanwhile a copy of the reveal
-// reaches the second. The claim is refreshed while the first waits, so the second never claims
-// it: it answers with the first's transaction, and one transaction is sent. (The claim lapsed
+// Two relayers share a Redis. The first holds a reveal's nullifier and then waits, behind a
+// slow node, longer than the hold's TTL before it can send; meanwhile a copy of the reveal
+// reaches the second. The hold is refreshed while the first waits, so the second never holds
+// it: it answers with the first's transaction, and one transaction is sent. (The hold lapsed
 // after a minute, and the copy was sent a second time.)
-func TestAClaimIsKeptWhileItsRevealWaits(t *testing.T) {
+func TestAHoldIsKeptWhileItsRevealWaits(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)
 	url, _ := redistest.Server(t)
 	slow := devchaintest.Faults(t, c.RPCURL)
-	// A TTL of seconds: a claim is refreshed every third of it, and a loaded machine has run a
-	// refresh 400 ms late (at 600 ms the claim lapsed, and a answered 503 while b sent).
-	shared := map[string]string{"REDIS_URL": url, "NULLIFIER_CLAIM_TTL": "3s", "RECEIPT_TIMEOUT": "20s", "REPLACE_AFTER": "10s"}
+	// A TTL of seconds: a hold is refreshed every third of it, and a loaded machine has run a
+	// refresh 400 ms late (at 600 ms the hold lapsed, and a answered 503 while b sent).
+	shared := map[string]string{"REDIS_URL": url, "NULLIFIER_HOLD_TTL": "3s", "RECEIPT_TIMEOUT": "20s", "REPLACE_AFTER": "10s"}
 	a := relayertest.Start(t, c, with(shared, map[string]string{"RPC_URL": slow.URL, "RPC_TIMEOUT": "30s"}))
 	b := relayertest.Start(t, c, with(shared, map[string]string{"OPERATOR_PRIVATE_KEY": hexutil.Encode(crypto.FromECDSA(relayertest.FundedKey(t, c)))}))
 	_, req := relayertest.Request(t, c, relayertest.User(c, 0), 32)
 	start := relayertest.OperatorNonce(t, c)
-	slow.SetRule(devchain.OnMethod("eth_maxPriorityFeePerGas", devchain.Hold)) // the fees a send reads, after the claim
+	slow.SetRule(devchain.OnMethod("eth_maxPriorityFeePerGas", devchain.Hold)) // the fees a send reads, after the hold
 	first := revealAsync(t, a, req)
-	edgetest.WaitFor(t, "a to hold the claim, waiting for the slow node", func() bool { return slow.Counts()[devchain.Hold] > 0 })
-	time.Sleep(4 * time.Second) // past the claim's TTL
+	edgetest.WaitFor(t, "a to hold the hold, waiting for the slow node", func() bool { return slow.Counts()[devchain.Hold] > 0 })
+	time.Sleep(4 * time.Second) // past the hold's TTL
 	second := revealAsync(t, b, req)
 	waitSimulated(t, b.URL)
-	time.Sleep(200 * time.Millisecond) // b's claim, its next step, still meets a's wait (later, a's send)
+	time.Sleep(200 * time.Millisecond) // b's hold, its next step, still meets a's wait (later, a's send)
 	slow.Heal()
 	r1, r2 := <-first, <-second
 	if r1.StatusCode() != 200 || r2.StatusCode() != 200 || r1.JSON200.TxHash != r2.JSON200.TxHash {
@@ -103,10 +103,10 @@ func with(base, over map[string]string) map[string]string {
 }
 
 // Two relayers on one real redis-server, which restarts empty (no persistence): the leases, the
-// nullifier claims and the windows are gone while the replica holding the key may still send.
-// For one lease TTL nothing is claimed (a reveal is 503, nothing sent) and the standby takes
+// nullifier holds and the windows are gone while the replica holding the key may still send.
+// For one lease TTL nothing is held (a reveal is 503, nothing sent) and the standby takes
 // no key; after it, reveals are paid again, and the two never hold the key at once. Before, the
-// first reveal after the restart claimed its nullifier on the empty Redis and was sent at once.
+// first reveal after the restart held its nullifier on the empty Redis and was sent at once.
 func TestARedisRestartedEmptyUnderTwoRelayers(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)
@@ -157,7 +157,7 @@ func TestARedisRestartedEmptyUnderTwoRelayers(t *testing.T) {
 	restart()
 	r = relayertest.Reveal(t, a, second)
 	if r.StatusCode() != 503 {
-		t.Fatalf("a reveal right after Redis restarted empty: %d %s, want 503 (nothing claimed for one lease TTL)", r.StatusCode(), r.Body)
+		t.Fatalf("a reveal right after Redis restarted empty: %d %s, want 503 (nothing held for one lease TTL)", r.StatusCode(), r.Body)
 	}
 	if n := relayertest.OperatorNonce(t, c); n != start {
 		t.Fatalf("sent %d transactions during the quiet spell", n-start)

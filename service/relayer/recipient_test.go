@@ -13,7 +13,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/relayer/relayertest"
 )
 
-// A reveal to a contract that would keep what it is sent is refused before anything is claimed
+// A reveal to a contract that would keep what it is sent is refused before anything is held
 // or sent: to the vault, to the token being revealed, or to another of the vault's tokens
 // (VAULT_TOKENS; devstack's environment lists the dev chain's): 400 RECIPIENT_NOT_ALLOWED, the
 // message naming what the recipient is, not its address (a wallet app scanning a token payment

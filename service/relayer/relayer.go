@@ -23,8 +23,8 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 	"github.com/seed018cc74c/vaultd/service/kit/webhook"
-	"github.com/seed018cc74c/vaultd/service/relayer/claims"
 	"github.com/seed018cc74c/vaultd/service/relayer/funding"
+	"github.com/seed018cc74c/vaultd/service/relayer/holds"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
 
@@ -95,7 +95,7 @@ type Relayer struct {
 	perIP, perRecipient, total ratelimit.Window
 	perSponsor                 ratelimit.Window // requests carrying a sponsor's key, by sponsor
 	redis                      *redis.Client    // the limits' Redis (REDIS_URL); nil: in this process
-	claims                     *claims.Claims   // one transaction per nullifier across replicas; nil: one process
+	holds                      *holds.Holds     // one transaction per nullifier across replicas; nil: one process
 	inserts                    insertCounter    // the change inserts in flight: this process's, or every replica's (inserts.go)
 	lease                      *operatorLease   // the operator key leased from OPERATOR_PRIVATE_KEYS; nil: OPERATOR_PRIVATE_KEY
 	sentTxs                    *sentStore       // what the operator signed, durably (sent.go)

@@ -10,62 +10,62 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/seed018cc74c/vaultd/service/edge"
-	"github.com/seed018cc74c/vaultd/service/relayer/claims"
+	"github.com/seed018cc74c/vaultd/service/relayer/holds"
 )
 
-// shareWithReplicas makes the nullifier claims and the count of inserts in flight every
+// shareWithReplicas makes the nullifier holds and the count of inserts in flight every
 // replica's that shares the limits' Redis (REDIS_URL); without it they are this process's.
 func (r *Relayer) shareWithReplicas() {
 	if r.redis == nil {
 		r.inserts = &localInserts{}
 		return
 	}
-	r.claims = claims.New(r.redis, r.cfg.Limits.ClaimTTL, time.Hour, r.cfg.Operator.LeaseTTL)
+	r.holds = holds.New(r.redis, r.cfg.Limits.HoldTTL, time.Hour, r.cfg.Operator.LeaseTTL)
 	r.inserts = &fleetInserts{client: r.redis, owner: edge.Instance(), ttl: 10 * time.Minute}
 }
 
-// unclaim gives the nullifier back to the other replicas when nothing was sent, or the send was
+// giveBack gives the nullifier back to the other replicas when nothing was sent, or the send was
 // refused, or its transaction ended unrevealed (a send whose answer was lost is followed as sent:
 // it never gets here before it settles).
-func (r *Relayer) unclaim(ctx context.Context, nullifier common.Hash, claim *claims.Token) {
-	if claim != nil {
-		r.claims.Release(ctx, nullifier, claim)
+func (r *Relayer) giveBack(ctx context.Context, nullifier common.Hash, hold *holds.Token) {
+	if hold != nil {
+		r.holds.Release(ctx, nullifier, hold)
 	}
 }
 
-// claimsUnavailable is a claim that cannot be checked: the relayer refuses rather than risk a
+// holdsUnavailable is a hold that cannot be checked: the relayer refuses rather than risk a
 // second transaction.
-func claimsUnavailable(err error) *RevealError {
-	return &RevealError{Reason: ClaimsUnavailable, Retry: time.Second, Cause: err,
+func holdsUnavailable(err error) *RevealError {
+	return &RevealError{Reason: HoldsUnavailable, Retry: time.Second, Cause: err,
 		Message: "the relayer cannot coordinate with its other replicas right now; try again later"}
 }
 
-// errClaimReleased is another replica giving a nullifier back unsent: this copy may claim it.
-var errClaimReleased = errors.New("claim released")
+// errHoldReleased is another replica giving a nullifier back unsent: this copy may hold it.
+var errHoldReleased = errors.New("hold released")
 
-// awaitOther answers a copy of a reveal whose nullifier another replica claimed: with that
+// awaitOther answers a copy of a reveal whose nullifier another replica holds: with that
 // transaction's outcome once mined (200, or 422 TX_REVERTED), 504 TX_PENDING after
-// RECEIPT_TIMEOUT, or errClaimReleased when the other replica gave it back unsent.
+// RECEIPT_TIMEOUT, or errHoldReleased when the other replica gave it back unsent.
 //
-// Its span links to the request that claimed the nullifier, on whichever replica.
+// Its span links to the request that held the nullifier, on whichever replica.
 func (r *Relayer) awaitOther(ctx context.Context, n common.Hash) (RevealResult, error) {
 	wctx, end := r.stage(ctx, "receipt")
 	deadline := time.Now().Add(r.cfg.Tx.ReceiptTimeout)
 	var last common.Hash
 	linked := false
 	for {
-		hash, held, by, err := r.claims.State(ctx, n)
+		hash, held, by, err := r.holds.State(ctx, n)
 		if by.IsValid() && !linked {
-			trace.SpanFromContext(wctx).AddLink(trace.Link{SpanContext: by, Attributes: []attribute.KeyValue{attribute.String("vaultd.link", "claimed by")}})
+			trace.SpanFromContext(wctx).AddLink(trace.Link{SpanContext: by, Attributes: []attribute.KeyValue{attribute.String("vaultd.link", "held by")}})
 			linked = true
 		}
 		switch {
 		case err != nil:
 			end(err)
-			return RevealResult{}, claimsUnavailable(err)
+			return RevealResult{}, holdsUnavailable(err)
 		case !held:
 			end(nil)
-			return RevealResult{}, errClaimReleased
+			return RevealResult{}, errHoldReleased
 		case hash != common.Hash{}:
 			last = hash
 			if rc, err := r.client.TransactionReceipt(ctx, hash); err == nil && rc != nil {

@@ -67,7 +67,7 @@ type replica struct {
 
 // waitSimulated waits until the relayer at url has simulated a reveal. A copy of a reveal that
 // another replica is sending must get there before that transaction is mined: after it, the vault
-// refuses the spent nullifier (409) and the copy never waits on the other's claim.
+// refuses the spent nullifier (409) and the copy never waits on the other's hold.
 func waitSimulated(t *testing.T, url string) {
 	t.Helper()
 	edgetest.WaitFor(t, url+" to simulate the reveal", func() bool {
@@ -433,9 +433,9 @@ func TestAStandbyTakesOverAKilledReplicasKey(t *testing.T) {
 }
 
 // A copy of a reveal sent to another replica while the first sends it waits for that
-// transaction, and its wait links across processes to the request that claimed the nullifier:
+// transaction, and its wait links across processes to the request that held the nullifier:
 // from either replica's trace (exported over OTLP as a collector receives them), the other is found.
-func TestAWaitOnAnotherReplicaLinksToItsClaim(t *testing.T) {
+func TestAWaitOnAnotherReplicaLinksToItsHold(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs relayer processes")
@@ -474,23 +474,23 @@ func TestAWaitOnAnotherReplicaLinksToItsClaim(t *testing.T) {
 		}
 		second <- resp
 	}()
-	waitSimulated(t, b.url) // from there on b finds the claim taken and waits on it
+	waitSimulated(t, b.url) // from there on b finds the hold taken and waits on it
 	c.ResumeSealing()
 	ra, rb := <-first, <-second
 	if ra == nil || rb == nil || ra.StatusCode() != 200 || rb.StatusCode() != 200 || ra.JSON200.TxHash != rb.JSON200.TxHash {
 		t.Fatalf("the two answers: %v / %v", ra, rb)
 	}
-	claimTrace := strings.Split(ra.HTTPResponse.Header.Get("traceresponse"), "-")[1]
+	holdTrace := strings.Split(ra.HTTPResponse.Header.Get("traceresponse"), "-")[1]
 	waitTrace := strings.Split(rb.HTTPResponse.Header.Get("traceresponse"), "-")[1]
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 		tr := otlptest.TraceOf(rx.Spans(t, nil), waitTrace)
 		if wait, ok := tr.Named("receipt"); ok {
-			if len(wait.Links) != 1 || wait.Links[0].TraceID != claimTrace {
-				t.Fatalf("the wait on replica b links to %v, want replica a's trace %s:\n%s", wait.Links, claimTrace, tr)
+			if len(wait.Links) != 1 || wait.Links[0].TraceID != holdTrace {
+				t.Fatalf("the wait on replica b links to %v, want replica a's trace %s:\n%s", wait.Links, holdTrace, tr)
 			}
-			claim, _ := otlptest.TraceOf(rx.Spans(t, nil), claimTrace).Named("claim")
-			if claim.SpanID != wait.Links[0].SpanID || claim.Resource["service.instance.id"] == wait.Resource["service.instance.id"] {
-				t.Fatalf("the link names span %s, want a's claim %+v", wait.Links[0].SpanID, claim)
+			hold, _ := otlptest.TraceOf(rx.Spans(t, nil), holdTrace).Named("hold")
+			if hold.SpanID != wait.Links[0].SpanID || hold.Resource["service.instance.id"] == wait.Resource["service.instance.id"] {
+				t.Fatalf("the link names span %s, want a's hold %+v", wait.Links[0].SpanID, hold)
 			}
 			return
 		}

@@ -9,16 +9,16 @@ import (
 	"github.com/seed018cc74c/vaultd/service/edge"
 	"github.com/seed018cc74c/vaultd/service/kit/tracing"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
-	"github.com/seed018cc74c/vaultd/service/relayer/claims"
 	"github.com/seed018cc74c/vaultd/service/relayer/funding"
+	"github.com/seed018cc74c/vaultd/service/relayer/holds"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
 
 // A reveal runs as a list of steps in order (revealSteps): the checks docs/relayer.md lists
 // under "Before anything is sent", in its order, then the relayer's own (the off-chain
-// verification, the simulation, the root's age against the inserts in flight, the claim across
+// verification, the simulation, the root's age against the inserts in flight, the hold across
 // replicas, a sponsor's reservation, the rate limits), then the send. Each step is a small function with its span. A step that takes something (an insert
-// counted ahead of later reveals, the nullifier's claim, a sponsor's balance, a place under the
+// counted ahead of later reveals, the nullifier's hold, a sponsor's balance, a place under the
 // limits) pushes how to give it back on the reveal's attempt, and one path gives back all that
 // was taken, newest first, when a later step stops the reveal. Once sent, what was taken is the
 // transaction's: given back when it settles (track; a sponsor's, sentStore.finish).
@@ -33,7 +33,7 @@ type attempt struct {
 	gas     uint64                  // the gas limit it is sent with (simulate)
 	simGas  uint64                  // the gas the simulation estimated it uses (0: not estimated: no fee, no change)
 	release func()                  // gives back the insert the root hold counted (nothing without change)
-	claim   *claims.Token           // the nullifier's claim across replicas (nil: one process)
+	hold    *holds.Token            // the nullifier's hold across replicas (nil: one process)
 	flight  *txmgr.Flight           // the transaction, once sent
 	pay     funding.Payment         // who pays for it (checkFunding)
 
@@ -73,29 +73,29 @@ var revealSteps = []step{
 	{name: "simulate", timed: true, run: (*Relayer).simulateReveal},                      // 7
 	{name: "check.fee_gas", run: (*Relayer).checkFeeGas, skip: noFee},                    // the fee covers the simulated gas
 	{name: "check.root_age", run: (*Relayer).holdRootAge},
-	{name: "claim", run: (*Relayer).claim, skip: oneProcess},
-	// A sponsor's reservation: after the gas limit is known, and after the claim, so that one
+	{name: "hold", run: (*Relayer).hold, skip: oneProcess},
+	// A sponsor's reservation: after the gas limit is known, and after the hold, so that one
 	// attempt at a time holds a nullifier's (TestSponsorDebitedOnceAcrossReplicas).
 	{name: "sponsor", run: (*Relayer).reserve, skip: notSponsored},
 	{name: "limits", run: (*Relayer).countSend}, // per recipient, and in total
 	{name: "send", timed: true, run: (*Relayer).send},
 }
 
-func noVerificationKey(r *Relayer, _ *attempt) bool { return r.vk == nil }     // no VERIFICATION_KEY_FILE
-func oneProcess(r *Relayer, _ *attempt) bool        { return r.claims == nil } // no REDIS_URL: no replicas to claim from
+func noVerificationKey(r *Relayer, _ *attempt) bool { return r.vk == nil }    // no VERIFICATION_KEY_FILE
+func oneProcess(r *Relayer, _ *attempt) bool        { return r.holds == nil } // no REDIS_URL: no replicas to hold from
 func noFee(_ *Relayer, a *attempt) bool             { return a.in.offer.Fee == nil }
 
-// errClaimedElsewhere stops a reveal's steps at its claim: another replica is sending this
+// errHeldElsewhere stops a reveal's steps at its hold: another replica is sending this
 // nullifier's reveal, whose outcome this copy answers with (awaitOther).
-var errClaimedElsewhere = errors.New("another replica claimed the nullifier")
+var errHeldElsewhere = errors.New("another replica holds the nullifier")
 
-// reveal runs a parsed request's steps. A copy that waited on another replica's claim, given back
+// reveal runs a parsed request's steps. A copy that waited on another replica's hold, given back
 // unsent, runs them again from the start: what the other replica sent may have ended on chain
 // meanwhile (reverted, cancelled).
 func (r *Relayer) reveal(ctx context.Context, in RevealRequest) (RevealResult, error) {
 	for {
 		res, err := r.runSteps(ctx, in)
-		if !errors.Is(err, errClaimReleased) {
+		if !errors.Is(err, errHoldReleased) {
 			return res, err
 		}
 	}
@@ -110,7 +110,7 @@ func (r *Relayer) runSteps(ctx context.Context, in RevealRequest) (RevealResult,
 			continue
 		}
 		err := r.runStep(ctx, s, a)
-		if errors.Is(err, errClaimedElsewhere) {
+		if errors.Is(err, errHeldElsewhere) {
 			return r.awaitOther(ctx, in.nullifier)
 		}
 		if err != nil {
@@ -130,7 +130,7 @@ func (r *Relayer) runStep(ctx context.Context, s step, a *attempt) error {
 	}
 	sctx, end := open(ctx, s.name)
 	err := s.run(r, sctx, a)
-	if errors.Is(err, errClaimedElsewhere) {
+	if errors.Is(err, errHeldElsewhere) {
 		end(nil) // not a refusal: the copy is answered with the other replica's outcome
 	} else {
 		end(err)

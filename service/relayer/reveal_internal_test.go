@@ -28,8 +28,8 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/redistest"
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
-	"github.com/seed018cc74c/vaultd/service/relayer/claims"
 	"github.com/seed018cc74c/vaultd/service/relayer/funding"
+	"github.com/seed018cc74c/vaultd/service/relayer/holds"
 	"github.com/seed018cc74c/vaultd/service/vault/tokenid"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
@@ -178,7 +178,7 @@ func TestRevealChecksReportTheFirstFailureInOrder(t *testing.T) {
 }
 
 // A reveal stopped after a step that took something gives back exactly what was taken, and
-// nothing it did not take: the insert its root hold counted, the nullifier's claim, its place
+// nothing it did not take: the insert its root hold counted, the nullifier's hold, its place
 // under the limits.
 func TestAStoppedRevealGivesBackWhatItTook(t *testing.T) {
 	t.Parallel()
@@ -262,11 +262,11 @@ func TestAStoppedRevealGivesBackWhatItTook(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer client.Close()
-		if err := client.Set(ctx, claims.Marker, "1", 0).Err(); err != nil { // not a Redis that lost its claims
+		if err := client.Set(ctx, holds.Marker, "1", 0).Err(); err != nil { // not a Redis that lost its holds
 			t.Fatal(err)
 		}
 		r, _ := checksRelayer(t, known())
-		r.claims = claims.New(client, time.Minute, time.Hour, time.Second)
+		r.holds = holds.New(client, time.Minute, time.Hour, time.Second)
 		r.inserts = &fleetInserts{client: client, owner: "test", ttl: time.Minute}
 		if _, err := r.pause.Set(ctx, true); err != nil {
 			t.Fatal(err)
@@ -276,8 +276,8 @@ func TestAStoppedRevealGivesBackWhatItTook(t *testing.T) {
 		if got := answer(err).Code; got != edge.CodePaused {
 			t.Fatalf("refused with %s (%v), want PAUSED", got, err)
 		}
-		if _, held, _, err := r.claims.State(ctx, in.nullifier); err != nil || held {
-			t.Errorf("the nullifier's claim is still held (%v) after a reveal refused at its send", err)
+		if _, held, _, err := r.holds.State(ctx, in.nullifier); err != nil || held {
+			t.Errorf("the nullifier's hold is still held (%v) after a reveal refused at its send", err)
 		}
 		if ok, n, err := r.inserts.hold(ctx, 0, 32, false); err != nil || !ok || n != 0 {
 			t.Errorf("%d inserts in flight across the replicas after a reveal refused at its send, want 0 (%v)", n, err)
@@ -288,10 +288,10 @@ func TestAStoppedRevealGivesBackWhatItTook(t *testing.T) {
 	})
 }
 
-// A copy of a reveal that finds its nullifier claimed by another replica waits for it, holding
+// A copy of a reveal that finds its nullifier held by another replica waits for it, holding
 // its root's place; given back unsent, it gives back what it took, runs its checks again from the
 // start, and, refused at its send, gives back what it took the second time too.
-func TestACopyWhoseClaimIsGivenBackIsCheckedAgain(t *testing.T) {
+func TestACopyWhoseHoldIsGivenBackIsCheckedAgain(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	url, _ := redistest.Server(t)
@@ -300,42 +300,42 @@ func TestACopyWhoseClaimIsGivenBackIsCheckedAgain(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer client.Close()
-	if err := client.Set(ctx, claims.Marker, "1", 0).Err(); err != nil { // not a Redis that lost its claims
+	if err := client.Set(ctx, holds.Marker, "1", 0).Err(); err != nil { // not a Redis that lost its holds
 		t.Fatal(err)
 	}
 	fake := &fakeChain{root: contracts.RootAgeOutput{Known: true, Age: 3}}
 	r, spans := checksRelayer(t, fake)
 	r.cfg.Tx.ReceiptTimeout, r.cfg.Tx.ReceiptPoll = time.Hour, 5*time.Millisecond
-	r.claims = claims.New(client, time.Minute, time.Hour, time.Second)
+	r.holds = holds.New(client, time.Minute, time.Hour, time.Second)
 	r.inserts = &fleetInserts{client: client, owner: "test", ttl: time.Minute}
 	if _, err := r.pause.Set(ctx, true); err != nil {
 		t.Fatal(err)
 	}
 	in := checksRequest(t)
-	other, err := r.claims.Claim(ctx, in.nullifier) // another replica's claim, nothing sent yet
+	other, err := r.holds.Hold(ctx, in.nullifier) // another replica's hold, nothing sent yet
 	if err != nil || other == nil {
-		t.Fatalf("the other replica's claim: %v %v", other, err)
+		t.Fatalf("the other replica's hold: %v %v", other, err)
 	}
 	done := make(chan error, 1)
 	go func() { _, err := r.reveal(ctx, in); done <- err }()
-	for deadline := time.Now().Add(time.Minute); !slices.Contains(stepsRun(spans), "claim"); time.Sleep(5 * time.Millisecond) {
+	for deadline := time.Now().Add(time.Minute); !slices.Contains(stepsRun(spans), "hold"); time.Sleep(5 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatal("the copy never tried to claim the nullifier")
+			t.Fatal("the copy never tried to hold the nullifier")
 		}
 	}
 	if ok, n, err := r.inserts.hold(ctx, 0, 32, false); err != nil || !ok || n != 1 {
-		t.Errorf("%d inserts in flight while the copy waits on the other replica's claim, want its 1 (%v)", n, err)
+		t.Errorf("%d inserts in flight while the copy waits on the other replica's hold, want its 1 (%v)", n, err)
 	}
-	r.claims.Release(ctx, in.nullifier, other) // the other replica gives it back unsent
+	r.holds.Release(ctx, in.nullifier, other) // the other replica gives it back unsent
 	err = <-done
 	if got := answer(err).Code; got != edge.CodePaused {
-		t.Fatalf("refused with %s (%v), want PAUSED (at its send, after it claimed)", got, err)
+		t.Fatalf("refused with %s (%v), want PAUSED (at its send, after it held)", got, err)
 	}
 	if n := fake.reads.Load(); n != 2 {
-		t.Errorf("the checks read the chain %d times, want 2 (again once the claim was given back)", n)
+		t.Errorf("the checks read the chain %d times, want 2 (again once the hold was given back)", n)
 	}
-	if _, held, _, err := r.claims.State(ctx, in.nullifier); err != nil || held {
-		t.Errorf("the nullifier's claim is still held (%v) after the copy was refused at its send", err)
+	if _, held, _, err := r.holds.State(ctx, in.nullifier); err != nil || held {
+		t.Errorf("the nullifier's hold is still held (%v) after the copy was refused at its send", err)
 	}
 	if ok, n, err := r.inserts.hold(ctx, 0, 32, false); err != nil || !ok || n != 0 {
 		t.Errorf("%d inserts in flight after the copy was refused at its send, want 0 (%v)", n, err)

@@ -18,8 +18,8 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 	"github.com/seed018cc74c/vaultd/service/kit/webhook"
-	"github.com/seed018cc74c/vaultd/service/relayer/claims"
 	"github.com/seed018cc74c/vaultd/service/relayer/funding"
+	"github.com/seed018cc74c/vaultd/service/relayer/holds"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
 
@@ -270,8 +270,8 @@ func (s *sentStore) pending(ctx context.Context, wallet common.Address) ([]sentT
 }
 
 // recorder is a txmgr.Tx's Record for nullifier's reveal: the version is stored durably, and
-// with replicas its hash is published on the nullifier's claim, before it is sent.
-func (r *Relayer) recorder(nullifier common.Hash, claim *claims.Token) func(context.Context, *types.Transaction) error {
+// with replicas its hash is published on the nullifier's hold, before it is sent.
+func (r *Relayer) recorder(nullifier common.Hash, hold *holds.Token) func(context.Context, *types.Transaction) error {
 	return func(ctx context.Context, t *types.Transaction) error {
 		// In the sender's trace, but not cut short by a caller going away.
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.cfg.Chain.RPCTimeout)
@@ -279,8 +279,8 @@ func (r *Relayer) recorder(nullifier common.Hash, claim *claims.Token) func(cont
 		if err := r.sentTxs.record(ctx, r.tx.From(), nullifier, t); err != nil {
 			return fmt.Errorf("record the reveal's transaction: %w", err)
 		}
-		if r.claims != nil && claim != nil {
-			return r.claims.Record(ctx, nullifier, claim, t.Hash())
+		if r.holds != nil && hold != nil {
+			return r.holds.Record(ctx, nullifier, hold, t.Hash())
 		}
 		return nil
 	}
@@ -333,7 +333,7 @@ func (r *Relayer) recover(ctx context.Context) (following int, err error) {
 				return following, err
 			}
 			if rc.Status != types.ReceiptStatusSuccessful {
-				r.unclaimRecorded(ctx, st)
+				r.giveBackRecorded(ctx, st)
 			}
 			continue
 		}
@@ -354,7 +354,7 @@ func (r *Relayer) recover(ctx context.Context) (following int, err error) {
 				if _, err := r.finish(ctx, st.nullifier, revealOutcome{state: stateDropped}); err != nil {
 					return following, err
 				}
-				r.unclaimRecorded(ctx, st)
+				r.giveBackRecorded(ctx, st)
 			}
 			continue
 		}
@@ -365,20 +365,20 @@ func (r *Relayer) recover(ctx context.Context) (following int, err error) {
 		if changeOf(tx) { // one of the inserts ahead of new reveals
 			release = r.addInsert()
 		}
-		r.track(st.nullifier, f, func() { release(); r.unclaimFollowed(st.nullifier, f) })
+		r.track(st.nullifier, f, func() { release(); r.giveBackFollowed(st.nullifier, f) })
 		following++
 	}
 	return following, nil
 }
 
-// unclaimRecorded gives the nullifier of st, a recorded reveal found reverted or displaced,
-// back to the other replicas (if its claim names one of st's versions): it may be sent again.
-func (r *Relayer) unclaimRecorded(ctx context.Context, st sentTx) {
-	if r.claims == nil {
+// giveBackRecorded gives the nullifier of st, a recorded reveal found reverted or displaced,
+// back to the other replicas (if its hold names one of st's versions): it may be sent again.
+func (r *Relayer) giveBackRecorded(ctx context.Context, st sentTx) {
+	if r.holds == nil {
 		return
 	}
-	if err := r.claims.ReleaseSent(ctx, st.nullifier, st.hashes); err != nil {
-		r.log.Warn("could not give an unrevealed reveal's nullifier back to the other replicas; its claim lapses in an hour", "nonce", st.nonce, "err", err)
+	if err := r.holds.ReleaseSent(ctx, st.nullifier, st.hashes); err != nil {
+		r.log.Warn("could not give an unrevealed reveal's nullifier back to the other replicas; its hold lapses in an hour", "nonce", st.nonce, "err", err)
 	}
 }
 

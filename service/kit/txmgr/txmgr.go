@@ -775,8 +775,8 @@ func (m *Manager) Resend(ctx context.Context, tx *types.Transaction, record func
 }
 
 // takeResend registers the flight of a transaction signed earlier, as being sent (its cost
-// reserved by the caller), or returns the flight that follows its nonce already ((taken false)).
-func (m *Manager) takeResend(tx *types.Transaction, head uint64, record func(context.Context, *types.Transaction) error, origin trace.SpanContext) (f *Flight, claimed bool, err error) {
+// reserved by the caller), or returns the flight that follows its nonce already (taken false).
+func (m *Manager) takeResend(tx *types.Transaction, head uint64, record func(context.Context, *types.Transaction) error, origin trace.SpanContext) (f *Flight, taken bool, err error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if f, ok := m.inflight[tx.Nonce()]; ok {

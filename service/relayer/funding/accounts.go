@@ -225,7 +225,7 @@ const keepCreditKeys = 24 * time.Hour
 // Credit happens once per key: the first credits and records the key with its answer in the
 // same database transaction, so no crash leaves one without the other; a later one with the
 // same sponsor and amount credits nothing and answers the first's answer again; one with
-// another is refused IdempotencyKeyReused. The key's row is claimed first, by its primary key,
+// another is refused IdempotencyKeyReused. The key's row is held first, by its primary key,
 // so concurrent requests with one key wait for the first's transaction (Postgres; SQLite's
 // writers take turns) instead of each finding it absent. A refused credit (ErrNoSponsor)
 // records nothing.
@@ -234,7 +234,7 @@ func (s *Accounts) Credit(ctx context.Context, id string, amount *big.Int, key s
 	now := time.Now()
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		if key != "" {
-			first, err := s.claimCreditKey(ctx, tx, key, id, amount, now)
+			first, err := s.takeCreditKey(ctx, tx, key, id, amount, now)
 			if err != nil {
 				return err
 			}
@@ -264,17 +264,17 @@ func (s *Accounts) Credit(ctx context.Context, id string, amount *big.Int, key s
 	})
 	if err == nil && key != "" {
 		// Keys past keepCreditKeys are deleted as keyed credits come (through the index on
-		// their age). One left behind is taken over by its next use (claimCreditKey), so this
+		// their age). One left behind is taken over by its next use (takeCreditKey), so this
 		// only keeps the table small, and its failure changes nothing.
 		_, _ = s.db.ExecContext(ctx, `DELETE FROM sponsor_credit_keys WHERE created_at < $1`, now.Add(-keepCreditKeys).UnixMilli())
 	}
 	return out, err
 }
 
-// claimCreditKey records key for a credit of amount to sponsor id in tx, and reports whether
+// takeCreditKey records key for a credit of amount to sponsor id in tx, and reports whether
 // this is the key's first credit: false when a credit within keepCreditKeys holds it (a key
 // older than that is taken over, as new).
-func (s *Accounts) claimCreditKey(ctx context.Context, tx *sql.Tx, key, id string, amount *big.Int, now time.Time) (bool, error) {
+func (s *Accounts) takeCreditKey(ctx context.Context, tx *sql.Tx, key, id string, amount *big.Int, now time.Time) (bool, error) {
 	res, err := tx.ExecContext(ctx, `INSERT INTO sponsor_credit_keys (idempotency_key, sponsor_id, amount, answer, created_at) VALUES ($1, $2, $3, '', $4)
 		ON CONFLICT (idempotency_key) DO UPDATE SET sponsor_id = excluded.sponsor_id, amount = excluded.amount, answer = '', created_at = excluded.created_at
 		WHERE sponsor_credit_keys.created_at < $5`, key, id, amount.String(), now.UnixMilli(), now.Add(-keepCreditKeys).UnixMilli())
@@ -392,8 +392,8 @@ func (s *Accounts) held(ctx context.Context, tx *sql.Tx, nullifier common.Hash) 
 // that holds a charge already (an attempt stopped after its reservation, whose process died
 // before giving it back) keeps it: a reveal is reserved once.
 //
-// The charge's insert never overwrites a charge still reserved: where no claim orders the
-// attempts (a nullifier's claim on REDIS_URL lapsed while its attempt was stalled; replicas
+// The charge's insert never overwrites a charge still reserved: where no hold orders the
+// attempts (a nullifier's hold on REDIS_URL lapsed while its attempt was stalled; replicas
 // without it are refused at start, service.go), two reservations of one nullifier may both
 // read that none is held before either writes; the second to write finds the
 // first's and is refused, its transaction (what it reserved, its voucher's use) rolled back, so

@@ -16,7 +16,7 @@ import (
 )
 
 // Two reservations of one nullifier's reveal at once, on Postgres shared without REDIS_URL (no
-// claim orders them), each with a voucher of its own or both with the same one (two attempts at
+// hold orders them), each with a voucher of its own or both with the same one (two attempts at
 // one reveal): both read that no charge is held, then wait for the sponsor's row, which a third
 // transaction holds until both wait. The second to write finds the first's charge and is refused
 // (ErrInProgress: the relayer answers NULLIFIER_USED), its transaction rolled back: one charge row, the sponsor's reserved exactly that charge, one voucher used; the charge

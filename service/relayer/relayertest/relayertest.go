@@ -50,7 +50,7 @@ func Env(t testing.TB, c *devchain.Chain, over map[string]string) func(string) s
 		"RATE_LIMIT_STATUS_PER_IP": "100000/1m", // the tests poll a reveal's status in tight loops
 		"RATE_LIMIT_PER_RECIPIENT": "1000/1h",
 		"RATE_LIMIT_TOTAL":         "1000/1m",
-		// A new Redis is taken for one that lost its data: claims and leases wait one lease
+		// A new Redis is taken for one that lost its data: holds and leases wait one lease
 		// TTL (service/kit/lease); short here, but not so short that a renewal (every third of
 		// it) a loaded machine runs late ends the lease.
 		"OPERATOR_LEASE_TTL": "3s",

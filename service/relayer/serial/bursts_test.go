@@ -87,7 +87,7 @@ func TestConcurrentReveals(t *testing.T) {
 // pool keeps 8 such transactions here (go-ethereum's default is 64; the limit, not its size, is
 // what matters), so that three times as many reveals exceed it with few proofs.
 // The relayer runs on Redis, as a fleet does: each version is also recorded in the nullifier's
-// claim there, and those records ending in any order sent the reveals out of order, when sends
+// hold there, and those records ending in any order sent the reveals out of order, when sends
 // went as soon as recorded; the pool then held 106 of 150 (at 64), the rest to be replaced at
 // REPLACE_AFTER.
 func aBurstOfRevealsBeyondThePoolsQueueIsMinedWithoutReplacement(t *testing.T) {

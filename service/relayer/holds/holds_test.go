@@ -1,4 +1,4 @@
-package claims
+package holds
 
 import (
 	"context"
@@ -11,10 +11,10 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/redistest"
 )
 
-// A nullifier's claim in Redis is given back by its own token whether or not a version is
-// recorded on it (it used to be given back only before, so a cancelled or refused reveal's claim
+// A nullifier's hold in Redis is given back by its own token whether or not a version is
+// recorded on it (it used to be given back only before, so a cancelled or refused reveal's hold
 // lived an hour), never by another token; and, without the token, by the hash recorded on it.
-func TestAClaimIsGivenBackOnceAVersionIsRecorded(t *testing.T) {
+func TestAHoldIsGivenBackOnceAVersionIsRecorded(t *testing.T) {
 	t.Parallel()
 	url, _ := redistest.Server(t)
 	client, err := ratelimit.Dial(url)
@@ -23,7 +23,7 @@ func TestAClaimIsGivenBackOnceAVersionIsRecorded(t *testing.T) {
 	}
 	defer client.Close()
 	ctx := context.Background()
-	if err := client.Set(ctx, Marker, "1", 0).Err(); err != nil { // not a Redis that lost its claims
+	if err := client.Set(ctx, Marker, "1", 0).Err(); err != nil { // not a Redis that lost its holds
 		t.Fatal(err)
 	}
 	c := New(client, time.Minute, time.Hour, time.Second)
@@ -35,11 +35,11 @@ func TestAClaimIsGivenBackOnceAVersionIsRecorded(t *testing.T) {
 		}
 		return held
 	}
-	claimed := func(n common.Hash, h common.Hash) *Token {
+	hold := func(n common.Hash, h common.Hash) *Token {
 		t.Helper()
-		tok, err := c.Claim(ctx, n)
+		tok, err := c.Hold(ctx, n)
 		if err != nil || tok == nil {
-			t.Fatalf("claim: %v %v", tok, err)
+			t.Fatalf("hold: %v %v", tok, err)
 		}
 		if h != (common.Hash{}) {
 			if err := c.Record(ctx, n, tok, h); err != nil {
@@ -52,27 +52,27 @@ func TestAClaimIsGivenBackOnceAVersionIsRecorded(t *testing.T) {
 
 	for _, recorded := range []common.Hash{{}, h1} {
 		n := common.BigToHash(common.Big1)
-		tok := claimed(n, recorded)
+		tok := hold(n, recorded)
 		c.Release(ctx, n, &Token{value: tok.value[:len(tok.value)-1], stop: func() {}}) // a token it starts with
 		if !held(n) {
-			t.Fatalf("recorded %s: another token gave the claim back", recorded)
+			t.Fatalf("recorded %s: another token gave the hold back", recorded)
 		}
 		c.Release(ctx, n, tok)
 		if held(n) {
-			t.Fatalf("recorded %s: the claim's own token did not give it back", recorded)
+			t.Fatalf("recorded %s: the hold's own token did not give it back", recorded)
 		}
 	}
 
 	n := common.BigToHash(common.Big2)
-	claimed(n, h1)
+	hold(n, h1)
 	if err := c.ReleaseSent(ctx, n, []common.Hash{h2}); err != nil || !held(n) {
 		t.Fatalf("given back by a hash it does not hold: %v", err)
 	}
 	if err := c.ReleaseSent(ctx, n, []common.Hash{h2, h1}); err != nil || held(n) {
 		t.Fatalf("not given back by the hash recorded on it: %v", err)
 	}
-	claimed(n, common.Hash{}) // nothing recorded: not a transaction's, not given back by hash
+	hold(n, common.Hash{}) // nothing recorded: not a transaction's, not given back by hash
 	if err := c.ReleaseSent(ctx, n, []common.Hash{{}}); err != nil || !held(n) {
-		t.Fatalf("an unrecorded claim given back by hash: %v", err)
+		t.Fatalf("an unrecorded hold given back by hash: %v", err)
 	}
 }

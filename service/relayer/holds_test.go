@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
@@ -17,13 +18,14 @@ import (
 	"github.com/seed018cc74c/vaultd/service/edge/edgetest"
 	"github.com/seed018cc74c/vaultd/service/kit/redistest"
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb/sqldbtest"
+	"github.com/seed018cc74c/vaultd/service/relayer"
 	"github.com/seed018cc74c/vaultd/service/relayer/relayertest"
 	"github.com/seed018cc74c/vaultd/service/vault/card"
 )
 
 // replicaPair runs two relayers on c sharing a Redis and a record on Postgres, each with its own
 // wallet (a the dev operator's); b waits 10 s for a transaction, so that a copy held behind a
-// claim that is never given back fails fast. over applies to both, aOver to a alone; shared is
+// hold that is never given back fails fast. over applies to both, aOver to a alone; shared is
 // the environment both share (Redis, the record).
 func replicaPair(t *testing.T, c *devchain.Chain, over, aOver map[string]string) (a, b *relayertest.Server, shared map[string]string) {
 	url, _ := redistest.Server(t)
@@ -38,7 +40,7 @@ func replicaPair(t *testing.T, c *devchain.Chain, over, aOver map[string]string)
 }
 
 // A reveal whose send the node refused after its version was recorded (502) can be sent again
-// at once: by the same relayer, and, with REDIS_URL, by another replica (its nullifier's claim,
+// at once: by the same relayer, and, with REDIS_URL, by another replica (its nullifier's hold,
 // which held the refused version's hash, is given back: it used to be kept for an hour, and the
 // copy waited for a transaction never sent, 504 TX_PENDING).
 func TestARevealWhoseSendWasRefusedCanBeSentAgain(t *testing.T) {
@@ -69,7 +71,7 @@ func TestARevealWhoseSendWasRefusedCanBeSentAgain(t *testing.T) {
 // A reveal that reverts on chain with its nullifier unspent (its root, 31 inserts old when it
 // was checked, pushed out of the tree's 32-root history by a deposit mined just before it) can
 // be proved again and sent at once: by the same relayer, and, with REDIS_URL, by another replica
-// (its nullifier's claim is given back: it used to answer the reverted transaction, 422
+// (its nullifier's hold is given back: it used to answer the reverted transaction, 422
 // TX_REVERTED, for an hour).
 func TestARevertedRevealCanBeSentAgain(t *testing.T) {
 	t.Parallel()
@@ -124,7 +126,7 @@ func revertThenSendAgain(t *testing.T, c *devchain.Chain, a, b *relayertest.Serv
 
 // A reveal a replica sent before it stopped, followed again by the replica started after it on
 // the same key (from the pool, or from the record), and cancelled there by the operator, can be
-// sent again at once by another replica: the claim, whose token died with the first process, is
+// sent again at once by another replica: the hold, whose token died with the first process, is
 // given back because the version recorded on it is one of the record's for that nonce.
 func TestARevealCancelledAfterARestartCanBeSentAgain(t *testing.T) {
 	t.Parallel()
@@ -153,5 +155,39 @@ func TestARevealCancelledAfterARestartCanBeSentAgain(t *testing.T) {
 	edgetest.WaitFor(t, "the cancelled reveal's status", func() bool { return relayertest.Status(t, b, req).State == "unknown" })
 	if r := relayertest.Reveal(t, b, req); r.JSON200 == nil || !r.JSON200.Success {
 		t.Fatalf("the reveal sent again to another replica: %d %s", r.StatusCode(), r.Body)
+	}
+}
+
+// NULLIFIER_HOLD_TTL sets how long a hold lasts unrefreshed; NULLIFIER_CLAIM_TTL, its former
+// name, is still read where it is unset, so that an upgraded replica keeps an operator's setting.
+func TestHoldTTLSettings(t *testing.T) {
+	t.Parallel()
+	key := relayertest.FreshKey(t)
+	load := func(over map[string]string) relayer.Config {
+		t.Helper()
+		m := map[string]string{
+			"RPC_URL": "http://127.0.0.1:1", "OPERATOR_PRIVATE_KEY": common.Bytes2Hex(crypto.FromECDSA(key)), "DATABASE_URL": "sqlite:" + t.TempDir() + "/r.db",
+			"COMMIT_REVEAL_VAULT_ADDRESS": "0x5FbDB2315678afecb367f032d93F642f64180aa3", "NULLIFIER_REGISTRY_ADDRESS": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+			"COMMITMENT_TREE_ADDRESS": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+		}
+		maps.Copy(m, over)
+		cfg, err := relayer.LoadConfig(func(k string) string { return m[k] })
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cfg
+	}
+	for _, c := range []struct {
+		env  map[string]string
+		want time.Duration
+	}{
+		{nil, time.Minute},
+		{map[string]string{"NULLIFIER_HOLD_TTL": "30s"}, 30 * time.Second},
+		{map[string]string{"NULLIFIER_CLAIM_TTL": "20s"}, 20 * time.Second},
+		{map[string]string{"NULLIFIER_HOLD_TTL": "30s", "NULLIFIER_CLAIM_TTL": "20s"}, 30 * time.Second},
+	} {
+		if got := load(c.env).Limits.HoldTTL; got != c.want {
+			t.Errorf("%v: hold TTL %s, want %s", c.env, got, c.want)
+		}
 	}
 }
