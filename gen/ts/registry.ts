@@ -25,6 +25,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/relayers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List a relayer
+         * @description Adds a relayer to `GET /relayers.json` (a minor version of the directory).
+         *
+         *     * `name` identifies the entry: 1 to 40 lowercase letters, digits and `-`, starting and
+         *       ending with a letter or a digit (it is the path of the entry's other routes).
+         *     * `url` is where clients reach the relayer: `https://`, or `http://` on a loopback host
+         *       only (`localhost`, `127.0.0.0/8`, `[::1]`); no user, query or fragment. It is stored
+         *       with its scheme and host in lower case and without a trailing `/`.
+         *     * `chainId` must be the registry's chain (`422 CHAIN_MISMATCH`).
+         *     * `vault`, `operator` and `feeReceiver` are addresses in any letter case (a mixed-case
+         *       one must carry its EIP-55 checksum), not the zero address; they are returned
+         *       checksummed. None is checked on chain: the operator address is what the relayer's
+         *       operator says it pays from (a relayer may pay from several keys), and a client
+         *       compares all three with the relayer's own `GET /status` and quotes.
+         *
+         *     A name or a URL already listed is `409 RELAYER_EXISTS`. A request that fails changes
+         *     nothing.
+         */
+        post: operations["addRelayer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/relayers.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The relayers listed for this deployment
+         * @description The relayers the operator lists for this deployment, ordered by `name`: where each one
+         *     answers, the chain and vault it serves, the address it pays from and the address its
+         *     fees go to. A client (`@vaultd/client`) reads it to choose among them and to fail over
+         *     from one to the next; what each relayer accepts and costs now it asks the relayer itself
+         *     (`GET /status`).
+         *
+         *     * `version` follows the token list's rules: **major** when a relayer leaves the
+         *       directory, **minor** when one joins it, **patch** when a listed relayer's fields change
+         *       (its URL, vault, operator or fee receiver). A write that changes nothing makes no new
+         *       version. The directory is stored with the registry's tokens, so a restart serves the
+         *       same version and every replica the same bytes. Before its first change the directory
+         *       is empty, version 1.0.0, without a `timestamp`.
+         *     * `name` is an entry's identity: renaming a relayer is a removal and an addition.
+         *
+         *     The response carries a strong `ETag`; send it back in `If-None-Match` to get
+         *     `304 Not Modified` while the directory has not changed. Any web page may read it
+         *     (`Access-Control-Allow-Origin: *`), and shared caches may keep it for 15 seconds.
+         *     The directory is edited with the admin key: `POST /relayers`, `PUT` and
+         *     `DELETE /relayers/{name}`.
+         */
+        get: operations["getRelayerDirectory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/relayers/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change a listed relayer
+         * @description Replaces the fields of the relayer listed as `name` (every field is required, checked as
+         *     in `POST /relayers`): a patch version of the directory when anything changed, none
+         *     when nothing did. A URL another entry has is `409 RELAYER_EXISTS`; to rename a relayer,
+         *     remove it and add it again.
+         */
+        put: operations["updateRelayer"];
+        post?: never;
+        /**
+         * Remove a listed relayer
+         * @description Removes the relayer listed as `name` from `GET /relayers.json` (a major version of the directory).
+         */
+        delete: operations["removeRelayer"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/tokenlist.json": {
         parameters: {
             query?: never;
@@ -199,7 +299,7 @@ export interface components {
              * @example TOKEN_NOT_FOUND
              * @enum {string}
              */
-            code: "INVALID_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "CHAIN_UNAVAILABLE" | "UNAVAILABLE" | "INTERNAL" | "TOKEN_NOT_FOUND" | "NOT_A_CONTRACT" | "NOT_A_TOKEN" | "ICON_DIMENSIONS" | "TOKEN_LIST_EMPTY";
+            code: "INVALID_REQUEST" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "CHAIN_UNAVAILABLE" | "UNAVAILABLE" | "INTERNAL" | "TOKEN_NOT_FOUND" | "NOT_A_CONTRACT" | "NOT_A_TOKEN" | "ICON_DIMENSIONS" | "TOKEN_LIST_EMPTY" | "RELAYER_NOT_FOUND" | "RELAYER_EXISTS" | "CHAIN_MISMATCH";
             /**
              * @description What went wrong, for people. Never holds secrets.
              * @example token 0x5FbDB2315678afecb367f032d93F642f64180aa3 is not registered
@@ -283,6 +383,139 @@ export interface components {
             /** @description What went wrong, for people. */
             error: string;
         };
+        /** @description A listed relayer. */
+        Relayer: {
+            /**
+             * Format: int64
+             * @description The chain the relayer serves (the registry's).
+             * @example 1337
+             */
+            chainId: number;
+            /**
+             * @description Where the relayer's fees go, EIP-55 checksummed (a quote's `feeReceiver`).
+             * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+             */
+            feeReceiver: string;
+            /**
+             * @description The entry's identity.
+             * @example acme-eu
+             */
+            name: string;
+            /**
+             * @description The address the relayer's operator says it pays from, EIP-55 checksummed; not checked on chain.
+             * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+             */
+            operator: string;
+            /**
+             * Format: uri
+             * @description Where clients reach the relayer (its routes under it, e.g. `{url}/reveal`).
+             * @example https://relayer.acme.example
+             */
+            url: string;
+            /**
+             * @description The vault the relayer reveals to, EIP-55 checksummed.
+             * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
+             */
+            vault: string;
+        };
+        /**
+         * Format: int64
+         * @description The chain the relayer serves; must be the registry's.
+         * @example 1337
+         */
+        RelayerChainID: number;
+        /** @description The relayers listed for this deployment (`GET /relayers.json`), ordered by `name`. */
+        RelayerDirectory: {
+            /**
+             * Format: int64
+             * @description The registry's chain, which every listed relayer serves.
+             * @example 1337
+             */
+            chainId: number;
+            relayers: components["schemas"]["Relayer"][];
+            /**
+             * Format: date-time
+             * @description When this version of the directory was made (UTC); absent before its first change.
+             * @example 2026-11-26T03:30:00Z
+             */
+            timestamp?: string;
+            version: components["schemas"]["RelayerDirectoryVersion"];
+        };
+        /** @description Major when a relayer left the directory, minor when one joined it, patch when a listed one's fields changed. */
+        RelayerDirectoryVersion: {
+            /**
+             * Format: int32
+             * @example 1
+             */
+            major: number;
+            /**
+             * Format: int32
+             * @example 2
+             */
+            minor: number;
+            /**
+             * Format: int32
+             * @example 0
+             */
+            patch: number;
+        };
+        /** @description The error body of a 409 of /relayers. */
+        RelayerExistsError: {
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "RELAYER_EXISTS";
+            /** @description What went wrong, for people. */
+            error: string;
+        };
+        /** @description A listed relayer's new fields (`PUT /relayers/{name}`); every field is required. */
+        RelayerFields: {
+            chainId: components["schemas"]["RelayerChainID"];
+            feeReceiver: components["schemas"]["Address"];
+            operator: components["schemas"]["Address"];
+            url: components["schemas"]["RelayerURL"];
+            vault: components["schemas"]["Address"];
+        };
+        /** @description A relayer to list (`POST /relayers`); every field is required. */
+        RelayerInput: {
+            chainId: components["schemas"]["RelayerChainID"];
+            feeReceiver: components["schemas"]["Address"];
+            /**
+             * @description 1 to 40 lowercase letters, digits and `-`, starting and ending with a letter or digit.
+             * @example acme-eu
+             */
+            name: string;
+            operator: components["schemas"]["Address"];
+            url: components["schemas"]["RelayerURL"];
+            vault: components["schemas"]["Address"];
+        };
+        /** @description The error body of a 404 of /relayers/{name}. */
+        RelayerNotFoundError: {
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "RELAYER_NOT_FOUND";
+            /** @description What went wrong, for people. */
+            error: string;
+        };
+        /** @description The error body of a 422 of /relayers. */
+        RelayerRejectedError: {
+            /**
+             * @description Machine-readable code; one of these for this response.
+             * @enum {string}
+             */
+            code: "CHAIN_MISMATCH";
+            /** @description What went wrong, for people. */
+            error: string;
+        };
+        /**
+         * Format: uri
+         * @description `https://`, or `http://` on a loopback host only; no user, query or fragment.
+         * @example https://relayer.acme.example
+         */
+        RelayerURL: string;
         /** @description A registered token. */
         Token: {
             /**
@@ -617,6 +850,63 @@ export interface components {
                 "application/json": components["schemas"]["RateLimitedError"];
             };
         };
+        /** @description `RELAYER_EXISTS`: the name, or the URL, is another entry's. Nothing was changed. */
+        RelayerExists: {
+            headers: {
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "RELAYER_EXISTS",
+                 *       "error": "a relayer is already listed as acme-eu"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RelayerExistsError"];
+            };
+        };
+        /** @description `RELAYER_NOT_FOUND`: no relayer is listed under the name. */
+        RelayerNotFound: {
+            headers: {
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "RELAYER_NOT_FOUND",
+                 *       "error": "no relayer is listed as acme-eu"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RelayerNotFoundError"];
+            };
+        };
+        /** @description `CHAIN_MISMATCH`: the entry's `chainId` is not the registry's chain. Nothing was changed. */
+        RelayerRejected: {
+            headers: {
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "CHAIN_MISMATCH",
+                 *       "error": "chainId 1 is not this registry's chain (1337)"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RelayerRejectedError"];
+            };
+        };
         /** @description No token is registered at the address. */
         TokenNotFound: {
             headers: {
@@ -677,6 +967,8 @@ export interface components {
         };
     };
     parameters: {
+        /** @description The name the relayer is listed under. */
+        RelayerName: string;
         /** @description The token contract address, 0x and 40 hex digits, any letter case. */
         TokenAddress: string;
     };
@@ -729,6 +1021,164 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    addRelayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RelayerInput"];
+            };
+        };
+        responses: {
+            /** @description The relayer is listed. */
+            201: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    /** @description URL of the new entry. */
+                    Location?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Relayer"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["RelayerExists"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["RelayerRejected"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    getRelayerDirectory: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An `ETag` from an earlier response. */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The directory. */
+            200: {
+                headers: {
+                    /** @description `*`: any web page may read the directory (or the request's `Origin`, when `CORS_ALLOWED_ORIGINS` names it). */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description `public, max-age=15`. */
+                    "Cache-Control"?: "public, max-age=15";
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RelayerDirectory"];
+                };
+            };
+            /** @description The directory has not changed since the `ETag` sent in `If-None-Match`. */
+            304: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["InvalidRequest"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    updateRelayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The name the relayer is listed under. */
+                name: components["parameters"]["RelayerName"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RelayerFields"];
+            };
+        };
+        responses: {
+            /** @description The entry as it is now. */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Relayer"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["RelayerNotFound"];
+            409: components["responses"]["RelayerExists"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["RelayerRejected"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    removeRelayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The name the relayer is listed under. */
+                name: components["parameters"]["RelayerName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The relayer is no longer listed. */
+            204: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["RelayerNotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             default: components["responses"]["OtherError"];

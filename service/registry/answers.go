@@ -20,6 +20,9 @@ var statuses = map[Reason]int{
 	IconDimensions:   http.StatusUnprocessableEntity,
 	TokenListEmpty:   http.StatusNotFound,
 	IconNotFound:     http.StatusNotFound,
+	RelayerNotFound:  http.StatusNotFound,
+	RelayerExists:    http.StatusConflict,
+	ChainMismatch:    http.StatusUnprocessableEntity,
 }
 
 // answer is the registry's one way from an error to its HTTP answer, for its handlers' errors, its

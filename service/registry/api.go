@@ -25,7 +25,7 @@ type api struct {
 	health  *healthProbe
 	started time.Time
 
-	listETag, tokenListETag headerValue // GET /tokens' and GET /tokenlist.json's
+	listETag, tokenListETag, directoryETag headerValue // GET /tokens', GET /tokenlist.json's and GET /relayers.json's
 }
 
 var _ registryserver.StrictServerInterface = (*api)(nil)
@@ -241,4 +241,43 @@ func (a *api) GetHealth(ctx context.Context, req registryserver.GetHealthRequest
 		TokenCount: a.reg.Count(),
 		Uptime:     int(time.Since(a.started) / time.Second),
 	}}, nil
+}
+
+func (a *api) GetRelayerDirectory(ctx context.Context, req registryserver.GetRelayerDirectoryRequestObject) (registryserver.GetRelayerDirectoryResponseObject, error) {
+	body, etag := a.reg.Directory()
+	// Clients of any origin read it (a redeem page on a partner's site chooses its relayer): a
+	// public read, sent without credentials.
+	resp := listResponse{body: body, etag: a.directoryETag.of(etag), cacheControl: publicList, anyOrigin: true}
+	if req.Params.IfNoneMatch != nil && etagMatches(*req.Params.IfNoneMatch, etag) {
+		resp.notModified = true
+	}
+	return resp, nil
+}
+
+func (l listResponse) VisitGetRelayerDirectoryResponse(w http.ResponseWriter) error {
+	return l.VisitListTokensResponse(w)
+}
+
+func (a *api) AddRelayer(ctx context.Context, req registryserver.AddRelayerRequestObject) (registryserver.AddRelayerResponseObject, error) {
+	r, err := a.reg.AddRelayer(ctx, *req.Body)
+	if err != nil {
+		return nil, err
+	}
+	location := "/relayers/" + r.Name
+	return registryserver.AddRelayer201JSONResponse{Body: r, Headers: registryserver.AddRelayer201ResponseHeaders{Location: &location}}, nil
+}
+
+func (a *api) UpdateRelayer(ctx context.Context, req registryserver.UpdateRelayerRequestObject) (registryserver.UpdateRelayerResponseObject, error) {
+	r, err := a.reg.UpdateRelayer(ctx, req.Name, *req.Body)
+	if err != nil {
+		return nil, err
+	}
+	return registryserver.UpdateRelayer200JSONResponse{Body: r}, nil
+}
+
+func (a *api) RemoveRelayer(ctx context.Context, req registryserver.RemoveRelayerRequestObject) (registryserver.RemoveRelayerResponseObject, error) {
+	if err := a.reg.RemoveRelayer(ctx, req.Name); err != nil {
+		return nil, err
+	}
+	return registryserver.RemoveRelayer204Response{}, nil
 }

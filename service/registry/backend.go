@@ -37,24 +37,30 @@ type backend interface {
 	close()
 }
 
-// contents is what the store holds: the entries and the token list (nil before the first).
+// contents is what the store holds: the entries, the token list (nil before the first) and the
+// relayer directory (nil before its first change).
 type contents struct {
-	byAddr map[common.Address]storedToken
-	list   *storedList
+	byAddr    map[common.Address]storedToken
+	list      *storedList
+	directory *storedDirectory
 }
 
-// edit is one write: an entry put or removed, and the token list when it changed.
+// edit is one write: an entry put or removed, and the token list when it changed; or the relayer
+// directory, when it changed.
 type edit struct {
-	put    *storedToken
-	remove *common.Address
-	list   *storedList
+	put       *storedToken
+	remove    *common.Address
+	list      *storedList
+	directory *storedDirectory
 }
 
-func (e edit) empty() bool { return e.put == nil && e.remove == nil && e.list == nil }
+func (e edit) empty() bool {
+	return e.put == nil && e.remove == nil && e.list == nil && e.directory == nil
+}
 
 // applied is cur after e.
 func (cur contents) applied(e edit) contents {
-	next := contents{byAddr: maps.Clone(cur.byAddr), list: cur.list}
+	next := contents{byAddr: maps.Clone(cur.byAddr), list: cur.list, directory: cur.directory}
 	if next.byAddr == nil {
 		next.byAddr = map[common.Address]storedToken{}
 	}
@@ -67,6 +73,9 @@ func (cur contents) applied(e edit) contents {
 	if e.list != nil {
 		next.list = e.list
 	}
+	if e.directory != nil {
+		next.directory = e.directory
+	}
 	return next
 }
 
@@ -76,7 +85,7 @@ func contentsOf(f storeFile) contents {
 	for _, t := range f.Tokens {
 		byAddr[common.HexToAddress(t.Address)] = t
 	}
-	return contents{byAddr: byAddr, list: f.TokenList}
+	return contents{byAddr: byAddr, list: f.TokenList, directory: f.Directory}
 }
 
 // fileBackend is DATA_FILE and ICONS_DIR: each write replaces the file atomically.
@@ -102,7 +111,7 @@ func (b *fileBackend) write(_ context.Context, cur contents, chainID uint64, app
 		return cur, e, err
 	}
 	next := cur.applied(e)
-	f := storeFile{Version: fileVersion, ChainID: chainID, Tokens: slices.Collect(maps.Values(next.byAddr)), TokenList: next.list}
+	f := storeFile{Version: fileVersion, ChainID: chainID, Tokens: slices.Collect(maps.Values(next.byAddr)), TokenList: next.list, Directory: next.directory}
 	slices.SortFunc(f.Tokens, func(a, b storedToken) int {
 		return strings.Compare(strings.ToLower(a.Address), strings.ToLower(b.Address))
 	})

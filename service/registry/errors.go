@@ -25,6 +25,9 @@ const (
 	IconDimensions                     // an image that is not square, or under 32 or over 512 pixels a side
 	TokenListEmpty                     // no enabled token: no token list to serve
 	IconNotFound                       // no stored icon of that name
+	RelayerNotFound                    // no relayer listed under the name
+	RelayerExists                      // a relayer's name or URL listed already
+	ChainMismatch                      // a relayer of another chain than the registry's
 
 	reasonsEnd // not a reason: one past the last, for the tests
 )
@@ -34,7 +37,8 @@ var reasonCodes = map[Reason]string{
 	TokenNotFound: CodeTokenNotFound, NotAContract: CodeNotAContract, NotAToken: CodeNotAToken,
 	ChainUnavailable: edge.CodeChainUnavailable, BadIcon: edge.CodeInvalidRequest, UnsupportedImage: edge.CodeUnsupportedMediaType,
 	IconTooLarge: edge.CodePayloadTooLarge, IconDimensions: CodeIconDimensions, TokenListEmpty: CodeTokenListEmpty,
-	IconNotFound: edge.CodeNotFound,
+	IconNotFound: edge.CodeNotFound, RelayerNotFound: CodeRelayerNotFound, RelayerExists: CodeRelayerExists,
+	ChainMismatch: CodeChainMismatch,
 }
 
 // Code is the reason's code ("" for a value that is no reason).

@@ -5,6 +5,7 @@ import "github.com/prometheus/client_golang/prometheus"
 // metrics are the registry's own, beyond the HTTP and chain call metrics.
 type metrics struct {
 	tokens             prometheus.Gauge
+	relayers           prometheus.Gauge
 	storeWrites        prometheus.Counter
 	storeWriteFailures prometheus.Counter
 	storeReloads       prometheus.Counter
@@ -16,6 +17,10 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 		tokens: prometheus.NewGauge(prometheus.GaugeOpts{
 			Namespace: "vaultd", Subsystem: "registry", Name: "tokens",
 			Help: "Registered tokens, enabled or not.",
+		}),
+		relayers: prometheus.NewGauge(prometheus.GaugeOpts{
+			Namespace: "vaultd", Subsystem: "registry", Name: "relayers",
+			Help: "Relayers listed in GET /relayers.json.",
 		}),
 		storeWrites: prometheus.NewCounter(prometheus.CounterOpts{
 			Namespace: "vaultd", Subsystem: "registry", Name: "store_writes_total",
@@ -34,6 +39,6 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 			Help: "Requests answered 429 because their client IP exceeded RATE_LIMIT_PER_IP.",
 		}),
 	}
-	reg.MustRegister(m.tokens, m.storeWrites, m.storeWriteFailures, m.storeReloads, m.rateLimited)
+	reg.MustRegister(m.tokens, m.relayers, m.storeWrites, m.storeWriteFailures, m.storeReloads, m.rateLimited)
 	return m
 }

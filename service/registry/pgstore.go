@@ -19,7 +19,8 @@ import (
 )
 
 // Replicas. With DATABASE_URL=postgres://…, any number of registries share one Postgres: the
-// entries are rows of registry_tokens, the icons rows of registry_icons. A write takes a
+// entries are rows of registry_tokens, the icons rows of registry_icons, the token list and the
+// relayer directory one row each of registry_tokenlist and registry_relayers. A write takes a
 // transaction-level advisory lock (writes from every replica happen one at a time), reads the
 // entries inside it, applies the change to them, and notifies the channel vaultd_registry in the
 // same transaction. Every replica listens on that channel and, on each notification of another
@@ -57,6 +58,10 @@ func newPGBackend(databaseURL string) (*pgBackend, error) {
 		`CREATE TABLE IF NOT EXISTS registry_tokenlist (
 			id   SMALLINT NOT NULL PRIMARY KEY CHECK (id = 1), -- one row: the list
 			list TEXT     NOT NULL                             -- GET /tokenlist.json as stored, JSON
+		)`,
+		`CREATE TABLE IF NOT EXISTS registry_relayers (
+			id        SMALLINT NOT NULL PRIMARY KEY CHECK (id = 1), -- one row: the directory
+			directory TEXT     NOT NULL                             -- GET /relayers.json as stored, JSON
 		)`,
 	); err != nil {
 		db.Close()
@@ -107,6 +112,17 @@ func loadRows(ctx context.Context, q queryer) (storeFile, bool, error) {
 			return f, true, fmt.Errorf("DATABASE_URL: the token list: %w", err)
 		}
 	}
+	var directory string
+	switch err := q.QueryRowContext(ctx, `SELECT directory FROM registry_relayers WHERE id = 1`).Scan(&directory); {
+	case errors.Is(err, sql.ErrNoRows):
+	case err != nil:
+		return f, false, err
+	default:
+		f.Directory = &storedDirectory{}
+		if err := json.Unmarshal([]byte(directory), f.Directory); err != nil {
+			return f, true, fmt.Errorf("DATABASE_URL: the relayer directory: %w", err)
+		}
+	}
 	if err := f.validate(); err != nil {
 		return f, true, fmt.Errorf("DATABASE_URL: %w", err)
 	}
@@ -155,6 +171,16 @@ func (b *pgBackend) write(ctx context.Context, _ contents, chainID uint64, apply
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO registry_tokenlist (id, list) VALUES (1, $1)
 		ON CONFLICT (id) DO UPDATE SET list = excluded.list`, string(list)); err != nil {
+			return cur, e, err
+		}
+	}
+	if e.directory != nil {
+		directory, err := json.Marshal(*e.directory)
+		if err != nil {
+			return cur, e, err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO registry_relayers (id, directory) VALUES (1, $1)
+		ON CONFLICT (id) DO UPDATE SET directory = excluded.directory`, string(directory)); err != nil {
 			return cur, e, err
 		}
 	}

@@ -1,6 +1,6 @@
 // Package registry is the token registry: a directory of the vault's wrapped ERC20
 // tokens whose name, symbol and decimals are read on-chain, with a Poseidon tokenId, admin
-// metadata, icons, and as its store a JSON file and an icon folder (one process) or Postgres
+// metadata, icons, the directory of the deployment's relayers (relayers.go), and as its store a JSON file and an icon folder (one process) or Postgres
 // (replicas that follow each other's writes; pgstore.go).
 //
 // Reads are served from an immutable snapshot whose list bodies and ETags are computed once per
@@ -55,6 +55,7 @@ type snapshot struct {
 	public    listBody // enabled tokens
 	all       listBody // every token
 	tokenList listBody // GET /tokenlist.json; no body while the list holds no token
+	directory listBody // GET /relayers.json
 }
 
 // listBody is a precomputed GET /tokens answer.
@@ -112,6 +113,13 @@ func (r *Registry) newSnapshot(st contents) (*snapshot, error) {
 			return nil, err
 		}
 	}
+	directory := st.directory
+	if directory == nil {
+		directory = emptyDirectory(r.chainID)
+	}
+	if s.directory, err = encodeList(directory); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -136,6 +144,11 @@ func (r *Registry) publish(st contents) error {
 	}
 	r.state.Store(snap)
 	r.metrics.tokens.Set(float64(len(st.byAddr)))
+	relayers := 0
+	if st.directory != nil {
+		relayers = len(st.directory.Relayers)
+	}
+	r.metrics.relayers.Set(float64(relayers))
 	return nil
 }
 
@@ -148,8 +161,8 @@ func (r *Registry) reload(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if f.ChainID != 0 && f.ChainID != r.chainID {
-		return fmt.Errorf("the store now holds tokenIds for chain %d, not %d", f.ChainID, r.chainID)
+	if id, pinned := f.chain(); pinned && id != r.chainID {
+		return fmt.Errorf("the store now holds tokenIds or relayers for chain %d, not %d", id, r.chainID)
 	}
 	return r.install(f)
 }

@@ -61,11 +61,12 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 		return nil, err
 	}
 	opened.Push(store.close)
-	file, found, err := store.load(ctx)
+	file, _, err := store.load(ctx)
 	if err != nil {
 		return nil, err
 	}
-	chainID, err := settleChainID(ctx, log, client, cfg.Chain.ChainID, file.ChainID, found && len(file.Tokens) > 0, where)
+	fromStore, pinned := file.chain()
+	chainID, err := settleChainID(ctx, log, client, cfg.Chain.ChainID, fromStore, pinned, where)
 	if err != nil {
 		return nil, err
 	}
@@ -124,14 +125,15 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 	return svc, nil
 }
 
-// settleChainID asks the chain for its id and checks it against CHAIN_ID and the data file. When
-// the chain cannot be reached, it starts on the id it was told (CHAIN_ID, else the file's), so
-// reads keep working; with neither it fails.
-func settleChainID(ctx context.Context, log *slog.Logger, c *chain.Client, configured, fromFile uint64, fileHasTokens bool, store string) (uint64, error) {
+// settleChainID asks the chain for its id and checks it against CHAIN_ID and the store's
+// (fromFile, when pinned: the store holds tokens or a relayer directory made for it). When the
+// chain cannot be reached, it starts on the id it was told (CHAIN_ID, else the store's), so reads
+// keep working; with neither it fails.
+func settleChainID(ctx context.Context, log *slog.Logger, c *chain.Client, configured, fromFile uint64, pinned bool, store string) (uint64, error) {
 	id, err := c.ChainID(ctx)
 	if err != nil {
 		known := configured
-		if known == 0 && fileHasTokens {
+		if known == 0 && pinned {
 			known = fromFile
 		}
 		if known == 0 {
@@ -143,8 +145,8 @@ func settleChainID(ctx context.Context, log *slog.Logger, c *chain.Client, confi
 	if err := chain.CheckChainID(configured, id); err != nil {
 		return 0, err
 	}
-	if fileHasTokens && fromFile != id {
-		return 0, fmt.Errorf("%s holds tokenIds for chain %d, but the chain is %d; refusing to start", store, fromFile, id)
+	if pinned && fromFile != id {
+		return 0, fmt.Errorf("%s holds tokenIds or relayers for chain %d, but the chain is %d; refusing to start", store, fromFile, id)
 	}
 	return id, nil
 }

@@ -24,6 +24,9 @@ type storeFile struct {
 	Tokens  []storedToken `json:"tokens"`
 	// TokenList is GET /tokenlist.json as last stored (tokenlist.go); absent before the first.
 	TokenList *storedList `json:"tokenList,omitempty"`
+	// Directory is GET /relayers.json as last stored (relayers.go); absent before its first
+	// change.
+	Directory *storedDirectory `json:"directory,omitempty"`
 }
 
 // storedToken is one entry as kept on disk. A stored icon is kept by file name, so a change of
@@ -74,6 +77,9 @@ func (f storeFile) validate() error {
 	if l := f.TokenList; l != nil && (l.Version.Major < 1 || l.Version.Minor < 0 || l.Version.Patch < 0 || l.Tokens == nil) {
 		return errors.New("tokenList is not a stored token list")
 	}
+	if err := f.Directory.validate(f.ChainID); err != nil {
+		return err
+	}
 	seen := map[common.Address]bool{}
 	for i, t := range f.Tokens {
 		if !common.IsHexAddress(t.Address) {
@@ -99,6 +105,16 @@ func (f storeFile) validate() error {
 		}
 	}
 	return nil
+}
+
+// chain is the chain id the store's contents were made for, and whether they pin it: tokens
+// (their tokenIds) or a relayer directory (its entries' chain) were stored for it.
+func (f storeFile) chain() (id uint64, pinned bool) {
+	id = f.ChainID
+	if id == 0 && f.Directory != nil {
+		id = f.Directory.ChainID
+	}
+	return id, len(f.Tokens) > 0 || f.Directory != nil
 }
 
 // saveStore writes f to path atomically.

@@ -233,26 +233,42 @@ func bump(old *storedList, next storedList) (v listVersion, changed bool) {
 		return listVersion{Major: 1}, true
 	}
 	key := func(t listToken) string { return strconv.FormatUint(t.ChainID, 10) + "/" + t.Address }
-	before := map[string]bool{}
-	for _, t := range old.Tokens {
-		before[key(t)] = true
+	before := make([]string, len(old.Tokens))
+	for i, t := range old.Tokens {
+		before[i] = key(t)
 	}
-	after := map[string]bool{}
+	after := make([]string, len(next.Tokens))
+	for i, t := range next.Tokens {
+		after[i] = key(t)
+	}
+	return nextVersion(old.Version, before, after, func() bool { return sameContent(*old, next) })
+}
+
+// nextVersion is the version after v of a list whose entries, by their identities, were before
+// and are after, by the token-lists rules that the token list and the relayer directory both
+// follow: major when an entry left, minor when one joined, patch when neither but what the
+// list says changed (same reports whether it did not; asked only then); changed is false when
+// nothing did.
+func nextVersion(v listVersion, before, after []string, same func() bool) (next listVersion, changed bool) {
+	had := map[string]bool{}
+	for _, k := range before {
+		had[k] = true
+	}
+	has := map[string]bool{}
 	added := false
-	for _, t := range next.Tokens {
-		after[key(t)] = true
-		added = added || !before[key(t)]
+	for _, k := range after {
+		has[k] = true
+		added = added || !had[k]
 	}
-	v = old.Version
-	for k := range before {
-		if !after[k] {
+	for k := range had {
+		if !has[k] {
 			return listVersion{Major: v.Major + 1}, true
 		}
 	}
 	if added {
 		return listVersion{Major: v.Major, Minor: v.Minor + 1}, true
 	}
-	if sameContent(*old, next) {
+	if same() {
 		return v, false
 	}
 	return listVersion{Major: v.Major, Minor: v.Minor, Patch: v.Patch + 1}, true
