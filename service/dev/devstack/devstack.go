@@ -237,7 +237,7 @@ func Run(ctx context.Context, cfg Config) error {
 	}
 	fmt.Fprintf(cfg.Out, `vaultd devstack ready
   chain      %s (chain id %d)
-  registry   %s   (GET /tokens, /tokenlist.json, /health, /metrics, /openapi.yaml, /docs)
+  registry   %s   (GET /tokens, /tokenlist.json, /relayers.json, /health, /metrics, /openapi.yaml, /docs)
   relayer    %s   (POST /reveal, POST /quote, GET /reveal/{nullifier}, /admin/*, /health, /metrics, /openapi.yaml, /docs)
   faucet     %s   (POST /api/faucet/claim, GET /api/faucet/status, /admin/*, /health, /metrics, /openapi.yaml, /docs)
   indexer    %s   (GET /api/indexer?event=CommitmentInserted, /health, /metrics, /openapi.yaml, /docs)

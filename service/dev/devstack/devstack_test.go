@@ -21,6 +21,7 @@ import (
 
 	"github.com/seed018cc74c/vaultd/gen/contracts"
 	"github.com/seed018cc74c/vaultd/gen/faucetapi"
+	"github.com/seed018cc74c/vaultd/gen/registryapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devnet"
 	"github.com/seed018cc74c/vaultd/service/dev/devstack"
 	"github.com/seed018cc74c/vaultd/service/edge"
@@ -97,6 +98,21 @@ func TestDevstackServesRegisteredTokens(t *testing.T) {
 	m, err := devnet.Read(manifest)
 	if err != nil {
 		t.Fatal(err)
+	}
+
+	// The registry's relayer directory, which clients choose their relayer from: empty (devstack
+	// lists none yet), and valid as the generated client reads it.
+	rc, err := registryapi.NewClientWithResponses(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, err := rc.GetRelayerDirectoryWithResponse(ctx, nil)
+	if err != nil || dir.JSON200 == nil {
+		t.Fatalf("devstack GET /relayers.json: %v %v", err, dir)
+	}
+	if d := dir.JSON200; d.Version != (registryapi.RelayerDirectoryVersion{Major: 1}) || d.Relayers == nil || len(d.Relayers) != 0 ||
+		d.ChainId != int64(m.ChainID) || dir.HTTPResponse.Header.Get("ETag") == "" {
+		t.Fatalf("devstack's relayer directory: %s (ETag %q), want an empty one, version 1.0.0, of chain %d", dir.Body, dir.HTTPResponse.Header.Get("ETag"), m.ChainID)
 	}
 	client, err := ethclient.Dial(m.RPCURL)
 	if err != nil {
