@@ -83,7 +83,10 @@ func (r *Registry) AddRelayer(ctx context.Context, in registryapi.RelayerInput) 
 		}
 		return append(entries, e), nil
 	})
-	return apiRelayer(e), err
+	if err != nil {
+		return registryapi.Relayer{}, err
+	}
+	return apiRelayer(e), nil
 }
 
 // UpdateRelayer replaces the fields of the relayer listed as name.
@@ -103,7 +106,10 @@ func (r *Registry) UpdateRelayer(ctx context.Context, name string, f registryapi
 		entries[i] = e
 		return entries, nil
 	})
-	return apiRelayer(e), err
+	if err != nil {
+		return registryapi.Relayer{}, err
+	}
+	return apiRelayer(e), nil
 }
 
 // RemoveRelayer takes the relayer listed as name out of the directory.
