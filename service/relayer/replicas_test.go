@@ -483,19 +483,22 @@ func TestAWaitOnAnotherReplicaLinksToItsHold(t *testing.T) {
 	holdTrace := strings.Split(ra.HTTPResponse.Header.Get("traceresponse"), "-")[1]
 	waitTrace := strings.Split(rb.HTTPResponse.Header.Get("traceresponse"), "-")[1]
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		tr := otlptest.TraceOf(rx.Spans(t, nil), waitTrace)
-		if wait, ok := tr.Named("receipt"); ok {
+		// Each replica exports its spans in batches of its own: b's wait may arrive before a's hold.
+		spans := rx.Spans(t, nil)
+		tr := otlptest.TraceOf(spans, waitTrace)
+		wait, waited := tr.Named("receipt")
+		hold, held := otlptest.TraceOf(spans, holdTrace).Named("hold")
+		if waited && held {
 			if len(wait.Links) != 1 || wait.Links[0].TraceID != holdTrace {
 				t.Fatalf("the wait on replica b links to %v, want replica a's trace %s:\n%s", wait.Links, holdTrace, tr)
 			}
-			hold, _ := otlptest.TraceOf(rx.Spans(t, nil), holdTrace).Named("hold")
 			if hold.SpanID != wait.Links[0].SpanID || hold.Resource["service.instance.id"] == wait.Resource["service.instance.id"] {
 				t.Fatalf("the link names span %s, want a's hold %+v", wait.Links[0].SpanID, hold)
 			}
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("no receipt span in replica b's trace:\n%s", tr)
+			t.Fatalf("no receipt span in replica b's trace (%v), or no hold span in a's (%v):\n%s", waited, held, tr)
 		}
 	}
 }
