@@ -302,29 +302,33 @@ func TestOneChallengeSentManyTimesAtOnceCostsAFewHashes(t *testing.T) {
 	}
 }
 
-// A solution banked while demand was low does not pay once demand has risen: eight challenges
-// solved at work 4; after seven claims of a total limit of eight a new challenge asks 45, and
-// the eighth banked solution (work 4, below half of 45) is refused POW_EXPIRED, nothing paid.
+// A solution banked while demand was low does not pay once demand has risen: two challenges
+// solved at work 4, the first claimed at once (the work still low: paid); then six claims, each
+// solved at the work asked just before it, bring the total limit's eight to seven used, a new
+// challenge asks 45, and the second banked solution (work 4, below half of 45) is refused
+// POW_EXPIRED, nothing paid. The claims in between are solved as they go rather than banked: a
+// solution banked at work 4 goes stale as soon as the work is counted again (once a second),
+// which a slow machine reaches in the middle of seven claims.
 func TestSolutionsBankedAtLowWorkExpireInAFlood(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)
 	s := startFaucet(t, c, t.TempDir(), cheapPow(map[string]string{"RATE_LIMIT_TOTAL": "8/1h", "RATE_LIMIT_PER_IP": "100/1h"}))
-	type banked struct {
-		addr common.Address
-		sol  *faucetapi.PowSolution
-	}
-	var bank []banked
-	for range 8 {
-		addr := freshAddress(t)
+	bankedChallenge := func(addr common.Address) *faucetapi.PowSolution {
 		ch := challenge(t, s, addr)
 		if ch.Work != 4 {
 			t.Fatalf("the work at no demand: %d", ch.Work)
 		}
-		bank = append(bank, banked{addr, solve(t, ch)})
+		return solve(t, ch)
 	}
-	for _, b := range bank[:7] {
-		if r := claimWith(t, s, b.addr, b.sol); r.StatusCode() != http.StatusAccepted {
-			t.Fatalf("a banked claim while the work was still low: %d %s", r.StatusCode(), r.Body)
+	early, late := freshAddress(t), freshAddress(t)
+	earlySol, lateSol := bankedChallenge(early), bankedChallenge(late)
+	if r := claimWith(t, s, early, earlySol); r.StatusCode() != http.StatusAccepted {
+		t.Fatalf("a banked claim while the work was still low: %d %s", r.StatusCode(), r.Body)
+	}
+	for range 6 {
+		addr := freshAddress(t)
+		if r := claimWith(t, s, addr, solve(t, challenge(t, s, addr))); r.StatusCode() != http.StatusAccepted {
+			t.Fatalf("a claim solved at the work asked: %d %s", r.StatusCode(), r.Body)
 		}
 	}
 	time.Sleep(time.Second) // the work counted once a second
@@ -332,12 +336,12 @@ func TestSolutionsBankedAtLowWorkExpireInAFlood(t *testing.T) {
 		t.Fatalf("the work at 7 of 8 claims: %d, want 45", w)
 	}
 	before := nonce(t, c, c.Accounts.Faucet.Address)
-	r := claimWith(t, s, bank[7].addr, bank[7].sol)
+	r := claimWith(t, s, late, lateSol)
 	wantError(t, "a solution banked at work 4, used at 45", r.StatusCode(), r.Body, http.StatusForbidden, faucet.CodePowExpired)
 	if n := nonce(t, c, c.Accounts.Faucet.Address); n != before {
 		t.Fatalf("the refused claim sent %d transactions", n-before)
 	}
-	if r := claimWith(t, s, bank[7].addr, solve(t, challenge(t, s, bank[7].addr))); r.StatusCode() != http.StatusAccepted {
+	if r := claimWith(t, s, late, solve(t, challenge(t, s, late))); r.StatusCode() != http.StatusAccepted {
 		t.Fatalf("the same address with a challenge at today's work: %d %s", r.StatusCode(), r.Body)
 	}
 }
