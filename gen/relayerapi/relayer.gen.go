@@ -62,6 +62,21 @@ func (e RevealStatusState) Valid() bool {
 	}
 }
 
+// Defines values for StatusFeesQuote.
+const (
+	StatusFeesQuoteQuote StatusFeesQuote = "/quote"
+)
+
+// Valid indicates whether the value is a known member of the StatusFeesQuote enum.
+func (e StatusFeesQuote) Valid() bool {
+	switch e {
+	case StatusFeesQuoteQuote:
+		return true
+	default:
+		return false
+	}
+}
+
 // ChainUnavailableError The error body of a 502.
 type ChainUnavailableError struct {
 	// Code Machine-readable code; one of these for this response.
@@ -268,6 +283,53 @@ type Ready struct {
 	Ready bool `json:"ready"`
 }
 
+// RelayerStatus How a relayer stands (`GET /status`), from memory.
+type RelayerStatus struct {
+	// ApiVersion The version of this API (this document's `info.version`): a client refuses a relayer of another major.
+	//
+	// Example: 1.0.0
+	ApiVersion string `json:"apiVersion"`
+
+	// ChainId The chain it serves.
+	ChainId int64 `json:"chainId"`
+
+	// Funding Who may pay for a reveal here (`RELAYER_FUNDING`), and what a fee costs now.
+	Funding StatusFunding `json:"funding"`
+
+	// InFlight Its transactions sent and not yet mined.
+	InFlight int `json:"inFlight"`
+
+	// NotReady Why it does not (`ready` false): `GET /ready`'s `503` code.
+	NotReady *string `json:"notReady,omitempty"`
+
+	// Operator The operator wallet it pays from (EIP-55); absent on a replica standing by for a key.
+	Operator *string `json:"operator,omitempty"`
+
+	// Paused An operator paused this replica (`POST /admin/pause`).
+	Paused bool `json:"paused"`
+
+	// Ready Whether it takes reveals now: `GET /ready`'s `200`.
+	Ready bool `json:"ready"`
+
+	// Runway How many reveals the operator's wallet pays for at the chain's fees now: what it holds
+	// above `MIN_OPERATOR_BALANCE` (less the worst case reserved by its reveals in flight),
+	// divided by the cost of one reveal at its worst (`gasPerReveal`, the gas limit a partial
+	// reveal at the tree's next leaf index is sent with) at `feePerGas` (the head's base fee and
+	// the node's tip). With a spend limit (`OPERATOR_SPEND_LIMIT`), `spendLimitReveals` is what
+	// is left of it, in the same reveals; the relayer takes as many as the smaller of the two.
+	// Absent until the balance and the chain's fees are first read.
+	Runway *Runway `json:"runway,omitempty"`
+
+	// UpdatedAt When the chain's figures and the balance it shows were last read (unix seconds); 0 before the first read.
+	UpdatedAt int64 `json:"updatedAt"`
+
+	// Vault The vault it sends reveals to (EIP-55).
+	Vault string `json:"vault"`
+
+	// Version The build's version: its module version, or `devel+<revision>` for a build from a checkout, or `devel`.
+	Version string `json:"version"`
+}
+
 // RevealBadRequestError The error body of a 400 of POST /reveal.
 type RevealBadRequestError struct {
 	// Code Machine-readable code; one of these for this response.
@@ -435,6 +497,30 @@ type RevealUnavailableError struct {
 	Error string `json:"error"`
 }
 
+// Runway How many reveals the operator's wallet pays for at the chain's fees now: what it holds
+// above `MIN_OPERATOR_BALANCE` (less the worst case reserved by its reveals in flight),
+// divided by the cost of one reveal at its worst (`gasPerReveal`, the gas limit a partial
+// reveal at the tree's next leaf index is sent with) at `feePerGas` (the head's base fee and
+// the node's tip). With a spend limit (`OPERATOR_SPEND_LIMIT`), `spendLimitReveals` is what
+// is left of it, in the same reveals; the relayer takes as many as the smaller of the two.
+// Absent until the balance and the chain's fees are first read.
+type Runway struct {
+	// Balance An amount in wei, a decimal integer.
+	Balance Wei `json:"balance"`
+
+	// FeePerGas An amount in wei, a decimal integer.
+	FeePerGas Wei `json:"feePerGas"`
+
+	// GasPerReveal The gas of one reveal at its worst.
+	GasPerReveal int64 `json:"gasPerReveal"`
+
+	// Reveals Reveals the wallet's balance pays for, rounded down.
+	Reveals int64 `json:"reveals"`
+
+	// SpendLimitReveals Reveals what is left of the spend limit pays for, rounded down; absent without a limit.
+	SpendLimitReveals *int64 `json:"spendLimitReveals,omitempty"`
+}
+
 // Sponsor A sponsor and its account, in wei: `balance` is what was credited less what was debited; `available` is `balance − reserved`, what new reveals may reserve.
 type Sponsor struct {
 	// Available An amount in wei, a decimal integer.
@@ -498,6 +584,51 @@ type SponsorUnauthorizedError struct {
 
 	// Error What went wrong, for people.
 	Error string `json:"error"`
+}
+
+// StatusFees With `fee` among the modes: what a fee costs now, by token, as `POST /quote` would answer it (the quote's `fee`, unsigned: a reveal still asks for its quote).
+type StatusFees struct {
+	// FeePerGas An amount in wei, a decimal integer.
+	FeePerGas Wei `json:"feePerGas"`
+
+	// FeeReceiver Who fees are paid to (EIP-55).
+	FeeReceiver string `json:"feeReceiver"`
+
+	// MarginBps The margin added to a reveal's cost, in basis points (`RELAYER_FEE_MARGIN`).
+	MarginBps int64 `json:"marginBps"`
+
+	// Quote The route that answers a fee, signed: `/quote`.
+	Quote StatusFeesQuote `json:"quote"`
+
+	// Tokens Each token with a price (`RELAYER_TOKEN_PRICES`); empty until the chain's fee per gas is first read.
+	Tokens []TokenFee `json:"tokens"`
+}
+
+// StatusFeesQuote The route that answers a fee, signed: `/quote`.
+type StatusFeesQuote string
+
+// StatusFunding Who may pay for a reveal here (`RELAYER_FUNDING`), and what a fee costs now.
+type StatusFunding struct {
+	// Fees With `fee` among the modes: what a fee costs now, by token, as `POST /quote` would answer it (the quote's `fee`, unsigned: a reveal still asks for its quote).
+	Fees *StatusFees `json:"fees,omitempty"`
+
+	// Modes `treasury`: the operator pays for reveals without a fee; `fee`: a reveal may pay a fee out of its tokens, on a quote (`POST /quote`); `sponsor`: a sponsor's key or voucher pays.
+	Modes []string `json:"modes"`
+}
+
+// TokenFee A token's fee for a reveal now, in the token's base units.
+type TokenFee struct {
+	// Partial The fee of a partial reveal (with change), at the tree's next leaf index.
+	Partial string `json:"partial"`
+
+	// Price Its price: wei of the native token per base unit of the token, as `RELAYER_TOKEN_PRICES` writes it.
+	Price string `json:"price"`
+
+	// Token The token's address (EIP-55).
+	Token string `json:"token"`
+
+	// Whole The fee of a whole reveal (no change).
+	Whole string `json:"whole"`
 }
 
 // UnauthorizedError The error body of a 401.
@@ -882,6 +1013,25 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /sponsor (the `GetSponsor` operationId).
 	GetSponsor(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetStatus How this relayer stands, for a client choosing among relayers
+	//
+	// What a client needs to choose this relayer or another, in one cheap answer: the chain and
+	// vault it serves, its version, who it lets pay (and, where reveals pay a fee, what a fee
+	// costs now), whether it takes reveals now (`ready`, and `notReady` saying why not, with the
+	// codes of `GET /ready`), whether an operator paused it, its reveals in flight, and its
+	// `runway`: how many reveals its wallet pays for at the chain's fees now.
+	//
+	// Answered from memory, with no chain call: the chain's figures (fee per gas, the tree's
+	// next leaf index) and the wallet's balance are read in the background, at each balance
+	// poll (`BALANCE_POLL_INTERVAL`); `updatedAt` says when. Cacheable for 5 seconds
+	// (`Cache-Control: public, max-age=5`). A client asking several relayers at once drops
+	// those on another `chainId` or `vault`, not `ready`, of another `apiVersion` major or
+	// with too short a `runway.reveals`, and compares `funding.fees` (a fee-paying reveal
+	// still asks `POST /quote` for the fee it proves).
+	//
+	// Corresponds with GET /status (the `GetStatus` operationId).
+	GetStatus(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 }
 
 // ListSponsors List the sponsors
@@ -1230,6 +1380,35 @@ func (c *Client) GetReveal(ctx context.Context, nullifier string, reqEditors ...
 // Corresponds with GET /sponsor (the `GetSponsor` operationId).
 func (c *Client) GetSponsor(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetSponsorRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetStatus How this relayer stands, for a client choosing among relayers
+//
+// What a client needs to choose this relayer or another, in one cheap answer: the chain and
+// vault it serves, its version, who it lets pay (and, where reveals pay a fee, what a fee
+// costs now), whether it takes reveals now (`ready`, and `notReady` saying why not, with the
+// codes of `GET /ready`), whether an operator paused it, its reveals in flight, and its
+// `runway`: how many reveals its wallet pays for at the chain's fees now.
+//
+// Answered from memory, with no chain call: the chain's figures (fee per gas, the tree's
+// next leaf index) and the wallet's balance are read in the background, at each balance
+// poll (`BALANCE_POLL_INTERVAL`); `updatedAt` says when. Cacheable for 5 seconds
+// (`Cache-Control: public, max-age=5`). A client asking several relayers at once drops
+// those on another `chainId` or `vault`, not `ready`, of another `apiVersion` major or
+// with too short a `runway.reveals`, and compares `funding.fees` (a fee-paying reveal
+// still asks `POST /quote` for the fee it proves).
+//
+// Corresponds with GET /status (the `GetStatus` operationId).
+func (c *Client) GetStatus(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetStatusRequest(c.Server)
 	if err != nil {
 		return nil, err
 	}
@@ -1598,6 +1777,33 @@ func NewGetSponsorRequest(server string) (*http.Request, error) {
 	return req, nil
 }
 
+// NewGetStatusRequest constructs an http.Request for the GetStatus method
+func NewGetStatusRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/status")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 func (c *Client) applyEditors(ctx context.Context, req *http.Request, additionalEditors []RequestEditorFn) error {
 	for _, r := range c.RequestEditors {
 		if err := r(ctx, req); err != nil {
@@ -1869,6 +2075,27 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /sponsor (the `GetSponsor` operationId).
 	GetSponsorWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetSponsorResponse, error)
+
+	// GetStatusWithResponse How this relayer stands, for a client choosing among relayers
+	//
+	// What a client needs to choose this relayer or another, in one cheap answer: the chain and
+	// vault it serves, its version, who it lets pay (and, where reveals pay a fee, what a fee
+	// costs now), whether it takes reveals now (`ready`, and `notReady` saying why not, with the
+	// codes of `GET /ready`), whether an operator paused it, its reveals in flight, and its
+	// `runway`: how many reveals its wallet pays for at the chain's fees now.
+	//
+	// Answered from memory, with no chain call: the chain's figures (fee per gas, the tree's
+	// next leaf index) and the wallet's balance are read in the background, at each balance
+	// poll (`BALANCE_POLL_INTERVAL`); `updatedAt` says when. Cacheable for 5 seconds
+	// (`Cache-Control: public, max-age=5`). A client asking several relayers at once drops
+	// those on another `chainId` or `vault`, not `ready`, of another `apiVersion` major or
+	// with too short a `runway.reveals`, and compares `funding.fees` (a fee-paying reveal
+	// still asks `POST /quote` for the fee it proves).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /status (the `GetStatus` operationId).
+	GetStatusWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetStatusResponse, error)
 }
 
 // ListSponsorsResponse200Headers the declared response headers of an HTTP 200 response for ListSponsors
@@ -3408,6 +3635,90 @@ func (r GetSponsorResponse) ContentType() string {
 	return ""
 }
 
+// GetStatusResponse200Headers the declared response headers of an HTTP 200 response for GetStatus
+type GetStatusResponse200Headers struct {
+	AccessControlAllowOrigin *string
+	CacheControl             *string
+	XRequestId               *string
+}
+
+// GetStatusResponse500Headers the declared response headers of an HTTP 500 response for GetStatus
+type GetStatusResponse500Headers struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+
+// GetStatusResponseDefaultHeaders the declared response headers of an HTTP default response for GetStatus
+type GetStatusResponseDefaultHeaders struct {
+	AccessControlAllowOrigin *string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XRequestId               *string
+}
+
+type GetStatusResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *RelayerStatus
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *OtherError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetStatusResponse200Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetStatusResponse500Headers
+	// HeadersDefault the parsed response headers for an HTTP default response
+	HeadersDefault *GetStatusResponseDefaultHeaders
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetStatusResponse) GetJSON200() *RelayerStatus {
+	return r.JSON200
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetStatusResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r GetStatusResponse) GetJSONDefault() *OtherError {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r GetStatusResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetStatusResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetStatusResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetStatusResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // ListSponsorsWithResponse List the sponsors
 //
 // Every sponsor, revoked ones too, oldest first, with its balance and usage (never its
@@ -3718,6 +4029,33 @@ func (c *ClientWithResponses) GetSponsorWithResponse(ctx context.Context, reqEdi
 		return nil, err
 	}
 	return ParseGetSponsorResponse(rsp)
+}
+
+// GetStatusWithResponse How this relayer stands, for a client choosing among relayers
+//
+// What a client needs to choose this relayer or another, in one cheap answer: the chain and
+// vault it serves, its version, who it lets pay (and, where reveals pay a fee, what a fee
+// costs now), whether it takes reveals now (`ready`, and `notReady` saying why not, with the
+// codes of `GET /ready`), whether an operator paused it, its reveals in flight, and its
+// `runway`: how many reveals its wallet pays for at the chain's fees now.
+//
+// Answered from memory, with no chain call: the chain's figures (fee per gas, the tree's
+// next leaf index) and the wallet's balance are read in the background, at each balance
+// poll (`BALANCE_POLL_INTERVAL`); `updatedAt` says when. Cacheable for 5 seconds
+// (`Cache-Control: public, max-age=5`). A client asking several relayers at once drops
+// those on another `chainId` or `vault`, not `ready`, of another `apiVersion` major or
+// with too short a `runway.reveals`, and compares `funding.fees` (a fee-paying reveal
+// still asks `POST /quote` for the fee it proves).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /status (the `GetStatus` operationId).
+func (c *ClientWithResponses) GetStatusWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetStatusResponse, error) {
+	rsp, err := c.GetStatus(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetStatusResponse(rsp)
 }
 
 // ParseListSponsorsResponse parses an HTTP response from a ListSponsorsWithResponse call
@@ -6615,6 +6953,135 @@ func ParseGetSponsorResponse(rsp *http.Response) (*GetSponsorResponse, error) {
 		response.Headers500 = &headers
 	case true:
 		var headers GetSponsorResponseDefaultHeaders
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.HeadersDefault = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetStatusResponse parses an HTTP response from a GetStatusWithResponse call
+func ParseGetStatusResponse(rsp *http.Response) (*GetStatusResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetStatusResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest RelayerStatus
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest OtherError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetStatusResponse200Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetStatusResponse500Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = &value
+		}
+		response.Headers500 = &headers
+	case true:
+		var headers GetStatusResponseDefaultHeaders
 		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: "uri"}); err != nil {

@@ -165,6 +165,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How this relayer stands, for a client choosing among relayers
+         * @description What a client needs to choose this relayer or another, in one cheap answer: the chain and
+         *     vault it serves, its version, who it lets pay (and, where reveals pay a fee, what a fee
+         *     costs now), whether it takes reveals now (`ready`, and `notReady` saying why not, with the
+         *     codes of `GET /ready`), whether an operator paused it, its reveals in flight, and its
+         *     `runway`: how many reveals its wallet pays for at the chain's fees now.
+         *
+         *     Answered from memory, with no chain call: the chain's figures (fee per gas, the tree's
+         *     next leaf index) and the wallet's balance are read in the background, at each balance
+         *     poll (`BALANCE_POLL_INTERVAL`); `updatedAt` says when. Cacheable for 5 seconds
+         *     (`Cache-Control: public, max-age=5`). A client asking several relayers at once drops
+         *     those on another `chainId` or `vault`, not `ready`, of another `apiVersion` major or
+         *     with too short a `runway.reveals`, and compares `funding.fees` (a fee-paying reveal
+         *     still asks `POST /quote` for the fee it proves).
+         */
+        get: operations["getStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -354,6 +386,46 @@ export interface components {
             /** @example true */
             ready: boolean;
         };
+        /** @description How a relayer stands (`GET /status`), from memory. */
+        RelayerStatus: {
+            /**
+             * @description The version of this API (this document's `info.version`): a client refuses a relayer of another major.
+             * @example 1.0.0
+             */
+            apiVersion: string;
+            /**
+             * Format: int64
+             * @description The chain it serves.
+             */
+            chainId: number;
+            funding: components["schemas"]["StatusFunding"];
+            /**
+             * Format: int32
+             * @description Its transactions sent and not yet mined.
+             */
+            inFlight: number;
+            /**
+             * @description Why it does not (`ready` false): `GET /ready`'s `503` code.
+             * @enum {string}
+             */
+            notReady?: "PAUSED" | "CHAIN_UNAVAILABLE" | "OPERATOR_BALANCE_LOW" | "SPEND_LIMIT_REACHED" | "OPERATOR_KEY_UNAVAILABLE";
+            /** @description The operator wallet it pays from (EIP-55); absent on a replica standing by for a key. */
+            operator?: string;
+            /** @description An operator paused this replica (`POST /admin/pause`). */
+            paused: boolean;
+            /** @description Whether it takes reveals now: `GET /ready`'s `200`. */
+            ready: boolean;
+            runway?: components["schemas"]["Runway"];
+            /**
+             * Format: int64
+             * @description When the chain's figures and the balance it shows were last read (unix seconds); 0 before the first read.
+             */
+            updatedAt: number;
+            /** @description The vault it sends reveals to (EIP-55). */
+            vault: string;
+            /** @description The build's version: its module version, or `devel+<revision>` for a build from a checkout, or `devel`. */
+            version: string;
+        };
         /** @description The error body of a 400 of POST /reveal. */
         RevealBadRequestError: {
             /**
@@ -541,6 +613,34 @@ export interface components {
             /** @description What went wrong, for people. */
             error: string;
         };
+        /**
+         * @description How many reveals the operator's wallet pays for at the chain's fees now: what it holds
+         *     above `MIN_OPERATOR_BALANCE` (less the worst case reserved by its reveals in flight),
+         *     divided by the cost of one reveal at its worst (`gasPerReveal`, the gas limit a partial
+         *     reveal at the tree's next leaf index is sent with) at `feePerGas` (the head's base fee and
+         *     the node's tip). With a spend limit (`OPERATOR_SPEND_LIMIT`), `spendLimitReveals` is what
+         *     is left of it, in the same reveals; the relayer takes as many as the smaller of the two.
+         *     Absent until the balance and the chain's fees are first read.
+         */
+        Runway: {
+            balance: components["schemas"]["Wei"];
+            feePerGas: components["schemas"]["Wei"];
+            /**
+             * Format: int64
+             * @description The gas of one reveal at its worst.
+             */
+            gasPerReveal: number;
+            /**
+             * Format: int64
+             * @description Reveals the wallet's balance pays for, rounded down.
+             */
+            reveals: number;
+            /**
+             * Format: int64
+             * @description Reveals what is left of the spend limit pays for, rounded down; absent without a limit.
+             */
+            spendLimitReveals?: number;
+        };
         /** @description A sponsor and its account, in wei: `balance` is what was credited less what was debited; `available` is `balance − reserved`, what new reveals may reserve. */
         Sponsor: {
             available: components["schemas"]["Wei"];
@@ -571,6 +671,41 @@ export interface components {
             code: "UNAUTHORIZED" | "SPONSOR_KEY_UNKNOWN";
             /** @description What went wrong, for people. */
             error: string;
+        };
+        /** @description With `fee` among the modes: what a fee costs now, by token, as `POST /quote` would answer it (the quote's `fee`, unsigned: a reveal still asks for its quote). */
+        StatusFees: {
+            feePerGas: components["schemas"]["Wei"];
+            /** @description Who fees are paid to (EIP-55). */
+            feeReceiver: string;
+            /**
+             * Format: int64
+             * @description The margin added to a reveal's cost, in basis points (`RELAYER_FEE_MARGIN`).
+             */
+            marginBps: number;
+            /**
+             * @description The route that answers a fee, signed: `/quote`.
+             * @enum {string}
+             */
+            quote: "/quote";
+            /** @description Each token with a price (`RELAYER_TOKEN_PRICES`); empty until the chain's fee per gas is first read. */
+            tokens: components["schemas"]["TokenFee"][];
+        };
+        /** @description Who may pay for a reveal here (`RELAYER_FUNDING`), and what a fee costs now. */
+        StatusFunding: {
+            fees?: components["schemas"]["StatusFees"];
+            /** @description `treasury`: the operator pays for reveals without a fee; `fee`: a reveal may pay a fee out of its tokens, on a quote (`POST /quote`); `sponsor`: a sponsor's key or voucher pays. */
+            modes: ("treasury" | "fee" | "sponsor")[];
+        };
+        /** @description A token's fee for a reveal now, in the token's base units. */
+        TokenFee: {
+            /** @description The fee of a partial reveal (with change), at the tree's next leaf index. */
+            partial: string;
+            /** @description Its price: wei of the native token per base unit of the token, as `RELAYER_TOKEN_PRICES` writes it. */
+            price: string;
+            /** @description The token's address (EIP-55). */
+            token: string;
+            /** @description The fee of a whole reveal (no change). */
+            whole: string;
         };
         /**
          * @description A sponsor's promise to pay for one reveal, up to `allowance` wei, until `expiresAt`: an
@@ -1117,6 +1252,32 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    getStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The relayer's status. */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    /** @description `public, max-age=5`: the status may be cached for 5 seconds; it is refreshed in the background about as often. */
+                    "Cache-Control"?: "public, max-age=5";
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RelayerStatus"];
+                };
+            };
             500: components["responses"]["Internal"];
             default: components["responses"]["OtherError"];
         };
