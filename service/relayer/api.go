@@ -99,28 +99,21 @@ func (a *api) GetHealth(ctx context.Context, req relayerserver.GetHealthRequestO
 	return relayerserver.GetHealth200JSONResponse{Body: h}, nil
 }
 
-// GetReady is the readiness probe: 503 while the gate is closed, the spend limit reached or the
-// chain unreachable. It is
-// answered, not logged, however often a load balancer asks.
+// GetReady is the readiness probe: 503 while paused, standing by, the gate closed, the spend limit
+// reached or the chain unreachable (notReady). It is answered, not logged, however often a load
+// balancer asks.
 func (a *api) GetReady(ctx context.Context, req relayerserver.GetReadyRequestObject) (relayerserver.GetReadyResponseObject, error) {
-	if a.r.pause.State().Paused {
-		return relayerserver.GetReady503JSONResponse{Body: relayerapi.NotReadyError{Code: edge.CodePaused, Error: "an operator paused this replica"}}, nil
-	}
-	if !a.r.isSet() {
-		return standbyReady(), nil
-	}
-	_, open, reachable := a.r.gate.State()
-	switch {
-	case !reachable:
-		return relayerserver.GetReady503JSONResponse{Body: relayerapi.NotReadyError{Code: edge.CodeChainUnavailable, Error: "the chain is unreachable"}}, nil
-	case !open:
-		return relayerserver.GetReady503JSONResponse{Body: relayerapi.NotReadyError{Code: CodeOperatorBalanceLow, Error: "the operator balance is under MIN_OPERATOR_BALANCE"}}, nil
-	case a.r.gate.SpendReached():
-		return relayerserver.GetReady503JSONResponse{Body: relayerapi.NotReadyError{Code: CodeSpendLimitReached, Error: "the operator has spent OPERATOR_SPEND_LIMIT for now"}}, nil
-	case !a.r.holdsKey():
-		return relayerserver.GetReady503JSONResponse{Body: relayerapi.NotReadyError{Code: CodeOperatorKeyUnavailable, Error: "this replica's lease of its operator key lapsed"}}, nil
+	if nr := a.r.notReady(); nr != nil {
+		return relayerserver.GetReady503JSONResponse{Body: *nr}, nil
 	}
 	return relayerserver.GetReady200JSONResponse{Body: relayerapi.Ready{Ready: true}}, nil
+}
+
+// GetStatus is how the relayer stands, for clients choosing among relayers: from memory, no
+// chain call (status.go).
+func (a *api) GetStatus(ctx context.Context, req relayerserver.GetStatusRequestObject) (relayerserver.GetStatusResponseObject, error) {
+	return relayerserver.GetStatus200JSONResponse{Body: a.r.status(),
+		Headers: relayerserver.GetStatus200ResponseHeaders{CacheControl: edge.Omitted(statusCacheControl)}}, nil
 }
 
 // GetSponsor is the account of the sponsor whose key the request carries (a revoked one's too).

@@ -37,11 +37,8 @@ func (r *Relayer) simulate(ctx context.Context, data []byte, change, estimate bo
 	}
 	est, err := r.reads.estimateGas(ctx, msg)
 	if err == nil {
-		limit := est*13/10 + 10_000
-		switch {
-		case change:
-			limit += changeHeadroom
-		case !estimate: // the learned limit is of reveals without change or fee: a fee's transfer costs more
+		limit := gasLimit(est, change)
+		if !change && !estimate { // the learned limit is of reveals without change or fee: a fee's transfer costs more
 			r.gas.raise(limit)
 		}
 		return limit, est, nil
@@ -56,6 +53,16 @@ func (r *Relayer) simulate(ctx context.Context, data []byte, change, estimate bo
 		return 0, 0, reject(RevealRejected, "the vault would refuse this reveal: %v", err)
 	}
 	return 0, 0, chainUnavailable(err)
+}
+
+// gasLimit is the gas limit a reveal estimated at est is sent with: 30 % and 10,000 above the
+// estimate, and changeHeadroom more for one with change.
+func gasLimit(est uint64, change bool) uint64 {
+	limit := est*13/10 + 10_000
+	if change {
+		limit += changeHeadroom
+	}
+	return limit
 }
 
 // changeHeadroom is the gas a reveal with change may need beyond its estimate when inserts land

@@ -94,8 +94,10 @@ func (s *Service) operate(ctx context.Context) {
 		r.lease, key = l, l.key
 	}
 	s.setUp(ctx, key)
-	s.background.Add(1)
+	s.background.Add(2)
 	go func() { defer s.background.Done(); r.gate.Run(ctx) }()
+	r.refreshStatus(ctx) // the status has its figures and runway once the relayer takes reveals
+	go func() { defer s.background.Done(); r.runStatus(ctx, cfg.Operator.BalancePoll) }()
 	r.tx.Start()
 	if r.lease != nil {
 		s.background.Add(1)

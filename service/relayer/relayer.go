@@ -104,6 +104,7 @@ type Relayer struct {
 	hooks                      *webhook.Outbox  // webhook events (WEBHOOK_URLS), delivered from the database
 	gas                        gasBook          // the learned gas limit of reveals without change (gas.go)
 	rootHistory                uint32           // how many roots the tree keeps (ROOT_HISTORY_SIZE), read once at New
+	board                      statusBoard      // what GET /status answers, read in the background (status.go)
 
 	// set is closed once Start has set the operator up: tx, gate and lease are written before
 	// it and read only after it (every entry point asks isSet first).

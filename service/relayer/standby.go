@@ -18,9 +18,3 @@ func (a *api) standbyHealth() relayerserver.GetHealthResponseObject {
 	return relayerserver.GetHealth200JSONResponse{Body: relayerapi.Health{Status: relayerapi.Standby, Balance: "0",
 		Threshold: a.r.cfg.Operator.MinBalance.String(), ChainId: int64(a.r.chainID), Uptime: int(time.Since(a.started) / time.Second)}}
 }
-
-// standbyReady is GET /ready while the relayer has no operator set up.
-func standbyReady() relayerserver.GetReadyResponseObject {
-	return relayerserver.GetReady503JSONResponse{Body: relayerapi.NotReadyError{Code: CodeOperatorKeyUnavailable,
-		Error: "a standby: starting, or every operator key is leased by another replica"}}
-}

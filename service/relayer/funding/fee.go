@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"slices"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -64,10 +65,7 @@ func (f *Funding) Quote(ctx context.Context, read func() (QuoteRequest, error)) 
 	}
 	q := Terms{Token: token, Amount: amount, Partial: req.Partial, FeeReceiver: cfg.Receiver,
 		ExpiresAt: time.Now().Add(cfg.QuoteTTL).Unix(), Gas: gas, FeePerGas: perGas, Price: p.Text, MarginBps: cfg.Margin}
-	q.Fee = FeeFor(q.Gas, perGas, p, cfg.Margin)
-	if q.Fee.Sign() == 0 { // a chain charging nothing: the vault takes no fee of nothing
-		q.Fee.SetInt64(1)
-	}
+	q.Fee = quotedFee(q.Gas, perGas, p, cfg.Margin) // a chain charging nothing: still 1, the vault takes no fee of nothing
 	trace.SpanFromContext(ctx).SetAttributes(attribute.String("vaultd.fee", q.Fee.String()), attribute.String("vaultd.token", token.Hex()))
 	if q.Fee.Cmp(amount) >= 0 {
 		return Quote{}, refuse(AmountTooSmall, "the relayer's fee for this reveal is %s of the token's base units: the amount %s does not cover it", q.Fee, amount)
@@ -196,4 +194,37 @@ func (p *feePayment) CoversGas(ctx context.Context, gas uint64) error {
 		return refuse(FeeTooLow, "the fee %s does not cover the reveal's gas: simulated now it uses %d gas, %s of the token's base units at the chain's fees now (%s): ask POST /quote again and prove the reveal with its fee", fee, gas, cost, why)
 	}
 	return nil
+}
+
+// TokenFee is what a fee costs now in one token, in its base units, as a quote would answer it
+// (unsigned): a whole reveal's and a partial one's at the tree's next leaf index.
+type TokenFee struct {
+	Token          common.Address
+	Price          string
+	Whole, Partial *big.Int
+}
+
+// Fees is what a fee costs in each priced token at feePerGas, a partial reveal's change going to
+// leaf nextIndex, sorted by token address; none where the relayer takes no fees.
+func (f *Funding) Fees(feePerGas *big.Int, nextIndex uint64) []TokenFee {
+	if !f.cfg.Fees {
+		return nil
+	}
+	out := make([]TokenFee, 0, len(f.cfg.Prices))
+	for token, p := range f.cfg.Prices {
+		out = append(out, TokenFee{Token: token, Price: p.Text,
+			Whole: quotedFee(GasWhole, feePerGas, p, f.cfg.Margin), Partial: quotedFee(PartialGas(nextIndex), feePerGas, p, f.cfg.Margin)})
+	}
+	slices.SortFunc(out, func(a, b TokenFee) int { return a.Token.Cmp(b.Token) })
+	return out
+}
+
+// quotedFee is the fee a quote of gas answers: FeeFor, and never nothing (the vault takes no fee
+// of nothing).
+func quotedFee(gas uint64, feePerGas *big.Int, p Price, marginBps int64) *big.Int {
+	fee := FeeFor(gas, feePerGas, p, marginBps)
+	if fee.Sign() == 0 {
+		fee.SetInt64(1)
+	}
+	return fee
 }

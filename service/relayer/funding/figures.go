@@ -69,3 +69,16 @@ type figures struct {
 	feePerGas figure[*big.Int] // the head's base fee + the node's suggested tip
 	nextIndex figure[uint64]   // the tree's next leaf index
 }
+
+// Figures are the chain's figures as quotes read them (each read at most once per figuresTTL,
+// shared with quotes and fee checks): the fee per gas now and the tree's next leaf index. The
+// relayer's status reads them in the background, so that answering it reads no chain.
+func (f *Funding) Figures(ctx context.Context) (feePerGas *big.Int, nextIndex uint64, err error) {
+	if feePerGas, err = f.feePerGas(ctx); err != nil {
+		return nil, 0, err
+	}
+	if nextIndex, err = f.figures.nextIndex.get(ctx, f.chain.NextIndex); err != nil {
+		return nil, 0, err
+	}
+	return feePerGas, nextIndex, nil
+}
