@@ -320,7 +320,7 @@ type RelayerStatus struct {
 	// Absent until the balance and the chain's fees are first read.
 	Runway *Runway `json:"runway,omitempty"`
 
-	// UpdatedAt When the chain's figures and the balance it shows were last read (unix seconds); 0 before the first read.
+	// UpdatedAt When the chain's figures it shows (the fee per gas, the tree's next leaf index) were read (unix seconds), to within a second; 0 before the first read. The runway's balance is the last balance poll's.
 	UpdatedAt int64 `json:"updatedAt"`
 
 	// Vault The vault it sends reveals to (EIP-55).
@@ -1022,9 +1022,11 @@ type ClientInterface interface {
 	// codes of `GET /ready`), whether an operator paused it, its reveals in flight, and its
 	// `runway`: how many reveals its wallet pays for at the chain's fees now.
 	//
-	// Answered from memory, with no chain call: the chain's figures (fee per gas, the tree's
-	// next leaf index) and the wallet's balance are read in the background, at each balance
-	// poll (`BALANCE_POLL_INTERVAL`); `updatedAt` says when. Cacheable for 5 seconds
+	// Answered from memory, with no chain call: the runway is computed again at each balance
+	// poll (`BALANCE_POLL_INTERVAL`), from the balance it read and the chain's figures (fee per
+	// gas, the tree's next leaf index) as last read. Those are read at start, and at the next
+	// poll after a status was asked (a relayer nobody asks reads none); `updatedAt` says when.
+	// A client asking every few seconds sees them a poll old at most. Cacheable for 5 seconds
 	// (`Cache-Control: public, max-age=5`). A client asking several relayers at once drops
 	// those on another `chainId` or `vault`, not `ready`, of another `apiVersion` major or
 	// with too short a `runway.reveals`, and compares `funding.fees` (a fee-paying reveal
@@ -1398,9 +1400,11 @@ func (c *Client) GetSponsor(ctx context.Context, reqEditors ...RequestEditorFn) 
 // codes of `GET /ready`), whether an operator paused it, its reveals in flight, and its
 // `runway`: how many reveals its wallet pays for at the chain's fees now.
 //
-// Answered from memory, with no chain call: the chain's figures (fee per gas, the tree's
-// next leaf index) and the wallet's balance are read in the background, at each balance
-// poll (`BALANCE_POLL_INTERVAL`); `updatedAt` says when. Cacheable for 5 seconds
+// Answered from memory, with no chain call: the runway is computed again at each balance
+// poll (`BALANCE_POLL_INTERVAL`), from the balance it read and the chain's figures (fee per
+// gas, the tree's next leaf index) as last read. Those are read at start, and at the next
+// poll after a status was asked (a relayer nobody asks reads none); `updatedAt` says when.
+// A client asking every few seconds sees them a poll old at most. Cacheable for 5 seconds
 // (`Cache-Control: public, max-age=5`). A client asking several relayers at once drops
 // those on another `chainId` or `vault`, not `ready`, of another `apiVersion` major or
 // with too short a `runway.reveals`, and compares `funding.fees` (a fee-paying reveal
@@ -2084,9 +2088,11 @@ type ClientWithResponsesInterface interface {
 	// codes of `GET /ready`), whether an operator paused it, its reveals in flight, and its
 	// `runway`: how many reveals its wallet pays for at the chain's fees now.
 	//
-	// Answered from memory, with no chain call: the chain's figures (fee per gas, the tree's
-	// next leaf index) and the wallet's balance are read in the background, at each balance
-	// poll (`BALANCE_POLL_INTERVAL`); `updatedAt` says when. Cacheable for 5 seconds
+	// Answered from memory, with no chain call: the runway is computed again at each balance
+	// poll (`BALANCE_POLL_INTERVAL`), from the balance it read and the chain's figures (fee per
+	// gas, the tree's next leaf index) as last read. Those are read at start, and at the next
+	// poll after a status was asked (a relayer nobody asks reads none); `updatedAt` says when.
+	// A client asking every few seconds sees them a poll old at most. Cacheable for 5 seconds
 	// (`Cache-Control: public, max-age=5`). A client asking several relayers at once drops
 	// those on another `chainId` or `vault`, not `ready`, of another `apiVersion` major or
 	// with too short a `runway.reveals`, and compares `funding.fees` (a fee-paying reveal
@@ -4039,9 +4045,11 @@ func (c *ClientWithResponses) GetSponsorWithResponse(ctx context.Context, reqEdi
 // codes of `GET /ready`), whether an operator paused it, its reveals in flight, and its
 // `runway`: how many reveals its wallet pays for at the chain's fees now.
 //
-// Answered from memory, with no chain call: the chain's figures (fee per gas, the tree's
-// next leaf index) and the wallet's balance are read in the background, at each balance
-// poll (`BALANCE_POLL_INTERVAL`); `updatedAt` says when. Cacheable for 5 seconds
+// Answered from memory, with no chain call: the runway is computed again at each balance
+// poll (`BALANCE_POLL_INTERVAL`), from the balance it read and the chain's figures (fee per
+// gas, the tree's next leaf index) as last read. Those are read at start, and at the next
+// poll after a status was asked (a relayer nobody asks reads none); `updatedAt` says when.
+// A client asking every few seconds sees them a poll old at most. Cacheable for 5 seconds
 // (`Cache-Control: public, max-age=5`). A client asking several relayers at once drops
 // those on another `chainId` or `vault`, not `ready`, of another `apiVersion` major or
 // with too short a `runway.reveals`, and compares `funding.fees` (a fee-paying reveal

@@ -180,9 +180,11 @@ export interface paths {
          *     codes of `GET /ready`), whether an operator paused it, its reveals in flight, and its
          *     `runway`: how many reveals its wallet pays for at the chain's fees now.
          *
-         *     Answered from memory, with no chain call: the chain's figures (fee per gas, the tree's
-         *     next leaf index) and the wallet's balance are read in the background, at each balance
-         *     poll (`BALANCE_POLL_INTERVAL`); `updatedAt` says when. Cacheable for 5 seconds
+         *     Answered from memory, with no chain call: the runway is computed again at each balance
+         *     poll (`BALANCE_POLL_INTERVAL`), from the balance it read and the chain's figures (fee per
+         *     gas, the tree's next leaf index) as last read. Those are read at start, and at the next
+         *     poll after a status was asked (a relayer nobody asks reads none); `updatedAt` says when.
+         *     A client asking every few seconds sees them a poll old at most. Cacheable for 5 seconds
          *     (`Cache-Control: public, max-age=5`). A client asking several relayers at once drops
          *     those on another `chainId` or `vault`, not `ready`, of another `apiVersion` major or
          *     with too short a `runway.reveals`, and compares `funding.fees` (a fee-paying reveal
@@ -418,7 +420,7 @@ export interface components {
             runway?: components["schemas"]["Runway"];
             /**
              * Format: int64
-             * @description When the chain's figures and the balance it shows were last read (unix seconds); 0 before the first read.
+             * @description When the chain's figures it shows (the fee per gas, the tree's next leaf index) were read (unix seconds), to within a second; 0 before the first read. The runway's balance is the last balance poll's.
              */
             updatedAt: number;
             /** @description The vault it sends reveals to (EIP-55). */

@@ -68,7 +68,7 @@ func registerOperator(reg prometheus.Registerer, r *Relayer, wallet string) {
 			return 0
 		}))
 	reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: "vaultd", Subsystem: "relayer", Name: "runway_reveals",
-		Help: "Reveals the operator wallet pays for at the chain's fees now: its balance above MIN_OPERATOR_BALANCE, less what reveals in flight may cost, over the gas of one reveal at its worst times the fee per gas (GET /status's runway, read at each balance poll). NaN before the first read."},
+		Help: "Reveals the operator wallet pays for at the chain's fees now: its balance above MIN_OPERATOR_BALANCE, less what reveals in flight may cost, over the gas of one reveal at its worst times the fee per gas as last read (GET /status's runway, computed at each balance poll). NaN before the first read."},
 		r.runwayReveals))
 }
 

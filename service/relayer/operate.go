@@ -96,7 +96,7 @@ func (s *Service) operate(ctx context.Context) {
 	s.setUp(ctx, key)
 	s.background.Add(2)
 	go func() { defer s.background.Done(); r.gate.Run(ctx) }()
-	r.refreshStatus(ctx) // the status has its figures and runway once the relayer takes reveals
+	r.refreshStatus(ctx, true) // the status has its figures and runway once the relayer takes reveals
 	go func() { defer s.background.Done(); r.runStatus(ctx, cfg.Operator.BalancePoll) }()
 	r.tx.Start()
 	if r.lease != nil {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/big"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -17,9 +18,12 @@ import (
 )
 
 // GET /status says how the relayer stands to a client choosing among relayers. A client asks
-// several at once, so the answer reads no chain: the chain's figures, the fees and the runway
-// are read in the background at each balance poll (runStatus), and the rest (ready, paused, in
-// flight) is the memory GET /ready and GET /health answer from.
+// several at once, so the answer reads no chain: the runway is computed again at each balance
+// poll (runStatus), from the balance that poll read and the chain's figures (the fee per gas,
+// the tree's next leaf index) as last read; those are read at start, and again at a poll after a
+// status was asked, so that an idle relayer nobody asks makes no more chain calls than its
+// balance poll. The rest (ready, paused, in flight) is the memory GET /ready and GET /health
+// answer from.
 
 // statusCacheControl lets a client or a proxy keep a status for about as long as it takes the
 // background refresh to read it again.
@@ -37,14 +41,17 @@ var apiVersion = func() string {
 	return doc.Info.Version
 }()
 
-// statusBoard is what the background refresh last read: the fees a quote would answer and the
-// runway. Its zero value has read nothing yet.
+// statusBoard is what the background refresh last read: the chain's figures, the fees a quote
+// would answer at them, and the runway. Its zero value has read nothing yet.
 type statusBoard struct {
+	wanted atomic.Bool // a status was asked since the last poll: the next one reads the figures
+
 	mu        sync.Mutex
-	updatedAt time.Time
+	readAt    time.Time // when the figures were read
 	feePerGas *big.Int
+	nextIndex uint64
 	fees      []funding.TokenFee
-	runway    *runway // nil: the balance is not read yet, or this replica holds no key
+	runway    *runway // nil: the balance is not read yet
 }
 
 // runway is how many reveals the operator's wallet pays for at the chain's fees now.
@@ -95,27 +102,42 @@ func revealsOf(wei, cost *big.Int) uint64 {
 	return n.Uint64()
 }
 
-// refreshStatus reads the chain's figures (through funding's, shared with quotes) and the
-// gate's memory into the board. It runs once setUp has made the gate (operate, and the
-// runStatus it starts after), before the relayer is set: its first status has them. The chain unreachable, the last figures stand: GET /status's
-// ready and notReady (CHAIN_UNAVAILABLE) say so.
-func (r *Relayer) refreshStatus(ctx context.Context) {
-	ctx, cancel := context.WithTimeout(ctx, r.cfg.Chain.RPCTimeout)
-	defer cancel()
-	perGas, next, err := r.funding.Figures(ctx)
-	if err != nil {
+// refreshStatus computes the runway again from the gate's memory, with the chain's figures read
+// now (through funding's, shared with quotes) when read or none were read yet, else as last read.
+// The chain unreachable, the last figures stand: GET /status's ready and notReady
+// (CHAIN_UNAVAILABLE) say so. It runs once setUp has made the gate (operate, and the runStatus
+// it starts after), before the relayer is set: its first status has them.
+func (r *Relayer) refreshStatus(ctx context.Context, read bool) {
+	b := &r.board
+	b.mu.Lock()
+	perGas, next := b.feePerGas, b.nextIndex
+	b.mu.Unlock()
+	var readAt time.Time
+	if read || perGas == nil {
+		ctx, cancel := context.WithTimeout(ctx, r.cfg.Chain.RPCTimeout)
+		defer cancel()
+		start := time.Now()
+		p, n, err := r.funding.Figures(ctx)
+		if err == nil {
+			perGas, next, readAt = p, n, start
+		}
+	}
+	if perGas == nil {
 		return
 	}
-	fees := r.funding.Fees(perGas, next)
 	// The worst a reveal sent now costs: one with change, at the tree's next leaf index, sent
 	// with the gas limit simulate gives such a reveal.
 	rw := runwayOf(r.gate.Report(), gasLimit(funding.PartialGas(next), true), perGas)
-	r.board.mu.Lock()
-	defer r.board.mu.Unlock()
-	r.board.updatedAt, r.board.feePerGas, r.board.fees, r.board.runway = time.Now(), perGas, fees, rw
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !readAt.IsZero() {
+		b.readAt, b.feePerGas, b.nextIndex, b.fees = readAt, perGas, next, r.funding.Fees(perGas, next)
+	}
+	b.runway = rw
 }
 
-// runStatus refreshes the board every interval until ctx is done.
+// runStatus refreshes the board at every interval until ctx is done, reading the chain's figures
+// when a status was asked since the last.
 func (r *Relayer) runStatus(ctx context.Context, interval time.Duration) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
@@ -124,7 +146,7 @@ func (r *Relayer) runStatus(ctx context.Context, interval time.Duration) {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			r.refreshStatus(ctx)
+			r.refreshStatus(ctx, r.board.wanted.Swap(false))
 		}
 	}
 }
@@ -174,10 +196,11 @@ func (r *Relayer) status() relayerapi.RelayerStatus {
 		_, st.InFlight = r.tx.State()
 	}
 	b := &r.board
+	b.wanted.Store(true)
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if !b.updatedAt.IsZero() {
-		st.UpdatedAt = b.updatedAt.Unix()
+	if !b.readAt.IsZero() {
+		st.UpdatedAt = b.readAt.Unix()
 	}
 	if r.cfg.Fees.Fees {
 		fees := &relayerapi.StatusFees{Quote: relayerapi.StatusFeesQuoteQuote, FeeReceiver: r.cfg.Fees.Receiver.Hex(), MarginBps: r.cfg.Fees.Margin,
