@@ -70,15 +70,22 @@ type figures struct {
 	nextIndex figure[uint64]   // the tree's next leaf index
 }
 
-// Figures are the chain's figures as quotes read them (each read at most once per figuresTTL,
-// shared with quotes and fee checks): the fee per gas now and the tree's next leaf index. The
-// relayer's status reads them in the background, so that answering it reads no chain.
+// Figures are the chain's figures as quotes value them: the fee per gas now and the tree's next
+// leaf index. The relayer's status reads them in the background, so that answering it reads no
+// chain. Each is taken from what quotes read within figuresTTL, else read from the chain without
+// keeping it for quotes: a read kept would make a quote asked within figuresTTL after it price a
+// tree that has grown since, where it was read for that quote before.
 func (f *Funding) Figures(ctx context.Context) (feePerGas *big.Int, nextIndex uint64, err error) {
-	if feePerGas, err = f.feePerGas(ctx); err != nil {
-		return nil, 0, err
+	feePerGas, ok := f.figures.feePerGas.fresh()
+	if !ok {
+		if feePerGas, err = f.chain.FeePerGas(ctx); err != nil {
+			return nil, 0, err
+		}
 	}
-	if nextIndex, err = f.figures.nextIndex.get(ctx, f.chain.NextIndex); err != nil {
-		return nil, 0, err
+	if nextIndex, ok = f.figures.nextIndex.fresh(); !ok {
+		if nextIndex, err = f.chain.NextIndex(ctx); err != nil {
+			return nil, 0, err
+		}
 	}
 	return feePerGas, nextIndex, nil
 }
