@@ -103,8 +103,8 @@ func (a *api) GetHealth(ctx context.Context, req relayerserver.GetHealthRequestO
 // reached or the chain unreachable (notReady). It is answered, not logged, however often a load
 // balancer asks.
 func (a *api) GetReady(ctx context.Context, req relayerserver.GetReadyRequestObject) (relayerserver.GetReadyResponseObject, error) {
-	if nr := a.r.notReady(); nr != nil {
-		return relayerserver.GetReady503JSONResponse{Body: *nr}, nil
+	if code, message := a.r.notReady(); code != "" {
+		return relayerserver.GetReady503JSONResponse{Body: relayerapi.NotReadyError{Code: code, Error: message}}, nil
 	}
 	return relayerserver.GetReady200JSONResponse{Body: relayerapi.Ready{Ready: true}}, nil
 }
@@ -112,7 +112,7 @@ func (a *api) GetReady(ctx context.Context, req relayerserver.GetReadyRequestObj
 // GetStatus is how the relayer stands, for clients choosing among relayers: from memory, no
 // chain call (status.go).
 func (a *api) GetStatus(ctx context.Context, req relayerserver.GetStatusRequestObject) (relayerserver.GetStatusResponseObject, error) {
-	return relayerserver.GetStatus200JSONResponse{Body: a.r.status(),
+	return relayerserver.GetStatus200JSONResponse{Body: toStatus(a.r.status()),
 		Headers: relayerserver.GetStatus200ResponseHeaders{CacheControl: edge.Omitted(statusCacheControl)}}, nil
 }
 

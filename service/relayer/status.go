@@ -4,14 +4,13 @@ import (
 	"context"
 	"math"
 	"math/big"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"gopkg.in/yaml.v3"
+	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/seed018cc74c/vaultd/gen/relayerapi"
-	"github.com/seed018cc74c/vaultd/openapi"
 	"github.com/seed018cc74c/vaultd/service/edge"
 	"github.com/seed018cc74c/vaultd/service/kit/gate"
 	"github.com/seed018cc74c/vaultd/service/relayer/funding"
@@ -28,18 +27,6 @@ import (
 // statusCacheControl lets a client or a proxy keep a status for about as long as it takes the
 // background refresh to read it again.
 const statusCacheControl = "public, max-age=5"
-
-// apiVersion is the relayer's API version, openapi/relayer.yaml's info.version: a client refuses a
-// relayer of another major.
-var apiVersion = func() string {
-	var doc struct {
-		Info struct{ Version string } `yaml:"info"`
-	}
-	if err := yaml.Unmarshal(openapi.RelayerYAML, &doc); err != nil || doc.Info.Version == "" {
-		panic("openapi/relayer.yaml has no info.version")
-	}
-	return doc.Info.Version
-}()
 
 // statusBoard is what the background refresh last read: the chain's figures, the fees a quote
 // would answer at them, and the runway. Its zero value has read nothing yet.
@@ -161,64 +148,72 @@ func (r *Relayer) runwayReveals() float64 {
 	return float64(r.board.runway.reveals)
 }
 
-// notReady is why the relayer takes no reveals now (GET /ready's 503), or nil; from memory.
-func (r *Relayer) notReady() *relayerapi.NotReadyError {
+// notReady is why the relayer takes no reveals now (GET /ready's 503): its code and what a person
+// is told, or "" when it is ready; from memory.
+func (r *Relayer) notReady() (code, message string) {
 	if r.pause.State().Paused {
-		return &relayerapi.NotReadyError{Code: edge.CodePaused, Error: "an operator paused this replica"}
+		return edge.CodePaused, "an operator paused this replica"
 	}
 	if !r.isSet() {
-		return &relayerapi.NotReadyError{Code: CodeOperatorKeyUnavailable, Error: "a standby: starting, or every operator key is leased by another replica"}
+		return CodeOperatorKeyUnavailable, "a standby: starting, or every operator key is leased by another replica"
 	}
 	_, open, reachable := r.gate.State()
 	switch {
 	case !reachable:
-		return &relayerapi.NotReadyError{Code: edge.CodeChainUnavailable, Error: "the chain is unreachable"}
+		return edge.CodeChainUnavailable, "the chain is unreachable"
 	case !open:
-		return &relayerapi.NotReadyError{Code: CodeOperatorBalanceLow, Error: "the operator balance is under MIN_OPERATOR_BALANCE"}
+		return CodeOperatorBalanceLow, "the operator balance is under MIN_OPERATOR_BALANCE"
 	case r.gate.SpendReached():
-		return &relayerapi.NotReadyError{Code: CodeSpendLimitReached, Error: "the operator has spent OPERATOR_SPEND_LIMIT for now"}
+		return CodeSpendLimitReached, "the operator has spent OPERATOR_SPEND_LIMIT for now"
 	case !r.holdsKey():
-		return &relayerapi.NotReadyError{Code: CodeOperatorKeyUnavailable, Error: "this replica's lease of its operator key lapsed"}
+		return CodeOperatorKeyUnavailable, "this replica's lease of its operator key lapsed"
 	}
-	return nil
+	return "", ""
 }
 
-// status is GET /status's body, from memory.
-func (r *Relayer) status() relayerapi.RelayerStatus {
-	st := relayerapi.RelayerStatus{ChainId: int64(r.chainID), Vault: r.cfg.Contracts.Vault.Hex(), Version: edge.Version(), ApiVersion: apiVersion,
-		Ready: true, Paused: r.pause.State().Paused, Funding: relayerapi.StatusFunding{Modes: r.cfg.Fees.Accepted()}}
-	if nr := r.notReady(); nr != nil {
-		st.Ready, st.NotReady = false, &nr.Code
-	}
+// standing is how the relayer stands (GET /status), from memory: apimapping.go shapes it.
+type standing struct {
+	chainID  uint64
+	vault    common.Address
+	notReady string // its code; "" when ready
+	paused   bool
+	operator *common.Address // nil: a standby, no key yet
+	inFlight int
+	modes    []string
+	fees     *standingFees // nil: fees not accepted
+	readAt   time.Time     // when the chain's figures were read; zero: not yet
+	runway   *runway       // nil: the balance is not read yet
+}
+
+// standingFees is what a fee costs now, as a quote would answer it (unsigned).
+type standingFees struct {
+	receiver  common.Address
+	marginBps int64
+	feePerGas *big.Int // nil: not read yet
+	tokens    []funding.TokenFee
+}
+
+// status is how the relayer stands, from memory; asking marks the chain's figures wanted, so
+// that the next balance poll reads them again.
+func (r *Relayer) status() standing {
+	st := standing{chainID: r.chainID, vault: r.cfg.Contracts.Vault, paused: r.pause.State().Paused, modes: r.cfg.Fees.Accepted()}
+	st.notReady, _ = r.notReady()
 	if r.isSet() {
-		from := r.tx.From().Hex()
-		st.Operator = &from
-		_, st.InFlight = r.tx.State()
+		from := r.tx.From()
+		st.operator = &from
+		_, st.inFlight = r.tx.State()
 	}
 	b := &r.board
 	b.wanted.Store(true)
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if !b.readAt.IsZero() {
-		st.UpdatedAt = b.readAt.Unix()
-	}
+	st.readAt = b.readAt
 	if r.cfg.Fees.Fees {
-		fees := &relayerapi.StatusFees{Quote: relayerapi.StatusFeesQuoteQuote, FeeReceiver: r.cfg.Fees.Receiver.Hex(), MarginBps: r.cfg.Fees.Margin,
-			FeePerGas: "0", Tokens: make([]relayerapi.TokenFee, len(b.fees))}
-		if b.feePerGas != nil {
-			fees.FeePerGas = b.feePerGas.String()
-		}
-		for i, f := range b.fees {
-			fees.Tokens[i] = relayerapi.TokenFee{Token: f.Token.Hex(), Price: f.Price, Whole: f.Whole.String(), Partial: f.Partial.String()}
-		}
-		st.Funding.Fees = fees
+		st.fees = &standingFees{receiver: r.cfg.Fees.Receiver, marginBps: r.cfg.Fees.Margin, feePerGas: b.feePerGas, tokens: slices.Clone(b.fees)}
 	}
-	if rw := b.runway; rw != nil {
-		st.Runway = &relayerapi.Runway{Reveals: int64(rw.reveals), Balance: rw.balance.String(), GasPerReveal: int64(rw.gas), FeePerGas: rw.feePerGas.String()}
-		if rw.spendReveals != nil {
-			n := int64(*rw.spendReveals)
-			st.Runway.SpendLimitReveals = &n
-		}
+	if b.runway != nil {
+		rw := *b.runway
+		st.runway = &rw
 	}
 	return st
 }
