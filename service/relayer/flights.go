@@ -228,15 +228,6 @@ func (r *Relayer) giveBackFollowed(nullifier common.Hash, f *txmgr.Flight) {
 	}
 }
 
-// RevealResult is a reveal's outcome: its transaction, and, once mined, whether it succeeded,
-// in which block and for how much gas.
-type RevealResult struct {
-	Success     bool
-	TxHash      string // hex; "" when nothing is known to be sent
-	BlockNumber int64
-	GasUsed     uint64
-}
-
 // resultOf is the outcome a reveal's receipt says.
 func resultOf(rc *types.Receipt) RevealResult {
 	return RevealResult{Success: rc.Status == types.ReceiptStatusSuccessful, TxHash: rc.TxHash.Hex(), BlockNumber: rc.BlockNumber.Int64(), GasUsed: rc.GasUsed}

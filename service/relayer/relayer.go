@@ -134,6 +134,15 @@ func (r *Relayer) isSet() bool {
 	}
 }
 
+// RevealResult is a reveal's outcome: its transaction, and, once mined, whether it succeeded,
+// in which block and for how much gas.
+type RevealResult struct {
+	Success     bool
+	TxHash      string // hex; "" when nothing is known to be sent
+	BlockNumber int64
+	GasUsed     uint64
+}
+
 // outcome is a reveal's result, shared with identical requests that arrive meanwhile.
 type outcome struct {
 	done   chan struct{}
