@@ -23,6 +23,7 @@ func main() {
 	flag.IntVar(&cfg.RPCPort, "rpc-port", 8545, "dev chain JSON-RPC port")
 	flag.IntVar(&cfg.RegistryPort, "registry-port", 3009, "token registry port")
 	flag.IntVar(&cfg.RelayerPort, "relayer-port", 3010, "relayer port")
+	flag.IntVar(&cfg.Relayers, "relayers", 1, "how many relayers to run, each with a wallet of its own, all listed in the registry's GET /relayers.json; with more than one, each also takes fees and the second charges more (the others listen on the ports after --indexer-port)")
 	flag.IntVar(&cfg.FaucetPort, "faucet-port", 3011, "faucet port")
 	flag.IntVar(&cfg.IndexerPort, "indexer-port", 3012, "indexer port")
 	flag.StringVar(&cfg.DataDir, "data-dir", "", "where the registry keeps tokens.json and icons, the faucet faucet.db and the indexer indexer.db (default: a temporary folder removed at exit)")

@@ -27,6 +27,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 	"go.opentelemetry.io/otel/trace/noop"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/crypto"
 
@@ -56,6 +57,14 @@ type Config struct {
 	// deployed from its verification_key.json, and the relayer verifies with it. "" means the
 	// dev keys.
 	KeysDir string
+	// Relayers is how many relayers to run (0 means 1), each paying from a wallet of its own
+	// (operator, operator1, …) and listed in the registry's directory (GET /relayers.json). With
+	// more than one, each takes fees as well as paying from its treasury (every vault token at 1
+	// wei per base unit, unless the environment sets RELAYER_FUNDING), and the second charges a
+	// larger margin (60 % against 10 %), so that a client's choice by fee can be seen. The first
+	// listens on RelayerPort; the others on the ports after IndexerPort (any free one when
+	// RelayerPort is 0).
+	Relayers int
 	// FaucetPowWork, when not 0, is the faucet's FAUCET_POW_WORK: its claims carry a proof of
 	// work (docs/faucet.md), as a browser test of a client's solver needs. 0 leaves the
 	// environment's (off unless set).
@@ -105,7 +114,11 @@ func Run(ctx context.Context, cfg Config) error {
 			return err
 		}
 	}
-	chain, err := devchain.Start(ctx, devchain.Config{Host: cfg.Host, Port: cfg.RPCPort, BlockTime: cfg.BlockTime, VerificationKey: vk, OnChainDeployment: true})
+	if cfg.Relayers < 1 {
+		cfg.Relayers = 1
+	}
+	chain, err := devchain.Start(ctx, devchain.Config{Host: cfg.Host, Port: cfg.RPCPort, BlockTime: cfg.BlockTime, VerificationKey: vk, OnChainDeployment: true,
+		SpareOperators: cfg.Relayers - 1})
 	if err != nil {
 		return err
 	}
@@ -149,29 +162,19 @@ func Run(ctx context.Context, cfg Config) error {
 	}
 	defer reg.Close()
 
-	relLn, err := net.Listen("tcp", net.JoinHostPort(cfg.Host, strconv.Itoa(cfg.RelayerPort)))
-	if err != nil {
-		return fmt.Errorf("relayer: %w", err)
-	}
-	defer relLn.Close()
-	relURL := cfg.publicURL(relLn.Addr().String())
 	vkey := filepath.Join(cfg.DataDir, "verification_key.json")
 	if err := os.WriteFile(vkey, vkJSON, 0o644); err != nil {
 		return err
 	}
-	relEnv := RelayerEnv(chain, vkey, filepath.Join(cfg.DataDir, "relayer.db"))
-	relEnv["PORT"] = strconv.Itoa(relLn.Addr().(*net.TCPAddr).Port)
-	relEnv["CORS_ALLOWED_ORIGINS"] = origins
-	relEnv["ADMIN_API_KEY"] = adminKey // the operator's routes (/admin/*), as the registry's
-	relCfg, err := relayer.LoadConfig(overlay(withDefaults(cfg.Getenv, DevLimits), relEnv))
-	if err != nil {
-		return fmt.Errorf("relayer configuration: %w", err)
+	var relayers []devRelayer
+	for i := range cfg.Relayers {
+		r, err := cfg.startRelayer(ctx, chain, i, vkey, origins, adminKey)
+		if err != nil {
+			return err
+		}
+		defer r.close()
+		relayers = append(relayers, r)
 	}
-	rel, err := relayer.New(ctx, relCfg, relayer.Options{Traces: cfg.Traces("relayer"), Logger: cfg.Logger("relayer")})
-	if err != nil {
-		return err
-	}
-	defer rel.Close()
 
 	fctLn, err := net.Listen("tcp", net.JoinHostPort(cfg.Host, strconv.Itoa(cfg.FaucetPort)))
 	if err != nil {
@@ -216,7 +219,9 @@ func Run(ctx context.Context, cfg Config) error {
 	}
 	defer ix.Close()
 
-	rel.Start() // until rel.Close, after the servers' drain
+	for _, r := range relayers {
+		r.rel.Start() // until its Close, after the servers' drain
+	}
 	fct.Start()
 	ix.Start()
 	ctx, cancel := context.WithCancel(ctx)
@@ -225,8 +230,14 @@ func Run(ctx context.Context, cfg Config) error {
 		ln    net.Listener
 		h     http.Handler
 		grace time.Duration
-	}{{regLn, reg.Handler(), regCfg.HTTP.ShutdownGrace}, {relLn, rel.Handler(), relCfg.HTTP.ShutdownGrace}, {fctLn, fct.Handler(), fctCfg.HTTP.ShutdownGrace},
-		{ixLn, ix.Handler(), ixCfg.HTTP.ShutdownGrace}}
+	}{{regLn, reg.Handler(), regCfg.HTTP.ShutdownGrace}, {fctLn, fct.Handler(), fctCfg.HTTP.ShutdownGrace}, {ixLn, ix.Handler(), ixCfg.HTTP.ShutdownGrace}}
+	for _, r := range relayers {
+		servers = append(servers, struct {
+			ln    net.Listener
+			h     http.Handler
+			grace time.Duration
+		}{r.ln, r.rel.Handler(), r.grace})
+	}
 	errc := make(chan error, len(servers))
 	for _, s := range servers {
 		go func() { errc <- edge.Serve(ctx, s.ln, s.h, s.grace) }()
@@ -235,17 +246,20 @@ func Run(ctx context.Context, cfg Config) error {
 	if err := registerDevTokens(ctx, regURL, adminKey, chain.Tokens); err != nil {
 		return fmt.Errorf("register dev tokens: %w", err)
 	}
+	if err := listRelayers(ctx, regURL, adminKey, chain, relayers); err != nil {
+		return fmt.Errorf("list the relayers in the registry's directory: %w", err)
+	}
 	fmt.Fprintf(cfg.Out, `vaultd devstack ready
   chain      %s (chain id %d)
   registry   %s   (GET /tokens, /tokenlist.json, /relayers.json, /health, /metrics, /openapi.yaml, /docs)
-  relayer    %s   (POST /reveal, POST /quote, GET /reveal/{nullifier}, /admin/*, /health, /metrics, /openapi.yaml, /docs)
-  faucet     %s   (POST /api/faucet/claim, GET /api/faucet/status, /admin/*, /health, /metrics, /openapi.yaml, /docs)
+  relayer    %s   (POST /reveal, POST /quote, GET /status, GET /reveal/{nullifier}, /admin/*, /health, /metrics, /openapi.yaml, /docs)
+%s  faucet     %s   (POST /api/faucet/claim, GET /api/faucet/status, /admin/*, /health, /metrics, /openapi.yaml, /docs)
   indexer    %s   (GET /api/indexer?event=CommitmentInserted, /health, /metrics, /openapi.yaml, /docs)
   admin key  %s   (the registry's writes, the relayer's and the faucet's /admin/*)
   operator   %s
   faucet key %s   (the faucet's wallet)
   data       %s
-`, cfg.publicURL(strings.TrimPrefix(chain.RPCURL, "http://")), chain.ChainID, regURL, relURL, fctURL, ixURL, adminKey, chain.Accounts.Operator.Address.Hex(), chain.Accounts.Faucet.Address.Hex(), cfg.DataDir)
+`, cfg.publicURL(strings.TrimPrefix(chain.RPCURL, "http://")), chain.ChainID, regURL, relayers[0].url, others(relayers[1:]), fctURL, ixURL, adminKey, chain.Accounts.Operator.Address.Hex(), chain.Accounts.Faucet.Address.Hex(), cfg.DataDir)
 	if cfg.ManifestPath != "" {
 		fmt.Fprintf(cfg.Out, "  manifest   %s\n", cfg.ManifestPath)
 	}
@@ -420,4 +434,105 @@ func randomKey() string {
 	var b [24]byte
 	_, _ = rand.Read(b[:])
 	return hex.EncodeToString(b[:])
+}
+
+// devRelayer is one of the stack's relayers: where it listens, the wallet it pays from and its
+// terms as the banner says them.
+type devRelayer struct {
+	name     string // its directory entry's name: relayer-1, relayer-2, …
+	url      string
+	operator common.Address
+	terms    string
+	ln       net.Listener
+	rel      *relayer.Service
+	grace    time.Duration
+}
+
+func (r devRelayer) close() {
+	r.rel.Close()
+	r.ln.Close()
+}
+
+// others are the banner's lines for the relayers after the first.
+func others(relayers []devRelayer) string {
+	var b strings.Builder
+	for _, r := range relayers {
+		fmt.Fprintf(&b, "  %-10s %s   (operator %s; %s)\n", r.name, r.url, r.operator.Hex(), r.terms)
+	}
+	return b.String()
+}
+
+// startRelayer makes the stack's relayer i (from 0): the first pays from the dev operator, the
+// others from the spare operators (operator1, …), each with a database of its own.
+func (cfg Config) startRelayer(ctx context.Context, chain *devchain.Chain, i int, vkey, origins, adminKey string) (devRelayer, error) {
+	port, db, key := cfg.RelayerPort, "relayer.db", chain.Accounts.Operator
+	if i > 0 {
+		port, db, key = 0, fmt.Sprintf("relayer%d.db", i+1), chain.Accounts.SpareOperators[i-1]
+		if cfg.RelayerPort != 0 && cfg.IndexerPort != 0 {
+			port = cfg.IndexerPort + i
+		}
+	}
+	r := devRelayer{name: fmt.Sprintf("relayer-%d", i+1), operator: key.Address, terms: "the treasury pays"}
+	ln, err := net.Listen("tcp", net.JoinHostPort(cfg.Host, strconv.Itoa(port)))
+	if err != nil {
+		return r, fmt.Errorf("%s: %w", r.name, err)
+	}
+	r.ln, r.url = ln, cfg.publicURL(ln.Addr().String())
+	env := RelayerEnv(chain, vkey, filepath.Join(cfg.DataDir, db))
+	env["OPERATOR_PRIVATE_KEY"] = hexutil.Encode(crypto.FromECDSA(key.Key))
+	env["PORT"] = strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	env["CORS_ALLOWED_ORIGINS"] = origins
+	env["ADMIN_API_KEY"] = adminKey // the operator's routes (/admin/*), as the registry's
+	if cfg.Relayers > 1 && cfg.Getenv("RELAYER_FUNDING") == "" {
+		var prices []string
+		for _, t := range strings.Split(vaultTokens(chain), ",") {
+			prices = append(prices, t+"=1")
+		}
+		env["RELAYER_FUNDING"], env["RELAYER_TOKEN_PRICES"], env["RELAYER_FEE_MARGIN"] = "treasury,fee", strings.Join(prices, ","), "10"
+		if i == 1 {
+			env["RELAYER_FEE_MARGIN"] = "60"
+		}
+		r.terms = fmt.Sprintf("the treasury pays, or a fee at a %s %% margin", env["RELAYER_FEE_MARGIN"])
+	}
+	relCfg, err := relayer.LoadConfig(overlay(withDefaults(cfg.Getenv, DevLimits), env))
+	if err != nil {
+		ln.Close()
+		return r, fmt.Errorf("%s configuration: %w", r.name, err)
+	}
+	if r.rel, err = relayer.New(ctx, relCfg, relayer.Options{Traces: cfg.Traces("relayer"), Logger: cfg.Logger("relayer").With("relayer", r.name)}); err != nil {
+		ln.Close()
+		return r, err
+	}
+	r.grace = relCfg.HTTP.ShutdownGrace
+	return r, nil
+}
+
+// listRelayers puts the stack's relayers in the registry's directory through its own API, as an
+// admin would. A relayer whose URL the directory does not take (plain http to a host that is not
+// loopback: a container's PUBLIC_HOST) is left out, and said.
+func listRelayers(ctx context.Context, url, adminKey string, chain *devchain.Chain, relayers []devRelayer) error {
+	client, err := registryapi.NewClientWithResponses(url, registryapi.WithRequestEditorFn(func(ctx context.Context, req *http.Request) error {
+		req.Header.Set("Authorization", "Bearer "+adminKey)
+		return nil
+	}))
+	if err != nil {
+		return err
+	}
+	for _, r := range relayers {
+		ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		resp, err := client.AddRelayerWithResponse(ctx, registryapi.RelayerInput{
+			Name: r.name, Url: r.url, ChainId: int64(chain.ChainID), Vault: chain.Contracts.Vault.Hex(),
+			Operator: r.operator.Hex(), FeeReceiver: r.operator.Hex(),
+		})
+		cancel()
+		switch {
+		case err != nil:
+			return err
+		case resp.StatusCode() == http.StatusBadRequest:
+			slog.Warn("devstack: a relayer is not listed in the registry's directory", "relayer", r.name, "reason", string(resp.Body))
+		case resp.StatusCode() != http.StatusCreated:
+			return errors.New(resp.Status() + ": " + string(resp.Body))
+		}
+	}
+	return nil
 }

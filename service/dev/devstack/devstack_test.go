@@ -100,8 +100,8 @@ func TestDevstackServesRegisteredTokens(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// The registry's relayer directory, which clients choose their relayer from: empty (devstack
-	// lists none yet), and valid as the generated client reads it.
+	// The registry's relayer directory, which clients choose their relayer from: the stack's one
+	// relayer, listed as an admin would (version 1.1.0: one added), as the generated client reads it.
 	rc, err := registryapi.NewClientWithResponses(url)
 	if err != nil {
 		t.Fatal(err)
@@ -110,9 +110,12 @@ func TestDevstackServesRegisteredTokens(t *testing.T) {
 	if err != nil || dir.JSON200 == nil {
 		t.Fatalf("devstack GET /relayers.json: %v %v", err, dir)
 	}
-	if d := dir.JSON200; d.Version != (registryapi.RelayerDirectoryVersion{Major: 1}) || d.Relayers == nil || len(d.Relayers) != 0 ||
+	operator := common.HexToAddress(m.Accounts.Operator.Address)
+	if d := dir.JSON200; d.Version != (registryapi.RelayerDirectoryVersion{Major: 1, Minor: 1}) || len(d.Relayers) != 1 ||
+		d.Relayers[0].Url != relayerURL || d.Relayers[0].Operator != operator.Hex() ||
 		d.ChainId != int64(m.ChainID) || dir.HTTPResponse.Header.Get("ETag") == "" {
-		t.Fatalf("devstack's relayer directory: %s (ETag %q), want an empty one, version 1.0.0, of chain %d", dir.Body, dir.HTTPResponse.Header.Get("ETag"), m.ChainID)
+		t.Fatalf("devstack's relayer directory: %s (ETag %q), want relayer-1 at %s paying from %s, version 1.1.0, of chain %d",
+			dir.Body, dir.HTTPResponse.Header.Get("ETag"), relayerURL, operator.Hex(), m.ChainID)
 	}
 	client, err := ethclient.Dial(m.RPCURL)
 	if err != nil {
