@@ -10,10 +10,15 @@
 // (its issuer pays for its reveal) is redeemed with it: the page says the sponsor pays, and asks
 // no fee; a voucher the relayer refuses (expired, used, …) is said, and the next Redeem goes on
 // the relayer's own terms.
+// The relayer is chosen among those the registry's directory lists (and config.json's): the
+// cheapest ready one on this chain and vault, drawn at random near the cheapest, with the others
+// tried in turn when it does not take the reveal (docs/choosing.md). The page says which relayer
+// sent it, or what each answered.
 // window.journey holds what the browser test reads.
 import {
-  acceptQuote, CardError, createClients, FeeError, quote, isRecipientRefused, leavesIncluding, readCard, readRecipient, RecipientError, refusedRecipients, revealAndWait, VaultdError, VoucherError,
-  type CardInfo, type CardProblem, type RecipientProblem, type RefusedRecipients, type RevealFee, type Voucher, type VoucherProblem,
+  CardError, chooseRelayers, createClients, isRecipientRefused, leavesIncluding, readCard, readRecipient, RecipientError, refusedRecipients, relayerDirectory, relayerName,
+  RelayersError, revealAndWait, rpcChain, VaultdError, VoucherError,
+  type CardInfo, type CardProblem, type Payment, type RecipientProblem, type RefusedRecipients, type RelayerChoice, type RevealFee, type Voucher, type VoucherProblem,
 } from "@vaultd/client";
 import { assetsAt, balanceOfCalldata, isSpentCalldata, Prover, type LoadProgress, type ProveProgress } from "@vaultd/client/prover";
 import { qrInto, scanQR } from "./qr.js";
@@ -322,12 +327,28 @@ if (card) {
   };
   saved.onchange = update;
 
-  // The relayer's fee for this card, shown for the person to accept or decline: the fee to prove
-  // with, or undefined when declined. A quote that expires while they read it is asked again.
+  // The relayers to choose among: the registry's directory and config.json's relayer, each
+  // asked how it stands (and its fee, where the reveal pays one).
+  const chooseRelayer = async (payment: Payment): Promise<RelayerChoice> => {
+    const listed = await relayerDirectory(clients.registry).catch(() => []);
+    const own = listed.some((r) => r.url.replace(/\/$/, "") === cfg.relayer.replace(/\/$/, "")) ? [] : [{ url: cfg.relayer, name: new URL(cfg.relayer).host }];
+    const choice = await chooseRelayers([...listed, ...own], { chainId: cfg.chainId, vault: cfg.vault, payment });
+    journey.relayersDropped = choice.dropped.map((d) => `${relayerName(d.relayer)}: ${d.dropped!.reason}`);
+    return choice;
+  };
+  // The relayers' answers when none takes the reveal, in plain words.
+  const noRelayer = (e: RelayersError) =>
+    `No relayer could send it just now (${[...e.dropped.map((d) => `${relayerName(d.relayer)}: ${d.dropped!.detail}`), ...e.attempts.map((a) => `${relayerName(a.relayer)}: ${a.detail}`)].join("; ")}). Nothing was sent: try again in a moment.`;
+
+  // The cheapest relayer's fee for this card, shown for the person to accept or decline: the
+  // relayers to send through at that fee or less, or undefined when declined. A quote that
+  // expires while they read it is asked again.
   let feesOn = cfg.fees ?? false;
-  const askFee = async (): Promise<RevealFee | undefined> => {
+  const askFee = async (): Promise<RelayerChoice | undefined> => {
     for (;;) {
-      const q = await quote(clients.relayer, { tokenAddress: c.token, amount: c.amount });
+      const choice = await chooseRelayer({ by: "fee", tokenAddress: c.token, amount: c.amount, maxFee: c.amount - 1n });
+      if (choice.ranked.length === 0) throw new RelayersError(choice.dropped, []);
+      const q = choice.ranked[0].fee!.quote;
       journey.quote = q;
       $("fee-receive").textContent = `${formatUnits(c.amount - BigInt(q.fee), decimals)} ${symbol}`;
       $("fee-amount").textContent = `${formatUnits(BigInt(q.fee), decimals)} ${symbol}`;
@@ -341,10 +362,9 @@ if (card) {
       });
       $("fee").hidden = true;
       if (!accepted) return undefined;
-      try {
-        return acceptQuote(q, q.fee, { tokenAddress: c.token, amount: c.amount }); // the fee shown, no more
-      } catch (e) {
-        if (!(e instanceof FeeError && e.problem === "expired")) throw e;
+      if (q.expiresAt * 1000 > Date.now()) { // the fee shown, no more, from any relayer
+        const fee = BigInt(q.fee);
+        return { ...choice, payment: { by: "fee", tokenAddress: c.token, amount: c.amount, maxFee: fee }, ranked: choice.ranked.filter((r) => r.cost <= fee) };
       }
     }
   };
@@ -374,10 +394,15 @@ if (card) {
         return;
       }
       let fee: RevealFee | undefined;
-      if (feesOn && !voucher) { // a voucher's sponsor pays: no fee
+      // The relayers to send through: chosen while the proof is made (a fee is chosen first: it
+      // is proved in). A voucher's sponsor pays at config.json's relayer, where it is a sponsor.
+      let choosing: Promise<RelayerChoice> | undefined;
+      if (feesOn && !voucher) {
         progress.hidden = true;
         bar.hidden = true;
-        fee = await askFee();
+        const choice = await askFee();
+        fee = choice?.ranked[0].fee;
+        choosing = choice && Promise.resolve(choice);
         if (!fee) {
           document.body.dataset.state = "ready";
           journey.feeDeclined = true;
@@ -386,6 +411,9 @@ if (card) {
         }
         progress.hidden = false;
         journey.fee = fee.amount;
+      } else if (!voucher) {
+        choosing = chooseRelayer({ by: "treasury" });
+        choosing.catch(() => {}); // awaited once the proof is made
       }
       stage("Making the proof on this phone…", 1);
       let t = performance.now();
@@ -420,7 +448,24 @@ if (card) {
       journey.proofMs = Math.round(performance.now() - t);
       stage("Sending it through the relayer…", 2);
       t = performance.now();
-      const status = await revealAndWait(clients.relayer, request, { fee, voucher });
+      let status;
+      if (choosing) {
+        const choice = await choosing;
+        if (choice.ranked.length === 0 && !feesOn && choice.dropped.some((d) => d.dropped!.reason === "funding" && d.status?.funding.modes.includes("fee"))) {
+          // The relayers pay for no reveal: they charge a fee, shown before the next proof.
+          throw new VaultdError(402, { code: "PAYMENT_REQUIRED", error: "the relayers charge a fee" });
+        }
+        const prove = async (f?: RevealFee) => // proved again only for another fee or receiver
+          f?.amount === fee?.amount && f?.receiver === fee?.receiver ? request : (await prover.prove({ card: c.card, leaves, recipient: to, fee: f })).request;
+        const sent = await revealAndWait(choice, prove, { chain: rpcChain(cfg.rpcUrl, cfg.vault) });
+        status = sent.status;
+        journey.relayer = relayerName(sent.relayer);
+        journey.relayerAttempts = sent.attempts.map((a) => `${relayerName(a.relayer)}: ${a.outcome}: ${a.detail} (${a.ms} ms)`);
+        $("done-relayer").textContent = relayerName(sent.relayer);
+      } else {
+        status = await revealAndWait(clients.relayer, request, { fee, voucher });
+        $("done-relayer").textContent = new URL(cfg.relayer).host;
+      }
       journey.relayMs = Math.round(performance.now() - t);
       if (status.state !== "mined") throw new Error(`the reveal reverted${status.reason ? `: ${status.reason}` : ""}`);
       journey.receivedMs = Math.round(performance.now());
@@ -471,6 +516,15 @@ if (card) {
         document.body.dataset.state = "ready";
         button.disabled = false;
         button.click();
+        return;
+      }
+      if (e instanceof RelayersError) {
+        bar.hidden = true;
+        progress.textContent = noRelayer(e);
+        journey.error = String(e);
+        journey.relayerProblems = e.message.split("\n").slice(1);
+        document.body.dataset.state = "ready";
+        button.disabled = false;
         return;
       }
       if (isRecipientRefused(e)) {

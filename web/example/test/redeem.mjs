@@ -194,10 +194,13 @@ try {
   await page.screenshot({ path: join(artifacts, "redeem-done.png"), fullPage: true });
   const shownBalance = await page.$eval("#done-balance", (b) => b.textContent);
   if (shownBalance !== `12.5 ${token.symbol}`) fail(`the page shows the wallet holding "${shownBalance}", want "12.5 ${token.symbol}"`);
+  // The relayer was chosen from the registry's directory (the stack's one relayer), and named.
+  const sentBy = await page.$eval("#done-relayer", (e) => e.textContent);
+  if (sentBy !== "relayer-1" || done.j.relayer !== "relayer-1") fail(`the page says the relayer ${sentBy} sent it (journey: ${done.j.relayer}), want relayer-1 of the directory`);
   figures.openToReceivedMs = received - opened;
   figures.proofMs = done.j.proofMs;
   figures.relayMs = done.j.relayMs;
-  console.log(`ok  redeemed to the wallet made in the page: it holds 12.5 ${token.symbol} on chain, as the page shows once it has said so (${figures.openToReceivedMs} ms from opening the link)`);
+  console.log(`ok  redeemed to the wallet made in the page: it holds 12.5 ${token.symbol} on chain, as the page shows once it has said so, sent by relayer-1 of the registry's directory (${figures.openToReceivedMs} ms from opening the link)`);
   const keyHex = key.slice(2).toLowerCase();
   await page.close();
 
