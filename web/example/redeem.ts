@@ -16,11 +16,12 @@
 // sent it, or what each answered.
 // window.journey holds what the browser test reads.
 import {
-  CardError, chooseRelayers, createClients, isRecipientRefused, leavesIncluding, readCard, readRecipient, RecipientError, refusedRecipients, relayerDirectory, relayerName,
-  RelayersError, revealAndWait, rpcChain, VaultdError, VoucherError,
-  type CardInfo, type CardProblem, type Payment, type RecipientProblem, type RefusedRecipients, type RelayerChoice, type RevealFee, type Voucher, type VoucherProblem,
+  CardError, chooseRelayers, createClients, isRecipientRefused, leavesIncluding, nullifierOf, readCard, readRecipient, RecipientError, refusedRecipients, relayerDirectory,
+  relayerName, RelayersError, revealAndWait, rpcChain, VaultdError, VoucherError,
+  type CardInfo, type CardProblem, type Payment, type RecipientProblem, type RefusedRecipients, type RelayerChoice, type RevealFee, type RevealRequest, type Voucher,
+  type VoucherProblem,
 } from "@vaultd/client";
-import { assetsAt, balanceOfCalldata, isSpentCalldata, Prover, type LoadProgress, type ProveProgress } from "@vaultd/client/prover";
+import { assetsAt, balanceOfCalldata, isSpentCalldata, Prover, revealCalldata, type LoadProgress, type ProveProgress } from "@vaultd/client/prover";
 import { qrInto, scanQR } from "./qr.js";
 import { ethCall, formatUnits, newWallet } from "./wallet.js";
 
@@ -369,6 +370,83 @@ if (card) {
     }
   };
 
+  // received shows the tokens received by `to` (what `what` says), once status is mined.
+  const received = (to: string, status: { txHash?: string; blockNumber?: number }, what: string) => {
+    journey.receivedMs = Math.round(performance.now());
+    journey.recipient = to;
+    journey.txHash = status.txHash;
+    $("progress").hidden = true;
+    bar.hidden = true;
+    $("redeem-form").hidden = true;
+    $("self-send").hidden = true;
+    $("done-amount").textContent = what;
+    $("done-address").textContent = to;
+    $("done-tx").textContent = status.txHash ?? "";
+    $("done-block").textContent = String(status.blockNumber ?? "");
+    // Received once mined: what the wallet holds now is read after, not before saying so (a
+    // phone's round trip, ~0.2 s on 4G).
+    const held = $("done-balance");
+    held.textContent = "…";
+    read(c.token, balanceOfCalldata(to)).then(
+      (balance) => (held.textContent = `${formatUnits(balance, decimals)} ${symbol}`),
+      () => (held.textContent = "(not known just now: the chain did not answer)"),
+    );
+    $("done").hidden = false;
+    document.body.dataset.state = "done";
+  };
+
+  // When no relayer takes the reveal, a person whose browser has a wallet with gas (an EIP-1193
+  // provider) may send it from there: the same proof (made again without the fee a relayer was
+  // to be paid), the vault's reveal from their own address. The tokens go to the recipient
+  // chosen, as through a relayer.
+  const offerSelfSend = (to: string, provedWithFee: boolean) => {
+    const eth = (window as unknown as { ethereum?: { request(a: { method: string; params?: unknown[] }): Promise<unknown> } }).ethereum;
+    if (!eth) return;
+    const section = $("self-send");
+    const note = $("self-send-note");
+    note.textContent = "Your own wallet can send it instead: it pays the transaction's gas, and the recipient receives all of the card.";
+    section.hidden = false;
+    journey.selfSendOffered = true;
+    const send = $<HTMLButtonElement>("self-send-button");
+    send.onclick = async () => {
+      send.disabled = true;
+      button.disabled = true;
+      try {
+        const [from] = (await eth.request({ method: "eth_requestAccounts" })) as string[];
+        const chainId = Number(await eth.request({ method: "eth_chainId" }));
+        if (chainId !== cfg.chainId) throw new Error(`your wallet is on network ${chainId}; this card pays on network ${cfg.chainId}: switch networks and try again`);
+        note.textContent = "Making the proof again on this phone…";
+        const prover = await proverLoad;
+        const leaves = await (tree && performance.now() - tree.at < 60_000 ? tree : (tree = treeNow())).leaves;
+        const request = provedWithFee || !lastRequest || lastRequest.recipient !== to
+          ? (await prover.prove({ card: c.card, leaves, recipient: to })).request
+          : lastRequest;
+        note.textContent = "Confirm the transaction in your wallet…";
+        const hash = (await eth.request({ method: "eth_sendTransaction", params: [{ from, to: cfg.vault, data: revealCalldata(request) }] })) as string;
+        journey.selfSent = hash;
+        note.textContent = `Sent from ${from}: waiting for it to be mined…`;
+        const chain = rpcChain(cfg.rpcUrl, cfg.vault);
+        const deadline = Date.now() + 180_000;
+        for (;;) {
+          const spent = await chain.spent(nullifierOf(request), 0).catch(() => undefined);
+          if (spent) {
+            $("done-relayer").textContent = `your own wallet, ${from}`;
+            received(to, spent, amount);
+            return;
+          }
+          if (Date.now() > deadline) throw new Error(`transaction ${hash} was not mined in 3 minutes`);
+          await new Promise((r) => setTimeout(r, 1000));
+        }
+      } catch (e) {
+        note.textContent = `Your wallet did not send it: ${e instanceof Error ? e.message : String(e)}. Nothing was lost: try again.`;
+        journey.selfSendError = String(e);
+        send.disabled = false;
+        button.disabled = false;
+      }
+    };
+  };
+  let lastRequest: RevealRequest | undefined; // the last proof made without a fee, for a wallet of the person's own to send
+
   button.onclick = async () => {
     if (!recipient || !proverReady) return;
     const to = recipient;
@@ -445,6 +523,7 @@ if (card) {
       }
       proved ??= await prover.prove({ card: c.card, leaves, recipient: to, fee }, { onProgress: showProof });
       const { request } = proved;
+      if (!fee) lastRequest = request;
       journey.proofMs = Math.round(performance.now() - t);
       stage("Sending it through the relayer…", 2);
       t = performance.now();
@@ -468,29 +547,10 @@ if (card) {
       }
       journey.relayMs = Math.round(performance.now() - t);
       if (status.state !== "mined") throw new Error(`the reveal reverted${status.reason ? `: ${status.reason}` : ""}`);
-      journey.receivedMs = Math.round(performance.now());
-      journey.recipient = to;
-      journey.txHash = status.txHash;
-      progress.hidden = true;
-      bar.hidden = true;
-      $("redeem-form").hidden = true;
-      $("done-amount").textContent = fee
+      received(to, status, fee
         ? `${formatUnits(c.amount - BigInt(fee.amount), decimals)} ${symbol} (the relayer's fee: ${formatUnits(BigInt(fee.amount), decimals)} ${symbol})`
-        : voucher ? `${amount} (sent at the card's sponsor's expense)` : amount;
+        : voucher ? `${amount} (sent at the card's sponsor's expense)` : amount);
       journey.sponsored = voucher !== undefined;
-      $("done-address").textContent = to;
-      $("done-tx").textContent = status.txHash ?? "";
-      $("done-block").textContent = String(status.blockNumber ?? "");
-      // Received once mined: what the wallet holds now is read after, not before saying so (a
-      // phone's round trip, ~0.2 s on 4G).
-      const held = $("done-balance");
-      held.textContent = "…";
-      read(c.token, balanceOfCalldata(to)).then(
-        (balance) => (held.textContent = `${formatUnits(balance, decimals)} ${symbol}`),
-        () => (held.textContent = "(not known just now: the chain did not answer)"),
-      );
-      $("done").hidden = false;
-      document.body.dataset.state = "done";
     } catch (e) {
       if (e instanceof VaultdError && e.code === "NULLIFIER_USED") {
         refuse("redeemed");
@@ -525,6 +585,7 @@ if (card) {
         journey.relayerProblems = e.message.split("\n").slice(1);
         document.body.dataset.state = "ready";
         button.disabled = false;
+        offerSelfSend(to, feesOn && !voucher);
         return;
       }
       if (isRecipientRefused(e)) {

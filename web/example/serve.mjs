@@ -21,8 +21,8 @@ const origin = (url) => new URL(url).origin;
  * framed. The prover's worker imports wasm_exec.js from the bytes it checked against their
  * sha256 (a data: URL): its own policy allows that, the pages' does not.
  */
-function securityHeaders(config, path) {
-  const connect = ["'self'", ...new Set([config.registry, config.relayer, config.faucet, config.indexer, config.rpcUrl].map(origin))];
+function securityHeaders(config, path, relayers) {
+  const connect = ["'self'", ...new Set([config.registry, config.relayer, ...relayers, config.faucet, config.indexer, config.rpcUrl].map(origin))];
   const script = path.endsWith("/prover-worker.js") ? "'self' data: 'wasm-unsafe-eval'" : "'self' 'wasm-unsafe-eval'";
   return {
     "content-security-policy": [
@@ -76,19 +76,24 @@ const etagOf = (path, data) => {
 /**
  * Serves dist/ with the stack's config; resolves to {url, close}. record, when given, is told
  * each request as it arrived ({url, headers}: what a server sees, a test checks it). fees: the
- * relayer charges, and the redeem page asks its quote before proving (config.json's fees).
+ * relayer charges, and the redeem page asks its quote before proving (config.json's fees). The
+ * relayers the registry lists (GET /relayers.json) when it starts may be connected to as well:
+ * the redeem page chooses among them.
  */
-export function serve({ port = 0, devnet, registry, relayer, faucet, indexer, record, fees }) {
+export async function serve({ port = 0, devnet, registry, relayer, faucet, indexer, record, fees }) {
   const m = JSON.parse(readFileSync(devnet, "utf8"));
   const config = {
     chainId: m.chainId, rpcUrl: m.rpcUrl, vault: m.contracts.vault, commitmentTree: m.contracts.commitmentTree,
     tokens: m.tokens, user: m.accounts.users[0], registry, relayer, faucet, indexer,
     ...(fees ? { fees: true } : {}), // the relayer charges: the redeem page asks its quote first
   };
+  const relayers = await fetch(new URL("relayers.json", registry.replace(/\/?$/, "/")))
+    .then(async (r) => (r.ok ? (await r.json()).relayers.map((e) => e.url) : []))
+    .catch(() => []);
   const server = createServer((req, res) => {
     record?.({ url: req.url, headers: req.headers });
     const path = new URL(req.url, "http://x").pathname;
-    const headers = securityHeaders(config, path);
+    const headers = securityHeaders(config, path, relayers);
     if (path === "/favicon.ico") {
       res.writeHead(204, headers).end();
       return;

@@ -7,7 +7,7 @@ import { SectionedKey } from "./key.js";
 import { answer, assetsWith, openCache, startRuntime, type AssetName, type LoadProgress, type Prefetched, type ProverAssets, type RawProver, type SharedRuntime } from "./runtime.js";
 import { Dealer, type Call } from "./share.js";
 
-export { approveCalldata, commitCalldata, balanceOfCalldata, isSpentCalldata } from "./calldata.js";
+export { approveCalldata, commitCalldata, balanceOfCalldata, isSpentCalldata, revealCalldata } from "./calldata.js";
 export { assetsAt, cacheName } from "./runtime.js";
 export type { AssetName, LoadProgress, ProverAssets } from "./runtime.js";
 

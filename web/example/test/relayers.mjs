@@ -1,0 +1,133 @@
+// The redeem page choosing among the registry's relayers, in headless Chromium (Debian's) against
+// a running devstack of two relayers (`devstack --relayers 2`), as docs/choosing.md says:
+//   - relayer-2 paused: the page chooses relayer-1, says it sent the card, and knows why
+//     relayer-2 was left out (paused);
+//   - both paused: the page says what each answered, sends nothing, and offers a browser wallet
+//     (an EIP-1193 provider, here one the test injects, signing with a dev account's key in Node)
+//     to send the reveal itself: the vault's reveal from that account, the same proof; the
+//     recipient holds the whole card, and the page names the wallet as the sender.
+// Both relayers are resumed at the end.
+//   node test/relayers.mjs <devnet.json> <registry> <relayer> <faucet> <indexer> <artifacts dir> <card binary> <admin key>
+import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import puppeteer from "puppeteer-core";
+import { createWalletClient, defineChain, http } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { serve } from "../serve.mjs";
+
+const [devnet, registry, relayer, faucet, indexer, artifacts, cardTool, adminKey] = process.argv.slice(2);
+mkdirSync(artifacts, { recursive: true });
+const fail = (msg) => {
+  throw new Error(msg);
+};
+const m = JSON.parse(readFileSync(devnet, "utf8"));
+const token = m.tokens[0];
+const amount = 10n ** BigInt(token.decimals); // one token
+const rpc = async (method, params) => {
+  const r = await fetch(m.rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) }).then((r) => r.json());
+  if (r.error) fail(`${method}: ${JSON.stringify(r.error)}`);
+  return r.result;
+};
+const balanceOf = async (owner) => BigInt(await rpc("eth_call", [{ to: token.address, data: "0x70a08231" + owner.slice(2).toLowerCase().padStart(64, "0") }, "latest"]));
+const fresh = () => "0x" + randomBytes(20).toString("hex"); // an address that holds nothing yet
+
+const directory = (await fetch(`${registry}/relayers.json`).then((r) => r.json())).relayers;
+if (directory.map((r) => r.name).join() !== "relayer-1,relayer-2") fail(`the directory: ${JSON.stringify(directory)}`);
+const admin = async (name, action) => {
+  const r = await fetch(`${directory.find((d) => d.name === name).url}/admin/${action}`, { method: "POST", headers: { authorization: `Bearer ${adminKey}` } });
+  if (!r.ok) fail(`POST /admin/${action} at ${name}: ${r.status} ${await r.text()}`);
+};
+
+// The browser's wallet: an EIP-1193 provider in the page whose transactions a dev account signs
+// in Node (viem), as a wallet extension would after the person confirms.
+const user = privateKeyToAccount(m.accounts.users[3].privateKey);
+const wallet = createWalletClient({
+  account: user,
+  chain: defineChain({ id: m.chainId, name: "dev", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [m.rpcUrl] } } }),
+  transport: http(m.rpcUrl),
+});
+const sent = [];
+const walletSend = async (tx) => {
+  const hash = await wallet.sendTransaction({ to: tx.to, data: tx.data });
+  sent.push(hash);
+  return hash;
+};
+
+const browser = await puppeteer.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", headless: true, args: ["--no-sandbox", "--disable-dev-shm-usage"] });
+const site = await serve({ devnet, registry, relayer, faucet, indexer });
+const base = new URL("redeem", site.url).href;
+const errors = [];
+const create = () =>
+  execFileSync(cardTool, ["create", "--devnet", devnet, "--token", token.address, "--amount", amount.toString(), "--url", base], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
+const open = async (link, withWallet) => {
+  const page = await browser.newPage();
+  page.on("pageerror", (e) => errors.push(String(e)));
+  page.on("console", (msg) => msg.type() === "error" && !/status of 503/.test(msg.text()) && errors.push(msg.text()));
+  if (withWallet) {
+    await page.exposeFunction("vaultdTestWalletSend", walletSend);
+    await page.evaluateOnNewDocument((address, chainId) => {
+      window.ethereum = {
+        request: async ({ method, params }) => {
+          if (method === "eth_requestAccounts" || method === "eth_accounts") return [address];
+          if (method === "eth_chainId") return "0x" + chainId.toString(16);
+          if (method === "eth_sendTransaction") return window.vaultdTestWalletSend(params[0]);
+          throw new Error(`the test's wallet does not answer ${method}`);
+        },
+      };
+    }, user.address, m.chainId);
+  }
+  await page.setViewport({ width: 390, height: 844, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+  await page.goto(link, { waitUntil: "load" });
+  await page.waitForFunction(() => document.body.dataset.state === "ready", { timeout: 60_000 });
+  return page;
+};
+const redeemTo = async (page, recipient) => {
+  await page.type("#address", recipient);
+  await page.waitForFunction(() => !document.querySelector("#redeem").disabled, { timeout: 10_000 });
+  await page.tap("#redeem");
+  await page.waitForFunction(() => ["done", "refused"].includes(document.body.dataset.state) || window.journey.relayerProblems || window.journey.error, { timeout: 120_000 });
+  return page.evaluate(() => ({ state: document.body.dataset.state, j: window.journey, progress: document.querySelector("#progress")?.textContent, by: document.querySelector("#done-relayer").textContent }));
+};
+
+try {
+  // 1. relayer-2 paused: relayer-1 sends, and the page knows why relayer-2 did not.
+  await admin("relayer-2", "pause");
+  const first = fresh();
+  const page = await open(create(), false);
+  const done = await redeemTo(page, first);
+  if (done.state !== "done" || done.by !== "relayer-1" || !done.j.relayersDropped?.includes("relayer-2: paused") || (await balanceOf(first)) !== amount) {
+    fail(`with relayer-2 paused: ${JSON.stringify({ state: done.state, by: done.by, dropped: done.j.relayersDropped, progress: done.progress })}`);
+  }
+  console.log(`ok  relayer-2 paused: the page chose relayer-1 ("sent by the relayer ${done.by}"), relayer-2 left out (${done.j.relayersDropped.join("; ")}); the recipient holds the card`);
+
+  // 2. Both paused: what each answered, nothing sent; the browser's wallet sends it itself.
+  await admin("relayer-1", "pause");
+  const second = fresh();
+  const p2 = await open(create(), true);
+  const none = await redeemTo(p2, second);
+  const offered = await p2.evaluate(() => !document.querySelector("#self-send").hidden);
+  await p2.screenshot({ path: join(artifacts, "redeem-no-relayer.png"), fullPage: true });
+  if (none.state !== "ready" || none.j.relayerProblems?.length !== 2 || !/relayer-1: an operator paused it/.test(none.progress) || !/relayer-2: an operator paused it/.test(none.progress) || !offered || sent.length !== 0 || (await balanceOf(second)) !== 0n) {
+    fail(`with every relayer paused: ${JSON.stringify({ state: none.state, problems: none.j.relayerProblems, progress: none.progress, offered, sent })}`);
+  }
+  console.log(`ok  every relayer paused: nothing sent; the page says "${none.progress}" and offers the browser's wallet`);
+  const t = Date.now();
+  await p2.tap("#self-send-button");
+  await p2.waitForFunction(() => document.body.dataset.state === "done" || window.journey.selfSendError, { timeout: 120_000 });
+  const self = await p2.evaluate(() => ({ state: document.body.dataset.state, j: window.journey, by: document.querySelector("#done-relayer").textContent }));
+  await p2.screenshot({ path: join(artifacts, "redeem-self-sent.png"), fullPage: true });
+  const receipt = sent.length === 1 ? await rpc("eth_getTransactionReceipt", [sent[0]]) : undefined;
+  if (self.state !== "done" || receipt?.from.toLowerCase() !== user.address.toLowerCase() || receipt.to.toLowerCase() !== m.contracts.vault.toLowerCase() ||
+    receipt.status !== "0x1" || self.j.txHash !== sent[0] || !self.by.includes(user.address) || (await balanceOf(second)) !== amount) {
+    fail(`sent from the browser's wallet: ${JSON.stringify({ state: self.state, error: self.j.selfSendError, by: self.by, sent, receipt })}`);
+  }
+  console.log(`ok  sent from the browser's wallet (${user.address}, the vault's reveal, gas ${BigInt(receipt.gasUsed)} paid by it) in ${Date.now() - t} ms; the recipient holds the whole card; the page names the wallet as the sender`);
+  if (errors.length) fail(`the pages' errors: ${errors.join("; ")}`);
+} finally {
+  await admin("relayer-1", "resume").catch(() => {});
+  await admin("relayer-2", "resume").catch(() => {});
+  await browser.close();
+  site.close();
+}
