@@ -136,7 +136,8 @@ async function consider(relayer: RelayerEntry, opts: ChooseOptions): Promise<Can
   if (major !== relayerApiMajor) return drop("version", `its API is ${status.apiVersion}, this client speaks ${relayerApiMajor}.x`);
   if (status.paused) return drop("paused", "an operator paused it");
   if (!status.ready) return drop("not-ready", `it is not ready (${status.notReady ?? "no reason given"})`);
-  const runway = Math.min(status.runway?.reveals ?? Infinity, status.runway?.spendLimitReveals ?? Infinity);
+  if (!status.runway) return drop("runway", "its wallet's balance is not read yet");
+  const runway = Math.min(status.runway.reveals, status.runway.spendLimitReveals ?? Infinity);
   if (runway < (opts.minRunway ?? 1)) return drop("runway", `its wallet pays for ${runway} more reveals`);
   if (!status.funding.modes.includes(pay.by)) return drop("funding", `it takes ${status.funding.modes.join(", ")}, not ${pay.by}`);
   if (pay.by !== "fee") return c;

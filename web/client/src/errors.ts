@@ -89,13 +89,13 @@ export function ok<T>(result: { data?: T; error?: unknown; response: Response })
 }
 
 
-// connectionRefused: whether a fetch failed before anything was sent (Node's ECONNREFUSED). A
-// browser does not tell a refused connection from one dropped after the request: those are
-// followed.
+// connectionRefused: whether a fetch failed before anything was sent (Node's ECONNREFUSED, or a
+// name that did not resolve). A browser does not tell a refused connection from one dropped after
+// the request: those are followed.
 export function connectionRefused(e: unknown): boolean {
   for (let c: unknown = e; c instanceof Error; c = (c as { cause?: unknown }).cause) {
     const code = (c as { code?: string }).code;
-    if (code === "ECONNREFUSED") return true;
+    if (code === "ECONNREFUSED" || code === "ENOTFOUND") return true;
     const inner = (c as { errors?: unknown[] }).errors; // localhost's two addresses, each refused
     if (Array.isArray(inner) && inner.length > 0 && inner.every((x) => (x as { code?: string }).code === "ECONNREFUSED")) return true;
   }

@@ -70,6 +70,8 @@ export interface Attempt {
 export interface Revealed {
   status: RevealStatus;
   relayer: RelayerEntry;
+  /** The request sent by the relayer that paid (for a partial reveal: its change card is the one inserted). */
+  request: RevealRequest;
   attempts: Attempt[];
 }
 
@@ -103,11 +105,17 @@ export interface RevealOptions {
   settleBlocks?: number;
 }
 
-/** Proves the reveal paying `fee` (none: the treasury or a sponsor pays). */
+/**
+ * Proves the reveal paying `fee` (none: the treasury or a sponsor pays). It is called once for
+ * each fee and receiver tried, each time before that proof is sent: a partial reveal proved again
+ * makes another change card, which the caller keeps then (Revealed.request says which was sent).
+ */
 export type Prove = (fee?: RevealFee) => Promise<RevealRequest>;
 
 // Codes that say the request is wrong at any relayer: thrown as they are, not passed over.
-const wrongEverywhere = new Set(["INVALID_REQUEST", "INVALID_PROOF", "INVALID_RECIPIENT", "RECIPIENT_NOT_ALLOWED", "SIGNAL_MISMATCH"]);
+// REVEAL_REJECTED: the vault refused it in the relayer's simulation (a spent nullifier is
+// NULLIFIER_USED instead).
+const wrongEverywhere = new Set(["INVALID_REQUEST", "INVALID_PROOF", "INVALID_RECIPIENT", "RECIPIENT_NOT_ALLOWED", "SIGNAL_MISMATCH", "REVEAL_REJECTED"]);
 
 export async function revealAndWait(relayer: Client<RelayerPaths>, request: RevealRequest, opts?: RevealOptions): Promise<RevealStatus>;
 export async function revealAndWait(choice: RelayerChoice, prove: Prove, opts?: RevealOptions): Promise<Revealed>;
@@ -127,6 +135,9 @@ export async function revealAndWait(
 
 async function throughChoice(choice: RelayerChoice, prove: Prove, opts: RevealOptions, deadline: number): Promise<Revealed> {
   const attempts: Attempt[] = [];
+  // The spend is looked for from before the first attempt: a relayer passed over may still have
+  // had its reveal mined, and a later one's 409 NULLIFIER_USED is then that.
+  const fromBlock = opts.chain ? await opts.chain.head().catch(() => 0) : 0;
   const proofs = new Map<string, Promise<RevealRequest>>(); // by fee and receiver: a treasury reveal is proved once
   for (const c of choice.ranked) {
     let began = Date.now();
@@ -145,11 +156,10 @@ async function throughChoice(choice: RelayerChoice, prove: Prove, opts: RevealOp
     if (!proofs.has(key)) proofs.set(key, prove(fee));
     const request = withPayment(await proofs.get(key)!, fee, opts.voucher);
     began = Date.now(); // an attempt's time is the relayer's, not the proof's
-    const fromBlock = opts.chain ? await opts.chain.head().catch(() => 0) : 0;
     const out = await attempt(c.client, request, opts, deadline, true, fromBlock);
     if (out.kind === "final") {
       attempts.push({ relayer: c.relayer, outcome: "sent", detail: out.status.state, ms: Date.now() - began });
-      return { status: out.status, relayer: c.relayer, attempts };
+      return { status: out.status, relayer: c.relayer, request, attempts };
     }
     passed(out.detail);
   }
@@ -196,7 +206,7 @@ async function attempt(relayer: Client<RelayerPaths>, request: RevealRequest, op
       return { kind: "final", status: { nullifier, state: r.success ? "mined" : "reverted", txHash: r.txHash, blockNumber: r.blockNumber, gasUsed: r.gasUsed } };
     }
     const body = res.error as Partial<ErrorBody> | undefined;
-    if (res.response.status === 504 || body?.code === "TX_REVERTED") return undefined; // the status says the rest
+    if (res.response.status === 504 || body?.code === "TX_REVERTED" || body?.txHash) return undefined; // it sent: the status says the rest
     const error = opts.voucher && body?.code && body.code in voucherProblems
       ? new VoucherError(res.response.status, res.error, res.response.headers)
       : new VaultdError(res.response.status, res.error, res.response.headers);
@@ -209,8 +219,16 @@ async function attempt(relayer: Client<RelayerPaths>, request: RevealRequest, op
     if (body?.code && wrongEverywhere.has(body.code)) throw error;
     return { kind: "passed", detail: `it answered ${error.message}`, error };
   };
+  // decided: where the relayer's transaction reverted, the chain says whether the nullifier was
+  // spent (by another transaction: done) or not (nothing revealed: the next may be tried).
+  const decided = async (out: Outcome): Promise<Outcome> => {
+    if (!canPass || out.kind !== "final" || out.status.state !== "reverted") return out;
+    const spent = await onChain();
+    if (spent) return { kind: "final", status: spent };
+    return { kind: "passed", detail: `its transaction reverted${out.status.reason ? ` (${out.status.reason})` : ""}; the nullifier is unspent`, error: undefined };
+  };
   const first = await post();
-  if (first) return first;
+  if (first) return decided(first);
   const sleep = () => new Promise((r) => setTimeout(r, opts.intervalMs ?? 1000));
   let unknownSince: number | undefined;
   let silentFrom: number | undefined; // the head when the relayer stopped answering
@@ -224,12 +242,12 @@ async function attempt(relayer: Client<RelayerPaths>, request: RevealRequest, op
     } catch {
       // the relayer is unreachable for now: ask again
     }
-    if (status?.state === "mined" || status?.state === "reverted") return { kind: "final", status };
+    if (status?.state === "mined" || status?.state === "reverted") return decided({ kind: "final", status });
     if (status?.state === "unknown") {
       unknownSince ??= Date.now();
       if (Date.now() - unknownSince >= (opts.unknownMs ?? 10_000)) {
         const again = await post();
-        if (again) return again;
+        if (again) return decided(again);
         unknownSince = undefined;
       }
     } else {
