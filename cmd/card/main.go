@@ -41,12 +41,12 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 	qrcode "github.com/skip2/go-qrcode"
 
-	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devnet"
 	"github.com/seed018cc74c/vaultd/service/kit/address"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
 	"github.com/seed018cc74c/vaultd/service/kit/deployment"
 	"github.com/seed018cc74c/vaultd/service/vault/card"
+	"github.com/seed018cc74c/vaultd/service/vault/card/choice"
 	"github.com/seed018cc74c/vaultd/service/vault/voucher"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
@@ -196,7 +196,9 @@ func redeem(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	where := targetFlags(fs)
 	secret := fs.String("secret", "", "the card string or link that card create printed")
 	recipient := fs.String("recipient", "", "address that receives the tokens")
-	relayer := fs.String("relayer", "", "post the reveal to this relayer (its base URL)")
+	var relayers urlsFlag
+	fs.Var(&relayers, "relayer", "post the reveal through this relayer (its base URL); repeat it to give several: the cheapest ready one is chosen and the next taken if it fails (docs/choosing.md)")
+	registry := fs.String("registry", "", "choose among the relayers this registry lists (its base URL; GET /relayers.json), with any --relayer")
 	printOnly := fs.Bool("print", false, "print the reveal request JSON instead of sending it")
 	direct := fs.Bool("direct", false, "submit the reveal directly from --from")
 	from := fs.String("from", "user1", "dev account that submits with --direct (and pays the gas), with --devnet")
@@ -204,12 +206,13 @@ func redeem(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	keysDir := fs.String("keys", "", "prove with the keys of this directory (cmd/ceremony finalize) instead of the dev keys")
 	amountFlag := fs.String("amount", "", "reveal only this much (base units); what is left becomes a new card, the change")
 	changeOut := fs.String("change-out", "", "with --amount: also write the change card to this file (mode 0600) before anything is sent")
-	maxFeeFlag := fs.String("max-fee", "", "with --relayer: pay the relayer's fee out of the amount revealed, as it quotes it (POST /quote), if it is at most this (base units of the card's token)")
+	maxFeeFlag := fs.String("max-fee", "", "with --relayer or --registry: pay the relayer's fee out of the amount revealed, as each quotes it (POST /quote), if it is at most this (base units of the card's token)")
 	voucherFile := fs.String("voucher", "", "with --relayer: send the reveal with this sponsor's voucher (card create --voucher wrote it): the sponsor pays")
 	if err := fs.Parse(args); err != nil {
 		return errUsage
 	}
-	v, err := readVoucher(*voucherFile, *relayer, *maxFeeFlag)
+	viaRelayer := len(relayers) > 0 || *registry != ""
+	v, err := readVoucher(*voucherFile, viaRelayer, *maxFeeFlag)
 	if err != nil {
 		return err
 	}
@@ -219,8 +222,8 @@ func redeem(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		if !ok || m.Sign() < 0 {
 			return fmt.Errorf("--max-fee must be a non-negative integer in base units")
 		}
-		if *relayer == "" {
-			return fmt.Errorf("--max-fee goes with --relayer")
+		if !viaRelayer {
+			return fmt.Errorf("--max-fee goes with --relayer or --registry")
 		}
 		maxFee = m
 	}
@@ -234,8 +237,8 @@ func redeem(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	} else if *changeOut != "" {
 		return fmt.Errorf("--change-out goes with --amount")
 	}
-	if n := btoi(*relayer != "") + btoi(*printOnly) + btoi(*direct); n != 1 {
-		return errors.New("choose exactly one of --relayer <url>, --print, --direct")
+	if n := btoi(viaRelayer) + btoi(*printOnly) + btoi(*direct); n != 1 {
+		return errors.New("choose exactly one of --relayer <url> (or --registry <url>), --print, --direct")
 	}
 	to, err := address.ParseChecksummed(*recipient)
 	if err != nil || to == ([20]byte{}) {
@@ -249,7 +252,7 @@ func redeem(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	if v == nil && maxFee == nil && *relayer != "" {
+	if v == nil && maxFee == nil && viaRelayer {
 		if v = voucher.OfCard(c); v != nil {
 			fmt.Fprintf(stderr, "the card carries a voucher of %s: the sponsor pays the reveal (up to %s wei)\n", v.Sponsor, v.Allowance)
 		}
@@ -265,26 +268,23 @@ func redeem(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	var fee *zk.Fee
-	var quote relayerapi.Quote
-	if maxFee != nil { // the fee is proved into the reveal: quoted, and accepted, first
-		if quote, fee, err = acceptFee(ctx, *relayer, c, amount, maxFee); err != nil {
-			return err
+	prove := func(ctx context.Context, fee *zk.Fee, change *card.Card) (card.Request, error) {
+		if *indexerURL == "" {
+			return card.PrepareKeeping(ctx, client, keys, c, to, card.ChainLeaves(client), amount, fee, change)
 		}
-		fmt.Fprintf(stderr, "the relayer's fee: %s of %s (to %s, quoted until %s)\n", fee.Amount, c.Token.Hex(), fee.Receiver.Hex(),
-			time.Unix(quote.ExpiresAt, 0).UTC().Format(time.RFC3339))
+		return prepareFromIndexer(ctx, client, keys, c, to, *indexerURL, amount, fee, change)
 	}
-	var req card.Request
-	var change *card.Card
-	if *indexerURL == "" {
-		req, change, err = card.PreparePaying(ctx, client, keys, c, to, card.ChainLeaves(client), amount, fee)
-	} else {
-		req, change, err = prepareFromIndexer(ctx, client, keys, c, to, *indexerURL, amount, fee)
-	}
+	change, err := card.ChangeOf(c, amount)
 	if err != nil {
 		return err
 	}
-	if change != nil { // kept before the reveal can insert its leaf
+	var req card.Request
+	if !viaRelayer { // a relayer's reveal is proved once its fee is known
+		if req, err = prove(ctx, nil, change); err != nil {
+			return err
+		}
+	}
+	if change != nil { // kept before the reveal can insert its leaf: every proof makes this one
 		fmt.Fprintf(stderr, "the change, %s of %s, is a new card; keep it, it is the only copy:\n%s\n", change.Amount, change.Token.Hex(), change)
 		if *changeOut != "" {
 			if err := os.WriteFile(*changeOut, []byte(change.String()+"\n"), 0o600); err != nil {
@@ -296,32 +296,9 @@ func redeem(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	case *printOnly:
 		out, _ := json.MarshalIndent(req, "", "  ")
 		fmt.Fprintln(stdout, string(out))
-	case *relayer != "":
-		var status int
-		var body []byte
-		switch {
-		case fee != nil:
-			status, body, err = card.PostPaying(ctx, *relayer, req, quote)
-		case v != nil:
-			status, body, err = postVouched(ctx, *relayer, req, *v)
-		default:
-			status, body, err = card.PostToRelayer(ctx, *relayer, req)
-		}
-		if err != nil {
-			return err
-		}
-		fmt.Fprintln(stdout, string(body))
-		if status == 402 && fee == nil && v == nil {
-			return fmt.Errorf("the relayer answered 402: it charges a fee or takes a sponsor's voucher; redeem again with --max-fee or --voucher")
-		}
-		if v != nil {
-			if why := voucherRefused(body); why != "" {
-				return fmt.Errorf("the relayer answered %d: %s; nothing was sent (redeem with --max-fee to pay the relayer's fee instead, where it takes fees)", status, why)
-			}
-		}
-		if status != 200 {
-			return fmt.Errorf("the relayer answered %d", status)
-		}
+	case viaRelayer:
+		r := choice.Reveal{Client: client, Card: c, Voucher: v, Prove: func(ctx context.Context, fee *zk.Fee) (card.Request, error) { return prove(ctx, fee, change) }}
+		return throughRelayers(ctx, relayers, *registry, r, amount, maxFee, stdout, stderr)
 	default:
 		key, err := t.wallet(*from)
 		if err != nil {
@@ -438,45 +415,23 @@ const indexerWait = 30 * time.Second
 
 // prepareFromIndexer proves the reveal from the indexer's leaves, reading them again until the
 // card's deposit is among them or indexerWait has passed.
-// acceptFee asks the relayer for the fee of the reveal of amount of c (nil: all of it) and
-// accepts it if it is at most maxFee.
-func acceptFee(ctx context.Context, relayer string, c card.Card, amount, maxFee *big.Int) (relayerapi.Quote, *zk.Fee, error) {
-	revealed, partial := c.Amount, amount != nil && amount.Cmp(c.Amount) < 0
-	if amount != nil {
-		revealed = amount
-	}
-	q, err := card.Quote(ctx, relayer, c.Token, revealed, partial)
-	if err != nil {
-		return q, nil, err
-	}
-	fee, ok := new(big.Int).SetString(q.Fee, 10)
-	receiver, err := address.Parse(q.FeeReceiver)
-	if !ok || err != nil {
-		return q, nil, fmt.Errorf("the relayer's quote does not read: fee %q, receiver %q", q.Fee, q.FeeReceiver)
-	}
-	if fee.Cmp(maxFee) > 0 {
-		return q, nil, fmt.Errorf("the relayer's fee is %s, above --max-fee %s: nothing was proved or sent", fee, maxFee)
-	}
-	return q, &zk.Fee{Amount: fee, Receiver: receiver}, nil
-}
-
-func prepareFromIndexer(ctx context.Context, client *ethclient.Client, keys *zk.Keys, c card.Card, to common.Address, url string, amount *big.Int, fee *zk.Fee) (card.Request, *card.Card, error) {
+func prepareFromIndexer(ctx context.Context, client *ethclient.Client, keys *zk.Keys, c card.Card, to common.Address, url string, amount *big.Int, fee *zk.Fee, change *card.Card) (card.Request, error) {
 	deadline := time.Now().Add(indexerWait)
 	for {
 		leaves, err := card.IndexerLeaves(url)
 		if err != nil {
-			return card.Request{}, nil, fmt.Errorf("--indexer: %w", err)
+			return card.Request{}, fmt.Errorf("--indexer: %w", err)
 		}
-		req, change, err := card.PreparePaying(ctx, client, keys, c, to, leaves, amount, fee)
+		req, err := card.PrepareKeeping(ctx, client, keys, c, to, leaves, amount, fee, change)
 		if !errors.Is(err, card.ErrUnknownCard) || time.Now().After(deadline) {
 			if errors.Is(err, card.ErrUnknownCard) {
 				err = fmt.Errorf("%w (the indexer at %s did not list it within %s)", err, url, indexerWait)
 			}
-			return req, change, err
+			return req, err
 		}
 		select {
 		case <-ctx.Done():
-			return card.Request{}, nil, ctx.Err()
+			return card.Request{}, ctx.Err()
 		case <-time.After(500 * time.Millisecond):
 		}
 	}

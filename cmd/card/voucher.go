@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"crypto/ecdsa"
 	"encoding/json"
 	"errors"
@@ -88,12 +87,12 @@ func (f voucherFlag) sign(key *ecdsa.PrivateKey, c card.Card, stderr io.Writer) 
 }
 
 // readVoucher reads redeem's --voucher (nil: none); it goes with --relayer, not with --max-fee.
-func readVoucher(path, relayer, maxFee string) (*relayerapi.Voucher, error) {
+func readVoucher(path string, viaRelayer bool, maxFee string) (*relayerapi.Voucher, error) {
 	if path == "" {
 		return nil, nil
 	}
-	if relayer == "" || maxFee != "" {
-		return nil, errors.New("--voucher goes with --relayer, and not with --max-fee")
+	if !viaRelayer || maxFee != "" {
+		return nil, errors.New("--voucher goes with --relayer (or --registry), and not with --max-fee")
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -106,44 +105,3 @@ func readVoucher(path, relayer, maxFee string) (*relayerapi.Voucher, error) {
 	return &v, nil
 }
 
-// postVouched sends req to the relayer with the sponsor's voucher v, and answers its status and
-// body.
-func postVouched(ctx context.Context, relayerURL string, req card.Request, v relayerapi.Voucher) (int, []byte, error) {
-	client, err := relayerapi.NewClientWithResponses(relayerURL)
-	if err != nil {
-		return 0, nil, err
-	}
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
-	defer cancel()
-	body := card.ToAPI(req)
-	body.Voucher = &v
-	resp, err := client.RevealWithResponse(ctx, body)
-	if err != nil {
-		return 0, nil, fmt.Errorf("relayer: %w", err)
-	}
-	return resp.StatusCode(), resp.Body, nil
-}
-
-// voucherRefused says why the relayer refused a reveal's voucher, from its error body's code, or
-// "" when it did not.
-func voucherRefused(body []byte) string {
-	var e struct{ Code string }
-	_ = json.Unmarshal(body, &e)
-	switch e.Code {
-	case "VOUCHER_INVALID":
-		return "the sponsor's voucher is not one the relayer knows (VOUCHER_INVALID: another relayer's or sponsor's, changed, or another card's)"
-	case "VOUCHER_EXPIRED":
-		return "the sponsor's voucher has expired (VOUCHER_EXPIRED)"
-	case "VOUCHER_ALLOWANCE_LOW":
-		return "the sponsor's voucher allows less than the reveal may cost (VOUCHER_ALLOWANCE_LOW)"
-	case "VOUCHER_USED":
-		return "the sponsor's voucher has paid for another reveal already (VOUCHER_USED)"
-	case "SPONSOR_REVOKED":
-		return "the sponsor no longer pays for reveals (SPONSOR_REVOKED)"
-	case "SPONSORS_NOT_ACCEPTED":
-		return "this relayer takes no sponsors' vouchers (SPONSORS_NOT_ACCEPTED)"
-	case "SPONSOR_BALANCE_LOW":
-		return "the sponsor's balance is too low to pay for it (SPONSOR_BALANCE_LOW)"
-	}
-	return ""
-}

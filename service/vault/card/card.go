@@ -31,6 +31,10 @@ var (
 	ProveFrom = note.ProveFrom
 	// ProvePaying is ProveFrom for a reveal paying a relayer's fee (note.ProvePaying).
 	ProvePaying = note.ProvePaying
+	// ProveKeeping is ProvePaying with the change given (note.ProveKeeping).
+	ProveKeeping = note.ProveKeeping
+	// ChangeOf draws a partial reveal's change card (note.ChangeOf).
+	ChangeOf = note.ChangeOf
 	// ErrUnknownCard is a card whose deposit is not in the tree (note.ErrUnknownCard).
 	ErrUnknownCard = note.ErrUnknownCard
 )

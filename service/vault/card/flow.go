@@ -139,44 +139,56 @@ func PreparePart(ctx context.Context, client *ethclient.Client, keys *zk.Keys, c
 // PreparePaying is PreparePart for a reveal that pays a relayer's fee out of the amount revealed
 // (nil: none; note.ProvePaying).
 func PreparePaying(ctx context.Context, client *ethclient.Client, keys *zk.Keys, c Card, recipient common.Address, leaves Leaves, amount *big.Int, fee *zk.Fee) (Request, *Card, error) {
+	change, err := ChangeOf(c, amount)
+	if err != nil {
+		return Request{}, nil, err
+	}
+	req, err := PrepareKeeping(ctx, client, keys, c, recipient, leaves, amount, fee, change)
+	return req, change, err
+}
+
+// PrepareKeeping is PreparePaying with the partial reveal's change given (ChangeOf's; nil for a
+// whole reveal): the proofs of one reveal for relayers of different fees then all make that
+// change card, so the one kept is the one mined, whichever relayer sends.
+func PrepareKeeping(ctx context.Context, client *ethclient.Client, keys *zk.Keys, c Card, recipient common.Address, leaves Leaves, amount *big.Int, fee *zk.Fee, change *Card) (Request, error) {
 	chainID, err := client.ChainID(ctx)
 	if err != nil {
-		return Request{}, nil, fmt.Errorf("%w: %w", chain.ErrUnavailable, err)
+		return Request{}, fmt.Errorf("%w: %w", chain.ErrUnavailable, err)
 	}
 	if chainID.Uint64() != c.ChainID {
-		return Request{}, nil, fmt.Errorf("%w (card: %d, chain: %d)", ErrWrongChain, c.ChainID, chainID)
+		return Request{}, fmt.Errorf("%w (card: %d, chain: %d)", ErrWrongChain, c.ChainID, chainID)
 	}
 	note, err := c.Note()
 	if err != nil {
-		return Request{}, nil, err
+		return Request{}, err
 	}
 	vault := vaultABI.Instance(client, c.Vault)
 	opts := &bind.CallOpts{Context: ctx}
 	if tok, err := bind.Call(vault, opts, vaultABI.PackTokenOfId(note.TokenID), vaultABI.UnpackTokenOfId); err != nil {
-		return Request{}, nil, fmt.Errorf("read the vault: %w", err)
+		return Request{}, fmt.Errorf("read the vault: %w", err)
 	} else if tok != c.Token {
-		return Request{}, nil, ErrWrongToken
+		return Request{}, ErrWrongToken
 	}
 	treeAddr, err := bind.Call(vault, opts, vaultABI.PackCommitmentTree(), vaultABI.UnpackCommitmentTree)
 	if err != nil {
-		return Request{}, nil, fmt.Errorf("read the vault: %w", err)
+		return Request{}, fmt.Errorf("read the vault: %w", err)
 	}
 	nullAddr, err := bind.Call(vault, opts, vaultABI.PackNullifierRegistry(), vaultABI.UnpackNullifierRegistry)
 	if err != nil {
-		return Request{}, nil, fmt.Errorf("read the vault: %w", err)
+		return Request{}, fmt.Errorf("read the vault: %w", err)
 	}
 	spent, err := bind.Call(nullABI.Instance(client, nullAddr), opts, nullABI.PackIsSpent(common.BigToHash(note.Nullifier())), nullABI.UnpackIsSpent)
 	if err != nil {
-		return Request{}, nil, fmt.Errorf("read the nullifier registry: %w", err)
+		return Request{}, fmt.Errorf("read the nullifier registry: %w", err)
 	}
 	if spent {
-		return Request{}, nil, ErrAlreadyRedeemed
+		return Request{}, ErrAlreadyRedeemed
 	}
 	tree, err := leaves(ctx, treeAddr)
 	if err != nil {
-		return Request{}, nil, err
+		return Request{}, err
 	}
-	return ProvePaying(keys, c, tree, recipient, amount, fee)
+	return ProveKeeping(keys, c, tree, recipient, amount, fee, change)
 }
 
 // CheckRecipient refuses the vault and every token it registered (its tokenIdOf, read from the
@@ -252,4 +264,46 @@ func waitReceipt(ctx context.Context, client *ethclient.Client, hash common.Hash
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
 	return chain.WaitMined(ctx, client, hash, 10*time.Millisecond)
+}
+
+// Spend is a nullifier's spend on chain: the transaction that spent it, its block, and who sent
+// it (zero where its NullifierSpent log was not found from the block asked).
+type Spend struct {
+	TxHash common.Hash
+	Block  uint64
+	Sender common.Address
+}
+
+// Spent reads whether the vault spent nullifier (its nullifier registry's isSpent): nil when it
+// did not; else the spend, found among the registry's NullifierSpent logs from block from on.
+func Spent(ctx context.Context, client *ethclient.Client, vault common.Address, nullifier common.Hash, from uint64) (*Spend, error) {
+	opts := &bind.CallOpts{Context: ctx}
+	nullAddr, err := bind.Call(vaultABI.Instance(client, vault), opts, vaultABI.PackNullifierRegistry(), vaultABI.UnpackNullifierRegistry)
+	if err != nil {
+		return nil, fmt.Errorf("%w: read the vault: %w", chain.ErrUnavailable, err)
+	}
+	spent, err := bind.Call(nullABI.Instance(client, nullAddr), opts, nullABI.PackIsSpent(nullifier), nullABI.UnpackIsSpent)
+	if err != nil {
+		return nil, fmt.Errorf("%w: read the nullifier registry: %w", chain.ErrUnavailable, err)
+	}
+	if !spent {
+		return nil, nil
+	}
+	ev := nullABI.GetABI().Events["NullifierSpent"]
+	query := ethereum.FilterQuery{FromBlock: new(big.Int).SetUint64(from), Addresses: []common.Address{nullAddr}, Topics: [][]common.Hash{{ev.ID}, {nullifier}}}
+	logs, err := client.FilterLogs(ctx, query)
+	for attempt := 0; err != nil && logIndexLags(err) && attempt < 10 && ctx.Err() == nil; attempt++ {
+		time.Sleep(100 * time.Millisecond)
+		logs, err = client.FilterLogs(ctx, query)
+	}
+	if err != nil || len(logs) == 0 {
+		return &Spend{}, nil // spent: by which transaction is not needed to know it
+	}
+	s := &Spend{TxHash: logs[0].TxHash, Block: logs[0].BlockNumber}
+	if tx, _, err := client.TransactionByHash(ctx, s.TxHash); err == nil {
+		if from, err := types.Sender(types.LatestSignerForChainID(tx.ChainId()), tx); err == nil {
+			s.Sender = from
+		}
+	}
+	return s, nil
 }

@@ -25,12 +25,37 @@ type Request struct {
 // request for the reveal of amount of c to recipient (nil: all of it), and the change card of
 // a partial reveal.
 func Reveal(c Card, tree *zk.Tree, recipient common.Address, amount *big.Int) (zk.RevealRequest, *Card, error) {
+	change, err := ChangeOf(c, amount)
+	if err != nil {
+		return zk.RevealRequest{}, nil, err
+	}
+	req, err := RevealKeeping(c, tree, recipient, amount, change)
+	return req, change, err
+}
+
+// ChangeOf draws the change card of a reveal of amount of c (nil when amount is nil or the whole
+// card): what is left, with fresh secrets.
+func ChangeOf(c Card, amount *big.Int) (*Card, error) {
+	if amount == nil || amount.Cmp(c.Amount) >= 0 || amount.Sign() <= 0 {
+		return nil, nil
+	}
+	change := &Card{ChainID: c.ChainID, Vault: c.Vault, Token: c.Token, Amount: new(big.Int).Sub(c.Amount, amount)}
+	var err error
+	if change.Secret, change.NullifierSecret, err = NewSecrets(); err != nil {
+		return nil, err
+	}
+	return change, nil
+}
+
+// RevealKeeping is Reveal with its change given (ChangeOf's, nil for a whole reveal): proofs of
+// one reveal made for several relayers then insert the same change card, whichever is mined.
+func RevealKeeping(c Card, tree *zk.Tree, recipient common.Address, amount *big.Int, change *Card) (zk.RevealRequest, error) {
 	if amount == nil {
 		amount = c.Amount
 	}
 	note, err := c.Note()
 	if err != nil {
-		return zk.RevealRequest{}, nil, err
+		return zk.RevealRequest{}, err
 	}
 	leaf := note.Leaf()
 	index := -1
@@ -41,18 +66,16 @@ func Reveal(c Card, tree *zk.Tree, recipient common.Address, amount *big.Int) (z
 		}
 	}
 	if index < 0 {
-		return zk.RevealRequest{}, nil, ErrUnknownCard
+		return zk.RevealRequest{}, ErrUnknownCard
 	}
 	req := zk.RevealRequest{Note: note, Tree: tree, LeafIndex: index, Amount: amount, Recipient: recipient}
-	var change *Card
 	if amount.Cmp(c.Amount) < 0 && amount.Sign() > 0 {
-		change = &Card{ChainID: c.ChainID, Vault: c.Vault, Token: c.Token, Amount: new(big.Int).Sub(c.Amount, amount)}
-		if change.Secret, change.NullifierSecret, err = NewSecrets(); err != nil {
-			return zk.RevealRequest{}, nil, err
+		if change == nil || change.Amount.Cmp(new(big.Int).Sub(c.Amount, amount)) != 0 || change.Token != c.Token {
+			return zk.RevealRequest{}, errors.New("a partial reveal's change must be the rest of the card, in its token")
 		}
 		req.ChangeSecret, req.ChangeNullifierSecret = change.Secret, change.NullifierSecret
 	}
-	return req, change, nil
+	return req, nil
 }
 
 // RequestOf is the relayer's request for req (Reveal's, of card c) with its proof.

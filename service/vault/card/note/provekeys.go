@@ -26,14 +26,25 @@ func ProveFrom(keys *zk.Keys, c Card, tree *zk.Tree, recipient common.Address, a
 // as a relayer quoted it: signal [3] is then zk.FeeBinding(recipient, *fee). Send the request
 // with the fee and its quote.
 func ProvePaying(keys *zk.Keys, c Card, tree *zk.Tree, recipient common.Address, amount *big.Int, fee *zk.Fee) (Request, *Card, error) {
-	req, change, err := Reveal(c, tree, recipient, amount)
+	change, err := ChangeOf(c, amount)
 	if err != nil {
 		return Request{}, nil, err
+	}
+	req, err := ProveKeeping(keys, c, tree, recipient, amount, fee, change)
+	return req, change, err
+}
+
+// ProveKeeping is ProvePaying with the partial reveal's change given (ChangeOf's; nil for a
+// whole reveal), for proofs of one reveal that must all make the same change card.
+func ProveKeeping(keys *zk.Keys, c Card, tree *zk.Tree, recipient common.Address, amount *big.Int, fee *zk.Fee, change *Card) (Request, error) {
+	req, err := RevealKeeping(c, tree, recipient, amount, change)
+	if err != nil {
+		return Request{}, err
 	}
 	req.Fee = fee
 	proof, signals, err := keys.Prove(req)
 	if err != nil {
-		return Request{}, nil, fmt.Errorf("prove: %w", err)
+		return Request{}, fmt.Errorf("prove: %w", err)
 	}
-	return RequestOf(c, req, proof, signals), change, nil
+	return RequestOf(c, req, proof, signals), nil
 }
