@@ -104,4 +104,3 @@ func readVoucher(path string, viaRelayer bool, maxFee string) (*relayerapi.Vouch
 	}
 	return &v, nil
 }
-
