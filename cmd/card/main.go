@@ -3,7 +3,7 @@
 //
 //	card create --devnet devnet.json --token <address> --amount <base units> [--from user0] [--url <app>/redeem] [--qr card.png] [--voucher <file> --sponsor <id> --voucher-key <file> --allowance <wei> [--voucher-ttl 720h]]
 //	card create --deployment deployment.json --rpc-url <url> --key-file <file> --token <address> --amount <base units> [--url …] [--qr …]
-//	card redeem --devnet devnet.json --secret <card> --recipient <address> (--relayer <url> [--max-fee <base units> | --voucher <file>] | --print | --direct) [--amount <base units> [--change-out <file>]] [--from user1] [--indexer <url>] [--keys <dir>]
+//	card redeem --devnet devnet.json --secret <card> --recipient <address> (--relayer <url>… [--registry <url>] [--max-fee <base units> | --voucher <file>] | --print | --direct) [--amount <base units> [--change-out <file>]] [--from user1] [--indexer <url>] [--keys <dir>]
 //	card redeem --deployment deployment.json --rpc-url <url> [--key-file <file> with --direct] --secret <card> ...
 //
 // create commits tokens into the vault and prints the card: its string, or with --url the link
@@ -13,8 +13,11 @@
 // card (or, with --amount, of part of it) to the recipient and posts it to a relayer, prints the
 // request, or submits it directly. A partial reveal's change is a new card, written to stderr
 // (and to --change-out) before anything is sent: the reveal inserts its leaf, and a change not
-// kept is lost. With --max-fee, redeem asks the relayer's quote first and, if its fee is at most
-// that, proves the reveal paying it (the recipient gets the amount less the fee). With --voucher,
+// kept is lost. Given several relayers (--relayer repeated, or --registry's directory), redeem
+// chooses among them, fails over and never pays twice (docs/choosing.md, package
+// service/vault/card/choice). With --max-fee, redeem asks the relayers' quotes first and proves
+// the reveal paying the chosen one's fee if it is at most that (the recipient gets the amount
+// less the fee). With --voucher,
 // create also writes a relayer sponsor's voucher for the card (signed with the sponsor's voucher
 // key: it pays the card's reveal, up to --allowance wei), which the card string and link carry
 // (docs/cards.md); redeem sends the reveal with the voucher the card carries, or --voucher's.
