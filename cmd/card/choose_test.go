@@ -317,6 +317,7 @@ func TestRedeemChoosesAmongRelayers(t *testing.T) {
 		var out, errOut bytes.Buffer
 		err := run(ctx, []string{"redeem", "--devnet", rs.manifest, "--secret", cd.String(), "--recipient", recipient.Hex(),
 			"--relayer", rs.cheap.URL, "--relayer", closed, "--relayer", rs.paused.URL, "--max-fee", "1000000000"}, &out, &errOut)
+		t.Logf("every relayer down: %v", err)
 		var failed *choice.Failed
 		if !errors.As(err, &failed) || len(failed.Dropped) != 3 || out.Len() != 0 {
 			t.Fatalf("redeem: %v (printed %q)", err, out.String())
