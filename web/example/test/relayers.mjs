@@ -2,22 +2,28 @@
 // a running devstack of two relayers (`devstack --relayers 2`), as docs/choosing.md says:
 //   - relayer-2 paused: the page chooses relayer-1, says it sent the card, and knows why
 //     relayer-2 was left out (paused);
+//   - a third relayer in a process of its own (cmd/relayer), listed in the directory, chosen, and
+//     killed (SIGKILL) just before the page posts to it: the browser cannot tell a refused
+//     connection from one lost after sending, so the page follows the reveal on chain, and once
+//     3 blocks pass with the nullifier unspent the next relayer pays; the time it cost is printed;
 //   - both paused: the page says what each answered, sends nothing, and offers a browser wallet
 //     (an EIP-1193 provider, here one the test injects, signing with a dev account's key in Node)
 //     to send the reveal itself: the vault's reveal from that account, the same proof; the
 //     recipient holds the whole card, and the page names the wallet as the sender.
 // Both relayers are resumed at the end.
-//   node test/relayers.mjs <devnet.json> <registry> <relayer> <faucet> <indexer> <artifacts dir> <card binary> <admin key>
-import { execFileSync } from "node:child_process";
+//   node test/relayers.mjs <devnet.json> <registry> <relayer> <faucet> <indexer> <artifacts dir> <card binary> <admin key> <relayer binary>
+import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import net from "node:net";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import puppeteer from "puppeteer-core";
 import { createWalletClient, defineChain, http } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { serve } from "../serve.mjs";
 
-const [devnet, registry, relayer, faucet, indexer, artifacts, cardTool, adminKey] = process.argv.slice(2);
+const [devnet, registry, relayer, faucet, indexer, artifacts, cardTool, adminKey, relayerTool] = process.argv.slice(2);
 mkdirSync(artifacts, { recursive: true });
 const fail = (msg) => {
   throw new Error(msg);
@@ -33,8 +39,48 @@ const rpc = async (method, params) => {
 const balanceOf = async (owner) => BigInt(await rpc("eth_call", [{ to: token.address, data: "0x70a08231" + owner.slice(2).toLowerCase().padStart(64, "0") }, "latest"]));
 const fresh = () => "0x" + randomBytes(20).toString("hex"); // an address that holds nothing yet
 
+// relayer-x: a relayer in a process of its own on the stack's chain, paying from a dev user's
+// wallet, listed in the registry's directory as an operator would list it.
+const work = mkdtempSync(join(tmpdir(), "vaultd-relayers-"));
+const freePort = () => new Promise((resolve) => {
+  const s = net.createServer().listen(0, "127.0.0.1", () => {
+    const { port } = s.address();
+    s.close(() => resolve(port));
+  });
+});
+const xPort = await freePort();
+const xUrl = `http://127.0.0.1:${xPort}`;
+const xOperator = m.accounts.users[4]; // 10 native tokens: MIN_OPERATOR_BALANCE 1 below
+const x = spawn(relayerTool, [], {
+  stdio: ["ignore", "ignore", "pipe"],
+  env: {
+    PATH: process.env.PATH, PORT: String(xPort), RPC_URL: m.rpcUrl, OPERATOR_PRIVATE_KEY: xOperator.privateKey, ADMIN_API_KEY: adminKey,
+    COMMIT_REVEAL_VAULT_ADDRESS: m.contracts.vault, NULLIFIER_REGISTRY_ADDRESS: m.contracts.nullifierRegistry, COMMITMENT_TREE_ADDRESS: m.contracts.commitmentTree,
+    VERIFICATION_KEY_FILE: new URL("../../../gen/zk/devkeys/verification_key.json", import.meta.url).pathname,
+    VAULT_TOKENS: m.tokens.filter((t) => !t.legacy).map((t) => t.address).join(","), DATABASE_URL: `sqlite:${join(work, "relayer-x.db")}`,
+    MIN_OPERATOR_BALANCE: "1", CORS_ALLOWED_ORIGINS: "*", RATE_LIMIT_PER_IP: "120/1m", RATE_LIMIT_STATUS_PER_IP: "6000/1m", LOG_LEVEL: "warn",
+  },
+});
+let xLog = "";
+x.stderr.on("data", (d) => (xLog += d));
+process.on("exit", () => {
+  x.kill("SIGKILL");
+  rmSync(work, { recursive: true, force: true });
+});
+for (let i = 0; ; i++) {
+  const ready = await fetch(`${xUrl}/ready`).then((r) => r.ok, () => false);
+  if (ready) break;
+  if (i === 300 || x.exitCode !== null) fail(`relayer-x did not become ready: ${xLog}`);
+  await new Promise((r) => setTimeout(r, 200));
+}
+const listed = await fetch(`${registry}/relayers`, {
+  method: "POST", headers: { authorization: `Bearer ${adminKey}`, "content-type": "application/json" },
+  body: JSON.stringify({ name: "relayer-x", url: xUrl, chainId: m.chainId, vault: m.contracts.vault, operator: xOperator.address, feeReceiver: xOperator.address }),
+});
+if (listed.status !== 201) fail(`POST /relayers relayer-x: ${listed.status} ${await listed.text()}`);
+
 const directory = (await fetch(`${registry}/relayers.json`).then((r) => r.json())).relayers;
-if (directory.map((r) => r.name).join() !== "relayer-1,relayer-2") fail(`the directory: ${JSON.stringify(directory)}`);
+if (directory.map((r) => r.name).join() !== "relayer-1,relayer-2,relayer-x") fail(`the directory: ${JSON.stringify(directory)}`);
 const admin = async (name, action) => {
   const r = await fetch(`${directory.find((d) => d.name === name).url}/admin/${action}`, { method: "POST", headers: { authorization: `Bearer ${adminKey}` } });
   if (!r.ok) fail(`POST /admin/${action} at ${name}: ${r.status} ${await r.text()}`);
@@ -61,10 +107,15 @@ const base = new URL("redeem", site.url).href;
 const errors = [];
 const create = () =>
   execFileSync(cardTool, ["create", "--devnet", devnet, "--token", token.address, "--amount", amount.toString(), "--url", base], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
-const open = async (link, withWallet) => {
+// open opens a link on a phone-sized page; withWallet: an EIP-1193 provider in it; firstDraw: the
+// draw among the cheapest relayers always picks the last of them (Math.random 0: Fisher–Yates
+// swaps the first and the last), so the test knows which is chosen.
+const open = async (link, withWallet, firstDraw = false) => {
   const page = await browser.newPage();
+  if (firstDraw) await page.evaluateOnNewDocument(() => { Math.random = () => 0; });
   page.on("pageerror", (e) => errors.push(String(e)));
-  page.on("console", (msg) => msg.type() === "error" && !/status of 503/.test(msg.text()) && errors.push(msg.text()));
+  // Expected: the paused relayers' 503s, and the killed one's refused connections.
+  page.on("console", (msg) => msg.type() === "error" && !/status of 503|ERR_CONNECTION_REFUSED/.test(msg.text()) && errors.push(msg.text()));
   if (withWallet) {
     await page.exposeFunction("vaultdTestWalletSend", walletSend);
     await page.evaluateOnNewDocument((address, chainId) => {
@@ -92,24 +143,40 @@ const redeemTo = async (page, recipient) => {
 };
 
 try {
-  // 1. relayer-2 paused: relayer-1 sends, and the page knows why relayer-2 did not.
+  // 1. relayer-2 paused; relayer-x chosen, and killed just before the page posts to it: the page
+  // follows the reveal on chain, and relayer-1 pays once 3 blocks pass with it unspent.
   await admin("relayer-2", "pause");
   const first = fresh();
-  const page = await open(create(), false);
+  const page = await open(create(), false, true);
+  await page.setRequestInterception(true);
+  let killedAt = 0;
+  page.on("request", async (r) => {
+    if (r.method() === "POST" && r.url() === `${xUrl}/reveal` && !killedAt) {
+      killedAt = Date.now();
+      const exited = new Promise((resolve) => x.once("exit", resolve));
+      x.kill("SIGKILL");
+      await exited;
+    }
+    await r.continue();
+  });
   const done = await redeemTo(page, first);
-  if (done.state !== "done" || done.by !== "relayer-1" || !done.j.relayersDropped?.includes("relayer-2: paused") || (await balanceOf(first)) !== amount) {
-    fail(`with relayer-2 paused: ${JSON.stringify({ state: done.state, by: done.by, dropped: done.j.relayersDropped, progress: done.progress })}`);
+  const tokensAt = Date.now();
+  const [lost, paid] = done.j.relayerAttempts ?? [];
+  if (done.state !== "done" || done.by !== "relayer-1" || !killedAt || !done.j.relayersDropped?.includes("relayer-2: paused") || !/^relayer-x: passed: it stopped answering/.test(lost) ||
+    !/^relayer-1: sent/.test(paid) || (await balanceOf(first)) !== amount) {
+    fail(`relayer-x killed before it answered: ${JSON.stringify({ state: done.state, by: done.by, killed: Boolean(killedAt), dropped: done.j.relayersDropped, attempts: done.j.relayerAttempts, progress: done.progress })}`);
   }
-  console.log(`ok  relayer-2 paused: the page chose relayer-1 ("sent by the relayer ${done.by}"), relayer-2 left out (${done.j.relayersDropped.join("; ")}); the recipient holds the card`);
+  console.log(`ok  relayer-2 paused (left out: ${done.j.relayersDropped.join("; ")}); relayer-x chosen and killed (SIGKILL) before it answered: the page followed it on chain and relayer-1 paid ("sent by the relayer ${done.by}"), the recipient holds the card once; ${tokensAt - killedAt} ms from the kill to tokens (${lost})`);
 
-  // 2. Both paused: what each answered, nothing sent; the browser's wallet sends it itself.
+  // 2. relayer-1 paused too (relayer-x is gone): what each answered, nothing sent; the browser's wallet sends it itself.
   await admin("relayer-1", "pause");
   const second = fresh();
   const p2 = await open(create(), true);
   const none = await redeemTo(p2, second);
   const offered = await p2.evaluate(() => !document.querySelector("#self-send").hidden);
   await p2.screenshot({ path: join(artifacts, "redeem-no-relayer.png"), fullPage: true });
-  if (none.state !== "ready" || none.j.relayerProblems?.length !== 2 || !/relayer-1: an operator paused it/.test(none.progress) || !/relayer-2: an operator paused it/.test(none.progress) || !offered || sent.length !== 0 || (await balanceOf(second)) !== 0n) {
+  if (none.state !== "ready" || none.j.relayerProblems?.length !== 3 || !/relayer-1: an operator paused it/.test(none.progress) || !/relayer-2: an operator paused it/.test(none.progress) ||
+    !/relayer-x: the connection was refused|relayer-x: its status did not answer/.test(none.progress) || !offered || sent.length !== 0 || (await balanceOf(second)) !== 0n) {
     fail(`with every relayer paused: ${JSON.stringify({ state: none.state, problems: none.j.relayerProblems, progress: none.progress, offered, sent })}`);
   }
   console.log(`ok  every relayer paused: nothing sent; the page says "${none.progress}" and offers the browser's wallet`);
