@@ -22,6 +22,7 @@ import puppeteer from "puppeteer-core";
 import { createWalletClient, defineChain, http } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { serve } from "../serve.mjs";
+import { balanceOf as tokenBalance, rpcAt } from "./chain.mjs";
 
 const [devnet, registry, relayer, faucet, indexer, artifacts, cardTool, adminKey, relayerTool] = process.argv.slice(2);
 mkdirSync(artifacts, { recursive: true });
@@ -31,12 +32,8 @@ const fail = (msg) => {
 const m = JSON.parse(readFileSync(devnet, "utf8"));
 const token = m.tokens[0];
 const amount = 10n ** BigInt(token.decimals); // one token
-const rpc = async (method, params) => {
-  const r = await fetch(m.rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) }).then((r) => r.json());
-  if (r.error) fail(`${method}: ${JSON.stringify(r.error)}`);
-  return r.result;
-};
-const balanceOf = async (owner) => BigInt(await rpc("eth_call", [{ to: token.address, data: "0x70a08231" + owner.slice(2).toLowerCase().padStart(64, "0") }, "latest"]));
+const rpc = rpcAt(m.rpcUrl);
+const balanceOf = (owner) => tokenBalance(rpc, token.address, owner);
 const fresh = () => "0x" + randomBytes(20).toString("hex"); // an address that holds nothing yet
 
 // relayer-x: a relayer in a process of its own on the stack's chain, paying from a dev user's

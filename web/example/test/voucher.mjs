@@ -22,6 +22,7 @@ import puppeteer from "puppeteer-core";
 import QRCode from "qrcode";
 import { privateKeyToAccount } from "viem/accounts";
 import { serve } from "../serve.mjs";
+import { balanceOf as tokenBalance, rpcAt } from "./chain.mjs";
 import { zbar } from "./zbar.mjs";
 
 const [devnet, registry, relayer, faucet, indexer, artifacts, cardTool, adminKey] = process.argv.slice(2);
@@ -34,12 +35,8 @@ process.on("exit", () => rmSync(work, { recursive: true, force: true }));
 const m = JSON.parse(readFileSync(devnet, "utf8"));
 const token = m.tokens[0];
 const amount = 10n ** BigInt(token.decimals); // one token
-const rpc = async (method, params) => {
-  const r = await fetch(m.rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) }).then((r) => r.json());
-  if (r.error) fail(`${method}: ${JSON.stringify(r.error)}`);
-  return r.result;
-};
-const balanceOf = async (owner) => BigInt(await rpc("eth_call", [{ to: token.address, data: "0x70a08231" + owner.slice(2).toLowerCase().padStart(64, "0") }, "latest"]));
+const rpc = rpcAt(m.rpcUrl);
+const balanceOf = (owner) => tokenBalance(rpc, token.address, owner);
 const fresh = () => "0x" + randomBytes(20).toString("hex"); // an address that holds nothing yet
 const admin = async (method, path, body) => {
   const r = await fetch(relayer + path, { method, headers: { authorization: `Bearer ${adminKey}`, "content-type": "application/json" }, body: body && JSON.stringify(body) });
