@@ -126,6 +126,7 @@ async function consider(relayer: RelayerEntry, opts: ChooseOptions): Promise<Can
     const why = e instanceof VaultdError ? `its status answered ${e.message}`
       : connectionRefused(e) ? "the connection was refused"
       : e instanceof DOMException && e.name === "TimeoutError" ? `its status did not answer within ${timeout} ms`
+      : e instanceof TypeError ? "it could not be reached" // a browser's fetch says no more
       : `its status did not answer (${String(e)})`;
     return drop("unreachable", why);
   }
