@@ -9,6 +9,8 @@ import (
 	"log"
 	"net/http"
 	"os"
+
+	_ "github.com/seed018cc74c/vaultd/service/edge/profiling" // empty unless built with -tags pprof
 )
 
 func main() {

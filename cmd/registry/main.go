@@ -9,6 +9,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/seed018cc74c/vaultd/service/edge"
+	_ "github.com/seed018cc74c/vaultd/service/edge/profiling" // empty unless built with -tags pprof
 	"github.com/seed018cc74c/vaultd/service/registry"
 )
 
