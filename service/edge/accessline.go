@@ -16,17 +16,18 @@ import (
 
 // logAccess writes a request's access line at info: method, route, status, duration, and (from
 // the context) the trace, span and request ids. To a logger of NewLogger it writes the very
-// bytes slog's JSON handler would, appended into a pooled buffer (slog builds a record, asks for
-// its caller's program counter and encodes the float through encoding/json: a third of the
+// bytes slog's JSON handler would, at time t (when the request was answered, read once for the
+// line and the duration), appended into a pooled buffer (slog builds a record, asks for its
+// caller's program counter and encodes the float through encoding/json: a third of the
 // handler's cost for GET /tokens); to any other logger, or with a value slog would escape, it
 // logs through slog.
-func logAccess(ctx context.Context, l *slog.Logger, method, route string, status int, d time.Duration) {
+func logAccess(ctx context.Context, l *slog.Logger, t time.Time, method, route string, status int, d time.Duration) {
 	ms := float64(d.Microseconds()) / 1000
 	if !l.Enabled(ctx, slog.LevelInfo) {
 		return
 	}
 	if h, ok := l.Handler().(traceHandler); ok && h.access != nil && plain(method) && plain(route) && plain(RequestID(ctx)) {
-		h.access.write(ctx, time.Now(), method, route, status, ms)
+		h.access.write(ctx, t, method, route, status, ms)
 		return
 	}
 	l.LogAttrs(ctx, slog.LevelInfo, "request", slog.String("method", method), slog.String("route", route),

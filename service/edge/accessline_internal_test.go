@@ -71,7 +71,7 @@ func TestAccessLineIsSlogs(t *testing.T) {
 		{"/x", func(b *bytes.Buffer) *slog.Logger { return slog.New(slog.NewJSONHandler(b, nil)) }},
 	} {
 		var got, want bytes.Buffer
-		logAccess(withIDs, c.l(&got), "GET", c.route, 200, 1500*time.Microsecond)
+		logAccess(withIDs, c.l(&got), time.Now(), "GET", c.route, 200, 1500*time.Microsecond)
 		c.l(&want).LogAttrs(withIDs, slog.LevelInfo, "request", slog.String("method", "GET"), slog.String("route", c.route),
 			slog.Int("status", 200), slog.Float64("duration_ms", 1.5))
 		_, g, _ := strings.Cut(got.String(), `"level"`) // the times differ
@@ -83,7 +83,7 @@ func TestAccessLineIsSlogs(t *testing.T) {
 
 	// Below the logger's level, nothing.
 	var none bytes.Buffer
-	logAccess(withIDs, NewLogger(&none, slog.LevelWarn, "registry"), "GET", "/x", 200, time.Millisecond)
+	logAccess(withIDs, NewLogger(&none, slog.LevelWarn, "registry"), time.Now(), "GET", "/x", 200, time.Millisecond)
 	if none.Len() != 0 {
 		t.Errorf("an access line at warn: %s", none.String())
 	}

@@ -39,6 +39,12 @@ func ClientAdmission(w ratelimit.Window, v6Bits int, what string, limited func()
 // RateLimit: "ip";r=4;t=30 (4 left; the oldest request counted leaves the window in 30 s). It
 // runs on every request of a limited route: plain concatenation, no formatting.
 func SetRateLimit(h http.Header, q ratelimit.Quota) {
+	setRateLimit(h, q, new([1]string))
+}
+
+// setRateLimit is SetRateLimit with the RateLimit header's value held in value (a request's
+// own: admit's), which the header's slice is.
+func setRateLimit(h http.Header, q ratelimit.Quota, value *[1]string) {
 	if q.Policy == "" {
 		return
 	}
@@ -52,7 +58,8 @@ func SetRateLimit(h http.Header, q ratelimit.Quota) {
 	b := append(append(append(buf[:0], '"'), q.Policy...), `";r=`...)
 	b = strconv.AppendInt(b, int64(q.Remaining), 10)
 	b = strconv.AppendInt(append(b, ";t="...), ceilSeconds(q.Reset), 10)
-	h["Ratelimit"] = []string{string(b)}
+	value[0] = string(b)
+	h["Ratelimit"] = value[:]
 }
 
 // policies are the RateLimit-Policy values, one a limit, shared by every answer (their

@@ -52,12 +52,12 @@ type httpSeries struct {
 }
 
 // observe observes d, with its trace id as the exemplar when ctx's span is sampled and its
-// bucket has not taken one for exemplarEvery.
-func (s *httpSeries) observe(ctx context.Context, d time.Duration) {
+// bucket has not taken one in the exemplarEvery before now.
+func (s *httpSeries) observe(ctx context.Context, now time.Time, d time.Duration) {
 	v := d.Seconds()
 	if sc := trace.SpanContextFromContext(ctx); sc.IsSampled() {
 		last := &s.exemplified[sort.SearchFloat64s(durationBuckets[:], v)]
-		now, then := time.Now().UnixNano(), last.Load()
+		now, then := now.UnixNano(), last.Load()
 		if now-then >= int64(exemplarEvery) && last.CompareAndSwap(then, now) {
 			ObserveWithTrace(ctx, s.duration, v)
 			return
@@ -90,7 +90,8 @@ var statusText = func() (s [600]string) {
 	return s
 }()
 
-func (m *httpMetrics) observe(ctx context.Context, route, method string, status int, d time.Duration) {
+// observe counts a request answered at end after d, and times it.
+func (m *httpMetrics) observe(ctx context.Context, route, method string, status int, end time.Time, d time.Duration) {
 	key := seriesKey{route, method, status}
 	s, ok := m.series.Load(key)
 	if !ok {
@@ -103,7 +104,7 @@ func (m *httpMetrics) observe(ctx context.Context, route, method string, status 
 	}
 	series := s.(*httpSeries)
 	series.requests.Inc()
-	series.observe(ctx, d)
+	series.observe(ctx, end, d)
 }
 
 // ObserveWithTrace observes v on o with, when ctx's span is sampled, its trace id as the

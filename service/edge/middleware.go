@@ -37,6 +37,7 @@ type requestInfo struct {
 	ip              netip.Addr   // the client's
 	viaTrustedProxy bool         // the connection comes from a trusted proxy
 	admin           bool         // the right admin key
+	rateLimit       [1]string    // the RateLimit header's value (admit): its slice, held here
 }
 
 func infoOf(ctx context.Context) *requestInfo {
@@ -136,7 +137,7 @@ func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			WriteError(w, req, Internal(fmt.Errorf("panic: %v", v)))
 		}
 	}()
-	x.info.id = r.Header.Get("X-Request-Id")
+	x.info.id = headerValue(r.Header, "X-Request-Id")
 	if !validRequestID(x.info.id) {
 		x.info.id = newRequestID()
 	}
@@ -150,11 +151,14 @@ func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	x.route.Reset()
 	x.route.Routes = f.mux
 	x.rec.ResponseWriter = w
+	// The clock is read twice a request, here and at the end: the end is the access line's
+	// time and the exemplar's too (each reading costs, more so under a hypervisor's clock).
 	start := time.Now()
 	if quiet(r) {
 		req = r.WithContext(x)
 		f.mux.ServeHTTP(&x.rec, req)
-		f.metrics.observe(x, routePattern(req), r.Method, x.rec.status(), time.Since(start))
+		end := time.Now()
+		f.metrics.observe(x, routePattern(req), r.Method, x.rec.status(), end, end.Sub(start))
 		f.routes.Put(x.route)
 		return
 	}
@@ -179,24 +183,26 @@ func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	served := false
 	defer func() {
 		if !served { // a panic, answered 500 by the deferred recover above, after this line
-			finish(ctx, span, req, http.StatusInternalServerError, time.Since(start))
+			end := time.Now()
+			finish(ctx, span, req, http.StatusInternalServerError, end, end.Sub(start))
 		}
 	}()
 	f.mux.ServeHTTP(&x.rec, req)
 	served = true
-	d, status := time.Since(start), x.rec.status()
-	route := finish(ctx, span, req, status, d)
-	f.metrics.observe(ctx, route, r.Method, status, d)
+	end := time.Now()
+	d, status := end.Sub(start), x.rec.status()
+	route := finish(ctx, span, req, status, end, d)
+	f.metrics.observe(ctx, route, r.Method, status, end, d)
 	f.routes.Put(x.route)
 }
 
 // finish logs a request's access line at info: method, route, status, duration, and (from the
 // context) the request and trace ids; never the caller's address or anything of the path beyond
 // its pattern. It names the span by the route, gives it the request's attributes, ends it, and
-// returns the route.
-func finish(ctx context.Context, span trace.Span, r *http.Request, status int, d time.Duration) string {
+// returns the route. end is when the request was answered, d how long it took.
+func finish(ctx context.Context, span trace.Span, r *http.Request, status int, end time.Time, d time.Duration) string {
 	route := routePattern(r)
-	logAccess(ctx, Logger(ctx), r.Method, route, status, d)
+	logAccess(ctx, Logger(ctx), end, r.Method, route, status, d)
 	if span.IsRecording() {
 		span.SetName(r.Method + " " + route)
 		span.SetAttributes(
@@ -211,6 +217,16 @@ func finish(ctx context.Context, span trace.Span, r *http.Request, status int, d
 	}
 	span.End()
 	return route
+}
+
+// headerValue is h.Get(name) for a name spelled as net/http spells the names it reads
+// (canonical: "X-Request-Id"), without spelling it anew: Get canonicalizes its argument
+// each time, a scan of every letter.
+func headerValue(h http.Header, name string) string {
+	if v := h[name]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
 }
 
 // newRequestID makes a request id: 16 hex digits from math/rand/v2's generator (ChaCha8, which
@@ -240,8 +256,12 @@ func validRequestID(id string) bool {
 // trusted proxy is the client. A client cannot choose its own address by sending the header.
 func resolveClient(trusted *trustedSet, r *http.Request, info *requestInfo) {
 	prefixes := trusted.prefixes()
-	info.ip = ResolveClientIP(r.RemoteAddr, r.Header.Values("X-Forwarded-For"), prefixes)
-	info.viaTrustedProxy = isTrusted(peerAddr(r.RemoteAddr), prefixes)
+	peer := peerAddr(r.RemoteAddr)
+	info.viaTrustedProxy = isTrusted(peer, prefixes)
+	info.ip = peer
+	if info.viaTrustedProxy {
+		info.ip = clientIP(peer, r.Header["X-Forwarded-For"], prefixes) // as net/http spells the names it reads
+	}
 }
 
 // peerAddr is the address of the connection's other end (host:port, or a bare address).
@@ -256,7 +276,17 @@ func peerAddr(remoteAddr string) netip.Addr {
 // ResolveClientIP is the client IP rule, on its own for tests.
 func ResolveClientIP(remoteAddr string, forwardedFor []string, trusted []netip.Prefix) netip.Addr {
 	ip := peerAddr(remoteAddr)
-	if !isTrusted(ip, trusted) || len(forwardedFor) == 0 {
+	if !isTrusted(ip, trusted) {
+		return ip
+	}
+	return clientIP(ip, forwardedFor, trusted)
+}
+
+// clientIP is the client's address behind peer, a trusted proxy: the first address of
+// X-Forwarded-For (forwardedFor), read from the right, that is not itself a trusted proxy.
+func clientIP(peer netip.Addr, forwardedFor []string, trusted []netip.Prefix) netip.Addr {
+	ip := peer
+	if len(forwardedFor) == 0 {
 		return ip
 	}
 	hops := strings.Split(strings.Join(forwardedFor, ","), ",")
@@ -326,9 +356,19 @@ func routePattern(r *http.Request) string {
 // records nothing would only cost the hot path a span and a copy of the request, its id seen
 // nowhere.
 func admit(tracer trace.Tracer, checks map[string]Admission) func(http.Handler) http.Handler {
-	named := map[string]trace.SpanStartOption{} // each check's span attribute, built once
-	for key := range checks {
-		named[key] = trace.WithAttributes(attribute.String("vaultd.admission", key))
+	type step struct {
+		check Admission
+		named trace.SpanStartOption // its span's attribute, built once
+	}
+	var every *step // "*"
+	routes := map[routeKey]*step{}
+	for key, check := range checks {
+		s := &step{check, trace.WithAttributes(attribute.String("vaultd.admission", key))}
+		if key == "*" {
+			every = s
+			continue
+		}
+		routes[routeKeyOf(key)] = s
 	}
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -336,23 +376,24 @@ func admit(tracer trace.Tracer, checks map[string]Admission) func(http.Handler) 
 			if method == http.MethodHead { // answered as the GET (middleware.GetHead), and counted as one
 				method = http.MethodGet
 			}
-			for _, key := range [2]string{"*", method + " " + routePattern(r)} {
-				if check, ok := checks[key]; ok {
-					req, span := r, trace.Span(nil)
-					if trace.SpanFromContext(r.Context()).IsRecording() {
-						var ctx context.Context
-						ctx, span = tracer.Start(r.Context(), "admit", named[key])
-						req = r.WithContext(ctx)
-					}
-					quota, err := check(req)
-					SetRateLimit(w.Header(), quota)
-					if span != nil {
-						EndStep(span, err)
-					}
-					if err != nil {
-						WriteError(w, r, err)
-						return
-					}
+			for _, s := range [2]*step{every, routes[routeKey{method, routePattern(r)}]} {
+				if s == nil {
+					continue
+				}
+				req, span := r, trace.Span(nil)
+				if trace.SpanFromContext(r.Context()).IsRecording() {
+					var ctx context.Context
+					ctx, span = tracer.Start(r.Context(), "admit", s.named)
+					req = r.WithContext(ctx)
+				}
+				quota, err := s.check(req)
+				setRateLimit(w.Header(), quota, &infoOf(r.Context()).rateLimit)
+				if span != nil {
+					EndStep(span, err)
+				}
+				if err != nil {
+					WriteError(w, r, err)
+					return
 				}
 			}
 			next.ServeHTTP(w, r)
@@ -360,11 +401,24 @@ func admit(tracer trace.Tracer, checks map[string]Admission) func(http.Handler) 
 	}
 }
 
+// routeKey is a route as HandlerOptions names them, "METHOD /pattern", in its two parts: a
+// request's is looked up without joining them into a string.
+type routeKey struct{ method, pattern string }
+
+func routeKeyOf(key string) routeKey {
+	method, pattern, _ := strings.Cut(key, " ")
+	return routeKey{method, pattern}
+}
+
 func bodyLimit(def int64, limits map[string]int64) func(http.Handler) http.Handler {
+	routes := make(map[routeKey]int64, len(limits))
+	for key, l := range limits {
+		routes[routeKeyOf(key)] = l
+	}
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			limit := def
-			if l, ok := limits[r.Method+" "+routePattern(r)]; ok {
+			if l, ok := routes[routeKey{r.Method, routePattern(r)}]; ok {
 				limit = l
 			}
 			if r.ContentLength > limit {
@@ -386,7 +440,7 @@ func adminAuth(key string) func(http.Handler) http.Handler {
 	want := sha256.Sum256([]byte(key))
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			authorization := r.Header.Get("Authorization")
+			authorization := headerValue(r.Header, "Authorization")
 			if key == "" || authorization == "" { // no key to compare (its absence is no secret)
 				next.ServeHTTP(w, r)
 				return

@@ -91,7 +91,7 @@ func plainReads(spec *openapi3.T) map[string][]string {
 				break
 			}
 			if p.In == openapi3.ParameterInHeader {
-				headers = append(headers, p.Name)
+				headers = append(headers, http.CanonicalHeaderKey(p.Name)) // as net/http spells them (carriesAny)
 			}
 		}
 		if ok {
@@ -101,9 +101,11 @@ func plainReads(spec *openapi3.T) map[string][]string {
 	return out
 }
 
+// carriesAny reports whether h has a value for one of names, spelled as net/http spells the
+// names it reads (canonical).
 func carriesAny(h http.Header, names []string) bool {
 	for _, n := range names {
-		if h.Get(n) != "" {
+		if headerValue(h, n) != "" {
 			return true
 		}
 	}
