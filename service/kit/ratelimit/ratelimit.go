@@ -105,19 +105,44 @@ type Limiter struct {
 	rate Rate
 	now  func() time.Time
 
-	mu sync.Mutex
-	// events are each key's events in the window, as times since base (the clock's first
-	// reading): durations hold no pointer, so a busy key's events (a second of a load test's
-	// requests under a limit set out of its reach) are neither scanned by the collector nor
-	// three times their size.
-	events map[string][]time.Duration
+	mu     sync.Mutex
+	events map[string]*keyEvents
 	base   time.Time
 	swept  time.Duration
 }
 
+// keyEvents are a key's events, as times since the limiter's base (the clock's first reading):
+// durations hold no pointer, so a busy key's events (a second of a load test's requests under a
+// limit set out of its reach) are neither scanned by the collector nor three times their size.
+// Those in the window are at[start:]; the room of those before start, gone from the window, is
+// used again once at is full and they are half of it (the events copied down), rather than a new
+// array made every few thousand events.
+type keyEvents struct {
+	at    []time.Duration
+	start int
+}
+
+// live are the events in the window of e, the oldest first, after it leaves out those at or
+// before cutoff.
+func (e *keyEvents) live(cutoff time.Duration) []time.Duration {
+	for e.start < len(e.at) && e.at[e.start] <= cutoff {
+		e.start++
+	}
+	return e.at[e.start:]
+}
+
+// add records an event at t, the latest.
+func (e *keyEvents) add(t time.Duration) {
+	if len(e.at) == cap(e.at) && e.start > 0 && e.start >= len(e.at)/2 {
+		e.at = e.at[:copy(e.at, e.at[e.start:])]
+		e.start = 0
+	}
+	e.at = append(e.at, t)
+}
+
 // New makes a limiter of r.
 func New(r Rate) *Limiter {
-	return &Limiter{rate: r, now: time.Now, events: map[string][]time.Duration{}}
+	return &Limiter{rate: r, now: time.Now, events: map[string]*keyEvents{}}
 }
 
 // since is the clock's time now as a duration since base (its first reading).
@@ -138,21 +163,19 @@ func (l *Limiter) Allow(_ context.Context, key string) (Decision, error) {
 	defer l.mu.Unlock()
 	now := l.since()
 	cutoff := now - l.rate.Window
-	ev := l.events[key]
-	i := 0
-	for i < len(ev) && ev[i] <= cutoff {
-		i++
+	e := l.events[key]
+	if e == nil {
+		e = &keyEvents{}
+		l.events[key] = e
 	}
-	ev = ev[i:]
-	if len(ev) >= l.rate.N {
-		l.events[key] = ev
+	if ev := e.live(cutoff); len(ev) >= l.rate.N {
 		return Decision{Reset: ev[0] - cutoff}, nil
 	}
-	ev = append(ev, now)
-	l.events[key] = ev
+	e.add(now)
+	ev := e.live(cutoff)
 	if now-l.swept > l.rate.Window { // forget keys that went quiet, so memory stays bounded
 		for k, v := range l.events {
-			if len(v) == 0 || v[len(v)-1] <= cutoff {
+			if len(v.at) == v.start || v.at[len(v.at)-1] <= cutoff {
 				delete(l.events, k)
 			}
 		}
@@ -166,8 +189,8 @@ func (l *Limiter) Allow(_ context.Context, key string) (Decision, error) {
 func (l *Limiter) Undo(_ context.Context, key string) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if ev := l.events[key]; len(ev) > 0 {
-		l.events[key] = ev[:len(ev)-1]
+	if e := l.events[key]; e != nil && len(e.at) > e.start {
+		e.at = e.at[:len(e.at)-1]
 	}
 	return nil
 }
@@ -178,9 +201,11 @@ func (l *Limiter) Count(_ context.Context, key string) (int, error) {
 	defer l.mu.Unlock()
 	cutoff := l.since() - l.rate.Window
 	n := 0
-	for _, t := range l.events[key] {
-		if t > cutoff {
-			n++
+	if e := l.events[key]; e != nil {
+		for _, t := range e.at[e.start:] {
+			if t > cutoff {
+				n++
+			}
 		}
 	}
 	return n, nil

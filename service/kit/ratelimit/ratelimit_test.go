@@ -3,6 +3,7 @@ package ratelimit
 import (
 	"context"
 	"net/netip"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -39,6 +40,38 @@ func TestSlidingWindow(t *testing.T) {
 	now = now.Add(51 * time.Second) // the first event has left the window
 	if d, _ := l.Allow(ctx, "a"); !d.OK {
 		t.Fatal("refused after the window slid")
+	}
+}
+
+// A key busy at a steady rate keeps its events in one array: the room of the events that left
+// the window is used again, and the window's count stays exact while it is (every decision's
+// Remaining is the limit less the events of the last window).
+func TestBusyKeyReusesItsEvents(t *testing.T) {
+	now := time.Unix(0, 0)
+	l := New(Rate{N: 1 << 20, Window: time.Second})
+	l.now = func() time.Time { return now }
+	const perWindow = 1000
+	step := time.Second / perWindow
+	allow := func() Decision {
+		now = now.Add(step)
+		d, _ := l.Allow(ctx, "busy")
+		return d
+	}
+	for range 10 * perWindow { // until the array's size settles
+		allow()
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for i := range 20 * perWindow {
+		if d := allow(); !d.OK || d.Remaining != l.rate.N-perWindow {
+			t.Fatalf("event %d: %+v, want allowed with %d remaining", i, d, l.rate.N-perWindow)
+		}
+	}
+	runtime.ReadMemStats(&after)
+	// A few for the test's own closure and the runtime; a new array every few hundred events
+	// would be dozens.
+	if n := after.Mallocs - before.Mallocs; n > 10 {
+		t.Errorf("%d allocations for %d events of a steady key", n, 20*perWindow)
 	}
 }
 
