@@ -22,16 +22,15 @@ import (
 // handler's cost for GET /tokens); to any other logger, or with a value slog would escape, it
 // logs through slog.
 func logAccess(ctx context.Context, l *slog.Logger, t time.Time, method, route string, status int, d time.Duration) {
-	ms := float64(d.Microseconds()) / 1000
 	if !l.Enabled(ctx, slog.LevelInfo) {
 		return
 	}
 	if h, ok := l.Handler().(traceHandler); ok && h.access != nil && plain(method) && plain(route) && plain(RequestID(ctx)) {
-		h.access.write(ctx, t, method, route, status, ms)
+		h.access.write(ctx, t, method, route, status, d.Microseconds())
 		return
 	}
 	l.LogAttrs(ctx, slog.LevelInfo, "request", slog.String("method", method), slog.String("route", route),
-		slog.Int("status", status), slog.Float64("duration_ms", ms))
+		slog.Int("status", status), slog.Float64("duration_ms", float64(d.Microseconds())/1000))
 }
 
 // plain reports whether JSON takes s as it is: printable ASCII, no quote, no backslash.
@@ -53,9 +52,9 @@ type accessEncoder struct {
 
 var accessBufs = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
 
-func (e *accessEncoder) write(ctx context.Context, t time.Time, method, route string, status int, ms float64) {
+func (e *accessEncoder) write(ctx context.Context, t time.Time, method, route string, status int, us int64) {
 	buf := accessBufs.Get().(*[]byte)
-	b := e.appendLine((*buf)[:0], ctx, t, method, route, status, ms)
+	b := e.appendLine((*buf)[:0], ctx, t, method, route, status, us)
 	_, _ = e.out.Write(b)
 	*buf = b
 	accessBufs.Put(buf)
@@ -64,9 +63,8 @@ func (e *accessEncoder) write(ctx context.Context, t time.Time, method, route st
 // appendLine appends the line slog's JSON handler writes for
 // LogAttrs(ctx, slog.LevelInfo, "request", method, route, status, duration_ms) at time t, with
 // traceHandler's ids: the same keys in the same order, the time in RFC 3339 with nanoseconds, the
-// float as encoding/json writes it (a duration in milliseconds is never small or large enough
-// for its exponent form).
-func (e *accessEncoder) appendLine(b []byte, ctx context.Context, t time.Time, method, route string, status int, ms float64) []byte {
+// duration (us microseconds) in milliseconds as encoding/json writes the float (appendMillis).
+func (e *accessEncoder) appendLine(b []byte, ctx context.Context, t time.Time, method, route string, status int, us int64) []byte {
 	b = append(b, `{"time":"`...)
 	b = appendTime(b, t)
 	b = append(b, `","level":"INFO","msg":"request"`...)
@@ -78,7 +76,7 @@ func (e *accessEncoder) appendLine(b []byte, ctx context.Context, t time.Time, m
 	b = append(b, `","status":`...)
 	b = strconv.AppendInt(b, int64(status), 10)
 	b = append(b, `,"duration_ms":`...)
-	b = strconv.AppendFloat(b, ms, 'f', -1, 64)
+	b = appendMillis(b, us)
 	if sc := trace.SpanContextFromContext(ctx); sc.IsValid() {
 		tid, sid := sc.TraceID(), sc.SpanID()
 		b = append(b, `,"trace_id":"`...)
@@ -93,6 +91,29 @@ func (e *accessEncoder) appendLine(b []byte, ctx context.Context, t time.Time, m
 		b = append(b, '"')
 	}
 	return append(b, "}\n"...)
+}
+
+// appendMillis appends us microseconds in milliseconds as encoding/json writes the float
+// us/1000: the shortest decimal that reads back as that float, never in exponent form (a
+// duration in milliseconds is never small or large enough for it). Below 2^42 µs (50 days) the
+// float's neighbours are closer than a microsecond, so that decimal is us/1000's own, three
+// decimals at most, less their trailing zeros: written from the integer (the float's shortest
+// form is searched for, a fifth of the line's cost); other values through strconv.
+func appendMillis(b []byte, us int64) []byte {
+	if us < 0 || us >= 1<<42 {
+		return strconv.AppendFloat(b, float64(us)/1000, 'f', -1, 64)
+	}
+	b = strconv.AppendInt(b, us/1000, 10)
+	frac := us % 1000
+	if frac == 0 {
+		return b
+	}
+	d := [4]byte{'.', byte('0' + frac/100), byte('0' + frac/10%10), byte('0' + frac%10)}
+	n := len(d)
+	for d[n-1] == '0' {
+		n--
+	}
+	return append(b, d[:n]...)
 }
 
 // appendTime appends t as t.AppendFormat(b, time.RFC3339Nano) does, the date, the time of day

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -29,21 +30,38 @@ func TestAccessLineIsSlogs(t *testing.T) {
 			return NewLogger(b, slog.LevelInfo, `re"g`).With("n", 7, "f", 0.5, "d", time.Second, "g", slog.GroupValue(slog.String("k", "<&>")), "e", "é\n")
 		}},
 	} {
-		for _, ms := range []float64{0, 0.001, 0.05, 41.2, 1234.567, 86_400_000.125} {
+		for _, us := range []int64{0, 1, 50, 41_200, 1_234_567, 86_400_000_125, 1<<42 - 1, 1 << 42, 1<<53 + 1, -1500} {
 			for _, status := range []int{200, 304, 429, 503} {
 				var got, want bytes.Buffer
 				h := c.l(&got).Handler().(traceHandler)
-				h.access.write(c.ctx, at, "GET", "/things/{id}", status, ms)
+				h.access.write(c.ctx, at, "GET", "/things/{id}", status, us)
 				r := slog.NewRecord(at, slog.LevelInfo, "request", 0)
-				r.AddAttrs(slog.String("method", "GET"), slog.String("route", "/things/{id}"), slog.Int("status", status), slog.Float64("duration_ms", ms))
+				r.AddAttrs(slog.String("method", "GET"), slog.String("route", "/things/{id}"), slog.Int("status", status), slog.Float64("duration_ms", float64(us)/1000))
 				if err := c.l(&want).Handler().Handle(c.ctx, r); err != nil {
 					t.Fatal(err)
 				}
 				if got.String() != want.String() {
-					t.Fatalf("%s, %v ms, %d:\n got %s\nwant %s", c.name, ms, status, got.String(), want.String())
+					t.Fatalf("%s, %d µs, %d:\n got %s\nwant %s", c.name, us, status, got.String(), want.String())
 				}
 			}
 		}
+	}
+
+	// The duration in milliseconds as encoding/json writes the float: every duration to a fifth
+	// of a second, then durations spread up to 2^42 µs and past it.
+	var ms []byte
+	check := func(us int64) {
+		ms = appendMillis(ms[:0], us)
+		if want := strconv.FormatFloat(float64(us)/1000, 'f', -1, 64); string(ms) != want {
+			t.Fatalf("%d µs: %s ms, want %s", us, ms, want)
+		}
+	}
+	for us := range int64(200_000) {
+		check(us)
+	}
+	for us := int64(200_000); us < 1<<44; us = us*11/10 + 7 {
+		check(us)
+		check(us + 999)
 	}
 
 	// The time as RFC 3339 with nanoseconds: whole seconds, trailing zeros, one second in two

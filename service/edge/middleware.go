@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"net/netip"
 	"runtime/debug"
@@ -256,12 +257,25 @@ func validRequestID(id string) bool {
 // trusted proxy is the client. A client cannot choose its own address by sending the header.
 func resolveClient(trusted *trustedSet, r *http.Request, info *requestInfo) {
 	prefixes := trusted.prefixes()
-	peer := peerAddr(r.RemoteAddr)
+	peer, ok := r.Context().Value(peerKey{}).(netip.Addr)
+	if !ok { // not through Serve
+		peer = peerAddr(r.RemoteAddr)
+	}
 	info.viaTrustedProxy = isTrusted(peer, prefixes)
 	info.ip = peer
 	if info.viaTrustedProxy {
 		info.ip = clientIP(peer, r.Header["X-Forwarded-For"], prefixes) // as net/http spells the names it reads
 	}
+}
+
+// peerKey is the context key of the address of a connection's other end, read once a
+// connection (withPeer) rather than parsed from each request's RemoteAddr.
+type peerKey struct{}
+
+// withPeer is a server's ConnContext: ctx with c's peer address, as peerAddr reads it from
+// RemoteAddr (net/http's RemoteAddr is c's, as a string).
+func withPeer(ctx context.Context, c net.Conn) context.Context {
+	return context.WithValue(ctx, peerKey{}, peerAddr(c.RemoteAddr().String()))
 }
 
 // peerAddr is the address of the connection's other end (host:port, or a bare address).

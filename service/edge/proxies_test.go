@@ -1,10 +1,18 @@
 package edge
 
 import (
+	"context"
+	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/seed018cc74c/vaultd/service/kit/config"
 )
@@ -37,5 +45,55 @@ func TestATrustedProxyByHostName(t *testing.T) {
 	bad := config.NewEnv(func(k string) string { return map[string]string{"TRUSTED_PROXIES": "proxy, not a host!"}[k] })
 	if LoadProxies(bad, "TRUSTED_PROXIES"); bad.Err() == nil || !strings.Contains(bad.Err().Error(), "not a host!") {
 		t.Fatalf("a bad entry: %v", bad.Err())
+	}
+}
+
+// Served (Serve), the client's address is the connection's peer, read once a connection, or
+// what a trusted peer forwards: on every request of a keep-alive connection alike.
+func TestClientIPThroughServe(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		trusted []netip.Prefix
+		xff     string
+		want    string
+	}{
+		{"direct", nil, "", "127.0.0.1"},
+		{"direct, a made-up header", nil, "198.51.100.9", "127.0.0.1"},
+		{"through a trusted proxy", []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}, "198.51.100.9", "198.51.100.9"},
+	} {
+		reg := prometheus.NewRegistry()
+		h, err := NewHandler(HandlerOptions{
+			SpecYAML: []byte(testSpec), Metrics: reg, Gatherer: reg, TrustedProxies: Proxies{Prefixes: c.trusted},
+			API: func(r chi.Router) {
+				r.Get("/flags", func(w http.ResponseWriter, r *http.Request) { _, _ = io.WriteString(w, ClientIP(r.Context()).String()) })
+			},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { Serve(ctx, ln, h, time.Second); close(done) }()
+		for i := range 3 { // one connection, kept alive
+			req, _ := http.NewRequest(http.MethodGet, "http://"+ln.Addr().String()+"/flags", nil)
+			if c.xff != "" {
+				req.Header.Set("X-Forwarded-For", c.xff)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if string(body) != c.want {
+				t.Errorf("%s, request %d: client %q, want %s", c.name, i, body, c.want)
+			}
+		}
+		cancel()
+		<-done
 	}
 }

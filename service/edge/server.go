@@ -265,6 +265,7 @@ func serveAs(ctx context.Context, ln net.Listener, h http.Handler, grace time.Du
 		BaseContext: func(net.Listener) context.Context {
 			return context.WithValue(context.WithValue(context.Background(), drainingKey{}, draining), roleKey{}, role)
 		},
+		ConnContext:       withPeer,
 		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       60 * time.Second,
