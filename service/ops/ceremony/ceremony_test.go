@@ -11,9 +11,7 @@ import (
 	"math/big"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -33,52 +31,23 @@ import (
 
 var ctx = context.Background()
 
-// opened is a ceremony with two phase-1 contributions (alice's, then bob's), made once for the
-// package's tests (a phase-1 contribution to the reveal circuit's domain takes seconds): each
-// test works on its own copy (openCeremony).
-var opened struct {
-	once      sync.Once
-	dir       string
-	published []string // alice's and bob's hashes, as they publish them
-	err       error
-}
-
-// openCeremony copies the ceremony that alice and bob contributed to into a directory of t's,
-// and returns the directory and the hashes they published.
-func openCeremony(t *testing.T) (string, []string) {
+// phase1 starts a ceremony in a directory of t's and has alice and bob contribute to phase 1;
+// it returns the directory and the hashes they published.
+func phase1(t *testing.T) (string, []string) {
 	t.Helper()
-	opened.once.Do(func() {
-		if opened.dir, opened.err = os.MkdirTemp("", "vaultd-ceremony-test-"); opened.err != nil {
-			return
-		}
-		if _, opened.err = ceremony.Init(opened.dir); opened.err != nil {
-			return
-		}
-		for _, name := range []string{"alice", "bob"} {
-			c, err := ceremony.Contribute(opened.dir, name)
-			if err != nil {
-				opened.err = fmt.Errorf("%s: %w", name, err)
-				return
-			}
-			opened.published = append(opened.published, c.SHA256)
-		}
-	})
-	if opened.err != nil {
-		t.Fatal(opened.err)
-	}
 	dir := filepath.Join(t.TempDir(), "ceremony")
-	if err := os.CopyFS(dir, os.DirFS(opened.dir)); err != nil {
+	if _, err := ceremony.Init(dir); err != nil {
 		t.Fatal(err)
 	}
-	return dir, slices.Clone(opened.published)
-}
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if opened.dir != "" {
-		os.RemoveAll(opened.dir)
+	var published []string
+	for _, name := range []string{"alice", "bob"} {
+		c, err := ceremony.Contribute(dir, name)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		published = append(published, c.SHA256)
 	}
-	os.Exit(code)
+	return dir, published
 }
 
 // Two parties contribute to each phase (each building on the one before), each phase is closed
@@ -89,7 +58,7 @@ func TestMain(m *testing.M) {
 func TestMultiPartyCeremony(t *testing.T) {
 	t.Parallel()
 	start := time.Now()
-	dir, published := openCeremony(t) // alice and bob in phase 1
+	dir, published := phase1(t)
 	if _, err := ceremony.Init(dir); err == nil {
 		t.Fatal("init twice in one directory")
 	}
@@ -261,8 +230,11 @@ func fmtf(format string, args ...any) string { return fmt.Sprintf(format, args..
 // discarding the earlier participants' randomness: alice's own, put in bob's place) is refused
 // by verify, and nobody contributes on top of it; a file that is not the one the manifest
 // records is refused before it is read; a ceremony for another circuit cannot be finalized.
+// None of it depends on the circuit: the ceremony is for a small one (TestMultiPartyCeremony
+// runs the reveal circuit's), and the test runs before the parallel tests, which use the reveal
+// circuit.
 func TestVerifyRefusesATamperedTranscript(t *testing.T) {
-	t.Parallel()
+	ceremony.UseSmallCircuit(t)
 	rogue := t.TempDir()
 	if _, err := ceremony.Init(rogue); err != nil {
 		t.Fatal(err)
@@ -270,7 +242,7 @@ func TestVerifyRefusesATamperedTranscript(t *testing.T) {
 	if err := ceremony.Finalize(rogue, []byte("beacon")); err == nil || !strings.Contains(err.Error(), "no contribution") {
 		t.Fatalf("finalize with no contribution: %v", err)
 	}
-	dir, _ := openCeremony(t) // alice and bob in phase 1
+	dir, _ := phase1(t)
 	m, err := ceremony.ReadManifest(dir)
 	if err != nil {
 		t.Fatal(err)
