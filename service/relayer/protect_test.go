@@ -72,7 +72,7 @@ func TestRecipientAndTotalLimits(t *testing.T) {
 		t.Fatal(string(resp.Body))
 	}
 	// Same recipient again, with a new card: over the per-recipient limit.
-	cd, _ := relayertest.Request(t, c, relayertest.User(c, 1), 2)
+	cd := newCard(t, c, 1, c.Tokens[0].Address, 2) // proved below, to the first recipient
 	again := relayertest.PrepareFor(t, c, cd, common.HexToAddress(first.Recipient))
 	resp := relayertest.Reveal(t, s, again)
 	relayertest.WantCode(t, "second reveal to one recipient", resp, 429, "RATE_LIMITED")

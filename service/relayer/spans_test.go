@@ -147,7 +147,8 @@ func TestRefusalSpans(t *testing.T) {
 	}
 	_, bad := relayertest.Request(t, c, relayertest.User(c, 1), 8)
 	bad.Proof.PiA[0] = "1" // not on the curve
-	cd, _ := relayertest.Request(t, c, relayertest.User(c, 2), 8)
+	// A card proved once, to the token (a recipient refused).
+	cd := newCard(t, c, 2, c.Tokens[0].Address, 8)
 	toToken := relayertest.PrepareFor(t, c, cd, c.Tokens[0].Address)
 	for _, want := range []struct {
 		name     string
