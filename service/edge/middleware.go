@@ -159,7 +159,7 @@ func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		req = r.WithContext(x)
 		f.mux.ServeHTTP(&x.rec, req)
 		end := time.Now()
-		f.metrics.observe(x, routePattern(req), r.Method, x.rec.status(), end, end.Sub(start))
+		f.metrics.observe(x, routePattern(req), methodLabel(r.Method), x.rec.status(), end, end.Sub(start))
 		f.routes.Put(x.route)
 		return
 	}
@@ -175,7 +175,7 @@ func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// whether the request is traced: a trace of the service's own, linked to the caller's.
 		opts = []trace.SpanStartOption{serverSpan[0], trace.WithNewRoot(), trace.WithLinks(trace.Link{SpanContext: parent})}
 	}
-	ctx, span := f.tracer.Start(ctx, r.Method, opts...)
+	ctx, span := f.tracer.Start(ctx, methodLabel(r.Method), opts...)
 	if sc := span.SpanContext(); sc.IsValid() && sc.SpanID() != parent.SpanID() {
 		x.tr[0] = traceResponse(sc)
 		w.Header()["Traceresponse"] = x.tr[:]
@@ -193,7 +193,7 @@ func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	end := time.Now()
 	d, status := end.Sub(start), x.rec.status()
 	route := finish(ctx, span, req, status, end, d)
-	f.metrics.observe(ctx, route, r.Method, status, end, d)
+	f.metrics.observe(ctx, route, methodLabel(r.Method), status, end, d)
 	f.routes.Put(x.route)
 }
 
@@ -205,9 +205,10 @@ func finish(ctx context.Context, span trace.Span, r *http.Request, status int, e
 	route := routePattern(r)
 	logAccess(ctx, Logger(ctx), end, r.Method, route, status, d)
 	if span.IsRecording() {
-		span.SetName(r.Method + " " + route)
+		method := methodLabel(r.Method)
+		span.SetName(method + " " + route)
 		span.SetAttributes(
-			semconv.HTTPRequestMethodKey.String(r.Method),
+			semconv.HTTPRequestMethodKey.String(method),
 			semconv.HTTPRoute(route),
 			semconv.HTTPResponseStatusCode(status),
 			attribute.String("vaultd.request_id", RequestID(ctx)),
@@ -352,6 +353,18 @@ func traceResponse(sc trace.SpanContext) string {
 }
 
 // routePattern is the chi route that served r, or "unmatched".
+// methodLabel is a request's method as metrics and spans name it: one of HTTP's own, or _OTHER
+// (as OpenTelemetry's conventions say) for any other token a client sends, so that made-up
+// methods cannot make a series or a span name each.
+func methodLabel(m string) string {
+	switch m {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete,
+		http.MethodOptions, http.MethodConnect, http.MethodTrace:
+		return m
+	}
+	return "_OTHER"
+}
+
 func routePattern(r *http.Request) string {
 	if rc := chi.RouteContext(r.Context()); rc != nil {
 		if p := rc.RoutePattern(); p != "" {

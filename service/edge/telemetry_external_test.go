@@ -223,6 +223,41 @@ func TestMetricsCarryTraceExemplars(t *testing.T) {
 	}
 }
 
+// A method a client makes up (net/http serves any token) is counted and traced as _OTHER: a
+// client cannot make a metric series, or a span name, per request.
+func TestMadeUpMethodsMakeNoSeries(t *testing.T) {
+	rx, tp, srv, _ := served(t, nil, nil, false)
+	for i := range 20 {
+		req, _ := http.NewRequest(fmt.Sprintf("BREW%d", i), srv.URL+"/things/1", nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	resp, err := http.Get(srv.URL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var b bytes.Buffer
+	b.ReadFrom(resp.Body)
+	var series []string
+	for _, line := range strings.Split(b.String(), "\n") {
+		if strings.HasPrefix(line, "vaultd_http_requests_total{") {
+			series = append(series, line)
+		}
+	}
+	if len(series) != 1 || !strings.Contains(series[0], `method="_OTHER"`) || !strings.HasSuffix(series[0], " 20") || strings.Contains(b.String(), "BREW") {
+		t.Fatalf("20 requests of made-up methods: %d series %q", len(series), series)
+	}
+	for _, s := range rx.Spans(t, tp) {
+		if strings.Contains(s.Name, "BREW") {
+			t.Fatalf("a span named %q", s.Name)
+		}
+	}
+}
+
 // Handlers of one document built at once share it, parsed once, and none writes to it: under
 // `go test -race` (which needs cgo) a write by one handler's making is reported here.
 func TestHandlersOfOneDocumentBuiltAtOnce(t *testing.T) {
