@@ -5,7 +5,7 @@
 import type { RevealRequest } from "./index.js";
 import { SectionedKey } from "./key.js";
 import { answer, assetsWith, openCache, startRuntime, type AssetName, type LoadProgress, type Prefetched, type ProverAssets, type RawProver, type SharedRuntime } from "./runtime.js";
-import { Dealer, type Call } from "./share.js";
+import { Dealer, sectionNames, type Call } from "./share.js";
 
 export { approveCalldata, commitCalldata, balanceOfCalldata, isSpentCalldata, revealCalldata } from "./calldata.js";
 export { assetsAt, cacheName } from "./runtime.js";
@@ -45,6 +45,8 @@ export interface ProveProgress {
   received: number; // the proving key's bytes received (decoded), before the proof began too
   proved: number; // of them, the bytes whose points are decoded, to be multiplied
   total?: number; // the key's size, once known
+  multiplied: string[]; // the key's sections multiplied in this proof (A, B1, B2, K, Z: an MSM each), in the order they were
+  keyDecodedAt?: number; // when the last of the key's points was decoded (Date.now()): before this proof, if it was dealt ahead of it
 }
 
 // A Web Worker running the wasm (prover-worker.ts): its calls, and how to stop it.
@@ -63,7 +65,7 @@ export class Prover {
   // browser from the load on, while the person makes a wallet; in Node at the first proof.
   private dealer: Dealer | undefined;
   private dealtKey: SectionedKey | undefined;
-  private progress: (() => void) | undefined; // the proof under way's
+  private progress: ((now?: boolean) => void) | undefined; // the proof under way's
   private turn: Promise<unknown> = Promise.resolve(); // proofs one after another: they share the workers' points
   private terminated = false;
 
@@ -173,13 +175,15 @@ export class Prover {
     const key = this.key;
     let stage: ProveProgress["stage"] = "solving";
     let last = 0;
+    let scalarsGiven = false; // the dealer's sections multiplied are this proof's (before: the last one's)
     const report = (often = false) => {
       const now = Date.now();
       if (!opts.onProgress || (often && now - last < 50)) return;
       last = now;
-      opts.onProgress({ stage, received: key.received, proved: dealer.decoded, total: key.total });
+      const multiplied = scalarsGiven ? dealer.multiplied.map((s) => sectionNames[s] ?? String(s)) : [];
+      opts.onProgress({ stage, received: key.received, proved: dealer.decoded, total: key.total, multiplied, keyDecodedAt: dealer.decodedAt });
     };
-    this.progress = () => report(true);
+    this.progress = (now) => report(!now);
     report();
     const fee = p.fee && { amount: String(p.fee.amount), receiver: p.fee.receiver }; // a RevealFee's quote stays here
     const input = { ...p, amount: p.amount === undefined ? undefined : String(p.amount), fee };
@@ -198,6 +202,7 @@ export class Prover {
       const scalars = await this.call("scalars", handle);
       if (!(scalars instanceof Uint8Array)) answer(scalars as string); // an error
       dealer.setScalars(scalars as Uint8Array);
+      scalarsGiven = true;
       // The whole key has arrived, its sha256 the pinned one (the dealer's sums wait for it).
       for (const sums of await dealer.sums()) answer((await this.call("addSums", handle, sums)) as string);
       const out = answer<ProveOutput>((await this.call("finish", handle)) as string);
@@ -221,7 +226,7 @@ export class Prover {
     if (this.dealer && !this.dealer.broken && this.dealtKey === this.key) return this.dealer;
     this.dealer?.drop();
     this.helpers = this.helpers.filter((h) => !h.failed());
-    const d = new Dealer([this.call, ...this.helpers.map((h) => h.call)], () => this.progress?.());
+    const d = new Dealer([this.call, ...this.helpers.map((h) => h.call)], (now) => this.progress?.(now));
     d.deal(this.key.read()).catch(() => {}); // a failure breaks the dealer: the proof that waits on it fails
     [this.dealer, this.dealtKey] = [d, this.key];
     return d;

@@ -28,6 +28,9 @@ const piecePoints = 512;
 const room = 6;
 const leadRoom = 2;
 
+/** The key's sections by number (docs/prover.md): the vectors a proof multiplies, one MSM each. */
+export const sectionNames: Record<number, string> = { 1: "A", 2: "B1", 3: "B2", 4: "K", 5: "Z" };
+
 interface Worker {
   call: Call;
   room: number; // calls it may have waiting before it is given a piece
@@ -48,10 +51,15 @@ export class Dealer {
   readonly header: Promise<Uint8Array>;
   /** The key's bytes decoded by the workers, its header's included. */
   decoded = 0;
+  /** When the last of the key's points was decoded (Date.now()), once it was. */
+  decodedAt: number | undefined;
+  /** The sections multiplied in the proof under way (every worker's part of each), in the order they were. */
+  multiplied: number[] = [];
   private readonly workers: Worker[] = [];
   private readonly pieces: Piece[] = []; // cut, not yet dealt
   private readonly calls = new Set<Promise<void>>(); // made, not yet answered
   private layout: Layout | undefined;
+  private size = Infinity; // the key's bytes, once its layout is known
   private json = "";
   private dealt: number[] = []; // the sections whose every piece is dealt
   private ended = false; // the key has been read whole (and checked)
@@ -64,8 +72,11 @@ export class Dealer {
   private setHeader: (h: Uint8Array) => void = () => {};
   private headerFailed: (e: unknown) => void = () => {};
 
-  /** onChange is told when the key's bytes arrive or are decoded. */
-  constructor(workers: Call[], private readonly onChange: () => void = () => {}) {
+  /**
+   * onChange is told when the key's bytes arrive or are decoded (a few times a second is
+   * enough), and at once (`now`) when the last of them is decoded or a section is multiplied.
+   */
+  constructor(workers: Call[], private readonly onChange: (now?: boolean) => void = () => {}) {
     this.header = new Promise((resolve, reject) => ((this.setHeader = resolve), (this.headerFailed = reject)));
     this.header.catch(() => {}); // a proof awaits it, or none does
     for (const w of workers) this.join(w);
@@ -153,6 +164,7 @@ export class Dealer {
   setScalars(scalars: Uint8Array): void {
     if (this.scalars) throw new Error("a proof is already under way on the key's points");
     this.scalars = scalars;
+    this.multiplied = [];
     for (const w of this.workers) this.send(w, "shareScalars", scalars);
     for (const s of this.dealt) this.flush(s);
   }
@@ -198,7 +210,8 @@ export class Dealer {
     this.layout = layout;
     this.json = JSON.stringify(layout);
     for (const w of this.workers) w.begin(this.json);
-    this.decoded += layout.headerSize;
+    this.size = layout.sections.reduce((n, s) => n + s.count * s.pointSize, layout.headerSize);
+    this.addDecoded(layout.headerSize);
     this.skipEmpty();
     this.setHeader(header);
   }
@@ -237,10 +250,7 @@ export class Dealer {
       if (!w) return;
       const p = this.pieces.shift()!;
       const worker = w;
-      this.send(worker, "shareFeed", p.section, p.from, p.bytes).then(() => {
-        this.decoded += p.bytes.length;
-        this.onChange();
-      }, () => {});
+      this.send(worker, "shareFeed", p.section, p.from, p.bytes).then(() => this.addDecoded(p.bytes.length), () => {});
       if (p.last) {
         this.dealt.push(p.section);
         if (this.scalars) this.flush(p.section);
@@ -250,7 +260,19 @@ export class Dealer {
 
   // Every worker multiplies its points of a section, after the pieces sent before.
   private flush(section: number): void {
-    for (const w of this.workers) this.send(w, "shareFlush", section);
+    const scalars = this.scalars;
+    void Promise.all(this.workers.map((w) => this.send(w, "shareFlush", section))).then(() => {
+      if (this.scalars !== scalars) return; // a proof abandoned meanwhile
+      this.multiplied.push(section);
+      this.onChange(true);
+    }, () => {});
+  }
+
+  private addDecoded(bytes: number): void {
+    this.decoded += bytes;
+    const all = this.decoded === this.size;
+    if (all) this.decodedAt ??= Date.now();
+    this.onChange(all);
   }
 
   // send calls fn on a worker's share, after the calls made to it before (calls to a worker are

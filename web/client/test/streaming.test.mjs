@@ -1,5 +1,5 @@
-// The prover's files over HTTP, as a browser's page fetches them (in-process here: Node has no
-// Worker; the page's worker takes the same messages). The wasm compiles while it downloads
+// The prover's files over HTTP, as a browser's page fetches them (in-process here, `worker: false`:
+// the workers take the same messages). The wasm compiles while it downloads
 // (WebAssembly.compileStreaming): loaded when its bytes are the pinned ones, refused when one byte
 // differs, whether it is sent as application/wasm (streamed) or as anything else (compiled from
 // the checked bytes). The sectioned proving key is proved while it arrives, and no proof is
@@ -75,7 +75,12 @@ test("the proof multiplies the key's points while the rest of it arrives", async
     assert.equal(BigInt(out.request.publicSignals[3]), BigInt(recipient));
     assert.equal(seen[0].stage, "solving");
     const size = sizes.sectionedKey;
-    assert.deepEqual(seen.at(-1), { stage: "done", received: size, proved: size, total: size });
+    const { multiplied, keyDecodedAt, ...last } = seen.at(-1);
+    assert.deepEqual(last, { stage: "done", received: size, proved: size, total: size });
+    // Each section's MSM told as it ended, in the order they did; the key's points all decoded by then.
+    assert.deepEqual([...multiplied].sort(), ["A", "B1", "B2", "K", "Z"]);
+    for (let n = 1; n <= 5; n++) assert.ok(seen.some((s) => s.stage === "proving" && s.multiplied.join() === multiplied.slice(0, n).join()), `no report after ${n} MSMs: ${JSON.stringify(seen)}`);
+    assert.ok(keyDecodedAt <= Date.now() && seen.some((s) => s.keyDecodedAt === undefined), JSON.stringify(seen));
     // Some of the key was multiplied before the last of it had arrived.
     assert.ok(seen.some((s) => s.stage === "proving" && s.proved > 0 && s.received < s.total), JSON.stringify(seen));
     // A second proof uses the key already received: no second request.
