@@ -1,39 +1,6 @@
 // The Web Worker the browser's Prover runs in: proving takes a second or more of CPU, and the
-// page stays responsive. Messages: {id, fn: "load", args: [assets, shared?, prefetched?]} first
-// (shared: the runtime another worker started, for a worker that takes a share of the proofs'
-// points; prefetched: the wasm's response as the page fetched it, its body transferred), then
-// {id, fn, args} calling one of the wasm's functions (RawProver), or {id, fn: "runtime"} for this
-// worker's compiled runtime; answers {id, result} or {id, error}, and while loading {id,
-// progress} (bytes received, stages); an answer with fatal: the wasm's runtime has exited (a
-// fault) and the worker ends.
-// The proving key's points arrive as shareFeed messages, read and dealt by the page (share.ts),
-// a couple at a time.
-import { runtimeExited, sharedRuntime, startRuntime, type LoadProgress, type Prefetched, type ProverAssets, type RawProver, type SharedRuntime } from "./runtime.js";
+// page stays responsive. Its messages: serve.ts.
+import { serve, type Message } from "./serve.js";
 
-let raw: RawProver | undefined;
-
-self.onmessage = async (e: MessageEvent<{ id: number; fn: string; args: unknown[] }>) => {
-  const { id, fn, args } = e.data;
-  try {
-    if (fn === "load") {
-      raw = await startRuntime(args[0] as ProverAssets, (progress: LoadProgress) => self.postMessage({ id, progress }), args[1] as SharedRuntime | undefined, args[2] as Prefetched | undefined);
-      self.postMessage({ id, result: "{}" });
-      return;
-    }
-    if (fn === "runtime") {
-      self.postMessage({ id, result: sharedRuntime() }); // the compiled module, for the page's other workers
-      return;
-    }
-    if (!raw) throw new Error("the prover is not loaded");
-    const f = raw[fn as keyof RawProver] as ((...a: unknown[]) => string) | undefined;
-    if (typeof f !== "function") throw new Error(`the prover has no function ${fn}`);
-    const result = f(...args);
-    if (runtimeExited()) throw new Error("the prover's runtime stopped (a fault in the wasm)");
-    self.postMessage({ id, result });
-  } catch (err) {
-    // A runtime that has exited answers nothing any more: the page is told, and this worker ends.
-    const fatal = runtimeExited();
-    self.postMessage({ id, error: String((err as Error)?.message ?? err), fatal });
-    if (fatal) self.close();
-  }
-};
+const answer = serve((m) => self.postMessage(m), () => self.close());
+self.onmessage = (e: MessageEvent<Message>) => void answer(e.data);

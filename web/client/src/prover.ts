@@ -1,5 +1,5 @@
-// @vaultd/client/prover: make a card and prove its reveal where its secrets are, in the page (a
-// Web Worker) or in Node (in-process), with the project's own circuit compiled to WebAssembly.
+// @vaultd/client/prover: make a card and prove its reveal where its secrets are, in the page (Web
+// Workers) or in Node (worker threads), with the project's own circuit compiled to WebAssembly.
 // The proofs are the snarkjs JSON the relayer and zk.Verify accept; cards are the strings
 // `card create` prints and `card redeem` reads.
 import type { RevealRequest } from "./index.js";
@@ -49,7 +49,7 @@ export interface ProveProgress {
   keyDecodedAt?: number; // when the last of the key's points was decoded (Date.now()): before this proof, if it was dealt ahead of it
 }
 
-// A Web Worker running the wasm (prover-worker.ts): its calls, and how to stop it.
+// A worker running the wasm (serve.ts: a Web Worker, a Node worker thread): its calls, and how to stop it.
 interface Spawned {
   call: Call;
   stop: () => void; // terminates it: its calls waiting and to come fail
@@ -62,7 +62,7 @@ export class Prover {
   private key: SectionedKey;
   private helpers: Spawned[] = [];
   // The key's points dealt between the workers and kept decoded for every proof (share.ts): in a
-  // browser from the load on, while the person makes a wallet; in Node at the first proof.
+  // browser or Node's workers from the load on, while the person makes a wallet; in-process at the first proof.
   private dealer: Dealer | undefined;
   private dealtKey: SectionedKey | undefined;
   private progress: ((now?: boolean) => void) | undefined; // the proof under way's
@@ -93,9 +93,10 @@ export class Prover {
   }
 
   /**
-   * Loads the prover: in a Web Worker where there is one (browsers), in-process otherwise
-   * (Node), and answers once it can prove; its proving key then downloads in the background,
-   * its points decoded as they arrive (in Node at the first proof) and kept for every proof.
+   * Loads the prover: in Web Workers where there are (browsers), in worker threads in Node
+   * (node:worker_threads), in-process otherwise or with `worker: false`, and answers once it can
+   * prove; its proving key then downloads in the background, its points decoded as they arrive
+   * (in-process: at the first proof) and kept for every proof.
    * `assets` overrides where the files come from: a production proving key from a URL, say (a
    * ceremony's, in the sectioned format: docs/prover.md), with its sha256 (`sha256:
    * {sectionedKey}`). Every file is checked against its sha256 (the package pins its own): the
@@ -103,11 +104,12 @@ export class Prover {
    * key that is not the pinned one is answered. A browser keeps the checked files in Cache Storage (`cacheName`): a second load
    * reads them from there, checked again, and fetches again a copy that is not the pinned one.
    * `onProgress` is told the bytes received and the stages ("downloading", "starting",
-   * "ready"), a few times a second. In a browser, the other cores prove too: `workers` Web
-   * Workers (default: the device's cores, at most 4), each a runtime of the same wasm, share
+   * "ready"), a few times a second. The other cores prove too: `workers` Web Workers or worker
+   * threads (default: the device's cores, at most 4), each a runtime of the same wasm, share
    * the work (decoding the key's points, then each proof's multiplications); the first answers
-   * once it can prove, the others join as they start. This thread begins the wasm's download at
-   * once, and hands its body to the first worker, which checks and compiles it.
+   * once it can prove, the others join as they start. In a browser this thread begins the wasm's
+   * download at once, and hands its body to the first worker, which checks and compiles it. In
+   * Node a worker thread keeps the process alive only while a call waits on it.
    */
   static async load(opts: {
     assets?: Partial<Omit<ProverAssets, "sha256">> & { sha256?: Partial<Record<AssetName, string>> };
@@ -116,24 +118,26 @@ export class Prover {
     onProgress?: (p: LoadProgress) => void;
   } = {}): Promise<Prover> {
     const assets = assetsWith(opts.assets);
-    if (opts.worker ?? typeof Worker !== "undefined") {
+    const node = opts.worker !== false && typeof Worker === "undefined" ? await nodeThreads() : undefined;
+    if (opts.worker ?? (typeof Worker !== "undefined" || node !== undefined)) {
+      const start = node?.start ?? webWorker;
       // The other workers start at once and wait for the first one's compiled wasm; a proof
       // asked for before they run is dealt to those running, and they join it as they start.
-      const cores = typeof navigator !== "undefined" ? navigator.hardwareConcurrency || 1 : 1;
+      const cores = node?.cores ?? (typeof navigator !== "undefined" ? navigator.hardwareConcurrency || 1 : 1);
       const more = Math.max(0, Math.min(opts.workers ?? Math.min(cores, 4), 8) - 1);
       let share: (r: Promise<SharedRuntime>) => void = () => {};
       const shared = new Promise<SharedRuntime>((resolve) => (share = resolve));
-      const helpers = Array.from({ length: more }, () => spawn(assets, shared));
+      const helpers = Array.from({ length: more }, () => spawn(start, assets, shared));
       // The key is read on this thread (the worker's calls would stop its download: key.ts):
       // from Cache Storage at once, from the network from the wasm's last byte on (the network
       // not idle while the runtime starts, the wasm not slowed by the key's bytes).
       const cache = await openCache();
       let wasmArrived: () => void = () => {};
       const key = new SectionedKey(assets, cache, new Promise<void>((resolve) => (wasmArrived = resolve)));
-      const lead = spawn(assets, undefined, (p) => {
+      const lead = spawn(start, assets, undefined, (p) => {
         if (p.stage !== "downloading" || (p.total !== undefined && p.received >= p.total)) wasmArrived();
         opts.onProgress?.(p);
-      }, prefetchWasm(assets, cache));
+      }, node ? undefined : prefetchWasm(assets, cache));
       try {
         await lead.loaded;
       } catch (e) {
@@ -232,7 +236,7 @@ export class Prover {
     return d;
   }
 
-  /** How many workers share a proof's multiplications (1 in Node: in-process). */
+  /** How many workers share a proof's multiplications (1 in-process). */
   get workers(): number {
     return 1 + this.helpers.filter((h) => !h.failed()).length;
   }
@@ -268,13 +272,72 @@ async function prefetchWasm(assets: ProverAssets, cache?: Cache): Promise<Prefet
   }
 }
 
-/**
- * Starts a Web Worker with the prover (prover-worker.ts): from the assets (the wasm's response
- * prefetched, if given: its body moves to the worker), or from another worker's compiled runtime
- * (shared) once there is one. It takes calls once loaded.
- */
-function spawn(assets: ProverAssets, shared?: Promise<SharedRuntime>, onProgress?: (p: LoadProgress) => void, prefetched?: Promise<Prefetched | undefined>): Spawned {
+// A worker's answer (serve.ts).
+interface Answer {
+  id: number;
+  result?: unknown;
+  error?: string;
+  fatal?: boolean;
+  progress?: LoadProgress;
+}
+
+// A thread the prover's wasm runs in, as spawn drives it: a Web Worker, or a Node worker thread.
+interface Thread {
+  post(message: unknown, transfer: Transferable[]): void;
+  terminate(): void;
+  waiting(yes: boolean): void; // a call waits on it (Node: the process stays alive meanwhile, not otherwise)
+}
+
+// How a thread is started: told its answers, and why it failed (its script, its exit).
+type NewThread = (on: { answer: (a: Answer) => void; failed: (why: string) => void }) => Thread;
+
+// webWorker starts a browser's Web Worker (prover-worker.ts; bundlers find it by this very
+// expression, `new Worker(new URL(…, import.meta.url))`).
+const webWorker: NewThread = (on) => {
   const worker = new Worker(new URL("./prover-worker.js", import.meta.url), { type: "module" });
+  worker.onmessage = (e: MessageEvent<Answer>) => on.answer(e.data);
+  // A worker that cannot start (its script not found, a syntax error, a CSP refusal) fails
+  // every call at once, with a clear error, instead of leaving them waiting for ever.
+  worker.onerror = (e: ErrorEvent) => {
+    e.preventDefault?.();
+    on.failed(`${e.message || "its script did not load"} (prover-worker.js, next to prover.js)`);
+  };
+  return { post: (m, transfer) => worker.postMessage(m, transfer), terminate: () => worker.terminate(), waiting: () => {} };
+};
+
+/**
+ * In Node: worker threads (prover-node-worker.ts) and the machine's cores; undefined elsewhere.
+ * A thread does not keep the process alive unless a call waits on it: a script that proves and
+ * ends need not terminate its Prover.
+ */
+async function nodeThreads(): Promise<{ start: NewThread; cores: number } | undefined> {
+  if (typeof process === "undefined" || !process.versions?.node) return undefined;
+  const [threads, os] = ["node:worker_threads", "node:os"]; // variables, so that bundlers for the browser leave them alone
+  const { Worker: NodeWorker } = (await import(/* webpackIgnore: true */ threads)) as typeof import("node:worker_threads");
+  const { availableParallelism, cpus } = (await import(/* webpackIgnore: true */ os)) as typeof import("node:os");
+  const start: NewThread = (on) => {
+    // None of the process's own flags: they are its script's (--input-type, say, refused in a
+    // worker), and the thread runs the package's code only.
+    const worker = new NodeWorker(new URL("./prover-node-worker.js", import.meta.url), { execArgv: [] });
+    worker.unref();
+    worker.on("message", on.answer);
+    worker.on("error", (e: Error) => on.failed(e.message));
+    worker.on("exit", (code: number) => on.failed(`its thread exited (${code})`));
+    return {
+      post: (m, transfer) => worker.postMessage(m, transfer as unknown as import("node:worker_threads").TransferListItem[]),
+      terminate: () => void worker.terminate(),
+      waiting: (yes) => (yes ? worker.ref() : worker.unref()),
+    };
+  };
+  return { start, cores: availableParallelism?.() ?? cpus().length };
+}
+
+/**
+ * Starts a worker with the prover (serve.ts) on a thread of start's: from the assets (the
+ * wasm's response prefetched, if given: its body moves to the worker), or from another worker's
+ * compiled runtime (shared) once there is one. It takes calls once loaded.
+ */
+function spawn(start: NewThread, assets: ProverAssets, shared?: Promise<SharedRuntime>, onProgress?: (p: LoadProgress) => void, prefetched?: Promise<Prefetched | undefined>): Spawned {
   let next = 0;
   const waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   let failed: Error | undefined;
@@ -283,36 +346,37 @@ function spawn(assets: ProverAssets, shared?: Promise<SharedRuntime>, onProgress
     failed ??= err;
     for (const w of waiting.values()) w.reject(failed);
     waiting.clear();
-    worker.terminate();
+    thread.waiting(false);
+    thread.terminate();
   };
-  worker.onmessage = (e: MessageEvent<{ id: number; result?: unknown; error?: string; fatal?: boolean; progress?: LoadProgress }>) => {
-    if (e.data.progress) {
-      onProgress?.(e.data.progress);
-      return;
-    }
-    // Its runtime exited: this call fails with the others, as a stopped worker (not with the
-    // runtime's own words, "Go program has already exited").
-    if (e.data.fatal) return fail(new Error(`the prover's worker stopped: ${e.data.error}`));
-    const w = waiting.get(e.data.id);
-    waiting.delete(e.data.id);
-    if (e.data.error !== undefined) w?.reject(new Error(e.data.error));
-    else w?.resolve(e.data.result);
-  };
-  // A worker that cannot start (its script not found, a syntax error, a CSP refusal) fails
-  // every call at once, with a clear error, instead of leaving them waiting for ever.
-  worker.onerror = (e: ErrorEvent) => {
-    e.preventDefault?.();
-    fail(new Error(`the prover's worker failed: ${e.message || "its script did not load"} (prover-worker.js, next to prover.js)`));
-  };
+  const thread = start({
+    answer(a) {
+      if (a.progress) {
+        onProgress?.(a.progress);
+        return;
+      }
+      // Its runtime exited: this call fails with the others, as a stopped worker (not with the
+      // runtime's own words, "Go program has already exited").
+      if (a.fatal) return fail(new Error(`the prover's worker stopped: ${a.error}`));
+      const w = waiting.get(a.id);
+      waiting.delete(a.id);
+      if (waiting.size === 0) thread.waiting(false);
+      if (a.error !== undefined) w?.reject(new Error(a.error));
+      else w?.resolve(a.result);
+    },
+    failed: (why) => fail(new Error(`the prover's worker failed: ${why}`)),
+  });
   const send = (fn: string, args: unknown[], transfer: Transferable[] = []) =>
     new Promise((resolve, reject) => {
       if (failed) return reject(failed);
       const id = next++;
       waiting.set(id, { resolve, reject });
+      thread.waiting(true);
       try {
-        worker.postMessage({ id, fn, args }, transfer); // a key's piece is copied: the key keeps its own
+        thread.post({ id, fn, args }, transfer); // a key's piece is copied: the key keeps its own
       } catch (e) {
         waiting.delete(id);
+        if (waiting.size === 0) thread.waiting(false);
         reject(e);
       }
     });
