@@ -82,6 +82,15 @@ function refuse(kind: keyof typeof problems, detail = ""): void {
   if (detail) console.info(detail);
 }
 
+// noteStages notes when a proof begun at since reached each stage and ended each MSM (a section
+// of the key multiplied: "MSM K"), and when the key's points were all decoded, for the phone test.
+const noteStages = (stages: Record<string, number>, p: ProveProgress, since: number) => {
+  const at = Math.round(performance.now() - since);
+  stages[p.stage] ??= at;
+  for (const s of p.multiplied) stages[`MSM ${s}`] ??= at;
+  if (p.keyDecodedAt !== undefined) journey.keyDecodedAt = p.keyDecodedAt;
+};
+
 const bar = $<HTMLProgressElement>("bar");
 const loadNote = $("load-note");
 const mb = (n: number) => (n / 1e6).toFixed(1);
@@ -233,7 +242,7 @@ if (card) {
     const [to, t, before] = [recipient, tree, ahead?.proof];
     const a: Ahead = { to, tree: t, proof: undefined!, began: 0, stages: {} };
     const onProgress = (p: ProveProgress) => {
-      a.stages[p.stage] ??= Math.round(performance.now() - a.began);
+      noteStages(a.stages, p, a.began);
       if (p.stage === "solving") a.keyAtStart ??= p.received;
       if (ahead === a) aheadProgress?.(p); // the bar shows the proof Redeem waits for, no other
     };
@@ -501,7 +510,7 @@ if (card) {
       journey.proofAt = proofAt;
       // The proof's stages on the bar's second quarter: the key's bytes as they are multiplied.
       const showProof = (p: ProveProgress) => {
-        proofAt[p.stage] ??= Math.round(performance.now() - t);
+        noteStages(proofAt, p, t);
         if (p.stage === "solving") journey.keyAtProofStart = p.received;
         if (p.stage !== "proving" || !p.total) return;
         bar.value = (1 + p.proved / p.total) / 4;
