@@ -32,7 +32,6 @@ import (
 	"fmt"
 	"io"
 	"math/big"
-	"net/netip"
 	"net/url"
 	"os"
 	"os/signal"
@@ -48,6 +47,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/address"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
 	"github.com/seed018cc74c/vaultd/service/kit/deployment"
+	"github.com/seed018cc74c/vaultd/service/kit/weburl"
 	"github.com/seed018cc74c/vaultd/service/vault/card"
 	"github.com/seed018cc74c/vaultd/service/vault/card/choice"
 	"github.com/seed018cc74c/vaultd/service/vault/voucher"
@@ -145,26 +145,21 @@ func create(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	return nil
 }
 
-// checkBase checks create's --url: an https address without a fragment. Plain http only on the
-// machine itself (localhost, 127.0.0.0/8, ::1): anywhere else, whoever is on the network path can
-// answer the page with a script that reads the card in the fragment.
+// checkBase checks create's --url: a secure address (weburl.Secure: https, plain http only on
+// the machine itself) without a fragment. Anywhere else over http, whoever is on the network path
+// can answer the page with a script that reads the card in the fragment.
 func checkBase(base string) error {
 	u, err := url.Parse(base)
-	if err != nil || u.Host == "" || u.Fragment != "" || strings.Contains(base, "#") || (u.Scheme != "https" && u.Scheme != "http") {
+	if err == nil {
+		err = weburl.Secure(u)
+	}
+	switch {
+	case errors.Is(err, weburl.ErrPlainHTTP):
+		return fmt.Errorf("--url must be https (http only for this machine: localhost, 127.0.0.1, [::1]): over plain http, anyone on the network can change the page and read the card")
+	case err != nil || u.Fragment != "" || strings.Contains(base, "#"):
 		return fmt.Errorf("--url must be an https address without a fragment, such as https://app.example/redeem")
 	}
-	if u.Scheme == "http" && !loopback(u.Hostname()) {
-		return fmt.Errorf("--url must be https (http only for this machine: localhost, 127.0.0.1, [::1]): over plain http, anyone on the network can change the page and read the card")
-	}
 	return nil
-}
-
-func loopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip, err := netip.ParseAddr(host)
-	return err == nil && ip.IsLoopback()
 }
 
 // qrModule is the size of a QR code module in the PNG, in pixels; qrPrintWidth the width a card

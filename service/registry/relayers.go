@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/url"
 	"regexp"
 	"slices"
@@ -16,6 +15,7 @@ import (
 	"github.com/seed018cc74c/vaultd/gen/registryapi"
 	"github.com/seed018cc74c/vaultd/service/edge"
 	"github.com/seed018cc74c/vaultd/service/kit/address"
+	"github.com/seed018cc74c/vaultd/service/kit/weburl"
 )
 
 // The relayer directory. GET /relayers.json lists the relayers the operator names for the
@@ -224,36 +224,23 @@ func (r *Registry) relayerEntry(name string, f registryapi.RelayerFields) (store
 
 // relayerURL checks a relayer's URL and returns it normalized: its scheme and host in lower case,
 // no trailing "/", so that one relayer cannot be listed twice under two spellings. Clients are
-// sent to it, so it must be https, or http on a loopback host (a dev stack); it may carry a path
-// (a relayer behind a prefix), not a user, query or fragment.
+// sent to it, so it must be secure (weburl.Secure: https, or http on a loopback host, a dev
+// stack); it may carry a path (a relayer behind a prefix), not a user, query or fragment.
 func relayerURL(s string) (string, error) {
 	u, err := url.Parse(s)
 	if err != nil {
 		return "", errors.New("not a URL")
 	}
-	scheme := strings.ToLower(u.Scheme)
+	if err := weburl.Secure(u); err != nil {
+		return "", err
+	}
 	switch {
-	case scheme != "https" && scheme != "http":
-		return "", errors.New("must be an https:// URL")
-	case u.Opaque != "" || u.Host == "" || u.Hostname() == "":
-		return "", errors.New("has no host")
 	case u.User != nil:
 		return "", errors.New("must not carry a user or password")
 	case u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || strings.Contains(s, "#"):
 		return "", errors.New("must not carry a query or fragment")
-	case scheme == "http" && !loopback(u.Hostname()):
-		return "", errors.New("must be https:// (http:// is accepted on a loopback host only)")
 	}
-	return scheme + "://" + strings.ToLower(u.Host) + strings.TrimRight(u.EscapedPath(), "/"), nil
-}
-
-// loopback reports whether host names this machine: localhost, or a loopback IP.
-func loopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	return strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Host) + strings.TrimRight(u.EscapedPath(), "/"), nil
 }
 
 // apiRelayer is an entry in the API's shape.
