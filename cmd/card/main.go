@@ -238,8 +238,8 @@ func redeem(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if n := btoi(viaRelayer) + btoi(*printOnly) + btoi(*direct); n != 1 {
 		return errors.New("choose exactly one of --relayer <url> (or --registry <url>), --print, --direct")
 	}
-	to, err := address.ParseChecksummed(*recipient)
-	if err != nil || to == ([20]byte{}) {
+	to, err := address.ParseNonZero(*recipient)
+	if err != nil {
 		return fmt.Errorf("--recipient: not a valid address")
 	}
 	t, err := where.connect()

@@ -214,7 +214,7 @@ func reveal(in proveIn) (c note.Card, tree *zk.Tree, recipient common.Address, a
 	if c, err = note.Parse(in.Card); err != nil {
 		return
 	}
-	if recipient, err = address.ParseChecksummed(in.Recipient); err != nil || recipient == (common.Address{}) {
+	if recipient, err = address.ParseNonZero(in.Recipient); err != nil {
 		err = fmt.Errorf("recipient: not a valid address")
 		return
 	}

@@ -135,12 +135,12 @@ func waited(err error) bool {
 // parseAddress accepts any letter case; a mixed-case address must carry its EIP-55 checksum
 // (a typo in a mixed-case address is caught, not paid). The zero address is refused.
 func parseAddress(s string) (common.Address, error) {
-	a, err := address.ParseChecksummed(s)
-	if err != nil {
-		return a, edge.InvalidRequest("address: %v", err)
-	}
-	if a == (common.Address{}) {
+	a, err := address.ParseNonZero(s)
+	switch {
+	case errors.Is(err, address.ErrZero):
 		return a, edge.InvalidRequest("address is the zero address")
+	case err != nil:
+		return a, edge.InvalidRequest("address: %v", err)
 	}
 	return a, nil
 }

@@ -206,12 +206,12 @@ func (r *Registry) relayerEntry(name string, f registryapi.RelayerFields) (store
 		field, value string
 		to           *string
 	}{{"vault", f.Vault, &e.Vault}, {"operator", f.Operator, &e.Operator}, {"feeReceiver", f.FeeReceiver, &e.FeeReceiver}} {
-		addr, err := address.ParseChecksummed(a.value)
-		if err != nil {
-			return storedRelayer{}, edge.InvalidRequest("%s %q: %v", a.field, a.value, err)
-		}
-		if addr == (common.Address{}) {
+		addr, err := address.ParseNonZero(a.value)
+		switch {
+		case errors.Is(err, address.ErrZero):
 			return storedRelayer{}, edge.InvalidRequest("%s: the zero address", a.field)
+		case err != nil:
+			return storedRelayer{}, edge.InvalidRequest("%s %q: %v", a.field, a.value, err)
 		}
 		*a.to = addr.Hex()
 	}

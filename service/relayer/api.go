@@ -131,7 +131,7 @@ func (a *api) CreateSponsor(ctx context.Context, req relayerserver.CreateSponsor
 	var signer common.Address
 	if s := req.Body.VoucherSigner; s != nil {
 		var err error
-		if signer, err = address.ParseChecksummed(*s); err != nil || signer == (common.Address{}) {
+		if signer, err = address.ParseNonZero(*s); err != nil {
 			return nil, edge.InvalidRequest("voucherSigner: not a valid address")
 		}
 	}

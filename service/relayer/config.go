@@ -175,8 +175,8 @@ func envAddresses(e *config.Env, name string) []common.Address {
 		if s = strings.TrimSpace(s); s == "" {
 			continue
 		}
-		a, err := address.ParseChecksummed(s)
-		if err != nil || a == (common.Address{}) {
+		a, err := address.ParseNonZero(s)
+		if err != nil {
 			e.Fail("%s: entry %d is not a valid address: %q", name, i+1, s)
 			continue
 		}

@@ -2,6 +2,7 @@ package relayer
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/big"
 	"strings"
@@ -81,10 +82,11 @@ func parseReveal(req relayerapi.RevealRequest, sponsorKey string) (RevealRequest
 	} else if in.proof, err = zk.ParseProof(zk.ProofJSON{PiA: req.Proof.PiA, PiB: pb, PiC: req.Proof.PiC}); err != nil {
 		in.proofErr = reject(InvalidProof, "%v", err)
 	}
-	if in.recipient, err = address.ParseChecksummed(req.Recipient); err != nil {
-		in.recipientErr = reject(InvalidRecipient, "recipient: %v", err)
-	} else if in.recipient == (common.Address{}) {
+	switch in.recipient, err = address.ParseNonZero(req.Recipient); {
+	case errors.Is(err, address.ErrZero):
 		in.recipientErr = reject(InvalidRecipient, "recipient is the zero address")
+	case err != nil:
+		in.recipientErr = reject(InvalidRecipient, "recipient: %v", err)
 	}
 	if in.token, err = address.Parse(req.TokenAddress); err != nil {
 		return in, reject(InvalidInput, "tokenAddress: %v", err)

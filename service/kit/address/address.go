@@ -12,6 +12,10 @@ import (
 // ErrBad is returned for text that is not 0x followed by 40 hex digits.
 var ErrBad = errors.New("not an address: want 0x followed by 40 hex digits")
 
+// ErrZero is returned by ParseNonZero for the zero address: a value left unset, and what is sent
+// to it is lost.
+var ErrZero = errors.New("the zero address")
+
 // ErrBadChecksum is returned for a mixed-case address whose letter case is not its EIP-55 checksum.
 var ErrBadChecksum = errors.New("address checksum (EIP-55 letter case) does not match")
 
@@ -50,4 +54,14 @@ func ParseChecksummed(s string) (common.Address, error) {
 		return common.Address{}, ErrBadChecksum
 	}
 	return a, nil
+}
+
+// ParseNonZero is ParseChecksummed that also refuses the zero address (ErrZero): every address a
+// service is told to pay, list or trust.
+func ParseNonZero(s string) (common.Address, error) {
+	a, err := ParseChecksummed(s)
+	if err == nil && a == (common.Address{}) {
+		return a, ErrZero
+	}
+	return a, err
 }

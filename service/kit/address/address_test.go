@@ -68,3 +68,31 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// ParseNonZero refuses what ParseChecksummed refuses, as it does, and the zero address in any
+// letter case (ErrZero); it reads every other address as ParseChecksummed does.
+func TestParseNonZero(t *testing.T) {
+	t.Parallel()
+	const sum = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
+	for _, c := range []struct {
+		in   string
+		want error
+	}{
+		{sum, nil},
+		{strings.ToLower(sum), nil},
+		{"0x0000000000000000000000000000000000000001", nil},
+		{"0x0000000000000000000000000000000000000000", ErrZero},
+		{"0X0000000000000000000000000000000000000000", ErrZero},
+		{"0x70997970c51812dc3A010C7d01b50e0d17dc79C8", ErrBadChecksum},
+		{"0x00", ErrBad},
+		{"", ErrBad},
+	} {
+		a, err := ParseNonZero(c.in)
+		if !errors.Is(err, c.want) || (c.want == nil) != (err == nil) {
+			t.Errorf("ParseNonZero(%q) err = %v, want %v", c.in, err, c.want)
+		}
+		if err == nil && !strings.EqualFold(a.Hex(), c.in) {
+			t.Errorf("ParseNonZero(%q) = %s", c.in, a.Hex())
+		}
+	}
+}

@@ -27,8 +27,8 @@ func EnvAddress(e *config.Env, name string) common.Address {
 	if s == "" {
 		return common.Address{}
 	}
-	a, err := address.ParseChecksummed(s)
-	if err != nil || a == (common.Address{}) {
+	a, err := address.ParseNonZero(s)
+	if err != nil {
 		e.Fail("%s is not a valid address: %q", name, s)
 	}
 	return a

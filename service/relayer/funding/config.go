@@ -92,11 +92,11 @@ func Load(e *config.Env, operator *ecdsa.PrivateKey) Config {
 			continue
 		}
 		tok, text, ok := strings.Cut(entry, "=")
-		a, err := address.ParseChecksummed(strings.TrimSpace(tok))
+		a, err := address.ParseNonZero(strings.TrimSpace(tok))
 		text = strings.TrimSpace(text)
 		r, _ := new(big.Rat).SetString(text)
 		switch {
-		case !ok || err != nil || a == (common.Address{}):
+		case !ok || err != nil:
 			e.Fail("RELAYER_TOKEN_PRICES: entry %d is not <token address>=<price>: %q", i+1, entry)
 		case !decimalNumber.MatchString(text) || r.Sign() <= 0:
 			e.Fail("RELAYER_TOKEN_PRICES: entry %d: the price must be a decimal number above 0 (wei per base unit of the token), got %q", i+1, text)
