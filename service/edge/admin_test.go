@@ -7,6 +7,7 @@ import (
 	"maps"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -18,6 +19,7 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/seed018cc74c/vaultd/openapi/apidoc"
 	"github.com/seed018cc74c/vaultd/service/kit/config"
 )
 
@@ -276,18 +278,38 @@ components:
     bearerAuth: {type: http, scheme: bearer}
 `
 
+// publicOf is spec's public document, made as `go generate ./openapi` makes a service's.
+func publicOf(t *testing.T, spec string) []byte {
+	t.Helper()
+	whole, err := openapi3.NewLoader().LoadFromData([]byte(spec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	public, err := apidoc.Public(whole)
+	if err != nil {
+		t.Fatal(err)
+	}
+	yaml, err := apidoc.YAML(public)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return yaml
+}
+
 // Partners and the operator read different documents: the public listener's /openapi.yaml,
-// /openapi.json (and so /docs) are the document without the operator's routes and what only they
-// use (their tag, schema, response, header, security scheme), and the operator's whole document
-// is at /admin/openapi.yaml and /admin/openapi.json, on the admin listener alone with
-// ADMIN_ADDR, on the one listener without it, and never without the admin key: 401 with the
-// service's error body. A service without an admin key has no operator's document.
+// /openapi.json (and so /docs) are the public document the service gives (PublicYAML: without
+// the operator's routes and what only they use, their tag, schema, response, header, security
+// scheme), served as given, and the operator's whole document is at /admin/openapi.yaml and
+// /admin/openapi.json, on the admin listener alone with ADMIN_ADDR, on the one listener without
+// it, and never without the admin key: 401 with the service's error body. A service without an
+// admin key has no operator's document.
 func TestPartnersAndTheOperatorReadDifferentDocuments(t *testing.T) {
 	const key = "0123456789abcdef"
+	public := publicOf(t, docsSpec)
 	handler := func(adminKey string) http.Handler {
 		reg := prometheus.NewRegistry()
 		h, err := NewHandler(HandlerOptions{
-			SpecYAML: []byte(docsSpec), AdminKey: adminKey, Metrics: reg, Gatherer: reg,
+			SpecYAML: []byte(docsSpec), PublicYAML: public, AdminKey: adminKey, Metrics: reg, Gatherer: reg,
 			API: func(r chi.Router) {
 				ok := func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(200) }
 				r.Post("/x/credit", ok)
@@ -299,10 +321,10 @@ func TestPartnersAndTheOperatorReadDifferentDocuments(t *testing.T) {
 		}
 		return h
 	}
-	public, admin, single, keyless := listenLoopback(t), listenLoopback(t), listenLoopback(t), listenLoopback(t)
+	partners, admin, single, keyless := listenLoopback(t), listenLoopback(t), listenLoopback(t), listenLoopback(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 3)
-	go func() { done <- ServeSplit(ctx, public, admin, handler(key), time.Second) }()
+	go func() { done <- ServeSplit(ctx, partners, admin, handler(key), time.Second) }()
 	go func() { done <- Serve(ctx, single, handler(key), time.Second) }()
 	go func() { done <- Serve(ctx, keyless, handler(""), time.Second) }()
 	defer func() { cancel(); <-done; <-done; <-done }()
@@ -332,11 +354,14 @@ func TestPartnersAndTheOperatorReadDifferentDocuments(t *testing.T) {
 		return doc
 	}
 
-	for _, ln := range []net.Listener{public, single, keyless} {
+	for _, ln := range []net.Listener{partners, single, keyless} {
 		for _, path := range []string{"/openapi.yaml", "/openapi.json"} {
 			resp, body := get(ln, path, "")
 			if resp.StatusCode != 200 {
 				t.Fatalf("GET %s: %d %s", path, resp.StatusCode, body)
+			}
+			if path == "/openapi.yaml" && string(body) != string(public) {
+				t.Errorf("GET /openapi.yaml is not the public document given: %s", body)
 			}
 			doc := load(path, body)
 			if doc.Paths.Value("/x/credit") == nil || doc.Paths.Len() != 1 {
@@ -383,7 +408,7 @@ func TestPartnersAndTheOperatorReadDifferentDocuments(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		ln   net.Listener
-	}{{"the public listener", public}, {"a service without an admin key", keyless}} {
+	}{{"the public listener", partners}, {"a service without an admin key", keyless}} {
 		for _, path := range []string{"/admin/openapi.yaml", "/admin/openapi.json", "/admin/docs"} {
 			resp, body := get(c.ln, path, key)
 			if resp.StatusCode != 404 || strings.Contains(string(body), "/admin/sponsors") {
@@ -402,4 +427,24 @@ func tagNames(tags openapi3.Tags) []string {
 		names = append(names, t.Name)
 	}
 	return names
+}
+
+// A handler given no public document serves none: no /openapi.yaml, /openapi.json or /docs; one
+// given a "public" document that holds an operator's route is not made.
+func TestThePublicDocumentIsCheckedAndOptional(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	if _, err := NewHandler(HandlerOptions{SpecYAML: []byte(docsSpec), PublicYAML: []byte(docsSpec), Metrics: reg, Gatherer: reg, API: func(chi.Router) {}}); err == nil {
+		t.Error("the whole document was taken as the public one")
+	}
+	h, err := NewHandler(HandlerOptions{SpecYAML: []byte(docsSpec), Metrics: reg, Gatherer: reg, API: func(chi.Router) {}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{"/openapi.yaml", "/openapi.json", "/docs"} {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
+		if rec.Code != http.StatusNotFound {
+			t.Errorf("GET %s: %d, want 404", path, rec.Code)
+		}
+	}
 }

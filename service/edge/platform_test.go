@@ -85,7 +85,7 @@ func testHandler(t *testing.T) http.Handler {
 	t.Helper()
 	reg := prometheus.NewRegistry()
 	h, err := NewHandler(HandlerOptions{
-		SpecYAML: []byte(testSpec), AdminKey: "0123456789abcdef", Metrics: reg, Gatherer: reg,
+		SpecYAML: []byte(testSpec), PublicYAML: publicOf(t, testSpec), AdminKey: "0123456789abcdef", Metrics: reg, Gatherer: reg,
 		API: func(r chi.Router) {
 			r.Get("/boom", func(w http.ResponseWriter, r *http.Request) { panic("kaboom") })
 			r.Get("/flags", func(w http.ResponseWriter, r *http.Request) { _, _ = io.WriteString(w, "on="+r.URL.Query().Get("on")) })

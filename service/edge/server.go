@@ -31,9 +31,13 @@ const DefaultBodyLimit = 64 << 10
 // HandlerOptions is what NewHandler wires together.
 type HandlerOptions struct {
 	// SpecYAML is the service's whole OpenAPI document: what requests are validated against, and
-	// what the operator reads at /admin/openapi.yaml (behind the admin key). Partners read it
-	// without the operator's routes at /openapi.yaml, /openapi.json and /docs (apidoc.Public).
-	SpecYAML       []byte
+	// what the operator reads at /admin/openapi.yaml (behind the admin key).
+	SpecYAML []byte
+	// PublicYAML is the document partners read at /openapi.yaml, /openapi.json and /docs: the
+	// whole one without the operator's routes, as `go generate ./openapi` made it
+	// (openapi.<Svc>PublicYAML), served as it is rather than made again at each start; one that
+	// holds a path under /admin is refused. nil: none of the three is served.
+	PublicYAML     []byte
 	AdminKey       string // "" when the service has no admin routes
 	TrustedProxies Proxies
 	// TrustTraceParent follows any caller's traceparent sampling decision (TRUST_TRACEPARENT);
@@ -68,7 +72,7 @@ type HandlerOptions struct {
 // after the request id, so that preflights are answered before routing and every answer, errors
 // included, is readable by an allowed origin. Every error leaves as the one JSON error shape.
 func NewHandler(o HandlerOptions) (http.Handler, error) {
-	doc, err := documentOf(o.SpecYAML)
+	doc, err := documentOf(o.SpecYAML, o.PublicYAML)
 	if err != nil {
 		return nil, err
 	}
@@ -89,9 +93,11 @@ func NewHandler(o HandlerOptions) (http.Handler, error) {
 
 	// The OpenMetrics format when asked for (as Prometheus does), with the histograms' exemplars.
 	r.Method(http.MethodGet, "/metrics", promhttp.HandlerFor(o.Gatherer, promhttp.HandlerOpts{EnableOpenMetrics: true}))
-	r.Get("/openapi.yaml", staticBytes("application/yaml", doc.publicYAML))
-	r.Get("/openapi.json", staticBytes("application/json", doc.publicJSON))
-	r.Get("/docs", docsPage)
+	if o.PublicYAML != nil {
+		r.Get("/openapi.yaml", staticBytes("application/yaml", o.PublicYAML))
+		r.Get("/openapi.json", staticBytes("application/json", doc.publicJSON))
+		r.Get("/docs", docsPage)
+	}
 	if o.AdminKey != "" { // the operator's document: under /admin, so on the admin listener alone (admin.go)
 		r.Get("/admin/docs", docsPage)
 		r.Group(func(op chi.Router) {
@@ -157,24 +163,26 @@ func adminOnly(next http.Handler) http.Handler {
 type document struct {
 	spec       *openapi3.T // read-only once made: the handlers of one process share it
 	json       []byte      // the whole document: what GET /admin/openapi.json answers
-	publicYAML []byte      // the document without the operator's routes (apidoc.Public)
-	publicJSON []byte
+	publicJSON []byte      // the public document (HandlerOptions.PublicYAML) as JSON
 	booleans   func(http.Handler) http.Handler
 	err        error
 }
 
-// documents are the documents parsed so far, by their YAML: a process that makes many handlers
-// of one service (a test suite: hundreds) parses and validates its document once.
-var documents sync.Map // string → *document, made once (a sync.OnceValue)
+// documents are the documents parsed so far, by their YAML, whole and public: a process that
+// makes many handlers of one service (a test suite: hundreds) parses and validates its
+// document once.
+var documents sync.Map // [2]string → *document, made once (a sync.OnceValue)
 
-// documentOf parses, validates and prepares the document specYAML, once a process.
-func documentOf(specYAML []byte) (*document, error) {
-	once, _ := documents.LoadOrStore(string(specYAML), sync.OnceValue(func() *document { return parseDocument(specYAML) }))
+// documentOf parses, validates and prepares the document specYAML, and reads its public one
+// publicYAML (nil: none), once a process.
+func documentOf(specYAML, publicYAML []byte) (*document, error) {
+	key := [2]string{string(specYAML), string(publicYAML)}
+	once, _ := documents.LoadOrStore(key, sync.OnceValue(func() *document { return parseDocument(specYAML, publicYAML) }))
 	d := once.(func() *document)()
 	return d, d.err
 }
 
-func parseDocument(specYAML []byte) *document {
+func parseDocument(specYAML, publicYAML []byte) *document {
 	spec, err := openapi3.NewLoader().LoadFromData(specYAML)
 	if err != nil {
 		return &document{err: fmt.Errorf("openapi document: %w", err)}
@@ -186,17 +194,21 @@ func parseDocument(specYAML []byte) *document {
 	if err != nil {
 		return &document{err: err}
 	}
-	public, err := apidoc.Public(spec)
-	if err != nil {
-		return &document{err: fmt.Errorf("openapi document: %w", err)}
-	}
-	publicYAML, err := apidoc.YAML(public)
-	if err != nil {
-		return &document{err: err}
-	}
-	publicJSON, err := json.Marshal(public)
-	if err != nil {
-		return &document{err: err}
+	var publicJSON []byte
+	if publicYAML != nil {
+		public, err := openapi3.NewLoader().LoadFromData(publicYAML)
+		if err != nil {
+			return &document{err: fmt.Errorf("public openapi document: %w", err)}
+		}
+		// Checked, not trusted: a service cannot hand its whole document to partners.
+		for path := range public.Paths.Map() {
+			if apidoc.AdminPath(path) {
+				return &document{err: fmt.Errorf("public openapi document: it holds the operator's route %s", path)}
+			}
+		}
+		if publicJSON, err = json.Marshal(public); err != nil {
+			return &document{err: err}
+		}
 	}
 	// The document's servers are for readers; requests are matched on their paths alone, so
 	// every check holds whatever host the service is reached at (a router that knows servers
@@ -206,7 +218,7 @@ func parseDocument(specYAML []byte) *document {
 	if err != nil {
 		return &document{err: fmt.Errorf("openapi document: %w", err)}
 	}
-	return &document{spec: spec, json: specJSON, publicYAML: publicYAML, publicJSON: publicJSON, booleans: booleans}
+	return &document{spec: spec, json: specJSON, publicJSON: publicJSON, booleans: booleans}
 }
 
 // docsHTML is the API reference page every service serves at /docs: it renders the service's

@@ -132,7 +132,7 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 		ResponseErrorHandlerFunc: func(w http.ResponseWriter, r *http.Request, err error) { edge.WriteError(w, r, answer(err)) },
 	})
 	h, err := edge.NewHandler(edge.HandlerOptions{
-		SpecYAML: openapi.FaucetYAML, AdminKey: cfg.Admin.Key, TrustedProxies: cfg.HTTP.TrustedProxies, TrustTraceParent: cfg.HTTP.TrustTraceParent, CORS: cfg.HTTP.CORS, Tracer: tracer,
+		SpecYAML: openapi.FaucetYAML, PublicYAML: openapi.FaucetPublicYAML, AdminKey: cfg.Admin.Key, TrustedProxies: cfg.HTTP.TrustedProxies, TrustTraceParent: cfg.HTTP.TrustTraceParent, CORS: cfg.HTTP.CORS, Tracer: tracer,
 		Metrics: reg, Gatherer: reg, Logger: opts.Logger, Answer: answer,
 		BodyLimits: map[string]int64{"POST /api/faucet/claim": 8 << 10}, // a captcha token is up to 4 KiB
 		Admit: walletroutes.Admit(admin, map[string]edge.Admission{ // every POST counts, malformed ones too

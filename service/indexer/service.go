@@ -80,7 +80,7 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 		ResponseErrorHandlerFunc: func(w http.ResponseWriter, r *http.Request, err error) { edge.WriteError(w, r, answer(err)) },
 	})
 	h, err := edge.NewHandler(edge.HandlerOptions{
-		SpecYAML: openapi.IndexerYAML, TrustedProxies: cfg.HTTP.TrustedProxies, TrustTraceParent: cfg.HTTP.TrustTraceParent, CORS: cfg.HTTP.CORS, Tracer: opts.Tracer(),
+		SpecYAML: openapi.IndexerYAML, PublicYAML: openapi.IndexerPublicYAML, TrustedProxies: cfg.HTTP.TrustedProxies, TrustTraceParent: cfg.HTTP.TrustTraceParent, CORS: cfg.HTTP.CORS, Tracer: opts.Tracer(),
 		Metrics: reg, Gatherer: reg, Logger: opts.Logger, Answer: answer,
 		Admit: map[string]edge.Admission{ // every request of every route, per client IP
 			"*": edge.ClientAdmission(ratelimit.New(cfg.Limits.PerIP), cfg.Limits.IPv6Prefix, "requests per client IP",

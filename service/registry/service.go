@@ -93,7 +93,7 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 	// A base64 icon in JSON takes 4/3 of its size; leave room for the rest of the body.
 	upsertLimit := cfg.Icons.MaxBytes*4/3 + 64<<10
 	h, err := edge.NewHandler(edge.HandlerOptions{
-		SpecYAML: openapi.RegistryYAML, AdminKey: cfg.AdminAPIKey,
+		SpecYAML: openapi.RegistryYAML, PublicYAML: openapi.RegistryPublicYAML, AdminKey: cfg.AdminAPIKey,
 		TrustedProxies: cfg.HTTP.TrustedProxies, TrustTraceParent: cfg.HTTP.TrustTraceParent, CORS: cfg.HTTP.CORS, Tracer: opts.Tracer(),
 		Metrics: promReg, Gatherer: promReg, Logger: opts.Logger, Answer: answer,
 		Admit: map[string]edge.Admission{ // every request of every route, per client IP

@@ -33,7 +33,7 @@ func (r *Relayer) handler(opts Options) (http.Handler, error) {
 		ResponseErrorHandlerFunc: func(w http.ResponseWriter, r *http.Request, err error) { edge.WriteError(w, r, answer(err)) },
 	})
 	return edge.NewHandler(edge.HandlerOptions{
-		SpecYAML: openapi.RelayerYAML, AdminKey: r.cfg.Admin.Key, TrustedProxies: r.cfg.HTTP.TrustedProxies, TrustTraceParent: r.cfg.HTTP.TrustTraceParent, CORS: r.cfg.HTTP.CORS, Tracer: r.tracer,
+		SpecYAML: openapi.RelayerYAML, PublicYAML: openapi.RelayerPublicYAML, AdminKey: r.cfg.Admin.Key, TrustedProxies: r.cfg.HTTP.TrustedProxies, TrustTraceParent: r.cfg.HTTP.TrustTraceParent, CORS: r.cfg.HTTP.CORS, Tracer: r.tracer,
 		Metrics: opts.Prometheus, Gatherer: opts.Prometheus, Logger: opts.Logger, Answer: answer,
 		BodyLimits: map[string]int64{"POST /reveal": 16 << 10, "POST /quote": 1 << 10},
 		Admit: wallet.Admit(admin, map[string]edge.Admission{ // every POST /reveal counts, malformed ones too
