@@ -11,7 +11,6 @@ import (
 	"github.com/seed018cc74c/vaultd/service/edge"
 	"github.com/seed018cc74c/vaultd/service/kit/gate"
 	"github.com/seed018cc74c/vaultd/service/kit/pause"
-	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 	"github.com/seed018cc74c/vaultd/service/kit/tracing"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 )
@@ -57,34 +56,16 @@ func (a Answers) Error(err error) (*edge.Error, bool) {
 }
 
 // Named is err as a paying service's spans and outcome metric name it when it is one of the
-// refusals the relayer and the faucet share (the balance gate, an operator's pause, the rate
-// limits): by the code and message it is answered with (Error, edge.AsError), a fault when the
-// service or what it depends on failed; false otherwise.
+// refusals the relayer and the faucet share (Error's, and the shared parts' of edge.SharedAnswer:
+// the rate limits): by the code and message it is answered with, a fault when its answer is a
+// 5xx; false otherwise. It is made from the answer, so the two cannot disagree.
 func (a Answers) Named(err error) (tracing.Refusal, bool) {
-	var (
-		closed  *gate.ClosedError
-		limited *ratelimit.ExceededError
-	)
-	switch {
-	case errors.As(err, &closed):
-		switch closed.Refusal {
-		case gate.BalanceLow:
-			r := tracing.Refusal{Code: a.BalanceLowCode, Message: closed.Message, Fault: true}
-			if a.BalanceLowMessage != "" {
-				r.Message = a.BalanceLowMessage
-			}
-			return r, true
-		case gate.BudgetSpent:
-			return tracing.Refusal{Code: CodeSpendLimitReached, Message: closed.Message, Fault: true}, true
-		case gate.BudgetUnknown:
-			return tracing.Refusal{Code: edge.CodeUnavailable, Message: closed.Message, Fault: true}, true
-		}
-	case errors.Is(err, pause.ErrPaused):
-		return tracing.Refusal{Code: edge.CodePaused, Message: err.Error(), Fault: true}, true
-	case errors.As(err, &limited):
-		return tracing.Refusal{Code: edge.CodeRateLimited, Message: limited.Error()}, true
-	case errors.Is(err, ratelimit.ErrUnavailable):
-		return tracing.Refusal{Code: edge.CodeUnavailable, Message: err.Error(), Fault: true}, true
+	e, ok := a.Error(err)
+	if !ok {
+		e, ok = edge.SharedAnswer(err)
 	}
-	return tracing.Refusal{}, false
+	if !ok {
+		return tracing.Refusal{}, false
+	}
+	return tracing.Refusal{Code: e.Code, Message: e.Message, Fault: e.Status >= http.StatusInternalServerError}, true
 }

@@ -50,7 +50,8 @@ func TestEverySharedRefusalHasItsAnswer(t *testing.T) {
 }
 
 // Spans and metrics name every shared refusal as it is answered: its code and message, a fault
-// when its answer is a 5xx. The rate limits', answered by edge.AsError, too.
+// when its answer is a 5xx; an operator's replace or cancel refused too. The rate limits',
+// answered by edge.AsError, too.
 func TestEverySharedRefusalIsNamedAsItIsAnswered(t *testing.T) {
 	t.Parallel()
 	for _, answers := range []paying.Answers{{BalanceLowCode: "WALLET_LOW", BalanceLowMessage: "the wallet is low"}, {BalanceLowCode: "WALLET_LOW"}} {
@@ -61,6 +62,8 @@ func TestEverySharedRefusalIsNamedAsItIsAnswered(t *testing.T) {
 			fmt.Errorf("claim: %w", pause.ErrPaused),
 			ratelimit.Exceeded(ratelimit.Rate{N: 1, Window: time.Minute}, "claims per client IP", time.Second),
 			ratelimit.Unavailable(errors.New("redis down")),
+			fmt.Errorf("replace: %w", txmgr.ErrNoFlight),
+			fmt.Errorf("cancel: %w", txmgr.ErrNotReplaceable),
 		} {
 			n, ok := answers.Named(err)
 			e, answered := answers.Error(err)
