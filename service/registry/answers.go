@@ -23,6 +23,7 @@ var statuses = map[Reason]int{
 	RelayerNotFound:  http.StatusNotFound,
 	RelayerExists:    http.StatusConflict,
 	ChainMismatch:    http.StatusUnprocessableEntity,
+	InvalidRelayer:   http.StatusBadRequest,
 }
 
 // answer is the registry's one way from an error to its HTTP answer, for its handlers' errors, its

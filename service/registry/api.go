@@ -259,20 +259,20 @@ func (l listResponse) VisitGetRelayerDirectoryResponse(w http.ResponseWriter) er
 }
 
 func (a *api) AddRelayer(ctx context.Context, req registryserver.AddRelayerRequestObject) (registryserver.AddRelayerResponseObject, error) {
-	r, err := a.reg.AddRelayer(ctx, *req.Body)
+	r, err := a.reg.AddRelayer(ctx, fromRelayerInput(*req.Body))
 	if err != nil {
 		return nil, err
 	}
 	location := "/relayers/" + r.Name
-	return registryserver.AddRelayer201JSONResponse{Body: r, Headers: registryserver.AddRelayer201ResponseHeaders{Location: &location}}, nil
+	return registryserver.AddRelayer201JSONResponse{Body: toRelayer(r), Headers: registryserver.AddRelayer201ResponseHeaders{Location: &location}}, nil
 }
 
 func (a *api) UpdateRelayer(ctx context.Context, req registryserver.UpdateRelayerRequestObject) (registryserver.UpdateRelayerResponseObject, error) {
-	r, err := a.reg.UpdateRelayer(ctx, req.Name, *req.Body)
+	r, err := a.reg.UpdateRelayer(ctx, fromRelayerFields(req.Name, *req.Body))
 	if err != nil {
 		return nil, err
 	}
-	return registryserver.UpdateRelayer200JSONResponse{Body: r}, nil
+	return registryserver.UpdateRelayer200JSONResponse{Body: toRelayer(r)}, nil
 }
 
 func (a *api) RemoveRelayer(ctx context.Context, req registryserver.RemoveRelayerRequestObject) (registryserver.RemoveRelayerResponseObject, error) {

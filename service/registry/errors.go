@@ -28,6 +28,7 @@ const (
 	RelayerNotFound                    // no relayer listed under the name
 	RelayerExists                      // a relayer's name or URL listed already
 	ChainMismatch                      // a relayer of another chain than the registry's
+	InvalidRelayer                     // a relayer's name, URL or address that is not one
 
 	reasonsEnd // not a reason: one past the last, for the tests
 )
@@ -38,7 +39,7 @@ var reasonCodes = map[Reason]string{
 	ChainUnavailable: edge.CodeChainUnavailable, BadIcon: edge.CodeInvalidRequest, UnsupportedImage: edge.CodeUnsupportedMediaType,
 	IconTooLarge: edge.CodePayloadTooLarge, IconDimensions: CodeIconDimensions, TokenListEmpty: CodeTokenListEmpty,
 	IconNotFound: edge.CodeNotFound, RelayerNotFound: CodeRelayerNotFound, RelayerExists: CodeRelayerExists,
-	ChainMismatch: CodeChainMismatch,
+	ChainMismatch: CodeChainMismatch, InvalidRelayer: edge.CodeInvalidRequest,
 }
 
 // Code is the reason's code ("" for a value that is no reason).

@@ -12,8 +12,6 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/seed018cc74c/vaultd/gen/registryapi"
-	"github.com/seed018cc74c/vaultd/service/edge"
 	"github.com/seed018cc74c/vaultd/service/kit/address"
 	"github.com/seed018cc74c/vaultd/service/kit/weburl"
 )
@@ -31,6 +29,14 @@ const (
 	CodeRelayerExists   = "RELAYER_EXISTS"
 	CodeChainMismatch   = "CHAIN_MISMATCH"
 )
+
+// Relayer is a relayer as an operator lists it (its fields as sent: relayerEntry checks them) and
+// as it is listed (normalized, its addresses EIP-55).
+type Relayer struct {
+	Name, URL                    string
+	ChainID                      int64
+	Vault, Operator, FeeReceiver string
+}
 
 // storedDirectory is the directory as stored, and as served: its JSON is the body of
 // GET /relayers.json.
@@ -67,12 +73,10 @@ func (r *Registry) Directory() (body []byte, etag string) {
 }
 
 // AddRelayer lists a relayer: RELAYER_EXISTS when its name or URL is listed already.
-func (r *Registry) AddRelayer(ctx context.Context, in registryapi.RelayerInput) (registryapi.Relayer, error) {
-	e, err := r.relayerEntry(in.Name, registryapi.RelayerFields{
-		Url: in.Url, ChainId: in.ChainId, Vault: in.Vault, Operator: in.Operator, FeeReceiver: in.FeeReceiver,
-	})
+func (r *Registry) AddRelayer(ctx context.Context, in Relayer) (Relayer, error) {
+	e, err := r.relayerEntry(in)
 	if err != nil {
-		return registryapi.Relayer{}, err
+		return Relayer{}, err
 	}
 	err = r.editDirectory(ctx, func(entries []storedRelayer) ([]storedRelayer, error) {
 		if slices.ContainsFunc(entries, func(o storedRelayer) bool { return o.Name == e.Name }) {
@@ -84,21 +88,21 @@ func (r *Registry) AddRelayer(ctx context.Context, in registryapi.RelayerInput) 
 		return append(entries, e), nil
 	})
 	if err != nil {
-		return registryapi.Relayer{}, err
+		return Relayer{}, err
 	}
-	return apiRelayer(e), nil
+	return e.relayer(), nil
 }
 
-// UpdateRelayer replaces the fields of the relayer listed as name.
-func (r *Registry) UpdateRelayer(ctx context.Context, name string, f registryapi.RelayerFields) (registryapi.Relayer, error) {
-	e, err := r.relayerEntry(name, f)
+// UpdateRelayer replaces the fields of the relayer listed as in.Name.
+func (r *Registry) UpdateRelayer(ctx context.Context, in Relayer) (Relayer, error) {
+	e, err := r.relayerEntry(in)
 	if err != nil {
-		return registryapi.Relayer{}, err
+		return Relayer{}, err
 	}
 	err = r.editDirectory(ctx, func(entries []storedRelayer) ([]storedRelayer, error) {
-		i := slices.IndexFunc(entries, func(o storedRelayer) bool { return o.Name == name })
+		i := slices.IndexFunc(entries, func(o storedRelayer) bool { return o.Name == e.Name })
 		if i < 0 {
-			return nil, errRelayerNotFound(name)
+			return nil, errRelayerNotFound(e.Name)
 		}
 		if err := urlTaken(entries, e); err != nil {
 			return nil, err
@@ -107,9 +111,9 @@ func (r *Registry) UpdateRelayer(ctx context.Context, name string, f registryapi
 		return entries, nil
 	})
 	if err != nil {
-		return registryapi.Relayer{}, err
+		return Relayer{}, err
 	}
-	return apiRelayer(e), nil
+	return e.relayer(), nil
 }
 
 // RemoveRelayer takes the relayer listed as name out of the directory.
@@ -188,20 +192,20 @@ func nextDirectory(old *storedDirectory, entries []storedRelayer, now time.Time)
 	return &storedDirectory{ChainID: old.ChainID, Version: v, Timestamp: now.UTC().Format(listTimestampShape), Relayers: entries}, true
 }
 
-// relayerEntry checks a relayer's fields and makes its entry: INVALID_REQUEST for a name, URL or
-// address that is not one, CHAIN_MISMATCH for another chain. The operator address is not
+// relayerEntry checks a relayer's fields and makes its entry: InvalidRelayer for a name, URL or
+// address that is not one, ChainMismatch for another chain. The operator address is not
 // checked on chain: it is the address the relayer's operator says it pays from (a relayer may
 // pay from several keys, and a new key has no history to check); a client compares the
 // directory's addresses with what the relayer itself answers.
-func (r *Registry) relayerEntry(name string, f registryapi.RelayerFields) (storedRelayer, error) {
-	if !relayerNamePattern.MatchString(name) {
-		return storedRelayer{}, edge.InvalidRequest("name %q: 1 to 40 lowercase letters, digits and -, starting and ending with a letter or digit", name)
+func (r *Registry) relayerEntry(f Relayer) (storedRelayer, error) {
+	if !relayerNamePattern.MatchString(f.Name) {
+		return storedRelayer{}, refuse(InvalidRelayer, "name %q: 1 to 40 lowercase letters, digits and -, starting and ending with a letter or digit", f.Name)
 	}
-	u, err := relayerURL(f.Url)
+	u, err := relayerURL(f.URL)
 	if err != nil {
-		return storedRelayer{}, edge.InvalidRequest("url %q: %v", f.Url, err)
+		return storedRelayer{}, refuse(InvalidRelayer, "url %q: %v", f.URL, err)
 	}
-	e := storedRelayer{Name: name, URL: u}
+	e := storedRelayer{Name: f.Name, URL: u}
 	for _, a := range []struct {
 		field, value string
 		to           *string
@@ -209,14 +213,14 @@ func (r *Registry) relayerEntry(name string, f registryapi.RelayerFields) (store
 		addr, err := address.ParseNonZero(a.value)
 		switch {
 		case errors.Is(err, address.ErrZero):
-			return storedRelayer{}, edge.InvalidRequest("%s: the zero address", a.field)
+			return storedRelayer{}, refuse(InvalidRelayer, "%s: the zero address", a.field)
 		case err != nil:
-			return storedRelayer{}, edge.InvalidRequest("%s %q: %v", a.field, a.value, err)
+			return storedRelayer{}, refuse(InvalidRelayer, "%s %q: %v", a.field, a.value, err)
 		}
 		*a.to = addr.Hex()
 	}
-	if f.ChainId < 1 || uint64(f.ChainId) != r.chainID {
-		return storedRelayer{}, refuse(ChainMismatch, "chainId %d is not this registry's chain (%d)", f.ChainId, r.chainID)
+	if f.ChainID < 1 || uint64(f.ChainID) != r.chainID {
+		return storedRelayer{}, refuse(ChainMismatch, "chainId %d is not this registry's chain (%d)", f.ChainID, r.chainID)
 	}
 	e.ChainID = r.chainID
 	return e, nil
@@ -243,11 +247,9 @@ func relayerURL(s string) (string, error) {
 	return strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Host) + strings.TrimRight(u.EscapedPath(), "/"), nil
 }
 
-// apiRelayer is an entry in the API's shape.
-func apiRelayer(e storedRelayer) registryapi.Relayer {
-	return registryapi.Relayer{
-		Name: e.Name, Url: e.URL, ChainId: int64(e.ChainID), Vault: e.Vault, Operator: e.Operator, FeeReceiver: e.FeeReceiver,
-	}
+// relayer is the entry as it is listed.
+func (e storedRelayer) relayer() Relayer {
+	return Relayer{Name: e.Name, URL: e.URL, ChainID: int64(e.ChainID), Vault: e.Vault, Operator: e.Operator, FeeReceiver: e.FeeReceiver}
 }
 
 // validate checks a stored directory (nil: none stored): its version, its chain (tokensChain,
