@@ -134,19 +134,23 @@ func (a *api) GetToken(ctx context.Context, req registryserver.GetTokenRequestOb
 	if !ok {
 		return nil, errTokenNotFound(addr)
 	}
-	return registryserver.GetToken200JSONResponse{Body: t}, nil
+	return registryserver.GetToken200JSONResponse{Body: toToken(t)}, nil
 }
 
 func (a *api) UpsertToken(ctx context.Context, req registryserver.UpsertTokenRequestObject) (registryserver.UpsertTokenResponseObject, error) {
-	t, created, err := a.reg.Upsert(ctx, *req.Body)
+	in, err := fromTokenInput(*req.Body)
+	if err != nil {
+		return nil, err
+	}
+	t, created, err := a.reg.Upsert(ctx, in)
 	if err != nil {
 		return nil, err
 	}
 	if created {
 		location := "/tokens/" + t.Address
-		return registryserver.UpsertToken201JSONResponse{Body: t, Headers: registryserver.UpsertToken201ResponseHeaders{Location: &location}}, nil
+		return registryserver.UpsertToken201JSONResponse{Body: toToken(t), Headers: registryserver.UpsertToken201ResponseHeaders{Location: &location}}, nil
 	}
-	return registryserver.UpsertToken200JSONResponse{Body: t}, nil
+	return registryserver.UpsertToken200JSONResponse{Body: toToken(t)}, nil
 }
 
 func (a *api) DeleteToken(ctx context.Context, req registryserver.DeleteTokenRequestObject) (registryserver.DeleteTokenResponseObject, error) {

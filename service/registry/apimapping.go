@@ -20,3 +20,21 @@ func fromRelayerFields(name string, f registryapi.RelayerFields) Relayer {
 func toRelayer(r Relayer) registryapi.Relayer {
 	return registryapi.Relayer{Name: r.Name, Url: r.URL, ChainId: r.ChainID, Vault: r.Vault, Operator: r.Operator, FeeReceiver: r.FeeReceiver}
 }
+
+// fromTokenInput is POST /tokens' body as the registry reads it: INVALID_REQUEST for an address
+// that is not one.
+func fromTokenInput(in registryapi.TokenInput) (TokenInput, error) {
+	addr, err := parseAddress(in.Address)
+	if err != nil {
+		return TokenInput{}, err
+	}
+	return TokenInput{Address: addr, Icon: in.Icon, Category: in.Category, Enabled: in.Enabled, SortOrder: in.SortOrder, UnderlyingChain: in.UnderlyingChain}, nil
+}
+
+// toToken is an entry in the API's shape.
+func toToken(t Token) registryapi.Token {
+	return registryapi.Token{
+		Address: t.Address, Category: t.Category, Decimals: t.Decimals, Enabled: t.Enabled, Icon: t.Icon, Name: t.Name,
+		SortOrder: t.SortOrder, Symbol: t.Symbol, TokenId: t.TokenID, UnderlyingChain: t.UnderlyingChain,
+	}
+}

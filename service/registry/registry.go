@@ -26,7 +26,6 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/seed018cc74c/vaultd/gen/registryapi"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
 	"github.com/seed018cc74c/vaultd/service/kit/tracing"
 	"github.com/seed018cc74c/vaultd/service/vault/tokenid"
@@ -64,14 +63,45 @@ type listBody struct {
 	etag string
 }
 
-// Token renders an entry in the API's shape.
-func (r *Registry) token(t storedToken) registryapi.Token {
+// Token is an entry as it is shown: what GET /tokens/{address} answers and GET /tokens lists (its
+// JSON is the lists' precomputed entries, in the document's Token shape and field order).
+type Token struct {
+	Address         string `json:"address"` // EIP-55
+	Category        string `json:"category"`
+	Decimals        int    `json:"decimals"`
+	Enabled         bool   `json:"enabled"`
+	Icon            string `json:"icon"` // its URL; "" for none
+	Name            string `json:"name"`
+	SortOrder       int32  `json:"sortOrder"`
+	Symbol          string `json:"symbol"`
+	TokenID         string `json:"tokenId"`
+	UnderlyingChain string `json:"underlyingChain"`
+}
+
+// tokenList is the body of GET /tokens.
+type tokenList struct {
+	Tokens []Token `json:"tokens"`
+}
+
+// TokenInput is what an operator says of a token it adds or updates: its address, and the fields
+// it sets (nil: kept; on a new entry, the default).
+type TokenInput struct {
+	Address         common.Address
+	Icon            *string // ParseIconField's forms
+	Category        *string
+	Enabled         *bool
+	SortOrder       *int32
+	UnderlyingChain *string
+}
+
+// token is an entry as it is shown.
+func (r *Registry) token(t storedToken) Token {
 	icon := t.IconURL
 	if t.IconFile != "" {
 		icon = r.iconBase + t.IconFile
 	}
-	return registryapi.Token{
-		Address: t.Address, Name: t.Name, Symbol: t.Symbol, Decimals: int(t.Decimals), TokenId: t.TokenID,
+	return Token{
+		Address: t.Address, Name: t.Name, Symbol: t.Symbol, Decimals: int(t.Decimals), TokenID: t.TokenID,
 		Icon: icon, Category: t.Category, Enabled: t.Enabled, SortOrder: t.SortOrder, UnderlyingChain: t.UnderlyingChain,
 	}
 }
@@ -91,8 +121,8 @@ func (r *Registry) newSnapshot(st contents) (*snapshot, error) {
 		sorted = append(sorted, t)
 	}
 	slices.SortFunc(sorted, compareTokens)
-	public := registryapi.TokenList{Tokens: []registryapi.Token{}}
-	all := registryapi.TokenList{Tokens: []registryapi.Token{}}
+	public := tokenList{Tokens: []Token{}}
+	all := tokenList{Tokens: []Token{}}
 	for _, t := range sorted {
 		api := r.token(t)
 		all.Tokens = append(all.Tokens, api)
@@ -171,10 +201,10 @@ func (r *Registry) reload(ctx context.Context) error {
 func (r *Registry) Count() int { return len(r.state.Load().byAddr) }
 
 // Get returns the entry at addr, enabled or not.
-func (r *Registry) Get(addr common.Address) (registryapi.Token, bool) {
+func (r *Registry) Get(addr common.Address) (Token, bool) {
 	t, ok := r.state.Load().byAddr[addr]
 	if !ok {
-		return registryapi.Token{}, false
+		return Token{}, false
 	}
 	return r.token(t), true
 }
@@ -198,16 +228,13 @@ func (r *Registry) TokenList() (body []byte, etag string, ok bool) {
 // Upsert adds or updates the token in `in`. It reads the metadata from the chain first, stores a
 // base64 icon if one came, persists, and only then makes the change visible. It returns the
 // entry and whether it was created.
-func (r *Registry) Upsert(ctx context.Context, in registryapi.TokenInput) (registryapi.Token, bool, error) {
-	addr, err := parseAddress(in.Address)
-	if err != nil {
-		return registryapi.Token{}, false, err
-	}
+func (r *Registry) Upsert(ctx context.Context, in TokenInput) (Token, bool, error) {
+	addr := in.Address
 	var icon *IconField
 	if in.Icon != nil {
 		f, err := ParseIconField(*in.Icon, r.iconMax)
 		if err != nil {
-			return registryapi.Token{}, false, err
+			return Token{}, false, err
 		}
 		icon = &f
 	}
@@ -215,11 +242,11 @@ func (r *Registry) Upsert(ctx context.Context, in registryapi.TokenInput) (regis
 	md, err := readMetadata(mctx, r.chain, addr)
 	tracing.EndStep(span, err, named)
 	if err != nil {
-		return registryapi.Token{}, false, err
+		return Token{}, false, err
 	}
 	id, err := tokenid.Hex(addr, r.chainID)
 	if err != nil {
-		return registryapi.Token{}, false, err
+		return Token{}, false, err
 	}
 
 	ctx, span = r.tracer.Start(ctx, "store") // the icon, then the entry
@@ -227,7 +254,7 @@ func (r *Registry) Upsert(ctx context.Context, in registryapi.TokenInput) (regis
 	var iconFile string
 	if icon != nil && icon.Data != nil { // content-addressed: stored before the entry names it
 		if iconFile, err = r.store.saveIcon(ctx, addr, icon.Data); err != nil {
-			return registryapi.Token{}, false, err
+			return Token{}, false, err
 		}
 	}
 	var exists bool
@@ -256,7 +283,7 @@ func (r *Registry) Upsert(ctx context.Context, in registryapi.TokenInput) (regis
 		return &t, nil
 	})
 	if err != nil {
-		return registryapi.Token{}, false, err
+		return Token{}, false, err
 	}
 	return r.token(t), !exists, nil
 }
