@@ -85,6 +85,7 @@ type relayers struct {
 	paused   *relayertest.Server
 	vault    *relayertest.Server // another vault on the same chain
 	runway   *relayertest.Server // a spend limit of 1 wei: no reveal left
+	chain    *relayertest.Server // a relayer of another chain (1338), given by URL: a directory lists none
 	operator map[string]common.Address
 }
 
@@ -118,6 +119,12 @@ func startRelayers(t *testing.T) *relayers {
 	rs.vault = start("other-vault", map[string]string{"COMMIT_REVEAL_VAULT_ADDRESS": other.Vault.Hex(),
 		"NULLIFIER_REGISTRY_ADDRESS": other.NullifierRegistry.Hex(), "COMMITMENT_TREE_ADDRESS": other.CommitmentTree.Hex()})
 	rs.runway = start("no-runway", map[string]string{"OPERATOR_SPEND_LIMIT": "0.000000000000000001/1h"})
+	other1338, err := devchaintest.StartWith(t, 1338)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := relayertest.FundedKey(t, other1338)
+	rs.chain = relayertest.Start(t, other1338, map[string]string{"OPERATOR_PRIVATE_KEY": hexutil.Encode(crypto.FromECDSA(k))})
 	if r, err := rs.paused.Client.PauseWithResponse(ctx, bearer(admin)); err != nil || r.JSON200 == nil {
 		t.Fatalf("pause: %v", err)
 	}
@@ -172,8 +179,8 @@ func (rs *relayers) newCard(t *testing.T, amount int64) card.Card {
 }
 
 // Several relayers on one chain, one set for every case (docs/choosing.md): the cheapest ready
-// one is chosen and the paused, the other vault's and the one out of runway are dropped with
-// their reasons; a misbehaving client's two sends of one reveal pay once; the chosen one down
+// one is chosen and the paused, the other vault's, the one out of runway and one of another
+// chain (given by URL beside the directory) are dropped with their reasons; a misbehaving client's two sends of one reveal pay once; the chosen one down
 // before it answers: the next pays; killed after it sent: the chain says the outcome and no
 // second relayer sends; all down: an error naming each one's problem, nothing sent.
 func TestRedeemChoosesAmongRelayers(t *testing.T) {
@@ -190,7 +197,7 @@ func TestRedeemChoosesAmongRelayers(t *testing.T) {
 		before := tokenBalanceOf(t, rs.c, rs.token, rs.operator["cheap"])
 		began := time.Now()
 		err := run(ctx, []string{"redeem", "--devnet", rs.manifest, "--secret", cd.String(), "--recipient", recipient.Hex(),
-			"--registry", rs.registry, "--max-fee", "1000000000"}, &out, &errOut)
+			"--registry", rs.registry, "--relayer", rs.chain.URL, "--max-fee", "1000000000"}, &out, &errOut)
 		upTook = time.Since(began)
 		t.Logf("card redeem --registry: %s\n%s", upTook.Round(time.Millisecond), errOut.String())
 		if err != nil {
@@ -199,7 +206,7 @@ func TestRedeemChoosesAmongRelayers(t *testing.T) {
 		said := errOut.String()
 		for _, want := range []string{
 			"chosen: cheap (" + rs.cheap.URL + ")", "then: dear (" + rs.dear.URL + ")",
-			"dropped paused: paused", "dropped other-vault: vault", "dropped no-runway: runway",
+			"dropped paused: paused", "dropped other-vault: vault", "dropped no-runway: runway", "dropped " + rs.chain.URL + ": chain",
 			"paid by cheap (" + rs.cheap.URL + ")", "the relayer's fee: ",
 		} {
 			if !strings.Contains(said, want) {
