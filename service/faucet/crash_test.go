@@ -49,19 +49,19 @@ func TestMain(m *testing.M) {
 	os.Exit(sqldbtest.Main(m))
 }
 
-// TestCrashSafety: one faucet on an SQLite file, killed 20 times.
+// TestCrashSafety: one faucet on an SQLite file, killed 12 times.
 func TestCrashSafety(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
 		t.Skip("crash test runs child processes")
 	}
 	c := devchaintest.Start(t)
-	crashRounds(t, c, 20, 40, []replicaSpec{{db: "sqlite:" + filepath.Join(t.TempDir(), "faucet.db"), key: c.Accounts.Faucet.Key}})
+	crashRounds(t, c, 12, 40, []replicaSpec{{db: "sqlite:" + filepath.Join(t.TempDir(), "faucet.db"), key: c.Accounts.Faucet.Key}})
 }
 
 // TestTwoReplicasOnPostgresCrashSafety: two faucet processes, each paying from its own wallet,
 // share one Postgres and claim the same addresses at once; both are killed at random moments,
-// 12 times. Every address is paid once in all, by one wallet or the other: the database's
+// 8 times. Every address is paid once in all, by one wallet or the other: the database's
 // uniqueness decides, and each replica reconciles its own wallet's claims when it is back.
 func TestTwoReplicasOnPostgresCrashSafety(t *testing.T) {
 	t.Parallel()
@@ -72,7 +72,7 @@ func TestTwoReplicasOnPostgresCrashSafety(t *testing.T) {
 	db := sqldbtest.Postgres(t)
 	second := freshKey(t)
 	fund(t, c, c.Accounts.Faucet.Key, keyAddress(second), new(big.Int).Mul(big.NewInt(100_000), big.NewInt(params.Ether)))
-	crashRounds(t, c, 12, 40, []replicaSpec{{db: db, key: c.Accounts.Faucet.Key}, {db: db, key: second}})
+	crashRounds(t, c, 8, 40, []replicaSpec{{db: db, key: c.Accounts.Faucet.Key}, {db: db, key: second}})
 
 	// A third process configured with a wallet a live replica uses (crashRounds' last faucets are
 	// still serving) refuses to start.

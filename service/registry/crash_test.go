@@ -33,7 +33,7 @@ func TestCrashSafety(t *testing.T) {
 		t.Skip("crash test runs child processes")
 	}
 	dir := t.TempDir()
-	rounds := 25
+	rounds := 15
 	step := 0
 	lastSort := map[string]int{}  // address → sortOrder of its last acknowledged upsert
 	lastIcon := map[string]bool{} // address → an icon upload was acknowledged
