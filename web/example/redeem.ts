@@ -346,9 +346,9 @@ if (card) {
     journey.relayersDropped = choice.dropped.map((d) => `${relayerName(d.relayer)}: ${d.dropped!.reason}`);
     return choice;
   };
-  // The relayers' answers when none takes the reveal, in plain words.
-  const noRelayer = (e: RelayersError) =>
-    `No relayer could send it just now (${[...e.dropped.map((d) => `${relayerName(d.relayer)}: ${d.dropped!.detail}`), ...e.attempts.map((a) => `${relayerName(a.relayer)}: ${a.detail}`)].join("; ")}). Nothing was sent: try again in a moment.`;
+  // Whether the relayers pay for no reveal but would for a fee: the person is then shown one.
+  const feesOnly = (choice: RelayerChoice) =>
+    choice.ranked.length === 0 && choice.dropped.some((d) => d.dropped!.reason === "funding" && d.status?.funding.modes.includes("fee"));
 
   // The cheapest relayer's fee for this card, shown for the person to accept or decline: the
   // relayers to send through at that fee or less, or undefined when declined. A quote that
@@ -456,6 +456,16 @@ if (card) {
   };
   let lastRequest: RevealRequest | undefined; // the last proof made without a fee, for a wallet of the person's own to send
 
+  // askFeeNext redeems again with a fee: the relayers pay for no reveal (a 402, or none takes the
+  // treasury's way), so the person is shown the fee before the next proof.
+  const askFeeNext = () => {
+    feesOn = true;
+    journey.paymentRequired = true;
+    document.body.dataset.state = "ready";
+    button.disabled = false;
+    button.click();
+  };
+
   button.onclick = async () => {
     if (!recipient || !proverReady) return;
     const to = recipient;
@@ -539,9 +549,9 @@ if (card) {
       let status;
       if (choosing) {
         const choice = await choosing;
-        if (choice.ranked.length === 0 && !feesOn && choice.dropped.some((d) => d.dropped!.reason === "funding" && d.status?.funding.modes.includes("fee"))) {
-          // The relayers pay for no reveal: they charge a fee, shown before the next proof.
-          throw new VaultdError(402, { code: "PAYMENT_REQUIRED", error: "the relayers charge a fee" });
+        if (!feesOn && feesOnly(choice)) {
+          askFeeNext();
+          return;
         }
         const prove = async (f?: RevealFee) => // proved again only for another fee or receiver
           f?.amount === fee?.amount && f?.receiver === fee?.receiver ? request : (await prover.prove({ card: c.card, leaves, recipient: to, fee: f })).request;
@@ -579,19 +589,14 @@ if (card) {
         return;
       }
       if (e instanceof VaultdError && e.status === 402 && e.code === "PAYMENT_REQUIRED" && !feesOn) {
-        // This relayer pays for no reveal: it charges a fee, shown before the next proof.
-        feesOn = true;
-        journey.paymentRequired = true;
-        document.body.dataset.state = "ready";
-        button.disabled = false;
-        button.click();
+        askFeeNext();
         return;
       }
       if (e instanceof RelayersError) {
         bar.hidden = true;
-        progress.textContent = noRelayer(e);
+        progress.textContent = `No relayer could send it just now (${e.problems.join("; ")}). Nothing was sent: try again in a moment.`;
         journey.error = String(e);
-        journey.relayerProblems = e.message.split("\n").slice(1);
+        journey.relayerProblems = e.problems;
         document.body.dataset.state = "ready";
         button.disabled = false;
         offerSelfSend(to, feesOn && !voucher);

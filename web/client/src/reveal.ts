@@ -77,16 +77,19 @@ export interface Revealed {
 
 /** No relayer took the reveal: why each was dropped, and what each tried answered. Nothing was sent. */
 export class RelayersError extends Error {
+  /** Each relayer's problem, `name: what it was`, the dropped first: what a page shows. */
+  readonly problems: string[];
   constructor(
     readonly dropped: Candidate[],
     readonly attempts: Attempt[],
   ) {
-    const lines = [
-      ...dropped.map((c) => `${relayerName(c.relayer)}: ${c.dropped!.reason}: ${c.dropped!.detail}`),
+    const problems = [
+      ...dropped.map((c) => `${relayerName(c.relayer)}: ${c.dropped!.detail}`),
       ...attempts.map((a) => `${relayerName(a.relayer)}: ${a.detail}`),
     ];
-    super(lines.length === 0 ? "no relayer to send the reveal through; nothing was sent" : `no relayer took the reveal; nothing was sent:\n${lines.join("\n")}`);
+    super(problems.length === 0 ? "no relayer to send the reveal through; nothing was sent" : `no relayer took the reveal; nothing was sent:\n${problems.join("\n")}`);
     this.name = "RelayersError";
+    this.problems = problems;
   }
 }
 
