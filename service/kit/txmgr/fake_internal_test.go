@@ -561,7 +561,7 @@ func TestNoncesAResendSkipsAreTakenNext(t *testing.T) {
 	t.Parallel()
 	c := newFakeChain()
 	m, _, _ := fakeManager(t, c)
-	signed, err := m.sign(&types.DynamicFeeTx{Nonce: 1, GasTipCap: big.NewInt(params.GWei),
+	signed, err := m.sign(context.Background(), &types.DynamicFeeTx{Nonce: 1, GasTipCap: big.NewInt(params.GWei),
 		GasFeeCap: big.NewInt(3 * params.GWei), Gas: params.TxGas, To: &common.Address{5}, Value: big.NewInt(1)})
 	if err != nil {
 		t.Fatal(err)
@@ -802,7 +802,7 @@ func TestABlockDoesNotSettleAFlightBeingSent(t *testing.T) {
 		first <- f
 	}()
 	<-out
-	signed, err := m.sign(&types.DynamicFeeTx{Nonce: 1, GasTipCap: big.NewInt(params.GWei),
+	signed, err := m.sign(context.Background(), &types.DynamicFeeTx{Nonce: 1, GasTipCap: big.NewInt(params.GWei),
 		GasFeeCap: big.NewInt(3 * params.GWei), Gas: params.TxGas, To: &common.Address{11}, Value: big.NewInt(1)})
 	if err != nil {
 		t.Fatal(err)

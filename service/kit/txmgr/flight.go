@@ -398,7 +398,7 @@ func (m *Manager) fillGap(ctx context.Context, n uint64) {
 		m.mu.Unlock()
 		return
 	}
-	tx, err := m.sign(&types.DynamicFeeTx{Nonce: n, GasTipCap: tip, GasFeeCap: feeCap,
+	tx, err := m.sign(fctx, &types.DynamicFeeTx{Nonce: n, GasTipCap: tip, GasFeeCap: feeCap,
 		Gas: params.TxGas, To: &m.from, Value: new(big.Int)})
 	if err != nil {
 		m.mu.Unlock()
@@ -550,7 +550,7 @@ func (m *Manager) replace(ctx context.Context, f *Flight) bool {
 		inner.Gas, inner.To, inner.Value, inner.Data, inner.AccessList = params.TxGas, &m.from, new(big.Int), nil, nil
 		record = nil
 	}
-	tx, err := m.sign(inner)
+	tx, err := m.sign(fctx, inner)
 	if err != nil {
 		return false
 	}

@@ -177,12 +177,15 @@ type Manager struct {
 }
 
 // Signer signs the wallet's transactions: the one thing the manager asks of the key. KeySigner
-// holds the key in this process; a remote signer (a KMS, Web3Signer) would be another
+// holds the key in this process; a remote signer (service/kit/kmssigner: AWS KMS) is another
 // implementation, with nothing else here changed. The manager signs under its lock (a nonce is
-// taken and its transaction signed in one step), so an implementation must answer promptly.
+// taken and its transaction signed in one step, so that a failed signing gives the nonce back
+// and a signed one is followed before it reaches a node), so a remote implementation bounds
+// each call by its own timeout as well as ctx: the manager's other work waits meanwhile. An
+// error means no signature is used: the send is refused and its nonce stays free.
 type Signer interface {
 	Address() common.Address
-	SignTx(tx *types.Transaction, chainID *big.Int) (*types.Transaction, error)
+	SignTx(ctx context.Context, tx *types.Transaction, chainID *big.Int) (*types.Transaction, error)
 }
 
 // KeySigner signs with key, in this process.
@@ -197,14 +200,14 @@ type keySigner struct {
 
 func (k keySigner) Address() common.Address { return k.from }
 
-func (k keySigner) SignTx(tx *types.Transaction, chainID *big.Int) (*types.Transaction, error) {
+func (k keySigner) SignTx(_ context.Context, tx *types.Transaction, chainID *big.Int) (*types.Transaction, error) {
 	return types.SignTx(tx, types.LatestSignerForChainID(chainID), k.key)
 }
 
 // sign signs a transaction of the wallet's on the manager's chain.
-func (m *Manager) sign(tx *types.DynamicFeeTx) (*types.Transaction, error) {
+func (m *Manager) sign(ctx context.Context, tx *types.DynamicFeeTx) (*types.Transaction, error) {
 	tx.ChainID = m.chainID
-	return m.signer.SignTx(types.NewTx(tx), m.chainID)
+	return m.signer.SignTx(ctx, types.NewTx(tx), m.chainID)
 }
 
 // New makes the manager of signer's wallet on chain chainID. It makes no chain call; Sync reads
@@ -523,7 +526,7 @@ func (m *Manager) Send(ctx context.Context, tx Tx) (*Flight, error) {
 			return nil, err
 		}
 		f, err := m.takeNonce(func(nonce uint64) (*types.Transaction, error) {
-			return m.sign(&types.DynamicFeeTx{Nonce: nonce, GasTipCap: tip,
+			return m.sign(ctx, &types.DynamicFeeTx{Nonce: nonce, GasTipCap: tip,
 				GasFeeCap: feeCap, Gas: tx.Gas, To: &tx.To, Value: value, Data: tx.Data})
 		}, head, tx.Record, trace.SpanContextFromContext(ctx))
 		if errors.Is(err, errNotSynced) {
@@ -825,8 +828,8 @@ func (m *Manager) mined(ctx context.Context, tx *types.Transaction) bool {
 
 // submitFenced is a taken flight's submit, its turn come: bounded by the fence's deadline
 // taken now, or refused (err, nothing sent) once this process no longer holds the wallet. A
-// "nonce too low" for this very transaction, mined since an earlier send (signatures are
-// deterministic), is "known".
+// "nonce too low" for this very transaction (the same bytes, sent earlier: a resend of what was
+// recorded), mined since, is "known".
 func (m *Manager) submitFenced(ctx context.Context, tx *types.Transaction) (class sendClass, sendErr, err error) {
 	ctx, cancel, err := m.fenced(ctx)
 	defer cancel()
