@@ -12,6 +12,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/edge/wallet"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
 	"github.com/seed018cc74c/vaultd/service/kit/gate"
+	"github.com/seed018cc74c/vaultd/service/kit/kmssigner"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
@@ -51,10 +52,14 @@ type PowConfig struct {
 
 // WalletConfig is the wallet the faucet pays from, and what one claim sends.
 type WalletConfig struct {
-	Key         *ecdsa.PrivateKey // never logged or returned
-	Amount      *big.Int          // wei per claim
-	MinAmount   *big.Int          // wei per claim at least, as the spend budget runs out (outflow.go)
-	MinBalance  *big.Int          // wei
+	Key *ecdsa.PrivateKey // never logged or returned
+	// KMSKeyID, instead of Key, is a secp256k1 key in AWS KMS that signs every payment
+	// (FAUCET_KMS_KEY_ID): the key never enters the process. KMSTimeout bounds each call to KMS.
+	KMSKeyID    string
+	KMSTimeout  time.Duration
+	Amount      *big.Int // wei per claim
+	MinAmount   *big.Int // wei per claim at least, as the spend budget runs out (outflow.go)
+	MinBalance  *big.Int // wei
 	BalancePoll time.Duration
 	SpendLimit  gate.Budget // what the wallet may spend per window
 }
@@ -78,6 +83,8 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		ServiceConfig: shared,
 		Wallet: WalletConfig{
 			Key:         chain.EnvWalletKey(e, "FAUCET"),
+			KMSKeyID:    kmssigner.EnvKeyID(e, "FAUCET"),
+			KMSTimeout:  kmssigner.EnvTimeout(e),
 			Amount:      chain.EnvEther(e, "FAUCET_AMOUNT", "100"),
 			MinBalance:  chain.EnvEther(e, "MIN_FAUCET_BALANCE", "1000"),
 			BalancePoll: e.Duration("BALANCE_POLL_INTERVAL", 10*time.Second),
@@ -100,6 +107,9 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		Gates:       loadGates(e),
 		DatabaseURL: e.String("DATABASE_URL", "sqlite:faucet.db"),
 	}
+	if c.Wallet.Key != nil && c.Wallet.KMSKeyID != "" {
+		e.Fail("set FAUCET_KMS_KEY_ID or a key in the process (FAUCET_PRIVATE_KEY, FAUCET_KEYSTORE_FILE), not both")
+	}
 	c.Wallet.MinAmount = chain.EnvEther(e, "FAUCET_MIN_AMOUNT", "0")
 	if c.Wallet.Amount != nil && c.Wallet.MinAmount != nil && e.String("FAUCET_MIN_AMOUNT", "") == "" { // unset: a tenth
 		c.Wallet.MinAmount = max1(new(big.Int).Quo(c.Wallet.Amount, big.NewInt(10)))
@@ -117,8 +127,8 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 // Validate checks the whole configuration and joins every problem.
 func (c Config) Validate() error {
 	errs := []error{c.Chain.Validate(), c.Gates.Validate()}
-	if c.Wallet.Key == nil {
-		errs = append(errs, errors.New("FAUCET_PRIVATE_KEY (or FAUCET_PRIVATE_KEY_FILE, or FAUCET_KEYSTORE_FILE) is required"))
+	if c.Wallet.Key == nil && c.Wallet.KMSKeyID == "" {
+		errs = append(errs, errors.New("FAUCET_PRIVATE_KEY (or FAUCET_PRIVATE_KEY_FILE, or FAUCET_KEYSTORE_FILE, or FAUCET_KMS_KEY_ID) is required"))
 	}
 	if c.Wallet.Amount != nil && c.Wallet.Amount.Sign() == 0 {
 		errs = append(errs, errors.New("FAUCET_AMOUNT must be more than 0"))

@@ -2,12 +2,12 @@ package faucet
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/go-chi/chi/v5"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
@@ -18,6 +18,7 @@ import (
 	walletroutes "github.com/seed018cc74c/vaultd/service/edge/wallet"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
 	"github.com/seed018cc74c/vaultd/service/kit/gate"
+	"github.com/seed018cc74c/vaultd/service/kit/kmssigner"
 	"github.com/seed018cc74c/vaultd/service/kit/lease"
 	"github.com/seed018cc74c/vaultd/service/kit/lifecycle"
 	"github.com/seed018cc74c/vaultd/service/kit/pause"
@@ -56,7 +57,11 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 		return nil, err
 	}
 	opened.Push(client.Close)
-	wallet := crypto.PubkeyToAddress(cfg.Wallet.Key.PublicKey)
+	signer, err := walletSigner(ctx, cfg.Wallet)
+	if err != nil {
+		return nil, err
+	}
+	wallet := signer.Address()
 	st, err := openStore(cfg.DatabaseURL, chainID, wallet, opts.Traces)
 	if err != nil {
 		return nil, err
@@ -84,7 +89,7 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 		gate.NewMetrics(reg, "faucet", "balance"), log)
 	life, end := context.WithCancel(context.Background())
 	f := &Faucet{cfg: cfg, chainID: chainID, client: client, store: st, gate: g, metrics: newMetrics(reg), tracer: tracer, log: log,
-		tx:    txmgr.New(client, txmgr.KeySigner(cfg.Wallet.Key), chainID, cfg.Tx, g, txmgr.NewMetrics(reg, "faucet"), log),
+		tx:    txmgr.New(client, signer, chainID, cfg.Tx, g, txmgr.NewMetrics(reg, "faucet"), log),
 		perIP: ratelimit.New(cfg.Limits.PerIP), total: ratelimit.New(cfg.Limits.Total), redis: rdb,
 		life: life, end: end, recheck: make(chan struct{}, 1), resumed: make(chan struct{}, 1), busy: map[common.Address]bool{}}
 	if f.pow, err = newIssuer(cfg.Pow); err != nil {
@@ -220,4 +225,17 @@ func (s *Service) Close() {
 func (s *Service) Run(ctx context.Context) error {
 	s.Start()
 	return edge.ListenAndServeAdmin(ctx, "faucet", s.cfg.HTTP.Port, s.cfg.Admin.Addr, s.handler, s.cfg.HTTP.ShutdownGrace)
+}
+
+// walletSigner is what signs the faucet's payments: the key in KMS (its address read from KMS
+// now), or the key in the process.
+func walletSigner(ctx context.Context, cfg WalletConfig) (txmgr.Signer, error) {
+	if cfg.KMSKeyID == "" {
+		return txmgr.KeySigner(cfg.Key), nil
+	}
+	signers, err := kmssigner.Open(ctx, []string{cfg.KMSKeyID}, cfg.KMSTimeout)
+	if err != nil {
+		return nil, fmt.Errorf("FAUCET_KMS_KEY_ID: %w", err)
+	}
+	return signers[0], nil
 }
