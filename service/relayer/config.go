@@ -16,6 +16,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
 	"github.com/seed018cc74c/vaultd/service/kit/config"
 	"github.com/seed018cc74c/vaultd/service/kit/gate"
+	"github.com/seed018cc74c/vaultd/service/kit/kmssigner"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
@@ -41,11 +42,15 @@ type Config struct {
 	DatabaseURL string
 }
 
-// OperatorConfig is the wallet that pays for reveals: one key (Key), or a set of keys (Keys)
-// shared by the replicas through Redis, each replica leasing one of them at a time (keys.go).
+// OperatorConfig is the wallet that pays for reveals: one key (Key, or KMSKeyID in AWS KMS), or
+// a set of keys (Keys, or KMSKeyIDs) shared by the replicas through Redis, each replica leasing
+// one of them at a time (keys.go). One of the four ways is set.
 type OperatorConfig struct {
 	Key         *ecdsa.PrivateKey   // never logged or returned
 	Keys        []*ecdsa.PrivateKey // never logged or returned
+	KMSKeyID    string              // a secp256k1 key in AWS KMS (OPERATOR_KMS_KEY_ID): it never enters the process
+	KMSKeyIDs   []string            // the replicas' keys in AWS KMS (OPERATOR_KMS_KEY_IDS)
+	KMSTimeout  time.Duration       // bounds each call to KMS (KMS_TIMEOUT)
 	LeaseTTL    time.Duration       // how long a replica's lease of a key outlives its last renewal
 	MinBalance  *big.Int            // wei
 	BalancePoll time.Duration
@@ -92,6 +97,9 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		Operator: OperatorConfig{
 			Key:         chain.EnvWalletKey(e, "OPERATOR"),
 			Keys:        chain.EnvWalletKeys(e, "OPERATOR"),
+			KMSKeyID:    kmssigner.EnvKeyID(e, "OPERATOR"),
+			KMSKeyIDs:   kmssigner.EnvKeyIDs(e, "OPERATOR"),
+			KMSTimeout:  kmssigner.EnvTimeout(e),
 			LeaseTTL:    e.Duration("OPERATOR_LEASE_TTL", 10*time.Second),
 			MinBalance:  chain.EnvEther(e, "MIN_OPERATOR_BALANCE", "100"),
 			BalancePoll: e.Duration("BALANCE_POLL_INTERVAL", 10*time.Second),
@@ -125,22 +133,27 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	if operator == nil && len(c.Operator.Keys) > 0 {
 		operator = c.Operator.Keys[0]
 	}
-	c.Fees = funding.Load(e, operator)
+	c.Fees = funding.Load(e, operator) // a key in KMS signs no quote: fees need RELAYER_QUOTE_PRIVATE_KEY
 	return c, errors.Join(fileErr, e.Err(), c.Validate())
 }
 
 // Validate checks the whole configuration and joins every problem.
 func (c Config) Validate() error {
 	errs := []error{c.Chain.Validate(), c.Fees.Validate(), c.Limits.Store.Validate()}
-	switch {
-	case c.Operator.Key == nil && len(c.Operator.Keys) == 0:
-		errs = append(errs, errors.New("OPERATOR_PRIVATE_KEY (or OPERATOR_PRIVATE_KEY_FILE, or OPERATOR_KEYSTORE_FILE) is required, or OPERATOR_PRIVATE_KEYS_FILE (or OPERATOR_KEYSTORE_DIR) for replicas"))
-	case c.Operator.Key != nil && len(c.Operator.Keys) > 0:
-		errs = append(errs, errors.New("set one operator key (OPERATOR_PRIVATE_KEY or OPERATOR_KEYSTORE_FILE) or the replicas' keys (OPERATOR_PRIVATE_KEYS or OPERATOR_KEYSTORE_DIR), not both"))
-	case len(c.Operator.Keys) > 0 && c.Limits.RedisURL == "":
-		errs = append(errs, errors.New("OPERATOR_PRIVATE_KEYS (or OPERATOR_KEYSTORE_DIR) needs REDIS_URL: the replicas lease the keys through it"))
-	case len(c.Operator.Keys) > 0 && c.Operator.LeaseTTL < time.Second:
+	switch ways := c.Operator.ways(); {
+	case len(ways) == 0:
+		errs = append(errs, errors.New("OPERATOR_PRIVATE_KEY (or OPERATOR_PRIVATE_KEY_FILE, or OPERATOR_KEYSTORE_FILE, or OPERATOR_KMS_KEY_ID) is required, or OPERATOR_PRIVATE_KEYS_FILE (or OPERATOR_KEYSTORE_DIR, or OPERATOR_KMS_KEY_IDS) for replicas"))
+	case len(ways) == 2:
+		errs = append(errs, fmt.Errorf("set one way of giving the operator key, not both %s and %s", ways[0], ways[1]))
+	case len(ways) > 2:
+		errs = append(errs, fmt.Errorf("set one way of giving the operator key, not all of %s", strings.Join(ways, ", ")))
+	case c.Operator.Replicas() && c.Limits.RedisURL == "":
+		errs = append(errs, fmt.Errorf("%s needs REDIS_URL: the replicas lease the keys through it", ways[0]))
+	case c.Operator.Replicas() && c.Operator.LeaseTTL < time.Second:
 		errs = append(errs, errors.New("OPERATOR_LEASE_TTL must be at least 1s"))
+	}
+	if c.Fees.Fees && c.Operator.Key == nil && len(c.Operator.Keys) == 0 && (c.Fees.QuoteKey == nil || c.Fees.Receiver == (common.Address{})) {
+		errs = append(errs, errors.New("RELAYER_FUNDING includes fee and the operator key is in KMS: set RELAYER_QUOTE_PRIVATE_KEY (quotes are signed in the process) and RELAYER_FEE_RECEIVER"))
 	}
 	if c.Operator.MinBalance == nil {
 		errs = append(errs, errors.New("MIN_OPERATOR_BALANCE is required"))
@@ -167,6 +180,24 @@ func (c Config) Validate() error {
 	}
 	return errors.Join(errs...)
 }
+
+// ways names the ways of giving the operator key that are set (one is right).
+func (o OperatorConfig) ways() []string {
+	var ways []string
+	for _, w := range []struct {
+		set  bool
+		name string
+	}{{o.Key != nil, "OPERATOR_PRIVATE_KEY (or OPERATOR_KEYSTORE_FILE)"}, {len(o.Keys) > 0, "OPERATOR_PRIVATE_KEYS (or OPERATOR_KEYSTORE_DIR)"},
+		{o.KMSKeyID != "", "OPERATOR_KMS_KEY_ID"}, {len(o.KMSKeyIDs) > 0, "OPERATOR_KMS_KEY_IDS"}} {
+		if w.set {
+			ways = append(ways, w.name)
+		}
+	}
+	return ways
+}
+
+// Replicas reports whether the operator is a set of keys the replicas lease one of.
+func (o OperatorConfig) Replicas() bool { return len(o.Keys) > 0 || len(o.KMSKeyIDs) > 0 }
 
 // envAddresses reads a comma-separated list of addresses; a bad one is reported by its position.
 func envAddresses(e *config.Env, name string) []common.Address {

@@ -2,14 +2,12 @@ package relayer
 
 import (
 	"context"
-	"crypto/ecdsa"
 	"errors"
 	"fmt"
 	"log/slog"
 	"sync/atomic"
 	"time"
 
-	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
@@ -33,8 +31,8 @@ const leasePrefix = holds.LeasePrefix
 
 // operatorLease is this replica's lease of one operator key.
 type operatorLease struct {
-	lease *lease.Lease
-	key   *ecdsa.PrivateKey
+	lease  *lease.Lease
+	signer txmgr.Signer
 	// tx is the key's transaction manager once built: a lease taken again after it lapsed
 	// resyncs it (another replica may have used the key in between).
 	tx atomic.Pointer[txmgr.Manager]
@@ -42,11 +40,11 @@ type operatorLease struct {
 
 // leaseOperatorKey waits until this replica holds the lease of one of keys, checking every
 // TTL/3 while all are held by other replicas; an unreachable Redis is an error.
-func leaseOperatorKey(ctx context.Context, rdb *redis.Client, keys []*ecdsa.PrivateKey, ttl time.Duration, epoch prometheus.Gauge, log *slog.Logger, adopt func()) (*operatorLease, error) {
+func leaseOperatorKey(ctx context.Context, rdb *redis.Client, keys []txmgr.Signer, ttl time.Duration, epoch prometheus.Gauge, log *slog.Logger, adopt func()) (*operatorLease, error) {
 	names := make([]string, len(keys))
-	byName := map[string]*ecdsa.PrivateKey{}
+	byName := map[string]txmgr.Signer{}
 	for i, k := range keys {
-		names[i] = crypto.PubkeyToAddress(k.PublicKey).Hex()
+		names[i] = k.Address().Hex()
 		byName[names[i]] = k
 	}
 	ol := &operatorLease{}
@@ -67,7 +65,7 @@ func leaseOperatorKey(ctx context.Context, rdb *redis.Client, keys []*ecdsa.Priv
 		l, err := lease.Acquire(ctx, rdb, cfg, names)
 		switch {
 		case err == nil:
-			ol.lease, ol.key = l, byName[l.Name()]
+			ol.lease, ol.signer = l, byName[l.Name()]
 			log.Info("leased an operator key", "operator", l.Name(), "epoch", l.Epoch(), "keys", len(keys), "ttl", ttl)
 			return ol, nil
 		case !errors.Is(err, lease.ErrAllHeld) && !errors.Is(err, lease.ErrQuiet) && !waiting:

@@ -2,12 +2,9 @@ package relayer
 
 import (
 	"context"
-	"crypto/ecdsa"
 	"errors"
 	"strings"
 	"time"
-
-	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/seed018cc74c/vaultd/service/edge"
 	"github.com/seed018cc74c/vaultd/service/kit/gate"
@@ -33,7 +30,7 @@ func (s *Service) Start() {
 	s.background.Add(1)
 	operated := make(chan struct{})
 	go func() { defer s.background.Done(); defer close(operated); s.operate(ctx) }()
-	if len(s.cfg.Operator.Keys) == 0 {
+	if !s.cfg.Operator.Replicas() {
 		select {
 		case <-s.Relayer.set:
 		case <-operated: // stopped before it was set up (Close)
@@ -72,9 +69,9 @@ func (s *Service) operate(ctx context.Context) {
 			}
 		}
 	}
-	key := cfg.Operator.Key
-	if len(cfg.Operator.Keys) > 0 { // replicas: this one leases a key of the set (keys.go)
-		l, err := leaseOperatorKey(ctx, r.redis, cfg.Operator.Keys, cfg.Operator.LeaseTTL, r.metrics.leaseEpoch, r.log, func() {
+	signer := s.signers[0]
+	if cfg.Operator.Replicas() { // replicas: this one leases a key of the set (keys.go)
+		l, err := leaseOperatorKey(ctx, r.redis, s.signers, cfg.Operator.LeaseTTL, r.metrics.leaseEpoch, r.log, func() {
 			r.adoptSent()
 			rctx, cancel := context.WithTimeout(context.Background(), cfg.Operator.LeaseTTL)
 			defer cancel()
@@ -91,9 +88,9 @@ func (s *Service) operate(ctx context.Context) {
 			defer cancel()
 			l.lease.Release(ctx)
 		})
-		r.lease, key = l, l.key
+		r.lease, signer = l, l.signer
 	}
-	s.setUp(ctx, key)
+	s.setUp(ctx, signer)
 	s.background.Add(2)
 	go func() { defer s.background.Done(); r.gate.Run(ctx) }()
 	r.refreshStatus(ctx, true) // the status has its figures and runway once the relayer takes reveals
@@ -115,17 +112,17 @@ func (s *Service) operate(ctx context.Context) {
 		"funding", strings.Join(cfg.Fees.Accepted(), ","))
 }
 
-// setUp makes key's balance gate and transaction manager, reads its balance and nonce, and follows
-// again what it had in flight: adopted from the node's pool, and recorded as sent.
-func (s *Service) setUp(ctx context.Context, key *ecdsa.PrivateKey) {
+// setUp makes the balance gate and transaction manager of signer's wallet, reads its balance and
+// nonce, and follows again what it had in flight: adopted from the node's pool, and recorded as sent.
+func (s *Service) setUp(ctx context.Context, signer txmgr.Signer) {
 	r, cfg := s.Relayer, s.cfg
-	operator := crypto.PubkeyToAddress(key.PublicKey)
+	operator := signer.Address()
 	registerOperator(s.reg, r, operator.Hex())
 	r.gate = gate.New(r.client, gate.Config{Wallet: operator, Name: "operator", Work: "reveals", Min: cfg.Operator.MinBalance,
 		Poll: cfg.Operator.BalancePoll, Setting: "MIN_OPERATOR_BALANCE",
 		Budget: cfg.Operator.SpendLimit, BudgetSetting: "OPERATOR_SPEND_LIMIT",
 		Shared: sharedBudget(r.redis, "vaultd:relayer:spend"), OnChange: func(event string) { r.hooks.Tell(event, map[string]string{"wallet": operator.Hex()}) }}, gate.NewMetrics(s.reg, "relayer", "operator_balance"), r.log)
-	r.tx = txmgr.New(r.client, txmgr.KeySigner(key), r.chainID, cfg.Tx.Config, r.gate, txmgr.NewMetrics(s.reg, "relayer"), r.log)
+	r.tx = txmgr.New(r.client, signer, r.chainID, cfg.Tx.Config, r.gate, txmgr.NewMetrics(s.reg, "relayer"), r.log)
 	r.tx.SetTracer(r.tracer)
 	if r.lease != nil {
 		r.tx.SetFence(r.lease.lease)

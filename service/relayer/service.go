@@ -2,6 +2,7 @@ package relayer
 
 import (
 	"context"
+	"crypto/ecdsa"
 	"errors"
 	"fmt"
 	"net/http"
@@ -15,6 +16,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/edge/wallet"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
 	"github.com/seed018cc74c/vaultd/service/kit/gate"
+	"github.com/seed018cc74c/vaultd/service/kit/kmssigner"
 	"github.com/seed018cc74c/vaultd/service/kit/lifecycle"
 	"github.com/seed018cc74c/vaultd/service/kit/pause"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
@@ -34,6 +36,7 @@ type Service struct {
 	background sync.WaitGroup
 	opened     *lifecycle.Stack // what New opened (and Start leased), given back by Close
 	reg        prometheus.Registerer
+	signers    []txmgr.Signer // the operator key, or the replicas' keys (one is leased)
 }
 
 // Options are the tracer, metrics registry and logger a caller may give (edge.Options).
@@ -119,11 +122,15 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 		return nil, err
 	}
 	r.pause.OnChange = func(st pause.State) { r.hooks.Tell(st.Event(), wallet.PauseStateOf(st)) }
+	signers, err := operatorSigners(ctx, cfg.Operator)
+	if err != nil {
+		return nil, err
+	}
 	h, err := r.handler(opts)
 	if err != nil {
 		return nil, err
 	}
-	return &Service{cfg: cfg, Relayer: r, handler: h, opened: opened, reg: reg}, nil
+	return &Service{cfg: cfg, Relayer: r, handler: h, opened: opened, reg: reg, signers: signers}, nil
 }
 
 func readVerificationKey(path string) (*zk.VerificationKey, error) {
@@ -154,4 +161,30 @@ func readRootHistory(ctx context.Context, client *chain.Client, tree common.Addr
 		return 0, fmt.Errorf("read the commitment tree's ROOT_HISTORY_SIZE at COMMITMENT_TREE_ADDRESS: %w", err)
 	}
 	return size, nil
+}
+
+// operatorSigners are what signs for the operator: its key or the replicas' keys, in the
+// process or in KMS (their addresses read from KMS now, so that a key KMS does not have, or of
+// the wrong kind, fails the start).
+func operatorSigners(ctx context.Context, o OperatorConfig) ([]txmgr.Signer, error) {
+	var out []txmgr.Signer
+	for _, k := range append([]*ecdsa.PrivateKey{o.Key}, o.Keys...) {
+		if k != nil {
+			out = append(out, txmgr.KeySigner(k))
+		}
+	}
+	ids, name := o.KMSKeyIDs, "OPERATOR_KMS_KEY_IDS"
+	if o.KMSKeyID != "" {
+		ids, name = []string{o.KMSKeyID}, "OPERATOR_KMS_KEY_ID"
+	}
+	if len(ids) > 0 {
+		signers, err := kmssigner.Open(ctx, ids, o.KMSTimeout)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		for _, s := range signers {
+			out = append(out, s)
+		}
+	}
+	return out, nil
 }
