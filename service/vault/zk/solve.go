@@ -57,6 +57,7 @@ type instruction struct {
 type solverCircuit struct {
 	nbPublic, nbSecret, nbWires, nbConstraints int
 	coeffs                                     []fr.Element
+	coeffInvs                                  []fr.Element // each coefficient's inverse (0 for 0)
 	insts                                      []instruction
 }
 
@@ -98,12 +99,20 @@ func readSolverCircuit(b []byte) (*solverCircuit, error) {
 		b = b[k:]
 		return uint32(v), nil
 	}
+	// The expressions' terms are cut from slabs rather than allocated one expression at a time:
+	// ~20 000 small allocations were most of a read in the browser's wasm, where it is on a
+	// visit's first proof (docs/prover.md, "The first proof of a page").
+	var slab []term
 	expr := func() ([]term, error) {
 		n, err := uvarint()
 		if err != nil || int(n) > len(b)/2 {
 			return nil, bad("a linear expression")
 		}
-		e := make([]term, n)
+		if int(n) > len(slab) {
+			slab = make([]term, max(int(n), 8192))
+		}
+		e := slab[:n:n]
+		slab = slab[n:]
 		wire := uint64(0)
 		for i := range e {
 			d, err := uvarint()
@@ -162,6 +171,9 @@ func readSolverCircuit(b []byte) (*solverCircuit, error) {
 	if len(b) != 0 || constraints != c.nbConstraints {
 		return nil, bad("its length")
 	}
+	// A wire solved is divided by its coefficient: inverted once here (one inversion for all of
+	// them), rather than once a constraint, which was most of the solver's time.
+	c.coeffInvs = fr.BatchInvert(c.coeffs)
 	return c, nil
 }
 
@@ -269,10 +281,14 @@ func (cs *solverCircuit) solve(inputs fr.Vector) (solution, error) {
 				c.Add(c, &x)
 			}
 			coeff := &cs.coeffs[unknown.coeff]
-			if coeff.IsZero() {
+			switch {
+			case coeff.IsZero():
 				return solution{}, fmt.Errorf("constraint %d: a wire to solve with a coefficient of 0", constraint)
+			case coeff.IsOne():
+				values[unknown.wire] = x
+			default:
+				values[unknown.wire].Mul(&x, &cs.coeffInvs[unknown.coeff])
 			}
-			values[unknown.wire].Div(&x, coeff)
 			known[unknown.wire] = true
 		}
 		var ab fr.Element
