@@ -89,6 +89,7 @@ const noteStages = (stages: Record<string, number>, p: ProveProgress, since: num
   stages[p.stage] ??= at;
   for (const s of p.multiplied) stages[`MSM ${s}`] ??= at;
   if (p.keyDecodedAt !== undefined) journey.keyDecodedAt = p.keyDecodedAt;
+  if (p.keyPoints !== undefined) journey.keyPoints = p.keyPoints;
 };
 
 const bar = $<HTMLProgressElement>("bar");

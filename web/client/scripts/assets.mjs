@@ -97,6 +97,12 @@ writeFileSync(
   `// Written by scripts/assets.mjs at build (not committed): service/vault/zk/pointwasm's module, base64.\n` +
     `export const pointWasmBase64 = "${readFileSync(pointWasm).toString("base64")}";\n`,
 );
+// The key's points as the module keeps them once decoded (affine, its own Montgomery form),
+// section after section in the key's order: a browser keeps them in Cache Storage after its
+// first proof, so that the next load copies them into its workers instead of taking a square
+// root of every compressed point again; they are used only if their sha256 is this one
+// (points.ts, decodedPoints).
+const decodedPoints = await decodeKey(readFileSync(pointWasm), readFileSync(join(out, files.sectionedKey)));
 rmSync(pointWasm);
 writeFileSync(
   join(root, "web/client/src/pinned.gen.ts"),
@@ -106,6 +112,36 @@ writeFileSync(
     `// Their file names in dist/assets, each carrying its hash.\n` +
     `export const files = ${JSON.stringify(files, null, 2)} as const;\n` +
     `// Their sizes in bytes (decoded): a progress bar's total before a compressed answer has arrived.\n` +
-    `export const sizes = ${JSON.stringify(Object.fromEntries(Object.entries(files).map(([name, file]) => [name, statSync(join(out, file)).size])), null, 2)} as const;\n`,
+    `export const sizes = ${JSON.stringify(Object.fromEntries(Object.entries(files).map(([name, file]) => [name, statSync(join(out, file)).size])), null, 2)} as const;\n` +
+    `// The proving key's points decoded by the module (scripts/assets.mjs, decodeKey): what a cached copy must hash to.\n` +
+    `export const decodedPoints = ${JSON.stringify({ sha256: createHash("sha256").update(decodedPoints).digest("hex"), size: decodedPoints.length }, null, 2)} as const;\n`,
 );
 console.log(`prover assets in ${out}, pinned: ${JSON.stringify(pinned)}`);
+
+// decodeKey is a version-2 sectioned key's points decoded by the point module (its bytes), as
+// points.ts's shares hold them: for each section the module takes (the compressed G1 sections,
+// the raw G2 one), its points affine, 144 bytes a G1 point and 288 a G2 one, in the key's order.
+async function decodeKey(moduleBytes, key) {
+  const e = (await WebAssembly.instantiate(moduleBytes)).instance.exports;
+  const view = new DataView(key.buffer, key.byteOffset, key.byteLength);
+  if (key.subarray(0, 8).toString() !== "vaultdPK" || view.getUint32(8) !== 2) throw new Error("the sectioned key is not version 2");
+  const wires = view.getUint32(20);
+  const [nA, nB, nK, nZ] = [28, 32, 36, 40].map((at) => view.getUint32(at));
+  const order = [...key.subarray(44, 49)];
+  let at = 49 + 3 * 64 + 2 * 128 + 2 * Math.ceil(wires / 8);
+  const sections = { 1: [nA, 32, 144, e.decodeAffine], 2: [nB, 32, 144, e.decodeAffine], 3: [nB, 128, 288, e.loadG2], 4: [nK, 32, 144, e.decodeAffine], 5: [nZ, 32, 144, e.decodeAffine] };
+  const bufferAt = 8192; // pointwasm.BufferAt
+  const parts = [];
+  for (const s of order) {
+    const [count, inSize, outSize, load] = sections[s];
+    const dst = bufferAt + count * inSize;
+    const need = dst + count * outSize - e.memory.buffer.byteLength;
+    if (need > 0) e.memory.grow(Math.ceil(need / 65536));
+    new Uint8Array(e.memory.buffer).set(key.subarray(at, at + count * inSize), bufferAt);
+    if (load(bufferAt, dst, count) !== -1) throw new Error(`the point module refused a point of section ${s} of the sectioned key`);
+    parts.push(Buffer.from(new Uint8Array(e.memory.buffer, dst, count * outSize)));
+    at += count * inSize;
+  }
+  if (at !== key.length) throw new Error(`the sectioned key has ${key.length - at} bytes after its sections`);
+  return Buffer.concat(parts);
+}

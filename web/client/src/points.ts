@@ -102,6 +102,25 @@ class Share {
     return true;
   }
 
+  // load copies points of a section, already decoded (affine, as the module keeps them), from
+  // its point number from on.
+  load(number: number, section: Section, from: number, affine: Uint8Array): void {
+    const size = section.group.affineSize;
+    const n = affine.length / size;
+    if (!Number.isInteger(n) || from < 0 || from + n > section.count || section.held + n > section.count) {
+      throw new Error(`share: ${affine.length} decoded bytes from point ${from} of section ${number} (${section.count} points of ${size} bytes, ${section.held} held)`);
+    }
+    new Uint8Array(this.memory.exports.memory.buffer).set(affine, section.points + size * section.held);
+    for (let i = 0; i < n; i++) section.from[section.held + i] = from + i;
+    section.held += n;
+  }
+
+  // held is a copy of each section's points held, decoded, with their numbers in the section.
+  held(): DecodedPoints[] {
+    const buffer = this.memory.exports.memory.buffer;
+    return [...this.sections].map(([section, s]) => ({ section, from: s.from.slice(0, s.held), points: new Uint8Array(buffer, s.points, s.held * s.group.affineSize).slice() }));
+  }
+
   // setScalars keeps a proof's scalars, once the Go wasm has taken them (each below r, once a
   // proof, the length its layout says).
   setScalars(scalars: Uint8Array): void {
@@ -161,6 +180,16 @@ class Share {
     for (const s of this.sections.values()) s.done = 0;
   }
 }
+
+/** A share's points of a section, decoded (affine, as the module keeps them), and their numbers in it. */
+export interface DecodedPoints {
+  section: number;
+  from: Int32Array;
+  points: Uint8Array;
+}
+
+/** The size of a section's point decoded by the module, for its size in the key (undefined: the Go wasm keeps it). */
+export const decodedSize = (pointSize: number): number | undefined => groupOf(pointSize)?.affineSize;
 
 /** The module's memory: the shares' points, and scratch space for a call. */
 class ModuleMemory {
@@ -238,6 +267,23 @@ export function withPointModule(raw: RawProver, exports: Exports): RawProver {
       }
       if ("error" in JSON.parse(answer)) drop(share);
       return answer;
+    },
+    shareLoad(share, section, from, affine) {
+      const sh = shares.get(share);
+      const s = sh?.sections.get(section);
+      try {
+        if (!sh || !s) throw new Error(`share ${share} holds no decoded points of section ${section}`);
+        sh.load(section, s, from, affine);
+        return "{}";
+      } catch (e) {
+        raw.shareDrop(share);
+        drop(share);
+        return error(e);
+      }
+    },
+    shareHeld(share) {
+      const sh = shares.get(share);
+      return sh ? sh.held() : error(`share ${share}: no points in the module`);
     },
     shareScalars(share, scalars) {
       const sh = shares.get(share);

@@ -4,6 +4,7 @@
 // `card create` prints and `card redeem` reads.
 import type { RevealRequest } from "./index.js";
 import { SectionedKey } from "./key.js";
+import { decodedPointsFrom, keepDecodedPoints } from "./decoded.js";
 import { answer, assetsWith, openCache, startRuntime, type AssetName, type LoadProgress, type Prefetched, type ProverAssets, type RawProver, type SharedRuntime } from "./runtime.js";
 import { Dealer, sectionNames, type Call } from "./share.js";
 
@@ -47,6 +48,7 @@ export interface ProveProgress {
   total?: number; // the key's size, once known
   multiplied: string[]; // the key's sections multiplied in this proof (A, B1, B2, K, Z: an MSM each), in the order they were
   keyDecodedAt?: number; // when the last of the key's points was decoded (Date.now()): before this proof, if it was dealt ahead of it
+  keyPoints?: "decoded" | "stored"; // decoded by the workers from the key, or copied to them decoded already (kept from an earlier load)
 }
 
 // A worker running the wasm (serve.ts: a Web Worker, a Node worker thread): its calls, and how to stop it.
@@ -65,6 +67,7 @@ export class Prover {
   // browser or Node's workers from the load on, while the person makes a wallet; in-process at the first proof.
   private dealer: Dealer | undefined;
   private dealtKey: SectionedKey | undefined;
+  private keeping: Promise<void> | undefined; // the key's points decoded, being kept for the next load
   private progress: ((now?: boolean) => void) | undefined; // the proof under way's
   private turn: Promise<unknown> = Promise.resolve(); // proofs one after another: they share the workers' points
   private terminated = false;
@@ -185,7 +188,7 @@ export class Prover {
       if (!opts.onProgress || (often && now - last < 50)) return;
       last = now;
       const multiplied = scalarsGiven ? dealer.multiplied.map((s) => sectionNames[s] ?? String(s)) : [];
-      opts.onProgress({ stage, received: key.received, proved: dealer.decoded, total: key.total, multiplied, keyDecodedAt: dealer.decodedAt });
+      opts.onProgress({ stage, received: key.received, proved: dealer.decoded, total: key.total, multiplied, keyDecodedAt: dealer.decodedAt, keyPoints: dealer.fromStorage ? "stored" : "decoded" });
     };
     this.progress = (now) => report(!now);
     report();
@@ -231,7 +234,14 @@ export class Prover {
     this.dealer?.drop();
     this.helpers = this.helpers.filter((h) => !h.failed());
     const d = new Dealer([this.call, ...this.helpers.map((h) => h.call)], (now) => this.progress?.(now));
-    d.deal(this.key.read()).catch(() => {}); // a failure breaks the dealer: the proof that waits on it fails
+    // A failure breaks the dealer: the proof that waits on it fails. Once the workers have
+    // decoded the key's points, they are kept for the next load, after the proof under way, if
+    // any (copying them out takes the workers' time).
+    d.deal(this.key.read(), decodedPointsFrom(this.assets, this.cache)).then(async () => {
+      if (d.fromStorage || !this.cache || this.keeping) return;
+      await this.turn;
+      this.keeping = keepDecodedPoints(d, this.assets, this.cache);
+    }).catch(() => {});
     [this.dealer, this.dealtKey] = [d, this.key];
     return d;
   }

@@ -19,6 +19,10 @@ export interface RawProver {
   shareScalars(share: number, scalars: Uint8Array): string;
   shareFlush(share: number, section: number): string;
   shareSums(share: number): string; // {sums}
+  // With the point module (points.ts): points already decoded (a copy kept from an earlier
+  // load), and a copy of the share's points as decoded.
+  shareLoad?(share: number, section: number, from: number, affine: Uint8Array): string;
+  shareHeld?(share: number): import("./points.js").DecodedPoints[] | string;
   shareReset(share: number): string;
   shareDrop(share: number): string;
 }

@@ -194,6 +194,9 @@ async function checked(load: Load, name: AssetName, compile?: (r: Response) => P
   }
 }
 
+/** Where the cache keeps the key's points decoded (decoded.ts): beside the key, under its name. */
+export const decodedPointsUrl = (assets: ProverAssets): string => `${assets.sectionedKey}.points`;
+
 /**
  * Drops from the cache the files of other builds (other names: each carries its hash), once this
  * one's have loaded: a phone keeps one prover, not one per release.
@@ -201,7 +204,7 @@ async function checked(load: Load, name: AssetName, compile?: (r: Response) => P
 async function prune(load: Load): Promise<void> {
   if (!load.cache) return;
   const a = load.assets;
-  const current = new Set([a.wasm, a.wasmExec, a.sectionedKey]);
+  const current = new Set([a.wasm, a.wasmExec, a.sectionedKey, decodedPointsUrl(a)]);
   try {
     for (const req of await load.cache.keys()) if (!current.has(req.url)) await load.cache.delete(req);
   } catch {

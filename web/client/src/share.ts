@@ -6,6 +6,7 @@
 // points once the section has been dealt, and the prover adds their sums. Each worker is a Go
 // runtime of its own (a Web Worker on one of the phone's cores); the key's layout comes from its
 // header (zk.Layout).
+import { decodedSize, type DecodedPoints } from "./points.js";
 import { answer, concat } from "./runtime.js";
 
 /** A worker's calls to its wasm (the Prover's Call). */
@@ -40,9 +41,11 @@ interface Worker {
 }
 
 interface Piece {
+  fn: "shareFeed" | "shareLoad"; // points as in the key, to decode; or decoded already
   section: number;
   from: number;
   bytes: Uint8Array;
+  keyBytes: number; // the bytes of its points in the key
   last: boolean; // its section's last
 }
 
@@ -53,6 +56,8 @@ export class Dealer {
   decoded = 0;
   /** When the last of the key's points was decoded (Date.now()), once it was. */
   decodedAt: number | undefined;
+  /** Whether the key's points were dealt decoded already (a copy kept from an earlier load), not decoded by the workers. */
+  fromStorage = false;
   /** The sections multiplied in the proof under way (every worker's part of each), in the order they were. */
   multiplied: number[] = [];
   private readonly workers: Worker[] = [];
@@ -63,6 +68,7 @@ export class Dealer {
   private json = "";
   private dealt: number[] = []; // the sections whose every piece is dealt
   private ended = false; // the key has been read whole (and checked)
+  private keyBytes = 0; // the key's bytes read
   private scalars: Uint8Array | undefined; // the proof under way's
   private failure: unknown; // a worker's (a point that is not one, a worker stopped)
   private keyFailure: unknown; // the key's reading (its download, its sha256, its length)
@@ -90,15 +96,20 @@ export class Dealer {
   /**
    * Reads the key's chunks and deals them; the header is read by the first worker. Answers once
    * the whole key has been read (its sha256 is the reader's to check: `chunks` throws if it is not
-   * the pinned one) and dealt; throws, and breaks the dealer, if it fails.
+   * the pinned one) and dealt; throws, and breaks the dealer, if it fails. decoded, if it
+   * answers bytes, is the key's points decoded already (points.ts's DecodedPoints, section after
+   * section, checked by the caller): those are dealt instead of the key's, which is still read
+   * whole (its header, its sha256).
    */
-  async deal(chunks: AsyncIterable<Uint8Array>): Promise<void> {
+  async deal(chunks: AsyncIterable<Uint8Array>, decoded?: Promise<Uint8Array | undefined>): Promise<void> {
     try {
       let head: Uint8Array[] = [];
       let length = 0;
       let need = 0;
       for await (const chunk of chunks) {
         if (this.dropped) return;
+        this.keyBytes += chunk.length;
+        if (this.fromStorage) continue;
         if (this.layout) {
           this.push(chunk);
           continue;
@@ -119,11 +130,13 @@ export class Dealer {
           continue;
         }
         this.start(a.layout, prefix.slice(0, a.layout.headerSize));
+        if (this.dealDecoded(await decoded?.catch(() => undefined))) continue;
         this.push(prefix.subarray(a.layout.headerSize));
       }
       const sections = this.layout?.sections;
       if (!sections) throw new Error("the proving key ends in its header");
-      if (this.failure === undefined && (this.section < sections.length || this.carry.length)) {
+      if (this.fromStorage && this.keyBytes !== this.size) throw new Error(`the proving key has ${this.keyBytes} bytes, its layout ${this.size}`);
+      if (!this.fromStorage && this.failure === undefined && (this.section < sections.length || this.carry.length)) {
         const s = sections[Math.min(this.section, sections.length - 1)];
         throw new Error(`the proving key ends in section ${s.section} (${this.cut} of ${s.count} points)`);
       }
@@ -135,6 +148,38 @@ export class Dealer {
     } finally {
       this.signal();
     }
+  }
+
+  /**
+   * Once the whole key has been dealt and decoded: its points as the workers hold them, section
+   * after section in the key's order (as `deal` takes them decoded); undefined if a worker cannot
+   * give them (no point module) or holds what is not its share.
+   */
+  async held(): Promise<Uint8Array | undefined> {
+    while (this.keyFailure === undefined && !this.ended) await this.changed;
+    while (this.failure === undefined && this.keyFailure === undefined && this.pieces.length > 0) await this.changed;
+    if (this.broken || this.dropped) return undefined;
+    await Promise.all(this.calls);
+    const offsets = new Map<number, { at: number; size: number; count: number; seen: number }>();
+    let total = 0;
+    for (const s of this.layout!.sections) {
+      const size = decodedSize(s.pointSize);
+      if (size === undefined) return undefined;
+      offsets.set(s.section, { at: total, size, count: s.count, seen: 0 });
+      total += s.count * size;
+    }
+    const out = new Uint8Array(total);
+    for (const w of this.workers) {
+      const held = await w.call("shareHeld", await w.share).catch(() => "none");
+      if (!Array.isArray(held)) return undefined;
+      for (const h of held as DecodedPoints[]) {
+        const o = offsets.get(h.section);
+        if (!o || h.points.length !== h.from.length * o.size) return undefined;
+        h.from.forEach((n, i) => out.set(h.points.subarray(i * o.size, (i + 1) * o.size), o.at + n * o.size));
+        o.seen += h.from.length;
+      }
+    }
+    return [...offsets.values()].every((o) => o.seen === o.count) ? out : undefined;
   }
 
   /** Adds a worker (one that has started meanwhile): it takes a share of the points still to come. */
@@ -216,6 +261,28 @@ export class Dealer {
     this.setHeader(header);
   }
 
+  // dealDecoded cuts the key's points decoded already (laid out as `held` gives them) into
+  // pieces, if they are as many bytes as the key's layout wants: true if it did.
+  private dealDecoded(points: Uint8Array | undefined): boolean {
+    if (!points) return false;
+    const sizes = this.layout!.sections.map((s) => decodedSize(s.pointSize));
+    if (sizes.some((z) => z === undefined)) return false;
+    const want = this.layout!.sections.reduce((n, s, i) => n + s.count * sizes[i]!, 0);
+    if (points.length !== want) return false;
+    let at = 0;
+    for (const [i, s] of this.layout!.sections.entries()) {
+      const size = sizes[i]!;
+      for (let from = 0; from < s.count; from += piecePoints) {
+        const n = Math.min(piecePoints, s.count - from);
+        this.pieces.push({ fn: "shareLoad", section: s.section, from, bytes: points.slice(at, at + n * size), keyBytes: n * s.pointSize, last: from + n === s.count });
+        at += n * size;
+      }
+    }
+    this.fromStorage = true;
+    this.dealPieces();
+    return true;
+  }
+
   // push cuts the key's next bytes (after its header) into pieces: whole points now, a split one
   // with the next.
   private push(bytes: Uint8Array): void {
@@ -228,7 +295,7 @@ export class Dealer {
       const n = Math.min(Math.floor(b.length / s.pointSize), s.count - this.cut, piecePoints);
       if (n === 0) break;
       // Its own buffer: a view would post the whole chunk's.
-      this.pieces.push({ section: s.section, from: this.cut, bytes: b.slice(0, n * s.pointSize), last: this.cut + n === s.count });
+      this.pieces.push({ fn: "shareFeed", section: s.section, from: this.cut, bytes: b.slice(0, n * s.pointSize), keyBytes: n * s.pointSize, last: this.cut + n === s.count });
       b = b.subarray(n * s.pointSize);
       this.cut += n;
       if (this.cut === s.count) {
@@ -250,7 +317,7 @@ export class Dealer {
       if (!w) return;
       const p = this.pieces.shift()!;
       const worker = w;
-      this.send(worker, "shareFeed", p.section, p.from, p.bytes).then(() => this.addDecoded(p.bytes.length), () => {});
+      this.send(worker, p.fn, p.section, p.from, p.bytes).then(() => this.addDecoded(p.keyBytes), () => {});
       if (p.last) {
         this.dealt.push(p.section);
         if (this.scalars) this.flush(p.section);

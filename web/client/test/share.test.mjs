@@ -11,7 +11,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { keccak_256 } from "@noble/hashes/sha3";
-import { files } from "../dist/pinned.gen.js";
+import { createHash } from "node:crypto";
+import { decodedPoints, files } from "../dist/pinned.gen.js";
 const { Dealer } = await import("../dist/share.js");
 const { pointModule, withPointModule } = await import("../dist/points.js");
 
@@ -156,6 +157,57 @@ test("through the module, scalars the Go wasm refuses are refused, and a share g
   bad[0] &= 0b00111111; // a raw point's flags
   assert.match(parse(raw.shareFeed(other, k.section, 10, bad)).error, /not in the compressed encoding/);
   assert.match(parse(raw.shareFlush(other, k.section)).error, /no share with handle/);
+});
+
+test("the points the shares hold decoded are the build's pinned copy; dealt decoded to other shares, none is decoded again and they give the same sums and proofs", async () => {
+  await proveOn(kept, input); // the key dealt whole
+  const held = await kept.held();
+  assert.equal(held.length, decodedPoints.size);
+  assert.equal(createHash("sha256").update(held).digest("hex"), decodedPoints.sha256);
+  // Shares given the decoded copy multiply as the ones that decoded the key.
+  const stored = new Dealer([call, call]);
+  await stored.deal(chunksOf(key), Promise.resolve(held));
+  assert.equal(stored.fromStorage, true);
+  assert.equal(kept.fromStorage, false);
+  const h = ok(raw.proveStreaming(JSON.stringify(input))).handle;
+  ok(raw.layout(h, key));
+  const scalars = raw.scalars(h);
+  raw.cancel(h);
+  const sumsOf = async (d) => {
+    d.setScalars(scalars);
+    const bySection = new Map();
+    for (const s of await d.sums()) {
+      for (const { section, count } of ok(s).sums) bySection.set(section, (bySection.get(section) ?? 0) + count);
+    }
+    return bySection;
+  };
+  assert.deepEqual(await sumsOf(stored), await sumsOf(kept)); // every point, once
+  // The sums themselves: one share of each kind, the same scalars.
+  const { layout } = ok(raw.keyLayout(key));
+  const one = (feed) => {
+    const share = ok(raw.shareStart(JSON.stringify(layout))).share;
+    ok(raw.shareScalars(share, scalars));
+    let at = 0;
+    for (const s of layout.sections) {
+      const size = s.pointSize === 32 ? 144 : 288;
+      feed(share, s, at, size);
+      at += s.count * size;
+    }
+    const { sums } = ok(raw.shareSums(share));
+    ok(raw.shareDrop(share));
+    return sums;
+  };
+  const fed = one((share, s) => ok(raw.shareFeed(share, s.section, 0, key.subarray(s.offset, s.offset + s.count * s.pointSize))));
+  const loaded = one((share, s, at, size) => ok(raw.shareLoad(share, s.section, 0, held.subarray(at, at + s.count * size))));
+  assert.equal(fed.length, layout.sections.length);
+  assert.deepEqual(loaded, fed);
+  const got = await proveOn(stored, input);
+  assert.equal(BigInt(got.request.publicSignals[1]), BigInt(note.nullifier));
+  // A copy of another size is not used: the key's points are decoded.
+  const short = new Dealer([call]);
+  await short.deal(chunksOf(key), Promise.resolve(held.subarray(0, held.length - 144)));
+  assert.equal(short.fromStorage, false);
+  await proveOn(short, input);
 });
 
 test("a partial reveal gives its change card", async () => {

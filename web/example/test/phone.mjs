@@ -224,7 +224,7 @@ const visit = async (browser, link, { savesKeyInMs = 0, cdpCpu = false } = {}) =
     [`the prover's wasm fetched (${wasm ? mb(wasm.bytes) : ""})`, wasm && from(wasm.at)],
     ["the prover ready", j.loadAt?.ready === undefined ? undefined : from(j.origin + j.loadAt.ready)],
     [`bytes fetched: the key's last (${mb(bytesBy(proofReadyAt))} over the wire by the proof's end)`, key && from(key.at)],
-    ["the key's points decoded", from(j.keyDecodedAt)],
+    [j.keyPoints === "stored" ? "the key's points copied to the workers, decoded (kept from the first visit)" : "the key's points decoded", from(j.keyDecodedAt)],
     ["the proof begun", from(began)],
     ["the witness solved (and h)", stage("proving")],
     ...Object.keys(j.proofAt ?? {}).filter((k) => k.startsWith("MSM ")).map((k) => [`${k} done`, stage(k)]),
@@ -251,6 +251,7 @@ const visit = async (browser, link, { savesKeyInMs = 0, cdpCpu = false } = {}) =
     loadAt: j.loadAt, // when each of the prover's stages began, in ms from the page's start
     loadTotal: j.loadTotal, // the bytes the progress bar was told, at its first report, it would count to
     proverRequests: [...urls].filter((u) => proverAsset.test(u)).length,
+    keyPoints: j.keyPoints, // "decoded" by the workers from the key, or "stored": copied to them decoded, from Cache Storage
     msms: Object.keys(j.proofAt ?? {}).filter((k) => k.startsWith("MSM ")).length,
   };
 };
@@ -266,7 +267,8 @@ const pinnedHash = (url) => createHash("sha256").update(readFileSync(new URL(`..
 
 // tamperedCache changes one byte of the cached wasm and proving key and adds an older build's
 // wasm, opens a card's link (unthrottled) until Redeem is possible, and answers what was fetched
-// and what the cache holds after: the pinned files, fetched again, and no older build's.
+// and what the cache holds after: the pinned files, fetched again, and no older build's; the key's
+// points kept decoded (by the visits before), one byte changed too, are dropped, not used.
 const tamperedCache = async (browser, link) => {
   const page = await browser.newPage();
   const session = await page.createCDPSession();
@@ -278,6 +280,14 @@ const tamperedCache = async (browser, link) => {
     const cache = await caches.open("vaultd-prover");
     const out = [];
     for (const req of await cache.keys()) {
+      if (/\/reveal\.[0-9a-f]{16}\.pks\.points$/.test(req.url)) {
+        const r = await cache.match(req);
+        const data = new Uint8Array(await r.arrayBuffer());
+        data[data.length - 100] ^= 1;
+        await cache.put(req, new Response(data, { headers: r.headers }));
+        out.points = req.url;
+        continue;
+      }
       if (!/\/(prover\.[0-9a-f]{16}\.wasm|reveal\.[0-9a-f]{16}\.pks)$/.test(req.url)) continue;
       const r = await cache.match(req);
       const data = new Uint8Array(await r.arrayBuffer());
@@ -286,8 +296,8 @@ const tamperedCache = async (browser, link) => {
       out.push(req.url);
     }
     await cache.put(new URL("assets/prover.0123456789abcdef.wasm", location.href).href, new Response("an older build's"));
-    return out;
-  });
+    return { urls: out, points: out.points };
+  }).then((t) => Object.assign(t.urls, { points: t.points }));
   await page.goto(link, { waitUntil: "load" });
   await page.waitForFunction(() => ["ready", "refused"].includes(document.body.dataset.state), { timeout: 120_000, polling: 100 });
   const state = await page.evaluate(() => document.body.dataset.state);
@@ -310,11 +320,12 @@ const tamperedCache = async (browser, link) => {
       return out;
     }, tampered);
     held.older = await page.evaluate(async () => (await (await caches.open("vaultd-prover")).keys()).filter((r) => r.url.includes("0123456789abcdef")).length);
-    if (tampered.every((u) => held[u] === pinnedHash(u)) && held.older === 0) break;
+    held.points = await page.evaluate(async () => (await (await caches.open("vaultd-prover")).keys()).filter((r) => r.url.endsWith(".pks.points")).length);
+    if (tampered.every((u) => held[u] === pinnedHash(u)) && held.older === 0 && held.points === 0) break;
     await new Promise((r) => setTimeout(r, 250));
   }
   await page.close();
-  return { tampered, state, fetched: [...urls].filter((u) => proverAsset.test(u)), held };
+  return { tampered, tamperedPoints: tampered.points, state, fetched: [...urls].filter((u) => proverAsset.test(u)), held };
 };
 
 const mb = (b) => `${(b / 1e6).toFixed(2)} MB`;
@@ -380,11 +391,13 @@ try {
           // The same phone, another card: the prover comes from Cache Storage, not even a request.
           if (second.bytesBeforeProof > 200_000) fail(`the second visit fetched ${mb(second.bytesBeforeProof)} before its proof: the prover again`);
           if (second.proverRequests !== 0) fail(`the second visit requested ${second.proverRequests} of the prover's files: not kept in Cache Storage`);
+          // Its key's points decoded by the first, kept decoded: no square root taken again.
+          if (first.keyPoints !== "decoded" || second.keyPoints !== "stored") fail(`the key's points were ${first.keyPoints} on the first visit and ${second.keyPoints} on the second: want decoded, then stored (Cache Storage)`);
           if (run === 1 && w === 0) {
             // A cached copy that is not the pinned one is dropped and fetched again.
             const t = await tamperedCache(browser, newCard());
-            if (t.tampered.length !== 2 || t.state !== "ready" || t.held.older !== 0 || t.tampered.some((u) => !t.fetched.includes(u) || t.held[u] !== pinnedHash(u))) fail(`a changed cached copy: ${JSON.stringify(t)}`);
-            console.log(`ok  the prover's files come from Cache Storage on a second card (no request); a cached wasm and sectioned proving key with one byte changed are fetched again and replaced by the pinned files; an older build's are dropped`);
+            if (t.tampered.length !== 2 || !t.tamperedPoints || t.held.points !== 0 || t.state !== "ready" || t.held.older !== 0 || t.tampered.some((u) => !t.fetched.includes(u) || t.held[u] !== pinnedHash(u))) fail(`a changed cached copy: ${JSON.stringify(t)}`);
+            console.log(`ok  the prover's files come from Cache Storage on a second card (no request); a cached wasm and sectioned proving key with one byte changed are fetched again and replaced by the pinned files; an older build's are dropped, and so are the key's points kept decoded, one byte changed`);
             // A person saving the new wallet's key before Redeem, on a first visit (a browser context of
             // its own: nothing cached): the proof, begun meanwhile, is ready or nearly when they tap.
             const fresh = await browser.createBrowserContext();
