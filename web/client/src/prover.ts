@@ -49,6 +49,7 @@ export interface ProveProgress {
   multiplied: string[]; // the key's sections multiplied in this proof (A, B1, B2, K, Z: an MSM each), in the order they were
   keyDecodedAt?: number; // when the last of the key's points was decoded (Date.now()): before this proof, if it was dealt ahead of it
   keyPoints?: "decoded" | "stored"; // decoded by the workers from the key, or copied to them decoded already (kept from an earlier load)
+  warm?: boolean; // the runtime had solved a witness before this proof (a proof before it, or the warm-up: Prover.load's warmUpAfterMs)
 }
 
 // A worker running the wasm (serve.ts: a Web Worker, a Node worker thread): its calls, and how to stop it.
@@ -71,6 +72,11 @@ export class Prover {
   private progress: ((now?: boolean) => void) | undefined; // the proof under way's
   private turn: Promise<unknown> = Promise.resolve(); // proofs one after another: they share the workers' points
   private terminated = false;
+  private asked = 0; // proofs asked for
+  private solved = false; // the first worker's runtime has solved a witness (its code warm)
+  /** Once the warm-up (Prover.load's warmUpAfterMs) has ended: true if it solved a witness, false if a proof came first or it failed. */
+  warmedUp: Promise<boolean> = Promise.resolve(false);
+  private cancelWarmUp = () => {};
 
   private constructor(
     private readonly call: Call,
@@ -119,7 +125,16 @@ export class Prover {
     worker?: boolean;
     workers?: number;
     onProgress?: (p: LoadProgress) => void;
+    warmUpAfterMs?: number;
   } = {}): Promise<Prover> {
+    const prover = await Prover.start(opts);
+    // A browser's default: the person reads the card before asking for a proof.
+    const after = opts.warmUpAfterMs ?? (typeof window !== "undefined" ? 1000 : undefined);
+    if (after !== undefined) prover.warmUp(after);
+    return prover;
+  }
+
+  private static async start(opts: Parameters<typeof Prover.load>[0] = {}): Promise<Prover> {
     const assets = assetsWith(opts.assets);
     const node = opts.worker !== false && typeof Worker === "undefined" ? await nodeThreads() : undefined;
     if (opts.worker ?? (typeof Worker !== "undefined" || node !== undefined)) {
@@ -172,13 +187,45 @@ export class Prover {
    * key's bytes, a few times a second. Proofs asked for together are made one after another.
    */
   async prove(p: ProveInput, opts: { onProgress?: (p: ProveProgress) => void } = {}): Promise<ProveOutput> {
+    this.asked++;
     const proof = this.turn.then(() => this.proveNow(p, opts));
     this.turn = proof.catch(() => {});
     return proof;
   }
 
+  /**
+   * The first proof of a runtime takes ~4× the next ones' witness time (in Node, 0.6 s of CPU
+   * against 0.15 s): the Go heap grows from nothing, the solver's circuit is read, the engine
+   * optimizes the hot code. So, afterMs after the load with no proof asked for meanwhile (the person
+   * reading the card), the first worker solves a made-up card's witness, which is dropped: the
+   * person's own proof then finds the code warm. A proof asked for during it waits for its end.
+   */
+  private warmUp(afterMs: number): void {
+    this.warmedUp = new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => {
+        if (this.asked > 0 || this.terminated) return resolve(false);
+        const warming = this.turn.then(async () => {
+          if (this.asked > 0 || this.terminated || this.solved) return false;
+          const zero = "0x" + "00".repeat(19) + "01";
+          const note = answer<Note>((await this.call("newNote", JSON.stringify({ chainId: 1, vault: zero, token: zero, amount: "1" }))) as string);
+          const { handle } = answer<{ handle: number }>((await this.call("proveStreaming", JSON.stringify({ card: note.card, leaves: [note.leaf], recipient: zero }))) as string);
+          await this.call("cancel", handle);
+          this.solved = true;
+          return true;
+        }).catch(() => false);
+        this.turn = warming;
+        resolve(warming);
+      }, afterMs);
+      this.cancelWarmUp = () => {
+        clearTimeout(timer);
+        resolve(false);
+      };
+    });
+  }
+
   private async proveNow(p: ProveInput, opts: { onProgress?: (p: ProveProgress) => void }): Promise<ProveOutput> {
     const dealer = this.dealt();
+    const warm = this.solved;
     const key = this.key;
     let stage: ProveProgress["stage"] = "solving";
     let last = 0;
@@ -188,7 +235,7 @@ export class Prover {
       if (!opts.onProgress || (often && now - last < 50)) return;
       last = now;
       const multiplied = scalarsGiven ? dealer.multiplied.map((s) => sectionNames[s] ?? String(s)) : [];
-      opts.onProgress({ stage, received: key.received, proved: dealer.decoded, total: key.total, multiplied, keyDecodedAt: dealer.decodedAt, keyPoints: dealer.fromStorage ? "stored" : "decoded" });
+      opts.onProgress({ stage, received: key.received, proved: dealer.decoded, total: key.total, multiplied, keyDecodedAt: dealer.decodedAt, keyPoints: dealer.fromStorage ? "stored" : "decoded", warm });
     };
     this.progress = (now) => report(!now);
     report();
@@ -197,6 +244,7 @@ export class Prover {
     // The first worker solves the witness (no pieces for it meanwhile) while the others decode
     // the key's points still arriving.
     const solving = this.call("proveStreaming", JSON.stringify(input)).then((a) => answer<{ handle: number }>(a as string).handle);
+    void solving.then(() => (this.solved = true), () => {});
     dealer.busy(0, solving);
     try {
       const header = await dealer.header;
@@ -254,6 +302,7 @@ export class Prover {
   /** Stops the worker and the key's download. */
   terminate(): void {
     this.terminated = true;
+    this.cancelWarmUp();
     this.key.stop();
     this.stop();
     for (const h of this.starting ?? []) h.stop();

@@ -27,6 +27,28 @@ test("in Node the prover proves on worker threads, sharing the MSMs between them
   }
 });
 
+test("a prover warmed up while idle solves a made-up witness first, so that the first proof finds the runtime warm; a proof asked for at once is not held back by one", async () => {
+  const warmed = await Prover.load({ workers: 2, warmUpAfterMs: 0 });
+  const atOnce = await Prover.load({ workers: 1, warmUpAfterMs: 60_000 });
+  try {
+    assert.equal(await warmed.warmedUp, true);
+    const note = await warmed.newNote({ chainId: 1337, vault: "0x" + "11".repeat(20), token: "0x" + "22".repeat(20), amount: 1000n });
+    const proveOn = async (p) => {
+      const seen = [];
+      const out = await p.prove({ card: note.card, leaves: ["0x1", note.leaf], recipient }, { onProgress: (x) => seen.push(x) });
+      assert.equal(BigInt(out.request.publicSignals[1]), BigInt(note.nullifier)); // the card's own proof, not the made-up one's
+      return seen.at(-1).warm;
+    };
+    assert.equal(await proveOn(warmed), true);
+    assert.equal(await proveOn(atOnce), false); // asked for before the warm-up's time: none
+    assert.equal(await proveOn(atOnce), true);
+  } finally {
+    warmed.terminate();
+    atOnce.terminate();
+  }
+  assert.equal(await atOnce.warmedUp, false);
+});
+
 test("a Node script that proves on worker threads ends without terminating its Prover", async () => {
   const script = `
     import { Prover } from ${JSON.stringify(new URL("../dist/prover.js", import.meta.url).href)};

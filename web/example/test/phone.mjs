@@ -26,6 +26,9 @@
 // not served compressed and cacheable for ever, if the page did not report the prover's load or
 // the proof's MSMs, if the second visit requests the prover again (it comes from Cache Storage),
 // or if a cached copy changed is used instead of fetched again.
+// PHONE_READS_CARD_MS (not in CI: it lengthens the run) has the person of that third visit read
+// the card that long before making a wallet: the prover, idle meanwhile, warms up (Prover.load's
+// warmUpAfterMs), and the timeline says whether the proof found it warm.
 //   node test/phone.mjs <devnet.json> <registry> <relayer> <faucet> <indexer> <card binary> [runs] [fast4g|slow4g]
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -151,7 +154,7 @@ const blocks = (page, fast) => {
 // savesKeyInMs: how long the person takes to save the new wallet's key (the first tap on "I saved
 // the key" waits that long after the wallet is shown); 0: a tap at once.
 // cdpCpu: DevTools' CPU throttling on the page's thread (a browser outside the cgroup).
-const visit = async (browser, link, { savesKeyInMs = 0, cdpCpu = false } = {}) => {
+const visit = async (browser, link, { savesKeyInMs = 0, readsCardInMs = 0, cdpCpu = false } = {}) => {
   const page = await browser.newPage();
   const finished = new Map();
   const urls = new Set();
@@ -172,6 +175,7 @@ const visit = async (browser, link, { savesKeyInMs = 0, cdpCpu = false } = {}) =
   // As a person would: the wallet step as soon as the page shows it, Redeem as soon as it is possible.
   await page.waitForFunction(() => !document.querySelector("#redeem-form").hidden || document.body.dataset.state === "refused", { timeout: 120_000, polling: 100 });
   const formAt = Date.now();
+  await new Promise((r) => setTimeout(r, readsCardInMs));
   if ((await page.evaluate(() => document.body.dataset.state)) === "refused") throw new Error(`the redeem page refused the card: ${await page.$eval("#problem", (p) => p.textContent)}`);
   // The form may show before its buttons' handlers are set (the registry's refused addresses are
   // read in between): tap again until the wallet shows.
@@ -225,7 +229,7 @@ const visit = async (browser, link, { savesKeyInMs = 0, cdpCpu = false } = {}) =
     ["the prover ready", j.loadAt?.ready === undefined ? undefined : from(j.origin + j.loadAt.ready)],
     [`bytes fetched: the key's last (${mb(bytesBy(proofReadyAt))} over the wire by the proof's end)`, key && from(key.at)],
     [j.keyPoints === "stored" ? "the key's points copied to the workers, decoded (kept from the first visit)" : "the key's points decoded", from(j.keyDecodedAt)],
-    ["the proof begun", from(began)],
+    [`the proof begun${j.proofWarm ? " (the runtime warm: it had solved a witness before)" : ""}`, from(began)],
     ["the witness solved (and h)", stage("proving")],
     ...Object.keys(j.proofAt ?? {}).filter((k) => k.startsWith("MSM ")).map((k) => [`${k} done`, stage(k)]),
     ["the proof done", stage("done")],
@@ -251,6 +255,7 @@ const visit = async (browser, link, { savesKeyInMs = 0, cdpCpu = false } = {}) =
     loadAt: j.loadAt, // when each of the prover's stages began, in ms from the page's start
     loadTotal: j.loadTotal, // the bytes the progress bar was told, at its first report, it would count to
     proverRequests: [...urls].filter((u) => proverAsset.test(u)).length,
+    proofWarm: j.proofWarm, // the runtime had solved a witness before (a proof, or the warm-up while the person read the card)
     keyPoints: j.keyPoints, // "decoded" by the workers from the key, or "stored": copied to them decoded, from Cache Storage
     msms: Object.keys(j.proofAt ?? {}).filter((k) => k.startsWith("MSM ")).length,
   };
@@ -401,7 +406,8 @@ try {
             // A person saving the new wallet's key before Redeem, on a first visit (a browser context of
             // its own: nothing cached): the proof, begun meanwhile, is ready or nearly when they tap.
             const fresh = await browser.createBrowserContext();
-            const person = await visit(fresh, newCard(), { ...way, savesKeyInMs: 4000 }).finally(() => fresh.close());
+            const person = await visit(fresh, newCard(), { ...way, savesKeyInMs: 4000, readsCardInMs: Number(process.env.PHONE_READS_CARD_MS ?? 0) }).finally(() => fresh.close());
+            timeline(`${way.profile}, run ${run}, a first visit whose person saves the wallet's key in 4 s${process.env.PHONE_READS_CARD_MS ? ` after reading the card ${process.env.PHONE_READS_CARD_MS} ms` : ""}`, person);
             console.log(`phone (${way.profile}) run ${run}, a first visit whose person saves the wallet's key in 4 s: tokens received ${person.redeemToReceivedMs} ms after Redeem (${first.redeemToReceivedMs} and ${second.redeemToReceivedMs} ms for the visits above, Redeem tapped as soon as possible), ${(person.openToReceivedMs / 1000).toFixed(1)} s after opening the link; the proof begun ${person.provedAheadMs} ms before Redeem, ready ${person.proofMs} ms after it`);
             const { moments: _c, ...personFigures } = person;
             console.log(`figures ${JSON.stringify({ person: personFigures })}`);
