@@ -69,6 +69,7 @@ export class Prover {
   private dealer: Dealer | undefined;
   private dealtKey: SectionedKey | undefined;
   private keeping: Promise<void> | undefined; // the key's points decoded, being kept for the next load
+  private storedFailed = false; // a dealer of the stored decoded points broke: decode the key from now on
   private progress: ((now?: boolean) => void) | undefined; // the proof under way's
   private turn: Promise<unknown> = Promise.resolve(); // proofs one after another: they share the workers' points
   private terminated = false;
@@ -279,13 +280,16 @@ export class Prover {
   private dealt(): Dealer {
     if (this.key.failed) this.key = new SectionedKey(this.assets, this.cache);
     if (this.dealer && !this.dealer.broken && this.dealtKey === this.key) return this.dealer;
+    // Points stored decoded that the workers could not take (a worker without the point module,
+    // say) fail one proof, not every one: the key is decoded from then on.
+    if (this.dealer?.broken && this.dealer.fromStorage) this.storedFailed = true;
     this.dealer?.drop();
     this.helpers = this.helpers.filter((h) => !h.failed());
     const d = new Dealer([this.call, ...this.helpers.map((h) => h.call)], (now) => this.progress?.(now));
     // A failure breaks the dealer: the proof that waits on it fails. Once the workers have
     // decoded the key's points, they are kept for the next load, after the proof under way, if
     // any (copying them out takes the workers' time).
-    d.deal(this.key.read(), decodedPointsFrom(this.assets, this.cache)).then(async () => {
+    d.deal(this.key.read(), this.storedFailed ? undefined : decodedPointsFrom(this.assets, this.cache)).then(async () => {
       if (d.fromStorage || !this.cache || this.keeping) return;
       await this.turn;
       this.keeping = keepDecodedPoints(d, this.assets, this.cache);

@@ -156,8 +156,8 @@ export class Dealer {
    * give them (no point module) or holds what is not its share.
    */
   async held(): Promise<Uint8Array | undefined> {
-    while (this.keyFailure === undefined && !this.ended) await this.changed;
-    while (this.failure === undefined && this.keyFailure === undefined && this.pieces.length > 0) await this.changed;
+    while (!this.dropped && this.keyFailure === undefined && !this.ended) await this.changed;
+    while (!this.dropped && this.failure === undefined && this.keyFailure === undefined && this.pieces.length > 0) await this.changed;
     if (this.broken || this.dropped) return undefined;
     await Promise.all(this.calls);
     const offsets = new Map<number, { at: number; size: number; count: number; seen: number }>();
@@ -243,6 +243,7 @@ export class Dealer {
   drop(): void {
     this.dropped = true;
     this.pieces.length = 0;
+    this.signal();
     for (const w of this.workers) void w.share.then((share) => w.call("shareDrop", share)).catch(() => {});
   }
 
