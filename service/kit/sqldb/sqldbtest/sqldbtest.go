@@ -6,6 +6,7 @@
 package sqldbtest
 
 import (
+	"bytes"
 	"database/sql"
 	"fmt"
 	"net"
@@ -154,4 +155,36 @@ func run(bin, name string, args ...string) ([]byte, error) {
 		cmd = exec.Command("su", cluster.asUser, "-s", "/bin/sh", "-c", quoted)
 	}
 	return cmd.CombinedOutput()
+}
+
+// Dump is databaseURL's database (one made by Postgres) as plain SQL, every row an INSERT:
+// pg_dump's, without its psql meta-commands, so that Restore can run it. Upgrade tests keep such
+// dumps of databases an earlier version wrote.
+func Dump(t testing.TB, databaseURL string) []byte {
+	t.Helper()
+	out, err := run(cluster.bin, "pg_dump", "--inserts", "--no-owner", "--no-privileges", "--no-comments", "-d", databaseURL)
+	if err != nil {
+		t.Fatalf("pg_dump: %v: %s", err, out)
+	}
+	var kept []byte
+	for line := range bytes.Lines(out) {
+		if !bytes.HasPrefix(line, []byte(`\`)) {
+			kept = append(kept, line...)
+		}
+	}
+	return kept
+}
+
+// Restore runs dump (Dump's) into the empty database at databaseURL, on a pool of its own: a
+// dump sets its session's search_path empty, which no later connection must inherit.
+func Restore(t testing.TB, databaseURL string, dump []byte) {
+	t.Helper()
+	db, err := sql.Open("pgx", databaseURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(string(dump)); err != nil {
+		t.Fatalf("restore the dump: %v", err)
+	}
 }
