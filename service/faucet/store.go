@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
+	"embed"
 	"errors"
 	"fmt"
 	"math/big"
@@ -16,8 +17,10 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/pressly/goose/v3"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/seed018cc74c/vaultd/service/kit/pause"
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 	"github.com/seed018cc74c/vaultd/service/kit/webhook"
@@ -102,33 +105,46 @@ func openStore(databaseURL string, chainID uint64, wallet common.Address, traces
 	return s, nil
 }
 
+//go:embed migrations
+var migrations embed.FS
+
+// Schema is the faucet's own numbered migrations (goose_faucet); its database holds the
+// webhook outbox's and the pause's too (Schemas).
+var Schema = sqldb.Schema{Owner: "faucet", Files: migrations, SQLiteGo: []*goose.Migration{
+	goose.NewGoMigration(1, &goose.GoFunc{RunTx: sqliteSchema}, nil),
+}}
+
+// sqliteSchema is migration 1 on SQLite: the claims as they were before numbered migrations
+// (migrations/postgres/00001_schema.sql on Postgres, whose statements it runs). In Go, since
+// SQLite has no ADD COLUMN IF NOT EXISTS: a file made then (no goose_faucet table yet) has the
+// tables already, and one from before the wallet column lacks it.
+func sqliteSchema(ctx context.Context, tx *sql.Tx) error {
+	schema, err := migrations.ReadFile("migrations/postgres/00001_schema.sql")
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, string(schema)); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `ALTER TABLE claims ADD COLUMN wallet TEXT NOT NULL DEFAULT ''`); err != nil && !strings.Contains(err.Error(), "duplicate column") {
+		return err
+	}
+	return nil
+}
+
+// Schemas are the migrations of everything the faucet keeps in its database, in the order a
+// start runs them.
+var Schemas = []sqldb.Schema{Schema, webhook.Schema, pause.Schema}
+
 func (s *store) migrate() error {
-	create := `CREATE TABLE IF NOT EXISTS claims (
-		chain_id     BIGINT  NOT NULL,
-		address      TEXT    NOT NULL, -- lowercase 0x hex
-		amount       TEXT    NOT NULL, -- wei, decimal
-		status       TEXT    NOT NULL, -- pending, confirmed, failed
-		nonce        BIGINT,           -- of its transaction, once signed
-		hashes       TEXT    NOT NULL DEFAULT '', -- every signed version, comma-separated, oldest first
-		raw          TEXT,             -- the newest signed version, 0x hex
-		block_number BIGINT,
-		reason       TEXT    NOT NULL DEFAULT '',
-		created_at   BIGINT  NOT NULL, -- unix milliseconds
-		updated_at   BIGINT  NOT NULL,
-		wallet       TEXT    NOT NULL DEFAULT '', -- the paying wallet, lowercase 0x hex
-		PRIMARY KEY (chain_id, address)
-	)`
+	if _, err := s.db.Migrate(context.Background(), Schema); err != nil {
+		return err
+	}
 	if s.db.Dialect == sqldb.Postgres {
-		return s.db.Migrate("faucet", create, createPowSpent, createPowTries)
+		return nil
 	}
-	if err := s.db.Migrate("faucet", create, createPowSpent, createPowTries); err != nil {
-		return err
-	}
-	// Files from before the wallet column: add it, and give their rows to the one wallet that
-	// paid them (SQLite has one faucet process).
-	if _, err := s.db.Exec(`ALTER TABLE claims ADD COLUMN wallet TEXT NOT NULL DEFAULT ''`); err != nil && !strings.Contains(err.Error(), "duplicate column") {
-		return err
-	}
+	// Rows from before the wallet column: given to the one wallet that paid them (SQLite has one
+	// faucet process).
 	_, err := s.db.Exec(`UPDATE claims SET wallet = $1 WHERE wallet = ''`, s.wallet)
 	return err
 }
@@ -524,24 +540,6 @@ func (s *store) listOf(ctx context.Context, wallet string, q txmgr.PageQuery) (t
 		return out, rows.Err()
 	})
 }
-
-// createPowSpent is the table of proof-of-work challenges spent (pow), each kept until it
-// expires: a challenge lets one claim through, on every replica.
-const createPowSpent = `CREATE TABLE IF NOT EXISTS pow_spent (
-	id         TEXT   PRIMARY KEY, -- the challenge's id, 0x hex
-	expires_at BIGINT NOT NULL     -- unix seconds
-)`
-
-// createPowTries counts the solutions checked against each challenge (pow), kept until it
-// expires: a challenge is checked a few times at most (powTries), whichever replicas the tries
-// reach. passed is the nonce that met it, once one did: sent again (a claim refused after its
-// check, 503 or 429, and retried) it passes without a hash or a try.
-const createPowTries = `CREATE TABLE IF NOT EXISTS pow_tries (
-	id         TEXT    PRIMARY KEY, -- the challenge's id, 0x hex
-	tries      INTEGER NOT NULL,
-	passed     BIGINT,             -- the nonce that met the challenge
-	expires_at BIGINT  NOT NULL     -- unix seconds
-)`
 
 // spendChallenge records the challenge id spent until expires, or answers false when it was
 // spent already.

@@ -1,19 +1,29 @@
 package faucet_test
 
 import (
+	"encoding/json"
 	"flag"
+	"io"
 	"math/big"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/seed018cc74c/vaultd/gen/faucetapi"
 	"github.com/seed018cc74c/vaultd/gen/walletapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
+	"github.com/seed018cc74c/vaultd/service/faucet"
+	"github.com/seed018cc74c/vaultd/service/kit/sqldb"
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb/sqldbtest"
+	"github.com/seed018cc74c/vaultd/service/kit/webhook"
 )
 
 // writeFixtures makes TestWriteUpgradeFixtures write testdata/upgrade anew: run it with the
@@ -95,4 +105,135 @@ func writeFixture(t *testing.T, databaseURL string) {
 		t.Fatalf("pause: %v %s", err, p.Body)
 	}
 	s.stop()
+}
+
+// A faucet's database from before numbered migrations (testdata/upgrade, written by
+// TestWriteUpgradeFixtures at 6520340), on SQLite and on Postgres, is migrated by this code's
+// start and goes on: every claim reads back in its state, the pause holds, the pending claim's
+// transfer (the one signed then) is mined and the claim confirmed, paid once, and each queued
+// webhook event is delivered once.
+func TestAnUpgradedDatabaseGoesOn(t *testing.T) {
+	t.Parallel()
+	t.Run("sqlite", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "faucet.db")
+		data, err := os.ReadFile("testdata/upgrade/faucet.db")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		upgradedDatabaseGoesOn(t, "sqlite:"+path)
+	})
+	t.Run("postgres", func(t *testing.T) {
+		url := sqldbtest.Postgres(t)
+		data, err := os.ReadFile("testdata/upgrade/faucet.pg.sql")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sqldbtest.Restore(t, url, data)
+		upgradedDatabaseGoesOn(t, url)
+	})
+}
+
+func upgradedDatabaseGoesOn(t *testing.T, databaseURL string) {
+	c := devchaintest.Start(t)
+	wallet := c.Accounts.Faucet.Address
+	for nonce(t, c, wallet) < 2 { // the wallet's transactions before the pending claim's
+		fund(t, c, c.Accounts.Faucet.Key, freshAddress(t), big.NewInt(1))
+	}
+	var mu sync.Mutex
+	delivered := map[string]int{}
+	var types []string
+	hooks := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if err := webhook.Verify(fixtureHookSecret, r.Header.Get("Vaultd-Signature"), body, time.Minute, time.Now()); err != nil {
+			t.Errorf("a webhook's signature: %v", err)
+		}
+		var ev webhook.Event
+		json.Unmarshal(body, &ev)
+		mu.Lock()
+		delivered[ev.ID]++
+		types = append(types, ev.Type)
+		mu.Unlock()
+	}))
+	defer hooks.Close()
+
+	// The queued events: their endpoint has moved to this test's receiver, and they are recorded
+	// now (an event older than WEBHOOK_EXPIRE_AFTER is dead-lettered, not sent).
+	db, err := sqldb.Open(databaseURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`UPDATE webhook_outbox SET url = $1, created_at = $2`, hooks.URL, time.Now().UnixMilli()); err != nil {
+		t.Fatal(err)
+	}
+	var queued []string
+	rows, err := db.Query(`SELECT id FROM webhook_outbox WHERE delivered_at IS NULL`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var id string
+		rows.Scan(&id)
+		queued = append(queued, id)
+	}
+	rows.Close()
+	db.Close()
+	if len(queued) == 0 {
+		t.Fatal("the fixture has no queued webhook events")
+	}
+
+	s := startFaucet(t, c, t.TempDir(), map[string]string{"DATABASE_URL": databaseURL, "ADMIN_API_KEY": adminKey, "REPLICA_NAME": "faucet-a",
+		"WEBHOOK_URLS": hooks.URL, "WEBHOOK_SECRET": fixtureHookSecret})
+	if st := status(t, s, fixtureConfirmed.Hex()); st.JSON200 == nil || st.JSON200.Status != faucetapi.ClaimStatusConfirmed || st.JSON200.TxHash == nil {
+		t.Fatalf("the confirmed claim: %s", st.Body)
+	}
+	if st := status(t, s, fixtureFailed.Hex()); st.JSON200 == nil || st.JSON200.Status != faucetapi.ClaimStatusFailed || st.JSON200.Reason == nil || !strings.Contains(*st.JSON200.Reason, "cancelled") {
+		t.Fatalf("the failed claim: %s", st.Body)
+	}
+	pending := status(t, s, fixturePending.Hex())
+	if pending.JSON200 == nil || pending.JSON200.TxHash == nil {
+		t.Fatalf("the pending claim: %s", pending.Body)
+	}
+	r := claim(t, s, freshAddress(t).Hex())
+	wantError(t, "a claim at the faucet paused before the upgrade", r.StatusCode(), r.Body, 503, "PAUSED")
+
+	got := waitStatus(t, s, fixturePending, faucetapi.ClaimStatusConfirmed)
+	if *got.TxHash != *pending.JSON200.TxHash {
+		t.Fatalf("confirmed by %s, not the transfer signed before the upgrade %s", *got.TxHash, *pending.JSON200.TxHash)
+	}
+	if n := nonce(t, c, wallet); n != 3 {
+		t.Fatalf("the wallet's nonce is %d, want 3: the pending claim's transfer once", n)
+	}
+	if b := balance(t, c, fixturePending); b.Cmp(amount) != 0 {
+		t.Fatalf("the pending claim paid %s, want %s", b, amount)
+	}
+	waitFor(t, "the queued webhook events delivered", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, id := range queued {
+			if delivered[id] == 0 {
+				return false
+			}
+		}
+		return slices.Contains(types, "claim.confirmed")
+	})
+	time.Sleep(300 * time.Millisecond) // a second delivery would come in this time
+	mu.Lock()
+	for _, id := range queued {
+		if delivered[id] != 1 {
+			t.Errorf("the queued event %s delivered %d times, want once", id, delivered[id])
+		}
+	}
+	mu.Unlock()
+
+	db, err = sqldb.Open(databaseURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if v, err := db.Versions(ctx, faucet.Schemas...); err != nil || v["faucet"] != 1 || v["webhook"] != 1 || v["pause"] != 1 {
+		t.Fatalf("the schema's versions: %v %v", v, err)
+	}
 }

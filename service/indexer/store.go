@@ -3,6 +3,7 @@ package indexer
 import (
 	"context"
 	"database/sql"
+	"embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -50,31 +51,18 @@ type store struct {
 	lock    *sql.Conn // on Postgres, while this process is the writer: the session holding the lock; used by Run's goroutine only
 }
 
+//go:embed migrations
+var migrations embed.FS
+
+// Schema is the indexer's numbered migrations (goose_indexer).
+var Schema = sqldb.Schema{Owner: "indexer", Files: migrations}
+
 func openStore(databaseURL string, traces trace.TracerProvider) (*store, error) {
 	db, err := sqldb.Open(databaseURL, sqldb.Traced(traces))
 	if err != nil {
 		return nil, err
 	}
-	withoutRowID := "" // SQLite: the primary key is the table's one B-tree
-	if db.Dialect == sqldb.SQLite {
-		withoutRowID = " WITHOUT ROWID"
-	}
-	if err := db.Migrate("indexer",
-		`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
-		`CREATE TABLE IF NOT EXISTS blocks (number BIGINT PRIMARY KEY, hash TEXT NOT NULL, parent TEXT NOT NULL)`,
-		// In the order queries read it (by event, then chain order); a rollback deletes by
-		// event and block too.
-		`CREATE TABLE IF NOT EXISTS events (
-			event        TEXT   NOT NULL,
-			block_number BIGINT NOT NULL,
-			log_index    BIGINT NOT NULL,
-			block_hash   TEXT   NOT NULL,
-			tx_hash      TEXT   NOT NULL,
-			address      TEXT   NOT NULL,
-			args         TEXT   NOT NULL,
-			PRIMARY KEY (event, block_number, log_index)
-		)`+withoutRowID,
-	); err != nil {
+	if _, err := db.Migrate(context.Background(), Schema); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("DATABASE_URL: %w", err)
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/rand"
 	"database/sql"
+	"embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -32,6 +33,12 @@ import (
 // notifyChannel is the LISTEN/NOTIFY channel of registry writes.
 const notifyChannel = "vaultd_registry"
 
+//go:embed migrations
+var migrations embed.FS
+
+// Schema is the registry's numbered migrations (goose_registry), on Postgres alone.
+var Schema = sqldb.Schema{Owner: "registry", Files: migrations}
+
 type pgBackend struct {
 	url string
 	db  *sqldb.DB
@@ -43,27 +50,7 @@ func newPGBackend(databaseURL string) (*pgBackend, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := db.Migrate("registry",
-		`CREATE TABLE IF NOT EXISTS registry_tokens (
-			chain_id BIGINT NOT NULL, -- the chain the tokenId was computed with
-			address  TEXT   NOT NULL, -- EIP-55
-			entry    TEXT   NOT NULL, -- the stored entry, JSON (as in DATA_FILE)
-			PRIMARY KEY (address)
-		)`,
-		`CREATE TABLE IF NOT EXISTS registry_icons (
-			name       TEXT        NOT NULL PRIMARY KEY, -- content-addressed, as in ICONS_DIR
-			data       BYTEA       NOT NULL,
-			created_at TIMESTAMPTZ NOT NULL DEFAULT now()
-		)`,
-		`CREATE TABLE IF NOT EXISTS registry_tokenlist (
-			id   SMALLINT NOT NULL PRIMARY KEY CHECK (id = 1), -- one row: the list
-			list TEXT     NOT NULL                             -- GET /tokenlist.json as stored, JSON
-		)`,
-		`CREATE TABLE IF NOT EXISTS registry_relayers (
-			id        SMALLINT NOT NULL PRIMARY KEY CHECK (id = 1), -- one row: the directory
-			directory TEXT     NOT NULL                             -- GET /relayers.json as stored, JSON
-		)`,
-	); err != nil {
+	if _, err := db.Migrate(context.Background(), Schema); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("DATABASE_URL: %w", err)
 	}

@@ -3,6 +3,7 @@ package relayer
 import (
 	"context"
 	"database/sql"
+	"embed"
 	"errors"
 	"fmt"
 	"math/big"
@@ -15,6 +16,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/seed018cc74c/vaultd/service/kit/pause"
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 	"github.com/seed018cc74c/vaultd/service/kit/webhook"
@@ -47,33 +49,23 @@ type sentTx struct {
 // keepSettled is how long a settled record is kept (for people reading the table).
 const keepSettled = 7 * 24 * time.Hour
 
+//go:embed migrations
+var migrations embed.FS
+
+// Schema is the relayer's own numbered migrations (goose_relayer); its database holds the
+// sponsors', the webhook outbox's and the pause's too (Schemas).
+var Schema = sqldb.Schema{Owner: "relayer", Files: migrations}
+
+// Schemas are the migrations of everything the relayer keeps in its database, in the order a
+// start runs them.
+var Schemas = []sqldb.Schema{Schema, webhook.Schema, funding.Schema, pause.Schema}
+
 func openSentStore(databaseURL string, chainID uint64, traces trace.TracerProvider) (*sentStore, error) {
 	db, err := sqldb.Open(databaseURL, sqldb.Traced(traces))
 	if err != nil {
 		return nil, err
 	}
-	err = db.Migrate("relayer", `CREATE TABLE IF NOT EXISTS reveal_transactions (
-		chain_id   BIGINT NOT NULL,
-		wallet     TEXT   NOT NULL, -- lowercase 0x hex
-		nonce      BIGINT NOT NULL,
-		nullifier  TEXT   NOT NULL, -- 0x hex
-		hashes     TEXT   NOT NULL, -- every version signed, comma-separated, oldest first
-		raw        TEXT   NOT NULL, -- the newest version, 0x hex
-		status     TEXT   NOT NULL, -- pending, settled
-		updated_at BIGINT NOT NULL, -- unix milliseconds
-		PRIMARY KEY (chain_id, wallet, nonce)
-	)`, `CREATE INDEX IF NOT EXISTS reveal_transactions_by_nullifier ON reveal_transactions (chain_id, nullifier)`,
-		`CREATE TABLE IF NOT EXISTS reveal_outcomes (
-		chain_id     BIGINT NOT NULL,
-		nullifier    TEXT   NOT NULL, -- 0x hex
-		state        TEXT   NOT NULL, -- mined, reverted, dropped (its nonce taken by another transaction: nothing on chain), cancelled
-		tx_hash      TEXT   NOT NULL, -- the version mined ('' when dropped)
-		block_number BIGINT NOT NULL,
-		gas_used     BIGINT NOT NULL,
-		reason       TEXT   NOT NULL, -- a revert's, decoded ('' otherwise)
-		updated_at   BIGINT NOT NULL, -- unix milliseconds
-		PRIMARY KEY (chain_id, nullifier)
-	)`)
+	_, err = db.Migrate(context.Background(), Schema)
 	if err == nil {
 		old := time.Now().Add(-keepSettled).UnixMilli()
 		if _, err = db.Exec(`DELETE FROM reveal_transactions WHERE status = 'settled' AND updated_at < $1`, old); err == nil {

@@ -10,6 +10,7 @@ package pause
 import (
 	"context"
 	"database/sql"
+	"embed"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -43,24 +44,20 @@ type Switch struct {
 	since  time.Time
 }
 
-// Open reads the replica's state from db (creating the table on first use) and registers the
+//go:embed migrations
+var migrations embed.FS
+
+// Schema is the pause's numbered migrations (goose_pause), run by Open in the database of the
+// service that keeps it.
+var Schema = sqldb.Schema{Owner: "pause", Files: migrations}
+
+// Open reads the replica's state from db (migrating its tables first: Schema) and registers the
 // gauge vaultd_<service>_paused on reg.
 func Open(ctx context.Context, db *sqldb.DB, service, replica, work string, reg prometheus.Registerer, log *slog.Logger) (*Switch, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	if err := db.Migrate("pause", `CREATE TABLE IF NOT EXISTS paused_replicas (
-		service   TEXT   NOT NULL,
-		replica   TEXT   NOT NULL,
-		paused_at BIGINT NOT NULL, -- unix milliseconds
-		PRIMARY KEY (service, replica)
-	)`, `CREATE TABLE IF NOT EXISTS replica_wallets (
-		service TEXT   NOT NULL,
-		replica TEXT   NOT NULL,
-		wallet  TEXT   NOT NULL, -- EIP-55
-		since   BIGINT NOT NULL, -- unix milliseconds
-		PRIMARY KEY (service, replica)
-	)`); err != nil {
+	if _, err := db.Migrate(ctx, Schema); err != nil {
 		return nil, fmt.Errorf("DATABASE_URL: %w", err)
 	}
 	s := &Switch{db: db, service: service, replica: replica, work: work, log: log,

@@ -181,35 +181,6 @@ func redact(databaseURL string) string {
 	return u.String()
 }
 
-// Migrate runs the statements that create a service's tables. On Postgres they run in one
-// transaction under an advisory lock named by name: replicas starting together would otherwise
-// race in CREATE TABLE IF NOT EXISTS (a duplicate-key error from the catalog), and a replica
-// sees either nothing or every table. SQLite has one process and runs them in turn.
-func (db *DB) Migrate(name string, stmts ...string) error {
-	if db.Dialect != Postgres {
-		for _, s := range stmts {
-			if _, err := db.Exec(s); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	tx, err := db.Begin()
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	if _, err := tx.Exec(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, "vaultd:migrate:"+name); err != nil {
-		return err
-	}
-	for _, s := range stmts {
-		if _, err := tx.Exec(s); err != nil {
-			return err
-		}
-	}
-	return tx.Commit()
-}
-
 // TryHold takes the session advisory lock name on a connection of its own, and keeps it until
 // release: what lets one process at a time do something on a shared Postgres for as long as it
 // runs (the lock ends with the connection, so a process that dies frees it). held is false

@@ -1,10 +1,14 @@
 package sqldb_test
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb"
@@ -13,13 +17,30 @@ import (
 
 func TestMain(m *testing.M) { os.Exit(sqldbtest.Main(m)) }
 
-// Replicas starting together create their tables at once: on Postgres, concurrent CREATE TABLE
-// IF NOT EXISTS of one table can fail on the catalog's unique index; Migrate serialises them.
+// schema is a test owner's migrations, both engines alike: the first n of three.
+func schema(n int) sqldb.Schema {
+	files := []string{
+		"CREATE TABLE IF NOT EXISTS a (id BIGINT PRIMARY KEY, v TEXT NOT NULL);\nCREATE TABLE IF NOT EXISTS b (id BIGINT PRIMARY KEY);",
+		"ALTER TABLE a ADD COLUMN w TEXT NOT NULL DEFAULT '';",
+		"CREATE INDEX a_by_w ON a (w);",
+	}
+	fsys := fstest.MapFS{}
+	for i, body := range files[:n] {
+		for _, engine := range []string{"sqlite", "postgres"} {
+			fsys[fmt.Sprintf("migrations/%s/%05d_step.sql", engine, i+1)] = &fstest.MapFile{Data: []byte("-- +goose Up\n" + body + "\n")}
+		}
+	}
+	return sqldb.Schema{Owner: "test", Files: fsys}
+}
+
+// Replicas starting together migrate at once: on Postgres one at a time (goose's session
+// lock), each migration applied once, and every replica finds the schema at its newest.
 func TestMigrateFromManyReplicasAtOnce(t *testing.T) {
 	url := sqldbtest.Postgres(t)
 	var wg sync.WaitGroup
-	errs := make(chan error, 16)
-	for range 16 {
+	applied := make(chan []sqldb.Applied, 8)
+	errs := make(chan error, 8)
+	for range 8 {
 		wg.Go(func() {
 			db, err := sqldb.Open(url)
 			if err != nil {
@@ -27,17 +48,54 @@ func TestMigrateFromManyReplicasAtOnce(t *testing.T) {
 				return
 			}
 			defer db.Close()
-			errs <- db.Migrate("test",
-				`CREATE TABLE IF NOT EXISTS a (id BIGINT PRIMARY KEY, v TEXT NOT NULL)`,
-				`CREATE TABLE IF NOT EXISTS b (id BIGINT PRIMARY KEY)`)
+			a, err := db.Migrate(context.Background(), schema(3))
+			errs <- err
+			applied <- a
 		})
 	}
 	wg.Wait()
 	close(errs)
+	close(applied)
 	for err := range errs {
 		if err != nil {
 			t.Fatalf("a replica's migration: %v", err)
 		}
+	}
+	var all []sqldb.Applied
+	for a := range applied {
+		all = append(all, a...)
+	}
+	if len(all) != 3 {
+		t.Fatalf("applied %v across the replicas, want versions 1, 2, 3 once", all)
+	}
+}
+
+// A database a newer binary migrated (its version above this binary's newest migration) is
+// refused at start with both versions named, nothing applied; the binary it came from, and a
+// newer one, open it.
+func TestMigrateRefusesADatabaseNewerThanTheBinary(t *testing.T) {
+	for name, url := range map[string]string{"sqlite": "sqlite:" + filepath.Join(t.TempDir(), "db"), "postgres": sqldbtest.Postgres(t)} {
+		t.Run(name, func(t *testing.T) {
+			db, err := sqldb.Open(url)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			ctx := context.Background()
+			if a, err := db.Migrate(ctx, schema(3)); err != nil || len(a) != 3 {
+				t.Fatalf("the newer binary's migration: %v %v", a, err)
+			}
+			_, err = db.Migrate(ctx, schema(2))
+			if err == nil || !strings.Contains(err.Error(), "test schema is at version 3, newer than this binary's 2") {
+				t.Fatalf("an older binary's start: %v, want the database refused", err)
+			}
+			if v, err := db.Versions(ctx, schema(3)); err != nil || v["test"] != 3 {
+				t.Fatalf("versions %v %v", v, err)
+			}
+			if a, err := db.Migrate(ctx, schema(3)); err != nil || len(a) != 0 {
+				t.Fatalf("the same binary again: %v %v", a, err)
+			}
+		})
 	}
 }
 

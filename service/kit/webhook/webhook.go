@@ -20,6 +20,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"database/sql"
+	"embed"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -33,6 +34,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/pressly/goose/v3"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/seed018cc74c/vaultd/service/kit/config"
@@ -165,7 +167,7 @@ const (
 	endpointLive = time.Minute
 )
 
-// Open creates the outbox table in db (first use) and registers the metrics
+// Open migrates the outbox's tables in db (Schema) and registers the metrics
 // vaultd_<service>_webhook_deliveries_total{endpoint,outcome},
 // vaultd_<service>_webhook_pending{endpoint} and
 // vaultd_<service>_webhook_dead_lettered_total{reason}.
@@ -173,7 +175,7 @@ func Open(db *sqldb.DB, service, replica string, cfg Config, reg prometheus.Regi
 	if log == nil {
 		log = slog.Default()
 	}
-	if err := migrate(db); err != nil {
+	if _, err := db.Migrate(context.Background(), Schema); err != nil {
 		return nil, fmt.Errorf("DATABASE_URL: %w", err)
 	}
 	now := time.Now()
@@ -219,49 +221,50 @@ func Open(db *sqldb.DB, service, replica string, cfg Config, reg prometheus.Regi
 	return o, nil
 }
 
-// migrate creates the table, or adds to one made by an earlier version the columns created_at
-// and dead_at.
-func migrate(db *sqldb.DB) error {
-	create := `CREATE TABLE IF NOT EXISTS webhook_outbox (
-		id           TEXT   NOT NULL PRIMARY KEY, -- the delivery's id
-		service      TEXT   NOT NULL,
-		url          TEXT   NOT NULL,
-		body         TEXT   NOT NULL, -- the Event, JSON
-		attempts     BIGINT NOT NULL,
-		next_at      BIGINT NOT NULL, -- unix milliseconds: due then (or held until then by the replica delivering it)
-		delivered_at BIGINT,          -- unix milliseconds; NULL until the endpoint answered 2xx
-		last_error   TEXT   NOT NULL,
-		created_at   BIGINT,          -- unix milliseconds: recorded then (rows of earlier versions: their first start since)
-		dead_at      BIGINT           -- unix milliseconds: dead-lettered then (expired, or its endpoint no longer configured)
-	)`
-	// Which replica delivers to which endpoint, as of its last sweep (seen_at, unix milliseconds).
-	endpoints := `CREATE TABLE IF NOT EXISTS webhook_endpoints (
-		service  TEXT   NOT NULL,
-		instance TEXT   NOT NULL, -- the replica's name and a random part, one per process
-		url      TEXT   NOT NULL,
-		seen_at  BIGINT NOT NULL,
-		PRIMARY KEY (service, instance, url)
-	)`
-	due := `CREATE INDEX IF NOT EXISTS webhook_outbox_due ON webhook_outbox (service, delivered_at, next_at)`
-	perEndpoint := `CREATE INDEX IF NOT EXISTS webhook_outbox_endpoint_due ON webhook_outbox (service, url, next_at) WHERE delivered_at IS NULL AND dead_at IS NULL`
-	if db.Dialect == sqldb.Postgres {
-		return db.Migrate("webhook", create, due,
-			`ALTER TABLE webhook_outbox ADD COLUMN IF NOT EXISTS created_at BIGINT`,
-			`ALTER TABLE webhook_outbox ADD COLUMN IF NOT EXISTS dead_at BIGINT`, perEndpoint, endpoints)
-	}
-	if err := db.Migrate("webhook", create, due); err != nil {
-		return err
-	}
-	for _, column := range []string{"created_at", "dead_at"} { // SQLite has no ADD COLUMN IF NOT EXISTS
-		if _, err := db.Exec(`ALTER TABLE webhook_outbox ADD COLUMN ` + column + ` BIGINT`); err != nil && !strings.Contains(err.Error(), "duplicate column") {
+//go:embed migrations
+var migrations embed.FS
+
+// Schema is the outbox's numbered migrations (goose_webhook), run by Open in the database of
+// the service that keeps it.
+var Schema = sqldb.Schema{Owner: "webhook", Files: migrations, SQLiteGo: []*goose.Migration{
+	goose.NewGoMigration(1, &goose.GoFunc{RunTx: sqliteSchema}, nil),
+}}
+
+// sqliteSchema is migration 1 on SQLite: the outbox as it was before numbered migrations
+// (migrations/postgres/00001_schema.sql on Postgres). In Go, since SQLite has no ADD COLUMN IF
+// NOT EXISTS: a file made then (no goose_webhook table yet) has the tables already, and one from
+// before expiry lacks created_at and dead_at.
+func sqliteSchema(ctx context.Context, tx *sql.Tx) error {
+	for _, stmt := range []string{
+		`CREATE TABLE IF NOT EXISTS webhook_outbox (
+			id           TEXT   NOT NULL PRIMARY KEY, -- the delivery's id
+			service      TEXT   NOT NULL,
+			url          TEXT   NOT NULL,
+			body         TEXT   NOT NULL, -- the Event, JSON
+			attempts     BIGINT NOT NULL,
+			next_at      BIGINT NOT NULL, -- unix milliseconds: due then (or held until then by the replica delivering it)
+			delivered_at BIGINT,          -- unix milliseconds; NULL until the endpoint answered 2xx
+			last_error   TEXT   NOT NULL,
+			created_at   BIGINT,          -- unix milliseconds: recorded then
+			dead_at      BIGINT           -- unix milliseconds: dead-lettered then (expired, or its endpoint no longer configured)
+		)`,
+		`CREATE INDEX IF NOT EXISTS webhook_outbox_due ON webhook_outbox (service, delivered_at, next_at)`,
+		`ALTER TABLE webhook_outbox ADD COLUMN created_at BIGINT`,
+		`ALTER TABLE webhook_outbox ADD COLUMN dead_at BIGINT`,
+		`CREATE INDEX IF NOT EXISTS webhook_outbox_endpoint_due ON webhook_outbox (service, url, next_at) WHERE delivered_at IS NULL AND dead_at IS NULL`,
+		`CREATE TABLE IF NOT EXISTS webhook_endpoints (
+			service  TEXT   NOT NULL,
+			instance TEXT   NOT NULL,
+			url      TEXT   NOT NULL,
+			seen_at  BIGINT NOT NULL,
+			PRIMARY KEY (service, instance, url)
+		)`,
+	} {
+		if _, err := tx.ExecContext(ctx, stmt); err != nil && !strings.Contains(err.Error(), "duplicate column") {
 			return err
 		}
 	}
-	if _, err := db.Exec(perEndpoint); err != nil {
-		return err
-	}
-	_, err := db.Exec(endpoints)
-	return err
+	return nil
 }
 
 // Execer is where an event is recorded: best the transaction that records what the event tells,
