@@ -19,6 +19,7 @@ func main() {
 		os.Exit(claimCommand(os.Args[2:], os.Stdout, os.Stderr))
 	}
 	cfg, err := faucet.LoadConfig(os.Getenv)
+	edge.Migrate("faucet", cfg.DatabaseURL, err, faucet.Schemas...) // `faucet migrate`: the migrations alone, then exit
 	edge.Main("faucet", cfg.HTTP.LogLevel, err, func(ctx context.Context, tp trace.TracerProvider) error {
 		svc, err := faucet.New(ctx, cfg, faucet.Options{Traces: tp})
 		if err != nil {

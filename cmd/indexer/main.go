@@ -16,6 +16,7 @@ import (
 func main() {
 	edge.Healthcheck(indexer.DefaultPort)
 	cfg, err := indexer.LoadConfig(os.Getenv)
+	edge.Migrate("indexer", cfg.DatabaseURL, err, indexer.Schema) // `indexer migrate`: the migrations alone, then exit
 	edge.Main("indexer", cfg.HTTP.LogLevel, err, func(ctx context.Context, tp trace.TracerProvider) error {
 		svc, err := indexer.New(ctx, cfg, indexer.Options{Traces: tp})
 		if err != nil {

@@ -15,6 +15,7 @@ import (
 func main() {
 	edge.Healthcheck(relayer.DefaultPort)
 	cfg, err := relayer.LoadConfig(os.Getenv)
+	edge.Migrate("relayer", cfg.DatabaseURL, err, relayer.Schemas...) // `relayer migrate`: the migrations alone, then exit
 	edge.Main("relayer", cfg.HTTP.LogLevel, err, func(ctx context.Context, tp trace.TracerProvider) error {
 		svc, err := relayer.New(ctx, cfg, relayer.Options{Traces: tp})
 		if err != nil {
