@@ -132,6 +132,11 @@ type Health struct {
 
 	// Uptime Seconds since the service started.
 	Uptime int `json:"uptime"`
+
+	// Version The build's version, as `indexer --version` prints it: the release it was built from (set at link time: the Dockerfile's `VERSION`), else its module version, `devel+<revision>` for a build from a checkout, or `devel`.
+	//
+	// Example: v1.1.0
+	Version string `json:"version"`
 }
 
 // HealthStatus defines model for Health.Status.

@@ -132,6 +132,11 @@ type Health struct {
 
 	// Uptime Seconds since the service started.
 	Uptime int `json:"uptime"`
+
+	// Version The build's version, as `relayer --version` prints it: the release it was built from (set at link time: the Dockerfile's `VERSION`), else its module version, `devel+<revision>` for a build from a checkout, or `devel`.
+	//
+	// Example: v1.1.0
+	Version string `json:"version"`
 }
 
 // HealthStatus `standby`: a replica waiting for an operator key (every key of `OPERATOR_PRIVATE_KEYS` is leased by another replica); it takes no reveals until it leases one, and `operator` is empty.
@@ -326,7 +331,7 @@ type RelayerStatus struct {
 	// Vault The vault it sends reveals to (EIP-55).
 	Vault string `json:"vault"`
 
-	// Version The build's version: its module version, or `devel+<revision>` for a build from a checkout, or `devel`.
+	// Version The build's version, as `relayer --version` prints it and GET /health answers it.
 	Version string `json:"version"`
 }
 

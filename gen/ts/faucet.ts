@@ -259,6 +259,11 @@ export interface components {
              * @description Seconds since the service started.
              */
             uptime: number;
+            /**
+             * @description The build's version, as `faucet --version` prints it: the release it was built from (set at link time: the Dockerfile's `VERSION`), else its module version, `devel+<revision>` for a build from a checkout, or `devel`.
+             * @example v1.1.0
+             */
+            version: string;
         };
         /** @description The error body of a 500. */
         InternalError: {

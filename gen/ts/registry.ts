@@ -324,6 +324,11 @@ export interface components {
              * @example 3600
              */
             uptime: number;
+            /**
+             * @description The build's version, as `registry --version` prints it: the release it was built from (set at link time: the Dockerfile's `VERSION`), else its module version, `devel+<revision>` for a build from a checkout, or `devel`.
+             * @example v1.1.0
+             */
+            version: string;
         };
         /** @description The error body of a 422 of POST /tokens/{address}/icon. */
         IconRejectedError: {

@@ -261,6 +261,11 @@ export interface components {
              * @description Seconds since the service started.
              */
             uptime: number;
+            /**
+             * @description The build's version, as `relayer --version` prints it: the release it was built from (set at link time: the Dockerfile's `VERSION`), else its module version, `devel+<revision>` for a build from a checkout, or `devel`.
+             * @example v1.1.0
+             */
+            version: string;
         };
         /** @description The error body of a 500. */
         InternalError: {
@@ -425,7 +430,7 @@ export interface components {
             updatedAt: number;
             /** @description The vault it sends reveals to (EIP-55). */
             vault: string;
-            /** @description The build's version: its module version, or `devel+<revision>` for a build from a checkout, or `devel`. */
+            /** @description The build's version, as `relayer --version` prints it and GET /health answers it. */
             version: string;
         };
         /** @description The error body of a 400 of POST /reveal. */

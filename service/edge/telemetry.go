@@ -6,7 +6,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"runtime/debug"
 	"strconv"
 	"strings"
 
@@ -17,6 +16,8 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	semconv "go.opentelemetry.io/otel/semconv/v1.37.0"
 	"go.opentelemetry.io/otel/trace"
+
+	"github.com/seed018cc74c/vaultd/service/kit/buildversion"
 )
 
 // NewTracerProvider returns the service's tracer provider, configured as the OpenTelemetry
@@ -41,7 +42,7 @@ func NewTracerProvider(ctx context.Context, service string, getenv func(string) 
 		name = n
 	}
 	res, err := resource.Merge(resource.Default(), resource.NewSchemaless(
-		semconv.ServiceName(name), semconv.ServiceVersion(Version()), semconv.ServiceInstanceID(Instance())))
+		semconv.ServiceName(name), semconv.ServiceVersion(buildversion.String()), semconv.ServiceInstanceID(Instance())))
 	if err != nil {
 		return nil, err
 	}
@@ -130,33 +131,6 @@ func samplerFromEnv(getenv func(string) string) (sdktrace.Sampler, error) {
 		return sdktrace.ParentBased(root), nil
 	}
 	return root, nil
-}
-
-// Version is this build's version: the main module's version, or for a build from a checkout
-// "devel+" and its VCS revision (12 digits, "-dirty" with uncommitted changes), or "devel".
-func Version() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "devel"
-	}
-	if v := bi.Main.Version; v != "" && v != "(devel)" {
-		return v
-	}
-	var rev, dirty string
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			if s.Value == "true" {
-				dirty = "-dirty"
-			}
-		}
-	}
-	if rev == "" {
-		return "devel"
-	}
-	return "devel+" + rev[:min(12, len(rev))] + dirty
 }
 
 // NewLogger returns a JSON logger at level that adds trace_id and span_id from the context.

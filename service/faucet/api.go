@@ -12,6 +12,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/edge"
 	"github.com/seed018cc74c/vaultd/service/edge/wallet"
 	"github.com/seed018cc74c/vaultd/service/kit/address"
+	"github.com/seed018cc74c/vaultd/service/kit/buildversion"
 	"github.com/seed018cc74c/vaultd/service/kit/gate"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
@@ -87,6 +88,7 @@ func (a *api) GetHealth(ctx context.Context, req faucetserver.GetHealthRequestOb
 	next, inFlight := f.tx.State()
 	h := faucetapi.Health{
 		Status:    faucetapi.Healthy,
+		Version:   buildversion.String(),
 		Faucet:    f.tx.From().Hex(),
 		Balance:   "0",
 		Threshold: f.cfg.Wallet.MinBalance.String(),

@@ -14,6 +14,7 @@ import (
 
 	"github.com/seed018cc74c/vaultd/gen/faucetapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
+	"github.com/seed018cc74c/vaultd/service/kit/buildversion"
 )
 
 // A claim answers 202 pending with its transaction, becomes confirmed with its block, moves the
@@ -22,6 +23,9 @@ func TestClaimThenStatusThenAlreadyClaimed(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)
 	s := startFaucet(t, c, t.TempDir(), nil)
+	if h := health(t, s); h.Version != buildversion.String() {
+		t.Fatalf("health says version %q, want %q", h.Version, buildversion.String())
+	}
 	addr := freshAddress(t)
 	if r := status(t, s, addr.Hex()); r.JSON200 == nil || r.JSON200.Status != faucetapi.ClaimStatusNone || r.JSON200.TxHash != nil {
 		t.Fatalf("status before any claim: %d %s", r.StatusCode(), r.Body)

@@ -9,6 +9,7 @@ import (
 	"github.com/seed018cc74c/vaultd/gen/indexerapi"
 	"github.com/seed018cc74c/vaultd/gen/indexerserver"
 	"github.com/seed018cc74c/vaultd/service/edge"
+	"github.com/seed018cc74c/vaultd/service/kit/buildversion"
 	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 )
 
@@ -100,7 +101,7 @@ func (a *api) StreamEvents(ctx context.Context, req indexerserver.StreamEventsRe
 func (a *api) GetHealth(ctx context.Context, req indexerserver.GetHealthRequestObject) (indexerserver.GetHealthResponseObject, error) {
 	indexed, head, reachable := a.ix.State()
 	h := indexerapi.Health{
-		Status: indexerapi.Healthy, ChainId: int64(a.chainID), IndexedTo: block(indexed), Head: int64(head),
+		Status: indexerapi.Healthy, Version: buildversion.String(), ChainId: int64(a.chainID), IndexedTo: block(indexed), Head: int64(head),
 		StartBlock: int64(a.ix.cfg.StartBlock), Confirmations: int(a.ix.cfg.Confirmations), Uptime: int(time.Since(a.started) / time.Second),
 	}
 	if head > indexed.Number {

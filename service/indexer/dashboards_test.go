@@ -6,6 +6,7 @@ import (
 
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
 	"github.com/seed018cc74c/vaultd/service/edge/edgetest"
+	"github.com/seed018cc74c/vaultd/service/kit/buildversion"
 )
 
 // Every vaultd_indexer_* metric a dashboard or alert rule names is exported by the indexer.
@@ -42,7 +43,7 @@ func testConfirmations(t *testing.T) {
 		return h.JSON200.IndexedTo.BlockNumber == int64(head-3)
 	})
 	h, _ := s.client.GetHealthWithResponse(ctx)
-	if h.JSON200.Lag != 3 || h.JSON200.Confirmations != 3 || h.JSON200.Status != "healthy" {
+	if h.JSON200.Lag != 3 || h.JSON200.Confirmations != 3 || h.JSON200.Status != "healthy" || h.JSON200.Version != buildversion.String() {
 		t.Fatalf("health %s", h.Body)
 	}
 	if r, _ := s.client.GetReadyWithResponse(ctx); r.StatusCode() != 200 {

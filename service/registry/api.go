@@ -16,6 +16,7 @@ import (
 	"github.com/seed018cc74c/vaultd/gen/registryserver"
 	"github.com/seed018cc74c/vaultd/service/edge"
 	"github.com/seed018cc74c/vaultd/service/kit/address"
+	"github.com/seed018cc74c/vaultd/service/kit/buildversion"
 )
 
 // api implements the generated strict server interface. Errors are returned, never written:
@@ -242,6 +243,7 @@ func (a *api) GetHealth(ctx context.Context, req registryserver.GetHealthRequest
 	}
 	return registryserver.GetHealth200JSONResponse{Body: registryapi.Health{
 		Status:     status,
+		Version:    buildversion.String(),
 		TokenCount: a.reg.Count(),
 		Uptime:     int(time.Since(a.started) / time.Second),
 	}}, nil

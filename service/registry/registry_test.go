@@ -17,6 +17,7 @@ import (
 
 	"github.com/seed018cc74c/vaultd/gen/registryapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
+	"github.com/seed018cc74c/vaultd/service/kit/buildversion"
 	"github.com/seed018cc74c/vaultd/service/registry"
 	"github.com/seed018cc74c/vaultd/service/vault/tokenid"
 )
@@ -519,7 +520,7 @@ func TestHealthAndServiceEndpoints(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if h.StatusCode() != 200 || h.JSON200.Status != registryapi.Healthy || h.JSON200.TokenCount != 1 || h.JSON200.Uptime < 0 {
+	if h.StatusCode() != 200 || h.JSON200.Status != registryapi.Healthy || h.JSON200.TokenCount != 1 || h.JSON200.Uptime < 0 || h.JSON200.Version != buildversion.String() {
 		t.Fatalf("health: %d %s", h.StatusCode(), h.Body)
 	}
 	for path, want := range map[string]string{

@@ -14,6 +14,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/edge"
 	"github.com/seed018cc74c/vaultd/service/edge/wallet"
 	"github.com/seed018cc74c/vaultd/service/kit/address"
+	"github.com/seed018cc74c/vaultd/service/kit/buildversion"
 	"github.com/seed018cc74c/vaultd/service/kit/gate"
 	"github.com/seed018cc74c/vaultd/service/kit/txmgr"
 )
@@ -82,6 +83,7 @@ func (a *api) GetHealth(ctx context.Context, req relayerserver.GetHealthRequestO
 	next, inFlight := a.r.tx.State()
 	h := relayerapi.Health{
 		Status:    relayerapi.Healthy,
+		Version:   buildversion.String(),
 		Operator:  a.r.tx.From().Hex(),
 		Balance:   "0",
 		Threshold: a.r.cfg.Operator.MinBalance.String(),

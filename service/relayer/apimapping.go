@@ -6,7 +6,7 @@ import (
 
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/openapi"
-	"github.com/seed018cc74c/vaultd/service/edge"
+	"github.com/seed018cc74c/vaultd/service/kit/buildversion"
 	"github.com/seed018cc74c/vaultd/service/relayer/funding"
 )
 
@@ -43,7 +43,7 @@ var apiVersion = func() string {
 // toStatus is GET /status's body: amounts in wei as decimal strings, a time in Unix seconds (0:
 // not read yet).
 func toStatus(st standing) relayerapi.RelayerStatus {
-	out := relayerapi.RelayerStatus{ChainId: int64(st.chainID), Vault: st.vault.Hex(), Version: edge.Version(), ApiVersion: apiVersion,
+	out := relayerapi.RelayerStatus{ChainId: int64(st.chainID), Vault: st.vault.Hex(), Version: buildversion.String(), ApiVersion: apiVersion,
 		Ready: st.notReady == "", Paused: st.paused, InFlight: st.inFlight, Funding: relayerapi.StatusFunding{Modes: st.modes}}
 	if st.notReady != "" {
 		out.NotReady = &st.notReady

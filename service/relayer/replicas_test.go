@@ -29,6 +29,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/edge"
 	"github.com/seed018cc74c/vaultd/service/edge/edgetest"
 	"github.com/seed018cc74c/vaultd/service/edge/otlptest"
+	"github.com/seed018cc74c/vaultd/service/kit/buildversion"
 	"github.com/seed018cc74c/vaultd/service/kit/paralleltest"
 	"github.com/seed018cc74c/vaultd/service/kit/redistest"
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb/sqldbtest"
@@ -300,6 +301,11 @@ func TestAStandbyTakesOverAKilledReplicasKey(t *testing.T) {
 		h, err := standby.client.GetHealthWithResponse(ctx)
 		return err == nil && h.JSON200 != nil && h.JSON200.Status == relayerapi.Standby
 	})
+	if h, err := standby.client.GetHealthWithResponse(ctx); err != nil {
+		t.Fatal(err)
+	} else if h.JSON200 == nil || h.JSON200.Version != buildversion.String() {
+		t.Fatalf("the standby's /health %s: want version %q", h.Body, buildversion.String())
+	}
 	if r, err := standby.client.GetReadyWithResponse(ctx); err != nil || r.JSON503 == nil || r.JSON503.Code != relayer.CodeOperatorKeyUnavailable {
 		t.Fatalf("the standby's /ready: %v %+v", err, r)
 	}

@@ -15,7 +15,7 @@ import (
 	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
-	"github.com/seed018cc74c/vaultd/service/edge"
+	"github.com/seed018cc74c/vaultd/service/kit/buildversion"
 	"github.com/seed018cc74c/vaultd/service/relayer/relayertest"
 )
 
@@ -57,8 +57,13 @@ func TestStatusSaysHowTheRelayerStands(t *testing.T) {
 	if cache != "public, max-age=5" {
 		t.Errorf("Cache-Control %q, want public, max-age=5", cache)
 	}
-	if st.ChainId != 1337 || st.Vault != c.Contracts.Vault.Hex() || st.Version != edge.Version() || st.ApiVersion != "1.0.0" {
-		t.Errorf("chain %d, vault %s, version %q, API %q: want 1337, %s, %q, 1.0.0", st.ChainId, st.Vault, st.Version, st.ApiVersion, c.Contracts.Vault.Hex(), edge.Version())
+	if st.ChainId != 1337 || st.Vault != c.Contracts.Vault.Hex() || st.Version != buildversion.String() || st.ApiVersion != "1.1.0" {
+		t.Errorf("chain %d, vault %s, version %q, API %q: want 1337, %s, %q, 1.1.0", st.ChainId, st.Vault, st.Version, st.ApiVersion, c.Contracts.Vault.Hex(), buildversion.String())
+	}
+	if h, err := s.Client.GetHealthWithResponse(ctx); err != nil {
+		t.Fatal(err)
+	} else if h.JSON200 == nil || h.JSON200.Version != st.Version {
+		t.Errorf("health %s: want version %q, as GET /status says", h.Body, st.Version)
 	}
 	if !st.Ready || st.NotReady != nil || st.Paused || st.InFlight != 0 || st.Operator == nil || *st.Operator != c.Accounts.Operator.Address.Hex() {
 		t.Errorf("ready %v (%v), paused %v, in flight %d, operator %v: want ready, not paused, none in flight, the dev operator", st.Ready, st.NotReady, st.Paused, st.InFlight, st.Operator)
