@@ -16,15 +16,21 @@ ARG RUNTIME_IMAGE=gcr.io/distroless/static-debian12:nonroot@sha256:afa5c872c8918
 # BUILD_FLAGS: -trimpath keeps the build machine's paths out of the binaries, and makes a Go build
 # cache mounted from outside (made by a build in any directory with -trimpath) apply here.
 ARG BUILD_FLAGS=-trimpath
+# VERSION: what each binary's `--version` and each service's GET /health say, set at link time
+# (service/kit/buildversion): the release's tag, e.g. `--build-arg VERSION=$(git describe --tags)`.
+# Letters, digits and . + _ - only (the documents' pattern). Empty: "devel" (the build runs
+# without VCS information).
+ARG VERSION=
 
 FROM ${GO_IMAGE} AS build
 ARG BUILD_FLAGS
+ARG VERSION
 WORKDIR /src
 ENV CGO_ENABLED=0 GOFLAGS=-buildvcs=false
 COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
-RUN go build ${BUILD_FLAGS} -ldflags="-s -w" -o /out/ ./cmd/registry ./cmd/relayer ./cmd/faucet ./cmd/indexer ./cmd/devstack \
+RUN go build ${BUILD_FLAGS} -ldflags="-s -w -X github.com/seed018cc74c/vaultd/service/kit/buildversion.version=${VERSION}" -o /out/ ./cmd/registry ./cmd/relayer ./cmd/faucet ./cmd/indexer ./cmd/devstack \
     && mkdir -p /out/data
 
 # Every service image: a static binary on a minimal base, as an unprivileged user, its state in

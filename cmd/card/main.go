@@ -45,6 +45,7 @@ import (
 
 	"github.com/seed018cc74c/vaultd/service/dev/devnet"
 	"github.com/seed018cc74c/vaultd/service/kit/address"
+	"github.com/seed018cc74c/vaultd/service/kit/buildversion"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
 	"github.com/seed018cc74c/vaultd/service/kit/deployment"
 	"github.com/seed018cc74c/vaultd/service/kit/weburl"
@@ -55,6 +56,7 @@ import (
 )
 
 func main() {
+	buildversion.Answer("card")
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()

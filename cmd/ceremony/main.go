@@ -23,10 +23,12 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/seed018cc74c/vaultd/service/kit/buildversion"
 	"github.com/seed018cc74c/vaultd/service/ops/ceremony"
 )
 
 func main() {
+	buildversion.Answer("ceremony")
 	err := run(os.Args[1:], os.Stdout, os.Stderr)
 	if errors.Is(err, errUsage) {
 		os.Exit(2)

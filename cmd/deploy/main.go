@@ -25,12 +25,14 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/seed018cc74c/vaultd/service/kit/address"
+	"github.com/seed018cc74c/vaultd/service/kit/buildversion"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
 	"github.com/seed018cc74c/vaultd/service/ops/deploy"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
 
 func main() {
+	buildversion.Answer("deploy")
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()

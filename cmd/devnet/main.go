@@ -15,10 +15,12 @@ import (
 
 	"github.com/seed018cc74c/vaultd/gen/zk/devkeys"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
+	"github.com/seed018cc74c/vaultd/service/kit/buildversion"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
 
 func main() {
+	buildversion.Answer("devnet")
 	out := flag.String("out", "devnet.json", "where to write the chain's manifest")
 	host := flag.String("host", "127.0.0.1", "JSON-RPC listen host")
 	port := flag.Int("port", 8545, "JSON-RPC listen port (0: any free port)")

@@ -13,10 +13,12 @@ import (
 
 	"github.com/seed018cc74c/vaultd/service/dev/devstack"
 	"github.com/seed018cc74c/vaultd/service/edge"
+	"github.com/seed018cc74c/vaultd/service/kit/buildversion"
 	"github.com/seed018cc74c/vaultd/service/kit/config"
 )
 
 func main() {
+	buildversion.Answer("devstack")
 	edge.Healthcheck(3009) // the container's HEALTHCHECK asks the registry
 	cfg := devstack.Config{Getenv: os.Getenv, Out: os.Stdout, PublicHost: os.Getenv("PUBLIC_HOST")}
 	flag.StringVar(&cfg.Host, "host", "127.0.0.1", "listen host of the chain and the services")

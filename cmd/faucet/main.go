@@ -11,9 +11,11 @@ import (
 
 	"github.com/seed018cc74c/vaultd/service/edge"
 	"github.com/seed018cc74c/vaultd/service/faucet"
+	"github.com/seed018cc74c/vaultd/service/kit/buildversion"
 )
 
 func main() {
+	buildversion.Answer("faucet")
 	edge.Healthcheck(faucet.DefaultPort)
 	if len(os.Args) > 1 && os.Args[1] == "claim" {
 		os.Exit(claimCommand(os.Args[2:], os.Stdout, os.Stderr))

@@ -11,9 +11,11 @@ import (
 
 	"github.com/seed018cc74c/vaultd/service/edge"
 	"github.com/seed018cc74c/vaultd/service/indexer"
+	"github.com/seed018cc74c/vaultd/service/kit/buildversion"
 )
 
 func main() {
+	buildversion.Answer("indexer")
 	edge.Healthcheck(indexer.DefaultPort)
 	cfg, err := indexer.LoadConfig(os.Getenv)
 	edge.Migrate("indexer", cfg.DatabaseURL, err, indexer.Schema) // `indexer migrate`: the migrations alone, then exit

@@ -10,10 +10,12 @@ import (
 
 	"github.com/seed018cc74c/vaultd/service/edge"
 	_ "github.com/seed018cc74c/vaultd/service/edge/profiling" // empty unless built with -tags pprof
+	"github.com/seed018cc74c/vaultd/service/kit/buildversion"
 	"github.com/seed018cc74c/vaultd/service/registry"
 )
 
 func main() {
+	buildversion.Answer("registry")
 	edge.Healthcheck(registry.DefaultPort)
 	// Its live heap is a few MB and GET /tokens allocates little: without an operator's GOGC the
 	// registry collects at 400 % growth (docs/registry.md: ~11 % less CPU a request for ~12 MB).

@@ -9,10 +9,12 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/seed018cc74c/vaultd/service/edge"
+	"github.com/seed018cc74c/vaultd/service/kit/buildversion"
 	"github.com/seed018cc74c/vaultd/service/relayer"
 )
 
 func main() {
+	buildversion.Answer("relayer")
 	edge.Healthcheck(relayer.DefaultPort)
 	cfg, err := relayer.LoadConfig(os.Getenv)
 	edge.Migrate("relayer", cfg.DatabaseURL, err, relayer.Schemas...) // `relayer migrate`: the migrations alone, then exit
