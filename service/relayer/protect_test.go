@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/seed018cc74c/vaultd/service/edge/edgetest"
+	"github.com/seed018cc74c/vaultd/service/kit/buildversion"
 	"github.com/seed018cc74c/vaultd/service/kit/redistest"
 	"github.com/seed018cc74c/vaultd/service/relayer/relayertest"
 
@@ -192,7 +193,7 @@ func TestHealth(t *testing.T) {
 	}
 	h := resp.JSON200
 	if h.Status != relayerapi.Healthy || h.Operator != c.Accounts.Operator.Address.Hex() || h.ChainId != 1337 || h.Balance == "0" ||
-		h.Threshold != "100000000000000000000" || h.InFlight != 0 {
+		h.Threshold != "100000000000000000000" || h.InFlight != 0 || h.Version != buildversion.String() {
 		t.Fatalf("health: %s", resp.Body)
 	}
 	key := hexutil.Encode(crypto.FromECDSA(c.Accounts.Operator.Key))
@@ -201,7 +202,7 @@ func TestHealth(t *testing.T) {
 	}
 	var raw map[string]any
 	json.Unmarshal(resp.Body, &raw)
-	if len(raw) != 8 {
+	if len(raw) != 9 {
 		t.Fatalf("health fields %v", raw)
 	}
 }
