@@ -221,8 +221,13 @@ type Health struct {
 	InFlight int `json:"inFlight"`
 
 	// NextNonce The nonce the next transaction will use.
-	NextNonce int64        `json:"nextNonce"`
-	Status    HealthStatus `json:"status"`
+	NextNonce int64 `json:"nextNonce"`
+
+	// Schema The database's schema: each owner of tables in it (named as its goose_<owner> version table) and the numbered migration it is at, read when this process started, after it migrated (`faucet migrate` migrates without starting). Its database holds several owners' tables (docs/migrations.md lists them).
+	//
+	// Example: {"faucet":1}
+	Schema *map[string]int64 `json:"schema,omitempty"`
+	Status HealthStatus      `json:"status"`
 
 	// Threshold MIN_FAUCET_BALANCE in wei (decimal).
 	Threshold string `json:"threshold"`

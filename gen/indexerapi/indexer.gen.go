@@ -126,9 +126,14 @@ type Health struct {
 	IndexedTo Block `json:"indexedTo"`
 
 	// Lag head − indexedTo, in blocks.
-	Lag        int64        `json:"lag"`
-	StartBlock int64        `json:"startBlock"`
-	Status     HealthStatus `json:"status"`
+	Lag int64 `json:"lag"`
+
+	// Schema The database's schema: each owner of tables in it (named as its goose_<owner> version table) and the numbered migration it is at, read when this process started, after it migrated (`indexer migrate` migrates without starting). Its database holds several owners' tables (docs/migrations.md lists them).
+	//
+	// Example: {"indexer":1}
+	Schema     *map[string]int64 `json:"schema,omitempty"`
+	StartBlock int64             `json:"startBlock"`
+	Status     HealthStatus      `json:"status"`
 
 	// Uptime Seconds since the service started.
 	Uptime int `json:"uptime"`

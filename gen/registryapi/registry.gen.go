@@ -65,6 +65,11 @@ type Error struct {
 
 // Health defines model for Health.
 type Health struct {
+	// Schema The database's schema: each owner of tables in it (named as its goose_<owner> version table) and the numbered migration it is at, read when this process started, after it migrated (`registry migrate` migrates without starting). Absent where the registry keeps a data file rather than Postgres.
+	//
+	// Example: {"registry":1}
+	Schema *map[string]int64 `json:"schema,omitempty"`
+
 	// Status Example: healthy
 	Status HealthStatus `json:"status"`
 

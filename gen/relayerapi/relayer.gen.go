@@ -124,6 +124,11 @@ type Health struct {
 	// Operator The operator wallet's address.
 	Operator string `json:"operator"`
 
+	// Schema The database's schema: each owner of tables in it (named as its goose_<owner> version table) and the numbered migration it is at, read when this process started, after it migrated (`relayer migrate` migrates without starting). Its database holds several owners' tables (docs/migrations.md lists them).
+	//
+	// Example: {"relayer":1}
+	Schema *map[string]int64 `json:"schema,omitempty"`
+
 	// Status `standby`: a replica waiting for an operator key (every key of `OPERATOR_PRIVATE_KEYS` is leased by another replica); it takes no reveals until it leases one, and `operator` is empty.
 	Status HealthStatus `json:"status"`
 

@@ -250,6 +250,20 @@ export interface components {
              * @description The nonce the next transaction will use.
              */
             nextNonce: number;
+            /**
+             * @description The database's schema: each owner of tables in it (named as its goose_<owner> version table) and the numbered migration it is at, read when this process started, after it migrated (`faucet migrate` migrates without starting). Its database holds several owners' tables (docs/migrations.md lists them).
+             * @example {
+             *       "faucet": 1
+             *     }
+             */
+            schema?: {
+                /** Format: int64 */
+                faucet?: number;
+                /** Format: int64 */
+                pause?: number;
+                /** Format: int64 */
+                webhook?: number;
+            };
             /** @enum {string} */
             status: "healthy" | "degraded";
             /** @description MIN_FAUCET_BALANCE in wei (decimal). */

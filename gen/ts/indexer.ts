@@ -174,6 +174,16 @@ export interface components {
              * @description head − indexedTo, in blocks.
              */
             lag: number;
+            /**
+             * @description The database's schema: each owner of tables in it (named as its goose_<owner> version table) and the numbered migration it is at, read when this process started, after it migrated (`indexer migrate` migrates without starting). Its database holds several owners' tables (docs/migrations.md lists them).
+             * @example {
+             *       "indexer": 1
+             *     }
+             */
+            schema?: {
+                /** Format: int64 */
+                indexer?: number;
+            };
             /** Format: int64 */
             startBlock: number;
             /** @enum {string} */

@@ -308,6 +308,16 @@ export interface components {
         };
         Health: {
             /**
+             * @description The database's schema: each owner of tables in it (named as its goose_<owner> version table) and the numbered migration it is at, read when this process started, after it migrated (`registry migrate` migrates without starting). Absent where the registry keeps a data file rather than Postgres.
+             * @example {
+             *       "registry": 1
+             *     }
+             */
+            schema?: {
+                /** Format: int64 */
+                registry?: number;
+            };
+            /**
              * @example healthy
              * @enum {string}
              */

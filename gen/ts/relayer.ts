@@ -250,6 +250,22 @@ export interface components {
             /** @description The operator wallet's address. */
             operator: string;
             /**
+             * @description The database's schema: each owner of tables in it (named as its goose_<owner> version table) and the numbered migration it is at, read when this process started, after it migrated (`relayer migrate` migrates without starting). Its database holds several owners' tables (docs/migrations.md lists them).
+             * @example {
+             *       "relayer": 1
+             *     }
+             */
+            schema?: {
+                /** Format: int64 */
+                pause?: number;
+                /** Format: int64 */
+                relayer?: number;
+                /** Format: int64 */
+                sponsors?: number;
+                /** Format: int64 */
+                webhook?: number;
+            };
+            /**
              * @description `standby`: a replica waiting for an operator key (every key of `OPERATOR_PRIVATE_KEYS` is leased by another replica); it takes no reveals until it leases one, and `operator` is empty.
              * @enum {string}
              */

@@ -39,3 +39,12 @@ func Value[T any](p *T) T {
 	}
 	return *p
 }
+
+// Schema is GET /health's schema, each owner's migration (sqldb.DB.Versions); absent without a
+// database.
+func Schema(versions map[string]int64) *map[string]int64 {
+	if versions == nil {
+		return nil
+	}
+	return &versions
+}

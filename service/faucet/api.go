@@ -24,6 +24,7 @@ import (
 type api struct {
 	f       *Faucet
 	started time.Time
+	schema  map[string]int64 // the database's migrations at start (GET /health)
 }
 
 var _ faucetserver.StrictServerInterface = (*api)(nil)
@@ -89,6 +90,7 @@ func (a *api) GetHealth(ctx context.Context, req faucetserver.GetHealthRequestOb
 	h := faucetapi.Health{
 		Status:    faucetapi.Healthy,
 		Version:   buildversion.String(),
+		Schema:    edge.Schema(a.schema),
 		Faucet:    f.tx.From().Hex(),
 		Balance:   "0",
 		Threshold: f.cfg.Wallet.MinBalance.String(),

@@ -14,6 +14,7 @@ import (
 
 	"github.com/seed018cc74c/vaultd/gen/faucetapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
+	"github.com/seed018cc74c/vaultd/service/faucet"
 	"github.com/seed018cc74c/vaultd/service/kit/buildversion"
 )
 
@@ -25,6 +26,14 @@ func TestClaimThenStatusThenAlreadyClaimed(t *testing.T) {
 	s := startFaucet(t, c, t.TempDir(), nil)
 	if h := health(t, s); h.Version != buildversion.String() {
 		t.Fatalf("health says version %q, want %q", h.Version, buildversion.String())
+	} else if h.Schema == nil || len(*h.Schema) != len(faucet.Schemas) {
+		t.Fatalf("health says schema %v, want a version of each of %d owners", h.Schema, len(faucet.Schemas))
+	} else {
+		for _, s := range faucet.Schemas {
+			if (*h.Schema)[s.Owner] < 1 {
+				t.Fatalf("health says schema %v: %s not migrated", *h.Schema, s.Owner)
+			}
+		}
 	}
 	addr := freshAddress(t)
 	if r := status(t, s, addr.Hex()); r.JSON200 == nil || r.JSON200.Status != faucetapi.ClaimStatusNone || r.JSON200.TxHash != nil {

@@ -131,7 +131,11 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 		challengeIP = ratelimit.NewRedis(rdb, "faucet:challenge-ip", cfg.Limits.ChallengePerIP)
 	}
 	admin := edge.ClientAdmission(adminIP, cfg.Limits.IPv6Prefix, "admin requests per client IP", f.metrics.rateLimited.WithLabelValues("admin_ip").Inc)
-	a := &api{f: f, started: time.Now()}
+	schema, err := st.db.Versions(ctx, Schemas...)
+	if err != nil {
+		return nil, fmt.Errorf("DATABASE_URL: %w", err)
+	}
+	a := &api{f: f, started: time.Now(), schema: schema}
 	strict := faucetserver.NewStrictHandlerWithOptions(a, nil, faucetserver.StrictHTTPServerOptions{
 		RequestErrorHandlerFunc:  edge.RequestErrorHandler,
 		ResponseErrorHandlerFunc: func(w http.ResponseWriter, r *http.Request, err error) { edge.WriteError(w, r, answer(err)) },

@@ -20,6 +20,7 @@ type api struct {
 	chainID uint64
 	started time.Time
 	streams *streamSlots
+	schema  map[string]int64 // the database's migrations at start (GET /health)
 }
 
 var _ indexerserver.StrictServerInterface = (*api)(nil)
@@ -101,7 +102,7 @@ func (a *api) StreamEvents(ctx context.Context, req indexerserver.StreamEventsRe
 func (a *api) GetHealth(ctx context.Context, req indexerserver.GetHealthRequestObject) (indexerserver.GetHealthResponseObject, error) {
 	indexed, head, reachable := a.ix.State()
 	h := indexerapi.Health{
-		Status: indexerapi.Healthy, Version: buildversion.String(), ChainId: int64(a.chainID), IndexedTo: block(indexed), Head: int64(head),
+		Status: indexerapi.Healthy, Version: buildversion.String(), Schema: edge.Schema(a.schema), ChainId: int64(a.chainID), IndexedTo: block(indexed), Head: int64(head),
 		StartBlock: int64(a.ix.cfg.StartBlock), Confirmations: int(a.ix.cfg.Confirmations), Uptime: int(time.Since(a.started) / time.Second),
 	}
 	if head > indexed.Number {

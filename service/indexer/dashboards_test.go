@@ -43,7 +43,8 @@ func testConfirmations(t *testing.T) {
 		return h.JSON200.IndexedTo.BlockNumber == int64(head-3)
 	})
 	h, _ := s.client.GetHealthWithResponse(ctx)
-	if h.JSON200.Lag != 3 || h.JSON200.Confirmations != 3 || h.JSON200.Status != "healthy" || h.JSON200.Version != buildversion.String() {
+	if h.JSON200.Lag != 3 || h.JSON200.Confirmations != 3 || h.JSON200.Status != "healthy" || h.JSON200.Version != buildversion.String() ||
+		h.JSON200.Schema == nil || (*h.JSON200.Schema)["indexer"] < 1 {
 		t.Fatalf("health %s", h.Body)
 	}
 	if r, _ := s.client.GetReadyWithResponse(ctx); r.StatusCode() != 200 {

@@ -25,6 +25,7 @@ type api struct {
 	reg     *Registry
 	health  *healthProbe
 	started time.Time
+	schema  map[string]int64 // the database's migrations at start (GET /health); nil on a data file
 
 	listETag, tokenListETag, directoryETag headerValue // GET /tokens', GET /tokenlist.json's and GET /relayers.json's
 }
@@ -244,6 +245,7 @@ func (a *api) GetHealth(ctx context.Context, req registryserver.GetHealthRequest
 	return registryserver.GetHealth200JSONResponse{Body: registryapi.Health{
 		Status:     status,
 		Version:    buildversion.String(),
+		Schema:     edge.Schema(a.schema),
 		TokenCount: a.reg.Count(),
 		Uptime:     int(time.Since(a.started) / time.Second),
 	}}, nil

@@ -84,6 +84,11 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 	}
 
 	a := &api{reg: reg, health: &healthProbe{chain: client, interval: time.Second}, started: time.Now()}
+	if pg, ok := store.(*pgBackend); ok {
+		if a.schema, err = pg.db.Versions(ctx, Schema); err != nil {
+			return nil, fmt.Errorf("DATABASE_URL: %w", err)
+		}
+	}
 	strict := registryserver.NewStrictHandlerWithOptions(a, nil, registryserver.StrictHTTPServerOptions{
 		RequestErrorHandlerFunc: edge.RequestErrorHandler,
 		ResponseErrorHandlerFunc: func(w http.ResponseWriter, r *http.Request, err error) {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"flag"
 	"io"
+	"maps"
 	"net/http"
 	"os"
 	"testing"
@@ -144,7 +145,11 @@ func TestAnUpgradedDatabaseGoesOn(t *testing.T) {
 	if public := listTokens(t, s.public, nil); public.JSON200 == nil || len(public.JSON200.Tokens) != len(stored) {
 		t.Fatalf("the public list after enabling %s: %d %s", disabled, public.StatusCode(), public.Body)
 	}
-	if v, err := db.Versions(ctx, registry.Schema); err != nil || v["registry"] != 1 {
+	v, err := db.Versions(ctx, registry.Schema)
+	if err != nil || v["registry"] != 1 {
 		t.Fatalf("the schema's version: %v %v", v, err)
+	}
+	if h, err := s.public.GetHealthWithResponse(ctx); err != nil || h.JSON200 == nil || h.JSON200.Schema == nil || !maps.Equal(*h.JSON200.Schema, v) {
+		t.Fatalf("GET /health's schema, want %v: %v", v, err)
 	}
 }

@@ -24,6 +24,7 @@ import (
 type api struct {
 	r       *Relayer
 	started time.Time
+	schema  map[string]int64 // the database's migrations at start (GET /health)
 }
 
 var _ relayerserver.StrictServerInterface = (*api)(nil)
@@ -84,6 +85,7 @@ func (a *api) GetHealth(ctx context.Context, req relayerserver.GetHealthRequestO
 	h := relayerapi.Health{
 		Status:    relayerapi.Healthy,
 		Version:   buildversion.String(),
+		Schema:    edge.Schema(a.schema),
 		Operator:  a.r.tx.From().Hex(),
 		Balance:   "0",
 		Threshold: a.r.cfg.Operator.MinBalance.String(),

@@ -2,6 +2,7 @@ package relayer
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"time"
 
@@ -27,7 +28,11 @@ func (r *Relayer) handler(opts Options) (http.Handler, error) {
 	}
 	statusAdmission := edge.ClientAdmission(statusIP, r.cfg.Limits.IPv6Prefix, "status requests per client IP", r.metrics.rateLimited.WithLabelValues("status_ip").Inc)
 	admin := edge.ClientAdmission(adminIP, r.cfg.Limits.IPv6Prefix, "admin requests per client IP", r.metrics.rateLimited.WithLabelValues("admin_ip").Inc)
-	a := &api{r: r, started: time.Now()}
+	schema, err := r.sentTxs.db.Versions(context.Background(), Schemas...)
+	if err != nil {
+		return nil, fmt.Errorf("DATABASE_URL: %w", err)
+	}
+	a := &api{r: r, started: time.Now(), schema: schema}
 	strict := relayerserver.NewStrictHandlerWithOptions(a, nil, relayerserver.StrictHTTPServerOptions{
 		RequestErrorHandlerFunc:  edge.RequestErrorHandler,
 		ResponseErrorHandlerFunc: func(w http.ResponseWriter, r *http.Request, err error) { edge.WriteError(w, r, answer(err)) },

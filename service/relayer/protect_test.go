@@ -202,7 +202,15 @@ func TestHealth(t *testing.T) {
 	}
 	var raw map[string]any
 	json.Unmarshal(resp.Body, &raw)
-	if len(raw) != 9 {
+	if h.Schema == nil || len(*h.Schema) != len(relayer.Schemas) {
+		t.Fatalf("health's schema %v: want a version of each of %d owners", h.Schema, len(relayer.Schemas))
+	}
+	for _, s := range relayer.Schemas {
+		if (*h.Schema)[s.Owner] < 1 {
+			t.Fatalf("health's schema %v: %s not migrated", *h.Schema, s.Owner)
+		}
+	}
+	if len(raw) != 10 {
 		t.Fatalf("health fields %v", raw)
 	}
 }
