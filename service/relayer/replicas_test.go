@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -64,6 +65,9 @@ type replica struct {
 	client *relayerapi.ClientWithResponses
 	logs   *bytes.Buffer
 	exited chan struct{}
+	// keys are the cluster's wallets: an answer naming another came from another test's server,
+	// which held the port FreePort found before this replica's process bound it.
+	keys []*ecdsa.PrivateKey
 }
 
 // waitSimulated waits until the relayer at url has simulated a reveal. A copy of a reveal that
@@ -124,7 +128,7 @@ func (cl *cluster) start() *replica {
 	for k, v := range cl.env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
-	r := &replica{cmd: cmd, url: fmt.Sprintf("http://127.0.0.1:%d", port), logs: &bytes.Buffer{}, exited: make(chan struct{})}
+	r := &replica{cmd: cmd, url: fmt.Sprintf("http://127.0.0.1:%d", port), logs: &bytes.Buffer{}, exited: make(chan struct{}), keys: cl.keys}
 	cmd.Stdout, cmd.Stderr = &lockedWriter{w: r.logs}, &lockedWriter{w: r.logs}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -164,7 +168,9 @@ func (r *replica) operator(t *testing.T, within time.Duration) common.Address {
 	for {
 		h, err := r.client.GetHealthWithResponse(ctx)
 		if err == nil && h.JSON200 != nil && h.JSON200.Status != relayerapi.Standby {
-			return common.HexToAddress(h.JSON200.Operator)
+			if op := common.HexToAddress(h.JSON200.Operator); slices.ContainsFunc(r.keys, func(k *ecdsa.PrivateKey) bool { return crypto.PubkeyToAddress(k.PublicKey) == op }) {
+				return op
+			}
 		}
 		select {
 		case <-r.exited:
