@@ -1,6 +1,7 @@
 package relayer_test
 
 import (
+	"fmt"
 	"math/big"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/params"
 
+	"github.com/seed018cc74c/vaultd/gen/relayerapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
 	"github.com/seed018cc74c/vaultd/service/dev/localkms"
@@ -18,42 +20,107 @@ import (
 	"github.com/seed018cc74c/vaultd/service/relayer/relayertest"
 )
 
-// The operator key is a key in KMS (Local KMS, a real process): the relayer pays a reveal from
-// its address, signed there.
-func TestRevealPaidFromAKMSKey(t *testing.T) {
-	srv := localkms.Start(t)
-	keyID := srv.CreateKey(t, kmstypes.KeySpecEccSecgP256k1)
-	for k, v := range localkms.Env(srv.URL) { // the AWS SDK's standard configuration reads the process's environment
-		t.Setenv(k, v)
-	}
-	t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
-	t.Setenv("AWS_CONFIG_FILE", t.TempDir()+"/none")
-	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", t.TempDir()+"/none")
-	c := devchaintest.Start(t)
-	signers, err := kmssigner.Open(ctx, []string{keyID}, 0)
+// kmsOperators points the AWS SDK at kmsURL (Local KMS, or Faults before it), and funds each
+// KMS key's wallet on c: the operator addresses, in keyIDs' order.
+func kmsOperators(t *testing.T, c *devchain.Chain, kmsURL string, keyIDs ...string) []common.Address {
+	t.Helper()
+	localkms.Setenv(t, kmsURL)
+	signers, err := kmssigner.Open(ctx, keyIDs, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	operator := signers[0].Address()
-	funding, err := devchain.SendTx(ctx, c, c.Accounts.Deployer.Key, &operator, new(big.Int).Mul(big.NewInt(10), big.NewInt(params.Ether)), nil)
-	if err == nil {
-		_, err = devchain.WaitReceipt(ctx, c.Client(), funding.Hash())
+	var addrs []common.Address
+	for _, s := range signers {
+		operator := s.Address()
+		funding, err := devchain.SendTx(ctx, c, c.Accounts.Deployer.Key, &operator, new(big.Int).Mul(big.NewInt(10), big.NewInt(params.Ether)), nil)
+		if err == nil {
+			_, err = devchain.WaitReceipt(ctx, c.Client(), funding.Hash())
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		addrs = append(addrs, operator)
 	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := relayertest.Start(t, c, map[string]string{"OPERATOR_PRIVATE_KEY": "", "OPERATOR_KMS_KEY_ID": keyID, "MIN_OPERATOR_BALANCE": "1"})
-	_, req := relayertest.Request(t, c, relayertest.User(c, 0), 5)
-	resp := relayertest.Reveal(t, s, req)
+	return addrs
+}
+
+// paidFrom checks that resp is a paid reveal, its transaction sent by operator at nonce.
+func paidFrom(t *testing.T, c *devchain.Chain, what string, resp *relayerapi.RevealResponse, operator common.Address, nonce uint64) {
+	t.Helper()
 	if resp.StatusCode() != 200 || resp.JSON200 == nil || !resp.JSON200.Success {
-		t.Fatalf("reveal: %d %s", resp.StatusCode(), resp.Body)
+		t.Fatalf("%s: %d %s", what, resp.StatusCode(), resp.Body)
 	}
 	mined, _, err := c.Client().TransactionByHash(ctx, common.HexToHash(resp.JSON200.TxHash))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if from, err := types.Sender(types.LatestSignerForChainID(mined.ChainId()), mined); err != nil || from != operator {
-		t.Fatalf("the reveal was sent by %s (%v), want the KMS key's %s", from.Hex(), err, operator.Hex())
+		t.Fatalf("%s: sent by %s (%v), want the KMS key's %s", what, from.Hex(), err, operator.Hex())
+	}
+	if mined.Nonce() != nonce {
+		t.Fatalf("%s: sent at nonce %d, want %d", what, mined.Nonce(), nonce)
+	}
+}
+
+// The operator key is a key in KMS (Local KMS, a real process): the relayer pays a reveal from
+// its address, signed there.
+func TestRevealPaidFromAKMSKey(t *testing.T) {
+	srv := localkms.Start(t)
+	keyID := srv.CreateKey(t, kmstypes.KeySpecEccSecgP256k1)
+	c := devchaintest.Start(t)
+	operator := kmsOperators(t, c, srv.URL, keyID)[0]
+	s := relayertest.Start(t, c, map[string]string{"OPERATOR_PRIVATE_KEY": "", "OPERATOR_KMS_KEY_ID": keyID, "MIN_OPERATOR_BALANCE": "1"})
+	_, req := relayertest.Request(t, c, relayertest.User(c, 0), 5)
+	paidFrom(t, c, "reveal", relayertest.Reveal(t, s, req), operator, 0)
+}
+
+// Through a KMS that loses its answer after signing, the SDK signs again and the reveal is paid
+// once. Through one slower than KMS_TIMEOUT, or failing every try the SDK makes, the reveal is
+// refused (502 CHAIN_UNAVAILABLE), nothing sent and the nullifier free; asked again once KMS is
+// well, it is paid once, at the nonce the failed one would have taken. The operator's nonce
+// stays the count of its mined transactions, and each recipient holds its amount once.
+func TestRevealThroughKMSFaults(t *testing.T) {
+	srv := localkms.Start(t)
+	keyID := srv.CreateKey(t, kmstypes.KeySpecEccSecgP256k1)
+	faults := localkms.StartFaults(t, srv.URL)
+	c := devchaintest.Start(t)
+	operator := kmsOperators(t, c, faults.URL, keyID)[0]
+	s := relayertest.Start(t, c, map[string]string{"OPERATOR_PRIVATE_KEY": "", "OPERATOR_KMS_KEY_ID": keyID,
+		"KMS_TIMEOUT": "300ms", "MIN_OPERATOR_BALANCE": "1"})
+	var want uint64 // the operator's next nonce
+	paid := func(what string, req relayerapi.RevealRequest, resp *relayerapi.RevealResponse, amount int64) {
+		t.Helper()
+		paidFrom(t, c, what, resp, operator, want)
+		want++
+		if n, err := c.Client().NonceAt(ctx, operator, nil); err != nil || n != want {
+			t.Fatalf("%s: the operator's nonce is %d (%v), want %d (a gap, or a second transaction)", what, n, err, want)
+		}
+		if b := balanceOf(t, c, c.Tokens[0].Address, common.HexToAddress(req.Recipient)); b.Cmp(big.NewInt(amount)) != 0 {
+			t.Fatalf("%s: the recipient holds %s, want one payment of %d", what, b, amount)
+		}
+	}
+
+	_, req := relayertest.Request(t, c, relayertest.User(c, 0), 7)
+	faults.Fail(localkms.Lost)
+	paid("a reveal through a lost answer", req, relayertest.Reveal(t, s, req), 7)
+	if _, most := faults.Signed(); most != 2 {
+		t.Fatalf("the digest signed most often was signed %d times; want 2 (the lost answer's retry)", most)
+	}
+
+	for i, fault := range [][]localkms.Fault{{localkms.Slow}, {localkms.InternalError, localkms.InternalError, localkms.InternalError},
+		{localkms.Lost, localkms.Lost, localkms.Lost}} {
+		what := fmt.Sprint("a reveal through ", fault)
+		amount := int64(11 + i)
+		_, req := relayertest.Request(t, c, relayertest.User(c, i+1), amount)
+		faults.Fail(fault...)
+		relayertest.WantCode(t, what, relayertest.Reveal(t, s, req), 502, "CHAIN_UNAVAILABLE")
+		if st := relayertest.Status(t, s, req); st.State != relayerapi.RevealStatusStateUnknown {
+			t.Fatalf("%s: the relayer says the reveal is %s, want unknown (nothing sent)", what, st.State)
+		}
+		if n, err := c.Client().PendingNonceAt(ctx, operator); err != nil || n != want {
+			t.Fatalf("%s: the operator's pending nonce is %d (%v), want %d (nothing sent)", what, n, err, want)
+		}
+		paid(what+", asked again", req, relayertest.Reveal(t, s, req), amount)
 	}
 }
 

@@ -116,11 +116,17 @@ func Start(t testing.TB) *Server {
 	}
 }
 
-// Env is the AWS SDK's standard configuration that reaches url (Local KMS, or a proxy before
-// it): what a service is started with.
-func Env(url string) map[string]string {
-	return map[string]string{"AWS_REGION": Region, "AWS_ENDPOINT_URL_KMS": url,
-		"AWS_ACCESS_KEY_ID": "local", "AWS_SECRET_ACCESS_KEY": "local"}
+// Setenv points the AWS SDK's standard configuration, which reads the process's environment,
+// at url (Local KMS, or Faults before it) until the test ends: the region, made-up credentials,
+// and no instance metadata or shared files to look in. A service started in the test reaches
+// KMS there.
+func Setenv(t testing.TB, url string) {
+	t.Helper()
+	for k, v := range map[string]string{"AWS_REGION": Region, "AWS_ENDPOINT_URL_KMS": url,
+		"AWS_ACCESS_KEY_ID": "local", "AWS_SECRET_ACCESS_KEY": "local", "AWS_EC2_METADATA_DISABLED": "true",
+		"AWS_CONFIG_FILE": t.TempDir() + "/none", "AWS_SHARED_CREDENTIALS_FILE": t.TempDir() + "/none"} {
+		t.Setenv(k, v)
+	}
 }
 
 // Client is a KMS client of url, credentials made up (Local KMS checks none).
