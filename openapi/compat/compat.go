@@ -84,8 +84,13 @@ func git(root string, args ...string) ([]byte, error) {
 
 // releasedFiles writes the release's openapi/*.yaml into dir (so that a document's references to
 // another, relayer.yaml's to wallet.yaml, resolve to the release's) and returns dir. The release's
-// commit must be in the clone: a shallow clone has not got it.
+// commit must be in the clone, or fetched from its origin.
 func releasedFiles(root string, r Release, dir string) error {
+	if _, err := git(root, "cat-file", "-e", r.Commit+"^{commit}"); err != nil {
+		// A shallow clone (CI's checkouts often are) has not got it: its origin is asked for that
+		// one commit, which a server answers for any commit it holds.
+		git(root, "fetch", "--quiet", "--depth=1", "origin", r.Commit)
+	}
 	if _, err := git(root, "cat-file", "-e", r.Commit+"^{commit}"); err != nil {
 		return fmt.Errorf("the release %s's commit %s is not in this clone (a shallow one?): fetch the whole history (git fetch --unshallow; in CI, a checkout with fetch-depth 0) and run again", r.Tag, r.Commit)
 	}
