@@ -5,7 +5,7 @@
 // memory and multiplies them there; the Go wasm solves the witness, computes h, gives the scalars
 // and makes the proof from the shares' sums. docs/prover.md, "The points in a module of our own".
 import { pointWasmBase64 } from "./pointwasm.gen.js";
-import type { RawProver } from "./raw.js";
+import type { DecodedPoints, RawProver } from "./raw.js";
 
 const bufferAt = 8192; // pointwasm.BufferAt: below it, the module's own constants and working space
 const scalarSize = 32;
@@ -181,12 +181,7 @@ class Share {
   }
 }
 
-/** A share's points of a section, decoded (affine, as the module keeps them), and their numbers in it. */
-export interface DecodedPoints {
-  section: number;
-  from: Int32Array;
-  points: Uint8Array;
-}
+export type { DecodedPoints } from "./raw.js";
 
 /** The size of a section's point decoded by the module, for its size in the key (undefined: the Go wasm keeps it). */
 export const decodedSize = (pointSize: number): number | undefined => groupOf(pointSize)?.affineSize;

@@ -22,7 +22,14 @@ export interface RawProver {
   // With the point module (points.ts): points already decoded (a copy kept from an earlier
   // load), and a copy of the share's points as decoded.
   shareLoad?(share: number, section: number, from: number, affine: Uint8Array): string;
-  shareHeld?(share: number): import("./points.js").DecodedPoints[] | string;
+  shareHeld?(share: number): DecodedPoints[] | string;
   shareReset(share: number): string;
   shareDrop(share: number): string;
+}
+
+/** A share's points of a section, decoded (affine, as the point module keeps them), and their numbers in it. */
+export interface DecodedPoints {
+  section: number;
+  from: Int32Array;
+  points: Uint8Array;
 }
