@@ -3,6 +3,7 @@ package edge
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb"
@@ -21,28 +22,31 @@ func Migrate(service, databaseURL string, configErr error, schemas ...sqldb.Sche
 		fmt.Fprintf(os.Stderr, "%s: invalid configuration:\n%v\n", service, configErr)
 		os.Exit(2)
 	}
+	os.Exit(migrate(os.Stdout, os.Stderr, service, databaseURL, schemas...))
+}
+
+// migrate is Migrate's work once the configuration is read: its exit code.
+func migrate(stdout, stderr io.Writer, service, databaseURL string, schemas ...sqldb.Schema) int {
 	if databaseURL == "" {
-		fmt.Printf("%s: no DATABASE_URL: nothing to migrate\n", service)
-		os.Exit(0)
+		fmt.Fprintf(stdout, "%s: no DATABASE_URL: nothing to migrate\n", service)
+		return 0
 	}
 	db, err := sqldb.Open(databaseURL)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "%s migrate: %v\n", service, err)
-		os.Exit(1)
+		fmt.Fprintf(stderr, "%s migrate: %v\n", service, err)
+		return 1
 	}
 	defer db.Close()
 	applied, err := db.Migrate(context.Background(), schemas...)
 	for _, a := range applied {
-		fmt.Printf("%s: migrated %s to version %d\n", service, a.Owner, a.Version)
+		fmt.Fprintf(stdout, "%s: migrated %s to version %d\n", service, a.Owner, a.Version)
 	}
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "%s migrate: DATABASE_URL: %v\n", service, err)
-		db.Close()
-		os.Exit(1)
+		fmt.Fprintf(stderr, "%s migrate: DATABASE_URL: %v\n", service, err)
+		return 1
 	}
 	if len(applied) == 0 {
-		fmt.Printf("%s: the schema is up to date\n", service)
+		fmt.Fprintf(stdout, "%s: the schema is up to date\n", service)
 	}
-	db.Close()
-	os.Exit(0)
+	return 0
 }
