@@ -8,6 +8,7 @@ import (
 	"os"
 	"runtime/debug"
 	"strings"
+	"sync"
 )
 
 // version is set at link time by a release build (the Dockerfile's VERSION):
@@ -20,7 +21,11 @@ var version string
 // String is this build's version: the one set at link time; else the main module's version (a
 // `go install …@v1.2.3`); else, for a build from a checkout, "devel+" and its VCS revision (12
 // digits, "-dirty" with uncommitted changes); else "devel".
-func String() string {
+func String() string { return current() }
+
+// current is the version, read once: the build info does not change while the process runs, and
+// reading it parses it anew (GET /status answers it on every request).
+var current = sync.OnceValue(func() string {
 	if v := strings.TrimSpace(version); v != "" {
 		return v
 	}
@@ -29,7 +34,7 @@ func String() string {
 		return "devel"
 	}
 	return fromBuildInfo(bi)
-}
+})
 
 // fromBuildInfo is String's answer from what the Go toolchain recorded in the binary.
 func fromBuildInfo(bi *debug.BuildInfo) string {
