@@ -149,6 +149,8 @@ if (card) {
   // link was escaped).
   const proverLoad = early ?? Prover.load({ assets, onProgress: showLoad });
   proverLoad.catch(() => {}); // reported when redeeming
+  // When the key's points were kept decoded for the next card (Cache Storage), after the first proof.
+  void proverLoad.then((p) => p.pointsKept).then((kept) => Object.assign(journey, { pointsKept: kept, pointsKeptMs: Math.round(performance.now()) }), () => {});
   // Whether the card was redeemed already, asked at once: its nullifier comes from the card
   // (readCard), not from the prover.
   const spent = read(cfg.vault, isSpentCalldata(c.nullifier)).then((v) => v !== 0n);

@@ -27,15 +27,17 @@ export async function decodedPointsFrom(assets: ProverAssets, cache?: Cache): Pr
   return undefined;
 }
 
-/** Keeps the points dealer's workers decoded in the cache, if they are the pinned ones. */
-export async function keepDecodedPoints(dealer: Dealer, assets: ProverAssets, cache: Cache): Promise<void> {
-  if (!own(assets)) return;
+/** Keeps the points dealer's workers decoded in the cache, if they are the pinned ones: answers whether it did. */
+export async function keepDecodedPoints(dealer: Dealer, assets: ProverAssets, cache: Cache): Promise<boolean> {
+  if (!own(assets)) return false;
   try {
     const data = await dealer.held();
-    if (!data || data.length !== decodedPoints.size || (await sha256Hex(data)) !== decodedPoints.sha256) return;
+    if (!data || data.length !== decodedPoints.size || (await sha256Hex(data)) !== decodedPoints.sha256) return false;
     const headers = { "content-type": "application/octet-stream", "content-length": String(data.length) };
     await cache.put(decodedPointsUrl(assets), new Response(data as BodyInit, { headers }));
+    return true;
   } catch {
     // a full quota, a failed write, a worker stopped: decoded again next time
+    return false;
   }
 }

@@ -68,7 +68,8 @@ export class Prover {
   // browser or Node's workers from the load on, while the person makes a wallet; in-process at the first proof.
   private dealer: Dealer | undefined;
   private dealtKey: SectionedKey | undefined;
-  private keeping: Promise<void> | undefined; // the key's points decoded, being kept for the next load
+  private keeping: Promise<boolean> | undefined; // the key's points decoded, being kept for the next load
+  private kept: (stored: boolean) => void = () => {};
   private storedFailed = false; // a dealer of the stored decoded points broke: decode the key from now on
   private progress: ((now?: boolean) => void) | undefined; // the proof under way's
   private turn: Promise<unknown> = Promise.resolve(); // proofs one after another: they share the workers' points
@@ -77,6 +78,13 @@ export class Prover {
   private solved = false; // the first worker's runtime has solved a witness (its code warm)
   /** Once the warm-up (Prover.load's warmUpAfterMs) has ended: true if it solved a witness, false if a proof came first or it failed. */
   warmedUp: Promise<boolean> = Promise.resolve(false);
+  /**
+   * Once the key's points are in Cache Storage decoded, for the next load to copy rather than
+   * decode: true (kept after this load's first proof, or read from there), false where they are
+   * not kept (no Cache Storage, another key than the package's, storage refused). A page closed
+   * before it settles leaves the next load to decode the key again.
+   */
+  readonly pointsKept: Promise<boolean> = new Promise((resolve) => (this.kept = resolve));
   private cancelWarmUp = () => {};
 
   private constructor(
@@ -290,9 +298,12 @@ export class Prover {
     // decoded the key's points, they are kept for the next load, after the proof under way, if
     // any (copying them out takes the workers' time).
     d.deal(this.key.read(), this.storedFailed ? undefined : decodedPointsFrom(this.assets, this.cache)).then(async () => {
-      if (d.fromStorage || !this.cache || this.keeping) return;
+      if (d.fromStorage) return this.kept(true);
+      if (!this.cache) return this.kept(false);
+      if (this.keeping) return;
       await this.turn;
-      this.keeping = keepDecodedPoints(d, this.assets, this.cache);
+      this.keeping ??= keepDecodedPoints(d, this.assets, this.cache);
+      this.kept(await this.keeping);
     }).catch(() => {});
     [this.dealer, this.dealtKey] = [d, this.key];
     return d;

@@ -87,6 +87,7 @@ test("the proof multiplies the key's points while the rest of it arrives", async
     const again = await p.prove({ card: note.card, leaves: [note.leaf], recipient });
     assert.equal(again.request.amount, "1000");
     assert.equal(site.served[keyPath], 1);
+    assert.equal(await p.pointsKept, false); // nowhere to keep them
   } finally {
     p.terminate();
     site.close();

@@ -218,6 +218,10 @@ const visit = async (browser, link, { savesKeyInMs = 0, readsCardInMs = 0, cdpCp
   const key = [...finished.values()].find((f) => /\/reveal\.[0-9a-f]{16}\.pks$/.test(f.url ?? ""));
   const wasm = [...finished.values()].find((f) => /\/prover\.[0-9a-f]{16}\.wasm$/.test(f.url ?? ""));
   const receipt = j.txHash ? await rpc("eth_getTransactionReceipt", [j.txHash]) : undefined;
+  // The key's points, kept decoded for the next card after the first proof, are written while
+  // the person reads "received"; a page closed before leaves the next visit to decode them again.
+  await page.waitForFunction(() => window.journey.pointsKept !== undefined, { timeout: 60_000, polling: 100 }).catch(() => {});
+  Object.assign(j, await page.evaluate(() => ({ pointsKept: window.journey.pointsKept, pointsKeptMs: window.journey.pointsKeptMs })));
   await page.close();
   // The journey's moments, in ms from opening the link (those that did not happen: absent).
   const from = (t) => (t === undefined || Number.isNaN(t) ? undefined : Math.round(t - opened));
@@ -237,6 +241,7 @@ const visit = async (browser, link, { savesKeyInMs = 0, readsCardInMs = 0, cdpCp
     ["the request sent (POST /reveal)", from(revealSentAt)],
     [`the transaction mined (block ${receipt ? Number(receipt.blockNumber) : "?"} first seen)`, receipt && from(chain.seen.get(Number(receipt.blockNumber)))],
     ["the page confirmed (tokens received)", j.receivedMs === undefined ? undefined : from(j.origin + j.receivedMs)],
+    [j.keyPoints === "stored" ? "the key's points known kept (read from Cache Storage)" : `the key's points ${j.pointsKept ? "kept decoded in Cache Storage" : "NOT kept"} for the next card`, j.pointsKeptMs === undefined ? undefined : from(j.origin + j.pointsKeptMs)],
   ].filter(([, t]) => t !== undefined);
   return {
     moments,
@@ -257,6 +262,8 @@ const visit = async (browser, link, { savesKeyInMs = 0, readsCardInMs = 0, cdpCp
     proverRequests: [...urls].filter((u) => proverAsset.test(u)).length,
     proofWarm: j.proofWarm, // the runtime had solved a witness before (a proof, or the warm-up while the person read the card)
     keyPoints: j.keyPoints, // "decoded" by the workers from the key, or "stored": copied to them decoded, from Cache Storage
+    pointsKept: j.pointsKept, // the key's points in Cache Storage, decoded, for the next card (undefined: not within a minute)
+    pointsKeptAfterReceivedMs: j.pointsKeptMs === undefined || j.receivedMs === undefined ? undefined : j.pointsKeptMs - j.receivedMs,
     msms: Object.keys(j.proofAt ?? {}).filter((k) => k.startsWith("MSM ")).length,
   };
 };
@@ -397,6 +404,7 @@ try {
           if (second.bytesBeforeProof > 200_000) fail(`the second visit fetched ${mb(second.bytesBeforeProof)} before its proof: the prover again`);
           if (second.proverRequests !== 0) fail(`the second visit requested ${second.proverRequests} of the prover's files: not kept in Cache Storage`);
           // Its key's points decoded by the first, kept decoded: no square root taken again.
+          if (first.pointsKept !== true) fail(`the first visit's key's points were not kept in Cache Storage (${first.pointsKept === false ? "refused" : "not within a minute of the tokens received"})`);
           if (first.keyPoints !== "decoded" || second.keyPoints !== "stored") fail(`the key's points were ${first.keyPoints} on the first visit and ${second.keyPoints} on the second: want decoded, then stored (Cache Storage)`);
           if (run === 1 && w === 0) {
             // A cached copy that is not the pinned one is dropped and fetched again.
