@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	kmstypes "github.com/aws/aws-sdk-go-v2/service/kms/types"
 	"github.com/ethereum/go-ethereum/common"
@@ -15,22 +17,22 @@ import (
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
 	"github.com/seed018cc74c/vaultd/service/dev/localkms"
+	"github.com/seed018cc74c/vaultd/service/edge/edgetest"
 	"github.com/seed018cc74c/vaultd/service/kit/kmssigner"
 	"github.com/seed018cc74c/vaultd/service/relayer"
 	"github.com/seed018cc74c/vaultd/service/relayer/relayertest"
 )
 
-// kmsOperators points the AWS SDK at kmsURL (Local KMS, or Faults before it), and funds each
-// KMS key's wallet on c: the operator addresses, in keyIDs' order.
+// kmsOperators funds each KMS key's wallet on c (its address read from kmsURL: Local KMS, or
+// Faults before it): the operator addresses, in keyIDs' order.
 func kmsOperators(t *testing.T, c *devchain.Chain, kmsURL string, keyIDs ...string) []common.Address {
 	t.Helper()
-	localkms.Setenv(t, kmsURL)
-	signers, err := kmssigner.Open(ctx, keyIDs, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var addrs []common.Address
-	for _, s := range signers {
+	for _, id := range keyIDs {
+		s, err := kmssigner.New(ctx, localkms.Client(kmsURL), id, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
 		operator := s.Address()
 		funding, err := devchain.SendTx(ctx, c, c.Accounts.Deployer.Key, &operator, new(big.Int).Mul(big.NewInt(10), big.NewInt(params.Ether)), nil)
 		if err == nil {
@@ -68,6 +70,7 @@ func TestRevealPaidFromAKMSKey(t *testing.T) {
 	srv := localkms.Start(t)
 	keyID := srv.CreateKey(t, kmstypes.KeySpecEccSecgP256k1)
 	c := devchaintest.Start(t)
+	localkms.Setenv(t, srv.URL)
 	operator := kmsOperators(t, c, srv.URL, keyID)[0]
 	s := relayertest.Start(t, c, map[string]string{"OPERATOR_PRIVATE_KEY": "", "OPERATOR_KMS_KEY_ID": keyID, "MIN_OPERATOR_BALANCE": "1"})
 	_, req := relayertest.Request(t, c, relayertest.User(c, 0), 5)
@@ -84,6 +87,7 @@ func TestRevealThroughKMSFaults(t *testing.T) {
 	keyID := srv.CreateKey(t, kmstypes.KeySpecEccSecgP256k1)
 	faults := localkms.StartFaults(t, srv.URL)
 	c := devchaintest.Start(t)
+	localkms.Setenv(t, faults.URL)
 	operator := kmsOperators(t, c, faults.URL, keyID)[0]
 	s := relayertest.Start(t, c, map[string]string{"OPERATOR_PRIVATE_KEY": "", "OPERATOR_KMS_KEY_ID": keyID,
 		"KMS_TIMEOUT": "300ms", "MIN_OPERATOR_BALANCE": "1"})
@@ -122,6 +126,52 @@ func TestRevealThroughKMSFaults(t *testing.T) {
 		}
 		paid(what+", asked again", req, relayertest.Reveal(t, s, req), amount)
 	}
+}
+
+// Relayer processes lease keys in KMS (OPERATOR_KMS_KEY_IDS) as they lease keys held in a file:
+// of three replicas sharing two keys, two pay, each from its own key's wallet, signed in KMS,
+// and the third waits as a standby; once the first is SIGKILLed, the standby takes its key when
+// the lease lapses and pays from that wallet at its next nonce.
+func TestReplicasLeaseKMSKeys(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("runs relayer processes")
+	}
+	srv := localkms.Start(t)
+	ids := []string{srv.CreateKey(t, kmstypes.KeySpecEccSecgP256k1), srv.CreateKey(t, kmstypes.KeySpecEccSecgP256k1)}
+	c := devchaintest.Start(t)
+	keys := localkms.Env(t, srv.URL)
+	keys["OPERATOR_KMS_KEY_IDS"] = strings.Join(ids, ",")
+	cl := clusterOf(t, c, kmsOperators(t, c, srv.URL, ids...), keys, map[string]string{"MIN_OPERATOR_BALANCE": "1"})
+	paying := []*replica{cl.start(), cl.start()}
+	operators := []common.Address{paying[0].operator(t, 30*time.Second), paying[1].operator(t, 30*time.Second)}
+	if operators[0] == operators[1] {
+		t.Fatalf("two replicas pay from one wallet, %s", operators[0])
+	}
+	standby := cl.start()
+	edgetest.WaitFor(t, "the third replica to wait as a standby", func() bool {
+		h, err := standby.client.GetHealthWithResponse(ctx)
+		return err == nil && h.JSON200 != nil && h.JSON200.Status == relayerapi.Standby
+	})
+	for i, r := range paying {
+		_, req := relayertest.Request(t, c, relayertest.User(c, i), int64(30+i))
+		resp, err := r.reveal(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		paidFrom(t, c, fmt.Sprint("a reveal at replica ", i), resp, operators[i], 0)
+	}
+	paying[0].cmd.Process.Signal(syscall.SIGKILL)
+	<-paying[0].exited
+	if op := standby.operator(t, 30*time.Second); op != operators[0] {
+		t.Fatalf("the standby pays from %s, want the killed replica's %s", op, operators[0])
+	}
+	_, req := relayertest.Request(t, c, relayertest.User(c, 2), 32)
+	resp, err := standby.reveal(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	paidFrom(t, c, "a reveal at the standby, once it took the key", resp, operators[0], 1)
 }
 
 // Two ways of giving the operator key at once are refused, every problem listed; KMS keys for

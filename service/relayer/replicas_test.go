@@ -3,8 +3,8 @@ package relayer_test
 import (
 	"bytes"
 	"context"
-	"crypto/ecdsa"
 	"fmt"
+	"maps"
 	"math/big"
 	"net/http"
 	"net/http/httptest"
@@ -65,9 +65,9 @@ type replica struct {
 	client *relayerapi.ClientWithResponses
 	logs   *bytes.Buffer
 	exited chan struct{}
-	// keys are the cluster's wallets: an answer naming another came from another test's server,
+	// wallets are the cluster's: an answer naming another came from another test's server,
 	// which held the port FreePort found before this replica's process bound it.
-	keys []*ecdsa.PrivateKey
+	wallets []common.Address
 }
 
 // waitSimulated waits until the relayer at url has simulated a reveal. A copy of a reveal that
@@ -83,39 +83,43 @@ func waitSimulated(t *testing.T, url string) {
 
 // cluster is relayer processes on one dev chain sharing one Redis and one set of operator keys.
 type cluster struct {
-	t    *testing.T
-	c    *devchain.Chain
-	env  map[string]string
-	keys []*ecdsa.PrivateKey
+	t       *testing.T
+	c       *devchain.Chain
+	env     map[string]string
+	wallets []common.Address // the operator keys' addresses
 }
 
 // newCluster funds n fresh operator keys and writes them to OPERATOR_PRIVATE_KEYS_FILE.
 func newCluster(t *testing.T, c *devchain.Chain, n int, over map[string]string) *cluster {
-	url, _ := redistest.Server(t)
-	cl := &cluster{t: t, c: c}
 	var lines []string
+	var wallets []common.Address
 	for range n {
 		k := relayertest.FundedKey(t, c)
-		cl.keys = append(cl.keys, k)
+		wallets = append(wallets, crypto.PubkeyToAddress(k.PublicKey))
 		lines = append(lines, hexutil.Encode(crypto.FromECDSA(k)))
 	}
 	file := filepath.Join(t.TempDir(), "operator-keys")
 	if err := os.WriteFile(file, []byte("# the replicas' operator keys\n"+strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	return clusterOf(t, c, wallets, map[string]string{"OPERATOR_PRIVATE_KEYS_FILE": file}, over)
+}
+
+// clusterOf is a cluster paying from wallets, whose keys keys (environment variables) gives.
+func clusterOf(t *testing.T, c *devchain.Chain, wallets []common.Address, keys, over map[string]string) *cluster {
+	url, _ := redistest.Server(t)
+	cl := &cluster{t: t, c: c, wallets: wallets}
 	get := relayertest.Env(t, c, over)
 	cl.env = map[string]string{}
 	for _, k := range []string{"RPC_URL", "COMMIT_REVEAL_VAULT_ADDRESS", "NULLIFIER_REGISTRY_ADDRESS", "COMMITMENT_TREE_ADDRESS",
 		"VERIFICATION_KEY_FILE", "DATABASE_URL", "RECEIPT_POLL_INTERVAL", "BALANCE_POLL_INTERVAL", "RATE_LIMIT_PER_IP", "RATE_LIMIT_PER_RECIPIENT", "RATE_LIMIT_TOTAL"} {
 		cl.env[k] = get(k)
 	}
-	cl.env["OPERATOR_PRIVATE_KEYS_FILE"] = file
+	maps.Copy(cl.env, keys)
 	cl.env["REDIS_URL"] = url
 	cl.env["OPERATOR_LEASE_TTL"] = "5s" // renewed every 1.7 s: a loaded machine runs a renewal late
 	cl.env["LOG_LEVEL"] = "debug"
-	for k, v := range over {
-		cl.env[k] = v
-	}
+	maps.Copy(cl.env, over)
 	return cl
 }
 
@@ -128,7 +132,7 @@ func (cl *cluster) start() *replica {
 	for k, v := range cl.env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
-	r := &replica{cmd: cmd, url: fmt.Sprintf("http://127.0.0.1:%d", port), logs: &bytes.Buffer{}, exited: make(chan struct{}), keys: cl.keys}
+	r := &replica{cmd: cmd, url: fmt.Sprintf("http://127.0.0.1:%d", port), logs: &bytes.Buffer{}, exited: make(chan struct{}), wallets: cl.wallets}
 	cmd.Stdout, cmd.Stderr = &lockedWriter{w: r.logs}, &lockedWriter{w: r.logs}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -168,7 +172,7 @@ func (r *replica) operator(t *testing.T, within time.Duration) common.Address {
 	for {
 		h, err := r.client.GetHealthWithResponse(ctx)
 		if err == nil && h.JSON200 != nil && h.JSON200.Status != relayerapi.Standby {
-			if op := common.HexToAddress(h.JSON200.Operator); slices.ContainsFunc(r.keys, func(k *ecdsa.PrivateKey) bool { return crypto.PubkeyToAddress(k.PublicKey) == op }) {
+			if op := common.HexToAddress(h.JSON200.Operator); slices.Contains(r.wallets, op) {
 				return op
 			}
 		}
@@ -188,11 +192,10 @@ func (r *replica) reveal(req relayerapi.RevealRequest) (*relayerapi.RevealRespon
 	return r.client.RevealWithResponse(ctx, req)
 }
 
-func nonces(t *testing.T, c *devchain.Chain, keys []*ecdsa.PrivateKey) (mined, pending map[common.Address]uint64) {
+func nonces(t *testing.T, c *devchain.Chain, wallets []common.Address) (mined, pending map[common.Address]uint64) {
 	t.Helper()
 	mined, pending = map[common.Address]uint64{}, map[common.Address]uint64{}
-	for _, k := range keys {
-		a := crypto.PubkeyToAddress(k.PublicKey)
+	for _, a := range wallets {
 		m, err := c.Client().NonceAt(ctx, a, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -266,7 +269,7 @@ func TestReplicasLeaseOneKeyEachAndHoldTheTotalLimit(t *testing.T) {
 			t.Errorf("a reveal: %d %s", a.resp.StatusCode(), a.resp.Body)
 		}
 	}
-	mined, _ := nonces(t, c, cl.keys)
+	mined, _ := nonces(t, c, cl.wallets)
 	if n := ok[replicas[0]] + ok[replicas[1]] + ok[replicas[2]]; n != 6 || limited != 3 || total(mined) != 6 {
 		t.Fatalf("%d mined answers, %d × 429, %d transactions; want exactly 6, 3, 6", n, limited, total(mined))
 	}
@@ -321,7 +324,7 @@ func TestAStandbyTakesOverAKilledReplicasKey(t *testing.T) {
 		relayertest.WantCode(t, "a reveal at the standby", r, 503, relayer.CodeOperatorKeyUnavailable)
 	}
 	c.SetBlockTime(time.Second)
-	startMined, _ := nonces(t, c, cl.keys)
+	startMined, _ := nonces(t, c, cl.wallets)
 
 	// Five copies of one reveal, over the three replicas: one transaction.
 	copies := make(chan *relayerapi.RevealResponse, 5)
@@ -347,20 +350,20 @@ func TestAStandbyTakesOverAKilledReplicasKey(t *testing.T) {
 			t.Fatalf("a copy: %d %s", resp.StatusCode(), resp.Body)
 		}
 	}
-	mined, _ := nonces(t, c, cl.keys)
+	mined, _ := nonces(t, c, cl.wallets)
 	if len(hashes) != 1 || total(mined)-total(startMined) != 1 {
 		t.Fatalf("five copies: %d hashes answered, %d transactions; want 1 and 1", len(hashes), total(mined)-total(startMined))
 	}
 
 	// Three reveals in flight at replica 0, then SIGKILL.
 	victim, key := replicas[0], operators[0]
-	_, before := nonces(t, c, cl.keys)
+	_, before := nonces(t, c, cl.wallets)
 	for _, req := range reqs[1:4] {
 		go victim.reveal(req) // its answer is lost with the process
 	}
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		_, pending := nonces(t, c, cl.keys)
+		_, pending := nonces(t, c, cl.wallets)
 		if pending[key] == before[key]+3 {
 			break
 		}
@@ -403,7 +406,7 @@ func TestAStandbyTakesOverAKilledReplicasKey(t *testing.T) {
 	if from, _ := types.Sender(types.LatestSignerForChainID(tx.ChainId()), tx); from != key || tx.Nonce() != before[key]+3 {
 		t.Fatalf("the standby's reveal: from %s nonce %d; want %s nonce %d (the next after the victim's)", from, tx.Nonce(), key, before[key]+3)
 	}
-	mined, pending := nonces(t, c, cl.keys)
+	mined, pending := nonces(t, c, cl.wallets)
 	if mined[key] != before[key]+4 || pending[key] != mined[key] {
 		t.Fatalf("the victim's wallet: %d mined, %d pending; want %d and no more pending", mined[key], pending[key], before[key]+4)
 	}

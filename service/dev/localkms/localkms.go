@@ -122,11 +122,16 @@ func Start(t testing.TB) *Server {
 // KMS there.
 func Setenv(t testing.TB, url string) {
 	t.Helper()
-	for k, v := range map[string]string{"AWS_REGION": Region, "AWS_ENDPOINT_URL_KMS": url,
-		"AWS_ACCESS_KEY_ID": "local", "AWS_SECRET_ACCESS_KEY": "local", "AWS_EC2_METADATA_DISABLED": "true",
-		"AWS_CONFIG_FILE": t.TempDir() + "/none", "AWS_SHARED_CREDENTIALS_FILE": t.TempDir() + "/none"} {
+	for k, v := range Env(t, url) {
 		t.Setenv(k, v)
 	}
+}
+
+// Env is what Setenv sets, for a process the test starts (a parallel test cannot Setenv).
+func Env(t testing.TB, url string) map[string]string {
+	return map[string]string{"AWS_REGION": Region, "AWS_ENDPOINT_URL_KMS": url,
+		"AWS_ACCESS_KEY_ID": "local", "AWS_SECRET_ACCESS_KEY": "local", "AWS_EC2_METADATA_DISABLED": "true",
+		"AWS_CONFIG_FILE": t.TempDir() + "/none", "AWS_SHARED_CREDENTIALS_FILE": t.TempDir() + "/none"}
 }
 
 // Client is a KMS client of url, credentials made up (Local KMS checks none).
