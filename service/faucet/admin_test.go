@@ -2,13 +2,9 @@ package faucet_test
 
 import (
 	"context"
-	"encoding/json"
-	"io"
 	"math/big"
 	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -21,7 +17,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
 	"github.com/seed018cc74c/vaultd/service/faucet"
-	"github.com/seed018cc74c/vaultd/service/kit/webhook"
+	"github.com/seed018cc74c/vaultd/service/kit/webhook/webhooktest"
 )
 
 const adminKey = "an admin key for the tests"
@@ -254,30 +250,16 @@ func TestTheFaucetTellsItsWebhooks(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)
 	const secret = "a webhook secret for the tests"
-	var mu sync.Mutex
-	var events []webhook.Event
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		if err := webhook.Verify(secret, r.Header.Get("Vaultd-Signature"), body, time.Minute, time.Now()); err != nil {
-			t.Errorf("a webhook's signature: %v", err)
-		}
-		var ev webhook.Event
-		json.Unmarshal(body, &ev)
-		mu.Lock()
-		events = append(events, ev)
-		mu.Unlock()
-	}))
-	defer srv.Close()
-	s := startFaucet(t, c, t.TempDir(), map[string]string{"WEBHOOK_URLS": srv.URL, "WEBHOOK_SECRET": secret})
+	hooks := webhooktest.Start(t, secret)
+	s := startFaucet(t, c, t.TempDir(), map[string]string{"WEBHOOK_URLS": hooks.URL, "WEBHOOK_SECRET": secret})
 	addr := freshAddress(t)
 	if r := claim(t, s, addr.Hex()); r.StatusCode() != 202 {
 		t.Fatalf("claim: %d %s", r.StatusCode(), r.Body)
 	}
 	waitStatus(t, s, addr, faucetapi.ClaimStatusConfirmed)
-	waitFor(t, "the webhooks", func() bool { mu.Lock(); defer mu.Unlock(); return len(events) >= 2 })
-	time.Sleep(300 * time.Millisecond)
-	mu.Lock()
-	defer mu.Unlock()
+	waitFor(t, "the webhooks", func() bool { return len(hooks.Events()) >= 2 })
+	time.Sleep(webhooktest.Quiet) // nothing more arrives
+	events := hooks.Events()
 	if len(events) != 2 || events[0].Type != "claim.pending" || events[1].Type != "claim.confirmed" ||
 		!strings.Contains(string(events[1].Data), addr.Hex()) || events[1].Service != "faucet" {
 		t.Fatalf("webhook events: %+v", events)

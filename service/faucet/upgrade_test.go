@@ -1,17 +1,12 @@
 package faucet_test
 
 import (
-	"encoding/json"
 	"flag"
-	"io"
 	"math/big"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -24,6 +19,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb"
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb/sqldbtest"
 	"github.com/seed018cc74c/vaultd/service/kit/webhook"
+	"github.com/seed018cc74c/vaultd/service/kit/webhook/webhooktest"
 )
 
 // writeFixtures makes TestWriteUpgradeFixtures write testdata/upgrade anew: run it with the
@@ -142,22 +138,7 @@ func upgradedDatabaseGoesOn(t *testing.T, databaseURL string) {
 	for nonce(t, c, wallet) < 2 { // the wallet's transactions before the pending claim's
 		fund(t, c, c.Accounts.Faucet.Key, freshAddress(t), big.NewInt(1))
 	}
-	var mu sync.Mutex
-	delivered := map[string]int{}
-	var types []string
-	hooks := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		if err := webhook.Verify(fixtureHookSecret, r.Header.Get("Vaultd-Signature"), body, time.Minute, time.Now()); err != nil {
-			t.Errorf("a webhook's signature: %v", err)
-		}
-		var ev webhook.Event
-		json.Unmarshal(body, &ev)
-		mu.Lock()
-		delivered[ev.ID]++
-		types = append(types, ev.Type)
-		mu.Unlock()
-	}))
-	defer hooks.Close()
+	hooks := webhooktest.Start(t, fixtureHookSecret)
 
 	// The queued events: their endpoint has moved to this test's receiver, and they are recorded
 	// now (an event older than WEBHOOK_EXPIRE_AFTER is dead-lettered, not sent).
@@ -209,24 +190,9 @@ func upgradedDatabaseGoesOn(t *testing.T, databaseURL string) {
 	if b := balance(t, c, fixturePending); b.Cmp(amount) != 0 {
 		t.Fatalf("the pending claim paid %s, want %s", b, amount)
 	}
-	waitFor(t, "the queued webhook events delivered", func() bool {
-		mu.Lock()
-		defer mu.Unlock()
-		for _, id := range queued {
-			if delivered[id] == 0 {
-				return false
-			}
-		}
-		return slices.Contains(types, "claim.confirmed")
+	hooks.WantEachOnce(t, queued, func(events []webhook.Event) bool {
+		return slices.ContainsFunc(events, func(e webhook.Event) bool { return e.Type == "claim.confirmed" })
 	})
-	time.Sleep(300 * time.Millisecond) // a second delivery would come in this time
-	mu.Lock()
-	for _, id := range queued {
-		if delivered[id] != 1 {
-			t.Errorf("the queued event %s delivered %d times, want once", id, delivered[id])
-		}
-	}
-	mu.Unlock()
 
 	db, err = sqldb.Open(databaseURL)
 	if err != nil {

@@ -7,7 +7,6 @@ import (
 	"maps"
 	"math/big"
 	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -31,7 +30,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/edge/edgetest"
 	"github.com/seed018cc74c/vaultd/service/kit/redistest"
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb/sqldbtest"
-	"github.com/seed018cc74c/vaultd/service/kit/webhook"
+	"github.com/seed018cc74c/vaultd/service/kit/webhook/webhooktest"
 	"github.com/seed018cc74c/vaultd/service/relayer"
 	"github.com/seed018cc74c/vaultd/service/relayer/relayertest"
 )
@@ -447,44 +446,6 @@ func TestAPausedReplicaSignsNoRevealItWaitedFor(t *testing.T) {
 	}
 }
 
-// hookReceiver is an operator's webhook endpoint on loopback: it checks each delivery's
-// signature and keeps the events' types, in arrival order.
-type hookReceiver struct {
-	url    string
-	mu     sync.Mutex
-	events []webhook.Event
-}
-
-func newHookReceiver(t *testing.T, secret string) *hookReceiver {
-	h := &hookReceiver{}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		if err := webhook.Verify(secret, r.Header.Get("Vaultd-Signature"), body, time.Minute, time.Now()); err != nil {
-			t.Errorf("a webhook's signature: %v", err)
-			http.Error(w, "bad signature", http.StatusUnauthorized)
-			return
-		}
-		var ev webhook.Event
-		json.Unmarshal(body, &ev)
-		h.mu.Lock()
-		h.events = append(h.events, ev)
-		h.mu.Unlock()
-	}))
-	t.Cleanup(srv.Close)
-	h.url = srv.URL + "/hooks"
-	return h
-}
-
-func (h *hookReceiver) types() []string {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	var out []string
-	for _, e := range h.events {
-		out = append(out, e.Type)
-	}
-	return out
-}
-
 // The relayer's webhooks: a reveal sent and mined, the balance gate closing (the minimum 1,000
 // wei under the balance: the reveal's cost crosses it), and a pause and a resume, each delivered
 // once, signed, with the reveal's nullifier and transaction.
@@ -492,8 +453,8 @@ func TestTheRelayerTellsItsWebhooks(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)
 	const secret = "a webhook secret for the tests"
-	h := newHookReceiver(t, secret)
-	s := relayertest.Start(t, c, map[string]string{"ADMIN_API_KEY": adminKey, "WEBHOOK_URLS": h.url, "WEBHOOK_SECRET": secret, "REPLICA_NAME": "relayer-w",
+	h := webhooktest.Start(t, secret)
+	s := relayertest.Start(t, c, map[string]string{"ADMIN_API_KEY": adminKey, "WEBHOOK_URLS": h.URL, "WEBHOOK_SECRET": secret, "REPLICA_NAME": "relayer-w",
 		"MIN_OPERATOR_BALANCE": thresholdJustUnderBalance(t, c)})
 	_, req := relayertest.Request(t, c, relayertest.User(c, 0), 35)
 	r := relayertest.Reveal(t, s, req)
@@ -503,15 +464,13 @@ func TestTheRelayerTellsItsWebhooks(t *testing.T) {
 	s.Client.PauseWithResponse(ctx, bearer(adminKey))
 	s.Client.ResumeWithResponse(ctx, bearer(adminKey))
 	want := map[string]bool{"reveal.sent": true, "reveal.mined": true, "wallet.balance_low": true, "replica.paused": true, "replica.resumed": true}
-	edgetest.WaitFor(t, "the webhooks", func() bool { return len(h.types()) >= len(want) })
-	time.Sleep(300 * time.Millisecond) // nothing more arrives
-	got := h.types()
+	edgetest.WaitFor(t, "the webhooks", func() bool { return len(h.Types()) >= len(want) })
+	time.Sleep(webhooktest.Quiet) // nothing more arrives
+	got := h.Types()
 	if len(got) != len(want) {
 		t.Fatalf("webhook events %v, want each of %v once", got, want)
 	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	for _, e := range h.events {
+	for _, e := range h.Events() {
 		if !want[e.Type] || e.Service != "relayer" || e.Replica != "relayer-w" {
 			t.Errorf("event %+v", e)
 		}

@@ -31,6 +31,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/edge/edgetest"
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb"
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb/sqldbtest"
+	"github.com/seed018cc74c/vaultd/service/kit/webhook/webhooktest"
 	"github.com/seed018cc74c/vaultd/service/relayer"
 	"github.com/seed018cc74c/vaultd/service/relayer/relayertest"
 )
@@ -566,9 +567,9 @@ func TestSponsorMetricsAndLowBalanceWebhook(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)
 	const secret = "a webhook secret for the tests"
-	h := newHookReceiver(t, secret)
+	h := webhooktest.Start(t, secret)
 	s := relayertest.Start(t, c, sponsorEnv("sqlite:"+filepath.Join(t.TempDir(), "r.db"), map[string]string{"RELAYER_FUNDING": "sponsor",
-		"WEBHOOK_URLS": h.url, "WEBHOOK_SECRET": secret, "RELAYER_SPONSOR_LOW_BALANCE": "0.999999999999999999"})) // 1 wei under what is credited
+		"WEBHOOK_URLS": h.URL, "WEBHOOK_SECRET": secret, "RELAYER_SPONSOR_LOW_BALANCE": "0.999999999999999999"})) // 1 wei under what is credited
 	sp, key := createSponsor(t, s, "Card Issuer Ltd", nil)
 	creditSponsor(t, s, sp.Id, oneEther)
 	if m := scrape(t, s); !strings.Contains(m, `vaultd_relayer_sponsor_balance_ether{sponsor="`+sp.Id+`"} 1`+"\n") {
@@ -603,12 +604,10 @@ func TestSponsorMetricsAndLowBalanceWebhook(t *testing.T) {
 			t.Errorf("metrics lack %s:\n%s", want, edgetest.Grep(m, "sponsor"))
 		}
 	}
-	edgetest.WaitFor(t, "sponsor.balance_low", func() bool { return slices.Contains(h.types(), "sponsor.balance_low") })
-	time.Sleep(300 * time.Millisecond) // nothing more arrives
+	edgetest.WaitFor(t, "sponsor.balance_low", func() bool { return slices.Contains(h.Types(), "sponsor.balance_low") })
+	time.Sleep(webhooktest.Quiet) // nothing more arrives
 	low := 0
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	for _, e := range h.events {
+	for _, e := range h.Events() {
 		if e.Type != "sponsor.balance_low" {
 			continue
 		}

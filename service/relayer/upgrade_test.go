@@ -3,14 +3,10 @@ package relayer_test
 import (
 	"encoding/json"
 	"flag"
-	"io"
 	"math/big"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
-	"sync"
 	"testing"
 	"time"
 
@@ -23,6 +19,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb"
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb/sqldbtest"
 	"github.com/seed018cc74c/vaultd/service/kit/webhook"
+	"github.com/seed018cc74c/vaultd/service/kit/webhook/webhooktest"
 	"github.com/seed018cc74c/vaultd/service/relayer"
 	"github.com/seed018cc74c/vaultd/service/relayer/relayertest"
 )
@@ -151,22 +148,7 @@ func upgradedDatabaseGoesOn(t *testing.T, databaseURL string, f upgradeFixture) 
 			t.Fatal(err)
 		}
 	}
-	var mu sync.Mutex
-	delivered := map[string]int{}
-	var events []webhook.Event
-	hooks := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		if err := webhook.Verify(fixtureHookSecret, r.Header.Get("Vaultd-Signature"), body, time.Minute, time.Now()); err != nil {
-			t.Errorf("a webhook's signature: %v", err)
-		}
-		var ev webhook.Event
-		json.Unmarshal(body, &ev)
-		mu.Lock()
-		delivered[ev.ID]++
-		events = append(events, ev)
-		mu.Unlock()
-	}))
-	defer hooks.Close()
+	hooks := webhooktest.Start(t, fixtureHookSecret)
 
 	// The queued events' endpoint has moved to this test's receiver, and the rows are recorded
 	// now: an event older than WEBHOOK_EXPIRE_AFTER is dead-lettered, not sent, and a settled
@@ -237,24 +219,9 @@ func upgradedDatabaseGoesOn(t *testing.T, databaseURL string, f upgradeFixture) 
 		t.Fatalf("the operator's nonce is %d, want 2: the reveal in flight sent once", n)
 	}
 
-	edgetest.WaitFor(t, "the queued webhook events delivered", func() bool {
-		mu.Lock()
-		defer mu.Unlock()
-		for _, id := range queued {
-			if delivered[id] == 0 {
-				return false
-			}
-		}
+	hooks.WantEachOnce(t, queued, func(events []webhook.Event) bool {
 		return slices.ContainsFunc(events, func(ev webhook.Event) bool { return ev.Type == "reveal."+string(done.State) })
 	})
-	time.Sleep(300 * time.Millisecond) // a second delivery would come in this time
-	mu.Lock()
-	for _, id := range queued {
-		if delivered[id] != 1 {
-			t.Errorf("the queued event %s delivered %d times, want once", id, delivered[id])
-		}
-	}
-	mu.Unlock()
 
 	db, err = sqldb.Open(databaseURL)
 	if err != nil {
