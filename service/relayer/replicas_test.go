@@ -188,6 +188,29 @@ func (r *replica) operator(t *testing.T, within time.Duration) common.Address {
 	}
 }
 
+// standby waits until the replica serves as a standby, every key leased by another. Like
+// operator's, the wait is long: a replica process starting on a loaded machine (CI's lanes
+// beside the tests) takes seconds to listen.
+func (r *replica) standby(t *testing.T, within time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		h, err := r.client.GetHealthWithResponse(ctx)
+		if err == nil && h.JSON200 != nil && h.JSON200.Status == relayerapi.Standby {
+			return
+		}
+		select {
+		case <-r.exited:
+			t.Fatalf("replica %s exited:\n%s", r.url, r.logs)
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("replica %s not a standby after %s:\n%s", r.url, within, r.logs)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 func (r *replica) reveal(req relayerapi.RevealRequest) (*relayerapi.RevealResponse, error) {
 	return r.client.RevealWithResponse(ctx, req)
 }
@@ -306,10 +329,7 @@ func TestAStandbyTakesOverAKilledReplicasKey(t *testing.T) {
 	standby := cl.start()
 	// While every key is leased, the standby serves: alive for a liveness probe, not ready, and
 	// it refuses reveals without sending anything.
-	edgetest.WaitFor(t, "the standby to serve", func() bool {
-		h, err := standby.client.GetHealthWithResponse(ctx)
-		return err == nil && h.JSON200 != nil && h.JSON200.Status == relayerapi.Standby
-	})
+	standby.standby(t, 30*time.Second)
 	if h, err := standby.client.GetHealthWithResponse(ctx); err != nil {
 		t.Fatal(err)
 	} else if h.JSON200 == nil || h.JSON200.Version != buildversion.String() {
