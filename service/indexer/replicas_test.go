@@ -131,7 +131,7 @@ func TestAKilledWritersReaderTakesOver(t *testing.T) {
 	go func() { cmd.Wait(); close(exited) }()
 	defer func() { cmd.Process.Kill(); <-exited }()
 	child := &server{url: fmt.Sprintf("http://127.0.0.1:%d", port)}
-	waitFor(t, "the indexer process to be the writer", func() bool {
+	edgetest.WaitWithin(t, "the indexer process to be the writer", edgetest.ProcessStart, func() bool {
 		select {
 		case <-exited:
 			t.Fatalf("the indexer process exited:\n%s", logs.String())

@@ -17,6 +17,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
 	"github.com/seed018cc74c/vaultd/service/dev/localkms"
+	"github.com/seed018cc74c/vaultd/service/edge/edgetest"
 	"github.com/seed018cc74c/vaultd/service/kit/kmssigner"
 	"github.com/seed018cc74c/vaultd/service/relayer"
 	"github.com/seed018cc74c/vaultd/service/relayer/relayertest"
@@ -148,7 +149,7 @@ func TestReplicasLeaseKMSKeys(t *testing.T) {
 		t.Fatalf("two replicas pay from one wallet, %s", operators[0])
 	}
 	standby := cl.start()
-	standby.standby(t, 30*time.Second)
+	standby.standby(t, edgetest.ProcessStart)
 	for i, r := range paying {
 		_, req := relayertest.Request(t, c, relayertest.User(c, i), int64(30+i))
 		resp, err := r.reveal(req)

@@ -189,8 +189,8 @@ func (r *replica) operator(t *testing.T, within time.Duration) common.Address {
 }
 
 // standby waits until the replica serves as a standby, every key leased by another. Like
-// operator's, the wait is long: a replica process starting on a loaded machine (CI's lanes
-// beside the tests) takes seconds to listen.
+// operator's, the wait is long (edgetest.ProcessStart): a replica process starting on a loaded
+// machine takes seconds to listen.
 func (r *replica) standby(t *testing.T, within time.Duration) {
 	t.Helper()
 	deadline := time.Now().Add(within)
@@ -329,7 +329,7 @@ func TestAStandbyTakesOverAKilledReplicasKey(t *testing.T) {
 	standby := cl.start()
 	// While every key is leased, the standby serves: alive for a liveness probe, not ready, and
 	// it refuses reveals without sending anything.
-	standby.standby(t, 30*time.Second)
+	standby.standby(t, edgetest.ProcessStart)
 	if h, err := standby.client.GetHealthWithResponse(ctx); err != nil {
 		t.Fatal(err)
 	} else if h.JSON200 == nil || h.JSON200.Version != buildversion.String() {

@@ -51,7 +51,18 @@ func SeriesValue(metrics, series string) (float64, bool) {
 // WaitFor polls cond every 10 ms until it holds, failing the test after 10 seconds.
 func WaitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	WaitWithin(t, what, 10*time.Second, cond)
+}
+
+// ProcessStart is how long a test waits for a process it started to serve: on a machine whose
+// cores CI's other lanes fill, a service's test binary run again as a process took over 10 s
+// to listen.
+const ProcessStart = 30 * time.Second
+
+// WaitWithin is WaitFor failing the test after d.
+func WaitWithin(t testing.TB, what string, d time.Duration, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(d)
 	for !cond() {
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out waiting for %s", what)
