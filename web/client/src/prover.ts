@@ -81,8 +81,8 @@ export class Prover {
   /**
    * Once the key's points are in Cache Storage decoded, for the next load to copy rather than
    * decode: true (kept after this load's first proof, or read from there), false where they are
-   * not kept (no Cache Storage, another key than the package's, storage refused). A page closed
-   * before it settles leaves the next load to decode the key again.
+   * not kept (no Cache Storage, another key than the package's, storage refused, or the prover
+   * terminated first). A page closed before it settles leaves the next load to decode the key again.
    */
   readonly pointsKept: Promise<boolean> = new Promise((resolve) => (this.kept = resolve));
   private cancelWarmUp = () => {};
@@ -317,6 +317,7 @@ export class Prover {
   /** Stops the worker and the key's download. */
   terminate(): void {
     this.terminated = true;
+    this.kept(false); // unless kept already
     this.cancelWarmUp();
     this.key.stop();
     this.stop();
