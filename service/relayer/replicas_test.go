@@ -168,35 +168,28 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 // and returns the wallet it pays from.
 func (r *replica) operator(t *testing.T, within time.Duration) common.Address {
 	t.Helper()
-	deadline := time.Now().Add(within)
-	for {
-		h, err := r.client.GetHealthWithResponse(ctx)
-		if err == nil && h.JSON200 != nil && h.JSON200.Status != relayerapi.Standby {
-			if op := common.HexToAddress(h.JSON200.Operator); slices.Contains(r.wallets, op) {
-				return op
-			}
-		}
-		select {
-		case <-r.exited:
-			t.Fatalf("replica %s exited:\n%s", r.url, r.logs)
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("replica %s not serving after %s:\n%s", r.url, within, r.logs)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	var op common.Address
+	r.await(t, "serving", within, func(h *relayerapi.Health) bool {
+		op = common.HexToAddress(h.Operator)
+		return h.Status != relayerapi.Standby && slices.Contains(r.wallets, op)
+	})
+	return op
 }
 
-// standby waits until the replica serves as a standby, every key leased by another. Like
-// operator's, the wait is long (edgetest.ProcessStart): a replica process starting on a loaded
-// machine takes seconds to listen.
+// standby waits until the replica serves as a standby, every key leased by another.
 func (r *replica) standby(t *testing.T, within time.Duration) {
+	t.Helper()
+	r.await(t, "a standby", within, func(h *relayerapi.Health) bool { return h.Status == relayerapi.Standby })
+}
+
+// await polls the replica's /health until cond holds of its answer, failing the test when the
+// process exits or within passes. A replica process starting on a loaded machine takes
+// seconds to listen: the tests give edgetest.ProcessStart or more.
+func (r *replica) await(t *testing.T, what string, within time.Duration, cond func(*relayerapi.Health) bool) {
 	t.Helper()
 	deadline := time.Now().Add(within)
 	for {
-		h, err := r.client.GetHealthWithResponse(ctx)
-		if err == nil && h.JSON200 != nil && h.JSON200.Status == relayerapi.Standby {
+		if h, err := r.client.GetHealthWithResponse(ctx); err == nil && h.JSON200 != nil && cond(h.JSON200) {
 			return
 		}
 		select {
@@ -205,7 +198,7 @@ func (r *replica) standby(t *testing.T, within time.Duration) {
 		default:
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("replica %s not a standby after %s:\n%s", r.url, within, r.logs)
+			t.Fatalf("replica %s not %s after %s:\n%s", r.url, what, within, r.logs)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
