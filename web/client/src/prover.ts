@@ -82,7 +82,9 @@ export class Prover {
    * Once the key's points are in Cache Storage decoded, for the next load to copy rather than
    * decode: true (kept after this load's first proof, or read from there), false where they are
    * not kept (no Cache Storage, another key than the package's, storage refused, or the prover
-   * terminated first). A page closed before it settles leaves the next load to decode the key again.
+   * terminated first). While the points are not dealt (a key whose download failed, or a worker
+   * lost, is dealt again at the next proof) it waits. A page closed before it settles leaves the
+   * next load to decode the key again.
    */
   readonly pointsKept: Promise<boolean> = new Promise((resolve) => (this.kept = resolve));
   private cancelWarmUp = () => {};
