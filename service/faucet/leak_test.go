@@ -30,7 +30,7 @@ func TestNoGoroutineOutlivesTheFaucet(t *testing.T) {
 	}
 	svc.Start()
 	svc.Close()
-	goleak.VerifyNone(t, ignore, devchaintest.IgnoreChain())
+	goleak.VerifyNone(t, append(devchaintest.IgnoreChain(), ignore)...)
 }
 
 // New wires and waits for nothing: on a new Redis (in its quiet spell, here an hour long) it

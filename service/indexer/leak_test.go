@@ -26,7 +26,7 @@ func TestNoGoroutineOutlivesTheIndexer(t *testing.T) {
 		}
 		s.stop()
 		http.DefaultClient.CloseIdleConnections()
-		goleak.VerifyNone(t, ignore, devchaintest.IgnoreChain())
+		goleak.VerifyNone(t, append(devchaintest.IgnoreChain(), ignore)...)
 	}
 	t.Run("sqlite", check)
 	t.Run("postgres", check)

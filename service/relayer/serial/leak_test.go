@@ -40,7 +40,7 @@ func TestNoGoroutineOutlivesTheRelayer(t *testing.T) {
 	if _, err := relayer.New(ctx, cfg, relayer.Options{}); err == nil {
 		t.Fatal("a tree address that is no tree was taken")
 	}
-	goleak.VerifyNone(t, ignore, devchaintest.IgnoreChain())
+	goleak.VerifyNone(t, append(devchaintest.IgnoreChain(), ignore)...)
 }
 
 // A relayer closed while a reveal's transaction is still in flight (sealing paused: it answered
@@ -56,5 +56,5 @@ func TestARevealInFlightDoesNotOutliveTheRelayer(t *testing.T) {
 	defer c.ResumeSealing()
 	relayertest.WantCode(t, "not mined in time", relayertest.Reveal(t, s, req), 504, "TX_PENDING")
 	s.Stop()
-	goleak.VerifyNone(t, ignore, devchaintest.IgnoreChain())
+	goleak.VerifyNone(t, append(devchaintest.IgnoreChain(), ignore)...)
 }

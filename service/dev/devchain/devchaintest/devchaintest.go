@@ -44,10 +44,19 @@ func StartWith(t testing.TB, chainID uint64) (*devchain.Chain, error) {
 	return c, nil
 }
 
-// IgnoreChain is the goleak option for the goroutines a running chain starts on its own after
-// Start returned: its sealer's subscription to the transaction pool forwards each sub-pool's
-// errors from a goroutine that go-ethereum's event.JoinSubscriptions starts asynchronously, so
-// goleak.IgnoreCurrent, taken right after Start, may miss them. They end when the chain closes.
-func IgnoreChain() goleak.Option {
-	return goleak.IgnoreTopFunction("github.com/ethereum/go-ethereum/core/txpool.(*TxPool).SubscribeTransactions.JoinSubscriptions.func1.2")
+// IgnoreChain is the goleak options for the goroutines a running chain starts on its own after
+// Start returned, which goleak.IgnoreCurrent, taken right after Start, may miss; they end when
+// the chain closes:
+//   - its sealer's subscription to the transaction pool, which forwards each sub-pool's errors
+//     from a goroutine that go-ethereum's event.JoinSubscriptions starts asynchronously;
+//   - its in-process RPC clients (go-ethereum's DialInProc: a dispatch goroutine, and a reader
+//     blocked on the in-memory pipe), seen started after the snapshot once, on a loaded machine.
+//     A service under test reaches the chain over HTTP or WebSocket, never in-process, so a
+//     client it leaks still shows (its reader waits on a socket, not a pipe).
+func IgnoreChain() []goleak.Option {
+	return []goleak.Option{
+		goleak.IgnoreTopFunction("github.com/ethereum/go-ethereum/core/txpool.(*TxPool).SubscribeTransactions.JoinSubscriptions.func1.2"),
+		goleak.IgnoreTopFunction("github.com/ethereum/go-ethereum/rpc.(*Client).dispatch"),
+		goleak.IgnoreTopFunction("net.(*pipe).read"),
+	}
 }
