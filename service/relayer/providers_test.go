@@ -112,7 +112,10 @@ func TestARedisRestartedEmptyUnderTwoRelayers(t *testing.T) {
 	c := devchaintest.Start(t)
 	url, restart := redistest.Restartable(t)
 	k := relayertest.FundedKey(t, c)
-	over := relayertest.LeasedKey(k, url, map[string]string{"OPERATOR_LEASE_TTL": "2s", "RECEIPT_TIMEOUT": "20s", "REPLACE_AFTER": "10s"})
+	// The quiet spell is one lease TTL from when a replica finds Redis empty, which its renewal
+	// may do before the reveal below arrives: 6 s, so that on a loaded machine (a request
+	// there took over 2 s to reach its hold) the reveal still lands within it.
+	over := relayertest.LeasedKey(k, url, map[string]string{"OPERATOR_LEASE_TTL": "6s", "RECEIPT_TIMEOUT": "20s", "REPLACE_AFTER": "10s"})
 	a := relayertest.Start(t, c, over) // waits out the new Redis's quiet spell, then leases k
 	standby := make(chan *relayer.Service, 1)
 	cfg, err := relayer.LoadConfig(relayertest.Env(t, c, over))
