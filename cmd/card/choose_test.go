@@ -81,7 +81,7 @@ type relayers struct {
 	token    common.Address
 	registry string
 	cheap    *relayertest.Server // fees at a 5 % margin
-	dear     *relayertest.Server // fees at 100 %
+	dear     *relayertest.Server // fees at 1000 %: ten times cheap's at one fee per gas
 	paused   *relayertest.Server
 	vault    *relayertest.Server // another vault on the same chain
 	runway   *relayertest.Server // a spend limit of 1 wei: no reveal left
@@ -114,7 +114,11 @@ func startRelayers(t *testing.T) *relayers {
 		return relayertest.Start(t, c, env)
 	}
 	rs.cheap = start("cheap", map[string]string{"RELAYER_FEE_MARGIN": "5"})
-	rs.dear = start("dear", map[string]string{"RELAYER_FEE_MARGIN": "100"})
+	// Each quote prices the fee per gas of the block it read (its base fee and the node's
+	// suggested tip, both moving with each block of the dev chain); two quotes read blocks apart
+	// on a loaded machine once put dear at 100 % below cheap. At 1000 %, the most a relayer
+	// takes, the fee per gas would have to move tenfold between them.
+	rs.dear = start("dear", map[string]string{"RELAYER_FEE_MARGIN": "1000"})
 	rs.paused = start("paused", nil)
 	rs.vault = start("other-vault", map[string]string{"COMMIT_REVEAL_VAULT_ADDRESS": other.Vault.Hex(),
 		"NULLIFIER_REGISTRY_ADDRESS": other.NullifierRegistry.Hex(), "COMMITMENT_TREE_ADDRESS": other.CommitmentTree.Hex()})
@@ -256,15 +260,8 @@ func TestRedeemChoosesAmongRelayers(t *testing.T) {
 		began := time.Now()
 		want := choice.Want{ChainID: cd.ChainID, Vault: cd.Vault, Pay: choice.Fee, Token: cd.Token, Amount: part, Partial: true}
 		ch := choice.Choose(ctx, choice.URLs(rs.cheap.URL, rs.dear.URL), want, choice.Options{})
-		if len(ch.Ranked) != 2 {
+		if len(ch.Ranked) != 2 || ch.Ranked[0].URL != rs.cheap.URL {
 			t.Fatalf("ranked %+v, dropped %v", ch.Ranked, ch.Dropped)
-		}
-		// Each quote prices the fee per gas of the block it read (its base fee and the node's
-		// suggested tip, both moving with each block of the dev chain): on a loaded machine the
-		// two quotes were once read blocks apart, dear's below cheap's. This case is about the
-		// first choice down, and cheap's being first.
-		if ch.Ranked[0].URL != rs.cheap.URL {
-			ch.Ranked[0], ch.Ranked[1] = ch.Ranked[1], ch.Ranked[0]
 		}
 		rs.cheap.Stop() // its listener closed: the reveal's connection is refused
 		out, err := choice.Send(ctx, ch, revealOf(rs.c, keys, cd, recipient, part, change), choice.SendOptions{})

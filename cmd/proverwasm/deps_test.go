@@ -51,7 +51,7 @@ func TestTheWasmLinksNoCompiler(t *testing.T) {
 // tell.
 func TestTheWasmLinksNoWholeKeyProver(t *testing.T) {
 	wasm := t.TempDir() + "/prover.wasm"
-	cmd := exec.Command("go", "build", "-o", wasm, ".")
+	cmd := exec.Command("go", "build", "-ldflags=-w", "-o", wasm, ".") // -w only: GOFLAGS' -s (CI's) would drop the name section
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
