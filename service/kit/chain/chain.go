@@ -223,15 +223,25 @@ func (c *Client) TransactionReceipts(ctx context.Context, hashes []common.Hash) 
 }
 
 // TransactionKnown reports whether the node has the transaction, in its pool or in a block.
+//
+// A node answers eth_getTransactionByHash by looking in its blocks, then in its pool (geth does),
+// so a transaction mined between the two looks is found in neither. Its callers take "not known"
+// to mean "send it again", so "not known" is said only when a second answer agrees: by then a
+// transaction that left the pool is in the block that took it.
 func (c *Client) TransactionKnown(ctx context.Context, hash common.Hash) (bool, error) {
-	_, err := do(c, ctx, "transaction", func(ctx context.Context) (*types.Transaction, error) {
-		tx, _, err := c.eth.TransactionByHash(ctx, hash)
-		return tx, err
-	})
-	if errors.Is(err, ethereum.NotFound) {
-		return false, nil
+	for ask := 0; ; ask++ {
+		_, err := do(c, ctx, "transaction", func(ctx context.Context) (*types.Transaction, error) {
+			tx, _, err := c.eth.TransactionByHash(ctx, hash)
+			return tx, err
+		})
+		if errors.Is(err, ethereum.NotFound) {
+			if ask == 0 {
+				continue
+			}
+			return false, nil
+		}
+		return err == nil, err
 	}
-	return err == nil, err
 }
 
 // PoolTransactions returns addr's transactions waiting in the node's pool, in nonce order: the
