@@ -2,6 +2,7 @@ package devchain
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -45,6 +47,10 @@ const (
 	// Hang keeps the request until its caller gives up or Release, then closes the connection
 	// without forwarding it: a node that never answers.
 	Hang Fault = "hung"
+	// ResetKeptAlive resets (TCP RST) a connection that already carried a request, the new
+	// request neither forwarded nor answered; a request on a new connection is forwarded: a node
+	// that resets a kept-alive connection as the next call is written on it (geth under load).
+	ResetKeptAlive Fault = "kept-alive-reset"
 )
 
 // FaultRule decides the fault of a request by its JSON-RPC method; a request that is a batch is
@@ -97,7 +103,9 @@ func NewFaultProxy(target string) (*FaultProxy, error) {
 		return nil, err
 	}
 	p := &FaultProxy{URL: "http://" + ln.Addr().String(), target: u, client: &http.Client{}, counts: map[Fault]int{}, release: make(chan struct{})}
-	p.srv = &http.Server{Handler: http.HandlerFunc(p.serve)}
+	p.srv = &http.Server{Handler: http.HandlerFunc(p.serve), ConnContext: func(ctx context.Context, _ net.Conn) context.Context {
+		return context.WithValue(ctx, connRequests{}, new(atomic.Int64))
+	}}
 	go p.srv.Serve(ln)
 	return p, nil
 }
@@ -233,6 +241,9 @@ func (p *FaultProxy) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p.record(calls)
+	if n, _ := r.Context().Value(connRequests{}).(*atomic.Int64); n != nil {
+		n.Add(1)
+	}
 	if !batch {
 		if members, ok := p.replyFor(calls[0].Method); ok {
 			w.Header().Set("Content-Type", "application/json")
@@ -249,6 +260,9 @@ func (p *FaultProxy) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	if fault == NullReceipt && !batch && !isReceiptMethod(calls[0].Method) {
 		fault = Pass
+	}
+	if n, _ := r.Context().Value(connRequests{}).(*atomic.Int64); fault == ResetKeptAlive && (n == nil || n.Load() == 1) {
+		fault = Pass // the connection's first request
 	}
 	if fault != Pass {
 		p.mu.Lock()
@@ -315,6 +329,9 @@ func (p *FaultProxy) answeredBefore(w http.ResponseWriter, r *http.Request, faul
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"the method %s does not exist/is not available"}}`, orNull(calls[0].ID), calls[0].Method)
 		return true
+	case ResetKeptAlive:
+		resetUnanswered(w)
+		return true
 	case Slow:
 		time.Sleep(slow)
 	case Refuse:
@@ -347,6 +364,23 @@ func closeUnanswered(w http.ResponseWriter) {
 	}
 	http.Error(w, "dropped", http.StatusBadGateway)
 }
+
+// resetUnanswered resets the request's connection (an RST, not a close) with no answer written.
+func resetUnanswered(w http.ResponseWriter) {
+	if hj, ok := w.(http.Hijacker); ok {
+		if conn, _, err := hj.Hijack(); err == nil {
+			if tcp, ok := conn.(*net.TCPConn); ok {
+				_ = tcp.SetLinger(0)
+			}
+			conn.Close()
+			return
+		}
+	}
+	http.Error(w, "reset", http.StatusBadGateway)
+}
+
+// connRequests keys a connection's count of requests in its context.
+type connRequests struct{}
 
 func isReceiptMethod(m string) bool {
 	return m == "eth_getTransactionReceipt" || m == "eth_getBlockReceipts"

@@ -131,6 +131,14 @@ func (f *failover) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		if body != nil {
 			r.Body = io.NopCloser(bytes.NewReader(body))
+			r.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
+		}
+		if !send {
+			// A read may be written twice: net/http then asks it again, once, on a new
+			// connection when a kept-alive one was closed or reset before any answer (a node
+			// ending a keep-alive as the call is written; geth resets some under load). A key
+			// with no value marks it so and is not sent.
+			r.Header["Idempotency-Key"] = nil
 		}
 		span, call := f.startCall(req.Context(), body, i)
 		resp, err := f.next.RoundTrip(r)

@@ -323,3 +323,31 @@ func TestATransactionMinedBetweenTwoLooksIsKnown(t *testing.T) {
 		t.Fatalf("a transaction never sent: known %v, %v", known, err)
 	}
 }
+
+// A node may reset a kept-alive connection just as the next call is written on it (geth does
+// under load: "connection reset by peer", a reveal answered 502 CHAIN_UNAVAILABLE in a burst).
+// A read is asked again on a new connection. A send is not: the node may have taken it before
+// the reset, and its fate is decided by its hash (txmgr).
+func TestAReadOnAResetKeptAliveConnectionIsAskedAgain(t *testing.T) {
+	t.Parallel()
+	dev := devchaintest.Start(t)
+	proxy := devchaintest.Faults(t, dev.RPCURL)
+	c, _ := dial(t, proxy.URL, 5*time.Second)
+	if _, err := c.ChainID(ctx); err != nil { // a connection, kept alive
+		t.Fatal(err)
+	}
+	proxy.SetRule(devchain.OnMethod("*", devchain.ResetKeptAlive))
+	if _, err := c.BlockNumber(ctx); err != nil {
+		t.Fatalf("a read whose kept-alive connection was reset: %v", err)
+	}
+	if n := proxy.Counts()[devchain.ResetKeptAlive]; n != 1 {
+		t.Fatalf("%d resets, want 1 (the read's first try)", n)
+	}
+	err := c.SendTransaction(ctx, signedTransfer(t, dev))
+	if !errors.Is(err, chain.ErrUnavailable) {
+		t.Fatalf("a send whose kept-alive connection was reset: %v, want ErrUnavailable", err)
+	}
+	if n := proxy.Requests("eth_sendRawTransaction"); n != 1 {
+		t.Fatalf("the send was written %d times, want once", n)
+	}
+}
