@@ -134,10 +134,11 @@ func (f *failover) RoundTrip(req *http.Request) (*http.Response, error) {
 			r.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
 		}
 		if !send {
-			// A read may be written twice: net/http then asks it again, once, on a new
-			// connection when a kept-alive one was closed or reset before any answer (a node
-			// ending a keep-alive as the call is written; geth resets some under load). A key
-			// with no value marks it so and is not sent.
+			// A read may be written twice: net/http then asks it again on another connection
+			// when a kept-alive one was closed or reset before any answer (a node ending a
+			// keep-alive as the call is written; geth resets some under load), and stops at the
+			// first answer or at a fresh connection's failure. A key with no value marks it so
+			// and is not sent.
 			r.Header["Idempotency-Key"] = nil
 		}
 		span, call := f.startCall(req.Context(), body, i)
@@ -181,7 +182,7 @@ func (f *failover) RoundTrip(req *http.Request) (*http.Response, error) {
 // isSend reports whether a JSON-RPC request body sends a transaction. The method's name cannot
 // appear in a request for anything else: parameters are hex, addresses and block tags.
 func isSend(body []byte) bool {
-	return bytes.Contains(body, []byte(`"eth_sendRawTransaction"`)) || bytes.Contains(body, []byte(`"eth_sendTransaction"`))
+	return bytes.Contains(body, []byte(`"eth_send`)) // eth_sendRawTransaction, eth_sendTransaction, eth_sendRawTransactionSync
 }
 
 // neverSent reports whether a transport error happened before the request left: the endpoint

@@ -315,6 +315,14 @@ func TestATransactionMinedBetweenTwoLooksIsKnown(t *testing.T) {
 	if err := c.SendTransaction(ctx, tx); err != nil {
 		t.Fatal(err)
 	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) { // mined: the second look finds it in its block
+		if r, err := dev.Client().TransactionReceipt(ctx, tx.Hash()); err == nil && r != nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the transfer was not mined in 10 s")
+		}
+	}
 	proxy.SetReply("eth_getTransactionByHash", `"result":null`, 1)
 	if known, err := c.TransactionKnown(ctx, tx.Hash()); err != nil || !known {
 		t.Fatalf("a sent transaction, not found once: known %v, %v", known, err)
