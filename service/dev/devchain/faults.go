@@ -241,8 +241,9 @@ func (p *FaultProxy) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p.record(calls)
+	nth := int64(1) // of its connection's requests
 	if n, _ := r.Context().Value(connRequests{}).(*atomic.Int64); n != nil {
-		n.Add(1)
+		nth = n.Add(1)
 	}
 	if !batch {
 		if members, ok := p.replyFor(calls[0].Method); ok {
@@ -261,7 +262,7 @@ func (p *FaultProxy) serve(w http.ResponseWriter, r *http.Request) {
 	if fault == NullReceipt && !batch && !isReceiptMethod(calls[0].Method) {
 		fault = Pass
 	}
-	if n, _ := r.Context().Value(connRequests{}).(*atomic.Int64); fault == ResetKeptAlive && (n == nil || n.Load() == 1) {
+	if fault == ResetKeptAlive && nth == 1 {
 		fault = Pass // the connection's first request
 	}
 	if fault != Pass {

@@ -229,19 +229,23 @@ func (c *Client) TransactionReceipts(ctx context.Context, hashes []common.Hash) 
 // to mean "send it again", so "not known" is said only when a second answer agrees: by then a
 // transaction that left the pool is in the block that took it.
 func (c *Client) TransactionKnown(ctx context.Context, hash common.Hash) (bool, error) {
-	for ask := 0; ; ask++ {
-		_, err := do(c, ctx, "transaction", func(ctx context.Context) (*types.Transaction, error) {
-			tx, _, err := c.eth.TransactionByHash(ctx, hash)
-			return tx, err
-		})
-		if errors.Is(err, ethereum.NotFound) {
-			if ask == 0 {
-				continue
-			}
-			return false, nil
-		}
-		return err == nil, err
+	known, err := c.transactionFound(ctx, hash)
+	if err == nil && !known {
+		known, err = c.transactionFound(ctx, hash)
 	}
+	return known, err
+}
+
+// transactionFound asks the node once for hash.
+func (c *Client) transactionFound(ctx context.Context, hash common.Hash) (bool, error) {
+	_, err := do(c, ctx, "transaction", func(ctx context.Context) (*types.Transaction, error) {
+		tx, _, err := c.eth.TransactionByHash(ctx, hash)
+		return tx, err
+	})
+	if errors.Is(err, ethereum.NotFound) {
+		return false, nil
+	}
+	return err == nil, err
 }
 
 // PoolTransactions returns addr's transactions waiting in the node's pool, in nonce order: the

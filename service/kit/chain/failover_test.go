@@ -265,8 +265,7 @@ func TestASendThatMayHaveLeftIsNotSentElsewhere(t *testing.T) {
 			if calls, _ := second.Take(); calls["eth_sendRawTransaction"] != 0 {
 				t.Fatalf("the fallback was sent the transaction %d times", calls["eth_sendRawTransaction"])
 			}
-			known, err := c.TransactionKnown(ctx, tx.Hash())
-			if err != nil || !known {
+			if known, err := c.TransactionKnown(ctx, tx.Hash()); err != nil || !known {
 				t.Fatalf("the transaction the gateway forwarded is not known to the node: %v %v", known, err)
 			}
 		})
@@ -315,13 +314,10 @@ func TestATransactionMinedBetweenTwoLooksIsKnown(t *testing.T) {
 	if err := c.SendTransaction(ctx, tx); err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) { // mined: the second look finds it in its block
-		if r, err := dev.Client().TransactionReceipt(ctx, tx.Hash()); err == nil && r != nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the transfer was not mined in 10 s")
-		}
+	wctx, cancel := context.WithTimeout(ctx, 10*time.Second) // mined: the second look finds it in its block
+	defer cancel()
+	if _, err := chain.WaitMined(wctx, c, tx.Hash(), 20*time.Millisecond); err != nil {
+		t.Fatalf("the transfer was not mined: %v", err)
 	}
 	proxy.SetReply("eth_getTransactionByHash", `"result":null`, 1)
 	if known, err := c.TransactionKnown(ctx, tx.Hash()); err != nil || !known {
