@@ -1,10 +1,10 @@
 // Compiles every .sol file beside this script with the npm solc package through standard JSON
 // (the solcjs CLI cannot set the EVM version) and writes gen/contracts/combined.json in the
-// combined-json layout that `abigen --combined-json` reads. Output is deterministic: sorted keys,
+// solc combined-json layout (what `abigen --combined-json` reads, and internal/genbindings). Output is deterministic: sorted keys,
 // no metadata hash, so a rebuild from the same sources gives the same bytes.
 //
 // Run: npm --prefix service/dev/devchain/contracts ci && node service/dev/devchain/contracts/compile.mjs
-// Then: go generate ./service/dev/devchain   (abigen bindings from combined.json)
+// Then: go generate ./service/dev/devchain   (the v2 bindings from combined.json)
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
