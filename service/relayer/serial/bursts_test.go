@@ -3,6 +3,7 @@ package serial_test
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"math/big"
 	"strings"
 	"sync"
@@ -43,6 +44,16 @@ func TestBursts(t *testing.T) {
 			burst(t)
 		})
 	}
+}
+
+// burstSettings is a burst's relayer settings: over, and the margins every burst shares (see
+// TestBursts), and the spend limit off: the reveals in flight at once, each reserved at its worst
+// case (gas at MAX_FEE_PER_GAS), exceed the default, and a burst is about the node's pool or the
+// root history, not the spend limit.
+func burstSettings(over map[string]string) map[string]string {
+	settings := map[string]string{"RECEIPT_TIMEOUT": "2m", "RPC_TIMEOUT": "30s", "OPERATOR_SPEND_LIMIT": "off"}
+	maps.Copy(settings, over)
+	return settings
 }
 
 // 20 distinct reveals at once all succeed, with distinct, contiguous nonces (partial reveals of
@@ -96,11 +107,10 @@ func aBurstOfRevealsBeyondThePoolsQueueIsMinedWithoutReplacement(t *testing.T) {
 	const queue = 8
 	const n = 3 * queue
 	c := devchaintest.StartConfig(t, devchain.Config{AccountQueue: queue})
-	// The spend limit off: the burst's reveals in flight at once, each reserved at its worst
-	// case, exceed the default; this is about the node's pool. The lease is not what this tests: at
-	// the harness's 1 s TTL a loaded machine can let it lapse mid-burst.
+	// The lease is not what this tests: at the harness's 1 s TTL a loaded machine can let it
+	// lapse mid-burst.
 	redisURL, _ := redistest.Server(t)
-	s := relayertest.Start(t, c, map[string]string{"RECEIPT_TIMEOUT": "2m", "RPC_TIMEOUT": "30s", "OPERATOR_SPEND_LIMIT": "off", "REDIS_URL": redisURL, "OPERATOR_LEASE_TTL": "5s"})
+	s := relayertest.Start(t, c, burstSettings(map[string]string{"REDIS_URL": redisURL, "OPERATOR_LEASE_TTL": "5s"}))
 	reqs := burstReveals(t, c)[:n] // partial reveals against one root: 24 inserts, within the 32 roots kept
 	operator := c.Accounts.Operator.Address
 	before, err := c.Client().PendingNonceAt(ctx, operator)
@@ -144,9 +154,7 @@ func aBurstOfRevealsBeyondThePoolsQueueIsMinedWithoutReplacement(t *testing.T) {
 // rest before paying (409 ROOT_EXPIRING: prove again against the current root). None reverts.
 func aBurstOfPartialRevealsAgainstOneRootNeverReverts(t *testing.T) {
 	c := devchaintest.Start(t)
-	// The spend limit off: forty reveals in flight at once, each reserved at its worst case (gas
-	// at MAX_FEE_PER_GAS), exceed the default; this is about the root history.
-	s := relayertest.Start(t, c, map[string]string{"RECEIPT_TIMEOUT": "2m", "RPC_TIMEOUT": "30s", "OPERATOR_SPEND_LIMIT": "off"})
+	s := relayertest.Start(t, c, burstSettings(nil))
 	burstAgainstOneRoot(t, c, []*relayertest.Server{s}, []common.Address{c.Accounts.Operator.Address})
 }
 
@@ -164,8 +172,8 @@ func aBurstOfPartialRevealsAcrossReplicasNeverReverts(t *testing.T) {
 	}
 	// The leases are not what this tests: at the harness's 1 s TTL, a loaded CI machine once let
 	// one lapse mid-burst (two reveals 503 OPERATOR_KEY_UNAVAILABLE).
-	over := map[string]string{"RECEIPT_TIMEOUT": "2m", "RPC_TIMEOUT": "30s", "REDIS_URL": url, "OPERATOR_PRIVATE_KEY": "", "OPERATOR_PRIVATE_KEYS": strings.Join(keys, ","),
-		"OPERATOR_SPEND_LIMIT": "off", "OPERATOR_LEASE_TTL": "5s"}
+	over := burstSettings(map[string]string{"REDIS_URL": url, "OPERATOR_PRIVATE_KEY": "", "OPERATOR_PRIVATE_KEYS": strings.Join(keys, ","),
+		"OPERATOR_LEASE_TTL": "5s"})
 	burstAgainstOneRoot(t, c, []*relayertest.Server{relayertest.Start(t, c, over), relayertest.Start(t, c, over)}, wallets)
 }
 

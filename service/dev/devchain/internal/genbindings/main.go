@@ -55,7 +55,7 @@ func generate(combined, pkg, out string) error {
 		// A library's placeholder in bytecode: the first 34 hex digits of keccak256(name).
 		libs[crypto.Keccak256Hash([]byte(name)).String()[2:36]] = typeName
 	}
-	code, err := abigen.BindV2(types, abis, bins, pkg, libs, map[string]string{})
+	code, err := abigen.BindV2(types, abis, bins, pkg, libs, nil) // no aliases
 	if err != nil {
 		return err
 	}
