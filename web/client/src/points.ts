@@ -14,8 +14,10 @@ interface Exports {
   memory: WebAssembly.Memory;
   decodeAffine(src: number, dst: number, n: number): number;
   loadG2(src: number, dst: number, n: number): number;
-  msm(points: number, digits: number, n: number, c: number, windows: number, buckets: number, out: number): void;
-  msmG2(points: number, digits: number, n: number, c: number, windows: number, buckets: number, out: number): void;
+  msm(points: number, digits: number, n: number, c: number, windows: number, scratch: number, out: number): void;
+  msmG2(points: number, digits: number, n: number, c: number, windows: number, scratch: number, out: number): void;
+  msmScratch(c: number, windows: number): number;
+  msmScratchG2(c: number, windows: number): number;
   add(p: number, q: number): void;
   addG2(p: number, q: number): void;
   toAffine(p: number, dst: number): void;
@@ -37,11 +39,12 @@ interface Group {
   rawSize: number;
   load: (e: Exports) => (src: number, dst: number, n: number) => number;
   msm: (e: Exports) => Exports["msm"];
+  msmScratch: (e: Exports) => Exports["msmScratch"];
   add: (e: Exports) => Exports["add"];
   toAffine: (e: Exports) => Exports["toAffine"];
 }
-const g1: Group = { inSize: 32, affineSize: 144, jacobianSize: 216, rawSize: 64, load: (e) => e.decodeAffine, msm: (e) => e.msm, add: (e) => e.add, toAffine: (e) => e.toAffine };
-const g2: Group = { inSize: 128, affineSize: 288, jacobianSize: 432, rawSize: 128, load: (e) => e.loadG2, msm: (e) => e.msmG2, add: (e) => e.addG2, toAffine: (e) => e.toAffineG2 };
+const g1: Group = { inSize: 32, affineSize: 144, jacobianSize: 216, rawSize: 64, load: (e) => e.decodeAffine, msm: (e) => e.msm, msmScratch: (e) => e.msmScratch, add: (e) => e.add, toAffine: (e) => e.toAffine };
+const g2: Group = { inSize: 128, affineSize: 288, jacobianSize: 432, rawSize: 128, load: (e) => e.loadG2, msm: (e) => e.msmG2, msmScratch: (e) => e.msmScratchG2, add: (e) => e.addG2, toAffine: (e) => e.toAffineG2 };
 // groupOf is the group of a section in a key's layout: the compressed G1 sections of version 2
 // and the raw G2 section (B2); the raw G1 sections of version 1 stay with the Go wasm.
 const groupOf = (pointSize: number) => (pointSize === g1.inSize ? g1 : pointSize === g2.inSize ? g2 : undefined);
@@ -135,10 +138,11 @@ class Share {
     if (!this.scalars) throw new Error("share: no scalars given (SetScalars) to multiply the points by");
     const { group } = section;
     const c = windowBits(n);
-    const windows = Math.ceil(254 / c);
-    const digits = this.memory.scratch(2 * windows * n + group.jacobianSize * (1 << c) + group.jacobianSize);
-    const buckets = digits + 2 * windows * n;
-    const out = buckets + group.jacobianSize * (1 << c);
+    const windows = Math.ceil(255 / c); // a bit more than r's 254: the signed top digit's carry
+    const scratchSize = group.msmScratch(this.memory.exports)(c, windows); // the buckets, every window's at once
+    const digits = this.memory.scratch(2 * windows * n + scratchSize + group.jacobianSize);
+    const scratch = digits + 2 * windows * n;
+    const out = scratch + scratchSize;
     const d = new Uint16Array(this.memory.exports.memory.buffer, digits, windows * n);
     const s = this.scalars;
     const words = new Uint32Array(9);
@@ -146,15 +150,20 @@ class Share {
       // The scalar, big-endian, as little-endian 32-bit words (and a 0 above, for the last window).
       const at = section.scalarsAt + scalarSize * section.from[section.done + i];
       for (let k = 0; k < 8; k++) words[k] = ((s[at + 28 - 4 * k] << 24) | (s[at + 29 - 4 * k] << 16) | (s[at + 30 - 4 * k] << 8) | s[at + 31 - 4 * k]) >>> 0;
+      // Signed digits (msm's): a digit above 2^(c−1) is taken less 2^c, and 1 carried to the next.
+      let carry = 0;
       for (let w = 0; w < windows; w++) {
         const bit = w * c;
         const lo = words[bit >>> 5] >>> (bit & 31);
         const hi = (bit & 31) + c > 32 ? words[(bit >>> 5) + 1] << (32 - (bit & 31)) : 0;
-        d[w * n + i] = (lo | hi) & ((1 << c) - 1);
+        let digit = ((lo | hi) & ((1 << c) - 1)) + carry;
+        carry = digit > 1 << (c - 1) ? 1 : 0;
+        if (carry) digit -= 1 << c;
+        d[w * n + i] = digit < 0 ? 0x8000 | -digit : digit;
       }
     }
     const e = this.memory.exports;
-    group.msm(e)(section.points + group.affineSize * section.done, digits, n, c, windows, buckets, out);
+    group.msm(e)(section.points + group.affineSize * section.done, digits, n, c, windows, scratch, out);
     if (section.done === 0) new Uint8Array(e.memory.buffer, section.sum, group.jacobianSize).fill(0); // infinity
     group.add(e)(section.sum, out);
     section.done += n;

@@ -17,6 +17,8 @@ const noFunction = ^uint32(0)
 type fns struct {
 	size                             int32 // an element's bytes
 	mul, sqr, add, sub, isZero, copy uint32
+	inv                              uint32 // inv(o, a): o = 1/a, a not 0
+	neg                              uint32 // neg(o, a): o = −a
 	canon                            uint32 // Fp only
 	one                              int32  // where 1 in Montgomery form is
 }
@@ -26,6 +28,7 @@ func (f fns) Add(c *code, o, a, b ref) { o(c); a(c); b(c); c.call(f.add) }
 func (f fns) Sub(c *code, o, a, b ref) { o(c); a(c); b(c); c.call(f.sub) }
 func (f fns) Sqr(c *code, o, a ref)    { o(c); a(c); c.call(f.sqr) }
 func (f fns) Copy(c *code, o, a ref)   { o(c); a(c); c.call(f.copy) }
+func (f fns) Neg(c *code, o, a ref)    { o(c); a(c); c.call(f.neg) }
 func (f fns) IsZero(c *code, a ref)    { a(c); c.call(f.isZero) } // pushes an i32
 
 // temp is the point functions' temporary k.
@@ -182,72 +185,6 @@ func pointAddCode(f fns, double uint32, mixed bool) *code {
 	f.Sub(c, t, V, X1) // Y3 = r·(V − X3) − 2·S1·J
 	f.Mul(c, t, r, t)
 	f.Sub(c, Y1, t, u)
-	return c
-}
-
-// msmCode is msm(points, digits, n, c, windows, buckets, out): out = Σ sᵢ·Pᵢ (Jacobian), for
-// n affine points at points and their scalars sᵢ cut in windows digits of c bits (u16 each;
-// window w's digit of point i at digits + 2·(w·n + i)), by buckets (Pippenger's method): per
-// window, each point added to its digit's bucket (2^c − 1 of them, Jacobian, at buckets), the
-// buckets summed by running sums, the windows' sums by doubling c times between them.
-func msmCode(f fns, double, addMixed, add uint32) *code {
-	c := newCode([]byte{i32, i32, i32, i32, i32, i32, i32}, nil)
-	const points, digits, n, cbits, windows, buckets, out = 0, 1, 2, 3, 4, 5, 6
-	w, k, i, d, nb, pt := c.local(i32), c.local(i32), c.local(i32), c.local(i32), c.local(i32), c.local(i32)
-	c.i32(1).get(cbits).op(opI32Shl).i32(1).op(opI32Sub).set(nb)
-	f.zeroZ(c, func() { c.get(out) })
-	c.get(windows).set(w)
-	c.op(opBlock, blockVoid, opLoop, blockVoid) // each window, the most significant first
-	c.get(w).op(opI32Eqz).brIf(1)
-	c.get(w).i32(1).op(opI32Sub).set(w)
-	// out = 2^c · out
-	c.get(cbits).set(k)
-	c.op(opBlock, blockVoid, opLoop, blockVoid)
-	c.get(k).op(opI32Eqz).brIf(1)
-	c.get(out).call(double)
-	c.get(k).i32(1).op(opI32Sub).set(k).br(0)
-	c.op(opEnd, opEnd)
-	// the buckets emptied
-	c.i32(0).set(k)
-	c.op(opBlock, blockVoid, opLoop, blockVoid)
-	c.get(k).get(nb).op(opI32Eq).brIf(1)
-	f.zeroZ(c, func() { c.get(buckets).get(k).i32(f.jacobianSize()).op(opI32Mul, opI32Add) })
-	c.get(k).i32(1).op(opI32Add).set(k).br(0)
-	c.op(opEnd, opEnd)
-	// each point to its digit's bucket (infinity, all zeros, to none)
-	c.i32(0).set(i)
-	c.op(opBlock, blockVoid, opLoop, blockVoid)
-	c.get(i).get(n).op(opI32Eq).brIf(1)
-	c.get(digits).get(w).get(n).op(opI32Mul).get(i).op(opI32Add).i32(1).op(opI32Shl).op(opI32Add)
-	c.mem(opI32L16U, 1, 0).tee(d)
-	c.op(opIf, blockVoid)
-	c.get(points).get(i).i32(f.affineSize()).op(opI32Mul, opI32Add).set(pt)
-	for j := range uint32(f.affineSize() / 8) {
-		c.get(pt).mem(opI64Load, 3, 8*j)
-		if j > 0 {
-			c.op(opI64Or)
-		}
-	}
-	c.op(opI64Eqz, opI32Eqz).op(opIf, blockVoid)
-	c.get(buckets).get(d).i32(1).op(opI32Sub).i32(f.jacobianSize()).op(opI32Mul, opI32Add).get(pt).call(addMixed)
-	c.op(opEnd)
-	c.op(opEnd)
-	c.get(i).i32(1).op(opI32Add).set(i).br(0)
-	c.op(opEnd, opEnd)
-	// the window's sum, Σ d·bucket[d] = Σ running sums from the top
-	f.zeroZ(c, func() { c.i32(atSum) })
-	f.zeroZ(c, func() { c.i32(atTotal) })
-	c.get(nb).set(k)
-	c.op(opBlock, blockVoid, opLoop, blockVoid)
-	c.get(k).op(opI32Eqz).brIf(1)
-	c.get(k).i32(1).op(opI32Sub).set(k)
-	c.i32(atSum).get(buckets).get(k).i32(f.jacobianSize()).op(opI32Mul, opI32Add).call(add)
-	c.i32(atTotal).i32(atSum).call(add)
-	c.br(0)
-	c.op(opEnd, opEnd)
-	c.get(out).i32(atTotal).call(add)
-	c.br(0)
-	c.op(opEnd, opEnd)
 	return c
 }
 

@@ -13,7 +13,8 @@
 //
 //	decodeAffine(src, dst, n i32) i32
 //	loadG2(src, dst, n i32) i32
-//	msm(points, digits, n, c, windows, buckets, out i32)     msmG2 alike
+//	msm(points, digits, n, c, windows, scratch, out i32)     msmG2 alike
+//	msmScratch(c, windows i32) i32                           msmScratchG2 alike
 //	add(p, q i32)                                             addG2 alike
 //	toAffine(p, dst i32)                                      toAffineG2 alike
 //
@@ -21,7 +22,8 @@
 // module's affine form (x then y, in Montgomery form, 144 bytes; infinity all zeros); loadG2
 // does the same from raw G2 points (fp2.go). Each answers -1 when all were read, else 4 × the
 // index of the first point that is not one plus the reason (Reason). msm sums such points times
-// their scalars into a Jacobian point (msmCode says how the scalars are given); add adds the
+// their scalars into a Jacobian point (msmCode says how the scalars are given), in the scratch
+// msmScratch sizes (msm.go: affine buckets, added in batches that share an inversion); add adds the
 // Jacobian q to p; toAffine writes p raw (big-endian, as gnark-crypto's RawBytes; infinity all
 // zeros). Buffers go at BufferAt and above; the caller grows the memory as it needs.
 package pointwasm
@@ -102,7 +104,9 @@ const (
 	atTemp    = atFp2Temp + 5*elemSize // the point functions' temporaries, 13 elements of Fp2
 	atSum     = atTemp + 13*2*elemSize // msm's running sums S and T (Jacobian, in G2's size)
 	atTotal   = atSum + 6*elemSize     // (T)
-	atEnd     = atTotal + 6*elemSize   // 5768
+	atInv     = atTotal + 6*elemSize   // an inverse in Fp2: a0² + a1² and its inverse
+	atNegated = atInv + 2*elemSize     // msm's point negated (affine, in G2's size)
+	atEnd     = atNegated + 4*elemSize // 6200
 )
 
 // The working space ends below BufferAt (a negative constant does not convert to uint: the
@@ -128,11 +132,15 @@ func Module() []byte {
 		isZero: m.add(isZeroCode()), copy: m.add(copyCode(elemSize))}
 	sqrt := m.add(powCode(fp, sqrtExp, atNibbles))
 	inv := m.add(powCode(fp, invExp, atInvNibs))
+	fp.inv = inv
+	fp.neg = m.add(negCode(fp, 1))
 	m.exports["decodeAffine"] = m.add(decodeCode(fp, sqrt))
 	m.exports["loadG2"] = m.add(loadG2Code(fp))
 	fp2 := fns{size: 2 * elemSize, one: atOneM2, mul: m.add(fp2MulCode(fp, false)), sqr: m.add(fp2MulCode(fp, true)),
 		add: m.add(fp2AddSubCode(fp, false)), sub: m.add(fp2AddSubCode(fp, true)), isZero: m.add(fp2IsZeroCode(fp)),
 		copy: m.add(copyCode(2 * elemSize)), canon: noFunction}
+	fp2.inv = m.add(fp2InvCode(fp))
+	fp2.neg = m.add(negCode(fp, 2))
 	for _, g := range []struct {
 		f      fns
 		suffix string
@@ -140,7 +148,8 @@ func Module() []byte {
 		double := m.add(doubleCode(g.f))
 		addMixed := m.add(pointAddCode(g.f, double, true))
 		add := m.add(pointAddCode(g.f, double, false))
-		m.exports["msm"+g.suffix] = m.add(msmCode(g.f, double, addMixed, add))
+		m.exports["msm"+g.suffix] = m.add(msmCode(g.f, double, addMixed, add, m.add(flushCode(g.f))))
+		m.exports["msmScratch"+g.suffix] = m.add(msmScratchCode(g.f))
 		m.exports["add"+g.suffix] = add
 		m.exports["toAffine"+g.suffix] = m.add(toAffineCode(g.f, fp, inv))
 	}

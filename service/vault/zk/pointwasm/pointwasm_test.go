@@ -237,48 +237,66 @@ func FuzzDecodeIsTheReference(f *testing.F) {
 // group is G1 or G2 in the module: how its points are given, kept and answered, and its functions.
 type group struct {
 	inSize, affineSize, jacobianSize, rawSize uint32
-	load, msm, toAffine                       string
+	load, msm, msmScratch, toAffine           string
 }
 
 var (
-	g1 = group{32, 144, 216, 64, "decodeAffine", "msm", "toAffine"} // compressed points in
-	g2 = group{128, 288, 432, 128, "loadG2", "msmG2", "toAffineG2"} // raw points in
+	g1 = group{32, 144, 216, 64, "decodeAffine", "msm", "msmScratch", "toAffine"}   // compressed points in
+	g2 = group{128, 288, 432, 128, "loadG2", "msmG2", "msmScratchG2", "toAffineG2"} // raw points in
 )
 
 // msmJacobian multiplies the points in (in g's encoding) by scalars in the module, with windows
 // of c bits: where the sum is (Jacobian).
 func (m *module) msmJacobian(t testing.TB, g group, in []byte, scalars []fr.Element, c int) uint32 {
 	n := len(scalars)
-	windows := (fr.Bits + c - 1) / c
+	windows := (fr.Bits + c) / c // one bit more: a signed top digit's carry
 	at := uint32(pointwasm.BufferAt)
 	points := at + g.inSize*uint32(n)
 	digits := points + g.affineSize*uint32(n)
-	buckets := digits + uint32(2*windows*n)
-	out := buckets + g.jacobianSize<<c
+	scratch := digits + uint32(2*windows*n)
+	ctx := context.Background()
+	size, err := m.mod.ExportedFunction(g.msmScratch).Call(ctx, uint64(c), uint64(windows))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := scratch + uint32(size[0])
 	mem := m.mod.Memory()
 	if need := out + g.jacobianSize; need > mem.Size() {
 		mem.Grow((need - mem.Size() + 65535) / 65536)
 	}
 	mem.Write(at, in)
-	ctx := context.Background()
 	if res, err := m.mod.ExportedFunction(g.load).Call(ctx, uint64(at), uint64(points), uint64(n)); err != nil || int32(res[0]) != -1 {
 		t.Fatalf("%s: %v, %v", g.load, res, err)
 	}
 	d := make([]byte, 2*windows*n)
 	for i, s := range scalars {
 		b := s.Bits() // little-endian 64-bit words, regular form
+		carry := 0
 		for w := range windows {
-			var digit uint64
+			digit := 0
 			for k := range c {
 				if bit := w*c + k; bit < 256 {
-					digit |= (b[bit/64] >> (bit % 64) & 1) << k
+					digit |= int(b[bit/64]>>(bit%64)&1) << k
 				}
 			}
-			binary.LittleEndian.PutUint16(d[2*(w*n+i):], uint16(digit))
+			digit += carry
+			carry = 0
+			if digit > 1<<(c-1) { // signed: the digit less 2^c, and 1 carried to the next
+				digit -= 1 << c
+				carry = 1
+			}
+			u := uint16(digit)
+			if digit < 0 {
+				u = 0x8000 | uint16(-digit)
+			}
+			binary.LittleEndian.PutUint16(d[2*(w*n+i):], u)
+		}
+		if carry != 0 {
+			t.Fatalf("scalar %d: a carry out of the last window", i)
 		}
 	}
 	mem.Write(digits, d)
-	if _, err := m.mod.ExportedFunction(g.msm).Call(ctx, uint64(points), uint64(digits), uint64(n), uint64(c), uint64(windows), uint64(buckets), uint64(out)); err != nil {
+	if _, err := m.mod.ExportedFunction(g.msm).Call(ctx, uint64(points), uint64(digits), uint64(n), uint64(c), uint64(windows), uint64(scratch), uint64(out)); err != nil {
 		t.Fatalf("%s: %v", g.msm, err)
 	}
 	return out

@@ -31,10 +31,12 @@ const (
 	opGet     = 0x20
 	opSet     = 0x21
 	opTee     = 0x22
+	opI32Load = 0x28
 	opI64Load = 0x29
 	opI32L8U  = 0x2d // i32.load8_u
 	opI32L16U = 0x2f // i32.load16_u
 	opI64L8U  = 0x31 // i64.load8_u
+	opI32St   = 0x36
 	opI64St   = 0x37
 	opI32St8  = 0x3a
 	opI32C    = 0x41 // i32.const
@@ -42,6 +44,8 @@ const (
 	opI32Eqz  = 0x45
 	opI32Eq   = 0x46
 	opI32Ne   = 0x47
+	opI32GtU  = 0x4b
+	opI32GeU  = 0x4f
 	opI64Eqz  = 0x50
 	opI32Add  = 0x6a
 	opI32Sub  = 0x6b
@@ -50,6 +54,7 @@ const (
 	opI32Or   = 0x72
 	opI32Xor  = 0x73
 	opI32Shl  = 0x74
+	opI32ShrU = 0x76
 	opI64Add  = 0x7c
 	opI64Sub  = 0x7d
 	opI64Mul  = 0x7e
