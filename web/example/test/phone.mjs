@@ -20,7 +20,9 @@
 // the page and its worker had received by then), and a timeline of the journey from opening the
 // link: the prover's files fetched, the key's points decoded, the witness, each MSM (a section
 // of the key multiplied), the proof, the request sent to the relayer, the transaction mined (its
-// block first seen by polling the chain) and the page confirming. With PHONE_PERSON=1 (not in
+// block first seen by polling the chain) and the page confirming; in the cgroup, where the
+// visit's CPU went, by kind of Chromium thread (the Workers, the page's thread, V8's background
+// compiles, the network's), against what the half core allowed. With PHONE_PERSON=1 (not in
 // CI: a third first visit, a fifth of the test's time), in the first run, a third card, on a
 // first visit (nothing cached), whose wallet's key the person takes 4 s to save: how long they
 // wait after Redeem. Fails if a redeem does not complete, if the prover's assets are
@@ -121,11 +123,51 @@ const cpuGroup = () => {
     // nr_periods, nr_throttled, throttled_time (ns): how often the group was held back.
     const stat = () => Object.fromEntries(readFileSync(`${dir}/cpu.stat`, "utf8").trim().split("\n").map((l) => l.split(" ")).map(([k, v]) => [k, Number(v)]));
     const holds = (pid) => readFileSync(`${dir}/cgroup.procs`, "utf8").split("\n").includes(String(pid));
-    return { executablePath, stat, holds, remove };
+    return { dir, executablePath, stat, holds, remove };
   } catch (e) {
     void remove();
     return { why: `the cgroup's limits could not be set: ${e.message}` };
   }
+};
+
+// threadsOf samples, every 100 ms until stopped, the CPU time of every thread in the cgroup at
+// dir (its tasks): stop() answers the CPU each kind of thread used in between, in ms, by the
+// Chromium process it belongs to (browser, renderer, gpu-process, utility: the network service)
+// and the thread's name (CrRendererMain: the page's thread; DedicatedWorker: a Web Worker; V8
+// DefaultWorker: V8's background compiles and collection), a thread that ended counted to its
+// last sample.
+const threadsOf = (dir) => {
+  const tick = 1000 / 100; // ms a clock tick (USER_HZ)
+  const seen = new Map(); // tid → {kind, stat (its file), first, last}
+  const sample = (initial) => {
+    for (const tid of readFileSync(`${dir}/tasks`, "utf8").split("\n").filter(Boolean)) {
+      try {
+        let t = seen.get(tid);
+        if (!t) {
+          const tgid = readFileSync(`/proc/${tid}/status`, "utf8").match(/^Tgid:\s+(\d+)/m)[1];
+          const type = readFileSync(`/proc/${tgid}/cmdline`, "utf8").match(/--type=([a-z-]+)/)?.[1] ?? "browser";
+          t = { type, stat: `/proc/${tgid}/task/${tid}/stat` }; // the thread's own (/proc/<tid>/stat is its process's)
+        }
+        const stat = readFileSync(t.stat, "utf8");
+        const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" "); // from field 3 (state) on
+        const cpu = (Number(fields[11]) + Number(fields[12])) * tick; // utime + stime
+        if (seen.has(tid)) t.last = cpu;
+        else seen.set(tid, { ...t, kind: `${t.type} ${name}`, first: initial ? cpu : 0, last: cpu });
+      } catch {} // the thread ended between the listing and its reading
+    }
+  };
+  sample(true);
+  const timer = setInterval(() => sample(false), 100);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      sample(false);
+      const by = {};
+      for (const t of seen.values()) if (t.last > t.first) by[t.kind] = (by[t.kind] ?? 0) + t.last - t.first;
+      return by;
+    },
+  };
 };
 
 // rpc calls the dev chain.
@@ -155,7 +197,7 @@ const blocks = (page, fast) => {
 // savesKeyInMs: how long the person takes to save the new wallet's key (the first tap on "I saved
 // the key" waits that long after the wallet is shown); 0: a tap at once.
 // cdpCpu: DevTools' CPU throttling on the page's thread (a browser outside the cgroup).
-const visit = async (browser, link, { savesKeyInMs = 0, readsCardInMs = 0, cdpCpu = false } = {}) => {
+const visit = async (browser, link, { savesKeyInMs = 0, readsCardInMs = 0, cdpCpu = false, cgroup } = {}) => {
   const page = await browser.newPage();
   const finished = new Map();
   const urls = new Set();
@@ -171,6 +213,7 @@ const visit = async (browser, link, { savesKeyInMs = 0, readsCardInMs = 0, cdpCp
   await throttle(session, cdpCpu);
   page.on("workercreated", (w) => watch(w.client, finished, urls).catch((e) => errors.push(`watching the worker: ${e}`)));
   const chain = blocks(page, () => revealSentAt !== undefined);
+  const threads = cgroup && threadsOf(cgroup);
   const opened = Date.now();
   await page.goto(link, { waitUntil: "load" });
   // As a person would: the wallet step as soon as the page shows it, Redeem as soon as it is possible.
@@ -209,6 +252,7 @@ const visit = async (browser, link, { savesKeyInMs = 0, readsCardInMs = 0, cdpCp
   await page.tap("#redeem");
   await page.waitForFunction(() => document.body.dataset.state === "done" || document.querySelector("#progress")?.textContent.startsWith("It did not"), { timeout: 180_000, polling: 100 });
   const received = Date.now();
+  const cpuByThread = threads?.stop();
   await chain.stop();
   const j = await page.evaluate(() => ({ ...window.journey, state: document.body.dataset.state, origin: performance.timeOrigin }));
   if (j.state !== "done") throw new Error(`the redeem ended ${j.state}: ${j.error ?? ""}`);
@@ -266,6 +310,7 @@ const visit = async (browser, link, { savesKeyInMs = 0, readsCardInMs = 0, cdpCp
     pointsKept: j.pointsKept, // the key's points in Cache Storage, decoded, for the next card (undefined: not within a minute)
     pointsKeptAfterReceivedMs: j.pointsKeptMs === undefined || j.receivedMs === undefined ? undefined : j.pointsKeptMs - j.receivedMs,
     msms: Object.keys(j.proofAt ?? {}).filter((k) => k.startsWith("MSM ")).length,
+    cpuByThread, // ms of CPU by the browser's kinds of thread, from opening the link to tokens received (in the cgroup only)
   };
 };
 
@@ -273,6 +318,16 @@ const visit = async (browser, link, { savesKeyInMs = 0, readsCardInMs = 0, cdpCp
 const timeline = (title, f) => {
   const lines = [...f.moments].sort((a, b) => a[1] - b[1]).map(([what, t]) => `  ${String(t).padStart(6)} ms  ${what}`);
   console.log(`timeline, ${title} (ms from opening the link${f.proverRequests === 0 ? "; the prover from Cache Storage" : ""}):\n${lines.join("\n")}`);
+};
+
+// cpuLine prints the CPU a visit used by kind of thread, the largest first, against what the
+// group's half core allowed from opening the link to tokens received.
+const cpuLine = (title, f) => {
+  const kinds = Object.entries(f.cpuByThread).sort((a, b) => b[1] - a[1]);
+  const total = kinds.reduce((s, [, ms]) => s + ms, 0);
+  const top = kinds.slice(0, 8).map(([kind, ms]) => `${kind} ${Math.round(ms)}`);
+  const rest = kinds.slice(8).reduce((s, [, ms]) => s + ms, 0);
+  console.log(`CPU by thread, ${title}: ${Math.round(total)} ms of the ${Math.round(f.openToReceivedMs / 2)} ms the half core allowed: ${top.join(", ")}${rest ? `, the rest ${Math.round(rest)}` : ""} (ms)`);
 };
 
 // pinnedHash is the sha256 of a prover file as built (dist/assets).
@@ -369,7 +424,7 @@ try {
     if (process.env.CI === "true") fail(`${group.why}: the phone test slows the whole browser in one (run it as root)`);
     console.log(`\n!!! ${group.why}:\n!!! the CPU is throttled by CDP only, on the page's thread: the Workers, where the proof runs, are NOT slowed.\n!!! These are not a phone's figures.\n`);
   }
-  const ways = group.why ? [{ profile: pageOnly, cdpCpu: true }] : [{ profile: wholeBrowser, executablePath: group.executablePath }, { profile: pageOnly, cdpCpu: true }];
+  const ways = group.why ? [{ profile: pageOnly, cdpCpu: true }] : [{ profile: wholeBrowser, executablePath: group.executablePath, cgroup: group.dir }, { profile: pageOnly, cdpCpu: true }];
   try {
     for (let run = 1; run <= Number(runsArg); run++) {
       for (const [w, way] of ways.entries()) {
@@ -383,6 +438,7 @@ try {
             const key = f.keyLastByteInProofMs === null ? "the key from Cache Storage" : `the key's last byte ${f.keyLastByteInProofMs} ms into it`;
             console.log(`phone (${way.profile}) run ${run}, ${name}: ${(f.openToReceivedMs / 1000).toFixed(1)} s from opening the link to tokens received (the wallet step shown after ${(f.openToFormMs / 1000).toFixed(1)} s, Redeem possible after ${(f.openToReadyMs / 1000).toFixed(1)} s, proof ${f.proofMs} ms after Redeem in ${f.proverWorkers} workers${f.provedAheadMs !== undefined ? ` (begun ${f.provedAheadMs} ms before it)` : ""}, ${key}), ${mb(f.bytesBeforeProof)} over the wire before the first proof was ready`);
             timeline(`${way.profile}, run ${run}, ${name}`, f);
+            if (f.cpuByThread) cpuLine(`${way.profile}, run ${run}, ${name}`, f);
           }
           if (before) {
             const after = group.stat();
