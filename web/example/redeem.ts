@@ -484,6 +484,11 @@ if (card) {
       bar.hidden = false;
       bar.value = step / 4;
     };
+    // The chain's head as Redeem is tapped, where a spend by a relayer passed over is looked for
+    // from: read now, it is no round trip between the proof and its request.
+    const chain = rpcChain(cfg.rpcUrl, cfg.vault);
+    const fromBlock = chain.head();
+    fromBlock.catch(() => {}); // a failed read: looked for from block 0
     try {
       stage("Finding the card's deposit…", 0);
       let leaves: string[];
@@ -559,7 +564,7 @@ if (card) {
         }
         const prove = async (f?: RevealFee) => // proved again only for another fee or receiver
           f?.amount === fee?.amount && f?.receiver === fee?.receiver ? request : (await prover.prove({ card: c.card, leaves, recipient: to, fee: f })).request;
-        const sent = await revealAndWait(choice, prove, { chain: rpcChain(cfg.rpcUrl, cfg.vault) });
+        const sent = await revealAndWait(choice, prove, { chain, fromBlock });
         status = sent.status;
         journey.relayer = relayerName(sent.relayer);
         journey.relayerAttempts = sent.attempts.map((a) => `${relayerName(a.relayer)}: ${a.outcome}: ${a.detail} (${a.ms} ms)`);

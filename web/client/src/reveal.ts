@@ -104,6 +104,12 @@ export interface RevealOptions {
   voucher?: Voucher;
   /** The chain, read for the nullifier's spend while a relayer that may have sent does not say. */
   chain?: ChainReader;
+  /**
+   * The chain's head, read by the caller before the reveal (when Redeem is tapped, say), from
+   * which a spend is looked for; otherwise `chain` is asked for it before the first attempt,
+   * a round trip between the proof and its request.
+   */
+  fromBlock?: Promise<number>;
   /** Blocks past a silent relayer's failure after which its reveal is known not mined (default 3). */
   settleBlocks?: number;
 }
@@ -140,7 +146,7 @@ async function throughChoice(choice: RelayerChoice, prove: Prove, opts: RevealOp
   const attempts: Attempt[] = [];
   // The spend is looked for from before the first attempt: a relayer passed over may still have
   // had its reveal mined, and a later one's 409 NULLIFIER_USED is then that.
-  const fromBlock = opts.chain ? await opts.chain.head().catch(() => 0) : 0;
+  const fromBlock = await (opts.fromBlock ?? opts.chain?.head() ?? Promise.resolve(0)).catch(() => 0);
   const proofs = new Map<string, Promise<RevealRequest>>(); // by fee and receiver: a treasury reveal is proved once
   for (const c of choice.ranked) {
     let began = Date.now();
