@@ -140,8 +140,9 @@ class Share {
     const c = windowBits(n);
     const windows = Math.ceil(255 / c); // a bit more than r's 254: the signed top digit's carry
     const scratchSize = group.msmScratch(this.memory.exports)(c, windows); // the buckets, every window's at once
-    const digits = this.memory.scratch(2 * windows * n + scratchSize + group.jacobianSize);
-    const scratch = digits + 2 * windows * n;
+    const digitBytes = (2 * windows * n + 7) & ~7; // the buckets 8-byte aligned after them
+    const digits = this.memory.scratch(digitBytes + scratchSize + group.jacobianSize);
+    const scratch = digits + digitBytes;
     const out = scratch + scratchSize;
     const d = new Uint16Array(this.memory.exports.memory.buffer, digits, windows * n);
     const s = this.scalars;

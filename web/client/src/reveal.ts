@@ -105,9 +105,9 @@ export interface RevealOptions {
   /** The chain, read for the nullifier's spend while a relayer that may have sent does not say. */
   chain?: ChainReader;
   /**
-   * The chain's head, read by the caller before the reveal (when Redeem is tapped, say), from
-   * which a spend is looked for; otherwise `chain` is asked for it before the first attempt,
-   * a round trip between the proof and its request.
+   * Choosing among relayers: the chain's head, read by the caller before the reveal (when
+   * Redeem is tapped, say), from which a spend is looked for; otherwise `chain` is asked for it
+   * before the first attempt, a round trip between the proof and its request.
    */
   fromBlock?: Promise<number>;
   /** Blocks past a silent relayer's failure after which its reveal is known not mined (default 3). */

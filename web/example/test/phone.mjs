@@ -133,14 +133,21 @@ const cpuGroup = () => {
 // threadsOf samples, every 100 ms until stopped, the CPU time of every thread in the cgroup at
 // dir (its tasks): stop() answers the CPU each kind of thread used in between, in ms, by the
 // Chromium process it belongs to (browser, renderer, gpu-process, utility: the network service)
-// and the thread's name (CrRendererMain: the page's thread; DedicatedWorker: a Web Worker; V8
-// DefaultWorker: V8's background compiles and collection), a thread that ended counted to its
-// last sample.
+// and the thread's name as the kernel keeps it, cut to 15 characters (the renderer's main
+// thread, the page's, is named after the process; DedicatedWorker: a Web Worker;
+// ThreadPoolForeg: Chromium's thread pool, where V8 compiles and collects in the background). A
+// thread that ended is counted to its last sample, one that lived less than 100 ms not at all.
 const threadsOf = (dir) => {
   const tick = 1000 / 100; // ms a clock tick (USER_HZ)
   const seen = new Map(); // tid → {kind, stat (its file), first, last}
   const sample = (initial) => {
-    for (const tid of readFileSync(`${dir}/tasks`, "utf8").split("\n").filter(Boolean)) {
+    let tasks;
+    try {
+      tasks = readFileSync(`${dir}/tasks`, "utf8");
+    } catch {
+      return; // the group removed: a visit that failed, its browser gone
+    }
+    for (const tid of tasks.split("\n").filter(Boolean)) {
       try {
         let t = seen.get(tid);
         if (!t) {
@@ -159,6 +166,7 @@ const threadsOf = (dir) => {
   };
   sample(true);
   const timer = setInterval(() => sample(false), 100);
+  timer.unref(); // a visit that fails before stop() leaves nothing running
   return {
     stop: () => {
       clearInterval(timer);

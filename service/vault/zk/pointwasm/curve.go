@@ -152,9 +152,10 @@ func pointAddCode(f fns, double uint32, mixed bool) *code {
 	c.op(opIf, blockVoid).get(pp).call(double).op(opElse)
 	f.zeroZ(c, func() { c.get(pp) })
 	c.op(opEnd, opReturn, opEnd)
+	HH := Z2Z2 // H², kept for Z3 (a mixed addition has no Z2)
 	if mixed {
-		f.Sqr(c, t, H) // I = 4·H²
-		f.Add(c, I, t, t)
+		f.Sqr(c, HH, H) // I = 4·H²
+		f.Add(c, I, HH, HH)
 		f.Add(c, I, I, I)
 	} else {
 		f.Add(c, t, H, H) // I = (2·H)²
@@ -169,8 +170,7 @@ func pointAddCode(f fns, double uint32, mixed bool) *code {
 		f.Add(c, Z1, Z1, H)
 		f.Sqr(c, Z1, Z1)
 		f.Sub(c, Z1, Z1, Z1Z1)
-		f.Sqr(c, t, H)
-		f.Sub(c, Z1, Z1, t)
+		f.Sub(c, Z1, Z1, HH)
 	} else { // Z3 = ((Z1 + Z2)² − Z1Z1 − Z2Z2)·H
 		f.Add(c, Z1, Z1, Z2)
 		f.Sqr(c, Z1, Z1)

@@ -4,7 +4,7 @@ package pointwasm
 // their additions made in batches that share one inversion. An affine addition given 1/(x₂ − x₁)
 // costs 2 products and a square, and a batch's inversion (Montgomery's trick) 3 products an
 // addition and one exponentiation for all of them, against 7 products and 4 squares for a mixed
-// addition into a Jacobian bucket. Every window's buckets are held at once and the additions
+// addition into a Jacobian bucket (curve.go). Every window's buckets are held at once and the additions
 // taken point by point, window by window, so that a batch of up to maxBatch additions rarely
 // meets a bucket twice (4 096 buckets for 32 windows of 8 bits). An addition that cannot join the
 // batch, as its bucket already waits in it or its point has the bucket's x (the same point or its
@@ -41,8 +41,8 @@ func msmScratchCode(f fns) *code {
 
 // msmCode is msm(points, digits, n, c, windows, scratch, out): out = Σ sᵢ·Pᵢ (Jacobian), for n
 // affine points at points and their scalars sᵢ cut in windows signed digits of c bits (u16
-// each, |d| with the top bit set when d < 0: sᵢ = Σ dᵢ,w·2^(c·w), |dᵢ,w| ≤ 2^(c−1); window w's
-// digit of point i at digits + 2·(w·n + i)), with msmScratch(c, windows) bytes at
+// each, |d| with the top bit set when d < 0: sᵢ = Σ dᵢ,w·2^(c·w), |dᵢ,w| ≤ 2^(c−1), so c is at
+// most 15; window w's digit of point i at digits + 2·(w·n + i)), with msmScratch(c, windows) bytes at
 // scratch: each point added to its digit's bucket in each window (the file's comment says how),
 // then per window, the most significant first, out doubled c times and the window's buckets
 // summed by running sums into it.
@@ -54,6 +54,7 @@ func msmCode(f fns, double, addMixed, add, flush uint32) *code {
 	neg, src := c.local(i32), c.local(i32)
 	aff, jac, entry := f.affineSize(), f.jacobianSize(), batchEntry(f)
 
+	c.get(cbits).i32(15).op(opI32GtU).op(opIf, blockVoid, opTrap, opEnd) // a digit's top bit is its sign
 	// The scratch's parts, and the batch's size: a sixteenth of the buckets, at most maxBatch.
 	c.i32(1).get(cbits).i32(1).op(opI32Sub).op(opI32Shl).set(nb)
 	c.get(nb).get(windows).op(opI32Mul).set(total)
@@ -97,9 +98,9 @@ func msmCode(f fns, double, addMixed, add, flush uint32) *code {
 	c.op(opBlock, blockVoid) // next
 	c.get(digits).get(w).get(n).op(opI32Mul).get(i).op(opI32Add).i32(1).op(opI32Shl).op(opI32Add)
 	c.mem(opI32L16U, 1, 0).tee(d)
-	c.op(opI32Eqz).brIf(0)
-	c.get(d).i32(15).op(opI32ShrU).set(neg)
-	c.get(d).i32(0x7fff).op(opI32And).set(d)
+	c.i32(15).op(opI32ShrU).set(neg)
+	c.get(d).i32(0x7fff).op(opI32And).tee(d)
+	c.op(opI32Eqz).brIf(0) // 0, or its sign alone
 	c.get(pt).set(src)
 	c.get(neg).op(opIf, blockVoid) // src: the point negated
 	f.Copy(c, fixed(atNegated), f.coord(pt, 0))

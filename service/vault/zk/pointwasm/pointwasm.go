@@ -106,7 +106,7 @@ const (
 	atTotal   = atSum + 6*elemSize     // (T)
 	atInv     = atTotal + 6*elemSize   // an inverse in Fp2: a0² + a1² and its inverse
 	atNegated = atInv + 2*elemSize     // msm's point negated (affine, in G2's size)
-	atEnd     = atNegated + 4*elemSize // 6200
+	atEnd     = atNegated + 4*elemSize // 5768
 )
 
 // The working space ends below BufferAt (a negative constant does not convert to uint: the

@@ -489,3 +489,15 @@ func TestJacobianSumsOfEqualAndOppositePoints(t *testing.T) {
 		}
 	}
 }
+
+// A window of 16 bits has digits whose top bit would be their sign: msm traps.
+func TestMSMRefusesWindowsOfMoreThan15Bits(t *testing.T) {
+	m := newModule(t)
+	at := uint64(pointwasm.BufferAt)
+	if _, err := m.mod.ExportedFunction("msm").Call(context.Background(), at, at, 0, 16, 0, at, at); err == nil {
+		t.Fatal("msm with windows of 16 bits: no trap")
+	}
+	if _, err := m.mod.ExportedFunction("msm").Call(context.Background(), at, at, 0, 15, 0, at, at); err != nil {
+		t.Fatalf("msm of no points and no windows, of 15 bits: %v", err)
+	}
+}

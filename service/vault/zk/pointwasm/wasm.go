@@ -18,6 +18,7 @@ const (
 
 // Instructions, by their opcodes.
 const (
+	opTrap    = 0x00 // unreachable
 	opBlock   = 0x02
 	opLoop    = 0x03
 	opIf      = 0x04
