@@ -75,6 +75,16 @@ func msmCode(f fns, double, addMixed, add, flush uint32) *code {
 	bucket := func() { c.get(scratch).get(b).i32(aff).op(opI32Mul, opI32Add) }
 	setState := func(bit int32) { c.get(states).get(b).op(opI32Add).get(st).i32(bit).op(opI32Or).mem(opI32St8, 0, 0) }
 	pointX, pointY := f.coord(src, 0), f.coord(src, 1)
+	// signed sets src: the point, or for a negative digit the point negated, at atNegated (the
+	// batch keeps the point and the sign, and negates y as it adds).
+	signed := func() {
+		c.get(pt).set(src)
+		c.get(neg).op(opIf, blockVoid)
+		f.Copy(c, fixed(atNegated), f.coord(pt, 0))
+		f.Neg(c, fixed(atNegated+f.size), f.coord(pt, 1))
+		c.i32(atNegated).set(src)
+		c.op(opEnd)
+	}
 	bx := func(c *code) { bucket() }
 	by := func(c *code) { bucket(); c.i32(f.size).op(opI32Add) }
 	eDiff := func(c *code) { c.get(e) }
@@ -101,16 +111,11 @@ func msmCode(f fns, double, addMixed, add, flush uint32) *code {
 	c.i32(15).op(opI32ShrU).set(neg)
 	c.get(d).i32(0x7fff).op(opI32And).tee(d)
 	c.op(opI32Eqz).brIf(0) // 0, or its sign alone
-	c.get(pt).set(src)
-	c.get(neg).op(opIf, blockVoid) // src: the point negated
-	f.Copy(c, fixed(atNegated), f.coord(pt, 0))
-	f.Neg(c, fixed(atNegated+f.size), f.coord(pt, 1))
-	c.i32(atNegated).set(src)
-	c.op(opEnd)
 	c.get(w).get(nb).op(opI32Mul).get(d).op(opI32Add).i32(1).op(opI32Sub).set(b)
 	c.get(states).get(b).op(opI32Add).mem(opI32L8U, 0, 0).set(st)
 	// An empty bucket takes the point.
 	c.get(st).i32(holds).op(opI32And, opI32Eqz).op(opIf, blockVoid)
+	signed()
 	f.Copy(c, bx, pointX)
 	f.Copy(c, by, pointY)
 	setState(holds)
@@ -119,7 +124,7 @@ func msmCode(f fns, double, addMixed, add, flush uint32) *code {
 	c.op(opBlock, blockVoid) // to the twin
 	c.get(st).i32(pending).op(opI32And).brIf(0)
 	c.get(batch).get(k).i32(entry).op(opI32Mul, opI32Add).set(e)
-	f.Sub(c, eDiff, pointX, bx)
+	f.Sub(c, eDiff, f.coord(pt, 0), bx) // x is the negated point's too
 	f.IsZero(c, eDiff)
 	c.brIf(0)
 	c.get(k).op(opIf, blockVoid)
@@ -139,6 +144,7 @@ func msmCode(f fns, double, addMixed, add, flush uint32) *code {
 	c.br(1)
 	c.op(opEnd) // to the twin
 	twin := c.local(i32)
+	signed()
 	c.get(over).get(b).i32(jac).op(opI32Mul, opI32Add).set(twin)
 	c.get(st).i32(overflow).op(opI32And, opI32Eqz).op(opIf, blockVoid)
 	f.Copy(c, f.coord(twin, 0), pointX)
