@@ -484,11 +484,6 @@ if (card) {
       bar.hidden = false;
       bar.value = step / 4;
     };
-    // The chain's head as Redeem is tapped, where a spend by a relayer passed over is looked for
-    // from: read now, it is no round trip between the proof and its request.
-    const chain = rpcChain(cfg.rpcUrl, cfg.vault);
-    const fromBlock = chain.head();
-    fromBlock.catch(() => {}); // a failed read: looked for from block 0
     try {
       stage("Finding the card's deposit…", 0);
       let leaves: string[];
@@ -521,6 +516,11 @@ if (card) {
         choosing = chooseRelayer({ by: "treasury" });
         choosing.catch(() => {}); // awaited once the proof is made
       }
+      // Choosing among relayers: the chain's head, where a spend by one passed over is looked for
+      // from, read while the proof is made, not a round trip between the proof and its request.
+      const chain = choosing ? rpcChain(cfg.rpcUrl, cfg.vault) : undefined;
+      const fromBlock = chain?.head();
+      fromBlock?.catch(() => {}); // a failed read: looked for from block 0
       stage("Making the proof on this phone…", 1);
       let t = performance.now();
       journey.proofStartedMs = Math.round(t);
