@@ -33,10 +33,16 @@ func batchEntry(f fns) int32 { return 2*f.size + 16 }
 func msmScratchCode(f fns) *code {
 	c := newCode([]byte{i32, i32}, []byte{i32})
 	const cbits, windows = 0, 1
-	c.i32(1).get(cbits).i32(1).op(opI32Sub).op(opI32Shl).get(windows).op(opI32Mul)
+	pushBuckets(c, cbits, windows)
 	c.i32(f.affineSize() + f.jacobianSize() + 1).op(opI32Mul)
 	c.i32(8 + maxBatch*batchEntry(f)).op(opI32Add)
 	return c
+}
+
+// pushBuckets pushes the buckets of windows of c bits, 2^(c−1) a window (locals cbits, windows):
+// msmScratch sizes the scratch by them, msm lays it out by them.
+func pushBuckets(c *code, cbits, windows uint32) {
+	c.i32(1).get(cbits).i32(1).op(opI32Sub).op(opI32Shl).get(windows).op(opI32Mul)
 }
 
 // msmCode is msm(points, digits, n, c, windows, scratch, out): out = Σ sᵢ·Pᵢ (Jacobian), for n
@@ -57,7 +63,8 @@ func msmCode(f fns, double, addMixed, add, flush uint32) *code {
 	c.get(cbits).i32(15).op(opI32GtU).op(opIf, blockVoid, opTrap, opEnd) // a digit's top bit is its sign
 	// The scratch's parts, and the batch's size: a sixteenth of the buckets, at most maxBatch.
 	c.i32(1).get(cbits).i32(1).op(opI32Sub).op(opI32Shl).set(nb)
-	c.get(nb).get(windows).op(opI32Mul).set(total)
+	pushBuckets(c, cbits, windows)
+	c.set(total)
 	c.get(scratch).get(total).i32(aff).op(opI32Mul, opI32Add).set(over)
 	c.get(over).get(total).i32(jac).op(opI32Mul, opI32Add).set(states)
 	c.get(states).get(total).op(opI32Add).i32(7).op(opI32Add).i32(-8).op(opI32And).set(batch)
