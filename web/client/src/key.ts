@@ -8,6 +8,27 @@
 // checks them again before use.
 import { concat, fileBytes, ownSize, pin, sha256Hex, type ProverAssets } from "./runtime.js";
 
+/**
+ * nearlyArrived watches a download's progress: it answers true once what is left should arrive
+ * within a request's round trip (roundTripMs: how long the download's own request took to be
+ * answered, once known), or once all of it has arrived. The download asked for then begins as this
+ * one ends, not a round trip after it: ~0.56 s on a slow phone network.
+ */
+export function nearlyArrived(roundTripMs: () => number | undefined): (received: number, total: number | undefined, now: number) => boolean {
+  let first: { at: number; received: number } | undefined;
+  return (received, total, now) => {
+    if (total !== undefined && received >= total) return true;
+    if (received === 0 || total === undefined) return false;
+    if (!first) {
+      first = { at: now, received };
+      return false;
+    }
+    const rate = (received - first.received) / (now - first.at); // bytes a ms since the first report
+    const roundTrip = roundTripMs();
+    return roundTrip !== undefined && rate > 0 && (total - received) / rate <= roundTrip;
+  };
+}
+
 export class SectionedKey {
   /** The key's bytes received so far (decoded). */
   received = 0;

@@ -3,7 +3,7 @@
 // The proofs are the snarkjs JSON the relayer and zk.Verify accept; cards are the strings
 // `card create` prints and `card redeem` reads.
 import type { RevealRequest } from "./index.js";
-import { SectionedKey } from "./key.js";
+import { nearlyArrived, SectionedKey } from "./key.js";
 import { decodedPointsFrom, keepDecodedPoints } from "./decoded.js";
 import { answer, assetsWith, openCache, startRuntime, type AssetName, type LoadProgress, type Prefetched, type ProverAssets, type RawProver, type SharedRuntime } from "./runtime.js";
 import { Dealer, sectionNames, type Call } from "./share.js";
@@ -158,15 +158,20 @@ export class Prover {
       const shared = new Promise<SharedRuntime>((resolve) => (share = resolve));
       const helpers = Array.from({ length: more }, () => spawn(start, assets, shared));
       // The key is read on this thread (the worker's calls would stop its download: key.ts):
-      // from Cache Storage at once, from the network from the wasm's last byte on (the network
-      // not idle while the runtime starts, the wasm not slowed by the key's bytes).
+      // from Cache Storage at once, from the network once the wasm's last bytes are a round trip
+      // away (the network not idle while the runtime starts, nor while the key's request
+      // travels; the wasm not slowed by the key's bytes).
       const cache = await openCache();
       let wasmArrived: () => void = () => {};
       const key = new SectionedKey(assets, cache, new Promise<void>((resolve) => (wasmArrived = resolve)));
+      let roundTrip: number | undefined; // the wasm's request, asked to answered
+      const asked = Date.now();
+      const prefetched = node ? undefined : prefetchWasm(assets, cache).then((p) => ((roundTrip = Date.now() - asked), p));
+      const wasmNearlyArrived = nearlyArrived(() => roundTrip);
       const lead = spawn(start, assets, undefined, (p) => {
-        if (p.stage !== "downloading" || (p.total !== undefined && p.received >= p.total)) wasmArrived();
+        if (p.stage !== "downloading" || wasmNearlyArrived(p.received, p.total, Date.now())) wasmArrived();
         opts.onProgress?.(p);
-      }, node ? undefined : prefetchWasm(assets, cache));
+      }, prefetched);
       try {
         await lead.loaded;
       } catch (e) {

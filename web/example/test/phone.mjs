@@ -67,11 +67,13 @@ const newCard = () =>
 // worker's may be reported by both), and the URL of each request made (from the HTTP cache too).
 const watch = async (session, finished, urls) => {
   const urlOf = new Map();
+  const fromOf = new Map();
   let epochOf; // the browser's monotonic timestamps (s) to ms since the epoch, from a request's wallTime
-  session.on("Network.loadingFinished", (e) => finished.set(e.requestId, { at: epochOf ? epochOf(e.timestamp) : Date.now(), bytes: e.encodedDataLength, url: urlOf.get(e.requestId) }));
+  session.on("Network.loadingFinished", (e) => finished.set(e.requestId, { at: epochOf ? epochOf(e.timestamp) : Date.now(), bytes: e.encodedDataLength, url: urlOf.get(e.requestId), from: fromOf.get(e.requestId) }));
   session.on("Network.requestWillBeSent", (e) => {
     urls.add(e.request.url);
     urlOf.set(e.requestId, e.request.url);
+    fromOf.set(e.requestId, e.wallTime * 1000);
     if (e.wallTime && !epochOf) {
       const offset = e.wallTime * 1000 - e.timestamp * 1000;
       epochOf = (t) => t * 1000 + offset;
@@ -140,6 +142,7 @@ const cpuGroup = () => {
 const threadsOf = (dir) => {
   const tick = 1000 / 100; // ms a clock tick (USER_HZ)
   const seen = new Map(); // tid → {kind, stat (its file), first, last}
+  const history = []; // {at (ms since the epoch), by (the CPU by kind until then)}, a sample each
   const sample = (initial) => {
     let tasks;
     try {
@@ -163,17 +166,28 @@ const threadsOf = (dir) => {
         else seen.set(tid, { ...t, kind: `${t.type} ${name}`, first: initial ? cpu : 0, last: cpu });
       } catch {} // the thread ended between the listing and its reading
     }
+    history.push({ at: Date.now(), by: since() });
   };
   sample(true);
   const timer = setInterval(() => sample(false), 100);
   timer.unref(); // a visit that fails before stop() leaves nothing running
+  function since() {
+    const by = {};
+    for (const t of seen.values()) if (t.last > t.first) by[t.kind] = (by[t.kind] ?? 0) + t.last - t.first;
+    return by;
+  }
+  // at: the CPU by kind until the last sample at or before t (ms since the epoch).
+  const at = (t) => history.findLast((h) => h.at <= t)?.by ?? {};
   return {
     stop: () => {
       clearInterval(timer);
       sample(false);
-      const by = {};
-      for (const t of seen.values()) if (t.last > t.first) by[t.kind] = (by[t.kind] ?? 0) + t.last - t.first;
-      return by;
+      return since();
+    },
+    // between: the CPU by kind from t0 to t1 (ms since the epoch), to the samples' 100 ms.
+    between: (t0, t1) => {
+      const [a, b] = [at(t0), at(t1)];
+      return Object.fromEntries(Object.entries(b).map(([k, v]) => [k, v - (a[k] ?? 0)]).filter(([, v]) => v > 0));
     },
   };
 };
@@ -260,6 +274,7 @@ const visit = async (browser, link, { savesKeyInMs = 0, readsCardInMs = 0, cdpCp
   await page.tap("#redeem");
   await page.waitForFunction(() => document.body.dataset.state === "done" || document.querySelector("#progress")?.textContent.startsWith("It did not"), { timeout: 180_000, polling: 100 });
   const received = Date.now();
+  if (process.env.PHONE_REQUESTS) for (const f of [...finished.values()].sort((a, b) => a.from - b.from)) console.log(`  request ${Math.round(f.from - opened)}..${Math.round(f.at - opened)} ms ${f.bytes} B ${f.url?.slice(0, 90)}`);
   const cpuByThread = threads?.stop();
   await chain.stop();
   const j = await page.evaluate(() => ({ ...window.journey, state: document.body.dataset.state, origin: performance.timeOrigin }));
@@ -283,6 +298,7 @@ const visit = async (browser, link, { savesKeyInMs = 0, readsCardInMs = 0, cdpCp
   const moments = [
     ["the wallet step shown", from(formAt)],
     [`the prover's wasm fetched (${wasm ? mb(wasm.bytes) : ""})`, wasm && from(wasm.at)],
+    ["the key asked for (its request sent)", key && from(key.from)],
     ["the prover ready", j.loadAt?.ready === undefined ? undefined : from(j.origin + j.loadAt.ready)],
     [`bytes fetched: the key's last (${mb(bytesBy(proofReadyAt))} over the wire by the proof's end)`, key && from(key.at)],
     [j.keyPoints === "stored" ? "the key's points copied to the workers, decoded (kept from the first visit)" : "the key's points decoded", from(j.keyDecodedAt)],
@@ -296,8 +312,12 @@ const visit = async (browser, link, { savesKeyInMs = 0, readsCardInMs = 0, cdpCp
     ["the page confirmed (tokens received)", j.receivedMs === undefined ? undefined : from(j.origin + j.receivedMs)],
     [j.keyPoints === "stored" ? "the key's points known kept (read from Cache Storage)" : `the key's points ${j.pointsKept ? "kept decoded in Cache Storage" : "NOT kept"} for the next card`, j.pointsKeptMs === undefined ? undefined : from(j.origin + j.pointsKeptMs)],
   ].filter(([, t]) => t !== undefined);
+  // The CPU between the journey's main moments (those the visit had, in their order).
+  const marks = [["opening the link", 0], ...moments.filter(([what]) => /^(the prover ready|the witness solved|bytes fetched: the key's last|the proof done|the page confirmed)/.test(what))].sort((a, b) => a[1] - b[1]);
+  const cpuByPhase = threads && marks.slice(1).map(([what, t], i) => ({ from: marks[i][1], to: t, what: `${marks[i][0].split(" (")[0].replace(/^bytes fetched: /, "")} → ${what.split(" (")[0].replace(/^bytes fetched: /, "")}`, by: threads.between(opened + marks[i][1], opened + t) }));
   return {
     moments,
+    cpuByPhase,
     openToReceivedMs: received - opened,
     redeemToReceivedMs: received - readyAt, // the wait after the person's tap
     openToFormMs: formAt - opened,
@@ -309,6 +329,7 @@ const visit = async (browser, link, { savesKeyInMs = 0, readsCardInMs = 0, cdpCp
     proverWorkers: j.proverWorkers,
     provedAheadMs: j.provedAheadMs, // the proof begun this long before Redeem (once the wallet was made and the prover ready)
     keyAtProofStart: j.keyAtProofStart, // the key's bytes already received when the proof began
+    keyAskedBeforeWasmEndMs: key && wasm ? Math.round(wasm.at - key.from) : undefined, // the key's request sent this long before the wasm's last byte
     keyLastByteInProofMs: key ? Math.round(key.at - proofAt) : null, // null: the key came from Cache Storage (or negative: before the proof)
     loadAt: j.loadAt, // when each of the prover's stages began, in ms from the page's start
     loadTotal: j.loadTotal, // the bytes the progress bar was told, at its first report, it would count to
@@ -331,11 +352,15 @@ const timeline = (title, f) => {
 // cpuLine prints the CPU a visit used by kind of thread, the largest first, against what the
 // group's half core allowed from opening the link to tokens received.
 const cpuLine = (title, f) => {
-  const kinds = Object.entries(f.cpuByThread).sort((a, b) => b[1] - a[1]);
-  const total = kinds.reduce((s, [, ms]) => s + ms, 0);
-  const top = kinds.slice(0, 8).map(([kind, ms]) => `${kind} ${Math.round(ms)}`);
-  const rest = kinds.slice(8).reduce((s, [, ms]) => s + ms, 0);
-  console.log(`CPU by thread, ${title}: ${Math.round(total)} ms of the ${Math.round(f.openToReceivedMs / 2)} ms the half core allowed: ${top.join(", ")}${rest ? `, the rest ${Math.round(rest)}` : ""} (ms)`);
+  const line = (by, allowed, n) => {
+    const kinds = Object.entries(by).sort((a, b) => b[1] - a[1]);
+    const total = kinds.reduce((s, [, ms]) => s + ms, 0);
+    const top = kinds.slice(0, n).map(([kind, ms]) => `${kind} ${Math.round(ms)}`);
+    const rest = kinds.slice(n).reduce((s, [, ms]) => s + ms, 0);
+    return `${Math.round(total)} ms of the ${Math.round(allowed)} ms the half core allowed: ${top.join(", ")}${rest ? `, the rest ${Math.round(rest)}` : ""} (ms)`;
+  };
+  console.log(`CPU by thread, ${title}: ${line(f.cpuByThread, f.openToReceivedMs / 2, 8)}`);
+  for (const p of f.cpuByPhase ?? []) console.log(`  ${String(p.from).padStart(6)}–${String(p.to).padEnd(6)} ms  ${p.what}: ${line(p.by, (p.to - p.from) / 2, Number(process.env.PHONE_PHASE_KINDS ?? 4))}`);
 };
 
 // pinnedHash is the sha256 of a prover file as built (dist/assets).
@@ -452,9 +477,10 @@ try {
             const after = group.stat();
             console.log(`the cgroup held Chromium back in ${after.nr_throttled - before.nr_throttled} of ${after.nr_periods - before.nr_periods} periods of 100 ms (${((after.throttled_time - before.throttled_time) / 1e9).toFixed(1)} s in all) during the two visits`);
           }
-          const { moments: _a, ...firstFigures } = first;
-          const { moments: _b, ...secondFigures } = second;
+          const { moments: _a, cpuByPhase: _pa, ...firstFigures } = first;
+          const { moments: _b, cpuByPhase: _pb, ...secondFigures } = second;
           console.log(`figures ${JSON.stringify({ run, profile: way.profile, first: firstFigures, second: secondFigures })}`);
+          if (!(first.keyAskedBeforeWasmEndMs > 0)) fail(`the key was asked for ${-first.keyAskedBeforeWasmEndMs} ms after the wasm's last byte, not while it arrived`);
           if (first.provedAheadMs === undefined || second.provedAheadMs === undefined) fail("the proof was not begun before Redeem, once the wallet was made and the prover ready");
           if (!["downloading", "starting", "ready"].every((s) => s in (first.loadAt ?? {}))) fail(`the page was told the prover's stages ${JSON.stringify(first.loadAt)}`);
           if (!["solving", "proving", "done"].every((s) => s in (first.proofStages ?? {}))) fail(`the page was told the proof's stages ${JSON.stringify(first.proofStages)}`);
@@ -484,7 +510,8 @@ try {
             const person = await visit(fresh, newCard(), { ...way, savesKeyInMs: 4000, readsCardInMs: Number(process.env.PHONE_READS_CARD_MS ?? 0) }).finally(() => fresh.close());
             timeline(`${way.profile}, run ${run}, a first visit whose person saves the wallet's key in 4 s${process.env.PHONE_READS_CARD_MS ? ` after reading the card ${process.env.PHONE_READS_CARD_MS} ms` : ""}`, person);
             console.log(`phone (${way.profile}) run ${run}, a first visit whose person saves the wallet's key in 4 s: tokens received ${person.redeemToReceivedMs} ms after Redeem (${first.redeemToReceivedMs} and ${second.redeemToReceivedMs} ms for the visits above, Redeem tapped as soon as possible), ${(person.openToReceivedMs / 1000).toFixed(1)} s after opening the link; the proof begun ${person.provedAheadMs} ms before Redeem, ready ${person.proofMs} ms after it`);
-            const { moments: _c, ...personFigures } = person;
+            if (person.cpuByThread) cpuLine(`${way.profile}, run ${run}, a first visit whose person saves the wallet's key in 4 s`, person);
+            const { moments: _c, cpuByPhase: _pc, ...personFigures } = person;
             console.log(`figures ${JSON.stringify({ person: personFigures })}`);
             if (person.provedAheadMs === undefined) fail("the proof was not begun while the person saved the key");
           }
