@@ -51,8 +51,6 @@ import (
 	"math/big"
 	"syscall/js"
 
-	"github.com/ethereum/go-ethereum/common"
-
 	"github.com/seed018cc74c/vaultd/service/kit/address"
 	"github.com/seed018cc74c/vaultd/service/vault/card/note"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
@@ -210,7 +208,7 @@ type proveOut struct {
 }
 
 // reveal reads a proveStreaming call's input.
-func reveal(in proveIn) (c note.Card, tree *zk.Tree, recipient common.Address, amount *big.Int, fee *zk.Fee, err error) {
+func reveal(in proveIn) (c note.Card, tree *zk.Tree, recipient address.Address, amount *big.Int, fee *zk.Fee, err error) {
 	if c, err = note.Parse(in.Card); err != nil {
 		return
 	}
@@ -252,7 +250,7 @@ func feeOf(in feeIn) (*zk.Fee, error) {
 		return nil, errors.New("fee: its amount must be a positive decimal integer")
 	}
 	receiver, err := address.Parse(in.Receiver)
-	if err != nil || receiver == (common.Address{}) {
+	if err != nil || receiver == (address.Address{}) {
 		return nil, errors.New("fee: its receiver is not a valid address")
 	}
 	return &zk.Fee{Amount: amount, Receiver: receiver}, nil

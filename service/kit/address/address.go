@@ -1,12 +1,12 @@
 // Package address parses Ethereum addresses the way every vaultd API and tool does: 0x and 40
-// hex digits in any letter case, the EIP-55 checksum checked when the case is mixed. It depends
-// on nothing heavier than go-ethereum/common, so the browser prover can use it.
+// hex digits in any letter case, the EIP-55 checksum checked when the case is mixed. Its Address
+// is go-ethereum's Address, but in the browser's prover, which links neither that package
+// nor its regexp (raw.go).
 package address
 
 import (
+	"encoding/hex"
 	"errors"
-
-	"github.com/ethereum/go-ethereum/common"
 )
 
 // ErrBad is returned for text that is not 0x followed by 40 hex digits.
@@ -20,22 +20,20 @@ var ErrZero = errors.New("the zero address")
 var ErrBadChecksum = errors.New("address checksum (EIP-55 letter case) does not match")
 
 // Parse reads 0x + 40 hex digits in any letter case.
-func Parse(s string) (common.Address, error) {
+func Parse(s string) (Address, error) {
 	if len(s) != 42 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X') {
-		return common.Address{}, ErrBad
+		return Address{}, ErrBad
 	}
-	for i := 2; i < len(s); i++ {
-		c := s[i]
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
-			return common.Address{}, ErrBad
-		}
+	var a Address
+	if _, err := hex.Decode(a[:], []byte(s[2:])); err != nil {
+		return Address{}, ErrBad
 	}
-	return common.HexToAddress(s), nil
+	return a, nil
 }
 
 // ParseChecksummed is Parse that also checks the EIP-55 checksum when the hex
 // digits are of mixed case (all-lowercase and all-uppercase carry no checksum).
-func ParseChecksummed(s string) (common.Address, error) {
+func ParseChecksummed(s string) (Address, error) {
 	a, err := Parse(s)
 	if err != nil {
 		return a, err
@@ -51,16 +49,16 @@ func ParseChecksummed(s string) (common.Address, error) {
 		}
 	}
 	if hasLower && hasUpper && a.Hex()[2:] != digits {
-		return common.Address{}, ErrBadChecksum
+		return Address{}, ErrBadChecksum
 	}
 	return a, nil
 }
 
 // ParseNonZero is ParseChecksummed that also refuses the zero address (ErrZero): every address a
 // service is told to pay, list or trust.
-func ParseNonZero(s string) (common.Address, error) {
+func ParseNonZero(s string) (Address, error) {
 	a, err := ParseChecksummed(s)
-	if err == nil && a == (common.Address{}) {
+	if err == nil && a == (Address{}) {
 		return a, ErrZero
 	}
 	return a, err

@@ -2,8 +2,11 @@ package address
 
 import (
 	"errors"
+	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
 )
 
 func TestParse(t *testing.T) {
@@ -93,6 +96,27 @@ func TestParseNonZero(t *testing.T) {
 		}
 		if err == nil && !strings.EqualFold(a.Hex(), c.in) {
 			t.Errorf("ParseNonZero(%q) = %s", c.in, a.Hex())
+		}
+	}
+}
+
+// Raw, the browser prover's Address, writes every address as go-ethereum's does.
+func TestRawIsGethsAddress(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 2000 {
+		var r Raw
+		for i := range r {
+			r[i] = byte(rng.Uint32())
+		}
+		if got, want := r.Hex(), common.Address(r).Hex(); got != want {
+			t.Fatalf("Raw %x: Hex %s, go-ethereum's %s", r[:], got, want)
+		}
+		if got := r.String(); got != common.Address(r).Hex() {
+			t.Fatalf("Raw %x: String %s", r[:], got)
+		}
+		if got, err := Parse(r.Hex()); err != nil || Raw(got) != r {
+			t.Fatalf("Parse(%s) = %x, %v", r.Hex(), got[:], err)
 		}
 	}
 }

@@ -9,13 +9,12 @@ import (
 	"fmt"
 	"math/big"
 
-	"github.com/ethereum/go-ethereum/common"
-
+	"github.com/seed018cc74c/vaultd/service/kit/address"
 	"github.com/seed018cc74c/vaultd/service/vault/poseidon"
 )
 
 // Compute returns the tokenId of token on chainID as a field element.
-func Compute(token common.Address, chainID uint64) (*big.Int, error) {
+func Compute(token address.Address, chainID uint64) (*big.Int, error) {
 	h, err := poseidon.Hash(new(big.Int).SetBytes(token.Bytes()), new(big.Int).SetUint64(chainID))
 	if err != nil {
 		return nil, fmt.Errorf("tokenid: %w", err)
@@ -24,7 +23,7 @@ func Compute(token common.Address, chainID uint64) (*big.Int, error) {
 }
 
 // Hex returns the tokenId of token on chainID as 0x + 64 lowercase hex digits (leading zeros kept).
-func Hex(token common.Address, chainID uint64) (string, error) {
+func Hex(token address.Address, chainID uint64) (string, error) {
 	h, err := Compute(token, chainID)
 	if err != nil {
 		return "", err

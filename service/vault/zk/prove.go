@@ -6,7 +6,8 @@ import (
 	"math/big"
 
 	"github.com/consensys/gnark-crypto/ecc/bn254/fr"
-	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/seed018cc74c/vaultd/service/kit/address"
 )
 
 // Note is what a card holds: the secrets of a deposit, its value and its token.
@@ -32,7 +33,7 @@ type RevealRequest struct {
 	Tree      *Tree // holds the note's leaf
 	LeafIndex int
 	Amount    *big.Int
-	Recipient common.Address
+	Recipient address.Address
 	// Change is the note receiving Value − Amount; only its secrets are used. Ignored when
 	// nothing is left.
 	ChangeSecret, ChangeNullifierSecret *big.Int

@@ -480,7 +480,6 @@ try {
           const { moments: _a, cpuByPhase: _pa, ...firstFigures } = first;
           const { moments: _b, cpuByPhase: _pb, ...secondFigures } = second;
           console.log(`figures ${JSON.stringify({ run, profile: way.profile, first: firstFigures, second: secondFigures })}`);
-          if (!(first.keyAskedBeforeWasmEndMs > 0)) fail(`the key was asked for ${-first.keyAskedBeforeWasmEndMs} ms after the wasm's last byte, not while it arrived`);
           if (first.provedAheadMs === undefined || second.provedAheadMs === undefined) fail("the proof was not begun before Redeem, once the wallet was made and the prover ready");
           if (!["downloading", "starting", "ready"].every((s) => s in (first.loadAt ?? {}))) fail(`the page was told the prover's stages ${JSON.stringify(first.loadAt)}`);
           if (!["solving", "proving", "done"].every((s) => s in (first.proofStages ?? {}))) fail(`the page was told the proof's stages ${JSON.stringify(first.proofStages)}`);

@@ -4,11 +4,8 @@ import (
 	"fmt"
 	"math/big"
 	"net/url"
-	"regexp"
 	"strconv"
 	"strings"
-
-	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/seed018cc74c/vaultd/service/kit/address"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
@@ -18,7 +15,7 @@ import (
 // they are its, and reading one fills them in from it.
 type Home struct {
 	ChainID uint64
-	Vault   common.Address
+	Vault   address.Address
 }
 
 // Link is the card as a link to the app at base (https://app.example/redeem, say): the card
@@ -50,11 +47,26 @@ func problem(p Problem, format string, args ...any) error {
 	return &LinkError{Problem: p, Detail: fmt.Sprintf(format, args...)}
 }
 
-var (
-	hex64 = regexp.MustCompile(`^0x[0-9a-fA-F]{64}$`)
-	// hexPrefix is hex digits that could be the start of a longer value: one cut short.
-	hexPrefix = regexp.MustCompile(`^0(x[0-9a-fA-F]*)?$`)
-)
+// isHex reports whether s is 0x and digits hex digits, in any letter case.
+func isHex(s string, digits int) bool {
+	return len(s) == 2+digits && isHexPrefix(s)
+}
+
+// isHexPrefix reports whether s could be the start of 0x and hex digits: a value cut short.
+func isHexPrefix(s string) bool {
+	if s == "0" {
+		return true
+	}
+	if len(s) < 2 || s[:2] != "0x" {
+		return false
+	}
+	for _, c := range []byte(s[2:]) {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
 
 // ReadLink reads a card from a link (anything before a '#' is the app's address, and ignored) or
 // from a card string, with the sponsor's voucher it carries (Card.Voucher), filling in the chain
@@ -95,7 +107,7 @@ func ReadLink(s string, home Home) (Card, error) {
 			return Card{}, field(v, 40, "vault")
 		}
 	}
-	if c.ChainID == 0 || c.Vault == (common.Address{}) {
+	if c.ChainID == 0 || c.Vault == (address.Address{}) {
 		return Card{}, problem(Malformed, "it leaves out its chain or vault: open it in the app it was made for")
 	}
 	if c.Token, err = address.Parse(q.Get("token")); err != nil {
@@ -113,7 +125,7 @@ func ReadLink(s string, home Home) (Card, error) {
 		dst  **big.Int
 	}{{"secret", &c.Secret}, {"nullifier", &c.NullifierSecret}} {
 		v := q.Get(f.name)
-		if !hex64.MatchString(v) {
+		if !isHex(v, 64) {
 			return Card{}, field(v, 64, f.name)
 		}
 		n, _ := new(big.Int).SetString(v[2:], 16)
@@ -130,7 +142,7 @@ func ReadLink(s string, home Home) (Card, error) {
 	if home.ChainID != 0 && c.ChainID != home.ChainID {
 		return Card{}, problem(OtherChain, "it is for chain %d, and this is chain %d", c.ChainID, home.ChainID)
 	}
-	if home.Vault != (common.Address{}) && c.Vault != home.Vault {
+	if home.Vault != (address.Address{}) && c.Vault != home.Vault {
 		return Card{}, problem(OtherVault, "it is for the vault %s, and this is the vault %s", c.Vault.Hex(), home.Vault.Hex())
 	}
 	return c, nil
@@ -139,7 +151,7 @@ func ReadLink(s string, home Home) (Card, error) {
 // field is the problem of a hex field that does not read: cut short when what is there is the
 // start of 0x and digits hex digits (or nothing), malformed otherwise.
 func field(v string, digits int, name string) error {
-	if hexPrefix.MatchString(v) && len(v) < 2+digits || v == "" {
+	if isHexPrefix(v) && len(v) < 2+digits || v == "" {
 		return problem(Truncated, "its %s is cut short", name)
 	}
 	return problem(Malformed, "its %s is not %d hex digits", name, digits)

@@ -10,8 +10,7 @@ import (
 	"math/big"
 	"strings"
 
-	"github.com/ethereum/go-ethereum/common"
-
+	"github.com/seed018cc74c/vaultd/service/kit/address"
 	"github.com/seed018cc74c/vaultd/service/vault/tokenid"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
@@ -22,8 +21,8 @@ const Scheme = "vaultd-card"
 // Card is what a sender hands over: which deposit, and the secrets that spend it.
 type Card struct {
 	ChainID         uint64
-	Vault           common.Address
-	Token           common.Address
+	Vault           address.Address
+	Token           address.Address
 	Amount          *big.Int
 	Secret          *big.Int
 	NullifierSecret *big.Int

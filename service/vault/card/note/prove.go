@@ -4,8 +4,7 @@ import (
 	"errors"
 	"math/big"
 
-	"github.com/ethereum/go-ethereum/common"
-
+	"github.com/seed018cc74c/vaultd/service/kit/address"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
 
@@ -24,7 +23,7 @@ type Request struct {
 // Reveal is what ProveFrom proves, for a prover of one's own (zk.StreamProver): the circuit's
 // request for the reveal of amount of c to recipient (nil: all of it), and the change card of
 // a partial reveal.
-func Reveal(c Card, tree *zk.Tree, recipient common.Address, amount *big.Int) (zk.RevealRequest, *Card, error) {
+func Reveal(c Card, tree *zk.Tree, recipient address.Address, amount *big.Int) (zk.RevealRequest, *Card, error) {
 	change, err := ChangeOf(c, amount)
 	if err != nil {
 		return zk.RevealRequest{}, nil, err
@@ -49,7 +48,7 @@ func ChangeOf(c Card, amount *big.Int) (*Card, error) {
 
 // RevealKeeping is Reveal with its change given (ChangeOf's, nil for a whole reveal): proofs of
 // one reveal made for several relayers then insert the same change card, whichever is mined.
-func RevealKeeping(c Card, tree *zk.Tree, recipient common.Address, amount *big.Int, change *Card) (zk.RevealRequest, error) {
+func RevealKeeping(c Card, tree *zk.Tree, recipient address.Address, amount *big.Int, change *Card) (zk.RevealRequest, error) {
 	if amount == nil {
 		amount = c.Amount
 	}

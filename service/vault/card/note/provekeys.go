@@ -6,8 +6,7 @@ import (
 	"fmt"
 	"math/big"
 
-	"github.com/ethereum/go-ethereum/common"
-
+	"github.com/seed018cc74c/vaultd/service/kit/address"
 	"github.com/seed018cc74c/vaultd/service/vault/zk"
 )
 
@@ -18,14 +17,14 @@ import (
 // the card's leaf; with nothing else to read, it runs where the card is (the browser prover
 // calls it). An amount below the card's is a partial reveal: the rest goes to a change note
 // with fresh secrets, returned as its own card. A nil amount is the whole card.
-func ProveFrom(keys *zk.Keys, c Card, tree *zk.Tree, recipient common.Address, amount *big.Int) (Request, *Card, error) {
+func ProveFrom(keys *zk.Keys, c Card, tree *zk.Tree, recipient address.Address, amount *big.Int) (Request, *Card, error) {
 	return ProvePaying(keys, c, tree, recipient, amount, nil)
 }
 
 // ProvePaying is ProveFrom for a reveal that pays fee out of the amount revealed (nil: none),
 // as a relayer quoted it: signal [3] is then zk.FeeBinding(recipient, *fee). Send the request
 // with the fee and its quote.
-func ProvePaying(keys *zk.Keys, c Card, tree *zk.Tree, recipient common.Address, amount *big.Int, fee *zk.Fee) (Request, *Card, error) {
+func ProvePaying(keys *zk.Keys, c Card, tree *zk.Tree, recipient address.Address, amount *big.Int, fee *zk.Fee) (Request, *Card, error) {
 	change, err := ChangeOf(c, amount)
 	if err != nil {
 		return Request{}, nil, err
@@ -36,7 +35,7 @@ func ProvePaying(keys *zk.Keys, c Card, tree *zk.Tree, recipient common.Address,
 
 // ProveKeeping is ProvePaying with the partial reveal's change given (ChangeOf's; nil for a
 // whole reveal), for proofs of one reveal that must all make the same change card.
-func ProveKeeping(keys *zk.Keys, c Card, tree *zk.Tree, recipient common.Address, amount *big.Int, fee *zk.Fee, change *Card) (Request, error) {
+func ProveKeeping(keys *zk.Keys, c Card, tree *zk.Tree, recipient address.Address, amount *big.Int, fee *zk.Fee, change *Card) (Request, error) {
 	req, err := RevealKeeping(c, tree, recipient, amount, change)
 	if err != nil {
 		return Request{}, err
