@@ -1,6 +1,7 @@
 package zk
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math/big"
 
@@ -56,7 +57,7 @@ func NewStreamProver(req RevealRequest) (*StreamProver, error) {
 	domain := fft.NewDomain(uint64(circuit.nbConstraints)) // as gnark's setup sizes it
 	p := &StreamProver{
 		signals: signals, wires: sol.wires, domain: domain.Cardinality, nbPublic: circuit.nbPublic,
-		h:       quotient(sol.a, sol.b, sol.c, domain),
+		h:       quotientOf(sol.a, sol.b, sol.c, domain),
 		scalars: map[Section][]fr.Element{}, done: map[Section]int{}, sumG1: map[Section]*bn254.G1Jac{},
 	}
 	if _, err := p.r.SetRandom(); err != nil {
@@ -172,11 +173,7 @@ func skipInfinity(wires fr.Vector, infinity []bool, n int) []fr.Element {
 // interpolated, evaluated on a coset where Xⁿ − 1 is a constant, combined there, and
 // interpolated back. a, b and c are overwritten.
 func quotient(a, b, c fr.Vector, domain *fft.Domain) []fr.Element {
-	n := int(domain.Cardinality)
-	pad := func(v fr.Vector) fr.Vector {
-		return append(v, make(fr.Vector, n-len(v))...)
-	}
-	a, b, c = pad(a), pad(b), pad(c)
+	a, b, c = padded(a, domain), padded(b, domain), padded(c, domain)
 	for _, v := range []fr.Vector{a, b, c} {
 		domain.FFTInverse(v, fft.DIF)         // coefficients, bit-reversed
 		domain.FFT(v, fft.DIT, fft.OnCoset()) // on the coset, in order
@@ -191,4 +188,56 @@ func quotient(a, b, c fr.Vector, domain *fft.Domain) []fr.Element {
 	}
 	domain.FFTInverse(a, fft.DIF, fft.OnCoset())
 	return a
+}
+
+// padded is v with zeros up to the domain's size.
+func padded(v fr.Vector, domain *fft.Domain) fr.Vector {
+	return append(v, make(fr.Vector, int(domain.Cardinality)-len(v))...)
+}
+
+// QuotientBy, when set, computes h in place of quotient: the browser's prover sets it to its
+// point module's (service/vault/zk/pointwasm/quotient.go), where the Go wasm's emulated 64-bit
+// products made the transforms two thirds of a witness's time. It is given QuotientInput's
+// bytes and the domain's size, and answers h as quotient does, in gnark-crypto's memory layout
+// (n elements of four little-endian words); on an error, quotient computes h.
+var QuotientBy func(in []byte, n int) ([]byte, error)
+
+// QuotientConstants is how many elements QuotientInput puts before a, b and c.
+const QuotientConstants = 7
+
+// QuotientInput is what the point module's quotient computes h from: 1, ω, ω⁻¹, g, g⁻¹, n⁻¹ and
+// 1/(gⁿ − 1), then a, b and c padded to the domain, each element as gnark-crypto keeps it in
+// memory (its Montgomery form, four little-endian 64-bit words).
+func QuotientInput(a, b, c fr.Vector, domain *fft.Domain) []byte {
+	var one, zInv fr.Element
+	one.SetOne()
+	zInv.Exp(domain.FrMultiplicativeGen, new(big.Int).SetUint64(domain.Cardinality))
+	zInv.Sub(&zInv, &one).Inverse(&zInv)
+	consts := []fr.Element{one, domain.Generator, domain.GeneratorInv, domain.FrMultiplicativeGen, domain.FrMultiplicativeGenInv, domain.CardinalityInv, zInv}
+	out := make([]byte, 0, 32*(QuotientConstants+3*int(domain.Cardinality)))
+	for _, v := range []fr.Vector{consts, padded(a, domain), padded(b, domain), padded(c, domain)} {
+		for i := range v {
+			for _, w := range v[i] {
+				out = binary.LittleEndian.AppendUint64(out, w)
+			}
+		}
+	}
+	return out
+}
+
+// quotientOf is h by QuotientBy where it is set and answers, by quotient otherwise.
+func quotientOf(a, b, c fr.Vector, domain *fft.Domain) []fr.Element {
+	n := int(domain.Cardinality)
+	if QuotientBy != nil {
+		if out, err := QuotientBy(QuotientInput(a, b, c, domain), n); err == nil && len(out) == 32*n {
+			h := make([]fr.Element, n)
+			for i := range h {
+				for k := range h[i] {
+					h[i][k] = binary.LittleEndian.Uint64(out[32*i+8*k:])
+				}
+			}
+			return h
+		}
+	}
+	return quotient(a, b, c, domain)
 }

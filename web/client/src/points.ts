@@ -9,6 +9,8 @@ import type { DecodedPoints, RawProver } from "./raw.js";
 
 const bufferAt = 8192; // pointwasm.BufferAt: below it, the module's own constants and working space
 const scalarSize = 32;
+const frSize = 32; // a scalar as gnark-crypto keeps it in memory: zk.QuotientInput's elements
+const quotientConstants = 7; // zk.QuotientConstants: the elements before the vectors
 
 interface Exports {
   memory: WebAssembly.Memory;
@@ -22,6 +24,8 @@ interface Exports {
   addG2(p: number, q: number): void;
   toAffine(p: number, dst: number): void;
   toAffineG2(p: number, dst: number): void;
+  quotient(input: number, n: number, logn: number, work: number): void;
+  quotientScratch(n: number): number;
 }
 
 /** The module, compiled and instantiated: one a worker. */
@@ -242,6 +246,18 @@ class ModuleMemory {
  */
 export function withPointModule(raw: RawProver, exports: Exports): RawProver {
   const memory = new ModuleMemory(exports);
+  // The Go wasm computes a proof's h with the module where this is set (cmd/proverwasm's
+  // quotientByPointModule): the number-theoretic transforms, two thirds of a witness's time in
+  // its emulated 64-bit arithmetic (docs/prover.md).
+  (globalThis as { vaultdQuotient?: (input: Uint8Array, n: number) => Uint8Array }).vaultdQuotient = (input, n) => {
+    const logn = Math.log2(n);
+    if (!Number.isInteger(logn)) throw new Error(`quotient: a domain of ${n}`);
+    const hAt = quotientConstants * frSize;
+    const at = memory.scratch(input.length + exports.quotientScratch(n));
+    new Uint8Array(exports.memory.buffer).set(input, at);
+    exports.quotient(at, n, logn, at + input.length);
+    return new Uint8Array(exports.memory.buffer, at + hAt, n * frSize).slice();
+  };
   const shares = new Map<number, Share>();
   const error = (e: unknown) => JSON.stringify({ error: String((e as Error)?.message ?? e) });
   const drop = (share: number) => {

@@ -104,7 +104,11 @@ const (
 	atTotal   = atSum + 6*elemSize     // (T)
 	atInv     = atTotal + 6*elemSize   // an inverse in Fp2: a0² + a1² and its inverse
 	atNegated = atInv + 2*elemSize     // msm's point negated (affine, in G2's size)
-	atEnd     = atNegated + 4*elemSize // 5768
+	atFrIn    = atNegated + 4*elemSize // 2²⁶⁶ mod r: gnark-crypto's Montgomery form into the module's (quotient.go)
+	atFrOut   = atFrIn + elemSize      // 2²⁵⁶ mod r: and back
+	atFrTemp  = atFrOut + elemSize     // an element on its way out
+	atFrT     = atFrTemp + elemSize    // a butterfly's temporary
+	atEnd     = atFrT + elemSize       // 6056
 )
 
 // The working space ends below BufferAt (a negative constant does not convert to uint: the
@@ -122,9 +126,11 @@ func Module() []byte {
 	m := &module{exports: map[string]uint32{}, pages: 1, data: []segment{
 		{atR2, elementBytes(r2)}, {atThree, elementBytes(three)}, {atOne, elementBytes(big.NewInt(1))},
 		{atOneM, oneM}, {atOneM2, oneM},
+		{atFrIn, elementBytes(new(big.Int).Mod(new(big.Int).Lsh(big.NewInt(1), 266), r))},
+		{atFrOut, elementBytes(new(big.Int).Mod(new(big.Int).Lsh(big.NewInt(1), 256), r))},
 	}}
-	fp := fns{size: elemSize, one: atOneM, mul: m.add(montgomeryProduct()), sqr: m.add(montgomerySquare()),
-		add: m.add(addSubCode(false)), sub: m.add(addSubCode(true)), canon: m.add(canonCode()),
+	fp := fns{size: elemSize, one: atOneM, mul: m.add(montgomeryProduct(fpModulus)), sqr: m.add(montgomerySquare()),
+		add: m.add(addSubCode(fpModulus, false)), sub: m.add(addSubCode(fpModulus, true)), canon: m.add(canonCode(fpModulus)),
 		isZero: m.add(isZeroCode()), copy: m.add(copyCode(elemSize))}
 	sqrt := m.add(powCode(fp, new(big.Int).Rsh(new(big.Int).Add(p, big.NewInt(1)), 2))) // (p+1)/4
 	inv := m.add(powCode(fp, new(big.Int).Sub(p, big.NewInt(2))))                       // p - 2
@@ -149,14 +155,32 @@ func Module() []byte {
 		m.exports["add"+g.suffix] = add
 		m.exports["toAffine"+g.suffix] = m.add(toAffineCode(g.f, fp, inv))
 	}
+	frMul := m.add(montgomeryProduct(frModulus))
+	fr := frFns{mul: frMul, add: m.add(addSubCode(frModulus, false)), sub: m.add(addSubCode(frModulus, true)), copy: fp.copy}
+	fr.fromGnark = m.add(fromGnarkCode(frMul))
+	fr.toGnark = m.add(toGnarkCode(frMul, m.add(canonCode(frModulus))))
+	m.exports["quotient"] = m.add(quotientCode(fr))
+	m.exports["quotientScratch"] = m.add(quotientScratchCode())
 	return m.bytes()
 }
 
-// The modulus's limbs and -p⁻¹ mod 2²⁹ (Montgomery reduction's factor).
+// modulus is a field's modulus as its functions use it: its limbs, twice its limbs, and
+// -m⁻¹ mod 2²⁹ (Montgomery reduction's factor).
+type modulus struct {
+	limbs, twice [limbs]int64
+	inv          int64
+}
+
+func newModulus(m *big.Int) modulus {
+	l := limbsOf(m)
+	inv := new(big.Int).Sub(big.NewInt(1<<bits), new(big.Int).ModInverse(big.NewInt(l[0]), big.NewInt(1<<bits))).Int64()
+	return modulus{limbs: l, twice: limbsOf(new(big.Int).Lsh(m, 1)), inv: inv}
+}
+
+// Fp's, the points' coordinates' (quotient.go has the scalar field's).
 var (
-	pLimbs = limbsOf(p)
-	twoP   = limbsOf(new(big.Int).Lsh(p, 1))
-	pInv   = new(big.Int).Sub(big.NewInt(1<<bits), new(big.Int).ModInverse(big.NewInt(pLimbs[0]), big.NewInt(1<<bits))).Int64()
+	fpModulus = newModulus(p)
+	pLimbs    = fpModulus.limbs
 )
 
 // loadLimbs reads the element at ptr (an i32 local) into 9 new i64 locals.
@@ -240,7 +264,7 @@ func montgomerySquare() *code {
 	m := c.local(i64)
 	for i := range limbs {
 		// m·p clears the low limb of t[i]; its carry moves up.
-		c.get(t[i]).i64(mask).op(opI64And).i64(pInv).op(opI64Mul).i64(mask).op(opI64And).set(m)
+		c.get(t[i]).i64(mask).op(opI64And).i64(fpModulus.inv).op(opI64Mul).i64(mask).op(opI64And).set(m)
 		for j := range limbs {
 			c.get(t[i+j]).get(m).i64(pLimbs[j]).op(opI64Mul, opI64Add).set(t[i+j])
 		}
@@ -263,7 +287,7 @@ func montgomerySquare() *code {
 // multiplications, mostly products, take ~10 % less time there (docs/prover.md). A sum collects
 // at most two products a row for nine rows: below 18·2⁵⁸ < 2⁶³. Bounds as montgomerySquare's; o
 // may be a or b (it is written last).
-func montgomeryProduct() *code {
+func montgomeryProduct(f modulus) *code {
 	c := newCode([]byte{i32, i32, i32}, nil)
 	const o, pa, pb = 0, 1, 2
 	t := make([]uint32, limbs)
@@ -282,13 +306,13 @@ func montgomeryProduct() *code {
 		if held[0] {
 			c.get(t[0]).op(opI64Add)
 		}
-		c.tee(carry).i64(pInv).op(opI64Mul).i64(mask).op(opI64And).tee(m)
-		c.i64(pLimbs[0]).op(opI64Mul).get(carry).op(opI64Add).i64(bits).op(opI64ShrU).set(carry)
+		c.tee(carry).i64(f.inv).op(opI64Mul).i64(mask).op(opI64And).tee(m)
+		c.i64(f.limbs[0]).op(opI64Mul).get(carry).op(opI64Add).i64(bits).op(opI64ShrU).set(carry)
 		for j := 1; j < limbs; j++ {
 			c.get(ai)
 			b(j)
 			c.op(opI64Mul)
-			c.get(m).i64(pLimbs[j]).op(opI64Mul, opI64Add)
+			c.get(m).i64(f.limbs[j]).op(opI64Mul, opI64Add)
 			if held[j] {
 				c.get(t[j]).op(opI64Add)
 			}
@@ -312,19 +336,19 @@ func montgomeryProduct() *code {
 	return c
 }
 
-// canonCode is canon(o): o below p (from below 2p).
-func canonCode() *code {
+// canonCode is canon(o): o below m (from below 2m).
+func canonCode(f modulus) *code {
 	c := newCode([]byte{i32}, nil)
 	t := loadLimbs(c, 0)
-	subIfAbove(c, t, pLimbs)
+	subIfAbove(c, t, f.limbs)
 	storeLimbs(c, 0, t)
 	return c
 }
 
-// addSubCode is add(o, a, b) = a + b, or sub(o, a, b) = a - b + 2p, mod p: inputs below 2p, o
-// below 2p (a sum below 4p, less 2p if it is not below). A limb's carry is signed in a
+// addSubCode is add(o, a, b) = a + b, or sub(o, a, b) = a - b + 2m, mod m: inputs below 2m, o
+// below 2m (a sum below 4m, less 2m if it is not below). A limb's carry is signed in a
 // difference: shifted arithmetically.
-func addSubCode(sub bool) *code {
+func addSubCode(f modulus, sub bool) *code {
 	c := newCode([]byte{i32, i32, i32}, nil)
 	const o, pa, pb = 0, 1, 2
 	a := loadLimbs(c, pa)
@@ -334,7 +358,7 @@ func addSubCode(sub bool) *code {
 		t[j] = c.local(i64)
 		c.get(a[j]).get(b[j])
 		if sub {
-			c.op(opI64Sub).i64(twoP[j]).op(opI64Add)
+			c.op(opI64Sub).i64(f.twice[j]).op(opI64Add)
 		} else {
 			c.op(opI64Add)
 		}
@@ -346,7 +370,7 @@ func addSubCode(sub bool) *code {
 			c.get(t[j-1]).i64(mask).op(opI64And).set(t[j-1])
 		}
 	}
-	subIfAbove(c, t, twoP)
+	subIfAbove(c, t, f.twice)
 	storeLimbs(c, o, t)
 	return c
 }

@@ -1,0 +1,78 @@
+package zk
+
+import (
+	"context"
+	"encoding/binary"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/consensys/gnark-crypto/ecc/bn254/fr"
+	"github.com/consensys/gnark-crypto/ecc/bn254/fr/fft"
+	"github.com/tetratelabs/wazero"
+
+	"github.com/seed018cc74c/vaultd/service/vault/zk/pointwasm"
+)
+
+// The browser's point module computes h as quotient does, to the bit (QuotientInput lays out
+// what it is given), for the reveal circuit's domain and a small one, vectors shorter than the
+// domain included (quotient pads them with zeros).
+func TestPointModuleQuotientIsQuotients(t *testing.T) {
+	ctx := context.Background()
+	rt := wazero.NewRuntime(ctx)
+	defer rt.Close(ctx)
+	mod, err := rt.Instantiate(ctx, pointwasm.Module())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	random := func(n int) fr.Vector {
+		v := make(fr.Vector, n)
+		for i := range v {
+			v[i].SetUint64(rng.Uint64())
+			v[i].Mul(&v[i], &v[i]).Square(&v[i]) // the whole field, not 64-bit values
+		}
+		return v
+	}
+	for _, size := range []uint64{64, 6891} {
+		domain := fft.NewDomain(size)
+		n := int(domain.Cardinality)
+		a, b, c := random(int(size)), random(int(size)), random(int(size)-5)
+		in := QuotientInput(a, b, c, domain)
+		want := quotient(append(fr.Vector(nil), a...), append(fr.Vector(nil), b...), append(fr.Vector(nil), c...), domain)
+
+		call := func(name string, args ...uint64) uint64 {
+			out, err := mod.ExportedFunction(name).Call(ctx, args...)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if len(out) == 0 {
+				return 0
+			}
+			return out[0]
+		}
+		scratch := uint32(call("quotientScratch", uint64(n)))
+		work := pointwasm.BufferAt + uint32(len(in))
+		mem := mod.Memory()
+		if need := work + scratch; need > mem.Size() {
+			mem.Grow((need - mem.Size() + 65535) / 65536)
+		}
+		mem.Write(pointwasm.BufferAt, in)
+		logn := uint64(0)
+		for 1<<logn < n {
+			logn++
+		}
+		call("quotient", pointwasm.BufferAt, uint64(n), logn, uint64(work))
+		got, _ := mem.Read(pointwasm.BufferAt+QuotientConstants*32, uint32(32*n))
+		h := make([]fr.Element, n)
+		for i := range h {
+			for k := range h[i] {
+				h[i][k] = binary.LittleEndian.Uint64(got[32*i+8*k:])
+			}
+		}
+		for i := range want {
+			if !h[i].Equal(&want[i]) {
+				t.Fatalf("domain %d: h[%d] = %s, want %s", n, i, h[i].String(), want[i].String())
+			}
+		}
+	}
+}
