@@ -185,7 +185,7 @@ func quotientCode(f frFns) *code {
 				c.get(x).get(m).i32(elemSize).op(opI32Mul, opI32Add).set(b) // x's partner
 				at(c, table, func() { c.get(j).get(stride).op(opI32Mul) }, elemSize)
 				c.set(rev) // the twiddle's address
-				if dif { // x, y = x + y, (x − y)·t
+				if dif {   // x, y = x + y, (x − y)·t
 					c.i32(atFrT).get(x).get(b).call(f.sub)
 					c.get(x).get(x).get(b).call(f.add)
 					c.get(b).i32(atFrT).get(rev).call(f.mul)
