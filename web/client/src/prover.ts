@@ -239,6 +239,13 @@ export class Prover {
     });
   }
 
+  /**
+   * The least time between two reports of a proof's bytes (its stages are reported at once): five
+   * a second move a progress bar smoothly, and each is a redraw of the page, which a phone's CPU
+   * pays for while it proves.
+   */
+  static readonly progressEvery = 200;
+
   private async proveNow(p: ProveInput, opts: { onProgress?: (p: ProveProgress) => void }): Promise<ProveOutput> {
     const dealer = this.dealt();
     const warm = this.solved;
@@ -248,7 +255,7 @@ export class Prover {
     let scalarsGiven = false; // the dealer's sections multiplied are this proof's (before: the last one's)
     const report = (often = false) => {
       const now = Date.now();
-      if (!opts.onProgress || (often && now - last < 50)) return;
+      if (!opts.onProgress || (often && now - last < Prover.progressEvery)) return;
       last = now;
       const multiplied = scalarsGiven ? dealer.multiplied.map((s) => sectionNames[s] ?? String(s)) : [];
       opts.onProgress({ stage, received: key.received, proved: dealer.decoded, total: key.total, multiplied, keyDecodedAt: dealer.decodedAt, keyPoints: dealer.fromStorage ? "stored" : "decoded", warm });

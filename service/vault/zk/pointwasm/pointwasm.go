@@ -17,6 +17,7 @@
 //	msmScratch(c, windows i32) i32                           msmScratchG2 alike
 //	add(p, q i32)                                             addG2 alike
 //	toAffine(p, dst i32)                                      toAffineG2 alike
+//	quotient(in, n, logn, work i32)                           quotientScratch(n i32) i32
 //
 // decodeAffine reads n compressed G1 points (32 bytes each) at src and writes them at dst in the
 // module's affine form (x then y, in Montgomery form, 144 bytes; infinity all zeros); loadG2
@@ -25,7 +26,8 @@
 // their scalars into a Jacobian point (msmCode says how the scalars are given), in the scratch
 // msmScratch sizes (msm.go: affine buckets, added in batches that share an inversion); add adds the
 // Jacobian q to p; toAffine writes p raw (big-endian, as gnark-crypto's RawBytes; infinity all
-// zeros). Buffers go at BufferAt and above; the caller grows the memory as it needs.
+// zeros); quotient computes a proof's h (quotient.go). Buffers go at BufferAt and above; the
+// caller grows the memory as it needs.
 package pointwasm
 
 import (

@@ -117,7 +117,9 @@ func quotientCode(f frFns) *code {
 	c := newCode([]byte{i32, i32, i32, i32}, nil)
 	const in, n, logn, work = 0, 1, 2, 3
 	va, vb, vc, tw, twi, cos, cosi, k := c.local(i32), c.local(i32), c.local(i32), c.local(i32), c.local(i32), c.local(i32), c.local(i32), c.local(i32)
-	i, j, s, m, stride, x, rev, b := c.local(i32), c.local(i32), c.local(i32), c.local(i32), c.local(i32), c.local(i32), c.local(i32), c.local(i32)
+	i, j, s, m, stride := c.local(i32), c.local(i32), c.local(i32), c.local(i32), c.local(i32)
+	x, y, w := c.local(i32), c.local(i32), c.local(i32)        // a butterfly's elements and twiddle (addresses)
+	rest, rev, bit := c.local(i32), c.local(i32), c.local(i32) // an index's bits left, reversed (scale)
 	one := func() { c.i32(1) }
 	// The scratch: A, B, C, ω's powers, ω⁻¹'s (n/2 each), n⁻¹·gᵏ, n⁻¹·g⁻ᵏ, the constants.
 	c.get(work).set(va)
@@ -182,16 +184,16 @@ func quotientCode(f frFns) *code {
 			loop(c, j, 0, func() { c.get(m) }, one, func() {
 				at(c, v, func() { c.get(s).get(j).op(opI32Add) }, elemSize)
 				c.set(x)
-				c.get(x).get(m).i32(elemSize).op(opI32Mul, opI32Add).set(b) // x's partner
+				c.get(x).get(m).i32(elemSize).op(opI32Mul, opI32Add).set(y)
 				at(c, table, func() { c.get(j).get(stride).op(opI32Mul) }, elemSize)
-				c.set(rev) // the twiddle's address
-				if dif {   // x, y = x + y, (x − y)·t
-					c.i32(atFrT).get(x).get(b).call(f.sub)
-					c.get(x).get(x).get(b).call(f.add)
-					c.get(b).i32(atFrT).get(rev).call(f.mul)
-				} else { // x, y = x + y·t, x − y·t
-					c.i32(atFrT).get(b).get(rev).call(f.mul)
-					c.get(b).get(x).i32(atFrT).call(f.sub)
+				c.set(w)
+				if dif { // x, y = x + y, (x − y)·w
+					c.i32(atFrT).get(x).get(y).call(f.sub)
+					c.get(x).get(x).get(y).call(f.add)
+					c.get(y).i32(atFrT).get(w).call(f.mul)
+				} else { // x, y = x + y·w, x − y·w
+					c.i32(atFrT).get(y).get(w).call(f.mul)
+					c.get(y).get(x).i32(atFrT).call(f.sub)
 					c.get(x).get(x).i32(atFrT).call(f.add)
 				}
 			})
@@ -207,10 +209,10 @@ func quotientCode(f frFns) *code {
 	// scale multiplies v's element i by table's element bitrev(i) (logn bits).
 	scale := func(v, table uint32) {
 		loop(c, i, 0, count, one, func() {
-			c.get(i).set(x).i32(0).set(rev)
-			loop(c, b, 0, func() { c.get(logn) }, one, func() {
-				c.get(rev).i32(1).op(opI32Shl).get(x).i32(1).op(opI32And).op(opI32Or).set(rev)
-				c.get(x).i32(1).op(opI32ShrU).set(x)
+			c.get(i).set(rest).i32(0).set(rev)
+			loop(c, bit, 0, func() { c.get(logn) }, one, func() {
+				c.get(rev).i32(1).op(opI32Shl).get(rest).i32(1).op(opI32And).op(opI32Or).set(rev)
+				c.get(rest).i32(1).op(opI32ShrU).set(rest)
 			})
 			at(c, v, func() { c.get(i) }, elemSize)
 			at(c, v, func() { c.get(i) }, elemSize)
