@@ -187,6 +187,14 @@ func quotientCode(f frFns) *code {
 				c.get(x).get(m).i32(elemSize).op(opI32Mul, opI32Add).set(y)
 				at(c, table, func() { c.get(j).get(stride).op(opI32Mul) }, elemSize)
 				c.set(w)
+				// The first butterfly of a block has the twiddle 1 (n − 1 of a transform's
+				// n/2·log n): x, y = x + y, x − y, with no product.
+				c.get(j).op(opI32Eqz)
+				c.op(opIf, blockVoid)
+				c.i32(atFrT).get(x).get(y).call(f.sub)
+				c.get(x).get(x).get(y).call(f.add)
+				c.get(y).i32(atFrT).call(f.copy)
+				c.op(opElse)
 				if dif { // x, y = x + y, (x − y)·w
 					c.i32(atFrT).get(x).get(y).call(f.sub)
 					c.get(x).get(x).get(y).call(f.add)
@@ -196,6 +204,7 @@ func quotientCode(f frFns) *code {
 					c.get(y).get(x).i32(atFrT).call(f.sub)
 					c.get(x).get(x).i32(atFrT).call(f.add)
 				}
+				c.op(opEnd)
 			})
 		})
 		if dif {
