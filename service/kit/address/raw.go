@@ -8,9 +8,10 @@ import (
 
 // Raw is an address with only what the browser's prover needs of one: its bytes and its EIP-55
 // form. It is Address in the wasm (address_wasm.go): go-ethereum's common.Address comes with its
-// package, whose regexp (compiled at start) was 0.5 MB of the prover's 6.2 MB of wasm and 90 KB of
-// its brotli (docs/prover.md). Everywhere else Address is common.Address, whose Hex Raw's equals
-// (TestRawIsGethsAddress).
+// package, whose regexp (compiled at start) was 0.6 MB of the prover's 6.2 MB of wasm and 110 KB
+// of its brotli (docs/client.md). It has no text, JSON or fmt form of its own: the wasm hands
+// addresses on only as Hex's string. Everywhere else Address is common.Address, whose Hex Raw's
+// equals (TestRawIsGethsAddress).
 type Raw [20]byte
 
 // Bytes is the address's 20 bytes.

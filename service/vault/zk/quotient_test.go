@@ -3,6 +3,7 @@ package zk
 import (
 	"context"
 	"encoding/binary"
+	"errors"
 	"math/rand/v2"
 	"testing"
 
@@ -72,6 +73,41 @@ func TestPointModuleQuotientIsQuotients(t *testing.T) {
 		for i := range want {
 			if !h[i].Equal(&want[i]) {
 				t.Fatalf("domain %d: h[%d] = %s, want %s", n, i, h[i].String(), want[i].String())
+			}
+		}
+	}
+}
+
+// quotientOf uses QuotientBy's answer when it has one of the domain's size, and computes h itself
+// when QuotientBy fails or answers another size.
+func TestQuotientByFallsBackToQuotient(t *testing.T) {
+	domain := fft.NewDomain(64)
+	n := int(domain.Cardinality)
+	rng := rand.New(rand.NewPCG(5, 6))
+	a, b, c := make(fr.Vector, 60), make(fr.Vector, 60), make(fr.Vector, 60)
+	for _, v := range []fr.Vector{a, b, c} {
+		for i := range v {
+			v[i].SetUint64(rng.Uint64())
+		}
+	}
+	want := quotient(append(fr.Vector(nil), a...), append(fr.Vector(nil), b...), append(fr.Vector(nil), c...), domain)
+	defer func(f func([]byte, int) ([]byte, error)) { QuotientBy = f }(QuotientBy)
+	given := make([]byte, 32*n) // every coefficient 0
+	for _, tc := range []struct {
+		name   string
+		answer func([]byte, int) ([]byte, error)
+		used   bool
+	}{
+		{"an error", func([]byte, int) ([]byte, error) { return nil, errors.New("no module") }, false},
+		{"too short", func([]byte, int) ([]byte, error) { return given[:32*n-1], nil }, false},
+		{"too long", func([]byte, int) ([]byte, error) { return append(given, 0), nil }, false},
+		{"its size", func([]byte, int) ([]byte, error) { return given, nil }, true},
+	} {
+		QuotientBy = tc.answer
+		got := quotientOf(append(fr.Vector(nil), a...), append(fr.Vector(nil), b...), append(fr.Vector(nil), c...), domain)
+		for i := range got {
+			if zero := got[i].IsZero(); tc.used != zero || !tc.used && !got[i].Equal(&want[i]) {
+				t.Fatalf("%s: h[%d] = %s (quotient's %s)", tc.name, i, got[i].String(), want[i].String())
 			}
 		}
 	}

@@ -199,7 +199,9 @@ func padded(v fr.Vector, domain *fft.Domain) fr.Vector {
 // point module's (service/vault/zk/pointwasm/quotient.go), where the Go wasm's emulated 64-bit
 // products made the transforms two thirds of a witness's time. It is given QuotientInput's
 // bytes and the domain's size, and answers h as quotient does, in gnark-crypto's memory layout
-// (n elements of four little-endian words); on an error, quotient computes h.
+// (n elements of four little-endian words); on an error or an answer of another size, quotient
+// computes h (TestQuotientByFallsBackToQuotient). An answer of the right size but wrong makes a
+// proof the vault's verifier refuses, as any wrong proof: nothing is paid for it.
 var QuotientBy func(in []byte, n int) ([]byte, error)
 
 // QuotientConstants is how many elements QuotientInput puts before a, b and c.

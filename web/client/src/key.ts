@@ -12,22 +12,28 @@ import { concat, fileBytes, ownSize, pin, sha256Hex, type ProverAssets } from ".
  * nearlyArrived watches a download's progress: it answers true once what is left should arrive
  * within a request's round trip (roundTripMs: how long the download's own request took to be
  * answered, once known), or once all of it has arrived. The download asked for then begins as this
- * one ends, not a round trip after it: ~0.56 s on a slow phone network.
+ * one ends, not a round trip after it: ~0.56 s on a slow phone network. Each report's time is when
+ * its bytes were read (a worker's reports may reach the page late and together), and a rate is
+ * trusted over minRateMs of them only.
  */
-export function nearlyArrived(roundTripMs: () => number | undefined): (received: number, total: number | undefined, now: number) => boolean {
+export function nearlyArrived(roundTripMs: () => number | undefined): (received: number, total: number | undefined, at: number) => boolean {
   let first: { at: number; received: number } | undefined;
-  return (received, total, now) => {
+  return (received, total, at) => {
     if (total !== undefined && received >= total) return true;
     if (received === 0 || total === undefined) return false;
     if (!first) {
-      first = { at: now, received };
+      first = { at, received };
       return false;
     }
-    const rate = (received - first.received) / (now - first.at); // bytes a ms since the first report
+    if (at - first.at < minRateMs) return false;
+    const rate = (received - first.received) / (at - first.at); // bytes a ms since the first report
     const roundTrip = roundTripMs();
     return roundTrip !== undefined && rate > 0 && (total - received) / rate <= roundTrip;
   };
 }
+
+/** The least time over which nearlyArrived measures a download's rate. */
+export const minRateMs = 200;
 
 export class SectionedKey {
   /** The key's bytes received so far (decoded). */

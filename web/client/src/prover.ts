@@ -162,14 +162,16 @@ export class Prover {
       // away (the network not idle while the runtime starts, nor while the key's request
       // travels; the wasm not slowed by the key's bytes).
       const cache = await openCache();
-      let wasmArrived: () => void = () => {};
-      const key = new SectionedKey(assets, cache, new Promise<void>((resolve) => (wasmArrived = resolve)));
-      let roundTrip: number | undefined; // the wasm's request, asked to answered
+      let keyMayStart: () => void = () => {};
+      const key = new SectionedKey(assets, cache, new Promise<void>((resolve) => (keyMayStart = resolve)));
+      // The wasm's request, asked to answered: a round trip on the page's connection (its
+      // thread's own delays included, which only ask for the key sooner).
+      let roundTrip: number | undefined;
       const asked = Date.now();
       const prefetched = node ? undefined : prefetchWasm(assets, cache).then((p) => ((roundTrip = Date.now() - asked), p));
       const wasmNearlyArrived = nearlyArrived(() => roundTrip);
       const lead = spawn(start, assets, undefined, (p) => {
-        if (p.stage !== "downloading" || wasmNearlyArrived(p.received, p.total, Date.now())) wasmArrived();
+        if (p.stage !== "downloading" || wasmNearlyArrived(p.received, p.total, p.at ?? Date.now())) keyMayStart();
         opts.onProgress?.(p);
       }, prefetched);
       try {

@@ -65,6 +65,7 @@ export interface LoadProgress {
   stage: "downloading" | "starting" | "ready";
   received: number;
   total?: number; // unknown while a file sent compressed has not all arrived (its size is not sent)
+  at?: number; // when it was so (Date.now() where the bytes were read: a worker's report reaches the page later)
 }
 
 /**
@@ -123,7 +124,7 @@ function newLoad(assets: ProverAssets, names: AssetName[], onProgress?: (p: Load
         received += f?.received ?? 0;
         total = size === undefined || total === undefined ? undefined : total + size;
       }
-      onProgress({ stage: stage ?? "downloading", received, total });
+      onProgress({ stage: stage ?? "downloading", received, total, at: now });
     },
   };
   return load;
@@ -176,7 +177,7 @@ async function checked(load: Load, name: AssetName, compile?: (r: Response) => P
       load.report();
     }
     f.total = f.received;
-    load.report("downloading"); // its last byte told at once: the page starts the proving key's download then
+    load.report("downloading"); // its last byte told at once: the page asks for the proving key then, if not before (key.ts)
     const data = concat(chunks, f.received);
     const hex = await sha256Hex(data);
     if (hit && hex !== load.assets.sha256[name].toLowerCase()) {

@@ -2,7 +2,7 @@
 // away (nearlyArrived), so the key's request travels while they arrive. Needs the built package.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { nearlyArrived } from "../dist/key.js";
+import { minRateMs, nearlyArrived } from "../dist/key.js";
 
 test("a download is nearly arrived once what is left takes no longer than its request's round trip", () => {
   // Its request answered in 600 ms, then 100 bytes a ms; 120,000 bytes in all.
@@ -30,9 +30,17 @@ test("a download wholly arrived at its first report is arrived", () => {
 });
 
 test("a fast network asks for the next download only at the very end", () => {
-  // A round trip of 20 ms, then 10,000 bytes a ms.
+  // A round trip of 20 ms, then 1,000 bytes a ms.
   const watch = nearlyArrived(() => 20);
   assert.equal(watch(10_000, 1_000_000, 20), false);
-  assert.equal(watch(10_000 + 10_000 * 70, 1_000_000, 90), false, "29 ms left");
-  assert.equal(watch(10_000 + 10_000 * 80, 1_000_000, 100), true, "19 ms left");
+  assert.equal(watch(10_000 + 1_000 * 950, 1_000_000, 970), false, "40 ms left");
+  assert.equal(watch(10_000 + 1_000 * 970, 1_000_000, 990), true, "20 ms left");
+});
+
+test("reports close together give no rate: a burst is not a fast network", () => {
+  const watch = nearlyArrived(() => 600);
+  assert.equal(watch(5_000, 1_000_000, 1_000), false);
+  assert.equal(watch(50_000, 1_000_000, 1_000), false, "no time between them");
+  assert.equal(watch(90_000, 1_000_000, 1_000 + minRateMs - 1), false, "less than minRateMs: 450 bytes a ms would leave 2 s");
+  assert.equal(watch(95_000, 1_000_000, 1_000 + minRateMs), false, "over minRateMs, 2 s left");
 });

@@ -22,7 +22,8 @@
 // of the key multiplied), the proof, the request sent to the relayer, the transaction mined (its
 // block first seen by polling the chain) and the page confirming; in the cgroup, where the
 // visit's CPU went, by kind of Chromium thread (the Workers, the page's thread, V8's background
-// compiles, the network's), against what the half core allowed. With PHONE_PERSON=1 (not in
+// compiles, the network's), against what the half core allowed, in all and between the
+// journey's moments (PHONE_PHASE_KINDS: how many kinds a line, 4). With PHONE_PERSON=1 (not in
 // CI: a third first visit, a fifth of the test's time), in the first run, a third card, on a
 // first visit (nothing cached), whose wallet's key the person takes 4 s to save: how long they
 // wait after Redeem. Fails if a redeem does not complete, if the prover's assets are
@@ -31,7 +32,8 @@
 // or if a cached copy changed is used instead of fetched again.
 // PHONE_READS_CARD_MS (with PHONE_PERSON=1) has the person of that third visit read
 // the card that long before making a wallet: the prover, idle meanwhile, warms up (Prover.load's
-// warmUpAfterMs), and the timeline says whether the proof found it warm.
+// warmUpAfterMs), and the timeline says whether the proof found it warm. PHONE_REQUESTS=1
+// prints each visit's requests, sent and finished.
 //   node test/phone.mjs <devnet.json> <registry> <relayer> <faucet> <indexer> <card binary> [runs] [fast4g|slow4g]
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -274,7 +276,7 @@ const visit = async (browser, link, { savesKeyInMs = 0, readsCardInMs = 0, cdpCp
   await page.tap("#redeem");
   await page.waitForFunction(() => document.body.dataset.state === "done" || document.querySelector("#progress")?.textContent.startsWith("It did not"), { timeout: 180_000, polling: 100 });
   const received = Date.now();
-  if (process.env.PHONE_REQUESTS) for (const f of [...finished.values()].sort((a, b) => a.from - b.from)) console.log(`  request ${Math.round(f.from - opened)}..${Math.round(f.at - opened)} ms ${f.bytes} B ${f.url?.slice(0, 90)}`);
+  if (process.env.PHONE_REQUESTS) for (const f of [...finished.values()].sort((a, b) => a.from - b.from)) console.log(`  request ${f.from === undefined ? "?" : Math.round(f.from - opened)}..${Math.round(f.at - opened)} ms ${f.bytes} B ${f.url?.slice(0, 90)}`);
   const cpuByThread = threads?.stop();
   await chain.stop();
   const j = await page.evaluate(() => ({ ...window.journey, state: document.body.dataset.state, origin: performance.timeOrigin }));
@@ -329,7 +331,9 @@ const visit = async (browser, link, { savesKeyInMs = 0, readsCardInMs = 0, cdpCp
     proverWorkers: j.proverWorkers,
     provedAheadMs: j.provedAheadMs, // the proof begun this long before Redeem (once the wallet was made and the prover ready)
     keyAtProofStart: j.keyAtProofStart, // the key's bytes already received when the proof began
-    keyAskedBeforeWasmEndMs: key && wasm ? Math.round(wasm.at - key.from) : undefined, // the key's request sent this long before the wasm's last byte
+    // The key's request sent this long before the wasm's last byte: printed, not checked, as the
+    // page's thread (4× slower under CDP's throttling) may hear of the wasm's progress too late.
+    keyAskedBeforeWasmEndMs: key && wasm ? Math.round(wasm.at - key.from) : undefined,
     keyLastByteInProofMs: key ? Math.round(key.at - proofAt) : null, // null: the key came from Cache Storage (or negative: before the proof)
     loadAt: j.loadAt, // when each of the prover's stages began, in ms from the page's start
     loadTotal: j.loadTotal, // the bytes the progress bar was told, at its first report, it would count to

@@ -88,29 +88,29 @@ func elementBytes(v *big.Int) []byte {
 
 // The memory below BufferAt: constants, then working space.
 const (
-	atR2      = 64                 // R² mod p: a number into Montgomery form
-	atThree   = atR2 + elemSize    // 3 in Montgomery form: the curve's b
-	atOne     = atThree + elemSize // the number 1: out of Montgomery form
-	atX       = atOne + elemSize   // x
-	atRHS     = atX + elemSize     // x³ + 3
-	atY       = atRHS + elemSize   // its square root
-	atY2      = atY + elemSize     // the root squared, to check it
-	atYR      = atY2 + elemSize    // the root out of Montgomery form
-	atOneM    = atYR + elemSize    // 1 in Montgomery form (R mod p): an affine point's Z in G1
-	atOneM2   = atOneM + elemSize  // and in Fp2, G2's
-	atZero    = atOneM2 + 2*elemSize
-	atTable   = 1088                   // a, a³, …, a³¹ while exponentiating
-	atFp2Temp = atTable + 16*elemSize  // Fp2's temporaries, 5 elements of Fp
-	atTemp    = atFp2Temp + 5*elemSize // the point functions' temporaries, 13 elements of Fp2
-	atSum     = atTemp + 13*2*elemSize // msm's running sums S and T (Jacobian, in G2's size)
-	atTotal   = atSum + 6*elemSize     // (T)
-	atInv     = atTotal + 6*elemSize   // an inverse in Fp2: a0² + a1² and its inverse
-	atNegated = atInv + 2*elemSize     // msm's point negated (affine, in G2's size)
-	atFrIn    = atNegated + 4*elemSize // 2²⁶⁶ mod r: gnark-crypto's Montgomery form into the module's (quotient.go)
-	atFrOut   = atFrIn + elemSize      // 2²⁵⁶ mod r: and back
-	atFrTemp  = atFrOut + elemSize     // an element on its way out
-	atFrT     = atFrTemp + elemSize    // a butterfly's temporary
-	atEnd     = atFrT + elemSize       // 6056
+	atR2         = 64                 // R² mod p: a number into Montgomery form
+	atThree      = atR2 + elemSize    // 3 in Montgomery form: the curve's b
+	atOne        = atThree + elemSize // the number 1: out of Montgomery form
+	atX          = atOne + elemSize   // x
+	atRHS        = atX + elemSize     // x³ + 3
+	atY          = atRHS + elemSize   // its square root
+	atY2         = atY + elemSize     // the root squared, to check it
+	atYR         = atY2 + elemSize    // the root out of Montgomery form
+	atOneM       = atYR + elemSize    // 1 in Montgomery form (R mod p): an affine point's Z in G1
+	atOneM2      = atOneM + elemSize  // and in Fp2, G2's
+	atZero       = atOneM2 + 2*elemSize
+	atTable      = 1088                    // a, a³, …, a³¹ while exponentiating
+	atFp2Temp    = atTable + 16*elemSize   // Fp2's temporaries, 5 elements of Fp
+	atTemp       = atFp2Temp + 5*elemSize  // the point functions' temporaries, 13 elements of Fp2
+	atSum        = atTemp + 13*2*elemSize  // msm's running sums S and T (Jacobian, in G2's size)
+	atTotal      = atSum + 6*elemSize      // (T)
+	atInv        = atTotal + 6*elemSize    // an inverse in Fp2: a0² + a1² and its inverse
+	atNegated    = atInv + 2*elemSize      // msm's point negated (affine, in G2's size)
+	atFrIn       = atNegated + 4*elemSize  // 2²⁶⁶ mod r: gnark-crypto's Montgomery form into the module's (quotient.go)
+	atFrOut      = atFrIn + elemSize       // 2²⁵⁶ mod r: and back
+	atFrOutgoing = atFrOut + elemSize      // an element on its way out
+	atButterfly  = atFrOutgoing + elemSize // a butterfly's temporary
+	atEnd        = atButterfly + elemSize  // 6056
 )
 
 // The working space ends below BufferAt (a negative constant does not convert to uint: the
@@ -128,8 +128,8 @@ func Module() []byte {
 	m := &module{exports: map[string]uint32{}, pages: 1, data: []segment{
 		{atR2, elementBytes(r2)}, {atThree, elementBytes(three)}, {atOne, elementBytes(big.NewInt(1))},
 		{atOneM, oneM}, {atOneM2, oneM},
-		{atFrIn, elementBytes(new(big.Int).Mod(new(big.Int).Lsh(big.NewInt(1), 266), r))},
-		{atFrOut, elementBytes(new(big.Int).Mod(new(big.Int).Lsh(big.NewInt(1), 256), r))},
+		{atFrIn, elementBytes(new(big.Int).Mod(new(big.Int).Lsh(big.NewInt(1), 266), frOrder))},
+		{atFrOut, elementBytes(new(big.Int).Mod(new(big.Int).Lsh(big.NewInt(1), 256), frOrder))},
 	}}
 	fp := fns{size: elemSize, one: atOneM, mul: m.add(montgomeryProduct(fpModulus)), sqr: m.add(montgomerySquare()),
 		add: m.add(addSubCode(fpModulus, false)), sub: m.add(addSubCode(fpModulus, true)), canon: m.add(canonCode(fpModulus)),
@@ -281,14 +281,14 @@ func montgomerySquare() *code {
 	return c
 }
 
-// montgomeryProduct is mul(o, a, b) = a·b·R⁻¹ mod p, a row at a time (coarsely integrated
-// operand scanning): each limb a_i of a adds a_i·b and m·p to nine running sums, whose lowest,
-// then a multiple of 2²⁹, leaves with its carry as they shift down one. Only those nine sums stay
-// in locals (b's limbs are read from memory at each use), which Chromium's compiler keeps in
-// registers better than the square's 17 positions and two operands: the multi-scalar
-// multiplications, mostly products, take ~10 % less time there (docs/prover.md). A sum collects
-// at most two products a row for nine rows: below 18·2⁵⁸ < 2⁶³. Bounds as montgomerySquare's; o
-// may be a or b (it is written last).
+// montgomeryProduct is mul(o, a, b) = a·b·R⁻¹ mod m (f's modulus), a row at a time (coarsely
+// integrated operand scanning): each limb a_i of a adds a_i·b and its reduction's multiple of m
+// to nine running sums, whose lowest, then a multiple of 2²⁹, leaves with its carry as they shift
+// down one. Only those nine sums stay in locals (b's limbs are read from memory at each use),
+// which Chromium's compiler keeps in registers better than the square's 17 positions and two
+// operands: the multi-scalar multiplications, mostly products, take 4–10 % less time there
+// (docs/prover.md). A sum collects at most two products a row for nine rows: below 18·2⁵⁸ < 2⁶³.
+// Bounds as montgomerySquare's; o may be a or b (it is written last).
 func montgomeryProduct(f modulus) *code {
 	c := newCode([]byte{i32, i32, i32}, nil)
 	const o, pa, pb = 0, 1, 2

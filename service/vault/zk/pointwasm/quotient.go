@@ -19,10 +19,10 @@ import "math/big"
 // its Montgomery form, R = 2²⁵⁶), 1, ω, ω⁻¹, g, g⁻¹, n⁻¹ and 1/(gⁿ − 1), then A, B and C (n
 // each); quotient writes h over A. work is quotientScratch(n) bytes.
 
-// r, the scalar field's modulus.
-var r, _ = new(big.Int).SetString("21888242871839275222246405745257275088548364400416034343698204186575808495617", 10)
+// frOrder is the scalar field's modulus (the order of BN254's groups).
+var frOrder, _ = new(big.Int).SetString("21888242871839275222246405745257275088548364400416034343698204186575808495617", 10)
 
-var frModulus = newModulus(r)
+var frModulus = newModulus(frOrder)
 
 const (
 	gnarkSize     = 32 // an fr.Element in memory
@@ -61,8 +61,8 @@ func fromGnarkCode(mul uint32) *code {
 func toGnarkCode(mul, canon uint32) *code {
 	c := newCode([]byte{i32, i32}, nil)
 	const dst, src = 0, 1
-	c.i32(atFrTemp).get(src).i32(atFrOut).call(mul)
-	c.i32(atFrTemp).call(canon)
+	c.i32(atFrOutgoing).get(src).i32(atFrOut).call(mul)
+	c.i32(atFrOutgoing).call(canon)
 	for w := range 4 {
 		c.get(dst)
 		first := true
@@ -71,7 +71,7 @@ func toGnarkCode(mul, canon uint32) *code {
 			if hi <= 64*w || lo >= 64*(w+1) {
 				continue
 			}
-			c.i32(atFrTemp).mem(opI64Load, 3, uint32(8*j))
+			c.i32(atFrOutgoing).mem(opI64Load, 3, uint32(8*j))
 			if d := lo - 64*w; d > 0 {
 				c.i64(int64(d)).op(opI64Shl)
 			} else if d < 0 {
@@ -102,8 +102,8 @@ func loop(c *code, i uint32, from int32, limit, step, body func()) {
 	c.op(opEnd, opEnd)
 }
 
-// at pushes base + k·size, base a local and k what push pushes.
-func at(c *code, base uint32, push func(), size int32) {
+// elementAt pushes base + k·size: an element's address, base a local and k what push pushes.
+func elementAt(c *code, base uint32, push func(), size int32) {
 	c.get(base)
 	push()
 	c.i32(size).op(opI32Mul, opI32Add)
@@ -140,13 +140,13 @@ func quotientCode(f frFns) *code {
 	konst := func(q int32) func() { return func() { c.get(k).i32(q * elemSize).op(opI32Add) } }
 	kOne, kOmega, kOmegaInv, kG, kGInv, kNInv, kZInv := konst(0), konst(1), konst(2), konst(3), konst(4), konst(5), konst(6)
 	loop(c, i, 0, func() { c.i32(quotientConst) }, one, func() {
-		at(c, k, func() { c.get(i) }, elemSize)
-		at(c, in, func() { c.get(i) }, gnarkSize)
+		elementAt(c, k, func() { c.get(i) }, elemSize)
+		elementAt(c, in, func() { c.get(i) }, gnarkSize)
 		c.call(f.fromGnark)
 	})
 	loop(c, i, 0, func() { c.get(n).i32(3).op(opI32Mul) }, one, func() { // A, B and C, one after another
-		at(c, va, func() { c.get(i) }, elemSize)
-		at(c, in, func() { c.get(i).i32(quotientConst).op(opI32Add) }, gnarkSize)
+		elementAt(c, va, func() { c.get(i) }, elemSize)
+		elementAt(c, in, func() { c.get(i).i32(quotientConst).op(opI32Add) }, gnarkSize)
 		c.call(f.fromGnark)
 	})
 	// powers fills table with first·factorᵗ for t below count.
@@ -155,8 +155,8 @@ func quotientCode(f frFns) *code {
 		first()
 		c.call(f.copy)
 		loop(c, i, 1, count, one, func() {
-			at(c, table, func() { c.get(i) }, elemSize)
-			at(c, table, func() { c.get(i).i32(1).op(opI32Sub) }, elemSize)
+			elementAt(c, table, func() { c.get(i) }, elemSize)
+			elementAt(c, table, func() { c.get(i).i32(1).op(opI32Sub) }, elemSize)
 			factor()
 			c.call(f.mul)
 		})
@@ -182,27 +182,27 @@ func quotientCode(f frFns) *code {
 		}
 		loop(c, s, 0, count, func() { c.get(m).i32(1).op(opI32Shl) }, func() {
 			loop(c, j, 0, func() { c.get(m) }, one, func() {
-				at(c, v, func() { c.get(s).get(j).op(opI32Add) }, elemSize)
+				elementAt(c, v, func() { c.get(s).get(j).op(opI32Add) }, elemSize)
 				c.set(x)
 				c.get(x).get(m).i32(elemSize).op(opI32Mul, opI32Add).set(y)
-				at(c, table, func() { c.get(j).get(stride).op(opI32Mul) }, elemSize)
+				elementAt(c, table, func() { c.get(j).get(stride).op(opI32Mul) }, elemSize)
 				c.set(w)
 				// The first butterfly of a block has the twiddle 1 (n − 1 of a transform's
 				// n/2·log n): x, y = x + y, x − y, with no product.
 				c.get(j).op(opI32Eqz)
 				c.op(opIf, blockVoid)
-				c.i32(atFrT).get(x).get(y).call(f.sub)
+				c.i32(atButterfly).get(x).get(y).call(f.sub)
 				c.get(x).get(x).get(y).call(f.add)
-				c.get(y).i32(atFrT).call(f.copy)
+				c.get(y).i32(atButterfly).call(f.copy)
 				c.op(opElse)
 				if dif { // x, y = x + y, (x − y)·w
-					c.i32(atFrT).get(x).get(y).call(f.sub)
+					c.i32(atButterfly).get(x).get(y).call(f.sub)
 					c.get(x).get(x).get(y).call(f.add)
-					c.get(y).i32(atFrT).get(w).call(f.mul)
+					c.get(y).i32(atButterfly).get(w).call(f.mul)
 				} else { // x, y = x + y·w, x − y·w
-					c.i32(atFrT).get(y).get(w).call(f.mul)
-					c.get(y).get(x).i32(atFrT).call(f.sub)
-					c.get(x).get(x).i32(atFrT).call(f.add)
+					c.i32(atButterfly).get(y).get(w).call(f.mul)
+					c.get(y).get(x).i32(atButterfly).call(f.sub)
+					c.get(x).get(x).i32(atButterfly).call(f.add)
 				}
 				c.op(opEnd)
 			})
@@ -223,9 +223,9 @@ func quotientCode(f frFns) *code {
 				c.get(rev).i32(1).op(opI32Shl).get(rest).i32(1).op(opI32And).op(opI32Or).set(rev)
 				c.get(rest).i32(1).op(opI32ShrU).set(rest)
 			})
-			at(c, v, func() { c.get(i) }, elemSize)
-			at(c, v, func() { c.get(i) }, elemSize)
-			at(c, table, func() { c.get(rev) }, elemSize)
+			elementAt(c, v, func() { c.get(i) }, elemSize)
+			elementAt(c, v, func() { c.get(i) }, elemSize)
+			elementAt(c, table, func() { c.get(rev) }, elemSize)
 			c.call(f.mul)
 		})
 	}
@@ -235,13 +235,13 @@ func quotientCode(f frFns) *code {
 		butterflies(v, tw, false)
 	}
 	loop(c, i, 0, count, one, func() { // (A·B − C)/(gⁿ − 1)
-		at(c, va, func() { c.get(i) }, elemSize)
+		elementAt(c, va, func() { c.get(i) }, elemSize)
 		c.tee(x)
 		c.get(x)
-		at(c, vb, func() { c.get(i) }, elemSize)
+		elementAt(c, vb, func() { c.get(i) }, elemSize)
 		c.call(f.mul)
 		c.get(x).get(x)
-		at(c, vc, func() { c.get(i) }, elemSize)
+		elementAt(c, vc, func() { c.get(i) }, elemSize)
 		c.call(f.sub)
 		c.get(x).get(x)
 		kZInv()
@@ -250,8 +250,8 @@ func quotientCode(f frFns) *code {
 	butterflies(va, twi, true)
 	scale(va, cosi)
 	loop(c, i, 0, count, one, func() {
-		at(c, in, func() { c.get(i).i32(quotientConst).op(opI32Add) }, gnarkSize)
-		at(c, va, func() { c.get(i) }, elemSize)
+		elementAt(c, in, func() { c.get(i).i32(quotientConst).op(opI32Add) }, gnarkSize)
+		elementAt(c, va, func() { c.get(i) }, elemSize)
 		c.call(f.toGnark)
 	})
 	return c
