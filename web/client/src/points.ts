@@ -28,10 +28,18 @@ interface Exports {
   quotientScratch(n: number): number;
 }
 
-/** The module, compiled and instantiated: one a worker. */
-export async function pointModule(): Promise<Exports> {
-  const bytes = Uint8Array.from(atob(pointWasmBase64), (c) => c.charCodeAt(0));
-  return (await WebAssembly.instantiate(bytes)).instance.exports as unknown as Exports;
+/** The module compiled: once a page, its workers instantiating the same (SharedRuntime's points). */
+export function compilePointModule(): Promise<WebAssembly.Module> {
+  return WebAssembly.compile(Uint8Array.from(atob(pointWasmBase64), (c) => c.charCodeAt(0)));
+}
+
+/**
+ * The module instantiated, one a worker: from compiled, the one the first worker compiled (the
+ * engine then optimizes its hot functions once for every worker, not once each), or compiled
+ * here.
+ */
+export async function pointModule(compiled?: WebAssembly.Module): Promise<Exports> {
+  return (await WebAssembly.instantiate(compiled ?? (await compilePointModule()))).exports as unknown as Exports;
 }
 
 // A group's points in the module: as the key gives them (compressed G1, raw G2), as the module

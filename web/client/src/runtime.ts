@@ -3,7 +3,7 @@
 // loaded here: it is fed to each proof as it arrives (key.ts).
 
 import { files, pinned, sizes } from "./pinned.gen.js";
-import { pointModule, withPointModule } from "./points.js";
+import { compilePointModule, pointModule, withPointModule } from "./points.js";
 import type { RawProver } from "./raw.js";
 
 export type { RawProver } from "./raw.js";
@@ -243,6 +243,7 @@ async function compiledWasm(load: Load): Promise<WebAssembly.Module> {
 export interface SharedRuntime {
   module: WebAssembly.Module;
   exec: Uint8Array;
+  points?: WebAssembly.Module; // the point module compiled (none where it did not compile)
 }
 
 let started: SharedRuntime | undefined;
@@ -274,7 +275,8 @@ export async function startRuntime(assets: ProverAssets, onProgress?: (p: LoadPr
   load.cache = shared ? undefined : await openCache();
   if (prefetched) load.prefetched = new Response(prefetched.body, { status: prefetched.status, headers: prefetched.headers });
   load.report("downloading");
-  const points = pointModule();
+  const pointsCompiled = shared?.points ? Promise.resolve(shared.points) : compilePointModule();
+  const points = pointsCompiled.then((m) => pointModule(m));
   points.catch(() => {}); // awaited below
   // The wasm is fetched (and compiled) while wasm_exec.js is checked and run.
   const loading = shared ? Promise.resolve(shared.module) : compiledWasm(load);
@@ -297,7 +299,7 @@ export async function startRuntime(assets: ProverAssets, onProgress?: (p: LoadPr
   void go.run(instance);
   // Without the module (a browser that cannot instantiate it), the Go wasm does all of it.
   const raw = await points.then((e) => withPointModule(g.vaultdProver!, e), () => g.vaultdProver!);
-  if (exec) started = { module, exec };
+  if (exec) started = { module, exec, points: await pointsCompiled.catch(() => undefined) };
   load.report("ready");
   if (!shared) void prune(load);
   return raw;
