@@ -10,6 +10,14 @@ import type { DecodedPoints, RawProver } from "./raw.js";
 const bufferAt = 8192; // pointwasm.BufferAt: below it, the module's own constants and working space
 const scalarSize = 32;
 const frSize = 32; // a scalar as gnark-crypto keeps it in memory: zk.QuotientInput's elements
+// r, the scalar field's order, big-endian: a scalar given is below it (as the Go wasm checks).
+const r = Uint8Array.from("30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001".match(/../g)!, (h) => parseInt(h, 16));
+
+// belowR reports whether the 32 big-endian bytes at at are below r.
+function belowR(b: Uint8Array, at: number): boolean {
+  for (let i = 0; i < scalarSize; i++) if (b[at + i] !== r[i]) return b[at + i] < r[i];
+  return false;
+}
 const quotientConstants = 7; // zk.QuotientConstants: the elements before the vectors
 
 interface Exports {
@@ -86,6 +94,11 @@ interface Section {
 class Share {
   sections = new Map<number, Section>();
   scalars: Uint8Array | undefined;
+  // Whether the Go wasm's share holds points (those the module does not take), and so needs a
+  // proof's scalars, and whether it has this proof's: converting them takes the Go wasm ~10 ms
+  // a proof, for nothing when it holds none.
+  goHolds = false;
+  goScalars = false;
   private readonly scalarBytes: number;
 
   constructor(
@@ -141,7 +154,11 @@ class Share {
   // setScalars keeps a proof's scalars, once the Go wasm has taken them (each below r, once a
   // proof, the length its layout says).
   setScalars(scalars: Uint8Array): void {
+    if (this.scalars) throw new Error("share: its scalars were already given");
     if (scalars.length !== this.scalarBytes) throw new Error(`share: ${scalars.length} bytes of scalars for a layout of ${this.scalarBytes}`);
+    for (let at = 0; at < scalars.length; at += scalarSize) {
+      if (!belowR(scalars, at)) throw new Error(`share: scalar ${at / scalarSize} is not below the scalar field's order`);
+    }
     this.scalars = scalars.slice();
   }
 
@@ -201,6 +218,7 @@ class Share {
 
   reset(): void {
     this.scalars = undefined;
+    this.goScalars = false; // the Go wasm's share resets with it (shareSums, shareReset)
     for (const s of this.sections.values()) s.done = 0;
   }
 }
@@ -288,10 +306,23 @@ export function withPointModule(raw: RawProver, exports: Exports): RawProver {
     shareFeed(share, section, from, points) {
       const sh = shares.get(share);
       const s = sh?.sections.get(section);
-      if (!sh || !s) return raw.shareFeed(share, section, from, points);
+      // Points the module does not take go to the Go wasm's share, with the proof's scalars if
+      // it has them and had none.
+      const toGo = () => {
+        if (sh) {
+          sh.goHolds = true;
+          if (sh.scalars && !sh.goScalars) {
+            const given = raw.shareScalars(share, sh.scalars);
+            if ("error" in JSON.parse(given)) return given;
+            sh.goScalars = true;
+          }
+        }
+        return raw.shareFeed(share, section, from, points);
+      };
+      if (!sh || !s) return toGo();
       let answer;
       try {
-        answer = sh.feed(section, s, from, points) ? "{}" : raw.shareFeed(share, section, from, points);
+        answer = sh.feed(section, s, from, points) ? "{}" : toGo();
       } catch (e) {
         raw.shareDrop(share);
         answer = error(e);
@@ -318,14 +349,16 @@ export function withPointModule(raw: RawProver, exports: Exports): RawProver {
     },
     shareScalars(share, scalars) {
       const sh = shares.get(share);
-      const answer = raw.shareScalars(share, scalars);
-      if (!sh || "error" in JSON.parse(answer)) return answer;
+      if (!sh) return raw.shareScalars(share, scalars);
       try {
         sh.setScalars(scalars);
       } catch (e) {
-        raw.shareReset(share);
         return error(e);
       }
+      if (!sh.goHolds) return "{}";
+      const answer = raw.shareScalars(share, scalars);
+      if ("error" in JSON.parse(answer)) sh.reset();
+      else sh.goScalars = true;
       return answer;
     },
     shareFlush(share, section) {
