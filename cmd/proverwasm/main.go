@@ -97,8 +97,8 @@ func main() {
 }
 
 // quotientByPointModule computes a proof's h with the point module's quotient, where the page
-// has set globalThis.vaultdQuotient(input, n) (web/client's points.ts): zk.QuotientInput's bytes
-// in, h's out, several times faster than the Go wasm's transforms.
+// has set globalThis.vaultdQuotient(input, n) (web/client's points.ts): the bytes zk lays out
+// in, h's out, sooner than the Go wasm's transforms (docs/prover.md, "Stop 63").
 func quotientByPointModule(in []byte, n int) (out []byte, err error) {
 	f := js.Global().Get("vaultdQuotient")
 	if f.Type() != js.TypeFunction {

@@ -14,7 +14,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/vault/zk/pointwasm"
 )
 
-// The browser's point module computes h as quotient does, to the bit (QuotientInput lays out
+// The browser's point module computes h as quotient does, to the bit (quotientInput lays out
 // what it is given), for the reveal circuit's domain and a small one, vectors shorter than the
 // domain included (quotient pads them with zeros).
 func TestPointModuleQuotientIsQuotients(t *testing.T) {
@@ -38,7 +38,7 @@ func TestPointModuleQuotientIsQuotients(t *testing.T) {
 		domain := fft.NewDomain(size)
 		n := int(domain.Cardinality)
 		a, b, c := random(int(size)), random(int(size)), random(int(size)-5)
-		in := QuotientInput(a, b, c, domain)
+		in := quotientInput(a, b, c, domain)
 		want := quotient(append(fr.Vector(nil), a...), append(fr.Vector(nil), b...), append(fr.Vector(nil), c...), domain)
 
 		call := func(name string, args ...uint64) uint64 {
@@ -63,7 +63,7 @@ func TestPointModuleQuotientIsQuotients(t *testing.T) {
 			logn++
 		}
 		call("quotient", pointwasm.BufferAt, uint64(n), logn, uint64(work))
-		got, _ := mem.Read(pointwasm.BufferAt+QuotientConstants*32, uint32(32*n))
+		got, _ := mem.Read(pointwasm.BufferAt, uint32(32*n))
 		h := make([]fr.Element, n)
 		for i := range h {
 			for k := range h[i] {

@@ -197,26 +197,26 @@ func padded(v fr.Vector, domain *fft.Domain) fr.Vector {
 
 // QuotientBy, when set, computes h in place of quotient: the browser's prover sets it to its
 // point module's (service/vault/zk/pointwasm/quotient.go), where the Go wasm's emulated 64-bit
-// products made the transforms two thirds of a witness's time. It is given QuotientInput's
+// products made the transforms two thirds of a witness's time. It is given quotientInput's
 // bytes and the domain's size, and answers h as quotient does, in gnark-crypto's memory layout
 // (n elements of four little-endian words); on an error or an answer of another size, quotient
 // computes h (TestQuotientByFallsBackToQuotient). An answer of the right size but wrong makes a
 // proof the vault's verifier refuses, as any wrong proof: nothing is paid for it.
 var QuotientBy func(in []byte, n int) ([]byte, error)
 
-// QuotientConstants is how many elements QuotientInput puts before a, b and c.
-const QuotientConstants = 7
+// quotientConstants is how many elements quotientInput puts before a, b and c.
+const quotientConstants = 7
 
-// QuotientInput is what the point module's quotient computes h from: 1, ω, ω⁻¹, g, g⁻¹, n⁻¹ and
+// quotientInput is what the point module's quotient computes h from: 1, ω, ω⁻¹, g, g⁻¹, n⁻¹ and
 // 1/(gⁿ − 1), then a, b and c padded to the domain, each element as gnark-crypto keeps it in
 // memory (its Montgomery form, four little-endian 64-bit words).
-func QuotientInput(a, b, c fr.Vector, domain *fft.Domain) []byte {
+func quotientInput(a, b, c fr.Vector, domain *fft.Domain) []byte {
 	var one, zInv fr.Element
 	one.SetOne()
 	zInv.Exp(domain.FrMultiplicativeGen, new(big.Int).SetUint64(domain.Cardinality))
 	zInv.Sub(&zInv, &one).Inverse(&zInv)
 	consts := []fr.Element{one, domain.Generator, domain.GeneratorInv, domain.FrMultiplicativeGen, domain.FrMultiplicativeGenInv, domain.CardinalityInv, zInv}
-	out := make([]byte, 0, 32*(QuotientConstants+3*int(domain.Cardinality)))
+	out := make([]byte, 0, 32*(quotientConstants+3*int(domain.Cardinality)))
 	for _, v := range []fr.Vector{consts, padded(a, domain), padded(b, domain), padded(c, domain)} {
 		for i := range v {
 			for _, w := range v[i] {
@@ -231,7 +231,7 @@ func QuotientInput(a, b, c fr.Vector, domain *fft.Domain) []byte {
 func quotientOf(a, b, c fr.Vector, domain *fft.Domain) []fr.Element {
 	n := int(domain.Cardinality)
 	if QuotientBy != nil {
-		if out, err := QuotientBy(QuotientInput(a, b, c, domain), n); err == nil && len(out) == 32*n {
+		if out, err := QuotientBy(quotientInput(a, b, c, domain), n); err == nil && len(out) == 32*n {
 			h := make([]fr.Element, n)
 			for i := range h {
 				for k := range h[i] {

@@ -9,7 +9,7 @@ import type { DecodedPoints, RawProver } from "./raw.js";
 
 const bufferAt = 8192; // pointwasm.BufferAt: below it, the module's own constants and working space
 const scalarSize = 32;
-const frSize = 32; // a scalar as gnark-crypto keeps it in memory: zk.QuotientInput's elements
+const frSize = 32; // a scalar as gnark-crypto keeps it in memory: the quotient's elements
 // r, the scalar field's order, big-endian: a scalar given is below it (as the Go wasm checks).
 const r = Uint8Array.from("30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001".match(/../g)!, (h) => parseInt(h, 16));
 
@@ -18,7 +18,6 @@ function belowR(b: Uint8Array, at: number): boolean {
   for (let i = 0; i < scalarSize; i++) if (b[at + i] !== r[i]) return b[at + i] < r[i];
   return false;
 }
-const quotientConstants = 7; // zk.QuotientConstants: the elements before the vectors
 
 interface Exports {
   memory: WebAssembly.Memory;
@@ -278,11 +277,10 @@ export function withPointModule(raw: RawProver, exports: Exports): RawProver {
   (globalThis as { vaultdQuotient?: (input: Uint8Array, n: number) => Uint8Array }).vaultdQuotient = (input, n) => {
     const logn = Math.log2(n);
     if (!Number.isInteger(logn)) throw new Error(`quotient: a domain of ${n}`);
-    const hAt = quotientConstants * frSize;
     const at = memory.scratch(input.length + exports.quotientScratch(n));
     new Uint8Array(exports.memory.buffer).set(input, at);
     exports.quotient(at, n, logn, at + input.length);
-    return new Uint8Array(exports.memory.buffer, at + hAt, n * frSize).slice();
+    return new Uint8Array(exports.memory.buffer, at, n * frSize).slice(); // h, written over the input
   };
   const shares = new Map<number, Share>();
   const error = (e: unknown) => JSON.stringify({ error: String((e as Error)?.message ?? e) });

@@ -157,11 +157,9 @@ func Module() []byte {
 		m.exports["add"+g.suffix] = add
 		m.exports["toAffine"+g.suffix] = m.add(toAffineCode(g.f, fp, inv))
 	}
-	frMul := m.add(montgomeryProduct(frModulus))
-	fr := frFns{mul: frMul, add: m.add(addSubCode(frModulus, false)), sub: m.add(addSubCode(frModulus, true)), copy: fp.copy}
-	fr.fromGnark = m.add(fromGnarkCode(frMul))
-	fr.toGnark = m.add(toGnarkCode(frMul, m.add(canonCode(frModulus))))
-	m.exports["quotient"] = m.add(quotientCode(fr))
+	fr := fns{size: elemSize, mul: m.add(montgomeryProduct(frModulus)), add: m.add(addSubCode(frModulus, false)),
+		sub: m.add(addSubCode(frModulus, true)), canon: m.add(canonCode(frModulus)), copy: fp.copy}
+	m.exports["quotient"] = m.add(quotientCode(fr, m.add(fromGnarkCode(fr.mul)), m.add(toGnarkCode(fr.mul, fr.canon))))
 	m.exports["quotientScratch"] = m.add(quotientScratchCode())
 	return m.bytes()
 }
@@ -421,6 +419,16 @@ func powCode(fp fns, e *big.Int) *code {
 	return c
 }
 
+// shiftDown shifts the i64 on the stack d bits toward its low end (up for a negative d): a
+// piece of a number moved to where another numbering of its bits has it.
+func shiftDown(c *code, d int) {
+	if d > 0 {
+		c.i64(int64(d)).op(opI64ShrU)
+	} else if d < 0 {
+		c.i64(int64(-d)).op(opI64Shl)
+	}
+}
+
 // fromBigEndian reads 32 big-endian bytes at the address in local in, plus offset, into 9 new
 // limb locals (the first byte's two flag bits cleared with clearFlags).
 func fromBigEndian(c *code, in, offset uint32, clearFlags bool) []uint32 {
@@ -434,11 +442,7 @@ func fromBigEndian(c *code, in, offset uint32, clearFlags bool) []uint32 {
 			if at == 0 && clearFlags {
 				c.i64(0x3f).op(opI64And)
 			}
-			if sh := bit/8*8 - bits*j; sh > 0 {
-				c.i64(int64(sh)).op(opI64Shl)
-			} else if sh < 0 {
-				c.i64(int64(-sh)).op(opI64ShrU)
-			}
+			shiftDown(c, bits*j-bit/8*8)
 			if !first {
 				c.op(opI64Or)
 			}

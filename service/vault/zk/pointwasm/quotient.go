@@ -17,7 +17,7 @@ import "math/big"
 //
 // in holds, as gnark-crypto's fr.Element lies in memory (four little-endian 64-bit words, in
 // its Montgomery form, R = 2²⁵⁶), 1, ω, ω⁻¹, g, g⁻¹, n⁻¹ and 1/(gⁿ − 1), then A, B and C (n
-// each); quotient writes h over A. work is quotientScratch(n) bytes.
+// each); quotient writes h from in on, in the same form. work is quotientScratch(n) bytes.
 
 // frOrder is the scalar field's modulus (the order of BN254's groups).
 var frOrder, _ = new(big.Int).SetString("21888242871839275222246405745257275088548364400416034343698204186575808495617", 10)
@@ -46,9 +46,12 @@ func fromGnarkCode(mul uint32) *code {
 	for j := range limbs {
 		at, shift := 29*j/64, 29*j%64
 		c.get(dst)
-		c.get(src).mem(opI64Load, 3, uint32(8*at)).i64(int64(shift)).op(opI64ShrU)
+		c.get(src).mem(opI64Load, 3, uint32(8*at))
+		shiftDown(c, shift)
 		if shift+bits > 64 && at < 3 {
-			c.get(src).mem(opI64Load, 3, uint32(8*(at+1))).i64(int64(64 - shift)).op(opI64Shl).op(opI64Or)
+			c.get(src).mem(opI64Load, 3, uint32(8*(at+1)))
+			shiftDown(c, shift-64)
+			c.op(opI64Or)
 		}
 		c.i64(mask).op(opI64And).mem(opI64St, 3, uint32(8*j))
 	}
@@ -72,11 +75,7 @@ func toGnarkCode(mul, canon uint32) *code {
 				continue
 			}
 			c.i32(atFrOutgoing).mem(opI64Load, 3, uint32(8*j))
-			if d := lo - 64*w; d > 0 {
-				c.i64(int64(d)).op(opI64Shl)
-			} else if d < 0 {
-				c.i64(int64(-d)).op(opI64ShrU)
-			}
+			shiftDown(c, 64*w-lo)
 			if !first {
 				c.op(opI64Or)
 			}
@@ -109,11 +108,9 @@ func elementAt(c *code, base uint32, push func(), size int32) {
 	c.i32(size).op(opI32Mul, opI32Add)
 }
 
-// frFns are the scalar field's functions quotient calls.
-type frFns struct{ mul, add, sub, copy, fromGnark, toGnark uint32 }
-
-// quotientCode is quotient(in, n, logn, work).
-func quotientCode(f frFns) *code {
+// quotientCode is quotient(in, n, logn, work), with the scalar field's functions f and the
+// conversions from and to gnark-crypto's form.
+func quotientCode(f fns, fromGnark, toGnark uint32) *code {
 	c := newCode([]byte{i32, i32, i32, i32}, nil)
 	const in, n, logn, work = 0, 1, 2, 3
 	va, vb, vc, tw, twi, cos, cosi, k := c.local(i32), c.local(i32), c.local(i32), c.local(i32), c.local(i32), c.local(i32), c.local(i32), c.local(i32)
@@ -142,12 +139,12 @@ func quotientCode(f frFns) *code {
 	loop(c, i, 0, func() { c.i32(quotientConst) }, one, func() {
 		elementAt(c, k, func() { c.get(i) }, elemSize)
 		elementAt(c, in, func() { c.get(i) }, gnarkSize)
-		c.call(f.fromGnark)
+		c.call(fromGnark)
 	})
 	loop(c, i, 0, func() { c.get(n).i32(3).op(opI32Mul) }, one, func() { // A, B and C, one after another
 		elementAt(c, va, func() { c.get(i) }, elemSize)
 		elementAt(c, in, func() { c.get(i).i32(quotientConst).op(opI32Add) }, gnarkSize)
-		c.call(f.fromGnark)
+		c.call(fromGnark)
 	})
 	// powers fills table with first·factorᵗ for t below count.
 	powers := func(table uint32, count func(), first, factor func()) {
@@ -249,10 +246,10 @@ func quotientCode(f frFns) *code {
 	})
 	butterflies(va, twi, true)
 	scale(va, cosi)
-	loop(c, i, 0, count, one, func() {
-		elementAt(c, in, func() { c.get(i).i32(quotientConst).op(opI32Add) }, gnarkSize)
+	loop(c, i, 0, count, one, func() { // h over the input, read whole by now
+		elementAt(c, in, func() { c.get(i) }, gnarkSize)
 		elementAt(c, va, func() { c.get(i) }, elemSize)
-		c.call(f.toGnark)
+		c.call(toGnark)
 	})
 	return c
 }
