@@ -184,7 +184,7 @@ const threadsOf = (dir) => {
     stop: () => {
       clearInterval(timer);
       sample(false);
-      return since();
+      return history.at(-1).by;
     },
     // between: the CPU by kind from t0 to t1 (ms since the epoch), to the samples' 100 ms.
     between: (t0, t1) => {
