@@ -178,16 +178,20 @@ func quotient(a, b, c fr.Vector, domain *fft.Domain) []fr.Element {
 		domain.FFTInverse(v, fft.DIF)         // coefficients, bit-reversed
 		domain.FFT(v, fft.DIT, fft.OnCoset()) // on the coset, in order
 	}
-	// On the coset g·⟨ω⟩, Xⁿ − 1 is gⁿ − 1 everywhere.
-	var zInv, one fr.Element
-	one.SetOne()
-	zInv.Exp(domain.FrMultiplicativeGen, new(big.Int).SetUint64(domain.Cardinality))
-	zInv.Sub(&zInv, &one).Inverse(&zInv)
+	zInv := cosetZInv(domain)
 	for i := range a {
 		a[i].Mul(&a[i], &b[i]).Sub(&a[i], &c[i]).Mul(&a[i], &zInv)
 	}
 	domain.FFTInverse(a, fft.DIF, fft.OnCoset())
 	return a
+}
+
+// cosetZInv is 1/(gⁿ − 1): on the coset g·⟨ω⟩, Xⁿ − 1 is gⁿ − 1 everywhere.
+func cosetZInv(domain *fft.Domain) fr.Element {
+	var zInv, one fr.Element
+	one.SetOne()
+	zInv.Exp(domain.FrMultiplicativeGen, new(big.Int).SetUint64(domain.Cardinality))
+	return *zInv.Sub(&zInv, &one).Inverse(&zInv)
 }
 
 // padded is v with zeros up to the domain's size.
@@ -204,19 +208,14 @@ func padded(v fr.Vector, domain *fft.Domain) fr.Vector {
 // proof the vault's verifier refuses, as any wrong proof: nothing is paid for it.
 var QuotientBy func(in []byte, n int) ([]byte, error)
 
-// quotientConstants is how many elements quotientInput puts before a, b and c.
-const quotientConstants = 7
-
 // quotientInput is what the point module's quotient computes h from: 1, ω, ω⁻¹, g, g⁻¹, n⁻¹ and
 // 1/(gⁿ − 1), then a, b and c padded to the domain, each element as gnark-crypto keeps it in
 // memory (its Montgomery form, four little-endian 64-bit words).
 func quotientInput(a, b, c fr.Vector, domain *fft.Domain) []byte {
-	var one, zInv fr.Element
+	var one fr.Element
 	one.SetOne()
-	zInv.Exp(domain.FrMultiplicativeGen, new(big.Int).SetUint64(domain.Cardinality))
-	zInv.Sub(&zInv, &one).Inverse(&zInv)
-	consts := []fr.Element{one, domain.Generator, domain.GeneratorInv, domain.FrMultiplicativeGen, domain.FrMultiplicativeGenInv, domain.CardinalityInv, zInv}
-	out := make([]byte, 0, 32*(quotientConstants+3*int(domain.Cardinality)))
+	consts := []fr.Element{one, domain.Generator, domain.GeneratorInv, domain.FrMultiplicativeGen, domain.FrMultiplicativeGenInv, domain.CardinalityInv, cosetZInv(domain)}
+	out := make([]byte, 0, 32*(len(consts)+3*int(domain.Cardinality)))
 	for _, v := range []fr.Vector{consts, padded(a, domain), padded(b, domain), padded(c, domain)} {
 		for i := range v {
 			for _, w := range v[i] {
