@@ -152,31 +152,55 @@ func (k *SectionedKey) writeTo(w io.Writer, order [5]Section, version uint32) (i
 		return total, err
 	}
 	for _, s := range order {
-		var buf []byte
-		if s == SectionB2 {
-			buf = make([]byte, 0, len(k.B2)*g2Size)
-			for i := range k.B2 {
-				b := k.B2[i].RawBytes()
-				buf = append(buf, b[:]...)
-			}
-		} else {
-			pts := k.g1(s)
-			buf = make([]byte, 0, len(pts)*pointSize(version, s))
-			for i := range pts {
-				if version == versionCompressed {
-					b := pts[i].Bytes()
-					buf = append(buf, b[:]...)
-				} else {
-					b := pts[i].RawBytes()
-					buf = append(buf, b[:]...)
-				}
-			}
-		}
-		n, err := w.Write(buf)
+		n, err := w.Write(k.section(s, version))
 		total += int64(n)
 		if err != nil {
 			return total, err
 		}
+	}
+	return total, nil
+}
+
+// section is section s's points in the encoding of version.
+func (k *SectionedKey) section(s Section, version uint32) []byte {
+	if s == SectionB2 {
+		buf := make([]byte, 0, len(k.B2)*g2Size)
+		for i := range k.B2 {
+			b := k.B2[i].RawBytes()
+			buf = append(buf, b[:]...)
+		}
+		return buf
+	}
+	pts := k.g1(s)
+	buf := make([]byte, 0, len(pts)*pointSize(version, s))
+	for i := range pts {
+		if version == versionCompressed {
+			b := pts[i].Bytes()
+			buf = append(buf, b[:]...)
+		} else {
+			b := pts[i].RawBytes()
+			buf = append(buf, b[:]...)
+		}
+	}
+	return buf
+}
+
+// WriteRawTail writes the sections that follow B2 in SectionOrder (Z, B1, A), raw as in version
+// 1, one after another with no header: the key's raw tail, which a browser whose CPU cannot keep
+// up with its download fetches instead of WriteTo's compressed one, to skip their square roots
+// (docs/prover.md, "The raw tail"). Compressing its points gives WriteTo's bytes after B2.
+func (k *SectionedKey) WriteRawTail(w io.Writer) (int64, error) {
+	var total int64
+	tail := false
+	for _, s := range SectionOrder {
+		if tail {
+			n, err := w.Write(k.section(s, versionRaw))
+			total += int64(n)
+			if err != nil {
+				return total, err
+			}
+		}
+		tail = tail || s == SectionB2
 	}
 	return total, nil
 }

@@ -137,6 +137,28 @@ func TestSectionedKeyRoundTrip(t *testing.T) {
 	if _, err := back.WriteTo(&fromRaw); err != nil || !bytes.Equal(fromRaw.Bytes(), data) || raw.Len() <= len(data) {
 		t.Fatalf("the raw key read back differs (%v)", err)
 	}
+	// The raw tail is version 1's sections after B2 (Z, B1, A: the end of the raw key), and its
+	// points compressed are version 2's.
+	var tail bytes.Buffer
+	if _, err := got.WriteRawTail(&tail); err != nil {
+		t.Fatal(err)
+	}
+	points := len(got.Z) + len(got.B1) + len(got.A)
+	if tail.Len() != points*g1Size || !bytes.HasSuffix(raw.Bytes(), tail.Bytes()) {
+		t.Fatalf("the raw tail: %d bytes, not the raw key's last %d", tail.Len(), points*g1Size)
+	}
+	compressed := make([]byte, 0, points*g1CompressedSize)
+	for at := 0; at < tail.Len(); at += g1Size {
+		var p bn254.G1Affine
+		if _, err := p.SetBytes(tail.Bytes()[at : at+g1Size]); err != nil {
+			t.Fatal(err)
+		}
+		b := p.Bytes()
+		compressed = append(compressed, b[:]...)
+	}
+	if !bytes.HasSuffix(data, compressed) {
+		t.Fatal("the raw tail compressed is not the key's end")
+	}
 	t.Logf("sectioned key: %d bytes (gnark's raw key %d); %d wires, A %d, B %d, K %d, Z %d points",
 		len(data), len(devkeys.ProvingKey), got.NbWires, len(got.A), len(got.B1), len(got.K), len(got.Z))
 }

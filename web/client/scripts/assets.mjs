@@ -36,7 +36,7 @@ execFileSync("go", ["build", "-trimpath", "-ldflags=-s -w", "-o", join(out, "pro
 const goroot = execFileSync("go", ["env", "GOROOT"], { cwd: root }).toString().trim();
 copyFileSync(join(goroot, "lib/wasm/wasm_exec.js"), join(out, "wasm_exec.js"));
 copyFileSync(join(root, "gen/zk/devkeys/verification_key.json"), join(out, "verification_key.json"));
-execFileSync("go", ["run", "./service/vault/zk/internal/sectionkey", join(root, "gen/zk/devkeys/reveal.pk"), join(out, "reveal.pks")], { cwd: root, stdio: "inherit" });
+execFileSync("go", ["run", "./service/vault/zk/internal/sectionkey", join(root, "gen/zk/devkeys/reveal.pk"), join(out, "reveal.pks"), join(out, "reveal.tail.pks")], { cwd: root, stdio: "inherit" });
 const sha256 = (f) => createHash("sha256").update(readFileSync(join(out, f))).digest("hex");
 const pinned = {
   wasm: sha256("prover.wasm"),
@@ -44,12 +44,18 @@ const pinned = {
   sectionedKey: sha256("reveal.pks"),
 };
 const named = { wasm: "prover.wasm", wasmExec: "wasm_exec.js", sectionedKey: "reveal.pks" };
+const hashedName = (file, sha) => `${file.slice(0, file.lastIndexOf("."))}.${sha.slice(0, 16)}${file.slice(file.lastIndexOf("."))}`;
 const files = {};
 for (const [name, file] of Object.entries(named)) {
-  const dot = file.lastIndexOf(".");
-  files[name] = `${file.slice(0, dot)}.${pinned[name].slice(0, 16)}${file.slice(dot)}`;
+  files[name] = hashedName(file, pinned[name]);
   renameSync(join(out, file), join(out, files[name]));
 }
+// The key's raw tail (its sections after B2, uncompressed: key.ts fetches it instead of the
+// key's end on a device too slow to decompress them). Not pinned: the key's own pin checks it,
+// once its points are compressed again.
+const tailSha = sha256("reveal.tail.pks");
+const rawTail = hashedName("reveal.tail.pks", tailSha);
+renameSync(join(out, "reveal.tail.pks"), join(out, rawTail));
 // Brotli at quality 11 for the wasm: 14% smaller than at 9, but ~30 s of CPU for a 10 MB wasm
 // (9: ~4 s), so each compressed copy is kept under the file's sha256 and reused while the file
 // is the same: in the user's cache directory ($XDG_CACHE_HOME or ~/.cache, vaultd/client-assets),
@@ -70,13 +76,12 @@ const compressed = (file, sha, ext, quality, make) => {
   renameSync(`${path}.${process.pid}.tmp`, path); // never half a copy under its name
   return z;
 };
-for (const [name, quality] of [["wasm", 11], ["wasmExec", 11], ["sectionedKey", 9]]) {
-  const file = files[name];
+for (const [file, sha, quality] of [[files.wasm, pinned.wasm, 11], [files.wasmExec, pinned.wasmExec, 11], [files.sectionedKey, pinned.sectionedKey, 9], [rawTail, tailSha, 9]]) {
   const size = statSync(join(out, file)).size;
-  const br = compressed(file, pinned[name], "br", quality, (data) =>
+  const br = compressed(file, sha, "br", quality, (data) =>
     brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_LGWIN]: 24, [constants.BROTLI_PARAM_SIZE_HINT]: data.length } }),
   );
-  const gz = compressed(file, pinned[name], "gz", 9, (data) => gzipSync(data, { level: 9 }));
+  const gz = compressed(file, sha, "gz", 9, (data) => gzipSync(data, { level: 9 }));
   for (const [ext, z] of [["br", br], ["gz", gz]]) if (z.length < size * 0.97) writeFileSync(join(out, `${file}.${ext}`), z);
 }
 // Copies this build did not use, written over a week ago, are dropped (the builds of other
@@ -113,6 +118,8 @@ writeFileSync(
     `export const files = ${JSON.stringify(files, null, 2)} as const;\n` +
     `// Their sizes in bytes (decoded): a progress bar's total before a compressed answer has arrived.\n` +
     `export const sizes = ${JSON.stringify(Object.fromEntries(Object.entries(files).map(([name, file]) => [name, statSync(join(out, file)).size])), null, 2)} as const;\n` +
+    `// The proving key's raw tail (key.ts), in dist/assets.\n` +
+    `export const rawTail = ${JSON.stringify(rawTail)};\n` +
     `// The proving key's points decoded by the module (scripts/assets.mjs, decodeKey): what a cached copy must hash to.\n` +
     `export const decodedPoints = ${JSON.stringify({ sha256: createHash("sha256").update(decodedPoints).digest("hex"), size: decodedPoints.length }, null, 2)} as const;\n`,
 );
@@ -124,12 +131,14 @@ console.log(`prover assets in ${out}, pinned: ${JSON.stringify(pinned)}`);
 async function decodeKey(moduleBytes, key) {
   const e = (await WebAssembly.instantiate(moduleBytes)).instance.exports;
   const view = new DataView(key.buffer, key.byteOffset, key.byteLength);
-  if (key.subarray(0, 8).toString() !== "vaultdPK" || view.getUint32(8) !== 2) throw new Error("the sectioned key is not version 2");
+  const version = view.getUint32(8);
+  if (key.subarray(0, 8).toString() !== "vaultdPK" || (version !== 1 && version !== 2)) throw new Error("not a sectioned key of version 1 or 2");
   const wires = view.getUint32(20);
   const [nA, nB, nK, nZ] = [28, 32, 36, 40].map((at) => view.getUint32(at));
   const order = [...key.subarray(44, 49)];
   let at = 49 + 3 * 64 + 2 * 128 + 2 * Math.ceil(wires / 8);
-  const sections = { 1: [nA, 32, 144, e.decodeAffine], 2: [nB, 32, 144, e.decodeAffine], 3: [nB, 128, 288, e.loadG2], 4: [nK, 32, 144, e.decodeAffine], 5: [nZ, 32, 144, e.decodeAffine] };
+  const [g1Size, g1Load] = version === 2 ? [32, e.decodeAffine] : [64, e.loadG1]; // compressed or raw
+  const sections = { 1: [nA, g1Size, 144, g1Load], 2: [nB, g1Size, 144, g1Load], 3: [nB, 128, 288, e.loadG2], 4: [nK, g1Size, 144, g1Load], 5: [nZ, g1Size, 144, g1Load] };
   const bufferAt = 8192; // pointwasm.BufferAt
   const parts = [];
   for (const s of order) {

@@ -35,12 +35,52 @@ export function nearlyArrived(roundTripMs: () => number | undefined): (received:
 /** The least time over which nearlyArrived measures a download's rate. */
 export const minRateMs = 200;
 
+/** Bytes of the key's raw tail (SectionedKey.switchTail), as read: its G1 points uncompressed. */
+export interface RawTailChunk {
+  raw: Uint8Array;
+}
+
+// (p − 1)/2 for BN254's base field, big-endian: a y above it is the larger of y and p − y.
+const halfP = Uint8Array.from("183227397098d014dc2822db40c0ac2ecbc0b548b438e5469e10460b6c3e7ea3".match(/../g)!, (h) => parseInt(h, 16));
+
+/**
+ * compressG1 is raw G1 points (x ‖ y, 64 bytes each, big-endian; infinity all zeros) in the
+ * sectioned key's compressed encoding (docs/prover.md): x with its two top bits saying which y
+ * (10: the smaller of y and p − y, 11: the larger; 01 and zeros: infinity).
+ */
+export function compressG1(raw: Uint8Array): Uint8Array {
+  if (raw.length % 64 !== 0) throw new Error(`the key's raw tail has ${raw.length} bytes: not whole points of 64`);
+  const out = new Uint8Array(raw.length / 2);
+  for (let at = 0; at < raw.length; at += 64) {
+    const x = raw.subarray(at, at + 32);
+    const y = raw.subarray(at + 32, at + 64);
+    const o = at / 2;
+    if (x.every((b) => b === 0) && y.every((b) => b === 0)) {
+      out[o] = 0x40;
+      continue;
+    }
+    let larger = false;
+    for (let i = 0; i < 32; i++) {
+      if (y[i] !== halfP[i]) {
+        larger = y[i] > halfP[i];
+        break;
+      }
+    }
+    out.set(x, o);
+    out[o] |= larger ? 0xc0 : 0x80;
+  }
+  return out;
+}
+
 export class SectionedKey {
-  /** The key's bytes received so far (decoded). */
+  /** The key's bytes received so far (decoded; its raw tail's, once switched). */
   received = 0;
-  /** Its size once known (the package's own key: from its build; another: its Content-Length). */
+  /** Its size once known (the package's own key: from its build; another: its Content-Length; with the raw tail, its end's). */
   total: number | undefined;
-  private chunks: Uint8Array[] = [];
+  /** Whether the key's end comes as its raw tail (switchTail, the tail answered): its chunks then end in RawTailChunks. */
+  rawTail = false;
+  private chunks: (Uint8Array | RawTailChunk)[] = [];
+  private tail: { at: number; bytes: number; answer: Promise<Response | undefined> } | undefined;
   private end: "open" | "checked" | Error = "open";
   private wake = () => {};
   private changed = this.next();
@@ -61,10 +101,32 @@ export class SectionedKey {
   }
 
   /**
-   * The key's chunks, those already received first, then each as it arrives; throws once the
-   * download fails, or after the last chunk if the whole key's sha256 is not the pinned one.
+   * Asks for the key's raw tail (assets.rawTail: its sections after B2, uncompressed, `bytes`
+   * of them) to take the place of its bytes from `at` (where B2 ends) on: a device whose CPU
+   * cannot keep up with the download (share.ts's Dealer decides) then loads those points
+   * instead of taking their square roots, for more bytes. False where there is no raw tail, the
+   * key is not being downloaded, or `at` has passed. The download stops at `at` only if the tail
+   * is answered (else the key comes whole); the tail's points are compressed again (compressG1)
+   * to check the key's pinned sha256, and the point module checks each raw point on the curve
+   * (points.ts): with its x and flag vouched for by the hash, its y is the key's.
    */
-  async *read(): AsyncGenerator<Uint8Array> {
+  switchTail(at: number, bytes: number): boolean {
+    const url = this.assets.rawTail;
+    if (!url || this.tail || this.end !== "open" || this.received >= at || url.startsWith("file:")) return false;
+    const answer = fetch(url, { signal: this.abort.signal }).then(
+      (r) => (r.ok && r.body ? r : void r.body?.cancel().catch(() => {})),
+      () => undefined,
+    );
+    this.tail = { at, bytes, answer };
+    return true;
+  }
+
+  /**
+   * The key's chunks, those already received first, then each as it arrives (after a switch,
+   * the raw tail's as RawTailChunks); throws once the download fails, or after the last chunk if
+   * the whole key's sha256 is not the pinned one.
+   */
+  async *read(): AsyncGenerator<Uint8Array | RawTailChunk> {
     const chunks = this.chunks; // all of them once checked (then one): the array a reader began with stays whole
     for (let i = 0; ; ) {
       if (this.end instanceof Error) throw this.end;
@@ -79,13 +141,39 @@ export class SectionedKey {
     this.abort.abort(new Error("the prover was terminated"));
   }
 
+  // tailFrom reads the raw tail in place of the key's bytes from t.at on (chunk: the key's chunk
+  // that reaches it, reader: the key's, stopped), if the tail was answered: false if it was not
+  // (the key is then read whole).
+  private async tailFrom(t: NonNullable<SectionedKey["tail"]>, chunk: Uint8Array, reader: ReadableStreamDefaultReader<Uint8Array>): Promise<boolean> {
+    const answer = await t.answer;
+    this.tail = undefined;
+    if (!answer) return false;
+    this.push(chunk.subarray(0, t.at - this.received));
+    void reader.cancel().catch(() => {});
+    this.rawTail = true;
+    this.total = t.at + t.bytes;
+    const tail = answer.body!.getReader();
+    for (let c = await tail.read(); !c.done; c = await tail.read()) this.push({ raw: c.value });
+    if (this.received !== this.total) throw new Error(`the proving key's raw tail at ${this.assets.rawTail} has ${this.received - t.at} bytes, not ${t.bytes}`);
+    return true;
+  }
+
+  // compressed is the key as its pinned bytes: the ones received before the raw tail, then the
+  // tail's points compressed.
+  private compressed(): Uint8Array {
+    const key = this.chunks.filter((c): c is Uint8Array => c instanceof Uint8Array);
+    const raw = this.chunks.flatMap((c) => (c instanceof Uint8Array ? [] : [c.raw]));
+    const tailLength = raw.reduce((n, c) => n + c.length, 0);
+    return concat([...key, compressG1(concat(raw, tailLength))], this.received - tailLength / 2);
+  }
+
   private next(): Promise<void> {
     return new Promise((resolve) => (this.wake = resolve));
   }
 
-  private push(chunk: Uint8Array): void {
+  private push(chunk: Uint8Array | RawTailChunk): void {
     this.chunks.push(chunk);
-    this.received += chunk.length;
+    this.received += chunk instanceof Uint8Array ? chunk.length : chunk.raw.length;
     this.signal();
   }
 
@@ -127,9 +215,13 @@ export class SectionedKey {
       const length = r.headers.get("content-encoding") ? NaN : Number(r.headers.get("content-length") ?? NaN);
       this.total ??= Number.isFinite(length) ? length : undefined;
       const reader = r.body!.getReader();
-      for (let c = await reader.read(); !c.done; c = await reader.read()) this.push(c.value);
+      for (let c = await reader.read(); !c.done; c = await reader.read()) {
+        const t = this.tail;
+        if (t && this.received + c.value.length >= t.at && (await this.tailFrom(t, c.value, reader))) break;
+        this.push(c.value);
+      }
       // One piece from now on: a later reader deals it from one chunk, not hundreds.
-      const whole = concat(this.chunks, this.received);
+      const whole = this.rawTail ? this.compressed() : concat(this.chunks as Uint8Array[], this.received);
       pin(this.assets, "sectionedKey", await sha256Hex(whole));
       this.total = this.received;
       this.chunks = [whole];

@@ -22,6 +22,7 @@ function belowR(b: Uint8Array, at: number): boolean {
 interface Exports {
   memory: WebAssembly.Memory;
   decodeAffine(src: number, dst: number, n: number): number;
+  loadG1(src: number, dst: number, n: number): number;
   loadG2(src: number, dst: number, n: number): number;
   msm(points: number, digits: number, n: number, c: number, windows: number, scratch: number, out: number): void;
   msmG2(points: number, digits: number, n: number, c: number, windows: number, scratch: number, out: number): void;
@@ -49,7 +50,7 @@ export async function pointModule(compiled?: WebAssembly.Module): Promise<Export
   return (await WebAssembly.instantiate(compiled ?? (await compilePointModule()))).exports as unknown as Exports;
 }
 
-// A group's points in the module: as the key gives them (compressed G1, raw G2), as the module
+// A group's points in the module: as the key gives them (compressed or raw G1, raw G2), as the module
 // keeps them (affine, Montgomery form), their sums (Jacobian) and as the Go wasm takes a sum (raw).
 interface Group {
   inSize: number;
@@ -63,10 +64,11 @@ interface Group {
   toAffine: (e: Exports) => Exports["toAffine"];
 }
 const g1: Group = { inSize: 32, affineSize: 144, jacobianSize: 216, rawSize: 64, load: (e) => e.decodeAffine, msm: (e) => e.msm, msmScratch: (e) => e.msmScratch, add: (e) => e.add, toAffine: (e) => e.toAffine };
+const g1Raw: Group = { ...g1, inSize: 64, load: (e) => e.loadG1 };
 const g2: Group = { inSize: 128, affineSize: 288, jacobianSize: 432, rawSize: 128, load: (e) => e.loadG2, msm: (e) => e.msmG2, msmScratch: (e) => e.msmScratchG2, add: (e) => e.addG2, toAffine: (e) => e.toAffineG2 };
-// groupOf is the group of a section in a key's layout: the compressed G1 sections of version 2
-// and the raw G2 section (B2); the raw G1 sections of version 1 stay with the Go wasm.
-const groupOf = (pointSize: number) => (pointSize === g1.inSize ? g1 : pointSize === g2.inSize ? g2 : undefined);
+// groupOf is the group of a section in a key's layout, by the size of its points: the G1
+// sections, compressed (version 2) or raw (version 1), and the raw G2 section (B2).
+const groupOf = (pointSize: number) => [g1, g1Raw, g2].find((g) => g.inSize === pointSize);
 
 // windowBits is the window of the bucket method for n points: measured in Node on the 2-core
 // machine (G1: n 1 000, 7–8 bits; 3 500 and 5 000, 8–9; with the batched affine buckets and
@@ -115,20 +117,22 @@ class Share {
     this.scalarBytes = at;
   }
 
-  // feed decodes points of a section from its point number from on: false if the module
-  // refused one (the Go wasm says why).
-  feed(number: number, section: Section, from: number, points: Uint8Array): boolean {
-    const size = section.group.inSize;
+  // feed decodes points of a section from its point number from on, in its group's encoding
+  // (or in group's: raw G1, the key's raw tail): the module's answer, -1 if it took them all,
+  // else 4 × the first refused one's index plus why (the Go wasm says why in words).
+  feed(number: number, section: Section, from: number, points: Uint8Array, group = section.group): number {
+    const size = group.inSize;
     const n = points.length / size;
     if (!Number.isInteger(n) || from < 0 || from + n > section.count || section.held + n > section.count) {
       throw new Error(`share: ${points.length} bytes from point ${from} of section ${number} (${section.count} points of ${size} bytes, ${section.held} held)`);
     }
     const src = this.memory.scratch(points.length);
     new Uint8Array(this.memory.exports.memory.buffer).set(points, src);
-    if (section.group.load(this.memory.exports)(src, section.points + section.group.affineSize * section.held, n) !== -1) return false;
+    const answer = group.load(this.memory.exports)(src, section.points + group.affineSize * section.held, n);
+    if (answer !== -1) return answer;
     for (let i = 0; i < n; i++) section.from[section.held + i] = from + i;
     section.held += n;
-    return true;
+    return -1;
   }
 
   // load copies points of a section, already decoded (affine, as the module keeps them), from
@@ -224,6 +228,9 @@ class Share {
 
 export type { DecodedPoints } from "./raw.js";
 
+// Why the module refused a raw point (its answer's low two bits: pointwasm.Reason).
+const rawRefusals = ["not in the raw encoding", "infinity with a coordinate", "a coordinate not below the field's modulus", "not on the curve"];
+
 /** The size of a section's point decoded by the module, for its size in the key (undefined: the Go wasm keeps it). */
 export const decodedSize = (pointSize: number): number | undefined => groupOf(pointSize)?.affineSize;
 
@@ -263,9 +270,9 @@ class ModuleMemory {
 }
 
 /**
- * The prover's functions with a key's points (but version 1's raw G1 ones) decoded and multiplied
- * by the module: the Go wasm's shares get no point of them, and a share's sums are the module's
- * (and the Go wasm's, for points it keeps). Points the module refuses go to the Go wasm as they
+ * The prover's functions with a key's points decoded (or, raw, loaded) and multiplied by the
+ * module: the Go wasm's shares get no point of them, and a share's sums are the module's (and
+ * the Go wasm's, for points it keeps). Points the module refuses go to the Go wasm as they
  * came, whose error says which and why. As in the Go wasm, a share that is given what is not its
  * points (refused, outside their section) is dropped.
  */
@@ -320,13 +327,30 @@ export function withPointModule(raw: RawProver, exports: Exports): RawProver {
       if (!sh || !s) return toGo();
       let answer;
       try {
-        answer = sh.feed(section, s, from, points) ? "{}" : toGo();
+        // How long the module took (its thread's time, throttling included): the dealer's
+        // measure of how fast this device decodes (share.ts, the raw tail).
+        const t = performance.now();
+        answer = sh.feed(section, s, from, points) === -1 ? JSON.stringify({ ms: performance.now() - t }) : toGo();
       } catch (e) {
         raw.shareDrop(share);
         answer = error(e);
       }
       if ("error" in JSON.parse(answer)) drop(share);
       return answer;
+    },
+    shareFeedRaw(share, section, from, points) {
+      const sh = shares.get(share);
+      const s = sh?.sections.get(section);
+      try {
+        if (!sh || !s || s.group !== g1) throw new Error(`share ${share} holds no G1 points of section ${section}`);
+        const answer = sh.feed(section, s, from, points, g1Raw);
+        if (answer !== -1) throw new Error(`point ${from + (answer >> 2)} of section ${section}, in the key's raw tail, is ${rawRefusals[answer & 3]}`);
+        return "{}";
+      } catch (e) {
+        raw.shareDrop(share);
+        drop(share);
+        return error(e);
+      }
     },
     shareLoad(share, section, from, affine) {
       const sh = shares.get(share);

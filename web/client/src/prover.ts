@@ -49,6 +49,8 @@ export interface ProveProgress {
   multiplied: string[]; // the key's sections multiplied in this proof (A, B1, B2, K, Z: an MSM each), in the order they were
   keyDecodedAt?: number; // when the last of the key's points was decoded (Date.now()): before this proof, if it was dealt ahead of it
   keyPoints?: "decoded" | "stored"; // decoded by the workers from the key, or copied to them decoded already (kept from an earlier load)
+  keyRawTail?: boolean; // the key's last sections came raw, not compressed (its raw tail: the workers' CPU did not keep up with the download)
+  keyTail?: { decodePerMs: number; bytesPerMs: number; raw: boolean }; // what decided it, once decided (share.ts, rawTailSooner)
   warm?: boolean; // the runtime had solved a witness before this proof (a proof before it, or the warm-up: Prover.load's warmUpAfterMs)
 }
 
@@ -58,6 +60,7 @@ interface Spawned {
   stop: () => void; // terminates it: its calls waiting and to come fail
   failed: () => boolean; // it stopped (its script, its runtime's exit, stop): its calls fail at once
   loaded: Promise<void>; // once it can take calls
+  points: () => boolean; // once loaded: it has the point module (serve.ts), and takes a key's raw tail
 }
 
 /** The reveal prover. Load it once (a few MB of wasm), then call it. */
@@ -96,6 +99,7 @@ export class Prover {
     private readonly cache?: Cache,
     private readonly starting?: Spawned[],
     key?: SectionedKey,
+    private readonly takesRawTail = false, // the first worker has the point module: a key's raw tail may be dealt
   ) {
     // The proving key (key: its download begun by load) behind the wasm, its points dealt as
     // they arrive: a proof asked for meanwhile multiplies what has arrived while the rest comes.
@@ -182,10 +186,11 @@ export class Prover {
         throw e;
       }
       if (more > 0) share(lead.call("runtime") as Promise<SharedRuntime>);
-      return new Prover(lead.call, lead.stop, assets, cache, helpers, key);
+      return new Prover(lead.call, lead.stop, assets, cache, helpers, key, lead.points());
     }
     const raw: RawProver = await startRuntime(assets, opts.onProgress);
-    return new Prover(async (fn, ...args) => (raw[fn as keyof RawProver] as (...a: unknown[]) => unknown)(...args), () => {}, assets, await openCache());
+    const call: Call = async (fn, ...args) => (raw[fn as keyof RawProver] as (...a: unknown[]) => unknown)(...args);
+    return new Prover(call, () => {}, assets, await openCache(), undefined, undefined, typeof raw.shareFeedRaw === "function");
   }
 
   /** A fresh card for amount of token (secrets from crypto.getRandomValues). */
@@ -260,7 +265,7 @@ export class Prover {
       if (!opts.onProgress || (often && now - last < Prover.progressEvery)) return;
       last = now;
       const multiplied = scalarsGiven ? dealer.multiplied.map((s) => sectionNames[s] ?? String(s)) : [];
-      opts.onProgress({ stage, received: key.received, proved: dealer.decoded, total: key.total, multiplied, keyDecodedAt: dealer.decodedAt, keyPoints: dealer.fromStorage ? "stored" : "decoded", warm });
+      opts.onProgress({ stage, received: key.received, proved: dealer.decoded, total: key.total, multiplied, keyDecodedAt: dealer.decodedAt, keyPoints: dealer.fromStorage ? "stored" : "decoded", keyRawTail: dealer.rawTail, ...(dealer.tailDecision && { keyTail: dealer.tailDecision }), warm });
     };
     this.progress = (now) => report(!now);
     report();
@@ -309,7 +314,11 @@ export class Prover {
     if (this.dealer?.broken && this.dealer.fromStorage) this.storedFailed = true;
     this.dealer?.drop();
     this.helpers = this.helpers.filter((h) => !h.failed());
-    const d = new Dealer([this.call, ...this.helpers.map((h) => h.call)], (now) => this.progress?.(now));
+    // The key's raw tail when its download outruns the workers' CPU (share.ts decides), where
+    // there is one and the workers take it.
+    const key = this.key;
+    const switchTail = this.takesRawTail && this.assets.rawTail ? (at: number, bytes: number) => key.switchTail(at, bytes) : undefined;
+    const d = new Dealer([this.call, ...this.helpers.map((h) => h.call)], (now) => this.progress?.(now), switchTail);
     // A failure breaks the dealer: the proof that waits on it fails. Once the workers have
     // decoded the key's points, they are kept for the next load, after the proof under way, if
     // any (copying them out takes the workers' time).
@@ -472,23 +481,26 @@ function spawn(start: NewThread, assets: ProverAssets, shared?: Promise<SharedRu
       }
     });
   const call: Call = (fn, ...args) => send(fn, args);
+  let points = false;
   const loaded = (async () => {
     try {
       const given = await prefetched;
-      if (!given) await call("load", assets, await shared);
+      let loadAnswer: unknown;
+      if (!given) loadAnswer = await call("load", assets, await shared);
       else {
-        await send("load", [assets, await shared, given], [given.body as unknown as Transferable]).catch(async (e) => {
+        loadAnswer = await send("load", [assets, await shared, given], [given.body as unknown as Transferable]).catch(async (e) => {
           // A browser that cannot move a stream to a worker: the worker fetches the wasm itself.
           if (!(e instanceof DOMException && e.name === "DataCloneError")) throw e;
           void given.body.cancel().catch(() => {});
-          await call("load", assets, await shared);
+          return call("load", assets, await shared);
         });
       }
+      points = answer<{ points?: boolean }>(loadAnswer as string).points === true;
     } catch (e) {
       fail(e instanceof Error ? e : new Error(String(e))); // a prover that did not load leaves nothing running
       throw e;
     }
   })();
   loaded.catch(() => {}); // the caller awaits it, or not (a worker that does not start: one fewer)
-  return { call, stop: () => fail(new Error("the prover was terminated")), failed: () => failed !== undefined, loaded };
+  return { call, stop: () => fail(new Error("the prover was terminated")), failed: () => failed !== undefined, loaded, points: () => points };
 }

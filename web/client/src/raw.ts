@@ -22,6 +22,9 @@ export interface RawProver {
   // With the point module (points.ts): points already decoded (a copy kept from an earlier
   // load), and a copy of the share's points as decoded.
   shareLoad?(share: number, section: number, from: number, affine: Uint8Array): string;
+  // With the point module: raw G1 points of a section whose share holds it compressed (the key's
+  // raw tail, key.ts), loaded and checked on the curve instead of decompressed.
+  shareFeedRaw?(share: number, section: number, from: number, points: Uint8Array): string;
   shareHeld?(share: number): DecodedPoints[] | string;
   shareReset(share: number): string;
   shareDrop(share: number): string;

@@ -2,7 +2,7 @@
 // registers globalThis.vaultdProver, whose functions answer JSON strings. Its proving key is not
 // loaded here: it is fed to each proof as it arrives (key.ts).
 
-import { files, pinned, sizes } from "./pinned.gen.js";
+import { files, pinned, rawTail, sizes } from "./pinned.gen.js";
 import { compilePointModule, pointModule, withPointModule } from "./points.js";
 import type { RawProver } from "./raw.js";
 
@@ -21,6 +21,10 @@ export interface ProverAssets {
   wasm: string;
   wasmExec: string; // Go's wasm_exec.js, copied from the Go toolchain at build
   sectionedKey: string; // the proving key in vaultd's sectioned format (reveal.<hash>.pks), proved while it arrives
+  // Its raw tail (reveal.tail.<hash>.pks: its last sections uncompressed), fetched instead of the
+  // key's end by a device too slow to decompress them (key.ts); none (or ""): the key's end is
+  // always decompressed.
+  rawTail?: string;
   sha256: Record<AssetName, string>;
 }
 
@@ -31,17 +35,22 @@ export interface ProverAssets {
  */
 export function assetsAt(base: string): Omit<ProverAssets, "sha256"> {
   const at = (name: AssetName) => new URL(files[name], base).href;
-  return { wasm: at("wasm"), wasmExec: at("wasmExec"), sectionedKey: at("sectionedKey") };
+  return { wasm: at("wasm"), wasmExec: at("wasmExec"), sectionedKey: at("sectionedKey"), rawTail: new URL(rawTail, base).href };
 }
 
 export function defaultAssets(): ProverAssets {
   return { ...assetsAt(new URL("./assets/", import.meta.url).href), sha256: { ...pinned } };
 }
 
-/** The assets to load: the defaults, with what the caller overrides (hashes included). */
+/**
+ * The assets to load: the defaults, with what the caller overrides (hashes included). The
+ * package's raw tail goes with the package's key only: another key has its own, or none.
+ */
 export function assetsWith(over: Partial<Omit<ProverAssets, "sha256">> & { sha256?: Partial<Record<AssetName, string>> } = {}): ProverAssets {
   const d = defaultAssets();
-  return { ...d, ...over, sha256: { ...d.sha256, ...over.sha256 } };
+  const a = { ...d, ...over, sha256: { ...d.sha256, ...over.sha256 } };
+  if (!("rawTail" in over) && a.sha256.sectionedKey.toLowerCase() !== pinned.sectionedKey) delete a.rawTail;
+  return a;
 }
 
 // The sha256 of data (hex), by the platform's own (native) code: ~70 ms for the 20 MB wasm, where

@@ -24,7 +24,7 @@ export function serve(post: (answer: unknown) => void, close: () => void): (m: M
     try {
       if (fn === "load") {
         raw = await startRuntime(args[0] as ProverAssets, (progress: LoadProgress) => post({ id, progress }), args[1] as SharedRuntime | undefined, args[2] as Prefetched | undefined);
-        post({ id, result: "{}" });
+        post({ id, result: JSON.stringify({ points: typeof raw.shareFeedRaw === "function" }) }); // the point module's there: a key's raw tail may be dealt
         return;
       }
       if (fn === "runtime") {

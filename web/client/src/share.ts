@@ -6,6 +6,7 @@
 // points once the section has been dealt, and the prover adds their sums. Each worker is a Go
 // runtime of its own (a Web Worker on one of the phone's cores); the key's layout comes from its
 // header (zk.Layout).
+import type { RawTailChunk } from "./key.js";
 import { decodedSize, type DecodedPoints } from "./points.js";
 import { answer, concat } from "./runtime.js";
 
@@ -41,12 +42,62 @@ interface Worker {
 }
 
 interface Piece {
-  fn: "shareFeed" | "shareLoad"; // points as in the key, to decode; or decoded already
+  fn: "shareFeed" | "shareFeedRaw" | "shareLoad"; // points as in the key, to decode; raw (its raw tail's); or decoded already
   section: number;
   from: number;
+  count: number;
   bytes: Uint8Array;
   keyBytes: number; // the bytes of its points in the key
   last: boolean; // its section's last
+}
+
+// The raw tail's points: G1 uncompressed (docs/prover.md).
+const rawG1Size = 64;
+
+/**
+ * Where a key's raw tail would begin (key.ts, SectionedKey.switchTail): its sections after B2,
+ * if they are all compressed G1 ones; its points; and by when to decide (halfway through B2's
+ * bytes: the tail's answer then arrives before the key reaches it, on a phone's network too).
+ */
+interface TailPlan {
+  at: number; // the key's byte where the tail begins
+  points: number; // the tail's points
+  decideAt: number;
+}
+
+function tailPlan(layout: Layout): TailPlan | undefined {
+  const i = layout.sections.findIndex((s) => s.section === 3); // B2
+  const tail = layout.sections.slice(i + 1);
+  if (i < 0 || tail.length === 0 || tail.some((s) => s.pointSize !== 32)) return undefined;
+  const b2 = layout.sections[i];
+  const at = b2.offset + b2.count * b2.pointSize;
+  return { at, points: tail.reduce((n, s) => n + s.count, 0), decideAt: at - (b2.count * b2.pointSize) / 2 };
+}
+
+// What a proof's multiplication of a point costs the point module against decompressing one
+// (a square root), measured in one Chromium thread on the dev key: decompressing 17.6 µs a
+// point; the G1 MSMs 15–16 µs a point (K: 110 ms for 6,909), the G2 one 48 µs (B2: 330 ms for
+// 6,902).
+const g1MSMPerDecode = 0.9;
+const g2MSMPerDecode = 2.7;
+
+/**
+ * rawTailSooner decides the key's end, at the rates this device has shown so far: whether the
+ * work left would be done sooner with its raw tail (points uncompressed, twice the bytes of its
+ * compressed tail, which take a square root each). decodeRate: the workers' points decompressed
+ * a ms (their calls' own time, each worker's in parallel); byteRate: the key's bytes arriving a
+ * ms; msmPoints: the G1 and G2 points the proof under way has still to multiply (none without a
+ * proof), which share the CPU with the decompression. Compressed, the end comes when the tail
+ * has arrived and its points are decompressed and multiplied; raw, when its twice as many bytes
+ * have arrived and its points are multiplied. decodeRate 0: points were given to decompress and
+ * none is done yet (raw, if the key's bytes arrive at all); NaN: none given yet (compressed).
+ */
+export function rawTailSooner(o: { tailPoints: number; msmG1: number; msmG2: number; decodeRate: number; byteRate: number }): boolean {
+  if (!(o.byteRate > 0) || !(o.decodeRate >= 0)) return false;
+  if (o.decodeRate === 0) return true; // points waiting, none decompressed yet: the CPU is behind
+  const compressedBytes = (o.tailPoints * 32) / o.byteRate; // ms
+  const msm = (o.msmG1 * g1MSMPerDecode + o.msmG2 * g2MSMPerDecode) / o.decodeRate;
+  return Math.max(2 * compressedBytes, msm) < Math.max(compressedBytes, o.tailPoints / o.decodeRate + msm);
 }
 
 export class Dealer {
@@ -60,9 +111,13 @@ export class Dealer {
   fromStorage = false;
   /** The sections multiplied in the proof under way (every worker's part of each), in the order they were. */
   multiplied: number[] = [];
+  /** Whether the key's end came as its raw tail (the workers' CPU did not keep up with its download). */
+  rawTail = false;
+  /** The rates the key's end was decided by (rawTailSooner), once it was: points decompressed and bytes received a ms. */
+  tailDecision: { decodePerMs: number; bytesPerMs: number; raw: boolean } | undefined;
   private readonly workers: Worker[] = [];
   private readonly pieces: Piece[] = []; // cut, not yet dealt
-  private readonly calls = new Set<Promise<void>>(); // made, not yet answered
+  private readonly calls = new Set<Promise<unknown>>(); // made, not yet answered
   private layout: Layout | undefined;
   private size = Infinity; // the key's bytes, once its layout is known
   private json = "";
@@ -77,12 +132,26 @@ export class Dealer {
   private changed = this.next();
   private setHeader: (h: Uint8Array) => void = () => {};
   private headerFailed: (e: unknown) => void = () => {};
+  private tail: TailPlan | undefined; // until decided
+  private readonly decodedOf = new Map<number, number>(); // each section's points decoded
+  // What the workers' decompression has shown (their calls' own times, by worker) and the key's
+  // bytes since its first after the header: the raw tail's decision's rates.
+  private readonly decodeTime = new Map<Worker, { points: number; ms: number }>();
+  private bytesSince: { at: number; bytes: number } | undefined;
+  private compressedDealt = 0; // compressed G1 pieces given to the workers
 
   /**
    * onChange is told when the key's bytes arrive or are decoded (a few times a second is
    * enough), and at once (`now`) when the last of them is decoded or a section is multiplied.
+   * switchTail, if given, asks for the key's raw tail (SectionedKey.switchTail): the dealer does
+   * when, halfway through section B2's bytes, the sections before B2 are not all decoded yet
+   * (the workers' CPU, not the network, holds the key back); it answers whether the tail may come.
    */
-  constructor(workers: Call[], private readonly onChange: (now?: boolean) => void = () => {}) {
+  constructor(
+    workers: Call[],
+    private readonly onChange: (now?: boolean) => void = () => {},
+    private readonly switchTail?: (at: number, bytes: number) => boolean,
+  ) {
     this.header = new Promise((resolve, reject) => ((this.setHeader = resolve), (this.headerFailed = reject)));
     this.header.catch(() => {}); // a proof awaits it, or none does
     for (const w of workers) this.join(w);
@@ -101,17 +170,20 @@ export class Dealer {
    * section, checked by the caller): those are dealt instead of the key's, which is still read
    * whole (its header, its sha256).
    */
-  async deal(chunks: AsyncIterable<Uint8Array>, decoded?: Promise<Uint8Array | undefined>): Promise<void> {
+  async deal(chunks: AsyncIterable<Uint8Array | RawTailChunk>, decoded?: Promise<Uint8Array | undefined>): Promise<void> {
     try {
       let head: Uint8Array[] = [];
       let length = 0;
       let need = 0;
-      for await (const chunk of chunks) {
+      for await (const c of chunks) {
         if (this.dropped) return;
+        const chunk = c instanceof Uint8Array ? c : c.raw;
+        if (!(c instanceof Uint8Array) && !this.rawTail) this.rawFromHere();
         this.keyBytes += chunk.length;
         if (this.fromStorage) continue;
         if (this.layout) {
           this.push(chunk);
+          this.decideTail();
           continue;
         }
         head.push(chunk);
@@ -254,6 +326,7 @@ export class Dealer {
   // start begins every share from the key's layout, read from its header.
   private start(layout: Layout, header: Uint8Array): void {
     this.layout = layout;
+    this.tail = this.switchTail && tailPlan(layout);
     this.json = JSON.stringify(layout);
     for (const w of this.workers) w.begin(this.json);
     this.size = layout.sections.reduce((n, s) => n + s.count * s.pointSize, layout.headerSize);
@@ -275,13 +348,50 @@ export class Dealer {
       const size = sizes[i]!;
       for (let from = 0; from < s.count; from += piecePoints) {
         const n = Math.min(piecePoints, s.count - from);
-        this.pieces.push({ fn: "shareLoad", section: s.section, from, bytes: points.slice(at, at + n * size), keyBytes: n * s.pointSize, last: from + n === s.count });
+        this.pieces.push({ fn: "shareLoad", section: s.section, from, count: n, bytes: points.slice(at, at + n * size), keyBytes: n * s.pointSize, last: from + n === s.count });
         at += n * size;
       }
     }
     this.fromStorage = true;
     this.dealPieces();
     return true;
+  }
+
+  // decideTail decides the key's end once its bytes are halfway through B2 (rawTailSooner).
+  private decideTail(): void {
+    this.bytesSince ??= { at: Date.now(), bytes: this.keyBytes };
+    const t = this.tail;
+    if (!t || this.keyBytes < t.decideAt || this.fromStorage) return;
+    this.tail = undefined;
+    // Points a ms, the workers in parallel; 0 if none decompressed yet of those given, NaN if none given.
+    let decodeRate = this.compressedDealt > 0 ? 0 : NaN;
+    for (const d of this.decodeTime.values()) if (d.ms > 0) decodeRate += d.points / d.ms;
+    const since = this.bytesSince;
+    const byteRate = since && Date.now() > since.at ? (this.keyBytes - since.bytes) / (Date.now() - since.at) : 0;
+    // The proof under way's multiplications still to do: every section not multiplied yet.
+    let msmG1 = 0;
+    let msmG2 = 0;
+    if (this.scalars) for (const s of this.layout!.sections) if (!this.multiplied.includes(s.section)) s.pointSize === 128 ? (msmG2 += s.count) : (msmG1 += s.count);
+    const raw = this.keyBytes < t.at && rawTailSooner({ tailPoints: t.points, msmG1, msmG2, decodeRate, byteRate }) && this.switchTail!(t.at, t.points * rawG1Size);
+    this.tailDecision = { decodePerMs: decodeRate, bytesPerMs: byteRate, raw };
+  }
+
+  // rawFromHere takes the key's next bytes as its raw tail: the sections still to come, raw
+  // G1 points. The tail begins where a section does.
+  private rawFromHere(): void {
+    const sections = this.layout?.sections;
+    if (!sections || this.cut !== 0 || this.carry.length !== 0 || sections.slice(this.section).some((s) => s.pointSize !== 32)) {
+      throw new Error("the proving key's raw tail does not begin where its compressed sections do");
+    }
+    let offset = this.section < sections.length ? sections[this.section].offset : this.size;
+    const raw = sections.slice(this.section).map((s) => {
+      const r = { ...s, offset, pointSize: rawG1Size };
+      offset += s.count * rawG1Size;
+      return r;
+    });
+    this.layout = { ...this.layout!, sections: [...sections.slice(0, this.section), ...raw] };
+    this.size = offset;
+    this.rawTail = true;
   }
 
   // push cuts the key's next bytes (after its header) into pieces: whole points now, a split one
@@ -296,7 +406,8 @@ export class Dealer {
       const n = Math.min(Math.floor(b.length / s.pointSize), s.count - this.cut, piecePoints);
       if (n === 0) break;
       // Its own buffer: a view would post the whole chunk's.
-      this.pieces.push({ fn: "shareFeed", section: s.section, from: this.cut, bytes: b.slice(0, n * s.pointSize), keyBytes: n * s.pointSize, last: this.cut + n === s.count });
+      const fn = this.rawTail && s.pointSize === rawG1Size ? "shareFeedRaw" : "shareFeed";
+      this.pieces.push({ fn, section: s.section, from: this.cut, count: n, bytes: b.slice(0, n * s.pointSize), keyBytes: n * s.pointSize, last: this.cut + n === s.count });
       b = b.subarray(n * s.pointSize);
       this.cut += n;
       if (this.cut === s.count) {
@@ -318,7 +429,15 @@ export class Dealer {
       if (!w) return;
       const p = this.pieces.shift()!;
       const worker = w;
-      this.send(worker, p.fn, p.section, p.from, p.bytes).then(() => this.addDecoded(p.keyBytes), () => {});
+      if (p.fn === "shareFeed" && p.bytes.length === p.count * 32) this.compressedDealt++;
+      this.send(worker, p.fn, p.section, p.from, p.bytes).then((a) => {
+        const ms = (a as { ms?: number }).ms;
+        if (p.fn === "shareFeed" && p.bytes.length === p.count * 32 && ms !== undefined) {
+          const d = this.decodeTime.get(worker) ?? { points: 0, ms: 0 };
+          this.decodeTime.set(worker, { points: d.points + p.count, ms: d.ms + ms });
+        }
+        this.addDecoded(p.keyBytes);
+      }, () => {});
       if (p.last) {
         this.dealt.push(p.section);
         if (this.scalars) this.flush(p.section);
@@ -345,9 +464,9 @@ export class Dealer {
 
   // send calls fn on a worker's share, after the calls made to it before (calls to a worker are
   // answered in the order they are made); a call waiting counts against the worker's room.
-  private send(w: Worker, fn: string, ...args: unknown[]): Promise<void> {
+  private send(w: Worker, fn: string, ...args: unknown[]): Promise<unknown> {
     w.waiting++;
-    const call = w.share.then(async (share) => void answer((await w.call(fn, share, ...args)) as string));
+    const call = w.share.then(async (share) => answer((await w.call(fn, share, ...args)) as string));
     const done = call.finally(() => {
       w.waiting--;
       this.dealPieces();
@@ -356,7 +475,7 @@ export class Dealer {
     return done;
   }
 
-  private track(p: Promise<void>): void {
+  private track(p: Promise<unknown>): void {
     this.calls.add(p);
     p.catch((e) => this.fail(e)).finally(() => {
       this.calls.delete(p);

@@ -12,7 +12,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { keccak_256 } from "@noble/hashes/sha3";
 import { createHash } from "node:crypto";
-import { decodedPoints, files } from "../dist/pinned.gen.js";
+import { decodedPoints, files, rawTail } from "../dist/pinned.gen.js";
 const { Dealer } = await import("../dist/share.js");
 const { pointModule, withPointModule } = await import("../dist/points.js");
 
@@ -310,4 +310,70 @@ test("a dealt key cut short, with bytes after its end, or with a point not in it
   assert.deepEqual(ok(raw.keyLayout(key.subarray(0, 10))), { need: 497 });
   const h = ok(raw.proveStreaming(JSON.stringify(input))).handle;
   assert.match(parse(raw.finish(h)).error, /sectioned proving key: its header was never read/); // no layout read
+});
+
+// The key's raw tail (key.ts, docs/prover.md): its sections after B2 uncompressed.
+const tail = readFileSync(new URL(rawTail, assets));
+const tailAt = key.length - tail.length / 2;
+// withTail yields the key up to where its raw tail begins, then the tail (as SectionedKey.read
+// does once switched), in chunks of random sizes.
+async function* withTail() {
+  yield* chunksOf(key.subarray(0, tailAt));
+  for await (const c of chunksOf(tail)) yield { raw: c };
+}
+const sumsOf = async (d, scalars) => {
+  d.setScalars(scalars);
+  return (await d.sums()).map((s) => ok(s).sums.sort((a, b) => a.section - b.section));
+};
+
+test("a key dealt with its raw tail gives the sums of the key dealt compressed, and the same points decoded", async () => {
+  const h = ok(raw.proveStreaming(JSON.stringify(input))).handle;
+  ok(raw.layout(h, key));
+  const scalars = raw.scalars(h);
+  raw.cancel(h);
+  const compressed = new Dealer([call]);
+  await compressed.deal(chunksOf(key));
+  const switched = new Dealer([call]);
+  await switched.deal(withTail());
+  assert.equal(switched.rawTail, true);
+  assert.equal(compressed.rawTail, false);
+  assert.deepEqual(await sumsOf(switched, scalars), await sumsOf(compressed, scalars));
+  const held = await switched.held();
+  assert.equal(createHash("sha256").update(held).digest("hex"), decodedPoints.sha256);
+  const got = await proveOn(switched, input);
+  assert.equal(BigInt(got.request.publicSignals[1]), BigInt(note.nullifier));
+  // A raw point off the curve (its y changed) is refused, by its place in the key.
+  const bad = Buffer.from(tail);
+  bad[64 * 7 + 63] ^= 1;
+  const refusing = new Dealer([call]);
+  await refusing.deal((async function* () {
+    yield key.subarray(0, tailAt);
+    yield { raw: bad };
+  })());
+  await assert.rejects(proveOn(refusing, input), /point 7 of section 5, in the key's raw tail, is not on the curve/);
+  for (const d of [compressed, switched, refusing]) d.drop();
+});
+
+// paced yields the key in chunks of 16 KB, one every ms ms.
+async function* paced(ms) {
+  for (let at = 0; at < key.length; at += 16 << 10) {
+    await new Promise((r) => setTimeout(r, ms));
+    yield key.subarray(at, at + (16 << 10));
+  }
+}
+// timed is call with each decompression's time (the module's answer) said to be msPerPoint a point.
+const timed = (msPerPoint) => async (fn, ...args) => {
+  const a = await call(fn, ...args);
+  if (fn !== "shareFeed" || parse(a).error) return a;
+  return JSON.stringify({ ms: (args[3].length / 32) * msPerPoint });
+};
+
+test("the dealer asks for the raw tail, once, when its workers decompress slower than the key arrives, and not when they keep up", async () => {
+  for (const [msPerPoint, want] of [[0.2, true], [0.0005, false]]) {
+    const asked = [];
+    const d = new Dealer([timed(msPerPoint), timed(msPerPoint)], () => {}, (at, bytes) => (asked.push([at, bytes]), true));
+    await d.deal(paced(2));
+    assert.deepEqual(asked, want ? [[tailAt, tail.length]] : [], `${msPerPoint} ms a point`);
+    d.drop();
+  }
 });

@@ -33,7 +33,10 @@
 // PHONE_READS_CARD_MS (with PHONE_PERSON=1) has the person of that third visit read
 // the card that long before making a wallet: the prover, idle meanwhile, warms up (Prover.load's
 // warmUpAfterMs), and the timeline says whether the proof found it warm. PHONE_REQUESTS=1
-// prints each visit's requests, sent and finished.
+// prints each visit's requests, sent and finished. To see inside a visit in the cgroup (each
+// costs CPU of its own, so the figures are not comparable): PHONE_PROFILE=<dir> writes V8's CPU
+// profile of the page and of each worker for each such visit (<visit>-<target>.cpuprofile,
+// sampled every 0.5 ms), PHONE_TRACE=<file> a Chrome trace of the first one.
 //   node test/phone.mjs <devnet.json> <registry> <relayer> <faucet> <indexer> <card binary> [runs] [fast4g|slow4g]
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -72,6 +75,13 @@ const watch = async (session, finished, urls) => {
   const fromOf = new Map();
   let epochOf; // the browser's monotonic timestamps (s) to ms since the epoch, from a request's wallTime
   session.on("Network.loadingFinished", (e) => finished.set(e.requestId, { at: epochOf ? epochOf(e.timestamp) : Date.now(), bytes: e.encodedDataLength, url: urlOf.get(e.requestId), from: fromOf.get(e.requestId) }));
+  // A response the page stopped reading (the key's, where its raw tail takes its end's place):
+  // the bytes it had received by then.
+  const partial = new Map();
+  session.on("Network.dataReceived", (e) => partial.set(e.requestId, (partial.get(e.requestId) ?? 0) + e.encodedDataLength));
+  session.on("Network.loadingFailed", (e) => {
+    if (partial.has(e.requestId)) finished.set(e.requestId, { at: epochOf ? epochOf(e.timestamp) : Date.now(), bytes: partial.get(e.requestId), url: urlOf.get(e.requestId), from: fromOf.get(e.requestId), stopped: true });
+  });
   session.on("Network.requestWillBeSent", (e) => {
     urls.add(e.request.url);
     urlOf.set(e.requestId, e.request.url);
@@ -221,6 +231,7 @@ const blocks = (page, fast) => {
 // savesKeyInMs: how long the person takes to save the new wallet's key (the first tap on "I saved
 // the key" waits that long after the wallet is shown); 0: a tap at once.
 // cdpCpu: DevTools' CPU throttling on the page's thread (a browser outside the cgroup).
+let visits = 0; // for PHONE_PROFILE's file names
 const visit = async (browser, link, { savesKeyInMs = 0, readsCardInMs = 0, cdpCpu = false, cgroup } = {}) => {
   const page = await browser.newPage();
   const finished = new Map();
@@ -235,9 +246,20 @@ const visit = async (browser, link, { savesKeyInMs = 0, readsCardInMs = 0, cdpCp
     if (e.request.method === "POST" && new URL(e.request.url).pathname.endsWith("/reveal")) revealSentAt ??= e.wallTime * 1000;
   });
   await throttle(session, cdpCpu);
-  page.on("workercreated", (w) => watch(w.client, finished, urls).catch((e) => errors.push(`watching the worker: ${e}`)));
+  const profiling = process.env.PHONE_PROFILE && cgroup ? [] : undefined;
+  const profile = (name, s) => {
+    profiling.push([name, s]);
+    return s.send("Profiler.enable").then(() => s.send("Profiler.setSamplingInterval", { interval: 500 })).then(() => s.send("Profiler.start"));
+  };
+  if (profiling) await profile("page", session);
+  page.on("workercreated", (w) => {
+    watch(w.client, finished, urls).catch((e) => errors.push(`watching the worker: ${e}`));
+    if (profiling) profile(`worker${profiling.length}`, w.client).catch((e) => errors.push(`profiling the worker: ${e}`));
+  });
   const chain = blocks(page, () => revealSentAt !== undefined);
   const threads = cgroup && threadsOf(cgroup);
+  const tracing = process.env.PHONE_TRACE && cgroup && !visits;
+  if (tracing) await page.tracing.start({ path: process.env.PHONE_TRACE, categories: ["devtools.timeline", "disabled-by-default-devtools.timeline", "v8", "toplevel"] });
   const opened = Date.now();
   await page.goto(link, { waitUntil: "load" });
   // As a person would: the wallet step as soon as the page shows it, Redeem as soon as it is possible.
@@ -276,6 +298,15 @@ const visit = async (browser, link, { savesKeyInMs = 0, readsCardInMs = 0, cdpCp
   await page.tap("#redeem");
   await page.waitForFunction(() => document.body.dataset.state === "done" || document.querySelector("#progress")?.textContent.startsWith("It did not"), { timeout: 180_000, polling: 100 });
   const received = Date.now();
+  if (tracing) await page.tracing.stop();
+  if (profiling) {
+    mkdirSync(process.env.PHONE_PROFILE, { recursive: true });
+    for (const [name, s] of profiling) {
+      const { profile: p } = await s.send("Profiler.stop").catch(() => ({}));
+      if (p) writeFileSync(join(process.env.PHONE_PROFILE, `${visits}-${name}.cpuprofile`), JSON.stringify(p));
+    }
+  }
+  visits++;
   if (process.env.PHONE_REQUESTS) for (const f of [...finished.values()].sort((a, b) => a.from - b.from)) console.log(`  request ${f.from === undefined ? "?" : Math.round(f.from - opened)}..${Math.round(f.at - opened)} ms ${f.bytes} B ${f.url?.slice(0, 90)}`);
   const cpuByThread = threads?.stop();
   await chain.stop();
@@ -285,7 +316,8 @@ const visit = async (browser, link, { savesKeyInMs = 0, readsCardInMs = 0, cdpCp
   const proofAt = j.origin + j.proofStartedMs;
   const proofReadyAt = proofAt + j.proofMs;
   const bytesBy = (t) => [...finished.values()].filter((f) => f.at <= t).reduce((s, f) => s + f.bytes, 0);
-  const key = [...finished.values()].find((f) => /\/reveal\.[0-9a-f]{16}\.pks$/.test(f.url ?? ""));
+  // The key's last byte: its raw tail's, if it came (its own request then stopped where the tail begins).
+  const key = [...finished.values()].find((f) => /\/reveal\.tail\.[0-9a-f]{16}\.pks$/.test(f.url ?? "")) ?? [...finished.values()].find((f) => /\/reveal\.[0-9a-f]{16}\.pks$/.test(f.url ?? ""));
   const wasm = [...finished.values()].find((f) => /\/prover\.[0-9a-f]{16}\.wasm$/.test(f.url ?? ""));
   const receipt = j.txHash ? await rpc("eth_getTransactionReceipt", [j.txHash]) : undefined;
   // The key's points, kept decoded for the next card after the first proof, are written while
@@ -340,6 +372,8 @@ const visit = async (browser, link, { savesKeyInMs = 0, readsCardInMs = 0, cdpCp
     proverRequests: [...urls].filter((u) => proverAsset.test(u)).length,
     proofWarm: j.proofWarm, // the runtime had solved a witness before (a proof, or the warm-up while the person read the card)
     keyPoints: j.keyPoints, // "decoded" by the workers from the key, or "stored": copied to them decoded, from Cache Storage
+    keyRawTail: j.keyRawTail === true, // the key's last sections came raw (its raw tail: the workers' CPU did not keep up)
+    keyTail: j.keyTail, // the rates that decided it: points decompressed and key bytes received a ms
     pointsKept: j.pointsKept, // the key's points in Cache Storage, decoded, for the next card (undefined: not within a minute)
     pointsKeptAfterReceivedMs: j.pointsKeptMs === undefined || j.receivedMs === undefined ? undefined : j.pointsKeptMs - j.receivedMs,
     msms: Object.keys(j.proofAt ?? {}).filter((k) => k.startsWith("MSM ")).length,
@@ -472,7 +506,7 @@ try {
           const first = await visit(browser, newCard(), way);
           const second = await visit(browser, newCard(), way);
           for (const [name, f] of [["first visit", first], ["second visit", second]]) {
-            const key = f.keyLastByteInProofMs === null ? "the key from Cache Storage" : `the key's last byte ${f.keyLastByteInProofMs} ms into it`;
+            const key = f.keyLastByteInProofMs === null ? "the key from Cache Storage" : `the key's last byte ${f.keyLastByteInProofMs} ms into it${f.keyRawTail ? " (its end raw)" : ""}`;
             console.log(`phone (${way.profile}) run ${run}, ${name}: ${(f.openToReceivedMs / 1000).toFixed(1)} s from opening the link to tokens received (the wallet step shown after ${(f.openToFormMs / 1000).toFixed(1)} s, Redeem possible after ${(f.openToReadyMs / 1000).toFixed(1)} s, proof ${f.proofMs} ms after Redeem in ${f.proverWorkers} workers${f.provedAheadMs !== undefined ? ` (begun ${f.provedAheadMs} ms before it)` : ""}, ${key}), ${mb(f.bytesBeforeProof)} over the wire before the first proof was ready`);
             timeline(`${way.profile}, run ${run}, ${name}`, f);
             if (f.cpuByThread) cpuLine(`${way.profile}, run ${run}, ${name}`, f);

@@ -1,7 +1,7 @@
 package pointwasm
 
 // The curve's points in the module, in G1 over Fp and in G2 over Fp2 alike: affine ones (x, y
-// in Montgomery form, as decodeAffine and loadG2 write them; all zeros for infinity) and
+// in Montgomery form, as decodeAffine, loadG1 and loadG2 write them; all zeros for infinity) and
 // Jacobian ones (X, Y, Z; Z ≡ 0 for infinity) for sums. The formulas are the Explicit-Formulas
 // Database's for a = 0 (both curves): dbl-2009-l, madd-2007-bl and add-2007-bl.
 

@@ -67,32 +67,64 @@ func fp2IsZeroCode(fp fns) *code {
 	return c
 }
 
-// loadG2Code is loadG2(src, dst, n) i32: n raw G2 points (128 bytes each: X.A1, X.A0, Y.A1,
-// Y.A0, big-endian, as the sectioned key's section B2 holds them) at src, written at dst in the
-// module's affine form (288 bytes: x then y, each a0 then a1, in Montgomery form; infinity all
-// zeros). It answers -1, or 4 × the index of the first point that is not one plus the reason:
-// NotInEncoding for flag bits set, NotCanonical for a coordinate not below p.
-func loadG2Code(fp fns) *code {
+// loadRawCode is loadG1(src, dst, n) i32 or loadG2: n raw points (gnark-crypto's raw encoding,
+// big-endian coordinates of 32 bytes: G1's X, Y as a version-1 key's G1 sections hold them,
+// G2's X.A1, X.A0, Y.A1, Y.A0 as section B2 does) at src, written at dst in the module's affine
+// form (x then y, each a0 then a1 in G2, in Montgomery form; infinity, all zeros, stays so).
+// places are where each coordinate read goes, in elements from the point's start. It answers
+// -1, or 4 × the index of the first point that is not one plus the reason: NotInEncoding for
+// flag bits set, NotCanonical for a coordinate not below p, and in G1 NotOnCurve for y² ≠ x³ + 3.
+// That last check makes a raw G1 point as certain as a compressed one whose x and flag a hash
+// vouches for (the y it names is the only one): a key's raw tail is checked so (key.ts). G2's
+// points are not checked on the curve: the key's pinned hash is the check (docs/prover.md).
+func loadRawCode(fp fns, places []int32) *code {
 	c := newCode([]byte{i32, i32, i32}, []byte{i32})
 	const src, dst, n = 0, 1, 2
 	i, in, out, ptr := c.local(i32), c.local(i32), c.local(i32), c.local(i32)
 	fail := func(r Reason) { c.get(i).i32(2).op(opI32Shl).i32(int32(r)).op(opI32Or).op(opReturn) }
 	c.op(opBlock, blockVoid, opLoop, blockVoid)
 	c.get(i).get(n).op(opI32Eq).brIf(1)
-	c.get(src).get(i).i32(128).op(opI32Mul, opI32Add).set(in)
-	c.get(dst).get(i).i32(4*elemSize).op(opI32Mul, opI32Add).set(out)
+	c.get(src).get(i).i32(int32(32*len(places))).op(opI32Mul, opI32Add).set(in)
+	c.get(dst).get(i).i32(int32(len(places))*elemSize).op(opI32Mul, opI32Add).set(out)
 	c.get(in).mem(opI32L8U, 0, 0).i32(0xc0).op(opI32And).op(opIf, blockVoid)
 	fail(NotInEncoding)
 	c.op(opEnd)
-	for k, at := range []int32{1, 0, 3, 2} { // X.A1, X.A0, Y.A1, Y.A0 to their places
+	for k, at := range places {
 		readCanonical(c, in, uint32(32*k), false, ptr, fail)
 		coord := arg(out).half(at)
 		fp.Mul(c, coord, fixed(atX), fixed(atR2))
 		coord(c)
 		c.call(fp.canon)
 	}
+	if len(places) == 2 {
+		onCurveG1(c, fp, arg(out), arg(out).half(1), fail)
+	}
 	c.get(i).i32(1).op(opI32Add).set(i).br(0)
 	c.op(opEnd, opEnd)
 	c.i32(-1)
 	return c
+}
+
+// onCurveG1 fails with NotOnCurve unless the affine G1 point (x, y) (canonical Montgomery form)
+// is infinity (both zero) or y² = x³ + 3.
+func onCurveG1(c *code, fp fns, x, y ref, fail func(Reason)) {
+	fp.IsZero(c, x)
+	fp.IsZero(c, y)
+	c.op(opI32And, opI32Eqz).op(opIf, blockVoid)
+	fp.Mul(c, fixed(atRHS), x, x)
+	fp.Mul(c, fixed(atRHS), fixed(atRHS), x)
+	fp.Add(c, fixed(atRHS), fixed(atRHS), fixed(atThree))
+	c.i32(atRHS).call(fp.canon)
+	fp.Mul(c, fixed(atY2), y, y)
+	c.i32(atY2).call(fp.canon)
+	for k := range uint32(limbs) {
+		c.i32(atY2).mem(opI64Load, 3, 8*k).i32(atRHS).mem(opI64Load, 3, 8*k).op(opI64Xor)
+		if k > 0 {
+			c.op(opI64Or)
+		}
+	}
+	c.op(opI64Eqz, opI32Eqz).op(opIf, blockVoid)
+	fail(NotOnCurve)
+	c.op(opEnd)
+	c.op(opEnd)
 }

@@ -12,7 +12,7 @@
 // Its interface: the exported memory, and
 //
 //	decodeAffine(src, dst, n i32) i32
-//	loadG2(src, dst, n i32) i32
+//	loadG1(src, dst, n i32) i32                              loadG2 alike
 //	msm(points, digits, n, c, windows, scratch, out i32)     msmG2 alike
 //	msmScratch(c, windows i32) i32                           msmScratchG2 alike
 //	add(p, q i32)                                             addG2 alike
@@ -20,9 +20,9 @@
 //	quotient(in, n, logn, work i32)                           quotientScratch(n i32) i32
 //
 // decodeAffine reads n compressed G1 points (32 bytes each) at src and writes them at dst in the
-// module's affine form (x then y, in Montgomery form, 144 bytes; infinity all zeros); loadG2
-// does the same from raw G2 points (fp2.go). Each answers -1 when all were read, else 4 × the
-// index of the first point that is not one plus the reason (Reason). msm sums such points times
+// module's affine form (x then y, in Montgomery form, 144 bytes; infinity all zeros); loadG1
+// and loadG2 do the same from raw G1 and G2 points (fp2.go's loadRawCode). Each answers -1 when
+// all were read, else 4 × the index of the first point that is not one plus the reason (Reason). msm sums such points times
 // their scalars into a Jacobian point (msmCode says how the scalars are given), in the scratch
 // msmScratch sizes (msm.go: affine buckets, added in batches that share an inversion); add adds the
 // Jacobian q to p; toAffine writes p raw (big-endian, as gnark-crypto's RawBytes; infinity all
@@ -139,7 +139,8 @@ func Module() []byte {
 	fp.inv = inv
 	fp.neg = m.add(negCode(fp, 1))
 	m.exports["decodeAffine"] = m.add(decodeCode(fp, sqrt))
-	m.exports["loadG2"] = m.add(loadG2Code(fp))
+	m.exports["loadG1"] = m.add(loadRawCode(fp, []int32{0, 1}))
+	m.exports["loadG2"] = m.add(loadRawCode(fp, []int32{1, 0, 3, 2}))
 	fp2 := fns{size: 2 * elemSize, one: atOneM2, mul: m.add(fp2MulCode(fp, false)), sqr: m.add(fp2MulCode(fp, true)),
 		add: m.add(fp2AddSubCode(fp, false)), sub: m.add(fp2AddSubCode(fp, true)), isZero: m.add(fp2IsZeroCode(fp)),
 		copy: m.add(copyCode(2 * elemSize)), canon: noFunction}

@@ -241,8 +241,9 @@ type group struct {
 }
 
 var (
-	g1 = group{32, 144, 216, 64, "decodeAffine", "msm", "msmScratch", "toAffine"}   // compressed points in
-	g2 = group{128, 288, 432, 128, "loadG2", "msmG2", "msmScratchG2", "toAffineG2"} // raw points in
+	g1    = group{32, 144, 216, 64, "decodeAffine", "msm", "msmScratch", "toAffine"}   // compressed points in
+	g1Raw = group{64, 144, 216, 64, "loadG1", "msm", "msmScratch", "toAffine"}         // raw points in (a version-1 key's)
+	g2    = group{128, 288, 432, 128, "loadG2", "msmG2", "msmScratchG2", "toAffineG2"} // raw points in
 )
 
 // msmJacobian multiplies the points in (in g's encoding) by scalars in the module, with windows
@@ -326,6 +327,18 @@ func compressed(pts []bn254.G1Affine) []byte {
 	return in
 }
 
+func rawG1(pts []bn254.G1Affine) []byte {
+	var in []byte
+	for _, p := range pts {
+		b := p.RawBytes()
+		if p.IsInfinity() {
+			b = [64]byte{}
+		}
+		in = append(in, b[:]...)
+	}
+	return in
+}
+
 func rawG2(pts []bn254.G2Affine) []byte {
 	var in []byte
 	for _, p := range pts {
@@ -390,22 +403,26 @@ func testMSM[P any, PP interface {
 	}
 }
 
+// TestMSMIsGnarks checks G1's MSM from points loaded compressed (decodeAffine) and raw (loadG1).
 func TestMSMIsGnarks(t *testing.T) {
 	_, _, g, _ := bn254.Generators()
-	testMSM(t, g1, func(rng *mrand.Rand) bn254.G1Affine {
-		var p bn254.G1Affine
-		return *p.ScalarMultiplication(&g, new(big.Int).SetUint64(rng.Uint64()))
-	}, compressed, func(pts []bn254.G1Affine, s []fr.Element) []byte {
-		var sum bn254.G1Affine
-		if _, err := sum.MultiExp(pts, s, ecc.MultiExpConfig{}); err != nil {
-			t.Fatal(err)
-		}
-		if sum.IsInfinity() {
-			return make([]byte, 64)
-		}
-		r := sum.RawBytes()
-		return r[:]
-	})
+	for _, in := range []struct {
+		g      group
+		encode func([]bn254.G1Affine) []byte
+	}{{g1, compressed}, {g1Raw, rawG1}} {
+		t.Run(in.g.load, func(t *testing.T) {
+			testMSM(t, in.g, func(rng *mrand.Rand) bn254.G1Affine {
+				var p bn254.G1Affine
+				return *p.ScalarMultiplication(&g, new(big.Int).SetUint64(rng.Uint64()))
+			}, in.encode, func(pts []bn254.G1Affine, s []fr.Element) []byte {
+				var sum bn254.G1Affine
+				if _, err := sum.MultiExp(pts, s, ecc.MultiExpConfig{}); err != nil {
+					t.Fatal(err)
+				}
+				return rawG1([]bn254.G1Affine{sum})
+			})
+		})
+	}
 }
 
 func TestMSMInG2IsGnarks(t *testing.T) {
@@ -422,23 +439,42 @@ func TestMSMInG2IsGnarks(t *testing.T) {
 	})
 }
 
-func TestLoadG2RefusesWhatIsNotRaw(t *testing.T) {
+// TestLoadRawRefusesWhatIsNotRaw: loadG1 and loadG2 refuse a point with a flag bit set, or with
+// its last coordinate p, and loadG1 one off the curve, by its index and reason; infinity (all
+// zeros) loads as zeros.
+func TestLoadRawRefusesWhatIsNotRaw(t *testing.T) {
 	m := newModule(t)
-	pts := rawG2([]bn254.G2Affine{{}, {}, {}})
-	flagged := bytes.Clone(pts)
-	flagged[128] |= 0x80 // point 1's first byte
-	above := bytes.Clone(pts)
-	copy(above[256+96:], fp.Modulus().FillBytes(make([]byte, 32))) // point 2's Y.A0 = p
-	for _, tc := range []struct {
-		name string
-		in   []byte
-		want int32
-	}{{"a flag bit set", flagged, 1*4 + int32(pointwasm.NotInEncoding)}, {"a coordinate = p", above, 2*4 + int32(pointwasm.NotCanonical)}} {
-		mem := m.mod.Memory()
-		mem.Write(pointwasm.BufferAt, tc.in)
-		res, err := m.mod.ExportedFunction("loadG2").Call(context.Background(), pointwasm.BufferAt, pointwasm.BufferAt+512, 3)
-		if err != nil || int32(res[0]) != tc.want {
-			t.Fatalf("%s: loadG2 answered %v, %v; want %d", tc.name, res, err, tc.want)
+	for _, g := range []group{g1Raw, g2} {
+		size := int(g.inSize)
+		pts := make([]byte, 3*size) // three points at infinity
+		flagged := bytes.Clone(pts)
+		flagged[size] |= 0x80 // point 1's first byte
+		above := bytes.Clone(pts)
+		copy(above[3*size-32:], fp.Modulus().FillBytes(make([]byte, 32))) // point 2's last coordinate = p
+		cases := []struct {
+			name string
+			in   []byte
+			want int32
+		}{{"a flag bit set", flagged, 1*4 + int32(pointwasm.NotInEncoding)}, {"a coordinate = p", above, 2*4 + int32(pointwasm.NotCanonical)}, {"infinity", pts, -1}}
+		if g == g1Raw {
+			off := bytes.Clone(pts)
+			off[size+31], off[size+63] = 1, 1 // point 1 is (1, 1)
+			cases = append(cases, struct {
+				name string
+				in   []byte
+				want int32
+			}{"(1, 1), off the curve", off, 1*4 + int32(pointwasm.NotOnCurve)})
+		}
+		for _, tc := range cases {
+			mem := m.mod.Memory()
+			mem.Write(pointwasm.BufferAt, tc.in)
+			res, err := m.mod.ExportedFunction(g.load).Call(context.Background(), pointwasm.BufferAt, pointwasm.BufferAt+1024, 3)
+			if err != nil || int32(res[0]) != tc.want {
+				t.Fatalf("%s, %s: answered %v, %v; want %d", g.load, tc.name, res, err, tc.want)
+			}
+			if out, _ := mem.Read(pointwasm.BufferAt+1024, 3*g.affineSize); tc.want == -1 && !bytes.Equal(out, make([]byte, len(out))) {
+				t.Fatalf("%s: infinity loaded as %x, not zeros", g.load, out)
+			}
 		}
 	}
 }

@@ -1,8 +1,10 @@
 // Command sectionkey writes a proving key in gnark's raw encoding (a keys directory's reveal.pk:
 // the dev keys', or a ceremony's) as a sectioned key (zk.SectionedKey, docs/prover.md), which the
-// browser's prover multiplies while it downloads. Run by web/client/scripts/assets.mjs at build.
+// browser's prover multiplies while it downloads, and with a third path its raw tail
+// (SectionedKey.WriteRawTail: what a browser too slow to decompress the key's points fetches
+// instead of the key's end). Run by web/client/scripts/assets.mjs at build.
 //
-//	go run ./service/vault/zk/internal/sectionkey <reveal.pk> <reveal.pks>
+//	go run ./service/vault/zk/internal/sectionkey <reveal.pk> <reveal.pks> [<reveal.tail.pks>]
 package main
 
 import (
@@ -16,17 +18,17 @@ import (
 )
 
 func main() {
-	if len(os.Args) != 3 {
-		fmt.Fprintln(os.Stderr, "usage: sectionkey <reveal.pk> <reveal.pks>")
+	if len(os.Args) != 3 && len(os.Args) != 4 {
+		fmt.Fprintln(os.Stderr, "usage: sectionkey <reveal.pk> <reveal.pks> [<reveal.tail.pks>]")
 		os.Exit(2)
 	}
-	if err := convert(os.Args[1], os.Args[2]); err != nil {
+	if err := convert(os.Args[1], os.Args[2], os.Args[3:]...); err != nil {
 		fmt.Fprintln(os.Stderr, "sectionkey:", err)
 		os.Exit(1)
 	}
 }
 
-func convert(in, out string) error {
+func convert(in, out string, tail ...string) error {
 	data, err := os.ReadFile(in)
 	if err != nil {
 		return err
@@ -43,5 +45,17 @@ func convert(in, out string) error {
 	if _, err := sk.WriteTo(&b); err != nil {
 		return err
 	}
-	return os.WriteFile(out, b.Bytes(), 0o644)
+	if err := os.WriteFile(out, b.Bytes(), 0o644); err != nil {
+		return err
+	}
+	for _, t := range tail {
+		var r bytes.Buffer
+		if _, err := sk.WriteRawTail(&r); err != nil {
+			return err
+		}
+		if err := os.WriteFile(t, r.Bytes(), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }
