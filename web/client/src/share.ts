@@ -86,18 +86,21 @@ const g2MSMPerDecode = 2.7;
  * work left would be done sooner with its raw tail (points uncompressed, twice the bytes of its
  * compressed tail, which take a square root each). decodeRate: the workers' points decompressed
  * a ms (their calls' own time, each worker's in parallel); byteRate: the key's bytes arriving a
- * ms; msmPoints: the G1 and G2 points the proof under way has still to multiply (none without a
- * proof), which share the CPU with the decompression. Compressed, the end comes when the tail
- * has arrived and its points are decompressed and multiplied; raw, when its twice as many bytes
- * have arrived and its points are multiplied. decodeRate 0: points were given to decompress and
+ * ms; bytesBefore: the key's bytes still to come before the tail; msmG1, msmG2: the points the
+ * proof under way has still to multiply (none without a proof), which share the CPU with the
+ * decompression. Compressed, the end comes when the key and its tail have arrived and the tail's
+ * points are decompressed and every point multiplied; raw, when the key and the tail's twice
+ * as many bytes have arrived and every point is multiplied: the download and the CPU's work go
+ * on together, and the later of the two is the end. decodeRate 0: points were given to decompress and
  * none is done yet (raw, if the key's bytes arrive at all); NaN: none given yet (compressed).
  */
-export function rawTailSooner(o: { tailPoints: number; msmG1: number; msmG2: number; decodeRate: number; byteRate: number }): boolean {
+export function rawTailSooner(o: { tailPoints: number; bytesBefore: number; msmG1: number; msmG2: number; decodeRate: number; byteRate: number }): boolean {
   if (!(o.byteRate > 0) || !(o.decodeRate >= 0)) return false;
   if (o.decodeRate === 0) return true; // points waiting, none decompressed yet: the CPU is behind
-  const compressedBytes = (o.tailPoints * 32) / o.byteRate; // ms
+  const before = o.bytesBefore / o.byteRate; // ms, the key's bytes still to come before the tail
+  const compressedTail = (o.tailPoints * 32) / o.byteRate;
   const msm = (o.msmG1 * g1MSMPerDecode + o.msmG2 * g2MSMPerDecode) / o.decodeRate;
-  return Math.max(2 * compressedBytes, msm) < Math.max(compressedBytes, o.tailPoints / o.decodeRate + msm);
+  return Math.max(before + 2 * compressedTail, msm) < Math.max(before + compressedTail, o.tailPoints / o.decodeRate + msm);
 }
 
 export class Dealer {
@@ -139,6 +142,7 @@ export class Dealer {
   private readonly decodeTime = new Map<Worker, { points: number; ms: number }>();
   private bytesSince: { at: number; bytes: number } | undefined;
   private compressedDealt = 0; // compressed G1 pieces given to the workers
+  private proofUnderWay = false; // its witness being solved (busy) or its scalars given, until its sums
 
   /**
    * onChange is told when the key's bytes arrive or are decoded (a few times a second is
@@ -269,6 +273,7 @@ export class Dealer {
 
   /** Counts worker i busy (its proof's witness being solved) until done settles: no pieces meanwhile. */
   busy(i: number, done: Promise<unknown>): void {
+    this.proofUnderWay = true; // a proof's witness being solved: its multiplications to come
     const w = this.workers[i];
     w.waiting += w.room;
     void done.finally(() => {
@@ -281,6 +286,7 @@ export class Dealer {
   setScalars(scalars: Uint8Array): void {
     if (this.scalars) throw new Error("a proof is already under way on the key's points");
     this.scalars = scalars;
+    this.proofUnderWay = true;
     this.multiplied = [];
     for (const w of this.workers) this.send(w, "shareScalars", scalars);
     for (const s of this.dealt) this.flush(s);
@@ -301,11 +307,13 @@ export class Dealer {
     await Promise.all(this.calls);
     const sums = await Promise.all(this.workers.map(async (w) => (await w.call("shareSums", await w.share)) as string));
     this.scalars = undefined;
+    this.proofUnderWay = false;
     return sums;
   }
 
   /** Abandons the proof under way (one that failed): the workers keep their points. */
   reset(): void {
+    this.proofUnderWay = false;
     if (!this.scalars) return;
     this.scalars = undefined;
     for (const w of this.workers) this.send(w, "shareReset");
@@ -368,11 +376,12 @@ export class Dealer {
     for (const d of this.decodeTime.values()) if (d.ms > 0) decodeRate += d.points / d.ms;
     const since = this.bytesSince;
     const byteRate = since && Date.now() > since.at ? (this.keyBytes - since.bytes) / (Date.now() - since.at) : 0;
-    // The proof under way's multiplications still to do: every section not multiplied yet.
+    // The proof under way's multiplications still to do (its witness maybe still being solved):
+    // every section not multiplied yet.
     let msmG1 = 0;
     let msmG2 = 0;
-    if (this.scalars) for (const s of this.layout!.sections) if (!this.multiplied.includes(s.section)) s.pointSize === 128 ? (msmG2 += s.count) : (msmG1 += s.count);
-    const raw = this.keyBytes < t.at && rawTailSooner({ tailPoints: t.points, msmG1, msmG2, decodeRate, byteRate }) && this.switchTail!(t.at, t.points * rawG1Size);
+    if (this.proofUnderWay) for (const s of this.layout!.sections) if (!this.multiplied.includes(s.section)) s.pointSize === 128 ? (msmG2 += s.count) : (msmG1 += s.count);
+    const raw = this.keyBytes < t.at && rawTailSooner({ tailPoints: t.points, bytesBefore: t.at - this.keyBytes, msmG1, msmG2, decodeRate, byteRate }) && this.switchTail!(t.at, t.points * rawG1Size);
     this.tailDecision = { decodePerMs: decodeRate, bytesPerMs: byteRate, raw };
   }
 

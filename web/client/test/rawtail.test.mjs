@@ -27,16 +27,20 @@ test("the raw tail's points compressed are the key's end; infinity compresses to
 });
 
 test("the raw tail is chosen where the CPU, not the network, would hold the proof back", () => {
-  const proof = { tailPoints, msmG1: tailPoints + 6909, msmG2: 6902 }; // a proof under way: K, B2 and the tail to multiply
-  // This machine's browser at half a core: ~20 points decompressed a ms, ~0.8 MB/s.
+  // Decided halfway through B2: its other half still to come. A proof under way: K, B2 and the tail to multiply.
+  const proof = { tailPoints, bytesBefore: (6902 * 128) / 2, msmG1: tailPoints + 6909, msmG2: 6902 };
+  // The phone test's browser at half a core on Fast 4G (as measured there: 6.5–11 points
+  // decompressed a ms, 0.4–0.7 MB/s; the tail came raw and the proof was done ~0.5 s sooner).
+  assert.equal(rawTailSooner({ ...proof, decodeRate: 8.4, byteRate: 615 }), true);
   assert.equal(rawTailSooner({ ...proof, decodeRate: 20, byteRate: 800 }), true);
   // Its cores whole, the same network: the decompression keeps up.
   assert.equal(rawTailSooner({ ...proof, decodeRate: 100, byteRate: 800 }), false);
-  // The slow CPU on Slow 4G (~180 bytes a ms): twice the bytes would cost more than the square roots.
-  assert.equal(rawTailSooner({ ...proof, decodeRate: 20, byteRate: 180 }), false);
+  // The slow CPU on Slow 4G (as measured: 7.5 points a ms, 172 bytes a ms): twice the bytes
+  // would cost more than the square roots.
+  assert.equal(rawTailSooner({ ...proof, decodeRate: 7.5, byteRate: 172 }), false);
   // No proof under way, a slow CPU: only if the raw bytes arrive before the square roots are done.
-  assert.equal(rawTailSooner({ tailPoints, msmG1: 0, msmG2: 0, decodeRate: 20, byteRate: 800 }), false);
-  assert.equal(rawTailSooner({ tailPoints, msmG1: 0, msmG2: 0, decodeRate: 5, byteRate: 800 }), true);
+  assert.equal(rawTailSooner({ ...proof, msmG1: 0, msmG2: 0, decodeRate: 20, byteRate: 800 }), false);
+  assert.equal(rawTailSooner({ ...proof, msmG1: 0, msmG2: 0, decodeRate: 5, byteRate: 800 }), true);
   // Points given and none decompressed yet by then: the CPU is behind. None given, or no bytes
   // measured: no.
   assert.equal(rawTailSooner({ ...proof, decodeRate: 0, byteRate: 800 }), true);
