@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/consensys/gnark-crypto/ecc/bn254"
 	"github.com/consensys/gnark-crypto/ecc/bn254/fp"
@@ -191,16 +192,12 @@ func (k *SectionedKey) section(s Section, version uint32) []byte {
 // (docs/prover.md, "The raw tail"). Compressing its points gives WriteTo's bytes after B2.
 func (k *SectionedKey) WriteRawTail(w io.Writer) (int64, error) {
 	var total int64
-	tail := false
-	for _, s := range SectionOrder {
-		if tail {
-			n, err := w.Write(k.section(s, versionRaw))
-			total += int64(n)
-			if err != nil {
-				return total, err
-			}
+	for _, s := range SectionOrder[slices.Index(SectionOrder[:], SectionB2)+1:] {
+		n, err := w.Write(k.section(s, versionRaw))
+		total += int64(n)
+		if err != nil {
+			return total, err
 		}
-		tail = tail || s == SectionB2
 	}
 	return total, nil
 }

@@ -131,14 +131,12 @@ console.log(`prover assets in ${out}, pinned: ${JSON.stringify(pinned)}`);
 async function decodeKey(moduleBytes, key) {
   const e = (await WebAssembly.instantiate(moduleBytes)).instance.exports;
   const view = new DataView(key.buffer, key.byteOffset, key.byteLength);
-  const version = view.getUint32(8);
-  if (key.subarray(0, 8).toString() !== "vaultdPK" || (version !== 1 && version !== 2)) throw new Error("not a sectioned key of version 1 or 2");
+  if (key.subarray(0, 8).toString() !== "vaultdPK" || view.getUint32(8) !== 2) throw new Error("the sectioned key is not version 2");
   const wires = view.getUint32(20);
   const [nA, nB, nK, nZ] = [28, 32, 36, 40].map((at) => view.getUint32(at));
   const order = [...key.subarray(44, 49)];
   let at = 49 + 3 * 64 + 2 * 128 + 2 * Math.ceil(wires / 8);
-  const [g1Size, g1Load] = version === 2 ? [32, e.decodeAffine] : [64, e.loadG1]; // compressed or raw
-  const sections = { 1: [nA, g1Size, 144, g1Load], 2: [nB, g1Size, 144, g1Load], 3: [nB, 128, 288, e.loadG2], 4: [nK, g1Size, 144, g1Load], 5: [nZ, g1Size, 144, g1Load] };
+  const sections = { 1: [nA, 32, 144, e.decodeAffine], 2: [nB, 32, 144, e.decodeAffine], 3: [nB, 128, 288, e.loadG2], 4: [nK, 32, 144, e.decodeAffine], 5: [nZ, 32, 144, e.decodeAffine] };
   const bufferAt = 8192; // pointwasm.BufferAt
   const parts = [];
   for (const s of order) {

@@ -73,14 +73,15 @@ export function compressG1(raw: Uint8Array): Uint8Array {
 }
 
 export class SectionedKey {
-  /** The key's bytes received so far (decoded; its raw tail's, once switched). */
+  /** The key's bytes received so far (decoded; a raw tail's counted as the key's bytes of its points, half of them). */
   received = 0;
-  /** Its size once known (the package's own key: from its build; another: its Content-Length; with the raw tail, its end's). */
+  /** Its size once known (the package's own key: from its build; another: its Content-Length). */
   total: number | undefined;
   /** Whether the key's end comes as its raw tail (switchTail, the tail answered): its chunks then end in RawTailChunks. */
   rawTail = false;
   private chunks: (Uint8Array | RawTailChunk)[] = [];
   private tail: { at: number; bytes: number; answer: Promise<Response | undefined> } | undefined;
+  private firstByte: { at: number; received: number } | undefined; // from the network: when, and the bytes by then
   private end: "open" | "checked" | Error = "open";
   private wake = () => {};
   private changed = this.next();
@@ -113,12 +114,22 @@ export class SectionedKey {
   switchTail(at: number, bytes: number): boolean {
     const url = this.assets.rawTail;
     if (!url || this.tail || this.end !== "open" || this.received >= at || url.startsWith("file:")) return false;
+    // Only what can be the tail takes the key's place: not a page answered for any path, nor a
+    // file of another size.
+    const length = (r: Response) => (r.headers.get("content-encoding") ? NaN : Number(r.headers.get("content-length") ?? NaN));
     const answer = fetch(url, { signal: this.abort.signal }).then(
-      (r) => (r.ok && r.body ? r : void r.body?.cancel().catch(() => {})),
+      (r) => (r.ok && r.body && !(r.headers.get("content-type") ?? "").startsWith("text/html") && !(length(r) !== bytes && Number.isFinite(length(r))) ? r : void r.body?.cancel().catch(() => {})),
       () => undefined,
     );
     this.tail = { at, bytes, answer };
     return true;
+  }
+
+  /** The key's bytes a ms as they arrived from the network, since its first (0 until there are two reads). */
+  byteRate(): number {
+    const f = this.firstByte;
+    const ms = f ? Date.now() - f.at : 0;
+    return f && ms > 0 ? (this.received - f.received) / ms : 0;
   }
 
   /**
@@ -151,10 +162,13 @@ export class SectionedKey {
     this.push(chunk.subarray(0, t.at - this.received));
     void reader.cancel().catch(() => {});
     this.rawTail = true;
-    this.total = t.at + t.bytes;
     const tail = answer.body!.getReader();
-    for (let c = await tail.read(); !c.done; c = await tail.read()) this.push({ raw: c.value });
-    if (this.received !== this.total) throw new Error(`the proving key's raw tail at ${this.assets.rawTail} has ${this.received - t.at} bytes, not ${t.bytes}`);
+    let got = 0;
+    for (let c = await tail.read(); !c.done; c = await tail.read()) {
+      got += c.value.length;
+      this.push({ raw: c.value });
+    }
+    if (got !== t.bytes) throw new Error(`the proving key's raw tail at ${this.assets.rawTail} has ${got} bytes, not ${t.bytes}`);
     return true;
   }
 
@@ -163,8 +177,8 @@ export class SectionedKey {
   private compressed(): Uint8Array {
     const key = this.chunks.filter((c): c is Uint8Array => c instanceof Uint8Array);
     const raw = this.chunks.flatMap((c) => (c instanceof Uint8Array ? [] : [c.raw]));
-    const tailLength = raw.reduce((n, c) => n + c.length, 0);
-    return concat([...key, compressG1(concat(raw, tailLength))], this.received - tailLength / 2);
+    const tail = compressG1(concat(raw, raw.reduce((n, c) => n + c.length, 0)));
+    return concat([...key, tail], key.reduce((n, c) => n + c.length, tail.length));
   }
 
   private next(): Promise<void> {
@@ -173,7 +187,7 @@ export class SectionedKey {
 
   private push(chunk: Uint8Array | RawTailChunk): void {
     this.chunks.push(chunk);
-    this.received += chunk instanceof Uint8Array ? chunk.length : chunk.raw.length;
+    this.received += chunk instanceof Uint8Array ? chunk.length : chunk.raw.length / 2;
     this.signal();
   }
 
@@ -216,18 +230,21 @@ export class SectionedKey {
       this.total ??= Number.isFinite(length) ? length : undefined;
       const reader = r.body!.getReader();
       for (let c = await reader.read(); !c.done; c = await reader.read()) {
+        this.firstByte ??= { at: Date.now(), received: this.received + c.value.length };
         const t = this.tail;
         if (t && this.received + c.value.length >= t.at && (await this.tailFrom(t, c.value, reader))) break;
         this.push(c.value);
       }
       // One piece from now on: a later reader deals it from one chunk, not hundreds.
       const whole = this.rawTail ? this.compressed() : concat(this.chunks as Uint8Array[], this.received);
-      pin(this.assets, "sectionedKey", await sha256Hex(whole));
+      const hex = await sha256Hex(whole);
+      if (this.rawTail && hex !== want) throw new Error(`the prover's sectionedKey at ${url}, its end from its raw tail at ${this.assets.rawTail}, has sha256 ${hex}, not the pinned ${want}: refused (the raw tail is not the key's)`);
+      pin(this.assets, "sectionedKey", hex);
       this.total = this.received;
       this.chunks = [whole];
       this.end = "checked";
       if (this.cache) {
-        const headers = { "content-type": "application/octet-stream", "content-length": String(this.received) };
+        const headers = { "content-type": "application/octet-stream", "content-length": String(whole.length) };
         // A full quota or a failed write: the network next time.
         this.cache.put(url, new Response(whole as BodyInit, { headers })).catch(() => {});
       }

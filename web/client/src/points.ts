@@ -228,8 +228,9 @@ class Share {
 
 export type { DecodedPoints } from "./raw.js";
 
-// Why the module refused a raw point (its answer's low two bits: pointwasm.Reason).
-const rawRefusals = ["not in the raw encoding", "infinity with a coordinate", "a coordinate not below the field's modulus", "not on the curve"];
+// Why the module refused a raw point (its answer's low two bits: pointwasm.Reason; the second
+// comes from compressed points only).
+const rawRefusals = ["is not in the raw encoding", "is infinity with a coordinate", "has a coordinate not below the field's modulus", "is not on the curve"];
 
 /** The size of a section's point decoded by the module, for its size in the key (undefined: the Go wasm keeps it). */
 export const decodedSize = (pointSize: number): number | undefined => groupOf(pointSize)?.affineSize;
@@ -344,7 +345,7 @@ export function withPointModule(raw: RawProver, exports: Exports): RawProver {
       try {
         if (!sh || !s || s.group !== g1) throw new Error(`share ${share} holds no G1 points of section ${section}`);
         const answer = sh.feed(section, s, from, points, g1Raw);
-        if (answer !== -1) throw new Error(`point ${from + (answer >> 2)} of section ${section}, in the key's raw tail, is ${rawRefusals[answer & 3]}`);
+        if (answer !== -1) throw new Error(`point ${from + (answer >> 2)} of section ${section}, in the key's raw tail, ${rawRefusals[answer & 3]}`);
         return "{}";
       } catch (e) {
         raw.shareDrop(share);

@@ -50,7 +50,7 @@ export interface ProveProgress {
   keyDecodedAt?: number; // when the last of the key's points was decoded (Date.now()): before this proof, if it was dealt ahead of it
   keyPoints?: "decoded" | "stored"; // decoded by the workers from the key, or copied to them decoded already (kept from an earlier load)
   keyRawTail?: boolean; // the key's last sections came raw, not compressed (its raw tail: the workers' CPU did not keep up with the download)
-  keyTail?: { decodePerMs: number; bytesPerMs: number; raw: boolean }; // what decided it, once decided (share.ts, rawTailSooner)
+  keyTail?: { decodePerMs: number; bytesPerMs: number; asked: boolean }; // the rates that decided it, once decided, and whether the raw tail was asked for (share.ts, rawTailSooner)
   warm?: boolean; // the runtime had solved a witness before this proof (a proof before it, or the warm-up: Prover.load's warmUpAfterMs)
 }
 
@@ -74,6 +74,7 @@ export class Prover {
   private keeping: Promise<boolean> | undefined; // the key's points decoded, being kept for the next load
   private kept: (stored: boolean) => void = () => {};
   private storedFailed = false; // a dealer of the stored decoded points broke: decode the key from now on
+  private rawTailFailed = false; // a key whose raw tail came failed: its end compressed from now on
   private progress: ((now?: boolean) => void) | undefined; // the proof under way's
   private turn: Promise<unknown> = Promise.resolve(); // proofs one after another: they share the workers' points
   private terminated = false;
@@ -307,18 +308,21 @@ export class Prover {
   // key's download failed (a new one is fetched), or a worker's share was lost (dealt again to
   // the workers still running, from the key's bytes kept).
   private dealt(): Dealer {
-    if (this.key.failed) this.key = new SectionedKey(this.assets, this.cache);
+    if (this.key.failed) {
+      // A raw tail that failed (not the key's: answered by something else, say) is not asked for again.
+      this.rawTailFailed ||= this.key.rawTail;
+      this.key = new SectionedKey(this.assets, this.cache);
+    }
     if (this.dealer && !this.dealer.broken && this.dealtKey === this.key) return this.dealer;
     // Points stored decoded that the workers could not take (a worker without the point module,
     // say) fail one proof, not every one: the key is decoded from then on.
     if (this.dealer?.broken && this.dealer.fromStorage) this.storedFailed = true;
     this.dealer?.drop();
     this.helpers = this.helpers.filter((h) => !h.failed());
-    // The key's raw tail when its download outruns the workers' CPU (share.ts decides), where
-    // there is one and the workers take it.
-    const key = this.key;
-    const switchTail = this.takesRawTail && this.assets.rawTail ? (at: number, bytes: number) => key.switchTail(at, bytes) : undefined;
-    const d = new Dealer([this.call, ...this.helpers.map((h) => h.call)], (now) => this.progress?.(now), switchTail);
+    // The key's raw tail when the workers' CPU holds the proof back more than its bytes would
+    // (share.ts decides), where there is one and the workers take it, unless one failed.
+    const rawTail = this.takesRawTail && this.assets.rawTail && !this.rawTailFailed ? this.key : undefined;
+    const d = new Dealer([this.call, ...this.helpers.map((h) => h.call)], (now) => this.progress?.(now), rawTail);
     // A failure breaks the dealer: the proof that waits on it fails. Once the workers have
     // decoded the key's points, they are kept for the next load, after the proof under way, if
     // any (copying them out takes the workers' time).

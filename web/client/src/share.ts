@@ -86,21 +86,26 @@ const g2MSMPerDecode = 2.7;
  * work left would be done sooner with its raw tail (points uncompressed, twice the bytes of its
  * compressed tail, which take a square root each). decodeRate: the workers' points decompressed
  * a ms (their calls' own time, each worker's in parallel); byteRate: the key's bytes arriving a
- * ms; bytesBefore: the key's bytes still to come before the tail; msmG1, msmG2: the points the
- * proof under way has still to multiply (none without a proof), which share the CPU with the
- * decompression. Compressed, the end comes when the key and its tail have arrived and the tail's
- * points are decompressed and every point multiplied; raw, when the key and the tail's twice
- * as many bytes have arrived and every point is multiplied: the download and the CPU's work go
- * on together, and the later of the two is the end. decodeRate 0: points were given to decompress and
- * none is done yet (raw, if the key's bytes arrive at all); NaN: none given yet (compressed).
+ * ms; bytesBefore: the key's bytes still to come before the tail; pending: compressed points
+ * received and not yet decompressed; msmG1, msmG2: the points the proof under way has still to
+ * multiply (none without a proof), which share the CPU with the decompression. Compressed, the
+ * end comes when the key and its tail have arrived and every point is decompressed and
+ * multiplied; raw, when the key and the tail's twice as many bytes have arrived and the other
+ * points are: the download and the CPU's work go on together, and the later of the two is the
+ * end. Either rate unmeasured (0 or less): compressed.
  */
-export function rawTailSooner(o: { tailPoints: number; bytesBefore: number; msmG1: number; msmG2: number; decodeRate: number; byteRate: number }): boolean {
-  if (!(o.byteRate > 0) || !(o.decodeRate >= 0)) return false;
-  if (o.decodeRate === 0) return true; // points waiting, none decompressed yet: the CPU is behind
+export function rawTailSooner(o: { tailPoints: number; bytesBefore: number; pending: number; msmG1: number; msmG2: number; decodeRate: number; byteRate: number }): boolean {
+  if (!(o.byteRate > 0) || !(o.decodeRate > 0)) return false;
   const before = o.bytesBefore / o.byteRate; // ms, the key's bytes still to come before the tail
   const compressedTail = (o.tailPoints * 32) / o.byteRate;
-  const msm = (o.msmG1 * g1MSMPerDecode + o.msmG2 * g2MSMPerDecode) / o.decodeRate;
-  return Math.max(before + 2 * compressedTail, msm) < Math.max(before + compressedTail, o.tailPoints / o.decodeRate + msm);
+  const cpu = (o.pending + o.msmG1 * g1MSMPerDecode + o.msmG2 * g2MSMPerDecode) / o.decodeRate; // in both
+  return Math.max(before + 2 * compressedTail, cpu) < Math.max(before + compressedTail, o.tailPoints / o.decodeRate + cpu);
+}
+
+/** The key's raw tail, for a dealer that may ask for it (Prover: its SectionedKey). */
+export interface RawTailSource {
+  switchTail(at: number, bytes: number): boolean; // SectionedKey.switchTail
+  byteRate(): number; // the key's bytes a ms as they arrived (SectionedKey.byteRate)
 }
 
 export class Dealer {
@@ -116,8 +121,8 @@ export class Dealer {
   multiplied: number[] = [];
   /** Whether the key's end came as its raw tail (the workers' CPU did not keep up with its download). */
   rawTail = false;
-  /** The rates the key's end was decided by (rawTailSooner), once it was: points decompressed and bytes received a ms. */
-  tailDecision: { decodePerMs: number; bytesPerMs: number; raw: boolean } | undefined;
+  /** The rates the key's end was decided by (rawTailSooner), once it was: points decompressed and bytes received a ms, and whether the raw tail was asked for. */
+  tailDecision: { decodePerMs: number; bytesPerMs: number; asked: boolean } | undefined;
   private readonly workers: Worker[] = [];
   private readonly pieces: Piece[] = []; // cut, not yet dealt
   private readonly calls = new Set<Promise<unknown>>(); // made, not yet answered
@@ -136,25 +141,23 @@ export class Dealer {
   private setHeader: (h: Uint8Array) => void = () => {};
   private headerFailed: (e: unknown) => void = () => {};
   private tail: TailPlan | undefined; // until decided
-  private readonly decodedOf = new Map<number, number>(); // each section's points decoded
-  // What the workers' decompression has shown (their calls' own times, by worker) and the key's
-  // bytes since its first after the header: the raw tail's decision's rates.
+  // What the workers' decompression has shown (their calls' own times, by worker): the raw
+  // tail's decision's rate, with the compressed points cut and not yet decompressed.
   private readonly decodeTime = new Map<Worker, { points: number; ms: number }>();
-  private bytesSince: { at: number; bytes: number } | undefined;
-  private compressedDealt = 0; // compressed G1 pieces given to the workers
+  private compressedPending = 0;
   private proofUnderWay = false; // its witness being solved (busy) or its scalars given, until its sums
 
   /**
    * onChange is told when the key's bytes arrive or are decoded (a few times a second is
    * enough), and at once (`now`) when the last of them is decoded or a section is multiplied.
-   * switchTail, if given, asks for the key's raw tail (SectionedKey.switchTail): the dealer does
-   * when, halfway through section B2's bytes, the sections before B2 are not all decoded yet
-   * (the workers' CPU, not the network, holds the key back); it answers whether the tail may come.
+   * tailSource, if given, is where the key's raw tail may be asked for: the dealer does, from
+   * halfway through section B2's bytes on, once its workers have decompressed points, if the
+   * proof would end sooner with it (rawTailSooner).
    */
   constructor(
     workers: Call[],
     private readonly onChange: (now?: boolean) => void = () => {},
-    private readonly switchTail?: (at: number, bytes: number) => boolean,
+    private readonly tailSource?: RawTailSource,
   ) {
     this.header = new Promise((resolve, reject) => ((this.setHeader = resolve), (this.headerFailed = reject)));
     this.header.catch(() => {}); // a proof awaits it, or none does
@@ -182,9 +185,9 @@ export class Dealer {
       for await (const c of chunks) {
         if (this.dropped) return;
         const chunk = c instanceof Uint8Array ? c : c.raw;
-        if (!(c instanceof Uint8Array) && !this.rawTail) this.rawFromHere();
         this.keyBytes += chunk.length;
-        if (this.fromStorage) continue;
+        if (this.fromStorage || (this.failure !== undefined && this.layout)) continue; // read on, for the key's own error
+        if (!(c instanceof Uint8Array) && !this.rawTail) this.rawFromHere();
         if (this.layout) {
           this.push(chunk);
           this.decideTail();
@@ -334,7 +337,7 @@ export class Dealer {
   // start begins every share from the key's layout, read from its header.
   private start(layout: Layout, header: Uint8Array): void {
     this.layout = layout;
-    this.tail = this.switchTail && tailPlan(layout);
+    this.tail = this.tailSource && tailPlan(layout);
     this.json = JSON.stringify(layout);
     for (const w of this.workers) w.begin(this.json);
     this.size = layout.sections.reduce((n, s) => n + s.count * s.pointSize, layout.headerSize);
@@ -365,28 +368,29 @@ export class Dealer {
     return true;
   }
 
-  // decideTail decides the key's end once its bytes are halfway through B2 (rawTailSooner).
+  // decideTail decides the key's end (rawTailSooner) once its bytes are halfway through B2 and
+  // the workers have decompressed points (their rate measured, not guessed), while there is time
+  // to ask: the key read up to where the tail begins, it is compressed.
   private decideTail(): void {
-    this.bytesSince ??= { at: Date.now(), bytes: this.keyBytes };
     const t = this.tail;
-    if (!t || this.keyBytes < t.decideAt || this.fromStorage) return;
-    this.tail = undefined;
-    // Points a ms, the workers in parallel; 0 if none decompressed yet of those given, NaN if none given.
-    let decodeRate = this.compressedDealt > 0 ? 0 : NaN;
+    if (!t || this.keyBytes < t.decideAt || this.fromStorage || this.failure !== undefined) return;
+    let decodeRate = 0; // points a ms, the workers in parallel
     for (const d of this.decodeTime.values()) if (d.ms > 0) decodeRate += d.points / d.ms;
-    const since = this.bytesSince;
-    const byteRate = since && Date.now() > since.at ? (this.keyBytes - since.bytes) / (Date.now() - since.at) : 0;
+    if (decodeRate === 0 && this.keyBytes < t.at) return; // the next piece decompressed decides
+    this.tail = undefined;
+    const byteRate = this.tailSource!.byteRate();
     // The proof under way's multiplications still to do (its witness maybe still being solved):
     // every section not multiplied yet.
     let msmG1 = 0;
     let msmG2 = 0;
     if (this.proofUnderWay) for (const s of this.layout!.sections) if (!this.multiplied.includes(s.section)) s.pointSize === 128 ? (msmG2 += s.count) : (msmG1 += s.count);
-    const raw = this.keyBytes < t.at && rawTailSooner({ tailPoints: t.points, bytesBefore: t.at - this.keyBytes, msmG1, msmG2, decodeRate, byteRate }) && this.switchTail!(t.at, t.points * rawG1Size);
-    this.tailDecision = { decodePerMs: decodeRate, bytesPerMs: byteRate, raw };
+    const sooner = this.keyBytes < t.at && rawTailSooner({ tailPoints: t.points, bytesBefore: t.at - this.keyBytes, pending: this.compressedPending, msmG1, msmG2, decodeRate, byteRate });
+    this.tailDecision = { decodePerMs: decodeRate, bytesPerMs: byteRate, asked: sooner && this.tailSource!.switchTail(t.at, t.points * rawG1Size) };
   }
 
   // rawFromHere takes the key's next bytes as its raw tail: the sections still to come, raw
-  // G1 points. The tail begins where a section does.
+  // G1 points (each piece still counted as its points' bytes in the key, as the key's progress
+  // is). The tail begins where a section does.
   private rawFromHere(): void {
     const sections = this.layout?.sections;
     if (!sections || this.cut !== 0 || this.carry.length !== 0 || sections.slice(this.section).some((s) => s.pointSize !== 32)) {
@@ -399,7 +403,6 @@ export class Dealer {
       return r;
     });
     this.layout = { ...this.layout!, sections: [...sections.slice(0, this.section), ...raw] };
-    this.size = offset;
     this.rawTail = true;
   }
 
@@ -415,8 +418,9 @@ export class Dealer {
       const n = Math.min(Math.floor(b.length / s.pointSize), s.count - this.cut, piecePoints);
       if (n === 0) break;
       // Its own buffer: a view would post the whole chunk's.
-      const fn = this.rawTail && s.pointSize === rawG1Size ? "shareFeedRaw" : "shareFeed";
-      this.pieces.push({ fn, section: s.section, from: this.cut, count: n, bytes: b.slice(0, n * s.pointSize), keyBytes: n * s.pointSize, last: this.cut + n === s.count });
+      const raw = this.rawTail && s.pointSize === rawG1Size;
+      if (!raw && s.pointSize === 32) this.compressedPending += n;
+      this.pieces.push({ fn: raw ? "shareFeedRaw" : "shareFeed", section: s.section, from: this.cut, count: n, bytes: b.slice(0, n * s.pointSize), keyBytes: n * (raw ? 32 : s.pointSize), last: this.cut + n === s.count });
       b = b.subarray(n * s.pointSize);
       this.cut += n;
       if (this.cut === s.count) {
@@ -438,12 +442,13 @@ export class Dealer {
       if (!w) return;
       const p = this.pieces.shift()!;
       const worker = w;
-      if (p.fn === "shareFeed" && p.bytes.length === p.count * 32) this.compressedDealt++;
       this.send(worker, p.fn, p.section, p.from, p.bytes).then((a) => {
-        const ms = (a as { ms?: number }).ms;
-        if (p.fn === "shareFeed" && p.bytes.length === p.count * 32 && ms !== undefined) {
+        if (p.fn === "shareFeed" && p.bytes.length === p.count * 32) {
+          this.compressedPending -= p.count;
+          const ms = (a as { ms?: number }).ms; // the module's time (points.ts)
           const d = this.decodeTime.get(worker) ?? { points: 0, ms: 0 };
-          this.decodeTime.set(worker, { points: d.points + p.count, ms: d.ms + ms });
+          if (ms !== undefined) this.decodeTime.set(worker, { points: d.points + p.count, ms: d.ms + ms });
+          this.decideTail();
         }
         this.addDecoded(p.keyBytes);
       }, () => {});

@@ -28,7 +28,7 @@ test("the raw tail's points compressed are the key's end; infinity compresses to
 
 test("the raw tail is chosen where the CPU, not the network, would hold the proof back", () => {
   // Decided halfway through B2: its other half still to come. A proof under way: K, B2 and the tail to multiply.
-  const proof = { tailPoints, bytesBefore: (6902 * 128) / 2, msmG1: tailPoints + 6909, msmG2: 6902 };
+  const proof = { tailPoints, bytesBefore: (6902 * 128) / 2, pending: 0, msmG1: tailPoints + 6909, msmG2: 6902 };
   // The phone test's browser at half a core on Fast 4G (as measured there: 6.5–11 points
   // decompressed a ms, 0.4–0.7 MB/s; the tail came raw and the proof was done ~0.5 s sooner).
   assert.equal(rawTailSooner({ ...proof, decodeRate: 8.4, byteRate: 615 }), true);
@@ -41,22 +41,27 @@ test("the raw tail is chosen where the CPU, not the network, would hold the proo
   // No proof under way, a slow CPU: only if the raw bytes arrive before the square roots are done.
   assert.equal(rawTailSooner({ ...proof, msmG1: 0, msmG2: 0, decodeRate: 20, byteRate: 800 }), false);
   assert.equal(rawTailSooner({ ...proof, msmG1: 0, msmG2: 0, decodeRate: 5, byteRate: 800 }), true);
-  // Points given and none decompressed yet by then: the CPU is behind. None given, or no bytes
-  // measured: no.
-  assert.equal(rawTailSooner({ ...proof, decodeRate: 0, byteRate: 800 }), true);
-  assert.equal(rawTailSooner({ ...proof, decodeRate: NaN, byteRate: 800 }), false);
+  // Points still waiting for their square roots count against the CPU either way: with the
+  // whole of K's waiting (6,909), a device at 30 points a ms is behind; with none, it is not.
+  assert.equal(rawTailSooner({ ...proof, decodeRate: 30, byteRate: 800 }), false);
+  assert.equal(rawTailSooner({ ...proof, pending: 6909, decodeRate: 30, byteRate: 800 }), true);
+  // A rate not measured: no.
+  assert.equal(rawTailSooner({ ...proof, decodeRate: 0, byteRate: 800 }), false);
   assert.equal(rawTailSooner({ ...proof, decodeRate: 20, byteRate: 0 }), false);
 });
 
 // serve answers the key in chunks of 64 KB every 20 ms and the raw tail (changed by tamper; 404
-// when missing); served counts the requests by path.
-const serve = ({ tamper = (d) => d, missing = false } = {}) =>
+// when missing; a page, as a server that answers any path with one, when html); served counts
+// the requests by path.
+const serve = ({ tamper = (d) => d, missing = false, html = false, chunked = false } = {}) =>
   new Promise((resolve) => {
     const served = {};
     const server = createServer(async (req, res) => {
       served[req.url] = (served[req.url] ?? 0) + 1;
       if (req.url.endsWith(rawTail)) {
         if (missing) return res.writeHead(404).end();
+        if (html) return res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><p>Not here");
+        if (chunked) res.write(new Uint8Array(0)); // no Content-Length: its size is not told before
         return res.end(tamper(Buffer.from(tail)));
       }
       res.writeHead(200, { "content-type": "application/octet-stream", "content-length": key.length });
@@ -95,7 +100,7 @@ test("switched, the key stops where its raw tail begins and the tail follows; ke
     assert.deepEqual(got.key, key.subarray(0, at));
     assert.deepEqual(got.raw, tail);
     assert.equal(k.rawTail, true);
-    assert.equal(k.received, at + tail.length);
+    assert.equal(k.received, key.length); // a raw point counted as its bytes in the key
     assert.equal(k.switchTail(at, tail.length), false); // once
     // A later reader gets the key itself, checked.
     const again = [];
@@ -108,43 +113,60 @@ test("switched, the key stops where its raw tail begins and the tail follows; ke
   }
 });
 
-test("a raw tail that is not there leaves the key whole; one changed fails the key's pin", async () => {
-  const none = await serve({ missing: true });
-  try {
-    const k = new SectionedKey(none.assets);
-    const got = await readAll(k);
-    assert.equal(got.asked, true);
-    assert.deepEqual(got.key, key);
-    assert.equal(got.raw.length, 0);
-    assert.equal(k.rawTail, false);
-    assert.equal(k.failed, false);
-  } finally {
-    none.close();
+test("a raw tail that is not there, or a page answered in its place, leaves the key whole; one changed fails the key's pin", async () => {
+  for (const how of [{ missing: true }, { html: true }]) {
+    const none = await serve(how);
+    try {
+      const k = new SectionedKey(none.assets);
+      const got = await readAll(k);
+      assert.equal(got.asked, true);
+      assert.deepEqual(got.key, key);
+      assert.equal(got.raw.length, 0);
+      assert.equal(k.rawTail, false);
+      assert.equal(k.failed, false);
+    } finally {
+      none.close();
+    }
   }
   // One byte of an x changed: the key's bytes rebuilt are not the pinned ones.
   const changed = await serve({ tamper: (d) => ((d[64 * 100 + 5] ^= 1), d) });
   try {
     const k = new SectionedKey(changed.assets);
-    await assert.rejects(readAll(k), /the prover's sectionedKey at http:.*reveal\.[0-9a-f]{16}\.pks has sha256 [0-9a-f]{64}, not the pinned [0-9a-f]{64}: refused/);
+    await assert.rejects(readAll(k), /the prover's sectionedKey at http:.*reveal\.[0-9a-f]{16}\.pks, its end from its raw tail at http:.*reveal\.tail\.[0-9a-f]{16}\.pks, has sha256 [0-9a-f]{64}, not the pinned [0-9a-f]{64}: refused \(the raw tail is not the key's\)/);
     assert.equal(k.failed, true);
   } finally {
     changed.close();
   }
-  // Cut short: said so.
-  const short = await serve({ tamper: (d) => d.subarray(0, d.length - 64) });
-  try {
-    await assert.rejects(readAll(new SectionedKey(short.assets)), /raw tail at http:.* has \d+ bytes, not \d+/);
-  } finally {
-    short.close();
+  // Cut short: not taken when its Content-Length says so; said so after, when none did.
+  for (const chunked of [false, true]) {
+    const short = await serve({ tamper: (d) => d.subarray(0, d.length - 64), chunked });
+    try {
+      const k = new SectionedKey(short.assets);
+      if (chunked) await assert.rejects(readAll(k), /raw tail at http:.* has \d+ bytes, not \d+/);
+      else assert.deepEqual((await readAll(k)).key, key);
+    } finally {
+      short.close();
+    }
   }
 });
 
-test("no raw tail is asked for once the key has passed where it begins, nor without one", async () => {
+test("a raw tail is asked for once, before the key has passed where it begins, and only where there is one", async () => {
   const site = await serve();
   try {
     const k = new SectionedKey(site.assets);
-    for await (const c of k.read()) void c;
-    assert.equal(k.switchTail(at, tail.length), false);
+    let twice, late;
+    for await (const c of k.read()) {
+      void c;
+      if (twice === undefined && k.received > 0) twice = [k.switchTail(at, tail.length), k.switchTail(at, tail.length)];
+    }
+    assert.deepEqual(twice, [true, false]);
+    const passed = new SectionedKey(site.assets);
+    for await (const c of passed.read()) {
+      void c;
+      if (late === undefined && passed.received > at && passed.received < key.length) late = passed.switchTail(at, tail.length); // the download still open
+    }
+    assert.equal(late, false);
+    assert.equal(passed.rawTail, false);
     const without = new SectionedKey({ ...site.assets, rawTail: "" });
     assert.equal(without.switchTail(at, tail.length), false);
     without.stop();

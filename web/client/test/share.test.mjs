@@ -12,7 +12,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { keccak_256 } from "@noble/hashes/sha3";
 import { createHash } from "node:crypto";
-import { decodedPoints, files, rawTail } from "../dist/pinned.gen.js";
+import { decodedPoints, files, pinned, rawTail } from "../dist/pinned.gen.js";
 const { Dealer } = await import("../dist/share.js");
 const { pointModule, withPointModule } = await import("../dist/points.js");
 
@@ -371,9 +371,49 @@ const timed = (msPerPoint) => async (fn, ...args) => {
 test("the dealer asks for the raw tail, once, when its workers decompress slower than the key arrives, and not when they keep up", async () => {
   for (const [msPerPoint, want] of [[0.2, true], [0.0005, false]]) {
     const asked = [];
-    const d = new Dealer([timed(msPerPoint), timed(msPerPoint)], () => {}, (at, bytes) => (asked.push([at, bytes]), true));
-    await d.deal(paced(2));
+    // The key's bytes said to arrive at 3.2 KB a ms.
+    const source = { byteRate: () => 3200, switchTail: (at, bytes) => (asked.push([at, bytes]), true) };
+    const d = new Dealer([timed(msPerPoint), timed(msPerPoint)], () => {}, source);
+    await d.deal(paced(0));
     assert.deepEqual(asked, want ? [[tailAt, tail.length]] : [], `${msPerPoint} ms a point`);
+    const { decodePerMs, ...rest } = d.tailDecision;
+    assert.deepEqual(rest, { bytesPerMs: 3200, asked: want });
+    assert.ok(Math.abs(decodePerMs * msPerPoint - 1) < 1e-6 || Math.abs(decodePerMs * msPerPoint - 2) < 1e-6, `${decodePerMs} points a ms`); // one worker's rate, or both's
     d.drop();
+  }
+});
+
+test("over HTTP, a dealer whose workers fall behind asks the key for its raw tail where it begins, and multiplies the same points", async () => {
+  const { createServer } = await import("node:http");
+  const { SectionedKey } = await import("../dist/key.js");
+  const server = createServer(async (req, res) => {
+    if (req.url.endsWith(rawTail)) return res.end(tail);
+    for (let off = 0; off < key.length && !res.destroyed; off += 16 << 10) {
+      res.write(key.subarray(off, off + (16 << 10)));
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    res.end();
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  const url = `http://127.0.0.1:${server.address().port}/`;
+  try {
+    const k = new SectionedKey({ sectionedKey: url + files.sectionedKey, rawTail: url + rawTail, wasm: "", wasmExec: "", sha256: { ...pinned } });
+    const d = new Dealer([timed(0.2), timed(0.2)], () => {}, k); // said to decompress 5 points a ms each
+    await d.deal(k.read());
+    assert.equal(d.tailDecision?.asked, true);
+    assert.equal(d.rawTail, true);
+    assert.equal(k.rawTail, true);
+    assert.equal(k.failed, false);
+    // The points the workers hold are the key's, decoded (the build's pinned copy), and prove.
+    assert.equal(createHash("sha256").update(await d.held()).digest("hex"), decodedPoints.sha256);
+    const got = await proveOn(d, input);
+    assert.equal(BigInt(got.request.publicSignals[1]), BigInt(note.nullifier));
+    // The key kept is the pinned one.
+    const again = [];
+    for await (const c of k.read()) again.push(c);
+    assert.deepEqual(Buffer.concat(again), key);
+    d.drop();
+  } finally {
+    server.close();
   }
 });

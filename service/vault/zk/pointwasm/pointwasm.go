@@ -22,12 +22,12 @@
 // decodeAffine reads n compressed G1 points (32 bytes each) at src and writes them at dst in the
 // module's affine form (x then y, in Montgomery form, 144 bytes; infinity all zeros); loadG1
 // and loadG2 do the same from raw G1 and G2 points (fp2.go's loadRawCode). Each answers -1 when
-// all were read, else 4 × the index of the first point that is not one plus the reason (Reason). msm sums such points times
-// their scalars into a Jacobian point (msmCode says how the scalars are given), in the scratch
-// msmScratch sizes (msm.go: affine buckets, added in batches that share an inversion); add adds the
-// Jacobian q to p; toAffine writes p raw (big-endian, as gnark-crypto's RawBytes; infinity all
-// zeros); quotient computes a proof's h (quotient.go). Buffers go at BufferAt and above; the
-// caller grows the memory as it needs.
+// all were read, else 4 × the index of the first point that is not one plus the reason
+// (Reason). msm sums such points times their scalars into a Jacobian point (msmCode says how
+// the scalars are given), in the scratch msmScratch sizes (msm.go: affine buckets, added in
+// batches that share an inversion); add adds the Jacobian q to p; toAffine writes p raw
+// (big-endian, as gnark-crypto's RawBytes; infinity all zeros); quotient computes a proof's h
+// (quotient.go). Buffers go at BufferAt and above; the caller grows the memory as it needs.
 package pointwasm
 
 import (
@@ -42,14 +42,14 @@ const BufferAt = 8192
 type Reason int
 
 const (
-	NotInEncoding Reason = iota // its flag bits name no point of the encoding (compressed G1, raw G2)
-	InfinityWithX               // the infinity flag with a nonzero coordinate
-	NotCanonical                // x ≥ p
-	NotOnCurve                  // x³ + 3 has no square root
+	NotInEncoding Reason = iota // its flag bits name no point of the encoding (compressed G1; raw G1 and G2: any set)
+	InfinityWithX               // the infinity flag with a nonzero coordinate (compressed G1)
+	NotCanonical                // a coordinate ≥ p
+	NotOnCurve                  // not on the curve: x³ + 3 has no square root (compressed G1), y² ≠ x³ + 3 (raw G1)
 )
 
 func (r Reason) String() string {
-	return [...]string{"a point that is not in the key's encoding", "infinity with a coordinate", "a coordinate not below the field's modulus", "an x of no point on the curve"}[r]
+	return [...]string{"a point that is not in the key's encoding", "infinity with a coordinate", "a coordinate not below the field's modulus", "a point not on the curve"}[r]
 }
 
 // The field, BN254's base field: an element is nine limbs of 29 bits, least significant first,

@@ -22,13 +22,18 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: sectionkey <reveal.pk> <reveal.pks> [<reveal.tail.pks>]")
 		os.Exit(2)
 	}
-	if err := convert(os.Args[1], os.Args[2], os.Args[3:]...); err != nil {
+	tail := ""
+	if len(os.Args) == 4 {
+		tail = os.Args[3]
+	}
+	if err := convert(os.Args[1], os.Args[2], tail); err != nil {
 		fmt.Fprintln(os.Stderr, "sectionkey:", err)
 		os.Exit(1)
 	}
 }
 
-func convert(in, out string, tail ...string) error {
+// convert writes in's key as a sectioned key at out, and its raw tail at tail unless "".
+func convert(in, out, tail string) error {
 	data, err := os.ReadFile(in)
 	if err != nil {
 		return err
@@ -48,14 +53,12 @@ func convert(in, out string, tail ...string) error {
 	if err := os.WriteFile(out, b.Bytes(), 0o644); err != nil {
 		return err
 	}
-	for _, t := range tail {
-		var r bytes.Buffer
-		if _, err := sk.WriteRawTail(&r); err != nil {
-			return err
-		}
-		if err := os.WriteFile(t, r.Bytes(), 0o644); err != nil {
-			return err
-		}
+	if tail == "" {
+		return nil
 	}
-	return nil
+	var r bytes.Buffer
+	if _, err := sk.WriteRawTail(&r); err != nil {
+		return err
+	}
+	return os.WriteFile(tail, r.Bytes(), 0o644)
 }
