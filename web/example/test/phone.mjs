@@ -316,8 +316,10 @@ const visit = async (browser, link, { savesKeyInMs = 0, readsCardInMs = 0, cdpCp
   const proofAt = j.origin + j.proofStartedMs;
   const proofReadyAt = proofAt + j.proofMs;
   const bytesBy = (t) => [...finished.values()].filter((f) => f.at <= t).reduce((s, f) => s + f.bytes, 0);
-  // The key's last byte: its raw tail's, if it came (its own request then stopped where the tail begins).
-  const key = [...finished.values()].find((f) => /\/reveal\.tail\.[0-9a-f]{16}\.pks$/.test(f.url ?? "")) ?? [...finished.values()].find((f) => /\/reveal\.[0-9a-f]{16}\.pks$/.test(f.url ?? ""));
+  // The key's request, and its last byte: its raw tail's, if it came (the key's own request then
+  // stopped where the tail begins).
+  const keyAsked = [...finished.values()].find((f) => /\/reveal\.[0-9a-f]{16}\.pks$/.test(f.url ?? ""));
+  const key = [...finished.values()].find((f) => /\/reveal\.tail\.[0-9a-f]{16}\.pks$/.test(f.url ?? "")) ?? keyAsked;
   const wasm = [...finished.values()].find((f) => /\/prover\.[0-9a-f]{16}\.wasm$/.test(f.url ?? ""));
   const receipt = j.txHash ? await rpc("eth_getTransactionReceipt", [j.txHash]) : undefined;
   // The key's points, kept decoded for the next card after the first proof, are written while
@@ -332,7 +334,7 @@ const visit = async (browser, link, { savesKeyInMs = 0, readsCardInMs = 0, cdpCp
   const moments = [
     ["the wallet step shown", from(formAt)],
     [`the prover's wasm fetched (${wasm ? mb(wasm.bytes) : ""})`, wasm && from(wasm.at)],
-    ["the key asked for (its request sent)", key && from(key.from)],
+    ["the key asked for (its request sent)", keyAsked && from(keyAsked.from)],
     ["the prover ready", j.loadAt?.ready === undefined ? undefined : from(j.origin + j.loadAt.ready)],
     [`bytes fetched: the key's last (${mb(bytesBy(proofReadyAt))} over the wire by the proof's end)`, key && from(key.at)],
     [j.keyPoints === "stored" ? "the key's points copied to the workers, decoded (kept from the first visit)" : "the key's points decoded", from(j.keyDecodedAt)],
@@ -365,7 +367,7 @@ const visit = async (browser, link, { savesKeyInMs = 0, readsCardInMs = 0, cdpCp
     keyAtProofStart: j.keyAtProofStart, // the key's bytes already received when the proof began
     // The key's request sent this long before the wasm's last byte: printed, not checked, as the
     // page's thread (4× slower under CDP's throttling) may hear of the wasm's progress too late.
-    keyAskedBeforeWasmEndMs: key && wasm ? Math.round(wasm.at - key.from) : undefined,
+    keyAskedBeforeWasmEndMs: keyAsked && wasm ? Math.round(wasm.at - keyAsked.from) : undefined,
     keyLastByteInProofMs: key ? Math.round(key.at - proofAt) : null, // null: the key came from Cache Storage (or negative: before the proof)
     loadAt: j.loadAt, // when each of the prover's stages began, in ms from the page's start
     loadTotal: j.loadTotal, // the bytes the progress bar was told, at its first report, it would count to
