@@ -1,7 +1,8 @@
 // Builds the prover's assets into dist/assets (never committed): the wasm from cmd/proverwasm,
 // Go's wasm_exec.js from the toolchain that built it, the dev proving key (gen/zk/devkeys) as a
-// sectioned key (reveal.pks, docs/prover.md: proved while it downloads) and the dev verifying
-// key as snarkjs reads it (verification_key.json); then
+// sectioned key (reveal.pks, docs/prover.md: proved while it downloads) and its raw tail
+// (reveal.tail.pks: its last sections uncompressed, for a device too slow to decompress them),
+// and the dev verifying key as snarkjs reads it (verification_key.json); then
 // pins their sha256 in src/pinned.gen.ts (never committed either), which the package checks
 // every asset against before it runs or uses it. Each file's name carries its hash
 // (prover.<16 hex digits of its sha256>.wasm): a URL's content never changes, so it may be cached

@@ -72,6 +72,10 @@ export function compressG1(raw: Uint8Array): Uint8Array {
   return out;
 }
 
+// decodedLength is a response's size as its Content-Length says, NaN when it does not (none, or
+// the answer is compressed: the length is the compressed one's).
+const decodedLength = (r: Response) => (r.headers.get("content-encoding") ? NaN : Number(r.headers.get("content-length") ?? NaN));
+
 export class SectionedKey {
   /** The key's bytes received so far (decoded; a raw tail's counted as the key's bytes of its points, half of them). */
   received = 0;
@@ -80,7 +84,8 @@ export class SectionedKey {
   /** Whether the key's end comes as its raw tail (switchTail, the tail answered): its chunks then end in RawTailChunks. */
   rawTail = false;
   private chunks: (Uint8Array | RawTailChunk)[] = [];
-  private tail: { at: number; bytes: number; answer: Promise<Response | undefined> } | undefined;
+  private tail: { at: number; bytes: number; answer: Promise<Response | undefined>; abort: AbortController } | undefined;
+  private tailBytes = 0; // the raw tail's bytes received (received counts half of them)
   private firstByte: { at: number; received: number } | undefined; // from the network: when, and the bytes by then
   private end: "open" | "checked" | Error = "open";
   private wake = () => {};
@@ -107,21 +112,24 @@ export class SectionedKey {
    * cannot keep up with the download (share.ts's Dealer decides) then loads those points
    * instead of taking their square roots, for more bytes. False where there is no raw tail, the
    * key is not being downloaded, or `at` has passed. The download stops at `at` only if the tail
-   * is answered (else the key comes whole); the tail's points are compressed again (compressG1)
+   * has been answered by then (else the key comes whole, and the tail's request is dropped); the
+   * tail's points are compressed again (compressG1)
    * to check the key's pinned sha256, and the point module checks each raw point on the curve
    * (points.ts): with its x and flag vouched for by the hash, its y is the key's.
    */
   switchTail(at: number, bytes: number): boolean {
     const url = this.assets.rawTail;
     if (!url || this.tail || this.end !== "open" || this.received >= at || url.startsWith("file:")) return false;
+    const abort = new AbortController();
+    this.abort.signal.addEventListener("abort", () => abort.abort(this.abort.signal.reason));
     // Only what can be the tail takes the key's place: not a page answered for any path, nor a
     // file of another size.
-    const length = (r: Response) => (r.headers.get("content-encoding") ? NaN : Number(r.headers.get("content-length") ?? NaN));
-    const answer = fetch(url, { signal: this.abort.signal }).then(
-      (r) => (r.ok && r.body && !(r.headers.get("content-type") ?? "").startsWith("text/html") && !(length(r) !== bytes && Number.isFinite(length(r))) ? r : void r.body?.cancel().catch(() => {})),
+    const canBe = (r: Response) => r.ok && r.body && !(r.headers.get("content-type") ?? "").startsWith("text/html") && [NaN, bytes].includes(decodedLength(r));
+    const answer = fetch(url, { signal: abort.signal }).then(
+      (r) => (canBe(r) ? r : void r.body?.cancel().catch(() => {})),
       () => undefined,
     );
-    this.tail = { at, bytes, answer };
+    this.tail = { at, bytes, answer, abort };
     return true;
   }
 
@@ -153,22 +161,22 @@ export class SectionedKey {
   }
 
   // tailFrom reads the raw tail in place of the key's bytes from t.at on (chunk: the key's chunk
-  // that reaches it, reader: the key's, stopped), if the tail was answered: false if it was not
-  // (the key is then read whole).
+  // that reaches it, reader: the key's, stopped), if the tail has been answered by then: false
+  // if not (the key is then read whole, and the tail's request dropped), as the key's download
+  // does not wait for it.
   private async tailFrom(t: NonNullable<SectionedKey["tail"]>, chunk: Uint8Array, reader: ReadableStreamDefaultReader<Uint8Array>): Promise<boolean> {
-    const answer = await t.answer;
+    const answer = await Promise.race([t.answer, Promise.resolve(undefined)]);
     this.tail = undefined;
-    if (!answer) return false;
+    if (!answer) {
+      t.abort.abort(new Error("the key's end came first"));
+      return false;
+    }
     this.push(chunk.subarray(0, t.at - this.received));
     void reader.cancel().catch(() => {});
     this.rawTail = true;
     const tail = answer.body!.getReader();
-    let got = 0;
-    for (let c = await tail.read(); !c.done; c = await tail.read()) {
-      got += c.value.length;
-      this.push({ raw: c.value });
-    }
-    if (got !== t.bytes) throw new Error(`the proving key's raw tail at ${this.assets.rawTail} has ${got} bytes, not ${t.bytes}`);
+    for (let c = await tail.read(); !c.done; c = await tail.read()) this.push({ raw: c.value });
+    if (this.tailBytes !== t.bytes) throw new Error(`the proving key's raw tail at ${this.assets.rawTail} has ${this.tailBytes} bytes, not ${t.bytes}`);
     return true;
   }
 
@@ -187,7 +195,9 @@ export class SectionedKey {
 
   private push(chunk: Uint8Array | RawTailChunk): void {
     this.chunks.push(chunk);
-    this.received += chunk instanceof Uint8Array ? chunk.length : chunk.raw.length / 2;
+    if (chunk instanceof Uint8Array) this.received += chunk.length;
+    else this.received += ((this.tailBytes + chunk.raw.length) >> 1) - (this.tailBytes >> 1); // a point's bytes in the key: half
+    if (!(chunk instanceof Uint8Array)) this.tailBytes += chunk.raw.length;
     this.signal();
   }
 
@@ -225,8 +235,7 @@ export class SectionedKey {
       }
       const r = await fetch(url, { signal: this.abort.signal });
       if (!r.ok) throw new Error(`${url}: ${r.status}`);
-      // A compressed answer's Content-Length is not its decoded size.
-      const length = r.headers.get("content-encoding") ? NaN : Number(r.headers.get("content-length") ?? NaN);
+      const length = decodedLength(r);
       this.total ??= Number.isFinite(length) ? length : undefined;
       const reader = r.body!.getReader();
       for (let c = await reader.read(); !c.done; c = await reader.read()) {
@@ -238,7 +247,7 @@ export class SectionedKey {
       // One piece from now on: a later reader deals it from one chunk, not hundreds.
       const whole = this.rawTail ? this.compressed() : concat(this.chunks as Uint8Array[], this.received);
       const hex = await sha256Hex(whole);
-      if (this.rawTail && hex !== want) throw new Error(`the prover's sectionedKey at ${url}, its end from its raw tail at ${this.assets.rawTail}, has sha256 ${hex}, not the pinned ${want}: refused (the raw tail is not the key's)`);
+      if (this.rawTail && hex !== want) throw new Error(`the prover's sectionedKey at ${url}, its end from its raw tail at ${this.assets.rawTail}, has sha256 ${hex}, not the pinned ${want}: refused (the key or its raw tail is not the pinned key's)`);
       pin(this.assets, "sectionedKey", hex);
       this.total = this.received;
       this.chunks = [whole];
@@ -250,6 +259,7 @@ export class SectionedKey {
       }
     } catch (e) {
       this.end = e instanceof Error ? e : new Error(String(e));
+      this.tail?.abort.abort(this.end);
     } finally {
       this.signal();
     }

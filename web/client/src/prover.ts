@@ -111,6 +111,7 @@ export class Prover {
     for (const w of starting) {
       w.loaded.then(() => {
         if (this.terminated) return;
+        if (this.takesRawTail && !w.points()) return w.stop(); // it could not take a key's raw tail as the others do
         this.helpers.push(w);
         this.dealer?.join(w.call);
       }).catch(() => {}); // a worker that did not start: one fewer
@@ -266,7 +267,7 @@ export class Prover {
       if (!opts.onProgress || (often && now - last < Prover.progressEvery)) return;
       last = now;
       const multiplied = scalarsGiven ? dealer.multiplied.map((s) => sectionNames[s] ?? String(s)) : [];
-      opts.onProgress({ stage, received: key.received, proved: dealer.decoded, total: key.total, multiplied, keyDecodedAt: dealer.decodedAt, keyPoints: dealer.fromStorage ? "stored" : "decoded", keyRawTail: dealer.rawTail, ...(dealer.tailDecision && { keyTail: dealer.tailDecision }), warm });
+      opts.onProgress({ stage, received: key.received, proved: dealer.decoded, total: key.total, multiplied, keyDecodedAt: dealer.decodedAt, keyPoints: dealer.fromStorage ? "stored" : "decoded", keyRawTail: key.rawTail, ...(dealer.tailDecision && { keyTail: dealer.tailDecision }), warm });
     };
     this.progress = (now) => report(!now);
     report();
@@ -317,6 +318,8 @@ export class Prover {
     // Points stored decoded that the workers could not take (a worker without the point module,
     // say) fail one proof, not every one: the key is decoded from then on.
     if (this.dealer?.broken && this.dealer.fromStorage) this.storedFailed = true;
+    // Nor a raw tail one that failed (a point off the curve, say): the key's end compressed from then on.
+    if (this.dealer?.broken && this.dealer.rawTail) this.rawTailFailed = true;
     this.dealer?.drop();
     this.helpers = this.helpers.filter((h) => !h.failed());
     // The key's raw tail when the workers' CPU holds the proof back more than its bytes would

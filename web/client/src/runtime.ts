@@ -44,12 +44,15 @@ export function defaultAssets(): ProverAssets {
 
 /**
  * The assets to load: the defaults, with what the caller overrides (hashes included). The
- * package's raw tail goes with the package's key only: another key has its own, or none.
+ * package's raw tail goes with the package's key only: another key has its own (named by
+ * rawTail), or none.
  */
 export function assetsWith(over: Partial<Omit<ProverAssets, "sha256">> & { sha256?: Partial<Record<AssetName, string>> } = {}): ProverAssets {
   const d = defaultAssets();
   const a = { ...d, ...over, sha256: { ...d.sha256, ...over.sha256 } };
-  if (!("rawTail" in over) && a.sha256.sectionedKey.toLowerCase() !== pinned.sectionedKey) delete a.rawTail;
+  // Another key with the package's raw tail (assetsAt's, the key alone overridden) takes none.
+  const packageTail = !("rawTail" in over) || (over.rawTail ?? "").endsWith(rawTail);
+  if (packageTail && a.sha256.sectionedKey.toLowerCase() !== pinned.sectionedKey) delete a.rawTail;
   return a;
 }
 

@@ -144,6 +144,7 @@ export class Dealer {
   // What the workers' decompression has shown (their calls' own times, by worker): the raw
   // tail's decision's rate, with the compressed points cut and not yet decompressed.
   private readonly decodeTime = new Map<Worker, { points: number; ms: number }>();
+  private readonly decompressing = new Set<Worker>(); // given compressed points
   private compressedPending = 0;
   private proofUnderWay = false; // its witness being solved (busy) or its scalars given, until its sums
 
@@ -185,7 +186,7 @@ export class Dealer {
       for await (const c of chunks) {
         if (this.dropped) return;
         const chunk = c instanceof Uint8Array ? c : c.raw;
-        this.keyBytes += chunk.length;
+        this.keyBytes += c instanceof Uint8Array ? c.length : c.raw.length / 2; // a raw point counted as its bytes in the key
         if (this.fromStorage || (this.failure !== undefined && this.layout)) continue; // read on, for the key's own error
         if (!(c instanceof Uint8Array) && !this.rawTail) this.rawFromHere();
         if (this.layout) {
@@ -317,6 +318,7 @@ export class Dealer {
   /** Abandons the proof under way (one that failed): the workers keep their points. */
   reset(): void {
     this.proofUnderWay = false;
+    this.multiplied = [];
     if (!this.scalars) return;
     this.scalars = undefined;
     for (const w of this.workers) this.send(w, "shareReset");
@@ -368,15 +370,22 @@ export class Dealer {
     return true;
   }
 
-  // decideTail decides the key's end (rawTailSooner) once its bytes are halfway through B2 and
-  // the workers have decompressed points (their rate measured, not guessed), while there is time
-  // to ask: the key read up to where the tail begins, it is compressed.
+  // decideTail decides the key's end (rawTailSooner) from when its bytes are halfway through B2,
+  // once each worker given compressed points has decompressed some (their rates measured, not
+  // guessed), while there is time to ask: the key read up to where the tail begins, it is
+  // compressed.
   private decideTail(): void {
     const t = this.tail;
-    if (!t || this.keyBytes < t.decideAt || this.fromStorage || this.failure !== undefined) return;
-    let decodeRate = 0; // points a ms, the workers in parallel
+    if (!t || this.keyBytes < t.decideAt || this.fromStorage || this.dropped || this.failure !== undefined || this.keyFailure !== undefined) return;
+    if (this.keyBytes >= t.at) {
+      this.tail = undefined; // too late to ask: a dealer reading the key back, say
+      return;
+    }
+    // Each worker given compressed points has answered some (its rate, not a guess), then the
+    // rates of the workers in parallel added: points a ms.
+    for (const w of this.decompressing) if (!this.decodeTime.has(w)) return; // the next answer decides
+    let decodeRate = 0;
     for (const d of this.decodeTime.values()) if (d.ms > 0) decodeRate += d.points / d.ms;
-    if (decodeRate === 0 && this.keyBytes < t.at) return; // the next piece decompressed decides
     this.tail = undefined;
     const byteRate = this.tailSource!.byteRate();
     // The proof under way's multiplications still to do (its witness maybe still being solved):
@@ -384,7 +393,7 @@ export class Dealer {
     let msmG1 = 0;
     let msmG2 = 0;
     if (this.proofUnderWay) for (const s of this.layout!.sections) if (!this.multiplied.includes(s.section)) s.pointSize === 128 ? (msmG2 += s.count) : (msmG1 += s.count);
-    const sooner = this.keyBytes < t.at && rawTailSooner({ tailPoints: t.points, bytesBefore: t.at - this.keyBytes, pending: this.compressedPending, msmG1, msmG2, decodeRate, byteRate });
+    const sooner = rawTailSooner({ tailPoints: t.points, bytesBefore: t.at - this.keyBytes, pending: this.compressedPending, msmG1, msmG2, decodeRate, byteRate });
     this.tailDecision = { decodePerMs: decodeRate, bytesPerMs: byteRate, asked: sooner && this.tailSource!.switchTail(t.at, t.points * rawG1Size) };
   }
 
@@ -442,6 +451,7 @@ export class Dealer {
       if (!w) return;
       const p = this.pieces.shift()!;
       const worker = w;
+      if (p.fn === "shareFeed" && p.bytes.length === p.count * 32) this.decompressing.add(worker);
       this.send(worker, p.fn, p.section, p.from, p.bytes).then((a) => {
         if (p.fn === "shareFeed" && p.bytes.length === p.count * 32) {
           this.compressedPending -= p.count;

@@ -53,12 +53,13 @@ test("the raw tail is chosen where the CPU, not the network, would hold the proo
 // serve answers the key in chunks of 64 KB every 20 ms and the raw tail (changed by tamper; 404
 // when missing; a page, as a server that answers any path with one, when html); served counts
 // the requests by path.
-const serve = ({ tamper = (d) => d, missing = false, html = false, chunked = false } = {}) =>
+const serve = ({ tamper = (d) => d, missing = false, html = false, chunked = false, tailAfterMs = 0 } = {}) =>
   new Promise((resolve) => {
     const served = {};
     const server = createServer(async (req, res) => {
       served[req.url] = (served[req.url] ?? 0) + 1;
       if (req.url.endsWith(rawTail)) {
+        await new Promise((r) => setTimeout(r, tailAfterMs));
         if (missing) return res.writeHead(404).end();
         if (html) return res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><p>Not here");
         if (chunked) res.write(new Uint8Array(0)); // no Content-Length: its size is not told before
@@ -132,7 +133,7 @@ test("a raw tail that is not there, or a page answered in its place, leaves the 
   const changed = await serve({ tamper: (d) => ((d[64 * 100 + 5] ^= 1), d) });
   try {
     const k = new SectionedKey(changed.assets);
-    await assert.rejects(readAll(k), /the prover's sectionedKey at http:.*reveal\.[0-9a-f]{16}\.pks, its end from its raw tail at http:.*reveal\.tail\.[0-9a-f]{16}\.pks, has sha256 [0-9a-f]{64}, not the pinned [0-9a-f]{64}: refused \(the raw tail is not the key's\)/);
+    await assert.rejects(readAll(k), /the prover's sectionedKey at http:.*reveal\.[0-9a-f]{16}\.pks, its end from its raw tail at http:.*reveal\.tail\.[0-9a-f]{16}\.pks, has sha256 [0-9a-f]{64}, not the pinned [0-9a-f]{64}: refused \(the key or its raw tail is not the pinned key's\)/);
     assert.equal(k.failed, true);
   } finally {
     changed.close();
@@ -148,6 +149,28 @@ test("a raw tail that is not there, or a page answered in its place, leaves the 
       short.close();
     }
   }
+});
+
+test("a raw tail answered after the key has reached where it begins is not waited for: the key comes whole", async () => {
+  const site = await serve({ tailAfterMs: 5000 });
+  try {
+    const k = new SectionedKey(site.assets);
+    const got = await readAll(k);
+    assert.equal(got.asked, true);
+    assert.deepEqual(got.key, key);
+    assert.equal(k.rawTail, false);
+    assert.equal(k.failed, false);
+  } finally {
+    site.close();
+  }
+});
+
+test("the package's raw tail goes with the package's key only", async () => {
+  const { assetsAt, assetsWith } = await import("../dist/runtime.js");
+  const own = { ...assetsAt("https://cdn.example/"), sectionedKey: "https://cdn.example/ceremony.pks", sha256: { sectionedKey: "ab".repeat(32) } };
+  assert.equal(assetsWith(own).rawTail, undefined);
+  assert.equal(assetsWith({ ...own, rawTail: "https://cdn.example/ceremony.tail.pks" }).rawTail, "https://cdn.example/ceremony.tail.pks");
+  assert.equal(assetsWith(assetsAt("https://cdn.example/")).rawTail, `https://cdn.example/${rawTail}`);
 });
 
 test("a raw tail is asked for once, before the key has passed where it begins, and only where there is one", async () => {

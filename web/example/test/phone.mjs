@@ -93,7 +93,7 @@ const watch = async (session, finished, urls) => {
   });
   await session.send("Network.enable");
 };
-const proverAsset = /\/assets\/(prover|reveal|wasm_exec)\.[0-9a-f]{16}\./;
+const proverAsset = /\/assets\/(prover|reveal(\.tail)?|wasm_exec)\.[0-9a-f]{16}\./;
 // throttle gives the page a phone's network, which holds for its dedicated worker's requests
 // too (a worker's target refuses them: "Not supported"), and with cdpCpu DevTools' CPU throttling,
 // which does not reach the worker (issue 32).
@@ -319,7 +319,7 @@ const visit = async (browser, link, { savesKeyInMs = 0, readsCardInMs = 0, cdpCp
   // The key's request, and its last byte: its raw tail's, if it came (the key's own request then
   // stopped where the tail begins).
   const keyAsked = [...finished.values()].find((f) => /\/reveal\.[0-9a-f]{16}\.pks$/.test(f.url ?? ""));
-  const key = [...finished.values()].find((f) => /\/reveal\.tail\.[0-9a-f]{16}\.pks$/.test(f.url ?? "")) ?? keyAsked;
+  const key = [...finished.values()].find((f) => !f.stopped && /\/reveal\.tail\.[0-9a-f]{16}\.pks$/.test(f.url ?? "")) ?? keyAsked;
   const wasm = [...finished.values()].find((f) => /\/prover\.[0-9a-f]{16}\.wasm$/.test(f.url ?? ""));
   const receipt = j.txHash ? await rpc("eth_getTransactionReceipt", [j.txHash]) : undefined;
   // The key's points, kept decoded for the next card after the first proof, are written while
