@@ -111,10 +111,21 @@ func onCurveG1(c *code, fp fns, x, y ref, fail func(Reason)) {
 	fp.IsZero(c, x)
 	fp.IsZero(c, y)
 	c.op(opI32And, opI32Eqz).op(opIf, blockVoid)
+	curveRHS(c, fp, x)
+	onCurveIfSquare(c, fp, y, fail)
+	c.op(opEnd)
+}
+
+// curveRHS writes x³ + 3 at atRHS, canonical (x in Montgomery form).
+func curveRHS(c *code, fp fns, x ref) {
 	fp.Mul(c, fixed(atRHS), x, x)
 	fp.Mul(c, fixed(atRHS), fixed(atRHS), x)
 	fp.Add(c, fixed(atRHS), fixed(atRHS), fixed(atThree))
 	c.i32(atRHS).call(fp.canon)
+}
+
+// onCurveIfSquare fails with NotOnCurve unless y² (written at atY2) is curveRHS's x³ + 3.
+func onCurveIfSquare(c *code, fp fns, y ref, fail func(Reason)) {
 	fp.Mul(c, fixed(atY2), y, y)
 	c.i32(atY2).call(fp.canon)
 	for k := range uint32(limbs) {
@@ -125,6 +136,5 @@ func onCurveG1(c *code, fp fns, x, y ref, fail func(Reason)) {
 	}
 	c.op(opI64Eqz, opI32Eqz).op(opIf, blockVoid)
 	fail(NotOnCurve)
-	c.op(opEnd)
 	c.op(opEnd)
 }

@@ -485,7 +485,7 @@ func bigEndian(c *code, at uint32, offset uint32, l []uint32) {
 
 // decodeCode is decodeAffine(src, dst, n) (the package's doc).
 func decodeCode(f fns, pow uint32) *code {
-	mul, canon, add := f.mul, f.canon, f.add
+	mul, canon := f.mul, f.canon
 	const outSize = affineSize
 	c := newCode([]byte{i32, i32, i32}, []byte{i32})
 	const src, dst, n = 0, 1, 2
@@ -524,22 +524,9 @@ func decodeCode(f fns, pow uint32) *code {
 
 	// y = (x³ + 3)^((p+1)/4), a square root when there is one (p ≡ 3 mod 4): checked.
 	c.i32(atX).i32(atX).i32(atR2).call(mul)
-	c.i32(atRHS).i32(atX).i32(atX).call(mul)
-	c.i32(atRHS).i32(atRHS).i32(atX).call(mul)
-	c.i32(atRHS).i32(atRHS).i32(atThree).call(add)
-	c.i32(atRHS).call(canon)
+	curveRHS(c, f, fixed(atX))
 	c.i32(atY).i32(atRHS).call(pow)
-	c.i32(atY2).i32(atY).i32(atY).call(mul)
-	c.i32(atY2).call(canon)
-	for k := range uint32(limbs) {
-		c.i32(atY2).mem(opI64Load, 3, 8*k).i32(atRHS).mem(opI64Load, 3, 8*k).op(opI64Xor)
-		if k > 0 {
-			c.op(opI64Or)
-		}
-	}
-	c.op(opI64Eqz, opI32Eqz).op(opIf, blockVoid)
-	fail(NotOnCurve)
-	c.op(opEnd)
+	onCurveIfSquare(c, f, fixed(atY), fail)
 	c.i32(atY).call(canon)                    // Montgomery form, below p
 	c.i32(atYR).i32(atY).i32(atOne).call(mul) // out of it
 	c.i32(atYR).call(canon)

@@ -318,37 +318,38 @@ func (m *module) msm(t testing.TB, g group, in []byte, scalars []fr.Element, c i
 	return bytes.Clone(b)
 }
 
-func compressed(pts []bn254.G1Affine) []byte {
+// encode is pts one after another, each as bytesOf gives it.
+func encode[P any](pts []P, bytesOf func(*P) []byte) []byte {
 	var in []byte
-	for _, p := range pts {
-		b := p.Bytes()
-		in = append(in, b[:]...)
+	for i := range pts {
+		in = append(in, bytesOf(&pts[i])...)
 	}
 	return in
 }
 
+func compressed(pts []bn254.G1Affine) []byte {
+	return encode(pts, func(p *bn254.G1Affine) []byte { b := p.Bytes(); return b[:] })
+}
+
+// rawG1 and rawG2 are gnark-crypto's raw encoding, infinity all zeros (as the key has it).
 func rawG1(pts []bn254.G1Affine) []byte {
-	var in []byte
-	for _, p := range pts {
-		b := p.RawBytes()
+	return encode(pts, func(p *bn254.G1Affine) []byte {
 		if p.IsInfinity() {
-			b = [64]byte{}
+			return make([]byte, 64)
 		}
-		in = append(in, b[:]...)
-	}
-	return in
+		b := p.RawBytes()
+		return b[:]
+	})
 }
 
 func rawG2(pts []bn254.G2Affine) []byte {
-	var in []byte
-	for _, p := range pts {
-		b := p.RawBytes()
+	return encode(pts, func(p *bn254.G2Affine) []byte {
 		if p.IsInfinity() {
-			b = [128]byte{}
+			return make([]byte, 128)
 		}
-		in = append(in, b[:]...)
-	}
-	return in
+		b := p.RawBytes()
+		return b[:]
+	})
 }
 
 // scalarsFor are random scalars (from rng: a failure is reproduced), with the cases of the
@@ -451,19 +452,16 @@ func TestLoadRawRefusesWhatIsNotRaw(t *testing.T) {
 		flagged[size] |= 0x80 // point 1's first byte
 		above := bytes.Clone(pts)
 		copy(above[3*size-32:], fp.Modulus().FillBytes(make([]byte, 32))) // point 2's last coordinate = p
-		cases := []struct {
+		type loadCase struct {
 			name string
 			in   []byte
 			want int32
-		}{{"a flag bit set", flagged, 1*4 + int32(pointwasm.NotInEncoding)}, {"a coordinate = p", above, 2*4 + int32(pointwasm.NotCanonical)}, {"infinity", pts, -1}}
+		}
+		cases := []loadCase{{"a flag bit set", flagged, 1*4 + int32(pointwasm.NotInEncoding)}, {"a coordinate = p", above, 2*4 + int32(pointwasm.NotCanonical)}, {"infinity", pts, -1}}
 		if g == g1Raw {
 			off := bytes.Clone(pts)
 			off[size+31], off[size+63] = 1, 1 // point 1 is (1, 1)
-			cases = append(cases, struct {
-				name string
-				in   []byte
-				want int32
-			}{"(1, 1), off the curve", off, 1*4 + int32(pointwasm.NotOnCurve)})
+			cases = append(cases, loadCase{"(1, 1), off the curve", off, 1*4 + int32(pointwasm.NotOnCurve)})
 		}
 		for _, tc := range cases {
 			mem := m.mod.Memory()
