@@ -90,7 +90,6 @@ const noteStages = (stages: Record<string, number>, p: ProveProgress, since: num
   for (const s of p.multiplied) stages[`MSM ${s}`] ??= at;
   if (p.keyDecodedAt !== undefined) journey.keyDecodedAt = p.keyDecodedAt;
   if (p.keyPoints !== undefined) journey.keyPoints = p.keyPoints;
-  if (p.keyRawTail) journey.keyRawTail = true;
   if (p.keyTail) journey.keyTail = p.keyTail;
   if (p.warm !== undefined) journey.proofWarm = p.warm;
 };

@@ -113,9 +113,9 @@ export class SectionedKey {
    * instead of taking their square roots, for more bytes. False where there is no raw tail, the
    * key is not being downloaded, or `at` has passed. The download stops at `at` only if the tail
    * has been answered by then (else the key comes whole, and the tail's request is dropped); the
-   * tail's points are compressed again (compressG1)
-   * to check the key's pinned sha256, and the point module checks each raw point on the curve
-   * (points.ts): with its x and flag vouched for by the hash, its y is the key's.
+   * tail's points are compressed again (compressG1) to check the key's pinned sha256, and the
+   * point module checks each raw point on the curve (points.ts): with its x and flag vouched for
+   * by the hash, its y is the key's.
    */
   switchTail(at: number, bytes: number): boolean {
     const url = this.assets.rawTail;
@@ -166,8 +166,8 @@ export class SectionedKey {
   // does not wait for it.
   private async tailFrom(t: NonNullable<SectionedKey["tail"]>, chunk: Uint8Array, reader: ReadableStreamDefaultReader<Uint8Array>): Promise<boolean> {
     const answer = await Promise.race([t.answer, Promise.resolve(undefined)]);
-    this.tail = undefined;
     if (!answer) {
+      this.tail = undefined;
       t.abort.abort(new Error("the key's end came first"));
       return false;
     }
@@ -196,8 +196,10 @@ export class SectionedKey {
   private push(chunk: Uint8Array | RawTailChunk): void {
     this.chunks.push(chunk);
     if (chunk instanceof Uint8Array) this.received += chunk.length;
-    else this.received += ((this.tailBytes + chunk.raw.length) >> 1) - (this.tailBytes >> 1); // a point's bytes in the key: half
-    if (!(chunk instanceof Uint8Array)) this.tailBytes += chunk.raw.length;
+    else {
+      this.tailBytes += chunk.raw.length;
+      this.received = this.tail!.at + (this.tailBytes >> 1); // a raw point's bytes in the key: half
+    }
     this.signal();
   }
 

@@ -49,8 +49,9 @@ export interface ProveProgress {
   multiplied: string[]; // the key's sections multiplied in this proof (A, B1, B2, K, Z: an MSM each), in the order they were
   keyDecodedAt?: number; // when the last of the key's points was decoded (Date.now()): before this proof, if it was dealt ahead of it
   keyPoints?: "decoded" | "stored"; // decoded by the workers from the key, or copied to them decoded already (kept from an earlier load)
-  keyRawTail?: boolean; // the key's last sections came raw, not compressed (its raw tail: the workers' CPU did not keep up with the download)
-  keyTail?: { decodePerMs: number; bytesPerMs: number; asked: boolean }; // the rates that decided it, once decided, and whether the raw tail was asked for (share.ts, rawTailSooner)
+  // The key's end, once decided (share.ts, rawTailSooner): the rates that decided it, whether its
+  // raw tail was asked for, and whether it came (the workers' CPU did not keep up with the download).
+  keyTail?: { decodePerMs: number; bytesPerMs: number; asked: boolean; raw: boolean };
   warm?: boolean; // the runtime had solved a witness before this proof (a proof before it, or the warm-up: Prover.load's warmUpAfterMs)
 }
 
@@ -267,7 +268,7 @@ export class Prover {
       if (!opts.onProgress || (often && now - last < Prover.progressEvery)) return;
       last = now;
       const multiplied = scalarsGiven ? dealer.multiplied.map((s) => sectionNames[s] ?? String(s)) : [];
-      opts.onProgress({ stage, received: key.received, proved: dealer.decoded, total: key.total, multiplied, keyDecodedAt: dealer.decodedAt, keyPoints: dealer.fromStorage ? "stored" : "decoded", keyRawTail: key.rawTail, ...(dealer.tailDecision && { keyTail: dealer.tailDecision }), warm });
+      opts.onProgress({ stage, received: key.received, proved: dealer.decoded, total: key.total, multiplied, keyDecodedAt: dealer.decodedAt, keyPoints: dealer.fromStorage ? "stored" : "decoded", ...(dealer.tailDecision && { keyTail: { ...dealer.tailDecision, raw: key.rawTail } }), warm });
     };
     this.progress = (now) => report(!now);
     report();
@@ -309,17 +310,14 @@ export class Prover {
   // key's download failed (a new one is fetched), or a worker's share was lost (dealt again to
   // the workers still running, from the key's bytes kept).
   private dealt(): Dealer {
-    if (this.key.failed) {
-      // A raw tail that failed (not the key's: answered by something else, say) is not asked for again.
-      this.rawTailFailed ||= this.key.rawTail;
-      this.key = new SectionedKey(this.assets, this.cache);
-    }
+    // A key whose raw tail came and then failed, or whose dealer broke (its bytes not the key's,
+    // a point off the curve, a worker that could not take it): no raw tail is asked for again.
+    this.rawTailFailed ||= (this.key.failed || this.dealer?.broken === true) && this.key.rawTail;
+    if (this.key.failed) this.key = new SectionedKey(this.assets, this.cache);
     if (this.dealer && !this.dealer.broken && this.dealtKey === this.key) return this.dealer;
     // Points stored decoded that the workers could not take (a worker without the point module,
     // say) fail one proof, not every one: the key is decoded from then on.
     if (this.dealer?.broken && this.dealer.fromStorage) this.storedFailed = true;
-    // Nor a raw tail one that failed (a point off the curve, say): the key's end compressed from then on.
-    if (this.dealer?.broken && this.dealer.rawTail) this.rawTailFailed = true;
     this.dealer?.drop();
     this.helpers = this.helpers.filter((h) => !h.failed());
     // The key's raw tail when the workers' CPU holds the proof back more than its bytes would

@@ -54,6 +54,9 @@ interface Piece {
 // The raw tail's points: G1 uncompressed (docs/prover.md).
 const rawG1Size = 64;
 
+// decompresses is whether a piece is compressed G1 points, a square root each.
+const decompresses = (p: Piece) => p.fn === "shareFeed" && p.bytes.length === p.count * 32;
+
 /**
  * Where a key's raw tail would begin (key.ts, SectionedKey.switchTail): its sections after B2,
  * if they are all compressed G1 ones; its points; and by when to decide (halfway through B2's
@@ -141,10 +144,10 @@ export class Dealer {
   private setHeader: (h: Uint8Array) => void = () => {};
   private headerFailed: (e: unknown) => void = () => {};
   private tail: TailPlan | undefined; // until decided
-  // What the workers' decompression has shown (their calls' own times, by worker): the raw
-  // tail's decision's rate, with the compressed points cut and not yet decompressed.
-  private readonly decodeTime = new Map<Worker, { points: number; ms: number }>();
-  private readonly decompressing = new Set<Worker>(); // given compressed points
+  // What the workers' decompression has shown (each given compressed points: those done and
+  // their calls' own time), the raw tail's decision's rate, with the compressed points cut and
+  // not yet decompressed.
+  private readonly decompressed = new Map<Worker, { points: number; ms: number }>();
   private firstDecompressAt: number | undefined; // when the first were given
   private compressedPending = 0;
   private proofUnderWay = false; // its witness being solved (busy) or its scalars given, until its sums
@@ -384,10 +387,10 @@ export class Dealer {
     }
     // Each worker given compressed points has answered some (its rate, not a guess), then the
     // rates of the workers in parallel added: points a ms.
-    for (const w of this.decompressing) if (!this.decodeTime.has(w)) return; // the next answer decides
     let decodeRate = 0;
     let decoded = 0;
-    for (const d of this.decodeTime.values()) {
+    for (const d of this.decompressed.values()) {
+      if (d.points === 0) return; // the next answer decides
       if (d.ms > 0) decodeRate += d.points / d.ms;
       decoded += d.points;
     }
@@ -395,7 +398,7 @@ export class Dealer {
     // the first were given is what this device decompresses beside the rest of its work (a
     // call's own time misses the time its thread waited for the CPU, as in a throttled
     // browser's bursts).
-    if (this.pieces.some((p) => p.fn === "shareFeed") && this.firstDecompressAt !== undefined && Date.now() > this.firstDecompressAt) {
+    if (this.pieces.some(decompresses) && this.firstDecompressAt !== undefined && Date.now() > this.firstDecompressAt) {
       decodeRate = Math.min(decodeRate, decoded / (Date.now() - this.firstDecompressAt));
     }
     this.tail = undefined;
@@ -440,8 +443,9 @@ export class Dealer {
       if (n === 0) break;
       // Its own buffer: a view would post the whole chunk's.
       const raw = this.rawTail && s.pointSize === rawG1Size;
-      if (!raw && s.pointSize === 32) this.compressedPending += n;
-      this.pieces.push({ fn: raw ? "shareFeedRaw" : "shareFeed", section: s.section, from: this.cut, count: n, bytes: b.slice(0, n * s.pointSize), keyBytes: n * (raw ? 32 : s.pointSize), last: this.cut + n === s.count });
+      const p: Piece = { fn: raw ? "shareFeedRaw" : "shareFeed", section: s.section, from: this.cut, count: n, bytes: b.slice(0, n * s.pointSize), keyBytes: n * (raw ? 32 : s.pointSize), last: this.cut + n === s.count };
+      if (decompresses(p)) this.compressedPending += n;
+      this.pieces.push(p);
       b = b.subarray(n * s.pointSize);
       this.cut += n;
       if (this.cut === s.count) {
@@ -463,16 +467,16 @@ export class Dealer {
       if (!w) return;
       const p = this.pieces.shift()!;
       const worker = w;
-      if (p.fn === "shareFeed" && p.bytes.length === p.count * 32) {
-        this.decompressing.add(worker);
+      if (decompresses(p)) {
+        if (!this.decompressed.has(worker)) this.decompressed.set(worker, { points: 0, ms: 0 });
         this.firstDecompressAt ??= Date.now();
       }
       this.send(worker, p.fn, p.section, p.from, p.bytes).then((a) => {
-        if (p.fn === "shareFeed" && p.bytes.length === p.count * 32) {
+        if (decompresses(p)) {
           this.compressedPending -= p.count;
-          const ms = (a as { ms?: number }).ms; // the module's time (points.ts)
-          const d = this.decodeTime.get(worker) ?? { points: 0, ms: 0 };
-          if (ms !== undefined) this.decodeTime.set(worker, { points: d.points + p.count, ms: d.ms + ms });
+          const ms = (a as { ms?: number }).ms; // the module's time (points.ts); none from the Go wasm's
+          const d = this.decompressed.get(worker)!;
+          if (ms !== undefined) [d.points, d.ms] = [d.points + p.count, d.ms + ms];
           this.decideTail();
         }
         this.addDecoded(p.keyBytes);

@@ -374,8 +374,7 @@ const visit = async (browser, link, { savesKeyInMs = 0, readsCardInMs = 0, cdpCp
     proverRequests: [...urls].filter((u) => proverAsset.test(u)).length,
     proofWarm: j.proofWarm, // the runtime had solved a witness before (a proof, or the warm-up while the person read the card)
     keyPoints: j.keyPoints, // "decoded" by the workers from the key, or "stored": copied to them decoded, from Cache Storage
-    keyRawTail: j.keyRawTail === true, // the key's last sections came raw (its raw tail: the workers' CPU did not keep up)
-    keyTail: j.keyTail, // the rates that decided it: points decompressed and key bytes received a ms
+    keyTail: j.keyTail, // the key's end: the rates that decided it (points decompressed, key bytes received a ms), asked, and whether it came raw
     pointsKept: j.pointsKept, // the key's points in Cache Storage, decoded, for the next card (undefined: not within a minute)
     pointsKeptAfterReceivedMs: j.pointsKeptMs === undefined || j.receivedMs === undefined ? undefined : j.pointsKeptMs - j.receivedMs,
     msms: Object.keys(j.proofAt ?? {}).filter((k) => k.startsWith("MSM ")).length,
@@ -508,7 +507,7 @@ try {
           const first = await visit(browser, newCard(), way);
           const second = await visit(browser, newCard(), way);
           for (const [name, f] of [["first visit", first], ["second visit", second]]) {
-            const key = f.keyLastByteInProofMs === null ? "the key from Cache Storage" : `the key's last byte ${f.keyLastByteInProofMs} ms into it${f.keyRawTail ? " (its end raw)" : ""}`;
+            const key = f.keyLastByteInProofMs === null ? "the key from Cache Storage" : `the key's last byte ${f.keyLastByteInProofMs} ms into it${f.keyTail?.raw ? " (its end raw)" : ""}`;
             console.log(`phone (${way.profile}) run ${run}, ${name}: ${(f.openToReceivedMs / 1000).toFixed(1)} s from opening the link to tokens received (the wallet step shown after ${(f.openToFormMs / 1000).toFixed(1)} s, Redeem possible after ${(f.openToReadyMs / 1000).toFixed(1)} s, proof ${f.proofMs} ms after Redeem in ${f.proverWorkers} workers${f.provedAheadMs !== undefined ? ` (begun ${f.provedAheadMs} ms before it)` : ""}, ${key}), ${mb(f.bytesBeforeProof)} over the wire before the first proof was ready`);
             timeline(`${way.profile}, run ${run}, ${name}`, f);
             if (f.cpuByThread) cpuLine(`${way.profile}, run ${run}, ${name}`, f);
