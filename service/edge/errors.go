@@ -142,6 +142,12 @@ func (e *Error) body() []byte {
 func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 	e := AsError(err)
 	logError(r, e)
+	writeAnswer(w, r, e)
+}
+
+// writeAnswer writes e as the answer, and says so on the request's span, without a log line: the
+// caller logged the incident.
+func writeAnswer(w http.ResponseWriter, r *http.Request, e *Error) {
 	// The request's span says how it was answered: its code, the refusal as an event (for a
 	// refusal decided at the edge, validation say, it is the span that decided).
 	refused(trace.SpanFromContext(r.Context()), e)

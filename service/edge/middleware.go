@@ -129,13 +129,22 @@ func (x *exchange) Value(key any) any {
 func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	x := &exchange{Context: r.Context(), info: requestInfo{logger: f.logger}}
 	req := r // as the handlers see it, once made
+	// The clock is read twice a request, here and at the end: the end is the access line's
+	// time and the exemplar's too (each reading costs, more so under a hypervisor's clock).
+	start := time.Now()
 	defer func() {
 		if v := recover(); v != nil {
 			if v == http.ErrAbortHandler {
 				panic(v)
 			}
-			Logger(req.Context()).ErrorContext(req.Context(), "panic while serving a request", "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
-			WriteError(w, req, Internal(fmt.Errorf("panic: %v", v)))
+			// One ERROR line for the incident, with its stack; the answer is the usual 500,
+			// counted as every answer is.
+			e := Internal(fmt.Errorf("panic: %v", v))
+			Logger(req.Context()).ErrorContext(req.Context(), "panic while serving a request", "status", e.Status, "code", e.Code,
+				"method", r.Method, "route", routePattern(req), "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			writeAnswer(w, req, e)
+			end := time.Now()
+			f.metrics.observe(req.Context(), routePattern(req), methodLabel(r.Method), e.Status, end, end.Sub(start))
 		}
 	}()
 	x.info.id = headerValue(r.Header, "X-Request-Id")
@@ -152,9 +161,6 @@ func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	x.route.Reset()
 	x.route.Routes = f.mux
 	x.rec.ResponseWriter = w
-	// The clock is read twice a request, here and at the end: the end is the access line's
-	// time and the exemplar's too (each reading costs, more so under a hypervisor's clock).
-	start := time.Now()
 	if quiet(r) {
 		req = r.WithContext(x)
 		f.mux.ServeHTTP(&x.rec, req)

@@ -187,11 +187,32 @@ func TestRequestLogsGoToTheServiceLogger(t *testing.T) {
 		}
 		msgs = append(msgs, fmt.Sprintf("%s/%s%s%.0d", rec.Msg, rec.Code, rec.Route, rec.Status))
 	}
-	// Each request's access line, the panicking one's too (written as the panic passes); an
-	// error answer's line names the route too.
-	want := []string{"request//boom500", "panic while serving a request/", "internal error/" + CodeInternal + "/boom500", "no such endpoint/" + CodeNotFound + "unmatched404", "request/unmatched404"}
+	// Each request's access line, the panicking one's too (written as the panic passes); a
+	// panic is one ERROR line, with its code and route as an error answer's line has them.
+	want := []string{"request//boom500", "panic while serving a request/" + CodeInternal + "/boom500", "no such endpoint/" + CodeNotFound + "unmatched404", "request/unmatched404"}
 	if !slices.Equal(msgs, want) {
 		t.Fatalf("logged %q, want %q", msgs, want)
+	}
+	// The panic's 500 is counted as every answer is (the server-error alert reads it).
+	families, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	counted := map[string]float64{}
+	for _, mf := range families {
+		if mf.GetName() != "vaultd_http_requests_total" {
+			continue
+		}
+		for _, m := range mf.GetMetric() {
+			labels := map[string]string{}
+			for _, l := range m.GetLabel() {
+				labels[l.GetName()] = l.GetValue()
+			}
+			counted[labels["route"]+" "+labels["status"]] = m.GetCounter().GetValue()
+		}
+	}
+	if counted["/boom 500"] != 1 || counted["unmatched 404"] != 1 {
+		t.Fatalf("requests counted %v, want /boom's 500 and the unmatched 404 once each", counted)
 	}
 }
 
