@@ -261,6 +261,9 @@ func (f *Faucet) claim(ctx context.Context, addr common.Address, reopen bool, ch
 	err = f.spendSolution(sctx, challenge)
 	if err == nil {
 		err = f.record(sctx, addr, amount, reopen)
+		if err != nil && !errors.Is(err, errExists) {
+			f.unspendSolution(ctx, challenge) // nothing was recorded: the solution may be sent again
+		}
 	}
 	end(err)
 	if err != nil {
@@ -275,7 +278,9 @@ func (f *Faucet) claim(ctx context.Context, addr common.Address, reopen bool, ch
 		// The node did not take the transaction: the claim is withdrawn, the address may claim again.
 		if werr := f.withStore(ctx, func(ctx context.Context) error { return f.store.withdraw(ctx, addr) }); werr != nil {
 			f.log.Error("could not withdraw a claim whose transaction was not sent; it will be sent by the reconciler", "address", addr.Hex(), "err", werr)
-			f.wakeReconciler()
+			f.wakeReconciler() // and the challenge stays spent: its claim will be paid
+		} else {
+			f.unspendSolution(ctx, challenge)
 		}
 		_ = f.total.Undo(ctx, "")
 		var refused *gate.ClosedError          // the gate, closed since the request arrived

@@ -420,3 +420,21 @@ func TestAClaimWithoutATurnCostsNoClaimOfTheIP(t *testing.T) {
 		t.Errorf("busy refusals:\n%s", edgetest.Grep(m, "pow_refused_total"))
 	}
 }
+
+// A claim whose transaction the node refuses is withdrawn (502, nothing recorded), and its
+// solution is not used up: the client's retry with the same solution is paid, not POW_USED.
+func TestARefusedSendGivesTheSolutionBack(t *testing.T) {
+	t.Parallel()
+	c := devchaintest.Start(t)
+	node := devchaintest.Faults(t, c.RPCURL)
+	node.SetReply("eth_sendRawTransaction", `"error":{"code":-32000,"message":"invalid sender"}`, 1)
+	s := startFaucet(t, c, t.TempDir(), cheapPow(map[string]string{"RPC_URL": node.URL}))
+	addr := freshAddress(t)
+	sol := solve(t, challenge(t, s, addr))
+	r := claimWith(t, s, addr, sol)
+	wantError(t, "a claim whose send the node refuses", r.StatusCode(), r.Body, http.StatusBadGateway, "CHAIN_UNAVAILABLE")
+	if r := claimWith(t, s, addr, sol); r.StatusCode() != http.StatusAccepted {
+		t.Fatalf("the same solution again: %d %s", r.StatusCode(), r.Body)
+	}
+	waitStatus(t, s, addr, faucetapi.ClaimStatusConfirmed)
+}

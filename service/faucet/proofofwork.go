@@ -230,3 +230,16 @@ func (f *Faucet) spendSolution(ctx context.Context, c pow.Challenge) error {
 	}
 	return nil
 }
+
+// unspendSolution gives the claim's challenge back when its claim was not made after all
+// (nothing recorded, or withdrawn unsent), so that the client's retry with the same solution
+// is not POW_USED. If it fails, the client only has to solve a new challenge.
+func (f *Faucet) unspendSolution(ctx context.Context, c pow.Challenge) {
+	if f.pow == nil {
+		return
+	}
+	err := f.withStore(ctx, func(ctx context.Context) error { return f.store.unspendChallenge(ctx, hexutil.Encode(c.ID[:])) })
+	if err != nil {
+		f.log.Warn("could not give back the challenge of a claim that was not made", "err", err)
+	}
+}

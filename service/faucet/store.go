@@ -555,6 +555,12 @@ func (s *store) spendChallenge(ctx context.Context, id string, expires, now time
 	return n == 1, err
 }
 
+// unspendChallenge makes the challenge id unspent again: its claim was not made after all.
+func (s *store) unspendChallenge(ctx context.Context, id string) error {
+	_, err := s.db.ExecContext(ctx, `DELETE FROM pow_spent WHERE id = $1`, id)
+	return err
+}
+
 // tryChallenge counts nonce as one more solution checked against the challenge id (valid
 // until expires), unless it is the nonce that already met it (passed: no hash needed, no try
 // counted), and answers the tries, this one included: one statement, so tries made at once on
