@@ -122,6 +122,45 @@ func TestAnOperatorReplacesAStuckClaim(t *testing.T) {
 	}
 }
 
+// A replacement the node refuses is not kept as one of the claim's versions: the claim's
+// transaction is the version that was sent, listed alone, and it is the one confirmed.
+func TestARefusedReplacementIsNotAVersion(t *testing.T) {
+	t.Parallel()
+	c := devchaintest.Start(t)
+	node := devchaintest.Faults(t, c.RPCURL)
+	s := startFaucet(t, c, t.TempDir(), map[string]string{"RPC_URL": node.URL, "ADMIN_API_KEY": adminKey, "REPLACE_AFTER": "50s", "RECEIPT_TIMEOUT": "1m"})
+	addr := freshAddress(t)
+	n := nonce(t, c, c.Accounts.Faucet.Address)
+	c.PauseSealing()
+	if r := claim(t, s, addr.Hex()); r.StatusCode() != 202 {
+		t.Fatalf("claim: %d %s", r.StatusCode(), r.Body)
+	}
+	sends := node.Calls("eth_sendRawTransaction")
+	node.SetReply("eth_sendRawTransaction", `"error":{"code":-32000,"message":"replacement transaction underpriced"}`, 1)
+	var first string
+	waitFor(t, "the claim's transfer in flight", func() bool {
+		r, err := s.client.ReplaceTransactionWithResponse(ctx, int64(n), ours(c), bearer(adminKey))
+		if err == nil && r.JSON202 != nil {
+			first = r.JSON202.Replacing
+			return true
+		}
+		return false
+	})
+	waitFor(t, "the replacement refused", func() bool { return node.Calls("eth_sendRawTransaction") > sends })
+	c.ResumeSealing()
+	confirmed := waitStatus(t, s, addr, faucetapi.ClaimStatusConfirmed)
+	if confirmed.TxHash == nil || *confirmed.TxHash != first {
+		t.Fatalf("the claim confirmed with %v; want the version sent, %s", confirmed.TxHash, first)
+	}
+	list, err := s.client.GetTransactionsWithResponse(ctx, &walletapi.GetTransactionsParams{}, bearer(adminKey))
+	if err != nil || list.JSON200 == nil || len(list.JSON200.Transactions) != 1 {
+		t.Fatalf("transactions: %v %s", err, list.Body)
+	}
+	if l := list.JSON200.Transactions[0]; len(l.Versions) != 1 || l.Versions[0].Hash != first {
+		t.Fatalf("the claim's transaction lists versions %+v, want the one sent (%s) alone", l.Versions, first)
+	}
+}
+
 // The faucet's operator cancels a claim's stuck transfer: once the cancel is mined and
 // DISPLACED_AFTER_BLOCKS (3) deep the claim is failed ("cancelled"), nothing paid, and the
 // address may claim again, which is paid.
@@ -242,6 +281,35 @@ func TestAReplacementAtTheFeeCapIsRefused(t *testing.T) {
 	}
 	if m := scrape(t, s); !strings.Contains(m, "vaultd_faucet_transaction_replacements_total 0") {
 		t.Fatal("a replacement was sent")
+	}
+}
+
+// A claim whose transfer the node refused is withdrawn unsent: the webhooks hear nothing of it
+// (a claim.pending no later event would end), and of the address's next claim, paid, both
+// events.
+func TestAWithdrawnClaimTellsNoWebhook(t *testing.T) {
+	t.Parallel()
+	c := devchaintest.Start(t)
+	const secret = "a webhook secret for the tests"
+	hooks := webhooktest.Start(t, secret)
+	node := devchaintest.Faults(t, c.RPCURL)
+	node.SetReply("eth_sendRawTransaction", `"error":{"code":-32000,"message":"invalid sender"}`, 1)
+	s := startFaucet(t, c, t.TempDir(), map[string]string{"RPC_URL": node.URL, "WEBHOOK_URLS": hooks.URL, "WEBHOOK_SECRET": secret})
+	addr := freshAddress(t)
+	if r := claim(t, s, addr.Hex()); r.StatusCode() != http.StatusBadGateway {
+		t.Fatalf("a claim whose send the node refuses: %d %s", r.StatusCode(), r.Body)
+	}
+	time.Sleep(webhooktest.Quiet)
+	if events := hooks.Events(); len(events) != 0 {
+		t.Fatalf("webhook events of a withdrawn claim: %+v", events)
+	}
+	if r := claim(t, s, addr.Hex()); r.StatusCode() != 202 {
+		t.Fatalf("the claim again: %d %s", r.StatusCode(), r.Body)
+	}
+	waitStatus(t, s, addr, faucetapi.ClaimStatusConfirmed)
+	waitFor(t, "the webhooks", func() bool { return len(hooks.Events()) >= 2 })
+	if events := hooks.Events(); len(events) != 2 || events[0].Type != "claim.pending" || events[1].Type != "claim.confirmed" {
+		t.Fatalf("webhook events: %+v", events)
 	}
 }
 

@@ -306,8 +306,16 @@ func (f *Faucet) claim(ctx context.Context, addr common.Address, reopen bool, ch
 	// says what became of it.
 	c, err = f.store.get(ctx, addr)
 	followed = true
+	f.tellSent(addr)
 	f.follow(addr, fl, start)
 	return c, err
+}
+
+// tellSent tells the webhooks that addr's claim is pending: once its transfer is sent, not when
+// it is recorded, since a claim whose transfer the node refuses is withdrawn (nothing paid, the
+// address may claim again) and no later event would end it.
+func (f *Faucet) tellSent(addr common.Address) {
+	f.store.hooks.Tell("claim.pending", claimEvent{Address: addr.Hex()})
 }
 
 // record makes the claim durable before anything is signed: a new row, or a failed claim
@@ -396,7 +404,19 @@ func (f *Faucet) estimate(ctx context.Context, addr common.Address, amount *big.
 
 // send signs and sends the claim's transfer; each signed version is recorded first.
 func (f *Faucet) send(ctx context.Context, addr common.Address, amount *big.Int, gas uint64) (*txmgr.Flight, error) {
-	return f.tx.Send(ctx, txmgr.Tx{To: addr, Value: amount, Gas: gas, Record: f.recorder(addr)})
+	return f.tx.Send(ctx, txmgr.Tx{To: addr, Value: amount, Gas: gas, Record: f.recorder(addr), Unsent: f.unrecorder(addr)})
+}
+
+// unrecorder takes a version the node did not take out of addr's claim: broadcast after a
+// restart, or shown as the claim's transaction, it would stand for the versions that were sent.
+func (f *Faucet) unrecorder(addr common.Address) func(context.Context, *types.Transaction, *types.Transaction) {
+	return func(ctx context.Context, version, standing *types.Transaction) {
+		err := f.withStore(ctx, func(ctx context.Context) error { return f.store.unrecordTx(ctx, addr, version, standing) })
+		if err != nil {
+			f.log.Warn("could not take a version the node did not take out of its claim's record; a restart may broadcast it",
+				"address", addr.Hex(), "nonce", version.Nonce(), "err", err)
+		}
+	}
 }
 
 // recorder stores each signed version of addr's transaction before it is sent.
@@ -724,7 +744,7 @@ func (f *Faucet) reconcileOne(ctx context.Context, c Claim, mined uint64, receip
 				f.log.Error("a pending claim's recorded transaction does not decode", "address", c.Address.Hex(), "err", err)
 				return undecided
 			}
-			fl, err := f.tx.Resend(ctx, tx, f.recorder(c.Address))
+			fl, err := f.tx.Resend(ctx, tx, f.recorder(c.Address), f.unrecorder(c.Address))
 			if err != nil {
 				return undecided // its nonce is held by another transaction in the pool, or the node is away: later
 			}
@@ -768,6 +788,7 @@ func (f *Faucet) reconcileOne(ctx context.Context, c Claim, mined uint64, receip
 	if err != nil {
 		return undecided
 	}
+	f.tellSent(c.Address)
 	f.follow(c.Address, fl, start)
 	return sentAfresh
 }

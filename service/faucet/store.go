@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -267,7 +268,6 @@ func (s *store) insert(ctx context.Context, addr common.Address, amount *big.Int
 	if n, err := res.RowsAffected(); err != nil || n == 0 {
 		return cmp.Or(err, errExists)
 	}
-	s.hooks.Tell("claim.pending", claimEvent{Address: addr.Hex()})
 	return nil
 }
 
@@ -281,9 +281,6 @@ func (s *store) reopen(ctx context.Context, addr common.Address, amount *big.Int
 		return false, err
 	}
 	n, err := res.RowsAffected()
-	if n == 1 {
-		s.hooks.Tell("claim.pending", claimEvent{Address: addr.Hex()})
-	}
 	return n == 1, err
 }
 
@@ -308,6 +305,43 @@ func (s *store) recordTx(ctx context.Context, addr common.Address, tx *types.Tra
 		return errors.New("the claim is not pending: transaction not recorded")
 	}
 	return nil
+}
+
+// unrecordTx takes version of addr's transaction out of its pending claim: the node did not take
+// it. standing, the version that stands (nil: none), becomes the claim's bytes and nonce again,
+// the ones the reconciler broadcasts after a restart.
+func (s *store) unrecordTx(ctx context.Context, addr common.Address, version, standing *types.Transaction) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var hashes string
+	err = tx.QueryRowContext(ctx, `SELECT hashes FROM claims WHERE chain_id = $1 AND address = $2 AND status = 'pending' AND wallet = $3`,
+		s.chainID, key(addr), s.wallet).Scan(&hashes)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil // withdrawn, or settled
+	}
+	if err != nil {
+		return err
+	}
+	kept := strings.Join(slices.DeleteFunc(strings.Split(hashes, ","), func(h string) bool { return h == version.Hash().Hex() }), ",")
+	if standing == nil {
+		_, err = tx.ExecContext(ctx, `UPDATE claims SET hashes = $1 WHERE chain_id = $2 AND address = $3 AND status = 'pending' AND wallet = $4`,
+			kept, s.chainID, key(addr), s.wallet)
+	} else {
+		var raw []byte
+		if raw, err = standing.MarshalBinary(); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE claims SET hashes = $1, nonce = $2, raw = $3
+			WHERE chain_id = $4 AND address = $5 AND status = 'pending' AND wallet = $6`,
+			kept, int64(standing.Nonce()), hexutil.Encode(raw), s.chainID, key(addr), s.wallet)
+	}
+	if err != nil {
+		return err
+	}
+	return tx.Commit()
 }
 
 // settle marks a pending claim of this wallet confirmed (block) or failed (reason).

@@ -160,6 +160,36 @@ func TestAnOperatorReplacesAStuckTransaction(t *testing.T) {
 	}
 }
 
+// A replacement the node refuses is not taken for a version sent: the reveal's status names
+// the version that was, and it is the one mined.
+func TestARefusedReplacementIsNotAVersion(t *testing.T) {
+	t.Parallel()
+	c := devchaintest.Start(t)
+	proxy := devchaintest.Faults(t, c.RPCURL)
+	s := relayertest.Start(t, c, map[string]string{"RPC_URL": proxy.URL, "ADMIN_API_KEY": adminKey, "REPLACE_AFTER": "50s", "RECEIPT_TIMEOUT": "1m"})
+	_, req := relayertest.Request(t, c, relayertest.User(c, 0), 34)
+	nonce := relayertest.PendingOperatorNonce(t, c)
+	c.PauseSealing()
+	answer := revealAsync(t, s, req)
+	edgetest.WaitFor(t, "the reveal in the pool", func() bool { return relayertest.PendingOperatorNonce(t, c) == nonce+1 })
+	sends := proxy.Calls("eth_sendRawTransaction")
+	proxy.SetReply("eth_sendRawTransaction", `"error":{"code":-32000,"message":"replacement transaction underpriced"}`, 1)
+	r, err := s.Client.ReplaceTransactionWithResponse(ctx, int64(nonce), &walletapi.ReplaceTransactionParams{Wallet: c.Accounts.Operator.Address.Hex()}, bearer(adminKey))
+	if err != nil || r.JSON202 == nil {
+		t.Fatalf("replace: %v %s", err, r.Body)
+	}
+	first := r.JSON202.Replacing
+	edgetest.WaitFor(t, "the replacement refused", func() bool { return proxy.Calls("eth_sendRawTransaction") > sends })
+	edgetest.WaitFor(t, "the status naming the version sent", func() bool {
+		st := relayertest.Status(t, s, req)
+		return st.State == "pending" && st.TxHash != nil && *st.TxHash == first
+	})
+	c.ResumeSealing()
+	if mined := <-answer; mined.JSON200 == nil || mined.JSON200.TxHash != first {
+		t.Fatalf("the reveal's answer %s; want the version sent, %s", mined.Body, first)
+	}
+}
+
 // GET /admin/transactions: what the operator wallet signed, newest nonce first, from the
 // relayer's record: mined reveals with the version mined and its block, a stuck one pending with
 // its fees; filtered by state and paged by cursor.

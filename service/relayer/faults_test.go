@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -294,6 +295,39 @@ func TestRefusedSendIsNotCounted(t *testing.T) {
 	proxy.Heal()
 	if r := relayertest.Reveal(t, s, req); r.StatusCode() != 200 {
 		t.Fatalf("the same reveal once the node takes it: %d %s", r.StatusCode(), r.Body)
+	}
+}
+
+// A reveal whose send the node refused (502: nothing sent) leaves nothing of it recorded as
+// sent: its status is unknown, and a restart of the relayer on the same record broadcasts
+// nothing of it (the client was told nothing was sent, and its funding given back).
+func TestRefusedSendIsNotRecorded(t *testing.T) {
+	t.Parallel()
+	c := devchaintest.Start(t)
+	proxy := devchaintest.Faults(t, c.RPCURL)
+	over := map[string]string{"RPC_URL": proxy.URL, "DATABASE_URL": "sqlite:" + filepath.Join(t.TempDir(), "relayer.db")}
+	s := relayertest.Start(t, c, over)
+	_, req := relayertest.Request(t, c, relayertest.User(c, 0), 52)
+	before := relayertest.PendingOperatorNonce(t, c)
+	proxy.SetReply("eth_sendRawTransaction", relayertest.InsufficientFunds, 0)
+	relayertest.WantCode(t, "send refused", relayertest.Reveal(t, s, req), 502, "CHAIN_UNAVAILABLE")
+	if st := relayertest.Status(t, s, req); st.State != "unknown" {
+		t.Fatalf("a reveal the node refused: status %+v, want unknown", st)
+	}
+	s.Stop()
+	proxy.Heal()
+	s = relayertest.Start(t, c, over)
+	// Another reveal, sent after the restart's recovery, takes the next nonce: the refused one
+	// was not broadcast before it.
+	_, other := relayertest.Request(t, c, relayertest.User(c, 1), 53)
+	edgetest.WaitFor(t, "the restarted relayer to answer a reveal", func() bool {
+		return relayertest.Reveal(t, s, other).StatusCode() == 200
+	})
+	if n := relayertest.PendingOperatorNonce(t, c); n != before+1 {
+		t.Fatalf("%d transactions sent after the restart, want 1 (the refused reveal was broadcast)", n-before)
+	}
+	if st := relayertest.Status(t, s, req); st.State != "unknown" {
+		t.Fatalf("the refused reveal after a restart: status %s, want unknown", st.State)
 	}
 }
 

@@ -182,7 +182,7 @@ func (r *Relayer) send(ctx context.Context, a *attempt) error {
 	}
 	// Every version is recorded before it is sent: durably (recover), and on the hold for the
 	// other replicas.
-	tx := txmgr.Tx{To: r.cfg.Contracts.Vault, Data: a.data, Gas: a.gas, Record: r.recorder(a.in.nullifier, a.hold)}
+	tx := txmgr.Tx{To: r.cfg.Contracts.Vault, Data: a.data, Gas: a.gas, Record: r.recorder(a.in.nullifier, a.hold), Unsent: r.unrecorder(a.in.nullifier, a.hold)}
 	f, err := r.tx.Send(ctx, tx)
 	var refused *gate.ClosedError // the gate, closed since the request arrived
 	switch {

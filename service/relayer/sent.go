@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -99,6 +100,48 @@ func (s *sentStore) record(ctx context.Context, wallet common.Address, nullifier
 			nullifier = excluded.nullifier, raw = excluded.raw, status = 'pending', updated_at = excluded.updated_at`,
 		s.chainID, walletKey(wallet), int64(tx.Nonce()), nullifier.Hex(), tx.Hash().Hex(), hexutil.Encode(raw), time.Now().UnixMilli())
 	return err
+}
+
+// unrecord takes version of nullifier's transaction from wallet out of the record: the node did
+// not take it. standing is the version that stands at its nonce (its bytes are the ones
+// broadcast again after a restart), nil when none does: the record of the nonce goes, unless it
+// is another reveal's by now.
+func (s *sentStore) unrecord(ctx context.Context, wallet common.Address, nullifier common.Hash, version, standing *types.Transaction) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	key := []any{s.chainID, walletKey(wallet), int64(version.Nonce()), nullifier.Hex()}
+	var hashes string
+	err = tx.QueryRowContext(ctx, `SELECT hashes FROM reveal_transactions
+		WHERE chain_id = $1 AND wallet = $2 AND nonce = $3 AND nullifier = $4 AND status = 'pending'`, key...).Scan(&hashes)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	kept := slices.DeleteFunc(strings.Split(hashes, ","), func(h string) bool { return h == version.Hash().Hex() })
+	switch {
+	case len(kept) == 0:
+		_, err = tx.ExecContext(ctx, `DELETE FROM reveal_transactions
+			WHERE chain_id = $1 AND wallet = $2 AND nonce = $3 AND nullifier = $4`, key...)
+	case standing != nil:
+		var raw []byte
+		if raw, err = standing.MarshalBinary(); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE reveal_transactions SET hashes = $5, raw = $6
+			WHERE chain_id = $1 AND wallet = $2 AND nonce = $3 AND nullifier = $4`, append(key, strings.Join(kept, ","), hexutil.Encode(raw))...)
+	default:
+		_, err = tx.ExecContext(ctx, `UPDATE reveal_transactions SET hashes = $5
+			WHERE chain_id = $1 AND wallet = $2 AND nonce = $3 AND nullifier = $4`, append(key, strings.Join(kept, ","))...)
+	}
+	if err != nil {
+		return err
+	}
+	return tx.Commit()
 }
 
 // settle marks wallet's transaction at nonce settled: mined, or known never to be.
@@ -278,6 +321,25 @@ func (r *Relayer) recorder(nullifier common.Hash, hold *holds.Token) func(contex
 	}
 }
 
+// unrecorder is a txmgr.Tx's Unsent for nullifier's reveal: a version the node did not take
+// goes from the record, and with replicas the hold names the version that stands, so that no
+// status, no waiting copy and no restart takes it for one that was sent.
+func (r *Relayer) unrecorder(nullifier common.Hash, hold *holds.Token) func(context.Context, *types.Transaction, *types.Transaction) {
+	return func(ctx context.Context, version, standing *types.Transaction) {
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.cfg.Chain.RPCTimeout)
+		defer cancel()
+		if err := r.sentTxs.unrecord(ctx, r.tx.From(), nullifier, version, standing); err != nil {
+			r.log.Warn("could not take a version the node did not take out of the record of what was sent; a restart may broadcast it",
+				"nonce", version.Nonce(), "tx", version.Hash(), "err", err)
+		}
+		if standing != nil && r.holds != nil && hold != nil {
+			if err := r.holds.Record(ctx, nullifier, hold, standing.Hash()); err != nil && !errors.Is(err, holds.ErrLost) {
+				r.log.Warn("could not name the version that stands on the reveal's hold", "nonce", version.Nonce(), "err", err)
+			}
+		}
+	}
+}
+
 // recover follows again the reveals this wallet signed and that are not known to be settled
 // (sent before a restart, or by the replica that held this key before), from the durable
 // record: a version mined settles its record; otherwise the newest version is broadcast again
@@ -334,7 +396,7 @@ func (r *Relayer) recover(ctx context.Context) (following int, err error) {
 			r.log.Error("a recorded reveal transaction does not decode; left as it is", "nonce", st.nonce, "err", err)
 			continue
 		}
-		f, err := r.tx.Resend(ctx, tx, r.recorder(st.nullifier, nil))
+		f, err := r.tx.Resend(ctx, tx, r.recorder(st.nullifier, nil), r.unrecorder(st.nullifier, nil))
 		if errors.Is(err, txmgr.ErrNonceUsed) {
 			displaced, by, derr := r.tx.Displaced(ctx, st.nonce, st.hashes)
 			if derr == nil && displaced {

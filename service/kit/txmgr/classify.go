@@ -1,6 +1,7 @@
 package txmgr
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
@@ -18,8 +19,11 @@ const (
 	sendRejected                    // refused (underpriced, no funds, …): the nonce is not used
 )
 
-// classifySend is the one place that reads the node's send errors. geth's wording is matched
-// case-insensitively ("nonce too low", "already known"), as every client that wraps it does.
+// classifySend is the one place that reads the node's send errors, matched case-insensitively:
+// geth's wording ("nonce too low", "already known"), which Erigon, Reth, Besu and Hardhat share
+// or come close to, Nethermind's result names ("AlreadyKnown", "OldNonce", "NonceGap",
+// "ReplacementNotAllowed") and OpenEthereum's sentences. A known answer read as a refusal would
+// free a nonce a pool still holds: the next send would sign another transaction at it.
 func classifySend(err error) sendClass {
 	if err == nil {
 		return sendAccepted
@@ -28,14 +32,17 @@ func classifySend(err error) sendClass {
 		return sendUncertain
 	}
 	msg := strings.ToLower(err.Error())
+	has := func(words ...string) bool {
+		return slices.ContainsFunc(words, func(w string) bool { return strings.Contains(msg, w) })
+	}
 	switch {
-	case strings.Contains(msg, "already known"), strings.Contains(msg, "known transaction"):
+	case has("already known", "known transaction", "alreadyknown", "already imported"):
 		return sendKnown
-	case strings.Contains(msg, "nonce too low"):
+	case has("nonce too low", "oldnonce", "nonce is too low"):
 		return sendNonceUsed
-	case strings.Contains(msg, "nonce too high"):
+	case has("nonce too high", "noncegap"):
 		return sendNonceAhead
-	case strings.Contains(msg, "replacement transaction underpriced"):
+	case has("replacement transaction underpriced", "replacementnotallowed", "another transaction with same nonce"):
 		// Our own transactions all have nonces below the counter (resync keeps it above them),
 		// so the one in the pool at this nonce came from outside.
 		return sendNonceUsed

@@ -566,7 +566,7 @@ func TestNoncesAResendSkipsAreTakenNext(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	late, err := m.Resend(context.Background(), signed, nil)
+	late, err := m.Resend(context.Background(), signed, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -620,6 +620,111 @@ func TestABumpReplacesAFlightNow(t *testing.T) {
 		t.Fatal("the replacement is not the version mined and followed")
 	}
 	waitReleased(t, g)
+}
+
+// Every version given to Record that the node does not take is given to Unsent, with the
+// version that stands: a refused first send with none, a refused replacement with the version
+// before it.
+func TestVersionsNotTakenAreUnsent(t *testing.T) {
+	t.Parallel()
+	c := newFakeChain()
+	m, _, _ := fakeManager(t, c)
+	var mu sync.Mutex
+	var recorded []common.Hash
+	type unsent struct{ version, standing common.Hash }
+	var gone []unsent
+	tx := transfer(common.Address{7})
+	tx.Record = func(_ context.Context, v *types.Transaction) error {
+		mu.Lock()
+		defer mu.Unlock()
+		recorded = append(recorded, v.Hash())
+		return nil
+	}
+	tx.Unsent = func(_ context.Context, v, standing *types.Transaction) {
+		mu.Lock()
+		defer mu.Unlock()
+		u := unsent{version: v.Hash()}
+		if standing != nil {
+			u.standing = standing.Hash()
+		}
+		gone = append(gone, u)
+	}
+	var refuse atomic.Bool
+	refuse.Store(true)
+	c.onSend = func(*types.Transaction) error {
+		if refuse.Load() {
+			return rpcErr{"insufficient funds for gas * price + value"}
+		}
+		return nil
+	}
+	if _, err := m.Send(context.Background(), tx); !errors.Is(err, ErrRejected) {
+		t.Fatalf("a refused send: %v", err)
+	}
+	mu.Lock()
+	if len(recorded) != 1 || !slices.Equal(gone, []unsent{{version: recorded[0]}}) {
+		t.Fatalf("after a refused send: recorded %v, unsent %v", recorded, gone)
+	}
+	recorded, gone = nil, nil
+	mu.Unlock()
+
+	refuse.Store(false)
+	f, err := m.Send(context.Background(), tx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	refuse.Store(true)
+	if _, err := m.Bump(f.Nonce()); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(2 * time.Millisecond) {
+		mu.Lock()
+		n := len(gone)
+		mu.Unlock()
+		if n > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("a refused replacement was not unsent 5 s after a bump")
+		}
+	}
+	mu.Lock()
+	if len(recorded) != 2 || gone[0] != (unsent{recorded[1], f.Hash()}) || recorded[0] != f.Hash() {
+		t.Fatalf("after a refused replacement: recorded %v, unsent %v (the flight's version %s)", recorded, gone, f.Hash())
+	}
+	mu.Unlock()
+	refuse.Store(false)
+	c.mine()
+	waitAll(t, f)
+}
+
+// Under a MAX_FEE_PER_GAS less than 10 % above a version's fee cap, no replacement a node would
+// take exists: a Bump is refused, and a lingering flight is broadcast again as it is rather
+// than replaced by a version the node refuses.
+func TestNoReplacementWithinTenPercentOfTheLimit(t *testing.T) {
+	t.Parallel()
+	c := newFakeChain()
+	m, _, ahead := fakeManagerWith(t, c, Config{ReplaceAfter: time.Minute, ReceiptPoll: 2 * time.Millisecond,
+		MaxFeePerGas: big.NewInt(3*params.GWei + params.GWei/5)})
+	f, err := m.Send(context.Background(), transfer(common.Address{7}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.newest().GasFeeCap().Cmp(big.NewInt(3*params.GWei)) != 0 {
+		t.Fatalf("the first version's fee cap %s, want the fake's 3 gwei", f.newest().GasFeeCap())
+	}
+	if _, err := m.Bump(f.Nonce()); !errors.Is(err, ErrNotReplaceable) {
+		t.Fatalf("a bump 7 %% under the limit: %v, want ErrNotReplaceable", err)
+	}
+	ahead.Store(int64(2 * time.Minute)) // lingering: the watch loop's replacement round
+	time.Sleep(100 * time.Millisecond)
+	c.mu.Lock()
+	sent := len(c.sent)
+	c.mu.Unlock()
+	if sent != 1 {
+		t.Fatalf("%d versions sent, want the first alone (a replacement 7 %% above it is refused by nodes)", sent)
+	}
+	c.mine()
+	waitAll(t, f)
 }
 
 // An operator's Cancel has the next round replace a flight with a transfer of nothing to the
@@ -816,7 +921,7 @@ func TestABlockDoesNotSettleAFlightBeingSent(t *testing.T) {
 	}
 	second := make(chan result, 1)
 	go func() {
-		f, err := m.Resend(context.Background(), signed, nil)
+		f, err := m.Resend(context.Background(), signed, nil, nil)
 		second <- result{f, err}
 	}()
 	for _, inFlight := m.State(); inFlight != 2; _, inFlight = m.State() { // the resend waits for its turn

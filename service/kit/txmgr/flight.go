@@ -26,6 +26,7 @@ type Flight struct {
 	gasLimit uint64
 	after    uint64 // the head when it was sent: it is mined in a later block
 	record   func(context.Context, *types.Transaction) error
+	unsent   func(ctx context.Context, version, standing *types.Transaction)
 	origin   trace.SpanContext // the span of the operation that sent it (a request's): the watch loop's spans link to it
 
 	// Guarded by m.mu once published.
@@ -542,13 +543,19 @@ func (m *Manager) replace(ctx context.Context, f *Flight) bool {
 		return false // fees unknown
 	}
 	m.mu.Lock()
-	record, cancelling := f.record, f.cancelling
+	record, unsent, cancelling := f.record, f.unsent, f.cancelling
 	m.mu.Unlock()
 	inner := &types.DynamicFeeTx{Nonce: f.nonce, GasTipCap: tip, GasFeeCap: feeCap,
 		Gas: f.gasLimit, To: prev.To(), Value: prev.Value(), Data: prev.Data(), AccessList: prev.AccessList()}
 	if cancelling { // nothing to the wallet itself, and nothing recorded (Cancel)
 		inner.Gas, inner.To, inner.Value, inner.Data, inner.AccessList = params.TxGas, &m.from, new(big.Int), nil, nil
-		record = nil
+		record, unsent = nil, nil
+	}
+	// notTaken tells the caller that the version it recorded was not taken: prev stands.
+	notTaken := func(tx *types.Transaction) {
+		if record != nil && unsent != nil {
+			unsent(ctx, tx, prev)
+		}
 	}
 	tx, err := m.sign(fctx, inner)
 	if err != nil {
@@ -565,6 +572,7 @@ func (m *Manager) replace(ctx context.Context, f *Flight) bool {
 	if record != nil {
 		if err := record(ctx, tx); err != nil {
 			m.log.Warn("could not record a replacement; not sending it", "nonce", f.nonce, "err", err)
+			notTaken(tx) // what it may have stored in part goes too
 			return false
 		}
 	}
@@ -593,9 +601,11 @@ func (m *Manager) replace(ctx context.Context, f *Flight) bool {
 		return true
 	default:
 		// Mined meanwhile ("nonce too low") or refused: the node did not take this version, and
-		// the receipt poll decides among the others. A recorded version that was not sent is
-		// harmless: it has the flight's nonce.
+		// the receipt poll decides among the others. The caller forgets the version it
+		// recorded: broadcast after a restart, or named as the one sent, it would stand for
+		// the versions that were.
 		m.log.Debug("replacement not accepted", "nonce", f.nonce, "err", sendErr)
+		notTaken(tx)
 		return false
 	}
 }

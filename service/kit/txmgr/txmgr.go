@@ -306,6 +306,8 @@ func (m *Manager) replaceNow(nonce uint64, cancel bool) (replacing common.Hash, 
 			err = fmt.Errorf("%w: a cancel of it is mined (block %s), not yet %d blocks deep", ErrNotReplaceable, f.cancelMined.BlockNumber, max(m.cfg.DisplacedAfter, 1))
 		case limit != nil && limit.Sign() > 0 && newest.GasFeeCap().Cmp(limit) >= 0:
 			err = fmt.Errorf("%w: its newest version is at MAX_FEE_PER_GAS already", ErrNotReplaceable)
+		case limit != nil && limit.Sign() > 0 && leastReplacement(newest.GasFeeCap()).Cmp(limit) > 0:
+			err = fmt.Errorf("%w: its newest version is within %d %% of MAX_FEE_PER_GAS, and nodes take a replacement only at %d %% more", ErrNotReplaceable, priceBump, priceBump)
 		default:
 			f.bump = true
 			f.cancelling = f.cancelling || cancel
@@ -479,6 +481,12 @@ type Tx struct {
 	// version at a time. A caller that must survive a crash stores it there; an error stops
 	// that version from being sent.
 	Record func(context.Context, *types.Transaction) error
+	// Unsent, when set, is called for a version Record was given that the node did not take
+	// (refused, or never sent: the caller went away, the lease lapsed): no pool has it, so what
+	// the caller stored of it must not be taken for a version sent (broadcast again after a
+	// restart, answered as pending). standing is the version the flight still carries, nil when
+	// there is none (a first send: the flight is gone).
+	Unsent func(ctx context.Context, version, standing *types.Transaction)
 }
 
 // ErrRejected is a send the node refused for a reason other than the nonce: nothing was sent.
@@ -528,7 +536,7 @@ func (m *Manager) Send(ctx context.Context, tx Tx) (*Flight, error) {
 		f, err := m.takeNonce(func(nonce uint64) (*types.Transaction, error) {
 			return m.sign(ctx, &types.DynamicFeeTx{Nonce: nonce, GasTipCap: tip,
 				GasFeeCap: feeCap, Gas: tx.Gas, To: &tx.To, Value: value, Data: tx.Data})
-		}, head, tx.Record, trace.SpanContextFromContext(ctx))
+		}, head, tx.Record, tx.Unsent, trace.SpanContextFromContext(ctx))
 		if errors.Is(err, errNotSynced) {
 			continue // the counter was put out of step meanwhile: read it again
 		}
@@ -536,19 +544,27 @@ func (m *Manager) Send(ctx context.Context, tx Tx) (*Flight, error) {
 			return nil, err
 		}
 		signed := f.txs[0]
+		// notSent forgets the flight (its nonce free, or the counter read again) and tells the
+		// caller that the version it recorded was not taken.
+		notSent := func(free bool) {
+			m.forgetUnsent(f, free)
+			if tx.Record != nil && tx.Unsent != nil {
+				tx.Unsent(ctx, signed, nil)
+			}
+		}
 		if tx.Record != nil {
 			if err := tx.Record(ctx, signed); err != nil {
-				m.forgetUnsent(f, true)
+				notSent(true) // what it may have stored in part goes too
 				return nil, err
 			}
 		}
 		if err := m.awaitTurn(ctx, f); err != nil {
-			m.forgetUnsent(f, true) // nothing was sent: the nonce is free again, as after a failed Record
+			notSent(true) // nothing was sent: the nonce is free again, as after a failed Record
 			return nil, err
 		}
 		class, sendErr, err := m.submitFenced(ctx, signed)
 		if err != nil { // the lease lapsed while it waited for its turn: nothing was sent
-			m.forgetUnsent(f, true)
+			notSent(true)
 			return nil, err
 		}
 		switch class {
@@ -561,7 +577,7 @@ func (m *Manager) Send(ctx context.Context, tx Tx) (*Flight, error) {
 			published = true
 			return f, nil
 		case sendNonceUsed, sendNonceAhead:
-			m.forgetUnsent(f, false) // not free: the node counts it used, or has not reached it; the resync decides
+			notSent(false) // not free: the node counts it used, or has not reached it; the resync decides
 			if attempt > 0 {
 				return nil, fmt.Errorf("%w: %w", ErrRejected, sendErr)
 			}
@@ -573,7 +589,7 @@ func (m *Manager) Send(ctx context.Context, tx Tx) (*Flight, error) {
 				m.log.Warn("nonce already used (a transaction from this wallet outside this service?); resyncing", "wallet", m.from.Hex(), "nonce", f.nonce, "err", sendErr)
 			}
 		default:
-			m.forgetUnsent(f, true)
+			notSent(true)
 			return nil, fmt.Errorf("%w: %w", ErrRejected, sendErr)
 		}
 	}
@@ -586,7 +602,8 @@ var errNotSynced = errors.New("the nonce counter is being read from the node aga
 // registers its flight as being sent, all under mu: the watch loop knows its hashes before the
 // node does, so a receipt in the very next block is not missed. The cost it reserves was
 // admitted at the gate already.
-func (m *Manager) takeNonce(sign func(nonce uint64) (*types.Transaction, error), head uint64, record func(context.Context, *types.Transaction) error, origin trace.SpanContext) (*Flight, error) {
+func (m *Manager) takeNonce(sign func(nonce uint64) (*types.Transaction, error), head uint64, record func(context.Context, *types.Transaction) error,
+	unsent func(ctx context.Context, version, standing *types.Transaction), origin trace.SpanContext) (*Flight, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if !m.synced {
@@ -609,6 +626,7 @@ func (m *Manager) takeNonce(sign func(nonce uint64) (*types.Transaction, error),
 		m.metrics.NextNonce(m.next)
 	}
 	f := m.newFlight(signed, head, record, origin)
+	f.unsent = unsent
 	f.sending = true
 	m.publish(f)
 	return f, nil
@@ -732,11 +750,12 @@ func (m *Manager) gapBelowFlight(n uint64) bool {
 var ErrNonceUsed = errors.New("the transaction's nonce is used by another transaction")
 
 // Resend submits again a transaction of this wallet signed earlier (recorded before a crash,
-// say) and follows it like one of its own; record is called for its replacements. If the
-// manager already follows its nonce (adopted from the pool by Sync), that flight is returned
-// and record is attached to it. It answers ErrNonceUsed when another transaction holds the
+// say) and follows it like one of its own; record is called for its replacements, and unsent
+// (as Tx.Unsent) for those the node did not take. If the manager already follows its nonce
+// (adopted from the pool by Sync), that flight is returned and the two are attached to it. It answers ErrNonceUsed when another transaction holds the
 // nonce: the caller decides, once that nonce is mined, that this one never will be.
-func (m *Manager) Resend(ctx context.Context, tx *types.Transaction, record func(context.Context, *types.Transaction) error) (*Flight, error) {
+func (m *Manager) Resend(ctx context.Context, tx *types.Transaction, record func(context.Context, *types.Transaction) error,
+	unsent func(ctx context.Context, version, standing *types.Transaction)) (*Flight, error) {
 	head, err := m.client.BlockNumber(ctx)
 	if err != nil {
 		return nil, err
@@ -744,7 +763,7 @@ func (m *Manager) Resend(ctx context.Context, tx *types.Transaction, record func
 	if err := m.holds(); err != nil { // as Send: the fence's deadline bounds the submit alone
 		return nil, err
 	}
-	f, taken, err := m.takeResend(tx, head, record, trace.SpanContextFromContext(ctx))
+	f, taken, err := m.takeResend(tx, head, record, unsent, trace.SpanContextFromContext(ctx))
 	if err != nil || !taken {
 		return f, err
 	}
@@ -779,18 +798,20 @@ func (m *Manager) Resend(ctx context.Context, tx *types.Transaction, record func
 
 // takeResend registers the flight of a transaction signed earlier, as being sent (its cost
 // reserved by the caller), or returns the flight that follows its nonce already (taken false).
-func (m *Manager) takeResend(tx *types.Transaction, head uint64, record func(context.Context, *types.Transaction) error, origin trace.SpanContext) (f *Flight, taken bool, err error) {
+func (m *Manager) takeResend(tx *types.Transaction, head uint64, record func(context.Context, *types.Transaction) error,
+	unsent func(ctx context.Context, version, standing *types.Transaction), origin trace.SpanContext) (f *Flight, taken bool, err error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if f, ok := m.inflight[tx.Nonce()]; ok {
 		if _, same := m.byHash[tx.Hash()]; !same || f.sending {
 			return nil, false, ErrNonceUsed
 		}
-		f.record = record
+		f.record, f.unsent = record, unsent
 		return f, false, nil
 	}
 	m.take(tx.Nonce())
 	f = m.newFlight(tx, head, record, origin)
+	f.unsent = unsent
 	f.sending = true
 	m.publish(f)
 	return f, true, nil
@@ -875,7 +896,22 @@ func (m *Manager) fees(ctx context.Context, prev *types.Transaction) (tip, feeCa
 	if tip.Cmp(feeCap) > 0 {
 		tip = new(big.Int).Set(feeCap)
 	}
+	if prev != nil && (feeCap.Cmp(leastReplacement(prev.GasFeeCap())) < 0 || tip.Cmp(leastReplacement(prev.GasTipCap())) < 0) {
+		// MAX_FEE_PER_GAS leaves no room for a replacement a node would take: prev's own fees,
+		// which replace takes for "at the limit" (it broadcasts prev again).
+		return new(big.Int).Set(prev.GasTipCap()), new(big.Int).Set(prev.GasFeeCap()), head, nil
+	}
 	return tip, feeCap, head, nil
+}
+
+// priceBump is how much more, in percent, go-ethereum's pool (and most nodes) asks of a
+// replacement's tip and fee cap; a smaller rise is refused as underpriced.
+const priceBump = 10
+
+// leastReplacement is the least fee a replacement of a version paying v may pay.
+func leastReplacement(v *big.Int) *big.Int {
+	n := new(big.Int).Mul(v, big.NewInt(100+priceBump))
+	return n.Add(n, big.NewInt(99)).Div(n, big.NewInt(100)) // rounded up
 }
 
 // bump raises v by 12.5 %, and always by at least 1 wei: geth wants both the tip and the fee cap

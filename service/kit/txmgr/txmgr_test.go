@@ -187,7 +187,7 @@ func TestResend(t *testing.T) {
 	}
 	first.Close()
 	second := manager(t, c, time.Minute) // adopts it from the pool
-	f, err := second.Resend(ctx, kept, nil)
+	f, err := second.Resend(ctx, kept, nil, nil)
 	if err != nil || f.Hash() != kept.Hash() {
 		t.Fatalf("Resend: %v, %v", f, err)
 	}
@@ -203,7 +203,7 @@ func TestResend(t *testing.T) {
 	// Another transaction at the same nonce with other contents: its nonce is used.
 	other, _ := types.SignNewTx(c.Accounts.Faucet.Key, types.LatestSignerForChainID(kept.ChainId()), &types.DynamicFeeTx{
 		ChainID: kept.ChainId(), Nonce: kept.Nonce(), GasTipCap: kept.GasTipCap(), GasFeeCap: kept.GasFeeCap(), Gas: 21_000, To: kept.To(), Value: big.NewInt(8)})
-	if _, err := second.Resend(ctx, other, nil); !errors.Is(err, txmgr.ErrNonceUsed) {
+	if _, err := second.Resend(ctx, other, nil, nil); !errors.Is(err, txmgr.ErrNonceUsed) {
 		t.Fatalf("Resend of a displaced transaction: %v, want ErrNonceUsed", err)
 	}
 }
