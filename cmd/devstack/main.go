@@ -34,9 +34,10 @@ func main() {
 	flag.StringVar(&cfg.KeysDir, "keys", "", "a keys directory from cmd/ceremony finalize: deploy the verifier from its verification_key.json and verify with it in the relayer (default: the dev keys)")
 	flag.Uint64Var(&cfg.FaucetPowWork, "faucet-pow-work", 0, "the faucet's proof of work: expected hashes per claim (FAUCET_POW_WORK; default: the environment's, off unless set)")
 	flag.Parse()
-	level := config.NewEnv(os.Getenv).LogLevel()
+	env := config.NewEnv(os.Getenv)
+	level := env.LogLevel()
 	cfg.Logger = func(service string) *slog.Logger { return edge.NewLogger(os.Stderr, level, service) }
-	edge.Main("devstack", level, nil, func(ctx context.Context, _ trace.TracerProvider) error {
+	edge.Main("devstack", level, env.Err(), func(ctx context.Context, _ trace.TracerProvider) error {
 		// Each service its own tracer provider, named after it (OTEL_SERVICE_NAME would name all
 		// four alike: it is left to the services run on their own).
 		getenv := func(k string) string {

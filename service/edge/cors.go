@@ -14,10 +14,12 @@ import (
 // same origin or behind the same reverse proxy.
 type CORS []string
 
-// Errors are answered with the same headers, so a browser can read the error body.
+// Errors are answered with the same headers, so a browser can read the error body. The allowed
+// headers are those a client of the documents sends beyond the safelisted ones: Last-Event-ID is
+// what an EventSource sends when it reconnects to the indexer's stream (openapi/indexer.yaml).
 const (
 	corsAllowMethods  = "GET, POST, PUT, PATCH, DELETE"
-	corsAllowHeaders  = "Authorization, Content-Type, If-None-Match, X-Request-Id, traceparent, tracestate"
+	corsAllowHeaders  = "Authorization, Content-Type, If-None-Match, Last-Event-ID, X-Request-Id, traceparent, tracestate"
 	corsExposeHeaders = "ETag, Retry-After, X-Request-Id, RateLimit, RateLimit-Policy, traceresponse"
 	corsMaxAge        = "600"
 )

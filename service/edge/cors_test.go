@@ -4,6 +4,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/kit/config"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 
@@ -81,6 +82,19 @@ func TestCORS(t *testing.T) {
 	rec = serve(corsHandler(t, nil), "POST", "/admin", "http://localhost:5173", admin)
 	if rec.Header().Get("Access-Control-Allow-Origin") != "" || rec.Header().Get("Vary") != "" {
 		t.Fatalf("no CORS configured: %v", rec.Header())
+	}
+}
+
+// A browser's EventSource reconnecting to a stream of another origin (the indexer's) sends
+// Last-Event-ID, which is not a CORS-safelisted header: its preflight must allow it, or the
+// reconnection fails and the events since the last one are never resumed.
+func TestCORSAllowsLastEventID(t *testing.T) {
+	h := corsHandler(t, CORS{"https://app.example.com"})
+	rec := serve(h, "OPTIONS", "/admin", "https://app.example.com",
+		map[string]string{"Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "last-event-id"})
+	allowed := strings.Split(rec.Header().Get("Access-Control-Allow-Headers"), ", ")
+	if rec.Code != 204 || !slices.ContainsFunc(allowed, func(h string) bool { return strings.EqualFold(h, "Last-Event-ID") }) {
+		t.Fatalf("preflight for Last-Event-ID: %d, Access-Control-Allow-Headers %q", rec.Code, rec.Header().Get("Access-Control-Allow-Headers"))
 	}
 }
 

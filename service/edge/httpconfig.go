@@ -26,8 +26,17 @@ type HTTPConfig struct {
 }
 
 // LoadHTTPConfig reads PORT (default defPort), TRUSTED_PROXIES, TRUST_TRACEPARENT, LOG_LEVEL,
-// SHUTDOWN_GRACE and CORS_ALLOWED_ORIGINS.
+// SHUTDOWN_GRACE and CORS_ALLOWED_ORIGINS, and checks the tracing settings NewTracerProvider
+// reads (OTEL_SDK_DISABLED, OTEL_TRACES_SAMPLER, OTEL_TRACES_SAMPLER_ARG), so that a mistake in
+// them is listed with the other problems at start.
 func LoadHTTPConfig(e *config.Env, defPort int) HTTPConfig {
+	getenv := func(name string) string { return e.String(name, "") }
+	if _, err := boolSetting(getenv, "OTEL_SDK_DISABLED"); err != nil {
+		e.Fail("%v", err)
+	}
+	if _, err := samplerFromEnv(getenv); err != nil {
+		e.Fail("%v", err)
+	}
 	return HTTPConfig{
 		Port:             int(e.Int("PORT", int64(defPort), 0, 65535)),
 		TrustedProxies:   LoadProxies(e, "TRUSTED_PROXIES"),
@@ -38,7 +47,9 @@ func LoadHTTPConfig(e *config.Env, defPort int) HTTPConfig {
 	}
 }
 
-// LoadProxies reads a comma-separated list of IP addresses, CIDR prefixes and host names.
+// LoadProxies reads a comma-separated list of IP addresses, CIDR prefixes and host names. An
+// entry that ends in a number (10.0.0.256, 10.0.0) is a mistyped IP address, not a host name: it
+// would never resolve, and the proxy it meant would never be trusted.
 func LoadProxies(e *config.Env, name string) Proxies {
 	var out Proxies
 	for _, part := range strings.Split(e.String(name, ""), ",") {
@@ -50,6 +61,9 @@ func LoadProxies(e *config.Env, name string) Proxies {
 		default:
 			if a, err := netip.ParseAddr(part); err == nil {
 				out.Prefixes = append(out.Prefixes, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
+			} else if endsInNumber(part) {
+				_, why, _ := strings.Cut(err.Error(), "): ") // netip's reason, without its ParseAddr("…") prefix
+				e.Fail("%s: %q is not a valid IP address (%s)", name, part, why)
 			} else if isHostName(part) {
 				out.Hosts = append(out.Hosts, part)
 			} else {

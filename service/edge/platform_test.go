@@ -293,6 +293,53 @@ func TestStrictHTTPSurface(t *testing.T) {
 	}
 }
 
+// A body whose Content-Type the operation does not list (or a body without one) is a 415
+// UNSUPPORTED_MEDIA_TYPE naming what the operation accepts (docs/design.md, "Error codes"),
+// not a 400: the body may well be right, in a form the operation does not read. The key is
+// still checked first, and a parameter on the media type, or its case, changes nothing.
+func TestUnsupportedMediaType(t *testing.T) {
+	h := httptest.NewServer(testHandler(t))
+	defer h.Close()
+	const key = "Bearer 0123456789abcdef"
+	for _, c := range []struct {
+		name, contentType, body, auth string
+		status                        int
+		code                          string
+	}{
+		{"text", "text/plain", `{"a":1}`, key, 415, CodeUnsupportedMediaType},
+		{"a form", "application/x-www-form-urlencoded", "a=1", key, 415, CodeUnsupportedMediaType},
+		{"multipart", "multipart/form-data; boundary=x", "--x\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n1\r\n--x--\r\n", key, 415, CodeUnsupportedMediaType},
+		{"no Content-Type", "", `{"a":1}`, key, 415, CodeUnsupportedMediaType},
+		{"not a media type", "json", `{"a":1}`, key, 415, CodeUnsupportedMediaType},
+		{"no key", "text/plain", `{"a":1}`, "", 401, CodeUnauthorized},
+		{"no body", "text/plain", "", key, 400, CodeInvalidRequest},
+		{"a charset", "application/json; charset=utf-8", `{"a":1}`, key, 200, ""},
+		{"capitals", "Application/JSON", `{"a":1}`, key, 200, ""},
+	} {
+		req, _ := http.NewRequest("POST", h.URL+"/admin", strings.NewReader(c.body))
+		if c.contentType != "" {
+			req.Header.Set("Content-Type", c.contentType)
+		}
+		if c.auth != "" {
+			req.Header.Set("Authorization", c.auth)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		var body struct{ Error, Code string }
+		_ = json.Unmarshal(data, &body)
+		if resp.StatusCode != c.status || body.Code != c.code {
+			t.Errorf("%s: %d %s, want %d %s", c.name, resp.StatusCode, data, c.status, c.code)
+		}
+		if c.status == 415 && !strings.Contains(body.Error, "application/json") {
+			t.Errorf("%s: the message does not name what is accepted: %q", c.name, body.Error)
+		}
+	}
+}
+
 // Every service serves /docs: its own page, which may fetch only from the service itself (the
 // headless-Chromium check that it renders every operation offline is web/example/test/docs.mjs).
 func TestDocsPage(t *testing.T) {

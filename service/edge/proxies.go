@@ -83,9 +83,10 @@ func (t *trustedSet) resolve() {
 	t.all, t.at, t.refreshing = all, time.Now(), false
 }
 
-// isHostName reports whether s is a DNS name (letters, digits, hyphens and dots).
+// isHostName reports whether s is a DNS name (letters, digits, hyphens and dots) that does not
+// end in a number (endsInNumber).
 func isHostName(s string) bool {
-	if s == "" || len(s) > 253 || strings.HasPrefix(s, ".") || strings.HasSuffix(s, ".") {
+	if s == "" || len(s) > 253 || strings.HasPrefix(s, ".") || strings.HasSuffix(s, ".") || endsInNumber(s) {
 		return false
 	}
 	for _, label := range strings.Split(s, ".") {
@@ -99,4 +100,12 @@ func isHostName(s string) bool {
 		}
 	}
 	return true
+}
+
+// endsInNumber reports whether the last dot-separated label of s is all digits. No host name
+// does (no top-level domain is numeric, RFC 3696 section 2, and the WHATWG URL standard reads
+// such a host as an IPv4 address): s is an IP address, mistyped if it does not parse as one.
+func endsInNumber(s string) bool {
+	last := s[strings.LastIndex(s, ".")+1:]
+	return last != "" && strings.Trim(last, "0123456789") == ""
 }

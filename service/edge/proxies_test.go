@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -45,6 +46,48 @@ func TestATrustedProxyByHostName(t *testing.T) {
 	bad := config.NewEnv(func(k string) string { return map[string]string{"TRUSTED_PROXIES": "proxy, not a host!"}[k] })
 	if LoadProxies(bad, "TRUSTED_PROXIES"); bad.Err() == nil || !strings.Contains(bad.Err().Error(), "not a host!") {
 		t.Fatalf("a bad entry: %v", bad.Err())
+	}
+}
+
+// A mistyped IP address in TRUSTED_PROXIES is a problem at startup, not a host name that never
+// resolves (the real proxy would never be trusted, and every client would share its address);
+// addresses, prefixes and real host names still load.
+func TestATrustedProxyMistypedIsRefused(t *testing.T) {
+	env := func(v string) *config.Env {
+		return config.NewEnv(func(k string) string { return map[string]string{"TRUSTED_PROXIES": v}[k] })
+	}
+	for _, bad := range []string{"10.0.0.256", "192.168.1.300", "10.0.0", "10.0.0.1.5", "10.0.O.1", "8080"} {
+		e := env("proxy, " + bad)
+		LoadHTTPConfig(e, 8080)
+		if err := e.Err(); err == nil || !strings.Contains(err.Error(), "TRUSTED_PROXIES") || !strings.Contains(err.Error(), strconv.Quote(bad)+" is not a valid IP address") {
+			t.Errorf("%s: %v", bad, err)
+		}
+	}
+	e := env("10.0.0.255, 192.168.1.0/24, ::1, 2001:db8::/32, proxy, edge-1.internal, 1proxy.example.com, 10-0-0-1.nip.io")
+	p := LoadHTTPConfig(e, 8080).TrustedProxies
+	if err := e.Err(); err != nil || len(p.Prefixes) != 4 || len(p.Hosts) != 4 {
+		t.Fatalf("valid entries: %+v, %v", p, err)
+	}
+}
+
+// The tracing settings are checked with the rest of the configuration: a mistake in them is
+// listed at start beside the others (a process exits 2 naming them all), not found after.
+func TestTracingSettingsAreCheckedWithTheConfiguration(t *testing.T) {
+	e := config.NewEnv(func(k string) string {
+		return map[string]string{"PORT": "x", "OTEL_TRACES_SAMPLER": "bogus", "OTEL_SDK_DISABLED": "maybe"}[k]
+	})
+	LoadHTTPConfig(e, 8080)
+	err := e.Err()
+	for _, name := range []string{"PORT", "OTEL_TRACES_SAMPLER", "OTEL_SDK_DISABLED"} {
+		if err == nil || !strings.Contains(err.Error(), name) {
+			t.Errorf("the configuration's problems %v do not name %s", err, name)
+		}
+	}
+	e = config.NewEnv(func(k string) string {
+		return map[string]string{"OTEL_TRACES_SAMPLER": "parentbased_traceidratio", "OTEL_TRACES_SAMPLER_ARG": "0.25"}[k]
+	})
+	if LoadHTTPConfig(e, 8080); e.Err() != nil {
+		t.Fatalf("valid tracing settings: %v", e.Err())
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"slices"
 	"strings"
@@ -44,7 +45,7 @@ func validator(spec *openapi3.T, admin bool) func(http.Handler) http.Handler {
 			},
 		},
 		ErrorHandlerWithOpts: func(ctx context.Context, err error, w http.ResponseWriter, r *http.Request, opts middleware.ErrorHandlerOpts) {
-			WriteError(w, r, validationError(err, opts.StatusCode))
+			WriteError(w, r, validationError(r, err, opts.StatusCode))
 		},
 	})
 	plain := plainReads(spec)
@@ -112,9 +113,9 @@ func carriesAny(h http.Header, names []string) bool {
 	return false
 }
 
-// validationError turns what the validator reports into the service's error shape, with a
-// message that names the field at fault.
-func validationError(err error, status int) *Error {
+// validationError turns what the validator reports about r into the service's error shape,
+// with a message that names the field at fault.
+func validationError(r *http.Request, err error, status int) *Error {
 	var tooLarge *http.MaxBytesError
 	if errors.As(err, &tooLarge) {
 		return AsError(tooLarge)
@@ -134,12 +135,36 @@ func validationError(err error, status int) *Error {
 	}
 	var reqErr *openapi3filter.RequestError
 	if errors.As(err, &reqErr) {
+		if reqErr.RequestBody != nil && strings.HasPrefix(reqErr.Reason, kinUnexpectedContentType) {
+			return unsupportedMediaType(r, reqErr.RequestBody)
+		}
 		return InvalidRequest("%s", requestErrorMessage(reqErr))
 	}
 	if status >= 400 && status < 500 {
 		return InvalidRequest("%s", firstLine(err.Error()))
 	}
 	return Internal(err)
+}
+
+// kinUnexpectedContentType starts the Reason of kin-openapi's RequestError for a body whose
+// Content-Type the operation does not list, or a body sent without one (openapi3filter's
+// unexported prefixInvalidCT; TestUnsupportedMediaType fails if it changes).
+const kinUnexpectedContentType = "header Content-Type has unexpected value"
+
+// unsupportedMediaType is the 415 for a body of r in a media type body does not list (or of
+// none): the body may be right in a form the operation does not read, so the caller is told
+// what to send rather than that the request is invalid (docs/design.md, "Error codes").
+func unsupportedMediaType(r *http.Request, body *openapi3.RequestBody) *Error {
+	accepted := slices.Sorted(maps.Keys(body.Content))
+	send := "send " + strings.Join(accepted, " or ")
+	sent, _, _ := strings.Cut(r.Header.Get("Content-Type"), ";") // its parameters (a boundary) add nothing
+	if sent = strings.TrimSpace(sent); len(sent) > 100 {
+		sent = sent[:100] + "…" // the caller's own words, echoed: bounded
+	}
+	if sent == "" {
+		return Errorf(http.StatusUnsupportedMediaType, CodeUnsupportedMediaType, "the body has no Content-Type: %s", send)
+	}
+	return Errorf(http.StatusUnsupportedMediaType, CodeUnsupportedMediaType, "a body of Content-Type %q is not accepted here: %s", sent, send)
 }
 
 func requestErrorMessage(e *openapi3filter.RequestError) string {

@@ -139,11 +139,18 @@ func (e *Env) Duration(name string, def time.Duration) time.Duration {
 }
 
 // LogLevel returns LOG_LEVEL (debug, info, warn, error; default info).
+// slog's own names take offsets too (info+2), which the documentation does not: one of the four.
 func (e *Env) LogLevel() slog.Level {
-	var l slog.Level
-	if err := l.UnmarshalText([]byte(e.String("LOG_LEVEL", "info"))); err != nil {
-		e.Fail("LOG_LEVEL must be debug, info, warn or error, got %q", e.getenv("LOG_LEVEL"))
+	switch v := strings.ToLower(e.String("LOG_LEVEL", "info")); v {
+	case "debug":
+		return slog.LevelDebug
+	case "info":
 		return slog.LevelInfo
+	case "warn":
+		return slog.LevelWarn
+	case "error":
+		return slog.LevelError
 	}
-	return l
+	e.Fail("LOG_LEVEL must be debug, info, warn or error, got %q", e.getenv("LOG_LEVEL"))
+	return slog.LevelInfo
 }

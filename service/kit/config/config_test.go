@@ -44,3 +44,21 @@ func TestSecretFromFile(t *testing.T) {
 		}
 	}
 }
+
+// LOG_LEVEL is one of the four names the documentation gives, in any case; slog's offsets
+// (info+2) and anything else are a problem.
+func TestLogLevel(t *testing.T) {
+	t.Parallel()
+	for v, want := range map[string]string{"": "INFO", "debug": "DEBUG", "INFO": "INFO", "Warn": "WARN", "error": "ERROR"} {
+		e := NewEnv(func(string) string { return v })
+		if got := e.LogLevel().String(); got != want || e.Err() != nil {
+			t.Errorf("LOG_LEVEL=%q: %s %v, want %s", v, got, e.Err(), want)
+		}
+	}
+	for _, v := range []string{"info+3", "warning", "2", "trace"} {
+		e := NewEnv(func(string) string { return v })
+		if e.LogLevel(); e.Err() == nil || !strings.Contains(e.Err().Error(), "LOG_LEVEL must be debug, info, warn or error") {
+			t.Errorf("LOG_LEVEL=%q: %v", v, e.Err())
+		}
+	}
+}
