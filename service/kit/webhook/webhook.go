@@ -19,15 +19,19 @@ import (
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
+	"crypto/tls"
 	"database/sql"
 	"embed"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -543,7 +547,7 @@ func (o *Outbox) deadLetter(ctx context.Context, reason, why, where string, args
 func (o *Outbox) post(ctx context.Context, ep Endpoint, id string, body []byte) error {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, ep.URL, bytes.NewReader(body))
 	if err != nil {
-		return err
+		return requestError(err, ep.URL)
 	}
 	ts := strconv.FormatInt(o.now().Unix(), 10)
 	req.Header.Set("Content-Type", "application/json")
@@ -552,7 +556,7 @@ func (o *Outbox) post(ctx context.Context, ep Endpoint, id string, body []byte) 
 	req.Header.Set("Vaultd-Signature", "t="+ts+",v1="+Sign(ep.Secret, ts, body))
 	resp, err := o.client.Do(req)
 	if err != nil {
-		return errors.New(strings.ReplaceAll(err.Error(), ep.URL, redact(ep.URL))) // a URL may carry a token
+		return requestError(err, ep.URL)
 	}
 	resp.Body.Close()
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
@@ -613,6 +617,64 @@ func redact(endpoint string) string {
 		return "(unparsable URL)"
 	}
 	return u.Scheme + "://" + u.Host + "/…"
+}
+
+// requestError is err, of a request to endpoint, as it is logged and kept in last_error: built
+// from what is known to carry no secret, never from err's text as a whole. The *url.Error that
+// net/http returns names the URL (its path and query, which may carry a token, and its user
+// info, masked as user:***@ but still there): its Op is kept and its URL replaced by redact's.
+func requestError(err error, endpoint string) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return fmt.Errorf("%s %q: %s", ue.Op, redact(endpoint), cause(ue.Err))
+	}
+	return errors.New(cause(err))
+}
+
+// cause tells why a request failed from the kinds of error whose text is known not to quote the
+// URL, and names any other by its type alone: a message net/http makes may quote the URL (one of
+// url.Parse's quotes the part it cannot parse), the endpoint's answer (an unparsable Location
+// header, which may echo the path back) or a proxy's URL with its password (HTTPS_PROXY).
+// Addresses and host names are kept: the host is no secret (redact shows it), and neither are the
+// IP and port dialled, the resolver asked, or the names in the endpoint's certificate.
+func cause(err error) string {
+	var (
+		ne   net.Error
+		dns  *net.DNSError
+		op   *net.OpError
+		sys  *os.SyscallError
+		cert *tls.CertificateVerificationError
+		rec  tls.RecordHeaderError
+	)
+	switch {
+	case err == nil:
+		return "failed"
+	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &ne) && ne.Timeout():
+		return "no answer within the timeout (WEBHOOK_TIMEOUT)"
+	case errors.As(err, &dns): // the host looked up, the resolver's address and its answer
+		return dns.Error()
+	case errors.As(err, &op): // what the net package or TLS did, and to which address; why, told by cause
+		where := op.Net
+		if op.Addr != nil {
+			where += " " + op.Addr.String()
+		}
+		return strings.Join(strings.Fields(op.Op+" "+where), " ") + ": " + cause(op.Err)
+	case errors.As(err, &sys): // a system call and its errno: "connect: connection refused"
+		return sys.Error()
+	case errors.As(err, &cert): // the certificate's names, issuer and dates: what the endpoint shows anyone
+		return cert.Error()
+	case errors.As(err, &rec): // its message is fixed; the record's bytes are not in it
+		return "tls: " + rec.Msg
+	case errors.Is(err, http.ErrSchemeMismatch), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF): // the sentinel's text, not a wrapper's
+		for _, sentinel := range []error{http.ErrSchemeMismatch, io.ErrUnexpectedEOF, io.EOF} {
+			if errors.Is(err, sentinel) {
+				return sentinel.Error()
+			}
+		}
+	case strings.HasPrefix(err.Error(), "failed to parse Location header"): // not followed anyway (CheckRedirect)
+		return "answered a redirect whose Location header cannot be parsed (not shown: it may quote the URL)"
+	}
+	return fmt.Sprintf("the request failed (%T; its message is not shown: it may quote the URL)", err)
 }
 
 func truncate(s string, n int) string {
