@@ -2,6 +2,7 @@ package indexer
 
 import (
 	"errors"
+	"log/slog"
 	"net/http"
 
 	"github.com/seed018cc74c/vaultd/service/edge"
@@ -38,4 +39,20 @@ func answer(err error) *edge.Error {
 		return e
 	}
 	return edge.AsError(err)
+}
+
+// answerError is the strict server's ResponseErrorHandlerFunc: a handler's error, or the error
+// that ended writing its answer (a stream's), answered by answer and logged by the edge, once,
+// at ERROR for a fault. A client that has left (its request's context done: it went away before
+// its answer, or mid-stream) is answered nothing, having nothing to read it, and logged at debug
+// only: leaving is no fault of the service. Its request's context is done then whatever the
+// error says (the context's own error, a write to its closed connection: net/http cancels the
+// context when one fails).
+func answerError(w http.ResponseWriter, r *http.Request, err error) {
+	if ctx := r.Context(); ctx.Err() != nil {
+		edge.Logger(ctx).LogAttrs(ctx, slog.LevelDebug, "the client left before its answer was complete",
+			slog.String("method", r.Method), slog.String("cause", err.Error()))
+		return
+	}
+	edge.WriteError(w, r, answer(err))
 }

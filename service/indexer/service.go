@@ -82,7 +82,7 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 	a := &api{ix: ix, chainID: chainID, started: time.Now(), streams: newStreamSlots(cfg.StreamsPerIP, cfg.MaxStreams, ix.metrics), schema: schema}
 	strict := indexerserver.NewStrictHandlerWithOptions(a, nil, indexerserver.StrictHTTPServerOptions{
 		RequestErrorHandlerFunc:  edge.RequestErrorHandler,
-		ResponseErrorHandlerFunc: func(w http.ResponseWriter, r *http.Request, err error) { edge.WriteError(w, r, answer(err)) },
+		ResponseErrorHandlerFunc: answerError,
 	})
 	h, err := edge.NewHandler(edge.HandlerOptions{
 		SpecYAML: openapi.IndexerYAML, PublicYAML: openapi.IndexerPublicYAML, TrustedProxies: cfg.HTTP.TrustedProxies, TrustTraceParent: cfg.HTTP.TrustTraceParent, CORS: cfg.HTTP.CORS, Tracer: opts.Tracer(),
