@@ -96,6 +96,18 @@ func testRestartResumes(t *testing.T) {
 	if _, err := newIndexer(t, c, dir, map[string]string{"START_BLOCK": "2"}); err == nil || !strings.Contains(err.Error(), "startBlock") {
 		t.Fatalf("a store of another start block: %v", err)
 	}
+	// So is one made without a contract now set, or with one now unset: the blocks indexed so
+	// far lack its events, or hold them.
+	without := t.TempDir()
+	s = startIndexer(t, c, without, map[string]string{"TOKEN_FACTORY_ADDRESS": ""})
+	caughtUp(t, s, c)
+	s.stop()
+	if _, err := newIndexer(t, c, without, nil); err == nil || !strings.Contains(err.Error(), "TOKEN_FACTORY_ADDRESS (none)") {
+		t.Fatalf("a store made without the token factory, the factory set: %v", err)
+	}
+	if _, err := newIndexer(t, c, dir, map[string]string{"TOKEN_FACTORY_ADDRESS": ""}); err == nil || !strings.Contains(err.Error(), "TOKEN_FACTORY_ADDRESS") {
+		t.Fatalf("a store made with the token factory, the factory unset: %v", err)
+	}
 }
 
 func ptr[T any](v T) *T { return &v }

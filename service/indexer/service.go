@@ -54,6 +54,9 @@ func New(ctx context.Context, cfg Config, opts Options) (_ *Service, err error) 
 	opened.PushErr(st.Close)
 	meta := map[string]string{"chainId": strconv.FormatUint(chainID, 10), "startBlock": strconv.FormatUint(cfg.StartBlock, 10)}
 	var sources []source
+	for name := range contractABIs {
+		meta[name] = "" // not indexed: an index made without it is not one with it
+	}
 	for name, a := range cfg.Contracts {
 		meta[name] = a.Hex()
 		sources = append(sources, source{address: a, abi: contractABIs[name]})

@@ -1,6 +1,7 @@
 package indexer
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"embed"
@@ -80,11 +81,21 @@ func (s *store) Close() error {
 	return s.db.Close()
 }
 
-// checkMeta records what the store indexes (chain id, start block, contracts) the first time,
-// and refuses a store made for something else: its events would be wrong.
+// checkMeta records what the store indexes (chain id, start block, each contract: "" for one
+// not indexed) the first time, and refuses a store made for something else: its events would be
+// wrong, or, for a contract added to an index made without it, missing from every block indexed
+// so far. A setting missing from a store that holds blocks is one the index was made without.
 func (s *store) checkMeta(ctx context.Context, want map[string]string) error {
+	_, indexed, err := s.last(ctx)
+	if err != nil {
+		return err
+	}
 	for k, v := range want {
-		if _, err := s.db.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING`, k, v); err != nil {
+		first := v
+		if indexed {
+			first = ""
+		}
+		if _, err := s.db.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING`, k, first); err != nil {
 			return err
 		}
 		var got string
@@ -92,7 +103,7 @@ func (s *store) checkMeta(ctx context.Context, want map[string]string) error {
 			return err
 		}
 		if got != v {
-			return fmt.Errorf("DATABASE_URL holds an index of %s %s, not %s: use another database (or empty this one)", k, got, v)
+			return fmt.Errorf("DATABASE_URL holds an index of %s %s, not %s: use another database (or empty this one)", k, cmp.Or(got, "(none)"), cmp.Or(v, "(none)"))
 		}
 	}
 	return nil
