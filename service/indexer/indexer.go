@@ -56,10 +56,9 @@ type Indexer struct {
 	indexed Block         // the newest indexed block; before any, START_BLOCK − 1 with a zero hash
 	reached bool          // the chain answered the last poll
 	changed chan struct{} // closed (and replaced) whenever indexed moves: streams wake up
-	reorgs  []uint64      // the common ancestors of the latest reorgs, newest last
 }
 
-// keepReorgs is how many reorgs the indexer remembers for streams that resume across one.
+// keepReorgs is how many reorgs the store keeps for streams that resume across one.
 const keepReorgs = 64
 
 // watch returns the newest indexed block and a channel closed when it moves.
@@ -70,21 +69,18 @@ func (ix *Indexer) watch() (Block, <-chan struct{}) {
 }
 
 // rolledBackBefore is where a client that saw events up to block n must drop what it has, after
-// a reorg removed some of them: the oldest common ancestor of the remembered reorgs below n
-// (or 64 blocks below n when none is remembered, after a restart).
-func (ix *Indexer) rolledBackBefore(n uint64) uint64 {
-	ix.mu.Lock()
-	defer ix.mu.Unlock()
-	to, found := n, false
-	for _, a := range ix.reorgs {
-		if a < n {
-			to, found = min(to, a), true
-		}
+// a reorg removed some of them: the oldest common ancestor below n of the reorgs the store keeps
+// (recorded by whichever replica wrote them, before or after a restart), or 64 blocks below n
+// when it keeps none (an index from before it kept them).
+func (ix *Indexer) rolledBackBefore(ctx context.Context, n uint64) (uint64, error) {
+	to, ok, err := ix.store.rolledBackBefore(ctx, n)
+	if err != nil {
+		return 0, err
 	}
-	if !found {
+	if !ok {
 		to = max(n, ix.cfg.StartBlock+64) - 64
 	}
-	return max(to, ix.cfg.StartBlock-1)
+	return max(to, ix.cfg.StartBlock-1), nil
 }
 
 // errReorg is a batch that does not link to what is stored: the chain reorganised.
@@ -505,12 +501,6 @@ func (ix *Indexer) rewind(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	ix.mu.Lock()
-	ix.reorgs = append(ix.reorgs, ancestor.Number)
-	if len(ix.reorgs) > keepReorgs {
-		ix.reorgs = ix.reorgs[1:]
-	}
-	ix.mu.Unlock()
 	ix.setIndexed(ancestor)
 	ix.metrics.reorgs.Inc()
 	ix.metrics.rolledBack.Add(float64(removed))

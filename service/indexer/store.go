@@ -248,7 +248,25 @@ func (s *store) rollback(ctx context.Context, n uint64, names []string) (int64, 
 	if _, err := tx.ExecContext(ctx, `DELETE FROM blocks WHERE number > $1`, n); err != nil {
 		return 0, err
 	}
+	var seq int64
+	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(seq), 0) + 1 FROM reorgs`).Scan(&seq); err != nil {
+		return 0, err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO reorgs (seq, ancestor) VALUES ($1, $2)`, seq, int64(n)); err != nil {
+		return 0, err
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM reorgs WHERE seq <= $1`, seq-keepReorgs); err != nil {
+		return 0, err
+	}
 	return removed, tx.Commit()
+}
+
+// rolledBackBefore is the oldest common ancestor below n of the reorgs kept (keepReorgs, every
+// replica's writer's): ok false when none is below n.
+func (s *store) rolledBackBefore(ctx context.Context, n uint64) (ancestor uint64, ok bool, err error) {
+	var a sql.NullInt64
+	err = s.db.QueryRowContext(ctx, `SELECT MIN(ancestor) FROM reorgs WHERE ancestor < $1`, int64(n)).Scan(&a)
+	return uint64(a.Int64), a.Valid, err
 }
 
 // query selects the events named name in blocks [from, to], after the position (afterBlock,

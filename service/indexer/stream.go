@@ -43,7 +43,10 @@ func (ix *Indexer) stream(ctx context.Context, w io.Writer, name string, from ui
 				return err
 			}
 			if gone { // what was sent up to c is (partly) gone
-				to := ix.rolledBackBefore(c.block)
+				to, err := ix.rolledBackBefore(ctx, c.block)
+				if err != nil {
+					return err
+				}
 				hash, _, err := ix.store.hashAt(ctx, to)
 				if err != nil {
 					return err

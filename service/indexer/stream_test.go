@@ -171,3 +171,48 @@ func testShutdownEndsStreams(t *testing.T) {
 		t.Fatal("the stream did not end")
 	}
 }
+
+// A client resuming after a reorg deeper than 64 blocks, at an indexer that did not see it (one
+// restarted since, as a reader replica did not see it either), is told to roll back to the
+// reorg's common ancestor, which the store keeps: a guess 64 blocks below its cursor would keep
+// orphaned events and miss the new branch's.
+func TestStreamResumesAcrossADeepReorgAfterARestart(t *testing.T) {
+	eachStore(t, testStreamResumesAcrossADeepReorgAfterARestart)
+}
+
+func testStreamResumesAcrossADeepReorgAfterARestart(t *testing.T) {
+	c := devchaintest.Start(t)
+	dir := t.TempDir()
+	s := startIndexer(t, c, dir, nil)
+	commit(t, c, 0, 1)
+	ancestor, _ := c.Client().HeaderByNumber(ctx, nil)
+	c.SetBlockTime(2 * time.Millisecond) // 80 blocks above the ancestor, then an event
+	for {
+		head, err := c.Client().BlockNumber(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if head >= ancestor.Number.Uint64()+80 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	c.SetBlockTime(0)
+	commit(t, c, 0, 1)
+	caughtUp(t, s, c)
+	events := subscribe(t, s.url+"/api/indexer/stream?event=CommitmentInserted", nil)
+	next(t, events)
+	orphaned := next(t, events)
+
+	reorg(t, c, ancestor.Hash())
+	caughtUp(t, s, c)
+	s.stop()
+	s = startIndexer(t, c, dir, nil)
+	resumed := subscribe(t, s.url+"/api/indexer/stream?event=CommitmentInserted", map[string]string{"Last-Event-ID": orphaned.id})
+	notice := next(t, resumed)
+	var body struct{ RolledBackTo indexerapi.Block }
+	json.Unmarshal([]byte(notice.data), &body)
+	if notice.event != "reorg" || body.RolledBackTo.BlockNumber > ancestor.Number.Int64() {
+		t.Fatalf("resumed after a reorg of 80 blocks and more: %+v, want a reorg notice rolling back to block %d or before", notice, ancestor.Number)
+	}
+}
