@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/seed018cc74c/vaultd/gen/registryapi"
+	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
 	"github.com/seed018cc74c/vaultd/service/edge/edgetest"
 )
 
@@ -12,9 +13,11 @@ import (
 // an alert.
 func TestDashboardsUseRealMetrics(t *testing.T) {
 	t.Parallel()
-	s := startServer(t, "", nil)
+	node := devchaintest.Faults(t, testChain.RPCURL)
+	s := startServer(t, "", map[string]string{"RPC_URL": node.URL})
 	upsert(t, s, registryapi.TokenInput{Address: testChain.Tokens[0].Address.Hex()})
-	upsert(t, s, registryapi.TokenInput{Address: testChain.Contracts.TokenFactory.Hex()}) // reverts: chain call errors
+	node.SetReply("eth_call", `"error":{"code":-32005,"message":"request limit exceeded"}`, 1) // a chain call error
+	upsert(t, s, registryapi.TokenInput{Address: testChain.Tokens[1].Address.Hex()})
 	exported := edgetest.Scrape(t, s.url)
 	if found := edgetest.CheckDashboards(t, "../../dashboards", `vaultd_(registry|http|chain)_`, exported); found < 5 {
 		t.Fatalf("found only %d registry, HTTP and chain metric references in dashboards/", found)

@@ -106,7 +106,7 @@ func do[T any](c *Client, ctx context.Context, name string, call func(context.Co
 	defer cancel()
 	start := time.Now()
 	v, err := call(ctx)
-	if errors.Is(err, ethereum.NotFound) { // "no such receipt yet" is an answer, not a fault
+	if errors.Is(err, ethereum.NotFound) || isRevert(err) { // "no such receipt yet", a contract's refusal: answers, not faults
 		c.metrics.Observe(name, start, nil)
 		return v, err
 	}

@@ -33,7 +33,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		}, []string{"call"}),
 		Errors: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Namespace: "vaultd", Subsystem: "chain", Name: "call_errors_total",
-			Help: "Calls to the chain's JSON-RPC that failed, by call.",
+			Help: "Calls to the chain's JSON-RPC that failed, by call: no answer, or an error the node answered; a revert (the contract's refusal) is not one.",
 		}, []string{"call"}),
 		Endpoint: prometheus.NewGauge(prometheus.GaugeOpts{
 			Namespace: "vaultd", Subsystem: "chain", Name: "endpoint",

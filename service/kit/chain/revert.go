@@ -38,6 +38,18 @@ func RevertData(err error) ([]byte, bool) {
 	return nil, false
 }
 
+// isRevert reports whether err is the node saying a call reverted (with data or without): the
+// contract's answer to what was asked, not a fault of the node or of the way to it.
+func isRevert(err error) bool {
+	if !IsNodeAnswer(err) {
+		return false
+	}
+	if _, ok := RevertData(err); ok {
+		return true
+	}
+	return strings.Contains(strings.ToLower(err.Error()), "execution reverted")
+}
+
 // hexIn finds revert data in an error's data: a 0x string, or under a "data" (or
 // "originalError") key of an object, depth levels down at most.
 func hexIn(v any, depth int) ([]byte, bool) {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
 	"go.opentelemetry.io/otel/codes"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
@@ -67,5 +68,29 @@ func TestCallSpans(t *testing.T) {
 				t.Errorf("a span names the endpoint's URL: %s", s.Name())
 			}
 		}
+	}
+}
+
+// A call the contract refuses (a revert) is an answer, not a failing call: it is timed but not
+// counted in vaultd_chain_call_errors_total, which the alert on a failing RPC reads.
+func TestARevertIsNotACallError(t *testing.T) {
+	t.Parallel()
+	c := devchaintest.Start(t)
+	reg := prometheus.NewRegistry()
+	client, err := chain.Dial(c.RPCURL, 5*time.Second, chain.NewMetrics(reg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	_, err = client.Call(context.Background(), "no_such_function", c.Contracts.Vault, []byte{0xde, 0xad, 0xbe, 0xef})
+	if err == nil || !chain.IsNodeAnswer(err) {
+		t.Fatalf("an unknown selector: %v, want the node's revert", err)
+	}
+	timed, err := testutil.GatherAndCount(reg, "vaultd_chain_call_duration_seconds")
+	if err != nil || timed != 1 {
+		t.Fatalf("%d timed calls (%v), want the reverted one", timed, err)
+	}
+	if n, err := testutil.GatherAndCount(reg, "vaultd_chain_call_errors_total"); err != nil || n != 0 {
+		t.Fatalf("%d call error series after a revert (%v), want none", n, err)
 	}
 }
