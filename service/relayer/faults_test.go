@@ -310,7 +310,11 @@ func TestRefusedSendIsNotRecorded(t *testing.T) {
 	_, req := relayertest.Request(t, c, relayertest.User(c, 0), 52)
 	before := relayertest.PendingOperatorNonce(t, c)
 	proxy.SetReply("eth_sendRawTransaction", relayertest.InsufficientFunds, 0)
-	relayertest.WantCode(t, "send refused", relayertest.Reveal(t, s, req), 502, "CHAIN_UNAVAILABLE")
+	refused := relayertest.Reveal(t, s, req)
+	relayertest.WantCode(t, "send refused", refused, 502, "CHAIN_UNAVAILABLE")
+	if !strings.Contains(string(refused.Body), "refused the reveal's transaction; nothing was sent") {
+		t.Fatalf("a refused send's answer does not say so: %s", refused.Body)
+	}
 	if st := relayertest.Status(t, s, req); st.State != "unknown" {
 		t.Fatalf("a reveal the node refused: status %+v, want unknown", st)
 	}

@@ -195,6 +195,9 @@ func (r *Relayer) send(ctx context.Context, a *attempt) error {
 	case errors.Is(err, txmgr.ErrFenced):
 		err = &RevealError{Reason: OperatorKeyUnavailable, Retry: time.Second, Cause: err,
 			Message: "this relayer replica cannot renew the lease of its operator key right now; nothing was sent, try again"}
+	case errors.Is(err, txmgr.ErrRejected): // the node answered, and took nothing: say so, not "unavailable"
+		err = &RevealError{Reason: ChainUnavailable, Cause: err,
+			Message: "the node refused the reveal's transaction; nothing was sent, try again later"}
 	case !errors.As(err, &refused):
 		err = chainUnavailable(err)
 	}
