@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/big"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -332,6 +333,30 @@ func TestRefusedSendIsNotRecorded(t *testing.T) {
 	}
 	if st := relayertest.Status(t, s, req); st.State != "unknown" {
 		t.Fatalf("the refused reveal after a restart: status %s, want unknown", st.State)
+	}
+}
+
+// A request carrying someone else's nullifier with a proof that does not verify, running when
+// the valid reveal of that nullifier arrives, does not hand the valid one its refusal: its
+// outcome is its own (422 INVALID_PROOF), and the valid reveal is then run on its own (200).
+func TestABadCopyDoesNotRefuseTheValidReveal(t *testing.T) {
+	t.Parallel()
+	c := devchaintest.Start(t)
+	proxy := devchaintest.Faults(t, c.RPCURL)
+	s := relayertest.Start(t, c, map[string]string{"RPC_URL": proxy.URL, "RPC_TIMEOUT": "30s"})
+	_, req := relayertest.Request(t, c, relayertest.User(c, 0), 44)
+	forged := req
+	forged.Proof.PiA = slices.Clone(req.Proof.PiA)
+	forged.Proof.PiA[0], forged.Proof.PiA[1] = "1", "1"
+	proxy.SetRule(devchain.OnMethod("eth_call", devchain.Hold)) // the first checks read the chain
+	bad := revealAsync(t, s, forged)
+	edgetest.WaitFor(t, "the forged request's checks to wait", func() bool { return proxy.Counts()[devchain.Hold] > 0 })
+	valid := revealAsync(t, s, req)
+	time.Sleep(100 * time.Millisecond) // the valid one waits on the forged one's outcome
+	proxy.Heal()
+	relayertest.WantCode(t, "the forged request", <-bad, 422, "INVALID_PROOF")
+	if r := <-valid; r.StatusCode() != 200 {
+		t.Fatalf("the valid reveal beside a forged copy: %d %s", r.StatusCode(), r.Body)
 	}
 }
 

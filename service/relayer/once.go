@@ -2,6 +2,7 @@ package relayer
 
 import (
 	"context"
+	"reflect"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -40,8 +41,10 @@ func (r *Relayer) Reveal(ctx context.Context, read func() (RevealRequest, error)
 }
 
 // once runs a parsed reveal once per nullifier: a reveal whose transaction is in flight gets its
-// outcome (mined within RECEIPT_TIMEOUT, or 504 TX_PENDING again), and a concurrent identical
-// request waits for the first's.
+// outcome (mined within RECEIPT_TIMEOUT, or 504 TX_PENDING again), and a concurrent request for
+// the nullifier waits for the first's: an identical one takes it, and another (its own proof, its
+// own payment) takes it only if the first went through, or runs on its own: a request that
+// names someone's nullifier with a proof that does not verify must not refuse theirs.
 func (r *Relayer) once(ctx context.Context, in RevealRequest) (res RevealResult, err error) {
 	r.mu.Lock()
 	if f, ok := r.sent[in.nullifier]; ok {
@@ -57,12 +60,15 @@ func (r *Relayer) once(ctx context.Context, in RevealRequest) (res RevealResult,
 		r.mu.Unlock()
 		select {
 		case <-o.done:
-			return o.result, o.err
 		case <-ctx.Done():
 			return res, ctx.Err()
 		}
+		if o.err != nil && !reflect.DeepEqual(o.in, in) {
+			return r.once(ctx, in)
+		}
+		return o.result, o.err
 	}
-	o := &outcome{done: make(chan struct{})}
+	o := &outcome{in: in, done: make(chan struct{})}
 	r.running[in.nullifier] = o
 	r.mu.Unlock()
 	defer func() {

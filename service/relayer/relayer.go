@@ -145,6 +145,7 @@ type RevealResult struct {
 
 // outcome is a reveal's result, shared with identical requests that arrive meanwhile.
 type outcome struct {
+	in     RevealRequest // the request run: a copy of it takes its outcome
 	done   chan struct{}
 	result RevealResult
 	err    error
