@@ -413,8 +413,8 @@ type ClientInterface interface {
 	// `unknown`) and may be sent again; a claim ends `failed` ("cancelled"), and the address may
 	// claim again. If a version of the transaction it replaces is mined first, or instead after
 	// a reorg drops the cancel, the reveal or claim ends as usual. The nonce is used either way, so the nonces after
-	// it are not left stuck. A transaction whose newest version is at `MAX_FEE_PER_GAS`
-	// cannot be replaced, nor then cancelled: `409 NOT_REPLACEABLE`, as while a cancel of it is
+	// it are not left stuck. A transaction whose newest version is at `MAX_FEE_PER_GAS`, or
+	// within 10 % of it, cannot be replaced, nor then cancelled: `409 NOT_REPLACEABLE`, as while a cancel of it is
 	// mined but not yet `DISPLACED_AFTER_BLOCKS` deep. `404` when nothing of this replica's is
 	// in flight at `nonce`.
 	//
@@ -429,7 +429,7 @@ type ClientInterface interface {
 	// `MAX_FEE_PER_GAS`), recorded before it is sent and followed with the versions before it,
 	// so the reveal or claim it carries gets the outcome of whichever is mined. `404` when this replica
 	// has nothing in flight at `nonce` (mined already, or another replica's wallet); `409 NOT_REPLACEABLE` when its
-	// newest version is at `MAX_FEE_PER_GAS` already (or a cancel of it is mined); `409
+	// newest version is at `MAX_FEE_PER_GAS` already, or within 10 % of it (or a cancel of it is mined); `409
 	// WALLET_MISMATCH` when `wallet` is not its own.
 	//
 	// Corresponds with POST /admin/transactions/{nonce}/replace (the `ReplaceTransaction` operationId).
@@ -542,8 +542,8 @@ func (c *Client) GetTransactions(ctx context.Context, params *GetTransactionsPar
 // `unknown`) and may be sent again; a claim ends `failed` ("cancelled"), and the address may
 // claim again. If a version of the transaction it replaces is mined first, or instead after
 // a reorg drops the cancel, the reveal or claim ends as usual. The nonce is used either way, so the nonces after
-// it are not left stuck. A transaction whose newest version is at `MAX_FEE_PER_GAS`
-// cannot be replaced, nor then cancelled: `409 NOT_REPLACEABLE`, as while a cancel of it is
+// it are not left stuck. A transaction whose newest version is at `MAX_FEE_PER_GAS`, or
+// within 10 % of it, cannot be replaced, nor then cancelled: `409 NOT_REPLACEABLE`, as while a cancel of it is
 // mined but not yet `DISPLACED_AFTER_BLOCKS` deep. `404` when nothing of this replica's is
 // in flight at `nonce`.
 //
@@ -568,7 +568,7 @@ func (c *Client) CancelTransaction(ctx context.Context, nonce int64, params *Can
 // `MAX_FEE_PER_GAS`), recorded before it is sent and followed with the versions before it,
 // so the reveal or claim it carries gets the outcome of whichever is mined. `404` when this replica
 // has nothing in flight at `nonce` (mined already, or another replica's wallet); `409 NOT_REPLACEABLE` when its
-// newest version is at `MAX_FEE_PER_GAS` already (or a cancel of it is mined); `409
+// newest version is at `MAX_FEE_PER_GAS` already, or within 10 % of it (or a cancel of it is mined); `409
 // WALLET_MISMATCH` when `wallet` is not its own.
 //
 // Corresponds with POST /admin/transactions/{nonce}/replace (the `ReplaceTransaction` operationId).
@@ -1012,8 +1012,8 @@ type ClientWithResponsesInterface interface {
 	// `unknown`) and may be sent again; a claim ends `failed` ("cancelled"), and the address may
 	// claim again. If a version of the transaction it replaces is mined first, or instead after
 	// a reorg drops the cancel, the reveal or claim ends as usual. The nonce is used either way, so the nonces after
-	// it are not left stuck. A transaction whose newest version is at `MAX_FEE_PER_GAS`
-	// cannot be replaced, nor then cancelled: `409 NOT_REPLACEABLE`, as while a cancel of it is
+	// it are not left stuck. A transaction whose newest version is at `MAX_FEE_PER_GAS`, or
+	// within 10 % of it, cannot be replaced, nor then cancelled: `409 NOT_REPLACEABLE`, as while a cancel of it is
 	// mined but not yet `DISPLACED_AFTER_BLOCKS` deep. `404` when nothing of this replica's is
 	// in flight at `nonce`.
 	//
@@ -1030,7 +1030,7 @@ type ClientWithResponsesInterface interface {
 	// `MAX_FEE_PER_GAS`), recorded before it is sent and followed with the versions before it,
 	// so the reveal or claim it carries gets the outcome of whichever is mined. `404` when this replica
 	// has nothing in flight at `nonce` (mined already, or another replica's wallet); `409 NOT_REPLACEABLE` when its
-	// newest version is at `MAX_FEE_PER_GAS` already (or a cancel of it is mined); `409
+	// newest version is at `MAX_FEE_PER_GAS` already, or within 10 % of it (or a cancel of it is mined); `409
 	// WALLET_MISMATCH` when `wallet` is not its own.
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -2190,8 +2190,8 @@ func (c *ClientWithResponses) GetTransactionsWithResponse(ctx context.Context, p
 // `unknown`) and may be sent again; a claim ends `failed` ("cancelled"), and the address may
 // claim again. If a version of the transaction it replaces is mined first, or instead after
 // a reorg drops the cancel, the reveal or claim ends as usual. The nonce is used either way, so the nonces after
-// it are not left stuck. A transaction whose newest version is at `MAX_FEE_PER_GAS`
-// cannot be replaced, nor then cancelled: `409 NOT_REPLACEABLE`, as while a cancel of it is
+// it are not left stuck. A transaction whose newest version is at `MAX_FEE_PER_GAS`, or
+// within 10 % of it, cannot be replaced, nor then cancelled: `409 NOT_REPLACEABLE`, as while a cancel of it is
 // mined but not yet `DISPLACED_AFTER_BLOCKS` deep. `404` when nothing of this replica's is
 // in flight at `nonce`.
 //
@@ -2214,7 +2214,7 @@ func (c *ClientWithResponses) CancelTransactionWithResponse(ctx context.Context,
 // `MAX_FEE_PER_GAS`), recorded before it is sent and followed with the versions before it,
 // so the reveal or claim it carries gets the outcome of whichever is mined. `404` when this replica
 // has nothing in flight at `nonce` (mined already, or another replica's wallet); `409 NOT_REPLACEABLE` when its
-// newest version is at `MAX_FEE_PER_GAS` already (or a cancel of it is mined); `409
+// newest version is at `MAX_FEE_PER_GAS` already, or within 10 % of it (or a cancel of it is mined); `409
 // WALLET_MISMATCH` when `wallet` is not its own.
 //
 // Returns a wrapper object for the known response body format(s).
