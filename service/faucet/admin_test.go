@@ -122,9 +122,10 @@ func TestAnOperatorReplacesAStuckClaim(t *testing.T) {
 	}
 }
 
-// A replacement the node refuses is not kept as one of the claim's versions: the claim's
-// transaction is the version that was sent, listed alone, and it is the one confirmed.
-func TestARefusedReplacementIsNotAVersion(t *testing.T) {
+// A replacement the node refuses does not stand: the claim's transaction is the version that
+// was sent, listed as the newest (the refused one kept before it: a receipt of any version
+// ever signed is the claim's payment), and it is the one confirmed.
+func TestARefusedReplacementDoesNotStand(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)
 	node := devchaintest.Faults(t, c.RPCURL)
@@ -156,8 +157,8 @@ func TestARefusedReplacementIsNotAVersion(t *testing.T) {
 	if err != nil || list.JSON200 == nil || len(list.JSON200.Transactions) != 1 {
 		t.Fatalf("transactions: %v %s", err, list.Body)
 	}
-	if l := list.JSON200.Transactions[0]; len(l.Versions) != 1 || l.Versions[0].Hash != first {
-		t.Fatalf("the claim's transaction lists versions %+v, want the one sent (%s) alone", l.Versions, first)
+	if l := list.JSON200.Transactions[0]; len(l.Versions) != 2 || l.Versions[1].Hash != first || l.Versions[0].Hash == first {
+		t.Fatalf("the claim's transaction lists versions %+v, want the refused one, then the one sent (%s)", l.Versions, first)
 	}
 }
 

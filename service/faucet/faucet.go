@@ -788,7 +788,9 @@ func (f *Faucet) reconcileOne(ctx context.Context, c Claim, mined uint64, receip
 	if err != nil {
 		return undecided
 	}
-	f.tellSent(c.Address)
+	if len(c.Hashes) == 0 { // its first transfer (recorded before a crash, never sent): not told yet
+		f.tellSent(c.Address)
+	}
 	f.follow(c.Address, fl, start)
 	return sentAfresh
 }

@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -307,10 +306,20 @@ func (s *store) recordTx(ctx context.Context, addr common.Address, tx *types.Tra
 	return nil
 }
 
-// unrecordTx takes version of addr's transaction out of its pending claim: the node did not take
-// it. standing, the version that stands (nil: none), becomes the claim's bytes and nonce again,
-// the ones the reconciler broadcasts after a restart.
+// unrecordTx makes standing, the version that stands after version was refused, the claim's
+// transaction again: its bytes and nonce (what the reconciler broadcasts after a restart), and
+// the last of its hashes (the one GET /api/faucet/status names). version's hash stays in the
+// list, before standing's: a receipt of any version ever signed is the claim's payment, and a
+// refusal misread is paid once all the same. A version refused with none standing (a first
+// send) changes nothing: its claim is withdrawn, or the reconciler sends those bytes again.
 func (s *store) unrecordTx(ctx context.Context, addr common.Address, version, standing *types.Transaction) error {
+	if standing == nil {
+		return nil
+	}
+	raw, err := standing.MarshalBinary()
+	if err != nil {
+		return err
+	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -320,24 +329,14 @@ func (s *store) unrecordTx(ctx context.Context, addr common.Address, version, st
 	err = tx.QueryRowContext(ctx, `SELECT hashes FROM claims WHERE chain_id = $1 AND address = $2 AND status = 'pending' AND wallet = $3`,
 		s.chainID, key(addr), s.wallet).Scan(&hashes)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil // withdrawn, or settled
+		return nil // settled meanwhile
 	}
 	if err != nil {
 		return err
 	}
-	kept := strings.Join(slices.DeleteFunc(strings.Split(hashes, ","), func(h string) bool { return h == version.Hash().Hex() }), ",")
-	if standing == nil {
-		_, err = tx.ExecContext(ctx, `UPDATE claims SET hashes = $1 WHERE chain_id = $2 AND address = $3 AND status = 'pending' AND wallet = $4`,
-			kept, s.chainID, key(addr), s.wallet)
-	} else {
-		var raw []byte
-		if raw, err = standing.MarshalBinary(); err != nil {
-			return err
-		}
-		_, err = tx.ExecContext(ctx, `UPDATE claims SET hashes = $1, nonce = $2, raw = $3
-			WHERE chain_id = $4 AND address = $5 AND status = 'pending' AND wallet = $6`,
-			kept, int64(standing.Nonce()), hexutil.Encode(raw), s.chainID, key(addr), s.wallet)
-	}
+	_, err = tx.ExecContext(ctx, `UPDATE claims SET hashes = $1, nonce = $2, raw = $3
+		WHERE chain_id = $4 AND address = $5 AND status = 'pending' AND wallet = $6`,
+		strings.Join(txmgr.StandingLast(strings.Split(hashes, ","), version.Hash(), standing.Hash()), ","), int64(standing.Nonce()), hexutil.Encode(raw), s.chainID, key(addr), s.wallet)
 	if err != nil {
 		return err
 	}

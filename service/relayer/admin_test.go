@@ -160,9 +160,9 @@ func TestAnOperatorReplacesAStuckTransaction(t *testing.T) {
 	}
 }
 
-// A replacement the node refuses is not taken for a version sent: the reveal's status names
-// the version that was, and it is the one mined.
-func TestARefusedReplacementIsNotAVersion(t *testing.T) {
+// A replacement the node refuses does not stand: the reveal's status names the version that
+// was sent, and it is the one mined.
+func TestARefusedReplacementDoesNotStand(t *testing.T) {
 	t.Parallel()
 	c := devchaintest.Start(t)
 	proxy := devchaintest.Faults(t, c.RPCURL)

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -102,42 +101,40 @@ func (s *sentStore) record(ctx context.Context, wallet common.Address, nullifier
 	return err
 }
 
-// unrecord takes version of nullifier's transaction from wallet out of the record: the node did
-// not take it. standing is the version that stands at its nonce (its bytes are the ones
-// broadcast again after a restart), nil when none does: the record of the nonce goes, unless it
-// is another reveal's by now.
+// unrecord is version of nullifier's transaction from wallet refused by the node. With a version
+// standing (a replacement refused), standing is the record's again: its bytes (broadcast after a
+// restart) and the last of its hashes (the one a status names); version's hash stays in the list,
+// before it, since a receipt of any version is the reveal's. With none (a first send), the record
+// of the nonce goes if it holds that version alone: nothing of the reveal was ever taken there.
 func (s *sentStore) unrecord(ctx context.Context, wallet common.Address, nullifier common.Hash, version, standing *types.Transaction) error {
+	key := []any{s.chainID, walletKey(wallet), int64(version.Nonce()), nullifier.Hex()}
+	if standing == nil {
+		_, err := s.db.ExecContext(ctx, `DELETE FROM reveal_transactions
+			WHERE chain_id = $1 AND wallet = $2 AND nonce = $3 AND nullifier = $4 AND status = 'pending' AND hashes = $5`,
+			append(key, version.Hash().Hex())...)
+		return err
+	}
+	raw, err := standing.MarshalBinary()
+	if err != nil {
+		return err
+	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	key := []any{s.chainID, walletKey(wallet), int64(version.Nonce()), nullifier.Hex()}
 	var hashes string
 	err = tx.QueryRowContext(ctx, `SELECT hashes FROM reveal_transactions
 		WHERE chain_id = $1 AND wallet = $2 AND nonce = $3 AND nullifier = $4 AND status = 'pending'`, key...).Scan(&hashes)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil
+		return nil // settled, or another reveal's by now
 	}
 	if err != nil {
 		return err
 	}
-	kept := slices.DeleteFunc(strings.Split(hashes, ","), func(h string) bool { return h == version.Hash().Hex() })
-	switch {
-	case len(kept) == 0:
-		_, err = tx.ExecContext(ctx, `DELETE FROM reveal_transactions
-			WHERE chain_id = $1 AND wallet = $2 AND nonce = $3 AND nullifier = $4`, key...)
-	case standing != nil:
-		var raw []byte
-		if raw, err = standing.MarshalBinary(); err != nil {
-			return err
-		}
-		_, err = tx.ExecContext(ctx, `UPDATE reveal_transactions SET hashes = $5, raw = $6
-			WHERE chain_id = $1 AND wallet = $2 AND nonce = $3 AND nullifier = $4`, append(key, strings.Join(kept, ","), hexutil.Encode(raw))...)
-	default:
-		_, err = tx.ExecContext(ctx, `UPDATE reveal_transactions SET hashes = $5
-			WHERE chain_id = $1 AND wallet = $2 AND nonce = $3 AND nullifier = $4`, append(key, strings.Join(kept, ","))...)
-	}
+	_, err = tx.ExecContext(ctx, `UPDATE reveal_transactions SET hashes = $5, raw = $6
+		WHERE chain_id = $1 AND wallet = $2 AND nonce = $3 AND nullifier = $4`,
+		append(key, strings.Join(txmgr.StandingLast(strings.Split(hashes, ","), version.Hash(), standing.Hash()), ","), hexutil.Encode(raw))...)
 	if err != nil {
 		return err
 	}

@@ -697,6 +697,50 @@ func TestVersionsNotTakenAreUnsent(t *testing.T) {
 	waitAll(t, f)
 }
 
+// A flight given up (giveUpAfter) whose transaction the pool then drops leaves its nonce with
+// nothing at it: the flights after it would wait for ever. The nonce is found empty at the
+// node's pending nonce and filled, and the later flight is mined.
+func TestAGivenUpNonceDroppedIsFilled(t *testing.T) {
+	t.Parallel()
+	c := newFakeChain()
+	m, _, ahead := fakeManager(t, c)
+	first, err := m.Send(context.Background(), transfer(common.Address{7}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ahead.Store(int64(giveUpAfter + time.Minute))
+	select {
+	case <-first.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("not given up")
+	}
+	c.mu.Lock()
+	delete(c.pool, first.Nonce()) // the pool drops it
+	c.mu.Unlock()
+	second, err := m.Send(context.Background(), transfer(common.Address{8}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if second.Nonce() != first.Nonce()+1 {
+		t.Fatalf("the second send at nonce %d, want %d", second.Nonce(), first.Nonce()+1)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		c.mine() // a block: the node's pending nonce is looked at
+		select {
+		case <-second.Done():
+			if second.Receipt() == nil {
+				t.Fatalf("the flight after the gap: %v", second.Err())
+			}
+			return
+		default:
+		}
+		ahead.Add(int64(time.Second)) // the gap waits gapFillAfter for a send to take it
+		if time.Now().After(deadline) {
+			t.Fatal("the flight after a given-up, dropped nonce is never mined")
+		}
+	}
+}
+
 // Under a MAX_FEE_PER_GAS less than 10 % above a version's fee cap, no replacement a node would
 // take exists: a Bump is refused, and a lingering flight is broadcast again as it is rather
 // than replaced by a version the node refuses.
@@ -715,8 +759,14 @@ func TestNoReplacementWithinTenPercentOfTheLimit(t *testing.T) {
 	if _, err := m.Bump(f.Nonce()); !errors.Is(err, ErrNotReplaceable) {
 		t.Fatalf("a bump 7 %% under the limit: %v, want ErrNotReplaceable", err)
 	}
-	ahead.Store(int64(2 * time.Minute)) // lingering: the watch loop's replacement round
-	time.Sleep(100 * time.Millisecond)
+	var sends atomic.Int64
+	c.onSend = func(*types.Transaction) error { sends.Add(1); return nil }
+	ahead.Store(int64(2 * time.Minute)) // lingering: the watch loop's replacement rounds
+	for deadline := time.Now().Add(5 * time.Second); sends.Load() < 1; time.Sleep(2 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("no replacement round 5 s after the flight lingered")
+		}
+	}
 	c.mu.Lock()
 	sent := len(c.sent)
 	c.mu.Unlock()

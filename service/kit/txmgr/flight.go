@@ -483,6 +483,15 @@ func (m *Manager) resendDropped(ctx context.Context) {
 		}
 		run, txs = append(run, f), append(txs, f.txs[len(f.txs)-1])
 	}
+	if _, followed := m.inflight[pending]; !followed && m.synced && pending < m.next && m.gapBelowFlight(pending) {
+		// Nothing of ours at the node's pending nonce, and flights wait above it: the
+		// transaction there was given up (giveUpAfter) and dropped since, and nothing would
+		// ever take its nonce. It is a gap: filled (gapsDue) unless a send takes it first.
+		if _, free := m.free[pending]; !free {
+			m.free[pending] = m.now()
+			m.log.Warn("no transaction of the wallet at the node's next nonce while later ones wait: filling it", "wallet", m.from.Hex(), "nonce", pending)
+		}
+	}
 	m.mu.Unlock()
 	if len(run) == 0 {
 		m.dropping = false

@@ -489,6 +489,17 @@ type Tx struct {
 	Unsent func(ctx context.Context, version, standing *types.Transaction)
 }
 
+// StandingLast orders the hashes a caller recorded of a transaction's versions (oldest first),
+// for its Tx.Unsent: every one kept, since a receipt of any version is the transaction's, and the
+// standing version's last, after the refused one: the newest, the one that may be mined.
+func StandingLast(hashes []string, refused, standing common.Hash) []string {
+	list := slices.DeleteFunc(slices.Clone(hashes), func(h string) bool { return h == standing.Hex() })
+	if !slices.Contains(list, refused.Hex()) {
+		list = append(list, refused.Hex())
+	}
+	return append(list, standing.Hex())
+}
+
 // ErrRejected is a send the node refused for a reason other than the nonce: nothing was sent.
 var ErrRejected = errors.New("the node refused the transaction")
 

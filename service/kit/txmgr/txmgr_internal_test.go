@@ -7,12 +7,14 @@ import (
 	"fmt"
 	"log/slog"
 	"math/big"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/rpc"
@@ -272,4 +274,23 @@ func gauge(t *testing.T, reg *prometheus.Registry, name string) float64 {
 	}
 	t.Fatalf("no %s", name)
 	return 0
+}
+
+// StandingLast keeps every hash and puts the standing version's last, after the refused one.
+func TestStandingLast(t *testing.T) {
+	t.Parallel()
+	a, b, c := common.HexToHash("0xa"), common.HexToHash("0xb"), common.HexToHash("0xc")
+	for _, tc := range []struct {
+		hashes            []string
+		refused, standing common.Hash
+		want              []string
+	}{
+		{[]string{a.Hex(), b.Hex()}, b, a, []string{b.Hex(), a.Hex()}},
+		{[]string{a.Hex(), b.Hex(), c.Hex()}, c, b, []string{a.Hex(), c.Hex(), b.Hex()}},
+		{[]string{a.Hex()}, b, a, []string{b.Hex(), a.Hex()}},
+	} {
+		if got := StandingLast(tc.hashes, tc.refused, tc.standing); !slices.Equal(got, tc.want) {
+			t.Errorf("StandingLast(%v, %s, %s) = %v, want %v", tc.hashes, tc.refused, tc.standing, got, tc.want)
+		}
+	}
 }
