@@ -29,6 +29,22 @@ func bearer(key string) func(context.Context, *http.Request) error {
 	}
 }
 
+// replaceOnceInFlight asks for a replacement of the faucet's transaction at nonce n as soon as
+// it is in flight, and returns the version being replaced.
+func replaceOnceInFlight(t *testing.T, s *server, c *devchain.Chain, n uint64) string {
+	t.Helper()
+	var replacing string
+	waitFor(t, "the claim's transfer in flight", func() bool {
+		r, err := s.client.ReplaceTransactionWithResponse(ctx, int64(n), ours(c), bearer(adminKey))
+		if err == nil && r.JSON202 != nil {
+			replacing = r.JSON202.Replacing
+			return true
+		}
+		return false
+	})
+	return replacing
+}
+
 // ours names the dev faucet wallet in a replace.
 func ours(c *devchain.Chain) *walletapi.ReplaceTransactionParams {
 	return &walletapi.ReplaceTransactionParams{Wallet: c.Accounts.Faucet.Address.Hex()}
@@ -93,15 +109,7 @@ func TestAnOperatorReplacesAStuckClaim(t *testing.T) {
 	if r := claim(t, s, addr.Hex()); r.StatusCode() != 202 {
 		t.Fatalf("claim: %d %s", r.StatusCode(), r.Body)
 	}
-	var first string
-	waitFor(t, "the claim's transfer in flight", func() bool {
-		r, err := s.client.ReplaceTransactionWithResponse(ctx, int64(n), ours(c), bearer(adminKey))
-		if err == nil && r.JSON202 != nil {
-			first = r.JSON202.Replacing
-			return true
-		}
-		return false
-	})
+	first := replaceOnceInFlight(t, s, c, n)
 	if r, err := s.client.ReplaceTransactionWithResponse(ctx, int64(n+1), ours(c), bearer(adminKey)); err != nil || r.StatusCode() != 404 {
 		t.Fatalf("replace at a nonce with nothing in flight: %v %d %s", err, r.StatusCode(), r.Body)
 	}
@@ -138,15 +146,7 @@ func TestARefusedReplacementDoesNotStand(t *testing.T) {
 	}
 	sends := node.Calls("eth_sendRawTransaction")
 	node.SetReply("eth_sendRawTransaction", `"error":{"code":-32000,"message":"replacement transaction underpriced"}`, 1)
-	var first string
-	waitFor(t, "the claim's transfer in flight", func() bool {
-		r, err := s.client.ReplaceTransactionWithResponse(ctx, int64(n), ours(c), bearer(adminKey))
-		if err == nil && r.JSON202 != nil {
-			first = r.JSON202.Replacing
-			return true
-		}
-		return false
-	})
+	first := replaceOnceInFlight(t, s, c, n)
 	waitFor(t, "the replacement refused", func() bool { return node.Calls("eth_sendRawTransaction") > sends })
 	c.ResumeSealing()
 	confirmed := waitStatus(t, s, addr, faucetapi.ClaimStatusConfirmed)

@@ -320,13 +320,8 @@ func (s *store) unrecordTx(ctx context.Context, addr common.Address, version, st
 	if err != nil {
 		return err
 	}
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
 	var hashes string
-	err = tx.QueryRowContext(ctx, `SELECT hashes FROM claims WHERE chain_id = $1 AND address = $2 AND status = 'pending' AND wallet = $3`,
+	err = s.db.QueryRowContext(ctx, `SELECT hashes FROM claims WHERE chain_id = $1 AND address = $2 AND status = 'pending' AND wallet = $3`,
 		s.chainID, key(addr), s.wallet).Scan(&hashes)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil // settled meanwhile
@@ -334,13 +329,12 @@ func (s *store) unrecordTx(ctx context.Context, addr common.Address, version, st
 	if err != nil {
 		return err
 	}
-	_, err = tx.ExecContext(ctx, `UPDATE claims SET hashes = $1, nonce = $2, raw = $3
-		WHERE chain_id = $4 AND address = $5 AND status = 'pending' AND wallet = $6`,
-		strings.Join(txmgr.StandingLast(strings.Split(hashes, ","), version.Hash(), standing.Hash()), ","), int64(standing.Nonce()), hexutil.Encode(raw), s.chainID, key(addr), s.wallet)
-	if err != nil {
-		return err
-	}
-	return tx.Commit()
+	// Only if no version was recorded since: a newer one stands then.
+	_, err = s.db.ExecContext(ctx, `UPDATE claims SET hashes = $1, nonce = $2, raw = $3
+		WHERE chain_id = $4 AND address = $5 AND status = 'pending' AND wallet = $6 AND hashes = $7`,
+		strings.Join(txmgr.StandingLast(strings.Split(hashes, ","), version.Hash(), standing.Hash()), ","),
+		int64(standing.Nonce()), hexutil.Encode(raw), s.chainID, key(addr), s.wallet, hashes)
+	return err
 }
 
 // settle marks a pending claim of this wallet confirmed (block) or failed (reason).

@@ -118,13 +118,8 @@ func (s *sentStore) unrecord(ctx context.Context, wallet common.Address, nullifi
 	if err != nil {
 		return err
 	}
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
 	var hashes string
-	err = tx.QueryRowContext(ctx, `SELECT hashes FROM reveal_transactions
+	err = s.db.QueryRowContext(ctx, `SELECT hashes FROM reveal_transactions
 		WHERE chain_id = $1 AND wallet = $2 AND nonce = $3 AND nullifier = $4 AND status = 'pending'`, key...).Scan(&hashes)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil // settled, or another reveal's by now
@@ -132,13 +127,11 @@ func (s *sentStore) unrecord(ctx context.Context, wallet common.Address, nullifi
 	if err != nil {
 		return err
 	}
-	_, err = tx.ExecContext(ctx, `UPDATE reveal_transactions SET hashes = $5, raw = $6
-		WHERE chain_id = $1 AND wallet = $2 AND nonce = $3 AND nullifier = $4`,
-		append(key, strings.Join(txmgr.StandingLast(strings.Split(hashes, ","), version.Hash(), standing.Hash()), ","), hexutil.Encode(raw))...)
-	if err != nil {
-		return err
-	}
-	return tx.Commit()
+	// Only if no version was recorded since: a newer one stands then.
+	_, err = s.db.ExecContext(ctx, `UPDATE reveal_transactions SET hashes = $6, raw = $7
+		WHERE chain_id = $1 AND wallet = $2 AND nonce = $3 AND nullifier = $4 AND hashes = $5`,
+		append(key, hashes, strings.Join(txmgr.StandingLast(strings.Split(hashes, ","), version.Hash(), standing.Hash()), ","), hexutil.Encode(raw))...)
+	return err
 }
 
 // settle marks wallet's transaction at nonce settled: mined, or known never to be.
