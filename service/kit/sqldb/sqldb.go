@@ -169,15 +169,26 @@ func parse(databaseURL string) (Dialect, string, error) {
 	return SQLite, rest, nil
 }
 
-// redact is a database URL without its password, for messages.
+// redact is a database URL without its secrets, for messages: the password of its user info,
+// and the query's password and sslpassword (pgx takes either place). One that does not parse is
+// not shown at all.
 func redact(databaseURL string) string {
 	u, err := url.Parse(databaseURL)
-	if err != nil || u.User == nil {
-		return databaseURL
+	if err != nil {
+		return "(a URL that does not parse)"
 	}
-	if _, ok := u.User.Password(); ok {
-		u.User = url.UserPassword(u.User.Username(), "xxxxx")
+	if u.User != nil {
+		if _, ok := u.User.Password(); ok {
+			u.User = url.UserPassword(u.User.Username(), "xxxxx")
+		}
 	}
+	q := u.Query()
+	for name := range q {
+		if strings.EqualFold(name, "password") || strings.EqualFold(name, "sslpassword") {
+			q.Set(name, "xxxxx")
+		}
+	}
+	u.RawQuery = q.Encode()
 	return u.String()
 }
 

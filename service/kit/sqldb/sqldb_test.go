@@ -136,3 +136,19 @@ func TestOpenWaitsForAnotherProcessesLock(t *testing.T) {
 		t.Fatalf("journal mode %q, %v; want wal", mode, err)
 	}
 }
+
+// A database that cannot be reached is named in the error without its password, wherever the
+// URL carries it: in its user info, or as pgx also takes it, in the query.
+func TestOpenShowsNoPassword(t *testing.T) {
+	t.Parallel()
+	for _, u := range []string{
+		"postgres://u:hunter2@127.0.0.1:1/db?connect_timeout=1",
+		"postgres://u@127.0.0.1:1/db?password=hunter2&connect_timeout=1",
+		"postgres://u@127.0.0.1:1/db?sslpassword=hunter2&connect_timeout=1&sslmode=disable",
+	} {
+		_, err := sqldb.Open(u)
+		if err == nil || strings.Contains(err.Error(), "hunter2") || !strings.Contains(err.Error(), "127.0.0.1:1") {
+			t.Errorf("opening an unreachable database: %v", err)
+		}
+	}
+}
