@@ -26,12 +26,9 @@ type backend interface {
 	// write runs apply on the freshest state under the store's write lock (cur is the
 	// process's own view, which a single-process store trusts), persists the edit it returns,
 	// and returns the state after it. Nothing is persisted when apply fails, nor when its edit
-	// is empty.
+	// is empty. The edit's icons are stored and removed under the same lock, so that two writes
+	// at once cannot remove an icon the other's entry names.
 	write(ctx context.Context, cur contents, chainID uint64, apply func(cur contents) (edit, error)) (contents, edit, error)
-	// saveIcon stores an image for token under a content-addressed name and returns the name.
-	saveIcon(ctx context.Context, token common.Address, data []byte) (string, error)
-	// removeIcon deletes a stored icon (names of the stored form only).
-	removeIcon(ctx context.Context, name string) error
 	// icon opens a stored icon, with when it was stored.
 	icon(ctx context.Context, name string) (io.ReadSeekCloser, time.Time, error)
 	close()
@@ -52,10 +49,22 @@ type edit struct {
 	remove    *common.Address
 	list      *storedList
 	directory *storedDirectory
+	icon      *newIcon // stored with the entry that names it
+	dropIcon  string   // the icon an entry named before: removed with the change
 }
 
 func (e edit) empty() bool {
 	return e.put == nil && e.remove == nil && e.list == nil && e.directory == nil
+}
+
+// names reports whether an entry of cur names the stored icon name.
+func (cur contents) names(name string) bool {
+	for _, t := range cur.byAddr {
+		if t.IconFile == name {
+			return true
+		}
+	}
+	return false
 }
 
 // applied is cur after e.
@@ -105,12 +114,22 @@ func newFileBackend(path, iconsDir string) (*fileBackend, error) {
 
 func (b *fileBackend) load(context.Context) (storeFile, bool, error) { return loadStore(b.path) }
 
-func (b *fileBackend) write(_ context.Context, cur contents, chainID uint64, apply func(contents) (edit, error)) (contents, edit, error) {
-	e, err := apply(cur)
+func (b *fileBackend) write(_ context.Context, cur contents, chainID uint64, apply func(contents) (edit, error)) (next contents, e edit, err error) {
+	e, err = apply(cur)
 	if err != nil || e.empty() {
 		return cur, e, err
 	}
-	next := cur.applied(e)
+	if e.icon != nil { // content-addressed: stored before the entry names it
+		if err := b.icons.Save(e.icon); err != nil {
+			return cur, e, err
+		}
+		defer func() {
+			if err != nil && !cur.names(e.icon.name) {
+				_ = b.icons.Remove(e.icon.name) // named by no entry: a leftover file
+			}
+		}()
+	}
+	next = cur.applied(e)
 	f := storeFile{Version: fileVersion, ChainID: chainID, Tokens: slices.Collect(maps.Values(next.byAddr)), TokenList: next.list, Directory: next.directory}
 	slices.SortFunc(f.Tokens, func(a, b storedToken) int {
 		return strings.Compare(strings.ToLower(a.Address), strings.ToLower(b.Address))
@@ -121,14 +140,11 @@ func (b *fileBackend) write(_ context.Context, cur contents, chainID uint64, app
 	if err := saveStore(b.path, f); err != nil {
 		return cur, e, fmt.Errorf("write %s: %w", b.path, err)
 	}
+	if e.dropIcon != "" {
+		_ = b.icons.Remove(e.dropIcon) // named by no entry now: left behind, it is served to no one
+	}
 	return next, e, nil
 }
-
-func (b *fileBackend) saveIcon(_ context.Context, token common.Address, data []byte) (string, error) {
-	return b.icons.Save(token, data)
-}
-
-func (b *fileBackend) removeIcon(_ context.Context, name string) error { return b.icons.Remove(name) }
 
 func (b *fileBackend) icon(_ context.Context, name string) (io.ReadSeekCloser, time.Time, error) {
 	f, err := os.Open(filepath.Join(b.icons.Dir, name))

@@ -152,16 +152,26 @@ type IconStore struct {
 }
 
 // Save stores data for token atomically and returns the file's name.
-func (s IconStore) Save(token common.Address, data []byte) (string, error) {
+func (s IconStore) Save(icon *newIcon) error {
+	if err := atomicfile.Write(filepath.Join(s.Dir, icon.name), icon.data); err != nil {
+		return fmt.Errorf("store icon: %w", err)
+	}
+	return nil
+}
+
+// newIcon is an image to store for a token, under its content-addressed name.
+type newIcon struct {
+	name string
+	data []byte
+}
+
+// iconOf is data as token's icon to store, or errUnsupportedImage.
+func iconOf(token common.Address, data []byte) (*newIcon, error) {
 	ext, ok := DetectImage(data)
 	if !ok {
-		return "", errUnsupportedImage
+		return nil, errUnsupportedImage
 	}
-	name := iconFileName(token, data, ext)
-	if err := atomicfile.Write(filepath.Join(s.Dir, name), data); err != nil {
-		return "", fmt.Errorf("store icon: %w", err)
-	}
-	return name, nil
+	return &newIcon{name: iconFileName(token, data, ext), data: data}, nil
 }
 
 // Remove deletes a stored icon; only names of the stored-icon form are ever removed.

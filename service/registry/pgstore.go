@@ -13,7 +13,6 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/ethereum/go-ethereum/common"
 	"github.com/jackc/pgx/v5"
 
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb"
@@ -136,6 +135,16 @@ func (b *pgBackend) write(ctx context.Context, _ contents, chainID uint64, apply
 	if err != nil || e.empty() {
 		return cur, e, err
 	}
+	if e.icon != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO registry_icons (name, data) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`, e.icon.name, e.icon.data); err != nil {
+			return cur, e, fmt.Errorf("store icon: %w", err)
+		}
+	}
+	if e.dropIcon != "" && iconFilePattern.MatchString(e.dropIcon) {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM registry_icons WHERE name = $1`, e.dropIcon); err != nil {
+			return cur, e, err
+		}
+	}
 	if e.put != nil {
 		entry, err := json.Marshal(*e.put)
 		if err != nil {
@@ -178,26 +187,6 @@ func (b *pgBackend) write(ctx context.Context, _ contents, chainID uint64, apply
 		return cur, e, err
 	}
 	return cur.applied(e), e, nil
-}
-
-func (b *pgBackend) saveIcon(ctx context.Context, token common.Address, data []byte) (string, error) {
-	ext, ok := DetectImage(data)
-	if !ok {
-		return "", errUnsupportedImage
-	}
-	name := iconFileName(token, data, ext)
-	if _, err := b.db.ExecContext(ctx, `INSERT INTO registry_icons (name, data) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`, name, data); err != nil {
-		return "", fmt.Errorf("store icon: %w", err)
-	}
-	return name, nil
-}
-
-func (b *pgBackend) removeIcon(ctx context.Context, name string) error {
-	if !iconFilePattern.MatchString(name) {
-		return nil
-	}
-	_, err := b.db.ExecContext(ctx, `DELETE FROM registry_icons WHERE name = $1`, name)
-	return err
 }
 
 func (b *pgBackend) icon(ctx context.Context, name string) (io.ReadSeekCloser, time.Time, error) {

@@ -251,14 +251,16 @@ func (r *Registry) Upsert(ctx context.Context, in TokenInput) (Token, bool, erro
 
 	ctx, span = r.tracer.Start(ctx, "store") // the icon, then the entry
 	defer func() { tracing.EndStep(span, err, named) }()
+	var stored *newIcon
 	var iconFile string
-	if icon != nil && icon.Data != nil { // content-addressed: stored before the entry names it
-		if iconFile, err = r.store.saveIcon(ctx, addr, icon.Data); err != nil {
+	if icon != nil && icon.Data != nil {
+		if stored, err = iconOf(addr, icon.Data); err != nil {
 			return Token{}, false, err
 		}
+		iconFile = stored.name
 	}
 	var exists bool
-	t, err := r.update(ctx, iconFile, addr, func(old storedToken, found bool) (*storedToken, error) {
+	t, err := r.update(ctx, stored, addr, func(old storedToken, found bool) (*storedToken, error) {
 		exists = found
 		t := old
 		if !found {
@@ -293,22 +295,22 @@ func (r *Registry) SetIcon(ctx context.Context, addr common.Address, data []byte
 	if _, ok := r.state.Load().byAddr[addr]; !ok { // before storing anything (checked again under the lock)
 		return "", errTokenNotFound(addr)
 	}
-	file, err := r.store.saveIcon(ctx, addr, data)
+	icon, err := iconOf(addr, data)
 	if err != nil {
 		return "", err
 	}
-	_, err = r.update(ctx, file, addr, func(old storedToken, found bool) (*storedToken, error) {
+	_, err = r.update(ctx, icon, addr, func(old storedToken, found bool) (*storedToken, error) {
 		if !found {
 			return nil, errTokenNotFound(addr)
 		}
 		t := old
-		t.IconURL, t.IconFile = "", file
+		t.IconURL, t.IconFile = "", icon.name
 		return &t, nil
 	})
 	if err != nil {
 		return "", err
 	}
-	return r.iconBase + file, nil
+	return r.iconBase + icon.name, nil
 }
 
 func errTokenNotFound(addr common.Address) error {
@@ -317,7 +319,7 @@ func errTokenNotFound(addr common.Address) error {
 
 // Remove deletes the entry at addr, and its stored icon.
 func (r *Registry) Remove(ctx context.Context, addr common.Address) error {
-	_, err := r.update(ctx, "", addr, func(old storedToken, found bool) (*storedToken, error) {
+	_, err := r.update(ctx, nil, addr, func(old storedToken, found bool) (*storedToken, error) {
 		if !found {
 			return nil, errTokenNotFound(addr)
 		}
@@ -328,24 +330,24 @@ func (r *Registry) Remove(ctx context.Context, addr common.Address) error {
 
 // update applies change to the entry at addr (found false when there is none; a nil result
 // removes it) on the store's freshest state, renders the token list of the result and bumps its
-// version when it changed, persists both, and only then publishes them. newIcon is an icon
-// stored for this change: removed again when the change fails (unless the entry already used
-// it); the entry's previous icon is removed once no longer used.
-func (r *Registry) update(ctx context.Context, newIcon string, addr common.Address, change func(old storedToken, found bool) (*storedToken, error)) (storedToken, error) {
+// version when it changed, persists both, and only then publishes them. icon, when set, is
+// stored with the change; the entry's previous icon is removed with it once no longer named.
+func (r *Registry) update(ctx context.Context, icon *newIcon, addr common.Address, change func(old storedToken, found bool) (*storedToken, error)) (storedToken, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	var oldIcon string
 	r.metrics.storeWrites.Inc()
 	next, e, err := r.store.write(ctx, r.state.Load().contents, r.chainID, func(cur contents) (edit, error) {
 		old, found := cur.byAddr[addr]
-		oldIcon = old.IconFile
 		t, err := change(old, found)
 		if err != nil {
 			return edit{}, err
 		}
-		e := edit{put: t}
+		e := edit{put: t, icon: icon}
 		if t == nil {
 			e.remove = &addr
+		}
+		if old.IconFile != "" && (t == nil || t.IconFile != old.IconFile) {
+			e.dropIcon = old.IconFile
 		}
 		e.list = r.listAfter(cur.applied(e))
 		return e, nil
@@ -355,25 +357,14 @@ func (r *Registry) update(ctx context.Context, newIcon string, addr common.Addre
 		t = *e.put
 	}
 	if err != nil {
-		if newIcon != "" && newIcon != oldIcon {
-			if rerr := r.store.removeIcon(ctx, newIcon); rerr != nil {
-				r.log.Warn("could not remove icon file", "file", newIcon, "err", rerr)
-			}
-		}
 		var refused *TokenError
-		if errors.As(err, &refused) {
-			return t, err
+		if !errors.As(err, &refused) {
+			r.metrics.storeWriteFailures.Inc()
 		}
-		r.metrics.storeWriteFailures.Inc()
 		return t, err
 	}
 	if err := r.publish(next); err != nil {
 		return t, err
-	}
-	if oldIcon != "" && oldIcon != t.IconFile {
-		if err := r.store.removeIcon(ctx, oldIcon); err != nil {
-			r.log.Warn("could not remove replaced icon file", "file", oldIcon, "err", err)
-		}
 	}
 	return t, nil
 }

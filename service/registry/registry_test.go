@@ -11,12 +11,14 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/seed018cc74c/vaultd/gen/registryapi"
 	"github.com/seed018cc74c/vaultd/service/dev/devchain"
+	"github.com/seed018cc74c/vaultd/service/edge/edgetest"
 	"github.com/seed018cc74c/vaultd/service/kit/buildversion"
 	"github.com/seed018cc74c/vaultd/service/registry"
 	"github.com/seed018cc74c/vaultd/service/vault/tokenid"
@@ -550,5 +552,62 @@ func TestHealthAndServiceEndpoints(t *testing.T) {
 		if !strings.Contains(string(body), want) {
 			t.Errorf("metrics lack %s", want)
 		}
+	}
+}
+
+// Two icons uploaded at once for one token, again and again, the token's icon flipping between
+// them: whichever write comes last, its entry names an icon that is served. On the file store
+// (one registry) and on Postgres (two replicas, one upload at each).
+func TestIconsUploadedAtOnceAreServed(t *testing.T) {
+	t.Parallel()
+	for name, settings := range stores {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			over := settings(t)
+			a := startServer(t, "", over)
+			b := a
+			if name == "postgres" {
+				b = startServer(t, "", over)
+			}
+			addr := tokenBySymbol(t, "vWETH").Address.Hex()
+			upsert(t, a, registryapi.TokenInput{Address: addr})
+			first := uploadIcon(t, a, addr, map[string][]byte{"file": pngBytes(1)})
+			if first.StatusCode() != 200 {
+				t.Fatalf("upload: %d %s", first.StatusCode(), first.Body)
+			}
+			edgetest.WaitFor(t, "the other replica to know the token", func() bool {
+				g, _ := b.public.GetTokenWithResponse(ctx, addr)
+				return g.JSON200 != nil && g.JSON200.Icon == first.JSON200.IconUrl
+			})
+			for round := range 20 {
+				var wg sync.WaitGroup
+				for i, s := range []*server{a, b} {
+					wg.Go(func() {
+						if r := uploadIcon(t, s, addr, map[string][]byte{"file": pngBytes(1 + (i+round)%2)}); r.StatusCode() != 200 {
+							t.Errorf("round %d: upload: %d %s", round, r.StatusCode(), r.Body)
+						}
+					})
+				}
+				wg.Wait()
+				var icon string
+				edgetest.WaitFor(t, "the replicas to agree on the token's icon", func() bool {
+					ga, _ := a.public.GetTokenWithResponse(ctx, addr)
+					gb, _ := b.public.GetTokenWithResponse(ctx, addr)
+					if ga.JSON200 == nil || gb.JSON200 == nil {
+						return false
+					}
+					icon = ga.JSON200.Icon
+					return icon == gb.JSON200.Icon
+				})
+				served, err := http.Get(icon)
+				if err != nil {
+					t.Fatal(err)
+				}
+				served.Body.Close()
+				if served.StatusCode != 200 {
+					t.Fatalf("round %d: the token's icon %s answers %d", round, icon, served.StatusCode)
+				}
+			}
+		})
 	}
 }
