@@ -91,7 +91,7 @@ func ParseIconField(s string, max int64) (IconField, error) {
 	lower := strings.ToLower(s)
 	if strings.HasPrefix(lower, "https://") || strings.HasPrefix(lower, "http://") {
 		u, err := url.Parse(s)
-		if err != nil || u.Host == "" || len(s) > maxIconURL || u.User != nil {
+		if err != nil || u.Host == "" || u.User != nil || len(u.String()) > maxIconURL { // as stored: escaped
 			return IconField{}, refuse(BadIcon, "field \"icon\": not a valid http(s) URL of at most %d characters", maxIconURL)
 		}
 		return IconField{URL: u.String()}, nil

@@ -69,6 +69,7 @@ func TestParseIconField(t *testing.T) {
 		{"https://", "", false, 400},
 		{"https://user:pw@example.com/a.png", "", false, 400},
 		{"https://example.com/" + strings.Repeat("a", 3000), "", false, 400},
+		{"https://h/" + strings.Repeat("ä", 1015), "", false, 400}, // 2,040 bytes, 6,000 characters escaped as stored
 		{"data:text/html;base64," + b64, "", false, 400},
 		{"data:image/png," + b64, "", false, 400},
 		{"data:image/svg+xml;base64," + base64.StdEncoding.EncodeToString([]byte("<svg/>")), "", false, 415},
