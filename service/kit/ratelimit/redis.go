@@ -38,6 +38,10 @@ func Dial(url string) (*redis.Client, error) {
 		return nil, fmt.Errorf("REDIS_URL: %w", err)
 	}
 	opts.DialTimeout, opts.ReadTimeout, opts.WriteTimeout = 2*time.Second, time.Second, time.Second
+	// A command is never sent again by the client: one whose answer was lost may have run, and
+	// the spend budget's reservations and the leases' takes must not run twice. Each caller
+	// decides instead (a limit fails closed, a lease renews at its next turn).
+	opts.MaxRetries = -1
 	// Maintenance notifications are a Redis Enterprise/Cloud feature; left on ("auto"), each
 	// client starts a circuit breaker's cleanup loop that its Close never stops (go-redis
 	// v9.23): a goroutine leaked per client (TestNoGoroutineOutlivesTheRelayer).

@@ -1,7 +1,9 @@
 package ratelimit_test
 
 import (
+	"bytes"
 	"context"
+	"net"
 	"os"
 	"strings"
 	"sync"
@@ -225,4 +227,87 @@ func TestCountIsTheWindowsEvents(t *testing.T) {
 			t.Fatalf("%s: count once the window slid: %d %v", name, n, err)
 		}
 	}
+}
+
+// A command whose answer was lost (the connection dropped after Redis ran it) is not sent again
+// by the client: it may have run, and the spend budget's and the leases' scripts must not run
+// twice. The proxy stands in for a fault a real Redis does not make on demand: it forwards the
+// first INCR and drops the connection instead of its answer.
+func TestACommandWhoseAnswerWasLostIsNotSentAgain(t *testing.T) {
+	t.Parallel()
+	url, _ := redistest.Server(t)
+	opts, err := redis.ParseURL(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := dropFirstAnswerTo(t, opts.Addr, "INCR")
+	c, err := ratelimit.Dial("redis://" + proxy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Incr(context.Background(), "vaultd:test:lost").Err(); err == nil {
+		t.Fatal("an INCR whose answer was lost answered")
+	}
+	if n, err := client(t, url).Get(context.Background(), "vaultd:test:lost").Int(); err != nil || n != 1 {
+		t.Fatalf("the INCR ran %d times (%v), want once", n, err)
+	}
+}
+
+// dropFirstAnswerTo is a TCP proxy to addr that closes the connection that carries the first
+// command containing word (upper case; in any case on the wire), in place of forwarding Redis's
+// answer to it.
+func dropFirstAnswerTo(t *testing.T, addr, word string) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	var dropped atomic.Bool
+	go func() {
+		for {
+			front, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			back, err := net.Dial("tcp", addr)
+			if err != nil {
+				front.Close()
+				continue
+			}
+			var drop atomic.Bool
+			go func() { // requests
+				buf := make([]byte, 64<<10)
+				for {
+					n, err := front.Read(buf)
+					if err != nil {
+						back.Close()
+						return
+					}
+					if bytes.Contains(bytes.ToUpper(buf[:n]), []byte(word)) && dropped.CompareAndSwap(false, true) {
+						drop.Store(true)
+					}
+					if _, err := back.Write(buf[:n]); err != nil {
+						return
+					}
+				}
+			}()
+			go func() { // answers
+				buf := make([]byte, 64<<10)
+				for {
+					n, err := back.Read(buf)
+					if err != nil || drop.Load() {
+						front.Close()
+						back.Close()
+						return
+					}
+					if _, err := front.Write(buf[:n]); err != nil {
+						return
+					}
+				}
+			}()
+		}
+	}()
+	return ln.Addr().String()
 }
