@@ -19,6 +19,8 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/params"
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/seed018cc74c/vaultd/service/kit/inorder"
 )
 
 // Config says which wallet to watch and how to refuse.
@@ -122,6 +124,7 @@ type Gate struct {
 	cfg     Config
 	metrics *Metrics
 	log     *slog.Logger
+	told    inorder.Queue // the transitions given to OnChange, in order
 
 	// sharing is held by the one writer to the shared budget at a time (flush), so that this
 	// process's changes reach it in order; never taken while mu is held.
@@ -346,10 +349,11 @@ func (g *Gate) evaluateBudget() (reached bool) {
 	return reached
 }
 
-// tell gives a transition to OnChange without waiting for it (callers hold g.mu).
+// tell gives a transition to OnChange without waiting for it, after the transitions before it
+// (callers hold g.mu).
 func (g *Gate) tell(event string) {
 	if g.cfg.OnChange != nil {
-		go g.cfg.OnChange(event)
+		g.told.Go(func() { g.cfg.OnChange(event) })
 	}
 }
 

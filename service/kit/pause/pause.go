@@ -19,6 +19,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/seed018cc74c/vaultd/service/kit/inorder"
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb"
 )
 
@@ -35,9 +36,10 @@ type Switch struct {
 	gauge   prometheus.Gauge
 	log     *slog.Logger
 
-	// OnChange, when set, is told each transition (in a goroutine of its own): a service
-	// records it as a webhook event.
+	// OnChange, when set, is told each transition (off the caller's goroutine, in the order
+	// they came): a service records it as a webhook event.
 	OnChange func(State)
+	told     inorder.Queue
 
 	mu     sync.Mutex
 	paused bool
@@ -137,7 +139,7 @@ func (s *Switch) set(ctx context.Context, paused bool) error {
 		if paused {
 			st.Since = &now
 		}
-		go s.OnChange(st)
+		s.told.Go(func() { s.OnChange(st) }) // in order: a quick pause and resume are told as they came
 	}
 	if paused {
 		s.gauge.Set(1)
