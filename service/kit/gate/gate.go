@@ -143,11 +143,25 @@ type Gate struct {
 	// With a shared budget: what this process has not yet written to it (Run writes it soon; a
 	// write failed: the next admission writes it first, and refuses until it can), and the
 	// fleet's total as last read.
-	unsharedPaid    []*big.Int
-	unsharedReserve *big.Int
-	sharedTotal     *big.Int
-	sharedOldest    time.Time
+	unshared     []shareOp
+	sharedTotal  *big.Int
+	sharedOldest time.Time
 }
+
+// shareOp is a write to the shared budget that this process has not yet made: a payment, a
+// change of its reservation, or an admission to take back (its answer was lost). Its id is
+// given once, so that sent again it is counted once.
+type shareOp struct {
+	kind int // sharePaid, shareReserve, shareUnreserve
+	id   string
+	wei  *big.Int
+}
+
+const (
+	sharePaid = iota
+	shareReserve
+	shareUnreserve
+)
 
 // New makes the gate; it is open until the first balance read says otherwise.
 func New(client Chain, cfg Config, m *Metrics, log *slog.Logger) *Gate {
@@ -159,7 +173,7 @@ func New(client Chain, cfg Config, m *Metrics, log *slog.Logger) *Gate {
 		m.SpendLimit.Set(WeiToEther(cfg.Budget.Limit))
 	}
 	return &Gate{client: client, cfg: cfg, metrics: m, log: log, reserved: new(big.Int), open: true, now: time.Now, empty: math.Inf(1),
-		unsharedReserve: new(big.Int), sharedTotal: new(big.Int)}
+		sharedTotal: new(big.Int)}
 }
 
 // Run polls the balance until ctx is done, one chain call per poll; with a shared budget, each
@@ -237,9 +251,11 @@ func (g *Gate) toShare(reserve, paid *big.Int) {
 	if !g.shared() {
 		return
 	}
-	g.unsharedReserve.Add(g.unsharedReserve, reserve)
+	if reserve.Sign() != 0 {
+		g.unshared = append(g.unshared, shareOp{kind: shareReserve, id: newWriteID(), wei: new(big.Int).Set(reserve)})
+	}
 	if paid != nil {
-		g.unsharedPaid = append(g.unsharedPaid, new(big.Int).Set(paid))
+		g.unshared = append(g.unshared, shareOp{kind: sharePaid, id: newWriteID(), wei: new(big.Int).Set(paid)})
 	}
 }
 
@@ -252,26 +268,28 @@ func (g *Gate) flush(ctx context.Context) error {
 	g.sharing.Lock()
 	defer g.sharing.Unlock()
 	g.mu.Lock()
-	paid, reserve := g.unsharedPaid, g.unsharedReserve
-	g.unsharedPaid, g.unsharedReserve = nil, new(big.Int)
+	ops := g.unshared
+	g.unshared = nil
 	g.mu.Unlock()
 	ctx, cancel := context.WithTimeout(ctx, sharedTimeout)
 	defer cancel()
 	var err error
-	for len(paid) > 0 && err == nil {
-		if err = g.cfg.Shared.Paid(ctx, paid[0]); err == nil {
-			paid = paid[1:]
+	for len(ops) > 0 && err == nil {
+		switch op := ops[0]; op.kind {
+		case sharePaid:
+			err = g.cfg.Shared.Paid(ctx, op.id, op.wei)
+		case shareReserve:
+			err = g.cfg.Shared.Reserve(ctx, op.id, op.wei)
+		case shareUnreserve:
+			err = g.cfg.Shared.Unreserve(ctx, op.id, op.wei)
+		}
+		if err == nil {
+			ops = ops[1:]
 		}
 	}
-	if err == nil && reserve.Sign() != 0 {
-		if err = g.cfg.Shared.Reserve(ctx, reserve); err == nil {
-			reserve = new(big.Int)
-		}
-	}
-	if err != nil { // what was not written goes back ahead of what came meanwhile
+	if err != nil { // what was not written goes back ahead of what came meanwhile, as it was named
 		g.mu.Lock()
-		g.unsharedPaid = append(paid, g.unsharedPaid...)
-		g.unsharedReserve.Add(g.unsharedReserve, reserve)
+		g.unshared = append(ops, g.unshared...)
 		g.mu.Unlock()
 	}
 	return err
@@ -402,7 +420,13 @@ func (g *Gate) Admit(ctx context.Context, cost *big.Int) error {
 	var total *big.Int
 	var oldest time.Time
 	if err == nil {
-		admitted, total, oldest, err = g.cfg.Shared.Admit(ctx, g.cfg.Budget.Window, g.cfg.Budget.Limit, cost)
+		id := newWriteID()
+		admitted, total, oldest, err = g.cfg.Shared.Admit(ctx, g.cfg.Budget.Window, g.cfg.Budget.Limit, id, cost)
+		if err != nil { // its answer may be lost after it reserved: taken back, if it did
+			g.mu.Lock()
+			g.unshared = append(g.unshared, shareOp{kind: shareUnreserve, id: id, wei: new(big.Int).Set(cost)})
+			g.mu.Unlock()
+		}
 	}
 	if err != nil { // fail closed: the limit cannot be checked
 		return g.budgetUnknown(err)

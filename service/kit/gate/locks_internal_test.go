@@ -17,12 +17,13 @@ type slowShared struct {
 	release chan struct{}
 }
 
-func (s *slowShared) Paid(context.Context, *big.Int) error    { return nil }
-func (s *slowShared) Reserve(context.Context, *big.Int) error { return nil }
+func (s *slowShared) Paid(context.Context, string, *big.Int) error      { return nil }
+func (s *slowShared) Reserve(context.Context, string, *big.Int) error   { return nil }
+func (s *slowShared) Unreserve(context.Context, string, *big.Int) error { return nil }
 func (s *slowShared) Total(context.Context, time.Duration) (*big.Int, time.Time, error) {
 	return new(big.Int), time.Time{}, nil
 }
-func (s *slowShared) Admit(ctx context.Context, _ time.Duration, _, _ *big.Int) (bool, *big.Int, time.Time, error) {
+func (s *slowShared) Admit(ctx context.Context, _ time.Duration, _ *big.Int, _ string, _ *big.Int) (bool, *big.Int, time.Time, error) {
 	s.entered <- struct{}{}
 	select {
 	case <-s.release:

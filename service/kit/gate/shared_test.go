@@ -16,6 +16,7 @@ import (
 	"github.com/seed018cc74c/vaultd/service/dev/devchain/devchaintest"
 	"github.com/seed018cc74c/vaultd/service/kit/chain"
 	"github.com/seed018cc74c/vaultd/service/kit/gate"
+	"github.com/seed018cc74c/vaultd/service/kit/ratelimit"
 	"github.com/seed018cc74c/vaultd/service/kit/redistest"
 )
 
@@ -187,5 +188,52 @@ func TestTheCallersContextReachesTheSharedBudget(t *testing.T) {
 	a.Settled(gone, gwei(6), gwei(10))
 	if got := code(b.Check(t.Context())); got != "SPEND_LIMIT_REACHED" {
 		t.Errorf("b after a paid the whole limit for a request that went away: %s", got)
+	}
+}
+
+// A write whose answer was lost after Redis made it (the connection dropped) is counted once:
+// an admission is refused (UNAVAILABLE) and taken back at the gate's next write, so the fleet's
+// total does not keep it; a payment written again is the same payment. The client is the one
+// the services use (ratelimit.Dial), which never sends a command again itself.
+func TestAWriteWhoseAnswerWasLostCountsOnce(t *testing.T) {
+	url, _ := redistest.Server(t)
+	opts, _ := redis.ParseURL(url)
+	direct := redis.NewClient(opts)
+	defer direct.Close()
+	for _, c := range []struct {
+		name  string
+		write func(g *gate.Gate) string // its answer, as code names it
+		want  *big.Int                  // the fleet's total after
+	}{
+		{"admission", func(g *gate.Gate) string { return code(g.Admit(t.Context(), gwei(6))) }, gwei(0)},
+		{"payment", func(g *gate.Gate) string { g.Settled(t.Context(), new(big.Int), gwei(4)); return "" }, gwei(4)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			probe := gate.NewSharedRedis(direct, "test:"+c.name, "probe", time.Minute)
+			// Every script loaded, so that the answer dropped is that of the write's own run.
+			if err := probe.Paid(t.Context(), "load", new(big.Int)); err != nil {
+				t.Fatal(err)
+			}
+			if _, _, err := probe.Total(t.Context(), time.Minute); err != nil {
+				t.Fatal(err)
+			}
+			rdb, err := ratelimit.Dial(redistest.DropFirstAnswer(t, url, "EVALSHA"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rdb.Close()
+			g := gate.New(nil, gate.Config{Name: "operator", Work: "reveals", Min: new(big.Int), Poll: time.Second,
+				Budget: gate.Budget{Limit: gwei(10), Window: time.Minute}, BudgetSetting: "OPERATOR_SPEND_LIMIT",
+				Shared: gate.NewSharedRedis(rdb, "test:"+c.name, "a", time.Minute)}, gate.NewMetrics(prometheus.NewRegistry(), "test", "balance"), nil)
+			if got := c.write(g); c.name == "admission" && got != "UNAVAILABLE" {
+				t.Fatalf("an admission whose answer was lost: %s, want UNAVAILABLE", got)
+			}
+			if got := code(g.Check(t.Context())); got != "accepted" { // the gate's next write
+				t.Fatalf("the next check: %s", got)
+			}
+			if total, _, err := probe.Total(t.Context(), time.Minute); err != nil || total.Cmp(c.want) != 0 {
+				t.Fatalf("the fleet's total: %v %v, want %s", total, err, c.want)
+			}
+		})
 	}
 }

@@ -1,9 +1,7 @@
 package ratelimit_test
 
 import (
-	"bytes"
 	"context"
-	"net"
 	"os"
 	"strings"
 	"sync"
@@ -236,12 +234,7 @@ func TestCountIsTheWindowsEvents(t *testing.T) {
 func TestACommandWhoseAnswerWasLostIsNotSentAgain(t *testing.T) {
 	t.Parallel()
 	url, _ := redistest.Server(t)
-	opts, err := redis.ParseURL(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	proxy := dropFirstAnswerTo(t, opts.Addr, "INCR")
-	c, err := ratelimit.Dial("redis://" + proxy)
+	c, err := ratelimit.Dial(redistest.DropFirstAnswer(t, url, "INCR"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,62 +245,4 @@ func TestACommandWhoseAnswerWasLostIsNotSentAgain(t *testing.T) {
 	if n, err := client(t, url).Get(context.Background(), "vaultd:test:lost").Int(); err != nil || n != 1 {
 		t.Fatalf("the INCR ran %d times (%v), want once", n, err)
 	}
-}
-
-// dropFirstAnswerTo is a TCP proxy to addr that closes the connection that carries the first
-// command containing word (upper case; in any case on the wire), in place of forwarding Redis's
-// answer to it.
-func dropFirstAnswerTo(t *testing.T, addr, word string) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	var dropped atomic.Bool
-	go func() {
-		for {
-			front, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			back, err := net.Dial("tcp", addr)
-			if err != nil {
-				front.Close()
-				continue
-			}
-			var drop atomic.Bool
-			go func() { // requests
-				buf := make([]byte, 64<<10)
-				for {
-					n, err := front.Read(buf)
-					if err != nil {
-						back.Close()
-						return
-					}
-					if bytes.Contains(bytes.ToUpper(buf[:n]), []byte(word)) && dropped.CompareAndSwap(false, true) {
-						drop.Store(true)
-					}
-					if _, err := back.Write(buf[:n]); err != nil {
-						return
-					}
-				}
-			}()
-			go func() { // answers
-				buf := make([]byte, 64<<10)
-				for {
-					n, err := back.Read(buf)
-					if err != nil || drop.Load() {
-						front.Close()
-						back.Close()
-						return
-					}
-					if _, err := front.Write(buf[:n]); err != nil {
-						return
-					}
-				}
-			}()
-		}
-	}()
-	return ln.Addr().String()
 }

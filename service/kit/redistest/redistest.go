@@ -5,6 +5,7 @@
 package redistest
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -175,4 +176,67 @@ func (c *cuttable) Write(b []byte) (int, error) {
 		return 0, errPartitioned
 	}
 	return c.Conn.Write(b)
+}
+
+// DropFirstAnswer is the URL of a TCP proxy to the Redis at url that closes the connection
+// carrying the first command containing word (upper case; commands go in any case), in place of
+// passing on Redis's answer to it: the command ran, and its sender never hears so. It stands in
+// for a fault a real Redis does not make on demand.
+func DropFirstAnswer(t testing.TB, url, word string) string {
+	t.Helper()
+	opts, err := redis.ParseURL(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	var dropped atomic.Bool
+	go func() {
+		for {
+			front, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			back, err := net.Dial("tcp", opts.Addr)
+			if err != nil {
+				front.Close()
+				continue
+			}
+			var drop atomic.Bool
+			go func() { // commands
+				buf := make([]byte, 64<<10)
+				for {
+					n, err := front.Read(buf)
+					if err != nil {
+						back.Close()
+						return
+					}
+					if bytes.Contains(bytes.ToUpper(buf[:n]), []byte(word)) && dropped.CompareAndSwap(false, true) {
+						drop.Store(true)
+					}
+					if _, err := back.Write(buf[:n]); err != nil {
+						return
+					}
+				}
+			}()
+			go func() { // answers
+				buf := make([]byte, 64<<10)
+				for {
+					n, err := back.Read(buf)
+					if err != nil || drop.Load() {
+						front.Close()
+						back.Close()
+						return
+					}
+					if _, err := front.Write(buf[:n]); err != nil {
+						return
+					}
+				}
+			}()
+		}
+	}()
+	return "redis://" + ln.Addr().String()
 }
