@@ -107,17 +107,22 @@ return 1
 `)
 
 // unreserveScript takes back the ARGV[1] (negative) gwei of the admission ARGV[4] if it was made
-// and not taken back before.
+// and not taken back before, and marks it undone (ARGV[4]:undone) so that an admission still on
+// its way, arriving after, reserves nothing.
 var unreserveScript = redis.NewScript(`
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 if redis.call('ZREM', KEYS[3], ARGV[4]) == 1 then` + change + `end
+redis.call('ZADD', KEYS[3], now, ARGV[4] .. ':undone')
+redis.call('PEXPIRE', KEYS[3], 3600000)
 return 1
 `)
 
 // admitScript forgets payments older than ARGV[1] ms and sums the rest and every owner's
 // reservation (dropping owners whose reservation lapsed); when the sum is under ARGV[4] gwei it
 // adds ARGV[5] gwei to this owner's reservation (KEYS[3]), recorded as the admission ARGV[7]
-// (KEYS[4]: the owner's writes), and renews the reservation either way. It answers {admitted
-// (1/0), sum, oldest payment, now}.
+// (KEYS[4]: the owner's writes) unless that was taken back already, and renews the reservation
+// either way. It answers {admitted (1/0), sum, oldest payment, now}.
 var admitScript = redis.NewScript(`
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -132,7 +137,7 @@ for _, o in ipairs(redis.call('SMEMBERS', KEYS[2])) do
 end
 local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 local ok = 0
-if sum < tonumber(ARGV[4]) and ARGV[7] ~= '' then
+if sum < tonumber(ARGV[4]) and ARGV[7] ~= '' and not redis.call('ZSCORE', KEYS[4], ARGV[7] .. ':undone') then
   redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', now - 3600000)
   redis.call('ZADD', KEYS[4], now, ARGV[7])
   redis.call('PEXPIRE', KEYS[4], 3600000)

@@ -237,3 +237,39 @@ func TestAWriteWhoseAnswerWasLostCountsOnce(t *testing.T) {
 		})
 	}
 }
+
+// The shared budget counts each write once by its id: a reservation change sent twice changes
+// it once, and an admission taken back before it arrives (Redis served the take-back first)
+// reserves nothing when it does.
+func TestSharedWritesCountOncePerID(t *testing.T) {
+	url, _ := redistest.Server(t)
+	opts, _ := redis.ParseURL(url)
+	rdb := redis.NewClient(opts)
+	defer rdb.Close()
+	s := gate.NewSharedRedis(rdb, "test:ids", "a", time.Minute)
+	total := func() *big.Int {
+		t.Helper()
+		n, _, err := s.Total(t.Context(), time.Minute)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	for range 2 {
+		if err := s.Reserve(t.Context(), "r1", gwei(5)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := total(); got.Cmp(gwei(5)) != 0 {
+		t.Fatalf("a reservation sent twice: total %s, want 5 gwei", got)
+	}
+	if err := s.Unreserve(t.Context(), "late", gwei(3)); err != nil {
+		t.Fatal(err)
+	}
+	if ok, _, _, err := s.Admit(t.Context(), time.Minute, gwei(10), "late", gwei(3)); err != nil || ok {
+		t.Fatalf("an admission taken back before it arrived: admitted %v (%v)", ok, err)
+	}
+	if got := total(); got.Cmp(gwei(5)) != 0 {
+		t.Fatalf("after an admission taken back before it arrived: total %s, want 5 gwei", got)
+	}
+}
