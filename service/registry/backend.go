@@ -57,16 +57,6 @@ func (e edit) empty() bool {
 	return e.put == nil && e.remove == nil && e.list == nil && e.directory == nil
 }
 
-// names reports whether an entry of cur names the stored icon name.
-func (cur contents) names(name string) bool {
-	for _, t := range cur.byAddr {
-		if t.IconFile == name {
-			return true
-		}
-	}
-	return false
-}
-
 // applied is cur after e.
 func (cur contents) applied(e edit) contents {
 	next := contents{byAddr: maps.Clone(cur.byAddr), list: cur.list, directory: cur.directory}
@@ -114,22 +104,19 @@ func newFileBackend(path, iconsDir string) (*fileBackend, error) {
 
 func (b *fileBackend) load(context.Context) (storeFile, bool, error) { return loadStore(b.path) }
 
-func (b *fileBackend) write(_ context.Context, cur contents, chainID uint64, apply func(contents) (edit, error)) (next contents, e edit, err error) {
-	e, err = apply(cur)
+func (b *fileBackend) write(_ context.Context, cur contents, chainID uint64, apply func(contents) (edit, error)) (contents, edit, error) {
+	e, err := apply(cur)
 	if err != nil || e.empty() {
 		return cur, e, err
 	}
 	if e.icon != nil { // content-addressed: stored before the entry names it
+		// Kept if the entry's write fails: the write may have failed after its file was
+		// replaced (the folder's fsync), and an icon no entry names is served to no one.
 		if err := b.icons.Save(e.icon); err != nil {
 			return cur, e, err
 		}
-		defer func() {
-			if err != nil && !cur.names(e.icon.name) {
-				_ = b.icons.Remove(e.icon.name) // named by no entry: a leftover file
-			}
-		}()
 	}
-	next = cur.applied(e)
+	next := cur.applied(e)
 	f := storeFile{Version: fileVersion, ChainID: chainID, Tokens: slices.Collect(maps.Values(next.byAddr)), TokenList: next.list, Directory: next.directory}
 	slices.SortFunc(f.Tokens, func(a, b storedToken) int {
 		return strings.Compare(strings.ToLower(a.Address), strings.ToLower(b.Address))
