@@ -129,7 +129,7 @@ func (s *sentStore) unrecord(ctx context.Context, wallet common.Address, nullifi
 	}
 	// Only if no version was recorded since: a newer one stands then.
 	_, err = s.db.ExecContext(ctx, `UPDATE reveal_transactions SET hashes = $6, raw = $7
-		WHERE chain_id = $1 AND wallet = $2 AND nonce = $3 AND nullifier = $4 AND hashes = $5`,
+		WHERE chain_id = $1 AND wallet = $2 AND nonce = $3 AND nullifier = $4 AND status = 'pending' AND hashes = $5`,
 		append(key, hashes, strings.Join(txmgr.StandingLast(strings.Split(hashes, ","), version.Hash(), standing.Hash()), ","), hexutil.Encode(raw))...)
 	return err
 }

@@ -486,11 +486,19 @@ func (m *Manager) resendDropped(ctx context.Context) {
 	if _, followed := m.inflight[pending]; !followed && m.synced && pending < m.next && m.gapBelowFlight(pending) {
 		// Nothing of ours at the node's pending nonce, and flights wait above it: the
 		// transaction there was given up (giveUpAfter) and dropped since, and nothing would
-		// ever take its nonce. It is a gap: filled (gapsDue) unless a send takes it first.
-		if _, free := m.free[pending]; !free {
+		// ever take its nonce. It is a gap, filled (gapsDue) unless a send takes it first, once
+		// two blocks' checks agree: one answer may come from a node behind the others.
+		_, free := m.free[pending]
+		switch {
+		case free:
+		case m.emptyNonce != pending+1:
+			m.emptyNonce = pending + 1
+		default:
 			m.free[pending] = m.now()
 			m.log.Warn("no transaction of the wallet at the node's next nonce while later ones wait: filling it", "wallet", m.from.Hex(), "nonce", pending)
 		}
+	} else {
+		m.emptyNonce = 0
 	}
 	m.mu.Unlock()
 	if len(run) == 0 {

@@ -164,6 +164,9 @@ type Manager struct {
 	// dropping is set by watch while the node is found without transactions of ours it was sent
 	// (resendDropped): it warns once per such incident.
 	dropping bool
+	// emptyNonce is the node's pending nonce + 1 when the last block's check found nothing of
+	// ours there while flights waited above it (resendDropped; 0: it did not): under mu.
+	emptyNonce uint64
 
 	syncing sync.Mutex // one nonce read from the node at a time (never held with mu)
 
