@@ -79,6 +79,7 @@ type Lease struct {
 
 	mu       sync.Mutex
 	token    string // "<owner>/<random>:<epoch>" while held
+	stem     string // the stem of a take not answered yet, used again by the next (renew)
 	epoch    int64
 	deadline time.Time // Hold fails from here on
 
@@ -90,7 +91,8 @@ type Lease struct {
 
 // take sets KEYS[1] to ARGV[1]..":"..epoch with a TTL of ARGV[2] ms when it is free, with a new
 // epoch from KEYS[2] ({epoch, 1}), or renews it when it is already ARGV[3], this holding's token
-// ({epoch, 0}); {0, 0} when another holds it. Only the token tells a renewal from a new take: a
+// ({epoch, 0}), or a take of the same stem ARGV[1] whose answer was lost ({epoch, 1}); {0, 0}
+// when another holds it. Only the token tells a renewal from a new take: a
 // Redis that restarted empty counts epochs from 1 again. KEYS[3] marks the Redis as one the leases were written to: when it is
 // missing, Redis lost everything (or is new), and KEYS[4] keeps every name untaken for one TTL
 // (-1), long enough for any holder from before to have passed its deadline.
@@ -105,6 +107,10 @@ local v = redis.call('GET', KEYS[1])
 if v and v == ARGV[3] then
   redis.call('PEXPIRE', KEYS[1], ARGV[2])
   return {tonumber(string.match(v, ':(%d+)$')), 0}
+end
+if v and string.sub(v, 1, string.len(ARGV[1]) + 1) == ARGV[1] .. ':' then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return {tonumber(string.match(v, ':(%d+)$')), 1}
 end
 if v then return {0, 0} end
 local e = redis.call('INCR', KEYS[2])
@@ -226,14 +232,20 @@ func (l *Lease) Release(ctx context.Context) {
 func (l *Lease) renew(ctx context.Context) (bool, error) {
 	l.mu.Lock()
 	token := l.token
+	if l.stem == "" { // the token's stem, if the name is taken anew: kept until an attempt is answered
+		l.stem = fmt.Sprintf("%s/%016x", l.cfg.Owner, rand.Uint64())
+	}
+	holder := l.stem
 	l.mu.Unlock()
-	holder := fmt.Sprintf("%s/%016x", l.cfg.Owner, rand.Uint64()) // the token's stem, if the name is taken anew
-	asked := time.Now()                                           // before the call: Redis starts the TTL later than this
+	asked := time.Now() // before the call: Redis starts the TTL later than this
 	got, err := take.Run(ctx, l.rdb, []string{l.key, l.key + ":epoch", l.cfg.Prefix + ":incarnation", l.cfg.Prefix + ":quiet"},
 		holder, l.cfg.TTL.Milliseconds(), token).Int64Slice()
 	if err != nil {
 		return false, err
 	}
+	l.mu.Lock()
+	l.stem = ""
+	l.mu.Unlock()
 	if len(got) != 2 {
 		return false, fmt.Errorf("lease: unexpected answer %v", got)
 	}

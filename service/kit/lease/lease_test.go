@@ -311,3 +311,31 @@ func patient(t *testing.T, url string) *redis.Client {
 	t.Cleanup(func() { c.Close() })
 	return c
 }
+
+// A renewal that takes the name anew (it lapsed while Redis was away) and whose answer is lost is
+// still this holder's at the next renewal: the same stem is asked again and found. Before, the
+// next renewal came with another stem, took the name for another owner's, and the holder lost
+// its lease (an ERROR, Lost closed) to itself.
+func TestARenewalWhoseAnswerWasLostKeepsTheLease(t *testing.T) {
+	t.Parallel()
+	url := server(t)
+	ctx := context.Background()
+	// The first command carrying the token's epoch 1 is the first renewal: its answer is lost.
+	l, err := lease.Acquire(ctx, patient(t, redistest.DropFirstAnswer(t, url, ":1\r\n")), cfg("renewer", 300*time.Millisecond), []string{"lost"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Release(ctx)
+	if err := patient(t, url).Del(ctx, "test:lease:lost").Err(); err != nil { // lapsed while Redis was away
+		t.Fatal(err)
+	}
+	time.Sleep(600 * time.Millisecond) // the renewal taking it anew, its answer lost, and the ones after
+	select {
+	case <-l.Lost():
+		t.Fatal("the lease was lost to its own holder")
+	default:
+	}
+	if _, err := l.Hold(); err != nil || l.Epoch() != 2 {
+		t.Fatalf("after the lost answer: hold %v, epoch %d (want 2)", err, l.Epoch())
+	}
+}
