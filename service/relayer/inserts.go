@@ -3,6 +3,8 @@ package relayer
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
+	"strconv"
 	"sync"
 	"time"
 
@@ -18,7 +20,7 @@ type localInserts struct {
 	n  int
 }
 
-func (l *localInserts) hold(_ context.Context, age, history uint32, change bool) (bool, uint32, error) {
+func (l *localInserts) hold(_ context.Context, _ string, age, history uint32, change bool) (bool, uint32, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	inFlight := uint32(l.n)
@@ -31,7 +33,13 @@ func (l *localInserts) hold(_ context.Context, age, history uint32, change bool)
 	return true, inFlight, nil
 }
 
-func (l *localInserts) add(_ context.Context, delta int) error {
+// count and release are each called once per insert (releaseInsert), and a count in process
+// has no answer to lose: the ids are not needed.
+func (l *localInserts) count(context.Context, string) error { return l.add(1) }
+
+func (l *localInserts) release(context.Context, string) error { return l.add(-1) }
+
+func (l *localInserts) add(delta int) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.n += delta
@@ -43,8 +51,12 @@ func (l *localInserts) add(_ context.Context, delta int) error {
 // inserts one more. A reveal with change holds its place among those inserts until release (when
 // its transaction settles, or is not sent).
 func (r *Relayer) holdRoot(ctx context.Context, age uint32, change bool) (release func(), err error) {
-	ok, inFlight, err := r.inserts.hold(ctx, age, r.rootHistory, change)
+	id := newInsertID()
+	ok, inFlight, err := r.inserts.hold(ctx, id, age, r.rootHistory, change)
 	if err != nil {
+		if change { // its answer may be lost after it counted: given back, if it did
+			r.releaseInsert(id)()
+		}
 		return nil, holdsUnavailable(err)
 	}
 	if !ok {
@@ -55,35 +67,41 @@ func (r *Relayer) holdRoot(ctx context.Context, age uint32, change bool) (releas
 	if !change {
 		return func() {}, nil
 	}
-	return r.releaseInsert(), nil
+	return r.releaseInsert(id), nil
 }
 
 // addInsert counts one more insert in flight that no holdRoot counted (a reveal adopted from the
 // pool), and returns its release.
 func (r *Relayer) addInsert() func() {
-	r.addInserts(1, "could not count an adopted reveal's insert with the other replicas")
-	return r.releaseInsert()
+	id := newInsertID()
+	r.changeInserts(func(ctx context.Context) error { return r.inserts.count(ctx, id) },
+		"could not count an adopted reveal's insert with the other replicas")
+	return r.releaseInsert(id)
 }
 
-// releaseInsert is the release of one counted insert.
-func (r *Relayer) releaseInsert() func() {
+// releaseInsert is the release of the counted insert id.
+func (r *Relayer) releaseInsert(id string) func() {
 	var once sync.Once
 	return func() {
 		once.Do(func() {
-			r.addInserts(-1, "could not release a reveal's insert with the other replicas; it lapses with this replica's count")
+			r.changeInserts(func(ctx context.Context) error { return r.inserts.release(ctx, id) },
+				"could not release a reveal's insert with the other replicas; it lapses with this replica's count")
 		})
 	}
 }
 
-// addInserts changes the count of inserts in flight. Only a shared count can
+// changeInserts runs a change of the count of inserts in flight. Only a shared count can
 // fail, and then the shared count is off until this replica's count lapses: a warning.
-func (r *Relayer) addInserts(delta int, warning string) {
+func (r *Relayer) changeInserts(change func(context.Context) error, warning string) {
 	ctx, cancel := context.WithTimeout(context.Background(), r.cfg.Chain.RPCTimeout)
 	defer cancel()
-	if err := r.inserts.add(ctx, delta); err != nil {
+	if err := change(ctx); err != nil {
 		r.log.Warn(warning, "err", err)
 	}
 }
+
+// newInsertID names a counted insert once, for every write of it to the shared count.
+func newInsertID() string { return strconv.FormatUint(rand.Uint64(), 36) }
 
 // fleetInserts counts the change-note inserts in flight of every replica sharing a Redis: each
 // replica keeps its own count (a key that lapses if the replica stops touching it: it died, and
@@ -98,48 +116,71 @@ type fleetInserts struct {
 
 const insertsPrefix = "vaultd:relayer:inserts"
 
-// holdScript sums every owner's count (dropping lapsed owners); if ARGV[1] (the root's age) plus
-// that sum is under ARGV[2] (the root history) it counts one more for owner ARGV[3] when ARGV[4]
-// is 1 (a reveal with change), and answers {1, sum}; else {0, sum}.
+// counted is the Lua that counts the insert ARGV[3] for owner ARGV[1] (KEYS[2]..owner, lapsing
+// after ARGV[2] ms) once: not if its id was counted before or given back (KEYS[3], the owner's
+// ids of the last hour).
+const counted = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now - 3600000)
+if not redis.call('ZSCORE', KEYS[3], ARGV[3] .. ':released') and redis.call('ZADD', KEYS[3], 'NX', now, ARGV[3]) == 1 then
+  redis.call('INCR', KEYS[2] .. ARGV[1])
+  redis.call('SADD', KEYS[1], ARGV[1])
+end
+redis.call('PEXPIRE', KEYS[3], 3600000)
+`
+
+// holdScript sums every owner's count (dropping lapsed owners); if ARGV[4] (the root's age) plus
+// that sum is under ARGV[5] (the root history) it counts the insert ARGV[3] for owner ARGV[1]
+// when ARGV[6] is 1 (a reveal with change), and answers {1, sum}; else {0, sum}.
 var holdScript = redis.NewScript(`
 local sum = 0
 for _, o in ipairs(redis.call('SMEMBERS', KEYS[1])) do
   local v = redis.call('GET', KEYS[2] .. o)
   if v then sum = sum + tonumber(v) else redis.call('SREM', KEYS[1], o) end
 end
-if tonumber(ARGV[1]) + sum >= tonumber(ARGV[2]) then return {0, sum} end
-if ARGV[4] == '1' then
-  redis.call('INCR', KEYS[2] .. ARGV[3])
-  redis.call('SADD', KEYS[1], ARGV[3])
-end
-redis.call('PEXPIRE', KEYS[2] .. ARGV[3], ARGV[5])
+if tonumber(ARGV[4]) + sum >= tonumber(ARGV[5]) then return {0, sum} end
+if ARGV[6] == '1' then` + counted + `end
+redis.call('PEXPIRE', KEYS[2] .. ARGV[1], ARGV[2])
 return {1, sum}
 `)
 
-// addScript changes owner ARGV[2]'s count by ARGV[1].
-var addScript = redis.NewScript(`
-local v = redis.call('INCRBY', KEYS[2] .. ARGV[2], ARGV[1])
-if v <= 0 then
-  redis.call('DEL', KEYS[2] .. ARGV[2])
-  redis.call('SREM', KEYS[1], ARGV[2])
-else
-  redis.call('PEXPIRE', KEYS[2] .. ARGV[2], ARGV[3])
-  redis.call('SADD', KEYS[1], ARGV[2])
+// countScript counts the insert ARGV[3] for owner ARGV[1] once.
+var countScript = redis.NewScript(counted + `
+redis.call('PEXPIRE', KEYS[2] .. ARGV[1], ARGV[2])
+return 1
+`)
+
+// releaseScript gives back the insert ARGV[3] of owner ARGV[1] if it was counted, once, and
+// marks it given back, so that a count of it arriving after changes nothing.
+var releaseScript = redis.NewScript(`
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+if redis.call('ZREM', KEYS[3], ARGV[3]) == 1 then
+  local v = redis.call('DECR', KEYS[2] .. ARGV[1])
+  if v <= 0 then
+    redis.call('DEL', KEYS[2] .. ARGV[1])
+    redis.call('SREM', KEYS[1], ARGV[1])
+  else
+    redis.call('PEXPIRE', KEYS[2] .. ARGV[1], ARGV[2])
+  end
 end
-return v
+redis.call('ZADD', KEYS[3], now, ARGV[3] .. ':released')
+redis.call('PEXPIRE', KEYS[3], 3600000)
+return 1
 `)
 
 func (f *fleetInserts) keys() []string {
-	return []string{insertsPrefix + ":owners", insertsPrefix + ":count:"}
+	return []string{insertsPrefix + ":owners", insertsPrefix + ":count:", insertsPrefix + ":ids:" + f.owner}
 }
 
 // hold checks age against the fleet's inserts in flight and counts this reveal's when change.
-func (f *fleetInserts) hold(ctx context.Context, age, history uint32, change bool) (ok bool, inFlight uint32, err error) {
+func (f *fleetInserts) hold(ctx context.Context, id string, age, history uint32, change bool) (ok bool, inFlight uint32, err error) {
 	c := "0"
 	if change {
 		c = "1"
 	}
-	out, err := holdScript.Run(ctx, f.client, f.keys(), age, history, f.owner, c, f.ttl.Milliseconds()).Int64Slice()
+	out, err := holdScript.Run(ctx, f.client, f.keys(), f.owner, f.ttl.Milliseconds(), id, age, history, c).Int64Slice()
 	if err != nil {
 		return false, 0, err
 	}
@@ -149,7 +190,12 @@ func (f *fleetInserts) hold(ctx context.Context, age, history uint32, change boo
 	return out[0] == 1, uint32(out[1]), nil
 }
 
-// add changes this replica's count.
-func (f *fleetInserts) add(ctx context.Context, delta int) error {
-	return addScript.Run(ctx, f.client, f.keys(), delta, f.owner, f.ttl.Milliseconds()).Err()
+// count counts the insert id, once.
+func (f *fleetInserts) count(ctx context.Context, id string) error {
+	return countScript.Run(ctx, f.client, f.keys(), f.owner, f.ttl.Milliseconds(), id).Err()
+}
+
+// release gives back the insert id if it was counted, once.
+func (f *fleetInserts) release(ctx context.Context, id string) error {
+	return releaseScript.Run(ctx, f.client, f.keys(), f.owner, f.ttl.Milliseconds(), id).Err()
 }

@@ -73,10 +73,12 @@ type chainReader interface {
 // with REDIS_URL, fleetInserts counts every replica's (inserts.go).
 type insertCounter interface {
 	// hold admits a reveal whose root is age inserts old if age plus the inserts in flight stay
-	// under history, counting the reveal's own insert when change; inFlight is that count.
-	hold(ctx context.Context, age, history uint32, change bool) (ok bool, inFlight uint32, err error)
-	// add changes the count by delta.
-	add(ctx context.Context, delta int) error
+	// under history, counting the reveal's own insert as id when change; inFlight is that count.
+	hold(ctx context.Context, id string, age, history uint32, change bool) (ok bool, inFlight uint32, err error)
+	// count counts the insert id (a reveal adopted), once.
+	count(ctx context.Context, id string) error
+	// release gives back the insert id if it was counted, once; counted after, it is not.
+	release(ctx context.Context, id string) error
 }
 
 // Relayer runs reveals.

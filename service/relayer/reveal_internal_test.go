@@ -240,7 +240,7 @@ func TestAStoppedRevealGivesBackWhatItTook(t *testing.T) {
 		fake := known()
 		fake.root.Age = 31
 		r, _ := checksRelayer(t, fake)
-		if err := r.inserts.add(ctx, 1); err != nil { // another reveal's insert in flight
+		if err := r.inserts.count(ctx, "other"); err != nil { // another reveal's insert in flight
 			t.Fatal(err)
 		}
 		_, err := r.reveal(ctx, checksRequest(t))
@@ -279,7 +279,7 @@ func TestAStoppedRevealGivesBackWhatItTook(t *testing.T) {
 		if _, held, _, err := r.holds.State(ctx, in.nullifier); err != nil || held {
 			t.Errorf("the nullifier's hold is still held (%v) after a reveal refused at its send", err)
 		}
-		if ok, n, err := r.inserts.hold(ctx, 0, 32, false); err != nil || !ok || n != 0 {
+		if ok, n, err := r.inserts.hold(ctx, "", 0, 32, false); err != nil || !ok || n != 0 {
 			t.Errorf("%d inserts in flight across the replicas after a reveal refused at its send, want 0 (%v)", n, err)
 		}
 		if !allowed(t, r) {
@@ -323,7 +323,7 @@ func TestACopyWhoseHoldIsGivenBackIsCheckedAgain(t *testing.T) {
 			t.Fatal("the copy never tried to hold the nullifier")
 		}
 	}
-	if ok, n, err := r.inserts.hold(ctx, 0, 32, false); err != nil || !ok || n != 1 {
+	if ok, n, err := r.inserts.hold(ctx, "", 0, 32, false); err != nil || !ok || n != 1 {
 		t.Errorf("%d inserts in flight while the copy waits on the other replica's hold, want its 1 (%v)", n, err)
 	}
 	r.holds.Release(ctx, in.nullifier, other) // the other replica gives it back unsent
@@ -337,7 +337,7 @@ func TestACopyWhoseHoldIsGivenBackIsCheckedAgain(t *testing.T) {
 	if _, held, _, err := r.holds.State(ctx, in.nullifier); err != nil || held {
 		t.Errorf("the nullifier's hold is still held (%v) after the copy was refused at its send", err)
 	}
-	if ok, n, err := r.inserts.hold(ctx, 0, 32, false); err != nil || !ok || n != 0 {
+	if ok, n, err := r.inserts.hold(ctx, "", 0, 32, false); err != nil || !ok || n != 0 {
 		t.Errorf("%d inserts in flight after the copy was refused at its send, want 0 (%v)", n, err)
 	}
 }
