@@ -182,13 +182,31 @@ func writeQR(path, text string, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("--qr: %w", err)
 	}
-	if err := os.WriteFile(path, png, 0o600); err != nil {
+	if err := writeSecretFile(path, png); err != nil {
 		return fmt.Errorf("--qr: %w (the card is above: keep it)", err)
 	}
 	modules := len(q.Bitmap()) // with the 4-module quiet zone on each side
 	fmt.Fprintf(stderr, "QR code in %s: version %d, level M, %d characters; %d×%d modules with its quiet zone, %d px each; %d mm wide a module is %.2f mm\n",
 		path, q.VersionNumber, len(text), modules, modules, qrModule, qrPrintWidth, float64(qrPrintWidth)/float64(modules))
 	return nil
+}
+
+// writeSecretFile writes a card (or its QR code) to a new file only its owner reads. A file
+// already there is left as it is, and the write refused: it may hold another card, the only
+// copy of it, and an existing file would keep its own permissions.
+func writeSecretFile(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, os.ErrExist) {
+		return fmt.Errorf("%s exists already: a card there is not overwritten, name a new file", path)
+	}
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 func redeem(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -287,7 +305,7 @@ func redeem(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if change != nil { // kept before the reveal can insert its leaf: every proof makes this one
 		fmt.Fprintf(stderr, "the change, %s of %s, is a new card; keep it, it is the only copy:\n%s\n", change.Amount, change.Token.Hex(), change)
 		if *changeOut != "" {
-			if err := os.WriteFile(*changeOut, []byte(change.String()+"\n"), 0o600); err != nil {
+			if err := writeSecretFile(*changeOut, []byte(change.String()+"\n")); err != nil {
 				return fmt.Errorf("--change-out: %w (nothing was sent)", err)
 			}
 		}

@@ -123,6 +123,12 @@ func TestCardAsALinkAndAQRCode(t *testing.T) {
 		t.Fatalf("the QR code's file: %v %v", info, err)
 	}
 	checkQR(t, png, link)
+	// A file there already (another card's code, the only copy) is not overwritten.
+	err = run(ctx, []string{"create", "--devnet", manifest, "--token", token, "--amount", "7", "--url", "https://app.example/redeem", "--qr", png}, &bytes.Buffer{}, &bytes.Buffer{})
+	if err == nil || !strings.Contains(err.Error(), "exists already") {
+		t.Fatalf("create --qr onto an existing file: %v", err)
+	}
+	checkQR(t, png, link)
 	recipient := common.HexToAddress("0x4444444444444444444444444444444444444444").Hex()
 	out.Reset()
 	if err := run(ctx, []string{"redeem", "--devnet", manifest, "--secret", link, "--recipient", recipient, "--print"}, &out, &errOut); err != nil {
