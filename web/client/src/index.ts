@@ -139,7 +139,9 @@ async function readLeaves(indexer: Client<IndexerPaths>, tree: string | undefine
 /**
  * The leaves as leavesFromIndexer reads them, once they include `leaf`: an indexer follows the
  * chain a block or two behind, so a card committed a moment ago may not be indexed yet. Polls
- * every `intervalMs` (250) for up to `timeoutMs` (30 s), then throws an Error saying so.
+ * every `intervalMs` (250) for up to `timeoutMs` (30 s), then throws an Error saying so. An
+ * indexer that fails a moment (429, 5xx, the network) is asked again, less often the longer it
+ * fails (up to every 5 s); still failing at the deadline, its error is thrown, not "not found".
  */
 export async function leavesIncluding(
   indexer: Client<IndexerPaths>,
@@ -148,20 +150,30 @@ export async function leavesIncluding(
 ): Promise<string[]> {
   const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
   const want = leaf.toLowerCase();
+  const interval = opts.intervalMs ?? 250;
   let read = newLeafRead(); // each poll reads on from the last event read, not the whole tree again
+  let failures = 0;
+  let failed: unknown; // the indexer's error at the last poll
   for (;;) {
     try {
       await readLeaves(indexer, opts.tree, read);
-    } catch {
-      read = newLeafRead(); // a reorg replaced what was read: once more from the start
-      await readLeaves(indexer, opts.tree, read);
+      failures = 0;
+      failed = undefined;
+    } catch (e) {
+      // A reorg replaced what was read, or the indexer is away a moment: from the start at the
+      // next poll.
+      read = newLeafRead();
+      failures++;
+      failed = e;
     }
     const leaves = read.leaves;
-    if (leaves.some((l) => l.toLowerCase() === want)) return leaves;
+    if (!failed && leaves.some((l) => l.toLowerCase() === want)) return leaves;
     if (Date.now() >= deadline) {
+      if (failed) throw failed;
       throw new Error(`the indexer has ${leaves.length} leaves and not ${leaf}: is the card from this chain and vault, and is the indexer following it?`);
     }
-    await new Promise((r) => setTimeout(r, opts.intervalMs ?? 250));
+    const wait = failures > 0 ? Math.min(interval * 2 ** failures, 5_000) : interval;
+    await new Promise((r) => setTimeout(r, Math.max(0, Math.min(wait, deadline - Date.now()))));
   }
 }
 
