@@ -3,7 +3,7 @@
 //
 //	card create --devnet devnet.json --token <address> --amount <base units> [--from user0] [--url <app>/redeem] [--qr card.png] [--voucher <file> --sponsor <id> --voucher-key <file> --allowance <wei> [--voucher-ttl 720h]]
 //	card create --deployment deployment.json --rpc-url <url> --key-file <file> --token <address> --amount <base units> [--url …] [--qr …]
-//	card redeem --devnet devnet.json --secret <card> --recipient <address> (--relayer <url>… [--registry <url>] [--max-fee <base units> | --voucher <file>] | --print | --direct) [--amount <base units> [--change-out <file>]] [--from user1] [--indexer <url>] [--keys <dir>]
+//	card redeem --devnet devnet.json (--secret <card> | --secret-file <file>) --recipient <address> (--relayer <url>… [--registry <url>] [--max-fee <base units> | --voucher <file>] | --print | --direct) [--amount <base units> [--change-out <file>]] [--from user1] [--indexer <url>] [--keys <dir>]
 //	card redeem --deployment deployment.json --rpc-url <url> [--key-file <file> with --direct] --secret <card> ...
 //
 // create commits tokens into the vault and prints the card: its string, or with --url the link
@@ -212,7 +212,8 @@ func writeSecretFile(path string, data []byte) error {
 func redeem(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("card redeem", flag.ContinueOnError)
 	where := targetFlags(fs)
-	secret := fs.String("secret", "", "the card string or link that card create printed")
+	secret := fs.String("secret", "", "the card string or link that card create printed (on the command line, where other users' ps shows it: --secret-file keeps it off)")
+	secretFile := fs.String("secret-file", "", "read the card string or link from this file (--change-out's, say) instead of --secret")
 	recipient := fs.String("recipient", "", "address that receives the tokens")
 	var relayers urlsFlag
 	fs.Var(&relayers, "relayer", "post the reveal through this relayer (its base URL); repeat it to give several: the cheapest ready one is chosen and the next taken if it fails (docs/choosing.md)")
@@ -228,6 +229,16 @@ func redeem(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	voucherFile := fs.String("voucher", "", "with --relayer: send the reveal with this sponsor's voucher (card create --voucher wrote it): the sponsor pays")
 	if err := fs.Parse(args); err != nil {
 		return errUsage
+	}
+	if (*secret == "") == (*secretFile == "") {
+		return errors.New("give the card with --secret or --secret-file (one of them)")
+	}
+	if *secretFile != "" {
+		b, err := os.ReadFile(*secretFile)
+		if err != nil {
+			return fmt.Errorf("--secret-file: %w", err)
+		}
+		*secret = strings.TrimSpace(string(b))
 	}
 	viaRelayer := len(relayers) > 0 || *registry != ""
 	v, err := readVoucher(*voucherFile, viaRelayer, *maxFeeFlag)

@@ -65,6 +65,22 @@ func TestCardCommands(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &req); err != nil || req["amount"] != "150000000" || req["tokenAddress"] != token {
 		t.Fatalf("redeem --print wrote %s (%v)", out.String(), err)
 	}
+	// The card from a file, kept off the command line (and out of other users' ps): the same
+	// request's amount and token; with --secret too, refused.
+	secretFile := filepath.Join(t.TempDir(), "card.txt")
+	if err := os.WriteFile(secretFile, []byte(secret+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	if err := run(ctx, []string{"redeem", "--devnet", manifest, "--secret-file", secretFile, "--recipient", recipient, "--print"}, &out, &errOut); err != nil {
+		t.Fatalf("redeem --secret-file --print: %v", err)
+	}
+	if err := json.Unmarshal(out.Bytes(), &req); err != nil || req["amount"] != "150000000" || req["tokenAddress"] != token {
+		t.Fatalf("redeem --secret-file --print wrote %s (%v)", out.String(), err)
+	}
+	if err := run(ctx, []string{"redeem", "--devnet", manifest, "--secret", secret, "--secret-file", secretFile, "--recipient", recipient, "--print"}, &out, &errOut); err == nil {
+		t.Fatal("redeem with --secret and --secret-file: accepted")
+	}
 
 	out.Reset()
 	if err := run(ctx, []string{"redeem", "--devnet", manifest, "--secret", secret, "--recipient", recipient, "--direct"}, &out, &errOut); err != nil {
