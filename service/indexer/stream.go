@@ -21,15 +21,9 @@ const (
 // stream writes the events named name, after the cursor c (or from block from when c is nil),
 // to w as Server-Sent Events, then each new one as it is indexed, until ctx is done, the server
 // drains, or w fails. When a reorg removes events it has sent, it says so (event: reorg) and
-// goes on from the common ancestor. A store query or a write that fails because ctx is done (the
-// client left in the middle of it) ends the stream as the client leaving between events does,
-// with no error: it is no fault of the service.
-func (ix *Indexer) stream(ctx context.Context, w io.Writer, name string, from uint64, c *cursor) (err error) {
-	defer func() {
-		if err != nil && ctx.Err() != nil {
-			err = nil
-		}
-	}()
+// goes on from the common ancestor. An error because the client left (ctx done) is answerError's
+// to tell from a fault.
+func (ix *Indexer) stream(ctx context.Context, w io.Writer, name string, from uint64, c *cursor) error {
 	if _, err := io.WriteString(w, "retry: 2000\n\n"); err != nil {
 		return err
 	}

@@ -1,39 +1,20 @@
 package webhook_test
 
 import (
-	"bytes"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/seed018cc74c/vaultd/service/edge/edgetest"
 	"github.com/seed018cc74c/vaultd/service/kit/sqldb"
 	"github.com/seed018cc74c/vaultd/service/kit/webhook"
 )
-
-// syncBuffer is a log's output, written by the delivery worker and read by the test.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 // A failed delivery's error, as recorded in webhook_outbox.last_error and as logged, shows
 // nothing of the endpoint's URL that may be secret: not its path (a token), not its user info,
@@ -60,7 +41,7 @@ func TestADeliveryErrorShowsNoSecretOfTheURL(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { db.Close() })
-			var logs syncBuffer
+			var logs edgetest.Logs
 			o, err := webhook.Open(db, "relayer", "relayer-a", configOf(time.Second, 0, endpoint{c.url, secret}), prometheus.NewRegistry(),
 				slog.New(slog.NewTextHandler(&logs, nil)))
 			if err != nil {
