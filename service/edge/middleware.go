@@ -139,12 +139,12 @@ func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 			// One ERROR line for the incident, with its stack; the answer is the usual 500,
 			// counted as every answer is.
-			e := Internal(fmt.Errorf("panic: %v", v))
+			e, route := Internal(fmt.Errorf("panic: %v", v)), routePattern(req)
 			Logger(req.Context()).ErrorContext(req.Context(), "panic while serving a request", "status", e.Status, "code", e.Code,
-				"method", r.Method, "route", routePattern(req), "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+				"method", r.Method, "route", route, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 			writeAnswer(w, req, e)
 			end := time.Now()
-			f.metrics.observe(req.Context(), routePattern(req), methodLabel(r.Method), e.Status, end, end.Sub(start))
+			f.metrics.observe(req.Context(), route, methodLabel(r.Method), e.Status, end, end.Sub(start))
 		}
 	}()
 	x.info.id = headerValue(r.Header, "X-Request-Id")

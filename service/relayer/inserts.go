@@ -116,12 +116,17 @@ type fleetInserts struct {
 
 const insertsPrefix = "vaultd:relayer:inserts"
 
+// redisNow is the Lua that reads Redis's clock into now, in milliseconds: one clock for every
+// replica.
+const redisNow = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+`
+
 // counted is the Lua that counts the insert ARGV[3] for owner ARGV[1] (KEYS[2]..owner, lapsing
 // after ARGV[2] ms) once: not if its id was counted before or given back (KEYS[3], the owner's
 // ids of the last hour).
-const counted = `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+const counted = redisNow + `
 redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now - 3600000)
 if not redis.call('ZSCORE', KEYS[3], ARGV[3] .. ':released') and redis.call('ZADD', KEYS[3], 'NX', now, ARGV[3]) == 1 then
   redis.call('INCR', KEYS[2] .. ARGV[1])
@@ -153,9 +158,7 @@ return 1
 
 // releaseScript gives back the insert ARGV[3] of owner ARGV[1] if it was counted, once, and
 // marks it given back, so that a count of it arriving after changes nothing.
-var releaseScript = redis.NewScript(`
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+var releaseScript = redis.NewScript(redisNow + `
 if redis.call('ZREM', KEYS[3], ARGV[3]) == 1 then
   local v = redis.call('DECR', KEYS[2] .. ARGV[1])
   if v <= 0 then

@@ -66,10 +66,15 @@ func ceilGwei(wei *big.Int) int64 {
 	return q.Int64()
 }
 
-// paidScript adds ARGV[2] gwei (member ARGV[1]) to the payments KEYS[1] at Redis's time.
-var paidScript = redis.NewScript(`
+// redisNow is the Lua that reads Redis's clock into now, in milliseconds: one clock for every
+// replica.
+const redisNow = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+`
+
+// paidScript adds ARGV[2] gwei (member ARGV[1]) to the payments KEYS[1] at Redis's time.
+var paidScript = redis.NewScript(redisNow + `
 redis.call('ZADD', KEYS[1], now, ARGV[1] .. ':' .. ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return now
@@ -78,9 +83,7 @@ return now
 // applied is the Lua that records the write ARGV[4] in the sorted set KEYS[3] of this owner's
 // writes of the last hour, at Redis's time; fresh is false when it was recorded before (the
 // write came again: it is not applied twice).
-const applied = `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+const applied = redisNow + `
 redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now - 3600000)
 local fresh = redis.call('ZADD', KEYS[3], 'NX', now, ARGV[4]) == 1
 redis.call('PEXPIRE', KEYS[3], 3600000)
@@ -109,9 +112,7 @@ return 1
 // unreserveScript takes back the ARGV[1] (negative) gwei of the admission ARGV[4] if it was made
 // and not taken back before, and marks it undone (ARGV[4]:undone) so that an admission still on
 // its way, arriving after, reserves nothing.
-var unreserveScript = redis.NewScript(`
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+var unreserveScript = redis.NewScript(redisNow + `
 if redis.call('ZREM', KEYS[3], ARGV[4]) == 1 then` + change + `end
 redis.call('ZADD', KEYS[3], now, ARGV[4] .. ':undone')
 redis.call('PEXPIRE', KEYS[3], 3600000)
@@ -123,9 +124,7 @@ return 1
 // adds ARGV[5] gwei to this owner's reservation (KEYS[3]), recorded as the admission ARGV[7]
 // (KEYS[4]: the owner's writes) unless that was taken back already, and renews the reservation
 // either way. It answers {admitted (1/0), sum, oldest payment, now}.
-var admitScript = redis.NewScript(`
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+var admitScript = redis.NewScript(redisNow + `
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[1]))
 local sum = 0
 for _, m in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
