@@ -83,10 +83,10 @@ func (t *trustedSet) resolve() {
 	t.all, t.at, t.refreshing = all, time.Now(), false
 }
 
-// isHostName reports whether s is a DNS name (letters, digits, hyphens and dots) that does not
-// end in a number (endsInNumber).
+// isHostName reports whether s is a DNS name (letters, digits, hyphens and dots); LoadProxies
+// refuses one that ends in a number (endsInNumber: a mistyped IP address) before asking.
 func isHostName(s string) bool {
-	if s == "" || len(s) > 253 || strings.HasPrefix(s, ".") || strings.HasSuffix(s, ".") || endsInNumber(s) {
+	if s == "" || len(s) > 253 || strings.HasPrefix(s, ".") || strings.HasSuffix(s, ".") {
 		return false
 	}
 	for _, label := range strings.Split(s, ".") {
